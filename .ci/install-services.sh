@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the integration tests start themselves: PostgreSQL and Prometheus.
+# Idempotent; fails loudly when a package cannot be installed.
+set -euo pipefail
+need=()
+command -v prometheus >/dev/null 2>&1 || need+=(prometheus)
+ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || need+=(postgresql)
+if [ ${#need[@]} -gt 0 ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${need[@]}"
+fi
+command -v prometheus >/dev/null
+ls /usr/lib/postgresql/*/bin/postgres >/dev/null

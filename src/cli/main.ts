@@ -1,0 +1,41 @@
+import { Command, CommanderError } from 'commander';
+import { COMMANDS } from './commands/index.js';
+
+/**
+ * Builds the `gpuops` program. Exit codes follow DESIGN.md: 0 success, 1 failure (or invalid
+ * specs for `validate`), 2 usage errors.
+ */
+export function buildProgram(): Command {
+  const program = new Command('gpuops')
+    .description(
+      'GitOps controller that sorts GPU nodes into pools, benchmarks, places and scales algorithms',
+    )
+    .version('0.1.0')
+    .showHelpAfterError()
+    .exitOverride();
+  for (const register of COMMANDS) register(program);
+  return program;
+}
+
+/** Runs the CLI with `argv` (as `process.argv`); returns the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return 0;
+      if (err.code === 'commander.help') return 0;
+      return 2;
+    }
+    process.stderr.write(`gpuops: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+}
+
+const isEntry =
+  process.argv[1] !== undefined && /(?:bin\/gpuops(?:\.js)?|cli\/main\.[jt]s)$/.test(process.argv[1]);
+if (isEntry) {
+  process.exitCode = await main(process.argv);
+}

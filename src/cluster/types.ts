@@ -1,0 +1,76 @@
+import type { Pool } from '../spec/types.js';
+
+/** A Kubernetes taint as on `Node.spec.taints`. */
+export interface Taint {
+  key: string;
+  value?: string;
+  effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
+}
+
+/**
+ * One node of a snapshot, reduced to what gpuops decides on. Built by the pure snapshot model
+ * (`src/cluster/snapshot.ts`) from Node and Pod objects. GPU counts are whole GPUs
+ * (`nvidia.com/gpu`).
+ */
+export interface NodeInfo {
+  name: string;
+  labels: Record<string, string>;
+  /** Ready condition is `True`. */
+  ready: boolean;
+  /** `spec.unschedulable` is true. */
+  cordoned: boolean;
+  /** Not cordoned and no `node.kubernetes.io/unreachable` / `not-ready` taint. */
+  schedulable: boolean;
+  /** `nvidia.com/gpu.product` label (GPU Feature Discovery), or null. */
+  gpuProduct: string | null;
+  /** `status.capacity["nvidia.com/gpu"]`. */
+  gpuCapacity: number;
+  /** `status.allocatable["nvidia.com/gpu"]`: what the scheduler can hand out. */
+  gpuAllocatable: number;
+  /** Sum of allocatable `nvidia.com/mig-*` devices (MIG slices, not whole GPUs). */
+  migAllocatable: number;
+  /** GPUs requested by live pods bound to this node (effective request, Kubernetes rules). */
+  gpuRequested: number;
+  /** Part of `gpuRequested` held by pods gpuops does not manage. */
+  foreignGpuRequested: number;
+  /** Live pods bound here that gpuops manages (label `app.kubernetes.io/managed-by: gpuops`). */
+  managedPods: number;
+  /** Current value of the pool label, or null when absent or not a known pool. */
+  pool: Pool | null;
+  taints: Taint[];
+}
+
+/** One pod of a snapshot. */
+export interface PodInfo {
+  namespace: string;
+  name: string;
+  uid: string;
+  labels: Record<string, string>;
+  /** `spec.nodeName`, or null while unbound. */
+  nodeName: string | null;
+  phase: 'Pending' | 'Running' | 'Succeeded' | 'Failed' | 'Unknown';
+  /** Ready condition is `True`. */
+  ready: boolean;
+  /** `metadata.deletionTimestamp` is set. */
+  terminating: boolean;
+  /** Effective `nvidia.com/gpu` request: max(max of init containers, sum of app containers). */
+  gpuRequest: number;
+  /** Label `app.kubernetes.io/managed-by: gpuops`. */
+  managed: boolean;
+  /** Label `gpuops.dev/algorithm`, or null. */
+  algorithm: string | null;
+  /** `metadata.ownerReferences[0].kind`/name (e.g. ReplicaSet, Job), or null. */
+  owner: { kind: string; name: string } | null;
+  /** PodScheduled condition is False with reason Unschedulable. */
+  unschedulable: boolean;
+  /** ISO-8601 creation time. */
+  createdAt: string;
+}
+
+/** What gpuops saw of the cluster at one moment; stored in the database. */
+export interface Snapshot {
+  /** ISO-8601 time the snapshot was taken. */
+  takenAt: string;
+  nodes: NodeInfo[];
+  pods: PodInfo[];
+}

@@ -1,0 +1,26 @@
+import type { Pool } from '../spec/types.js';
+
+/** Machine reasons of a pool decision. */
+export type PoolReason =
+  | 'TestPool'
+  | 'Unused'
+  | 'KeepPool'
+  | 'InUse'
+  | 'ReplacedTestNode'
+  | 'SurplusTestNode'
+  | 'NoGPU'
+  | 'MIGOnly'
+  | 'NotReady'
+  | 'Cordoned'
+  | 'NoAllocatableGPU'
+  | 'ForeignWorkload'
+  | 'MovedForScaleUp';
+
+/** The desired pool of one node; `to: null` means the node gets no pool. One `pools[]` entry of `plan`. */
+export interface PoolAssignment {
+  node: string;
+  from: Pool | null;
+  to: Pool | null;
+  reason: PoolReason;
+  message: string;
+}

@@ -1,0 +1,129 @@
+/**
+ * The documents people commit to a GitOps repo, as TypeScript types. The JSON Schemas in
+ * `src/spec/schema/` are the source of truth for validation; a compile-time check there proves
+ * these types and the schemas agree.
+ */
+
+/** `apiVersion` of every gpuops document. */
+export const API_VERSION = 'gpuops.dev/v1alpha1';
+
+/** The four node pools (label `gpuops.dev/pool`). */
+export type Pool = 'test' | 'unused' | 'long-task' | 'short-task';
+export const POOLS: readonly Pool[] = ['test', 'unused', 'long-task', 'short-task'];
+
+/** One algorithm: what to run, how to benchmark it, how to scale it. `algorithms/<file>.yaml`. */
+export interface Algorithm {
+  apiVersion: typeof API_VERSION;
+  kind: 'Algorithm';
+  metadata: {
+    /** DNS-1123 label, at most 63 characters; unique in the repo. */
+    name: string;
+    /** Defaults to the policy's `namespace`. */
+    namespace?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+  };
+  spec: AlgorithmSpec;
+}
+
+export interface AlgorithmSpec {
+  image: string;
+  command?: string[];
+  args?: string[];
+  env?: { name: string; value: string }[];
+  resources: {
+    /** Whole GPUs per replica (integer ≥ 1). */
+    gpus: number;
+    /** Kubernetes quantity, e.g. `4`, `500m`. */
+    cpu?: string;
+    /** Kubernetes quantity, e.g. `16Gi`. */
+    memory?: string;
+  };
+  benchmark?: {
+    /** Arguments the benchmark container starts with (replace `args`). */
+    args?: string[];
+    /** Runs; the median counts. Default: policy `benchmark.runs`. */
+    runs?: number;
+    /** Deadline of one run (seconds). Default: policy `benchmark.timeoutSeconds`. */
+    timeoutSeconds?: number;
+  };
+  scaling?: {
+    minReplicas?: number;
+    maxReplicas?: number;
+    /** Percent, 0..100. */
+    utilization?: { min?: number; max?: number };
+  };
+  placement?: { pool?: 'auto' | 'long-task' | 'short-task' };
+}
+
+/** Kubernetes taint effects (https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/). */
+export type TaintEffect = 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
+
+/** The merged policy: `policies/default.yaml` overridden field by field by a repo's `policies/*.yaml`. */
+export interface Policy {
+  apiVersion: typeof API_VERSION;
+  kind: 'Policy';
+  metadata: { name: string };
+  spec: PolicySpec;
+}
+
+/** Every threshold of the method; units in the field comments and in `policies/default.yaml`. */
+export interface PolicySpec {
+  namespace: string;
+  pools: {
+    labelKey: string;
+    taint: { enabled: boolean; effect: TaintEffect };
+    test: { size: number; perGPUProduct: boolean };
+  };
+  placement: { longTaskThresholdSeconds: number };
+  benchmark: {
+    runs: number;
+    timeoutSeconds: number;
+    unschedulableTimeoutSeconds: number;
+    backoffLimit: number;
+    ttlSecondsAfterFinished: number;
+  };
+  scaling: {
+    mode: 'pull-request' | 'patch';
+    engine: 'gpuops' | 'hpa';
+    metric: 'DCGM_FI_DEV_GPU_UTIL' | 'DCGM_FI_PROF_GR_ENGINE_ACTIVE';
+    minReplicas: number;
+    maxReplicas: number;
+    step: number;
+    /** Percent, 0..100. */
+    utilization: { min: number; max: number };
+    windowSeconds: number;
+    staleSampleSeconds: number;
+    scaleUp: { cooldownSeconds: number; stabilizationWindowSeconds: number };
+    scaleDown: { cooldownSeconds: number; stabilizationWindowSeconds: number };
+    hpa: { targetUtilization: number };
+  };
+  pullRequests: { maxOpenedPerPass: number; maxOpen: number; labels: string[] };
+}
+
+/**
+ * An algorithm with every default filled from the policy: what the rest of gpuops works on.
+ * `source` says where the document came from, for error messages and PR bodies.
+ */
+export interface ResolvedAlgorithm {
+  name: string;
+  namespace: string;
+  spec: AlgorithmSpec;
+  scaling: { minReplicas: number; maxReplicas: number; utilization: { min: number; max: number } };
+  benchmark: { args: string[] | undefined; runs: number; timeoutSeconds: number };
+  placement: 'auto' | 'long-task' | 'short-task';
+  source: { file: string; line: number };
+}
+
+/**
+ * One located problem in a file people wrote; the shape of `errors[]` in `validate` and `plan`
+ * JSON output. `line` and `column` are 1-based.
+ */
+export interface SpecError {
+  file: string;
+  line: number;
+  column: number;
+  /** Dotted path of the offending field, e.g. `spec.resources.gpus`; `""` for the whole document. */
+  field: string;
+  message: string;
+}

@@ -5,15 +5,15 @@ import { renderYaml, sortKeys } from './yaml.js';
 describe('renderYaml', () => {
   it('puts apiVersion, kind, metadata first and sorts the rest', () => {
     const out = renderYaml(
-      { spec: { b: 1, a: 2 }, metadata: { namespace: 'x', name: 'n' }, kind: 'Node', apiVersion: 'v1' },
+      { spec: { b: 1, a: 2 }, metadata: { namespace: 'x', name: 'gpu-1' }, kind: 'Node', apiVersion: 'v1' },
       null,
     );
     expect(out).toBe(
-      'apiVersion: v1\nkind: Node\nmetadata:\n  name: n\n  namespace: x\nspec:\n  a: 2\n  b: 1\n',
+      'apiVersion: v1\nkind: Node\nmetadata:\n  name: gpu-1\n  namespace: x\nspec:\n  a: 2\n  b: 1\n',
     );
   });
 
-  it.each([['yes'], ['on'], ['true'], ['123'], ['1e3'], ['0x1F'], ['null'], ['~'], ['12:30']])(
+  it.each([['yes'], ['on'], ['n'], ['true'], ['123'], ['1e3'], ['0x1F'], ['null'], ['~'], ['12:30']])(
     'quotes the string %s so YAML 1.1 and 1.2 readers keep it a string',
     (s) => {
       const out = renderYaml({ v: s }, null);

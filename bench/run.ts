@@ -1,0 +1,47 @@
+/**
+ * `npm run bench`: runs every `bench/*.bench.ts` (or those named on the command line) and prints
+ * one JSON line per figure, then a table. Each bench module's default export returns its figures.
+ */
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+/** One measured figure. `target` is the goal in the same unit, when there is one (lower is better). */
+export interface Figure {
+  name: string;
+  value: number;
+  unit: string;
+  target?: number;
+}
+
+const dir = path.dirname(fileURLToPath(import.meta.url));
+const only = process.argv.slice(2);
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.bench.ts'))
+  .filter((f) => only.length === 0 || only.some((o) => f.startsWith(o)))
+  .sort();
+
+const all: Figure[] = [];
+for (const f of files) {
+  const mod = (await import(path.join(dir, f))) as { default: () => Promise<Figure[]> };
+  for (const fig of await mod.default()) {
+    all.push(fig);
+    process.stdout.write(`${JSON.stringify(fig)}\n`);
+  }
+}
+
+const rows = all.map((f) => [
+  f.name,
+  `${Number.isInteger(f.value) ? f.value : f.value.toFixed(2)} ${f.unit}`,
+  f.target === undefined ? '' : `< ${f.target} ${f.unit}`,
+  f.target === undefined ? '' : f.value < f.target ? 'ok' : 'MISSED',
+]);
+const head = ['figure', 'value', 'target', ''];
+const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+const line = (r: string[]) =>
+  r
+    .map((c, i) => c.padEnd(widths[i]!))
+    .join('  ')
+    .trimEnd();
+process.stdout.write(`\n${line(head)}\n${rows.map(line).join('\n')}\n`);
+if (all.some((f) => f.target !== undefined && f.value >= f.target)) process.exitCode = 1;

@@ -1,0 +1,101 @@
+/**
+ * Contracts inside the simulated cluster (`src/sim`). The API server part (object store, REST,
+ * selectors, paging, patches, watch) and the behaviour part (scheduler, Job and Deployment
+ * controllers, dcgm-exporter pages, load model, clock) meet only through these types.
+ */
+
+/** Any Kubernetes object as JSON. */
+export interface KubeObject {
+  apiVersion: string;
+  kind: string;
+  metadata: {
+    name: string;
+    namespace?: string;
+    uid?: string;
+    resourceVersion?: string;
+    generation?: number;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    creationTimestamp?: string;
+    deletionTimestamp?: string;
+    ownerReferences?: { apiVersion: string; kind: string; name: string; uid: string; controller?: boolean }[];
+    managedFields?: unknown[];
+    [key: string]: unknown;
+  };
+  spec?: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  status?: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  [key: string]: unknown;
+}
+
+/** Plural resource names the simulator serves. */
+export type Resource =
+  | 'nodes'
+  | 'pods'
+  | 'namespaces'
+  | 'jobs'
+  | 'deployments'
+  | 'replicasets'
+  | 'horizontalpodautoscalers'
+  | 'leases'
+  | 'events';
+
+/** A change to one object, as a watch stream reports it. */
+export interface WatchEvent {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  resource: Resource;
+  object: KubeObject;
+}
+
+/** Raised by the object store; the REST layer turns it into a Kubernetes `Status` with `code`. */
+export class SimApiError extends Error {
+  constructor(
+    readonly code: 404 | 409 | 422 | 400,
+    readonly reason: 'NotFound' | 'AlreadyExists' | 'Conflict' | 'Invalid' | 'BadRequest',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SimApiError';
+  }
+}
+
+/**
+ * The in-memory object store behind the simulated API server. Every write bumps one global
+ * `resourceVersion` counter and notifies subscribers synchronously. Objects handed out are copies.
+ */
+export interface SimStore {
+  list(resource: Resource, namespace?: string): KubeObject[];
+  get(resource: Resource, namespace: string | undefined, name: string): KubeObject | undefined;
+  /** Assigns uid, resourceVersion, creationTimestamp (from the sim clock). @throws SimApiError 409 AlreadyExists */
+  create(resource: Resource, obj: KubeObject): KubeObject;
+  /**
+   * Replaces the object. When `obj.metadata.resourceVersion` is set and differs from the
+   * stored one: @throws SimApiError 409 Conflict. @throws SimApiError 404 when absent.
+   */
+  update(resource: Resource, obj: KubeObject): KubeObject;
+  /** Removes the object; returns it, or undefined when absent. */
+  delete(resource: Resource, namespace: string | undefined, name: string): KubeObject | undefined;
+  /** Calls `listener` after every write; returns the unsubscribe function. */
+  subscribe(listener: (event: WatchEvent) => void): () => void;
+  /** The current global resourceVersion. */
+  resourceVersion(): string;
+}
+
+/**
+ * Simulated time. `now()` starts at the wall clock and runs `speed` times faster. Behaviour
+ * (Job run times, load changes) reads only this clock, so tests can jump ahead with `advance`.
+ */
+export interface SimClock {
+  now(): Date;
+  /** Moves simulated time forward (seconds) and runs due work. */
+  advance(seconds: number): void;
+  readonly speed: number;
+}
+
+/**
+ * A piece of simulated behaviour (scheduler, Job controller, …). `reconcile` is called after
+ * store writes and on clock ticks, with the current simulated time; it may write to the store.
+ */
+export interface SimController {
+  readonly name: string;
+  reconcile(store: SimStore, now: Date): void;
+}

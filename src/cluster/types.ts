@@ -73,4 +73,6 @@ export interface Snapshot {
   takenAt: string;
   nodes: NodeInfo[];
   pods: PodInfo[];
+  /** Objects that could not be read in full (e.g. an unparseable quantity, counted as 0), naming object and field. */
+  warnings?: string[];
 }

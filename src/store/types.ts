@@ -94,4 +94,10 @@ export interface Store {
   upsertPullRequest(pr: PullRequestRecord): Promise<void>;
   /** All recorded pull requests of a cluster, newest first. */
   pullRequests(cluster: string): Promise<PullRequestRecord[]>;
+
+  /**
+   * Deletes utilisation samples taken before `before` (ISO-8601, exclusive); returns how many.
+   * Snapshots are pruned on their own: `saveSnapshot` keeps the newest N (`keepSnapshots`).
+   */
+  prune?(before: string): Promise<number>;
 }

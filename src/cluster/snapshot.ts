@@ -1,0 +1,208 @@
+import { quantityToScalar } from '@kubernetes/client-node';
+import type { V1Container, V1Node, V1Pod } from '@kubernetes/client-node';
+import { POOLS } from '../spec/types.js';
+import type { Pool } from '../spec/types.js';
+import type { NodeInfo, PodInfo, Snapshot, Taint } from './types.js';
+
+/** Extended resource of a whole NVIDIA GPU (NVIDIA device plugin). */
+export const GPU_RESOURCE = 'nvidia.com/gpu';
+/** Prefix of MIG slice resources with the device plugin's `mixed` strategy (`nvidia.com/mig-1g.10gb`). */
+export const MIG_RESOURCE_PREFIX = 'nvidia.com/mig-';
+/** Node label set by GPU Feature Discovery. */
+export const GPU_PRODUCT_LABEL = 'nvidia.com/gpu.product';
+/** Label on everything gpuops creates. */
+export const MANAGED_BY_LABEL = 'app.kubernetes.io/managed-by';
+export const MANAGED_BY_VALUE = 'gpuops';
+export const ALGORITHM_LABEL = 'gpuops.dev/algorithm';
+/** The default pool label (policy `pools.labelKey`). */
+export const DEFAULT_POOL_LABEL = 'gpuops.dev/pool';
+/** Taints the node lifecycle controller sets on nodes that must not get new pods. */
+export const UNHEALTHY_TAINTS = ['node.kubernetes.io/unreachable', 'node.kubernetes.io/not-ready'];
+
+/** A Node as the client library returns it, or as `kubectl get nodes -o json` prints it. */
+export type NodeInput = V1Node;
+/** A Pod as the client library returns it, or as `kubectl get pods -A -o json` prints it. */
+export type PodInput = V1Pod;
+
+/** Options of {@link buildSnapshot}. */
+export interface SnapshotOptions {
+  /** Node label that holds the pool; default `gpuops.dev/pool` (policy `pools.labelKey`). */
+  poolLabel?: string;
+}
+
+/**
+ * Builds the snapshot gpuops decides on from Node and Pod objects (pure: the caller passes `now`).
+ *
+ * Per node: Ready (Ready condition `True`), cordoned (`spec.unschedulable`), schedulable (not
+ * cordoned and no `node.kubernetes.io/unreachable` / `not-ready` taint), GPU product
+ * (`nvidia.com/gpu.product`), GPUs allocatable from `status.allocatable["nvidia.com/gpu"]` (not
+ * capacity: the device plugin lowers allocatable when GPUs are unhealthy), MIG slices, and the GPUs
+ * requested by live pods bound to it. Pending pods without `spec.nodeName`, Succeeded and Failed
+ * pods hold nothing (the scheduler's accounting). Quantities are parsed with the client library's
+ * `quantityToScalar`. A quantity that cannot be parsed counts as 0 and is reported in
+ * `warnings` naming the object and field; one bad object never stops the others.
+ *
+ * @param nodes a list of Nodes, or a NodeList (`{items}`)
+ * @param pods  a list of Pods, or a PodList (`{items}`)
+ */
+export function buildSnapshot(
+  nodes: NodeInput[] | { items: NodeInput[] },
+  pods: PodInput[] | { items: PodInput[] },
+  now: Date,
+  options: SnapshotOptions = {},
+): Snapshot {
+  const poolLabel = options.poolLabel ?? DEFAULT_POOL_LABEL;
+  const warnings: string[] = [];
+  const podInfos = itemsOf(pods).map((p) => toPodInfo(p, warnings));
+  const usage = new Map<string, { requested: number; foreign: number; managed: number }>();
+  for (const p of podInfos) {
+    if (!holdsResources(p)) continue;
+    const u = usage.get(p.nodeName!) ?? { requested: 0, foreign: 0, managed: 0 };
+    u.requested += p.gpuRequest;
+    if (p.managed) u.managed += 1;
+    else u.foreign += p.gpuRequest;
+    usage.set(p.nodeName!, u);
+  }
+  const nodeInfos = itemsOf(nodes).map((n) => toNodeInfo(n, poolLabel, usage, warnings));
+  nodeInfos.sort((a, b) => compareNames(a.name, b.name));
+  const snapshot: Snapshot = { takenAt: now.toISOString(), nodes: nodeInfos, pods: podInfos };
+  if (warnings.length > 0) snapshot.warnings = warnings;
+  return snapshot;
+}
+
+/** True when the pod is bound to a node and not finished: it holds its requests there. */
+export function holdsResources(pod: PodInfo): boolean {
+  return pod.nodeName !== null && pod.phase !== 'Succeeded' && pod.phase !== 'Failed';
+}
+
+function itemsOf<T>(list: T[] | { items: T[] }): T[] {
+  return Array.isArray(list) ? list : (list.items ?? []);
+}
+
+function compareNames(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function toNodeInfo(
+  node: NodeInput,
+  poolLabel: string,
+  usage: Map<string, { requested: number; foreign: number; managed: number }>,
+  warnings: string[],
+): NodeInfo {
+  const quantity = (q: string | undefined, w: string, field: string) => parseQuantity(q, w, field, warnings);
+  const name = node.metadata?.name ?? '';
+  const where = `Node ${name}`;
+  const labels = { ...(node.metadata?.labels ?? {}) };
+  const allocatable = node.status?.allocatable ?? {};
+  const capacity = node.status?.capacity ?? {};
+  let migAllocatable = 0;
+  for (const [resource, q] of Object.entries(allocatable)) {
+    if (resource.startsWith(MIG_RESOURCE_PREFIX)) {
+      migAllocatable += quantity(q, where, `status.allocatable["${resource}"]`);
+    }
+  }
+  const taints: Taint[] = (node.spec?.taints ?? []).map((t) => ({
+    key: t.key,
+    ...(t.value !== undefined && t.value !== null ? { value: t.value } : {}),
+    effect: t.effect as Taint['effect'],
+  }));
+  const cordoned = node.spec?.unschedulable === true;
+  const ready = (node.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+  const u = usage.get(name);
+  const pool = labels[poolLabel];
+  return {
+    name,
+    labels,
+    ready,
+    cordoned,
+    schedulable: !cordoned && !taints.some((t) => UNHEALTHY_TAINTS.includes(t.key)),
+    gpuProduct: labels[GPU_PRODUCT_LABEL] ?? null,
+    gpuCapacity: quantity(capacity[GPU_RESOURCE], where, `status.capacity["${GPU_RESOURCE}"]`),
+    gpuAllocatable: quantity(allocatable[GPU_RESOURCE], where, `status.allocatable["${GPU_RESOURCE}"]`),
+    migAllocatable,
+    gpuRequested: u?.requested ?? 0,
+    foreignGpuRequested: u?.foreign ?? 0,
+    managedPods: u?.managed ?? 0,
+    pool: pool !== undefined && (POOLS as readonly string[]).includes(pool) ? (pool as Pool) : null,
+    taints,
+  };
+}
+
+function toPodInfo(pod: PodInput, warnings: string[]): PodInfo {
+  const ns = pod.metadata?.namespace ?? '';
+  const name = pod.metadata?.name ?? '';
+  const labels = { ...(pod.metadata?.labels ?? {}) };
+  const conditions = pod.status?.conditions ?? [];
+  const owner = pod.metadata?.ownerReferences?.[0];
+  const phase = pod.status?.phase ?? 'Pending';
+  return {
+    namespace: ns,
+    name,
+    uid: pod.metadata?.uid ?? '',
+    labels,
+    nodeName: pod.spec?.nodeName || null,
+    phase: (['Pending', 'Running', 'Succeeded', 'Failed'].includes(phase)
+      ? phase
+      : 'Unknown') as PodInfo['phase'],
+    ready: conditions.some((c) => c.type === 'Ready' && c.status === 'True'),
+    terminating: pod.metadata?.deletionTimestamp != null,
+    gpuRequest: effectiveGpuRequest(pod, warnings),
+    managed: labels[MANAGED_BY_LABEL] === MANAGED_BY_VALUE,
+    algorithm: labels[ALGORITHM_LABEL] ?? null,
+    owner: owner ? { kind: owner.kind, name: owner.name } : null,
+    unschedulable: conditions.some(
+      (c) => c.type === 'PodScheduled' && c.status === 'False' && c.reason === 'Unschedulable',
+    ),
+    createdAt: isoTime(pod.metadata?.creationTimestamp),
+  };
+}
+
+/**
+ * The pod's effective `nvidia.com/gpu` request, by the Kubernetes rule "Resource sharing within
+ * containers" (https://kubernetes.io/docs/concepts/workloads/pods/init-containers/#resource-sharing-within-containers)
+ * extended for sidecars (KEP-753): sidecar init containers (`restartPolicy: Always`) keep running,
+ * so they add to the app containers' sum and to every init container started after them.
+ * Effective = max(sum(app) + sum(sidecars), max over regular init i of (init_i + sidecars before i)).
+ * A container's request defaults to its limit, as Kubernetes does for extended resources.
+ * Unparseable quantities count as 0 and are appended to `warnings` when given.
+ */
+export function effectiveGpuRequest(pod: PodInput, warnings: string[] = []): number {
+  const where = `Pod ${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
+  let sidecars = 0;
+  let initPeak = 0;
+  for (const c of pod.spec?.initContainers ?? []) {
+    const r = containerGpus(c, where, warnings);
+    if (c.restartPolicy === 'Always') {
+      sidecars += r;
+      initPeak = Math.max(initPeak, sidecars);
+    } else {
+      initPeak = Math.max(initPeak, sidecars + r);
+    }
+  }
+  let app = 0;
+  for (const c of pod.spec?.containers ?? []) app += containerGpus(c, where, warnings);
+  return Math.max(initPeak, app + sidecars);
+}
+
+function containerGpus(c: V1Container, where: string, warnings: string[]): number {
+  const req = c.resources?.requests?.[GPU_RESOURCE] ?? c.resources?.limits?.[GPU_RESOURCE];
+  return parseQuantity(req, where, `container ${c.name}: resources.requests["${GPU_RESOURCE}"]`, warnings);
+}
+
+function parseQuantity(q: string | undefined, where: string, field: string, warnings: string[]): number {
+  if (q === undefined || q === null || q === '') return 0;
+  try {
+    const v = Number(quantityToScalar(String(q)));
+    if (Number.isFinite(v)) return v;
+  } catch {
+    // reported below
+  }
+  warnings.push(`${where}: ${field}: not a Kubernetes quantity: ${JSON.stringify(q)}; counted as 0`);
+  return 0;
+}
+
+function isoTime(t: Date | string | undefined): string {
+  if (t === undefined || t === null) return '';
+  if (t instanceof Date) return t.toISOString();
+  return String(t);
+}

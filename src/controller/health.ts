@@ -1,0 +1,49 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Registry } from 'prom-client';
+
+/** What the health server asks the controller. */
+export interface HealthState {
+  /** Liveness: the process and its loop are alive. */
+  live(): boolean;
+  /** Readiness: settings loaded and the last pass (if leader) did not fail. */
+  ready(): boolean;
+}
+
+/**
+ * Serves `/healthz` (liveness), `/readyz` (readiness) and `/metrics` (Prometheus text format),
+ * the endpoints a Kubernetes Deployment's probes and a Prometheus scrape expect.
+ * @param port TCP port; 0 picks a free one (see the returned `port`)
+ */
+export async function startHealthServer(
+  state: HealthState,
+  registry: Registry,
+  port: number,
+  host = '0.0.0.0',
+): Promise<{ server: Server; port: number; close(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (path === '/healthz' || path === '/readyz') {
+      const ok = path === '/healthz' ? state.live() : state.ready();
+      res.writeHead(ok ? 200 : 503, { 'content-type': 'text/plain' }).end(ok ? 'ok\n' : 'not ready\n');
+      return;
+    }
+    if (path === '/metrics') {
+      registry
+        .metrics()
+        .then((text) => res.writeHead(200, { 'content-type': registry.contentType }).end(text))
+        .catch((err: unknown) => res.writeHead(500).end(String(err)));
+      return;
+    }
+    res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  return {
+    server,
+    port: (server.address() as AddressInfo).port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

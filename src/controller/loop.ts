@@ -1,0 +1,99 @@
+import type { Logger } from 'pino';
+import type { ControllerMetrics } from './metrics.js';
+
+/** Counters of one reconcile pass, logged as one summary line. */
+export interface PassSummary {
+  nodes: number;
+  algorithms: number;
+  decisions: number;
+  prs: number;
+  errors: number;
+  /** Decisions by kind and machine reason, for `gpuops_decisions_total`. */
+  reasons?: { kind: string; reason: string }[];
+  /** Pull-request outcomes, for `gpuops_pull_requests_total`. */
+  prActions?: string[];
+}
+
+export interface LoopOptions {
+  /** One reconcile pass. */
+  pass: () => Promise<PassSummary>;
+  /** Time between the end of one pass and the start of the next (seconds). */
+  intervalSeconds: number;
+  /** Longest wait after repeated failures (seconds); the wait doubles from `intervalSeconds`. */
+  maxBackoffSeconds: number;
+  /** Only the leader runs passes; without it every tick runs one. */
+  isLeader?: () => boolean;
+  log: Logger;
+  metrics: ControllerMetrics;
+  /** Aborting ends the loop after the pass in flight. */
+  signal: AbortSignal;
+  /** Reports each pass's outcome (for readiness). */
+  onPass?: (ok: boolean) => void;
+}
+
+/** Wait after `failures` consecutive failed passes (seconds): interval × 2^failures, capped. */
+export function backoffSeconds(intervalSeconds: number, failures: number, maxBackoffSeconds: number): number {
+  if (failures <= 0) return intervalSeconds;
+  return Math.min(maxBackoffSeconds, intervalSeconds * 2 ** failures);
+}
+
+function sleep(seconds: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const t = setTimeout(done, seconds * 1000);
+    function done(): void {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/**
+ * The controller loop: one pass at a time, an interval between passes, exponential backoff after
+ * failures, passes only while leading, a clean end when `signal` aborts (the pass in flight
+ * finishes first). Resolves with the number of passes run.
+ */
+export async function runLoop(opts: LoopOptions): Promise<number> {
+  let failures = 0;
+  let passes = 0;
+  while (!opts.signal.aborted) {
+    if (opts.isLeader && !opts.isLeader()) {
+      await sleep(Math.min(opts.intervalSeconds, 1), opts.signal);
+      continue;
+    }
+    const end = opts.metrics.passDuration.startTimer();
+    try {
+      const s = await opts.pass();
+      passes++;
+      failures = 0;
+      opts.metrics.passes.inc({ result: 'success' });
+      for (const r of s.reasons ?? []) opts.metrics.decisions.inc({ kind: r.kind, reason: r.reason });
+      for (const a of s.prActions ?? []) opts.metrics.pullRequests.inc({ action: a });
+      if (s.errors > 0) opts.metrics.errors.inc({ kind: 'pass' }, s.errors);
+      opts.log.info(
+        {
+          passes,
+          nodes: s.nodes,
+          algorithms: s.algorithms,
+          decisions: s.decisions,
+          prs: s.prs,
+          errors: s.errors,
+        },
+        'reconcile pass done',
+      );
+      opts.onPass?.(true);
+    } catch (err) {
+      failures++;
+      opts.metrics.passes.inc({ result: 'error' });
+      opts.metrics.errors.inc({ kind: 'pass' });
+      opts.log.error({ err, failures }, 'reconcile pass failed');
+      opts.onPass?.(false);
+    } finally {
+      end();
+    }
+    await sleep(backoffSeconds(opts.intervalSeconds, failures, opts.maxBackoffSeconds), opts.signal);
+  }
+  return passes;
+}

@@ -1,0 +1,63 @@
+/**
+ * Loading `kubectl get nodes -o json` / `kubectl get pods -A -o json` dumps into the store.
+ */
+import { SimApiError, type KubeObject, type Resource, type SimStore } from './types.js';
+
+/**
+ * Items of a List (`{kind: "NodeList", items: [...]}`), a `kind: List`, or an array of objects.
+ * @throws Error naming `source` when the input is neither.
+ */
+export function listItems(input: unknown, source: string): KubeObject[] {
+  if (input === undefined || input === null) return [];
+  const items = Array.isArray(input) ? input : (input as { items?: unknown }).items;
+  if (!Array.isArray(items)) throw new Error(`${source}: expected a List with "items" or an array of objects`);
+  items.forEach((item, i) => {
+    const md = (item as KubeObject | null)?.metadata;
+    if (!md || typeof md.name !== 'string') throw new Error(`${source}: items[${i}].metadata.name: missing`);
+  });
+  return items as KubeObject[];
+}
+
+/** The result of loading a dump. */
+export interface LoadResult {
+  loaded: number;
+  /** One message per item that could not be loaded (the others still load). */
+  errors: string[];
+}
+
+/**
+ * Creates every item in the store under `resource`, keeping uid, creationTimestamp, spec and
+ * status as dumped; `resourceVersion` and `managedFields` are dropped (the store assigns its own).
+ * Namespaces used by namespaced items are created. One bad item never stops the others.
+ */
+export function loadObjects(store: SimStore, resource: Resource, items: KubeObject[], source: string): LoadResult {
+  const errors: string[] = [];
+  let loaded = 0;
+  items.forEach((item, i) => {
+    const obj = structuredClone(item);
+    delete obj.metadata.resourceVersion;
+    delete obj.metadata.managedFields;
+    delete obj.metadata.selfLink;
+    try {
+      if (obj.metadata.namespace) ensureNamespace(store, obj.metadata.namespace);
+      store.create(resource, obj);
+      loaded++;
+    } catch (err) {
+      const msg = err instanceof SimApiError || err instanceof Error ? err.message : String(err);
+      errors.push(`${source}: items[${i}] (${obj.metadata.name}): ${msg}`);
+    }
+  });
+  return { loaded, errors };
+}
+
+/** Creates the Namespace `name` (phase Active) when it does not exist. */
+export function ensureNamespace(store: SimStore, name: string): void {
+  if (store.get('namespaces', undefined, name)) return;
+  store.create('namespaces', {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name, labels: { 'kubernetes.io/metadata.name': name } },
+    spec: { finalizers: ['kubernetes'] },
+    status: { phase: 'Active' },
+  });
+}

@@ -1,0 +1,218 @@
+import {
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseAllDocuments,
+  type Document,
+  type Node as YamlNode,
+} from 'yaml';
+import type { SpecError } from '../types.js';
+
+/** A file as read from a GitOps repo: `path` relative to the repo root, with `/` separators. */
+export interface SpecFile {
+  path: string;
+  text: string;
+}
+
+/** One step of a field path: a mapping key or a sequence index. */
+export type PathSegment = string | number;
+
+/** A 1-based line and column. */
+export interface Position {
+  line: number;
+  column: number;
+}
+
+/**
+ * Cap on alias expansion when a document becomes a value: an alias bomb (a billion laughs)
+ * fails with a located error instead of eating memory. Real specs use a handful of aliases.
+ */
+export const MAX_ALIAS_COUNT = 100;
+
+/** One non-empty YAML document that parsed without errors. */
+export interface ParsedDocument {
+  file: string;
+  /** 0-based index of the document in its file. */
+  index: number;
+  /** The plain value of the document (mappings become objects). */
+  value: unknown;
+  /** Where the document's content starts. */
+  start: Position;
+  doc: Document.Parsed;
+  lineCounter: LineCounter;
+}
+
+/** Parsing options: YAML 1.2 core schema (`yes` is a string), duplicate keys rejected, `<<` merges. */
+const OPTIONS = { version: '1.2', schema: 'core', uniqueKeys: true, merge: true, prettyErrors: false } as const;
+
+/** Field path as people read it: `spec.env[0].name`. */
+export function formatPath(path: readonly PathSegment[]): string {
+  let out = '';
+  for (const s of path) out += typeof s === 'number' ? `[${s}]` : out === '' ? s : `.${s}`;
+  return out;
+}
+
+/** 1-based position of a character offset. */
+export function positionOf(lineCounter: LineCounter, offset: number): Position {
+  const { line, col } = lineCounter.linePos(offset);
+  return { line, column: col };
+}
+
+/**
+ * Splits a file into its YAML documents. CRLF and CR line ends read as LF. Empty documents (no
+ * content, or only comments) are skipped. A document with syntax errors, duplicate keys or too
+ * many aliases yields located errors and no value; the other documents of the file still count.
+ */
+export function parseDocuments(file: SpecFile): { documents: ParsedDocument[]; errors: SpecError[] } {
+  const text = file.text.replace(/\r\n?/g, '\n');
+  const lineCounter = new LineCounter();
+  const documents: ParsedDocument[] = [];
+  const errors: SpecError[] = [];
+  const docs = parseAllDocuments(text, { ...OPTIONS, lineCounter }) as Document.Parsed[];
+  docs.forEach((doc, index) => {
+    if (doc.errors.length > 0) {
+      for (const e of doc.errors) {
+        const at = positionOf(lineCounter, e.pos[0]);
+        errors.push({
+          file: file.path,
+          ...at,
+          field: formatPath(pathAtOffset(doc, e.pos[0])),
+          message: yamlMessage(e.code, e.message, text.slice(e.pos[0], e.pos[1])),
+        });
+      }
+      return;
+    }
+    if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) return;
+    const start = positionOf(lineCounter, doc.contents.range[0]);
+    let value: unknown;
+    try {
+      value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    } catch (err) {
+      errors.push({
+        file: file.path,
+        ...start,
+        field: '',
+        message: `aliases expand to too many nodes (limit ${MAX_ALIAS_COUNT}): ${err instanceof Error ? err.message : String(err)}`,
+      });
+      return;
+    }
+    documents.push({ file: file.path, index, value, start, doc, lineCounter });
+  });
+  return { documents, errors };
+}
+
+function yamlMessage(code: string, message: string, source: string): string {
+  // The yaml library appends " at line L, column C" in some messages; the location is already ours.
+  const plain = message.replace(/ at line \d+, column \d+:?[\s\S]*$/, '').trim();
+  if (code === 'DUPLICATE_KEY') {
+    return `duplicate key "${source.trim()}": a key may appear only once in a mapping`;
+  }
+  return `YAML syntax: ${plain}`;
+}
+
+/** The path of the deepest node whose source range holds `offset` (for syntax errors). */
+function pathAtOffset(doc: Document.Parsed, offset: number): PathSegment[] {
+  const path: PathSegment[] = [];
+  let node: unknown = doc.contents;
+  for (;;) {
+    if (isMap(node)) {
+      const pair = node.items.find((p) => {
+        const k = p.key as YamlNode | null;
+        const v = p.value as YamlNode | null;
+        const from = k?.range?.[0] ?? v?.range?.[0];
+        const to = v?.range?.[2] ?? k?.range?.[2];
+        return from !== undefined && to !== undefined && offset >= from && offset <= to;
+      });
+      if (!pair) return path;
+      path.push(isScalar(pair.key) ? String(pair.key.value) : '?');
+      const k = pair.key as YamlNode | null;
+      if (k?.range && offset <= k.range[2]) return path;
+      node = pair.value;
+    } else if (isSeq(node)) {
+      const i = node.items.findIndex((it) => {
+        const r = (it as YamlNode | null)?.range;
+        return r !== undefined && r !== null && offset >= r[0] && offset <= r[2];
+      });
+      if (i < 0) return path;
+      path.push(i);
+      node = node.items[i];
+    } else {
+      return path;
+    }
+  }
+}
+
+/**
+ * Finds the node of a field path in a document, following aliases. Returns the value node and,
+ * for a mapping entry, the key node. When the path leads somewhere the source does not show (a
+ * merged `<<` key, a missing field), returns the deepest node found and `exact: false`.
+ */
+export function findNode(
+  doc: Document.Parsed,
+  path: readonly PathSegment[],
+): { value: YamlNode | null; key: YamlNode | null; exact: boolean } {
+  let value = doc.contents as YamlNode | null;
+  let key: YamlNode | null = null;
+  for (const seg of path) {
+    let current: unknown = value;
+    if (isAlias(current)) current = current.resolve(doc);
+    if (isMap(current) && typeof seg === 'string') {
+      const pair = current.items.find((p) => isScalar(p.key) && String(p.key.value) === seg);
+      if (!pair) return { value, key, exact: false };
+      key = pair.key as YamlNode;
+      value = (pair.value as YamlNode | null) ?? key;
+    } else if (isSeq(current) && typeof seg === 'number' && seg < current.items.length) {
+      key = null;
+      value = current.items[seg] as YamlNode;
+    } else {
+      return { value, key, exact: false };
+    }
+  }
+  return { value, key, exact: true };
+}
+
+/**
+ * Position of a field in a parsed document: the value (`at: 'value'`) or the key (`at: 'key'`),
+ * falling back to the nearest enclosing field present in the source.
+ */
+export function locate(parsed: ParsedDocument, path: readonly PathSegment[], at: 'key' | 'value'): Position {
+  const { value, key } = findNode(parsed.doc, path);
+  const node = at === 'key' && key !== null ? key : (value ?? key);
+  const offset = node?.range?.[0];
+  return offset === undefined ? parsed.start : positionOf(parsed.lineCounter, offset);
+}
+
+/** Plain scalars that YAML 1.1 readers (kubectl, many tools) take for booleans; YAML 1.2 for strings. */
+const YAML11_BOOLEAN = /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)$/;
+
+/**
+ * Unquoted `yes`, `no`, `on`, `off` (and `y`, `n`) in value position: a string to this YAML 1.2
+ * reader, a boolean to YAML 1.1 readers. gpuops asks the author to say which.
+ */
+export function ambiguousBooleans(parsed: ParsedDocument): { path: PathSegment[]; text: string; at: Position }[] {
+  const found: { path: PathSegment[]; text: string; at: Position }[] = [];
+  const walk = (node: unknown, path: PathSegment[]): void => {
+    if (isMap(node)) {
+      for (const p of node.items) {
+        if (isScalar(p.key)) walk(p.value, [...path, String(p.key.value)]);
+      }
+    } else if (isSeq(node)) {
+      node.items.forEach((it, i) => walk(it, [...path, i]));
+    } else if (isScalar(node) && node.type === 'PLAIN' && typeof node.value === 'string') {
+      if (YAML11_BOOLEAN.test(node.value) && node.range) {
+        found.push({ path, text: node.value, at: positionOf(parsed.lineCounter, node.range[0]) });
+      }
+    }
+  };
+  walk(parsed.doc.contents, []);
+  return found;
+}
+
+/** The source text of a plain scalar at `path` (`1e3` stays `1e3`, not `1000`), if there is one. */
+export function scalarSource(parsed: ParsedDocument, path: readonly PathSegment[]): string | undefined {
+  const { value, exact } = findNode(parsed.doc, path);
+  if (!exact || !isScalar(value)) return undefined;
+  return value.source;
+}

@@ -1,0 +1,122 @@
+import type { JSONSchemaType } from 'ajv';
+import { API_VERSION, type Algorithm } from '../types.js';
+
+/** A non-empty list of non-empty strings (command, args). */
+const stringList = { type: 'array', items: { type: 'string', minLength: 1 }, nullable: true } as const;
+
+/**
+ * JSON Schema of an `Algorithm` document (`algorithms/*.yaml`). Typed as `JSONSchemaType<Algorithm>`,
+ * so `tsc` fails when this schema and the `Algorithm` type in `../types.ts` drift apart (a field
+ * added, removed, renamed or retyped on one side only).
+ *
+ * Formats (registered in `./compile.ts`):
+ * - `dns-1123-label`: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#dns-label-names
+ * - `k8s-quantity`: https://kubernetes.io/docs/reference/kubernetes-api/common-definitions/quantity/
+ *
+ * `nullable: true` on optional fields is what `JSONSchemaType` demands for them; `compile.ts` strips
+ * it, because no gpuops field accepts `null`.
+ */
+export const algorithmSchema: JSONSchemaType<Algorithm> = {
+  $id: 'https://gpuops.dev/schemas/v1alpha1/algorithm.json',
+  type: 'object',
+  additionalProperties: false,
+  required: ['apiVersion', 'kind', 'metadata', 'spec'],
+  properties: {
+    apiVersion: { type: 'string', const: API_VERSION },
+    kind: { type: 'string', const: 'Algorithm' },
+    metadata: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['name'],
+      properties: {
+        name: { type: 'string', format: 'dns-1123-label' },
+        namespace: { type: 'string', format: 'dns-1123-label', nullable: true },
+        labels: {
+          type: 'object',
+          additionalProperties: { type: 'string' },
+          required: [],
+          nullable: true,
+        },
+        annotations: {
+          type: 'object',
+          additionalProperties: { type: 'string' },
+          required: [],
+          nullable: true,
+        },
+      },
+    },
+    spec: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['image', 'resources'],
+      properties: {
+        image: { type: 'string', minLength: 1 },
+        command: stringList,
+        args: { type: 'array', items: { type: 'string' }, nullable: true },
+        env: {
+          type: 'array',
+          nullable: true,
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['name', 'value'],
+            properties: {
+              name: { type: 'string', minLength: 1 },
+              value: { type: 'string' },
+            },
+          },
+        },
+        resources: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['gpus'],
+          properties: {
+            gpus: { type: 'integer', minimum: 1 },
+            cpu: { type: 'string', format: 'k8s-quantity', nullable: true },
+            memory: { type: 'string', format: 'k8s-quantity', nullable: true },
+          },
+        },
+        benchmark: {
+          type: 'object',
+          additionalProperties: false,
+          required: [],
+          nullable: true,
+          properties: {
+            args: { type: 'array', items: { type: 'string' }, nullable: true },
+            runs: { type: 'integer', minimum: 1, maximum: 100, nullable: true },
+            timeoutSeconds: { type: 'integer', minimum: 1, nullable: true },
+          },
+        },
+        scaling: {
+          type: 'object',
+          additionalProperties: false,
+          required: [],
+          nullable: true,
+          properties: {
+            minReplicas: { type: 'integer', minimum: 1, nullable: true },
+            maxReplicas: { type: 'integer', minimum: 1, nullable: true },
+            utilization: {
+              type: 'object',
+              additionalProperties: false,
+              required: [],
+              nullable: true,
+              properties: {
+                min: { type: 'number', minimum: 0, maximum: 100, nullable: true },
+                max: { type: 'number', minimum: 0, maximum: 100, nullable: true },
+              },
+            },
+          },
+        },
+        placement: {
+          type: 'object',
+          additionalProperties: false,
+          required: [],
+          nullable: true,
+          properties: {
+            pool: { type: 'string', enum: ['auto', 'long-task', 'short-task'], nullable: true },
+          },
+        },
+      },
+    },
+  },
+};

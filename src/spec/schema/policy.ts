@@ -1,0 +1,140 @@
+import type { JSONSchemaType } from 'ajv';
+import { API_VERSION, type Policy } from '../types.js';
+
+const seconds = { type: 'integer', minimum: 0 } as const;
+const percent = { type: 'number', minimum: 0, maximum: 100 } as const;
+const window = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['cooldownSeconds', 'stabilizationWindowSeconds'],
+  properties: { cooldownSeconds: seconds, stabilizationWindowSeconds: seconds },
+} as const;
+
+/**
+ * JSON Schema of the merged `Policy` (`policies/default.yaml` overridden by a repo's
+ * `policies/*.yaml`). Every field is required here because the shipped default sets them all;
+ * override files are partial and are checked by validating the merge (see `../rules/policy.ts`).
+ * Typed as `JSONSchemaType<Policy>`, so `tsc` fails when schema and type drift apart.
+ * Units are in `policies/default.yaml`.
+ */
+export const policySchema: JSONSchemaType<Policy> = {
+  $id: 'https://gpuops.dev/schemas/v1alpha1/policy.json',
+  type: 'object',
+  additionalProperties: false,
+  required: ['apiVersion', 'kind', 'metadata', 'spec'],
+  properties: {
+    apiVersion: { type: 'string', const: API_VERSION },
+    kind: { type: 'string', const: 'Policy' },
+    metadata: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['name'],
+      properties: { name: { type: 'string', format: 'dns-1123-label' } },
+    },
+    spec: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['namespace', 'pools', 'placement', 'benchmark', 'scaling', 'pullRequests'],
+      properties: {
+        namespace: { type: 'string', format: 'dns-1123-label' },
+        pools: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['labelKey', 'taint', 'test'],
+          properties: {
+            labelKey: { type: 'string', format: 'k8s-label-key' },
+            taint: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['enabled', 'effect'],
+              properties: {
+                enabled: { type: 'boolean' },
+                effect: { type: 'string', enum: ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] },
+              },
+            },
+            test: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['size', 'perGPUProduct'],
+              properties: {
+                size: { type: 'integer', minimum: 0 },
+                perGPUProduct: { type: 'boolean' },
+              },
+            },
+          },
+        },
+        placement: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['longTaskThresholdSeconds'],
+          properties: { longTaskThresholdSeconds: { type: 'number', minimum: 0 } },
+        },
+        benchmark: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['runs', 'timeoutSeconds', 'unschedulableTimeoutSeconds', 'backoffLimit', 'ttlSecondsAfterFinished'],
+          properties: {
+            runs: { type: 'integer', minimum: 1, maximum: 100 },
+            timeoutSeconds: { type: 'integer', minimum: 1 },
+            unschedulableTimeoutSeconds: seconds,
+            backoffLimit: { type: 'integer', minimum: 0 },
+            ttlSecondsAfterFinished: seconds,
+          },
+        },
+        scaling: {
+          type: 'object',
+          additionalProperties: false,
+          required: [
+            'mode',
+            'engine',
+            'metric',
+            'minReplicas',
+            'maxReplicas',
+            'step',
+            'utilization',
+            'windowSeconds',
+            'staleSampleSeconds',
+            'scaleUp',
+            'scaleDown',
+            'hpa',
+          ],
+          properties: {
+            mode: { type: 'string', enum: ['pull-request', 'patch'] },
+            engine: { type: 'string', enum: ['gpuops', 'hpa'] },
+            metric: { type: 'string', enum: ['DCGM_FI_DEV_GPU_UTIL', 'DCGM_FI_PROF_GR_ENGINE_ACTIVE'] },
+            minReplicas: { type: 'integer', minimum: 1 },
+            maxReplicas: { type: 'integer', minimum: 1 },
+            step: { type: 'integer', minimum: 1 },
+            utilization: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['min', 'max'],
+              properties: { min: percent, max: percent },
+            },
+            windowSeconds: { type: 'integer', minimum: 1 },
+            staleSampleSeconds: { type: 'integer', minimum: 1 },
+            scaleUp: window,
+            scaleDown: window,
+            hpa: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['targetUtilization'],
+              properties: { targetUtilization: { type: 'number', exclusiveMinimum: 0, maximum: 100 } },
+            },
+          },
+        },
+        pullRequests: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['maxOpenedPerPass', 'maxOpen', 'labels'],
+          properties: {
+            maxOpenedPerPass: { type: 'integer', minimum: 0 },
+            maxOpen: { type: 'integer', minimum: 0 },
+            labels: { type: 'array', items: { type: 'string', minLength: 1 } },
+          },
+        },
+      },
+    },
+  },
+};
+

@@ -1,0 +1,4 @@
+/** The database: `openStore(url)` and the record types. */
+export { openStore, DEFAULT_KEEP_SNAPSHOTS, type OpenStoreOptions } from './open-store.js';
+export { StoreError, redactUrl } from './errors.js';
+export type * from './types.js';

@@ -1,0 +1,64 @@
+/**
+ * Picks the Store implementation from a database URL (`--database` / `GPUOPS_DATABASE_URL`,
+ * resolved by the CLI's settings) and brings its schema up to date.
+ */
+import { StoreError, redactUrl } from './errors.js';
+import { PostgresStore } from './postgres-store.js';
+import { SqliteStore } from './sqlite-store.js';
+import type { Store } from './types.js';
+
+/** Default number of snapshots kept; older ones are deleted when a new one is saved. */
+export const DEFAULT_KEEP_SNAPSHOTS = 50;
+
+export interface OpenStoreOptions {
+  /** Snapshots to keep (≥ 1, default {@link DEFAULT_KEEP_SNAPSHOTS}). */
+  keepSnapshots?: number;
+  /** Apply pending migrations before returning (default true; safe on every start). */
+  migrate?: boolean;
+}
+
+/**
+ * Opens the database named by `url`:
+ * - `sqlite:PATH` (also `sqlite://PATH`, `sqlite:///abs/path`): a SQLite file; its folder is
+ *   created. `sqlite::memory:` is a private in-memory database (tests).
+ * - `postgres://user:password@host:port/db` or `postgresql://…`: a PostgreSQL connection pool
+ *   (libpq URL parameters such as `sslmode` are honoured by `pg`).
+ *
+ * Runs `migrate()` unless `options.migrate` is false; on a failed migration the store is closed.
+ * @throws StoreError (`open`) for an unknown scheme, an empty path or bad options, and
+ *   (`migrate`) when the database cannot be reached or upgraded. Messages never contain the
+ *   password of the URL.
+ */
+export async function openStore(url: string, options: OpenStoreOptions = {}): Promise<Store> {
+  const keepSnapshots = options.keepSnapshots ?? DEFAULT_KEEP_SNAPSHOTS;
+  if (!Number.isInteger(keepSnapshots) || keepSnapshots < 1) {
+    throw new StoreError('open', `keepSnapshots must be a whole number ≥ 1, got ${String(keepSnapshots)}`);
+  }
+  const store = createStore(url, keepSnapshots);
+  if (options.migrate !== false) {
+    try {
+      await store.migrate();
+    } catch (err) {
+      await store.close().catch(() => undefined);
+      throw err;
+    }
+  }
+  return store;
+}
+
+function createStore(url: string, keepSnapshots: number): Store {
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
+  if (scheme === 'sqlite') {
+    let file = url.slice('sqlite:'.length);
+    if (file.startsWith('//')) file = file.slice(2);
+    if (file === '') throw new StoreError('open', `database URL "${url}" has no file path: use sqlite:PATH`);
+    return new SqliteStore(file, { keepSnapshots });
+  }
+  if (scheme === 'postgres' || scheme === 'postgresql') {
+    return new PostgresStore(url, { keepSnapshots });
+  }
+  throw new StoreError(
+    'open',
+    `unsupported database URL "${redactUrl(url)}": use sqlite:PATH, sqlite::memory: or postgres://user:password@host:port/database`,
+  );
+}

@@ -1,0 +1,315 @@
+/**
+ * The PostgreSQL store (`pg`, a connection Pool), for shared or highly available state. Bulk
+ * rows go in as one `INSERT … SELECT FROM UNNEST($arrays)` per batch: a handful of round trips
+ * for 50,000 pods, each array a single bound parameter (no 65,535-parameter limit).
+ */
+import pg from 'pg';
+import type { Snapshot } from '../cluster/types.js';
+import { storeError } from './errors.js';
+import { migrationSql, pendingMigrations, SCHEMA_MIGRATIONS_DDL } from './migrations.js';
+import {
+  BENCHMARK_COLUMNS,
+  benchmarkCells,
+  benchmarkFromRow,
+  type Cell,
+  DECISION_COLUMNS,
+  decisionCells,
+  decisionFromRow,
+  NODE_COLUMNS,
+  nodeCells,
+  POD_COLUMNS,
+  podCells,
+  PULL_REQUEST_COLUMNS,
+  pullRequestCells,
+  pullRequestFromRow,
+  pullRequestUpsertTail,
+  SAMPLE_COLUMNS,
+  sampleCells,
+  sampleFromRow,
+  snapshotFromRows,
+  toMs,
+} from './rows.js';
+import type {
+  BenchmarkRun,
+  DecisionRecord,
+  PullRequestRecord,
+  Store,
+  UtilizationSampleRecord,
+} from './types.js';
+
+type Row = Record<string, unknown>;
+
+/** Rows per UNNEST statement. */
+const BATCH = 5_000;
+
+/**
+ * Advisory lock held while migrating, so that two gpuops processes starting at once against the
+ * same database apply each migration once (the second waits, then finds nothing pending).
+ * An arbitrary constant: "gpuops" in ASCII.
+ */
+const MIGRATION_LOCK = 0x6770756f7073;
+
+/** PostgreSQL element types of the bulk-inserted columns. */
+const PG_TYPES: Record<string, string> = {
+  snapshot_id: 'int',
+  position: 'int',
+  name: 'text',
+  labels: 'json',
+  ready: 'bool',
+  cordoned: 'bool',
+  schedulable: 'bool',
+  gpu_product: 'text',
+  gpu_capacity: 'int',
+  gpu_allocatable: 'int',
+  mig_allocatable: 'int',
+  gpu_requested: 'int',
+  foreign_gpu_requested: 'int',
+  managed_pods: 'int',
+  pool: 'text',
+  taints: 'json',
+  namespace: 'text',
+  uid: 'text',
+  node_name: 'text',
+  phase: 'text',
+  terminating: 'bool',
+  gpu_request: 'int',
+  managed: 'bool',
+  algorithm: 'text',
+  owner_kind: 'text',
+  owner_name: 'text',
+  unschedulable: 'bool',
+  created_at: 'text',
+  pod: 'text',
+  utilization: 'float8',
+  at: 'text',
+  at_ms: 'int8',
+};
+
+function insertSql(table: string, columns: readonly string[]): string {
+  return `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`;
+}
+
+/** Inserts rows (arrays in `columns` order) in batches of {@link BATCH}, one UNNEST each. */
+async function insertUnnest(
+  client: pg.PoolClient,
+  table: string,
+  columns: readonly string[],
+  rows: Cell[][],
+): Promise<void> {
+  const casts = columns.map((c, i) => {
+    const type = PG_TYPES[c];
+    if (!type) throw new Error(`no PostgreSQL type for column ${table}.${c}`);
+    return `$${i + 1}::${type}[]`;
+  });
+  const sql = `INSERT INTO ${table} (${columns.join(', ')}) SELECT * FROM UNNEST(${casts.join(', ')})`;
+  for (let start = 0; start < rows.length; start += BATCH) {
+    const batch = rows.slice(start, start + BATCH);
+    const arrays = columns.map((_, i) => batch.map((r) => r[i] ?? null));
+    await client.query(sql, arrays);
+  }
+}
+
+export interface PostgresStoreOptions {
+  /** Snapshots kept by `saveSnapshot` (newest first); older ones are deleted. */
+  keepSnapshots: number;
+  /** Pool size (default 5). */
+  maxConnections?: number;
+}
+
+export class PostgresStore implements Store {
+  private readonly pool: pg.Pool;
+
+  /** Connects lazily; the first query (usually `migrate`) reports a bad URL or password. */
+  constructor(
+    connectionString: string,
+    private readonly options: PostgresStoreOptions,
+  ) {
+    this.pool = new pg.Pool({ connectionString, max: options.maxConnections ?? 5 });
+    // An idle client that loses its connection (server restart) must not crash the process:
+    // the pool drops it and the next query opens a new one, or reports a StoreError.
+    this.pool.on('error', () => undefined);
+  }
+
+  private async withClient<T>(operation: string, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (err) {
+      throw storeError(operation, err);
+    }
+    try {
+      return await fn(client);
+    } catch (err) {
+      throw storeError(operation, err);
+    } finally {
+      client.release();
+    }
+  }
+
+  private transaction<T>(
+    operation: string,
+    fn: (c: pg.PoolClient) => Promise<T>,
+    begin = 'BEGIN',
+  ): Promise<T> {
+    return this.withClient(operation, async (client) => {
+      await client.query(begin);
+      try {
+        const result = await fn(client);
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      }
+    });
+  }
+
+  private query(operation: string, sql: string, params: unknown[] = []): Promise<Row[]> {
+    return this.withClient(operation, async (c) => (await c.query(sql, params)).rows as Row[]);
+  }
+
+  migrate(): Promise<void> {
+    return this.transaction('migrate', async (c) => {
+      await c.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+      await c.query(SCHEMA_MIGRATIONS_DDL);
+      const applied = (await c.query('SELECT id FROM schema_migrations')).rows.map((r: Row) => Number(r.id));
+      for (const m of pendingMigrations(applied)) {
+        await c.query(migrationSql(m, 'postgres'));
+        await c.query('INSERT INTO schema_migrations (id, name, applied_at) VALUES ($1, $2, $3)', [
+          m.id,
+          m.name,
+          new Date().toISOString(),
+        ]);
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.pool.end();
+    } catch (err) {
+      throw storeError('close', err);
+    }
+  }
+
+  saveSnapshot(snapshot: Snapshot): Promise<number> {
+    return this.transaction('saveSnapshot', async (c) => {
+      const takenAtMs = toMs('saveSnapshot', 'takenAt', snapshot.takenAt);
+      const nodes = snapshot.nodes.map(nodeCells);
+      const pods = snapshot.pods.map(podCells);
+      const head = await c.query('INSERT INTO snapshots (taken_at, taken_at_ms) VALUES ($1, $2) RETURNING id', [
+        snapshot.takenAt,
+        takenAtMs,
+      ]);
+      const id = Number((head.rows[0] as Row).id);
+      await insertUnnest(
+        c,
+        'snapshot_nodes',
+        ['snapshot_id', 'position', ...NODE_COLUMNS],
+        nodes.map((cells, i) => [id, i, ...cells]),
+      );
+      await insertUnnest(
+        c,
+        'snapshot_pods',
+        ['snapshot_id', 'position', ...POD_COLUMNS],
+        pods.map((cells, i) => [id, i, ...cells]),
+      );
+      // Retention: keep the newest N; child rows go by ON DELETE CASCADE.
+      await c.query(
+        `DELETE FROM snapshots WHERE id NOT IN
+           (SELECT id FROM snapshots ORDER BY taken_at_ms DESC, id DESC LIMIT $1)`,
+        [this.options.keepSnapshots],
+      );
+      return id;
+    });
+  }
+
+  latestSnapshot(): Promise<Snapshot | null> {
+    // One consistent view: a concurrent saveSnapshot's retention cannot delete rows mid-read.
+    return this.transaction(
+      'latestSnapshot',
+      async (c) => {
+        const head = (await c.query('SELECT id, taken_at FROM snapshots ORDER BY taken_at_ms DESC, id DESC LIMIT 1'))
+          .rows[0] as Row | undefined;
+        if (!head) return null;
+        const nodes = await c.query('SELECT * FROM snapshot_nodes WHERE snapshot_id = $1 ORDER BY position', [
+          head.id,
+        ]);
+        const pods = await c.query('SELECT * FROM snapshot_pods WHERE snapshot_id = $1 ORDER BY position', [head.id]);
+        return snapshotFromRows(head.taken_at as string, nodes.rows as Row[], pods.rows as Row[]);
+      },
+      'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
+    );
+  }
+
+  async recordBenchmarkRun(run: BenchmarkRun): Promise<void> {
+    await this.query(
+      'recordBenchmarkRun',
+      insertSql('benchmark_runs', BENCHMARK_COLUMNS),
+      benchmarkCells(run),
+    );
+  }
+
+  async benchmarkRuns(algorithm: string, specHash: string): Promise<BenchmarkRun[]> {
+    const rows = await this.query(
+      'benchmarkRuns',
+      `SELECT * FROM benchmark_runs WHERE algorithm = $1 AND spec_hash = $2 ORDER BY started_at_ms, run, id`,
+      [algorithm, specHash],
+    );
+    return rows.map(benchmarkFromRow);
+  }
+
+  async saveSamples(samples: UtilizationSampleRecord[]): Promise<void> {
+    if (samples.length === 0) return;
+    const rows = samples.map(sampleCells);
+    await this.transaction('saveSamples', (c) => insertUnnest(c, 'utilization_samples', SAMPLE_COLUMNS, rows));
+  }
+
+  async samples(algorithm: string, since: string): Promise<UtilizationSampleRecord[]> {
+    const rows = await this.query(
+      'samples',
+      'SELECT * FROM utilization_samples WHERE algorithm = $1 AND at_ms >= $2 ORDER BY at_ms, id',
+      [algorithm, toMs('samples', 'since', since)],
+    );
+    return rows.map(sampleFromRow);
+  }
+
+  async recordDecision(decision: DecisionRecord): Promise<void> {
+    await this.query('recordDecision', insertSql('decisions', DECISION_COLUMNS), decisionCells(decision));
+  }
+
+  async decisions(subject: string, since: string): Promise<DecisionRecord[]> {
+    const rows = await this.query(
+      'decisions',
+      'SELECT * FROM decisions WHERE subject = $1 AND at_ms >= $2 ORDER BY at_ms, id',
+      [subject, toMs('decisions', 'since', since)],
+    );
+    return rows.map(decisionFromRow);
+  }
+
+  async upsertPullRequest(pr: PullRequestRecord): Promise<void> {
+    await this.query(
+      'upsertPullRequest',
+      `${insertSql('pull_requests', PULL_REQUEST_COLUMNS)} ${pullRequestUpsertTail()}`,
+      pullRequestCells(pr),
+    );
+  }
+
+  async pullRequests(cluster: string): Promise<PullRequestRecord[]> {
+    const rows = await this.query(
+      'pullRequests',
+      'SELECT * FROM pull_requests WHERE cluster = $1 ORDER BY updated_at_ms DESC, id DESC',
+      [cluster],
+    );
+    return rows.map(pullRequestFromRow);
+  }
+
+  prune(before: string): Promise<number> {
+    return this.withClient('prune', async (c) => {
+      const result = await c.query('DELETE FROM utilization_samples WHERE at_ms < $1', [
+        toMs('prune', 'before', before),
+      ]);
+      return result.rowCount ?? 0;
+    });
+  }
+}

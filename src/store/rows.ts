@@ -1,0 +1,327 @@
+/**
+ * Conversion between gpuops records and table rows, shared by both stores. Rows are written as
+ * arrays in the column order below; booleans and JSON are encoded per dialect by the store.
+ */
+import type { NodeInfo, PodInfo, Snapshot, Taint } from '../cluster/types.js';
+import type { Pool } from '../spec/types.js';
+import { StoreError } from './errors.js';
+import type {
+  BenchmarkRun,
+  DecisionRecord,
+  PullRequestRecord,
+  UtilizationSampleRecord,
+} from './types.js';
+
+/** A value as it goes into a statement before dialect encoding. */
+export type Cell = string | number | boolean | null;
+
+/**
+ * Epoch milliseconds of an ISO-8601 time, for ordering and ranges.
+ * @throws StoreError naming `operation` and `field` when the text is not a date.
+ */
+export function toMs(operation: string, field: string, iso: string): number {
+  const ms = typeof iso === 'string' ? Date.parse(iso) : Number.NaN;
+  if (Number.isNaN(ms)) {
+    throw new StoreError(operation, `${field}: ${JSON.stringify(iso)} is not an ISO-8601 time`);
+  }
+  return ms;
+}
+
+/** A JSON column as read: SQLite gives text, PostgreSQL `json` gives the parsed value. */
+export function fromJson<T>(value: unknown): T {
+  return (typeof value === 'string' ? JSON.parse(value) : value) as T;
+}
+
+/** A boolean column as read: SQLite gives 0/1, PostgreSQL gives a boolean. */
+export function fromBool(value: unknown): boolean {
+  return value === true || value === 1;
+}
+
+/** A nullable numeric column (PostgreSQL BIGINT comes back as text). */
+export function fromNum(value: unknown): number | null {
+  return value === null || value === undefined ? null : Number(value);
+}
+
+type Row = Record<string, unknown>;
+
+export const NODE_COLUMNS = [
+  'name',
+  'labels',
+  'ready',
+  'cordoned',
+  'schedulable',
+  'gpu_product',
+  'gpu_capacity',
+  'gpu_allocatable',
+  'mig_allocatable',
+  'gpu_requested',
+  'foreign_gpu_requested',
+  'managed_pods',
+  'pool',
+  'taints',
+] as const;
+/** Which of {@link NODE_COLUMNS} are JSON / boolean. */
+export const NODE_JSON = new Set(['labels', 'taints']);
+export const NODE_BOOL = new Set(['ready', 'cordoned', 'schedulable']);
+
+export function nodeCells(n: NodeInfo): Cell[] {
+  return [
+    n.name,
+    JSON.stringify(n.labels),
+    n.ready,
+    n.cordoned,
+    n.schedulable,
+    n.gpuProduct,
+    n.gpuCapacity,
+    n.gpuAllocatable,
+    n.migAllocatable,
+    n.gpuRequested,
+    n.foreignGpuRequested,
+    n.managedPods,
+    n.pool,
+    JSON.stringify(n.taints),
+  ];
+}
+
+export function nodeFromRow(r: Row): NodeInfo {
+  return {
+    name: r.name as string,
+    labels: fromJson<Record<string, string>>(r.labels),
+    ready: fromBool(r.ready),
+    cordoned: fromBool(r.cordoned),
+    schedulable: fromBool(r.schedulable),
+    gpuProduct: (r.gpu_product as string | null) ?? null,
+    gpuCapacity: Number(r.gpu_capacity),
+    gpuAllocatable: Number(r.gpu_allocatable),
+    migAllocatable: Number(r.mig_allocatable),
+    gpuRequested: Number(r.gpu_requested),
+    foreignGpuRequested: Number(r.foreign_gpu_requested),
+    managedPods: Number(r.managed_pods),
+    pool: (r.pool as Pool | null) ?? null,
+    taints: fromJson<Taint[]>(r.taints),
+  };
+}
+
+export const POD_COLUMNS = [
+  'namespace',
+  'name',
+  'uid',
+  'labels',
+  'node_name',
+  'phase',
+  'ready',
+  'terminating',
+  'gpu_request',
+  'managed',
+  'algorithm',
+  'owner_kind',
+  'owner_name',
+  'unschedulable',
+  'created_at',
+] as const;
+export const POD_JSON = new Set(['labels']);
+export const POD_BOOL = new Set(['ready', 'terminating', 'managed', 'unschedulable']);
+
+export function podCells(p: PodInfo): Cell[] {
+  return [
+    p.namespace,
+    p.name,
+    p.uid,
+    JSON.stringify(p.labels),
+    p.nodeName,
+    p.phase,
+    p.ready,
+    p.terminating,
+    p.gpuRequest,
+    p.managed,
+    p.algorithm,
+    p.owner?.kind ?? null,
+    p.owner?.name ?? null,
+    p.unschedulable,
+    p.createdAt,
+  ];
+}
+
+export function podFromRow(r: Row): PodInfo {
+  const ownerKind = r.owner_kind as string | null;
+  return {
+    namespace: r.namespace as string,
+    name: r.name as string,
+    uid: r.uid as string,
+    labels: fromJson<Record<string, string>>(r.labels),
+    nodeName: (r.node_name as string | null) ?? null,
+    phase: r.phase as PodInfo['phase'],
+    ready: fromBool(r.ready),
+    terminating: fromBool(r.terminating),
+    gpuRequest: Number(r.gpu_request),
+    managed: fromBool(r.managed),
+    algorithm: (r.algorithm as string | null) ?? null,
+    owner: ownerKind === null ? null : { kind: ownerKind, name: r.owner_name as string },
+    unschedulable: fromBool(r.unschedulable),
+    createdAt: r.created_at as string,
+  };
+}
+
+export function snapshotFromRows(takenAt: string, nodes: Row[], pods: Row[]): Snapshot {
+  return { takenAt, nodes: nodes.map(nodeFromRow), pods: pods.map(podFromRow) };
+}
+
+export const BENCHMARK_COLUMNS = [
+  'algorithm',
+  'spec_hash',
+  'run',
+  'status',
+  'duration_seconds',
+  'node',
+  'job_name',
+  'started_at',
+  'started_at_ms',
+  'finished_at',
+  'message',
+] as const;
+
+export function benchmarkCells(b: BenchmarkRun): Cell[] {
+  return [
+    b.algorithm,
+    b.specHash,
+    b.run,
+    b.status,
+    b.durationSeconds,
+    b.node,
+    b.jobName,
+    b.startedAt,
+    toMs('recordBenchmarkRun', 'startedAt', b.startedAt),
+    b.finishedAt,
+    b.message,
+  ];
+}
+
+export function benchmarkFromRow(r: Row): BenchmarkRun {
+  return {
+    algorithm: r.algorithm as string,
+    specHash: r.spec_hash as string,
+    run: Number(r.run),
+    status: r.status as BenchmarkRun['status'],
+    durationSeconds: fromNum(r.duration_seconds),
+    node: (r.node as string | null) ?? null,
+    jobName: r.job_name as string,
+    startedAt: r.started_at as string,
+    finishedAt: (r.finished_at as string | null) ?? null,
+    message: r.message as string,
+  };
+}
+
+export const SAMPLE_COLUMNS = ['algorithm', 'namespace', 'pod', 'utilization', 'at', 'at_ms'] as const;
+
+export function sampleCells(s: UtilizationSampleRecord): Cell[] {
+  return [s.algorithm, s.namespace, s.pod, s.utilization, s.at, toMs('saveSamples', 'at', s.at)];
+}
+
+export function sampleFromRow(r: Row): UtilizationSampleRecord {
+  return {
+    algorithm: r.algorithm as string,
+    namespace: r.namespace as string,
+    pod: r.pod as string,
+    utilization: Number(r.utilization),
+    at: r.at as string,
+  };
+}
+
+export const DECISION_COLUMNS = [
+  'kind',
+  'subject',
+  'action',
+  'reason',
+  'message',
+  'replicas_from',
+  'replicas_to',
+  'utilization',
+  'at',
+  'at_ms',
+] as const;
+
+export function decisionCells(d: DecisionRecord): Cell[] {
+  return [
+    d.kind,
+    d.subject,
+    d.action,
+    d.reason,
+    d.message,
+    d.replicasFrom,
+    d.replicasTo,
+    d.utilization,
+    d.at,
+    toMs('recordDecision', 'at', d.at),
+  ];
+}
+
+export function decisionFromRow(r: Row): DecisionRecord {
+  return {
+    kind: r.kind as DecisionRecord['kind'],
+    subject: r.subject as string,
+    action: r.action as string,
+    reason: r.reason as string,
+    message: r.message as string,
+    replicasFrom: fromNum(r.replicas_from),
+    replicasTo: fromNum(r.replicas_to),
+    utilization: fromNum(r.utilization),
+    at: r.at as string,
+  };
+}
+
+export const PULL_REQUEST_COLUMNS = [
+  'cluster',
+  'branch',
+  'kind',
+  'subject',
+  'title',
+  'body',
+  'desired_hash',
+  'number',
+  'url',
+  'state',
+  'updated_at',
+  'updated_at_ms',
+] as const;
+
+export function pullRequestCells(p: PullRequestRecord): Cell[] {
+  return [
+    p.cluster,
+    p.branch,
+    p.kind,
+    p.subject,
+    p.title,
+    p.body,
+    p.desiredHash,
+    p.number,
+    p.url,
+    p.state,
+    p.updatedAt,
+    toMs('upsertPullRequest', 'updatedAt', p.updatedAt),
+  ];
+}
+
+export function pullRequestFromRow(r: Row): PullRequestRecord {
+  return {
+    cluster: r.cluster as string,
+    branch: r.branch as string,
+    kind: r.kind as string,
+    subject: r.subject as string,
+    title: r.title as string,
+    body: r.body as string,
+    desiredHash: r.desired_hash as string,
+    number: fromNum(r.number),
+    url: (r.url as string | null) ?? null,
+    state: r.state as PullRequestRecord['state'],
+    updatedAt: r.updated_at as string,
+  };
+}
+
+/** `INSERT … ON CONFLICT (cluster, branch) DO UPDATE` body, the same in both dialects. */
+export function pullRequestUpsertTail(): string {
+  return `ON CONFLICT (cluster, branch) DO UPDATE SET ${PULL_REQUEST_COLUMNS.filter(
+    (c) => c !== 'cluster' && c !== 'branch',
+  )
+    .map((c) => `${c} = excluded.${c}`)
+    .join(', ')}`;
+}

@@ -1,0 +1,240 @@
+/**
+ * The SQLite store (`better-sqlite3`), the default: one file, WAL journal, synchronous calls
+ * wrapped in promises. Writes of a snapshot run in one transaction with prepared statements.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { Snapshot } from '../cluster/types.js';
+import { storeError } from './errors.js';
+import { migrationSql, pendingMigrations, SCHEMA_MIGRATIONS_DDL } from './migrations.js';
+import {
+  BENCHMARK_COLUMNS,
+  benchmarkCells,
+  benchmarkFromRow,
+  type Cell,
+  DECISION_COLUMNS,
+  decisionCells,
+  decisionFromRow,
+  NODE_COLUMNS,
+  nodeCells,
+  POD_COLUMNS,
+  podCells,
+  PULL_REQUEST_COLUMNS,
+  pullRequestCells,
+  pullRequestFromRow,
+  pullRequestUpsertTail,
+  SAMPLE_COLUMNS,
+  sampleCells,
+  sampleFromRow,
+  snapshotFromRows,
+  toMs,
+} from './rows.js';
+import type {
+  BenchmarkRun,
+  DecisionRecord,
+  PullRequestRecord,
+  Store,
+  UtilizationSampleRecord,
+} from './types.js';
+
+type Row = Record<string, unknown>;
+
+/** SQLite binds no booleans: they become 1/0. */
+function bind(cells: Cell[]): (string | number | null)[] {
+  return cells.map((c) => (typeof c === 'boolean' ? (c ? 1 : 0) : c));
+}
+
+function insertSql(table: string, columns: readonly string[]): string {
+  return `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+}
+
+export interface SqliteStoreOptions {
+  /** Snapshots kept by `saveSnapshot` (newest first); older ones are deleted. */
+  keepSnapshots: number;
+}
+
+export class SqliteStore implements Store {
+  private readonly db: Database.Database;
+
+  /**
+   * @param file a path, or `:memory:`. The folder is created when missing.
+   * @throws StoreError (`open`) when the file cannot be opened.
+   */
+  constructor(
+    file: string,
+    private readonly options: SqliteStoreOptions,
+  ) {
+    try {
+      if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+      this.db = new Database(file);
+      if (file !== ':memory:') this.db.pragma('journal_mode = WAL');
+      this.db.pragma('foreign_keys = ON');
+      // A second process migrating or writing waits instead of failing with SQLITE_BUSY.
+      this.db.pragma('busy_timeout = 10000');
+    } catch (err) {
+      throw storeError('open', err);
+    }
+  }
+
+  private run<T>(operation: string, fn: () => T): Promise<T> {
+    try {
+      return Promise.resolve(fn());
+    } catch (err) {
+      return Promise.reject(storeError(operation, err));
+    }
+  }
+
+  migrate(): Promise<void> {
+    return this.run('migrate', () => {
+      // IMMEDIATE takes the write lock first, so two processes starting at once apply each
+      // migration exactly once: the second waits (busy_timeout), then finds nothing pending.
+      this.db
+        .transaction(() => {
+          this.db.exec(SCHEMA_MIGRATIONS_DDL);
+          const applied = (this.db.prepare('SELECT id FROM schema_migrations').all() as Row[]).map((r) =>
+            Number(r.id),
+          );
+          const record = this.db.prepare('INSERT INTO schema_migrations (id, name, applied_at) VALUES (?, ?, ?)');
+          for (const m of pendingMigrations(applied)) {
+            this.db.exec(migrationSql(m, 'sqlite'));
+            record.run(m.id, m.name, new Date().toISOString());
+          }
+        })
+        .immediate();
+    });
+  }
+
+  close(): Promise<void> {
+    return this.run('close', () => {
+      if (this.db.open) this.db.close();
+    });
+  }
+
+  saveSnapshot(snapshot: Snapshot): Promise<number> {
+    return this.run('saveSnapshot', () => {
+      const takenAtMs = toMs('saveSnapshot', 'takenAt', snapshot.takenAt);
+      const insertNode = this.db.prepare(
+        insertSql('snapshot_nodes', ['snapshot_id', 'position', ...NODE_COLUMNS]),
+      );
+      const insertPod = this.db.prepare(insertSql('snapshot_pods', ['snapshot_id', 'position', ...POD_COLUMNS]));
+      return this.db
+        .transaction(() => {
+          const id = Number(
+            this.db
+              .prepare('INSERT INTO snapshots (taken_at, taken_at_ms) VALUES (?, ?)')
+              .run(snapshot.takenAt, takenAtMs).lastInsertRowid,
+          );
+          snapshot.nodes.forEach((n, i) => insertNode.run(id, i, ...bind(nodeCells(n))));
+          snapshot.pods.forEach((p, i) => insertPod.run(id, i, ...bind(podCells(p))));
+          // Retention: keep the newest N; child rows go by ON DELETE CASCADE.
+          this.db
+            .prepare(
+              `DELETE FROM snapshots WHERE id NOT IN
+                 (SELECT id FROM snapshots ORDER BY taken_at_ms DESC, id DESC LIMIT ?)`,
+            )
+            .run(this.options.keepSnapshots);
+          return id;
+        })
+        .immediate();
+    });
+  }
+
+  latestSnapshot(): Promise<Snapshot | null> {
+    return this.run('latestSnapshot', () =>
+      this.db.transaction(() => {
+        const head = this.db
+          .prepare('SELECT id, taken_at FROM snapshots ORDER BY taken_at_ms DESC, id DESC LIMIT 1')
+          .get() as Row | undefined;
+        if (!head) return null;
+        const nodes = this.db
+          .prepare('SELECT * FROM snapshot_nodes WHERE snapshot_id = ? ORDER BY position')
+          .all(head.id) as Row[];
+        const pods = this.db
+          .prepare('SELECT * FROM snapshot_pods WHERE snapshot_id = ? ORDER BY position')
+          .all(head.id) as Row[];
+        return snapshotFromRows(head.taken_at as string, nodes, pods);
+      })(),
+    );
+  }
+
+  recordBenchmarkRun(run: BenchmarkRun): Promise<void> {
+    return this.run('recordBenchmarkRun', () => {
+      this.db.prepare(insertSql('benchmark_runs', BENCHMARK_COLUMNS)).run(...bind(benchmarkCells(run)));
+    });
+  }
+
+  benchmarkRuns(algorithm: string, specHash: string): Promise<BenchmarkRun[]> {
+    return this.run('benchmarkRuns', () =>
+      (
+        this.db
+          .prepare(
+            `SELECT * FROM benchmark_runs WHERE algorithm = ? AND spec_hash = ?
+             ORDER BY started_at_ms, run, id`,
+          )
+          .all(algorithm, specHash) as Row[]
+      ).map(benchmarkFromRow),
+    );
+  }
+
+  saveSamples(samples: UtilizationSampleRecord[]): Promise<void> {
+    return this.run('saveSamples', () => {
+      const rows = samples.map((s) => bind(sampleCells(s)));
+      const insert = this.db.prepare(insertSql('utilization_samples', SAMPLE_COLUMNS));
+      this.db.transaction(() => rows.forEach((r) => insert.run(...r)))();
+    });
+  }
+
+  samples(algorithm: string, since: string): Promise<UtilizationSampleRecord[]> {
+    return this.run('samples', () =>
+      (
+        this.db
+          .prepare('SELECT * FROM utilization_samples WHERE algorithm = ? AND at_ms >= ? ORDER BY at_ms, id')
+          .all(algorithm, toMs('samples', 'since', since)) as Row[]
+      ).map(sampleFromRow),
+    );
+  }
+
+  recordDecision(decision: DecisionRecord): Promise<void> {
+    return this.run('recordDecision', () => {
+      this.db.prepare(insertSql('decisions', DECISION_COLUMNS)).run(...bind(decisionCells(decision)));
+    });
+  }
+
+  decisions(subject: string, since: string): Promise<DecisionRecord[]> {
+    return this.run('decisions', () =>
+      (
+        this.db
+          .prepare('SELECT * FROM decisions WHERE subject = ? AND at_ms >= ? ORDER BY at_ms, id')
+          .all(subject, toMs('decisions', 'since', since)) as Row[]
+      ).map(decisionFromRow),
+    );
+  }
+
+  upsertPullRequest(pr: PullRequestRecord): Promise<void> {
+    return this.run('upsertPullRequest', () => {
+      this.db
+        .prepare(`${insertSql('pull_requests', PULL_REQUEST_COLUMNS)} ${pullRequestUpsertTail()}`)
+        .run(...bind(pullRequestCells(pr)));
+    });
+  }
+
+  pullRequests(cluster: string): Promise<PullRequestRecord[]> {
+    return this.run('pullRequests', () =>
+      (
+        this.db
+          .prepare('SELECT * FROM pull_requests WHERE cluster = ? ORDER BY updated_at_ms DESC, id DESC')
+          .all(cluster) as Row[]
+      ).map(pullRequestFromRow),
+    );
+  }
+
+  prune(before: string): Promise<number> {
+    return this.run('prune', () =>
+      Number(
+        this.db.prepare('DELETE FROM utilization_samples WHERE at_ms < ?').run(toMs('prune', 'before', before))
+          .changes,
+      ),
+    );
+  }
+}

@@ -6,7 +6,10 @@ import type { AlgorithmSpec } from '../spec/types.js';
  * and the benchmark section. Scaling and placement settings are left out, so changing them never
  * triggers a new benchmark.
  */
-export type RunTimeInputs = Pick<AlgorithmSpec, 'image' | 'command' | 'args' | 'env' | 'resources' | 'benchmark'>;
+export type RunTimeInputs = Pick<
+  AlgorithmSpec,
+  'image' | 'command' | 'args' | 'env' | 'resources' | 'benchmark'
+>;
 
 /** JSON with mapping keys sorted at every level and `undefined` dropped: one text per value. */
 export function canonicalJson(value: unknown): string {

@@ -1,4 +1,5 @@
-import { quantityToScalar } from '@kubernetes/client-node';
+// Not re-exported by the package index in 1.4.0; the module has no imports of its own.
+import { quantityToScalar } from '@kubernetes/client-node/dist/util.js';
 import type { V1Container, V1Node, V1Pod } from '@kubernetes/client-node';
 import { POOLS } from '../spec/types.js';
 import type { Pool } from '../spec/types.js';
@@ -52,8 +53,8 @@ export function buildSnapshot(
   options: SnapshotOptions = {},
 ): Snapshot {
   const poolLabel = options.poolLabel ?? DEFAULT_POOL_LABEL;
-  const warnings: string[] = [];
-  const podInfos = itemsOf(pods).map((p) => toPodInfo(p, warnings));
+  const ctx: Ctx = { warnings: [], quantities: new Map() };
+  const podInfos = itemsOf(pods).map((p) => toPodInfo(p, ctx));
   const usage = new Map<string, { requested: number; foreign: number; managed: number }>();
   for (const p of podInfos) {
     if (!holdsResources(p)) continue;
@@ -63,10 +64,10 @@ export function buildSnapshot(
     else u.foreign += p.gpuRequest;
     usage.set(p.nodeName!, u);
   }
-  const nodeInfos = itemsOf(nodes).map((n) => toNodeInfo(n, poolLabel, usage, warnings));
+  const nodeInfos = itemsOf(nodes).map((n) => toNodeInfo(n, poolLabel, usage, ctx));
   nodeInfos.sort((a, b) => compareNames(a.name, b.name));
   const snapshot: Snapshot = { takenAt: now.toISOString(), nodes: nodeInfos, pods: podInfos };
-  if (warnings.length > 0) snapshot.warnings = warnings;
+  if (ctx.warnings.length > 0) snapshot.warnings = ctx.warnings;
   return snapshot;
 }
 
@@ -87,9 +88,8 @@ function toNodeInfo(
   node: NodeInput,
   poolLabel: string,
   usage: Map<string, { requested: number; foreign: number; managed: number }>,
-  warnings: string[],
+  ctx: Ctx,
 ): NodeInfo {
-  const quantity = (q: string | undefined, w: string, field: string) => parseQuantity(q, w, field, warnings);
   const name = node.metadata?.name ?? '';
   const where = `Node ${name}`;
   const labels = { ...(node.metadata?.labels ?? {}) };
@@ -98,7 +98,7 @@ function toNodeInfo(
   let migAllocatable = 0;
   for (const [resource, q] of Object.entries(allocatable)) {
     if (resource.startsWith(MIG_RESOURCE_PREFIX)) {
-      migAllocatable += quantity(q, where, `status.allocatable["${resource}"]`);
+      migAllocatable += parseQuantity(q, where, `status.allocatable["${resource}"]`, ctx);
     }
   }
   const taints: Taint[] = (node.spec?.taints ?? []).map((t) => ({
@@ -117,8 +117,13 @@ function toNodeInfo(
     cordoned,
     schedulable: !cordoned && !taints.some((t) => UNHEALTHY_TAINTS.includes(t.key)),
     gpuProduct: labels[GPU_PRODUCT_LABEL] ?? null,
-    gpuCapacity: quantity(capacity[GPU_RESOURCE], where, `status.capacity["${GPU_RESOURCE}"]`),
-    gpuAllocatable: quantity(allocatable[GPU_RESOURCE], where, `status.allocatable["${GPU_RESOURCE}"]`),
+    gpuCapacity: parseQuantity(capacity[GPU_RESOURCE], where, `status.capacity["${GPU_RESOURCE}"]`, ctx),
+    gpuAllocatable: parseQuantity(
+      allocatable[GPU_RESOURCE],
+      where,
+      `status.allocatable["${GPU_RESOURCE}"]`,
+      ctx,
+    ),
     migAllocatable,
     gpuRequested: u?.requested ?? 0,
     foreignGpuRequested: u?.foreign ?? 0,
@@ -128,11 +133,15 @@ function toNodeInfo(
   };
 }
 
-function toPodInfo(pod: PodInput, warnings: string[]): PodInfo {
+const NO_CONDITIONS: never[] = [];
+const POD_PHASES = new Set(['Pending', 'Running', 'Succeeded', 'Failed']);
+
+function toPodInfo(pod: PodInput, ctx: Ctx): PodInfo {
   const ns = pod.metadata?.namespace ?? '';
   const name = pod.metadata?.name ?? '';
-  const labels = { ...(pod.metadata?.labels ?? {}) };
-  const conditions = pod.status?.conditions ?? [];
+  // Shared with the input object (50,000 pods: no copy); the snapshot is read-only data.
+  const labels = pod.metadata?.labels ?? {};
+  const conditions = pod.status?.conditions ?? NO_CONDITIONS;
   const owner = pod.metadata?.ownerReferences?.[0];
   const phase = pod.status?.phase ?? 'Pending';
   return {
@@ -141,12 +150,10 @@ function toPodInfo(pod: PodInput, warnings: string[]): PodInfo {
     uid: pod.metadata?.uid ?? '',
     labels,
     nodeName: pod.spec?.nodeName || null,
-    phase: (['Pending', 'Running', 'Succeeded', 'Failed'].includes(phase)
-      ? phase
-      : 'Unknown') as PodInfo['phase'],
+    phase: (POD_PHASES.has(phase) ? phase : 'Unknown') as PodInfo['phase'],
     ready: conditions.some((c) => c.type === 'Ready' && c.status === 'True'),
     terminating: pod.metadata?.deletionTimestamp != null,
-    gpuRequest: effectiveGpuRequest(pod, warnings),
+    gpuRequest: podGpus(pod, ctx),
     managed: labels[MANAGED_BY_LABEL] === MANAGED_BY_VALUE,
     algorithm: labels[ALGORITHM_LABEL] ?? null,
     owner: owner ? { kind: owner.kind, name: owner.name } : null,
@@ -167,11 +174,15 @@ function toPodInfo(pod: PodInput, warnings: string[]): PodInfo {
  * Unparseable quantities count as 0 and are appended to `warnings` when given.
  */
 export function effectiveGpuRequest(pod: PodInput, warnings: string[] = []): number {
+  return podGpus(pod, { warnings, quantities: new Map() });
+}
+
+function podGpus(pod: PodInput, ctx: Ctx): number {
   const where = `Pod ${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
   let sidecars = 0;
   let initPeak = 0;
   for (const c of pod.spec?.initContainers ?? []) {
-    const r = containerGpus(c, where, warnings);
+    const r = containerGpus(c, where, ctx);
     if (c.restartPolicy === 'Always') {
       sidecars += r;
       initPeak = Math.max(initPeak, sidecars);
@@ -180,24 +191,38 @@ export function effectiveGpuRequest(pod: PodInput, warnings: string[] = []): num
     }
   }
   let app = 0;
-  for (const c of pod.spec?.containers ?? []) app += containerGpus(c, where, warnings);
+  for (const c of pod.spec?.containers ?? []) app += containerGpus(c, where, ctx);
   return Math.max(initPeak, app + sidecars);
 }
 
-function containerGpus(c: V1Container, where: string, warnings: string[]): number {
+function containerGpus(c: V1Container, where: string, ctx: Ctx): number {
   const req = c.resources?.requests?.[GPU_RESOURCE] ?? c.resources?.limits?.[GPU_RESOURCE];
-  return parseQuantity(req, where, `container ${c.name}: resources.requests["${GPU_RESOURCE}"]`, warnings);
+  return parseQuantity(req, where, `container ${c.name}: resources.requests["${GPU_RESOURCE}"]`, ctx);
 }
 
-function parseQuantity(q: string | undefined, where: string, field: string, warnings: string[]): number {
+/**
+ * What one build collects: warnings, and parsed quantities (the same few strings, "1", "8", repeat
+ * across thousands of objects).
+ */
+interface Ctx {
+  warnings: string[];
+  quantities: Map<string, number>;
+}
+
+function parseQuantity(q: string | undefined, where: string, field: string, ctx: Ctx): number {
   if (q === undefined || q === null || q === '') return 0;
+  const cached = ctx.quantities.get(q);
+  if (cached !== undefined) return cached;
   try {
     const v = Number(quantityToScalar(String(q)));
-    if (Number.isFinite(v)) return v;
+    if (Number.isFinite(v)) {
+      ctx.quantities.set(q, v);
+      return v;
+    }
   } catch {
     // reported below
   }
-  warnings.push(`${where}: ${field}: not a Kubernetes quantity: ${JSON.stringify(q)}; counted as 0`);
+  ctx.warnings.push(`${where}: ${field}: not a Kubernetes quantity: ${JSON.stringify(q)}; counted as 0`);
   return 0;
 }
 

@@ -29,11 +29,18 @@ export interface WorkloadTemplates {
 }
 
 /** File name in `templates/` and the `apiVersion`/`kind` it must hold, per template. */
-export const WORKLOAD_TEMPLATE_FILES: Record<keyof WorkloadTemplates, { file: string; apiVersion: string; kind: string }> = {
+export const WORKLOAD_TEMPLATE_FILES: Record<
+  keyof WorkloadTemplates,
+  { file: string; apiVersion: string; kind: string }
+> = {
   benchmarkJob: { file: 'benchmark-job.yaml', apiVersion: 'batch/v1', kind: 'Job' },
   deployment: { file: 'deployment.yaml', apiVersion: 'apps/v1', kind: 'Deployment' },
   hpa: { file: 'hpa.yaml', apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler' },
-  kustomization: { file: 'kustomization.yaml', apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization' },
+  kustomization: {
+    file: 'kustomization.yaml',
+    apiVersion: 'kustomize.config.k8s.io/v1beta1',
+    kind: 'Kustomization',
+  },
 };
 
 /**

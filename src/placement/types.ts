@@ -11,3 +11,25 @@ export interface Placement {
   reason: PlacementReason;
   message: string;
 }
+
+/**
+ * What placement needs of an algorithm's benchmark at its current spec hash (built by
+ * `src/benchmark/` from the stored runs). `Pending`: not benchmarked yet, or still running, or
+ * waiting for a free test GPU. `medianSeconds` is set only when `status` is `Succeeded`.
+ */
+export interface BenchmarkOutcome {
+  status: 'Succeeded' | 'Failed' | 'TimedOut' | 'Unschedulable' | 'Pending';
+  /** Median run time of the successful runs (seconds). */
+  medianSeconds: number | null;
+  /** Why, for the placement message (e.g. the failed run's termination message). */
+  message: string;
+}
+
+/** The input of one placement decision. */
+export interface PlacementInput {
+  algorithm: string;
+  /** `spec.placement.pool` resolved: `auto`, or a pool that forces the placement. */
+  pinned: 'auto' | 'long-task' | 'short-task';
+  /** The benchmark at the current spec hash, or null when none is known. */
+  benchmark: BenchmarkOutcome | null;
+}

@@ -1,3 +1,7 @@
+import type { PodInfo } from '../cluster/types.js';
+import type { Pool, ResolvedAlgorithm } from '../spec/types.js';
+import type { DecisionRecord } from '../store/types.js';
+
 /** What one scaling decision does. `relabel`: unused nodes move into the pool (then scale up). */
 export type ScalingAction = 'scale-up' | 'scale-down' | 'relabel' | 'hold';
 
@@ -39,4 +43,124 @@ export interface PodSample {
   at: string;
   /** GPU UUIDs the sample covers. */
   gpus: string[];
+}
+
+/* ---- Additions (scaling engineer): attribution, capacity and decision inputs. ---- */
+
+/** Why a GPU series did not become part of any pod's sample. */
+export type DropReason =
+  | 'WrongMetric'
+  | 'NotFinite'
+  | 'OutOfRange'
+  | 'Stale'
+  | 'NoPod'
+  | 'UnknownPod'
+  | 'PodNotReady'
+  | 'PodTerminating'
+  | 'NotManaged'
+  | 'SharedGpu'
+  | 'Duplicate';
+
+/** One dropped series: which GPU, which pod (if any), why. */
+export interface DroppedSeries {
+  gpu: string;
+  namespace: string;
+  pod: string;
+  reason: DropReason;
+  message: string;
+}
+
+/** Something odd in the data that does not drop it alone. */
+export interface AttributionFlag {
+  kind: 'TimeSlicedGpu';
+  /** GPU key (UUID, plus the MIG instance when present). */
+  gpu: string;
+  /** `namespace/pod` of every pod reported on that GPU, sorted. */
+  pods: string[];
+  /** The pod the GPU was counted for (the first of `pods`). */
+  countedFor: string;
+  message: string;
+}
+
+/** The attributed data of one algorithm. */
+export interface AlgorithmAttribution {
+  algorithm: string;
+  /** One per counted pod: the mean of its GPUs, in percent. */
+  samples: PodSample[];
+  flags: AttributionFlag[];
+  dropped: DroppedSeries[];
+}
+
+/** A GPU reported with no pod: belongs to no algorithm, but is busy when its value is > 0. */
+export interface UnattributedGpu {
+  gpu: string;
+  /** Node from the series' `node` label, or the exporter's `Hostname`. */
+  host: string;
+  /** Percent. */
+  utilization: number;
+}
+
+/** Result of `attribute`. */
+export interface Attribution {
+  /** Keyed by algorithm name (`gpuops.dev/algorithm`). */
+  byAlgorithm: Map<string, AlgorithmAttribution>;
+  unattributed: UnattributedGpu[];
+  /** Series dropped before any algorithm was known (bad value, stale, unknown pod, …). */
+  dropped: DroppedSeries[];
+  flags: AttributionFlag[];
+}
+
+/** Free whole GPUs on one node that can take new pods (Ready, schedulable). */
+export interface NodeCapacity {
+  node: string;
+  pool: Pool | null;
+  gpuProduct: string | null;
+  /** Allocatable minus requested by ANY live pod bound there (GPUs, ≥ 0). */
+  freeGpus: number;
+}
+
+/** State of the algorithm's HorizontalPodAutoscaler, with `engine: hpa`. */
+export interface HpaState {
+  currentReplicas: number;
+  desiredReplicas: number;
+  maxReplicas: number;
+}
+
+/**
+ * Everything `decide` needs about one algorithm. All counts are replicas or whole GPUs; all
+ * times ISO-8601.
+ */
+export interface ScalingInput {
+  algorithm: ResolvedAlgorithm;
+  /** The pool its Deployment is pinned to, or null when not placed yet. */
+  pool: Pool | null;
+  /** `spec.replicas` of its Deployment in Git (the HPA's current replicas with engine hpa). */
+  replicas: number;
+  /** Its pods in the snapshot (label `gpuops.dev/algorithm`), any phase. */
+  pods: PodInfo[];
+  /**
+   * Name of the ReplicaSet of the Deployment's current revision, when known; during a rolling
+   * update only its pods count, so surge pods of the old one are not replicas.
+   */
+  currentReplicaSet?: string | null;
+  /** Attributed samples (from `attribute`); pods not in `pods` are ignored. */
+  samples: PodSample[];
+  flags?: AttributionFlag[];
+  /** Nodes of its pool (all of them, also full ones). */
+  poolNodes: NodeCapacity[];
+  /** Nodes of the `unused` pool. */
+  unusedNodes: NodeCapacity[];
+  /** Recorded decisions (kind `scaling`, this algorithm), any order; see `historySince`. */
+  recent: DecisionRecord[];
+  /** Why there is no data at all, when the source failed (message of the reading). */
+  noDataMessage?: string | null;
+  /** With engine hpa. */
+  hpa?: HpaState | null;
+}
+
+/** A decision plus the capacity it claims (for `decideAll` to deduct). */
+export interface DetailedDecision {
+  decision: ScalingDecision;
+  /** GPUs claimed per node by added replicas (predicted placement: most free first). */
+  claims: { node: string; gpus: number }[];
 }

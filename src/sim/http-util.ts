@@ -27,14 +27,28 @@ export function parseJson(text: string): unknown {
 }
 
 /** Answers with a JSON body. */
-export function sendJson(res: ServerResponse, code: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  code: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
-  res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), ...headers });
+  res.writeHead(code, {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(text),
+    ...headers,
+  });
   res.end(text);
 }
 
 /** A Kubernetes `Status` failure object. */
-export function failureStatus(code: number, reason: string, message: string, details?: Record<string, unknown>): object {
+export function failureStatus(
+  code: number,
+  reason: string,
+  message: string,
+  details?: Record<string, unknown>,
+): object {
   return {
     kind: 'Status',
     apiVersion: 'v1',

@@ -1,6 +1,7 @@
 /**
  * Loading `kubectl get nodes -o json` / `kubectl get pods -A -o json` dumps into the store.
  */
+import type { MemoryStore } from './store.js';
 import { SimApiError, type KubeObject, type Resource, type SimStore } from './types.js';
 
 /**
@@ -10,7 +11,8 @@ import { SimApiError, type KubeObject, type Resource, type SimStore } from './ty
 export function listItems(input: unknown, source: string): KubeObject[] {
   if (input === undefined || input === null) return [];
   const items = Array.isArray(input) ? input : (input as { items?: unknown }).items;
-  if (!Array.isArray(items)) throw new Error(`${source}: expected a List with "items" or an array of objects`);
+  if (!Array.isArray(items))
+    throw new Error(`${source}: expected a List with "items" or an array of objects`);
   items.forEach((item, i) => {
     const md = (item as KubeObject | null)?.metadata;
     if (!md || typeof md.name !== 'string') throw new Error(`${source}: items[${i}].metadata.name: missing`);
@@ -21,7 +23,7 @@ export function listItems(input: unknown, source: string): KubeObject[] {
 /** The result of loading a dump. */
 export interface LoadResult {
   loaded: number;
-  /** One message per item that could not be loaded (the others still load). */
+  /** One message per item that could not be loaded or was renamed (the others still load). */
   errors: string[];
 }
 
@@ -30,17 +32,39 @@ export interface LoadResult {
  * status as dumped; `resourceVersion` and `managedFields` are dropped (the store assigns its own).
  * Namespaces used by namespaced items are created. One bad item never stops the others.
  */
-export function loadObjects(store: SimStore, resource: Resource, items: KubeObject[], source: string): LoadResult {
+export function loadObjects(
+  store: MemoryStore,
+  resource: Resource,
+  items: KubeObject[],
+  source: string,
+): LoadResult {
   const errors: string[] = [];
+  const namespaces = new Set<string>();
   let loaded = 0;
   items.forEach((item, i) => {
-    const obj = structuredClone(item);
+    const obj = JSON.parse(JSON.stringify(item)) as KubeObject;
     delete obj.metadata.resourceVersion;
     delete obj.metadata.managedFields;
     delete obj.metadata.selfLink;
     try {
-      if (obj.metadata.namespace) ensureNamespace(store, obj.metadata.namespace);
-      store.create(resource, obj);
+      const ns = obj.metadata.namespace;
+      if (ns && !namespaces.has(ns)) {
+        ensureNamespace(store, ns);
+        namespaces.add(ns);
+      }
+      if (store.get(resource, obj.metadata.namespace, obj.metadata.name)) {
+        // A dump cannot hold two objects with one name, but concatenated dumps do: keep the
+        // object (it may hold GPUs) under a derived name and a fresh uid, and say so.
+        const original = obj.metadata.name;
+        let n = 2;
+        while (store.get(resource, obj.metadata.namespace, `${original}-${n}`)) n++;
+        obj.metadata.name = `${original}-${n}`;
+        delete obj.metadata.uid;
+        errors.push(
+          `${source}: items[${i}] (${original}): duplicate name in namespace "${obj.metadata.namespace ?? ''}"; loaded as "${obj.metadata.name}"`,
+        );
+      }
+      store.createOwned(resource, obj);
       loaded++;
     } catch (err) {
       const msg = err instanceof SimApiError || err instanceof Error ? err.message : String(err);

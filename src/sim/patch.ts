@@ -89,7 +89,8 @@ function stripDirectives(v: Json): Json {
   if (!isObject(v)) return v;
   const out: JsonObject = {};
   for (const [k, x] of Object.entries(v)) {
-    if (k.startsWith('$') || k.startsWith('$setElementOrder/') || k.startsWith('$deleteFromPrimitiveList/')) continue;
+    if (k.startsWith('$') || k.startsWith('$setElementOrder/') || k.startsWith('$deleteFromPrimitiveList/'))
+      continue;
     if (x === null) continue;
     out[k] = stripDirectives(x);
   }
@@ -201,7 +202,8 @@ function addAt(doc: unknown, path: string, value: unknown, replace: boolean): un
 
 function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
+  if (Array.isArray(a) && Array.isArray(b))
+    return a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
   if (isObject(a) && isObject(b)) {
     const ka = Object.keys(a);
     return ka.length === Object.keys(b).length && ka.every((k) => k in b && deepEqual(a[k], b[k]));
@@ -216,11 +218,16 @@ function deepEqual(a: unknown, b: unknown): boolean {
  */
 export function jsonPatch(doc: unknown, ops: unknown): unknown {
   if (!Array.isArray(ops)) {
-    throw new SimApiError(400, 'BadRequest', 'json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp');
+    throw new SimApiError(
+      400,
+      'BadRequest',
+      'json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp',
+    );
   }
   let out = structuredClone(doc);
   for (const raw of ops as JsonPatchOp[]) {
-    if (!isObject(raw) || typeof raw.path !== 'string') throw new SimApiError(400, 'BadRequest', 'invalid JSON patch operation');
+    if (!isObject(raw) || typeof raw.path !== 'string')
+      throw new SimApiError(400, 'BadRequest', 'invalid JSON patch operation');
     switch (raw.op) {
       case 'add':
         out = addAt(out, raw.path, raw.value, false);
@@ -246,7 +253,11 @@ export function jsonPatch(doc: unknown, ops: unknown): unknown {
         if (!deepEqual(getAt(out, raw.path), raw.value)) throw invalid(`testing value ${raw.path} failed`);
         break;
       default:
-        throw new SimApiError(400, 'BadRequest', `unknown JSON patch operation "${String((raw as { op: unknown }).op)}"`);
+        throw new SimApiError(
+          400,
+          'BadRequest',
+          `unknown JSON patch operation "${String((raw as { op: unknown }).op)}"`,
+        );
     }
   }
   return out;

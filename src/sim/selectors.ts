@@ -141,7 +141,8 @@ function fieldValue(obj: KubeObject, field: string): string {
     if (cur === null || typeof cur !== 'object') return '';
     cur = (cur as Record<string, unknown>)[part];
   }
-  if (cur === undefined || cur === null) return field === 'spec.unschedulable' || field === 'spec.hostNetwork' ? 'false' : '';
+  if (cur === undefined || cur === null)
+    return field === 'spec.unschedulable' || field === 'spec.hostNetwork' ? 'false' : '';
   return String(cur);
 }
 

@@ -14,8 +14,9 @@ export function objectKey(namespace: string | undefined, name: string): string {
   return namespace ? `${namespace}/${name}` : name;
 }
 
+/** Deep copy of a JSON object (faster than structuredClone for API objects). */
 function clone<T>(value: T): T {
-  return structuredClone(value);
+  return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
 }
 
 interface Table {
@@ -28,6 +29,7 @@ interface Table {
 export class MemoryStore implements SimStore {
   private readonly tables = new Map<Resource, Table>();
   private readonly listeners = new Set<(event: WatchEvent) => void>();
+  private readonly rawListeners = new Set<(event: WatchEvent) => void>();
   private revision = 0;
 
   constructor(private readonly now: () => Date = () => new Date()) {}
@@ -76,7 +78,15 @@ export class MemoryStore implements SimStore {
   }
 
   create(resource: Resource, obj: KubeObject): KubeObject {
-    const stored = this.prepareCreate(resource, obj);
+    return clone(this.createOwned(resource, clone(obj)));
+  }
+
+  /**
+   * `create` without copies: the store takes `obj` itself and returns the stored object. For
+   * callers that built `obj` for the store and never touch it again (loading dumps).
+   */
+  createOwned(resource: Resource, obj: KubeObject): KubeObject {
+    const stored = this.prepareCreate(resource, obj, true);
     const table = this.table(resource);
     const key = this.keyOf(resource, stored.metadata.namespace, stored.metadata.name);
     if (table.objects.has(key)) {
@@ -86,23 +96,27 @@ export class MemoryStore implements SimStore {
     table.objects.set(key, stored);
     table.sorted = undefined;
     this.emit({ type: 'ADDED', resource, object: stored });
-    return clone(stored);
+    return stored;
   }
 
   /**
    * Fills what the API server assigns on create (uid, creationTimestamp, generation, namespace
    * default) without storing. Validates the name. @throws SimApiError 422 Invalid
    */
-  prepareCreate(resource: Resource, obj: KubeObject): KubeObject {
+  prepareCreate(resource: Resource, obj: KubeObject, inPlace = false): KubeObject {
     const info = resourceInfo(resource);
-    const stored = clone(obj);
+    const stored = inPlace ? obj : clone(obj);
     stored.apiVersion = info.group ? `${info.group}/${info.version}` : info.version;
     stored.kind = info.kind;
     stored.metadata = { ...(stored.metadata ?? {}) } as KubeObject['metadata'];
     const name = stored.metadata.name;
     if (!name) throw new SimApiError(422, 'Invalid', `${info.kind}: metadata.name: Required value`);
     if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(name) || name.length > 253) {
-      throw new SimApiError(422, 'Invalid', `${info.kind} "${name}": metadata.name: Invalid value: a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.'`);
+      throw new SimApiError(
+        422,
+        'Invalid',
+        `${info.kind} "${name}": metadata.name: Invalid value: a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.'`,
+      );
     }
     if (info.namespaced) stored.metadata.namespace = stored.metadata.namespace || 'default';
     else delete stored.metadata.namespace;
@@ -138,8 +152,10 @@ export class MemoryStore implements SimStore {
       const changed = JSON.stringify(old.spec ?? null) !== JSON.stringify(stored.spec ?? null);
       stored.metadata.generation = changed ? oldGen + 1 : oldGen;
     }
-    if (JSON.stringify({ ...stored, metadata: { ...stored.metadata, resourceVersion: '' } }) ===
-        JSON.stringify({ ...old, metadata: { ...old.metadata, resourceVersion: '' } })) {
+    if (
+      JSON.stringify({ ...stored, metadata: { ...stored.metadata, resourceVersion: '' } }) ===
+      JSON.stringify({ ...old, metadata: { ...old.metadata, resourceVersion: '' } })
+    ) {
       // A no-op write does not bump the resourceVersion nor notify watchers (as the API server).
       return clone(old);
     }
@@ -181,10 +197,22 @@ export class MemoryStore implements SimStore {
   }
 
   private timestamp(): string {
-    return this.now().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    return this.now()
+      .toISOString()
+      .replace(/\.\d{3}Z$/, 'Z');
+  }
+
+  /**
+   * Like `subscribe`, but the listener gets the stored object itself, not a copy: for listeners
+   * inside the API server (watch, garbage collector) that only read it. Must not mutate it.
+   */
+  subscribeRaw(listener: (event: WatchEvent) => void): () => void {
+    this.rawListeners.add(listener);
+    return () => this.rawListeners.delete(listener);
   }
 
   private emit(event: WatchEvent): void {
+    for (const listener of [...this.rawListeners]) listener(event);
     if (this.listeners.size === 0) return;
     const copy = { ...event, object: clone(event.object) };
     for (const listener of [...this.listeners]) {

@@ -127,3 +127,15 @@ export interface SpecError {
   field: string;
   message: string;
 }
+
+/**
+ * Everything gpuops reads from a GitOps repo's `algorithms/` and `policies/`: the merged policy,
+ * the valid algorithms (defaults filled), every located error, and how many files were read
+ * (Algorithm and Policy files of the repo; the shipped default policy does not count).
+ */
+export interface LoadedRepo {
+  policy: Policy;
+  algorithms: ResolvedAlgorithm[];
+  errors: SpecError[];
+  files: number;
+}

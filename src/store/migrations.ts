@@ -162,6 +162,12 @@ CREATE TABLE pull_requests (
 CREATE INDEX pull_requests_cluster_updated ON pull_requests (cluster, updated_at_ms);
 `,
   },
+  {
+    id: 2,
+    name: 'snapshot warnings',
+    // Snapshot.warnings (objects read only in part); NULL when the snapshot had none recorded.
+    sql: (t) => `ALTER TABLE snapshots ADD COLUMN warnings ${t.json};`,
+  },
 ];
 
 /** The statements of one migration for one dialect. */

@@ -26,8 +26,10 @@ import {
   SAMPLE_COLUMNS,
   sampleCells,
   sampleFromRow,
-  snapshotFromRows,
+  snapshotChildrenSql,
+  snapshotFromCells,
   toMs,
+  warningsCell,
 } from './rows.js';
 import type {
   BenchmarkRun,
@@ -197,10 +199,10 @@ export class PostgresStore implements Store {
       const takenAtMs = toMs('saveSnapshot', 'takenAt', snapshot.takenAt);
       const nodes = snapshot.nodes.map(nodeCells);
       const pods = snapshot.pods.map(podCells);
-      const head = await c.query('INSERT INTO snapshots (taken_at, taken_at_ms) VALUES ($1, $2) RETURNING id', [
-        snapshot.takenAt,
-        takenAtMs,
-      ]);
+      const head = await c.query(
+        'INSERT INTO snapshots (taken_at, taken_at_ms, warnings) VALUES ($1, $2, $3) RETURNING id',
+        [snapshot.takenAt, takenAtMs, warningsCell(snapshot)],
+      );
       const id = Number((head.rows[0] as Row).id);
       await insertUnnest(
         c,
@@ -229,14 +231,27 @@ export class PostgresStore implements Store {
     return this.transaction(
       'latestSnapshot',
       async (c) => {
-        const head = (await c.query('SELECT id, taken_at FROM snapshots ORDER BY taken_at_ms DESC, id DESC LIMIT 1'))
-          .rows[0] as Row | undefined;
+        const head = (
+          await c.query(
+            'SELECT id, taken_at, warnings FROM snapshots ORDER BY taken_at_ms DESC, id DESC LIMIT 1',
+          )
+        ).rows[0] as Row | undefined;
         if (!head) return null;
-        const nodes = await c.query('SELECT * FROM snapshot_nodes WHERE snapshot_id = $1 ORDER BY position', [
-          head.id,
-        ]);
-        const pods = await c.query('SELECT * FROM snapshot_pods WHERE snapshot_id = $1 ORDER BY position', [head.id]);
-        return snapshotFromRows(head.taken_at as string, nodes.rows as Row[], pods.rows as Row[]);
+        const nodes = await c.query({
+          text: snapshotChildrenSql('snapshot_nodes', '$1'),
+          values: [head.id],
+          rowMode: 'array',
+        });
+        const pods = await c.query({
+          text: snapshotChildrenSql('snapshot_pods', '$1'),
+          values: [head.id],
+          rowMode: 'array',
+        });
+        return snapshotFromCells(
+          head as { taken_at: unknown; warnings: unknown },
+          nodes.rows as unknown[][],
+          pods.rows as unknown[][],
+        );
       },
       'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
     );
@@ -262,7 +277,9 @@ export class PostgresStore implements Store {
   async saveSamples(samples: UtilizationSampleRecord[]): Promise<void> {
     if (samples.length === 0) return;
     const rows = samples.map(sampleCells);
-    await this.transaction('saveSamples', (c) => insertUnnest(c, 'utilization_samples', SAMPLE_COLUMNS, rows));
+    await this.transaction('saveSamples', (c) =>
+      insertUnnest(c, 'utilization_samples', SAMPLE_COLUMNS, rows),
+    );
   }
 
   async samples(algorithm: string, since: string): Promise<UtilizationSampleRecord[]> {

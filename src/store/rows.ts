@@ -5,12 +5,7 @@
 import type { NodeInfo, PodInfo, Snapshot, Taint } from '../cluster/types.js';
 import type { Pool } from '../spec/types.js';
 import { StoreError } from './errors.js';
-import type {
-  BenchmarkRun,
-  DecisionRecord,
-  PullRequestRecord,
-  UtilizationSampleRecord,
-} from './types.js';
+import type { BenchmarkRun, DecisionRecord, PullRequestRecord, UtilizationSampleRecord } from './types.js';
 
 /** A value as it goes into a statement before dialect encoding. */
 export type Cell = string | number | boolean | null;
@@ -60,9 +55,6 @@ export const NODE_COLUMNS = [
   'pool',
   'taints',
 ] as const;
-/** Which of {@link NODE_COLUMNS} are JSON / boolean. */
-export const NODE_JSON = new Set(['labels', 'taints']);
-export const NODE_BOOL = new Set(['ready', 'cordoned', 'schedulable']);
 
 export function nodeCells(n: NodeInfo): Cell[] {
   return [
@@ -83,22 +75,23 @@ export function nodeCells(n: NodeInfo): Cell[] {
   ];
 }
 
-export function nodeFromRow(r: Row): NodeInfo {
+/** A node from the cells of `SELECT <NODE_COLUMNS>` in array mode (the order of {@link nodeCells}). */
+export function nodeFromCells(c: unknown[]): NodeInfo {
   return {
-    name: r.name as string,
-    labels: fromJson<Record<string, string>>(r.labels),
-    ready: fromBool(r.ready),
-    cordoned: fromBool(r.cordoned),
-    schedulable: fromBool(r.schedulable),
-    gpuProduct: (r.gpu_product as string | null) ?? null,
-    gpuCapacity: Number(r.gpu_capacity),
-    gpuAllocatable: Number(r.gpu_allocatable),
-    migAllocatable: Number(r.mig_allocatable),
-    gpuRequested: Number(r.gpu_requested),
-    foreignGpuRequested: Number(r.foreign_gpu_requested),
-    managedPods: Number(r.managed_pods),
-    pool: (r.pool as Pool | null) ?? null,
-    taints: fromJson<Taint[]>(r.taints),
+    name: c[0] as string,
+    labels: fromJson<Record<string, string>>(c[1]),
+    ready: fromBool(c[2]),
+    cordoned: fromBool(c[3]),
+    schedulable: fromBool(c[4]),
+    gpuProduct: (c[5] as string | null) ?? null,
+    gpuCapacity: Number(c[6]),
+    gpuAllocatable: Number(c[7]),
+    migAllocatable: Number(c[8]),
+    gpuRequested: Number(c[9]),
+    foreignGpuRequested: Number(c[10]),
+    managedPods: Number(c[11]),
+    pool: (c[12] as Pool | null) ?? null,
+    taints: fromJson<Taint[]>(c[13]),
   };
 }
 
@@ -119,8 +112,6 @@ export const POD_COLUMNS = [
   'unschedulable',
   'created_at',
 ] as const;
-export const POD_JSON = new Set(['labels']);
-export const POD_BOOL = new Set(['ready', 'terminating', 'managed', 'unschedulable']);
 
 export function podCells(p: PodInfo): Cell[] {
   return [
@@ -142,28 +133,51 @@ export function podCells(p: PodInfo): Cell[] {
   ];
 }
 
-export function podFromRow(r: Row): PodInfo {
-  const ownerKind = r.owner_kind as string | null;
+/** A pod from the cells of `SELECT <POD_COLUMNS>` in array mode (the order of {@link podCells}). */
+export function podFromCells(c: unknown[]): PodInfo {
+  const ownerKind = (c[11] as string | null) ?? null;
   return {
-    namespace: r.namespace as string,
-    name: r.name as string,
-    uid: r.uid as string,
-    labels: fromJson<Record<string, string>>(r.labels),
-    nodeName: (r.node_name as string | null) ?? null,
-    phase: r.phase as PodInfo['phase'],
-    ready: fromBool(r.ready),
-    terminating: fromBool(r.terminating),
-    gpuRequest: Number(r.gpu_request),
-    managed: fromBool(r.managed),
-    algorithm: (r.algorithm as string | null) ?? null,
-    owner: ownerKind === null ? null : { kind: ownerKind, name: r.owner_name as string },
-    unschedulable: fromBool(r.unschedulable),
-    createdAt: r.created_at as string,
+    namespace: c[0] as string,
+    name: c[1] as string,
+    uid: c[2] as string,
+    labels: fromJson<Record<string, string>>(c[3]),
+    nodeName: (c[4] as string | null) ?? null,
+    phase: c[5] as PodInfo['phase'],
+    ready: fromBool(c[6]),
+    terminating: fromBool(c[7]),
+    gpuRequest: Number(c[8]),
+    managed: fromBool(c[9]),
+    algorithm: (c[10] as string | null) ?? null,
+    owner: ownerKind === null ? null : { kind: ownerKind, name: c[12] as string },
+    unschedulable: fromBool(c[13]),
+    createdAt: c[14] as string,
   };
 }
 
-export function snapshotFromRows(takenAt: string, nodes: Row[], pods: Row[]): Snapshot {
-  return { takenAt, nodes: nodes.map(nodeFromRow), pods: pods.map(podFromRow) };
+/** `SELECT` of a snapshot's nodes or pods, in stored order, columns in array-mode order. */
+export function snapshotChildrenSql(table: 'snapshot_nodes' | 'snapshot_pods', placeholder: string): string {
+  const columns = table === 'snapshot_nodes' ? NODE_COLUMNS : POD_COLUMNS;
+  return `SELECT ${columns.join(', ')} FROM ${table} WHERE snapshot_id = ${placeholder} ORDER BY position`;
+}
+
+export function snapshotFromCells(
+  head: { taken_at: unknown; warnings: unknown },
+  nodes: unknown[][],
+  pods: unknown[][],
+): Snapshot {
+  const snapshot: Snapshot = {
+    takenAt: head.taken_at as string,
+    nodes: nodes.map(nodeFromCells),
+    pods: pods.map(podFromCells),
+  };
+  if (head.warnings !== null && head.warnings !== undefined)
+    snapshot.warnings = fromJson<string[]>(head.warnings);
+  return snapshot;
+}
+
+/** `Snapshot.warnings` as stored: JSON text, or null when absent. */
+export function warningsCell(snapshot: Snapshot): string | null {
+  return snapshot.warnings === undefined ? null : JSON.stringify(snapshot.warnings);
 }
 
 export const BENCHMARK_COLUMNS = [

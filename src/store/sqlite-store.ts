@@ -27,8 +27,10 @@ import {
   SAMPLE_COLUMNS,
   sampleCells,
   sampleFromRow,
-  snapshotFromRows,
+  snapshotChildrenSql,
+  snapshotFromCells,
   toMs,
+  warningsCell,
 } from './rows.js';
 import type {
   BenchmarkRun,
@@ -95,7 +97,9 @@ export class SqliteStore implements Store {
           const applied = (this.db.prepare('SELECT id FROM schema_migrations').all() as Row[]).map((r) =>
             Number(r.id),
           );
-          const record = this.db.prepare('INSERT INTO schema_migrations (id, name, applied_at) VALUES (?, ?, ?)');
+          const record = this.db.prepare(
+            'INSERT INTO schema_migrations (id, name, applied_at) VALUES (?, ?, ?)',
+          );
           for (const m of pendingMigrations(applied)) {
             this.db.exec(migrationSql(m, 'sqlite'));
             record.run(m.id, m.name, new Date().toISOString());
@@ -117,13 +121,15 @@ export class SqliteStore implements Store {
       const insertNode = this.db.prepare(
         insertSql('snapshot_nodes', ['snapshot_id', 'position', ...NODE_COLUMNS]),
       );
-      const insertPod = this.db.prepare(insertSql('snapshot_pods', ['snapshot_id', 'position', ...POD_COLUMNS]));
+      const insertPod = this.db.prepare(
+        insertSql('snapshot_pods', ['snapshot_id', 'position', ...POD_COLUMNS]),
+      );
       return this.db
         .transaction(() => {
           const id = Number(
             this.db
-              .prepare('INSERT INTO snapshots (taken_at, taken_at_ms) VALUES (?, ?)')
-              .run(snapshot.takenAt, takenAtMs).lastInsertRowid,
+              .prepare('INSERT INTO snapshots (taken_at, taken_at_ms, warnings) VALUES (?, ?, ?)')
+              .run(snapshot.takenAt, takenAtMs, warningsCell(snapshot)).lastInsertRowid,
           );
           snapshot.nodes.forEach((n, i) => insertNode.run(id, i, ...bind(nodeCells(n))));
           snapshot.pods.forEach((p, i) => insertPod.run(id, i, ...bind(podCells(p))));
@@ -144,16 +150,16 @@ export class SqliteStore implements Store {
     return this.run('latestSnapshot', () =>
       this.db.transaction(() => {
         const head = this.db
-          .prepare('SELECT id, taken_at FROM snapshots ORDER BY taken_at_ms DESC, id DESC LIMIT 1')
+          .prepare('SELECT id, taken_at, warnings FROM snapshots ORDER BY taken_at_ms DESC, id DESC LIMIT 1')
           .get() as Row | undefined;
         if (!head) return null;
-        const nodes = this.db
-          .prepare('SELECT * FROM snapshot_nodes WHERE snapshot_id = ? ORDER BY position')
-          .all(head.id) as Row[];
-        const pods = this.db
-          .prepare('SELECT * FROM snapshot_pods WHERE snapshot_id = ? ORDER BY position')
-          .all(head.id) as Row[];
-        return snapshotFromRows(head.taken_at as string, nodes, pods);
+        const nodes = this.db.prepare(snapshotChildrenSql('snapshot_nodes', '?')).raw(true).all(head.id);
+        const pods = this.db.prepare(snapshotChildrenSql('snapshot_pods', '?')).raw(true).all(head.id);
+        return snapshotFromCells(
+          head as { taken_at: unknown; warnings: unknown },
+          nodes as unknown[][],
+          pods as unknown[][],
+        );
       })(),
     );
   }
@@ -232,8 +238,9 @@ export class SqliteStore implements Store {
   prune(before: string): Promise<number> {
     return this.run('prune', () =>
       Number(
-        this.db.prepare('DELETE FROM utilization_samples WHERE at_ms < ?').run(toMs('prune', 'before', before))
-          .changes,
+        this.db
+          .prepare('DELETE FROM utilization_samples WHERE at_ms < ?')
+          .run(toMs('prune', 'before', before)).changes,
       ),
     );
   }

@@ -1,13 +1,132 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
+import { systemClock } from '../../benchmark/clock.js';
+import { loadWorkloadTemplates } from '../../benchmark/load-templates.js';
+import { runBenchmarks, type BenchmarkProgress } from '../../benchmark/runner.js';
+import { specHash } from '../../benchmark/spec-hash.js';
+import { createKubeJobApi } from '../../cluster/jobs.js';
+import { loadKubeConfig } from '../../cluster/kube-client.js';
+import { renderBenchmarkJob } from '../../manifests/benchmark-job.js';
+import { renderYaml } from '../../manifests/yaml.js';
+import { place } from '../../placement/place.js';
+import { formatSpecError, loadRepo } from '../../spec/index.js';
+import { openStore } from '../../store/index.js';
+import { addConnectionOptions, resolveSettings } from '../settings.js';
 
-/** Registers `gpuops benchmark`. Placeholder until its issue lands. */
+interface BenchmarkFlags {
+  repo: string;
+  gpuProduct?: string;
+  output: 'text' | 'json';
+  dryRun?: boolean;
+  [key: string]: unknown;
+}
+
+/** `1h02m05s`, `2m05s`, `42s`. */
+export function formatElapsed(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const rest = s % 60;
+  if (h > 0) return `${h}h${String(m).padStart(2, '0')}m${String(rest).padStart(2, '0')}s`;
+  if (m > 0) return `${m}m${String(rest).padStart(2, '0')}s`;
+  return `${rest}s`;
+}
+
+/** One progress line: `resnet50-infer run 2/3 running 4m10s: pod … running on gpu-a100-01`. */
+export function formatProgress(p: BenchmarkProgress): string {
+  return `${p.algorithm} run ${p.run}/${p.runs} ${p.phase} ${formatElapsed(p.elapsedSeconds)}: ${p.message}`;
+}
+
+/**
+ * Registers `gpuops benchmark NAME`: benchmarks one algorithm of the GitOps repo at `--repo`
+ * against the live cluster (a Job per run on a `test` node; runs stored in `--database`), prints
+ * progress lines on stderr while it waits, then the result and the placement it leads to.
+ * An unchanged spec is not benchmarked again: the stored result is printed.
+ * `--dry-run` prints the first run's Job and creates nothing.
+ * Exit 0 when the benchmark succeeded, 1 when it did not or the cluster/database failed, 2 on
+ * usage errors.
+ */
 export function register(program: Command): void {
-  program
+  const cmd: Command = program
     .command('benchmark')
-    .description('(not built yet)')
-    .allowUnknownOption()
-    .action(() => {
-      process.stderr.write('gpuops benchmark: not built yet\n');
+    .description('benchmark one algorithm on a test node of the live cluster and show its placement')
+    .argument('<name>', 'algorithm name (metadata.name)')
+    .option('--repo <dir>', 'GitOps repo that holds algorithms/ and policies/', '.')
+    .option('--gpu-product <product>', 'pin the benchmark to test nodes of this nvidia.com/gpu.product')
+    .option('--dry-run', 'print the Job of the first run; create nothing')
+    .addOption(
+      new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'),
+    );
+  addConnectionOptions(cmd, ['kubeconfig', 'database']);
+  cmd.action(async (name: string, flags: BenchmarkFlags) => {
+    const settings = resolveSettings(flags);
+    const repo = await loadRepo(flags.repo);
+    const alg = repo.algorithms.find((a) => a.name === name);
+    if (!alg) {
+      const errors = repo.errors.map((e) => formatSpecError(e)).join('\n');
+      process.stderr.write(
+        `gpuops benchmark: no valid algorithm named ${JSON.stringify(name)} in ${flags.repo}/algorithms` +
+          `${repo.algorithms.length ? ` (known: ${repo.algorithms.map((a) => a.name).join(', ')})` : ''}\n` +
+          (errors ? `${errors}\n` : ''),
+      );
       process.exitCode = 1;
-    });
+      return;
+    }
+    const policy = repo.policy.spec;
+    const templates = loadWorkloadTemplates();
+    const hash = specHash(alg.spec);
+    if (settings.dryRun) {
+      const job = renderBenchmarkJob({
+        algorithm: alg,
+        policy,
+        specHash: hash,
+        sequence: 1,
+        gpuProduct: flags.gpuProduct,
+        template: templates.benchmarkJob,
+      });
+      process.stdout.write(renderYaml(job, null));
+      return;
+    }
+    const jobs = createKubeJobApi(loadKubeConfig(settings.kubeconfig));
+    const store = await openStore(settings.database);
+    try {
+      const free = await jobs.freeTestGpus(policy.pools.labelKey);
+      if (free < alg.spec.resources.gpus) {
+        process.stderr.write(
+          `${name}: ${free} free GPU(s) on ${policy.pools.labelKey}=test nodes, the benchmark asks for ${alg.spec.resources.gpus}; it may stay Unschedulable\n`,
+        );
+      }
+      const [result] = await runBenchmarks(
+        [alg],
+        {
+          jobs,
+          store,
+          clock: systemClock,
+          policy,
+          templates,
+          gpuProduct: () => flags.gpuProduct ?? null,
+          onProgress: (p) => process.stderr.write(`${formatProgress(p)}\n`),
+        },
+        Math.max(free, 1),
+      );
+      const placement = place(
+        { algorithm: name, pinned: alg.placement, benchmark: result! },
+        policy.placement.longTaskThresholdSeconds,
+      );
+      if (flags.output === 'json') {
+        const { recorded, ...benchmark } = result!;
+        process.stdout.write(
+          `${JSON.stringify({ benchmark: { ...benchmark, runs: recorded }, placement })}\n`,
+        );
+      } else {
+        process.stdout.write(
+          `${name} spec ${hash.slice(0, 12)}: ${result!.status}${result!.cached ? ' (stored)' : ''}` +
+            `${result!.medianSeconds === null ? '' : `, median ${result!.medianSeconds} s`}: ${result!.message}\n` +
+            `placement: ${placement.pool ?? 'none'} (${placement.reason}): ${placement.message}\n`,
+        );
+      }
+      process.exitCode = result!.status === 'Succeeded' ? 0 : 1;
+    } finally {
+      await store.close();
+    }
+  });
 }

@@ -1,13 +1,48 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
+import { openStore } from '../../store/index.js';
+import type { PullRequestRecord } from '../../store/types.js';
+import { addConnectionOptions, resolveSettings } from '../settings.js';
 
-/** Registers `gpuops prs`. Placeholder until its issue lands. */
+/**
+ * Formats recorded pull requests as a fixed-width table: state, kind, subject, PR (number or
+ * `branch`), branch, title. Pure; exported for tests.
+ */
+export function formatPullRequests(prs: readonly PullRequestRecord[]): string {
+  if (prs.length === 0) return 'No pull requests recorded.\n';
+  const rows = [
+    ['STATE', 'KIND', 'SUBJECT', 'PR', 'BRANCH', 'UPDATED', 'TITLE'],
+    ...prs.map((p) => [
+      p.state,
+      p.kind,
+      p.subject,
+      p.number === null ? '(branch)' : `#${p.number}`,
+      p.branch,
+      p.updatedAt,
+      p.title,
+    ]),
+  ];
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')).join('\n') + '\n';
+}
+
+/**
+ * Registers `gpuops prs [--cluster NAME] [--database URL] [--output text|json]`: lists the pull
+ * requests (with the plain git provider: the branches) gpuops recorded for a cluster, newest
+ * first. `json` prints the Store's `PullRequestRecord[]`. Exit 0, 1 when the database cannot be
+ * opened, 2 on usage errors.
+ */
 export function register(program: Command): void {
-  program
-    .command('prs')
-    .description('(not built yet)')
-    .allowUnknownOption()
-    .action(() => {
-      process.stderr.write('gpuops prs: not built yet\n');
-      process.exitCode = 1;
+  const cmd = program.command('prs').description('list the pull requests and branches gpuops recorded');
+  addConnectionOptions(cmd, ['cluster', 'database'])
+    .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))
+    .action(async (opts: Record<string, unknown> & { output: 'text' | 'json' }) => {
+      const settings = resolveSettings(opts);
+      const store = await openStore(settings.database);
+      try {
+        const prs = await store.pullRequests(settings.cluster);
+        process.stdout.write(opts.output === 'json' ? `${JSON.stringify(prs, null, 2)}\n` : formatPullRequests(prs));
+      } finally {
+        await store.close();
+      }
     });
 }

@@ -1,13 +1,149 @@
-import type { Command } from 'commander';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { InvalidArgumentError, type Command } from 'commander';
+import { startSimCluster, type SimController } from '../../sim/index.js';
 
-/** Registers `gpuops sim`. Placeholder until its issue lands. */
+interface SimFlags {
+  nodes?: string;
+  pods?: string;
+  gpuNodes?: number;
+  speed: number;
+  port: number;
+  host: string;
+  kubeconfig: string;
+}
+
+function positiveNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`expected a number > 0, got "${value}"`);
+  return n;
+}
+
+function portNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new InvalidArgumentError(`expected a port 0..65535, got "${value}"`);
+  return n;
+}
+
+/** Reads a JSON dump (`kubectl get ... -o json`). @throws Error naming the file */
+function readDump(path: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new Error(`${path}: cannot read: ${(err as Error).message}`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw new Error(
+      `${path}: not JSON (expected \`kubectl get ... -o json\` output): ${(err as Error).message}`,
+    );
+  }
+}
+
+/**
+ * Imports a module of the behaviour part of the simulator when it exists (it is built
+ * separately); undefined when absent.
+ */
+async function optional<T>(relative: string): Promise<T | undefined> {
+  const specifier = new URL(relative, import.meta.url).href;
+  try {
+    return (await import(specifier)) as T;
+  } catch (err) {
+    if (
+      (err as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' &&
+      String((err as Error).message).includes(relative.split('/').pop()!.replace(/\.js$/, ''))
+    ) {
+      return undefined;
+    }
+    throw err;
+  }
+}
+
+/**
+ * Registers `gpuops sim [--nodes FILE --pods FILE] [--gpu-nodes N] [--speed X] [--port P]
+ * [--kubeconfig OUT]`: starts the simulated cluster, writes its kubeconfig, prints the URL, and
+ * runs until SIGINT/SIGTERM. Exit 2 on bad flags or unreadable dumps, 1 when it cannot listen.
+ */
 export function register(program: Command): void {
   program
     .command('sim')
-    .description('(not built yet)')
-    .allowUnknownOption()
-    .action(() => {
-      process.stderr.write('gpuops sim: not built yet\n');
-      process.exitCode = 1;
+    .description('run a simulated Kubernetes cluster (API server on loopback) for demos and tests')
+    .option('--nodes <file>', 'a NodeList dump (`kubectl get nodes -o json`)')
+    .option('--pods <file>', 'a PodList dump (`kubectl get pods -A -o json`)')
+    .option(
+      '--gpu-nodes <n>',
+      'generate a mixed fleet with N GPU nodes instead of reading dumps',
+      positiveNumber,
+    )
+    .option('--speed <x>', 'simulated seconds per real second', positiveNumber, 1)
+    .option('--port <port>', 'listen port (0: a free one)', portNumber, 0)
+    .option('--host <host>', 'listen address', '127.0.0.1')
+    .option('--kubeconfig <file>', 'where to write the kubeconfig', 'gpuops-sim.kubeconfig')
+    .action(async (flags: SimFlags) => {
+      let nodes: unknown;
+      let pods: unknown;
+      try {
+        if (flags.gpuNodes !== undefined) {
+          if (flags.nodes || flags.pods)
+            throw new Error('--gpu-nodes cannot be combined with --nodes/--pods');
+          const fleet = await optional<{
+            generateFleet?: (opts: { gpuNodes: number }) => { nodes: unknown; pods?: unknown };
+          }>('../../sim/fleet.js');
+          if (!fleet?.generateFleet)
+            throw new Error('--gpu-nodes: the fleet generator (src/sim/fleet.ts) is not available');
+          ({ nodes, pods } = fleet.generateFleet({ gpuNodes: Math.round(flags.gpuNodes) }));
+        } else {
+          nodes = flags.nodes ? readDump(flags.nodes) : undefined;
+          pods = flags.pods ? readDump(flags.pods) : undefined;
+        }
+      } catch (err) {
+        process.stderr.write(`gpuops sim: ${(err as Error).message}\n`);
+        process.exitCode = 2;
+        return;
+      }
+      const behaviour = await optional<{ defaultControllers?: () => SimController[] }>(
+        '../../sim/controllers/index.js',
+      );
+      const controllers = behaviour?.defaultControllers?.() ?? [];
+      let sim;
+      try {
+        sim = await startSimCluster({
+          nodes,
+          pods,
+          controllers,
+          speed: flags.speed,
+          port: flags.port,
+          host: flags.host,
+        });
+      } catch (err) {
+        process.stderr.write(`gpuops sim: ${(err as Error).message}\n`);
+        process.exitCode = 1;
+        return;
+      }
+      for (const warning of sim.loadErrors) process.stderr.write(`gpuops sim: warning: ${warning}\n`);
+      const kubeconfig = resolve(flags.kubeconfig);
+      sim.writeKubeconfig(kubeconfig);
+      const nodeCount = sim.store.list('nodes').length;
+      const podCount = sim.store.list('pods').length;
+      process.stdout.write(
+        `gpuops sim: serving the Kubernetes API at ${sim.url} (${nodeCount} nodes, ${podCount} pods, ` +
+          `speed ${flags.speed}x, ${controllers.length} controllers)\n` +
+          `kubeconfig: ${kubeconfig}\n  export KUBECONFIG=${kubeconfig}\n` +
+          `press Ctrl-C to stop\n`,
+      );
+      await new Promise<void>((done) => {
+        const stop = (): void => {
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          done();
+        };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
+      });
+      await sim.close();
+      process.stdout.write('gpuops sim: stopped\n');
     });
 }

@@ -1,6 +1,7 @@
 import { validators } from '../schema/compile.js';
+import { compareSpecErrors } from './format.js';
 import type { Algorithm, Policy, ResolvedAlgorithm, SpecError } from '../types.js';
-import { ambiguityProblems, envelopeProblem, locateProblem, validateProblems } from './document.js';
+import { documentProblems, envelopeProblem, locateProblem } from './document.js';
 import type { FieldProblem } from './schema-errors.js';
 import { parseDocuments, scalarSource, type ParsedDocument, type SpecFile } from './yaml-documents.js';
 
@@ -25,7 +26,11 @@ function quantitiesAsText(value: unknown, parsed: ParsedDocument): void {
 }
 
 /** Fills every default of an algorithm from the policy. */
-export function resolveAlgorithm(a: Algorithm, policy: Policy, source: ResolvedAlgorithm['source']): ResolvedAlgorithm {
+export function resolveAlgorithm(
+  a: Algorithm,
+  policy: Policy,
+  source: ResolvedAlgorithm['source'],
+): ResolvedAlgorithm {
   const p = policy.spec;
   return {
     name: a.metadata.name,
@@ -104,8 +109,7 @@ export function parseAlgorithms(files: readonly SpecFile[], policy: Policy): Par
         continue;
       }
       quantitiesAsText(doc.value, doc);
-      const ambiguity = ambiguityProblems(doc);
-      const problems = [...ambiguity.problems, ...validateProblems(validate, doc.value, ambiguity.paths)];
+      const problems = documentProblems(validate, doc.value, doc);
       if (problems.length > 0) {
         errors.push(...problems.map((p) => locateProblem(doc, p)));
         continue;
@@ -130,5 +134,5 @@ export function parseAlgorithms(files: readonly SpecFile[], policy: Policy): Par
       algorithms.push(resolved);
     }
   }
-  return { algorithms, errors };
+  return { algorithms, errors: errors.sort(compareSpecErrors) };
 }

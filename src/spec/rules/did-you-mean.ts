@@ -15,14 +15,15 @@ export function editDistance(a: string, b: string): number {
 
 /**
  * The known word closest to `word`, when it is close enough to be a likely typo: the same word
- * in another case, or at most 2 edits away (1 for words of 4 characters or fewer). Ties go to the
- * first of `known`.
+ * in another case, or a few edits away: 1 for words of up to 4 characters, else 2 or one per 5
+ * characters, whichever is more (`longTaskThresholdSecs` → `longTaskThresholdSeconds`). Ties go to
+ * the first of `known`.
  */
 export function didYouMean(word: string, known: readonly string[]): string | undefined {
   const lower = word.toLowerCase();
   const sameCase = known.find((k) => k.toLowerCase() === lower);
   if (sameCase !== undefined) return sameCase;
-  const limit = word.length <= 4 ? 1 : 2;
+  const limit = word.length <= 4 ? 1 : Math.max(2, Math.floor(word.length / 5));
   let best: string | undefined;
   let bestDistance = limit + 1;
   for (const k of known) {

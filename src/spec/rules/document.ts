@@ -1,14 +1,25 @@
 import type { ValidateFunction } from 'ajv';
 import { API_VERSION, type SpecError } from '../types.js';
 import { schemaProblems, show, type FieldProblem } from './schema-errors.js';
-import { ambiguousBooleans, formatPath, locate, type ParsedDocument, type PathSegment } from './yaml-documents.js';
+import {
+  ambiguousBooleans,
+  formatPath,
+  locate,
+  type ParsedDocument,
+  type PathSegment,
+} from './yaml-documents.js';
 
 /** Where each kind of document lives in a GitOps repo, for "wrong folder" messages. */
 const FOLDER: Record<string, string> = { Algorithm: 'algorithms/', Policy: 'policies/' };
 
 /** Turns a problem into a located error in `parsed`'s file. */
 export function locateProblem(parsed: ParsedDocument, p: FieldProblem): SpecError {
-  return { file: parsed.file, ...locate(parsed, p.path, p.at), field: formatPath(p.path), message: p.message };
+  return {
+    file: parsed.file,
+    ...locate(parsed, p.path, p.at),
+    field: formatPath(p.path),
+    message: p.message,
+  };
 }
 
 /**
@@ -26,10 +37,18 @@ export function envelopeProblem(value: unknown, kind: 'Algorithm' | 'Policy'): F
   }
   const doc = value as Record<string, unknown>;
   if (doc['apiVersion'] === undefined) {
-    return { path: ['apiVersion'], at: 'key', message: `required field "apiVersion" is missing (${API_VERSION})` };
+    return {
+      path: ['apiVersion'],
+      at: 'key',
+      message: `required field "apiVersion" is missing (${API_VERSION})`,
+    };
   }
   if (doc['apiVersion'] !== API_VERSION) {
-    return { path: ['apiVersion'], at: 'value', message: `must be "${API_VERSION}", got ${show(doc['apiVersion'])}` };
+    return {
+      path: ['apiVersion'],
+      at: 'value',
+      message: `must be "${API_VERSION}", got ${show(doc['apiVersion'])}`,
+    };
   }
   if (doc['kind'] === undefined) {
     return { path: ['kind'], at: 'key', message: `required field "kind" is missing (${kind})` };
@@ -37,39 +56,52 @@ export function envelopeProblem(value: unknown, kind: 'Algorithm' | 'Policy'): F
   if (doc['kind'] !== kind) {
     const elsewhere = typeof doc['kind'] === 'string' ? FOLDER[doc['kind']] : undefined;
     const hint = elsewhere ? `; ${String(doc['kind'])} documents belong under ${elsewhere}` : '';
-    return { path: ['kind'], at: 'value', message: `must be "${kind}" in ${FOLDER[kind]}, got ${show(doc['kind'])}${hint}` };
+    return {
+      path: ['kind'],
+      at: 'value',
+      message: `must be "${kind}" in ${FOLDER[kind]}, got ${show(doc['kind'])}${hint}`,
+    };
   }
   return undefined;
 }
 
-/**
- * Unquoted YAML 1.1 booleans (`yes`, `no`, `on`, `off`, `y`, `n`) as problems, each with the fix.
- * Their paths are returned too, so schema errors on the same values are not reported twice.
- */
-export function ambiguityProblems(parsed: ParsedDocument): { problems: FieldProblem[]; paths: PathSegment[][] } {
-  const found = ambiguousBooleans(parsed);
-  return {
-    paths: found.map((f) => f.path),
-    problems: found.map((f) => ({
-      path: f.path,
-      at: 'value' as const,
-      message:
-        `unquoted ${f.text} is a string in YAML 1.2 but a boolean in YAML 1.1 (kubectl, Helm); ` +
-        `write "${f.text}" in quotes for a string, or true/false for a boolean`,
-    })),
-  };
+/** True when `path` is `prefix` or lies below it. */
+function within(path: readonly PathSegment[], prefix: readonly PathSegment[]): boolean {
+  return prefix.length <= path.length && prefix.every((seg, i) => path[i] === seg);
 }
 
 /**
- * Runs a compiled schema over `value` and returns its problems, minus those on `skip` paths.
- * `value` is what gets validated (it may differ from the document: a policy override merged
- * onto the defaults).
+ * Validates a document's value with a compiled schema and adds the YAML 1.1 boolean check: an
+ * unquoted `yes`, `no`, `on`, `off`, `y` or `n` is a string to this YAML 1.2 reader and a boolean to
+ * YAML 1.1 readers (kubectl, Helm), so where a string or a boolean is expected gpuops asks the
+ * author to say which. Where a number is expected, or the field is unknown, the schema's own
+ * problem is the clearer one and wins.
+ *
+ * @param value what the schema checks; for a policy override, the merge so far plus `parsed`
  */
-export function validateProblems(
+export function documentProblems(
   validate: ValidateFunction,
   value: unknown,
-  skip: readonly PathSegment[][],
+  parsed: ParsedDocument,
 ): FieldProblem[] {
-  if (validate(value)) return [];
-  return schemaProblems(validate.errors ?? [], value, skip);
+  const schema = validate(value) ? [] : schemaProblems(validate.errors ?? [], value);
+  const unknown = schema.filter((p) => p.keyword === 'additionalProperties').map((p) => p.path);
+  const replaced: PathSegment[][] = [];
+  const ambiguity: FieldProblem[] = [];
+  for (const f of ambiguousBooleans(parsed)) {
+    if (unknown.some((u) => within(f.path, u))) continue;
+    const here = schema.find((p) => within(p.path, f.path) && p.path.length === f.path.length);
+    if (here && !(here.keyword === 'type' && here.expected === 'boolean')) continue;
+    if (here) replaced.push(f.path);
+    const fix = here
+      ? `write true or false`
+      : `write "${f.text}" in quotes for a string, or true/false for a boolean`;
+    ambiguity.push({
+      path: f.path,
+      at: 'value',
+      message: `unquoted ${f.text} is a string in YAML 1.2 but a boolean in YAML 1.1 (kubectl, Helm); ${fix}`,
+    });
+  }
+  const kept = schema.filter((p) => !replaced.some((r) => within(p.path, r) && p.path.length === r.length));
+  return [...kept, ...ambiguity];
 }

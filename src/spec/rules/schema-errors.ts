@@ -10,6 +10,10 @@ export interface FieldProblem {
   /** Point at the mapping key (`'key'`, unknown or missing fields) or at the value. */
   at: 'key' | 'value';
   message: string;
+  /** The ajv keyword behind the problem (`type`, `enum`, `additionalProperties`, …), if any. */
+  keyword?: string;
+  /** For `type` problems: the JSON type the schema expects there. */
+  expected?: string;
 }
 
 /** `/spec/env/0/name` → `['spec', 'env', 0, 'name']` (JSON Pointer, RFC 6901). */
@@ -29,7 +33,8 @@ export function pointerToPath(pointer: string, data: unknown): PathSegment[] {
 /** A value as a message shows it: strings quoted, long values cut. */
 export function show(value: unknown): string {
   if (value === null) return 'an empty value';
-  if (typeof value === 'string') return `the string "${value.length > 40 ? `${value.slice(0, 40)}…` : value}"`;
+  if (typeof value === 'string')
+    return `the string "${value.length > 40 ? `${value.slice(0, 40)}…` : value}"`;
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'a mapping';
   return String(value);
@@ -51,8 +56,16 @@ const FORMAT_MESSAGES: Record<string, (value: string) => string> = {
     `"${v}" is not a Kubernetes label key ([prefix/]name, name ≤ 63 characters of letters, digits, "-", "_", ".")`,
 };
 
+/** Messages for fields whose generic message would not say enough, by field path. */
+const FIELD_MESSAGES: Record<string, (data: unknown) => string> = {
+  '/spec/resources/gpus': (data) =>
+    `must be a whole number of GPUs, at least 1, got ${show(data)} (nvidia.com/gpu is not divisible)`,
+};
+
 function message(e: ErrorObject): string {
   const p = e.params as Record<string, unknown>;
+  const special = FIELD_MESSAGES[e.instancePath];
+  if (special && ['type', 'minimum'].includes(e.keyword)) return special(e.data);
   switch (e.keyword) {
     case 'type': {
       const want = String(p['type']);
@@ -89,17 +102,11 @@ function message(e: ErrorObject): string {
  * Turns ajv errors (strict mode, `allErrors`, `verbose`) into one problem per real mistake:
  * - an unknown field names the field and, when a known field is close, asks "did you mean";
  * - a missing field names the field;
- * - of several failed keywords on one value (`type` and `minimum` for `0.5`), only the first counts;
- * - paths in `skip` (already reported, e.g. ambiguous `yes`) are left out, with everything below.
+ * - of several failed keywords on one value (`type` and `minimum` for `0.5`), only the first counts.
  */
-export function schemaProblems(
-  errors: readonly ErrorObject[],
-  data: unknown,
-  skip: readonly PathSegment[][] = [],
-): FieldProblem[] {
+export function schemaProblems(errors: readonly ErrorObject[], data: unknown): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const seen = new Set<string>();
-  const skipped = skip.map((p) => JSON.stringify(p));
   for (const e of errors) {
     const base = pointerToPath(e.instancePath, data);
     let problem: FieldProblem;
@@ -108,17 +115,31 @@ export function schemaProblems(
       const known = Object.keys((e.parentSchema as { properties?: object } | undefined)?.properties ?? {});
       const guess = didYouMean(name, known);
       const hint =
-        guess !== undefined ? `; did you mean "${guess}"?` : known.length > 0 ? `; known fields: ${known.join(', ')}` : '';
-      problem = { path: [...base, name], at: 'key', message: `unknown field "${name}"${hint}` };
+        guess !== undefined
+          ? `; did you mean "${guess}"?`
+          : known.length > 0
+            ? `; known fields: ${known.join(', ')}`
+            : '';
+      problem = {
+        path: [...base, name],
+        at: 'key',
+        message: `unknown field "${name}"${hint}`,
+        keyword: e.keyword,
+      };
     } else if (e.keyword === 'required') {
       const name = String((e.params as { missingProperty: string }).missingProperty);
-      problem = { path: [...base, name], at: 'key', message: `required field "${name}" is missing` };
+      problem = {
+        path: [...base, name],
+        at: 'key',
+        message: `required field "${name}" is missing`,
+        keyword: e.keyword,
+      };
     } else {
-      problem = { path: base, at: 'value', message: message(e) };
+      problem = { path: base, at: 'value', message: message(e), keyword: e.keyword };
+      if (e.keyword === 'type') problem.expected = String((e.params as { type: string }).type);
     }
     const key = JSON.stringify(problem.path);
     if (seen.has(key)) continue;
-    if (skipped.some((s) => key === s || key.startsWith(`${s.slice(0, -1)},`))) continue;
     seen.add(key);
     problems.push(problem);
   }

@@ -45,7 +45,13 @@ export interface ParsedDocument {
 }
 
 /** Parsing options: YAML 1.2 core schema (`yes` is a string), duplicate keys rejected, `<<` merges. */
-const OPTIONS = { version: '1.2', schema: 'core', uniqueKeys: true, merge: true, prettyErrors: false } as const;
+const OPTIONS = {
+  version: '1.2',
+  schema: 'core',
+  uniqueKeys: true,
+  merge: true,
+  prettyErrors: false,
+} as const;
 
 /** Field path as people read it: `spec.env[0].name`. */
 export function formatPath(path: readonly PathSegment[]): string {
@@ -74,12 +80,14 @@ export function parseDocuments(file: SpecFile): { documents: ParsedDocument[]; e
   docs.forEach((doc, index) => {
     if (doc.errors.length > 0) {
       for (const e of doc.errors) {
-        const at = positionOf(lineCounter, e.pos[0]);
+        const offset = syntaxOffset(text, e.pos[0]);
+        const path = pathAtOffset(doc, offset);
+        while (typeof path[path.length - 1] === 'number') path.pop();
         errors.push({
           file: file.path,
-          ...at,
-          field: formatPath(pathAtOffset(doc, e.pos[0])),
-          message: yamlMessage(e.code, e.message, text.slice(e.pos[0], e.pos[1])),
+          ...positionOf(lineCounter, offset),
+          field: formatPath(path),
+          message: yamlMessage(e.code, e.message, text.slice(offset)),
         });
       }
       return;
@@ -103,11 +111,27 @@ export function parseDocuments(file: SpecFile): { documents: ParsedDocument[]; e
   return { documents, errors };
 }
 
-function yamlMessage(code: string, message: string, source: string): string {
+/**
+ * Where to show a YAML error: the parser often notices an unclosed `[` or `"` only at the next
+ * document marker or at the end of the file; the mistake is on the last line with content before.
+ */
+function syntaxOffset(text: string, offset: number): number {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  const atMarker = offset === lineStart && /^(?:---|\.\.\.)(?:\s|$)/.test(text.slice(offset, offset + 4));
+  if (!atMarker && offset < text.trimEnd().length) return offset;
+  const before = text.slice(0, lineStart).trimEnd();
+  if (before.length === 0) return offset;
+  const lastLine = before.lastIndexOf('\n') + 1;
+  const indent = before.slice(lastLine).length - before.slice(lastLine).trimStart().length;
+  return lastLine + indent;
+}
+
+function yamlMessage(code: string, message: string, rest: string): string {
   // The yaml library appends " at line L, column C" in some messages; the location is already ours.
   const plain = message.replace(/ at line \d+, column \d+:?[\s\S]*$/, '').trim();
   if (code === 'DUPLICATE_KEY') {
-    return `duplicate key "${source.trim()}": a key may appear only once in a mapping`;
+    const key = /^\s*("[^"]*"|'[^']*'|[^:\n]*?)\s*:/.exec(rest)?.[1] ?? rest.slice(0, 20);
+    return `duplicate key ${key.startsWith('"') ? key : `"${key}"`}: a key may appear only once in a mapping`;
   }
   return `YAML syntax: ${plain}`;
 }
@@ -191,7 +215,9 @@ const YAML11_BOOLEAN = /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)$/
  * Unquoted `yes`, `no`, `on`, `off` (and `y`, `n`) in value position: a string to this YAML 1.2
  * reader, a boolean to YAML 1.1 readers. gpuops asks the author to say which.
  */
-export function ambiguousBooleans(parsed: ParsedDocument): { path: PathSegment[]; text: string; at: Position }[] {
+export function ambiguousBooleans(
+  parsed: ParsedDocument,
+): { path: PathSegment[]; text: string; at: Position }[] {
   const found: { path: PathSegment[]; text: string; at: Position }[] = [];
   const walk = (node: unknown, path: PathSegment[]): void => {
     if (isMap(node)) {

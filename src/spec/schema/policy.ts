@@ -72,7 +72,13 @@ export const policySchema: JSONSchemaType<Policy> = {
         benchmark: {
           type: 'object',
           additionalProperties: false,
-          required: ['runs', 'timeoutSeconds', 'unschedulableTimeoutSeconds', 'backoffLimit', 'ttlSecondsAfterFinished'],
+          required: [
+            'runs',
+            'timeoutSeconds',
+            'unschedulableTimeoutSeconds',
+            'backoffLimit',
+            'ttlSecondsAfterFinished',
+          ],
           properties: {
             runs: { type: 'integer', minimum: 1, maximum: 100 },
             timeoutSeconds: { type: 'integer', minimum: 1 },
@@ -137,4 +143,3 @@ export const policySchema: JSONSchemaType<Policy> = {
     },
   },
 };
-

@@ -1,0 +1,88 @@
+/**
+ * Edge helpers of `plan` and `snapshot`: read `kubectl get -o json` dumps, the live cluster, and
+ * the files gpuops owns in a GitOps repo.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { createKubeClient, loadKubeConfig } from '../cluster/kube-client.js';
+import { readSnapshot } from '../cluster/read-snapshot.js';
+import { buildSnapshot } from '../cluster/snapshot.js';
+import type { NodeInput, PodInput } from '../cluster/snapshot.js';
+import type { Snapshot } from '../cluster/types.js';
+
+/**
+ * Reads a `kubectl get … -o json` (or `-o yaml`) dump: a List with `items`, or a plain array.
+ * @throws Error naming the file when it cannot be read or holds no list
+ */
+export async function readObjectList<T>(file: string, kind: 'Node' | 'Pod'): Promise<T[]> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new Error(`${file}: cannot read: ${(err as Error).message}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    try {
+      value = parse(text);
+    } catch (err) {
+      throw new Error(`${file}: neither JSON nor YAML: ${(err as Error).message}`);
+    }
+  }
+  const items = Array.isArray(value) ? value : (value as { items?: unknown } | null)?.items;
+  if (!Array.isArray(items)) {
+    throw new Error(`${file}: expected a ${kind}List (kubectl get ${kind.toLowerCase()}s -o json) with items`);
+  }
+  const wrong = items.findIndex((i) => (i as { kind?: string })?.kind !== undefined && i.kind !== kind);
+  if (wrong !== -1) throw new Error(`${file}: items[${wrong}]: expected kind ${kind}, got ${items[wrong].kind}`);
+  return items as T[];
+}
+
+/** Where a snapshot comes from: dump files, or the live cluster. */
+export interface SnapshotSource {
+  nodesFile?: string;
+  podsFile?: string;
+  kubeconfig?: string;
+  poolLabel: string;
+  now: Date;
+}
+
+/** Builds the snapshot from dump files when both are given, else from the live cluster. */
+export async function takeSnapshot(source: SnapshotSource): Promise<Snapshot> {
+  if (source.nodesFile && source.podsFile) {
+    const [nodes, pods] = await Promise.all([
+      readObjectList<NodeInput>(source.nodesFile, 'Node'),
+      readObjectList<PodInput>(source.podsFile, 'Pod'),
+    ]);
+    return buildSnapshot(nodes, pods, source.now, { poolLabel: source.poolLabel });
+  }
+  const client = createKubeClient(loadKubeConfig(source.kubeconfig));
+  return readSnapshot(client, source.now, { poolLabel: source.poolLabel });
+}
+
+/**
+ * Every file under `<repo>/clusters/<cluster>/` (repo-relative `/` paths → content); empty when
+ * the folder does not exist yet.
+ */
+export async function readClusterFiles(repo: string, cluster: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  const base = path.join(repo, 'clusters', cluster);
+  let entries: string[];
+  try {
+    entries = (await readdir(base, { recursive: true, withFileTypes: true }))
+      .filter((e) => e.isFile())
+      .map((e) => path.join(e.parentPath, e.name));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return out;
+    throw err;
+  }
+  await Promise.all(
+    entries.map(async (file) => {
+      out[path.relative(repo, file).split(path.sep).join('/')] = await readFile(file, 'utf8');
+    }),
+  );
+  return out;
+}

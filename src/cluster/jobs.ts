@@ -1,0 +1,287 @@
+import {
+  ApiException,
+  BatchV1Api,
+  CoreV1Api,
+  type KubeConfig,
+  type V1ContainerStatus,
+  type V1Job,
+  type V1Pod,
+} from '@kubernetes/client-node';
+
+/** A Kubernetes object as plain JSON (what the renderers produce). */
+export interface JobManifest {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; labels?: Record<string, string> };
+  [key: string]: unknown;
+}
+
+/** The part of a Job's status the benchmark runner follows. */
+export interface JobView {
+  namespace: string;
+  name: string;
+  /** `status.conditions` (types `Complete`, `Failed`, `SuccessCriteriaMet`, `FailureTarget`, …). */
+  conditions: { type: string; status: string; reason: string | null; message: string | null }[];
+  active: number;
+  succeeded: number;
+  failed: number;
+}
+
+/** One container's state, reduced. Times are parsed RFC 3339 timestamps. */
+export interface ContainerView {
+  name: string;
+  state: 'waiting' | 'running' | 'terminated' | 'unknown';
+  /** Waiting or terminated reason, e.g. `ImagePullBackOff`, `Completed`, `Error`. */
+  reason: string | null;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  exitCode: number | null;
+  /** The termination message (file, or log tail with `FallbackToLogsOnError`). */
+  message: string | null;
+}
+
+/** One pod of a Job, reduced to what the runner needs. */
+export interface PodView {
+  name: string;
+  phase: string;
+  nodeName: string | null;
+  /** PodScheduled is `False` with reason `Unschedulable`: the scheduler's message, else null. */
+  unschedulable: string | null;
+  containers: ContainerView[];
+}
+
+/**
+ * Raised by {@link JobApi}: `code` is the HTTP status (null for a network failure);
+ * `transient` is true for errors worth retrying (network, 429, 5xx).
+ */
+export class KubeApiError extends Error {
+  constructor(
+    readonly operation: string,
+    readonly code: number | null,
+    message: string,
+  ) {
+    super(`${operation}: ${code === null ? '' : `HTTP ${code}: `}${message}`);
+    this.name = 'KubeApiError';
+  }
+
+  get transient(): boolean {
+    return this.code === null || this.code === 429 || this.code >= 500;
+  }
+}
+
+/**
+ * The Kubernetes calls the benchmark runner makes, behind a narrow interface so the runner can
+ * be driven by the simulated cluster or a fake. Every method rejects with {@link KubeApiError}.
+ */
+export interface JobApi {
+  /**
+   * Creates the Job in `metadata.namespace` (creating the namespace when it is missing).
+   * @returns `exists` when a Job of that name is already there (it is then followed, not replaced)
+   */
+  createJob(job: JobManifest): Promise<'created' | 'exists'>;
+  /** The Job, or null when it does not exist. */
+  readJob(namespace: string, name: string): Promise<JobView | null>;
+  /** Pods labelled `<labelKey>=<jobName>` in the namespace. */
+  listPods(namespace: string, labelSelector: string): Promise<PodView[]>;
+  /** Deletes the Job and (background propagation) its pods; absent is fine. */
+  deleteJob(namespace: string, name: string): Promise<void>;
+  /**
+   * Free whole GPUs (`nvidia.com/gpu`) on Ready, schedulable nodes labelled `<labelKey>=test`:
+   * allocatable minus the requests of the pods bound there that still hold them.
+   */
+  freeTestGpus(labelKey: string): Promise<number>;
+}
+
+function toDate(v: unknown): Date | null {
+  if (v instanceof Date) return Number.isNaN(v.getTime()) ? null : v;
+  if (typeof v === 'string' && v !== '') {
+    const d = new Date(v);
+    return Number.isNaN(d.getTime()) ? null : d;
+  }
+  return null;
+}
+
+function wrap(operation: string, err: unknown): KubeApiError {
+  if (err instanceof KubeApiError) return err;
+  if (err instanceof ApiException) {
+    let message = String(err.message).split('\n')[0] ?? '';
+    try {
+      const body = (typeof err.body === 'string' ? JSON.parse(err.body) : err.body) as { message?: string };
+      if (body?.message) message = body.message;
+    } catch {
+      // body not JSON: keep the first line of the exception message
+    }
+    return new KubeApiError(operation, err.code, message);
+  }
+  return new KubeApiError(operation, null, err instanceof Error ? err.message : String(err));
+}
+
+function containerView(s: V1ContainerStatus): ContainerView {
+  const st = s.state;
+  if (st?.terminated) {
+    return {
+      name: s.name,
+      state: 'terminated',
+      reason: st.terminated.reason ?? null,
+      startedAt: toDate(st.terminated.startedAt),
+      finishedAt: toDate(st.terminated.finishedAt),
+      exitCode: st.terminated.exitCode ?? null,
+      message: st.terminated.message ?? null,
+    };
+  }
+  if (st?.running) {
+    return {
+      name: s.name,
+      state: 'running',
+      reason: null,
+      startedAt: toDate(st.running.startedAt),
+      finishedAt: null,
+      exitCode: null,
+      message: null,
+    };
+  }
+  return {
+    name: s.name,
+    state: st?.waiting ? 'waiting' : 'unknown',
+    reason: st?.waiting?.reason ?? null,
+    startedAt: null,
+    finishedAt: null,
+    exitCode: null,
+    message: st?.waiting?.message ?? null,
+  };
+}
+
+/** Reduces a Pod to a {@link PodView}. Exported for tests. */
+export function podView(p: V1Pod): PodView {
+  const sched = (p.status?.conditions ?? []).find((c) => c.type === 'PodScheduled');
+  return {
+    name: p.metadata?.name ?? '',
+    phase: p.status?.phase ?? 'Unknown',
+    nodeName: p.spec?.nodeName ?? null,
+    unschedulable:
+      sched && sched.status === 'False' && sched.reason === 'Unschedulable'
+        ? (sched.message ?? 'Unschedulable')
+        : null,
+    containers: (p.status?.containerStatuses ?? []).map(containerView),
+  };
+}
+
+const TERMINAL_PHASES = new Set(['Succeeded', 'Failed']);
+
+function gpuQuantity(v: unknown): number {
+  const n = Number(v ?? 0);
+  return Number.isFinite(n) ? n : 0;
+}
+
+/** Effective `nvidia.com/gpu` request of a pod (Kubernetes rule: max(max init, sum of app containers)). */
+function podGpuRequest(p: V1Pod): number {
+  const req = (c: { resources?: { requests?: Record<string, unknown>; limits?: Record<string, unknown> } }) =>
+    gpuQuantity(c.resources?.requests?.['nvidia.com/gpu'] ?? c.resources?.limits?.['nvidia.com/gpu']);
+  const app = (p.spec?.containers ?? []).reduce((s, c) => s + req(c), 0);
+  const init = (p.spec?.initContainers ?? []).reduce((m, c) => Math.max(m, req(c)), 0);
+  return Math.max(app, init);
+}
+
+/** {@link JobApi} over `@kubernetes/client-node` (BatchV1 Jobs, CoreV1 Pods, Nodes, Namespaces). */
+export function createKubeJobApi(kc: KubeConfig): JobApi {
+  const batch = kc.makeApiClient(BatchV1Api);
+  const core = kc.makeApiClient(CoreV1Api);
+
+  async function ensureNamespace(name: string): Promise<void> {
+    try {
+      await core.createNamespace({
+        body: { metadata: { name, labels: { 'app.kubernetes.io/managed-by': 'gpuops' } } },
+      });
+    } catch (err) {
+      if (err instanceof ApiException && err.code === 409) return;
+      throw wrap(`create Namespace ${name}`, err);
+    }
+  }
+
+  return {
+    async createJob(job) {
+      const namespace = job.metadata.namespace ?? 'default';
+      const op = `create Job ${namespace}/${job.metadata.name}`;
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await batch.createNamespacedJob({ namespace, body: job as unknown as V1Job });
+          return 'created';
+        } catch (err) {
+          if (err instanceof ApiException && err.code === 409) return 'exists';
+          if (err instanceof ApiException && err.code === 404 && attempt === 0) {
+            await ensureNamespace(namespace);
+            continue;
+          }
+          throw wrap(op, err);
+        }
+      }
+    },
+
+    async readJob(namespace, name) {
+      try {
+        const j = await batch.readNamespacedJob({ namespace, name });
+        return {
+          namespace,
+          name,
+          conditions: (j.status?.conditions ?? []).map((c) => ({
+            type: c.type,
+            status: c.status,
+            reason: c.reason ?? null,
+            message: c.message ?? null,
+          })),
+          active: j.status?.active ?? 0,
+          succeeded: j.status?.succeeded ?? 0,
+          failed: j.status?.failed ?? 0,
+        };
+      } catch (err) {
+        if (err instanceof ApiException && err.code === 404) return null;
+        throw wrap(`read Job ${namespace}/${name}`, err);
+      }
+    },
+
+    async listPods(namespace, labelSelector) {
+      try {
+        const list = await core.listNamespacedPod({ namespace, labelSelector });
+        return list.items.map(podView);
+      } catch (err) {
+        throw wrap(`list Pods ${namespace} ${labelSelector}`, err);
+      }
+    },
+
+    async deleteJob(namespace, name) {
+      try {
+        await batch.deleteNamespacedJob({ namespace, name, propagationPolicy: 'Background' });
+      } catch (err) {
+        if (err instanceof ApiException && err.code === 404) return;
+        throw wrap(`delete Job ${namespace}/${name}`, err);
+      }
+    },
+
+    async freeTestGpus(labelKey) {
+      try {
+        const nodes = await core.listNode({ labelSelector: `${labelKey}=test` });
+        const usable = nodes.items.filter(
+          (n) =>
+            !n.spec?.unschedulable &&
+            (n.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True'),
+        );
+        if (usable.length === 0) return 0;
+        const names = new Set(usable.map((n) => n.metadata?.name));
+        const pods = await core.listPodForAllNamespaces({});
+        const used = new Map<string, number>();
+        for (const p of pods.items) {
+          const node = p.spec?.nodeName;
+          if (!node || !names.has(node) || TERMINAL_PHASES.has(p.status?.phase ?? '')) continue;
+          used.set(node, (used.get(node) ?? 0) + podGpuRequest(p));
+        }
+        return usable.reduce((sum, n) => {
+          const free =
+            gpuQuantity(n.status?.allocatable?.['nvidia.com/gpu']) - (used.get(n.metadata?.name ?? '') ?? 0);
+          return sum + Math.max(0, free);
+        }, 0);
+      } catch (err) {
+        throw wrap(`free GPUs of the ${labelKey}=test nodes`, err);
+      }
+    },
+  };
+}

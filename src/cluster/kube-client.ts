@@ -1,0 +1,234 @@
+/**
+ * The Kubernetes adapter: the only module that imports `@kubernetes/client-node` for Nodes and
+ * Pods. Lists page by page (`limit` / `continue`), retries transient failures with backoff, and
+ * reports the others naming the resource.
+ */
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { ApiException, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import type { V1Node, V1Pod } from '@kubernetes/client-node';
+
+/** Page size of list calls (objects per call). */
+export const DEFAULT_PAGE_SIZE = 500;
+
+/** Where the in-cluster service account token is mounted. */
+const SERVICE_ACCOUNT_TOKEN = '/var/run/secrets/kubernetes.io/serviceaccount/token';
+
+/** Network error codes worth another try (connection reset, refused, timed out, DNS hiccup). */
+const TRANSIENT_NETWORK_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+  'UND_ERR_SOCKET',
+]);
+/** HTTP statuses worth another try: throttled (429) and server errors. */
+const TRANSIENT_STATUSES = new Set([429, 500, 502, 503, 504]);
+
+/** A Kubernetes API call that failed for good: after retries, or at once when not transient. */
+export class KubeApiError extends Error {
+  constructor(
+    /** What was being done, e.g. `list nodes`. */
+    readonly operation: string,
+    /** HTTP status, or undefined for a network error. */
+    readonly status: number | undefined,
+    message: string,
+    readonly attempts: number,
+  ) {
+    super(`${operation}: ${message}${attempts > 1 ? ` (after ${attempts} attempts)` : ''}`);
+    this.name = 'KubeApiError';
+  }
+}
+
+/** Sources of a kubeconfig, for {@link loadKubeConfig}; the defaults read the process. */
+export interface KubeConfigSources {
+  env?: NodeJS.ProcessEnv;
+  home?: string;
+  /** Whether a path exists (tests swap it). */
+  exists?: (file: string) => boolean;
+}
+
+/**
+ * Loads cluster access, first match wins: `file` (the `--kubeconfig` flag), the `KUBECONFIG`
+ * variable (several files joined with `:` are merged, as kubectl does), `~/.kube/config`, then the
+ * in-cluster service account (`KUBERNETES_SERVICE_HOST` and the mounted token).
+ *
+ * @throws Error when none is found, listing where it looked; or the library's error for a bad file
+ */
+export function loadKubeConfig(file?: string, sources: KubeConfigSources = {}): KubeConfig {
+  const env = sources.env ?? process.env;
+  const home = sources.home ?? homedir();
+  const exists = sources.exists ?? existsSync;
+  const kc = new KubeConfig();
+  if (file) {
+    kc.loadFromFile(file);
+    return kc;
+  }
+  const fromEnv = (env.KUBECONFIG ?? '').split(path.delimiter).filter(Boolean);
+  if (fromEnv.length > 0) {
+    kc.loadFromFile(fromEnv[0]!);
+    for (const extra of fromEnv.slice(1)) {
+      const more = new KubeConfig();
+      more.loadFromFile(extra);
+      kc.mergeConfig(more);
+    }
+    return kc;
+  }
+  const homeConfig = path.join(home, '.kube', 'config');
+  if (exists(homeConfig)) {
+    kc.loadFromFile(homeConfig);
+    return kc;
+  }
+  if (env.KUBERNETES_SERVICE_HOST && exists(SERVICE_ACCOUNT_TOKEN)) {
+    kc.loadFromCluster();
+    return kc;
+  }
+  throw new Error(
+    `no cluster access: no --kubeconfig, KUBECONFIG unset, no ${homeConfig}, and not running in a Pod (${SERVICE_ACCOUNT_TOKEN})`,
+  );
+}
+
+/** Retry of transient failures: `attempts` tries in all, waits doubling from `baseDelayMs` up to `maxDelayMs`. */
+export interface RetryOptions {
+  attempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+/** Options of {@link createKubeClient}. */
+export interface KubeClientOptions {
+  /** Objects per list call (default {@link DEFAULT_PAGE_SIZE}). */
+  pageSize?: number;
+  retry?: Partial<RetryOptions>;
+  /** How to wait between retries (tests pass a fake). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** Options of one list call. */
+export interface ListOptions {
+  labelSelector?: string;
+  fieldSelector?: string;
+}
+
+/** What gpuops reads from a cluster. */
+export interface KubeClient {
+  /** Every Node, page by page. @throws KubeApiError */
+  listNodes(opts?: ListOptions): Promise<V1Node[]>;
+  /** Every Pod of every namespace, page by page. @throws KubeApiError */
+  listPods(opts?: ListOptions): Promise<V1Pod[]>;
+}
+
+interface Page<T> {
+  items: T[];
+  metadata?: { _continue?: string };
+}
+
+/**
+ * Builds the adapter on a loaded kubeconfig. A list makes ⌈objects / pageSize⌉ calls, never one
+ * per object. Transient failures (HTTP 429 and 5xx, connection reset/refused/timed out) are retried
+ * with exponential backoff (honouring `Retry-After` on 429); an expired `continue` token (HTTP 410)
+ * restarts the list once from the beginning, as client-go's pager does. Anything else fails at
+ * once with a {@link KubeApiError} naming the operation.
+ */
+export function createKubeClient(kc: KubeConfig, options: KubeClientOptions = {}): KubeClient {
+  const api = kc.makeApiClient(CoreV1Api);
+  const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
+  const retry: RetryOptions = { attempts: 5, baseDelayMs: 200, maxDelayMs: 5000, ...options.retry };
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+
+  async function call<T>(operation: string, fn: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await fn();
+      } catch (err) {
+        const { status, transient, message, retryAfterMs } = describe(err);
+        if (!transient || attempt >= retry.attempts) {
+          throw new KubeApiError(operation, status, message, attempt);
+        }
+        const backoff = Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempt - 1));
+        await sleep(Math.min(retry.maxDelayMs, Math.max(backoff, retryAfterMs ?? 0)));
+      }
+    }
+  }
+
+  async function listAll<T>(
+    operation: string,
+    page: (cont: string | undefined) => Promise<Page<T>>,
+  ): Promise<T[]> {
+    for (let restart = 0; ; restart++) {
+      const items: T[] = [];
+      let cont: string | undefined;
+      try {
+        do {
+          const p = await call(operation, () => page(cont));
+          for (const item of p.items ?? []) items.push(item);
+          cont = p.metadata?._continue || undefined;
+        } while (cont);
+        return items;
+      } catch (err) {
+        if (err instanceof KubeApiError && err.status === 410 && restart === 0) continue;
+        throw err;
+      }
+    }
+  }
+
+  return {
+    listNodes: (opts = {}) =>
+      listAll('list nodes', (cont) =>
+        api.listNode({ limit: pageSize, _continue: cont, ...selectors(opts) }),
+      ),
+    listPods: (opts = {}) =>
+      listAll('list pods', (cont) =>
+        api.listPodForAllNamespaces({ limit: pageSize, _continue: cont, ...selectors(opts) }),
+      ),
+  };
+}
+
+function selectors(opts: ListOptions): ListOptions {
+  const out: ListOptions = {};
+  if (opts.labelSelector) out.labelSelector = opts.labelSelector;
+  if (opts.fieldSelector) out.fieldSelector = opts.fieldSelector;
+  return out;
+}
+
+function describe(err: unknown): {
+  status: number | undefined;
+  transient: boolean;
+  message: string;
+  retryAfterMs: number | undefined;
+} {
+  if (err instanceof ApiException) {
+    const status = err.code;
+    const body = err.body as unknown;
+    let message = `HTTP ${status}`;
+    const text = typeof body === 'string' ? safeJson(body) : body;
+    if (text && typeof text === 'object' && 'message' in text) message += `: ${String(text.message)}`;
+    const retryAfter = Number(err.headers?.['retry-after']);
+    return {
+      status,
+      transient: TRANSIENT_STATUSES.has(status),
+      message,
+      retryAfterMs: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined,
+    };
+  }
+  const e = err as { code?: unknown; message?: unknown; cause?: { code?: unknown } };
+  const code = typeof e?.code === 'string' ? e.code : typeof e?.cause?.code === 'string' ? e.cause.code : '';
+  const message = e?.message ? String(e.message) : String(err);
+  return {
+    status: undefined,
+    transient: TRANSIENT_NETWORK_CODES.has(code) || /socket hang up/i.test(message),
+    message: code && !message.includes(code) ? `${code}: ${message}` : message,
+    retryAfterMs: undefined,
+  };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return { message: text.slice(0, 200) };
+  }
+}

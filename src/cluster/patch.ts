@@ -1,0 +1,185 @@
+import {
+  ApiException,
+  AppsV1Api,
+  CoreV1Api,
+  PatchStrategy,
+  setHeaderOptions,
+  type KubeConfig,
+} from '@kubernetes/client-node';
+
+/** The outcome of patching one object. `changed: false` with `ok: true` means it already matched. */
+export interface PatchResult {
+  kind: 'Deployment' | 'Node';
+  namespace: string | null;
+  name: string;
+  ok: boolean;
+  changed: boolean;
+  /** API calls to write it (0 when nothing had to change). */
+  attempts: number;
+  /** HTTP status of the last failure, when `ok` is false and there was one. */
+  code: number | null;
+  message: string;
+}
+
+/** Labels to set on one Node; `null` removes the label. */
+export interface NodeLabelChange {
+  node: string;
+  labels: Record<string, string | null>;
+}
+
+/** Options of {@link createClusterPatcher}. */
+export interface ClusterPatcherOptions {
+  /** Tries per object on conflict or transient failure (default 5). */
+  maxAttempts?: number;
+  /** `fieldManager` of the writes (default `gpuops`). */
+  fieldManager?: string;
+  /** Send `dryRun=All`: the API server validates and answers, nothing is stored. */
+  dryRun?: boolean;
+  /** Wait between transient retries (tests pass a fake). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** Patch-mode writes to the cluster (`scaling.mode: patch`). Never throws: results say what happened. */
+export interface ClusterPatcher {
+  /** Sets a Deployment's replicas through its `scale` subresource. */
+  scaleDeployment(namespace: string, name: string, replicas: number): Promise<PatchResult>;
+  /** Sets labels on Nodes, one merge patch per node; a failing node never stops the others. */
+  labelNodes(changes: NodeLabelChange[]): Promise<PatchResult[]>;
+}
+
+const MERGE_PATCH = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+
+/**
+ * Builds the patch-mode adapter on a loaded kubeconfig. Each write reads the object, compares,
+ * and — only when it differs — sends a JSON merge patch (RFC 7386) carrying the
+ * `metadata.resourceVersion` it read, so a concurrent writer makes the API server answer 409
+ * Conflict instead of being overwritten; on 409 the object is re-read and the change re-applied,
+ * at most `maxAttempts` times (optimistic concurrency,
+ * https://kubernetes.io/docs/reference/using-api/api-concepts/#conflicts). HTTP 429, 5xx and
+ * connection errors are retried with backoff; anything else (403, 404, 422) fails that object at
+ * once with the server's message.
+ */
+export function createClusterPatcher(kc: KubeConfig, options: ClusterPatcherOptions = {}): ClusterPatcher {
+  const apps = kc.makeApiClient(AppsV1Api);
+  const core = kc.makeApiClient(CoreV1Api);
+  const maxAttempts = options.maxAttempts ?? 5;
+  const fieldManager = options.fieldManager ?? 'gpuops';
+  const dryRun = options.dryRun ? 'All' : undefined;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+
+  /**
+   * Read → compare → patch, retried. `read` returns the resourceVersion and the patch body to
+   * send (null when nothing differs).
+   */
+  async function ensure(
+    base: Pick<PatchResult, 'kind' | 'namespace' | 'name'>,
+    what: string,
+    read: () => Promise<{ resourceVersion: string | undefined; body: Record<string, unknown> | null }>,
+    write: (body: Record<string, unknown>) => Promise<unknown>,
+  ): Promise<PatchResult> {
+    const label = `${base.kind} ${base.namespace ? `${base.namespace}/` : ''}${base.name}`;
+    let attempts = 0;
+    let lastError: { code: number | null; message: string } = { code: null, message: 'not tried' };
+    for (let i = 0; i < maxAttempts; i++) {
+      try {
+        const { resourceVersion, body } = await read();
+        if (body === null) {
+          return { ...base, ok: true, changed: false, attempts, code: null, message: `${label}: ${what} already set` };
+        }
+        attempts++;
+        const metadata = { ...((body.metadata as Record<string, unknown>) ?? {}), resourceVersion };
+        await write({ ...body, metadata });
+        const note = attempts > 1 ? ` after ${attempts - 1} conflict(s)/retry(ies)` : '';
+        return { ...base, ok: true, changed: true, attempts, code: null, message: `${label}: ${what}${note}${dryRun ? ' (dry run)' : ''}` };
+      } catch (err) {
+        lastError = describe(err);
+        if (lastError.code === 409) continue; // someone else wrote: re-read and re-apply
+        if (!isTransient(lastError.code, err)) break;
+        await sleep(Math.min(2000, 100 * 2 ** i));
+      }
+    }
+    return {
+      ...base,
+      ok: false,
+      changed: false,
+      attempts,
+      code: lastError.code,
+      message: `${label}: could not set ${what}: ${lastError.message}`,
+    };
+  }
+
+  return {
+    scaleDeployment(namespace, name, replicas) {
+      return ensure(
+        { kind: 'Deployment', namespace, name },
+        `replicas ${replicas}`,
+        async () => {
+          const scale = await apps.readNamespacedDeploymentScale({ name, namespace });
+          const current = scale.spec?.replicas;
+          return {
+            resourceVersion: scale.metadata?.resourceVersion,
+            body: current === replicas ? null : { spec: { replicas } },
+          };
+        },
+        (body) =>
+          apps.patchNamespacedDeploymentScale({ name, namespace, body, fieldManager, dryRun }, MERGE_PATCH),
+      );
+    },
+
+    async labelNodes(changes) {
+      const results: PatchResult[] = [];
+      for (const change of changes) {
+        const what = Object.entries(change.labels)
+          .map(([k, v]) => (v === null ? `-${k}` : `${k}=${v}`))
+          .join(', ');
+        results.push(
+          await ensure(
+            { kind: 'Node', namespace: null, name: change.node },
+            `labels ${what}`,
+            async () => {
+              const node = await core.readNode({ name: change.node });
+              const have = node.metadata?.labels ?? {};
+              const diff: Record<string, string | null> = {};
+              for (const [k, v] of Object.entries(change.labels)) {
+                if (v === null ? k in have : have[k] !== v) diff[k] = v;
+              }
+              return {
+                resourceVersion: node.metadata?.resourceVersion,
+                body: Object.keys(diff).length === 0 ? null : { metadata: { labels: diff } },
+              };
+            },
+            (body) => core.patchNode({ name: change.node, body, fieldManager, dryRun }, MERGE_PATCH),
+          ),
+        );
+      }
+      return results;
+    },
+  };
+}
+
+function describe(err: unknown): { code: number | null; message: string } {
+  if (err instanceof ApiException) {
+    let message = `HTTP ${err.code}`;
+    const body = typeof err.body === 'string' ? safeJson(err.body) : err.body;
+    if (body && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string') {
+      message += `: ${(body as { message: string }).message}`;
+    }
+    return { code: err.code, message };
+  }
+  return { code: null, message: err instanceof Error ? err.message : String(err) };
+}
+
+function isTransient(code: number | null, err: unknown): boolean {
+  if (code === 429 || (code !== null && code >= 500)) return true;
+  if (code !== null) return false;
+  const text = `${(err as { code?: unknown })?.code ?? ''} ${err instanceof Error ? err.message : ''}`;
+  return /ECONNRESET|ECONNREFUSED|ETIMEDOUT|EPIPE|socket hang up|fetch failed/i.test(text);
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * Where pull requests go, behind one small interface (after Renovate's `Platform`): `github`
+ * (octokit) or `git` (branches only, PR title/body/state recorded in the Store).
+ */
+import type { ChangeSet, PullRequestInfo } from './types.js';
+
+/** What `ensurePullRequest` did. */
+export type EnsureAction = 'created' | 'updated' | 'unchanged' | 'skipped-closed';
+
+/** Result of `ensurePullRequest`. `number`/`url` are null with the plain git provider. */
+export interface EnsureResult {
+  action: EnsureAction;
+  number: number | null;
+  url: string | null;
+}
+
+/** Result of `comment`: `unchanged` when a comment with the same hidden marker already exists. */
+export type CommentAction = 'created' | 'unchanged' | 'unsupported';
+
+/**
+ * A pull-request host. Every method is idempotent: it reads first and writes only the difference.
+ * Errors are `PrHostError`s.
+ */
+export interface PullRequestHost {
+  /** `github` or `git`. */
+  readonly name: 'github' | 'git';
+  /**
+   * The pull request of `head` into `base`: the open one when there is one, else the most
+   * recently updated closed or merged one, else null.
+   */
+  findPullRequest(head: string, base: string): Promise<PullRequestInfo | null>;
+  /**
+   * Makes the change set's pull request exist with its title, body (with the desired-hash marker)
+   * and labels: creates it, updates only what differs, or does nothing. A PR a person closed
+   * without merging whose desired hash equals the change set's is `skipped-closed`: neither
+   * reopened nor recreated. `found` skips the lookup when the caller already did it.
+   */
+  ensurePullRequest(changeSet: ChangeSet, found?: PullRequestInfo | null): Promise<EnsureResult>;
+  /**
+   * Comments on a pull request. When `body` holds a hidden `<!-- gpuops:… -->` marker and a
+   * comment with the same marker exists, nothing is posted (`unchanged`).
+   */
+  comment(number: number, body: string): Promise<CommentAction>;
+  /** Open gpuops pull requests of this host's cluster (head branches under `gpuops/<cluster>/`). */
+  listOpen(): Promise<PullRequestInfo[]>;
+}
+
+/** Why a host call failed: `permission` (403 without rate limiting), `rate-limited` (retries used up), `not-found`, `validation`, `other`. */
+export type PrHostErrorKind = 'permission' | 'rate-limited' | 'not-found' | 'validation' | 'other';
+
+/** A failed host call, with the HTTP status when there was one; the message never holds a token. */
+export class PrHostError extends Error {
+  readonly kind: PrHostErrorKind;
+  readonly status: number | null;
+  constructor(kind: PrHostErrorKind, status: number | null, message: string) {
+    super(message);
+    this.name = 'PrHostError';
+    this.kind = kind;
+    this.status = status;
+  }
+}
+
+/** The hidden marker of a comment body (`<!-- gpuops:person-commits=abc -->` → that string), or null. */
+export function commentMarker(body: string): string | null {
+  return /<!--\s*gpuops:[^>]*?-->/.exec(body)?.[0] ?? null;
+}
+
+/** Labels of a change set's pull request: `gpuops`, `gpuops/<kind>`, then the change set's own, sorted. */
+export function pullRequestLabels(cs: ChangeSet): string[] {
+  return [...new Set(['gpuops', `gpuops/${cs.kind}`, ...(cs.labels ?? [])])].sort();
+}

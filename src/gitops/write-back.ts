@@ -1,0 +1,241 @@
+/**
+ * Write-back: change sets → branches, commits and pull requests (or patch-mode commits), with one
+ * PR per subject and the policy limits. Level-triggered: it reads the host and the branches every
+ * time and writes only the difference, so a second run with the same input writes nothing.
+ */
+import type { PullRequestRecord, Store } from '../store/types.js';
+import { GitOpsError } from './git-errors.js';
+import { groupChangeSets } from './change-set.js';
+import { withHashMarker } from './pr-body.js';
+import { PrHostError, type PullRequestHost } from './pr-host.js';
+import type {
+  ApplyOptions,
+  ApplyOutcome,
+  ChangeSet,
+  ForeignCommit,
+  GitOpsLogger,
+  PullRequestInfo,
+  WriteBackResult,
+  WriteMode,
+} from './types.js';
+
+/** The part of `WorkingCopy` write-back uses (a fake can stand in). */
+export interface WorkingCopyPort {
+  readonly baseBranch: string;
+  /** Fetches the remote's branches (level-triggered: every pass starts from the remote's state). */
+  sync(): Promise<void>;
+  apply(changeSet: ChangeSet, options: ApplyOptions): Promise<ApplyOutcome>;
+}
+
+/** Policy limits on pull requests (pull-request mode only). */
+export interface WriteBackLimits {
+  /** New pull requests opened in one pass. Updates of open ones are not limited. */
+  maxOpenedPerPass: number;
+  /** Open gpuops pull requests of the cluster at once, counting those opened in this pass. */
+  maxOpen: number;
+}
+
+/** What `writeBack` works with; the CLI builds these adapters. */
+export interface WriteBackDeps {
+  workingCopy: WorkingCopyPort;
+  host: PullRequestHost;
+  store: Pick<Store, 'pullRequests' | 'upsertPullRequest'>;
+  cluster: string;
+  mode: WriteMode;
+  /** Decide and report; commit, push, comment, create, update and record nothing. */
+  dryRun: boolean;
+  limits: WriteBackLimits;
+  /** Clock for the records' `updatedAt`. */
+  now: () => Date;
+  log?: GitOpsLogger;
+}
+
+function reasonOf(err: unknown): { reason: string; message: string } {
+  const message = err instanceof Error ? err.message : String(err);
+  if (err instanceof GitOpsError) {
+    const reason = { auth: 'GitAuth', refused: 'GitRefused', transient: 'GitTransient', 'non-fast-forward': 'GitNonFastForward' }[err.kind];
+    return { reason, message };
+  }
+  if (err instanceof PrHostError) {
+    const reason = err.kind === 'permission' ? 'HostPermission' : err.kind === 'rate-limited' ? 'HostRateLimited' : 'HostError';
+    return { reason, message };
+  }
+  return { reason: 'Error', message };
+}
+
+/** The comment left on a PR whose branch a person committed to; its marker makes it post once per head. */
+export function personCommitsComment(branch: string, base: string, commits: readonly ForeignCommit[]): string {
+  const list = commits.map((c) => `- \`${c.sha.slice(0, 12)}\` by ${c.author} <${c.email}>`).join('\n');
+  return [
+    `gpuops did not update \`${branch}\`: it holds commits gpuops did not author, and gpuops never force-pushes over a person's work.`,
+    '',
+    list,
+    '',
+    `Merge or close this pull request and delete the branch to let gpuops start afresh from \`${base}\`.`,
+    '',
+    `<!-- gpuops:person-commits=${commits[0]?.sha ?? ''} -->`,
+  ].join('\n');
+}
+
+const SAME_RECORD_KEYS: (keyof PullRequestRecord)[] = [
+  'kind',
+  'subject',
+  'title',
+  'body',
+  'desiredHash',
+  'number',
+  'url',
+  'state',
+];
+
+/**
+ * Writes change sets back to Git, one result per subject (after grouping), in the order pools →
+ * placement → scale.
+ *
+ * Pull-request mode, per change set: find the subject's PR; a PR a person closed with the same
+ * desired hash → `skipped-closed`; a new PR over `maxOpenedPerPass` or `maxOpen` → `deferred`
+ * (nothing pushed); else apply on the branch (fresh after a merged or closed PR), then ensure the
+ * PR and record it in the Store (only when the record differs). A person's commits on the branch →
+ * `person-commits` and one comment on its PR. Patch mode: one commit per change set on the base
+ * branch; no PRs, no limits. One failing change set never stops the others; its result says why.
+ * With `dryRun` every write is skipped where it would happen and the results say `would-…`.
+ */
+export async function writeBack(changeSets: readonly ChangeSet[], deps: WriteBackDeps): Promise<WriteBackResult[]> {
+  const { workingCopy: wc, host, dryRun, log } = deps;
+  const base = wc.baseBranch;
+  await wc.sync();
+  const { changeSets: grouped, conflicts } = groupChangeSets(changeSets);
+  const results: WriteBackResult[] = conflicts.map((c) => ({
+    kind: c.kind,
+    subject: c.subject,
+    branch: c.branch,
+    action: 'failed',
+    reason: 'ConflictingChangeSets',
+    message: c.message,
+    commit: null,
+    pullRequest: null,
+    files: [],
+  }));
+  const result = (cs: ChangeSet, r: Partial<WriteBackResult> & Pick<WriteBackResult, 'action' | 'reason' | 'message'>) => {
+    const full: WriteBackResult = { kind: cs.kind, subject: cs.subject, branch: cs.branch, commit: null, pullRequest: null, files: [], ...r };
+    results.push(full);
+    log?.info({ branch: full.branch, action: full.action, reason: full.reason }, 'Write-back');
+    return full;
+  };
+
+  if (deps.mode === 'patch') {
+    for (const cs of grouped) {
+      try {
+        const o = await wc.apply(cs, { mode: 'patch', dryRun });
+        const files = o.files;
+        if (o.status === 'pushed') {
+          result(cs, { action: 'committed', reason: 'Committed', message: `committed ${o.commit?.slice(0, 12)} to ${base}`, commit: o.commit, files, branch: base });
+        } else if (o.status === 'would-push') {
+          result(cs, { action: 'would-commit', reason: 'DryRun', message: `would commit ${files.length} file(s) to ${base}`, files, branch: base });
+        } else {
+          result(cs, { action: 'unchanged', reason: 'UpToDate', message: `${base} already holds the desired files`, files, branch: base });
+        }
+      } catch (err) {
+        result(cs, { action: 'failed', ...reasonOf(err), branch: base });
+      }
+    }
+    return results;
+  }
+
+  const records = new Map((await deps.store.pullRequests(deps.cluster)).map((r) => [r.branch, r]));
+  const record = async (cs: ChangeSet, pr: Pick<PullRequestRecord, 'number' | 'url' | 'state' | 'title' | 'body' | 'desiredHash'>) => {
+    // The plain git host keeps its records in the Store itself.
+    if (dryRun || host.name === 'git') return;
+    const next: PullRequestRecord = {
+      cluster: deps.cluster,
+      branch: cs.branch,
+      kind: cs.kind,
+      subject: cs.subject,
+      ...pr,
+      updatedAt: deps.now().toISOString(),
+    };
+    const prev = records.get(cs.branch);
+    if (prev && SAME_RECORD_KEYS.every((k) => prev[k] === next[k])) return;
+    await deps.store.upsertPullRequest(next);
+    records.set(cs.branch, next);
+  };
+
+  let openCount = (await host.listOpen()).length;
+  let opened = 0;
+  for (const cs of grouped) {
+    try {
+      const found: PullRequestInfo | null = await host.findPullRequest(cs.branch, base);
+      if (found?.state === 'closed' && found.desiredHash === cs.desiredHash) {
+        const { number, url, title, body } = found;
+        await record(cs, { number, url, title, body, state: 'closed', desiredHash: cs.desiredHash });
+        result(cs, {
+          action: 'skipped-closed',
+          reason: 'ClosedByPerson',
+          message: `pull request ${found.number ?? cs.branch} was closed without merging; not reopened until the desired state changes`,
+          pullRequest: { number: found.number, url: found.url },
+        });
+        continue;
+      }
+      const isNew = found?.state !== 'open';
+      if (isNew && opened >= deps.limits.maxOpenedPerPass) {
+        result(cs, { action: 'deferred', reason: 'MaxOpenedPerPass', message: `already opened ${opened} pull request(s) this pass (limit ${deps.limits.maxOpenedPerPass})` });
+        continue;
+      }
+      if (isNew && openCount >= deps.limits.maxOpen) {
+        result(cs, { action: 'deferred', reason: 'MaxOpen', message: `${openCount} gpuops pull request(s) open (limit ${deps.limits.maxOpen})` });
+        continue;
+      }
+      const fresh = found !== null && found.state !== 'open';
+      const o = await wc.apply(cs, { mode: 'pull-request', fresh, dryRun });
+      const pullRequest = found?.state === 'open' ? { number: found.number, url: found.url } : null;
+      if (o.status === 'person-commits') {
+        if (found?.state === 'open' && found.number !== null && !dryRun) {
+          await host.comment(found.number, personCommitsComment(cs.branch, base, o.personCommits));
+        }
+        result(cs, {
+          action: 'person-commits',
+          reason: 'PersonCommits',
+          message: `${cs.branch} holds ${o.personCommits.length} commit(s) gpuops did not author; left alone`,
+          pullRequest,
+        });
+        continue;
+      }
+      if (o.status === 'in-base') {
+        result(cs, { action: 'in-base', reason: 'AlreadyInBase', message: `${base} already holds the desired files`, pullRequest });
+        continue;
+      }
+      if (dryRun) {
+        const differs = found?.state !== 'open' || found.title !== cs.title || found.desiredHash !== cs.desiredHash;
+        const action = isNew ? 'would-create' : o.status === 'would-push' || differs ? 'would-update' : 'unchanged';
+        result(cs, { action, reason: action === 'unchanged' ? 'UpToDate' : 'DryRun', message: `${action} ${cs.branch}`, files: o.files, pullRequest });
+        continue;
+      }
+      const ensured = await host.ensurePullRequest(cs, found);
+      if (ensured.action === 'created') {
+        opened++;
+        openCount++;
+      }
+      const pr = { number: ensured.number, url: ensured.url };
+      if (ensured.action !== 'skipped-closed') {
+        const body = withHashMarker(cs.body, cs.desiredHash);
+        await record(cs, { ...pr, state: 'open', title: cs.title, body, desiredHash: cs.desiredHash });
+      }
+      const action = ensured.action === 'unchanged' && o.status === 'pushed' ? 'updated' : ensured.action;
+      const reason = { created: 'Created', updated: 'Updated', unchanged: 'UpToDate', 'skipped-closed': 'ClosedByPerson' }[action];
+      result(cs, {
+        action,
+        reason,
+        message:
+          o.status === 'pushed'
+            ? `pushed ${o.commit?.slice(0, 12)} to ${cs.branch}${o.startedAfresh ? ` (started afresh from ${base})` : ''}; pull request ${action}`
+            : `${cs.branch} already holds the desired files; pull request ${action}`,
+        commit: o.commit,
+        pullRequest: pr,
+        files: o.files,
+      });
+    } catch (err) {
+      result(cs, { action: 'failed', ...reasonOf(err) });
+    }
+  }
+  return results;
+}

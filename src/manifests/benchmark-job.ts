@@ -1,0 +1,102 @@
+import type { PolicySpec, ResolvedAlgorithm } from '../spec/types.js';
+import { dnsLabel } from './names.js';
+import { containerEnv, containerResources, poolScheduling } from './scheduling.js';
+import { cloneTemplate, type Manifest } from './templates.js';
+
+/** Label on a benchmark Job and its pod: the full name of the Job (finds its pods). */
+export const BENCHMARK_JOB_LABEL = 'gpuops.dev/benchmark-job';
+/** Label holding the shortened spec hash (label values hold ≤ 63 characters). */
+export const SPEC_HASH_LABEL = 'gpuops.dev/spec-hash';
+/** Annotation holding the full spec hash (64 hex characters). */
+export const SPEC_HASH_ANNOTATION = 'gpuops.dev/spec-hash';
+/** Name of the benchmark container in the Job's pod; its timestamps are the run time. */
+export const BENCHMARK_CONTAINER = 'benchmark';
+
+/** What one benchmark Job is rendered from. */
+export interface BenchmarkJobInput {
+  algorithm: ResolvedAlgorithm;
+  policy: PolicySpec;
+  /** Full spec hash (`specHash`, 64 hex). */
+  specHash: string;
+  /** 1-based sequence number of this Job among the Jobs of this spec hash; makes the name unique. */
+  sequence: number;
+  /** Pins the run to test nodes of this GPU product (`nvidia.com/gpu.product`), when the policy keeps one test node per product. */
+  gpuProduct?: string | null;
+  /** `templates/benchmark-job.yaml`, parsed. */
+  template: Manifest;
+}
+
+/**
+ * Name of a benchmark Job: `<algorithm>-bench-<8 hex of the spec hash>-<sequence>`, a DNS-1123
+ * label ≤ 63 characters (cut and suffixed with a hash when longer; see `dnsLabel`).
+ */
+export function benchmarkJobName(algorithm: string, specHash: string, sequence: number): string {
+  return dnsLabel([algorithm, 'bench', specHash.slice(0, 8), String(sequence)]);
+}
+
+/**
+ * Renders the batch/v1 Job that runs one benchmark of an algorithm on a `test` node: pinned by
+ * `nodeSelector` (and the GPU product when given), tolerating the GPU and pool taints, with
+ * `resources.limits["nvidia.com/gpu"]`, `restartPolicy: Never` (from the template),
+ * `backoffLimit` and `ttlSecondsAfterFinished` from the policy and `activeDeadlineSeconds` from
+ * the algorithm's `benchmark.timeoutSeconds` (https://kubernetes.io/docs/concepts/workloads/controllers/job/#job-termination-and-cleanup).
+ * The container starts with `benchmark.args` when given, else `args`.
+ */
+export function renderBenchmarkJob(input: BenchmarkJobInput): Manifest {
+  const { algorithm: alg, policy, specHash } = input;
+  const job = cloneTemplate(input.template) as Manifest & { spec: JobSpec };
+  const name = benchmarkJobName(alg.name, specHash, input.sequence);
+  const labels = {
+    ...job.metadata.labels,
+    'app.kubernetes.io/managed-by': 'gpuops',
+    'gpuops.dev/algorithm': alg.name,
+    [SPEC_HASH_LABEL]: specHash.slice(0, 16),
+    [BENCHMARK_JOB_LABEL]: name,
+  };
+  job.metadata = {
+    ...job.metadata,
+    name,
+    namespace: alg.namespace,
+    labels,
+    annotations: { ...job.metadata.annotations, [SPEC_HASH_ANNOTATION]: specHash },
+  };
+  const spec = job.spec;
+  spec.backoffLimit = policy.benchmark.backoffLimit;
+  spec.activeDeadlineSeconds = alg.benchmark.timeoutSeconds;
+  spec.ttlSecondsAfterFinished = policy.benchmark.ttlSecondsAfterFinished;
+  const tpl = spec.template;
+  tpl.metadata = { ...tpl.metadata, labels: { ...tpl.metadata?.labels, ...labels } };
+  const { nodeSelector, tolerations } = poolScheduling('test', policy, input.gpuProduct);
+  tpl.spec.nodeSelector = nodeSelector;
+  tpl.spec.tolerations = tolerations;
+  tpl.spec.restartPolicy = 'Never';
+  const base = tpl.spec.containers?.[0] ?? {};
+  tpl.spec.containers = [
+    {
+      ...base,
+      name: BENCHMARK_CONTAINER,
+      image: alg.spec.image,
+      command: alg.spec.command,
+      args: alg.benchmark.args ?? alg.spec.args,
+      env: containerEnv(alg.spec.env),
+      resources: containerResources(alg.spec.resources),
+      terminationMessagePolicy: 'FallbackToLogsOnError',
+    },
+  ];
+  return job;
+}
+
+interface JobSpec {
+  backoffLimit?: number;
+  activeDeadlineSeconds?: number;
+  ttlSecondsAfterFinished?: number;
+  template: {
+    metadata?: { labels?: Record<string, string> };
+    spec: {
+      nodeSelector?: Record<string, string>;
+      tolerations?: unknown[];
+      restartPolicy?: string;
+      containers?: Record<string, unknown>[];
+    };
+  };
+}

@@ -1,0 +1,71 @@
+import { parseDcgmPage } from './dcgm-text.js';
+import type { GpuSeries, UtilizationQuery, UtilizationReading, UtilizationSource } from './types.js';
+
+/** One dcgm-exporter endpoint; `node` names the node it runs on, when known. */
+export interface DcgmTarget {
+  url: string;
+  node?: string;
+}
+
+/** Settings of {@link DcgmScrapeSource}. */
+export interface DcgmScrapeOptions {
+  targets: DcgmTarget[];
+  /** Request deadline per page (milliseconds); default 5 000. */
+  timeoutMs?: number;
+  /** The clock, for the scrape time of samples without a timestamp. */
+  now: () => Date;
+  fetch?: typeof fetch;
+}
+
+/**
+ * GPU utilisation scraped straight from dcgm-exporter pages (`--dcgm-url`, when there is no
+ * Prometheus). Each page is fetched in parallel and parsed with `parse-prometheus-text-format`.
+ * A page that fails is listed in `errors` and the others go on; when every page fails, or no page
+ * has the metric, the reading is "no data". Values are instant (the exporter's latest), not
+ * averaged over the window.
+ */
+export class DcgmScrapeSource implements UtilizationSource {
+  readonly name = 'dcgm-exporter';
+  constructor(private readonly options: DcgmScrapeOptions) {}
+
+  async read(query: UtilizationQuery): Promise<UtilizationReading> {
+    const doFetch = this.options.fetch ?? fetch;
+    const results = await Promise.all(
+      this.options.targets.map(async (target): Promise<{ series: GpuSeries[] } | { error: string }> => {
+        try {
+          const response = await doFetch(target.url, {
+            signal: AbortSignal.timeout(this.options.timeoutMs ?? 5_000),
+          });
+          if (!response.ok) return { error: `${target.url}: HTTP ${response.status}` };
+          const text = await response.text();
+          const series = parseDcgmPage(text, {
+            source: target.url,
+            scrapedAtMs: this.options.now().getTime(),
+            metrics: [query.metric],
+            ...(target.node === undefined ? {} : { node: target.node }),
+          });
+          return { series };
+        } catch (err) {
+          return { error: `${target.url}: ${err instanceof Error ? err.message : String(err)}` };
+        }
+      }),
+    );
+    const series: GpuSeries[] = [];
+    const errors: string[] = [];
+    for (const r of results) {
+      if ('error' in r) errors.push(r.error);
+      else series.push(...r.series);
+    }
+    if (series.length === 0) {
+      const failed = errors.length === results.length && results.length > 0;
+      return {
+        ok: false,
+        reason: failed ? 'Unreachable' : 'Empty',
+        message: failed
+          ? `no dcgm-exporter page could be read: ${errors.join('; ')}`
+          : `no ${query.metric} series on ${results.length} dcgm-exporter page(s)${errors.length ? `; ${errors.join('; ')}` : ''}`,
+      };
+    }
+    return { ok: true, series, errors };
+  }
+}

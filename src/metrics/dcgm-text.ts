@@ -1,0 +1,88 @@
+import parsePrometheusTextFormat from 'parse-prometheus-text-format';
+import type { GpuSeries } from './types.js';
+
+/** A page or file that cannot be parsed; names the source and, when known, the 1-based line. */
+export class MetricsParseError extends Error {
+  constructor(
+    readonly source: string,
+    readonly line: number | null,
+    message: string,
+  ) {
+    super(`${source}${line === null ? '' : `:${line}`}: ${message}`);
+    this.name = 'MetricsParseError';
+  }
+}
+
+/** Options of {@link parseDcgmPage}. */
+export interface DcgmPageOptions {
+  /** File name or URL, for error messages. */
+  source: string;
+  /** Time of the scrape (ms since epoch), used for samples that carry no timestamp. */
+  scrapedAtMs: number;
+  /** Only these metric families are returned (default: every family named `DCGM_FI_*`). */
+  metrics?: readonly string[];
+  /**
+   * The node the page belongs to, when known (the page's URL or file name). Added as label
+   * `node` when the series has none: dcgm-exporter's `Hostname` is its own pod's name, not the
+   * node's (fixtures/cluster-mixed README).
+   */
+  node?: string;
+}
+
+/**
+ * Parses one dcgm-exporter page (Prometheus text exposition format, as served at `:9400/metrics`)
+ * with `parse-prometheus-text-format` into raw per-GPU series. Values stay in the field's unit;
+ * `NaN`/`±Inf` are kept (attribution drops them with a reason).
+ *
+ * @throws MetricsParseError naming `source` and the offending line.
+ */
+export function parseDcgmPage(text: string, options: DcgmPageOptions): GpuSeries[] {
+  let families;
+  try {
+    families = parsePrometheusTextFormat(text);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    throw new MetricsParseError(options.source, lineOf(text, message), message);
+  }
+  const wanted = options.metrics ? new Set(options.metrics) : null;
+  const out: GpuSeries[] = [];
+  for (const family of families) {
+    if (wanted ? !wanted.has(family.name) : !family.name.startsWith('DCGM_FI_')) continue;
+    for (const sample of family.metrics) {
+      if (sample.value === undefined) continue;
+      const labels = { ...(sample.labels ?? {}) };
+      if (options.node !== undefined && labels.node === undefined) labels.node = options.node;
+      out.push({
+        metric: family.name,
+        labels,
+        value: parseSampleValue(sample.value),
+        timestamp: sample.timestamp_ms === undefined ? options.scrapedAtMs : Number(sample.timestamp_ms),
+      });
+    }
+  }
+  return out;
+}
+
+/** Prometheus sample values: a float, `NaN`, `+Inf`, `-Inf` (exposition format). */
+export function parseSampleValue(value: string): number {
+  switch (value) {
+    case '+Inf':
+    case 'Inf':
+      return Infinity;
+    case '-Inf':
+      return -Infinity;
+    case 'NaN':
+      return NaN;
+    default:
+      return Number(value);
+  }
+}
+
+/** The 1-based line of the text the library's error message quotes, or null. */
+function lineOf(text: string, message: string): number | null {
+  const m = /invalid line: (.*)$/s.exec(message);
+  if (!m) return null;
+  const bad = m[1]!;
+  const index = text.split('\n').findIndex((l) => l === bad || l.trim() === bad.trim());
+  return index < 0 ? null : index + 1;
+}

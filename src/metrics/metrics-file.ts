@@ -1,0 +1,60 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { MetricsParseError, parseDcgmPage } from './dcgm-text.js';
+import { parseQueryResult } from './query-result.js';
+import type { GpuSeries, UtilizationQuery, UtilizationReading, UtilizationSource } from './types.js';
+
+/**
+ * Parses one saved metrics file for `gpuops plan --metrics FILE`: a Prometheus query-result JSON
+ * (starts with `{`) or a dcgm-exporter page (text format). For a page, the file name without
+ * `.prom`/`.txt` is taken as its node (`dcgm/<node>.prom`, as in the fixtures) and samples without
+ * a timestamp are dated `fileTimeMs`.
+ *
+ * @throws MetricsParseError naming the file (and line, for pages).
+ */
+export function parseMetricsFile(file: string, text: string, metric: string, fileTimeMs: number): GpuSeries[] {
+  if (text.trimStart().startsWith('{')) {
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch (err) {
+      throw new MetricsParseError(file, null, `invalid JSON: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    return parseQueryResult(body, { source: file, metric });
+  }
+  const node = path.basename(file).replace(/\.(prom|txt|metrics)$/, '');
+  return parseDcgmPage(text, { source: file, scrapedAtMs: fileTimeMs, metrics: [metric], node });
+}
+
+/**
+ * Saved files as a source. `fileTimeMs` dates samples without timestamps (for `plan`, pass the
+ * plan's `now` so saved pages are not all stale). A file that cannot be read or parsed is listed
+ * in `errors`; the others go on.
+ */
+export class MetricsFileSource implements UtilizationSource {
+  readonly name = 'metrics files';
+  constructor(
+    private readonly files: string[],
+    private readonly fileTimeMs: number,
+  ) {}
+
+  async read(query: UtilizationQuery): Promise<UtilizationReading> {
+    const series: GpuSeries[] = [];
+    const errors: string[] = [];
+    for (const file of this.files) {
+      try {
+        series.push(...parseMetricsFile(file, await readFile(file, 'utf8'), query.metric, this.fileTimeMs));
+      } catch (err) {
+        errors.push(err instanceof Error ? err.message : String(err));
+      }
+    }
+    if (series.length === 0) {
+      return {
+        ok: false,
+        reason: errors.length ? 'BadResponse' : 'Empty',
+        message: errors.length ? errors.join('; ') : `no ${query.metric} series in ${this.files.join(', ')}`,
+      };
+    }
+    return { ok: true, series, errors };
+  }
+}

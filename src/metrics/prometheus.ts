@@ -1,0 +1,86 @@
+import { MetricsParseError } from './dcgm-text.js';
+import { utilizationQuery } from './query.js';
+import { parseQueryResult } from './query-result.js';
+import type { UtilizationQuery, UtilizationReading, UtilizationSource } from './types.js';
+
+/** Settings of {@link PrometheusSource}. */
+export interface PrometheusSourceOptions {
+  /** Base URL of the Prometheus server, e.g. `http://prometheus.monitoring:9090`. */
+  url: string;
+  /** Sent as-is on every request, e.g. `{ Authorization: 'Bearer …' }`. */
+  headers?: Record<string, string>;
+  /** Overrides the policy's metric name (e.g. a recording rule); default: the query's. */
+  metric?: string;
+  /** Extra label matchers inside the selector, e.g. `cluster="prod"`. */
+  selector?: string;
+  /** Request deadline (milliseconds); default 10 000. */
+  timeoutMs?: number;
+  /** Injected for tests; default the global `fetch`. */
+  fetch?: typeof fetch;
+}
+
+/**
+ * GPU utilisation through the Prometheus HTTP API (`GET /api/v1/query`): ONE instant query per
+ * pass for every GPU (see `utilizationQuery`). An unreachable server, a timeout, an HTTP or
+ * PromQL error and an empty result are all "no data" with a reason — never 0 %.
+ */
+export class PrometheusSource implements UtilizationSource {
+  readonly name: string;
+  constructor(private readonly options: PrometheusSourceOptions) {
+    this.name = `prometheus ${options.url}`;
+  }
+
+  async read(query: UtilizationQuery): Promise<UtilizationReading> {
+    const metric = this.options.metric ?? query.metric;
+    const promql = utilizationQuery(metric, query.windowSeconds, this.options.selector);
+    const url = new URL('api/v1/query', this.options.url.endsWith('/') ? this.options.url : `${this.options.url}/`);
+    const doFetch = this.options.fetch ?? fetch;
+    let response: Response;
+    try {
+      response = await doFetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...this.options.headers },
+        body: new URLSearchParams({ query: promql }).toString(),
+        signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
+      });
+    } catch (err) {
+      const timeout = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
+      return {
+        ok: false,
+        reason: timeout ? 'Timeout' : 'Unreachable',
+        message: `${this.name}: ${timeout ? 'no answer in time' : describe(err)}`,
+      };
+    }
+    const text = await response.text().catch(() => '');
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    if (!response.ok) {
+      const detail = isErrorBody(body) ? body.error : text.slice(0, 200);
+      return { ok: false, reason: 'HttpError', message: `${this.name}: HTTP ${response.status}: ${detail}` };
+    }
+    try {
+      const series = parseQueryResult(body, { source: this.name, metric });
+      if (series.length === 0) {
+        return { ok: false, reason: 'Empty', message: `${this.name}: no ${metric} series for ${promql}` };
+      }
+      return { ok: true, series, errors: [] };
+    } catch (err) {
+      if (err instanceof MetricsParseError) return { ok: false, reason: 'BadResponse', message: err.message };
+      throw err;
+    }
+  }
+}
+
+function isErrorBody(v: unknown): v is { error: string } {
+  return typeof v === 'object' && v !== null && typeof (v as { error?: unknown }).error === 'string';
+}
+
+function describe(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const cause = (err as { cause?: unknown }).cause;
+  return cause instanceof Error ? `${err.message}: ${cause.message}` : err.message;
+}

@@ -1,0 +1,140 @@
+import type { NodeInfo, Snapshot } from '../cluster/types.js';
+import type { Pool, PolicySpec } from '../spec/types.js';
+import { ineligibility, isHealthy, unhealthyState } from './eligibility.js';
+import type { PoolAssignment } from './types.js';
+
+/** The part of the policy pools depend on (any `Policy` fits). */
+export interface PoolPolicy {
+  spec: { pools: PolicySpec['pools'] };
+}
+
+/** Options of {@link assignPools}. */
+export interface AssignOptions {
+  /** Names of nodes running a benchmark now (from the benchmark runner); such test nodes are never released. */
+  runningBenchmarks?: string[];
+}
+
+/** Group key of nodes without `nvidia.com/gpu.product` when the policy asks for one test node per product. */
+export const UNKNOWN_PRODUCT = '(unknown product)';
+
+/**
+ * Decides the desired pool of every node of the snapshot (pure, deterministic; ties by node name).
+ * Returns one {@link PoolAssignment} per node, in snapshot order, each with a machine reason and a
+ * human message. The rules (issue 3, DESIGN.md "pools"):
+ *
+ * - A node without a pool joins one only when eligible (see `ineligibility`): otherwise `to: null`
+ *   with `NoGPU`, `MIGOnly`, `NoAllocatableGPU`, `NotReady`, `Cordoned` or `ForeignWorkload`.
+ * - Membership is stable: a node keeps its pool while NotReady, cordoned or without allocatable
+ *   GPUs (`KeepPool`), offering no capacity meanwhile; labels are never churned.
+ * - `test` / `unused` nodes whose GPUs are held by pods gpuops does not manage leave the pool
+ *   (`ForeignWorkload`), unless gpuops pods run there (`InUse`).
+ * - The test pool holds `pools.test.size` healthy nodes, or one per GPU product with
+ *   `pools.test.perGPUProduct`. Missing test nodes come from eligible, idle unlabelled or `unused`
+ *   nodes, by name (`TestPool`, or `ReplacedTestNode` when an unhealthy test node is being
+ *   replaced). Surplus healthy test nodes that run no benchmark and no gpuops pod go back to
+ *   `unused` (`SurplusTestNode`); busy ones stay (`InUse`).
+ * - `long-task` / `short-task` nodes keep their pool (`KeepPool`): a node running gpuops pods is
+ *   never taken from its pool.
+ * - Every other eligible node is `unused` (`Unused`).
+ */
+export function assignPools(
+  snapshot: Snapshot,
+  policy: PoolPolicy,
+  opts: AssignOptions = {},
+): PoolAssignment[] {
+  const running = new Set(opts.runningBenchmarks ?? []);
+  const busy = (n: NodeInfo) => running.has(n.name) || n.managedPods > 0;
+  const decided = new Map<string, PoolAssignment>();
+  const set = (n: NodeInfo, to: Pool | null, reason: PoolAssignment['reason'], message: string) =>
+    decided.set(n.name, { node: n.name, from: n.pool, to, reason, message });
+
+  // 1. Nodes outside the test pool's arithmetic; collect candidates and test nodes per group.
+  const { perGPUProduct, size } = policy.spec.pools.test;
+  const groupOf = (n: NodeInfo) => (perGPUProduct ? (n.gpuProduct ?? UNKNOWN_PRODUCT) : '*');
+  const groups = new Map<string, { target: number; test: NodeInfo[]; candidates: NodeInfo[] }>();
+  const group = (key: string) => {
+    let g = groups.get(key);
+    if (!g) {
+      g = { target: perGPUProduct ? 1 : size, test: [], candidates: [] };
+      groups.set(key, g);
+    }
+    return g;
+  };
+  if (!perGPUProduct) group('*');
+
+  const nodes = [...snapshot.nodes].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const n of nodes) {
+    const why = ineligibility(n);
+    const state = unhealthyState(n);
+    const noCapacity = state ? `; ${state}, offers no capacity` : '';
+    if (n.pool === null) {
+      if (why) set(n, null, why.reason, why.message);
+      else group(groupOf(n)).candidates.push(n);
+      continue;
+    }
+    if ((n.pool === 'test' || n.pool === 'unused') && n.foreignGpuRequested > 0) {
+      const foreign = `${n.foreignGpuRequested} GPUs held by pods gpuops does not manage`;
+      if (busy(n)) {
+        set(n, n.pool, 'InUse', `${foreign}, but gpuops pods run here: stays ${n.pool} until they finish`);
+      } else {
+        set(n, null, 'ForeignWorkload', `${foreign}: leaves the ${n.pool} pool`);
+      }
+      continue;
+    }
+    if (n.pool === 'test') {
+      group(groupOf(n)).test.push(n);
+      continue;
+    }
+    if (n.pool === 'unused' && !why && !busy(n)) {
+      group(groupOf(n)).candidates.push(n);
+      continue;
+    }
+    set(n, n.pool, 'KeepPool', `stays ${n.pool}${noCapacity}`);
+  }
+
+  // 2. The test pool, group by group.
+  for (const key of [...groups.keys()].sort()) {
+    const g = groups.get(key)!;
+    const scope = perGPUProduct ? ` for ${key}` : '';
+    const healthy = g.test.filter(isHealthy);
+    const unhealthy = g.test.filter((n) => !isHealthy(n));
+    healthy.sort((a, b) => Number(busy(b)) - Number(busy(a)) || (a.name < b.name ? -1 : 1));
+    const kept = healthy.slice(0, g.target);
+    for (const n of kept) set(n, 'test', 'KeepPool', `stays test${scope}`);
+    for (const n of healthy.slice(g.target)) {
+      if (busy(n)) {
+        set(n, 'test', 'InUse', `surplus test node${scope}, but a benchmark or gpuops pod runs here: stays test`);
+      } else {
+        set(n, 'unused', 'SurplusTestNode', `surplus test node${scope} (${g.target} wanted): back to unused`);
+      }
+    }
+    const missing = Math.max(0, g.target - kept.length);
+    const idle = g.candidates.filter((n) => !busy(n));
+    const chosen = idle.slice(0, missing);
+    chosen.forEach((n, i) => {
+      const replaced = unhealthy[i];
+      if (replaced) {
+        set(
+          n,
+          'test',
+          'ReplacedTestNode',
+          `becomes test${scope}, replacing ${replaced.name} (${unhealthyState(replaced)})`,
+        );
+      } else {
+        set(n, 'test', 'TestPool', `becomes test${scope}: ${kept.length + i + 1} of ${g.target} test nodes`);
+      }
+    });
+    unhealthy.forEach((n, i) => {
+      const by = chosen[i];
+      const replacement = by ? `, replaced by ${by.name}` : ', no healthy node can replace it';
+      set(n, 'test', 'KeepPool', `stays test; ${unhealthyState(n)}, offers no capacity${replacement}`);
+    });
+    for (const n of g.candidates) {
+      if (decided.has(n.name)) continue;
+      if (n.pool === 'unused') set(n, 'unused', 'KeepPool', 'stays unused');
+      else set(n, 'unused', 'Unused', `eligible (${n.gpuAllocatable} GPU${n.gpuAllocatable === 1 ? "" : "s"} allocatable): unused`);
+    }
+  }
+
+  return snapshot.nodes.map((n) => decided.get(n.name)!);
+}

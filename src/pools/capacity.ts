@@ -1,0 +1,61 @@
+import type { NodeInfo, Snapshot } from '../cluster/types.js';
+import type { Pool } from '../spec/types.js';
+import { isHealthy } from './eligibility.js';
+import type { PoolAssignment } from './types.js';
+
+/** What one node offers to new work, in whole GPUs. */
+export interface NodeCapacity {
+  node: string;
+  /** Desired pool (the assignment's `to`), or the node's current pool when it has no assignment. */
+  pool: Pool | null;
+  gpuProduct: string | null;
+  /** `status.allocatable["nvidia.com/gpu"]`. */
+  allocatable: number;
+  /** GPUs requested by every live pod bound to the node, gpuops-managed or not. */
+  used: number;
+  /** GPUs a new pod can get: allocatable − used, floored at 0; 0 when the node is NotReady, cordoned or tainted unreachable/not-ready. */
+  free: number;
+}
+
+/**
+ * Free whole GPUs of one node. GPUs held by any pod count as used; a node that is not Ready, not
+ * schedulable, or has no allocatable GPU offers 0 (it keeps its pool but no capacity).
+ */
+export function freeGpus(node: NodeInfo): number {
+  if (!isHealthy(node)) return 0;
+  return Math.max(0, node.gpuAllocatable - node.gpuRequested);
+}
+
+/**
+ * Capacity of every node, with its desired pool taken from `assignments` (by node name). Nodes
+ * keep snapshot order.
+ */
+export function nodeCapacities(snapshot: Snapshot, assignments: PoolAssignment[]): NodeCapacity[] {
+  const to = new Map(assignments.map((a) => [a.node, a.to]));
+  return snapshot.nodes.map((n) => ({
+    node: n.name,
+    pool: to.has(n.name) ? to.get(n.name)! : n.pool,
+    gpuProduct: n.gpuProduct,
+    allocatable: n.gpuAllocatable,
+    used: n.gpuRequested,
+    free: freeGpus(n),
+  }));
+}
+
+/**
+ * Node capacities grouped by desired pool: `poolCapacity(s, a)['long-task']` lists the long-task
+ * nodes with their free GPUs. Nodes without a pool are left out.
+ */
+export function poolCapacity(
+  snapshot: Snapshot,
+  assignments: PoolAssignment[],
+): Record<Pool, NodeCapacity[]> {
+  const out: Record<Pool, NodeCapacity[]> = { test: [], unused: [], 'long-task': [], 'short-task': [] };
+  for (const c of nodeCapacities(snapshot, assignments)) if (c.pool) out[c.pool].push(c);
+  return out;
+}
+
+/** Sum of free GPUs of the nodes of one pool. */
+export function freeGpusInPool(capacity: Record<Pool, NodeCapacity[]>, pool: Pool): number {
+  return capacity[pool].reduce((sum, c) => sum + c.free, 0);
+}

@@ -1,0 +1,383 @@
+import type { PodInfo } from '../cluster/types.js';
+import type { Pool, Policy } from '../spec/types.js';
+import type { DecisionRecord } from '../store/types.js';
+import { podSlots } from './capacity.js';
+import { lastChangeMs, recommendationOf, type RecommendationBounds } from './history.js';
+import type {
+  DetailedDecision,
+  NodeCapacity,
+  PodSample,
+  ScalingAction,
+  ScalingDecision,
+  ScalingInput,
+  ScalingReason,
+} from './types.js';
+
+const SCALABLE_POOLS: ReadonlySet<Pool> = new Set(['long-task', 'short-task']);
+
+/**
+ * Decides how to scale one algorithm (pure; HPA-like, https://kubernetes.io/docs/tasks/run-application/horizontal-pod-autoscale/).
+ * Returns `{ action, replicas: {from, to}, utilization, nodes, reason, message }`; the message
+ * carries the numbers it was decided on. See {@link decideDetailed} for the rules.
+ */
+export function decide(input: ScalingInput, policy: Policy, now: Date): ScalingDecision {
+  return decideDetailed(input, policy, now).decision;
+}
+
+/**
+ * The decision plus the GPUs its new replicas will take per node (for {@link decideAll}).
+ *
+ * Rules, in order:
+ * 1. No pool (not placed yet) → `hold NotPlaced`.
+ * 2. Replicas are at most `replicas` live pods, the current ReplicaSet's first (see
+ *    `countedPods`): a rolling update's surge pods are not replicas. Utilisation is the mean
+ *    of the counted Ready pods' samples; no sample at all → `hold NoData` (never 0 %).
+ * 3. `engine: hpa` → the HPA owns replicas; gpuops only relabels `unused` nodes into the pool
+ *    when the HPA sits at its maximum with utilisation above max, or its pods are Pending for
+ *    lack of GPUs, and the pool has no room (`HPAOwnsReplicas` otherwise).
+ * 4. min ≤ utilisation ≤ max → `hold WithinRange`.
+ * 5. Below min: `AtMinReplicas` at `minReplicas`; `InsufficientSamples` unless EVERY Ready pod
+ *    has a sample; `WouldFlap` when the utilisation predicted after one `step` down
+ *    (util × n / (n − step), n = Ready pods) exceeds max; then the scale-down cooldown
+ *    (`CooldownActive`) and stabilisation window (`StabilizationWindow`: the highest
+ *    recommendation of the window wins, as the HPA does; the recorded history must reach back
+ *    the whole window); else `scale-down BelowMin`.
+ * 6. Above max: `AtMaxReplicas` at `maxReplicas`; scale-up cooldown and stabilisation (lowest
+ *    recommendation wins); then `step` more replicas, bounded by `maxReplicas` and by pod slots
+ *    (`resources.gpus` each) on free GPUs of the pool's nodes, less the GPUs replicas already in
+ *    Git but not yet bound will take (`scale-up AboveMax`). No slot → relabel as many `unused`
+ *    nodes as needed (same GPU product as the pool first, then by name; only with a sample from
+ *    every Ready pod) and scale up onto them (`relabel RelabelUnusedNode`); none → `NoCapacity`.
+ */
+export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): DetailedDecision {
+  const s = policy.spec.scaling;
+  const alg = input.algorithm;
+  const { min, max } = alg.scaling.utilization;
+  const { minReplicas, maxReplicas } = alg.scaling;
+  const step = Math.max(1, s.step);
+  const gpus = Math.max(1, alg.spec.resources.gpus);
+  const from = input.replicas;
+  const nowMs = now.getTime();
+  const bounds: RecommendationBounds = { min, max, minReplicas, maxReplicas, step };
+  const records = input.recent.filter((r) => r.kind === 'scaling' && r.subject === alg.name);
+
+  const counted = countedPods(input.pods, from, input.currentReplicaSet ?? null);
+  const ready = counted.filter((p) => p.ready);
+  const byPod = new Map<string, PodSample>();
+  for (const x of input.samples) byPod.set(`${x.namespace}/${x.pod}`, x);
+  const sampled = ready.map((p) => byPod.get(`${p.namespace}/${p.name}`)).filter((x): x is PodSample => !!x);
+  const utilization = sampled.length ? sampled.reduce((a, x) => a + x.utilization, 0) / sampled.length : null;
+  const complete = ready.length > 0 && sampled.length === ready.length;
+  const u = utilization === null ? 'n/a' : `${round1(utilization)}%`;
+  const over = `over ${sampled.length} of ${ready.length} Ready pod(s)`;
+  // Replicas in Git that are not bound to a node yet will take free GPUs first.
+  const bound = counted.filter((p) => p.nodeName !== null).length;
+  const outstanding = Math.max(0, from - bound);
+  const poolSlots = podSlots(input.poolNodes, gpus) - outstanding;
+  const flagNote = input.flags?.length ? ` (note: ${input.flags.map((f) => f.message).join('; ')})` : '';
+
+  const result = (
+    action: ScalingAction,
+    to: number,
+    reason: ScalingReason,
+    message: string,
+    nodes: string[] = [],
+    claims: DetailedDecision['claims'] = place(input.poolNodes, gpus, outstanding),
+  ): DetailedDecision => ({
+    decision: {
+      algorithm: alg.name,
+      action,
+      replicas: { from, to },
+      utilization: utilization === null ? null : round1(utilization),
+      nodes,
+      reason,
+      message: `${alg.name}: ${message}${flagNote}`,
+    },
+    claims,
+  });
+  const hold = (reason: ScalingReason, message: string) => result('hold', from, reason, message);
+
+  // 1. Placement first.
+  if (input.pool === null || !SCALABLE_POOLS.has(input.pool)) {
+    return hold('NotPlaced', `not placed on a long-task or short-task pool yet (pool: ${input.pool ?? 'none'})`);
+  }
+  const pool = input.pool;
+
+  // 2. Data.
+  if (utilization === null) {
+    const why = input.noDataMessage ?? `no usable GPU sample for any of ${ready.length} Ready pod(s)`;
+    return hold('NoData', `${why}; utilisation unknown, replicas stay at ${from}`);
+  }
+
+  const cooldown = (dir: 'up' | 'down'): string | null => {
+    const seconds = dir === 'up' ? s.scaleUp.cooldownSeconds : s.scaleDown.cooldownSeconds;
+    const last = lastChangeMs(records, nowMs);
+    if (seconds <= 0 || last === null || nowMs - last >= seconds * 1000) return null;
+    const ago = Math.round((nowMs - last) / 1000);
+    return `last change ${ago}s ago, scale-${dir} cooldown is ${seconds}s`;
+  };
+  /** HPA stabilisation: the most cautious recommendation of the window. */
+  const stabilize = (dir: 'up' | 'down', desired: number): { to: number } | { wait: string } => {
+    const seconds = dir === 'up' ? s.scaleUp.stabilizationWindowSeconds : s.scaleDown.stabilizationWindowSeconds;
+    if (seconds <= 0) return { to: desired };
+    const start = nowMs - seconds * 1000;
+    let reaches = false;
+    let to = desired;
+    for (const r of records) {
+      const t = Date.parse(r.at);
+      if (t > nowMs) continue;
+      if (t <= start) {
+        reaches = true;
+        continue;
+      }
+      const rec = recommendationOf(r, bounds);
+      if (rec === null) continue;
+      to = dir === 'down' ? Math.max(to, rec) : Math.min(to, rec);
+    }
+    if (!reaches) return { wait: `no recorded pass reaches back the ${seconds}s scale-${dir} stabilisation window yet` };
+    if (dir === 'down' ? to >= from : to <= from) {
+      return { wait: `the ${dir === 'down' ? 'highest' : 'lowest'} recommendation in the last ${seconds}s is ${to}` };
+    }
+    return { to };
+  };
+
+
+  /** Relabel unused nodes until `need` more pods fit; same GPU product as the pool first. */
+  const relabel = (need: number, add: (fit: number) => number, why: string): DetailedDecision => {
+    if (!complete) {
+      return hold(
+        'InsufficientSamples',
+        `${why}, but only ${sampled.length} of ${ready.length} Ready pod(s) have a sample; no node is moved on partial data`,
+      );
+    }
+    const products = new Set(input.poolNodes.map((n) => n.gpuProduct).filter((p): p is string => p !== null));
+    const candidates = input.unusedNodes
+      .filter((n) => n.freeGpus >= gpus)
+      .sort((a, b) => {
+        const pa = a.gpuProduct !== null && products.has(a.gpuProduct) ? 0 : 1;
+        const pb = b.gpuProduct !== null && products.has(b.gpuProduct) ? 0 : 1;
+        return pa - pb || (a.node < b.node ? -1 : a.node > b.node ? 1 : 0);
+      });
+    if (candidates.length === 0) {
+      return hold(
+        'NoCapacity',
+        `${why}; no node of pool ${pool} has ${gpus} free GPU(s) and no unused node does either (${input.unusedNodes.length} unused node(s))`,
+      );
+    }
+    const chosen: NodeCapacity[] = [];
+    let got = 0;
+    for (const n of candidates) {
+      if (got >= need) break;
+      chosen.push(n);
+      got += Math.floor(n.freeGpus / gpus);
+    }
+    const fit = add(got);
+    const to = from + fit;
+    const claims = place([...input.poolNodes, ...chosen], gpus, fit + outstanding);
+    const names = chosen.map((n) => n.node);
+    return result(
+      'relabel',
+      to,
+      'RelabelUnusedNode',
+      `${why}; pool ${pool} has no room for a pod of ${gpus} GPU(s), moving unused node(s) ${names.join(', ')} ` +
+        `(${chosen.map((n) => `${n.freeGpus} free ${n.gpuProduct ?? 'GPU'}`).join(', ')}) into it` +
+        (to === from ? `; replicas stay at ${from}` : `, then scaling ${from} → ${to}`),
+      names,
+      claims,
+    );
+  };
+
+  // 3. The HPA owns replicas.
+  if (s.engine === 'hpa') {
+    const pending = counted.filter((p) => p.unschedulable && p.nodeName === null).length;
+    const hpaMax = input.hpa?.maxReplicas ?? maxReplicas;
+    const current = input.hpa?.currentReplicas ?? from;
+    const atMax = current >= hpaMax && utilization > max;
+    if (pending === 0 && !atMax) {
+      return hold('HPAOwnsReplicas', `the HPA owns replicas (${current}, max ${hpaMax}); utilisation ${u} ${over}`);
+    }
+    const why = pending
+      ? `${pending} pod(s) Pending for lack of GPUs`
+      : `the HPA sits at its maximum of ${hpaMax} replicas with utilisation ${u} > max ${max}%`;
+    const need = pending || step;
+    if (podSlots(input.poolNodes, gpus) >= need) {
+      return hold('HPAOwnsReplicas', `${why}, but pool ${pool} has room for ${need} pod(s); the HPA owns replicas`);
+    }
+    const wait = cooldown('up');
+    if (wait) return hold('CooldownActive', `${why}; ${wait}`);
+    return relabel(need, () => 0, why);
+  }
+
+  // 4. In range.
+  if (utilization >= min && utilization <= max) {
+    return hold('WithinRange', `utilisation ${u} ${over} is within ${min}–${max}%; replicas stay at ${from}`);
+  }
+
+  // 5. Below min.
+  if (utilization < min) {
+    const below = `utilisation ${u} ${over} < min ${min}%`;
+    if (from <= minReplicas) return hold('AtMinReplicas', `${below}, but replicas ${from} are at minReplicas ${minReplicas}`);
+    if (!complete) {
+      return hold(
+        'InsufficientSamples',
+        `${below}, but only ${sampled.length} of ${ready.length} Ready pod(s) have a sample; never scale down on partial data`,
+      );
+    }
+    const n = ready.length;
+    const desired = from - Math.min(step, from - minReplicas);
+    const after = Math.min(n, desired);
+    const predicted = (utilization * n) / after;
+    if (predicted > max) {
+      return hold('WouldFlap', `${below}, but ${from} → ${desired} would put it at ${round1(predicted)}% > max ${max}%`);
+    }
+    const wait = cooldown('down');
+    if (wait) return hold('CooldownActive', `${below}; ${wait}`);
+    const st = stabilize('down', desired);
+    if ('wait' in st) return hold('StabilizationWindow', `${below}; ${st.wait}`);
+    return result(
+      'scale-down',
+      st.to,
+      'BelowMin',
+      `${below}; scaling ${from} → ${st.to} (predicted ${round1((utilization * n) / Math.min(n, st.to))}%)`,
+    );
+  }
+
+  // 6. Above max.
+  const above = `utilisation ${u} ${over} > max ${max}%`;
+  if (from >= maxReplicas) return hold('AtMaxReplicas', `${above}, but replicas ${from} are at maxReplicas ${maxReplicas}`);
+  const wait = cooldown('up');
+  if (wait) return hold('CooldownActive', `${above}; ${wait}`);
+  const st = stabilize('up', Math.min(maxReplicas, from + step));
+  if ('wait' in st) return hold('StabilizationWindow', `${above}; ${st.wait}`);
+  const want = st.to - from;
+  if (poolSlots >= 1) {
+    const add = Math.min(want, poolSlots);
+    const bounded = add < want ? ` (bounded by free GPUs: room for ${poolSlots} more pod(s) of ${gpus} GPU(s))` : '';
+    return result(
+      'scale-up',
+      from + add,
+      'AboveMax',
+      `${above}; scaling ${from} → ${from + add} on pool ${pool}${bounded}`,
+      [],
+      place(input.poolNodes, gpus, add + outstanding),
+    );
+  }
+  // No room: pods not yet bound (−poolSlots of them) need a place too.
+  const short = -Math.min(0, poolSlots);
+  return relabel(want + short, (got) => Math.max(0, Math.min(want, got - short)), above);
+}
+
+/**
+ * Decides for many algorithms in one pass against one shared view of capacity (pure): sorted by
+ * name, each decision's new pods take their GPUs and relabelled nodes join the pool before the
+ * next algorithm is decided, so two algorithms never claim the same GPUs or the same unused node.
+ * `capacity` is every GPU node (see `nodeCapacity`); the inputs' `poolNodes`/`unusedNodes` are
+ * filled from it.
+ */
+export function decideAll(
+  inputs: readonly Omit<ScalingInput, 'poolNodes' | 'unusedNodes'>[],
+  capacity: readonly NodeCapacity[],
+  policy: Policy,
+  now: Date,
+): ScalingDecision[] {
+  const ledger = new Map<string, NodeCapacity>();
+  const byPool = new Map<Pool | null, NodeCapacity[]>();
+  for (const n of capacity) {
+    const copy = { ...n };
+    ledger.set(n.node, copy);
+    const list = byPool.get(n.pool);
+    if (list) list.push(copy);
+    else byPool.set(n.pool, [copy]);
+  }
+  const sorted = [...inputs].sort((a, b) => (a.algorithm.name < b.algorithm.name ? -1 : 1));
+  const out: ScalingDecision[] = [];
+  for (const input of sorted) {
+    const { decision, claims } = decideDetailed(
+      {
+        ...input,
+        poolNodes: input.pool === null ? [] : (byPool.get(input.pool) ?? []),
+        unusedNodes: byPool.get('unused') ?? [],
+      },
+      policy,
+      now,
+    );
+    if (decision.action === 'relabel' && input.pool !== null) {
+      for (const name of decision.nodes) {
+        const n = ledger.get(name)!;
+        byPool.set('unused', (byPool.get('unused') ?? []).filter((x) => x !== n));
+        n.pool = input.pool;
+        byPool.set(input.pool, [...(byPool.get(input.pool) ?? []), n]);
+      }
+    }
+    for (const c of claims) {
+      const n = ledger.get(c.node);
+      if (n) n.freeGpus = Math.max(0, n.freeGpus - c.gpus);
+    }
+    out.push(decision);
+  }
+  return out;
+}
+
+/**
+ * The pods that are replicas: live ones (not terminating, not Succeeded/Failed), at most
+ * `replicas` of them, the current ReplicaSet's first, then Ready first, then oldest first. During
+ * a rolling update the Deployment runs up to `maxSurge` pods more than `replicas`; those extra
+ * pods are not counted. When the current ReplicaSet is not known it is taken to be the owner of
+ * the newest pod (a rolling update creates the new ReplicaSet's pods last).
+ */
+export function countedPods(pods: readonly PodInfo[], replicas: number, currentReplicaSet: string | null): PodInfo[] {
+  const live = pods.filter((p) => !p.terminating && p.phase !== 'Succeeded' && p.phase !== 'Failed');
+  let current = currentReplicaSet;
+  if (current === null) {
+    let newest: PodInfo | null = null;
+    for (const p of live) {
+      if (p.owner?.kind === 'ReplicaSet' && (newest === null || p.createdAt > newest.createdAt)) newest = p;
+    }
+    current = newest?.owner?.name ?? null;
+  }
+  const rank = (p: PodInfo) => (current !== null && p.owner?.name === current ? 0 : 1);
+  live.sort(
+    (a, b) =>
+      rank(a) - rank(b) ||
+      Number(b.ready) - Number(a.ready) ||
+      (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0) ||
+      (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+  );
+  return live.slice(0, Math.max(0, replicas));
+}
+
+/** Predicted placement of `count` pods of `gpus` GPUs: most free node first, ties by name. */
+function place(nodes: readonly NodeCapacity[], gpus: number, count: number): { node: string; gpus: number }[] {
+  const free = new Map(nodes.map((n) => [n.node, n.freeGpus]));
+  const claims = new Map<string, number>();
+  for (let i = 0; i < count; i++) {
+    let best: string | null = null;
+    for (const [node, f] of free) {
+      if (f < gpus) continue;
+      if (best === null || f > free.get(best)! || (f === free.get(best)! && node < best)) best = node;
+    }
+    if (best === null) break;
+    free.set(best, free.get(best)! - gpus);
+    claims.set(best, (claims.get(best) ?? 0) + gpus);
+  }
+  return [...claims].map(([node, g]) => ({ node, gpus: g }));
+}
+
+function round1(x: number): number {
+  return Math.round(x * 10) / 10;
+}
+
+/** The record to store for a decision (`kind: scaling`), so the next pass sees it. */
+export function toDecisionRecord(decision: ScalingDecision, now: Date): DecisionRecord {
+  return {
+    kind: 'scaling',
+    subject: decision.algorithm,
+    action: decision.action,
+    reason: decision.reason,
+    message: decision.message,
+    replicasFrom: decision.replicas.from,
+    replicasTo: decision.replicas.to,
+    utilization: decision.utilization,
+    at: now.toISOString(),
+  };
+}

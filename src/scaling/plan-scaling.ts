@@ -1,0 +1,91 @@
+import type { PodInfo, Snapshot } from '../cluster/types.js';
+import type { UtilizationReading } from '../metrics/types.js';
+import type { Pool, Policy, ResolvedAlgorithm } from '../spec/types.js';
+import type { DecisionRecord, UtilizationSampleRecord } from '../store/types.js';
+import { attribute } from './attribute.js';
+import { nodeCapacity } from './capacity.js';
+import { decideAll } from './decide.js';
+import type { Attribution, HpaState, ScalingDecision } from './types.js';
+
+/** What Git (and, with the HPA, the cluster) says about one algorithm's Deployment. */
+export interface AlgorithmState {
+  algorithm: ResolvedAlgorithm;
+  /** Pool its Deployment is pinned to in Git, or null. */
+  pool: Pool | null;
+  /** `spec.replicas` in Git. */
+  replicas: number;
+  currentReplicaSet?: string | null;
+  hpa?: HpaState | null;
+}
+
+/** Inputs of one scaling pass. `recent`: scaling decisions since `historySince(policy, now)`. */
+export interface ScalingPassInput {
+  algorithms: AlgorithmState[];
+  snapshot: Snapshot;
+  /** The one reading of the pass (Prometheus answer, scraped pages or files). */
+  reading: UtilizationReading;
+  recent: DecisionRecord[];
+  policy: Policy;
+  now: Date;
+}
+
+/** Result of one scaling pass: a decision per algorithm, what was attributed, samples to store. */
+export interface ScalingPassResult {
+  decisions: ScalingDecision[];
+  attribution: Attribution;
+  samples: UtilizationSampleRecord[];
+}
+
+/**
+ * One scaling pass (pure): attribute the reading to pods, compute free GPUs from the snapshot,
+ * decide every algorithm against that shared capacity (`decideAll`). A failed reading is "no
+ * data" for every algorithm (`NoData`, never 0 %).
+ */
+export function planScaling(input: ScalingPassInput): ScalingPassResult {
+  const { snapshot, policy, now, reading } = input;
+  const attribution = attribute(reading.ok ? reading.series : [], snapshot.pods, policy, now);
+  const noDataMessage = reading.ok ? null : `no GPU metrics (${reading.reason}): ${reading.message}`;
+
+  const podsByAlgorithm = new Map<string, PodInfo[]>();
+  for (const p of snapshot.pods) {
+    if (!p.managed || p.algorithm === null) continue;
+    const key = `${p.namespace}/${p.algorithm}`;
+    const list = podsByAlgorithm.get(key);
+    if (list) list.push(p);
+    else podsByAlgorithm.set(key, [p]);
+  }
+  const recentBySubject = new Map<string, DecisionRecord[]>();
+  for (const r of input.recent) {
+    if (r.kind !== 'scaling') continue;
+    const list = recentBySubject.get(r.subject);
+    if (list) list.push(r);
+    else recentBySubject.set(r.subject, [r]);
+  }
+
+  const samples: UtilizationSampleRecord[] = [];
+  const decisions = decideAll(
+    input.algorithms.map((a) => {
+      const attributed = attribution.byAlgorithm.get(a.algorithm.name);
+      const own = (attributed?.samples ?? []).filter((x) => x.namespace === a.algorithm.namespace);
+      for (const x of own) {
+        samples.push({ algorithm: a.algorithm.name, namespace: x.namespace, pod: x.pod, utilization: x.utilization, at: x.at });
+      }
+      return {
+        algorithm: a.algorithm,
+        pool: a.pool,
+        replicas: a.replicas,
+        currentReplicaSet: a.currentReplicaSet ?? null,
+        hpa: a.hpa ?? null,
+        pods: podsByAlgorithm.get(`${a.algorithm.namespace}/${a.algorithm.name}`) ?? [],
+        samples: own,
+        flags: attributed?.flags ?? [],
+        recent: recentBySubject.get(a.algorithm.name) ?? [],
+        noDataMessage,
+      };
+    }),
+    nodeCapacity(snapshot),
+    policy,
+    now,
+  );
+  return { decisions, attribution, samples };
+}

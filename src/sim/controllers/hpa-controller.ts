@@ -1,0 +1,160 @@
+/**
+ * A small HorizontalPodAutoscaler (autoscaling/v2) controller for Deployments, driven by the load
+ * model (https://kubernetes.io/docs/tasks/run-application/horizontal-pod-autoscale/#algorithm-details).
+ *
+ * Every `hpaSyncSeconds` (15 s) of simulated time per HPA:
+ * - the metric is the target Deployment's algorithm (`gpuops.dev/algorithm` label of its pod
+ *   template) per-GPU utilisation from the load model (what dcgm-exporter would report as
+ *   `DCGM_FI_DEV_GPU_UTIL`), whatever metric name the HPA names; the target is the first metric's
+ *   `target.averageValue` / `averageUtilization` / `value` (percent), 80 when none;
+ * - desired = ceil(serving pods × utilisation / target), unchanged within the 10 % tolerance,
+ *   clamped to `minReplicas` (default 1) .. `maxReplicas`;
+ * - scale-down is held until `hpaScaleDownStabilizationSeconds` (300 s) passed since the last scale
+ *   (simplified from Kubernetes' window of recommendations);
+ * - without a load model, or with no serving pod, there is no metric: only min/max are enforced and
+ *   `ScalingActive` is False (`FailedGetPodsMetric`) — never a scale-down on missing data;
+ * - it writes the Deployment's `spec.replicas` and the status: `currentReplicas`,
+ *   `desiredReplicas`, `lastScaleTime`, `currentMetrics`, conditions `AbleToScale`,
+ *   `ScalingActive`, `ScalingLimited` (`TooManyReplicas` when it sits at the maximum).
+ */
+import { servingAlgorithm } from '../load-model.js';
+import type { KubeObject, SimController, SimStore } from '../types.js';
+import type { ResolvedConfig } from './config.js';
+import { ChangeGate } from './gate.js';
+import { ALGORITHM_LABEL, isOwnedBy, parseQuantity, podGpus, setCondition } from './pods.js';
+import { k8sTime, parseTime } from './time.js';
+
+/** The HPA's target (percent) and metric name from `spec.metrics[0]`. */
+export function hpaTarget(hpa: KubeObject): { metric: string; target: number } {
+  const m = ((hpa.spec?.metrics as Record<string, any>[] | undefined) ?? [])[0]; // eslint-disable-line @typescript-eslint/no-explicit-any
+  if (!m) return { metric: 'cpu', target: 80 };
+  const body = m.pods ?? m.object ?? m.external ?? m.resource ?? m.containerResource ?? {};
+  const metric = String(body.metric?.name ?? body.name ?? 'cpu');
+  const t = body.target ?? {};
+  const raw = t.averageValue ?? t.averageUtilization ?? t.value;
+  const target = parseQuantity(raw);
+  return { metric, target: target > 0 ? target : 80 };
+}
+
+/**
+ * Replica recommendation (pure): `ceil(pods × utilisation / target)`, kept at `current` within
+ * the 10 % tolerance. `pods` is the number of serving pods.
+ */
+export function recommendReplicas(current: number, pods: number, utilization: number, target: number): number {
+  const ratio = utilization / target;
+  if (Math.abs(ratio - 1) <= 0.1) return current;
+  return Math.ceil(pods * ratio);
+}
+
+/** The HPA controller as a {@link SimController}. */
+export function hpaController(config: ResolvedConfig): SimController {
+  const gate = new ChangeGate();
+  const lastEval = new Map<string, number>();
+  return {
+    name: 'horizontal-pod-autoscaler',
+    reconcile(store: SimStore, now: Date): void {
+      if (!gate.open(store, now)) return;
+      const rv = store.resourceVersion();
+      const hpas = store.list('horizontalpodautoscalers');
+      const nowMs = now.getTime();
+      let nextDue = Number.POSITIVE_INFINITY;
+      let pods: KubeObject[] | undefined;
+      for (const hpa of hpas) {
+        const key = hpa.metadata.uid ?? `${hpa.metadata.namespace}/${hpa.metadata.name}`;
+        const last = lastEval.get(key);
+        if (last !== undefined && nowMs < last + config.hpaSyncSeconds * 1000) {
+          nextDue = Math.min(nextDue, last + config.hpaSyncSeconds * 1000);
+          continue;
+        }
+        lastEval.set(key, nowMs);
+        nextDue = Math.min(nextDue, nowMs + config.hpaSyncSeconds * 1000);
+        pods ??= store.list('pods');
+        try {
+          syncHpa(store, hpa, pods, now, config);
+        } catch {
+          // Changed or deleted meanwhile: the next evaluation works on the current objects.
+        }
+      }
+      gate.close(rv, nextDue);
+    },
+  };
+}
+
+function syncHpa(store: SimStore, hpa: KubeObject, pods: KubeObject[], now: Date, config: ResolvedConfig): void {
+  const at = k8sTime(now);
+  const ref = (hpa.spec?.scaleTargetRef ?? {}) as { kind?: string; name?: string };
+  const status = { ...(hpa.status ?? {}) } as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  let conditions = status.conditions as Record<string, unknown>[] | undefined;
+  const deploy = ref.kind === 'Deployment' && ref.name ? store.get('deployments', hpa.metadata.namespace, ref.name) : undefined;
+  if (!deploy) {
+    conditions = setCondition(conditions, { type: 'AbleToScale', status: 'False', reason: 'FailedGetScale', message: `the HPA controller was unable to get the target's current scale: ${String(ref.kind)} "${String(ref.name)}" not found` }, at);
+    return writeHpaStatus(store, hpa, { ...status, conditions });
+  }
+  const min = typeof hpa.spec?.minReplicas === 'number' ? hpa.spec.minReplicas : 1;
+  const max = typeof hpa.spec?.maxReplicas === 'number' ? hpa.spec.maxReplicas : min;
+  const current = typeof deploy.spec?.replicas === 'number' ? deploy.spec.replicas : 1;
+  const algorithm = deploy.spec?.template?.metadata?.labels?.[ALGORITHM_LABEL] as string | undefined;
+  const { metric, target } = hpaTarget(hpa);
+  const sets = new Set(store.list('replicasets', deploy.metadata.namespace).filter((rs) => isOwnedBy(rs, deploy)).map((rs) => rs.metadata.name));
+  const serving = pods.filter(
+    (p) =>
+      p.metadata.namespace === deploy.metadata.namespace &&
+      p.metadata.ownerReferences?.some((r) => r.kind === 'ReplicaSet' && sets.has(r.name)) &&
+      servingAlgorithm(p) !== undefined,
+  );
+  const allServingGpus = algorithm === undefined ? 0 : pods.filter((p) => servingAlgorithm(p) === algorithm).reduce((s, p) => s + podGpus(p), 0);
+
+  let proposal = current;
+  let utilization: number | undefined;
+  if (current === 0) {
+    conditions = setCondition(conditions, { type: 'ScalingActive', status: 'False', reason: 'ScalingDisabled', message: 'scaling is disabled since the replica count of the target is zero' }, at);
+  } else if (!config.loadModel || algorithm === undefined || serving.length === 0) {
+    conditions = setCondition(conditions, { type: 'ScalingActive', status: 'False', reason: 'FailedGetPodsMetric', message: `the HPA was unable to compute the replica count: unable to get metric ${metric}: no metrics returned` }, at);
+  } else {
+    utilization = config.loadModel.algorithmUtilization(algorithm, allServingGpus, now);
+    proposal = recommendReplicas(current, serving.length, utilization, target);
+    conditions = setCondition(conditions, { type: 'ScalingActive', status: 'True', reason: 'ValidMetricFound', message: `the HPA was able to successfully calculate a replica count from pods metric ${metric}` }, at);
+  }
+  let desired = current === 0 ? 0 : Math.min(max, Math.max(min, proposal));
+  if (current !== 0) {
+    conditions = setCondition(
+      conditions,
+      proposal > max
+        ? { type: 'ScalingLimited', status: 'True', reason: 'TooManyReplicas', message: 'the desired replica count is more than the maximum replica count' }
+        : proposal < min
+          ? { type: 'ScalingLimited', status: 'True', reason: 'TooFewReplicas', message: 'the desired replica count is less than the minimum replica count' }
+          : { type: 'ScalingLimited', status: 'False', reason: 'DesiredWithinRange', message: 'the desired count is within the acceptable range' },
+      at,
+    );
+  }
+  const lastScale = parseTime(status.lastScaleTime);
+  let able = { type: 'AbleToScale', status: 'True', reason: 'ReadyForNewScale', message: 'recommended size matches current size' };
+  if (desired < current && lastScale !== undefined && now.getTime() < lastScale + config.hpaScaleDownStabilizationSeconds * 1000) {
+    desired = current;
+    able = { type: 'AbleToScale', status: 'True', reason: 'ScaleDownStabilized', message: 'recent recommendations were higher than current one, applying the highest recent recommendation' };
+  }
+  if (desired !== current) {
+    deploy.spec = { ...(deploy.spec ?? {}), replicas: desired };
+    store.update('deployments', deploy);
+    status.lastScaleTime = at;
+    able = { type: 'AbleToScale', status: 'True', reason: 'SucceededRescale', message: `the HPA controller was able to update the target scale to ${desired}` };
+  }
+  conditions = setCondition(conditions, able, at);
+  const next: Record<string, unknown> = {};
+  if (hpa.metadata.generation !== undefined) next.observedGeneration = hpa.metadata.generation;
+  if (status.lastScaleTime) next.lastScaleTime = status.lastScaleTime;
+  next.currentReplicas = typeof deploy.status?.replicas === 'number' ? deploy.status.replicas : 0;
+  next.desiredReplicas = desired;
+  if (utilization !== undefined) {
+    next.currentMetrics = [{ type: 'Pods', pods: { metric: { name: metric }, current: { averageValue: String(Math.round(utilization)) } } }];
+  }
+  next.conditions = conditions;
+  writeHpaStatus(store, hpa, next);
+}
+
+function writeHpaStatus(store: SimStore, hpa: KubeObject, status: Record<string, unknown>): void {
+  const fresh = store.get('horizontalpodautoscalers', hpa.metadata.namespace, hpa.metadata.name);
+  if (!fresh || JSON.stringify(fresh.status ?? {}) === JSON.stringify(status)) return;
+  fresh.status = status;
+  store.update('horizontalpodautoscalers', fresh);
+}

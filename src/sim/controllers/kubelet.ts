@@ -1,0 +1,203 @@
+/**
+ * The simulated kubelet of every node: starts pods bound to a Ready node, and ends the containers
+ * of run-to-completion pods (`restartPolicy` `Never` or `OnFailure`) when their simulated run
+ * time is over (see {@link simulatedRun}). Pods with `restartPolicy: Always` (Deployments) run
+ * until deleted. `OnFailure` is treated as `Never`: a failed container is not restarted in place;
+ * the Job controller's retry pods stand for retries.
+ *
+ * Timestamps are exact: a container started at S with run time D has `finishedAt` S + D even when
+ * the clock jumped past it, so a benchmark measures D whatever the tick size.
+ */
+import type { KubeObject, SimController, SimStore } from '../types.js';
+import { GPU_INDICES_ANNOTATION, freeIndices } from '../dcgm/gpu-assignment.js';
+import type { ResolvedConfig } from './config.js';
+import { ChangeGate } from './gate.js';
+import { containerId, podIp } from './names.js';
+import { isNodeReady, isTerminal, parseQuantity, podGpus, setCondition } from './pods.js';
+import { simulatedRun } from './run-rule.js';
+import { k8sTime, parseTime } from './time.js';
+
+interface ContainerSpec {
+  name: string;
+  image?: string;
+  command?: unknown[];
+  args?: unknown[];
+}
+
+/** GPUs the device plugin exposes on a node: capacity, or the GFD `nvidia.com/gpu.count` label. */
+export function nodeGpuCount(node: KubeObject): number {
+  return Math.max(parseQuantity(node.status?.capacity?.['nvidia.com/gpu']), parseQuantity(node.metadata.labels?.['nvidia.com/gpu.count']));
+}
+
+function internalIp(node: KubeObject): string | undefined {
+  return (node.status?.addresses as { type: string; address: string }[] | undefined)?.find((a) => a.type === 'InternalIP')?.address;
+}
+
+function runsToCompletion(pod: KubeObject): boolean {
+  const policy = (pod.spec?.restartPolicy as string | undefined) ?? 'Always';
+  return policy === 'Never' || policy === 'OnFailure';
+}
+
+function readyConditions(pod: KubeObject, ready: boolean, at: string, reason?: string): Record<string, unknown>[] {
+  let c = pod.status?.conditions as Record<string, unknown>[] | undefined;
+  const notReady = ready ? {} : { reason: reason ?? 'ContainersNotReady' };
+  c = setCondition(c, { type: 'PodReadyToStartContainers', status: ready || reason === 'PodCompleted' ? 'True' : 'False' }, at, { lastProbeTime: null });
+  c = setCondition(c, { type: 'Initialized', status: 'True' }, at, { lastProbeTime: null });
+  c = setCondition(c, { type: 'Ready', status: ready ? 'True' : 'False', ...notReady }, at, { lastProbeTime: null });
+  c = setCondition(c, { type: 'ContainersReady', status: ready ? 'True' : 'False', ...notReady }, at, { lastProbeTime: null });
+  c = setCondition(c, { type: 'PodScheduled', status: 'True' }, at, { lastProbeTime: null });
+  return c;
+}
+
+/** Moves a bound Pending pod to Running at `startMs` (or to ContainerCreating before it). */
+function startPod(pod: KubeObject, node: KubeObject, nowMs: number, startupSeconds: number, allPods: KubeObject[]): number | undefined {
+  const status = (pod.status ??= {});
+  const boundMs = parseTime(status.startTime) ?? nowMs;
+  status.startTime ??= k8sTime(boundMs);
+  status.hostIP = internalIp(node) ?? status.hostIP;
+  if (status.hostIP) status.hostIPs = [{ ip: status.hostIP }];
+  const startMs = parseTime(status.startTime)! + startupSeconds * 1000;
+  const containers = (pod.spec?.containers as ContainerSpec[] | undefined) ?? [];
+  if (nowMs < startMs) {
+    status.phase = 'Pending';
+    status.conditions = readyConditions(pod, false, k8sTime(nowMs));
+    status.containerStatuses = containers.map((c) => ({
+      name: c.name,
+      image: c.image,
+      imageID: '',
+      ready: false,
+      started: false,
+      restartCount: 0,
+      state: { waiting: { reason: 'ContainerCreating' } },
+    }));
+    return startMs;
+  }
+  const uid = pod.metadata.uid ?? `${pod.metadata.namespace}/${pod.metadata.name}`;
+  const startedAt = k8sTime(startMs);
+  const gpus = podGpus(pod);
+  if (gpus > 0 && !pod.metadata.annotations?.[GPU_INDICES_ANNOTATION]) {
+    const others = allPods.filter((p) => p !== pod && !(p.metadata.namespace === pod.metadata.namespace && p.metadata.name === pod.metadata.name));
+    const indices = freeIndices(node.metadata.name, nodeGpuCount(node), others, gpus);
+    if (indices.length === gpus) pod.metadata.annotations = { ...(pod.metadata.annotations ?? {}), [GPU_INDICES_ANNOTATION]: indices.join(',') };
+  }
+  status.phase = 'Running';
+  status.podIP = podIp(pod.metadata.namespace ?? 'default', pod.metadata.name);
+  status.podIPs = [{ ip: status.podIP }];
+  status.conditions = readyConditions(pod, true, startedAt);
+  const inits = (pod.spec?.initContainers as ContainerSpec[] | undefined) ?? [];
+  if (inits.length > 0) {
+    status.initContainerStatuses = inits.map((c) => ({
+      name: c.name,
+      image: c.image,
+      imageID: '',
+      containerID: containerId(uid, c.name),
+      ready: true,
+      started: false,
+      restartCount: 0,
+      state: { terminated: { exitCode: 0, reason: 'Completed', startedAt, finishedAt: startedAt, containerID: containerId(uid, c.name) } },
+    }));
+  }
+  status.containerStatuses = containers.map((c) => ({
+    name: c.name,
+    image: c.image,
+    imageID: '',
+    containerID: containerId(uid, c.name),
+    ready: true,
+    started: true,
+    restartCount: 0,
+    state: { running: { startedAt } },
+  }));
+  return undefined;
+}
+
+/**
+ * Ends the containers of a run-to-completion pod whose run time is over; the pod becomes
+ * Succeeded (every exit code 0) or Failed once all containers ended. Returns the epoch ms the
+ * next container ends, or undefined; `changed` tells whether the pod was modified.
+ */
+function finishContainers(pod: KubeObject, nowMs: number, config: ResolvedConfig): { nextMs?: number; changed: boolean } {
+  const specs = new Map(((pod.spec?.containers as ContainerSpec[] | undefined) ?? []).map((c) => [c.name, c]));
+  const statuses = (pod.status?.containerStatuses as Record<string, any>[] | undefined) ?? []; // eslint-disable-line @typescript-eslint/no-explicit-any
+  let nextMs: number | undefined;
+  let changed = false;
+  for (const cs of statuses) {
+    const started = parseTime(cs.state?.running?.startedAt);
+    if (started === undefined) continue;
+    const run = simulatedRun(specs.get(cs.name) ?? { image: cs.image }, config.durations, config.defaultDurationSeconds);
+    const endMs = started + run.durationSeconds * 1000;
+    if (endMs > nowMs) {
+      nextMs = Math.min(nextMs ?? endMs, endMs);
+      continue;
+    }
+    const terminated: Record<string, unknown> = {
+      exitCode: run.exitCode,
+      reason: run.reason,
+      startedAt: cs.state.running.startedAt,
+      finishedAt: k8sTime(endMs),
+      containerID: cs.containerID,
+    };
+    if (run.terminationMessage !== undefined) terminated.message = run.terminationMessage;
+    cs.state = { terminated };
+    cs.ready = false;
+    cs.started = false;
+    changed = true;
+  }
+  const allDone = statuses.length > 0 && statuses.every((cs) => cs.state?.terminated);
+  if (changed && allDone) {
+    const failed = statuses.some((cs) => cs.state.terminated.exitCode !== 0);
+    const lastMs = Math.max(...statuses.map((cs) => parseTime(cs.state.terminated.finishedAt) ?? 0));
+    pod.status.phase = failed ? 'Failed' : 'Succeeded';
+    pod.status.conditions = readyConditions(pod, false, k8sTime(lastMs), 'PodCompleted');
+  }
+  return nextMs === undefined ? { changed } : { nextMs, changed };
+}
+
+/**
+ * The kubelets as one {@link SimController}. With `finishOnly` it only ends containers whose run
+ * time is over (named `kubelet-finish`): run first in a pass, it lets the Job controller see every
+ * pod that ended before `now` even when the clock jumped past a Job's deadline.
+ */
+export function kubeletController(config: ResolvedConfig, finishOnly = false): SimController {
+  const gate = new ChangeGate();
+  return {
+    name: finishOnly ? 'kubelet-finish' : 'kubelet',
+    reconcile(store: SimStore, now: Date): void {
+      if (!gate.open(store, now)) return;
+      const rv = store.resourceVersion();
+      const nowMs = now.getTime();
+      let nextDue = Number.POSITIVE_INFINITY;
+      const pods = store.list('pods');
+      let nodes: Map<string, KubeObject> | undefined;
+      for (const pod of pods) {
+        const nodeName = pod.spec?.nodeName as string | undefined;
+        if (!nodeName || isTerminal(pod) || pod.metadata.deletionTimestamp) continue;
+        const phase = pod.status?.phase ?? 'Pending';
+        if (phase === 'Pending' && !finishOnly) {
+          nodes ??= new Map(store.list('nodes').map((n) => [n.metadata.name, n]));
+          const node = nodes.get(nodeName);
+          if (!node || !isNodeReady(node)) continue;
+          const due = startPod(pod, node, nowMs, config.startupSeconds, pods);
+          if (due !== undefined) nextDue = Math.min(nextDue, due);
+          else if (runsToCompletion(pod)) {
+            const { nextMs } = finishContainers(pod, nowMs, config);
+            if (nextMs !== undefined) nextDue = Math.min(nextDue, nextMs);
+          }
+          write(store, pod);
+        } else if (phase === 'Running' && runsToCompletion(pod)) {
+          const { nextMs, changed } = finishContainers(pod, nowMs, config);
+          if (nextMs !== undefined) nextDue = Math.min(nextDue, nextMs);
+          if (changed) write(store, pod);
+        }
+      }
+      gate.close(rv, nextDue);
+    },
+  };
+}
+
+function write(store: SimStore, pod: KubeObject): void {
+  try {
+    store.update('pods', pod);
+  } catch {
+    // Changed or deleted meanwhile: the next pass works on the current object.
+  }
+}

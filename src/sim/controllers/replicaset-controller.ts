@@ -1,0 +1,103 @@
+/**
+ * The simulated ReplicaSet controller (apps/v1): keeps `spec.replicas` (default 1) live pods made
+ * from the template, named `<replicaset>-<5 chars>` and owned by the ReplicaSet. Surplus pods are
+ * deleted in the order kube-controller-manager ranks them: unbound before bound, Pending before
+ * Running, not Ready before Ready, then the newest first (ties: the name last in order).
+ * Status: `replicas`, `fullyLabeledReplicas`, `readyReplicas`, `availableReplicas`
+ * (`minReadySeconds` is not simulated), `observedGeneration`.
+ */
+import { SimApiError, type KubeObject, type SimController, type SimStore } from '../types.js';
+import { ChangeGate } from './gate.js';
+import { nameSuffix } from './names.js';
+import { byCreation, byOwner, isPodReady, isTerminal, ownedFrom, ownerReference, phaseOf } from './pods.js';
+
+/** Pods that count for a ReplicaSet: not finished, not being deleted. */
+export function activePods(pods: KubeObject[]): KubeObject[] {
+  return pods.filter((p) => !isTerminal(p) && !p.metadata.deletionTimestamp);
+}
+
+/** Surplus pods in deletion order (first = deleted first), as the ReplicaSet controller ranks them. */
+export function deletionOrder(pods: KubeObject[]): KubeObject[] {
+  const rank = (p: KubeObject): number[] => [
+    p.spec?.nodeName ? 1 : 0,
+    phaseOf(p) === 'Pending' ? 0 : phaseOf(p) === 'Unknown' ? 1 : 2,
+    isPodReady(p) ? 1 : 0,
+  ];
+  return [...pods].sort((a, b) => {
+    const ra = rank(a);
+    const rb = rank(b);
+    for (let i = 0; i < ra.length; i++) if (ra[i] !== rb[i]) return ra[i]! - rb[i]!;
+    return -byCreation(a, b); // newest first
+  });
+}
+
+/** The `index`-th pod of a ReplicaSet, from its template (not stored). */
+export function replicaSetPod(rs: KubeObject, index: number): KubeObject {
+  const tpl = (rs.spec?.template ?? {}) as { metadata?: KubeObject['metadata']; spec?: unknown };
+  const metadata: KubeObject['metadata'] = {
+    name: `${rs.metadata.name}-${nameSuffix(`${rs.metadata.uid ?? rs.metadata.name}/${index}`)}`,
+    namespace: rs.metadata.namespace,
+    labels: { ...(tpl.metadata?.labels ?? {}) },
+    ownerReferences: [ownerReference(rs)],
+  };
+  if (tpl.metadata?.annotations) metadata.annotations = { ...tpl.metadata.annotations };
+  return { apiVersion: 'v1', kind: 'Pod', metadata, spec: structuredClone(tpl.spec ?? {}), status: { phase: 'Pending' } };
+}
+
+/** Brings one ReplicaSet's pods to `spec.replicas` and writes its status. */
+export function syncReplicaSet(store: SimStore, rs: KubeObject, owned: KubeObject[]): void {
+  const want = typeof rs.spec?.replicas === 'number' ? rs.spec.replicas : 1;
+  let pods = activePods(owned);
+  if (pods.length < want) {
+    let index = owned.length;
+    for (let made = pods.length; made < want && index < owned.length + want + 100; index++) {
+      try {
+        pods = [...pods, store.create('pods', replicaSetPod(rs, index))];
+        made++;
+      } catch (err) {
+        if (!(err instanceof SimApiError && err.code === 409)) throw err;
+      }
+    }
+  } else if (pods.length > want) {
+    const surplus = deletionOrder(pods).slice(0, pods.length - want);
+    for (const p of surplus) store.delete('pods', p.metadata.namespace, p.metadata.name);
+    pods = pods.filter((p) => !surplus.includes(p));
+  }
+  const ready = pods.filter(isPodReady).length;
+  const status: Record<string, unknown> = {
+    replicas: pods.length,
+    fullyLabeledReplicas: pods.length,
+    readyReplicas: ready,
+    availableReplicas: ready,
+    observedGeneration: rs.metadata.generation ?? 1,
+  };
+  const fresh = store.get('replicasets', rs.metadata.namespace, rs.metadata.name);
+  if (fresh && JSON.stringify(fresh.status ?? {}) !== JSON.stringify(status)) {
+    fresh.status = status;
+    store.update('replicasets', fresh);
+  }
+}
+
+/** The ReplicaSet controller as a {@link SimController}. */
+export function replicaSetController(): SimController {
+  const gate = new ChangeGate();
+  return {
+    name: 'replicaset',
+    reconcile(store: SimStore, now: Date): void {
+      if (!gate.open(store, now)) return;
+      const rv = store.resourceVersion();
+      const sets = store.list('replicasets');
+      if (sets.length > 0) {
+        const pods = byOwner(store.list('pods'));
+        for (const rs of sets) {
+          try {
+            syncReplicaSet(store, rs, ownedFrom(pods, rs));
+          } catch {
+            // Changed or deleted meanwhile: the next pass works on the current object.
+          }
+        }
+      }
+      gate.close(rv);
+    },
+  };
+}

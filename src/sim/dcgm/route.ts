@@ -1,0 +1,60 @@
+/**
+ * HTTP routes of the simulated dcgm-exporters, for the simulated API server's `routes`:
+ *
+ * - `GET /dcgm/<node>/metrics` — the node's dcgm-exporter page at the clock's `now`
+ *   (`text/plain; version=0.0.4`); 404 for an unknown node or a node without GPUs.
+ * - `GET /dcgm/targets` — Prometheus HTTP service discovery (`http_sd_configs`): one target
+ *   group per GPU node with `__metrics_path__` = `/dcgm/<node>/metrics` and a `node` label, so
+ *   one Prometheus job scrapes every simulated exporter.
+ *
+ * Store and clock are read through `cluster()` at request time, so the route can be made before
+ * `startSimCluster` returns:
+ * `let sim; const dcgm = dcgmRoute(() => sim, load); sim = await startSimCluster({ routes: [dcgm] })`.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { LoadModel } from '../load-model.js';
+import type { SimClock, SimStore } from '../types.js';
+import { nodeGpuCount } from '../controllers/kubelet.js';
+import { renderDcgmPage } from './page.js';
+
+/** Where the route reads the cluster state; undefined while the cluster is starting. */
+export type ClusterSource = () => { store: SimStore; clock: Pick<SimClock, 'now'> } | undefined;
+
+function send(res: ServerResponse, code: number, type: string, body: string): void {
+  res.writeHead(code, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/** The route (a `SimRoute`): true when it answered the request. */
+export function dcgmRoute(cluster: ClusterSource, load: LoadModel): (req: IncomingMessage, res: ServerResponse, url: URL) => boolean {
+  return (req, res, url) => {
+    if (!url.pathname.startsWith('/dcgm/')) return false;
+    const c = cluster();
+    if (!c) {
+      send(res, 503, 'text/plain; charset=utf-8', 'simulated cluster is starting\n');
+      return true;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      send(res, 405, 'text/plain; charset=utf-8', `method ${req.method} not allowed\n`);
+      return true;
+    }
+    if (url.pathname === '/dcgm/targets') {
+      const host = req.headers.host ?? 'localhost';
+      const groups = c.store
+        .list('nodes')
+        .filter((n) => nodeGpuCount(n) > 0)
+        .map((n) => ({ targets: [host], labels: { __metrics_path__: `/dcgm/${n.metadata.name}/metrics`, node: n.metadata.name } }));
+      send(res, 200, 'application/json', JSON.stringify(groups));
+      return true;
+    }
+    const m = /^\/dcgm\/([^/]+)\/metrics$/.exec(url.pathname);
+    const node = m ? c.store.get('nodes', undefined, decodeURIComponent(m[1]!)) : undefined;
+    if (!node || nodeGpuCount(node) === 0) {
+      send(res, 404, 'text/plain; charset=utf-8', `no dcgm-exporter at ${url.pathname}\n`);
+      return true;
+    }
+    const body = renderDcgmPage(node, c.store.list('pods'), load, c.clock.now());
+    send(res, 200, 'text/plain; version=0.0.4; charset=utf-8', req.method === 'HEAD' ? '' : body);
+    return true;
+  };
+}

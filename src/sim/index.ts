@@ -1,0 +1,179 @@
+/**
+ * The simulated cluster: an HTTP server on loopback that speaks the Kubernetes REST API, over an
+ * in-memory store, with a clock that can run faster than real time and pluggable behaviour
+ * (controllers) and extra routes (dcgm-exporter pages). Start it with {@link startSimCluster}.
+ */
+import { writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ScaledClock } from './clock.js';
+import { GarbageCollector } from './gc.js';
+import { sendError, sendJson } from './http-util.js';
+import { renderKubeconfig } from './kubeconfig.js';
+import { ensureNamespace, listItems, loadObjects } from './load.js';
+import { handleApi } from './rest.js';
+import { MemoryStore } from './store.js';
+import type { SimClock, SimController, SimStore } from './types.js';
+import { WatchHub } from './watch.js';
+
+export type { KubeObject, Resource, SimClock, SimController, SimStore, WatchEvent } from './types.js';
+export { SimApiError } from './types.js';
+
+/**
+ * An extra HTTP route: returns true when it handled the request (it must then answer it).
+ * Routes are tried in order before the Kubernetes API paths.
+ */
+export type SimRoute = (req: IncomingMessage, res: ServerResponse, url: URL) => boolean | Promise<boolean>;
+
+/** Options of {@link startSimCluster}. */
+export interface SimClusterOptions {
+  /** A NodeList (`kubectl get nodes -o json`) or an array of Node objects. */
+  nodes?: unknown;
+  /** A PodList (`kubectl get pods -A -o json`) or an array of Pod objects. */
+  pods?: unknown;
+  /** Behaviour, run after writes (coalesced with setImmediate) and on clock ticks. */
+  controllers?: SimController[];
+  /** Extra HTTP routes (e.g. dcgm-exporter pages). */
+  routes?: SimRoute[];
+  /** Simulated seconds per real second (default 1). */
+  speed?: number;
+  /** Real milliseconds between clock ticks (default 100). */
+  tickMs?: number;
+  /** Listen port (default 0: a free port). */
+  port?: number;
+  /** Listen host (default 127.0.0.1). */
+  host?: string;
+}
+
+/** A running simulated cluster. */
+export interface SimCluster {
+  /** Base URL, e.g. `http://127.0.0.1:40123`. */
+  url: string;
+  store: SimStore;
+  clock: SimClock;
+  /** Kubeconfig YAML for this server (insecure-skip-tls-verify: true, context "gpuops-sim"). */
+  kubeconfig(): string;
+  writeKubeconfig(path: string): void;
+  /** API requests served (under /api and /apis), in total and by verb. */
+  requests(): { total: number; byVerb: Record<string, number> };
+  /** Warnings from loading the dumps (one per item that could not be loaded). */
+  loadErrors: string[];
+  close(): Promise<void>;
+}
+
+/** Rounds of controller runs per trigger before giving up on reaching a fixed point. */
+const MAX_ROUNDS = 10;
+
+/**
+ * Starts the simulated cluster. Nodes and pods from the dumps are loaded as given (uid,
+ * timestamps, spec and status kept; resourceVersion and managedFields dropped); items that fail
+ * to load are reported in `loadErrors`, the others load.
+ * @throws Error when `nodes`/`pods` are neither a List nor an array, or the port is taken.
+ */
+export async function startSimCluster(opts: SimClusterOptions = {}): Promise<SimCluster> {
+  const clock = new ScaledClock(opts.speed ?? 1);
+  const store = new MemoryStore(() => clock.now());
+  const gc = new GarbageCollector(store);
+  const watch = new WatchHub(store);
+  ensureNamespace(store, 'default');
+  ensureNamespace(store, 'kube-system');
+  const loadErrors = [
+    ...loadObjects(store, 'nodes', listItems(opts.nodes, 'nodes'), 'nodes').errors,
+    ...loadObjects(store, 'pods', listItems(opts.pods, 'pods'), 'pods').errors,
+  ];
+  const controllers = opts.controllers ?? [];
+  const routes = opts.routes ?? [];
+  const byVerb: Record<string, number> = {};
+  let total = 0;
+  let scheduled = false;
+  let closed = false;
+
+  const runControllers = (): void => {
+    scheduled = false;
+    if (closed) return;
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      const before = store.resourceVersion();
+      gc.run();
+      for (const c of controllers) {
+        try {
+          c.reconcile(store, clock.now());
+        } catch (err) {
+          process.stderr.write(
+            `gpuops sim: controller ${c.name} failed: ${(err as Error).stack ?? String(err)}\n`,
+          );
+        }
+      }
+      gc.run();
+      if (store.resourceVersion() === before) break;
+    }
+  };
+  const afterWrite = (): void => {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(runControllers);
+  };
+  clock.start(opts.tickMs ?? 100, runControllers);
+
+  const ctx = {
+    store,
+    clock,
+    gc,
+    watch,
+    afterWrite,
+    count: (verb: string) => {
+      total++;
+      byVerb[verb] = (byVerb[verb] ?? 0) + 1;
+    },
+  };
+
+  const server = createServer((req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      try {
+        for (const route of routes) if (await route(req, res, url)) return;
+        if (url.pathname === '/healthz' || url.pathname === '/readyz' || url.pathname === '/livez') {
+          res.writeHead(200, { 'Content-Type': 'text/plain' });
+          res.end('ok');
+          return;
+        }
+        if (await handleApi(req, res, url, ctx)) return;
+        sendJson(res, 404, {
+          kind: 'Status',
+          apiVersion: 'v1',
+          metadata: {},
+          status: 'Failure',
+          message: `the server could not find the requested resource (${url.pathname})`,
+          reason: 'NotFound',
+          code: 404,
+        });
+      } catch (err) {
+        if (!res.headersSent) sendError(res, err);
+        else res.end();
+      }
+    })();
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolve());
+  });
+  const addr = server.address() as AddressInfo;
+  const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  const url = `http://${host}:${addr.port}`;
+
+  return {
+    url,
+    store,
+    clock,
+    loadErrors,
+    kubeconfig: () => renderKubeconfig(url),
+    writeKubeconfig: (path: string) => writeFileSync(path, renderKubeconfig(url), { mode: 0o600 }),
+    requests: () => ({ total, byVerb: { ...byVerb } }),
+    close: async () => {
+      closed = true;
+      clock.stop();
+      watch.closeAll();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,113 @@
+/**
+ * `?watch=true` on list endpoints: a chunked stream of JSON lines `{"type":..., "object":...}`,
+ * as the API server sends it. Without `resourceVersion` (or with "0") the stream starts with an
+ * ADDED event per existing object; with one, it replays the events after it from a bounded
+ * history, or sends an ERROR event with a 410 Gone `Status` when that version is too old.
+ * A MODIFIED object is filtered on its new state only.
+ */
+import type { ServerResponse } from 'node:http';
+import type { FieldRequirement, LabelRequirement } from './selectors.js';
+import { matchFields, matchLabels } from './selectors.js';
+import type { MemoryStore } from './store.js';
+import type { KubeObject, Resource, WatchEvent } from './types.js';
+
+/** How many past events are kept for watches that resume from a resourceVersion. */
+const HISTORY = 10_000;
+
+/** What one watch asks for. */
+export interface WatchRequest {
+  resource: Resource;
+  namespace: string | undefined;
+  labels: LabelRequirement[];
+  fields: FieldRequirement[];
+  resourceVersion: string | undefined;
+  timeoutSeconds: number | undefined;
+}
+
+interface Watcher {
+  req: WatchRequest;
+  send(event: WatchEvent): void;
+}
+
+/** Fans store events out to open watch streams. */
+export class WatchHub {
+  private readonly history: WatchEvent[] = [];
+  private readonly watchers = new Set<Watcher>();
+  private readonly open = new Set<ServerResponse>();
+
+  constructor(private readonly store: MemoryStore) {
+    store.subscribeRaw((event) => {
+      this.history.push(event);
+      // Trimmed in batches: shifting one at a time is O(n) per write.
+      if (this.history.length > 2 * HISTORY) this.history.splice(0, this.history.length - HISTORY);
+      for (const w of this.watchers) w.send(event);
+    });
+  }
+
+  private matches(req: WatchRequest, event: WatchEvent): boolean {
+    const o = event.object;
+    if (event.resource !== req.resource) return false;
+    if (req.namespace !== undefined && o.metadata.namespace !== req.namespace) return false;
+    return matchLabels(req.labels, o.metadata.labels) && matchFields(req.fields, o);
+  }
+
+  /** Streams events for `req` on `res` until the client goes away, the timeout, or `closeAll`. */
+  serve(res: ServerResponse, req: WatchRequest): void {
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
+    res.flushHeaders();
+    this.open.add(res);
+    const write = (type: string, object: KubeObject | object): void => {
+      res.write(JSON.stringify({ type, object }) + '\n');
+    };
+    const rv = req.resourceVersion;
+    if (rv === undefined || rv === '' || rv === '0') {
+      for (const key of this.store.sortedKeys(req.resource)) {
+        const obj = this.store.peek(req.resource, key)!;
+        if (this.matches(req, { type: 'ADDED', resource: req.resource, object: obj })) write('ADDED', obj);
+      }
+    } else {
+      const from = Number(rv);
+      const oldest =
+        this.history.length > 0 ? Number(this.history[0]!.object.metadata.resourceVersion) : Infinity;
+      if (!Number.isFinite(from) || (from + 1 < oldest && from < Number(this.store.resourceVersion()))) {
+        write('ERROR', {
+          kind: 'Status',
+          apiVersion: 'v1',
+          metadata: {},
+          status: 'Failure',
+          message: `too old resource version: ${rv} (${oldest - 1})`,
+          reason: 'Expired',
+          code: 410,
+        });
+        res.end();
+        this.open.delete(res);
+        return;
+      }
+      for (const e of this.history) {
+        if (Number(e.object.metadata.resourceVersion) > from && this.matches(req, e)) write(e.type, e.object);
+      }
+    }
+    const watcher: Watcher = {
+      req,
+      send: (e) => {
+        if (this.matches(req, e)) write(e.type, e.object);
+      },
+    };
+    this.watchers.add(watcher);
+    const stop = (): void => {
+      this.watchers.delete(watcher);
+      this.open.delete(res);
+      if (timer) clearTimeout(timer);
+      if (!res.writableEnded) res.end();
+    };
+    const timer = req.timeoutSeconds ? setTimeout(stop, req.timeoutSeconds * 1000) : undefined;
+    res.on('close', stop);
+  }
+
+  /** Ends every open watch stream (server shutdown). */
+  closeAll(): void {
+    for (const res of this.open) res.end();
+    this.open.clear();
+    this.watchers.clear();
+  }
+}

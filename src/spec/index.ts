@@ -1,0 +1,15 @@
+/** The public face of `spec`: load and check a GitOps repo's Algorithm and Policy files. */
+export {
+  loadRepo,
+  loadPolicy,
+  loadAlgorithms,
+  loadDefaultPolicy,
+  readYamlFiles,
+  DEFAULT_POLICY_FILE,
+} from './load.js';
+export { parseAlgorithms, resolveAlgorithm, type ParsedAlgorithms } from './rules/algorithms.js';
+export { mergePolicy, parsePolicy, parseDefaultPolicy, type ParsedPolicy } from './rules/policy.js';
+export { parseRepo, type RepoFiles } from './rules/repo.js';
+export { formatSpecError } from './rules/format.js';
+export type { SpecFile } from './rules/yaml-documents.js';
+export * from './types.js';

@@ -1,0 +1,136 @@
+/**
+ * Reads a GitOps repo's Algorithm and Policy files from disk; the parsing and checking is pure and
+ * lives in `./rules/`.
+ */
+import { lstat, readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseAlgorithms, type ParsedAlgorithms } from './rules/algorithms.js';
+import { parseDefaultPolicy, parsePolicy, type ParsedPolicy } from './rules/policy.js';
+import { compareSpecErrors } from './rules/format.js';
+import { parseRepo } from './rules/repo.js';
+import type { SpecFile } from './rules/yaml-documents.js';
+import type { LoadedRepo, Policy, SpecError } from './types.js';
+
+/** The shipped default policy, `policies/default.yaml` at the package root. */
+export const DEFAULT_POLICY_FILE = fileURLToPath(new URL('../../policies/default.yaml', import.meta.url));
+
+/** Largest spec file gpuops reads (bytes); a larger file is reported, not parsed. */
+export const MAX_FILE_BYTES = 1024 * 1024;
+
+const YAML_FILE = /\.ya?ml$/;
+
+/** Files read from one folder of the repo, and the files that could not be read. */
+export interface ReadFiles {
+  files: SpecFile[];
+  errors: SpecError[];
+}
+
+/**
+ * Reads every `*.yaml` / `*.yml` under `<dir>/<folder>` (recursively when `recursive`), sorted by
+ * path. Paths in the result are relative to `dir` with `/` separators. A missing folder is no
+ * files; symbolic links are reported and not followed (a pull request must not make gpuops read
+ * outside the repo); files over {@link MAX_FILE_BYTES} are reported and skipped.
+ */
+export async function readYamlFiles(dir: string, folder: string, recursive: boolean): Promise<ReadFiles> {
+  const out: ReadFiles = { files: [], errors: [] };
+  const walk = async (rel: string): Promise<void> => {
+    let entries;
+    try {
+      entries = await readdir(path.join(dir, rel), { withFileTypes: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT' && rel === folder) return;
+      throw err;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const e of entries) {
+      const relPath = `${rel}/${e.name}`;
+      if (e.isDirectory()) {
+        if (recursive && !e.name.startsWith('.')) await walk(relPath);
+      } else if (YAML_FILE.test(e.name)) {
+        const at = { file: relPath, line: 1, column: 1, field: '' };
+        if (e.isSymbolicLink()) {
+          out.errors.push({ ...at, message: 'symbolic links are not followed; commit the file itself' });
+          continue;
+        }
+        if (!e.isFile()) continue;
+        const full = path.join(dir, relPath);
+        const { size } = await lstat(full);
+        if (size > MAX_FILE_BYTES) {
+          out.errors.push({
+            ...at,
+            message: `file is ${size} bytes; spec files are at most ${MAX_FILE_BYTES}`,
+          });
+          continue;
+        }
+        out.files.push({ path: relPath, text: await readFile(full, 'utf8') });
+      }
+    }
+  };
+  await walk(folder);
+  return out;
+}
+
+/** Reads and parses the shipped default policy. Throws when it is missing or invalid. */
+export async function loadDefaultPolicy(file = DEFAULT_POLICY_FILE): Promise<Policy> {
+  return parseDefaultPolicy({ path: file, text: await readFile(file, 'utf8') });
+}
+
+async function assertDirectory(dir: string): Promise<void> {
+  const st = await lstat(dir).catch(() => undefined);
+  if (!st?.isDirectory()) throw new Error(`${dir} is not a directory`);
+}
+
+/**
+ * The policy of the GitOps repo at `dir`: the shipped default overridden by `policies/*.yaml`
+ * (see `parsePolicy`), with the override files' errors and how many were read.
+ * Throws when `dir` is not a directory.
+ */
+export async function loadPolicy(dir: string): Promise<ParsedPolicy & { files: number }> {
+  await assertDirectory(dir);
+  const [defaults, read] = await Promise.all([loadDefaultPolicy(), readYamlFiles(dir, 'policies', false)]);
+  const parsed = parsePolicy(defaults, read.files);
+  return {
+    ...parsed,
+    errors: [...read.errors, ...parsed.errors],
+    files: read.files.length + read.errors.length,
+  };
+}
+
+/**
+ * The Algorithm files under `<dir>/algorithms/` checked against `policy` (see `parseAlgorithms`).
+ */
+export async function loadAlgorithms(
+  dir: string,
+  policy: Policy,
+): Promise<ParsedAlgorithms & { files: number }> {
+  const read = await readYamlFiles(dir, 'algorithms', true);
+  const parsed = parseAlgorithms(read.files, policy);
+  return {
+    ...parsed,
+    errors: [...read.errors, ...parsed.errors],
+    files: read.files.length + read.errors.length,
+  };
+}
+
+/**
+ * Loads the GitOps repo at `dir`: merged policy, valid algorithms with defaults filled, every
+ * located error (sorted by file, line, column), and the number of Algorithm and Policy files
+ * (including ones that could not be read). One bad file never hides the others.
+ * Throws only when `dir` is not a directory or the shipped default policy is broken.
+ */
+export async function loadRepo(dir: string): Promise<LoadedRepo> {
+  await assertDirectory(dir);
+  const [defaults, algorithms, policies] = await Promise.all([
+    loadDefaultPolicy(),
+    readYamlFiles(dir, 'algorithms', true),
+    readYamlFiles(dir, 'policies', false),
+  ]);
+  const repo = parseRepo(defaults, { algorithms: algorithms.files, policies: policies.files });
+  const readErrors = [...policies.errors, ...algorithms.errors];
+  return {
+    ...repo,
+    errors: [...readErrors, ...repo.errors].sort(compareSpecErrors),
+    files: repo.files + readErrors.length,
+  };
+}

@@ -1,0 +1,128 @@
+import { validators } from '../schema/compile.js';
+import { compareSpecErrors, formatSpecError } from './format.js';
+import type { Policy, SpecError } from '../types.js';
+import { documentProblems, envelopeProblem, locateProblem } from './document.js';
+import type { ParsedDocument } from './yaml-documents.js';
+import type { FieldProblem } from './schema-errors.js';
+import { parseDocuments, type PathSegment, type SpecFile } from './yaml-documents.js';
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/**
+ * Deep merge of a policy override onto a base, field by field: mappings merge key by key,
+ * everything else (scalars, lists, `null`) replaces. Neither input is changed.
+ *
+ * `mergePolicy(default, {spec: {scaling: {utilization: {max: 90}}}})` changes only `max`;
+ * `{spec: {pullRequests: {labels: [a]}}}` replaces the whole label list.
+ */
+export function mergePolicy<T>(base: T, override: unknown): T {
+  if (!isPlainObject(base) || !isPlainObject(override)) return structuredClone(override) as T;
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(override)) {
+    out[k] = k in base ? mergePolicy(base[k], v) : structuredClone(v);
+  }
+  return out as T;
+}
+
+/** True when `value` has a field at `path`. */
+function has(value: unknown, path: readonly PathSegment[]): boolean {
+  let node = value;
+  for (const seg of path) {
+    if (!isPlainObject(node) || !(String(seg) in node)) return false;
+    node = node[String(seg)];
+  }
+  return true;
+}
+
+/**
+ * Rules across policy fields that a schema cannot say: `minReplicas ≤ maxReplicas`,
+ * `utilization.min < utilization.max`. The problem names the bound that `override` (the document
+ * being applied) sets, so it is located there.
+ */
+export function policyCrossProblems(p: Policy, override?: unknown): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  const s = p.spec.scaling;
+  const pick = (a: PathSegment[], b: PathSegment[]) => (override === undefined || has(override, a) ? a : b);
+  if (s.minReplicas > s.maxReplicas) {
+    problems.push({
+      path: pick(['spec', 'scaling', 'minReplicas'], ['spec', 'scaling', 'maxReplicas']),
+      at: 'value',
+      message: `minReplicas ${s.minReplicas} is above maxReplicas ${s.maxReplicas}`,
+    });
+  }
+  if (s.utilization.min >= s.utilization.max) {
+    problems.push({
+      path: pick(['spec', 'scaling', 'utilization', 'min'], ['spec', 'scaling', 'utilization', 'max']),
+      at: 'value',
+      message: `utilization min ${s.utilization.min}% must be below max ${s.utilization.max}%`,
+    });
+  }
+  return problems;
+}
+
+/** Schema and cross-field problems of a whole (merged) policy; `parsed` is the document applied last. */
+function policyProblems(value: unknown, parsed: ParsedDocument): FieldProblem[] {
+  const schema = documentProblems(validators().policy, value, parsed);
+  return schema.length > 0 ? schema : policyCrossProblems(value as Policy, parsed.value);
+}
+
+/**
+ * Parses the shipped default policy. Throws when it is not a valid Policy: that is a bug in
+ * gpuops, not in a user's repo.
+ */
+export function parseDefaultPolicy(file: SpecFile): Policy {
+  const parsed = parseDocuments(file);
+  const doc = parsed.documents[0];
+  const problems = doc ? [envelopeProblem(doc.value, 'Policy'), ...policyProblems(doc.value, doc)] : [];
+  const errors = [
+    ...parsed.errors,
+    ...(doc ? problems.flatMap((p) => (p ? [locateProblem(doc, p)] : [])) : []),
+  ];
+  if (!doc || parsed.documents.length > 1 || errors.length > 0) {
+    const lines = errors.map(formatSpecError);
+    throw new Error(`the default policy ${file.path} is not one valid Policy document\n${lines.join('\n')}`);
+  }
+  return doc.value as Policy;
+}
+
+/** The merged policy and the problems of the override files. */
+export interface ParsedPolicy {
+  policy: Policy;
+  errors: SpecError[];
+}
+
+/**
+ * Merges a repo's `policies/*.yaml` onto the default policy (pure: the caller reads the disk).
+ * Files apply in path order and documents in file order, later ones winning field by field (see
+ * {@link mergePolicy}). Each document is checked by validating the merge so far plus it, so every
+ * error is located in the document that introduced it; a document with errors is reported and
+ * left out, and the others still apply.
+ *
+ * @param defaults the parsed shipped `policies/default.yaml`
+ * @param files    the repo's policy files, paths relative to the repo root
+ */
+export function parsePolicy(defaults: Policy, files: readonly SpecFile[]): ParsedPolicy {
+  let policy = defaults;
+  const errors: SpecError[] = [];
+  for (const file of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
+    const parsed = parseDocuments(file);
+    errors.push(...parsed.errors);
+    for (const doc of parsed.documents) {
+      const envelope = envelopeProblem(doc.value, 'Policy');
+      if (envelope) {
+        errors.push(locateProblem(doc, envelope));
+        continue;
+      }
+      const candidate = mergePolicy(policy, doc.value);
+      const problems = policyProblems(candidate, doc);
+      if (problems.length > 0) {
+        errors.push(...problems.map((p) => locateProblem(doc, p)));
+        continue;
+      }
+      policy = candidate;
+    }
+  }
+  return { policy, errors: errors.sort(compareSpecErrors) };
+}

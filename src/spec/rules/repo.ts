@@ -1,0 +1,29 @@
+import type { LoadedRepo, Policy } from '../types.js';
+import { compareSpecErrors } from './format.js';
+import { parseAlgorithms } from './algorithms.js';
+import { parsePolicy } from './policy.js';
+import type { SpecFile } from './yaml-documents.js';
+
+/** The files of a GitOps repo that gpuops reads, paths relative to the repo root. */
+export interface RepoFiles {
+  /** `algorithms/**.{yaml,yml}` */
+  algorithms: readonly SpecFile[];
+  /** `policies/*.{yaml,yml}` */
+  policies: readonly SpecFile[];
+}
+
+/**
+ * Reads a GitOps repo from its files (pure): merges the policies onto `defaults`, then parses the
+ * algorithms with the merged policy. Errors come sorted by file, line and column.
+ */
+export function parseRepo(defaults: Policy, files: RepoFiles): LoadedRepo {
+  const policy = parsePolicy(defaults, files.policies);
+  const algorithms = parseAlgorithms(files.algorithms, policy.policy);
+  const errors = [...policy.errors, ...algorithms.errors].sort(compareSpecErrors);
+  return {
+    policy: policy.policy,
+    algorithms: algorithms.algorithms,
+    errors,
+    files: files.algorithms.length + files.policies.length,
+  };
+}

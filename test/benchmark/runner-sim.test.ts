@@ -1,0 +1,263 @@
+/**
+ * The benchmark runner against the simulated cluster over HTTP, through @kubernetes/client-node
+ * (`createKubeJobApi`) and a real SQLite store. The runner's clock is the simulator's: each poll's
+ * sleep advances simulated time, so minutes of benchmark run in milliseconds.
+ */
+import * as k8s from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunnerClock } from '../../src/benchmark/clock.js';
+import { loadWorkloadTemplates } from '../../src/benchmark/load-templates.js';
+import { runBenchmarks, type BenchmarkProgress, type RunnerDeps } from '../../src/benchmark/runner.js';
+import { createKubeJobApi, type JobApi } from '../../src/cluster/jobs.js';
+import { renderPlacedWorkloads } from '../../src/manifests/workloads.js';
+import { place } from '../../src/placement/place.js';
+import { defaultControllers } from '../../src/sim/controllers/index.js';
+import { startSimCluster, type SimCluster } from '../../src/sim/index.js';
+import type { Policy, ResolvedAlgorithm } from '../../src/spec/types.js';
+import { openStore, type Store } from '../../src/store/index.js';
+import { algorithmsFromYaml, algorithmYaml, policyWith } from './fixtures.js';
+
+function gpuNode(name: string, pool: string | null, gpus: number) {
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: {
+      name,
+      labels: {
+        'kubernetes.io/hostname': name,
+        'nvidia.com/gpu.product': 'NVIDIA-A100-SXM4-80GB',
+        'nvidia.com/gpu.count': String(gpus),
+        ...(pool ? { 'gpuops.dev/pool': pool } : {}),
+      },
+    },
+    spec: { taints: [{ key: 'nvidia.com/gpu', value: 'present', effect: 'NoSchedule' }] },
+    status: {
+      capacity: { cpu: '64', memory: '512Gi', 'nvidia.com/gpu': String(gpus) },
+      allocatable: { cpu: '64', memory: '512Gi', 'nvidia.com/gpu': String(gpus) },
+      conditions: [{ type: 'Ready', status: 'True' }],
+    },
+  };
+}
+
+/** The test node has 2 GPUs; the long-task node is bigger and never used by benchmarks. */
+const NODES = [
+  gpuNode('gpu-test-01', 'test', 2),
+  gpuNode('gpu-long-01', 'long-task', 8),
+  gpuNode('gpu-short-01', 'short-task', 4),
+];
+/** Simulated image pull: 30 s between binding and container start, which must not be counted. */
+const STARTUP_SECONDS = 30;
+
+let sim: SimCluster;
+let store: Store;
+let jobs: JobApi;
+let policy: Policy;
+const progress: BenchmarkProgress[] = [];
+/** Peak number of live pods bound to the test node at once, and every node a benchmark pod used. */
+let peakOnTestNode = 0;
+const benchNodes = new Set<string>();
+let jobsCreated = 0;
+
+beforeAll(async () => {
+  sim = await startSimCluster({
+    nodes: NODES,
+    controllers: defaultControllers({ startupSeconds: STARTUP_SECONDS }),
+  });
+  const kc = new k8s.KubeConfig();
+  kc.loadFromString(sim.kubeconfig());
+  jobs = createKubeJobApi(kc);
+  store = await openStore('sqlite::memory:');
+  await store.migrate();
+  policy = await policyWith((p) => {
+    p.placement.longTaskThresholdSeconds = 600;
+    p.benchmark.unschedulableTimeoutSeconds = 120;
+  });
+  sim.store.subscribe((e) => {
+    if (e.resource === 'jobs' && e.type === 'ADDED') jobsCreated++;
+    if (e.resource !== 'pods') return;
+    const live = sim.store
+      .list('pods')
+      .filter(
+        (p) => p.spec?.nodeName === 'gpu-test-01' && !['Succeeded', 'Failed'].includes(p.status?.phase),
+      );
+    peakOnTestNode = Math.max(peakOnTestNode, live.length);
+    const node = e.object.spec?.nodeName as string | undefined;
+    if (node && e.object.metadata.labels?.['app.kubernetes.io/component'] === 'benchmark')
+      benchNodes.add(node);
+  });
+});
+
+afterAll(async () => {
+  await store?.close();
+  await sim?.close();
+});
+
+/** The runner's clock is the simulator's: sleeping advances simulated time, then lets controllers run. */
+function simClock(): RunnerClock {
+  return {
+    now: () => sim.clock.now(),
+    sleep: async (s) => {
+      sim.clock.advance(s);
+      await new Promise((r) => setTimeout(r, 1));
+    },
+  };
+}
+
+function deps(p: Policy = policy): RunnerDeps {
+  return {
+    jobs,
+    store,
+    clock: simClock(),
+    policy: p.spec,
+    templates: loadWorkloadTemplates(),
+    onProgress: (e) => progress.push(e),
+  };
+}
+
+const SHORT = algorithmYaml({ name: 'resnet-short', args: ['--bench', '--sim-duration=42'] });
+const LONG = algorithmYaml({
+  name: 'bert-long',
+  args: ['--bench', '--sim-duration=900'],
+  timeoutSeconds: 3600,
+});
+/** Runs 100 s by the clock but reports 700 s in its termination message: the message wins. */
+const SELF_TIMED = algorithmYaml({
+  name: 'self-timed',
+  args: ['--sim-duration=100', '--sim-termination-message=700'],
+});
+
+describe('benchmark on the test node, then placement', () => {
+  let algs: ResolvedAlgorithm[];
+
+  it('measures the container run time (not the image pull), takes the median and places by threshold', async () => {
+    algs = algorithmsFromYaml([SHORT, LONG, SELF_TIMED].join('---\n'), policy);
+    const free = await jobs.freeTestGpus('gpuops.dev/pool');
+    expect(free).toBe(2);
+    const results = await runBenchmarks(algs, deps(), free);
+
+    expect(results.map((r) => [r.algorithm, r.status, r.medianSeconds, r.cached])).toEqual([
+      ['resnet-short', 'Succeeded', 42, false],
+      ['bert-long', 'Succeeded', 900, false],
+      ['self-timed', 'Succeeded', 700, false],
+    ]);
+    for (const r of results) {
+      expect(r.recorded.map((x) => x.run)).toEqual([1, 2, 3]);
+      expect(r.recorded.every((x) => x.node === 'gpu-test-01')).toBe(true);
+    }
+    expect(benchNodes).toEqual(new Set(['gpu-test-01']));
+    // Two 1-GPU benchmarks at once on the 2-GPU test pool, never three.
+    expect(peakOnTestNode).toBe(2);
+
+    const stored = await store.benchmarkRuns('bert-long', results[1]!.specHash);
+    expect(stored.map((r) => [r.run, r.status, r.durationSeconds])).toEqual([
+      [1, 'Succeeded', 900],
+      [2, 'Succeeded', 900],
+      [3, 'Succeeded', 900],
+    ]);
+
+    const placements = algs.map((a, i) =>
+      place({ algorithm: a.name, pinned: a.placement, benchmark: results[i]! }, 600),
+    );
+    expect(placements.map((p) => [p.algorithm, p.pool, p.reason, p.runTimeSeconds])).toEqual([
+      ['resnet-short', 'short-task', 'BelowThreshold', 42],
+      ['bert-long', 'long-task', 'AboveThreshold', 900],
+      ['self-timed', 'long-task', 'AboveThreshold', 700],
+    ]);
+    const files = renderPlacedWorkloads({
+      algorithms: algs,
+      placements,
+      policy: policy.spec,
+      cluster: 'sim',
+      templates: loadWorkloadTemplates(),
+    });
+    const short = files.find((f) => f.path === 'clusters/sim/algorithms/resnet-short/deployment.yaml')!;
+    expect(short.content).toContain('gpuops.dev/pool: short-task');
+    expect(
+      files.find((f) => f.path === 'clusters/sim/algorithms/bert-long/deployment.yaml')!.content,
+    ).toContain('gpuops.dev/pool: long-task');
+
+    const mine = progress.filter((p) => p.algorithm === 'bert-long');
+    expect(new Set(mine.map((p) => p.phase))).toEqual(
+      new Set(['queued', 'scheduling', 'running', 'succeeded']),
+    );
+    expect(mine.filter((p) => p.phase === 'succeeded').map((p) => `${p.run}/${p.runs}`)).toEqual([
+      '1/3',
+      '2/3',
+      '3/3',
+    ]);
+    expect(mine.some((p) => p.phase === 'running' && p.elapsedSeconds >= 300)).toBe(true);
+  });
+
+  it('a spec changed only in comments and key order is not benchmarked again', async () => {
+    const reordered = SHORT.replace('spec:', '# benchmarked already\nspec:  # unchanged')
+      .replace(/ {2}image: (.*)\n/, '')
+      .concat(`  image: registry.example.com/ml/resnet-short:1.0.0 # same image\n`);
+    const [again] = algorithmsFromYaml(reordered, policy);
+    const before = jobsCreated;
+    const [r] = await runBenchmarks([again!], deps(), 2);
+    expect(r).toMatchObject({ status: 'Succeeded', medianSeconds: 42, cached: true, recorded: [] });
+    expect(jobsCreated).toBe(before);
+  });
+
+  it('a changed image is benchmarked again', async () => {
+    const [changed] = algorithmsFromYaml(SHORT.replace('resnet-short:1.0.0', 'resnet-short:1.1.0'), policy);
+    const before = jobsCreated;
+    const [r] = await runBenchmarks([changed!], deps(), 2);
+    expect(r).toMatchObject({ status: 'Succeeded', medianSeconds: 42, cached: false });
+    expect(r!.recorded).toHaveLength(3);
+    expect(jobsCreated - before).toBe(3);
+  });
+});
+
+describe('benchmarks that end without a placement', () => {
+  it('a pod that cannot be scheduled ends Unschedulable, its Job is deleted, and no Deployment is emitted', async () => {
+    const [big] = algorithmsFromYaml(
+      algorithmYaml({ name: 'too-big', gpus: 4, args: ['--sim-duration=10'] }),
+      policy,
+    );
+    const [r] = await runBenchmarks([big!], deps(), 2);
+    expect(r!.status).toBe('Unschedulable');
+    expect(r!.recorded).toHaveLength(1);
+    expect(r!.recorded[0]!.message).toMatch(/Unschedulable for \d+ s \(limit 120 s\).*nvidia.com\/gpu/);
+    expect(sim.store.get('jobs', 'algorithms', r!.recorded[0]!.jobName)).toBeUndefined();
+
+    const placement = place({ algorithm: 'too-big', pinned: big!.placement, benchmark: r! }, 600);
+    expect(placement).toMatchObject({ pool: null, reason: 'BenchmarkFailed' });
+    expect(
+      renderPlacedWorkloads({
+        algorithms: [big!],
+        placements: [placement],
+        policy: policy.spec,
+        cluster: 'sim',
+        templates: loadWorkloadTemplates(),
+      }),
+    ).toEqual([]);
+  });
+
+  it('a failing container ends Failed after its first run, with the exit code', async () => {
+    const [bad] = algorithmsFromYaml(
+      algorithmYaml({ name: 'crashes', args: ['--sim-duration=5', '--sim-fail=3'] }),
+      policy,
+    );
+    const [r] = await runBenchmarks([bad!], deps(), 2);
+    expect(r!.status).toBe('Failed');
+    expect(r!.recorded).toHaveLength(1);
+    expect(r!.message).toMatch(/exit code 3/);
+    // Final at this spec: asked again, nothing runs.
+    const [again] = await runBenchmarks([bad!], deps(), 2);
+    expect(again).toMatchObject({ status: 'Failed', cached: true });
+  });
+
+  it('a run past activeDeadlineSeconds ends TimedOut', async () => {
+    const [slow] = algorithmsFromYaml(
+      algorithmYaml({ name: 'too-slow', args: ['--sim-duration=500'], timeoutSeconds: 100 }),
+      policy,
+    );
+    const [r] = await runBenchmarks([slow!], deps(), 2);
+    expect(r!.status).toBe('TimedOut');
+    expect(r!.recorded[0]!.message).toMatch(/activeDeadlineSeconds 100 s/);
+    expect(place({ algorithm: 'too-slow', pinned: 'auto', benchmark: r! }, 600).reason).toBe(
+      'BenchmarkFailed',
+    );
+  });
+});

@@ -1,0 +1,84 @@
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { canonicalJson, specHash, specHashLabel } from '../../src/benchmark/spec-hash.js';
+import type { Algorithm } from '../../src/spec/types.js';
+
+const BASE = `
+apiVersion: gpuops.dev/v1alpha1
+kind: Algorithm
+metadata:
+  name: resnet50-infer
+spec:
+  image: registry.example.com/ml/resnet50:1.4.2
+  command: ["python", "serve.py"]
+  args: ["--port=8080"]
+  env: [{name: BATCH, value: "32"}]
+  resources: {gpus: 1, cpu: "4", memory: 16Gi}
+  benchmark:
+    args: ["--bench", "--iterations=500"]
+    runs: 3
+    timeoutSeconds: 1800
+  scaling:
+    minReplicas: 1
+    maxReplicas: 8
+  placement: {pool: auto}
+`;
+
+function hashOf(text: string): string {
+  return specHash((parse(text) as Algorithm).spec);
+}
+
+describe('specHash', () => {
+  const base = hashOf(BASE);
+
+  it('is 64 hex characters; the label form fits a label value', () => {
+    expect(base).toMatch(/^[0-9a-f]{64}$/);
+    expect(specHashLabel(base)).toBe(base.slice(0, 16));
+  });
+
+  it.each([
+    { name: 'comments added', text: BASE.replace('spec:', '# the spec\nspec:  # trailing') },
+    {
+      name: 'keys reordered and flow style changed to block style',
+      text:
+        BASE.replace(
+          '  resources: {gpus: 1, cpu: "4", memory: 16Gi}',
+          '  resources:\n    memory: 16Gi\n    cpu: "4"\n    gpus: 1',
+        ).replace('  image: registry.example.com/ml/resnet50:1.4.2\n', '') +
+        '  image: registry.example.com/ml/resnet50:1.4.2\n',
+    },
+    {
+      name: 'scaling changed (does not change run time)',
+      text: BASE.replace('maxReplicas: 8', 'maxReplicas: 4'),
+    },
+    { name: 'placement changed', text: BASE.replace('{pool: auto}', '{pool: long-task}') },
+    { name: 'quoting style changed', text: BASE.replace('memory: 16Gi', "memory: '16Gi'") },
+  ])('unchanged when $name', ({ text }) => {
+    expect(hashOf(text)).toBe(base);
+  });
+
+  it.each([
+    { name: 'image tag', text: BASE.replace('resnet50:1.4.2', 'resnet50:1.4.3') },
+    { name: 'command', text: BASE.replace('"serve.py"', '"serve2.py"') },
+    { name: 'args', text: BASE.replace('--port=8080', '--port=9090') },
+    { name: 'env value', text: BASE.replace('"32"', '"64"') },
+    { name: 'GPUs', text: BASE.replace('gpus: 1', 'gpus: 2') },
+    { name: 'memory', text: BASE.replace('16Gi', '32Gi') },
+    { name: 'benchmark args', text: BASE.replace('--iterations=500', '--iterations=1000') },
+    { name: 'benchmark runs', text: BASE.replace('runs: 3', 'runs: 5') },
+    {
+      name: 'args order',
+      text: BASE.replace('["--bench", "--iterations=500"]', '["--iterations=500", "--bench"]'),
+    },
+  ])('changes when $name changes', ({ text }) => {
+    expect(hashOf(text)).not.toBe(base);
+  });
+});
+
+describe('canonicalJson', () => {
+  it('sorts keys at every level and drops undefined', () => {
+    expect(canonicalJson({ b: 1, a: { d: [2, { z: 1, y: undefined, x: 0 }], c: null } })).toBe(
+      '{"a":{"c":null,"d":[2,{"x":0,"z":1}]},"b":1}',
+    );
+  });
+});

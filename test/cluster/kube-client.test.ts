@@ -1,0 +1,189 @@
+/**
+ * The cluster adapter against the simulated cluster over HTTP, driven through
+ * @kubernetes/client-node; faults come from a loopback proxy in front of it.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKubeClient, KubeApiError, loadKubeConfig } from '../../src/cluster/kube-client.js';
+import { readSnapshot } from '../../src/cluster/read-snapshot.js';
+import { startSimCluster, type SimCluster } from '../../src/sim/index.js';
+
+const fixture = (f: string) =>
+  JSON.parse(readFileSync(new URL(`../fixtures/cluster-mixed/${f}`, import.meta.url), 'utf8'));
+const dir = mkdtempSync(path.join(tmpdir(), 'gpuops-kube-client-'));
+const noSleep = async () => undefined;
+
+let sim: SimCluster;
+let big: SimCluster;
+let kubeconfigFile: string;
+
+function manyNodes(n: number) {
+  return Array.from({ length: n }, (_, i) => ({
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name: `gpu-${String(i).padStart(4, '0')}`, labels: { 'nvidia.com/gpu.product': 'Tesla-T4' } },
+    status: {
+      capacity: { 'nvidia.com/gpu': '4' },
+      allocatable: { 'nvidia.com/gpu': '4' },
+      conditions: [{ type: 'Ready', status: 'True' }],
+    },
+  }));
+}
+
+beforeAll(async () => {
+  sim = await startSimCluster({ nodes: fixture('nodes.json'), pods: fixture('pods.json') });
+  big = await startSimCluster({ nodes: manyNodes(1000), pods: [] });
+  kubeconfigFile = path.join(dir, 'kubeconfig');
+  sim.writeKubeconfig(kubeconfigFile);
+});
+afterAll(async () => {
+  await sim?.close();
+  await big?.close();
+});
+
+function kubeconfigFor(url: string): string {
+  const file = path.join(dir, `kc-${encodeURIComponent(url)}`);
+  writeFileSync(file, sim.kubeconfig().replaceAll(sim.url, url));
+  return file;
+}
+
+describe('listing through the simulated API server', () => {
+  it('pages nodes with limit/continue: ⌈13/3⌉ = 5 calls, every node once', async () => {
+    const client = createKubeClient(loadKubeConfig(kubeconfigFile), { pageSize: 3 });
+    const before = sim.requests().total;
+    const nodes = await client.listNodes();
+    expect(sim.requests().total - before).toBe(5);
+    const names = nodes.map((n) => n.metadata!.name);
+    expect(names).toHaveLength(13);
+    expect(new Set(names).size).toBe(13);
+    expect(names).toContain('gpu-t4-05');
+  });
+
+  it('the number of calls grows with objects / page size, not with nodes: 1000 nodes in 2 calls of 500', async () => {
+    const kc = path.join(dir, 'big');
+    big.writeKubeconfig(kc);
+    const before = big.requests().total;
+    const nodes = await createKubeClient(loadKubeConfig(kc)).listNodes();
+    expect(nodes).toHaveLength(1000);
+    expect(big.requests().total - before).toBe(2);
+  });
+
+  it('reads a snapshot: live pods only, field selector on status.phase, same facts as the dumps', async () => {
+    const client = createKubeClient(loadKubeConfig(kubeconfigFile), { pageSize: 4 });
+    const before = sim.requests().total;
+    const snap = await readSnapshot(client, new Date('2026-12-01T00:00:00Z'));
+    expect(sim.requests().total - before).toBe(Math.ceil(13 / 4) + Math.ceil(10 / 4));
+    expect(snap.nodes).toHaveLength(13);
+    expect(snap.pods).toHaveLength(10);
+    const n = (name: string) => snap.nodes.find((x) => x.name === name)!;
+    expect(n('gpu-a100-03')).toMatchObject({ gpuAllocatable: 8, foreignGpuRequested: 4 });
+    expect(n('gpu-t4-05')).toMatchObject({ gpuCapacity: 4, gpuAllocatable: 0 });
+    expect(n('gpu-t4-04')).toMatchObject({ ready: false, schedulable: false });
+    expect(n('gpu-t4-02').gpuRequested).toBe(1);
+    // Dates from the client library become ISO strings.
+    expect(snap.pods.every((p) => /^\d{4}-\d\d-\d\dT/.test(p.createdAt))).toBe(true);
+  });
+});
+
+/** A proxy in front of the simulator that answers the first `failures` requests with `fault`. */
+async function faultyProxy(fault: 'status503' | 'status429' | 'reset' | 'status403', failures: number) {
+  let seen = 0;
+  const server: Server = createServer((req, res) => {
+    seen++;
+    if (seen <= failures) {
+      if (fault === 'reset') return req.socket.destroy();
+      const code = { status503: 503, status429: 429, status403: 403 }[fault];
+      res.writeHead(code, { 'content-type': 'application/json', ...(code === 429 ? { 'retry-after': '1' } : {}) });
+      return res.end(
+        JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', code, message: `injected ${code}` }),
+      );
+    }
+    const target = new URL(req.url!, sim.url);
+    const fwd = request(target, { method: req.method, headers: req.headers }, (up) => {
+      res.writeHead(up.statusCode!, up.headers);
+      up.pipe(res);
+    });
+    req.pipe(fwd);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, seen: () => seen, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+describe('retries and errors', () => {
+  it.each([
+    ['503 twice, then success', 'status503'],
+    ['connection reset twice, then success', 'reset'],
+    ['429 twice (Retry-After honoured), then success', 'status429'],
+  ] as const)('%s', async (_name, fault) => {
+    const proxy = await faultyProxy(fault, 2);
+    const waits: number[] = [];
+    try {
+      const client = createKubeClient(loadKubeConfig(kubeconfigFor(proxy.url)), {
+        sleep: async (ms) => void waits.push(ms),
+      });
+      const nodes = await client.listNodes();
+      expect(nodes).toHaveLength(13);
+      expect(proxy.seen()).toBe(3);
+      expect(waits).toEqual(fault === 'status429' ? [1000, 1000] : [200, 400]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('gives up after the attempts with an error naming the operation', async () => {
+    const proxy = await faultyProxy('status503', 100);
+    try {
+      const client = createKubeClient(loadKubeConfig(kubeconfigFor(proxy.url)), { sleep: noSleep, retry: { attempts: 3 } });
+      const err = await client.listPods().catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(KubeApiError);
+      expect((err as KubeApiError).message).toMatch(/^list pods: HTTP 503.*\(after 3 attempts\)$/);
+      expect(proxy.seen()).toBe(3);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('does not retry a 403: reported at once with the resource', async () => {
+    const proxy = await faultyProxy('status403', 100);
+    try {
+      const client = createKubeClient(loadKubeConfig(kubeconfigFor(proxy.url)), { sleep: noSleep });
+      const err = (await client.listNodes().catch((e: unknown) => e)) as KubeApiError;
+      expect(err).toBeInstanceOf(KubeApiError);
+      expect(err.status).toBe(403);
+      expect(err.message).toBe('list nodes: HTTP 403: injected 403');
+      expect(proxy.seen()).toBe(1);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
+describe('loadKubeConfig', () => {
+  const serverOf = (kc: ReturnType<typeof loadKubeConfig>) => kc.getCurrentCluster()?.server;
+
+  it('an explicit file wins over KUBECONFIG', () => {
+    const other = kubeconfigFor('http://127.0.0.1:1');
+    const kc = loadKubeConfig(kubeconfigFile, { env: { KUBECONFIG: other }, home: dir });
+    expect(serverOf(kc)).toBe(sim.url);
+  });
+
+  it('KUBECONFIG next, then ~/.kube/config', () => {
+    expect(serverOf(loadKubeConfig(undefined, { env: { KUBECONFIG: kubeconfigFile }, home: '/nonexistent' }))).toBe(sim.url);
+    const home = mkdtempSync(path.join(tmpdir(), 'gpuops-home-'));
+    const kubeDir = path.join(home, '.kube');
+    mkdirSync(kubeDir, { recursive: true });
+    writeFileSync(path.join(kubeDir, 'config'), readFileSync(kubeconfigFile));
+    expect(serverOf(loadKubeConfig(undefined, { env: {}, home }))).toBe(sim.url);
+  });
+
+  it('nothing found: an error listing where it looked', () => {
+    expect(() => loadKubeConfig(undefined, { env: {}, home: '/nonexistent', exists: () => false })).toThrow(
+      /no cluster access: no --kubeconfig, KUBECONFIG unset, no \/nonexistent\/.kube\/config, and not running in a Pod/,
+    );
+  });
+});

@@ -1,0 +1,71 @@
+/**
+ * Golden files: every manifest gpuops renders for the inputs in `input/`, in both scaling
+ * engines, compared byte for byte with `expected/`. After an intended change, regenerate with
+ * `UPDATE_GOLDEN=1 npx vitest run test/golden` and review the diff.
+ */
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { specHash } from '../../src/benchmark/spec-hash.js';
+import { renderBenchmarkJob } from '../../src/manifests/benchmark-job.js';
+import { renderWorkloadFiles, type WorkloadPool } from '../../src/manifests/workloads.js';
+import { renderYaml } from '../../src/manifests/yaml.js';
+import type { Policy, ResolvedAlgorithm } from '../../src/spec/types.js';
+import { algorithmsFromYaml, policyWith } from '../benchmark/fixtures.js';
+import { templates } from '../manifests/helpers.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const update = process.env.UPDATE_GOLDEN === '1';
+
+function golden(rel: string, actual: string): void {
+  const file = path.join(here, 'expected', rel);
+  if (update) {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, actual);
+  }
+  expect(existsSync(file), `missing golden file ${file}; run with UPDATE_GOLDEN=1`).toBe(true);
+  expect(actual).toBe(readFileSync(file, 'utf8'));
+}
+
+const POOLS: Record<string, WorkloadPool> = { 'resnet50-infer': 'short-task', 'llm-finetune': 'long-task' };
+let policies: Record<'gpuops' | 'hpa', Policy>;
+let algorithms: ResolvedAlgorithm[];
+
+beforeAll(async () => {
+  policies = {
+    gpuops: await policyWith(),
+    hpa: await policyWith((p) => (p.scaling.engine = 'hpa')),
+  };
+  algorithms = algorithmsFromYaml(readFileSync(path.join(here, 'input/algorithms.yaml'), 'utf8'), policies.gpuops, 'algorithms/golden.yaml');
+});
+
+describe.each(['gpuops', 'hpa'] as const)('engine %s', (engine) => {
+  it.each(Object.keys(POOLS))('%s: every file of its folder', (name) => {
+    const alg = algorithms.find((a) => a.name === name)!;
+    const files = renderWorkloadFiles({
+      algorithm: alg,
+      pool: POOLS[name]!,
+      policy: policies[engine].spec,
+      cluster: 'prod',
+      templates: templates(),
+    });
+    expect(files.length).toBe(engine === 'hpa' ? 3 : 2);
+    for (const f of files) golden(`${engine}/${f.path}`, f.content!);
+  });
+});
+
+describe('benchmark Job', () => {
+  it.each(Object.keys(POOLS))('%s', (name) => {
+    const alg = algorithms.find((a) => a.name === name)!;
+    const job = renderBenchmarkJob({
+      algorithm: alg,
+      policy: policies.gpuops.spec,
+      specHash: specHash(alg.spec),
+      sequence: 1,
+      gpuProduct: name === 'llm-finetune' ? 'NVIDIA-H100-80GB-HBM3' : null,
+      template: templates().benchmarkJob,
+    });
+    golden(`benchmark-job/${name}.yaml`, renderYaml(job, null));
+  });
+});

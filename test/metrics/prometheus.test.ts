@@ -1,0 +1,143 @@
+/**
+ * The Prometheus adapter against a real Prometheus (`/usr/bin/prometheus`) scraping a loopback
+ * HTTP server that serves dcgm-exporter pages (the fixture pages, and one GPU whose utilisation
+ * alternates 40/60 % so the window average is visible).
+ */
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PrometheusSource } from '../../src/metrics/prometheus.js';
+import { attribute } from '../../src/scaling/attribute.js';
+import { fixturePods, policy } from '../scaling/support.js';
+import { freePort, startPrometheus, type RunningPrometheus } from '../support/prometheus.js';
+
+const fixtures = new URL('../fixtures/cluster-mixed/', import.meta.url);
+const read = (f: string) => readFileSync(new URL(f, fixtures), 'utf8');
+const a10003 = read('dcgm/gpu-a100-03.prom');
+const t402 = read('dcgm/gpu-t4-02.prom');
+let scrapes = 0;
+let t402Down = false;
+
+/** The t4-02 page, with the video-decode pod's GPU at 40 % and 60 % on alternate scrapes. */
+function t402Page(): string {
+  const util = scrapes++ % 2 === 0 ? 40 : 60;
+  return t402.replace(/(DCGM_FI_DEV_GPU_UTIL\{gpu="0".*\}) 61/, `$1 ${util}`);
+}
+
+let exporter: Server;
+let prom: RunningPrometheus;
+
+beforeAll(async () => {
+  exporter = createServer((req, res) => {
+    const body =
+      req.url === '/a100-03/metrics' ? a10003 : req.url === '/t4-02/metrics' && !t402Down ? t402Page() : null;
+    res.writeHead(body === null ? 404 : 200, { 'Content-Type': 'text/plain; version=0.0.4' });
+    res.end(body ?? 'not found');
+  });
+  await new Promise<void>((r) => exporter.listen(0, '127.0.0.1', r));
+  const address = `127.0.0.1:${(exporter.address() as AddressInfo).port}`;
+  prom = await startPrometheus([
+    // As a ServiceMonitor scrapes it: the target carries the exporter pod's own pod/namespace, so
+    // Prometheus stores the page's pod labels as exported_pod / exported_namespace — but an empty
+    // `pod=""` counts as absent, so idle GPUs get the exporter's own pod (= its `Hostname`).
+    {
+      address,
+      metricsPath: '/a100-03/metrics',
+      labels: { node: 'gpu-a100-03', pod: 'nvidia-dcgm-exporter-a10003', namespace: 'gpu-operator' },
+    },
+    // Scraped as-is (honor the page's labels): pod / namespace stay.
+    { address, metricsPath: '/t4-02/metrics', labels: { node: 'gpu-t4-02' } },
+  ]);
+  await prom.waitForScrapes(4);
+}, 60_000);
+
+afterAll(async () => {
+  await prom?.stop();
+  await new Promise<void>((r) => exporter?.close(() => r()));
+});
+
+function pods() {
+  return fixturePods({ 'llm-finetune-0': 'llm-finetune', 'video-decode': 'video-decode' });
+}
+
+describe('PrometheusSource (real Prometheus)', () => {
+  it('answers one query with every GPU; avg_over_time attributed to the right pods', async () => {
+    let calls = 0;
+    const source = new PrometheusSource({
+      url: prom.url,
+      fetch: (input, init) => {
+        calls++;
+        return fetch(input, init);
+      },
+    });
+    const reading = await source.read({ metric: 'DCGM_FI_DEV_GPU_UTIL', windowSeconds: 60 });
+    expect(calls).toBe(1);
+    if (!reading.ok) throw new Error(reading.message);
+    expect(reading.series).toHaveLength(12); // 8 GPUs on a100-03, 4 on t4-02
+    const now = new Date();
+    for (const s of reading.series) expect(now.getTime() - s.timestamp).toBeLessThan(5_000);
+
+    const a = attribute(reading.series, pods(), policy(), now);
+    const llm = a.byAlgorithm.get('llm-finetune')!.samples;
+    expect(llm.map((s) => [s.pod, s.utilization, s.gpus.length])).toEqual([['llm-finetune-0', 95.5, 4]]);
+    const video = a.byAlgorithm.get('video-decode')!.samples;
+    expect(video).toHaveLength(1);
+    expect(video[0]!.utilization).toBeGreaterThan(45);
+    expect(video[0]!.utilization).toBeLessThan(55);
+    expect(a.unattributed.map((g) => g.host).sort()).toEqual([...Array(4).fill('gpu-a100-03'), ...Array(3).fill('gpu-t4-02')]);
+    expect(a.dropped.filter((d) => d.pod.startsWith('nvidia-dcgm-exporter'))).toEqual([]);
+  });
+
+  it('no series is Empty, a PromQL error is HttpError, a dead server is Unreachable — never 0 %', async () => {
+    const empty = await new PrometheusSource({ url: prom.url, metric: 'DCGM_FI_NO_SUCH_FIELD' }).read({
+      metric: 'DCGM_FI_DEV_GPU_UTIL',
+      windowSeconds: 60,
+    });
+    expect(empty).toMatchObject({ ok: false, reason: 'Empty' });
+
+    const bad = await new PrometheusSource({ url: prom.url, selector: 'node=~"("' }).read({
+      metric: 'DCGM_FI_DEV_GPU_UTIL',
+      windowSeconds: 60,
+    });
+    expect(bad).toMatchObject({ ok: false, reason: 'HttpError' });
+    expect(!bad.ok && bad.message).toContain('HTTP 400');
+
+    const dead = await new PrometheusSource({ url: `http://127.0.0.1:${await freePort()}` }).read({
+      metric: 'DCGM_FI_DEV_GPU_UTIL',
+      windowSeconds: 60,
+    });
+    expect(dead).toMatchObject({ ok: false, reason: 'Unreachable' });
+  });
+
+  it('sends the auth header it is given', async () => {
+    const seen: string[] = [];
+    const source = new PrometheusSource({
+      url: prom.url,
+      headers: { Authorization: 'Bearer t0ken' },
+      fetch: (input, init) => {
+        seen.push(new Headers(init?.headers).get('authorization') ?? '');
+        return fetch(input, init);
+      },
+    });
+    const r = await source.read({ metric: 'DCGM_FI_PROF_GR_ENGINE_ACTIVE', windowSeconds: 30 });
+    expect(r.ok).toBe(true);
+    expect(seen).toEqual(['Bearer t0ken']);
+  });
+
+  it('an exporter that went away leaves stale series, dropped by attribution', async () => {
+    const source = new PrometheusSource({ url: prom.url, selector: 'node="gpu-t4-02"' });
+    const before = await source.read({ metric: 'DCGM_FI_DEV_GPU_UTIL', windowSeconds: 60 });
+    expect(before.ok && before.series.length).toBe(4);
+
+    t402Down = true;
+    await prom.waitForScrapes(2);
+    const after = await source.read({ metric: 'DCGM_FI_DEV_GPU_UTIL', windowSeconds: 60 });
+    // avg_over_time still averages the old samples; the `last` half is gone (staleness marker).
+    if (!after.ok) throw new Error(after.message);
+    expect(after.series).toHaveLength(4);
+    const a = attribute(after.series, pods(), policy(), new Date());
+    expect(a.byAlgorithm.get('video-decode')?.samples ?? []).toEqual([]);
+    expect(a.dropped.filter((d) => d.reason === 'Stale')).toHaveLength(4);
+  });
+});

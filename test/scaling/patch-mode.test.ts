@@ -1,0 +1,122 @@
+/**
+ * The patch-mode adapter (`src/cluster/patch.ts`) against the simulated cluster over HTTP,
+ * through @kubernetes/client-node. A loopback proxy in front of the simulator makes a concurrent
+ * write just before chosen PATCH requests, so the API server really answers 409 Conflict.
+ */
+import { readFileSync } from 'node:fs';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { KubeConfig } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClusterPatcher } from '../../src/cluster/patch.js';
+import { startSimCluster, type SimCluster } from '../../src/sim/index.js';
+
+const fixtures = new URL('../fixtures/cluster-mixed/', import.meta.url);
+let sim: SimCluster;
+let proxy: Server;
+let kc: KubeConfig;
+/** Path → how many more PATCHes to it get a concurrent write first. */
+const interfere = new Map<string, number>();
+
+function bump(path: string): void {
+  const node = /^\/api\/v1\/nodes\/([^/]+)$/.exec(path);
+  const dep = /^\/apis\/apps\/v1\/namespaces\/([^/]+)\/deployments\/([^/]+)\/scale$/.exec(path);
+  const obj = node ? sim.store.get('nodes', undefined, node[1]!) : sim.store.get('deployments', dep![1]!, dep![2]!);
+  obj!.metadata.annotations = { ...obj!.metadata.annotations, 'test/bumped': String(Math.random()) };
+  sim.store.update(node ? 'nodes' : 'deployments', obj!);
+}
+
+beforeAll(async () => {
+  sim = await startSimCluster({
+    nodes: JSON.parse(readFileSync(new URL('nodes.json', fixtures), 'utf8')),
+    pods: [],
+  });
+  sim.store.create('deployments', {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'resnet50-infer', namespace: 'default', labels: { 'gpuops.dev/algorithm': 'resnet50-infer' } },
+    spec: {
+      replicas: 2,
+      selector: { matchLabels: { 'gpuops.dev/algorithm': 'resnet50-infer' } },
+      template: {
+        metadata: { labels: { 'gpuops.dev/algorithm': 'resnet50-infer' } },
+        spec: { containers: [{ name: 'main', image: 'registry.example.com/ml/resnet50:1.4.2' }] },
+      },
+    },
+  });
+  const target = new URL(sim.url);
+  proxy = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    const left = interfere.get(path) ?? 0;
+    if (req.method === 'PATCH' && left > 0) {
+      interfere.set(path, left - 1);
+      bump(path);
+    }
+    const up = request(
+      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+      (r) => {
+        res.writeHead(r.statusCode ?? 502, r.headers);
+        r.pipe(res);
+      },
+    );
+    req.pipe(up);
+  });
+  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+  const port = (proxy.address() as AddressInfo).port;
+  kc = new KubeConfig();
+  kc.loadFromString(sim.kubeconfig().replace(sim.url, `http://127.0.0.1:${port}`));
+});
+
+afterAll(async () => {
+  await new Promise<void>((r) => proxy?.close(() => r()));
+  await sim?.close();
+});
+
+describe('patch mode (simulated cluster)', () => {
+  it('scales a Deployment through its scale subresource; a second run changes nothing', async () => {
+    const patcher = createClusterPatcher(kc);
+    const first = await patcher.scaleDeployment('default', 'resnet50-infer', 3);
+    expect(first).toMatchObject({ ok: true, changed: true, attempts: 1 });
+    expect(sim.store.get('deployments', 'default', 'resnet50-infer')!.spec.replicas).toBe(3);
+    const again = await patcher.scaleDeployment('default', 'resnet50-infer', 3);
+    expect(again).toMatchObject({ ok: true, changed: false, attempts: 0 });
+  });
+
+  it('re-reads and re-applies on 409 Conflict, bounded', async () => {
+    const path = '/apis/apps/v1/namespaces/default/deployments/resnet50-infer/scale';
+    interfere.set(path, 2);
+    const r = await createClusterPatcher(kc).scaleDeployment('default', 'resnet50-infer', 4);
+    expect(r).toMatchObject({ ok: true, changed: true, attempts: 3 });
+    const dep = sim.store.get('deployments', 'default', 'resnet50-infer')!;
+    expect(dep.spec.replicas).toBe(4);
+    expect(dep.metadata.annotations?.['test/bumped']).toBeDefined(); // the other writer's change is kept
+
+    interfere.set(path, 10);
+    const gaveUp = await createClusterPatcher(kc, { maxAttempts: 3 }).scaleDeployment('default', 'resnet50-infer', 5);
+    expect(gaveUp).toMatchObject({ ok: false, changed: false, attempts: 3, code: 409 });
+    expect(sim.store.get('deployments', 'default', 'resnet50-infer')!.spec.replicas).toBe(4);
+    interfere.clear();
+  });
+
+  it('labels nodes one by one; a failing node does not stop the others', async () => {
+    interfere.set('/api/v1/nodes/gpu-t4-01', 1);
+    const results = await createClusterPatcher(kc).labelNodes([
+      { node: 'gpu-a100-01', labels: { 'gpuops.dev/pool': 'long-task' } },
+      { node: 'no-such-node', labels: { 'gpuops.dev/pool': 'long-task' } },
+      { node: 'gpu-t4-01', labels: { 'gpuops.dev/pool': 'short-task' } },
+    ]);
+    expect(results.map((r) => [r.name, r.ok, r.changed, r.code])).toEqual([
+      ['gpu-a100-01', true, true, null],
+      ['no-such-node', false, false, 404],
+      ['gpu-t4-01', true, true, null],
+    ]);
+    expect(results[2]!.attempts).toBe(2);
+    expect(sim.store.get('nodes', undefined, 'gpu-a100-01')!.metadata.labels!['gpuops.dev/pool']).toBe('long-task');
+    expect(sim.store.get('nodes', undefined, 'gpu-t4-01')!.metadata.labels!['gpuops.dev/pool']).toBe('short-task');
+    // Other labels stay (merge patch), and removing a label works.
+    expect(sim.store.get('nodes', undefined, 'gpu-t4-01')!.metadata.labels!['nvidia.com/gpu.product']).toBeDefined();
+    const removed = await createClusterPatcher(kc).labelNodes([{ node: 'gpu-t4-01', labels: { 'gpuops.dev/pool': null } }]);
+    expect(removed[0]).toMatchObject({ ok: true, changed: true });
+    expect(sim.store.get('nodes', undefined, 'gpu-t4-01')!.metadata.labels!['gpuops.dev/pool']).toBeUndefined();
+  });
+});

@@ -1,0 +1,124 @@
+/** Builders for scaling tests: the shipped default policy, an algorithm, pods, samples, nodes. */
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import type { PodInfo } from '../../src/cluster/types.js';
+import type { NodeCapacity, PodSample, ScalingInput } from '../../src/scaling/types.js';
+import type { Policy, ResolvedAlgorithm } from '../../src/spec/types.js';
+
+const defaultPolicy = parse(readFileSync(new URL('../../policies/default.yaml', import.meta.url), 'utf8')) as Policy;
+
+type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
+
+/** The shipped `policies/default.yaml`, with scaling fields overridden. */
+export function policy(scaling: DeepPartial<Policy['spec']['scaling']> = {}): Policy {
+  const p = structuredClone(defaultPolicy);
+  const s = p.spec.scaling;
+  Object.assign(s, { ...scaling, utilization: s.utilization, scaleUp: s.scaleUp, scaleDown: s.scaleDown, hpa: s.hpa });
+  Object.assign(s.utilization, scaling.utilization ?? {});
+  Object.assign(s.scaleUp, scaling.scaleUp ?? {});
+  Object.assign(s.scaleDown, scaling.scaleDown ?? {});
+  return p;
+}
+
+/** Default policy with every cooldown and stabilisation window off. */
+export function policyNoWindows(scaling: DeepPartial<Policy['spec']['scaling']> = {}): Policy {
+  return policy({
+    ...scaling,
+    scaleUp: { cooldownSeconds: 0, stabilizationWindowSeconds: 0, ...scaling.scaleUp },
+    scaleDown: { cooldownSeconds: 0, stabilizationWindowSeconds: 0, ...scaling.scaleDown },
+  });
+}
+
+export function algorithm(
+  o: { name?: string; gpus?: number; minReplicas?: number; maxReplicas?: number; min?: number; max?: number } = {},
+): ResolvedAlgorithm {
+  return {
+    name: o.name ?? 'resnet50-infer',
+    namespace: 'algorithms',
+    spec: { image: 'registry.example.com/ml/resnet50:1.4.2', resources: { gpus: o.gpus ?? 1 } },
+    scaling: {
+      minReplicas: o.minReplicas ?? 1,
+      maxReplicas: o.maxReplicas ?? 8,
+      utilization: { min: o.min ?? 30, max: o.max ?? 80 },
+    },
+    benchmark: { args: undefined, runs: 3, timeoutSeconds: 1800 },
+    placement: 'auto',
+    source: { file: 'algorithms/resnet50.yaml', line: 1 },
+  };
+}
+
+export function pod(name: string, o: Partial<PodInfo> & { rs?: string } = {}): PodInfo {
+  const { rs, ...rest } = o;
+  return {
+    namespace: 'algorithms',
+    name,
+    uid: `uid-${name}`,
+    labels: {},
+    nodeName: 'lt-1',
+    phase: 'Running',
+    ready: true,
+    terminating: false,
+    gpuRequest: 1,
+    managed: true,
+    algorithm: 'resnet50-infer',
+    owner: { kind: 'ReplicaSet', name: rs ?? 'resnet50-infer-7d9f' },
+    unschedulable: false,
+    createdAt: '2025-01-01T00:00:00Z',
+    ...rest,
+  };
+}
+
+export function sample(podName: string, utilization: number, at = '2025-06-01T12:00:00.000Z'): PodSample {
+  return { namespace: 'algorithms', pod: podName, utilization, at, gpus: [`GPU-${podName}`] };
+}
+
+export function node(name: string, pool: NodeCapacity['pool'], freeGpus: number, gpuProduct = 'NVIDIA-A100-SXM4-80GB'): NodeCapacity {
+  return { node: name, pool, gpuProduct, freeGpus };
+}
+
+/** Three Ready pods at `utils`, three replicas in Git, two free GPUs in pool long-task. */
+export function baseInput(utils: number[] = [50, 50, 50]): ScalingInput {
+  const pods = utils.map((_, i) => pod(`resnet50-infer-7d9f-${i}`));
+  return {
+    algorithm: algorithm(),
+    pool: 'long-task',
+    replicas: utils.length,
+    pods,
+    samples: utils.map((u, i) => sample(`resnet50-infer-7d9f-${i}`, u)),
+    poolNodes: [node('lt-1', 'long-task', 2)],
+    unusedNodes: [node('a-unused-t4', 'unused', 4, 'Tesla-T4'), node('z-unused-a100', 'unused', 8)],
+    recent: [],
+  };
+}
+
+interface RawPod {
+  metadata: { namespace: string; name: string; uid?: string; labels?: Record<string, string>; deletionTimestamp?: string; creationTimestamp?: string };
+  spec: { nodeName?: string };
+  status: { phase: PodInfo['phase']; conditions?: { type: string; status: string }[] };
+}
+
+/**
+ * The cluster-mixed fixture's pods as PodInfo (only the fields attribution reads), with the pods
+ * named in `managed` labelled as gpuops-managed pods of the given algorithm. Kept independent of
+ * the snapshot model so these tests only fail for attribution's own reasons.
+ */
+export function fixturePods(managed: Record<string, string> = {}): PodInfo[] {
+  const raw = JSON.parse(
+    readFileSync(new URL('../fixtures/cluster-mixed/pods.json', import.meta.url), 'utf8'),
+  ) as { items: RawPod[] };
+  return raw.items.map((p) => {
+    const alg = Object.entries(managed).find(([prefix]) => p.metadata.name.startsWith(prefix))?.[1] ?? null;
+    return pod(p.metadata.name, {
+      namespace: p.metadata.namespace,
+      uid: p.metadata.uid ?? p.metadata.name,
+      labels: p.metadata.labels ?? {},
+      nodeName: p.spec.nodeName ?? null,
+      phase: p.status.phase,
+      ready: (p.status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True'),
+      terminating: p.metadata.deletionTimestamp !== undefined,
+      managed: alg !== null,
+      algorithm: alg,
+      owner: null,
+    });
+  });
+}

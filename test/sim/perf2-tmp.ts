@@ -1,0 +1,15 @@
+import { readFileSync } from 'node:fs';
+import { MemoryStore } from '../../src/sim/store.js';
+import { loadObjects } from '../../src/sim/load.js';
+const p = JSON.parse(readFileSync('test/fixtures/cluster-mixed/pods.json', 'utf8')).items;
+const pods = Array.from({ length: 50000 }, (_, i) => ({ ...p[i % p.length], metadata: { ...p[i % p.length].metadata, name: `pod-${i}`, uid: undefined }, spec: { ...p[i % p.length].spec, nodeName: `node-${i % 5000}` } }));
+let t = performance.now();
+const s = new MemoryStore();
+for (let i = 0; i < 50000; i++) structuredClone(pods[i]);
+console.log('clone only', performance.now() - t);
+t = performance.now();
+loadObjects(s, 'pods', pods, 'x');
+console.log('load', performance.now() - t);
+t = performance.now();
+JSON.stringify(pods.slice(0, 500));
+console.log('stringify 500', performance.now() - t);

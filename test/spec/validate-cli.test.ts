@@ -1,0 +1,85 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const fixtures = path.join(root, 'test/fixtures/repos');
+
+/** Runs `node bin/gpuops.js ...args` from the repo root; resolves with exit code and output. */
+function gpuops(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile('node', ['bin/gpuops.js', ...args], { cwd: root }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+const temps: string[] = [];
+afterAll(async () => {
+  for (const t of temps) await rm(t, { recursive: true, force: true });
+});
+
+describe('gpuops validate', () => {
+  it('prints one located error per bad file, then a summary, and exits 1 (two good files, three bad)', async () => {
+    const r = await gpuops('validate', path.join(fixtures, 'mixed'));
+    expect(r.code).toBe(1);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toMatch(
+      /^algorithms\/bert-train\.yaml:8:11: spec\.resources\.gpus: must be a whole number/,
+    );
+    expect(lines[1]).toMatch(
+      /^algorithms\/whisper\.yaml:9:13: spec\.resources\.memory: "16g" .*did you mean 16Gi or 16G\?$/,
+    );
+    expect(lines[2]).toBe(
+      'policies/scaling.yaml:7:5: spec.scaling.utilisation: unknown field "utilisation"; did you mean "utilization"?',
+    );
+    expect(lines[3]).toBe('3 errors in 3 of 5 files; 3 valid algorithms');
+  });
+
+  it('--output json prints {files, errors[]} with the contract fields', async () => {
+    const r = await gpuops('validate', path.join(fixtures, 'mixed'), '--output', 'json');
+    expect(r.code).toBe(1);
+    const out = JSON.parse(r.stdout) as { files: number; errors: Record<string, unknown>[] };
+    expect(Object.keys(out).sort()).toEqual(['errors', 'files']);
+    expect(out.files).toBe(5);
+    expect(out.errors.map((e) => [e['file'], e['line'], e['column'], e['field']])).toEqual([
+      ['algorithms/bert-train.yaml', 8, 11, 'spec.resources.gpus'],
+      ['algorithms/whisper.yaml', 9, 13, 'spec.resources.memory'],
+      ['policies/scaling.yaml', 7, 5, 'spec.scaling.utilisation'],
+    ]);
+    for (const e of out.errors) {
+      expect(Object.keys(e).sort()).toEqual(['column', 'field', 'file', 'line', 'message']);
+      expect(typeof e['message']).toBe('string');
+    }
+  });
+
+  it('--output github prints annotations with paths from the working directory', async () => {
+    const r = await gpuops('validate', 'test/fixtures/repos/mixed', '--output', 'github');
+    expect(r.code).toBe(1);
+    expect(r.stdout.split('\n')[2]).toBe(
+      '::error file=test/fixtures/repos/mixed/policies/scaling.yaml,line=7,col=5,title=spec.scaling.utilisation' +
+        '::unknown field "utilisation"; did you mean "utilization"?',
+    );
+  });
+
+  it('exits 0 with a summary when every file is valid (nested folder, .yml, policy override)', async () => {
+    const r = await gpuops('validate', path.join(fixtures, 'valid'));
+    expect(r).toMatchObject({ code: 0, stdout: '3 files valid, 3 algorithms\n' });
+  });
+
+  it('exits 2 on usage errors: DIR not a directory, unknown output format', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'gpuops-validate-'));
+    temps.push(dir);
+    await writeFile(path.join(dir, 'file.yaml'), 'a: 1\n');
+    const notDir = await gpuops('validate', path.join(dir, 'file.yaml'));
+    expect(notDir.code).toBe(2);
+    expect(notDir.stderr).toContain('is not a directory');
+    const badFlag = await gpuops('validate', dir, '--output', 'yaml');
+    expect(badFlag.code).toBe(2);
+  });
+});

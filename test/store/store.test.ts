@@ -1,0 +1,499 @@
+/**
+ * One Store suite, run against SQLite (a real file) and a real PostgreSQL server
+ * (see postgres-server.ts for where it comes from).
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { StoreError } from '../../src/store/errors.js';
+import { MIGRATIONS, migrationSql, SCHEMA_MIGRATIONS_DDL } from '../../src/store/migrations.js';
+import { openStore, type OpenStoreOptions } from '../../src/store/open-store.js';
+import type {
+  BenchmarkRun,
+  DecisionRecord,
+  PullRequestRecord,
+  Store,
+  UtilizationSampleRecord,
+} from '../../src/store/types.js';
+import { startTestPostgres, type TestPostgres } from './postgres-server.js';
+import { makeSnapshot } from './snapshot-factory.js';
+
+type Row = Record<string, unknown>;
+
+interface Backend {
+  name: string;
+  setup(): Promise<void>;
+  teardown(): Promise<void>;
+  /** URL of a new, empty database. */
+  freshUrl(): Promise<string>;
+  /** Runs SQL outside the Store, to look at what it wrote. */
+  raw(url: string, sql: string): Promise<Row[]>;
+}
+
+function sqliteBackend(): Backend {
+  let dir = '';
+  let n = 0;
+  return {
+    name: 'sqlite',
+    setup: async () => {
+      dir = mkdtempSync(path.join(tmpdir(), 'gpuops-store-'));
+    },
+    teardown: async () => rmSync(dir, { recursive: true, force: true }),
+    freshUrl: async () => `sqlite:${path.join(dir, `db-${++n}`, 'state.db')}`,
+    raw: async (url, sql) => {
+      const file = url.slice('sqlite:'.length);
+      mkdirSync(path.dirname(file), { recursive: true });
+      const db = new Database(file);
+      try {
+        return /^\s*select/i.test(sql) ? (db.prepare(sql).all() as Row[]) : (db.exec(sql), []);
+      } finally {
+        db.close();
+      }
+    },
+  };
+}
+
+function postgresBackend(): Backend {
+  let server: TestPostgres | undefined;
+  const schemas: string[] = [];
+  const query = async (url: string, sql: string): Promise<Row[]> => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      return (await client.query(sql)).rows as Row[];
+    } finally {
+      await client.end();
+    }
+  };
+  return {
+    name: 'postgres',
+    setup: async () => {
+      server = await startTestPostgres();
+    },
+    teardown: async () => {
+      if (!server) return;
+      for (const s of schemas) await query(server.url, `DROP SCHEMA IF EXISTS ${s} CASCADE`);
+      await server.stop();
+    },
+    // Each test gets its own schema (search_path in the URL), so test files sharing the server
+    // never see each other's tables.
+    freshUrl: async () => {
+      const schema = `store_test_${process.pid}_${schemas.length + 1}`;
+      schemas.push(schema);
+      await query(server!.url, `CREATE SCHEMA ${schema}`);
+      const sep = server!.url.includes('?') ? '&' : '?';
+      return `${server!.url}${sep}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+    },
+    raw: query,
+  };
+}
+
+const T0 = Date.UTC(2025, 2, 1, 12, 0, 0);
+const at = (seconds: number) => new Date(T0 + seconds * 1000).toISOString();
+
+describe.each([sqliteBackend(), postgresBackend()])('Store on $name', (backend) => {
+  const open: Store[] = [];
+  let url = '';
+  const fresh = async (options?: OpenStoreOptions) => {
+    url = await backend.freshUrl();
+    const store = await openStore(url, options);
+    open.push(store);
+    return store;
+  };
+  const another = async (options?: OpenStoreOptions) => {
+    const store = await openStore(url, options);
+    open.push(store);
+    return store;
+  };
+  const count = async (table: string) =>
+    Number((await backend.raw(url, `SELECT COUNT(*) AS n FROM ${table}`))[0]!.n);
+
+  beforeAll(() => backend.setup());
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((s) => s.close()));
+  });
+  afterAll(() => backend.teardown());
+
+  describe('migrations', () => {
+    it('applies every migration once and is idempotent when run again', async () => {
+      const store = await fresh();
+      await store.migrate();
+      await store.migrate();
+      const rows = await backend.raw(url, 'SELECT id, name FROM schema_migrations ORDER BY id');
+      expect(rows.map((r) => [Number(r.id), r.name])).toEqual(MIGRATIONS.map((m) => [m.id, m.name]));
+      // A second process opening the same database migrates nothing and keeps the data.
+      await store.recordDecision(decision({ at: at(0) }));
+      const second = await another();
+      expect(await second.decisions('resnet50-infer', at(0))).toHaveLength(1);
+    });
+
+    it('two processes migrating an empty database at once apply each migration exactly once', async () => {
+      await fresh({ migrate: false });
+      const a = await another({ migrate: false });
+      const b = await another({ migrate: false });
+      await Promise.all([a.migrate(), b.migrate()]);
+      expect(await count('schema_migrations')).toBe(MIGRATIONS.length);
+      expect(await a.latestSnapshot()).toBeNull();
+    });
+
+    it('upgrades a database left at migration 1 by an older gpuops, keeping its data', async () => {
+      url = await backend.freshUrl();
+      const dialect = backend.name === 'sqlite' ? 'sqlite' : 'postgres';
+      await backend.raw(url, `${SCHEMA_MIGRATIONS_DDL}; ${migrationSql(MIGRATIONS[0]!, dialect)}`);
+      await backend.raw(
+        url,
+        `INSERT INTO schema_migrations (id, name, applied_at) VALUES (1, 'initial schema', 'x');
+         INSERT INTO snapshots (taken_at, taken_at_ms) VALUES ('${at(0)}', ${T0})`,
+      );
+      const store = await another();
+      expect(await store.latestSnapshot()).toStrictEqual({ takenAt: at(0), nodes: [], pods: [] });
+      const ids = await backend.raw(url, 'SELECT id FROM schema_migrations ORDER BY id');
+      expect(ids.map((r) => Number(r.id))).toEqual(MIGRATIONS.map((m) => m.id));
+    });
+
+    it('refuses a database migrated by a newer gpuops', async () => {
+      await fresh();
+      await backend.raw(
+        url,
+        `INSERT INTO schema_migrations (id, name, applied_at) VALUES (999, 'future', 'x')`,
+      );
+      const err = await another().catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(StoreError);
+      expect((err as StoreError).operation).toBe('migrate');
+      const latest = Math.max(...MIGRATIONS.map((m) => m.id));
+      expect((err as Error).message).toContain(
+        `schema migration 999, newer than this gpuops knows (${latest})`,
+      );
+    });
+  });
+
+  describe('snapshots', () => {
+    it('has no snapshot before the first is saved', async () => {
+      const store = await fresh();
+      expect(await store.latestSnapshot()).toBeNull();
+    });
+
+    it('round-trips a snapshot exactly, node and pod order included', async () => {
+      const store = await fresh();
+      const snapshot = makeSnapshot(40, 300);
+      // Edge values that a lossy encoding would change.
+      snapshot.nodes[0]!.labels = { 'a.b/c': 'x"y\\z', 'gpuops.dev/pool': 'test', empty: '' };
+      snapshot.nodes[1]!.taints = [{ key: 'dedicated', effect: 'PreferNoSchedule' }];
+      snapshot.nodes[2]!.labels = {};
+      snapshot.pods[0]!.labels = {
+        'app.kubernetes.io/name': "o'brien; DROP TABLE snapshots;--",
+        ünï: 'çødé',
+      };
+      snapshot.warnings = [
+        'Node gpu-node-00007: status.allocatable["nvidia.com/gpu"] "8x" is not a quantity',
+      ];
+      const id = await store.saveSnapshot(snapshot);
+      expect(id).toBeGreaterThan(0);
+      const back = await store.latestSnapshot();
+      expect(back).toStrictEqual(snapshot);
+      // A snapshot without warnings comes back without the property, one with none as [].
+      const plain = makeSnapshot(2, 2, at(60));
+      await store.saveSnapshot(plain);
+      expect(await store.latestSnapshot()).toStrictEqual(plain);
+      await store.saveSnapshot({ ...plain, takenAt: at(120), warnings: [] });
+      expect((await store.latestSnapshot())?.warnings).toEqual([]);
+      expect(back!.nodes.map((n) => n.name)).toEqual(snapshot.nodes.map((n) => n.name));
+      expect(back!.nodes[1]!.taints[0]).not.toHaveProperty('value');
+    });
+
+    it('round-trips a snapshot larger than one insert batch (6,000 pods)', async () => {
+      const store = await fresh();
+      const snapshot = makeSnapshot(600, 6_000);
+      await store.saveSnapshot(snapshot);
+      expect(await store.latestSnapshot()).toStrictEqual(snapshot);
+    });
+
+    it('returns the snapshot taken last, not the one saved last, and ids grow', async () => {
+      const store = await fresh();
+      const later = makeSnapshot(2, 1, '2025-03-01T12:05:00Z');
+      const earlier = makeSnapshot(3, 2, '2025-03-01T12:00:00Z');
+      const id1 = await store.saveSnapshot(later);
+      const id2 = await store.saveSnapshot(earlier);
+      expect(id2).toBeGreaterThan(id1);
+      expect((await store.latestSnapshot())?.takenAt).toBe('2025-03-01T12:05:00Z');
+      // The same instant written with an offset is ordered by the instant, not the text.
+      await store.saveSnapshot(makeSnapshot(1, 0, '2025-03-01T13:10:00+01:00'));
+      expect((await store.latestSnapshot())?.takenAt).toBe('2025-03-01T13:10:00+01:00');
+    });
+
+    it('keeps only the newest N snapshots, with their nodes and pods', async () => {
+      const store = await fresh({ keepSnapshots: 3 });
+      for (let i = 0; i < 5; i++) await store.saveSnapshot(makeSnapshot(4, 10, at(i * 60)));
+      expect(await count('snapshots')).toBe(3);
+      expect(await count('snapshot_nodes')).toBe(12);
+      expect(await count('snapshot_pods')).toBe(30);
+      const kept = await backend.raw(url, 'SELECT taken_at FROM snapshots ORDER BY taken_at_ms');
+      expect(kept.map((r) => r.taken_at)).toEqual([at(120), at(180), at(240)]);
+    });
+
+    it('rejects a snapshot with a bad time and writes nothing', async () => {
+      const store = await fresh();
+      const err = await store.saveSnapshot(makeSnapshot(1, 1, 'yesterday')).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(StoreError);
+      expect((err as Error).message).toBe('store saveSnapshot: takenAt: "yesterday" is not an ISO-8601 time');
+      expect(await count('snapshots')).toBe(0);
+    });
+
+    it('rolls back a snapshot whose pod breaks a constraint', async () => {
+      const store = await fresh();
+      const bad = makeSnapshot(2, 3);
+      (bad.pods[2] as { namespace: string | null }).namespace = null;
+      await expect(store.saveSnapshot(bad)).rejects.toBeInstanceOf(StoreError);
+      expect(await count('snapshots')).toBe(0);
+      expect(await count('snapshot_nodes')).toBe(0);
+    });
+  });
+
+  describe('benchmark runs', () => {
+    it('returns the runs of one algorithm at one spec hash, oldest first', async () => {
+      const store = await fresh();
+      const r2 = benchmarkRun({ run: 2, startedAt: at(600), durationSeconds: 612.25, finishedAt: at(1212) });
+      const r1 = benchmarkRun({ run: 1, startedAt: at(0), durationSeconds: 598.5, finishedAt: at(598) });
+      const r3 = benchmarkRun({
+        run: 3,
+        startedAt: at(1300),
+        status: 'TimedOut',
+        durationSeconds: null,
+        finishedAt: null,
+        node: null,
+        message: 'Job exceeded activeDeadlineSeconds (3600 s)',
+      });
+      for (const r of [r2, r3, r1]) await store.recordBenchmarkRun(r);
+      await store.recordBenchmarkRun(benchmarkRun({ specHash: 'sha256:other', startedAt: at(5) }));
+      await store.recordBenchmarkRun(benchmarkRun({ algorithm: 'bert-train', startedAt: at(5) }));
+      expect(await store.benchmarkRuns('resnet50-infer', 'sha256:abc123')).toStrictEqual([r1, r2, r3]);
+      expect(await store.benchmarkRuns('resnet50-infer', 'sha256:none')).toEqual([]);
+    });
+  });
+
+  describe('utilisation samples', () => {
+    it('returns samples at or after since, oldest first, for one algorithm', async () => {
+      const store = await fresh();
+      const s = (pod: string, utilization: number, when: string, algorithm = 'resnet50-infer') =>
+        ({
+          algorithm,
+          namespace: 'gpuops-workloads',
+          pod,
+          utilization,
+          at: when,
+        }) satisfies UtilizationSampleRecord;
+      const samples = [
+        s('p-1', 87.5, at(30)),
+        s('p-0', 12, at(0)),
+        s('p-2', 0, at(60)),
+        s('p-3', 100, '2025-03-01T13:00:45+01:00'), // = at(45)
+        s('q-0', 55, at(40), 'bert-train'),
+      ];
+      await store.saveSamples(samples);
+      await store.saveSamples([]);
+      expect(await store.samples('resnet50-infer', at(30))).toStrictEqual([
+        samples[0],
+        samples[3],
+        samples[2],
+      ]);
+      expect(await store.samples('resnet50-infer', at(0))).toHaveLength(4);
+      expect(await store.samples('bert-train', at(0))).toStrictEqual([samples[4]]);
+      expect(await store.samples('resnet50-infer', at(61))).toEqual([]);
+    });
+
+    it('prunes samples older than the retention cut-off and keeps the rest', async () => {
+      const store = await fresh();
+      const samples = Array.from({ length: 10 }, (_, i) => ({
+        algorithm: i % 2 ? 'a' : 'b',
+        namespace: 'ns',
+        pod: `p-${i}`,
+        utilization: i * 10,
+        at: at(i * 3600),
+      }));
+      await store.saveSamples(samples);
+      expect(await store.prune!(at(4 * 3600))).toBe(4);
+      expect(await store.prune!(at(4 * 3600))).toBe(0);
+      expect((await store.samples('a', at(0))).map((x) => x.pod)).toEqual(['p-5', 'p-7', 'p-9']);
+      expect((await store.samples('b', at(0))).map((x) => x.pod)).toEqual(['p-4', 'p-6', 'p-8']);
+    });
+
+    it('rejects a batch with one bad time and stores none of it', async () => {
+      const store = await fresh();
+      const good = { algorithm: 'a', namespace: 'ns', pod: 'p', utilization: 50, at: at(0) };
+      const err = await store.saveSamples([good, { ...good, at: '' }]).catch((e: unknown) => e);
+      expect((err as Error).message).toBe('store saveSamples: at: "" is not an ISO-8601 time');
+      expect(await store.samples('a', at(-1))).toEqual([]);
+    });
+  });
+
+  describe('decisions', () => {
+    it('returns decisions on one subject at or after since, oldest first', async () => {
+      const store = await fresh();
+      const d1 = decision({
+        at: at(0),
+        action: 'scale-up',
+        replicasFrom: 2,
+        replicasTo: 3,
+        utilization: 91.5,
+      });
+      const d2 = decision({
+        at: at(300),
+        action: 'hold',
+        reason: 'InsufficientSamples',
+        message: 'only 2 of 5 pods reported “utilisation”; not scaling on partial data',
+        replicasFrom: null,
+        replicasTo: null,
+        utilization: null,
+      });
+      const d3 = decision({
+        at: at(600),
+        action: 'scale-down',
+        replicasFrom: 3,
+        replicasTo: 2,
+        utilization: 8,
+      });
+      const other = decision({ at: at(100), subject: 'pools', kind: 'pools', action: 'relabel' });
+      for (const d of [d3, other, d1, d2]) await store.recordDecision(d);
+      expect(await store.decisions('resnet50-infer', at(0))).toStrictEqual([d1, d2, d3]);
+      expect(await store.decisions('resnet50-infer', at(300))).toStrictEqual([d2, d3]);
+      expect(await store.decisions('pools', at(0))).toStrictEqual([other]);
+    });
+  });
+
+  describe('pull requests', () => {
+    it('upserts by (cluster, branch) and lists a cluster newest first', async () => {
+      const store = await fresh();
+      const placement = pullRequest({ branch: 'gpuops/placement-resnet50-infer', updatedAt: at(0) });
+      const pools = pullRequest({
+        branch: 'gpuops/pools',
+        kind: 'pools',
+        subject: 'pools',
+        updatedAt: at(60),
+      });
+      const elsewhere = pullRequest({ cluster: 'staging', branch: 'gpuops/pools', updatedAt: at(120) });
+      await store.upsertPullRequest(placement);
+      await store.upsertPullRequest(pools);
+      await store.upsertPullRequest(elsewhere);
+      expect(await store.pullRequests('prod')).toStrictEqual([pools, placement]);
+
+      const merged = {
+        ...placement,
+        state: 'merged' as const,
+        desiredHash: 'sha256:def',
+        updatedAt: at(180),
+      };
+      await store.upsertPullRequest(merged);
+      expect(await store.pullRequests('prod')).toStrictEqual([merged, pools]);
+      expect(await store.pullRequests('staging')).toStrictEqual([elsewhere]);
+      expect(await store.pullRequests('dev')).toEqual([]);
+      expect(await count('pull_requests')).toBe(3);
+    });
+  });
+
+  it('reports a call on a closed store as a StoreError naming the operation', async () => {
+    const store = await fresh();
+    await store.close();
+    open.splice(open.indexOf(store), 1);
+    const err = await store.decisions('x', at(0)).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StoreError);
+    expect((err as StoreError).operation).toBe('decisions');
+  });
+});
+
+describe('openStore', () => {
+  it('creates the folder of a SQLite file and keeps data across opens', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'gpuops-open-'));
+    try {
+      const url = `sqlite:${path.join(dir, 'a', 'b', 'state.db')}`;
+      const first = await openStore(url);
+      await first.recordDecision(decision({ at: at(0) }));
+      await first.close();
+      const second = await openStore(url);
+      expect(await second.decisions('resnet50-infer', at(0))).toHaveLength(1);
+      await second.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('opens a private in-memory SQLite database with sqlite::memory:', async () => {
+    const a = await openStore('sqlite::memory:');
+    const b = await openStore('sqlite::memory:');
+    await a.recordDecision(decision({ at: at(0) }));
+    expect(await b.decisions('resnet50-infer', at(0))).toEqual([]);
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it.each([
+    ['mysql://admin:hunter2@db:3306/gpuops', 'unsupported database URL "mysql://admin:***@db:3306/gpuops"'],
+    ['state.db', 'unsupported database URL "state.db"'],
+    ['sqlite:', 'has no file path'],
+  ])('rejects %s with a clear error', async (url, message) => {
+    const err = await openStore(url).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StoreError);
+    expect((err as Error).message).toContain(message);
+    expect((err as Error).message).not.toContain('hunter2');
+  });
+
+  it('rejects a keepSnapshots below 1', async () => {
+    await expect(openStore('sqlite::memory:', { keepSnapshots: 0 })).rejects.toThrow(/keepSnapshots/);
+  });
+
+  it('reports an unreachable PostgreSQL without its password', async () => {
+    const err = await openStore('postgresql://gpuops:s3cret-pw@127.0.0.1:1/gpuops').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StoreError);
+    expect((err as StoreError).operation).toBe('migrate');
+    expect((err as Error).message).toMatch(/ECONNREFUSED/);
+    expect(JSON.stringify(err) + String(err) + (err as Error).stack).not.toContain('s3cret-pw');
+  });
+});
+
+function decision(over: Partial<DecisionRecord> & { at: string }): DecisionRecord {
+  return {
+    kind: 'scaling',
+    subject: 'resnet50-infer',
+    action: 'scale-up',
+    reason: 'AboveTarget',
+    message: 'utilisation 91.5% above target 70% for 300 s',
+    replicasFrom: 2,
+    replicasTo: 3,
+    utilization: 91.5,
+    ...over,
+  };
+}
+
+function benchmarkRun(over: Partial<BenchmarkRun>): BenchmarkRun {
+  return {
+    algorithm: 'resnet50-infer',
+    specHash: 'sha256:abc123',
+    run: 1,
+    status: 'Succeeded',
+    durationSeconds: 42.5,
+    node: 'gpu-a100-01',
+    jobName: 'gpuops-bench-resnet50-infer-1a2b3c4d',
+    startedAt: at(0),
+    finishedAt: at(43),
+    message: 'completed',
+    ...over,
+  };
+}
+
+function pullRequest(over: Partial<PullRequestRecord>): PullRequestRecord {
+  return {
+    cluster: 'prod',
+    branch: 'gpuops/placement',
+    kind: 'placement',
+    subject: 'resnet50-infer',
+    title: 'gpuops: place resnet50-infer on short-task',
+    body: 'Run time 42.5 s < 600 s threshold.\n\n| node | pool |\n|---|---|',
+    desiredHash: 'sha256:abc',
+    number: 17,
+    url: 'https://github.com/acme/gitops/pull/17',
+    state: 'open',
+    updatedAt: at(0),
+    ...over,
+  };
+}

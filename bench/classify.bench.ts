@@ -52,13 +52,19 @@ function generate(): { nodes: V1Node[]; pods: V1Pod[] } {
         namespace: managed ? 'algorithms' : 'research',
         uid: `uid-${i}`,
         creationTimestamp: '2026-12-01T00:00:00Z' as unknown as Date,
-        labels: managed ? { 'app.kubernetes.io/managed-by': 'gpuops', 'gpuops.dev/algorithm': `algo-${i % 200}` } : {},
+        labels: managed
+          ? { 'app.kubernetes.io/managed-by': 'gpuops', 'gpuops.dev/algorithm': `algo-${i % 200}` }
+          : {},
       },
       spec: {
         nodeName: i % 50 === 0 ? undefined : `gpu-${String(i % NODES).padStart(5, '0')}`,
-        initContainers: i % 10 === 0 ? [{ name: 'init', resources: { requests: { 'nvidia.com/gpu': '1' } } }] : [],
+        initContainers:
+          i % 10 === 0 ? [{ name: 'init', resources: { requests: { 'nvidia.com/gpu': '1' } } }] : [],
         containers: [
-          { name: 'main', resources: { requests: { cpu: '4', 'nvidia.com/gpu': '1' }, limits: { 'nvidia.com/gpu': '1' } } },
+          {
+            name: 'main',
+            resources: { requests: { cpu: '4', 'nvidia.com/gpu': '1' }, limits: { 'nvidia.com/gpu': '1' } },
+          },
           { name: 'sidecar', resources: { requests: { cpu: '100m' } } },
         ],
       },

@@ -34,10 +34,13 @@ export async function readObjectList<T>(file: string, kind: 'Node' | 'Pod'): Pro
   }
   const items = Array.isArray(value) ? value : (value as { items?: unknown } | null)?.items;
   if (!Array.isArray(items)) {
-    throw new Error(`${file}: expected a ${kind}List (kubectl get ${kind.toLowerCase()}s -o json) with items`);
+    throw new Error(
+      `${file}: expected a ${kind}List (kubectl get ${kind.toLowerCase()}s -o json) with items`,
+    );
   }
   const wrong = items.findIndex((i) => (i as { kind?: string })?.kind !== undefined && i.kind !== kind);
-  if (wrong !== -1) throw new Error(`${file}: items[${wrong}]: expected kind ${kind}, got ${items[wrong].kind}`);
+  if (wrong !== -1)
+    throw new Error(`${file}: items[${wrong}]: expected kind ${kind}, got ${items[wrong].kind}`);
   return items as T[];
 }
 

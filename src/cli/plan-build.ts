@@ -127,8 +127,7 @@ export function formatPlanTable(plan: PlanOutput, snapshot: Snapshot): string {
   const rows = plan.pools.map((a) => {
     const c = capacity.get(a.node);
     const node = snapshot.nodes.find((n) => n.name === a.node);
-    const pool =
-      a.from === a.to ? (a.to ?? '-') : `${a.from ?? '-'} → ${a.to ?? '-'}`;
+    const pool = a.from === a.to ? (a.to ?? '-') : `${a.from ?? '-'} → ${a.to ?? '-'}`;
     return [
       a.node,
       node?.gpuProduct ?? '-',

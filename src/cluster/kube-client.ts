@@ -177,9 +177,7 @@ export function createKubeClient(kc: KubeConfig, options: KubeClientOptions = {}
 
   return {
     listNodes: (opts = {}) =>
-      listAll('list nodes', (cont) =>
-        api.listNode({ limit: pageSize, _continue: cont, ...selectors(opts) }),
-      ),
+      listAll('list nodes', (cont) => api.listNode({ limit: pageSize, _continue: cont, ...selectors(opts) })),
     listPods: (opts = {}) =>
       listAll('list pods', (cont) =>
         api.listPodForAllNamespaces({ limit: pageSize, _continue: cont, ...selectors(opts) }),

@@ -50,7 +50,9 @@ export function planFiles(files: readonly FileChange[], current: ReadonlyMap<str
 export function buildChangeSet(input: ChangeSetInput): ChangeSet | null {
   const planned = input.current
     ? planFiles(input.files, input.current)
-    : input.files.map((f) => ({ path: f.path, change: f.content === null ? 'delete' : 'update' }) as PlannedFile);
+    : input.files.map(
+        (f) => ({ path: f.path, change: f.content === null ? 'delete' : 'update' }) as PlannedFile,
+      );
   if (input.current && planned.length === 0) return null;
   const hash = desiredHash(input.files);
   const evidence = { cluster: input.cluster, kind: input.kind, subject: input.subject };
@@ -123,7 +125,9 @@ export function groupChangeSets(changeSets: readonly ChangeSet[]): {
       });
       continue;
     }
-    const merged = [...files].map(([path, content]) => ({ path, content })).sort((a, b) => (a.path < b.path ? -1 : 1));
+    const merged = [...files]
+      .map(([path, content]) => ({ path, content }))
+      .sort((a, b) => (a.path < b.path ? -1 : 1));
     const hash = desiredHash(merged);
     const labels = [...new Set(group.flatMap((cs) => cs.labels ?? []))];
     out.push({
@@ -134,6 +138,9 @@ export function groupChangeSets(changeSets: readonly ChangeSet[]): {
       ...(labels.length > 0 ? { labels } : {}),
     });
   }
-  out.sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || (a.subject < b.subject ? -1 : a.subject > b.subject ? 1 : 0));
+  out.sort(
+    (a, b) =>
+      KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || (a.subject < b.subject ? -1 : a.subject > b.subject ? 1 : 0),
+  );
   return { changeSets: out, conflicts };
 }

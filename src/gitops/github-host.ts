@@ -111,7 +111,8 @@ function isRateLimited(e: ErrorLike): boolean {
   const h = e.response?.headers ?? {};
   return (
     e.status === 429 ||
-    (e.status === 403 && (/secondary rate|rate limit/i.test(e.message ?? '') || h['x-ratelimit-remaining'] === '0'))
+    (e.status === 403 &&
+      (/secondary rate|rate limit/i.test(e.message ?? '') || h['x-ratelimit-remaining'] === '0'))
   );
 }
 
@@ -162,7 +163,13 @@ export class GitHubHost implements PullRequestHost {
           const seconds = Number(h['retry-after']);
           const handled = /secondary rate/i.test(e.message ?? '') || h['x-ratelimit-remaining'] === '0';
           if (e.status !== 429 || handled || !Number.isFinite(seconds) || retryCount >= max) throw err;
-          const wait: RateLimitWait = { kind: 'retry-after', seconds, retryCount, method: opts.method, url: opts.url };
+          const wait: RateLimitWait = {
+            kind: 'retry-after',
+            seconds,
+            retryCount,
+            method: opts.method,
+            url: opts.url,
+          };
           options.onWait?.(wait);
           log?.warn({ ...wait }, 'GitHub rate limit');
           await new Promise((r) => setTimeout(r, seconds * ms));
@@ -175,7 +182,9 @@ export class GitHubHost implements PullRequestHost {
   private fail(what: string, err: unknown): PrHostError {
     const e = err as ErrorLike;
     const status = typeof e.status === 'number' ? e.status : null;
-    const message = redact(`${what}: ${status ?? ''} ${e.message ?? String(err)}`.replace(/\s+/g, ' '), [this.o.token]);
+    const message = redact(`${what}: ${status ?? ''} ${e.message ?? String(err)}`.replace(/\s+/g, ' '), [
+      this.o.token,
+    ]);
     if (status !== null && isRateLimited(e)) return new PrHostError('rate-limited', status, message);
     if (status === 401 || status === 403) return new PrHostError('permission', status, message);
     if (status === 404) return new PrHostError('not-found', status, message);
@@ -208,7 +217,9 @@ export class GitHubHost implements PullRequestHost {
         per_page: 20,
       }),
     );
-    const pulls = (res.data as unknown as RestPull[]).filter((p) => p.head.ref === head && p.base.ref === base);
+    const pulls = (res.data as unknown as RestPull[]).filter(
+      (p) => p.head.ref === head && p.base.ref === base,
+    );
     const pick = pulls.find((p) => p.state === 'open') ?? pulls[0];
     return pick ? toInfo(pick) : null;
   }
@@ -308,7 +319,11 @@ export class GitHubHost implements PullRequestHost {
   async listOpen(): Promise<PullRequestInfo[]> {
     const prefix = branchPrefix(this.o.cluster);
     const pulls = await this.call('list open pull requests', () =>
-      this.octokit.paginate('GET /repos/{owner}/{repo}/pulls', { ...this.repo, state: 'open', per_page: 100 }),
+      this.octokit.paginate('GET /repos/{owner}/{repo}/pulls', {
+        ...this.repo,
+        state: 'open',
+        per_page: 100,
+      }),
     );
     return (pulls as unknown as RestPull[]).filter((p) => p.head.ref.startsWith(prefix)).map(toInfo);
   }
@@ -321,6 +336,8 @@ export function parseGitHubRepo(
 ): { owner: string; repo: string } | null {
   const src = githubRepo ?? '';
   let m = /^([\w.-]+)\/([\w.-]+)$/.exec(src);
-  if (!m && repoUrl) m = /[/:]([\w.-]+)\/([\w.-]+?)(?:\.git)?\/?$/.exec(repoUrl);
+  if (!m && repoUrl && /^(https?:\/\/|ssh:\/\/|[\w.-]+@[\w.-]+:)/.test(repoUrl)) {
+    m = /[/:]([\w.-]+)\/([\w.-]+?)(?:\.git)?\/?$/.exec(repoUrl);
+  }
   return m ? { owner: m[1]!, repo: m[2]! } : null;
 }

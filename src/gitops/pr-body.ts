@@ -20,7 +20,10 @@ export const DESIRED_HASH_MARKER = 'gpuops:desired-hash=';
 export function desiredHash(files: readonly FileChange[]): string {
   const h = createHash('sha256');
   for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
-    h.update(f.path).update('\0').update(f.content ?? '\u0001deleted').update('\0');
+    h.update(f.path)
+      .update('\0')
+      .update(f.content ?? '\u0001deleted')
+      .update('\0');
   }
   return h.digest('hex');
 }
@@ -113,7 +116,9 @@ export function prTitle(input: Omit<PrBodyInput, 'desiredHash' | 'files'>): stri
   }
   if (input.kind === 'placement') {
     const p = input.placements?.[0]?.placement;
-    return p?.pool ? `${prefix} place ${input.subject} on ${p.pool}` : `${prefix} update placement of ${input.subject}`;
+    return p?.pool
+      ? `${prefix} place ${input.subject} on ${p.pool}`
+      : `${prefix} update placement of ${input.subject}`;
   }
   const d = input.scaling?.[0]?.decision;
   if (d && d.replicas.from !== d.replicas.to) {
@@ -144,7 +149,9 @@ function placementSection(ev: PlacementEvidence): string {
       '',
       table(
         ['run', 'status', 'run time (s)', 'node'],
-        [...ev.runs].sort((a, b) => a.run - b.run).map((r) => [r.run, r.status, num(r.durationSeconds), r.node]),
+        [...ev.runs]
+          .sort((a, b) => a.run - b.run)
+          .map((r) => [r.run, r.status, num(r.durationSeconds), r.node]),
       ),
     );
   }
@@ -154,7 +161,11 @@ function placementSection(ev: PlacementEvidence): string {
 function scalingSection(ev: ScalingEvidence): string {
   const d = ev.decision;
   const pods = [...ev.pods].sort((a, b) =>
-    `${a.namespace}/${a.pod}` < `${b.namespace}/${b.pod}` ? -1 : `${a.namespace}/${a.pod}` > `${b.namespace}/${b.pod}` ? 1 : 0,
+    `${a.namespace}/${a.pod}` < `${b.namespace}/${b.pod}`
+      ? -1
+      : `${a.namespace}/${a.pod}` > `${b.namespace}/${b.pod}`
+        ? 1
+        : 0,
   );
   const out = [
     `### Scaling of \`${d.algorithm}\``,
@@ -175,7 +186,8 @@ function scalingSection(ev: ScalingEvidence): string {
     '',
     d.message,
   ];
-  if (d.nodes.length > 0) out.push('', `Unused nodes moved into the pool: ${d.nodes.map((n) => `\`${n}\``).join(', ')}.`);
+  if (d.nodes.length > 0)
+    out.push('', `Unused nodes moved into the pool: ${d.nodes.map((n) => `\`${n}\``).join(', ')}.`);
   if (pods.length > 0) {
     out.push(
       '',
@@ -220,7 +232,8 @@ export function renderPrBody(input: PrBodyInput): string {
   parts.push(what, '');
   for (const ev of input.placements ?? []) parts.push(placementSection(ev), '');
   for (const ev of input.scaling ?? []) parts.push(scalingSection(ev), '');
-  if (input.kind === 'pools' || (input.pools?.length ?? 0) > 0) parts.push(poolsSection(input.pools ?? []), '');
+  if (input.kind === 'pools' || (input.pools?.length ?? 0) > 0)
+    parts.push(poolsSection(input.pools ?? []), '');
   parts.push(
     '### Files',
     '',

@@ -10,7 +10,14 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, posix } from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
 import { GitOpsError, classifyGitError, redact } from './git-errors.js';
-import type { ApplyOptions, ApplyOutcome, ChangeSet, FileChange, ForeignCommit, PlannedFile } from './types.js';
+import type {
+  ApplyOptions,
+  ApplyOutcome,
+  ChangeSet,
+  FileChange,
+  ForeignCommit,
+  PlannedFile,
+} from './types.js';
 
 /** Name and e-mail gpuops commits with; commits by anyone else on a gpuops branch are a person's. */
 export interface GitAuthor {
@@ -197,13 +204,21 @@ export class WorkingCopy {
           );
         } else {
           await this.run('remote', ['remote', 'set-url', 'origin', this.opts.repoUrl]);
-          await this.run('fetch', ['fetch', '-q', '--prune', '--no-tags', 'origin', '+refs/heads/*:refs/remotes/origin/*']);
+          await this.run('fetch', [
+            'fetch',
+            '-q',
+            '--prune',
+            '--no-tags',
+            'origin',
+            '+refs/heads/*:refs/remotes/origin/*',
+          ]);
         }
         this.counters.fetches++;
         this.synced = true;
         return;
       } catch (err) {
-        if (!(err instanceof GitOpsError) || err.kind !== 'transient' || attempt >= this.maxAttempts) throw err;
+        if (!(err instanceof GitOpsError) || err.kind !== 'transient' || attempt >= this.maxAttempts)
+          throw err;
         await this.pause(attempt);
       }
     }
@@ -221,7 +236,11 @@ export class WorkingCopy {
   private async baseRef(): Promise<string> {
     const sha = await this.revParse(`refs/remotes/origin/${this.baseBranch}`);
     if (!sha) {
-      throw new GitOpsError('refused', 'fetch', `base branch ${this.baseBranch} does not exist on ${this.displayUrl}`);
+      throw new GitOpsError(
+        'refused',
+        'fetch',
+        `base branch ${this.baseBranch} does not exist on ${this.displayUrl}`,
+      );
     }
     return sha;
   }
@@ -263,7 +282,12 @@ export class WorkingCopy {
 
   /** Files of a change set that differ from `ref` (create, update or delete). */
   private async diffAt(ref: string, files: readonly FileChange[]): Promise<PlannedFile[]> {
-    const current = await this.readBlobs(await this.lsTree(ref, files.map((f) => f.path)));
+    const current = await this.readBlobs(
+      await this.lsTree(
+        ref,
+        files.map((f) => f.path),
+      ),
+    );
     const planned: PlannedFile[] = [];
     for (const f of files) {
       const now = current.get(f.path);
@@ -329,8 +353,22 @@ export class WorkingCopy {
   private async applyOnce(cs: ChangeSet, options: ApplyOptions, attempt: number): Promise<ApplyOutcome> {
     const base = await this.baseRef();
     const ref = options.mode === 'patch' ? this.baseBranch : cs.branch;
-    const outcome = (status: ApplyOutcome['status'], files: PlannedFile[], extra: Partial<ApplyOutcome> = {}) =>
-      ({ status, ref, commit: null, attempts: 0, startedAfresh: false, forced: false, files, personCommits: [], ...extra }) as ApplyOutcome;
+    const outcome = (
+      status: ApplyOutcome['status'],
+      files: PlannedFile[],
+      extra: Partial<ApplyOutcome> = {},
+    ) =>
+      ({
+        status,
+        ref,
+        commit: null,
+        attempts: 0,
+        startedAfresh: false,
+        forced: false,
+        files,
+        personCommits: [],
+        ...extra,
+      }) as ApplyOutcome;
 
     let start = base;
     let lease: string | undefined;
@@ -373,7 +411,12 @@ export class WorkingCopy {
 
     const commit = await this.commitOn(start, cs, files);
     await this.push(ref, lease);
-    return outcome('pushed', files, { commit, attempts: attempt, startedAfresh, forced: lease !== undefined });
+    return outcome('pushed', files, {
+      commit,
+      attempts: attempt,
+      startedAfresh,
+      forced: lease !== undefined,
+    });
   }
 
   private async commitOn(start: string, cs: ChangeSet, files: PlannedFile[]): Promise<string> {
@@ -405,7 +448,8 @@ export class WorkingCopy {
   /** Pushes HEAD to `ref`: a plain (fast-forward) push, or a force-push leased on the commit gpuops saw. */
   private async push(ref: string, lease: string | undefined): Promise<void> {
     const args = ['push', '-q', 'origin', `HEAD:refs/heads/${ref}`];
-    if (lease !== undefined && !ZERO_SHA.test(lease)) args.splice(2, 0, `--force-with-lease=refs/heads/${ref}:${lease}`);
+    if (lease !== undefined && !ZERO_SHA.test(lease))
+      args.splice(2, 0, `--force-with-lease=refs/heads/${ref}:${lease}`);
     this.counters.pushes++;
     await this.run('push', args);
   }

@@ -53,18 +53,32 @@ export interface WriteBackDeps {
 function reasonOf(err: unknown): { reason: string; message: string } {
   const message = err instanceof Error ? err.message : String(err);
   if (err instanceof GitOpsError) {
-    const reason = { auth: 'GitAuth', refused: 'GitRefused', transient: 'GitTransient', 'non-fast-forward': 'GitNonFastForward' }[err.kind];
+    const reason = {
+      auth: 'GitAuth',
+      refused: 'GitRefused',
+      transient: 'GitTransient',
+      'non-fast-forward': 'GitNonFastForward',
+    }[err.kind];
     return { reason, message };
   }
   if (err instanceof PrHostError) {
-    const reason = err.kind === 'permission' ? 'HostPermission' : err.kind === 'rate-limited' ? 'HostRateLimited' : 'HostError';
+    const reason =
+      err.kind === 'permission'
+        ? 'HostPermission'
+        : err.kind === 'rate-limited'
+          ? 'HostRateLimited'
+          : 'HostError';
     return { reason, message };
   }
   return { reason: 'Error', message };
 }
 
 /** The comment left on a PR whose branch a person committed to; its marker makes it post once per head. */
-export function personCommitsComment(branch: string, base: string, commits: readonly ForeignCommit[]): string {
+export function personCommitsComment(
+  branch: string,
+  base: string,
+  commits: readonly ForeignCommit[],
+): string {
   const list = commits.map((c) => `- \`${c.sha.slice(0, 12)}\` by ${c.author} <${c.email}>`).join('\n');
   return [
     `gpuops did not update \`${branch}\`: it holds commits gpuops did not author, and gpuops never force-pushes over a person's work.`,
@@ -100,7 +114,10 @@ const SAME_RECORD_KEYS: (keyof PullRequestRecord)[] = [
  * branch; no PRs, no limits. One failing change set never stops the others; its result says why.
  * With `dryRun` every write is skipped where it would happen and the results say `would-…`.
  */
-export async function writeBack(changeSets: readonly ChangeSet[], deps: WriteBackDeps): Promise<WriteBackResult[]> {
+export async function writeBack(
+  changeSets: readonly ChangeSet[],
+  deps: WriteBackDeps,
+): Promise<WriteBackResult[]> {
   const { workingCopy: wc, host, dryRun, log } = deps;
   const base = wc.baseBranch;
   await wc.sync();
@@ -116,8 +133,19 @@ export async function writeBack(changeSets: readonly ChangeSet[], deps: WriteBac
     pullRequest: null,
     files: [],
   }));
-  const result = (cs: ChangeSet, r: Partial<WriteBackResult> & Pick<WriteBackResult, 'action' | 'reason' | 'message'>) => {
-    const full: WriteBackResult = { kind: cs.kind, subject: cs.subject, branch: cs.branch, commit: null, pullRequest: null, files: [], ...r };
+  const result = (
+    cs: ChangeSet,
+    r: Partial<WriteBackResult> & Pick<WriteBackResult, 'action' | 'reason' | 'message'>,
+  ) => {
+    const full: WriteBackResult = {
+      kind: cs.kind,
+      subject: cs.subject,
+      branch: cs.branch,
+      commit: null,
+      pullRequest: null,
+      files: [],
+      ...r,
+    };
     results.push(full);
     log?.info({ branch: full.branch, action: full.action, reason: full.reason }, 'Write-back');
     return full;
@@ -129,11 +157,30 @@ export async function writeBack(changeSets: readonly ChangeSet[], deps: WriteBac
         const o = await wc.apply(cs, { mode: 'patch', dryRun });
         const files = o.files;
         if (o.status === 'pushed') {
-          result(cs, { action: 'committed', reason: 'Committed', message: `committed ${o.commit?.slice(0, 12)} to ${base}`, commit: o.commit, files, branch: base });
+          result(cs, {
+            action: 'committed',
+            reason: 'Committed',
+            message: `committed ${o.commit?.slice(0, 12)} to ${base}`,
+            commit: o.commit,
+            files,
+            branch: base,
+          });
         } else if (o.status === 'would-push') {
-          result(cs, { action: 'would-commit', reason: 'DryRun', message: `would commit ${files.length} file(s) to ${base}`, files, branch: base });
+          result(cs, {
+            action: 'would-commit',
+            reason: 'DryRun',
+            message: `would commit ${files.length} file(s) to ${base}`,
+            files,
+            branch: base,
+          });
         } else {
-          result(cs, { action: 'unchanged', reason: 'UpToDate', message: `${base} already holds the desired files`, files, branch: base });
+          result(cs, {
+            action: 'unchanged',
+            reason: 'UpToDate',
+            message: `${base} already holds the desired files`,
+            files,
+            branch: base,
+          });
         }
       } catch (err) {
         result(cs, { action: 'failed', ...reasonOf(err), branch: base });
@@ -143,7 +190,10 @@ export async function writeBack(changeSets: readonly ChangeSet[], deps: WriteBac
   }
 
   const records = new Map((await deps.store.pullRequests(deps.cluster)).map((r) => [r.branch, r]));
-  const record = async (cs: ChangeSet, pr: Pick<PullRequestRecord, 'number' | 'url' | 'state' | 'title' | 'body' | 'desiredHash'>) => {
+  const record = async (
+    cs: ChangeSet,
+    pr: Pick<PullRequestRecord, 'number' | 'url' | 'state' | 'title' | 'body' | 'desiredHash'>,
+  ) => {
     // The plain git host keeps its records in the Store itself.
     if (dryRun || host.name === 'git') return;
     const next: PullRequestRecord = {
@@ -178,11 +228,19 @@ export async function writeBack(changeSets: readonly ChangeSet[], deps: WriteBac
       }
       const isNew = found?.state !== 'open';
       if (isNew && opened >= deps.limits.maxOpenedPerPass) {
-        result(cs, { action: 'deferred', reason: 'MaxOpenedPerPass', message: `already opened ${opened} pull request(s) this pass (limit ${deps.limits.maxOpenedPerPass})` });
+        result(cs, {
+          action: 'deferred',
+          reason: 'MaxOpenedPerPass',
+          message: `already opened ${opened} pull request(s) this pass (limit ${deps.limits.maxOpenedPerPass})`,
+        });
         continue;
       }
       if (isNew && openCount >= deps.limits.maxOpen) {
-        result(cs, { action: 'deferred', reason: 'MaxOpen', message: `${openCount} gpuops pull request(s) open (limit ${deps.limits.maxOpen})` });
+        result(cs, {
+          action: 'deferred',
+          reason: 'MaxOpen',
+          message: `${openCount} gpuops pull request(s) open (limit ${deps.limits.maxOpen})`,
+        });
         continue;
       }
       const fresh = found !== null && found.state !== 'open';
@@ -201,13 +259,29 @@ export async function writeBack(changeSets: readonly ChangeSet[], deps: WriteBac
         continue;
       }
       if (o.status === 'in-base') {
-        result(cs, { action: 'in-base', reason: 'AlreadyInBase', message: `${base} already holds the desired files`, pullRequest });
+        result(cs, {
+          action: 'in-base',
+          reason: 'AlreadyInBase',
+          message: `${base} already holds the desired files`,
+          pullRequest,
+        });
         continue;
       }
       if (dryRun) {
-        const differs = found?.state !== 'open' || found.title !== cs.title || found.desiredHash !== cs.desiredHash;
-        const action = isNew ? 'would-create' : o.status === 'would-push' || differs ? 'would-update' : 'unchanged';
-        result(cs, { action, reason: action === 'unchanged' ? 'UpToDate' : 'DryRun', message: `${action} ${cs.branch}`, files: o.files, pullRequest });
+        const differs =
+          found?.state !== 'open' || found.title !== cs.title || found.desiredHash !== cs.desiredHash;
+        const action = isNew
+          ? 'would-create'
+          : o.status === 'would-push' || differs
+            ? 'would-update'
+            : 'unchanged';
+        result(cs, {
+          action,
+          reason: action === 'unchanged' ? 'UpToDate' : 'DryRun',
+          message: `${action} ${cs.branch}`,
+          files: o.files,
+          pullRequest,
+        });
         continue;
       }
       const ensured = await host.ensurePullRequest(cs, found);
@@ -221,7 +295,12 @@ export async function writeBack(changeSets: readonly ChangeSet[], deps: WriteBac
         await record(cs, { ...pr, state: 'open', title: cs.title, body, desiredHash: cs.desiredHash });
       }
       const action = ensured.action === 'unchanged' && o.status === 'pushed' ? 'updated' : ensured.action;
-      const reason = { created: 'Created', updated: 'Updated', unchanged: 'UpToDate', 'skipped-closed': 'ClosedByPerson' }[action];
+      const reason = {
+        created: 'Created',
+        updated: 'Updated',
+        unchanged: 'UpToDate',
+        'skipped-closed': 'ClosedByPerson',
+      }[action];
       result(cs, {
         action,
         reason,

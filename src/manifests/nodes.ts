@@ -1,5 +1,4 @@
 import type { NodeInfo, Taint } from '../cluster/types.js';
-import type { FileChange } from '../gitops/types.js';
 import type { PoolAssignment } from '../pools/types.js';
 import type { PolicySpec } from '../spec/types.js';
 import { renderYaml } from './yaml.js';
@@ -14,8 +13,12 @@ export const NODE_ANNOTATIONS: Readonly<Record<string, string>> = {
 /** Taint key prefix of the node lifecycle controller and kubelet; such taints are theirs, never rendered. */
 const SYSTEM_TAINT_PREFIX = 'node.kubernetes.io/';
 
-/** A rendered file (never a deletion); assignable to `FileChange`. */
-export interface RenderedFile extends FileChange {
+/**
+ * A rendered file, repo-relative path with `/`; the same shape as `FileChange` of
+ * `src/gitops/types.ts` without deletions (pure modules may not import gitops/).
+ */
+export interface RenderedFile {
+  path: string;
   content: string;
 }
 

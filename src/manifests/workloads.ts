@@ -1,8 +1,16 @@
-import type { FileChange } from '../gitops/types.js';
 import type { PolicySpec, ResolvedAlgorithm } from '../spec/types.js';
 import { containerEnv, containerResources, poolScheduling } from './scheduling.js';
 import { cloneTemplate, type Manifest, type WorkloadTemplates } from './templates.js';
 import { renderYaml } from './yaml.js';
+
+/**
+ * One generated file: new content, or `null` to delete it; path repo-relative with `/`. The same
+ * shape as `FileChange` of `src/gitops/types.ts` (pure modules may not import gitops/).
+ */
+export interface FileChange {
+  path: string;
+  content: string | null;
+}
 
 /** The pools a workload can be placed on. */
 export type WorkloadPool = 'long-task' | 'short-task';

@@ -37,8 +37,26 @@ export const GENERATED_HEADER =
  */
 export function renderYaml(docs: unknown | unknown[], header: string | null = GENERATED_HEADER): string {
   const list = Array.isArray(docs) ? docs : [docs];
-  const body = list
-    .map((d) => new Document(sortKeys(d), { version: '1.1' }).toString({ lineWidth: 0, minContentWidth: 0 }))
-    .join('---\n');
+  const body = list.map(renderOne).join('---\n');
   return header === null ? body : `# ${header}\n${body}`;
+}
+
+/**
+ * Rendered documents by their sorted JSON. The YAML emitter costs about 100 times what
+ * `JSON.stringify` does, and a reconcile pass re-renders the same objects every time (the warm
+ * pass of a 1,000-algorithm fleet renders thousands of unchanged documents), so identical input
+ * is emitted once. Bounded: the oldest entries go first past {@link RENDER_CACHE_SIZE}.
+ */
+const renderCache = new Map<string, string>();
+const RENDER_CACHE_SIZE = 20_000;
+
+function renderOne(doc: unknown): string {
+  const sorted = sortKeys(doc);
+  const key = JSON.stringify(sorted);
+  const hit = renderCache.get(key);
+  if (hit !== undefined) return hit;
+  const text = new Document(sorted, { version: '1.1' }).toString({ lineWidth: 0, minContentWidth: 0 });
+  if (renderCache.size >= RENDER_CACHE_SIZE) renderCache.delete(renderCache.keys().next().value as string);
+  renderCache.set(key, text);
+  return text;
 }

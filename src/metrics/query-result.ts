@@ -34,33 +34,32 @@ export function parseQueryResult(body: unknown, options: QueryResultOptions): Gp
   }
   const joined = new Map<string, { labels: Record<string, string>; avg?: [number, number]; last?: number }>();
   const plain: GpuSeries[] = [];
-  data.result.forEach((item: unknown, i: number) => {
+  const items = data.result as unknown[];
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
     if (!isObject(item) || !isObject(item.metric) || !Array.isArray(item.value) || item.value.length !== 2) {
-      fail(`data.result[${i}] must have "metric" and a two-element "value"`);
-      return;
+      return fail(`data.result[${i}] must have "metric" and a two-element "value"`);
     }
     const [ts, raw] = item.value as [unknown, unknown];
     if (typeof ts !== 'number' || typeof raw !== 'string') {
-      fail(`data.result[${i}].value must be [<seconds>, "<value>"]`);
-      return;
+      return fail(`data.result[${i}].value must be [<seconds>, "<value>"]`);
     }
-    const labels = { ...(item.metric as Record<string, string>) };
-    const stat = labels[STAT_LABEL];
+    const source = item.metric as Record<string, string>;
+    const stat = source[STAT_LABEL];
     const value = parseSampleValue(raw);
     if (stat === undefined) {
-      const metric = labels.__name__ ?? options.metric;
-      delete labels.__name__;
-      plain.push({ metric, labels, value, timestamp: Math.round(ts * 1000) });
-      return;
+      plain.push({ metric: source.__name__ ?? options.metric, labels: copyLabels(source), value, timestamp: Math.round(ts * 1000) });
+      continue;
     }
-    delete labels[STAT_LABEL];
-    delete labels.__name__;
-    const key = labelKey(labels);
-    const entry = joined.get(key) ?? { labels };
+    const key = labelKey(source);
+    let entry = joined.get(key);
+    if (!entry) {
+      entry = { labels: copyLabels(source) };
+      joined.set(key, entry);
+    }
     if (stat === 'avg') entry.avg = [value, ts];
     else if (stat === 'last') entry.last = value;
-    joined.set(key, entry);
-  });
+  }
   for (const entry of joined.values()) {
     if (!entry.avg) continue; // a `last` without an `avg` cannot happen within one window
     const [value, evalSeconds] = entry.avg;
@@ -70,11 +69,36 @@ export function parseQueryResult(body: unknown, options: QueryResultOptions): Gp
   return plain;
 }
 
-function labelKey(labels: Record<string, string>): string {
-  return Object.keys(labels)
-    .sort()
-    .map((k) => `${k}=${labels[k]}`)
-    .join('\u0000');
+/** The labels without `__name__` and the query's own `gpuops_stat`. */
+function copyLabels(source: Record<string, string>): Record<string, string> {
+  const labels: Record<string, string> = {};
+  for (const k in source) if (k !== STAT_LABEL && k !== '__name__') labels[k] = source[k]!;
+  return labels;
+}
+
+/**
+ * Identity of a label set, ignoring `__name__` and `gpuops_stat`. Prometheus returns labels
+ * sorted by name, so the fast path needs no sort; other orders are sorted first.
+ */
+function labelKey(source: Record<string, string>): string {
+  let key = '';
+  let previous = '';
+  for (const k in source) {
+    if (k < previous) return sortedLabelKey(source);
+    previous = k;
+    if (k === STAT_LABEL || k === '__name__') continue;
+    key += `${k}\u0000${source[k]}\u0001`;
+  }
+  return key;
+}
+
+function sortedLabelKey(source: Record<string, string>): string {
+  let key = '';
+  for (const k of Object.keys(source).sort()) {
+    if (k === STAT_LABEL || k === '__name__') continue;
+    key += `${k}\u0000${source[k]}\u0001`;
+  }
+  return key;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

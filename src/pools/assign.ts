@@ -103,7 +103,12 @@ export function assignPools(
     for (const n of kept) set(n, 'test', 'KeepPool', `stays test${scope}`);
     for (const n of healthy.slice(g.target)) {
       if (busy(n)) {
-        set(n, 'test', 'InUse', `surplus test node${scope}, but a benchmark or gpuops pod runs here: stays test`);
+        set(
+          n,
+          'test',
+          'InUse',
+          `surplus test node${scope}, but a benchmark or gpuops pod runs here: stays test`,
+        );
       } else {
         set(n, 'unused', 'SurplusTestNode', `surplus test node${scope} (${g.target} wanted): back to unused`);
       }
@@ -132,7 +137,13 @@ export function assignPools(
     for (const n of g.candidates) {
       if (decided.has(n.name)) continue;
       if (n.pool === 'unused') set(n, 'unused', 'KeepPool', 'stays unused');
-      else set(n, 'unused', 'Unused', `eligible (${n.gpuAllocatable} GPU${n.gpuAllocatable === 1 ? "" : "s"} allocatable): unused`);
+      else
+        set(
+          n,
+          'unused',
+          'Unused',
+          `eligible (${n.gpuAllocatable} GPU${n.gpuAllocatable === 1 ? '' : 's'} allocatable): unused`,
+        );
     }
   }
 

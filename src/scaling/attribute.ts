@@ -56,8 +56,9 @@ export function attribute(series: readonly GpuSeries[], pods: readonly PodInfo[]
   const dropped: DroppedSeries[] = [];
   const unattributed: UnattributedGpu[] = [];
   const byGpu = new Map<string, Candidate[]>();
-  const drop = (gpu: string, namespace: string, pod: string, reason: DroppedSeries['reason'], message: string) =>
+  const drop = (gpu: string, namespace: string, pod: string, reason: DroppedSeries['reason'], message: string) => {
     dropped.push({ gpu, namespace, pod, reason, message });
+  };
 
   for (const s of series) {
     if (s.metric !== metric) continue;
@@ -71,19 +72,18 @@ export function attribute(series: readonly GpuSeries[], pods: readonly PodInfo[]
       pod = '';
       namespace = '';
     }
-    const where = pod === '' ? `GPU ${gpu}` : `GPU ${gpu} of pod ${namespace}/${pod}`;
     if (!Number.isFinite(s.value)) {
-      drop(gpu, namespace, pod, 'NotFinite', `${where}: value ${s.value} is not a number`);
+      drop(gpu, namespace, pod, 'NotFinite', `${where(gpu, namespace, pod)}: value ${s.value} is not a number`);
       continue;
     }
     const utilization = ratio ? s.value * 100 : s.value;
     if (utilization < 0 || utilization > 100 + PERCENT_SLACK) {
-      drop(gpu, namespace, pod, 'OutOfRange', `${where}: ${utilization}% is outside 0..100% (${metric})`);
+      drop(gpu, namespace, pod, 'OutOfRange', `${where(gpu, namespace, pod)}: ${utilization}% is outside 0..100% (${metric})`);
       continue;
     }
     if (!(s.timestamp >= staleBefore)) {
       const age = Math.round((now.getTime() - s.timestamp) / 1000);
-      drop(gpu, namespace, pod, 'Stale', `${where}: newest sample is ${age}s old (limit ${staleSampleSeconds}s)`);
+      drop(gpu, namespace, pod, 'Stale', `${where(gpu, namespace, pod)}: newest sample is ${age}s old (limit ${staleSampleSeconds}s)`);
       continue;
     }
     if (pod === '') {
@@ -93,19 +93,19 @@ export function attribute(series: readonly GpuSeries[], pods: readonly PodInfo[]
     const podKey = `${namespace}/${pod}`;
     const info = podIndex.get(podKey);
     if (!info) {
-      drop(gpu, namespace, pod, 'UnknownPod', `${where}: pod is not in the snapshot`);
+      drop(gpu, namespace, pod, 'UnknownPod', `${where(gpu, namespace, pod)}: pod is not in the snapshot`);
       continue;
     }
     if (info.terminating) {
-      drop(gpu, namespace, pod, 'PodTerminating', `${where}: pod is terminating`);
+      drop(gpu, namespace, pod, 'PodTerminating', `${where(gpu, namespace, pod)}: pod is terminating`);
       continue;
     }
     if (!info.ready) {
-      drop(gpu, namespace, pod, 'PodNotReady', `${where}: pod is not Ready`);
+      drop(gpu, namespace, pod, 'PodNotReady', `${where(gpu, namespace, pod)}: pod is not Ready`);
       continue;
     }
     if (!info.managed || info.algorithm === null) {
-      drop(gpu, namespace, pod, 'NotManaged', `${where}: pod is not managed by gpuops`);
+      drop(gpu, namespace, pod, 'NotManaged', `${where(gpu, namespace, pod)}: pod is not managed by gpuops`);
       continue;
     }
     const c: Candidate = {
@@ -196,6 +196,10 @@ export function attribute(series: readonly GpuSeries[], pods: readonly PodInfo[]
   for (const alg of [...flagsByAlgorithm.keys(), ...droppedByAlgorithm.keys()]) entry(alg);
   for (const e of byAlgorithm.values()) e.samples.sort((a, b) => (a.pod < b.pod ? -1 : a.pod > b.pod ? 1 : 0));
   return { byAlgorithm, unattributed, dropped, flags };
+}
+
+function where(gpu: string, namespace: string, pod: string): string {
+  return pod === '' ? `GPU ${gpu}` : `GPU ${gpu} of pod ${namespace}/${pod}`;
 }
 
 /**

@@ -348,19 +348,23 @@ export function countedPods(pods: readonly PodInfo[], replicas: number, currentR
 
 /** Predicted placement of `count` pods of `gpus` GPUs: most free node first, ties by name. */
 function place(nodes: readonly NodeCapacity[], gpus: number, count: number): { node: string; gpus: number }[] {
-  const free = new Map(nodes.map((n) => [n.node, n.freeGpus]));
-  const claims = new Map<string, number>();
+  if (count <= 0) return [];
+  const taken = new Map<string, number>();
   for (let i = 0; i < count; i++) {
     let best: string | null = null;
-    for (const [node, f] of free) {
+    let bestFree = -1;
+    for (const n of nodes) {
+      const f = n.freeGpus - (taken.get(n.node) ?? 0);
       if (f < gpus) continue;
-      if (best === null || f > free.get(best)! || (f === free.get(best)! && node < best)) best = node;
+      if (f > bestFree || (f === bestFree && best !== null && n.node < best)) {
+        best = n.node;
+        bestFree = f;
+      }
     }
     if (best === null) break;
-    free.set(best, free.get(best)! - gpus);
-    claims.set(best, (claims.get(best) ?? 0) + gpus);
+    taken.set(best, (taken.get(best) ?? 0) + gpus);
   }
-  return [...claims].map(([node, g]) => ({ node, gpus: g }));
+  return [...taken].map(([node, g]) => ({ node, gpus: g }));
 }
 
 function round1(x: number): number {

@@ -117,13 +117,27 @@ function prng(seed: number): () => number {
   };
 }
 
+/** A stable UUID-shaped id from a text (four independent FNV hashes). */
 function uid(seed: string): string {
-  const h = [0, 1, 2, 3].map((i) => fnv32a(`${seed}#${i}`).toString(16).padStart(8, '0')).join('');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+  const h = (b: number) => fnv32a(seed, b).toString(16).padStart(8, '0');
+  const a = h(0x811c9dc5);
+  const b = h(0x050c5d1f);
+  const c = h(0x1f2e3d4c);
+  const d = h(0x6a09e667);
+  return `${a}-${b.slice(0, 4)}-${b.slice(4)}-${c.slice(0, 4)}-${c.slice(4)}${d}`;
 }
 
-function iso(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+/** RFC 3339 without milliseconds, memoised per fleet (a fleet reuses a few thousand seconds). */
+function isoFormatter(): (ms: number) => string {
+  const cache = new Map<number, string>();
+  return (ms) => {
+    let text = cache.get(ms);
+    if (text === undefined) {
+      text = new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+      cache.set(ms, text);
+    }
+    return text;
+  };
 }
 
 function trapCount(enabled: boolean, nodes: number, fraction: number, minNodes = 5): number {
@@ -149,6 +163,7 @@ export function generateFleet(options: FleetOptions): Fleet {
   const baseMs = Date.parse(options.createdAt ?? '2026-11-01T00:00:00Z');
   if (Number.isNaN(baseMs)) throw new Error(`generateFleet: createdAt: invalid time ${options.createdAt}`);
   const rand = prng(seed);
+  const iso = isoFormatter();
 
   // Shapes and names.
   const perShort = new Map<string, number>();
@@ -212,7 +227,7 @@ export function generateFleet(options: FleetOptions): Fleet {
         uid: uid(`pod/${ns}/${name}`),
         creationTimestamp: iso(created),
         labels,
-        ownerReferences: [{ ...owner, uid: uid(`${owner.kind}/${ns}/${owner.name}`), controller: true, blockOwnerDeletion: true }],
+        ownerReferences: [{ ...owner, uid: uid(`${owner.kind}/${ns}/${owner.name}`), controller: true, blockOwnerDeletion: true } as NonNullable<KubeObject['metadata']['ownerReferences']>[number]],
       },
       spec: { containers, restartPolicy: 'Always', schedulerName: 'default-scheduler', ...(running ? { nodeName } : {}), ...extra },
       status: running
@@ -244,7 +259,7 @@ export function generateFleet(options: FleetOptions): Fleet {
     });
   };
 
-  const daemonPods = (nodeName: string, sets: [string, string][], n: number, gpuNode: boolean): number => {
+  const daemonPods = (nodeName: string, sets: [string, string][], n: number): number => {
     let made = 0;
     for (const [ns, ds] of sets) {
       if (made >= n) break;
@@ -260,7 +275,6 @@ export function generateFleet(options: FleetOptions): Fleet {
       );
       made++;
     }
-    void gpuNode;
     return made;
   };
 
@@ -355,7 +369,7 @@ export function generateFleet(options: FleetOptions): Fleet {
       });
       left--;
     }
-    left -= daemonPods(name, [...DAEMONSETS_GPU, ...DAEMONSETS_ALL, ...EXTRA_DAEMONSETS], left, true);
+    left -= daemonPods(name, [...DAEMONSETS_GPU, ...DAEMONSETS_ALL, ...EXTRA_DAEMONSETS], left);
     for (let k = 0; k < left; k++) {
       addPod('tools', `gpu-node-agent-${nameSuffix(`${name}/${k}`)}`, name, { app: 'gpu-node-agent' }, { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'gpu-node-agent-5d8f9' }, [{ name: 'agent', image: 'registry.example.com/ops/agent:1.2' }], {
         tolerations: [{ operator: 'Exists' }],
@@ -397,7 +411,7 @@ export function generateFleet(options: FleetOptions): Fleet {
         nodeInfo: { architecture: 'amd64', containerRuntimeVersion: 'containerd://1.7.22', kubeletVersion: 'v1.31.2', kubeProxyVersion: 'v1.31.2', operatingSystem: 'linux', osImage: 'Amazon Linux 2023.6.20241010' },
       },
     });
-    let left = podsPerNode - daemonPods(name, DAEMONSETS_ALL, podsPerNode, false);
+    let left = podsPerNode - daemonPods(name, DAEMONSETS_ALL, podsPerNode);
     for (let k = 0; left > 0; k++, left--) {
       const [ns, app] = CPU_WORKLOADS[(c + k) % CPU_WORKLOADS.length]!;
       const rs = `${app}-${nameSuffix(`${app}/rs`)}`;

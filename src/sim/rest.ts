@@ -380,6 +380,10 @@ function storeCreate(t: Target, obj: KubeObject, url: URL, ctx: RestContext): Ku
   if (!obj.metadata.name && typeof obj.metadata.generateName === 'string') {
     obj.metadata.name = obj.metadata.generateName + randomBytes(3).toString('hex').slice(0, 5);
   }
+  // The server assigns these; a client's values are ignored (as the API server does).
+  for (const field of ['uid', 'creationTimestamp', 'deletionTimestamp', 'generation', 'resourceVersion']) {
+    delete obj.metadata[field];
+  }
   prepareForCreate(t, obj);
   if (dryRun(url)) {
     const ready = ctx.store.prepareCreate(t.info.resource, obj);

@@ -18,7 +18,14 @@ export interface KubeObject {
     annotations?: Record<string, string>;
     creationTimestamp?: string;
     deletionTimestamp?: string;
-    ownerReferences?: { apiVersion: string; kind: string; name: string; uid: string; controller?: boolean }[];
+    ownerReferences?: {
+      apiVersion: string;
+      kind: string;
+      name: string;
+      uid: string;
+      controller?: boolean;
+      blockOwnerDeletion?: boolean;
+    }[];
     managedFields?: unknown[];
     [key: string]: unknown;
   };

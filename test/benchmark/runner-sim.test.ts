@@ -8,8 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunnerClock } from '../../src/benchmark/clock.js';
 import { loadWorkloadTemplates } from '../../src/benchmark/load-templates.js';
 import { runBenchmarks, type BenchmarkProgress, type RunnerDeps } from '../../src/benchmark/runner.js';
-import { createKubeJobApi, type JobApi } from '../../src/cluster/jobs.js';
+import { createKubeJobApi, KubeApiError, type JobApi } from '../../src/cluster/jobs.js';
+import { renderBenchmarkJob } from '../../src/manifests/benchmark-job.js';
 import { renderPlacedWorkloads } from '../../src/manifests/workloads.js';
+import { specHash } from '../../src/benchmark/spec-hash.js';
 import { place } from '../../src/placement/place.js';
 import { defaultControllers } from '../../src/sim/controllers/index.js';
 import { startSimCluster, type SimCluster } from '../../src/sim/index.js';
@@ -259,5 +261,61 @@ describe('benchmarks that end without a placement', () => {
     expect(place({ algorithm: 'too-slow', pinned: 'auto', benchmark: r! }, 600).reason).toBe(
       'BenchmarkFailed',
     );
+  });
+});
+
+describe('API trouble and restarts', () => {
+  it('transient API errors (503) are retried; the run still completes and is measured', async () => {
+    let failures = 0;
+    const flaky: JobApi = {
+      ...jobs,
+      readJob: async (ns, name) => {
+        if (failures < 2) {
+          failures++;
+          throw new KubeApiError(
+            `read Job ${ns}/${name}`,
+            503,
+            'the server is currently unable to handle the request',
+          );
+        }
+        return jobs.readJob(ns, name);
+      },
+    };
+    const [alg] = algorithmsFromYaml(
+      algorithmYaml({ name: 'flaky-api', runs: 1, args: ['--sim-duration=20'] }),
+      policy,
+    );
+    const [r] = await runBenchmarks([alg!], { ...deps(), jobs: flaky }, 2);
+    expect(failures).toBe(2);
+    expect(r).toMatchObject({ status: 'Succeeded', medianSeconds: 20 });
+  });
+
+  it('a Job left by an earlier pass (same name) is followed, not created twice', async () => {
+    const [alg] = algorithmsFromYaml(
+      algorithmYaml({ name: 'adopted', runs: 1, args: ['--sim-duration=15'] }),
+      policy,
+    );
+    const job = renderBenchmarkJob({
+      algorithm: alg!,
+      policy: policy.spec,
+      specHash: specHash(alg!.spec),
+      sequence: 1,
+      template: loadWorkloadTemplates().benchmarkJob,
+    });
+    expect(await jobs.createJob(job)).toBe('created');
+    const before = jobsCreated;
+    const [r] = await runBenchmarks([alg!], deps(), 2);
+    expect(r).toMatchObject({ status: 'Succeeded', medianSeconds: 15 });
+    expect(r!.recorded[0]!.jobName).toBe(job.metadata.name);
+    expect(jobsCreated).toBe(before);
+  });
+
+  it('with no free test GPU nothing starts and the result is Pending', async () => {
+    const [alg] = algorithmsFromYaml(algorithmYaml({ name: 'no-room', runs: 1 }), policy);
+    const before = jobsCreated;
+    const [r] = await runBenchmarks([alg!], deps(), 0);
+    expect(r).toMatchObject({ status: 'Pending', recorded: [] });
+    expect(r!.message).toMatch(/no free GPU/);
+    expect(jobsCreated).toBe(before);
   });
 });

@@ -90,16 +90,37 @@ describe('listing through the simulated API server', () => {
 });
 
 /** A proxy in front of the simulator that answers the first `failures` requests with `fault`. */
-async function faultyProxy(fault: 'status503' | 'status429' | 'reset' | 'status403', failures: number) {
+async function faultyProxy(
+  fault: 'status503' | 'status429' | 'reset' | 'status403' | 'goneOnContinue',
+  failures: number,
+) {
   let seen = 0;
+  let gone = 0;
   const server: Server = createServer((req, res) => {
     seen++;
-    if (seen <= failures) {
+    if (fault === 'goneOnContinue') {
+      if (req.url!.includes('continue=') && gone < failures) {
+        gone++;
+        res.writeHead(410, { 'content-type': 'application/json' });
+        return res.end(
+          JSON.stringify({ kind: 'Status', code: 410, reason: 'Expired', message: 'continue token expired' }),
+        );
+      }
+    } else if (seen <= failures) {
       if (fault === 'reset') return req.socket.destroy();
       const code = { status503: 503, status429: 429, status403: 403 }[fault];
-      res.writeHead(code, { 'content-type': 'application/json', ...(code === 429 ? { 'retry-after': '1' } : {}) });
+      res.writeHead(code, {
+        'content-type': 'application/json',
+        ...(code === 429 ? { 'retry-after': '1' } : {}),
+      });
       return res.end(
-        JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', code, message: `injected ${code}` }),
+        JSON.stringify({
+          kind: 'Status',
+          apiVersion: 'v1',
+          status: 'Failure',
+          code,
+          message: `injected ${code}`,
+        }),
       );
     }
     const target = new URL(req.url!, sim.url);
@@ -135,10 +156,42 @@ describe('retries and errors', () => {
     }
   });
 
+  it('an expired continue token (410) restarts the list once from the start', async () => {
+    const proxy = await faultyProxy('goneOnContinue', 1);
+    try {
+      const client = createKubeClient(loadKubeConfig(kubeconfigFor(proxy.url)), {
+        pageSize: 5,
+        sleep: noSleep,
+      });
+      const nodes = await client.listNodes();
+      expect(nodes.map((n) => n.metadata!.name)).toHaveLength(13);
+      expect(new Set(nodes.map((n) => n.metadata!.name)).size).toBe(13);
+      expect(proxy.seen()).toBe(2 + 3); // page 1, 410 on page 2; then 3 pages
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('a second 410 is reported, not looped on', async () => {
+    const proxy = await faultyProxy('goneOnContinue', 2);
+    try {
+      const client = createKubeClient(loadKubeConfig(kubeconfigFor(proxy.url)), {
+        pageSize: 5,
+        sleep: noSleep,
+      });
+      await expect(client.listNodes()).rejects.toThrow('list nodes: HTTP 410: continue token expired');
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('gives up after the attempts with an error naming the operation', async () => {
     const proxy = await faultyProxy('status503', 100);
     try {
-      const client = createKubeClient(loadKubeConfig(kubeconfigFor(proxy.url)), { sleep: noSleep, retry: { attempts: 3 } });
+      const client = createKubeClient(loadKubeConfig(kubeconfigFor(proxy.url)), {
+        sleep: noSleep,
+        retry: { attempts: 3 },
+      });
       const err = await client.listPods().catch((e: unknown) => e);
       expect(err).toBeInstanceOf(KubeApiError);
       expect((err as KubeApiError).message).toMatch(/^list pods: HTTP 503.*\(after 3 attempts\)$/);
@@ -173,7 +226,9 @@ describe('loadKubeConfig', () => {
   });
 
   it('KUBECONFIG next, then ~/.kube/config', () => {
-    expect(serverOf(loadKubeConfig(undefined, { env: { KUBECONFIG: kubeconfigFile }, home: '/nonexistent' }))).toBe(sim.url);
+    expect(
+      serverOf(loadKubeConfig(undefined, { env: { KUBECONFIG: kubeconfigFile }, home: '/nonexistent' })),
+    ).toBe(sim.url);
     const home = mkdtempSync(path.join(tmpdir(), 'gpuops-home-'));
     const kubeDir = path.join(home, '.kube');
     mkdirSync(kubeDir, { recursive: true });

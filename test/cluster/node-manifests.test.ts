@@ -11,7 +11,8 @@ import type { PoolAssignment } from '../../src/pools/types.js';
 import type { Policy } from '../../src/spec/types.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const fixture = (f: string) => JSON.parse(readFileSync(path.join(here, '../fixtures/cluster-mixed', f), 'utf8'));
+const fixture = (f: string) =>
+  JSON.parse(readFileSync(path.join(here, '../fixtures/cluster-mixed', f), 'utf8'));
 const defaults = parse(readFileSync(path.join(here, '../../policies/default.yaml'), 'utf8')) as Policy;
 const withTaint: Policy['spec'] = {
   ...defaults.spec,
@@ -25,7 +26,8 @@ function golden(name: string, content: string): void {
   if (process.env.UPDATE_GOLDEN === '1' || !existsSync(file)) {
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, content);
-    if (process.env.UPDATE_GOLDEN !== '1') throw new Error(`golden file ${name} was missing; written, review it`);
+    if (process.env.UPDATE_GOLDEN !== '1')
+      throw new Error(`golden file ${name} was missing; written, review it`);
   }
   expect(content).toBe(readFileSync(file, 'utf8'));
 }
@@ -51,9 +53,26 @@ describe('node manifests', () => {
   });
 
   it('with pools.taint.enabled: pool taint plus the node’s own non-system taints, sorted (SSA replaces the list)', () => {
-    const cordonedTest: PoolAssignment = { node: 'gpu-h100-02', from: 'test', to: 'test', reason: 'KeepPool', message: '' };
-    const t4: PoolAssignment = { node: 'gpu-t4-04', from: 'long-task', to: 'long-task', reason: 'KeepPool', message: '' };
-    const out = renderNodeFiles({ cluster: 'prod', assignments: [cordonedTest, t4], nodes: snap.nodes, policy: withTaint });
+    const cordonedTest: PoolAssignment = {
+      node: 'gpu-h100-02',
+      from: 'test',
+      to: 'test',
+      reason: 'KeepPool',
+      message: '',
+    };
+    const t4: PoolAssignment = {
+      node: 'gpu-t4-04',
+      from: 'long-task',
+      to: 'long-task',
+      reason: 'KeepPool',
+      message: '',
+    };
+    const out = renderNodeFiles({
+      cluster: 'prod',
+      assignments: [cordonedTest, t4],
+      nodes: snap.nodes,
+      policy: withTaint,
+    });
     golden('gpu-h100-02-tainted.yaml', out[0]!.content);
     // node.kubernetes.io/unschedulable and unreachable belong to the node lifecycle controller: never rendered.
     const doc = parse(out[1]!.content) as { spec: { taints: unknown[] } };
@@ -64,10 +83,30 @@ describe('node manifests', () => {
   });
 
   it('a node leaving its pool keeps a manifest without the pool label (SSA removes it); untouched nodes get none', () => {
-    const leaving: PoolAssignment = { node: 'gpu-a100-03', from: 'unused', to: null, reason: 'ForeignWorkload', message: '' };
-    const none: PoolAssignment = { node: 'gpu-a100-04', from: null, to: null, reason: 'MIGOnly', message: '' };
-    const out = renderNodeFiles({ cluster: 'c', assignments: [none, leaving], nodes: snap.nodes, policy: defaults.spec });
-    expect(out.map((f) => f.path)).toEqual(['clusters/c/nodes/gpu-a100-03.yaml', 'clusters/c/nodes/kustomization.yaml']);
+    const leaving: PoolAssignment = {
+      node: 'gpu-a100-03',
+      from: 'unused',
+      to: null,
+      reason: 'ForeignWorkload',
+      message: '',
+    };
+    const none: PoolAssignment = {
+      node: 'gpu-a100-04',
+      from: null,
+      to: null,
+      reason: 'MIGOnly',
+      message: '',
+    };
+    const out = renderNodeFiles({
+      cluster: 'c',
+      assignments: [none, leaving],
+      nodes: snap.nodes,
+      policy: defaults.spec,
+    });
+    expect(out.map((f) => f.path)).toEqual([
+      'clusters/c/nodes/gpu-a100-03.yaml',
+      'clusters/c/nodes/kustomization.yaml',
+    ]);
     expect(parse(out[0]!.content).metadata.labels).toEqual({ 'app.kubernetes.io/managed-by': 'gpuops' });
   });
 

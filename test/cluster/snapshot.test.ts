@@ -72,7 +72,11 @@ describe('buildSnapshot on cluster-mixed', () => {
   });
 });
 
-function pod(spec: Partial<V1Pod['spec']> & object, phase = 'Running', extra: Partial<V1Pod['metadata']> = {}): V1Pod {
+function pod(
+  spec: Partial<V1Pod['spec']> & object,
+  phase = 'Running',
+  extra: Partial<V1Pod['metadata']> = {},
+): V1Pod {
   return {
     metadata: { name: 'p', namespace: 'ns', ...extra },
     spec: { containers: [], nodeName: 'n1', ...spec },
@@ -82,15 +86,28 @@ function pod(spec: Partial<V1Pod['spec']> & object, phase = 'Running', extra: Pa
 let seq = 0;
 const gpus = (n: string | undefined, limitsOnly = false) => ({
   name: `c${++seq}`,
-  resources: n === undefined ? {} : limitsOnly ? { limits: { 'nvidia.com/gpu': n } } : { requests: { 'nvidia.com/gpu': n }, limits: { 'nvidia.com/gpu': n } },
+  resources:
+    n === undefined
+      ? {}
+      : limitsOnly
+        ? { limits: { 'nvidia.com/gpu': n } }
+        : { requests: { 'nvidia.com/gpu': n }, limits: { 'nvidia.com/gpu': n } },
 });
 
 describe('effectiveGpuRequest (Kubernetes resource sharing within containers)', () => {
   it.each([
     ['sum of app containers', pod({ containers: [gpus('1'), gpus('2')] }), 3],
     ['limit alone counts as the request (extended resources)', pod({ containers: [gpus('2', true)] }), 2],
-    ['an init container larger than the app sum wins', pod({ initContainers: [gpus('4')], containers: [gpus('1'), gpus('1')] }), 4],
-    ['app sum larger than every init container wins', pod({ initContainers: [gpus('1')], containers: [gpus('2'), gpus('1')] }), 3],
+    [
+      'an init container larger than the app sum wins',
+      pod({ initContainers: [gpus('4')], containers: [gpus('1'), gpus('1')] }),
+      4,
+    ],
+    [
+      'app sum larger than every init container wins',
+      pod({ initContainers: [gpus('1')], containers: [gpus('2'), gpus('1')] }),
+      3,
+    ],
     [
       'a sidecar (restartPolicy Always) adds to the app sum',
       pod({ initContainers: [{ ...gpus('1'), restartPolicy: 'Always' }], containers: [gpus('2')] }),
@@ -98,12 +115,18 @@ describe('effectiveGpuRequest (Kubernetes resource sharing within containers)', 
     ],
     [
       'a sidecar started before an init container adds to that init container',
-      pod({ initContainers: [{ ...gpus('1'), restartPolicy: 'Always' }, gpus('4')], containers: [gpus('1')] }),
+      pod({
+        initContainers: [{ ...gpus('1'), restartPolicy: 'Always' }, gpus('4')],
+        containers: [gpus('1')],
+      }),
       5,
     ],
     [
       'a sidecar started after an init container does not add to it',
-      pod({ initContainers: [gpus('4'), { ...gpus('1'), restartPolicy: 'Always' }], containers: [gpus('1')] }),
+      pod({
+        initContainers: [gpus('4'), { ...gpus('1'), restartPolicy: 'Always' }],
+        containers: [gpus('1')],
+      }),
       4,
     ],
     ['no GPU anywhere', pod({ containers: [gpus(undefined)] }), 0],
@@ -115,21 +138,35 @@ describe('effectiveGpuRequest (Kubernetes resource sharing within containers)', 
 describe('what a pod holds on its node', () => {
   const node: V1Node = {
     metadata: { name: 'n1', labels: {} },
-    status: { allocatable: { 'nvidia.com/gpu': '8' }, capacity: { 'nvidia.com/gpu': '8' }, conditions: [{ type: 'Ready', status: 'True' }] },
+    status: {
+      allocatable: { 'nvidia.com/gpu': '8' },
+      capacity: { 'nvidia.com/gpu': '8' },
+      conditions: [{ type: 'Ready', status: 'True' }],
+    },
   } as V1Node;
   it.each([
     ['Running pod holds its GPUs', pod({ containers: [gpus('2')] }, 'Running'), 2],
     ['Pending but bound pod holds its GPUs', pod({ containers: [gpus('2')] }, 'Pending'), 2],
     ['Succeeded pod holds nothing', pod({ containers: [gpus('2')] }, 'Succeeded'), 0],
     ['Failed pod holds nothing', pod({ containers: [gpus('2')] }, 'Failed'), 0],
-    ['Pending unbound pod holds nothing', pod({ containers: [gpus('2')], nodeName: undefined }, 'Pending'), 0],
-    ['terminating pod still holds its GPUs', pod({ containers: [gpus('2')] }, 'Running', { deletionTimestamp: new Date() }), 2],
+    [
+      'Pending unbound pod holds nothing',
+      pod({ containers: [gpus('2')], nodeName: undefined }, 'Pending'),
+      0,
+    ],
+    [
+      'terminating pod still holds its GPUs',
+      pod({ containers: [gpus('2')] }, 'Running', { deletionTimestamp: new Date() }),
+      2,
+    ],
   ] as const)('%s', (_name, p, want) => {
     expect(buildSnapshot([node], [p], NOW).nodes[0]!.gpuRequested).toBe(want);
   });
 
   it('counts managed pods apart from foreign GPUs', () => {
-    const managed = pod({ containers: [gpus('3')] }, 'Running', { labels: { 'app.kubernetes.io/managed-by': 'gpuops', 'gpuops.dev/algorithm': 'a' } });
+    const managed = pod({ containers: [gpus('3')] }, 'Running', {
+      labels: { 'app.kubernetes.io/managed-by': 'gpuops', 'gpuops.dev/algorithm': 'a' },
+    });
     const s = buildSnapshot([node], [managed, pod({ containers: [gpus('1')] })], NOW);
     expect(s.nodes[0]).toMatchObject({ gpuRequested: 4, foreignGpuRequested: 1, managedPods: 1 });
     expect(s.pods[0]).toMatchObject({ managed: true, algorithm: 'a' });
@@ -141,19 +178,29 @@ describe('what a pod holds on its node', () => {
   });
 
   it('reads the pool label, ignores an unknown value, and honours a custom label key', () => {
-    const labelled = (v: string, key = 'gpuops.dev/pool') => ({ ...node, metadata: { name: 'n1', labels: { [key]: v } } }) as V1Node;
+    const labelled = (v: string, key = 'gpuops.dev/pool') =>
+      ({ ...node, metadata: { name: 'n1', labels: { [key]: v } } }) as V1Node;
     expect(buildSnapshot([labelled('long-task')], [], NOW).nodes[0]!.pool).toBe('long-task');
     expect(buildSnapshot([labelled('gpu-heavy')], [], NOW).nodes[0]!.pool).toBeNull();
-    expect(buildSnapshot([labelled('test', 'example.com/pool')], [], NOW, { poolLabel: 'example.com/pool' }).nodes[0]!.pool).toBe('test');
+    expect(
+      buildSnapshot([labelled('test', 'example.com/pool')], [], NOW, { poolLabel: 'example.com/pool' })
+        .nodes[0]!.pool,
+    ).toBe('test');
   });
 
   it('a bad quantity counts as 0 with a warning naming object and field; the other objects still count', () => {
-    const bad = { ...node, metadata: { name: 'bad' }, status: { ...node.status, allocatable: { 'nvidia.com/gpu': 'eight' } } } as V1Node;
+    const bad = {
+      ...node,
+      metadata: { name: 'bad' },
+      status: { ...node.status, allocatable: { 'nvidia.com/gpu': 'eight' } },
+    } as V1Node;
     const s = buildSnapshot([bad, node], [pod({ containers: [gpus('2')] })], NOW);
     expect(s.nodes.map((n) => [n.name, n.gpuAllocatable, n.gpuRequested])).toEqual([
       ['bad', 0, 0],
       ['n1', 8, 2],
     ]);
-    expect(s.warnings).toEqual(['Node bad: status.allocatable["nvidia.com/gpu"]: not a Kubernetes quantity: "eight"; counted as 0']);
+    expect(s.warnings).toEqual([
+      'Node bad: status.allocatable["nvidia.com/gpu"]: not a Kubernetes quantity: "eight"; counted as 0',
+    ]);
   });
 });

@@ -18,7 +18,12 @@ const ENV = {
 
 /** Runs git; returns trimmed stdout. */
 export function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, env: ENV, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  return execFileSync('git', args, {
+    cwd,
+    env: ENV,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  }).trim();
 }
 
 /** A temporary folder holding a bare remote (`remote.git`, base `main`, one commit) and room for clones. */
@@ -45,7 +50,12 @@ export function makeRemote(files: Record<string, string> = { 'README.md': '# git
   const root = mkdtempSync(join(tmpdir(), 'gpuops-gitops-'));
   const remote = join(root, 'remote.git');
   cpSync(template, remote, { recursive: true });
-  return { root, remote, url: `file://${remote}`, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+  return {
+    root,
+    remote,
+    url: `file://${remote}`,
+    cleanup: () => rmSync(root, { recursive: true, force: true }),
+  };
 }
 
 function buildRemote(files: Record<string, string>): string {
@@ -108,7 +118,12 @@ export function remoteRef(repo: TempRepo, ref: string): string | null {
 /** A file at a ref of the bare remote, or null. */
 export function remoteFile(repo: TempRepo, ref: string, path: string): string | null {
   try {
-    return execFileSync('git', ['show', `${ref}:${path}`], { cwd: repo.remote, env: ENV, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    return execFileSync('git', ['show', `${ref}:${path}`], {
+      cwd: repo.remote,
+      env: ENV,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
   } catch {
     return null;
   }
@@ -131,7 +146,10 @@ export class MemoryPullRequestStore implements Pick<Store, 'pullRequests' | 'ups
   upserts = 0;
   async upsertPullRequest(pr: PullRequestRecord): Promise<void> {
     this.upserts++;
-    this.records = [...this.records.filter((r) => !(r.cluster === pr.cluster && r.branch === pr.branch)), { ...pr }];
+    this.records = [
+      ...this.records.filter((r) => !(r.cluster === pr.cluster && r.branch === pr.branch)),
+      { ...pr },
+    ];
   }
   async pullRequests(cluster: string): Promise<PullRequestRecord[]> {
     return this.records

@@ -4,7 +4,16 @@ import { desiredHash } from '../../src/gitops/pr-body.js';
 import { GitOpsError } from '../../src/gitops/git-errors.js';
 import { WorkingCopy } from '../../src/gitops/working-copy.js';
 import type { ChangeSet, FileChange } from '../../src/gitops/types.js';
-import { PersonClone, authors, commitCount, git, makeRemote, remoteFile, remoteRef, type TempRepo } from './helpers.js';
+import {
+  PersonClone,
+  authors,
+  commitCount,
+  git,
+  makeRemote,
+  remoteFile,
+  remoteRef,
+  type TempRepo,
+} from './helpers.js';
 
 const repos: TempRepo[] = [];
 afterEach(() => {
@@ -27,7 +36,11 @@ function open(repo: TempRepo, name = 'cache'): Promise<WorkingCopy> {
   });
 }
 
-function changeSet(files: FileChange[], subject = 'resnet50-infer', kind: ChangeSet['kind'] = 'placement'): ChangeSet {
+function changeSet(
+  files: FileChange[],
+  subject = 'resnet50-infer',
+  kind: ChangeSet['kind'] = 'placement',
+): ChangeSet {
   return {
     kind,
     subject,
@@ -43,7 +56,11 @@ const DEPLOY = 'clusters/prod/algorithms/resnet50-infer/deployment.yaml';
 
 describe('WorkingCopy', () => {
   it('reads the files under a prefix at the base branch head', async () => {
-    const repo = setup({ 'README.md': 'x\n', 'clusters/prod/nodes/a.yaml': 'a: 1\n', 'clusters/dev/nodes/b.yaml': 'b: 2\n' });
+    const repo = setup({
+      'README.md': 'x\n',
+      'clusters/prod/nodes/a.yaml': 'a: 1\n',
+      'clusters/dev/nodes/b.yaml': 'b: 2\n',
+    });
     const wc = await open(repo);
     const tree = await wc.readTree('clusters/prod/');
     expect([...tree]).toEqual([['clusters/prod/nodes/a.yaml', 'a: 1\n']]);
@@ -55,11 +72,17 @@ describe('WorkingCopy', () => {
     const wc = await open(repo);
     const cs = changeSet([{ path: DEPLOY, content: 'replicas: 1\n' }]);
     const first = await wc.apply(cs, { mode: 'pull-request' });
-    expect(first).toMatchObject({ status: 'pushed', ref: cs.branch, files: [{ path: DEPLOY, change: 'create' }] });
+    expect(first).toMatchObject({
+      status: 'pushed',
+      ref: cs.branch,
+      files: [{ path: DEPLOY, change: 'create' }],
+    });
     expect(remoteRef(repo, cs.branch)).toBe(first.commit);
     expect(remoteFile(repo, cs.branch, DEPLOY)).toBe('replicas: 1\n');
     expect(authors(repo, `main..${cs.branch}`)).toEqual(['gpuops <gpuops@users.noreply.local>']);
-    expect(git(repo.remote, 'log', '-1', '--format=%B', cs.branch)).toContain(`Gpuops-Desired-Hash: ${cs.desiredHash}`);
+    expect(git(repo.remote, 'log', '-1', '--format=%B', cs.branch)).toContain(
+      `Gpuops-Desired-Hash: ${cs.desiredHash}`,
+    );
 
     const counters = { ...wc.counters };
     const again = await wc.apply(cs, { mode: 'pull-request' });
@@ -72,13 +95,17 @@ describe('WorkingCopy', () => {
   it('commits on top of its own branch when the desired files change (no force)', async () => {
     const repo = setup();
     const wc = await open(repo);
-    const first = await wc.apply(changeSet([{ path: DEPLOY, content: 'replicas: 1\n' }]), { mode: 'pull-request' });
-    const second = await wc.apply(changeSet([{ path: DEPLOY, content: 'replicas: 2\n' }]), { mode: 'pull-request' });
+    const first = await wc.apply(changeSet([{ path: DEPLOY, content: 'replicas: 1\n' }]), {
+      mode: 'pull-request',
+    });
+    const second = await wc.apply(changeSet([{ path: DEPLOY, content: 'replicas: 2\n' }]), {
+      mode: 'pull-request',
+    });
     expect(second).toMatchObject({ status: 'pushed', forced: false, startedAfresh: false });
     expect(git(repo.remote, 'rev-parse', `${second.commit}^`)).toBe(first.commit);
   });
 
-  it("leaves a gpuops branch alone when a person committed to it", async () => {
+  it('leaves a gpuops branch alone when a person committed to it', async () => {
     const repo = setup();
     const wc = await open(repo);
     const cs = changeSet([{ path: DEPLOY, content: 'replicas: 1\n' }]);
@@ -87,7 +114,10 @@ describe('WorkingCopy', () => {
     const theirs = person.commit(cs.branch, { [DEPLOY]: 'replicas: 1 # tuned by Jane\n' });
     await wc.sync();
     for (const fresh of [false, true]) {
-      const out = await wc.apply(changeSet([{ path: DEPLOY, content: 'replicas: 3\n' }]), { mode: 'pull-request', fresh });
+      const out = await wc.apply(changeSet([{ path: DEPLOY, content: 'replicas: 3\n' }]), {
+        mode: 'pull-request',
+        fresh,
+      });
       expect(out.status).toBe('person-commits');
       expect(out.personCommits).toEqual([{ sha: theirs, author: 'Jane Doe', email: 'jane@example.com' }]);
     }
@@ -99,9 +129,13 @@ describe('WorkingCopy', () => {
     const repo = setup();
     const wc = await open(repo);
     await wc.apply(changeSet([{ path: DEPLOY, content: 'replicas: 1\n' }]), { mode: 'pull-request' });
-    const theirs = new PersonClone(repo).commit('gpuops/prod/placement/resnet50-infer', { 'NOTE.md': 'mine\n' });
+    const theirs = new PersonClone(repo).commit('gpuops/prod/placement/resnet50-infer', {
+      'NOTE.md': 'mine\n',
+    });
     // No sync: the working copy still believes the branch is its own; the push is rejected.
-    const out = await wc.apply(changeSet([{ path: DEPLOY, content: 'replicas: 2\n' }]), { mode: 'pull-request' });
+    const out = await wc.apply(changeSet([{ path: DEPLOY, content: 'replicas: 2\n' }]), {
+      mode: 'pull-request',
+    });
     expect(out.status).toBe('person-commits');
     expect(remoteRef(repo, 'gpuops/prod/placement/resnet50-infer')).toBe(theirs);
   });
@@ -133,7 +167,9 @@ describe('WorkingCopy', () => {
       sleep: async (ms) => void sleeps.push(ms),
     });
     person.commit('main', { 'f0.txt': 'x\n' });
-    await expect(wc.apply(changeSet([{ path: DEPLOY, content: 'a\n' }]), { mode: 'patch' })).rejects.toMatchObject({
+    await expect(
+      wc.apply(changeSet([{ path: DEPLOY, content: 'a\n' }]), { mode: 'patch' }),
+    ).rejects.toMatchObject({
       kind: 'non-fast-forward',
       operation: 'push',
     });
@@ -148,7 +184,9 @@ describe('WorkingCopy', () => {
     await wc.apply(cs, { mode: 'pull-request' });
     const mergeCommit = new PersonClone(repo).merge(cs.branch);
     await wc.sync();
-    const out = await wc.apply(changeSet([{ path: DEPLOY, content: 'replicas: 2\n' }]), { mode: 'pull-request' });
+    const out = await wc.apply(changeSet([{ path: DEPLOY, content: 'replicas: 2\n' }]), {
+      mode: 'pull-request',
+    });
     expect(out).toMatchObject({ status: 'pushed', startedAfresh: true, forced: false });
     expect(git(repo.remote, 'rev-parse', `${out.commit}^`)).toBe(mergeCommit);
     expect(git(repo.remote, 'rev-list', '--count', `main..${cs.branch}`)).toBe('1');
@@ -159,7 +197,10 @@ describe('WorkingCopy', () => {
     const wc = await open(repo);
     const cs = changeSet([{ path: DEPLOY, content: 'replicas: 1\n' }]);
     const old = await wc.apply(cs, { mode: 'pull-request' });
-    const out = await wc.apply(changeSet([{ path: DEPLOY, content: 'replicas: 5\n' }]), { mode: 'pull-request', fresh: true });
+    const out = await wc.apply(changeSet([{ path: DEPLOY, content: 'replicas: 5\n' }]), {
+      mode: 'pull-request',
+      fresh: true,
+    });
     expect(out).toMatchObject({ status: 'pushed', startedAfresh: true, forced: true });
     expect(git(repo.remote, 'rev-parse', `${out.commit}^`)).toBe(remoteRef(repo, 'main'));
     expect(git(repo.remote, 'branch', '--contains', old.commit!)).not.toContain(cs.branch);
@@ -169,8 +210,14 @@ describe('WorkingCopy', () => {
   it('reports in-base when main already holds the files, and dry-run writes nothing', async () => {
     const repo = setup({ [DEPLOY]: 'replicas: 1\n' });
     const wc = await open(repo);
-    expect((await wc.apply(changeSet([{ path: DEPLOY, content: 'replicas: 1\n' }]), { mode: 'pull-request' })).status).toBe('in-base');
-    const dry = await wc.apply(changeSet([{ path: DEPLOY, content: null }]), { mode: 'pull-request', dryRun: true });
+    expect(
+      (await wc.apply(changeSet([{ path: DEPLOY, content: 'replicas: 1\n' }]), { mode: 'pull-request' }))
+        .status,
+    ).toBe('in-base');
+    const dry = await wc.apply(changeSet([{ path: DEPLOY, content: null }]), {
+      mode: 'pull-request',
+      dryRun: true,
+    });
     expect(dry).toMatchObject({ status: 'would-push', files: [{ path: DEPLOY, change: 'delete' }] });
     expect(wc.counters).toMatchObject({ commits: 0, pushes: 0 });
     expect(remoteRef(repo, 'gpuops/prod/placement/resnet50-infer')).toBeNull();
@@ -179,13 +226,20 @@ describe('WorkingCopy', () => {
   it('refuses paths that leave the repository', async () => {
     const repo = setup();
     const wc = await open(repo);
-    expect(() => wc.apply(changeSet([{ path: '../etc/passwd', content: 'x' }]), { mode: 'patch' })).toThrow(/repo-relative/);
+    expect(() => wc.apply(changeSet([{ path: '../etc/passwd', content: 'x' }]), { mode: 'patch' })).toThrow(
+      /repo-relative/,
+    );
   });
 
   it('classifies a missing repository as refused and an unreachable host as transient, without the credentials', async () => {
     const repo = setup();
     await expect(
-      WorkingCopy.open({ repoUrl: `file://${repo.root}/missing.git`, baseBranch: 'main', dir: join(repo.root, 'c1'), maxAttempts: 1 }),
+      WorkingCopy.open({
+        repoUrl: `file://${repo.root}/missing.git`,
+        baseBranch: 'main',
+        dir: join(repo.root, 'c1'),
+        maxAttempts: 1,
+      }),
     ).rejects.toMatchObject({ kind: 'refused' });
     const err: unknown = await WorkingCopy.open({
       repoUrl: 'https://jane:hunter2secret@127.0.0.1:1/acme/gitops.git',

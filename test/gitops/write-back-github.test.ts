@@ -6,6 +6,7 @@ import { parseDesiredHash } from '../../src/gitops/pr-body.js';
 import type { ChangeSet } from '../../src/gitops/types.js';
 import { WorkingCopy } from '../../src/gitops/working-copy.js';
 import { writeBack, type WriteBackDeps } from '../../src/gitops/write-back.js';
+import { reportInvalidSpecs } from '../../src/gitops/spec-errors.js';
 import {
   FakeGitHub,
   permissionDenied,
@@ -13,7 +14,15 @@ import {
   secondaryRateLimit,
   tooManyRequests,
 } from '../support/github-server.js';
-import { MemoryPullRequestStore, PersonClone, git, makeRemote, remoteFile, remoteRef, type TempRepo } from './helpers.js';
+import {
+  MemoryPullRequestStore,
+  PersonClone,
+  git,
+  makeRemote,
+  remoteFile,
+  remoteRef,
+  type TempRepo,
+} from './helpers.js';
 
 let gh: FakeGitHub;
 const repos: TempRepo[] = [];
@@ -83,7 +92,13 @@ function placement(algorithm: string, replicas: number, runTimeSeconds = 42.5): 
     ],
     placements: [
       {
-        placement: { algorithm, pool: 'short-task', runTimeSeconds, reason: 'BelowThreshold', message: `${runTimeSeconds} s ≤ 600 s` },
+        placement: {
+          algorithm,
+          pool: 'short-task',
+          runTimeSeconds,
+          reason: 'BelowThreshold',
+          message: `${runTimeSeconds} s ≤ 600 s`,
+        },
         runs: [
           { run: 1, status: 'Succeeded', durationSeconds: runTimeSeconds - 1, node: 'gpu-a100-01' },
           { run: 2, status: 'Succeeded', durationSeconds: runTimeSeconds, node: 'gpu-a100-01' },
@@ -104,12 +119,19 @@ describe('writeBack with the GitHub host', () => {
     expect(r).toMatchObject({ action: 'created', reason: 'Created', pullRequest: { number: 1 } });
     expect(gh.pulls).toHaveLength(1);
     const pr = gh.pulls[0]!;
-    expect(pr).toMatchObject({ state: 'open', head: 'gpuops/prod/placement/resnet50-infer', base: 'main', title: cs.title });
+    expect(pr).toMatchObject({
+      state: 'open',
+      head: 'gpuops/prod/placement/resnet50-infer',
+      base: 'main',
+      title: cs.title,
+    });
     expect(pr.labels).toEqual(['gpuops', 'gpuops/placement']);
     expect(parseDesiredHash(pr.body)).toBe(cs.desiredHash);
     expect(pr.body).toContain('| resnet50-infer | short-task | 42.5 | 600.0 | BelowThreshold |');
     expect(remoteRef(repo, cs.branch)).toBe(r!.commit);
-    expect(store.records).toMatchObject([{ branch: cs.branch, number: 1, state: 'open', desiredHash: cs.desiredHash }]);
+    expect(store.records).toMatchObject([
+      { branch: cs.branch, number: 1, state: 'open', desiredHash: cs.desiredHash },
+    ]);
   });
 
   it('is idempotent: a second run makes no commit, no push and no writing call', async () => {
@@ -145,7 +167,9 @@ describe('writeBack with the GitHub host', () => {
     expect(gh.pulls).toHaveLength(1);
     expect(gh.pulls[0]).toMatchObject({ title: cs.title, labels: ['gpuops', 'gpuops/placement'] });
     expect(parseDesiredHash(gh.pulls[0]!.body)).toBe(cs.desiredHash);
-    expect(gh.requests.filter((q) => q.method === 'POST' && q.path === PULLS).map((q) => q.status)).toEqual([422]);
+    expect(gh.requests.filter((q) => q.method === 'POST' && q.path === PULLS).map((q) => q.status)).toEqual([
+      422,
+    ]);
   });
 
   it('does not reopen or recreate a PR a person closed, until the desired state changes', async () => {
@@ -157,7 +181,11 @@ describe('writeBack with the GitHub host', () => {
     const writes = gh.writes().length;
 
     const [skipped] = await writeBack([cs], deps);
-    expect(skipped).toMatchObject({ action: 'skipped-closed', reason: 'ClosedByPerson', pullRequest: { number: 1 } });
+    expect(skipped).toMatchObject({
+      action: 'skipped-closed',
+      reason: 'ClosedByPerson',
+      pullRequest: { number: 1 },
+    });
     expect(gh.writes()).toHaveLength(writes);
     expect(gh.pulls.map((p) => p.state)).toEqual(['closed']);
     expect(remoteRef(repo, cs.branch)).toBe(head);
@@ -173,14 +201,18 @@ describe('writeBack with the GitHub host', () => {
     expect(git(repo.remote, 'rev-list', '--count', `main..${changed.branch}`)).toBe('1');
   });
 
-  it("leaves a branch a person committed to untouched and says so on its PR, once", async () => {
+  it('leaves a branch a person committed to untouched and says so on its PR, once', async () => {
     const { repo, deps } = await setup();
     const cs = placement('resnet50-infer', 1);
     await writeBack([cs], deps);
     const theirs = new PersonClone(repo).commit(cs.branch, { [cs.files[0]!.path]: 'replicas: 4 # Jane\n' });
 
     const [r] = await writeBack([placement('resnet50-infer', 3)], deps);
-    expect(r).toMatchObject({ action: 'person-commits', reason: 'PersonCommits', pullRequest: { number: 1 } });
+    expect(r).toMatchObject({
+      action: 'person-commits',
+      reason: 'PersonCommits',
+      pullRequest: { number: 1 },
+    });
     expect(remoteRef(repo, cs.branch)).toBe(theirs);
     expect(remoteFile(repo, cs.branch, cs.files[0]!.path)).toBe('replicas: 4 # Jane\n');
     const comments = gh.comments.get(1) ?? [];
@@ -213,8 +245,12 @@ describe('writeBack with the GitHub host', () => {
     gh.script(secondaryRateLimit('POST', PULLS));
     const [r] = await writeBack([placement('resnet50-infer', 1)], deps);
     expect(r!.action).toBe('created');
-    expect(waits).toEqual([{ kind: 'secondary', seconds: 60, retryCount: 0, method: 'POST', url: '/repos/{owner}/{repo}/pulls' }]);
-    expect(gh.requests.filter((q) => q.method === 'POST' && q.path === PULLS).map((q) => q.status)).toEqual([403, 201]);
+    expect(waits).toEqual([
+      { kind: 'secondary', seconds: 60, retryCount: 0, method: 'POST', url: '/repos/{owner}/{repo}/pulls' },
+    ]);
+    expect(gh.requests.filter((q) => q.method === 'POST' && q.path === PULLS).map((q) => q.status)).toEqual([
+      403, 201,
+    ]);
   });
 
   it('waits the retry-after of a 429, then succeeds', async () => {
@@ -251,7 +287,9 @@ describe('writeBack with the GitHub host', () => {
     expect(results[0]!.message).toContain('Resource not accessible by integration');
     expect(results[0]!.message).not.toContain(gh.token);
     expect(waits).toEqual([]);
-    expect(gh.requests.filter((q) => q.method === 'POST' && q.path === PULLS).map((q) => q.status)).toEqual([403, 201]);
+    expect(gh.requests.filter((q) => q.method === 'POST' && q.path === PULLS).map((q) => q.status)).toEqual([
+      403, 201,
+    ]);
     expect(store.records.map((r) => r.subject)).toEqual(['b-second']);
   });
 
@@ -275,7 +313,9 @@ describe('writeBack with the GitHub host', () => {
   it('dry-run reports what it would do and writes nothing anywhere', async () => {
     const { repo, wc, deps, store } = await setup({ dryRun: true });
     const results = await writeBack([placement('resnet50-infer', 1)], deps);
-    expect(results).toMatchObject([{ action: 'would-create', reason: 'DryRun', files: [{ change: 'create' }] }]);
+    expect(results).toMatchObject([
+      { action: 'would-create', reason: 'DryRun', files: [{ change: 'create' }] },
+    ]);
     expect(gh.writes()).toEqual([]);
     expect(wc.counters).toMatchObject({ commits: 0, pushes: 0 });
     expect(remoteRef(repo, 'gpuops/prod/placement/resnet50-infer')).toBeNull();
@@ -310,5 +350,35 @@ describe('writeBack in patch mode', () => {
     const [again] = await writeBack([cs], deps);
     expect(again!.action).toBe('unchanged');
     expect(wc.counters.pushes).toBe(pushes);
+  });
+});
+
+describe('reportInvalidSpecs', () => {
+  it('comments the errors on the open PR of that algorithm once, and not on other PRs', async () => {
+    const { host } = await setup();
+    gh.addPull({ head: 'gpuops/prod/scale/bert', title: 'scale bert' });
+    gh.addPull({ head: 'gpuops/prod/scale/other', title: 'scale other' });
+    const invalid = [
+      {
+        algorithm: 'bert',
+        errors: [
+          {
+            file: 'algorithms/bert.yaml',
+            line: 9,
+            column: 7,
+            field: 'spec.resources.gpus',
+            message: 'must be ≥ 1',
+          },
+        ],
+      },
+    ];
+    const deps = { host, cluster: 'prod', base: 'main', dryRun: false };
+    expect(await reportInvalidSpecs(invalid, deps)).toEqual([1]);
+    expect(await reportInvalidSpecs(invalid, deps)).toEqual([]);
+    expect(gh.comments.get(1)?.map((c) => c.body)).toHaveLength(1);
+    expect(gh.comments.get(1)![0]!.body).toContain(
+      '`algorithms/bert.yaml:9:7` `spec.resources.gpus`: must be ≥ 1',
+    );
+    expect(gh.comments.get(2)).toBeUndefined();
   });
 });

@@ -9,7 +9,9 @@ import type { Pool, Policy } from '../../src/spec/types.js';
 
 const fixture = (f: string) =>
   JSON.parse(readFileSync(new URL(`../fixtures/cluster-mixed/${f}`, import.meta.url), 'utf8'));
-const defaults = parse(readFileSync(new URL('../../policies/default.yaml', import.meta.url), 'utf8')) as Policy;
+const defaults = parse(
+  readFileSync(new URL('../../policies/default.yaml', import.meta.url), 'utf8'),
+) as Policy;
 const NOW = new Date('2026-12-01T10:00:00Z');
 
 function policy(test: Partial<Policy['spec']['pools']['test']> = {}): PoolPolicy {
@@ -41,7 +43,9 @@ describe('assignPools on cluster-mixed (every trap of its README)', () => {
 
   it('perGPUProduct: one test node per product, chosen by name among eligible nodes', () => {
     const t = table(policy({ perGPUProduct: true }));
-    const tests = Object.entries(t).filter(([, v]) => v[1] === 'test').map(([k]) => k);
+    const tests = Object.entries(t)
+      .filter(([, v]) => v[1] === 'test')
+      .map(([k]) => k);
     expect(tests).toEqual(['gpu-a100-01', 'gpu-h100-01', 'gpu-t4-01']);
     expect(t['gpu-t4-03']).toEqual([null, 'unused', 'Unused']);
     expect(t['gpu-h100-02']).toEqual([null, null, 'Cordoned']);
@@ -165,7 +169,10 @@ const rows: Row[] = [
   },
   {
     name: 'SurplusTestNodeWithGpuopsPodsIsInUse',
-    nodes: [inPool('a', 'test', { managedPods: 1, gpuRequested: 1 }), inPool('b', 'test', { managedPods: 2, gpuRequested: 2 })],
+    nodes: [
+      inPool('a', 'test', { managedPods: 1, gpuRequested: 1 }),
+      inPool('b', 'test', { managedPods: 2, gpuRequested: 2 }),
+    ],
     want: { a: ['test', 'KeepPool'], b: ['test', 'InUse'] },
   },
   {
@@ -224,7 +231,12 @@ const rows: Row[] = [
   {
     name: 'ExistingLabelsNeverChurned',
     nodes: [inPool('a', 'long-task'), inPool('b', 'short-task'), inPool('c', 'test'), inPool('d', 'unused')],
-    want: { a: ['long-task', 'KeepPool'], b: ['short-task', 'KeepPool'], c: ['test', 'KeepPool'], d: ['unused', 'KeepPool'] },
+    want: {
+      a: ['long-task', 'KeepPool'],
+      b: ['short-task', 'KeepPool'],
+      c: ['test', 'KeepPool'],
+      d: ['unused', 'KeepPool'],
+    },
   },
   {
     name: 'PerGPUProductOneTestNodePerProduct',

@@ -1,7 +1,9 @@
+import { readFile } from 'node:fs/promises';
 import type { JSONSchemaType } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { algorithmSchema } from '../../src/spec/schema/algorithm.js';
 import { compileValidators } from '../../src/spec/schema/compile.js';
+import { exportedSchemas } from '../../src/spec/schema/export.js';
 import { policySchema } from '../../src/spec/schema/policy.js';
 import type { Algorithm } from '../../src/spec/types.js';
 
@@ -111,6 +113,13 @@ describe('schemas', () => {
 
   it('the Policy schema requires every field it has, so tsc rejects a field the Policy type lacks', () => {
     expect(notAllRequired(policySchema as SchemaNode)).toEqual([]);
+  });
+
+  it('policies/schema/*.schema.json match the TypeScript schemas (regenerate: node --import tsx src/spec/schema/export.ts)', async () => {
+    for (const [rel, schema] of Object.entries(exportedSchemas())) {
+      const onDisk = JSON.parse(await readFile(new URL(`../../${rel}`, import.meta.url), 'utf8')) as unknown;
+      expect(onDisk, rel).toEqual(schema);
+    }
   });
 
   it('reject null in optional fields (nullable is stripped at compile time)', () => {

@@ -63,14 +63,21 @@ export function secondaryRateLimit(method: string, path: string): ScriptedReply 
     status: 403,
     body: {
       message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.',
-      documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits',
+      documentation_url:
+        'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits',
     },
   };
 }
 
 /** 429 with `retry-after: seconds`. */
 export function tooManyRequests(method: string, path: string, seconds: number): ScriptedReply {
-  return { method, path, status: 429, headers: { 'retry-after': String(seconds) }, body: { message: 'Too Many Requests' } };
+  return {
+    method,
+    path,
+    status: 429,
+    headers: { 'retry-after': String(seconds) },
+    body: { message: 'Too Many Requests' },
+  };
 }
 
 /** 403 with `x-ratelimit-remaining: 0` and `x-ratelimit-reset` (epoch seconds). */
@@ -111,9 +118,7 @@ function keys(allowed: string[], required: Record<string, 'string' | 'string[]' 
     for (const [k, t] of Object.entries(required)) {
       const v = body[k];
       const ok =
-        t === 'string[]'
-          ? Array.isArray(v) && v.every((x) => typeof x === 'string')
-          : typeof v === t;
+        t === 'string[]' ? Array.isArray(v) && v.every((x) => typeof x === 'string') : typeof v === t;
       if (!ok) return `field ${k} must be ${t}`;
     }
     return null;
@@ -264,19 +269,38 @@ export class FakeGitHub {
         .filter((p) => head === undefined || p.head === head)
         .filter((p) => query.base === undefined || p.base === query.base)
         .sort((a, b2) => b2.updated - a.updated);
-      return reply(200, list.map((p) => this.json(p)));
+      return reply(
+        200,
+        list.map((p) => this.json(p)),
+      );
     }
     if (path === '/pulls' && method === 'POST') {
-      const err = keys(['title', 'head', 'base', 'body'], { title: 'string', head: 'string', base: 'string', body: 'string' })(b);
+      const err = keys(['title', 'head', 'base', 'body'], {
+        title: 'string',
+        head: 'string',
+        base: 'string',
+        body: 'string',
+      })(b);
       if (err) return problem(err);
       if (this.pulls.some((p) => p.state === 'open' && p.head === b.head && p.base === b.base)) {
         return reply(422, {
           message: 'Validation Failed',
-          errors: [{ resource: 'PullRequest', code: 'custom', message: `A pull request already exists for ${this.owner}:${String(b.head)}.` }],
+          errors: [
+            {
+              resource: 'PullRequest',
+              code: 'custom',
+              message: `A pull request already exists for ${this.owner}:${String(b.head)}.`,
+            },
+          ],
           documentation_url: 'https://docs.github.com/rest/pulls/pulls#create-a-pull-request',
         });
       }
-      const pull = this.addPull({ title: b.title as string, body: b.body as string, head: b.head as string, base: b.base as string });
+      const pull = this.addPull({
+        title: b.title as string,
+        body: b.body as string,
+        head: b.head as string,
+        base: b.base as string,
+      });
       return reply(201, this.json(pull));
     }
     if ((m = /^\/pulls\/(\d+)$/.exec(path)) && method === 'PATCH') {
@@ -294,7 +318,11 @@ export class FakeGitHub {
       const n = Number(m[1]);
       if (!this.pulls.some((p) => p.number === n)) return reply(404, { message: 'Not Found' });
       const list = this.comments.get(n) ?? [];
-      if (method === 'GET') return reply(200, list.map((c) => ({ id: c.id, body: c.body })));
+      if (method === 'GET')
+        return reply(
+          200,
+          list.map((c) => ({ id: c.id, body: c.body })),
+        );
       if (method === 'POST') {
         const err = keys(['body'], { body: 'string' })(b);
         if (err) return problem(err);
@@ -309,7 +337,10 @@ export class FakeGitHub {
       const pull = this.pulls.find((p) => p.number === Number(m![1]));
       if (!pull) return reply(404, { message: 'Not Found' });
       pull.labels = [...new Set([...pull.labels, ...(b.labels as string[])])];
-      return reply(200, pull.labels.map((name) => ({ name })));
+      return reply(
+        200,
+        pull.labels.map((name) => ({ name })),
+      );
     }
     return problem('unexpected request');
   }

@@ -26,7 +26,9 @@ export function register(program: Command): void {
     .requiredOption('--repo <dir>', 'the GitOps repo (a working copy)')
     .option('--nodes <file>', 'Nodes dump: kubectl get nodes -o json')
     .option('--pods <file>', 'Pods dump: kubectl get pods -A -o json')
-    .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'));
+    .addOption(
+      new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'),
+    );
   addConnectionOptions(cmd, ['cluster', 'kubeconfig']);
   cmd.action(async (flags: PlanFlags) => {
     if (Boolean(flags.nodes) !== Boolean(flags.pods)) {

@@ -22,7 +22,10 @@ export function formatPullRequests(prs: readonly PullRequestRecord[]): string {
     ]),
   ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')).join('\n') + '\n';
+  return (
+    rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')).join('\n') +
+    '\n'
+  );
 }
 
 /**
@@ -40,7 +43,9 @@ export function register(program: Command): void {
       const store = await openStore(settings.database);
       try {
         const prs = await store.pullRequests(settings.cluster);
-        process.stdout.write(opts.output === 'json' ? `${JSON.stringify(prs, null, 2)}\n` : formatPullRequests(prs));
+        process.stdout.write(
+          opts.output === 'json' ? `${JSON.stringify(prs, null, 2)}\n` : formatPullRequests(prs),
+        );
       } finally {
         await store.close();
       }

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
-import { startSimCluster, type SimController } from '../../sim/index.js';
+import { defaultControllers } from '../../sim/controllers/index.js';
+import { generateFleet } from '../../sim/fleet.js';
+import { startSimCluster } from '../../sim/index.js';
 
 interface SimFlags {
   nodes?: string;
@@ -16,6 +18,12 @@ interface SimFlags {
 function positiveNumber(value: string): number {
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`expected a number > 0, got "${value}"`);
+  return n;
+}
+
+function count(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`expected an integer >= 0, got "${value}"`);
   return n;
 }
 
@@ -44,25 +52,6 @@ function readDump(path: string): unknown {
 }
 
 /**
- * Imports a module of the behaviour part of the simulator when it exists (it is built
- * separately); undefined when absent.
- */
-async function optional<T>(relative: string): Promise<T | undefined> {
-  const specifier = new URL(relative, import.meta.url).href;
-  try {
-    return (await import(specifier)) as T;
-  } catch (err) {
-    if (
-      (err as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' &&
-      String((err as Error).message).includes(relative.split('/').pop()!.replace(/\.js$/, ''))
-    ) {
-      return undefined;
-    }
-    throw err;
-  }
-}
-
-/**
  * Registers `gpuops sim [--nodes FILE --pods FILE] [--gpu-nodes N] [--speed X] [--port P]
  * [--kubeconfig OUT]`: starts the simulated cluster, writes its kubeconfig, prints the URL, and
  * runs until SIGINT/SIGTERM. Exit 2 on bad flags or unreadable dumps, 1 when it cannot listen.
@@ -76,7 +65,7 @@ export function register(program: Command): void {
     .option(
       '--gpu-nodes <n>',
       'generate a mixed fleet with N GPU nodes instead of reading dumps',
-      positiveNumber,
+      count,
     )
     .option('--speed <x>', 'simulated seconds per real second', positiveNumber, 1)
     .option('--port <port>', 'listen port (0: a free one)', portNumber, 0)
@@ -89,12 +78,7 @@ export function register(program: Command): void {
         if (flags.gpuNodes !== undefined) {
           if (flags.nodes || flags.pods)
             throw new Error('--gpu-nodes cannot be combined with --nodes/--pods');
-          const fleet = await optional<{
-            generateFleet?: (opts: { gpuNodes: number }) => { nodes: unknown; pods?: unknown };
-          }>('../../sim/fleet.js');
-          if (!fleet?.generateFleet)
-            throw new Error('--gpu-nodes: the fleet generator (src/sim/fleet.ts) is not available');
-          ({ nodes, pods } = fleet.generateFleet({ gpuNodes: Math.round(flags.gpuNodes) }));
+          ({ nodes, pods } = generateFleet({ gpuNodes: flags.gpuNodes }));
         } else {
           nodes = flags.nodes ? readDump(flags.nodes) : undefined;
           pods = flags.pods ? readDump(flags.pods) : undefined;
@@ -104,10 +88,7 @@ export function register(program: Command): void {
         process.exitCode = 2;
         return;
       }
-      const behaviour = await optional<{ defaultControllers?: () => SimController[] }>(
-        '../../sim/controllers/index.js',
-      );
-      const controllers = behaviour?.defaultControllers?.() ?? [];
+      const controllers = defaultControllers();
       let sim;
       try {
         sim = await startSimCluster({

@@ -6,9 +6,12 @@
 /** Alphabet of Kubernetes' `rand.String` / `SafeEncodeString` (no vowels, no confusable digits). */
 const ALPHANUMS = 'bcdfghjklmnpqrstvwxz2456789';
 
-/** FNV-1a 32-bit hash of a string (UTF-16 code units), as an unsigned integer. */
-export function fnv32a(text: string): number {
-  let h = 0x811c9dc5;
+/**
+ * FNV-1a 32-bit hash of a string (UTF-16 code units), as an unsigned integer. `basis` varies the
+ * offset basis to get independent hashes of one text.
+ */
+export function fnv32a(text: string, basis = 0x811c9dc5): number {
+  let h = basis;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
@@ -18,15 +21,14 @@ export function fnv32a(text: string): number {
 
 /**
  * A 5-character suffix like the API server's `generateName` adds (`<job>-x7k2p`), derived from
- * `seed` instead of randomness.
+ * `seed` instead of randomness (27^5 ≈ 14 million values from one 32-bit hash).
  */
 export function nameSuffix(seed: string): string {
   let h = fnv32a(seed);
   let out = '';
   for (let i = 0; i < 5; i++) {
     out += ALPHANUMS[h % ALPHANUMS.length];
-    h = Math.floor(h / ALPHANUMS.length) ^ fnv32a(`${seed}#${i}`);
-    h >>>= 0;
+    h = Math.floor(h / ALPHANUMS.length);
   }
   return out;
 }

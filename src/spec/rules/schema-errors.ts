@@ -70,7 +70,10 @@ function message(e: ErrorObject): string {
     case 'type': {
       const want = String(p['type']);
       const got = typeof e.data === 'number' && want === 'integer' ? `${e.data}` : show(e.data);
-      return `must be ${TYPE_NAMES[want] ?? want}, got ${got}`;
+      // `value: 32` or `value: true` where a string is meant: the quoted form is what the author wants.
+      const scalar = typeof e.data === 'number' || typeof e.data === 'boolean';
+      const hint = want === 'string' && scalar ? `; write it in quotes ("${String(e.data)}")` : '';
+      return `must be ${TYPE_NAMES[want] ?? want}, got ${got}${hint}`;
     }
     case 'const':
       return `must be "${String(p['allowedValue'])}", got ${show(e.data)}`;

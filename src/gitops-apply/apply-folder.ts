@@ -1,0 +1,270 @@
+/**
+ * An Argo CD-like sync of one GitOps folder (e.g. a checkout's `clusters/prod/`), for the demo
+ * and for tests: what Argo CD does with `syncOptions: [ServerSideApply=true, CreateNamespace=true]`
+ * and `automated.prune: true`, on the subset of features gpuops's folder uses.
+ */
+import path from 'node:path';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { readKustomizeTree } from './kustomize-tree.js';
+import { kubeObjectApi, messageOf, type LiveObject, type ObjectApi } from './object-api.js';
+import { sortForSync, syncOptions, syncWave, type WavedManifest } from './sync-order.js';
+import type { ApplyError, ApplySummary, ManifestObject, ObjectRef } from './types.js';
+
+/** Argo CD's annotation-based resource tracking: `<app>:<group>/<kind>:<namespace>/<name>`. */
+export const TRACKING_ANNOTATION = 'argocd.argoproj.io/tracking-id';
+/** The label every gpuops object carries (DESIGN.md, "Labels and names"). */
+export const MANAGED_BY_SELECTOR = 'app.kubernetes.io/managed-by=gpuops';
+
+/** Workload kinds the applier prunes when they leave Git. Nodes are never pruned. */
+export const PRUNABLE_KINDS: readonly { apiVersion: string; kind: string }[] = [
+  { apiVersion: 'apps/v1', kind: 'Deployment' },
+  { apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler' },
+];
+
+/** Options of {@link applyGitOpsFolder}. */
+export interface ApplyFolderOptions {
+  /** Field manager of the server-side apply; Argo CD's is `argocd-controller`. */
+  fieldManager?: string;
+  /** Application name used in the tracking annotation (default `gpuops-<folder name>`). */
+  appName?: string;
+  /** Destination namespace for namespaced objects that set none (default `default`). */
+  namespace?: string;
+  /** Create missing namespaces first, as `CreateNamespace=true` does (default true). */
+  createNamespace?: boolean;
+  /** Delete gpuops-managed Deployments and HPAs no longer in Git (default true). */
+  prune?: boolean;
+  /** Inject the cluster side (tests); default: client-node on `kubeConfig`. */
+  api?: ObjectApi;
+}
+
+const refOf = (o: ManifestObject | LiveObject): ObjectRef => ({
+  apiVersion: o.apiVersion!,
+  kind: o.kind!,
+  ...(o.metadata?.namespace ? { namespace: o.metadata.namespace } : {}),
+  name: o.metadata!.name!,
+});
+
+/** `Kind namespace/name` or `Kind name`, for messages. */
+export function describeRef(ref: ObjectRef): string {
+  return `${ref.kind} ${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}`;
+}
+
+const groupOf = (apiVersion: string): string => (apiVersion.includes('/') ? apiVersion.split('/')[0]! : '');
+/** Identity of an object regardless of version: `group/Kind/namespace/name`. */
+const keyOf = (ref: ObjectRef): string =>
+  `${groupOf(ref.apiVersion)}/${ref.kind}/${ref.namespace ?? ''}/${ref.name}`;
+
+function trackingId(app: string, ref: ObjectRef): string {
+  return `${app}:${groupOf(ref.apiVersion)}/${ref.kind}:${ref.namespace ?? ''}/${ref.name}`;
+}
+
+/**
+ * Syncs `dir` to the cluster the way Argo CD would:
+ * 1. reads the kustomization tree (files and folders, recursively);
+ * 2. creates missing namespaces (`CreateNamespace=true`);
+ * 3. applies every object with server-side apply (`force: true`) in sync order — wave
+ *    (`argocd.argoproj.io/sync-wave`, default 0), then kind (Namespace first), then name; when an
+ *    object of a wave fails, later waves are not applied (listed in `skipped`), as Argo CD stops a
+ *    sync at a failed wave;
+ * 4. a partial Node manifest only sets the fields it lists (labels, taints) on an existing Node;
+ *    a Node that does not exist is reported (`NodeNotFound`) and never created;
+ * 5. prunes Deployments and HorizontalPodAutoscalers labelled `app.kubernetes.io/managed-by:
+ *    gpuops` that are no longer in Git, in the folder's namespaces or tracked as this app's; never
+ *    a Node, never an object annotated `Prune=false`. Pruning is skipped when any manifest could
+ *    not be read or any apply failed, so a broken file never deletes a running workload.
+ *
+ * Never throws for bad input or failed API calls: everything is in the returned summary.
+ * @param kubeConfig cluster access (the simulator's kubeconfig in the demo)
+ * @param dir a folder with `kustomization.yaml`, e.g. `<checkout>/clusters/prod`
+ */
+export async function applyGitOpsFolder(
+  kubeConfig: KubeConfig,
+  dir: string,
+  options: ApplyFolderOptions = {},
+): Promise<ApplySummary> {
+  const fieldManager = options.fieldManager ?? 'argocd-controller';
+  const app = options.appName ?? `gpuops-${path.basename(path.resolve(dir))}`;
+  const destination = options.namespace ?? 'default';
+  const api = options.api ?? kubeObjectApi(kubeConfig);
+  const summary: ApplySummary = { applied: [], pruned: [], skipped: [], errors: [] };
+  const errors = summary.errors;
+
+  const tree = readKustomizeTree(dir);
+  errors.push(...tree.errors);
+  let readFailed = tree.errors.length > 0;
+
+  // Resolve waves and scopes; drop (and report) what cannot be applied.
+  const items: WavedManifest[] = [];
+  const seen = new Map<string, string>();
+  for (const m of tree.manifests) {
+    const where = { file: m.file, line: m.line };
+    const w = syncWave(m.object);
+    if ('error' in w) {
+      errors.push({ reason: 'InvalidManifest', ...where, message: `${m.file}:${m.line}: ${w.error}` });
+      readFailed = true;
+      continue;
+    }
+    let scope: 'namespaced' | 'cluster' | undefined;
+    try {
+      scope = await api.scope(m.object.apiVersion, m.object.kind);
+    } catch (err) {
+      errors.push({
+        reason: 'ApplyFailed',
+        ...where,
+        message: `${m.file}:${m.line}: discovery of ${m.object.apiVersion} ${m.object.kind} failed: ${messageOf(err)}`,
+      });
+      readFailed = true;
+      continue;
+    }
+    if (scope === undefined) {
+      errors.push({
+        reason: 'UnknownKind',
+        ...where,
+        message: `${m.file}:${m.line}: the server does not serve kind ${m.object.kind} in ${m.object.apiVersion}`,
+      });
+      readFailed = true;
+      continue;
+    }
+    const object = structuredClone(m.object);
+    if (scope === 'namespaced') object.metadata.namespace = object.metadata.namespace || destination;
+    else delete object.metadata.namespace;
+    const key = keyOf(refOf(object));
+    const first = seen.get(key);
+    if (first) {
+      errors.push({
+        reason: 'DuplicateObject',
+        ...where,
+        object: refOf(object),
+        message: `${m.file}:${m.line}: ${describeRef(refOf(object))} is already defined in ${first}; this copy is ignored`,
+      });
+      continue;
+    }
+    seen.set(key, `${m.file}:${m.line}`);
+    items.push({ ...m, object, wave: w.wave });
+  }
+
+  // CreateNamespace=true: the destination namespaces exist before the first wave.
+  const folderNamespaces = new Set(
+    items.map((i) => i.object.metadata.namespace).filter((n): n is string => Boolean(n)),
+  );
+  const declared = new Set(items.filter((i) => i.object.kind === 'Namespace').map((i) => i.object.metadata.name));
+  if (options.createNamespace ?? true) {
+    for (const ns of [...folderNamespaces].sort()) {
+      if (declared.has(ns)) continue;
+      const ref = { apiVersion: 'v1', kind: 'Namespace', name: ns };
+      try {
+        if (!(await api.read(ref))) {
+          await api.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }, fieldManager, true);
+        }
+      } catch (err) {
+        errors.push({
+          reason: 'ApplyFailed',
+          object: ref,
+          message: `could not create namespace ${ns}: ${messageOf(err)}`,
+        });
+      }
+    }
+  }
+
+  // Apply wave by wave.
+  const sorted = sortForSync(items);
+  let failedWave: number | undefined;
+  for (const item of sorted) {
+    const ref = refOf(item.object);
+    if (failedWave !== undefined && item.wave > failedWave) {
+      summary.skipped.push(ref);
+      continue;
+    }
+    const error = await applyOne(api, item, ref, app, fieldManager, summary);
+    if (error) {
+      errors.push(error);
+      failedWave ??= item.wave;
+    }
+  }
+  if (summary.skipped.length > 0) {
+    errors.push({
+      reason: 'SkippedAfterFailedWave',
+      message: `sync stopped after wave ${failedWave} failed: ${summary.skipped.length} object(s) of later waves not applied`,
+    });
+  }
+
+  // Prune what left Git; only after a clean read and a clean apply.
+  if ((options.prune ?? true) && !readFailed && failedWave === undefined) {
+    const desired = new Set(items.map((i) => keyOf(refOf(i.object))));
+    await prune(api, app, folderNamespaces, desired, summary);
+  }
+  return summary;
+}
+
+async function applyOne(
+  api: ObjectApi,
+  item: WavedManifest,
+  ref: ObjectRef,
+  app: string,
+  fieldManager: string,
+  summary: ApplySummary,
+): Promise<ApplyError | undefined> {
+  const where = { file: item.file, line: item.line, object: ref };
+  try {
+    const live = await api.read(ref);
+    if (!live && item.object.kind === 'Node') {
+      return {
+        reason: 'NodeNotFound',
+        ...where,
+        message: `${item.file}:${item.line}: Node ${ref.name} does not exist; a partial Node manifest only labels an existing Node and is never created`,
+      };
+    }
+    const body = structuredClone(item.object);
+    body.metadata.annotations = { ...body.metadata.annotations, [TRACKING_ANNOTATION]: trackingId(app, ref) };
+    const out = await api.apply(body, fieldManager, true);
+    const result = !live
+      ? 'created'
+      : live.metadata?.resourceVersion === out.metadata?.resourceVersion
+        ? 'unchanged'
+        : 'configured';
+    summary.applied.push({ ...ref, wave: item.wave, result });
+    return undefined;
+  } catch (err) {
+    return {
+      reason: 'ApplyFailed',
+      ...where,
+      message: `${item.file}:${item.line}: apply ${describeRef(ref)} failed: ${messageOf(err)}`,
+    };
+  }
+}
+
+async function prune(
+  api: ObjectApi,
+  app: string,
+  folderNamespaces: Set<string>,
+  desired: Set<string>,
+  summary: ApplySummary,
+): Promise<void> {
+  for (const { apiVersion, kind } of PRUNABLE_KINDS) {
+    let live: LiveObject[];
+    try {
+      live = await api.list(apiVersion, kind, MANAGED_BY_SELECTOR);
+    } catch (err) {
+      summary.errors.push({ reason: 'PruneFailed', message: `list ${kind} for pruning failed: ${messageOf(err)}` });
+      continue;
+    }
+    for (const obj of live) {
+      const ref = { ...refOf(obj), apiVersion };
+      if (desired.has(keyOf(ref))) continue;
+      const annotations = obj.metadata?.annotations;
+      const tracked = annotations?.[TRACKING_ANNOTATION]?.startsWith(`${app}:`) ?? false;
+      if (!tracked && !folderNamespaces.has(ref.namespace ?? '')) continue;
+      if (syncOptions(annotations).get('Prune') === 'false') continue;
+      try {
+        await api.remove(ref);
+        summary.pruned.push(ref);
+      } catch (err) {
+        summary.errors.push({
+          reason: 'PruneFailed',
+          object: ref,
+          message: `prune ${describeRef(ref)} failed: ${messageOf(err)}`,
+        });
+      }
+    }
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * The Kubernetes side of the applier, on `@kubernetes/client-node`'s `KubernetesObjectApi`:
+ * discovery of a kind's scope, read, server-side apply, list by label and delete.
+ */
+import { KubernetesObjectApi, PatchStrategy, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
+import type { ManifestObject, ObjectRef } from './types.js';
+
+/** A live object as returned by the API server. */
+export type LiveObject = KubernetesObject & {
+  metadata?: KubernetesObject['metadata'] & { resourceVersion?: string };
+};
+
+/** What the applier needs from a cluster. Errors are the client's `ApiException` (with `code`). */
+export interface ObjectApi {
+  /** Whether the kind is namespaced; undefined when the API server does not serve it. */
+  scope(apiVersion: string, kind: string): Promise<'namespaced' | 'cluster' | undefined>;
+  /** The live object, or undefined on 404. */
+  read(ref: ObjectRef): Promise<LiveObject | undefined>;
+  /** Server-side apply (`application/apply-patch+yaml`) of `obj` as `fieldManager`, with `force`. */
+  apply(obj: ManifestObject, fieldManager: string, force: boolean): Promise<LiveObject>;
+  /** Every object of a kind with the label selector, in all namespaces, page by page. */
+  list(apiVersion: string, kind: string, labelSelector: string): Promise<LiveObject[]>;
+  /** Deletes with background propagation; a 404 counts as done. */
+  remove(ref: ObjectRef): Promise<void>;
+}
+
+/** HTTP status of a client-node error, if any. */
+export function statusOf(err: unknown): number | undefined {
+  const e = err as { code?: unknown; statusCode?: unknown };
+  return typeof e?.code === 'number' ? e.code : typeof e?.statusCode === 'number' ? e.statusCode : undefined;
+}
+
+/** The API server's message of a client-node error (the Status body's `message`), else the error text. */
+export function messageOf(err: unknown): string {
+  const body = (err as { body?: unknown })?.body;
+  if (typeof body === 'string') {
+    try {
+      const parsed = JSON.parse(body) as { message?: unknown };
+      if (typeof parsed.message === 'string') return parsed.message;
+    } catch {
+      // not JSON: fall through
+    }
+  }
+  if (body && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string')
+    return (body as { message: string }).message;
+  return err instanceof Error ? err.message.split('\n')[0]! : String(err);
+}
+
+/** Exposes the (protected) discovery lookup of `KubernetesObjectApi`. */
+class DiscoveringObjectApi extends KubernetesObjectApi {
+  static create(kc: KubeConfig): DiscoveringObjectApi {
+    const api = kc.makeApiClient(DiscoveringObjectApi);
+    api.setDefaultNamespace(kc);
+    return api;
+  }
+
+  async scopeOf(apiVersion: string, kind: string): Promise<'namespaced' | 'cluster' | undefined> {
+    try {
+      const r = await this.resource(apiVersion, kind);
+      return r === undefined ? undefined : r.namespaced ? 'namespaced' : 'cluster';
+    } catch (err) {
+      if (statusOf(err) === 404) return undefined; // the group version is not served
+      throw err;
+    }
+  }
+}
+
+const PAGE_SIZE = 500;
+
+/** The {@link ObjectApi} on a loaded kubeconfig. */
+export function kubeObjectApi(kc: KubeConfig): ObjectApi {
+  const api = DiscoveringObjectApi.create(kc);
+  const header = (ref: ObjectRef): KubernetesObject => ({
+    apiVersion: ref.apiVersion,
+    kind: ref.kind,
+    metadata: { name: ref.name, ...(ref.namespace ? { namespace: ref.namespace } : {}) },
+  });
+  return {
+    scope: (apiVersion, kind) => api.scopeOf(apiVersion, kind),
+    async read(ref) {
+      try {
+        return (await api.read(header(ref) as { metadata: { name: string } } & KubernetesObject)) as LiveObject;
+      } catch (err) {
+        if (statusOf(err) === 404) return undefined;
+        throw err;
+      }
+    },
+    async apply(obj, fieldManager, force) {
+      return (await api.patch(
+        obj as KubernetesObject,
+        undefined,
+        undefined,
+        fieldManager,
+        force,
+        PatchStrategy.ServerSideApply,
+      )) as LiveObject;
+    },
+    async list(apiVersion, kind, labelSelector) {
+      const out: LiveObject[] = [];
+      let cont: string | undefined;
+      do {
+        const page = await api.list(
+          apiVersion,
+          kind,
+          undefined,
+          undefined,
+          undefined,
+          undefined,
+          undefined,
+          labelSelector,
+          PAGE_SIZE,
+          cont,
+        );
+        out.push(...(page.items as LiveObject[]));
+        cont = page.metadata?._continue || undefined;
+      } while (cont);
+      return out;
+    },
+    async remove(ref) {
+      try {
+        await api.delete(header(ref), undefined, undefined, undefined, undefined, 'Background');
+      } catch (err) {
+        if (statusOf(err) !== 404) throw err;
+      }
+    },
+  };
+}

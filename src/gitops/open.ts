@@ -1,0 +1,71 @@
+/**
+ * Builds the write-back adapters from connection settings (the fields of the CLI's `Settings`):
+ * the working copy in a cache folder and the pull-request host of `provider`.
+ */
+import { join } from 'node:path';
+import type { Store } from '../store/types.js';
+import { GitHubHost, parseGitHubRepo } from './github-host.js';
+import { GitPullRequestHost } from './git-host.js';
+import type { PullRequestHost } from './pr-host.js';
+import type { GitOpsLogger } from './types.js';
+import { WorkingCopy, type GitAuthor } from './working-copy.js';
+
+/** The settings write-back needs (a subset of the CLI's `Settings`). */
+export interface GitOpsSettings {
+  repoUrl: string | undefined;
+  branch: string;
+  cluster: string;
+  provider: 'git' | 'github';
+  githubApiUrl: string;
+  githubRepo: string | undefined;
+  githubToken: string | undefined;
+}
+
+/**
+ * Opens (clones or fetches) the working copy under `cacheDir` and builds the host.
+ * @throws Error naming the setting when `--repo-url` is missing, or `--provider github` lacks
+ *   `GITHUB_TOKEN` or an OWNER/NAME (`--github-repo`, or a GitHub remote URL)
+ * @throws GitOpsError when the clone or fetch fails
+ */
+export async function openGitOps(
+  settings: GitOpsSettings,
+  deps: {
+    store: Pick<Store, 'pullRequests' | 'upsertPullRequest'>;
+    now: () => Date;
+    cacheDir: string;
+    author?: GitAuthor;
+    log?: GitOpsLogger;
+  },
+): Promise<{ workingCopy: WorkingCopy; host: PullRequestHost }> {
+  if (!settings.repoUrl) throw new Error('--repo-url: the GitOps repo remote is required');
+  let host: PullRequestHost;
+  if (settings.provider === 'github') {
+    const repo = parseGitHubRepo(settings.githubRepo, settings.repoUrl);
+    if (!repo) throw new Error('--github-repo: OWNER/NAME is required when --repo-url is not a GitHub URL');
+    if (!settings.githubToken) throw new Error('GITHUB_TOKEN: required with --provider github');
+    host = new GitHubHost({
+      ...repo,
+      base: settings.branch,
+      cluster: settings.cluster,
+      token: settings.githubToken,
+      baseUrl: settings.githubApiUrl,
+      log: deps.log,
+    });
+  } else {
+    host = new GitPullRequestHost({
+      store: deps.store,
+      cluster: settings.cluster,
+      base: settings.branch,
+      now: deps.now,
+      log: deps.log,
+    });
+  }
+  const workingCopy = await WorkingCopy.open({
+    repoUrl: settings.repoUrl,
+    baseBranch: settings.branch,
+    dir: join(deps.cacheDir, 'gitops'),
+    token: settings.githubToken,
+    author: deps.author,
+  });
+  return { workingCopy, host };
+}

@@ -32,7 +32,7 @@ export function generate() {
   const algorithms: AlgorithmState[] = [];
   const recent: DecisionRecord[] = [];
   let seed = 42;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const nodeCount = (ALGORITHMS * PODS_PER_ALGORITHM) / GPUS_PER_NODE + 50;
   for (let n = 0; n < nodeCount; n++) {
     nodes.push({
@@ -137,7 +137,8 @@ export default async function bench(): Promise<Figure[]> {
       policy: g.policy,
       now: g.now,
     });
-    if (decisions.length !== ALGORITHMS) throw new Error(`expected ${ALGORITHMS} decisions, got ${decisions.length}`);
+    if (decisions.length !== ALGORITHMS)
+      throw new Error(`expected ${ALGORITHMS} decisions, got ${decisions.length}`);
     actions = new Map();
     for (const d of decisions) actions.set(d.reason, (actions.get(d.reason) ?? 0) + 1);
   };
@@ -148,12 +149,18 @@ export default async function bench(): Promise<Figure[]> {
   const cpuMs = process.cpuUsage(cpu0).user / 1000;
   const withJson = await medianMs(() => pass(JSON.parse(g.answer)), 3);
   if (!actions.get('AboveMax') || !actions.get('BelowMin') || !actions.get('WithinRange')) {
-    throw new Error(`bench data should exercise scale-up, scale-down and hold: ${JSON.stringify([...actions])}`);
+    throw new Error(
+      `bench data should exercise scale-up, scale-down and hold: ${JSON.stringify([...actions])}`,
+    );
   }
   const what = '1,000 algorithms / 20,000 pods from one Prometheus answer';
   return [
     { name: `scaling pass (attribute + decide), ${what}`, value: ms, unit: 'ms', target: 300 },
     { name: `scaling pass, CPU time (all threads, incl. GC)`, value: cpuMs, unit: 'ms' },
-    { name: `scaling pass incl. JSON decoding of the ${(g.answer.length / 1e6).toFixed(1)} MB answer`, value: withJson, unit: 'ms' },
+    {
+      name: `scaling pass incl. JSON decoding of the ${(g.answer.length / 1e6).toFixed(1)} MB answer`,
+      value: withJson,
+      unit: 'ms',
+    },
   ];
 }

@@ -46,15 +46,26 @@ export default async function bench(): Promise<Figure[]> {
       ),
     );
     let last = { algorithms: 0, errors: 0 };
+    const cpuMs: number[] = [];
     const ms = await medianMs(async () => {
+      const cpu = process.cpuUsage();
       const r = await loadRepo(dir);
+      const used = process.cpuUsage(cpu);
+      cpuMs.push((used.user + used.system) / 1000);
       last = { algorithms: r.algorithms.length, errors: r.errors.length };
     }, 5);
+    cpuMs.sort((a, b) => a - b);
     if (last.algorithms !== SPECS * 0.9 || last.errors !== SPECS * 0.2) {
       throw new Error(`validate bench: expected 900 valid and 200 errors, got ${JSON.stringify(last)}`);
     }
     return [
       { name: `validate: load and check ${SPECS} specs (loadRepo)`, value: ms, unit: 'ms', target: 1000 },
+      // CPU time of the same work: the wall time on an idle core (CI machines are often shared).
+      {
+        name: `validate: CPU time for ${SPECS} specs`,
+        value: cpuMs[Math.floor(cpuMs.length / 2)]!,
+        unit: 'ms',
+      },
     ];
   } finally {
     await rm(dir, { recursive: true, force: true });

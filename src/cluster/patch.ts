@@ -84,13 +84,27 @@ export function createClusterPatcher(kc: KubeConfig, options: ClusterPatcherOpti
       try {
         const { resourceVersion, body } = await read();
         if (body === null) {
-          return { ...base, ok: true, changed: false, attempts, code: null, message: `${label}: ${what} already set` };
+          return {
+            ...base,
+            ok: true,
+            changed: false,
+            attempts,
+            code: null,
+            message: `${label}: ${what} already set`,
+          };
         }
         attempts++;
         const metadata = { ...((body.metadata as Record<string, unknown>) ?? {}), resourceVersion };
         await write({ ...body, metadata });
         const note = attempts > 1 ? ` after ${attempts - 1} conflict(s)/retry(ies)` : '';
-        return { ...base, ok: true, changed: true, attempts, code: null, message: `${label}: ${what}${note}${dryRun ? ' (dry run)' : ''}` };
+        return {
+          ...base,
+          ok: true,
+          changed: true,
+          attempts,
+          code: null,
+          message: `${label}: ${what}${note}${dryRun ? ' (dry run)' : ''}`,
+        };
       } catch (err) {
         lastError = describe(err);
         if (lastError.code === 409) continue; // someone else wrote: re-read and re-apply

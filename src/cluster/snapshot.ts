@@ -141,7 +141,12 @@ function toPodInfo(pod: PodInput, ctx: Ctx): PodInfo {
   const name = pod.metadata?.name ?? '';
   // Shared with the input object (50,000 pods: no copy); the snapshot is read-only data.
   const labels = pod.metadata?.labels ?? {};
-  const conditions = pod.status?.conditions ?? NO_CONDITIONS;
+  let ready = false;
+  let unschedulable = false;
+  for (const c of pod.status?.conditions ?? NO_CONDITIONS) {
+    if (c.type === 'Ready') ready = c.status === 'True';
+    else if (c.type === 'PodScheduled') unschedulable = c.status === 'False' && c.reason === 'Unschedulable';
+  }
   const owner = pod.metadata?.ownerReferences?.[0];
   const phase = pod.status?.phase ?? 'Pending';
   return {
@@ -151,15 +156,13 @@ function toPodInfo(pod: PodInput, ctx: Ctx): PodInfo {
     labels,
     nodeName: pod.spec?.nodeName || null,
     phase: (POD_PHASES.has(phase) ? phase : 'Unknown') as PodInfo['phase'],
-    ready: conditions.some((c) => c.type === 'Ready' && c.status === 'True'),
+    ready,
     terminating: pod.metadata?.deletionTimestamp != null,
     gpuRequest: podGpus(pod, ctx),
     managed: labels[MANAGED_BY_LABEL] === MANAGED_BY_VALUE,
     algorithm: labels[ALGORITHM_LABEL] ?? null,
     owner: owner ? { kind: owner.kind, name: owner.name } : null,
-    unschedulable: conditions.some(
-      (c) => c.type === 'PodScheduled' && c.status === 'False' && c.reason === 'Unschedulable',
-    ),
+    unschedulable,
     createdAt: isoTime(pod.metadata?.creationTimestamp),
   };
 }
@@ -178,11 +181,10 @@ export function effectiveGpuRequest(pod: PodInput, warnings: string[] = []): num
 }
 
 function podGpus(pod: PodInput, ctx: Ctx): number {
-  const where = `Pod ${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
   let sidecars = 0;
   let initPeak = 0;
   for (const c of pod.spec?.initContainers ?? []) {
-    const r = containerGpus(c, where, ctx);
+    const r = containerGpus(pod, c, ctx);
     if (c.restartPolicy === 'Always') {
       sidecars += r;
       initPeak = Math.max(initPeak, sidecars);
@@ -191,12 +193,16 @@ function podGpus(pod: PodInput, ctx: Ctx): number {
     }
   }
   let app = 0;
-  for (const c of pod.spec?.containers ?? []) app += containerGpus(c, where, ctx);
+  for (const c of pod.spec?.containers ?? []) app += containerGpus(pod, c, ctx);
   return Math.max(initPeak, app + sidecars);
 }
 
-function containerGpus(c: V1Container, where: string, ctx: Ctx): number {
+function containerGpus(pod: PodInput, c: V1Container, ctx: Ctx): number {
   const req = c.resources?.requests?.[GPU_RESOURCE] ?? c.resources?.limits?.[GPU_RESOURCE];
+  if (req === undefined || req === null || req === '') return 0;
+  const v = ctx.quantities.get(req);
+  if (v !== undefined) return v; // hot path: no message strings built
+  const where = `Pod ${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
   return parseQuantity(req, where, `container ${c.name}: resources.requests["${GPU_RESOURCE}"]`, ctx);
 }
 

@@ -12,6 +12,17 @@ export interface LeaderElectionConfig {
 }
 
 /**
+ * How long after its last renewal a leader still writes (seconds): the larger of two thirds of
+ * the lease duration (client-go's 10 s of 15 s) and the lease duration minus one retry period —
+ * always less than the lease duration, so a leader whose renewals hang stops before the Lease
+ * expires and another replica may take it.
+ */
+export function renewDeadlineSeconds(config: LeaderElectionConfig): number {
+  const d = config.leaseDurationSeconds;
+  return Math.max((d * 2) / 3, d - config.retryPeriodSeconds);
+}
+
+/**
  * Keeps trying to hold the Lease; `isLeader()` says whether this replica may write. The holder
  * renews every retry period; when a renewal fails (or another identity holds the Lease) it stops
  * leading at once, so two replicas never write at once. `release()` hands the Lease over on a
@@ -19,8 +30,12 @@ export interface LeaderElectionConfig {
  */
 export class LeaderElector {
   private leading = false;
+  /** When (ms since epoch) the last successful renewal was decided: the renewTime it wrote. */
+  private renewedAt = 0;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
+  /** The attempt in flight, awaited by `release` so a late renewal cannot follow the release. */
+  private inflight: Promise<boolean> | undefined;
 
   constructor(
     private readonly api: LeaseApi,
@@ -30,8 +45,14 @@ export class LeaderElector {
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
+  /**
+   * Whether this replica may write now: it holds the Lease and its last renewal is younger than
+   * the renew deadline (see {@link renewDeadlineSeconds}). The deadline matters when renewals hang
+   * (API server slow, process paused): the replica stops writing before anyone else may take the
+   * Lease, as client-go's `RenewDeadline` does.
+   */
   isLeader(): boolean {
-    return this.leading;
+    return this.leading && this.clock().getTime() - this.renewedAt < renewDeadlineSeconds(this.config) * 1000;
   }
 
   /** One attempt to create, renew or acquire the Lease; returns whether this replica leads after it. */
@@ -39,11 +60,13 @@ export class LeaderElector {
     let ok = false;
     try {
       const lease = await this.api.read();
-      const d = decideLease(lease, this.config.identity, this.clock(), this.config.leaseDurationSeconds);
+      const now = this.clock();
+      const d = decideLease(lease, this.config.identity, now, this.config.leaseDurationSeconds);
       if (d.action === 'create') ok = await this.api.create(d.spec);
       else if (d.action === 'renew' || d.action === 'acquire')
         ok = await this.api.replace(d.spec, lease!.resourceVersion);
-      if (d.action === 'acquire' && ok)
+      if (ok) this.renewedAt = now.getTime();
+      if ((d.action === 'acquire' || d.action === 'create') && ok)
         this.log.info({ identity: this.config.identity }, 'acquired leader Lease');
     } catch (err) {
       this.log.warn({ err }, 'leader election attempt failed');
@@ -57,22 +80,26 @@ export class LeaderElector {
   start(): void {
     const loop = async (): Promise<void> => {
       if (this.stopped) return;
-      await this.tryOnce();
+      this.inflight = this.tryOnce();
+      await this.inflight;
       if (!this.stopped) this.timer = setTimeout(() => void loop(), this.config.retryPeriodSeconds * 1000);
     };
     void loop();
   }
 
-  /** Stops trying and, when leading, releases the Lease. */
+  /**
+   * Stops trying and, when this replica holds the Lease (even if its last renewal failed),
+   * releases it. Waits for the attempt in flight first, so no renewal lands after the release.
+   */
   async release(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
-    if (!this.leading) return;
+    await this.inflight;
     try {
       const lease = await this.api.read();
       if (lease && lease.holderIdentity === this.config.identity) {
         const at = this.clock().toISOString();
-        await this.api.replace(
+        const released = await this.api.replace(
           {
             holderIdentity: '',
             leaseDurationSeconds: 1,
@@ -82,6 +109,12 @@ export class LeaderElector {
           },
           lease.resourceVersion,
         );
+        if (released) this.log.info({ identity: this.config.identity }, 'released leader Lease');
+        else
+          this.log.warn(
+            { identity: this.config.identity },
+            'could not release leader Lease: it changed meanwhile',
+          );
       }
     } catch (err) {
       this.log.warn({ err }, 'could not release leader Lease');

@@ -26,13 +26,38 @@ export function redactUrl(text: string): string {
   return text.replace(CREDENTIALS_IN_URL, '$1***@');
 }
 
+/** Extra options of {@link createLogger}. */
+export interface LoggerOptions {
+  /**
+   * Secret values (e.g. the GitHub token) replaced by `[Redacted]` wherever they appear in a
+   * line — also inside error messages and stacks, which path-based redaction cannot reach.
+   * Empty strings are ignored.
+   */
+  secrets?: (string | undefined)[];
+}
+
+/** Replaces every secret and every `user:password@` of a URL in one serialised log line. */
+export function scrubLine(line: string, secrets: readonly string[]): string {
+  let out = redactUrl(line);
+  for (const s of secrets) out = out.split(s).join('[Redacted]');
+  return out;
+}
+
 /**
  * Creates the structured JSON logger (pino): one object per line, metadata first, a static
- * message (`log.warn({ err, node }, 'could not label Node')`), secrets redacted.
+ * message (`log.warn({ err, node }, 'could not label Node')`), secrets redacted: the paths of
+ * {@link REDACT_PATHS}, credentials in URLs anywhere in the line, and the literal values of
+ * `options.secrets` (so a token echoed inside an error message never reaches the log).
  * @param level pino level, e.g. `info`, `debug`, `silent`
  * @param destination where lines go; standard error by default, so command output stays clean
  */
-export function createLogger(level = 'info', destination?: DestinationStream): Logger {
+export function createLogger(
+  level = 'info',
+  destination?: DestinationStream,
+  options: LoggerOptions = {},
+): Logger {
+  // Short values would redact ordinary words; a real token is long.
+  const secrets = (options.secrets ?? []).filter((s): s is string => typeof s === 'string' && s.length >= 4);
   return pino(
     {
       name: 'gpuops',
@@ -40,6 +65,7 @@ export function createLogger(level = 'info', destination?: DestinationStream): L
       redact: { paths: REDACT_PATHS, censor: '[Redacted]' },
       formatters: { level: (label) => ({ level: label }) },
       timestamp: pino.stdTimeFunctions.isoTime,
+      hooks: { streamWrite: (line: string) => scrubLine(line, secrets) },
     },
     destination ?? pino.destination(2),
   );

@@ -147,14 +147,20 @@ export async function applyGitOpsFolder(
   const folderNamespaces = new Set(
     items.map((i) => i.object.metadata.namespace).filter((n): n is string => Boolean(n)),
   );
-  const declared = new Set(items.filter((i) => i.object.kind === 'Namespace').map((i) => i.object.metadata.name));
+  const declared = new Set(
+    items.filter((i) => i.object.kind === 'Namespace').map((i) => i.object.metadata.name),
+  );
   if (options.createNamespace ?? true) {
     for (const ns of [...folderNamespaces].sort()) {
       if (declared.has(ns)) continue;
       const ref = { apiVersion: 'v1', kind: 'Namespace', name: ns };
       try {
         if (!(await api.read(ref))) {
-          await api.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }, fieldManager, true);
+          await api.apply(
+            { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } },
+            fieldManager,
+            true,
+          );
         }
       } catch (err) {
         errors.push({
@@ -245,7 +251,10 @@ async function prune(
     try {
       live = await api.list(apiVersion, kind, MANAGED_BY_SELECTOR);
     } catch (err) {
-      summary.errors.push({ reason: 'PruneFailed', message: `list ${kind} for pruning failed: ${messageOf(err)}` });
+      summary.errors.push({
+        reason: 'PruneFailed',
+        message: `list ${kind} for pruning failed: ${messageOf(err)}`,
+      });
       continue;
     }
     for (const obj of live) {

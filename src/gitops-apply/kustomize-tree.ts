@@ -36,11 +36,7 @@ function kustomizationIn(dir: string): string | undefined {
 }
 
 /** Parses every YAML document of `text` (YAML 1.1, as Kubernetes tooling reads it), with its line. */
-function parseDocuments(
-  text: string,
-  rel: string,
-  errors: ApplyError[],
-): { line: number; value: unknown }[] {
+function parseDocuments(text: string, rel: string, errors: ApplyError[]): { line: number; value: unknown }[] {
   const lineCounter = new LineCounter();
   const docs = parseAllDocuments(text, { lineCounter, version: '1.1' });
   const out: { line: number; value: unknown }[] = [];

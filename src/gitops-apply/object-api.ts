@@ -2,7 +2,12 @@
  * The Kubernetes side of the applier, on `@kubernetes/client-node`'s `KubernetesObjectApi`:
  * discovery of a kind's scope, read, server-side apply, list by label and delete.
  */
-import { KubernetesObjectApi, PatchStrategy, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
+import {
+  KubernetesObjectApi,
+  PatchStrategy,
+  type KubeConfig,
+  type KubernetesObject,
+} from '@kubernetes/client-node';
 import type { ManifestObject, ObjectRef } from './types.js';
 
 /** A live object as returned by the API server. */
@@ -79,7 +84,9 @@ export function kubeObjectApi(kc: KubeConfig): ObjectApi {
     scope: (apiVersion, kind) => api.scopeOf(apiVersion, kind),
     async read(ref) {
       try {
-        return (await api.read(header(ref) as { metadata: { name: string } } & KubernetesObject)) as LiveObject;
+        return (await api.read(
+          header(ref) as { metadata: { name: string } } & KubernetesObject,
+        )) as LiveObject;
       } catch (err) {
         if (statusOf(err) === 404) return undefined;
         throw err;

@@ -12,13 +12,22 @@ import type { GpuSeries, UtilizationQuery, UtilizationReading, UtilizationSource
  *
  * @throws MetricsParseError naming the file (and line, for pages).
  */
-export function parseMetricsFile(file: string, text: string, metric: string, fileTimeMs: number): GpuSeries[] {
+export function parseMetricsFile(
+  file: string,
+  text: string,
+  metric: string,
+  fileTimeMs: number,
+): GpuSeries[] {
   if (text.trimStart().startsWith('{')) {
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch (err) {
-      throw new MetricsParseError(file, null, `invalid JSON: ${err instanceof Error ? err.message : String(err)}`);
+      throw new MetricsParseError(
+        file,
+        null,
+        `invalid JSON: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
     return parseQueryResult(body, { source: file, metric });
   }

@@ -33,7 +33,10 @@ export class PrometheusSource implements UtilizationSource {
   async read(query: UtilizationQuery): Promise<UtilizationReading> {
     const metric = this.options.metric ?? query.metric;
     const promql = utilizationQuery(metric, query.windowSeconds, this.options.selector);
-    const url = new URL('api/v1/query', this.options.url.endsWith('/') ? this.options.url : `${this.options.url}/`);
+    const url = new URL(
+      'api/v1/query',
+      this.options.url.endsWith('/') ? this.options.url : `${this.options.url}/`,
+    );
     const doFetch = this.options.fetch ?? fetch;
     let response: Response;
     try {

@@ -48,7 +48,12 @@ export function parseQueryResult(body: unknown, options: QueryResultOptions): Gp
     const stat = source[STAT_LABEL];
     const value = parseSampleValue(raw);
     if (stat === undefined) {
-      plain.push({ metric: source.__name__ ?? options.metric, labels: copyLabels(source), value, timestamp: Math.round(ts * 1000) });
+      plain.push({
+        metric: source.__name__ ?? options.metric,
+        labels: copyLabels(source),
+        value,
+        timestamp: Math.round(ts * 1000),
+      });
       continue;
     }
     const key = labelKey(source);
@@ -64,7 +69,12 @@ export function parseQueryResult(body: unknown, options: QueryResultOptions): Gp
     if (!entry.avg) continue; // a `last` without an `avg` cannot happen within one window
     const [value, evalSeconds] = entry.avg;
     const lastSeconds = entry.last ?? evalSeconds - LOOKBACK_SECONDS;
-    plain.push({ metric: options.metric, labels: entry.labels, value, timestamp: Math.round(lastSeconds * 1000) });
+    plain.push({
+      metric: options.metric,
+      labels: entry.labels,
+      value,
+      timestamp: Math.round(lastSeconds * 1000),
+    });
   }
   return plain;
 }

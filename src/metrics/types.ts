@@ -38,8 +38,7 @@ export type NoDataReason = 'Unreachable' | 'Timeout' | 'HttpError' | 'BadRespons
  * partial answer (some dcgm pages failed) is `ok` with the failures listed in `errors`.
  */
 export type UtilizationReading =
-  | { ok: true; series: GpuSeries[]; errors: string[] }
-  | { ok: false; reason: NoDataReason; message: string };
+  { ok: true; series: GpuSeries[]; errors: string[] } | { ok: false; reason: NoDataReason; message: string };
 
 /** A GPU utilisation source: Prometheus, dcgm-exporter pages, or saved files. Never throws. */
 export interface UtilizationSource {

@@ -46,7 +46,12 @@ interface Candidate {
  *
  * Series of another metric than the policy's are ignored silently (a page holds many fields).
  */
-export function attribute(series: readonly GpuSeries[], pods: readonly PodInfo[], policy: Policy, now: Date): Attribution {
+export function attribute(
+  series: readonly GpuSeries[],
+  pods: readonly PodInfo[],
+  policy: Policy,
+  now: Date,
+): Attribution {
   const { metric, staleSampleSeconds } = policy.spec.scaling;
   const ratio = metric === 'DCGM_FI_PROF_GR_ENGINE_ACTIVE';
   const staleBefore = now.getTime() - staleSampleSeconds * 1000;
@@ -56,7 +61,13 @@ export function attribute(series: readonly GpuSeries[], pods: readonly PodInfo[]
   const dropped: DroppedSeries[] = [];
   const unattributed: UnattributedGpu[] = [];
   const byGpu = new Map<string, Candidate[]>();
-  const drop = (gpu: string, namespace: string, pod: string, reason: DroppedSeries['reason'], message: string) => {
+  const drop = (
+    gpu: string,
+    namespace: string,
+    pod: string,
+    reason: DroppedSeries['reason'],
+    message: string,
+  ) => {
     dropped.push({ gpu, namespace, pod, reason, message });
   };
 
@@ -73,17 +84,35 @@ export function attribute(series: readonly GpuSeries[], pods: readonly PodInfo[]
       namespace = '';
     }
     if (!Number.isFinite(s.value)) {
-      drop(gpu, namespace, pod, 'NotFinite', `${where(gpu, namespace, pod)}: value ${s.value} is not a number`);
+      drop(
+        gpu,
+        namespace,
+        pod,
+        'NotFinite',
+        `${where(gpu, namespace, pod)}: value ${s.value} is not a number`,
+      );
       continue;
     }
     const utilization = ratio ? s.value * 100 : s.value;
     if (utilization < 0 || utilization > 100 + PERCENT_SLACK) {
-      drop(gpu, namespace, pod, 'OutOfRange', `${where(gpu, namespace, pod)}: ${utilization}% is outside 0..100% (${metric})`);
+      drop(
+        gpu,
+        namespace,
+        pod,
+        'OutOfRange',
+        `${where(gpu, namespace, pod)}: ${utilization}% is outside 0..100% (${metric})`,
+      );
       continue;
     }
     if (!(s.timestamp >= staleBefore)) {
       const age = Math.round((now.getTime() - s.timestamp) / 1000);
-      drop(gpu, namespace, pod, 'Stale', `${where(gpu, namespace, pod)}: newest sample is ${age}s old (limit ${staleSampleSeconds}s)`);
+      drop(
+        gpu,
+        namespace,
+        pod,
+        'Stale',
+        `${where(gpu, namespace, pod)}: newest sample is ${age}s old (limit ${staleSampleSeconds}s)`,
+      );
       continue;
     }
     if (pod === '') {
@@ -194,7 +223,8 @@ export function attribute(series: readonly GpuSeries[], pods: readonly PodInfo[]
     entry(first.algorithm).samples.push(sample);
   }
   for (const alg of [...flagsByAlgorithm.keys(), ...droppedByAlgorithm.keys()]) entry(alg);
-  for (const e of byAlgorithm.values()) e.samples.sort((a, b) => (a.pod < b.pod ? -1 : a.pod > b.pod ? 1 : 0));
+  for (const e of byAlgorithm.values())
+    e.samples.sort((a, b) => (a.pod < b.pod ? -1 : a.pod > b.pod ? 1 : 0));
   return { byAlgorithm, unattributed, dropped, flags };
 }
 

@@ -1,9 +1,9 @@
 import type { PodInfo } from '../cluster/types.js';
 import type { Pool, Policy } from '../spec/types.js';
-import type { DecisionRecord } from '../store/types.js';
 import { podSlots } from './capacity.js';
 import { lastChangeMs, recommendationOf, type RecommendationBounds } from './history.js';
 import type {
+  DecisionRecord,
   DetailedDecision,
   NodeCapacity,
   PodSample,
@@ -99,7 +99,10 @@ export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): 
 
   // 1. Placement first.
   if (input.pool === null || !SCALABLE_POOLS.has(input.pool)) {
-    return hold('NotPlaced', `not placed on a long-task or short-task pool yet (pool: ${input.pool ?? 'none'})`);
+    return hold(
+      'NotPlaced',
+      `not placed on a long-task or short-task pool yet (pool: ${input.pool ?? 'none'})`,
+    );
   }
   const pool = input.pool;
 
@@ -118,7 +121,8 @@ export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): 
   };
   /** HPA stabilisation: the most cautious recommendation of the window. */
   const stabilize = (dir: 'up' | 'down', desired: number): { to: number } | { wait: string } => {
-    const seconds = dir === 'up' ? s.scaleUp.stabilizationWindowSeconds : s.scaleDown.stabilizationWindowSeconds;
+    const seconds =
+      dir === 'up' ? s.scaleUp.stabilizationWindowSeconds : s.scaleDown.stabilizationWindowSeconds;
     if (seconds <= 0) return { to: desired };
     const start = nowMs - seconds * 1000;
     let reaches = false;
@@ -134,13 +138,15 @@ export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): 
       if (rec === null) continue;
       to = dir === 'down' ? Math.max(to, rec) : Math.min(to, rec);
     }
-    if (!reaches) return { wait: `no recorded pass reaches back the ${seconds}s scale-${dir} stabilisation window yet` };
+    if (!reaches)
+      return { wait: `no recorded pass reaches back the ${seconds}s scale-${dir} stabilisation window yet` };
     if (dir === 'down' ? to >= from : to <= from) {
-      return { wait: `the ${dir === 'down' ? 'highest' : 'lowest'} recommendation in the last ${seconds}s is ${to}` };
+      return {
+        wait: `the ${dir === 'down' ? 'highest' : 'lowest'} recommendation in the last ${seconds}s is ${to}`,
+      };
     }
     return { to };
   };
-
 
   /** Relabel unused nodes until `need` more pods fit; same GPU product as the pool first. */
   const relabel = (need: number, add: (fit: number) => number, why: string): DetailedDecision => {
@@ -194,14 +200,20 @@ export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): 
     const current = input.hpa?.currentReplicas ?? from;
     const atMax = current >= hpaMax && utilization > max;
     if (pending === 0 && !atMax) {
-      return hold('HPAOwnsReplicas', `the HPA owns replicas (${current}, max ${hpaMax}); utilisation ${u} ${over}`);
+      return hold(
+        'HPAOwnsReplicas',
+        `the HPA owns replicas (${current}, max ${hpaMax}); utilisation ${u} ${over}`,
+      );
     }
     const why = pending
       ? `${pending} pod(s) Pending for lack of GPUs`
       : `the HPA sits at its maximum of ${hpaMax} replicas with utilisation ${u} > max ${max}%`;
     const need = pending || step;
     if (podSlots(input.poolNodes, gpus) >= need) {
-      return hold('HPAOwnsReplicas', `${why}, but pool ${pool} has room for ${need} pod(s); the HPA owns replicas`);
+      return hold(
+        'HPAOwnsReplicas',
+        `${why}, but pool ${pool} has room for ${need} pod(s); the HPA owns replicas`,
+      );
     }
     const wait = cooldown('up');
     if (wait) return hold('CooldownActive', `${why}; ${wait}`);
@@ -216,7 +228,8 @@ export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): 
   // 5. Below min.
   if (utilization < min) {
     const below = `utilisation ${u} ${over} < min ${min}%`;
-    if (from <= minReplicas) return hold('AtMinReplicas', `${below}, but replicas ${from} are at minReplicas ${minReplicas}`);
+    if (from <= minReplicas)
+      return hold('AtMinReplicas', `${below}, but replicas ${from} are at minReplicas ${minReplicas}`);
     if (!complete) {
       return hold(
         'InsufficientSamples',
@@ -228,7 +241,10 @@ export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): 
     const after = Math.min(n, desired);
     const predicted = (utilization * n) / after;
     if (predicted > max) {
-      return hold('WouldFlap', `${below}, but ${from} → ${desired} would put it at ${round1(predicted)}% > max ${max}%`);
+      return hold(
+        'WouldFlap',
+        `${below}, but ${from} → ${desired} would put it at ${round1(predicted)}% > max ${max}%`,
+      );
     }
     const wait = cooldown('down');
     if (wait) return hold('CooldownActive', `${below}; ${wait}`);
@@ -244,7 +260,8 @@ export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): 
 
   // 6. Above max.
   const above = `utilisation ${u} ${over} > max ${max}%`;
-  if (from >= maxReplicas) return hold('AtMaxReplicas', `${above}, but replicas ${from} are at maxReplicas ${maxReplicas}`);
+  if (from >= maxReplicas)
+    return hold('AtMaxReplicas', `${above}, but replicas ${from} are at maxReplicas ${maxReplicas}`);
   const wait = cooldown('up');
   if (wait) return hold('CooldownActive', `${above}; ${wait}`);
   const st = stabilize('up', Math.min(maxReplicas, from + step));
@@ -252,7 +269,8 @@ export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): 
   const want = st.to - from;
   if (poolSlots >= 1) {
     const add = Math.min(want, poolSlots);
-    const bounded = add < want ? ` (bounded by free GPUs: room for ${poolSlots} more pod(s) of ${gpus} GPU(s))` : '';
+    const bounded =
+      add < want ? ` (bounded by free GPUs: room for ${poolSlots} more pod(s) of ${gpus} GPU(s))` : '';
     return result(
       'scale-up',
       from + add,
@@ -304,7 +322,10 @@ export function decideAll(
     if (decision.action === 'relabel' && input.pool !== null) {
       for (const name of decision.nodes) {
         const n = ledger.get(name)!;
-        byPool.set('unused', (byPool.get('unused') ?? []).filter((x) => x !== n));
+        byPool.set(
+          'unused',
+          (byPool.get('unused') ?? []).filter((x) => x !== n),
+        );
         n.pool = input.pool;
         byPool.set(input.pool, [...(byPool.get(input.pool) ?? []), n]);
       }
@@ -325,7 +346,11 @@ export function decideAll(
  * pods are not counted. When the current ReplicaSet is not known it is taken to be the owner of
  * the newest pod (a rolling update creates the new ReplicaSet's pods last).
  */
-export function countedPods(pods: readonly PodInfo[], replicas: number, currentReplicaSet: string | null): PodInfo[] {
+export function countedPods(
+  pods: readonly PodInfo[],
+  replicas: number,
+  currentReplicaSet: string | null,
+): PodInfo[] {
   const live = pods.filter((p) => !p.terminating && p.phase !== 'Succeeded' && p.phase !== 'Failed');
   let current = currentReplicaSet;
   if (current === null) {
@@ -347,7 +372,11 @@ export function countedPods(pods: readonly PodInfo[], replicas: number, currentR
 }
 
 /** Predicted placement of `count` pods of `gpus` GPUs: most free node first, ties by name. */
-function place(nodes: readonly NodeCapacity[], gpus: number, count: number): { node: string; gpus: number }[] {
+function place(
+  nodes: readonly NodeCapacity[],
+  gpus: number,
+  count: number,
+): { node: string; gpus: number }[] {
   if (count <= 0) return [];
   const taken = new Map<string, number>();
   for (let i = 0; i < count; i++) {

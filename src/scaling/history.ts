@@ -1,5 +1,5 @@
 import type { Policy } from '../spec/types.js';
-import type { DecisionRecord } from '../store/types.js';
+import type { DecisionRecord } from './types.js';
 
 /**
  * The oldest decision time (ISO-8601) `decide` may look at: callers fetch
@@ -36,7 +36,10 @@ export function recommendationOf(record: DecisionRecord, b: RecommendationBounds
   if (record.replicasFrom === null) return null;
   if (record.action !== 'hold') return record.replicasTo ?? record.replicasFrom;
   const from = record.replicasFrom;
-  if ((record.reason === 'CooldownActive' || record.reason === 'StabilizationWindow') && record.utilization !== null) {
+  if (
+    (record.reason === 'CooldownActive' || record.reason === 'StabilizationWindow') &&
+    record.utilization !== null
+  ) {
     if (record.utilization < b.min) return Math.max(b.minReplicas, Math.min(from, from - b.step));
     if (record.utilization > b.max) return Math.min(b.maxReplicas, Math.max(from, from + b.step));
   }

@@ -1,11 +1,10 @@
 import type { PodInfo, Snapshot } from '../cluster/types.js';
 import type { UtilizationReading } from '../metrics/types.js';
 import type { Pool, Policy, ResolvedAlgorithm } from '../spec/types.js';
-import type { DecisionRecord, UtilizationSampleRecord } from '../store/types.js';
 import { attribute } from './attribute.js';
 import { nodeCapacity } from './capacity.js';
 import { decideAll } from './decide.js';
-import type { Attribution, HpaState, ScalingDecision } from './types.js';
+import type { AlgorithmSample, Attribution, DecisionRecord, HpaState, ScalingDecision } from './types.js';
 
 /** What Git (and, with the HPA, the cluster) says about one algorithm's Deployment. */
 export interface AlgorithmState {
@@ -33,7 +32,7 @@ export interface ScalingPassInput {
 export interface ScalingPassResult {
   decisions: ScalingDecision[];
   attribution: Attribution;
-  samples: UtilizationSampleRecord[];
+  samples: AlgorithmSample[];
 }
 
 /**
@@ -62,13 +61,19 @@ export function planScaling(input: ScalingPassInput): ScalingPassResult {
     else recentBySubject.set(r.subject, [r]);
   }
 
-  const samples: UtilizationSampleRecord[] = [];
+  const samples: AlgorithmSample[] = [];
   const decisions = decideAll(
     input.algorithms.map((a) => {
       const attributed = attribution.byAlgorithm.get(a.algorithm.name);
       const own = (attributed?.samples ?? []).filter((x) => x.namespace === a.algorithm.namespace);
       for (const x of own) {
-        samples.push({ algorithm: a.algorithm.name, namespace: x.namespace, pod: x.pod, utilization: x.utilization, at: x.at });
+        samples.push({
+          algorithm: a.algorithm.name,
+          namespace: x.namespace,
+          pod: x.pod,
+          utilization: x.utilization,
+          at: x.at,
+        });
       }
       return {
         algorithm: a.algorithm,

@@ -51,7 +51,9 @@ export function fieldsOf(value: Record<string, unknown>, top = true, inMeta = fa
     if (inMeta && SKIP_META.has(k)) continue;
     if (v === null || v === undefined) continue;
     if (isObject(v) && Object.keys(v).length > 0) {
-      out[`f:${k}`] = fieldsOf(v, false, top && k === 'metadata');
+      const sub = fieldsOf(v, false, top && k === 'metadata');
+      // `metadata` with only name/namespace sets no field of its own.
+      if (Object.keys(sub).length > 0 || !(top && k === 'metadata')) out[`f:${k}`] = sub;
     } else if (Array.isArray(v)) {
       const key = mergeKeyOf(k, v);
       if (key && v.length > 0 && v.every(isObject)) {
@@ -174,6 +176,8 @@ export function serverSideApply(
   if (live) {
     const conflicts: string[] = [];
     for (const path of leaves(newSet)) {
+      // Owning a list element's existence (`.`) never conflicts; its fields may.
+      if (path[path.length - 1] === '.') continue;
       const owners = others.filter((o) => has(o.fieldsV1, path));
       if (owners.length === 0) continue;
       const before = valueAt(live, path);
@@ -222,6 +226,8 @@ export function serverSideApply(
       };
   const entries = mine ? managed.map((m) => (m === mine ? entry : m)) : [...managed, entry];
   // A manager left owning nothing (after a forced takeover) is dropped, as the API server does.
-  merged.metadata.managedFields = entries.filter((m) => !(m.fieldsV1 && Object.keys(m.fieldsV1).length === 0));
+  merged.metadata.managedFields = entries.filter(
+    (m) => !(m.fieldsV1 && Object.keys(m.fieldsV1).length === 0),
+  );
   return merged;
 }

@@ -51,7 +51,13 @@ export interface ObjectList {
 export interface Fleet {
   nodes: ObjectList;
   pods: ObjectList;
-  traps: { cordoned: string[]; notReady: string[]; mig: string[]; unhealthyDevicePlugin: string[]; foreignWorkload: string[] };
+  traps: {
+    cordoned: string[];
+    notReady: string[];
+    mig: string[];
+    unhealthyDevicePlugin: string[];
+    foreignWorkload: string[];
+  };
 }
 
 interface Shape {
@@ -67,12 +73,72 @@ interface Shape {
 }
 
 const SHAPES: Shape[] = [
-  { short: 't4', product: 'Tesla-T4', instance: 'g4dn.xlarge', gpus: 1, memoryMiB: 15360, family: 'turing', cpu: 4, memKi: 16012672, weight: 15 },
-  { short: 't4', product: 'Tesla-T4', instance: 'g4dn.12xlarge', gpus: 4, memoryMiB: 15360, family: 'turing', cpu: 48, memKi: 195784836, weight: 15 },
-  { short: 't4', product: 'Tesla-T4', instance: 'g4dn.metal', gpus: 8, memoryMiB: 15360, family: 'turing', cpu: 96, memKi: 393216000, weight: 5 },
-  { short: 'a100', product: 'NVIDIA-A100-SXM4-40GB', instance: 'p4d.24xlarge', gpus: 8, memoryMiB: 40960, family: 'ampere', cpu: 96, memKi: 1176546436, weight: 15 },
-  { short: 'a100', product: 'NVIDIA-A100-SXM4-80GB', instance: 'p4de.24xlarge', gpus: 8, memoryMiB: 81920, family: 'ampere', cpu: 96, memKi: 1176546436, weight: 25 },
-  { short: 'h100', product: 'NVIDIA-H100-80GB-HBM3', instance: 'p5.48xlarge', gpus: 8, memoryMiB: 81559, family: 'hopper', cpu: 192, memKi: 2113256472, weight: 25 },
+  {
+    short: 't4',
+    product: 'Tesla-T4',
+    instance: 'g4dn.xlarge',
+    gpus: 1,
+    memoryMiB: 15360,
+    family: 'turing',
+    cpu: 4,
+    memKi: 16012672,
+    weight: 15,
+  },
+  {
+    short: 't4',
+    product: 'Tesla-T4',
+    instance: 'g4dn.12xlarge',
+    gpus: 4,
+    memoryMiB: 15360,
+    family: 'turing',
+    cpu: 48,
+    memKi: 195784836,
+    weight: 15,
+  },
+  {
+    short: 't4',
+    product: 'Tesla-T4',
+    instance: 'g4dn.metal',
+    gpus: 8,
+    memoryMiB: 15360,
+    family: 'turing',
+    cpu: 96,
+    memKi: 393216000,
+    weight: 5,
+  },
+  {
+    short: 'a100',
+    product: 'NVIDIA-A100-SXM4-40GB',
+    instance: 'p4d.24xlarge',
+    gpus: 8,
+    memoryMiB: 40960,
+    family: 'ampere',
+    cpu: 96,
+    memKi: 1176546436,
+    weight: 15,
+  },
+  {
+    short: 'a100',
+    product: 'NVIDIA-A100-SXM4-80GB',
+    instance: 'p4de.24xlarge',
+    gpus: 8,
+    memoryMiB: 81920,
+    family: 'ampere',
+    cpu: 96,
+    memKi: 1176546436,
+    weight: 25,
+  },
+  {
+    short: 'h100',
+    product: 'NVIDIA-H100-80GB-HBM3',
+    instance: 'p5.48xlarge',
+    gpus: 8,
+    memoryMiB: 81559,
+    family: 'hopper',
+    cpu: 192,
+    memKi: 2113256472,
+    weight: 25,
+  },
 ];
 const TOTAL_WEIGHT = SHAPES.reduce((s, x) => s + x.weight, 0);
 
@@ -105,6 +171,27 @@ const CPU_WORKLOADS: [string, string][] = [
   ['data', 'airflow-worker'],
 ];
 
+/** Freezes an object and everything in it; returns it. */
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/**
+ * Parts many pods share: frozen, so a caller that wants to change a pod must copy it first (the
+ * simulator's store copies on create). Sharing keeps a 20,000-pod fleet cheap to build.
+ */
+const RUNNING_CONDITIONS: Record<string, string>[] = deepFreeze([
+  { type: 'Initialized', status: 'True' },
+  { type: 'Ready', status: 'True' },
+  { type: 'ContainersReady', status: 'True' },
+  { type: 'PodScheduled', status: 'True' },
+]);
+const TOLERATE_ALL: Record<string, string>[] = deepFreeze([{ operator: 'Exists' }]);
+
 /** mulberry32: a small, fast, seeded PRNG returning [0, 1). */
 function prng(seed: number): () => number {
   let a = seed >>> 0;
@@ -115,16 +202,6 @@ function prng(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-}
-
-/** A stable UUID-shaped id from a text (four independent FNV hashes). */
-function uid(seed: string): string {
-  const h = (b: number) => fnv32a(seed, b).toString(16).padStart(8, '0');
-  const a = h(0x811c9dc5);
-  const b = h(0x050c5d1f);
-  const c = h(0x1f2e3d4c);
-  const d = h(0x6a09e667);
-  return `${a}-${b.slice(0, 4)}-${b.slice(4)}-${c.slice(0, 4)}-${c.slice(4)}${d}`;
 }
 
 /** RFC 3339 without milliseconds, memoised per fleet (a fleet reuses a few thousand seconds). */
@@ -152,7 +229,8 @@ function trapCount(enabled: boolean, nodes: number, fraction: number, minNodes =
 export function generateFleet(options: FleetOptions): Fleet {
   const count = (name: string, v: number | undefined, dflt: number): number => {
     const n = v ?? dflt;
-    if (!Number.isInteger(n) || n < 0) throw new Error(`generateFleet: ${name}: expected an integer ≥ 0, got ${v}`);
+    if (!Number.isInteger(n) || n < 0)
+      throw new Error(`generateFleet: ${name}: expected an integer ≥ 0, got ${v}`);
     return n;
   };
   const gpuNodes = count('gpuNodes', options.gpuNodes, 0);
@@ -164,6 +242,17 @@ export function generateFleet(options: FleetOptions): Fleet {
   if (Number.isNaN(baseMs)) throw new Error(`generateFleet: createdAt: invalid time ${options.createdAt}`);
   const rand = prng(seed);
   const iso = isoFormatter();
+  // UIDs: a per-seed prefix and a serial number, in generation order (deterministic, and much
+  // cheaper than hashing 40,000 names); an owner's uid is shared by all its pods.
+  const uidPrefix = fnv32a(`fleet/${seed}`).toString(16).padStart(8, '0');
+  let uidSerial = 0;
+  const nextUid = (): string => `${uidPrefix}-0000-4000-8000-${(uidSerial++).toString(16).padStart(12, '0')}`;
+  const ownerUids = new Map<string, string>();
+  const ownerUid = (key: string): string => {
+    let u = ownerUids.get(key);
+    if (u === undefined) ownerUids.set(key, (u = nextUid()));
+    return u;
+  };
 
   // Shapes and names.
   const perShort = new Map<string, number>();
@@ -183,7 +272,11 @@ export function generateFleet(options: FleetOptions): Fleet {
   }
   const trapOf = new Map<number, 'cordoned' | 'notReady' | 'mig' | 'unhealthy' | 'foreign'>();
   let cursor = 0;
-  const take = (kind: 'cordoned' | 'notReady' | 'mig' | 'unhealthy' | 'foreign', n: number, ok: (i: number) => boolean = () => true): void => {
+  const take = (
+    kind: 'cordoned' | 'notReady' | 'mig' | 'unhealthy' | 'foreign',
+    n: number,
+    ok: (i: number) => boolean = () => true,
+  ): void => {
     let got = 0;
     for (let k = cursor; k < order.length && got < n; k++) {
       const i = order[k]!;
@@ -201,18 +294,32 @@ export function generateFleet(options: FleetOptions): Fleet {
 
   const nodes: KubeObject[] = [];
   const pods: KubeObject[] = [];
-  const result: Fleet['traps'] = { cordoned: [], notReady: [], mig: [], unhealthyDevicePlugin: [], foreignWorkload: [] };
+  const result: Fleet['traps'] = {
+    cordoned: [],
+    notReady: [],
+    mig: [],
+    unhealthyDevicePlugin: [],
+    foreignWorkload: [],
+  };
   let podSerial = 0;
   const podStart = baseMs + 3600_000;
 
-  const addPod = (ns: string, name: string, nodeName: string | undefined, labels: Record<string, string>, owner: { kind: string; name: string; apiVersion: string }, containers: unknown[], extra: Record<string, unknown> = {}): void => {
+  const addPod = (
+    ns: string,
+    name: string,
+    nodeName: string | undefined,
+    labels: Record<string, string>,
+    owner: { kind: string; name: string; apiVersion: string },
+    containers: unknown[],
+    extra: Record<string, unknown> = {},
+  ): void => {
     const created = podStart + (podSerial++ % 3600) * 1000;
     const running = nodeName !== undefined;
     const statuses = (containers as { name: string; image: string }[]).map((c) => ({
       name: c.name,
       image: c.image,
       imageID: '',
-      containerID: `containerd://${fnv32a(`${ns}/${name}/${c.name}`).toString(16).padStart(8, '0')}${'0'.repeat(56)}`,
+      containerID: `containerd://${uidPrefix}${(uidSerial++).toString(16).padStart(56, '0')}`,
       ready: true,
       restartCount: 0,
       started: true,
@@ -224,21 +331,29 @@ export function generateFleet(options: FleetOptions): Fleet {
       metadata: {
         name,
         namespace: ns,
-        uid: uid(`pod/${ns}/${name}`),
+        uid: nextUid(),
         creationTimestamp: iso(created),
         labels,
-        ownerReferences: [{ ...owner, uid: uid(`${owner.kind}/${ns}/${owner.name}`), controller: true, blockOwnerDeletion: true } as NonNullable<KubeObject['metadata']['ownerReferences']>[number]],
+        ownerReferences: [
+          {
+            ...owner,
+            uid: ownerUid(`${owner.kind}/${ns}/${owner.name}`),
+            controller: true,
+            blockOwnerDeletion: true,
+          } as NonNullable<KubeObject['metadata']['ownerReferences']>[number],
+        ],
       },
-      spec: { containers, restartPolicy: 'Always', schedulerName: 'default-scheduler', ...(running ? { nodeName } : {}), ...extra },
+      spec: {
+        containers,
+        restartPolicy: 'Always',
+        schedulerName: 'default-scheduler',
+        ...(running ? { nodeName } : {}),
+        ...extra,
+      },
       status: running
         ? {
             phase: 'Running',
-            conditions: [
-              { type: 'Initialized', status: 'True' },
-              { type: 'Ready', status: 'True' },
-              { type: 'ContainersReady', status: 'True' },
-              { type: 'PodScheduled', status: 'True' },
-            ],
+            conditions: RUNNING_CONDITIONS,
             containerStatuses: statuses,
             podIP: `10.${(podSerial >>> 16) & 255}.${(podSerial >>> 8) & 255}.${podSerial & 255}`,
             startTime: iso(created + 2000),
@@ -259,6 +374,20 @@ export function generateFleet(options: FleetOptions): Fleet {
     });
   };
 
+  const dsContainers = new Map<string, unknown[]>();
+  const daemonContainers = (ds: string): unknown[] => {
+    let c = dsContainers.get(ds);
+    if (!c) {
+      const container = {
+        name: ds.replace(/-daemonset$/, ''),
+        image: `registry.k8s.io/${ds}:v1.0.0`,
+        resources: { requests: { cpu: '50m', memory: '64Mi' } },
+      };
+      c = deepFreeze([container]);
+      dsContainers.set(ds, c);
+    }
+    return c;
+  };
   const daemonPods = (nodeName: string, sets: [string, string][], n: number): number => {
     let made = 0;
     for (const [ns, ds] of sets) {
@@ -270,8 +399,8 @@ export function generateFleet(options: FleetOptions): Fleet {
         nodeName,
         { app: ds, 'controller-revision-hash': nameSuffix(ds), 'pod-template-generation': '1' },
         { apiVersion: 'apps/v1', kind: 'DaemonSet', name: ds },
-        [{ name: ds.replace(/-daemonset$/, ''), image: `registry.k8s.io/${ds}:v1.0.0`, resources: { requests: { cpu: '50m', memory: '64Mi' } } }],
-        { tolerations: [{ operator: 'Exists' }] },
+        daemonContainers(ds),
+        { tolerations: TOLERATE_ALL },
       );
       made++;
     }
@@ -285,11 +414,26 @@ export function generateFleet(options: FleetOptions): Fleet {
     const mig = trap === 'mig';
     const allocGpus = mig || trap === 'unhealthy' ? '0' : String(shape.gpus);
     const capGpus = mig ? '0' : String(shape.gpus);
-    const taints: Record<string, unknown>[] = [{ key: 'nvidia.com/gpu', value: 'present', effect: 'NoSchedule' }];
-    if (trap === 'cordoned') taints.push({ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule', timeAdded: iso(baseMs + 86400_000) });
+    const taints: Record<string, unknown>[] = [
+      { key: 'nvidia.com/gpu', value: 'present', effect: 'NoSchedule' },
+    ];
+    if (trap === 'cordoned')
+      taints.push({
+        key: 'node.kubernetes.io/unschedulable',
+        effect: 'NoSchedule',
+        timeAdded: iso(baseMs + 86400_000),
+      });
     if (trap === 'notReady') {
-      taints.push({ key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule', timeAdded: iso(baseMs + 86400_000) });
-      taints.push({ key: 'node.kubernetes.io/unreachable', effect: 'NoExecute', timeAdded: iso(baseMs + 86405_000) });
+      taints.push({
+        key: 'node.kubernetes.io/unreachable',
+        effect: 'NoSchedule',
+        timeAdded: iso(baseMs + 86400_000),
+      });
+      taints.push({
+        key: 'node.kubernetes.io/unreachable',
+        effect: 'NoExecute',
+        timeAdded: iso(baseMs + 86405_000),
+      });
     }
     const resources: Record<string, string> = {
       cpu: `${shape.cpu * 1000 - 100}m`,
@@ -299,15 +443,30 @@ export function generateFleet(options: FleetOptions): Fleet {
       'nvidia.com/gpu': allocGpus,
     };
     if (mig) resources['nvidia.com/mig-1g.10gb'] = String(shape.gpus * 7);
-    const ready = trap === 'notReady'
-      ? { type: 'Ready', status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.', lastHeartbeatTime: created, lastTransitionTime: iso(baseMs + 86400_000) }
-      : { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: created, lastTransitionTime: created };
+    const ready =
+      trap === 'notReady'
+        ? {
+            type: 'Ready',
+            status: 'Unknown',
+            reason: 'NodeStatusUnknown',
+            message: 'Kubelet stopped posting node status.',
+            lastHeartbeatTime: created,
+            lastTransitionTime: iso(baseMs + 86400_000),
+          }
+        : {
+            type: 'Ready',
+            status: 'True',
+            reason: 'KubeletReady',
+            message: 'kubelet is posting ready status',
+            lastHeartbeatTime: created,
+            lastTransitionTime: created,
+          };
     nodes.push({
       apiVersion: 'v1',
       kind: 'Node',
       metadata: {
         name,
-        uid: uid(`node/${name}/${seed}`),
+        uid: nextUid(),
         creationTimestamp: created,
         labels: {
           'beta.kubernetes.io/arch': 'amd64',
@@ -333,7 +492,10 @@ export function generateFleet(options: FleetOptions): Fleet {
           'nvidia.com/mig.strategy': mig ? 'mixed' : 'single',
           'feature.node.kubernetes.io/pci-10de.present': 'true',
         },
-        annotations: { 'node.alpha.kubernetes.io/ttl': '0', 'volumes.kubernetes.io/controller-managed-attach-detach': 'true' },
+        annotations: {
+          'node.alpha.kubernetes.io/ttl': '0',
+          'volumes.kubernetes.io/controller-managed-attach-detach': 'true',
+        },
       },
       spec: {
         providerID: `aws:///${zone}/i-${fnv32a(`${name}/${seed}`).toString(16).padStart(8, '0')}${fnv32a(name).toString(16).slice(0, 9)}`,
@@ -348,7 +510,14 @@ export function generateFleet(options: FleetOptions): Fleet {
           { type: 'InternalIP', address: `10.1.${(i >>> 8) & 255}.${i & 255}` },
           { type: 'Hostname', address: name },
         ],
-        nodeInfo: { architecture: 'amd64', containerRuntimeVersion: 'containerd://1.7.22', kubeletVersion: 'v1.31.2', kubeProxyVersion: 'v1.31.2', operatingSystem: 'linux', osImage: 'Amazon Linux 2023.6.20241010' },
+        nodeInfo: {
+          architecture: 'amd64',
+          containerRuntimeVersion: 'containerd://1.7.22',
+          kubeletVersion: 'v1.31.2',
+          kubeProxyVersion: 'v1.31.2',
+          operatingSystem: 'linux',
+          osImage: 'Amazon Linux 2023.6.20241010',
+        },
       },
     });
     if (trap === 'cordoned') result.cordoned.push(name);
@@ -362,18 +531,46 @@ export function generateFleet(options: FleetOptions): Fleet {
       const held = Math.max(1, Math.floor(shape.gpus / 2));
       const app = i % 2 === 0 ? 'llm-finetune' : 'video-decode';
       const rs = `${app}-${nameSuffix(`${app}/rs`)}`;
-      const containers: unknown[] = [{ name: 'main', image: `registry.example.com/research/${app}:2.3`, resources: { requests: { cpu: '8', memory: '64Gi', 'nvidia.com/gpu': String(held) }, limits: { 'nvidia.com/gpu': String(held) } } }];
-      if (app === 'video-decode') containers.push({ name: 'log-shipper', image: 'registry.example.com/ops/log-shipper:1.0', resources: { requests: { cpu: '1', memory: '1Gi' } } });
-      addPod(app === 'llm-finetune' ? 'research' : 'media', `${rs}-${nameSuffix(`${name}/foreign`)}`, name, { app }, { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs }, containers, {
-        tolerations: [{ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }],
-      });
+      const containers: unknown[] = [
+        {
+          name: 'main',
+          image: `registry.example.com/research/${app}:2.3`,
+          resources: {
+            requests: { cpu: '8', memory: '64Gi', 'nvidia.com/gpu': String(held) },
+            limits: { 'nvidia.com/gpu': String(held) },
+          },
+        },
+      ];
+      if (app === 'video-decode')
+        containers.push({
+          name: 'log-shipper',
+          image: 'registry.example.com/ops/log-shipper:1.0',
+          resources: { requests: { cpu: '1', memory: '1Gi' } },
+        });
+      addPod(
+        app === 'llm-finetune' ? 'research' : 'media',
+        `${rs}-${nameSuffix(`${name}/foreign`)}`,
+        name,
+        { app },
+        { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs },
+        containers,
+        {
+          tolerations: [{ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }],
+        },
+      );
       left--;
     }
     left -= daemonPods(name, [...DAEMONSETS_GPU, ...DAEMONSETS_ALL, ...EXTRA_DAEMONSETS], left);
     for (let k = 0; k < left; k++) {
-      addPod('tools', `gpu-node-agent-${nameSuffix(`${name}/${k}`)}`, name, { app: 'gpu-node-agent' }, { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'gpu-node-agent-5d8f9' }, [{ name: 'agent', image: 'registry.example.com/ops/agent:1.2' }], {
-        tolerations: [{ operator: 'Exists' }],
-      });
+      addPod(
+        'tools',
+        `gpu-node-agent-${nameSuffix(`${name}/${k}`)}`,
+        name,
+        { app: 'gpu-node-agent' },
+        { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'gpu-node-agent-5d8f9' },
+        [{ name: 'agent', image: 'registry.example.com/ops/agent:1.2' }],
+        { tolerations: TOLERATE_ALL },
+      );
     }
   });
 
@@ -386,7 +583,7 @@ export function generateFleet(options: FleetOptions): Fleet {
       kind: 'Node',
       metadata: {
         name,
-        uid: uid(`node/${name}/${seed}`),
+        uid: nextUid(),
         creationTimestamp: created,
         labels: {
           'beta.kubernetes.io/arch': 'amd64',
@@ -403,28 +600,70 @@ export function generateFleet(options: FleetOptions): Fleet {
       status: {
         capacity: { cpu: '8', memory: '32386544Ki', pods: '58', 'ephemeral-storage': '83873772Ki' },
         allocatable: { cpu: '7910m', memory: '31369712Ki', pods: '58', 'ephemeral-storage': '76224326324' },
-        conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: created, lastTransitionTime: created }],
+        conditions: [
+          {
+            type: 'Ready',
+            status: 'True',
+            reason: 'KubeletReady',
+            message: 'kubelet is posting ready status',
+            lastHeartbeatTime: created,
+            lastTransitionTime: created,
+          },
+        ],
         addresses: [
           { type: 'InternalIP', address: `10.0.${1 + Math.floor(c / 250)}.${11 + (c % 250)}` },
           { type: 'Hostname', address: name },
         ],
-        nodeInfo: { architecture: 'amd64', containerRuntimeVersion: 'containerd://1.7.22', kubeletVersion: 'v1.31.2', kubeProxyVersion: 'v1.31.2', operatingSystem: 'linux', osImage: 'Amazon Linux 2023.6.20241010' },
+        nodeInfo: {
+          architecture: 'amd64',
+          containerRuntimeVersion: 'containerd://1.7.22',
+          kubeletVersion: 'v1.31.2',
+          kubeProxyVersion: 'v1.31.2',
+          operatingSystem: 'linux',
+          osImage: 'Amazon Linux 2023.6.20241010',
+        },
       },
     });
     let left = podsPerNode - daemonPods(name, DAEMONSETS_ALL, podsPerNode);
     for (let k = 0; left > 0; k++, left--) {
       const [ns, app] = CPU_WORKLOADS[(c + k) % CPU_WORKLOADS.length]!;
       const rs = `${app}-${nameSuffix(`${app}/rs`)}`;
-      addPod(ns, `${rs}-${nameSuffix(`${name}/${k}`)}`, name, { app }, { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs }, [
-        { name: app, image: `registry.example.com/${ns}/${app}:1.0`, resources: { requests: { cpu: '250m', memory: '256Mi' } } },
-      ]);
+      addPod(
+        ns,
+        `${rs}-${nameSuffix(`${name}/${k}`)}`,
+        name,
+        { app },
+        { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs },
+        [
+          {
+            name: app,
+            image: `registry.example.com/${ns}/${app}:1.0`,
+            resources: { requests: { cpu: '250m', memory: '256Mi' } },
+          },
+        ],
+      );
     }
   }
 
   if (traps && gpuNodes >= 5) {
-    addPod('research', 'batch-embed-x7k2p', undefined, { app: 'batch-embed' }, { apiVersion: 'batch/v1', kind: 'Job', name: 'batch-embed' }, [
-      { name: 'embed', image: 'registry.example.com/research/embed:0.9', resources: { limits: { 'nvidia.com/gpu': '16' } } },
-    ], { tolerations: [{ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }], restartPolicy: 'Never' });
+    addPod(
+      'research',
+      'batch-embed-x7k2p',
+      undefined,
+      { app: 'batch-embed' },
+      { apiVersion: 'batch/v1', kind: 'Job', name: 'batch-embed' },
+      [
+        {
+          name: 'embed',
+          image: 'registry.example.com/research/embed:0.9',
+          resources: { limits: { 'nvidia.com/gpu': '16' } },
+        },
+      ],
+      {
+        tolerations: [{ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }],
+        restartPolicy: 'Never',
+      },
+    );
   }
 
   return {

@@ -49,7 +49,11 @@ export class LoadModel {
 
   /** @throws Error naming the option when a value is negative, not finite or a percent above 100 */
   constructor(options: LoadModelOptions = {}) {
-    this.foreignUtilizationPercent = checkLoad('foreignUtilizationPercent', options.foreignUtilizationPercent ?? 70, 100);
+    this.foreignUtilizationPercent = checkLoad(
+      'foreignUtilizationPercent',
+      options.foreignUtilizationPercent ?? 70,
+      100,
+    );
     this.jobUtilizationPercent = checkLoad('jobUtilizationPercent', options.jobUtilizationPercent ?? 95, 100);
     this.defaultLoadPercent = checkLoad('defaultLoadPercent', options.defaultLoadPercent ?? 0);
   }
@@ -66,10 +70,14 @@ export class LoadModel {
   setSchedule(algorithm: string, steps: LoadStep[]): void {
     const parsed = steps.map((s, i) => {
       const atMs = s.at instanceof Date ? s.at.getTime() : Date.parse(s.at);
-      if (Number.isNaN(atMs)) throw new Error(`load model: schedule of ${algorithm}: step ${i}: invalid time ${String(s.at)}`);
+      if (Number.isNaN(atMs))
+        throw new Error(`load model: schedule of ${algorithm}: step ${i}: invalid time ${String(s.at)}`);
       return { atMs, load: checkLoad(`schedule of ${algorithm}: step ${i}`, s.load) };
     });
-    this.schedules.set(algorithm, parsed.sort((a, b) => a.atMs - b.atMs));
+    this.schedules.set(
+      algorithm,
+      parsed.sort((a, b) => a.atMs - b.atMs),
+    );
   }
 
   /** Removes an algorithm's load and schedule. */
@@ -103,7 +111,8 @@ export class LoadModel {
     const gpusByAlgorithm = new Map<string, number>();
     for (const p of pods) {
       const algorithm = servingAlgorithm(p);
-      if (algorithm !== undefined) gpusByAlgorithm.set(algorithm, (gpusByAlgorithm.get(algorithm) ?? 0) + podGpus(p));
+      if (algorithm !== undefined)
+        gpusByAlgorithm.set(algorithm, (gpusByAlgorithm.get(algorithm) ?? 0) + podGpus(p));
     }
     const out = new Map<string, number>();
     for (const p of pods) {

@@ -5,10 +5,11 @@
  * strategic merge, JSON patch, server-side apply), delete (with propagation) and deletecollection,
  * plus the `status` and `scale` subresources.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseYaml } from 'yaml';
 import { serverSideApply } from './apply.js';
+import { applyDefaults } from './defaults.js';
 import { coreVersions, groupList, resourceList, versionInfo } from './discovery.js';
 import type { GarbageCollector, PropagationPolicy } from './gc.js';
 import { parseJson, readBody, sendError, sendJson } from './http-util.js';
@@ -384,7 +385,9 @@ function storeCreate(t: Target, obj: KubeObject, url: URL, ctx: RestContext): Ku
   for (const field of ['uid', 'creationTimestamp', 'deletionTimestamp', 'generation', 'resourceVersion']) {
     delete obj.metadata[field];
   }
+  obj.metadata.uid = randomUUID();
   prepareForCreate(t, obj);
+  applyDefaults(t.info.resource, obj, true);
   if (dryRun(url)) {
     const ready = ctx.store.prepareCreate(t.info.resource, obj);
     if (ctx.store.get(t.info.resource, ready.metadata.namespace, ready.metadata.name)) {
@@ -452,6 +455,7 @@ function combine(t: Target, old: KubeObject, next: KubeObject): KubeObject {
 }
 
 function storeUpdate(t: Target, obj: KubeObject, url: URL, ctx: RestContext): KubeObject {
+  applyDefaults(t.info.resource, obj, false);
   if (dryRun(url)) {
     const cur = existing(t, ctx);
     if (obj.metadata.resourceVersion && obj.metadata.resourceVersion !== cur.metadata.resourceVersion) {

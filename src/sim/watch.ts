@@ -2,7 +2,8 @@
  * `?watch=true` on list endpoints: a chunked stream of JSON lines `{"type":..., "object":...}`,
  * as the API server sends it. Without `resourceVersion` (or with "0") the stream starts with an
  * ADDED event per existing object; with one, it replays the events after it from a bounded
- * history, or sends an ERROR event with a 410 Gone `Status` when that version is too old.
+ * history (the last 10,000 to 20,000 events), or sends an ERROR event with a 410 `Status`
+ * (reason Expired) when that version is too old.
  * A MODIFIED object is filtered on its new state only.
  */
 import type { ServerResponse } from 'node:http';

@@ -20,9 +20,9 @@ const withTaint: Policy['spec'] = {
 };
 const snap = buildSnapshot(fixture('nodes.json'), fixture('pods.json'), new Date('2026-12-01T10:00:00Z'));
 
-/** Compares with `golden/<name>`; `UPDATE_GOLDEN=1` rewrites it (review the diff). */
+/** Compares with `test/golden/nodes/<name>` (prettier leaves test/golden alone); `UPDATE_GOLDEN=1` rewrites it (review the diff). */
 function golden(name: string, content: string): void {
-  const file = path.join(here, 'golden', name);
+  const file = path.join(here, '../golden/nodes', name);
   if (process.env.UPDATE_GOLDEN === '1' || !existsSync(file)) {
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, content);

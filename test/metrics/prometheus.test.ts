@@ -85,7 +85,10 @@ describe('PrometheusSource (real Prometheus)', () => {
     expect(video).toHaveLength(1);
     expect(video[0]!.utilization).toBeGreaterThan(45);
     expect(video[0]!.utilization).toBeLessThan(55);
-    expect(a.unattributed.map((g) => g.host).sort()).toEqual([...Array(4).fill('gpu-a100-03'), ...Array(3).fill('gpu-t4-02')]);
+    expect(a.unattributed.map((g) => g.host).sort()).toEqual([
+      ...Array(4).fill('gpu-a100-03'),
+      ...Array(3).fill('gpu-t4-02'),
+    ]);
     expect(a.dropped.filter((d) => d.pod.startsWith('nvidia-dcgm-exporter'))).toEqual([]);
   });
 

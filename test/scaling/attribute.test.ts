@@ -26,7 +26,11 @@ function managedPods(patch: Record<string, Partial<PodInfo>> = {}): PodInfo[] {
 
 function pages(edit: (text: string, node: string) => string = (t) => t): GpuSeries[] {
   return PAGES.flatMap((node) =>
-    parseDcgmPage(edit(read(`dcgm/${node}.prom`), node), { source: `dcgm/${node}.prom`, scrapedAtMs: SCRAPED, node }),
+    parseDcgmPage(edit(read(`dcgm/${node}.prom`), node), {
+      source: `dcgm/${node}.prom`,
+      scrapedAtMs: SCRAPED,
+      node,
+    }),
   );
 }
 
@@ -47,7 +51,11 @@ interface Row {
 }
 
 const samplesOf = (a: Attribution, alg: string) =>
-  (a.byAlgorithm.get(alg)?.samples ?? []).map((s) => [`${s.namespace}/${s.pod}`, s.utilization, s.gpus.length]);
+  (a.byAlgorithm.get(alg)?.samples ?? []).map((s) => [
+    `${s.namespace}/${s.pod}`,
+    s.utilization,
+    s.gpus.length,
+  ]);
 const reasons = (a: Attribution) => [...new Set(a.dropped.map((d) => `${d.pod}:${d.reason}`))].sort();
 
 const rows: Row[] = [
@@ -82,10 +90,14 @@ const rows: Row[] = [
   {
     name: 'EmptyPodWithLoadMarksTheGpuBusy',
     series: () =>
-      pages((t, n) => (n === 'gpu-t4-02' ? t.replace(/(DCGM_FI_DEV_GPU_UTIL\{gpu="1".*pod=""\}) 0/, '$1 73') : t)),
+      pages((t, n) =>
+        n === 'gpu-t4-02' ? t.replace(/(DCGM_FI_DEV_GPU_UTIL\{gpu="1".*pod=""\}) 0/, '$1 73') : t,
+      ),
     check: (a) => {
       const busy = a.unattributed.filter((g) => g.utilization > 0);
-      expect(busy).toEqual([{ gpu: 'GPU-32f055c7-1c09-46c0-4565-632e4f921d89', host: 'gpu-t4-02', utilization: 73 }]);
+      expect(busy).toEqual([
+        { gpu: 'GPU-32f055c7-1c09-46c0-4565-632e4f921d89', host: 'gpu-t4-02', utilization: 73 },
+      ]);
     },
   },
   {
@@ -122,7 +134,9 @@ const rows: Row[] = [
     series: () =>
       pages((t, n) =>
         n === 'gpu-a100-03'
-          ? t.replace(/(DCGM_FI_DEV_GPU_UTIL\{gpu="0".*\}) 97/, '$1 NaN').replace(/(DCGM_FI_DEV_GPU_UTIL\{gpu="1".*\}) 95/, '$1 +Inf')
+          ? t
+              .replace(/(DCGM_FI_DEV_GPU_UTIL\{gpu="0".*\}) 97/, '$1 NaN')
+              .replace(/(DCGM_FI_DEV_GPU_UTIL\{gpu="1".*\}) 95/, '$1 +Inf')
           : t,
       ),
     check: (a) => {
@@ -174,7 +188,12 @@ const rows: Row[] = [
 
 describe('attribute (fixture dcgm pages)', () => {
   it.each(rows)('$name', (row) => {
-    const a = attribute(row.series(), (row.pods ?? (() => managedPods()))(), row.policy ?? policy(), row.now ?? NOW);
+    const a = attribute(
+      row.series(),
+      (row.pods ?? (() => managedPods()))(),
+      row.policy ?? policy(),
+      row.now ?? NOW,
+    );
     row.check(a);
   });
 });

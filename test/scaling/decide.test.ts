@@ -7,7 +7,14 @@ import { algorithm, baseInput, node, pod, policy, policyNoWindows, sample } from
 
 const NOW = new Date('2025-06-01T12:00:00Z');
 const ago = (s: number) => new Date(NOW.getTime() - s * 1000).toISOString();
-const rec = (s: number, action: ScalingAction, reason: string, from: number, to: number, u: number | null): DecisionRecord => ({
+const rec = (
+  s: number,
+  action: ScalingAction,
+  reason: string,
+  from: number,
+  to: number,
+  u: number | null,
+): DecisionRecord => ({
   kind: 'scaling',
   subject: 'resnet50-infer',
   action,
@@ -23,12 +30,21 @@ interface Row {
   name: string;
   input: ScalingInput;
   policy?: Policy;
-  want: { action: ScalingAction; reason: ScalingReason; to: number; nodes?: string[]; utilization?: number | null };
+  want: {
+    action: ScalingAction;
+    reason: ScalingReason;
+    to: number;
+    nodes?: string[];
+    utilization?: number | null;
+  };
   /** Substrings the human message must contain (the numbers it was decided on). */
   message?: string[];
 }
 
-const with_ = (patch: Partial<ScalingInput>, utils?: number[]): ScalingInput => ({ ...baseInput(utils), ...patch });
+const with_ = (patch: Partial<ScalingInput>, utils?: number[]): ScalingInput => ({
+  ...baseInput(utils),
+  ...patch,
+});
 const hpa = policyNoWindows({ engine: 'hpa' });
 
 const rows: Row[] = [
@@ -58,7 +74,10 @@ const rows: Row[] = [
   },
   {
     name: 'MissingSampleOfOneReadyPodNoScaleDown',
-    input: { ...baseInput([10, 10, 10]), samples: [sample('resnet50-infer-7d9f-0', 10), sample('resnet50-infer-7d9f-1', 10)] },
+    input: {
+      ...baseInput([10, 10, 10]),
+      samples: [sample('resnet50-infer-7d9f-0', 10), sample('resnet50-infer-7d9f-1', 10)],
+    },
     want: { action: 'hold', reason: 'InsufficientSamples', to: 3, utilization: 10 },
     message: ['2 of 3 Ready'],
   },
@@ -75,7 +94,11 @@ const rows: Row[] = [
   },
   {
     name: 'UnreachableSourceIsNoData',
-    input: { ...baseInput([10, 10, 10]), samples: [], noDataMessage: 'no GPU metrics (Unreachable): connect ECONNREFUSED' },
+    input: {
+      ...baseInput([10, 10, 10]),
+      samples: [],
+      noDataMessage: 'no GPU metrics (Unreachable): connect ECONNREFUSED',
+    },
     want: { action: 'hold', reason: 'NoData', to: 3, utilization: null },
     message: ['ECONNREFUSED'],
   },
@@ -92,7 +115,10 @@ const rows: Row[] = [
   },
   {
     name: 'ScaleUpBoundedByMaxReplicas',
-    input: with_({ algorithm: algorithm({ maxReplicas: 4 }), poolNodes: [node('lt-1', 'long-task', 8)] }, [95, 95, 95]),
+    input: with_(
+      { algorithm: algorithm({ maxReplicas: 4 }), poolNodes: [node('lt-1', 'long-task', 8)] },
+      [95, 95, 95],
+    ),
     policy: policyNoWindows({ step: 3 }),
     want: { action: 'scale-up', reason: 'AboveMax', to: 4 },
   },
@@ -126,7 +152,12 @@ const rows: Row[] = [
       {
         algorithm: algorithm({ gpus: 4 }),
         poolNodes: [node('lt-1', 'long-task', 0)],
-        unusedNodes: [node('u-3', 'unused', 4), node('u-1', 'unused', 4), node('u-2', 'unused', 4), node('u-0', 'unused', 2)],
+        unusedNodes: [
+          node('u-3', 'unused', 4),
+          node('u-1', 'unused', 4),
+          node('u-2', 'unused', 4),
+          node('u-0', 'unused', 2),
+        ],
       },
       [95, 95, 95],
     ),
@@ -141,7 +172,11 @@ const rows: Row[] = [
   {
     name: 'UnusedNodeWithoutEnoughGpusIsNoCapacity',
     input: with_(
-      { algorithm: algorithm({ gpus: 8 }), poolNodes: [node('lt-1', 'long-task', 0)], unusedNodes: [node('u', 'unused', 4)] },
+      {
+        algorithm: algorithm({ gpus: 8 }),
+        poolNodes: [node('lt-1', 'long-task', 0)],
+        unusedNodes: [node('u', 'unused', 4)],
+      },
       [95, 95, 95],
     ),
     want: { action: 'hold', reason: 'NoCapacity', to: 3 },
@@ -161,7 +196,10 @@ const rows: Row[] = [
     input: {
       ...baseInput([95, 95, 95]),
       replicas: 4,
-      pods: [...baseInput().pods, pod('resnet50-infer-7d9f-3', { ready: false, nodeName: null, phase: 'Pending' })],
+      pods: [
+        ...baseInput().pods,
+        pod('resnet50-infer-7d9f-3', { ready: false, nodeName: null, phase: 'Pending' }),
+      ],
       poolNodes: [node('lt-1', 'long-task', 1)],
     },
     want: { action: 'relabel', reason: 'RelabelUnusedNode', to: 5, nodes: ['z-unused-a100'] },
@@ -187,7 +225,11 @@ const rows: Row[] = [
     input: {
       ...baseInput([10, 10, 10]),
       pods: baseInput().pods.map((p, i) => (i === 2 ? { ...p, terminating: true } : p)),
-      samples: [sample('resnet50-infer-7d9f-0', 10), sample('resnet50-infer-7d9f-1', 10), sample('resnet50-infer-7d9f-2', 99)],
+      samples: [
+        sample('resnet50-infer-7d9f-0', 10),
+        sample('resnet50-infer-7d9f-1', 10),
+        sample('resnet50-infer-7d9f-2', 99),
+      ],
     },
     want: { action: 'scale-down', reason: 'BelowMin', to: 2, utilization: 10 },
   },
@@ -214,7 +256,11 @@ const rows: Row[] = [
     name: 'ScaleDownStabilisationHighestRecommendationInWindowWins',
     input: {
       ...baseInput([10, 10, 10]),
-      recent: [rec(400, 'hold', 'WithinRange', 3, 3, 50), rec(200, 'hold', 'WithinRange', 3, 3, 50), rec(100, 'hold', 'StabilizationWindow', 3, 3, 10)],
+      recent: [
+        rec(400, 'hold', 'WithinRange', 3, 3, 50),
+        rec(200, 'hold', 'WithinRange', 3, 3, 50),
+        rec(100, 'hold', 'StabilizationWindow', 3, 3, 10),
+      ],
     },
     policy: policyNoWindows({ scaleDown: { stabilizationWindowSeconds: 300 } }),
     want: { action: 'hold', reason: 'StabilizationWindow', to: 3 },
@@ -224,7 +270,11 @@ const rows: Row[] = [
     name: 'ScaleDownAfterBelowMinForTheWholeWindow',
     input: {
       ...baseInput([10, 10, 10]),
-      recent: [rec(400, 'hold', 'WithinRange', 3, 3, 50), rec(250, 'hold', 'StabilizationWindow', 3, 3, 12), rec(100, 'hold', 'StabilizationWindow', 3, 3, 10)],
+      recent: [
+        rec(400, 'hold', 'WithinRange', 3, 3, 50),
+        rec(250, 'hold', 'StabilizationWindow', 3, 3, 12),
+        rec(100, 'hold', 'StabilizationWindow', 3, 3, 10),
+      ],
     },
     policy: policyNoWindows({ scaleDown: { stabilizationWindowSeconds: 300 } }),
     want: { action: 'scale-down', reason: 'BelowMin', to: 2 },
@@ -247,7 +297,10 @@ const rows: Row[] = [
   },
   {
     name: 'DecisionsOfOtherAlgorithmsDoNotCoolDown',
-    input: { ...baseInput([95, 95, 95]), recent: [{ ...rec(10, 'scale-up', 'AboveMax', 2, 3, 95), subject: 'other' }] },
+    input: {
+      ...baseInput([95, 95, 95]),
+      recent: [{ ...rec(10, 'scale-up', 'AboveMax', 2, 3, 95), subject: 'other' }],
+    },
     policy: policy(),
     want: { action: 'scale-up', reason: 'AboveMax', to: 4 },
   },
@@ -300,7 +353,15 @@ const rows: Row[] = [
     name: 'TimeSlicedFlagIsInTheMessage',
     input: {
       ...baseInput([50, 50, 50]),
-      flags: [{ kind: 'TimeSlicedGpu', gpu: 'GPU-1', pods: ['a/x', 'a/y'], countedFor: 'a/x', message: 'GPU GPU-1 is time-sliced' }],
+      flags: [
+        {
+          kind: 'TimeSlicedGpu',
+          gpu: 'GPU-1',
+          pods: ['a/x', 'a/y'],
+          countedFor: 'a/x',
+          message: 'GPU GPU-1 is time-sliced',
+        },
+      ],
     },
     want: { action: 'hold', reason: 'WithinRange', to: 3 },
     message: ['time-sliced'],
@@ -359,7 +420,12 @@ describe('decideAll', () => {
  * Closed loop: each pass's decision becomes the next pass's replicas and recorded decision, and
  * the load model (offered load spread over the replicas) gives the next utilisation.
  */
-function runPasses(load: (pass: number) => number, start: number, p: Policy, limits: { min: number; max: number }) {
+function runPasses(
+  load: (pass: number) => number,
+  start: number,
+  p: Policy,
+  limits: { min: number; max: number },
+) {
   let replicas = start;
   const recent: DecisionRecord[] = [];
   const history: number[] = [replicas];

@@ -21,7 +21,9 @@ const interfere = new Map<string, number>();
 function bump(path: string): void {
   const node = /^\/api\/v1\/nodes\/([^/]+)$/.exec(path);
   const dep = /^\/apis\/apps\/v1\/namespaces\/([^/]+)\/deployments\/([^/]+)\/scale$/.exec(path);
-  const obj = node ? sim.store.get('nodes', undefined, node[1]!) : sim.store.get('deployments', dep![1]!, dep![2]!);
+  const obj = node
+    ? sim.store.get('nodes', undefined, node[1]!)
+    : sim.store.get('deployments', dep![1]!, dep![2]!);
   obj!.metadata.annotations = { ...obj!.metadata.annotations, 'test/bumped': String(Math.random()) };
   sim.store.update(node ? 'nodes' : 'deployments', obj!);
 }
@@ -34,7 +36,11 @@ beforeAll(async () => {
   sim.store.create('deployments', {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
-    metadata: { name: 'resnet50-infer', namespace: 'default', labels: { 'gpuops.dev/algorithm': 'resnet50-infer' } },
+    metadata: {
+      name: 'resnet50-infer',
+      namespace: 'default',
+      labels: { 'gpuops.dev/algorithm': 'resnet50-infer' },
+    },
     spec: {
       replicas: 2,
       selector: { matchLabels: { 'gpuops.dev/algorithm': 'resnet50-infer' } },
@@ -92,7 +98,11 @@ describe('patch mode (simulated cluster)', () => {
     expect(dep.metadata.annotations?.['test/bumped']).toBeDefined(); // the other writer's change is kept
 
     interfere.set(path, 10);
-    const gaveUp = await createClusterPatcher(kc, { maxAttempts: 3 }).scaleDeployment('default', 'resnet50-infer', 5);
+    const gaveUp = await createClusterPatcher(kc, { maxAttempts: 3 }).scaleDeployment(
+      'default',
+      'resnet50-infer',
+      5,
+    );
     expect(gaveUp).toMatchObject({ ok: false, changed: false, attempts: 3, code: 409 });
     expect(sim.store.get('deployments', 'default', 'resnet50-infer')!.spec.replicas).toBe(4);
     interfere.clear();
@@ -111,12 +121,22 @@ describe('patch mode (simulated cluster)', () => {
       ['gpu-t4-01', true, true, null],
     ]);
     expect(results[2]!.attempts).toBe(2);
-    expect(sim.store.get('nodes', undefined, 'gpu-a100-01')!.metadata.labels!['gpuops.dev/pool']).toBe('long-task');
-    expect(sim.store.get('nodes', undefined, 'gpu-t4-01')!.metadata.labels!['gpuops.dev/pool']).toBe('short-task');
+    expect(sim.store.get('nodes', undefined, 'gpu-a100-01')!.metadata.labels!['gpuops.dev/pool']).toBe(
+      'long-task',
+    );
+    expect(sim.store.get('nodes', undefined, 'gpu-t4-01')!.metadata.labels!['gpuops.dev/pool']).toBe(
+      'short-task',
+    );
     // Other labels stay (merge patch), and removing a label works.
-    expect(sim.store.get('nodes', undefined, 'gpu-t4-01')!.metadata.labels!['nvidia.com/gpu.product']).toBeDefined();
-    const removed = await createClusterPatcher(kc).labelNodes([{ node: 'gpu-t4-01', labels: { 'gpuops.dev/pool': null } }]);
+    expect(
+      sim.store.get('nodes', undefined, 'gpu-t4-01')!.metadata.labels!['nvidia.com/gpu.product'],
+    ).toBeDefined();
+    const removed = await createClusterPatcher(kc).labelNodes([
+      { node: 'gpu-t4-01', labels: { 'gpuops.dev/pool': null } },
+    ]);
     expect(removed[0]).toMatchObject({ ok: true, changed: true });
-    expect(sim.store.get('nodes', undefined, 'gpu-t4-01')!.metadata.labels!['gpuops.dev/pool']).toBeUndefined();
+    expect(
+      sim.store.get('nodes', undefined, 'gpu-t4-01')!.metadata.labels!['gpuops.dev/pool'],
+    ).toBeUndefined();
   });
 });

@@ -5,7 +5,9 @@ import type { PodInfo } from '../../src/cluster/types.js';
 import type { NodeCapacity, PodSample, ScalingInput } from '../../src/scaling/types.js';
 import type { Policy, ResolvedAlgorithm } from '../../src/spec/types.js';
 
-const defaultPolicy = parse(readFileSync(new URL('../../policies/default.yaml', import.meta.url), 'utf8')) as Policy;
+const defaultPolicy = parse(
+  readFileSync(new URL('../../policies/default.yaml', import.meta.url), 'utf8'),
+) as Policy;
 
 type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
 
@@ -13,7 +15,13 @@ type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]>
 export function policy(scaling: DeepPartial<Policy['spec']['scaling']> = {}): Policy {
   const p = structuredClone(defaultPolicy);
   const s = p.spec.scaling;
-  Object.assign(s, { ...scaling, utilization: s.utilization, scaleUp: s.scaleUp, scaleDown: s.scaleDown, hpa: s.hpa });
+  Object.assign(s, {
+    ...scaling,
+    utilization: s.utilization,
+    scaleUp: s.scaleUp,
+    scaleDown: s.scaleDown,
+    hpa: s.hpa,
+  });
   Object.assign(s.utilization, scaling.utilization ?? {});
   Object.assign(s.scaleUp, scaling.scaleUp ?? {});
   Object.assign(s.scaleDown, scaling.scaleDown ?? {});
@@ -30,7 +38,14 @@ export function policyNoWindows(scaling: DeepPartial<Policy['spec']['scaling']> 
 }
 
 export function algorithm(
-  o: { name?: string; gpus?: number; minReplicas?: number; maxReplicas?: number; min?: number; max?: number } = {},
+  o: {
+    name?: string;
+    gpus?: number;
+    minReplicas?: number;
+    maxReplicas?: number;
+    min?: number;
+    max?: number;
+  } = {},
 ): ResolvedAlgorithm {
   return {
     name: o.name ?? 'resnet50-infer',
@@ -72,7 +87,12 @@ export function sample(podName: string, utilization: number, at = '2025-06-01T12
   return { namespace: 'algorithms', pod: podName, utilization, at, gpus: [`GPU-${podName}`] };
 }
 
-export function node(name: string, pool: NodeCapacity['pool'], freeGpus: number, gpuProduct = 'NVIDIA-A100-SXM4-80GB'): NodeCapacity {
+export function node(
+  name: string,
+  pool: NodeCapacity['pool'],
+  freeGpus: number,
+  gpuProduct = 'NVIDIA-A100-SXM4-80GB',
+): NodeCapacity {
   return { node: name, pool, gpuProduct, freeGpus };
 }
 
@@ -92,7 +112,14 @@ export function baseInput(utils: number[] = [50, 50, 50]): ScalingInput {
 }
 
 interface RawPod {
-  metadata: { namespace: string; name: string; uid?: string; labels?: Record<string, string>; deletionTimestamp?: string; creationTimestamp?: string };
+  metadata: {
+    namespace: string;
+    name: string;
+    uid?: string;
+    labels?: Record<string, string>;
+    deletionTimestamp?: string;
+    creationTimestamp?: string;
+  };
   spec: { nodeName?: string };
   status: { phase: PodInfo['phase']; conditions?: { type: string; status: string }[] };
 }

@@ -53,11 +53,19 @@ export class Harness {
 }
 
 /** A Ready GPU node with the GPU taint, `gpus` allocatable and `labels`. */
-export function gpuNode(name: string, gpus: number, labels: Record<string, string> = {}, extra: { unschedulable?: boolean; ready?: 'True' | 'False' | 'Unknown'; taints?: unknown[] } = {}): KubeObject {
+export function gpuNode(
+  name: string,
+  gpus: number,
+  labels: Record<string, string> = {},
+  extra: { unschedulable?: boolean; ready?: 'True' | 'False' | 'Unknown'; taints?: unknown[] } = {},
+): KubeObject {
   return {
     apiVersion: 'v1',
     kind: 'Node',
-    metadata: { name, labels: { 'kubernetes.io/hostname': name, 'nvidia.com/gpu.count': String(gpus), ...labels } },
+    metadata: {
+      name,
+      labels: { 'kubernetes.io/hostname': name, 'nvidia.com/gpu.count': String(gpus), ...labels },
+    },
     spec: {
       taints: extra.taints ?? [{ key: 'nvidia.com/gpu', value: 'present', effect: 'NoSchedule' }],
       ...(extra.unschedulable ? { unschedulable: true } : {}),
@@ -77,7 +85,13 @@ export const GPU_TOLERATION = { key: 'nvidia.com/gpu', operator: 'Exists', effec
 /** A pod spec with one container requesting `gpus` GPUs. */
 export function gpuPodSpec(gpus: number, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    containers: [{ name: 'main', image: 'registry.example.com/ml/app:1', resources: { limits: { 'nvidia.com/gpu': String(gpus) } } }],
+    containers: [
+      {
+        name: 'main',
+        image: 'registry.example.com/ml/app:1',
+        resources: { limits: { 'nvidia.com/gpu': String(gpus) } },
+      },
+    ],
     tolerations: [GPU_TOLERATION],
     ...extra,
   };

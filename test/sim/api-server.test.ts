@@ -264,6 +264,19 @@ describe('writes', () => {
       k8s.PatchStrategy.ServerSideApply,
     );
     expect(await statusOf(clash)).toEqual({ code: 409, reason: 'Conflict' });
+    const compatible = {
+      ...mine,
+      metadata: { ...mine.metadata, labels: { 'gpuops.dev/pool': 'short-task', other: 'x' } },
+    };
+    const shared: k8s.KubernetesObject = await objects.patch(
+      compatible,
+      undefined,
+      undefined,
+      'someone-else',
+      false,
+      k8s.PatchStrategy.ServerSideApply,
+    );
+    expect(shared.metadata?.labels).toMatchObject({ 'gpuops.dev/pool': 'short-task', other: 'x' });
     const forced: k8s.KubernetesObject = await objects.patch(
       theirs,
       undefined,
@@ -300,6 +313,7 @@ describe('writes', () => {
     expect(created.metadata?.uid).toMatch(/^[0-9a-f-]{36}$/);
     const read = await apps.readNamespacedDeployment({ name: 'applied-web', namespace: 'ssa' });
     expect(read.spec?.replicas).toBe(2);
+    expect(read.spec?.strategy?.rollingUpdate?.maxSurge).toBe('25%');
     expect(read.metadata?.generation).toBe(1);
     const ns = await core.readNamespace({ name: 'ssa' });
     expect(ns.status?.phase).toBe('Active');
@@ -477,6 +491,9 @@ describe('jobs', () => {
       spec: { restartPolicy: 'Never', containers: [{ name: 'bench', image: 'bench:1' }] },
     });
     const a = await batch.createNamespacedJob({ namespace: 'bench', body: job('a') });
+    expect(a.spec?.selector?.matchLabels).toEqual({ 'batch.kubernetes.io/controller-uid': a.metadata!.uid });
+    expect(a.spec?.template.metadata?.labels?.['job-name']).toBe('a');
+    expect([a.spec?.completions, a.spec?.parallelism, a.spec?.backoffLimit]).toEqual([1, 1, 6]);
     const b = await batch.createNamespacedJob({ namespace: 'bench', body: job('b') });
     const podA = await core.createNamespacedPod({ namespace: 'bench', body: podOf(a) });
     expect(podA.status?.phase).toBe('Pending');
@@ -552,6 +569,92 @@ describe('watch', () => {
       ['MODIFIED', 'seen', '2'],
       ['DELETED', 'seen', '2'],
     ]);
+  });
+});
+
+describe('watch resumption', () => {
+  it('starts with ADDED events for existing objects when no resourceVersion is given', async () => {
+    const seen: string[] = [];
+    const req = await new k8s.Watch(kc).watch(
+      '/api/v1/nodes',
+      { labelSelector: 'nvidia.com/gpu.product=NVIDIA-H100-80GB-HBM3' },
+      (type: string, obj: k8s.V1Node) => seen.push(`${type} ${obj.metadata!.name}`),
+      () => {},
+    );
+    for (let i = 0; i < 50 && seen.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+    req.abort();
+    expect(seen).toEqual(['ADDED gpu-h100-01', 'ADDED gpu-h100-02']);
+  });
+
+  it('answers a resourceVersion older than the kept history with a 410 Expired ERROR event', async () => {
+    const sim2 = await startSimCluster({});
+    try {
+      const kc2 = new k8s.KubeConfig();
+      kc2.loadFromString(sim2.kubeconfig());
+      const core2 = kc2.makeApiClient(k8s.CoreV1Api);
+      for (let i = 0; i < 20_001; i++) {
+        sim2.store.create('leases', {
+          apiVersion: 'coordination.k8s.io/v1',
+          kind: 'Lease',
+          metadata: { name: `l${i}`, namespace: 'default' },
+        });
+      }
+      await core2.createNamespace({ body: { metadata: { name: 'late' } } });
+      const errors: unknown[] = [];
+      const ended = new Promise<unknown>((resolve) => {
+        void new k8s.Watch(kc2).watch(
+          '/api/v1/namespaces',
+          { resourceVersion: '1' },
+          (type: string, obj: unknown) => errors.push([type, obj]),
+          resolve,
+        );
+      });
+      await ended;
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatchObject(['ERROR', { kind: 'Status', code: 410, reason: 'Expired' }]);
+    } finally {
+      await sim2.close();
+    }
+  });
+});
+
+describe('informer', () => {
+  it('lists then watches pods through the client-node informer', async () => {
+    const path = '/api/v1/namespaces/informed/pods';
+    const informer = k8s.makeInformer(kc, path, () => core.listNamespacedPod({ namespace: 'informed' }));
+    const added: string[] = [];
+    informer.on('add', (p: k8s.V1Pod) => added.push(p.metadata!.name!));
+    await core.createNamespacedPod({
+      namespace: 'informed',
+      body: { metadata: { name: 'before' }, spec: { containers: [{ name: 'c', image: 'i' }] } },
+    });
+    await informer.start();
+    await core.createNamespacedPod({
+      namespace: 'informed',
+      body: { metadata: { name: 'after' }, spec: { containers: [{ name: 'c', image: 'i' }] } },
+    });
+    for (let i = 0; i < 100 && added.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+    await informer.stop();
+    expect(added).toEqual(['before', 'after']);
+    expect(
+      informer
+        .list('informed')
+        .map((p) => p.metadata!.name)
+        .sort(),
+    ).toEqual(['after', 'before']);
+  });
+});
+
+describe('dry run', () => {
+  it('validates a create without storing it', async () => {
+    const lease = { metadata: { name: 'dry' }, spec: { holderIdentity: 'x' } };
+    const coord = kc.makeApiClient(k8s.CoordinationV1Api);
+    const out = await coord.createNamespacedLease({ namespace: 'default', body: lease, dryRun: 'All' });
+    expect(out.metadata?.uid).toBeDefined();
+    expect(await statusOf(coord.readNamespacedLease({ name: 'dry', namespace: 'default' }))).toEqual({
+      code: 404,
+      reason: 'NotFound',
+    });
   });
 });
 

@@ -33,7 +33,13 @@ describe('label selectors', () => {
 });
 
 describe('field selectors', () => {
-  const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'ns' }, spec: {}, status: { phase: 'Pending' } } as KubeObject;
+  const pod = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'p', namespace: 'ns' },
+    spec: {},
+    status: { phase: 'Pending' },
+  } as KubeObject;
   it.each([
     ['name', 'metadata.name=p', true],
     ['namespace inequality', 'metadata.namespace!=ns', false],
@@ -50,6 +56,8 @@ describe('field selectors', () => {
   });
 
   it('rejects a field the resource does not support', () => {
-    expect(() => parseFieldSelector('nodes', 'status.phase=Running')).toThrow(/field label not supported: status.phase/);
+    expect(() => parseFieldSelector('nodes', 'status.phase=Running')).toThrow(
+      /field label not supported: status.phase/,
+    );
   });
 });

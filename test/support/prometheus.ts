@@ -56,7 +56,10 @@ interface TargetsAnswer {
 }
 
 /** @throws Error when the binary is missing, or Prometheus is not ready with targets up in `timeoutMs`. */
-export async function startPrometheus(targets: ScrapeTarget[], timeoutMs = 20_000): Promise<RunningPrometheus> {
+export async function startPrometheus(
+  targets: ScrapeTarget[],
+  timeoutMs = 20_000,
+): Promise<RunningPrometheus> {
   if (!existsSync(PROMETHEUS_BIN)) {
     throw new Error(`${PROMETHEUS_BIN} not found: install the Debian package (bash .ci/install-services.sh)`);
   }

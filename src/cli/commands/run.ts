@@ -1,13 +1,160 @@
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
+import { kubeLeaseApi } from '../../cluster/lease.js';
+import { loadKubeConfig } from '../../cluster/kube-client.js';
+import { createLogger } from '../../controller/log.js';
+import { createReconciler } from '../../controller/reconcile.js';
+import { loggableSettings, runDefaults, startController } from '../../controller/run-controller.js';
+import { addConnectionOptions, resolveSettings } from '../settings.js';
 
-/** Registers `gpuops run`. Placeholder until its issue lands. */
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function seconds(name: string, opts: { integer?: boolean; min?: number } = {}) {
+  return (value: string): number => {
+    const n = Number(value);
+    const min = opts.min ?? 0;
+    if (!Number.isFinite(n) || n <= min || (opts.integer && !Number.isInteger(n))) {
+      throw new InvalidArgumentError(
+        `${name} must be ${opts.integer ? 'a whole number of' : 'a number of'} seconds greater than ${min}, got ${JSON.stringify(value)}`,
+      );
+    }
+    return n;
+  };
+}
+
+function port(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new InvalidArgumentError(`--health-port must be 0..65535, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+function level(value: string): string {
+  if (!LOG_LEVELS.includes(value))
+    throw new InvalidArgumentError(
+      `--log-level must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(value)}`,
+    );
+  return value;
+}
+
+interface RunFlags {
+  interval: number;
+  maxBackoff?: number;
+  healthPort: number;
+  leaseNamespace?: string;
+  leaseName?: string;
+  identity?: string;
+  leaseDuration: number;
+  retryPeriod: number;
+  logLevel: string;
+}
+
+/**
+ * Registers `gpuops run`: the long-running controller. Exit 0 after a clean stop (SIGTERM or
+ * SIGINT: the pass in flight finishes, the Lease is released, the health server and the database
+ * close); 1 when it cannot start (no cluster access, the reconciler cannot be built, port taken);
+ * 2 for usage errors. A second signal exits at once with 1.
+ */
 export function register(program: Command): void {
-  program
+  const cmd = program
     .command('run')
-    .description('(not built yet)')
-    .allowUnknownOption()
-    .action(() => {
-      process.stderr.write('gpuops run: not built yet\n');
-      process.exitCode = 1;
+    .description('run the controller: a reconcile pass every interval while holding the leader Lease');
+  addConnectionOptions(cmd);
+  cmd
+    .option('--dry-run', 'decide and log; write nothing anywhere')
+    .option('--interval <seconds>', 'time between reconcile passes', seconds('--interval'), 60)
+    .option(
+      '--max-backoff <seconds>',
+      'longest wait after failed passes (default: max(300, interval))',
+      seconds('--max-backoff'),
+    )
+    .option('--health-port <port>', 'port of /healthz, /readyz and /metrics (0: a free port)', port, 8080)
+    .option(
+      '--lease-namespace <ns>',
+      'namespace of the leader Lease (default: POD_NAMESPACE or gpuops-system)',
+    )
+    .option('--lease-name <name>', 'name of the leader Lease (default: gpuops-<cluster>)')
+    .option('--identity <id>', 'this replica in the Lease (default: POD_NAME or <hostname>-<pid>)')
+    .option(
+      '--lease-duration <seconds>',
+      'how long a renewal holds the Lease',
+      seconds('--lease-duration', { integer: true }),
+      15,
+    )
+    .option(
+      '--retry-period <seconds>',
+      'how often the leader renews and others retry',
+      seconds('--retry-period'),
+      2,
+    )
+    .option('--log-level <level>', `log level: ${LOG_LEVELS.join(', ')}`, level, 'info')
+    .action(async (flags: RunFlags & Record<string, unknown>) => {
+      if (flags.retryPeriod >= flags.leaseDuration) {
+        process.stderr.write('gpuops run: --retry-period must be shorter than --lease-duration\n');
+        process.exitCode = 2;
+        return;
+      }
+      const settings = resolveSettings(flags);
+      const defaults = runDefaults(settings.cluster, process.env);
+      const identity = flags.identity ?? defaults.identity;
+      const leaseNamespace = flags.leaseNamespace ?? defaults.leaseNamespace;
+      const leaseName = flags.leaseName ?? defaults.leaseName;
+      const log = createLogger(flags.logLevel, undefined, { secrets: [settings.githubToken] });
+      log.info(
+        {
+          settings: loggableSettings(settings),
+          identity,
+          lease: `${leaseNamespace}/${leaseName}`,
+          intervalSeconds: flags.interval,
+          leaseDurationSeconds: flags.leaseDuration,
+          retryPeriodSeconds: flags.retryPeriod,
+        },
+        'starting gpuops run',
+      );
+
+      let controller: Awaited<ReturnType<typeof startController>>;
+      try {
+        const kc = loadKubeConfig(settings.kubeconfig);
+        const reconciler = await createReconciler(settings, log);
+        try {
+          controller = await startController({
+            identity,
+            leaseApi: kubeLeaseApi(kc, leaseNamespace, leaseName),
+            leaseDurationSeconds: flags.leaseDuration,
+            retryPeriodSeconds: flags.retryPeriod,
+            intervalSeconds: flags.interval,
+            ...(flags.maxBackoff !== undefined ? { maxBackoffSeconds: flags.maxBackoff } : {}),
+            healthPort: flags.healthPort,
+            pass: () => reconciler.pass(),
+            close: () => reconciler.close(),
+            log,
+          });
+        } catch (err) {
+          await reconciler.close();
+          throw err;
+        }
+      } catch (err) {
+        log.fatal({ err }, 'gpuops run could not start');
+        process.exitCode = 1;
+        return;
+      }
+
+      let signals = 0;
+      const onSignal = (signal: NodeJS.Signals): void => {
+        signals++;
+        if (signals > 1) {
+          log.warn({ signal }, 'second signal: exiting without a clean stop');
+          process.exit(1);
+        }
+        log.info({ signal }, 'signal received: stopping');
+        void controller.stop();
+      };
+      process.on('SIGTERM', onSignal);
+      process.on('SIGINT', onSignal);
+      await controller.done;
+      process.off('SIGTERM', onSignal);
+      process.off('SIGINT', onSignal);
+      process.exitCode = 0;
+      // Kept-alive client sockets must not hold the process after a clean stop.
+      setTimeout(() => process.exit(0), 2000).unref();
     });
 }

@@ -23,7 +23,8 @@ function positiveNumber(value: string): number {
 
 function count(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`expected an integer >= 0, got "${value}"`);
+  if (!Number.isInteger(n) || n < 0)
+    throw new InvalidArgumentError(`expected an integer >= 0, got "${value}"`);
   return n;
 }
 
@@ -62,11 +63,7 @@ export function register(program: Command): void {
     .description('run a simulated Kubernetes cluster (API server on loopback) for demos and tests')
     .option('--nodes <file>', 'a NodeList dump (`kubectl get nodes -o json`)')
     .option('--pods <file>', 'a PodList dump (`kubectl get pods -A -o json`)')
-    .option(
-      '--gpu-nodes <n>',
-      'generate a mixed fleet with N GPU nodes instead of reading dumps',
-      count,
-    )
+    .option('--gpu-nodes <n>', 'generate a mixed fleet with N GPU nodes instead of reading dumps', count)
     .option('--speed <x>', 'simulated seconds per real second', positiveNumber, 1)
     .option('--port <port>', 'listen port (0: a free one)', portNumber, 0)
     .option('--host <host>', 'listen address', '127.0.0.1')

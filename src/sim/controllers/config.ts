@@ -53,7 +53,8 @@ export interface ResolvedConfig {
 export function resolveConfig(config: SimBehaviourConfig = {}): ResolvedConfig {
   const num = (field: string, value: number | undefined, dflt: number): number => {
     const v = value ?? dflt;
-    if (!Number.isFinite(v) || v < 0) throw new Error(`sim behaviour config: ${field}: expected a number ≥ 0, got ${value}`);
+    if (!Number.isFinite(v) || v < 0)
+      throw new Error(`sim behaviour config: ${field}: expected a number ≥ 0, got ${value}`);
     return v;
   };
   for (const [image, s] of Object.entries(config.durations ?? {})) num(`durations["${image}"]`, s, 0);
@@ -64,7 +65,11 @@ export function resolveConfig(config: SimBehaviourConfig = {}): ResolvedConfig {
     scoring: config.scoring ?? 'LeastAllocated',
     loadModel: config.loadModel,
     hpaSyncSeconds: num('hpaSyncSeconds', config.hpaSyncSeconds, 15),
-    hpaScaleDownStabilizationSeconds: num('hpaScaleDownStabilizationSeconds', config.hpaScaleDownStabilizationSeconds, 300),
+    hpaScaleDownStabilizationSeconds: num(
+      'hpaScaleDownStabilizationSeconds',
+      config.hpaScaleDownStabilizationSeconds,
+      300,
+    ),
     garbageCollection: config.garbageCollection ?? false,
   };
 }

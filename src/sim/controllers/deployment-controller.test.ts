@@ -7,7 +7,11 @@ import { podTemplateHash } from './names.js';
 
 const T0 = '2026-12-01T10:00:00Z';
 
-function deployment(name: string, replicas: number | undefined, image = 'registry.example.com/ml/serve:1'): KubeObject {
+function deployment(
+  name: string,
+  replicas: number | undefined,
+  image = 'registry.example.com/ml/serve:1',
+): KubeObject {
   const labels = { app: name, 'gpuops.dev/algorithm': name };
   const spec = gpuPodSpec(1);
   (spec.containers as { image: string }[])[0]!.image = image;
@@ -29,7 +33,8 @@ function setup(config = {}): Harness {
   return h;
 }
 
-const podsOf = (h: Harness, app: string) => h.store.list('pods', 'algorithms').filter((p) => p.metadata.labels?.app === app);
+const podsOf = (h: Harness, app: string) =>
+  h.store.list('pods', 'algorithms').filter((p) => p.metadata.labels?.app === app);
 
 function scale(h: Harness, name: string, replicas: number): void {
   const d = h.store.get('deployments', 'algorithms', name)!;
@@ -45,7 +50,9 @@ describe('Deployment and ReplicaSet controllers', () => {
     const d = h.store.get('deployments', 'algorithms', 'infer')!;
     const hash = podTemplateHash(d.spec.template);
     const rs = h.store.get('replicasets', 'algorithms', `infer-${hash}`)!;
-    expect(rs.metadata.ownerReferences).toEqual([expect.objectContaining({ kind: 'Deployment', name: 'infer', uid: d.metadata.uid })]);
+    expect(rs.metadata.ownerReferences).toEqual([
+      expect.objectContaining({ kind: 'Deployment', name: 'infer', uid: d.metadata.uid }),
+    ]);
     expect(rs.spec.replicas).toBe(3);
     const pods = podsOf(h, 'infer');
     expect(pods).toHaveLength(3);
@@ -54,8 +61,16 @@ describe('Deployment and ReplicaSet controllers', () => {
       expect(p.metadata.labels).toMatchObject({ 'pod-template-hash': hash, 'gpuops.dev/algorithm': 'infer' });
       expect(p.status.phase).toBe('Running');
     }
-    expect(d.status).toMatchObject({ observedGeneration: 1, replicas: 3, readyReplicas: 3, availableReplicas: 3, updatedReplicas: 3 });
-    expect(d.status.conditions.find((c: { type: string }) => c.type === 'Progressing')).toMatchObject({ reason: 'NewReplicaSetAvailable' });
+    expect(d.status).toMatchObject({
+      observedGeneration: 1,
+      replicas: 3,
+      readyReplicas: 3,
+      availableReplicas: 3,
+      updatedReplicas: 3,
+    });
+    expect(d.status.conditions.find((c: { type: string }) => c.type === 'Progressing')).toMatchObject({
+      reason: 'NewReplicaSetAvailable',
+    });
     expect(rs.status).toMatchObject({ replicas: 3, readyReplicas: 3 });
   });
 
@@ -74,17 +89,31 @@ describe('Deployment and ReplicaSet controllers', () => {
     expect(podsOf(h, 'svc')).toHaveLength(5);
     h.advance(60);
     scale(h, 'svc', 2);
-    expect(podsOf(h, 'svc').map((p) => p.metadata.name).sort()).toEqual(first.sort());
-    expect(h.store.get('deployments', 'algorithms', 'svc')!.status).toMatchObject({ replicas: 2, readyReplicas: 2, observedGeneration: 3 });
+    expect(
+      podsOf(h, 'svc')
+        .map((p) => p.metadata.name)
+        .sort(),
+    ).toEqual(first.sort());
+    expect(h.store.get('deployments', 'algorithms', 'svc')!.status).toMatchObject({
+      replicas: 2,
+      readyReplicas: 2,
+      observedGeneration: 3,
+    });
   });
 
   it('pods beyond free GPUs stay Pending and count as unavailable', () => {
     const h = setup();
     h.apply('deployments', deployment('wide', 10));
-    const phases = podsOf(h, 'wide').map((p) => p.status.phase).sort();
+    const phases = podsOf(h, 'wide')
+      .map((p) => p.status.phase)
+      .sort();
     expect(phases.filter((p) => p === 'Running')).toHaveLength(8);
     expect(phases.filter((p) => p === 'Pending')).toHaveLength(2);
-    expect(h.store.get('deployments', 'algorithms', 'wide')!.status).toMatchObject({ replicas: 10, readyReplicas: 8, unavailableReplicas: 2 });
+    expect(h.store.get('deployments', 'algorithms', 'wide')!.status).toMatchObject({
+      replicas: 10,
+      readyReplicas: 8,
+      unavailableReplicas: 2,
+    });
   });
 
   it('rolls a template change out to a new ReplicaSet and removes the old pods', () => {
@@ -99,11 +128,17 @@ describe('Deployment and ReplicaSet controllers', () => {
     expect(newHash).not.toBe(oldHash);
     const pods = podsOf(h, 'roll');
     expect(pods).toHaveLength(3);
-    expect(pods.every((p) => p.metadata.labels?.['pod-template-hash'] === newHash && p.status.phase === 'Running')).toBe(true);
+    expect(
+      pods.every((p) => p.metadata.labels?.['pod-template-hash'] === newHash && p.status.phase === 'Running'),
+    ).toBe(true);
     expect(h.store.get('replicasets', 'algorithms', `roll-${oldHash}`)!.spec.replicas).toBe(0);
     const status = h.store.get('deployments', 'algorithms', 'roll')!.status;
     expect(status).toMatchObject({ replicas: 3, updatedReplicas: 3, observedGeneration: 2 });
-    expect(h.store.get('deployments', 'algorithms', 'roll')!.metadata.annotations?.['deployment.kubernetes.io/revision']).toBe('2');
+    expect(
+      h.store.get('deployments', 'algorithms', 'roll')!.metadata.annotations?.[
+        'deployment.kubernetes.io/revision'
+      ],
+    ).toBe('2');
   });
 
   it('a rollout never takes more than one GPU beyond the desired count (surge 1 of 1 replica)', () => {
@@ -125,7 +160,19 @@ describe('Deployment and ReplicaSet controllers', () => {
     h.apply('pods', {
       apiVersion: 'v1',
       kind: 'Pod',
-      metadata: { name: 'video-decode-5c9d7-2xq8w', namespace: 'media', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'video-decode-5c9d7', uid: 'u-1', controller: true }] },
+      metadata: {
+        name: 'video-decode-5c9d7-2xq8w',
+        namespace: 'media',
+        ownerReferences: [
+          {
+            apiVersion: 'apps/v1',
+            kind: 'ReplicaSet',
+            name: 'video-decode-5c9d7',
+            uid: 'u-1',
+            controller: true,
+          },
+        ],
+      },
       spec: { ...gpuPodSpec(1), nodeName: 'gpu-1' },
       status: { phase: 'Running' },
     });
@@ -148,7 +195,15 @@ describe('HPA controller', () => {
         scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name },
         minReplicas: min,
         maxReplicas: max,
-        metrics: [{ type: 'Pods', pods: { metric: { name: 'DCGM_FI_DEV_GPU_UTIL' }, target: { type: 'AverageValue', averageValue: target } } }],
+        metrics: [
+          {
+            type: 'Pods',
+            pods: {
+              metric: { name: 'DCGM_FI_DEV_GPU_UTIL' },
+              target: { type: 'AverageValue', averageValue: target },
+            },
+          },
+        ],
       },
     };
   }
@@ -175,7 +230,10 @@ describe('HPA controller', () => {
     h.advance(15);
     const at = h.store.get('horizontalpodautoscalers', 'algorithms', 'auto')!.status;
     expect(at.desiredReplicas).toBe(5);
-    expect(at.conditions.find((c: { type: string }) => c.type === 'ScalingLimited')).toMatchObject({ status: 'True', reason: 'TooManyReplicas' });
+    expect(at.conditions.find((c: { type: string }) => c.type === 'ScalingLimited')).toMatchObject({
+      status: 'True',
+      reason: 'TooManyReplicas',
+    });
 
     load.setLoad('auto', 10);
     h.advance(15);
@@ -191,6 +249,9 @@ describe('HPA controller', () => {
     h.advance(600);
     expect(h.store.get('deployments', 'algorithms', 'nometric')!.spec.replicas).toBe(4);
     const s = h.store.get('horizontalpodautoscalers', 'algorithms', 'nometric')!.status;
-    expect(s.conditions.find((c: { type: string }) => c.type === 'ScalingActive')).toMatchObject({ status: 'False', reason: 'FailedGetPodsMetric' });
+    expect(s.conditions.find((c: { type: string }) => c.type === 'ScalingActive')).toMatchObject({
+      status: 'False',
+      reason: 'FailedGetPodsMetric',
+    });
   });
 });

@@ -39,9 +39,17 @@ export function resolveIntOrPercent(value: unknown, desired: number, roundUp: bo
 }
 
 /** The ReplicaSet of a Deployment's current template (not stored). */
-export function newReplicaSet(deploy: KubeObject, hash: string, replicas: number, revision: number): KubeObject {
+export function newReplicaSet(
+  deploy: KubeObject,
+  hash: string,
+  replicas: number,
+  revision: number,
+): KubeObject {
   const template = structuredClone(deploy.spec?.template ?? {});
-  template.metadata = { ...(template.metadata ?? {}), labels: { ...(template.metadata?.labels ?? {}), 'pod-template-hash': hash } };
+  template.metadata = {
+    ...(template.metadata ?? {}),
+    labels: { ...(template.metadata?.labels ?? {}), 'pod-template-hash': hash },
+  };
   return {
     apiVersion: 'apps/v1',
     kind: 'ReplicaSet',
@@ -49,7 +57,10 @@ export function newReplicaSet(deploy: KubeObject, hash: string, replicas: number
       name: `${deploy.metadata.name}-${hash}`,
       namespace: deploy.metadata.namespace,
       labels: { ...(deploy.spec?.template?.metadata?.labels ?? {}), 'pod-template-hash': hash },
-      annotations: { [REVISION]: String(revision), 'deployment.kubernetes.io/desired-replicas': String(replicas) },
+      annotations: {
+        [REVISION]: String(revision),
+        'deployment.kubernetes.io/desired-replicas': String(replicas),
+      },
       ownerReferences: [ownerReference(deploy)],
     },
     spec: {
@@ -70,17 +81,30 @@ function setReplicas(store: SimStore, rs: KubeObject, replicas: number): void {
 }
 
 /** One Deployment's pass. `sets` are its ReplicaSets, `podsOf` gives the live pods of one. */
-export function syncDeployment(store: SimStore, deploy: KubeObject, sets: KubeObject[], podsOf: (rs: KubeObject) => KubeObject[], now: Date): void {
+export function syncDeployment(
+  store: SimStore,
+  deploy: KubeObject,
+  sets: KubeObject[],
+  podsOf: (rs: KubeObject) => KubeObject[],
+  now: Date,
+): void {
   const desired = typeof deploy.spec?.replicas === 'number' ? deploy.spec.replicas : 1;
   const hash = podTemplateHash(deploy.spec?.template);
   const name = `${deploy.metadata.name}-${hash}`;
   let current = sets.find((rs) => rs.metadata.name === name);
-  const old = sets.filter((rs) => rs !== current).sort((a, b) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? '') || a.metadata.name.localeCompare(b.metadata.name));
+  const old = sets
+    .filter((rs) => rs !== current)
+    .sort(
+      (a, b) =>
+        (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? '') ||
+        a.metadata.name.localeCompare(b.metadata.name),
+    );
   const oldPods = old.flatMap(podsOf);
   const oldReplicas = old.reduce((s, rs) => s + (rs.spec?.replicas ?? 0), 0);
   if (!current) {
     if (store.get('replicasets', deploy.metadata.namespace, name)) return; // a foreign ReplicaSet holds the name
-    const revision = 1 + Math.max(0, ...sets.map((rs) => Number(rs.metadata.annotations?.[REVISION] ?? 0) || 0));
+    const revision =
+      1 + Math.max(0, ...sets.map((rs) => Number(rs.metadata.annotations?.[REVISION] ?? 0) || 0));
     const start = oldPods.length === 0 && oldReplicas === 0 ? desired : 0;
     current = store.create('replicasets', newReplicaSet(deploy, hash, start, revision));
   }
@@ -117,29 +141,61 @@ export function syncDeployment(store: SimStore, deploy: KubeObject, sets: KubeOb
   writeStatus(store, deploy, current, old, podsOf, desired, now);
 }
 
-function writeStatus(store: SimStore, deploy: KubeObject, current: KubeObject, old: KubeObject[], podsOf: (rs: KubeObject) => KubeObject[], desired: number, now: Date): void {
+function writeStatus(
+  store: SimStore,
+  deploy: KubeObject,
+  current: KubeObject,
+  old: KubeObject[],
+  podsOf: (rs: KubeObject) => KubeObject[],
+  desired: number,
+  now: Date,
+): void {
   const newPods = podsOf(current);
   const all = [...newPods, ...old.flatMap(podsOf)];
   const ready = all.filter(isPodReady).length;
   const ru = deploy.spec?.strategy?.rollingUpdate ?? {};
-  const maxUnavailable = deploy.spec?.strategy?.type === 'Recreate' ? 0 : resolveIntOrPercent(ru.maxUnavailable, desired, false, '25%');
+  const maxUnavailable =
+    deploy.spec?.strategy?.type === 'Recreate'
+      ? 0
+      : resolveIntOrPercent(ru.maxUnavailable, desired, false, '25%');
   const at = k8sTime(now);
   const stamp = { lastUpdateTime: at };
   let conditions = deploy.status?.conditions as Record<string, unknown>[] | undefined;
   conditions = setCondition(
     conditions,
     ready >= desired - maxUnavailable
-      ? { type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable', message: 'Deployment has minimum availability.' }
-      : { type: 'Available', status: 'False', reason: 'MinimumReplicasUnavailable', message: 'Deployment does not have minimum availability.' },
+      ? {
+          type: 'Available',
+          status: 'True',
+          reason: 'MinimumReplicasAvailable',
+          message: 'Deployment has minimum availability.',
+        }
+      : {
+          type: 'Available',
+          status: 'False',
+          reason: 'MinimumReplicasUnavailable',
+          message: 'Deployment does not have minimum availability.',
+        },
     at,
     stamp,
   );
-  const complete = newPods.length === desired && all.length === desired && newPods.filter(isPodReady).length === desired;
+  const complete =
+    newPods.length === desired && all.length === desired && newPods.filter(isPodReady).length === desired;
   conditions = setCondition(
     conditions,
     complete
-      ? { type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable', message: `ReplicaSet "${current.metadata.name}" has successfully progressed.` }
-      : { type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated', message: `ReplicaSet "${current.metadata.name}" is progressing.` },
+      ? {
+          type: 'Progressing',
+          status: 'True',
+          reason: 'NewReplicaSetAvailable',
+          message: `ReplicaSet "${current.metadata.name}" has successfully progressed.`,
+        }
+      : {
+          type: 'Progressing',
+          status: 'True',
+          reason: 'ReplicaSetUpdated',
+          message: `ReplicaSet "${current.metadata.name}" is progressing.`,
+        },
     at,
     stamp,
   );

@@ -32,7 +32,9 @@ export function garbageCollector(): SimController {
       }
       for (const uid of live) seen.add(uid);
       const orphaned = (o: KubeObject): boolean => {
-        const refs = (o.metadata.ownerReferences ?? []).filter((r) => OWNER_KINDS[`${r.apiVersion}/${r.kind}`] !== undefined);
+        const refs = (o.metadata.ownerReferences ?? []).filter(
+          (r) => OWNER_KINDS[`${r.apiVersion}/${r.kind}`] !== undefined,
+        );
         if (refs.length === 0 || refs.length !== (o.metadata.ownerReferences ?? []).length) return false;
         return refs.every((r) => r.uid && seen.has(r.uid) && !live.has(r.uid));
       };

@@ -40,7 +40,12 @@ export function hpaTarget(hpa: KubeObject): { metric: string; target: number } {
  * Replica recommendation (pure): `ceil(pods × utilisation / target)`, kept at `current` within
  * the 10 % tolerance. `pods` is the number of serving pods.
  */
-export function recommendReplicas(current: number, pods: number, utilization: number, target: number): number {
+export function recommendReplicas(
+  current: number,
+  pods: number,
+  utilization: number,
+  target: number,
+): number {
   const ratio = utilization / target;
   if (Math.abs(ratio - 1) <= 0.1) return current;
   return Math.ceil(pods * ratio);
@@ -80,14 +85,32 @@ export function hpaController(config: ResolvedConfig): SimController {
   };
 }
 
-function syncHpa(store: SimStore, hpa: KubeObject, pods: KubeObject[], now: Date, config: ResolvedConfig): void {
+function syncHpa(
+  store: SimStore,
+  hpa: KubeObject,
+  pods: KubeObject[],
+  now: Date,
+  config: ResolvedConfig,
+): void {
   const at = k8sTime(now);
   const ref = (hpa.spec?.scaleTargetRef ?? {}) as { kind?: string; name?: string };
   const status = { ...(hpa.status ?? {}) } as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
   let conditions = status.conditions as Record<string, unknown>[] | undefined;
-  const deploy = ref.kind === 'Deployment' && ref.name ? store.get('deployments', hpa.metadata.namespace, ref.name) : undefined;
+  const deploy =
+    ref.kind === 'Deployment' && ref.name
+      ? store.get('deployments', hpa.metadata.namespace, ref.name)
+      : undefined;
   if (!deploy) {
-    conditions = setCondition(conditions, { type: 'AbleToScale', status: 'False', reason: 'FailedGetScale', message: `the HPA controller was unable to get the target's current scale: ${String(ref.kind)} "${String(ref.name)}" not found` }, at);
+    conditions = setCondition(
+      conditions,
+      {
+        type: 'AbleToScale',
+        status: 'False',
+        reason: 'FailedGetScale',
+        message: `the HPA controller was unable to get the target's current scale: ${String(ref.kind)} "${String(ref.name)}" not found`,
+      },
+      at,
+    );
     return writeHpaStatus(store, hpa, { ...status, conditions });
   }
   const min = typeof hpa.spec?.minReplicas === 'number' ? hpa.spec.minReplicas : 1;
@@ -95,49 +118,119 @@ function syncHpa(store: SimStore, hpa: KubeObject, pods: KubeObject[], now: Date
   const current = typeof deploy.spec?.replicas === 'number' ? deploy.spec.replicas : 1;
   const algorithm = deploy.spec?.template?.metadata?.labels?.[ALGORITHM_LABEL] as string | undefined;
   const { metric, target } = hpaTarget(hpa);
-  const sets = new Set(store.list('replicasets', deploy.metadata.namespace).filter((rs) => isOwnedBy(rs, deploy)).map((rs) => rs.metadata.name));
+  const sets = new Set(
+    store
+      .list('replicasets', deploy.metadata.namespace)
+      .filter((rs) => isOwnedBy(rs, deploy))
+      .map((rs) => rs.metadata.name),
+  );
   const serving = pods.filter(
     (p) =>
       p.metadata.namespace === deploy.metadata.namespace &&
       p.metadata.ownerReferences?.some((r) => r.kind === 'ReplicaSet' && sets.has(r.name)) &&
       servingAlgorithm(p) !== undefined,
   );
-  const allServingGpus = algorithm === undefined ? 0 : pods.filter((p) => servingAlgorithm(p) === algorithm).reduce((s, p) => s + podGpus(p), 0);
+  const allServingGpus =
+    algorithm === undefined
+      ? 0
+      : pods.filter((p) => servingAlgorithm(p) === algorithm).reduce((s, p) => s + podGpus(p), 0);
 
   let proposal = current;
   let utilization: number | undefined;
   if (current === 0) {
-    conditions = setCondition(conditions, { type: 'ScalingActive', status: 'False', reason: 'ScalingDisabled', message: 'scaling is disabled since the replica count of the target is zero' }, at);
+    conditions = setCondition(
+      conditions,
+      {
+        type: 'ScalingActive',
+        status: 'False',
+        reason: 'ScalingDisabled',
+        message: 'scaling is disabled since the replica count of the target is zero',
+      },
+      at,
+    );
   } else if (!config.loadModel || algorithm === undefined || serving.length === 0) {
-    conditions = setCondition(conditions, { type: 'ScalingActive', status: 'False', reason: 'FailedGetPodsMetric', message: `the HPA was unable to compute the replica count: unable to get metric ${metric}: no metrics returned` }, at);
+    conditions = setCondition(
+      conditions,
+      {
+        type: 'ScalingActive',
+        status: 'False',
+        reason: 'FailedGetPodsMetric',
+        message: `the HPA was unable to compute the replica count: unable to get metric ${metric}: no metrics returned`,
+      },
+      at,
+    );
   } else {
     utilization = config.loadModel.algorithmUtilization(algorithm, allServingGpus, now);
     proposal = recommendReplicas(current, serving.length, utilization, target);
-    conditions = setCondition(conditions, { type: 'ScalingActive', status: 'True', reason: 'ValidMetricFound', message: `the HPA was able to successfully calculate a replica count from pods metric ${metric}` }, at);
+    conditions = setCondition(
+      conditions,
+      {
+        type: 'ScalingActive',
+        status: 'True',
+        reason: 'ValidMetricFound',
+        message: `the HPA was able to successfully calculate a replica count from pods metric ${metric}`,
+      },
+      at,
+    );
   }
   let desired = current === 0 ? 0 : Math.min(max, Math.max(min, proposal));
   if (current !== 0) {
     conditions = setCondition(
       conditions,
       proposal > max
-        ? { type: 'ScalingLimited', status: 'True', reason: 'TooManyReplicas', message: 'the desired replica count is more than the maximum replica count' }
+        ? {
+            type: 'ScalingLimited',
+            status: 'True',
+            reason: 'TooManyReplicas',
+            message: 'the desired replica count is more than the maximum replica count',
+          }
         : proposal < min
-          ? { type: 'ScalingLimited', status: 'True', reason: 'TooFewReplicas', message: 'the desired replica count is less than the minimum replica count' }
-          : { type: 'ScalingLimited', status: 'False', reason: 'DesiredWithinRange', message: 'the desired count is within the acceptable range' },
+          ? {
+              type: 'ScalingLimited',
+              status: 'True',
+              reason: 'TooFewReplicas',
+              message: 'the desired replica count is less than the minimum replica count',
+            }
+          : {
+              type: 'ScalingLimited',
+              status: 'False',
+              reason: 'DesiredWithinRange',
+              message: 'the desired count is within the acceptable range',
+            },
       at,
     );
   }
   const lastScale = parseTime(status.lastScaleTime);
-  let able = { type: 'AbleToScale', status: 'True', reason: 'ReadyForNewScale', message: 'recommended size matches current size' };
-  if (desired < current && lastScale !== undefined && now.getTime() < lastScale + config.hpaScaleDownStabilizationSeconds * 1000) {
+  let able = {
+    type: 'AbleToScale',
+    status: 'True',
+    reason: 'ReadyForNewScale',
+    message: 'recommended size matches current size',
+  };
+  if (
+    desired < current &&
+    lastScale !== undefined &&
+    now.getTime() < lastScale + config.hpaScaleDownStabilizationSeconds * 1000
+  ) {
     desired = current;
-    able = { type: 'AbleToScale', status: 'True', reason: 'ScaleDownStabilized', message: 'recent recommendations were higher than current one, applying the highest recent recommendation' };
+    able = {
+      type: 'AbleToScale',
+      status: 'True',
+      reason: 'ScaleDownStabilized',
+      message:
+        'recent recommendations were higher than current one, applying the highest recent recommendation',
+    };
   }
   if (desired !== current) {
     deploy.spec = { ...(deploy.spec ?? {}), replicas: desired };
     store.update('deployments', deploy);
     status.lastScaleTime = at;
-    able = { type: 'AbleToScale', status: 'True', reason: 'SucceededRescale', message: `the HPA controller was able to update the target scale to ${desired}` };
+    able = {
+      type: 'AbleToScale',
+      status: 'True',
+      reason: 'SucceededRescale',
+      message: `the HPA controller was able to update the target scale to ${desired}`,
+    };
   }
   conditions = setCondition(conditions, able, at);
   const next: Record<string, unknown> = {};
@@ -146,7 +239,12 @@ function syncHpa(store: SimStore, hpa: KubeObject, pods: KubeObject[], now: Date
   next.currentReplicas = typeof deploy.status?.replicas === 'number' ? deploy.status.replicas : 0;
   next.desiredReplicas = desired;
   if (utilization !== undefined) {
-    next.currentMetrics = [{ type: 'Pods', pods: { metric: { name: metric }, current: { averageValue: String(Math.round(utilization)) } } }];
+    next.currentMetrics = [
+      {
+        type: 'Pods',
+        pods: { metric: { name: metric }, current: { averageValue: String(Math.round(utilization)) } },
+      },
+    ];
   }
   next.conditions = conditions;
   writeHpaStatus(store, hpa, next);

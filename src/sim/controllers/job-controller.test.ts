@@ -7,7 +7,12 @@ import type { SimBehaviourConfig } from './config.js';
 const T0 = '2026-12-01T10:00:00Z';
 const at = (s: number): string => new Date(Date.parse(T0) + s * 1000).toISOString().replace('.000Z', 'Z');
 
-function job(name: string, args: string[], spec: Record<string, unknown> = {}, image = 'registry.example.com/ml/bench:1'): KubeObject {
+function job(
+  name: string,
+  args: string[],
+  spec: Record<string, unknown> = {},
+  image = 'registry.example.com/ml/bench:1',
+): KubeObject {
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',
@@ -48,7 +53,9 @@ describe('Job controller with scheduler and kubelet', () => {
     h.apply('jobs', job('short', ['--bench', '--sim-duration=120', '--sim-termination-message']));
     const [pod] = podsOf(h, 'short');
     expect(pod!.metadata.name).toMatch(/^short-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
-    expect(pod!.metadata.ownerReferences).toEqual([expect.objectContaining({ kind: 'Job', name: 'short', controller: true })]);
+    expect(pod!.metadata.ownerReferences).toEqual([
+      expect.objectContaining({ kind: 'Job', name: 'short', controller: true }),
+    ]);
     expect(pod!.metadata.labels).toMatchObject({ 'job-name': 'short', 'gpuops.dev/algorithm': 'short' });
     expect(pod!.spec.nodeName).toBe('gpu-test-1');
     expect(pod!.status.phase).toBe('Running');
@@ -87,7 +94,13 @@ describe('Job controller with scheduler and kubelet', () => {
   });
 
   it('takes the duration from the exact image, the image prefix, the default, and reports a chosen figure', () => {
-    const h = new Harness(defaultControllers({ durations: { 'registry.example.com/ml/': 300, 'registry.example.com/ml/fast:2': 5 }, defaultDurationSeconds: 30 }), T0);
+    const h = new Harness(
+      defaultControllers({
+        durations: { 'registry.example.com/ml/': 300, 'registry.example.com/ml/fast:2': 5 },
+        defaultDurationSeconds: 30,
+      }),
+      T0,
+    );
     h.apply('nodes', gpuNode('gpu-test-1', 4, { 'gpuops.dev/pool': 'test' }));
     h.apply(
       'jobs',
@@ -106,7 +119,12 @@ describe('Job controller with scheduler and kubelet', () => {
 
   it('a pod waiting for a GPU starts at the pass that finds one free', () => {
     const h = setup();
-    h.apply('jobs', job('a', ['--sim-duration=10']), job('b', ['--sim-duration=10']), job('c', ['--sim-duration=10']));
+    h.apply(
+      'jobs',
+      job('a', ['--sim-duration=10']),
+      job('b', ['--sim-duration=10']),
+      job('c', ['--sim-duration=10']),
+    );
     expect(podsOf(h, 'c')[0]!.status.phase).toBe('Pending');
     h.advance(10);
     expect(podsOf(h, 'c')[0]!.status.containerStatuses[0].state.running.startedAt).toBe(at(10));
@@ -119,7 +137,11 @@ describe('Job controller with scheduler and kubelet', () => {
     expect(condition(h.store.get('jobs', 'algorithms', 'slow'), 'Failed')).toBeUndefined();
     h.advance(500); // one jump past the deadline and past the pod's end
     const j = h.store.get('jobs', 'algorithms', 'slow')!;
-    expect(condition(j, 'Failed')).toMatchObject({ status: 'True', reason: 'DeadlineExceeded', lastTransitionTime: at(30) });
+    expect(condition(j, 'Failed')).toMatchObject({
+      status: 'True',
+      reason: 'DeadlineExceeded',
+      lastTransitionTime: at(30),
+    });
     expect(j.status).toMatchObject({ failed: 1 });
     expect(j.status.completionTime).toBeUndefined();
     expect(podsOf(h, 'slow')).toEqual([]);
@@ -142,12 +164,18 @@ describe('Job controller with scheduler and kubelet', () => {
     expect(condition(h.store.get('jobs', 'algorithms', 'flaky'), 'Failed')).toBeUndefined();
     h.advance(10);
     const j = h.store.get('jobs', 'algorithms', 'flaky')!;
-    expect(condition(j, 'Failed')).toMatchObject({ reason: 'BackoffLimitExceeded', lastTransitionTime: at(30) });
+    expect(condition(j, 'Failed')).toMatchObject({
+      reason: 'BackoffLimitExceeded',
+      lastTransitionTime: at(30),
+    });
     const pods = podsOf(h, 'flaky');
     expect(pods).toHaveLength(3);
     expect(new Set(pods.map((p) => p.metadata.name)).size).toBe(3);
     expect(pods.map((p) => p.status.phase)).toEqual(['Failed', 'Failed', 'Failed']);
-    expect(pods[0]!.status.containerStatuses[0].state.terminated).toMatchObject({ exitCode: 1, reason: 'Error' });
+    expect(pods[0]!.status.containerStatuses[0].state.terminated).toMatchObject({
+      exitCode: 1,
+      reason: 'Error',
+    });
     expect(j.status.failed).toBe(3);
   });
 

@@ -25,7 +25,8 @@ import { k8sTime, parseTime } from './time.js';
 /** When a pod ended: the latest container `finishedAt`, or undefined. */
 export function podFinishedMs(pod: KubeObject): number | undefined {
   let last: number | undefined;
-  for (const cs of (pod.status?.containerStatuses as { state?: { terminated?: { finishedAt?: string } } }[] | undefined) ?? []) {
+  for (const cs of (pod.status?.containerStatuses as
+    { state?: { terminated?: { finishedAt?: string } } }[] | undefined) ?? []) {
     const t = parseTime(cs.state?.terminated?.finishedAt);
     if (t !== undefined) last = Math.max(last ?? t, t);
   }
@@ -33,8 +34,10 @@ export function podFinishedMs(pod: KubeObject): number | undefined {
 }
 
 function finishedAt(job: KubeObject): number | undefined {
-  for (const c of (job.status?.conditions as { type: string; status: string; lastTransitionTime?: string }[] | undefined) ?? []) {
-    if ((c.type === 'Complete' || c.type === 'Failed') && c.status === 'True') return parseTime(c.lastTransitionTime) ?? 0;
+  for (const c of (job.status?.conditions as
+    { type: string; status: string; lastTransitionTime?: string }[] | undefined) ?? []) {
+    if ((c.type === 'Complete' || c.type === 'Failed') && c.status === 'True')
+      return parseTime(c.lastTransitionTime) ?? 0;
   }
   return undefined;
 }
@@ -57,7 +60,13 @@ export function jobPod(job: KubeObject, index: number): KubeObject {
     ownerReferences: [ownerReference(job)],
   };
   if (tpl.metadata?.annotations) metadata.annotations = { ...tpl.metadata.annotations };
-  return { apiVersion: 'v1', kind: 'Pod', metadata, spec: structuredClone(tpl.spec ?? {}), status: { phase: 'Pending' } };
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata,
+    spec: structuredClone(tpl.spec ?? {}),
+    status: { phase: 'Pending' },
+  };
 }
 
 /** Creates the Job's next pod; tries further suffixes while a name is taken. Returns the pod. */
@@ -120,11 +129,18 @@ function syncJob(store: SimStore, job: KubeObject, pods: KubeObject[], nowMs: nu
   const completions = typeof spec.completions === 'number' ? spec.completions : 1;
   const parallelism = typeof spec.parallelism === 'number' ? spec.parallelism : 1;
   const backoffLimit = typeof spec.backoffLimit === 'number' ? spec.backoffLimit : 6;
-  const deadlineMs = typeof spec.activeDeadlineSeconds === 'number' ? startMs + spec.activeDeadlineSeconds * 1000 : Number.POSITIVE_INFINITY;
+  const deadlineMs =
+    typeof spec.activeDeadlineSeconds === 'number'
+      ? startMs + spec.activeDeadlineSeconds * 1000
+      : Number.POSITIVE_INFINITY;
 
   const live = pods.filter((p) => !p.metadata.deletionTimestamp);
-  const succeededPods = live.filter((p) => phaseOf(p) === 'Succeeded' && (podFinishedMs(p) ?? nowMs) <= deadlineMs);
-  const lateSucceeded = live.filter((p) => phaseOf(p) === 'Succeeded' && (podFinishedMs(p) ?? nowMs) > deadlineMs);
+  const succeededPods = live.filter(
+    (p) => phaseOf(p) === 'Succeeded' && (podFinishedMs(p) ?? nowMs) <= deadlineMs,
+  );
+  const lateSucceeded = live.filter(
+    (p) => phaseOf(p) === 'Succeeded' && (podFinishedMs(p) ?? nowMs) > deadlineMs,
+  );
   const failedPods = live.filter((p) => phaseOf(p) === 'Failed');
   const active = live.filter((p) => !isTerminal(p));
   let failed = Math.max(status.failed ?? 0, failedPods.length);
@@ -139,7 +155,9 @@ function syncJob(store: SimStore, job: KubeObject, pods: KubeObject[], nowMs: nu
     failed += killed.length;
     stillActive = [];
     const at = k8sTime(atMs);
-    conditions = setCondition(conditions, { type: 'Failed', status: 'True', reason, message }, at, { lastProbeTime: at });
+    conditions = setCondition(conditions, { type: 'Failed', status: 'True', reason, message }, at, {
+      lastProbeTime: at,
+    });
   };
 
   if (succeeded >= completions) {
@@ -149,12 +167,20 @@ function syncJob(store: SimStore, job: KubeObject, pods: KubeObject[], nowMs: nu
     completionTime = k8sTime(lastMs);
     conditions = setCondition(
       conditions,
-      { type: 'Complete', status: 'True', reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods' },
+      {
+        type: 'Complete',
+        status: 'True',
+        reason: 'CompletionsReached',
+        message: 'Reached expected number of succeeded pods',
+      },
       completionTime,
       { lastProbeTime: completionTime },
     );
   } else if (nowMs >= deadlineMs) {
-    fail('DeadlineExceeded', 'Job was active longer than specified deadline', deadlineMs, [...active, ...lateSucceeded]);
+    fail('DeadlineExceeded', 'Job was active longer than specified deadline', deadlineMs, [
+      ...active,
+      ...lateSucceeded,
+    ]);
   } else if (failed > backoffLimit) {
     const lastMs = Math.max(...failedPods.map((p) => podFinishedMs(p) ?? nowMs), startMs);
     fail('BackoffLimitExceeded', 'Job has reached the specified backoff limit', lastMs, active);

@@ -26,11 +26,16 @@ interface ContainerSpec {
 
 /** GPUs the device plugin exposes on a node: capacity, or the GFD `nvidia.com/gpu.count` label. */
 export function nodeGpuCount(node: KubeObject): number {
-  return Math.max(parseQuantity(node.status?.capacity?.['nvidia.com/gpu']), parseQuantity(node.metadata.labels?.['nvidia.com/gpu.count']));
+  return Math.max(
+    parseQuantity(node.status?.capacity?.['nvidia.com/gpu']),
+    parseQuantity(node.metadata.labels?.['nvidia.com/gpu.count']),
+  );
 }
 
 function internalIp(node: KubeObject): string | undefined {
-  return (node.status?.addresses as { type: string; address: string }[] | undefined)?.find((a) => a.type === 'InternalIP')?.address;
+  return (node.status?.addresses as { type: string; address: string }[] | undefined)?.find(
+    (a) => a.type === 'InternalIP',
+  )?.address;
 }
 
 function runsToCompletion(pod: KubeObject): boolean {
@@ -38,19 +43,39 @@ function runsToCompletion(pod: KubeObject): boolean {
   return policy === 'Never' || policy === 'OnFailure';
 }
 
-function readyConditions(pod: KubeObject, ready: boolean, at: string, reason?: string): Record<string, unknown>[] {
+function readyConditions(
+  pod: KubeObject,
+  ready: boolean,
+  at: string,
+  reason?: string,
+): Record<string, unknown>[] {
   let c = pod.status?.conditions as Record<string, unknown>[] | undefined;
   const notReady = ready ? {} : { reason: reason ?? 'ContainersNotReady' };
-  c = setCondition(c, { type: 'PodReadyToStartContainers', status: ready || reason === 'PodCompleted' ? 'True' : 'False' }, at, { lastProbeTime: null });
+  c = setCondition(
+    c,
+    { type: 'PodReadyToStartContainers', status: ready || reason === 'PodCompleted' ? 'True' : 'False' },
+    at,
+    { lastProbeTime: null },
+  );
   c = setCondition(c, { type: 'Initialized', status: 'True' }, at, { lastProbeTime: null });
-  c = setCondition(c, { type: 'Ready', status: ready ? 'True' : 'False', ...notReady }, at, { lastProbeTime: null });
-  c = setCondition(c, { type: 'ContainersReady', status: ready ? 'True' : 'False', ...notReady }, at, { lastProbeTime: null });
+  c = setCondition(c, { type: 'Ready', status: ready ? 'True' : 'False', ...notReady }, at, {
+    lastProbeTime: null,
+  });
+  c = setCondition(c, { type: 'ContainersReady', status: ready ? 'True' : 'False', ...notReady }, at, {
+    lastProbeTime: null,
+  });
   c = setCondition(c, { type: 'PodScheduled', status: 'True' }, at, { lastProbeTime: null });
   return c;
 }
 
 /** Moves a bound Pending pod to Running at `startMs` (or to ContainerCreating before it). */
-function startPod(pod: KubeObject, node: KubeObject, nowMs: number, startupSeconds: number, allPods: KubeObject[]): number | undefined {
+function startPod(
+  pod: KubeObject,
+  node: KubeObject,
+  nowMs: number,
+  startupSeconds: number,
+  allPods: KubeObject[],
+): number | undefined {
   const status = (pod.status ??= {});
   const boundMs = parseTime(status.startTime) ?? nowMs;
   status.startTime ??= k8sTime(boundMs);
@@ -76,9 +101,17 @@ function startPod(pod: KubeObject, node: KubeObject, nowMs: number, startupSecon
   const startedAt = k8sTime(startMs);
   const gpus = podGpus(pod);
   if (gpus > 0 && !pod.metadata.annotations?.[GPU_INDICES_ANNOTATION]) {
-    const others = allPods.filter((p) => p !== pod && !(p.metadata.namespace === pod.metadata.namespace && p.metadata.name === pod.metadata.name));
+    const others = allPods.filter(
+      (p) =>
+        p !== pod &&
+        !(p.metadata.namespace === pod.metadata.namespace && p.metadata.name === pod.metadata.name),
+    );
     const indices = freeIndices(node.metadata.name, nodeGpuCount(node), others, gpus);
-    if (indices.length === gpus) pod.metadata.annotations = { ...(pod.metadata.annotations ?? {}), [GPU_INDICES_ANNOTATION]: indices.join(',') };
+    if (indices.length === gpus)
+      pod.metadata.annotations = {
+        ...(pod.metadata.annotations ?? {}),
+        [GPU_INDICES_ANNOTATION]: indices.join(','),
+      };
   }
   status.phase = 'Running';
   status.podIP = podIp(pod.metadata.namespace ?? 'default', pod.metadata.name);
@@ -94,7 +127,15 @@ function startPod(pod: KubeObject, node: KubeObject, nowMs: number, startupSecon
       ready: true,
       started: false,
       restartCount: 0,
-      state: { terminated: { exitCode: 0, reason: 'Completed', startedAt, finishedAt: startedAt, containerID: containerId(uid, c.name) } },
+      state: {
+        terminated: {
+          exitCode: 0,
+          reason: 'Completed',
+          startedAt,
+          finishedAt: startedAt,
+          containerID: containerId(uid, c.name),
+        },
+      },
     }));
   }
   status.containerStatuses = containers.map((c) => ({
@@ -115,15 +156,25 @@ function startPod(pod: KubeObject, node: KubeObject, nowMs: number, startupSecon
  * Succeeded (every exit code 0) or Failed once all containers ended. Returns the epoch ms the
  * next container ends, or undefined; `changed` tells whether the pod was modified.
  */
-function finishContainers(pod: KubeObject, nowMs: number, config: ResolvedConfig): { nextMs?: number; changed: boolean } {
-  const specs = new Map(((pod.spec?.containers as ContainerSpec[] | undefined) ?? []).map((c) => [c.name, c]));
+function finishContainers(
+  pod: KubeObject,
+  nowMs: number,
+  config: ResolvedConfig,
+): { nextMs?: number; changed: boolean } {
+  const specs = new Map(
+    ((pod.spec?.containers as ContainerSpec[] | undefined) ?? []).map((c) => [c.name, c]),
+  );
   const statuses = (pod.status?.containerStatuses as Record<string, any>[] | undefined) ?? []; // eslint-disable-line @typescript-eslint/no-explicit-any
   let nextMs: number | undefined;
   let changed = false;
   for (const cs of statuses) {
     const started = parseTime(cs.state?.running?.startedAt);
     if (started === undefined) continue;
-    const run = simulatedRun(specs.get(cs.name) ?? { image: cs.image }, config.durations, config.defaultDurationSeconds);
+    const run = simulatedRun(
+      specs.get(cs.name) ?? { image: cs.image },
+      config.durations,
+      config.defaultDurationSeconds,
+    );
     const endMs = started + run.durationSeconds * 1000;
     if (endMs > nowMs) {
       nextMs = Math.min(nextMs ?? endMs, endMs);

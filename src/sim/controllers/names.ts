@@ -58,7 +58,8 @@ export function podTemplateHash(template: unknown): string {
 /** A fake but stable container ID (`containerd://` + 64 hex digits) for a container of a pod. */
 export function containerId(podUid: string, container: string): string {
   let hex = '';
-  for (let i = 0; hex.length < 64; i++) hex += fnv32a(`${podUid}/${container}/${i}`).toString(16).padStart(8, '0');
+  for (let i = 0; hex.length < 64; i++)
+    hex += fnv32a(`${podUid}/${container}/${i}`).toString(16).padStart(8, '0');
   return `containerd://${hex.slice(0, 64)}`;
 }
 

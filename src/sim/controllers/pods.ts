@@ -53,9 +53,15 @@ export function containerRequest(container: ContainerLike, resource: string): nu
  * (https://kubernetes.io/docs/concepts/workloads/pods/init-containers/#resource-sharing-within-containers):
  * max(the largest request of any init container, the sum over the app containers).
  */
-export function effectiveRequest(podSpec: { containers?: ContainerLike[]; initContainers?: ContainerLike[] } | undefined, resource: string = GPU_RESOURCE): number {
+export function effectiveRequest(
+  podSpec: { containers?: ContainerLike[]; initContainers?: ContainerLike[] } | undefined,
+  resource: string = GPU_RESOURCE,
+): number {
   const sum = (podSpec?.containers ?? []).reduce((s, c) => s + containerRequest(c, resource), 0);
-  const init = (podSpec?.initContainers ?? []).reduce((m, c) => Math.max(m, containerRequest(c, resource)), 0);
+  const init = (podSpec?.initContainers ?? []).reduce(
+    (m, c) => Math.max(m, containerRequest(c, resource)),
+    0,
+  );
   return Math.max(sum, init);
 }
 
@@ -82,7 +88,9 @@ export function holdsResources(pod: KubeObject): boolean {
 
 /** The pod's `Ready` condition is `True`. */
 export function isPodReady(pod: KubeObject): boolean {
-  return (pod.status?.conditions ?? []).some((c: { type: string; status: string }) => c.type === 'Ready' && c.status === 'True');
+  return (pod.status?.conditions ?? []).some(
+    (c: { type: string; status: string }) => c.type === 'Ready' && c.status === 'True',
+  );
 }
 
 /** Running, Ready and not being deleted: what Deployments and the load model count as serving. */
@@ -91,7 +99,9 @@ export function isServing(pod: KubeObject): boolean {
 }
 
 /** The controller owner reference (or the first owner reference) of an object. */
-export function controllerOf(obj: KubeObject): { apiVersion: string; kind: string; name: string; uid: string } | undefined {
+export function controllerOf(
+  obj: KubeObject,
+): { apiVersion: string; kind: string; name: string; uid: string } | undefined {
   const refs = obj.metadata.ownerReferences ?? [];
   return refs.find((r) => r.controller) ?? refs[0];
 }
@@ -105,7 +115,9 @@ export function isOwnedBy(obj: KubeObject, owner: KubeObject): boolean {
 }
 
 /** An owner reference to `owner` as controllers write them (`controller: true`). */
-export function ownerReference(owner: KubeObject): NonNullable<KubeObject['metadata']['ownerReferences']>[number] & { blockOwnerDeletion: boolean } {
+export function ownerReference(
+  owner: KubeObject,
+): NonNullable<KubeObject['metadata']['ownerReferences']>[number] & { blockOwnerDeletion: boolean } {
   return {
     apiVersion: owner.apiVersion,
     kind: owner.kind,
@@ -118,7 +130,9 @@ export function ownerReference(owner: KubeObject): NonNullable<KubeObject['metad
 
 /** The Node's `Ready` condition is `True`. */
 export function isNodeReady(node: KubeObject): boolean {
-  return (node.status?.conditions ?? []).some((c: { type: string; status: string }) => c.type === 'Ready' && c.status === 'True');
+  return (node.status?.conditions ?? []).some(
+    (c: { type: string; status: string }) => c.type === 'Ready' && c.status === 'True',
+  );
 }
 
 /** Groups objects by `namespace/name` of their controller owner reference. */
@@ -167,8 +181,10 @@ export function setCondition(
   const list = [...(conditions ?? [])];
   const i = list.findIndex((c) => c.type === next.type);
   const old = i >= 0 ? list[i] : undefined;
-  if (old && old.status === next.status && old.reason === next.reason && old.message === next.message) return list;
-  const lastTransitionTime = old && old.status === next.status && old.lastTransitionTime ? old.lastTransitionTime : at;
+  if (old && old.status === next.status && old.reason === next.reason && old.message === next.message)
+    return list;
+  const lastTransitionTime =
+    old && old.status === next.status && old.lastTransitionTime ? old.lastTransitionTime : at;
   const cond: Record<string, unknown> = { ...next, ...extra, lastTransitionTime };
   if (next.reason === undefined) delete cond.reason;
   if (next.message === undefined) delete cond.message;

@@ -41,7 +41,13 @@ export function replicaSetPod(rs: KubeObject, index: number): KubeObject {
     ownerReferences: [ownerReference(rs)],
   };
   if (tpl.metadata?.annotations) metadata.annotations = { ...tpl.metadata.annotations };
-  return { apiVersion: 'v1', kind: 'Pod', metadata, spec: structuredClone(tpl.spec ?? {}), status: { phase: 'Pending' } };
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata,
+    spec: structuredClone(tpl.spec ?? {}),
+    status: { phase: 'Pending' },
+  };
 }
 
 /** Brings one ReplicaSet's pods to `spec.replicas` and writes its status. */

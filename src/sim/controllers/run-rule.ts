@@ -46,7 +46,11 @@ export function durationForImage(image: string, durations: Record<string, number
 }
 
 /** Applies the rule above to one container. */
-export function simulatedRun(container: ContainerLike, durations: Record<string, number>, defaultDurationSeconds: number): SimulatedRun {
+export function simulatedRun(
+  container: ContainerLike,
+  durations: Record<string, number>,
+  defaultDurationSeconds: number,
+): SimulatedRun {
   const argv = [...(container.command ?? []), ...(container.args ?? [])].map(String);
   let duration: number | undefined;
   let exitCode = 0;
@@ -59,7 +63,9 @@ export function simulatedRun(container: ContainerLike, durations: Record<string,
   });
   for (const arg of argv) {
     if (!arg.startsWith('--sim-')) continue;
-    const [flag, value] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [flag, value] = arg.includes('=')
+      ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+      : [arg, undefined];
     if (flag === '--sim-duration') {
       const s = value === undefined ? undefined : parseSeconds(value);
       if (s === undefined) return bad(arg);
@@ -79,7 +85,8 @@ export function simulatedRun(container: ContainerLike, durations: Record<string,
       return bad(arg);
     }
   }
-  const durationSeconds = duration ?? durationForImage(container.image ?? '', durations) ?? defaultDurationSeconds;
+  const durationSeconds =
+    duration ?? durationForImage(container.image ?? '', durations) ?? defaultDurationSeconds;
   const run: SimulatedRun = { durationSeconds, exitCode, reason: exitCode === 0 ? 'Completed' : 'Error' };
   if (message === true) run.terminationMessage = JSON.stringify({ durationSeconds });
   else if (message !== undefined) run.terminationMessage = message;

@@ -5,7 +5,13 @@ import { freeGpusByNode, placePod } from './scheduler.js';
 import { effectiveRequest } from './pods.js';
 
 function pod(spec: Record<string, unknown>, name = 'p'): KubeObject {
-  return { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'ns' }, spec, status: { phase: 'Pending' } };
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'ns' },
+    spec,
+    status: { phase: 'Pending' },
+  };
 }
 function bound(node: string, gpus: number, phase = 'Running', name = 'busy'): KubeObject {
   return { ...pod({ ...gpuPodSpec(gpus), nodeName: node }, name), status: { phase } };
@@ -15,10 +21,33 @@ const a = gpuNode('node-a', 4, { pool: 'x' });
 const b = gpuNode('node-b', 8, { pool: 'y' });
 
 describe('placePod', () => {
-  const rows: { name: string; nodes: KubeObject[]; running?: KubeObject[]; spec: Record<string, unknown>; want: string | RegExp }[] = [
-    { name: 'picks the node with the most free GPUs (LeastAllocated)', nodes: [a, b], spec: gpuPodSpec(1), want: 'node-b' },
-    { name: 'ties go to the first name', nodes: [gpuNode('n2', 4), gpuNode('n1', 4)].sort((x, y) => x.metadata.name.localeCompare(y.metadata.name)), spec: gpuPodSpec(1), want: 'n1' },
-    { name: 'honours nodeSelector', nodes: [a, b], spec: gpuPodSpec(1, { nodeSelector: { pool: 'x' } }), want: 'node-a' },
+  const rows: {
+    name: string;
+    nodes: KubeObject[];
+    running?: KubeObject[];
+    spec: Record<string, unknown>;
+    want: string | RegExp;
+  }[] = [
+    {
+      name: 'picks the node with the most free GPUs (LeastAllocated)',
+      nodes: [a, b],
+      spec: gpuPodSpec(1),
+      want: 'node-b',
+    },
+    {
+      name: 'ties go to the first name',
+      nodes: [gpuNode('n2', 4), gpuNode('n1', 4)].sort((x, y) =>
+        x.metadata.name.localeCompare(y.metadata.name),
+      ),
+      spec: gpuPodSpec(1),
+      want: 'n1',
+    },
+    {
+      name: 'honours nodeSelector',
+      nodes: [a, b],
+      spec: gpuPodSpec(1, { nodeSelector: { pool: 'x' } }),
+      want: 'node-a',
+    },
     {
       name: 'selector mismatch everywhere is Unschedulable with the scheduler text',
       nodes: [a, b],
@@ -34,10 +63,17 @@ describe('placePod', () => {
     {
       name: 'Equal toleration with the wrong value does not tolerate',
       nodes: [a],
-      spec: gpuPodSpec(1, { tolerations: [{ key: 'nvidia.com/gpu', operator: 'Equal', value: 'absent', effect: 'NoSchedule' }] }),
+      spec: gpuPodSpec(1, {
+        tolerations: [{ key: 'nvidia.com/gpu', operator: 'Equal', value: 'absent', effect: 'NoSchedule' }],
+      }),
       want: /untolerated taint \{nvidia\.com\/gpu: present\}/,
     },
-    { name: 'empty-key Exists toleration tolerates everything', nodes: [a], spec: gpuPodSpec(1, { tolerations: [{ operator: 'Exists' }] }), want: 'node-a' },
+    {
+      name: 'empty-key Exists toleration tolerates everything',
+      nodes: [a],
+      spec: gpuPodSpec(1, { tolerations: [{ operator: 'Exists' }] }),
+      want: 'node-a',
+    },
     {
       name: 'not enough free GPUs',
       nodes: [a],
@@ -45,7 +81,13 @@ describe('placePod', () => {
       spec: gpuPodSpec(2),
       want: '0/1 nodes are available: 1 Insufficient nvidia.com/gpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.',
     },
-    { name: 'Succeeded and Failed pods hold no GPUs', nodes: [a], running: [bound('node-a', 3, 'Succeeded', 'x'), bound('node-a', 2, 'Failed', 'y')], spec: gpuPodSpec(4), want: 'node-a' },
+    {
+      name: 'Succeeded and Failed pods hold no GPUs',
+      nodes: [a],
+      running: [bound('node-a', 3, 'Succeeded', 'x'), bound('node-a', 2, 'Failed', 'y')],
+      spec: gpuPodSpec(4),
+      want: 'node-a',
+    },
     {
       name: 'cordoned node gets nothing',
       nodes: [gpuNode('c', 8, {}, { unschedulable: true })],
@@ -60,8 +102,13 @@ describe('placePod', () => {
     },
     {
       name: 'NoExecute unreachable taint is not tolerated by a NoSchedule-only toleration',
-      nodes: [gpuNode('u', 1, {}, { taints: [{ key: 'node.kubernetes.io/unreachable', effect: 'NoExecute' }] })],
-      spec: { containers: [{ name: 'm' }], tolerations: [{ key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoSchedule' }] },
+      nodes: [
+        gpuNode('u', 1, {}, { taints: [{ key: 'node.kubernetes.io/unreachable', effect: 'NoExecute' }] }),
+      ],
+      spec: {
+        containers: [{ name: 'm' }],
+        tolerations: [{ key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoSchedule' }],
+      },
       want: /untolerated taint \{node\.kubernetes\.io\/unreachable: \}/,
     },
     {
@@ -80,12 +127,20 @@ describe('placePod', () => {
       nodes: [a, b, gpuNode('c', 8, {}, { unschedulable: true })],
       running: [bound('node-b', 8)],
       spec: gpuPodSpec(5),
-      want: "0/3 nodes are available: 1 node(s) were unschedulable, 2 Insufficient nvidia.com/gpu. preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.",
+      want: '0/3 nodes are available: 1 node(s) were unschedulable, 2 Insufficient nvidia.com/gpu. preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.',
     },
     {
       name: 'required node affinity In',
       nodes: [a, b],
-      spec: gpuPodSpec(1, { affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'pool', operator: 'In', values: ['x'] }] }] } } } }),
+      spec: gpuPodSpec(1, {
+        affinity: {
+          nodeAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: {
+              nodeSelectorTerms: [{ matchExpressions: [{ key: 'pool', operator: 'In', values: ['x'] }] }],
+            },
+          },
+        },
+      }),
       want: 'node-a',
     },
   ];
@@ -110,8 +165,15 @@ describe('placePod', () => {
 describe('effectiveRequest', () => {
   it('is max(max init, sum of containers), with limits implying requests', () => {
     const spec = {
-      initContainers: [{ resources: { requests: { 'nvidia.com/gpu': '2' } } }, { resources: { limits: { 'nvidia.com/gpu': '3' } } }],
-      containers: [{ resources: { limits: { 'nvidia.com/gpu': '1' } } }, { resources: { requests: { 'nvidia.com/gpu': '1' } } }, { resources: {} }],
+      initContainers: [
+        { resources: { requests: { 'nvidia.com/gpu': '2' } } },
+        { resources: { limits: { 'nvidia.com/gpu': '3' } } },
+      ],
+      containers: [
+        { resources: { limits: { 'nvidia.com/gpu': '1' } } },
+        { resources: { requests: { 'nvidia.com/gpu': '1' } } },
+        { resources: {} },
+      ],
     };
     expect(effectiveRequest(spec)).toBe(3);
     expect(effectiveRequest({ ...spec, initContainers: [] })).toBe(2);

@@ -22,7 +22,12 @@ export type Placement = { node: string } | { node: null; message: string };
  * Pure placement of one pod against nodes with their free GPUs (`free` is keyed by node name).
  * `nodes` must be sorted by name (ties go to the first).
  */
-export function placePod(pod: KubeObject, nodes: KubeObject[], free: Map<string, number>, scoring: ResolvedConfig['scoring']): Placement {
+export function placePod(
+  pod: KubeObject,
+  nodes: KubeObject[],
+  free: Map<string, number>,
+  scoring: ResolvedConfig['scoring'],
+): Placement {
   const gpus = podGpus(pod);
   const reasons = new Map<string, number>();
   let best: { name: string; free: number } | undefined;
@@ -83,7 +88,12 @@ export function schedulerController(config: ResolvedConfig): SimController {
             free.set(placement.node, free.get(placement.node)! - podGpus(pod));
             pod.spec.nodeName = placement.node;
             pod.status = { ...(pod.status ?? {}), phase: 'Pending' };
-            pod.status.conditions = setCondition(pod.status.conditions, { type: 'PodScheduled', status: 'True' }, at, { lastProbeTime: null });
+            pod.status.conditions = setCondition(
+              pod.status.conditions,
+              { type: 'PodScheduled', status: 'True' },
+              at,
+              { lastProbeTime: null },
+            );
           } else {
             pod.status = { ...(pod.status ?? {}), phase: 'Pending' };
             pod.status.conditions = setCondition(

@@ -53,9 +53,11 @@ export function toleratesTaint(toleration: Toleration, taint: Taint): boolean {
 export function effectiveTaints(node: KubeObject): Taint[] {
   const taints: Taint[] = [...((node.spec?.taints as Taint[] | undefined) ?? [])];
   if (!isNodeReady(node)) {
-    const ready = (node.status?.conditions ?? []).find((c: { type: string }) => c.type === 'Ready') as { status?: string } | undefined;
+    const ready = (node.status?.conditions ?? []).find((c: { type: string }) => c.type === 'Ready') as
+      { status?: string } | undefined;
     const key = ready?.status === 'False' ? NOT_READY_TAINT : UNREACHABLE_TAINT;
-    if (!taints.some((t) => t.key === key && t.effect === 'NoSchedule')) taints.push({ key, effect: 'NoSchedule' });
+    if (!taints.some((t) => t.key === key && t.effect === 'NoSchedule'))
+      taints.push({ key, effect: 'NoSchedule' });
   }
   return taints;
 }
@@ -98,14 +100,16 @@ export function matchesNodeAffinity(podSpec: KubeObject['spec'], node: KubeObjec
   for (const [k, v] of Object.entries((podSpec?.nodeSelector as Record<string, string> | undefined) ?? {})) {
     if (labels[k] !== v) return false;
   }
-  const terms = podSpec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms as
-    | { matchExpressions?: NodeSelectorRequirement[]; matchFields?: NodeSelectorRequirement[] }[]
-    | undefined;
+  const terms = podSpec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution
+    ?.nodeSelectorTerms as
+    { matchExpressions?: NodeSelectorRequirement[]; matchFields?: NodeSelectorRequirement[] }[] | undefined;
   if (!terms || terms.length === 0) return true;
   return terms.some(
     (t) =>
       (t.matchExpressions ?? []).every((r) => matchesRequirement(labels, r)) &&
-      (t.matchFields ?? []).every((r) => r.key === 'metadata.name' && matchesRequirement({ 'metadata.name': node.metadata.name }, r)) &&
+      (t.matchFields ?? []).every(
+        (r) => r.key === 'metadata.name' && matchesRequirement({ 'metadata.name': node.metadata.name }, r),
+      ) &&
       ((t.matchExpressions?.length ?? 0) > 0 || (t.matchFields?.length ?? 0) > 0),
   );
 }
@@ -119,12 +123,17 @@ export function allocatableGpus(node: KubeObject): number {
  * Why `node` cannot take the pod, in kube-scheduler's words, or null when it fits.
  * `freeGpus` is allocatable minus the effective requests of live pods bound there.
  */
-export function filterNode(podSpec: KubeObject['spec'], node: KubeObject, gpuRequest: number, freeGpus: number): string | null {
+export function filterNode(
+  podSpec: KubeObject['spec'],
+  node: KubeObject,
+  gpuRequest: number,
+  freeGpus: number,
+): string | null {
   const tolerations = (podSpec?.tolerations as Toleration[] | undefined) ?? [];
   // NodeUnschedulable: a cordoned node takes only pods tolerating the unschedulable taint.
   if (node.spec?.unschedulable === true) {
     const cordon: Taint = { key: UNSCHEDULABLE_TAINT, effect: 'NoSchedule' };
-    if (!tolerations.some((t) => toleratesTaint(t, cordon))) return "node(s) were unschedulable";
+    if (!tolerations.some((t) => toleratesTaint(t, cordon))) return 'node(s) were unschedulable';
   }
   // TaintToleration: every NoSchedule and NoExecute taint must be tolerated.
   for (const taint of effectiveTaints(node)) {

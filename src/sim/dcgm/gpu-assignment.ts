@@ -23,13 +23,16 @@ export function recordedIndices(pod: KubeObject): number[] | undefined {
  * what is left (an overcommitted dump), never an index twice.
  */
 export function assignGpus(nodeName: string, gpuCount: number, pods: KubeObject[]): Map<number, KubeObject> {
-  const holders = pods.filter((p) => p.spec?.nodeName === nodeName && holdsResources(p) && podGpus(p) > 0).sort(byCreation);
+  const holders = pods
+    .filter((p) => p.spec?.nodeName === nodeName && holdsResources(p) && podGpus(p) > 0)
+    .sort(byCreation);
   const out = new Map<number, KubeObject>();
   const unplaced: KubeObject[] = [];
   for (const pod of holders) {
     const want = podGpus(pod);
     const rec = recordedIndices(pod);
-    if (rec && rec.length === want && rec.every((i) => i < gpuCount && !out.has(i))) for (const i of rec) out.set(i, pod);
+    if (rec && rec.length === want && rec.every((i) => i < gpuCount && !out.has(i)))
+      for (const i of rec) out.set(i, pod);
     else unplaced.push(pod);
   }
   for (const pod of unplaced) {

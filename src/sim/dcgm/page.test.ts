@@ -27,14 +27,28 @@ function setup(): Harness {
   h.apply('pods', {
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name: 'nvidia-dcgm-exporter-x2k9p', namespace: 'gpu-operator', labels: { app: 'nvidia-dcgm-exporter' } },
-    spec: { nodeName: 'gpu-a100-07', containers: [{ name: 'exporter' }], tolerations: [{ operator: 'Exists' }] },
+    metadata: {
+      name: 'nvidia-dcgm-exporter-x2k9p',
+      namespace: 'gpu-operator',
+      labels: { app: 'nvidia-dcgm-exporter' },
+    },
+    spec: {
+      nodeName: 'gpu-a100-07',
+      containers: [{ name: 'exporter' }],
+      tolerations: [{ operator: 'Exists' }],
+    },
   });
   h.apply('pods', {
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: { name: 'foreign-0', namespace: 'research' },
-    spec: { ...gpuPodSpec(1), containers: [{ name: 'sidecar' }, { name: 'trainer', resources: { limits: { 'nvidia.com/gpu': '1' } } }] },
+    spec: {
+      ...gpuPodSpec(1),
+      containers: [
+        { name: 'sidecar' },
+        { name: 'trainer', resources: { limits: { 'nvidia.com/gpu': '1' } } },
+      ],
+    },
   });
   h.apply('deployments', {
     apiVersion: 'apps/v1',
@@ -43,7 +57,10 @@ function setup(): Harness {
     spec: {
       replicas: 2,
       selector: { matchLabels: { app: 'infer' } },
-      template: { metadata: { labels: { app: 'infer', 'gpuops.dev/algorithm': 'infer' } }, spec: gpuPodSpec(1) },
+      template: {
+        metadata: { labels: { app: 'infer', 'gpuops.dev/algorithm': 'infer' } },
+        spec: gpuPodSpec(1),
+      },
     },
   });
   return h;
@@ -69,16 +86,25 @@ describe('dcgm-exporter page', () => {
     const load = new LoadModel({ foreignUtilizationPercent: 70 });
     load.setLoad('infer', 130);
     const h = setup();
-    const page = renderDcgmPage(h.store.get('nodes', undefined, 'gpu-a100-07')!, h.store.list('pods'), load, h.now());
+    const page = renderDcgmPage(
+      h.store.get('nodes', undefined, 'gpu-a100-07')!,
+      h.store.list('pods'),
+      load,
+      h.now(),
+    );
     const rows = parse(page);
     expect(rows.map((r) => r.gpu)).toEqual(['0', '1', '2', '3']);
     const byPod = (prefix: string) => rows.filter((r) => r.pod.startsWith(prefix));
-    expect(byPod('foreign-0')).toEqual([{ gpu: '0', pod: 'foreign-0', container: 'trainer', util: 70, ratio: 0.7 }]);
+    expect(byPod('foreign-0')).toEqual([
+      { gpu: '0', pod: 'foreign-0', container: 'trainer', util: 70, ratio: 0.7 },
+    ]);
     expect(byPod('infer-').map((r) => [r.util, r.ratio])).toEqual([
       [65, 0.65],
       [65, 0.65],
     ]);
-    expect(rows.filter((r) => r.pod === '')).toEqual([{ gpu: '3', pod: '', container: '', util: 0, ratio: 0 }]);
+    expect(rows.filter((r) => r.pod === '')).toEqual([
+      { gpu: '3', pod: '', container: '', util: 0, ratio: 0 },
+    ]);
     expect(page).toContain('Hostname="nvidia-dcgm-exporter-x2k9p"');
     expect(page).toContain('modelName="NVIDIA A100-SXM4-80GB"');
     expect(page).toContain('DCGM_FI_DRIVER_VERSION="550.127.05"');
@@ -88,22 +114,33 @@ describe('dcgm-exporter page', () => {
     d.spec.replicas = 3;
     h.store.update('deployments', d);
     h.settle();
-    const three = parse(renderDcgmPage(h.store.get('nodes', undefined, 'gpu-a100-07')!, h.store.list('pods'), load, h.now()));
-    expect(three.filter((r) => r.pod.startsWith('infer-')).map((r) => r.ratio)).toEqual([0.433333, 0.433333, 0.433333]);
+    const three = parse(
+      renderDcgmPage(h.store.get('nodes', undefined, 'gpu-a100-07')!, h.store.list('pods'), load, h.now()),
+    );
+    expect(three.filter((r) => r.pod.startsWith('infer-')).map((r) => r.ratio)).toEqual([
+      0.433333, 0.433333, 0.433333,
+    ]);
     expect(three.filter((r) => r.pod.startsWith('infer-')).map((r) => r.util)).toEqual([43, 43, 43]);
     load.setLoad('infer', 900);
-    const over = parse(renderDcgmPage(h.store.get('nodes', undefined, 'gpu-a100-07')!, h.store.list('pods'), load, h.now()));
+    const over = parse(
+      renderDcgmPage(h.store.get('nodes', undefined, 'gpu-a100-07')!, h.store.list('pods'), load, h.now()),
+    );
     expect(over.filter((r) => r.pod.startsWith('infer-')).map((r) => r.util)).toEqual([100, 100, 100]);
   });
 
   it('keeps a pod on its GPU when an earlier pod goes away (device plugin assignment is recorded)', () => {
     const load = new LoadModel();
     const h = setup();
-    const before = parse(renderDcgmPage(h.store.get('nodes', undefined, 'gpu-a100-07')!, h.store.list('pods'), load, h.now()));
+    const before = parse(
+      renderDcgmPage(h.store.get('nodes', undefined, 'gpu-a100-07')!, h.store.list('pods'), load, h.now()),
+    );
     h.store.delete('pods', 'research', 'foreign-0');
     h.settle();
-    const after = parse(renderDcgmPage(h.store.get('nodes', undefined, 'gpu-a100-07')!, h.store.list('pods'), load, h.now()));
-    for (const r of after.filter((x) => x.pod !== '')) expect(before.find((b) => b.pod === r.pod)?.gpu).toBe(r.gpu);
+    const after = parse(
+      renderDcgmPage(h.store.get('nodes', undefined, 'gpu-a100-07')!, h.store.list('pods'), load, h.now()),
+    );
+    for (const r of after.filter((x) => x.pod !== ''))
+      expect(before.find((b) => b.pod === r.pod)?.gpu).toBe(r.gpu);
     expect(after.find((r) => r.gpu === '0')!.pod).toBe('');
   });
 
@@ -115,7 +152,14 @@ describe('dcgm-exporter page', () => {
       { at: '2026-12-01T10:10:00Z', load: 20 },
     ]);
     const utilAt = (iso: string) =>
-      parse(renderDcgmPage(h.store.get('nodes', undefined, 'gpu-a100-07')!, h.store.list('pods'), load, new Date(iso)))
+      parse(
+        renderDcgmPage(
+          h.store.get('nodes', undefined, 'gpu-a100-07')!,
+          h.store.list('pods'),
+          load,
+          new Date(iso),
+        ),
+      )
         .filter((r) => r.pod.startsWith('infer-'))
         .map((r) => r.util);
     expect(utilAt('2026-12-01T10:04:59Z')).toEqual([0, 0]);
@@ -127,10 +171,22 @@ describe('dcgm-exporter page', () => {
     const fixture = readFileSync(FIXTURE, 'utf8');
     const load = new LoadModel();
     const h = setup();
-    const page = renderDcgmPage(h.store.get('nodes', undefined, 'gpu-a100-07')!, h.store.list('pods'), load, h.now());
+    const page = renderDcgmPage(
+      h.store.get('nodes', undefined, 'gpu-a100-07')!,
+      h.store.list('pods'),
+      load,
+      h.now(),
+    );
     const comments = (t: string) => t.split('\n').filter((l) => l.startsWith('#'));
     expect(comments(page)).toEqual(comments(fixture));
-    const labelNames = (t: string) => [...new Set(t.split('\n').filter((l) => l && !l.startsWith('#')).map((l) => [...l.matchAll(/([A-Za-z_]+)="/g)].map((m) => m[1]).join(',')))];
+    const labelNames = (t: string) => [
+      ...new Set(
+        t
+          .split('\n')
+          .filter((l) => l && !l.startsWith('#'))
+          .map((l) => [...l.matchAll(/([A-Za-z_]+)="/g)].map((m) => m[1]).join(',')),
+      ),
+    ];
     expect(labelNames(page)).toEqual(labelNames(fixture));
     expect(page.endsWith('\n')).toBe(true);
     expect(page).toMatch(/^DCGM_FI_PROF_GR_ENGINE_ACTIVE\{.*\} 0\.000000$/m);

@@ -48,7 +48,12 @@ const MODEL_NAMES: Record<string, string> = {
   'NVIDIA-L4': 'NVIDIA L4',
 };
 
-const MAX_CLOCK: Record<string, number> = { 'Tesla T4': 1590, 'NVIDIA H100 80GB HBM3': 1980, 'NVIDIA A10G': 1710, 'NVIDIA L4': 2040 };
+const MAX_CLOCK: Record<string, number> = {
+  'Tesla T4': 1590,
+  'NVIDIA H100 80GB HBM3': 1980,
+  'NVIDIA A10G': 1710,
+  'NVIDIA L4': 2040,
+};
 
 /** DCGM model name for a GFD `nvidia.com/gpu.product` label value. */
 export function modelName(product: string | undefined): string {
@@ -58,7 +63,9 @@ export function modelName(product: string | undefined): string {
 
 /** A stable GPU UUID (`GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`) for GPU `index` of a node. */
 export function gpuUuid(node: string, index: number): string {
-  const hex = [0, 1, 2, 3].map((i) => fnv32a(`${node}/gpu/${index}/${i}`).toString(16).padStart(8, '0')).join('');
+  const hex = [0, 1, 2, 3]
+    .map((i) => fnv32a(`${node}/gpu/${index}/${i}`).toString(16).padStart(8, '0'))
+    .join('');
   return `GPU-${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
@@ -67,14 +74,20 @@ export function exporterHostname(nodeName: string, pods: KubeObject[]): string {
   const exporter = pods.find(
     (p) =>
       p.spec?.nodeName === nodeName &&
-      (p.metadata.labels?.app === 'nvidia-dcgm-exporter' || p.metadata.labels?.['app.kubernetes.io/name'] === 'dcgm-exporter' || p.metadata.name.startsWith('nvidia-dcgm-exporter-')),
+      (p.metadata.labels?.app === 'nvidia-dcgm-exporter' ||
+        p.metadata.labels?.['app.kubernetes.io/name'] === 'dcgm-exporter' ||
+        p.metadata.name.startsWith('nvidia-dcgm-exporter-')),
   );
   return exporter?.metadata.name ?? `nvidia-dcgm-exporter-${nameSuffix(nodeName)}`;
 }
 
 function driverVersion(node: KubeObject): string {
   const l = node.metadata.labels ?? {};
-  const [ma, mi, rev] = [l['nvidia.com/cuda.driver.major'], l['nvidia.com/cuda.driver.minor'], l['nvidia.com/cuda.driver.rev']];
+  const [ma, mi, rev] = [
+    l['nvidia.com/cuda.driver.major'],
+    l['nvidia.com/cuda.driver.minor'],
+    l['nvidia.com/cuda.driver.rev'],
+  ];
   return ma && mi ? `${ma}.${mi}${rev ? `.${rev}` : ''}` : '550.127.05';
 }
 
@@ -87,7 +100,13 @@ function gpuContainer(pod: KubeObject): string {
  * The GPUs of one node with their pod and utilisation at `now`. `pods` must be all pods of the
  * cluster (the load of an algorithm spreads over its pods on every node).
  */
-export function dcgmGpus(node: KubeObject, pods: KubeObject[], load: LoadModel, now: Date, utilization?: Map<string, number>): DcgmGpu[] {
+export function dcgmGpus(
+  node: KubeObject,
+  pods: KubeObject[],
+  load: LoadModel,
+  now: Date,
+  utilization?: Map<string, number>,
+): DcgmGpu[] {
   const name = node.metadata.name;
   const count = nodeGpuCount(node);
   const held = assignGpus(name, count, pods);
@@ -99,7 +118,9 @@ export function dcgmGpus(node: KubeObject, pods: KubeObject[], load: LoadModel, 
   const out: DcgmGpu[] = [];
   for (let i = 0; i < count; i++) {
     const pod = held.get(i);
-    const u = pod ? Math.max(0, Math.min(100, util.get(`${pod.metadata.namespace}/${pod.metadata.name}`) ?? 0)) : 0;
+    const u = pod
+      ? Math.max(0, Math.min(100, util.get(`${pod.metadata.namespace}/${pod.metadata.name}`) ?? 0))
+      : 0;
     out.push({
       gpu: i,
       uuid: gpuUuid(name, i),
@@ -122,9 +143,21 @@ const esc = (v: string): string => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')
 
 const FIELDS: { name: string; help: string; value: (g: DcgmGpu) => string }[] = [
   { name: 'DCGM_FI_DEV_SM_CLOCK', help: 'SM clock frequency (in MHz).', value: (g) => String(g.smClockMhz) },
-  { name: 'DCGM_FI_DEV_GPU_UTIL', help: 'GPU utilization (in %).', value: (g) => String(Math.round(g.utilization)) },
-  { name: 'DCGM_FI_DEV_FB_USED', help: 'Framebuffer memory used (in MiB).', value: (g) => String(g.fbUsedMiB) },
-  { name: 'DCGM_FI_PROF_GR_ENGINE_ACTIVE', help: 'Ratio of time the graphics engine is active.', value: (g) => (g.utilization / 100).toFixed(6) },
+  {
+    name: 'DCGM_FI_DEV_GPU_UTIL',
+    help: 'GPU utilization (in %).',
+    value: (g) => String(Math.round(g.utilization)),
+  },
+  {
+    name: 'DCGM_FI_DEV_FB_USED',
+    help: 'Framebuffer memory used (in MiB).',
+    value: (g) => String(g.fbUsedMiB),
+  },
+  {
+    name: 'DCGM_FI_PROF_GR_ENGINE_ACTIVE',
+    help: 'Ratio of time the graphics engine is active.',
+    value: (g) => (g.utilization / 100).toFixed(6),
+  },
 ];
 
 /** The page text for GPUs of one node (ends with a newline; empty fields are omitted). */

@@ -26,7 +26,10 @@ function send(res: ServerResponse, code: number, type: string, body: string): vo
 }
 
 /** The route (a `SimRoute`): true when it answered the request. */
-export function dcgmRoute(cluster: ClusterSource, load: LoadModel): (req: IncomingMessage, res: ServerResponse, url: URL) => boolean {
+export function dcgmRoute(
+  cluster: ClusterSource,
+  load: LoadModel,
+): (req: IncomingMessage, res: ServerResponse, url: URL) => boolean {
   return (req, res, url) => {
     if (!url.pathname.startsWith('/dcgm/')) return false;
     const c = cluster();
@@ -43,7 +46,10 @@ export function dcgmRoute(cluster: ClusterSource, load: LoadModel): (req: Incomi
       const groups = c.store
         .list('nodes')
         .filter((n) => nodeGpuCount(n) > 0)
-        .map((n) => ({ targets: [host], labels: { __metrics_path__: `/dcgm/${n.metadata.name}/metrics`, node: n.metadata.name } }));
+        .map((n) => ({
+          targets: [host],
+          labels: { __metrics_path__: `/dcgm/${n.metadata.name}/metrics`, node: n.metadata.name },
+        }));
       send(res, 200, 'application/json', JSON.stringify(groups));
       return true;
     }

@@ -1,0 +1,354 @@
+/**
+ * The whole decision of one pass, as data: repo + snapshot + what Git holds + benchmark outcomes +
+ * one utilisation reading → the plan of DESIGN.md and one change set per subject (node pools;
+ * placement per algorithm; scaling per algorithm). Pure: no clock, disk or network; `gpuops plan`
+ * and the reconcile pass both call it, so what `plan` prints is what `reconcile` writes.
+ */
+import { parse } from 'yaml';
+import type { NodeInfo, Snapshot } from '../cluster/types.js';
+import { buildChangeSet, planFiles, type ChangeSetInput } from '../gitops/change-set.js';
+import type { ChangeSet, FileChange, PlannedFile } from '../gitops/types.js';
+import { nodeFilePath, nodesDir, kustomization, renderNodeFiles } from '../manifests/nodes.js';
+import type { WorkloadTemplates } from '../manifests/templates.js';
+import { renderWorkloadFiles, workloadDeletions, workloadDir } from '../manifests/workloads.js';
+import { renderYaml } from '../manifests/yaml.js';
+import type { UtilizationReading } from '../metrics/types.js';
+import { place } from '../placement/place.js';
+import type { BenchmarkOutcome, Placement } from '../placement/types.js';
+import { assignPools } from '../pools/assign.js';
+import type { PoolAssignment } from '../pools/types.js';
+import { planScaling, type AlgorithmState } from '../scaling/plan-scaling.js';
+import type { AlgorithmSample, DecisionRecord, ScalingDecision } from '../scaling/types.js';
+import type { BenchmarkRun } from '../store/types.js';
+import { POOLS, type LoadedRepo, type Pool, type ResolvedAlgorithm, type SpecError } from '../spec/types.js';
+
+/** `gpuops plan --output json` (DESIGN.md "Command-line contract"); fields may be added, these stay. */
+export interface PlanOutput {
+  cluster: string;
+  errors: SpecError[];
+  pools: PoolAssignment[];
+  placements: Placement[];
+  scaling: ScalingDecision[];
+  files: PlannedFile[];
+  /** Snapshot problems (objects that could not be read in full); absent when none. */
+  warnings?: string[];
+}
+
+/** Everything one pass decides on. */
+export interface DesiredStateInput {
+  cluster: string;
+  repo: Pick<LoadedRepo, 'policy' | 'errors' | 'algorithms'>;
+  /** The cluster as observed. */
+  snapshot: Snapshot;
+  /** Files under `clusters/<cluster>/` at the base branch head: repo-relative path → content. */
+  base: ReadonlyMap<string, string>;
+  /** Benchmark outcome at each algorithm's current spec hash; absent = not benchmarked. */
+  benchmarks: ReadonlyMap<string, BenchmarkOutcome>;
+  /** The pass's one utilisation reading (no data is `{ ok: false }`, never 0 %). */
+  reading: UtilizationReading;
+  /** Benchmark runs behind each algorithm's outcome, for the placement PR's evidence. */
+  benchmarkRuns?: ReadonlyMap<
+    string,
+    readonly Pick<BenchmarkRun, 'run' | 'status' | 'durationSeconds' | 'node'>[]
+  >;
+  /** Recorded scaling decisions since `historySince(policy, now)`. */
+  recent: readonly DecisionRecord[];
+  templates: WorkloadTemplates;
+  /** Test nodes that run a benchmark now (never released from the test pool). */
+  runningBenchmarks?: readonly string[];
+  now: Date;
+}
+
+/** The result of {@link planDesiredState}. */
+export interface DesiredState {
+  output: PlanOutput;
+  /** One per subject whose files differ from the base branch, in the order pools, placement, scale. */
+  changeSets: ChangeSet[];
+  /** Per-pod samples the scaling step counted (to store). */
+  samples: AlgorithmSample[];
+}
+
+const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Pools as Git says them: the pool label of each `clusters/<cluster>/nodes/<node>.yaml`. Git is
+ * the desired state: a relabel merged but not yet applied by Argo CD must not be proposed back.
+ */
+export function gitNodePools(
+  cluster: string,
+  base: ReadonlyMap<string, string>,
+  labelKey: string,
+): Map<string, Pool | null> {
+  const prefix = `${nodesDir(cluster)}/`;
+  const out = new Map<string, Pool | null>();
+  for (const [path, text] of base) {
+    if (!path.startsWith(prefix) || path.endsWith('/kustomization.yaml')) continue;
+    const doc = parseOrNull(text) as { metadata?: { name?: string; labels?: Record<string, string> } } | null;
+    const name = doc?.metadata?.name;
+    if (!name) continue;
+    const value = doc?.metadata?.labels?.[labelKey];
+    out.set(
+      name,
+      value !== undefined && (POOLS as readonly string[]).includes(value) ? (value as Pool) : null,
+    );
+  }
+  return out;
+}
+
+/** What the base branch holds of one algorithm's Deployment: replicas and the pool of its nodeSelector. */
+export function gitDeployment(
+  cluster: string,
+  name: string,
+  base: ReadonlyMap<string, string>,
+  labelKey: string,
+): { replicas: number | null; pool: Pool | null } | null {
+  const text = base.get(`${workloadDir(cluster, name)}/deployment.yaml`);
+  if (text === undefined) return null;
+  const doc = parseOrNull(text) as {
+    spec?: { replicas?: unknown; template?: { spec?: { nodeSelector?: Record<string, string> } } };
+  } | null;
+  const replicas = typeof doc?.spec?.replicas === 'number' ? doc.spec.replicas : null;
+  const selected = doc?.spec?.template?.spec?.nodeSelector?.[labelKey];
+  const pool =
+    selected !== undefined && (POOLS as readonly string[]).includes(selected) ? (selected as Pool) : null;
+  return { replicas, pool };
+}
+
+function parseOrNull(text: string): unknown {
+  try {
+    return parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The root `clusters/<cluster>/kustomization.yaml` for a given set of files: it lists `nodes`
+ * only when `nodes/kustomization.yaml` exists and every `algorithms/<name>` folder that has a
+ * kustomization, so a merged pull request never leaves Argo CD a folder that is not there.
+ */
+export function rootKustomization(cluster: string, files: ReadonlyMap<string, string | null>): FileChange {
+  const root = `clusters/${cluster}`;
+  const resources: string[] = [];
+  if (files.get(`${root}/nodes/kustomization.yaml`)) resources.push('nodes');
+  const algs: string[] = [];
+  const re = /^algorithms\/([^/]+)\/kustomization\.yaml$/;
+  for (const [path, content] of files) {
+    if (!path.startsWith(`${root}/`) || content === null) continue;
+    const m = re.exec(path.slice(root.length + 1));
+    if (m) algs.push(m[1]!);
+  }
+  resources.push(...[...new Set(algs)].sort(byString).map((n) => `algorithms/${n}`));
+  return { path: `${root}/kustomization.yaml`, content: renderYaml(kustomization(resources)) };
+}
+
+/** `base` with `changes` applied (content `null` deletes). */
+function overlay(
+  base: ReadonlyMap<string, string>,
+  changes: readonly FileChange[],
+): Map<string, string | null> {
+  const out = new Map<string, string | null>(base);
+  for (const c of changes) out.set(c.path, c.content);
+  return out;
+}
+
+/** Adds the root kustomization to a subject's files when, after them, it would differ from the base. */
+function withRoot(cluster: string, base: ReadonlyMap<string, string>, files: FileChange[]): FileChange[] {
+  const root = rootKustomization(cluster, overlay(base, files));
+  return base.get(root.path) === root.content ? files : [...files, root];
+}
+
+/**
+ * Plans one pass (pure, deterministic). Subjects and their files:
+ * - `pools`: every node manifest and `nodes/kustomization.yaml` (and the root kustomization while
+ *   it does not list `nodes` yet);
+ * - `placement/<name>`: the algorithm's Deployment (with the replica count Git holds), HPA and
+ *   kustomization, or their deletion when the algorithm left `algorithms/`;
+ * - `scale/<name>`: the Deployment with the new replica count and the manifests of `unused` nodes
+ *   moved into its pool. An algorithm whose placement change is still open is not scaled.
+ */
+export function planDesiredState(input: DesiredStateInput): DesiredState {
+  const { cluster, repo, base, now } = input;
+  const policy = repo.policy;
+  const labelKey = policy.spec.pools.labelKey;
+  const labels = policy.spec.pullRequests.labels;
+
+  // 1. Pools, from the cluster as Git wants it labelled.
+  const gitPools = gitNodePools(cluster, base, labelKey);
+  const nodes: NodeInfo[] = input.snapshot.nodes.map((n) =>
+    gitPools.has(n.name) ? { ...n, pool: gitPools.get(n.name)! } : n,
+  );
+  const snapshot: Snapshot = { ...input.snapshot, nodes };
+  const pools = assignPools(snapshot, policy, { runningBenchmarks: [...(input.runningBenchmarks ?? [])] });
+  const nodeFiles: FileChange[] = renderNodeFiles({
+    cluster,
+    assignments: pools,
+    nodes,
+    policy: policy.spec,
+  });
+  const rendered = new Set(nodeFiles.map((f) => f.path));
+  for (const path of base.keys()) {
+    if (path.startsWith(`${nodesDir(cluster)}/`) && !rendered.has(path))
+      nodeFiles.push({ path, content: null });
+  }
+  const inputs: ChangeSetInput[] = [];
+  inputs.push({
+    cluster,
+    kind: 'pools',
+    subject: 'pools',
+    files: withRoot(cluster, base, nodeFiles),
+    current: base,
+    pools,
+    labels,
+  });
+
+  // 2. Placement.
+  const placements: Placement[] = repo.algorithms.map((alg) =>
+    place(
+      { algorithm: alg.name, pinned: alg.placement, benchmark: input.benchmarks.get(alg.name) ?? null },
+      policy.spec.placement.longTaskThresholdSeconds,
+    ),
+  );
+  const placementOf = new Map(placements.map((p) => [p.algorithm, p]));
+  const placementChanged = new Set<string>();
+  const algorithmFiles: FileChange[] = [];
+  for (const alg of repo.algorithms) {
+    const p = placementOf.get(alg.name)!;
+    if (!p.pool) continue;
+    const git = gitDeployment(cluster, alg.name, base, labelKey);
+    const files = renderWorkloadFiles({
+      algorithm: alg,
+      pool: p.pool,
+      policy: policy.spec,
+      cluster,
+      templates: input.templates,
+      replicas: git?.replicas ?? undefined,
+    });
+    algorithmFiles.push(...files);
+  }
+  const deletions = workloadDeletions({
+    cluster,
+    algorithmsInGit: repo.algorithms.map((a) => a.name),
+    present: [...base.keys()],
+    rendered: algorithmFiles,
+  });
+  const bySubject = new Map<string, FileChange[]>();
+  for (const f of [...algorithmFiles, ...deletions]) {
+    const name = f.path.slice(`clusters/${cluster}/algorithms/`.length).split('/')[0]!;
+    const list = bySubject.get(name) ?? [];
+    list.push(f);
+    bySubject.set(name, list);
+  }
+  for (const [name, files] of [...bySubject].sort(([a], [b]) => byString(a, b))) {
+    const p = placementOf.get(name);
+    const input1: ChangeSetInput = {
+      cluster,
+      kind: 'placement',
+      subject: name,
+      files: withRoot(cluster, base, files),
+      current: base,
+      labels,
+      ...(p
+        ? {
+            placements: [
+              {
+                placement: p,
+                runs: [...(input.benchmarkRuns?.get(name) ?? [])],
+                longTaskThresholdSeconds: policy.spec.placement.longTaskThresholdSeconds,
+              },
+            ],
+          }
+        : {}),
+    };
+    if (planFiles(input1.files, base).length > 0) placementChanged.add(name);
+    inputs.push(input1);
+  }
+
+  // 3. Scaling: every algorithm with a Deployment in Git.
+  const states: AlgorithmState[] = [];
+  for (const alg of repo.algorithms) {
+    const git = gitDeployment(cluster, alg.name, base, labelKey);
+    if (!git) continue;
+    states.push({ algorithm: alg, pool: git.pool, replicas: git.replicas ?? alg.scaling.minReplicas });
+  }
+  const scalingPass = planScaling({
+    algorithms: states,
+    snapshot,
+    reading: input.reading,
+    recent: [...input.recent],
+    policy,
+    now,
+  });
+  const algByName = new Map<string, ResolvedAlgorithm>(repo.algorithms.map((a) => [a.name, a]));
+  const scaling: ScalingDecision[] = [];
+  for (const d of scalingPass.decisions) {
+    const alg = algByName.get(d.algorithm)!;
+    const state = states.find((s) => s.algorithm.name === d.algorithm)!;
+    if (d.action === 'hold' || !state.pool || (state.pool !== 'long-task' && state.pool !== 'short-task')) {
+      scaling.push(d);
+      continue;
+    }
+    if (placementChanged.has(d.algorithm)) {
+      scaling.push({
+        ...d,
+        action: 'hold',
+        replicas: { from: d.replicas.from, to: d.replicas.from },
+        nodes: [],
+        message: `${d.message}; waits until the placement pull request of ${d.algorithm} is merged`,
+      });
+      continue;
+    }
+    scaling.push(d);
+    const files: FileChange[] = renderWorkloadFiles({
+      algorithm: alg,
+      pool: state.pool,
+      policy: policy.spec,
+      cluster,
+      templates: input.templates,
+      replicas: policy.spec.scaling.engine === 'hpa' ? undefined : d.replicas.to,
+    }).filter((f) => f.path.endsWith('/deployment.yaml'));
+    if (d.nodes.length > 0) {
+      const moved = pools
+        .filter((a) => d.nodes.includes(a.node))
+        .map((a) => ({ ...a, from: a.to, to: state.pool as Pool, reason: 'MovedForScaleUp' as const }));
+      const movedFiles = renderNodeFiles({ cluster, assignments: moved, nodes, policy: policy.spec });
+      files.push(...movedFiles.filter((f) => d.nodes.some((n) => f.path === nodeFilePath(cluster, n))));
+    }
+    const evidence = (scalingPass.attribution.byAlgorithm.get(d.algorithm)?.samples ?? []).filter(
+      (x) => x.namespace === alg.namespace,
+    );
+    inputs.push({
+      cluster,
+      kind: 'scale',
+      subject: d.algorithm,
+      files,
+      current: base,
+      labels,
+      scaling: [
+        {
+          decision: d,
+          pods: evidence,
+          min: alg.scaling.utilization.min,
+          max: alg.scaling.utilization.max,
+          minReplicas: alg.scaling.minReplicas,
+          maxReplicas: alg.scaling.maxReplicas,
+        },
+      ],
+    });
+  }
+
+  const changeSets = inputs.map(buildChangeSet).filter((c): c is ChangeSet => c !== null);
+  const planned = new Map<string, PlannedFile>();
+  for (const cs of changeSets) for (const f of planFiles(cs.files, base)) planned.set(f.path, f);
+  const output: PlanOutput = {
+    cluster,
+    errors: repo.errors,
+    pools,
+    placements,
+    scaling,
+    files: [...planned.values()].sort((a, b) => byString(a.path, b.path)),
+  };
+  if (input.snapshot.warnings && input.snapshot.warnings.length > 0)
+    output.warnings = input.snapshot.warnings;
+  return { output, changeSets, samples: scalingPass.samples };
+}

@@ -1,0 +1,193 @@
+/**
+ * The long-running controller (`gpuops run`), composed from injected parts so that tests need no
+ * Git repository: leader election over a Lease, the health and metrics server, and the loop that
+ * runs one reconcile pass at a time while this replica leads. A clean stop lets the pass in flight
+ * finish, releases the Lease, closes the health server and then the reconciler (database).
+ */
+import { hostname } from 'node:os';
+import type { Logger } from 'pino';
+import type { Settings } from '../cli/settings.js';
+import type { LeaseApi } from '../cluster/lease.js';
+import { startHealthServer } from './health.js';
+import { LeaderElector } from './leader-election.js';
+import { redactUrl } from './log.js';
+import { runLoop, type PassSummary } from './loop.js';
+import { createControllerMetrics, type ControllerMetrics } from './metrics.js';
+
+/** Everything {@link startController} needs. Times in seconds. */
+export interface ControllerOptions {
+  /** This replica's name in the Lease (`holderIdentity`). */
+  identity: string;
+  /** The `coordination.k8s.io/v1` Lease, already bound to its namespace and name. */
+  leaseApi: LeaseApi;
+  /** How long a renewal holds the Lease; client-go default 15. */
+  leaseDurationSeconds: number;
+  /** How often the leader renews and the others retry; client-go default 2. */
+  retryPeriodSeconds: number;
+  /** Time between the end of one pass and the start of the next. */
+  intervalSeconds: number;
+  /** Longest wait after repeated failures (default: the larger of 300 and the interval). */
+  maxBackoffSeconds?: number;
+  /** Port of `/healthz`, `/readyz`, `/metrics`; 0 picks a free one. */
+  healthPort: number;
+  /** Listen address of the health server (default `0.0.0.0`, as a Pod's probes need). */
+  healthHost?: string;
+  /** One reconcile pass (the reconciler's `pass`). */
+  pass: () => Promise<PassSummary>;
+  /** Closes the reconciler's adapters (database) after the last pass. */
+  close?: () => Promise<void>;
+  log: Logger;
+  metrics?: ControllerMetrics;
+}
+
+/** A started controller. */
+export interface RunningController {
+  /** The health server's port. */
+  port: number;
+  metrics: ControllerMetrics;
+  isLeader(): boolean;
+  /** Resolves with the number of passes run once the controller has stopped (by `stop`). */
+  done: Promise<number>;
+  /**
+   * Stops: no new pass starts, the pass in flight finishes, the Lease is released (the other
+   * replica takes it within one retry period), the health server and the reconciler close.
+   * Safe to call more than once. Resolves with the number of passes run.
+   */
+  stop(): Promise<number>;
+}
+
+/**
+ * Starts leader election, the health server and the loop.
+ * @throws the health server's listen error (e.g. EADDRINUSE); nothing is left running then
+ */
+export async function startController(opts: ControllerOptions): Promise<RunningController> {
+  const log = opts.log;
+  const metrics = opts.metrics ?? createControllerMetrics();
+  metrics.leader.set(0);
+  const ac = new AbortController();
+  let lastPassOk: boolean | undefined;
+  let loopAlive = true;
+
+  const elector = new LeaderElector(
+    opts.leaseApi,
+    {
+      identity: opts.identity,
+      leaseDurationSeconds: opts.leaseDurationSeconds,
+      retryPeriodSeconds: opts.retryPeriodSeconds,
+    },
+    log,
+    (leading) => {
+      metrics.leader.set(leading ? 1 : 0);
+      // A new leader's readiness starts fresh; a follower is ready while it is alive.
+      lastPassOk = undefined;
+      log.info({ identity: opts.identity, leading }, leading ? 'leading' : 'following');
+    },
+  );
+
+  const health = await startHealthServer(
+    {
+      live: () => loopAlive,
+      ready: () => loopAlive && !ac.signal.aborted && (!elector.isLeader() || lastPassOk !== false),
+    },
+    metrics.registry,
+    opts.healthPort,
+    opts.healthHost ?? '0.0.0.0',
+  );
+  log.info({ port: health.port, identity: opts.identity }, 'health server listening');
+  elector.start();
+
+  const loop = runLoop({
+    pass: async () => {
+      const s = await opts.pass();
+      if (!elector.isLeader()) {
+        log.warn({ identity: opts.identity }, 'lost the leader Lease during a pass');
+      }
+      return s;
+    },
+    intervalSeconds: opts.intervalSeconds,
+    maxBackoffSeconds: opts.maxBackoffSeconds ?? Math.max(300, opts.intervalSeconds),
+    isLeader: () => elector.isLeader(),
+    log,
+    metrics,
+    signal: ac.signal,
+    onPass: (ok) => {
+      lastPassOk = ok;
+    },
+  }).catch((err: unknown) => {
+    loopAlive = false;
+    log.fatal({ err }, 'controller loop crashed');
+    return 0;
+  });
+
+  let stopping: Promise<number> | undefined;
+  const stop = (): Promise<number> => {
+    stopping ??= (async () => {
+      log.info({ identity: opts.identity }, 'stopping: waiting for the pass in flight');
+      ac.abort();
+      const passes = await loop;
+      await elector.release();
+      metrics.leader.set(0);
+      await health.close();
+      try {
+        await opts.close?.();
+      } catch (err) {
+        log.error({ err }, 'could not close the reconciler');
+      }
+      log.info({ identity: opts.identity, passes }, 'stopped');
+      return passes;
+    })();
+    return stopping;
+  };
+
+  let resolveDone!: (n: number) => void;
+  const done = new Promise<number>((r) => (resolveDone = r));
+  return {
+    port: health.port,
+    metrics,
+    isLeader: () => elector.isLeader(),
+    done,
+    stop: async () => {
+      const n = await stop();
+      resolveDone(n);
+      return n;
+    },
+  };
+}
+
+/** Defaults of `gpuops run`'s own flags, from the Pod's downward API when present. */
+export interface RunDefaults {
+  leaseNamespace: string;
+  leaseName: string;
+  identity: string;
+}
+
+/**
+ * `--lease-namespace` defaults to `POD_NAMESPACE` or `gpuops-system`; `--lease-name` to
+ * `gpuops-<cluster>`; `--identity` to `POD_NAME` or `<hostname>-<pid>` (unique per process, as
+ * client-go recommends).
+ */
+export function runDefaults(
+  cluster: string,
+  env: NodeJS.ProcessEnv,
+  host = hostname(),
+  pid = process.pid,
+): RunDefaults {
+  return {
+    leaseNamespace: env.POD_NAMESPACE || 'gpuops-system',
+    leaseName: `gpuops-${cluster}`,
+    identity: env.POD_NAME || `${host}-${pid}`,
+  };
+}
+
+/**
+ * A copy of the settings safe to log: the GitHub token only as `[Redacted]` (or absent), and
+ * credentials removed from the repo and database URLs (`postgres://u:p@h` → `postgres://***@h`).
+ */
+export function loggableSettings(s: Settings): Record<string, unknown> {
+  return {
+    ...s,
+    githubToken: s.githubToken ? '[Redacted]' : undefined,
+    repoUrl: s.repoUrl ? redactUrl(s.repoUrl) : undefined,
+    database: redactUrl(s.database),
+  };
+}

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { simulatedRun } from './run-rule.js';
+
+const durations = { 'registry.example.com/ml/': 300, 'registry.example.com/ml/train:2': 3600 };
+
+describe('simulatedRun', () => {
+  const rows: { name: string; image: string; args?: string[]; command?: string[]; want: object }[] = [
+    {
+      name: 'exact image wins over a prefix',
+      image: 'registry.example.com/ml/train:2',
+      want: { durationSeconds: 3600, exitCode: 0, reason: 'Completed' },
+    },
+    {
+      name: 'longest matching prefix',
+      image: 'registry.example.com/ml/infer:1',
+      want: { durationSeconds: 300 },
+    },
+    { name: 'default when nothing matches', image: 'docker.io/x:1', want: { durationSeconds: 60 } },
+    {
+      name: '--sim-duration in args wins over the image',
+      image: 'registry.example.com/ml/train:2',
+      args: ['--sim-duration=12.5'],
+      want: { durationSeconds: 12.5 },
+    },
+    {
+      name: '--sim-duration in command counts too',
+      image: 'x',
+      command: ['python', 'b.py', '--sim-duration=7'],
+      want: { durationSeconds: 7 },
+    },
+    {
+      name: '--sim-fail exits 1 with Error',
+      image: 'x',
+      args: ['--sim-fail'],
+      want: { exitCode: 1, reason: 'Error' },
+    },
+    { name: '--sim-fail=CODE', image: 'x', args: ['--sim-fail=137'], want: { exitCode: 137 } },
+    {
+      name: 'termination message with the run time',
+      image: 'x',
+      args: ['--sim-duration=9', '--sim-termination-message'],
+      want: { terminationMessage: '{"durationSeconds":9}' },
+    },
+    {
+      name: 'termination message with a chosen figure',
+      image: 'x',
+      args: ['--sim-termination-message=41'],
+      want: { durationSeconds: 60, terminationMessage: '{"durationSeconds":41}' },
+    },
+    {
+      name: 'malformed duration fails at once, naming the argument',
+      image: 'x',
+      args: ['--sim-duration=ten'],
+      want: {
+        durationSeconds: 0,
+        exitCode: 2,
+        terminationMessage: expect.stringContaining('"--sim-duration=ten"'),
+      },
+    },
+    { name: 'unknown --sim- flag fails', image: 'x', args: ['--sim-speed=2'], want: { exitCode: 2 } },
+  ];
+  for (const row of rows) {
+    it(row.name, () => {
+      expect(
+        simulatedRun({ image: row.image, args: row.args, command: row.command }, durations, 60),
+      ).toMatchObject(row.want);
+    });
+  }
+});

@@ -1,0 +1,129 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DcgmScrapeSource } from '../../src/metrics/dcgm-scrape.js';
+import { MetricsParseError, parseDcgmPage } from '../../src/metrics/dcgm-text.js';
+import { parseMetricsFile } from '../../src/metrics/metrics-file.js';
+import { utilizationQuery } from '../../src/metrics/query.js';
+import { parseQueryResult } from '../../src/metrics/query-result.js';
+
+const page = readFileSync(new URL('../fixtures/cluster-mixed/dcgm/gpu-t4-02.prom', import.meta.url), 'utf8');
+
+describe('dcgm page parser', () => {
+  it('reads every DCGM family with labels, values and the scrape time', () => {
+    const s = parseDcgmPage(page, { source: 'gpu-t4-02.prom', scrapedAtMs: 1000, node: 'gpu-t4-02' });
+    expect(s).toHaveLength(16);
+    const util = s.filter((x) => x.metric === 'DCGM_FI_DEV_GPU_UTIL');
+    expect(util.map((x) => x.value)).toEqual([61, 0, 0, 0]);
+    expect(util[0]!.labels).toMatchObject({
+      pod: 'video-decode-5c9d7-2xq8w',
+      namespace: 'media',
+      node: 'gpu-t4-02',
+    });
+    expect(util[0]!.timestamp).toBe(1000);
+  });
+
+  it('names the file and line of a malformed sample', () => {
+    const bad = page.replace(
+      'DCGM_FI_DEV_GPU_UTIL{gpu="1"',
+      'DCGM_FI_DEV_GPU_UTIL{gpu="9" 3\nDCGM_FI_DEV_GPU_UTIL{gpu="1"',
+    );
+    expect(() => parseDcgmPage(bad, { source: 'x.prom', scrapedAtMs: 0 })).toThrow(MetricsParseError);
+    try {
+      parseDcgmPage(bad, { source: 'x.prom', scrapedAtMs: 0 });
+    } catch (err) {
+      expect((err as MetricsParseError).message).toMatch(/^x\.prom:10: /);
+    }
+  });
+});
+
+describe('Prometheus query result', () => {
+  it('joins the avg and last halves per series; a missing last means older than the lookback', () => {
+    const m = { UUID: 'GPU-1', pod: 'p' };
+    const s = parseQueryResult(
+      {
+        status: 'success',
+        data: {
+          resultType: 'vector',
+          result: [
+            { metric: { ...m, gpuops_stat: 'avg' }, value: [1000, '42.5'] },
+            { metric: { gpuops_stat: 'last', pod: 'p', UUID: 'GPU-1' }, value: [1000, '995.5'] },
+            { metric: { UUID: 'GPU-2', gpuops_stat: 'avg', pod: 'q' }, value: [1000, 'NaN'] },
+          ],
+        },
+      },
+      { source: 'r.json', metric: 'DCGM_FI_DEV_GPU_UTIL' },
+    );
+    expect(s).toEqual([
+      { metric: 'DCGM_FI_DEV_GPU_UTIL', labels: m, value: 42.5, timestamp: 995_500 },
+      { metric: 'DCGM_FI_DEV_GPU_UTIL', labels: { UUID: 'GPU-2', pod: 'q' }, value: NaN, timestamp: 700_000 },
+    ]);
+  });
+
+  it('reads a plain saved avg_over_time vector and rejects an error answer', () => {
+    const json = JSON.stringify({
+      status: 'success',
+      data: { resultType: 'vector', result: [{ metric: { UUID: 'GPU-1' }, value: [1700000000, '7'] }] },
+    });
+    expect(parseMetricsFile('saved.json', json, 'DCGM_FI_DEV_GPU_UTIL', 0)).toEqual([
+      { metric: 'DCGM_FI_DEV_GPU_UTIL', labels: { UUID: 'GPU-1' }, value: 7, timestamp: 1_700_000_000_000 },
+    ]);
+    expect(() =>
+      parseQueryResult({ status: 'error', error: 'parse error' }, { source: 'e.json', metric: 'x' }),
+    ).toThrow(/e\.json: status is "error": parse error/);
+  });
+
+  it('a saved page takes its node from the file name', () => {
+    const s = parseMetricsFile('dumps/dcgm/gpu-t4-02.prom', page, 'DCGM_FI_DEV_GPU_UTIL', 5);
+    expect(s.map((x) => [x.labels.node, x.timestamp])).toEqual(Array(4).fill(['gpu-t4-02', 5]));
+  });
+
+  it('builds one query for all GPUs and refuses a bad metric name', () => {
+    expect(utilizationQuery('DCGM_FI_DEV_GPU_UTIL', 300)).toBe(
+      'label_replace(avg_over_time(DCGM_FI_DEV_GPU_UTIL{}[300s]), "gpuops_stat", "avg", "", "")' +
+        ' or label_replace(timestamp(DCGM_FI_DEV_GPU_UTIL{}), "gpuops_stat", "last", "", "")',
+    );
+    expect(() => utilizationQuery('x{}', 300)).toThrow(/not a metric name/);
+  });
+});
+
+describe('DcgmScrapeSource', () => {
+  let server: Server;
+  let base: string;
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      if (req.url === '/ok') res.end(page);
+      else {
+        res.writeHead(500);
+        res.end('boom');
+      }
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  it('one failing page is reported, the others count; all failing is no data', async () => {
+    const now = () => new Date(1234);
+    const some = await new DcgmScrapeSource({
+      targets: [{ url: `${base}/ok`, node: 'gpu-t4-02' }, { url: `${base}/bad` }],
+      now,
+    }).read({
+      metric: 'DCGM_FI_DEV_GPU_UTIL',
+      windowSeconds: 60,
+    });
+    expect(some.ok && some.series.map((s) => [s.labels.node, s.value, s.timestamp])).toEqual([
+      ['gpu-t4-02', 61, 1234],
+      ['gpu-t4-02', 0, 1234],
+      ['gpu-t4-02', 0, 1234],
+      ['gpu-t4-02', 0, 1234],
+    ]);
+    expect(some.ok && some.errors).toEqual([`${base}/bad: HTTP 500`]);
+    const none = await new DcgmScrapeSource({ targets: [{ url: `${base}/bad` }], now }).read({
+      metric: 'DCGM_FI_DEV_GPU_UTIL',
+      windowSeconds: 60,
+    });
+    expect(none).toMatchObject({ ok: false, reason: 'Unreachable' });
+  });
+});

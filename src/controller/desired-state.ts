@@ -152,10 +152,21 @@ function overlay(
   return out;
 }
 
-/** Adds the root kustomization to a subject's files when, after them, it would differ from the base. */
-function withRoot(cluster: string, base: ReadonlyMap<string, string>, files: FileChange[]): FileChange[] {
-  const root = rootKustomization(cluster, overlay(base, files));
-  return base.get(root.path) === root.content ? files : [...files, root];
+/**
+ * Adds the root kustomization to a subject's files when the subject's own change alters what it
+ * lists (an algorithm folder appears or goes). The pools subject also repairs a root that drifted
+ * from the folders in Git (two placement PRs merged one after the other). So the root is never
+ * in every pull request at once.
+ */
+function withRoot(
+  cluster: string,
+  base: ReadonlyMap<string, string>,
+  files: FileChange[],
+  repair: boolean,
+): FileChange[] {
+  const after = rootKustomization(cluster, overlay(base, files));
+  const before = repair ? base.get(after.path) : rootKustomization(cluster, base).content;
+  return before === after.content ? files : [...files, after];
 }
 
 /**
@@ -196,7 +207,7 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
     cluster,
     kind: 'pools',
     subject: 'pools',
-    files: withRoot(cluster, base, nodeFiles),
+    files: withRoot(cluster, base, nodeFiles, true),
     current: base,
     pools,
     labels,
@@ -245,7 +256,7 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
       cluster,
       kind: 'placement',
       subject: name,
-      files: withRoot(cluster, base, files),
+      files: withRoot(cluster, base, files, false),
       current: base,
       labels,
       ...(p

@@ -36,6 +36,8 @@ export class LeaderElector {
   private stopped = false;
   /** The attempt in flight, awaited by `release` so a late renewal cannot follow the release. */
   private inflight: Promise<boolean> | undefined;
+  /** Ends leadership when no renewal succeeds before the renew deadline. */
+  private deadlineTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly api: LeaseApi,
@@ -65,7 +67,22 @@ export class LeaderElector {
       if (d.action === 'create') ok = await this.api.create(d.spec);
       else if (d.action === 'renew' || d.action === 'acquire')
         ok = await this.api.replace(d.spec, lease!.resourceVersion);
-      if (ok) this.renewedAt = now.getTime();
+      if (ok) {
+        this.renewedAt = now.getTime();
+        clearTimeout(this.deadlineTimer);
+        const left = this.renewedAt + renewDeadlineSeconds(this.config) * 1000 - this.clock().getTime();
+        this.deadlineTimer = setTimeout(
+          () => {
+            this.log.warn(
+              { identity: this.config.identity },
+              'leader Lease not renewed before the renew deadline',
+            );
+            this.set(false);
+          },
+          Math.max(0, left),
+        );
+        this.deadlineTimer.unref();
+      }
       if ((d.action === 'acquire' || d.action === 'create') && ok)
         this.log.info({ identity: this.config.identity }, 'acquired leader Lease');
     } catch (err) {
@@ -94,30 +111,45 @@ export class LeaderElector {
   async release(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
-    await this.inflight;
-    try {
+    clearTimeout(this.deadlineTimer);
+    const attempt = (async (): Promise<void> => {
+      await this.inflight;
       const lease = await this.api.read();
-      if (lease && lease.holderIdentity === this.config.identity) {
-        const at = this.clock().toISOString();
-        const released = await this.api.replace(
-          {
-            holderIdentity: '',
-            leaseDurationSeconds: 1,
-            acquireTime: lease.acquireTime ?? at,
-            renewTime: at,
-            leaseTransitions: lease.leaseTransitions,
-          },
-          lease.resourceVersion,
+      if (!lease || lease.holderIdentity !== this.config.identity) return;
+      const at = this.clock().toISOString();
+      const released = await this.api.replace(
+        {
+          holderIdentity: '',
+          leaseDurationSeconds: 1,
+          acquireTime: lease.acquireTime ?? at,
+          renewTime: at,
+          leaseTransitions: lease.leaseTransitions,
+        },
+        lease.resourceVersion,
+      );
+      if (released) this.log.info({ identity: this.config.identity }, 'released leader Lease');
+      else
+        this.log.warn(
+          { identity: this.config.identity },
+          'could not release leader Lease: it changed meanwhile',
         );
-        if (released) this.log.info({ identity: this.config.identity }, 'released leader Lease');
-        else
-          this.log.warn(
-            { identity: this.config.identity },
-            'could not release leader Lease: it changed meanwhile',
-          );
-      }
+    })();
+    // An unreachable API server must not block the stop for longer than one lease duration: the
+    // Lease then simply expires.
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>((r) => {
+      timer = setTimeout(() => r('timeout'), this.config.leaseDurationSeconds * 1000);
+    });
+    try {
+      if ((await Promise.race([attempt, timeout])) === 'timeout')
+        this.log.warn(
+          { identity: this.config.identity },
+          'could not release leader Lease in time; it will expire',
+        );
     } catch (err) {
       this.log.warn({ err }, 'could not release leader Lease');
+    } finally {
+      clearTimeout(timer);
     }
     this.set(false);
   }

@@ -46,6 +46,7 @@ export class LoadModel {
   readonly defaultLoadPercent: number;
   private readonly loads = new Map<string, number>();
   private readonly schedules = new Map<string, { atMs: number; load: number }[]>();
+  private changes = 0;
 
   /** @throws Error naming the option when a value is negative, not finite or a percent above 100 */
   constructor(options: LoadModelOptions = {}) {
@@ -61,6 +62,12 @@ export class LoadModel {
   /** Sets an algorithm's offered load (GPU-percent, ≥ 0) from now on; a schedule still wins from its first step. */
   setLoad(algorithm: string, totalPercent: number): void {
     this.loads.set(algorithm, checkLoad(`load of ${algorithm}`, totalPercent));
+    this.changes++;
+  }
+
+  /** A counter that moves on every change of a load or schedule (for caches of derived figures). */
+  version(): number {
+    return this.changes;
   }
 
   /**
@@ -78,12 +85,14 @@ export class LoadModel {
       algorithm,
       parsed.sort((a, b) => a.atMs - b.atMs),
     );
+    this.changes++;
   }
 
   /** Removes an algorithm's load and schedule. */
   clear(algorithm: string): void {
     this.loads.delete(algorithm);
     this.schedules.delete(algorithm);
+    this.changes++;
   }
 
   /** The algorithms with a load or a schedule, sorted. */
@@ -107,7 +116,7 @@ export class LoadModel {
    * `namespace/name`. Pass all pods of the cluster: the spread needs every serving pod of an
    * algorithm, wherever it runs.
    */
-  podUtilization(pods: KubeObject[], now: Date): Map<string, number> {
+  podUtilization(pods: readonly KubeObject[], now: Date): Map<string, number> {
     const gpusByAlgorithm = new Map<string, number>();
     for (const p of pods) {
       const algorithm = servingAlgorithm(p);

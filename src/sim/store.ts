@@ -29,7 +29,7 @@ interface Table {
 export class MemoryStore implements SimStore {
   private readonly tables = new Map<Resource, Table>();
   private readonly listeners = new Set<(event: WatchEvent) => void>();
-  private readonly rawListeners = new Set<(event: WatchEvent) => void>();
+  private readonly rawListeners = new Set<(event: WatchEvent, previous?: KubeObject) => void>();
   private revision = 0;
 
   constructor(private readonly now: () => Date = () => new Date()) {}
@@ -161,7 +161,7 @@ export class MemoryStore implements SimStore {
     }
     stored.metadata.resourceVersion = this.bump();
     table.objects.set(key, stored);
-    this.emit({ type: 'MODIFIED', resource, object: stored });
+    this.emit({ type: 'MODIFIED', resource, object: stored }, old);
     return clone(stored);
   }
 
@@ -203,16 +203,17 @@ export class MemoryStore implements SimStore {
   }
 
   /**
-   * Like `subscribe`, but the listener gets the stored object itself, not a copy: for listeners
-   * inside the API server (watch, garbage collector) that only read it. Must not mutate it.
+   * Like `subscribe`, but the listener gets the stored object itself, not a copy, and for MODIFIED
+   * the previous version: for listeners inside the API server (watch, garbage collector) that
+   * only read them. Must not mutate them.
    */
-  subscribeRaw(listener: (event: WatchEvent) => void): () => void {
+  subscribeRaw(listener: (event: WatchEvent, previous?: KubeObject) => void): () => void {
     this.rawListeners.add(listener);
     return () => this.rawListeners.delete(listener);
   }
 
-  private emit(event: WatchEvent): void {
-    for (const listener of [...this.rawListeners]) listener(event);
+  private emit(event: WatchEvent, previous?: KubeObject): void {
+    for (const listener of [...this.rawListeners]) listener(event, previous);
     if (this.listeners.size === 0) return;
     const copy = { ...event, object: clone(event.object) };
     for (const listener of [...this.listeners]) {

@@ -85,6 +85,12 @@ export interface SimStore {
   subscribe(listener: (event: WatchEvent) => void): () => void;
   /** The current global resourceVersion. */
   resourceVersion(): string;
+  /**
+   * Optional: the stored objects themselves, in `list` order, without copying — for controllers
+   * that read the whole cluster on every pass (20,000 pods). Callers must not change them (copy an
+   * object before modifying it). Callers fall back to `list` when absent.
+   */
+  scan?(resource: Resource, namespace?: string): readonly KubeObject[];
 }
 
 /**

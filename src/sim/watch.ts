@@ -2,9 +2,10 @@
  * `?watch=true` on list endpoints: a chunked stream of JSON lines `{"type":..., "object":...}`,
  * as the API server sends it. Without `resourceVersion` (or with "0") the stream starts with an
  * ADDED event per existing object; with one, it replays the events after it from a bounded
- * history (the last 10,000 to 20,000 events), or sends an ERROR event with a 410 `Status`
+ * history (the last 5,000 to 10,000 events), or sends an ERROR event with a 410 `Status`
  * (reason Expired) when that version is too old.
- * A MODIFIED object is filtered on its new state only.
+ * As the API server's watch cache does, a MODIFIED object that enters the selection is sent as
+ * ADDED and one that leaves it as DELETED.
  */
 import type { ServerResponse } from 'node:http';
 import type { FieldRequirement, LabelRequirement } from './selectors.js';
@@ -13,7 +14,7 @@ import type { MemoryStore } from './store.js';
 import type { KubeObject, Resource, WatchEvent } from './types.js';
 
 /** How many past events are kept for watches that resume from a resourceVersion. */
-const HISTORY = 10_000;
+const HISTORY = 5_000;
 
 /** What one watch asks for. */
 export interface WatchRequest {
@@ -25,31 +26,46 @@ export interface WatchRequest {
   timeoutSeconds: number | undefined;
 }
 
+/** One store event, with the object's previous version for MODIFIED. */
+interface Entry {
+  event: WatchEvent;
+  previous: KubeObject | undefined;
+}
+
 interface Watcher {
   req: WatchRequest;
-  send(event: WatchEvent): void;
+  send(entry: Entry): void;
 }
 
 /** Fans store events out to open watch streams. */
 export class WatchHub {
-  private readonly history: WatchEvent[] = [];
+  private readonly history: Entry[] = [];
   private readonly watchers = new Set<Watcher>();
   private readonly open = new Set<ServerResponse>();
 
   constructor(private readonly store: MemoryStore) {
-    store.subscribeRaw((event) => {
-      this.history.push(event);
+    store.subscribeRaw((event, previous) => {
+      const entry: Entry = { event, previous };
+      this.history.push(entry);
       // Trimmed in batches: shifting one at a time is O(n) per write.
       if (this.history.length > 2 * HISTORY) this.history.splice(0, this.history.length - HISTORY);
-      for (const w of this.watchers) w.send(event);
+      for (const w of this.watchers) w.send(entry);
     });
   }
 
-  private matches(req: WatchRequest, event: WatchEvent): boolean {
-    const o = event.object;
-    if (event.resource !== req.resource) return false;
+  private selects(req: WatchRequest, resource: string, o: KubeObject): boolean {
+    if (resource !== req.resource) return false;
     if (req.namespace !== undefined && o.metadata.namespace !== req.namespace) return false;
     return matchLabels(req.labels, o.metadata.labels) && matchFields(req.fields, o);
+  }
+
+  /** The event type this watch sees for an entry, or undefined when it sees nothing. */
+  private typeFor(req: WatchRequest, { event, previous }: Entry): WatchEvent['type'] | undefined {
+    const now = this.selects(req, event.resource, event.object);
+    if (event.type !== 'MODIFIED' || !previous) return now ? event.type : undefined;
+    const before = this.selects(req, event.resource, previous);
+    if (now) return before ? 'MODIFIED' : 'ADDED';
+    return before ? 'DELETED' : undefined;
   }
 
   /** Streams events for `req` on `res` until the client goes away, the timeout, or `closeAll`. */
@@ -64,12 +80,12 @@ export class WatchHub {
     if (rv === undefined || rv === '' || rv === '0') {
       for (const key of this.store.sortedKeys(req.resource)) {
         const obj = this.store.peek(req.resource, key)!;
-        if (this.matches(req, { type: 'ADDED', resource: req.resource, object: obj })) write('ADDED', obj);
+        if (this.selects(req, req.resource, obj)) write('ADDED', obj);
       }
     } else {
       const from = Number(rv);
       const oldest =
-        this.history.length > 0 ? Number(this.history[0]!.object.metadata.resourceVersion) : Infinity;
+        this.history.length > 0 ? Number(this.history[0]!.event.object.metadata.resourceVersion) : Infinity;
       if (!Number.isFinite(from) || (from + 1 < oldest && from < Number(this.store.resourceVersion()))) {
         write('ERROR', {
           kind: 'Status',
@@ -84,14 +100,17 @@ export class WatchHub {
         this.open.delete(res);
         return;
       }
-      for (const e of this.history) {
-        if (Number(e.object.metadata.resourceVersion) > from && this.matches(req, e)) write(e.type, e.object);
+      for (const entry of this.history) {
+        if (Number(entry.event.object.metadata.resourceVersion) <= from) continue;
+        const type = this.typeFor(req, entry);
+        if (type) write(type, entry.event.object);
       }
     }
     const watcher: Watcher = {
       req,
-      send: (e) => {
-        if (this.matches(req, e)) write(e.type, e.object);
+      send: (entry) => {
+        const type = this.typeFor(req, entry);
+        if (type) write(type, entry.event.object);
       },
     };
     this.watchers.add(watcher);

@@ -167,11 +167,13 @@ describe('two controllers against one simulated cluster', () => {
     const records: PassRecord[] = [];
     let cut = false;
     const real = kubeLeaseApi(kc, LEASE_NS, 'gpuops-cut');
-    const refuse = (): Promise<never> => Promise.reject(new Error('connect ECONNREFUSED (partitioned)'));
+    // Cut off: every Lease call hangs, as when the API server stops answering (or the process is
+    // paused); the renew deadline, not a failed call, must stop cut-a from writing.
+    const hang = (): Promise<never> => new Promise<never>(() => {});
     const partitionable: LeaseApi = {
-      read: () => (cut ? refuse() : real.read()),
-      create: (spec) => (cut ? refuse() : real.create(spec)),
-      replace: (spec, rv) => (cut ? refuse() : real.replace(spec, rv)),
+      read: () => (cut ? hang() : real.read()),
+      create: (spec) => (cut ? hang() : real.create(spec)),
+      replace: (spec, rv) => (cut ? hang() : real.replace(spec, rv)),
     };
     const a = await startController({
       identity: 'cut-a',
@@ -190,7 +192,7 @@ describe('two controllers against one simulated cluster', () => {
     await sleep(3 * RETRY * 1000);
     expect(await holder('gpuops-cut')).toBe('cut-a');
 
-    cut = true; // as after kill -9, no renewal reaches the Lease any more
+    cut = true; // no renewal reaches the Lease any more
     const cutAt = Date.now();
     const takeover = await until('cut-b to lead', async () =>
       (await holder('gpuops-cut')) === 'cut-b' ? Date.now() : undefined,

@@ -4,12 +4,52 @@
  * API server does after writes and ticks).
  */
 import { MemoryStore } from '../../src/sim/store.js';
-import type { KubeObject, SimController } from '../../src/sim/types.js';
+import type { KubeObject, Resource, SimController, SimStore, WatchEvent } from '../../src/sim/types.js';
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/**
+ * The core's store, plus `scan` handing out deep-frozen objects: a controller that changes an
+ * object it only read throws (ES modules are strict), so the tests prove the no-mutation rule.
+ */
+class FrozenScanStore implements SimStore {
+  constructor(private readonly inner: MemoryStore) {}
+  list(resource: Resource, namespace?: string): KubeObject[] {
+    return this.inner.list(resource, namespace);
+  }
+  get(resource: Resource, namespace: string | undefined, name: string): KubeObject | undefined {
+    return this.inner.get(resource, namespace, name);
+  }
+  create(resource: Resource, obj: KubeObject): KubeObject {
+    return this.inner.create(resource, obj);
+  }
+  update(resource: Resource, obj: KubeObject): KubeObject {
+    return this.inner.update(resource, obj);
+  }
+  delete(resource: Resource, namespace: string | undefined, name: string): KubeObject | undefined {
+    return this.inner.delete(resource, namespace, name);
+  }
+  subscribe(listener: (event: WatchEvent) => void): () => void {
+    return this.inner.subscribe(listener);
+  }
+  resourceVersion(): string {
+    return this.inner.resourceVersion();
+  }
+  scan(resource: Resource): readonly KubeObject[] {
+    return deepFreeze(this.inner.list(resource));
+  }
+}
 
 /** A store plus a manual clock; `advance(s)` moves time and runs the controllers. */
 export class Harness {
   nowMs: number;
-  readonly store: MemoryStore;
+  readonly store: SimStore;
 
   /** `controllers`: e.g. `defaultControllers({ garbageCollection: true })` (the store here has no collector of its own). */
   constructor(
@@ -17,7 +57,7 @@ export class Harness {
     start = '2026-12-01T10:00:00Z',
   ) {
     this.nowMs = Date.parse(start);
-    this.store = new MemoryStore(() => this.now());
+    this.store = new FrozenScanStore(new MemoryStore(() => this.now()));
   }
 
   now(): Date {
@@ -40,7 +80,7 @@ export class Harness {
   }
 
   /** Creates objects, then settles. */
-  apply(resource: Parameters<MemoryStore['create']>[0], ...objs: KubeObject[]): void {
+  apply(resource: Resource, ...objs: KubeObject[]): void {
     for (const o of objs) this.store.create(resource, o);
     this.settle();
   }

@@ -497,6 +497,8 @@ describe('jobs', () => {
     const b = await batch.createNamespacedJob({ namespace: 'bench', body: job('b') });
     const podA = await core.createNamespacedPod({ namespace: 'bench', body: podOf(a) });
     expect(podA.status?.phase).toBe('Pending');
+    expect(podA.status?.qosClass).toBe('BestEffort');
+    expect(podA.spec?.restartPolicy).toBe('Never');
     await core.createNamespacedPod({ namespace: 'bench', body: podOf(b) });
     await batch.deleteNamespacedJob({ name: 'a', namespace: 'bench' });
     const orphan = await core.readNamespacedPod({ name: 'a-pod', namespace: 'bench' });
@@ -504,6 +506,25 @@ describe('jobs', () => {
     await batch.deleteNamespacedJob({ name: 'b', namespace: 'bench', propagationPolicy: 'Background' });
     const left = await core.listNamespacedPod({ namespace: 'bench' });
     expect(left.items.map((p) => p.metadata!.name)).toEqual(['a-pod']);
+  });
+});
+
+describe('pod create', () => {
+  it.each([
+    ['Guaranteed', { limits: { cpu: '2', memory: '4Gi', 'nvidia.com/gpu': '1' } }],
+    ['Burstable', { requests: { cpu: '1' }, limits: { 'nvidia.com/gpu': '1' } }],
+    ['BestEffort', { limits: { 'nvidia.com/gpu': '1' } }],
+  ])('sets phase Pending and QoS class %s, ignoring a status sent by the client', async (qos, resources) => {
+    const created = await core.createNamespacedPod({
+      namespace: 'qos',
+      body: {
+        metadata: { name: qos.toLowerCase() },
+        spec: { containers: [{ name: 'c', image: 'i', resources }] },
+        status: { phase: 'Running' },
+      },
+    });
+    expect(created.status).toEqual({ phase: 'Pending', qosClass: qos });
+    expect(created.spec?.restartPolicy).toBe('Always');
   });
 });
 
@@ -541,7 +562,7 @@ describe('leases', () => {
 });
 
 describe('watch', () => {
-  it('streams ADDED and MODIFIED events for a label-selected watch from a resourceVersion', async () => {
+  it('streams events for a label-selected watch from a resourceVersion, entering and leaving the selection', async () => {
     const list = await core.listNamespacedPod({ namespace: 'watched' });
     const events: [string, string, string | undefined][] = [];
     const watch = new k8s.Watch(kc);
@@ -562,12 +583,22 @@ describe('watch', () => {
       merge,
     );
     await core.deleteNamespacedPod({ name: 'seen', namespace: 'watched' });
-    for (let i = 0; i < 50 && events.length < 3; i++) await new Promise((r) => setTimeout(r, 20));
+    await core.patchNamespacedPod(
+      { name: 'unseen', namespace: 'watched', body: { metadata: { labels: { app: 'w' } } } },
+      merge,
+    );
+    await core.patchNamespacedPod(
+      { name: 'unseen', namespace: 'watched', body: { metadata: { labels: { app: 'gone' } } } },
+      merge,
+    );
+    for (let i = 0; i < 50 && events.length < 5; i++) await new Promise((r) => setTimeout(r, 20));
     req.abort();
     expect(events).toEqual([
       ['ADDED', 'seen', undefined],
       ['MODIFIED', 'seen', '2'],
       ['DELETED', 'seen', '2'],
+      ['ADDED', 'unseen', undefined],
+      ['DELETED', 'unseen', undefined],
     ]);
   });
 });
@@ -592,7 +623,7 @@ describe('watch resumption', () => {
       const kc2 = new k8s.KubeConfig();
       kc2.loadFromString(sim2.kubeconfig());
       const core2 = kc2.makeApiClient(k8s.CoreV1Api);
-      for (let i = 0; i < 20_001; i++) {
+      for (let i = 0; i < 10_001; i++) {
         sim2.store.create('leases', {
           apiVersion: 'coordination.k8s.io/v1',
           kind: 'Lease',

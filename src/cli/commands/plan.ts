@@ -1,35 +1,51 @@
+import { existsSync } from 'node:fs';
 import { Option, type Command } from 'commander';
+import {
+  readBenchmarksFile,
+  readUtilization,
+  storedBenchmarks,
+  utilizationSource,
+} from '../../controller/inputs.js';
+import { planDesiredState } from '../../controller/desired-state.js';
+import { loadWorkloadTemplates } from '../../benchmark/load-templates.js';
+import type { BenchmarkOutcome } from '../../placement/types.js';
 import { loadRepo } from '../../spec/load.js';
+import { openStore } from '../../store/index.js';
 import { readClusterFiles, takeSnapshot } from '../cluster-input.js';
-import { buildPlan, formatPlanTable } from '../plan-build.js';
+import { formatPlanTable } from '../plan-build.js';
 import { addConnectionOptions, resolveSettings } from '../settings.js';
 
 interface PlanFlags {
   repo?: string;
   nodes?: string;
   pods?: string;
+  metrics?: string[];
+  benchmarks?: string;
   output: 'text' | 'json';
   [key: string]: unknown;
 }
 
 /**
- * Registers `gpuops plan --repo DIR [--cluster NAME] [--nodes FILE --pods FILE] [--output json]`:
- * the whole decision, offline and read-only. From the GitOps repo at DIR and a snapshot (the
- * `kubectl get nodes -o json` / `kubectl get pods -A -o json` dumps, or the live cluster without
- * them), prints the pool of every node and the files gpuops would write. Exit 0 (errors in specs
- * are listed, not fatal), 2 on usage errors, 1 when the cluster or a dump cannot be read.
+ * Registers `gpuops plan --repo DIR [--cluster NAME] [--nodes FILE --pods FILE] [--metrics FILE…]
+ * [--benchmarks FILE] [--output json]`: the whole decision (pools, placements, scaling, files),
+ * offline and read-only. The snapshot comes from the dumps, or the live cluster without them;
+ * benchmark run times from `--benchmarks`, or the database; utilisation from `--metrics` (saved
+ * dcgm-exporter pages or a Prometheus query-result JSON), or `--prometheus-url` / `--dcgm-url`.
+ * Exit 0 (errors in specs are listed, not fatal), 2 on usage errors, 1 when an input cannot be read.
  */
 export function register(program: Command): void {
   const cmd: Command = program
     .command('plan')
-    .description('print the decision (pools, files) without writing anything')
+    .description('print the whole decision (pools, placements, scaling, files) without writing anything')
     .requiredOption('--repo <dir>', 'the GitOps repo (a working copy)')
     .option('--nodes <file>', 'Nodes dump: kubectl get nodes -o json')
     .option('--pods <file>', 'Pods dump: kubectl get pods -A -o json')
+    .option('--metrics <file...>', 'dcgm-exporter pages or a Prometheus query-result JSON')
+    .option('--benchmarks <file>', 'recorded run times: YAML/JSON map of algorithm name to seconds')
     .addOption(
       new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'),
     );
-  addConnectionOptions(cmd, ['cluster', 'kubeconfig']);
+  addConnectionOptions(cmd, ['cluster', 'kubeconfig', 'prometheusUrl', 'dcgmUrl', 'database']);
   cmd.action(async (flags: PlanFlags) => {
     if (Boolean(flags.nodes) !== Boolean(flags.pods)) {
       cmd.error('gpuops plan: --nodes and --pods go together (or neither, to read the live cluster)', {
@@ -44,17 +60,51 @@ export function register(program: Command): void {
     } catch (err) {
       cmd.error(`gpuops plan: ${(err as Error).message}`, { exitCode: 2, code: 'gpuops.usage' });
     }
-    const [snapshot, existing] = await Promise.all([
+    const now = new Date();
+    const source = utilizationSource(
+      { metricsFiles: flags.metrics, prometheusUrl: settings.prometheusUrl, dcgmUrl: settings.dcgmUrl },
+      () => now,
+    );
+    const [snapshot, existing, reading] = await Promise.all([
       takeSnapshot({
         nodesFile: flags.nodes,
         podsFile: flags.pods,
         kubeconfig: settings.kubeconfig,
         poolLabel: repo.policy.spec.pools.labelKey,
-        now: new Date(),
+        now,
       }),
       readClusterFiles(flags.repo!, settings.cluster),
+      readUtilization(source, repo.policy),
     ]);
-    const { output } = buildPlan({ cluster: settings.cluster, repo, snapshot, existing });
+    let benchmarks: Map<string, BenchmarkOutcome>;
+    let benchmarkRuns;
+    if (flags.benchmarks) {
+      benchmarks = await readBenchmarksFile(flags.benchmarks);
+    } else if (
+      settings.database.startsWith('sqlite:') &&
+      !existsSync(settings.database.slice('sqlite:'.length))
+    ) {
+      benchmarks = new Map(); // plan is read-only: no database yet means no benchmark yet
+    } else {
+      const store = await openStore(settings.database);
+      try {
+        ({ outcomes: benchmarks, runs: benchmarkRuns } = await storedBenchmarks(repo.algorithms, store));
+      } finally {
+        await store.close();
+      }
+    }
+    const { output } = planDesiredState({
+      cluster: settings.cluster,
+      repo,
+      snapshot,
+      base: new Map(Object.entries(existing)),
+      benchmarks,
+      benchmarkRuns,
+      reading,
+      recent: [],
+      templates: loadWorkloadTemplates(),
+      now,
+    });
     process.stdout.write(
       flags.output === 'json' ? `${JSON.stringify(output, null, 2)}\n` : formatPlanTable(output, snapshot),
     );

@@ -23,6 +23,7 @@ import type { KubeObject, SimController, SimStore } from '../types.js';
 import { ChangeGate } from './gate.js';
 import { podTemplateHash } from './names.js';
 import { byOwner, isPodReady, ownedFrom, ownerReference, setCondition } from './pods.js';
+import { readAll } from './read.js';
 import { activePods } from './replicaset-controller.js';
 import { k8sTime } from './time.js';
 
@@ -71,13 +72,13 @@ export function newReplicaSet(
   };
 }
 
-function setReplicas(store: SimStore, rs: KubeObject, replicas: number): void {
-  if (rs.spec?.replicas === replicas) return;
+/** Sets a ReplicaSet's `spec.replicas`; returns the object as stored afterwards (never changes `rs`). */
+function setReplicas(store: SimStore, rs: KubeObject, replicas: number): KubeObject {
+  if (rs.spec?.replicas === replicas) return rs;
   const fresh = store.get('replicasets', rs.metadata.namespace, rs.metadata.name);
-  if (!fresh) return;
+  if (!fresh) return rs;
   fresh.spec = { ...(fresh.spec ?? {}), replicas };
-  store.update('replicasets', fresh);
-  rs.spec = fresh.spec;
+  return store.update('replicasets', fresh);
 }
 
 /** One Deployment's pass. `sets` are its ReplicaSets, `podsOf` gives the live pods of one. */
@@ -110,10 +111,10 @@ export function syncDeployment(
   }
   const strategy = deploy.spec?.strategy?.type === 'Recreate' ? 'Recreate' : 'RollingUpdate';
   if (oldPods.length === 0 && oldReplicas === 0) {
-    setReplicas(store, current, desired);
+    current = setReplicas(store, current, desired);
   } else if (strategy === 'Recreate') {
     for (const rs of old) setReplicas(store, rs, 0);
-    setReplicas(store, current, oldPods.length === 0 ? desired : 0);
+    current = setReplicas(store, current, oldPods.length === 0 ? desired : 0);
   } else {
     const ru = deploy.spec?.strategy?.rollingUpdate ?? {};
     const surge = resolveIntOrPercent(ru.maxSurge, desired, true, '25%');
@@ -124,7 +125,7 @@ export function syncDeployment(
     let target = current.spec?.replicas ?? 0;
     if (target < desired) target = Math.min(desired, target + Math.max(0, desired + surge - total));
     if (target > desired) target = desired;
-    setReplicas(store, current, target);
+    current = setReplicas(store, current, target);
     // Scale down old ReplicaSets: unready pods first, then as far as availability allows.
     const newReady = podsOf(current).filter(isPodReady).length;
     const oldReady = oldPods.filter(isPodReady).length;
@@ -230,10 +231,10 @@ export function deploymentController(): SimController {
     reconcile(store: SimStore, now: Date): void {
       if (!gate.open(store, now)) return;
       const rv = store.resourceVersion();
-      const deployments = store.list('deployments');
+      const deployments = readAll(store, 'deployments');
       if (deployments.length > 0) {
-        const sets = byOwner(store.list('replicasets'));
-        const pods = byOwner(store.list('pods'));
+        const sets = byOwner(readAll(store, 'replicasets'));
+        const pods = byOwner(readAll(store, 'pods'));
         const podsOf = (rs: KubeObject): KubeObject[] => activePods(ownedFrom(pods, rs));
         for (const d of deployments) {
           try {

@@ -10,6 +10,7 @@
  */
 import type { KubeObject, Resource, SimController, SimStore } from '../types.js';
 import { ChangeGate } from './gate.js';
+import { readAll } from './read.js';
 
 const OWNER_KINDS: Record<string, Resource> = {
   'batch/v1/Job': 'jobs',
@@ -28,7 +29,7 @@ export function garbageCollector(): SimController {
       const rv = store.resourceVersion();
       const live = new Set<string>();
       for (const resource of ['jobs', 'replicasets', 'deployments'] as const) {
-        for (const o of store.list(resource)) if (o.metadata.uid) live.add(o.metadata.uid);
+        for (const o of readAll(store, resource)) if (o.metadata.uid) live.add(o.metadata.uid);
       }
       for (const uid of live) seen.add(uid);
       const orphaned = (o: KubeObject): boolean => {
@@ -39,7 +40,7 @@ export function garbageCollector(): SimController {
         return refs.every((r) => r.uid && seen.has(r.uid) && !live.has(r.uid));
       };
       for (const resource of ['replicasets', 'pods'] as const) {
-        for (const o of store.list(resource)) {
+        for (const o of [...readAll(store, resource)]) {
           if (orphaned(o)) store.delete(resource, o.metadata.namespace, o.metadata.name);
         }
       }

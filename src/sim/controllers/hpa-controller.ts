@@ -21,6 +21,7 @@ import { servingAlgorithm } from '../load-model.js';
 import type { KubeObject, SimController, SimStore } from '../types.js';
 import type { ResolvedConfig } from './config.js';
 import { ChangeGate } from './gate.js';
+import { readAll } from './read.js';
 import { ALGORITHM_LABEL, isOwnedBy, parseQuantity, podGpus, setCondition } from './pods.js';
 import { k8sTime, parseTime } from './time.js';
 
@@ -60,10 +61,10 @@ export function hpaController(config: ResolvedConfig): SimController {
     reconcile(store: SimStore, now: Date): void {
       if (!gate.open(store, now)) return;
       const rv = store.resourceVersion();
-      const hpas = store.list('horizontalpodautoscalers');
+      const hpas = readAll(store, 'horizontalpodautoscalers');
       const nowMs = now.getTime();
       let nextDue = Number.POSITIVE_INFINITY;
-      let pods: KubeObject[] | undefined;
+      let pods: readonly KubeObject[] | undefined;
       for (const hpa of hpas) {
         const key = hpa.metadata.uid ?? `${hpa.metadata.namespace}/${hpa.metadata.name}`;
         const last = lastEval.get(key);
@@ -73,7 +74,7 @@ export function hpaController(config: ResolvedConfig): SimController {
         }
         lastEval.set(key, nowMs);
         nextDue = Math.min(nextDue, nowMs + config.hpaSyncSeconds * 1000);
-        pods ??= store.list('pods');
+        pods ??= readAll(store, 'pods');
         try {
           syncHpa(store, hpa, pods, now, config);
         } catch {
@@ -88,7 +89,7 @@ export function hpaController(config: ResolvedConfig): SimController {
 function syncHpa(
   store: SimStore,
   hpa: KubeObject,
-  pods: KubeObject[],
+  pods: readonly KubeObject[],
   now: Date,
   config: ResolvedConfig,
 ): void {

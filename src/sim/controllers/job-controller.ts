@@ -18,6 +18,7 @@
  */
 import { SimApiError, type KubeObject, type SimController, type SimStore } from '../types.js';
 import { ChangeGate } from './gate.js';
+import { readAll } from './read.js';
 import { nameSuffix } from './names.js';
 import { byOwner, isPodReady, isTerminal, ownedFrom, ownerReference, phaseOf, setCondition } from './pods.js';
 import { k8sTime, parseTime } from './time.js';
@@ -94,10 +95,10 @@ export function jobController(): SimController {
     reconcile(store: SimStore, now: Date): void {
       if (!gate.open(store, now)) return;
       const rv = store.resourceVersion();
-      const jobs = store.list('jobs');
+      const jobs = readAll(store, 'jobs');
       let nextDue = Number.POSITIVE_INFINITY;
       if (jobs.length > 0) {
-        const pods = byOwner(store.list('pods'));
+        const pods = byOwner(readAll(store, 'pods'));
         for (const job of jobs) {
           try {
             const due = syncJob(store, job, ownedFrom(pods, job), now.getTime());

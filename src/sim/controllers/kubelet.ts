@@ -12,6 +12,7 @@ import type { KubeObject, SimController, SimStore } from '../types.js';
 import { GPU_INDICES_ANNOTATION, freeIndices } from '../dcgm/gpu-assignment.js';
 import type { ResolvedConfig } from './config.js';
 import { ChangeGate } from './gate.js';
+import { readAll } from './read.js';
 import { containerId, podIp } from './names.js';
 import { isNodeReady, isTerminal, parseQuantity, podGpus, setCondition } from './pods.js';
 import { simulatedRun } from './run-rule.js';
@@ -74,7 +75,7 @@ function startPod(
   node: KubeObject,
   nowMs: number,
   startupSeconds: number,
-  allPods: KubeObject[],
+  allPods: readonly KubeObject[],
 ): number | undefined {
   const status = (pod.status ??= {});
   const boundMs = parseTime(status.startTime) ?? nowMs;
@@ -151,6 +152,27 @@ function startPod(
   return undefined;
 }
 
+/** Epoch ms at which the first still-running container of a pod ends, or undefined. Does not change the pod. */
+function nextContainerEnd(pod: KubeObject, config: ResolvedConfig): number | undefined {
+  const specs = new Map(
+    ((pod.spec?.containers as ContainerSpec[] | undefined) ?? []).map((c) => [c.name, c]),
+  );
+  let next: number | undefined;
+  for (const cs of (pod.status?.containerStatuses as
+    { name: string; image?: string; state?: { running?: { startedAt?: string } } }[] | undefined) ?? []) {
+    const started = parseTime(cs.state?.running?.startedAt);
+    if (started === undefined) continue;
+    const run = simulatedRun(
+      specs.get(cs.name) ?? { image: cs.image },
+      config.durations,
+      config.defaultDurationSeconds,
+    );
+    const end = started + run.durationSeconds * 1000;
+    next = Math.min(next ?? end, end);
+  }
+  return next;
+}
+
 /**
  * Ends the containers of a run-to-completion pod whose run time is over; the pod becomes
  * Succeeded (every exit code 0) or Failed once all containers ended. Returns the epoch ms the
@@ -217,27 +239,50 @@ export function kubeletController(config: ResolvedConfig, finishOnly = false): S
       const rv = store.resourceVersion();
       const nowMs = now.getTime();
       let nextDue = Number.POSITIVE_INFINITY;
-      const pods = store.list('pods');
+      // A copy of the array (not of the pods): started pods are swapped in, so the GPU indices
+      // handed to one pod are seen by the next one on the same node.
+      const pods = [...readAll(store, 'pods')];
       let nodes: Map<string, KubeObject> | undefined;
-      for (const pod of pods) {
-        const nodeName = pod.spec?.nodeName as string | undefined;
-        if (!nodeName || isTerminal(pod) || pod.metadata.deletionTimestamp) continue;
-        const phase = pod.status?.phase ?? 'Pending';
+      let byNode: Map<string, number[]> | undefined; // node name → indices into `pods`
+      for (let i = 0; i < pods.length; i++) {
+        const stored = pods[i]!;
+        const nodeName = stored.spec?.nodeName as string | undefined;
+        if (!nodeName || isTerminal(stored) || stored.metadata.deletionTimestamp) continue;
+        const phase = stored.status?.phase ?? 'Pending';
         if (phase === 'Pending' && !finishOnly) {
-          nodes ??= new Map(store.list('nodes').map((n) => [n.metadata.name, n]));
+          nodes ??= new Map(readAll(store, 'nodes').map((n) => [n.metadata.name, n]));
           const node = nodes.get(nodeName);
           if (!node || !isNodeReady(node)) continue;
-          const due = startPod(pod, node, nowMs, config.startupSeconds, pods);
+          if (!byNode) {
+            byNode = new Map();
+            pods.forEach((p, k) => {
+              const n = p.spec?.nodeName as string | undefined;
+              if (!n) return;
+              const list = byNode!.get(n);
+              if (list) list.push(k);
+              else byNode!.set(n, [k]);
+            });
+          }
+          const pod = structuredClone(stored);
+          const neighbours = (byNode.get(nodeName) ?? []).map((k) => pods[k]!);
+          const due = startPod(pod, node, nowMs, config.startupSeconds, neighbours);
           if (due !== undefined) nextDue = Math.min(nextDue, due);
           else if (runsToCompletion(pod)) {
             const { nextMs } = finishContainers(pod, nowMs, config);
             if (nextMs !== undefined) nextDue = Math.min(nextDue, nextMs);
           }
-          write(store, pod);
-        } else if (phase === 'Running' && runsToCompletion(pod)) {
+          pods[i] = write(store, pod) ?? stored;
+        } else if (phase === 'Running' && runsToCompletion(stored)) {
+          const end = nextContainerEnd(stored, config);
+          if (end === undefined) continue;
+          if (end > nowMs) {
+            nextDue = Math.min(nextDue, end);
+            continue;
+          }
+          const pod = structuredClone(stored);
           const { nextMs, changed } = finishContainers(pod, nowMs, config);
           if (nextMs !== undefined) nextDue = Math.min(nextDue, nextMs);
-          if (changed) write(store, pod);
+          if (changed) pods[i] = write(store, pod) ?? stored;
         }
       }
       gate.close(rv, nextDue);
@@ -245,10 +290,11 @@ export function kubeletController(config: ResolvedConfig, finishOnly = false): S
   };
 }
 
-function write(store: SimStore, pod: KubeObject): void {
+/** Writes a pod; returns it as stored, or undefined when it changed or went away meanwhile (the next pass works on the current object). */
+function write(store: SimStore, pod: KubeObject): KubeObject | undefined {
   try {
-    store.update('pods', pod);
+    return store.update('pods', pod);
   } catch {
-    // Changed or deleted meanwhile: the next pass works on the current object.
+    return undefined;
   }
 }

@@ -136,7 +136,7 @@ export function isNodeReady(node: KubeObject): boolean {
 }
 
 /** Groups objects by `namespace/name` of their controller owner reference. */
-export function byOwner(objs: KubeObject[]): Map<string, KubeObject[]> {
+export function byOwner(objs: readonly KubeObject[]): Map<string, KubeObject[]> {
   const out = new Map<string, KubeObject[]>();
   for (const o of objs) {
     const ref = controllerOf(o);

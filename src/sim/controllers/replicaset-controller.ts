@@ -8,6 +8,7 @@
  */
 import { SimApiError, type KubeObject, type SimController, type SimStore } from '../types.js';
 import { ChangeGate } from './gate.js';
+import { readAll } from './read.js';
 import { nameSuffix } from './names.js';
 import { byCreation, byOwner, isPodReady, isTerminal, ownedFrom, ownerReference, phaseOf } from './pods.js';
 
@@ -92,9 +93,9 @@ export function replicaSetController(): SimController {
     reconcile(store: SimStore, now: Date): void {
       if (!gate.open(store, now)) return;
       const rv = store.resourceVersion();
-      const sets = store.list('replicasets');
+      const sets = readAll(store, 'replicasets');
       if (sets.length > 0) {
-        const pods = byOwner(store.list('pods'));
+        const pods = byOwner(readAll(store, 'pods'));
         for (const rs of sets) {
           try {
             syncReplicaSet(store, rs, ownedFrom(pods, rs));

@@ -11,6 +11,7 @@
 import type { KubeObject, SimController, SimStore } from '../types.js';
 import type { ResolvedConfig } from './config.js';
 import { ChangeGate } from './gate.js';
+import { readAll } from './read.js';
 import { byCreation, holdsResources, podGpus, setCondition } from './pods.js';
 import { allocatableGpus, filterNode, unschedulableMessage } from './scheduling-rules.js';
 import { k8sTime } from './time.js';
@@ -24,7 +25,7 @@ export type Placement = { node: string } | { node: null; message: string };
  */
 export function placePod(
   pod: KubeObject,
-  nodes: KubeObject[],
+  nodes: readonly KubeObject[],
   free: Map<string, number>,
   scoring: ResolvedConfig['scoring'],
 ): Placement {
@@ -46,7 +47,10 @@ export function placePod(
 }
 
 /** Free GPUs per node: allocatable minus effective requests of live pods bound there (may go negative). */
-export function freeGpusByNode(nodes: KubeObject[], pods: KubeObject[]): Map<string, number> {
+export function freeGpusByNode(
+  nodes: readonly KubeObject[],
+  pods: readonly KubeObject[],
+): Map<string, number> {
   const free = new Map<string, number>();
   for (const n of nodes) free.set(n.metadata.name, allocatableGpus(n));
   for (const p of pods) {
@@ -76,14 +80,18 @@ export function schedulerController(config: ResolvedConfig): SimController {
     reconcile(store: SimStore, now: Date): void {
       if (!gate.open(store, now)) return;
       const rv = store.resourceVersion();
-      const pods = store.list('pods');
+      const pods = readAll(store, 'pods');
       const pending = pods.filter(wantsScheduling).sort(byCreation);
       if (pending.length > 0) {
-        const nodes = store.list('nodes').sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
+        const nodes = [...readAll(store, 'nodes')].sort((a, b) =>
+          a.metadata.name < b.metadata.name ? -1 : 1,
+        );
         const free = freeGpusByNode(nodes, pods);
         const at = k8sTime(now);
-        for (const pod of pending) {
-          const placement = placePod(pod, nodes, free, config.scoring);
+        for (const stored of pending) {
+          const placement = placePod(stored, nodes, free, config.scoring);
+          if (placement.node === null && alreadyUnschedulable(stored, placement.message)) continue;
+          const pod = structuredClone(stored);
           if (placement.node !== null) {
             free.set(placement.node, free.get(placement.node)! - podGpus(pod));
             pod.spec.nodeName = placement.node;
@@ -109,6 +117,17 @@ export function schedulerController(config: ResolvedConfig): SimController {
       gate.close(rv);
     },
   };
+}
+
+/** The pod already carries this exact `PodScheduled=False` condition (nothing to write). */
+function alreadyUnschedulable(pod: KubeObject, message: string): boolean {
+  return (pod.status?.conditions ?? []).some(
+    (c: { type: string; status: string; reason?: string; message?: string }) =>
+      c.type === 'PodScheduled' &&
+      c.status === 'False' &&
+      c.reason === 'Unschedulable' &&
+      c.message === message,
+  );
 }
 
 /** Writes a pod, ignoring a pod deleted or changed meanwhile (the next pass sees the new state). */

@@ -22,7 +22,11 @@ export function recordedIndices(pod: KubeObject): number[] | undefined {
  * bound to `nodeName` with a GPU request count. A pod that asks for more GPUs than remain gets
  * what is left (an overcommitted dump), never an index twice.
  */
-export function assignGpus(nodeName: string, gpuCount: number, pods: KubeObject[]): Map<number, KubeObject> {
+export function assignGpus(
+  nodeName: string,
+  gpuCount: number,
+  pods: readonly KubeObject[],
+): Map<number, KubeObject> {
   const holders = pods
     .filter((p) => p.spec?.nodeName === nodeName && holdsResources(p) && podGpus(p) > 0)
     .sort(byCreation);
@@ -47,7 +51,12 @@ export function assignGpus(nodeName: string, gpuCount: number, pods: KubeObject[
 }
 
 /** Lowest `count` indices of a node not held by any of `pods` (for a pod about to start). */
-export function freeIndices(nodeName: string, gpuCount: number, pods: KubeObject[], count: number): number[] {
+export function freeIndices(
+  nodeName: string,
+  gpuCount: number,
+  pods: readonly KubeObject[],
+  count: number,
+): number[] {
   const taken = assignGpus(nodeName, gpuCount, pods);
   const out: number[] = [];
   for (let i = 0; i < gpuCount && out.length < count; i++) if (!taken.has(i)) out.push(i);

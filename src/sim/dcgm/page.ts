@@ -70,7 +70,7 @@ export function gpuUuid(node: string, index: number): string {
 }
 
 /** The dcgm-exporter pod's name on a node, or a name like one when there is none. */
-export function exporterHostname(nodeName: string, pods: KubeObject[]): string {
+export function exporterHostname(nodeName: string, pods: readonly KubeObject[]): string {
   const exporter = pods.find(
     (p) =>
       p.spec?.nodeName === nodeName &&
@@ -102,7 +102,7 @@ function gpuContainer(pod: KubeObject): string {
  */
 export function dcgmGpus(
   node: KubeObject,
-  pods: KubeObject[],
+  pods: readonly KubeObject[],
   load: LoadModel,
   now: Date,
   utilization?: Map<string, number>,
@@ -176,6 +176,11 @@ export function formatDcgmPage(gpus: DcgmGpu[]): string {
 }
 
 /** The dcgm-exporter page of one node at `now`. `pods`: all pods of the cluster. */
-export function renderDcgmPage(node: KubeObject, pods: KubeObject[], load: LoadModel, now: Date): string {
+export function renderDcgmPage(
+  node: KubeObject,
+  pods: readonly KubeObject[],
+  load: LoadModel,
+  now: Date,
+): string {
   return formatDcgmPage(dcgmGpus(node, pods, load, now));
 }

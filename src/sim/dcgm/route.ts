@@ -15,7 +15,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LoadModel } from '../load-model.js';
 import type { SimClock, SimStore } from '../types.js';
 import { nodeGpuCount } from '../controllers/kubelet.js';
-import { renderDcgmPage } from './page.js';
+import { readAll } from '../controllers/read.js';
+import { dcgmGpus, formatDcgmPage } from './page.js';
 
 /** Where the route reads the cluster state; undefined while the cluster is starting. */
 export type ClusterSource = () => { store: SimStore; clock: Pick<SimClock, 'now'> } | undefined;
@@ -30,6 +31,7 @@ export function dcgmRoute(
   cluster: ClusterSource,
   load: LoadModel,
 ): (req: IncomingMessage, res: ServerResponse, url: URL) => boolean {
+  let cache: { key: string; utilization: Map<string, number> } | undefined;
   return (req, res, url) => {
     if (!url.pathname.startsWith('/dcgm/')) return false;
     const c = cluster();
@@ -59,7 +61,13 @@ export function dcgmRoute(
       send(res, 404, 'text/plain; charset=utf-8', `no dcgm-exporter at ${url.pathname}\n`);
       return true;
     }
-    const body = renderDcgmPage(node, c.store.list('pods'), load, c.clock.now());
+    const now = c.clock.now();
+    const pods = readAll(c.store, 'pods');
+    // One utilisation map per store version, load version and simulated second: a Prometheus scraping every
+    // node's page in a round computes it once, not once per node.
+    const key = `${c.store.resourceVersion()}/${load.version()}@${Math.floor(now.getTime() / 1000)}`;
+    if (cache?.key !== key) cache = { key, utilization: load.podUtilization(pods, now) };
+    const body = formatDcgmPage(dcgmGpus(node, pods, load, now, cache.utilization));
     send(res, 200, 'text/plain; version=0.0.4; charset=utf-8', req.method === 'HEAD' ? '' : body);
     return true;
   };

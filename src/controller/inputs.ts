@@ -1,0 +1,103 @@
+/**
+ * Reading the inputs of a plan or a pass that do not come from the cluster: recorded benchmark
+ * run times (a file, or the database) and the GPU utilisation source the settings name.
+ */
+import { readFile } from 'node:fs/promises';
+import { parse } from 'yaml';
+import { storedOutcome } from '../benchmark/runner.js';
+import { DcgmScrapeSource } from '../metrics/dcgm-scrape.js';
+import { MetricsFileSource } from '../metrics/metrics-file.js';
+import { PrometheusSource } from '../metrics/prometheus.js';
+import type { UtilizationReading, UtilizationSource } from '../metrics/types.js';
+import type { BenchmarkOutcome } from '../placement/types.js';
+import type { Policy, ResolvedAlgorithm } from '../spec/types.js';
+import type { BenchmarkRun, Store } from '../store/types.js';
+
+/**
+ * Reads `--benchmarks FILE`: a YAML or JSON map of algorithm name → measured run time (seconds),
+ * e.g. `resnet50-infer: 42.5`. Each becomes a `Succeeded` outcome with that median.
+ * @throws Error naming the file and the key whose value is not a number ≥ 0
+ */
+export async function readBenchmarksFile(file: string): Promise<Map<string, BenchmarkOutcome>> {
+  const doc: unknown = parse(await readFile(file, 'utf8'));
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
+    throw new Error(`${file}: expected a map of algorithm name to run time in seconds`);
+  }
+  const out = new Map<string, BenchmarkOutcome>();
+  for (const [name, value] of Object.entries(doc as Record<string, unknown>)) {
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+      throw new Error(
+        `${file}: ${name}: run time must be a number of seconds ≥ 0, got ${JSON.stringify(value)}`,
+      );
+    }
+    out.set(name, {
+      status: 'Succeeded',
+      medianSeconds: value,
+      message: `recorded run time ${value} s (${file})`,
+    });
+  }
+  return out;
+}
+
+/** Benchmark outcomes (and their runs, for PR evidence) of every algorithm at its current spec, from the database. */
+export async function storedBenchmarks(
+  algorithms: readonly ResolvedAlgorithm[],
+  store: Pick<Store, 'benchmarkRuns'>,
+): Promise<{ outcomes: Map<string, BenchmarkOutcome>; runs: Map<string, BenchmarkRun[]> }> {
+  const outcomes = new Map<string, BenchmarkOutcome>();
+  const runs = new Map<string, BenchmarkRun[]>();
+  await Promise.all(
+    algorithms.map(async (alg) => {
+      const o = await storedOutcome(alg, store);
+      if (o.status !== 'Pending') outcomes.set(alg.name, o);
+      runs.set(alg.name, await store.benchmarkRuns(alg.name, o.specHash));
+    }),
+  );
+  return { outcomes, runs };
+}
+
+/** Where GPU utilisation comes from: saved files, Prometheus, dcgm-exporter pages, or nowhere. */
+export interface MetricsSettings {
+  metricsFiles?: string[];
+  prometheusUrl?: string;
+  dcgmUrl?: string[];
+}
+
+/**
+ * The utilisation source the settings name, in order: `--metrics` files, `--prometheus-url`,
+ * `--dcgm-url`; null when none is set (every scaling decision is then "no data").
+ */
+export function utilizationSource(settings: MetricsSettings, now: () => Date): UtilizationSource | null {
+  if (settings.metricsFiles && settings.metricsFiles.length > 0) {
+    return new MetricsFileSource(settings.metricsFiles, now().getTime());
+  }
+  if (settings.prometheusUrl) {
+    const token = process.env.GPUOPS_PROMETHEUS_TOKEN;
+    return new PrometheusSource({
+      url: settings.prometheusUrl,
+      ...(token ? { headers: { Authorization: `Bearer ${token}` } } : {}),
+    });
+  }
+  if (settings.dcgmUrl && settings.dcgmUrl.length > 0) {
+    return new DcgmScrapeSource({ targets: settings.dcgmUrl.map((url) => ({ url })), now });
+  }
+  return null;
+}
+
+/** Reads the source once for the policy's metric and window; no source is "no data". */
+export async function readUtilization(
+  source: UtilizationSource | null,
+  policy: Policy,
+): Promise<UtilizationReading> {
+  if (!source) {
+    return {
+      ok: false,
+      reason: 'Empty',
+      message: 'no GPU metrics source configured (--prometheus-url, --dcgm-url or --metrics)',
+    };
+  }
+  return source.read({
+    metric: policy.spec.scaling.metric,
+    windowSeconds: policy.spec.scaling.windowSeconds,
+  });
+}

@@ -1,24 +1,340 @@
+import os from 'node:os';
+import path from 'node:path';
 import type { Logger } from 'pino';
+import { parseAllDocuments } from 'yaml';
 import type { Settings } from '../cli/settings.js';
+import { createKubeJobApi } from '../cluster/jobs.js';
+import { createKubeClient, loadKubeConfig, type KubeClient } from '../cluster/kube-client.js';
+import { createClusterPatcher, type ClusterPatcher } from '../cluster/patch.js';
+import { readSnapshot } from '../cluster/read-snapshot.js';
+import type { Snapshot } from '../cluster/types.js';
+import { systemClock, type RunnerClock } from '../benchmark/clock.js';
+import { loadWorkloadTemplates } from '../benchmark/load-templates.js';
+import { runBenchmarks, type BenchmarkProgress } from '../benchmark/runner.js';
+import { openGitOps } from '../gitops/open.js';
+import type { PullRequestHost } from '../gitops/pr-host.js';
+import { reportInvalidSpecs } from '../gitops/spec-errors.js';
+import type { ChangeSet, WriteBackResult } from '../gitops/types.js';
+import type { WorkingCopy } from '../gitops/working-copy.js';
+import { writeBack } from '../gitops/write-back.js';
+import type { WorkloadTemplates } from '../manifests/templates.js';
+import type { UtilizationSource } from '../metrics/types.js';
+import { freeGpus } from '../pools/capacity.js';
+import { historySince } from '../scaling/history.js';
+import { toDecisionRecord } from '../scaling/decide.js';
+import { loadDefaultPolicy } from '../spec/load.js';
+import { parseRepo } from '../spec/rules/repo.js';
+import type { LoadedRepo, Policy, SpecError } from '../spec/types.js';
+import { openStore } from '../store/index.js';
+import type { DecisionRecord, Store } from '../store/types.js';
+import { planDesiredState, type PlanOutput } from './desired-state.js';
+import { readUtilization, storedBenchmarks, utilizationSource } from './inputs.js';
 import type { PassSummary } from './loop.js';
 
 /** A reconciler bound to its adapters (cluster, Git, PR host, database, metrics). */
 export interface Reconciler {
   /** One level-triggered pass: specs → snapshot → pools → benchmarks → placement → scaling → write-back. */
-  pass(): Promise<PassSummary>;
-  /** Closes the database and other adapters. */
+  pass(): Promise<PassResult>;
+  /** Closes the database. */
   close(): Promise<void>;
 }
 
+/** What one pass decided and did. */
+export interface PassResult extends PassSummary {
+  snapshot: Snapshot;
+  plan: PlanOutput;
+  changeSets: ChangeSet[];
+  writeBack: WriteBackResult[];
+  /** Patch-mode writes to the cluster (scaling.mode: patch), one line each. */
+  patches: string[];
+}
+
+/** The adapters one pass works with; `createReconciler` builds them from settings, tests inject their own. */
+export interface ReconcileDeps {
+  cluster: string;
+  kube: KubeClient;
+  jobs: ReturnType<typeof createKubeJobApi>;
+  patcher: ClusterPatcher;
+  workingCopy: WorkingCopy;
+  host: PullRequestHost;
+  store: Store;
+  metrics: UtilizationSource | null;
+  defaults: Policy;
+  templates: WorkloadTemplates;
+  /** Decide and report; write nothing anywhere (no Job, no commit, no PR, no patch, no record). */
+  dryRun: boolean;
+  clock: RunnerClock;
+  log: Logger;
+  onBenchmarkProgress?: (p: BenchmarkProgress) => void;
+}
+
+const YAML_FILE = /\.ya?ml$/;
+
+/** Reads the specs at the base branch head (pure parse of the files the working copy holds). */
+async function readSpecs(wc: WorkingCopy, defaults: Policy): Promise<LoadedRepo> {
+  const [algorithms, policies] = await Promise.all([wc.readTree('algorithms/'), wc.readTree('policies/')]);
+  const toFiles = (m: Map<string, string>, topOnly: boolean) =>
+    [...m]
+      .filter(([p]) => YAML_FILE.test(p) && (!topOnly || p.split('/').length === 2))
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([p, text]) => ({ path: p, text }));
+  return parseRepo(defaults, { algorithms: toFiles(algorithms, false), policies: toFiles(policies, true) });
+}
+
+/** Names of algorithms in files with errors that did not make it into `repo.algorithms`. */
+function invalidAlgorithms(
+  repo: LoadedRepo,
+  texts: Map<string, string>,
+): { algorithm: string; errors: SpecError[] }[] {
+  const valid = new Set(repo.algorithms.map((a) => a.name));
+  const byFile = new Map<string, SpecError[]>();
+  for (const e of repo.errors) byFile.set(e.file, [...(byFile.get(e.file) ?? []), e]);
+  const out: { algorithm: string; errors: SpecError[] }[] = [];
+  for (const [file, errors] of byFile) {
+    const text = texts.get(file);
+    if (text === undefined) continue;
+    for (const doc of parseAllDocuments(text, { uniqueKeys: false })) {
+      if (!('toJS' in doc)) continue;
+      let name: unknown;
+      try {
+        name = (doc.toJS({ maxAliasCount: 100 }) as { metadata?: { name?: unknown } } | null)?.metadata?.name;
+      } catch {
+        continue;
+      }
+      if (typeof name === 'string' && !valid.has(name)) out.push({ algorithm: name, errors });
+    }
+  }
+  return out;
+}
+
+/** Nodes that carry the test pool label in the cluster now and can take a benchmark, and their free GPUs. */
+function testCapacity(snapshot: Snapshot, labelKey: string): { nodes: string[]; free: number } {
+  const nodes = snapshot.nodes.filter((n) => n.labels[labelKey] === 'test' && n.ready && n.schedulable);
+  return { nodes: nodes.map((n) => n.name), free: nodes.reduce((s, n) => s + freeGpus(n), 0) };
+}
+
 /**
- * Builds the adapters from settings and returns the reconciler. (Being wired by the lead:
- * until then `pass` throws.)
+ * One reconcile pass (level-triggered, idempotent): reads everything — specs and generated files
+ * at the base branch head, the cluster, stored benchmarks, one utilisation reading — decides with
+ * `planDesiredState`, then writes only the difference: benchmark Jobs for new or changed specs,
+ * one pull request per subject (or, with `scaling.mode: patch`, scale/label patches plus a commit
+ * to the base branch), records of samples and decisions. A second pass with nothing changed
+ * writes nothing. Errors of one subject are reported in its result; the others go on.
+ * @throws when the cluster cannot be listed or the repo cannot be fetched (the pass is retried)
  */
-export async function createReconciler(_settings: Settings, _log: Logger): Promise<Reconciler> {
-  return {
-    async pass() {
-      throw new Error('reconcile pass not wired yet');
-    },
-    async close() {},
+export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
+  const { cluster, store, log, dryRun } = deps;
+  const wc = deps.workingCopy;
+  const now = deps.clock.now();
+
+  await wc.sync();
+  const algorithmTexts = await wc.readTree('algorithms/');
+  const [repo, base, snapshot] = await Promise.all([
+    readSpecs(wc, deps.defaults),
+    wc.readTree(`clusters/${cluster}/`),
+    readSnapshot(deps.kube, now, { poolLabel: deps.defaults.spec.pools.labelKey }),
+  ]);
+  const policy = repo.policy;
+  const labelKey = policy.spec.pools.labelKey;
+  if (!dryRun) await store.saveSnapshot(snapshot);
+
+  // Benchmarks: new or changed specs run on the test nodes that carry the label in the cluster now.
+  const toBenchmark = repo.algorithms.filter((a) => a.placement === 'auto');
+  const test = testCapacity(snapshot, labelKey);
+  if (!dryRun && toBenchmark.length > 0) {
+    await runBenchmarks(
+      toBenchmark,
+      {
+        jobs: deps.jobs,
+        store,
+        clock: deps.clock,
+        policy: policy.spec,
+        templates: deps.templates,
+        onProgress: deps.onBenchmarkProgress,
+      },
+      test.free,
+    );
+  }
+  const { outcomes, runs } = await storedBenchmarks(repo.algorithms, store);
+  if (test.nodes.length === 0) {
+    for (const a of toBenchmark) {
+      if (!outcomes.has(a.name)) {
+        outcomes.set(a.name, {
+          status: 'Pending',
+          medianSeconds: null,
+          message: `no Node carries ${labelKey}=test in the cluster yet (merge the pools pull request)`,
+        });
+      }
+    }
+  }
+
+  const since = historySince(policy, now);
+  const recent: DecisionRecord[] = (
+    await Promise.all(repo.algorithms.map((a) => store.decisions(a.name, since)))
+  ).flat();
+  const reading = await readUtilization(deps.metrics, policy);
+  const runningBenchmarks = snapshot.pods
+    .filter((p) => p.managed && p.owner?.kind === 'Job' && p.nodeName !== null)
+    .map((p) => p.nodeName!);
+
+  const desired = planDesiredState({
+    cluster,
+    repo,
+    snapshot,
+    base,
+    benchmarks: outcomes,
+    benchmarkRuns: runs,
+    reading,
+    recent,
+    templates: deps.templates,
+    runningBenchmarks,
+    now,
+  });
+
+  if (!dryRun) {
+    await store.saveSamples(desired.samples);
+    for (const d of desired.output.scaling) await store.recordDecision(toDecisionRecord(d, now));
+  }
+
+  // Write-back. Scaling in patch mode: patch the cluster, then commit the same change to the base branch.
+  const patchMode = policy.spec.scaling.mode === 'patch';
+  const prSets = desired.changeSets.filter((c) => !(patchMode && c.kind === 'scale'));
+  const patchSets = desired.changeSets.filter((c) => patchMode && c.kind === 'scale');
+  const limits = policy.spec.pullRequests;
+  const common = {
+    workingCopy: wc,
+    host: deps.host,
+    store,
+    cluster,
+    dryRun,
+    limits: { maxOpenedPerPass: limits.maxOpenedPerPass, maxOpen: limits.maxOpen },
+    now: () => deps.clock.now(),
+    log,
   };
+  const results: WriteBackResult[] = [];
+  results.push(...(await writeBack(prSets, { ...common, mode: 'pull-request' })));
+  const patches: string[] = [];
+  const patched: ChangeSet[] = [];
+  for (const cs of patchSets) {
+    const d = desired.output.scaling.find((s) => s.algorithm === cs.subject)!;
+    const alg = repo.algorithms.find((a) => a.name === cs.subject)!;
+    const pool = desired.output.placements.find((p) => p.algorithm === cs.subject)?.pool ?? null;
+    if (dryRun) {
+      patches.push(
+        `would scale ${alg.namespace}/${alg.name} to ${d.replicas.to}; would label ${d.nodes.join(', ') || 'no node'}`,
+      );
+      patched.push(cs);
+      continue;
+    }
+    const outcome = [
+      ...(d.nodes.length > 0 && pool
+        ? await deps.patcher.labelNodes(d.nodes.map((node) => ({ node, labels: { [labelKey]: pool } })))
+        : []),
+    ];
+    if (policy.spec.scaling.engine === 'gpuops' && outcome.every((r) => r.ok)) {
+      outcome.push(await deps.patcher.scaleDeployment(alg.namespace, alg.name, d.replicas.to));
+    }
+    for (const r of outcome)
+      patches.push(`${r.kind} ${r.namespace ? `${r.namespace}/` : ''}${r.name}: ${r.message}`);
+    if (outcome.every((r) => r.ok)) patched.push(cs);
+    else
+      log.warn(
+        { algorithm: cs.subject, patches: outcome.filter((r) => !r.ok) },
+        'patch failed; commit skipped, retried next pass',
+      );
+  }
+  results.push(...(await writeBack(patched, { ...common, mode: 'patch' })));
+
+  const invalid = invalidAlgorithms(repo, algorithmTexts);
+  if (invalid.length > 0)
+    await reportInvalidSpecs(invalid, { host: deps.host, cluster, base: wc.baseBranch, dryRun, log });
+
+  const failed = results.filter((r) => r.action === 'failed').length;
+  const summary: PassResult = {
+    nodes: snapshot.nodes.length,
+    algorithms: repo.algorithms.length,
+    decisions: desired.output.scaling.filter((d) => d.action !== 'hold').length,
+    prs: results.filter((r) => ['created', 'updated', 'committed'].includes(r.action)).length,
+    errors: repo.errors.length + failed,
+    reasons: [
+      ...desired.output.pools
+        .filter((p) => p.from !== p.to)
+        .map((p) => ({ kind: 'pools', reason: p.reason })),
+      ...desired.output.placements.map((p) => ({ kind: 'placement', reason: p.reason })),
+      ...desired.output.scaling.map((d) => ({ kind: 'scaling', reason: d.reason })),
+    ],
+    prActions: results.map((r) => r.action),
+    snapshot,
+    plan: desired.output,
+    changeSets: desired.changeSets,
+    writeBack: results,
+    patches,
+  };
+  log.info(
+    {
+      nodes: summary.nodes,
+      algorithms: summary.algorithms,
+      decisions: summary.decisions,
+      prs: summary.prs,
+      errors: summary.errors,
+      dryRun,
+    },
+    'reconcile pass',
+  );
+  return summary;
+}
+
+/** Options of {@link createReconciler} beyond the connection settings. */
+export interface ReconcilerOptions {
+  /** Folder of the GitOps repo clone; default `$GPUOPS_CACHE_DIR` or `~/.cache/gpuops`. */
+  cacheDir?: string;
+  clock?: RunnerClock;
+  onBenchmarkProgress?: (p: BenchmarkProgress) => void;
+}
+
+/**
+ * Builds the adapters from settings — database, kubeconfig, working copy and PR host, metrics
+ * source, templates — and returns the reconciler.
+ * @throws Error naming the setting when one is missing or wrong (e.g. `--repo-url`)
+ */
+export async function createReconciler(
+  settings: Settings,
+  log: Logger,
+  options: ReconcilerOptions = {},
+): Promise<Reconciler> {
+  const clock = options.clock ?? systemClock;
+  const store = await openStore(settings.database);
+  try {
+    const kc = loadKubeConfig(settings.kubeconfig);
+    const cacheRoot =
+      options.cacheDir ?? process.env.GPUOPS_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'gpuops');
+    const { workingCopy, host } = await openGitOps(settings, {
+      store,
+      now: () => clock.now(),
+      cacheDir: cacheRoot,
+      log,
+    });
+    const deps: ReconcileDeps = {
+      cluster: settings.cluster,
+      kube: createKubeClient(kc),
+      jobs: createKubeJobApi(kc),
+      patcher: createClusterPatcher(kc, { dryRun: settings.dryRun }),
+      workingCopy,
+      host,
+      store,
+      metrics: utilizationSource({ prometheusUrl: settings.prometheusUrl, dcgmUrl: settings.dcgmUrl }, () =>
+        clock.now(),
+      ),
+      defaults: await loadDefaultPolicy(),
+      templates: loadWorkloadTemplates(),
+      dryRun: settings.dryRun,
+      clock,
+      log,
+      onBenchmarkProgress: options.onBenchmarkProgress,
+    };
+    return { pass: () => reconcileOnce(deps), close: () => store.close() };
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
 }

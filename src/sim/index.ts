@@ -88,9 +88,18 @@ export async function startSimCluster(opts: SimClusterOptions = {}): Promise<Sim
   let scheduled = false;
   let closed = false;
 
+  let inRound = false;
   const runControllers = (): void => {
     scheduled = false;
-    if (closed) return;
+    if (closed || inRound) return;
+    inRound = true;
+    try {
+      rounds();
+    } finally {
+      inRound = false;
+    }
+  };
+  const rounds = (): void => {
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const before = store.resourceVersion();
       gc.run();
@@ -112,6 +121,10 @@ export async function startSimCluster(opts: SimClusterOptions = {}): Promise<Sim
     scheduled = true;
     setImmediate(runControllers);
   };
+  // Any write from outside a controller pass (the API, a test writing to the store) schedules one.
+  store.subscribeRaw(() => {
+    if (!inRound) afterWrite();
+  });
   clock.start(opts.tickMs ?? 100, runControllers);
 
   const ctx = {
@@ -159,6 +172,7 @@ export async function startSimCluster(opts: SimClusterOptions = {}): Promise<Sim
   const addr = server.address() as AddressInfo;
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   const url = `http://${host}:${addr.port}`;
+  afterWrite(); // a first pass over the loaded objects (e.g. binding Pending pods)
 
   return {
     url,

@@ -155,6 +155,13 @@ describe('simulated cluster over HTTP', () => {
     ).toBe(true);
     expect(util.metrics.filter((m) => m.labels?.pod === '')).toHaveLength(2);
 
+    load.setLoad('embed', 30); // a new load shows on the next scrape, within the same simulated second
+    const again = parsePrometheusTextFormat(await (await fetch(`${sim!.url}/dcgm/gpu-t4-01/metrics`)).text());
+    const ratio = again
+      .find((f) => f.name === 'DCGM_FI_PROF_GR_ENGINE_ACTIVE')!
+      .metrics.filter((m) => m.labels?.pod?.startsWith('embed-'));
+    expect(ratio.map((m) => m.value)).toEqual(['0.150000', '0.150000']);
+
     const targets = (await (await fetch(`${sim!.url}/dcgm/targets`)).json()) as {
       labels: Record<string, string>;
     }[];

@@ -57,6 +57,29 @@ describe('controllers and clock', () => {
     }
   });
 
+  it('runs controllers after a direct store write and once at start', async () => {
+    const runs: Date[] = [];
+    const sim = await startSimCluster({ controllers: [binder(runs)], tickMs: 60_000 });
+    try {
+      for (let i = 0; i < 50 && runs.length === 0; i++) await wait(10);
+      expect(runs.length).toBeGreaterThan(0);
+      sim.store.create('pods', {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'direct', namespace: 'default' },
+        spec: {},
+      });
+      let pod = sim.store.get('pods', 'default', 'direct');
+      for (let i = 0; i < 50 && !pod?.spec.nodeName; i++) {
+        await wait(10);
+        pod = sim.store.get('pods', 'default', 'direct');
+      }
+      expect(pod?.spec.nodeName).toBe('node-a');
+    } finally {
+      await sim.close();
+    }
+  });
+
   it('keeps serving when a controller throws', async () => {
     const broken: SimController = {
       name: 'broken',

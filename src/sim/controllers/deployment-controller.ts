@@ -19,7 +19,7 @@
  * - Status: `observedGeneration`, `replicas`, `updatedReplicas`, `readyReplicas`,
  *   `availableReplicas`, `unavailableReplicas`, conditions `Available` and `Progressing`.
  */
-import type { KubeObject, SimController, SimStore } from '../types.js';
+import { SimApiError, type KubeObject, type SimController, type SimStore } from '../types.js';
 import { ChangeGate } from './gate.js';
 import { podTemplateHash } from './names.js';
 import { byOwner, isPodReady, ownedFrom, ownerReference, setCondition } from './pods.js';
@@ -239,7 +239,8 @@ export function deploymentController(): SimController {
         for (const d of deployments) {
           try {
             syncDeployment(store, d, ownedFrom(sets, d), podsOf, now);
-          } catch {
+          } catch (err) {
+            if (!(err instanceof SimApiError)) throw err; // a bug, not a race: let the simulator report it
             // Changed or deleted meanwhile: the next pass works on the current object.
           }
         }

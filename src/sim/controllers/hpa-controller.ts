@@ -18,7 +18,7 @@
  *   `ScalingActive`, `ScalingLimited` (`TooManyReplicas` when it sits at the maximum).
  */
 import { servingAlgorithm } from '../load-model.js';
-import type { KubeObject, SimController, SimStore } from '../types.js';
+import { SimApiError, type KubeObject, type SimController, type SimStore } from '../types.js';
 import type { ResolvedConfig } from './config.js';
 import { ChangeGate } from './gate.js';
 import { readAll } from './read.js';
@@ -77,7 +77,8 @@ export function hpaController(config: ResolvedConfig): SimController {
         pods ??= readAll(store, 'pods');
         try {
           syncHpa(store, hpa, pods, now, config);
-        } catch {
+        } catch (err) {
+          if (!(err instanceof SimApiError)) throw err; // a bug, not a race: let the simulator report it
           // Changed or deleted meanwhile: the next evaluation works on the current objects.
         }
       }

@@ -103,7 +103,8 @@ export function jobController(): SimController {
           try {
             const due = syncJob(store, job, ownedFrom(pods, job), now.getTime());
             if (due !== undefined) nextDue = Math.min(nextDue, due);
-          } catch {
+          } catch (err) {
+            if (!(err instanceof SimApiError)) throw err; // a bug, not a race: let the simulator report it
             // One Job's write failing (deleted or changed meanwhile) never stops the others.
           }
         }

@@ -8,7 +8,7 @@
  * Timestamps are exact: a container started at S with run time D has `finishedAt` S + D even when
  * the clock jumped past it, so a benchmark measures D whatever the tick size.
  */
-import type { KubeObject, SimController, SimStore } from '../types.js';
+import { SimApiError, type KubeObject, type SimController, type SimStore } from '../types.js';
 import { GPU_INDICES_ANNOTATION, freeIndices } from '../dcgm/gpu-assignment.js';
 import type { ResolvedConfig } from './config.js';
 import { ChangeGate } from './gate.js';
@@ -294,7 +294,8 @@ export function kubeletController(config: ResolvedConfig, finishOnly = false): S
 function write(store: SimStore, pod: KubeObject): KubeObject | undefined {
   try {
     return store.update('pods', pod);
-  } catch {
+  } catch (err) {
+    if (!(err instanceof SimApiError)) throw err;
     return undefined;
   }
 }

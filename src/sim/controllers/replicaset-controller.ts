@@ -99,7 +99,8 @@ export function replicaSetController(): SimController {
         for (const rs of sets) {
           try {
             syncReplicaSet(store, rs, ownedFrom(pods, rs));
-          } catch {
+          } catch (err) {
+            if (!(err instanceof SimApiError)) throw err; // a bug, not a race: let the simulator report it
             // Changed or deleted meanwhile: the next pass works on the current object.
           }
         }

@@ -8,7 +8,7 @@
  * fits nowhere gets `PodScheduled=False`, reason `Unschedulable`, with kube-scheduler's message.
  * Pods naming another `schedulerName` are left alone. cpu and memory are not simulated.
  */
-import type { KubeObject, SimController, SimStore } from '../types.js';
+import { SimApiError, type KubeObject, type SimController, type SimStore } from '../types.js';
 import type { ResolvedConfig } from './config.js';
 import { ChangeGate } from './gate.js';
 import { readAll } from './read.js';
@@ -134,7 +134,8 @@ function alreadyUnschedulable(pod: KubeObject, message: string): boolean {
 function writePod(store: SimStore, pod: KubeObject): void {
   try {
     store.update('pods', pod);
-  } catch {
+  } catch (err) {
+    if (!(err instanceof SimApiError)) throw err; // a bug, not a race: let the simulator report it
     // 404 or 409: the pod changed under us; the next pass works on the current object.
   }
 }

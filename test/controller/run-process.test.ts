@@ -1,0 +1,219 @@
+/**
+ * Two real `gpuops run` processes (`node bin/gpuops.js run`) against one simulated cluster:
+ * exactly one leads (the Lease read through @kubernetes/client-node and each process's
+ * `gpuops_leader` gauge agree); after `kill -9` of the leader the other leads within the lease
+ * time; after SIGTERM the leader releases the Lease, exits 0, and the other takes over within one
+ * retry period. The GitHub token given in the environment never appears in any log line.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as k8s from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimCluster, type SimCluster } from '../../src/sim/index.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const BIN = path.join(ROOT, 'bin/gpuops.js');
+const LEASE_DURATION = 3;
+const RETRY = 0.5;
+const LEASE_NS = 'gpuops-system';
+const LEASE_NAME = 'gpuops-e2e';
+const TOKEN = 'ghp_runProcessTestToken0123456789';
+
+interface Proc {
+  identity: string;
+  child: ChildProcess;
+  lines: string[];
+  port: Promise<number>;
+  exit: Promise<number | null>;
+}
+
+let sim: SimCluster;
+let work: string;
+let kubeconfig: string;
+let repoUrl: string;
+let coordination: k8s.CoordinationV1Api;
+const procs: Proc[] = [];
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until<T>(
+  what: string,
+  fn: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 20_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+function startRun(identity: string): Proc {
+  const child = spawn(
+    process.execPath,
+    [
+      BIN,
+      'run',
+      '--kubeconfig',
+      kubeconfig,
+      '--cluster',
+      'e2e',
+      '--repo-url',
+      repoUrl,
+      '--database',
+      `sqlite:${path.join(work, `${identity}.db`)}`,
+      '--dry-run',
+      '--interval',
+      '1',
+      '--health-port',
+      '0',
+      '--lease-namespace',
+      LEASE_NS,
+      '--lease-name',
+      LEASE_NAME,
+      '--identity',
+      identity,
+      '--lease-duration',
+      String(LEASE_DURATION),
+      '--retry-period',
+      String(RETRY),
+    ],
+    {
+      cwd: work,
+      env: { ...process.env, GITHUB_TOKEN: TOKEN, POD_NAME: '', POD_NAMESPACE: '', KUBECONFIG: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  const lines: string[] = [];
+  let resolvePort!: (p: number) => void;
+  const port = new Promise<number>((r) => (resolvePort = r));
+  let buffered = '';
+  const collect = (chunk: Buffer): void => {
+    buffered += chunk.toString();
+    let nl: number;
+    while ((nl = buffered.indexOf('\n')) >= 0) {
+      const line = buffered.slice(0, nl);
+      buffered = buffered.slice(nl + 1);
+      lines.push(line);
+      if (line.includes('"health server listening"'))
+        resolvePort((JSON.parse(line) as { port: number }).port);
+    }
+  };
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
+  const exit = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  const p = { identity, child, lines, port, exit };
+  procs.push(p);
+  return p;
+}
+
+async function holder(): Promise<string | undefined> {
+  try {
+    const lease = await coordination.readNamespacedLease({ name: LEASE_NAME, namespace: LEASE_NS });
+    return lease.spec?.holderIdentity ?? '';
+  } catch {
+    return undefined;
+  }
+}
+
+async function leaderGauge(p: Proc): Promise<number> {
+  const res = await fetch(`http://127.0.0.1:${await p.port}/metrics`);
+  const m = /^gpuops_leader (\S+)$/m.exec(await res.text());
+  return m ? Number(m[1]) : Number.NaN;
+}
+
+beforeAll(async () => {
+  sim = await startSimCluster({
+    nodes: [{ apiVersion: 'v1', kind: 'Node', metadata: { name: 'sim-node-1' } }],
+  });
+  work = mkdtempSync(path.join(tmpdir(), 'gpuops-run-'));
+  kubeconfig = path.join(work, 'kubeconfig.yaml');
+  sim.writeKubeconfig(kubeconfig);
+  const kc = new k8s.KubeConfig();
+  kc.loadFromFile(kubeconfig);
+  coordination = kc.makeApiClient(k8s.CoordinationV1Api);
+  // A real (empty) GitOps origin with a main branch, so a wired reconciler can start.
+  const seed = path.join(work, 'seed');
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
+      stdio: 'ignore',
+    });
+  git('init', '-q', '-b', 'main', seed);
+  git('-C', seed, 'commit', '-q', '--allow-empty', '-m', 'init');
+  git('clone', '-q', '--bare', seed, path.join(work, 'origin.git'));
+  repoUrl = `file://${path.join(work, 'origin.git')}`;
+});
+
+afterAll(async () => {
+  for (const p of procs)
+    if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
+  await Promise.all(procs.map((p) => p.exit));
+  await sim.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('two gpuops run processes against one simulated cluster', () => {
+  it('exactly one leads; kill -9 hands over within the lease time; SIGTERM releases within a retry period', async () => {
+    const a = startRun('proc-a');
+    const b = startRun('proc-b');
+    await Promise.all([a.port, b.port]);
+    const first = await until('a leader', async () => {
+      const h = await holder();
+      return h === 'proc-a' || h === 'proc-b' ? h : undefined;
+    });
+    const [leader, follower] = first === 'proc-a' ? [a, b] : [b, a];
+
+    // Over several retry periods: the Lease and both gauges agree that exactly one leads.
+    await until('the leader gauge', async () => (await leaderGauge(leader)) === 1);
+    for (let i = 0; i < 5; i++) {
+      expect(await holder()).toBe(leader.identity);
+      expect([await leaderGauge(leader), await leaderGauge(follower)]).toEqual([1, 0]);
+      await sleep(RETRY * 1000);
+    }
+
+    // kill -9: no release; the follower takes over once the Lease has expired.
+    leader.child.kill('SIGKILL');
+    const killedAt = Date.now();
+    await until('the follower to lead', async () =>
+      (await holder()) === follower.identity ? true : undefined,
+    );
+    const elapsed = (Date.now() - killedAt) / 1000;
+    expect(elapsed).toBeGreaterThanOrEqual(LEASE_DURATION - RETRY - 0.3);
+    expect(elapsed).toBeLessThan(LEASE_DURATION + RETRY + 1.5);
+    await until('the new leader gauge', async () => (await leaderGauge(follower)) === 1);
+
+    // A third replica joins as follower; SIGTERM of the leader hands the Lease over.
+    const c = startRun('proc-c');
+    await c.port;
+    await sleep(3 * RETRY * 1000);
+    expect(await holder()).toBe(follower.identity);
+    expect(await leaderGauge(c)).toBe(0);
+
+    follower.child.kill('SIGTERM');
+    await until('proc-c to lead', async () => ((await holder()) === 'proc-c' ? true : undefined));
+    const takeoverAt = Date.now();
+    expect(await follower.exit).toBe(0);
+    const released = follower.lines
+      .map((l) => JSON.parse(l) as { msg: string; time: string })
+      .find((l) => l.msg === 'released leader Lease');
+    expect(released).toBeDefined();
+    expect((takeoverAt - Date.parse(released!.time)) / 1000).toBeLessThan(RETRY + 1);
+    expect(follower.lines.some((l) => l.includes('"msg":"stopped"'))).toBe(true);
+    await until('proc-c gauge', async () => (await leaderGauge(c)) === 1);
+
+    c.child.kill('SIGTERM');
+    expect(await c.exit).toBe(0);
+
+    // Structured JSON logs, and the token never written.
+    const all = procs.flatMap((p) => p.lines);
+    expect(all.length).toBeGreaterThan(10);
+    for (const line of all) expect(() => JSON.parse(line) as unknown).not.toThrow();
+    expect(all.join('\n')).not.toContain(TOKEN);
+    expect(all.some((l) => l.includes('"githubToken":"[Redacted]"'))).toBe(true);
+  }, 120_000);
+});

@@ -1,9 +1,8 @@
 /** What the API server sets on create, per resource (its create strategy). */
 import { type KubeObject } from './types.js';
-import { Target } from './rest-target.js';
-import { create } from './rest-write.js';
+import type { Target } from './rest-target.js';
 
-export type Resources = { requests?: Record<string, string>; limits?: Record<string, string> };
+type Resources = { requests?: Record<string, string>; limits?: Record<string, string> };
 
 /**
  * A pod's QoS class (https://kubernetes.io/docs/concepts/workloads/pods/pod-qos/): Guaranteed

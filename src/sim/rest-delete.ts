@@ -8,10 +8,9 @@ import { parseJson, readBody, sendJson } from './http-util.js';
 import { groupVersion } from './resources.js';
 import { matchFields, matchLabels } from './selectors.js';
 import { SimApiError, type KubeObject } from './types.js';
-import { list } from './rest-list.js';
-import { RestContext, Target, existing, selectors, dryRun } from './rest-target.js';
+import { dryRun, existing, selectors, type RestContext, type Target } from './rest-target.js';
 
-export async function deleteOptions(
+async function deleteOptions(
   req: IncomingMessage,
   url: URL,
 ): Promise<{ policy?: PropagationPolicy; uid?: string; rv?: string }> {
@@ -32,11 +31,11 @@ export async function deleteOptions(
  * The default propagation when the request sets none. batch/v1 Jobs orphan their pods by
  * default (the API server keeps that for compatibility and warns); everything else is Background.
  */
-export function defaultPolicy(t: Target): PropagationPolicy {
+function defaultPolicy(t: Target): PropagationPolicy {
   return t.info.resource === 'jobs' ? 'Orphan' : 'Background';
 }
 
-export function deleteOne(
+function deleteOne(
   t: Target,
   name: string,
   policy: PropagationPolicy,
@@ -63,6 +62,10 @@ export function deleteOne(
   return gone;
 }
 
+/**
+ * DELETE on an object: the Pod itself, or a `Status` Success for other kinds (as the API server
+ * answers). @throws SimApiError 404, 409 on a failed precondition
+ */
 export async function remove(
   req: IncomingMessage,
   res: ServerResponse,
@@ -114,6 +117,7 @@ export async function remove(
   );
 }
 
+/** DELETE on a collection: deletes every selected object; answers the List of them. */
 export async function deleteCollection(
   res: ServerResponse,
   url: URL,

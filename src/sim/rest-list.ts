@@ -6,14 +6,14 @@ import type { ServerResponse } from 'node:http';
 import { groupVersion } from './resources.js';
 import { matchFields, matchLabels } from './selectors.js';
 import { SimApiError, type KubeObject } from './types.js';
-import { RestContext, Target, selectors } from './rest-target.js';
+import { selectors, type RestContext, type Target } from './rest-target.js';
 
 /** An opaque `continue` token: the last key served and the list's resourceVersion. */
-export function encodeContinue(key: string, rv: string): string {
+function encodeContinue(key: string, rv: string): string {
   return Buffer.from(JSON.stringify({ k: key, rv })).toString('base64url');
 }
 
-export function decodeContinue(token: string): { k: string; rv: string } {
+function decodeContinue(token: string): { k: string; rv: string } {
   try {
     const v = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { k: unknown; rv: unknown };
     if (typeof v.k !== 'string' || typeof v.rv !== 'string') throw new Error('shape');
@@ -24,7 +24,7 @@ export function decodeContinue(token: string): { k: string; rv: string } {
 }
 
 /** Index of the first key greater than `after` in sorted `keys`. */
-export function firstAfter(keys: string[], after: string): number {
+function firstAfter(keys: string[], after: string): number {
   let lo = 0;
   let hi = keys.length;
   while (lo < hi) {
@@ -35,6 +35,7 @@ export function firstAfter(keys: string[], after: string): number {
   return lo;
 }
 
+/** GET on a collection: the `<Kind>List` with selectors and paging applied. */
 export function list(url: URL, t: Target, ctx: RestContext): object {
   const { labels, fields } = selectors(url, t);
   const limitText = url.searchParams.get('limit');
@@ -75,7 +76,7 @@ export function list(url: URL, t: Target, ctx: RestContext): object {
 }
 
 /** Index of the first key >= `prefix`. */
-export function lowerBound(keys: string[], prefix: string): number {
+function lowerBound(keys: string[], prefix: string): number {
   let lo = 0;
   let hi = keys.length;
   while (lo < hi) {
@@ -86,6 +87,7 @@ export function lowerBound(keys: string[], prefix: string): number {
   return lo;
 }
 
+/** GET on a collection with `watch=true`: hands the response to the watch hub. */
 export function serveWatch(res: ServerResponse, url: URL, t: Target, ctx: RestContext): void {
   ctx.count('watch');
   const { labels, fields } = selectors(url, t);

@@ -11,8 +11,6 @@ import { parseFieldSelector, parseLabelSelector } from './selectors.js';
 import type { MemoryStore } from './store.js';
 import { SimApiError, type KubeObject, type SimClock } from './types.js';
 import type { WatchHub } from './watch.js';
-import { list } from './rest-list.js';
-import { create, patch } from './rest-write.js';
 import { toScale } from './scale.js';
 
 /** What the REST layer needs from the cluster. */
@@ -27,6 +25,7 @@ export interface RestContext {
   count(verb: string): void;
 }
 
+/** What a request path names: resource type, namespace, object name, subresource. */
 export interface Target {
   info: ResourceInfo;
   namespace: string | undefined;
@@ -34,6 +33,7 @@ export interface Target {
   sub: string | undefined;
 }
 
+/** The 404 NotFound error for an object, worded as the API server words it. */
 export const notFound = (info: ResourceInfo, name: string): SimApiError =>
   new SimApiError(
     404,
@@ -63,6 +63,7 @@ export function parsePath(pathname: string): { gv: string; target?: Target; unkn
   return { gv, target: { info, namespace: undefined, name: rest[1], sub: rest[2] } };
 }
 
+/** The stored object the target names (a copy). @throws SimApiError 404 */
 export function existing(t: Target, ctx: RestContext): KubeObject {
   const obj = ctx.store.get(t.info.resource, t.namespace, t.name!);
   if (!obj) throw notFound(t.info, t.name!);
@@ -74,6 +75,7 @@ export function present(t: Target, obj: KubeObject): KubeObject {
   return t.sub === 'scale' ? toScale(obj) : obj;
 }
 
+/** The parsed `labelSelector` and `fieldSelector` query parameters. @throws SimApiError 400 */
 export function selectors(url: URL, t: Target) {
   return {
     labels: parseLabelSelector(url.searchParams.get('labelSelector') ?? ''),
@@ -81,6 +83,7 @@ export function selectors(url: URL, t: Target) {
   };
 }
 
+/** Reads the request body as JSON, or YAML for apply. @throws SimApiError 400 on bad syntax */
 export async function readObject(req: IncomingMessage, yaml = false): Promise<unknown> {
   const text = await readBody(req);
   if (!yaml) return parseJson(text);
@@ -91,6 +94,10 @@ export async function readObject(req: IncomingMessage, yaml = false): Promise<un
   }
 }
 
+/**
+ * Checks a body is an object of the target's kind, apiVersion, namespace and name (filling the
+ * ones it omits). @throws SimApiError 400 on a mismatch
+ */
 export function asObject(body: unknown, t: Target): KubeObject {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new SimApiError(400, 'BadRequest', `expected a ${t.info.kind} object in the request body`);
@@ -134,4 +141,5 @@ export function asObject(body: unknown, t: Target): KubeObject {
   return obj;
 }
 
+/** Whether the request asks for `dryRun=All` (validate, do not store). */
 export const dryRun = (url: URL): boolean => url.searchParams.getAll('dryRun').includes('All');

@@ -13,8 +13,8 @@ import { groupVersion } from './resources.js';
 import { SimApiError, type KubeObject } from './types.js';
 import { prepareForCreate } from './create-strategy.js';
 import {
-  RestContext,
-  Target,
+  type RestContext,
+  type Target,
   notFound,
   existing,
   present,
@@ -24,7 +24,7 @@ import {
 } from './rest-target.js';
 import { toScale } from './scale.js';
 
-export function storeCreate(t: Target, obj: KubeObject, url: URL, ctx: RestContext): KubeObject {
+function storeCreate(t: Target, obj: KubeObject, url: URL, ctx: RestContext): KubeObject {
   if (!obj.metadata.name && typeof obj.metadata.generateName === 'string') {
     obj.metadata.name = obj.metadata.generateName + randomBytes(3).toString('hex').slice(0, 5);
   }
@@ -52,6 +52,7 @@ export function storeCreate(t: Target, obj: KubeObject, url: URL, ctx: RestConte
   return created;
 }
 
+/** POST on a collection: 201 with the created object. @throws SimApiError 409 AlreadyExists */
 export async function create(
   req: IncomingMessage,
   res: ServerResponse,
@@ -71,7 +72,7 @@ export async function create(
 }
 
 /** Builds the object to store from the old one and a new full body, honouring the subresource. */
-export function combine(t: Target, old: KubeObject, next: KubeObject): KubeObject {
+function combine(t: Target, old: KubeObject, next: KubeObject): KubeObject {
   if (t.sub === 'status') {
     return {
       ...old,
@@ -101,7 +102,7 @@ export function combine(t: Target, old: KubeObject, next: KubeObject): KubeObjec
   return out;
 }
 
-export function storeUpdate(t: Target, obj: KubeObject, url: URL, ctx: RestContext): KubeObject {
+function storeUpdate(t: Target, obj: KubeObject, url: URL, ctx: RestContext): KubeObject {
   applyDefaults(t.info.resource, obj, false);
   if (dryRun(url)) {
     const cur = existing(t, ctx);
@@ -119,6 +120,7 @@ export function storeUpdate(t: Target, obj: KubeObject, url: URL, ctx: RestConte
   return updated;
 }
 
+/** PUT on an object or its `status`/`scale`. @throws SimApiError 404, 409 Conflict on a stale resourceVersion */
 export async function replace(
   req: IncomingMessage,
   res: ServerResponse,
@@ -136,6 +138,10 @@ export async function replace(
   sendJson(res, 200, present(t, stored));
 }
 
+/**
+ * PATCH on an object or its `status`/`scale`, by `Content-Type`: merge, strategic merge, JSON
+ * patch, or server-side apply. @throws SimApiError 400 on an unknown type, 404, 409, 422
+ */
 export async function patch(
   req: IncomingMessage,
   res: ServerResponse,
@@ -170,7 +176,7 @@ export async function patch(
   sendJson(res, 200, present(t, stored));
 }
 
-export async function apply(
+async function apply(
   req: IncomingMessage,
   res: ServerResponse,
   url: URL,

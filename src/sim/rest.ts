@@ -11,7 +11,7 @@ import { sendError, sendJson } from './http-util.js';
 import { SimApiError } from './types.js';
 import { remove, deleteCollection } from './rest-delete.js';
 import { list, serveWatch } from './rest-list.js';
-import { RestContext, Target, notFound, parsePath, existing, present } from './rest-target.js';
+import { existing, notFound, parsePath, present, type RestContext, type Target } from './rest-target.js';
 import { create, replace, patch } from './rest-write.js';
 
 /**

@@ -1,5 +1,4 @@
 /** The `scale` subresource: a Deployment or ReplicaSet seen as an autoscaling/v1 Scale. */
-import { matchLabels } from './selectors.js';
 import { type KubeObject } from './types.js';
 
 /** The autoscaling/v1 Scale of a Deployment or ReplicaSet. */

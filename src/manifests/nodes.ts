@@ -3,11 +3,13 @@ import type { PoolAssignment } from '../pools/types.js';
 import type { PolicySpec } from '../spec/types.js';
 import { renderYaml } from './yaml.js';
 
-/** Annotations every generated Node carries (DESIGN.md; deleting a partial Node must never delete the Node, argo-cd#15005). */
+/** Annotations every generated Node carries (DESIGN.md; deleting a partial Node must never delete the Node, argo-cd#15005; Flux's per-object prune opt-out). */
 export const NODE_ANNOTATIONS: Readonly<Record<string, string>> = {
   'argocd.argoproj.io/sync-options': 'ServerSideApply=true,Prune=false,Delete=false',
   // Node labels go before workloads (wave "0").
   'argocd.argoproj.io/sync-wave': '-1',
+  // Flux: a Kustomization with prune on must never delete a Node whose partial manifest goes away.
+  'kustomize.toolkit.fluxcd.io/prune': 'disabled',
 };
 
 /** Taint key prefix of the node lifecycle controller and kubelet; such taints are theirs, never rendered. */

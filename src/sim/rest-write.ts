@@ -161,8 +161,8 @@ export async function patch(
   else if (type === 'application/json-patch+json') patched = jsonPatch(doc, body);
   else {
     throw new SimApiError(
-      400,
-      'BadRequest',
+      415,
+      'UnsupportedMediaType',
       `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json (got "${type}")`,
     );
   }

@@ -81,7 +81,11 @@ async function route(
       ctx.count('deletecollection');
       return deleteCollection(res, url, t, ctx);
     }
-    throw new SimApiError(400, 'BadRequest', `method ${method} not allowed on a collection`);
+    throw new SimApiError(
+      405,
+      'MethodNotAllowed',
+      `the server does not allow this method on the requested resource (${method})`,
+    );
   }
   if (t.info.namespaced && t.namespace === undefined) throw notFound(t.info, t.name);
   switch (method) {
@@ -98,6 +102,10 @@ async function route(
       ctx.count('delete');
       return remove(req, res, url, t, ctx);
     default:
-      throw new SimApiError(400, 'BadRequest', `method ${method} not allowed`);
+      throw new SimApiError(
+        405,
+        'MethodNotAllowed',
+        `the server does not allow this method on the requested resource (${method})`,
+      );
   }
 }

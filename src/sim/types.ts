@@ -56,8 +56,15 @@ export interface WatchEvent {
 /** Raised by the object store; the REST layer turns it into a Kubernetes `Status` with `code`. */
 export class SimApiError extends Error {
   constructor(
-    readonly code: 404 | 409 | 422 | 400,
-    readonly reason: 'NotFound' | 'AlreadyExists' | 'Conflict' | 'Invalid' | 'BadRequest',
+    readonly code: 404 | 409 | 422 | 400 | 405 | 415,
+    readonly reason:
+      | 'NotFound'
+      | 'AlreadyExists'
+      | 'Conflict'
+      | 'Invalid'
+      | 'BadRequest'
+      | 'MethodNotAllowed'
+      | 'UnsupportedMediaType',
     message: string,
   ) {
     super(message);

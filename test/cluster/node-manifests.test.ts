@@ -124,11 +124,12 @@ describe('node manifests', () => {
     expect(tainted(shuffledTaints)).toEqual(tainted(snap.nodes));
   });
 
-  it('the sync-wave is the string "-1" and the sync options forbid prune and delete', () => {
+  it('the sync-wave is the string "-1" and the sync options forbid prune and delete (Argo CD and Flux)', () => {
     const doc = parse(files[0]!.content);
     expect(doc.metadata.annotations).toEqual({
       'argocd.argoproj.io/sync-options': 'ServerSideApply=true,Prune=false,Delete=false',
       'argocd.argoproj.io/sync-wave': '-1',
+      'kustomize.toolkit.fluxcd.io/prune': 'disabled',
     });
     expect(files[0]!.content).toContain(`argocd.argoproj.io/sync-wave: "-1"`);
   });

@@ -696,6 +696,20 @@ describe('discovery and health', () => {
     expect(version.major).toBe('1');
   });
 
+  it('answers 415 to a patch in an unknown format and 405 to a method a path does not serve', async () => {
+    const patch = await fetch(`${sim.url}/api/v1/nodes/gpu-t4-01`, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"metadata":{"labels":{"x":"y"}}}',
+    });
+    expect(patch.status).toBe(415);
+    expect(((await patch.json()) as { reason: string }).reason).toBe('UnsupportedMediaType');
+    const post = await fetch(`${sim.url}/api/v1/nodes/gpu-t4-01`, { method: 'POST', body: '{}' });
+    expect(post.status).toBe(405);
+    const unknown = await fetch(`${sim.url}/apis/example.com/v1/widgets`);
+    expect(unknown.status).toBe(404);
+  });
+
   it('maps kinds to resources for the object API', async () => {
     const res = await objects.list('autoscaling/v2', 'HorizontalPodAutoscaler', 'algorithms');
     expect(res.items).toEqual([]);

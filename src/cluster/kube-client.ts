@@ -6,8 +6,8 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { ApiException, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
-import type { V1Node, V1Pod } from '@kubernetes/client-node';
+import { ApiException, AutoscalingV2Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import type { V1Node, V1Pod, V2HorizontalPodAutoscaler } from '@kubernetes/client-node';
 
 /** Page size of list calls (objects per call). */
 export const DEFAULT_PAGE_SIZE = 500;
@@ -119,6 +119,8 @@ export interface KubeClient {
   listNodes(opts?: ListOptions): Promise<V1Node[]>;
   /** Every Pod of every namespace, page by page. @throws KubeApiError */
   listPods(opts?: ListOptions): Promise<V1Pod[]>;
+  /** Every autoscaling/v2 HorizontalPodAutoscaler of every namespace, page by page. @throws KubeApiError */
+  listHorizontalPodAutoscalers(opts?: ListOptions): Promise<V2HorizontalPodAutoscaler[]>;
 }
 
 interface Page<T> {
@@ -135,6 +137,7 @@ interface Page<T> {
  */
 export function createKubeClient(kc: KubeConfig, options: KubeClientOptions = {}): KubeClient {
   const api = kc.makeApiClient(CoreV1Api);
+  const autoscaling = kc.makeApiClient(AutoscalingV2Api);
   const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
   const retry: RetryOptions = { attempts: 5, baseDelayMs: 200, maxDelayMs: 5000, ...options.retry };
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
@@ -181,6 +184,14 @@ export function createKubeClient(kc: KubeConfig, options: KubeClientOptions = {}
     listPods: (opts = {}) =>
       listAll('list pods', (cont) =>
         api.listPodForAllNamespaces({ limit: pageSize, _continue: cont, ...selectors(opts) }),
+      ),
+    listHorizontalPodAutoscalers: (opts = {}) =>
+      listAll('list horizontalpodautoscalers', (cont) =>
+        autoscaling.listHorizontalPodAutoscalerForAllNamespaces({
+          limit: pageSize,
+          _continue: cont,
+          ...selectors(opts),
+        }),
       ),
   };
 }

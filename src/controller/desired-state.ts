@@ -18,7 +18,7 @@ import type { BenchmarkOutcome, Placement } from '../placement/types.js';
 import { assignPools } from '../pools/assign.js';
 import type { PoolAssignment } from '../pools/types.js';
 import { planScaling, type AlgorithmState } from '../scaling/plan-scaling.js';
-import type { AlgorithmSample, DecisionRecord, ScalingDecision } from '../scaling/types.js';
+import type { AlgorithmSample, DecisionRecord, HpaState, ScalingDecision } from '../scaling/types.js';
 import type { BenchmarkRun } from '../store/types.js';
 import { POOLS, type LoadedRepo, type Pool, type ResolvedAlgorithm, type SpecError } from '../spec/types.js';
 
@@ -54,6 +54,8 @@ export interface DesiredStateInput {
   /** Recorded scaling decisions since `historySince(policy, now)`. */
   recent: readonly DecisionRecord[];
   templates: WorkloadTemplates;
+  /** With `scaling.engine: hpa`: each algorithm's HorizontalPodAutoscaler status as the cluster reports it. */
+  hpa?: ReadonlyMap<string, HpaState>;
   /** Test nodes that run a benchmark now (never released from the test pool). */
   runningBenchmarks?: readonly string[];
   now: Date;
@@ -280,7 +282,12 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
   for (const alg of repo.algorithms) {
     const git = gitDeployment(cluster, alg.name, base, labelKey);
     if (!git) continue;
-    states.push({ algorithm: alg, pool: git.pool, replicas: git.replicas ?? alg.scaling.minReplicas });
+    states.push({
+      algorithm: alg,
+      pool: git.pool,
+      replicas: git.replicas ?? input.hpa?.get(alg.name)?.currentReplicas ?? alg.scaling.minReplicas,
+      hpa: input.hpa?.get(alg.name) ?? null,
+    });
   }
   const scalingPass = planScaling({
     algorithms: states,

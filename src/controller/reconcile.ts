@@ -21,6 +21,7 @@ import type { WorkloadTemplates } from '../manifests/templates.js';
 import type { UtilizationSource } from '../metrics/types.js';
 import { freeGpus } from '../pools/capacity.js';
 import { historySince } from '../scaling/history.js';
+import type { HpaState } from '../scaling/types.js';
 import { toDecisionRecord } from '../scaling/decide.js';
 import { loadDefaultPolicy } from '../spec/load.js';
 import { parseRepo } from '../spec/rules/repo.js';
@@ -107,6 +108,23 @@ function invalidAlgorithms(
   return out;
 }
 
+/** Status of the HorizontalPodAutoscalers gpuops generated, by algorithm (one list call). */
+async function readHpaStates(kube: KubeClient): Promise<Map<string, HpaState>> {
+  const out = new Map<string, HpaState>();
+  for (const h of await kube.listHorizontalPodAutoscalers({
+    labelSelector: 'app.kubernetes.io/managed-by=gpuops',
+  })) {
+    const name = h.metadata?.labels?.['gpuops.dev/algorithm'];
+    if (!name) continue;
+    out.set(name, {
+      currentReplicas: h.status?.currentReplicas ?? 0,
+      desiredReplicas: h.status?.desiredReplicas ?? 0,
+      maxReplicas: h.spec?.maxReplicas ?? 0,
+    });
+  }
+  return out;
+}
+
 /** Nodes that carry the test pool label in the cluster now and can take a benchmark, and their free GPUs. */
 function testCapacity(snapshot: Snapshot, labelKey: string): { nodes: string[]; free: number } {
   const nodes = snapshot.nodes.filter((n) => n.labels[labelKey] === 'test' && n.ready && n.schedulable);
@@ -177,6 +195,7 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
     .filter((p) => p.managed && p.owner?.kind === 'Job' && p.nodeName !== null)
     .map((p) => p.nodeName!);
 
+  const hpa = policy.spec.scaling.engine === 'hpa' ? await readHpaStates(deps.kube) : undefined;
   const desired = planDesiredState({
     cluster,
     repo,
@@ -188,6 +207,7 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
     recent,
     templates: deps.templates,
     runningBenchmarks,
+    hpa,
     now,
   });
 

@@ -251,6 +251,20 @@ export class WorkingCopy {
     return this.baseRef();
   }
 
+  /**
+   * Where a branch of the remote stands, as last fetched: `absent` (no such branch), `merged` (its
+   * head is contained in the base branch, e.g. a person merged it), or `ahead` (it holds commits
+   * the base branch does not). The plain git provider has no PR API: this is how it sees a merge.
+   */
+  branchStatus(branch: string): Promise<'absent' | 'merged' | 'ahead'> {
+    return this.serial(async () => {
+      await this.ensureSynced();
+      const head = await this.revParse(`refs/remotes/origin/${branch}`);
+      if (head === null) return 'absent';
+      return (await this.isAncestor(head, await this.baseRef())) ? 'merged' : 'ahead';
+    });
+  }
+
   /** Blob ids of the given paths (or of every file under `prefix`) at `ref`. */
   private async lsTree(ref: string, paths: string[]): Promise<Map<string, string>> {
     const out = await this.run('ls-tree', ['ls-tree', '-r', '-z', '--full-tree', ref, '--', ...paths]);

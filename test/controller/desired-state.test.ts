@@ -205,14 +205,14 @@ describe('planDesiredState: scaling', () => {
   const benchmarks = new Map([['resnet-infer', ok(42)]]);
 
   /** Git after the pools and placement PRs merged; gpu-t4-01 (4 GPUs) moved to short-task by hand. */
-  function gitWithDeployment(replicas: number): Map<string, string> {
+  function gitWithDeployment(replicas: number, r: DesiredStateInput['repo'] = repo): Map<string, string> {
     const poolsPlan = planDesiredState(input(new Map()));
     const base = merged(new Map(), poolsPlan);
     const t4 = base
       .get('clusters/prod/nodes/gpu-t4-01.yaml')!
       .replace('gpuops.dev/pool: unused', 'gpuops.dev/pool: short-task');
     base.set('clusters/prod/nodes/gpu-t4-01.yaml', t4);
-    const placed = merged(base, planDesiredState(input(base, { repo, benchmarks })));
+    const placed = merged(base, planDesiredState(input(base, { repo: r, benchmarks })));
     const depPath = 'clusters/prod/algorithms/resnet-infer/deployment.yaml';
     placed.set(depPath, placed.get(depPath)!.replace('replicas: 1', `replicas: ${replicas}`));
     return placed;
@@ -324,6 +324,43 @@ describe('planDesiredState: scaling', () => {
     expect(plan.output.scaling[0]!.action).toBe('hold');
     expect(plan.output.scaling[0]!.message).toContain('placement pull request');
     expect(plan.changeSets.map((c) => c.kind)).toEqual(['placement']);
+  });
+
+  it('engine hpa: gpuops never changes replicas; it moves a node only when the HPA sits at its maximum and the pool is full', () => {
+    const hpaPolicy = structuredClone(policy);
+    hpaPolicy.spec.scaling.engine = 'hpa';
+    const hpaRepo = { ...repo, policy: hpaPolicy };
+    const git = gitWithDeployment(4, hpaRepo);
+    const dep = parse(git.get('clusters/prod/algorithms/resnet-infer/deployment.yaml')!);
+    expect(dep.spec.replicas).toBeUndefined(); // one owner of replicas: the HPA
+    expect(git.has('clusters/prod/algorithms/resnet-infer/hpa.yaml')).toBe(true);
+    const hot = reading([97, 96, 95, 99]);
+    const below = planDesiredState(
+      input(git, {
+        repo: hpaRepo,
+        benchmarks,
+        snapshot: withPods(4),
+        reading: hot,
+        hpa: new Map([['resnet-infer', { currentReplicas: 4, desiredReplicas: 5, maxReplicas: 8 }]]),
+      }),
+    );
+    expect(below.output.scaling[0]).toMatchObject({ action: 'hold', reason: 'HPAOwnsReplicas' });
+    expect(below.changeSets.filter((c) => c.kind === 'scale')).toEqual([]);
+    const atMax = planDesiredState(
+      input(git, {
+        repo: hpaRepo,
+        benchmarks,
+        snapshot: withPods(4),
+        reading: hot,
+        hpa: new Map([['resnet-infer', { currentReplicas: 4, desiredReplicas: 4, maxReplicas: 4 }]]),
+      }),
+    );
+    const d = atMax.output.scaling[0]!;
+    expect(d.action).toBe('relabel');
+    const scale = atMax.changeSets.find((c) => c.kind === 'scale')!;
+    const rendered = scale.files.find((f) => f.path.endsWith('deployment.yaml'));
+    if (rendered) expect(parse(rendered.content!).spec.replicas).toBeUndefined();
+    expect(scale.files.some((f) => f.path === `clusters/prod/nodes/${d.nodes[0]}.yaml`)).toBe(true);
   });
 
   it('the human table shows pools, placements and scaling', () => {

@@ -4,6 +4,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { defaultControllers } from '../../sim/controllers/index.js';
 import { generateFleet } from '../../sim/fleet.js';
 import { startSimCluster } from '../../sim/index.js';
+import { listItems } from '../../sim/load.js';
 
 interface SimFlags {
   nodes?: string;
@@ -77,8 +78,8 @@ export function register(program: Command): void {
             throw new Error('--gpu-nodes cannot be combined with --nodes/--pods');
           ({ nodes, pods } = generateFleet({ gpuNodes: flags.gpuNodes }));
         } else {
-          nodes = flags.nodes ? readDump(flags.nodes) : undefined;
-          pods = flags.pods ? readDump(flags.pods) : undefined;
+          nodes = flags.nodes ? listItems(readDump(flags.nodes), flags.nodes) : undefined;
+          pods = flags.pods ? listItems(readDump(flags.pods), flags.pods) : undefined;
         }
       } catch (err) {
         process.stderr.write(`gpuops sim: ${(err as Error).message}\n`);

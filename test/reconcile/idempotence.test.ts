@@ -1,0 +1,111 @@
+/**
+ * Issue 5, done-when: running the pass twice with unchanged input, the second run makes no commit,
+ * no push and no writing call to the PR host. Against the simulated cluster over HTTP, a temporary
+ * bare repo, and each provider: `git` (records in SQLite) and `github` (the fake GitHub).
+ */
+import { parse } from 'yaml';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { FakeGitHub } from '../support/github-server.js';
+import { algorithmFile, gpuNode, startHarness, type Harness } from '../support/reconcile-harness.js';
+
+const FILES = {
+  'README.md': '# gitops\n',
+  'algorithms/yolo.yaml': algorithmFile('yolo', { pool: 'short-task' }),
+  'algorithms/bert.yaml': algorithmFile('bert', { benchSeconds: 30 }),
+};
+/** gpu-a and gpu-c have no pool yet; gpu-b already serves the short-task pool. */
+const NODES = [gpuNode('gpu-a', 2), gpuNode('gpu-b', 4, 'short-task'), gpuNode('gpu-c', 2)];
+
+let gh: FakeGitHub;
+const harnesses: Harness[] = [];
+beforeAll(async () => {
+  gh = await FakeGitHub.start();
+});
+afterAll(async () => {
+  await Promise.all(harnesses.map((h) => h.close()));
+  await gh.close();
+});
+
+describe('reconcile pass twice, provider git', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ files: FILES, nodes: NODES });
+    harnesses.push(h);
+  });
+
+  it('the first pass opens the pools PR and the pinned placement PR; bert waits for a test node', async () => {
+    const first = await h.pass();
+    expect(first.writeBack.map((r) => [r.branch, r.action])).toEqual([
+      ['gpuops/prod/pools', 'created'],
+      ['gpuops/prod/placement/yolo', 'created'],
+    ]);
+    expect(h.branches()).toEqual(['gpuops/prod/placement/yolo', 'gpuops/prod/pools', 'main']);
+    const a = parse(h.file('gpuops/prod/pools', 'clusters/prod/nodes/gpu-a.yaml')!);
+    const c = parse(h.file('gpuops/prod/pools', 'clusters/prod/nodes/gpu-c.yaml')!);
+    expect([a.metadata.labels['gpuops.dev/pool'], c.metadata.labels['gpuops.dev/pool']]).toEqual([
+      'test',
+      'unused',
+    ]);
+    const deployment = parse(h.file('gpuops/prod/placement/yolo', 'clusters/prod/algorithms/yolo/deployment.yaml')!);
+    expect(deployment.spec.template.spec.nodeSelector).toEqual({ 'gpuops.dev/pool': 'short-task' });
+    // Nothing reaches main before a person merges.
+    expect(h.file('main', 'clusters/prod/kustomization.yaml')).toBeNull();
+    expect(first.plan.placements.find((p) => p.algorithm === 'bert')).toMatchObject({ pool: null });
+    // The git provider records the PRs in the database.
+    const records = await h.store.pullRequests('prod');
+    expect(records.map((r) => [r.branch, r.state]).sort()).toEqual([
+      ['gpuops/prod/placement/yolo', 'open'],
+      ['gpuops/prod/pools', 'open'],
+    ]);
+  });
+
+  it('the second pass with unchanged input commits, pushes and records nothing', async () => {
+    const refs = h.branches().map((b) => [b, h.ref(b)]);
+    const records = await h.store.pullRequests('prod');
+    const counters = { ...h.workingCopy.counters };
+    const second = await h.pass();
+    expect(second.writeBack.map((r) => [r.branch, r.action])).toEqual([
+      ['gpuops/prod/pools', 'unchanged'],
+      ['gpuops/prod/placement/yolo', 'unchanged'],
+    ]);
+    expect(h.workingCopy.counters.commits).toBe(counters.commits);
+    expect(h.workingCopy.counters.pushes).toBe(counters.pushes);
+    expect(h.branches().map((b) => [b, h.ref(b)])).toEqual(refs);
+    expect(await h.store.pullRequests('prod')).toEqual(records);
+    expect(second.prs).toBe(0);
+  });
+});
+
+describe('reconcile pass twice, provider github', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ files: FILES, nodes: NODES, provider: 'github', github: gh });
+    harnesses.push(h);
+  });
+  afterEach(() => gh.verify());
+
+  it('the first pass creates the two pull requests on GitHub with their labels and hash markers', async () => {
+    await h.pass();
+    expect(gh.pulls.map((p) => [p.head, p.base, p.state])).toEqual([
+      ['gpuops/prod/pools', 'main', 'open'],
+      ['gpuops/prod/placement/yolo', 'main', 'open'],
+    ]);
+    expect(gh.pulls[0]!.labels).toEqual(expect.arrayContaining(['gpuops', 'gpuops/pools']));
+    expect(gh.pulls[1]!.body).toMatch(/<!-- gpuops:desired-hash=[0-9a-f]+ -->/);
+    expect(gh.writes().filter((w) => w.method === 'POST' && w.path.endsWith('/pulls'))).toHaveLength(2);
+  });
+
+  it('the second pass makes no writing call to GitHub, no commit and no push', async () => {
+    const before = gh.requests.length;
+    const counters = { ...h.workingCopy.counters };
+    const refs = h.branches().map((b) => [b, h.ref(b)]);
+    const second = await h.pass();
+    expect(second.writeBack.map((r) => r.action)).toEqual(['unchanged', 'unchanged']);
+    const during = gh.requests.slice(before);
+    expect(during.length).toBeGreaterThan(0); // it did look
+    expect(during.filter((r) => r.method !== 'GET')).toEqual([]);
+    expect(h.workingCopy.counters.commits).toBe(counters.commits);
+    expect(h.workingCopy.counters.pushes).toBe(counters.pushes);
+    expect(h.branches().map((b) => [b, h.ref(b)])).toEqual(refs);
+  });
+});

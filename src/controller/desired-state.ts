@@ -58,6 +58,11 @@ export interface DesiredStateInput {
   hpa?: ReadonlyMap<string, HpaState>;
   /** Test nodes that run a benchmark now (never released from the test pool). */
   runningBenchmarks?: readonly string[];
+  /**
+   * Algorithms whose spec is in `algorithms/` but fails validation (by `metadata.name`). What Git
+   * holds for them stays as it is: a broken edit never proposes deleting a running workload.
+   */
+  invalidAlgorithms?: readonly string[];
   now: Date;
 }
 
@@ -116,12 +121,26 @@ export function gitDeployment(
   return { replicas, pool };
 }
 
+/**
+ * Parsed files by their text. Git's generated files rarely change between passes and the `yaml`
+ * parser costs about 1 ms per Deployment, so a 1,000-algorithm pass parsed for seconds; identical
+ * text is parsed once. Bounded: the oldest entries go first past {@link PARSE_CACHE_SIZE}. Callers
+ * only read the result.
+ */
+const parseCache = new Map<string, unknown>();
+const PARSE_CACHE_SIZE = 20_000;
+
 function parseOrNull(text: string): unknown {
+  if (parseCache.has(text)) return parseCache.get(text);
+  let doc: unknown;
   try {
-    return parse(text);
+    doc = parse(text);
   } catch {
-    return null;
+    doc = null;
   }
+  if (parseCache.size >= PARSE_CACHE_SIZE) parseCache.delete(parseCache.keys().next().value as string);
+  parseCache.set(text, doc);
+  return doc;
 }
 
 /**
@@ -166,9 +185,42 @@ function withRoot(
   files: FileChange[],
   repair: boolean,
 ): FileChange[] {
-  const after = rootKustomization(cluster, overlay(base, files));
-  const before = repair ? base.get(after.path) : rootKustomization(cluster, base).content;
+  // The root only lists `nodes` and the algorithm folders that have a kustomization: when no file
+  // of the subject makes one appear or go, the root after the change is the base's root (computed
+  // once per pass, not once per subject over the whole tree).
+  const after = listsChange(cluster, base, files)
+    ? rootKustomization(cluster, overlay(base, files))
+    : baseRoot(cluster, base);
+  const before = repair ? base.get(after.path) : baseRoot(cluster, base).content;
   return before === after.content ? files : [...files, after];
+}
+
+/** The root kustomization of the base branch's files, once per `base` map. */
+const baseRoots = new WeakMap<ReadonlyMap<string, string>, Map<string, FileChange>>();
+function baseRoot(cluster: string, base: ReadonlyMap<string, string>): FileChange {
+  let byCluster = baseRoots.get(base);
+  if (!byCluster) baseRoots.set(base, (byCluster = new Map()));
+  let root = byCluster.get(cluster);
+  if (!root) byCluster.set(cluster, (root = rootKustomization(cluster, base)));
+  return root;
+}
+
+/** Whether `files` make `nodes/kustomization.yaml` or an `algorithms/<name>/kustomization.yaml` appear or go. */
+function listsChange(
+  cluster: string,
+  base: ReadonlyMap<string, string>,
+  files: readonly FileChange[],
+): boolean {
+  const root = `clusters/${cluster}/`;
+  const algorithm = /^algorithms\/[^/]+\/kustomization\.yaml$/;
+  return files.some((f) => {
+    if (!f.path.startsWith(root)) return false;
+    const rel = f.path.slice(root.length);
+    const before = base.get(f.path);
+    if (rel === 'nodes/kustomization.yaml') return Boolean(before) !== Boolean(f.content);
+    if (algorithm.test(rel)) return (before !== undefined) !== (f.content !== null);
+    return false;
+  });
 }
 
 /**
@@ -241,7 +293,7 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
   }
   const deletions = workloadDeletions({
     cluster,
-    algorithmsInGit: repo.algorithms.map((a) => a.name),
+    algorithmsInGit: [...repo.algorithms.map((a) => a.name), ...(input.invalidAlgorithms ?? [])],
     present: [...base.keys()],
     rendered: algorithmFiles,
   });

@@ -28,7 +28,7 @@ import { parseRepo } from '../spec/rules/repo.js';
 import type { LoadedRepo, Policy, SpecError } from '../spec/types.js';
 import { openStore } from '../store/index.js';
 import type { DecisionRecord, Store } from '../store/types.js';
-import { planDesiredState, type PlanOutput } from './desired-state.js';
+import { gitDeployment, planDesiredState, type PlanOutput } from './desired-state.js';
 import { readUtilization, storedBenchmarks, utilizationSource } from './inputs.js';
 import type { PassSummary } from './loop.js';
 
@@ -71,9 +71,16 @@ export interface ReconcileDeps {
 
 const YAML_FILE = /\.ya?ml$/;
 
-/** Reads the specs at the base branch head (pure parse of the files the working copy holds). */
-async function readSpecs(wc: WorkingCopy, defaults: Policy): Promise<LoadedRepo> {
-  const [algorithms, policies] = await Promise.all([wc.readTree('algorithms/'), wc.readTree('policies/')]);
+/**
+ * Reads the specs at the base branch head (pure parse of the files the working copy holds);
+ * `algorithms` is `algorithms/` as the pass already read it (read once, not twice).
+ */
+async function readSpecs(
+  wc: WorkingCopy,
+  defaults: Policy,
+  algorithms: Map<string, string>,
+): Promise<LoadedRepo> {
+  const policies = await wc.readTree('policies/');
   const toFiles = (m: Map<string, string>, topOnly: boolean) =>
     [...m]
       .filter(([p]) => YAML_FILE.test(p) && (!topOnly || p.split('/').length === 2))
@@ -82,18 +89,24 @@ async function readSpecs(wc: WorkingCopy, defaults: Policy): Promise<LoadedRepo>
   return parseRepo(defaults, { algorithms: toFiles(algorithms, false), policies: toFiles(policies, true) });
 }
 
-/** Names of algorithms in files with errors that did not make it into `repo.algorithms`. */
+/**
+ * Algorithms in files with errors that did not make it into `repo.algorithms`, by
+ * `metadata.name`, and whether some file under `algorithms/` has errors but no name could be read
+ * from it (a YAML syntax error): then any algorithm may be the broken one.
+ */
 function invalidAlgorithms(
   repo: LoadedRepo,
   texts: Map<string, string>,
-): { algorithm: string; errors: SpecError[] }[] {
+): { invalid: { algorithm: string; errors: SpecError[] }[]; unnamed: boolean } {
   const valid = new Set(repo.algorithms.map((a) => a.name));
   const byFile = new Map<string, SpecError[]>();
   for (const e of repo.errors) byFile.set(e.file, [...(byFile.get(e.file) ?? []), e]);
   const out: { algorithm: string; errors: SpecError[] }[] = [];
+  let unnamed = false;
   for (const [file, errors] of byFile) {
     const text = texts.get(file);
     if (text === undefined) continue;
+    let named = false;
     for (const doc of parseAllDocuments(text, { uniqueKeys: false })) {
       if (!('toJS' in doc)) continue;
       let name: unknown;
@@ -102,10 +115,21 @@ function invalidAlgorithms(
       } catch {
         continue;
       }
-      if (typeof name === 'string' && !valid.has(name)) out.push({ algorithm: name, errors });
+      if (typeof name !== 'string') continue;
+      named = true;
+      if (!valid.has(name)) out.push({ algorithm: name, errors });
     }
+    if (!named) unnamed = true;
   }
-  return out;
+  return { invalid: out, unnamed };
+}
+
+/** Algorithm folders under `clusters/<cluster>/algorithms/` in the base files. */
+function algorithmFolders(cluster: string, base: ReadonlyMap<string, string>): string[] {
+  const prefix = `clusters/${cluster}/algorithms/`;
+  const names = new Set<string>();
+  for (const p of base.keys()) if (p.startsWith(prefix)) names.add(p.slice(prefix.length).split('/')[0]!);
+  return [...names];
 }
 
 /** Status of the HorizontalPodAutoscalers gpuops generated, by algorithm (one list call). */
@@ -132,6 +156,30 @@ function testCapacity(snapshot: Snapshot, labelKey: string): { nodes: string[]; 
 }
 
 /**
+ * The plain git provider has no PR API, so its records would stay `open` after a person merged
+ * the branch (or deleted it to close the proposal), count against `pullRequests.maxOpen` forever
+ * and show as open in `gpuops prs`. Reads each open record's branch: contained in the base
+ * branch → `merged`; gone from the remote → `closed`. Writes only records whose state changes.
+ */
+async function settleGitRecords(
+  wc: WorkingCopy,
+  store: Pick<Store, 'pullRequests' | 'upsertPullRequest'>,
+  cluster: string,
+  now: Date,
+): Promise<void> {
+  for (const r of await store.pullRequests(cluster)) {
+    if (r.state !== 'open') continue;
+    const status = await wc.branchStatus(r.branch);
+    if (status === 'ahead') continue;
+    await store.upsertPullRequest({
+      ...r,
+      state: status === 'merged' ? 'merged' : 'closed',
+      updatedAt: now.toISOString(),
+    });
+  }
+}
+
+/**
  * One reconcile pass (level-triggered, idempotent): reads everything — specs and generated files
  * at the base branch head, the cluster, stored benchmarks, one utilisation reading — decides with
  * `planDesiredState`, then writes only the difference: benchmark Jobs for new or changed specs,
@@ -146,9 +194,10 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
   const now = deps.clock.now();
 
   await wc.sync();
+  if (deps.host.name === 'git' && !dryRun) await settleGitRecords(wc, store, cluster, now);
   const algorithmTexts = await wc.readTree('algorithms/');
   const [repo, base, snapshot] = await Promise.all([
-    readSpecs(wc, deps.defaults),
+    readSpecs(wc, deps.defaults, algorithmTexts),
     wc.readTree(`clusters/${cluster}/`),
     readSnapshot(deps.kube, now, { poolLabel: deps.defaults.spec.pools.labelKey }),
   ]);
@@ -196,9 +245,14 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
     .map((p) => p.nodeName!);
 
   const hpa = policy.spec.scaling.engine === 'hpa' ? await readHpaStates(deps.kube) : undefined;
+  // A spec that fails validation keeps what Git holds for it (never a PR deleting its workload).
+  const invalid = invalidAlgorithms(repo, algorithmTexts);
   const desired = planDesiredState({
     cluster,
     repo,
+    invalidAlgorithms: invalid.unnamed
+      ? algorithmFolders(cluster, base)
+      : invalid.invalid.map((i) => i.algorithm),
     snapshot,
     base,
     benchmarks: outcomes,
@@ -238,7 +292,9 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
   for (const cs of patchSets) {
     const d = desired.output.scaling.find((s) => s.algorithm === cs.subject)!;
     const alg = repo.algorithms.find((a) => a.name === cs.subject)!;
-    const pool = desired.output.placements.find((p) => p.algorithm === cs.subject)?.pool ?? null;
+    // The pool the decision scaled in: the one the Deployment in Git is pinned to (the placement
+    // of this pass may be pending while a changed spec is benchmarked again).
+    const pool = gitDeployment(cluster, cs.subject, base, labelKey)?.pool ?? null;
     if (dryRun) {
       patches.push(
         `would scale ${alg.namespace}/${alg.name} to ${d.replicas.to}; would label ${d.nodes.join(', ') || 'no node'}`,
@@ -265,9 +321,8 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
   }
   results.push(...(await writeBack(patched, { ...common, mode: 'patch' })));
 
-  const invalid = invalidAlgorithms(repo, algorithmTexts);
-  if (invalid.length > 0)
-    await reportInvalidSpecs(invalid, { host: deps.host, cluster, base: wc.baseBranch, dryRun, log });
+  if (invalid.invalid.length > 0)
+    await reportInvalidSpecs(invalid.invalid, { host: deps.host, cluster, base: wc.baseBranch, dryRun, log });
 
   const failed = results.filter((r) => r.action === 'failed').length;
   const summary: PassResult = {

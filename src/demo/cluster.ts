@@ -49,8 +49,8 @@ export async function startDemoCluster(options: DemoClusterOptions): Promise<Dem
     }
   };
   const load = new LoadModel();
-  let sim: SimCluster | undefined;
-  sim = await startSimCluster({
+  // The route reads the cluster at request time, after `sim` is set.
+  const sim: SimCluster = await startSimCluster({
     nodes: read('nodes.json'),
     pods: read('pods.json'),
     controllers: defaultControllers({ loadModel: load }),
@@ -64,9 +64,8 @@ export async function startDemoCluster(options: DemoClusterOptions): Promise<Dem
     .list('nodes')
     .filter((n) => nodeGpuCount(n) > 0)
     .map((n) => ({
-      url: `${sim!.url}/dcgm/${encodeURIComponent(n.metadata.name)}/metrics`,
+      url: `${sim.url}/dcgm/${encodeURIComponent(n.metadata.name)}/metrics`,
       node: n.metadata.name,
     }));
-  const running = sim;
-  return { sim: running, load, kubeConfig, dcgmTargets, close: () => running.close() };
+  return { sim, load, kubeConfig, dcgmTargets, close: () => sim.close() };
 }

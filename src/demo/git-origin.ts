@@ -56,8 +56,7 @@ export async function createOrigin(origin: string, seed: string, base = 'main'):
 
 /** The result of {@link mergeBranch}. */
 export type MergeResult =
-  | { merged: true; commit: string }
-  | { merged: false; reason: 'Conflict' | 'NoBranch'; message: string };
+  { merged: true; commit: string } | { merged: false; reason: 'Conflict' | 'NoBranch'; message: string };
 
 /**
  * Merges `branch` into `base` of the bare repo `origin` with `git merge --no-ff` in the clone at

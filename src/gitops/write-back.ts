@@ -120,6 +120,8 @@ export async function writeBack(
 ): Promise<WriteBackResult[]> {
   const { workingCopy: wc, host, dryRun, log } = deps;
   const base = wc.baseBranch;
+  // Nothing to write: no fetch either (a pass with nothing changed stays read-only and cheap).
+  if (changeSets.length === 0) return [];
   await wc.sync();
   const { changeSets: grouped, conflicts } = groupChangeSets(changeSets);
   const results: WriteBackResult[] = conflicts.map((c) => ({

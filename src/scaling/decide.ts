@@ -31,7 +31,10 @@ export function decide(input: ScalingInput, policy: Policy, now: Date): ScalingD
  * 1. No pool (not placed yet) → `hold NotPlaced`.
  * 2. Replicas are at most `replicas` live pods, the current ReplicaSet's first (see
  *    `countedPods`): a rolling update's surge pods are not replicas. Utilisation is the mean
- *    of the counted Ready pods' samples; no sample at all → `hold NoData` (never 0 %).
+ *    of the counted Ready pods' samples; no sample at all → `hold NoData` (never 0 %), except
+ *    when replicas are Pending `Unschedulable` and the pool has no room for them (a pool still
+ *    empty right after placement): then unused nodes move in for them (`relabel
+ *    RelabelUnusedNode`, replicas unchanged, after the scale-up cooldown).
  * 3. `engine: hpa` → the HPA owns replicas; gpuops only relabels `unused` nodes into the pool
  *    when the HPA sits at its maximum with utilisation above max, or its pods are Pending for
  *    lack of GPUs, and the pool has no room (`HPAOwnsReplicas` otherwise).
@@ -106,12 +109,6 @@ export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): 
   }
   const pool = input.pool;
 
-  // 2. Data.
-  if (utilization === null) {
-    const why = input.noDataMessage ?? `no usable GPU sample for any of ${ready.length} Ready pod(s)`;
-    return hold('NoData', `${why}; utilisation unknown, replicas stay at ${from}`);
-  }
-
   const cooldown = (dir: 'up' | 'down'): string | null => {
     const seconds = dir === 'up' ? s.scaleUp.cooldownSeconds : s.scaleDown.cooldownSeconds;
     const last = lastChangeMs(records, nowMs);
@@ -149,8 +146,13 @@ export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): 
   };
 
   /** Relabel unused nodes until `need` more pods fit; same GPU product as the pool first. */
-  const relabel = (need: number, add: (fit: number) => number, why: string): DetailedDecision => {
-    if (!complete) {
+  const relabel = (
+    need: number,
+    add: (fit: number) => number,
+    why: string,
+    requireSamples = true,
+  ): DetailedDecision => {
+    if (requireSamples && !complete) {
       return hold(
         'InsufficientSamples',
         `${why}, but only ${sampled.length} of ${ready.length} Ready pod(s) have a sample; no node is moved on partial data`,
@@ -192,6 +194,22 @@ export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): 
       claims,
     );
   };
+
+  // 2. Data.
+  if (utilization === null) {
+    // Replicas in Git that the scheduler cannot place and the pool has no room for (right after
+    // placement the pool is empty): they show no utilisation until they run, so move unused nodes
+    // in first. The pods' Unschedulable condition is the evidence, not utilisation samples.
+    const pending = counted.filter((p) => p.unschedulable && p.nodeName === null).length;
+    if (pending > 0 && poolSlots < 0) {
+      const why = `${pending} pod(s) Pending: pool ${pool} has no room for ${-poolSlots} more pod(s) of ${gpus} GPU(s)`;
+      const wait = cooldown('up');
+      if (wait) return hold('CooldownActive', `${why}; ${wait}`);
+      return relabel(-poolSlots, () => 0, why, false);
+    }
+    const why = input.noDataMessage ?? `no usable GPU sample for any of ${ready.length} Ready pod(s)`;
+    return hold('NoData', `${why}; utilisation unknown, replicas stay at ${from}`);
+  }
 
   // 3. The HPA owns replicas.
   if (s.engine === 'hpa') {

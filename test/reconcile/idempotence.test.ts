@@ -3,8 +3,12 @@
  * no push and no writing call to the PR host. Against the simulated cluster over HTTP, a temporary
  * bare repo, and each provider: `git` (records in SQLite) and `github` (the fake GitHub).
  */
+import { join } from 'node:path';
+import { pino } from 'pino';
 import { parse } from 'yaml';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Settings } from '../../src/cli/settings.js';
+import { createReconciler } from '../../src/controller/reconcile.js';
 import { FakeGitHub } from '../support/github-server.js';
 import { algorithmFile, gpuNode, startHarness, type Harness } from '../support/reconcile-harness.js';
 
@@ -46,7 +50,9 @@ describe('reconcile pass twice, provider git', () => {
       'test',
       'unused',
     ]);
-    const deployment = parse(h.file('gpuops/prod/placement/yolo', 'clusters/prod/algorithms/yolo/deployment.yaml')!);
+    const deployment = parse(
+      h.file('gpuops/prod/placement/yolo', 'clusters/prod/algorithms/yolo/deployment.yaml')!,
+    );
     expect(deployment.spec.template.spec.nodeSelector).toEqual({ 'gpuops.dev/pool': 'short-task' });
     // Nothing reaches main before a person merges.
     expect(h.file('main', 'clusters/prod/kustomization.yaml')).toBeNull();
@@ -107,5 +113,73 @@ describe('reconcile pass twice, provider github', () => {
     expect(h.workingCopy.counters.commits).toBe(counters.commits);
     expect(h.workingCopy.counters.pushes).toBe(counters.pushes);
     expect(h.branches().map((b) => [b, h.ref(b)])).toEqual(refs);
+  });
+});
+
+describe('reconcile --dry-run', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    // gpu-a already carries the test label, so a real pass would start bert's benchmark.
+    const nodes = [gpuNode('gpu-a', 2, 'test'), gpuNode('gpu-b', 4, 'short-task'), gpuNode('gpu-c', 2)];
+    gh.reset(); // a new repository: forget the pull requests of the tests above
+    h = await startHarness({ files: FILES, nodes, provider: 'github', github: gh });
+    harnesses.push(h);
+    h.deps.dryRun = true;
+  });
+  afterEach(() => gh.verify());
+
+  it('decides and reports what it would open, and writes nothing anywhere', async () => {
+    const r = await h.pass();
+    expect(r.writeBack.map((w) => [w.branch, w.action])).toEqual([
+      ['gpuops/prod/pools', 'would-create'],
+      ['gpuops/prod/placement/yolo', 'would-create'],
+    ]);
+    expect(r.writeBack[0]!.files.map((f) => f.path)).toContain('clusters/prod/nodes/gpu-c.yaml');
+    expect(h.branches()).toEqual(['main']);
+    expect(h.workingCopy.counters).toMatchObject({ commits: 0, pushes: 0 });
+    expect(gh.requests.length).toBeGreaterThan(0);
+    expect(gh.writes()).toEqual([]);
+    expect(h.sim.store.list('jobs')).toEqual([]);
+    expect(await h.store.latestSnapshot()).toBeNull();
+    expect(await h.store.pullRequests('prod')).toEqual([]);
+  });
+});
+
+describe('createReconciler: the same pass built from connection settings', () => {
+  it('opens the pools branch on the first pass and writes nothing on the second', async () => {
+    const h = await startHarness({ files: FILES, nodes: NODES });
+    harnesses.push(h);
+    const kubeconfig = join(h.repo.root, 'kubeconfig');
+    h.sim.writeKubeconfig(kubeconfig);
+    const settings: Settings = {
+      repoUrl: h.repo.url,
+      branch: 'main',
+      cluster: 'prod',
+      provider: 'git',
+      githubApiUrl: 'https://api.github.invalid',
+      githubRepo: undefined,
+      githubToken: undefined,
+      kubeconfig,
+      prometheusUrl: undefined,
+      dcgmUrl: [],
+      database: `sqlite:${join(h.repo.root, 'state.db')}`,
+      dryRun: false,
+    };
+    const reconciler = await createReconciler(settings, pino({ level: 'silent' }), {
+      cacheDir: join(h.repo.root, 'cache-cli'),
+    });
+    try {
+      const first = await reconciler.pass();
+      expect(first.writeBack.map((r) => [r.branch, r.action])).toEqual([
+        ['gpuops/prod/pools', 'created'],
+        ['gpuops/prod/placement/yolo', 'created'],
+      ]);
+      const refs = h.branches().map((b) => [b, h.ref(b)]);
+      const second = await reconciler.pass();
+      expect(second.writeBack.map((r) => r.action)).toEqual(['unchanged', 'unchanged']);
+      expect(h.branches().map((b) => [b, h.ref(b)])).toEqual(refs);
+    } finally {
+      await reconciler.close();
+    }
   });
 });

@@ -151,13 +151,14 @@ function simClock(sim: SimCluster): RunnerClock {
 export async function startHarness(opts: HarnessOptions): Promise<Harness> {
   const cluster = opts.cluster ?? 'prod';
   const load = opts.load ?? new LoadModel();
-  let sim: SimCluster | undefined;
-  sim = await startSimCluster({
+  // The dcgm route reads the cluster at request time, so it can be made before the cluster starts.
+  const started: { sim?: SimCluster } = {};
+  const simCluster = await startSimCluster({
     nodes: opts.nodes,
     controllers: defaultControllers({ ...opts.behaviour, loadModel: load }),
-    routes: [dcgmRoute(() => sim, load)],
+    routes: [dcgmRoute(() => started.sim, load)],
   });
-  const simCluster = sim;
+  started.sim = simCluster;
   const kc = new k8s.KubeConfig();
   kc.loadFromString(simCluster.kubeconfig());
   const repo = makeRemote(opts.files);

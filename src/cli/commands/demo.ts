@@ -1,13 +1,50 @@
-import type { Command } from 'commander';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { InvalidArgumentError, type Command } from 'commander';
+import { createPrinter, formatSummary } from '../../demo/print.js';
+import { runDemo } from '../../demo/scenario.js';
 
-/** Registers `gpuops demo`. Placeholder until its issue lands. */
+interface DemoFlags {
+  dir?: string;
+  speed: number;
+}
+
+function positiveNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`expected a number > 0, got "${value}"`);
+  return n;
+}
+
+/**
+ * Registers `gpuops demo [--dir DIR] [--speed X]`: the whole method on a simulated cluster with a
+ * local GitOps repo and a SQLite database (see `src/demo/scenario.ts`), no network. Prints each
+ * step as it happens, then a summary and where the repo and the database are. Exit 0 when every
+ * step reached its goal, 1 otherwise, 2 on usage errors.
+ */
 export function register(program: Command): void {
   program
     .command('demo')
-    .description('(not built yet)')
-    .allowUnknownOption()
-    .action(() => {
-      process.stderr.write('gpuops demo: not built yet\n');
-      process.exitCode = 1;
+    .description(
+      'run the whole method on a simulated cluster with a local GitOps repo (no network, < 1 minute)',
+    )
+    .option('--dir <dir>', 'empty folder for the repo, the database and the log (default: a new temp folder)')
+    .option('--speed <x>', 'simulated seconds per real second between waits', positiveNumber, 5)
+    .action(async (flags: DemoFlags) => {
+      const dir = flags.dir ? path.resolve(flags.dir) : mkdtempSync(path.join(os.tmpdir(), 'gpuops-demo-'));
+      const out = process.stdout;
+      out.write(
+        'gpuops demo: pools → benchmarks → placement → scaling, on a simulated GPU cluster, with every\n' +
+          'change proposed to a local Git repo as a pull request, merged, and synced as Argo CD would.\n' +
+          `Files: ${dir}\n`,
+      );
+      try {
+        const result = await runDemo({ dir, speed: flags.speed, onEvent: createPrinter(out) });
+        out.write(formatSummary(result));
+      } catch (err) {
+        process.stderr.write(`\ngpuops demo: ${err instanceof Error ? err.message : String(err)}\n`);
+        process.stderr.write(`The repo, database and log are in ${dir}\n`);
+        process.exitCode = 1;
+      }
     });
 }

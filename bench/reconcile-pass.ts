@@ -1,0 +1,212 @@
+/**
+ * The process the reconcile bench measures (forked by `reconcile.bench.ts`, so its peak RSS is the
+ * controller's own): builds the adapters on the world's connection (argv[2], JSON) as
+ * `createReconciler` does, then runs three passes and reports each one to the parent:
+ * 1. `first`: a dry run in the fresh process (module loading and JIT warm-up included);
+ * 2. `warm`: the real pass over a warm GitOps repo (writes only what scaling changed);
+ * 3. `unchanged`: the same again with nothing changed (must write nothing).
+ * Kubernetes and Prometheus request counts are read from the parent over IPC around each pass.
+ */
+import { KubeConfig } from '@kubernetes/client-node';
+import { pino } from 'pino';
+import { systemClock } from '../src/benchmark/clock.js';
+import { loadWorkloadTemplates } from '../src/benchmark/load-templates.js';
+import { createKubeJobApi } from '../src/cluster/jobs.js';
+import { createKubeClient } from '../src/cluster/kube-client.js';
+import { createClusterPatcher } from '../src/cluster/patch.js';
+import { reconcileOnce, type ReconcileDeps } from '../src/controller/reconcile.js';
+import { GitPullRequestHost } from '../src/gitops/git-host.js';
+import type { PullRequestHost } from '../src/gitops/pr-host.js';
+import { WorkingCopy } from '../src/gitops/working-copy.js';
+import { PrometheusSource } from '../src/metrics/prometheus.js';
+import { loadDefaultPolicy } from '../src/spec/load.js';
+import { openStore } from '../src/store/index.js';
+import type { Store } from '../src/store/types.js';
+import type { WorldConnection } from './reconcile-fleet.js';
+
+/** Requests the parent's servers answered so far. */
+export interface ServerCounts {
+  kube: number;
+  kubeByVerb: Record<string, number>;
+  prometheus: number;
+}
+
+/** What the pass process reports for one pass. */
+export interface PassReport {
+  pass: 'first' | 'warm' | 'unchanged';
+  wallMs: number;
+  cpuMs: number;
+  kubeRequests: number;
+  kubeByVerb: Record<string, number>;
+  prometheusRequests: number;
+  commits: number;
+  pushes: number;
+  fetches: number;
+  /** PR writes: records created or updated, comments posted. */
+  prWrites: number;
+  /** Subjects whose files differ from Git (change sets). */
+  changedSubjects: number;
+  /** Write-back actions, e.g. `created` ×10. */
+  actions: Record<string, number>;
+  nodes: number;
+  algorithms: number;
+  errors: number;
+}
+
+/** The last message: peak RSS of this process over all passes. */
+export interface PeakReport {
+  pass: 'done';
+  /** `process.resourceUsage().maxRSS`, MB. */
+  peakRssMb: number;
+}
+
+let asked = 0;
+const waiting = new Map<number, (c: ServerCounts) => void>();
+process.on('message', (m: { id: number; counts: ServerCounts }) => {
+  waiting.get(m.id)?.(m.counts);
+  waiting.delete(m.id);
+});
+function serverCounts(): Promise<ServerCounts> {
+  const id = ++asked;
+  return new Promise((resolve) => {
+    waiting.set(id, resolve);
+    process.send!({ ask: id });
+  });
+}
+
+async function main(): Promise<void> {
+  const conn = JSON.parse(process.argv[2]!) as WorldConnection;
+  const kc = new KubeConfig();
+  kc.loadFromFile(conn.kubeconfig);
+  const store = await openStore(conn.database, { keepSnapshots: 3 });
+  let prWrites = 0;
+  const counted = new Proxy(store, {
+    get(target, key) {
+      if (key === 'upsertPullRequest')
+        return (pr: Parameters<Store['upsertPullRequest']>[0]) => {
+          prWrites++;
+          return target.upsertPullRequest(pr);
+        };
+      const v: unknown = Reflect.get(target, key);
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+  const gitHost = new GitPullRequestHost({
+    store: counted,
+    cluster: conn.cluster,
+    base: 'main',
+    now: () => clock.now(),
+  });
+  const host: PullRequestHost = {
+    name: gitHost.name,
+    findPullRequest: (h, b) => gitHost.findPullRequest(h, b),
+    ensurePullRequest: (cs, found) => gitHost.ensurePullRequest(cs, found),
+    listOpen: () => gitHost.listOpen(),
+    comment: async (n, body) => {
+      const r = await gitHost.comment(n, body);
+      if (r === 'created') prWrites++;
+      return r;
+    },
+  };
+  let now = new Date(conn.now);
+  const clock = { now: () => now, sleep: systemClock.sleep };
+  const workingCopy = await WorkingCopy.open({
+    repoUrl: conn.repoUrl,
+    baseBranch: 'main',
+    dir: `${conn.cacheDir}/gitops`,
+  });
+  const deps: ReconcileDeps = {
+    cluster: conn.cluster,
+    kube: createKubeClient(kc),
+    jobs: createKubeJobApi(kc),
+    patcher: createClusterPatcher(kc),
+    workingCopy,
+    host,
+    store: counted,
+    metrics: new PrometheusSource({ url: conn.prometheusUrl }),
+    defaults: await loadDefaultPolicy(),
+    templates: loadWorkloadTemplates(),
+    dryRun: false,
+    clock,
+    log: pino({ level: 'silent' }),
+  };
+
+  // GPUOPS_BENCH_TRACE=1: time spent in each adapter call, per pass, on stderr.
+  const trace = new Map<string, number>();
+  if (process.env.GPUOPS_BENCH_TRACE) {
+    const wrap = <T extends object>(name: string, target: T): T =>
+      new Proxy(target, {
+        get(t, key) {
+          const v: unknown = Reflect.get(t, key);
+          if (typeof v !== 'function') return v;
+          return async (...args: unknown[]) => {
+            const t0 = performance.now();
+            try {
+              return (await (v as (...a: unknown[]) => unknown).apply(t, args)) as unknown;
+            } finally {
+              const k = `${name}.${String(key)}`;
+              trace.set(k, (trace.get(k) ?? 0) + performance.now() - t0);
+            }
+          };
+        },
+      });
+    deps.kube = wrap('kube', deps.kube);
+    deps.store = wrap('store', deps.store);
+    deps.metrics = wrap('metrics', deps.metrics!);
+    deps.host = wrap('host', deps.host);
+    deps.workingCopy = wrap('git', workingCopy);
+  }
+
+  for (const pass of ['first', 'warm', 'unchanged'] as const) {
+    trace.clear();
+    const before = await serverCounts();
+    const wc0 = { ...workingCopy.counters };
+    const pr0 = prWrites;
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    const r = await reconcileOnce({ ...deps, dryRun: pass === 'first' });
+    const wallMs = performance.now() - t0;
+    const cpu = process.cpuUsage(cpu0);
+    const after = await serverCounts();
+    const actions: Record<string, number> = {};
+    for (const w of r.writeBack) actions[w.action] = (actions[w.action] ?? 0) + 1;
+    const byVerb: Record<string, number> = {};
+    for (const [verb, n] of Object.entries(after.kubeByVerb)) {
+      const d = n - (before.kubeByVerb[verb] ?? 0);
+      if (d > 0) byVerb[verb] = d;
+    }
+    const report: PassReport = {
+      pass,
+      wallMs,
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      kubeRequests: after.kube - before.kube,
+      kubeByVerb: byVerb,
+      prometheusRequests: after.prometheus - before.prometheus,
+      commits: workingCopy.counters.commits - wc0.commits,
+      pushes: workingCopy.counters.pushes - wc0.pushes,
+      fetches: workingCopy.counters.fetches - wc0.fetches,
+      prWrites: prWrites - pr0,
+      changedSubjects: r.changeSets.length,
+      actions,
+      nodes: r.nodes,
+      algorithms: r.algorithms,
+      errors: r.errors,
+    };
+    process.send!(report);
+    if (trace.size > 0)
+      process.stderr.write(`${pass}: ${[...trace].map(([k, ms]) => `${k} ${ms.toFixed(0)}`).join(', ')}\n`);
+    // The controller's next pass comes an interval later (inside the scale-up cooldown).
+    now = new Date(now.getTime() + 30_000);
+  }
+  await store.close();
+  const done: PeakReport = { pass: 'done', peakRssMb: process.resourceUsage().maxRSS / 1024 };
+  process.send!(done);
+  process.disconnect();
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(
+    `reconcile bench pass: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+  );
+  process.exit(1);
+});

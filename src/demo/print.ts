@@ -1,0 +1,145 @@
+/**
+ * The demo's human output: one line per event as it happens (progress lines are rewritten in
+ * place on a terminal and thinned out elsewhere), then a summary of the final state and where to
+ * look. Pure formatting over a writable; no clock except for thinning progress lines.
+ */
+import type { DemoEvent } from './events.js';
+import type { DemoResult } from './scenario.js';
+
+/** Where the printer writes (`process.stdout`, or a buffer in tests). */
+export interface Output {
+  write(text: string): unknown;
+  isTTY?: boolean;
+}
+
+/** Real milliseconds between two printed updates of one wait when not on a terminal. */
+const PROGRESS_EVERY_MS = 1000;
+const STEPS = 4;
+
+/**
+ * Returns a listener that prints events to `out`. On a terminal the progress of a wait is one
+ * line rewritten in place; elsewhere (a log, a CI job) an update is printed at most once a second
+ * per wait, and its last one always.
+ */
+export function createPrinter(out: Output, now: () => number = Date.now): (e: DemoEvent) => void {
+  const tty = out.isTTY === true;
+  let live = false; // a progress line is on screen, without its newline
+  const lastShown = new Map<string, number>();
+  const clearLive = () => {
+    if (live) out.write('\r\x1b[2K');
+    live = false;
+  };
+  return (e) => {
+    if (e.kind === 'progress') {
+      if (tty) {
+        clearLive();
+        if (e.done) out.write(`  ✓ ${e.text}\n`);
+        else {
+          out.write(`  … ${e.text}`);
+          live = true;
+        }
+        return;
+      }
+      const t = now();
+      const last = lastShown.get(e.key);
+      if (!e.done && last !== undefined && t - last < PROGRESS_EVERY_MS) return;
+      lastShown.set(e.key, t);
+      out.write(`  ${e.done ? '✓' : '…'} ${e.text}\n`);
+      return;
+    }
+    clearLive();
+    if (e.kind === 'step') {
+      const head = e.step === 0 ? e.title : `Step ${e.step} of ${STEPS} · ${e.title}`;
+      out.write(`\n▸ ${head}\n  ${e.detail}\n`);
+    } else if (e.kind === 'problem') {
+      out.write(`  ✗ ${e.text}\n`);
+    } else {
+      out.write(`  • ${e.text}\n`);
+    }
+  };
+}
+
+/** Left-aligned columns separated by two spaces; the last column is not padded. */
+export function table(rows: readonly (readonly string[])[]): string {
+  if (rows.length === 0) return '';
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  return rows
+    .map((r) =>
+      r
+        .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!)))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+const POOL_ORDER = ['test', 'short-task', 'long-task', 'unused'];
+
+/** The summary printed at the end: pools, algorithms, pull requests, and where to look. */
+export function formatSummary(r: DemoResult): string {
+  const lines: string[] = [];
+  const seconds = (r.elapsedMs / 1000).toFixed(1);
+  lines.push(
+    '',
+    `Done: the four steps in ${r.passes} reconcile passes, ${r.simulatedSeconds} simulated seconds, ${seconds} s real time.`,
+    '',
+  );
+
+  const moved = new Map(r.movedNodes.map((m) => [m.node, m]));
+  const gpuNodes = r.nodes.filter((n) => n.gpuProduct !== null);
+  const poolRows: string[][] = [['POOL', 'NODES', 'GPUS', 'NODE NAMES']];
+  for (const pool of POOL_ORDER) {
+    const nodes = gpuNodes.filter((n) => n.pool === pool);
+    const names = nodes.map((n) => (moved.has(n.name) ? `${n.name} (moved in from unused)` : n.name));
+    poolRows.push([
+      pool,
+      String(nodes.length),
+      String(nodes.reduce((s, n) => s + n.gpus, 0)),
+      names.join(', ') || '—',
+    ]);
+  }
+  const outside = gpuNodes.filter((n) => n.pool === null);
+  poolRows.push(['(no pool)', String(outside.length), '', outside.map((n) => n.name).join(', ')]);
+  lines.push('GPU node pools (labels in the simulated cluster)', table(poolRows), '');
+
+  const algRows: string[][] = [
+    ['ALGORITHM', 'POOL', 'BENCHMARK', 'REPLICAS', 'READY', 'UTILISATION', 'LAST DECISION', 'NODES'],
+  ];
+  for (const a of r.algorithms) {
+    algRows.push([
+      a.name,
+      a.pool ?? '—',
+      a.benchmarkSeconds === null ? '—' : `${a.benchmarkSeconds} s`,
+      a.replicasInGit === null ? '—' : String(a.replicasInGit),
+      String(a.readyPods),
+      a.utilization === null ? 'no data' : `${a.utilization} %`,
+      a.lastDecision ?? '—',
+      a.podNodes.join(', ') || '—',
+    ]);
+  }
+  const invalid = new Map<string, string>();
+  for (const e of r.specErrors) {
+    if (!invalid.has(e.file)) invalid.set(e.file, `${e.file}:${e.line}:${e.column} ${e.field}: ${e.message}`);
+  }
+  lines.push('Algorithms (replicas as in Git; ready pods in the simulated cluster)', table(algRows));
+  for (const [, first] of invalid) lines.push(`not placed, invalid spec: ${first}`);
+  lines.push('');
+
+  const prRows: string[][] = [['STATE', 'KIND', 'BRANCH', 'TITLE']];
+  for (const p of r.prs) prRows.push([p.state, p.kind, p.branch, p.title]);
+  lines.push(
+    'Pull requests (branches on the local origin, merged by the demo as a reviewer would)',
+    table(prRows),
+    '',
+  );
+
+  lines.push(
+    'Look around (the simulated cluster has stopped; the repo and the database stay):',
+    `  git -C ${r.origin} log --all --oneline --graph`,
+    `  git -C ${r.origin} show main:clusters/${r.cluster}/kustomization.yaml`,
+    `  npm run gpuops -- prs --cluster ${r.cluster} --database ${r.database}`,
+    `  less ${r.logFile}        # gpuops's JSON log`,
+    '',
+  );
+  return lines.join('\n');
+}

@@ -1,0 +1,539 @@
+/**
+ * The demo scenario: the whole method on one machine, no network. A simulated cluster (the mixed
+ * fleet), a local GitOps repo (a bare "origin" seeded with `examples/gitops-repo`), a SQLite
+ * database, and the real reconcile pass, driven through the four steps of DESIGN.md. Between
+ * passes a "person" merges gpuops's branches into `main` with real git and an Argo CD-like sync
+ * applies `clusters/<cluster>/` to the simulated cluster, so every decision takes effect:
+ *
+ * 1. pools labelled (one test node, the others unused; the traps stay out);
+ * 2. benchmarks run as Jobs on the test node (simulated minutes in real seconds);
+ * 3. algorithms placed by run time; empty pools get an unused node for their first replica;
+ * 4. offered load rises → scale-up; rises further → the pool is full → an unused node moves into
+ *    it; falls → scale-down.
+ *
+ * `runDemo` returns the final state (typed), which `gpuops demo` prints and the end-to-end test
+ * asserts. Events go to `onEvent` as they happen.
+ */
+import { mkdirSync, readdirSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { pino, type Logger } from 'pino';
+import type { BenchmarkProgress } from '../benchmark/runner.js';
+import { reconcileOnce, type PassResult, type ReconcileDeps } from '../controller/reconcile.js';
+import { applyGitOpsFolder } from '../gitops-apply/index.js';
+import type { ApplySummary } from '../gitops-apply/types.js';
+import type { ScalingDecision } from '../scaling/types.js';
+import { servingAlgorithm } from '../sim/load-model.js';
+import type { SpecError } from '../spec/types.js';
+import type { PullRequestRecord, Store } from '../store/types.js';
+import { startDemoCluster, type DemoCluster } from './cluster.js';
+import { buildDemoDeps } from './deps.js';
+import type { DemoListener } from './events.js';
+import { createOrigin, git, mergeBranch, syncCheckout } from './git-origin.js';
+
+/** The example GitOps repo the demo seeds its origin with. */
+export const EXAMPLES_DIR = fileURLToPath(new URL('../../examples/gitops-repo/', import.meta.url));
+
+/** Options of {@link runDemo}. */
+export interface DemoOptions {
+  /** Folder for the repo, the database, the log and checkouts; must be empty or absent. */
+  dir: string;
+  /**
+   * Simulated seconds per real second between waits; default 5. Waits (benchmarks, cooldowns)
+   * move the simulated clock ahead instead, so the demo's run time hardly depends on it.
+   */
+  speed?: number;
+  /** Cluster name, the folder under `clusters/`; default `demo`. */
+  cluster?: string;
+  /** Seed of the GitOps repo; default {@link EXAMPLES_DIR}. */
+  examples?: string;
+  onEvent?: DemoListener;
+}
+
+/** A node of the simulated cluster at the end. */
+export interface DemoNode {
+  name: string;
+  /** `gpuops.dev/pool`, or null. */
+  pool: string | null;
+  gpuProduct: string | null;
+  /** Allocatable whole GPUs. */
+  gpus: number;
+}
+
+/** An algorithm at the end. */
+export interface DemoAlgorithm {
+  name: string;
+  namespace: string;
+  pool: string | null;
+  /** Median benchmark run time (simulated seconds), or null. */
+  benchmarkSeconds: number | null;
+  /** `spec.replicas` of its Deployment at `main`, or null when it has none. */
+  replicasInGit: number | null;
+  /** Its pods Running and Ready in the simulated cluster, and the nodes they run on. */
+  readyPods: number;
+  podNodes: string[];
+  /** Algorithm utilisation of the last pass (percent), or null without data. */
+  utilization: number | null;
+  /** The last scaling decision: action and machine reason. */
+  lastDecision: string | null;
+}
+
+/** A Deployment in the simulated cluster at the end. */
+export interface DemoDeployment {
+  namespace: string;
+  name: string;
+  /** `spec.replicas`. */
+  replicas: number;
+  /** The pool its pods are pinned to (`nodeSelector`), or null. */
+  pool: string | null;
+}
+
+/** The demo's final state. */
+export interface DemoResult {
+  cluster: string;
+  dir: string;
+  /** The bare "origin" repository. */
+  origin: string;
+  /** `sqlite:<path>` of the database. */
+  database: string;
+  logFile: string;
+  nodes: DemoNode[];
+  /** The node labelled `test`. */
+  testNode: string | null;
+  /** Nodes a scaling decision moved from `unused` into a pool, in order. */
+  movedNodes: { node: string; pool: string; algorithm: string }[];
+  algorithms: DemoAlgorithm[];
+  /** Deployments gpuops manages in the simulated cluster at the end. */
+  deployments: DemoDeployment[];
+  /** Every pull request (branch) gpuops recorded, newest first. */
+  prs: PullRequestRecord[];
+  /** Errors of the specs that do not validate (reported, never placed). */
+  specErrors: SpecError[];
+  /** Files under `clusters/<cluster>/` at `main`. */
+  mainFiles: string[];
+  /** Reconcile passes run. */
+  passes: number;
+  /** What the last pass (run right after the last change) wrote: `<branch> <action>`; empty when nothing. */
+  lastPassWrites: string[];
+  /** Simulated time the demo took (seconds) and real time (milliseconds). */
+  simulatedSeconds: number;
+  elapsedMs: number;
+}
+
+/** Passes a step may take before the demo gives up (each pass is short; this is a safety net). */
+const MAX_PASSES_PER_STEP = 8;
+/**
+ * Simulated seconds the clock moves ahead before each pass of the scaling step: the demo policy's
+ * scale-up cooldown (30 s) passes in one interval, its scale-down cooldown and stabilisation
+ * window (60 s, 120 s) in one and two.
+ */
+const SCALING_INTERVAL_SECONDS = 60;
+const KIND_ORDER: Record<string, number> = { pools: 0, placement: 1, scale: 2 };
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function checkDir(dir: string): void {
+  if (existsSync(dir) && readdirSync(dir).length > 0) {
+    throw new Error(`${dir}: the demo folder must be empty or absent (it holds a fresh repo and database)`);
+  }
+  mkdirSync(dir, { recursive: true });
+}
+
+/**
+ * Runs the demo scenario (see the module comment) and returns the final state. Always stops the
+ * simulated cluster and closes the database, also on failure.
+ * @throws Error when `dir` is not empty, or a step does not reach its goal within
+ *   {@link MAX_PASSES_PER_STEP} passes (the message names the step and the last decisions)
+ */
+export async function runDemo(options: DemoOptions): Promise<DemoResult> {
+  const started = Date.now();
+  const dir = path.resolve(options.dir);
+  checkDir(dir);
+  const cluster = options.cluster ?? 'demo';
+  const emit = options.onEvent ?? (() => {});
+  const origin = path.join(dir, 'origin.git');
+  const dbFile = path.join(dir, 'gpuops.db');
+  const logFile = path.join(dir, 'gpuops.log');
+  const reviewer = path.join(dir, 'reviewer');
+  const log: Logger = pino({ level: 'info' }, pino.destination({ dest: logFile, sync: true, mkdir: true }));
+
+  await createOrigin(origin, options.examples ?? EXAMPLES_DIR);
+  const demo = await startDemoCluster({ speed: options.speed ?? 5 });
+  const simStart = demo.sim.clock.now().getTime();
+  let deps: ReconcileDeps | undefined;
+  const shownCached = new Set<string>();
+  try {
+    deps = await buildDemoDeps({
+      cluster,
+      demo,
+      origin,
+      database: `sqlite:${dbFile}`,
+      cacheDir: path.join(dir, 'cache'),
+      log,
+      onBenchmarkProgress: (p) => {
+        // A stored result is told once, not on every pass.
+        if (p.phase === 'cached' && shownCached.has(p.message)) return;
+        if (p.phase === 'cached') shownCached.add(p.message);
+        emit(progressEvent(p));
+      },
+    });
+    const run = new Scenario(deps, demo, { cluster, origin, reviewer, emit });
+    await run.all();
+    const final = await run.finalState();
+    return {
+      cluster,
+      dir,
+      origin,
+      database: `sqlite:${dbFile}`,
+      logFile,
+      ...final,
+      passes: run.passes,
+      lastPassWrites: run.lastPassWrites,
+      simulatedSeconds: Math.round((demo.sim.clock.now().getTime() - simStart) / 1000),
+      elapsedMs: Date.now() - started,
+    };
+  } finally {
+    await deps?.store.close();
+    await demo.close();
+    log.flush();
+  }
+}
+
+function progressEvent(p: BenchmarkProgress): Parameters<DemoListener>[0] {
+  const what = `benchmark ${p.algorithm} run ${p.run}/${p.runs}`;
+  const t = `${Math.round(p.elapsedSeconds)} s`;
+  switch (p.phase) {
+    case 'running':
+      return { kind: 'progress', key: p.algorithm, text: `${what}: running for ${t} (simulated)` };
+    case 'succeeded':
+      return { kind: 'progress', key: p.algorithm, text: `${what}: ${p.message}`, done: true };
+    case 'failed':
+      return { kind: 'problem', text: `${what}: ${p.message}` };
+    case 'cached':
+      return { kind: 'line', text: `benchmark ${p.algorithm}: ${p.message}` };
+    default:
+      return { kind: 'progress', key: p.algorithm, text: `${what}: ${p.message}` };
+  }
+}
+
+interface ScenarioContext {
+  cluster: string;
+  origin: string;
+  reviewer: string;
+  emit: DemoListener;
+}
+
+/** The steps, with what each pass reported so far (to print only what changed). */
+class Scenario {
+  passes = 0;
+  last: PassResult | null = null;
+  lastPassWrites: string[] = [];
+  private readonly store: Store;
+  private readonly movedNodes: DemoResult['movedNodes'] = [];
+  private shownPlacements = new Map<string, string>();
+  private shownDecisions = new Map<string, string>();
+  private shownErrors = false;
+
+  constructor(
+    private readonly deps: ReconcileDeps,
+    private readonly demo: DemoCluster,
+    private readonly ctx: ScenarioContext,
+  ) {
+    this.store = deps.store;
+  }
+
+  private line(text: string): void {
+    this.ctx.emit({ kind: 'line', text });
+  }
+
+  async all(): Promise<void> {
+    const { emit } = this.ctx;
+    const sim = this.demo.sim;
+    const gpuNodes = this.demo.dcgmTargets.length;
+    emit({
+      kind: 'step',
+      step: 0,
+      title: 'Setting up',
+      detail: `a simulated cluster of ${sim.store.list('nodes').length} nodes (${gpuNodes} with GPUs) at ${sim.url}, running ${sim.clock.speed}× faster than real time; a GitOps repo with 3 example algorithms`,
+    });
+
+    emit({
+      kind: 'step',
+      step: 1,
+      title: 'Sort GPU nodes into pools',
+      detail: 'gpuops takes a snapshot, proposes pool labels as a pull request; it is merged and synced',
+    });
+    await this.until('the test node is labelled', () => this.nodesInPool('test').length > 0);
+
+    emit({
+      kind: 'step',
+      step: 2,
+      title: 'Benchmark every algorithm on the test node',
+      detail:
+        'each benchmark is a Kubernetes Job pinned to the test node; its measured run time decides the pool, proposed as a pull request',
+    });
+    await this.until(
+      'every valid algorithm has a benchmark result',
+      () => this.last !== null && this.last.plan.placements.every((p) => p.reason !== 'BenchmarkPending'),
+      0,
+      false,
+    );
+
+    emit({
+      kind: 'step',
+      step: 3,
+      title: 'Place algorithms by run time',
+      detail:
+        'the placement pull requests are merged and synced; an empty pool gets an unused node for its first replica',
+    });
+    await this.until('every placed algorithm runs', () => {
+      const placed = this.last?.plan.placements.filter((p) => p.pool !== null) ?? [];
+      return placed.length > 0 && placed.every((p) => this.servingPods(p.algorithm).length >= 1);
+    });
+
+    emit({
+      kind: 'step',
+      step: 4,
+      title: 'Scale by GPU utilisation',
+      detail: 'the demo raises and lowers the offered load; gpuops reads dcgm-exporter pages and decides',
+    });
+    const svc = 'resnet50-infer';
+    this.demo.load.setLoad('bert-train', 260);
+    this.setLoad(svc, 90, 'its one replica (1 GPU) is 90 % busy, above the max of 80 %');
+    await this.until(`${svc} scales up`, () => this.servingPods(svc).length >= 2, SCALING_INTERVAL_SECONDS);
+    const moved = this.movedNodes.length;
+    this.setLoad(svc, 380, 'more than its pool can serve: it grows until the pool is full');
+    await this.until(
+      `an unused node moves into the pool of ${svc}`,
+      () => this.movedNodes.length > moved && this.servingPods(svc).length >= 5,
+      SCALING_INTERVAL_SECONDS,
+    );
+    const n = this.servingPods(svc).length;
+    this.setLoad(svc, 100, `${n} replicas are ${Math.round(100 / n)} % busy, below the min of 30 %`);
+    await this.until(`${svc} scales down`, () => this.servingPods(svc).length < n, SCALING_INTERVAL_SECONDS);
+
+    // One more pass right away: it sees the result, and (level-triggered) writes nothing new.
+    await this.cycle(false);
+    const writes =
+      this.last?.writeBack.filter((w) => w.action !== 'unchanged' && w.action !== 'in-base') ?? [];
+    this.lastPassWrites = writes.map((w) => `${w.branch} ${w.action}`);
+    this.line(
+      writes.length === 0
+        ? 'a last pass reads the result and has nothing to change: no commit, no pull request'
+        : `a last pass still wrote: ${writes.map((w) => `${w.branch} ${w.action}`).join(', ')}`,
+    );
+  }
+
+  private setLoad(algorithm: string, load: number, why: string): void {
+    this.demo.load.setLoad(algorithm, load);
+    this.line(`offered load of ${algorithm} set to ${load} GPU-percent: ${why}`);
+  }
+
+  /** Runs cycles (pass → merge → sync) until `done`, advancing simulated time by `advance` s before each. */
+  private async until(what: string, done: () => boolean, advance = 0, merge = true): Promise<void> {
+    for (let i = 0; i < MAX_PASSES_PER_STEP; i++) {
+      if (advance > 0) this.demo.sim.clock.advance(advance);
+      await this.cycle(merge);
+      if (done()) return;
+    }
+    const decisions = (this.last?.plan.scaling ?? []).map((d) => `${d.reason}: ${d.message}`).join('; ');
+    throw new Error(
+      `demo: ${what} did not happen within ${MAX_PASSES_PER_STEP} passes (last decisions: ${decisions || 'none'})`,
+    );
+  }
+
+  /** One reconcile pass, then a person merges the open pull requests and Argo CD syncs. */
+  private async cycle(merge: boolean): Promise<void> {
+    this.passes++;
+    const result = await reconcileOnce(this.deps);
+    this.last = result;
+    this.report(result);
+    if (!merge) return;
+    const merged = await this.mergeOpen();
+    if (merged > 0) await this.sync();
+    await this.settle();
+  }
+
+  private report(r: PassResult): void {
+    const { plan } = r;
+    if (!this.shownErrors && plan.errors.length > 0) {
+      this.shownErrors = true;
+      for (const e of plan.errors) {
+        this.ctx.emit({
+          kind: 'problem',
+          text: `${e.file}:${e.line}:${e.column} ${e.field}: ${e.message} (a mistake on purpose: reported, never benchmarked or placed)`,
+        });
+      }
+    }
+    const changes = plan.pools.filter((p) => p.from !== p.to);
+    if (changes.length > 0) {
+      const byPool = new Map<string, string[]>();
+      for (const p of changes.filter((x) => x.to !== null))
+        byPool.set(p.to!, [...(byPool.get(p.to!) ?? []), p.node]);
+      for (const [pool, nodes] of byPool) this.line(`pool ${pool}: ${nodes.join(', ')}`);
+      for (const p of plan.pools.filter((x) => x.to === null && x.reason !== 'NoGPU'))
+        this.line(`left out: ${p.node} (${p.reason}: ${p.message})`);
+    }
+    for (const p of plan.placements) {
+      const key = `${p.pool}/${p.reason}`;
+      if (this.shownPlacements.get(p.algorithm) === key || p.reason === 'BenchmarkPending') continue;
+      this.shownPlacements.set(p.algorithm, key);
+      this.line(`placement ${p.algorithm} → ${p.pool ?? 'none'} (${p.reason}: ${p.message})`);
+    }
+    for (const d of plan.scaling) this.reportDecision(d);
+    for (const w of r.writeBack) {
+      if (w.action === 'created' || w.action === 'updated')
+        this.line(
+          `pull request ${w.action === 'created' ? 'opened' : 'updated'}: ${w.branch} (${w.files.length} file(s))`,
+        );
+      else if (w.action === 'failed')
+        this.ctx.emit({ kind: 'problem', text: `write-back ${w.branch}: ${w.message}` });
+    }
+  }
+
+  private reportDecision(d: ScalingDecision): void {
+    const key = `${d.action}/${d.reason}/${d.replicas.from}/${d.replicas.to}`;
+    if (this.shownDecisions.get(d.algorithm) === key) return;
+    this.shownDecisions.set(d.algorithm, key);
+    if (d.reason === 'NotPlaced') return;
+    const u = d.utilization === null ? 'no data' : `${d.utilization} %`;
+    const change =
+      d.action === 'hold'
+        ? `hold at ${d.replicas.from}`
+        : `${d.action} ${d.replicas.from} → ${d.replicas.to}`;
+    const nodes = d.nodes.length > 0 ? `, move ${d.nodes.join(', ')} into its pool` : '';
+    this.line(`scaling ${d.algorithm}: ${change}${nodes} (${d.reason}, utilisation ${u})`);
+  }
+
+  /** Merges every open gpuops branch into main, pools first; a conflict leaves it for gpuops to rebuild. */
+  private async mergeOpen(): Promise<number> {
+    const open = (await this.store.pullRequests(this.ctx.cluster))
+      .filter((p) => p.state === 'open')
+      .sort(
+        (a, b) => (KIND_ORDER[a.kind] ?? 9) - (KIND_ORDER[b.kind] ?? 9) || (a.branch < b.branch ? -1 : 1),
+      );
+    let merged = 0;
+    for (const pr of open) {
+      const m = await mergeBranch(this.ctx.origin, this.ctx.reviewer, pr.branch);
+      if (!m.merged) {
+        this.line(`not merged: ${pr.branch}: ${m.message}; gpuops rebuilds it on main next pass`);
+        continue;
+      }
+      merged++;
+      const now = this.deps.clock.now().toISOString();
+      await this.store.upsertPullRequest({ ...pr, state: 'merged', updatedAt: now });
+      this.line(`merged ${pr.branch} into main (${m.commit.slice(0, 7)}): ${pr.title}`);
+      if (pr.kind === 'scale') this.noteMovedNodes(pr.subject);
+    }
+    return merged;
+  }
+
+  /** Records the nodes the last decision for `algorithm` moved (the merged scale PR carries them). */
+  private noteMovedNodes(algorithm: string): void {
+    const d = this.last?.plan.scaling.find((x) => x.algorithm === algorithm);
+    const pool = this.last?.plan.placements.find((p) => p.algorithm === algorithm)?.pool;
+    if (!d || !pool) return;
+    for (const node of d.nodes) {
+      if (!this.movedNodes.some((m) => m.node === node)) this.movedNodes.push({ node, pool, algorithm });
+    }
+  }
+
+  /** Argo CD-like sync of `clusters/<cluster>/` at main. */
+  private async sync(): Promise<void> {
+    await syncCheckout(this.ctx.origin, this.ctx.reviewer);
+    const folder = path.join(this.ctx.reviewer, 'clusters', this.ctx.cluster);
+    if (!existsSync(path.join(folder, 'kustomization.yaml'))) return;
+    const s = await applyGitOpsFolder(this.demo.kubeConfig, folder, { fieldManager: 'argocd-controller' });
+    this.line(`Argo CD-like sync of clusters/${this.ctx.cluster}/: ${describeSync(s)}`);
+    for (const e of s.errors) this.ctx.emit({ kind: 'problem', text: `sync: ${e.reason}: ${e.message}` });
+  }
+
+  /** Lets the simulated controllers schedule and start what the sync created. */
+  private async settle(): Promise<void> {
+    await sleep(60);
+  }
+
+  nodesInPool(pool: string): string[] {
+    return this.demo.sim.store
+      .list('nodes')
+      .filter((n) => n.metadata.labels?.['gpuops.dev/pool'] === pool)
+      .map((n) => n.metadata.name);
+  }
+
+  servingPods(algorithm: string): { name: string; node: string }[] {
+    return this.demo.sim.store
+      .list('pods')
+      .filter((p) => servingAlgorithm(p) === algorithm)
+      .map((p) => ({ name: p.metadata.name, node: String(p.spec?.nodeName ?? '') }));
+  }
+
+  /** Reads the final state from the simulated cluster, the database and the repo. */
+  async finalState(): Promise<
+    Pick<
+      DemoResult,
+      'nodes' | 'testNode' | 'movedNodes' | 'algorithms' | 'deployments' | 'prs' | 'specErrors' | 'mainFiles'
+    >
+  > {
+    await syncCheckout(this.ctx.origin, this.ctx.reviewer);
+    const prefix = `clusters/${this.ctx.cluster}/`;
+    const mainFiles = (await git(this.ctx.reviewer, ['ls-tree', '-r', '--name-only', 'HEAD', prefix]))
+      .split('\n')
+      .filter(Boolean);
+    const nodes: DemoNode[] = this.demo.sim.store.list('nodes').map((n) => ({
+      name: n.metadata.name,
+      pool: n.metadata.labels?.['gpuops.dev/pool'] ?? null,
+      gpuProduct: n.metadata.labels?.['nvidia.com/gpu.product'] ?? null,
+      gpus: Number(n.status?.allocatable?.['nvidia.com/gpu'] ?? 0),
+    }));
+    const plan = this.last?.plan;
+    const algorithms: DemoAlgorithm[] = (plan?.placements ?? []).map((p) => {
+      const deployment = this.demo.sim.store
+        .list('deployments')
+        .find((d) => d.metadata.labels?.['gpuops.dev/algorithm'] === p.algorithm);
+      const pods = this.servingPods(p.algorithm);
+      const d = plan?.scaling.find((x) => x.algorithm === p.algorithm);
+      return {
+        name: p.algorithm,
+        namespace: deployment?.metadata.namespace ?? '',
+        pool: p.pool,
+        benchmarkSeconds: p.runTimeSeconds,
+        replicasInGit: d ? d.replicas.to : null,
+        readyPods: pods.length,
+        podNodes: [...new Set(pods.map((x) => x.node))].sort(),
+        utilization: d?.utilization ?? null,
+        lastDecision: d ? `${d.action} ${d.reason}` : null,
+      };
+    });
+    const deployments: DemoDeployment[] = this.demo.sim.store
+      .list('deployments')
+      .filter((d) => d.metadata.labels?.['app.kubernetes.io/managed-by'] === 'gpuops')
+      .map((d) => ({
+        namespace: d.metadata.namespace ?? '',
+        name: d.metadata.name,
+        replicas: Number(d.spec?.replicas ?? 0),
+        pool: (d.spec?.template?.spec?.nodeSelector?.['gpuops.dev/pool'] as string | undefined) ?? null,
+      }));
+    return {
+      nodes,
+      deployments,
+      testNode: this.nodesInPool('test')[0] ?? null,
+      movedNodes: this.movedNodes,
+      algorithms,
+      prs: await this.store.pullRequests(this.ctx.cluster),
+      specErrors: plan?.errors ?? [],
+      mainFiles,
+    };
+  }
+}
+
+function describeSync(s: ApplySummary): string {
+  const count = (pred: (a: ApplySummary['applied'][number]) => boolean) => s.applied.filter(pred).length;
+  const parts: string[] = [];
+  for (const kind of ['Node', 'Deployment', 'HorizontalPodAutoscaler']) {
+    const changed = count((a) => a.kind === kind && a.result !== 'unchanged');
+    if (changed > 0) parts.push(`${changed} ${kind}${changed === 1 ? '' : 's'} changed`);
+  }
+  if (s.pruned.length > 0) parts.push(`${s.pruned.length} pruned`);
+  if (parts.length === 0) parts.push('nothing to change');
+  return `${parts.join(', ')} (${s.applied.length} object(s) in sync)`;
+}

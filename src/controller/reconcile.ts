@@ -11,6 +11,7 @@ import type { Snapshot } from '../cluster/types.js';
 import { systemClock, type RunnerClock } from '../benchmark/clock.js';
 import { loadWorkloadTemplates } from '../benchmark/load-templates.js';
 import { runBenchmarks, type BenchmarkProgress } from '../benchmark/runner.js';
+import { GitPullRequestHost } from '../gitops/git-host.js';
 import { openGitOps } from '../gitops/open.js';
 import type { PullRequestHost } from '../gitops/pr-host.js';
 import { reportInvalidSpecs } from '../gitops/spec-errors.js';

@@ -18,6 +18,12 @@ export interface GitHostOptions {
   /** Clock for `updatedAt`. */
   now: () => Date;
   log?: GitOpsLogger;
+  /**
+   * Where a branch stands on the remote (the working copy's `branchStatus`): a recorded open
+   * branch whose head is in the base branch was merged by a person; one that is gone was closed.
+   * Without it, records stay as written.
+   */
+  branchStatus?: (branch: string) => Promise<'absent' | 'merged' | 'ahead'>;
 }
 
 function toInfo(r: PullRequestRecord, base: string): PullRequestInfo {
@@ -44,7 +50,33 @@ export class GitPullRequestHost implements PullRequestHost {
   }
 
   private async record(branch: string): Promise<PullRequestRecord | undefined> {
-    return (await this.o.store.pullRequests(this.o.cluster)).find((r) => r.branch === branch);
+    const r = (await this.o.store.pullRequests(this.o.cluster)).find((x) => x.branch === branch);
+    return r ? this.observed(r) : undefined;
+  }
+
+  /** The record with the state the remote shows now: an open branch merged into base, or deleted. */
+  private async observed(r: PullRequestRecord): Promise<PullRequestRecord> {
+    if (r.state !== 'open' || !this.o.branchStatus) return r;
+    const status = await this.o.branchStatus(r.branch);
+    if (status === 'merged') return { ...r, state: 'merged' };
+    if (status === 'absent') return { ...r, state: 'closed' };
+    return r;
+  }
+
+  /**
+   * Writes the observed state (merged, closed) of every recorded open branch to the store, so
+   * `gpuops prs` and the open-PR limit see what people did. Returns how many records changed.
+   * A write: callers skip it in dry-run.
+   */
+  async refresh(): Promise<number> {
+    let changed = 0;
+    for (const r of await this.o.store.pullRequests(this.o.cluster)) {
+      const seen = await this.observed(r);
+      if (seen.state === r.state) continue;
+      await this.o.store.upsertPullRequest({ ...seen, updatedAt: this.o.now().toISOString() });
+      changed++;
+    }
+    return changed;
   }
 
   /** The recorded branch, whatever its state (records have no base; `base` is echoed). */
@@ -95,8 +127,10 @@ export class GitPullRequestHost implements PullRequestHost {
   /** Recorded open branches of this cluster. */
   async listOpen(): Promise<PullRequestInfo[]> {
     const prefix = branchPrefix(this.o.cluster);
-    return (await this.o.store.pullRequests(this.o.cluster))
-      .filter((r) => r.state === 'open' && r.branch.startsWith(prefix))
-      .map((r) => toInfo(r, this.o.base));
+    const records = (await this.o.store.pullRequests(this.o.cluster)).filter(
+      (r) => r.state === 'open' && r.branch.startsWith(prefix),
+    );
+    const seen = await Promise.all(records.map((r) => this.observed(r)));
+    return seen.filter((r) => r.state === 'open').map((r) => toInfo(r, this.o.base));
   }
 }

@@ -39,6 +39,7 @@ export async function openGitOps(
 ): Promise<{ workingCopy: WorkingCopy; host: PullRequestHost }> {
   if (!settings.repoUrl) throw new Error('--repo-url: the GitOps repo remote is required');
   let host: PullRequestHost;
+  let workingCopy: WorkingCopy | undefined;
   if (settings.provider === 'github') {
     const repo = parseGitHubRepo(settings.githubRepo, settings.repoUrl);
     if (!repo) throw new Error('--github-repo: OWNER/NAME is required when --repo-url is not a GitHub URL');
@@ -58,9 +59,11 @@ export async function openGitOps(
       base: settings.branch,
       now: deps.now,
       log: deps.log,
+      // Records learn that a person merged (or deleted) a branch from the remote itself.
+      branchStatus: (branch) => workingCopy!.branchStatus(branch),
     });
   }
-  const workingCopy = await WorkingCopy.open({
+  workingCopy = await WorkingCopy.open({
     repoUrl: settings.repoUrl,
     baseBranch: settings.branch,
     dir: join(deps.cacheDir, 'gitops'),

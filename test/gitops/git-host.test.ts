@@ -6,7 +6,7 @@ import { GitPullRequestHost } from '../../src/gitops/git-host.js';
 import { WorkingCopy } from '../../src/gitops/working-copy.js';
 import { writeBack } from '../../src/gitops/write-back.js';
 import { openStore } from '../../src/store/index.js';
-import { makeRemote, remoteFile, remoteRef, type TempRepo } from './helpers.js';
+import { PersonClone, git, makeRemote, remoteFile, remoteRef, type TempRepo } from './helpers.js';
 
 const repos: TempRepo[] = [];
 afterEach(() => {
@@ -99,5 +99,56 @@ describe('writeBack with the plain git host and the SQLite store', () => {
     expect(await main(['node', 'gpuops', 'prs', '--cluster', 'prod', '--database', database])).toBe(0);
     expect(out.join('')).toMatch(/^STATE\s+KIND\s+SUBJECT\s+PR\s+BRANCH/);
     expect(out.join('')).toMatch(/open\s+pools\s+pools\s+\(branch\)\s+gpuops\/prod\/pools/);
+  });
+
+  it('learns from the remote that a person merged or deleted a branch: the open limit frees up and `refresh` records it', async () => {
+    const repo = makeRemote();
+    repos.push(repo);
+    const store = await openStore('sqlite::memory:');
+    const wc = await WorkingCopy.open({
+      repoUrl: repo.url,
+      baseBranch: 'main',
+      dir: join(repo.root, 'cache'),
+    });
+    const now = () => new Date('2025-06-01T12:00:00Z');
+    const host = new GitPullRequestHost({
+      store,
+      cluster: 'prod',
+      base: 'main',
+      now,
+      branchStatus: (b) => wc.branchStatus(b),
+    });
+    const deps = {
+      workingCopy: wc,
+      host,
+      store,
+      cluster: 'prod',
+      mode: 'pull-request' as const,
+      dryRun: false,
+      limits: { maxOpenedPerPass: 5, maxOpen: 1 },
+      now,
+    };
+    const scale = buildChangeSet({
+      cluster: 'prod',
+      kind: 'scale',
+      subject: 'resnet',
+      files: [{ path: 'clusters/prod/algorithms/resnet/deployment.yaml', content: 'replicas: 2\n' }],
+    })!;
+    expect((await writeBack([pools('test')], deps))[0]!.action).toBe('created');
+    expect((await writeBack([scale], deps))[0]!.action).toBe('deferred'); // maxOpen 1: the pools branch is open
+
+    new PersonClone(repo).merge('gpuops/prod/pools');
+    await wc.sync();
+    expect(await host.listOpen()).toEqual([]);
+    expect((await host.findPullRequest('gpuops/prod/pools', 'main'))!.state).toBe('merged');
+    expect((await writeBack([scale], deps))[0]!.action).toBe('created');
+
+    git(repo.root, '--git-dir', repo.remote, 'branch', '-D', 'gpuops/prod/scale/resnet');
+    await wc.sync();
+    expect(await host.refresh()).toBe(2);
+    const states = Object.fromEntries((await store.pullRequests('prod')).map((r) => [r.branch, r.state]));
+    expect(states).toEqual({ 'gpuops/prod/pools': 'merged', 'gpuops/prod/scale/resnet': 'closed' });
+    expect(await host.refresh()).toBe(0);
+    await store.close();
   });
 });

@@ -190,7 +190,14 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
       log,
     });
   } else {
-    host = new GitPullRequestHost({ store, cluster, base: 'main', now: () => clock.now(), log });
+    host = new GitPullRequestHost({
+      store,
+      cluster,
+      base: 'main',
+      now: () => clock.now(),
+      log,
+      branchStatus: (branch) => workingCopy.branchStatus(branch),
+    });
   }
   const deps: ReconcileDeps = {
     cluster,

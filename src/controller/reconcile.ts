@@ -157,30 +157,6 @@ function testCapacity(snapshot: Snapshot, labelKey: string): { nodes: string[]; 
 }
 
 /**
- * The plain git provider has no PR API, so its records would stay `open` after a person merged
- * the branch (or deleted it to close the proposal), count against `pullRequests.maxOpen` forever
- * and show as open in `gpuops prs`. Reads each open record's branch: contained in the base
- * branch → `merged`; gone from the remote → `closed`. Writes only records whose state changes.
- */
-async function settleGitRecords(
-  wc: WorkingCopy,
-  store: Pick<Store, 'pullRequests' | 'upsertPullRequest'>,
-  cluster: string,
-  now: Date,
-): Promise<void> {
-  for (const r of await store.pullRequests(cluster)) {
-    if (r.state !== 'open') continue;
-    const status = await wc.branchStatus(r.branch);
-    if (status === 'ahead') continue;
-    await store.upsertPullRequest({
-      ...r,
-      state: status === 'merged' ? 'merged' : 'closed',
-      updatedAt: now.toISOString(),
-    });
-  }
-}
-
-/**
  * One reconcile pass (level-triggered, idempotent): reads everything — specs and generated files
  * at the base branch head, the cluster, stored benchmarks, one utilisation reading — decides with
  * `planDesiredState`, then writes only the difference: benchmark Jobs for new or changed specs,
@@ -195,7 +171,8 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
   const now = deps.clock.now();
 
   await wc.sync();
-  if (deps.host.name === 'git' && !dryRun) await settleGitRecords(wc, store, cluster, now);
+  // Plain git: records learn that a person merged or deleted a branch (GitHub knows by itself).
+  if (!dryRun && deps.host instanceof GitPullRequestHost) await deps.host.refresh();
   const algorithmTexts = await wc.readTree('algorithms/');
   const [repo, base, snapshot] = await Promise.all([
     readSpecs(wc, deps.defaults, algorithmTexts),

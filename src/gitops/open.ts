@@ -39,7 +39,7 @@ export async function openGitOps(
 ): Promise<{ workingCopy: WorkingCopy; host: PullRequestHost }> {
   if (!settings.repoUrl) throw new Error('--repo-url: the GitOps repo remote is required');
   let host: PullRequestHost;
-  let workingCopy: WorkingCopy | undefined;
+  const opened: { workingCopy?: WorkingCopy } = {};
   if (settings.provider === 'github') {
     const repo = parseGitHubRepo(settings.githubRepo, settings.repoUrl);
     if (!repo) throw new Error('--github-repo: OWNER/NAME is required when --repo-url is not a GitHub URL');
@@ -60,15 +60,15 @@ export async function openGitOps(
       now: deps.now,
       log: deps.log,
       // Records learn that a person merged (or deleted) a branch from the remote itself.
-      branchStatus: (branch) => workingCopy!.branchStatus(branch),
+      branchStatus: (branch) => opened.workingCopy!.branchStatus(branch),
     });
   }
-  workingCopy = await WorkingCopy.open({
+  const workingCopy = (opened.workingCopy = await WorkingCopy.open({
     repoUrl: settings.repoUrl,
     baseBranch: settings.branch,
     dir: join(deps.cacheDir, 'gitops'),
     token: settings.githubToken,
     author: deps.author,
-  });
+  }));
   return { workingCopy, host };
 }

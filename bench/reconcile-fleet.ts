@@ -320,11 +320,6 @@ async function serve(answer: string): Promise<{ server: Server; url: string; cou
 
 /** Builds the world of one size (see the module comment) and makes it warm. */
 export async function buildWorld(size: WorldSize): Promise<World> {
-  const t00 = performance.now();
-  const lap = (what: string) => {
-    if (process.env.BENCH_DEBUG)
-      process.stderr.write(`${what}: ${(performance.now() - t00).toFixed(0)} ms\n`);
-  };
   const dir = mkdtempSync(path.join(tmpdir(), 'gpuops-bench-reconcile-'));
   const fleet = generateFleet({ gpuNodes: size.gpuNodes, podsPerNode: 8, seed: 7 });
   const t = fleet.traps;
@@ -338,8 +333,6 @@ export async function buildWorld(size: WorldSize): Promise<World> {
   const { pods, gpuPod } = placePods(fleet.nodes.items, excluded, size.algorithms);
   const answer = prometheusAnswer(gpuPod, size.algorithms);
   const allPods = [...fleet.pods.items, ...pods];
-
-  lap('// The GitOps repo');
   // The GitOps repo: specs and a policy override, committed by a person.
   const remote = path.join(dir, 'gitops.git');
   const seed = path.join(dir, 'seed');
@@ -355,8 +348,6 @@ export async function buildWorld(size: WorldSize): Promise<World> {
     'apiVersion: gpuops.dev/v1alpha1\nkind: Policy\nmetadata: {name: bench}\nspec:\n  pullRequests: {maxOpenedPerPass: 100, maxOpen: 200}\n',
   ]);
   commitAll(seed, specs, 'Add algorithms');
-
-  lap('// Stored benchmarks');
   // Stored benchmarks at each spec's real hash: three Succeeded runs.
   const database = `sqlite:${path.join(dir, 'state.db')}`;
   const repo = await loadRepo(seed);
@@ -381,15 +372,11 @@ export async function buildWorld(size: WorldSize): Promise<World> {
       });
     }
   }
-
-  lap('const sim = await startSimClus');
   const sim = await startSimCluster({ nodes: fleet.nodes, pods: allPods });
   if (sim.loadErrors.length > 0) throw new Error(`sim load errors: ${sim.loadErrors.slice(0, 3).join('; ')}`);
   const kubeconfig = path.join(dir, 'kubeconfig');
   sim.writeKubeconfig(kubeconfig);
   const prom = await serve(answer);
-
-  lap('// Warm: a dry-run pass');
   // Warm: a dry-run pass, then Git takes its pools and placement output as if the PRs merged,
   // and the cluster takes Git's pool labels as Argo CD would apply them.
   const kc = new KubeConfig();
@@ -414,7 +401,6 @@ export async function buildWorld(size: WorldSize): Promise<World> {
     clock: { now: () => NOW, sleep: systemClock.sleep },
     log: pino({ level: 'silent' }),
   };
-  lap('const first = await reconcileO');
   // The pure planner, not a dry-run pass: a cold pass would diff 1,000 placement change sets
   // against Git one by one, which is what the warm pass measured here never does.
   const snapshot = await readSnapshot(deps.kube, NOW, { poolLabel: POOL_LABEL });
@@ -440,20 +426,16 @@ export async function buildWorld(size: WorldSize): Promise<World> {
   const root = rootKustomization(CLUSTER, files);
   files.set(root.path, root.content);
   commitAll(seed, files, 'Merge gpuops pools and placement pull requests');
-  lap('seeded');
   const relabel = first.output.pools
     .filter((p) => p.to !== null && p.from !== p.to)
     .map((p) => ({ node: p.node, labels: { [POOL_LABEL]: p.to } }));
   const patched = await deps.patcher.labelNodes(relabel);
   if (patched.some((r) => !r.ok))
     throw new Error(`relabel failed: ${JSON.stringify(patched.find((r) => !r.ok))}`);
-
-  lap('const check =');
   const check = await reconcileOnce(deps);
   const cold = check.changeSets.filter((c) => c.kind !== 'scale').map((c) => c.subject);
   if (cold.length > 0)
     throw new Error(`bench world is not warm: pools/placement still change: ${cold.slice(0, 5).join(', ')}`);
-  lap('await store.close();');
   await store.close();
 
   let gpus = 0;

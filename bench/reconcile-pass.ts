@@ -193,8 +193,13 @@ async function main(): Promise<void> {
       errors: r.errors,
     };
     process.send!(report);
-    if (trace.size > 0)
-      process.stderr.write(`${pass}: ${[...trace].map(([k, ms]) => `${k} ${ms.toFixed(0)}`).join(', ')}\n`);
+    if (trace.size > 0) {
+      const mem = Object.entries(process.memoryUsage()).map(
+        ([k, b]) => `${k} ${(b / 2 ** 20).toFixed(0)} MB`,
+      );
+      const calls = [...trace].map(([k, ms]) => `${k} ${ms.toFixed(0)}`);
+      process.stderr.write(`${pass}: ${calls.join(', ')}; ${mem.join(', ')}\n`);
+    }
     // The controller's next pass comes an interval later (inside the scale-up cooldown).
     now = new Date(now.getTime() + 30_000);
   }

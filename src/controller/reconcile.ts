@@ -1,7 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { parseAllDocuments } from 'yaml';
 import type { Settings } from '../cli/settings.js';
 import { createKubeJobApi } from '../cluster/jobs.js';
 import { createKubeClient, loadKubeConfig, type KubeClient } from '../cluster/kube-client.js';
@@ -26,10 +25,11 @@ import type { HpaState } from '../scaling/types.js';
 import { toDecisionRecord } from '../scaling/decide.js';
 import { loadDefaultPolicy } from '../spec/load.js';
 import { parseRepo } from '../spec/rules/repo.js';
-import type { LoadedRepo, Policy, SpecError } from '../spec/types.js';
+import type { LoadedRepo, Policy } from '../spec/types.js';
 import { openStore } from '../store/index.js';
 import type { DecisionRecord, Store } from '../store/types.js';
 import { gitDeployment, planDesiredState, type PlanOutput } from './desired-state.js';
+import { invalidAlgorithms, keptForInvalidSpecs } from './invalid-specs.js';
 import { readUtilization, storedBenchmarks, utilizationSource } from './inputs.js';
 import type { PassSummary } from './loop.js';
 
@@ -88,49 +88,6 @@ async function readSpecs(
       .sort(([a], [b]) => (a < b ? -1 : 1))
       .map(([p, text]) => ({ path: p, text }));
   return parseRepo(defaults, { algorithms: toFiles(algorithms, false), policies: toFiles(policies, true) });
-}
-
-/**
- * Algorithms in files with errors that did not make it into `repo.algorithms`, by
- * `metadata.name`, and whether some file under `algorithms/` has errors but no name could be read
- * from it (a YAML syntax error): then any algorithm may be the broken one.
- */
-function invalidAlgorithms(
-  repo: LoadedRepo,
-  texts: Map<string, string>,
-): { invalid: { algorithm: string; errors: SpecError[] }[]; unnamed: boolean } {
-  const valid = new Set(repo.algorithms.map((a) => a.name));
-  const byFile = new Map<string, SpecError[]>();
-  for (const e of repo.errors) byFile.set(e.file, [...(byFile.get(e.file) ?? []), e]);
-  const out: { algorithm: string; errors: SpecError[] }[] = [];
-  let unnamed = false;
-  for (const [file, errors] of byFile) {
-    const text = texts.get(file);
-    if (text === undefined) continue;
-    let named = false;
-    for (const doc of parseAllDocuments(text, { uniqueKeys: false })) {
-      if (!('toJS' in doc)) continue;
-      let name: unknown;
-      try {
-        name = (doc.toJS({ maxAliasCount: 100 }) as { metadata?: { name?: unknown } } | null)?.metadata?.name;
-      } catch {
-        continue;
-      }
-      if (typeof name !== 'string') continue;
-      named = true;
-      if (!valid.has(name)) out.push({ algorithm: name, errors });
-    }
-    if (!named) unnamed = true;
-  }
-  return { invalid: out, unnamed };
-}
-
-/** Algorithm folders under `clusters/<cluster>/algorithms/` in the base files. */
-function algorithmFolders(cluster: string, base: ReadonlyMap<string, string>): string[] {
-  const prefix = `clusters/${cluster}/algorithms/`;
-  const names = new Set<string>();
-  for (const p of base.keys()) if (p.startsWith(prefix)) names.add(p.slice(prefix.length).split('/')[0]!);
-  return [...names];
 }
 
 /** Status of the HorizontalPodAutoscalers gpuops generated, by algorithm (one list call). */
@@ -228,9 +185,7 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
   const desired = planDesiredState({
     cluster,
     repo,
-    invalidAlgorithms: invalid.unnamed
-      ? algorithmFolders(cluster, base)
-      : invalid.invalid.map((i) => i.algorithm),
+    invalidAlgorithms: keptForInvalidSpecs(invalid, cluster, base),
     snapshot,
     base,
     benchmarks: outcomes,

@@ -9,7 +9,8 @@ import {
 import { planDesiredState } from '../../controller/desired-state.js';
 import { loadWorkloadTemplates } from '../../benchmark/load-templates.js';
 import type { BenchmarkOutcome } from '../../placement/types.js';
-import { loadRepo } from '../../spec/load.js';
+import { loadRepo, readYamlFiles } from '../../spec/load.js';
+import { invalidAlgorithms, keptForInvalidSpecs } from '../../controller/invalid-specs.js';
 import { openStore } from '../../store/index.js';
 import { readClusterFiles, takeSnapshot } from '../cluster-input.js';
 import { formatPlanTable } from '../plan-build.js';
@@ -93,11 +94,16 @@ export function register(program: Command): void {
         await store.close();
       }
     }
+    const base = new Map(Object.entries(existing));
+    const texts = new Map(
+      (await readYamlFiles(flags.repo!, 'algorithms', true)).files.map((f) => [f.path, f.text]),
+    );
     const { output } = planDesiredState({
       cluster: settings.cluster,
       repo,
+      invalidAlgorithms: keptForInvalidSpecs(invalidAlgorithms(repo, texts), settings.cluster, base),
       snapshot,
-      base: new Map(Object.entries(existing)),
+      base,
       benchmarks,
       benchmarkRuns,
       reading,

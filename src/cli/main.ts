@@ -1,11 +1,11 @@
 import { Command, CommanderError } from 'commander';
-import { COMMANDS } from './commands/index.js';
+import { commandsFor, type RegisterCommand } from './commands/index.js';
 
 /**
  * Builds the `gpuops` program. Exit codes follow DESIGN.md: 0 success, 1 failure (or invalid
  * specs for `validate`), 2 usage errors.
  */
-export function buildProgram(): Command {
+export function buildProgram(commands: RegisterCommand[]): Command {
   const program = new Command('gpuops')
     .description(
       'GitOps controller that sorts GPU nodes into pools, benchmarks, places and scales algorithms',
@@ -13,13 +13,13 @@ export function buildProgram(): Command {
     .version('0.1.0')
     .showHelpAfterError()
     .exitOverride();
-  for (const register of COMMANDS) register(program);
+  for (const register of commands) register(program);
   return program;
 }
 
 /** Runs the CLI with `argv` (as `process.argv`); returns the exit code. */
 export async function main(argv: string[]): Promise<number> {
-  const program = buildProgram();
+  const program = buildProgram(await commandsFor(argv));
   try {
     await program.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;

@@ -1,26 +1,31 @@
 import type { Command } from 'commander';
-import { register as benchmark } from './benchmark.js';
-import { register as demo } from './demo.js';
-import { register as plan } from './plan.js';
-import { register as prs } from './prs.js';
-import { register as reconcile } from './reconcile.js';
-import { register as run } from './run.js';
-import { register as sim } from './sim.js';
-import { register as snapshot } from './snapshot.js';
-import { register as validate } from './validate.js';
 
 /** A command module adds one subcommand to the program. */
 export type RegisterCommand = (program: Command) => void;
 
-/** Every subcommand, in the order `gpuops --help` lists them. */
-export const COMMANDS: RegisterCommand[] = [
-  demo,
-  validate,
-  plan,
-  reconcile,
-  run,
-  snapshot,
-  benchmark,
-  prs,
-  sim,
-];
+/**
+ * Every subcommand, in the order `gpuops --help` lists them, loaded on demand: `gpuops validate`
+ * in a GitOps repo's CI never pays for loading the Kubernetes client, octokit or the databases.
+ */
+export const COMMANDS: Record<string, () => Promise<{ register: RegisterCommand }>> = {
+  demo: () => import('./demo.js'),
+  validate: () => import('./validate.js'),
+  plan: () => import('./plan.js'),
+  reconcile: () => import('./reconcile.js'),
+  run: () => import('./run.js'),
+  snapshot: () => import('./snapshot.js'),
+  benchmark: () => import('./benchmark.js'),
+  prs: () => import('./prs.js'),
+  sim: () => import('./sim.js'),
+};
+
+/**
+ * The register functions of the commands `argv` needs: only the named subcommand when the first
+ * argument names one, else all of them (for `--help`, `help` and usage errors).
+ * @param argv as `process.argv`
+ */
+export async function commandsFor(argv: readonly string[]): Promise<RegisterCommand[]> {
+  const name = argv[2];
+  const names = name !== undefined && name in COMMANDS ? [name] : Object.keys(COMMANDS);
+  return (await Promise.all(names.map((n) => COMMANDS[n]!()))).map((m) => m.register);
+}

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { commandsFor, type RegisterCommand } from './commands/index.js';
+import { UsageError } from './settings.js';
 
 /**
  * Builds the `gpuops` program. Exit codes follow DESIGN.md: 0 success, 1 failure (or invalid
@@ -30,7 +31,7 @@ export async function main(argv: string[]): Promise<number> {
       return 2;
     }
     process.stderr.write(`gpuops: ${err instanceof Error ? err.message : String(err)}\n`);
-    return 1;
+    return err instanceof UsageError ? 2 : 1;
   }
 }
 

@@ -69,6 +69,17 @@ const OPTIONS: Option[] = [
   },
 ];
 
+/** A wrong setting or flag: the CLI prints it and exits 2 (DESIGN.md: 2 is a usage error). */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** DNS-1123 label (Kubernetes object names): the cluster name is a folder under `clusters/`. */
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+
 /** Adds the connection flags to a command. `--dry-run` is added by commands that write. */
 export function addConnectionOptions(cmd: Command, only?: (keyof Settings)[]): Command {
   for (const o of OPTIONS) {
@@ -88,7 +99,8 @@ function envName(flag: string): string {
  * @param flags  commander's `opts()` of the command
  * @param env    usually `process.env`
  * @param configFile path of the optional config file
- * @throws Error naming the setting when `provider` is not `git` or `github`, or gpuops.yaml is not a mapping
+ * @throws UsageError naming the setting when `provider` is not `git` or `github`, `cluster` is not a
+ *   DNS-1123 label, or gpuops.yaml is not valid YAML, not a mapping, or has an unknown key
  */
 export function resolveSettings(
   flags: Record<string, unknown>,
@@ -97,11 +109,26 @@ export function resolveSettings(
 ): Settings {
   let file: Record<string, unknown> = {};
   if (existsSync(configFile)) {
-    const parsed: unknown = parse(readFileSync(configFile, 'utf8'));
+    let parsed: unknown;
+    try {
+      parsed = parse(readFileSync(configFile, 'utf8'));
+    } catch (err) {
+      throw new UsageError(`${configFile}: ${err instanceof Error ? err.message : String(err)}`);
+    }
     if (parsed !== null && (typeof parsed !== 'object' || Array.isArray(parsed))) {
-      throw new Error(`${configFile}: must be a mapping of setting names (repoUrl, cluster, …) to values`);
+      throw new UsageError(
+        `${configFile}: must be a mapping of setting names (repoUrl, cluster, …) to values`,
+      );
     }
     file = (parsed ?? {}) as Record<string, unknown>;
+    const known = OPTIONS.map((o) => o.key as string);
+    for (const key of Object.keys(file)) {
+      if (!known.includes(key)) {
+        throw new UsageError(
+          `${configFile}: unknown setting ${JSON.stringify(key)}; known: ${known.join(', ')}`,
+        );
+      }
+    }
   }
   const out: Record<string, unknown> = {};
   for (const o of OPTIONS) {
@@ -125,7 +152,12 @@ export function resolveSettings(
     out[o.key] = v;
   }
   if (out.provider !== 'git' && out.provider !== 'github') {
-    throw new Error(`--provider: must be git or github, got ${JSON.stringify(out.provider)}`);
+    throw new UsageError(`--provider: must be git or github, got ${JSON.stringify(out.provider)}`);
+  }
+  if (!DNS_LABEL.test(String(out.cluster))) {
+    throw new UsageError(
+      `--cluster: ${JSON.stringify(out.cluster)} must be a DNS-1123 label (lower-case letters, digits, '-', at most 63): it names the folder clusters/<cluster>/`,
+    );
   }
   out.kubeconfig = out.kubeconfig ?? env.KUBECONFIG;
   out.githubToken = env.GITHUB_TOKEN;

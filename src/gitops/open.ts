@@ -2,6 +2,7 @@
  * Builds the write-back adapters from connection settings (the fields of the CLI's `Settings`):
  * the working copy in a cache folder and the pull-request host of `provider`.
  */
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { Store } from '../store/types.js';
 import { GitHubHost, parseGitHubRepo } from './github-host.js';
@@ -66,7 +67,11 @@ export async function openGitOps(
   const workingCopy = (opened.workingCopy = await WorkingCopy.open({
     repoUrl: settings.repoUrl,
     baseBranch: settings.branch,
-    dir: join(deps.cacheDir, 'gitops'),
+    // One clone per remote and base branch: two gpuops against two repos never share a clone.
+    dir: join(
+      deps.cacheDir,
+      `gitops-${createHash('sha256').update(`${settings.repoUrl}#${settings.branch}`).digest('hex').slice(0, 12)}`,
+    ),
     token: settings.githubToken,
     author: deps.author,
   }));

@@ -1,5 +1,5 @@
 /** `gpuops plan` and `gpuops snapshot` end to end: dumps, the simulated cluster over HTTP, a SQLite file. */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -24,6 +24,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await sim?.close();
+  rmSync(dir, { recursive: true, force: true });
 });
 afterEach(() => {
   process.exitCode = undefined;

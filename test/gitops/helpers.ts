@@ -58,8 +58,15 @@ export function makeRemote(files: Record<string, string> = { 'README.md': '# git
   };
 }
 
+/** Template folders, removed when the test process ends. */
+const templateRoots: string[] = [];
+process.once('exit', () => {
+  for (const r of templateRoots) rmSync(r, { recursive: true, force: true });
+});
+
 function buildRemote(files: Record<string, string>): string {
   const root = mkdtempSync(join(tmpdir(), 'gpuops-template-'));
+  templateRoots.push(root);
   const remote = join(root, 'remote.git');
   git(root, 'init', '-q', '--bare', '-b', 'main', remote);
   const seed = join(root, 'seed');

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { openStore } from '../../store/index.js';
 import type { PullRequestRecord } from '../../store/types.js';
@@ -40,6 +41,11 @@ export function register(program: Command): void {
     .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))
     .action(async (opts: Record<string, unknown> & { output: 'text' | 'json' }) => {
       const settings = resolveSettings(opts);
+      const file = settings.database.startsWith('sqlite:') ? settings.database.slice('sqlite:'.length) : null;
+      if (file !== null && file !== ':memory:' && !existsSync(file)) {
+        // Listing never creates a database: a mistyped path is an error, not an empty answer.
+        throw new Error(`--database: no database at ${file} (gpuops writes it on its first reconcile)`);
+      }
       const store = await openStore(settings.database);
       try {
         const prs = await store.pullRequests(settings.cluster);

@@ -1,0 +1,60 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { UsageError, resolveSettings } from '../../src/cli/settings.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'gpuops-settings-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const none = path.join(dir, 'absent.yaml');
+function config(text: string): string {
+  const file = path.join(dir, `gpuops-${Math.random().toString(36).slice(2)}.yaml`);
+  writeFileSync(file, text);
+  return file;
+}
+
+describe('resolveSettings', () => {
+  it('takes the flag over the environment over gpuops.yaml over the default', () => {
+    const file = config('cluster: from-file\nbranch: file-branch\nrepoUrl: file:///r\n');
+    const s = resolveSettings(
+      { cluster: 'from-flag' },
+      { GPUOPS_CLUSTER: 'from-env', GPUOPS_BRANCH: 'env-branch' },
+      file,
+    );
+    expect([s.cluster, s.branch, s.repoUrl, s.database, s.provider]).toEqual([
+      'from-flag',
+      'env-branch',
+      'file:///r',
+      'sqlite:.gpuops/state.db',
+      'git',
+    ]);
+  });
+
+  it('reads GITHUB_TOKEN from the environment only, and --dcgm-url as a list', () => {
+    const s = resolveSettings(
+      { githubToken: 'flag-token' },
+      { GITHUB_TOKEN: 'env-token', GPUOPS_DCGM_URL: 'http://a:9400/metrics, http://b:9400/metrics' },
+      none,
+    );
+    expect(s.githubToken).toBe('env-token');
+    expect(s.dcgmUrl).toEqual(['http://a:9400/metrics', 'http://b:9400/metrics']);
+  });
+
+  it.each([
+    [
+      'a cluster name that leaves clusters/',
+      { cluster: '../../etc' },
+      none,
+      /--cluster: "\.\.\/\.\.\/etc" must be a DNS-1123 label/,
+    ],
+    ['an upper-case cluster name', { cluster: 'Prod' }, none, /--cluster/],
+    ['an unknown provider', { provider: 'gitlab' }, none, /--provider: must be git or github/],
+    ['an unknown key in gpuops.yaml', {}, 'databse: sqlite:x.db\n', /unknown setting "databse"/],
+    ['gpuops.yaml that is not YAML', {}, 'cluster: [a\n', /gpuops-.*\.yaml: /],
+    ['gpuops.yaml that is a list', {}, '- a\n', /must be a mapping/],
+  ])('rejects %s as a usage error naming it', (_name, flags, file, message) => {
+    const f = file === none ? none : config(file);
+    expect(() => resolveSettings(flags, {}, f)).toThrow(UsageError);
+    expect(() => resolveSettings(flags, {}, f)).toThrow(message);
+  });
+});

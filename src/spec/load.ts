@@ -34,6 +34,7 @@ export interface ReadFiles {
  */
 export async function readYamlFiles(dir: string, folder: string, recursive: boolean): Promise<ReadFiles> {
   const out: ReadFiles = { files: [], errors: [] };
+  const found: string[] = [];
   const walk = async (rel: string): Promise<void> => {
     let entries;
     try {
@@ -48,27 +49,61 @@ export async function readYamlFiles(dir: string, folder: string, recursive: bool
       if (e.isDirectory()) {
         if (recursive && !e.name.startsWith('.')) await walk(relPath);
       } else if (YAML_FILE.test(e.name)) {
-        const at = { file: relPath, line: 1, column: 1, field: '' };
         if (e.isSymbolicLink()) {
-          out.errors.push({ ...at, message: 'symbolic links are not followed; commit the file itself' });
-          continue;
-        }
-        if (!e.isFile()) continue;
-        const full = path.join(dir, relPath);
-        const { size } = await lstat(full);
-        if (size > MAX_FILE_BYTES) {
           out.errors.push({
-            ...at,
-            message: `file is ${size} bytes; spec files are at most ${MAX_FILE_BYTES}`,
+            file: relPath,
+            line: 1,
+            column: 1,
+            field: '',
+            message: 'symbolic links are not followed; commit the file itself',
           });
           continue;
         }
-        out.files.push({ path: relPath, text: await readFile(full, 'utf8') });
+        if (e.isFile()) found.push(relPath);
       }
     }
   };
   await walk(folder);
+  // Read in parallel (a repo holds hundreds of small files); results keep the sorted walk order.
+  const read = await mapLimit(
+    found,
+    32,
+    async (relPath): Promise<{ error: SpecError } | { file: SpecFile }> => {
+      const full = path.join(dir, relPath);
+      const { size } = await lstat(full);
+      if (size > MAX_FILE_BYTES) {
+        return {
+          error: {
+            file: relPath,
+            line: 1,
+            column: 1,
+            field: '',
+            message: `file is ${size} bytes; spec files are at most ${MAX_FILE_BYTES}`,
+          },
+        };
+      }
+      return { file: { path: relPath, text: await readFile(full, 'utf8') } };
+    },
+  );
+  for (const r of read) {
+    if ('error' in r) out.errors.push(r.error);
+    else out.files.push(r.file);
+  }
   return out;
+}
+
+/** `fn` over `items` with at most `limit` in flight; results in the order of `items`. */
+async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
 }
 
 /** Reads and parses the shipped default policy. Throws when it is missing or invalid. */

@@ -313,6 +313,9 @@ async function serve(answer: string): Promise<{ server: Server; url: string; cou
       res.writeHead(200, { 'Content-Type': 'application/json' }).end(answer);
     });
   });
+  // Passes come ~5 s apart, Node's default keep-alive timeout: the server closing the idle socket
+  // as the next pass reuses it lost that pass's reading (PrometheusSource does not retry a reset).
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return { server, url: `http://127.0.0.1:${port}`, count: () => count };

@@ -7,6 +7,8 @@
  * 3. `unchanged`: the same again with nothing changed (must write nothing).
  * Kubernetes and Prometheus request counts are read from the parent over IPC around each pass.
  */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { KubeConfig } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { systemClock } from '../src/benchmark/clock.js';
@@ -198,7 +200,11 @@ async function main(): Promise<void> {
         ([k, b]) => `${k} ${(b / 2 ** 20).toFixed(0)} MB`,
       );
       const calls = [...trace].map(([k, ms]) => `${k} ${ms.toFixed(0)}`);
-      process.stderr.write(`${pass}: ${calls.join(', ')}; ${mem.join(', ')}\n`);
+      // What the pass keeps alive: the heap after a full collection (the peak adds its garbage).
+      setFlagsFromString('--expose-gc');
+      (runInNewContext('gc') as () => void)();
+      const live = `live heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MB`;
+      process.stderr.write(`${pass}: ${calls.join(', ')}; ${mem.join(', ')}; ${live}\n`);
     }
     // The controller's next pass comes an interval later (inside the scale-up cooldown).
     now = new Date(now.getTime() + 30_000);

@@ -1,5 +1,5 @@
 import type { KubeClient } from './kube-client.js';
-import { buildSnapshot } from './snapshot.js';
+import { createSnapshotBuilder } from './snapshot.js';
 import type { SnapshotOptions } from './snapshot.js';
 import type { Snapshot } from './types.js';
 
@@ -11,7 +11,7 @@ export const LIVE_PODS_FIELD_SELECTOR = 'status.phase!=Succeeded,status.phase!=F
 
 /**
  * Takes a snapshot of a live cluster: lists Nodes and live Pods (in parallel, page by page) and
- * builds the pure model. `now` is the time recorded as `takenAt`.
+ * builds the pure model (the same as `buildSnapshot` of both lists). `now` is the time recorded as `takenAt`.
  * @throws KubeApiError when a list fails after its retries
  */
 export async function readSnapshot(
@@ -19,9 +19,14 @@ export async function readSnapshot(
   now: Date,
   options: SnapshotOptions = {},
 ): Promise<Snapshot> {
-  const [nodes, pods] = await Promise.all([
-    client.listNodes(),
-    client.listPods({ fieldSelector: LIVE_PODS_FIELD_SELECTOR }),
-  ]);
-  return buildSnapshot(nodes, pods, now, options);
+  const builder = createSnapshotBuilder(now, options);
+  const podOptions = { fieldSelector: LIVE_PODS_FIELD_SELECTOR };
+  // Pods page by page when the client can: each page is reduced as it arrives, so the Pod
+  // objects of a large cluster are never all in memory (and die young, cheap to collect).
+  const readPods = client.streamPods
+    ? client.streamPods({ page: (p) => builder.addPods(p), restart: () => builder.resetPods() }, podOptions)
+    : client.listPods(podOptions).then((pods) => builder.addPods(pods));
+  const [nodes] = await Promise.all([client.listNodes(), readPods]);
+  builder.addNodes(nodes);
+  return builder.build();
 }

@@ -52,23 +52,64 @@ export function buildSnapshot(
   now: Date,
   options: SnapshotOptions = {},
 ): Snapshot {
+  const builder = createSnapshotBuilder(now, options);
+  builder.addPods(itemsOf(pods));
+  builder.addNodes(itemsOf(nodes));
+  return builder.build();
+}
+
+/**
+ * Builds a snapshot from objects that arrive in parts (list pages): each page of Pods is reduced
+ * to {@link PodInfo} at once, so the full Pod objects of a large cluster never sit in memory
+ * together. The result is the one {@link buildSnapshot} gives for all the parts at once.
+ */
+export interface SnapshotBuilder {
+  addNodes(nodes: readonly NodeInput[]): void;
+  addPods(pods: readonly PodInput[]): void;
+  /** Forgets the Pods added so far (their list restarted from the beginning). */
+  resetPods(): void;
+  /** The snapshot of everything added. Call once. */
+  build(): Snapshot;
+}
+
+/** A {@link SnapshotBuilder} (pure: the caller passes `now`, recorded as `takenAt`). */
+export function createSnapshotBuilder(now: Date, options: SnapshotOptions = {}): SnapshotBuilder {
   const poolLabel = options.poolLabel ?? DEFAULT_POOL_LABEL;
-  const ctx: Ctx = { warnings: [], quantities: new Map() };
-  const podInfos = itemsOf(pods).map((p) => toPodInfo(p, ctx));
-  const usage = new Map<string, { requested: number; foreign: number; managed: number }>();
-  for (const p of podInfos) {
-    if (!holdsResources(p)) continue;
-    const u = usage.get(p.nodeName!) ?? { requested: 0, foreign: 0, managed: 0 };
-    u.requested += p.gpuRequest;
-    if (p.managed) u.managed += 1;
-    else u.foreign += p.gpuRequest;
-    usage.set(p.nodeName!, u);
-  }
-  const nodeInfos = itemsOf(nodes).map((n) => toNodeInfo(n, poolLabel, usage, ctx));
-  nodeInfos.sort((a, b) => compareNames(a.name, b.name));
-  const snapshot: Snapshot = { takenAt: now.toISOString(), nodes: nodeInfos, pods: podInfos };
-  if (ctx.warnings.length > 0) snapshot.warnings = ctx.warnings;
-  return snapshot;
+  const quantities = new Map<string, number>();
+  // Pod warnings come before node warnings, whatever order the parts arrive in.
+  let podCtx: Ctx = { warnings: [], quantities };
+  let podInfos: PodInfo[] = [];
+  const nodes: NodeInput[] = [];
+  return {
+    addNodes: (more) => {
+      for (const n of more) nodes.push(n);
+    },
+    addPods: (more) => {
+      for (const p of more) podInfos.push(toPodInfo(p, podCtx));
+    },
+    resetPods: () => {
+      podInfos = [];
+      podCtx = { warnings: [], quantities };
+    },
+    build: () => {
+      const usage = new Map<string, { requested: number; foreign: number; managed: number }>();
+      for (const p of podInfos) {
+        if (!holdsResources(p)) continue;
+        const u = usage.get(p.nodeName!) ?? { requested: 0, foreign: 0, managed: 0 };
+        u.requested += p.gpuRequest;
+        if (p.managed) u.managed += 1;
+        else u.foreign += p.gpuRequest;
+        usage.set(p.nodeName!, u);
+      }
+      const nodeCtx: Ctx = { warnings: [], quantities };
+      const nodeInfos = nodes.map((n) => toNodeInfo(n, poolLabel, usage, nodeCtx));
+      nodeInfos.sort((a, b) => compareNames(a.name, b.name));
+      const snapshot: Snapshot = { takenAt: now.toISOString(), nodes: nodeInfos, pods: podInfos };
+      const warnings = [...podCtx.warnings, ...nodeCtx.warnings];
+      if (warnings.length > 0) snapshot.warnings = warnings;
+      return snapshot;
+    },
+  };
 }
 
 /** True when the pod is bound to a node and not finished: it holds its requests there. */
@@ -232,8 +273,16 @@ function parseQuantity(q: string | undefined, where: string, field: string, ctx:
   return 0;
 }
 
+/**
+ * A timestamp in one canonical form, `Date.toISOString()` (`2026-01-02T03:04:05.000Z`), whether it
+ * came as a `Date` (client-library objects) or an RFC 3339 string (the API server's JSON, kubectl
+ * dumps), so snapshots from either source compare and store alike. A string that is no time is
+ * kept as it is.
+ */
 function isoTime(t: Date | string | undefined): string {
   if (t === undefined || t === null) return '';
   if (t instanceof Date) return t.toISOString();
-  return String(t);
+  const s = String(t);
+  const ms = Date.parse(s);
+  return Number.isNaN(ms) ? s : new Date(ms).toISOString();
 }

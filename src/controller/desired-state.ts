@@ -10,7 +10,12 @@ import { buildChangeSet, planFiles, type ChangeSetInput } from '../gitops/change
 import type { ChangeSet, FileChange, PlannedFile } from '../gitops/types.js';
 import { nodeFilePath, nodesDir, kustomization, renderNodeFiles } from '../manifests/nodes.js';
 import type { WorkloadTemplates } from '../manifests/templates.js';
-import { renderWorkloadFiles, workloadDeletions, workloadDir } from '../manifests/workloads.js';
+import {
+  renderWorkloadFiles,
+  workloadDeletions,
+  workloadDir,
+  type WorkloadInput,
+} from '../manifests/workloads.js';
 import { renderYaml } from '../manifests/yaml.js';
 import type { UtilizationReading } from '../metrics/types.js';
 import { place } from '../placement/place.js';
@@ -141,6 +146,31 @@ function parseOrNull(text: string): unknown {
   if (parseCache.size >= PARSE_CACHE_SIZE) parseCache.delete(parseCache.keys().next().value as string);
   parseCache.set(text, doc);
   return doc;
+}
+
+/**
+ * Rendered workload files by algorithm object, the last two renders each (a pass renders an
+ * algorithm for its placement and, when it scales, again with the new replica count). The specs
+ * of an unchanged repo are the same objects pass after pass (the controller keeps the last parse),
+ * so 1,000 unchanged algorithms are not rendered again; any other input that differs (pool,
+ * replicas, policy, templates, cluster) renders anew. Callers only read the files.
+ */
+const renderedWorkloads = new WeakMap<ResolvedAlgorithm, { input: WorkloadInput; files: FileChange[] }[]>();
+
+function workloadFiles(input: WorkloadInput): FileChange[] {
+  const seen = renderedWorkloads.get(input.algorithm) ?? [];
+  const hit = seen.find(
+    ({ input: x }) =>
+      x.pool === input.pool &&
+      x.replicas === input.replicas &&
+      x.policy === input.policy &&
+      x.templates === input.templates &&
+      x.cluster === input.cluster,
+  );
+  if (hit) return [...hit.files];
+  const files = renderWorkloadFiles(input);
+  renderedWorkloads.set(input.algorithm, [{ input, files }, ...seen].slice(0, 2));
+  return [...files];
 }
 
 /**
@@ -281,7 +311,7 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
     const p = placementOf.get(alg.name)!;
     if (!p.pool) continue;
     const git = gitDeployment(cluster, alg.name, base, labelKey);
-    const files = renderWorkloadFiles({
+    const files = workloadFiles({
       algorithm: alg,
       pool: p.pool,
       policy: policy.spec,
@@ -351,9 +381,10 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
   });
   const algByName = new Map<string, ResolvedAlgorithm>(repo.algorithms.map((a) => [a.name, a]));
   const scaling: ScalingDecision[] = [];
+  const stateByName = new Map(states.map((s) => [s.algorithm.name, s]));
   for (const d of scalingPass.decisions) {
     const alg = algByName.get(d.algorithm)!;
-    const state = states.find((s) => s.algorithm.name === d.algorithm)!;
+    const state = stateByName.get(d.algorithm)!;
     if (d.action === 'hold' || !state.pool || (state.pool !== 'long-task' && state.pool !== 'short-task')) {
       scaling.push(d);
       continue;
@@ -369,7 +400,7 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
       continue;
     }
     scaling.push(d);
-    const files: FileChange[] = renderWorkloadFiles({
+    const files: FileChange[] = workloadFiles({
       algorithm: alg,
       pool: state.pool,
       policy: policy.spec,

@@ -24,7 +24,8 @@ import { historySince } from '../scaling/history.js';
 import type { HpaState } from '../scaling/types.js';
 import { toDecisionRecord } from '../scaling/decide.js';
 import { loadDefaultPolicy } from '../spec/load.js';
-import { parseRepo } from '../spec/rules/repo.js';
+import { parseRepo, type RepoFiles } from '../spec/rules/repo.js';
+import type { SpecFile } from '../spec/rules/yaml-documents.js';
 import type { LoadedRepo, Policy } from '../spec/types.js';
 import { openStore } from '../store/index.js';
 import type { DecisionRecord, Store } from '../store/types.js';
@@ -87,7 +88,25 @@ async function readSpecs(
       .filter(([p]) => YAML_FILE.test(p) && (!topOnly || p.split('/').length === 2))
       .sort(([a], [b]) => (a < b ? -1 : 1))
       .map(([p, text]) => ({ path: p, text }));
-  return parseRepo(defaults, { algorithms: toFiles(algorithms, false), policies: toFiles(policies, true) });
+  const files = { algorithms: toFiles(algorithms, false), policies: toFiles(policies, true) };
+  if (lastSpecs && lastSpecs.defaults === defaults && sameFiles(lastSpecs.files, files))
+    return lastSpecs.repo;
+  const repo = parseRepo(defaults, files);
+  lastSpecs = { defaults, files, repo };
+  return repo;
+}
+
+/**
+ * The last specs parsed. `parseRepo` is pure, so the same defaults and the same files give the
+ * same repo: a pass over an unchanged repo (the usual case) skips parsing and validating 1,000
+ * files (~0.7 s at fleet scale). The repo is read-only data to its users.
+ */
+let lastSpecs: { defaults: Policy; files: RepoFiles; repo: LoadedRepo } | undefined;
+
+function sameFiles(a: RepoFiles, b: RepoFiles): boolean {
+  const same = (x: readonly SpecFile[], y: readonly SpecFile[]) =>
+    x.length === y.length && x.every((f, i) => f.path === y[i]!.path && f.text === y[i]!.text);
+  return same(a.algorithms, b.algorithms) && same(a.policies, b.policies);
 }
 
 /** Status of the HorizontalPodAutoscalers gpuops generated, by algorithm (one list call). */
@@ -200,7 +219,9 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
 
   if (!dryRun) {
     await store.saveSamples(desired.samples);
-    for (const d of desired.output.scaling) await store.recordDecision(toDecisionRecord(d, now));
+    const records = desired.output.scaling.map((d) => toDecisionRecord(d, now));
+    if (store.recordDecisions) await store.recordDecisions(records);
+    else for (const r of records) await store.recordDecision(r);
   }
 
   // Write-back. Scaling in patch mode: patch the cluster, then commit the same change to the base branch.

@@ -295,6 +295,13 @@ export class PostgresStore implements Store {
     await this.query('recordDecision', insertSql('decisions', DECISION_COLUMNS), decisionCells(decision));
   }
 
+  async recordDecisions(decisions: readonly DecisionRecord[]): Promise<void> {
+    if (decisions.length === 0) return;
+    await this.transaction('recordDecisions', async (c) => {
+      for (const d of decisions) await c.query(insertSql('decisions', DECISION_COLUMNS), decisionCells(d));
+    });
+  }
+
   async decisions(subject: string, since: string): Promise<DecisionRecord[]> {
     const rows = await this.query(
       'decisions',

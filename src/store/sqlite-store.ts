@@ -51,6 +51,9 @@ function insertSql(table: string, columns: readonly string[]): string {
   return `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
 }
 
+/** Rows per multi-row INSERT; × 19 columns stays far below SQLite's 32,766 bound parameters. */
+const INSERT_BATCH = 100;
+
 export interface SqliteStoreOptions {
   /** Snapshots kept by `saveSnapshot` (newest first); older ones are deleted. */
   keepSnapshots: number;
@@ -58,6 +61,8 @@ export interface SqliteStoreOptions {
 
 export class SqliteStore implements Store {
   private readonly db: Database.Database;
+  /** Prepared statements by SQL text: a reconcile pass asks once per algorithm, preparing is not free. */
+  private readonly statements = new Map<string, Database.Statement>();
 
   /**
    * @param file a path, or `:memory:`. The folder is created when missing.
@@ -76,6 +81,37 @@ export class SqliteStore implements Store {
       this.db.pragma('busy_timeout = 10000');
     } catch (err) {
       throw storeError('open', err);
+    }
+  }
+
+  /** The prepared statement of `sql`, prepared once per connection. */
+  private prepare(sql: string): Database.Statement {
+    let stmt = this.statements.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      this.statements.set(sql, stmt);
+    }
+    return stmt;
+  }
+
+  /**
+   * Inserts `count` rows (`row(i)` gives row i's cells in `columns` order), {@link INSERT_BATCH}
+   * rows per statement: 20,000 pods cost 200 statement calls, not 20,000. Runs in the caller's
+   * transaction.
+   */
+  private insertRows(
+    table: string,
+    columns: readonly string[],
+    count: number,
+    row: (i: number) => (string | number | null)[],
+  ): void {
+    const values = `(${columns.map(() => '?').join(', ')})`;
+    const head = `INSERT INTO ${table} (${columns.join(', ')}) VALUES `;
+    for (let start = 0; start < count; start += INSERT_BATCH) {
+      const n = Math.min(INSERT_BATCH, count - start);
+      const cells: (string | number | null)[] = [];
+      for (let i = start; i < start + n; i++) for (const c of row(i)) cells.push(c);
+      this.prepare(head + Array(n).fill(values).join(', ')).run(cells);
     }
   }
 
@@ -118,28 +154,32 @@ export class SqliteStore implements Store {
   saveSnapshot(snapshot: Snapshot): Promise<number> {
     return this.run('saveSnapshot', () => {
       const takenAtMs = toMs('saveSnapshot', 'takenAt', snapshot.takenAt);
-      const insertNode = this.db.prepare(
-        insertSql('snapshot_nodes', ['snapshot_id', 'position', ...NODE_COLUMNS]),
-      );
-      const insertPod = this.db.prepare(
-        insertSql('snapshot_pods', ['snapshot_id', 'position', ...POD_COLUMNS]),
-      );
       return this.db
         .transaction(() => {
           const id = Number(
-            this.db
-              .prepare('INSERT INTO snapshots (taken_at, taken_at_ms, warnings) VALUES (?, ?, ?)')
-              .run(snapshot.takenAt, takenAtMs, warningsCell(snapshot)).lastInsertRowid,
+            this.prepare('INSERT INTO snapshots (taken_at, taken_at_ms, warnings) VALUES (?, ?, ?)').run(
+              snapshot.takenAt,
+              takenAtMs,
+              warningsCell(snapshot),
+            ).lastInsertRowid,
           );
-          snapshot.nodes.forEach((n, i) => insertNode.run(id, i, ...bind(nodeCells(n))));
-          snapshot.pods.forEach((p, i) => insertPod.run(id, i, ...bind(podCells(p))));
+          this.insertRows(
+            'snapshot_nodes',
+            ['snapshot_id', 'position', ...NODE_COLUMNS],
+            snapshot.nodes.length,
+            (i) => [id, i, ...bind(nodeCells(snapshot.nodes[i]!))],
+          );
+          this.insertRows(
+            'snapshot_pods',
+            ['snapshot_id', 'position', ...POD_COLUMNS],
+            snapshot.pods.length,
+            (i) => [id, i, ...bind(podCells(snapshot.pods[i]!))],
+          );
           // Retention: keep the newest N; child rows go by ON DELETE CASCADE.
-          this.db
-            .prepare(
-              `DELETE FROM snapshots WHERE id NOT IN
+          this.prepare(
+            `DELETE FROM snapshots WHERE id NOT IN
                  (SELECT id FROM snapshots ORDER BY taken_at_ms DESC, id DESC LIMIT ?)`,
-            )
-            .run(this.options.keepSnapshots);
+          ).run(this.options.keepSnapshots);
           return id;
         })
         .immediate();
@@ -149,12 +189,12 @@ export class SqliteStore implements Store {
   latestSnapshot(): Promise<Snapshot | null> {
     return this.run('latestSnapshot', () =>
       this.db.transaction(() => {
-        const head = this.db
-          .prepare('SELECT id, taken_at, warnings FROM snapshots ORDER BY taken_at_ms DESC, id DESC LIMIT 1')
-          .get() as Row | undefined;
+        const head = this.prepare(
+          'SELECT id, taken_at, warnings FROM snapshots ORDER BY taken_at_ms DESC, id DESC LIMIT 1',
+        ).get() as Row | undefined;
         if (!head) return null;
-        const nodes = this.db.prepare(snapshotChildrenSql('snapshot_nodes', '?')).raw(true).all(head.id);
-        const pods = this.db.prepare(snapshotChildrenSql('snapshot_pods', '?')).raw(true).all(head.id);
+        const nodes = this.prepare(snapshotChildrenSql('snapshot_nodes', '?')).raw(true).all(head.id);
+        const pods = this.prepare(snapshotChildrenSql('snapshot_pods', '?')).raw(true).all(head.id);
         return snapshotFromCells(
           head as { taken_at: unknown; warnings: unknown },
           nodes as unknown[][],
@@ -166,19 +206,17 @@ export class SqliteStore implements Store {
 
   recordBenchmarkRun(run: BenchmarkRun): Promise<void> {
     return this.run('recordBenchmarkRun', () => {
-      this.db.prepare(insertSql('benchmark_runs', BENCHMARK_COLUMNS)).run(...bind(benchmarkCells(run)));
+      this.prepare(insertSql('benchmark_runs', BENCHMARK_COLUMNS)).run(...bind(benchmarkCells(run)));
     });
   }
 
   benchmarkRuns(algorithm: string, specHash: string): Promise<BenchmarkRun[]> {
     return this.run('benchmarkRuns', () =>
       (
-        this.db
-          .prepare(
-            `SELECT * FROM benchmark_runs WHERE algorithm = ? AND spec_hash = ?
+        this.prepare(
+          `SELECT * FROM benchmark_runs WHERE algorithm = ? AND spec_hash = ?
              ORDER BY started_at_ms, run, id`,
-          )
-          .all(algorithm, specHash) as Row[]
+        ).all(algorithm, specHash) as Row[]
       ).map(benchmarkFromRow),
     );
   }
@@ -186,7 +224,7 @@ export class SqliteStore implements Store {
   saveSamples(samples: UtilizationSampleRecord[]): Promise<void> {
     return this.run('saveSamples', () => {
       const rows = samples.map((s) => bind(sampleCells(s)));
-      const insert = this.db.prepare(insertSql('utilization_samples', SAMPLE_COLUMNS));
+      const insert = this.prepare(insertSql('utilization_samples', SAMPLE_COLUMNS));
       this.db.transaction(() => rows.forEach((r) => insert.run(...r)))();
     });
   }
@@ -194,43 +232,51 @@ export class SqliteStore implements Store {
   samples(algorithm: string, since: string): Promise<UtilizationSampleRecord[]> {
     return this.run('samples', () =>
       (
-        this.db
-          .prepare('SELECT * FROM utilization_samples WHERE algorithm = ? AND at_ms >= ? ORDER BY at_ms, id')
-          .all(algorithm, toMs('samples', 'since', since)) as Row[]
+        this.prepare(
+          'SELECT * FROM utilization_samples WHERE algorithm = ? AND at_ms >= ? ORDER BY at_ms, id',
+        ).all(algorithm, toMs('samples', 'since', since)) as Row[]
       ).map(sampleFromRow),
     );
   }
 
   recordDecision(decision: DecisionRecord): Promise<void> {
     return this.run('recordDecision', () => {
-      this.db.prepare(insertSql('decisions', DECISION_COLUMNS)).run(...bind(decisionCells(decision)));
+      this.prepare(insertSql('decisions', DECISION_COLUMNS)).run(...bind(decisionCells(decision)));
+    });
+  }
+
+  recordDecisions(decisions: readonly DecisionRecord[]): Promise<void> {
+    return this.run('recordDecisions', () => {
+      const insert = this.prepare(insertSql('decisions', DECISION_COLUMNS));
+      this.db.transaction(() => decisions.forEach((d) => insert.run(...bind(decisionCells(d)))))();
     });
   }
 
   decisions(subject: string, since: string): Promise<DecisionRecord[]> {
     return this.run('decisions', () =>
       (
-        this.db
-          .prepare('SELECT * FROM decisions WHERE subject = ? AND at_ms >= ? ORDER BY at_ms, id')
-          .all(subject, toMs('decisions', 'since', since)) as Row[]
+        this.prepare('SELECT * FROM decisions WHERE subject = ? AND at_ms >= ? ORDER BY at_ms, id').all(
+          subject,
+          toMs('decisions', 'since', since),
+        ) as Row[]
       ).map(decisionFromRow),
     );
   }
 
   upsertPullRequest(pr: PullRequestRecord): Promise<void> {
     return this.run('upsertPullRequest', () => {
-      this.db
-        .prepare(`${insertSql('pull_requests', PULL_REQUEST_COLUMNS)} ${pullRequestUpsertTail()}`)
-        .run(...bind(pullRequestCells(pr)));
+      this.prepare(`${insertSql('pull_requests', PULL_REQUEST_COLUMNS)} ${pullRequestUpsertTail()}`).run(
+        ...bind(pullRequestCells(pr)),
+      );
     });
   }
 
   pullRequests(cluster: string): Promise<PullRequestRecord[]> {
     return this.run('pullRequests', () =>
       (
-        this.db
-          .prepare('SELECT * FROM pull_requests WHERE cluster = ? ORDER BY updated_at_ms DESC, id DESC')
-          .all(cluster) as Row[]
+        this.prepare(
+          'SELECT * FROM pull_requests WHERE cluster = ? ORDER BY updated_at_ms DESC, id DESC',
+        ).all(cluster) as Row[]
       ).map(pullRequestFromRow),
     );
   }
@@ -238,9 +284,8 @@ export class SqliteStore implements Store {
   prune(before: string): Promise<number> {
     return this.run('prune', () =>
       Number(
-        this.db
-          .prepare('DELETE FROM utilization_samples WHERE at_ms < ?')
-          .run(toMs('prune', 'before', before)).changes,
+        this.prepare('DELETE FROM utilization_samples WHERE at_ms < ?').run(toMs('prune', 'before', before))
+          .changes,
       ),
     );
   }

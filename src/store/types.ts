@@ -87,6 +87,11 @@ export interface Store {
   samples(algorithm: string, since: string): Promise<UtilizationSampleRecord[]>;
 
   recordDecision(decision: DecisionRecord): Promise<void>;
+  /**
+   * Records several decisions in one transaction, all or none (a pass decides every algorithm at
+   * once: one commit, not 1,000). Optional: without it, callers record one by one.
+   */
+  recordDecisions?(decisions: readonly DecisionRecord[]): Promise<void>;
   /** Decisions on one subject at or after `since` (ISO-8601), oldest first. */
   decisions(subject: string, since: string): Promise<DecisionRecord[]>;
 

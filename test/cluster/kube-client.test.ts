@@ -7,9 +7,11 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKubeClient, KubeApiError, loadKubeConfig } from '../../src/cluster/kube-client.js';
-import { readSnapshot } from '../../src/cluster/read-snapshot.js';
+import { LIVE_PODS_FIELD_SELECTOR, readSnapshot } from '../../src/cluster/read-snapshot.js';
+import { buildSnapshot } from '../../src/cluster/snapshot.js';
 import { startSimCluster, type SimCluster } from '../../src/sim/index.js';
 
 const fixture = (f: string) =>
@@ -84,8 +86,17 @@ describe('listing through the simulated API server', () => {
     expect(n('gpu-t4-05')).toMatchObject({ gpuCapacity: 4, gpuAllocatable: 0 });
     expect(n('gpu-t4-04')).toMatchObject({ ready: false, schedulable: false });
     expect(n('gpu-t4-02').gpuRequested).toBe(1);
-    // Dates from the client library become ISO strings.
-    expect(snap.pods.every((p) => /^\d{4}-\d\d-\d\dT/.test(p.createdAt))).toBe(true);
+    // Streamed page by page, the same snapshot as both lists built at once.
+    const whole = buildSnapshot(
+      await client.listNodes(),
+      await client.listPods({ fieldSelector: LIVE_PODS_FIELD_SELECTOR }),
+      new Date('2026-12-01T00:00:00Z'),
+    );
+    expect(snap).toEqual(whole);
+    const { streamPods: _, ...listOnly } = client;
+    expect(await readSnapshot(listOnly, new Date('2026-12-01T00:00:00Z'))).toEqual(whole);
+    // Creation times in the canonical form, `Date.toISOString()`, as the dumps give them.
+    expect(snap.pods.every((p) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(p.createdAt))).toBe(true);
   });
 });
 
@@ -167,6 +178,36 @@ describe('retries and errors', () => {
       expect(nodes.map((n) => n.metadata!.name)).toHaveLength(13);
       expect(new Set(nodes.map((n) => n.metadata!.name)).size).toBe(13);
       expect(proxy.seen()).toBe(2 + 3); // page 1, 410 on page 2; then 3 pages
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('streaming pods: a 410 restarts the list once, the sink told to forget what it had', async () => {
+    const proxy = await faultyProxy('goneOnContinue', 1);
+    try {
+      const client = createKubeClient(loadKubeConfig(kubeconfigFor(proxy.url)), {
+        pageSize: 4,
+        sleep: noSleep,
+      });
+      const events: (number | 'restart')[] = [];
+      let pods: V1Pod[] = [];
+      await client.streamPods!(
+        {
+          page: (items) => {
+            events.push(items.length);
+            pods.push(...items);
+          },
+          restart: () => {
+            events.push('restart');
+            pods = [];
+          },
+        },
+        { fieldSelector: LIVE_PODS_FIELD_SELECTOR },
+      );
+      // 10 live pods: page 1 (4), 410 on page 2; then 4 + 4 + 2.
+      expect(events).toEqual([4, 'restart', 4, 4, 2]);
+      expect(new Set(pods.map((p) => p.metadata!.name)).size).toBe(10);
     } finally {
       await proxy.close();
     }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { buildSnapshot, effectiveGpuRequest } from '../../src/cluster/snapshot.js';
+import { buildSnapshot, createSnapshotBuilder, effectiveGpuRequest } from '../../src/cluster/snapshot.js';
 
 const fixture = (f: string) =>
   JSON.parse(readFileSync(new URL(`../fixtures/cluster-mixed/${f}`, import.meta.url), 'utf8')) as {
@@ -172,6 +172,15 @@ describe('what a pod holds on its node', () => {
     expect(s.pods[0]).toMatchObject({ managed: true, algorithm: 'a' });
   });
 
+  it.each([
+    ['an RFC 3339 string from the API server', '2026-01-02T03:04:05Z', '2026-01-02T03:04:05.000Z'],
+    ['a string with an offset', '2026-01-02T05:04:05+02:00', '2026-01-02T03:04:05.000Z'],
+    ['a string that is no time, kept as it is', 'yesterday', 'yesterday'],
+  ])('writes creation times in one canonical form: %s', (_name, given, want) => {
+    const p = pod({ containers: [] }, 'Running', { creationTimestamp: given as unknown as Date });
+    expect(buildSnapshot([node], [p], NOW).pods[0]!.createdAt).toBe(want);
+  });
+
   it('reads client-library objects whose timestamps are Dates', () => {
     const p = pod({ containers: [] }, 'Running', { creationTimestamp: new Date('2026-01-02T03:04:05Z') });
     expect(buildSnapshot([node], [p], NOW).pods[0]!.createdAt).toBe('2026-01-02T03:04:05.000Z');
@@ -202,5 +211,49 @@ describe('what a pod holds on its node', () => {
     expect(s.warnings).toEqual([
       'Node bad: status.allocatable["nvidia.com/gpu"]: not a Kubernetes quantity: "eight"; counted as 0',
     ]);
+  });
+});
+
+describe('createSnapshotBuilder: the snapshot from list pages', () => {
+  const nodes = fixture('nodes.json').items as V1Node[];
+  const pods = fixture('pods.json').items as V1Pod[];
+  const badPod = {
+    metadata: { name: 'bad', namespace: 'ns' },
+    spec: {
+      nodeName: 'gpu-t4-01',
+      containers: [{ name: 'c', resources: { limits: { 'nvidia.com/gpu': 'two' } } }],
+    },
+    status: { phase: 'Running' },
+  } as V1Pod;
+  const badNode = {
+    ...nodes[0]!,
+    metadata: { name: 'zz-bad' },
+    status: { capacity: { 'nvidia.com/gpu': 'x' } },
+  };
+  const whole = buildSnapshot([...nodes, badNode], [...pods, badPod], NOW);
+
+  it.each([
+    ['pods in pages of 3 before the nodes', 3, 'pods-first'],
+    ['one pod per page, nodes first', 1, 'nodes-first'],
+  ] as const)('%s gives what buildSnapshot gives', (_name, size, order) => {
+    const b = createSnapshotBuilder(NOW);
+    if (order === 'nodes-first') b.addNodes([...nodes, badNode]);
+    const all = [...pods, badPod];
+    for (let i = 0; i < all.length; i += size) b.addPods(all.slice(i, i + size));
+    if (order === 'pods-first') b.addNodes([...nodes, badNode]);
+    const s = b.build();
+    expect(s).toEqual(whole);
+    // Pod warnings first, then node warnings, as buildSnapshot orders them.
+    expect(s.warnings).toHaveLength(2);
+    expect(s.warnings![0]).toMatch(/^Pod ns\/bad: /);
+  });
+
+  it('resetPods forgets the pages received before a list restart', () => {
+    const b = createSnapshotBuilder(NOW);
+    b.addPods([badPod, ...pods.slice(0, 4)]);
+    b.resetPods();
+    b.addPods(pods);
+    b.addNodes(nodes);
+    expect(b.build()).toEqual(buildSnapshot(nodes, pods, NOW));
   });
 });

@@ -361,6 +361,26 @@ describe.each([sqliteBackend(), postgresBackend()])('Store on $name', (backend) 
       expect(await store.decisions('resnet50-infer', at(300))).toStrictEqual([d2, d3]);
       expect(await store.decisions('pools', at(0))).toStrictEqual([other]);
     });
+
+    it('recordDecisions stores a pass of decisions at once, read back like one by one', async () => {
+      const store = await fresh();
+      const pass = Array.from({ length: 250 }, (_, i) =>
+        decision({ at: at(i), subject: `alg-${String(i % 50).padStart(2, '0')}`, replicasTo: i }),
+      );
+      await store.recordDecisions!(pass);
+      await store.recordDecisions!([]);
+      const mine = await store.decisions('alg-07', at(0));
+      expect(mine).toStrictEqual(pass.filter((d) => d.subject === 'alg-07'));
+      expect(mine.map((d) => d.replicasTo)).toEqual([7, 57, 107, 157, 207]);
+    });
+
+    it('recordDecisions is all or none: a bad record stores none of the pass', async () => {
+      const store = await fresh();
+      const bad = decision({ at: 'not a time' });
+      const err = await store.recordDecisions!([decision({ at: at(0) }), bad]).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(Error);
+      expect(await store.decisions('resnet50-infer', at(0))).toEqual([]);
+    });
   });
 
   describe('pull requests', () => {

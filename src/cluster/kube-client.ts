@@ -71,6 +71,7 @@ export function loadKubeConfig(file?: string, sources: KubeConfigSources = {}): 
   const exists = sources.exists ?? existsSync;
   const kc = new KubeConfig();
   if (file) {
+    if (!exists(file)) throw new Error(`--kubeconfig: no file at ${file}`);
     kc.loadFromFile(file);
     return kc;
   }

@@ -91,7 +91,8 @@ function startRun(identity: string): Proc {
   );
   const lines: string[] = [];
   let resolvePort!: (p: number) => void;
-  const port = new Promise<number>((r) => (resolvePort = r));
+  let rejectPort!: (e: Error) => void;
+  const port = new Promise<number>((res, rej) => ((resolvePort = res), (rejectPort = rej)));
   let buffered = '';
   const collect = (chunk: Buffer): void => {
     buffered += chunk.toString();
@@ -106,10 +107,35 @@ function startRun(identity: string): Proc {
   };
   child.stdout!.on('data', collect);
   child.stderr!.on('data', collect);
-  const exit = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  const exit = new Promise<number | null>((r) =>
+    child.on('exit', (code) => {
+      // A process that dies before it serves health fails the test with its log, never hangs it.
+      rejectPort(
+        new Error(`${identity} exited (${code}) before serving health:\n${lines.slice(-20).join('\n')}`),
+      );
+      r(code);
+    }),
+  );
+  port.catch(() => {}); // observed by the test's own awaits
   const p = { identity, child, lines, port, exit };
   procs.push(p);
   return p;
+}
+
+/** The exit code, or a failure with the process's last log lines when it does not exit in time. */
+async function exited(p: Proc, ms = 30_000): Promise<number | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, rej) => {
+    timer = setTimeout(
+      () => rej(new Error(`${p.identity} did not exit within ${ms} ms:\n${p.lines.slice(-20).join('\n')}`)),
+      ms,
+    );
+  });
+  try {
+    return await Promise.race([p.exit, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 async function holder(): Promise<string | undefined> {
@@ -197,7 +223,7 @@ describe('two gpuops run processes against one simulated cluster', () => {
     follower.child.kill('SIGTERM');
     await until('proc-c to lead', async () => ((await holder()) === 'proc-c' ? true : undefined));
     const takeoverAt = Date.now();
-    expect(await follower.exit).toBe(0);
+    expect(await exited(follower)).toBe(0);
     const released = follower.lines
       .map((l) => JSON.parse(l) as { msg: string; time: string })
       .find((l) => l.msg === 'released leader Lease');
@@ -207,7 +233,7 @@ describe('two gpuops run processes against one simulated cluster', () => {
     await until('proc-c gauge', async () => (await leaderGauge(c)) === 1);
 
     c.child.kill('SIGTERM');
-    expect(await c.exit).toBe(0);
+    expect(await exited(c)).toBe(0);
 
     // Structured JSON logs, and the token never written.
     const all = procs.flatMap((p) => p.lines);
@@ -215,5 +241,5 @@ describe('two gpuops run processes against one simulated cluster', () => {
     for (const line of all) expect(() => JSON.parse(line) as unknown).not.toThrow();
     expect(all.join('\n')).not.toContain(TOKEN);
     expect(all.some((l) => l.includes('"githubToken":"[Redacted]"'))).toBe(true);
-  }, 120_000);
+  }, 240_000);
 });

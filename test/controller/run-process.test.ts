@@ -85,7 +85,16 @@ function startRun(identity: string): Proc {
     ],
     {
       cwd: work,
-      env: { ...process.env, GITHUB_TOKEN: TOKEN, POD_NAME: '', POD_NAMESPACE: '', KUBECONFIG: '' },
+      env: {
+        ...process.env,
+        GITHUB_TOKEN: TOKEN,
+        POD_NAME: '',
+        POD_NAMESPACE: '',
+        KUBECONFIG: '',
+        // Each replica has its own clone, as each Pod has its own emptyDir: replicas on one
+        // machine must not fetch into one clone at once.
+        GPUOPS_CACHE_DIR: path.join(work, `cache-${identity}`),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

@@ -9,4 +9,9 @@ npm run check
 pg_env=$(bash .ci/start-postgres.sh)
 eval "$pg_env"
 trap 'bash .ci/start-postgres.sh --stop "$GPUOPS_TEST_POSTGRES_DIR"' EXIT
-npx vitest run
+mkdir -p .tmp
+status=0
+npx vitest run --reporter=default --reporter=json --outputFile=.tmp/vitest.json || status=$?
+# The plain closing line CI reads: "N passed, N failed".
+node -e 'const r = require("./.tmp/vitest.json"); console.log(`tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed`)' || true
+exit "$status"

@@ -8,6 +8,7 @@ import { Writable } from 'node:stream';
 import * as k8s from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sleep, until } from '../support/wait.js';
 import { kubeLeaseApi, type LeaseApi } from '../../src/cluster/lease.js';
 import { createLogger } from '../../src/controller/log.js';
 import type { PassSummary } from '../../src/controller/loop.js';
@@ -37,21 +38,6 @@ interface PassRecord {
 
 const silent = pino({ level: 'silent' });
 const summary: PassSummary = { nodes: 1, algorithms: 0, decisions: 1, prs: 0, errors: 0 };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(
-  what: string,
-  fn: () => Promise<T | undefined> | T | undefined,
-  timeoutMs = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
-}
 
 /** A pass that labels Node `sim-node-1` with the identity, taking `ms` milliseconds. */
 function labellingPass(identity: string, records: PassRecord[], ms = 20): () => Promise<PassSummary> {

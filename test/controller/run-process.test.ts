@@ -12,6 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sleep, until } from '../support/wait.js';
 import { startSimCluster, type SimCluster } from '../../src/sim/index.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -36,22 +37,6 @@ let kubeconfig: string;
 let repoUrl: string;
 let coordination: k8s.CoordinationV1Api;
 const procs: Proc[] = [];
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(
-  what: string,
-  fn: () => Promise<T | undefined> | T | undefined,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 function startRun(identity: string): Proc {
   const child = spawn(

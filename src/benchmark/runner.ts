@@ -420,12 +420,13 @@ export async function runBenchmarks(
   );
 }
 
-/** The benchmark outcome the stored runs give for an algorithm's current spec (for `plan` from the database). */
+/** The benchmark outcome the stored runs give for an algorithm's current spec (for `plan` from the database), with those runs (oldest first). */
 export async function storedOutcome(
   alg: ResolvedAlgorithm,
   store: Pick<Store, 'benchmarkRuns'>,
-): Promise<BenchmarkOutcome & { specHash: string }> {
+): Promise<BenchmarkOutcome & { specHash: string; runs: BenchmarkRun[] }> {
   const hash = specHash(alg.spec);
-  const s = summarizeRuns(await store.benchmarkRuns(alg.name, hash), alg.benchmark.runs);
-  return { status: s.status, medianSeconds: s.medianSeconds, message: s.message, specHash: hash };
+  const runs = await store.benchmarkRuns(alg.name, hash);
+  const s = summarizeRuns(runs, alg.benchmark.runs);
+  return { status: s.status, medianSeconds: s.medianSeconds, message: s.message, specHash: hash, runs };
 }

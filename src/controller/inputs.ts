@@ -48,9 +48,9 @@ export async function storedBenchmarks(
   const runs = new Map<string, BenchmarkRun[]>();
   await Promise.all(
     algorithms.map(async (alg) => {
-      const o = await storedOutcome(alg, store);
+      const { runs: stored, specHash: _hash, ...o } = await storedOutcome(alg, store);
       if (o.status !== 'Pending') outcomes.set(alg.name, o);
-      runs.set(alg.name, await store.benchmarkRuns(alg.name, o.specHash));
+      runs.set(alg.name, stored);
     }),
   );
   return { outcomes, runs };

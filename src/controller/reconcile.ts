@@ -159,8 +159,13 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
   const labelKey = policy.spec.pools.labelKey;
   if (!dryRun) await store.saveSnapshot(snapshot);
 
-  // Benchmarks: new or changed specs run on the test nodes that carry the label in the cluster now.
-  const toBenchmark = repo.algorithms.filter((a) => a.placement === 'auto');
+  // Benchmarks: the stored runs decide most algorithms; only new or changed specs, and those
+  // that could not be scheduled last time, run on the test nodes that carry the label now.
+  const { outcomes, runs } = await storedBenchmarks(repo.algorithms, store);
+  const toBenchmark = repo.algorithms.filter((a) => {
+    const o = outcomes.get(a.name);
+    return a.placement === 'auto' && (!o || o.status === 'Unschedulable');
+  });
   const test = testCapacity(snapshot, labelKey);
   if (!dryRun && toBenchmark.length > 0) {
     await runBenchmarks(
@@ -175,8 +180,13 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
       },
       test.free,
     );
+    const after = await storedBenchmarks(toBenchmark, store);
+    for (const a of toBenchmark) {
+      const o = after.outcomes.get(a.name);
+      if (o) outcomes.set(a.name, o);
+      runs.set(a.name, after.runs.get(a.name) ?? []);
+    }
   }
-  const { outcomes, runs } = await storedBenchmarks(repo.algorithms, store);
   if (test.nodes.length === 0) {
     for (const a of toBenchmark) {
       if (!outcomes.has(a.name)) {

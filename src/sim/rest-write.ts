@@ -10,7 +10,7 @@ import { sendJson } from './http-util.js';
 import { ensureNamespace } from './load.js';
 import { jsonPatch, mergePatch, strategicMergePatch } from './patch.js';
 import { groupVersion } from './resources.js';
-import { SimApiError, type KubeObject } from './types.js';
+import { SimApiError, conflictError, type KubeObject } from './types.js';
 import { prepareForCreate } from './create-strategy.js';
 import {
   type RestContext,
@@ -107,11 +107,7 @@ function storeUpdate(t: Target, obj: KubeObject, url: URL, ctx: RestContext): Ku
   if (dryRun(url)) {
     const cur = existing(t, ctx);
     if (obj.metadata.resourceVersion && obj.metadata.resourceVersion !== cur.metadata.resourceVersion) {
-      throw new SimApiError(
-        409,
-        'Conflict',
-        `Operation cannot be fulfilled on ${t.info.resource} "${t.name}": the object has been modified; please apply your changes to the latest version and try again`,
-      );
+      throw conflictError(t.info.resource, t.name!);
     }
     return { ...obj, metadata: { ...obj.metadata, resourceVersion: cur.metadata.resourceVersion } };
   }

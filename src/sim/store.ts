@@ -7,7 +7,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { resourceInfo } from './resources.js';
-import { SimApiError, type KubeObject, type Resource, type SimStore, type WatchEvent } from './types.js';
+import {
+  SimApiError,
+  conflictError,
+  type KubeObject,
+  type Resource,
+  type SimStore,
+  type WatchEvent,
+} from './types.js';
 
 /** Storage key of an object: `namespace/name`, or `name` for cluster-scoped objects. */
 export function objectKey(namespace: string | undefined, name: string): string {
@@ -134,11 +141,7 @@ export class MemoryStore implements SimStore {
     if (!old) throw new SimApiError(404, 'NotFound', `${resource} "${obj.metadata?.name}" not found`);
     const rv = obj.metadata.resourceVersion;
     if (rv && rv !== old.metadata.resourceVersion) {
-      throw new SimApiError(
-        409,
-        'Conflict',
-        `Operation cannot be fulfilled on ${resource} "${obj.metadata.name}": the object has been modified; please apply your changes to the latest version and try again`,
-      );
+      throw conflictError(resource, obj.metadata.name);
     }
     const stored = clone(obj);
     const info = resourceInfo(resource);

@@ -72,6 +72,15 @@ export class SimApiError extends Error {
   }
 }
 
+/** 409 Conflict for a write with a stale resourceVersion, worded as the Kubernetes API server words it. */
+export function conflictError(resource: string, name: string): SimApiError {
+  return new SimApiError(
+    409,
+    'Conflict',
+    `Operation cannot be fulfilled on ${resource} "${name}": the object has been modified; please apply your changes to the latest version and try again`,
+  );
+}
+
 /**
  * The in-memory object store behind the simulated API server. Every write bumps one global
  * `resourceVersion` counter and notifies subscribers synchronously. Objects handed out are copies.

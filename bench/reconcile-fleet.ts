@@ -23,7 +23,7 @@ import { loadWorkloadTemplates } from '../src/benchmark/load-templates.js';
 import { createKubeJobApi } from '../src/cluster/jobs.js';
 import { createKubeClient } from '../src/cluster/kube-client.js';
 import { createClusterPatcher } from '../src/cluster/patch.js';
-import { planDesiredState, rootKustomization } from '../src/controller/desired-state.js';
+import { planDesiredState } from '../src/controller/desired-state.js';
 import { readUtilization, storedBenchmarks } from '../src/controller/inputs.js';
 import { readSnapshot } from '../src/cluster/read-snapshot.js';
 import { reconcileOnce, type ReconcileDeps } from '../src/controller/reconcile.js';
@@ -423,11 +423,8 @@ export async function buildWorld(size: WorldSize): Promise<World> {
   const files = new Map<string, string | null>();
   for (const cs of first.changeSets) {
     if (cs.kind === 'scale') continue;
-    for (const f of cs.files)
-      if (!f.path.endsWith(`clusters/${CLUSTER}/kustomization.yaml`)) files.set(f.path, f.content);
+    for (const f of cs.files) files.set(f.path, f.content);
   }
-  const root = rootKustomization(CLUSTER, files);
-  files.set(root.path, root.content);
   commitAll(seed, files, 'Merge gpuops pools and placement pull requests');
   const relabel = first.output.pools
     .filter((p) => p.to !== null && p.from !== p.to)

@@ -75,7 +75,8 @@ export class KubeApiError extends Error {
  */
 export interface JobApi {
   /**
-   * Creates the Job in `metadata.namespace` (creating the namespace when it is missing).
+   * Creates the Job in `metadata.namespace`; a missing namespace is an error (gpuops never
+   * creates one: Git holds it, `manifests/namespaces.ts`).
    * @returns `exists` when a Job of that name is already there (it is then followed, not replaced)
    */
   createJob(job: JobManifest): Promise<'created' | 'exists'>;
@@ -187,33 +188,23 @@ export function createKubeJobApi(kc: KubeConfig): JobApi {
   const batch = kc.makeApiClient(BatchV1Api);
   const core = kc.makeApiClient(CoreV1Api);
 
-  async function ensureNamespace(name: string): Promise<void> {
-    try {
-      await core.createNamespace({
-        body: { metadata: { name, labels: { 'app.kubernetes.io/managed-by': 'gpuops' } } },
-      });
-    } catch (err) {
-      if (err instanceof ApiException && err.code === 409) return;
-      throw wrap(`create Namespace ${name}`, err);
-    }
-  }
-
   return {
     async createJob(job) {
       const namespace = job.metadata.namespace ?? 'default';
       const op = `create Job ${namespace}/${job.metadata.name}`;
-      for (let attempt = 0; ; attempt++) {
-        try {
-          await batch.createNamespacedJob({ namespace, body: job as unknown as V1Job });
-          return 'created';
-        } catch (err) {
-          if (err instanceof ApiException && err.code === 409) return 'exists';
-          if (err instanceof ApiException && err.code === 404 && attempt === 0) {
-            await ensureNamespace(namespace);
-            continue;
-          }
-          throw wrap(op, err);
-        }
+      try {
+        await batch.createNamespacedJob({ namespace, body: job as unknown as V1Job });
+        return 'created';
+      } catch (err) {
+        if (err instanceof ApiException && err.code === 409) return 'exists';
+        // gpuops never creates a namespace: the pools pull request writes it into Git
+        // (clusters/<cluster>/namespaces/<ns>.yaml) and Argo CD or Flux creates it.
+        if (err instanceof ApiException && err.code === 404)
+          throw wrap(
+            `${op}: namespace ${namespace} does not exist yet (it is created when the pools pull request that writes it is merged and synced)`,
+            err,
+          );
+        throw wrap(op, err);
       }
     },
 

@@ -8,7 +8,9 @@ import { parse } from 'yaml';
 import type { NodeInfo, Snapshot } from '../cluster/types.js';
 import { buildChangeSet, planFiles, type ChangeSetInput } from '../gitops/change-set.js';
 import type { ChangeSet, FileChange, PlannedFile } from '../gitops/types.js';
-import { nodeFilePath, nodesDir, kustomization, renderNodeFiles } from '../manifests/nodes.js';
+import { isKustomizationFile, legacyKustomizationDeletions } from '../manifests/cluster-layout.js';
+import { renderNamespaceFiles } from '../manifests/namespaces.js';
+import { nodeFilePath, nodesDir, renderNodeFiles } from '../manifests/nodes.js';
 import type { WorkloadTemplates } from '../manifests/templates.js';
 import {
   renderWorkloadFiles,
@@ -16,7 +18,6 @@ import {
   workloadDir,
   type WorkloadInput,
 } from '../manifests/workloads.js';
-import { renderYaml } from '../manifests/yaml.js';
 import type { UtilizationReading } from '../metrics/types.js';
 import { place } from '../placement/place.js';
 import type { BenchmarkOutcome, Placement } from '../placement/types.js';
@@ -174,91 +175,12 @@ function workloadFiles(input: WorkloadInput): FileChange[] {
 }
 
 /**
- * The root `clusters/<cluster>/kustomization.yaml` for a given set of files: it lists `nodes`
- * only when `nodes/kustomization.yaml` exists and every `algorithms/<name>` folder that has a
- * kustomization, so a merged pull request never leaves Argo CD a folder that is not there.
- */
-export function rootKustomization(cluster: string, files: ReadonlyMap<string, string | null>): FileChange {
-  const root = `clusters/${cluster}`;
-  const resources: string[] = [];
-  if (files.get(`${root}/nodes/kustomization.yaml`)) resources.push('nodes');
-  const algs: string[] = [];
-  const re = /^algorithms\/([^/]+)\/kustomization\.yaml$/;
-  for (const [path, content] of files) {
-    if (!path.startsWith(`${root}/`) || content === null) continue;
-    const m = re.exec(path.slice(root.length + 1));
-    if (m) algs.push(m[1]!);
-  }
-  resources.push(...[...new Set(algs)].sort(byString).map((n) => `algorithms/${n}`));
-  return { path: `${root}/kustomization.yaml`, content: renderYaml(kustomization(resources)) };
-}
-
-/** `base` with `changes` applied (content `null` deletes). */
-function overlay(
-  base: ReadonlyMap<string, string>,
-  changes: readonly FileChange[],
-): Map<string, string | null> {
-  const out = new Map<string, string | null>(base);
-  for (const c of changes) out.set(c.path, c.content);
-  return out;
-}
-
-/**
- * Adds the root kustomization to a subject's files when the subject's own change alters what it
- * lists (an algorithm folder appears or goes). The pools subject also repairs a root that drifted
- * from the folders in Git (two placement PRs merged one after the other). So the root is never
- * in every pull request at once.
- */
-function withRoot(
-  cluster: string,
-  base: ReadonlyMap<string, string>,
-  files: FileChange[],
-  repair: boolean,
-): FileChange[] {
-  // The root only lists `nodes` and the algorithm folders that have a kustomization: when no file
-  // of the subject makes one appear or go, the root after the change is the base's root (computed
-  // once per pass, not once per subject over the whole tree).
-  const after = listsChange(cluster, base, files)
-    ? rootKustomization(cluster, overlay(base, files))
-    : baseRoot(cluster, base);
-  const before = repair ? base.get(after.path) : baseRoot(cluster, base).content;
-  return before === after.content ? files : [...files, after];
-}
-
-/** The root kustomization of the base branch's files, once per `base` map. */
-const baseRoots = new WeakMap<ReadonlyMap<string, string>, Map<string, FileChange>>();
-function baseRoot(cluster: string, base: ReadonlyMap<string, string>): FileChange {
-  let byCluster = baseRoots.get(base);
-  if (!byCluster) baseRoots.set(base, (byCluster = new Map()));
-  let root = byCluster.get(cluster);
-  if (!root) byCluster.set(cluster, (root = rootKustomization(cluster, base)));
-  return root;
-}
-
-/** Whether `files` make `nodes/kustomization.yaml` or an `algorithms/<name>/kustomization.yaml` appear or go. */
-function listsChange(
-  cluster: string,
-  base: ReadonlyMap<string, string>,
-  files: readonly FileChange[],
-): boolean {
-  const root = `clusters/${cluster}/`;
-  const algorithm = /^algorithms\/[^/]+\/kustomization\.yaml$/;
-  return files.some((f) => {
-    if (!f.path.startsWith(root)) return false;
-    const rel = f.path.slice(root.length);
-    const before = base.get(f.path);
-    if (rel === 'nodes/kustomization.yaml') return Boolean(before) !== Boolean(f.content);
-    if (algorithm.test(rel)) return (before !== undefined) !== (f.content !== null);
-    return false;
-  });
-}
-
-/**
  * Plans one pass (pure, deterministic). Subjects and their files:
- * - `pools`: every node manifest and `nodes/kustomization.yaml` (and the root kustomization while
- *   it does not list `nodes` yet);
- * - `placement/<name>`: the algorithm's Deployment (with the replica count Git holds), HPA and
- *   kustomization, or their deletion when the algorithm left `algorithms/`;
+ * - `pools`: every node manifest, one Namespace file per algorithm namespace
+ *   (`manifests/namespaces.ts`), and, once, the deletion of the old layout's kustomization files
+ *   (`manifests/cluster-layout.ts`);
+ * - `placement/<name>`: the algorithm's Deployment (with the replica count Git holds) and HPA, or
+ *   their deletion when the algorithm left `algorithms/`;
  * - `scale/<name>`: the Deployment with the new replica count and the manifests of `unused` nodes
  *   moved into its pool. An algorithm whose placement change is still open is not scaled.
  */
@@ -283,15 +205,24 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
   });
   const rendered = new Set(nodeFiles.map((f) => f.path));
   for (const path of base.keys()) {
-    if (path.startsWith(`${nodesDir(cluster)}/`) && !rendered.has(path))
+    if (path.startsWith(`${nodesDir(cluster)}/`) && !rendered.has(path) && !isKustomizationFile(path))
       nodeFiles.push({ path, content: null });
   }
+  // The cluster-level files, no other subject writes them: Namespaces, and the old layout's
+  // kustomization files deleted in one go (no shared list of folders; cluster-layout.ts).
+  nodeFiles.push(
+    ...renderNamespaceFiles(
+      cluster,
+      repo.algorithms.map((a) => a.namespace),
+    ),
+    ...legacyKustomizationDeletions(cluster, base.keys()),
+  );
   const inputs: ChangeSetInput[] = [];
   inputs.push({
     cluster,
     kind: 'pools',
     subject: 'pools',
-    files: withRoot(cluster, base, nodeFiles, true),
+    files: nodeFiles,
     current: base,
     pools,
     labels,
@@ -329,6 +260,7 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
   });
   const bySubject = new Map<string, FileChange[]>();
   for (const f of [...algorithmFiles, ...deletions]) {
+    if (isKustomizationFile(f.path)) continue; // the old layout's: the pools subject deletes them
     const name = f.path.slice(`clusters/${cluster}/algorithms/`.length).split('/')[0]!;
     const list = bySubject.get(name) ?? [];
     list.push(f);
@@ -340,7 +272,7 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
       cluster,
       kind: 'placement',
       subject: name,
-      files: withRoot(cluster, base, files, false),
+      files,
       current: base,
       labels,
       ...(p

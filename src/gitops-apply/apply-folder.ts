@@ -1,10 +1,12 @@
 /**
  * An Argo CD-like sync of one GitOps folder (e.g. a checkout's `clusters/prod/`), for the demo
- * and for tests: what Argo CD does with `syncOptions: [ServerSideApply=true, CreateNamespace=true]`
- * and `automated.prune: true`, on the subset of features gpuops's folder uses.
+ * and for tests: what Argo CD does with the shipped Application (templates/install/
+ * argocd-application.yaml: a directory source with `recurse: true`, `syncOptions:
+ * [ServerSideApply=true]`, `automated.prune: true`), on the subset of features gpuops's folder uses.
  */
 import path from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { readManifestDirectory } from './directory-source.js';
 import { readKustomizeTree } from './kustomize-tree.js';
 import { kubeObjectApi, messageOf, type LiveObject, type ObjectApi } from './object-api.js';
 import { sortForSync, syncOptions, syncWave, type WavedManifest } from './sync-order.js';
@@ -29,8 +31,18 @@ export interface ApplyFolderOptions {
   appName?: string;
   /** Destination namespace for namespaced objects that set none (default `default`). */
   namespace?: string;
-  /** Create missing namespaces first, as `CreateNamespace=true` does (default true). */
+  /**
+   * `CreateNamespace=true`: create the destination namespace (`namespace`, only when given)
+   * before the first wave, as Argo CD does; default false. Any other namespace must come from
+   * the folder's own Namespace objects, as in Argo CD.
+   */
   createNamespace?: boolean;
+  /**
+   * How the folder is read: `directory` (default), every manifest file below it, as Argo CD's
+   * directory source with `recurse: true` (`directory-source.ts`); `kustomize`, its
+   * `kustomization.yaml` (`kustomize-tree.ts`), e.g. for templates/install.
+   */
+  source?: 'directory' | 'kustomize';
   /** Delete gpuops-managed Deployments and HPAs no longer in Git (default true). */
   prune?: boolean;
   /** Inject the cluster side (tests); default: client-node on `kubeConfig`. */
@@ -60,8 +72,9 @@ function trackingId(app: string, ref: ObjectRef): string {
 
 /**
  * Syncs `dir` to the cluster the way Argo CD would:
- * 1. reads the kustomization tree (files and folders, recursively);
- * 2. creates missing namespaces (`CreateNamespace=true`);
+ * 1. reads every manifest file below `dir` (or its kustomization, `source: 'kustomize'`);
+ * 2. with `createNamespace` and `namespace`, creates the destination namespace
+ *    (`CreateNamespace=true`); other namespaces come from Namespace objects in the folder;
  * 3. applies every object with server-side apply (`force: true`) in sync order — wave
  *    (`argocd.argoproj.io/sync-wave`, default 0), then kind (Namespace first), then name; when an
  *    object of a wave fails, later waves are not applied (listed in `skipped`), as Argo CD stops a
@@ -75,7 +88,7 @@ function trackingId(app: string, ref: ObjectRef): string {
  *
  * Never throws for bad input or failed API calls: everything is in the returned summary.
  * @param kubeConfig cluster access (the simulator's kubeconfig in the demo)
- * @param dir a folder with `kustomization.yaml`, e.g. `<checkout>/clusters/prod`
+ * @param dir the folder, e.g. `<checkout>/clusters/prod`
  */
 export async function applyGitOpsFolder(
   kubeConfig: KubeConfig,
@@ -89,7 +102,7 @@ export async function applyGitOpsFolder(
   const summary: ApplySummary = { applied: [], pruned: [], skipped: [], errors: [] };
   const errors = summary.errors;
 
-  const tree = readKustomizeTree(dir);
+  const tree = options.source === 'kustomize' ? readKustomizeTree(dir) : readManifestDirectory(dir);
   errors.push(...tree.errors);
   let readFailed = tree.errors.length > 0;
 
@@ -143,32 +156,23 @@ export async function applyGitOpsFolder(
     items.push({ ...m, object, wave: w.wave });
   }
 
-  // CreateNamespace=true: the destination namespaces exist before the first wave.
   const folderNamespaces = new Set(
     items.map((i) => i.object.metadata.namespace).filter((n): n is string => Boolean(n)),
   );
-  const declared = new Set(
-    items.filter((i) => i.object.kind === 'Namespace').map((i) => i.object.metadata.name),
-  );
-  if (options.createNamespace ?? true) {
-    for (const ns of [...folderNamespaces].sort()) {
-      if (declared.has(ns)) continue;
-      const ref = { apiVersion: 'v1', kind: 'Namespace', name: ns };
-      try {
-        if (!(await api.read(ref))) {
-          await api.apply(
-            { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } },
-            fieldManager,
-            true,
-          );
-        }
-      } catch (err) {
-        errors.push({
-          reason: 'ApplyFailed',
-          object: ref,
-          message: `could not create namespace ${ns}: ${messageOf(err)}`,
-        });
+  // CreateNamespace=true: the destination namespace exists before the first wave.
+  if (options.createNamespace && options.namespace) {
+    const ns = options.namespace;
+    const ref = { apiVersion: 'v1', kind: 'Namespace', name: ns };
+    try {
+      if (!(await api.read(ref))) {
+        await api.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }, fieldManager, true);
       }
+    } catch (err) {
+      errors.push({
+        reason: 'ApplyFailed',
+        object: ref,
+        message: `could not create namespace ${ns}: ${messageOf(err)}`,
+      });
     }
   }
 

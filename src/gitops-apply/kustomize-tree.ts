@@ -1,7 +1,9 @@
 /**
- * Reads a GitOps folder the way `kustomize build` reads it for the subset gpuops writes: a
- * `kustomization.yaml` whose `resources` list plain manifest files and folders (each folder with
- * its own kustomization), recursively, plus the optional `namespace` field. Transformers that
+ * Reads a folder the way `kustomize build` reads it for a small subset: a `kustomization.yaml`
+ * whose `resources` (and `components` that only add resources) list plain manifest files and
+ * folders (each folder with its own kustomization), recursively, plus the optional `namespace`
+ * field. Used for the install manifests (templates/install); the GitOps folder gpuops writes has
+ * no kustomization and is read by `directory-source.ts`. Transformers that
  * would change the objects (patches, images, name prefixes, generators, …) are reported as
  * unsupported rather than silently ignored, and that kustomization is skipped.
  */
@@ -14,7 +16,15 @@ import type { ApplyError, ManifestObject, SourcedManifest } from './types.js';
 export const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
 
 /** Kustomization fields this reader understands. */
-const SUPPORTED_FIELDS = new Set(['apiVersion', 'kind', 'metadata', 'resources', 'bases', 'namespace']);
+const SUPPORTED_FIELDS = new Set([
+  'apiVersion',
+  'kind',
+  'metadata',
+  'resources',
+  'bases',
+  'components',
+  'namespace',
+]);
 
 /** Result of {@link readKustomizeTree}. */
 export interface KustomizeTree {
@@ -36,7 +46,11 @@ function kustomizationIn(dir: string): string | undefined {
 }
 
 /** Parses every YAML document of `text` (YAML 1.1, as Kubernetes tooling reads it), with its line. */
-function parseDocuments(text: string, rel: string, errors: ApplyError[]): { line: number; value: unknown }[] {
+export function parseDocuments(
+  text: string,
+  rel: string,
+  errors: ApplyError[],
+): { line: number; value: unknown }[] {
   const lineCounter = new LineCounter();
   const docs = parseAllDocuments(text, { lineCounter, version: '1.1' });
   const out: { line: number; value: unknown }[] = [];
@@ -61,7 +75,7 @@ function parseDocuments(text: string, rel: string, errors: ApplyError[]): { line
 }
 
 /** Checks the fields every object needs; returns a message or undefined. */
-function checkObject(value: unknown): string | undefined {
+export function checkObject(value: unknown): string | undefined {
   if (!isObject(value)) return 'a manifest must be a mapping';
   if (typeof value.apiVersion !== 'string' || value.apiVersion === '') return 'apiVersion is required';
   if (typeof value.kind !== 'string' || value.kind === '') return 'kind is required';
@@ -164,7 +178,8 @@ export function readKustomizeTree(dir: string): KustomizeTree {
     }
     // As in kustomize, the outer kustomization's namespace wins over the inner one's.
     const namespace = inherited ?? (k.namespace as string | undefined);
-    const entries = [...asList(k.resources), ...asList(k.bases)];
+    // A Component (kustomize.config.k8s.io/v1alpha1) that only adds resources reads like a base.
+    const entries = [...asList(k.resources), ...asList(k.bases), ...asList(k.components)];
     visiting.add(file);
     for (const entry of entries) {
       if (typeof entry !== 'string' || entry === '') {

@@ -45,8 +45,9 @@ export interface NodeFilesInput {
 }
 
 /**
- * Renders the partial Node manifests and `clusters/<cluster>/nodes/kustomization.yaml` (pure,
- * byte-stable: same input, same bytes; files sorted by path).
+ * Renders the partial Node manifests (pure, byte-stable: same input, same bytes; files sorted by
+ * path). No kustomization lists them: Argo CD and Flux read every file of the folder
+ * (`manifests/cluster-layout.ts`).
  *
  * - A node with a desired pool gets `clusters/<cluster>/nodes/<node>.yaml`: `apiVersion: v1`,
  *   `kind: Node`, `metadata.name`, labels `<pools.labelKey>: <pool>` and
@@ -67,14 +68,11 @@ export function renderNodeFiles(input: NodeFilesInput): RenderedFile[] {
   const { cluster, assignments, policy } = input;
   const byName = new Map(input.nodes.map((n) => [n.name, n]));
   const files: RenderedFile[] = [];
-  const listed: string[] = [];
   const sorted = [...assignments].sort((a, b) => (a.node < b.node ? -1 : a.node > b.node ? 1 : 0));
   for (const a of sorted) {
     if (a.to === null && a.from === null) continue;
     files.push({ path: nodeFilePath(cluster, a.node), content: renderNode(a, byName.get(a.node), policy) });
-    listed.push(`${a.node}.yaml`);
   }
-  files.push({ path: `${nodesDir(cluster)}/kustomization.yaml`, content: renderYaml(kustomization(listed)) });
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
@@ -107,9 +105,4 @@ function compareTaints(a: Taint, b: Taint): number {
   const ka = `${a.key}\u0000${a.effect}\u0000${a.value ?? ''}`;
   const kb = `${b.key}\u0000${b.effect}\u0000${b.value ?? ''}`;
   return ka < kb ? -1 : ka > kb ? 1 : 0;
-}
-
-/** A kustomize Kustomization listing `resources` in the order given. */
-export function kustomization(resources: string[]): Record<string, unknown> {
-  return { apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources };
 }

@@ -150,32 +150,19 @@ export function renderHpa(input: WorkloadInput): Manifest {
   return h;
 }
 
-/** A kustomize Kustomization listing `resources` in the order given. */
-export function renderKustomization(template: Manifest, resources: string[]): Record<string, unknown> {
-  const k = cloneTemplate(template) as Record<string, unknown>;
-  delete k.metadata;
-  k.resources = resources;
-  return k;
-}
-
 /**
  * Every file of one algorithm's generated folder, as byte-stable YAML (`renderYaml`), sorted by
- * path: `deployment.yaml`, `hpa.yaml` (engine `hpa` only) and `kustomization.yaml` listing them.
+ * path: `deployment.yaml` and `hpa.yaml` (engine `hpa` only). No kustomization lists them
+ * (`manifests/cluster-layout.ts`).
  */
 export function renderWorkloadFiles(input: WorkloadInput): FileChange[] {
   const dir = workloadDir(input.cluster, input.algorithm.name);
   const files: FileChange[] = [
     { path: `${dir}/deployment.yaml`, content: renderYaml(renderDeployment(input)) },
   ];
-  const resources = ['deployment.yaml'];
   if (input.policy.scaling.engine === 'hpa') {
     files.push({ path: `${dir}/hpa.yaml`, content: renderYaml(renderHpa(input)) });
-    resources.push('hpa.yaml');
   }
-  files.push({
-    path: `${dir}/kustomization.yaml`,
-    content: renderYaml(renderKustomization(input.templates.kustomization, resources)),
-  });
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 

@@ -4,7 +4,6 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { buildSnapshot } from '../../src/cluster/snapshot.js';
-import { renderClusterKustomization } from '../../src/manifests/cluster-kustomization.js';
 import { renderNodeFiles } from '../../src/manifests/nodes.js';
 import { assignPools } from '../../src/pools/assign.js';
 import type { PoolAssignment } from '../../src/pools/types.js';
@@ -36,20 +35,18 @@ describe('node manifests', () => {
   const assignments = assignPools(snap, defaults);
   const files = renderNodeFiles({ cluster: 'prod', assignments, nodes: snap.nodes, policy: defaults.spec });
 
-  it('one file per node with a pool, plus the nodes kustomization, sorted by path', () => {
+  it('one file per node with a pool, sorted by path, and no kustomization listing them', () => {
     expect(files.map((f) => f.path)).toEqual([
       'clusters/prod/nodes/gpu-a100-01.yaml',
       'clusters/prod/nodes/gpu-a100-02.yaml',
       'clusters/prod/nodes/gpu-h100-01.yaml',
       'clusters/prod/nodes/gpu-t4-01.yaml',
       'clusters/prod/nodes/gpu-t4-03.yaml',
-      'clusters/prod/nodes/kustomization.yaml',
     ]);
   });
 
   it('matches the golden files (no taint)', () => {
     golden('gpu-a100-01.yaml', files[0]!.content);
-    golden('nodes-kustomization.yaml', files.at(-1)!.content);
   });
 
   it('with pools.taint.enabled: pool taint plus the node’s own non-system taints, sorted (SSA replaces the list)', () => {
@@ -103,10 +100,7 @@ describe('node manifests', () => {
       nodes: snap.nodes,
       policy: defaults.spec,
     });
-    expect(out.map((f) => f.path)).toEqual([
-      'clusters/c/nodes/gpu-a100-03.yaml',
-      'clusters/c/nodes/kustomization.yaml',
-    ]);
+    expect(out.map((f) => f.path)).toEqual(['clusters/c/nodes/gpu-a100-03.yaml']);
     expect(parse(out[0]!.content).metadata.labels).toEqual({ 'app.kubernetes.io/managed-by': 'gpuops' });
   });
 
@@ -132,14 +126,5 @@ describe('node manifests', () => {
       'kustomize.toolkit.fluxcd.io/prune': 'disabled',
     });
     expect(files[0]!.content).toContain(`argocd.argoproj.io/sync-wave: "-1"`);
-  });
-});
-
-describe('cluster kustomization', () => {
-  it('lists nodes then the algorithm folders sorted and unique (golden)', () => {
-    const f = renderClusterKustomization('prod', ['resnet50-infer', 'bert-train', 'resnet50-infer']);
-    expect(f.path).toBe('clusters/prod/kustomization.yaml');
-    golden('cluster-kustomization.yaml', f.content);
-    expect(renderClusterKustomization('prod', ['bert-train', 'resnet50-infer']).content).toBe(f.content);
   });
 });

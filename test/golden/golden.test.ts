@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { specHash } from '../../src/benchmark/spec-hash.js';
 import { renderBenchmarkJob } from '../../src/manifests/benchmark-job.js';
+import { isKustomizationFile } from '../../src/manifests/cluster-layout.js';
+import { renderNamespaceFiles } from '../../src/manifests/namespaces.js';
 import { renderWorkloadFiles, type WorkloadPool } from '../../src/manifests/workloads.js';
 import { renderYaml } from '../../src/manifests/yaml.js';
 import type { Policy, ResolvedAlgorithm } from '../../src/spec/types.js';
@@ -50,8 +52,23 @@ describe.each(['gpuops', 'hpa'] as const)('engine %s', (engine) => {
       cluster: 'prod',
       templates: templates(),
     });
-    expect(files.length).toBe(engine === 'hpa' ? 3 : 2);
+    // deployment.yaml (+ hpa.yaml): plain manifests, no kustomization (Argo CD directory.recurse, Flux's generated one)
+    expect(files.map((f) => f.path.split('/').at(-1))).toEqual(
+      engine === 'hpa' ? ['deployment.yaml', 'hpa.yaml'] : ['deployment.yaml'],
+    );
     for (const f of files) golden(`${engine}/${f.path}`, f.content!);
+  });
+});
+
+describe('namespace files', () => {
+  it('one file per algorithm namespace: the Namespace (wave -2, never pruned) and the benchmark RoleBinding', () => {
+    const files = renderNamespaceFiles('prod', [...algorithms.map((a) => a.namespace), 'vision']);
+    expect(files.map((f) => f.path)).toEqual([
+      'clusters/prod/namespaces/algorithms.yaml',
+      'clusters/prod/namespaces/vision.yaml',
+    ]);
+    expect(files.some((f) => isKustomizationFile(f.path))).toBe(false);
+    for (const f of files) golden(`namespaces/${f.path}`, f.content);
   });
 });
 

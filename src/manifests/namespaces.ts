@@ -1,0 +1,100 @@
+/**
+ * The Namespace objects the algorithms need, written into Git so that Argo CD or Flux creates
+ * them; gpuops never creates a namespace itself (pure).
+ *
+ * One file per namespace, `clusters/<cluster>/namespaces/<namespace>.yaml`, written only by the
+ * pools subject (the cluster-level pull request): no two subjects' pull requests share a file, and
+ * the namespace exists before the first benchmark Job of an algorithm in it (benchmarks run before
+ * any placement pull request exists). DESIGN.md's single `namespaces.yaml` would be one list that
+ * changes whenever a namespace comes or goes; a file per namespace changes only with that namespace.
+ *
+ * Each file also holds a RoleBinding of the ClusterRole `gpuops-benchmark` (templates/install) to
+ * gpuops's ServiceAccount, in that namespace only: gpuops can run benchmark Jobs in the algorithm
+ * namespaces and nowhere else (a ClusterRole bound by a RoleBinding grants its rules only in the
+ * binding's namespace; Kubernetes RBAC docs, "RoleBinding and ClusterRoleBinding").
+ */
+import type { RenderedFile } from './nodes.js';
+import { renderYaml } from './yaml.js';
+
+/** gpuops's ServiceAccount as templates/install creates it. */
+export interface ServiceAccountRef {
+  namespace: string;
+  name: string;
+}
+
+/** The ServiceAccount of templates/install/serviceaccount.yaml. */
+export const DEFAULT_SERVICE_ACCOUNT: Readonly<ServiceAccountRef> = {
+  namespace: 'gpuops-system',
+  name: 'gpuops',
+};
+
+/** The ClusterRole (templates/install/clusterrole-benchmark.yaml) each algorithm namespace binds. */
+export const BENCHMARK_CLUSTER_ROLE = 'gpuops-benchmark';
+
+/**
+ * Annotations of every generated Namespace: sync wave -2, before the Node labels (-1) and the
+ * workloads (0); Argo CD never prunes or deletes it and Flux never prunes it, because deleting a
+ * Namespace deletes everything in it, also what others put there.
+ */
+export const NAMESPACE_ANNOTATIONS: Readonly<Record<string, string>> = {
+  'argocd.argoproj.io/sync-options': 'Prune=false,Delete=false',
+  'argocd.argoproj.io/sync-wave': '-2',
+  'kustomize.toolkit.fluxcd.io/prune': 'disabled',
+};
+
+/** Folder of the namespace files of a cluster. */
+export function namespacesDir(cluster: string): string {
+  return `clusters/${cluster}/namespaces`;
+}
+
+/** `clusters/<cluster>/namespaces/<namespace>.yaml`. */
+export function namespaceFilePath(cluster: string, namespace: string): string {
+  return `${namespacesDir(cluster)}/${namespace}.yaml`;
+}
+
+/**
+ * Renders one namespace file (byte-stable): the Namespace, then the RoleBinding of
+ * {@link BENCHMARK_CLUSTER_ROLE} to `serviceAccount` in it, both in sync wave -2 (Argo CD applies
+ * the Namespace first within a wave by kind order).
+ */
+export function renderNamespaceFile(
+  cluster: string,
+  namespace: string,
+  serviceAccount: ServiceAccountRef = DEFAULT_SERVICE_ACCOUNT,
+): RenderedFile {
+  const labels = { 'app.kubernetes.io/managed-by': 'gpuops' };
+  const ns = {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: namespace, labels, annotations: { ...NAMESPACE_ANNOTATIONS } },
+  };
+  const binding = {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'RoleBinding',
+    metadata: {
+      name: BENCHMARK_CLUSTER_ROLE,
+      namespace,
+      labels,
+      annotations: { 'argocd.argoproj.io/sync-wave': '-2' },
+    },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: BENCHMARK_CLUSTER_ROLE },
+    subjects: [{ kind: 'ServiceAccount', name: serviceAccount.name, namespace: serviceAccount.namespace }],
+  };
+  return {
+    path: namespaceFilePath(cluster, namespace),
+    content: renderYaml([ns, binding]),
+  };
+}
+
+/**
+ * The namespace files for the namespaces of `algorithms`, one per distinct namespace, sorted by
+ * path. A namespace no algorithm uses any more keeps its file: removing it would not delete the
+ * Namespace (Prune=false) and a person may still run things there.
+ */
+export function renderNamespaceFiles(
+  cluster: string,
+  namespaces: Iterable<string>,
+  serviceAccount?: ServiceAccountRef,
+): RenderedFile[] {
+  return [...new Set(namespaces)].sort().map((ns) => renderNamespaceFile(cluster, ns, serviceAccount));
+}

@@ -64,7 +64,7 @@ export function failureStatus(
 /** Answers with the `Status` for an error (500 InternalError for anything but a SimApiError). */
 export function sendError(res: ServerResponse, err: unknown, details?: Record<string, unknown>): void {
   if (err instanceof SimApiError) {
-    sendJson(res, err.code, failureStatus(err.code, err.reason, err.message, details));
+    sendJson(res, err.code, failureStatus(err.code, err.reason, err.message, details ?? err.details));
   } else {
     const message = err instanceof Error ? err.message : String(err);
     sendJson(res, 500, failureStatus(500, 'InternalError', `Internal error occurred: ${message}`));

@@ -12,12 +12,14 @@ import { sendError, sendJson } from './http-util.js';
 import { renderKubeconfig } from './kubeconfig.js';
 import { ensureNamespace, listItems, loadObjects } from './load.js';
 import { handleApi } from './rest.js';
+import { checkNamespaceExists, RbacGate, type SimRbac } from './rbac.js';
 import { MemoryStore } from './store.js';
 import type { SimClock, SimController, SimStore } from './types.js';
 import { WatchHub } from './watch.js';
 
 export type { KubeObject, Resource, SimClock, SimController, SimStore, WatchEvent } from './types.js';
 export { SimApiError } from './types.js';
+export type { AccessRecord, SimRbac } from './rbac.js';
 
 /**
  * An extra HTTP route: returns true when it handled the request (it must then answer it).
@@ -43,6 +45,13 @@ export interface SimClusterOptions {
   port?: number;
   /** Listen host (default 127.0.0.1). */
   host?: string;
+  /**
+   * Enforce RBAC from the Role/ClusterRole/(Cluster)RoleBinding objects in the cluster, by bearer
+   * token (`rbac.ts`); default off (every request is the admin's).
+   */
+  rbac?: boolean;
+  /** Refuse creating objects in a namespace that does not exist, as the API server does; default off. */
+  namespaceLifecycle?: boolean;
 }
 
 /** A running simulated cluster. */
@@ -58,6 +67,10 @@ export interface SimCluster {
   requests(): { total: number; byVerb: Record<string, number> };
   /** Warnings from loading the dumps (one per item that could not be loaded). */
   loadErrors: string[];
+  /** With `rbac: true`: ServiceAccount tokens and the record of their requests. */
+  rbac?: SimRbac;
+  /** Kubeconfig YAML that authenticates with `token` (e.g. a ServiceAccount's from `rbac.issueToken`). */
+  kubeconfigWithToken(token: string, namespace?: string): string;
   close(): Promise<void>;
 }
 
@@ -139,6 +152,7 @@ export async function startSimCluster(opts: SimClusterOptions = {}): Promise<Sim
     },
   };
 
+  const gate = opts.rbac ? new RbacGate(store) : undefined;
   const server = createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://localhost');
@@ -149,6 +163,8 @@ export async function startSimCluster(opts: SimClusterOptions = {}): Promise<Sim
           res.end('ok');
           return;
         }
+        gate?.check(req, url);
+        if (opts.namespaceLifecycle) checkNamespaceExists(store, req, url);
         if (await handleApi(req, res, url, ctx)) return;
         sendJson(res, 404, {
           kind: 'Status',
@@ -179,7 +195,9 @@ export async function startSimCluster(opts: SimClusterOptions = {}): Promise<Sim
     store,
     clock,
     loadErrors,
+    ...(gate ? { rbac: gate } : {}),
     kubeconfig: () => renderKubeconfig(url),
+    kubeconfigWithToken: (token, namespace) => renderKubeconfig(url, namespace, token),
     writeKubeconfig: (path: string) => writeFileSync(path, renderKubeconfig(url), { mode: 0o600 }),
     requests: () => ({ total, byVerb: { ...byVerb } }),
     close: async () => {

@@ -49,6 +49,10 @@ export const RESOURCES: readonly ResourceInfo[] = [
   R('jobs', 'batch', 'v1', 'Job', true, ['status']),
   R('horizontalpodautoscalers', 'autoscaling', 'v2', 'HorizontalPodAutoscaler', true, ['status'], ['hpa']),
   R('leases', 'coordination.k8s.io', 'v1', 'Lease', true, []),
+  R('clusterroles', 'rbac.authorization.k8s.io', 'v1', 'ClusterRole', false, []),
+  R('clusterrolebindings', 'rbac.authorization.k8s.io', 'v1', 'ClusterRoleBinding', false, []),
+  R('roles', 'rbac.authorization.k8s.io', 'v1', 'Role', true, []),
+  R('rolebindings', 'rbac.authorization.k8s.io', 'v1', 'RoleBinding', true, []),
 ];
 
 /** `group/version` as it appears in `apiVersion` (`v1` for the core group). */

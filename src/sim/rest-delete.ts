@@ -50,6 +50,8 @@ function deleteOne(
       'horizontalpodautoscalers',
       'leases',
       'events',
+      'roles',
+      'rolebindings',
     ] as const) {
       for (const o of ctx.store.list(info, name)) ctx.store.delete(info, name, o.metadata.name);
     }

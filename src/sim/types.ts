@@ -44,7 +44,11 @@ export type Resource =
   | 'replicasets'
   | 'horizontalpodautoscalers'
   | 'leases'
-  | 'events';
+  | 'events'
+  | 'roles'
+  | 'rolebindings'
+  | 'clusterroles'
+  | 'clusterrolebindings';
 
 /** A change to one object, as a watch stream reports it. */
 export interface WatchEvent {
@@ -56,8 +60,10 @@ export interface WatchEvent {
 /** Raised by the object store; the REST layer turns it into a Kubernetes `Status` with `code`. */
 export class SimApiError extends Error {
   constructor(
-    readonly code: 404 | 409 | 422 | 400 | 405 | 415,
+    readonly code: 401 | 403 | 404 | 409 | 422 | 400 | 405 | 415,
     readonly reason:
+      | 'Unauthorized'
+      | 'Forbidden'
       | 'NotFound'
       | 'AlreadyExists'
       | 'Conflict'
@@ -66,6 +72,8 @@ export class SimApiError extends Error {
       | 'MethodNotAllowed'
       | 'UnsupportedMediaType',
     message: string,
+    /** The Status `details` (`name`, `group`, `kind`), when the error names an object. */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
     this.name = 'SimApiError';

@@ -8,6 +8,7 @@ import path from 'node:path';
 import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyGitOpsFolder } from '../../src/gitops-apply/index.js';
+import { renderNamespaceFile } from '../../src/manifests/namespaces.js';
 import { renderYaml } from '../../src/manifests/yaml.js';
 import { startSimCluster, type SimCluster } from '../../src/sim/index.js';
 
@@ -98,33 +99,24 @@ function write(rel: string, docs: unknown): void {
   writeFileSync(file, renderYaml(docs));
 }
 
-function kustomization(rel: string, resources: string[]): void {
-  write(rel, { apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources });
-}
-
-/** Writes the folder gpuops would write: nodes/, one folder per algorithm. */
+/**
+ * Writes the folder gpuops would write: namespaces/, nodes/, one folder per algorithm, plain
+ * manifests and no kustomization (Argo CD reads it as a directory with recurse).
+ */
 function writeFolder(opts: {
   nodes: Record<string, string>;
   algorithms: Record<string, number>;
   hpas?: string[];
 }): void {
   rmSync(folder, { recursive: true, force: true });
-  const nodeFiles = Object.keys(opts.nodes).map((n) => `${n}.yaml`);
+  const ns = renderNamespaceFile('prod', 'vision');
+  mkdirSync(path.join(folder, 'namespaces'), { recursive: true });
+  writeFileSync(path.join(folder, 'namespaces/vision.yaml'), ns.content);
   for (const [n, pool] of Object.entries(opts.nodes)) write(`nodes/${n}.yaml`, nodeManifest(n, pool));
-  kustomization('nodes/kustomization.yaml', nodeFiles);
   for (const [a, replicas] of Object.entries(opts.algorithms)) {
     write(`algorithms/${a}/deployment.yaml`, deployment(a, replicas));
-    const files = ['deployment.yaml'];
-    if (opts.hpas?.includes(a)) {
-      write(`algorithms/${a}/hpa.yaml`, hpa(a));
-      files.push('hpa.yaml');
-    }
-    kustomization(`algorithms/${a}/kustomization.yaml`, files);
+    if (opts.hpas?.includes(a)) write(`algorithms/${a}/hpa.yaml`, hpa(a));
   }
-  kustomization('kustomization.yaml', [
-    'nodes',
-    ...Object.keys(opts.algorithms).map((a) => `algorithms/${a}`),
-  ]);
 }
 
 const sync = () => applyGitOpsFolder(kc, folder, { fieldManager: 'argocd-controller' });
@@ -135,7 +127,12 @@ async function deploymentNames(ns: string): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  sim = await startSimCluster({ nodes: fixture('nodes.json'), pods: fixture('pods.json') });
+  // namespaceLifecycle: as a real API server, nothing is created in a namespace that does not exist.
+  sim = await startSimCluster({
+    nodes: fixture('nodes.json'),
+    pods: fixture('pods.json'),
+    namespaceLifecycle: true,
+  });
   kc = new k8s.KubeConfig();
   kc.loadFromString(sim.kubeconfig());
   core = kc.makeApiClient(k8s.CoreV1Api);
@@ -162,8 +159,10 @@ describe('applyGitOpsFolder against the simulated cluster', () => {
     const s = await sync();
 
     expect(s.errors).toEqual([]);
-    // Wave -1 (Nodes) before wave 0; within a wave Deployment before HorizontalPodAutoscaler.
+    // The Namespace from Git first (wave -2), Nodes (wave -1) before wave 0; within a wave by kind.
     expect(s.applied.map((a) => `${a.wave} ${a.kind} ${a.name} ${a.result}`)).toEqual([
+      '-2 Namespace vision created',
+      '-2 RoleBinding gpuops-benchmark created',
       '-1 Node gpu-a100-01 configured',
       '-1 Node gpu-t4-01 configured',
       '0 Deployment bert-train created',
@@ -266,7 +265,7 @@ describe('applyGitOpsFolder against the simulated cluster', () => {
     expect(missing?.message).toMatch(/Node gpu-gone-99 does not exist/);
     await expect(core.readNode({ name: 'gpu-gone-99' })).rejects.toMatchObject({ code: 404 });
     // The wave of the failure still ran (the good Node); wave 0 did not, and nothing was pruned.
-    expect(s.applied.map((a) => a.name)).toEqual(['gpu-a100-01']);
+    expect(s.applied.map((a) => a.name)).toEqual(['vision', 'gpuops-benchmark', 'gpu-a100-01']);
     expect(s.skipped.map((r) => `${r.kind} ${r.name}`)).toEqual(['Deployment whisper']);
     expect(s.pruned).toEqual([]);
     expect(await deploymentNames('vision')).toEqual(['bert-train', 'hand-made']);
@@ -289,28 +288,39 @@ describe('applyGitOpsFolder against the simulated cluster', () => {
         message: 'algorithms/whisper/deployment.yaml:2: kind is required',
       },
     ]);
-    expect(s.applied.map((a) => a.name)).toEqual(['gpu-a100-01']);
+    expect(s.applied.map((a) => a.name)).toEqual(['vision', 'gpuops-benchmark', 'gpu-a100-01']);
     // bert-train left Git, but a folder that could not be read in full never prunes.
     expect(s.pruned).toEqual([]);
     expect(await deploymentNames('vision')).toEqual(['bert-train', 'hand-made']);
   });
 
-  it('reports a missing resource path and an unsupported kustomization field by file', async () => {
+  it('reads a leftover kustomization.yaml as an object, as Argo CD’s directory source does, and fails before pruning', async () => {
     writeFolder({ nodes: { 'gpu-a100-01': 'long-task' }, algorithms: {} });
-    kustomization('kustomization.yaml', ['nodes', 'algorithms/nope']);
-    write('nodes/kustomization.yaml', {
+    write('kustomization.yaml', {
       apiVersion: 'kustomize.config.k8s.io/v1beta1',
       kind: 'Kustomization',
-      resources: ['gpu-a100-01.yaml'],
-      namePrefix: 'x-',
+      resources: ['nodes'],
+    });
+    const s = await sync();
+    expect(s.errors.map((e) => `${e.reason} ${e.file}:${e.line}`)).toEqual([
+      'InvalidManifest kustomization.yaml:2',
+    ]);
+    expect(s.pruned).toEqual([]);
+    expect(await deploymentNames('vision')).toEqual(['bert-train', 'hand-made']);
+  });
+
+  it('creates no namespace: a Deployment whose Namespace is not in Git fails (NamespaceLifecycle)', async () => {
+    writeFolder({ nodes: {}, algorithms: {} });
+    rmSync(path.join(folder, 'namespaces'), { recursive: true });
+    write('algorithms/lost/deployment.yaml', {
+      ...(deployment('lost', 1) as { metadata: object }),
+      metadata: { name: 'lost', namespace: 'nowhere', labels: MANAGED },
     });
     const s = await sync();
     expect(s.errors.map((e) => `${e.reason} ${e.file}`)).toEqual([
-      'UnsupportedKustomization nodes/kustomization.yaml',
-      'InvalidKustomization kustomization.yaml',
+      'ApplyFailed algorithms/lost/deployment.yaml',
     ]);
-    expect(s.errors[1]!.message).toMatch(/algorithms\/nope does not exist/);
-    expect(s.applied).toEqual([]);
-    expect(s.pruned).toEqual([]);
+    expect(s.errors[0]!.message).toMatch(/namespaces "nowhere" not found/);
+    await expect(core.readNamespace({ name: 'nowhere' })).rejects.toMatchObject({ code: 404 });
   });
 });

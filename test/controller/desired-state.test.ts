@@ -69,21 +69,62 @@ function merged(base: Map<string, string>, plan: ReturnType<typeof planDesiredSt
 describe('planDesiredState: pools', () => {
   const first = planDesiredState(input(new Map()));
 
-  it('fills the contract: one pools entry per node, node files and kustomizations to create, one pools change set', () => {
+  it('fills the contract: one pools entry per node, node files to create (no kustomization), one pools change set', () => {
     expect(first.output.cluster).toBe('prod');
     expect(first.output.pools).toHaveLength(13);
     expect(first.output.files).toEqual([
-      { path: 'clusters/prod/kustomization.yaml', change: 'create' },
       { path: 'clusters/prod/nodes/gpu-a100-01.yaml', change: 'create' },
       { path: 'clusters/prod/nodes/gpu-a100-02.yaml', change: 'create' },
       { path: 'clusters/prod/nodes/gpu-h100-01.yaml', change: 'create' },
       { path: 'clusters/prod/nodes/gpu-t4-01.yaml', change: 'create' },
       { path: 'clusters/prod/nodes/gpu-t4-03.yaml', change: 'create' },
-      { path: 'clusters/prod/nodes/kustomization.yaml', change: 'create' },
     ]);
     expect(first.changeSets.map((c) => c.branch)).toEqual(['gpuops/prod/pools']);
-    const root = first.changeSets[0]!.files.find((f) => f.path === 'clusters/prod/kustomization.yaml')!;
-    expect(parse(root.content!).resources).toEqual(['nodes']);
+  });
+
+  it('the pools change set writes one Namespace file per algorithm namespace, before any benchmark or placement', () => {
+    const algorithms = [alg('a'), alg('b'), { ...alg('c'), namespace: 'vision' }];
+    const plan = planDesiredState(input(new Map(), { repo: { policy, errors: [], algorithms } }));
+    expect(plan.changeSets.map((c) => c.branch)).toEqual(['gpuops/prod/pools']);
+    const ns = plan.changeSets[0]!.files.filter((f) => f.path.includes('/namespaces/'));
+    expect(ns.map((f) => f.path)).toEqual([
+      'clusters/prod/namespaces/algorithms.yaml',
+      'clusters/prod/namespaces/vision.yaml',
+    ]);
+    const [namespace, binding] = ns[1]!.content!.split('\n---\n').map((d) => parse(d));
+    expect(namespace).toMatchObject({ kind: 'Namespace', metadata: { name: 'vision' } });
+    expect(namespace.metadata.annotations['argocd.argoproj.io/sync-wave']).toBe('-2');
+    expect(binding).toMatchObject({
+      kind: 'RoleBinding',
+      metadata: { namespace: 'vision' },
+      roleRef: { kind: 'ClusterRole', name: 'gpuops-benchmark' },
+    });
+    // The algorithm leaves: its namespace file stays (deleting a Namespace deletes all in it).
+    const after = planDesiredState(
+      input(merged(new Map(), plan), { repo: { policy, errors: [], algorithms: [alg('a')] } }),
+    );
+    expect(after.output.files).toEqual([]);
+  });
+
+  it('migrates the old layout once: the pools change set deletes every kustomization file, no placement touches them', () => {
+    const resnet = alg('resnet-infer');
+    const repo = { policy, errors: [], algorithms: [resnet] };
+    const benchmarks = new Map([['resnet-infer', ok(42)]]);
+    const current = merged(new Map(), planDesiredState(input(new Map(), { repo, benchmarks })));
+    const old = new Map(current);
+    const legacy = [
+      'clusters/prod/kustomization.yaml',
+      'clusters/prod/nodes/kustomization.yaml',
+      'clusters/prod/algorithms/resnet-infer/kustomization.yaml',
+    ];
+    for (const p of legacy) old.set(p, 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n');
+    old.set('clusters/other/kustomization.yaml', 'not this cluster\n');
+    const plan = planDesiredState(input(old, { repo, benchmarks }));
+    expect(plan.changeSets.map((c) => c.branch)).toEqual(['gpuops/prod/pools']);
+    expect(plan.changeSets[0]!.files.filter((f) => f.content === null).map((f) => f.path)).toEqual(
+      [...legacy].sort(),
+    );
+    expect(planDesiredState(input(merged(old, plan), { repo, benchmarks })).changeSets).toEqual([]);
   });
 
   it('a second pass over its own merged output changes nothing', () => {
@@ -139,7 +180,7 @@ describe('planDesiredState: placement', () => {
     ]);
   });
 
-  it('one placement change set per placed algorithm, its Deployment pinned to the pool, the root listing only what exists after the merge', () => {
+  it('one placement change set per placed algorithm, its Deployment pinned to the pool, touching only its own folder', () => {
     const cs = plan.changeSets.filter((c) => c.kind === 'placement');
     expect(cs.map((c) => c.branch)).toEqual([
       'gpuops/prod/placement/bert-train',
@@ -150,27 +191,20 @@ describe('planDesiredState: placement', () => {
     const dep = parse(resnet.files.find((f) => f.path.endsWith('resnet-infer/deployment.yaml'))!.content!);
     expect(dep.spec.template.spec.nodeSelector).toEqual({ 'gpuops.dev/pool': 'short-task' });
     expect(dep.spec.replicas).toBe(1);
-    const root = parse(resnet.files.find((f) => f.path === 'clusters/prod/kustomization.yaml')!.content!);
-    expect(root.resources).toEqual(['algorithms/resnet-infer']);
+    for (const c of cs)
+      expect(c.files.every((f) => f.path.startsWith(`clusters/prod/algorithms/${c.subject}/`))).toBe(true);
     expect(resnet.body).toContain('42');
   });
 
-  it('after the PRs merge one by one, only the pools change set repairs the root kustomization, then nothing changes', () => {
-    const afterMerge = merged(new Map(), plan);
-    const repair = planDesiredState(
-      input(afterMerge, { repo: { policy, errors: [], algorithms }, benchmarks }),
-    );
-    expect(repair.changeSets.map((c) => c.branch)).toEqual(['gpuops/prod/pools']);
-    expect(repair.output.files).toEqual([{ path: 'clusters/prod/kustomization.yaml', change: 'update' }]);
-    const root = repair.changeSets[0]!.files.find((f) => f.path === 'clusters/prod/kustomization.yaml')!;
-    expect(parse(root.content!).resources).toEqual([
-      'nodes',
-      'algorithms/bert-train',
-      'algorithms/pinned',
-      'algorithms/resnet-infer',
-    ]);
+  it('no two change sets share a file, and once all are merged nothing changes', () => {
+    const owners = new Map<string, string>();
+    for (const c of plan.changeSets)
+      for (const f of c.files) {
+        expect(owners.get(f.path), f.path).toBeUndefined();
+        owners.set(f.path, c.branch);
+      }
     const settled = planDesiredState(
-      input(merged(afterMerge, repair), { repo: { policy, errors: [], algorithms }, benchmarks }),
+      input(merged(new Map(), plan), { repo: { policy, errors: [], algorithms }, benchmarks }),
     );
     expect(settled.changeSets).toEqual([]);
   });
@@ -189,7 +223,6 @@ describe('planDesiredState: placement', () => {
     expect(placement.map((c) => c.subject)).toEqual(['bert-train']);
     expect(placement[0]!.files.filter((f) => f.content === null).map((f) => f.path)).toEqual([
       'clusters/prod/algorithms/bert-train/deployment.yaml',
-      'clusters/prod/algorithms/bert-train/kustomization.yaml',
     ]);
     expect(next.output.files).toContainEqual({
       path: depPath.replace('resnet-infer', 'bert-train'),

@@ -41,17 +41,59 @@ describe('install manifests', () => {
     }
   });
 
-  it('grants only the verbs gpuops uses, and never delete on Nodes or write on Pods', () => {
-    const role = load('clusterrole.yaml')[0];
-    const grants = new Map<string, Set<string>>();
-    for (const rule of role.rules) {
-      for (const r of rule.resources) grants.set(`${rule.apiGroups[0]}/${r}`, new Set(rule.verbs));
+  it('the patch-mode component is a kustomize Component whose files are valid objects', () => {
+    const component = load('components/patch-mode/kustomization.yaml')[0] as {
+      kind: string;
+      resources: string[];
+    };
+    expect(component.kind).toBe('Component');
+    for (const file of component.resources) {
+      for (const obj of load(`components/patch-mode/${file}`)) {
+        expect(() => new MODELS[obj.kind as string]!(obj).validate()).not.toThrow();
+      }
     }
-    expect([...grants.get('/nodes')!].sort()).toEqual(['get', 'list', 'patch', 'watch']);
-    expect([...grants.get('/pods')!].sort()).toEqual(['get', 'list', 'watch']);
-    expect(grants.get('apps/deployments/scale')!.has('patch')).toBe(true);
-    expect(grants.get('apps/deployments')!.has('update')).toBe(false);
-    for (const verbs of grants.values()) expect(verbs.has('*')).toBe(false);
+  });
+
+  it('no wildcard anywhere; Jobs only through a RoleBinding (no ClusterRoleBinding of gpuops-benchmark); writes only in patch mode', () => {
+    const files = [
+      ...kustomization.resources,
+      'components/patch-mode/clusterrole.yaml',
+      'components/patch-mode/clusterrolebinding.yaml',
+    ];
+    const objects = files.flatMap((f) => load(f));
+    const roles = objects.filter((o) => o.kind === 'ClusterRole' || o.kind === 'Role');
+    for (const r of roles)
+      for (const rule of r.rules) {
+        for (const field of ['apiGroups', 'resources', 'verbs']) expect(rule[field]).not.toContain('*');
+      }
+    const grants = (name: string) =>
+      roles
+        .filter((r) => r.metadata.name === name)
+        .flatMap((r) =>
+          r.rules.flatMap((rule: AnyObj) =>
+            rule.resources.flatMap((res: string) =>
+              rule.verbs.map((v: string) => `${v} ${rule.apiGroups[0]}/${res}`),
+            ),
+          ),
+        )
+        .sort();
+    expect(grants('gpuops')).toEqual([
+      'list /nodes',
+      'list /pods',
+      'list autoscaling/horizontalpodautoscalers',
+    ]);
+    expect(grants('gpuops-benchmark')).toEqual(['create batch/jobs', 'delete batch/jobs', 'get batch/jobs']);
+    expect(grants('gpuops-patch')).toEqual([
+      'get /nodes',
+      'get apps/deployments/scale',
+      'patch /nodes',
+      'patch apps/deployments/scale',
+    ]);
+    const clusterBound = objects
+      .filter((o) => o.kind === 'ClusterRoleBinding')
+      .map((o) => o.roleRef.name)
+      .sort();
+    expect(clusterBound).toEqual(['gpuops', 'gpuops-patch']);
   });
 
   it('the controller Deployment probes /healthz and /readyz and runs `gpuops run`', () => {
@@ -63,11 +105,13 @@ describe('install manifests', () => {
     expect(dep.spec.template.spec.serviceAccountName).toBe(load('serviceaccount.yaml')[0].metadata.name);
   });
 
-  it('the Argo CD Application and Flux Kustomization point at clusters/<cluster>/ ', () => {
+  it('the Argo CD Application reads clusters/<cluster>/ as a directory with recurse, creates no namespace; Flux points at the same path', () => {
     const app = load('argocd-application.yaml')[0];
     expect(app.spec.source.path).toMatch(/^clusters\/[a-z0-9-]+$/);
+    expect(app.spec.source.directory).toEqual({ recurse: true });
+    expect(app.spec.syncPolicy.syncOptions).not.toContain('CreateNamespace=true');
     const [, flux] = load('flux-kustomization.yaml');
-    expect(flux.spec.path).toMatch(/^\.\/clusters\/[a-z0-9-]+$/);
+    expect(flux.spec.path).toBe(`./${app.spec.source.path}`);
     expect(flux.spec.prune).toBe(true);
   });
 });

@@ -154,27 +154,14 @@ describe('renderHpa', () => {
 });
 
 describe('renderWorkloadFiles', () => {
-  it('engine gpuops: deployment and kustomization, no hpa.yaml', () => {
+  it('engine gpuops: the Deployment only (no kustomization: Argo CD and Flux read the folder)', () => {
     const files = renderWorkloadFiles(input(gpuops));
-    expect(files.map((f) => f.path)).toEqual([
-      'clusters/prod/algorithms/resnet50-infer/deployment.yaml',
-      'clusters/prod/algorithms/resnet50-infer/kustomization.yaml',
-    ]);
-    expect(parse(files[1]!.content!)).toEqual({
-      apiVersion: 'kustomize.config.k8s.io/v1beta1',
-      kind: 'Kustomization',
-      resources: ['deployment.yaml'],
-    });
+    expect(files.map((f) => f.path)).toEqual(['clusters/prod/algorithms/resnet50-infer/deployment.yaml']);
   });
 
-  it('engine hpa: the kustomization lists the HPA too', () => {
+  it('engine hpa: the Deployment and the HPA', () => {
     const files = renderWorkloadFiles(input(hpa));
-    expect(files.map((f) => f.path.split('/').pop())).toEqual([
-      'deployment.yaml',
-      'hpa.yaml',
-      'kustomization.yaml',
-    ]);
-    expect(parse(files[2]!.content!).resources).toEqual(['deployment.yaml', 'hpa.yaml']);
+    expect(files.map((f) => f.path.split('/').pop())).toEqual(['deployment.yaml', 'hpa.yaml']);
   });
 
   it('is byte-stable and starts with the generated-file comment', () => {

@@ -136,7 +136,7 @@ export function formatSummary(r: DemoResult): string {
   lines.push(
     'Look around (the simulated cluster has stopped; the repo and the database stay):',
     `  git -C ${r.origin} log --all --oneline --graph`,
-    `  git -C ${r.origin} show main:clusters/${r.cluster}/kustomization.yaml`,
+    `  git -C ${r.origin} ls-tree -r --name-only main clusters/${r.cluster}/`,
     `  npm run gpuops -- prs --cluster ${r.cluster} --database ${r.database}`,
     `  less ${r.logFile}        # gpuops's JSON log`,
     '',

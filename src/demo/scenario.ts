@@ -442,7 +442,7 @@ class Scenario {
   private async sync(): Promise<void> {
     await syncCheckout(this.ctx.origin, this.ctx.reviewer);
     const folder = path.join(this.ctx.reviewer, 'clusters', this.ctx.cluster);
-    if (!existsSync(path.join(folder, 'kustomization.yaml'))) return;
+    if (!existsSync(folder)) return;
     const s = await applyGitOpsFolder(this.demo.kubeConfig, folder, { fieldManager: 'argocd-controller' });
     this.line(`Argo CD-like sync of clusters/${this.ctx.cluster}/: ${describeSync(s)}`);
     for (const e of s.errors) this.ctx.emit({ kind: 'problem', text: `sync: ${e.reason}: ${e.message}` });

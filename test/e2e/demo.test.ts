@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 import { runDemo, type DemoResult } from '../../src/demo/scenario.js';
 import { openStore } from '../../src/store/index.js';
 
@@ -106,11 +106,18 @@ describe('gpuops demo scenario, final state', () => {
     expect(atMain(result.origin, `${root}/nodes/gpu-a100-02.yaml`).metadata.labels['gpuops.dev/pool']).toBe(
       'test',
     );
-    expect(atMain(result.origin, `${root}/kustomization.yaml`).resources).toEqual([
-      'nodes',
-      'algorithms/bert-train',
-      'algorithms/resnet50-infer',
-    ]);
+    // No kustomization anywhere (Argo CD reads the folder with recurse); the namespace comes from Git.
+    expect(
+      result.mainFiles.filter((f) => f.startsWith(`${root}/`) && f.endsWith('kustomization.yaml')),
+    ).toEqual([]);
+    const nsFile = execFileSync(
+      'git',
+      ['-C', result.origin, 'show', `main:${root}/namespaces/algorithms.yaml`],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(parseAllDocuments(nsFile).map((d) => d.toJS().kind)).toEqual(['Namespace', 'RoleBinding']);
     expect(result.mainFiles.some((f) => f.includes('whisper-asr'))).toBe(false);
     // A person's merge commit on main for each merged branch.
     const merges = execFileSync('git', ['-C', result.origin, 'log', '--merges', '--format=%an %s', 'main'], {

@@ -55,7 +55,7 @@ describe('reconcile pass twice, provider git', () => {
     );
     expect(deployment.spec.template.spec.nodeSelector).toEqual({ 'gpuops.dev/pool': 'short-task' });
     // Nothing reaches main before a person merges.
-    expect(h.file('main', 'clusters/prod/kustomization.yaml')).toBeNull();
+    expect(h.file('main', 'clusters/prod/nodes/gpu-a.yaml')).toBeNull();
     expect(first.plan.placements.find((p) => p.algorithm === 'bert')).toMatchObject({ pool: null });
     // The git provider records the PRs in the database.
     const records = await h.store.pullRequests('prod');

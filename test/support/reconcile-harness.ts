@@ -101,13 +101,21 @@ export interface HarnessOptions {
   behaviour?: SimBehaviourConfig;
   /** The utilisation source of the pass; none (no data) by default. Set later with `setMetrics`. */
   metrics?: UtilizationSource | null;
+  /**
+   * Run gpuops as its ServiceAccount (`gpuops-system/gpuops`, a bearer token) on a simulated
+   * cluster that enforces RBAC and NamespaceLifecycle; the person and Argo CD (`sync`) stay admin.
+   */
+  asServiceAccount?: boolean;
 }
 
 /** A running installation; see the module comment. */
 export interface Harness {
   cluster: string;
   sim: SimCluster;
+  /** The admin's (Argo CD's) access. */
   kc: k8s.KubeConfig;
+  /** gpuops's access: the ServiceAccount's with `asServiceAccount`, else the admin's. */
+  gpuopsKc: k8s.KubeConfig;
   repo: TempRepo;
   store: Store;
   workingCopy: WorkingCopy;
@@ -157,10 +165,17 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
     nodes: opts.nodes,
     controllers: defaultControllers({ ...opts.behaviour, loadModel: load }),
     routes: [dcgmRoute(() => started.sim, load)],
+    ...(opts.asServiceAccount ? { rbac: true, namespaceLifecycle: true } : {}),
   });
   started.sim = simCluster;
   const kc = new k8s.KubeConfig();
   kc.loadFromString(simCluster.kubeconfig());
+  const gpuopsKc = new k8s.KubeConfig();
+  gpuopsKc.loadFromString(
+    simCluster.rbac
+      ? simCluster.kubeconfigWithToken(simCluster.rbac.issueToken('gpuops-system', 'gpuops'))
+      : simCluster.kubeconfig(),
+  );
   const repo = makeRemote(opts.files);
   const store = await openStore('sqlite::memory:');
   const logs: Record<string, unknown>[] = [];
@@ -201,9 +216,9 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
   }
   const deps: ReconcileDeps = {
     cluster,
-    kube: createKubeClient(kc),
-    jobs: createKubeJobApi(kc),
-    patcher: createClusterPatcher(kc),
+    kube: createKubeClient(gpuopsKc),
+    jobs: createKubeJobApi(gpuopsKc),
+    patcher: createClusterPatcher(gpuopsKc),
     workingCopy,
     host,
     store,
@@ -221,6 +236,7 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
     cluster,
     sim: simCluster,
     kc,
+    gpuopsKc,
     repo,
     store,
     workingCopy,

@@ -1,0 +1,203 @@
+/**
+ * Issue 13.12, least privilege proven: gpuops runs as its ServiceAccount (a bearer token) on a
+ * simulated cluster that enforces RBAC from the install manifests (templates/install) and refuses
+ * objects in missing namespaces. A full method in pull-request mode (snapshot, pools PR, benchmark
+ * Jobs — one that cannot be scheduled and is deleted —, placement PRs, the HPA engine), then patch
+ * mode with the patch-mode component (a Node relabelled and a Deployment scaled in the cluster),
+ * plus the leader-election Lease. The test fails on any 403, and fails when a rule grants a verb
+ * that no step used (the simulator records every request of the ServiceAccount).
+ */
+import path from 'node:path';
+import * as k8s from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { kubeLeaseApi } from '../../src/cluster/lease.js';
+import { readKustomizeTree } from '../../src/gitops-apply/kustomize-tree.js';
+import type { ManifestObject } from '../../src/gitops-apply/types.js';
+import { DcgmScrapeSource } from '../../src/metrics/dcgm-scrape.js';
+import { ruleAllows, type AccessRecord } from '../../src/sim/rbac.js';
+import { algorithmFile, gpuNode, startHarness, type Harness } from '../support/reconcile-harness.js';
+
+const INSTALL = path.resolve(import.meta.dirname, '../../templates/install');
+const RBAC_KINDS = new Set(['Namespace', 'ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding']);
+const SA_USER = 'system:serviceaccount:gpuops-system:gpuops';
+
+const policy = (mode: 'pull-request' | 'patch', engine: 'hpa' | 'gpuops') =>
+  [
+    'apiVersion: gpuops.dev/v1alpha1',
+    'kind: Policy',
+    'metadata: {name: test}',
+    'spec:',
+    '  benchmark: {unschedulableTimeoutSeconds: 60}',
+    '  scaling:',
+    `    mode: ${mode}`,
+    `    engine: ${engine}`,
+    '    windowSeconds: 1',
+    '    staleSampleSeconds: 600',
+    '    scaleUp: {cooldownSeconds: 0, stabilizationWindowSeconds: 0}',
+    '    scaleDown: {cooldownSeconds: 0, stabilizationWindowSeconds: 0}',
+    '',
+  ].join('\n');
+
+/** A benchmark that asks for 4 GPUs on a 1-GPU test node: unschedulable, its Job deleted. */
+const stuck = algorithmFile('stuck', { benchSeconds: 30 }).replace('gpus: 1', 'gpus: 4');
+
+let h: Harness;
+const installed: ManifestObject[] = [];
+
+/** Reads templates/install (or a component) and creates its RBAC objects as the admin. */
+async function install(dir: string): Promise<void> {
+  const tree = readKustomizeTree(dir);
+  expect(tree.errors).toEqual([]);
+  const api = k8s.KubernetesObjectApi.makeApiClient(h.kc);
+  for (const m of tree.manifests) {
+    if (!RBAC_KINDS.has(m.object.kind)) continue;
+    if (installed.some((o) => o.kind === m.object.kind && o.metadata.name === m.object.metadata.name))
+      continue;
+    await api.create(m.object as k8s.KubernetesObject);
+    installed.push(m.object);
+  }
+}
+
+beforeAll(async () => {
+  h = await startHarness({
+    asServiceAccount: true,
+    nodes: [gpuNode('gpu-a', 1), gpuNode('gpu-s', 1, 'short-task'), gpuNode('gpu-u', 1, 'unused')],
+    files: {
+      'README.md': '# gitops\n',
+      'algorithms/serve.yaml': algorithmFile('serve', { pool: 'auto', benchSeconds: 42 }),
+      'algorithms/stuck.yaml': stuck,
+      'policies/test.yaml': policy('pull-request', 'hpa'),
+    },
+  });
+  await install(INSTALL);
+}, 60_000);
+
+afterAll(async () => {
+  await h?.close();
+});
+
+const denied = () => h.sim.rbac!.records().filter((r) => !r.allowed);
+
+describe('gpuops as its ServiceAccount, RBAC enforced', () => {
+  it('answers 403 with the Kubernetes Status shape for what the install does not grant', async () => {
+    const batch = h.gpuopsKc.makeApiClient(k8s.BatchV1Api);
+    const err = await batch
+      .createNamespacedJob({
+        namespace: 'kube-system',
+        body: { metadata: { name: 'x' }, spec: { template: { spec: { containers: [] } } } },
+      })
+      .catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 403 });
+    expect(JSON.parse((err as { body: string }).body)).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: `jobs.batch is forbidden: User "${SA_USER}" cannot create resource "jobs" in API group "batch" in the namespace "kube-system"`,
+      reason: 'Forbidden',
+      details: { group: 'batch', kind: 'jobs' },
+      code: 403,
+    });
+  });
+
+  it('pull-request mode: pools PR, then benchmarks in the Git-created namespace, placement PRs; no 403', async () => {
+    const before = denied().length; // the probe above
+    const first = await h.pass();
+    expect(first.writeBack.map((r) => r.branch)).toEqual(['gpuops/prod/pools']);
+    h.merge('gpuops/prod/pools');
+    const s1 = await h.sync();
+    expect(s1.errors).toEqual([]);
+    // Argo CD created the namespace and the benchmark RoleBinding from Git; gpuops created nothing.
+    expect(h.sim.store.get('namespaces', undefined, 'algorithms')).toBeDefined();
+    expect(h.sim.store.get('rolebindings', 'algorithms', 'gpuops-benchmark')).toBeDefined();
+
+    const second = await h.pass();
+    expect(second.plan.placements.map((p) => [p.algorithm, p.pool])).toEqual([
+      ['serve', 'short-task'],
+      ['stuck', null],
+    ]);
+    expect(
+      h.sim.store.list('jobs', 'algorithms').map((j) => j.metadata.labels?.['gpuops.dev/algorithm']),
+    ).toEqual(['serve']); // stuck's Job was deleted when it could not be scheduled
+    h.merge('gpuops/prod/placement/serve');
+    expect((await h.sync()).errors).toEqual([]);
+    await h.pass(); // the HPA engine reads the HPA now in the cluster
+    expect(denied().slice(before)).toEqual([]);
+  });
+
+  it('patch mode with its component: relabels an unused node and scales the Deployment in the cluster; no 403', async () => {
+    await install(path.join(INSTALL, 'components/patch-mode'));
+    h.push({ 'policies/test.yaml': policy('patch', 'gpuops') }, 'Patch mode, gpuops engine');
+    // The engine changed: the placement PR is rebuilt without the HPA; merged and synced.
+    await h.pass();
+    h.merge('gpuops/prod/placement/serve');
+    expect((await h.sync()).errors).toEqual([]);
+    h.load.setLoad('serve', 100);
+    h.setMetrics(
+      new DcgmScrapeSource({
+        targets: ['gpu-a', 'gpu-s', 'gpu-u'].map((n) => ({ url: `${h.sim.url}/dcgm/${n}/metrics`, node: n })),
+        now: () => h.sim.clock.now(),
+      }),
+    );
+    const before = denied().length;
+    const pass = await h.pass();
+    const d = pass.plan.scaling.find((x) => x.algorithm === 'serve')!;
+    expect([d.action, d.nodes]).toEqual(['relabel', ['gpu-u']]);
+    expect(h.sim.store.get('nodes', undefined, 'gpu-u')?.metadata.labels?.['gpuops.dev/pool']).toBe(
+      'short-task',
+    );
+    expect(h.sim.store.get('deployments', 'algorithms', 'serve')?.spec.replicas).toBe(2);
+    expect(denied().slice(before)).toEqual([]);
+  });
+
+  it('leader election: the Lease in gpuops-system is read, created and renewed', async () => {
+    const lease = kubeLeaseApi(h.gpuopsKc, 'gpuops-system', 'gpuops');
+    expect(await lease.read()).toBeNull();
+    const at = new Date().toISOString();
+    const spec = {
+      holderIdentity: 'gpuops-0',
+      leaseDurationSeconds: 15,
+      leaseTransitions: 0,
+      acquireTime: at,
+      renewTime: at,
+    };
+    expect(await lease.create(spec)).toBe(true);
+    const got = await lease.read();
+    expect(got?.holderIdentity).toBe('gpuops-0');
+    expect(await lease.replace({ ...spec, renewTime: new Date().toISOString() }, got!.resourceVersion)).toBe(
+      true,
+    );
+  });
+
+  it('every verb the install grants was used, and nothing was denied', () => {
+    expect(denied().filter((r) => r.resource !== 'jobs' || r.namespace !== 'kube-system')).toEqual([]);
+    const used = h.sim.rbac!.records().filter((r) => r.allowed && r.username === SA_USER);
+    const unused: string[] = [];
+    const check = (role: ManifestObject, namespace: string | null) => {
+      for (const rule of (role.rules as { apiGroups: string[]; resources: string[]; verbs: string[] }[]) ??
+        [])
+        for (const group of rule.apiGroups)
+          for (const resource of rule.resources)
+            for (const verb of rule.verbs) {
+              const hit = used.some(
+                (r: AccessRecord) =>
+                  (namespace === null || r.namespace === namespace) &&
+                  ruleAllows(
+                    { apiGroups: [group], resources: [resource], verbs: [verb] },
+                    { ...r, name: '' },
+                  ),
+              );
+              if (!hit) unused.push(`${role.metadata.name}: ${verb} ${group}/${resource}`);
+            }
+    };
+    const byName = (kind: string, name: string) =>
+      installed.find((o) => o.kind === kind && o.metadata.name === name)!;
+    for (const b of installed.filter((o) => o.kind === 'ClusterRoleBinding'))
+      check(byName('ClusterRole', (b.roleRef as { name: string }).name), null);
+    for (const b of installed.filter((o) => o.kind === 'RoleBinding'))
+      check(byName('Role', (b.roleRef as { name: string }).name), b.metadata.namespace!);
+    // The benchmark ClusterRole is bound by the RoleBinding gpuops writes into Git per namespace.
+    check(byName('ClusterRole', 'gpuops-benchmark'), 'algorithms');
+    expect(unused).toEqual([]);
+  });
+});

@@ -199,5 +199,20 @@ describe('gpuops as its ServiceAccount, RBAC enforced', () => {
     // The benchmark ClusterRole is bound by the RoleBinding gpuops writes into Git per namespace.
     check(byName('ClusterRole', 'gpuops-benchmark'), 'algorithms');
     expect(unused).toEqual([]);
+    // The check bites: a verb no pass used (watch on Nodes), or a Job verb outside its namespace.
+    const extra = {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'too-much' },
+      rules: [{ apiGroups: [''], resources: ['nodes'], verbs: ['list', 'watch'] }],
+    };
+    check(extra, null);
+    check(byName('ClusterRole', 'gpuops-benchmark'), 'kube-system');
+    expect(unused).toEqual([
+      'too-much: watch /nodes',
+      'gpuops-benchmark: create batch/jobs',
+      'gpuops-benchmark: get batch/jobs',
+      'gpuops-benchmark: delete batch/jobs',
+    ]);
   });
 });

@@ -1,7 +1,6 @@
 import { Job } from 'kubernetes-models/batch/v1/Job';
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
-import { parse } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { specHash } from '../../src/benchmark/spec-hash.js';
 import { renderBenchmarkJob } from '../../src/manifests/benchmark-job.js';

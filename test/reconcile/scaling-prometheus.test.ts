@@ -107,8 +107,7 @@ beforeAll(async () => {
   for (const m of MODES)
     h[m].setMetrics(new PrometheusSource({ url: prometheus.url, selector: `sim="${m}"` }));
 
-  // Placement first: pools PR and placement PR, merged one after the other (both touch the root
-  // kustomization, so the second is rebuilt by the pass in between), then applied.
+  // Placement first: pools PR and placement PR, merged one after the other, then applied.
   await Promise.all(MODES.map((m) => placed(h[m])));
 }, 60_000);
 

@@ -9,6 +9,7 @@ import { readSnapshot } from '../cluster/read-snapshot.js';
 import type { Snapshot } from '../cluster/types.js';
 import { systemClock, type RunnerClock } from '../benchmark/clock.js';
 import { loadWorkloadTemplates } from '../benchmark/load-templates.js';
+import { namespaceFilePath } from '../manifests/namespaces.js';
 import { runBenchmarks, type BenchmarkProgress } from '../benchmark/runner.js';
 import { GitPullRequestHost } from '../gitops/git-host.js';
 import { openGitOps } from '../gitops/open.js';
@@ -162,10 +163,21 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
   // Benchmarks: the stored runs decide most algorithms; only new or changed specs, and those
   // that could not be scheduled last time, run on the test nodes that carry the label now.
   const { outcomes, runs } = await storedBenchmarks(repo.algorithms, store);
-  const toBenchmark = repo.algorithms.filter((a) => {
+  const due = repo.algorithms.filter((a) => {
     const o = outcomes.get(a.name);
     return a.placement === 'auto' && (!o || o.status === 'Unschedulable');
   });
+  // A benchmark Job needs its namespace, and only Git creates namespaces (the pools pull request
+  // writes clusters/<cluster>/namespaces/<ns>.yaml): until it is merged, the benchmark waits.
+  const toBenchmark = due.filter((a) => base.has(namespaceFilePath(cluster, a.namespace)));
+  for (const a of due) {
+    if (toBenchmark.includes(a)) continue;
+    outcomes.set(a.name, {
+      status: 'Pending',
+      medianSeconds: null,
+      message: `namespace ${a.namespace} is not in Git yet (merge the pools pull request that writes ${namespaceFilePath(cluster, a.namespace)})`,
+    });
+  }
   const test = testCapacity(snapshot, labelKey);
   if (!dryRun && toBenchmark.length > 0) {
     await runBenchmarks(

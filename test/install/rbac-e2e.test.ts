@@ -78,7 +78,8 @@ afterAll(async () => {
 
 const denied = () => h.sim.rbac!.records().filter((r) => !r.allowed);
 
-describe('gpuops as its ServiceAccount, RBAC enforced', () => {
+// Whole passes with benchmarks on a shared machine: more time than vitest's default per test.
+describe('gpuops as its ServiceAccount, RBAC enforced', { timeout: 180_000 }, () => {
   it('answers 403 with the Kubernetes Status shape for what the install does not grant', async () => {
     const batch = h.gpuopsKc.makeApiClient(k8s.BatchV1Api);
     const err = await batch
@@ -123,6 +124,32 @@ describe('gpuops as its ServiceAccount, RBAC enforced', () => {
     expect((await h.sync()).errors).toEqual([]);
     await h.pass(); // the HPA engine reads the HPA now in the cluster
     expect(denied().slice(before)).toEqual([]);
+  });
+
+  it('an algorithm in a new namespace: its benchmark waits (gpuops creates no namespace) until the pools PR brings it', async () => {
+    const vision = algorithmFile('detect', { benchSeconds: 50 }).replace(
+      'namespace: algorithms',
+      'namespace: vision',
+    );
+    h.push({ 'algorithms/detect.yaml': vision }, 'A new algorithm in namespace vision');
+    const before = denied().length;
+    const waiting = await h.pass();
+    expect(waiting.plan.placements.find((p) => p.algorithm === 'detect')).toMatchObject({ pool: null });
+    expect(waiting.plan.placements.find((p) => p.algorithm === 'detect')!.message).toMatch(
+      /namespace vision is not in Git yet/,
+    );
+    expect(h.sim.store.get('namespaces', undefined, 'vision')).toBeUndefined();
+    expect(h.file('gpuops/prod/pools', 'clusters/prod/namespaces/vision.yaml')).toContain('kind: Namespace');
+    h.merge('gpuops/prod/pools');
+    expect((await h.sync()).errors).toEqual([]);
+    const placed = await h.pass();
+    expect(placed.plan.placements.find((p) => p.algorithm === 'detect')).toMatchObject({
+      pool: 'short-task',
+    });
+    // No Job was tried before the namespace was in Git (it would be a 403: its RoleBinding comes
+    // with it); then the RoleBinding from Git allowed it.
+    expect(denied().slice(before)).toEqual([]);
+    expect(h.sim.store.list('jobs', 'vision')).toHaveLength(1);
   });
 
   it('patch mode with its component: relabels an unused node and scales the Deployment in the cluster; no 403', async () => {

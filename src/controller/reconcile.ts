@@ -6,6 +6,7 @@ import { createKubeJobApi } from '../cluster/jobs.js';
 import { createKubeClient, loadKubeConfig, type KubeClient } from '../cluster/kube-client.js';
 import { createClusterPatcher, type ClusterPatcher } from '../cluster/patch.js';
 import { readSnapshot } from '../cluster/read-snapshot.js';
+import { emptySinceOf } from '../pools/return-idle.js';
 import type { Snapshot } from '../cluster/types.js';
 import { systemClock, type RunnerClock } from '../benchmark/clock.js';
 import { loadWorkloadTemplates } from '../benchmark/load-templates.js';
@@ -209,6 +210,8 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
     .map((p) => p.nodeName!);
 
   const hpa = policy.spec.scaling.engine === 'hpa' ? await readHpaStates(deps.kube) : undefined;
+  // Since when each node has held no GPU pod (stored snapshots): pools shrink (ReturnedIdle).
+  const emptiness = await store.nodeEmptiness?.();
   // A spec that fails validation keeps what Git holds for it (never a PR deleting its workload).
   const invalid = invalidAlgorithms(repo, algorithmTexts);
   const desired = planDesiredState({
@@ -224,6 +227,7 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
     templates: deps.templates,
     runningBenchmarks,
     hpa,
+    ...(emptiness ? { emptySince: emptySinceOf(snapshot.nodes, emptiness) } : {}),
     now,
   });
 

@@ -33,4 +33,6 @@ export interface PoolAssignment {
    * its capacity counts physical GPUs, not the advertised replicas.
    */
   shared?: GpuSharing;
+  /** With `ReturnedIdle`: how long the node had held no GPU pod (seconds). */
+  emptySeconds?: number;
 }

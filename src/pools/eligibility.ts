@@ -1,4 +1,4 @@
-import { DEFAULT_POOL_LABEL, UNHEALTHY_TAINTS } from '../cluster/snapshot.js';
+import { DEFAULT_POOL_LABEL } from '../cluster/snapshot.js';
 import type { NodeInfo } from '../cluster/types.js';
 import { formatTaint, LEAVING_TAINT_KEYS, noNewPodsTaints } from '../manifests/scheduling.js';
 import type { PoolReason } from './types.js';
@@ -70,7 +70,8 @@ export function ineligibility(node: NodeInfo, labelKey: string = DEFAULT_POOL_LA
         message: `on its way out (tainted ${leaving.map(formatTaint).join(', ')}): offers no capacity`,
       };
     }
-    const lifecycle = blocking.find((t) => UNHEALTHY_TAINTS.includes(t.key));
+    // The node lifecycle controller's and kubelet's own (`unreachable`, `not-ready`, `unschedulable`, …).
+    const lifecycle = blocking.find((t) => t.key.startsWith('node.kubernetes.io/'));
     if (lifecycle || blocking.length === 0) {
       return { reason: 'Cordoned', message: `tainted ${lifecycle?.key ?? 'unschedulable'}` };
     }

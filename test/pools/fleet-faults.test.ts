@@ -201,7 +201,7 @@ describe('issue 13.3: shared GPUs are not whole GPUs', () => {
     ]);
   });
 
-  it.each([
+  it.each<[Record<string, string>, string]>([
     [{ 'nvidia.com/gpu.replicas': '4' }, 'time-slicing replicas'],
     [{ 'nvidia.com/gpu.product': 'Tesla-T4-SHARED', 'nvidia.com/gpu.replicas': '' }, 'product suffix'],
     [{ 'nvidia.com/gpu.product': 'Tesla-T4', 'nvidia.com/gpu.sharing-strategy': 'mps' }, 'MPS strategy'],

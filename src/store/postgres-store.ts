@@ -17,7 +17,7 @@ import {
   decisionFromRow,
   NODE_COLUMNS,
   nodeCells,
-  NODE_EMPTINESS_SQL,
+  nodeEmptinessSql,
   nodeEmptinessFromRows,
   OLDEST_SNAPSHOT_SQL,
   POD_COLUMNS,
@@ -332,9 +332,9 @@ export class PostgresStore implements Store {
     return rows.map(pullRequestFromRow);
   }
 
-  nodeEmptiness(): Promise<NodeEmptiness> {
+  nodeEmptiness(nodes: readonly string[]): Promise<NodeEmptiness> {
     return this.withClient('nodeEmptiness', async (c) => {
-      const rows = await c.query(NODE_EMPTINESS_SQL);
+      const rows = await c.query(nodeEmptinessSql('= ANY($1::text[])'), [[...nodes]]);
       const head = await c.query(OLDEST_SNAPSHOT_SQL);
       return nodeEmptinessFromRows(
         rows.rows as { name: unknown; empty_ms: unknown }[],

@@ -18,7 +18,7 @@ import {
   decisionFromRow,
   NODE_COLUMNS,
   nodeCells,
-  NODE_EMPTINESS_SQL,
+  nodeEmptinessSql,
   nodeEmptinessFromRows,
   OLDEST_SNAPSHOT_SQL,
   POD_COLUMNS,
@@ -285,10 +285,12 @@ export class SqliteStore implements Store {
     );
   }
 
-  nodeEmptiness(): Promise<NodeEmptiness> {
+  nodeEmptiness(nodes: readonly string[]): Promise<NodeEmptiness> {
     return this.run('nodeEmptiness', () =>
       this.db.transaction(() => {
-        const rows = this.prepare(NODE_EMPTINESS_SQL).all() as { name: unknown; empty_ms: unknown }[];
+        const rows = this.prepare(nodeEmptinessSql('IN (SELECT value FROM json_each(?))')).all(
+          JSON.stringify(nodes),
+        ) as { name: unknown; empty_ms: unknown }[];
         const head = this.prepare(OLDEST_SNAPSHOT_SQL).get() as { oldest: unknown } | undefined;
         return nodeEmptinessFromRows(rows, head?.oldest ?? null);
       })(),

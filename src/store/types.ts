@@ -88,12 +88,12 @@ export interface Store {
 
   /**
    * What the stored snapshots say about GPU pods on nodes, for returning idle nodes (issue 11
-   * item 6): the oldest stored snapshot's time, and for every node that some stored snapshot saw
+   * item 6): the oldest stored snapshot's time, and for every node of `nodes` that some stored snapshot saw
    * holding a GPU pod (`gpuRequested > 0` or a gpuops pod), the time of the first snapshot after
    * the last such one (null when the newest snapshot still saw one). Reaches back as far as the
    * stored snapshots (`keepSnapshots` passes). Optional: without it no node is returned.
    */
-  nodeEmptiness?(): Promise<NodeEmptiness>;
+  nodeEmptiness?(nodes: readonly string[]): Promise<NodeEmptiness>;
 
   recordBenchmarkRun(run: BenchmarkRun): Promise<void>;
   /** Runs of one algorithm at one spec hash, oldest first. */

@@ -84,7 +84,7 @@ describe.each(backends)('Store.nodeEmptiness on $name', (backend) => {
 
   it('first snapshot after the last busy one; busy in the newest → null; never busy → absent', async () => {
     await withStore(50, async (store) => {
-      const e = await store.nodeEmptiness!();
+      const e = await store.nodeEmptiness!(['a', 'b', 'c', 'd']);
       expect(e.oldest).toBe(at(0));
       expect(Object.fromEntries(e.emptyAfterBusy)).toEqual({ a: at(120), c: null, d: at(120) });
     });
@@ -92,16 +92,27 @@ describe.each(backends)('Store.nodeEmptiness on $name', (backend) => {
 
   it('reaches back only as far as the stored snapshots', async () => {
     await withStore(2, async (store) => {
-      const e = await store.nodeEmptiness!();
+      const e = await store.nodeEmptiness!(['a', 'b', 'c', 'd']);
       expect(e.oldest).toBe(at(120));
       expect(Object.fromEntries(e.emptyAfterBusy)).toEqual({ c: null });
+    });
+  });
+
+  it('only the nodes asked for', async () => {
+    await withStore(50, async (store) => {
+      const e = await store.nodeEmptiness!(['a', 'zz']);
+      expect(Object.fromEntries(e.emptyAfterBusy)).toEqual({ a: at(120) });
+      expect((await store.nodeEmptiness!([])).emptyAfterBusy.size).toBe(0);
     });
   });
 
   it('an empty database knows nothing', async () => {
     const store = await openStore(await backend.url());
     try {
-      expect(await store.nodeEmptiness!()).toEqual({ oldest: null, emptyAfterBusy: new Map() });
+      expect(await store.nodeEmptiness!(['a', 'b', 'c', 'd'])).toEqual({
+        oldest: null,
+        emptyAfterBusy: new Map(),
+      });
     } finally {
       await store.close();
     }

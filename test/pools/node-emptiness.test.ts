@@ -49,7 +49,7 @@ backends.push({
 backends.push({
   name: 'postgres',
   url: async () => {
-    server ??= await startTestPostgres();
+    if (!server) throw new Error('PostgreSQL did not start');
     const schema = `emptiness_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
     const c = new pg.Client({ connectionString: server.url });
     await c.connect();
@@ -63,9 +63,10 @@ backends.push({
   },
 });
 
-beforeAll(() => {
+beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'gpuops-emptiness-'));
-});
+  server = await startTestPostgres();
+}, 120_000);
 afterAll(async () => {
   for (const b of backends) await b.done();
   rmSync(dir, { recursive: true, force: true });

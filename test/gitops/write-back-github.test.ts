@@ -332,9 +332,9 @@ describe('writeBack in patch mode', () => {
       baseBranch: wc.baseBranch,
       sync: () => wc.sync(),
       // A person pushes to main after write-back fetched and before it pushes.
-      apply: async (...args: Parameters<WorkingCopy['apply']>) => {
+      applyAll: async (...args: Parameters<WorkingCopy['applyAll']>) => {
         theirs = person.commit('main', { 'algorithms/new.yaml': 'kind: Algorithm\n' });
-        return wc.apply(...args);
+        return wc.applyAll(...args);
       },
     };
     const cs = placement('resnet50-infer', 1);

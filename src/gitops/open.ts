@@ -21,6 +21,8 @@ export interface GitOpsSettings {
   githubApiUrl: string;
   githubRepo: string | undefined;
   githubToken: string | undefined;
+  /** Longest rate-limit wait, seconds, as text or number (`--github-rate-limit-wait-seconds`); default 60. */
+  githubRateLimitWaitSeconds?: string | number;
 }
 
 /**
@@ -52,6 +54,7 @@ export async function openGitOps(
       cluster: settings.cluster,
       token: settings.githubToken,
       baseUrl: settings.githubApiUrl,
+      maxRateLimitWaitSeconds: Number(settings.githubRateLimitWaitSeconds ?? 60),
       log: deps.log,
     });
   } else {

@@ -168,6 +168,10 @@ export class WorkingCopy {
   private readonly parentGit: SimpleGit;
   private cloneGit: SimpleGit | null = null;
   private synced = false;
+  /** Remote heads as last fetched (one `for-each-ref`), until the next fetch or push. */
+  private heads: Map<string, string> | null = null;
+  /** Remote branches whose heads the base branch contains, for the same heads. */
+  private merged: Set<string> | null = null;
   private queue: Promise<unknown> = Promise.resolve();
 
   private constructor(opts: WorkingCopyOptions) {
@@ -316,6 +320,7 @@ export class WorkingCopy {
         }
         this.counters.fetches++;
         this.synced = true;
+        this.forgetHeads();
       },
       (err) => err instanceof GitOpsError && err.kind === 'transient',
     );
@@ -325,8 +330,14 @@ export class WorkingCopy {
     if (!this.synced) await this.syncNow();
   }
 
-  /** Heads of the remote's branches as last fetched (one `for-each-ref`). */
+  private forgetHeads(): void {
+    this.heads = null;
+    this.merged = null;
+  }
+
+  /** Heads of the remote's branches as last fetched (one `for-each-ref`, kept until a fetch or push). */
   private async remoteHeads(): Promise<Map<string, string>> {
+    if (this.heads) return this.heads;
     const out = await this.run('for-each-ref', [
       'for-each-ref',
       '--format=%(objectname) %(refname)',
@@ -337,6 +348,7 @@ export class WorkingCopy {
       const m = /^([0-9a-f]+) refs\/remotes\/origin\/(.+)$/.exec(line);
       if (m && m[2] !== 'HEAD') heads.set(m[2]!, m[1]!);
     }
+    this.heads = heads;
     return heads;
   }
 
@@ -369,10 +381,23 @@ export class WorkingCopy {
     return this.serial(async () => {
       await this.ensureSynced();
       const heads = await this.remoteHeads();
-      const head = heads.get(branch);
-      if (head === undefined) return 'absent';
-      const out = await this.run('rev-list', ['rev-list', '--count', `${this.baseOf(heads)}..${head}`]);
-      return out.trim() === '0' ? 'merged' : 'ahead';
+      if (!heads.has(branch)) return 'absent';
+      // Every branch the base contains, in one `for-each-ref --merged` for all branches.
+      if (!this.merged) {
+        const out = await this.run('for-each-ref', [
+          'for-each-ref',
+          `--merged=${this.baseOf(heads)}`,
+          '--format=%(refname)',
+          'refs/remotes/origin/',
+        ]);
+        this.merged = new Set(
+          out
+            .split('\n')
+            .filter(Boolean)
+            .map((r) => r.replace(/^refs\/remotes\/origin\//, '')),
+        );
+      }
+      return this.merged.has(branch) ? 'merged' : 'ahead';
     });
   }
 
@@ -808,6 +833,7 @@ export class WorkingCopy {
     for (const r of refs) args.push(`--force-with-lease=refs/heads/${r.ref}:${r.expected ?? ''}`);
     args.push('origin', ...refs.map((r) => `${r.sha}:refs/heads/${r.ref}`));
     this.counters.pushes++;
+    this.forgetHeads(); // the push moves the remote-tracking refs of the refs it updated
     const res = await this.spawnGit('push', args, '');
     const stdout = res.stdout.toString('utf8');
     const lines = new Map(parsePushPorcelain(stdout).map((l) => [l.ref, l]));

@@ -168,6 +168,8 @@ export class WorkingCopy {
   private readonly parentGit: SimpleGit;
   private cloneGit: SimpleGit | null = null;
   private synced = false;
+  /** `origin` points at `url` (set once per instance: the URL may change between runs, not within one). */
+  private originSet = false;
   /** Remote heads as last fetched (one `for-each-ref`), until the next fetch or push. */
   private heads: Map<string, string> | null = null;
   /** Remote branches whose heads the base branch contains, for the same heads. */
@@ -306,7 +308,7 @@ export class WorkingCopy {
           }
         } else {
           try {
-            await this.repoGit.remote(['set-url', 'origin', this.url]);
+            if (!this.originSet) await this.repoGit.remote(['set-url', 'origin', this.url]);
             await this.repoGit.fetch([
               '-q',
               '--prune',
@@ -320,6 +322,7 @@ export class WorkingCopy {
         }
         this.counters.fetches++;
         this.synced = true;
+        this.originSet = true;
         this.forgetHeads();
       },
       (err) => err instanceof GitOpsError && err.kind === 'transient',

@@ -225,6 +225,19 @@ describe('two gpuops working copies on one remote', () => {
     expect(commitCount(repo, 'main')).toBe(3);
   });
 
+  it('patch mode: both commit the same change set at once and main gets it once', async () => {
+    const repo = setup();
+    const [a, b] = await Promise.all([open(repo, 'cache-a'), open(repo, 'cache-b')]);
+    const cs = changeSet('same', 4);
+    const [ra, rb] = await Promise.all([
+      a.applyAll([{ changeSet: cs }], { mode: 'patch' }),
+      b.applyAll([{ changeSet: cs }], { mode: 'patch' }),
+    ]);
+    expect([outcome(ra[0]).status, outcome(rb[0]).status].sort()).toEqual(['pushed', 'unchanged']);
+    expect(commitCount(repo, 'main')).toBe(2);
+    expect(remoteFile(repo, 'main', cs.files[0]!.path)).toBe('replicas: 4\n');
+  });
+
   it('two working copies sharing one clone cache take turns through its file lock', async () => {
     const repo = setup();
     const a = await open(repo, 'shared');

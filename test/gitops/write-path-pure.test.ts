@@ -197,7 +197,7 @@ describe('decidePullRequest', () => {
       'open, other body: update the body only',
       pr(c, { body: 'old' }),
       'update',
-      { title: undefined, addLabels: [] },
+      { title: undefined, body: withHashMarker(c.body, c.desiredHash), addLabels: [] },
     ],
     [
       'open, a label missing: add it',

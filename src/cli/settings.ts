@@ -15,6 +15,11 @@ export interface Settings {
   provider: 'git' | 'github';
   githubApiUrl: string;
   githubRepo: string | undefined;
+  /**
+   * Longest GitHub rate-limit wait one pass takes, seconds (default 60); a later reset ends that
+   * write as `RateLimited until HH:MM:SS` and the next pass tries again.
+   */
+  githubRateLimitWaitSeconds?: string;
   /** From `GITHUB_TOKEN` only, never from a flag or file. */
   githubToken: string | undefined;
   kubeconfig: string | undefined;
@@ -49,6 +54,12 @@ const OPTIONS: Option[] = [
     default: 'https://api.github.com',
   },
   { flag: 'github-repo', key: 'githubRepo', description: 'OWNER/NAME on GitHub (default: from --repo-url)' },
+  {
+    flag: 'github-rate-limit-wait-seconds',
+    key: 'githubRateLimitWaitSeconds',
+    description: 'longest GitHub rate-limit wait in a pass, seconds',
+    default: '60',
+  },
   {
     flag: 'kubeconfig',
     key: 'kubeconfig',
@@ -157,6 +168,11 @@ export function resolveSettings(
   if (!DNS_LABEL.test(String(out.cluster))) {
     throw new UsageError(
       `--cluster: ${JSON.stringify(out.cluster)} must be a DNS-1123 label (lower-case letters, digits, '-', at most 63): it names the folder clusters/<cluster>/`,
+    );
+  }
+  if (!/^\d+(\.\d+)?$/.test(String(out.githubRateLimitWaitSeconds))) {
+    throw new UsageError(
+      `--github-rate-limit-wait-seconds: must be a number of seconds ≥ 0, got ${JSON.stringify(out.githubRateLimitWaitSeconds)}`,
     );
   }
   out.kubeconfig = out.kubeconfig ?? env.KUBECONFIG;

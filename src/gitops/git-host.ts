@@ -5,6 +5,7 @@
  */
 import type { Store, PullRequestRecord } from '../store/types.js';
 import { branchPrefix } from './branch-name.js';
+import { decidePullRequest } from './ensure-pull-request.js';
 import { withHashMarker } from './pr-body.js';
 import type { CommentAction, EnsureResult, PullRequestHost } from './pr-host.js';
 import type { ChangeSet, GitOpsLogger, PullRequestInfo } from './types.js';
@@ -85,30 +86,25 @@ export class GitPullRequestHost implements PullRequestHost {
     return r ? toInfo(r, base) : null;
   }
 
-  /** Records title, body and hash when they differ from the record; `skipped-closed` as on GitHub. */
+  /** Records title, body and hash when they differ from the record; see {@link decidePullRequest}. */
   async ensurePullRequest(cs: ChangeSet, found?: PullRequestInfo | null): Promise<EnsureResult> {
     const r = await this.record(cs.branch);
     const current = found === undefined ? (r ? toInfo(r, this.o.base) : null) : found;
-    if (current?.state === 'closed' && current.desiredHash === cs.desiredHash) {
-      return { action: 'skipped-closed', number: null, url: null };
+    const decision = decidePullRequest(current, cs, false);
+    if (decision.action === 'left-closed') return { action: 'skipped-closed', number: null, url: null };
+    // The record also names kind and subject; a record that names others is rewritten.
+    const sameRecord =
+      r !== undefined && r.state === 'open' && r.kind === cs.kind && r.subject === cs.subject;
+    if (decision.action === 'nothing' && sameRecord && current?.state === 'open') {
+      return { action: 'unchanged', number: null, url: null };
     }
-    const body = withHashMarker(cs.body, cs.desiredHash);
-    const same =
-      r !== undefined &&
-      r.state === 'open' &&
-      r.title === cs.title &&
-      r.body === body &&
-      r.desiredHash === cs.desiredHash &&
-      r.kind === cs.kind &&
-      r.subject === cs.subject;
-    if (same) return { action: 'unchanged', number: null, url: null };
     await this.o.store.upsertPullRequest({
       cluster: this.o.cluster,
       branch: cs.branch,
       kind: cs.kind,
       subject: cs.subject,
       title: cs.title,
-      body,
+      body: withHashMarker(cs.body, cs.desiredHash),
       desiredHash: cs.desiredHash,
       number: null,
       url: null,

@@ -1,26 +1,32 @@
 /**
- * The GitHub pull-request host: octokit's `Octokit` (with its retry and throttling plugins) on
- * github.com or GitHub Enterprise (`baseUrl`). Rate limits are waited out as GitHub asks
+ * The GitHub pull-request host: octokit's `Octokit` (with its official retry and throttling
+ * plugins) on github.com or GitHub Enterprise (`baseUrl`), through the typed `octokit.rest.*`
+ * methods. Rate limits are waited out as GitHub asks
  * (https://docs.github.com/en/rest/using-the-rest-api/rate-limits-for-the-rest-api): a secondary
  * limit (403/429 "secondary rate limit") waits `retry-after` or, without it, 60 s; a 429 waits
  * `retry-after`; `x-ratelimit-remaining: 0` waits until `x-ratelimit-reset`. Each is retried a
- * bounded number of times. A plain 403 (no permission) is reported at once, never retried.
+ * bounded number of times, and only while the wait is at most `maxRateLimitWaitSeconds` (default
+ * 60 s): a reset further away ends the call at once with a `rate-limited` PrHostError that says
+ * `RateLimited until HH:MM:SS` (UTC), so a pass never hangs and the next pass tries again. A plain
+ * 403 (no permission) is reported at once, never retried.
  */
+import Bottleneck from 'bottleneck';
 import { Octokit } from 'octokit';
+import { sleep as defaultSleep } from '../util/retry.js';
 import { branchPrefix } from './branch-name.js';
+import { decidePullRequest } from './ensure-pull-request.js';
 import { redact } from './git-errors.js';
-import { parseDesiredHash, withHashMarker } from './pr-body.js';
+import { parseDesiredHash } from './pr-body.js';
 import {
   PrHostError,
   commentMarker,
-  pullRequestLabels,
   type CommentAction,
   type EnsureResult,
   type PullRequestHost,
 } from './pr-host.js';
 import type { ChangeSet, GitOpsLogger, PullRequestInfo } from './types.js';
 
-/** A wait GitHub asked for, reported before it happens. */
+/** A wait GitHub asked for, reported before it happens (or before gpuops declines to wait). */
 export interface RateLimitWait {
   /** `secondary`: secondary rate limit; `primary`: `x-ratelimit-remaining: 0`; `retry-after`: a 429. */
   kind: 'secondary' | 'primary' | 'retry-after';
@@ -46,51 +52,42 @@ export interface GitHubHostOptions {
   baseUrl?: string;
   /** Retries of a rate-limited request before it fails as `rate-limited`; default 3. */
   maxRateLimitRetries?: number;
+  /**
+   * Longest wait for one rate limit, seconds; default 60. A limit that resets later is not waited
+   * for: the call fails as `rate-limited` with the reset time (a wait of exactly this long is taken).
+   */
+  maxRateLimitWaitSeconds?: number;
   /** Milliseconds waited per second GitHub asks for; default 1000 (tests use 1). */
   msPerSecond?: number;
   /**
    * Pace writes as GitHub's best practices ask (1 s between writes, 3 s between requests that
-   * notify); default true. Tests turn it off.
+   * notify: the throttling plugin's own groups); default true. Tests turn it off.
    */
   pacing?: boolean;
-  /** Called before every rate-limit wait. */
+  /** Called before every rate-limit wait, and for a wait longer than the bound. */
   onWait?: (wait: RateLimitWait) => void;
+  /** Clock for the reset time of a `retry-after`; default the system clock. */
+  now?: () => Date;
   log?: GitOpsLogger;
 }
 
+/** The fields of a pull request gpuops reads (octokit's typed responses carry more). */
 interface RestPull {
   number: number;
   html_url: string;
   state: string;
-  merged_at: string | null;
+  merged_at?: string | null;
   title: string;
-  body: string | null;
+  body?: string | null;
   head: { ref: string };
   base: { ref: string };
-  labels: { name?: string }[];
-  updated_at: string;
+  labels: ({ name?: string } | string)[];
 }
 
 interface ErrorLike {
   status?: number;
   message?: string;
-  response?: { headers?: Record<string, string | undefined>; data?: unknown };
-  request?: { method?: string; url?: string };
-}
-
-/** A Bottleneck group stand-in that runs jobs at once (no pacing). */
-const NO_PACING = {
-  key: () => ({
-    schedule: (...args: unknown[]) => {
-      const fns = args.filter((a): a is (...x: unknown[]) => unknown => typeof a === 'function');
-      const fn = fns[0]!;
-      return Promise.resolve(fn(...args.slice(args.indexOf(fn) + 1)));
-    },
-  }),
-};
-
-function normalise(text: string | null | undefined): string {
-  return (text ?? '').replace(/\r\n/g, '\n').trimEnd();
+  response?: { headers?: Record<string, string | number | undefined>; data?: unknown };
 }
 
 function toInfo(pr: RestPull): PullRequestInfo {
@@ -102,18 +99,39 @@ function toInfo(pr: RestPull): PullRequestInfo {
     state: pr.state === 'open' ? 'open' : pr.merged_at ? 'merged' : 'closed',
     title: pr.title,
     body: pr.body ?? '',
-    labels: pr.labels.map((l) => l.name ?? '').filter(Boolean),
-    desiredHash: parseDesiredHash(pr.body),
+    labels: pr.labels.map((l) => (typeof l === 'string' ? l : (l.name ?? ''))).filter(Boolean),
+    desiredHash: parseDesiredHash(pr.body ?? null),
   };
 }
 
+function header(e: ErrorLike, name: string): string | undefined {
+  const v = e.response?.headers?.[name];
+  return v === undefined ? undefined : String(v);
+}
+
 function isRateLimited(e: ErrorLike): boolean {
-  const h = e.response?.headers ?? {};
   return (
     e.status === 429 ||
     (e.status === 403 &&
-      (/secondary rate|rate limit/i.test(e.message ?? '') || h['x-ratelimit-remaining'] === '0'))
+      (/secondary rate|rate limit/i.test(e.message ?? '') || header(e, 'x-ratelimit-remaining') === '0'))
   );
+}
+
+/** `HH:MM:SS` of a time in UTC. */
+export function utcClock(at: Date): string {
+  return at.toISOString().slice(11, 19);
+}
+
+/**
+ * When a rate limit of this error ends: `x-ratelimit-reset` (epoch seconds) when the primary
+ * limit is used up, else `now + retry-after`, else (secondary limit without a header) now + 60 s.
+ */
+export function rateLimitResetAt(e: ErrorLike, now: Date): Date {
+  const reset = Number(header(e, 'x-ratelimit-reset'));
+  if (header(e, 'x-ratelimit-remaining') === '0' && Number.isFinite(reset) && reset > 0)
+    return new Date(reset * 1000);
+  const after = Number(header(e, 'retry-after'));
+  return new Date(now.getTime() + (Number.isFinite(after) && after > 0 ? after : 60) * 1000);
 }
 
 /** The GitHub host. See the module comment for the rate-limit rules. */
@@ -126,17 +144,22 @@ export class GitHubHost implements PullRequestHost {
   constructor(options: GitHubHostOptions) {
     this.o = options;
     const max = options.maxRateLimitRetries ?? 3;
+    const maxWait = options.maxRateLimitWaitSeconds ?? 60;
     const ms = options.msPerSecond ?? 1000;
     const log = options.log;
+    const decide = (wait: RateLimitWait): boolean => {
+      const retry = wait.retryCount < max && wait.seconds <= maxWait;
+      options.onWait?.(wait);
+      log?.warn({ ...wait, retry }, 'GitHub rate limit');
+      return retry;
+    };
     const handler =
       (kind: RateLimitWait['kind']) =>
-      (retryAfter: number, opts: { method: string; url: string }, _octokit: unknown, retryCount: number) => {
-        const wait = { kind, seconds: retryAfter, retryCount, method: opts.method, url: opts.url };
-        options.onWait?.(wait);
-        log?.warn({ ...wait, retry: retryCount < max }, 'GitHub rate limit');
-        return retryCount < max;
-      };
+      (retryAfter: number, opts: { method: string; url: string }, _octokit: unknown, retryCount: number) =>
+        decide({ kind, seconds: retryAfter, retryCount, method: opts.method, url: opts.url });
     const quiet = () => undefined;
+    // Without pacing the plugin's write and notification groups are replaced by unpaced ones.
+    const unpaced = () => new Bottleneck.Group({ maxConcurrent: 1, minTime: 0 });
     this.octokit = new Octokit({
       auth: options.token,
       baseUrl: options.baseUrl ?? 'https://api.github.com',
@@ -146,33 +169,26 @@ export class GitHubHost implements PullRequestHost {
       retry: { doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451], retries: 2, retryAfterBaseValue: ms },
       throttle: {
         retryAfterBaseValue: ms,
-        onRateLimit: handler('primary') as never,
-        onSecondaryRateLimit: handler('secondary') as never,
-        ...(options.pacing === false ? { write: NO_PACING as never, notifications: NO_PACING as never } : {}),
+        onRateLimit: handler('primary'),
+        onSecondaryRateLimit: handler('secondary'),
+        ...(options.pacing === false ? { write: unpaced(), notifications: unpaced() } : {}),
       },
     });
     // A 429 with `retry-after` that is neither a secondary nor a primary limit: the throttling
-    // plugin does not handle it, so wait what GitHub asks here (outermost hook).
+    // plugin leaves it alone, so it is waited out here (outermost hook), within the same bound.
     this.octokit.hook.wrap('request', async (request, opts) => {
       for (let retryCount = 0; ; retryCount++) {
         try {
           return await request(opts);
         } catch (err) {
           const e = err as ErrorLike;
-          const h = e.response?.headers ?? {};
-          const seconds = Number(h['retry-after']);
-          const handled = /secondary rate/i.test(e.message ?? '') || h['x-ratelimit-remaining'] === '0';
-          if (e.status !== 429 || handled || !Number.isFinite(seconds) || retryCount >= max) throw err;
-          const wait: RateLimitWait = {
-            kind: 'retry-after',
-            seconds,
-            retryCount,
-            method: opts.method,
-            url: opts.url,
-          };
-          options.onWait?.(wait);
-          log?.warn({ ...wait }, 'GitHub rate limit');
-          await new Promise((r) => setTimeout(r, seconds * ms));
+          const seconds = Number(header(e, 'retry-after'));
+          const handled =
+            /secondary rate/i.test(e.message ?? '') || header(e, 'x-ratelimit-remaining') === '0';
+          if (e.status !== 429 || handled || !Number.isFinite(seconds)) throw err;
+          if (!decide({ kind: 'retry-after', seconds, retryCount, method: opts.method, url: opts.url }))
+            throw err;
+          await defaultSleep(seconds * ms);
         }
       }
     });
@@ -180,16 +196,25 @@ export class GitHubHost implements PullRequestHost {
 
   /** Maps an octokit error to a PrHostError naming the call; the token never appears. */
   private fail(what: string, err: unknown): PrHostError {
+    if (err instanceof PrHostError) return err;
     const e = err as ErrorLike;
     const status = typeof e.status === 'number' ? e.status : null;
-    const message = redact(`${what}: ${status ?? ''} ${e.message ?? String(err)}`.replace(/\s+/g, ' '), [
+    const detail = redact(`${what}: ${status ?? ''} ${e.message ?? String(err)}`.replace(/\s+/g, ' '), [
       this.o.token,
     ]);
-    if (status !== null && isRateLimited(e)) return new PrHostError('rate-limited', status, message);
-    if (status === 401 || status === 403) return new PrHostError('permission', status, message);
-    if (status === 404) return new PrHostError('not-found', status, message);
-    if (status === 422) return new PrHostError('validation', status, message);
-    return new PrHostError('other', status, message);
+    if (status !== null && isRateLimited(e)) {
+      const until = rateLimitResetAt(e, (this.o.now ?? (() => new Date()))());
+      return new PrHostError(
+        'rate-limited',
+        status,
+        `RateLimited until ${utcClock(until)} UTC (${detail})`,
+        until,
+      );
+    }
+    if (status === 401 || status === 403) return new PrHostError('permission', status, detail);
+    if (status === 404) return new PrHostError('not-found', status, detail);
+    if (status === 422) return new PrHostError('validation', status, detail);
+    return new PrHostError('other', status, detail);
   }
 
   private async call<T>(what: string, fn: () => Promise<T>): Promise<T> {
@@ -204,10 +229,10 @@ export class GitHubHost implements PullRequestHost {
     return { owner: this.o.owner, repo: this.o.repo };
   }
 
-  /** `GET /repos/{owner}/{repo}/pulls?state=all&head=owner:head&base=base`: the open PR, else the newest. */
+  /** `pulls.list` with `state=all&head=owner:head&base=base`: the open PR, else the newest. */
   async findPullRequest(head: string, base: string): Promise<PullRequestInfo | null> {
     const res = await this.call('list pull requests', () =>
-      this.octokit.request('GET /repos/{owner}/{repo}/pulls', {
+      this.octokit.rest.pulls.list({
         ...this.repo,
         state: 'all',
         head: `${this.o.owner}:${head}`,
@@ -217,78 +242,76 @@ export class GitHubHost implements PullRequestHost {
         per_page: 20,
       }),
     );
-    const pulls = (res.data as unknown as RestPull[]).filter(
-      (p) => p.head.ref === head && p.base.ref === base,
-    );
+    const pulls = res.data.filter((p) => p.head.ref === head && p.base.ref === base);
     const pick = pulls.find((p) => p.state === 'open') ?? pulls[0];
     return pick ? toInfo(pick) : null;
   }
 
-  /** Creates, updates (title, body, missing labels) or leaves the change set's PR; see {@link PullRequestHost}. */
+  /** Creates, updates (title, body, missing labels) or leaves the change set's PR; see {@link decidePullRequest}. */
   async ensurePullRequest(cs: ChangeSet, found?: PullRequestInfo | null): Promise<EnsureResult> {
     const pr = found === undefined ? await this.findPullRequest(cs.branch, this.o.base) : found;
-    if (pr?.state === 'open') return this.update(pr, cs);
-    if (pr?.state === 'closed' && pr.desiredHash === cs.desiredHash) {
-      return { action: 'skipped-closed', number: pr.number, url: pr.url };
+    const decision = decidePullRequest(pr, cs);
+    switch (decision.action) {
+      case 'left-closed':
+        return { action: 'skipped-closed', number: pr!.number, url: pr!.url };
+      case 'nothing':
+        return { action: 'unchanged', number: pr!.number, url: pr!.url };
+      case 'update':
+        return this.update(pr!, decision);
+      case 'create':
+        break;
     }
-    const body = withHashMarker(cs.body, cs.desiredHash);
-    let created: RestPull;
+    let created: { number: number; html_url: string };
     try {
-      const res = await this.octokit.request('POST /repos/{owner}/{repo}/pulls', {
+      const res = await this.octokit.rest.pulls.create({
         ...this.repo,
-        title: cs.title,
+        title: decision.title,
         head: cs.branch,
         base: this.o.base,
-        body,
+        body: decision.body,
       });
-      created = res.data as unknown as RestPull;
+      created = res.data;
     } catch (err) {
       const e = err as ErrorLike;
       if (e.status === 422 && /already exists/i.test(JSON.stringify(e.response?.data ?? e.message))) {
         // Someone (another gpuops replica, a person) opened it between our lookup and our create.
         const existing = await this.findPullRequest(cs.branch, this.o.base);
-        if (existing?.state === 'open') return this.update(existing, cs);
+        if (existing?.state === 'open') {
+          const again = decidePullRequest(existing, cs);
+          if (again.action === 'nothing')
+            return { action: 'unchanged', number: existing.number, url: existing.url };
+          if (again.action === 'update') return this.update(existing, again);
+        }
       }
       throw this.fail('create pull request', err);
     }
-    await this.addLabels(created.number, pullRequestLabels(cs));
+    await this.addLabels(created.number, decision.labels);
     this.o.log?.info({ number: created.number, branch: cs.branch }, 'Created pull request');
     return { action: 'created', number: created.number, url: created.html_url };
   }
 
-  private async update(pr: PullRequestInfo, cs: ChangeSet): Promise<EnsureResult> {
+  private async update(
+    pr: PullRequestInfo,
+    d: { title?: string; body?: string; addLabels: string[] },
+  ): Promise<EnsureResult> {
     const number = pr.number!;
-    const body = withHashMarker(cs.body, cs.desiredHash);
-    const patch: { title?: string; body?: string } = {};
-    if (pr.title !== cs.title) patch.title = cs.title;
-    if (normalise(pr.body) !== normalise(body)) patch.body = body;
-    let changed = false;
-    if (Object.keys(patch).length > 0) {
+    if (d.title !== undefined || d.body !== undefined) {
+      const patch = {
+        ...(d.title !== undefined ? { title: d.title } : {}),
+        ...(d.body !== undefined ? { body: d.body } : {}),
+      };
       await this.call('update pull request', () =>
-        this.octokit.request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', {
-          ...this.repo,
-          pull_number: number,
-          ...patch,
-        }),
+        this.octokit.rest.pulls.update({ ...this.repo, pull_number: number, ...patch }),
       );
-      changed = true;
     }
-    const missing = pullRequestLabels(cs).filter((l) => !pr.labels.includes(l));
-    if (missing.length > 0) {
-      await this.addLabels(number, missing);
-      changed = true;
-    }
-    return { action: changed ? 'updated' : 'unchanged', number, url: pr.url };
+    await this.addLabels(number, d.addLabels);
+    return { action: 'updated', number, url: pr.url };
   }
 
   private async addLabels(number: number, labels: string[]): Promise<void> {
     if (labels.length === 0) return;
     await this.call('add labels', () =>
-      this.octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/labels', {
-        ...this.repo,
-        issue_number: number,
-        labels,
-      }),
+      this.octokit.rest.issues.addLabels({ ...this.repo, issue_number: number, labels }),
     );
   }
 
@@ -297,20 +320,12 @@ export class GitHubHost implements PullRequestHost {
     const marker = commentMarker(body);
     if (marker) {
       const res = await this.call('list comments', () =>
-        this.octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', {
-          ...this.repo,
-          issue_number: number,
-          per_page: 100,
-        }),
+        this.octokit.rest.issues.listComments({ ...this.repo, issue_number: number, per_page: 100 }),
       );
-      if ((res.data as { body?: string }[]).some((c) => (c.body ?? '').includes(marker))) return 'unchanged';
+      if (res.data.some((c) => (c.body ?? '').includes(marker))) return 'unchanged';
     }
     await this.call('comment', () =>
-      this.octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
-        ...this.repo,
-        issue_number: number,
-        body,
-      }),
+      this.octokit.rest.issues.createComment({ ...this.repo, issue_number: number, body }),
     );
     return 'created';
   }
@@ -319,13 +334,9 @@ export class GitHubHost implements PullRequestHost {
   async listOpen(): Promise<PullRequestInfo[]> {
     const prefix = branchPrefix(this.o.cluster);
     const pulls = await this.call('list open pull requests', () =>
-      this.octokit.paginate('GET /repos/{owner}/{repo}/pulls', {
-        ...this.repo,
-        state: 'open',
-        per_page: 100,
-      }),
+      this.octokit.paginate(this.octokit.rest.pulls.list, { ...this.repo, state: 'open', per_page: 100 }),
     );
-    return (pulls as unknown as RestPull[]).filter((p) => p.head.ref.startsWith(prefix)).map(toInfo);
+    return pulls.filter((p) => p.head.ref.startsWith(prefix)).map(toInfo);
   }
 }
 

@@ -7,14 +7,43 @@ export {
   type ChangeSetInput,
   type ChangeSetConflict,
 } from './change-set.js';
-export { GitOpsError, classifyGitError, redact, type GitErrorKind } from './git-errors.js';
-export { GitHubHost, parseGitHubRepo, type GitHubHostOptions, type RateLimitWait } from './github-host.js';
+export {
+  GitOpsError,
+  GIT_ERROR_RULES,
+  classifyGitError,
+  parsePushPorcelain,
+  redact,
+  type GitErrorKind,
+  type GitErrorRule,
+  type PushRefResult,
+} from './git-errors.js';
+export { decidePullRequest, type EnsureDecision } from './ensure-pull-request.js';
+export { splitRemoteUrl, type SplitRemoteUrl } from './remote-url.js';
+export { withCloneLock, type CloneLockOptions } from './clone-lock.js';
+export {
+  GitHubHost,
+  parseGitHubRepo,
+  rateLimitResetAt,
+  utcClock,
+  type GitHubHostOptions,
+  type RateLimitWait,
+} from './github-host.js';
 export { GitPullRequestHost, type GitHostOptions } from './git-host.js';
 export { openGitOps, type GitOpsSettings } from './open.js';
 export * from './pr-body.js';
 export * from './pr-host.js';
 export type * from './types.js';
-export { WorkingCopy, DEFAULT_AUTHOR, type GitAuthor, type WorkingCopyOptions } from './working-copy.js';
+export {
+  WorkingCopy,
+  DEFAULT_AUTHOR,
+  commitMessage,
+  type ApplyItem,
+  type ApplyResult,
+  type CommitSpec,
+  type GitAuthor,
+  type WorkingCopyCounters,
+  type WorkingCopyOptions,
+} from './working-copy.js';
 export {
   writeBack,
   personCommitsComment,

@@ -8,6 +8,7 @@ import type { Store } from '../store/types.js';
 import { GitHubHost, parseGitHubRepo } from './github-host.js';
 import { GitPullRequestHost } from './git-host.js';
 import type { PullRequestHost } from './pr-host.js';
+import { splitRemoteUrl } from './remote-url.js';
 import type { GitOpsLogger } from './types.js';
 import { WorkingCopy, type GitAuthor } from './working-copy.js';
 
@@ -20,6 +21,8 @@ export interface GitOpsSettings {
   githubApiUrl: string;
   githubRepo: string | undefined;
   githubToken: string | undefined;
+  /** Longest rate-limit wait, seconds, as text or number (`--github-rate-limit-wait-seconds`); default 60. */
+  githubRateLimitWaitSeconds?: string | number;
 }
 
 /**
@@ -51,6 +54,7 @@ export async function openGitOps(
       cluster: settings.cluster,
       token: settings.githubToken,
       baseUrl: settings.githubApiUrl,
+      maxRateLimitWaitSeconds: Number(settings.githubRateLimitWaitSeconds ?? 60),
       log: deps.log,
     });
   } else {
@@ -64,13 +68,15 @@ export async function openGitOps(
       branchStatus: (branch) => opened.workingCopy!.branchStatus(branch),
     });
   }
+  // The cache folder is named after the URL without its credentials (WorkingCopy strips them too).
+  const remote = splitRemoteUrl(settings.repoUrl).url;
   const workingCopy = (opened.workingCopy = await WorkingCopy.open({
     repoUrl: settings.repoUrl,
     baseBranch: settings.branch,
     // One clone per remote and base branch: two gpuops against two repos never share a clone.
     dir: join(
       deps.cacheDir,
-      `gitops-${createHash('sha256').update(`${settings.repoUrl}#${settings.branch}`).digest('hex').slice(0, 12)}`,
+      `gitops-${createHash('sha256').update(`${remote}#${settings.branch}`).digest('hex').slice(0, 12)}`,
     ),
     token: settings.githubToken,
     author: deps.author,

@@ -48,15 +48,20 @@ export interface PullRequestHost {
 /** Why a host call failed: `permission` (403 without rate limiting), `rate-limited` (retries used up), `not-found`, `validation`, `other`. */
 export type PrHostErrorKind = 'permission' | 'rate-limited' | 'not-found' | 'validation' | 'other';
 
-/** A failed host call, with the HTTP status when there was one; the message never holds a token. */
+/**
+ * A failed host call, with the HTTP status when there was one; the message never holds a token.
+ * `retryAt` is set for `rate-limited`: when the limit resets (the next pass tries again).
+ */
 export class PrHostError extends Error {
   readonly kind: PrHostErrorKind;
   readonly status: number | null;
-  constructor(kind: PrHostErrorKind, status: number | null, message: string) {
+  readonly retryAt: Date | null;
+  constructor(kind: PrHostErrorKind, status: number | null, message: string, retryAt: Date | null = null) {
     super(message);
     this.name = 'PrHostError';
     this.kind = kind;
     this.status = status;
+    this.retryAt = retryAt;
   }
 }
 

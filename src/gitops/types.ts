@@ -79,7 +79,7 @@ export interface WriteBackResult {
   subject: string;
   branch: string;
   action: WriteBackAction;
-  /** `Created`, `Updated`, `UpToDate`, `Committed`, `ClosedByPerson`, `MaxOpenedPerPass`, `MaxOpen`, `PersonCommits`, `AlreadyInBase`, `DryRun`, `GitAuth`, `GitRefused`, `GitTransient`, `GitNonFastForward`, `HostPermission`, `HostRateLimited`, `HostError`, `ConflictingChangeSets`. */
+  /** `Created`, `Updated`, `UpToDate`, `Committed`, `ClosedByPerson`, `MaxOpenedPerPass`, `MaxOpen`, `PersonCommits`, `AlreadyInBase`, `DryRun`, `GitAuth`, `GitRefused`, `GitTransient`, `GitNonFastForward`, `HostPermission`, `RateLimited` (message `RateLimited until HH:MM:SS UTC …`), `HostError`, `ConflictingChangeSets`. */
   reason: string;
   message: string;
   /** Commit pushed in this pass, else null. */

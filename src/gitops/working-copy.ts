@@ -1,16 +1,25 @@
 /**
- * The git working copy of the GitOps repo: the only module that imports `simple-git`. It clones or
- * fetches into a cache folder, reads the base branch, and writes change sets as commits on gpuops
- * branches (or, in patch mode, on the base branch) following the rules people rely on (Renovate,
- * Flux image automation, Argo CD Image Updater): no commit when nothing changed, never a force-push
- * over a commit gpuops did not author, a rejected push is fetched, re-applied and pushed again.
+ * The git working copy of the GitOps repo: the only module that runs git. It clones (without a
+ * checkout) or fetches into a cache folder, reads the base branch, and writes change sets as
+ * commits on gpuops branches (or, in patch mode, on the base branch) following the rules people
+ * rely on (Renovate, Flux image automation, Argo CD Image Updater): no commit when nothing changed,
+ * never a force-push over a commit gpuops did not author, a rejected push is fetched, decided again
+ * and pushed again.
+ *
+ * Writing needs no working tree: every branch's commit is built from its start commit's tree in
+ * one `git fast-import` per pass, and every changed branch goes out in ONE `git push` with one
+ * refspec and one `--force-with-lease=<ref>:<expected>` per branch. A pass that commits N subjects
+ * spawns about five git processes, not ~8·N.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join, posix } from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
-import { GitOpsError, classifyGitError, redact } from './git-errors.js';
+import { backoffDelay, retry, sleep, type Backoff } from '../util/retry.js';
+import { withCloneLock } from './clone-lock.js';
+import { GitOpsError, classifyGitError, parsePushPorcelain, redact } from './git-errors.js';
+import { splitRemoteUrl } from './remote-url.js';
 import type {
   ApplyOptions,
   ApplyOutcome,
@@ -31,44 +40,60 @@ export const DEFAULT_AUTHOR: GitAuthor = { name: 'gpuops', email: 'gpuops@users.
 
 /** Options of {@link WorkingCopy.open}. */
 export interface WorkingCopyOptions {
-  /** `file://…`, a path, `https://…` or `ssh://…`. Never put a token in it: use `token`. */
+  /**
+   * `file://…`, a path, `https://…` or `ssh://…`. Credentials inside an https URL
+   * (`https://user:token@host/…`) are split off before git sees the URL and sent like `token`.
+   */
   repoUrl: string;
   /** Base branch, e.g. `main`. */
   baseBranch: string;
-  /** Cache folder of the clone; created when absent, fetched when present. */
+  /** Cache folder of the clone; created when absent, fetched when present; locked while in use. */
   dir: string;
   /**
    * Token for HTTPS remotes (`GITHUB_TOKEN`). Sent as an `http.<origin>/.extraHeader` through
    * git's `GIT_CONFIG_*` environment, scoped to the remote's origin; never in the URL, the argv,
-   * `.git/config` or any message.
+   * `.git/config` or any message. Credentials in `repoUrl` take its place for git.
    */
   token?: string;
   author?: GitAuthor;
   /** Attempts of a push (and of a fetch) before giving up; default 4. */
   maxAttempts?: number;
   /** Exponential backoff with jitter between attempts (milliseconds); default 500..8000. */
-  backoff?: { baseMs: number; maxMs: number };
-  /** Injected for tests. */
+  backoff?: Backoff;
+  /** Injected for tests (milliseconds). */
   sleep?: (ms: number) => Promise<void>;
   /** Injected for tests; 0..1. */
   random?: () => number;
+  /** Longest wait for another process's lock on the clone cache, milliseconds; default 120,000. */
+  lockTimeoutMs?: number;
 }
 
-/** Counters of what the working copy did (for metrics, logs and tests). */
+/** Counters of what the working copy did (for metrics, logs, the bench and tests). */
 export interface WorkingCopyCounters {
   fetches: number;
   commits: number;
+  /** `git push` processes (one per pass and attempt, however many branches it carries). */
   pushes: number;
+  /** Every git process spawned. */
+  processes: number;
 }
 
-const ZERO_SHA = /^0+$/;
+/** One change set to write, with its own "start afresh" flag (see {@link ApplyOptions.fresh}). */
+export interface ApplyItem {
+  changeSet: ChangeSet;
+  fresh?: boolean;
+}
+
+/** One result of {@link WorkingCopy.applyAll}: what happened, or why that change set failed. */
+export type ApplyResult = ApplyOutcome | GitOpsError;
 
 function validatePath(path: string): void {
   const norm = posix.normalize(path);
   if (
     path === '' ||
     path.startsWith('/') ||
-    path.includes('\\') ||
+    path.startsWith('"') ||
+    /[\\\n\r\0]/.test(path) ||
     norm !== path ||
     norm.startsWith('../') ||
     norm === '..' ||
@@ -89,25 +114,98 @@ function httpsOrigin(url: string): string | null {
   }
 }
 
+/** The commit message of a change set: title, the files, and trailers naming subject and hash. */
+export function commitMessage(cs: ChangeSet, files: readonly PlannedFile[]): string {
+  return [
+    cs.title,
+    '',
+    ...files.map((f) => `- ${f.change} ${f.path}`),
+    '',
+    `Gpuops-Subject: ${cs.kind}/${cs.subject}`,
+    `Gpuops-Desired-Hash: ${cs.desiredHash}`,
+    '',
+  ].join('\n');
+}
+
+/** A commit to build: its parent (a sha, or the index of an earlier commit of the same stream). */
+export interface CommitSpec {
+  parent: string | { previous: number };
+  message: string;
+  files: readonly FileChange[];
+}
+
+/** A planned write of one change set, before its commit exists. */
+interface Write {
+  index: number;
+  cs: ChangeSet;
+  ref: string;
+  /** Remote head the push expects (null: the branch must not exist). */
+  expected: string | null;
+  start: string;
+  files: PlannedFile[];
+  startedAfresh: boolean;
+  forced: boolean;
+}
+
+/** A commit of the remote's history as `git log` printed it. */
+interface LoggedCommit {
+  sha: string;
+  parents: string[];
+  author: string;
+  email: string;
+}
+
 /** A git working copy of the GitOps repo. Calls are serialised: one writer per repository. */
 export class WorkingCopy {
   readonly baseBranch: string;
   readonly author: GitAuthor;
-  readonly counters: WorkingCopyCounters = { fetches: 0, commits: 0, pushes: 0 };
+  readonly counters: WorkingCopyCounters = { fetches: 0, commits: 0, pushes: 0, processes: 0 };
   private readonly opts: WorkingCopyOptions;
-  private readonly git: SimpleGit;
+  /** The remote URL without credentials: the only form git ever sees. */
+  private readonly url: string;
+  private readonly secrets: string[];
+  private readonly extraHeader: string | null;
+  private readonly parentGit: SimpleGit;
+  private cloneGit: SimpleGit | null = null;
   private synced = false;
+  /** `origin` points at `url` (set once per instance: the URL may change between runs, not within one). */
+  private originSet = false;
+  /** Remote heads as last fetched (one `for-each-ref`), until the next fetch or push. */
+  private heads: Map<string, string> | null = null;
+  /** Remote branches whose heads the base branch contains, for the same heads. */
+  private merged: Set<string> | null = null;
   private queue: Promise<unknown> = Promise.resolve();
 
   private constructor(opts: WorkingCopyOptions) {
     this.opts = opts;
     this.baseBranch = opts.baseBranch;
     this.author = opts.author ?? DEFAULT_AUTHOR;
-    this.git = simpleGit({
-      baseDir: dirname(opts.dir),
-      maxConcurrentProcesses: 1,
-      unsafe: { allowUnsafeConfigEnvCount: true },
-    }).env(this.env());
+    const { url, credentials } = splitRemoteUrl(opts.repoUrl);
+    this.url = url;
+    const basic = credentials
+      ? `${credentials.username}:${credentials.password}`
+      : opts.token
+        ? `x-access-token:${opts.token}`
+        : null;
+    const origin = httpsOrigin(url);
+    this.extraHeader =
+      basic && origin ? `AUTHORIZATION: basic ${Buffer.from(basic).toString('base64')}` : null;
+    // A user name alone in an https URL is a token (`https://TOKEN@host/…`); with a password it is not.
+    const userSecret = credentials && credentials.password === '' ? credentials.username : undefined;
+    this.secrets = [opts.token, credentials?.password, userSecret, basic ?? undefined].filter(
+      (x): x is string => !!x,
+    );
+    this.parentGit = this.simpleGit(dirname(opts.dir));
+  }
+
+  private simpleGit(baseDir: string): SimpleGit {
+    return simpleGit({ baseDir, maxConcurrentProcesses: 1, unsafe: { allowUnsafeConfigEnvCount: true } })
+      .env(this.env())
+      .outputHandler(() => void this.counters.processes++);
+  }
+
+  private get repoGit(): SimpleGit {
+    return (this.cloneGit ??= this.simpleGit(this.opts.dir));
   }
 
   /**
@@ -123,7 +221,7 @@ export class WorkingCopy {
 
   /** The repo URL with any userinfo removed, safe to log. */
   get displayUrl(): string {
-    return this.redact(this.opts.repoUrl);
+    return this.redact(this.url);
   }
 
   private env(): Record<string, string> {
@@ -139,50 +237,55 @@ export class WorkingCopy {
       GIT_COMMITTER_EMAIL: this.author.email,
     };
     if (process.env.SSH_AUTH_SOCK) env.SSH_AUTH_SOCK = process.env.SSH_AUTH_SOCK;
-    const origin = httpsOrigin(this.opts.repoUrl);
-    if (this.opts.token && origin) {
-      const basic = Buffer.from(`x-access-token:${this.opts.token}`).toString('base64');
-      env.GIT_CONFIG_COUNT = '1';
-      env.GIT_CONFIG_KEY_0 = `http.${origin}.extraheader`;
-      env.GIT_CONFIG_VALUE_0 = `AUTHORIZATION: basic ${basic}`;
-    }
+    const config: [string, string][] = [['core.autocrlf', 'false']];
+    const origin = httpsOrigin(this.url);
+    if (this.extraHeader && origin) config.push([`http.${origin}.extraheader`, this.extraHeader]);
+    env.GIT_CONFIG_COUNT = String(config.length);
+    config.forEach(([k, v], i) => {
+      env[`GIT_CONFIG_KEY_${i}`] = k;
+      env[`GIT_CONFIG_VALUE_${i}`] = v;
+    });
     return env;
   }
 
   private redact(text: string): string {
-    return redact(text, [this.opts.token]);
+    return redact(text, this.secrets);
   }
 
+  /** Serialises calls in this process and holds the clone cache's file lock across processes. */
   private serial<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(fn, fn);
+    const locked = () => withCloneLock(this.opts.dir, fn, { timeoutMs: this.opts.lockTimeoutMs });
+    const run = this.queue.then(locked, locked);
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  /** Runs git in the clone (or, with `cwd: 'parent'`, next to it); failures become GitOpsError. */
-  private async run(operation: string, args: string[], inParent = false): Promise<string> {
-    const full = inParent ? args : ['-C', this.opts.dir, ...args];
+  private fail(operation: string, err: unknown): GitOpsError {
+    const text = this.redact(err instanceof Error ? err.message : String(err)).trim();
+    return new GitOpsError(classifyGitError(text), operation, text);
+  }
+
+  /** Runs git in the clone through simple-git; failures become GitOpsError. */
+  private async run(operation: string, args: string[]): Promise<string> {
     try {
-      return await this.git.raw(full);
+      return await this.repoGit.raw(args);
     } catch (err) {
-      const text = this.redact(err instanceof Error ? err.message : String(err)).trim();
-      throw new GitOpsError(classifyGitError(text), operation, text);
+      throw this.fail(operation, err);
     }
-  }
-
-  private delay(attempt: number): number {
-    const { baseMs, maxMs } = this.opts.backoff ?? { baseMs: 500, maxMs: 8000 };
-    const capped = Math.min(maxMs, baseMs * 2 ** (attempt - 1));
-    return Math.round(capped * (0.5 + 0.5 * (this.opts.random ?? Math.random)()));
-  }
-
-  private async pause(attempt: number): Promise<void> {
-    const ms = this.delay(attempt);
-    await (this.opts.sleep ?? ((t: number) => new Promise<void>((r) => setTimeout(r, t))))(ms);
   }
 
   private get maxAttempts(): number {
     return Math.max(1, this.opts.maxAttempts ?? 4);
+  }
+
+  private retry<T>(fn: (attempt: number) => Promise<T>, retryable: (err: unknown) => boolean): Promise<T> {
+    return retry(fn, {
+      attempts: this.maxAttempts,
+      backoff: this.opts.backoff,
+      sleep: this.opts.sleep,
+      random: this.opts.random,
+      retryable,
+    });
   }
 
   /**
@@ -193,49 +296,67 @@ export class WorkingCopy {
     return this.serial(() => this.syncNow());
   }
 
-  private async syncNow(): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      try {
+  private syncNow(): Promise<void> {
+    return this.retry(
+      async () => {
         if (!existsSync(join(this.opts.dir, '.git'))) {
           await rm(this.opts.dir, { recursive: true, force: true });
-          await this.run(
-            'clone',
-            ['clone', '-q', '--no-tags', '-c', 'core.autocrlf=false', '--', this.opts.repoUrl, this.opts.dir],
-            true,
-          );
+          try {
+            await this.parentGit.clone(this.url, this.opts.dir, ['-q', '--no-tags', '--no-checkout']);
+          } catch (err) {
+            throw this.fail('clone', err);
+          }
         } else {
-          await this.run('remote', ['remote', 'set-url', 'origin', this.opts.repoUrl]);
-          await this.run('fetch', [
-            'fetch',
-            '-q',
-            '--prune',
-            '--no-tags',
-            'origin',
-            '+refs/heads/*:refs/remotes/origin/*',
-          ]);
+          try {
+            if (!this.originSet) await this.repoGit.remote(['set-url', 'origin', this.url]);
+            await this.repoGit.fetch([
+              '-q',
+              '--prune',
+              '--no-tags',
+              'origin',
+              '+refs/heads/*:refs/remotes/origin/*',
+            ]);
+          } catch (err) {
+            throw this.fail('fetch', err);
+          }
         }
         this.counters.fetches++;
         this.synced = true;
-        return;
-      } catch (err) {
-        if (!(err instanceof GitOpsError) || err.kind !== 'transient' || attempt >= this.maxAttempts)
-          throw err;
-        await this.pause(attempt);
-      }
-    }
+        this.originSet = true;
+        this.forgetHeads();
+      },
+      (err) => err instanceof GitOpsError && err.kind === 'transient',
+    );
   }
 
   private async ensureSynced(): Promise<void> {
     if (!this.synced) await this.syncNow();
   }
 
-  private async revParse(ref: string): Promise<string | null> {
-    const out = (await this.run('rev-parse', ['for-each-ref', '--format=%(objectname)', ref])).trim();
-    return out === '' ? null : (out.split('\n')[0] ?? null);
+  private forgetHeads(): void {
+    this.heads = null;
+    this.merged = null;
   }
 
-  private async baseRef(): Promise<string> {
-    const sha = await this.revParse(`refs/remotes/origin/${this.baseBranch}`);
+  /** Heads of the remote's branches as last fetched (one `for-each-ref`, kept until a fetch or push). */
+  private async remoteHeads(): Promise<Map<string, string>> {
+    if (this.heads) return this.heads;
+    const out = await this.run('for-each-ref', [
+      'for-each-ref',
+      '--format=%(objectname) %(refname)',
+      'refs/remotes/origin/',
+    ]);
+    const heads = new Map<string, string>();
+    for (const line of out.split('\n')) {
+      const m = /^([0-9a-f]+) refs\/remotes\/origin\/(.+)$/.exec(line);
+      if (m && m[2] !== 'HEAD') heads.set(m[2]!, m[1]!);
+    }
+    this.heads = heads;
+    return heads;
+  }
+
+  private baseOf(heads: Map<string, string>): string {
+    const sha = heads.get(this.baseBranch);
     if (!sha) {
       throw new GitOpsError(
         'refused',
@@ -247,9 +368,11 @@ export class WorkingCopy {
   }
 
   /** The commit at the head of the base branch as last fetched. */
-  async baseHead(): Promise<string> {
-    await this.ensureSynced();
-    return this.baseRef();
+  baseHead(): Promise<string> {
+    return this.serial(async () => {
+      await this.ensureSynced();
+      return this.baseOf(await this.remoteHeads());
+    });
   }
 
   /**
@@ -260,259 +383,521 @@ export class WorkingCopy {
   branchStatus(branch: string): Promise<'absent' | 'merged' | 'ahead'> {
     return this.serial(async () => {
       await this.ensureSynced();
-      const head = await this.revParse(`refs/remotes/origin/${branch}`);
-      if (head === null) return 'absent';
-      return (await this.isAncestor(head, await this.baseRef())) ? 'merged' : 'ahead';
+      const heads = await this.remoteHeads();
+      if (!heads.has(branch)) return 'absent';
+      // Every branch the base contains, in one `for-each-ref --merged` for all branches.
+      if (!this.merged) {
+        const out = await this.run('for-each-ref', [
+          'for-each-ref',
+          `--merged=${this.baseOf(heads)}`,
+          '--format=%(refname)',
+          'refs/remotes/origin/',
+        ]);
+        this.merged = new Set(
+          out
+            .split('\n')
+            .filter(Boolean)
+            .map((r) => r.replace(/^refs\/remotes\/origin\//, '')),
+        );
+      }
+      return this.merged.has(branch) ? 'merged' : 'ahead';
     });
   }
 
-  /** Blob ids of the given paths (or of every file under `prefix`) at `ref`. */
-  private async lsTree(ref: string, paths: string[]): Promise<Map<string, string>> {
-    const out = await this.run('ls-tree', ['ls-tree', '-r', '-z', '--full-tree', ref, '--', ...paths]);
-    const blobs = new Map<string, string>();
-    for (const entry of out.split('\0')) {
-      const m = /^\d+ blob ([0-9a-f]+)\t(.*)$/s.exec(entry);
-      if (m) blobs.set(m[2]!, m[1]!);
-    }
-    return blobs;
-  }
-
-  /**
-   * Contents of the given blobs (path → blob id), read through ONE `git cat-file --batch` process
-   * (a process per blob cost ~10 ms each: 5,000 files took most of a pass).
-   */
-  private async readBlobs(blobs: Map<string, string>): Promise<Map<string, string>> {
-    const out = new Map<string, string>();
-    if (blobs.size === 0) return out;
-    const sorted = [...blobs].sort(([a], [b]) => (a < b ? -1 : 1));
-    const data = await this.batch(
-      'cat-file',
-      ['-C', this.opts.dir, 'cat-file', '--batch'],
-      [...new Set(blobs.values())].join('\n') + '\n',
-    );
-    const contents = new Map<string, string>();
-    for (let at = 0; at < data.length;) {
-      const eol = data.indexOf(10, at);
-      if (eol < 0) break;
-      const header = data.toString('latin1', at, eol).split(' ');
-      if (header[1] !== 'blob')
-        throw new GitOpsError('refused', 'cat-file', `cannot read ${header.join(' ')}`);
-      const size = Number(header[2]);
-      contents.set(header[0]!, data.toString('utf8', eol + 1, eol + 1 + size));
-      at = eol + 1 + size + 1;
-    }
-    for (const [path, sha] of sorted) {
-      const text = contents.get(sha);
-      if (text === undefined) throw new GitOpsError('refused', 'cat-file', `blob ${sha} of ${path} not read`);
-      out.set(path, text);
-    }
-    return out;
-  }
-
-  /** Runs git with `input` on its standard input and returns its standard output; failures become GitOpsError. */
-  private batch(operation: string, args: string[], input: string): Promise<Buffer> {
+  /** Spawns git with `input` on stdin; resolves with its exit code and output (never rejects on a non-zero exit). */
+  private spawnGit(
+    operation: string,
+    args: string[],
+    input: string | Buffer,
+  ): Promise<{ code: number; stdout: Buffer; stderr: string }> {
+    this.counters.processes++;
     return new Promise((resolve, reject) => {
-      const child = spawn('git', args, { env: this.env(), stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn('git', ['-C', this.opts.dir, ...args], {
+        env: this.env(),
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
       const chunks: Buffer[] = [];
       let stderr = '';
       child.stdout.on('data', (c: Buffer) => chunks.push(c));
       child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-      child.on('error', (err) =>
-        reject(new GitOpsError(classifyGitError(err.message), operation, this.redact(err.message))),
-      );
-      child.on('close', (code) => {
-        if (code === 0) resolve(Buffer.concat(chunks));
-        else {
-          const text = this.redact(stderr.trim() || `git exited with ${code}`);
-          reject(new GitOpsError(classifyGitError(text), operation, text));
-        }
-      });
+      child.on('error', (err) => reject(this.fail(operation, err)));
+      child.on('close', (code) => resolve({ code: code ?? 1, stdout: Buffer.concat(chunks), stderr }));
       child.stdin.on('error', () => undefined); // a git that died early is reported on close
       child.stdin.end(input);
     });
+  }
+
+  /** Runs git with `input` on its standard input and returns its standard output; failures become GitOpsError. */
+  private async batch(operation: string, args: string[], input: string | Buffer): Promise<Buffer> {
+    const r = await this.spawnGit(operation, args, input);
+    if (r.code !== 0) {
+      const text = this.redact(r.stderr.trim() || `git exited with ${r.code}`);
+      throw new GitOpsError(classifyGitError(text), operation, text);
+    }
+    return r.stdout;
+  }
+
+  /**
+   * Contents of `<rev>:<path>` names, read through ONE `git cat-file --batch` process; a name that
+   * is missing (or not a file) is absent from the result.
+   */
+  private async readObjects(names: readonly string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    const unique = [...new Set(names)];
+    if (unique.length === 0) return out;
+    const data = await this.batch('cat-file', ['cat-file', '--batch'], unique.join('\n') + '\n');
+    let at = 0;
+    for (const name of unique) {
+      const eol = data.indexOf(10, at);
+      if (eol < 0) throw new GitOpsError('refused', 'cat-file', `no answer for ${name}`);
+      const header = data.toString('utf8', at, eol);
+      at = eol + 1;
+      const m = /^[0-9a-f]+ (\w+) (\d+)$/.exec(header);
+      if (!m) continue; // `<name> missing` or `ambiguous`
+      const size = Number(m[2]);
+      if (m[1] === 'blob') out.set(name, data.toString('utf8', at, at + size));
+      at += size + 1;
+    }
+    return out;
   }
 
   /**
    * Every file under `prefix` (e.g. `clusters/prod/`, or `''` for the whole repo) at the head of the
    * base branch, as path → UTF-8 content. Syncs first when the working copy never fetched.
    */
-  async readTree(prefix = ''): Promise<Map<string, string>> {
-    await this.ensureSynced();
-    const base = await this.baseRef();
-    return this.readBlobs(await this.lsTree(base, prefix === '' ? [] : [prefix]));
-  }
-
-  /** Files of a change set that differ from `ref` (create, update or delete). */
-  private async diffAt(ref: string, files: readonly FileChange[]): Promise<PlannedFile[]> {
-    const current = await this.readBlobs(
-      await this.lsTree(
-        ref,
-        files.map((f) => f.path),
-      ),
-    );
-    const planned: PlannedFile[] = [];
-    for (const f of files) {
-      const now = current.get(f.path);
-      if (f.content === null) {
-        if (now !== undefined) planned.push({ path: f.path, change: 'delete' });
-      } else if (now === undefined) {
-        planned.push({ path: f.path, change: 'create' });
-      } else if (now !== f.content) {
-        planned.push({ path: f.path, change: 'update' });
+  readTree(prefix = ''): Promise<Map<string, string>> {
+    return this.serial(async () => {
+      await this.ensureSynced();
+      const base = this.baseOf(await this.remoteHeads());
+      const out = await this.run('ls-tree', [
+        'ls-tree',
+        '-r',
+        '-z',
+        '--full-tree',
+        base,
+        '--',
+        ...(prefix === '' ? [] : [prefix]),
+      ]);
+      const blobs = new Map<string, string>();
+      for (const entry of out.split('\0')) {
+        const m = /^\d+ blob ([0-9a-f]+)\t(.*)$/s.exec(entry);
+        if (m) blobs.set(m[2]!, m[1]!);
       }
-    }
-    return planned;
+      const sorted = [...blobs].sort(([a], [b]) => (a < b ? -1 : 1));
+      const contents = await this.readObjects(sorted.map(([, sha]) => sha));
+      const tree = new Map<string, string>();
+      for (const [path, sha] of sorted) {
+        const text = contents.get(sha);
+        if (text === undefined)
+          throw new GitOpsError('refused', 'cat-file', `blob ${sha} of ${path} not read`);
+        tree.set(path, text);
+      }
+      return tree;
+    });
   }
 
-  /** Commits in `base..tip`, newest first. */
-  private async commitsAhead(base: string, tip: string): Promise<ForeignCommit[]> {
-    const out = await this.run('log', ['log', '--format=%H%x09%an%x09%ae', `${base}..${tip}`]);
+  /** Commits reachable from `tips` but not from `base`, newest first, with parents (one `git log`). */
+  private async logAhead(base: string, tips: readonly string[]): Promise<LoggedCommit[]> {
+    if (tips.length === 0) return [];
+    const out = await this.run('log', [
+      'log',
+      '--format=%H%x09%P%x09%an%x09%ae',
+      ...new Set(tips),
+      `^${base}`,
+      '--',
+    ]);
     return out
       .split('\n')
       .filter(Boolean)
       .map((line) => {
-        const [sha = '', author = '', email = ''] = line.split('\t');
-        return { sha, author, email };
+        const [sha = '', parents = '', author = '', email = ''] = line.split('\t');
+        return { sha, parents: parents.split(' ').filter(Boolean), author, email };
       });
   }
 
-  private async isAncestor(ancestor: string, of: string): Promise<boolean> {
-    const out = await this.run('rev-list', ['rev-list', '--count', `${of}..${ancestor}`]);
-    return out.trim() === '0';
-  }
-
   /**
-   * Writes one change set and pushes it. Pull-request mode writes `changeSet.branch`; patch mode
-   * writes the base branch. The decision, in order:
-   * 1. the gpuops branch holds a commit by another author → `person-commits`, nothing written;
-   * 2. the branch was merged (its head is in the base branch) or `fresh` → rebuilt from the base
-   *    branch head (a force-push, with a lease, only when the old commits are all gpuops's);
-   * 3. the branch already has the desired files → `unchanged`, no commit, no push;
-   * 4. else commit on the branch (or, when the branch is behind the base branch, on the base head)
-   *    and push. A rejected push (someone pushed meanwhile) or a transient error: fetch, decide
-   *    again from step 1 on the new heads, push again — at most `maxAttempts` times, with backoff.
+   * Writes one change set and pushes it; {@link applyAll} with one item.
    * @throws GitOpsError for `auth`/`refused` errors, and for any error after the last attempt
    * @throws Error for a file path that is not a normalised repo-relative path
    */
   apply(changeSet: ChangeSet, options: ApplyOptions): Promise<ApplyOutcome> {
-    for (const f of changeSet.files) validatePath(f.path);
-    return this.serial(async () => {
-      await this.ensureSynced();
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await this.applyOnce(changeSet, options, attempt);
-        } catch (err) {
-          const retry =
-            err instanceof GitOpsError && (err.kind === 'non-fast-forward' || err.kind === 'transient');
-          if (!retry || attempt >= this.maxAttempts) throw err;
-          await this.pause(attempt);
-          await this.syncNow();
-        }
-      }
+    // applyAll validates paths before it returns its promise: a bad path throws here, at once.
+    return this.applyAll([{ changeSet, fresh: options.fresh }], options).then(([r]) => {
+      if (r instanceof GitOpsError) throw r;
+      return r!;
     });
   }
 
-  private async applyOnce(cs: ChangeSet, options: ApplyOptions, attempt: number): Promise<ApplyOutcome> {
-    const base = await this.baseRef();
-    const ref = options.mode === 'patch' ? this.baseBranch : cs.branch;
+  /**
+   * Writes change sets and pushes every changed branch in one `git push`. Pull-request mode writes
+   * each `changeSet.branch`; patch mode writes the base branch, one commit per change set, chained.
+   * The decision per branch, in order:
+   * 1. the gpuops branch holds a commit by another author → `person-commits`, nothing written;
+   * 2. the branch was merged (its head is in the base branch) or `fresh` → rebuilt from the base
+   *    branch head (a force-push, with a lease, only when the old commits are all gpuops's);
+   * 3. the branch already has the desired files → `unchanged`, no commit, no push;
+   * 4. else commit on the branch (or, when the branch is behind the base branch, on the base head).
+   * Every refspec carries its own `--force-with-lease=<ref>:<head gpuops decided on>` (empty for a
+   * new branch), so no push can replace a commit gpuops has not seen. A ref the remote rejects
+   * because another writer moved it (non-fast-forward, stale lease, `cannot lock ref`, `failed to
+   * update ref`, `reference already exists`) or a transient error: fetch, decide again from step 1
+   * on the new heads (a person's commit is then left alone and reported), push again — at most
+   * `maxAttempts` times, with backoff. Accepted refs are final after the attempt that pushed them.
+   * @returns one result per item, in order: an outcome, or the GitOpsError that ended that item
+   * @throws Error for a file path that is not a normalised repo-relative path
+   */
+  applyAll(items: readonly ApplyItem[], options: Omit<ApplyOptions, 'fresh'>): Promise<ApplyResult[]> {
+    for (const { changeSet } of items) for (const f of changeSet.files) validatePath(f.path);
+    return this.serial(async () => {
+      await this.ensureSynced();
+      const results: (ApplyResult | undefined)[] = items.map(() => undefined);
+      let pending = items.map((_, i) => i);
+      for (let attempt = 1; pending.length > 0; attempt++) {
+        let retryable: number[] = [];
+        try {
+          const r = await this.applyPass(items, pending, options, attempt);
+          for (const [i, result] of r.done) results[i] = result;
+          retryable = r.retry.map(([i]) => i);
+          for (const [i, err] of r.retry) if (attempt >= this.maxAttempts) results[i] = err;
+        } catch (err) {
+          const e = err instanceof GitOpsError ? err : this.fail('push', err);
+          const again = e.kind === 'non-fast-forward' || e.kind === 'transient';
+          if (!again || attempt >= this.maxAttempts) {
+            for (const i of pending) results[i] = e;
+            break;
+          }
+          retryable = pending;
+        }
+        if (attempt >= this.maxAttempts || retryable.length === 0) break;
+        pending = retryable;
+        await this.pauseAndSync(attempt);
+      }
+      return results.map((r) => r ?? new GitOpsError('refused', 'push', 'not attempted'));
+    });
+  }
+
+  private async pauseAndSync(attempt: number): Promise<void> {
+    await (this.opts.sleep ?? sleep)(backoffDelay(attempt, this.opts.backoff, this.opts.random));
+    await this.syncNow();
+  }
+
+  /**
+   * One attempt over the pending items: decide on the heads as last fetched, build the commits in
+   * one fast-import, push them in one push. Returns the items that are final and those to retry.
+   */
+  private async applyPass(
+    items: readonly ApplyItem[],
+    pending: readonly number[],
+    options: Omit<ApplyOptions, 'fresh'>,
+    attempt: number,
+  ): Promise<{ done: [number, ApplyResult][]; retry: [number, GitOpsError][] }> {
+    const heads = await this.remoteHeads();
+    const base = this.baseOf(heads);
+    const done: [number, ApplyResult][] = [];
     const outcome = (
+      ref: string,
       status: ApplyOutcome['status'],
       files: PlannedFile[],
       extra: Partial<ApplyOutcome> = {},
-    ) =>
-      ({
-        status,
-        ref,
-        commit: null,
-        attempts: 0,
-        startedAfresh: false,
-        forced: false,
-        files,
-        personCommits: [],
-        ...extra,
-      }) as ApplyOutcome;
+    ): ApplyOutcome => ({
+      status,
+      ref,
+      commit: null,
+      attempts: 0,
+      startedAfresh: false,
+      forced: false,
+      files,
+      personCommits: [],
+      ...extra,
+    });
 
-    let start = base;
-    let lease: string | undefined;
-    let startedAfresh = false;
-    let files: PlannedFile[];
+    const writes: Write[] = [];
     if (options.mode === 'patch') {
-      files = await this.diffAt(base, cs.files);
-      if (files.length === 0) return outcome('unchanged', files);
+      // One commit per change set on the base branch, each on the one before.
+      const overlay = new Map<string, string | null>();
+      const current = await this.readObjects(
+        pending.flatMap((i) => items[i]!.changeSet.files.map((f) => `${base}:${f.path}`)),
+      );
+      for (const i of pending) {
+        const cs = items[i]!.changeSet;
+        const files = diff(cs.files, (p) => (overlay.has(p) ? overlay.get(p)! : current.get(`${base}:${p}`)));
+        if (files.length === 0) {
+          done.push([i, outcome(this.baseBranch, 'unchanged', files)]);
+          continue;
+        }
+        for (const f of cs.files) overlay.set(f.path, f.content);
+        writes.push({
+          index: i,
+          cs,
+          ref: this.baseBranch,
+          expected: base,
+          start: base,
+          files,
+          startedAfresh: false,
+          forced: false,
+        });
+      }
     } else {
-      const remote = await this.revParse(`refs/remotes/origin/${cs.branch}`);
-      if (remote === null) {
-        files = await this.diffAt(base, cs.files);
-        if (files.length === 0) return outcome('in-base', files);
-      } else {
-        const ahead = await this.commitsAhead(base, remote);
+      const remoteOf = (i: number) => heads.get(items[i]!.changeSet.branch);
+      const logged = await this.logAhead(
+        base,
+        pending.map(remoteOf).filter((s): s is string => s !== undefined),
+      );
+      const bySha = new Map(logged.map((c) => [c.sha, c]));
+      const names = pending.flatMap((i) => {
+        const { changeSet: cs } = items[i]!;
+        const remote = remoteOf(i);
+        return cs.files.flatMap((f) => [`${base}:${f.path}`, ...(remote ? [`${remote}:${f.path}`] : [])]);
+      });
+      const contents = await this.readObjects(names);
+      const diffAt = (ref: string, cs: ChangeSet) => diff(cs.files, (p) => contents.get(`${ref}:${p}`));
+      for (const i of pending) {
+        const { changeSet: cs, fresh } = items[i]!;
+        const ref = cs.branch;
+        const remote = remoteOf(i) ?? null;
+        if (remote === null) {
+          const files = diffAt(base, cs);
+          if (files.length === 0) done.push([i, outcome(ref, 'in-base', files)]);
+          else
+            writes.push({
+              index: i,
+              cs,
+              ref,
+              expected: null,
+              start: base,
+              files,
+              startedAfresh: false,
+              forced: false,
+            });
+          continue;
+        }
+        const { ahead, containsBase } = walkAhead(remote, base, bySha, logged);
         const foreign = ahead.filter((c) => c.email.toLowerCase() !== this.author.email.toLowerCase());
-        if (foreign.length > 0) return outcome('person-commits', [], { personCommits: foreign });
-        if (options.fresh || ahead.length === 0) {
+        if (foreign.length > 0) {
+          done.push([i, outcome(ref, 'person-commits', [], { personCommits: foreign })]);
+          continue;
+        }
+        if (fresh || ahead.length === 0) {
           // Left behind by a merged or closed PR: start afresh from the base branch head.
-          startedAfresh = true;
-          files = await this.diffAt(base, cs.files);
-          if (files.length === 0) return outcome('in-base', files, { startedAfresh });
-          if (ahead.length > 0) lease = remote;
+          const files = diffAt(base, cs);
+          if (files.length === 0) done.push([i, outcome(ref, 'in-base', files, { startedAfresh: true })]);
+          else
+            writes.push({
+              index: i,
+              cs,
+              ref,
+              expected: remote,
+              start: base,
+              files,
+              startedAfresh: true,
+              forced: ahead.length > 0,
+            });
+          continue;
+        }
+        const onBranch = diffAt(remote, cs);
+        if (onBranch.length === 0) {
+          done.push([i, outcome(ref, 'unchanged', onBranch)]);
+        } else if (containsBase) {
+          writes.push({
+            index: i,
+            cs,
+            ref,
+            expected: remote,
+            start: remote,
+            files: onBranch,
+            startedAfresh: false,
+            forced: false,
+          });
         } else {
-          files = await this.diffAt(remote, cs.files);
-          if (files.length === 0) return outcome('unchanged', files);
-          if (await this.isAncestor(base, remote)) {
-            start = remote;
-          } else {
-            // Behind the base branch: rebuild on its head rather than stack on an old base.
-            files = await this.diffAt(base, cs.files);
-            if (files.length === 0) return outcome('in-base', files);
-            lease = remote;
-            startedAfresh = true;
-          }
+          // Behind the base branch: rebuild on its head rather than stack on an old base.
+          const files = diffAt(base, cs);
+          if (files.length === 0) done.push([i, outcome(ref, 'in-base', files)]);
+          else
+            writes.push({
+              index: i,
+              cs,
+              ref,
+              expected: remote,
+              start: base,
+              files,
+              startedAfresh: true,
+              forced: true,
+            });
         }
       }
     }
-    if (options.dryRun) return outcome('would-push', files, { startedAfresh, forced: lease !== undefined });
 
-    const commit = await this.commitOn(start, cs, files);
-    await this.push(ref, lease);
-    return outcome('pushed', files, {
-      commit,
-      attempts: attempt,
-      startedAfresh,
-      forced: lease !== undefined,
-    });
-  }
-
-  private async commitOn(start: string, cs: ChangeSet, files: PlannedFile[]): Promise<string> {
-    await this.run('checkout', ['checkout', '-q', '-f', '--detach', start]);
-    await this.run('clean', ['clean', '-q', '-ffd']);
-    for (const f of cs.files) {
-      const abs = join(this.opts.dir, ...f.path.split('/'));
-      if (f.content === null) {
-        await rm(abs, { force: true });
-      } else {
-        await mkdir(dirname(abs), { recursive: true });
-        await writeFile(abs, f.content, 'utf8');
-      }
+    if (options.dryRun || writes.length === 0) {
+      for (const w of writes)
+        done.push([
+          w.index,
+          outcome(w.ref, 'would-push', w.files, { startedAfresh: w.startedAfresh, forced: w.forced }),
+        ]);
+      return { done, retry: [] };
     }
-    await this.run('add', ['add', '-A', '.']);
-    const message = [
-      cs.title,
-      '',
-      ...files.map((f) => `- ${f.change} ${f.path}`),
-      '',
-      `Gpuops-Subject: ${cs.kind}/${cs.subject}`,
-      `Gpuops-Desired-Hash: ${cs.desiredHash}`,
-    ].join('\n');
-    await this.run('commit', ['-c', 'commit.gpgsign=false', 'commit', '-q', '--no-verify', '-m', message]);
-    this.counters.commits++;
-    return (await this.run('rev-parse', ['rev-parse', 'HEAD'])).trim();
+
+    const chained = options.mode === 'patch';
+    const commits = await this.buildCommits(
+      writes.map((w, k) => ({
+        parent: chained && k > 0 ? { previous: k - 1 } : w.start,
+        message: commitMessage(w.cs, w.files),
+        files: w.cs.files,
+      })),
+    );
+    // Patch mode pushes only the last commit of the chain: the others are its ancestors.
+    const pushed = chained
+      ? [{ ref: this.baseBranch, sha: commits.at(-1)!, expected: base }]
+      : writes.map((w, k) => ({ ref: w.ref, sha: commits[k]!, expected: w.expected }));
+    const refResults = await this.pushRefs(pushed);
+    const retry: [number, GitOpsError][] = [];
+    writes.forEach((w, k) => {
+      const r = refResults.get(w.ref)!;
+      if (r === true) {
+        done.push([
+          w.index,
+          outcome(w.ref, 'pushed', w.files, {
+            commit: commits[k]!,
+            attempts: attempt,
+            startedAfresh: w.startedAfresh,
+            forced: w.forced,
+          }),
+        ]);
+      } else if (r.kind === 'non-fast-forward' || r.kind === 'transient') {
+        retry.push([w.index, r]);
+      } else {
+        done.push([w.index, r]);
+      }
+    });
+    return { done, retry };
   }
 
-  /** Pushes HEAD to `ref`: a plain (fast-forward) push, or a force-push leased on the commit gpuops saw. */
-  private async push(ref: string, lease: string | undefined): Promise<void> {
-    const args = ['push', '-q', 'origin', `HEAD:refs/heads/${ref}`];
-    if (lease !== undefined && !ZERO_SHA.test(lease))
-      args.splice(2, 0, `--force-with-lease=refs/heads/${ref}:${lease}`);
-    this.counters.pushes++;
-    await this.run('push', args);
+  /**
+   * Builds commits without a working tree: ONE `git fast-import` writes every blob, tree and
+   * commit (each from its parent's tree plus the change set's files) and reports each commit's id.
+   * Reusable by the bench's plain-plumbing floor. Returns the commit ids in order.
+   */
+  async buildCommits(specs: readonly CommitSpec[], when = new Date()): Promise<string[]> {
+    if (specs.length === 0) return [];
+    const seconds = Math.floor(when.getTime() / 1000);
+    const who = `${this.author.name} <${this.author.email}> ${seconds} +0000`;
+    const parts: Buffer[] = [];
+    const text = (s: string) => parts.push(Buffer.from(s, 'utf8'));
+    const data = (s: string) => {
+      const b = Buffer.from(s, 'utf8');
+      text(`data ${b.length}\n`);
+      parts.push(b);
+      text('\n');
+    };
+    text('feature done\n');
+    specs.forEach((spec, k) => {
+      text(`commit refs/gpuops/staging\nmark :${k + 1}\nauthor ${who}\ncommitter ${who}\n`);
+      data(spec.message);
+      text(`from ${typeof spec.parent === 'string' ? spec.parent : `:${spec.parent.previous + 1}`}\n`);
+      for (const f of spec.files) {
+        if (f.content === null) text(`D ${f.path}\n`);
+        else {
+          text(`M 100644 inline ${f.path}\n`);
+          data(f.content);
+        }
+      }
+      text(`\nget-mark :${k + 1}\n`);
+    });
+    text('done\n');
+    const out = await this.batch(
+      'fast-import',
+      ['fast-import', '--quiet', '--force', '--date-format=raw'],
+      Buffer.concat(parts),
+    );
+    const ids = out
+      .toString('utf8')
+      .split('\n')
+      .filter((l) => /^[0-9a-f]{40,64}$/.test(l));
+    if (ids.length !== specs.length) {
+      throw new GitOpsError(
+        'refused',
+        'fast-import',
+        `expected ${specs.length} commit ids, got ${ids.length}`,
+      );
+    }
+    this.counters.commits += ids.length;
+    return ids;
   }
+
+  /**
+   * Pushes every `sha` to `refs/heads/<ref>` in ONE `git push --porcelain`, each refspec with its
+   * own lease (`expected`, or empty: the branch must not exist). Returns per ref `true` or the
+   * rejection as a GitOpsError. Reusable by the bench's plain-plumbing floor.
+   * @throws GitOpsError when the push failed as a whole (network, auth) rather than per ref
+   */
+  async pushRefs(
+    refs: readonly { ref: string; sha: string; expected: string | null }[],
+  ): Promise<Map<string, true | GitOpsError>> {
+    const args = ['push', '--porcelain', '--no-verify'];
+    for (const r of refs) args.push(`--force-with-lease=refs/heads/${r.ref}:${r.expected ?? ''}`);
+    args.push('origin', ...refs.map((r) => `${r.sha}:refs/heads/${r.ref}`));
+    this.counters.pushes++;
+    this.forgetHeads(); // the push moves the remote-tracking refs of the refs it updated
+    const res = await this.spawnGit('push', args, '');
+    const stdout = res.stdout.toString('utf8');
+    const lines = new Map(parsePushPorcelain(stdout).map((l) => [l.ref, l]));
+    const out = new Map<string, true | GitOpsError>();
+    const whole = this.redact(`${res.stderr}\n${stdout}`.trim());
+    for (const r of refs) {
+      const line = lines.get(`refs/heads/${r.ref}`);
+      if (line?.ok) out.set(r.ref, true);
+      else if (line)
+        out.set(r.ref, new GitOpsError(line.kind!, 'push', this.redact(`${r.ref}: ${line.summary}`)));
+      else if (res.code === 0) out.set(r.ref, true);
+      else throw new GitOpsError(classifyGitError(whole), 'push', whole || `git exited with ${res.code}`);
+    }
+    return out;
+  }
+}
+
+/** The files of a change set that differ from what `current(path)` holds (undefined: absent). */
+function diff(
+  files: readonly FileChange[],
+  current: (path: string) => string | null | undefined,
+): PlannedFile[] {
+  const planned: PlannedFile[] = [];
+  for (const f of files) {
+    const now = current(f.path) ?? undefined;
+    if (f.content === null) {
+      if (now !== undefined) planned.push({ path: f.path, change: 'delete' });
+    } else if (now === undefined) {
+      planned.push({ path: f.path, change: 'create' });
+    } else if (now !== f.content) {
+      planned.push({ path: f.path, change: 'update' });
+    }
+  }
+  return planned;
+}
+
+/**
+ * The commits of `tip` that `base` lacks (newest first, in `log` order), and whether `base` is an
+ * ancestor of `tip` (some walked commit has it as a parent). `bySha` holds `git log tips ^base`.
+ */
+function walkAhead(
+  tip: string,
+  base: string,
+  bySha: Map<string, LoggedCommit>,
+  logged: readonly LoggedCommit[],
+): { ahead: ForeignCommit[]; containsBase: boolean } {
+  const seen = new Set<string>();
+  let containsBase = tip === base;
+  const stack = [tip];
+  while (stack.length > 0) {
+    const sha = stack.pop()!;
+    const c = bySha.get(sha);
+    if (!c || seen.has(sha)) continue;
+    seen.add(sha);
+    for (const p of c.parents) {
+      if (p === base) containsBase = true;
+      stack.push(p);
+    }
+  }
+  const ahead = logged
+    .filter((c) => seen.has(c.sha))
+    .map(({ sha, author, email }) => ({ sha, author, email }));
+  return { ahead, containsBase };
 }

@@ -6,6 +6,7 @@
 import type { PullRequestRecord, Store } from '../store/types.js';
 import { GitOpsError } from './git-errors.js';
 import { groupChangeSets } from './change-set.js';
+import { decidePullRequest } from './ensure-pull-request.js';
 import { withHashMarker } from './pr-body.js';
 import { PrHostError, type PullRequestHost } from './pr-host.js';
 import type {
@@ -24,7 +25,14 @@ export interface WorkingCopyPort {
   readonly baseBranch: string;
   /** Fetches the remote's branches (level-triggered: every pass starts from the remote's state). */
   sync(): Promise<void>;
-  apply(changeSet: ChangeSet, options: ApplyOptions): Promise<ApplyOutcome>;
+  /**
+   * Writes every change set and pushes every changed branch in one push (see
+   * `WorkingCopy.applyAll`); one result per item, in order: an outcome or the error of that item.
+   */
+  applyAll(
+    items: readonly { changeSet: ChangeSet; fresh?: boolean }[],
+    options: Omit<ApplyOptions, 'fresh'>,
+  ): Promise<(ApplyOutcome | GitOpsError)[]>;
 }
 
 /** Policy limits on pull requests (pull-request mode only). */
@@ -66,7 +74,7 @@ function reasonOf(err: unknown): { reason: string; message: string } {
       err.kind === 'permission'
         ? 'HostPermission'
         : err.kind === 'rate-limited'
-          ? 'HostRateLimited'
+          ? 'RateLimited'
           : 'HostError';
     return { reason, message };
   }
@@ -154,40 +162,41 @@ export async function writeBack(
   };
 
   if (deps.mode === 'patch') {
-    for (const cs of grouped) {
-      try {
-        const o = await wc.apply(cs, { mode: 'patch', dryRun });
-        const files = o.files;
-        if (o.status === 'pushed') {
-          result(cs, {
-            action: 'committed',
-            reason: 'Committed',
-            message: `committed ${o.commit?.slice(0, 12)} to ${base}`,
-            commit: o.commit,
-            files,
-            branch: base,
-          });
-        } else if (o.status === 'would-push') {
-          result(cs, {
-            action: 'would-commit',
-            reason: 'DryRun',
-            message: `would commit ${files.length} file(s) to ${base}`,
-            files,
-            branch: base,
-          });
-        } else {
-          result(cs, {
-            action: 'unchanged',
-            reason: 'UpToDate',
-            message: `${base} already holds the desired files`,
-            files,
-            branch: base,
-          });
-        }
-      } catch (err) {
-        result(cs, { action: 'failed', ...reasonOf(err), branch: base });
+    const outcomes = await wc.applyAll(
+      grouped.map((changeSet) => ({ changeSet })),
+      { mode: 'patch', dryRun },
+    );
+    grouped.forEach((cs, k) => {
+      const o = outcomes[k]!;
+      if (o instanceof Error) {
+        result(cs, { action: 'failed', ...reasonOf(o), branch: base });
+      } else if (o.status === 'pushed') {
+        result(cs, {
+          action: 'committed',
+          reason: 'Committed',
+          message: `committed ${o.commit?.slice(0, 12)} to ${base}`,
+          commit: o.commit,
+          files: o.files,
+          branch: base,
+        });
+      } else if (o.status === 'would-push') {
+        result(cs, {
+          action: 'would-commit',
+          reason: 'DryRun',
+          message: `would commit ${o.files.length} file(s) to ${base}`,
+          files: o.files,
+          branch: base,
+        });
+      } else {
+        result(cs, {
+          action: 'unchanged',
+          reason: 'UpToDate',
+          message: `${base} already holds the desired files`,
+          files: o.files,
+          branch: base,
+        });
       }
-    }
+    });
     return results;
   }
 
@@ -212,12 +221,22 @@ export async function writeBack(
     records.set(cs.branch, next);
   };
 
-  let openCount = (await host.listOpen()).length;
+  let openCount: number;
+  try {
+    openCount = (await host.listOpen()).length;
+  } catch (err) {
+    // Without the list the open-PR limit cannot be judged: every branch says why, none is written.
+    for (const cs of grouped) result(cs, { action: 'failed', ...reasonOf(err) });
+    return results;
+  }
+
+  // 1. Per subject, from the host alone: left closed by a person, deferred by a limit, or to write.
   let opened = 0;
+  const toWrite: { cs: ChangeSet; found: PullRequestInfo | null; isNew: boolean }[] = [];
   for (const cs of grouped) {
     try {
       const found: PullRequestInfo | null = await host.findPullRequest(cs.branch, base);
-      if (found?.state === 'closed' && found.desiredHash === cs.desiredHash) {
+      if (found && decidePullRequest(found, cs).action === 'left-closed') {
         const { number, url, title, body } = found;
         await record(cs, { number, url, title, body, state: 'closed', desiredHash: cs.desiredHash });
         result(cs, {
@@ -245,8 +264,29 @@ export async function writeBack(
         });
         continue;
       }
-      const fresh = found !== null && found.state !== 'open';
-      const o = await wc.apply(cs, { mode: 'pull-request', fresh, dryRun });
+      // A new PR takes its place under the limits now (before the push that makes it): a branch
+      // that then turns out to need no PR still counts for this pass, never the other way round.
+      if (isNew) {
+        opened++;
+        openCount++;
+      }
+      toWrite.push({ cs, found, isNew });
+    } catch (err) {
+      result(cs, { action: 'failed', ...reasonOf(err) });
+    }
+  }
+
+  // 2. Every branch at once: one commit stream, one push.
+  const outcomes = await wc.applyAll(
+    toWrite.map(({ cs, found }) => ({ changeSet: cs, fresh: found !== null && found.state !== 'open' })),
+    { mode: 'pull-request', dryRun },
+  );
+
+  // 3. Per subject again: the pull request that goes with the branch.
+  for (const [k, { cs, found, isNew }] of toWrite.entries()) {
+    const o = outcomes[k]!;
+    try {
+      if (o instanceof Error) throw o;
       const pullRequest = found?.state === 'open' ? { number: found.number, url: found.url } : null;
       if (o.status === 'person-commits') {
         if (found?.state === 'open' && found.number !== null && !dryRun) {
@@ -270,8 +310,7 @@ export async function writeBack(
         continue;
       }
       if (dryRun) {
-        const differs =
-          found?.state !== 'open' || found.title !== cs.title || found.desiredHash !== cs.desiredHash;
+        const differs = decidePullRequest(found, cs).action !== 'nothing';
         const action = isNew
           ? 'would-create'
           : o.status === 'would-push' || differs
@@ -287,10 +326,6 @@ export async function writeBack(
         continue;
       }
       const ensured = await host.ensurePullRequest(cs, found);
-      if (ensured.action === 'created') {
-        opened++;
-        openCount++;
-      }
       const pr = { number: ensured.number, url: ensured.url };
       if (ensured.action !== 'skipped-closed') {
         const body = withHashMarker(cs.body, cs.desiredHash);
@@ -318,5 +353,8 @@ export async function writeBack(
       result(cs, { action: 'failed', ...reasonOf(err) });
     }
   }
+  // Results in the order of the change sets (pools → placement → scale), as before.
+  const order = new Map(grouped.map((cs, k) => [cs.branch, k]));
+  results.sort((a, b) => (order.get(a.branch) ?? -1) - (order.get(b.branch) ?? -1));
   return results;
 }

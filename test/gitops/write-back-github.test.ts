@@ -276,6 +276,82 @@ describe('writeBack with the GitHub host', () => {
     expect(waits[0]!.seconds).toBeLessThanOrEqual(4);
   });
 
+  it('does not wait for a reset beyond the bound: RateLimited until HH:MM:SS (UTC), and the next pass writes', async () => {
+    const { repo, deps, waits } = await setup();
+    // The real second: a wait of an hour would time the test out.
+    const host = new GitHubHost({
+      owner: 'acme',
+      repo: 'gitops',
+      base: 'main',
+      cluster: 'prod',
+      token: gh.token,
+      baseUrl: gh.url,
+      pacing: false,
+      onWait: (w) => waits.push(w),
+    });
+    const reset = Math.floor(Date.now() / 1000) + 3600;
+    gh.script(primaryRateLimit('POST', PULLS, reset));
+    const cs = placement('resnet50-infer', 1);
+    const [r] = await writeBack([cs], { ...deps, host });
+    const until = new Date(reset * 1000).toISOString().slice(11, 19);
+    expect(r).toMatchObject({ action: 'failed', reason: 'RateLimited' });
+    expect(r!.message).toMatch(new RegExp(`^RateLimited until ${until} UTC`));
+    expect(r!.message).not.toContain(gh.token);
+    expect(waits.map((w) => w.kind)).toEqual(['primary']);
+    expect(waits[0]!.seconds).toBeGreaterThan(60);
+    expect(gh.pulls).toEqual([]);
+    const head = remoteRef(repo, cs.branch); // the branch was pushed; only its PR is missing
+    expect(head).not.toBeNull();
+
+    const [next] = await writeBack([cs], { ...deps, host });
+    expect(next).toMatchObject({ action: 'created', commit: null, pullRequest: { number: 1 } });
+    expect(remoteRef(repo, cs.branch)).toBe(head);
+  });
+
+  it('waits a secondary limit of exactly the bound (60 s), but not one of 61 s', async () => {
+    const { deps, waits } = await setup();
+    gh.script({ ...secondaryRateLimit('POST', PULLS), headers: { 'retry-after': '61' } });
+    const [over] = await writeBack([placement('a-over', 1)], deps);
+    expect(over).toMatchObject({ action: 'failed', reason: 'RateLimited' });
+    gh.script({ ...secondaryRateLimit('POST', PULLS), headers: { 'retry-after': '60' } });
+    const [at] = await writeBack([placement('b-at', 1)], deps);
+    expect(at).toMatchObject({ action: 'created' });
+    expect(waits.map((w) => w.seconds)).toEqual([61, 60]);
+  });
+
+  it('a failing list of open pull requests gives every branch its own result and writes nothing', async () => {
+    const { repo, deps } = await setup();
+    gh.script(primaryRateLimit('GET', PULLS, Math.floor(Date.now() / 1000) + 3600));
+    const input = [placement('a', 1), placement('b', 2)];
+    const results = await writeBack(input, deps);
+    expect(results.map((r) => [r.subject, r.action, r.reason])).toEqual([
+      ['a', 'failed', 'RateLimited'],
+      ['b', 'failed', 'RateLimited'],
+    ]);
+    expect(results.every((r) => r.message.startsWith('RateLimited until '))).toBe(true);
+    expect(input.map((cs) => remoteRef(repo, cs.branch))).toEqual([null, null]);
+  });
+
+  it('two write-backs at once on one remote and one repository: one branch, one commit and one PR per subject', async () => {
+    const a = await setup();
+    const wc2 = await WorkingCopy.open({
+      repoUrl: a.repo.url,
+      baseBranch: 'main',
+      dir: join(a.repo.root, 'cache-2'),
+      sleep: async () => undefined,
+    });
+    const input = [placement('resnet50-infer', 1), placement('bert-train', 2)];
+    const [ra, rb] = await Promise.all([
+      writeBack(input, a.deps),
+      writeBack(input, { ...a.deps, workingCopy: wc2, store: new MemoryPullRequestStore() }),
+    ]);
+    expect([...ra, ...rb].filter((r) => r.action === 'failed')).toEqual([]);
+    expect(gh.pulls.map((p) => p.head).sort()).toEqual(input.map((cs) => cs.branch).sort());
+    for (const cs of input) {
+      expect(git(a.repo.remote, 'rev-list', '--count', `main..${cs.branch}`)).toBe('1');
+    }
+  });
+
   it('reports a permission 403 without retrying, and goes on with the other subjects', async () => {
     const { deps, waits, store } = await setup();
     gh.script(permissionDenied('POST', PULLS));
@@ -332,9 +408,9 @@ describe('writeBack in patch mode', () => {
       baseBranch: wc.baseBranch,
       sync: () => wc.sync(),
       // A person pushes to main after write-back fetched and before it pushes.
-      apply: async (...args: Parameters<WorkingCopy['apply']>) => {
+      applyAll: async (...args: Parameters<WorkingCopy['applyAll']>) => {
         theirs = person.commit('main', { 'algorithms/new.yaml': 'kind: Algorithm\n' });
-        return wc.apply(...args);
+        return wc.applyAll(...args);
       },
     };
     const cs = placement('resnet50-infer', 1);

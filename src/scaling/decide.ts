@@ -1,5 +1,5 @@
 import type { PodInfo } from '../cluster/types.js';
-import type { Pool, Policy } from '../spec/types.js';
+import type { Pool, Policy, ResolvedAlgorithm } from '../spec/types.js';
 import { podSlots } from './capacity.js';
 import { lastChangeMs, recommendationOf, type RecommendationBounds } from './history.js';
 import type {
@@ -100,6 +100,15 @@ export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): 
   });
   const hold = (reason: ScalingReason, message: string) => result('hold', from, reason, message);
 
+  // 0. A Deployment a person scaled to zero is paused: the HPA disables itself at 0 replicas
+  // ("ScalingDisabled"), and so does gpuops. No metrics are needed and nothing is written.
+  if (s.engine !== 'hpa' && from === 0 && minReplicas >= 1) {
+    return hold(
+      'ScaledToZero',
+      `replicas are 0 in Git (minReplicas ${minReplicas}): a Deployment scaled to zero is paused by a person, as the HPA treats it; scaling resumes once replicas are above 0`,
+    );
+  }
+
   // 1. Placement first.
   if (input.pool === null || !SCALABLE_POOLS.has(input.pool)) {
     return hold(
@@ -194,6 +203,28 @@ export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): 
       claims,
     );
   };
+
+  // 1b. A count outside minReplicas..maxReplicas is brought back inside first, with or without
+  // metrics (the HPA does the same: "Current number of replicas below Spec.MinReplicas" / "above
+  // Spec.MaxReplicas"). No cooldown: the limits are the spec, not a recommendation.
+  if (s.engine !== 'hpa' && from < minReplicas) {
+    return result(
+      'scale-up',
+      minReplicas,
+      'BelowMinReplicas',
+      `replicas ${from} in Git are below minReplicas ${minReplicas}; scaling ${from} → ${minReplicas} (utilisation ${u})`,
+      [],
+      place(input.poolNodes, gpus, minReplicas - from + outstanding),
+    );
+  }
+  if (s.engine !== 'hpa' && from > maxReplicas) {
+    return result(
+      'scale-down',
+      maxReplicas,
+      'AboveMaxReplicas',
+      `replicas ${from} in Git are above maxReplicas ${maxReplicas}; scaling ${from} → ${maxReplicas} (utilisation ${u})`,
+    );
+  }
 
   // 2. Data.
   if (utilization === null) {
@@ -416,6 +447,23 @@ function place(
 
 function round1(x: number): number {
   return Math.round(x * 10) / 10;
+}
+
+/**
+ * The scaling entry of an algorithm that has a pool but no Deployment in Git yet (its placement
+ * pull request creates it): nothing to scale, `hold PlacementPending`, replicas 0 → 0, no
+ * utilisation. Never an `AboveMax` on a hold.
+ */
+export function placementPending(algorithm: ResolvedAlgorithm, pool: Pool): ScalingDecision {
+  return {
+    algorithm: algorithm.name,
+    action: 'hold',
+    replicas: { from: 0, to: 0 },
+    utilization: null,
+    nodes: [],
+    reason: 'PlacementPending',
+    message: `${algorithm.name}: no Deployment in Git yet; the placement pull request creates it on pool ${pool} with ${algorithm.scaling.minReplicas} replica(s), and scaling starts once it is merged`,
+  };
 }
 
 /** The record to store for a decision (`kind: scaling`), so the next pass sees it. */

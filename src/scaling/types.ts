@@ -19,7 +19,11 @@ export type ScalingReason =
   | 'StabilizationWindow'
   | 'WouldFlap'
   | 'HPAOwnsReplicas'
-  | 'NotPlaced';
+  | 'NotPlaced'
+  | 'PlacementPending'
+  | 'ScaledToZero'
+  | 'BelowMinReplicas'
+  | 'AboveMaxReplicas';
 
 /** One `scaling[]` entry of `plan`. `utilization` is percent, null without usable data. */
 export interface ScalingDecision {

@@ -24,7 +24,7 @@ import type { BenchmarkOutcome, Placement } from '../placement/types.js';
 import { assignPools } from '../pools/assign.js';
 import type { PoolAssignment } from '../pools/types.js';
 import { placementPending } from '../scaling/decide.js';
-import { planScaling, type AlgorithmState } from '../scaling/plan-scaling.js';
+import { planScaling, type AlgorithmState, type MetricsReport } from '../scaling/plan-scaling.js';
 import type { AlgorithmSample, DecisionRecord, HpaState, ScalingDecision } from '../scaling/types.js';
 import type { BenchmarkRun } from '../store/types.js';
 import { POOLS, type LoadedRepo, type Pool, type ResolvedAlgorithm, type SpecError } from '../spec/types.js';
@@ -39,6 +39,8 @@ export interface PlanOutput {
   files: PlannedFile[];
   /** Snapshot problems (objects that could not be read in full); absent when none. */
   warnings?: string[];
+  /** The utilisation reading as the scaling step judged it: its time, clock skew, dropped series by reason. */
+  metrics?: MetricsReport;
 }
 
 /** Everything one pass decides on. */
@@ -462,6 +464,7 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
     placements,
     scaling,
     files: [...planned.values()].sort((a, b) => byString(a.path, b.path)),
+    metrics: scalingPass.metrics,
   };
   if (input.snapshot.warnings && input.snapshot.warnings.length > 0)
     output.warnings = input.snapshot.warnings;

@@ -78,6 +78,7 @@ export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): 
   const outstanding = Math.max(0, from - bound);
   const poolSlots = podSlots(input.poolNodes, gpus) - outstanding;
   const flagNote = input.flags?.length ? ` (note: ${input.flags.map((f) => f.message).join('; ')})` : '';
+  const droppedNote = input.dropped ? ` (series dropped: ${input.dropped})` : '';
 
   const result = (
     action: ScalingAction,
@@ -144,14 +145,51 @@ export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): 
       if (rec === null) continue;
       to = dir === 'down' ? Math.max(to, rec) : Math.min(to, rec);
     }
-    if (!reaches)
-      return { wait: `no recorded pass reaches back the ${seconds}s scale-${dir} stabilisation window yet` };
+    if (!reaches) {
+      const instant = sampled.length > 0 && !sampled.some((x) => x.window);
+      return {
+        wait:
+          (instant ? `one instant is no evidence over the ${seconds}s scale-${dir} stabilisation window, and ` : '') +
+          `no recorded pass reaches back the ${seconds}s scale-${dir} stabilisation window yet`,
+      };
+    }
     if (dir === 'down' ? to >= from : to <= from) {
       return {
         wait: `the ${dir === 'down' ? 'highest' : 'lowest'} recommendation in the last ${seconds}s is ${to}`,
       };
     }
     return { to };
+  };
+
+  /**
+   * Scale-down stabilisation judged from the source's own history (Prometheus's samples over the
+   * window), when every sampled pod carries it; null sends `stabilize` to the recorded passes (the
+   * fallback for direct dcgm-exporter scraping and one-instant answers). As the HPA's scale-down
+   * stabilisation (https://kubernetes.io/docs/tasks/run-application/horizontal-pod-autoscale/#stabilization-window,
+   * default 300 s) takes the highest recommendation of the window, the window's highest
+   * utilisation must be below min: the mean of each pod's highest sample, never lower than the
+   * highest mean, so the judgement errs towards holding. Exactly at min is in band (hold). The
+   * evidence must reach back the whole window: coverage exactly the window counts (a
+   * `query_range` starting at `end − window` has its first point on the boundary).
+   */
+  const sourceHistory = (): { highest: number } | { wait: string } | null => {
+    const seconds = s.scaleDown.stabilizationWindowSeconds;
+    if (seconds <= 0 || sampled.length === 0 || !sampled.every((x) => x.window)) return null;
+    const covered = sampled.map((x) => x.window!.coveredSeconds);
+    if (covered.some((c) => c === null || c < seconds)) {
+      const known = covered.filter((c): c is number => c !== null);
+      const least = known.length < covered.length ? 'less than the window' : `${Math.floor(Math.min(...known))}s`;
+      return {
+        wait: `the source's samples reach back ${least} of the ${seconds}s scale-down stabilisation window; waits until they cover it`,
+      };
+    }
+    const highest = sampled.reduce((a, x) => a + x.window!.max, 0) / sampled.length;
+    if (highest >= min) {
+      return {
+        wait: `the highest utilisation in the last ${seconds}s is ${round1(highest)}% ≥ min ${min}% (scale-down stabilisation window)`,
+      };
+    }
+    return { highest };
   };
 
   /** Relabel unused nodes until `need` more pods fit; same GPU product as the pool first. */
@@ -164,7 +202,7 @@ export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): 
     if (requireSamples && !complete) {
       return hold(
         'InsufficientSamples',
-        `${why}, but only ${sampled.length} of ${ready.length} Ready pod(s) have a sample; no node is moved on partial data`,
+        `${why}, but only ${sampled.length} of ${ready.length} Ready pod(s) have a sample${droppedNote}; no node is moved on partial data`,
       );
     }
     const products = new Set(input.poolNodes.map((n) => n.gpuProduct).filter((p): p is string => p !== null));
@@ -238,7 +276,11 @@ export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): 
       if (wait) return hold('CooldownActive', `${why}; ${wait}`);
       return relabel(-poolSlots, () => 0, why, false);
     }
-    const why = input.noDataMessage ?? `no usable GPU sample for any of ${ready.length} Ready pod(s)`;
+    const why =
+      input.noDataMessage ??
+      (ready.length === 0
+        ? `none of its ${counted.length} counted pod(s) is Ready, so no GPU sample can count`
+        : `no usable GPU sample for any of ${ready.length} Ready pod(s)${droppedNote}`);
     return hold('NoData', `${why}; utilisation unknown, replicas stay at ${from}`);
   }
 
@@ -282,7 +324,7 @@ export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): 
     if (!complete) {
       return hold(
         'InsufficientSamples',
-        `${below}, but only ${sampled.length} of ${ready.length} Ready pod(s) have a sample; never scale down on partial data`,
+        `${below}, but only ${sampled.length} of ${ready.length} Ready pod(s) have a sample${droppedNote}; never scale down on partial data (the HPA never scales down on missing metrics)`,
       );
     }
     const n = ready.length;
@@ -297,6 +339,16 @@ export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): 
     }
     const wait = cooldown('down');
     if (wait) return hold('CooldownActive', `${below}; ${wait}`);
+    const history = sourceHistory();
+    if (history !== null) {
+      if ('wait' in history) return hold('StabilizationWindow', `${below}; ${history.wait}`);
+      return result(
+        'scale-down',
+        desired,
+        'BelowMin',
+        `${below}, and below it for the whole ${s.scaleDown.stabilizationWindowSeconds}s stabilisation window (highest ${round1(history.highest)}% in the source's samples); scaling ${from} → ${desired} (predicted ${round1(predicted)}%)`,
+      );
+    }
     const st = stabilize('down', desired);
     if ('wait' in st) return hold('StabilizationWindow', `${below}; ${st.wait}`);
     return result(

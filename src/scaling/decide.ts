@@ -26,25 +26,43 @@ export function decide(input: ScalingInput, policy: Policy, now: Date): ScalingD
 
 /**
  * The decision plus the GPUs its new replicas will take per node (for {@link decideAll}).
+ * Kubernetes HPA (autoscaling/v2) is the model: https://kubernetes.io/docs/tasks/run-application/horizontal-pod-autoscale/
  *
- * Rules, in order:
- * 1. No pool (not placed yet) → `hold NotPlaced`.
+ * Rules, in order (each boundary says which side it takes and why):
+ * 0. `replicas: 0` in Git with `minReplicas` ≥ 1 (engine gpuops) → `hold ScaledToZero`: a
+ *    Deployment scaled to zero is paused by a person; the HPA disables itself at 0 ("scaling is
+ *    disabled" while replicas are 0, HPA doc "Implicit maintenance-mode deactivation"). No
+ *    metrics needed. 1 replica is the neighbour: decided normally.
+ * 1. No pool (the Deployment in Git is not pinned to long-task or short-task) → `hold NotPlaced`.
+ *    A count outside `minReplicas..maxReplicas` (engine gpuops) is brought back inside at once,
+ *    with or without metrics: `scale-up BelowMinReplicas` / `scale-down AboveMaxReplicas` (the HPA
+ *    clamps to its limits the same way). The limits themselves are inside.
  * 2. Replicas are at most `replicas` live pods, the current ReplicaSet's first (see
  *    `countedPods`): a rolling update's surge pods are not replicas. Utilisation is the mean
- *    of the counted Ready pods' samples; no sample at all → `hold NoData` (never 0 %), except
- *    when replicas are Pending `Unschedulable` and the pool has no room for them (a pool still
+ *    of the counted Ready pods' samples; no sample at all → `hold NoData` (never 0 %; the message
+ *    names why: the source's failure, or the pods' series dropped by reason), except when
+ *    replicas are Pending `Unschedulable` and the pool has no room for them (a pool still
  *    empty right after placement): then unused nodes move in for them (`relabel
  *    RelabelUnusedNode`, replicas unchanged, after the scale-up cooldown).
  * 3. `engine: hpa` → the HPA owns replicas; gpuops only relabels `unused` nodes into the pool
  *    when the HPA sits at its maximum with utilisation above max, or its pods are Pending for
  *    lack of GPUs, and the pool has no room (`HPAOwnsReplicas` otherwise).
- * 4. min ≤ utilisation ≤ max → `hold WithinRange`.
+ * 4. min ≤ utilisation ≤ max → `hold WithinRange`. Both ends are in band: the band is gpuops'
+ *    form of the HPA's tolerance (no action while the ratio is within 10 % of the target), and
+ *    the HPA acts only when the ratio is strictly outside it; so exactly `min` or `max` holds.
  * 5. Below min: `AtMinReplicas` at `minReplicas`; `InsufficientSamples` unless EVERY Ready pod
- *    has a sample; `WouldFlap` when the utilisation predicted after one `step` down
- *    (util × n / (n − step), n = Ready pods) exceeds max; then the scale-down cooldown
- *    (`CooldownActive`) and stabilisation window (`StabilizationWindow`: the highest
- *    recommendation of the window wins, as the HPA does; the recorded history must reach back
- *    the whole window); else `scale-down BelowMin`.
+ *    has a sample (the HPA never scales down on missing metrics: it assumes 100 % for pods
+ *    without one, HPA doc "Algorithm details"); `WouldFlap` when the utilisation predicted after
+ *    one `step` down (util × n / (n − step), n = Ready pods) is strictly above max — exactly max
+ *    is in band after the change, so it scales; then the scale-down cooldown (`CooldownActive`;
+ *    over at exactly `cooldownSeconds` after the last change, as a duration that has elapsed)
+ *    and the scale-down stabilisation window (`StabilizationWindow`, HPA default 300 s; the
+ *    highest recommendation of the window wins). The window is judged from the source's own
+ *    samples when it sent them (Prometheus history: the window's highest utilisation must be
+ *    below min, and the samples must reach back the whole window, exactly the window counts),
+ *    else from the recorded passes (one of which must be at least the window old, exactly the
+ *    window counts); one instant and no such pass is no evidence over the window → hold.
+ *    Else `scale-down BelowMin`.
  * 6. Above max: `AtMaxReplicas` at `maxReplicas`; scale-up cooldown and stabilisation (lowest
  *    recommendation wins); then `step` more replicas, bounded by `maxReplicas` and by pod slots
  *    (`resources.gpus` each) on free GPUs of the pool's nodes, less the GPUs replicas already in

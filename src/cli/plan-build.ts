@@ -91,7 +91,10 @@ export function metricsLines(plan: PlanOutput): string[] {
   if (m.dropped.length > 0) {
     out.push(
       `dropped series: ${m.dropped
-        .map((d) => `${d.reason}: ${d.count}${d.oldestSeconds === undefined ? '' : ` (oldest ${d.oldestSeconds} s)`}`)
+        .map(
+          (d) =>
+            `${d.reason}: ${d.count}${d.oldestSeconds === undefined ? '' : ` (oldest ${d.oldestSeconds} s)`}`,
+        )
         .join(', ')}`,
     );
   }

@@ -162,7 +162,8 @@ function parseMatrix(
       value: avgOf.reduce((a, [, v]) => a + v, 0) / avgOf.length,
       timestamp: newest,
       window: {
-        max: inHistory.length > 0 ? Math.max(...inHistory.map(([, v]) => v)) : s.points[s.points.length - 1]![1],
+        max:
+          inHistory.length > 0 ? Math.max(...inHistory.map(([, v]) => v)) : s.points[s.points.length - 1]![1],
         oldest: s.points[0]![0],
       },
     });

@@ -74,7 +74,14 @@ export function attribute(
     message: string,
     ageSeconds?: number,
   ) => {
-    dropped.push({ gpu, namespace, pod, reason, message, ...(ageSeconds === undefined ? {} : { ageSeconds }) });
+    dropped.push({
+      gpu,
+      namespace,
+      pod,
+      reason,
+      message,
+      ...(ageSeconds === undefined ? {} : { ageSeconds }),
+    });
   };
 
   for (const s of series) {

@@ -30,9 +30,9 @@ export function decide(input: ScalingInput, policy: Policy, now: Date): ScalingD
  *
  * Rules, in order (each boundary says which side it takes and why):
  * 0. `replicas: 0` in Git with `minReplicas` ≥ 1 (engine gpuops) → `hold ScaledToZero`: a
- *    Deployment scaled to zero is paused by a person; the HPA disables itself at 0 ("scaling is
- *    disabled" while replicas are 0, HPA doc "Implicit maintenance-mode deactivation"). No
- *    metrics needed. 1 replica is the neighbour: decided normally.
+ *    Deployment scaled to zero is paused by a person; the HPA stops adjusting a target whose
+ *    replicas are 0 while its minimum is above 0 (HPA doc "Implicit maintenance-mode
+ *    deactivation"). No metrics needed. 1 replica is the neighbour: decided normally.
  * 1. No pool (the Deployment in Git is not pinned to long-task or short-task) → `hold NotPlaced`.
  *    A count outside `minReplicas..maxReplicas` (engine gpuops) is brought back inside at once,
  *    with or without metrics: `scale-up BelowMinReplicas` / `scale-down AboveMaxReplicas` (the HPA
@@ -167,8 +167,9 @@ export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): 
       const instant = sampled.length > 0 && !sampled.some((x) => x.window);
       return {
         wait:
-          (instant ? `one instant is no evidence over the ${seconds}s scale-${dir} stabilisation window, and ` : '') +
-          `no recorded pass reaches back the ${seconds}s scale-${dir} stabilisation window yet`,
+          (instant
+            ? `one instant is no evidence over the ${seconds}s scale-${dir} stabilisation window, and `
+            : '') + `no recorded pass reaches back the ${seconds}s scale-${dir} stabilisation window yet`,
       };
     }
     if (dir === 'down' ? to >= from : to <= from) {
@@ -196,7 +197,8 @@ export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): 
     const covered = sampled.map((x) => x.window!.coveredSeconds);
     if (covered.some((c) => c === null || c < seconds)) {
       const known = covered.filter((c): c is number => c !== null);
-      const least = known.length < covered.length ? 'less than the window' : `${Math.floor(Math.min(...known))}s`;
+      const least =
+        known.length < covered.length ? 'less than the window' : `${Math.floor(Math.min(...known))}s`;
       return {
         wait: `the source's samples reach back ${least} of the ${seconds}s scale-down stabilisation window; waits until they cover it`,
       };
@@ -298,7 +300,7 @@ export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): 
       input.noDataMessage ??
       (ready.length === 0
         ? `none of its ${counted.length} counted pod(s) is Ready, so no GPU sample can count`
-        : `no usable GPU sample for any of ${ready.length} Ready pod(s)${droppedNote}`);
+        : `no usable GPU sample for any of ${ready.length} Ready pod(s)${droppedNote || ' (no series of the source names them)'}`);
     return hold('NoData', `${why}; utilisation unknown, replicas stay at ${from}`);
   }
 

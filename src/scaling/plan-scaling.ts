@@ -74,7 +74,12 @@ export interface MetricsReport {
 export function planScaling(input: ScalingPassInput): ScalingPassResult {
   const { snapshot, policy, now, reading } = input;
   const evaluatedAt = reading.ok && reading.evaluatedAt !== undefined ? reading.evaluatedAt : now.getTime();
-  const attribution = attribute(reading.ok ? reading.series : [], snapshot.pods, policy, new Date(evaluatedAt));
+  const attribution = attribute(
+    reading.ok ? reading.series : [],
+    snapshot.pods,
+    policy,
+    new Date(evaluatedAt),
+  );
   const noDataMessage = reading.ok ? null : `no GPU metrics (${reading.reason}): ${reading.message}`;
   const metrics = metricsReport(input, attribution, evaluatedAt, noDataMessage);
   const droppedByPod = new Map<string, DroppedSeries[]>();
@@ -142,7 +147,10 @@ export function planScaling(input: ScalingPassInput): ScalingPassResult {
 /** `Stale: 3 (oldest 604800 s), UnknownPod: 2`: dropped series counted by reason, largest first. */
 export function countDropped(dropped: readonly DroppedSeries[]): string {
   return summarizeDropped(dropped)
-    .map((d) => `${d.reason}: ${d.count}${d.oldestSeconds === undefined ? '' : ` (oldest ${d.oldestSeconds} s)`}`)
+    .map(
+      (d) =>
+        `${d.reason}: ${d.count}${d.oldestSeconds === undefined ? '' : ` (oldest ${d.oldestSeconds} s)`}`,
+    )
     .join(', ');
 }
 

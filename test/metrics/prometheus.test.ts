@@ -104,7 +104,11 @@ describe('PrometheusSource (real Prometheus)', () => {
     });
     await prom.waitForScrapes(3);
     const short = await source.read({ metric: 'DCGM_FI_DEV_GPU_UTIL', windowSeconds: 60, historySeconds: 2 });
-    const long = await source.read({ metric: 'DCGM_FI_DEV_GPU_UTIL', windowSeconds: 60, historySeconds: 3600 });
+    const long = await source.read({
+      metric: 'DCGM_FI_DEV_GPU_UTIL',
+      windowSeconds: 60,
+      historySeconds: 3600,
+    });
     expect(calls).toBe(2);
     if (!short.ok || !long.ok) throw new Error('no data');
     // Evaluated at Prometheus's own now: the answer's time, every sample at or before it.

@@ -84,7 +84,9 @@ describe('scale-down from the source history (§3)', () => {
   it('the same values as one instant: hold, naming the window', () => {
     const r = decide(readingOf(vector([12, 11, 13])));
     expect(r.decisions[0]).toMatchObject({ action: 'hold', reason: 'StabilizationWindow' });
-    expect(r.decisions[0]!.message).toContain('one instant is no evidence over the 300s scale-down stabilisation window');
+    expect(r.decisions[0]!.message).toContain(
+      'one instant is no evidence over the 300s scale-down stabilisation window',
+    );
   });
 
   it.each([
@@ -105,12 +107,13 @@ describe('scale-down from the source history (§3)', () => {
     // Keep the current average below min: the last 300 s average is below min either way.
     const d = decide(readingOf(body)).decisions[0]!;
     expect(d.action).toBe(action);
-    if (action === 'hold') expect(d.message).toContain('highest utilisation in the last 300s is 30% ≥ min 30%');
+    if (action === 'hold')
+      expect(d.message).toContain('highest utilisation in the last 300s is 30% ≥ min 30%');
   });
 
   it('one pod busy earlier in the window blocks the scale-down (the HPA keeps the highest recommendation)', () => {
     const body = matrix(360);
-    const values = (body.data.result[1]!.values as [number, string][]);
+    const values = body.data.result[1]!.values as [number, string][];
     values[3] = [values[3]![0], '95'];
     const d = decide(readingOf(body)).decisions[0]!;
     expect(d).toMatchObject({ action: 'hold', reason: 'StabilizationWindow' });
@@ -142,7 +145,7 @@ describe('whose clock (§4)', () => {
     expect(r.metrics.dropped).toEqual([]);
   });
 
-  it('Prometheus 200 s ahead: 290-s-old data is stale at the answer\'s own time', () => {
+  it("Prometheus 200 s ahead: 290-s-old data is stale at the answer's own time", () => {
     const r = decide(fresh(T + 200, 290));
     expect(r.decisions[0]).toMatchObject({ action: 'hold', reason: 'NoData', utilization: null });
     expect(r.decisions[0]!.message).toContain('Stale: 3 (oldest 290 s)');
@@ -156,7 +159,7 @@ describe('whose clock (§4)', () => {
     expect(decide(fresh(T - 121, 5)).metrics.warnings).toHaveLength(1);
   });
 
-  it('a dump from last week is judged at its own time: last week\'s decision, not NoData', () => {
+  it("a dump from last week is judged at its own time: last week's decision, not NoData", () => {
     const weekAgo = T - 7 * 24 * 3600;
     const r = decide(readingOf(matrix(360, weekAgo)));
     expect(r.decisions[0]).toMatchObject({ action: 'scale-down', replicas: { from: 3, to: 2 } });

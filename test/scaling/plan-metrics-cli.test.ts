@@ -78,11 +78,18 @@ function setUp(): { repo: string; pods: string; nodes: string } {
         uid: `uid-${name}`,
         creationTimestamp: '2026-11-23T10:00:00Z',
         labels: { 'app.kubernetes.io/managed-by': 'gpuops', 'gpuops.dev/algorithm': 'resnet50-infer' },
-        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'resnet50-infer-7d9f', uid: 'rs' }],
+        ownerReferences: [
+          { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'resnet50-infer-7d9f', uid: 'rs' },
+        ],
       },
       spec: {
         nodeName: 'gpu-h100-01',
-        containers: [{ name: 'main', resources: { requests: { 'nvidia.com/gpu': '1' }, limits: { 'nvidia.com/gpu': '1' } } }],
+        containers: [
+          {
+            name: 'main',
+            resources: { requests: { 'nvidia.com/gpu': '1' }, limits: { 'nvidia.com/gpu': '1' } },
+          },
+        ],
       },
       status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
     });
@@ -118,7 +125,17 @@ const vector = {
 
 describe('gpuops plan --metrics', () => {
   const { repo, pods, nodes } = setUp();
-  const base = ['plan', '--repo', repo, '--nodes', nodes, '--pods', pods, '--database', `sqlite:${dir}/none.db`];
+  const base = [
+    'plan',
+    '--repo',
+    repo,
+    '--nodes',
+    nodes,
+    '--pods',
+    pods,
+    '--database',
+    `sqlite:${dir}/none.db`,
+  ];
 
   it('a query_range dump of three pods at 10–14 % for six minutes: scale-down 3 → 2', async () => {
     const file = write('range.json', JSON.stringify(matrix));
@@ -138,7 +155,9 @@ describe('gpuops plan --metrics', () => {
   it('the same values as one instant: hold, naming the window', async () => {
     const file = write('instant.json', JSON.stringify(vector));
     const r = await run(...base, '--metrics', file);
-    expect(r.out).toMatch(/resnet50-infer\s+3\s+12\.0 %\s+hold\s+StabilizationWindow: .*300s scale-down stabilisation window/);
+    expect(r.out).toMatch(
+      /resnet50-infer\s+3\s+12\.0 %\s+hold\s+StabilizationWindow: .*300s scale-down stabilisation window/,
+    );
   });
 
   it('--now a week later: NoData, and the text says why (Stale: 3, oldest 604800 s)', async () => {

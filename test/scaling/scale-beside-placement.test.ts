@@ -257,7 +257,11 @@ describe('replicas a person set outside minReplicas..maxReplicas (§5)', () => {
   it('replicas 1 with minReplicas 2: scale-up to 2, BelowMinReplicas, without metrics', () => {
     const p = planDesiredState(
       input(gitAt(1), {
-        repo: { policy, errors: [], algorithms: [alg('registry.example.com/ml/resnet:1.0.0', { minReplicas: 2 })] },
+        repo: {
+          policy,
+          errors: [],
+          algorithms: [alg('registry.example.com/ml/resnet:1.0.0', { minReplicas: 2 })],
+        },
         snapshot: withPods(1),
       }),
     );
@@ -271,9 +275,7 @@ describe('replicas a person set outside minReplicas..maxReplicas (§5)', () => {
   });
 
   it('replicas 10 with maxReplicas 8: scale-down to 8, AboveMaxReplicas, even at 95 %', () => {
-    const p = planDesiredState(
-      input(gitAt(10), { snapshot: withPods(3), reading: reading([95, 95, 95]) }),
-    );
+    const p = planDesiredState(input(gitAt(10), { snapshot: withPods(3), reading: reading([95, 95, 95]) }));
     expect(p.output.scaling[0]).toMatchObject({
       action: 'scale-down',
       reason: 'AboveMaxReplicas',

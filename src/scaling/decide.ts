@@ -132,7 +132,7 @@ export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): 
   if (input.pool === null || !SCALABLE_POOLS.has(input.pool)) {
     return hold(
       'NotPlaced',
-      `not placed on a long-task or short-task pool yet (pool: ${input.pool ?? 'none'})`,
+      `its Deployment in Git is not pinned to long-task or short-task (pool: ${input.pool ?? 'none'}); replicas stay at ${from} until a placement pins it`,
     );
   }
   const pool = input.pool;

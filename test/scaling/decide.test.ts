@@ -458,6 +458,8 @@ describe('decide', () => {
     else if (d.action !== 'relabel') expect(d.nodes).toEqual([]);
     if (row.want.utilization !== undefined) expect(d.utilization).toBe(row.want.utilization);
     for (const m of row.message ?? []) expect(d.message).toContain(m);
+    // Every hold explains itself with the figures it was decided on (plan prints this message).
+    if (d.action === 'hold') expect(d.message).toMatch(/\d/);
   });
 });
 

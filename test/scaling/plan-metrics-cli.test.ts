@@ -123,7 +123,8 @@ const vector = {
   },
 };
 
-describe('gpuops plan --metrics', () => {
+// The first call loads every command; on a shared, busy machine that alone can take most of 30 s.
+describe('gpuops plan --metrics', { timeout: 120_000 }, () => {
   const { repo, pods, nodes } = setUp();
   const base = [
     'plan',

@@ -82,7 +82,7 @@ describe('the image moves to :2.0.0 while load is above max', () => {
       x.load.setLoad('serve', 182);
     }
     for (const m of MODES) r[m] = await h[m].pass();
-  }, 60_000);
+  }, 120_000);
 
   it('both modes decide scale-up 2 → 3 in the pass that opens the placement PR', () => {
     for (const m of MODES) {

@@ -95,7 +95,9 @@ export function metricsLines(plan: PlanOutput): string[] {
           (d) =>
             `${d.reason}: ${d.count}${d.oldestSeconds === undefined ? '' : ` (oldest ${d.oldestSeconds} s)`}`,
         )
-        .join(', ')}`,
+        .join(
+          ', ',
+        )}${m.dropped.some((d) => d.reason === 'Stale') ? `; stale limit ${m.staleLimitSeconds} s` : ''}`,
     );
   }
   for (const w of m.warnings) out.push(`warning: ${w}`);

@@ -59,6 +59,8 @@ export interface MetricsReport {
   dropped: { reason: DropReason; count: number; oldestSeconds?: number }[];
   /** Every dropped series. */
   droppedSeries: DroppedSeries[];
+  /** `scaling.staleSampleSeconds`: a sample older than this at `evaluatedAt` is `Stale` (seconds). */
+  staleLimitSeconds: number;
   /** Problems worth a warning: clock skew beyond the stale limit, files or pages that failed. */
   warnings: string[];
 }
@@ -126,7 +128,10 @@ export function planScaling(input: ScalingPassInput): ScalingPassResult {
       return {
         algorithm: a.algorithm,
         pool: a.pool,
-        dropped: lost.length > 0 ? countDropped(lost) : null,
+        dropped:
+          lost.length === 0
+            ? null
+            : `${countDropped(lost)}${lost.some((d) => d.reason === 'Stale') ? `; stale limit ${policy.spec.scaling.staleSampleSeconds} s` : ''}`,
         replicas: a.replicas,
         currentReplicaSet: a.currentReplicaSet ?? null,
         hpa: a.hpa ?? null,
@@ -191,6 +196,7 @@ function metricsReport(
     noData,
     dropped: summarizeDropped(attribution.dropped),
     droppedSeries: attribution.dropped,
+    staleLimitSeconds: limit,
     warnings,
   };
 }

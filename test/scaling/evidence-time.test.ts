@@ -148,7 +148,7 @@ describe('whose clock (§4)', () => {
   it("Prometheus 200 s ahead: 290-s-old data is stale at the answer's own time", () => {
     const r = decide(fresh(T + 200, 290));
     expect(r.decisions[0]).toMatchObject({ action: 'hold', reason: 'NoData', utilization: null });
-    expect(r.decisions[0]!.message).toContain('Stale: 3 (oldest 290 s)');
+    expect(r.decisions[0]!.message).toContain('Stale: 3 (oldest 290 s); stale limit 120 s');
     expect(r.metrics.skewSeconds).toBe(200);
     expect(r.metrics.warnings.join()).toContain('200 s ahead');
     expect(r.metrics.dropped).toEqual([{ reason: 'Stale', count: 3, oldestSeconds: 290 }]);

@@ -166,7 +166,7 @@ describe('gpuops plan --metrics', { timeout: 120_000 }, () => {
     const now = new Date((END + 7 * 24 * 3600) * 1000).toISOString();
     const r = await run(...base, '--metrics', file, '--now', now);
     expect(r.out).toMatch(/resnet50-infer\s+3\s+-\s+hold\s+NoData: .*Stale: 3 \(oldest 604800 s\)/);
-    expect(r.out).toContain('dropped series: Stale: 3 (oldest 604800 s)');
+    expect(r.out).toContain('dropped series: Stale: 3 (oldest 604800 s); stale limit 120 s');
     const json = JSON.parse((await run(...base, '--metrics', file, '--now', now, '--output', 'json')).out);
     expect(json.metrics.dropped).toEqual([{ reason: 'Stale', count: 3, oldestSeconds: 604800 }]);
     expect(json.metrics.droppedSeries).toHaveLength(3);

@@ -111,7 +111,7 @@ beforeAll(async () => {
   // Placement first: pools PR and placement PR, merged one after the other (both touch the root
   // kustomization, so the second is rebuilt by the pass in between), then applied.
   await Promise.all(MODES.map((m) => placed(h[m])));
-}, 60_000);
+}, 180_000);
 
 /** Pools PR and placement PR, merged one after the other, then applied by the applier. */
 async function placed(x: Harness): Promise<void> {

@@ -63,6 +63,7 @@ export function formatPlanTable(plan: PlanOutput, snapshot: Snapshot): string {
       '',
     );
   }
+  out.push(...metricsLines(plan));
   if (plan.files.length === 0) out.push('files: no change');
   else out.push('files:', ...plan.files.map((f) => `  ${f.change.padEnd(6)} ${f.path}`));
   if (plan.errors.length > 0) {
@@ -71,6 +72,37 @@ export function formatPlanTable(plan: PlanOutput, snapshot: Snapshot): string {
   }
   for (const w of plan.warnings ?? []) out.push(`warning: ${w}`);
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * Why utilisation data is missing, for the text of `plan`: the time the reading was judged at
+ * (and the skew to this clock), the source's failure, and dropped series counted by reason
+ * (`dropped series: Stale: 3 (oldest 604800 s), UnknownPod: 2`). Empty without a metrics report.
+ */
+export function metricsLines(plan: PlanOutput): string[] {
+  const m = plan.metrics;
+  if (!m) return [];
+  const out: string[] = [];
+  if (m.evaluatedAt !== null) {
+    const skew = m.skewSeconds ? ` (${m.skewSeconds > 0 ? '+' : ''}${m.skewSeconds} s from this clock)` : '';
+    out.push(`metrics: judged at ${m.evaluatedAt}${skew}`);
+  }
+  if (m.noData !== null) out.push(`metrics: ${m.noData}`);
+  if (m.dropped.length > 0) {
+    out.push(
+      `dropped series: ${m.dropped
+        .map(
+          (d) =>
+            `${d.reason}: ${d.count}${d.oldestSeconds === undefined ? '' : ` (oldest ${d.oldestSeconds} s)`}`,
+        )
+        .join(
+          ', ',
+        )}${m.dropped.some((d) => d.reason === 'Stale') ? `; stale limit ${m.staleLimitSeconds} s` : ''}`,
+    );
+  }
+  for (const w of m.warnings) out.push(`warning: ${w}`);
+  if (out.length > 0) out.push('');
+  return out;
 }
 
 /** Left-aligned columns, two spaces apart; the last column is not padded. */

@@ -18,13 +18,15 @@ import {
   workloadDir,
   type WorkloadInput,
 } from '../manifests/workloads.js';
+import { setDeploymentReplicas } from '../manifests/replicas.js';
 import type { UtilizationReading } from '../metrics/types.js';
 import { place } from '../placement/place.js';
 import type { BenchmarkOutcome, Placement } from '../placement/types.js';
 import { assignPools } from '../pools/assign.js';
 import { returnIdleNodes } from '../pools/return-idle.js';
 import type { PoolAssignment } from '../pools/types.js';
-import { planScaling, type AlgorithmState } from '../scaling/plan-scaling.js';
+import { placementPending } from '../scaling/decide.js';
+import { planScaling, type AlgorithmState, type MetricsReport } from '../scaling/plan-scaling.js';
 import type { AlgorithmSample, DecisionRecord, HpaState, ScalingDecision } from '../scaling/types.js';
 import type { BenchmarkRun } from '../store/types.js';
 import { POOLS, type LoadedRepo, type Pool, type ResolvedAlgorithm, type SpecError } from '../spec/types.js';
@@ -39,6 +41,8 @@ export interface PlanOutput {
   files: PlannedFile[];
   /** Snapshot problems (objects that could not be read in full); absent when none. */
   warnings?: string[];
+  /** The utilisation reading as the scaling step judged it: its time, clock skew, dropped series by reason. */
+  metrics?: MetricsReport;
 }
 
 /** Everything one pass decides on. */
@@ -201,8 +205,10 @@ function workloadFiles(input: WorkloadInput): FileChange[] {
  *   (`manifests/cluster-layout.ts`);
  * - `placement/<name>`: the algorithm's Deployment (with the replica count Git holds) and HPA, or
  *   their deletion when the algorithm left `algorithms/`;
- * - `scale/<name>`: the Deployment with the new replica count and the manifests of `unused` nodes
- *   moved into its pool. An algorithm whose placement change is still open is not scaled.
+ * - `scale/<name>`: the Deployment file as the base branch holds it with only `spec.replicas`
+ *   changed (engine gpuops), and the manifests of `unused` nodes moved into its pool. A pending
+ *   placement change never holds scaling back: the two pull requests touch different lines.
+ *   An algorithm placed on a pool but with no Deployment in Git yet gets `hold PlacementPending`.
  */
 export function planDesiredState(input: DesiredStateInput): DesiredState {
   const { cluster, repo, base, now } = input;
@@ -230,7 +236,6 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
     ),
   );
   const placementOf = new Map(placements.map((p) => [p.algorithm, p]));
-  const placementChanged = new Set<string>();
   const algorithmFiles: FileChange[] = [];
   for (const alg of repo.algorithms) {
     const p = placementOf.get(alg.name)!;
@@ -281,15 +286,19 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
           }
         : {}),
     };
-    if (planFiles(input1.files, base).length > 0) placementChanged.add(name);
     inputs.push(input1);
   }
 
   // 3. Scaling: every algorithm with a Deployment in Git.
   const states: AlgorithmState[] = [];
+  const pending: ScalingDecision[] = [];
   for (const alg of repo.algorithms) {
     const git = gitDeployment(cluster, alg.name, base, labelKey);
-    if (!git) continue;
+    if (!git) {
+      const pool = placementOf.get(alg.name)?.pool ?? null;
+      if (pool) pending.push(placementPending(alg, pool));
+      continue;
+    }
     states.push({
       algorithm: alg,
       pool: git.pool,
@@ -308,6 +317,7 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
   const algByName = new Map<string, ResolvedAlgorithm>(repo.algorithms.map((a) => [a.name, a]));
   const scaling: ScalingDecision[] = [];
   const stateByName = new Map(states.map((s) => [s.algorithm.name, s]));
+  scaling.push(...pending);
   for (const d of scalingPass.decisions) {
     const alg = algByName.get(d.algorithm)!;
     const state = stateByName.get(d.algorithm)!;
@@ -315,25 +325,30 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
       scaling.push(d);
       continue;
     }
-    if (placementChanged.has(d.algorithm)) {
-      scaling.push({
-        ...d,
-        action: 'hold',
-        replicas: { from: d.replicas.from, to: d.replicas.from },
-        nodes: [],
-        message: `${d.message}; waits until the placement pull request of ${d.algorithm} is merged`,
-      });
-      continue;
-    }
     scaling.push(d);
-    const files: FileChange[] = workloadFiles({
-      algorithm: alg,
-      pool: state.pool,
-      policy: policy.spec,
-      cluster,
-      templates: input.templates,
-      replicas: policy.spec.scaling.engine === 'hpa' ? undefined : d.replicas.to,
-    }).filter((f) => f.path.endsWith('/deployment.yaml'));
+    // A running Deployment is scaled as Git's base holds it: only `spec.replicas` changes, so a
+    // pending placement pull request (new image, new template) never freezes scaling and both
+    // merge cleanly. With engine hpa the HPA owns replicas: only moved nodes are written.
+    const files: FileChange[] = [];
+    if (policy.spec.scaling.engine !== 'hpa' && d.replicas.to !== d.replicas.from) {
+      const path = `${workloadDir(cluster, alg.name)}/deployment.yaml`;
+      const text = base.get(path)!;
+      let content: string;
+      try {
+        content = setDeploymentReplicas(text, d.replicas.to);
+      } catch {
+        // Not a plain block-style Deployment (a hand-written flow map): render it whole instead.
+        content = workloadFiles({
+          algorithm: alg,
+          pool: state.pool,
+          policy: policy.spec,
+          cluster,
+          templates: input.templates,
+          replicas: d.replicas.to,
+        }).find((f) => f.path === path)!.content!;
+      }
+      files.push({ path, content });
+    }
     if (d.nodes.length > 0) {
       const moved = pools
         .filter((a) => d.nodes.includes(a.node))
@@ -369,6 +384,8 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
       ],
     });
   }
+
+  scaling.sort((a, b) => byString(a.algorithm, b.algorithm));
 
   // 4. Pools shrink: nodes gpuops moved that stayed empty go back to unused; then the pools change set.
   pools = returnIdlePools(pools, nodes, moved, scaling, stateByName, algByName, input);
@@ -413,6 +430,7 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
     placements,
     scaling,
     files: [...planned.values()].sort((a, b) => byString(a.path, b.path)),
+    metrics: scalingPass.metrics,
   };
   if (input.snapshot.warnings && input.snapshot.warnings.length > 0)
     output.warnings = input.snapshot.warnings;

@@ -61,6 +61,8 @@ export interface MetricsSettings {
   metricsFiles?: string[];
   prometheusUrl?: string;
   dcgmUrl?: string[];
+  /** `plan --now`: judge saved files at this time instead of their newest sample. */
+  evaluatedAt?: Date;
 }
 
 /**
@@ -69,7 +71,11 @@ export interface MetricsSettings {
  */
 export function utilizationSource(settings: MetricsSettings, now: () => Date): UtilizationSource | null {
   if (settings.metricsFiles && settings.metricsFiles.length > 0) {
-    return new MetricsFileSource(settings.metricsFiles, now().getTime());
+    return new MetricsFileSource(
+      settings.metricsFiles,
+      now().getTime(),
+      settings.evaluatedAt === undefined ? null : settings.evaluatedAt.getTime(),
+    );
   }
   if (settings.prometheusUrl) {
     const token = process.env.GPUOPS_PROMETHEUS_TOKEN;
@@ -84,7 +90,11 @@ export function utilizationSource(settings: MetricsSettings, now: () => Date): U
   return null;
 }
 
-/** Reads the source once for the policy's metric and window; no source is "no data". */
+/**
+ * Reads the source once for the policy's metric and window, with the scale-down stabilisation
+ * window's history in the same query (sources that keep history: Prometheus, saved `query_range`
+ * answers); no source is "no data".
+ */
 export async function readUtilization(
   source: UtilizationSource | null,
   policy: Policy,
@@ -99,5 +109,6 @@ export async function readUtilization(
   return source.read({
     metric: policy.spec.scaling.metric,
     windowSeconds: policy.spec.scaling.windowSeconds,
+    historySeconds: policy.spec.scaling.scaleDown.stabilizationWindowSeconds,
   });
 }

@@ -245,6 +245,12 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
     now,
   });
 
+  const m = desired.output.metrics;
+  if (m && m.warnings.length > 0)
+    log.warn(
+      { warnings: m.warnings, evaluatedAt: m.evaluatedAt, skewSeconds: m.skewSeconds },
+      'metrics reading',
+    );
   if (!dryRun) {
     await store.saveSamples(desired.samples);
     const records = desired.output.scaling.map((d) => toDecisionRecord(d, now));

@@ -413,7 +413,7 @@ class Scenario {
     const key = `${d.action}/${d.reason}/${d.replicas.from}/${d.replicas.to}`;
     if (this.shownDecisions.get(d.algorithm) === key) return;
     this.shownDecisions.set(d.algorithm, key);
-    if (d.reason === 'NotPlaced') return;
+    if (d.reason === 'NotPlaced' || d.reason === 'PlacementPending') return; // the placement line says it
     const u = d.utilization === null ? 'no data' : `${d.utilization} %`;
     const change =
       d.action === 'hold'

@@ -30,6 +30,7 @@ export class DcgmScrapeSource implements UtilizationSource {
 
   async read(query: UtilizationQuery): Promise<UtilizationReading> {
     const doFetch = this.options.fetch ?? fetch;
+    const scrapedAtMs = this.options.now().getTime();
     const results = await Promise.all(
       this.options.targets.map(async (target): Promise<{ series: GpuSeries[] } | { error: string }> => {
         try {
@@ -40,7 +41,7 @@ export class DcgmScrapeSource implements UtilizationSource {
           const text = await response.text();
           const series = parseDcgmPage(text, {
             source: target.url,
-            scrapedAtMs: this.options.now().getTime(),
+            scrapedAtMs,
             metrics: [query.metric],
             ...(target.node === undefined ? {} : { node: target.node }),
           });
@@ -66,6 +67,6 @@ export class DcgmScrapeSource implements UtilizationSource {
           : `no ${query.metric} series on ${results.length} dcgm-exporter page(s)${errors.length ? `; ${errors.join('; ')}` : ''}`,
       };
     }
-    return { ok: true, series, errors };
+    return { ok: true, series, errors, evaluatedAt: scrapedAtMs };
   }
 }

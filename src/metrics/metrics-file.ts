@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { MetricsParseError, parseDcgmPage } from './dcgm-text.js';
-import { parseQueryResult } from './query-result.js';
+import { parseQueryAnswer } from './query-result.js';
 import type { GpuSeries, UtilizationQuery, UtilizationReading, UtilizationSource } from './types.js';
 
 /**
@@ -17,6 +17,7 @@ export function parseMetricsFile(
   text: string,
   metric: string,
   fileTimeMs: number,
+  window: { windowSeconds?: number; historySeconds?: number } = {},
 ): GpuSeries[] {
   if (text.trimStart().startsWith('{')) {
     let body: unknown;
@@ -29,7 +30,7 @@ export function parseMetricsFile(
         `invalid JSON: ${err instanceof Error ? err.message : String(err)}`,
       );
     }
-    return parseQueryResult(body, { source: file, metric });
+    return parseQueryAnswer(body, { source: file, metric, ...window }).series;
   }
   const node = path.basename(file).replace(/\.(prom|txt|metrics)$/, '');
   return parseDcgmPage(text, { source: file, scrapedAtMs: fileTimeMs, metrics: [metric], node });
@@ -38,13 +39,16 @@ export function parseMetricsFile(
 /**
  * Saved files as a source. `fileTimeMs` dates samples without timestamps (for `plan`, pass the
  * plan's `now` so saved pages are not all stale). A file that cannot be read or parsed is listed
- * in `errors`; the others go on.
+ * in `errors`; the others go on. The reading is evaluated at the newest sample of the files
+ * (their own time: a dump from last week gives last week's decision), unless `evaluatedAtMs` is
+ * given (`plan --now`).
  */
 export class MetricsFileSource implements UtilizationSource {
   readonly name = 'metrics files';
   constructor(
     private readonly files: string[],
     private readonly fileTimeMs: number,
+    private readonly evaluatedAtMs: number | null = null,
   ) {}
 
   async read(query: UtilizationQuery): Promise<UtilizationReading> {
@@ -52,7 +56,12 @@ export class MetricsFileSource implements UtilizationSource {
     const errors: string[] = [];
     for (const file of this.files) {
       try {
-        series.push(...parseMetricsFile(file, await readFile(file, 'utf8'), query.metric, this.fileTimeMs));
+        series.push(
+          ...parseMetricsFile(file, await readFile(file, 'utf8'), query.metric, this.fileTimeMs, {
+            windowSeconds: query.windowSeconds,
+            historySeconds: query.historySeconds ?? 0,
+          }),
+        );
       } catch (err) {
         errors.push(err instanceof Error ? err.message : String(err));
       }
@@ -64,6 +73,8 @@ export class MetricsFileSource implements UtilizationSource {
         message: errors.length ? errors.join('; ') : `no ${query.metric} series in ${this.files.join(', ')}`,
       };
     }
-    return { ok: true, series, errors };
+    let newest = -Infinity;
+    for (const s of series) if (s.timestamp > newest) newest = s.timestamp;
+    return { ok: true, series, errors, evaluatedAt: this.evaluatedAtMs ?? newest };
   }
 }

@@ -1,6 +1,6 @@
 import { MetricsParseError } from './dcgm-text.js';
 import { utilizationQuery } from './query.js';
-import { parseQueryResult } from './query-result.js';
+import { parseQueryAnswer } from './query-result.js';
 import type { UtilizationQuery, UtilizationReading, UtilizationSource } from './types.js';
 
 /** Settings of {@link PrometheusSource}. */
@@ -20,8 +20,11 @@ export interface PrometheusSourceOptions {
 }
 
 /**
- * GPU utilisation through the Prometheus HTTP API (`GET /api/v1/query`): ONE instant query per
- * pass for every GPU (see `utilizationQuery`). An unreachable server, a timeout, an HTTP or
+ * GPU utilisation through the Prometheus HTTP API (`POST /api/v1/query`): ONE instant query per
+ * pass for every GPU (see `utilizationQuery`), with the scale-down stabilisation window's history
+ * when the query asks for it. No `time` is sent: Prometheus evaluates at its own now, and the
+ * reading's `evaluatedAt` is that time (the vector's timestamps), so sample ages never depend on
+ * the controller's clock. An unreachable server, a timeout, an HTTP or
  * PromQL error and an empty result are all "no data" with a reason — never 0 %.
  */
 export class PrometheusSource implements UtilizationSource {
@@ -32,7 +35,12 @@ export class PrometheusSource implements UtilizationSource {
 
   async read(query: UtilizationQuery): Promise<UtilizationReading> {
     const metric = this.options.metric ?? query.metric;
-    const promql = utilizationQuery(metric, query.windowSeconds, this.options.selector);
+    const promql = utilizationQuery(
+      metric,
+      query.windowSeconds,
+      this.options.selector,
+      query.historySeconds ?? 0,
+    );
     const url = new URL(
       'api/v1/query',
       this.options.url.endsWith('/') ? this.options.url : `${this.options.url}/`,
@@ -66,11 +74,11 @@ export class PrometheusSource implements UtilizationSource {
       return { ok: false, reason: 'HttpError', message: `${this.name}: HTTP ${response.status}: ${detail}` };
     }
     try {
-      const series = parseQueryResult(body, { source: this.name, metric });
+      const { series, evaluatedAt } = parseQueryAnswer(body, { source: this.name, metric });
       if (series.length === 0) {
         return { ok: false, reason: 'Empty', message: `${this.name}: no ${metric} series for ${promql}` };
       }
-      return { ok: true, series, errors: [] };
+      return { ok: true, series, errors: [], ...(evaluatedAt === null ? {} : { evaluatedAt }) };
     } catch (err) {
       if (err instanceof MetricsParseError) return { ok: false, reason: 'BadResponse', message: err.message };
       throw err;

@@ -21,6 +21,24 @@ export interface GpuSeries {
   value: number;
   /** Milliseconds since the Unix epoch of the newest sample the value covers. */
   timestamp: number;
+  /**
+   * What the source's own history says about the series over the scale-down stabilisation
+   * window (a range query, a range-vector function or a `query_range` answer); absent when the
+   * answer is one instant (a dcgm page, a plain vector).
+   */
+  window?: SeriesWindow;
+}
+
+/** A series over a window of history, as the source recorded it. */
+export interface SeriesWindow {
+  /** Highest sample in the window, in the metric's own unit. */
+  max: number;
+  /**
+   * Milliseconds since the epoch of the oldest evidence (the series existed then); it covers the
+   * whole window when `evaluatedAt − oldest` ≥ the window. Null: the series began inside the
+   * window (a Prometheus answer says that much, not when).
+   */
+  oldest: number | null;
 }
 
 /** What one pass asks a source for. */
@@ -28,6 +46,11 @@ export interface UtilizationQuery {
   metric: DcgmMetric;
   /** Averaging window (seconds), policy `scaling.windowSeconds`. */
   windowSeconds: number;
+  /**
+   * History to read in the same query (seconds), policy `scaling.scaleDown.stabilizationWindowSeconds`;
+   * 0 or absent: none.
+   */
+  historySeconds?: number;
 }
 
 /** Why a source has no data; never read as 0 %. */
@@ -38,7 +61,18 @@ export type NoDataReason = 'Unreachable' | 'Timeout' | 'HttpError' | 'BadRespons
  * partial answer (some dcgm pages failed) is `ok` with the failures listed in `errors`.
  */
 export type UtilizationReading =
-  { ok: true; series: GpuSeries[]; errors: string[] } | { ok: false; reason: NoDataReason; message: string };
+  | {
+      ok: true;
+      series: GpuSeries[];
+      errors: string[];
+      /**
+       * When the answer was evaluated, by the source's own clock (milliseconds since the epoch):
+       * the `time` of a Prometheus query, the newest sample of saved files, the scrape time of
+       * dcgm pages. Sample ages are measured against it, never against another clock.
+       */
+      evaluatedAt?: number;
+    }
+  | { ok: false; reason: NoDataReason; message: string };
 
 /** A GPU utilisation source: Prometheus, dcgm-exporter pages, or saved files. Never throws. */
 export interface UtilizationSource {

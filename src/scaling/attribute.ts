@@ -21,10 +21,13 @@ interface Candidate {
   algorithm: string;
   utilization: number;
   timestamp: number;
+  window: PodSample['window'];
 }
 
 /**
- * Attributes raw dcgm-exporter series to pods and algorithms (pure). The traps real DCGM data has
+ * Attributes raw dcgm-exporter series to pods and algorithms (pure). `now` is the answer's own
+ * evaluation time (`UtilizationReading.evaluatedAt`), never another clock: a sample's age is
+ * judged on the clock that stamped it. The traps real DCGM data has
  * (see `fixtures/cluster-mixed/README.md`):
  *
  * - the workload pod is `exported_pod`/`exported_namespace` when present (Prometheus renamed the
@@ -37,7 +40,9 @@ interface Candidate {
  *   a page's own node is known;
  * - `DCGM_FI_PROF_GR_ENGINE_ACTIVE` is a ratio 0..1: multiplied by 100 when the policy selects it;
  * - `NaN`/`±Inf`, values outside 0..100 %, and samples older than
- *   `policy.spec.scaling.staleSampleSeconds` at `now` are dropped with a reason;
+ *   `policy.spec.scaling.staleSampleSeconds` at `now` are dropped with a reason. A sample exactly
+ *   `staleSampleSeconds` old is kept (the limit is the oldest age still usable, as a lookback
+ *   includes its boundary); one millisecond older is `Stale`;
  * - only pods in the snapshot, Ready, not terminating and managed by gpuops (with a
  *   `gpuops.dev/algorithm` label) count;
  * - one GPU (UUID, plus `GPU_I_ID` on MIG) reported under several pods (time-slicing) is counted
@@ -67,8 +72,16 @@ export function attribute(
     pod: string,
     reason: DroppedSeries['reason'],
     message: string,
+    ageSeconds?: number,
   ) => {
-    dropped.push({ gpu, namespace, pod, reason, message });
+    dropped.push({
+      gpu,
+      namespace,
+      pod,
+      reason,
+      message,
+      ...(ageSeconds === undefined ? {} : { ageSeconds }),
+    });
   };
 
   for (const s of series) {
@@ -111,7 +124,8 @@ export function attribute(
         namespace,
         pod,
         'Stale',
-        `${where(gpu, namespace, pod)}: newest sample is ${age}s old (limit ${staleSampleSeconds}s)`,
+        `${where(gpu, namespace, pod)}: newest sample is ${age}s old (limit ${staleSampleSeconds}s) at the answer's evaluation time ${now.toISOString()}`,
+        age,
       );
       continue;
     }
@@ -145,6 +159,13 @@ export function attribute(
       algorithm: info.algorithm,
       utilization: Math.min(utilization, 100),
       timestamp: s.timestamp,
+      window: s.window
+        ? {
+            max: Math.min(100, Math.max(0, ratio ? s.window.max * 100 : s.window.max)),
+            coveredSeconds:
+              s.window.oldest === null ? null : Math.max(0, (now.getTime() - s.window.oldest) / 1000),
+          }
+        : undefined,
     };
     const list = byGpu.get(gpu);
     if (list) list.push(c);
@@ -220,6 +241,16 @@ export function attribute(
       at: new Date(newest).toISOString(),
       gpus: list.map((c) => c.gpu).sort(),
     };
+    if (list.every((c) => c.window)) {
+      let max = 0;
+      let covered: number | null = Infinity;
+      for (const c of list) {
+        max += c.window!.max;
+        const cs = c.window!.coveredSeconds;
+        covered = covered === null || cs === null ? null : Math.min(covered, cs);
+      }
+      sample.window = { max: max / list.length, coveredSeconds: covered };
+    }
     entry(first.algorithm).samples.push(sample);
   }
   for (const alg of [...flagsByAlgorithm.keys(), ...droppedByAlgorithm.keys()]) entry(alg);

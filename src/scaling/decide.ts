@@ -1,5 +1,5 @@
 import type { PodInfo } from '../cluster/types.js';
-import type { Pool, Policy } from '../spec/types.js';
+import type { Pool, Policy, ResolvedAlgorithm } from '../spec/types.js';
 import { podSlots } from './capacity.js';
 import { lastChangeMs, recommendationOf, type RecommendationBounds } from './history.js';
 import type {
@@ -26,25 +26,43 @@ export function decide(input: ScalingInput, policy: Policy, now: Date): ScalingD
 
 /**
  * The decision plus the GPUs its new replicas will take per node (for {@link decideAll}).
+ * Kubernetes HPA (autoscaling/v2) is the model: https://kubernetes.io/docs/tasks/run-application/horizontal-pod-autoscale/
  *
- * Rules, in order:
- * 1. No pool (not placed yet) → `hold NotPlaced`.
+ * Rules, in order (each boundary says which side it takes and why):
+ * 0. `replicas: 0` in Git with `minReplicas` ≥ 1 (engine gpuops) → `hold ScaledToZero`: a
+ *    Deployment scaled to zero is paused by a person; the HPA stops adjusting a target whose
+ *    replicas are 0 while its minimum is above 0 (HPA doc "Implicit maintenance-mode
+ *    deactivation"). No metrics needed. 1 replica is the neighbour: decided normally.
+ * 1. No pool (the Deployment in Git is not pinned to long-task or short-task) → `hold NotPlaced`.
+ *    A count outside `minReplicas..maxReplicas` (engine gpuops) is brought back inside at once,
+ *    with or without metrics: `scale-up BelowMinReplicas` / `scale-down AboveMaxReplicas` (the HPA
+ *    clamps to its limits the same way). The limits themselves are inside.
  * 2. Replicas are at most `replicas` live pods, the current ReplicaSet's first (see
  *    `countedPods`): a rolling update's surge pods are not replicas. Utilisation is the mean
- *    of the counted Ready pods' samples; no sample at all → `hold NoData` (never 0 %), except
- *    when replicas are Pending `Unschedulable` and the pool has no room for them (a pool still
+ *    of the counted Ready pods' samples; no sample at all → `hold NoData` (never 0 %; the message
+ *    names why: the source's failure, or the pods' series dropped by reason), except when
+ *    replicas are Pending `Unschedulable` and the pool has no room for them (a pool still
  *    empty right after placement): then unused nodes move in for them (`relabel
  *    RelabelUnusedNode`, replicas unchanged, after the scale-up cooldown).
  * 3. `engine: hpa` → the HPA owns replicas; gpuops only relabels `unused` nodes into the pool
  *    when the HPA sits at its maximum with utilisation above max, or its pods are Pending for
  *    lack of GPUs, and the pool has no room (`HPAOwnsReplicas` otherwise).
- * 4. min ≤ utilisation ≤ max → `hold WithinRange`.
+ * 4. min ≤ utilisation ≤ max → `hold WithinRange`. Both ends are in band: the band is gpuops'
+ *    form of the HPA's tolerance (no action while the ratio is within 10 % of the target), and
+ *    the HPA acts only when the ratio is strictly outside it; so exactly `min` or `max` holds.
  * 5. Below min: `AtMinReplicas` at `minReplicas`; `InsufficientSamples` unless EVERY Ready pod
- *    has a sample; `WouldFlap` when the utilisation predicted after one `step` down
- *    (util × n / (n − step), n = Ready pods) exceeds max; then the scale-down cooldown
- *    (`CooldownActive`) and stabilisation window (`StabilizationWindow`: the highest
- *    recommendation of the window wins, as the HPA does; the recorded history must reach back
- *    the whole window); else `scale-down BelowMin`.
+ *    has a sample (the HPA never scales down on missing metrics: it assumes 100 % for pods
+ *    without one, HPA doc "Algorithm details"); `WouldFlap` when the utilisation predicted after
+ *    one `step` down (util × n / (n − step), n = Ready pods) is strictly above max — exactly max
+ *    is in band after the change, so it scales; then the scale-down cooldown (`CooldownActive`;
+ *    over at exactly `cooldownSeconds` after the last change, as a duration that has elapsed)
+ *    and the scale-down stabilisation window (`StabilizationWindow`, HPA default 300 s; the
+ *    highest recommendation of the window wins). The window is judged from the source's own
+ *    samples when it sent them (Prometheus history: the window's highest utilisation must be
+ *    below min, and the samples must reach back the whole window, exactly the window counts),
+ *    else from the recorded passes (one of which must be at least the window old, exactly the
+ *    window counts); one instant and no such pass is no evidence over the window → hold.
+ *    Else `scale-down BelowMin`.
  * 6. Above max: `AtMaxReplicas` at `maxReplicas`; scale-up cooldown and stabilisation (lowest
  *    recommendation wins); then `step` more replicas, bounded by `maxReplicas` and by pod slots
  *    (`resources.gpus` each) on free GPUs of the pool's nodes, less the GPUs replicas already in
@@ -78,6 +96,7 @@ export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): 
   const outstanding = Math.max(0, from - bound);
   const poolSlots = podSlots(input.poolNodes, gpus) - outstanding;
   const flagNote = input.flags?.length ? ` (note: ${input.flags.map((f) => f.message).join('; ')})` : '';
+  const droppedNote = input.dropped ? ` (series dropped: ${input.dropped})` : '';
 
   const result = (
     action: ScalingAction,
@@ -100,11 +119,20 @@ export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): 
   });
   const hold = (reason: ScalingReason, message: string) => result('hold', from, reason, message);
 
+  // 0. A Deployment a person scaled to zero is paused: the HPA disables itself at 0 replicas
+  // ("ScalingDisabled"), and so does gpuops. No metrics are needed and nothing is written.
+  if (s.engine !== 'hpa' && from === 0 && minReplicas >= 1) {
+    return hold(
+      'ScaledToZero',
+      `replicas are 0 in Git (minReplicas ${minReplicas}): a Deployment scaled to zero is paused by a person, as the HPA treats it; scaling resumes once replicas are above 0`,
+    );
+  }
+
   // 1. Placement first.
   if (input.pool === null || !SCALABLE_POOLS.has(input.pool)) {
     return hold(
       'NotPlaced',
-      `not placed on a long-task or short-task pool yet (pool: ${input.pool ?? 'none'})`,
+      `its Deployment in Git is not pinned to long-task or short-task (pool: ${input.pool ?? 'none'}); replicas stay at ${from} until a placement pins it`,
     );
   }
   const pool = input.pool;
@@ -135,14 +163,53 @@ export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): 
       if (rec === null) continue;
       to = dir === 'down' ? Math.max(to, rec) : Math.min(to, rec);
     }
-    if (!reaches)
-      return { wait: `no recorded pass reaches back the ${seconds}s scale-${dir} stabilisation window yet` };
+    if (!reaches) {
+      const instant = sampled.length > 0 && !sampled.some((x) => x.window);
+      return {
+        wait:
+          (instant
+            ? `one instant is no evidence over the ${seconds}s scale-${dir} stabilisation window, and `
+            : '') + `no recorded pass reaches back the ${seconds}s scale-${dir} stabilisation window yet`,
+      };
+    }
     if (dir === 'down' ? to >= from : to <= from) {
       return {
         wait: `the ${dir === 'down' ? 'highest' : 'lowest'} recommendation in the last ${seconds}s is ${to}`,
       };
     }
     return { to };
+  };
+
+  /**
+   * Scale-down stabilisation judged from the source's own history (Prometheus's samples over the
+   * window), when every sampled pod carries it; null sends `stabilize` to the recorded passes (the
+   * fallback for direct dcgm-exporter scraping and one-instant answers). As the HPA's scale-down
+   * stabilisation (https://kubernetes.io/docs/tasks/run-application/horizontal-pod-autoscale/#stabilization-window,
+   * default 300 s) takes the highest recommendation of the window, the window's highest
+   * utilisation must be below min: the mean of each pod's highest sample, never lower than the
+   * highest mean, so the judgement errs towards holding. Exactly at min is in band (hold). The
+   * evidence must reach back the whole window: coverage exactly the window counts (a
+   * `query_range` starting at `end − window` has its first point on the boundary).
+   */
+  const sourceHistory = (): { highest: number } | { wait: string } | null => {
+    const seconds = s.scaleDown.stabilizationWindowSeconds;
+    if (seconds <= 0 || sampled.length === 0 || !sampled.every((x) => x.window)) return null;
+    const covered = sampled.map((x) => x.window!.coveredSeconds);
+    if (covered.some((c) => c === null || c < seconds)) {
+      const known = covered.filter((c): c is number => c !== null);
+      const least =
+        known.length < covered.length ? 'less than the window' : `${Math.floor(Math.min(...known))}s`;
+      return {
+        wait: `the source's samples reach back ${least} of the ${seconds}s scale-down stabilisation window; waits until they cover it`,
+      };
+    }
+    const highest = sampled.reduce((a, x) => a + x.window!.max, 0) / sampled.length;
+    if (highest >= min) {
+      return {
+        wait: `the highest utilisation in the last ${seconds}s is ${round1(highest)}% ≥ min ${min}% (scale-down stabilisation window)`,
+      };
+    }
+    return { highest };
   };
 
   /** Relabel unused nodes until `need` more pods fit; same GPU product as the pool first. */
@@ -155,7 +222,7 @@ export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): 
     if (requireSamples && !complete) {
       return hold(
         'InsufficientSamples',
-        `${why}, but only ${sampled.length} of ${ready.length} Ready pod(s) have a sample; no node is moved on partial data`,
+        `${why}, but only ${sampled.length} of ${ready.length} Ready pod(s) have a sample${droppedNote}; no node is moved on partial data`,
       );
     }
     const products = new Set(input.poolNodes.map((n) => n.gpuProduct).filter((p): p is string => p !== null));
@@ -195,6 +262,28 @@ export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): 
     );
   };
 
+  // 1b. A count outside minReplicas..maxReplicas is brought back inside first, with or without
+  // metrics (the HPA does the same: "Current number of replicas below Spec.MinReplicas" / "above
+  // Spec.MaxReplicas"). No cooldown: the limits are the spec, not a recommendation.
+  if (s.engine !== 'hpa' && from < minReplicas) {
+    return result(
+      'scale-up',
+      minReplicas,
+      'BelowMinReplicas',
+      `replicas ${from} in Git are below minReplicas ${minReplicas}; scaling ${from} → ${minReplicas} (utilisation ${u})`,
+      [],
+      place(input.poolNodes, gpus, minReplicas - from + outstanding),
+    );
+  }
+  if (s.engine !== 'hpa' && from > maxReplicas) {
+    return result(
+      'scale-down',
+      maxReplicas,
+      'AboveMaxReplicas',
+      `replicas ${from} in Git are above maxReplicas ${maxReplicas}; scaling ${from} → ${maxReplicas} (utilisation ${u})`,
+    );
+  }
+
   // 2. Data.
   if (utilization === null) {
     // Replicas in Git that the scheduler cannot place and the pool has no room for (right after
@@ -207,7 +296,11 @@ export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): 
       if (wait) return hold('CooldownActive', `${why}; ${wait}`);
       return relabel(-poolSlots, () => 0, why, false);
     }
-    const why = input.noDataMessage ?? `no usable GPU sample for any of ${ready.length} Ready pod(s)`;
+    const why =
+      input.noDataMessage ??
+      (ready.length === 0
+        ? `none of its ${counted.length} counted pod(s) is Ready, so no GPU sample can count`
+        : `no usable GPU sample for any of ${ready.length} Ready pod(s)${droppedNote || ' (no series of the source names them)'}`);
     return hold('NoData', `${why}; utilisation unknown, replicas stay at ${from}`);
   }
 
@@ -251,7 +344,7 @@ export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): 
     if (!complete) {
       return hold(
         'InsufficientSamples',
-        `${below}, but only ${sampled.length} of ${ready.length} Ready pod(s) have a sample; never scale down on partial data`,
+        `${below}, but only ${sampled.length} of ${ready.length} Ready pod(s) have a sample${droppedNote}; never scale down on partial data (the HPA never scales down on missing metrics)`,
       );
     }
     const n = ready.length;
@@ -266,6 +359,16 @@ export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): 
     }
     const wait = cooldown('down');
     if (wait) return hold('CooldownActive', `${below}; ${wait}`);
+    const history = sourceHistory();
+    if (history !== null) {
+      if ('wait' in history) return hold('StabilizationWindow', `${below}; ${history.wait}`);
+      return result(
+        'scale-down',
+        desired,
+        'BelowMin',
+        `${below}, and below it for the whole ${s.scaleDown.stabilizationWindowSeconds}s stabilisation window (highest ${round1(history.highest)}% in the source's samples); scaling ${from} → ${desired} (predicted ${round1(predicted)}%)`,
+      );
+    }
     const st = stabilize('down', desired);
     if ('wait' in st) return hold('StabilizationWindow', `${below}; ${st.wait}`);
     return result(
@@ -416,6 +519,23 @@ function place(
 
 function round1(x: number): number {
   return Math.round(x * 10) / 10;
+}
+
+/**
+ * The scaling entry of an algorithm that has a pool but no Deployment in Git yet (its placement
+ * pull request creates it): nothing to scale, `hold PlacementPending`, replicas 0 → 0, no
+ * utilisation. Never an `AboveMax` on a hold.
+ */
+export function placementPending(algorithm: ResolvedAlgorithm, pool: Pool): ScalingDecision {
+  return {
+    algorithm: algorithm.name,
+    action: 'hold',
+    replicas: { from: 0, to: 0 },
+    utilization: null,
+    nodes: [],
+    reason: 'PlacementPending',
+    message: `${algorithm.name}: no Deployment in Git yet; the placement pull request creates it on pool ${pool} with ${algorithm.scaling.minReplicas} replica(s), and scaling starts once it is merged`,
+  };
 }
 
 /** The record to store for a decision (`kind: scaling`), so the next pass sees it. */

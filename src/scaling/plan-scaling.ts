@@ -4,7 +4,15 @@ import type { Pool, Policy, ResolvedAlgorithm } from '../spec/types.js';
 import { attribute } from './attribute.js';
 import { nodeCapacity } from './capacity.js';
 import { decideAll } from './decide.js';
-import type { AlgorithmSample, Attribution, DecisionRecord, HpaState, ScalingDecision } from './types.js';
+import type {
+  AlgorithmSample,
+  Attribution,
+  DecisionRecord,
+  DropReason,
+  DroppedSeries,
+  HpaState,
+  ScalingDecision,
+} from './types.js';
 
 /** What Git (and, with the HPA, the cluster) says about one algorithm's Deployment. */
 export interface AlgorithmState {
@@ -33,17 +41,57 @@ export interface ScalingPassResult {
   decisions: ScalingDecision[];
   attribution: Attribution;
   samples: AlgorithmSample[];
+  metrics: MetricsReport;
 }
 
 /**
- * One scaling pass (pure): attribute the reading to pods, compute free GPUs from the snapshot,
- * decide every algorithm against that shared capacity (`decideAll`). A failed reading is "no
- * data" for every algorithm (`NoData`, never 0 %).
+ * What the pass made of its one reading, for `plan` and the log: when it was judged, the clock
+ * skew, and every series that did not count, by reason.
+ */
+export interface MetricsReport {
+  /** The answer's own evaluation time (ISO-8601) that sample ages were measured against; null without data. */
+  evaluatedAt: string | null;
+  /** `evaluatedAt` − the pass's clock (seconds; negative: the source is behind); null without data. */
+  skewSeconds: number | null;
+  /** Why the reading has no data at all, when it has none. */
+  noData: string | null;
+  /** Dropped series counted by reason, largest count first; `oldestSeconds` with `Stale`. */
+  dropped: { reason: DropReason; count: number; oldestSeconds?: number }[];
+  /** Every dropped series. */
+  droppedSeries: DroppedSeries[];
+  /** `scaling.staleSampleSeconds`: a sample older than this at `evaluatedAt` is `Stale` (seconds). */
+  staleLimitSeconds: number;
+  /** Problems worth a warning: clock skew beyond the stale limit, files or pages that failed. */
+  warnings: string[];
+}
+
+/**
+ * One scaling pass (pure): attribute the reading to pods at the reading's own evaluation time
+ * (`evaluatedAt`; the pass's `now` only when the source gave none), compute free GPUs from the
+ * snapshot, decide every algorithm against that shared capacity (`decideAll`). A failed reading
+ * is "no data" for every algorithm (`NoData`, never 0 %); a NoData or InsufficientSamples hold
+ * names the series of its pods that were dropped and why. A skew between the source's clock and
+ * the pass's clock larger than `staleSampleSeconds` is reported in `metrics.warnings`.
  */
 export function planScaling(input: ScalingPassInput): ScalingPassResult {
   const { snapshot, policy, now, reading } = input;
-  const attribution = attribute(reading.ok ? reading.series : [], snapshot.pods, policy, now);
+  const evaluatedAt = reading.ok && reading.evaluatedAt !== undefined ? reading.evaluatedAt : now.getTime();
+  const attribution = attribute(
+    reading.ok ? reading.series : [],
+    snapshot.pods,
+    policy,
+    new Date(evaluatedAt),
+  );
   const noDataMessage = reading.ok ? null : `no GPU metrics (${reading.reason}): ${reading.message}`;
+  const metrics = metricsReport(input, attribution, evaluatedAt, noDataMessage);
+  const droppedByPod = new Map<string, DroppedSeries[]>();
+  for (const d of attribution.dropped) {
+    if (d.pod === '') continue;
+    const key = `${d.namespace}/${d.pod}`;
+    const list = droppedByPod.get(key);
+    if (list) list.push(d);
+    else droppedByPod.set(key, [d]);
+  }
 
   const podsByAlgorithm = new Map<string, PodInfo[]>();
   for (const p of snapshot.pods) {
@@ -75,13 +123,19 @@ export function planScaling(input: ScalingPassInput): ScalingPassResult {
           at: x.at,
         });
       }
+      const pods = podsByAlgorithm.get(`${a.algorithm.namespace}/${a.algorithm.name}`) ?? [];
+      const lost = pods.flatMap((p) => droppedByPod.get(`${p.namespace}/${p.name}`) ?? []);
       return {
         algorithm: a.algorithm,
         pool: a.pool,
+        dropped:
+          lost.length === 0
+            ? null
+            : `${countDropped(lost)}${lost.some((d) => d.reason === 'Stale') ? `; stale limit ${policy.spec.scaling.staleSampleSeconds} s` : ''}`,
         replicas: a.replicas,
         currentReplicaSet: a.currentReplicaSet ?? null,
         hpa: a.hpa ?? null,
-        pods: podsByAlgorithm.get(`${a.algorithm.namespace}/${a.algorithm.name}`) ?? [],
+        pods,
         samples: own,
         flags: attributed?.flags ?? [],
         recent: recentBySubject.get(a.algorithm.name) ?? [],
@@ -92,5 +146,57 @@ export function planScaling(input: ScalingPassInput): ScalingPassResult {
     policy,
     now,
   );
-  return { decisions, attribution, samples };
+  return { decisions, attribution, samples, metrics };
+}
+
+/** `Stale: 3 (oldest 604800 s), UnknownPod: 2`: dropped series counted by reason, largest first. */
+export function countDropped(dropped: readonly DroppedSeries[]): string {
+  return summarizeDropped(dropped)
+    .map(
+      (d) =>
+        `${d.reason}: ${d.count}${d.oldestSeconds === undefined ? '' : ` (oldest ${d.oldestSeconds} s)`}`,
+    )
+    .join(', ');
+}
+
+function summarizeDropped(dropped: readonly DroppedSeries[]): MetricsReport['dropped'] {
+  const by = new Map<DropReason, { reason: DropReason; count: number; oldestSeconds?: number }>();
+  for (const d of dropped) {
+    const e = by.get(d.reason) ?? { reason: d.reason, count: 0 };
+    e.count++;
+    if (d.ageSeconds !== undefined) e.oldestSeconds = Math.max(e.oldestSeconds ?? 0, d.ageSeconds);
+    by.set(d.reason, e);
+  }
+  return [...by.values()].sort((a, b) => b.count - a.count || (a.reason < b.reason ? -1 : 1));
+}
+
+function metricsReport(
+  input: ScalingPassInput,
+  attribution: Attribution,
+  evaluatedAt: number,
+  noData: string | null,
+): MetricsReport {
+  const { reading, now, policy } = input;
+  const limit = policy.spec.scaling.staleSampleSeconds;
+  const warnings: string[] = [];
+  let skewSeconds: number | null = null;
+  if (reading.ok) {
+    skewSeconds = Math.round((evaluatedAt - now.getTime()) / 1000);
+    if (Math.abs(skewSeconds) > limit) {
+      warnings.push(
+        `the metrics source's clock is ${Math.abs(skewSeconds)} s ${skewSeconds < 0 ? 'behind' : 'ahead of'} this controller's ` +
+          `(more than the ${limit} s stale limit); sample ages are measured against the answer's own time ${new Date(evaluatedAt).toISOString()}`,
+      );
+    }
+    for (const e of reading.errors) warnings.push(`metrics: ${e}`);
+  }
+  return {
+    evaluatedAt: reading.ok ? new Date(evaluatedAt).toISOString() : null,
+    skewSeconds,
+    noData,
+    dropped: summarizeDropped(attribution.dropped),
+    droppedSeries: attribution.dropped,
+    staleLimitSeconds: limit,
+    warnings,
+  };
 }

@@ -20,7 +20,11 @@ export type ScalingReason =
   | 'StabilizationWindow'
   | 'WouldFlap'
   | 'HPAOwnsReplicas'
-  | 'NotPlaced';
+  | 'NotPlaced'
+  | 'PlacementPending'
+  | 'ScaledToZero'
+  | 'BelowMinReplicas'
+  | 'AboveMaxReplicas';
 
 /** One `scaling[]` entry of `plan`. `utilization` is percent, null without usable data. */
 export interface ScalingDecision {
@@ -43,6 +47,13 @@ export interface PodSample {
   at: string;
   /** GPU UUIDs the sample covers. */
   gpus: string[];
+  /**
+   * The source's own history over the scale-down stabilisation window, when it sent one (see
+   * `GpuSeries.window`): the highest utilisation of the window (percent; for a pod of several
+   * GPUs the mean of their highest, never below the true highest mean) and how far back the
+   * evidence reaches before the answer's evaluation time (seconds; null: it began inside the window).
+   */
+  window?: { max: number; coveredSeconds: number | null };
 }
 
 /* ---- Additions (scaling engineer): attribution, capacity and decision inputs. ---- */
@@ -68,6 +79,8 @@ export interface DroppedSeries {
   pod: string;
   reason: DropReason;
   message: string;
+  /** With `Stale`: the newest sample's age at the answer's evaluation time (seconds). */
+  ageSeconds?: number;
 }
 
 /** Something odd in the data that does not drop it alone. */
@@ -154,6 +167,8 @@ export interface ScalingInput {
   recent: DecisionRecord[];
   /** Why there is no data at all, when the source failed (message of the reading). */
   noDataMessage?: string | null;
+  /** Series of its pods that were dropped, counted by reason (`Stale: 2 (oldest 600 s)`), or null. */
+  dropped?: string | null;
   /** With engine hpa. */
   hpa?: HpaState | null;
 }

@@ -348,15 +348,21 @@ describe('planDesiredState: scaling', () => {
     expect(none.changeSets).toEqual([]);
   });
 
-  it('an algorithm whose placement change is open is not scaled', () => {
+  it('an algorithm whose placement change is open is still scaled, in the pool Git pins it to', () => {
     const base = gitWithDeployment(2);
     const moved = new Map([['resnet-infer', ok(5000)]]); // now long-task: placement PR pending
     const plan = planDesiredState(
       input(base, { repo, benchmarks: moved, snapshot: withPods(2), reading: reading([95, 95]) }),
     );
-    expect(plan.output.scaling[0]!.action).toBe('hold');
-    expect(plan.output.scaling[0]!.message).toContain('placement pull request');
-    expect(plan.changeSets.map((c) => c.kind)).toEqual(['placement']);
+    expect(plan.output.scaling[0]).toMatchObject({
+      action: 'scale-up',
+      reason: 'AboveMax',
+      replicas: { from: 2, to: 3 },
+    });
+    expect(plan.output.scaling[0]!.message).toContain('short-task');
+    expect(plan.changeSets.map((c) => c.kind)).toEqual(['placement', 'scale']);
+    const placed = plan.changeSets[0]!.files.find((f) => f.path.endsWith('/deployment.yaml'))!;
+    expect(parse(placed.content!).spec.replicas).toBe(2);
   });
 
   it('engine hpa: gpuops never changes replicas; it moves a node only when the HPA sits at its maximum and the pool is full', () => {

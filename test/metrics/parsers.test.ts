@@ -6,7 +6,7 @@ import { DcgmScrapeSource } from '../../src/metrics/dcgm-scrape.js';
 import { MetricsParseError, parseDcgmPage } from '../../src/metrics/dcgm-text.js';
 import { parseMetricsFile } from '../../src/metrics/metrics-file.js';
 import { utilizationQuery } from '../../src/metrics/query.js';
-import { parseQueryResult } from '../../src/metrics/query-result.js';
+import { parseQueryAnswer, parseQueryResult } from '../../src/metrics/query-result.js';
 
 const page = readFileSync(new URL('../fixtures/cluster-mixed/dcgm/gpu-t4-02.prom', import.meta.url), 'utf8');
 
@@ -74,6 +74,61 @@ describe('Prometheus query result', () => {
     ).toThrow(/e\.json: status is "error": parse error/);
   });
 
+  it('reads a query_range matrix: mean of the averaging window, newest point, the history window', () => {
+    const t = 1_700_000_000;
+    const body = {
+      status: 'success',
+      data: {
+        resultType: 'matrix',
+        result: [
+          // 0..600 s, every 60 s: 10, 20, …, 110 (the 50 at t+240 is the oldest of the last 300 s).
+          {
+            metric: { UUID: 'GPU-1' },
+            values: Array.from({ length: 11 }, (_, k) => [t + k * 60, String(10 * (k + 1))]),
+          },
+          // Went away at t+300: stale at the answer's time, its own newest point kept.
+          { metric: { UUID: 'GPU-2' }, values: [[t + 300, '40']] },
+        ],
+      },
+    };
+    const a = parseQueryAnswer(body, {
+      source: 'r.json',
+      metric: 'M',
+      windowSeconds: 240,
+      historySeconds: 300,
+    });
+    expect(a.evaluatedAt).toBe((t + 600) * 1000);
+    expect(a.series).toEqual([
+      // window (t+360, t+600]: 80, 90, 100, 110; history [t+300, t+600]: max 110; oldest t.
+      {
+        metric: 'M',
+        labels: { UUID: 'GPU-1' },
+        value: 95,
+        timestamp: (t + 600) * 1000,
+        window: { max: 110, oldest: t * 1000 },
+      },
+      {
+        metric: 'M',
+        labels: { UUID: 'GPU-2' },
+        value: 40,
+        timestamp: (t + 300) * 1000,
+        window: { max: 40, oldest: (t + 300) * 1000 },
+      },
+    ]);
+    expect(() =>
+      parseQueryAnswer(
+        { status: 'success', data: { resultType: 'matrix', result: [{ metric: {}, values: [[t, 5]] }] } },
+        { source: 'bad.json', metric: 'M' },
+      ),
+    ).toThrow(/bad\.json: data\.result\[0\]\.values\[0\] must be \[<seconds>, "<value>"\]/);
+    expect(() =>
+      parseQueryAnswer(
+        { status: 'success', data: { resultType: 'scalar', result: [t, '1'] } },
+        { source: 's.json', metric: 'M' },
+      ),
+    ).toThrow(/"vector" or "matrix"/);
+  });
+
   it('a saved page takes its node from the file name', () => {
     const s = parseMetricsFile('dumps/dcgm/gpu-t4-02.prom', page, 'DCGM_FI_DEV_GPU_UTIL', 5);
     expect(s.map((x) => [x.labels.node, x.timestamp])).toEqual(Array(4).fill(['gpu-t4-02', 5]));
@@ -85,6 +140,14 @@ describe('Prometheus query result', () => {
         ' or label_replace(timestamp(DCGM_FI_DEV_GPU_UTIL{}), "gpuops_stat", "last", "", "")',
     );
     expect(() => utilizationQuery('x{}', 300)).toThrow(/not a metric name/);
+    // With the scale-down stabilisation window: its highest sample and whether it reaches back, same query.
+    expect(utilizationQuery('M', 60, 'sim="a"', 300)).toBe(
+      'label_replace(avg_over_time(M{sim="a"}[60s]), "gpuops_stat", "avg", "", "")' +
+        ' or label_replace(timestamp(M{sim="a"}), "gpuops_stat", "last", "", "")' +
+        ' or label_replace(max_over_time(M{sim="a"}[300s]), "gpuops_stat", "max", "", "")' +
+        ' or label_replace(timestamp(M{sim="a"} offset 300s), "gpuops_stat", "first", "", "")',
+    );
+    expect(() => utilizationQuery('M', 60, '', 1.5)).toThrow(/history/);
   });
 });
 

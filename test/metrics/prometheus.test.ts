@@ -92,6 +92,43 @@ describe('PrometheusSource (real Prometheus)', () => {
     expect(a.dropped.filter((d) => d.pod.startsWith('nvidia-dcgm-exporter'))).toEqual([]);
   });
 
+  it('reads the stabilisation window in the same single query: the highest sample and whether the series reaches back', async () => {
+    let calls = 0;
+    const source = new PrometheusSource({
+      url: prom.url,
+      selector: 'node="gpu-t4-02"',
+      fetch: (input, init) => {
+        calls++;
+        return fetch(input, init);
+      },
+    });
+    await prom.waitForScrapes(3);
+    const short = await source.read({ metric: 'DCGM_FI_DEV_GPU_UTIL', windowSeconds: 60, historySeconds: 2 });
+    const long = await source.read({
+      metric: 'DCGM_FI_DEV_GPU_UTIL',
+      windowSeconds: 60,
+      historySeconds: 3600,
+    });
+    expect(calls).toBe(2);
+    if (!short.ok || !long.ok) throw new Error('no data');
+    // Evaluated at Prometheus's own now: the answer's time, every sample at or before it.
+    expect(Math.abs(short.evaluatedAt! - Date.now())).toBeLessThan(5_000);
+    for (const x of short.series) expect(x.timestamp).toBeLessThanOrEqual(short.evaluatedAt!);
+    const video = (r: typeof short) => r.series.find((x) => x.labels.pod === 'video-decode-5c9d7-2xq8w')!;
+    // 40 % and 60 % on alternate scrapes: the window's highest is 60, its average below.
+    expect(video(short).window?.max).toBe(60);
+    expect(video(short).value).toBeLessThan(60);
+    // Series that existed 2 s ago reach back that window; none existed an hour ago.
+    expect(video(short).window!.oldest).not.toBeNull();
+    expect(short.evaluatedAt! - video(short).window!.oldest!).toBeGreaterThanOrEqual(2_000);
+    expect(long.series.every((x) => x.window !== undefined && x.window.oldest === null)).toBe(true);
+
+    const a = attribute(short.series, pods(), policy(), new Date(short.evaluatedAt!));
+    const w = a.byAlgorithm.get('video-decode')!.samples[0]!.window!;
+    expect(w.max).toBe(60);
+    expect(w.coveredSeconds).toBeGreaterThanOrEqual(2);
+  });
+
   it('no series is Empty, a PromQL error is HttpError, a dead server is Unreachable — never 0 %', async () => {
     const empty = await new PrometheusSource({ url: prom.url, metric: 'DCGM_FI_NO_SUCH_FIELD' }).read({
       metric: 'DCGM_FI_DEV_GPU_UTIL',

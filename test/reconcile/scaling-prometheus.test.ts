@@ -35,7 +35,8 @@ const policy = (mode: 'pull-request' | 'patch') =>
     `    windowSeconds: ${WINDOW}`,
     '    staleSampleSeconds: 30',
     '    scaleUp: {cooldownSeconds: 0, stabilizationWindowSeconds: 0}',
-    '    scaleDown: {cooldownSeconds: 0, stabilizationWindowSeconds: 0}',
+    // Scale-down stabilisation over the averaging window, judged from Prometheus's own samples.
+    `    scaleDown: {cooldownSeconds: 0, stabilizationWindowSeconds: ${WINDOW}}`,
     '',
   ].join('\n');
 
@@ -109,7 +110,7 @@ beforeAll(async () => {
 
   // Placement first: pools PR and placement PR, merged one after the other, then applied.
   await Promise.all(MODES.map((m) => placed(h[m])));
-}, 60_000);
+}, 180_000);
 
 /** Pools PR and placement PR, merged one after the other, then applied by the applier. */
 async function placed(x: Harness): Promise<void> {
@@ -245,6 +246,8 @@ describe('scaling through Prometheus, both modes', () => {
           replicas: { from: 3, to: 2 },
           utilization: 10,
         });
+        // Stabilisation judged from Prometheus's samples of the window, in the same one query.
+        expect(decisionOf(r[m]).message).toContain(`whole ${WINDOW}s stabilisation window (highest 10%`);
       }
     });
 

@@ -130,6 +130,27 @@ const rows: Row[] = [
     },
   },
   {
+    // Boundary: a sample exactly staleSampleSeconds (120 s) old is kept …
+    name: 'SampleExactlyAtTheStaleLimitCounts',
+    series: () => pages(),
+    now: new Date(SCRAPED + 120_000),
+    check: (a) => {
+      expect(samplesOf(a, 'llm-finetune')).toEqual([['research/llm-finetune-0', 95.5, 4]]);
+      expect(a.dropped.filter((d) => d.reason === 'Stale')).toEqual([]);
+    },
+  },
+  {
+    // … and one millisecond older is Stale, with its age.
+    name: 'SampleOneMillisecondPastTheStaleLimitIsStale',
+    series: () => pages(),
+    now: new Date(SCRAPED + 120_001),
+    check: (a) => {
+      expect(a.byAlgorithm.size).toBe(0);
+      const d = a.dropped.find((x) => x.pod === 'llm-finetune-0')!;
+      expect(d).toMatchObject({ reason: 'Stale', ageSeconds: 120 });
+    },
+  },
+  {
     name: 'NaNAndInfAreDroppedTheOtherGpusStillCount',
     series: () =>
       pages((t, n) =>

@@ -304,6 +304,83 @@ const rows: Row[] = [
     policy: policy(),
     want: { action: 'scale-up', reason: 'AboveMax', to: 4 },
   },
+  // ---- Boundaries: every threshold at exactly its value, with a neighbour on the other side. ----
+  {
+    name: 'UtilisationExactlyAtMinIsInBandHolds',
+    input: baseInput([30, 30, 30]),
+    want: { action: 'hold', reason: 'WithinRange', to: 3, utilization: 30 },
+  },
+  {
+    name: 'UtilisationJustBelowMinScalesDown',
+    input: baseInput([29.9, 29.9, 29.9]),
+    want: { action: 'scale-down', reason: 'BelowMin', to: 2, utilization: 29.9 },
+  },
+  {
+    name: 'UtilisationExactlyAtMaxIsInBandHolds',
+    input: baseInput([80, 80, 80]),
+    want: { action: 'hold', reason: 'WithinRange', to: 3, utilization: 80 },
+  },
+  {
+    name: 'UtilisationJustAboveMaxScalesUp',
+    input: baseInput([80.1, 80.1, 80.1]),
+    want: { action: 'scale-up', reason: 'AboveMax', to: 4, utilization: 80.1 },
+  },
+  {
+    name: 'FlapPredictionExactlyAtMaxScalesDown',
+    input: with_({ algorithm: algorithm({ min: 30, max: 40 }) }, [20, 20]),
+    want: { action: 'scale-down', reason: 'BelowMin', to: 1 },
+    message: ['predicted 40%'],
+  },
+  {
+    name: 'FlapPredictionJustAboveMaxHolds',
+    input: with_({ algorithm: algorithm({ min: 30, max: 40 }) }, [20.5, 20.5]),
+    want: { action: 'hold', reason: 'WouldFlap', to: 2 },
+    message: ['41% > max 40%'],
+  },
+  {
+    name: 'ScaleUpCooldownExactlyAtItsEndScalesUp',
+    input: { ...baseInput([95, 95, 95]), recent: [rec(120, 'scale-up', 'AboveMax', 2, 3, 95)] },
+    policy: policy(),
+    want: { action: 'scale-up', reason: 'AboveMax', to: 4 },
+  },
+  {
+    name: 'ScaleUpCooldownOneSecondBeforeItsEndHolds',
+    input: { ...baseInput([95, 95, 95]), recent: [rec(119, 'scale-up', 'AboveMax', 2, 3, 95)] },
+    policy: policy(),
+    want: { action: 'hold', reason: 'CooldownActive', to: 3 },
+    message: ['119s ago', 'cooldown is 120s'],
+  },
+  {
+    name: 'RecordedStabilisationExactlyTheWindowBackScalesDown',
+    input: { ...baseInput([10, 10, 10]), recent: [rec(300, 'hold', 'StabilizationWindow', 3, 3, 10)] },
+    policy: policyNoWindows({ scaleDown: { stabilizationWindowSeconds: 300 } }),
+    want: { action: 'scale-down', reason: 'BelowMin', to: 2 },
+  },
+  {
+    name: 'RecordedStabilisationOneSecondShortOfTheWindowHolds',
+    input: { ...baseInput([10, 10, 10]), recent: [rec(299, 'hold', 'StabilizationWindow', 3, 3, 10)] },
+    policy: policyNoWindows({ scaleDown: { stabilizationWindowSeconds: 300 } }),
+    want: { action: 'hold', reason: 'StabilizationWindow', to: 3 },
+    message: ['one instant is no evidence over the 300s scale-down stabilisation window'],
+  },
+  {
+    name: 'ScaledToZeroByAPersonHoldsWithoutMetrics',
+    input: { ...baseInput([]), replicas: 0, samples: [] },
+    want: { action: 'hold', reason: 'ScaledToZero', to: 0, utilization: null },
+    message: ['paused'],
+  },
+  {
+    name: 'OneReplicaAboveMaxReplicasComesBackInside',
+    input: with_({ algorithm: algorithm({ maxReplicas: 2 }) }, [95, 95, 95]),
+    want: { action: 'scale-down', reason: 'AboveMaxReplicas', to: 2 },
+    message: ['replicas 3 in Git are above maxReplicas 2'],
+  },
+  {
+    name: 'OneReplicaBelowMinReplicasComesBackInsideWithoutData',
+    input: { ...with_({ algorithm: algorithm({ minReplicas: 4 }) }), samples: [] },
+    want: { action: 'scale-up', reason: 'BelowMinReplicas', to: 4 },
+    message: ['replicas 3 in Git are below minReplicas 4'],
+  },
   {
     name: 'NotPlacedHolds',
     input: { ...baseInput([95, 95, 95]), pool: null },
@@ -381,6 +458,8 @@ describe('decide', () => {
     else if (d.action !== 'relabel') expect(d.nodes).toEqual([]);
     if (row.want.utilization !== undefined) expect(d.utilization).toBe(row.want.utilization);
     for (const m of row.message ?? []) expect(d.message).toContain(m);
+    // Every hold explains itself with the figures it was decided on (plan prints this message).
+    if (d.action === 'hold') expect(d.message).toMatch(/\d/);
   });
 });
 

@@ -22,6 +22,7 @@ interface PlanFlags {
   pods?: string;
   metrics?: string[];
   benchmarks?: string;
+  now?: string;
   output: 'text' | 'json';
   [key: string]: unknown;
 }
@@ -43,6 +44,10 @@ export function register(program: Command): void {
     .option('--pods <file>', 'Pods dump: kubectl get pods -A -o json')
     .option('--metrics <file...>', 'dcgm-exporter pages or a Prometheus query-result JSON')
     .option('--benchmarks <file>', 'recorded run times: YAML/JSON map of algorithm name to seconds')
+    .option(
+      '--now <time>',
+      'judge the dumps at this ISO-8601 time (default: the newest sample in --metrics, else the clock)',
+    )
     .addOption(
       new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'),
     );
@@ -61,12 +66,32 @@ export function register(program: Command): void {
     } catch (err) {
       cmd.error(`gpuops plan: ${(err as Error).message}`, { exitCode: 2, code: 'gpuops.usage' });
     }
-    const now = new Date();
+    const given = flags.now === undefined ? undefined : new Date(flags.now);
+    if (given !== undefined && Number.isNaN(given.getTime())) {
+      cmd.error(`gpuops plan: --now ${JSON.stringify(flags.now)} is not an ISO-8601 time`, {
+        exitCode: 2,
+        code: 'gpuops.usage',
+      });
+    }
+    const clock = given ?? new Date();
     const source = utilizationSource(
-      { metricsFiles: flags.metrics, prometheusUrl: settings.prometheusUrl, dcgmUrl: settings.dcgmUrl },
-      () => now,
+      {
+        metricsFiles: flags.metrics,
+        prometheusUrl: settings.prometheusUrl,
+        dcgmUrl: settings.dcgmUrl,
+        ...(given ? { evaluatedAt: given } : {}),
+      },
+      () => clock,
     );
-    const [snapshot, existing, reading] = await Promise.all([
+    const reading = await readUtilization(source, repo.policy);
+    // Offline, the dumps are judged at their own time: --now, else the newest sample of the
+    // --metrics files (a dump from last week gives last week's decision), never the wall clock.
+    const now =
+      given ??
+      (flags.metrics?.length && reading.ok && reading.evaluatedAt !== undefined
+        ? new Date(reading.evaluatedAt)
+        : clock);
+    const [snapshot, existing] = await Promise.all([
       takeSnapshot({
         nodesFile: flags.nodes,
         podsFile: flags.pods,
@@ -75,7 +100,6 @@ export function register(program: Command): void {
         now,
       }),
       readClusterFiles(flags.repo!, settings.cluster),
-      readUtilization(source, repo.policy),
     ]);
     let benchmarks: Map<string, BenchmarkOutcome>;
     let benchmarkRuns;

@@ -59,7 +59,14 @@ export function renderStatusHtml(v: StatusView): string {
                   e(n.name),
                   e(n.gpuProduct ?? '—'),
                   `${n.freeGpus}/${n.allocatableGpus}`,
-                  e([n.condition, n.movingTo ? `moving to ${n.movingTo}` : null].filter(Boolean).join('; ')),
+                  e(
+                    [
+                      n.condition,
+                      n.labelPending ? `label not applied yet (cluster: ${n.labelPending})` : null,
+                    ]
+                      .filter(Boolean)
+                      .join('; '),
+                  ),
                 ]),
               )
         }</div>`,

@@ -3,7 +3,7 @@
  * the newest pass's fleet status, utilisation samples, decisions and pull requests — and `now`.
  * The HTML, text and JSON outputs all render this one object, so they always agree.
  */
-import type { Snapshot } from '../cluster/types.js';
+import type { NodeInfo, Snapshot } from '../cluster/types.js';
 import { freeGpus } from '../pools/capacity.js';
 import { ineligibility } from '../pools/eligibility.js';
 import { POOLS, type Pool } from '../spec/types.js';
@@ -28,8 +28,11 @@ export interface StatusNode {
   allocatableGpus: number;
   /** `NotReady`, `cordoned`, …, or null when healthy. */
   condition: string | null;
-  /** Pool the newest pass wants it in when that differs from its label, else null. */
-  movingTo: string | null;
+  /**
+   * The node's pool label in the cluster when it differs from the pool shown (the pass's decision,
+   * waiting for its pull request to be merged and synced), else null.
+   */
+  labelPending: string | null;
 }
 
 /** A GPU node in no pool, and why. */
@@ -209,26 +212,23 @@ export function buildStatusView(input: StatusInput): StatusView {
   const desired = new Map((input.fleet?.pools ?? []).map((p) => [p.node, p]));
   const nodes = [...(input.snapshot?.nodes ?? [])].sort(byName);
 
+  // A node sits in the pool the newest pass put it in (Git's view); when the cluster's label
+  // differs (the pull request is not merged or not synced yet) the node says so.
+  const poolOf = (n: NodeInfo): string | null => {
+    const d = desired.get(n.name);
+    return d ? d.to : n.pool;
+  };
   const pools = POOLS.map((pool) => {
     const members: StatusNode[] = nodes
-      .filter((n) => n.pool === pool)
-      .map((n) => {
-        const want = desired.get(n.name)?.to;
-        return {
-          name: n.name,
-          gpuProduct: n.gpuProduct,
-          freeGpus: freeGpus(n),
-          allocatableGpus: n.gpuAllocatable,
-          condition: !n.ready
-            ? 'NotReady'
-            : n.cordoned
-              ? 'cordoned'
-              : !n.schedulable
-                ? 'unschedulable'
-                : null,
-          movingTo: want !== undefined && want !== n.pool ? (want ?? 'no pool') : null,
-        };
-      });
+      .filter((n) => poolOf(n) === pool)
+      .map((n) => ({
+        name: n.name,
+        gpuProduct: n.gpuProduct,
+        freeGpus: freeGpus(n),
+        allocatableGpus: n.gpuAllocatable,
+        condition: !n.ready ? 'NotReady' : n.cordoned ? 'cordoned' : !n.schedulable ? 'unschedulable' : null,
+        labelPending: n.pool !== pool ? (n.pool ?? 'no pool') : null,
+      }));
     return {
       pool,
       nodes: members,
@@ -240,9 +240,8 @@ export function buildStatusView(input: StatusInput): StatusView {
   const leftOut: LeftOutNode[] = [];
   let nodesWithoutGpu = 0;
   for (const n of nodes) {
-    if (n.pool !== null) continue;
+    if (poolOf(n) !== null) continue;
     const decided = desired.get(n.name);
-    if (decided && decided.to !== null) continue; // joining a pool: shown as moving once labelled
     const why = decided ?? ineligibility(n);
     if (!why) continue;
     if (why.reason === 'NoGPU') {

@@ -33,7 +33,9 @@ export function renderStatusText(v: StatusView): string {
               `    ${n.name}`,
               n.gpuProduct ?? '—',
               `${n.freeGpus}/${n.allocatableGpus} free`,
-              [n.condition, n.movingTo ? `moving to ${n.movingTo}` : null].filter(Boolean).join('; '),
+              [n.condition, n.labelPending ? `label not applied yet (cluster: ${n.labelPending})` : null]
+                .filter(Boolean)
+                .join('; '),
             ]),
           ),
         );

@@ -243,6 +243,7 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
         pools: desired.output.pools,
         placements: desired.output.placements,
         scaling: desired.output.scaling,
+        snapshot,
       }),
     );
   }

@@ -2,6 +2,7 @@
  * The fleet status a reconcile pass stores for `gpuops status` (pure): the pass's pool
  * assignments and, per algorithm, its placement, replicas and scaling band.
  */
+import type { Snapshot } from '../cluster/types.js';
 import type { Placement } from '../placement/types.js';
 import type { PoolAssignment } from '../pools/types.js';
 import type { ScalingDecision } from '../scaling/types.js';
@@ -18,6 +19,8 @@ export interface FleetStatusInput {
   pools: readonly PoolAssignment[];
   placements: readonly Placement[];
   scaling: readonly ScalingDecision[];
+  /** The pass's snapshot: its benchmark pods are recorded. */
+  snapshot?: Pick<Snapshot, 'pods'>;
 }
 
 /** Builds the record; algorithms sorted by name, pools in the pass's (snapshot) order. */
@@ -51,9 +54,25 @@ export function fleetStatusRecord(input: FleetStatusInput): FleetStatusRecord {
           maxReplicas: a.scaling.maxReplicas,
           utilizationMin: a.scaling.utilization.min,
           utilizationMax: a.scaling.utilization.max,
+          utilization: d ? d.utilization : null,
           scalingReason: d?.reason ?? null,
           scalingMessage: d?.message ?? null,
         };
       }),
+    benchmarks: (input.snapshot?.pods ?? [])
+      .filter(
+        (p) =>
+          p.managed &&
+          p.owner?.kind === 'Job' &&
+          !p.terminating &&
+          (p.phase === 'Pending' || p.phase === 'Running'),
+      )
+      .map((p) => ({
+        algorithm: p.algorithm ?? '(unknown)',
+        pod: `${p.namespace}/${p.name}`,
+        node: p.nodeName,
+        phase: p.phase,
+        startedAt: p.createdAt,
+      })),
   };
 }

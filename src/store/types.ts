@@ -160,6 +160,8 @@ export interface StatusAlgorithmEntry {
   /** The scaling band (percent). */
   utilizationMin: number;
   utilizationMax: number;
+  /** The algorithm's utilisation (percent) as the last scaling decision read it; null: no usable data. */
+  utilization?: number | null;
   /** The last scaling decision: reason and message, or null. */
   scalingReason: string | null;
   scalingMessage: string | null;
@@ -178,6 +180,8 @@ export interface FleetStatusRecord {
   longTaskThresholdSeconds: number;
   pools: StatusPoolEntry[];
   algorithms: StatusAlgorithmEntry[];
+  /** Benchmark pods running or pending at the pass (absent in records of older builds). */
+  benchmarks?: { algorithm: string; pod: string; node: string | null; phase: string; startedAt: string }[];
 }
 
 /**

@@ -150,7 +150,11 @@ describe('status page', () => {
       'a pass to store the pools',
       async () => {
         const html = await (await fetch(url)).text();
-        return html.includes('gpu-a100-01') && html.includes('id="alg-bert-train"') ? true : undefined;
+        return html.includes('gpu-a100-01') &&
+          html.includes('id="alg-bert-train"') &&
+          html.includes('gpuops/e2e/pools')
+          ? true
+          : undefined;
       },
       90_000,
       250,
@@ -161,6 +165,15 @@ describe('status page', () => {
       .catch(async (err: Error) => {
         throw new Error(`${err.message}\npage:\n${await (await fetch(url)).text()}`);
       });
+
+    // The fleet gauges the dashboard and alerts use, read from the same database.
+    const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    expect(metrics).toMatch(/^gpuops_pool_nodes\{pool="test"\} 1$/m);
+    expect(metrics).toMatch(/^gpuops_pool_nodes\{pool="none"\} 6$/m);
+    expect(metrics).toMatch(/^gpuops_pull_requests_open\{kind="pools"\} 1$/m);
+    expect(metrics).toMatch(
+      /^gpuops_algorithm_utilization_band_percent\{algorithm="bert-train",bound="max"\} 80$/m,
+    );
 
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     const page = await browser.newPage({ javaScriptEnabled: false, viewport: { width: 1200, height: 900 } });

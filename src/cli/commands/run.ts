@@ -2,6 +2,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { kubeLeaseApi } from '../../cluster/lease.js';
 import { loadKubeConfig } from '../../cluster/kube-client.js';
 import { createLogger } from '../../controller/log.js';
+import { createControllerMetrics, registerFleetGauges } from '../../controller/metrics.js';
 import { createReconciler } from '../../controller/reconcile.js';
 import { loggableSettings, runDefaults, startController } from '../../controller/run-controller.js';
 import { renderStatusHtml } from '../../status/html.js';
@@ -142,8 +143,17 @@ export function register(program: Command): void {
           await reconciler.close();
           await pageStore?.close();
         };
+        const metrics = createControllerMetrics();
+        if (pageStore)
+          registerFleetGauges(metrics.registry, async () => ({
+            fleet: await pageStore.fleetStatus(settings.cluster),
+            openPullRequests: (await pageStore.pullRequestHistory(settings.cluster)).filter(
+              (c) => c.state === 'open',
+            ),
+          }));
         try {
           controller = await startController({
+            metrics,
             identity,
             leaseApi: kubeLeaseApi(kc, leaseNamespace, leaseName),
             leaseDurationSeconds: flags.leaseDuration,

@@ -27,6 +27,9 @@ import {
   decisionFromRow,
   NODE_COLUMNS,
   nodeCells,
+  nodeEmptinessSql,
+  nodeEmptinessFromRows,
+  OLDEST_SNAPSHOT_SQL,
   POD_COLUMNS,
   podCells,
   PULL_REQUEST_COLUMNS,
@@ -46,6 +49,7 @@ import type {
   DecisionRecord,
   FleetStatusRecord,
   PullRequestCycle,
+  NodeEmptiness,
   PullRequestRecord,
   StatusStore,
   Store,
@@ -396,6 +400,17 @@ export class PostgresStore implements Store, StatusStore {
       id,
     ]);
     return rows[0] ? cycleFromRow(rows[0]) : null;
+  }
+
+  nodeEmptiness(nodes: readonly string[]): Promise<NodeEmptiness> {
+    return this.withClient('nodeEmptiness', async (c) => {
+      const rows = await c.query(nodeEmptinessSql('= ANY($1::text[])'), [[...nodes]]);
+      const head = await c.query(OLDEST_SNAPSHOT_SQL);
+      return nodeEmptinessFromRows(
+        rows.rows as { name: unknown; empty_ms: unknown }[],
+        (head.rows[0] as { oldest: unknown } | undefined)?.oldest ?? null,
+      );
+    });
   }
 
   prune(before: string): Promise<number> {

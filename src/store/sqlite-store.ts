@@ -28,6 +28,9 @@ import {
   decisionFromRow,
   NODE_COLUMNS,
   nodeCells,
+  nodeEmptinessSql,
+  nodeEmptinessFromRows,
+  OLDEST_SNAPSHOT_SQL,
   POD_COLUMNS,
   podCells,
   PULL_REQUEST_COLUMNS,
@@ -47,6 +50,7 @@ import type {
   DecisionRecord,
   FleetStatusRecord,
   PullRequestCycle,
+  NodeEmptiness,
   PullRequestRecord,
   StatusStore,
   Store,
@@ -357,6 +361,18 @@ export class SqliteStore implements Store, StatusStore {
       const row = this.prepare('SELECT * FROM pull_request_history WHERE id = ?').get(id) as Row | undefined;
       return row ? cycleFromRow(row) : null;
     });
+  }
+
+  nodeEmptiness(nodes: readonly string[]): Promise<NodeEmptiness> {
+    return this.run('nodeEmptiness', () =>
+      this.db.transaction(() => {
+        const rows = this.prepare(nodeEmptinessSql('IN (SELECT value FROM json_each(?))')).all(
+          JSON.stringify(nodes),
+        ) as { name: unknown; empty_ms: unknown }[];
+        const head = this.prepare(OLDEST_SNAPSHOT_SQL).get() as { oldest: unknown } | undefined;
+        return nodeEmptinessFromRows(rows, head?.oldest ?? null);
+      })(),
+    );
   }
 
   prune(before: string): Promise<number> {

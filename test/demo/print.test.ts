@@ -13,6 +13,7 @@ function result(over: Partial<DemoResult>): DemoResult {
     nodes: [],
     testNode: null,
     movedNodes: [],
+    returnedNodes: [],
     algorithms: [],
     deployments: [],
     prs: [],

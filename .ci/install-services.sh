@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the integration tests start themselves: PostgreSQL, Prometheus
 # (and its promtool), and Chromium for the browser tests of the pages people look at.
-# Idempotent; fails loudly when a package cannot be installed.
+# The tests start their own servers, so the packages' system services are neither started nor
+# enabled: during apt-get a policy-rc.d that exits 101 ("action forbidden", invoke-rc.d's
+# contract) keeps the maintainer scripts from starting them, and systemd units the packages
+# enabled are disabled again. Idempotent; fails loudly when a package cannot be installed.
 set -euo pipefail
 need=()
 command -v prometheus >/dev/null 2>&1 || need+=(prometheus)
@@ -10,9 +13,25 @@ command -v chromium >/dev/null 2>&1 || need+=(chromium)
 if [ ${#need[@]} -gt 0 ]; then
   sudo=""
   [ "$(id -u)" = 0 ] || sudo="sudo"
+  policy=/usr/sbin/policy-rc.d
+  own_policy=0
+  if [ ! -e "$policy" ]; then
+    printf '#!/bin/sh\n# gpuops .ci/install-services.sh: no service starts during this install\nexit 101\n' |
+      $sudo tee "$policy" >/dev/null
+    $sudo chmod 755 "$policy"
+    own_policy=1
+  fi
+  cleanup() { if [ "$own_policy" = 1 ]; then $sudo rm -f "$policy"; fi; }
+  trap cleanup EXIT
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}"
+  if command -v systemctl >/dev/null 2>&1 && [ -d /run/systemd/system ]; then
+    for unit in prometheus prometheus-node-exporter postgresql; do
+      $sudo systemctl disable --now "$unit" >/dev/null 2>&1 || true
+    done
+  fi
 fi
 command -v prometheus >/dev/null
+command -v promtool >/dev/null
 ls /usr/lib/postgresql/*/bin/postgres >/dev/null
 command -v chromium >/dev/null

@@ -8,10 +8,12 @@ npm run check
 # A real PostgreSQL for the Store suite (test/store), stopped on exit; the suite fails without it in CI.
 pg_env=$(bash .ci/start-postgres.sh)
 eval "$pg_env"
-trap 'bash .ci/start-postgres.sh --stop "$GPUOPS_TEST_POSTGRES_DIR"' EXIT
-mkdir -p .tmp
+# On exit: stop PostgreSQL (its temp folder goes with it) and remove the report folder, so the
+# machine is left as it was found.
+report=$(mktemp -d "${TMPDIR:-/tmp}/gpuops-test-report.XXXXXX")
+trap 'bash .ci/start-postgres.sh --stop "$GPUOPS_TEST_POSTGRES_DIR"; rm -rf "$report"' EXIT
 status=0
-npx vitest run --reporter=default --reporter=json --outputFile=.tmp/vitest.json || status=$?
+npx vitest run --reporter=default --reporter=json --outputFile="$report/vitest.json" || status=$?
 # The plain closing line CI reads: "N passed, N failed".
-node -e 'const r = require("./.tmp/vitest.json"); console.log(`tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed`)' || true
+REPORT="$report/vitest.json" node -e 'const r = require(process.env.REPORT); console.log(`tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed`)' || true
 exit "$status"

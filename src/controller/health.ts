@@ -12,17 +12,39 @@ export interface HealthState {
 
 /**
  * Serves `/healthz` (liveness), `/readyz` (readiness) and `/metrics` (Prometheus text format),
- * the endpoints a Kubernetes Deployment's probes and a Prometheus scrape expect.
+ * the endpoints a Kubernetes Deployment's probes and a Prometheus scrape expect, and, when
+ * `statusPage` is given, the read-only status page at `/` (GET and HEAD only; it reads the
+ * database, never the cluster).
  * @param port TCP port; 0 picks a free one (see the returned `port`)
+ * @param statusPage renders the page's HTML; a rejection answers 500 with the error's message
  */
 export async function startHealthServer(
   state: HealthState,
   registry: Registry,
   port: number,
   host = '0.0.0.0',
+  statusPage?: () => Promise<string>,
 ): Promise<{ server: Server; port: number; close(): Promise<void> }> {
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
+    if ((path === '/' || path === '/status') && statusPage) {
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain' }).end('method not allowed\n');
+        return;
+      }
+      statusPage()
+        .then((html) =>
+          res
+            .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
+            .end(req.method === 'HEAD' ? undefined : html),
+        )
+        .catch((err: unknown) =>
+          res
+            .writeHead(500, { 'content-type': 'text/plain' })
+            .end(`status page: ${err instanceof Error ? err.message : String(err)}\n`),
+        );
+      return;
+    }
     if (path === '/healthz' || path === '/readyz') {
       const ok = path === '/healthz' ? state.live() : state.ready();
       res.writeHead(ok ? 200 : 503, { 'content-type': 'text/plain' }).end(ok ? 'ok\n' : 'not ready\n');

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { FleetStatusRecord, PullRequestCycle } from '../store/types.js';
 
 /**
  * The controller's Prometheus metrics (prom-client), in their own registry so two controllers
@@ -62,4 +63,154 @@ export function createControllerMetrics(defaults = true): ControllerMetrics {
       registers: [registry],
     }),
   };
+}
+
+/** What the fleet gauges read at scrape time (from the database, never the cluster). */
+export interface FleetGaugeInput {
+  fleet: FleetStatusRecord | null;
+  /** Open pull request cycles (with their opening time). */
+  openPullRequests: readonly Pick<PullRequestCycle, 'kind' | 'subject' | 'openedAt'>[];
+}
+
+/** Parses an ISO time to epoch seconds, or null. */
+function epochSeconds(iso: string): number | null {
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? null : ms / 1000;
+}
+
+/**
+ * Registers gauges that describe the fleet as the newest pass left it, computed at scrape time
+ * by `load` (called at most once per scrape: the gauges share one read). Names:
+ * - `gpuops_last_pass_timestamp_seconds`: time of the newest pass that wrote (epoch seconds)
+ * - `gpuops_pool_nodes{pool}`: nodes per pool as the pass decided (`none`: GPU nodes in no pool)
+ * - `gpuops_algorithm_replicas{algorithm}`: replicas after the pass's scaling decision
+ * - `gpuops_algorithm_utilization_percent{algorithm}`: utilisation the decision read (absent: no data)
+ * - `gpuops_algorithm_utilization_available{algorithm}`: 1 when the pass had usable GPU metrics
+ *   for an algorithm with a Deployment, 0 when it had none
+ * - `gpuops_algorithm_utilization_band_percent{algorithm,bound="min"|"max"}`: the scaling band
+ * - `gpuops_pull_requests_open{kind}`: open pull requests
+ * - `gpuops_pull_request_opened_timestamp_seconds{kind,subject}`: when each open one was opened
+ * - `gpuops_benchmark_started_timestamp_seconds{algorithm,pod}`: benchmark pods running or pending
+ * A failing `load` leaves the gauges empty for that scrape (the scrape itself still answers).
+ */
+export function registerFleetGauges(registry: Registry, load: () => Promise<FleetGaugeInput>): void {
+  let pending: Promise<FleetGaugeInput | null> | null = null;
+  const read = (): Promise<FleetGaugeInput | null> => {
+    // One read per scrape: every gauge's collect runs in the same tick of registry.metrics().
+    pending ??= load()
+      .catch(() => null)
+      .finally(() => setTimeout(() => (pending = null), 0));
+    return pending;
+  };
+  const gauge = <L extends string>(
+    name: string,
+    help: string,
+    labelNames: L[],
+    fill: (g: Gauge<L>, input: FleetGaugeInput) => void,
+  ) =>
+    new Gauge<L>({
+      name,
+      help,
+      labelNames,
+      registers: [registry],
+      async collect() {
+        this.reset();
+        const input = await read();
+        if (input) fill(this, input);
+      },
+    });
+
+  gauge(
+    'gpuops_last_pass_timestamp_seconds',
+    'Time of the newest reconcile pass that wrote (epoch seconds).',
+    [],
+    (g, i) => {
+      const t = i.fleet ? epochSeconds(i.fleet.at) : null;
+      if (t !== null) g.set(t);
+    },
+  );
+  gauge(
+    'gpuops_pool_nodes',
+    'Nodes per pool as the newest pass decided (pool="none": GPU nodes in no pool).',
+    ['pool'],
+    (g, i) => {
+      if (!i.fleet) return;
+      const counts: Record<string, number> = { test: 0, unused: 0, 'long-task': 0, 'short-task': 0, none: 0 };
+      for (const p of i.fleet.pools) {
+        if (p.to === null && p.reason === 'NoGPU') continue;
+        counts[p.to ?? 'none'] = (counts[p.to ?? 'none'] ?? 0) + 1;
+      }
+      for (const [pool, n] of Object.entries(counts)) g.set({ pool }, n);
+    },
+  );
+  gauge(
+    'gpuops_algorithm_replicas',
+    'Replicas of each algorithm after the newest scaling decision.',
+    ['algorithm'],
+    (g, i) => {
+      for (const a of i.fleet?.algorithms ?? [])
+        if (a.replicas !== null) g.set({ algorithm: a.name }, a.replicas);
+    },
+  );
+  gauge(
+    'gpuops_algorithm_utilization_percent',
+    'GPU utilisation of each algorithm as the newest scaling decision read it (percent).',
+    ['algorithm'],
+    (g, i) => {
+      for (const a of i.fleet?.algorithms ?? [])
+        if (typeof a.utilization === 'number') g.set({ algorithm: a.name }, a.utilization);
+    },
+  );
+  gauge(
+    'gpuops_algorithm_utilization_available',
+    '1 when the newest pass had usable GPU metrics for an algorithm with a Deployment, else 0.',
+    ['algorithm'],
+    (g, i) => {
+      for (const a of i.fleet?.algorithms ?? [])
+        if (a.replicas !== null) g.set({ algorithm: a.name }, typeof a.utilization === 'number' ? 1 : 0);
+    },
+  );
+  gauge(
+    'gpuops_algorithm_utilization_band_percent',
+    'Scaling band of each algorithm (percent): below min scales down, above max scales up.',
+    ['algorithm', 'bound'],
+    (g, i) => {
+      for (const a of i.fleet?.algorithms ?? []) {
+        g.set({ algorithm: a.name, bound: 'min' }, a.utilizationMin);
+        g.set({ algorithm: a.name, bound: 'max' }, a.utilizationMax);
+      }
+    },
+  );
+  gauge(
+    'gpuops_pull_requests_open',
+    'Open pull requests (or branches with the plain git provider) by kind.',
+    ['kind'],
+    (g, i) => {
+      const counts: Record<string, number> = { pools: 0, placement: 0, scale: 0 };
+      for (const p of i.openPullRequests) counts[p.kind] = (counts[p.kind] ?? 0) + 1;
+      for (const [kind, n] of Object.entries(counts)) g.set({ kind }, n);
+    },
+  );
+  gauge(
+    'gpuops_pull_request_opened_timestamp_seconds',
+    'When each open pull request was opened (epoch seconds).',
+    ['kind', 'subject'],
+    (g, i) => {
+      for (const p of i.openPullRequests) {
+        const t = epochSeconds(p.openedAt);
+        if (t !== null) g.set({ kind: p.kind, subject: p.subject }, t);
+      }
+    },
+  );
+  gauge(
+    'gpuops_benchmark_started_timestamp_seconds',
+    'Benchmark pods running or pending at the newest pass, by creation time (epoch seconds).',
+    ['algorithm', 'pod'],
+    (g, i) => {
+      for (const b of i.fleet?.benchmarks ?? []) {
+        const t = epochSeconds(b.startedAt);
+        if (t !== null) g.set({ algorithm: b.algorithm, pod: b.pod }, t);
+      }
+    },
+  );
 }

@@ -29,7 +29,8 @@ import { loadDefaultPolicy } from '../spec/load.js';
 import { parseRepo, type RepoFiles } from '../spec/rules/repo.js';
 import type { SpecFile } from '../spec/rules/yaml-documents.js';
 import type { LoadedRepo, Policy } from '../spec/types.js';
-import { openStore } from '../store/index.js';
+import { openStore, statusStoreOf } from '../store/index.js';
+import { fleetStatusRecord } from '../status/fleet-record.js';
 import type { DecisionRecord, Store } from '../store/types.js';
 import { gitDeployment, gitMovedNodes, planDesiredState, type PlanOutput } from './desired-state.js';
 import { invalidAlgorithms, keptForInvalidSpecs } from './invalid-specs.js';
@@ -256,6 +257,19 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
     const records = desired.output.scaling.map((d) => toDecisionRecord(d, now));
     if (store.recordDecisions) await store.recordDecisions(records);
     else for (const r of records) await store.recordDecision(r);
+    // What `gpuops status` shows of this pass (pools and placement are not stored as decisions).
+    await statusStoreOf(store)?.saveFleetStatus(
+      fleetStatusRecord({
+        cluster,
+        now,
+        longTaskThresholdSeconds: policy.spec.placement.longTaskThresholdSeconds,
+        algorithms: repo.algorithms,
+        pools: desired.output.pools,
+        placements: desired.output.placements,
+        scaling: desired.output.scaling,
+        snapshot,
+      }),
+    );
   }
 
   // Write-back. Scaling in patch mode: patch the cluster, then commit the same change to the base branch.

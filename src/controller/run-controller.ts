@@ -34,6 +34,8 @@ export interface ControllerOptions {
   healthHost?: string;
   /** One reconcile pass (the reconciler's `pass`). */
   pass: () => Promise<PassSummary>;
+  /** Renders the status page served at `/` of the health port (absent: no page). */
+  statusPage?: () => Promise<string>;
   /** Closes the reconciler's adapters (database) after the last pass. */
   close?: () => Promise<void>;
   log: Logger;
@@ -92,6 +94,7 @@ export async function startController(opts: ControllerOptions): Promise<RunningC
     metrics.registry,
     opts.healthPort,
     opts.healthHost ?? '0.0.0.0',
+    opts.statusPage,
   );
   log.info({ port: health.port, identity: opts.identity }, 'health server listening');
   elector.start();

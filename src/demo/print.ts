@@ -3,6 +3,7 @@
  * place on a terminal and thinned out elsewhere), then a summary of the final state and where to
  * look. Pure formatting over a writable; no clock except for thinning progress lines.
  */
+import path from 'node:path';
 import type { DemoEvent } from './events.js';
 import type { DemoResult } from './scenario.js';
 
@@ -79,9 +80,11 @@ const POOL_ORDER = ['test', 'short-task', 'long-task', 'unused'];
 export function formatSummary(r: DemoResult): string {
   const lines: string[] = [];
   const seconds = (r.elapsedMs / 1000).toFixed(1);
+  const statusPage = path.join(path.dirname(r.logFile), 'status.html');
   lines.push(
     '',
-    `Done: the four steps in ${r.passes} reconcile passes, ${r.simulatedSeconds} simulated seconds, ${seconds} s real time.`,
+    // Simulated time runs at its own pace (faster between waits): say both, claim no speed-up.
+    `Done: the four steps in ${r.passes} reconcile passes: ${Math.round(r.simulatedSeconds).toLocaleString('en-US')} simulated seconds in ${seconds} s.`,
     '',
   );
 
@@ -144,8 +147,12 @@ export function formatSummary(r: DemoResult): string {
     'Look around (the simulated cluster has stopped; the repo and the database stay):',
     `  git -C ${r.origin} log --all --oneline --graph`,
     `  git -C ${r.origin} ls-tree -r --name-only main clusters/${r.cluster}/`,
-    `  npm run gpuops -- prs --cluster ${r.cluster} --database ${r.database}`,
+    `  npm run gpuops -- prs --all --cluster ${r.cluster} --database ${r.database}   # every pull request; prs show ID for one`,
+    `  npm run gpuops -- status --cluster ${r.cluster} --database ${r.database}`,
     `  less ${r.logFile}        # gpuops's JSON log`,
+    '',
+    'Open the status page (pools, algorithms with 24 h utilisation charts, pull requests, decisions):',
+    `  npm run --silent gpuops -- status --cluster ${r.cluster} --database ${r.database} --output html > ${statusPage} && xdg-open ${statusPage}`,
     '',
   );
   return lines.join('\n');

@@ -258,7 +258,7 @@ class Scenario {
       kind: 'step',
       step: 0,
       title: 'Setting up',
-      detail: `a simulated cluster of ${sim.store.list('nodes').length} nodes (${gpuNodes} with GPUs) at ${sim.url}, running ${sim.clock.speed}× faster than real time; a GitOps repo with 3 example algorithms`,
+      detail: `a simulated cluster of ${sim.store.list('nodes').length} nodes (${gpuNodes} with GPUs) at ${sim.url}, whose clock runs at up to ${sim.clock.speed} simulated seconds per real second; a GitOps repo with 3 example algorithms`,
     });
 
     emit({

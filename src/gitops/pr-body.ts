@@ -79,7 +79,10 @@ export interface PrBodyInput {
   desiredHash: string;
   placements?: PlacementEvidence[];
   scaling?: ScalingEvidence[];
-  /** Pool assignments; only those whose pool changes (`from !== to`) are listed. */
+  /**
+   * Pool assignments; those whose pool changes (`from !== to`) are listed as moves, GPU nodes that
+   * stay in no pool (`from` and `to` null, reason other than `NoGPU`) as left out with their reason.
+   */
   pools?: PoolAssignment[];
 }
 
@@ -105,14 +108,32 @@ function moves(pools: readonly PoolAssignment[] | undefined): PoolAssignment[] {
     .sort((a, b) => (a.node < b.node ? -1 : a.node > b.node ? 1 : 0));
 }
 
-/** A short, stable title: `gpuops(<cluster>): place resnet50-infer on short-task`. */
+/** `a`, `a and b`, `a, b and c`. */
+function list(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
+
+/** `move a into test, b and c into unused`: every moved node named, grouped by destination. */
+function movesPhrase(m: readonly PoolAssignment[]): string {
+  const byPool = new Map<string, string[]>();
+  for (const p of m) {
+    const to = p.to ?? 'no pool';
+    byPool.set(to, [...(byPool.get(to) ?? []), p.node]);
+  }
+  return `move ${[...byPool].map(([to, nodes]) => `${list(nodes)} into ${to === 'no pool' ? 'no pool' : to}`).join(', ')}`;
+}
+
+/**
+ * A short, stable title that says what the change does and names every node it moves (it is
+ * also the commit title): `gpuops(<cluster>): place resnet50-infer on short-task`,
+ * `gpuops(prod): move gpu-a100-01 into test`, `gpuops(prod): move gpu-h100-01 into long-task so
+ * the Pending replica of bert-train can start`.
+ */
 export function prTitle(input: Omit<PrBodyInput, 'desiredHash' | 'files'>): string {
   const prefix = `gpuops(${input.cluster}):`;
   if (input.kind === 'pools') {
-    const n = moves(input.pools).length;
-    return n > 0
-      ? `${prefix} move ${n} node${n === 1 ? '' : 's'} between GPU pools`
-      : `${prefix} update GPU node pools`;
+    const m = moves(input.pools);
+    return m.length > 0 ? `${prefix} ${movesPhrase(m)}` : `${prefix} update GPU node pools`;
   }
   if (input.kind === 'placement') {
     const p = input.placements?.[0]?.placement;
@@ -121,10 +142,17 @@ export function prTitle(input: Omit<PrBodyInput, 'desiredHash' | 'files'>): stri
       : `${prefix} update placement of ${input.subject}`;
   }
   const d = input.scaling?.[0]?.decision;
-  if (d && d.replicas.from !== d.replicas.to) {
-    return `${prefix} scale ${input.subject} from ${d.replicas.from} to ${d.replicas.to} replicas`;
+  const scale =
+    d && d.replicas.from !== d.replicas.to
+      ? `scale ${input.subject} from ${d.replicas.from} to ${d.replicas.to} replicas`
+      : null;
+  if (d && d.nodes.length > 0) {
+    const pool = moves(input.pools).find((p) => d.nodes.includes(p.node))?.to;
+    const move = `move ${list([...d.nodes].sort())} into ${pool ?? `the pool of ${input.subject}`}`;
+    if (scale) return `${prefix} ${move} and ${scale}`;
+    return `${prefix} ${move} so the Pending replica${d.nodes.length > 1 ? 's' : ''} of ${input.subject} can start`;
   }
-  if (d?.action === 'relabel') return `${prefix} move unused nodes into the pool of ${input.subject}`;
+  if (scale) return `${prefix} ${scale}`;
   return `${prefix} update scaling of ${input.subject}`;
 }
 
@@ -186,7 +214,8 @@ function scalingSection(ev: ScalingEvidence): string {
     '',
     d.message,
   ];
-  if (d.nodes.length > 0)
+  // Said once: the decision's message usually names the moved nodes already.
+  if (d.nodes.length > 0 && !d.nodes.every((n) => d.message.includes(n)))
     out.push('', `Unused nodes moved into the pool: ${d.nodes.map((n) => `\`${n}\``).join(', ')}.`);
   if (pods.length > 0) {
     out.push(
@@ -204,7 +233,7 @@ function scalingSection(ev: ScalingEvidence): string {
 
 function poolsSection(pools: readonly PoolAssignment[]): string {
   const m = moves(pools);
-  return [
+  const out = [
     '### Node pools',
     '',
     m.length === 0
@@ -213,7 +242,31 @@ function poolsSection(pools: readonly PoolAssignment[]): string {
           ['node', 'from', 'to', 'reason', 'why'],
           m.map((p) => [p.node, p.from ?? 'none', p.to ?? 'none', p.reason, p.message]),
         ),
-  ].join('\n');
+  ];
+  const test = m.filter((p) => p.to === 'test').map((p) => `\`${p.node}\``);
+  if (test.length > 0) {
+    // Why this node: the rule of `assignPools`, not its message again (the table has that).
+    out.push(
+      '',
+      `${list(test)} ${test.length === 1 ? 'becomes the test node' : 'become test nodes'}: test nodes are taken, in name order, from the GPU nodes that are Ready, schedulable, in no pool or \`unused\`, and run no workload gpuops does not manage (\`pools.test.size\` of them, or one per GPU product with \`pools.test.perGPUProduct\`).`,
+    );
+  }
+  // GPU nodes in no pool, and why: the reader sees every GPU node accounted for.
+  const left = [...pools]
+    .filter((p) => p.to === null && p.from === null && p.reason !== 'NoGPU')
+    .sort((a, b) => (a.node < b.node ? -1 : a.node > b.node ? 1 : 0));
+  if (left.length > 0) {
+    out.push(
+      '',
+      `GPU nodes left out of every pool (${left.length}):`,
+      '',
+      table(
+        ['node', 'reason', 'why'],
+        left.map((p) => [p.node, p.reason, p.message]),
+      ),
+    );
+  }
+  return out.join('\n');
 }
 
 /**

@@ -8,9 +8,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { coreVersions, groupList, resourceList, versionInfo } from './discovery.js';
 import { sendError, sendJson } from './http-util.js';
-import { SimApiError } from './types.js';
+import { SimApiError, type KubeObject } from './types.js';
 import { remove, deleteCollection } from './rest-delete.js';
 import { list, serveWatch } from './rest-list.js';
+import { toTable, wantsTable } from './table.js';
 import { existing, notFound, parsePath, present, type RestContext, type Target } from './rest-target.js';
 import { create, replace, patch } from './rest-write.js';
 
@@ -71,7 +72,11 @@ async function route(
       const watch = url.searchParams.get('watch');
       if (watch === 'true' || watch === '1') return serveWatch(res, url, t, ctx);
       ctx.count('list');
-      return sendJson(res, 200, list(url, t, ctx));
+      const body = list(url, t, ctx) as { items: KubeObject[]; metadata?: object };
+      // kubectl get asks for a server-side Table (src/sim/table.ts).
+      if (wantsTable(req.headers.accept))
+        return sendJson(res, 200, toTable(t.info.resource, body.items, body, ctx.clock.now().getTime()));
+      return sendJson(res, 200, body);
     }
     if (method === 'POST') {
       ctx.count('create');
@@ -91,6 +96,10 @@ async function route(
   switch (method) {
     case 'GET':
       ctx.count('get');
+      if (wantsTable(req.headers.accept)) {
+        const one = existing(t, ctx);
+        return sendJson(res, 200, toTable(t.info.resource, [one], {}, ctx.clock.now().getTime()));
+      }
       return sendJson(res, 200, present(t, existing(t, ctx)));
     case 'PUT':
       ctx.count('update');

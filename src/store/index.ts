@@ -2,3 +2,4 @@
 export { openStore, DEFAULT_KEEP_SNAPSHOTS, type OpenStoreOptions } from './open-store.js';
 export { StoreError, redactUrl } from './errors.js';
 export type * from './types.js';
+export { statusStoreOf } from './status-store.js';

@@ -168,6 +168,48 @@ CREATE INDEX pull_requests_cluster_updated ON pull_requests (cluster, updated_at
     // Snapshot.warnings (objects read only in part); NULL when the snapshot had none recorded.
     sql: (t) => `ALTER TABLE snapshots ADD COLUMN warnings ${t.json};`,
   },
+  {
+    id: 3,
+    name: 'pull request history and fleet status',
+    // pull_request_history: one row per pull request cycle (open → merged/closed), with its
+    // last body; existing branches become one cycle each. fleet_status: the newest pass's pools
+    // and placements per cluster, for `gpuops status` (JSON as written).
+    sql: (t) => `
+CREATE TABLE pull_request_history (
+  id ${t.id},
+  cluster TEXT NOT NULL,
+  branch TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  subject TEXT NOT NULL,
+  title TEXT NOT NULL,
+  body TEXT NOT NULL,
+  number INTEGER,
+  url TEXT,
+  state TEXT NOT NULL,
+  opened_at TEXT NOT NULL,
+  opened_at_ms ${t.ms} NOT NULL,
+  closed_at TEXT,
+  updated_at TEXT NOT NULL,
+  updated_at_ms ${t.ms} NOT NULL
+);
+CREATE INDEX pull_request_history_branch ON pull_request_history (cluster, branch, id);
+CREATE INDEX pull_request_history_opened ON pull_request_history (cluster, opened_at_ms, id);
+INSERT INTO pull_request_history
+  (cluster, branch, kind, subject, title, body, number, url, state,
+   opened_at, opened_at_ms, closed_at, updated_at, updated_at_ms)
+  SELECT cluster, branch, kind, subject, title, body, number, url, state,
+         updated_at, updated_at_ms, CASE WHEN state = 'open' THEN NULL ELSE updated_at END,
+         updated_at, updated_at_ms
+    FROM pull_requests ORDER BY updated_at_ms, id;
+CREATE TABLE fleet_status (
+  cluster TEXT PRIMARY KEY,
+  at TEXT NOT NULL,
+  at_ms ${t.ms} NOT NULL,
+  body ${t.json} NOT NULL
+);
+CREATE INDEX decisions_at ON decisions (at_ms);
+`,
+  },
 ];
 
 /** The statements of one migration for one dialect. */

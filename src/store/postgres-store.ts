@@ -6,6 +6,16 @@
 import pg from 'pg';
 import type { Snapshot } from '../cluster/types.js';
 import { storeError } from './errors.js';
+import {
+  CYCLE_COLUMNS,
+  CYCLE_UPDATE_COLUMNS,
+  cycleAction,
+  cycleFromRow,
+  cycleUpdateCells,
+  fleetStatusCells,
+  fleetStatusFromRow,
+  newCycleCells,
+} from './history-rows.js';
 import { migrationSql, pendingMigrations, SCHEMA_MIGRATIONS_DDL } from './migrations.js';
 import {
   BENCHMARK_COLUMNS,
@@ -37,8 +47,11 @@ import {
 import type {
   BenchmarkRun,
   DecisionRecord,
+  FleetStatusRecord,
+  PullRequestCycle,
   NodeEmptiness,
   PullRequestRecord,
+  StatusStore,
   Store,
   UtilizationSampleRecord,
 } from './types.js';
@@ -122,7 +135,7 @@ export interface PostgresStoreOptions {
   maxConnections?: number;
 }
 
-export class PostgresStore implements Store {
+export class PostgresStore implements Store, StatusStore {
   private readonly pool: pg.Pool;
 
   /** Connects lazily; the first query (usually `migrate`) reports a bad URL or password. */
@@ -316,11 +329,27 @@ export class PostgresStore implements Store {
   }
 
   async upsertPullRequest(pr: PullRequestRecord): Promise<void> {
-    await this.query(
-      'upsertPullRequest',
-      `${insertSql('pull_requests', PULL_REQUEST_COLUMNS)} ${pullRequestUpsertTail()}`,
-      pullRequestCells(pr),
-    );
+    await this.transaction('upsertPullRequest', async (c) => {
+      await c.query(
+        `${insertSql('pull_requests', PULL_REQUEST_COLUMNS)} ${pullRequestUpsertTail()}`,
+        pullRequestCells(pr),
+      );
+      // The pull_requests row is locked by the upsert: a second writer of the same branch waits here.
+      const found = await c.query(
+        'SELECT * FROM pull_request_history WHERE cluster = $1 AND branch = $2 ORDER BY id DESC LIMIT 1',
+        [pr.cluster, pr.branch],
+      );
+      const latest = found.rows[0] ? cycleFromRow(found.rows[0] as Row) : null;
+      if (cycleAction(latest, pr) === 'insert') {
+        await c.query(insertSql('pull_request_history', CYCLE_COLUMNS), newCycleCells(pr));
+      } else {
+        await c.query(
+          `UPDATE pull_request_history SET ${CYCLE_UPDATE_COLUMNS.map((col, i) => `${col} = $${i + 1}`).join(', ')}
+             WHERE id = $${CYCLE_UPDATE_COLUMNS.length + 1}`,
+          [...cycleUpdateCells(latest!, pr), latest!.id],
+        );
+      }
+    });
   }
 
   async pullRequests(cluster: string): Promise<PullRequestRecord[]> {
@@ -330,6 +359,47 @@ export class PostgresStore implements Store {
       [cluster],
     );
     return rows.map(pullRequestFromRow);
+  }
+
+  async saveFleetStatus(status: FleetStatusRecord): Promise<void> {
+    await this.query(
+      'saveFleetStatus',
+      `INSERT INTO fleet_status (cluster, at, at_ms, body) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (cluster) DO UPDATE SET at = excluded.at, at_ms = excluded.at_ms, body = excluded.body`,
+      fleetStatusCells(status),
+    );
+  }
+
+  async fleetStatus(cluster: string): Promise<FleetStatusRecord | null> {
+    const rows = await this.query('fleetStatus', 'SELECT body FROM fleet_status WHERE cluster = $1', [
+      cluster,
+    ]);
+    return rows[0] ? fleetStatusFromRow(rows[0]) : null;
+  }
+
+  async recentDecisions(since: string, limit: number): Promise<DecisionRecord[]> {
+    const rows = await this.query(
+      'recentDecisions',
+      'SELECT * FROM decisions WHERE at_ms >= $1 ORDER BY at_ms DESC, id DESC LIMIT $2',
+      [toMs('recentDecisions', 'since', since), limit],
+    );
+    return rows.map(decisionFromRow);
+  }
+
+  async pullRequestHistory(cluster: string): Promise<PullRequestCycle[]> {
+    const rows = await this.query(
+      'pullRequestHistory',
+      'SELECT * FROM pull_request_history WHERE cluster = $1 ORDER BY opened_at_ms DESC, id DESC',
+      [cluster],
+    );
+    return rows.map(cycleFromRow);
+  }
+
+  async pullRequestCycle(id: number): Promise<PullRequestCycle | null> {
+    const rows = await this.query('pullRequestCycle', 'SELECT * FROM pull_request_history WHERE id = $1', [
+      id,
+    ]);
+    return rows[0] ? cycleFromRow(rows[0]) : null;
   }
 
   nodeEmptiness(nodes: readonly string[]): Promise<NodeEmptiness> {

@@ -7,6 +7,16 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Snapshot } from '../cluster/types.js';
 import { storeError } from './errors.js';
+import {
+  CYCLE_COLUMNS,
+  CYCLE_UPDATE_COLUMNS,
+  cycleAction,
+  cycleFromRow,
+  cycleUpdateCells,
+  fleetStatusCells,
+  fleetStatusFromRow,
+  newCycleCells,
+} from './history-rows.js';
 import { migrationSql, pendingMigrations, SCHEMA_MIGRATIONS_DDL } from './migrations.js';
 import {
   BENCHMARK_COLUMNS,
@@ -38,8 +48,11 @@ import {
 import type {
   BenchmarkRun,
   DecisionRecord,
+  FleetStatusRecord,
+  PullRequestCycle,
   NodeEmptiness,
   PullRequestRecord,
+  StatusStore,
   Store,
   UtilizationSampleRecord,
 } from './types.js';
@@ -63,7 +76,7 @@ export interface SqliteStoreOptions {
   keepSnapshots: number;
 }
 
-export class SqliteStore implements Store {
+export class SqliteStore implements Store, StatusStore {
   private readonly db: Database.Database;
   /** Prepared statements by SQL text: a reconcile pass asks once per algorithm, preparing is not free. */
   private readonly statements = new Map<string, Database.Statement>();
@@ -269,10 +282,30 @@ export class SqliteStore implements Store {
 
   upsertPullRequest(pr: PullRequestRecord): Promise<void> {
     return this.run('upsertPullRequest', () => {
-      this.prepare(`${insertSql('pull_requests', PULL_REQUEST_COLUMNS)} ${pullRequestUpsertTail()}`).run(
-        ...bind(pullRequestCells(pr)),
-      );
+      this.db
+        .transaction(() => {
+          this.prepare(`${insertSql('pull_requests', PULL_REQUEST_COLUMNS)} ${pullRequestUpsertTail()}`).run(
+            ...bind(pullRequestCells(pr)),
+          );
+          this.recordCycle(pr);
+        })
+        .immediate();
     });
+  }
+
+  /** Inserts or updates the branch's pull request cycle (see `cycleAction`); in the caller's transaction. */
+  private recordCycle(pr: PullRequestRecord): void {
+    const row = this.prepare(
+      'SELECT * FROM pull_request_history WHERE cluster = ? AND branch = ? ORDER BY id DESC LIMIT 1',
+    ).get(pr.cluster, pr.branch) as Row | undefined;
+    const latest = row ? cycleFromRow(row) : null;
+    if (cycleAction(latest, pr) === 'insert') {
+      this.prepare(insertSql('pull_request_history', CYCLE_COLUMNS)).run(...bind(newCycleCells(pr)));
+    } else {
+      this.prepare(
+        `UPDATE pull_request_history SET ${CYCLE_UPDATE_COLUMNS.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`,
+      ).run(...bind(cycleUpdateCells(latest!, pr)), latest!.id);
+    }
   }
 
   pullRequests(cluster: string): Promise<PullRequestRecord[]> {
@@ -283,6 +316,51 @@ export class SqliteStore implements Store {
         ).all(cluster) as Row[]
       ).map(pullRequestFromRow),
     );
+  }
+
+  saveFleetStatus(status: FleetStatusRecord): Promise<void> {
+    return this.run('saveFleetStatus', () => {
+      this.prepare(
+        `INSERT INTO fleet_status (cluster, at, at_ms, body) VALUES (?, ?, ?, ?)
+           ON CONFLICT (cluster) DO UPDATE SET at = excluded.at, at_ms = excluded.at_ms, body = excluded.body`,
+      ).run(...bind(fleetStatusCells(status)));
+    });
+  }
+
+  fleetStatus(cluster: string): Promise<FleetStatusRecord | null> {
+    return this.run('fleetStatus', () => {
+      const row = this.prepare('SELECT body FROM fleet_status WHERE cluster = ?').get(cluster) as
+        Row | undefined;
+      return row ? fleetStatusFromRow(row) : null;
+    });
+  }
+
+  recentDecisions(since: string, limit: number): Promise<DecisionRecord[]> {
+    return this.run('recentDecisions', () =>
+      (
+        this.prepare('SELECT * FROM decisions WHERE at_ms >= ? ORDER BY at_ms DESC, id DESC LIMIT ?').all(
+          toMs('recentDecisions', 'since', since),
+          limit,
+        ) as Row[]
+      ).map(decisionFromRow),
+    );
+  }
+
+  pullRequestHistory(cluster: string): Promise<PullRequestCycle[]> {
+    return this.run('pullRequestHistory', () =>
+      (
+        this.prepare(
+          'SELECT * FROM pull_request_history WHERE cluster = ? ORDER BY opened_at_ms DESC, id DESC',
+        ).all(cluster) as Row[]
+      ).map(cycleFromRow),
+    );
+  }
+
+  pullRequestCycle(id: number): Promise<PullRequestCycle | null> {
+    return this.run('pullRequestCycle', () => {
+      const row = this.prepare('SELECT * FROM pull_request_history WHERE id = ?').get(id) as Row | undefined;
+      return row ? cycleFromRow(row) : null;
+    });
   }
 
   nodeEmptiness(nodes: readonly string[]): Promise<NodeEmptiness> {

@@ -124,3 +124,97 @@ export interface Store {
    */
   prune?(before: string): Promise<number>;
 }
+
+/**
+ * One pull request cycle: a pull request (or, with the plain git provider, a branch) from the
+ * moment gpuops opened it until it was merged or closed. A branch that is opened again (the
+ * desired state changed after a person closed it) starts a new cycle with a new id; every cycle
+ * keeps the body and title it last had.
+ */
+export interface PullRequestCycle {
+  /** Stable id, for `gpuops prs show ID`. */
+  id: number;
+  cluster: string;
+  branch: string;
+  kind: string;
+  subject: string;
+  title: string;
+  body: string;
+  /** PR number on the host, null with the plain git provider. */
+  number: number | null;
+  url: string | null;
+  /** The outcome: `open` while the cycle runs, then `merged` or `closed`. */
+  state: 'open' | 'closed' | 'merged';
+  /** ISO-8601 (UTC) time the cycle was first recorded. */
+  openedAt: string;
+  /** ISO-8601 (UTC) time it was first seen merged or closed; null while open. */
+  closedAt: string | null;
+  /** ISO-8601 (UTC) time of the last update. */
+  updatedAt: string;
+}
+
+/** What one pass decided about one node's pool, as the status page shows it. */
+export interface StatusPoolEntry {
+  node: string;
+  from: string | null;
+  to: string | null;
+  reason: string;
+  message: string;
+}
+
+/** What one pass knew about one algorithm, as the status page shows it. */
+export interface StatusAlgorithmEntry {
+  name: string;
+  /** Pool the placement chose, or null (no benchmark yet, or failed). */
+  pool: string | null;
+  /** Median benchmark run time (seconds), or null. */
+  runTimeSeconds: number | null;
+  placementReason: string;
+  placementMessage: string;
+  /** Replicas after this pass's scaling decision, or null when it has no Deployment in Git. */
+  replicas: number | null;
+  minReplicas: number;
+  maxReplicas: number;
+  /** The scaling band (percent). */
+  utilizationMin: number;
+  utilizationMax: number;
+  /** The algorithm's utilisation (percent) as the last scaling decision read it; null: no usable data. */
+  utilization?: number | null;
+  /** The last scaling decision: reason and message, or null. */
+  scalingReason: string | null;
+  scalingMessage: string | null;
+}
+
+/**
+ * The decisions of the newest reconcile pass that the database alone cannot rebuild (pools and
+ * placement are decided again on every pass and not stored as decisions): one record per
+ * cluster, replaced by every pass that writes. Read by `gpuops status` and the status page.
+ */
+export interface FleetStatusRecord {
+  cluster: string;
+  /** ISO-8601 time of the pass. */
+  at: string;
+  /** `placement.longTaskThresholdSeconds` of the policy in force (seconds). */
+  longTaskThresholdSeconds: number;
+  pools: StatusPoolEntry[];
+  algorithms: StatusAlgorithmEntry[];
+  /** Benchmark pods running or pending at the pass (absent in records of older builds). */
+  benchmarks?: { algorithm: string; pod: string; node: string | null; phase: string; startedAt: string }[];
+}
+
+/**
+ * Reads and writes the status page and the pull request history need. Both stores implement it;
+ * kept apart from {@link Store} so that a partial Store (tests, tools) need not.
+ */
+export interface StatusStore {
+  /** Replaces the cluster's fleet status. */
+  saveFleetStatus(status: FleetStatusRecord): Promise<void>;
+  /** The cluster's fleet status, or null before the first pass that wrote. */
+  fleetStatus(cluster: string): Promise<FleetStatusRecord | null>;
+  /** Decisions on any subject at or after `since` (ISO-8601), newest first, at most `limit`. */
+  recentDecisions(since: string, limit: number): Promise<DecisionRecord[]>;
+  /** Every pull request cycle of a cluster, newest first (by opening time, then id). */
+  pullRequestHistory(cluster: string): Promise<PullRequestCycle[]>;
+  /** One cycle by id, or null. */
+  pullRequestCycle(id: number): Promise<PullRequestCycle | null>;
+}

@@ -137,7 +137,9 @@ describe('renderPrBody', () => {
       scaling: [{ ...input.scaling[0]!, pods: [...input.scaling[0]!.pods].reverse() }],
     };
     expect(renderPrBody(reordered)).toBe(body);
-    expect(body).toContain('## gpuops(prod): scale bert from 2 to 3 replicas');
+    expect(body).toContain(
+      '## gpuops(prod): move gpu-t4-02 into short-task and scale bert from 2 to 3 replicas',
+    );
     expect(body).toContain('| 91.3 | 30.0 | 80.0 | 2 → 3 (limits 1..8) | relabel | RelabelUnusedNode |');
     expect(body).toContain('above max | no free GPU');
     expect(body.indexOf('| algorithms | bert-a | 87.5 | 1 |')).toBeLessThan(

@@ -73,12 +73,14 @@ describe('gpuops validate', { timeout: 90_000 }, () => {
     expect(r).toMatchObject({ code: 0, stdout: '3 files valid, 3 algorithms\n' });
   });
 
-  it('exits 2 when DIR is not a directory', async () => {
+  it('validates a single file that is not a spec: its errors, exit 1 (issue 16: a file can be validated)', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'gpuops-validate-'));
     temps.push(dir);
     await writeFile(path.join(dir, 'file.yaml'), 'a: 1\n');
-    const notDir = await gpuops('validate', path.join(dir, 'file.yaml'));
-    expect(notDir.code).toBe(2);
-    expect(notDir.stderr).toContain('is not a directory');
+    const file = await gpuops('validate', path.join(dir, 'file.yaml'));
+    expect(file.code).toBe(1);
+    expect(file.stdout).toContain(
+      `${path.join(dir, 'file.yaml')}:1:1: apiVersion: required field "apiVersion" is missing`,
+    );
   });
 });

@@ -16,6 +16,7 @@ export const COMMANDS: Record<string, () => Promise<{ register: RegisterCommand 
   snapshot: () => import('./snapshot.js'),
   benchmark: () => import('./benchmark.js'),
   prs: () => import('./prs.js'),
+  status: () => import('./status.js'),
   sim: () => import('./sim.js'),
 };
 

@@ -1,17 +1,24 @@
-import { existsSync } from 'node:fs';
-import { Option, type Command } from 'commander';
-import { openStore } from '../../store/index.js';
-import type { PullRequestRecord } from '../../store/types.js';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import type { PullRequestCycle, PullRequestRecord } from '../../store/types.js';
+import { openExistingStore } from '../open-existing-store.js';
 import { addConnectionOptions, resolveSettings } from '../settings.js';
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return (
+    rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')).join('\n') +
+    '\n'
+  );
+}
 
 /**
  * Formats recorded pull requests as a fixed-width table: state, kind, subject, PR (number or
- * `branch`), branch, title. Pure; exported for tests.
+ * `branch`), branch, updated (UTC), title. Pure; exported for tests.
  */
 export function formatPullRequests(prs: readonly PullRequestRecord[]): string {
   if (prs.length === 0) return 'No pull requests recorded.\n';
-  const rows = [
-    ['STATE', 'KIND', 'SUBJECT', 'PR', 'BRANCH', 'UPDATED', 'TITLE'],
+  return table([
+    ['STATE', 'KIND', 'SUBJECT', 'PR', 'BRANCH', 'UPDATED (UTC)', 'TITLE'],
     ...prs.map((p) => [
       p.state,
       p.kind,
@@ -21,33 +28,86 @@ export function formatPullRequests(prs: readonly PullRequestRecord[]): string {
       p.updatedAt,
       p.title,
     ]),
-  ];
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return (
-    rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')).join('\n') +
-    '\n'
-  );
+  ]);
 }
 
 /**
- * Registers `gpuops prs [--cluster NAME] [--database URL] [--output text|json]`: lists the pull
- * requests (with the plain git provider: the branches) gpuops recorded for a cluster, newest
- * first. `json` prints the Store's `PullRequestRecord[]`. Exit 0, 1 when the database cannot be
- * opened, 2 on usage errors.
+ * Formats every pull request cycle (`gpuops prs --all`): id (for `prs show`), outcome, kind,
+ * subject, PR, opened and closed (UTC), title. Pure.
+ */
+export function formatPullRequestHistory(cycles: readonly PullRequestCycle[]): string {
+  if (cycles.length === 0) return 'No pull requests recorded.\n';
+  return table([
+    ['ID', 'STATE', 'KIND', 'SUBJECT', 'PR', 'OPENED (UTC)', 'CLOSED (UTC)', 'TITLE'],
+    ...cycles.map((c) => [
+      String(c.id),
+      c.state,
+      c.kind,
+      c.subject,
+      c.number === null ? '(branch)' : `#${c.number}`,
+      c.openedAt,
+      c.closedAt ?? '—',
+      c.title,
+    ]),
+  ]);
+}
+
+/** Formats one cycle with its whole body (`gpuops prs show ID`). Pure. */
+export function formatPullRequestCycle(c: PullRequestCycle): string {
+  const head = [
+    `Pull request ${c.id}: ${c.title}`,
+    `state:   ${c.state}`,
+    `kind:    ${c.kind} (${c.subject})`,
+    `branch:  ${c.branch}`,
+    ...(c.number !== null ? [`number:  #${c.number}`] : []),
+    ...(c.url ? [`url:     ${c.url}`] : []),
+    `opened:  ${c.openedAt} (UTC)`,
+    `closed:  ${c.closedAt ? `${c.closedAt} (UTC)` : '—'}`,
+    `updated: ${c.updatedAt} (UTC)`,
+  ];
+  return `${head.join('\n')}\n\n${c.body.endsWith('\n') ? c.body : `${c.body}\n`}`;
+}
+
+function cycleId(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1)
+    throw new InvalidArgumentError(
+      `ID must be a pull request id from "gpuops prs --all", got ${JSON.stringify(value)}`,
+    );
+  return n;
+}
+
+type Output = 'text' | 'json';
+
+/**
+ * Registers `gpuops prs [--all] [--cluster NAME] [--database URL] [--output text|json]` and
+ * `gpuops prs show ID`. Without `--all`: one row per branch, its latest state (what gpuops works
+ * with). With `--all`: every pull request cycle (each open → merged/closed), newest first, with
+ * its id. `show ID` prints one cycle with its whole body. Times are UTC. Exit 0; 1 when the
+ * database cannot be opened or the id is unknown; 2 on usage errors.
  */
 export function register(program: Command): void {
-  const cmd = program.command('prs').description('list the pull requests and branches gpuops recorded');
+  const output = () =>
+    new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text');
+  const cmd = program
+    .command('prs')
+    .description('list the pull requests and branches gpuops recorded (--all: every one, with history)');
   addConnectionOptions(cmd, ['cluster', 'database'])
-    .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))
-    .action(async (opts: Record<string, unknown> & { output: 'text' | 'json' }) => {
+    .option('--all', 'every pull request gpuops opened, merged and closed ones included, newest first')
+    .addOption(output())
+    .action(async (opts: Record<string, unknown> & { output: Output; all?: boolean }) => {
       const settings = resolveSettings(opts);
-      const file = settings.database.startsWith('sqlite:') ? settings.database.slice('sqlite:'.length) : null;
-      if (file !== null && file !== ':memory:' && !existsSync(file)) {
-        // Listing never creates a database: a mistyped path is an error, not an empty answer.
-        throw new Error(`--database: no database at ${file} (gpuops writes it on its first reconcile)`);
-      }
-      const store = await openStore(settings.database);
+      const store = await openExistingStore(settings.database);
       try {
+        if (opts.all) {
+          const cycles = await store.pullRequestHistory(settings.cluster);
+          process.stdout.write(
+            opts.output === 'json'
+              ? `${JSON.stringify(cycles, null, 2)}\n`
+              : formatPullRequestHistory(cycles),
+          );
+          return;
+        }
         const prs = await store.pullRequests(settings.cluster);
         process.stdout.write(
           opts.output === 'json' ? `${JSON.stringify(prs, null, 2)}\n` : formatPullRequests(prs),
@@ -56,4 +116,24 @@ export function register(program: Command): void {
         await store.close();
       }
     });
+  const show = cmd
+    .command('show')
+    .description('print one pull request with its whole body (ID from "gpuops prs --all")')
+    .argument('<id>', 'pull request id', cycleId);
+  // --database and --output are the parent's: `gpuops prs show 3 --database X -o json`.
+  show.action(async (id: number, _opts: unknown, self: Command) => {
+    // `gpuops prs show 3 --database X`: the parent `prs` may have parsed --database/--output.
+    const opts = self.optsWithGlobals<Record<string, unknown> & { output: Output }>();
+    const settings = resolveSettings(opts);
+    const store = await openExistingStore(settings.database);
+    try {
+      const cycle = await store.pullRequestCycle(id);
+      if (!cycle) throw new Error(`no pull request with id ${id} (see "gpuops prs --all")`);
+      process.stdout.write(
+        opts.output === 'json' ? `${JSON.stringify(cycle, null, 2)}\n` : formatPullRequestCycle(cycle),
+      );
+    } finally {
+      await store.close();
+    }
+  });
 }

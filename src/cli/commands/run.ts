@@ -2,8 +2,13 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { kubeLeaseApi } from '../../cluster/lease.js';
 import { loadKubeConfig } from '../../cluster/kube-client.js';
 import { createLogger } from '../../controller/log.js';
+import { createControllerMetrics, registerFleetGauges } from '../../controller/metrics.js';
 import { createReconciler } from '../../controller/reconcile.js';
 import { loggableSettings, runDefaults, startController } from '../../controller/run-controller.js';
+import { renderStatusHtml } from '../../status/html.js';
+import { loadStatusView } from '../../status/load.js';
+import { openStore, statusStoreOf } from '../../store/index.js';
+import { openExistingStore } from '../open-existing-store.js';
 import { addConnectionOptions, resolveSettings } from '../settings.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -67,7 +72,12 @@ export function register(program: Command): void {
       'longest wait after failed passes (default: max(300, interval))',
       seconds('--max-backoff'),
     )
-    .option('--health-port <port>', 'port of /healthz, /readyz and /metrics (0: a free port)', port, 8080)
+    .option(
+      '--health-port <port>',
+      'port of the status page (/), /healthz, /readyz and /metrics (0: a free port)',
+      port,
+      8080,
+    )
     .option(
       '--lease-namespace <ns>',
       'namespace of the leader Lease (default: POD_NAMESPACE or gpuops-system)',
@@ -115,8 +125,35 @@ export function register(program: Command): void {
       try {
         const kc = loadKubeConfig(settings.kubeconfig);
         const reconciler = await createReconciler(settings, log);
+        // The status page reads the database through its own connection; a pass never waits for it.
+        // With --dry-run it only reads a database that exists already (dry-run writes nothing).
+        const pageStore = await (
+          settings.dryRun
+            ? openExistingStore(settings.database)
+            : openStore(settings.database).then(statusStoreOf)
+        ).catch(async (err: unknown) => {
+          if (!settings.dryRun) {
+            await reconciler.close();
+            throw err;
+          }
+          log.warn({ err }, 'no status page: no database to read');
+          return null;
+        });
+        const closeAll = async () => {
+          await reconciler.close();
+          await pageStore?.close();
+        };
+        const metrics = createControllerMetrics();
+        if (pageStore)
+          registerFleetGauges(metrics.registry, async () => ({
+            fleet: await pageStore.fleetStatus(settings.cluster),
+            openPullRequests: (await pageStore.pullRequestHistory(settings.cluster)).filter(
+              (c) => c.state === 'open',
+            ),
+          }));
         try {
           controller = await startController({
+            metrics,
             identity,
             leaseApi: kubeLeaseApi(kc, leaseNamespace, leaseName),
             leaseDurationSeconds: flags.leaseDuration,
@@ -125,11 +162,17 @@ export function register(program: Command): void {
             ...(flags.maxBackoff !== undefined ? { maxBackoffSeconds: flags.maxBackoff } : {}),
             healthPort: flags.healthPort,
             pass: () => reconciler.pass(),
-            close: () => reconciler.close(),
+            close: closeAll,
+            ...(pageStore
+              ? {
+                  statusPage: async () =>
+                    renderStatusHtml(await loadStatusView(pageStore, settings.cluster, new Date())),
+                }
+              : {}),
             log,
           });
         } catch (err) {
-          await reconciler.close();
+          await closeAll();
           throw err;
         }
       } catch (err) {

@@ -1,8 +1,10 @@
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { loadRepo } from '../../spec/load.js';
 import { formatSpecError } from '../../spec/rules/format.js';
-import type { SpecError } from '../../spec/types.js';
+import type { LoadedRepo, SpecError } from '../../spec/types.js';
 
 /**
  * Registers `gpuops validate [DIR] [--output text|json|github]`: checks every Algorithm and Policy
@@ -16,16 +18,19 @@ export function register(program: Command): void {
   program
     .command('validate')
     .description('check every Algorithm and Policy file of a GitOps repo')
-    .argument('[dir]', 'the GitOps repo', '.')
+    .argument('[path]', 'the GitOps repo root, or one spec file', '.')
     .addOption(
       new Option('-o, --output <format>', 'output format')
         .choices(['text', 'json', 'github'])
         .default('text'),
     )
-    .action(async (dir: string, opts: { output: 'text' | 'json' | 'github' }) => {
-      let repo;
+    .action(async (target: string, opts: { output: 'text' | 'json' | 'github' }) => {
+      let repo: Pick<LoadedRepo, 'files' | 'errors' | 'algorithms'>;
+      let dir = target;
       try {
-        repo = await loadRepo(dir);
+        const loaded = await loadTarget(target);
+        repo = loaded.repo;
+        dir = loaded.dir;
       } catch (err) {
         process.stderr.write(`gpuops validate: ${err instanceof Error ? err.message : String(err)}\n`);
         process.exitCode = 2;
@@ -40,13 +45,86 @@ export function register(program: Command): void {
         }
         const badFiles = new Set(errors.map((e) => e.file)).size;
         const summary =
-          errors.length === 0
-            ? `${files} ${plural(files, 'file')} valid, ${algorithms.length} ${plural(algorithms.length, 'algorithm')}`
-            : `${errors.length} ${plural(errors.length, 'error')} in ${badFiles} of ${files} ${plural(files, 'file')}; ${algorithms.length} valid ${plural(algorithms.length, 'algorithm')}`;
+          files === 0
+            ? 'no spec validated'
+            : errors.length === 0
+              ? `${files} ${plural(files, 'file')} valid, ${algorithms.length} ${plural(algorithms.length, 'algorithm')}`
+              : `${errors.length} ${plural(errors.length, 'error')} in ${badFiles} of ${files} ${plural(files, 'file')}; ${algorithms.length} valid ${plural(algorithms.length, 'algorithm')}`;
         process.stdout.write(`${summary}\n`);
       }
       process.exitCode = errors.length === 0 ? 0 : 1;
     });
+}
+
+/** A whole-input problem (no algorithms/ folder, no spec): reported like a spec error, line 0. */
+function inputError(file: string, message: string): SpecError {
+  return { file, line: 0, column: 0, field: '', message };
+}
+
+/**
+ * Loads what `validate` was pointed at. A directory must be a GitOps repo root: without an
+ * `algorithms/` folder, or with no spec in it, validation would pass having checked nothing, so
+ * both are errors with a hint (exit 1). A single file is validated on its own: inside a repo's
+ * `algorithms/` or `policies/` folder against that repo's policies, elsewhere as an algorithm.
+ * @throws Error when the path does not exist (a usage error)
+ */
+async function loadTarget(
+  target: string,
+): Promise<{ dir: string; repo: Pick<LoadedRepo, 'files' | 'errors' | 'algorithms'> }> {
+  if (!existsSync(target)) throw new Error(`${target}: no such file or directory`);
+  if (statSync(target).isFile()) {
+    const abs = path.resolve(target);
+    const folder = path.basename(path.dirname(abs));
+    let root: string;
+    let temp: string | null = null;
+    if (folder === 'algorithms' || folder === 'policies') root = path.dirname(path.dirname(abs));
+    else {
+      temp = mkdtempSync(path.join(tmpdir(), 'gpuops-validate-'));
+      mkdirSync(path.join(temp, 'algorithms'));
+      copyFileSync(abs, path.join(temp, 'algorithms', path.basename(abs)));
+      root = temp;
+    }
+    try {
+      const repo = await loadRepo(root);
+      const rel = temp ? `algorithms/${path.basename(abs)}` : `${folder}/${path.basename(abs)}`;
+      const shown = temp ? target : rel;
+      const errors = repo.errors.filter((e) => e.file === rel).map((e) => ({ ...e, file: shown }));
+      const algorithms = repo.algorithms.filter((a) => a.source.file === rel);
+      return { dir: temp ? path.dirname(abs) : root, repo: { files: 1, errors, algorithms } };
+    } finally {
+      if (temp) rmSync(temp, { recursive: true, force: true });
+    }
+  }
+  const algorithmsDir = path.join(target, 'algorithms');
+  if (!existsSync(algorithmsDir) || !statSync(algorithmsDir).isDirectory()) {
+    const hint =
+      path.basename(path.resolve(target)) === 'algorithms'
+        ? `did you mean the repo root? (gpuops validate ${path.dirname(target) || '.'})`
+        : 'did you mean the repo root? (the folder that holds algorithms/ and policies/)';
+    return {
+      dir: target,
+      repo: { files: 0, errors: [inputError(target, `no algorithms/ folder here: ${hint}`)], algorithms: [] },
+    };
+  }
+  const repo = await loadRepo(target);
+  const specFiles = new Set(
+    [...repo.errors.map((e) => e.file), ...repo.algorithms.map((a) => a.source.file)].filter((f) =>
+      f.startsWith('algorithms/'),
+    ),
+  );
+  if (specFiles.size === 0) {
+    return {
+      dir: target,
+      repo: {
+        ...repo,
+        errors: [
+          ...repo.errors,
+          inputError('algorithms/', 'no Algorithm spec (*.yaml) in algorithms/: did you mean the repo root?'),
+        ],
+      },
+    };
+  }
+  return { dir: target, repo };
 }
 
 function plural(n: number, word: string): string {

@@ -1,0 +1,40 @@
+import { Option, type Command } from 'commander';
+import { loadStatusView } from '../../status/load.js';
+import { renderStatusHtml } from '../../status/html.js';
+import { renderStatusText } from '../../status/text.js';
+import { openExistingStore } from '../open-existing-store.js';
+import { addConnectionOptions, resolveSettings } from '../settings.js';
+
+/**
+ * Registers `gpuops status [--cluster NAME] [--database URL] [--output html|text|json]`: the state
+ * of the fleet from the database alone (no cluster, no Git) — the same page `gpuops run` serves
+ * at `/` of its health port. `html` is one self-contained document (inline SVG, no script);
+ * `json` the view model. Exit 0; 1 when the database cannot be opened; 2 on usage errors.
+ */
+export function register(program: Command): void {
+  const cmd = program
+    .command('status')
+    .description(
+      'print the state of the fleet (pools, algorithms, pull requests, decisions) from the database',
+    );
+  addConnectionOptions(cmd, ['cluster', 'database'])
+    .addOption(
+      new Option('-o, --output <format>', 'output format').choices(['text', 'html', 'json']).default('text'),
+    )
+    .action(async (opts: Record<string, unknown> & { output: 'text' | 'html' | 'json' }) => {
+      const settings = resolveSettings(opts);
+      const store = await openExistingStore(settings.database);
+      try {
+        const view = await loadStatusView(store, settings.cluster, new Date());
+        process.stdout.write(
+          opts.output === 'json'
+            ? `${JSON.stringify(view, null, 2)}\n`
+            : opts.output === 'html'
+              ? renderStatusHtml(view)
+              : renderStatusText(view),
+        );
+      } finally {
+        await store.close();
+      }
+    });
+}

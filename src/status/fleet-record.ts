@@ -1,0 +1,78 @@
+/**
+ * The fleet status a reconcile pass stores for `gpuops status` (pure): the pass's pool
+ * assignments and, per algorithm, its placement, replicas and scaling band.
+ */
+import type { Snapshot } from '../cluster/types.js';
+import type { Placement } from '../placement/types.js';
+import type { PoolAssignment } from '../pools/types.js';
+import type { ScalingDecision } from '../scaling/types.js';
+import type { ResolvedAlgorithm } from '../spec/types.js';
+import type { FleetStatusRecord } from '../store/types.js';
+
+/** What {@link fleetStatusRecord} reads: the pass's output and the algorithms it decided on. */
+export interface FleetStatusInput {
+  cluster: string;
+  now: Date;
+  /** `placement.longTaskThresholdSeconds` (seconds). */
+  longTaskThresholdSeconds: number;
+  algorithms: readonly Pick<ResolvedAlgorithm, 'name' | 'scaling'>[];
+  pools: readonly PoolAssignment[];
+  placements: readonly Placement[];
+  scaling: readonly ScalingDecision[];
+  /** The pass's snapshot: its benchmark pods are recorded. */
+  snapshot?: Pick<Snapshot, 'pods'>;
+}
+
+/** Builds the record; algorithms sorted by name, pools in the pass's (snapshot) order. */
+export function fleetStatusRecord(input: FleetStatusInput): FleetStatusRecord {
+  const placementOf = new Map(input.placements.map((p) => [p.algorithm, p]));
+  const scalingOf = new Map(input.scaling.map((d) => [d.algorithm, d]));
+  return {
+    cluster: input.cluster,
+    at: input.now.toISOString(),
+    longTaskThresholdSeconds: input.longTaskThresholdSeconds,
+    pools: input.pools.map((p) => ({
+      node: p.node,
+      from: p.from,
+      to: p.to,
+      reason: p.reason,
+      message: p.message,
+    })),
+    algorithms: [...input.algorithms]
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+      .map((a) => {
+        const p = placementOf.get(a.name);
+        const d = scalingOf.get(a.name);
+        return {
+          name: a.name,
+          pool: p?.pool ?? null,
+          runTimeSeconds: p?.runTimeSeconds ?? null,
+          placementReason: p?.reason ?? 'Unknown',
+          placementMessage: p?.message ?? '',
+          replicas: d ? d.replicas.to : null,
+          minReplicas: a.scaling.minReplicas,
+          maxReplicas: a.scaling.maxReplicas,
+          utilizationMin: a.scaling.utilization.min,
+          utilizationMax: a.scaling.utilization.max,
+          utilization: d ? d.utilization : null,
+          scalingReason: d?.reason ?? null,
+          scalingMessage: d?.message ?? null,
+        };
+      }),
+    benchmarks: (input.snapshot?.pods ?? [])
+      .filter(
+        (p) =>
+          p.managed &&
+          p.owner?.kind === 'Job' &&
+          !p.terminating &&
+          (p.phase === 'Pending' || p.phase === 'Running'),
+      )
+      .map((p) => ({
+        algorithm: p.algorithm ?? '(unknown)',
+        pod: `${p.namespace}/${p.name}`,
+        node: p.nodeName,
+        phase: p.phase,
+        startedAt: p.createdAt,
+      })),
+  };
+}

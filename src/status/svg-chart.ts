@@ -1,0 +1,78 @@
+/**
+ * The utilisation chart as inline SVG (pure, no script): the scaling band shaded, the per-bucket
+ * min–max envelope of the pods' utilisation, the mean as a line, and a marker (vertical line with
+ * a tooltip `<title>`) wherever gpuops scaled the algorithm or moved a node. The y axis is fixed
+ * at 0–100 % so charts compare at a glance.
+ */
+import type { UtilizationChart } from './model.js';
+import { escapeHtml } from './escape.js';
+
+const W = 480;
+const H = 120;
+const PAD = { left: 34, right: 8, top: 8, bottom: 18 };
+
+/** Renders one chart; `title` names it for screen readers. */
+export function renderChart(chart: UtilizationChart, title: string): string {
+  const span = Math.max(1, chart.to - chart.from);
+  const x = (t: number) => PAD.left + ((t - chart.from) / span) * (W - PAD.left - PAD.right);
+  const y = (pct: number) =>
+    PAD.top + (1 - Math.min(100, Math.max(0, pct)) / 100) * (H - PAD.top - PAD.bottom);
+  const f = (n: number) => n.toFixed(1);
+  const parts: string[] = [];
+  parts.push(
+    `<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${escapeHtml(title)}">`,
+    `<title>${escapeHtml(title)}</title>`,
+    `<rect x="${PAD.left}" y="${PAD.top}" width="${W - PAD.left - PAD.right}" height="${H - PAD.top - PAD.bottom}" fill="#fafafa" stroke="#ccc"/>`,
+  );
+  if (chart.bandMin !== null && chart.bandMax !== null) {
+    parts.push(
+      `<rect class="band" x="${PAD.left}" y="${f(y(chart.bandMax))}" width="${W - PAD.left - PAD.right}" height="${f(y(chart.bandMin) - y(chart.bandMax))}" fill="#d8f0d8"><title>scaling band ${chart.bandMin}–${chart.bandMax} %</title></rect>`,
+    );
+  }
+  for (const pct of [0, 50, 100]) {
+    parts.push(
+      `<text x="${PAD.left - 4}" y="${f(y(pct) + 3)}" font-size="9" text-anchor="end" fill="#555">${pct}%</text>`,
+    );
+  }
+  parts.push(
+    `<text x="${PAD.left}" y="${H - 4}" font-size="9" fill="#555">−24 h</text>`,
+    `<text x="${W - PAD.right}" y="${H - 4}" font-size="9" text-anchor="end" fill="#555">now</text>`,
+  );
+  // Runs of consecutive buckets: a missing bucket is a gap, never a drop to 0 %.
+  const runs: (typeof chart.points)[] = [];
+  let prev: number | null = null;
+  for (const p of chart.points) {
+    if (prev === null || p.t - prev > 15 * 60) runs.push([]);
+    runs[runs.length - 1]!.push(p);
+    prev = p.t;
+  }
+  const step = (15 * 60 * (W - PAD.left - PAD.right)) / span;
+  for (const run of runs) {
+    const upper = run.map((p) => `${f(x(p.t))},${f(y(p.max))} ${f(x(p.t) + step)},${f(y(p.max))}`);
+    const lower = [...run]
+      .reverse()
+      .map((p) => `${f(x(p.t) + step)},${f(y(p.min))} ${f(x(p.t))},${f(y(p.min))}`);
+    parts.push(
+      `<polygon class="envelope" points="${[...upper, ...lower].join(' ')}" fill="#9ecae1" opacity="0.6"/>`,
+    );
+    const line = run.map((p) => `${f(x(p.t) + step / 2)},${f(y(p.mean))}`).join(' ');
+    parts.push(
+      run.length === 1
+        ? `<circle class="mean" cx="${f(x(run[0]!.t) + step / 2)}" cy="${f(y(run[0]!.mean))}" r="2" fill="#08519c"/>`
+        : `<polyline class="mean" points="${line}" fill="none" stroke="#08519c" stroke-width="1.5"/>`,
+    );
+  }
+  for (const m of chart.markers) {
+    const colour = m.action === 'scale-down' ? '#e6550d' : m.action === 'relabel' ? '#756bb1' : '#31a354';
+    parts.push(
+      `<line class="marker" x1="${f(x(m.t))}" x2="${f(x(m.t))}" y1="${PAD.top}" y2="${H - PAD.bottom}" stroke="${colour}" stroke-width="1.5" stroke-dasharray="3 2"><title>${escapeHtml(m.label)}</title></line>`,
+    );
+  }
+  if (chart.points.length === 0) {
+    parts.push(
+      `<text x="${W / 2}" y="${H / 2}" font-size="11" text-anchor="middle" fill="#777">no utilisation samples in the last 24 h</text>`,
+    );
+  }
+  parts.push('</svg>');
+  return parts.join('');
+}

@@ -1,0 +1,85 @@
+/** The status page as plain text for a terminal (pure): the same sections as the HTML. */
+import type { StatusView } from './model.js';
+
+function columns(rows: string[][]): string[] {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  return rows.map((r) =>
+    r
+      .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd(),
+  );
+}
+
+function seconds(s: number | null): string {
+  return s === null ? '—' : `${Math.round(s * 10) / 10} s`;
+}
+
+/** Renders the view; utilisation as the last bucket's mean (min–max) instead of a chart. */
+export function renderStatusText(v: StatusView): string {
+  const out: string[] = [];
+  out.push(`gpuops status · cluster ${v.cluster} · ${v.generatedAt} (UTC)`);
+  out.push(`snapshot ${v.snapshotAt ?? 'none yet'} · last pass ${v.passAt ?? 'none yet'}`, '');
+  out.push('POOLS');
+  if (v.snapshotAt === null)
+    out.push('  no snapshot stored yet: gpuops has not completed a pass against this database');
+  else
+    for (const p of v.pools) {
+      out.push(`  ${p.pool}: ${p.nodes.length} nodes, ${p.freeGpus}/${p.allocatableGpus} GPUs free`);
+      if (p.nodes.length > 0)
+        out.push(
+          ...columns(
+            p.nodes.map((n) => [
+              `    ${n.name}`,
+              n.gpuProduct ?? '—',
+              `${n.freeGpus}/${n.allocatableGpus} free`,
+              [n.condition, n.labelPending ? `label not applied yet (cluster: ${n.labelPending})` : null]
+                .filter(Boolean)
+                .join('; '),
+            ]),
+          ),
+        );
+    }
+  out.push('', 'GPU NODES IN NO POOL');
+  if (v.leftOut.length === 0) out.push('  every GPU node is in a pool');
+  else out.push(...columns(v.leftOut.map((n) => [`  ${n.name}`, n.gpuProduct ?? '—', n.reason, n.message])));
+  if (v.nodesWithoutGpu > 0) out.push(`  (${v.nodesWithoutGpu} nodes without GPUs not listed)`);
+  out.push('', 'ALGORITHMS');
+  if (v.algorithms.length === 0) out.push('  no algorithms recorded yet');
+  for (const a of v.algorithms) {
+    const last = a.chart.points[a.chart.points.length - 1];
+    const util = last ? `${last.mean} % (${last.min}–${last.max})` : 'no samples in 24 h';
+    const vs =
+      a.runTimeSeconds === null
+        ? 'not benchmarked'
+        : `run ${seconds(a.runTimeSeconds)} ${a.side === 'above' ? '>' : '≤'} ${seconds(a.thresholdSeconds)}`;
+    out.push(
+      `  ${a.name}: pool ${a.pool ?? '—'}, ${vs}, replicas ${a.replicas ?? '—'} (${a.minReplicas ?? '—'}..${a.maxReplicas ?? '—'}), utilisation ${util}, band ${a.chart.bandMin ?? '—'}–${a.chart.bandMax ?? '—'} %, ${a.chart.markers.length} changes in 24 h`,
+    );
+    if (a.scalingReason) out.push(`    ${a.scalingReason}: ${a.scalingMessage ?? ''}`);
+  }
+  out.push('', 'BENCHMARKS IN FLIGHT');
+  if (v.benchmarks.length === 0) out.push('  none');
+  else
+    out.push(
+      ...columns(v.benchmarks.map((b) => [`  ${b.algorithm}`, b.pod, b.node ?? '—', b.phase, b.startedAt])),
+    );
+  out.push('', 'OPEN PULL REQUESTS');
+  if (v.openPullRequests.length === 0) out.push('  none');
+  else
+    out.push(
+      ...columns(
+        v.openPullRequests.map((p) => [
+          `  ${p.number === null ? p.branch : `#${p.number}`}`,
+          p.kind,
+          p.subject,
+          p.url ?? '',
+          p.title,
+        ]),
+      ),
+    );
+  out.push('', 'LAST DECISIONS');
+  if (v.decisions.length === 0) out.push('  none recorded yet');
+  else out.push(...columns(v.decisions.map((d) => [`  ${d.at}`, d.subject, d.action, d.reason, d.message])));
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,67 @@
+/**
+ * `gpuops validate` never passes by accident: pointed at `algorithms/` itself or at a folder with
+ * no spec it fails with a hint; a single file is validated on its own (in a repo, and elsewhere).
+ */
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const repo = path.join(root, 'examples/gitops-repo');
+const work = mkdtempSync(path.join(tmpdir(), 'gpuops-validate-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+function gpuops(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile('node', ['bin/gpuops.js', ...args], { cwd: root }, (err, stdout, stderr) => {
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+describe('gpuops validate targets', { timeout: 90_000 }, () => {
+  it.each([
+    [
+      'the algorithms/ folder itself',
+      () => path.join(repo, 'algorithms'),
+      /no algorithms\/ folder here: did you mean the repo root\? \(gpuops validate .*examples\/gitops-repo\)/,
+    ],
+    [
+      'a folder with an empty algorithms/',
+      () => (mkdirSync(path.join(work, 'empty/algorithms'), { recursive: true }), path.join(work, 'empty')),
+      /no Algorithm spec \(\*\.yaml\) in algorithms\/: did you mean the repo root\?/,
+    ],
+  ])('%s is an error with a hint, exit 1', async (_, target, message) => {
+    const r = await gpuops('validate', target());
+    expect(r.stdout).toMatch(message);
+    expect(r.stdout).toContain('no spec validated');
+    expect(r.code).toBe(1);
+    const json = await gpuops('validate', target(), '--output', 'json');
+    expect((JSON.parse(json.stdout) as { errors: unknown[] }).errors).toHaveLength(1);
+  });
+
+  it('the repo root with specs passes its neighbour check (exit by its specs, not by the folder)', async () => {
+    const r = await gpuops('validate', path.join(root, 'test/fixtures/repos/valid'));
+    expect(r.code).toBe(0);
+  });
+
+  it('validates a single file inside a repo and one elsewhere', async () => {
+    const good = await gpuops('validate', path.join(repo, 'algorithms/bert-train.yaml'));
+    expect([good.code, good.stdout]).toEqual([0, '1 file valid, 1 algorithm\n']);
+    const outside = path.join(work, 'whisper.yaml');
+    copyFileSync(path.join(root, 'test/fixtures/repos/mixed/algorithms/whisper.yaml'), outside);
+    const bad = await gpuops('validate', outside);
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toMatch(
+      new RegExp(`^${outside.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:9:13: spec\\.resources\\.memory`, 'm'),
+    );
+    expect(bad.stdout).toContain('in 1 of 1 file');
+  });
+
+  it('a path that does not exist is a usage error (exit 2)', async () => {
+    expect((await gpuops('validate', path.join(work, 'nope'))).code).toBe(2);
+  });
+});

@@ -1,0 +1,47 @@
+/** The demo's closing summary: how simulated time ran (no speed-up claim) and the status-page command last. */
+import { describe, expect, it } from 'vitest';
+import { formatSummary } from '../../src/demo/print.js';
+import type { DemoResult } from '../../src/demo/scenario.js';
+
+function result(over: Partial<DemoResult>): DemoResult {
+  return {
+    cluster: 'demo',
+    dir: '/tmp/d',
+    origin: '/tmp/d/origin.git',
+    database: 'sqlite:/tmp/d/state.db',
+    logFile: '/tmp/d/gpuops.log',
+    nodes: [],
+    testNode: null,
+    movedNodes: [],
+    returnedNodes: [],
+    algorithms: [],
+    deployments: [],
+    prs: [],
+    specErrors: [],
+    mainFiles: [],
+    passes: 9,
+    lastPassWrites: [],
+    simulatedSeconds: 1962,
+    elapsedMs: 22_040,
+    ...over,
+  };
+}
+
+describe('formatSummary', () => {
+  it.each([
+    [1962, 22_040, '1,962 simulated seconds in 22.0 s'],
+    [59.6, 900, '60 simulated seconds in 0.9 s'],
+  ])('%d simulated s, %d ms → "%s"', (sim, ms, text) => {
+    const out = formatSummary(result({ simulatedSeconds: sim, elapsedMs: ms }));
+    expect(out).toContain(text);
+    expect(out).not.toMatch(/faster|speed-?up|×/);
+  });
+
+  it('ends with the command that writes and opens the status page', () => {
+    const lines = formatSummary(result({})).trimEnd().split('\n');
+    expect(lines.at(-1)).toBe(
+      '  npm run --silent gpuops -- status --cluster demo --database sqlite:/tmp/d/state.db --output html > /tmp/d/status.html && xdg-open /tmp/d/status.html',
+    );
+    expect(lines.join('\n')).toContain('prs --all --cluster demo');
+  });
+});

@@ -339,3 +339,15 @@ export function pullRequestUpsertTail(): string {
     .map((c) => `${c} = excluded.${c}`)
     .join(', ')}`;
 }
+
+/** Groups rows (already in the wanted order) by `key`, keeping that order within each group. */
+export function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = out.get(k);
+    if (group) group.push(item);
+    else out.set(k, [item]);
+  }
+  return out;
+}

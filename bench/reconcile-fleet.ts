@@ -57,6 +57,8 @@ export interface WorldConnection {
 /** A built world. */
 export interface World {
   connection: WorldConnection;
+  /** The same world on PostgreSQL (its own copy of the warm GitOps repo), when asked for. */
+  postgres: WorldConnection | null;
   sim: SimCluster;
   /** Prometheus requests served. */
   prometheusRequests(): number;
@@ -321,8 +323,11 @@ async function serve(answer: string): Promise<{ server: Server; url: string; cou
   return { server, url: `http://127.0.0.1:${port}`, count: () => count };
 }
 
-/** Builds the world of one size (see the module comment) and makes it warm. */
-export async function buildWorld(size: WorldSize): Promise<World> {
+/**
+ * Builds the world of one size (see the module comment) and makes it warm.
+ * @param postgresUrl also store the benchmarks there and give the world a PostgreSQL connection
+ */
+export async function buildWorld(size: WorldSize, postgresUrl?: string): Promise<World> {
   const dir = mkdtempSync(path.join(tmpdir(), 'gpuops-bench-reconcile-'));
   const fleet = generateFleet({ gpuNodes: size.gpuNodes, podsPerNode: 8, seed: 7 });
   const t = fleet.traps;
@@ -357,11 +362,12 @@ export async function buildWorld(size: WorldSize): Promise<World> {
   if (repo.errors.length > 0 || repo.algorithms.length !== size.algorithms)
     throw new Error(`bench specs do not load: ${JSON.stringify(repo.errors.slice(0, 3))}`);
   const store = await openStore(database, { keepSnapshots: 3 });
+  const pgStore = postgresUrl ? await openStore(postgresUrl, { keepSnapshots: 3 }) : null;
   for (const [i, alg] of repo.algorithms.entries()) {
     const hash = specHash(alg.spec);
     const seconds = shapeOf(i).pool === 'long-task' ? LONG_SECONDS : SHORT_SECONDS;
     for (let run = 1; run <= 3; run++) {
-      await store.recordBenchmarkRun({
+      const record = {
         algorithm: alg.name,
         specHash: hash,
         run,
@@ -372,9 +378,12 @@ export async function buildWorld(size: WorldSize): Promise<World> {
         startedAt: new Date(NOW.getTime() - 7 * 86400_000 + run * 3600_000).toISOString(),
         finishedAt: new Date(NOW.getTime() - 7 * 86400_000 + run * 3600_000 + seconds * 1000).toISOString(),
         message: 'benchmark container finished',
-      });
+      } as const;
+      await store.recordBenchmarkRun(record);
+      await pgStore?.recordBenchmarkRun(record);
     }
   }
+  await pgStore?.close();
   const sim = await startSimCluster({ nodes: fleet.nodes, pods: allPods });
   if (sim.loadErrors.length > 0) throw new Error(`sim load errors: ${sim.loadErrors.slice(0, 3).join('; ')}`);
   const kubeconfig = path.join(dir, 'kubeconfig');
@@ -443,16 +452,27 @@ export async function buildWorld(size: WorldSize): Promise<World> {
 
   let gpus = 0;
   for (const slots of gpuPod.values()) gpus += slots.length;
+  const connection: WorldConnection = {
+    kubeconfig,
+    repoUrl: remote,
+    database,
+    prometheusUrl: prom.url,
+    cacheDir,
+    cluster: CLUSTER,
+    now: NOW.toISOString(),
+  };
+  // The PostgreSQL passes write to their own copy of the warm repo, so each store starts alike.
+  if (postgresUrl) git(dir, 'clone', '-q', '--bare', remote, path.join(dir, 'gitops-pg.git'));
   return {
-    connection: {
-      kubeconfig,
-      repoUrl: remote,
-      database,
-      prometheusUrl: prom.url,
-      cacheDir,
-      cluster: CLUSTER,
-      now: NOW.toISOString(),
-    },
+    connection,
+    postgres: postgresUrl
+      ? {
+          ...connection,
+          repoUrl: path.join(dir, 'gitops-pg.git'),
+          database: postgresUrl,
+          cacheDir: path.join(dir, 'cache-pg'),
+        }
+      : null,
     sim,
     prometheusRequests: prom.count,
     counts: {

@@ -389,123 +389,134 @@ export async function buildWorld(size: WorldSize, postgresUrl?: string): Promise
   const kubeconfig = path.join(dir, 'kubeconfig');
   sim.writeKubeconfig(kubeconfig);
   const prom = await serve(answer);
-  // Warm: a dry-run pass, then Git takes its pools and placement output as if the PRs merged,
-  // and the cluster takes Git's pool labels as Argo CD would apply them.
-  const kc = new KubeConfig();
-  kc.loadFromFile(kubeconfig);
-  const cacheDir = path.join(dir, 'cache');
-  const deps: ReconcileDeps = {
-    cluster: CLUSTER,
-    kube: createKubeClient(kc),
-    jobs: createKubeJobApi(kc),
-    patcher: createClusterPatcher(kc),
-    workingCopy: await WorkingCopy.open({
-      repoUrl: remote,
-      baseBranch: 'main',
-      dir: path.join(dir, 'seed-cache', 'gitops'),
-    }),
-    host: new GitPullRequestHost({ store, cluster: CLUSTER, base: 'main', now: () => NOW }),
-    store,
-    metrics: new PrometheusSource({ url: prom.url }),
-    defaults: await loadDefaultPolicy(),
-    templates: loadWorkloadTemplates(),
-    dryRun: true,
-    clock: { now: () => NOW, sleep: systemClock.sleep },
-    log: pino({ level: 'silent' }),
+  const closeServers = async () => {
+    await sim.close();
+    await new Promise<void>((resolve) => prom.server.close(() => resolve()));
   };
-  // The pure planner, not a dry-run pass: a cold pass would diff 1,000 placement change sets
-  // against Git one by one, which is what the warm pass measured here never does.
-  const snapshot = await readSnapshot(deps.kube, NOW, { poolLabel: POOL_LABEL });
-  const { outcomes, runs } = await storedBenchmarks(repo.algorithms, store);
-  const first = planDesiredState({
-    cluster: CLUSTER,
-    repo,
-    snapshot,
-    base: new Map(),
-    benchmarks: outcomes,
-    benchmarkRuns: runs,
-    reading: await readUtilization(deps.metrics, repo.policy),
-    recent: [],
-    templates: deps.templates,
-    now: NOW,
-  });
-  // Merge the pools and placement change sets into Git and apply Git's pool labels to the cluster,
-  // as Argo CD would; then a dry-run pass must find nothing but scaling left to change. Moving
-  // nodes into pools can change what the next pass decides (capacity), so a second round of
-  // merges is allowed, as a real cluster would converge over two rounds of pull requests.
-  const files = new Map<string, string | null>();
-  let changeSets = first.changeSets;
-  let pools = first.output.pools;
-  for (let round = 1; ; round++) {
-    for (const cs of changeSets) {
-      if (cs.kind === 'scale') continue;
-      for (const f of cs.files)
-        if (!f.path.endsWith(`clusters/${CLUSTER}/kustomization.yaml`)) files.set(f.path, f.content);
-    }
-    const root = rootKustomization(CLUSTER, files);
-    files.set(root.path, root.content);
-    commitAll(seed, files, `Merge gpuops pools and placement pull requests (round ${round})`);
-    const relabel = pools
-      .filter((p) => p.to !== null && p.from !== p.to)
-      .map((p) => ({ node: p.node, labels: { [POOL_LABEL]: p.to } }));
-    const patched = await deps.patcher.labelNodes(relabel);
-    if (patched.some((r) => !r.ok))
-      throw new Error(`relabel failed: ${JSON.stringify(patched.find((r) => !r.ok))}`);
-    const check = await reconcileOnce(deps);
-    const cold = check.changeSets.filter((c) => c.kind !== 'scale');
-    if (cold.length === 0) break;
-    if (round === 3)
-      throw new Error(
-        `bench world is not warm after ${round} rounds: pools/placement still change: ${cold
-          .slice(0, 5)
-          .map((c) => `${c.subject} (${c.files.map((f) => f.path).join(', ')})`)
-          .join('; ')}`,
+  // A world that cannot be made warm closes its servers, or the bench process never exits.
+  try {
+    // Warm: a dry-run pass, then Git takes its pools and placement output as if the PRs merged,
+    // and the cluster takes Git's pool labels as Argo CD would apply them.
+    const kc = new KubeConfig();
+    kc.loadFromFile(kubeconfig);
+    const cacheDir = path.join(dir, 'cache');
+    const deps: ReconcileDeps = {
+      cluster: CLUSTER,
+      kube: createKubeClient(kc),
+      jobs: createKubeJobApi(kc),
+      patcher: createClusterPatcher(kc),
+      workingCopy: await WorkingCopy.open({
+        repoUrl: remote,
+        baseBranch: 'main',
+        dir: path.join(dir, 'seed-cache', 'gitops'),
+      }),
+      host: new GitPullRequestHost({ store, cluster: CLUSTER, base: 'main', now: () => NOW }),
+      store,
+      metrics: new PrometheusSource({ url: prom.url }),
+      defaults: await loadDefaultPolicy(),
+      templates: loadWorkloadTemplates(),
+      dryRun: true,
+      clock: { now: () => NOW, sleep: systemClock.sleep },
+      log: pino({ level: 'silent' }),
+    };
+    // The pure planner, not a dry-run pass: a cold pass would diff 1,000 placement change sets
+    // against Git one by one, which is what the warm pass measured here never does.
+    const snapshot = await readSnapshot(deps.kube, NOW, { poolLabel: POOL_LABEL });
+    const { outcomes, runs } = await storedBenchmarks(repo.algorithms, store);
+    const first = planDesiredState({
+      cluster: CLUSTER,
+      repo,
+      snapshot,
+      base: new Map(),
+      benchmarks: outcomes,
+      benchmarkRuns: runs,
+      reading: await readUtilization(deps.metrics, repo.policy),
+      recent: [],
+      templates: deps.templates,
+      now: NOW,
+    });
+    // Merge the pools and placement change sets into Git and apply Git's pool labels to the cluster,
+    // as Argo CD would; then a dry-run pass must find nothing but scaling left to change. Moving
+    // nodes into pools can change what the next pass decides (capacity), so a second round of
+    // merges is allowed, as a real cluster would converge over two rounds of pull requests.
+    const files = new Map<string, string | null>();
+    let changeSets = first.changeSets;
+    let pools = first.output.pools;
+    for (let round = 1; ; round++) {
+      for (const cs of changeSets) {
+        if (cs.kind === 'scale') continue;
+        for (const f of cs.files)
+          if (!f.path.endsWith(`clusters/${CLUSTER}/kustomization.yaml`)) files.set(f.path, f.content);
+      }
+      const root = rootKustomization(CLUSTER, files);
+      files.set(root.path, root.content);
+      commitAll(seed, files, `Merge gpuops pools and placement pull requests (round ${round})`);
+      const relabel = pools
+        .filter((p) => p.to !== null && p.from !== p.to)
+        .map((p) => ({ node: p.node, labels: { [POOL_LABEL]: p.to } }));
+      const patched = await deps.patcher.labelNodes(relabel);
+      if (patched.some((r) => !r.ok))
+        throw new Error(`relabel failed: ${JSON.stringify(patched.find((r) => !r.ok))}`);
+      const check = await reconcileOnce(deps);
+      const cold = check.changeSets.filter((c) => c.kind !== 'scale');
+      if (cold.length === 0) break;
+      if (round === 3)
+        throw new Error(
+          `bench world is not warm after ${round} rounds: pools/placement still change: ${cold
+            .slice(0, 5)
+            .map((c) => `${c.subject} (${c.files.map((f) => f.path).join(', ')})`)
+            .join('; ')}`,
+        );
+      process.stderr.write(
+        `bench world (${size.gpuNodes} GPU nodes): round ${round} left ${cold.length} pools/placement change sets; merging them\n`,
       );
-    process.stderr.write(
-      `bench world (${size.gpuNodes} GPU nodes): round ${round} left ${cold.length} pools/placement change sets; merging them\n`,
-    );
-    changeSets = cold;
-    pools = check.plan.pools;
-  }
-  await store.close();
+      changeSets = cold;
+      pools = check.plan.pools;
+    }
+    await store.close();
 
-  let gpus = 0;
-  for (const slots of gpuPod.values()) gpus += slots.length;
-  const connection: WorldConnection = {
-    kubeconfig,
-    repoUrl: remote,
-    database,
-    prometheusUrl: prom.url,
-    cacheDir,
-    cluster: CLUSTER,
-    now: NOW.toISOString(),
-  };
-  // The PostgreSQL passes write to their own copy of the warm repo, so each store starts alike.
-  if (postgresUrl) git(dir, 'clone', '-q', '--bare', remote, path.join(dir, 'gitops-pg.git'));
-  return {
-    connection,
-    postgres: postgresUrl
-      ? {
-          ...connection,
-          repoUrl: path.join(dir, 'gitops-pg.git'),
-          database: postgresUrl,
-          cacheDir: path.join(dir, 'cache-pg'),
-        }
-      : null,
-    sim,
-    prometheusRequests: prom.count,
-    counts: {
-      nodes: fleet.nodes.items.length,
-      gpuNodes: size.gpuNodes,
-      pods: allPods.length,
-      algorithms: size.algorithms,
-      gpus,
-      series: gpus * 2,
-    },
-    close: async () => {
-      await sim.close();
-      await new Promise<void>((resolve) => prom.server.close(() => resolve()));
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+    let gpus = 0;
+    for (const slots of gpuPod.values()) gpus += slots.length;
+    const connection: WorldConnection = {
+      kubeconfig,
+      repoUrl: remote,
+      database,
+      prometheusUrl: prom.url,
+      cacheDir,
+      cluster: CLUSTER,
+      now: NOW.toISOString(),
+    };
+    // The PostgreSQL passes write to their own copy of the warm repo, so each store starts alike.
+    if (postgresUrl) git(dir, 'clone', '-q', '--bare', remote, path.join(dir, 'gitops-pg.git'));
+    return {
+      connection,
+      postgres: postgresUrl
+        ? {
+            ...connection,
+            repoUrl: path.join(dir, 'gitops-pg.git'),
+            database: postgresUrl,
+            cacheDir: path.join(dir, 'cache-pg'),
+          }
+        : null,
+      sim,
+      prometheusRequests: prom.count,
+      counts: {
+        nodes: fleet.nodes.items.length,
+        gpuNodes: size.gpuNodes,
+        pods: allPods.length,
+        algorithms: size.algorithms,
+        gpus,
+        series: gpus * 2,
+      },
+      close: async () => {
+        await sim.close();
+        await new Promise<void>((resolve) => prom.server.close(() => resolve()));
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (err) {
+    await closeServers().catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
 }

@@ -19,6 +19,9 @@ import {
   groupBy,
   NODE_COLUMNS,
   nodeCells,
+  nodeEmptinessSql,
+  nodeEmptinessFromRows,
+  OLDEST_SNAPSHOT_SQL,
   POD_COLUMNS,
   podCells,
   PULL_REQUEST_COLUMNS,
@@ -37,6 +40,7 @@ import type {
   BenchmarkRun,
   BenchmarkRunKey,
   DecisionRecord,
+  NodeEmptiness,
   PullRequestRecord,
   Store,
   UtilizationSampleRecord,
@@ -314,6 +318,18 @@ export class SqliteStore implements Store {
           'SELECT * FROM pull_requests WHERE cluster = ? ORDER BY updated_at_ms DESC, id DESC',
         ).all(cluster) as Row[]
       ).map(pullRequestFromRow),
+    );
+  }
+
+  nodeEmptiness(nodes: readonly string[]): Promise<NodeEmptiness> {
+    return this.run('nodeEmptiness', () =>
+      this.db.transaction(() => {
+        const rows = this.prepare(nodeEmptinessSql('IN (SELECT value FROM json_each(?))')).all(
+          JSON.stringify(nodes),
+        ) as { name: unknown; empty_ms: unknown }[];
+        const head = this.prepare(OLDEST_SNAPSHOT_SQL).get() as { oldest: unknown } | undefined;
+        return nodeEmptinessFromRows(rows, head?.oldest ?? null);
+      })(),
     );
   }
 

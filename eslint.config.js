@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 import { PURE_FILES, PURITY_RULES } from './eslint/purity.js';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'coverage/**'] },
+  { ignores: ['node_modules/**', 'dist/**', 'coverage/**', '.tmp/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

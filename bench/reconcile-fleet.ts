@@ -57,6 +57,8 @@ export interface WorldConnection {
 /** A built world. */
 export interface World {
   connection: WorldConnection;
+  /** The same world on PostgreSQL (its own copy of the warm GitOps repo), when asked for. */
+  postgres: WorldConnection | null;
   sim: SimCluster;
   /** Prometheus requests served. */
   prometheusRequests(): number;
@@ -321,8 +323,11 @@ async function serve(answer: string): Promise<{ server: Server; url: string; cou
   return { server, url: `http://127.0.0.1:${port}`, count: () => count };
 }
 
-/** Builds the world of one size (see the module comment) and makes it warm. */
-export async function buildWorld(size: WorldSize): Promise<World> {
+/**
+ * Builds the world of one size (see the module comment) and makes it warm.
+ * @param postgresUrl also store the benchmarks there and give the world a PostgreSQL connection
+ */
+export async function buildWorld(size: WorldSize, postgresUrl?: string): Promise<World> {
   const dir = mkdtempSync(path.join(tmpdir(), 'gpuops-bench-reconcile-'));
   const fleet = generateFleet({ gpuNodes: size.gpuNodes, podsPerNode: 8, seed: 7 });
   const t = fleet.traps;
@@ -357,11 +362,12 @@ export async function buildWorld(size: WorldSize): Promise<World> {
   if (repo.errors.length > 0 || repo.algorithms.length !== size.algorithms)
     throw new Error(`bench specs do not load: ${JSON.stringify(repo.errors.slice(0, 3))}`);
   const store = await openStore(database, { keepSnapshots: 3 });
+  const pgStore = postgresUrl ? await openStore(postgresUrl, { keepSnapshots: 3 }) : null;
   for (const [i, alg] of repo.algorithms.entries()) {
     const hash = specHash(alg.spec);
     const seconds = shapeOf(i).pool === 'long-task' ? LONG_SECONDS : SHORT_SECONDS;
     for (let run = 1; run <= 3; run++) {
-      await store.recordBenchmarkRun({
+      const record = {
         algorithm: alg.name,
         specHash: hash,
         run,
@@ -372,76 +378,103 @@ export async function buildWorld(size: WorldSize): Promise<World> {
         startedAt: new Date(NOW.getTime() - 7 * 86400_000 + run * 3600_000).toISOString(),
         finishedAt: new Date(NOW.getTime() - 7 * 86400_000 + run * 3600_000 + seconds * 1000).toISOString(),
         message: 'benchmark container finished',
-      });
+      } as const;
+      await store.recordBenchmarkRun(record);
+      await pgStore?.recordBenchmarkRun(record);
     }
   }
+  await pgStore?.close();
   const sim = await startSimCluster({ nodes: fleet.nodes, pods: allPods });
   if (sim.loadErrors.length > 0) throw new Error(`sim load errors: ${sim.loadErrors.slice(0, 3).join('; ')}`);
   const kubeconfig = path.join(dir, 'kubeconfig');
   sim.writeKubeconfig(kubeconfig);
   const prom = await serve(answer);
-  // Warm: a dry-run pass, then Git takes its pools and placement output as if the PRs merged,
-  // and the cluster takes Git's pool labels as Argo CD would apply them.
-  const kc = new KubeConfig();
-  kc.loadFromFile(kubeconfig);
-  const cacheDir = path.join(dir, 'cache');
-  const deps: ReconcileDeps = {
-    cluster: CLUSTER,
-    kube: createKubeClient(kc),
-    jobs: createKubeJobApi(kc),
-    patcher: createClusterPatcher(kc),
-    workingCopy: await WorkingCopy.open({
-      repoUrl: remote,
-      baseBranch: 'main',
-      dir: path.join(dir, 'seed-cache', 'gitops'),
-    }),
-    host: new GitPullRequestHost({ store, cluster: CLUSTER, base: 'main', now: () => NOW }),
-    store,
-    metrics: new PrometheusSource({ url: prom.url }),
-    defaults: await loadDefaultPolicy(),
-    templates: loadWorkloadTemplates(),
-    dryRun: true,
-    clock: { now: () => NOW, sleep: systemClock.sleep },
-    log: pino({ level: 'silent' }),
+  const closeServers = async () => {
+    await sim.close();
+    await new Promise<void>((resolve) => prom.server.close(() => resolve()));
   };
-  // The pure planner, not a dry-run pass: a cold pass would diff 1,000 placement change sets
-  // against Git one by one, which is what the warm pass measured here never does.
-  const snapshot = await readSnapshot(deps.kube, NOW, { poolLabel: POOL_LABEL });
-  const { outcomes, runs } = await storedBenchmarks(repo.algorithms, store);
-  const first = planDesiredState({
-    cluster: CLUSTER,
-    repo,
-    snapshot,
-    base: new Map(),
-    benchmarks: outcomes,
-    benchmarkRuns: runs,
-    reading: await readUtilization(deps.metrics, repo.policy),
-    recent: [],
-    templates: deps.templates,
-    now: NOW,
-  });
-  const files = new Map<string, string | null>();
-  for (const cs of first.changeSets) {
-    if (cs.kind === 'scale') continue;
-    for (const f of cs.files) files.set(f.path, f.content);
-  }
-  commitAll(seed, files, 'Merge gpuops pools and placement pull requests');
-  const relabel = first.output.pools
-    .filter((p) => p.to !== null && p.from !== p.to)
-    .map((p) => ({ node: p.node, labels: { [POOL_LABEL]: p.to } }));
-  const patched = await deps.patcher.labelNodes(relabel);
-  if (patched.some((r) => !r.ok))
-    throw new Error(`relabel failed: ${JSON.stringify(patched.find((r) => !r.ok))}`);
-  const check = await reconcileOnce(deps);
-  const cold = check.changeSets.filter((c) => c.kind !== 'scale').map((c) => c.subject);
-  if (cold.length > 0)
-    throw new Error(`bench world is not warm: pools/placement still change: ${cold.slice(0, 5).join(', ')}`);
-  await store.close();
+  // A world that cannot be made warm closes its servers, or the bench process never exits.
+  try {
+    // Warm: a dry-run pass, then Git takes its pools and placement output as if the PRs merged,
+    // and the cluster takes Git's pool labels as Argo CD would apply them.
+    const kc = new KubeConfig();
+    kc.loadFromFile(kubeconfig);
+    const cacheDir = path.join(dir, 'cache');
+    const deps: ReconcileDeps = {
+      cluster: CLUSTER,
+      kube: createKubeClient(kc),
+      jobs: createKubeJobApi(kc),
+      patcher: createClusterPatcher(kc),
+      workingCopy: await WorkingCopy.open({
+        repoUrl: remote,
+        baseBranch: 'main',
+        dir: path.join(dir, 'seed-cache', 'gitops'),
+      }),
+      host: new GitPullRequestHost({ store, cluster: CLUSTER, base: 'main', now: () => NOW }),
+      store,
+      metrics: new PrometheusSource({ url: prom.url }),
+      defaults: await loadDefaultPolicy(),
+      templates: loadWorkloadTemplates(),
+      dryRun: true,
+      clock: { now: () => NOW, sleep: systemClock.sleep },
+      log: pino({ level: 'silent' }),
+    };
+    // The pure planner, not a dry-run pass: a cold pass would diff 1,000 placement change sets
+    // against Git one by one, which is what the warm pass measured here never does.
+    const snapshot = await readSnapshot(deps.kube, NOW, { poolLabel: POOL_LABEL });
+    const { outcomes, runs } = await storedBenchmarks(repo.algorithms, store);
+    const first = planDesiredState({
+      cluster: CLUSTER,
+      repo,
+      snapshot,
+      base: new Map(),
+      benchmarks: outcomes,
+      benchmarkRuns: runs,
+      reading: await readUtilization(deps.metrics, repo.policy),
+      recent: [],
+      templates: deps.templates,
+      now: NOW,
+    });
+    // Merge the pools and placement change sets into Git and apply Git's pool labels to the cluster,
+    // as Argo CD would; then a dry-run pass must find nothing but scaling left to change. Moving
+    // nodes into pools can change what the next pass decides (capacity), so a second round of
+    // merges is allowed, as a real cluster would converge over two rounds of pull requests.
+    const files = new Map<string, string | null>();
+    let changeSets = first.changeSets;
+    let pools = first.output.pools;
+    for (let round = 1; ; round++) {
+      for (const cs of changeSets) {
+        if (cs.kind === 'scale') continue;
+        for (const f of cs.files) files.set(f.path, f.content);
+      }
+      commitAll(seed, files, `Merge gpuops pools and placement pull requests (round ${round})`);
+      const relabel = pools
+        .filter((p) => p.to !== null && p.from !== p.to)
+        .map((p) => ({ node: p.node, labels: { [POOL_LABEL]: p.to } }));
+      const patched = await deps.patcher.labelNodes(relabel);
+      if (patched.some((r) => !r.ok))
+        throw new Error(`relabel failed: ${JSON.stringify(patched.find((r) => !r.ok))}`);
+      const check = await reconcileOnce(deps);
+      const cold = check.changeSets.filter((c) => c.kind !== 'scale');
+      if (cold.length === 0) break;
+      if (round === 3)
+        throw new Error(
+          `bench world is not warm after ${round} rounds: pools/placement still change: ${cold
+            .slice(0, 5)
+            .map((c) => `${c.subject} (${c.files.map((f) => f.path).join(', ')})`)
+            .join('; ')}`,
+        );
+      process.stderr.write(
+        `bench world (${size.gpuNodes} GPU nodes): round ${round} left ${cold.length} pools/placement change sets; merging them\n`,
+      );
+      changeSets = cold;
+      pools = check.plan.pools;
+    }
+    await store.close();
 
-  let gpus = 0;
-  for (const slots of gpuPod.values()) gpus += slots.length;
-  return {
-    connection: {
+    let gpus = 0;
+    for (const slots of gpuPod.values()) gpus += slots.length;
+    const connection: WorldConnection = {
       kubeconfig,
       repoUrl: remote,
       database,
@@ -449,21 +482,38 @@ export async function buildWorld(size: WorldSize): Promise<World> {
       cacheDir,
       cluster: CLUSTER,
       now: NOW.toISOString(),
-    },
-    sim,
-    prometheusRequests: prom.count,
-    counts: {
-      nodes: fleet.nodes.items.length,
-      gpuNodes: size.gpuNodes,
-      pods: allPods.length,
-      algorithms: size.algorithms,
-      gpus,
-      series: gpus * 2,
-    },
-    close: async () => {
-      await sim.close();
-      await new Promise<void>((resolve) => prom.server.close(() => resolve()));
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+    };
+    // The PostgreSQL passes write to their own copy of the warm repo, so each store starts alike.
+    if (postgresUrl) git(dir, 'clone', '-q', '--bare', remote, path.join(dir, 'gitops-pg.git'));
+    return {
+      connection,
+      postgres: postgresUrl
+        ? {
+            ...connection,
+            repoUrl: path.join(dir, 'gitops-pg.git'),
+            database: postgresUrl,
+            cacheDir: path.join(dir, 'cache-pg'),
+          }
+        : null,
+      sim,
+      prometheusRequests: prom.count,
+      counts: {
+        nodes: fleet.nodes.items.length,
+        gpuNodes: size.gpuNodes,
+        pods: allPods.length,
+        algorithms: size.algorithms,
+        gpus,
+        series: gpus * 2,
+      },
+      close: async () => {
+        await sim.close();
+        await new Promise<void>((resolve) => prom.server.close(() => resolve()));
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (err) {
+    await closeServers().catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
 }

@@ -11,20 +11,32 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { KubeConfig } from '@kubernetes/client-node';
 import { pino } from 'pino';
-import { systemClock } from '../src/benchmark/clock.js';
-import { loadWorkloadTemplates } from '../src/benchmark/load-templates.js';
-import { createKubeJobApi } from '../src/cluster/jobs.js';
-import { createKubeClient } from '../src/cluster/kube-client.js';
-import { createClusterPatcher } from '../src/cluster/patch.js';
-import { reconcileOnce, type ReconcileDeps } from '../src/controller/reconcile.js';
-import { GitPullRequestHost } from '../src/gitops/git-host.js';
+import type * as ClockModule from '../src/benchmark/clock.js';
+import type * as TemplatesModule from '../src/benchmark/load-templates.js';
+import type * as JobsModule from '../src/cluster/jobs.js';
+import type * as KubeClientModule from '../src/cluster/kube-client.js';
+import type * as PatchModule from '../src/cluster/patch.js';
+import type * as ReadSnapshotModule from '../src/cluster/read-snapshot.js';
+import type * as ReconcileModule from '../src/controller/reconcile.js';
+import type { ReconcileDeps } from '../src/controller/reconcile.js';
+import type * as GitHostModule from '../src/gitops/git-host.js';
 import type { PullRequestHost } from '../src/gitops/pr-host.js';
-import { WorkingCopy } from '../src/gitops/working-copy.js';
-import { PrometheusSource } from '../src/metrics/prometheus.js';
-import { loadDefaultPolicy } from '../src/spec/load.js';
-import { openStore } from '../src/store/index.js';
+import type * as WorkingCopyModule from '../src/gitops/working-copy.js';
+import type * as PrometheusModule from '../src/metrics/prometheus.js';
+import type * as LoadModule from '../src/spec/load.js';
+import type * as StoreModule from '../src/store/index.js';
 import type { Store } from '../src/store/types.js';
+import type * as FloorModule from './floor.js';
+import type { FloorTimes } from './floor.js';
 import type { WorldConnection } from './reconcile-fleet.js';
+
+/**
+ * Where the controller's code is loaded from: `GPUOPS_BENCH_CODE` (the compiled `dist/`, as
+ * `reconcile.bench.ts` runs it), else the sources next to this file (under tsx).
+ */
+const CODE = process.env.GPUOPS_BENCH_CODE ?? new URL('../src/', import.meta.url).href;
+const FLOOR = process.env.GPUOPS_BENCH_FLOOR ?? new URL('./floor.js', import.meta.url).href;
+const load = <T>(module: string): Promise<T> => import(new URL(module, CODE).href) as Promise<T>;
 
 /** Requests the parent's servers answered so far. */
 export interface ServerCounts {
@@ -37,6 +49,10 @@ export interface ServerCounts {
 export interface PassReport {
   pass: 'first' | 'warm' | 'unchanged';
   wallMs: number;
+  /** The floor measured right after the pass (not for the dry-run `first`). */
+  floor: FloorTimes | null;
+  /** Heap still reachable after the pass (MB, after a full collection). */
+  liveHeapMb: number;
   cpuMs: number;
   kubeRequests: number;
   kubeByVerb: Record<string, number>;
@@ -60,6 +76,17 @@ export interface PeakReport {
   pass: 'done';
   /** `process.resourceUsage().maxRSS`, MB. */
   peakRssMb: number;
+  /** Milliseconds from process start to the controller's modules loaded. */
+  loadMs: number;
+  /** Heap reachable before the first pass (MB, after a full collection). */
+  liveHeapBeforeMb: number;
+}
+
+/** Runs a full garbage collection and returns the heap still in use (MB). */
+function liveHeapMb(): number {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+  return process.memoryUsage().heapUsed / 2 ** 20;
 }
 
 let asked = 0;
@@ -78,6 +105,36 @@ function serverCounts(): Promise<ServerCounts> {
 
 async function main(): Promise<void> {
   const conn = JSON.parse(process.argv[2]!) as WorldConnection;
+  const [
+    { systemClock },
+    { loadWorkloadTemplates },
+    { createKubeJobApi },
+    { createKubeClient },
+    { createClusterPatcher },
+    { LIVE_PODS_FIELD_SELECTOR },
+    { reconcileOnce },
+    { GitPullRequestHost },
+    { WorkingCopy },
+    { PrometheusSource },
+    { loadDefaultPolicy },
+    { openStore },
+    { measureFloor, openFloorRepo },
+  ] = await Promise.all([
+    load<typeof ClockModule>('benchmark/clock.js'),
+    load<typeof TemplatesModule>('benchmark/load-templates.js'),
+    load<typeof JobsModule>('cluster/jobs.js'),
+    load<typeof KubeClientModule>('cluster/kube-client.js'),
+    load<typeof PatchModule>('cluster/patch.js'),
+    load<typeof ReadSnapshotModule>('cluster/read-snapshot.js'),
+    load<typeof ReconcileModule>('controller/reconcile.js'),
+    load<typeof GitHostModule>('gitops/git-host.js'),
+    load<typeof WorkingCopyModule>('gitops/working-copy.js'),
+    load<typeof PrometheusModule>('metrics/prometheus.js'),
+    load<typeof LoadModule>('spec/load.js'),
+    load<typeof StoreModule>('store/index.js'),
+    import(FLOOR) as Promise<typeof FloorModule>,
+  ]);
+  const loadMs = performance.now();
   const kc = new KubeConfig();
   kc.loadFromFile(conn.kubeconfig);
   const store = await openStore(conn.database, { keepSnapshots: 3 });
@@ -159,6 +216,8 @@ async function main(): Promise<void> {
     deps.workingCopy = wrap('git', workingCopy);
   }
 
+  const floorRepo = await openFloorRepo(conn.repoUrl);
+  const liveHeapBeforeMb = liveHeapMb();
   for (const pass of ['first', 'warm', 'unchanged'] as const) {
     trace.clear();
     const before = await serverCounts();
@@ -170,6 +229,19 @@ async function main(): Promise<void> {
     const wallMs = performance.now() - t0;
     const cpu = process.cpuUsage(cpu0);
     const after = await serverCounts();
+    // The floor right after the pass, in the same process: the I/O it could not avoid.
+    const floor =
+      pass === 'first'
+        ? null
+        : await measureFloor({
+            kc,
+            podFieldSelector: LIVE_PODS_FIELD_SELECTOR,
+            prometheusUrl: conn.prometheusUrl,
+            prometheusQuery: 'DCGM_FI_DEV_GPU_UTIL',
+            repo: floorRepo,
+            baseBranch: 'main',
+            changes: r.changeSets.map((c) => ({ branch: c.branch, message: c.title, files: c.files })),
+          });
     const actions: Record<string, number> = {};
     for (const w of r.writeBack) actions[w.action] = (actions[w.action] ?? 0) + 1;
     const byVerb: Record<string, number> = {};
@@ -180,6 +252,8 @@ async function main(): Promise<void> {
     const report: PassReport = {
       pass,
       wallMs,
+      floor,
+      liveHeapMb: 0,
       cpuMs: (cpu.user + cpu.system) / 1000,
       kubeRequests: after.kube - before.kube,
       kubeByVerb: byVerb,
@@ -194,6 +268,7 @@ async function main(): Promise<void> {
       algorithms: r.algorithms,
       errors: r.errors,
     };
+    report.liveHeapMb = liveHeapMb();
     process.send!(report);
     if (trace.size > 0) {
       const mem = Object.entries(process.memoryUsage()).map(
@@ -201,16 +276,20 @@ async function main(): Promise<void> {
       );
       const calls = [...trace].map(([k, ms]) => `${k} ${ms.toFixed(0)}`);
       // What the pass keeps alive: the heap after a full collection (the peak adds its garbage).
-      setFlagsFromString('--expose-gc');
-      (runInNewContext('gc') as () => void)();
-      const live = `live heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MB`;
+      const live = `live heap ${report.liveHeapMb.toFixed(0)} MB`;
       process.stderr.write(`${pass}: ${calls.join(', ')}; ${mem.join(', ')}; ${live}\n`);
     }
     // The controller's next pass comes an interval later (inside the scale-up cooldown).
     now = new Date(now.getTime() + 30_000);
   }
   await store.close();
-  const done: PeakReport = { pass: 'done', peakRssMb: process.resourceUsage().maxRSS / 1024 };
+  floorRepo.close();
+  const done: PeakReport = {
+    pass: 'done',
+    peakRssMb: process.resourceUsage().maxRSS / 1024,
+    loadMs,
+    liveHeapBeforeMb,
+  };
   process.send!(done);
   process.disconnect();
 }

@@ -1,7 +1,22 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources through tsx, so `npx gpuops` works right after `npm ci` with no build step.
-// A container image runs the compiled `dist/cli/main.js` instead (see templates/install/Dockerfile).
-import { register } from 'tsx/esm/api';
+// Runs the compiled CLI in dist/, which `npm ci` builds (the `prepare` script runs `npm run build`).
+// GPUOPS_FROM_SOURCE=1 runs the TypeScript sources through tsx instead (development only: tsx is a
+// devDependency, and compiling on every start costs seconds).
+import { existsSync } from 'node:fs';
+import process from 'node:process';
+import { URL } from 'node:url';
 
-register();
-await import('../src/cli/main.ts');
+if (process.env.GPUOPS_FROM_SOURCE === '1') {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('../src/cli/main.ts');
+} else {
+  const main = new URL('../dist/cli/main.js', import.meta.url);
+  if (!existsSync(main)) {
+    process.stderr.write(
+      'gpuops: dist/ is missing: run `npm run build` (`npm ci` runs it through `prepare`)\n',
+    );
+    process.exit(1);
+  }
+  await import(main.href);
+}

@@ -5,8 +5,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { createKubeClient, loadKubeConfig } from '../cluster/kube-client.js';
-import { readSnapshot } from '../cluster/read-snapshot.js';
 import { buildSnapshot } from '../cluster/snapshot.js';
 import type { NodeInput, PodInput } from '../cluster/snapshot.js';
 import type { Snapshot } from '../cluster/types.js';
@@ -62,6 +60,9 @@ export async function takeSnapshot(source: SnapshotSource): Promise<Snapshot> {
     ]);
     return buildSnapshot(nodes, pods, source.now, { poolLabel: source.poolLabel });
   }
+  // Loaded here, not at the top: `plan` on dump files never pays for the Kubernetes client.
+  const { createKubeClient, loadKubeConfig } = await import('../cluster/kube-client.js');
+  const { readSnapshot } = await import('../cluster/read-snapshot.js');
   const client = createKubeClient(loadKubeConfig(source.kubeconfig));
   return readSnapshot(client, source.now, { poolLabel: source.poolLabel });
 }

@@ -4,7 +4,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
-import { storedOutcome } from '../benchmark/runner.js';
+import { specHash } from '../benchmark/spec-hash.js';
+import { summarizeRuns } from '../benchmark/summary.js';
 import { DcgmScrapeSource } from '../metrics/dcgm-scrape.js';
 import { MetricsFileSource } from '../metrics/metrics-file.js';
 import { PrometheusSource } from '../metrics/prometheus.js';
@@ -39,20 +40,27 @@ export async function readBenchmarksFile(file: string): Promise<Map<string, Benc
   return out;
 }
 
-/** Benchmark outcomes (and their runs, for PR evidence) of every algorithm at its current spec, from the database. */
+/**
+ * Benchmark outcomes (and their runs, for PR evidence) of every algorithm at its current spec,
+ * from the database in one query (`benchmarkRunsFor`); an algorithm whose runs say `Pending`
+ * has no outcome.
+ */
 export async function storedBenchmarks(
   algorithms: readonly ResolvedAlgorithm[],
-  store: Pick<Store, 'benchmarkRuns'>,
+  store: Pick<Store, 'benchmarkRunsFor'>,
 ): Promise<{ outcomes: Map<string, BenchmarkOutcome>; runs: Map<string, BenchmarkRun[]> }> {
+  const stored = await store.benchmarkRunsFor(
+    algorithms.map((a) => ({ algorithm: a.name, specHash: specHash(a.spec) })),
+  );
   const outcomes = new Map<string, BenchmarkOutcome>();
   const runs = new Map<string, BenchmarkRun[]>();
-  await Promise.all(
-    algorithms.map(async (alg) => {
-      const { runs: stored, specHash: _hash, ...o } = await storedOutcome(alg, store);
-      if (o.status !== 'Pending') outcomes.set(alg.name, o);
-      runs.set(alg.name, stored);
-    }),
-  );
+  for (const alg of algorithms) {
+    const mine = stored.get(alg.name) ?? [];
+    const s = summarizeRuns(mine, alg.benchmark.runs);
+    if (s.status !== 'Pending')
+      outcomes.set(alg.name, { status: s.status, medianSeconds: s.medianSeconds, message: s.message });
+    runs.set(alg.name, mine);
+  }
   return { outcomes, runs };
 }
 

@@ -214,9 +214,9 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
   }
 
   const since = historySince(policy, now);
-  const recent: DecisionRecord[] = (
-    await Promise.all(repo.algorithms.map((a) => store.decisions(a.name, since)))
-  ).flat();
+  const names = repo.algorithms.map((a) => a.name);
+  const bySubject = await store.decisionsSince(names, since);
+  const recent: DecisionRecord[] = names.flatMap((n) => bySubject.get(n) ?? []);
   const reading = await readUtilization(deps.metrics, policy);
   const runningBenchmarks = snapshot.pods
     .filter((p) => p.managed && p.owner?.kind === 'Job' && p.nodeName !== null)

@@ -3,8 +3,6 @@
  * resolved by the CLI's settings) and brings its schema up to date.
  */
 import { StoreError, redactUrl } from './errors.js';
-import { PostgresStore } from './postgres-store.js';
-import { SqliteStore } from './sqlite-store.js';
 import type { Store } from './types.js';
 
 /** Default number of snapshots kept; older ones are deleted when a new one is saved. */
@@ -34,7 +32,7 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
   if (!Number.isInteger(keepSnapshots) || keepSnapshots < 1) {
     throw new StoreError('open', `keepSnapshots must be a whole number ≥ 1, got ${String(keepSnapshots)}`);
   }
-  const store = createStore(url, keepSnapshots);
+  const store = await createStore(url, keepSnapshots);
   if (options.migrate !== false) {
     try {
       await store.migrate();
@@ -46,15 +44,18 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
   return store;
 }
 
-function createStore(url: string, keepSnapshots: number): Store {
+/** Loads only the driver the URL names (`pg` or `better-sqlite3`): a CLI start pays for one. */
+async function createStore(url: string, keepSnapshots: number): Promise<Store> {
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
   if (scheme === 'sqlite') {
     let file = url.slice('sqlite:'.length);
     if (file.startsWith('//')) file = file.slice(2);
     if (file === '') throw new StoreError('open', `database URL "${url}" has no file path: use sqlite:PATH`);
+    const { SqliteStore } = await import('./sqlite-store.js');
     return new SqliteStore(file, { keepSnapshots });
   }
   if (scheme === 'postgres' || scheme === 'postgresql') {
+    const { PostgresStore } = await import('./postgres-store.js');
     return new PostgresStore(url, { keepSnapshots });
   }
   throw new StoreError(

@@ -25,6 +25,7 @@ import {
   DECISION_COLUMNS,
   decisionCells,
   decisionFromRow,
+  groupBy,
   NODE_COLUMNS,
   nodeCells,
   nodeEmptinessSql,
@@ -46,6 +47,7 @@ import {
 } from './rows.js';
 import type {
   BenchmarkRun,
+  BenchmarkRunKey,
   DecisionRecord,
   FleetStatusRecord,
   PullRequestCycle,
@@ -291,6 +293,19 @@ export class PostgresStore implements Store, StatusStore {
     return rows.map(benchmarkFromRow);
   }
 
+  async benchmarkRunsFor(keys: readonly BenchmarkRunKey[]): Promise<Map<string, BenchmarkRun[]>> {
+    // One round trip for every pair: two text arrays (one bound parameter each) unnested and joined.
+    const pairs = new Map(keys.map((k) => [k.algorithm, k.specHash]));
+    const rows = await this.query(
+      'benchmarkRunsFor',
+      `SELECT b.* FROM UNNEST($1::text[], $2::text[]) AS k(algorithm, spec_hash)
+         JOIN benchmark_runs AS b ON b.algorithm = k.algorithm AND b.spec_hash = k.spec_hash
+       ORDER BY b.started_at_ms, b.run, b.id`,
+      [[...pairs.keys()], [...pairs.values()]],
+    );
+    return groupBy(rows.map(benchmarkFromRow), (r) => r.algorithm);
+  }
+
   async saveSamples(samples: UtilizationSampleRecord[]): Promise<void> {
     if (samples.length === 0) return;
     const rows = samples.map(sampleCells);
@@ -326,6 +341,15 @@ export class PostgresStore implements Store, StatusStore {
       [subject, toMs('decisions', 'since', since)],
     );
     return rows.map(decisionFromRow);
+  }
+
+  async decisionsSince(subjects: readonly string[], since: string): Promise<Map<string, DecisionRecord[]>> {
+    const rows = await this.query(
+      'decisionsSince',
+      'SELECT * FROM decisions WHERE subject = ANY($1::text[]) AND at_ms >= $2 ORDER BY at_ms, id',
+      [[...new Set(subjects)], toMs('decisionsSince', 'since', since)],
+    );
+    return groupBy(rows.map(decisionFromRow), (d) => d.subject);
   }
 
   async upsertPullRequest(pr: PullRequestRecord): Promise<void> {

@@ -346,6 +346,18 @@ export function pullRequestUpsertTail(): string {
     .join(', ')}`;
 }
 
+/** Groups rows (already in the wanted order) by `key`, keeping that order within each group. */
+export function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = out.get(k);
+    if (group) group.push(item);
+    else out.set(k, [item]);
+  }
+  return out;
+}
+
 /**
  * `Store.nodeEmptiness`: per node seen busy, the first snapshot after the last busy one.
  * `names` is the SQL that matches the node names asked for (a bound list per dialect).

@@ -26,6 +26,7 @@ import {
   DECISION_COLUMNS,
   decisionCells,
   decisionFromRow,
+  groupBy,
   NODE_COLUMNS,
   nodeCells,
   nodeEmptinessSql,
@@ -47,6 +48,7 @@ import {
 } from './rows.js';
 import type {
   BenchmarkRun,
+  BenchmarkRunKey,
   DecisionRecord,
   FleetStatusRecord,
   PullRequestCycle,
@@ -238,6 +240,25 @@ export class SqliteStore implements Store, StatusStore {
     );
   }
 
+  benchmarkRunsFor(keys: readonly BenchmarkRunKey[]): Promise<Map<string, BenchmarkRun[]>> {
+    // One statement for every pair: the pairs go in as one JSON parameter (json_each), so the
+    // count never meets SQLite's bound-parameter limit; the (algorithm, spec_hash) index serves it.
+    const pairs = [...new Map(keys.map((k) => [k.algorithm, k.specHash]))];
+    return this.run('benchmarkRunsFor', () =>
+      groupBy(
+        (
+          this.prepare(
+            `SELECT b.* FROM json_each(?) AS k
+               JOIN benchmark_runs AS b
+                 ON b.algorithm = json_extract(k.value, '$[0]') AND b.spec_hash = json_extract(k.value, '$[1]')
+             ORDER BY b.started_at_ms, b.run, b.id`,
+          ).all(JSON.stringify(pairs)) as Row[]
+        ).map(benchmarkFromRow),
+        (r) => r.algorithm,
+      ),
+    );
+  }
+
   saveSamples(samples: UtilizationSampleRecord[]): Promise<void> {
     return this.run('saveSamples', () => {
       const rows = samples.map((s) => bind(sampleCells(s)));
@@ -277,6 +298,21 @@ export class SqliteStore implements Store, StatusStore {
           toMs('decisions', 'since', since),
         ) as Row[]
       ).map(decisionFromRow),
+    );
+  }
+
+  decisionsSince(subjects: readonly string[], since: string): Promise<Map<string, DecisionRecord[]>> {
+    return this.run('decisionsSince', () =>
+      groupBy(
+        (
+          this.prepare(
+            `SELECT d.* FROM decisions AS d
+             WHERE d.subject IN (SELECT value FROM json_each(?)) AND d.at_ms >= ?
+             ORDER BY d.at_ms, d.id`,
+          ).all(JSON.stringify([...new Set(subjects)]), toMs('decisionsSince', 'since', since)) as Row[]
+        ).map(decisionFromRow),
+        (d) => d.subject,
+      ),
     );
   }
 

@@ -64,6 +64,12 @@ export interface PullRequestRecord {
   updatedAt: string;
 }
 
+/** Which runs {@link Store.benchmarkRunsFor} reads: an algorithm at its current spec hash. */
+export interface BenchmarkRunKey {
+  algorithm: string;
+  specHash: string;
+}
+
 /** See `Store.nodeEmptiness`. Times are ISO-8601. */
 export interface NodeEmptiness {
   /** Taken-at of the oldest stored snapshot, or null when none is stored. */
@@ -99,6 +105,12 @@ export interface Store {
   recordBenchmarkRun(run: BenchmarkRun): Promise<void>;
   /** Runs of one algorithm at one spec hash, oldest first. */
   benchmarkRuns(algorithm: string, specHash: string): Promise<BenchmarkRun[]>;
+  /**
+   * The runs of every algorithm at its spec hash, in one query (a pass reads all algorithms at
+   * once: one round trip, not 1,000). Map of algorithm name → its runs at that hash, oldest first;
+   * an algorithm with no run there has no entry. A name listed twice takes its last hash.
+   */
+  benchmarkRunsFor(keys: readonly BenchmarkRunKey[]): Promise<Map<string, BenchmarkRun[]>>;
 
   saveSamples(samples: UtilizationSampleRecord[]): Promise<void>;
   /** Samples of one algorithm at or after `since` (ISO-8601), oldest first. */
@@ -112,6 +124,11 @@ export interface Store {
   recordDecisions?(decisions: readonly DecisionRecord[]): Promise<void>;
   /** Decisions on one subject at or after `since` (ISO-8601), oldest first. */
   decisions(subject: string, since: string): Promise<DecisionRecord[]>;
+  /**
+   * Decisions on any of `subjects` at or after `since` (ISO-8601), in one query. Map of subject →
+   * its decisions, oldest first; a subject with none has no entry.
+   */
+  decisionsSince(subjects: readonly string[], since: string): Promise<Map<string, DecisionRecord[]>>;
 
   /** Inserts or updates by (cluster, branch). */
   upsertPullRequest(pr: PullRequestRecord): Promise<void>;

@@ -13,6 +13,7 @@ import { remove, deleteCollection } from './rest-delete.js';
 import { list, serveWatch } from './rest-list.js';
 import { existing, notFound, parsePath, present, type RestContext, type Target } from './rest-target.js';
 import { create, replace, patch } from './rest-write.js';
+import { evict } from './eviction.js';
 
 /**
  * Handles one request under `/api`, `/apis`, `/version`. Returns false when the path is not an
@@ -88,6 +89,17 @@ async function route(
     );
   }
   if (t.info.namespaced && t.namespace === undefined) throw notFound(t.info, t.name);
+  if (t.sub === 'eviction') {
+    if (method !== 'POST') {
+      throw new SimApiError(
+        405,
+        'MethodNotAllowed',
+        `the server does not allow this method on the requested resource (${method})`,
+      );
+    }
+    ctx.count('create');
+    return evict(req, res, t, ctx);
+  }
   switch (method) {
     case 'GET':
       ctx.count('get');

@@ -101,6 +101,8 @@ export interface HarnessOptions {
   behaviour?: SimBehaviourConfig;
   /** The utilisation source of the pass; none (no data) by default. Set later with `setMetrics`. */
   metrics?: UtilizationSource | null;
+  /** Simulated seconds per real second (default 1); tiny values all but stop the clock between `advance` calls. */
+  speed?: number;
 }
 
 /** A running installation; see the module comment. */
@@ -157,6 +159,7 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
     nodes: opts.nodes,
     controllers: defaultControllers({ ...opts.behaviour, loadModel: load }),
     routes: [dcgmRoute(() => started.sim, load)],
+    ...(opts.speed === undefined ? {} : { speed: opts.speed }),
   });
   started.sim = simCluster;
   const kc = new k8s.KubeConfig();

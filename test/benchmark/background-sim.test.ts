@@ -130,10 +130,10 @@ describe("A's 30-minute benchmark never holds B's scaling", () => {
       'gpuops/prod/placement/a',
       'created',
     ]);
-    const runs = await h.store.benchmarkRuns(
-      'a',
-      (await h.store.benchmarkRuns('a', '')).at(0)?.specHash ?? '',
-    );
-    expect(runs).toEqual([]);
+    const hash = jobsOf('a')[0]!.metadata.annotations!['gpuops.dev/spec-hash']!;
+    const runs = await h.store.benchmarkRuns('a', hash);
+    expect(runs.map((r) => [r.run, r.status, r.durationSeconds, r.node])).toEqual([
+      [1, 'Succeeded', A_SECONDS, 'gpu-test'],
+    ]);
   });
 });

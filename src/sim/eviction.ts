@@ -44,9 +44,12 @@ export async function evict(
       at,
     );
     status.phase = 'Failed';
-    for (const cs of (status.containerStatuses as Record<string, any>[] | undefined) ?? []) {
-      // eslint-disable-line @typescript-eslint/no-explicit-any
-      const startedAt = cs.state?.running?.startedAt as string | undefined;
+    type Status = { state?: { running?: { startedAt?: string } } & Record<string, unknown> } & Record<
+      string,
+      unknown
+    >;
+    for (const cs of (status.containerStatuses as Status[] | undefined) ?? []) {
+      const startedAt = cs.state?.running?.startedAt;
       cs.state = {
         terminated: { exitCode: 137, reason: 'Error', ...(startedAt ? { startedAt } : {}), finishedAt: at },
       };

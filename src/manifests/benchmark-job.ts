@@ -70,7 +70,7 @@ export function renderBenchmarkJob(input: BenchmarkJobInput): Manifest {
   spec.activeDeadlineSeconds = alg.benchmark.timeoutSeconds;
   spec.ttlSecondsAfterFinished = policy.benchmark.ttlSecondsAfterFinished;
   spec.podFailurePolicy ??= {
-    rules: [{ action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget' }] }],
+    rules: [{ action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] }],
   };
   const tpl = spec.template;
   tpl.metadata = { ...tpl.metadata, labels: { ...tpl.metadata?.labels, ...labels } };

@@ -65,7 +65,9 @@ describe('renderBenchmarkJob', () => {
   });
 
   it('ignores disruptions (DisruptionTarget) in its podFailurePolicy, also when a template lacks it; restartPolicy Never as the policy needs', () => {
-    const expected = { rules: [{ action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] }] };
+    const expected = {
+      rules: [{ action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] }],
+    };
     expect(render().spec.podFailurePolicy).toEqual(expected);
     const bare = structuredClone(templates().benchmarkJob) as any;
     delete bare.spec.podFailurePolicy;

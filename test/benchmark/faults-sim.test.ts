@@ -52,10 +52,11 @@ afterAll(async () => {
   await sim?.close();
 });
 
-const settle = () => new Promise((r) => setTimeout(r, 30));
+/** Runs the simulator's controllers now, until nothing changes (synchronous; no wait). */
+const settle = () => sim.clock.advance(0);
+/** Moves simulated time; the controllers run at once. */
 async function advance(seconds: number): Promise<void> {
   sim.clock.advance(seconds);
-  await settle();
 }
 
 function deps(): RunnerDeps {
@@ -76,7 +77,7 @@ const alg = (name: string, args: string[], runs = 1): ResolvedAlgorithm =>
 const capacity = async () => ({ free: await jobs.freeTestGpus('gpuops.dev/pool'), total: 1 });
 async function step(a: ResolvedAlgorithm): Promise<BenchmarkResult> {
   const [r] = await stepBenchmarks([a], deps(), await capacity());
-  await settle();
+  settle();
   return r!;
 }
 const podsOf = (a: ResolvedAlgorithm): KubeObject[] =>
@@ -100,7 +101,7 @@ describe('disrupted runs are retried, not final', () => {
         metadata: { name: pod!.metadata.name, namespace: 'algorithms' },
       },
     });
-    await settle();
+    settle();
     const evicted = sim.store.get('pods', 'algorithms', pod!.metadata.name)!;
     expect(evicted.status.phase).toBe('Failed');
     expect(evicted.status.conditions).toContainEqual(

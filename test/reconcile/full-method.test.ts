@@ -69,7 +69,6 @@ describe('the method through pull requests', () => {
     expect(starting.writeBack).toEqual([]);
     // The benchmarks run on simulated time; no pass waits for them.
     h.sim.clock.advance(960);
-    await h.settle();
     second = await h.pass();
     const jobs = h.sim.store.list('jobs', 'algorithms');
     expect(jobs.map((j) => j.metadata.labels?.['gpuops.dev/algorithm']).sort()).toEqual(['quick', 'slow']);

@@ -88,7 +88,7 @@ describe('gpuops run against the simulated cluster', () => {
       healthHost: '127.0.0.1',
       pass: async () => {
         h.sim.clock.advance(PASS_SECONDS);
-            const r = await h.pass();
+        const r = await h.pass();
         passes.push(r);
         return r;
       },

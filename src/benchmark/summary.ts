@@ -22,65 +22,105 @@ export interface RunsSummary extends BenchmarkOutcome {
   nextRun: number;
   /**
    * True when no more runs are needed at this spec hash: enough successes, or a run that
-   * `Failed` or `TimedOut` (only a changed spec is benchmarked again). An `Unschedulable` end is
-   * not final: capacity may come back, so the next pass tries again.
+   * `Failed` or `TimedOut`, or {@link MAX_DISRUPTED_RUNS} disrupted runs (only a changed spec is
+   * benchmarked again). `Unschedulable`, `StartFailed` and `Disrupted` ends are not final:
+   * capacity, a registry or a Secret may come back, so a later pass tries again.
    */
   final: boolean;
+  /** Not before this time may the next run start (backoff after a failed start), or null. */
+  retryAt: Date | null;
+}
+
+/** Disrupted runs at one spec hash after which the benchmark ends `Failed` (a node that keeps dying is no place to measure). */
+export const MAX_DISRUPTED_RUNS = 5;
+/** Longest wait before a run that could not start is tried again (seconds). */
+export const MAX_START_RETRY_BACKOFF_SECONDS = 3600;
+
+/**
+ * Wait before the next attempt after `failures` consecutive `StartFailed` runs (seconds):
+ * `base × 2^(failures − 1)`, at most {@link MAX_START_RETRY_BACKOFF_SECONDS}; 0 without failures.
+ */
+export function startRetryBackoffSeconds(base: number, failures: number): number {
+  if (failures <= 0) return 0;
+  return Math.min(MAX_START_RETRY_BACKOFF_SECONDS, base * 2 ** (failures - 1));
 }
 
 /**
  * Summarises the stored runs of one algorithm at one spec hash (oldest first) for a benchmark
- * of `wanted` runs. Pure.
+ * of `wanted` runs. `startRetryBaseSeconds` is policy `benchmark.startRetryBackoffSeconds`. Pure.
  */
-export function summarizeRuns(runs: readonly BenchmarkRun[], wanted: number): RunsSummary {
+export function summarizeRuns(
+  runs: readonly BenchmarkRun[],
+  wanted: number,
+  startRetryBaseSeconds = 300,
+): RunsSummary {
   const nextRun = runs.reduce((m, r) => Math.max(m, r.run), 0) + 1;
   const ended = runs.find((r) => r.status === 'Failed' || r.status === 'TimedOut');
   const durations = runs
     .filter((r) => r.status === 'Succeeded' && r.durationSeconds !== null)
     .map((r) => r.durationSeconds!);
+  const base = { durations, nextRun, retryAt: null };
+  const final = (status: BenchmarkOutcome['status'], medianSeconds: number | null, message: string) => ({
+    ...base,
+    status,
+    medianSeconds,
+    message,
+    remaining: 0,
+    final: true,
+  });
+  const open = (status: BenchmarkOutcome['status'], message: string, retryAt: Date | null = null) => ({
+    ...base,
+    status,
+    medianSeconds: null,
+    message,
+    remaining: wanted - durations.length,
+    final: false,
+    retryAt,
+  });
   if (ended) {
-    return {
-      status: ended.status,
-      medianSeconds: null,
-      message: `run ${ended.run} (Job ${ended.jobName}) ${ended.status}: ${ended.message}`,
-      durations,
-      remaining: 0,
-      nextRun,
-      final: true,
-    };
+    return final(
+      ended.status as 'Failed' | 'TimedOut',
+      null,
+      `run ${ended.run} (Job ${ended.jobName}) ${ended.status}: ${ended.message}`,
+    );
   }
   if (durations.length >= wanted) {
     const counted = durations.slice(-wanted);
-    const m = median(counted);
-    return {
-      status: 'Succeeded',
-      medianSeconds: m,
-      message: `median of ${counted.length} runs: ${counted.map((d) => `${d} s`).join(', ')}`,
-      durations,
-      remaining: 0,
-      nextRun,
-      final: true,
-    };
+    return final(
+      'Succeeded',
+      median(counted),
+      `median of ${counted.length} runs: ${counted.map((d) => `${d} s`).join(', ')}`,
+    );
+  }
+  const disrupted = runs.filter((r) => r.status === 'Disrupted');
+  if (disrupted.length >= MAX_DISRUPTED_RUNS) {
+    const lastD = disrupted[disrupted.length - 1]!;
+    return final(
+      'Failed',
+      null,
+      `disrupted ${disrupted.length} times at this spec (limit ${MAX_DISRUPTED_RUNS}); the last, run ${lastD.run} (Job ${lastD.jobName}): ${lastD.message}`,
+    );
   }
   const last = runs[runs.length - 1];
+  const label = last ? `run ${last.run} (Job ${last.jobName})` : '';
   if (last?.status === 'Unschedulable') {
-    return {
-      status: 'Unschedulable',
-      medianSeconds: null,
-      message: `run ${last.run} (Job ${last.jobName}) Unschedulable: ${last.message}`,
-      durations,
-      remaining: wanted - durations.length,
-      nextRun,
-      final: false,
-    };
+    return open('Unschedulable', `${label} Unschedulable: ${last.message}`);
   }
-  return {
-    status: 'Pending',
-    medianSeconds: null,
-    message: runs.length === 0 ? 'not benchmarked yet' : `${durations.length} of ${wanted} runs done`,
-    durations,
-    remaining: wanted - durations.length,
-    nextRun,
-    final: false,
-  };
+  const progress = `${durations.length} of ${wanted} runs done`;
+  if (last?.status === 'StartFailed') {
+    let failures = 0;
+    for (let i = runs.length - 1; i >= 0 && runs[i]!.status === 'StartFailed'; i--) failures++;
+    const wait = startRetryBackoffSeconds(startRetryBaseSeconds, failures);
+    const endedAt = Date.parse(last.finishedAt ?? last.startedAt);
+    const retryAt = new Date((Number.isNaN(endedAt) ? 0 : endedAt) + wait * 1000);
+    return open(
+      'Pending',
+      `${progress}; ${label} StartFailed (${failures} in a row): ${last.message}; tried again from ${retryAt.toISOString()} (backoff ${wait} s)`,
+      retryAt,
+    );
+  }
+  if (last?.status === 'Disrupted') {
+    return open('Pending', `${progress}; ${label} Disrupted, tried again: ${last.message}`);
+  }
+  return open('Pending', runs.length === 0 ? 'not benchmarked yet' : progress);
 }

@@ -25,6 +25,8 @@ export interface JobView {
   active: number;
   succeeded: number;
   failed: number;
+  /** `metadata.creationTimestamp`, or null. */
+  createdAt: Date | null;
 }
 
 /** One container's state, reduced. Times are parsed RFC 3339 timestamps. */
@@ -36,8 +38,10 @@ export interface ContainerView {
   startedAt: Date | null;
   finishedAt: Date | null;
   exitCode: number | null;
-  /** The termination message (file, or log tail with `FallbackToLogsOnError`). */
+  /** The termination message (file, or log tail with `FallbackToLogsOnError`), or the waiting message. */
   message: string | null;
+  /** `status.containerStatuses[].image` (the image the kubelet runs or tries to pull), or null. */
+  image: string | null;
 }
 
 /** One pod of a Job, reduced to what the runner needs. */
@@ -47,6 +51,18 @@ export interface PodView {
   nodeName: string | null;
   /** PodScheduled is `False` with reason `Unschedulable`: the scheduler's message, else null. */
   unschedulable: string | null;
+  /** When PodScheduled last turned `False`/`Unschedulable` (`lastTransitionTime`), else null. */
+  unschedulableSince: Date | null;
+  /** `metadata.creationTimestamp`, or null. */
+  createdAt: Date | null;
+  /** `status.startTime`: when the kubelet accepted the pod, or null. */
+  startedAt: Date | null;
+  /** `status.reason` (e.g. `Evicted` after node-pressure eviction), or null. */
+  reason: string | null;
+  /** `status.message`, or null. */
+  message: string | null;
+  /** `status.conditions` (e.g. `DisruptionTarget`), reduced. */
+  conditions: { type: string; status: string; reason: string | null; message: string | null }[];
   containers: ContainerView[];
 }
 
@@ -128,6 +144,7 @@ function containerView(s: V1ContainerStatus): ContainerView {
       finishedAt: toDate(st.terminated.finishedAt),
       exitCode: st.terminated.exitCode ?? null,
       message: st.terminated.message ?? null,
+      image: s.image || null,
     };
   }
   if (st?.running) {
@@ -139,6 +156,7 @@ function containerView(s: V1ContainerStatus): ContainerView {
       finishedAt: null,
       exitCode: null,
       message: null,
+      image: s.image || null,
     };
   }
   return {
@@ -149,20 +167,30 @@ function containerView(s: V1ContainerStatus): ContainerView {
     finishedAt: null,
     exitCode: null,
     message: st?.waiting?.message ?? null,
+    image: s.image || null,
   };
 }
 
 /** Reduces a Pod to a {@link PodView}. Exported for tests. */
 export function podView(p: V1Pod): PodView {
   const sched = (p.status?.conditions ?? []).find((c) => c.type === 'PodScheduled');
+  const unschedulable = sched && sched.status === 'False' && sched.reason === 'Unschedulable';
   return {
     name: p.metadata?.name ?? '',
     phase: p.status?.phase ?? 'Unknown',
     nodeName: p.spec?.nodeName ?? null,
-    unschedulable:
-      sched && sched.status === 'False' && sched.reason === 'Unschedulable'
-        ? (sched.message ?? 'Unschedulable')
-        : null,
+    unschedulable: unschedulable ? (sched.message ?? 'Unschedulable') : null,
+    unschedulableSince: unschedulable ? toDate(sched.lastTransitionTime) : null,
+    createdAt: toDate(p.metadata?.creationTimestamp),
+    startedAt: toDate(p.status?.startTime),
+    reason: p.status?.reason ?? null,
+    message: p.status?.message ?? null,
+    conditions: (p.status?.conditions ?? []).map((c) => ({
+      type: c.type,
+      status: c.status,
+      reason: c.reason ?? null,
+      message: c.message ?? null,
+    })),
     containers: (p.status?.containerStatuses ?? []).map(containerView),
   };
 }
@@ -223,6 +251,7 @@ export function createKubeJobApi(kc: KubeConfig): JobApi {
           active: j.status?.active ?? 0,
           succeeded: j.status?.succeeded ?? 0,
           failed: j.status?.failed ?? 0,
+          createdAt: toDate(j.metadata?.creationTimestamp),
         };
       } catch (err) {
         if (err instanceof ApiException && err.code === 404) return null;

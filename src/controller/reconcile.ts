@@ -11,7 +11,7 @@ import type { Snapshot } from '../cluster/types.js';
 import { systemClock, type RunnerClock } from '../benchmark/clock.js';
 import { loadWorkloadTemplates } from '../benchmark/load-templates.js';
 import { namespaceFilePath } from '../manifests/namespaces.js';
-import { runBenchmarks, type BenchmarkProgress } from '../benchmark/runner.js';
+import { stepBenchmarks, type BenchmarkProgress, type TestCapacity } from '../benchmark/runner.js';
 import { GitPullRequestHost } from '../gitops/git-host.js';
 import { openGitOps } from '../gitops/open.js';
 import type { PullRequestHost } from '../gitops/pr-host.js';
@@ -21,6 +21,7 @@ import type { WorkingCopy } from '../gitops/working-copy.js';
 import { writeBack } from '../gitops/write-back.js';
 import type { WorkloadTemplates } from '../manifests/templates.js';
 import type { UtilizationSource } from '../metrics/types.js';
+import type { BenchmarkOutcome } from '../placement/types.js';
 import { freeGpus } from '../pools/capacity.js';
 import { historySince } from '../scaling/history.js';
 import type { HpaState } from '../scaling/types.js';
@@ -28,10 +29,10 @@ import { toDecisionRecord } from '../scaling/decide.js';
 import { loadDefaultPolicy } from '../spec/load.js';
 import { parseRepo, type RepoFiles } from '../spec/rules/repo.js';
 import type { SpecFile } from '../spec/rules/yaml-documents.js';
-import type { LoadedRepo, Policy } from '../spec/types.js';
+import type { LoadedRepo, Policy, ResolvedAlgorithm } from '../spec/types.js';
 import { openStore, statusStoreOf } from '../store/index.js';
 import { fleetStatusRecord } from '../status/fleet-record.js';
-import type { DecisionRecord, Store } from '../store/types.js';
+import type { BenchmarkRun, DecisionRecord, Store } from '../store/types.js';
 import { gitDeployment, gitMovedNodes, planDesiredState, type PlanOutput } from './desired-state.js';
 import { invalidAlgorithms, keptForInvalidSpecs } from './invalid-specs.js';
 import { readUtilization, storedBenchmarks, utilizationSource } from './inputs.js';
@@ -129,10 +130,49 @@ async function readHpaStates(kube: KubeClient): Promise<Map<string, HpaState>> {
   return out;
 }
 
-/** Nodes that carry the test pool label in the cluster now and can take a benchmark, and their free GPUs. */
-function testCapacity(snapshot: Snapshot, labelKey: string): { nodes: string[]; free: number } {
+/** Nodes that carry the test pool label in the cluster now and can take a benchmark, their free and allocatable GPUs. */
+function testCapacity(snapshot: Snapshot, labelKey: string): TestCapacity & { nodes: string[] } {
   const nodes = snapshot.nodes.filter((n) => n.labels[labelKey] === 'test' && n.ready && n.schedulable);
-  return { nodes: nodes.map((n) => n.name), free: nodes.reduce((s, n) => s + freeGpus(n), 0) };
+  return {
+    nodes: nodes.map((n) => n.name),
+    free: nodes.reduce((s, n) => s + freeGpus(n), 0),
+    total: nodes.reduce((s, n) => s + n.gpuAllocatable, 0),
+    noCapacityMessage: `no Node carries ${labelKey}=test in the cluster yet (merge the pools pull request)`,
+  };
+}
+
+/**
+ * The benchmark step of a pass (`stepBenchmarks`, never waits): sets the outcome and the stored
+ * runs of every algorithm in `toBenchmark` (`Pending` with what its run is doing while in flight).
+ * In dry-run it only reads the Jobs.
+ */
+async function stepBenchmarksOfPass(
+  deps: ReconcileDeps,
+  toBenchmark: ResolvedAlgorithm[],
+  test: TestCapacity & { nodes: string[] },
+  policy: Policy,
+  outcomes: Map<string, BenchmarkOutcome>,
+  runs: Map<string, BenchmarkRun[]>,
+): Promise<void> {
+  if (toBenchmark.length === 0) return;
+  if (test.nodes.length === 0) test = { ...test, free: 0, total: 0 };
+  const results = await stepBenchmarks(
+    toBenchmark,
+    {
+      jobs: deps.jobs,
+      store: deps.store,
+      clock: deps.clock,
+      policy: policy.spec,
+      templates: deps.templates,
+      onProgress: deps.onBenchmarkProgress,
+      dryRun: deps.dryRun,
+    },
+    test,
+  );
+  for (const r of results) {
+    outcomes.set(r.algorithm, { status: r.status, medianSeconds: r.medianSeconds, message: r.message });
+    if (r.recorded.length > 0) runs.set(r.algorithm, [...(runs.get(r.algorithm) ?? []), ...r.recorded]);
+  }
 }
 
 /**
@@ -162,8 +202,9 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
   const labelKey = policy.spec.pools.labelKey;
   if (!dryRun) await store.saveSnapshot(snapshot);
 
-  // Benchmarks: the stored runs decide most algorithms; only new or changed specs, and those
-  // that could not be scheduled last time, run on the test nodes that carry the label now.
+  // Benchmarks, level-triggered: the stored runs decide most algorithms; for new or changed specs
+  // (and those that could not be scheduled or started) one step reads their Jobs, records the
+  // runs that ended and creates the Jobs that are missing, and returns without waiting.
   const { outcomes, runs } = await storedBenchmarks(repo.algorithms, store);
   const due = repo.algorithms.filter((a) => {
     const o = outcomes.get(a.name);
@@ -180,38 +221,7 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
       message: `namespace ${a.namespace} is not in Git yet (merge the pools pull request that writes ${namespaceFilePath(cluster, a.namespace)})`,
     });
   }
-  const test = testCapacity(snapshot, labelKey);
-  if (!dryRun && toBenchmark.length > 0) {
-    await runBenchmarks(
-      toBenchmark,
-      {
-        jobs: deps.jobs,
-        store,
-        clock: deps.clock,
-        policy: policy.spec,
-        templates: deps.templates,
-        onProgress: deps.onBenchmarkProgress,
-      },
-      test.free,
-    );
-    const after = await storedBenchmarks(toBenchmark, store);
-    for (const a of toBenchmark) {
-      const o = after.outcomes.get(a.name);
-      if (o) outcomes.set(a.name, o);
-      runs.set(a.name, after.runs.get(a.name) ?? []);
-    }
-  }
-  if (test.nodes.length === 0) {
-    for (const a of toBenchmark) {
-      if (!outcomes.has(a.name)) {
-        outcomes.set(a.name, {
-          status: 'Pending',
-          medianSeconds: null,
-          message: `no Node carries ${labelKey}=test in the cluster yet (merge the pools pull request)`,
-        });
-      }
-    }
-  }
+  await stepBenchmarksOfPass(deps, toBenchmark, testCapacity(snapshot, labelKey), policy, outcomes, runs);
 
   const since = historySince(policy, now);
   const names = repo.algorithms.map((a) => a.name);

@@ -40,7 +40,12 @@ export function benchmarkJobName(algorithm: string, specHash: string, sequence: 
  * `resources.limits["nvidia.com/gpu"]`, `restartPolicy: Never` (from the template),
  * `backoffLimit` and `ttlSecondsAfterFinished` from the policy and `activeDeadlineSeconds` from
  * the algorithm's `benchmark.timeoutSeconds` (https://kubernetes.io/docs/concepts/workloads/controllers/job/#job-termination-and-cleanup).
- * The container starts with `benchmark.args` when given, else `args`.
+ * The container starts with `benchmark.args` when given, else `args`. The Job's
+ * `podFailurePolicy` (from the template; added when a template lacks it) ignores pods with the
+ * condition `DisruptionTarget` (evicted, preempted, lost with their node): they do not count
+ * against `backoffLimit` and the Job replaces them
+ * (https://kubernetes.io/docs/concepts/workloads/controllers/job/#pod-failure-policy, which
+ * requires `restartPolicy: Never`).
  */
 export function renderBenchmarkJob(input: BenchmarkJobInput): Manifest {
   const { algorithm: alg, policy, specHash } = input;
@@ -64,6 +69,9 @@ export function renderBenchmarkJob(input: BenchmarkJobInput): Manifest {
   spec.backoffLimit = policy.benchmark.backoffLimit;
   spec.activeDeadlineSeconds = alg.benchmark.timeoutSeconds;
   spec.ttlSecondsAfterFinished = policy.benchmark.ttlSecondsAfterFinished;
+  spec.podFailurePolicy ??= {
+    rules: [{ action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] }],
+  };
   const tpl = spec.template;
   tpl.metadata = { ...tpl.metadata, labels: { ...tpl.metadata?.labels, ...labels } };
   const { nodeSelector, tolerations } = poolScheduling('test', policy, input.gpuProduct);
@@ -90,6 +98,7 @@ interface JobSpec {
   backoffLimit?: number;
   activeDeadlineSeconds?: number;
   ttlSecondsAfterFinished?: number;
+  podFailurePolicy?: { rules: Record<string, unknown>[] };
   template: {
     metadata?: { labels?: Record<string, string> };
     spec: {

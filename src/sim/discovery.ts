@@ -57,13 +57,15 @@ export function resourceList(gv: string): object | undefined {
     });
     for (const sub of r.subresources) {
       const scale = sub === 'scale';
+      const eviction = sub === 'eviction';
       resources.push({
         name: `${r.resource}/${sub}`,
         singularName: '',
         namespaced: r.namespaced,
         ...(scale ? { group: 'autoscaling', version: 'v1' } : {}),
-        kind: scale ? 'Scale' : r.kind,
-        verbs: ['get', 'patch', 'update'],
+        ...(eviction ? { group: 'policy', version: 'v1' } : {}),
+        kind: scale ? 'Scale' : eviction ? 'Eviction' : r.kind,
+        verbs: eviction ? ['create'] : ['get', 'patch', 'update'],
       });
     }
   }

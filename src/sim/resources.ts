@@ -42,7 +42,7 @@ const R = (
 export const RESOURCES: readonly ResourceInfo[] = [
   R('namespaces', '', 'v1', 'Namespace', false, ['status'], ['ns']),
   R('nodes', '', 'v1', 'Node', false, ['status'], ['no']),
-  R('pods', '', 'v1', 'Pod', true, ['status'], ['po']),
+  R('pods', '', 'v1', 'Pod', true, ['status', 'eviction'], ['po']),
   R('events', '', 'v1', 'Event', true, [], ['ev']),
   R('deployments', 'apps', 'v1', 'Deployment', true, ['status', 'scale'], ['deploy']),
   R('replicasets', 'apps', 'v1', 'ReplicaSet', true, ['status', 'scale'], ['rs']),

@@ -14,6 +14,7 @@ import { list, serveWatch } from './rest-list.js';
 import { toTable, wantsTable } from './table.js';
 import { existing, notFound, parsePath, present, type RestContext, type Target } from './rest-target.js';
 import { create, replace, patch } from './rest-write.js';
+import { evict } from './eviction.js';
 
 /**
  * Handles one request under `/api`, `/apis`, `/version`. Returns false when the path is not an
@@ -93,6 +94,17 @@ async function route(
     );
   }
   if (t.info.namespaced && t.namespace === undefined) throw notFound(t.info, t.name);
+  if (t.sub === 'eviction') {
+    if (method !== 'POST') {
+      throw new SimApiError(
+        405,
+        'MethodNotAllowed',
+        `the server does not allow this method on the requested resource (${method})`,
+      );
+    }
+    ctx.count('create');
+    return evict(req, res, t, ctx);
+  }
   switch (method) {
     case 'GET':
       ctx.count('get');

@@ -82,6 +82,10 @@ export interface PolicySpec {
     runs: number;
     timeoutSeconds: number;
     unschedulableTimeoutSeconds: number;
+    /** Seconds a benchmark container may wait in an image or configuration error before the run ends. */
+    startTimeoutSeconds: number;
+    /** Seconds before a run that could not start is tried again; doubles per failed start, at most 1 h. */
+    startRetryBackoffSeconds: number;
     backoffLimit: number;
     ttlSecondsAfterFinished: number;
   };

@@ -8,7 +8,12 @@ export interface BenchmarkRun {
   specHash: string;
   /** 1-based index of the run within its benchmark. */
   run: number;
-  status: 'Succeeded' | 'Failed' | 'TimedOut' | 'Unschedulable';
+  /**
+   * `Disrupted`: the pod was evicted, preempted or lost with its node (retried, not a result);
+   * `StartFailed`: the container never started (image pull or configuration error; retried
+   * with backoff). See `src/benchmark/classify.ts`.
+   */
+  status: 'Succeeded' | 'Failed' | 'TimedOut' | 'Unschedulable' | 'Disrupted' | 'StartFailed';
   /** Measured run time (seconds), null unless Succeeded. */
   durationSeconds: number | null;
   node: string | null;

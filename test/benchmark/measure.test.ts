@@ -11,6 +11,7 @@ function container(o: Partial<ContainerView>): ContainerView {
     finishedAt: new Date('2025-01-01T00:01:40Z'),
     exitCode: 0,
     message: null,
+    image: null,
     ...o,
   };
 }

@@ -1,13 +1,20 @@
 /**
  * The benchmark runner against the simulated cluster over HTTP, through @kubernetes/client-node
- * (`createKubeJobApi`) and a real SQLite store. The runner's clock is the simulator's: each poll's
- * sleep advances simulated time, so minutes of benchmark run in milliseconds.
+ * (`createKubeJobApi`) and a real SQLite store. The runner's clock is the simulator's: between
+ * steps the test (or `waitForBenchmark`) advances simulated time, so minutes of benchmark run in
+ * milliseconds. A step never waits on a Job.
  */
 import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunnerClock } from '../../src/benchmark/clock.js';
 import { loadWorkloadTemplates } from '../../src/benchmark/load-templates.js';
-import { runBenchmarks, type BenchmarkProgress, type RunnerDeps } from '../../src/benchmark/runner.js';
+import {
+  stepBenchmarks,
+  waitForBenchmark,
+  type BenchmarkProgress,
+  type BenchmarkResult,
+  type RunnerDeps,
+} from '../../src/benchmark/runner.js';
 import { createKubeJobApi, KubeApiError, type JobApi } from '../../src/cluster/jobs.js';
 import { renderBenchmarkJob } from '../../src/manifests/benchmark-job.js';
 import { renderPlacedWorkloads } from '../../src/manifests/workloads.js';
@@ -116,6 +123,28 @@ function deps(p: Policy = policy): RunnerDeps {
   };
 }
 
+/** The test pool's GPUs now (read through the API), as a step sees them. */
+async function capacity() {
+  return { free: await jobs.freeTestGpus('gpuops.dev/pool'), total: 2 };
+}
+
+/**
+ * Steps `algs` until every one is final (as passes of the controller would), advancing the
+ * simulated clock `every` seconds between steps; returns the last results with every run
+ * recorded on the way.
+ */
+async function stepToEnd(algs: ResolvedAlgorithm[], d: RunnerDeps, every = 10): Promise<BenchmarkResult[]> {
+  const recorded = new Map<string, BenchmarkResult['recorded']>(algs.map((a) => [a.name, []]));
+  for (let i = 0; i < 5000; i++) {
+    const results = await stepBenchmarks(algs, d, await capacity());
+    for (const r of results) recorded.get(r.algorithm)!.push(...r.recorded);
+    if (results.every((r) => r.final))
+      return results.map((r) => ({ ...r, recorded: recorded.get(r.algorithm)! }));
+    await d.clock.sleep(every);
+  }
+  throw new Error('benchmarks did not end within 5000 steps');
+}
+
 const SHORT = algorithmYaml({ name: 'resnet-short', args: ['--bench', '--sim-duration=42'] });
 const LONG = algorithmYaml({
   name: 'bert-long',
@@ -135,12 +164,12 @@ describe('benchmark on the test node, then placement', () => {
     algs = algorithmsFromYaml([SHORT, LONG, SELF_TIMED].join('---\n'), policy);
     const free = await jobs.freeTestGpus('gpuops.dev/pool');
     expect(free).toBe(2);
-    const results = await runBenchmarks(algs, deps(), free);
+    const results = await stepToEnd(algs, deps(), 30);
 
-    expect(results.map((r) => [r.algorithm, r.status, r.medianSeconds, r.cached])).toEqual([
-      ['resnet-short', 'Succeeded', 42, false],
-      ['bert-long', 'Succeeded', 900, false],
-      ['self-timed', 'Succeeded', 700, false],
+    expect(results.map((r) => [r.algorithm, r.status, r.medianSeconds, r.final])).toEqual([
+      ['resnet-short', 'Succeeded', 42, true],
+      ['bert-long', 'Succeeded', 900, true],
+      ['self-timed', 'Succeeded', 700, true],
     ]);
     for (const r of results) {
       expect(r.recorded.map((x) => x.run)).toEqual([1, 2, 3]);
@@ -179,9 +208,10 @@ describe('benchmark on the test node, then placement', () => {
     ).toContain('gpuops.dev/pool: long-task');
 
     const mine = progress.filter((p) => p.algorithm === 'bert-long');
-    expect(new Set(mine.map((p) => p.phase))).toEqual(
-      new Set(['queued', 'scheduling', 'running', 'succeeded']),
-    );
+    expect(new Set(mine.map((p) => p.phase))).toEqual(new Set(['scheduling', 'running', 'succeeded']));
+    // The third benchmark waited for a free test GPU while the first two ran.
+    const third = progress.filter((p) => p.algorithm === 'self-timed' && p.phase === 'queued');
+    expect(third[0]?.message).toMatch(/1 free test GPU\(s\) needed, 0 free/);
     expect(mine.filter((p) => p.phase === 'succeeded').map((p) => `${p.run}/${p.runs}`)).toEqual([
       '1/3',
       '2/3',
@@ -196,7 +226,7 @@ describe('benchmark on the test node, then placement', () => {
       .concat(`  image: registry.example.com/ml/resnet-short:1.0.0 # same image\n`);
     const [again] = algorithmsFromYaml(reordered, policy);
     const before = jobsCreated;
-    const [r] = await runBenchmarks([again!], deps(), 2);
+    const [r] = await stepBenchmarks([again!], deps(), await capacity());
     expect(r).toMatchObject({ status: 'Succeeded', medianSeconds: 42, cached: true, recorded: [] });
     expect(jobsCreated).toBe(before);
   });
@@ -204,7 +234,7 @@ describe('benchmark on the test node, then placement', () => {
   it('a changed image is benchmarked again', async () => {
     const [changed] = algorithmsFromYaml(SHORT.replace('resnet-short:1.0.0', 'resnet-short:1.1.0'), policy);
     const before = jobsCreated;
-    const [r] = await runBenchmarks([changed!], deps(), 2);
+    const [r] = await stepToEnd([changed!], deps());
     expect(r).toMatchObject({ status: 'Succeeded', medianSeconds: 42, cached: false });
     expect(r!.recorded).toHaveLength(3);
     expect(jobsCreated - before).toBe(3);
@@ -217,7 +247,7 @@ describe('benchmarks that end without a placement', () => {
       algorithmYaml({ name: 'too-big', gpus: 4, args: ['--sim-duration=10'] }),
       policy,
     );
-    const [r] = await runBenchmarks([big!], deps(), 2);
+    const [r] = await waitForBenchmark(big!, deps(), capacity).then((x) => [x]);
     expect(r!.status).toBe('Unschedulable');
     expect(r!.recorded).toHaveLength(1);
     expect(r!.recorded[0]!.message).toMatch(/Unschedulable for \d+ s \(limit 120 s\).*nvidia.com\/gpu/);
@@ -241,12 +271,12 @@ describe('benchmarks that end without a placement', () => {
       algorithmYaml({ name: 'crashes', args: ['--sim-duration=5', '--sim-fail=3'] }),
       policy,
     );
-    const [r] = await runBenchmarks([bad!], deps(), 2);
-    expect(r!.status).toBe('Failed');
-    expect(r!.recorded).toHaveLength(1);
-    expect(r!.message).toMatch(/exit code 3/);
+    const r = await waitForBenchmark(bad!, deps(), capacity);
+    expect(r.status).toBe('Failed');
+    expect(r.recorded).toHaveLength(1);
+    expect(r.message).toMatch(/exit code 3/);
     // Final at this spec: asked again, nothing runs.
-    const [again] = await runBenchmarks([bad!], deps(), 2);
+    const [again] = await stepBenchmarks([bad!], deps(), await capacity());
     expect(again).toMatchObject({ status: 'Failed', cached: true });
   });
 
@@ -255,7 +285,7 @@ describe('benchmarks that end without a placement', () => {
       algorithmYaml({ name: 'too-slow', args: ['--sim-duration=500'], timeoutSeconds: 100 }),
       policy,
     );
-    const [r] = await runBenchmarks([slow!], deps(), 2);
+    const [r] = await stepToEnd([slow!], deps());
     expect(r!.status).toBe('TimedOut');
     expect(r!.recorded[0]!.message).toMatch(/activeDeadlineSeconds 100 s/);
     expect(place({ algorithm: 'too-slow', pinned: 'auto', benchmark: r! }, 600).reason).toBe(
@@ -285,7 +315,7 @@ describe('API trouble and restarts', () => {
       algorithmYaml({ name: 'flaky-api', runs: 1, args: ['--sim-duration=20'] }),
       policy,
     );
-    const [r] = await runBenchmarks([alg!], { ...deps(), jobs: flaky }, 2);
+    const [r] = await stepToEnd([alg!], { ...deps(), jobs: flaky });
     expect(failures).toBe(2);
     expect(r).toMatchObject({ status: 'Succeeded', medianSeconds: 20 });
   });
@@ -304,7 +334,7 @@ describe('API trouble and restarts', () => {
     });
     expect(await jobs.createJob(job)).toBe('created');
     const before = jobsCreated;
-    const [r] = await runBenchmarks([alg!], deps(), 2);
+    const [r] = await stepToEnd([alg!], deps());
     expect(r).toMatchObject({ status: 'Succeeded', medianSeconds: 15 });
     expect(r!.recorded[0]!.jobName).toBe(job.metadata.name);
     expect(jobsCreated).toBe(before);
@@ -313,8 +343,8 @@ describe('API trouble and restarts', () => {
   it('with no free test GPU nothing starts and the result is Pending', async () => {
     const [alg] = algorithmsFromYaml(algorithmYaml({ name: 'no-room', runs: 1 }), policy);
     const before = jobsCreated;
-    const [r] = await runBenchmarks([alg!], deps(), 0);
-    expect(r).toMatchObject({ status: 'Pending', recorded: [] });
+    const [r] = await stepBenchmarks([alg!], deps(), { free: 0, total: 0 });
+    expect(r).toMatchObject({ status: 'Pending', recorded: [], inFlight: null });
     expect(r!.message).toMatch(/no free GPU/);
     expect(jobsCreated).toBe(before);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { median, summarizeRuns } from '../../src/benchmark/summary.js';
+import { median, startRetryBackoffSeconds, summarizeRuns } from '../../src/benchmark/summary.js';
 import type { BenchmarkRun } from '../../src/store/types.js';
 
 function run(n: number, status: BenchmarkRun['status'], durationSeconds: number | null = null): BenchmarkRun {
@@ -70,7 +70,50 @@ describe('summarizeRuns', () => {
       ],
       want: { status: 'Succeeded', medianSeconds: 12, final: true },
     },
+    {
+      name: 'a disrupted run is no result: pending, retried at once, no retryAt',
+      runs: [run(1, 'Succeeded', 40), run(2, 'Disrupted')],
+      want: { status: 'Pending', remaining: 2, nextRun: 3, final: false, retryAt: null },
+    },
+    {
+      name: 'four disrupted runs: still retried (one below the limit)',
+      runs: [1, 2, 3, 4].map((n) => run(n, 'Disrupted')),
+      want: { status: 'Pending', final: false },
+    },
+    {
+      name: 'five disrupted runs (the limit): Failed, final',
+      runs: [1, 2, 3, 4, 5].map((n) => run(n, 'Disrupted')),
+      want: { status: 'Failed', final: true, remaining: 0 },
+    },
+    {
+      name: 'a failed start: pending, retried 300 s after it ended',
+      runs: [run(1, 'StartFailed')],
+      want: { status: 'Pending', final: false, nextRun: 2, retryAt: new Date('2025-01-01T00:06:00.000Z') },
+    },
+    {
+      name: 'three failed starts in a row: backoff doubles twice (1200 s)',
+      runs: [run(1, 'StartFailed'), run(2, 'StartFailed'), run(3, 'StartFailed')],
+      want: { status: 'Pending', final: false, retryAt: new Date('2025-01-01T00:21:00.000Z') },
+    },
+    {
+      name: 'a success between failed starts resets the count',
+      runs: [run(1, 'StartFailed'), run(2, 'Succeeded', 9), run(3, 'StartFailed')],
+      want: { status: 'Pending', final: false, retryAt: new Date('2025-01-01T00:06:00.000Z') },
+    },
   ])('$name', ({ runs, want }) => {
     expect(summarizeRuns(runs as BenchmarkRun[], 3)).toMatchObject(want);
   });
+});
+
+describe('startRetryBackoffSeconds', () => {
+  it.each([
+    { failures: 0, want: 0 },
+    { failures: 1, want: 300 },
+    { failures: 2, want: 600 },
+    { failures: 4, want: 2400 },
+    { failures: 5, want: 3600 }, // 4800 capped at one hour
+    { failures: 9, want: 3600 },
+  ])('$failures failed start(s) in a row → $want s', ({ failures, want }) =>
+    expect(startRetryBackoffSeconds(300, failures)).toBe(want),
+  );
 });

@@ -64,6 +64,24 @@ describe('renderBenchmarkJob', () => {
     expect(c.terminationMessagePolicy).toBe('FallbackToLogsOnError');
   });
 
+  it('ignores disruptions (DisruptionTarget) in its podFailurePolicy, also when a template lacks it; restartPolicy Never as the policy needs', () => {
+    const expected = {
+      rules: [{ action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] }],
+    };
+    expect(render().spec.podFailurePolicy).toEqual(expected);
+    const bare = structuredClone(templates().benchmarkJob) as any;
+    delete bare.spec.podFailurePolicy;
+    const job = renderBenchmarkJob({
+      algorithm: alg,
+      policy: policy.spec,
+      specHash: hash,
+      sequence: 1,
+      template: bare,
+    }) as any;
+    expect(job.spec.podFailurePolicy).toEqual(expected);
+    expect(job.spec.template.spec.restartPolicy).toBe('Never');
+  });
+
   it('labels the Job and its pod: managed-by, algorithm, a spec hash that fits a label value', () => {
     const job = render();
     for (const labels of [job.metadata.labels, job.spec.template.metadata.labels]) {

@@ -60,7 +60,15 @@ describe('the method through pull requests', () => {
     expect(NODES.map((n) => labelOf(n.metadata.name))).toEqual(['test', 'long-task', 'short-task', 'unused']);
   });
 
-  it('pass 2: both benchmarks run on the test node, then one placement PR each with pool and run time', async () => {
+  it('pass 2 starts both benchmarks and returns at once; the pass after they ended opens one placement PR each with pool and run time', async () => {
+    const starting = await h.pass();
+    expect(starting.plan.placements.map((p) => [p.algorithm, p.reason])).toEqual([
+      ['quick', 'BenchmarkPending'],
+      ['slow', 'BenchmarkPending'],
+    ]);
+    expect(starting.writeBack).toEqual([]);
+    // The benchmarks run on simulated time; no pass waits for them.
+    h.sim.clock.advance(960);
     second = await h.pass();
     const jobs = h.sim.store.list('jobs', 'algorithms');
     expect(jobs.map((j) => j.metadata.labels?.['gpuops.dev/algorithm']).sort()).toEqual(['quick', 'slow']);

@@ -106,6 +106,8 @@ export interface HarnessOptions {
    * cluster that enforces RBAC and NamespaceLifecycle; the person and Argo CD (`sync`) stay admin.
    */
   asServiceAccount?: boolean;
+  /** Simulated seconds per real second (default 1); tiny values all but stop the clock between `advance` calls. */
+  speed?: number;
 }
 
 /** A running installation; see the module comment. */
@@ -166,6 +168,7 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
     controllers: defaultControllers({ ...opts.behaviour, loadModel: load }),
     routes: [dcgmRoute(() => started.sim, load)],
     ...(opts.asServiceAccount ? { rbac: true, namespaceLifecycle: true } : {}),
+    ...(opts.speed === undefined ? {} : { speed: opts.speed }),
   });
   started.sim = simCluster;
   const kc = new k8s.KubeConfig();

@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { systemClock } from '../../benchmark/clock.js';
 import { loadWorkloadTemplates } from '../../benchmark/load-templates.js';
-import { runBenchmarks, type BenchmarkProgress } from '../../benchmark/runner.js';
+import { waitForBenchmark, type BenchmarkProgress } from '../../benchmark/runner.js';
 import { specHash } from '../../benchmark/spec-hash.js';
 import { createKubeJobApi } from '../../cluster/jobs.js';
 import { loadKubeConfig } from '../../cluster/kube-client.js';
@@ -95,8 +95,10 @@ export function register(program: Command): void {
           `${name}: ${free} free GPU(s) on ${policy.pools.labelKey}=test nodes, the benchmark asks for ${alg.spec.resources.gpus}; it may stay Unschedulable\n`,
         );
       }
-      const [result] = await runBenchmarks(
-        [alg],
+      // The controller's own step, looped with the clock. The test pool counts as idle for this
+      // one algorithm (as before: a request larger than the free GPUs is left to the scheduler).
+      const result = await waitForBenchmark(
+        alg,
         {
           jobs,
           store,
@@ -106,25 +108,28 @@ export function register(program: Command): void {
           gpuProduct: () => flags.gpuProduct ?? null,
           onProgress: (p) => process.stderr.write(`${formatProgress(p)}\n`),
         },
-        Math.max(free, 1),
+        async () => {
+          const f = Math.max(await jobs.freeTestGpus(policy.pools.labelKey), 1);
+          return { free: f, total: f };
+        },
       );
       const placement = place(
-        { algorithm: name, pinned: alg.placement, benchmark: result! },
+        { algorithm: name, pinned: alg.placement, benchmark: result },
         policy.placement.longTaskThresholdSeconds,
       );
       if (flags.output === 'json') {
-        const { recorded, ...benchmark } = result!;
+        const { recorded, ...benchmark } = result;
         process.stdout.write(
           `${JSON.stringify({ benchmark: { ...benchmark, runs: recorded }, placement })}\n`,
         );
       } else {
         process.stdout.write(
-          `${name} spec ${hash.slice(0, 12)}: ${result!.status}${result!.cached ? ' (stored)' : ''}` +
-            `${result!.medianSeconds === null ? '' : `, median ${result!.medianSeconds} s`}: ${result!.message}\n` +
+          `${name} spec ${hash.slice(0, 12)}: ${result.status}${result.cached ? ' (stored)' : ''}` +
+            `${result.medianSeconds === null ? '' : `, median ${result.medianSeconds} s`}: ${result.message}\n` +
             `placement: ${placement.pool ?? 'none'} (${placement.reason}): ${placement.message}\n`,
         );
       }
-      process.exitCode = result!.status === 'Succeeded' ? 0 : 1;
+      process.exitCode = result.status === 'Succeeded' ? 0 : 1;
     } finally {
       await store.close();
     }

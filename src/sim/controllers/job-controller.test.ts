@@ -179,6 +179,67 @@ describe('Job controller with scheduler and kubelet', () => {
     expect(j.status.failed).toBe(3);
   });
 
+  it('podFailurePolicy: FailJob on a matching exit code fails the Job at once (reason PodFailurePolicy); Count and no match count against backoffLimit', () => {
+    const h = setup();
+    const rules = [
+      { action: 'FailJob', onExitCodes: { containerName: 'bench', operator: 'In', values: [42] } },
+      { action: 'Count', onExitCodes: { operator: 'In', values: [1] } },
+    ];
+    h.apply(
+      'jobs',
+      job('fatal', ['--sim-duration=10', '--sim-fail=42'], { backoffLimit: 5, podFailurePolicy: { rules } }),
+      job('counted', ['--sim-duration=10', '--sim-fail=1'], { backoffLimit: 1, podFailurePolicy: { rules } }),
+    );
+    h.advance(10);
+    expect(condition(h.store.get('jobs', 'algorithms', 'fatal'), 'Failed')).toMatchObject({
+      reason: 'PodFailurePolicy',
+      message: expect.stringMatching(
+        /^Container bench for pod algorithms\/fatal-\w+ failed with exit code 42 matching FailJob rule at index 0$/,
+      ),
+    });
+    expect(podsOf(h, 'fatal')).toHaveLength(1);
+    expect(condition(h.store.get('jobs', 'algorithms', 'counted'), 'Failed')).toBeUndefined();
+    h.advance(10);
+    expect(condition(h.store.get('jobs', 'algorithms', 'counted'), 'Failed')).toMatchObject({
+      reason: 'BackoffLimitExceeded',
+    });
+    expect(h.store.get('jobs', 'algorithms', 'counted')!.status.failed).toBe(2);
+  });
+
+  it('podFailurePolicy: a failed pod with DisruptionTarget matching Ignore is not counted and is replaced; without the rule it counts', () => {
+    const h = setup();
+    const ignore = {
+      rules: [{ action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] }],
+    };
+    h.apply(
+      'jobs',
+      job('ignored', ['--sim-duration=100'], { podFailurePolicy: ignore }),
+      job('plain', ['--sim-duration=100']),
+    );
+    h.advance(10);
+    for (const name of ['ignored', 'plain']) {
+      const pod = podsOf(h, name)[0]!;
+      pod.status.phase = 'Failed';
+      pod.status.conditions = [
+        ...pod.status.conditions,
+        { type: 'DisruptionTarget', status: 'True', reason: 'PreemptionByScheduler' },
+      ];
+      h.store.update('pods', pod);
+    }
+    h.settle();
+    const ignored = h.store.get('jobs', 'algorithms', 'ignored')!;
+    expect(condition(ignored, 'Failed')).toBeUndefined();
+    expect(ignored.status.failed).toBeUndefined();
+    expect(
+      podsOf(h, 'ignored')
+        .map((p) => p.status.phase)
+        .sort(),
+    ).toEqual(['Failed', 'Running']);
+    expect(condition(h.store.get('jobs', 'algorithms', 'plain'), 'Failed')).toMatchObject({
+      reason: 'BackoffLimitExceeded',
+    });
+  });
+
   it('leaves a pod that fits nowhere Pending with the scheduler message, and starts it when a node frees up', () => {
     const h = setup();
     h.apply('jobs', job('big', ['--sim-duration=5'], {}, 'x'));

@@ -12,7 +12,12 @@
  *   before that: active pods are deleted and counted as failed (a pod that finished after the
  *   deadline counts as killed at the deadline, whatever the tick size);
  * - Failed, reason `BackoffLimitExceeded`, when failed pods exceed `backoffLimit` (default 6); a
- *   failed pod within the limit is replaced at once (no exponential back-off delay).
+ *   failed pod within the limit is replaced at once (no exponential back-off delay);
+ * - `podFailurePolicy` (https://kubernetes.io/docs/concepts/workloads/controllers/job/#pod-failure-policy):
+ *   each failed pod takes the action of the first rule it matches (`onExitCodes` on a non-zero
+ *   exit code of its containers, or `onPodConditions`): `Ignore` — not counted against
+ *   `backoffLimit`, and replaced (e.g. a pod with `DisruptionTarget` after an eviction);
+ *   `FailJob` — Failed, reason `PodFailurePolicy`; `Count` or no match — counted as usual.
  * Finished Jobs with `ttlSecondsAfterFinished` are deleted that long after they finished (the TTL
  * controller); the garbage collector then removes their pods.
  */
@@ -39,6 +44,49 @@ function finishedAt(job: KubeObject): number | undefined {
     { type: string; status: string; lastTransitionTime?: string }[] | undefined) ?? []) {
     if ((c.type === 'Complete' || c.type === 'Failed') && c.status === 'True')
       return parseTime(c.lastTransitionTime) ?? 0;
+  }
+  return undefined;
+}
+
+interface PodFailureRule {
+  action: 'FailJob' | 'FailIndex' | 'Ignore' | 'Count';
+  onExitCodes?: { containerName?: string; operator: 'In' | 'NotIn'; values: number[] };
+  onPodConditions?: { type: string; status?: string }[];
+}
+
+/**
+ * The `podFailurePolicy` rule a failed pod matches first, with its index, or undefined (no
+ * policy, or no rule matches: the failure counts). Exit codes 0 never match, as in Kubernetes.
+ */
+export function matchPodFailureRule(
+  job: KubeObject,
+  pod: KubeObject,
+): { rule: PodFailureRule; index: number; detail: string } | undefined {
+  const rules = (job.spec?.podFailurePolicy as { rules?: PodFailureRule[] } | undefined)?.rules ?? [];
+  const statuses =
+    (pod.status?.containerStatuses as
+      { name: string; state?: { terminated?: { exitCode?: number } } }[] | undefined) ?? [];
+  const conditions = (pod.status?.conditions as { type: string; status: string }[] | undefined) ?? [];
+  for (const [index, rule] of rules.entries()) {
+    const ex = rule.onExitCodes;
+    if (ex) {
+      const hit = statuses.find((c) => {
+        const code = c.state?.terminated?.exitCode;
+        if (code === undefined || code === 0) return false;
+        if (ex.containerName && ex.containerName !== c.name) return false;
+        return ex.operator === 'In' ? ex.values.includes(code) : !ex.values.includes(code);
+      });
+      if (hit) {
+        const detail = `Container ${hit.name} for pod ${pod.metadata.namespace}/${pod.metadata.name} failed with exit code ${hit.state!.terminated!.exitCode} matching ${rule.action} rule at index ${index}`;
+        return { rule, index, detail };
+      }
+    }
+    for (const pc of rule.onPodConditions ?? []) {
+      if (conditions.some((c) => c.type === pc.type && c.status === (pc.status ?? 'True'))) {
+        const detail = `Pod ${pod.metadata.namespace}/${pod.metadata.name} has condition ${pc.type} matching ${rule.action} rule at index ${index}`;
+        return { rule, index, detail };
+      }
+    }
   }
   return undefined;
 }
@@ -144,8 +192,12 @@ function syncJob(store: SimStore, job: KubeObject, pods: KubeObject[], nowMs: nu
     (p) => phaseOf(p) === 'Succeeded' && (podFinishedMs(p) ?? nowMs) > deadlineMs,
   );
   const failedPods = live.filter((p) => phaseOf(p) === 'Failed');
+  const matched = failedPods.map((p) => ({ pod: p, match: matchPodFailureRule(job, p) }));
+  // Ignored failures (e.g. disruptions) never count against backoffLimit; their pods are replaced.
+  const counted = matched.filter((m) => m.match?.rule.action !== 'Ignore');
+  const failJob = matched.find((m) => m.match?.rule.action === 'FailJob');
   const active = live.filter((p) => !isTerminal(p));
-  let failed = Math.max(status.failed ?? 0, failedPods.length);
+  let failed = Math.max(status.failed ?? 0, counted.length);
   const succeeded = succeededPods.length;
 
   let conditions = status.conditions as Record<string, unknown>[] | undefined;
@@ -183,8 +235,11 @@ function syncJob(store: SimStore, job: KubeObject, pods: KubeObject[], nowMs: nu
       ...active,
       ...lateSucceeded,
     ]);
+  } else if (failJob) {
+    const lastMs = Math.max(podFinishedMs(failJob.pod) ?? nowMs, startMs);
+    fail('PodFailurePolicy', failJob.match!.detail, lastMs, active);
   } else if (failed > backoffLimit) {
-    const lastMs = Math.max(...failedPods.map((p) => podFinishedMs(p) ?? nowMs), startMs);
+    const lastMs = Math.max(...counted.map((m) => podFinishedMs(m.pod) ?? nowMs), startMs);
     fail('BackoffLimitExceeded', 'Job has reached the specified backoff limit', lastMs, active);
   } else {
     if (spec.suspend !== true) {

@@ -69,12 +69,16 @@ function readyConditions(
   return c;
 }
 
-/** Moves a bound Pending pod to Running at `startMs` (or to ContainerCreating before it). */
+/**
+ * Moves a bound Pending pod to Running at `startMs` (or to ContainerCreating before it). A pod
+ * with a container that can never start (`--sim-waiting=REASON`, see `simulatedRun`) stays
+ * Pending with that container waiting in REASON and the others in ContainerCreating.
+ */
 function startPod(
   pod: KubeObject,
   node: KubeObject,
   nowMs: number,
-  startupSeconds: number,
+  config: ResolvedConfig,
   allPods: readonly KubeObject[],
 ): number | undefined {
   const status = (pod.status ??= {});
@@ -82,8 +86,25 @@ function startPod(
   status.startTime ??= k8sTime(boundMs);
   status.hostIP = internalIp(node) ?? status.hostIP;
   if (status.hostIP) status.hostIPs = [{ ip: status.hostIP }];
-  const startMs = parseTime(status.startTime)! + startupSeconds * 1000;
+  const startMs = parseTime(status.startTime)! + config.startupSeconds * 1000;
   const containers = (pod.spec?.containers as ContainerSpec[] | undefined) ?? [];
+  const waits = containers.map(
+    (c) => simulatedRun(c, config.durations, config.defaultDurationSeconds).waiting,
+  );
+  if (waits.some((w) => w !== undefined)) {
+    status.phase = 'Pending';
+    status.conditions = readyConditions(pod, false, k8sTime(boundMs));
+    status.containerStatuses = containers.map((c, i) => ({
+      name: c.name,
+      image: c.image,
+      imageID: '',
+      ready: false,
+      started: false,
+      restartCount: 0,
+      state: { waiting: waits[i] ?? { reason: 'ContainerCreating' } },
+    }));
+    return undefined;
+  }
   if (nowMs < startMs) {
     status.phase = 'Pending';
     status.conditions = readyConditions(pod, false, k8sTime(nowMs));
@@ -265,7 +286,7 @@ export function kubeletController(config: ResolvedConfig, finishOnly = false): S
           }
           const pod = structuredClone(stored);
           const neighbours = (byNode.get(nodeName) ?? []).map((k) => pods[k]!);
-          const due = startPod(pod, node, nowMs, config.startupSeconds, neighbours);
+          const due = startPod(pod, node, nowMs, config, neighbours);
           if (due !== undefined) nextDue = Math.min(nextDue, due);
           else if (runsToCompletion(pod)) {
             const { nextMs } = finishContainers(pod, nowMs, config);

@@ -58,6 +58,30 @@ describe('simulatedRun', () => {
       },
     },
     { name: 'unknown --sim- flag fails', image: 'x', args: ['--sim-speed=2'], want: { exitCode: 2 } },
+    {
+      name: '--sim-oom: exit 137, OOMKilled',
+      image: 'x',
+      args: ['--sim-oom'],
+      want: { exitCode: 137, reason: 'OOMKilled' },
+    },
+    {
+      name: '--sim-waiting=ImagePullBackOff: never starts, with the kubelet message naming the image',
+      image: 'r.example/a:1',
+      args: ['--sim-waiting=ImagePullBackOff'],
+      want: { waiting: { reason: 'ImagePullBackOff', message: 'Back-off pulling image "r.example/a:1"' } },
+    },
+    {
+      name: '--sim-waiting without a reason fails',
+      image: 'x',
+      args: ['--sim-waiting'],
+      want: { exitCode: 2 },
+    },
+    {
+      name: '--sim-waiting=bad-reason fails',
+      image: 'x',
+      args: ['--sim-waiting=a-b'],
+      want: { exitCode: 2 },
+    },
   ];
   for (const row of rows) {
     it(row.name, () => {

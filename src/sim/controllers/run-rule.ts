@@ -10,7 +10,11 @@
  * The container exits 0 (reason `Completed`) unless it has `--sim-fail` (exit 1, reason `Error`)
  * or `--sim-fail=CODE`. With `--sim-termination-message` it writes the termination message
  * `{"durationSeconds":N}` with its run time; `--sim-termination-message=N` reports N instead (a
- * benchmark that trusts the message then sees N, not the timestamps). A malformed `--sim-*`
+ * benchmark that trusts the message then sees N, not the timestamps). `--sim-oom` ends it with
+ * exit code 137 and reason `OOMKilled` (the kernel's OOM killer). `--sim-waiting=REASON` keeps it
+ * from ever starting: the container stays `waiting` with that reason (e.g. `ImagePullBackOff`,
+ * `ErrImagePull`, `InvalidImageName`, `CreateContainerConfigError`) and the kubelet's message for
+ * it, as a registry outage, a bad image name or a missing Secret would. A malformed `--sim-*`
  * argument makes the container fail at once with exit code 2 and a message naming the argument.
  */
 
@@ -18,10 +22,28 @@
 export interface SimulatedRun {
   durationSeconds: number;
   exitCode: number;
-  /** `state.terminated.reason`: `Completed` or `Error`. */
-  reason: 'Completed' | 'Error';
+  /** `state.terminated.reason`: `Completed`, `Error` or `OOMKilled`. */
+  reason: 'Completed' | 'Error' | 'OOMKilled';
   /** `state.terminated.message`, when the container writes one. */
   terminationMessage?: string;
+  /** Set when the container never starts: its `state.waiting` reason and message. */
+  waiting?: { reason: string; message: string };
+}
+
+/** The kubelet's message for a waiting reason the simulator can produce. */
+export function waitingMessage(reason: string, image: string): string {
+  switch (reason) {
+    case 'ImagePullBackOff':
+      return `Back-off pulling image "${image}"`;
+    case 'ErrImagePull':
+      return `failed to pull and unpack image "${image}": failed to resolve reference "${image}": unexpected status from HEAD request: 503 Service Unavailable`;
+    case 'InvalidImageName':
+      return `Failed to apply default image tag "${image}": couldn't parse image name "${image}": invalid reference format`;
+    case 'CreateContainerConfigError':
+      return 'secret "benchmark-credentials" not found';
+    default:
+      return `simulated ${reason}`;
+  }
 }
 
 interface ContainerLike {
@@ -55,11 +77,13 @@ export function simulatedRun(
   let duration: number | undefined;
   let exitCode = 0;
   let message: string | undefined | true;
+  let oom = false;
+  let waiting: string | undefined;
   const bad = (arg: string): SimulatedRun => ({
     durationSeconds: 0,
     exitCode: 2,
     reason: 'Error',
-    terminationMessage: `gpuops sim: invalid argument ${JSON.stringify(arg)}: expected --sim-duration=SECONDS, --sim-fail[=CODE] or --sim-termination-message[=SECONDS]`,
+    terminationMessage: `gpuops sim: invalid argument ${JSON.stringify(arg)}: expected --sim-duration=SECONDS, --sim-fail[=CODE], --sim-oom, --sim-waiting=REASON or --sim-termination-message[=SECONDS]`,
   });
   for (const arg of argv) {
     if (!arg.startsWith('--sim-')) continue;
@@ -74,6 +98,11 @@ export function simulatedRun(
       const code = value === undefined ? 1 : Number(value);
       if (!Number.isInteger(code) || code < 1 || code > 255) return bad(arg);
       exitCode = code;
+    } else if (flag === '--sim-oom' && value === undefined) {
+      oom = true;
+    } else if (flag === '--sim-waiting') {
+      if (value === undefined || !/^[A-Za-z]+$/.test(value)) return bad(arg);
+      waiting = value;
     } else if (flag === '--sim-termination-message') {
       if (value === undefined) message = true;
       else {
@@ -87,7 +116,10 @@ export function simulatedRun(
   }
   const durationSeconds =
     duration ?? durationForImage(container.image ?? '', durations) ?? defaultDurationSeconds;
-  const run: SimulatedRun = { durationSeconds, exitCode, reason: exitCode === 0 ? 'Completed' : 'Error' };
+  const run: SimulatedRun = oom
+    ? { durationSeconds, exitCode: 137, reason: 'OOMKilled' }
+    : { durationSeconds, exitCode, reason: exitCode === 0 ? 'Completed' : 'Error' };
+  if (waiting) run.waiting = { reason: waiting, message: waitingMessage(waiting, container.image ?? '') };
   if (message === true) run.terminationMessage = JSON.stringify({ durationSeconds });
   else if (message !== undefined) run.terminationMessage = message;
   return run;

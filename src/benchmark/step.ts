@@ -1,0 +1,295 @@
+/**
+ * One level-triggered benchmark step, the thin adapter around the pure parts: for each algorithm
+ * read its stored runs, observe the Job of its next run (by its stable name), classify it
+ * (`classifyRun`), record a run that ended, and create the Jobs that are missing while test GPUs
+ * are free. It never waits for a Job: a 30-minute benchmark is one Job that later steps read.
+ */
+import { KubeApiError } from '../cluster/jobs.js';
+import { BENCHMARK_JOB_LABEL, benchmarkJobName, renderBenchmarkJob } from '../manifests/benchmark-job.js';
+import type { ResolvedAlgorithm } from '../spec/types.js';
+import type { BenchmarkRun } from '../store/types.js';
+import { classifyRun, type RunObservation, type RunState } from './classify.js';
+import type { BenchmarkPhase, BenchmarkResult, RunnerDeps, TestCapacity } from './runner.js';
+import { specHash } from './spec-hash.js';
+import { summarizeRuns, type RunsSummary } from './summary.js';
+
+/** One algorithm after observing and recording: its summary and its next run's state. */
+interface Observed {
+  alg: ResolvedAlgorithm;
+  hash: string;
+  cached: boolean;
+  summary: RunsSummary;
+  recorded: BenchmarkRun[];
+  /** The Job name of `summary.nextRun`. */
+  jobName: string;
+  /** `absent` (to create) or `active`; never `ended` (ends are recorded). */
+  state: RunState;
+}
+
+async function retry<T>(deps: RunnerDeps, fn: () => Promise<T>): Promise<T> {
+  const attempts = deps.apiAttempts ?? 3;
+  for (let i = 1; ; i++) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (!(err instanceof KubeApiError) || !err.transient || i >= attempts) throw err;
+      await deps.clock.sleep(2 ** (i - 1));
+    }
+  }
+}
+
+/** Reads a run's Job and, when it exists, its pods (by the `gpuops.dev/benchmark-job` label). */
+async function observe(deps: RunnerDeps, namespace: string, jobName: string): Promise<RunObservation> {
+  const job = await retry(deps, () => deps.jobs.readJob(namespace, jobName));
+  if (!job) return { job: null, pods: [] };
+  const pods = await retry(deps, () => deps.jobs.listPods(namespace, `${BENCHMARK_JOB_LABEL}=${jobName}`));
+  return { job, pods };
+}
+
+function summarize(deps: RunnerDeps, alg: ResolvedAlgorithm, runs: readonly BenchmarkRun[]): RunsSummary {
+  return summarizeRuns(runs, alg.benchmark.runs, deps.policy.benchmark.startRetryBackoffSeconds);
+}
+
+/**
+ * Phase 1 of a step for one algorithm: stored runs → observe the next run's Job → when it ended,
+ * delete it if asked, record it and go on to the run after it (whose Job does not exist yet).
+ */
+async function observeAlgorithm(alg: ResolvedAlgorithm, deps: RunnerDeps): Promise<Observed> {
+  const hash = specHash(alg.spec);
+  const stored = await deps.store.benchmarkRuns(alg.name, hash);
+  let summary = summarize(deps, alg, stored);
+  const base = { alg, hash, recorded: [] as BenchmarkRun[] };
+  if (summary.final) {
+    const jobName = benchmarkJobName(alg.name, hash, summary.nextRun);
+    return { ...base, cached: true, summary, jobName, state: { kind: 'absent' } };
+  }
+  const now = deps.clock.now();
+  let jobName = benchmarkJobName(alg.name, hash, summary.nextRun);
+  const obs = await observe(deps, alg.namespace, jobName);
+  const limits = {
+    timeoutSeconds: alg.benchmark.timeoutSeconds,
+    unschedulableTimeoutSeconds: deps.policy.benchmark.unschedulableTimeoutSeconds,
+    startTimeoutSeconds: deps.policy.benchmark.startTimeoutSeconds,
+  };
+  let state = classifyRun(obs, limits, now);
+  if (state.kind !== 'ended') return { ...base, cached: false, summary, jobName, state };
+  if (deps.dryRun) {
+    const message = `${state.end.status}: ${state.end.message} (recorded by the next pass that writes)`;
+    state = { kind: 'active', phase: 'scheduling', node: state.end.node, elapsedSeconds: 0, message };
+    return { ...base, cached: false, summary, jobName, state };
+  }
+  // Delete before recording: a record whose Job lingers would hold its GPU with nobody reading it.
+  if (state.deleteJob) await retry(deps, () => deps.jobs.deleteJob(alg.namespace, jobName));
+  const record: BenchmarkRun = {
+    algorithm: alg.name,
+    specHash: hash,
+    run: summary.nextRun,
+    status: state.end.status,
+    durationSeconds: state.end.durationSeconds,
+    node: state.end.node,
+    jobName,
+    startedAt: (obs.job?.createdAt ?? now).toISOString(),
+    finishedAt: now.toISOString(),
+    message: state.end.message,
+  };
+  await deps.store.recordBenchmarkRun(record);
+  summary = summarize(deps, alg, [...stored, record]);
+  jobName = benchmarkJobName(alg.name, hash, summary.nextRun);
+  return { ...base, recorded: [record], cached: false, summary, jobName, state: { kind: 'absent' } };
+}
+
+function result(
+  o: Observed,
+  outcome: Pick<BenchmarkResult, 'status' | 'message' | 'medianSeconds'>,
+  inFlight: string | null,
+): BenchmarkResult {
+  return {
+    algorithm: o.alg.name,
+    specHash: o.hash,
+    ...outcome,
+    cached: o.cached,
+    final: o.summary.final,
+    inFlight,
+    durations: o.summary.durations,
+    recorded: o.recorded,
+  };
+}
+
+/** `benchmark run 2 of 3` of an algorithm that is not final. */
+function runLabel(o: Observed): string {
+  return `benchmark run ${Math.min(o.summary.durations.length + 1, o.alg.benchmark.runs)} of ${o.alg.benchmark.runs}`;
+}
+
+function progress(
+  deps: RunnerDeps,
+  o: Observed,
+  phase: BenchmarkPhase,
+  message: string,
+  elapsedSeconds = 0,
+  jobName: string | null = null,
+): void {
+  deps.onProgress?.({
+    algorithm: o.alg.name,
+    run: Math.min(o.summary.durations.length + (phase === 'cached' ? 0 : 1), o.alg.benchmark.runs),
+    runs: o.alg.benchmark.runs,
+    phase,
+    elapsedSeconds,
+    jobName,
+    message,
+  });
+}
+
+/** A request larger than the free GPUs starts only when the whole test pool is idle (the scheduler then says whether it fits). */
+function fits(gpus: number, budget: number, capacity: TestCapacity, anyInFlight: boolean): boolean {
+  if (capacity.total <= 0) return false;
+  if (gpus <= budget) return true;
+  return !anyInFlight && budget >= capacity.total;
+}
+
+/**
+ * One benchmark step over `algorithms` (never waits on a Job):
+ * 1. every algorithm, in parallel: stored runs at its spec hash → done when final; else observe
+ *    the Job of its next run; a run that ended is recorded (its Job deleted when gpuops ended it)
+ *    and the algorithm moves on to its next run, whose Job does not exist yet;
+ * 2. in the order given: an algorithm whose next Job is missing gets it created when its GPUs fit
+ *    in the free test GPUs left (minus those of Jobs in flight whose pod is not bound yet), and
+ *    its backoff after a failed start is over. First come, first served: once one does not fit,
+ *    later ones wait too, so a large request is never starved by small ones.
+ * Runs of one algorithm are sequential: run k+1's Job is created once run k has ended (in the
+ * same step when it ended there). Results come in the order of `algorithms`; an algorithm still
+ * running, waiting or just started is `Pending` with a message such as
+ * `benchmark run 2 of 3 running on gpu-t4-01 for 412 s`. One algorithm's API error never stops the
+ * others: it comes back `Pending` with the error in `message`.
+ */
+export async function stepBenchmarks(
+  algorithms: readonly ResolvedAlgorithm[],
+  deps: RunnerDeps,
+  capacity: TestCapacity,
+): Promise<BenchmarkResult[]> {
+  const observed = await Promise.all(
+    algorithms.map((alg) => observeAlgorithm(alg, deps).catch((err: unknown) => ({ alg, err }))),
+  );
+  const unbound = observed.reduce(
+    (sum, o) =>
+      sum +
+      ('state' in o && o.state.kind === 'active' && o.state.node === null ? o.alg.spec.resources.gpus : 0),
+    0,
+  );
+  const queue: Queue = {
+    budget: Math.max(0, Math.floor(capacity.free) - unbound),
+    blocked: false,
+    anyInFlight: observed.some((o) => 'state' in o && o.state.kind === 'active'),
+  };
+  const now = deps.clock.now();
+  const out: BenchmarkResult[] = [];
+  for (const o of observed) {
+    const err = 'err' in o ? o.err : undefined;
+    if (err === undefined) {
+      try {
+        out.push(await decide(o as Observed, deps, capacity, now, queue));
+        continue;
+      } catch (e) {
+        out.push(failedStep(o.alg, e, (o as Observed).recorded));
+        continue;
+      }
+    }
+    out.push(failedStep(o.alg, err, []));
+  }
+  return out;
+}
+
+/** The free test GPUs left in this step, and whether an earlier algorithm is waiting for them. */
+interface Queue {
+  budget: number;
+  blocked: boolean;
+  anyInFlight: boolean;
+}
+
+function failedStep(alg: ResolvedAlgorithm, err: unknown, recorded: BenchmarkRun[]): BenchmarkResult {
+  const message = `benchmark step failed (tried again next pass): ${err instanceof Error ? err.message : String(err)}`;
+  return {
+    algorithm: alg.name,
+    specHash: specHash(alg.spec),
+    status: 'Pending',
+    medianSeconds: null,
+    message,
+    cached: false,
+    final: false,
+    inFlight: null,
+    durations: [],
+    recorded,
+  };
+}
+
+/** Phase 2 of a step for one algorithm: report, or create its next Job when it may start. */
+async function decide(
+  o: Observed,
+  deps: RunnerDeps,
+  capacity: TestCapacity,
+  now: Date,
+  queue: Queue,
+): Promise<BenchmarkResult> {
+  const { summary: s, alg } = o;
+  for (const r of o.recorded) {
+    deps.onProgress?.({
+      algorithm: alg.name,
+      run: Math.max(1, Math.min(s.durations.length, alg.benchmark.runs)),
+      runs: alg.benchmark.runs,
+      phase: r.status === 'Succeeded' ? 'succeeded' : 'failed',
+      elapsedSeconds: (Date.parse(r.finishedAt ?? r.startedAt) - Date.parse(r.startedAt)) / 1000,
+      jobName: r.jobName,
+      message: `${r.status}: ${r.message}`,
+    });
+  }
+  if (s.final) {
+    if (o.cached)
+      progress(deps, o, 'cached', `${s.status} at spec ${o.hash.slice(0, 12)} (stored): ${s.message}`);
+    return result(o, s, null);
+  }
+  const ns = alg.namespace;
+  if (o.state.kind === 'active') {
+    const sep = o.state.phase === 'running' ? ' ' : ': ';
+    const message = `${runLabel(o)}${sep}${o.state.message}`;
+    progress(deps, o, o.state.phase, o.state.message, o.state.elapsedSeconds, o.jobName);
+    return result(o, { status: 'Pending', medianSeconds: null, message }, o.jobName);
+  }
+  const pending = (message: string) => {
+    progress(deps, o, 'queued', message);
+    // An Unschedulable last run keeps its status until the next run is under way.
+    const status = s.status === 'Unschedulable' ? 'Unschedulable' : 'Pending';
+    return result(o, { status, medianSeconds: null, message: `${runLabel(o)} waits: ${message}` }, null);
+  };
+  if (s.retryAt && now.getTime() < s.retryAt.getTime()) return pending(s.message);
+  // Capacity may come back, but not within this step: the next pass tries again.
+  if (o.recorded.some((r) => r.status === 'Unschedulable'))
+    return pending(`${s.message}; tried again next pass`);
+  const gpus = alg.spec.resources.gpus;
+  if (capacity.total <= 0) {
+    return pending(capacity.noCapacityMessage ?? 'no free GPU in the test pool');
+  }
+  if (queue.blocked || !fits(gpus, queue.budget, capacity, queue.anyInFlight)) {
+    queue.blocked = true;
+    return pending(
+      `${gpus} free test GPU(s) needed, ${queue.budget} free${queue.blocked ? ' (queued behind an earlier benchmark)' : ''}; ${s.message}`,
+    );
+  }
+  queue.budget = Math.max(0, queue.budget - gpus);
+  if (deps.dryRun) {
+    const message = `${runLabel(o)}: would create Job ${ns}/${o.jobName}`;
+    progress(deps, o, 'queued', message);
+    return result(o, { status: 'Pending', medianSeconds: null, message }, null);
+  }
+  const job = renderBenchmarkJob({
+    algorithm: alg,
+    policy: deps.policy,
+    specHash: o.hash,
+    sequence: s.nextRun,
+    gpuProduct: deps.gpuProduct?.(alg) ?? null,
+    template: deps.templates.benchmarkJob,
+  });
+  const created = await retry(deps, () => deps.jobs.createJob(job));
+  const what = created === 'exists' ? 'following existing' : 'created';
+  const message = `${runLabel(o)}: ${what} Job ${ns}/${o.jobName}`;
+  progress(deps, o, 'scheduling', `${what} Job ${ns}/${o.jobName}`, 0, o.jobName);
+  return result(o, { status: 'Pending', medianSeconds: null, message }, o.jobName);
+}

@@ -97,6 +97,17 @@ export class WorkingCopy {
   private readonly opts: WorkingCopyOptions;
   private readonly git: SimpleGit;
   private synced = false;
+  /** The URL `origin` was last set to (skips `git remote set-url` when it did not change). */
+  private originUrl: string | null = null;
+  /**
+   * Remote-tracking refs (`refs/remotes/origin/*` → commit) as one `for-each-ref` listed them after
+   * the last fetch or push; null when they may have moved. Saves a process per ref read.
+   */
+  private remoteRefs: Map<string, string> | null = null;
+  /** Files under a prefix at a commit: commits are immutable, so the answer never goes stale. */
+  private readonly treeCache = new Map<string, Map<string, string>>();
+  /** `ancestor..of` → whether `ancestor` is in the history of `of` (commit ids only). */
+  private readonly ancestry = new Map<string, boolean>();
   private queue: Promise<unknown> = Promise.resolve();
 
   private constructor(opts: WorkingCopyOptions) {
@@ -195,7 +206,9 @@ export class WorkingCopy {
 
   private async syncNow(): Promise<void> {
     for (let attempt = 1; ; attempt++) {
+      const known = this.remoteRefs;
       try {
+        this.remoteRefs = null;
         if (!existsSync(join(this.opts.dir, '.git'))) {
           await rm(this.opts.dir, { recursive: true, force: true });
           await this.run(
@@ -204,7 +217,14 @@ export class WorkingCopy {
             true,
           );
         } else {
-          await this.run('remote', ['remote', 'set-url', 'origin', this.opts.repoUrl]);
+          if (this.originUrl !== this.opts.repoUrl)
+            await this.run('remote', ['remote', 'set-url', 'origin', this.opts.repoUrl]);
+          this.originUrl = this.opts.repoUrl;
+          if (known !== null && (await this.remoteUnmoved(known))) {
+            this.remoteRefs = known;
+            this.synced = true;
+            return;
+          }
           await this.run('fetch', [
             'fetch',
             '-q',
@@ -225,11 +245,41 @@ export class WorkingCopy {
     }
   }
 
+  /**
+   * True when every branch of the remote points where the last fetch left it (one `ls-remote`, a
+   * lighter process than a fetch and its maintenance): the fetch is then skipped.
+   */
+  private async remoteUnmoved(known: Map<string, string>): Promise<boolean> {
+    const out = await this.run('ls-remote', ['ls-remote', '--heads', 'origin']);
+    const heads = new Map<string, string>();
+    for (const line of out.split('\n')) {
+      const [sha, ref] = line.split('\t');
+      if (sha && ref?.startsWith('refs/heads/')) heads.set(`refs/remotes/origin/${ref.slice(11)}`, sha);
+    }
+    const tracked = [...known].filter(([ref]) => ref !== 'refs/remotes/origin/HEAD');
+    return tracked.length === heads.size && tracked.every(([ref, sha]) => heads.get(ref) === sha);
+  }
+
   private async ensureSynced(): Promise<void> {
     if (!this.synced) await this.syncNow();
   }
 
   private async revParse(ref: string): Promise<string | null> {
+    if (ref.startsWith('refs/remotes/origin/')) {
+      if (this.remoteRefs === null) {
+        const out = await this.run('for-each-ref', [
+          'for-each-ref',
+          '--format=%(objectname) %(refname)',
+          'refs/remotes/origin/',
+        ]);
+        this.remoteRefs = new Map();
+        for (const line of out.split('\n')) {
+          const at = line.indexOf(' ');
+          if (at > 0) this.remoteRefs.set(line.slice(at + 1), line.slice(0, at));
+        }
+      }
+      return this.remoteRefs.get(ref) ?? null;
+    }
     const out = (await this.run('rev-parse', ['for-each-ref', '--format=%(objectname)', ref])).trim();
     return out === '' ? null : (out.split('\n')[0] ?? null);
   }
@@ -339,7 +389,13 @@ export class WorkingCopy {
   async readTree(prefix = ''): Promise<Map<string, string>> {
     await this.ensureSynced();
     const base = await this.baseRef();
-    return this.readBlobs(await this.lsTree(base, prefix === '' ? [] : [prefix]));
+    const key = `${base}:${prefix}`;
+    const cached = this.treeCache.get(key);
+    if (cached) return new Map(cached);
+    const files = await this.readBlobs(await this.lsTree(base, prefix === '' ? [] : [prefix]));
+    if (this.treeCache.size >= 16) this.treeCache.delete(this.treeCache.keys().next().value!);
+    this.treeCache.set(key, files);
+    return new Map(files);
   }
 
   /** Files of a change set that differ from `ref` (create, update or delete). */
@@ -377,8 +433,17 @@ export class WorkingCopy {
   }
 
   private async isAncestor(ancestor: string, of: string): Promise<boolean> {
+    const key = `${ancestor}..${of}`;
+    const known = this.ancestry.get(key);
+    if (known !== undefined) return known;
     const out = await this.run('rev-list', ['rev-list', '--count', `${of}..${ancestor}`]);
-    return out.trim() === '0';
+    const yes = out.trim() === '0';
+    // Commit ids name immutable history: the answer holds for good (ids, not branch names, only).
+    if (/^[0-9a-f]{40,64}$/.test(ancestor) && /^[0-9a-f]{40,64}$/.test(of)) {
+      if (this.ancestry.size >= 256) this.ancestry.clear();
+      this.ancestry.set(key, yes);
+    }
+    return yes;
   }
 
   /**
@@ -513,6 +578,7 @@ export class WorkingCopy {
     if (lease !== undefined && !ZERO_SHA.test(lease))
       args.splice(2, 0, `--force-with-lease=refs/heads/${ref}:${lease}`);
     this.counters.pushes++;
+    this.remoteRefs = null;
     await this.run('push', args);
   }
 }

@@ -130,6 +130,7 @@ function seedRepo(dir: string, engine: SimEngine, s: ReplaySettings, maxReplicas
       '  scaling:',
       `    mode: ${engine === 'gpuops-pr' ? 'pull-request' : 'patch'}`,
       `    engine: ${engine === 'hpa' ? 'hpa' : 'gpuops'}`,
+      '    sizing: load',
       `    hpa: { targetUtilization: ${s.hpaTarget} }`,
       '',
     ].join('\n'),

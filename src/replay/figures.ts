@@ -122,7 +122,8 @@ export function computeFigures(trace: Trace, points: readonly AllocationPoint[],
     let t = start;
     while (p + 1 < points.length && points[p + 1]!.t <= t) p++;
     while (t < end) {
-      const next = p + 1 < points.length ? Math.min(end, points[p + 1]!.t) : end;
+      const ahead = points[p]!.t > t ? points[p]!.t : p + 1 < points.length ? points[p + 1]!.t : end;
+      const next = Math.min(end, ahead);
       const dt = next - t;
       const s = points[p]!.t <= t ? points[p]! : { allocated: 0, ready: 0 };
       allocated += s.allocated * dt;
@@ -146,9 +147,9 @@ export function computeFigures(trace: Trace, points: readonly AllocationPoint[],
     savedGpuHours: round(staticHours - allocatedHours),
     savedPercent: round(staticHours > 0 ? (100 * (staticHours - allocatedHours)) / staticHours : 0),
     aboveMaxPercent: round(pt.total > 0 ? (100 * pt.above) / pt.total : 0),
-    offeredGpuHours: round(offered / 360000, 3),
-    servedGpuHours: round(served / 360000, 3),
-    unservedGpuHours: round((offered - served) / 360000, 3),
+    offeredGpuHours: round(offered / 360000, 4),
+    servedGpuHours: round(served / 360000, 4),
+    unservedGpuHours: round((offered - served) / 360000, 4),
     unservedPercent: round(offered > 0 ? (100 * (offered - served)) / offered : 0, 3),
     replicaChanges: changes,
     flaps,

@@ -104,10 +104,15 @@ const round = (x: number, digits = 2): number => Math.round(x * 10 ** digits) / 
  * The figures of an engine whose state is `points` (sorted by `t`; the state before the first
  * point is empty) over the whole trace. @throws Error when `points` is empty or unsorted
  */
-export function computeFigures(trace: Trace, points: readonly AllocationPoint[], o: FigureOptions): EngineFigures {
+export function computeFigures(
+  trace: Trace,
+  points: readonly AllocationPoint[],
+  o: FigureOptions,
+): EngineFigures {
   if (points.length === 0) throw new Error(`${o.engine}: no allocation points`);
   for (let i = 1; i < points.length; i++)
-    if (points[i]!.t < points[i - 1]!.t) throw new Error(`${o.engine}: allocation points out of order at ${i}`);
+    if (points[i]!.t < points[i - 1]!.t)
+      throw new Error(`${o.engine}: allocation points out of order at ${i}`);
   const t0 = trace.instants[0]!.t;
   let allocated = 0; // GPU-seconds
   let served = 0; // GPU-percent-seconds
@@ -225,6 +230,7 @@ export function formatTable(rows: readonly EngineFigures[]): string {
     r.wallSeconds.toFixed(1),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   return [line(head), ...body.map(line)].join('\n') + '\n';
 }

@@ -26,7 +26,8 @@ export function fleetNodeCount(o: ReplayFleetOptions): number {
 /** Node objects `gpu-000` … (see the module comment). */
 export function replayFleet(o: ReplayFleetOptions): KubeObject[] {
   const per = o.gpusPerNode ?? 8;
-  if (!Number.isInteger(per) || per < 1) throw new Error(`replay fleet: gpusPerNode: expected an integer ≥ 1, got ${per}`);
+  if (!Number.isInteger(per) || per < 1)
+    throw new Error(`replay fleet: gpusPerNode: expected an integer ≥ 1, got ${per}`);
   const product = o.product ?? 'NVIDIA-A100-SXM4-80GB';
   const created = '2026-01-01T00:00:00Z';
   return Array.from({ length: fleetNodeCount(o) }, (_, i) => {

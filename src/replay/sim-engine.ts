@@ -155,7 +155,9 @@ function allocation(sim: SimCluster): Omit<AllocationPoint, 't'> {
 }
 
 function poolLabels(sim: SimCluster): Map<string, string> {
-  return new Map(sim.store.list('nodes').map((n) => [n.metadata.name, n.metadata.labels?.[POOL_LABEL] ?? '']));
+  return new Map(
+    sim.store.list('nodes').map((n) => [n.metadata.name, n.metadata.labels?.[POOL_LABEL] ?? '']),
+  );
 }
 
 /**
@@ -181,9 +183,7 @@ export async function runSimEngine(
   rmSync(seed, { recursive: true, force: true });
 
   const load = new LoadModel();
-  // eslint-disable-next-line prefer-const
-  let sim: SimCluster | undefined;
-  sim = await startSimCluster({
+  const sim: SimCluster = await startSimCluster({
     nodes,
     controllers: defaultControllers({
       loadModel: load,
@@ -204,8 +204,11 @@ export async function runSimEngine(
     dcgmTargets: sim.store
       .list('nodes')
       .filter((n) => nodeGpuCount(n) > 0)
-      .map((n) => ({ url: `${sim!.url}/dcgm/${encodeURIComponent(n.metadata.name)}/metrics`, node: n.metadata.name })),
-    close: () => sim!.close(),
+      .map((n) => ({
+        url: `${sim.url}/dcgm/${encodeURIComponent(n.metadata.name)}/metrics`,
+        node: n.metadata.name,
+      })),
+    close: () => sim.close(),
   };
   let deps: ReconcileDeps | undefined;
   try {
@@ -328,7 +331,9 @@ class Run {
       if (now - since >= delaySeconds * 1000) due.push(pr);
     }
     // Pools first, as a person merging the node moves before the workloads would.
-    due.sort((a, b) => (a.kind === 'pools' ? 0 : 1) - (b.kind === 'pools' ? 0 : 1) || (a.branch < b.branch ? -1 : 1));
+    due.sort(
+      (a, b) => (a.kind === 'pools' ? 0 : 1) - (b.kind === 'pools' ? 0 : 1) || (a.branch < b.branch ? -1 : 1),
+    );
     let merged = 0;
     for (const pr of due) {
       const m = await mergeBranch(this.origin, this.reviewer, pr.branch);
@@ -359,7 +364,8 @@ class Run {
       this.events.push({ t, kind: 'relabel', text: `${node}: ${before || 'none'} → ${pool || 'none'}` });
     }
     this.labels = labels;
-    if (prev && prev.allocated === a.allocated && prev.ready === a.ready && prev.replicas === a.replicas) return;
+    if (prev && prev.allocated === a.allocated && prev.ready === a.ready && prev.replicas === a.replicas)
+      return;
     this.points.push({ t, ...a });
   }
 }

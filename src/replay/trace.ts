@@ -46,7 +46,10 @@ export function instantSeconds(trace: Trace, i: number): number {
 export function medianStep(trace: Trace): number {
   const xs = trace.instants;
   if (xs.length < 2) return 60;
-  const d = xs.slice(1).map((x, i) => x.t - xs[i]!.t).sort((a, b) => a - b);
+  const d = xs
+    .slice(1)
+    .map((x, i) => x.t - xs[i]!.t)
+    .sort((a, b) => a - b);
   return d[Math.floor(d.length / 2)]!;
 }
 
@@ -119,18 +122,22 @@ export function parsePrometheusRange(text: string, source: string): Trace {
   if (d.status === 'error') throw new Error(`${source}: status: error: ${d.error ?? 'no message'}`);
   const data = (d.data ?? d) as { resultType?: unknown; result?: unknown };
   if (data.resultType !== 'matrix')
-    throw new Error(`${source}: data.resultType: expected "matrix" (a query_range answer), got ${JSON.stringify(data.resultType)}`);
+    throw new Error(
+      `${source}: data.resultType: expected "matrix" (a query_range answer), got ${JSON.stringify(data.resultType)}`,
+    );
   if (!Array.isArray(data.result)) throw new Error(`${source}: data.result: expected an array of series`);
   const byTime = new Map<number, Map<string, number>>();
   data.result.forEach((series: { metric?: Record<string, string>; values?: unknown }, i: number) => {
     const m = series.metric ?? {};
     const pod = m.pod !== undefined ? `${m.namespace ?? ''}/${m.pod}` : JSON.stringify(m);
-    if (!Array.isArray(series.values)) throw new Error(`${source}: data.result[${i}].values: expected an array`);
+    if (!Array.isArray(series.values))
+      throw new Error(`${source}: data.result[${i}].values: expected an array`);
     series.values.forEach((pair: unknown, j: number) => {
       const where = `${source}: data.result[${i}].values[${j}]`;
       if (!Array.isArray(pair) || pair.length !== 2) throw new Error(`${where}: expected [time, "value"]`);
       const t = Number(pair[0]);
-      if (!Number.isFinite(t)) throw new Error(`${where}[0]: expected a time in seconds, got ${JSON.stringify(pair[0])}`);
+      if (!Number.isFinite(t))
+        throw new Error(`${where}[0]: expected a time in seconds, got ${JSON.stringify(pair[0])}`);
       const v = checkValue(Number(pair[1]), `${where}[1]`);
       let byPod = byTime.get(t);
       if (!byPod) byTime.set(t, (byPod = new Map()));
@@ -149,6 +156,7 @@ export function parseTrace(text: string, source: string): Trace {
 export function sliceTrace(trace: Trace, fromSeconds: number, seconds: number): Trace {
   const t0 = trace.instants[0]!.t + fromSeconds;
   const instants = trace.instants.filter((x) => x.t >= t0 && x.t < t0 + seconds);
-  if (instants.length === 0) throw new Error(`${trace.source}: no samples in the ${seconds} s from ${fromSeconds} s`);
+  if (instants.length === 0)
+    throw new Error(`${trace.source}: no samples in the ${seconds} s from ${fromSeconds} s`);
   return { ...trace, instants };
 }

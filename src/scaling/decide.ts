@@ -290,7 +290,17 @@ export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): 
   const st = stabilize(
     'up',
     s.sizing === 'load'
-      ? sizeForLoad({ direction: 'up', from, pods: sampled.length, utilization, min, max, step, minReplicas, maxReplicas })
+      ? sizeForLoad({
+          direction: 'up',
+          from,
+          pods: sampled.length,
+          utilization,
+          min,
+          max,
+          step,
+          minReplicas,
+          maxReplicas,
+        })
       : Math.min(maxReplicas, from + step),
   );
   if ('wait' in st) return hold('StabilizationWindow', `${above}; ${st.wait}`);

@@ -44,6 +44,7 @@ export function replicasNeeded(pods: number, utilization: number, min: number, m
 export function sizeForLoad(i: SizeInput): number {
   const step = Math.max(1, i.step);
   const needed = replicasNeeded(Math.max(1, i.pods), i.utilization, i.min, i.max);
-  const to = i.direction === 'up' ? Math.max(i.from + step, needed) : Math.min(i.from - step, Math.max(1, needed));
+  const to =
+    i.direction === 'up' ? Math.max(i.from + step, needed) : Math.min(i.from - step, Math.max(1, needed));
   return Math.min(i.maxReplicas, Math.max(i.minReplicas, to));
 }

@@ -67,7 +67,14 @@ describe('computeFigures', () => {
   });
 
   it('ideal: ceil(load / max) GPUs, at exactly max no more', () => {
-    const t: Trace = { source: 't', pods: 2, instants: [{ t: 0, values: [80, 80] }, { t: 60, values: [80, 81] }] };
+    const t: Trace = {
+      source: 't',
+      pods: 2,
+      instants: [
+        { t: 0, values: [80, 80] },
+        { t: 60, values: [80, 81] },
+      ],
+    };
     expect(idealPoints(t, 80).map((p) => p.allocated)).toEqual([2, 3]);
   });
 });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { offeredLoad, parsePrometheusRange, parseTrace, parseTraceCsv, sliceTrace } from '../../src/replay/trace.js';
+import {
+  offeredLoad,
+  parsePrometheusRange,
+  parseTrace,
+  parseTraceCsv,
+  sliceTrace,
+} from '../../src/replay/trace.js';
 
 const CSV = [
   'value,timestamp_anon,container_ip',
@@ -30,9 +36,9 @@ describe('parseTraceCsv', () => {
   });
 
   it('accepts exactly 100 and 0 (the boundary is inclusive)', () => {
-    expect(parseTraceCsv('value,timestamp_anon,container_ip\n100,1,a\n0,1,b\n', 'x').instants[0]!.values).toEqual([
-      100, 0,
-    ]);
+    expect(
+      parseTraceCsv('value,timestamp_anon,container_ip\n100,1,a\n0,1,b\n', 'x').instants[0]!.values,
+    ).toEqual([100, 0]);
   });
 });
 
@@ -42,7 +48,13 @@ describe('parsePrometheusRange', () => {
     data: {
       resultType: 'matrix',
       result: [
-        { metric: { namespace: 'ml', pod: 'sd-1' }, values: [[1000, '20'], [1060, '40']] },
+        {
+          metric: { namespace: 'ml', pod: 'sd-1' },
+          values: [
+            [1000, '20'],
+            [1060, '40'],
+          ],
+        },
         { metric: { namespace: 'ml', pod: 'sd-2' }, values: [[1060, '50.5']] },
       ],
     },

@@ -35,7 +35,11 @@ describe('sizeForLoad', () => {
     ['UpCountsOnlySampledPods', { from: 6, pods: 3, utilization: 100 }, 7],
     ['DownToWhatTheLoadNeeds', { direction: 'down', from: 10, pods: 10, utilization: 11 }, 2],
     ['DownAtLeastOneStep', { direction: 'down', from: 3, pods: 3, utilization: 29 }, 2],
-    ['DownNeverBelowOneForAnyLoad', { direction: 'down', from: 4, pods: 4, utilization: 0, minReplicas: 0 }, 1],
+    [
+      'DownNeverBelowOneForAnyLoad',
+      { direction: 'down', from: 4, pods: 4, utilization: 0, minReplicas: 0 },
+      1,
+    ],
     ['DownBoundedByMinReplicas', { direction: 'down', from: 5, pods: 5, utilization: 1, minReplicas: 3 }, 3],
     ['DownBigStep', { direction: 'down', from: 10, pods: 10, utilization: 5, step: 4 }, 1],
   ])('%s', (_name, patch, want) => {

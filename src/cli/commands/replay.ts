@@ -79,16 +79,41 @@ export function register(program: Command): void {
   program
     .command('replay')
     .description('replay a GPU utilisation history through static, HPA, gpuops (patch, PR) and the ideal')
-    .requiredOption('--trace <file>', 'trace CSV (value,timestamp_anon,container_ip) or Prometheus query_range JSON')
+    .requiredOption(
+      '--trace <file>',
+      'trace CSV (value,timestamp_anon,container_ip) or Prometheus query_range JSON',
+    )
     .option('--report <dir>', 'write index.html (charts) and figures.jsonl into this folder')
-    .addOption(new Option('--output <format>', 'figures on stdout').choices(['table', 'jsonl', 'both']).default('table'))
+    .addOption(
+      new Option('--output <format>', 'figures on stdout')
+        .choices(['table', 'jsonl', 'both'])
+        .default('table'),
+    )
     .option('--engines <list>', `comma-separated subset of ${ENGINES.join(',')}`, engineList, [...ENGINES])
     .option('--hours <h>', 'replay only the first H hours of the trace', positive)
-    .option('--work-dir <dir>', 'folder for the simulated repos and databases (default: a temp folder, removed after)')
-    .option('--startup-seconds <s>', 'pod start-up until Ready (image pull, model load)', nonNegative, d.startupSeconds)
-    .option('--sample-delay-seconds <s>', 'dcgm-exporter / Prometheus sample delay', nonNegative, d.sampleDelaySeconds)
+    .option(
+      '--work-dir <dir>',
+      'folder for the simulated repos and databases (default: a temp folder, removed after)',
+    )
+    .option(
+      '--startup-seconds <s>',
+      'pod start-up until Ready (image pull, model load)',
+      nonNegative,
+      d.startupSeconds,
+    )
+    .option(
+      '--sample-delay-seconds <s>',
+      'dcgm-exporter / Prometheus sample delay',
+      nonNegative,
+      d.sampleDelaySeconds,
+    )
     .option('--pass-interval-seconds <s>', 'time between reconcile passes', positive, d.passIntervalSeconds)
-    .option('--merge-delay-seconds <s>', 'PR mode: time until a person merges', nonNegative, d.mergeDelaySeconds)
+    .option(
+      '--merge-delay-seconds <s>',
+      'PR mode: time until a person merges',
+      nonNegative,
+      d.mergeDelaySeconds,
+    )
     .option('--min <percent>', 'utilisation min threshold', percent, d.min)
     .option('--max <percent>', 'utilisation max threshold', percent, d.max)
     .option('--hpa-target <percent>', 'HPA target utilisation (default: the middle of min and max)', percent)

@@ -23,6 +23,7 @@ interface ReplayFlags {
   min: number;
   max: number;
   hpaTarget?: number;
+  gpusPerNode: number;
 }
 
 function nonNegative(value: string): number {
@@ -34,6 +35,12 @@ function nonNegative(value: string): number {
 function positive(value: string): number {
   const n = nonNegative(value);
   if (n === 0) throw new InvalidArgumentError(`expected a number > 0, got "${value}"`);
+  return n;
+}
+
+function wholePositive(value: string): number {
+  const n = positive(value);
+  if (!Number.isInteger(n)) throw new InvalidArgumentError(`expected a whole number > 0, got "${value}"`);
   return n;
 }
 
@@ -63,6 +70,7 @@ export function replaySettings(f: ReplayFlags): ReplaySettings {
     min: f.min,
     max: f.max,
     hpaTarget: f.hpaTarget ?? (f.min + f.max) / 2,
+    gpusPerNode: f.gpusPerNode,
   };
 }
 
@@ -116,6 +124,7 @@ export function register(program: Command): void {
     )
     .option('--min <percent>', 'utilisation min threshold', percent, d.min)
     .option('--max <percent>', 'utilisation max threshold', percent, d.max)
+    .option('--gpus-per-node <n>', 'GPUs per node of the simulated fleet', wholePositive, d.gpusPerNode)
     .option('--hpa-target <percent>', 'HPA target utilisation (default: the middle of min and max)', percent)
     .action(async (f: ReplayFlags) => {
       const settings = replaySettings(f);

@@ -1,5 +1,6 @@
 import type { PodInfo } from '../cluster/types.js';
 import type { Pool, ResolvedAlgorithm } from '../spec/types.js';
+import type { DecisionRecord } from '../store/types.js';
 
 /** What one scaling decision does. `relabel`: unused nodes move into the pool (then scale up). */
 export type ScalingAction = 'scale-up' | 'scale-down' | 'relabel' | 'hold';
@@ -157,34 +158,11 @@ export interface ScalingInput {
   hpa?: HpaState | null;
 }
 
-/**
- * A recorded decision as scaling reads it: structurally the store's `DecisionRecord` (pure
- * modules may not import `src/store`), so store records can be passed as they are.
- */
-export interface DecisionRecord {
-  kind: 'pools' | 'placement' | 'scaling';
-  subject: string;
-  action: string;
-  reason: string;
-  message: string;
-  replicasFrom: number | null;
-  replicasTo: number | null;
-  /** Percent, or null. */
-  utilization: number | null;
-  /** ISO-8601. */
-  at: string;
-}
+/** A recorded decision, as the store keeps it (cooldowns and stabilisation read it back). */
+export type { DecisionRecord } from '../store/types.js';
 
-/** One per-pod sample to store: structurally the store's `UtilizationSampleRecord`. */
-export interface AlgorithmSample {
-  algorithm: string;
-  namespace: string;
-  pod: string;
-  /** Percent. */
-  utilization: number;
-  /** ISO-8601. */
-  at: string;
-}
+/** One per-pod sample to store (utilization in percent, `at` ISO-8601). */
+export type { UtilizationSampleRecord as AlgorithmSample } from '../store/types.js';
 
 /** A decision plus the capacity it claims (for `decideAll` to deduct). */
 export interface DetailedDecision {

@@ -24,6 +24,7 @@ export interface UtilizationSampleRecord {
   algorithm: string;
   namespace: string;
   pod: string;
+  /** Percent. */
   utilization: number;
   /** ISO-8601. */
   at: string;

@@ -3,7 +3,7 @@
  * engines, compared byte for byte with `expected/`. After an intended change, regenerate with
  * `UPDATE_GOLDEN=1 npx vitest run test/golden` and review the diff.
  */
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -29,6 +29,7 @@ function golden(rel: string, actual: string): void {
 }
 
 const POOLS: Record<string, WorkloadPool> = { 'resnet50-infer': 'short-task', 'llm-finetune': 'long-task' };
+const ENGINES = ['gpuops', 'hpa'] as const;
 let policies: Record<'gpuops' | 'hpa', Policy>;
 let algorithms: ResolvedAlgorithm[];
 
@@ -40,32 +41,61 @@ beforeAll(async () => {
   algorithms = algorithmsFromYaml(readFileSync(path.join(here, 'input/algorithms.yaml'), 'utf8'), policies.gpuops, 'algorithms/golden.yaml');
 });
 
-describe.each(['gpuops', 'hpa'] as const)('engine %s', (engine) => {
+/** The workload files of one algorithm in one engine, keyed by their golden path. */
+function workloadGoldens(engine: (typeof ENGINES)[number], name: string): Map<string, string> {
+  const alg = algorithms.find((a) => a.name === name)!;
+  const files = renderWorkloadFiles({
+    algorithm: alg,
+    pool: POOLS[name]!,
+    policy: policies[engine].spec,
+    cluster: 'prod',
+    templates: templates(),
+  });
+  return new Map(files.map((f) => [`${engine}/${f.path}`, f.content!]));
+}
+
+/** The benchmark Job of one algorithm, keyed by its golden path. */
+function jobGolden(name: string): [string, string] {
+  const alg = algorithms.find((a) => a.name === name)!;
+  const job = renderBenchmarkJob({
+    algorithm: alg,
+    policy: policies.gpuops.spec,
+    specHash: specHash(alg.spec),
+    sequence: 1,
+    gpuProduct: name === 'llm-finetune' ? 'NVIDIA-H100-80GB-HBM3' : null,
+    template: templates().benchmarkJob,
+  });
+  return [`benchmark-job/${name}.yaml`, renderYaml(job, null)];
+}
+
+/** Every file below `dir`, as paths relative to `expected/`. */
+function listFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    return e.isDirectory() ? listFiles(full) : [path.relative(path.join(here, 'expected'), full)];
+  });
+}
+
+describe.each(ENGINES)('engine %s', (engine) => {
   it.each(Object.keys(POOLS))('%s: every file of its folder', (name) => {
-    const alg = algorithms.find((a) => a.name === name)!;
-    const files = renderWorkloadFiles({
-      algorithm: alg,
-      pool: POOLS[name]!,
-      policy: policies[engine].spec,
-      cluster: 'prod',
-      templates: templates(),
-    });
-    expect(files.length).toBe(engine === 'hpa' ? 3 : 2);
-    for (const f of files) golden(`${engine}/${f.path}`, f.content!);
+    const files = workloadGoldens(engine, name);
+    expect(files.size).toBe(engine === 'hpa' ? 3 : 2);
+    for (const [rel, content] of files) golden(rel, content);
   });
 });
 
 describe('benchmark Job', () => {
   it.each(Object.keys(POOLS))('%s', (name) => {
-    const alg = algorithms.find((a) => a.name === name)!;
-    const job = renderBenchmarkJob({
-      algorithm: alg,
-      policy: policies.gpuops.spec,
-      specHash: specHash(alg.spec),
-      sequence: 1,
-      gpuProduct: name === 'llm-finetune' ? 'NVIDIA-H100-80GB-HBM3' : null,
-      template: templates().benchmarkJob,
-    });
-    golden(`benchmark-job/${name}.yaml`, renderYaml(job, null));
+    golden(...jobGolden(name));
+  });
+});
+
+describe('expected/', () => {
+  it('holds exactly the files gpuops renders: a stale file fails too', () => {
+    const rendered = [
+      ...ENGINES.flatMap((e) => Object.keys(POOLS).flatMap((n) => [...workloadGoldens(e, n).keys()])),
+      ...Object.keys(POOLS).map((n) => jobGolden(n)[0]),
+    ].sort();
+    expect(listFiles(path.join(here, 'expected')).sort()).toEqual(rendered);
   });
 });

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimCluster, type SimCluster } from '../../src/sim/index.js';
+import { until } from '../support/wait.js';
 
 const fixture = (f: string): unknown =>
   JSON.parse(readFileSync(new URL(`../fixtures/cluster-mixed/${f}`, import.meta.url), 'utf8'));
@@ -591,7 +592,7 @@ describe('watch', () => {
       { name: 'unseen', namespace: 'watched', body: { metadata: { labels: { app: 'gone' } } } },
       merge,
     );
-    for (let i = 0; i < 50 && events.length < 5; i++) await new Promise((r) => setTimeout(r, 20));
+    await until('five watch events', () => events.length >= 5, 10_000, 20);
     req.abort();
     expect(events).toEqual([
       ['ADDED', 'seen', undefined],
@@ -612,7 +613,7 @@ describe('watch resumption', () => {
       (type: string, obj: k8s.V1Node) => seen.push(`${type} ${obj.metadata!.name}`),
       () => {},
     );
-    for (let i = 0; i < 50 && seen.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+    await until('two watch events', () => seen.length >= 2, 10_000, 20);
     req.abort();
     expect(seen).toEqual(['ADDED gpu-h100-01', 'ADDED gpu-h100-02']);
   });
@@ -664,7 +665,7 @@ describe('informer', () => {
       namespace: 'informed',
       body: { metadata: { name: 'after' }, spec: { containers: [{ name: 'c', image: 'i' }] } },
     });
-    for (let i = 0; i < 100 && added.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+    await until('two informer adds', () => added.length >= 2, 10_000, 20);
     await informer.stop();
     expect(added).toEqual(['before', 'after']);
     expect(

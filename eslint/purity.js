@@ -1,0 +1,171 @@
+// @ts-check
+/**
+ * The purity rule: which files are pure, and what a pure file may not use.
+ *
+ * A pure module takes data and `now` and returns data plus a reason (DESIGN.md, "Architecture").
+ * The boundary is the file, not the folder: `gitops/` holds pure helpers (branch names, change sets,
+ * PR bodies) beside adapters (the working copy, the PR hosts). Type-only imports are always allowed,
+ * so a pure module can name an adapter's types without pulling in its code.
+ * `test/lint/purity.test.ts` lints a probe file with every forbidden use and checks each is reported.
+ */
+
+/** Globs of pure source files (tests beside them are exempt). */
+export const PURE_FILES = [
+  'src/spec/types.ts',
+  'src/spec/rules/**/*.ts',
+  'src/spec/schema/algorithm.ts',
+  'src/spec/schema/policy.ts',
+  'src/spec/schema/compile.ts',
+  'src/pools/**/*.ts',
+  'src/placement/**/*.ts',
+  'src/scaling/**/*.ts',
+  'src/manifests/**/*.ts',
+  'src/cluster/types.ts',
+  'src/cluster/snapshot.ts',
+  'src/metrics/types.ts',
+  'src/metrics/query.ts',
+  'src/metrics/query-result.ts',
+  'src/metrics/dcgm-text.ts',
+  'src/benchmark/gpu-slots.ts',
+  'src/benchmark/spec-hash.ts',
+  'src/benchmark/summary.ts',
+  'src/benchmark/measure.ts',
+  'src/gitops/types.ts',
+  'src/gitops/branch-name.ts',
+  'src/gitops/change-set.ts',
+  'src/gitops/pr-body.ts',
+  'src/gitops/git-errors.ts',
+  'src/controller/desired-state.ts',
+  'src/controller/invalid-specs.ts',
+  'src/controller/lease-decision.ts',
+];
+
+/** Node built-ins that do I/O, read process state, schedule work or load code. */
+const NODE_IO = [
+  'fs',
+  'fs/promises',
+  'child_process',
+  'http',
+  'https',
+  'http2',
+  'net',
+  'tls',
+  'dgram',
+  'dns',
+  'dns/promises',
+  'os',
+  'process',
+  'worker_threads',
+  'cluster',
+  'readline',
+  'timers',
+  'timers/promises',
+  'perf_hooks',
+  'module',
+  'vm',
+  'v8',
+  'inspector',
+  'async_hooks',
+];
+
+/** Libraries that talk to the outside world. */
+const ADAPTER_LIBRARIES = [
+  '@kubernetes/client-node',
+  'simple-git',
+  'octokit',
+  'pg',
+  'better-sqlite3',
+  'pino',
+  'prom-client',
+  'node-fetch',
+];
+
+/** The project's adapter modules (I/O, clock, environment), by path pattern. */
+const ADAPTER_MODULES = [
+  '**/cluster/jobs*',
+  '**/cluster/patch*',
+  '**/cluster/kube-client*',
+  '**/cluster/lease*',
+  '**/cluster/read-snapshot*',
+  '**/spec/load*',
+  '**/spec/index*',
+  '**/benchmark/clock*',
+  '**/benchmark/runner*',
+  '**/benchmark/load-templates*',
+  '**/store/*',
+  '!**/store/types*',
+  '**/gitops/working-copy*',
+  '**/gitops/git-host*',
+  '**/gitops/github-host*',
+  '**/gitops/open*',
+  '**/gitops/write-back*',
+  '**/gitops/spec-errors*',
+  '**/gitops/index*',
+  '**/metrics/prometheus*',
+  '**/metrics/dcgm-scrape*',
+  '**/metrics/metrics-file*',
+  '**/controller/*',
+  '!**/controller/desired-state*',
+  '!**/controller/invalid-specs*',
+  '!**/controller/lease-decision*',
+  '**/sim/**',
+  '**/cli/**',
+  '**/demo/**',
+  '**/gitops-apply/**',
+];
+
+const NOW = 'Pure modules take `now` as an argument.';
+const IO = 'Pure modules do no I/O: take the data as an argument.';
+
+/** The rules a pure file obeys (flat-config `rules` object). */
+export const PURITY_RULES = {
+  'no-restricted-imports': 'off',
+  '@typescript-eslint/no-restricted-imports': [
+    'error',
+    {
+      paths: [
+        ...NODE_IO.flatMap((name) => [name, `node:${name}`]).map((name) => ({
+          name,
+          message: IO,
+          allowTypeImports: true,
+        })),
+        ...['crypto', 'node:crypto'].map((name) => ({
+          name,
+          importNames: ['randomUUID', 'randomBytes', 'randomInt', 'getRandomValues', 'webcrypto'],
+          message: 'Pure modules are deterministic.',
+          allowTypeImports: true,
+        })),
+        ...ADAPTER_LIBRARIES.map((name) => ({ name, message: IO, allowTypeImports: true })),
+      ],
+      patterns: [
+        { group: ADAPTER_MODULES, message: 'Pure modules never import adapters.', allowTypeImports: true },
+      ],
+    },
+  ],
+  'no-restricted-globals': [
+    'error',
+    ...['process', 'globalThis', 'global', 'window', 'self'].map((name) => ({
+      name,
+      message: 'Pure modules take settings as arguments.',
+    })),
+    ...['fetch', 'XMLHttpRequest', 'WebSocket', 'require'].map((name) => ({ name, message: IO })),
+    ...['setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask'].map((name) => ({
+      name,
+      message: 'Pure modules never wait or schedule: the pass does.',
+    })),
+    { name: 'performance', message: NOW },
+    { name: 'crypto', message: 'Pure modules are deterministic.' },
+  ],
+  'no-restricted-syntax': [
+    'error',
+    { selector: 'ImportExpression', message: 'Pure modules never load code at run time.' },
+    { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: NOW },
+    { selector: "CallExpression[callee.name='Date']", message: NOW },
+    { selector: "MemberExpression[object.name='Date'][property.name='now']", message: NOW },
+    { selector: "MemberExpression[property.name='randomUUID']", message: 'Pure modules are deterministic.' },
+    {
+      selector: "MemberExpression[object.name='Math'][property.name='random']",
+      message: 'Pure modules are deterministic.',
+    },
+  ],
+};

@@ -1,0 +1,90 @@
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The purity rule of `eslint/purity.js`, proven on a probe: every way out of a pure module that a
+ * review found (issue 15) is one line here, and each must be reported on its own line. Uses that
+ * stay allowed (type-only imports of adapters, hashing, parsing a given time) are not reported.
+ */
+const FORBIDDEN: ReadonlyArray<[string, string]> = [
+  ['dynamic import of node:fs', "export const load = () => import('node:fs');"],
+  ['globalThis.process.env', 'export const env = globalThis.process.env;'],
+  ['process.env', 'export const home = process.env.HOME;'],
+  ['fetch', "export const get = () => fetch('http://x');"],
+  ['Date() call', 'export const d1 = Date();'],
+  ['new Date()', 'export const d2 = new Date();'],
+  ['new globalThis.Date()', 'export const d3 = new globalThis.Date();'],
+  ['Date.now()', 'export const d4 = Date.now();'],
+  ['performance.now()', 'export const t = performance.now();'],
+  ['crypto.randomUUID()', 'export const id = crypto.randomUUID();'],
+  ['Math.random()', 'export const r = Math.random();'],
+  ['setTimeout', 'export const s = setTimeout(() => 0, 1);'],
+  ['setInterval', 'export const i = setInterval(() => 0, 1);'],
+  ['require', "export const m = require('x');"],
+  ['createRequire', "import { createRequire } from 'node:module';"],
+  ['fs import', "import { readFileSync } from 'node:fs';"],
+  ['fs/promises without prefix', "import { readFile } from 'fs/promises';"],
+  ['timers/promises', "import { setTimeout as sleep } from 'node:timers/promises';"],
+  ['child_process', "import { spawn } from 'node:child_process';"],
+  ['os', "import os from 'node:os';"],
+  ['randomUUID import', "import { randomUUID } from 'node:crypto';"],
+  ['client-node values', "import { KubeConfig } from '@kubernetes/client-node';"],
+  ['simple-git', "import { simpleGit } from 'simple-git';"],
+  ['pino', "import pino from 'pino';"],
+  ['cluster/jobs adapter', "import { createKubeJobApi } from '../cluster/jobs.js';"],
+  ['cluster/patch adapter', "import { createClusterPatcher } from '../cluster/patch.js';"],
+  ['spec/load adapter', "import { loadDefaultPolicy } from '../spec/load.js';"],
+  ['benchmark/clock adapter', "import { systemClock } from '../benchmark/clock.js';"],
+  ['store adapter', "import { openStore } from '../store/index.js';"],
+  ['working copy adapter', "import { WorkingCopy } from '../gitops/working-copy.js';"],
+  ['controller adapter', "import { reconcileOnce } from '../controller/reconcile.js';"],
+];
+
+const ALLOWED: ReadonlyArray<[string, string]> = [
+  ['type-only import of an adapter', "import type { JobApi } from '../cluster/jobs.js';"],
+  ['type-only import of client-node', "import type { V1Node } from '@kubernetes/client-node';"],
+  ['inline type import', "import { type Store } from '../store/types.js';"],
+  ['hashing', "import { createHash } from 'node:crypto';"],
+  ['pure sibling', "import { freeGpus } from './capacity.js';"],
+  ['store types', "import type { DecisionRecord } from '../store/types.js';"],
+  ['a given time', 'export const d5 = new Date(0);'],
+  ['parsing a time', "export const d6 = Date.parse('2026-01-01T00:00:00Z');"],
+  ['ISO of a given time', 'export const iso = (now: Date) => now.toISOString();'],
+];
+
+async function lint(lines: readonly string[], file: string) {
+  const eslint = new ESLint({ cwd: process.cwd() });
+  const [result] = await eslint.lintText(lines.join('\n') + '\n', { filePath: file });
+  return result!.messages;
+}
+
+describe('purity rule', () => {
+  it('reports every forbidden use in a pure file, each on its own line', async () => {
+    const messages = await lint(
+      FORBIDDEN.map(([, code]) => code),
+      'src/pools/purity-probe.ts',
+    );
+    const purity = messages.filter((m) => m.ruleId !== null && /restricted/.test(m.ruleId));
+    const reported = new Set(purity.map((m) => m.line));
+    const missed = FORBIDDEN.filter((_, i) => !reported.has(i + 1)).map(([name]) => name);
+    expect(missed).toEqual([]);
+  });
+
+  it.each(ALLOWED)('allows %s', async (_name, code) => {
+    const messages = await lint([code], 'src/pools/purity-probe.ts');
+    expect(messages.filter((m) => m.ruleId !== null && /restricted/.test(m.ruleId))).toEqual([]);
+  });
+
+  it('guards pure files outside the pure folders (a pure gitops helper)', async () => {
+    const messages = await lint(["import { readFileSync } from 'node:fs';"], 'src/gitops/branch-name.ts');
+    expect(messages.map((m) => m.ruleId)).toContain('@typescript-eslint/no-restricted-imports');
+  });
+
+  it('leaves adapters alone (the working copy may spawn git)', async () => {
+    const messages = await lint(
+      ["import { spawn } from 'node:child_process';"],
+      'src/gitops/working-copy.ts',
+    );
+    expect(messages.filter((m) => m.ruleId !== null && /restricted/.test(m.ruleId))).toEqual([]);
+  });
+});

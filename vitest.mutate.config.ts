@@ -1,0 +1,24 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The unit tests of the pure core, for mutation testing (`npm run mutate`): fast, no servers, so
+ * StrykerJS can run them for every mutant. Integration tests still run in `npm test`.
+ */
+export default defineConfig({
+  test: {
+    include: [
+      'test/spec/{rules,algorithms,schema,policy}.test.ts',
+      'test/pools/**/*.test.ts',
+      'test/placement/**/*.test.ts',
+      'test/scaling/{attribute,decide,decide-empty-pool}*.test.ts',
+      'test/manifests/**/*.test.ts',
+      'src/manifests/**/*.test.ts',
+      'test/gitops/pure.test.ts',
+      'test/golden/golden.test.ts',
+      'test/controller/desired-state.test.ts',
+      'test/cluster/{snapshot,node-manifests}.test.ts',
+    ],
+    pool: 'forks',
+    maxWorkers: 1,
+  },
+});

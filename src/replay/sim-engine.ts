@@ -62,6 +62,12 @@ export interface ReplaySettings {
   warmupSeconds: number;
   /** GPUs per node of the fleet; default 8. */
   gpusPerNode: number;
+  /**
+   * Text of a Policy document to replay with (`--policy FILE`): committed as `policies/user.yaml`,
+   * after the replay's own `policies/replay.yaml`, so its fields win (mode and engine excepted:
+   * each simulated engine sets them). Absent: the shipped defaults plus `sizing: load`.
+   */
+  policyText?: string;
 }
 
 /** Defaults of {@link ReplaySettings}. */
@@ -135,6 +141,14 @@ function seedRepo(dir: string, engine: SimEngine, s: ReplaySettings, maxReplicas
       '',
     ].join('\n'),
   );
+  if (s.policyText !== undefined) {
+    const mode = engine === 'gpuops-pr' ? 'pull-request' : 'patch';
+    // The engine under test decides mode and engine; everything else is the user's.
+    const text = s.policyText
+      .replace(/^(\s+)mode:.*$/m, `$1mode: ${mode}`)
+      .replace(/^(\s+)engine:.*$/m, `$1engine: ${engine === 'hpa' ? 'hpa' : 'gpuops'}`);
+    writeFileSync(path.join(dir, 'policies', 'user.yaml'), text);
+  }
 }
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -24,6 +24,7 @@ interface ReplayFlags {
   max: number;
   hpaTarget?: number;
   gpusPerNode: number;
+  policy?: string;
 }
 
 function nonNegative(value: string): number {
@@ -58,6 +59,14 @@ function engineList(value: string): Engine[] {
   return names as Engine[];
 }
 
+function readPolicy(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`--policy ${file}: cannot read: ${(err as Error).message}`);
+  }
+}
+
 /** Settings from the flags; @throws UsageError when min ≥ max. */
 export function replaySettings(f: ReplayFlags): ReplaySettings {
   if (f.min >= f.max) throw new UsageError(`--min ${f.min} must be below --max ${f.max}`);
@@ -71,6 +80,7 @@ export function replaySettings(f: ReplayFlags): ReplaySettings {
     max: f.max,
     hpaTarget: f.hpaTarget ?? (f.min + f.max) / 2,
     gpusPerNode: f.gpusPerNode,
+    ...(f.policy === undefined ? {} : { policyText: readPolicy(f.policy) }),
   };
 }
 
@@ -124,6 +134,7 @@ export function register(program: Command): void {
     )
     .option('--min <percent>', 'utilisation min threshold', percent, d.min)
     .option('--max <percent>', 'utilisation max threshold', percent, d.max)
+    .option('--policy <file>', 'a Policy document to replay with (overrides the shipped defaults)')
     .option('--gpus-per-node <n>', 'GPUs per node of the simulated fleet', wholePositive, d.gpusPerNode)
     .option('--hpa-target <percent>', 'HPA target utilisation (default: the middle of min and max)', percent)
     .action(async (f: ReplayFlags) => {

@@ -1,9 +1,10 @@
 // Not re-exported by the package index in 1.4.0; the module has no imports of its own.
 import { quantityToScalar } from '@kubernetes/client-node/dist/util.js';
 import type { V1Container, V1Node, V1Pod } from '@kubernetes/client-node';
+import { noNewPodsTaints } from '../manifests/scheduling.js';
 import { POOLS } from '../spec/types.js';
 import type { Pool } from '../spec/types.js';
-import type { NodeInfo, PodInfo, Snapshot, Taint } from './types.js';
+import type { GpuSharing, NodeInfo, PodInfo, Snapshot, Taint } from './types.js';
 
 /** Extended resource of a whole NVIDIA GPU (NVIDIA device plugin). */
 export const GPU_RESOURCE = 'nvidia.com/gpu';
@@ -19,6 +20,43 @@ export const ALGORITHM_LABEL = 'gpuops.dev/algorithm';
 export const DEFAULT_POOL_LABEL = 'gpuops.dev/pool';
 /** Taints the node lifecycle controller sets on nodes that must not get new pods. */
 export const UNHEALTHY_TAINTS = ['node.kubernetes.io/unreachable', 'node.kubernetes.io/not-ready'];
+/** GPU Feature Discovery: how many times each physical GPU is advertised (time-slicing / MPS). */
+export const GPU_REPLICAS_LABEL = 'nvidia.com/gpu.replicas';
+/** GPU Feature Discovery: `time-slicing`, `mps` or `none`. */
+export const GPU_SHARING_STRATEGY_LABEL = 'nvidia.com/gpu.sharing-strategy';
+/** GPU Feature Discovery: physical GPUs of the node (not the advertised replicas). */
+export const GPU_COUNT_LABEL = 'nvidia.com/gpu.count';
+/** Suffix GPU Feature Discovery appends to `nvidia.com/gpu.product` of a shared GPU. */
+export const SHARED_PRODUCT_SUFFIX = '-SHARED';
+
+/**
+ * Whether the NVIDIA device plugin shares the node's GPUs (time-slicing or MPS), which advertises
+ * each physical GPU `replicas` times as `nvidia.com/gpu`
+ * (https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/gpu-sharing.html). Shared
+ * when any of GPU Feature Discovery's labels says so: `nvidia.com/gpu.replicas` > 1, a product
+ * ending in `-SHARED`, or `nvidia.com/gpu.sharing-strategy` other than `none`. Physical GPUs come
+ * from `nvidia.com/gpu.count`, else allocatable ÷ replicas rounded up (at least 1 when anything is
+ * allocatable). Pure.
+ *
+ * @returns null for a node whose GPUs are whole (not shared)
+ */
+export function gpuSharing(node: Pick<NodeInfo, 'labels' | 'gpuAllocatable'>): GpuSharing | null {
+  const labels = node.labels;
+  const replicasLabel = Number(labels[GPU_REPLICAS_LABEL]);
+  const replicas = Number.isInteger(replicasLabel) && replicasLabel > 1 ? replicasLabel : 1;
+  const strategyLabel = labels[GPU_SHARING_STRATEGY_LABEL];
+  const sharedProduct = (labels[GPU_PRODUCT_LABEL] ?? '').endsWith(SHARED_PRODUCT_SUFFIX);
+  const strategyShared = strategyLabel !== undefined && strategyLabel !== '' && strategyLabel !== 'none';
+  if (replicas === 1 && !sharedProduct && !strategyShared) return null;
+  const count = Number(labels[GPU_COUNT_LABEL]);
+  const physicalGpus =
+    Number.isInteger(count) && count >= 0
+      ? count
+      : node.gpuAllocatable > 0
+        ? Math.max(1, Math.ceil(node.gpuAllocatable / replicas))
+        : 0;
+  return { strategy: strategyShared ? strategyLabel : 'unknown', replicas, physicalGpus };
+}
 
 /** A Node as the client library returns it, or as `kubectl get nodes -o json` prints it. */
 export type NodeInput = V1Node;
@@ -35,7 +73,8 @@ export interface SnapshotOptions {
  * Builds the snapshot gpuops decides on from Node and Pod objects (pure: the caller passes `now`).
  *
  * Per node: Ready (Ready condition `True`), cordoned (`spec.unschedulable`), schedulable (not
- * cordoned and no `node.kubernetes.io/unreachable` / `not-ready` taint), GPU product
+ * cordoned and no taint that keeps gpuops's pods off: `noNewPodsTaints` of
+ * `src/manifests/scheduling.ts`, the one rule for it), GPU product
  * (`nvidia.com/gpu.product`), GPUs allocatable from `status.allocatable["nvidia.com/gpu"]` (not
  * capacity: the device plugin lowers allocatable when GPUs are unhealthy), MIG slices, and the GPUs
  * requested by live pods bound to it. Pending pods without `spec.nodeName`, Succeeded and Failed
@@ -156,7 +195,7 @@ function toNodeInfo(
     labels,
     ready,
     cordoned,
-    schedulable: !cordoned && !taints.some((t) => UNHEALTHY_TAINTS.includes(t.key)),
+    schedulable: !cordoned && noNewPodsTaints(taints, poolLabel).length === 0,
     gpuProduct: labels[GPU_PRODUCT_LABEL] ?? null,
     gpuCapacity: parseQuantity(capacity[GPU_RESOURCE], where, `status.capacity["${GPU_RESOURCE}"]`, ctx),
     gpuAllocatable: parseQuantity(

@@ -19,7 +19,11 @@ export interface NodeInfo {
   ready: boolean;
   /** `spec.unschedulable` is true. */
   cordoned: boolean;
-  /** Not cordoned and no `node.kubernetes.io/unreachable` / `not-ready` taint. */
+  /**
+   * Not cordoned and no taint that keeps gpuops's pods off (`noNewPodsTaints` of
+   * `src/manifests/scheduling.ts`: an untolerated NoSchedule/NoExecute taint, or a node on its way
+   * out by the Cluster Autoscaler or Karpenter). False: the node offers no capacity.
+   */
   schedulable: boolean;
   /** `nvidia.com/gpu.product` label (GPU Feature Discovery), or null. */
   gpuProduct: string | null;
@@ -38,6 +42,19 @@ export interface NodeInfo {
   /** Current value of the pool label, or null when absent or not a known pool. */
   pool: Pool | null;
   taints: Taint[];
+}
+
+/**
+ * GPUs shared by the NVIDIA device plugin (time-slicing or MPS): each physical GPU is advertised
+ * `replicas` times as `nvidia.com/gpu`. See `gpuSharing` of `src/cluster/snapshot.ts`.
+ */
+export interface GpuSharing {
+  /** `nvidia.com/gpu.sharing-strategy` (`time-slicing`, `mps`), or `unknown` when not labelled. */
+  strategy: string;
+  /** Times each physical GPU is advertised (`nvidia.com/gpu.replicas`; 1 when not labelled). */
+  replicas: number;
+  /** Physical GPUs of the node. */
+  physicalGpus: number;
 }
 
 /** One pod of a snapshot. */

@@ -8,7 +8,7 @@ import { parse } from 'yaml';
 import type { NodeInfo, Snapshot } from '../cluster/types.js';
 import { buildChangeSet, planFiles, type ChangeSetInput } from '../gitops/change-set.js';
 import type { ChangeSet, FileChange, PlannedFile } from '../gitops/types.js';
-import { nodeFilePath, nodesDir, kustomization, renderNodeFiles } from '../manifests/nodes.js';
+import { movedNodes, nodeFilePath, nodesDir, kustomization, renderNodeFiles } from '../manifests/nodes.js';
 import type { WorkloadTemplates } from '../manifests/templates.js';
 import {
   renderWorkloadFiles,
@@ -21,6 +21,7 @@ import type { UtilizationReading } from '../metrics/types.js';
 import { place } from '../placement/place.js';
 import type { BenchmarkOutcome, Placement } from '../placement/types.js';
 import { assignPools } from '../pools/assign.js';
+import { returnIdleNodes } from '../pools/return-idle.js';
 import type { PoolAssignment } from '../pools/types.js';
 import { planScaling, type AlgorithmState } from '../scaling/plan-scaling.js';
 import type { AlgorithmSample, DecisionRecord, HpaState, ScalingDecision } from '../scaling/types.js';
@@ -61,6 +62,11 @@ export interface DesiredStateInput {
   templates: WorkloadTemplates;
   /** With `scaling.engine: hpa`: each algorithm's HorizontalPodAutoscaler status as the cluster reports it. */
   hpa?: ReadonlyMap<string, HpaState>;
+  /**
+   * Since when each node has held no GPU pod, from the stored snapshots (ISO-8601; see
+   * `Store.nodesEmptySince`). Without it no node goes back to `unused` (`ReturnedIdle`).
+   */
+  emptySince?: ReadonlyMap<string, string>;
   /** Test nodes that run a benchmark now (never released from the test pool). */
   runningBenchmarks?: readonly string[];
   /**
@@ -105,6 +111,20 @@ export function gitNodePools(
     );
   }
   return out;
+}
+
+/** Nodes gpuops moved into a task pool, by the annotations of their manifests in Git: node → moved-at. */
+export function gitMovedNodes(cluster: string, base: ReadonlyMap<string, string>): Map<string, string> {
+  const prefix = `${nodesDir(cluster)}/`;
+  const metas: { name?: string; annotations?: Record<string, string> }[] = [];
+  for (const [path, text] of base) {
+    if (!path.startsWith(prefix) || path.endsWith('/kustomization.yaml')) continue;
+    const doc = parseOrNull(text) as {
+      metadata?: { name?: string; annotations?: Record<string, string> };
+    } | null;
+    if (doc?.metadata) metas.push(doc.metadata);
+  }
+  return movedNodes(metas);
 }
 
 /** What the base branch holds of one algorithm's Deployment: replicas and the pool of its nodeSelector. */
@@ -274,28 +294,11 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
     gitPools.has(n.name) ? { ...n, pool: gitPools.get(n.name)! } : n,
   );
   const snapshot: Snapshot = { ...input.snapshot, nodes };
-  const pools = assignPools(snapshot, policy, { runningBenchmarks: [...(input.runningBenchmarks ?? [])] });
-  const nodeFiles: FileChange[] = renderNodeFiles({
-    cluster,
-    assignments: pools,
-    nodes,
-    policy: policy.spec,
-  });
-  const rendered = new Set(nodeFiles.map((f) => f.path));
-  for (const path of base.keys()) {
-    if (path.startsWith(`${nodesDir(cluster)}/`) && !rendered.has(path))
-      nodeFiles.push({ path, content: null });
-  }
+  let pools = assignPools(snapshot, policy, { runningBenchmarks: [...(input.runningBenchmarks ?? [])] });
+  const moved = gitMovedNodes(cluster, base);
+  // The pools change set is built after scaling (step 4 below): a node returns only when no
+  // scale-up of this pass counts on it.
   const inputs: ChangeSetInput[] = [];
-  inputs.push({
-    cluster,
-    kind: 'pools',
-    subject: 'pools',
-    files: withRoot(cluster, base, nodeFiles, true),
-    current: base,
-    pools,
-    labels,
-  });
 
   // 2. Placement.
   const placements: Placement[] = repo.algorithms.map((alg) =>
@@ -412,7 +415,13 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
       const moved = pools
         .filter((a) => d.nodes.includes(a.node))
         .map((a) => ({ ...a, from: a.to, to: state.pool as Pool, reason: 'MovedForScaleUp' as const }));
-      const movedFiles = renderNodeFiles({ cluster, assignments: moved, nodes, policy: policy.spec });
+      const movedFiles = renderNodeFiles({
+        cluster,
+        assignments: moved,
+        nodes,
+        policy: policy.spec,
+        moved: new Map(d.nodes.map((n) => [n, now.toISOString()])),
+      });
       files.push(...movedFiles.filter((f) => d.nodes.some((n) => f.path === nodeFilePath(cluster, n))));
     }
     const evidence = (scalingPass.attribution.byAlgorithm.get(d.algorithm)?.samples ?? []).filter(
@@ -438,6 +447,30 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
     });
   }
 
+  // 4. Pools shrink: nodes gpuops moved that stayed empty go back to unused; then the pools change set.
+  pools = returnIdlePools(pools, nodes, moved, scaling, stateByName, algByName, input);
+  const nodeFiles: FileChange[] = renderNodeFiles({
+    cluster,
+    assignments: pools,
+    nodes,
+    policy: policy.spec,
+    moved,
+  });
+  const rendered = new Set(nodeFiles.map((f) => f.path));
+  for (const path of base.keys()) {
+    if (path.startsWith(`${nodesDir(cluster)}/`) && !rendered.has(path))
+      nodeFiles.push({ path, content: null });
+  }
+  inputs.unshift({
+    cluster,
+    kind: 'pools',
+    subject: 'pools',
+    files: withRoot(cluster, base, nodeFiles, true),
+    current: base,
+    pools,
+    labels,
+  });
+
   const changeSets = inputs.map(buildChangeSet).filter((c): c is ChangeSet => c !== null);
   const planned = new Map<string, PlannedFile>();
   for (const cs of changeSets) for (const f of planFiles(cs.files, base)) planned.set(f.path, f);
@@ -452,4 +485,40 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
   if (input.snapshot.warnings && input.snapshot.warnings.length > 0)
     output.warnings = input.snapshot.warnings;
   return { output, changeSets, samples: scalingPass.samples };
+}
+
+/**
+ * The `ReturnedIdle` step of {@link planDesiredState}: what each task pool's pods need (replicas
+ * after this pass's decisions × GPUs per replica) and which pools scale up now, then
+ * `returnIdleNodes`.
+ */
+function returnIdlePools(
+  pools: PoolAssignment[],
+  nodes: readonly NodeInfo[],
+  moved: ReadonlyMap<string, string>,
+  scaling: readonly ScalingDecision[],
+  states: ReadonlyMap<string, AlgorithmState>,
+  algorithms: ReadonlyMap<string, ResolvedAlgorithm>,
+  input: DesiredStateInput,
+): PoolAssignment[] {
+  const demandGpus: Partial<Record<Pool, number>> = {};
+  const scalingUp = new Set<Pool>();
+  for (const d of scaling) {
+    const pool = states.get(d.algorithm)?.pool;
+    const alg = algorithms.get(d.algorithm);
+    if (!pool || !alg) continue;
+    const replicas = Math.max(d.replicas.from, d.replicas.to);
+    demandGpus[pool] = (demandGpus[pool] ?? 0) + replicas * alg.spec.resources.gpus;
+    if (d.action === 'scale-up' || d.action === 'relabel') scalingUp.add(pool);
+  }
+  return returnIdleNodes({
+    assignments: pools,
+    nodes,
+    moved,
+    emptySince: input.emptySince ?? new Map(),
+    demandGpus,
+    scalingUp,
+    returnAfterSeconds: input.repo.policy.spec.pools.returnAfterSeconds,
+    now: input.now,
+  });
 }

@@ -6,6 +6,7 @@ import { createKubeJobApi } from '../cluster/jobs.js';
 import { createKubeClient, loadKubeConfig, type KubeClient } from '../cluster/kube-client.js';
 import { createClusterPatcher, type ClusterPatcher } from '../cluster/patch.js';
 import { readSnapshot } from '../cluster/read-snapshot.js';
+import { emptySinceOf } from '../pools/return-idle.js';
 import type { Snapshot } from '../cluster/types.js';
 import { systemClock, type RunnerClock } from '../benchmark/clock.js';
 import { loadWorkloadTemplates } from '../benchmark/load-templates.js';
@@ -29,7 +30,7 @@ import type { SpecFile } from '../spec/rules/yaml-documents.js';
 import type { LoadedRepo, Policy } from '../spec/types.js';
 import { openStore } from '../store/index.js';
 import type { DecisionRecord, Store } from '../store/types.js';
-import { gitDeployment, planDesiredState, type PlanOutput } from './desired-state.js';
+import { gitDeployment, gitMovedNodes, planDesiredState, type PlanOutput } from './desired-state.js';
 import { invalidAlgorithms, keptForInvalidSpecs } from './invalid-specs.js';
 import { readUtilization, storedBenchmarks, utilizationSource } from './inputs.js';
 import type { PassSummary } from './loop.js';
@@ -209,6 +210,10 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
     .map((p) => p.nodeName!);
 
   const hpa = policy.spec.scaling.engine === 'hpa' ? await readHpaStates(deps.kube) : undefined;
+  // Since when each node has held no GPU pod (stored snapshots): pools shrink (ReturnedIdle).
+  // Only nodes gpuops moved can return, so only they are looked up (none: no query).
+  const moved = [...gitMovedNodes(cluster, base).keys()];
+  const emptiness = moved.length > 0 ? await store.nodeEmptiness?.(moved) : undefined;
   // A spec that fails validation keeps what Git holds for it (never a PR deleting its workload).
   const invalid = invalidAlgorithms(repo, algorithmTexts);
   const desired = planDesiredState({
@@ -224,6 +229,7 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
     templates: deps.templates,
     runningBenchmarks,
     hpa,
+    ...(emptiness ? { emptySince: emptySinceOf(snapshot.nodes, emptiness) } : {}),
     now,
   });
 

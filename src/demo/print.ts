@@ -90,7 +90,14 @@ export function formatSummary(r: DemoResult): string {
   const poolRows: string[][] = [['POOL', 'NODES', 'GPUS', 'NODE NAMES']];
   for (const pool of POOL_ORDER) {
     const nodes = gpuNodes.filter((n) => n.pool === pool);
-    const names = nodes.map((n) => (moved.has(n.name) ? `${n.name} (moved in from unused)` : n.name));
+    const returned = new Set(r.returnedNodes);
+    const names = nodes.map((n) =>
+      returned.has(n.name) && pool === 'unused'
+        ? `${n.name} (returned after it stayed empty)`
+        : moved.has(n.name)
+          ? `${n.name} (moved in from unused)`
+          : n.name,
+    );
     poolRows.push([
       pool,
       String(nodes.length),

@@ -9,7 +9,8 @@
  * 2. benchmarks run as Jobs on the test node (simulated minutes in real seconds);
  * 3. algorithms placed by run time; empty pools get an unused node for their first replica;
  * 4. offered load rises → scale-up; rises further → the pool is full → an unused node moves into
- *    it; falls → scale-down.
+ *    it; falls → scale-down; the node it moved, now empty, goes back to `unused` after
+ *    `pools.returnAfterSeconds` (pools shrink as well as grow).
  *
  * `runDemo` returns the final state (typed), which `gpuops demo` prints and the end-to-end test
  * asserts. Events go to `onEvent` as they happen.
@@ -102,6 +103,8 @@ export interface DemoResult {
   testNode: string | null;
   /** Nodes a scaling decision moved from `unused` into a pool, in order. */
   movedNodes: { node: string; pool: string; algorithm: string }[];
+  /** Nodes the pools pull request returned to `unused` after they stayed empty (`ReturnedIdle`), in order. */
+  returnedNodes: string[];
   algorithms: DemoAlgorithm[];
   /** Deployments gpuops manages in the simulated cluster at the end. */
   deployments: DemoDeployment[];
@@ -230,6 +233,7 @@ class Scenario {
   lastPassWrites: string[] = [];
   private readonly store: Store;
   private readonly movedNodes: DemoResult['movedNodes'] = [];
+  private readonly returnedNodes: string[] = [];
   private shownPlacements = new Map<string, string>();
   private shownDecisions = new Map<string, string>();
   private shownErrors = false;
@@ -312,6 +316,16 @@ class Scenario {
     this.setLoad(svc, 100, `${n} replicas are ${Math.round(100 / n)} % busy, below the min of 30 %`);
     await this.until(`${svc} scales down`, () => this.servingPods(svc).length < n, SCALING_INTERVAL_SECONDS);
 
+    // Pools shrink: the node moved in for the peak holds no pod now; after returnAfterSeconds it goes back.
+    const emptied = this.movedNodes.at(-1)!.node;
+    const m = this.servingPods(svc).length;
+    this.setLoad(svc, 50 * m, `${m} replicas are 50 % busy, inside 30–80 %: no more scaling`);
+    await this.cycle(true);
+    const wait = this.deps.defaults.spec.pools.returnAfterSeconds;
+    this.line(`${wait} simulated seconds later, ${emptied} has held no GPU pod since the scale-down`);
+    this.demo.sim.clock.advance(wait);
+    await this.until(`${emptied} goes back to unused`, () => this.nodesInPool('unused').includes(emptied));
+
     // One more pass right away: it sees the result, and (level-triggered) writes nothing new.
     await this.cycle(false);
     const writes =
@@ -371,6 +385,10 @@ class Scenario {
       for (const p of changes.filter((x) => x.to !== null))
         byPool.set(p.to!, [...(byPool.get(p.to!) ?? []), p.node]);
       for (const [pool, nodes] of byPool) this.line(`pool ${pool}: ${nodes.join(', ')}`);
+      for (const p of changes.filter((x) => x.reason === 'ReturnedIdle')) {
+        this.line(`returned: ${p.node} (${p.reason}: ${p.message})`);
+        if (!this.returnedNodes.includes(p.node)) this.returnedNodes.push(p.node);
+      }
       for (const p of plan.pools.filter((x) => x.to === null && x.reason !== 'NoGPU'))
         this.line(`left out: ${p.node} (${p.reason}: ${p.message})`);
     }
@@ -471,7 +489,15 @@ class Scenario {
   async finalState(): Promise<
     Pick<
       DemoResult,
-      'nodes' | 'testNode' | 'movedNodes' | 'algorithms' | 'deployments' | 'prs' | 'specErrors' | 'mainFiles'
+      | 'nodes'
+      | 'testNode'
+      | 'movedNodes'
+      | 'returnedNodes'
+      | 'algorithms'
+      | 'deployments'
+      | 'prs'
+      | 'specErrors'
+      | 'mainFiles'
     >
   > {
     await syncCheckout(this.ctx.origin, this.ctx.reviewer);
@@ -518,6 +544,7 @@ class Scenario {
       deployments,
       testNode: this.nodesInPool('test')[0] ?? null,
       movedNodes: this.movedNodes,
+      returnedNodes: this.returnedNodes,
       algorithms,
       prs: await this.store.pullRequests(this.ctx.cluster),
       specErrors: plan?.errors ?? [],

@@ -12,8 +12,10 @@ export const NODE_ANNOTATIONS: Readonly<Record<string, string>> = {
   'kustomize.toolkit.fluxcd.io/prune': 'disabled',
 };
 
-/** Taint key prefix of the node lifecycle controller and kubelet; such taints are theirs, never rendered. */
-const SYSTEM_TAINT_PREFIX = 'node.kubernetes.io/';
+/** Annotation on the Node manifest of a node that gpuops moved from `unused` into a task pool. */
+export const MOVED_BY_ANNOTATION = 'gpuops.dev/moved-by';
+/** When gpuops moved it (ISO-8601); written once with the move, kept while the node stays. */
+export const MOVED_AT_ANNOTATION = 'gpuops.dev/moved-at';
 
 /**
  * A rendered file, repo-relative path with `/`; the same shape as `FileChange` of
@@ -39,9 +41,15 @@ export interface NodeFilesInput {
   cluster: string;
   /** The pool decisions (one per node). */
   assignments: PoolAssignment[];
-  /** Snapshot nodes; only read for their current taints when `pools.taint.enabled`. */
+  /** Snapshot nodes (kept for callers; nothing of them travels into Git). */
   nodes: NodeInfo[];
   policy: PolicySpec;
+  /**
+   * Nodes gpuops moved into a task pool, with the time of the move (ISO-8601): their manifest
+   * carries {@link MOVED_BY_ANNOTATION} and {@link MOVED_AT_ANNOTATION} while their desired pool
+   * is `long-task` or `short-task`, so a later pass knows it may return them (`ReturnedIdle`).
+   */
+  moved?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -55,58 +63,70 @@ export interface NodeFilesInput {
  *   with server-side apply, dropping a field from the applied manifest removes it from the Node
  *   (the field manager owned it). Deleting the file would leave the label, since `Prune=false`.
  * - Nodes without a pool and without one before get no file.
- * - With `pools.taint.enabled`, `spec.taints` holds `<labelKey>=<pool>:<effect>`. `spec.taints` is
- *   an atomic list for server-side apply: applying it replaces the Node's whole list. So the
- *   manifest also carries every taint the node has now except the node lifecycle controller's
- *   (`node.kubernetes.io/*`, which it re-adds itself) and stale pool taints — e.g. the GPU
- *   operator's `nvidia.com/gpu=present:NoSchedule` is kept. Consequence: a taint added by hand
- *   after the snapshot is removed at the next sync until the next plan renders it in; turning the
- *   taint off again leaves the last applied list in place until someone edits it.
+ * - Git holds only what gpuops owns (DESIGN.md): the pool label, `managed-by`, the sync
+ *   annotations, the moved-by/moved-at annotations of a node gpuops moved, and with
+ *   `pools.taint.enabled` the one pool taint `<labelKey>=<pool>:<effect>` in `spec.taints`. No
+ *   label or taint another controller or a person put on the node (the Cluster Autoscaler's
+ *   `ToBeDeletedByClusterAutoscaler`, Karpenter's `karpenter.sh/disrupted`, the GPU operator's
+ *   `nvidia.com/gpu`, a team's `dedicated=…`) is ever written: Argo CD would re-apply it forever,
+ *   also after its owner removed it. Caveat of the taint option: `spec.taints` is an atomic list
+ *   for server-side apply, so an applier that forces conflicts replaces the Node's whole list
+ *   with the pool taint; that is why the option is off by default, and with it on, the pool
+ *   taint is better applied in patch mode than by Argo CD.
  */
 export function renderNodeFiles(input: NodeFilesInput): RenderedFile[] {
   const { cluster, assignments, policy } = input;
-  const byName = new Map(input.nodes.map((n) => [n.name, n]));
   const files: RenderedFile[] = [];
   const listed: string[] = [];
   const sorted = [...assignments].sort((a, b) => (a.node < b.node ? -1 : a.node > b.node ? 1 : 0));
   for (const a of sorted) {
     if (a.to === null && a.from === null) continue;
-    files.push({ path: nodeFilePath(cluster, a.node), content: renderNode(a, byName.get(a.node), policy) });
+    files.push({
+      path: nodeFilePath(cluster, a.node),
+      content: renderNode(a, policy, input.moved?.get(a.node)),
+    });
     listed.push(`${a.node}.yaml`);
   }
   files.push({ path: `${nodesDir(cluster)}/kustomization.yaml`, content: renderYaml(kustomization(listed)) });
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-function renderNode(a: PoolAssignment, node: NodeInfo | undefined, policy: PolicySpec): string {
+function renderNode(a: PoolAssignment, policy: PolicySpec, movedAt: string | undefined): string {
   const { labelKey, taint } = policy.pools;
   const labels: Record<string, string> = { 'app.kubernetes.io/managed-by': 'gpuops' };
   if (a.to !== null) labels[labelKey] = a.to;
+  const annotations: Record<string, string> = { ...NODE_ANNOTATIONS };
+  if (movedAt !== undefined && (a.to === 'long-task' || a.to === 'short-task')) {
+    annotations[MOVED_AT_ANNOTATION] = movedAt;
+    annotations[MOVED_BY_ANNOTATION] = 'gpuops';
+  }
   const manifest: Record<string, unknown> = {
     apiVersion: 'v1',
     kind: 'Node',
-    metadata: { name: a.node, labels, annotations: { ...NODE_ANNOTATIONS } },
+    metadata: { name: a.node, labels, annotations },
   };
   if (taint.enabled) {
-    const kept = (node?.taints ?? []).filter(
-      (t) => !t.key.startsWith(SYSTEM_TAINT_PREFIX) && t.key !== labelKey,
-    );
-    const taints: Taint[] = kept.map((t) => ({
-      key: t.key,
-      ...(t.value !== undefined ? { value: t.value } : {}),
-      effect: t.effect,
-    }));
-    if (a.to !== null) taints.push({ key: labelKey, value: a.to, effect: taint.effect });
-    taints.sort(compareTaints);
+    const taints: Taint[] = a.to !== null ? [{ key: labelKey, value: a.to, effect: taint.effect }] : [];
     manifest.spec = { taints };
   }
   return renderYaml(manifest);
 }
 
-function compareTaints(a: Taint, b: Taint): number {
-  const ka = `${a.key}\u0000${a.effect}\u0000${a.value ?? ''}`;
-  const kb = `${b.key}\u0000${b.effect}\u0000${b.value ?? ''}`;
-  return ka < kb ? -1 : ka > kb ? 1 : 0;
+/**
+ * The nodes gpuops moved, as the base branch's node manifests say: node name → moved-at
+ * (ISO-8601), for manifests that carry {@link MOVED_BY_ANNOTATION}` = gpuops`. Pure: takes parsed
+ * manifests (`metadata` of each file).
+ */
+export function movedNodes(
+  manifests: readonly { name?: string; annotations?: Record<string, string> }[],
+): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const m of manifests) {
+    if (!m.name || m.annotations?.[MOVED_BY_ANNOTATION] !== 'gpuops') continue;
+    const at = m.annotations[MOVED_AT_ANNOTATION];
+    if (at !== undefined && !Number.isNaN(Date.parse(at))) out.set(m.name, at);
+  }
+  return out;
 }
 
 /** A kustomize Kustomization listing `resources` in the order given. */

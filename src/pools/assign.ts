@@ -1,3 +1,4 @@
+import { gpuSharing } from '../cluster/snapshot.js';
 import type { NodeInfo, Snapshot } from '../cluster/types.js';
 import type { Pool, PolicySpec } from '../spec/types.js';
 import { ineligibility, isHealthy, unhealthyState } from './eligibility.js';
@@ -23,7 +24,12 @@ export const UNKNOWN_PRODUCT = '(unknown product)';
  * human message. The rules (issue 3, DESIGN.md "pools"):
  *
  * - A node without a pool joins one only when eligible (see `ineligibility`): otherwise `to: null`
- *   with `NoGPU`, `MIGOnly`, `NoAllocatableGPU`, `NotReady`, `Cordoned` or `ForeignWorkload`.
+ *   with `NoGPU`, `MIGOnly`, `NoAllocatableGPU`, `NotReady`, `Cordoned`, `Leaving` (Cluster
+ *   Autoscaler / Karpenter remove it), `Tainted` or `ForeignWorkload`. A node of `unused` that is
+ *   leaving or tainted stays `unused` (`KeepPool`) with no capacity: never a test node, never moved.
+ * - A node whose GPUs are shared (time-slicing / MPS, see `gpuSharing`) is never a test node: a run
+ *   time measured on a shared GPU is no measurement. It can be `unused` and move into a task pool.
+ *   An idle shared test node goes back to `unused` (`SharedGPU`). Its entry carries `shared`.
  * - Membership is stable: a node keeps its pool while NotReady, cordoned or without allocatable
  *   GPUs (`KeepPool`), offering no capacity meanwhile; labels are never churned.
  * - `test` / `unused` nodes whose GPUs are held by pods gpuops does not manage leave the pool
@@ -45,8 +51,17 @@ export function assignPools(
   const running = new Set(opts.runningBenchmarks ?? []);
   const busy = (n: NodeInfo) => running.has(n.name) || n.managedPods > 0;
   const decided = new Map<string, PoolAssignment>();
-  const set = (n: NodeInfo, to: Pool | null, reason: PoolAssignment['reason'], message: string) =>
-    decided.set(n.name, { node: n.name, from: n.pool, to, reason, message });
+  const labelKey = policy.spec.pools.labelKey;
+  const set = (n: NodeInfo, to: Pool | null, reason: PoolAssignment['reason'], message: string) => {
+    const shared = gpuSharing(n);
+    decided.set(n.name, { node: n.name, from: n.pool, to, reason, message, ...(shared ? { shared } : {}) });
+  };
+  const sharedNote = (n: NodeInfo) => {
+    const s = gpuSharing(n);
+    return s
+      ? `shared GPUs (${s.strategy}, ${s.physicalGpus} physical advertised as ${n.gpuAllocatable})`
+      : '';
+  };
 
   // 1. Nodes outside the test pool's arithmetic; collect candidates and test nodes per group.
   const { perGPUProduct, size } = policy.spec.pools.test;
@@ -64,8 +79,8 @@ export function assignPools(
 
   const nodes = [...snapshot.nodes].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const n of nodes) {
-    const why = ineligibility(n);
-    const state = unhealthyState(n);
+    const why = ineligibility(n, labelKey);
+    const state = unhealthyState(n, labelKey);
     const noCapacity = state ? `; ${state}, offers no capacity` : '';
     if (n.pool === null) {
       if (why) set(n, null, why.reason, why.message);
@@ -79,6 +94,23 @@ export function assignPools(
       } else {
         set(n, null, 'ForeignWorkload', `${foreign}: leaves the ${n.pool} pool`);
       }
+      continue;
+    }
+    if (n.pool === 'test' && gpuSharing(n)) {
+      if (busy(n))
+        set(
+          n,
+          'test',
+          'InUse',
+          `${sharedNote(n)}: no test node, but a benchmark or gpuops pod runs here: stays test until it ends`,
+        );
+      else
+        set(
+          n,
+          'unused',
+          'SharedGPU',
+          `${sharedNote(n)}: a run time measured there is no measurement; back to unused`,
+        );
       continue;
     }
     if (n.pool === 'test') {
@@ -114,7 +146,7 @@ export function assignPools(
       }
     }
     const missing = Math.max(0, g.target - kept.length);
-    const idle = g.candidates.filter((n) => !busy(n));
+    const idle = g.candidates.filter((n) => !busy(n) && !gpuSharing(n));
     const chosen = idle.slice(0, missing);
     chosen.forEach((n, i) => {
       const replaced = unhealthy[i];
@@ -123,7 +155,7 @@ export function assignPools(
           n,
           'test',
           'ReplacedTestNode',
-          `becomes test${scope}, replacing ${replaced.name} (${unhealthyState(replaced)})`,
+          `becomes test${scope}, replacing ${replaced.name} (${unhealthyState(replaced, labelKey)})`,
         );
       } else {
         set(n, 'test', 'TestPool', `becomes test${scope}: ${kept.length + i + 1} of ${g.target} test nodes`);
@@ -132,17 +164,23 @@ export function assignPools(
     unhealthy.forEach((n, i) => {
       const by = chosen[i];
       const replacement = by ? `, replaced by ${by.name}` : ', no healthy node can replace it';
-      set(n, 'test', 'KeepPool', `stays test; ${unhealthyState(n)}, offers no capacity${replacement}`);
+      set(
+        n,
+        'test',
+        'KeepPool',
+        `stays test; ${unhealthyState(n, labelKey)}, offers no capacity${replacement}`,
+      );
     });
     for (const n of g.candidates) {
       if (decided.has(n.name)) continue;
-      if (n.pool === 'unused') set(n, 'unused', 'KeepPool', 'stays unused');
+      const note = gpuSharing(n) ? `; ${sharedNote(n)}, never a test node` : '';
+      if (n.pool === 'unused') set(n, 'unused', 'KeepPool', `stays unused${note}`);
       else
         set(
           n,
           'unused',
           'Unused',
-          `eligible (${n.gpuAllocatable} GPU${n.gpuAllocatable === 1 ? '' : 's'} allocatable): unused`,
+          `eligible (${n.gpuAllocatable} GPU${n.gpuAllocatable === 1 ? '' : 's'} allocatable): unused${note}`,
         );
     }
   }

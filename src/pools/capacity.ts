@@ -1,3 +1,4 @@
+import { gpuSharing } from '../cluster/snapshot.js';
 import type { NodeInfo, Snapshot } from '../cluster/types.js';
 import type { Pool } from '../spec/types.js';
 import { isHealthy } from './eligibility.js';
@@ -9,7 +10,7 @@ export interface NodeCapacity {
   /** Desired pool (the assignment's `to`), or the node's current pool when it has no assignment. */
   pool: Pool | null;
   gpuProduct: string | null;
-  /** `status.allocatable["nvidia.com/gpu"]`. */
+  /** `status.allocatable["nvidia.com/gpu"]`; for a node with shared GPUs, its physical GPUs. */
   allocatable: number;
   /** GPUs requested by every live pod bound to the node, gpuops-managed or not. */
   used: number;
@@ -19,11 +20,27 @@ export interface NodeCapacity {
 
 /**
  * Free whole GPUs of one node. GPUs held by any pod count as used; a node that is not Ready, not
- * schedulable, or has no allocatable GPU offers 0 (it keeps its pool but no capacity).
+ * schedulable (cordoned, leaving, tainted: `NodeInfo.schedulable`), or has no allocatable GPU
+ * offers 0 (it keeps its pool but no capacity). Shared GPUs count per physical GPU: see
+ * {@link freeWholeGpus}.
  */
 export function freeGpus(node: NodeInfo): number {
   if (!isHealthy(node)) return 0;
-  return Math.max(0, node.gpuAllocatable - node.gpuRequested);
+  return freeWholeGpus(node, node.gpuRequested);
+}
+
+/**
+ * Whole GPUs free on a node whose pods request `requested` `nvidia.com/gpu` in all (pure; no
+ * health check). Whole GPUs: allocatable − requested. Shared GPUs (time-slicing / MPS, see
+ * `gpuSharing`): a physical GPU is free only while none of its `replicas` is requested, so free =
+ * physical − ⌈requested ÷ replicas⌉ (the device plugin may spread the requests over the GPUs; this
+ * assumes it packs them, the most it can offer). Never below 0. The scaling step's capacity uses
+ * this too.
+ */
+export function freeWholeGpus(node: Pick<NodeInfo, 'labels' | 'gpuAllocatable'>, requested: number): number {
+  const shared = gpuSharing(node);
+  if (!shared) return Math.max(0, node.gpuAllocatable - requested);
+  return Math.max(0, shared.physicalGpus - Math.ceil(requested / shared.replicas));
 }
 
 /**
@@ -36,7 +53,7 @@ export function nodeCapacities(snapshot: Snapshot, assignments: PoolAssignment[]
     node: n.name,
     pool: to.has(n.name) ? to.get(n.name)! : n.pool,
     gpuProduct: n.gpuProduct,
-    allocatable: n.gpuAllocatable,
+    allocatable: gpuSharing(n)?.physicalGpus ?? n.gpuAllocatable,
     used: n.gpuRequested,
     free: freeGpus(n),
   }));

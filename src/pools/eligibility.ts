@@ -1,11 +1,20 @@
+import { DEFAULT_POOL_LABEL } from '../cluster/snapshot.js';
 import type { NodeInfo } from '../cluster/types.js';
+import { formatTaint, LEAVING_TAINT_KEYS, noNewPodsTaints } from '../manifests/scheduling.js';
 import type { PoolReason } from './types.js';
 
 /** Why a node cannot join a pool now, with a human message; null when it can. */
 export interface Ineligibility {
   reason: Extract<
     PoolReason,
-    'NoGPU' | 'MIGOnly' | 'NoAllocatableGPU' | 'NotReady' | 'Cordoned' | 'ForeignWorkload'
+    | 'NoGPU'
+    | 'MIGOnly'
+    | 'NoAllocatableGPU'
+    | 'NotReady'
+    | 'Cordoned'
+    | 'Tainted'
+    | 'Leaving'
+    | 'ForeignWorkload'
   >;
   message: string;
 }
@@ -24,12 +33,15 @@ export function isHealthy(node: NodeInfo): boolean {
  * rather than only MIG slices (`MIGOnly`), whole GPUs allocatable (`NoAllocatableGPU`: capacity
  * without allocatable means the device plugin reports them unhealthy), the Ready condition
  * (`NotReady`), schedulability (`Cordoned`: `spec.unschedulable` or the node lifecycle
- * controller's unreachable / not-ready taint), and no GPUs held by pods gpuops does not manage
- * (`ForeignWorkload`).
+ * controller's unreachable / not-ready taint; `Leaving`: a taint of the Cluster Autoscaler or
+ * Karpenter that removes the node, or `out-of-service`; `Tainted`: any other NoSchedule/NoExecute
+ * taint gpuops's pods do not tolerate — the one rule is `noNewPodsTaints`), and no GPUs held by
+ * pods gpuops does not manage (`ForeignWorkload`).
  *
+ * @param labelKey the pool label key (its taint is gpuops's own and never blocks)
  * @returns null when the node is eligible
  */
-export function ineligibility(node: NodeInfo): Ineligibility | null {
+export function ineligibility(node: NodeInfo, labelKey: string = DEFAULT_POOL_LABEL): Ineligibility | null {
   if (node.gpuCapacity === 0 && node.gpuAllocatable === 0 && node.migAllocatable === 0 && !node.gpuProduct) {
     return { reason: 'NoGPU', message: 'no nvidia.com/gpu capacity: not a GPU node' };
   }
@@ -49,12 +61,23 @@ export function ineligibility(node: NodeInfo): Ineligibility | null {
     return { reason: 'NotReady', message: 'the Ready condition is not True' };
   }
   if (!node.schedulable) {
-    const taint = node.taints.find(
-      (t) => t.key === 'node.kubernetes.io/unreachable' || t.key === 'node.kubernetes.io/not-ready',
-    );
+    if (node.cordoned) return { reason: 'Cordoned', message: 'cordoned (spec.unschedulable)' };
+    const blocking = noNewPodsTaints(node.taints, labelKey);
+    const leaving = blocking.filter((t) => LEAVING_TAINT_KEYS.includes(t.key));
+    if (leaving.length > 0) {
+      return {
+        reason: 'Leaving',
+        message: `on its way out (tainted ${leaving.map(formatTaint).join(', ')}): offers no capacity`,
+      };
+    }
+    // The node lifecycle controller's and kubelet's own (`unreachable`, `not-ready`, `unschedulable`, …).
+    const lifecycle = blocking.find((t) => t.key.startsWith('node.kubernetes.io/'));
+    if (lifecycle || blocking.length === 0) {
+      return { reason: 'Cordoned', message: `tainted ${lifecycle?.key ?? 'unschedulable'}` };
+    }
     return {
-      reason: 'Cordoned',
-      message: node.cordoned ? 'cordoned (spec.unschedulable)' : `tainted ${taint?.key ?? 'unschedulable'}`,
+      reason: 'Tainted',
+      message: `tainted ${blocking.map(formatTaint).join(', ')}, which gpuops's pods do not tolerate: offers no capacity`,
     };
   }
   if (node.foreignGpuRequested > 0) {
@@ -66,11 +89,14 @@ export function ineligibility(node: NodeInfo): Ineligibility | null {
   return null;
 }
 
-/** A short description of why a node offers no capacity (NotReady, cordoned, 0 allocatable), or null. */
-export function unhealthyState(node: NodeInfo): string | null {
+/** A short description of why a node offers no capacity (NotReady, cordoned, tainted, 0 allocatable), or null. */
+export function unhealthyState(node: NodeInfo, labelKey: string = DEFAULT_POOL_LABEL): string | null {
   if (!node.ready) return 'NotReady';
   if (node.cordoned) return 'cordoned';
-  if (!node.schedulable) return 'unschedulable (unreachable/not-ready taint)';
+  if (!node.schedulable) {
+    const blocking = noNewPodsTaints(node.taints, labelKey);
+    return blocking.length > 0 ? `tainted ${blocking.map(formatTaint).join(', ')}` : 'unschedulable';
+  }
   if (node.gpuAllocatable < 1) return 'without allocatable GPUs';
   return null;
 }

@@ -1,3 +1,4 @@
+import type { GpuSharing } from '../cluster/types.js';
 import type { Pool } from '../spec/types.js';
 
 /** Machine reasons of a pool decision. */
@@ -12,6 +13,10 @@ export type PoolReason =
   | 'MIGOnly'
   | 'NotReady'
   | 'Cordoned'
+  | 'Tainted'
+  | 'Leaving'
+  | 'SharedGPU'
+  | 'ReturnedIdle'
   | 'NoAllocatableGPU'
   | 'ForeignWorkload'
   | 'MovedForScaleUp';
@@ -23,4 +28,11 @@ export interface PoolAssignment {
   to: Pool | null;
   reason: PoolReason;
   message: string;
+  /**
+   * Present when the node's GPUs are shared by time-slicing or MPS: it is never a test node, and
+   * its capacity counts physical GPUs, not the advertised replicas.
+   */
+  shared?: GpuSharing;
+  /** With `ReturnedIdle`: how long the node had held no GPU pod (seconds). */
+  emptySeconds?: number;
 }

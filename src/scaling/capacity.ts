@@ -1,4 +1,5 @@
 import type { Snapshot } from '../cluster/types.js';
+import { freeWholeGpus } from '../pools/capacity.js';
 import type { NodeCapacity } from './types.js';
 
 /**
@@ -6,6 +7,8 @@ import type { NodeCapacity } from './types.js';
  * ANY live pod bound to the node (managed or not; Pending-unbound, Succeeded and Failed pods hold
  * none), never below 0. A node that is not Ready, is cordoned or carries an unreachable/not-ready
  * taint (`schedulable: false`) offers 0: the scheduler would not place a pod there. Sorted by name.
+ * `schedulable` is the pools' one rule of "taints that mean no new pods" (`noNewPodsTaints`), so
+ * a node the Cluster Autoscaler or Karpenter is removing is never an unused node to move.
  */
 export function nodeCapacity(snapshot: Snapshot): NodeCapacity[] {
   const requested = new Map<string, number>();
@@ -22,7 +25,8 @@ export function nodeCapacity(snapshot: Snapshot): NodeCapacity[] {
         node: n.name,
         pool: n.pool,
         gpuProduct: n.gpuProduct,
-        freeGpus: offers ? Math.max(0, n.gpuAllocatable - used) : 0,
+        // Shared (time-sliced / MPS) GPUs count per physical GPU: the pools' one rule.
+        freeGpus: offers ? freeWholeGpus(n, used) : 0,
       };
     })
     .sort((a, b) => (a.node < b.node ? -1 : a.node > b.node ? 1 : 0));

@@ -74,6 +74,8 @@ export interface PolicySpec {
     labelKey: string;
     taint: { enabled: boolean; effect: TaintEffect };
     test: { size: number; perGPUProduct: boolean };
+    /** Seconds a node gpuops moved into a task pool may stay empty before it returns to `unused`. */
+    returnAfterSeconds: number;
   };
   placement: { longTaskThresholdSeconds: number };
   benchmark: {

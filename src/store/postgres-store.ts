@@ -17,6 +17,9 @@ import {
   decisionFromRow,
   NODE_COLUMNS,
   nodeCells,
+  nodeEmptinessSql,
+  nodeEmptinessFromRows,
+  OLDEST_SNAPSHOT_SQL,
   POD_COLUMNS,
   podCells,
   PULL_REQUEST_COLUMNS,
@@ -34,6 +37,7 @@ import {
 import type {
   BenchmarkRun,
   DecisionRecord,
+  NodeEmptiness,
   PullRequestRecord,
   Store,
   UtilizationSampleRecord,
@@ -326,6 +330,17 @@ export class PostgresStore implements Store {
       [cluster],
     );
     return rows.map(pullRequestFromRow);
+  }
+
+  nodeEmptiness(nodes: readonly string[]): Promise<NodeEmptiness> {
+    return this.withClient('nodeEmptiness', async (c) => {
+      const rows = await c.query(nodeEmptinessSql('= ANY($1::text[])'), [[...nodes]]);
+      const head = await c.query(OLDEST_SNAPSHOT_SQL);
+      return nodeEmptinessFromRows(
+        rows.rows as { name: unknown; empty_ms: unknown }[],
+        (head.rows[0] as { oldest: unknown } | undefined)?.oldest ?? null,
+      );
+    });
   }
 
   prune(before: string): Promise<number> {

@@ -5,7 +5,13 @@
 import type { NodeInfo, PodInfo, Snapshot, Taint } from '../cluster/types.js';
 import type { Pool } from '../spec/types.js';
 import { StoreError } from './errors.js';
-import type { BenchmarkRun, DecisionRecord, PullRequestRecord, UtilizationSampleRecord } from './types.js';
+import type {
+  BenchmarkRun,
+  DecisionRecord,
+  NodeEmptiness,
+  PullRequestRecord,
+  UtilizationSampleRecord,
+} from './types.js';
 
 /** A value as it goes into a statement before dialect encoding. */
 export type Cell = string | number | boolean | null;
@@ -338,4 +344,29 @@ export function pullRequestUpsertTail(): string {
   )
     .map((c) => `${c} = excluded.${c}`)
     .join(', ')}`;
+}
+
+/**
+ * `Store.nodeEmptiness`: per node seen busy, the first snapshot after the last busy one.
+ * `names` is the SQL that matches the node names asked for (a bound list per dialect).
+ */
+export const nodeEmptinessSql = (names: string): string => `WITH busy AS (
+  SELECT n.name AS name, MAX(s.taken_at_ms) AS busy_ms
+  FROM snapshot_nodes n JOIN snapshots s ON s.id = n.snapshot_id
+  WHERE (n.gpu_requested > 0 OR n.managed_pods > 0) AND n.name ${names}
+  GROUP BY n.name)
+SELECT b.name AS name, (SELECT MIN(s2.taken_at_ms) FROM snapshots s2 WHERE s2.taken_at_ms > b.busy_ms) AS empty_ms
+FROM busy b`;
+export const OLDEST_SNAPSHOT_SQL = 'SELECT MIN(taken_at_ms) AS oldest FROM snapshots';
+
+/** Rows of {@link nodeEmptinessSql} and {@link OLDEST_SNAPSHOT_SQL} → `NodeEmptiness`. */
+export function nodeEmptinessFromRows(
+  rows: readonly { name: unknown; empty_ms: unknown }[],
+  oldest: unknown,
+): NodeEmptiness {
+  const iso = (ms: unknown) => (ms === null || ms === undefined ? null : new Date(Number(ms)).toISOString());
+  return {
+    oldest: iso(oldest),
+    emptyAfterBusy: new Map(rows.map((r) => [String(r.name), iso(r.empty_ms)])),
+  };
 }

@@ -18,6 +18,9 @@ import {
   decisionFromRow,
   NODE_COLUMNS,
   nodeCells,
+  nodeEmptinessSql,
+  nodeEmptinessFromRows,
+  OLDEST_SNAPSHOT_SQL,
   POD_COLUMNS,
   podCells,
   PULL_REQUEST_COLUMNS,
@@ -35,6 +38,7 @@ import {
 import type {
   BenchmarkRun,
   DecisionRecord,
+  NodeEmptiness,
   PullRequestRecord,
   Store,
   UtilizationSampleRecord,
@@ -278,6 +282,18 @@ export class SqliteStore implements Store {
           'SELECT * FROM pull_requests WHERE cluster = ? ORDER BY updated_at_ms DESC, id DESC',
         ).all(cluster) as Row[]
       ).map(pullRequestFromRow),
+    );
+  }
+
+  nodeEmptiness(nodes: readonly string[]): Promise<NodeEmptiness> {
+    return this.run('nodeEmptiness', () =>
+      this.db.transaction(() => {
+        const rows = this.prepare(nodeEmptinessSql('IN (SELECT value FROM json_each(?))')).all(
+          JSON.stringify(nodes),
+        ) as { name: unknown; empty_ms: unknown }[];
+        const head = this.prepare(OLDEST_SNAPSHOT_SQL).get() as { oldest: unknown } | undefined;
+        return nodeEmptinessFromRows(rows, head?.oldest ?? null);
+      })(),
     );
   }
 

@@ -64,6 +64,14 @@ export interface PullRequestRecord {
   updatedAt: string;
 }
 
+/** See `Store.nodeEmptiness`. Times are ISO-8601. */
+export interface NodeEmptiness {
+  /** Taken-at of the oldest stored snapshot, or null when none is stored. */
+  oldest: string | null;
+  /** Node → first snapshot after the last one that saw a GPU pod there (null: the newest did). */
+  emptyAfterBusy: Map<string, string | null>;
+}
+
 /**
  * The database. Two implementations share versioned migrations: SQLite (`better-sqlite3`,
  * default, `sqlite:PATH`) and PostgreSQL (`pg`, `postgres://…`). Every method may reject with a
@@ -78,6 +86,15 @@ export interface Store {
   saveSnapshot(snapshot: Snapshot): Promise<number>;
   /** The newest snapshot, or null. */
   latestSnapshot(): Promise<Snapshot | null>;
+
+  /**
+   * What the stored snapshots say about GPU pods on nodes, for returning idle nodes (issue 11
+   * item 6): the oldest stored snapshot's time, and for every node of `nodes` that some stored snapshot saw
+   * holding a GPU pod (`gpuRequested > 0` or a gpuops pod), the time of the first snapshot after
+   * the last such one (null when the newest snapshot still saw one). Reaches back as far as the
+   * stored snapshots (`keepSnapshots` passes). Optional: without it no node is returned.
+   */
+  nodeEmptiness?(nodes: readonly string[]): Promise<NodeEmptiness>;
 
   recordBenchmarkRun(run: BenchmarkRun): Promise<void>;
   /** Runs of one algorithm at one spec hash, oldest first. */

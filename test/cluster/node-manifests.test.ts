@@ -52,7 +52,7 @@ describe('node manifests', () => {
     golden('nodes-kustomization.yaml', files.at(-1)!.content);
   });
 
-  it('with pools.taint.enabled: pool taint plus the node’s own non-system taints, sorted (SSA replaces the list)', () => {
+  it('with pools.taint.enabled: only the pool taint; the node’s own taints stay out of Git (golden)', () => {
     const cordonedTest: PoolAssignment = {
       node: 'gpu-h100-02',
       from: 'test',
@@ -60,26 +60,82 @@ describe('node manifests', () => {
       reason: 'KeepPool',
       message: '',
     };
-    const t4: PoolAssignment = {
-      node: 'gpu-t4-04',
-      from: 'long-task',
-      to: 'long-task',
-      reason: 'KeepPool',
-      message: '',
-    };
     const out = renderNodeFiles({
       cluster: 'prod',
-      assignments: [cordonedTest, t4],
+      assignments: [cordonedTest],
       nodes: snap.nodes,
       policy: withTaint,
     });
     golden('gpu-h100-02-tainted.yaml', out[0]!.content);
-    // node.kubernetes.io/unschedulable and unreachable belong to the node lifecycle controller: never rendered.
-    const doc = parse(out[1]!.content) as { spec: { taints: unknown[] } };
-    expect(doc.spec.taints).toEqual([
-      { key: 'gpuops.dev/pool', value: 'long-task', effect: 'NoSchedule' },
-      { key: 'nvidia.com/gpu', value: 'present', effect: 'NoSchedule' },
-    ]);
+  });
+
+  // Issue 13 item 2: a node carrying an autoscaler's, an operator's and a team's taints and labels
+  // at the moment the pools change. Before: every non-system taint was copied into Git.
+  it.each([
+    ['taints off', defaults.spec, undefined],
+    ['taints on', withTaint, [{ key: 'gpuops.dev/pool', value: 'short-task', effect: 'NoSchedule' }]],
+  ])('Git holds only what gpuops owns (%s): foreign taints and labels never travel', (_, policy, taints) => {
+    const base = snap.nodes.find((n) => n.name === 'gpu-t4-01')!;
+    const node = {
+      ...base,
+      pool: 'unused' as const,
+      labels: {
+        ...base.labels,
+        'gpuops.dev/pool': 'unused',
+        'karpenter.sh/nodepool': 'gpu-spot',
+        'team.example.com/owner': 'vision',
+        'node.kubernetes.io/instance-type': 'g4dn.xlarge',
+      },
+      taints: [
+        { key: 'ToBeDeletedByClusterAutoscaler', value: '1764583200', effect: 'NoSchedule' as const },
+        { key: 'nvidia.com/gpu', value: 'present', effect: 'NoSchedule' as const },
+        { key: 'dedicated', value: 'vision', effect: 'NoExecute' as const },
+        { key: 'gpuops.dev/pool', value: 'unused', effect: 'NoSchedule' as const },
+      ],
+    };
+    const moving: PoolAssignment = {
+      node: 'gpu-t4-01',
+      from: 'unused',
+      to: 'short-task',
+      reason: 'MovedForScaleUp',
+      message: '',
+    };
+    const [file] = renderNodeFiles({ cluster: 'prod', assignments: [moving], nodes: [node], policy });
+    const doc = parse(file!.content);
+    expect(doc.metadata.labels).toEqual({
+      'app.kubernetes.io/managed-by': 'gpuops',
+      'gpuops.dev/pool': 'short-task',
+    });
+    expect(doc.spec?.taints).toEqual(taints);
+    for (const foreign of [
+      'ToBeDeleted',
+      'dedicated',
+      'nvidia.com/gpu',
+      'karpenter',
+      'team.example',
+      'instance-type',
+    ])
+      expect(file!.content).not.toContain(foreign);
+  });
+
+  it('a node gpuops moved carries moved-by and moved-at while in a task pool; back in unused, neither', () => {
+    const moved = new Map([['gpu-t4-01', '2026-12-01T09:00:00.000Z']]);
+    const render = (to: 'short-task' | 'unused') =>
+      parse(
+        renderNodeFiles({
+          cluster: 'prod',
+          assignments: [{ node: 'gpu-t4-01', from: 'short-task', to, reason: 'KeepPool', message: '' }],
+          nodes: snap.nodes,
+          policy: defaults.spec,
+          moved,
+        })[0]!.content,
+      ).metadata.annotations;
+    expect(render('short-task')).toMatchObject({
+      'gpuops.dev/moved-by': 'gpuops',
+      'gpuops.dev/moved-at': '2026-12-01T09:00:00.000Z',
+    });
+    expect(render('unused')['gpuops.dev/moved-by']).toBeUndefined();
+    expect(render('unused')['gpuops.dev/moved-at']).toBeUndefined();
   });
 
   it('a node leaving its pool keeps a manifest without the pool label (SSA removes it); untouched nodes get none', () => {
@@ -122,6 +178,7 @@ describe('node manifests', () => {
       renderNodeFiles({ cluster: 'prod', assignments, nodes, policy: withTaint });
     const shuffledTaints = snap.nodes.map((n) => ({ ...n, taints: [...n.taints].reverse() }));
     expect(tainted(shuffledTaints)).toEqual(tainted(snap.nodes));
+    expect(tainted([])).toEqual(tainted(snap.nodes)); // nothing of the live node travels
   });
 
   it('the sync-wave is the string "-1" and the sync options forbid prune and delete (Argo CD and Flux)', () => {

@@ -33,7 +33,7 @@ let result: DemoResult;
 
 beforeAll(async () => {
   result = await runDemo({ dir: tempDir() });
-}, 120_000);
+}, 180_000);
 
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
@@ -59,7 +59,7 @@ describe('gpuops demo scenario, final state', () => {
     }
   });
 
-  it('moved unused nodes into the pools: the first replicas of each, then the full short-task pool', () => {
+  it('moved unused nodes into the pools (the first replicas of each, then the full short-task pool) and returned the emptied one', () => {
     const pool = new Map(result.nodes.map((n) => [n.name, n.pool]));
     expect(result.movedNodes).toEqual([
       { node: 'gpu-h100-01', pool: 'long-task', algorithm: 'bert-train' },
@@ -68,8 +68,10 @@ describe('gpuops demo scenario, final state', () => {
     ]);
     expect(pool.get('gpu-h100-01')).toBe('long-task');
     expect(pool.get('gpu-t4-01')).toBe('short-task');
-    expect(pool.get('gpu-t4-03')).toBe('short-task');
-    expect(result.nodes.filter((n) => n.pool === 'unused')).toEqual([]);
+    // Issue 11 item 6: after the scale-down gpu-t4-03 holds no pod; returnAfterSeconds later it is back.
+    expect(result.returnedNodes).toEqual(['gpu-t4-03']);
+    expect(pool.get('gpu-t4-03')).toBe('unused');
+    expect(result.nodes.filter((n) => n.pool === 'unused').map((n) => n.name)).toEqual(['gpu-t4-03']);
   });
 
   it('runs the Deployments in the simulated cluster: scaled up to 5, then down to 4', () => {
@@ -88,7 +90,7 @@ describe('gpuops demo scenario, final state', () => {
       replicasInGit: 4,
       readyPods: 4,
     });
-    expect(resnet.utilization).toBe(25); // 100 GPU-percent offered over 4 GPUs
+    expect(resnet.utilization).toBe(50); // 200 GPU-percent offered over 4 GPUs (in band at the end)
     expect(result.lastPassWrites).toEqual([]); // a pass after the last change writes nothing
     const bert = result.algorithms.find((a) => a.name === 'bert-train')!;
     expect(bert).toMatchObject({ pool: 'long-task', benchmarkSeconds: 1500, readyPods: 1, utilization: 65 });
@@ -100,9 +102,12 @@ describe('gpuops demo scenario, final state', () => {
     const deployment = atMain(result.origin, `${root}/algorithms/resnet50-infer/deployment.yaml`);
     expect(deployment.spec.replicas).toBe(4);
     expect(deployment.spec.template.spec.nodeSelector).toEqual({ 'gpuops.dev/pool': 'short-task' });
-    expect(atMain(result.origin, `${root}/nodes/gpu-t4-03.yaml`).metadata.labels['gpuops.dev/pool']).toBe(
-      'short-task',
-    );
+    const returned = atMain(result.origin, `${root}/nodes/gpu-t4-03.yaml`).metadata;
+    expect(returned.labels['gpuops.dev/pool']).toBe('unused');
+    expect(returned.annotations['gpuops.dev/moved-by']).toBeUndefined();
+    const moved = atMain(result.origin, `${root}/nodes/gpu-t4-01.yaml`).metadata;
+    expect(moved.labels['gpuops.dev/pool']).toBe('short-task');
+    expect(moved.annotations['gpuops.dev/moved-by']).toBe('gpuops');
     expect(atMain(result.origin, `${root}/nodes/gpu-a100-02.yaml`).metadata.labels['gpuops.dev/pool']).toBe(
       'test',
     );
@@ -186,7 +191,8 @@ describe('node bin/gpuops.js demo', () => {
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(stdout).toContain('Step 4 of 4');
-    expect(stdout).toMatch(/^resnet50-infer\s+short-task\s+45 s\s+4\s+4\s+25 %/m);
+    expect(stdout).toMatch(/^resnet50-infer\s+short-task\s+45 s\s+4\s+4\s+50 %/m);
+    expect(stdout).toMatch(/^unused\s+1\s+1\s+gpu-t4-03 \(returned after it stayed empty\)/m);
     expect(stdout).toMatch(/^merged\s+pools\s+gpuops\/demo\/pools/m);
     expect(stdout).toContain(`git -C ${dir}/origin.git log --all`);
     expect(stdout).toContain(`--database sqlite:${dir}/gpuops.db`);

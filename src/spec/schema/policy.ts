@@ -40,7 +40,7 @@ export const policySchema: JSONSchemaType<Policy> = {
         pools: {
           type: 'object',
           additionalProperties: false,
-          required: ['labelKey', 'taint', 'test'],
+          required: ['labelKey', 'taint', 'test', 'returnAfterSeconds'],
           properties: {
             labelKey: { type: 'string', format: 'k8s-label-key' },
             taint: {
@@ -61,6 +61,7 @@ export const policySchema: JSONSchemaType<Policy> = {
                 perGPUProduct: { type: 'boolean' },
               },
             },
+            returnAfterSeconds: seconds,
           },
         },
         placement: {

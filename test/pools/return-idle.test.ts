@@ -1,0 +1,173 @@
+/**
+ * Issue 11 item 6: pools shrink. `returnIdleNodes` as a table: the boundary at
+ * `pools.returnAfterSeconds` (1800 s by default) with a row on each side, and every rule that keeps
+ * a node where it is.
+ */
+import { describe, expect, it } from 'vitest';
+import type { NodeInfo } from '../../src/cluster/types.js';
+import { emptySinceOf, returnIdleNodes, type ReturnIdleInput } from '../../src/pools/return-idle.js';
+import type { PoolAssignment } from '../../src/pools/types.js';
+import type { Pool } from '../../src/spec/types.js';
+
+const NOW = new Date('2026-12-01T12:00:00Z');
+const ago = (s: number) => new Date(NOW.getTime() - s * 1000).toISOString();
+
+function node(name: string, pool: Pool, o: Partial<NodeInfo> = {}): NodeInfo {
+  return {
+    name,
+    labels: { 'gpuops.dev/pool': pool },
+    ready: true,
+    cordoned: false,
+    schedulable: true,
+    gpuProduct: 'Tesla-T4',
+    gpuCapacity: 1,
+    gpuAllocatable: 1,
+    migAllocatable: 0,
+    gpuRequested: 0,
+    foreignGpuRequested: 0,
+    managedPods: 0,
+    pool,
+    taints: [],
+    ...o,
+  };
+}
+
+const keep = (n: NodeInfo): PoolAssignment => ({
+  node: n.name,
+  from: n.pool,
+  to: n.pool,
+  reason: 'KeepPool',
+  message: `stays ${n.pool}`,
+});
+
+/** short-task: st-busy runs the one pod; st-moved was moved by gpuops 2 h ago and is empty. */
+function input(o: Partial<ReturnIdleInput> & { emptyFor?: number } = {}): ReturnIdleInput {
+  const nodes = [
+    node('st-busy', 'short-task', { gpuRequested: 1, managedPods: 1 }),
+    node('st-moved', 'short-task'),
+  ];
+  return {
+    assignments: nodes.map(keep),
+    nodes,
+    moved: new Map([['st-moved', ago(7200)]]),
+    emptySince: new Map([['st-moved', ago(o.emptyFor ?? 3600)]]),
+    demandGpus: { 'short-task': 1 },
+    scalingUp: new Set(),
+    returnAfterSeconds: 1800,
+    now: NOW,
+    ...o,
+  };
+}
+
+const moved = (i: ReturnIdleInput) => returnIdleNodes(i).find((a) => a.node === 'st-moved')!;
+
+describe('returnIdleNodes', () => {
+  it.each([
+    [1799, 'short-task', 'KeepPool'],
+    [1800, 'unused', 'ReturnedIdle'],
+    [1801, 'unused', 'ReturnedIdle'],
+  ])('empty for %i s with returnAfterSeconds 1800 → %s (%s)', (emptyFor, to, reason) => {
+    const a = moved(input({ emptyFor }));
+    expect([a.to, a.reason]).toEqual([to, reason]);
+    if (reason === 'ReturnedIdle') {
+      expect(a.emptySeconds).toBe(emptyFor);
+      expect(a.message).toContain(`no GPU pod for ${emptyFor} s`);
+    }
+  });
+
+  it('the empty time starts at the move when the node was empty before it (moved 1799 s ago: stays)', () => {
+    const a = moved(input({ moved: new Map([['st-moved', ago(1799)]]), emptyFor: 7200 }));
+    expect([a.to, a.reason]).toEqual(['short-task', 'KeepPool']);
+    const b = moved(input({ moved: new Map([['st-moved', ago(1800)]]), emptyFor: 7200 }));
+    expect([b.to, b.reason, b.emptySeconds]).toEqual(['unused', 'ReturnedIdle', 1800]);
+  });
+
+  it('a node a person labelled (no moved-by annotation) stays, however long it is empty', () => {
+    expect(moved(input({ moved: new Map() })).reason).toBe('KeepPool');
+  });
+
+  it('a node that holds a GPU pod now stays, whatever the history says', () => {
+    const i = input();
+    const nodes = i.nodes.map((n) => (n.name === 'st-moved' ? { ...n, gpuRequested: 1 } : n));
+    expect(moved({ ...i, nodes }).reason).toBe('KeepPool');
+  });
+
+  it('no known empty history: stays', () => {
+    expect(moved(input({ emptySince: new Map() })).reason).toBe('KeepPool');
+  });
+
+  it('a scale-up decided for the pool in this pass counts on it: stays, and says so', () => {
+    const a = moved(input({ scalingUp: new Set<Pool>(['short-task']) }));
+    expect(a.to).toBe('short-task');
+    expect(a.message).toContain('a scale-up in short-task counts on its GPUs');
+    expect(moved(input({ scalingUp: new Set<Pool>(['long-task']) })).reason).toBe('ReturnedIdle');
+  });
+
+  it.each([
+    [1, 'ReturnedIdle'], // 2 GPUs in the pool, 1 needed: one can go
+    [2, 'KeepPool'], // both needed
+  ])('keeps as many GPUs as the pool’s pods need (demand %i → %s)', (demand, reason) => {
+    const a = moved(input({ demandGpus: { 'short-task': demand } }));
+    expect(a.reason).toBe(reason);
+    if (reason === 'KeepPool') expect(a.message).toContain(`need ${demand} GPU(s) and 1 would be left`);
+  });
+
+  it('two idle moved nodes and room for one to go: the longer-empty one returns', () => {
+    const nodes = [node('st-a', 'short-task'), node('st-b', 'short-task')];
+    const out = returnIdleNodes({
+      assignments: nodes.map(keep),
+      nodes,
+      moved: new Map([
+        ['st-a', ago(9000)],
+        ['st-b', ago(9000)],
+      ]),
+      emptySince: new Map([
+        ['st-a', ago(2000)],
+        ['st-b', ago(5000)],
+      ]),
+      demandGpus: { 'short-task': 1 },
+      scalingUp: new Set(),
+      returnAfterSeconds: 1800,
+      now: NOW,
+    });
+    expect(out.map((a) => [a.node, a.to, a.reason])).toEqual([
+      ['st-a', 'short-task', 'KeepPool'],
+      ['st-b', 'unused', 'ReturnedIdle'],
+    ]);
+  });
+
+  it('test and unused nodes, and nodes changing pool anyway, are left as they are', () => {
+    const nodes = [node('t', 'test'), node('u', 'unused')];
+    const i = input();
+    const out = returnIdleNodes({
+      ...i,
+      nodes: [...i.nodes, ...nodes],
+      assignments: [...i.assignments, ...nodes.map(keep)],
+      moved: new Map([...i.moved, ['t', ago(9000)], ['u', ago(9000)]]),
+      emptySince: new Map([...i.emptySince, ['t', ago(9000)], ['u', ago(9000)]]),
+    });
+    expect(out.filter((a) => a.node === 't' || a.node === 'u').map((a) => a.reason)).toEqual([
+      'KeepPool',
+      'KeepPool',
+    ]);
+  });
+});
+
+describe('emptySinceOf', () => {
+  it('first snapshot after the last busy one; never busy → the oldest snapshot; busy now → none', () => {
+    const nodes = [
+      node('a', 'short-task'),
+      node('b', 'short-task'),
+      node('c', 'short-task', { managedPods: 1 }),
+    ];
+    const got = emptySinceOf(nodes, {
+      oldest: ago(3000),
+      emptyAfterBusy: new Map<string, string | null>([
+        ['a', ago(600)],
+        ['c', null],
+      ]),
+    });
+    expect(Object.fromEntries(got)).toEqual({ a: ago(600), b: ago(3000) });
+    expect(emptySinceOf(nodes, { oldest: null, emptyAfterBusy: new Map() }).size).toBe(0);
+  });
+});

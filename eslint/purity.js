@@ -41,6 +41,11 @@ export const PURE_FILES = [
   'src/controller/desired-state.ts',
   'src/controller/invalid-specs.ts',
   'src/controller/lease-decision.ts',
+  'src/replay/trace.ts',
+  'src/replay/figures.ts',
+  'src/replay/fleet.ts',
+  'src/replay/report.ts',
+  'src/sim/controllers/hpa-behavior.ts',
 ];
 
 /** Node built-ins that do I/O, read process state, schedule work or load code. */

@@ -174,6 +174,8 @@ export class WorkingCopy {
   private heads: Map<string, string> | null = null;
   /** Remote branches whose heads the base branch contains, for the same heads. */
   private merged: Set<string> | null = null;
+  /** Files under a prefix at a base commit (`sha:prefix`), at most 16. */
+  private readonly treeCache = new Map<string, Map<string, string>>();
   private queue: Promise<unknown> = Promise.resolve();
 
   private constructor(opts: WorkingCopyOptions) {
@@ -307,6 +309,12 @@ export class WorkingCopy {
             throw this.fail('clone', err);
           }
         } else {
+          // The remote stands still (one `ls-remote`, lighter than a fetch and its maintenance):
+          // the fetch is skipped. The replay makes thousands of passes where nothing moved.
+          if (this.originSet && (await this.remoteUnmoved(await this.remoteHeads()))) {
+            this.synced = true;
+            return;
+          }
           try {
             if (!this.originSet) await this.repoGit.remote(['set-url', 'origin', this.url]);
             await this.repoGit.fetch([
@@ -327,6 +335,17 @@ export class WorkingCopy {
       },
       (err) => err instanceof GitOpsError && err.kind === 'transient',
     );
+  }
+
+  /** True when every branch of the remote points where the last fetch or push left it. */
+  private async remoteUnmoved(known: Map<string, string>): Promise<boolean> {
+    const out = await this.run('ls-remote', ['ls-remote', '--heads', 'origin']);
+    const heads = new Map<string, string>();
+    for (const line of out.split('\n')) {
+      const [sha, ref] = line.split('\t');
+      if (sha && ref?.startsWith('refs/heads/')) heads.set(ref.slice('refs/heads/'.length), sha);
+    }
+    return heads.size === known.size && [...known].every(([branch, sha]) => heads.get(branch) === sha);
   }
 
   private async ensureSynced(): Promise<void> {
@@ -469,6 +488,10 @@ export class WorkingCopy {
     return this.serial(async () => {
       await this.ensureSynced();
       const base = this.baseOf(await this.remoteHeads());
+      // Commits never change: a tree read at the same base commit is answered from memory.
+      const key = `${base}:${prefix}`;
+      const cached = this.treeCache.get(key);
+      if (cached) return new Map(cached);
       const out = await this.run('ls-tree', [
         'ls-tree',
         '-r',
@@ -492,7 +515,9 @@ export class WorkingCopy {
           throw new GitOpsError('refused', 'cat-file', `blob ${sha} of ${path} not read`);
         tree.set(path, text);
       }
-      return tree;
+      if (this.treeCache.size >= 16) this.treeCache.delete(this.treeCache.keys().next().value!);
+      this.treeCache.set(key, tree);
+      return new Map(tree);
     });
   }
 

@@ -2,6 +2,7 @@ import type { PodInfo } from '../cluster/types.js';
 import type { Pool, Policy, ResolvedAlgorithm } from '../spec/types.js';
 import { podSlots } from './capacity.js';
 import { lastChangeMs, recommendationOf, type RecommendationBounds } from './history.js';
+import { sizeForLoad } from './size-for-load.js';
 import type {
   DecisionRecord,
   DetailedDecision,
@@ -348,7 +349,11 @@ export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): 
       );
     }
     const n = ready.length;
-    const desired = from - Math.min(step, from - minReplicas);
+    const sizing = { pods: n, utilization, min, max, step, minReplicas, maxReplicas };
+    const desired =
+      s.sizing === 'load'
+        ? sizeForLoad({ direction: 'down', from, ...sizing })
+        : from - Math.min(step, from - minReplicas);
     const after = Math.min(n, desired);
     const predicted = (utilization * n) / after;
     if (predicted > max) {
@@ -385,7 +390,22 @@ export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): 
     return hold('AtMaxReplicas', `${above}, but replicas ${from} are at maxReplicas ${maxReplicas}`);
   const wait = cooldown('up');
   if (wait) return hold('CooldownActive', `${above}; ${wait}`);
-  const st = stabilize('up', Math.min(maxReplicas, from + step));
+  const st = stabilize(
+    'up',
+    s.sizing === 'load'
+      ? sizeForLoad({
+          direction: 'up',
+          from,
+          pods: sampled.length,
+          utilization,
+          min,
+          max,
+          step,
+          minReplicas,
+          maxReplicas,
+        })
+      : Math.min(maxReplicas, from + step),
+  );
   if ('wait' in st) return hold('StabilizationWindow', `${above}; ${st.wait}`);
   const want = st.to - from;
   if (poolSlots >= 1) {

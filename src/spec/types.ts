@@ -96,6 +96,11 @@ export interface PolicySpec {
     minReplicas: number;
     maxReplicas: number;
     step: number;
+    /**
+     * How far one decision goes: `step` (default) by `step` replicas; `load` by the replicas the
+     * load needs at the band's middle, at least `step` (see `scaling/size-for-load.ts`).
+     */
+    sizing: 'step' | 'load';
     /** Percent, 0..100. */
     utilization: { min: number; max: number };
     windowSeconds: number;

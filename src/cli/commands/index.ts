@@ -18,6 +18,7 @@ export const COMMANDS: Record<string, () => Promise<{ register: RegisterCommand 
   prs: () => import('./prs.js'),
   status: () => import('./status.js'),
   sim: () => import('./sim.js'),
+  replay: () => import('./replay.js'),
 };
 
 /**

@@ -9,8 +9,10 @@
  *   `target.averageValue` / `averageUtilization` / `value` (percent), 80 when none;
  * - desired = ceil(serving pods × utilisation / target), unchanged within the 10 % tolerance,
  *   clamped to `minReplicas` (default 1) .. `maxReplicas`;
- * - scale-down is held until `hpaScaleDownStabilizationSeconds` (300 s) passed since the last scale
- *   (simplified from Kubernetes' window of recommendations);
+ * - then Kubernetes' scaling behaviour (`hpa-behavior.ts`): `spec.behavior` over the defaults —
+ *   scale-down stabilisation over the window of recommendations (`hpaScaleDownStabilizationSeconds`,
+ *   300 s: the highest recommendation of the last 300 s wins), scale-up at most 4 pods or 100 %
+ *   per 15 s, scale-down at most 100 % per 15 s;
  * - without a load model, or with no serving pod, there is no metric: only min/max are enforced and
  *   `ScalingActive` is False (`FailedGetPodsMetric`) — never a scale-down on missing data;
  * - it writes the Deployment's `spec.replicas` and the status: `currentReplicas`,
@@ -21,9 +23,10 @@ import { servingAlgorithm } from '../load-model.js';
 import { SimApiError, type KubeObject, type SimController, type SimStore } from '../types.js';
 import type { ResolvedConfig } from './config.js';
 import { ChangeGate } from './gate.js';
+import { applyBehavior, behaviorOf, type Timed } from './hpa-behavior.js';
 import { readAll } from './read.js';
 import { ALGORITHM_LABEL, isOwnedBy, parseQuantity, podGpus, setCondition } from './pods.js';
-import { k8sTime, parseTime } from './time.js';
+import { k8sTime } from './time.js';
 
 /** The HPA's target (percent) and metric name from `spec.metrics[0]`. */
 export function hpaTarget(hpa: KubeObject): { metric: string; target: number } {
@@ -56,6 +59,7 @@ export function recommendReplicas(
 export function hpaController(config: ResolvedConfig): SimController {
   const gate = new ChangeGate();
   const lastEval = new Map<string, number>();
+  const history = new Map<string, HpaHistory>();
   return {
     name: 'horizontal-pod-autoscaler',
     reconcile(store: SimStore, now: Date): void {
@@ -76,7 +80,9 @@ export function hpaController(config: ResolvedConfig): SimController {
         nextDue = Math.min(nextDue, nowMs + config.hpaSyncSeconds * 1000);
         pods ??= readAll(store, 'pods');
         try {
-          syncHpa(store, hpa, pods, now, config);
+          let h = history.get(key);
+          if (!h) history.set(key, (h = { recommendations: [], events: [] }));
+          syncHpa(store, hpa, pods, now, config, h);
         } catch (err) {
           if (!(err instanceof SimApiError)) throw err; // a bug, not a race: let the simulator report it
           // Changed or deleted meanwhile: the next evaluation works on the current objects.
@@ -87,12 +93,26 @@ export function hpaController(config: ResolvedConfig): SimController {
   };
 }
 
+/** What kube-controller-manager keeps in memory per HPA: raw recommendations and scale events. */
+interface HpaHistory {
+  recommendations: Timed[];
+  events: Timed[];
+}
+
+/** Drops history older than the longest window or period the behaviour looks at. */
+function prune(h: HpaHistory, nowMs: number, keepSeconds: number): void {
+  const cut = nowMs - keepSeconds * 1000;
+  h.recommendations = h.recommendations.filter((r) => r.atMs > cut);
+  h.events = h.events.filter((e) => e.atMs > cut);
+}
+
 function syncHpa(
   store: SimStore,
   hpa: KubeObject,
   pods: readonly KubeObject[],
   now: Date,
   config: ResolvedConfig,
+  history: HpaHistory,
 ): void {
   const at = k8sTime(now);
   const ref = (hpa.spec?.scaleTargetRef ?? {}) as { kind?: string; name?: string };
@@ -202,26 +222,52 @@ function syncHpa(
       at,
     );
   }
-  const lastScale = parseTime(status.lastScaleTime);
   let able = {
     type: 'AbleToScale',
     status: 'True',
     reason: 'ReadyForNewScale',
     message: 'recommended size matches current size',
   };
-  if (
-    desired < current &&
-    lastScale !== undefined &&
-    now.getTime() < lastScale + config.hpaScaleDownStabilizationSeconds * 1000
-  ) {
-    desired = current;
-    able = {
-      type: 'AbleToScale',
-      status: 'True',
-      reason: 'ScaleDownStabilized',
-      message:
-        'recent recommendations were higher than current one, applying the highest recent recommendation',
-    };
+  if (current !== 0 && utilization !== undefined) {
+    const behavior = behaviorOf(hpa.spec?.behavior, config.hpaScaleDownStabilizationSeconds);
+    const nowMs = now.getTime();
+    const raw = Math.min(max, Math.max(min, proposal));
+    const applied = applyBehavior({
+      nowMs,
+      current,
+      desired: raw,
+      minReplicas: min,
+      maxReplicas: max,
+      recommendations: history.recommendations,
+      events: history.events,
+      behavior,
+    });
+    history.recommendations.push({ atMs: nowMs, replicas: raw });
+    desired = applied.replicas;
+    if (applied.reason === 'ScaleDownStabilized' && desired > raw) {
+      able = {
+        type: 'AbleToScale',
+        status: 'True',
+        reason: 'ScaleDownStabilized',
+        message:
+          'recent recommendations were higher than current one, applying the highest recent recommendation',
+      };
+    } else if (applied.reason === 'ScaleUpLimit' || applied.reason === 'ScaleDownLimit') {
+      able = {
+        type: 'AbleToScale',
+        status: 'True',
+        reason: applied.reason,
+        message: `the desired replica count is ${applied.reason === 'ScaleUpLimit' ? 'increasing' : 'decreasing'} faster than the maximum scale rate`,
+      };
+    }
+    if (desired !== current) history.events.push({ atMs: nowMs, replicas: desired - current });
+    const longest = Math.max(
+      behavior.scaleUp.stabilizationWindowSeconds,
+      behavior.scaleDown.stabilizationWindowSeconds,
+      ...behavior.scaleUp.policies.map((p) => p.periodSeconds),
+      ...behavior.scaleDown.policies.map((p) => p.periodSeconds),
+    );
+    prune(history, nowMs, longest);
   }
   if (desired !== current) {
     deploy.spec = { ...(deploy.spec ?? {}), replicas: desired };

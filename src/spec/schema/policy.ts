@@ -102,6 +102,7 @@ export const policySchema: JSONSchemaType<Policy> = {
             'minReplicas',
             'maxReplicas',
             'step',
+            'sizing',
             'utilization',
             'windowSeconds',
             'staleSampleSeconds',
@@ -116,6 +117,7 @@ export const policySchema: JSONSchemaType<Policy> = {
             minReplicas: { type: 'integer', minimum: 1 },
             maxReplicas: { type: 'integer', minimum: 1 },
             step: { type: 'integer', minimum: 1 },
+            sizing: { type: 'string', enum: ['step', 'load'] },
             utilization: {
               type: 'object',
               additionalProperties: false,

@@ -1,0 +1,178 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { formatTable } from '../../replay/figures.js';
+import { renderReport } from '../../replay/report.js';
+import { ENGINES, runReplay, type Engine } from '../../replay/run-replay.js';
+import { DEFAULT_REPLAY_SETTINGS, type ReplaySettings } from '../../replay/sim-engine.js';
+import { parseTrace, sliceTrace } from '../../replay/trace.js';
+import { UsageError } from '../settings.js';
+
+interface ReplayFlags {
+  trace: string;
+  report?: string;
+  output: 'table' | 'jsonl' | 'both';
+  engines: Engine[];
+  hours?: number;
+  workDir?: string;
+  startupSeconds: number;
+  sampleDelaySeconds: number;
+  passIntervalSeconds: number;
+  mergeDelaySeconds: number;
+  min: number;
+  max: number;
+  hpaTarget?: number;
+  gpusPerNode: number;
+  policy?: string;
+}
+
+function nonNegative(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`expected a number ≥ 0, got "${value}"`);
+  return n;
+}
+
+function positive(value: string): number {
+  const n = nonNegative(value);
+  if (n === 0) throw new InvalidArgumentError(`expected a number > 0, got "${value}"`);
+  return n;
+}
+
+function wholePositive(value: string): number {
+  const n = positive(value);
+  if (!Number.isInteger(n)) throw new InvalidArgumentError(`expected a whole number > 0, got "${value}"`);
+  return n;
+}
+
+function percent(value: string): number {
+  const n = nonNegative(value);
+  if (n > 100) throw new InvalidArgumentError(`expected a percent between 0 and 100, got "${value}"`);
+  return n;
+}
+
+function engineList(value: string): Engine[] {
+  const names = value.split(',').map((s) => s.trim());
+  for (const n of names)
+    if (!(ENGINES as readonly string[]).includes(n))
+      throw new InvalidArgumentError(`unknown engine "${n}" (engines: ${ENGINES.join(', ')})`);
+  return names as Engine[];
+}
+
+function readPolicy(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`--policy ${file}: cannot read: ${(err as Error).message}`);
+  }
+}
+
+/** Settings from the flags; @throws UsageError when min ≥ max. */
+export function replaySettings(f: ReplayFlags): ReplaySettings {
+  if (f.min >= f.max) throw new UsageError(`--min ${f.min} must be below --max ${f.max}`);
+  return {
+    ...DEFAULT_REPLAY_SETTINGS,
+    startupSeconds: f.startupSeconds,
+    sampleDelaySeconds: f.sampleDelaySeconds,
+    passIntervalSeconds: f.passIntervalSeconds,
+    mergeDelaySeconds: f.mergeDelaySeconds,
+    min: f.min,
+    max: f.max,
+    hpaTarget: f.hpaTarget ?? (f.min + f.max) / 2,
+    gpusPerNode: f.gpusPerNode,
+    ...(f.policy === undefined ? {} : { policyText: readPolicy(f.policy) }),
+  };
+}
+
+/**
+ * Registers `gpuops replay --trace FILE [--report DIR]`: a utilisation history (the trace CSV
+ * `value,timestamp_anon,container_ip`, or a Prometheus `query_range` answer of
+ * `DCGM_FI_DEV_GPU_UTIL` by pod) through static allocation, the HPA, gpuops in patch and PR mode
+ * (the real reconcile pass on a simulated cluster) and the ideal; prints the figures of each as a
+ * table (or JSON lines); `--report DIR` writes `index.html` (self-contained, SVG charts) and
+ * `figures.jsonl`. Exit 0, 1 on failure, 2 on usage errors.
+ */
+export function register(program: Command): void {
+  const d = DEFAULT_REPLAY_SETTINGS;
+  program
+    .command('replay')
+    .description('replay a GPU utilisation history through static, HPA, gpuops (patch, PR) and the ideal')
+    .requiredOption(
+      '--trace <file>',
+      'trace CSV (value,timestamp_anon,container_ip) or Prometheus query_range JSON',
+    )
+    .option('--report <dir>', 'write index.html (charts) and figures.jsonl into this folder')
+    .addOption(
+      new Option('--output <format>', 'figures on stdout')
+        .choices(['table', 'jsonl', 'both'])
+        .default('table'),
+    )
+    .option('--engines <list>', `comma-separated subset of ${ENGINES.join(',')}`, engineList, [...ENGINES])
+    .option('--hours <h>', 'replay only the first H hours of the trace', positive)
+    .option(
+      '--work-dir <dir>',
+      'folder for the simulated repos and databases (default: a temp folder, removed after)',
+    )
+    .option(
+      '--startup-seconds <s>',
+      'pod start-up until Ready (image pull, model load)',
+      nonNegative,
+      d.startupSeconds,
+    )
+    .option(
+      '--sample-delay-seconds <s>',
+      'dcgm-exporter / Prometheus sample delay',
+      nonNegative,
+      d.sampleDelaySeconds,
+    )
+    .option('--pass-interval-seconds <s>', 'time between reconcile passes', positive, d.passIntervalSeconds)
+    .option(
+      '--merge-delay-seconds <s>',
+      'PR mode: time until a person merges',
+      nonNegative,
+      d.mergeDelaySeconds,
+    )
+    .option('--min <percent>', 'utilisation min threshold', percent, d.min)
+    .option('--max <percent>', 'utilisation max threshold', percent, d.max)
+    .option('--policy <file>', 'a Policy document to replay with (overrides the shipped defaults)')
+    .option('--gpus-per-node <n>', 'GPUs per node of the simulated fleet', wholePositive, d.gpusPerNode)
+    .option('--hpa-target <percent>', 'HPA target utilisation (default: the middle of min and max)', percent)
+    .action(async (f: ReplayFlags) => {
+      const settings = replaySettings(f);
+      let text: string;
+      try {
+        text = readFileSync(f.trace, 'utf8');
+      } catch (err) {
+        throw new Error(`${f.trace}: cannot read the trace: ${(err as Error).message}`);
+      }
+      let trace = parseTrace(text, f.trace);
+      if (f.hours !== undefined) trace = sliceTrace(trace, 0, f.hours * 3600);
+      const dir = f.workDir ? path.resolve(f.workDir) : mkdtempSync(path.join(os.tmpdir(), 'gpuops-replay-'));
+      const err = process.stderr;
+      err.write(
+        `gpuops replay: ${trace.instants.length} instants of ${f.trace} through ${f.engines.join(', ')}\n`,
+      );
+      try {
+        const result = await runReplay(trace, {
+          settings,
+          dir,
+          engines: f.engines,
+          onEngine: (e) => err.write(`  ${e.figures.engine} done\n`),
+        });
+        const lines = result.engines.map((e) => JSON.stringify(e.figures)).join('\n') + '\n';
+        const table = formatTable(result.engines.map((e) => e.figures));
+        if (f.output !== 'table') process.stdout.write(lines);
+        if (f.output !== 'jsonl') process.stdout.write(table);
+        if (f.report) {
+          const out = path.resolve(f.report);
+          mkdirSync(out, { recursive: true });
+          writeFileSync(path.join(out, 'index.html'), renderReport(result));
+          writeFileSync(path.join(out, 'figures.jsonl'), lines);
+          err.write(`report: ${path.join(out, 'index.html')}\n`);
+        }
+        err.write(`replay took ${result.wallSeconds.toFixed(1)} s\n`);
+      } finally {
+        if (!f.workDir) rmSync(dir, { recursive: true, force: true });
+      }
+    });
+}

@@ -1,0 +1,209 @@
+/**
+ * The replay's report page (pure: result in, HTML out): one self-contained file — inline CSS and
+ * SVG, no script, no network — with the figures table and three charts over time: the offered
+ * load, the GPUs each engine allocated (with markers where gpuops scaled or moved a node), and
+ * each engine's utilisation of its allocated GPUs (10-minute means). Every series is a `<path>`
+ * with `class="series"` and `data-engine`, so a browser test can find one per engine.
+ */
+import type { AllocationPoint } from './figures.js';
+import type { EngineRun, ReplayResult } from './run-replay.js';
+
+const COLORS: Record<string, string> = {
+  static: '#888888',
+  hpa: '#d95f02',
+  'gpuops-patch': '#1b9e77',
+  'gpuops-pr': '#7570b3',
+  ideal: '#e7298a',
+  offered: '#222222',
+};
+
+const W = 960;
+const H = 220;
+const PAD = { left: 48, right: 12, top: 12, bottom: 28 };
+
+function esc(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+interface Axis {
+  x: (t: number) => number;
+  y: (v: number) => number;
+  frame: string;
+}
+
+function axis(endS: number, maxY: number, unit: string): Axis {
+  const x = (t: number) => PAD.left + (t / Math.max(1, endS)) * (W - PAD.left - PAD.right);
+  const y = (v: number) => H - PAD.bottom - (v / Math.max(1e-9, maxY)) * (H - PAD.top - PAD.bottom);
+  const ticks: string[] = [];
+  for (let i = 0; i <= 4; i++) {
+    const v = (maxY * i) / 4;
+    ticks.push(
+      `<line x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}" class="grid"/>` +
+        `<text x="${PAD.left - 4}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end">${Math.round(v)}</text>`,
+    );
+  }
+  const hours = endS / 3600;
+  const every = hours > 12 ? 2 : hours > 4 ? 1 : hours > 1 ? 0.25 : 1 / 12;
+  for (let h = 0; h <= hours + 1e-9; h += every) {
+    ticks.push(
+      `<text x="${x(h * 3600).toFixed(1)}" y="${H - 8}" text-anchor="middle">${every < 1 ? `${Math.round(h * 60)} min` : `${h} h`}</text>`,
+    );
+  }
+  const frame = `<text x="4" y="12" class="unit">${esc(unit)}</text>${ticks.join('')}`;
+  return { x, y, frame };
+}
+
+/** A step path through `(t, v)` points (value holds until the next point), ending at `endS`. */
+function stepPath(points: readonly { t: number; v: number }[], a: Axis, endS: number): string {
+  let d = '';
+  points.forEach((p, i) => {
+    const x = a.x(p.t).toFixed(1);
+    const y = a.y(p.v).toFixed(1);
+    d += i === 0 ? `M${x},${y}` : `H${x}V${y}`;
+  });
+  if (points.length > 0) d += `H${a.x(endS).toFixed(1)}`;
+  return d;
+}
+
+/** State of an engine at `t` (the last point at or before it). */
+function stateAt(points: readonly AllocationPoint[], t: number, from: { i: number }): AllocationPoint | null {
+  while (from.i + 1 < points.length && points[from.i + 1]!.t <= t) from.i++;
+  const p = points[from.i];
+  return p && p.t <= t ? p : null;
+}
+
+/** Utilisation of allocated GPUs (percent) per bucket of `bucketS` seconds, sampled every 15 s. */
+export function utilizationBuckets(
+  offered: readonly { t: number; load: number }[],
+  points: readonly AllocationPoint[],
+  endS: number,
+  bucketS = 600,
+): { t: number; v: number }[] {
+  const out: { t: number; v: number }[] = [];
+  const cursor = { i: 0 };
+  let oi = 0;
+  for (let b = 0; b < endS; b += bucketS) {
+    let served = 0;
+    let allocated = 0;
+    for (let t = b; t < Math.min(endS, b + bucketS); t += 15) {
+      while (oi + 1 < offered.length && offered[oi + 1]!.t <= t) oi++;
+      const load = offered[oi]?.load ?? 0;
+      const s = stateAt(points, t, cursor);
+      if (!s) continue;
+      served += Math.min(load, 100 * s.ready);
+      allocated += 100 * s.allocated;
+    }
+    out.push({ t: b, v: allocated > 0 ? (100 * served) / allocated : 0 });
+  }
+  return out;
+}
+
+function legend(engines: readonly EngineRun[]): string {
+  return engines
+    .map(
+      (e) =>
+        `<span class="key"><i style="background:${COLORS[e.figures.engine] ?? '#000'}"></i>${esc(e.figures.engine)}</span>`,
+    )
+    .join(' ');
+}
+
+function table(r: ReplayResult): string {
+  const cols: [string, (e: EngineRun) => string][] = [
+    ['engine', (e) => esc(e.figures.engine)],
+    ['utilisation %', (e) => e.figures.utilizationPercent.toFixed(1)],
+    ['GPU-hours', (e) => e.figures.allocatedGpuHours.toFixed(1)],
+    ['saved GPU-h', (e) => e.figures.savedGpuHours.toFixed(1)],
+    ['saved %', (e) => e.figures.savedPercent.toFixed(1)],
+    ['pod-time above max %', (e) => e.figures.aboveMaxPercent.toFixed(2)],
+    ['unserved GPU-h', (e) => e.figures.unservedGpuHours.toFixed(3)],
+    ['unserved %', (e) => e.figures.unservedPercent.toFixed(3)],
+    ['replica changes', (e) => String(e.figures.replicaChanges)],
+    ['flaps', (e) => String(e.figures.flaps)],
+    ['node relabels', (e) => String(e.figures.nodeRelabels)],
+    ['wall s', (e) => e.figures.wallSeconds.toFixed(1)],
+  ];
+  return (
+    `<table><thead><tr>${cols.map(([h]) => `<th>${h}</th>`).join('')}</tr></thead><tbody>` +
+    r.engines.map((e) => `<tr>${cols.map(([, f]) => `<td>${f(e)}</td>`).join('')}</tr>`).join('') +
+    '</tbody></table>'
+  );
+}
+
+/** The report page for a replay result (see the module comment). */
+export function renderReport(r: ReplayResult): string {
+  const last = r.offered[r.offered.length - 1];
+  const step = r.offered.length > 1 ? r.offered[1]!.t - r.offered[0]!.t : 60;
+  const endS = (last?.t ?? 0) + step;
+  const loadMax = Math.max(1, ...r.offered.map((o) => o.load / 100));
+  const gpuMax = Math.max(1, ...r.engines.flatMap((e) => e.points.map((p) => p.allocated)));
+
+  const a1 = axis(endS, loadMax * 1.05, 'offered load (GPUs busy)');
+  const offered = `<path class="series" data-engine="offered" stroke="${COLORS.offered}" d="${stepPath(
+    r.offered.map((o) => ({ t: o.t, v: o.load / 100 })),
+    a1,
+    endS,
+  )}"/>`;
+
+  const a2 = axis(endS, gpuMax * 1.05, 'allocated GPUs');
+  const alloc = r.engines
+    .map(
+      (e) =>
+        `<path class="series" data-engine="${esc(e.figures.engine)}" stroke="${COLORS[e.figures.engine] ?? '#000'}" d="${stepPath(
+          e.points.map((p) => ({ t: p.t, v: p.allocated })),
+          a2,
+          endS,
+        )}"><title>${esc(e.figures.engine)}</title></path>`,
+    )
+    .join('');
+  const markers = r.engines
+    .filter((e) => e.figures.engine.startsWith('gpuops'))
+    .flatMap((e) =>
+      e.events.map((ev) => {
+        const x = a2.x(ev.t).toFixed(1);
+        const color = COLORS[e.figures.engine] ?? '#000';
+        const title = `<title>${esc(e.figures.engine)} at ${Math.round(ev.t / 60)} min: ${ev.kind === 'scale' ? 'scaled' : 'moved'} ${esc(ev.text)}</title>`;
+        return ev.kind === 'scale'
+          ? `<circle class="marker scale" data-engine="${esc(e.figures.engine)}" cx="${x}" cy="${H - PAD.bottom + 4}" r="2" fill="${color}">${title}</circle>`
+          : `<rect class="marker relabel" data-engine="${esc(e.figures.engine)}" x="${x}" y="${PAD.top}" width="2" height="8" fill="${color}">${title}</rect>`;
+      }),
+    )
+    .join('');
+
+  const a3 = axis(endS, 100, 'utilisation of allocated GPUs (%, 10-min means)');
+  const util = r.engines
+    .map(
+      (e) =>
+        `<path class="series" data-engine="${esc(e.figures.engine)}" stroke="${COLORS[e.figures.engine] ?? '#000'}" d="${stepPath(
+          utilizationBuckets(r.offered, e.points, endS),
+          a3,
+          endS,
+        )}"><title>${esc(e.figures.engine)}</title></path>`,
+    )
+    .join('');
+  const svg = (id: string, body: string, frame: string) =>
+    `<svg id="${id}" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img">${frame}${body}</svg>`;
+  const s = r.settings;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>gpuops replay: ${esc(r.trace.source)}</title>
+<style>
+body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-width:1000px}
+table{border-collapse:collapse;margin:12px 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}
+td:first-child,th:first-child{text-align:left}svg{display:block;margin:8px 0 20px}
+svg text{font-size:11px;fill:#555}svg .unit{font-weight:bold}.grid{stroke:#eee}
+path.series{fill:none;stroke-width:1.2}.key{margin-right:12px}.key i{display:inline-block;width:12px;height:3px;margin-right:4px;vertical-align:middle}
+</style></head><body>
+<h1>gpuops replay</h1>
+<p>Trace <code>${esc(r.trace.source)}</code>: ${r.trace.instants} instants, ${r.trace.pods} pods, ${r.trace.hours} h; 1 GPU per pod.
+Pod start-up ${s.startupSeconds} s, sample delay ${s.sampleDelaySeconds} s, pass every ${s.passIntervalSeconds} s,
+PR merged after ${s.mergeDelaySeconds} s; utilisation band ${s.min}–${s.max} %, HPA target ${s.hpaTarget} %. Replay took ${r.wallSeconds.toFixed(1)} s.</p>
+${table(r)}
+<h2>Offered load</h2>
+${svg('offered', offered, a1.frame)}
+<h2>Allocated GPUs</h2>
+<p>${legend(r.engines)} — dots: gpuops changed replicas; bars at the top: gpuops moved a node between pools.</p>
+${svg('allocated', alloc + markers, a2.frame)}
+<h2>Utilisation of allocated GPUs</h2>
+${svg('utilization', util, a3.frame)}
+</body></html>
+`;
+}

@@ -1,0 +1,118 @@
+/**
+ * `gpuops replay`: a utilisation history through every engine, on the same trace — `static` and
+ * `ideal` computed, `hpa`, `gpuops` patch mode and `gpuops` PR mode simulated (see
+ * `sim-engine.ts`) — and the figures of each (see `figures.ts`).
+ */
+import path from 'node:path';
+import {
+  computeFigures,
+  idealPoints,
+  staticPodTime,
+  staticPoints,
+  type AllocationPoint,
+  type EngineFigures,
+  type ReplayEvent,
+} from './figures.js';
+import { runSimEngine, type ReplaySettings, type SimEngine } from './sim-engine.js';
+import { offeredLoad, type Trace } from './trace.js';
+
+/** Every engine, in the order the table lists them. */
+export const ENGINES = ['static', 'hpa', 'gpuops-patch', 'gpuops-pr', 'ideal'] as const;
+export type Engine = (typeof ENGINES)[number];
+
+/** One engine's outcome: figures, allocation over time, markers. */
+export interface EngineRun {
+  figures: EngineFigures;
+  points: AllocationPoint[];
+  events: ReplayEvent[];
+}
+
+/** The whole replay. */
+export interface ReplayResult {
+  trace: { source: string; instants: number; pods: number; hours: number };
+  settings: ReplaySettings;
+  /** Offered load at each instant: seconds from the start, GPU-percent. */
+  offered: { t: number; load: number }[];
+  engines: EngineRun[];
+  wallSeconds: number;
+}
+
+/** Options of {@link runReplay}. */
+export interface RunReplayOptions {
+  settings: ReplaySettings;
+  /** Work folder (one sub-folder per simulated engine). */
+  dir: string;
+  engines?: readonly Engine[];
+  /** Called when an engine is done (for progress). */
+  onEngine?: (run: EngineRun) => void;
+}
+
+/**
+ * Runs the simulated engines at once (each on its own simulated cluster, repo and database) and
+ * computes the figures of every engine. @throws Error when a simulated engine fails
+ */
+export async function runReplay(trace: Trace, o: RunReplayOptions): Promise<ReplayResult> {
+  const started = Date.now();
+  const s = o.settings;
+  const engines = o.engines ?? ENGINES;
+  const t0 = trace.instants[0]!.t;
+  const flapWindowSeconds = 300;
+  const staticRun = computeFigures(trace, staticPoints(trace), {
+    engine: 'static',
+    max: s.max,
+    flapWindowSeconds,
+    podTime: staticPodTime(trace, s.max),
+  });
+  const staticGpuHours = staticRun.allocatedGpuHours;
+  const runs: EngineRun[] = [];
+  const done = (run: EngineRun) => {
+    runs.push(run);
+    o.onEngine?.(run);
+  };
+  // The simulated engines run at once: a pass mostly waits for git and HTTP, so they overlap.
+  const simulated = new Map(
+    engines
+      .filter((e) => e !== 'static' && e !== 'ideal')
+      .map((e) => [e, runSimEngine(trace, e as SimEngine, s, path.join(o.dir, e))] as const),
+  );
+  await Promise.allSettled(simulated.values());
+  for (const engine of engines) {
+    if (engine === 'static') {
+      done({ figures: staticRun, points: staticPoints(trace), events: [] });
+    } else if (engine === 'ideal') {
+      const points = idealPoints(trace, s.max);
+      done({
+        figures: computeFigures(trace, points, { engine, max: s.max, flapWindowSeconds, staticGpuHours }),
+        points,
+        events: [],
+      });
+    } else {
+      const r = await simulated.get(engine)!;
+      done({
+        figures: computeFigures(trace, r.points, {
+          engine,
+          max: s.max,
+          flapWindowSeconds,
+          staticGpuHours,
+          nodeRelabels: r.nodeRelabels,
+          wallSeconds: r.wallSeconds,
+        }),
+        points: r.points,
+        events: r.events,
+      });
+    }
+  }
+  const last = trace.instants[trace.instants.length - 1]!.t;
+  return {
+    trace: {
+      source: trace.source,
+      instants: trace.instants.length,
+      pods: trace.pods,
+      hours: Math.round(((last - t0) / 3600) * 100) / 100,
+    },
+    settings: s,
+    offered: trace.instants.map((x) => ({ t: x.t - t0, load: offeredLoad(x) })),
+    engines: runs,
+    wallSeconds: (Date.now() - started) / 1000,
+  };
+}

@@ -1,0 +1,162 @@
+/**
+ * Utilisation histories for `gpuops replay`, in two formats (pure: text in, trace out):
+ *
+ * - the CSV of the Alibaba GenAI trace (`value,timestamp_anon,container_ip`): one row per pod and
+ *   sampling instant; `value` is the pod's GPU duty cycle in percent (0–100), the time is in
+ *   seconds, `container_ip` names the pod;
+ * - a Prometheus `query_range` answer (`/api/v1/query_range`, `resultType: matrix`) of
+ *   `DCGM_FI_DEV_GPU_UTIL` (percent) aggregated by pod, e.g. `max by (namespace, pod)
+ *   (DCGM_FI_DEV_GPU_UTIL)`: one series per pod, `[time, "value"]` pairs.
+ *
+ * Either way the trace is a list of instants, each with the utilisation of every pod that reported
+ * then (1 GPU per pod). The pods reporting at an instant are what static allocation held; the sum
+ * of their values is the offered load in GPU-percent (100 = one GPU fully busy).
+ */
+
+/** One sampling instant: time (seconds) and the utilisation (percent, 0..100) of each pod reporting. */
+export interface TraceInstant {
+  t: number;
+  values: number[];
+}
+
+/** A utilisation history, instants sorted by time. */
+export interface Trace {
+  /** Where it came from (file name), for messages. */
+  source: string;
+  instants: TraceInstant[];
+  /** Distinct pods seen. */
+  pods: number;
+}
+
+/** Offered load (GPU-percent) of an instant: the sum of its pods' utilisation. */
+export function offeredLoad(instant: TraceInstant): number {
+  let s = 0;
+  for (const v of instant.values) s += v;
+  return s;
+}
+
+/** The step of an instant: time to the next instant (seconds); the last one takes the median step. */
+export function instantSeconds(trace: Trace, i: number): number {
+  const xs = trace.instants;
+  if (i + 1 < xs.length) return xs[i + 1]!.t - xs[i]!.t;
+  return medianStep(trace);
+}
+
+/** Median spacing of the instants (seconds); 60 for a trace of one instant. */
+export function medianStep(trace: Trace): number {
+  const xs = trace.instants;
+  if (xs.length < 2) return 60;
+  const d = xs
+    .slice(1)
+    .map((x, i) => x.t - xs[i]!.t)
+    .sort((a, b) => a - b);
+  return d[Math.floor(d.length / 2)]!;
+}
+
+function checkValue(v: number, where: string): number {
+  if (!Number.isFinite(v) || v < 0 || v > 100)
+    throw new Error(`${where}: expected a utilisation in percent between 0 and 100, got ${v}`);
+  return v;
+}
+
+function build(source: string, byTime: Map<number, Map<string, number>>): Trace {
+  const pods = new Set<string>();
+  const instants = [...byTime]
+    .sort(([a], [b]) => a - b)
+    .map(([t, m]) => {
+      for (const p of m.keys()) pods.add(p);
+      return { t, values: [...m.values()] };
+    });
+  if (instants.length === 0) throw new Error(`${source}: no samples`);
+  return { source, instants, pods: pods.size };
+}
+
+/**
+ * Parses the trace CSV (header `value,timestamp_anon,container_ip`, columns in any order).
+ * A pod reported twice at one instant keeps its last value.
+ * @throws Error naming the file, line and field of the first bad row, or a missing column
+ */
+export function parseTraceCsv(text: string, source: string): Trace {
+  const lines = text.split(/\r?\n/);
+  const header = (lines[0] ?? '').split(',').map((h) => h.trim());
+  const col = (name: string): number => {
+    const i = header.indexOf(name);
+    if (i < 0) throw new Error(`${source}:1: header: missing column "${name}" (have: ${header.join(', ')})`);
+    return i;
+  };
+  const iv = col('value');
+  const it = col('timestamp_anon');
+  const ip = col('container_ip');
+  const byTime = new Map<number, Map<string, number>>();
+  for (let n = 1; n < lines.length; n++) {
+    const line = lines[n]!;
+    if (line.trim() === '') continue;
+    const cells = line.split(',');
+    const where = (field: string) => `${source}:${n + 1}: ${field}`;
+    const v = checkValue(Number(cells[iv]), where('value'));
+    const t = Number(cells[it]);
+    if (!Number.isFinite(t) || cells[it]?.trim() === '')
+      throw new Error(`${where('timestamp_anon')}: expected a time in seconds, got "${cells[it] ?? ''}"`);
+    const pod = (cells[ip] ?? '').trim();
+    if (pod === '') throw new Error(`${where('container_ip')}: missing pod identity`);
+    let m = byTime.get(t);
+    if (!m) byTime.set(t, (m = new Map()));
+    m.set(pod, v);
+  }
+  return build(source, byTime);
+}
+
+/**
+ * Parses a Prometheus `query_range` answer (`{status, data: {resultType: "matrix", result}}`, or
+ * its `data` alone). A series is one pod, named by its `namespace`/`pod` labels (else all labels).
+ * @throws Error naming the file and the JSON path of the first bad field
+ */
+export function parsePrometheusRange(text: string, source: string): Trace {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`${source}: not JSON: ${(err as Error).message}`);
+  }
+  const d = doc as { status?: string; error?: string; data?: unknown; resultType?: unknown };
+  if (d.status === 'error') throw new Error(`${source}: status: error: ${d.error ?? 'no message'}`);
+  const data = (d.data ?? d) as { resultType?: unknown; result?: unknown };
+  if (data.resultType !== 'matrix')
+    throw new Error(
+      `${source}: data.resultType: expected "matrix" (a query_range answer), got ${JSON.stringify(data.resultType)}`,
+    );
+  if (!Array.isArray(data.result)) throw new Error(`${source}: data.result: expected an array of series`);
+  const byTime = new Map<number, Map<string, number>>();
+  data.result.forEach((series: { metric?: Record<string, string>; values?: unknown }, i: number) => {
+    const m = series.metric ?? {};
+    const pod = m.pod !== undefined ? `${m.namespace ?? ''}/${m.pod}` : JSON.stringify(m);
+    if (!Array.isArray(series.values))
+      throw new Error(`${source}: data.result[${i}].values: expected an array`);
+    series.values.forEach((pair: unknown, j: number) => {
+      const where = `${source}: data.result[${i}].values[${j}]`;
+      if (!Array.isArray(pair) || pair.length !== 2) throw new Error(`${where}: expected [time, "value"]`);
+      const t = Number(pair[0]);
+      if (!Number.isFinite(t))
+        throw new Error(`${where}[0]: expected a time in seconds, got ${JSON.stringify(pair[0])}`);
+      const v = checkValue(Number(pair[1]), `${where}[1]`);
+      let byPod = byTime.get(t);
+      if (!byPod) byTime.set(t, (byPod = new Map()));
+      byPod.set(pod, v);
+    });
+  });
+  return build(source, byTime);
+}
+
+/** Parses either format: JSON (a `query_range` answer) when the text starts with `{`, else the CSV. */
+export function parseTrace(text: string, source: string): Trace {
+  return text.trimStart().startsWith('{') ? parsePrometheusRange(text, source) : parseTraceCsv(text, source);
+}
+
+/** The instants within `[from, from + seconds)` of the trace's start (for a shorter replay). */
+export function sliceTrace(trace: Trace, fromSeconds: number, seconds: number): Trace {
+  const t0 = trace.instants[0]!.t + fromSeconds;
+  const instants = trace.instants.filter((x) => x.t >= t0 && x.t < t0 + seconds);
+  if (instants.length === 0)
+    throw new Error(`${trace.source}: no samples in the ${seconds} s from ${fromSeconds} s`);
+  return { ...trace, instants };
+}

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import {
+  offeredLoad,
+  parsePrometheusRange,
+  parseTrace,
+  parseTraceCsv,
+  sliceTrace,
+} from '../../src/replay/trace.js';
+
+const CSV = [
+  'value,timestamp_anon,container_ip',
+  '10.0,1000.0,a',
+  '30.5,1000.0,b',
+  '0.0,1057.0,a',
+  '99.7,1057.0,c',
+  '',
+].join('\n');
+
+describe('parseTraceCsv', () => {
+  it('groups rows into instants sorted by time, one value per pod', () => {
+    const t = parseTraceCsv(CSV, 'x.csv');
+    expect(t.instants.map((i) => i.t)).toEqual([1000, 1057]);
+    expect(t.instants.map(offeredLoad)).toEqual([40.5, 99.7]);
+    expect(t.pods).toBe(3);
+  });
+
+  it.each([
+    ['ValueAbove100', 'value,timestamp_anon,container_ip\n100.1,1,a\n', 'x.csv:2: value'],
+    ['NegativeValue', 'value,timestamp_anon,container_ip\n-1,1,a\n', 'x.csv:2: value'],
+    ['BadTime', 'value,timestamp_anon,container_ip\n1,then,a\n', 'x.csv:2: timestamp_anon'],
+    ['NoPod', 'value,timestamp_anon,container_ip\n1,1,\n', 'x.csv:2: container_ip'],
+    ['MissingColumn', 'value,time,container_ip\n1,1,a\n', 'x.csv:1: header: missing column "timestamp_anon"'],
+    ['NoRows', 'value,timestamp_anon,container_ip\n', 'x.csv: no samples'],
+  ])('%s: names file, line and field', (_n, text, message) => {
+    expect(() => parseTraceCsv(text, 'x.csv')).toThrow(message);
+  });
+
+  it('accepts exactly 100 and 0 (the boundary is inclusive)', () => {
+    expect(
+      parseTraceCsv('value,timestamp_anon,container_ip\n100,1,a\n0,1,b\n', 'x').instants[0]!.values,
+    ).toEqual([100, 0]);
+  });
+});
+
+describe('parsePrometheusRange', () => {
+  const answer = {
+    status: 'success',
+    data: {
+      resultType: 'matrix',
+      result: [
+        {
+          metric: { namespace: 'ml', pod: 'sd-1' },
+          values: [
+            [1000, '20'],
+            [1060, '40'],
+          ],
+        },
+        { metric: { namespace: 'ml', pod: 'sd-2' }, values: [[1060, '50.5']] },
+      ],
+    },
+  };
+
+  it('reads one series per pod into instants', () => {
+    const t = parseTrace(JSON.stringify(answer), 'q.json');
+    expect(t.instants.map((i) => [i.t, offeredLoad(i)])).toEqual([
+      [1000, 20],
+      [1060, 90.5],
+    ]);
+    expect(t.pods).toBe(2);
+  });
+
+  it.each([
+    ['Vector', { data: { resultType: 'vector', result: [] } }, 'data.resultType: expected "matrix"'],
+    ['ErrorAnswer', { status: 'error', error: 'bad query' }, 'status: error: bad query'],
+    [
+      'BadValue',
+      { data: { resultType: 'matrix', result: [{ metric: { pod: 'a' }, values: [[1, 'x']] }] } },
+      'data.result[0].values[0][1]',
+    ],
+  ])('%s: names the JSON path', (_n, doc, message) => {
+    expect(() => parsePrometheusRange(JSON.stringify(doc), 'q.json')).toThrow(message);
+  });
+});
+
+describe('sliceTrace', () => {
+  it('keeps the instants within the window from the start', () => {
+    const t = parseTraceCsv(CSV, 'x.csv');
+    expect(sliceTrace(t, 0, 57).instants.map((i) => i.t)).toEqual([1000]);
+    expect(sliceTrace(t, 0, 58).instants.map((i) => i.t)).toEqual([1000, 1057]);
+  });
+});

@@ -359,7 +359,7 @@ class Run {
     if (merged === 0) return;
     await syncCheckout(this.origin, this.reviewer);
     const folder = path.join(this.reviewer, 'clusters', CLUSTER);
-    if (existsSync(path.join(folder, 'kustomization.yaml')))
+    if (existsSync(folder))
       await applyGitOpsFolder(this.cluster.kubeConfig, folder, { fieldManager: 'argocd-controller' });
     await tick();
   }

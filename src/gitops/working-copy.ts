@@ -680,20 +680,17 @@ export class WorkingCopy {
         const { changeSet: cs, fresh } = items[i]!;
         const ref = cs.branch;
         const remote = remoteOf(i) ?? null;
-        if (remote === null) {
+        /** The change set written on the base branch head: `in-base` when base already holds it. */
+        const fromBase = (
+          how: { startedAfresh: boolean; forced: boolean },
+          inBase: Partial<ApplyOutcome> = {},
+        ) => {
           const files = diffAt(base, cs);
-          if (files.length === 0) done.push([i, outcome(ref, 'in-base', files)]);
-          else
-            writes.push({
-              index: i,
-              cs,
-              ref,
-              expected: null,
-              start: base,
-              files,
-              startedAfresh: false,
-              forced: false,
-            });
+          if (files.length === 0) done.push([i, outcome(ref, 'in-base', files, inBase)]);
+          else writes.push({ index: i, cs, ref, expected: remote, start: base, files, ...how });
+        };
+        if (remote === null) {
+          fromBase({ startedAfresh: false, forced: false });
           continue;
         }
         const { ahead, containsBase } = walkAhead(remote, base, bySha, logged);
@@ -704,19 +701,7 @@ export class WorkingCopy {
         }
         if (fresh || ahead.length === 0) {
           // Left behind by a merged or closed PR: start afresh from the base branch head.
-          const files = diffAt(base, cs);
-          if (files.length === 0) done.push([i, outcome(ref, 'in-base', files, { startedAfresh: true })]);
-          else
-            writes.push({
-              index: i,
-              cs,
-              ref,
-              expected: remote,
-              start: base,
-              files,
-              startedAfresh: true,
-              forced: ahead.length > 0,
-            });
+          fromBase({ startedAfresh: true, forced: ahead.length > 0 }, { startedAfresh: true });
           continue;
         }
         const onBranch = diffAt(remote, cs);
@@ -735,19 +720,7 @@ export class WorkingCopy {
           });
         } else {
           // Behind the base branch: rebuild on its head rather than stack on an old base.
-          const files = diffAt(base, cs);
-          if (files.length === 0) done.push([i, outcome(ref, 'in-base', files)]);
-          else
-            writes.push({
-              index: i,
-              cs,
-              ref,
-              expected: remote,
-              start: base,
-              files,
-              startedAfresh: true,
-              forced: true,
-            });
+          fromBase({ startedAfresh: true, forced: true });
         }
       }
     }

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import type { Settings } from '../cli/settings.js';
+import type { Settings } from '../config/settings.js';
 import { createKubeJobApi } from '../cluster/jobs.js';
 import { createKubeClient, loadKubeConfig, type KubeClient } from '../cluster/kube-client.js';
 import { createClusterPatcher, type ClusterPatcher } from '../cluster/patch.js';

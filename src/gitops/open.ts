@@ -1,9 +1,10 @@
 /**
- * Builds the write-back adapters from connection settings (the fields of the CLI's `Settings`):
+ * Builds the write-back adapters from connection settings (`GitOpsSettings`, a subset of `Settings`):
  * the working copy in a cache folder and the pull-request host of `provider`.
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import type { GitOpsSettings } from '../config/settings.js';
 import type { Store } from '../store/types.js';
 import { GitHubHost, parseGitHubRepo } from './github-host.js';
 import { GitPullRequestHost } from './git-host.js';
@@ -11,19 +12,6 @@ import type { PullRequestHost } from './pr-host.js';
 import { splitRemoteUrl } from './remote-url.js';
 import type { GitOpsLogger } from './types.js';
 import { WorkingCopy, type GitAuthor } from './working-copy.js';
-
-/** The settings write-back needs (a subset of the CLI's `Settings`). */
-export interface GitOpsSettings {
-  repoUrl: string | undefined;
-  branch: string;
-  cluster: string;
-  provider: 'git' | 'github';
-  githubApiUrl: string;
-  githubRepo: string | undefined;
-  githubToken: string | undefined;
-  /** Longest rate-limit wait, seconds, as text or number (`--github-rate-limit-wait-seconds`); default 60. */
-  githubRateLimitWaitSeconds?: string | number;
-}
 
 /**
  * Opens (clones or fetches) the working copy under `cacheDir` and builds the host.
@@ -83,3 +71,5 @@ export async function openGitOps(
   }));
   return { workingCopy, host };
 }
+
+export type { GitOpsSettings };

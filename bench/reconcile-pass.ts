@@ -158,6 +158,7 @@ async function main(): Promise<void> {
   });
   const host: PullRequestHost = {
     name: gitHost.name,
+    recordsPullRequests: gitHost.recordsPullRequests,
     findPullRequest: (h, b) => gitHost.findPullRequest(h, b),
     ensurePullRequest: (cs, found) => gitHost.ensurePullRequest(cs, found),
     listOpen: () => gitHost.listOpen(),

@@ -12,7 +12,6 @@ import { systemClock, type RunnerClock } from '../benchmark/clock.js';
 import { loadWorkloadTemplates } from '../benchmark/load-templates.js';
 import { namespaceFilePath } from '../manifests/namespaces.js';
 import { stepBenchmarks, type BenchmarkProgress, type TestCapacity } from '../benchmark/runner.js';
-import { GitPullRequestHost } from '../gitops/git-host.js';
 import { openGitOps } from '../gitops/open.js';
 import type { PullRequestHost } from '../gitops/pr-host.js';
 import { reportInvalidSpecs } from '../gitops/spec-errors.js';
@@ -191,7 +190,7 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
 
   await wc.sync();
   // Plain git: records learn that a person merged or deleted a branch (GitHub knows by itself).
-  if (!dryRun && deps.host instanceof GitPullRequestHost) await deps.host.refresh();
+  if (!dryRun) await deps.host.refresh?.();
   const algorithmTexts = await wc.readTree('algorithms/');
   const [repo, base, snapshot] = await Promise.all([
     readSpecs(wc, deps.defaults, algorithmTexts),

@@ -186,3 +186,20 @@ export function resolveSettings(
   out.dryRun = Boolean(flags.dryRun) || env.GPUOPS_DRY_RUN === 'true';
   return out as unknown as Settings;
 }
+
+/**
+ * Settings with every default of {@link CONNECTION_OPTIONS} and the given values on top, without
+ * reading flags, environment or `gpuops.yaml`: for the demo, the replay, benches and tests, which
+ * compose the same adapters as the commands (`cli/compose.ts`) from settings they choose.
+ */
+export function settingsWith(values: Partial<Settings>): Settings {
+  const defaults: Record<string, unknown> = {};
+  for (const o of CONNECTION_OPTIONS) defaults[o.key] = o.variadic ? [] : o.default;
+  return {
+    ...(defaults as unknown as Settings),
+    githubToken: undefined,
+    kubeconfig: undefined,
+    dryRun: false,
+    ...values,
+  };
+}

@@ -7,7 +7,8 @@
  * `GPUOPS_BENCH_BIG=0` leaves it out). Each world runs three passes in a forked process
  * (`reconcile-pass.ts`) on the compiled code in `dist/` (rebuilt first when older than `src/`),
  * so peak RSS is the controller's alone; beside each pass, in that process, the floor
- * (`floor.ts`): the I/O the pass cannot avoid. `GPUOPS_BENCH_CPU_PROF=DIR` writes CPU profiles.
+ * (`floor.ts`): the I/O the pass cannot avoid. `GPUOPS_BENCH_CPU_PROF=DIR` writes a CPU profile of
+ * each pass (`DIR/<store>-<GPU nodes>-<pass>.cpuprofile`).
  *
  * Targets (issues 8 and 14, on a 2-core machine): warm pass < 2 s and ≤ 2× its floor, nothing
  * changed ≤ 1.5× its floor, peak RSS < 400 MB, first pass in a fresh process ≤ 3× the warm one,
@@ -70,9 +71,10 @@ function compiledPass(): { file: string; env: NodeJS.ProcessEnv } {
 /** Runs the pass process against one connection of a built world. */
 async function measure(world: World, conn: WorldConnection): Promise<Measured> {
   const profDir = process.env.GPUOPS_BENCH_CPU_PROF;
+  if (profDir) mkdirSync(profDir, { recursive: true });
   const pass = compiledPass();
+  // The pass process profiles each pass itself (GPUOPS_BENCH_CPU_PROF, see `reconcile-pass.ts`).
   const child = fork(pass.file, [JSON.stringify(conn)], {
-    execArgv: profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [],
     env: pass.env,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -189,18 +189,29 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
   const wc = deps.workingCopy;
   const now = deps.clock.now();
 
+  // The reads overlap, as the floor's do: the cluster is listed while Git syncs, and the one
+  // utilisation reading is fetched as soon as the specs name its query. (Handlers are attached at
+  // once, so a read that fails while another is awaited is reported by the await, not as unhandled.)
+  const snapshotRead = readSnapshot(deps.kube, now, { poolLabel: deps.defaults.spec.pools.labelKey });
+  snapshotRead.catch(() => undefined);
   await wc.sync();
   // Plain git: records learn that a person merged or deleted a branch (GitHub knows by itself).
   if (!dryRun && deps.host instanceof GitPullRequestHost) await deps.host.refresh();
   const algorithmTexts = await wc.readTree('algorithms/');
+  const specsRead = readSpecs(wc, deps.defaults, algorithmTexts);
+  const readingRead = specsRead.then((r) => readUtilization(deps.metrics, r.policy));
+  readingRead.catch(() => undefined);
   const [repo, base, snapshot] = await Promise.all([
-    readSpecs(wc, deps.defaults, algorithmTexts),
+    specsRead,
     wc.readTree(`clusters/${cluster}/`),
-    readSnapshot(deps.kube, now, { poolLabel: deps.defaults.spec.pools.labelKey }),
+    snapshotRead,
   ]);
   const policy = repo.policy;
   const labelKey = policy.spec.pools.labelKey;
-  if (!dryRun) await store.saveSnapshot(snapshot);
+  // Stored while the pass reads the database and decides (PostgreSQL: on its own connection);
+  // awaited before anything reads snapshots back and before any write-back.
+  const snapshotSaved = dryRun ? undefined : store.saveSnapshot(snapshot);
+  snapshotSaved?.catch(() => undefined);
 
   // Benchmarks, level-triggered: the stored runs decide most algorithms; for new or changed specs
   // (and those that could not be scheduled or started) one step reads their Jobs, records the
@@ -227,7 +238,7 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
   const names = repo.algorithms.map((a) => a.name);
   const bySubject = await store.decisionsSince(names, since);
   const recent: DecisionRecord[] = names.flatMap((n) => bySubject.get(n) ?? []);
-  const reading = await readUtilization(deps.metrics, policy);
+  const reading = await readingRead;
   const runningBenchmarks = snapshot.pods
     .filter((p) => p.managed && p.owner?.kind === 'Job' && p.nodeName !== null)
     .map((p) => p.nodeName!);
@@ -236,6 +247,7 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
   // Since when each node has held no GPU pod (stored snapshots): pools shrink (ReturnedIdle).
   // Only nodes gpuops moved can return, so only they are looked up (none: no query).
   const moved = [...gitMovedNodes(cluster, base).keys()];
+  if (moved.length > 0) await snapshotSaved;
   const emptiness = moved.length > 0 ? await store.nodeEmptiness?.(moved) : undefined;
   // A spec that fails validation keeps what Git holds for it (never a PR deleting its workload).
   const invalid = invalidAlgorithms(repo, algorithmTexts);
@@ -263,6 +275,7 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
       'metrics reading',
     );
   if (!dryRun) {
+    await snapshotSaved;
     await store.saveSamples(desired.samples);
     const records = desired.output.scaling.map((d) => toDecisionRecord(d, now));
     if (store.recordDecisions) await store.recordDecisions(records);

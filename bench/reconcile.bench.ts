@@ -162,6 +162,8 @@ function passFigures(label: string, m: Measured): Figure[] {
     },
     { name: `${label} warm pass ÷ floor`, value: warm.wallMs / wf.totalMs, unit: '×', target: 2 },
     { name: `${label} pass, nothing changed: wall time`, value: unchanged.wallMs, unit: 'ms', target: 2000 },
+    { name: `${label} pass, nothing changed: CPU time`, value: unchanged.cpuMs, unit: 'ms' },
+    { name: `${label} pass, nothing changed: git fetches`, value: unchanged.fetches, unit: 'fetches' },
     { name: `${label} pass, nothing changed: floor (reads)`, value: uf.totalMs, unit: 'ms' },
     {
       name: `${label} pass, nothing changed ÷ floor`,
@@ -308,6 +310,7 @@ export default async function bench(): Promise<Figure[]> {
         value: big.passes.warm.wallMs,
         unit: 'ms',
       },
+      { name: 'reconcile big warm pass: CPU time', value: big.passes.warm.cpuMs, unit: 'ms' },
       {
         name: 'reconcile big warm pass ÷ its floor',
         value: big.passes.warm.wallMs / big.passes.warm.floor!.totalMs,
@@ -318,7 +321,17 @@ export default async function bench(): Promise<Figure[]> {
         value: big.passes.unchanged.wallMs,
         unit: 'ms',
       },
+      {
+        name: 'reconcile big pass, nothing changed ÷ its floor',
+        value: big.passes.unchanged.wallMs / big.passes.unchanged.floor!.totalMs,
+        unit: '×',
+      },
       { name: 'reconcile big pass process: peak RSS', value: big.peak.peakRssMb, unit: 'MB' },
+      {
+        name: 'reconcile warm pass CPU growth, big / full (5× the fleet)',
+        value: big.passes.warm.cpuMs / warm.cpuMs,
+        unit: '×',
+      },
       {
         name: 'reconcile warm pass growth, big / full (5× the fleet)',
         value: big.passes.warm.wallMs / warm.wallMs,

@@ -195,6 +195,9 @@ function bigFigures(big: Measured): Figure[] {
       unit: 'ms',
     },
     { name: 'reconcile big warm pass: CPU time', value: warm.cpuMs, unit: 'ms' },
+    // ~1 % of algorithms over max: none means the utilisation reading failed (e.g. its 10 s
+    // deadline on a loaded machine) and every decision held, so the pass wrote nothing.
+    { name: 'reconcile big warm pass: changed subjects', value: warm.changedSubjects, unit: 'subjects' },
     { name: 'reconcile big warm pass ÷ its floor', value: warm.wallMs / warm.floor!.totalMs, unit: '×' },
     { name: 'reconcile big pass, nothing changed: wall time', value: unchanged.wallMs, unit: 'ms' },
     { name: 'reconcile big pass, nothing changed: CPU time', value: unchanged.cpuMs, unit: 'ms' },

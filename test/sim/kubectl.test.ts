@@ -228,6 +228,50 @@ describe.skipIf(!KUBECTL)('kubectl against gpuops sim (skipped when kubectl is n
     );
   });
 
+  it('re-apply with a container, an env var and a port removed: the patch (merge keys from OpenAPI) removes them', async () => {
+    const file = path.join(dir, 'web.yaml');
+    const manifest = (containers: string) =>
+      [
+        'apiVersion: apps/v1',
+        'kind: Deployment',
+        'metadata: {name: web, namespace: default}',
+        'spec:',
+        '  replicas: 1',
+        '  selector: {matchLabels: {app: web}}',
+        '  template:',
+        '    metadata: {labels: {app: web}}',
+        '    spec:',
+        '      containers:',
+        containers,
+        '',
+      ].join('\n');
+    const web = (image: string, env: string, ports: string) =>
+      `        - {name: web, image: "${image}", env: [${env}], ports: [${ports}]}`;
+    writeFileSync(
+      file,
+      manifest(
+        [
+          web(
+            'nginx:1.25',
+            '{name: A, value: "1"}, {name: B, value: "2"}',
+            '{containerPort: 80}, {containerPort: 443}',
+          ),
+          '        - {name: side, image: busybox}',
+        ].join('\n'),
+      ),
+    );
+    expect((await kubectl('apply', '-f', file)).out).toBe('deployment.apps/web created\n');
+    writeFileSync(file, manifest(web('nginx:1.27', '{name: A, value: "1"}', '{containerPort: 80}')));
+    const diff = await kubectl('diff', '-f', file);
+    expect(diff.code).toBe(1); // kubectl diff: 1 = differences found
+    expect(diff.out).toMatch(/^-\s+name: side$/m);
+    expect((await kubectl('apply', '-f', file)).out).toBe('deployment.apps/web configured\n');
+    const dep = await apps.readNamespacedDeployment({ name: 'web', namespace: 'default' });
+    expect(dep.spec!.template.spec!.containers).toEqual([
+      { name: 'web', image: 'nginx:1.27', env: [{ name: 'A', value: '1' }], ports: [{ containerPort: 80 }] },
+    ]);
+  });
+
   it('an unknown field fails apply (strict validation by the server); --validate=false lets it through', async () => {
     const file = path.join(dir, 'typo.yaml');
     writeFileSync(

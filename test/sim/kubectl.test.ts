@@ -272,6 +272,27 @@ describe.skipIf(!KUBECTL)('kubectl against gpuops sim (skipped when kubectl is n
     ]);
   });
 
+  it('apply --server-side of a partial Node (what gpuops writes to Git) labels it and keeps the rest', async () => {
+    const file = path.join(dir, 'node.yaml');
+    writeFileSync(
+      file,
+      'apiVersion: v1\nkind: Node\nmetadata:\n  name: gpu-t4-01\n  labels: {gpuops.dev/pool: short-task}\n',
+    );
+    const r = await kubectl('apply', '--server-side', '-f', file);
+    expect(r.out).toBe('node/gpu-t4-01 serverside-applied\n');
+    const node = await core.readNode({ name: 'gpu-t4-01' });
+    expect(node.metadata!.labels!['gpuops.dev/pool']).toBe('short-task');
+    expect(node.metadata!.labels!['nvidia.com/gpu.product']).toBe('Tesla-T4');
+    expect(node.status!.allocatable!['nvidia.com/gpu']).toBe('4');
+    const t = rows(
+      (await kubectl('get', 'nodes', '-l', 'gpuops.dev/pool=short-task', '-L', 'gpuops.dev/pool')).out,
+    );
+    expect(t).toEqual([
+      ['NAME', 'STATUS', 'ROLES', 'AGE', 'VERSION', 'POOL'],
+      ['gpu-t4-01', 'Ready', '<none>', expect.stringMatching(/^\d+d$/), 'v1.31.2', 'short-task'],
+    ]);
+  });
+
   it('an unknown field fails apply (strict validation by the server); --validate=false lets it through', async () => {
     const file = path.join(dir, 'typo.yaml');
     writeFileSync(

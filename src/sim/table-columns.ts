@@ -183,30 +183,35 @@ interface MetricTarget {
   value?: string | number;
 }
 
-/** The HPA TARGETS column: `cpu: 45%/80%`, `12/50 (avg)`, `<unknown>/…` before the first read. */
+/**
+ * The HPA TARGETS column as kubectl's printer formats it: `cpu: 45%/80%` (Resource and
+ * ContainerResource carry the resource name), `45/80` (Pods), `12/50 (avg)` (External or Object
+ * with an averageValue target), `<unknown>/…` before the first read; two metrics at most, then
+ * `+ N more...`.
+ */
 function hpaTargets(o: Obj): string {
   const specs = (o.spec?.metrics ?? []) as MetricSpec[];
   const current = (o.status?.currentMetrics ?? []) as MetricSpec[];
   if (specs.length === 0) return '<none>';
   const parts = specs.map((m, i) => {
-    const key = m.type.charAt(0).toLowerCase() + m.type.slice(1);
-    const spec = m[key as keyof MetricSpec] as {
-      name?: string;
-      metric?: { name: string };
-      target?: MetricTarget;
-    };
-    const cur = (current[i]?.[key as keyof MetricSpec] ?? {}) as { current?: MetricTarget };
-    const t = spec?.target ?? {};
-    const c = cur.current ?? {};
-    if (t.averageUtilization !== undefined) {
-      const now = c.averageUtilization !== undefined ? `${c.averageUtilization}%` : '<unknown>';
-      return `${spec.name ?? spec.metric?.name}: ${now}/${t.averageUtilization}%`;
+    const key = (m.type.charAt(0).toLowerCase() + m.type.slice(1)) as keyof MetricSpec;
+    const spec = m[key] as { name?: string; target?: MetricTarget } | undefined;
+    if (!spec || typeof spec !== 'object') return '<unknown type>';
+    const t = spec.target ?? {};
+    const c = ((current[i]?.[key] ?? {}) as { current?: MetricTarget }).current;
+    if (key === 'resource' || key === 'containerResource') {
+      if (t.averageValue !== undefined)
+        return `${spec.name}: ${c?.averageValue ?? '<unknown>'}/${t.averageValue}`;
+      const now = c?.averageUtilization !== undefined ? `${c.averageUtilization}%` : '<unknown>';
+      const want = t.averageUtilization !== undefined ? `${t.averageUtilization}%` : '<auto>';
+      return `${spec.name}: ${now}/${want}`;
     }
-    if (t.averageValue !== undefined) return `${c.averageValue ?? '<unknown>'}/${t.averageValue} (avg)`;
-    return `${c.value ?? '<unknown>'}/${t.value ?? '<unknown>'}`;
+    if (key === 'pods') return `${c?.averageValue ?? '<unknown>'}/${t.averageValue}`;
+    if (t.averageValue !== undefined) return `${c?.averageValue ?? '<unknown>'}/${t.averageValue} (avg)`;
+    return `${c?.value ?? '<unknown>'}/${t.value}`;
   });
-  return parts.length > 4
-    ? `${parts.slice(0, 4).join(', ')} + ${parts.length - 4} more...`
+  return parts.length > 2
+    ? `${parts.slice(0, 2).join(', ')} + ${parts.length - 2} more...`
     : parts.join(', ');
 }
 

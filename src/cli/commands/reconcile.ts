@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { createLogger } from '../../controller/log.js';
-import { createReconciler, type PassResult } from '../../controller/reconcile.js';
+import type { PassResult } from '../../controller/reconcile.js';
+import { createReconciler } from '../compose.js';
 import { formatPlanTable, planReport } from '../plan-build.js';
 import { dryRunDatabase } from '../open-existing-store.js';
 import { addConnectionOptions, resolveSettings, UsageError } from '../settings.js';

@@ -48,6 +48,8 @@ export interface WorldConnection {
   cluster: string;
   /** ISO-8601: the pass clock's start (the canned samples are this fresh). */
   now: string;
+  /** GPU nodes of the world (names the CPU profiles). */
+  gpuNodes?: number;
 }
 
 /** A built world. */
@@ -474,6 +476,7 @@ export async function buildWorld(size: WorldSize, postgresUrl?: string): Promise
       cacheDir,
       cluster: CLUSTER,
       now: NOW.toISOString(),
+      gpuNodes: size.gpuNodes,
     };
     // The PostgreSQL passes write to their own copy of the warm repo, so each store starts alike.
     if (postgresUrl) git(dir, 'clone', '-q', '--bare', remote, path.join(dir, 'gitops-pg.git'));

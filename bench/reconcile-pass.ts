@@ -7,6 +7,8 @@
  * 3. `unchanged`: the same again with nothing changed (must write nothing).
  * Kubernetes and Prometheus request counts are read from the parent over IPC around each pass.
  */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { KubeConfig } from '@kubernetes/client-node';
@@ -75,6 +77,26 @@ export interface PeakReport {
   loadMs: number;
   /** Heap reachable before the first pass (MB, after a full collection). */
   liveHeapBeforeMb: number;
+}
+
+/**
+ * `GPUOPS_BENCH_CPU_PROF=DIR`: a CPU profile of each pass alone (not the floor, not the set-up),
+ * written as `DIR/<store>-<nodes>-<pass>.cpuprofile` (open it in Chrome DevTools or speedscope).
+ * Returns a function that stops the profiler and writes the file; a no-op without the variable.
+ */
+async function profilePass(name: string): Promise<() => Promise<void>> {
+  const dir = process.env.GPUOPS_BENCH_CPU_PROF;
+  if (!dir) return async () => undefined;
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 500 });
+  await session.post('Profiler.start');
+  return async () => {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(`${dir}/${name}.cpuprofile`, JSON.stringify(profile));
+    session.disconnect();
+  };
 }
 
 /** Runs a full garbage collection and returns the heap still in use (MB). */
@@ -202,10 +224,13 @@ async function main(): Promise<void> {
     const wc0 = { ...workingCopy.counters };
     const pr0 = prWrites;
     const cpu0 = process.cpuUsage();
+    const storeKind = conn.database.startsWith('postgres') ? 'postgres' : 'sqlite';
+    const stopProfile = await profilePass(`${storeKind}-${conn.gpuNodes ?? 0}-${pass}`);
     const t0 = performance.now();
     const r = await reconcileOnce({ ...deps, dryRun: pass === 'first' });
     const wallMs = performance.now() - t0;
     const cpu = process.cpuUsage(cpu0);
+    await stopProfile();
     const after = await serverCounts();
     // The floor right after the pass, in the same process: the I/O it could not avoid.
     const floor =

@@ -29,8 +29,8 @@ export interface PassInputs {
 }
 
 /**
- * Syncs the working copy, lets the PR host refresh its records (not in dry-run), then reads the
- * specs, `clusters/<cluster>/` and the cluster snapshot (in parallel) and builds the read model.
+ * Lists the cluster while it syncs the working copy, lets the PR host refresh its records (not in
+ * dry-run), then reads the specs and `clusters/<cluster>/` and builds the read model.
  * @throws when the repo cannot be fetched or the cluster cannot be listed (the pass is retried)
  */
 export async function readPass(deps: {
@@ -44,6 +44,11 @@ export async function readPass(deps: {
   now: Date;
 }): Promise<PassInputs> {
   const wc = deps.workingCopy;
+  // The cluster is listed while Git syncs (the floor's reads overlap the same way). The handler is
+  // attached at once, so a listing that fails while the sync is awaited is reported by the await
+  // below, not as an unhandled rejection.
+  const snapshotRead = readSnapshot(deps.kube, deps.now, { poolLabel: deps.defaults.spec.pools.labelKey });
+  snapshotRead.catch(() => undefined);
   await wc.sync();
   // The plain git host learns that a person merged or deleted a branch (GitHub knows by itself).
   if (!deps.dryRun) await deps.host.refresh?.();
@@ -51,7 +56,7 @@ export async function readPass(deps: {
     wc.readTree('algorithms/'),
     wc.readTree('policies/'),
     wc.readTree(`clusters/${deps.cluster}/`),
-    readSnapshot(deps.kube, deps.now, { poolLabel: deps.defaults.spec.pools.labelKey }),
+    snapshotRead,
   ]);
   const repo = parseSpecs(deps.defaults, algorithms, policies, deps.caches);
   const git = readGitModel(deps.cluster, base, repo.policy.spec.pools.labelKey, deps.caches.parsed);

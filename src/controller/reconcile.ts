@@ -82,7 +82,13 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
   const now = deps.clock.now();
   const read = await readPass({ ...deps, now });
   const policy = read.repo.policy;
-  if (!dryRun) await store.saveSnapshot(read.snapshot);
+  // The one utilisation reading is fetched, and the snapshot stored (PostgreSQL: on its own
+  // connection), while the pass steps its benchmarks; both are awaited before they are needed —
+  // the snapshot before node emptiness is read back and before anything is recorded or written.
+  const reading = readUtilization(deps.metrics, policy);
+  reading.catch(() => undefined);
+  const snapshotSaved: Promise<unknown> = dryRun ? Promise.resolve() : store.saveSnapshot(read.snapshot);
+  snapshotSaved.catch(() => undefined);
   const benchmarks = await benchmarksOfPass(deps, read.repo.algorithms, read.git, read.snapshot, policy);
   const desired = planDesiredState({
     cluster,
@@ -96,7 +102,7 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
     templates: deps.templates,
     caches: deps.caches,
     now,
-    ...(await observedForScaling(deps, read, now)),
+    ...(await observedForScaling(deps, read, now, reading, snapshotSaved)),
   });
   warnAboutMetrics(log, desired);
   if (!dryRun)
@@ -134,18 +140,25 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
  * reading, the test nodes running a benchmark, HPA status (engine hpa), and since when each node
  * gpuops moved has been empty (stored snapshots; none moved: no query).
  */
-async function observedForScaling(deps: ReconcileDeps, read: PassInputs, now: Date) {
+async function observedForScaling(
+  deps: ReconcileDeps,
+  read: PassInputs,
+  now: Date,
+  readingRead: ReturnType<typeof readUtilization>,
+  snapshotSaved: Promise<unknown>,
+) {
   const { store } = deps;
   const policy = read.repo.policy;
   const names = read.repo.algorithms.map((a) => a.name);
   const bySubject = await store.decisionsSince(names, historySince(policy, now));
   const recent: DecisionRecord[] = names.flatMap((n) => bySubject.get(n) ?? []);
-  const reading = await readUtilization(deps.metrics, policy);
+  const reading = await readingRead;
   const runningBenchmarks = read.snapshot.pods
     .filter((p) => p.managed && p.owner?.kind === 'Job' && p.nodeName !== null)
     .map((p) => p.nodeName!);
   const hpa = policy.spec.scaling.engine === 'hpa' ? await readHpaStates(deps.kube) : undefined;
   const moved = [...read.git.movedNodes.keys()];
+  await snapshotSaved;
   const emptiness = moved.length > 0 ? await store.nodeEmptiness?.(moved) : undefined;
   return {
     recent,

@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { afterAll } from 'vitest';
 import type { PullRequestRecord, Store } from '../../src/store/types.js';
 
 const ENV = {
@@ -34,10 +35,8 @@ export interface TempRepo {
   cleanup(): void;
 }
 
+/** Template remotes by content, built once per test file (see `templateRoots`). */
 const templates = new Map<string, string>();
-process.on('exit', () => {
-  for (const t of templates.values()) rmSync(dirname(t), { recursive: true, force: true });
-});
 
 /** A bare remote holding `files` in one commit on `main`; built once per content, then copied. */
 export function makeRemote(files: Record<string, string> = { 'README.md': '# gitops\n' }): TempRepo {
@@ -58,10 +57,15 @@ export function makeRemote(files: Record<string, string> = { 'README.md': '# git
   };
 }
 
-/** Template folders, removed when the test process ends. */
+/**
+ * Template folders, removed after the test file that built them (each file imports this module
+ * afresh: vitest isolates files). A process 'exit' handler is not enough: vitest ends its forks by
+ * a signal, which emits no 'exit'.
+ */
 const templateRoots: string[] = [];
-process.once('exit', () => {
-  for (const r of templateRoots) rmSync(r, { recursive: true, force: true });
+afterAll(() => {
+  for (const r of templateRoots.splice(0)) rmSync(r, { recursive: true, force: true });
+  templates.clear();
 });
 
 function buildRemote(files: Record<string, string>): string {

@@ -12,6 +12,7 @@ import { systemClock, type RunnerClock } from '../benchmark/clock.js';
 import { loadWorkloadTemplates } from '../benchmark/load-templates.js';
 import { namespaceFilePath } from '../manifests/namespaces.js';
 import { stepBenchmarks, type BenchmarkProgress, type TestCapacity } from '../benchmark/runner.js';
+import { closeSupersededScalePullRequests } from '../gitops/close-superseded.js';
 import { GitPullRequestHost } from '../gitops/git-host.js';
 import { openGitOps } from '../gitops/open.js';
 import type { PullRequestHost } from '../gitops/pr-host.js';
@@ -332,6 +333,7 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
       );
   }
   results.push(...(await writeBack(patched, { ...common, mode: 'patch' })));
+  if (!patchMode) await closeSuperseded(deps, desired.output.scaling);
 
   if (invalid.invalid.length > 0)
     await reportInvalidSpecs(invalid.invalid, { host: deps.host, cluster, base: wc.baseBranch, dryRun, log });
@@ -369,6 +371,28 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
     'reconcile pass',
   );
   return summary;
+}
+
+/** Pull-request mode: closes scale PRs a settled hold made stale (see `close-superseded.ts`); a host error is logged, the pass goes on. */
+async function closeSuperseded(deps: ReconcileDeps, scaling: PlanOutput['scaling']): Promise<void> {
+  const open = new Set(
+    (await deps.store.pullRequests(deps.cluster))
+      .filter((p) => p.state === 'open' && p.kind === 'scale')
+      .map((p) => p.branch),
+  );
+  if (open.size === 0) return;
+  try {
+    const closed = await closeSupersededScalePullRequests(scaling, {
+      host: deps.host,
+      cluster: deps.cluster,
+      openBranches: open,
+      dryRun: deps.dryRun,
+    });
+    if (closed.length > 0)
+      deps.log.info({ branches: closed, dryRun: deps.dryRun }, 'closed superseded scale pull requests');
+  } catch (err) {
+    deps.log.warn({ err }, 'could not close a superseded scale pull request; retried next pass');
+  }
 }
 
 /** Options of {@link createReconciler} beyond the connection settings. */

@@ -373,12 +373,12 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
   return summary;
 }
 
-/** Pull-request mode: closes scale PRs a settled hold made stale (see `close-superseded.ts`); a host error is logged, the pass goes on. */
+/** Pull-request mode: closes scale-down PRs a settled hold made stale (see `close-superseded.ts`); a host error is logged, the pass goes on. */
 async function closeSuperseded(deps: ReconcileDeps, scaling: PlanOutput['scaling']): Promise<void> {
-  const open = new Set(
+  const open = new Map(
     (await deps.store.pullRequests(deps.cluster))
       .filter((p) => p.state === 'open' && p.kind === 'scale')
-      .map((p) => p.branch),
+      .map((p) => [p.branch, p.title]),
   );
   if (open.size === 0) return;
   try {

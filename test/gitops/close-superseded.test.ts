@@ -1,6 +1,6 @@
 /**
- * Pull-request mode: a scale PR the load no longer needs is closed (issue 12, stale PR merged
- * later). Real SQLite store, the plain git host.
+ * Pull-request mode: a scale-down PR the load no longer wants is closed (issue 12: a stale PR was
+ * merged later at an old size); a scale-up PR stays. Real SQLite store, the plain git host.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +16,9 @@ import type { ChangeSet } from '../../src/gitops/types.js';
 const dir = mkdtempSync(path.join(tmpdir(), 'gpuops-close-superseded-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const BRANCH = 'gpuops/prod/scale/sd-serve';
+const DOWN = 'gpuops(prod): scale sd-serve from 5 to 3 replicas';
+const UP = 'gpuops(prod): scale sd-serve from 4 to 6 replicas';
+const open = (title: string) => new Map([[BRANCH, title]]);
 
 function decision(action: ScalingDecision['action'], reason: ScalingReason): ScalingDecision {
   return {
@@ -38,7 +41,7 @@ async function withOpenScalePr(fn: (host: GitPullRequestHost, read: () => Promis
       branch: BRANCH,
       kind: 'scale',
       subject: 'sd-serve',
-      title: 'Scale sd-serve 4 → 6',
+      title: DOWN,
       body: 'body',
       desiredHash: 'h6',
       number: null,
@@ -54,19 +57,41 @@ async function withOpenScalePr(fn: (host: GitPullRequestHost, read: () => Promis
 }
 
 describe('closeSupersededScalePullRequests', () => {
-  it.each<[string, ScalingDecision['action'], ScalingReason, string]>([
-    ['SettledInBandCloses', 'hold', 'WithinRange', 'closed'],
-    ['PodsStartingCarryItCloses', 'hold', 'PodsStarting', 'closed'],
-    ['CooldownOnlyWaitsKeepsIt', 'hold', 'CooldownActive', 'open'],
-    ['StabilisationOnlyWaitsKeepsIt', 'hold', 'StabilizationWindow', 'open'],
-    ['MissingDataKeepsIt', 'hold', 'NoData', 'open'],
-    ['StillScalingKeepsIt', 'scale-up', 'AboveMax', 'open'],
-  ])('%s', async (_name, action, reason, state) => {
+  it.each<[string, string, ScalingDecision['action'], ScalingReason, string]>([
+    ['InBandWithMoreReplicasThanTheDownPrClosesIt', DOWN, 'hold', 'WithinRange', 'closed'],
+    ['PodsStartingCarryItClosesTheDownPr', DOWN, 'hold', 'PodsStarting', 'closed'],
+    [
+      'DownPrToJustBelowGitClosesIt',
+      'gpuops(prod): scale sd-serve from 5 to 3 replicas',
+      'hold',
+      'WithinRange',
+      'closed',
+    ],
+    [
+      'PrToExactlyGitsReplicasStays',
+      'gpuops(prod): scale sd-serve from 5 to 4 replicas',
+      'hold',
+      'WithinRange',
+      'open',
+    ],
+    ['UpPrStaysOnADipIntoTheBand', UP, 'hold', 'WithinRange', 'open'],
+    [
+      'MoveOnlyTitleStays',
+      'gpuops(prod): move gpu-1 into short-task so the Pending replica of sd-serve can start',
+      'hold',
+      'WithinRange',
+      'open',
+    ],
+    ['CooldownOnlyWaitsKeepsIt', DOWN, 'hold', 'CooldownActive', 'open'],
+    ['StabilisationOnlyWaitsKeepsIt', DOWN, 'hold', 'StabilizationWindow', 'open'],
+    ['MissingDataKeepsIt', DOWN, 'hold', 'NoData', 'open'],
+    ['StillScalingKeepsIt', DOWN, 'scale-up', 'AboveMax', 'open'],
+  ])('%s', async (_name, title, action, reason, state) => {
     await withOpenScalePr(async (host, read) => {
       const closed = await closeSupersededScalePullRequests([decision(action, reason)], {
         host,
         cluster: 'prod',
-        openBranches: new Set([BRANCH]),
+        openBranches: open(title),
         dryRun: false,
       });
       expect(await read()).toBe(state);
@@ -76,12 +101,12 @@ describe('closeSupersededScalePullRequests', () => {
 
   it('dry-run closes nothing; a branch without an open PR is left alone', async () => {
     await withOpenScalePr(async (host, read) => {
-      const deps = { host, cluster: 'prod', openBranches: new Set([BRANCH]), dryRun: true };
+      const deps = { host, cluster: 'prod', openBranches: open(DOWN), dryRun: true };
       expect(await closeSupersededScalePullRequests([decision('hold', 'WithinRange')], deps)).toEqual([
         BRANCH,
       ]);
       expect(await read()).toBe('open');
-      const none = { ...deps, dryRun: false, openBranches: new Set<string>() };
+      const none = { ...deps, dryRun: false, openBranches: new Map<string, string>() };
       expect(await closeSupersededScalePullRequests([decision('hold', 'WithinRange')], none)).toEqual([]);
       expect(await read()).toBe('open');
     });

@@ -159,11 +159,6 @@ function seedRepo(dir: string, engine: SimEngine, s: ReplaySettings, maxReplicas
       // Replicas starting hold a repeated scale-up (PodsStarting), so the cooldown that guarded
       // against it can be one pass: the next scale-up follows as soon as the load needs it.
       '    scaleUp: { cooldownSeconds: 30 }',
-      // PR mode: capacity given back takes a person's merge to come again, so a scale-down waits
-      // for the load to stay low over two merge delays (at least the HPA's 300 s).
-      ...(engine === 'gpuops-pr'
-        ? [`    scaleDown: { stabilizationWindowSeconds: ${Math.max(300, 2 * s.mergeDelaySeconds)} }`]
-        : []),
       `    hpa: { targetUtilization: ${s.hpaTarget} }`,
       '',
     ].join('\n'),

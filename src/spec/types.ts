@@ -149,4 +149,9 @@ export interface LoadedRepo {
   algorithms: ResolvedAlgorithm[];
   errors: SpecError[];
   files: number;
+  /**
+   * Per Algorithm file (repo-relative path): the `metadata.name` of every document that has a
+   * readable one, those that failed validation included; absent when not parsed from files.
+   */
+  names?: ReadonlyMap<string, readonly string[]>;
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { createLogger } from '../../controller/log.js';
-import { createReconciler, type PassResult } from '../../controller/reconcile.js';
+import type { PassResult } from '../../controller/reconcile.js';
+import { createReconciler } from '../compose.js';
 import { formatPlanTable } from '../plan-build.js';
 import { addConnectionOptions, resolveSettings } from '../settings.js';
 

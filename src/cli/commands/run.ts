@@ -3,7 +3,7 @@ import { kubeLeaseApi } from '../../cluster/lease.js';
 import { loadKubeConfig } from '../../cluster/kube-client.js';
 import { createLogger } from '../../controller/log.js';
 import { createControllerMetrics, registerFleetGauges } from '../../controller/metrics.js';
-import { createReconciler } from '../../controller/reconcile.js';
+import { createReconciler } from '../compose.js';
 import { loggableSettings, runDefaults, startController } from '../../controller/run-controller.js';
 import { renderStatusHtml } from '../../status/html.js';
 import { loadStatusView } from '../../status/load.js';

@@ -9,6 +9,8 @@ import { parseDocuments, scalarSource, type ParsedDocument, type SpecFile } from
 export interface ParsedAlgorithms {
   algorithms: ResolvedAlgorithm[];
   errors: SpecError[];
+  /** Per file: the `metadata.name` of every document that has a readable one, valid or not. */
+  names: Map<string, string[]>;
 }
 
 /**
@@ -99,9 +101,11 @@ export function parseAlgorithms(files: readonly SpecFile[], policy: Policy): Par
   const algorithms: ResolvedAlgorithm[] = [];
   const errors: SpecError[] = [];
   const seen = new Map<string, { file: string; line: number; column: number }>();
+  const names = new Map<string, string[]>();
   for (const file of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
     const parsed = parseDocuments(file);
     errors.push(...parsed.errors);
+    names.set(file.path, parsed.names);
     for (const doc of parsed.documents) {
       const envelope = envelopeProblem(doc.value, 'Algorithm');
       if (envelope) {
@@ -134,5 +138,5 @@ export function parseAlgorithms(files: readonly SpecFile[], policy: Policy): Par
       algorithms.push(resolved);
     }
   }
-  return { algorithms, errors: errors.sort(compareSpecErrors) };
+  return { algorithms, errors: errors.sort(compareSpecErrors), names };
 }

@@ -123,6 +123,12 @@ export interface ResolvedAlgorithm {
   scaling: { minReplicas: number; maxReplicas: number; utilization: { min: number; max: number } };
   benchmark: { args: string[] | undefined; runs: number; timeoutSeconds: number };
   placement: 'auto' | 'long-task' | 'short-task';
+  /**
+   * The Algorithm's `metadata.annotations`, put on the pods of its benchmark Jobs (a sidecar
+   * opt-out, a cost-centre tag; the simulated cluster reads `sim.gpuops.dev/run-seconds` there);
+   * absent when the spec sets none.
+   */
+  annotations?: Record<string, string>;
   source: { file: string; line: number };
 }
 

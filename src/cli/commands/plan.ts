@@ -8,7 +8,7 @@ import { loadRepo } from '../../spec/load.js';
 import { invalidAlgorithms, keptForInvalidSpecs } from '../../controller/invalid-specs.js';
 import { openStore } from '../../store/index.js';
 import { readClusterFiles, takeSnapshot } from '../cluster-input.js';
-import { formatPlanTable } from '../plan-build.js';
+import { formatPlanTable, planReport } from '../plan-build.js';
 import { utilizationSource } from '../metrics-source.js';
 import { addConnectionOptions, resolveSettings } from '../settings.js';
 
@@ -130,7 +130,9 @@ export function register(program: Command): void {
       now,
     });
     process.stdout.write(
-      flags.output === 'json' ? `${JSON.stringify(output, null, 2)}\n` : formatPlanTable(output, snapshot),
+      flags.output === 'json'
+        ? `${JSON.stringify(planReport(output, snapshot), null, 2)}\n`
+        : formatPlanTable(output, snapshot),
     );
     process.exitCode = 0;
   });

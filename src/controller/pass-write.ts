@@ -6,6 +6,7 @@
 import type { Logger } from 'pino';
 import type { ClusterPatcher } from '../cluster/patch.js';
 import type { Snapshot } from '../cluster/types.js';
+import { closeSupersededScalePullRequests } from '../gitops/close-superseded.js';
 import type { PullRequestHost } from '../gitops/pr-host.js';
 import type { ChangeSet, WriteBackResult } from '../gitops/types.js';
 import type { WorkingCopy } from '../gitops/working-copy.js';
@@ -92,13 +93,38 @@ export async function writePass(
   };
   const prSets = o.changeSets.filter((c) => !(patchMode && c.kind === 'scale'));
   const results = await writeBack(prSets, { ...common, mode: 'pull-request' });
-  if (!patchMode) return { results, patches: [] };
+  if (!patchMode) {
+    await closeSuperseded(deps, o.decisions);
+    return { results, patches: [] };
+  }
   const { patched, patches } = await patchScale(deps, {
     ...o,
     changeSets: o.changeSets.filter((c) => c.kind === 'scale'),
   });
   results.push(...(await writeBack(patched, { ...common, mode: 'patch' })));
   return { results, patches };
+}
+
+/** Pull-request mode: closes scale-down PRs a settled hold made stale (see `close-superseded.ts`); a host error is logged, the pass goes on. */
+async function closeSuperseded(deps: WriteDeps, scaling: readonly ScalingDecision[]): Promise<void> {
+  const open = new Map(
+    (await deps.store.pullRequests(deps.cluster))
+      .filter((p) => p.state === 'open' && p.kind === 'scale')
+      .map((p) => [p.branch, p.title]),
+  );
+  if (open.size === 0) return;
+  try {
+    const closed = await closeSupersededScalePullRequests(scaling, {
+      host: deps.host,
+      cluster: deps.cluster,
+      openBranches: open,
+      dryRun: deps.dryRun,
+    });
+    if (closed.length > 0)
+      deps.log.info({ branches: closed, dryRun: deps.dryRun }, 'closed superseded scale pull requests');
+  } catch (err) {
+    deps.log.warn({ err }, 'could not close a superseded scale pull request; retried next pass');
+  }
 }
 
 /**

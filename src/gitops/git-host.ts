@@ -81,6 +81,24 @@ export class GitPullRequestHost implements PullRequestHost {
     return changed;
   }
 
+  /**
+   * Records the open branch's PR as closed with `note` as its body and no desired hash (so it is
+   * not taken for a person's close). The branch stays on the remote; the next change set for the
+   * subject starts it afresh from the base branch, as after any closed PR.
+   */
+  async closeSuperseded(head: string, note: string): Promise<boolean> {
+    const r = await this.record(head);
+    if (!r || r.state !== 'open') return false;
+    await this.o.store.upsertPullRequest({
+      ...r,
+      state: 'closed',
+      body: note,
+      desiredHash: '',
+      updatedAt: this.o.now().toISOString(),
+    });
+    return true;
+  }
+
   /** The recorded branch, whatever its state (records have no base; `base` is echoed). */
   async findPullRequest(head: string, base: string): Promise<PullRequestInfo | null> {
     const r = await this.record(head);

@@ -248,6 +248,18 @@ export class GitHubHost implements PullRequestHost {
     return pick ? toInfo(pick) : null;
   }
 
+  /** `pulls.update` with `state: closed` and `note` as the body (no desired-hash marker). */
+  async closeSuperseded(head: string, note: string): Promise<boolean> {
+    const pr = await this.findPullRequest(head, this.o.base);
+    if (!pr || pr.state !== 'open' || pr.number === null) return false;
+    const number = pr.number;
+    await this.call('close pull request', () =>
+      this.octokit.rest.pulls.update({ ...this.repo, pull_number: number, state: 'closed', body: note }),
+    );
+    this.o.log?.info({ number, branch: head }, 'Closed superseded pull request');
+    return true;
+  }
+
   /** Creates, updates (title, body, missing labels) or leaves the change set's PR; see {@link decidePullRequest}. */
   async ensurePullRequest(cs: ChangeSet, found?: PullRequestInfo | null): Promise<EnsureResult> {
     const pr = found === undefined ? await this.findPullRequest(cs.branch, this.o.base) : found;

@@ -156,6 +156,16 @@ export function prTitle(input: Omit<PrBodyInput, 'desiredHash' | 'files'>): stri
   return `${prefix} update scaling of ${input.subject}`;
 }
 
+/**
+ * The replica change a scale pull request's title (from {@link prTitle}) proposes, or null when
+ * the title names none (a node move only, a title a person edited).
+ */
+export function titleReplicas(title: string, subject: string): { from: number; to: number } | null {
+  const m = / scale (\S+) from (\d+) to (\d+) replicas$/.exec(title);
+  if (!m || m[1] !== subject) return null;
+  return { from: Number(m[2]), to: Number(m[3]) };
+}
+
 function placementSection(ev: PlacementEvidence): string {
   const p = ev.placement;
   const out = [

@@ -54,6 +54,13 @@ export interface PullRequestHost {
   comment(number: number, body: string): Promise<CommentAction>;
   /** Open gpuops pull requests of this host's cluster (head branches under `gpuops/<cluster>/`). */
   listOpen(): Promise<PullRequestInfo[]>;
+  /**
+   * Closes the open pull request of `head` as superseded (gpuops' own close, not a person's): its
+   * body becomes `note`, without the desired-hash marker, so the same desired state later opens a
+   * new pull request instead of being "left closed". Returns false when no such PR is open.
+   * Optional: a host without it leaves stale pull requests open.
+   */
+  closeSuperseded?(head: string, note: string): Promise<boolean>;
 }
 
 /** Why a host call failed: `permission` (403 without rate limiting), `rate-limited` (retries used up), `not-found`, `validation`, `other`. */

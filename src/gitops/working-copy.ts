@@ -18,6 +18,7 @@ import { dirname, join, posix } from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
 import { backoffDelay, retry, sleep, type Backoff } from '../util/retry.js';
 import { withCloneLock } from './clone-lock.js';
+import { localRemoteHeads } from './local-remote-heads.js';
 import { GitOpsError, classifyGitError, parsePushPorcelain, redact } from './git-errors.js';
 import { splitRemoteUrl } from './remote-url.js';
 import type {
@@ -339,6 +340,9 @@ export class WorkingCopy {
 
   /** True when every branch of the remote points where the last fetch or push left it. */
   private async remoteUnmoved(known: Map<string, string>): Promise<boolean> {
+    // A remote on this machine: its ref files, read without a process (see local-remote-heads.ts).
+    const local = await localRemoteHeads(this.url);
+    if (local) return local.size === known.size && [...known].every(([b, sha]) => local.get(b) === sha);
     const out = await this.run('ls-remote', ['ls-remote', '--heads', 'origin']);
     const heads = new Map<string, string>();
     for (const line of out.split('\n')) {

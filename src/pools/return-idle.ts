@@ -97,17 +97,24 @@ export function returnIdleNodes(input: ReturnIdleInput): PoolAssignment[] {
 /**
  * Since when each node that holds no GPU pod now has held none, from what the stored snapshots
  * say (`Store.nodeEmptiness`, same shape): the first snapshot after the last one that saw a GPU
- * pod there, else the oldest stored snapshot (the history reaches no further back, so the empty
- * time is at least that). Nodes busy now, or busy in the newest stored snapshot, get no entry.
+ * pod there, else when the node was first seen (`firstSeen`), else the oldest stored snapshot (the
+ * history reaches no further back, so the empty time is at least that). Nodes busy now, or busy
+ * in the newest stored snapshot, get no entry.
  */
 export function emptySinceOf(
   nodes: readonly NodeInfo[],
-  history: { oldest: string | null; emptyAfterBusy: ReadonlyMap<string, string | null> },
+  history: {
+    oldest: string | null;
+    emptyAfterBusy: ReadonlyMap<string, string | null>;
+    firstSeen?: ReadonlyMap<string, string>;
+  },
 ): Map<string, string> {
   const out = new Map<string, string>();
   for (const n of nodes) {
     if (n.gpuRequested > 0 || n.managedPods > 0) continue;
-    const since = history.emptyAfterBusy.has(n.name) ? history.emptyAfterBusy.get(n.name)! : history.oldest;
+    const since = history.emptyAfterBusy.has(n.name)
+      ? history.emptyAfterBusy.get(n.name)!
+      : (history.firstSeen?.get(n.name) ?? history.oldest);
     if (since !== null) out.set(n.name, since);
   }
   return out;

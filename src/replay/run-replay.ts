@@ -13,6 +13,7 @@ import {
   type EngineFigures,
   type ReplayEvent,
 } from './figures.js';
+import { runSimEngineInChild } from './engine-process.js';
 import { runSimEngine, type ReplaySettings, type SimEngine } from './sim-engine.js';
 import { offeredLoad, type Trace } from './trace.js';
 
@@ -25,6 +26,8 @@ export interface EngineRun {
   figures: EngineFigures;
   points: AllocationPoint[];
   events: ReplayEvent[];
+  /** Simulated engines: reconcile passes made and CPU seconds used (process and its git processes). */
+  cost?: { passes: number; cpuSeconds: number };
 }
 
 /** The whole replay. */
@@ -43,6 +46,11 @@ export interface RunReplayOptions {
   /** Work folder (one sub-folder per simulated engine). */
   dir: string;
   engines?: readonly Engine[];
+  /**
+   * Run each simulated engine in its own process (every core works; `gpuops replay` does), or all
+   * in this one (default; tests).
+   */
+  processes?: boolean;
   /** Called when an engine is done (for progress). */
   onEngine?: (run: EngineRun) => void;
 }
@@ -69,11 +77,12 @@ export async function runReplay(trace: Trace, o: RunReplayOptions): Promise<Repl
     runs.push(run);
     o.onEngine?.(run);
   };
-  // The simulated engines run at once: a pass mostly waits for git and HTTP, so they overlap.
+  // The simulated engines run at once (in processes of their own with `processes`).
+  const run = o.processes ? runSimEngineInChild : runSimEngine;
   const simulated = new Map(
     engines
       .filter((e) => e !== 'static' && e !== 'ideal')
-      .map((e) => [e, runSimEngine(trace, e as SimEngine, s, path.join(o.dir, e))] as const),
+      .map((e) => [e, run(trace, e as SimEngine, s, path.join(o.dir, e))] as const),
   );
   await Promise.allSettled(simulated.values());
   for (const engine of engines) {
@@ -99,6 +108,7 @@ export async function runReplay(trace: Trace, o: RunReplayOptions): Promise<Repl
         }),
         points: r.points,
         events: r.events,
+        cost: { passes: r.passes, cpuSeconds: r.cpuSeconds },
       });
     }
   }

@@ -18,7 +18,7 @@
  * After every tick the allocation (pods bound, pods Ready, `spec.replicas`) and node pool labels
  * are read from the simulator's store.
  */
-import { mkdirSync, writeFileSync, existsSync, rmSync } from 'node:fs';
+import { mkdirSync, writeFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { pino } from 'pino';
@@ -96,6 +96,25 @@ export interface SimEngineResult {
   /** Real milliseconds of the reconcile passes (sum) and of the whole engine. */
   passMs: number;
   wallSeconds: number;
+  /** CPU seconds of the engine's process and the processes it started (git), set-up included. */
+  cpuSeconds: number;
+}
+
+/**
+ * CPU seconds used so far by this process and its ended child processes (Linux `/proc/self/stat`
+ * utime + stime + cutime + cstime); elsewhere this process only (`process.cpuUsage`).
+ */
+export function processCpuSeconds(): number {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Fields 14–17 of proc(5) (utime, stime, cutime, cstime); `fields` starts at field 3.
+    const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0);
+    return ticks / 100; // USER_HZ is 100 on Linux
+  } catch {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1e6;
+  }
 }
 
 const HPA_SYNC_SECONDS = 15;
@@ -137,6 +156,9 @@ function seedRepo(dir: string, engine: SimEngine, s: ReplaySettings, maxReplicas
       `    mode: ${engine === 'gpuops-pr' ? 'pull-request' : 'patch'}`,
       `    engine: ${engine === 'hpa' ? 'hpa' : 'gpuops'}`,
       '    sizing: load',
+      // Replicas starting hold a repeated scale-up (PodsStarting), so the cooldown that guarded
+      // against it can be one pass: the next scale-up follows as soon as the load needs it.
+      '    scaleUp: { cooldownSeconds: 30 }',
       `    hpa: { targetUtilization: ${s.hpaTarget} }`,
       '',
     ].join('\n'),
@@ -186,6 +208,7 @@ export async function runSimEngine(
   dir: string,
 ): Promise<SimEngineResult> {
   const started = Date.now();
+  const cpuStart = processCpuSeconds();
   if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const peak = Math.max(1, ...trace.instants.map((x) => x.values.length));
@@ -235,7 +258,17 @@ export async function runSimEngine(
       log: pino({ level: 'silent' }),
     });
     if (process.env.GPUOPS_REPLAY_PROFILE) deps = profiled(deps);
-    return await new Run(trace, engine, s, deps, cluster, origin, path.join(dir, 'reviewer'), started).all();
+    const r = await new Run(
+      trace,
+      engine,
+      s,
+      deps,
+      cluster,
+      origin,
+      path.join(dir, 'reviewer'),
+      started,
+    ).all();
+    return { ...r, cpuSeconds: processCpuSeconds() - cpuStart };
   } finally {
     await deps?.store.close();
     await cluster.close();
@@ -269,7 +302,7 @@ class Run {
     return this.cluster.sim.clock.now().getTime();
   }
 
-  async all(): Promise<SimEngineResult> {
+  async all(): Promise<Omit<SimEngineResult, 'cpuSeconds'>> {
     const { sim, load } = this.cluster;
     const first = this.trace.instants[0]!;
     load.setLoad(REPLAY_ALGORITHM, offeredLoad(first));

@@ -64,7 +64,10 @@ export function decide(input: ScalingInput, policy: Policy, now: Date): ScalingD
  *    else from the recorded passes (one of which must be at least the window old, exactly the
  *    window counts); one instant and no such pass is no evidence over the window → hold.
  *    Else `scale-down BelowMin`.
- * 6. Above max: `AtMaxReplicas` at `maxReplicas`; scale-up cooldown and stabilisation (lowest
+ * 6. Above max: `AtMaxReplicas` at `maxReplicas`; `PodsStarting` when replicas are on the way
+ *    (not Ready, not Unschedulable, or not created yet) and the utilisation spread over them and
+ *    the Ready pods (util × ready / (ready + arriving), the HPA's "unready pods count 0 %") is at
+ *    most max — exactly max is in band, so it holds; scale-up cooldown and stabilisation (lowest
  *    recommendation wins); then `step` more replicas, bounded by `maxReplicas` and by pod slots
  *    (`resources.gpus` each) on free GPUs of the pool's nodes, less the GPUs replicas already in
  *    Git but not yet bound will take (`scale-up AboveMax`). No slot → relabel as many `unused`
@@ -388,6 +391,20 @@ export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): 
   const above = `utilisation ${u} ${over} > max ${max}%`;
   if (from >= maxReplicas)
     return hold('AtMaxReplicas', `${above}, but replicas ${from} are at maxReplicas ${maxReplicas}`);
+  // Capacity on the way: replicas starting (bound or not yet created, never Unschedulable) will
+  // take their share of the load. The HPA assumes not-yet-Ready pods use 0 % on a scale-up and
+  // holds when that recalculation no longer says up (HPA doc "Algorithm details").
+  const arriving =
+    counted.filter((p) => !p.ready && !p.unschedulable && !p.terminating).length +
+    Math.max(0, from - counted.length);
+  if (arriving > 0 && ready.length > 0) {
+    const spread = (utilization * ready.length) / (ready.length + arriving);
+    if (spread <= max)
+      return hold(
+        'PodsStarting',
+        `${above}, but ${arriving} replica(s) are starting: with them Ready it is ${round1(spread)}% ≤ max ${max}%; replicas stay at ${from}`,
+      );
+  }
   const wait = cooldown('up');
   if (wait) return hold('CooldownActive', `${above}; ${wait}`);
   const st = stabilize(

@@ -19,6 +19,7 @@ export type ScalingReason =
   | 'CooldownActive'
   | 'StabilizationWindow'
   | 'WouldFlap'
+  | 'PodsStarting'
   | 'HPAOwnsReplicas'
   | 'NotPlaced'
   | 'PlacementPending'

@@ -210,6 +210,34 @@ CREATE TABLE fleet_status (
 CREATE INDEX decisions_at ON decisions (at_ms);
 `,
   },
+  {
+    id: 4,
+    name: 'node activity',
+    // node_activity: per node, kept up to date by every saveSnapshot, so that "empty since" reaches
+    // back past snapshot retention (keepSnapshots passes, 25 min at 30 s passes, is shorter than
+    // pools.returnAfterSeconds). first_seen: the first snapshot that listed the node; last_busy:
+    // the last one that saw a GPU pod or a gpuops pod there (NULL: never); empty_since: the first
+    // snapshot after last_busy (NULL: never busy, or busy in the newest). The primary key is the
+    // index the lookups by name use; last_busy has its own for "which nodes were ever busy".
+    // Back-filled from the snapshots stored now.
+    sql: (t) => `
+CREATE TABLE node_activity (
+  name TEXT PRIMARY KEY,
+  first_seen_at_ms ${t.ms} NOT NULL,
+  last_busy_at_ms ${t.ms},
+  empty_since_ms ${t.ms}
+);
+CREATE INDEX node_activity_last_busy ON node_activity (last_busy_at_ms);
+INSERT INTO node_activity (name, first_seen_at_ms, last_busy_at_ms)
+  SELECT n.name, MIN(s.taken_at_ms),
+         MAX(CASE WHEN n.gpu_requested > 0 OR n.managed_pods > 0 THEN s.taken_at_ms END)
+    FROM snapshot_nodes n JOIN snapshots s ON s.id = n.snapshot_id
+   GROUP BY n.name;
+UPDATE node_activity SET empty_since_ms =
+  (SELECT MIN(s.taken_at_ms) FROM snapshots s WHERE s.taken_at_ms > node_activity.last_busy_at_ms)
+  WHERE last_busy_at_ms IS NOT NULL;
+`,
+  },
 ];
 
 /** The statements of one migration for one dialect. */

@@ -29,6 +29,8 @@ import {
   NODE_COLUMNS,
   nodeCells,
   nodeEmptinessSql,
+  nodeActivityCells,
+  upsertNodeActivitySql,
   nodeEmptinessFromRows,
   OLDEST_SNAPSHOT_SQL,
   POD_COLUMNS,
@@ -242,6 +244,13 @@ export class PostgresStore implements Store, StatusStore {
         ['snapshot_id', 'position', ...POD_COLUMNS],
         pods.map((cells, i) => [id, i, ...cells]),
       );
+      const activity = nodeActivityCells(snapshot.nodes, takenAtMs);
+      if (activity.length > 0)
+        await c.query(upsertNodeActivitySql('SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[])'), [
+          activity.map((a) => a[0]),
+          activity.map((a) => a[1]),
+          activity.map((a) => a[2]),
+        ]);
       // Retention: keep the newest N; child rows go by ON DELETE CASCADE.
       await c.query(
         `DELETE FROM snapshots WHERE id NOT IN
@@ -439,7 +448,7 @@ export class PostgresStore implements Store, StatusStore {
       const rows = await c.query(nodeEmptinessSql('= ANY($1::text[])'), [[...nodes]]);
       const head = await c.query(OLDEST_SNAPSHOT_SQL);
       return nodeEmptinessFromRows(
-        rows.rows as { name: unknown; empty_ms: unknown }[],
+        rows.rows as Parameters<typeof nodeEmptinessFromRows>[0],
         (head.rows[0] as { oldest: unknown } | undefined)?.oldest ?? null,
       );
     });

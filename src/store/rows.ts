@@ -359,26 +359,50 @@ export function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<s
 }
 
 /**
- * `Store.nodeEmptiness`: per node seen busy, the first snapshot after the last busy one.
- * `names` is the SQL that matches the node names asked for (a bound list per dialect).
+ * Upsert of one node's row of `node_activity` from a snapshot at `t` (epoch ms), the same in both
+ * dialects (`ON CONFLICT … DO UPDATE`, SQLite ≥ 3.24). Values: name, t, busy ? t : NULL. A busy
+ * node sets last_busy and clears empty_since; an empty one that was busy and has no empty_since
+ * yet gets empty_since = t (the first snapshot after the last busy one); first_seen stays.
+ * `values` is the SQL giving the rows (a VALUES list or a SELECT over arrays).
  */
-export const nodeEmptinessSql = (names: string): string => `WITH busy AS (
-  SELECT n.name AS name, MAX(s.taken_at_ms) AS busy_ms
-  FROM snapshot_nodes n JOIN snapshots s ON s.id = n.snapshot_id
-  WHERE (n.gpu_requested > 0 OR n.managed_pods > 0) AND n.name ${names}
-  GROUP BY n.name)
-SELECT b.name AS name, (SELECT MIN(s2.taken_at_ms) FROM snapshots s2 WHERE s2.taken_at_ms > b.busy_ms) AS empty_ms
-FROM busy b`;
+export const upsertNodeActivitySql = (values: string): string => `INSERT INTO node_activity
+  (name, first_seen_at_ms, last_busy_at_ms) ${values}
+ON CONFLICT (name) DO UPDATE SET
+  last_busy_at_ms = COALESCE(excluded.last_busy_at_ms, node_activity.last_busy_at_ms),
+  empty_since_ms = CASE
+    WHEN excluded.last_busy_at_ms IS NOT NULL THEN NULL
+    WHEN node_activity.last_busy_at_ms IS NOT NULL AND node_activity.empty_since_ms IS NULL
+      THEN excluded.first_seen_at_ms
+    ELSE node_activity.empty_since_ms END`;
+
+/** `node_activity` cells of the nodes of a snapshot taken at `t` (epoch ms): name, t, busy ? t : null. */
+export function nodeActivityCells(
+  nodes: readonly { name: string; gpuRequested: number; managedPods: number }[],
+  t: number,
+): [string, number, number | null][] {
+  return nodes.map((n) => [n.name, t, n.gpuRequested > 0 || n.managedPods > 0 ? t : null]);
+}
+
+/** `Store.nodeEmptiness`: the `node_activity` rows of the nodes asked for (`names`: the dialect's list match). */
+export const nodeEmptinessSql = (names: string): string =>
+  `SELECT name, first_seen_at_ms, last_busy_at_ms, empty_since_ms FROM node_activity WHERE name ${names}`;
 export const OLDEST_SNAPSHOT_SQL = 'SELECT MIN(taken_at_ms) AS oldest FROM snapshots';
 
 /** Rows of {@link nodeEmptinessSql} and {@link OLDEST_SNAPSHOT_SQL} → `NodeEmptiness`. */
 export function nodeEmptinessFromRows(
-  rows: readonly { name: unknown; empty_ms: unknown }[],
+  rows: readonly {
+    name: unknown;
+    first_seen_at_ms: unknown;
+    last_busy_at_ms: unknown;
+    empty_since_ms: unknown;
+  }[],
   oldest: unknown,
 ): NodeEmptiness {
   const iso = (ms: unknown) => (ms === null || ms === undefined ? null : new Date(Number(ms)).toISOString());
+  const busy = rows.filter((r) => r.last_busy_at_ms !== null && r.last_busy_at_ms !== undefined);
   return {
     oldest: iso(oldest),
-    emptyAfterBusy: new Map(rows.map((r) => [String(r.name), iso(r.empty_ms)])),
+    emptyAfterBusy: new Map(busy.map((r) => [String(r.name), iso(r.empty_since_ms)])),
+    firstSeen: new Map(rows.map((r) => [String(r.name), iso(r.first_seen_at_ms)!])),
   };
 }

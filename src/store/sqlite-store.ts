@@ -30,6 +30,8 @@ import {
   NODE_COLUMNS,
   nodeCells,
   nodeEmptinessSql,
+  nodeActivityCells,
+  upsertNodeActivitySql,
   nodeEmptinessFromRows,
   OLDEST_SNAPSHOT_SQL,
   POD_COLUMNS,
@@ -194,6 +196,8 @@ export class SqliteStore implements Store, StatusStore {
             snapshot.pods.length,
             (i) => [id, i, ...bind(podCells(snapshot.pods[i]!))],
           );
+          const upsert = this.prepare(upsertNodeActivitySql('VALUES (?, ?, ?)'));
+          for (const cells of nodeActivityCells(snapshot.nodes, takenAtMs)) upsert.run(...cells);
           // Retention: keep the newest N; child rows go by ON DELETE CASCADE.
           this.prepare(
             `DELETE FROM snapshots WHERE id NOT IN
@@ -404,7 +408,7 @@ export class SqliteStore implements Store, StatusStore {
       this.db.transaction(() => {
         const rows = this.prepare(nodeEmptinessSql('IN (SELECT value FROM json_each(?))')).all(
           JSON.stringify(nodes),
-        ) as { name: unknown; empty_ms: unknown }[];
+        ) as Parameters<typeof nodeEmptinessFromRows>[0];
         const head = this.prepare(OLDEST_SNAPSHOT_SQL).get() as { oldest: unknown } | undefined;
         return nodeEmptinessFromRows(rows, head?.oldest ?? null);
       })(),

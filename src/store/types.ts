@@ -81,6 +81,8 @@ export interface NodeEmptiness {
   oldest: string | null;
   /** Node → first snapshot after the last one that saw a GPU pod there (null: the newest did). */
   emptyAfterBusy: Map<string, string | null>;
+  /** Node → the first snapshot that listed it (kept past snapshot retention). */
+  firstSeen?: Map<string, string>;
 }
 
 /**
@@ -102,8 +104,9 @@ export interface Store {
    * What the stored snapshots say about GPU pods on nodes, for returning idle nodes (issue 11
    * item 6): the oldest stored snapshot's time, and for every node of `nodes` that some stored snapshot saw
    * holding a GPU pod (`gpuRequested > 0` or a gpuops pod), the time of the first snapshot after
-   * the last such one (null when the newest snapshot still saw one). Reaches back as far as the
-   * stored snapshots (`keepSnapshots` passes). Optional: without it no node is returned.
+   * the last such one (null when the newest snapshot still saw one), and when each node was first
+   * seen. Kept per node by every `saveSnapshot` (table `node_activity`), so it reaches back past
+   * snapshot retention (`keepSnapshots` passes). Optional: without it no node is returned.
    */
   nodeEmptiness?(nodes: readonly string[]): Promise<NodeEmptiness>;
 

@@ -88,15 +88,58 @@ describe.each(backends)('Store.nodeEmptiness on $name', (backend) => {
       const e = await store.nodeEmptiness!(['a', 'b', 'c', 'd']);
       expect(e.oldest).toBe(at(0));
       expect(Object.fromEntries(e.emptyAfterBusy)).toEqual({ a: at(120), c: null, d: at(120) });
+      expect(Object.fromEntries(e.firstSeen!)).toEqual({ a: at(0), b: at(0), c: at(0), d: at(0) });
     });
   });
 
-  it('reaches back only as far as the stored snapshots', async () => {
+  it('reaches back past snapshot retention (node_activity is kept per node)', async () => {
     await withStore(2, async (store) => {
       const e = await store.nodeEmptiness!(['a', 'b', 'c', 'd']);
       expect(e.oldest).toBe(at(120));
-      expect(Object.fromEntries(e.emptyAfterBusy)).toEqual({ c: null });
+      expect(Object.fromEntries(e.emptyAfterBusy)).toEqual({ a: at(120), c: null, d: at(120) });
+      expect(e.firstSeen!.get('b')).toBe(at(0));
     });
+  });
+
+  it('passes 30 s apart, 50 snapshots kept: empty for pools.returnAfterSeconds (1800 s) is seen', async () => {
+    const store = await openStore(await backend.url(), { keepSnapshots: 50 });
+    try {
+      // x busy until 30 s, then empty; y busy again at 1830 s; z comes at 600 s, never busy.
+      for (let t = 0; t <= 2100; t += 30) {
+        const nodes = [
+          node('x', t <= 30 ? 'gpu' : 'none'),
+          node('y', t <= 30 || t === 1830 ? 'pod' : 'none'),
+        ];
+        if (t >= 600) nodes.push(node('z', 'none'));
+        await store.saveSnapshot({ takenAt: at(t), pods: [], nodes });
+      }
+      const e = await store.nodeEmptiness!(['x', 'y', 'z']);
+      expect(e.oldest).toBe(at(2100 - 49 * 30));
+      expect(Object.fromEntries(e.emptyAfterBusy)).toEqual({ x: at(60), y: at(1860) });
+      expect(e.firstSeen!.get('z')).toBe(at(600));
+      // x: empty 2040 s ≥ 1800 s; one pass earlier than 1860 s it would have been 1770 s.
+      expect((Date.parse(at(2100)) - Date.parse(e.emptyAfterBusy.get('x')!)) / 1000).toBe(2040);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('busy again after being empty clears empty-since; empty again starts it anew', async () => {
+    const store = await openStore(await backend.url(), { keepSnapshots: 1 });
+    try {
+      const seq: ['gpu' | 'none', number][] = [
+        ['gpu', 0],
+        ['none', 30],
+        ['gpu', 60],
+      ];
+      for (const [b, t] of seq) await store.saveSnapshot({ takenAt: at(t), pods: [], nodes: [node('x', b)] });
+      expect((await store.nodeEmptiness!(['x'])).emptyAfterBusy.get('x')).toBeNull();
+      await store.saveSnapshot({ takenAt: at(90), pods: [], nodes: [node('x', 'none')] });
+      await store.saveSnapshot({ takenAt: at(120), pods: [], nodes: [node('x', 'none')] });
+      expect((await store.nodeEmptiness!(['x'])).emptyAfterBusy.get('x')).toBe(at(90));
+    } finally {
+      await store.close();
+    }
   });
 
   it('only the nodes asked for', async () => {
@@ -113,6 +156,7 @@ describe.each(backends)('Store.nodeEmptiness on $name', (backend) => {
       expect(await store.nodeEmptiness!(['a', 'b', 'c', 'd'])).toEqual({
         oldest: null,
         emptyAfterBusy: new Map(),
+        firstSeen: new Map(),
       });
     } finally {
       await store.close();

@@ -170,4 +170,17 @@ describe('emptySinceOf', () => {
     expect(Object.fromEntries(got)).toEqual({ a: ago(600), b: ago(3000) });
     expect(emptySinceOf(nodes, { oldest: null, emptyAfterBusy: new Map() }).size).toBe(0);
   });
+
+  it('never busy → when the node was first seen, when known (past snapshot retention)', () => {
+    const nodes = [node('a', 'short-task'), node('b', 'short-task')];
+    const got = emptySinceOf(nodes, {
+      oldest: ago(1500),
+      emptyAfterBusy: new Map<string, string | null>([['a', ago(2400)]]),
+      firstSeen: new Map([
+        ['a', ago(9000)],
+        ['b', ago(7200)],
+      ]),
+    });
+    expect(Object.fromEntries(got)).toEqual({ a: ago(2400), b: ago(7200) });
+  });
 });

@@ -192,17 +192,19 @@ const rows: Row[] = [
     message: ['1 of 3 Ready'],
   },
   {
+    // Five Ready at 100 % and one Pending: spread over six it is 83.3 % > max, so the pending pod
+    // does not carry the load (PodsStarting would hold) and the scale-up needs a place.
     name: 'PendingReplicasInGitTakeFreeGpusFirst',
     input: {
-      ...baseInput([95, 95, 95]),
-      replicas: 4,
+      ...baseInput([100, 100, 100, 100, 100]),
+      replicas: 6,
       pods: [
-        ...baseInput().pods,
-        pod('resnet50-infer-7d9f-3', { ready: false, nodeName: null, phase: 'Pending' }),
+        ...baseInput([100, 100, 100, 100, 100]).pods,
+        pod('resnet50-infer-7d9f-5', { ready: false, nodeName: null, phase: 'Pending' }),
       ],
       poolNodes: [node('lt-1', 'long-task', 1)],
     },
-    want: { action: 'relabel', reason: 'RelabelUnusedNode', to: 5, nodes: ['z-unused-a100'] },
+    want: { action: 'relabel', reason: 'RelabelUnusedNode', to: 7, nodes: ['z-unused-a100'] },
   },
   {
     name: 'RollingUpdateSurgePodsAreNotReplicas',

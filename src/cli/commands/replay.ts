@@ -157,7 +157,15 @@ export function register(program: Command): void {
           settings,
           dir,
           engines: f.engines,
-          onEngine: (e) => err.write(`  ${e.figures.engine} done\n`),
+          processes: true,
+          onEngine: (e) =>
+            err.write(
+              `  ${e.figures.engine} done${
+                e.cost
+                  ? ` (${e.cost.passes} passes, ${e.cost.cpuSeconds.toFixed(1)} s CPU, ${((e.cost.cpuSeconds / Math.max(1, e.cost.passes)) * 1000).toFixed(0)} ms CPU per pass)`
+                  : ''
+              }\n`,
+            ),
         });
         const lines = result.engines.map((e) => JSON.stringify(e.figures)).join('\n') + '\n';
         const table = formatTable(result.engines.map((e) => e.figures));

@@ -1,0 +1,45 @@
+/**
+ * Runs one simulated engine in its own Node.js process, so that the engines of a replay use every
+ * core (each pass is CPU-bound: the simulated API server, the reconcile pass, SQLite). The child is
+ * `engine-worker` started with this process's `execArgv` (e.g. `--import tsx`), and its result
+ * comes back over IPC.
+ */
+import { fork } from 'node:child_process';
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ReplaySettings, SimEngine, SimEngineResult } from './sim-engine.js';
+import type { Trace } from './trace.js';
+
+const self = fileURLToPath(import.meta.url);
+const WORKER = fileURLToPath(new URL(`./engine-worker${extname(self)}`, import.meta.url));
+
+/**
+ * {@link runSimEngine} in a child process.
+ * @throws Error with the child's stack when the engine fails, or naming the exit code when the
+ *   child dies without an answer
+ */
+export function runSimEngineInChild(
+  trace: Trace,
+  engine: SimEngine,
+  settings: ReplaySettings,
+  dir: string,
+): Promise<SimEngineResult> {
+  return new Promise((resolve, reject) => {
+    const child = fork(WORKER, [], {
+      execArgv: process.execArgv,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    let answered = false;
+    child.once('message', (m: { ok: true; result: SimEngineResult } | { ok: false; error: string }) => {
+      answered = true;
+      if (m.ok) resolve(m.result);
+      else reject(new Error(`replay ${engine}: ${m.error}`));
+    });
+    child.once('error', reject);
+    child.once('exit', (code, signal) => {
+      if (!answered)
+        reject(new Error(`replay ${engine}: engine process exited (${signal ?? code}) without a result`));
+    });
+    child.send({ trace, engine, settings, dir });
+  });
+}

@@ -37,6 +37,7 @@ export const PURE_FILES = [
   'src/gitops/pr-body.ts',
   'src/gitops/git-errors.ts',
   'src/gitops/ensure-pull-request.ts',
+  'src/gitops/pr-host.ts',
   'src/gitops/remote-url.ts',
   'src/controller/desired-state.ts',
   'src/controller/invalid-specs.ts',
@@ -166,6 +167,7 @@ export const PURITY_RULES = {
       message: 'Pure modules take settings as arguments.',
     })),
     ...['fetch', 'XMLHttpRequest', 'WebSocket', 'require'].map((name) => ({ name, message: IO })),
+    ...['eval', 'Function'].map((name) => ({ name, message: 'Pure modules never load code at run time.' })),
     ...['setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask'].map((name) => ({
       name,
       message: 'Pure modules never wait or schedule: the pass does.',

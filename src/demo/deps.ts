@@ -18,6 +18,7 @@ import { WorkingCopy } from '../gitops/working-copy.js';
 import { DcgmScrapeSource } from '../metrics/dcgm-scrape.js';
 import { loadDefaultPolicy } from '../spec/load.js';
 import { openStore } from '../store/index.js';
+import { sleep } from '../util/retry.js';
 import type { DemoCluster } from './cluster.js';
 
 /** Inputs of {@link buildDemoDeps}. */
@@ -49,7 +50,7 @@ export function simulatedClock(demo: DemoCluster): RunnerClock {
     now: () => clock.now(),
     sleep: (seconds) => {
       clock.advance(seconds);
-      return new Promise((resolve) => setTimeout(resolve, REAL_PAUSE_MS));
+      return sleep(REAL_PAUSE_MS);
     },
   };
 }

@@ -22,6 +22,7 @@ export const PURE_FILES = [
   'src/manifests/**/*.ts',
   'src/cluster/types.ts',
   'src/cluster/snapshot.ts',
+  'src/cluster/quantity.ts',
   'src/metrics/types.ts',
   'src/metrics/query.ts',
   'src/metrics/query-result.ts',

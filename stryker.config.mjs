@@ -50,6 +50,8 @@ export default {
   reporters: ['clear-text', 'progress', 'html', 'json'],
   htmlReporter: { fileName: `.tmp/mutation/${scope}/index.html` },
   jsonReporter: { fileName: `.tmp/mutation/${scope}/report.json` },
+  // Sandboxes copy the worktree: leave out other scopes' sandboxes and the reports.
+  ignorePatterns: ['/.tmp', '/reports', '/coverage'],
   tempDirName: `.tmp/stryker-${scope}`,
   cleanTempDir: true,
 };

@@ -21,10 +21,10 @@ const SCOPES = {
   gitops: [
     'src/gitops/branch-name.ts',
     'src/gitops/change-set.ts',
-    'src/gitops/pr-body.ts',
     'src/gitops/git-errors.ts',
     'src/gitops/ensure-pull-request.ts',
   ],
+  'pr-body': ['src/gitops/pr-body.ts'],
 };
 
 const scope = process.env.STRYKER_SCOPE ?? 'all';

@@ -13,7 +13,7 @@ export default defineConfig({
       'test/scaling/{attribute,decide,decide-empty-pool,size-for-load,set-replicas,evidence-time}*.test.ts',
       'test/manifests/**/*.test.ts',
       'src/manifests/**/*.test.ts',
-      'test/gitops/{pure,pr-body,write-path-pure}.test.ts',
+      'test/gitops/{pure,pr-body,pr-body-golden,write-path-pure}.test.ts',
       'test/golden/golden.test.ts',
       'test/controller/desired-state.test.ts',
       'test/cluster/{snapshot,node-manifests}.test.ts',

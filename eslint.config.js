@@ -19,4 +19,23 @@ export default tseslint.config(
     ignores: ['**/*.test.ts'],
     rules: PURITY_RULES,
   },
+  {
+    // The controller receives its adapters and settings; only cli/ composes them (DESIGN.md).
+    // After the purity block: its typescript-eslint rule stays, and this core rule adds the layer
+    // ban (type-only imports too) to every controller file, pure or not.
+    files: ['src/controller/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/cli/**', '**/cli'],
+              message: 'controller/ never imports cli/: settings live in config/, adapters are passed in.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -25,9 +25,12 @@ if [ ${#need[@]} -gt 0 ]; then
   trap cleanup EXIT
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}"
-  if command -v systemctl >/dev/null 2>&1 && [ -d /run/systemd/system ]; then
+  if command -v systemctl >/dev/null 2>&1; then
     for unit in prometheus prometheus-node-exporter postgresql; do
-      $sudo systemctl disable --now "$unit" >/dev/null 2>&1 || true
+      # `disable` also works where systemd is not running (a container, a chroot): it removes the
+      # links that would start the unit at the next boot. `stop` only where systemd runs.
+      $sudo systemctl disable "$unit" >/dev/null 2>&1 || true
+      if [ -d /run/systemd/system ]; then $sudo systemctl stop "$unit" >/dev/null 2>&1 || true; fi
     done
   fi
 fi
@@ -35,3 +38,5 @@ command -v prometheus >/dev/null
 command -v promtool >/dev/null
 ls /usr/lib/postgresql/*/bin/postgres >/dev/null
 command -v chromium >/dev/null
+# kubectl for test/sim/kubectl.test.ts, from npm (Debian's kubernetes-client is too old).
+bash "$(dirname "$0")/install-kubectl.sh"

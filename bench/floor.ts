@@ -7,7 +7,8 @@
  * - writes (only when there are changes): the pass's own changed files as one commit per subject
  *   with plain git plumbing (a temporary index per branch: read-tree, hash-object,
  *   update-index, write-tree, commit-tree; all refs in one `update-ref --stdin`) and one
- *   `git push` of every branch.
+ *   `git push` of every branch, to `refs/floor/…` of the same remote (not a branch: the pass's
+ *   next `ls-remote --heads` must not see the remote move).
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -119,7 +120,9 @@ async function commitAll(repo: string, base: string, changes: readonly FloorChan
       await gitIn(repo, ['update-index', '--index-info'], `${lines.join('\n')}\n`, env);
       const tree = (await git(repo, ['write-tree'], env)).trim();
       const commit = (await git(repo, ['commit-tree', tree, '-p', base, '-m', c.message])).trim();
-      return { ref: `refs/heads/floor/${c.branch}`, commit };
+      // Outside refs/heads/: the pass's working copy never sees these refs (its `ls-remote --heads`
+      // would find the remote moved and fetch on the next pass, a cost the floor itself caused).
+      return { ref: `refs/floor/${c.branch}`, commit };
     }),
   );
   await gitIn(repo, ['update-ref', '--stdin'], commits.map((c) => `update ${c.ref} ${c.commit}\n`).join(''));

@@ -16,23 +16,19 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pino } from 'pino';
 import { specHash } from '../src/benchmark/spec-hash.js';
 import { systemClock } from '../src/benchmark/clock.js';
-import { loadWorkloadTemplates } from '../src/benchmark/load-templates.js';
-import { createKubeJobApi } from '../src/cluster/jobs.js';
-import { createKubeClient } from '../src/cluster/kube-client.js';
-import { createClusterPatcher } from '../src/cluster/patch.js';
+import { compose } from '../src/cli/compose.js';
+import { settingsWith } from '../src/config/settings.js';
 import { planDesiredState } from '../src/controller/desired-state.js';
 import { readUtilization, storedBenchmarks } from '../src/controller/inputs.js';
 import { readSnapshot } from '../src/cluster/read-snapshot.js';
-import { reconcileOnce, type ReconcileDeps } from '../src/controller/reconcile.js';
+import { reconcileOnce } from '../src/controller/reconcile.js';
 import { GitPullRequestHost } from '../src/gitops/git-host.js';
 import { WorkingCopy } from '../src/gitops/working-copy.js';
-import { PrometheusSource } from '../src/metrics/prometheus.js';
 import { generateFleet } from '../src/sim/fleet.js';
 import { startSimCluster, type KubeObject, type SimCluster } from '../src/sim/index.js';
-import { loadDefaultPolicy, loadRepo } from '../src/spec/load.js';
+import { loadRepo } from '../src/spec/load.js';
 import { openStore } from '../src/store/index.js';
 import { KubeConfig } from '@kubernetes/client-node';
 
@@ -52,6 +48,8 @@ export interface WorldConnection {
   cluster: string;
   /** ISO-8601: the pass clock's start (the canned samples are this fresh). */
   now: string;
+  /** GPU nodes of the world (names the CPU profiles). */
+  gpuNodes?: number;
 }
 
 /** A built world. */
@@ -400,25 +398,21 @@ export async function buildWorld(size: WorldSize, postgresUrl?: string): Promise
     const kc = new KubeConfig();
     kc.loadFromFile(kubeconfig);
     const cacheDir = path.join(dir, 'cache');
-    const deps: ReconcileDeps = {
-      cluster: CLUSTER,
-      kube: createKubeClient(kc),
-      jobs: createKubeJobApi(kc),
-      patcher: createClusterPatcher(kc),
-      workingCopy: await WorkingCopy.open({
-        repoUrl: remote,
-        baseBranch: 'main',
-        dir: path.join(dir, 'seed-cache', 'gitops'),
-      }),
-      host: new GitPullRequestHost({ store, cluster: CLUSTER, base: 'main', now: () => NOW }),
-      store,
-      metrics: new PrometheusSource({ url: prom.url }),
-      defaults: await loadDefaultPolicy(),
-      templates: loadWorkloadTemplates(),
-      dryRun: true,
-      clock: { now: () => NOW, sleep: systemClock.sleep },
-      log: pino({ level: 'silent' }),
-    };
+    const { deps } = await compose(
+      settingsWith({ repoUrl: remote, cluster: CLUSTER, prometheusUrl: prom.url, dryRun: true }),
+      {
+        store,
+        kubeConfig: kc,
+        workingCopy: await WorkingCopy.open({
+          repoUrl: remote,
+          baseBranch: 'main',
+          dir: path.join(dir, 'seed-cache', 'gitops'),
+        }),
+        host: new GitPullRequestHost({ store, cluster: CLUSTER, base: 'main', now: () => NOW }),
+        clock: { now: () => NOW, sleep: systemClock.sleep },
+        env: {},
+      },
+    );
     // The pure planner, not a dry-run pass: a cold pass would diff 1,000 placement change sets
     // against Git one by one, which is what the warm pass measured here never does.
     const snapshot = await readSnapshot(deps.kube, NOW, { poolLabel: POOL_LABEL });
@@ -482,6 +476,7 @@ export async function buildWorld(size: WorldSize, postgresUrl?: string): Promise
       cacheDir,
       cluster: CLUSTER,
       now: NOW.toISOString(),
+      gpuNodes: size.gpuNodes,
     };
     // The PostgreSQL passes write to their own copy of the warm repo, so each store starts alike.
     if (postgresUrl) git(dir, 'clone', '-q', '--bare', remote, path.join(dir, 'gitops-pg.git'));

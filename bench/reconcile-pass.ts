@@ -1,29 +1,26 @@
 /**
  * The process the reconcile bench measures (forked by `reconcile.bench.ts`, so its peak RSS is the
- * controller's own): builds the adapters on the world's connection (argv[2], JSON) as
- * `createReconciler` does, then runs three passes and reports each one to the parent:
+ * controller's own): builds the adapters on the world's connection (argv[2], JSON) with
+ * `cli/compose.ts` as `gpuops reconcile` does, then runs three passes and reports each one to the parent:
  * 1. `first`: a dry run in the fresh process (module loading and JIT warm-up included);
  * 2. `warm`: the real pass over a warm GitOps repo (writes only what scaling changed);
  * 3. `unchanged`: the same again with nothing changed (must write nothing).
  * Kubernetes and Prometheus request counts are read from the parent over IPC around each pass.
  */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { KubeConfig } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import type * as ClockModule from '../src/benchmark/clock.js';
-import type * as TemplatesModule from '../src/benchmark/load-templates.js';
-import type * as JobsModule from '../src/cluster/jobs.js';
-import type * as KubeClientModule from '../src/cluster/kube-client.js';
-import type * as PatchModule from '../src/cluster/patch.js';
+import type * as ComposeModule from '../src/cli/compose.js';
+import type * as SettingsModule from '../src/config/settings.js';
 import type * as ReadSnapshotModule from '../src/cluster/read-snapshot.js';
 import type * as ReconcileModule from '../src/controller/reconcile.js';
-import type { ReconcileDeps } from '../src/controller/reconcile.js';
 import type * as GitHostModule from '../src/gitops/git-host.js';
 import type { PullRequestHost } from '../src/gitops/pr-host.js';
 import type * as WorkingCopyModule from '../src/gitops/working-copy.js';
-import type * as PrometheusModule from '../src/metrics/prometheus.js';
-import type * as LoadModule from '../src/spec/load.js';
 import type * as StoreModule from '../src/store/index.js';
 import type { Store } from '../src/store/types.js';
 import type * as FloorModule from './floor.js';
@@ -82,6 +79,26 @@ export interface PeakReport {
   liveHeapBeforeMb: number;
 }
 
+/**
+ * `GPUOPS_BENCH_CPU_PROF=DIR`: a CPU profile of each pass alone (not the floor, not the set-up),
+ * written as `DIR/<store>-<nodes>-<pass>.cpuprofile` (open it in Chrome DevTools or speedscope).
+ * Returns a function that stops the profiler and writes the file; a no-op without the variable.
+ */
+async function profilePass(name: string): Promise<() => Promise<void>> {
+  const dir = process.env.GPUOPS_BENCH_CPU_PROF;
+  if (!dir) return async () => undefined;
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 500 });
+  await session.post('Profiler.start');
+  return async () => {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(`${dir}/${name}.cpuprofile`, JSON.stringify(profile));
+    session.disconnect();
+  };
+}
+
 /** Runs a full garbage collection and returns the heap still in use (MB). */
 function liveHeapMb(): number {
   setFlagsFromString('--expose-gc');
@@ -107,30 +124,22 @@ async function main(): Promise<void> {
   const conn = JSON.parse(process.argv[2]!) as WorldConnection;
   const [
     { systemClock },
-    { loadWorkloadTemplates },
-    { createKubeJobApi },
-    { createKubeClient },
-    { createClusterPatcher },
+    { compose },
+    { settingsWith },
     { LIVE_PODS_FIELD_SELECTOR },
     { reconcileOnce },
     { GitPullRequestHost },
     { WorkingCopy },
-    { PrometheusSource },
-    { loadDefaultPolicy },
     { openStore },
     { measureFloor, openFloorRepo },
   ] = await Promise.all([
     load<typeof ClockModule>('benchmark/clock.js'),
-    load<typeof TemplatesModule>('benchmark/load-templates.js'),
-    load<typeof JobsModule>('cluster/jobs.js'),
-    load<typeof KubeClientModule>('cluster/kube-client.js'),
-    load<typeof PatchModule>('cluster/patch.js'),
+    load<typeof ComposeModule>('cli/compose.js'),
+    load<typeof SettingsModule>('config/settings.js'),
     load<typeof ReadSnapshotModule>('cluster/read-snapshot.js'),
     load<typeof ReconcileModule>('controller/reconcile.js'),
     load<typeof GitHostModule>('gitops/git-host.js'),
     load<typeof WorkingCopyModule>('gitops/working-copy.js'),
-    load<typeof PrometheusModule>('metrics/prometheus.js'),
-    load<typeof LoadModule>('spec/load.js'),
     load<typeof StoreModule>('store/index.js'),
     import(FLOOR) as Promise<typeof FloorModule>,
   ]);
@@ -158,6 +167,7 @@ async function main(): Promise<void> {
   });
   const host: PullRequestHost = {
     name: gitHost.name,
+    recordsPullRequests: gitHost.recordsPullRequests,
     findPullRequest: (h, b) => gitHost.findPullRequest(h, b),
     ensurePullRequest: (cs, found) => gitHost.ensurePullRequest(cs, found),
     listOpen: () => gitHost.listOpen(),
@@ -174,21 +184,11 @@ async function main(): Promise<void> {
     baseBranch: 'main',
     dir: `${conn.cacheDir}/gitops`,
   });
-  const deps: ReconcileDeps = {
-    cluster: conn.cluster,
-    kube: createKubeClient(kc),
-    jobs: createKubeJobApi(kc),
-    patcher: createClusterPatcher(kc),
-    workingCopy,
-    host,
-    store: counted,
-    metrics: new PrometheusSource({ url: conn.prometheusUrl }),
-    defaults: await loadDefaultPolicy(),
-    templates: loadWorkloadTemplates(),
-    dryRun: false,
-    clock,
-    log: pino({ level: 'silent' }),
-  };
+  // The composition `gpuops reconcile` uses, with the bench's counting store and host.
+  const { deps } = await compose(
+    settingsWith({ repoUrl: conn.repoUrl, cluster: conn.cluster, prometheusUrl: conn.prometheusUrl }),
+    { store: counted, kubeConfig: kc, workingCopy, host, clock, log: pino({ level: 'silent' }), env: {} },
+  );
 
   // GPUOPS_BENCH_TRACE=1: time spent in each adapter call, per pass, on stderr.
   const trace = new Map<string, number>();
@@ -224,10 +224,13 @@ async function main(): Promise<void> {
     const wc0 = { ...workingCopy.counters };
     const pr0 = prWrites;
     const cpu0 = process.cpuUsage();
+    const storeKind = conn.database.startsWith('postgres') ? 'postgres' : 'sqlite';
+    const stopProfile = await profilePass(`${storeKind}-${conn.gpuNodes ?? 0}-${pass}`);
     const t0 = performance.now();
     const r = await reconcileOnce({ ...deps, dryRun: pass === 'first' });
     const wallMs = performance.now() - t0;
     const cpu = process.cpuUsage(cpu0);
+    await stopProfile();
     const after = await serverCounts();
     // The floor right after the pass, in the same process: the I/O it could not avoid.
     const floor =

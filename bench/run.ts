@@ -3,6 +3,7 @@
  * one JSON line per figure, then a table. Each bench module's default export returns its figures.
  */
 import { readdirSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
@@ -23,6 +24,8 @@ const files = readdirSync(dir)
 
 const all: Figure[] = [];
 const failed: string[] = [];
+// Wall times on a shared machine depend on its load: the 1-minute load average goes beside them.
+const loadAtStart = loadavg()[0]!;
 for (const f of files) {
   // One failing bench never hides the figures of the others; it fails the run.
   try {
@@ -35,6 +38,19 @@ for (const f of files) {
     failed.push(f);
     process.stderr.write(`${f} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   }
+}
+
+for (const [when, value] of [
+  ['start', loadAtStart],
+  ['end', loadavg()[0]!],
+] as const) {
+  const fig: Figure = {
+    name: `machine load average (1 min) at the ${when} (${cpus().length} cores)`,
+    value,
+    unit: '',
+  };
+  all.push(fig);
+  process.stdout.write(`${JSON.stringify(fig)}\n`);
 }
 
 const rows = all.map((f) => [

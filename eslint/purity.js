@@ -40,6 +40,7 @@ export const PURE_FILES = [
   'src/gitops/ensure-pull-request.ts',
   'src/gitops/pr-host.ts',
   'src/gitops/remote-url.ts',
+  'src/plan/**/*.ts',
   'src/controller/desired-state.ts',
   'src/controller/invalid-specs.ts',
   'src/controller/lease-decision.ts',

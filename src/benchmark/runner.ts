@@ -46,6 +46,11 @@ export interface RunnerDeps {
   gpuProduct?: (algorithm: ResolvedAlgorithm) => string | null;
   /** Observe and report only: create, delete and record nothing. */
   dryRun?: boolean;
+  /**
+   * The stored runs of each algorithm at its current spec hash, when the caller read them already
+   * (the reconcile pass reads them all in one query): the step does not read them again.
+   */
+  storedRuns?: ReadonlyMap<string, readonly BenchmarkRun[]>;
 }
 
 /** GPUs of the test pool as the pass sees them (whole GPUs). */

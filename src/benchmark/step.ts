@@ -56,7 +56,7 @@ function summarize(deps: RunnerDeps, alg: ResolvedAlgorithm, runs: readonly Benc
  */
 async function observeAlgorithm(alg: ResolvedAlgorithm, deps: RunnerDeps): Promise<Observed> {
   const hash = specHash(alg.spec);
-  const stored = await deps.store.benchmarkRuns(alg.name, hash);
+  const stored = [...(deps.storedRuns?.get(alg.name) ?? (await deps.store.benchmarkRuns(alg.name, hash)))];
   let summary = summarize(deps, alg, stored);
   const base = { alg, hash, recorded: [] as BenchmarkRun[] };
   if (summary.final) {

@@ -51,7 +51,11 @@ export interface SnapshotSource {
   now: Date;
 }
 
-/** Builds the snapshot from dump files when both are given, else from the live cluster. */
+/**
+ * Builds the snapshot from dump files when both are given, else from the live cluster.
+ * @throws Error naming the file for a bad dump; for the live cluster, the cluster's error (no
+ *   kubeconfig, unreachable, forbidden) followed by how to give dumps instead (`--nodes`/`--pods`)
+ */
 export async function takeSnapshot(source: SnapshotSource): Promise<Snapshot> {
   if (source.nodesFile && source.podsFile) {
     const [nodes, pods] = await Promise.all([
@@ -63,9 +67,17 @@ export async function takeSnapshot(source: SnapshotSource): Promise<Snapshot> {
   // Loaded here, not at the top: `plan` on dump files never pays for the Kubernetes client.
   const { createKubeClient, loadKubeConfig } = await import('../cluster/kube-client.js');
   const { readSnapshot } = await import('../cluster/read-snapshot.js');
-  const client = createKubeClient(loadKubeConfig(source.kubeconfig));
-  return readSnapshot(client, source.now, { poolLabel: source.poolLabel });
+  try {
+    const client = createKubeClient(loadKubeConfig(source.kubeconfig));
+    return await readSnapshot(client, source.now, { poolLabel: source.poolLabel });
+  } catch (err) {
+    throw new Error(`${(err as Error).message}\n${OFFLINE_HINT}`, { cause: err });
+  }
 }
+
+/** What to do without cluster access: the commands that read a snapshot also take dumps. */
+export const OFFLINE_HINT =
+  'without cluster access, give dumps instead: --nodes FILE --pods FILE (kubectl get nodes -o json > nodes.json; kubectl get pods -A -o json > pods.json)';
 
 /**
  * Every file under `<repo>/clusters/<cluster>/` (repo-relative `/` paths → content); empty when

@@ -1,6 +1,15 @@
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { commandsFor, type RegisterCommand } from './commands/index.js';
 import { UsageError } from './settings.js';
+
+/** The `version` of package.json (two folders up from `src/cli/` and from `dist/cli/`). */
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return pkg.version;
+}
 
 /**
  * Builds the `gpuops` program. Exit codes follow DESIGN.md: 0 success, 1 failure (or invalid
@@ -11,7 +20,7 @@ export function buildProgram(commands: RegisterCommand[]): Command {
     .description(
       'GitOps controller that sorts GPU nodes into pools, benchmarks, places and scales algorithms',
     )
-    .version('0.1.0')
+    .version(packageVersion())
     .showHelpAfterError()
     .exitOverride();
   for (const register of commands) register(program);

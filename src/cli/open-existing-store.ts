@@ -1,13 +1,30 @@
 import { existsSync } from 'node:fs';
 import { openStore, statusStoreOf, type StatusStore, type Store } from '../store/index.js';
 
+/** The file of a `sqlite:PATH` / `sqlite://PATH` URL; `null` for other databases. */
+export function sqliteFile(database: string): string | null {
+  return database.startsWith('sqlite:') ? database.slice('sqlite:'.length).replace(/^\/\//, '') : null;
+}
+
+/**
+ * The database a `--dry-run` pass opens. A SQLite file that does not exist yet is replaced by a
+ * private in-memory database (`sqlite::memory:`): the pass reads no history (no benchmark, no
+ * decision, as on a first run) and leaves no file behind, because a dry run writes nothing
+ * anywhere (DESIGN.md). An existing file or a PostgreSQL URL is used as given; the pass itself
+ * skips every write when dry-run is set.
+ */
+export function dryRunDatabase(database: string): string {
+  const file = sqliteFile(database);
+  return file !== null && file !== ':memory:' && !existsSync(file) ? 'sqlite::memory:' : database;
+}
+
 /**
  * Opens the database of a read-only command (`prs`, `status`). Never creates one: a mistyped
  * SQLite path is an error naming `--database`, not an empty answer.
  * @throws Error naming `--database` when the SQLite file is missing; StoreError when it cannot be opened
  */
 export async function openExistingStore(database: string): Promise<Store & StatusStore> {
-  const file = database.startsWith('sqlite:') ? database.slice('sqlite:'.length).replace(/^\/\//, '') : null;
+  const file = sqliteFile(database);
   if (file !== null && file !== ':memory:' && !existsSync(file)) {
     throw new Error(`--database: no database at ${file} (gpuops writes it on its first reconcile)`);
   }

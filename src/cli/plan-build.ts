@@ -5,36 +5,110 @@
 import type { Snapshot } from '../cluster/types.js';
 import type { PlanOutput } from '../controller/desired-state.js';
 import { nodeCapacities } from '../pools/capacity.js';
+import type { PoolAssignment } from '../pools/types.js';
 import { formatSpecError } from '../spec/rules/format.js';
 
 export type { PlanOutput };
 
+/** A node as `plan` shows it: its pool decision, GPU product, and whole GPUs free/allocatable. */
+export type PlanNode = PoolAssignment & {
+  /** `nvidia.com/gpu.product` (GPU Feature Discovery), `null` when the node has none. */
+  gpuProduct: string | null;
+  /**
+   * Whole GPUs: `allocatable` (physical GPUs for a shared node), `free` a new pod can get (0 when
+   * NotReady or cordoned); `null` for a node with no allocatable GPU.
+   */
+  gpus: { free: number; allocatable: number } | null;
+};
+
+/** The sections of a plan that can be empty. */
+export type PlanSection = 'pools' | 'placements' | 'scaling' | 'files' | 'errors';
+
+/**
+ * `gpuops plan --output json`: the plan (DESIGN.md's contract, unchanged) with what the text shows
+ * beside it: each node's GPU product and free/allocatable GPUs, the nodes left out of every pool
+ * with their reasons, and why each empty section is empty.
+ */
+export type PlanReport = Omit<PlanOutput, 'pools'> & {
+  pools: PlanNode[];
+  /** The nodes that get no pool (`to: null`), with the reason: the same entries as in `pools`. */
+  leftOut: { node: string; reason: string; message: string }[];
+  /** For each empty section, why it is empty (the sentence the text prints). */
+  empty: Partial<Record<PlanSection, string>>;
+};
+
+/** Why each empty section of `plan` is empty, in words a person acts on. */
+export function emptySections(plan: PlanOutput): Partial<Record<PlanSection, string>> {
+  const empty: Partial<Record<PlanSection, string>> = {};
+  const specErrors = plan.errors.filter((e) => e.file.startsWith('algorithms/')).length;
+  if (plan.pools.length === 0) empty.pools = 'the snapshot has no nodes';
+  if (plan.placements.length === 0) {
+    empty.placements =
+      specErrors > 0
+        ? `no valid Algorithm spec; ${specErrors} ${specErrors === 1 ? 'error' : 'errors'} in algorithms/, listed under errors`
+        : 'no Algorithm spec in algorithms/';
+  }
+  if (plan.scaling.length === 0) {
+    const waiting = plan.placements.filter((p) => p.pool === null).length;
+    empty.scaling =
+      plan.placements.length === 0
+        ? 'no algorithm to scale'
+        : waiting > 0
+          ? `no algorithm is placed yet, ${waiting} waiting for a benchmark; scaling starts once its Deployment is in Git`
+          : `no algorithm has a Deployment in clusters/${plan.cluster}/algorithms/ yet`;
+  }
+  if (plan.files.length === 0) empty.files = 'no change: Git already holds the desired state';
+  if (plan.errors.length === 0) empty.errors = 'every spec is valid';
+  return empty;
+}
+
+/** The plan with what its text shows (see {@link PlanReport}). */
+export function planReport(plan: PlanOutput, snapshot: Snapshot): PlanReport {
+  const capacity = new Map(nodeCapacities(snapshot, plan.pools).map((c) => [c.node, c]));
+  const pools = plan.pools.map((a): PlanNode => {
+    const c = capacity.get(a.node);
+    return {
+      ...a,
+      gpuProduct: c?.gpuProduct ?? null,
+      gpus: c && c.allocatable > 0 ? { free: c.free, allocatable: c.allocatable } : null,
+    };
+  });
+  const leftOut = plan.pools
+    .filter((a) => a.to === null)
+    .map((a) => ({ node: a.node, reason: a.reason, message: a.message }));
+  return { ...plan, pools, leftOut, empty: emptySections(plan) };
+}
+
 /**
  * The human table of `gpuops plan`: node, GPU model, GPUs free/allocatable, current pool →
- * desired pool, reason; then the files, errors and warnings.
+ * desired pool, reason; then placements, scaling, metrics, files, errors and warnings. Every
+ * section is printed; an empty one says why it is empty.
  */
 export function formatPlanTable(plan: PlanOutput, snapshot: Snapshot): string {
-  const capacity = new Map(nodeCapacities(snapshot, plan.pools).map((c) => [c.node, c]));
-  const head = ['NODE', 'GPU MODEL', 'GPUS FREE/ALLOC', 'POOL', 'REASON'];
-  const rows = plan.pools.map((a) => {
-    const c = capacity.get(a.node);
-    const node = snapshot.nodes.find((n) => n.name === a.node);
-    const pool = a.from === a.to ? (a.to ?? '-') : `${a.from ?? '-'} → ${a.to ?? '-'}`;
-    return [
-      a.node,
-      node?.gpuProduct ?? '-',
-      c && c.allocatable > 0 ? `${c.free}/${c.allocatable}` : '-',
-      pool,
-      `${a.reason}: ${a.message}`,
-    ];
-  });
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => [...r[i]!].length)));
-  const line = (r: string[]) =>
-    r
-      .map((cell, i) => (i === r.length - 1 ? cell : cell + ' '.repeat(widths[i]! - [...cell].length)))
-      .join('  ');
-  const out = [`cluster ${plan.cluster}`, '', line(head), ...rows.map(line), ''];
-  if (plan.placements.length > 0) {
+  const report = planReport(plan, snapshot);
+  const { empty } = report;
+  const none = (section: PlanSection) => `${section}: none (${empty[section]})`;
+  const out = [`cluster ${plan.cluster}`, ''];
+  if (empty.pools) out.push(none('pools'), '');
+  else {
+    const leftOut = report.leftOut.length;
+    out.push(
+      ...table(
+        ['NODE', 'GPU MODEL', 'GPUS FREE/ALLOC', 'POOL', 'REASON'],
+        report.pools.map((a) => [
+          a.node,
+          a.gpuProduct ?? '-',
+          a.gpus ? `${a.gpus.free}/${a.gpus.allocatable}` : '-',
+          a.from === a.to ? (a.to ?? '-') : `${a.from ?? '-'} → ${a.to ?? '-'}`,
+          `${a.reason}: ${a.message}`,
+        ]),
+      ),
+      `${report.pools.length} ${report.pools.length === 1 ? 'node' : 'nodes'}, ${leftOut} left out of every pool`,
+      '',
+    );
+  }
+  if (empty.placements) out.push(none('placements'), '');
+  else {
     out.push(
       ...table(
         ['ALGORITHM', 'POOL', 'RUN TIME', 'REASON'],
@@ -48,7 +122,8 @@ export function formatPlanTable(plan: PlanOutput, snapshot: Snapshot): string {
       '',
     );
   }
-  if (plan.scaling.length > 0) {
+  if (empty.scaling) out.push(none('scaling'), '');
+  else {
     out.push(
       ...table(
         ['ALGORITHM', 'REPLICAS', 'UTILISATION', 'DECISION', 'REASON'],
@@ -64,10 +139,12 @@ export function formatPlanTable(plan: PlanOutput, snapshot: Snapshot): string {
     );
   }
   out.push(...metricsLines(plan));
-  if (plan.files.length === 0) out.push('files: no change');
+  if (empty.files) out.push(`files: ${empty.files}`);
   else out.push('files:', ...plan.files.map((f) => `  ${f.change.padEnd(6)} ${f.path}`));
-  if (plan.errors.length > 0) {
-    out.push('', `errors (${plan.errors.length}):`);
+  out.push('');
+  if (empty.errors) out.push(none('errors'));
+  else {
+    out.push(`errors (${plan.errors.length}):`);
     for (const e of plan.errors) out.push(`  ${formatSpecError(e)}`);
   }
   for (const w of plan.warnings ?? []) out.push(`warning: ${w}`);

@@ -1,182 +1,18 @@
-import { existsSync, readFileSync } from 'node:fs';
-import type { Command } from 'commander';
-import { parse } from 'yaml';
-
 /**
- * Connection settings shared by `reconcile`, `run`, `snapshot`, `benchmark` and live `plan`
- * (DESIGN.md, "Command-line contract"). Each comes from, in order: the flag, the environment
- * variable `GPUOPS_<FLAG_IN_UPPER_SNAKE_CASE>`, the key of an optional `gpuops.yaml` in the
- * working directory (camelCase: `repoUrl`), the default.
+ * The connection flags of the `gpuops` commands. The settings themselves live in
+ * `config/settings.ts` (re-exported here for the commands).
  */
-export interface Settings {
-  repoUrl: string | undefined;
-  branch: string;
-  cluster: string;
-  provider: 'git' | 'github';
-  githubApiUrl: string;
-  githubRepo: string | undefined;
-  /**
-   * Longest GitHub rate-limit wait one pass takes, seconds (default 60); a later reset ends that
-   * write as `RateLimited until HH:MM:SS` and the next pass tries again.
-   */
-  githubRateLimitWaitSeconds?: string;
-  /** From `GITHUB_TOKEN` only, never from a flag or file. */
-  githubToken: string | undefined;
-  kubeconfig: string | undefined;
-  prometheusUrl: string | undefined;
-  dcgmUrl: string[];
-  database: string;
-  dryRun: boolean;
-}
+import type { Command } from 'commander';
+import { CONNECTION_OPTIONS, type Settings } from '../config/settings.js';
 
-interface Option {
-  flag: string;
-  key: keyof Settings;
-  description: string;
-  default?: string;
-  variadic?: boolean;
-}
-
-const OPTIONS: Option[] = [
-  { flag: 'repo-url', key: 'repoUrl', description: 'GitOps repo remote (file://, https://, ssh://, a path)' },
-  { flag: 'branch', key: 'branch', description: 'base branch', default: 'main' },
-  {
-    flag: 'cluster',
-    key: 'cluster',
-    description: 'cluster name, the folder under clusters/',
-    default: 'default',
-  },
-  { flag: 'provider', key: 'provider', description: 'where pull requests go: git | github', default: 'git' },
-  {
-    flag: 'github-api-url',
-    key: 'githubApiUrl',
-    description: 'GitHub API URL',
-    default: 'https://api.github.com',
-  },
-  { flag: 'github-repo', key: 'githubRepo', description: 'OWNER/NAME on GitHub (default: from --repo-url)' },
-  {
-    flag: 'github-rate-limit-wait-seconds',
-    key: 'githubRateLimitWaitSeconds',
-    description: 'longest GitHub rate-limit wait in a pass, seconds',
-    default: '60',
-  },
-  {
-    flag: 'kubeconfig',
-    key: 'kubeconfig',
-    description: 'kubeconfig file (default: KUBECONFIG, ~/.kube/config, in-cluster)',
-  },
-  { flag: 'prometheus-url', key: 'prometheusUrl', description: 'Prometheus server for GPU metrics' },
-  {
-    flag: 'dcgm-url',
-    key: 'dcgmUrl',
-    description: 'dcgm-exporter endpoints to scrape (no Prometheus)',
-    variadic: true,
-  },
-  {
-    flag: 'database',
-    key: 'database',
-    description: 'sqlite:PATH or postgres://…',
-    default: 'sqlite:.gpuops/state.db',
-  },
-];
-
-/** A wrong setting or flag: the CLI prints it and exits 2 (DESIGN.md: 2 is a usage error). */
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
-}
-
-/** DNS-1123 label (Kubernetes object names): the cluster name is a folder under `clusters/`. */
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+export { resolveSettings, UsageError, type GitOpsSettings, type Settings } from '../config/settings.js';
 
 /** Adds the connection flags to a command. `--dry-run` is added by commands that write. */
 export function addConnectionOptions(cmd: Command, only?: (keyof Settings)[]): Command {
-  for (const o of OPTIONS) {
+  for (const o of CONNECTION_OPTIONS) {
     if (only && !only.includes(o.key)) continue;
     const arg = o.variadic ? `<url...>` : `<value>`;
     cmd.option(`--${o.flag} ${arg}`, `${o.description}${o.default ? ` (default: ${o.default})` : ''}`);
   }
   return cmd;
-}
-
-function envName(flag: string): string {
-  return `GPUOPS_${flag.replace(/-/g, '_').toUpperCase()}`;
-}
-
-/**
- * Resolves settings from parsed flags, the environment and `gpuops.yaml`.
- * @param flags  commander's `opts()` of the command
- * @param env    usually `process.env`
- * @param configFile path of the optional config file
- * @throws UsageError naming the setting when `provider` is not `git` or `github`, `cluster` is not a
- *   DNS-1123 label, or gpuops.yaml is not valid YAML, not a mapping, or has an unknown key
- */
-export function resolveSettings(
-  flags: Record<string, unknown>,
-  env: NodeJS.ProcessEnv = process.env,
-  configFile = 'gpuops.yaml',
-): Settings {
-  let file: Record<string, unknown> = {};
-  if (existsSync(configFile)) {
-    let parsed: unknown;
-    try {
-      parsed = parse(readFileSync(configFile, 'utf8'));
-    } catch (err) {
-      throw new UsageError(`${configFile}: ${err instanceof Error ? err.message : String(err)}`);
-    }
-    if (parsed !== null && (typeof parsed !== 'object' || Array.isArray(parsed))) {
-      throw new UsageError(
-        `${configFile}: must be a mapping of setting names (repoUrl, cluster, …) to values`,
-      );
-    }
-    file = (parsed ?? {}) as Record<string, unknown>;
-    const known = OPTIONS.map((o) => o.key as string);
-    for (const key of Object.keys(file)) {
-      if (!known.includes(key)) {
-        throw new UsageError(
-          `${configFile}: unknown setting ${JSON.stringify(key)}; known: ${known.join(', ')}`,
-        );
-      }
-    }
-  }
-  const out: Record<string, unknown> = {};
-  for (const o of OPTIONS) {
-    const fromEnv = env[envName(o.flag)];
-    let v: unknown =
-      flags[o.key] ?? (fromEnv !== undefined && fromEnv !== '' ? fromEnv : undefined) ?? file[o.key];
-    if (o.variadic) {
-      v =
-        v === undefined
-          ? []
-          : Array.isArray(v)
-            ? v.map(String)
-            : String(v)
-                .split(/[\s,]+/)
-                .filter(Boolean);
-    } else if (v === undefined) {
-      v = o.default;
-    } else {
-      v = String(v);
-    }
-    out[o.key] = v;
-  }
-  if (out.provider !== 'git' && out.provider !== 'github') {
-    throw new UsageError(`--provider: must be git or github, got ${JSON.stringify(out.provider)}`);
-  }
-  if (!DNS_LABEL.test(String(out.cluster))) {
-    throw new UsageError(
-      `--cluster: ${JSON.stringify(out.cluster)} must be a DNS-1123 label (lower-case letters, digits, '-', at most 63): it names the folder clusters/<cluster>/`,
-    );
-  }
-  if (!/^\d+(\.\d+)?$/.test(String(out.githubRateLimitWaitSeconds))) {
-    throw new UsageError(
-      `--github-rate-limit-wait-seconds: must be a number of seconds ≥ 0, got ${JSON.stringify(out.githubRateLimitWaitSeconds)}`,
-    );
-  }
-  out.kubeconfig = out.kubeconfig ?? env.KUBECONFIG;
-  out.githubToken = env.GITHUB_TOKEN;
-  out.dryRun = Boolean(flags.dryRun) || env.GPUOPS_DRY_RUN === 'true';
-  return out as unknown as Settings;
 }

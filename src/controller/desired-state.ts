@@ -4,32 +4,23 @@
  * placement per algorithm; scaling per algorithm). Pure: no clock, disk or network; `gpuops plan`
  * and the reconcile pass both call it, so what `plan` prints is what `reconcile` writes.
  */
-import { parse } from 'yaml';
-import type { NodeInfo, Snapshot } from '../cluster/types.js';
-import { buildChangeSet, planFiles, type ChangeSetInput } from '../gitops/change-set.js';
-import type { ChangeSet, FileChange, PlannedFile } from '../gitops/types.js';
-import { isKustomizationFile, legacyKustomizationDeletions } from '../manifests/cluster-layout.js';
-import { renderNamespaceFiles } from '../manifests/namespaces.js';
-import { movedNodes, nodeFilePath, nodesDir, renderNodeFiles } from '../manifests/nodes.js';
+import type { Snapshot } from '../cluster/types.js';
+import { buildChangeSet, planFiles } from '../gitops/change-set.js';
+import type { ChangeSet, PlannedFile } from '../gitops/types.js';
 import type { WorkloadTemplates } from '../manifests/templates.js';
-import {
-  renderWorkloadFiles,
-  workloadDeletions,
-  workloadDir,
-  type WorkloadInput,
-} from '../manifests/workloads.js';
-import { setDeploymentReplicas } from '../manifests/replicas.js';
 import type { UtilizationReading } from '../metrics/types.js';
-import { place } from '../placement/place.js';
 import type { BenchmarkOutcome, Placement } from '../placement/types.js';
-import { assignPools } from '../pools/assign.js';
-import { returnIdleNodes } from '../pools/return-idle.js';
+import type { PassCaches } from '../plan/caches.js';
+import { readGitModel, type GitModel } from '../plan/git-model.js';
+import { placementChanges, planPlacements } from '../plan/placement.js';
+import { poolChanges, returnIdlePools } from '../plan/pool-changes.js';
+import { planPools } from '../plan/pools.js';
+import { planScalingStep, scaleChanges } from '../plan/scaling.js';
 import type { PoolAssignment } from '../pools/types.js';
-import { placementPending } from '../scaling/decide.js';
-import { planScaling, type AlgorithmState, type MetricsReport } from '../scaling/plan-scaling.js';
+import type { MetricsReport } from '../scaling/plan-scaling.js';
 import type { AlgorithmSample, DecisionRecord, HpaState, ScalingDecision } from '../scaling/types.js';
 import type { BenchmarkRun } from '../store/types.js';
-import { POOLS, type LoadedRepo, type Pool, type ResolvedAlgorithm, type SpecError } from '../spec/types.js';
+import type { LoadedRepo, SpecError } from '../spec/types.js';
 
 /** `gpuops plan --output json` (DESIGN.md "Command-line contract"); fields may be added, these stay. */
 export interface PlanOutput {
@@ -79,6 +70,10 @@ export interface DesiredStateInput {
    * holds for them stays as it is: a broken edit never proposes deleting a running workload.
    */
   invalidAlgorithms?: readonly string[];
+  /** The read model of `base` when the caller built it already (`readGitModel`); else built here. */
+  git?: GitModel;
+  /** Memo tables of the reconciler (parsed Git files, rendered workloads); absent: none kept. */
+  caches?: PassCaches;
   now: Date;
 }
 
@@ -94,381 +89,84 @@ export interface DesiredState {
 const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
- * Pools as Git says them: the pool label of each `clusters/<cluster>/nodes/<node>.yaml`. Git is
- * the desired state: a relabel merged but not yet applied by Argo CD must not be proposed back.
- */
-export function gitNodePools(
-  cluster: string,
-  base: ReadonlyMap<string, string>,
-  labelKey: string,
-): Map<string, Pool | null> {
-  const prefix = `${nodesDir(cluster)}/`;
-  const out = new Map<string, Pool | null>();
-  for (const [path, text] of base) {
-    if (!path.startsWith(prefix) || path.endsWith('/kustomization.yaml')) continue;
-    const doc = parseOrNull(text) as { metadata?: { name?: string; labels?: Record<string, string> } } | null;
-    const name = doc?.metadata?.name;
-    if (!name) continue;
-    const value = doc?.metadata?.labels?.[labelKey];
-    out.set(
-      name,
-      value !== undefined && (POOLS as readonly string[]).includes(value) ? (value as Pool) : null,
-    );
-  }
-  return out;
-}
-
-/** Nodes gpuops moved into a task pool, by the annotations of their manifests in Git: node → moved-at. */
-export function gitMovedNodes(cluster: string, base: ReadonlyMap<string, string>): Map<string, string> {
-  const prefix = `${nodesDir(cluster)}/`;
-  const metas: { name?: string; annotations?: Record<string, string> }[] = [];
-  for (const [path, text] of base) {
-    if (!path.startsWith(prefix) || path.endsWith('/kustomization.yaml')) continue;
-    const doc = parseOrNull(text) as {
-      metadata?: { name?: string; annotations?: Record<string, string> };
-    } | null;
-    if (doc?.metadata) metas.push(doc.metadata);
-  }
-  return movedNodes(metas);
-}
-
-/** What the base branch holds of one algorithm's Deployment: replicas and the pool of its nodeSelector. */
-export function gitDeployment(
-  cluster: string,
-  name: string,
-  base: ReadonlyMap<string, string>,
-  labelKey: string,
-): { replicas: number | null; pool: Pool | null } | null {
-  const text = base.get(`${workloadDir(cluster, name)}/deployment.yaml`);
-  if (text === undefined) return null;
-  const doc = parseOrNull(text) as {
-    spec?: { replicas?: unknown; template?: { spec?: { nodeSelector?: Record<string, string> } } };
-  } | null;
-  const replicas = typeof doc?.spec?.replicas === 'number' ? doc.spec.replicas : null;
-  const selected = doc?.spec?.template?.spec?.nodeSelector?.[labelKey];
-  const pool =
-    selected !== undefined && (POOLS as readonly string[]).includes(selected) ? (selected as Pool) : null;
-  return { replicas, pool };
-}
-
-/**
- * Parsed files by their text. Git's generated files rarely change between passes and the `yaml`
- * parser costs about 1 ms per Deployment, so a 1,000-algorithm pass parsed for seconds; identical
- * text is parsed once. Bounded: the oldest entries go first past {@link PARSE_CACHE_SIZE}. Callers
- * only read the result.
- */
-const parseCache = new Map<string, unknown>();
-const PARSE_CACHE_SIZE = 20_000;
-
-function parseOrNull(text: string): unknown {
-  if (parseCache.has(text)) return parseCache.get(text);
-  let doc: unknown;
-  try {
-    doc = parse(text);
-  } catch {
-    doc = null;
-  }
-  if (parseCache.size >= PARSE_CACHE_SIZE) parseCache.delete(parseCache.keys().next().value as string);
-  parseCache.set(text, doc);
-  return doc;
-}
-
-/**
- * Rendered workload files by algorithm object, the last two renders each (a pass renders an
- * algorithm for its placement and, when it scales, again with the new replica count). The specs
- * of an unchanged repo are the same objects pass after pass (the controller keeps the last parse),
- * so 1,000 unchanged algorithms are not rendered again; any other input that differs (pool,
- * replicas, policy, templates, cluster) renders anew. Callers only read the files.
- */
-const renderedWorkloads = new WeakMap<ResolvedAlgorithm, { input: WorkloadInput; files: FileChange[] }[]>();
-
-function workloadFiles(input: WorkloadInput): FileChange[] {
-  const seen = renderedWorkloads.get(input.algorithm) ?? [];
-  const hit = seen.find(
-    ({ input: x }) =>
-      x.pool === input.pool &&
-      x.replicas === input.replicas &&
-      x.policy === input.policy &&
-      x.templates === input.templates &&
-      x.cluster === input.cluster,
-  );
-  if (hit) return [...hit.files];
-  const files = renderWorkloadFiles(input);
-  renderedWorkloads.set(input.algorithm, [{ input, files }, ...seen].slice(0, 2));
-  return [...files];
-}
-
-/**
- * Plans one pass (pure, deterministic). Subjects and their files:
- * - `pools`: every node manifest, one Namespace file per algorithm namespace
- *   (`manifests/namespaces.ts`), and, once, the deletion of the old layout's kustomization files
- *   (`manifests/cluster-layout.ts`);
+ * Plans one pass (pure, deterministic): the composition of the method's steps over one read
+ * model of Git (`plan/git-model.ts`). Subjects and their files:
+ * - `pools`: every node manifest, one Namespace file per algorithm namespace, and once the
+ *   deletion of the old layout's kustomization files (`plan/pool-changes.ts`);
  * - `placement/<name>`: the algorithm's Deployment (with the replica count Git holds) and HPA, or
- *   their deletion when the algorithm left `algorithms/`;
- * - `scale/<name>`: the Deployment file as the base branch holds it with only `spec.replicas`
- *   changed (engine gpuops), and the manifests of `unused` nodes moved into its pool. A pending
- *   placement change never holds scaling back: the two pull requests touch different lines.
- *   An algorithm placed on a pool but with no Deployment in Git yet gets `hold PlacementPending`.
+ *   their deletion when the algorithm left `algorithms/` (`plan/placement.ts`);
+ * - `scale/<name>`: the Deployment as Git holds it with only `spec.replicas` changed (engine
+ *   gpuops), and the manifests of `unused` nodes moved into its pool (`plan/scaling.ts`). A pending
+ *   placement never holds scaling back; an algorithm placed but with no Deployment in Git yet gets
+ *   `hold PlacementPending`.
+ * Change sets come in the order pools, placement (by name), scale (in the scaling pass's order).
  */
 export function planDesiredState(input: DesiredStateInput): DesiredState {
-  const { cluster, repo, base, now } = input;
+  const { cluster, repo, now } = input;
   const policy = repo.policy;
-  const labelKey = policy.spec.pools.labelKey;
-  const labels = policy.spec.pullRequests.labels;
+  const git =
+    input.git ?? readGitModel(cluster, input.base, policy.spec.pools.labelKey, input.caches?.parsed);
 
-  // 1. Pools, from the cluster as Git wants it labelled.
-  const gitPools = gitNodePools(cluster, base, labelKey);
-  const nodes: NodeInfo[] = input.snapshot.nodes.map((n) =>
-    gitPools.has(n.name) ? { ...n, pool: gitPools.get(n.name)! } : n,
-  );
-  const snapshot: Snapshot = { ...input.snapshot, nodes };
-  let pools = assignPools(snapshot, policy, { runningBenchmarks: [...(input.runningBenchmarks ?? [])] });
-  const moved = gitMovedNodes(cluster, base);
-  // The pools change set is built after scaling (step 4 below): a node returns only when no
-  // scale-up of this pass counts on it.
-  const inputs: ChangeSetInput[] = [];
-
-  // 2. Placement.
-  const placements: Placement[] = repo.algorithms.map((alg) =>
-    place(
-      { algorithm: alg.name, pinned: alg.placement, benchmark: input.benchmarks.get(alg.name) ?? null },
-      policy.spec.placement.longTaskThresholdSeconds,
-    ),
-  );
-  const placementOf = new Map(placements.map((p) => [p.algorithm, p]));
-  const algorithmFiles: FileChange[] = [];
-  for (const alg of repo.algorithms) {
-    const p = placementOf.get(alg.name)!;
-    if (!p.pool) continue;
-    const git = gitDeployment(cluster, alg.name, base, labelKey);
-    const files = workloadFiles({
-      algorithm: alg,
-      pool: p.pool,
-      policy: policy.spec,
-      cluster,
-      templates: input.templates,
-      replicas: git?.replicas ?? undefined,
-    });
-    algorithmFiles.push(...files);
-  }
-  const deletions = workloadDeletions({
-    cluster,
-    algorithmsInGit: [...repo.algorithms.map((a) => a.name), ...(input.invalidAlgorithms ?? [])],
-    present: [...base.keys()],
-    rendered: algorithmFiles,
-  });
-  const bySubject = new Map<string, FileChange[]>();
-  for (const f of [...algorithmFiles, ...deletions]) {
-    if (isKustomizationFile(f.path)) continue; // the old layout's: the pools subject deletes them
-    const name = f.path.slice(`clusters/${cluster}/algorithms/`.length).split('/')[0]!;
-    const list = bySubject.get(name) ?? [];
-    list.push(f);
-    bySubject.set(name, list);
-  }
-  for (const [name, files] of [...bySubject].sort(([a], [b]) => byString(a, b))) {
-    const p = placementOf.get(name);
-    const input1: ChangeSetInput = {
-      cluster,
-      kind: 'placement',
-      subject: name,
-      files,
-      current: base,
-      labels,
-      ...(p
-        ? {
-            placements: [
-              {
-                placement: p,
-                runs: [...(input.benchmarkRuns?.get(name) ?? [])],
-                longTaskThresholdSeconds: policy.spec.placement.longTaskThresholdSeconds,
-              },
-            ],
-          }
-        : {}),
-    };
-    inputs.push(input1);
-  }
-
-  // 3. Scaling: every algorithm with a Deployment in Git.
-  const states: AlgorithmState[] = [];
-  const pending: ScalingDecision[] = [];
-  for (const alg of repo.algorithms) {
-    const git = gitDeployment(cluster, alg.name, base, labelKey);
-    if (!git) {
-      const pool = placementOf.get(alg.name)?.pool ?? null;
-      if (pool) pending.push(placementPending(alg, pool));
-      continue;
-    }
-    states.push({
-      algorithm: alg,
-      pool: git.pool,
-      replicas: git.replicas ?? input.hpa?.get(alg.name)?.currentReplicas ?? alg.scaling.minReplicas,
-      hpa: input.hpa?.get(alg.name) ?? null,
-    });
-  }
-  const scalingPass = planScaling({
-    algorithms: states,
-    snapshot,
+  const observed = planPools(input.snapshot, git, policy, input.runningBenchmarks);
+  const placements = planPlacements(repo.algorithms, input.benchmarks, policy);
+  const scaling = planScalingStep({
+    algorithms: repo.algorithms,
+    placements,
+    git,
+    snapshot: observed.snapshot,
     reading: input.reading,
-    recent: [...input.recent],
+    recent: input.recent,
+    hpa: input.hpa,
     policy,
     now,
   });
-  const algByName = new Map<string, ResolvedAlgorithm>(repo.algorithms.map((a) => [a.name, a]));
-  const scaling: ScalingDecision[] = [];
-  const stateByName = new Map(states.map((s) => [s.algorithm.name, s]));
-  scaling.push(...pending);
-  for (const d of scalingPass.decisions) {
-    const alg = algByName.get(d.algorithm)!;
-    const state = stateByName.get(d.algorithm)!;
-    if (d.action === 'hold' || !state.pool || (state.pool !== 'long-task' && state.pool !== 'short-task')) {
-      scaling.push(d);
-      continue;
-    }
-    scaling.push(d);
-    // A running Deployment is scaled as Git's base holds it: only `spec.replicas` changes, so a
-    // pending placement pull request (new image, new template) never freezes scaling and both
-    // merge cleanly. With engine hpa the HPA owns replicas: only moved nodes are written.
-    const files: FileChange[] = [];
-    if (policy.spec.scaling.engine !== 'hpa' && d.replicas.to !== d.replicas.from) {
-      const path = `${workloadDir(cluster, alg.name)}/deployment.yaml`;
-      const text = base.get(path)!;
-      let content: string;
-      try {
-        content = setDeploymentReplicas(text, d.replicas.to);
-      } catch {
-        // Not a plain block-style Deployment (a hand-written flow map): render it whole instead.
-        content = workloadFiles({
-          algorithm: alg,
-          pool: state.pool,
-          policy: policy.spec,
-          cluster,
-          templates: input.templates,
-          replicas: d.replicas.to,
-        }).find((f) => f.path === path)!.content!;
-      }
-      files.push({ path, content });
-    }
-    if (d.nodes.length > 0) {
-      const moved = pools
-        .filter((a) => d.nodes.includes(a.node))
-        .map((a) => ({ ...a, from: a.to, to: state.pool as Pool, reason: 'MovedForScaleUp' as const }));
-      const movedFiles = renderNodeFiles({
-        cluster,
-        assignments: moved,
-        nodes,
-        policy: policy.spec,
-        moved: new Map(d.nodes.map((n) => [n, now.toISOString()])),
-      });
-      files.push(...movedFiles.filter((f) => d.nodes.some((n) => f.path === nodeFilePath(cluster, n))));
-    }
-    const evidence = (scalingPass.attribution.byAlgorithm.get(d.algorithm)?.samples ?? []).filter(
-      (x) => x.namespace === alg.namespace,
-    );
-    inputs.push({
-      cluster,
-      kind: 'scale',
-      subject: d.algorithm,
-      files,
-      current: base,
-      labels,
-      scaling: [
-        {
-          decision: d,
-          pods: evidence,
-          min: alg.scaling.utilization.min,
-          max: alg.scaling.utilization.max,
-          minReplicas: alg.scaling.minReplicas,
-          maxReplicas: alg.scaling.maxReplicas,
-        },
-      ],
-    });
-  }
-
-  scaling.sort((a, b) => byString(a.algorithm, b.algorithm));
-
-  // 4. Pools shrink: nodes gpuops moved that stayed empty go back to unused; then the pools change set.
-  pools = returnIdlePools(pools, nodes, moved, scaling, stateByName, algByName, input);
-  const nodeFiles: FileChange[] = renderNodeFiles({
-    cluster,
-    assignments: pools,
-    nodes,
-    policy: policy.spec,
-    moved,
-  });
-  const rendered = new Set(nodeFiles.map((f) => f.path));
-  for (const path of base.keys()) {
-    if (path.startsWith(`${nodesDir(cluster)}/`) && !rendered.has(path) && !isKustomizationFile(path))
-      nodeFiles.push({ path, content: null });
-  }
-  // The cluster-level files, no other subject writes them: Namespaces, and the old layout's
-  // kustomization files deleted in one go (no shared list of folders; cluster-layout.ts).
-  nodeFiles.push(
-    ...renderNamespaceFiles(
-      cluster,
-      repo.algorithms.map((a) => a.namespace),
-    ),
-    ...legacyKustomizationDeletions(cluster, base.keys()),
-  );
-  inputs.unshift({
-    cluster,
-    kind: 'pools',
-    subject: 'pools',
-    files: nodeFiles,
-    current: base,
-    pools,
-    labels,
+  // A node returns to unused only when no scale-up of this pass counts on it.
+  const pools = returnIdlePools({
+    pools: observed.pools,
+    nodes: observed.nodes,
+    git,
+    decisions: scaling.decisions,
+    states: scaling.states,
+    emptySince: input.emptySince,
+    policy,
+    now,
   });
 
+  const inputs = [
+    poolChanges({ pools, nodes: observed.nodes, algorithms: repo.algorithms, git, policy }),
+    ...placementChanges({
+      algorithms: repo.algorithms,
+      placements,
+      git,
+      policy,
+      templates: input.templates,
+      invalidAlgorithms: input.invalidAlgorithms,
+      benchmarkRuns: input.benchmarkRuns,
+      caches: input.caches,
+    }),
+    ...scaleChanges({
+      step: scaling,
+      git,
+      pools: observed.pools,
+      nodes: observed.nodes,
+      policy,
+      templates: input.templates,
+      now,
+    }),
+  ];
   const changeSets = inputs.map(buildChangeSet).filter((c): c is ChangeSet => c !== null);
   const planned = new Map<string, PlannedFile>();
-  for (const cs of changeSets) for (const f of planFiles(cs.files, base)) planned.set(f.path, f);
+  for (const cs of changeSets) for (const f of planFiles(cs.files, git.files)) planned.set(f.path, f);
   const output: PlanOutput = {
     cluster,
     errors: repo.errors,
     pools,
     placements,
-    scaling,
+    scaling: scaling.decisions,
     files: [...planned.values()].sort((a, b) => byString(a.path, b.path)),
-    metrics: scalingPass.metrics,
+    metrics: scaling.pass.metrics,
   };
   if (input.snapshot.warnings && input.snapshot.warnings.length > 0)
     output.warnings = input.snapshot.warnings;
-  return { output, changeSets, samples: scalingPass.samples };
-}
-
-/**
- * The `ReturnedIdle` step of {@link planDesiredState}: what each task pool's pods need (replicas
- * after this pass's decisions × GPUs per replica) and which pools scale up now, then
- * `returnIdleNodes`.
- */
-function returnIdlePools(
-  pools: PoolAssignment[],
-  nodes: readonly NodeInfo[],
-  moved: ReadonlyMap<string, string>,
-  scaling: readonly ScalingDecision[],
-  states: ReadonlyMap<string, AlgorithmState>,
-  algorithms: ReadonlyMap<string, ResolvedAlgorithm>,
-  input: DesiredStateInput,
-): PoolAssignment[] {
-  const demandGpus: Partial<Record<Pool, number>> = {};
-  const scalingUp = new Set<Pool>();
-  for (const d of scaling) {
-    const pool = states.get(d.algorithm)?.pool;
-    const alg = algorithms.get(d.algorithm);
-    if (!pool || !alg) continue;
-    const replicas = Math.max(d.replicas.from, d.replicas.to);
-    demandGpus[pool] = (demandGpus[pool] ?? 0) + replicas * alg.spec.resources.gpus;
-    if (d.action === 'scale-up' || d.action === 'relabel') scalingUp.add(pool);
-  }
-  return returnIdleNodes({
-    assignments: pools,
-    nodes,
-    moved,
-    emptySince: input.emptySince ?? new Map(),
-    demandGpus,
-    scalingUp,
-    returnAfterSeconds: input.repo.policy.spec.pools.returnAfterSeconds,
-    now: input.now,
-  });
+  return { output, changeSets, samples: scaling.pass.samples };
 }

@@ -1,14 +1,12 @@
 /**
  * Reading the inputs of a plan or a pass that do not come from the cluster: recorded benchmark
- * run times (a file, or the database) and the GPU utilisation source the settings name.
+ * run times (a file, or the database) and one reading of the GPU utilisation source (built from
+ * settings in `cli/metrics-source.ts`).
  */
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import { specHash } from '../benchmark/spec-hash.js';
 import { summarizeRuns } from '../benchmark/summary.js';
-import { DcgmScrapeSource } from '../metrics/dcgm-scrape.js';
-import { MetricsFileSource } from '../metrics/metrics-file.js';
-import { PrometheusSource } from '../metrics/prometheus.js';
 import type { UtilizationReading, UtilizationSource } from '../metrics/types.js';
 import type { BenchmarkOutcome } from '../placement/types.js';
 import type { Policy, ResolvedAlgorithm } from '../spec/types.js';
@@ -62,40 +60,6 @@ export async function storedBenchmarks(
     runs.set(alg.name, mine);
   }
   return { outcomes, runs };
-}
-
-/** Where GPU utilisation comes from: saved files, Prometheus, dcgm-exporter pages, or nowhere. */
-export interface MetricsSettings {
-  metricsFiles?: string[];
-  prometheusUrl?: string;
-  dcgmUrl?: string[];
-  /** `plan --now`: judge saved files at this time instead of their newest sample. */
-  evaluatedAt?: Date;
-}
-
-/**
- * The utilisation source the settings name, in order: `--metrics` files, `--prometheus-url`,
- * `--dcgm-url`; null when none is set (every scaling decision is then "no data").
- */
-export function utilizationSource(settings: MetricsSettings, now: () => Date): UtilizationSource | null {
-  if (settings.metricsFiles && settings.metricsFiles.length > 0) {
-    return new MetricsFileSource(
-      settings.metricsFiles,
-      now().getTime(),
-      settings.evaluatedAt === undefined ? null : settings.evaluatedAt.getTime(),
-    );
-  }
-  if (settings.prometheusUrl) {
-    const token = process.env.GPUOPS_PROMETHEUS_TOKEN;
-    return new PrometheusSource({
-      url: settings.prometheusUrl,
-      ...(token ? { headers: { Authorization: `Bearer ${token}` } } : {}),
-    });
-  }
-  if (settings.dcgmUrl && settings.dcgmUrl.length > 0) {
-    return new DcgmScrapeSource({ targets: settings.dcgmUrl.map((url) => ({ url })), now });
-  }
-  return null;
 }
 
 /**

@@ -3,40 +3,28 @@
  * Git holds for it: a broken edit never proposes deleting a running workload, and its errors go
  * to the pull requests that changed it.
  */
-import { parseAllDocuments } from 'yaml';
 import type { LoadedRepo, SpecError } from '../spec/types.js';
 
 /**
  * Algorithms in files with errors that did not make it into `repo.algorithms`, by
  * `metadata.name`, and whether some file under `algorithms/` has errors but no name could be read
- * from it (a YAML syntax error): then any algorithm may be the broken one.
+ * from it (a YAML syntax error): then any algorithm may be the broken one. Reads the names the
+ * spec parser found (`repo.names`); it parses nothing again.
  */
-export function invalidAlgorithms(
-  repo: LoadedRepo,
-  texts: Map<string, string>,
-): { invalid: { algorithm: string; errors: SpecError[] }[]; unnamed: boolean } {
+export function invalidAlgorithms(repo: Pick<LoadedRepo, 'algorithms' | 'errors' | 'names'>): {
+  invalid: { algorithm: string; errors: SpecError[] }[];
+  unnamed: boolean;
+} {
   const valid = new Set(repo.algorithms.map((a) => a.name));
   const byFile = new Map<string, SpecError[]>();
   for (const e of repo.errors) byFile.set(e.file, [...(byFile.get(e.file) ?? []), e]);
   const out: { algorithm: string; errors: SpecError[] }[] = [];
   let unnamed = false;
   for (const [file, errors] of byFile) {
-    const text = texts.get(file);
-    if (text === undefined) continue;
-    let named = false;
-    for (const doc of parseAllDocuments(text, { uniqueKeys: false })) {
-      if (!('toJS' in doc)) continue;
-      let name: unknown;
-      try {
-        name = (doc.toJS({ maxAliasCount: 100 }) as { metadata?: { name?: unknown } } | null)?.metadata?.name;
-      } catch {
-        continue;
-      }
-      if (typeof name !== 'string') continue;
-      named = true;
-      if (!valid.has(name)) out.push({ algorithm: name, errors });
-    }
-    if (!named) unnamed = true;
+    const names = repo.names?.get(file);
+    if (names === undefined) continue; // not an Algorithm file (a policy)
+    if (names.length === 0) unnamed = true;
+    for (const name of names) if (!valid.has(name)) out.push({ algorithm: name, errors });
   }
   return { invalid: out, unnamed };
 }

@@ -6,7 +6,7 @@
  */
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
-import type { Settings } from '../cli/settings.js';
+import type { Settings } from '../config/settings.js';
 import type { LeaseApi } from '../cluster/lease.js';
 import { startHealthServer } from './health.js';
 import { LeaderElector } from './leader-election.js';

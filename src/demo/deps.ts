@@ -1,23 +1,15 @@
 /**
- * The adapters of the demo's reconcile passes, built the way `createReconciler` builds them from
+ * The adapters of the demo's reconcile passes, built by `cli/compose.ts` as `gpuops reconcile` builds them from
  * settings (`--provider git --repo-url <origin> --kubeconfig <sim> --dcgm-url <pages>
  * --database sqlite:<file>`), except for the clock: passes read the simulated cluster's clock,
  * and the benchmark runner's waits move it ahead (see {@link simulatedClock}).
  */
-import path from 'node:path';
 import type { Logger } from 'pino';
 import type { RunnerClock } from '../benchmark/clock.js';
-import { loadWorkloadTemplates } from '../benchmark/load-templates.js';
 import type { BenchmarkProgress } from '../benchmark/runner.js';
-import { createKubeJobApi } from '../cluster/jobs.js';
-import { createKubeClient } from '../cluster/kube-client.js';
-import { createClusterPatcher } from '../cluster/patch.js';
+import { compose } from '../cli/compose.js';
+import { settingsWith } from '../config/settings.js';
 import type { ReconcileDeps } from '../controller/reconcile.js';
-import { GitPullRequestHost } from '../gitops/git-host.js';
-import { WorkingCopy } from '../gitops/working-copy.js';
-import { DcgmScrapeSource } from '../metrics/dcgm-scrape.js';
-import { loadDefaultPolicy } from '../spec/load.js';
-import { openStore } from '../store/index.js';
 import { sleep } from '../util/retry.js';
 import type { DemoCluster } from './cluster.js';
 
@@ -56,44 +48,20 @@ export function simulatedClock(demo: DemoCluster): RunnerClock {
 }
 
 /**
- * Opens the database and the working copy and builds the reconcile adapters. The caller closes
- * `store`. @throws Error when the database or the clone cannot be opened
+ * Opens the database and the working copy and builds the reconcile adapters with `cli/compose.ts`,
+ * from the settings `--provider git --repo-url <origin> --database <database> --cluster <cluster>`
+ * and the demo's own cluster access, dcgm pages and clock. The caller closes `store`.
+ * @throws Error when the database or the clone cannot be opened
  */
 export async function buildDemoDeps(o: DemoDepsOptions): Promise<ReconcileDeps> {
-  const store = await openStore(o.database);
-  try {
-    const clock = simulatedClock(o.demo);
-    const kc = o.demo.kubeConfig;
-    const workingCopy = await WorkingCopy.open({
-      repoUrl: o.origin,
-      baseBranch: 'main',
-      dir: path.join(o.cacheDir, 'gitops'),
-    });
-    const host = new GitPullRequestHost({
-      store,
-      cluster: o.cluster,
-      base: 'main',
-      now: () => clock.now(),
-      log: o.log,
-    });
-    return {
-      cluster: o.cluster,
-      kube: createKubeClient(kc),
-      jobs: createKubeJobApi(kc),
-      patcher: createClusterPatcher(kc),
-      workingCopy,
-      host,
-      store,
-      metrics: new DcgmScrapeSource({ targets: o.demo.dcgmTargets, now: () => clock.now() }),
-      defaults: await loadDefaultPolicy(),
-      templates: loadWorkloadTemplates(),
-      dryRun: false,
-      clock,
-      log: o.log,
-      onBenchmarkProgress: o.onBenchmarkProgress,
-    };
-  } catch (err) {
-    await store.close();
-    throw err;
-  }
+  const settings = settingsWith({ repoUrl: o.origin, cluster: o.cluster, database: o.database });
+  const { deps } = await compose(settings, {
+    kubeConfig: o.demo.kubeConfig,
+    dcgmTargets: o.demo.dcgmTargets,
+    clock: simulatedClock(o.demo),
+    cacheDir: o.cacheDir,
+    log: o.log,
+    ...(o.onBenchmarkProgress ? { onBenchmarkProgress: o.onBenchmarkProgress } : {}),
+  });
+  return deps;
 }

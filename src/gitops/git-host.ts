@@ -44,6 +44,7 @@ function toInfo(r: PullRequestRecord, base: string): PullRequestInfo {
 /** Branch-only host; see the module comment. */
 export class GitPullRequestHost implements PullRequestHost {
   readonly name = 'git' as const;
+  readonly recordsPullRequests = true;
   private readonly o: GitHostOptions;
 
   constructor(options: GitHostOptions) {

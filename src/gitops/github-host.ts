@@ -148,6 +148,7 @@ export function rateLimitResetAt(e: ErrorLike, now: Date): Date {
 /** The GitHub host. See the module comment for the rate-limit rules. */
 export class GitHubHost implements PullRequestHost {
   readonly name = 'github' as const;
+  readonly recordsPullRequests = false;
   /** The octokit client (exposed for tests and for callers that need other endpoints). */
   readonly octokit: Octokit;
   private readonly o: GitHubHostOptions;

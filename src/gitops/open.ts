@@ -1,9 +1,11 @@
 /**
- * Builds the write-back adapters from connection settings (the fields of the CLI's `Settings`):
- * the working copy in a cache folder and the pull-request host of `provider`.
+ * Builds the write-back adapters from connection settings (`GitOpsSettings`, a subset of `Settings`):
+ * the working copy in a cache folder and the pull-request host of `provider`. `cli/compose.ts`
+ * calls these; nothing else builds a host or a working copy from settings.
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import type { GitOpsSettings } from '../config/settings.js';
 import type { Store } from '../store/types.js';
 import { GitHubHost, parseGitHubRepo } from './github-host.js';
 import { GitPullRequestHost } from './git-host.js';
@@ -12,43 +14,30 @@ import { splitRemoteUrl } from './remote-url.js';
 import type { GitOpsLogger } from './types.js';
 import { WorkingCopy, type GitAuthor } from './working-copy.js';
 
-/** The settings write-back needs (a subset of the CLI's `Settings`). */
-export interface GitOpsSettings {
-  repoUrl: string | undefined;
-  branch: string;
-  cluster: string;
-  provider: 'git' | 'github';
-  githubApiUrl: string;
-  githubRepo: string | undefined;
-  githubToken: string | undefined;
-  /** Longest rate-limit wait, seconds, as text or number (`--github-rate-limit-wait-seconds`); default 60. */
-  githubRateLimitWaitSeconds?: string | number;
+/** What a pull-request host needs besides settings. */
+export interface HostDeps {
+  store: Pick<Store, 'pullRequests' | 'upsertPullRequest'>;
+  /** Clock for record times (`updatedAt`). */
+  now: () => Date;
+  log?: GitOpsLogger;
+  /**
+   * Where a branch stands on the remote (the working copy's `branchStatus`): the plain git host's
+   * records learn from it that a person merged or deleted a branch.
+   */
+  branchStatus?: (branch: string) => Promise<'absent' | 'merged' | 'ahead'>;
 }
 
 /**
- * Opens (clones or fetches) the working copy under `cacheDir` and builds the host.
- * @throws Error naming the setting when `--repo-url` is missing, or `--provider github` lacks
- *   `GITHUB_TOKEN` or an OWNER/NAME (`--github-repo`, or a GitHub remote URL)
- * @throws GitOpsError when the clone or fetch fails
+ * The pull-request host of `settings.provider`: `github` (octokit) or `git` (records in the Store).
+ * @throws Error naming the setting when `--provider github` lacks `GITHUB_TOKEN` or an OWNER/NAME
+ *   (`--github-repo`, or a GitHub remote URL)
  */
-export async function openGitOps(
-  settings: GitOpsSettings,
-  deps: {
-    store: Pick<Store, 'pullRequests' | 'upsertPullRequest'>;
-    now: () => Date;
-    cacheDir: string;
-    author?: GitAuthor;
-    log?: GitOpsLogger;
-  },
-): Promise<{ workingCopy: WorkingCopy; host: PullRequestHost }> {
-  if (!settings.repoUrl) throw new Error('--repo-url: the GitOps repo remote is required');
-  let host: PullRequestHost;
-  const opened: { workingCopy?: WorkingCopy } = {};
+export function createPullRequestHost(settings: GitOpsSettings, deps: HostDeps): PullRequestHost {
   if (settings.provider === 'github') {
-    const repo = parseGitHubRepo(settings.githubRepo, settings.repoUrl);
+    const repo = parseGitHubRepo(settings.githubRepo, settings.repoUrl ?? '');
     if (!repo) throw new Error('--github-repo: OWNER/NAME is required when --repo-url is not a GitHub URL');
     if (!settings.githubToken) throw new Error('GITHUB_TOKEN: required with --provider github');
-    host = new GitHubHost({
+    return new GitHubHost({
       ...repo,
       base: settings.branch,
       cluster: settings.cluster,
@@ -57,29 +46,66 @@ export async function openGitOps(
       maxRateLimitWaitSeconds: Number(settings.githubRateLimitWaitSeconds ?? 60),
       log: deps.log,
     });
-  } else {
-    host = new GitPullRequestHost({
-      store: deps.store,
-      cluster: settings.cluster,
-      base: settings.branch,
-      now: deps.now,
-      log: deps.log,
-      // Records learn that a person merged (or deleted) a branch from the remote itself.
-      branchStatus: (branch) => opened.workingCopy!.branchStatus(branch),
-    });
   }
-  // The cache folder is named after the URL without its credentials (WorkingCopy strips them too).
-  const remote = splitRemoteUrl(settings.repoUrl).url;
-  const workingCopy = (opened.workingCopy = await WorkingCopy.open({
-    repoUrl: settings.repoUrl,
+  return new GitPullRequestHost({
+    store: deps.store,
+    cluster: settings.cluster,
+    base: settings.branch,
+    now: deps.now,
+    log: deps.log,
+    ...(deps.branchStatus ? { branchStatus: deps.branchStatus } : {}),
+  });
+}
+
+/** Throws unless `--repo-url` is set. @throws Error naming `--repo-url` */
+export function requireRepoUrl(settings: Pick<GitOpsSettings, 'repoUrl'>): string {
+  if (!settings.repoUrl) throw new Error('--repo-url: the GitOps repo remote is required');
+  return settings.repoUrl;
+}
+
+/**
+ * Opens (clones or fetches) the working copy of `--repo-url` at `--branch` in a folder of
+ * `cacheDir` named after the remote without its credentials and the branch (one clone per remote
+ * and base branch: two gpuops against two repos never share a clone).
+ * @throws Error naming `--repo-url` when it is missing; GitOpsError when the clone or fetch fails
+ */
+export async function openWorkingCopy(
+  settings: GitOpsSettings,
+  deps: { cacheDir: string; author?: GitAuthor },
+): Promise<WorkingCopy> {
+  const repoUrl = requireRepoUrl(settings);
+  const remote = splitRemoteUrl(repoUrl).url;
+  return WorkingCopy.open({
+    repoUrl,
     baseBranch: settings.branch,
-    // One clone per remote and base branch: two gpuops against two repos never share a clone.
     dir: join(
       deps.cacheDir,
       `gitops-${createHash('sha256').update(`${remote}#${settings.branch}`).digest('hex').slice(0, 12)}`,
     ),
     token: settings.githubToken,
     author: deps.author,
-  }));
+  });
+}
+
+/**
+ * Opens the working copy under `cacheDir` and builds the host; the plain git host reads branch
+ * status from that working copy.
+ * @throws Error naming the setting when `--repo-url` is missing, or `--provider github` lacks
+ *   `GITHUB_TOKEN` or an OWNER/NAME (`--github-repo`, or a GitHub remote URL)
+ * @throws GitOpsError when the clone or fetch fails
+ */
+export async function openGitOps(
+  settings: GitOpsSettings,
+  deps: Omit<HostDeps, 'branchStatus'> & { cacheDir: string; author?: GitAuthor },
+): Promise<{ workingCopy: WorkingCopy; host: PullRequestHost }> {
+  requireRepoUrl(settings);
+  const opened: { workingCopy?: WorkingCopy } = {};
+  const host = createPullRequestHost(settings, {
+    ...deps,
+    branchStatus: (branch) => opened.workingCopy!.branchStatus(branch),
+  });
+  const workingCopy = (opened.workingCopy = await openWorkingCopy(settings, deps));
   return { workingCopy, host };
 }
+
+export type { GitOpsSettings };

@@ -25,6 +25,17 @@ export interface PullRequestHost {
   /** `github` or `git`. */
   readonly name: 'github' | 'git';
   /**
+   * Whether the host keeps the pull-request records in the Store itself (the plain git host: its
+   * records are the pull requests). When false, write-back records what the host answered.
+   */
+  readonly recordsPullRequests: boolean;
+  /**
+   * Optional: brings the host's records up to date with what people did since (merged or deleted
+   * a branch); returns how many records changed. A write: callers skip it in dry-run. Hosts that
+   * ask an API on every call (GitHub) have none.
+   */
+  refresh?(): Promise<number>;
+  /**
    * The pull request of `head` into `base`: the open one when there is one, else the most
    * recently updated closed or merged one, else null.
    */

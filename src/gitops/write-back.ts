@@ -206,7 +206,7 @@ export async function writeBack(
     pr: Pick<PullRequestRecord, 'number' | 'url' | 'state' | 'title' | 'body' | 'desiredHash'>,
   ) => {
     // The plain git host keeps its records in the Store itself.
-    if (dryRun || host.name === 'git') return;
+    if (dryRun || host.recordsPullRequests) return;
     const next: PullRequestRecord = {
       cluster: deps.cluster,
       branch: cs.branch,

@@ -41,7 +41,8 @@ export function benchmarkJobName(algorithm: string, specHash: string, sequence: 
  * `resources.limits["nvidia.com/gpu"]`, `restartPolicy: Never` (from the template),
  * `backoffLimit` and `ttlSecondsAfterFinished` from the policy and `activeDeadlineSeconds` from
  * the algorithm's `benchmark.timeoutSeconds` (https://kubernetes.io/docs/concepts/workloads/controllers/job/#job-termination-and-cleanup).
- * The container starts with `benchmark.args` when given, else `args`. The Job's
+ * The container starts with `benchmark.args` when given, else `args`; the pod carries the
+ * Algorithm's `metadata.annotations`. The Job's
  * `podFailurePolicy` (from the template; added when a template lacks it) ignores pods with the
  * condition `DisruptionTarget` (evicted, preempted, lost with their node): they do not count
  * against `backoffLimit` and the Job replaces them
@@ -75,6 +76,7 @@ export function renderBenchmarkJob(input: BenchmarkJobInput): KubeObject {
   };
   const tpl = spec.template;
   tpl.metadata = { ...tpl.metadata, labels: { ...tpl.metadata?.labels, ...labels } };
+  if (alg.annotations) tpl.metadata.annotations = { ...tpl.metadata.annotations, ...alg.annotations };
   const { nodeSelector, tolerations } = poolScheduling('test', policy, input.gpuProduct);
   tpl.spec.nodeSelector = nodeSelector;
   tpl.spec.tolerations = tolerations;
@@ -101,7 +103,7 @@ interface JobSpec {
   ttlSecondsAfterFinished?: number;
   podFailurePolicy?: { rules: Record<string, unknown>[] };
   template: {
-    metadata?: { labels?: Record<string, string> };
+    metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
     spec: {
       nodeSelector?: Record<string, string>;
       tolerations?: unknown[];

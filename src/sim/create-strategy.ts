@@ -1,4 +1,5 @@
 /** What the API server sets on create, per resource (its create strategy). */
+import { randomInt } from 'node:crypto';
 import { type KubeObject } from './types.js';
 import type { Target } from './rest-target.js';
 
@@ -39,6 +40,18 @@ export function prepareForCreate(t: Target, obj: KubeObject): void {
     case 'horizontalpodautoscalers':
       obj.status = {};
       break;
+    case 'services': {
+      // The service IP allocator: a free address of the service CIDR (10.96.0.0/12 by default);
+      // headless (`None`) and ExternalName services get none.
+      obj.status = { loadBalancer: {} };
+      const spec = (obj.spec ??= {}) as { type?: string; clusterIP?: string; clusterIPs?: string[] };
+      if (spec.type !== 'ExternalName' && !spec.clusterIP) {
+        const n = randomInt(1, 0xfffe);
+        spec.clusterIP = `10.96.${n >> 8}.${n & 0xff}`;
+      }
+      if (spec.clusterIP) spec.clusterIPs ??= [spec.clusterIP];
+      break;
+    }
     case 'namespaces':
       obj.status = { phase: 'Active' };
       obj.spec = { finalizers: ['kubernetes'], ...(obj.spec ?? {}) };

@@ -3,6 +3,7 @@
  * `SetDefaults_*` functions and the Job create strategy). Pod templates are left as sent, so
  * controllers hash them as written.
  */
+import { normaliseSecret } from './secrets.js';
 import type { KubeObject, Resource } from './types.js';
 
 /**
@@ -64,6 +65,18 @@ export function applyDefaults(resource: Resource, obj: KubeObject, creating: boo
       spec.schedulerName ??= 'default-scheduler';
       spec.terminationGracePeriodSeconds ??= 30;
       spec.dnsPolicy ??= 'ClusterFirst';
+      break;
+    case 'secrets':
+      normaliseSecret(obj);
+      break;
+    case 'services':
+      if (!spec) return;
+      spec.type ??= 'ClusterIP';
+      spec.sessionAffinity ??= 'None';
+      for (const p of (spec.ports ?? []) as Record<string, unknown>[]) {
+        p.protocol ??= 'TCP';
+        p.targetPort ??= p.port;
+      }
       break;
     default:
       break;

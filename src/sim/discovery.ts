@@ -54,6 +54,7 @@ export function resourceList(gv: string): object | undefined {
       kind: r.kind,
       verbs: VERBS,
       ...(r.shortNames ? { shortNames: r.shortNames } : {}),
+      ...(r.categories ? { categories: r.categories } : {}),
     });
     for (const sub of r.subresources) {
       const scale = sub === 'scale';

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Harness } from '../../test/sim-behaviour/harness.js';
 import { defaultControllers } from './controllers/index.js';
 import { effectiveRequest, parseQuantity } from './controllers/pods.js';
+import { nameSuffix } from './controllers/names.js';
 import { generateFleet } from './fleet.js';
 import type { KubeObject } from './types.js';
 
@@ -115,6 +116,27 @@ describe('generateFleet', () => {
       reason: 'Unschedulable',
       message: expect.stringMatching(/^0\/\d+ nodes are available: .*Insufficient nvidia\.com\/gpu/),
     });
+  });
+
+  it('names every pod uniquely in its namespace at 10,000 GPU nodes (suffix collisions resolved, same names each time)', () => {
+    const f = generateFleet({ gpuNodes: 10_000, podsPerNode: 8, seed: 7 });
+    const keys = f.pods.items.map((p) => `${p.metadata.namespace}/${p.metadata.name}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    // The DaemonSet pods' first-choice suffixes collide at this size (aws-node-2vqbh did): at
+    // least one pod took the next suffix of its seed, and most kept the first.
+    const daemon = f.pods.items.filter((p) => p.metadata.ownerReferences?.[0]?.kind === 'DaemonSet');
+    const first = (p: KubeObject) => {
+      const ds = p.metadata.ownerReferences![0]!.name;
+      return `${ds}-${nameSuffix(`${ds}/${p.spec.nodeName}`)}`;
+    };
+    const moved = daemon.filter((p) => p.metadata.name !== first(p));
+    expect(moved.length).toBeGreaterThan(0);
+    expect(moved.length).toBeLessThan(daemon.length / 1000);
+    for (const p of moved) {
+      const ds = p.metadata.ownerReferences![0]!.name;
+      expect(keys).toContain(`${p.metadata.namespace}/${first(p)}`);
+      expect(p.metadata.name).toBe(`${ds}-${nameSuffix(`${ds}/${p.spec.nodeName}#1`)}`);
+    }
   });
 
   it('builds 2,000 GPU nodes and 20,000 pods fast', () => {

@@ -303,6 +303,17 @@ export function generateFleet(options: FleetOptions): Fleet {
   };
   let podSerial = 0;
   const podStart = baseMs + 3600_000;
+  // Pod names taken, per namespace. A 5-character suffix from a 32-bit hash collides now and then
+  // (about 4 times among 10,000 pods of one DaemonSet): like the API server's `generateName`,
+  // which retries on a conflict, the next suffix of the same seed is taken (`seed#1`, `seed#2`, …),
+  // so names stay unique and the same for the same options.
+  const taken = new Set<string>();
+  const generated = (ns: string, prefix: string, seed: string): string => {
+    for (let k = 0; ; k++) {
+      const name = `${prefix}-${nameSuffix(k === 0 ? seed : `${seed}#${k}`)}`;
+      if (!taken.has(`${ns}/${name}`)) return name;
+    }
+  };
 
   const addPod = (
     ns: string,
@@ -313,6 +324,8 @@ export function generateFleet(options: FleetOptions): Fleet {
     containers: unknown[],
     extra: Record<string, unknown> = {},
   ): void => {
+    if (taken.has(`${ns}/${name}`)) throw new Error(`generateFleet: pod ${ns}/${name} generated twice`);
+    taken.add(`${ns}/${name}`);
     const created = podStart + (podSerial++ % 3600) * 1000;
     const running = nodeName !== undefined;
     const statuses = (containers as { name: string; image: string }[]).map((c) => ({
@@ -392,7 +405,7 @@ export function generateFleet(options: FleetOptions): Fleet {
     let made = 0;
     for (const [ns, ds] of sets) {
       if (made >= n) break;
-      const name = `${ds}-${nameSuffix(`${ds}/${nodeName}`)}`;
+      const name = generated(ns, ds, `${ds}/${nodeName}`);
       addPod(
         ns,
         name,
@@ -547,9 +560,10 @@ export function generateFleet(options: FleetOptions): Fleet {
           image: 'registry.example.com/ops/log-shipper:1.0',
           resources: { requests: { cpu: '1', memory: '1Gi' } },
         });
+      const ns = app === 'llm-finetune' ? 'research' : 'media';
       addPod(
-        app === 'llm-finetune' ? 'research' : 'media',
-        `${rs}-${nameSuffix(`${name}/foreign`)}`,
+        ns,
+        generated(ns, rs, `${name}/foreign`),
         name,
         { app },
         { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs },
@@ -564,7 +578,7 @@ export function generateFleet(options: FleetOptions): Fleet {
     for (let k = 0; k < left; k++) {
       addPod(
         'tools',
-        `gpu-node-agent-${nameSuffix(`${name}/${k}`)}`,
+        generated('tools', 'gpu-node-agent', `${name}/${k}`),
         name,
         { app: 'gpu-node-agent' },
         { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'gpu-node-agent-5d8f9' },
@@ -630,7 +644,7 @@ export function generateFleet(options: FleetOptions): Fleet {
       const rs = `${app}-${nameSuffix(`${app}/rs`)}`;
       addPod(
         ns,
-        `${rs}-${nameSuffix(`${name}/${k}`)}`,
+        generated(ns, rs, `${name}/${k}`),
         name,
         { app },
         { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs },

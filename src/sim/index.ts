@@ -12,6 +12,7 @@ import { sendError, sendJson } from './http-util.js';
 import { renderKubeconfig } from './kubeconfig.js';
 import { ensureNamespace, listItems, loadObjects } from './load.js';
 import { handleApi } from './rest.js';
+import { OpenApiDocs } from './openapi.js';
 import { checkNamespaceExists, RbacGate, type SimRbac } from './rbac.js';
 import { MemoryStore } from './store.js';
 import type { SimClock, SimController, SimStore } from './types.js';
@@ -146,6 +147,7 @@ export async function startSimCluster(opts: SimClusterOptions = {}): Promise<Sim
     gc,
     watch,
     afterWrite,
+    openapi: new OpenApiDocs(),
     count: (verb: string) => {
       total++;
       byVerb[verb] = (byVerb[verb] ?? 0) + 1;

@@ -59,6 +59,21 @@ export function mergeKeyOf(field: string, items: unknown[]): string | undefined 
   return MERGE_KEYS[field];
 }
 
+/**
+ * How strategic merge treats a list field whose items have the fields `itemFields` (empty for a
+ * list of primitives): merged by `mergeKey`, merged as a set (`set`), or replaced whole (`{}`).
+ * The OpenAPI document states the same as `x-kubernetes-patch-merge-key`/`-strategy`, so a
+ * client's patch and this server's merge agree.
+ */
+export function listPatchStrategy(
+  field: string,
+  itemFields: readonly string[],
+): { mergeKey?: string; set?: true } {
+  if (SET_LISTS.has(field) && itemFields.length === 0) return { set: true };
+  const key = mergeKeyOf(field, itemFields.includes('containerPort') ? [{ containerPort: 0 }] : []);
+  return key && itemFields.includes(key) ? { mergeKey: key } : {};
+}
+
 function mergeList(field: string, target: unknown, patch: Json[]): Json[] {
   const base = Array.isArray(target) ? (target as Json[]) : [];
   if (patch.some((p) => isObject(p) && p.$patch === 'replace')) {

@@ -15,6 +15,8 @@ export interface ResourceInfo {
   /** Subresources served besides the object itself, e.g. `status`, `scale`. */
   subresources: string[];
   shortNames?: string[];
+  /** Categories the resource belongs to (`all`: what `kubectl get all` lists). */
+  categories?: string[];
   /** Whether a write to the main endpoint ignores `status` (it has a `status` subresource). */
   statusSubresource: boolean;
 }
@@ -27,6 +29,7 @@ const R = (
   namespaced: boolean,
   subresources: string[],
   shortNames?: string[],
+  categories?: string[],
 ): ResourceInfo => ({
   resource,
   group,
@@ -36,18 +39,32 @@ const R = (
   subresources,
   statusSubresource: subresources.includes('status'),
   ...(shortNames ? { shortNames } : {}),
+  ...(categories ? { categories } : {}),
 });
 
 /** Every resource type served, in discovery order. */
 export const RESOURCES: readonly ResourceInfo[] = [
   R('namespaces', '', 'v1', 'Namespace', false, ['status'], ['ns']),
   R('nodes', '', 'v1', 'Node', false, ['status'], ['no']),
-  R('pods', '', 'v1', 'Pod', true, ['status', 'eviction'], ['po']),
+  R('pods', '', 'v1', 'Pod', true, ['status', 'eviction'], ['po'], ['all']),
   R('events', '', 'v1', 'Event', true, [], ['ev']),
-  R('deployments', 'apps', 'v1', 'Deployment', true, ['status', 'scale'], ['deploy']),
-  R('replicasets', 'apps', 'v1', 'ReplicaSet', true, ['status', 'scale'], ['rs']),
-  R('jobs', 'batch', 'v1', 'Job', true, ['status']),
-  R('horizontalpodautoscalers', 'autoscaling', 'v2', 'HorizontalPodAutoscaler', true, ['status'], ['hpa']),
+  R('secrets', '', 'v1', 'Secret', true, []),
+  R('configmaps', '', 'v1', 'ConfigMap', true, [], ['cm']),
+  R('services', '', 'v1', 'Service', true, ['status'], ['svc'], ['all']),
+  R('serviceaccounts', '', 'v1', 'ServiceAccount', true, [], ['sa']),
+  R('deployments', 'apps', 'v1', 'Deployment', true, ['status', 'scale'], ['deploy'], ['all']),
+  R('replicasets', 'apps', 'v1', 'ReplicaSet', true, ['status', 'scale'], ['rs'], ['all']),
+  R('jobs', 'batch', 'v1', 'Job', true, ['status'], undefined, ['all']),
+  R(
+    'horizontalpodautoscalers',
+    'autoscaling',
+    'v2',
+    'HorizontalPodAutoscaler',
+    true,
+    ['status'],
+    ['hpa'],
+    ['all'],
+  ),
   R('leases', 'coordination.k8s.io', 'v1', 'Lease', true, []),
   R('clusterroles', 'rbac.authorization.k8s.io', 'v1', 'ClusterRole', false, []),
   R('clusterrolebindings', 'rbac.authorization.k8s.io', 'v1', 'ClusterRoleBinding', false, []),

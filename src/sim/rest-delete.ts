@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { PropagationPolicy } from './gc.js';
 import { parseJson, readBody, sendJson } from './http-util.js';
-import { groupVersion } from './resources.js';
+import { RESOURCES, groupVersion } from './resources.js';
 import { matchFields, matchLabels } from './selectors.js';
 import { SimApiError, type KubeObject } from './types.js';
 import { dryRun, existing, selectors, type RestContext, type Target } from './rest-target.js';
@@ -42,18 +42,8 @@ function deleteOne(
   ctx: RestContext,
 ): KubeObject | undefined {
   if (t.info.resource === 'namespaces') {
-    for (const info of [
-      'pods',
-      'jobs',
-      'deployments',
-      'replicasets',
-      'horizontalpodautoscalers',
-      'leases',
-      'events',
-      'roles',
-      'rolebindings',
-    ] as const) {
-      for (const o of ctx.store.list(info, name)) ctx.store.delete(info, name, o.metadata.name);
+    for (const { resource } of RESOURCES.filter((r) => r.namespaced)) {
+      for (const o of ctx.store.list(resource, name)) ctx.store.delete(resource, name, o.metadata.name);
     }
   }
   const gone = ctx.store.delete(t.info.resource, t.namespace, name);

@@ -88,7 +88,13 @@ function lowerBound(keys: string[], prefix: string): number {
 }
 
 /** GET on a collection with `watch=true`: hands the response to the watch hub. */
-export function serveWatch(res: ServerResponse, url: URL, t: Target, ctx: RestContext): void {
+export function serveWatch(
+  res: ServerResponse,
+  url: URL,
+  t: Target,
+  ctx: RestContext,
+  present?: (o: KubeObject) => object,
+): void {
   ctx.count('watch');
   const { labels, fields } = selectors(url, t);
   const timeout = url.searchParams.get('timeoutSeconds');
@@ -99,5 +105,6 @@ export function serveWatch(res: ServerResponse, url: URL, t: Target, ctx: RestCo
     fields,
     resourceVersion: url.searchParams.get('resourceVersion') ?? undefined,
     timeoutSeconds: timeout ? Number(timeout) : undefined,
+    present,
   });
 }

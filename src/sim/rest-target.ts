@@ -12,6 +12,7 @@ import type { MemoryStore } from './store.js';
 import { SimApiError, type KubeObject, type SimClock } from './types.js';
 import type { WatchHub } from './watch.js';
 import { toScale } from './scale.js';
+import type { OpenApiDocs } from './openapi.js';
 
 /** What the REST layer needs from the cluster. */
 export interface RestContext {
@@ -21,6 +22,8 @@ export interface RestContext {
   watch: WatchHub;
   /** Called after every successful write (schedules the controllers). */
   afterWrite(): void;
+  /** The OpenAPI documents (`/openapi/v2`, `/openapi/v3/...`), built on first request. */
+  openapi?: OpenApiDocs;
   /** Counts one API request by verb (`list`, `get`, `create`, `update`, `patch`, `delete`, `watch`, ...). */
   count(verb: string): void;
 }

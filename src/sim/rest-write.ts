@@ -23,6 +23,14 @@ import {
   dryRun,
 } from './rest-target.js';
 import { toScale } from './scale.js';
+import { validateFields } from './field-validation.js';
+
+/** Checks the fields of a written object (`fieldValidation`) and sets the `Warning` headers. */
+function checkFields(res: ServerResponse, t: Target, obj: unknown, url: URL): void {
+  if (t.sub) return;
+  const warnings = validateFields(t.info, obj, url);
+  if (warnings.length) res.setHeader('Warning', warnings);
+}
 
 function storeCreate(t: Target, obj: KubeObject, url: URL, ctx: RestContext): KubeObject {
   if (!obj.metadata.name && typeof obj.metadata.generateName === 'string') {
@@ -68,6 +76,7 @@ export async function create(
     );
   }
   const obj = asObject(await readObject(req), t);
+  checkFields(res, t, obj, url);
   sendJson(res, 201, storeCreate(t, obj, url, ctx));
 }
 
@@ -130,6 +139,7 @@ export async function replace(
   if (t.sub === 'scale') {
     next.metadata = { ...(next.metadata ?? {}), name: t.name! } as KubeObject['metadata'];
   }
+  checkFields(res, t, next, url);
   const stored = storeUpdate(t, combine(t, old, next), url, ctx);
   sendJson(res, 200, present(t, stored));
 }
@@ -168,6 +178,7 @@ export async function patch(
   const next = patched as KubeObject;
   next.metadata = { ...(next.metadata ?? {}), name: t.name! } as KubeObject['metadata'];
   if (t.namespace !== undefined) next.metadata.namespace = t.namespace;
+  checkFields(res, t, next, url);
   const stored = storeUpdate(t, combine(t, old, next), url, ctx);
   sendJson(res, 200, present(t, stored));
 }
@@ -196,6 +207,7 @@ async function apply(
   const obj = asObject(config, t);
   if (!obj.kind || !obj.apiVersion)
     throw new SimApiError(400, 'BadRequest', 'apply: the object must set apiVersion and kind');
+  checkFields(res, t, obj, url);
   const live = ctx.store.get(t.info.resource, t.namespace, t.name!);
   if (t.sub === 'status') {
     if (!live) throw notFound(t.info, t.name!);

@@ -30,6 +30,8 @@ export async function handleApi(
   if (path === '/version') return (sendJson(res, 200, versionInfo()), true);
   if (path === '/api') return (ctx.count('get'), sendJson(res, 200, coreVersions()), true);
   if (path === '/apis') return (ctx.count('get'), sendJson(res, 200, groupList()), true);
+  if (path === '/openapi/v2' || path.startsWith('/openapi/v3'))
+    return (ctx.count('get'), serveOpenApi(req, res, path, ctx));
   const parsed = parsePath(path);
   if (!parsed) return false;
   try {
@@ -53,6 +55,51 @@ export async function handleApi(
   return true;
 }
 
+/** The content types a request accepts, without parameters (any type when it names none). */
+function accepted(req: IncomingMessage): string[] {
+  const types = (req.headers.accept ?? '')
+    .split(',')
+    .map((p) => p.split(';')[0]!.trim())
+    .filter(Boolean);
+  return types.length ? types : ['*/*'];
+}
+
+/**
+ * `/openapi/v2`, `/openapi/v3`, `/openapi/v3/<api/v1 | apis/g/v>` as JSON (openapi.ts). A request
+ * that accepts only protobuf gets 406, so a client falls back instead of parsing JSON as protobuf.
+ */
+function serveOpenApi(req: IncomingMessage, res: ServerResponse, path: string, ctx: RestContext): true {
+  const docs = ctx.openapi;
+  const json = accepted(req).some((t) => t === 'application/json' || t === '*/*' || t === 'application/*');
+  const fail = (code: number, reason: string, message: string) =>
+    sendJson(res, code, {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message,
+      reason,
+      code,
+    });
+  if (!docs)
+    return (fail(404, 'NotFound', `the server could not find the requested resource (${path})`), true);
+  if (!json) {
+    fail(406, 'NotAcceptable', `only the following media types are accepted: application/json`);
+    return true;
+  }
+  const send = (body: string) => {
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+    res.end(body);
+  };
+  if (path === '/openapi/v2') return (send(docs.swagger()), true);
+  if (path === '/openapi/v3') return (sendJson(res, 200, docs.index()), true);
+  const doc = docs.groupVersion(path.slice('/openapi/v3/'.length));
+  if (!doc)
+    return (fail(404, 'NotFound', `the server could not find the requested resource (${path})`), true);
+  send(doc.body);
+  return true;
+}
+
 async function route(
   req: IncomingMessage,
   res: ServerResponse,
@@ -71,12 +118,33 @@ async function route(
   if (t.name === undefined) {
     if (method === 'GET') {
       const watch = url.searchParams.get('watch');
-      if (watch === 'true' || watch === '1') return serveWatch(res, url, t, ctx);
+      const asTable = wantsTable(req.headers.accept);
+      const includeObject = url.searchParams.get('includeObject');
+      const tableOf = (o: KubeObject) =>
+        toTable(
+          t.info.resource,
+          [o],
+          { metadata: { resourceVersion: o.metadata.resourceVersion } },
+          ctx.clock.now().getTime(),
+          includeObject,
+        );
+      if (watch === 'true' || watch === '1')
+        return serveWatch(res, url, t, ctx, asTable ? tableOf : undefined);
       ctx.count('list');
       const body = list(url, t, ctx) as { items: KubeObject[]; metadata?: object };
       // kubectl get asks for a server-side Table (src/sim/table.ts).
       if (wantsTable(req.headers.accept))
-        return sendJson(res, 200, toTable(t.info.resource, body.items, body, ctx.clock.now().getTime()));
+        return sendJson(
+          res,
+          200,
+          toTable(
+            t.info.resource,
+            body.items,
+            body,
+            ctx.clock.now().getTime(),
+            url.searchParams.get('includeObject'),
+          ),
+        );
       return sendJson(res, 200, body);
     }
     if (method === 'POST') {
@@ -110,7 +178,13 @@ async function route(
       ctx.count('get');
       if (wantsTable(req.headers.accept)) {
         const one = existing(t, ctx);
-        return sendJson(res, 200, toTable(t.info.resource, [one], {}, ctx.clock.now().getTime()));
+        const meta = { resourceVersion: one.metadata.resourceVersion };
+        const now = ctx.clock.now().getTime();
+        return sendJson(
+          res,
+          200,
+          toTable(t.info.resource, [one], { metadata: meta }, now, url.searchParams.get('includeObject')),
+        );
       }
       return sendJson(res, 200, present(t, existing(t, ctx)));
     case 'PUT':

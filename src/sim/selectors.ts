@@ -102,6 +102,7 @@ const FIELDS: Partial<Record<Resource, string[]>> = {
   nodes: ['spec.unschedulable'],
   namespaces: ['status.phase'],
   jobs: ['status.successful'],
+  secrets: ['type'],
   events: [
     'involvedObject.kind',
     'involvedObject.namespace',

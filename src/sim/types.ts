@@ -23,7 +23,11 @@ export type Resource =
   | 'roles'
   | 'rolebindings'
   | 'clusterroles'
-  | 'clusterrolebindings';
+  | 'clusterrolebindings'
+  | 'secrets'
+  | 'configmaps'
+  | 'services'
+  | 'serviceaccounts';
 
 /** A change to one object, as a watch stream reports it. */
 export interface WatchEvent {

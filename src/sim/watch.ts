@@ -24,6 +24,8 @@ export interface WatchRequest {
   fields: FieldRequirement[];
   resourceVersion: string | undefined;
   timeoutSeconds: number | undefined;
+  /** How each object is sent (e.g. as a one-row meta.k8s.io Table for `kubectl get -w`); as stored by default. */
+  present?: (o: KubeObject) => object;
 }
 
 /** One store event, with the object's previous version for MODIFIED. */
@@ -74,7 +76,8 @@ export class WatchHub {
     res.flushHeaders();
     this.open.add(res);
     const write = (type: string, object: KubeObject | object): void => {
-      res.write(JSON.stringify({ type, object }) + '\n');
+      const shown = type !== 'ERROR' && req.present ? req.present(object as KubeObject) : object;
+      res.write(JSON.stringify({ type, object: shown }) + '\n');
     };
     const rv = req.resourceVersion;
     if (rv === undefined || rv === '' || rv === '0') {

@@ -123,6 +123,12 @@ export interface ResolvedAlgorithm {
   scaling: { minReplicas: number; maxReplicas: number; utilization: { min: number; max: number } };
   benchmark: { args: string[] | undefined; runs: number; timeoutSeconds: number };
   placement: 'auto' | 'long-task' | 'short-task';
+  /**
+   * The Algorithm's `metadata.annotations`, put on the pods of its benchmark Jobs (a sidecar
+   * opt-out, a cost-centre tag; the simulated cluster reads `sim.gpuops.dev/run-seconds` there);
+   * absent when the spec sets none.
+   */
+  annotations?: Record<string, string>;
   source: { file: string; line: number };
 }
 
@@ -149,4 +155,9 @@ export interface LoadedRepo {
   algorithms: ResolvedAlgorithm[];
   errors: SpecError[];
   files: number;
+  /**
+   * Per Algorithm file (repo-relative path): the `metadata.name` of every document that has a
+   * readable one, those that failed validation included; absent when not parsed from files.
+   */
+  names?: ReadonlyMap<string, readonly string[]>;
 }

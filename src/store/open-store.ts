@@ -2,6 +2,7 @@
  * Picks the Store implementation from a database URL (`--database` / `GPUOPS_DATABASE_URL`,
  * resolved by the CLI's settings) and brings its schema up to date.
  */
+import { connectionError } from './connect-error.js';
 import { StoreError, redactUrl } from './errors.js';
 import type { Store } from './types.js';
 
@@ -13,6 +14,8 @@ export interface OpenStoreOptions {
   keepSnapshots?: number;
   /** Apply pending migrations before returning (default true; safe on every start). */
   migrate?: boolean;
+  /** The setting the URL came from, named in connection errors (default `--database`). */
+  setting?: string;
 }
 
 /**
@@ -24,21 +27,28 @@ export interface OpenStoreOptions {
  *
  * Runs `migrate()` unless `options.migrate` is false; on a failed migration the store is closed.
  * @throws StoreError (`open`) for an unknown scheme, an empty path or bad options, and
- *   (`migrate`) when the database cannot be reached or upgraded. Messages never contain the
- *   password of the URL.
+ *   (`migrate`) when the database cannot be upgraded; StoreConnectionError (`connect`) when it
+ *   cannot be reached or opened (`cannot connect to PostgreSQL at HOST:PORT (--database): …`,
+ *   see {@link connectionError}). Messages never contain the password of the URL.
  */
 export async function openStore(url: string, options: OpenStoreOptions = {}): Promise<Store> {
   const keepSnapshots = options.keepSnapshots ?? DEFAULT_KEEP_SNAPSHOTS;
   if (!Number.isInteger(keepSnapshots) || keepSnapshots < 1) {
     throw new StoreError('open', `keepSnapshots must be a whole number ≥ 1, got ${String(keepSnapshots)}`);
   }
-  const store = await createStore(url, keepSnapshots);
+  const setting = options.setting ?? '--database';
+  let store: Store;
+  try {
+    store = await createStore(url, keepSnapshots);
+  } catch (err) {
+    throw connectionError(url, err, setting, 'open');
+  }
   if (options.migrate !== false) {
     try {
       await store.migrate();
     } catch (err) {
       await store.close().catch(() => undefined);
-      throw err;
+      throw connectionError(url, err, setting, 'migrate');
     }
   }
   return store;

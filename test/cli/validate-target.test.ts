@@ -3,7 +3,7 @@
  * no spec it fails with a hint; a single file is validated on its own (in a repo, and elsewhere).
  */
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +28,11 @@ describe('gpuops validate targets', { timeout: 90_000 }, () => {
       'the algorithms/ folder itself',
       () => path.join(repo, 'algorithms'),
       /no algorithms\/ folder here: did you mean the repo root\? \(gpuops validate .*examples\/gitops-repo\)/,
+    ],
+    [
+      'a folder with no spec and no algorithms/',
+      () => (mkdirSync(path.join(work, 'bare'), { recursive: true }), path.join(work, 'bare')),
+      /no algorithms\/ folder here: did you mean the repo root\? \(the folder that holds algorithms\/ and policies\/\)/,
     ],
     [
       'a folder with an empty algorithms/',
@@ -59,6 +64,35 @@ describe('gpuops validate targets', { timeout: 90_000 }, () => {
       new RegExp(`^${outside.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:9:13: spec\\.resources\\.memory`, 'm'),
     );
     expect(bad.stdout).toContain('in 1 of 1 file');
+  });
+
+  it('reports cross-field errors with the schema errors of the same file, each with file, line and field', async () => {
+    const file = path.join(work, 'both.yaml');
+    writeFileSync(
+      file,
+      [
+        'apiVersion: gpuops.dev/v1alpha1',
+        'kind: Algorithm',
+        'metadata: {name: both}',
+        'spec:',
+        '  image: registry.example.com/ml/x:1',
+        '  resources: {gpu: 1}',
+        '  scaling:',
+        '    minReplicas: 6',
+        '    maxReplicas: 2',
+        '    utilization: {min: 80, max: 20}',
+        '',
+      ].join('\n'),
+    );
+    const r = await gpuops('validate', file);
+    expect(r.code).toBe(1);
+    expect(r.stdout.split('\n').filter(Boolean)).toEqual([
+      `${file}:6:3: spec.resources.gpus: required field "gpus" is missing`,
+      `${file}:6:15: spec.resources.gpu: unknown field "gpu"; did you mean "gpus"?`,
+      `${file}:8:18: spec.scaling.minReplicas: minReplicas 6 is above maxReplicas 2`,
+      `${file}:10:24: spec.scaling.utilization.min: utilization min 80% must be below max 20%`,
+      '4 errors in 1 of 1 file; 0 valid algorithms',
+    ]);
   });
 
   it('a path that does not exist is a usage error (exit 2)', async () => {

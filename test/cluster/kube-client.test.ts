@@ -2,7 +2,7 @@
  * The cluster adapter against the simulated cluster over HTTP, driven through
  * @kubernetes/client-node; faults come from a loopback proxy in front of it.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -45,6 +45,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await sim?.close();
   await big?.close();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 function kubeconfigFor(url: string): string {
@@ -270,7 +271,7 @@ describe('loadKubeConfig', () => {
     expect(
       serverOf(loadKubeConfig(undefined, { env: { KUBECONFIG: kubeconfigFile }, home: '/nonexistent' })),
     ).toBe(sim.url);
-    const home = mkdtempSync(path.join(tmpdir(), 'gpuops-home-'));
+    const home = mkdtempSync(path.join(dir, 'home-'));
     const kubeDir = path.join(home, '.kube');
     mkdirSync(kubeDir, { recursive: true });
     writeFileSync(path.join(kubeDir, 'config'), readFileSync(kubeconfigFile));

@@ -164,7 +164,7 @@ describe('gpuops demo scenario, final state', () => {
     expect(result.specErrors).toContainEqual(
       expect.objectContaining({
         file: 'algorithms/whisper-asr.yaml',
-        line: 12,
+        line: 14,
         field: 'spec.resources.gpu',
       }),
     );
@@ -198,6 +198,10 @@ describe('node bin/gpuops.js demo', () => {
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(stdout).toContain('Step 4 of 4');
+    // Simulated time against real time, no speed-up claimed (issue 16 item 8).
+    expect(stdout).toMatch(
+      /^Done: the four steps in \d+ reconcile passes: [\d,]+ simulated seconds in \d+\.\d s\.$/m,
+    );
     expect(stdout).toMatch(/^resnet50-infer\s+short-task\s+45 s\s+4\s+4\s+50 %/m);
     expect(stdout).toMatch(/^unused\s+1\s+1\s+gpu-t4-03 \(returned after it stayed empty\)/m);
     expect(stdout).toMatch(/^merged\s+pools\s+gpuops\/demo\/pools/m);

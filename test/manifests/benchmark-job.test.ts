@@ -93,6 +93,20 @@ describe('renderBenchmarkJob', () => {
     expect(job.metadata.annotations['gpuops.dev/spec-hash']).toBe(hash);
   });
 
+  it("puts the Algorithm's annotations on the benchmark pod, beside none of its own", () => {
+    expect(render().spec.template.metadata.annotations).toBeUndefined();
+    const [annotated] = algorithmsFromYaml(
+      algorithmYaml({ name: 'bert-train', gpus: 4 }).replace(
+        '  name: bert-train\n',
+        "  name: bert-train\n  annotations: {sim.gpuops.dev/run-seconds: '1500'}\n",
+      ),
+      policy,
+    ) as [ResolvedAlgorithm];
+    const job = render({ algorithm: annotated });
+    expect(job.spec.template.metadata.annotations).toEqual({ 'sim.gpuops.dev/run-seconds': '1500' });
+    expect(job.metadata.annotations).not.toHaveProperty('sim.gpuops.dev/run-seconds');
+  });
+
   it('pins the GPU product when one is given', () => {
     expect(render({ gpuProduct: 'NVIDIA-A100-SXM4-80GB' }).spec.template.spec.nodeSelector).toEqual({
       'gpuops.dev/pool': 'test',

@@ -25,9 +25,11 @@ afterAll(() => sim.close());
 
 interface Table {
   kind: string;
-  columnDefinitions: { name: string }[];
+  columnDefinitions: { name: string; priority: number }[];
   rows: { cells: unknown[]; object: { metadata: { name: string } } }[];
 }
+/** The columns kubectl prints without `-o wide` (priority 0). */
+const narrow = (t: Table) => t.columnDefinitions.filter((c) => c.priority === 0).map((c) => c.name);
 const get = async (p: string, accept = KUBECTL_ACCEPT) =>
   (await (await fetch(`${sim.url}${p}`, { headers: { accept } })).json()) as Table & { items?: unknown[] };
 
@@ -35,7 +37,7 @@ describe('Table format for kubectl get', () => {
   it('nodes: STATUS with SchedulingDisabled and Unknown, ROLES, AGE, VERSION', async () => {
     const t = await get('/api/v1/nodes');
     expect(t.kind).toBe('Table');
-    expect(t.columnDefinitions.map((c) => c.name)).toEqual(['Name', 'Status', 'Roles', 'Age', 'Version']);
+    expect(narrow(t)).toEqual(['Name', 'Status', 'Roles', 'Age', 'Version']);
     const row = (n: string) => t.rows.find((r) => r.cells[0] === n)!.cells;
     expect(row('gpu-h100-02')[1]).toBe('Ready,SchedulingDisabled');
     expect(row('gpu-t4-04')[1]).toBe('Unknown');
@@ -47,7 +49,7 @@ describe('Table format for kubectl get', () => {
 
   it('pods: READY n/m, STATUS, RESTARTS; one object too', async () => {
     const t = await get('/api/v1/pods');
-    expect(t.columnDefinitions.map((c) => c.name)).toEqual(['Name', 'Ready', 'Status', 'Restarts', 'Age']);
+    expect(narrow(t)).toEqual(['Name', 'Ready', 'Status', 'Restarts', 'Age']);
     const pending = t.rows.find((r) => String(r.cells[0]).startsWith('batch-embed'))!;
     expect(pending.cells[2]).toBe('Pending');
     expect(pending.cells[1]).toMatch(/^0\/\d+$/);
@@ -61,6 +63,37 @@ describe('Table format for kubectl get', () => {
     expect(l.items).toHaveLength(13);
   });
 
+  it('nodes -o wide: INTERNAL-IP and the runtime from status (priority 1)', async () => {
+    const t = await get('/api/v1/nodes/gpu-a100-01');
+    const wide = t.columnDefinitions.filter((c) => c.priority === 1).map((c) => c.name);
+    expect(wide).toEqual(['Internal-IP', 'External-IP', 'OS-Image', 'Kernel-Version', 'Container-Runtime']);
+    expect(t.rows[0]!.cells[5]).toBe('192.0.2.24');
+    expect(t.rows[0]!.cells[6]).toBe('<none>');
+    expect(t.rows[0]!.cells[9]).toMatch(/^containerd:\/\//);
+  });
+
+  it('secrets: TYPE and the number of keys, never a value; includeObject None drops the object', async () => {
+    const res = await fetch(`${sim.url}/api/v1/namespaces/research/secrets`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: 'token' },
+        stringData: { token: 's3cr3t-value' },
+        data: { user: Buffer.from('admin').toString('base64') },
+      }),
+    });
+    expect(res.status).toBe(201);
+    const t = await get('/api/v1/namespaces/research/secrets?includeObject=None');
+    expect(narrow(t)).toEqual(['Name', 'Type', 'Data', 'Age']);
+    expect(t.rows.map((r) => r.cells.slice(0, 3))).toEqual([['token', 'Opaque', 2]]);
+    expect(JSON.stringify(t)).not.toMatch(/s3cr3t|YWRtaW4|c3Nj/);
+    expect(t.rows[0]!.object).toBeUndefined();
+    const full = await get('/api/v1/namespaces/research/secrets?includeObject=Object');
+    expect((full.rows[0]!.object as unknown as { kind: string }).kind).toBe('Secret');
+  });
+
   it.each([
     [0, '0s'],
     [119, '119s'],
@@ -68,5 +101,13 @@ describe('Table format for kubectl get', () => {
     [3 * 3600 - 1, '179m'],
     [3 * 3600, '3h'],
     [2 * 86400, '2d'],
+    [150, '2m30s'],
+    [600, '10m'],
+    [5.5 * 3600, '5h30m'],
+    [8 * 3600, '8h'],
+    [50 * 3600, '2d2h'],
+    [8 * 86400, '8d'],
+    [-1, '0s'],
+    [-2, '<invalid>'],
   ])('age of %d s reads %s', (s, text) => expect(shortAge(s)).toBe(text));
 });

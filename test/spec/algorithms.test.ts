@@ -267,6 +267,112 @@ const rows: Row[] = [
     ],
   },
   {
+    // Issue 16 item 5: cross-field rules run beside the schema, so one round lists every error.
+    name: 'CrossFieldErrorsComeWithSchemaErrorsOfTheSameDocument',
+    files: {
+      'algorithms/a.yaml': algo(
+        'one',
+        '  resources: {gpu: 1}\n  scaling: {minReplicas: 5, maxReplicas: 2, utilization: {min: 90, max: 40}}',
+      ),
+    },
+    valid: [],
+    errors: [
+      ['algorithms/a.yaml', 7, 3, 'spec.resources.gpus', 'required field "gpus" is missing'],
+      ['algorithms/a.yaml', 7, 15, 'spec.resources.gpu', 'unknown field "gpu"'],
+      ['algorithms/a.yaml', 8, 26, 'spec.scaling.minReplicas', 'minReplicas 5 is above maxReplicas 2'],
+      [
+        'algorithms/a.yaml',
+        8,
+        64,
+        'spec.scaling.utilization.min',
+        'utilization min 90% must be below max 40%',
+      ],
+    ],
+  },
+  {
+    name: 'EqualReplicaBoundsAreAFixedSizeNotAnError',
+    files: {
+      'algorithms/a.yaml': algo('one', '  resources: {gpus: 1}\n  scaling: {minReplicas: 3, maxReplicas: 3}'),
+    },
+    valid: ['one'],
+    errors: [],
+  },
+  {
+    name: 'MinReplicasOneAboveMaxIsTheFirstError',
+    files: {
+      'algorithms/a.yaml': algo('one', '  resources: {gpu: 1}\n  scaling: {minReplicas: 4, maxReplicas: 3}'),
+    },
+    valid: [],
+    errors: [
+      ['algorithms/a.yaml', 7, 3, 'spec.resources.gpus', 'missing'],
+      ['algorithms/a.yaml', 7, 15, 'spec.resources.gpu', 'unknown field'],
+      ['algorithms/a.yaml', 8, 26, 'spec.scaling.minReplicas', 'minReplicas 4 is above maxReplicas 3'],
+    ],
+  },
+  {
+    name: 'EqualUtilizationBoundsAreRejectedBesideASchemaError',
+    files: {
+      'algorithms/a.yaml': algo(
+        'one',
+        '  resources: {gpus: 1.5}\n  scaling: {utilization: {min: 50, max: 50}}',
+      ),
+    },
+    valid: [],
+    errors: [
+      ['algorithms/a.yaml', 7, 21, 'spec.resources.gpus', 'whole number of GPUs'],
+      [
+        'algorithms/a.yaml',
+        8,
+        32,
+        'spec.scaling.utilization.min',
+        'utilization min 50% must be below max 50%',
+      ],
+    ],
+  },
+  {
+    name: 'ABoundTheSchemaRejectsIsNotComparedAgain',
+    files: {
+      'algorithms/a.yaml': algo(
+        'one',
+        '  resources: {gpus: 1}\n  scaling: {minReplicas: "9", maxReplicas: 0}',
+      ),
+    },
+    valid: [],
+    errors: [
+      ['algorithms/a.yaml', 8, 26, 'spec.scaling.minReplicas', 'must be a whole number'],
+      ['algorithms/a.yaml', 8, 44, 'spec.scaling.maxReplicas', 'must be ≥ 1'],
+    ],
+  },
+  {
+    name: 'PolicyMaxAgainstTheSpecMinBesideAnUnknownField',
+    files: {
+      'algorithms/a.yaml': algo('one', '  resources: {gpus: 1}\n  scaling: {minReplicas: 9, maxReplica: 9}'),
+    },
+    valid: [],
+    errors: [
+      [
+        'algorithms/a.yaml',
+        8,
+        26,
+        'spec.scaling.minReplicas',
+        'minReplicas 9 is above maxReplicas 8 (policy default)',
+      ],
+      ['algorithms/a.yaml', 8, 29, 'spec.scaling.maxReplica', 'did you mean "maxReplicas"?'],
+    ],
+  },
+  {
+    name: 'ADuplicateNameIsReportedBesideTheFirstCopysOwnErrors',
+    files: {
+      'algorithms/a.yaml': algo('one', '  resources: {gpus: 0}'),
+      'algorithms/b.yaml': algo('one'),
+    },
+    valid: [],
+    errors: [
+      ['algorithms/a.yaml', 7, 21, 'spec.resources.gpus', 'at least 1'],
+      ['algorithms/b.yaml', 4, 9, 'metadata.name', 'already defined at algorithms/a.yaml:4:9'],
+    ],
+  },
+  {
     name: 'UnquotedNAsANameIsAmbiguousToYaml11Readers',
     files: { 'algorithms/a.yaml': algo('n') },
     valid: [],

@@ -67,6 +67,23 @@ describe('parsePolicy', () => {
     expect(out.policy.spec.scaling.utilization.min).toBe(30);
   });
 
+  it('reports cross-field errors beside schema errors of the same document (issue 16 item 5)', () => {
+    const out = parsePolicy(defaults, [
+      {
+        path: 'policies/a.yaml',
+        text: `${HEAD}  scaling:\n    engine: keda\n    minReplicas: 9\n    maxReplicas: 3\n    utilization: {min: 60, max: 60}\n`,
+      },
+      // The neighbour across each boundary: equal replica bounds are a fixed size, and valid.
+      { path: 'policies/b.yaml', text: `${HEAD}  scaling: {minReplicas: 4, maxReplicas: 4}\n` },
+    ]);
+    expect(out.errors.map((e) => [e.file, e.line, e.column, e.field, e.message])).toEqual([
+      ['policies/a.yaml', 6, 13, 'spec.scaling.engine', 'must be one of gpuops, hpa, got the string "keda"'],
+      ['policies/a.yaml', 7, 18, 'spec.scaling.minReplicas', 'minReplicas 9 is above maxReplicas 3'],
+      ['policies/a.yaml', 9, 24, 'spec.scaling.utilization.min', 'utilization min 60% must be below max 60%'],
+    ]);
+    expect(out.policy.spec.scaling.minReplicas).toBe(4);
+  });
+
   it('rejects an Algorithm in policies/ with one error on kind', () => {
     const out = parsePolicy(defaults, [
       {

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { JSONSchemaType } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { algorithmSchema } from '../../src/spec/schema/algorithm.js';
-import { compileValidators } from '../../src/spec/schema/compile.js';
+import { compileValidators } from '../../src/spec/schema/runtime-compile.js';
 import { exportedSchemas } from '../../src/spec/schema/export.js';
 import { policySchema } from '../../src/spec/schema/policy.js';
 import type { Algorithm } from '../../src/spec/types.js';

@@ -154,6 +154,28 @@ describe.each([sqliteBackend(), postgresBackend()])('Store on $name', (backend) 
       expect(ids.map((r) => Number(r.id))).toEqual(MIGRATIONS.map((m) => m.id));
     });
 
+    it.runIf(backend.name === 'postgres')(
+      'names the server and --database when the server turns the connection down',
+      async () => {
+        const good = new URL(await backend.freshUrl());
+        const server = `${good.hostname}:${good.port}`;
+        const turnedDown = async (change: (u: URL) => void) => {
+          const u = new URL(good.href);
+          change(u);
+          return (await openStore(u.href).catch((e: unknown) => e)) as StoreError;
+        };
+        const password = await turnedDown((u) => (u.password = 'wrong-password'));
+        expect(password.operation).toBe('connect');
+        expect(password.message).toBe(
+          `cannot connect to PostgreSQL at ${server} (--database): password authentication failed for user "${good.username}"`,
+        );
+        const database = await turnedDown((u) => (u.pathname = '/no_such_db'));
+        expect(database.message).toBe(
+          `cannot connect to PostgreSQL at ${server} (--database): database "no_such_db" does not exist`,
+        );
+      },
+    );
+
     it('refuses a database migrated by a newer gpuops', async () => {
       await fresh();
       await backend.raw(
@@ -465,8 +487,10 @@ describe('openStore', () => {
   it('reports an unreachable PostgreSQL without its password', async () => {
     const err = await openStore('postgresql://gpuops:s3cret-pw@127.0.0.1:1/gpuops').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StoreError);
-    expect((err as StoreError).operation).toBe('migrate');
-    expect((err as Error).message).toMatch(/ECONNREFUSED/);
+    expect((err as StoreError).operation).toBe('connect');
+    expect((err as Error).message).toBe(
+      'cannot connect to PostgreSQL at 127.0.0.1:1 (--database): connection refused',
+    );
     expect(JSON.stringify(err) + String(err) + (err as Error).stack).not.toContain('s3cret-pw');
   });
 });

@@ -2,7 +2,8 @@
  * A whole gpuops installation for integration tests of the reconcile pass, every part real and on
  * loopback: the simulated cluster over HTTP (with its controllers, dcgm-exporter pages and a
  * load model), a temporary bare GitOps repo with a working copy, a pull-request host (`git`, or
- * `github` against the fake GitHub), an in-memory SQLite store, and `reconcileOnce` wired to them.
+ * `github` against the fake GitHub), an in-memory SQLite store, and `reconcileOnce` wired to them
+ * by `cli/compose.ts` (the composition `gpuops reconcile` uses).
  *
  * It also plays the people and the GitOps agent around gpuops: `merge(branch)` merges a gpuops
  * branch into `main` as a person would, `push(files)` commits to `main`, and `sync()` applies
@@ -12,10 +13,8 @@ import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
 import { pino, type Logger } from 'pino';
 import type { RunnerClock } from '../../src/benchmark/clock.js';
-import { loadWorkloadTemplates } from '../../src/benchmark/load-templates.js';
-import { createKubeJobApi } from '../../src/cluster/jobs.js';
-import { createKubeClient } from '../../src/cluster/kube-client.js';
-import { createClusterPatcher } from '../../src/cluster/patch.js';
+import { compose } from '../../src/cli/compose.js';
+import { settingsWith } from '../../src/config/settings.js';
 import { reconcileOnce, type PassResult, type ReconcileDeps } from '../../src/controller/reconcile.js';
 import { GitHubHost } from '../../src/gitops/github-host.js';
 import { GitPullRequestHost } from '../../src/gitops/git-host.js';
@@ -28,7 +27,6 @@ import { defaultControllers, type SimBehaviourConfig } from '../../src/sim/contr
 import { dcgmRoute } from '../../src/sim/dcgm/route.js';
 import { startSimCluster, type KubeObject, type SimCluster } from '../../src/sim/index.js';
 import { LoadModel } from '../../src/sim/load-model.js';
-import { loadDefaultPolicy } from '../../src/spec/load.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { git, makeRemote, PersonClone, remoteFile, remoteRef, type TempRepo } from '../gitops/helpers.js';
 import type { FakeGitHub } from './github-server.js';
@@ -217,21 +215,16 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
       branchStatus: (branch) => workingCopy.branchStatus(branch),
     });
   }
-  const deps: ReconcileDeps = {
-    cluster,
-    kube: createKubeClient(gpuopsKc),
-    jobs: createKubeJobApi(gpuopsKc),
-    patcher: createClusterPatcher(gpuopsKc),
+  // The same composition as `gpuops reconcile`, with the harness's own parts.
+  const { deps } = await compose(settingsWith({ repoUrl: repo.url, cluster }), {
+    store,
+    kubeConfig: gpuopsKc,
     workingCopy,
     host,
-    store,
     metrics: opts.metrics ?? null,
-    defaults: await loadDefaultPolicy(),
-    templates: loadWorkloadTemplates(),
-    dryRun: false,
     clock,
     log,
-  };
+  });
   const person = new PersonClone(repo);
   const settle = () => new Promise<void>((r) => setTimeout(r, 20));
 

@@ -1,19 +1,15 @@
 import { existsSync } from 'node:fs';
 import { Option, type Command } from 'commander';
-import {
-  readBenchmarksFile,
-  readUtilization,
-  storedBenchmarks,
-  utilizationSource,
-} from '../../controller/inputs.js';
+import { readBenchmarksFile, readUtilization, storedBenchmarks } from '../../controller/inputs.js';
 import { planDesiredState } from '../../controller/desired-state.js';
 import { loadWorkloadTemplates } from '../../benchmark/load-templates.js';
 import type { BenchmarkOutcome } from '../../placement/types.js';
-import { loadRepo, readYamlFiles } from '../../spec/load.js';
+import { loadRepo } from '../../spec/load.js';
 import { invalidAlgorithms, keptForInvalidSpecs } from '../../controller/invalid-specs.js';
 import { openStore } from '../../store/index.js';
 import { readClusterFiles, takeSnapshot } from '../cluster-input.js';
-import { formatPlanTable } from '../plan-build.js';
+import { formatPlanTable, planReport } from '../plan-build.js';
+import { utilizationSource } from '../metrics-source.js';
 import { addConnectionOptions, resolveSettings } from '../settings.js';
 
 interface PlanFlags {
@@ -78,6 +74,7 @@ export function register(program: Command): void {
       {
         metricsFiles: flags.metrics,
         prometheusUrl: settings.prometheusUrl,
+        prometheusToken: process.env.GPUOPS_PROMETHEUS_TOKEN,
         dcgmUrl: settings.dcgmUrl,
         ...(given ? { evaluatedAt: given } : {}),
       },
@@ -119,13 +116,10 @@ export function register(program: Command): void {
       }
     }
     const base = new Map(Object.entries(existing));
-    const texts = new Map(
-      (await readYamlFiles(flags.repo!, 'algorithms', true)).files.map((f) => [f.path, f.text]),
-    );
     const { output } = planDesiredState({
       cluster: settings.cluster,
       repo,
-      invalidAlgorithms: keptForInvalidSpecs(invalidAlgorithms(repo, texts), settings.cluster, base),
+      invalidAlgorithms: keptForInvalidSpecs(invalidAlgorithms(repo), settings.cluster, base),
       snapshot,
       base,
       benchmarks,
@@ -136,7 +130,9 @@ export function register(program: Command): void {
       now,
     });
     process.stdout.write(
-      flags.output === 'json' ? `${JSON.stringify(output, null, 2)}\n` : formatPlanTable(output, snapshot),
+      flags.output === 'json'
+        ? `${JSON.stringify(planReport(output, snapshot), null, 2)}\n`
+        : formatPlanTable(output, snapshot),
     );
     process.exitCode = 0;
   });

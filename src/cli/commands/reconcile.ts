@@ -1,13 +1,15 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { createLogger } from '../../controller/log.js';
-import { createReconciler, type PassResult } from '../../controller/reconcile.js';
-import { formatPlanTable } from '../plan-build.js';
-import { addConnectionOptions, resolveSettings } from '../settings.js';
+import type { PassResult } from '../../controller/reconcile.js';
+import { createReconciler } from '../compose.js';
+import { formatPlanTable, planReport } from '../plan-build.js';
+import { dryRunDatabase } from '../open-existing-store.js';
+import { addConnectionOptions, resolveSettings, UsageError } from '../settings.js';
 
 interface ReconcileFlags {
   once?: boolean;
   dryRun?: boolean;
-  output: string;
+  output: 'text' | 'json';
   logLevel: string;
   [key: string]: unknown;
 }
@@ -31,7 +33,8 @@ export function formatPassResult(r: PassResult, dryRun: boolean): string {
 /**
  * Registers `gpuops reconcile --once [--dry-run]`: one level-triggered pass against the live
  * cluster and Git. Exit 0 when the pass ran (spec errors are reported, not fatal), 1 when it
- * failed (cluster or repo unreachable, or any write-back failed).
+ * failed (cluster or repo unreachable, or any write-back failed), 2 on usage errors (a bad flag,
+ * no `--repo-url`). `--dry-run` writes nothing, not even a new database file.
  */
 export function register(program: Command): void {
   const cmd = program
@@ -39,11 +42,18 @@ export function register(program: Command): void {
     .description('one reconcile pass against the cluster and Git (--dry-run: print, write nothing)')
     .option('--once', 'run one pass and exit (the only mode; `gpuops run` loops)', true)
     .option('--dry-run', 'decide and print; write nothing anywhere')
-    .option('-o, --output <format>', 'text or json', 'text')
+    .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))
     .option('--log-level <level>', 'pino log level (logs go to stderr)', 'warn');
   addConnectionOptions(cmd);
   cmd.action(async (flags: ReconcileFlags) => {
     const settings = resolveSettings(flags);
+    if (!settings.repoUrl) {
+      throw new UsageError(
+        '--repo-url: the GitOps repo remote is required (or GPUOPS_REPO_URL, or repoUrl in gpuops.yaml)',
+      );
+    }
+    // A dry run creates no database file: without one it reads an empty in-memory database.
+    if (settings.dryRun) settings.database = dryRunDatabase(settings.database);
     const log = createLogger(flags.logLevel);
     const reconciler = await createReconciler(settings, log, {
       onBenchmarkProgress: (p) =>
@@ -54,8 +64,9 @@ export function register(program: Command): void {
     try {
       const result = await reconciler.pass();
       if (flags.output === 'json') {
-        const { plan, writeBack, patches } = result;
-        process.stdout.write(`${JSON.stringify({ ...plan, writeBack, patches }, null, 2)}\n`);
+        const { plan, snapshot, writeBack, patches } = result;
+        const report = planReport(plan, snapshot);
+        process.stdout.write(`${JSON.stringify({ ...report, writeBack, patches }, null, 2)}\n`);
       } else {
         process.stdout.write(formatPassResult(result, settings.dryRun));
       }

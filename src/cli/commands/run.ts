@@ -3,13 +3,13 @@ import { kubeLeaseApi } from '../../cluster/lease.js';
 import { loadKubeConfig } from '../../cluster/kube-client.js';
 import { createLogger } from '../../controller/log.js';
 import { createControllerMetrics, registerFleetGauges } from '../../controller/metrics.js';
-import { createReconciler } from '../../controller/reconcile.js';
+import { createReconciler } from '../compose.js';
 import { loggableSettings, runDefaults, startController } from '../../controller/run-controller.js';
 import { renderStatusHtml } from '../../status/html.js';
 import { loadStatusView } from '../../status/load.js';
 import { openStore, statusStoreOf } from '../../store/index.js';
-import { openExistingStore } from '../open-existing-store.js';
-import { addConnectionOptions, resolveSettings } from '../settings.js';
+import { dryRunDatabase, openExistingStore } from '../open-existing-store.js';
+import { addConnectionOptions, resolveSettings, UsageError } from '../settings.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -104,6 +104,11 @@ export function register(program: Command): void {
         return;
       }
       const settings = resolveSettings(flags);
+      if (!settings.repoUrl) {
+        throw new UsageError(
+          '--repo-url: the GitOps repo remote is required (or GPUOPS_REPO_URL, or repoUrl in gpuops.yaml)',
+        );
+      }
       const defaults = runDefaults(settings.cluster, process.env);
       const identity = flags.identity ?? defaults.identity;
       const leaseNamespace = flags.leaseNamespace ?? defaults.leaseNamespace;
@@ -124,7 +129,11 @@ export function register(program: Command): void {
       let controller: Awaited<ReturnType<typeof startController>>;
       try {
         const kc = loadKubeConfig(settings.kubeconfig);
-        const reconciler = await createReconciler(settings, log);
+        // A dry run creates no database file: without one its passes read an empty in-memory one.
+        const reconciler = await createReconciler(
+          settings.dryRun ? { ...settings, database: dryRunDatabase(settings.database) } : settings,
+          log,
+        );
         // The status page reads the database through its own connection; a pass never waits for it.
         // With --dry-run it only reads a database that exists already (dry-run writes nothing).
         const pageStore = await (

@@ -89,7 +89,7 @@ function startPod(
   const startMs = parseTime(status.startTime)! + config.startupSeconds * 1000;
   const containers = (pod.spec?.containers as ContainerSpec[] | undefined) ?? [];
   const waits = containers.map(
-    (c) => simulatedRun(c, config.durations, config.defaultDurationSeconds).waiting,
+    (c) => simulatedRun(c, config.durations, config.defaultDurationSeconds, pod.metadata.annotations).waiting,
   );
   if (waits.some((w) => w !== undefined)) {
     status.phase = 'Pending';
@@ -187,6 +187,7 @@ function nextContainerEnd(pod: KubeObject, config: ResolvedConfig): number | und
       specs.get(cs.name) ?? { image: cs.image },
       config.durations,
       config.defaultDurationSeconds,
+      pod.metadata.annotations,
     );
     const end = started + run.durationSeconds * 1000;
     next = Math.min(next ?? end, end);
@@ -217,6 +218,7 @@ function finishContainers(
       specs.get(cs.name) ?? { image: cs.image },
       config.durations,
       config.defaultDurationSeconds,
+      pod.metadata.annotations,
     );
     const endMs = started + run.durationSeconds * 1000;
     if (endMs > nowMs) {

@@ -4,7 +4,43 @@ import { simulatedRun } from './run-rule.js';
 const durations = { 'registry.example.com/ml/': 300, 'registry.example.com/ml/train:2': 3600 };
 
 describe('simulatedRun', () => {
-  const rows: { name: string; image: string; args?: string[]; command?: string[]; want: object }[] = [
+  const rows: {
+    name: string;
+    image: string;
+    args?: string[];
+    command?: string[];
+    annotations?: Record<string, string>;
+    want: object;
+  }[] = [
+    {
+      name: 'the run-seconds annotation wins over the image (the form example specs use)',
+      image: 'registry.example.com/ml/train:2',
+      annotations: { 'sim.gpuops.dev/run-seconds': '1500' },
+      want: { durationSeconds: 1500, exitCode: 0, reason: 'Completed' },
+    },
+    {
+      name: 'the run-seconds annotation wins over --sim-duration',
+      image: 'x',
+      args: ['--sim-duration=7'],
+      annotations: { 'sim.gpuops.dev/run-seconds': '45.5' },
+      want: { durationSeconds: 45.5 },
+    },
+    {
+      name: 'other annotations leave the image rule in force',
+      image: 'registry.example.com/ml/infer:1',
+      annotations: { 'sidecar.istio.io/inject': 'false' },
+      want: { durationSeconds: 300 },
+    },
+    {
+      name: 'a run-seconds annotation that is not a number fails at once, naming it',
+      image: 'x',
+      annotations: { 'sim.gpuops.dev/run-seconds': '45s' },
+      want: {
+        exitCode: 2,
+        reason: 'Error',
+        terminationMessage: expect.stringContaining('invalid annotation sim.gpuops.dev/run-seconds: "45s"'),
+      },
+    },
     {
       name: 'exact image wins over a prefix',
       image: 'registry.example.com/ml/train:2',
@@ -86,7 +122,12 @@ describe('simulatedRun', () => {
   for (const row of rows) {
     it(row.name, () => {
       expect(
-        simulatedRun({ image: row.image, args: row.args, command: row.command }, durations, 60),
+        simulatedRun(
+          { image: row.image, args: row.args, command: row.command },
+          durations,
+          60,
+          row.annotations,
+        ),
       ).toMatchObject(row.want);
     });
   }

@@ -2,10 +2,16 @@
  * How long a simulated run-to-completion container runs and how it ends. The rule, first match
  * wins, for each container:
  *
- * 1. An argument `--sim-duration=SECONDS` in `command` or `args` (e.g. `--sim-duration=42.5`).
- * 2. `durations[image]` of the config, for the exact image.
- * 3. `durations[prefix]` for the longest key that the image starts with (`registry/ml/`).
- * 4. `defaultDurationSeconds` (60 s by default).
+ * 1. The pod annotation `sim.gpuops.dev/run-seconds: "SECONDS"` ({@link RUN_SECONDS_ANNOTATION};
+ *    e.g. `"42.5"`). This is the form for specs people write: a real cluster ignores the
+ *    annotation, where a real image would reject an unknown flag. gpuops copies an Algorithm's
+ *    `metadata.annotations` onto its benchmark pods, so the examples set it there.
+ * 2. An argument `--sim-duration=SECONDS` in `command` or `args` (tests only).
+ * 3. `durations[image]` of the config, for the exact image.
+ * 4. `durations[prefix]` for the longest key that the image starts with (`registry/ml/`).
+ * 5. `defaultDurationSeconds` (60 s by default).
+ *
+ * A malformed annotation makes the container fail at once, as a malformed `--sim-*` argument does.
  *
  * The container exits 0 (reason `Completed`) unless it has `--sim-fail` (exit 1, reason `Error`)
  * or `--sim-fail=CODE`. With `--sim-termination-message` it writes the termination message
@@ -17,6 +23,9 @@
  * it, as a registry outage, a bad image name or a missing Secret would. A malformed `--sim-*`
  * argument makes the container fail at once with exit code 2 and a message naming the argument.
  */
+
+/** Pod annotation with the simulated run time of its containers, in seconds (rule 1 above). */
+export const RUN_SECONDS_ANNOTATION = 'sim.gpuops.dev/run-seconds';
 
 /** What a container does when run. `durationSeconds` ≥ 0. */
 export interface SimulatedRun {
@@ -67,11 +76,15 @@ export function durationForImage(image: string, durations: Record<string, number
   return best === undefined ? undefined : durations[best];
 }
 
-/** Applies the rule above to one container. */
+/**
+ * Applies the rule above to one container.
+ * @param annotations the pod's `metadata.annotations`
+ */
 export function simulatedRun(
   container: ContainerLike,
   durations: Record<string, number>,
   defaultDurationSeconds: number,
+  annotations: Record<string, string> | undefined = undefined,
 ): SimulatedRun {
   const argv = [...(container.command ?? []), ...(container.args ?? [])].map(String);
   let duration: number | undefined;
@@ -113,6 +126,19 @@ export function simulatedRun(
     } else {
       return bad(arg);
     }
+  }
+  const annotated = annotations?.[RUN_SECONDS_ANNOTATION];
+  if (annotated !== undefined) {
+    const s = parseSeconds(annotated.trim());
+    if (s === undefined) {
+      return {
+        durationSeconds: 0,
+        exitCode: 2,
+        reason: 'Error',
+        terminationMessage: `gpuops sim: invalid annotation ${RUN_SECONDS_ANNOTATION}: ${JSON.stringify(annotated)}: expected a number of seconds, e.g. "45"`,
+      };
+    }
+    duration = s;
   }
   const durationSeconds =
     duration ?? durationForImage(container.image ?? '', durations) ?? defaultDurationSeconds;

@@ -2,6 +2,7 @@ import { validators } from '../schema/compile.js';
 import { compareSpecErrors } from './format.js';
 import type { Algorithm, Policy, ResolvedAlgorithm, SpecError } from '../types.js';
 import { documentProblems, envelopeProblem, locateProblem } from './document.js';
+import { boundAt, stringAt, type Bound } from './cross-field.js';
 import type { FieldProblem } from './schema-errors.js';
 import { parseDocuments, scalarSource, type ParsedDocument, type SpecFile } from './yaml-documents.js';
 
@@ -9,6 +10,8 @@ import { parseDocuments, scalarSource, type ParsedDocument, type SpecFile } from
 export interface ParsedAlgorithms {
   algorithms: ResolvedAlgorithm[];
   errors: SpecError[];
+  /** Per file: the `metadata.name` of every document that has a readable one, valid or not. */
+  names: Map<string, string[]>;
 }
 
 /**
@@ -50,35 +53,48 @@ export function resolveAlgorithm(
       timeoutSeconds: a.spec.benchmark?.timeoutSeconds ?? p.benchmark.timeoutSeconds,
     },
     placement: a.spec.placement?.pool ?? 'auto',
+    ...(a.metadata.annotations ? { annotations: a.metadata.annotations } : {}),
     source,
   };
 }
 
 /**
- * Rules across fields, checked once defaults are filled: `minReplicas ≤ maxReplicas` and
- * `utilization.min < max` (else every sample would both scale up and down). The problem points at
- * the field the spec sets, and says when the other bound came from the policy.
+ * Rules across fields: `minReplicas ≤ maxReplicas` (equal is a fixed size, allowed) and
+ * `utilization.min < max` (equal would both scale up and down on the same sample, so it is
+ * rejected). A bound the spec leaves out comes from the policy. They run beside the schema (all
+ * errors of a file in one round): a bound whose own value the schema rejects is left out of them
+ * (see {@link boundAt}). The problem points at the field the spec sets, and says when the other
+ * bound came from the policy.
+ *
+ * @param value  the Algorithm document as parsed
+ * @param policy the merged policy, source of the bounds the spec leaves out
+ * @param schema the schema problems already found in `value`
  */
-export function crossFieldProblems(a: Algorithm, r: ResolvedAlgorithm): FieldProblem[] {
+export function crossFieldProblems(
+  value: unknown,
+  policy: Policy,
+  schema: readonly FieldProblem[] = [],
+): FieldProblem[] {
   const problems: FieldProblem[] = [];
-  const s = a.spec.scaling;
-  if (r.scaling.minReplicas > r.scaling.maxReplicas) {
-    const own = s?.minReplicas !== undefined;
-    const from = (set: boolean) => (set ? '' : ' (policy default)');
+  const p = policy.spec.scaling;
+  const from = (b: Bound) => (b.own ? '' : ' (policy default)');
+  const at = (...path: string[]) => ['spec', 'scaling', ...path];
+  const minR = boundAt(value, at('minReplicas'), schema, p.minReplicas);
+  const maxR = boundAt(value, at('maxReplicas'), schema, p.maxReplicas);
+  if (minR && maxR && (minR.own || maxR.own) && minR.value > maxR.value) {
     problems.push({
-      path: ['spec', 'scaling', own ? 'minReplicas' : 'maxReplicas'],
+      path: at(minR.own ? 'minReplicas' : 'maxReplicas'),
       at: 'value',
-      message: `minReplicas ${r.scaling.minReplicas}${from(own)} is above maxReplicas ${r.scaling.maxReplicas}${from(s?.maxReplicas !== undefined)}`,
+      message: `minReplicas ${minR.value}${from(minR)} is above maxReplicas ${maxR.value}${from(maxR)}`,
     });
   }
-  const u = s?.utilization;
-  if (r.scaling.utilization.min >= r.scaling.utilization.max) {
-    const own = u?.min !== undefined;
-    const from = (set: boolean) => (set ? '' : ' (policy default)');
+  const minU = boundAt(value, at('utilization', 'min'), schema, p.utilization.min);
+  const maxU = boundAt(value, at('utilization', 'max'), schema, p.utilization.max);
+  if (minU && maxU && (minU.own || maxU.own) && minU.value >= maxU.value) {
     problems.push({
-      path: ['spec', 'scaling', 'utilization', own ? 'min' : 'max'],
+      path: at('utilization', minU.own ? 'min' : 'max'),
       at: 'value',
-      message: `utilization min ${r.scaling.utilization.min}%${from(own)} must be below max ${r.scaling.utilization.max}%${from(u?.max !== undefined)}`,
+      message: `utilization min ${minU.value}%${from(minU)} must be below max ${maxU.value}%${from(maxU)}`,
     });
   }
   return problems;
@@ -88,7 +104,8 @@ export function crossFieldProblems(a: Algorithm, r: ResolvedAlgorithm): FieldPro
  * Parses and validates Algorithm files (pure: the caller reads the disk). Every document of every
  * file counts; a bad document is reported and skipped, the others go on. Two documents with the
  * same `metadata.name` are an error on the later one (in path order) naming both places; the
- * first is kept.
+ * first holds the name even when it has errors of its own, so every error of a round is reported
+ * at once and fixing the first never silently swaps which copy runs.
  *
  * @param files  `algorithms/**.yaml` files, paths relative to the repo root
  * @param policy the merged policy, source of defaults
@@ -99,9 +116,11 @@ export function parseAlgorithms(files: readonly SpecFile[], policy: Policy): Par
   const algorithms: ResolvedAlgorithm[] = [];
   const errors: SpecError[] = [];
   const seen = new Map<string, { file: string; line: number; column: number }>();
+  const names = new Map<string, string[]>();
   for (const file of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
     const parsed = parseDocuments(file);
     errors.push(...parsed.errors);
+    names.set(file.path, parsed.names);
     for (const doc of parsed.documents) {
       const envelope = envelopeProblem(doc.value, 'Algorithm');
       if (envelope) {
@@ -109,30 +128,27 @@ export function parseAlgorithms(files: readonly SpecFile[], policy: Policy): Par
         continue;
       }
       quantitiesAsText(doc.value, doc);
-      const problems = documentProblems(validate, doc.value, doc);
+      const schema = documentProblems(validate, doc.value, doc);
+      const problems = [...schema, ...crossFieldProblems(doc.value, policy, schema)];
+      // A usable name takes part in the duplicate rule even when the document has other errors,
+      // so a duplicate is reported in the same round (and fixing the first copy moves nothing).
+      const name = stringAt(doc.value, ['metadata', 'name'], schema);
+      const nameAt = locateProblem(doc, { path: ['metadata', 'name'], at: 'value', message: '' });
+      const first = name === undefined ? undefined : seen.get(name);
+      if (first) {
+        problems.push({
+          path: ['metadata', 'name'],
+          at: 'value',
+          message: `duplicate algorithm name "${name}": already defined at ${first.file}:${first.line}:${first.column}; names must be unique in the repo`,
+        });
+      } else if (name !== undefined) seen.set(name, nameAt);
       if (problems.length > 0) {
         errors.push(...problems.map((p) => locateProblem(doc, p)));
         continue;
       }
       const a = doc.value as Algorithm;
-      const resolved = resolveAlgorithm(a, policy, { file: file.path, line: doc.start.line });
-      const cross = crossFieldProblems(a, resolved);
-      if (cross.length > 0) {
-        errors.push(...cross.map((p) => locateProblem(doc, p)));
-        continue;
-      }
-      const nameAt = locateProblem(doc, { path: ['metadata', 'name'], at: 'value', message: '' });
-      const first = seen.get(a.metadata.name);
-      if (first) {
-        errors.push({
-          ...nameAt,
-          message: `duplicate algorithm name "${a.metadata.name}": already defined at ${first.file}:${first.line}:${first.column}; names must be unique in the repo`,
-        });
-        continue;
-      }
-      seen.set(a.metadata.name, nameAt);
-      algorithms.push(resolved);
+      algorithms.push(resolveAlgorithm(a, policy, { file: file.path, line: doc.start.line }));
     }
   }
-  return { algorithms, errors: errors.sort(compareSpecErrors) };
+  return { algorithms, errors: errors.sort(compareSpecErrors), names };
 }

@@ -3,6 +3,7 @@ import { compareSpecErrors, formatSpecError } from './format.js';
 import type { Policy, SpecError } from '../types.js';
 import { documentProblems, envelopeProblem, locateProblem } from './document.js';
 import type { ParsedDocument } from './yaml-documents.js';
+import { boundAt } from './cross-field.js';
 import type { FieldProblem } from './schema-errors.js';
 import { parseDocuments, type PathSegment, type SpecFile } from './yaml-documents.js';
 
@@ -37,26 +38,40 @@ function has(value: unknown, path: readonly PathSegment[]): boolean {
 }
 
 /**
- * Rules across policy fields that a schema cannot say: `minReplicas ≤ maxReplicas`,
- * `utilization.min < utilization.max`. The problem names the bound that `override` (the document
- * being applied) sets, so it is located there.
+ * Rules across policy fields that a schema cannot say: `minReplicas ≤ maxReplicas` (equal allowed:
+ * a fixed size), `utilization.min < utilization.max` (equal would both scale up and down). The
+ * problem names the bound that `override` (the document being applied) sets, so it is located there.
+ * They run beside the schema (all errors in one round); a bound the schema rejects is left out
+ * (see {@link boundAt}).
+ *
+ * @param p        the merged policy so far, as parsed (it may not pass the schema)
+ * @param override the document being applied, or `undefined` for the default policy
+ * @param schema   the schema problems already found in `p`
  */
-export function policyCrossProblems(p: Policy, override?: unknown): FieldProblem[] {
+export function policyCrossProblems(
+  p: unknown,
+  override?: unknown,
+  schema: readonly FieldProblem[] = [],
+): FieldProblem[] {
   const problems: FieldProblem[] = [];
-  const s = p.spec.scaling;
   const pick = (a: PathSegment[], b: PathSegment[]) => (override === undefined || has(override, a) ? a : b);
-  if (s.minReplicas > s.maxReplicas) {
+  const at = (...path: string[]) => ['spec', 'scaling', ...path];
+  const minR = boundAt(p, at('minReplicas'), schema);
+  const maxR = boundAt(p, at('maxReplicas'), schema);
+  if (minR && maxR && minR.value > maxR.value) {
     problems.push({
-      path: pick(['spec', 'scaling', 'minReplicas'], ['spec', 'scaling', 'maxReplicas']),
+      path: pick(at('minReplicas'), at('maxReplicas')),
       at: 'value',
-      message: `minReplicas ${s.minReplicas} is above maxReplicas ${s.maxReplicas}`,
+      message: `minReplicas ${minR.value} is above maxReplicas ${maxR.value}`,
     });
   }
-  if (s.utilization.min >= s.utilization.max) {
+  const minU = boundAt(p, at('utilization', 'min'), schema);
+  const maxU = boundAt(p, at('utilization', 'max'), schema);
+  if (minU && maxU && minU.value >= maxU.value) {
     problems.push({
-      path: pick(['spec', 'scaling', 'utilization', 'min'], ['spec', 'scaling', 'utilization', 'max']),
+      path: pick(at('utilization', 'min'), at('utilization', 'max')),
       at: 'value',
-      message: `utilization min ${s.utilization.min}% must be below max ${s.utilization.max}%`,
+      message: `utilization min ${minU.value}% must be below max ${maxU.value}%`,
     });
   }
   return problems;
@@ -65,7 +80,7 @@ export function policyCrossProblems(p: Policy, override?: unknown): FieldProblem
 /** Schema and cross-field problems of a whole (merged) policy; `parsed` is the document applied last. */
 function policyProblems(value: unknown, parsed: ParsedDocument): FieldProblem[] {
   const schema = documentProblems(validators().policy, value, parsed);
-  return schema.length > 0 ? schema : policyCrossProblems(value as Policy, parsed.value);
+  return [...schema, ...policyCrossProblems(value, parsed.value, schema)];
 }
 
 /**

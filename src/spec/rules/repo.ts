@@ -24,6 +24,7 @@ export function parseRepo(defaults: Policy, files: RepoFiles): LoadedRepo {
     policy: policy.policy,
     algorithms: algorithms.algorithms,
     errors,
+    names: algorithms.names,
     files: files.algorithms.length + files.policies.length,
   };
 }

@@ -70,15 +70,25 @@ export function positionOf(lineCounter: LineCounter, offset: number): Position {
  * Splits a file into its YAML documents. CRLF and CR line ends read as LF. Empty documents (no
  * content, or only comments) are skipped. A document with syntax errors, duplicate keys or too
  * many aliases yields located errors and no value; the other documents of the file still count.
+ * `names` lists the `metadata.name` of every document that has a readable one, documents with
+ * errors included (a broken edit still says which algorithm it is).
  */
-export function parseDocuments(file: SpecFile): { documents: ParsedDocument[]; errors: SpecError[] } {
+export function parseDocuments(file: SpecFile): {
+  documents: ParsedDocument[];
+  errors: SpecError[];
+  names: string[];
+} {
   const text = file.text.replace(/\r\n?/g, '\n');
   const lineCounter = new LineCounter();
   const documents: ParsedDocument[] = [];
   const errors: SpecError[] = [];
+  const names: string[] = [];
   const docs = parseAllDocuments(text, { ...OPTIONS, lineCounter }) as Document.Parsed[];
   docs.forEach((doc, index) => {
     if (doc.errors.length > 0) {
+      // What the document says it is, as far as it can be read (a duplicate key still names it).
+      const name = metadataName(() => doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }));
+      if (name !== undefined) names.push(name);
       for (const e of doc.errors) {
         const offset = syntaxOffset(text, e.pos[0]);
         const path = pathAtOffset(doc, offset);
@@ -106,9 +116,21 @@ export function parseDocuments(file: SpecFile): { documents: ParsedDocument[]; e
       });
       return;
     }
+    const name = metadataName(() => value);
+    if (name !== undefined) names.push(name);
     documents.push({ file: file.path, index, value, start, doc, lineCounter });
   });
-  return { documents, errors };
+  return { documents, errors, names };
+}
+
+/** `metadata.name` of a document's value when it is a string; undefined when unreadable. */
+function metadataName(value: () => unknown): string | undefined {
+  try {
+    const name = (value() as { metadata?: { name?: unknown } } | null)?.metadata?.name;
+    return typeof name === 'string' ? name : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

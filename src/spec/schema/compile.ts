@@ -1,9 +1,6 @@
-import { Ajv, type ValidateFunction } from 'ajv';
-import { isDnsLabel, isLabelKey } from '../rules/dns-label.js';
-import { isQuantity } from '../rules/quantity.js';
+import type { ValidateFunction } from 'ajv';
 import type { Algorithm, Policy } from '../types.js';
-import { algorithmSchema } from './algorithm.js';
-import { policySchema } from './policy.js';
+import { algorithm, policy } from './validators.generated.js';
 
 /**
  * Returns a copy of a schema without `nullable`: `JSONSchemaType` asks for `nullable: true` on
@@ -19,32 +16,24 @@ export function withoutNullable(schema: unknown): unknown {
   );
 }
 
-/** The compiled validators of the gpuops documents. */
+/** The validators of the gpuops documents. */
 export interface Validators {
   algorithm: ValidateFunction<Algorithm>;
   policy: ValidateFunction<Policy>;
 }
 
+const standalone: Validators = {
+  algorithm: algorithm as unknown as ValidateFunction<Algorithm>,
+  policy: policy as unknown as ValidateFunction<Policy>,
+};
+
 /**
- * Compiles the Algorithm and Policy schemas with ajv in strict mode, collecting all errors
- * (`allErrors`) and keeping each error's schema (`verbose`, used for "did you mean" hints).
- * Throws when a schema is invalid (a programming error, caught by the tests).
+ * The Algorithm and Policy validators: ajv in strict mode, all errors (`allErrors`), each error
+ * with its schema (`verbose`, used for "did you mean" hints). They are the standalone code that
+ * `npm run build` generates (`standalone.ts` → `validators.generated.ts`), so nothing is compiled
+ * at start; `runtime-compile.ts` compiles the same schemas with ajv, and a test holds the two to
+ * the same answers.
  */
-export function compileValidators(): Validators {
-  const ajv = new Ajv({ strict: true, allErrors: true, verbose: true });
-  ajv.addFormat('dns-1123-label', { type: 'string', validate: isDnsLabel });
-  ajv.addFormat('k8s-quantity', { type: 'string', validate: isQuantity });
-  ajv.addFormat('k8s-label-key', { type: 'string', validate: isLabelKey });
-  return {
-    algorithm: ajv.compile<Algorithm>(withoutNullable(algorithmSchema) as typeof algorithmSchema),
-    policy: ajv.compile<Policy>(withoutNullable(policySchema) as typeof policySchema),
-  };
-}
-
-let cached: Validators | undefined;
-
-/** The validators, compiled once on first use (compiling takes tens of milliseconds). */
 export function validators(): Validators {
-  cached ??= compileValidators();
-  return cached;
+  return standalone;
 }

@@ -1,0 +1,145 @@
+/**
+ * The composition root: the one place that turns connection settings into the adapters of a
+ * reconcile pass (database, cluster client, benchmark Jobs, patcher, working copy, pull-request
+ * host, GPU metrics source, clock, logger, default policy, templates). `gpuops run`, `reconcile`,
+ * the demo, the replay, the benches and the test harness all call {@link compose}, each with its
+ * own overrides, so that a new adapter or option is wired once.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { pino, type Logger } from 'pino';
+import { systemClock, type RunnerClock } from '../benchmark/clock.js';
+import { loadWorkloadTemplates } from '../benchmark/load-templates.js';
+import type { BenchmarkProgress } from '../benchmark/runner.js';
+import { createKubeJobApi } from '../cluster/jobs.js';
+import { createKubeClient, loadKubeConfig } from '../cluster/kube-client.js';
+import { createClusterPatcher } from '../cluster/patch.js';
+import type { Settings } from '../config/settings.js';
+import { createPassCaches } from '../plan/caches.js';
+import { reconcileOnce, type ReconcileDeps, type Reconciler } from '../controller/reconcile.js';
+import { createPullRequestHost, openWorkingCopy, requireRepoUrl } from '../gitops/open.js';
+import type { PullRequestHost } from '../gitops/pr-host.js';
+import type { GitAuthor, WorkingCopy } from '../gitops/working-copy.js';
+import type { DcgmTarget } from '../metrics/dcgm-scrape.js';
+import type { UtilizationSource } from '../metrics/types.js';
+import { loadDefaultPolicy } from '../spec/load.js';
+import { openStore } from '../store/index.js';
+import type { Store } from '../store/types.js';
+import { utilizationSource } from './metrics-source.js';
+
+/**
+ * What a caller supplies instead of building it from settings. Every field is optional; a given
+ * `store` is the caller's to close, one that `compose` opened is closed by `close()`.
+ */
+export interface ComposeOverrides {
+  store?: Store;
+  /** Cluster access (the simulated cluster's, a ServiceAccount's); default from `--kubeconfig`. */
+  kubeConfig?: KubeConfig;
+  workingCopy?: WorkingCopy;
+  host?: PullRequestHost;
+  /** The utilisation source; `null` for none. Default from `--prometheus-url` / `--dcgm-url`. */
+  metrics?: UtilizationSource | null;
+  /** dcgm-exporter endpoints with their node names, used when `metrics` is not given. */
+  dcgmTargets?: DcgmTarget[];
+  /** Time of the pass and the benchmark runner's waits; default the system clock. */
+  clock?: RunnerClock;
+  /** Default: silent. */
+  log?: Logger;
+  /** Folder of the GitOps repo clone; default `$GPUOPS_CACHE_DIR` or `~/.cache/gpuops`. */
+  cacheDir?: string;
+  /** Commit author of the working copy; default gpuops's own. */
+  author?: GitAuthor;
+  /** Environment read for `GPUOPS_CACHE_DIR` and `GPUOPS_PROMETHEUS_TOKEN`; default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  onBenchmarkProgress?: (p: BenchmarkProgress) => void;
+}
+
+/** The composed adapters and how to release what `compose` opened. */
+export interface Composed {
+  deps: ReconcileDeps;
+  /** Closes the database when `compose` opened it (a given store stays open). */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the adapters of a reconcile pass from settings, overrides first.
+ * @throws Error naming the setting when one is missing or wrong (`--repo-url`, `GITHUB_TOKEN` with
+ *   `--provider github`, `--kubeconfig`); GitOpsError when the clone fails. Nothing stays open then.
+ */
+export async function compose(settings: Settings, o: ComposeOverrides = {}): Promise<Composed> {
+  const env = o.env ?? process.env;
+  const clock = o.clock ?? systemClock;
+  const log = o.log ?? pino({ level: 'silent' });
+  const store = o.store ?? (await openStore(settings.database));
+  const close = async () => {
+    if (!o.store) await store.close();
+  };
+  try {
+    const kc = o.kubeConfig ?? loadKubeConfig(settings.kubeconfig);
+    if (!o.workingCopy) requireRepoUrl(settings);
+    const opened: { workingCopy?: WorkingCopy } = { workingCopy: o.workingCopy };
+    const host =
+      o.host ??
+      createPullRequestHost(settings, {
+        store,
+        now: () => clock.now(),
+        log,
+        // Records learn that a person merged (or deleted) a branch from the remote itself.
+        branchStatus: (branch) => opened.workingCopy!.branchStatus(branch),
+      });
+    const workingCopy = (opened.workingCopy =
+      o.workingCopy ??
+      (await openWorkingCopy(settings, {
+        cacheDir: o.cacheDir ?? env.GPUOPS_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'gpuops'),
+        author: o.author,
+      })));
+    const metrics =
+      o.metrics !== undefined
+        ? o.metrics
+        : utilizationSource(
+            {
+              prometheusUrl: settings.prometheusUrl,
+              prometheusToken: env.GPUOPS_PROMETHEUS_TOKEN,
+              dcgmUrl: settings.dcgmUrl,
+              ...(o.dcgmTargets ? { dcgmTargets: o.dcgmTargets } : {}),
+            },
+            () => clock.now(),
+          );
+    const deps: ReconcileDeps = {
+      cluster: settings.cluster,
+      kube: createKubeClient(kc),
+      jobs: createKubeJobApi(kc),
+      patcher: createClusterPatcher(kc, { dryRun: settings.dryRun }),
+      workingCopy,
+      host,
+      store,
+      metrics,
+      defaults: await loadDefaultPolicy(),
+      templates: loadWorkloadTemplates(),
+      dryRun: settings.dryRun,
+      clock,
+      log,
+      caches: createPassCaches(),
+      ...(o.onBenchmarkProgress ? { onBenchmarkProgress: o.onBenchmarkProgress } : {}),
+    };
+    return { deps, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+/**
+ * A reconciler on the adapters {@link compose} builds from settings: `gpuops reconcile` and
+ * `gpuops run` use it.
+ * @throws as {@link compose}
+ */
+export async function createReconciler(
+  settings: Settings,
+  log: Logger,
+  options: Omit<ComposeOverrides, 'log'> = {},
+): Promise<Reconciler> {
+  const { deps, close } = await compose(settings, { ...options, log });
+  return { pass: () => reconcileOnce(deps), close };
+}

@@ -1,0 +1,46 @@
+/**
+ * The GPU utilisation source the settings name (an adapter): saved files, Prometheus (with the
+ * bearer token of `GPUOPS_PROMETHEUS_TOKEN`), dcgm-exporter pages, or none.
+ */
+import { DcgmScrapeSource, type DcgmTarget } from '../metrics/dcgm-scrape.js';
+import { MetricsFileSource } from '../metrics/metrics-file.js';
+import { PrometheusSource } from '../metrics/prometheus.js';
+import type { UtilizationSource } from '../metrics/types.js';
+
+/** Where GPU utilisation comes from: saved files, Prometheus, dcgm-exporter pages, or nowhere. */
+export interface MetricsSettings {
+  metricsFiles?: string[];
+  prometheusUrl?: string;
+  /** Bearer token for Prometheus (from `GPUOPS_PROMETHEUS_TOKEN`, never a flag). */
+  prometheusToken?: string;
+  dcgmUrl?: string[];
+  /** dcgm-exporter endpoints with the node each runs on (the demo's); wins over `dcgmUrl`. */
+  dcgmTargets?: DcgmTarget[];
+  /** `plan --now`: judge saved files at this time instead of their newest sample. */
+  evaluatedAt?: Date;
+}
+
+/**
+ * The utilisation source the settings name, in order: `--metrics` files, `--prometheus-url`,
+ * `--dcgm-url`; null when none is set (every scaling decision is then "no data").
+ * @param now the clock of the pass (dcgm pages are stamped with it; files are judged from it)
+ */
+export function utilizationSource(settings: MetricsSettings, now: () => Date): UtilizationSource | null {
+  if (settings.metricsFiles && settings.metricsFiles.length > 0) {
+    return new MetricsFileSource(
+      settings.metricsFiles,
+      now().getTime(),
+      settings.evaluatedAt === undefined ? null : settings.evaluatedAt.getTime(),
+    );
+  }
+  if (settings.prometheusUrl) {
+    const token = settings.prometheusToken;
+    return new PrometheusSource({
+      url: settings.prometheusUrl,
+      ...(token ? { headers: { Authorization: `Bearer ${token}` } } : {}),
+    });
+  }
+  const targets = settings.dcgmTargets ?? (settings.dcgmUrl ?? []).map((url) => ({ url }));
+  if (targets.length > 0) return new DcgmScrapeSource({ targets, now });
+  return null;
+}

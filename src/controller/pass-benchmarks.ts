@@ -1,0 +1,107 @@
+/**
+ * The benchmark step of a reconcile pass, level-triggered and never waiting: the stored runs
+ * decide most algorithms; for new or changed specs (and those that could not be scheduled or
+ * started) one step reads their Jobs, records the runs that ended and creates the Jobs that are
+ * missing. The runs read or recorded stay in memory for the rest of the pass.
+ */
+import type { RunnerClock } from '../benchmark/clock.js';
+import { stepBenchmarks, type BenchmarkProgress, type TestCapacity } from '../benchmark/runner.js';
+import type { JobApi } from '../cluster/jobs.js';
+import type { Snapshot } from '../cluster/types.js';
+import { namespaceFilePath } from '../manifests/namespaces.js';
+import type { WorkloadTemplates } from '../manifests/templates.js';
+import type { BenchmarkOutcome } from '../placement/types.js';
+import type { GitModel } from '../plan/git-model.js';
+import { freeGpus } from '../pools/capacity.js';
+import type { Policy, ResolvedAlgorithm } from '../spec/types.js';
+import type { BenchmarkRun, Store } from '../store/types.js';
+import { storedBenchmarks } from './inputs.js';
+
+/** Benchmark outcome (at each algorithm's current spec) and the runs behind it, by algorithm. */
+export interface PassBenchmarks {
+  outcomes: Map<string, BenchmarkOutcome>;
+  runs: Map<string, BenchmarkRun[]>;
+}
+
+/** Nodes that carry the test pool label in the cluster now and can take a benchmark, their free and allocatable GPUs. */
+export function testCapacity(snapshot: Snapshot, labelKey: string): TestCapacity & { nodes: string[] } {
+  const nodes = snapshot.nodes.filter((n) => n.labels[labelKey] === 'test' && n.ready && n.schedulable);
+  return {
+    nodes: nodes.map((n) => n.name),
+    free: nodes.reduce((s, n) => s + freeGpus(n), 0),
+    total: nodes.reduce((s, n) => s + n.gpuAllocatable, 0),
+    noCapacityMessage: `no Node carries ${labelKey}=test in the cluster yet (merge the pools pull request)`,
+  };
+}
+
+/**
+ * Which `auto` algorithms need a benchmark step (no outcome yet, or `Unschedulable`), split by
+ * whether their namespace is in Git: a benchmark Job needs its namespace, and only Git creates
+ * namespaces (the pools pull request writes `clusters/<cluster>/namespaces/<ns>.yaml`).
+ */
+export function benchmarksDue(
+  algorithms: readonly ResolvedAlgorithm[],
+  outcomes: ReadonlyMap<string, BenchmarkOutcome>,
+  git: Pick<GitModel, 'cluster' | 'files'>,
+): { toStep: ResolvedAlgorithm[]; waiting: Map<string, BenchmarkOutcome> } {
+  const toStep: ResolvedAlgorithm[] = [];
+  const waiting = new Map<string, BenchmarkOutcome>();
+  for (const a of algorithms) {
+    const o = outcomes.get(a.name);
+    if (a.placement !== 'auto' || (o && o.status !== 'Unschedulable')) continue;
+    const ns = namespaceFilePath(git.cluster, a.namespace);
+    if (git.files.has(ns)) toStep.push(a);
+    else
+      waiting.set(a.name, {
+        status: 'Pending',
+        medianSeconds: null,
+        message: `namespace ${a.namespace} is not in Git yet (merge the pools pull request that writes ${ns})`,
+      });
+  }
+  return { toStep, waiting };
+}
+
+/**
+ * The benchmark step of a pass: stored outcomes, then one `stepBenchmarks` over the algorithms
+ * due (`Pending` with what its run is doing while in flight). In dry-run it only reads the Jobs.
+ */
+export async function benchmarksOfPass(
+  deps: {
+    jobs: JobApi;
+    store: Store;
+    clock: RunnerClock;
+    templates: WorkloadTemplates;
+    dryRun: boolean;
+    onBenchmarkProgress?: (p: BenchmarkProgress) => void;
+  },
+  algorithms: readonly ResolvedAlgorithm[],
+  git: Pick<GitModel, 'cluster' | 'files'>,
+  snapshot: Snapshot,
+  policy: Policy,
+): Promise<PassBenchmarks> {
+  const { outcomes, runs } = await storedBenchmarks(algorithms, deps.store);
+  const { toStep, waiting } = benchmarksDue(algorithms, outcomes, git);
+  for (const [name, o] of waiting) outcomes.set(name, o);
+  if (toStep.length === 0) return { outcomes, runs };
+  let test = testCapacity(snapshot, policy.spec.pools.labelKey);
+  if (test.nodes.length === 0) test = { ...test, free: 0, total: 0 };
+  const results = await stepBenchmarks(
+    toStep,
+    {
+      jobs: deps.jobs,
+      store: deps.store,
+      clock: deps.clock,
+      policy: policy.spec,
+      templates: deps.templates,
+      onProgress: deps.onBenchmarkProgress,
+      dryRun: deps.dryRun,
+      storedRuns: runs,
+    },
+    test,
+  );
+  for (const r of results) {
+    outcomes.set(r.algorithm, { status: r.status, medianSeconds: r.medianSeconds, message: r.message });
+    if (r.recorded.length > 0) runs.set(r.algorithm, [...(runs.get(r.algorithm) ?? []), ...r.recorded]);
+  }
+  return { outcomes, runs };
+}

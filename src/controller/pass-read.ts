@@ -1,0 +1,112 @@
+/**
+ * The read phase of a reconcile pass: everything it decides on, read once — the specs and the
+ * generated files at the base branch head (as one read model of Git), the cluster snapshot, the
+ * HPA status.
+ */
+import type { Snapshot } from '../cluster/types.js';
+import { readSnapshot } from '../cluster/read-snapshot.js';
+import type { KubeClient } from '../cluster/kube-client.js';
+import type { WorkingCopy } from '../gitops/working-copy.js';
+import type { PassCaches } from '../plan/caches.js';
+import { readGitModel, type GitModel } from '../plan/git-model.js';
+import type { HpaState } from '../scaling/types.js';
+import { parseRepo, type RepoFiles } from '../spec/rules/repo.js';
+import type { SpecFile } from '../spec/rules/yaml-documents.js';
+import type { LoadedRepo, Policy, SpecError } from '../spec/types.js';
+import { invalidAlgorithms, keptForInvalidSpecs } from './invalid-specs.js';
+
+const YAML_FILE = /\.ya?ml$/;
+
+/** What one pass read: specs, Git's read model, the cluster, and the specs that fail validation. */
+export interface PassInputs {
+  repo: LoadedRepo;
+  git: GitModel;
+  snapshot: Snapshot;
+  /** Algorithms whose spec fails validation, with their errors (reported to their pull requests). */
+  invalid: { algorithm: string; errors: SpecError[] }[];
+  /** Algorithm folders whose generated files stay because a spec of theirs is broken. */
+  kept: string[];
+}
+
+/**
+ * Syncs the working copy, lets the PR host refresh its records (not in dry-run), then reads the
+ * specs, `clusters/<cluster>/` and the cluster snapshot (in parallel) and builds the read model.
+ * @throws when the repo cannot be fetched or the cluster cannot be listed (the pass is retried)
+ */
+export async function readPass(deps: {
+  cluster: string;
+  workingCopy: WorkingCopy;
+  host: { refresh?(): Promise<number> };
+  kube: KubeClient;
+  defaults: Policy;
+  caches: PassCaches;
+  dryRun: boolean;
+  now: Date;
+}): Promise<PassInputs> {
+  const wc = deps.workingCopy;
+  await wc.sync();
+  // The plain git host learns that a person merged or deleted a branch (GitHub knows by itself).
+  if (!deps.dryRun) await deps.host.refresh?.();
+  const [algorithms, policies, base, snapshot] = await Promise.all([
+    wc.readTree('algorithms/'),
+    wc.readTree('policies/'),
+    wc.readTree(`clusters/${deps.cluster}/`),
+    readSnapshot(deps.kube, deps.now, { poolLabel: deps.defaults.spec.pools.labelKey }),
+  ]);
+  const repo = parseSpecs(deps.defaults, algorithms, policies, deps.caches);
+  const git = readGitModel(deps.cluster, base, repo.policy.spec.pools.labelKey, deps.caches.parsed);
+  const invalid = invalidAlgorithms(repo);
+  return {
+    repo,
+    git,
+    snapshot,
+    invalid: invalid.invalid,
+    kept: keptForInvalidSpecs(invalid, deps.cluster, base),
+  };
+}
+
+/**
+ * Parses the specs (`parseRepo`, pure); the same defaults and files as the last pass give the
+ * last pass's repo (`caches.specs`), so an unchanged repo is not validated again.
+ */
+function parseSpecs(
+  defaults: Policy,
+  algorithms: Map<string, string>,
+  policies: Map<string, string>,
+  caches: PassCaches,
+): LoadedRepo {
+  const toFiles = (m: Map<string, string>, topOnly: boolean) =>
+    [...m]
+      .filter(([p]) => YAML_FILE.test(p) && (!topOnly || p.split('/').length === 2))
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([p, text]) => ({ path: p, text }));
+  const files = { algorithms: toFiles(algorithms, false), policies: toFiles(policies, true) };
+  const last = caches.specs;
+  if (last && last.defaults === defaults && sameFiles(last.files, files)) return last.repo;
+  const repo = parseRepo(defaults, files);
+  caches.specs = { defaults, files, repo };
+  return repo;
+}
+
+function sameFiles(a: RepoFiles, b: RepoFiles): boolean {
+  const same = (x: readonly SpecFile[], y: readonly SpecFile[]) =>
+    x.length === y.length && x.every((f, i) => f.path === y[i]!.path && f.text === y[i]!.text);
+  return same(a.algorithms, b.algorithms) && same(a.policies, b.policies);
+}
+
+/** Status of the HorizontalPodAutoscalers gpuops generated, by algorithm (one list call). */
+export async function readHpaStates(kube: KubeClient): Promise<Map<string, HpaState>> {
+  const out = new Map<string, HpaState>();
+  for (const h of await kube.listHorizontalPodAutoscalers({
+    labelSelector: 'app.kubernetes.io/managed-by=gpuops',
+  })) {
+    const name = h.metadata?.labels?.['gpuops.dev/algorithm'];
+    if (!name) continue;
+    out.set(name, {
+      currentReplicas: h.status?.currentReplicas ?? 0,
+      desiredReplicas: h.status?.desiredReplicas ?? 0,
+      maxReplicas: h.spec?.maxReplicas ?? 0,
+    });
+  }
+  return out;
+}

@@ -1,0 +1,114 @@
+/**
+ * The read model of Git for one pass (pure): what the base branch holds under
+ * `clusters/<cluster>/`, each generated file parsed once. Every step of the plan reads this
+ * instead of parsing `base` again.
+ */
+import { parse } from 'yaml';
+import { movedNodes, nodesDir } from '../manifests/nodes.js';
+import { workloadDir } from '../manifests/workloads.js';
+import { POOLS, type Pool } from '../spec/types.js';
+import { PARSE_CACHE_SIZE } from './caches.js';
+
+/** What the base branch holds of one algorithm's Deployment. */
+export interface GitDeployment {
+  /** `clusters/<cluster>/algorithms/<name>/deployment.yaml` */
+  path: string;
+  /** The file as Git holds it (a scale change edits only its `spec.replicas`). */
+  text: string;
+  /** `spec.replicas`; null when absent or not a number (e.g. an HPA owns it). */
+  replicas: number | null;
+  /** The pool of its `nodeSelector` (the policy's label key); null when none or not a pool name. */
+  pool: Pool | null;
+}
+
+/** The read model; see the module comment. */
+export interface GitModel {
+  cluster: string;
+  /** Files under `clusters/<cluster>/` at the base branch head: repo-relative path → content. */
+  files: ReadonlyMap<string, string>;
+  /**
+   * The pool label of each node manifest (`nodes/<node>.yaml`), by node name; null when the
+   * label is absent or not a pool. Git is the desired state: a relabel merged but not yet applied
+   * must not be proposed back.
+   */
+  nodePools: ReadonlyMap<string, Pool | null>;
+  /** Nodes gpuops moved into a task pool, by the annotations of their manifests: node → moved-at (ISO-8601). */
+  movedNodes: ReadonlyMap<string, string>;
+  /** Deployments by algorithm folder name. */
+  deployments: ReadonlyMap<string, GitDeployment>;
+  /** Folder names under `clusters/<cluster>/algorithms/`, sorted. */
+  algorithmFolders: readonly string[];
+}
+
+type NodeDoc = {
+  metadata?: { name?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+};
+type DeploymentDoc = {
+  spec?: { replicas?: unknown; template?: { spec?: { nodeSelector?: Record<string, string> } } };
+};
+
+const asPool = (v: string | undefined): Pool | null =>
+  v !== undefined && (POOLS as readonly string[]).includes(v) ? (v as Pool) : null;
+
+/**
+ * Parses a file (null when it is not YAML). With `memo` (a reconciler's `PassCaches.parsed`),
+ * a text seen before is not parsed again; the oldest entries go first past `PARSE_CACHE_SIZE`.
+ */
+export function parseGenerated(text: string, memo?: Map<string, unknown>): unknown {
+  if (memo?.has(text)) return memo.get(text);
+  let doc: unknown;
+  try {
+    doc = parse(text);
+  } catch {
+    doc = null;
+  }
+  if (memo) {
+    if (memo.size >= PARSE_CACHE_SIZE) memo.delete(memo.keys().next().value as string);
+    memo.set(text, doc);
+  }
+  return doc;
+}
+
+/**
+ * Builds the read model from the base files, parsing every node manifest and Deployment once.
+ * @param labelKey the policy's pool label key (`gpuops.dev/pool`)
+ * @param memo     parsed files by text, kept across passes (optional)
+ */
+export function readGitModel(
+  cluster: string,
+  files: ReadonlyMap<string, string>,
+  labelKey: string,
+  memo?: Map<string, unknown>,
+): GitModel {
+  const nodesPrefix = `${nodesDir(cluster)}/`;
+  const algPrefix = `clusters/${cluster}/algorithms/`;
+  const nodePools = new Map<string, Pool | null>();
+  const metas: NonNullable<NodeDoc['metadata']>[] = [];
+  const deployments = new Map<string, GitDeployment>();
+  const folders = new Set<string>();
+  for (const [path, text] of files) {
+    if (path.startsWith(nodesPrefix)) {
+      if (path.endsWith('/kustomization.yaml')) continue;
+      const meta = (parseGenerated(text, memo) as NodeDoc | null)?.metadata;
+      if (!meta) continue;
+      metas.push(meta);
+      if (meta.name) nodePools.set(meta.name, asPool(meta.labels?.[labelKey]));
+    } else if (path.startsWith(algPrefix)) {
+      const name = path.slice(algPrefix.length).split('/')[0]!;
+      folders.add(name);
+      if (path !== `${workloadDir(cluster, name)}/deployment.yaml`) continue;
+      const doc = parseGenerated(text, memo) as DeploymentDoc | null;
+      const replicas = typeof doc?.spec?.replicas === 'number' ? doc.spec.replicas : null;
+      const pool = asPool(doc?.spec?.template?.spec?.nodeSelector?.[labelKey]);
+      deployments.set(name, { path, text, replicas, pool });
+    }
+  }
+  return {
+    cluster,
+    files,
+    nodePools,
+    movedNodes: movedNodes(metas),
+    deployments,
+    algorithmFolders: [...folders].sort(),
+  };
+}

@@ -1,0 +1,137 @@
+/**
+ * The placement step (pure): each algorithm's pool from its benchmark, then the placement change
+ * sets: its Deployment (with the replica count Git holds) and HPA, or their deletion.
+ */
+import type { ChangeSetInput } from '../gitops/change-set.js';
+import type { FileChange } from '../gitops/types.js';
+import { isKustomizationFile } from '../manifests/cluster-layout.js';
+import type { WorkloadTemplates } from '../manifests/templates.js';
+import { renderWorkloadFiles, workloadDeletions, type WorkloadInput } from '../manifests/workloads.js';
+import { place } from '../placement/place.js';
+import type { BenchmarkOutcome, Placement } from '../placement/types.js';
+import type { BenchmarkRun } from '../store/types.js';
+import type { Policy, ResolvedAlgorithm } from '../spec/types.js';
+import type { PassCaches } from './caches.js';
+import type { GitModel } from './git-model.js';
+
+const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * One placement per algorithm, in the order given (`place`: run time above
+ * `placement.longTaskThresholdSeconds` → long-task; a pinned pool wins; no benchmark → pending).
+ * @param benchmarks outcome at each algorithm's current spec hash; absent = not benchmarked
+ */
+export function planPlacements(
+  algorithms: readonly ResolvedAlgorithm[],
+  benchmarks: ReadonlyMap<string, BenchmarkOutcome>,
+  policy: Policy,
+): Placement[] {
+  return algorithms.map((alg) =>
+    place(
+      { algorithm: alg.name, pinned: alg.placement, benchmark: benchmarks.get(alg.name) ?? null },
+      policy.spec.placement.longTaskThresholdSeconds,
+    ),
+  );
+}
+
+/**
+ * The workload files of `input`; with `caches`, rendered once per algorithm object and input
+ * (the last two inputs each). Callers only read the files.
+ */
+export function workloadFiles(input: WorkloadInput, caches?: PassCaches): FileChange[] {
+  if (!caches) return renderWorkloadFiles(input);
+  const seen = caches.workloads.get(input.algorithm) ?? [];
+  const hit = seen.find(
+    ({ input: x }) =>
+      x.pool === input.pool &&
+      x.replicas === input.replicas &&
+      x.policy === input.policy &&
+      x.templates === input.templates &&
+      x.cluster === input.cluster,
+  );
+  if (hit) return [...hit.files];
+  const files = renderWorkloadFiles(input);
+  caches.workloads.set(input.algorithm, [{ input, files }, ...seen].slice(0, 2));
+  return [...files];
+}
+
+/** Inputs of {@link placementChanges}. */
+export interface PlacementChangesInput {
+  algorithms: readonly ResolvedAlgorithm[];
+  placements: readonly Placement[];
+  git: Pick<GitModel, 'cluster' | 'files' | 'deployments'>;
+  policy: Policy;
+  templates: WorkloadTemplates;
+  /** Algorithms whose spec fails validation: what Git holds for them stays. */
+  invalidAlgorithms?: readonly string[];
+  /** Benchmark runs behind each outcome, for the PR body's evidence. */
+  benchmarkRuns?: ReadonlyMap<
+    string,
+    readonly Pick<BenchmarkRun, 'run' | 'status' | 'durationSeconds' | 'node'>[]
+  >;
+  caches?: PassCaches;
+}
+
+/**
+ * One `placement/<name>` change-set input per algorithm folder whose files are rendered or
+ * deleted (sorted by name): the placed algorithms' workload files with the replica count Git
+ * holds, and the deletion of folders whose algorithm left `algorithms/` (never of an invalid
+ * spec's). The old layout's kustomization files are left to the pools subject.
+ */
+export function placementChanges(input: PlacementChangesInput): ChangeSetInput[] {
+  const { git, policy } = input;
+  const cluster = git.cluster;
+  const placementOf = new Map(input.placements.map((p) => [p.algorithm, p]));
+  const rendered: FileChange[] = [];
+  for (const alg of input.algorithms) {
+    const pool = placementOf.get(alg.name)?.pool;
+    if (!pool) continue;
+    const replicas = git.deployments.get(alg.name)?.replicas ?? undefined;
+    const workload = {
+      algorithm: alg,
+      pool,
+      policy: policy.spec,
+      cluster,
+      templates: input.templates,
+      replicas,
+    };
+    rendered.push(...workloadFiles(workload, input.caches));
+  }
+  const deletions = workloadDeletions({
+    cluster,
+    algorithmsInGit: [...input.algorithms.map((a) => a.name), ...(input.invalidAlgorithms ?? [])],
+    present: [...git.files.keys()],
+    rendered,
+  });
+  const bySubject = new Map<string, FileChange[]>();
+  const prefix = `clusters/${cluster}/algorithms/`;
+  for (const f of [...rendered, ...deletions]) {
+    if (isKustomizationFile(f.path)) continue;
+    const name = f.path.slice(prefix.length).split('/')[0]!;
+    bySubject.set(name, [...(bySubject.get(name) ?? []), f]);
+  }
+  return [...bySubject]
+    .sort(([a], [b]) => byString(a, b))
+    .map(([name, files]) => {
+      const p = placementOf.get(name);
+      return {
+        cluster,
+        kind: 'placement' as const,
+        subject: name,
+        files,
+        current: git.files,
+        labels: policy.spec.pullRequests.labels,
+        ...(p
+          ? {
+              placements: [
+                {
+                  placement: p,
+                  runs: [...(input.benchmarkRuns?.get(name) ?? [])],
+                  longTaskThresholdSeconds: policy.spec.placement.longTaskThresholdSeconds,
+                },
+              ],
+            }
+          : {}),
+      };
+    });
+}

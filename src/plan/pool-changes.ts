@@ -1,0 +1,102 @@
+/**
+ * The pools subject's change set (pure): nodes gpuops moved that stayed empty go back to
+ * `unused` (`ReturnedIdle`), then every node manifest, the Namespaces the algorithms need, and
+ * the deletion of the old layout's kustomization files.
+ */
+import type { NodeInfo } from '../cluster/types.js';
+import type { ChangeSetInput } from '../gitops/change-set.js';
+import type { FileChange } from '../gitops/types.js';
+import { isKustomizationFile, legacyKustomizationDeletions } from '../manifests/cluster-layout.js';
+import { renderNamespaceFiles } from '../manifests/namespaces.js';
+import { nodesDir, renderNodeFiles } from '../manifests/nodes.js';
+import { returnIdleNodes } from '../pools/return-idle.js';
+import type { PoolAssignment } from '../pools/types.js';
+import type { AlgorithmState } from '../scaling/plan-scaling.js';
+import type { ScalingDecision } from '../scaling/types.js';
+import type { Policy, Pool, ResolvedAlgorithm } from '../spec/types.js';
+import type { GitModel } from './git-model.js';
+
+/** Inputs of {@link returnIdlePools}. */
+export interface ReturnIdleInput {
+  pools: PoolAssignment[];
+  nodes: readonly NodeInfo[];
+  git: Pick<GitModel, 'movedNodes'>;
+  /** This pass's scaling decisions and the states they were judged in (`planScalingStep`). */
+  decisions: readonly ScalingDecision[];
+  states: ReadonlyMap<string, AlgorithmState>;
+  /** Since when each node has held no GPU pod (ISO-8601); without it no node returns. */
+  emptySince?: ReadonlyMap<string, string>;
+  policy: Policy;
+  now: Date;
+}
+
+/**
+ * What each task pool's pods need (replicas after this pass's decisions × GPUs per replica, in
+ * GPUs) and which pools scale up now, then `returnIdleNodes`: a node returns only when no
+ * scale-up of this pass counts on it.
+ */
+export function returnIdlePools(input: ReturnIdleInput): PoolAssignment[] {
+  const demandGpus: Partial<Record<Pool, number>> = {};
+  const scalingUp = new Set<Pool>();
+  for (const d of input.decisions) {
+    const state = input.states.get(d.algorithm);
+    if (!state?.pool) continue;
+    const replicas = Math.max(d.replicas.from, d.replicas.to);
+    demandGpus[state.pool] = (demandGpus[state.pool] ?? 0) + replicas * state.algorithm.spec.resources.gpus;
+    if (d.action === 'scale-up' || d.action === 'relabel') scalingUp.add(state.pool);
+  }
+  return returnIdleNodes({
+    assignments: input.pools,
+    nodes: input.nodes,
+    moved: input.git.movedNodes,
+    emptySince: input.emptySince ?? new Map(),
+    demandGpus,
+    scalingUp,
+    returnAfterSeconds: input.policy.spec.pools.returnAfterSeconds,
+    now: input.now,
+  });
+}
+
+/**
+ * The `pools` change-set input: a manifest per node with a pool (nodes gpuops moved keep their
+ * annotations), the deletion of node manifests no node needs any more, one Namespace file per
+ * algorithm namespace, and once the old layout's kustomization files.
+ */
+export function poolChanges(input: {
+  pools: PoolAssignment[];
+  nodes: NodeInfo[];
+  algorithms: readonly ResolvedAlgorithm[];
+  git: Pick<GitModel, 'cluster' | 'files' | 'movedNodes'>;
+  policy: Policy;
+}): ChangeSetInput {
+  const { git, policy } = input;
+  const cluster = git.cluster;
+  const files: FileChange[] = renderNodeFiles({
+    cluster,
+    assignments: input.pools,
+    nodes: input.nodes,
+    policy: policy.spec,
+    moved: git.movedNodes,
+  });
+  const rendered = new Set(files.map((f) => f.path));
+  for (const path of git.files.keys()) {
+    if (path.startsWith(`${nodesDir(cluster)}/`) && !rendered.has(path) && !isKustomizationFile(path))
+      files.push({ path, content: null });
+  }
+  files.push(
+    ...renderNamespaceFiles(
+      cluster,
+      input.algorithms.map((a) => a.namespace),
+    ),
+    ...legacyKustomizationDeletions(cluster, git.files.keys()),
+  );
+  return {
+    cluster,
+    kind: 'pools',
+    subject: 'pools',
+    files,
+    current: git.files,
+    pools: input.pools,
+    labels: policy.spec.pullRequests.labels,
+  };
+}

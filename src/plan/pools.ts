@@ -1,0 +1,40 @@
+/**
+ * The pools step (pure): the cluster as Git wants it labelled, then every node's desired pool.
+ */
+import type { NodeInfo, Snapshot } from '../cluster/types.js';
+import { assignPools } from '../pools/assign.js';
+import type { PoolAssignment } from '../pools/types.js';
+import type { Policy } from '../spec/types.js';
+import type { GitModel } from './git-model.js';
+
+/** Result of {@link planPools}. */
+export interface PoolsStep {
+  /** The snapshot's nodes with the pool Git gives them (Git is the desired state). */
+  nodes: NodeInfo[];
+  /** The snapshot with those nodes: what the later steps judge capacity on. */
+  snapshot: Snapshot;
+  /** One assignment per node of the snapshot (`assignPools`). */
+  pools: PoolAssignment[];
+}
+
+/**
+ * Overlays the pool label of each node manifest in Git on the observed nodes (a relabel merged
+ * but not yet applied is not proposed back), then assigns pools.
+ * @param runningBenchmarks test nodes running a benchmark now (never released from `test`)
+ */
+export function planPools(
+  observed: Snapshot,
+  git: Pick<GitModel, 'nodePools'>,
+  policy: Policy,
+  runningBenchmarks: readonly string[] = [],
+): PoolsStep {
+  const nodes = observed.nodes.map((n) =>
+    git.nodePools.has(n.name) ? { ...n, pool: git.nodePools.get(n.name)! } : n,
+  );
+  const snapshot: Snapshot = { ...observed, nodes };
+  return {
+    nodes,
+    snapshot,
+    pools: assignPools(snapshot, policy, { runningBenchmarks: [...runningBenchmarks] }),
+  };
+}

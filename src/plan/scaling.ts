@@ -1,0 +1,184 @@
+/**
+ * The scaling step (pure): every algorithm with a Deployment in Git is scaled as Git holds it;
+ * then the `scale/<name>` change sets (only `spec.replicas` of that Deployment, and the
+ * manifests of `unused` nodes moved into its pool).
+ */
+import type { NodeInfo, Snapshot } from '../cluster/types.js';
+import type { ChangeSetInput } from '../gitops/change-set.js';
+import type { FileChange } from '../gitops/types.js';
+import { renderNodeFiles } from '../manifests/nodes.js';
+import { setDeploymentReplicas } from '../manifests/replicas.js';
+import type { WorkloadTemplates } from '../manifests/templates.js';
+import { renderDeployment } from '../manifests/workloads.js';
+import { renderYaml } from '../manifests/yaml.js';
+import type { UtilizationReading } from '../metrics/types.js';
+import type { Placement } from '../placement/types.js';
+import type { PoolAssignment } from '../pools/types.js';
+import { placementPending } from '../scaling/decide.js';
+import { planScaling, type AlgorithmState, type ScalingPassResult } from '../scaling/plan-scaling.js';
+import type { DecisionRecord, HpaState, ScalingDecision } from '../scaling/types.js';
+import type { Policy, ResolvedAlgorithm } from '../spec/types.js';
+import type { GitModel } from './git-model.js';
+
+const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Inputs of {@link planScalingStep}. */
+export interface ScalingStepInput {
+  algorithms: readonly ResolvedAlgorithm[];
+  placements: readonly Placement[];
+  git: Pick<GitModel, 'deployments'>;
+  /** The snapshot with Git's pools (`planPools`). */
+  snapshot: Snapshot;
+  reading: UtilizationReading;
+  recent: readonly DecisionRecord[];
+  /** With `scaling.engine: hpa`: each algorithm's HPA status as the cluster reports it. */
+  hpa?: ReadonlyMap<string, HpaState>;
+  policy: Policy;
+  now: Date;
+}
+
+/** Result of {@link planScalingStep}. */
+export interface ScalingStep {
+  /** The state each Deployment in Git was judged in, by algorithm name. */
+  states: Map<string, AlgorithmState>;
+  /** One decision per algorithm with a Deployment in Git or a pool, sorted by name. */
+  decisions: ScalingDecision[];
+  /** The scaling pass itself (its decisions in pass order, attribution, samples, metrics report). */
+  pass: ScalingPassResult;
+}
+
+/**
+ * Decides scaling for every algorithm whose Deployment is in Git, from the replicas Git holds
+ * (else the HPA's current count, else `minReplicas`) and the pool of its nodeSelector. An
+ * algorithm placed on a pool with no Deployment in Git yet gets `hold PlacementPending`.
+ */
+export function planScalingStep(input: ScalingStepInput): ScalingStep {
+  const pools = new Map(input.placements.map((p) => [p.algorithm, p.pool]));
+  const states = new Map<string, AlgorithmState>();
+  const pending: ScalingDecision[] = [];
+  for (const alg of input.algorithms) {
+    const git = input.git.deployments.get(alg.name);
+    if (!git) {
+      const pool = pools.get(alg.name) ?? null;
+      if (pool) pending.push(placementPending(alg, pool));
+      continue;
+    }
+    const hpa = input.hpa?.get(alg.name) ?? null;
+    states.set(alg.name, {
+      algorithm: alg,
+      pool: git.pool,
+      replicas: git.replicas ?? hpa?.currentReplicas ?? alg.scaling.minReplicas,
+      hpa,
+    });
+  }
+  const pass = planScaling({
+    algorithms: [...states.values()],
+    snapshot: input.snapshot,
+    reading: input.reading,
+    recent: [...input.recent],
+    policy: input.policy,
+    now: input.now,
+  });
+  const decisions = [...pending, ...pass.decisions].sort((a, b) => byString(a.algorithm, b.algorithm));
+  return { states, decisions, pass };
+}
+
+/** Inputs of {@link scaleChanges}. */
+export interface ScaleChangesInput {
+  step: ScalingStep;
+  git: Pick<GitModel, 'cluster' | 'files' | 'deployments'>;
+  /** This pass's pool assignments and the nodes they were made on (`planPools`). */
+  pools: readonly PoolAssignment[];
+  nodes: NodeInfo[];
+  policy: Policy;
+  templates: WorkloadTemplates;
+  now: Date;
+}
+
+/**
+ * One `scale/<name>` change-set input per decision that changes something on a task pool, in
+ * the scaling pass's order. Engine gpuops: the Deployment as Git holds it with only
+ * `spec.replicas` changed (a hand-written flow map that cannot be edited in place is rendered
+ * whole), so a pending placement pull request never freezes scaling and both merge cleanly.
+ * Engine hpa: the HPA owns replicas; only moved nodes are written.
+ */
+export function scaleChanges(input: ScaleChangesInput): ChangeSetInput[] {
+  const { step, git, policy } = input;
+  const cluster = git.cluster;
+  const out: ChangeSetInput[] = [];
+  for (const d of step.pass.decisions) {
+    const state = step.states.get(d.algorithm)!;
+    const pool = state.pool;
+    if (d.action === 'hold' || (pool !== 'long-task' && pool !== 'short-task')) continue;
+    const alg = state.algorithm;
+    const files: FileChange[] = [];
+    const deployment = git.deployments.get(alg.name)!;
+    if (policy.spec.scaling.engine !== 'hpa' && d.replicas.to !== d.replicas.from) {
+      files.push({
+        path: deployment.path,
+        content: withReplicas(deployment.text, d.replicas.to, () => ({
+          algorithm: alg,
+          pool,
+          policy: policy.spec,
+          cluster,
+          templates: input.templates,
+          replicas: d.replicas.to,
+        })),
+      });
+    }
+    if (d.nodes.length > 0) {
+      const moved = input.pools
+        .filter((a) => d.nodes.includes(a.node))
+        .map((a) => ({ ...a, from: a.to, to: pool, reason: 'MovedForScaleUp' as const }));
+      const at = input.now.toISOString();
+      files.push(
+        ...renderNodeFiles({
+          cluster,
+          assignments: moved,
+          nodes: input.nodes,
+          policy: policy.spec,
+          moved: new Map(d.nodes.map((n) => [n, at])),
+        }),
+      );
+    }
+    const evidence = (step.pass.attribution.byAlgorithm.get(d.algorithm)?.samples ?? []).filter(
+      (x) => x.namespace === alg.namespace,
+    );
+    out.push({
+      cluster,
+      kind: 'scale',
+      subject: d.algorithm,
+      files,
+      current: git.files,
+      labels: policy.spec.pullRequests.labels,
+      scaling: [
+        {
+          decision: d,
+          pods: evidence,
+          min: alg.scaling.utilization.min,
+          max: alg.scaling.utilization.max,
+          minReplicas: alg.scaling.minReplicas,
+          maxReplicas: alg.scaling.maxReplicas,
+        },
+      ],
+    });
+  }
+  return out;
+}
+
+/**
+ * The Deployment text with `spec.replicas` set; when it is not a plain block-style Deployment
+ * (a hand-written flow map), the Deployment rendered whole from `render()` instead (only the
+ * Deployment, not the algorithm's other files).
+ */
+function withReplicas(
+  text: string,
+  replicas: number,
+  render: () => Parameters<typeof renderDeployment>[0],
+): string {
+  try {
+    return setDeploymentReplicas(text, replicas);
+  } catch {
+    return renderYaml(renderDeployment(render()));
+  }
+}

@@ -1,0 +1,16 @@
+import { isDnsLabel, isLabelKey } from '../rules/dns-label.js';
+import { isQuantity } from '../rules/quantity.js';
+
+/**
+ * The custom `format`s of the gpuops schemas, as ajv format definitions (string formats only). The
+ * same objects serve the validators compiled at run time (`runtime-compile.ts`) and the standalone
+ * code generated at build time (`validators.generated.ts` imports this map by name).
+ * - `dns-1123-label`: a Kubernetes object name (DNS-1123 label, ≤ 63 characters);
+ * - `k8s-quantity`: a resource quantity (`4`, `500m`, `16Gi`);
+ * - `k8s-label-key`: a label key (`[prefix/]name`).
+ */
+export const formats = {
+  'dns-1123-label': { type: 'string', validate: isDnsLabel },
+  'k8s-quantity': { type: 'string', validate: isQuantity },
+  'k8s-label-key': { type: 'string', validate: isLabelKey },
+} as const;

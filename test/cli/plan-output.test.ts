@@ -1,0 +1,188 @@
+/**
+ * Issue 16 item 6: `gpuops plan --output json` carries what the text shows (GPU product,
+ * free/allocatable GPUs per node, the nodes left out of every pool with their reasons, why a
+ * section is empty), and the text prints every section, saying why an empty one is empty.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { emptySections, type PlanReport } from '../../src/cli/plan-build.js';
+import { main } from '../../src/cli/main.js';
+import type { PlanOutput } from '../../src/controller/desired-state.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const FIXTURE = path.join(ROOT, 'test/fixtures/cluster-mixed');
+const DUMPS = ['--nodes', path.join(FIXTURE, 'nodes.json'), '--pods', path.join(FIXTURE, 'pods.json')];
+const work = mkdtempSync(path.join(tmpdir(), 'gpuops-plan-out-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+async function run(...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((out += String(s)), true));
+  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((err += String(s)), true));
+  process.exitCode = undefined;
+  try {
+    return { code: await main(['node', 'gpuops', ...args]), out, err };
+  } finally {
+    o.mockRestore();
+    e.mockRestore();
+    process.exitCode = undefined;
+  }
+}
+
+function repoWith(name: string, files: Record<string, string>): string {
+  const repo = path.join(work, name);
+  mkdirSync(path.join(repo, 'algorithms'), { recursive: true });
+  for (const [p, text] of Object.entries(files)) writeFileSync(path.join(repo, p), text);
+  return repo;
+}
+
+/** Text and JSON of one plan. */
+async function both(...args: string[]): Promise<{ text: string; json: PlanReport }> {
+  const text = await run('plan', ...args);
+  const json = await run('plan', ...args, '--output', 'json');
+  expect([text.code, json.code, text.err, json.err]).toEqual([0, 0, '', '']);
+  return { text: text.out, json: JSON.parse(json.out) as PlanReport };
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+describe('gpuops plan: the JSON carries what the text shows', { timeout: 60_000 }, () => {
+  it('every node with its GPU product and free/allocatable GPUs, and the left-out nodes with reasons', async () => {
+    const { text, json } = await both('--repo', path.join(ROOT, 'examples/gitops-repo'), ...DUMPS);
+    const byNode = new Map(json.pools.map((p) => [p.node, p]));
+    expect(byNode.get('gpu-a100-03')).toMatchObject({
+      gpuProduct: 'NVIDIA-A100-SXM4-80GB',
+      gpus: { free: 4, allocatable: 8 },
+      to: null,
+      reason: 'ForeignWorkload',
+    });
+    expect(byNode.get('gpu-h100-02')).toMatchObject({
+      gpus: { free: 0, allocatable: 8 },
+      reason: 'Cordoned',
+    });
+    expect(byNode.get('gpu-a100-04')).toMatchObject({ gpus: null, reason: 'MIGOnly' });
+    expect(byNode.get('ip-10-0-1-11.ec2.internal')).toMatchObject({ gpuProduct: null, gpus: null });
+    expect(json.leftOut.map((n) => n.reason)).toEqual(
+      json.pools.filter((p) => p.to === null).map((p) => p.reason),
+    );
+    expect(json.leftOut.map((n) => n.node)).toContain('gpu-t4-04');
+    // Each JSON node is the text's row, column by column.
+    for (const p of json.pools) {
+      const gpus = p.gpus ? `${p.gpus.free}/${p.gpus.allocatable}` : '-';
+      const row = `^${escape(p.node)}\\s+${escape(p.gpuProduct ?? '-')}\\s+${escape(gpus)}\\s+.*${p.reason}: `;
+      expect(text).toMatch(new RegExp(row, 'm'));
+    }
+    expect(text).toContain(`${json.pools.length} nodes, ${json.leftOut.length} left out of every pool`);
+    // Both algorithms wait for a benchmark: scaling is empty, and both say why in the same words.
+    expect(json.scaling).toEqual([]);
+    expect(json.empty.scaling).toBe(
+      'no algorithm is placed yet, 2 waiting for a benchmark; scaling starts once its Deployment is in Git',
+    );
+    expect(text).toContain(`scaling: none (${json.empty.scaling})`);
+    expect(json.empty.errors).toBeUndefined();
+    expect(text).toMatch(/^errors \(2\):$/m);
+  });
+
+  it('a repo with no spec prints every section, each saying why it is empty', async () => {
+    const { text, json } = await both('--repo', repoWith('empty', {}), ...DUMPS);
+    expect(json.empty).toEqual({
+      placements: 'no Algorithm spec in algorithms/',
+      scaling: 'no algorithm to scale',
+      errors: 'every spec is valid',
+    });
+    expect(text).toContain('placements: none (no Algorithm spec in algorithms/)');
+    expect(text).toContain('scaling: none (no algorithm to scale)');
+    expect(text).toContain('errors: none (every spec is valid)');
+    expect(text).toMatch(/^files:\n {2}create clusters\/default\/nodes\/gpu-a100-01\.yaml$/m);
+  });
+
+  it('a repo whose only spec is invalid, on a cluster with no nodes', async () => {
+    const empty = path.join(work, 'no-nodes.json');
+    writeFileSync(empty, '{"kind": "List", "items": []}');
+    const repo = repoWith('invalid', {
+      'algorithms/bad.yaml':
+        'apiVersion: gpuops.dev/v1alpha1\nkind: Algorithm\nmetadata: {name: bad}\nspec: {}\n',
+    });
+    const { text, json } = await both('--repo', repo, '--nodes', empty, '--pods', empty);
+    expect(json.pools).toEqual([]);
+    expect(text).toContain('pools: none (the snapshot has no nodes)');
+    expect(text).toContain(
+      'placements: none (no valid Algorithm spec; 2 errors in algorithms/, listed under errors)',
+    );
+    expect(json.errors).toHaveLength(2);
+  });
+});
+
+describe('emptySections', () => {
+  const plan = (over: Partial<PlanOutput>): PlanOutput => ({
+    cluster: 'prod',
+    errors: [],
+    pools: [],
+    placements: [],
+    scaling: [],
+    files: [],
+    ...over,
+  });
+  const placed = {
+    algorithm: 'a',
+    pool: 'short-task',
+    runTimeSeconds: 3,
+    reason: 'BelowThreshold',
+    message: '',
+  };
+  const node = { node: 'n', from: null, to: 'unused', reason: 'Unused', message: '' };
+  const file = { path: 'clusters/prod/nodes/n.yaml', change: 'create' };
+
+  it.each([
+    [
+      'NothingChangesWhenGitHoldsTheDesiredState',
+      { pools: [node] },
+      'files',
+      'no change: Git already holds the desired state',
+    ],
+    [
+      'PlacedButNoDeploymentYet',
+      { pools: [node], placements: [placed], files: [file] },
+      'scaling',
+      'no algorithm has a Deployment in clusters/prod/algorithms/ yet',
+    ],
+    [
+      'OneSpecErrorIsSingular',
+      { errors: [{ file: 'algorithms/x.yaml', line: 1, column: 1, field: '', message: '' }] },
+      'placements',
+      'no valid Algorithm spec; 1 error in algorithms/, listed under errors',
+    ],
+    [
+      'APolicyErrorIsNotASpecError',
+      { errors: [{ file: 'policies/x.yaml', line: 1, column: 1, field: '', message: '' }] },
+      'placements',
+      'no Algorithm spec in algorithms/',
+    ],
+  ] as const)('%s', (_name, over, section, why) => {
+    expect(emptySections(plan(over as unknown as Partial<PlanOutput>))[section]).toBe(why);
+  });
+
+  it('a full plan has no empty section', () => {
+    const scaling = [
+      {
+        algorithm: 'a',
+        action: 'hold',
+        replicas: { from: 1, to: 1 },
+        utilization: 50,
+        nodes: [],
+        reason: 'WithinBand',
+        message: '',
+      },
+    ];
+    const errors = [{ file: 'algorithms/x.yaml', line: 1, column: 1, field: '', message: '' }];
+    expect(
+      emptySections(
+        plan({ pools: [node], placements: [placed], scaling, files: [file], errors } as Partial<PlanOutput>),
+      ),
+    ).toEqual({});
+  });
+});

@@ -1,0 +1,137 @@
+/**
+ * Issue 16 item 6: every usage error of every command exits 2 (unknown option, missing argument or
+ * option, invalid choice, a missing required setting), `--output` is checked wherever it exists,
+ * and a database that cannot be reached or opened is named with `--database`, never with an
+ * internal step (`store migrate: …`). Runs the command functions in process (`main`), as
+ * `bin/gpuops.js` does; one row goes through the built binary to pin the exit code it sets.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli/main.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const FIXTURE = path.join(ROOT, 'test/fixtures/cluster-mixed');
+const work = mkdtempSync(path.join(tmpdir(), 'gpuops-usage-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** Runs `gpuops ...args` in process with a clean environment for the connection settings. */
+async function run(...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((out += String(s)), true));
+  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((err += String(s)), true));
+  process.exitCode = undefined;
+  try {
+    return { code: await main(['node', 'gpuops', ...args]), out, err };
+  } finally {
+    o.mockRestore();
+    e.mockRestore();
+    process.exitCode = undefined;
+  }
+}
+
+describe('usage errors exit 2, for every command', { timeout: 60_000 }, () => {
+  const rows: [string, string[], RegExp][] = [
+    ['an unknown command', ['bogus'], /unknown command 'bogus'/],
+    ['demo: unknown option', ['demo', '--bogus'], /unknown option '--bogus'/],
+    ['validate: unknown option', ['validate', '--bogus'], /unknown option/],
+    ['validate: two paths', ['validate', 'a', 'b'], /too many arguments/],
+    ['validate: --output yaml', ['validate', '-o', 'yaml'], /argument 'yaml' is invalid/],
+    ['plan: no --repo', ['plan'], /required option '--repo <dir>' not specified/],
+    ['plan: --output yaml', ['plan', '--repo', '.', '--output', 'yaml'], /argument 'yaml' is invalid/],
+    ['plan: --nodes without --pods', ['plan', '--repo', '.', '--nodes', 'n.json'], /go together/],
+    ['reconcile: unknown option', ['reconcile', '--bogus'], /unknown option/],
+    ['reconcile: --output yaml', ['reconcile', '--output', 'yaml'], /argument 'yaml' is invalid/],
+    ['reconcile: no --repo-url', ['reconcile', '--once'], /--repo-url: the GitOps repo remote is required/],
+    [
+      'reconcile: --provider gitlab',
+      ['reconcile', '--provider', 'gitlab'],
+      /--provider: must be git or github/,
+    ],
+    ['run: unknown option', ['run', '--bogus'], /unknown option/],
+    ['run: --interval 0', ['run', '--interval', '0'], /--interval must be a number of seconds/],
+    ['run: no --repo-url', ['run'], /--repo-url: the GitOps repo remote is required/],
+    ['snapshot: --output yaml', ['snapshot', '-o', 'yaml'], /argument 'yaml' is invalid/],
+    ['benchmark: no name', ['benchmark'], /missing required argument 'name'/],
+    ['benchmark: --output yaml', ['benchmark', 'x', '-o', 'yaml'], /argument 'yaml' is invalid/],
+    ['prs: --output yaml', ['prs', '-o', 'yaml'], /argument 'yaml' is invalid/],
+    ['prs show: no id', ['prs', 'show'], /missing required argument 'id'/],
+    ['status: --output yaml', ['status', '--output', 'yaml'], /argument 'yaml' is invalid/],
+    ['sim: unknown option', ['sim', '--bogus'], /unknown option/],
+    ['replay: no --trace', ['replay'], /required option '--trace <file>' not specified/],
+    ['replay: --output yaml', ['replay', '--trace', 't', '--output', 'yaml'], /argument 'yaml' is invalid/],
+  ];
+  it.each(rows)('%s', async (_name, args, message) => {
+    const r = await run(...args);
+    expect(r.err).toMatch(message);
+    expect(r.code).toBe(2);
+  });
+
+  it('the built binary sets exit code 2 too', async () => {
+    const r = await new Promise<{ code: number | null; stderr: string }>((resolve) =>
+      execFile('node', ['bin/gpuops.js', 'reconcile', '-o', 'yaml'], { cwd: ROOT }, (err, _o, stderr) =>
+        resolve({ code: err ? (err.code as number) : 0, stderr }),
+      ),
+    );
+    expect(r.stderr).toMatch(/argument 'yaml' is invalid\. Allowed choices are text, json/);
+    expect(r.code).toBe(2);
+  });
+});
+
+describe('a database that cannot be reached or opened names --database and the server', () => {
+  const dumps = ['--nodes', path.join(FIXTURE, 'nodes.json'), '--pods', path.join(FIXTURE, 'pods.json')];
+
+  it.each([
+    ['status', ['status']],
+    ['prs', ['prs']],
+    ['snapshot', ['snapshot', ...dumps]],
+  ])('%s: PostgreSQL refusing the connection (no password in the message)', async (_name, args) => {
+    const r = await run(...args, '--database', 'postgres://gpuops:s3cret@127.0.0.1:1/gpuops');
+    expect(r.err).toBe(
+      'gpuops: cannot connect to PostgreSQL at 127.0.0.1:1 (--database): connection refused\n',
+    );
+    expect(r.code).toBe(1);
+  });
+
+  it('a host name that does not resolve', async () => {
+    const r = await run('status', '--database', 'postgresql://gpuops@no-such-host.invalid/gpuops');
+    expect(r.err).toBe(
+      'gpuops: cannot connect to PostgreSQL at no-such-host.invalid:5432 (--database): host not found\n',
+    );
+  });
+
+  it('a SQLite path that cannot be opened, and a file that is not a database', async () => {
+    const file = path.join(work, 'plain-file');
+    writeFileSync(file, 'not a database\n');
+    const under = await run('snapshot', ...dumps, '--database', `sqlite:${file}/state.db`);
+    expect(under.err).toMatch(
+      new RegExp(
+        `^gpuops: cannot open SQLite database ${file}/state\\.db \\(--database\\): .*(EEXIST|ENOTDIR)`,
+      ),
+    );
+    expect(under.code).toBe(1);
+    const notDb = await run('status', '--database', `sqlite:${file}`);
+    expect(notDb.err).toBe(
+      `gpuops: cannot open SQLite database ${file} (--database): file is not a database\n`,
+    );
+    expect(notDb.code).toBe(1);
+  });
+});
+
+describe('plan without cluster access', () => {
+  it('says how to plan offline: --nodes and --pods', async () => {
+    vi.stubEnv('KUBECONFIG', '');
+    vi.stubEnv('HOME', work);
+    try {
+      const r = await run('plan', '--repo', path.join(ROOT, 'examples/gitops-repo'));
+      expect(r.err).toMatch(/^gpuops: no cluster access: .*\n.*--nodes FILE --pods FILE/);
+      expect(r.code).toBe(1);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+});

@@ -1,35 +1,57 @@
 // @ts-check
+import process from 'node:process';
 /**
  * Mutation testing of the pure core (`npm run mutate`, not part of CI): StrykerJS changes one
  * operator at a time in the files below and runs their unit tests; a mutant that survives is a
  * behaviour no test pins down. Target: a mutation score of at least 90 %.
- * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
+ *
+ * `npm run mutate` covers every scope at once. On a shared machine run one scope at a time:
+ * `STRYKER_SCOPE=pools npm run mutate` (scopes: the keys of SCOPES below). Each scope keeps its
+ * own incremental file under `reports/` (committed), so a later run re-tests only the mutants whose
+ * code or covering tests changed; its reports go to `.tmp/mutation/<scope>/`.
  */
+
+/** The pure core, by scope (globs of source files to mutate). */
+const SCOPES = {
+  rules: ['src/spec/rules/**/*.ts'],
+  pools: ['src/pools/**/*.ts'],
+  placement: ['src/placement/**/*.ts'],
+  scaling: ['src/scaling/**/*.ts'],
+  manifests: ['src/manifests/**/*.ts'],
+  gitops: [
+    'src/gitops/branch-name.ts',
+    'src/gitops/change-set.ts',
+    'src/gitops/git-errors.ts',
+    'src/gitops/ensure-pull-request.ts',
+  ],
+  'pr-body': ['src/gitops/pr-body.ts'],
+};
+
+const scope = process.env.STRYKER_SCOPE ?? 'all';
+if (scope !== 'all' && !(scope in SCOPES)) {
+  throw new Error(`STRYKER_SCOPE=${scope}: expected one of ${Object.keys(SCOPES).join(', ')}, all`);
+}
+const files =
+  scope === 'all' ? Object.values(SCOPES).flat() : SCOPES[/** @type {keyof typeof SCOPES} */ (scope)];
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'vitest',
   vitest: { configFile: 'vitest.mutate.config.ts', related: false },
   plugins: ['@stryker-mutator/vitest-runner'],
   checkers: [],
-  mutate: [
-    'src/spec/rules/**/*.ts',
-    'src/pools/**/*.ts',
-    'src/placement/**/*.ts',
-    'src/scaling/**/*.ts',
-    'src/manifests/**/*.ts',
-    'src/gitops/branch-name.ts',
-    'src/gitops/change-set.ts',
-    'src/gitops/pr-body.ts',
-    'src/gitops/git-errors.ts',
-    '!**/*.test.ts',
-    '!**/types.ts',
-  ],
+  mutate: [...files, '!**/*.test.ts', '!**/types.ts'],
   coverageAnalysis: 'perTest',
   concurrency: 2,
   timeoutMS: 20000,
+  incremental: true,
+  incrementalFile: `reports/stryker-incremental-${scope}.json`,
   thresholds: { high: 95, low: 90, break: 90 },
   reporters: ['clear-text', 'progress', 'html', 'json'],
-  htmlReporter: { fileName: '.tmp/mutation/index.html' },
-  jsonReporter: { fileName: '.tmp/mutation/report.json' },
-  tempDirName: '.tmp/stryker',
+  htmlReporter: { fileName: `.tmp/mutation/${scope}/index.html` },
+  jsonReporter: { fileName: `.tmp/mutation/${scope}/report.json` },
+  // Sandboxes copy the worktree: leave out other scopes' sandboxes and the reports.
+  ignorePatterns: ['/.tmp', '/reports', '/coverage'],
+  tempDirName: `.tmp/stryker-${scope}`,
   cleanTempDir: true,
 };

@@ -8,12 +8,12 @@ export default defineConfig({
   test: {
     include: [
       'test/spec/{rules,algorithms,schema,policy}.test.ts',
-      'test/pools/**/*.test.ts',
+      'test/pools/{assign,return-idle,return-idle-plan}.test.ts',
       'test/placement/**/*.test.ts',
-      'test/scaling/{attribute,decide,decide-empty-pool}*.test.ts',
+      'test/scaling/{attribute,decide,decide-empty-pool,size-for-load,set-replicas,evidence-time}*.test.ts',
       'test/manifests/**/*.test.ts',
       'src/manifests/**/*.test.ts',
-      'test/gitops/pure.test.ts',
+      'test/gitops/{pure,pr-body,pr-body-golden,write-path-pure}.test.ts',
       'test/golden/golden.test.ts',
       'test/controller/desired-state.test.ts',
       'test/cluster/{snapshot,node-manifests}.test.ts',

@@ -22,6 +22,7 @@ export const PURE_FILES = [
   'src/manifests/**/*.ts',
   'src/cluster/types.ts',
   'src/cluster/snapshot.ts',
+  'src/cluster/quantity.ts',
   'src/metrics/types.ts',
   'src/metrics/query.ts',
   'src/metrics/query-result.ts',
@@ -37,6 +38,7 @@ export const PURE_FILES = [
   'src/gitops/pr-body.ts',
   'src/gitops/git-errors.ts',
   'src/gitops/ensure-pull-request.ts',
+  'src/gitops/pr-host.ts',
   'src/gitops/remote-url.ts',
   'src/plan/**/*.ts',
   'src/controller/desired-state.ts',
@@ -167,6 +169,7 @@ export const PURITY_RULES = {
       message: 'Pure modules take settings as arguments.',
     })),
     ...['fetch', 'XMLHttpRequest', 'WebSocket', 'require'].map((name) => ({ name, message: IO })),
+    ...['eval', 'Function'].map((name) => ({ name, message: 'Pure modules never load code at run time.' })),
     ...['setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask'].map((name) => ({
       name,
       message: 'Pure modules never wait or schedule: the pass does.',

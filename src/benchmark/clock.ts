@@ -1,3 +1,5 @@
+import { sleep } from '../util/retry.js';
+
 /**
  * The time source of the benchmark runner: `now` for timestamps and deadlines, `sleep` between
  * polls. Injected, so tests drive it with the simulated cluster's clock.
@@ -11,5 +13,5 @@ export interface RunnerClock {
 /** The wall clock. */
 export const systemClock: RunnerClock = {
   now: () => new Date(),
-  sleep: (seconds) => new Promise((resolve) => setTimeout(resolve, seconds * 1000)),
+  sleep: (seconds) => sleep(seconds * 1000),
 };

@@ -5,6 +5,7 @@
  * are free. It never waits for a Job: a 30-minute benchmark is one Job that later steps read.
  */
 import { KubeApiError } from '../cluster/jobs.js';
+import { retry as retryWithBackoff } from '../util/retry.js';
 import { BENCHMARK_JOB_LABEL, benchmarkJobName, renderBenchmarkJob } from '../manifests/benchmark-job.js';
 import type { ResolvedAlgorithm } from '../spec/types.js';
 import type { BenchmarkRun } from '../store/types.js';
@@ -26,16 +27,15 @@ interface Observed {
   state: RunState;
 }
 
-async function retry<T>(deps: RunnerDeps, fn: () => Promise<T>): Promise<T> {
-  const attempts = deps.apiAttempts ?? 3;
-  for (let i = 1; ; i++) {
-    try {
-      return await fn();
-    } catch (err) {
-      if (!(err instanceof KubeApiError) || !err.transient || i >= attempts) throw err;
-      await deps.clock.sleep(2 ** (i - 1));
-    }
-  }
+/** A Job API call, retried on transient API errors: 1 s, 2 s, 4 s … of the runner's clock, no jitter. */
+function retry<T>(deps: RunnerDeps, fn: () => Promise<T>): Promise<T> {
+  return retryWithBackoff(fn, {
+    attempts: deps.apiAttempts ?? 3,
+    backoff: { baseMs: 1000, maxMs: Number.POSITIVE_INFINITY },
+    random: () => 1,
+    retryable: (err) => err instanceof KubeApiError && err.transient,
+    sleep: (ms) => deps.clock.sleep(ms / 1000),
+  });
 }
 
 /** Reads a run's Job and, when it exists, its pods (by the `gpuops.dev/benchmark-job` label). */

@@ -15,6 +15,7 @@ import { ApiException, AutoscalingV2Api, KubeConfig } from '@kubernetes/client-n
 import type { V1Node, V1Pod, V2HorizontalPodAutoscaler } from '@kubernetes/client-node';
 // The client library's HTTP transport (its dependency), used the way its `Watch` uses it.
 import fetch from 'node-fetch';
+import { retry as withRetry } from '../util/retry.js';
 
 /** Page size of list calls (objects per call). */
 export const DEFAULT_PAGE_SIZE = 500;
@@ -168,20 +169,29 @@ export function createKubeClient(kc: KubeConfig, options: KubeClientOptions = {}
   const autoscaling = kc.makeApiClient(AutoscalingV2Api);
   const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
   const retry: RetryOptions = { attempts: 5, baseDelayMs: 200, maxDelayMs: 5000, ...options.retry };
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
 
   async function call<T>(operation: string, fn: () => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await fn();
-      } catch (err) {
-        const { status, transient, message, retryAfterMs } = describe(err);
-        if (!transient || attempt >= retry.attempts) {
-          throw new KubeApiError(operation, status, message, attempt);
-        }
-        const backoff = Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempt - 1));
-        await sleep(Math.min(retry.maxDelayMs, Math.max(backoff, retryAfterMs ?? 0)));
-      }
+    let attempts = 0;
+    try {
+      return await withRetry(
+        (attempt) => {
+          attempts = attempt;
+          return fn();
+        },
+        {
+          attempts: retry.attempts,
+          backoff: { baseMs: retry.baseDelayMs, maxMs: retry.maxDelayMs },
+          random: () => 1, // no jitter: one reader, waits doubling exactly
+          retryable: (err) => describe(err).transient,
+          // Retry-After (429) lengthens the wait, never beyond maxDelayMs.
+          waitMs: (err, _attempt, backoffMs) =>
+            Math.min(retry.maxDelayMs, Math.max(backoffMs, describe(err).retryAfterMs ?? 0)),
+          ...(options.sleep ? { sleep: options.sleep } : {}),
+        },
+      );
+    } catch (err) {
+      const { status, message } = describe(err);
+      throw new KubeApiError(operation, status, message, attempts);
     }
   }
 

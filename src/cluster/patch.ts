@@ -6,6 +6,7 @@ import {
   setHeaderOptions,
   type KubeConfig,
 } from '@kubernetes/client-node';
+import { retry } from '../util/retry.js';
 
 /** The outcome of patching one object. `changed: false` with `ok: true` means it already matched. */
 export interface PatchResult {
@@ -65,7 +66,6 @@ export function createClusterPatcher(kc: KubeConfig, options: ClusterPatcherOpti
   const maxAttempts = options.maxAttempts ?? 5;
   const fieldManager = options.fieldManager ?? 'gpuops';
   const dryRun = options.dryRun ? 'All' : undefined;
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
 
   /**
    * Read → compare → patch, retried. `read` returns the resourceVersion and the patch body to
@@ -79,47 +79,57 @@ export function createClusterPatcher(kc: KubeConfig, options: ClusterPatcherOpti
   ): Promise<PatchResult> {
     const label = `${base.kind} ${base.namespace ? `${base.namespace}/` : ''}${base.name}`;
     let attempts = 0;
-    let lastError: { code: number | null; message: string } = { code: null, message: 'not tried' };
-    for (let i = 0; i < maxAttempts; i++) {
-      try {
-        const { resourceVersion, body } = await read();
-        if (body === null) {
+    try {
+      return await retry(
+        async () => {
+          const { resourceVersion, body } = await read();
+          if (body === null) {
+            return {
+              ...base,
+              ok: true,
+              changed: false,
+              attempts,
+              code: null,
+              message: `${label}: ${what} already set`,
+            };
+          }
+          attempts++;
+          const metadata = { ...((body.metadata as Record<string, unknown>) ?? {}), resourceVersion };
+          await write({ ...body, metadata });
+          const note = attempts > 1 ? ` after ${attempts - 1} conflict(s)/retry(ies)` : '';
           return {
             ...base,
             ok: true,
-            changed: false,
+            changed: true,
             attempts,
             code: null,
-            message: `${label}: ${what} already set`,
+            message: `${label}: ${what}${note}${dryRun ? ' (dry run)' : ''}`,
           };
-        }
-        attempts++;
-        const metadata = { ...((body.metadata as Record<string, unknown>) ?? {}), resourceVersion };
-        await write({ ...body, metadata });
-        const note = attempts > 1 ? ` after ${attempts - 1} conflict(s)/retry(ies)` : '';
-        return {
-          ...base,
-          ok: true,
-          changed: true,
-          attempts,
-          code: null,
-          message: `${label}: ${what}${note}${dryRun ? ' (dry run)' : ''}`,
-        };
-      } catch (err) {
-        lastError = describe(err);
-        if (lastError.code === 409) continue; // someone else wrote: re-read and re-apply
-        if (!isTransient(lastError.code, err)) break;
-        await sleep(Math.min(2000, 100 * 2 ** i));
-      }
+        },
+        {
+          attempts: maxAttempts,
+          // 100 ms doubling to 2 s, no jitter; a 409 (someone else wrote) re-reads and re-applies at once.
+          backoff: { baseMs: 100, maxMs: 2000 },
+          random: () => 1,
+          retryable: (err) => {
+            const { code } = describe(err);
+            return code === 409 || isTransient(code, err);
+          },
+          waitMs: (err, _attempt, backoffMs) => (describe(err).code === 409 ? 0 : backoffMs),
+          ...(options.sleep ? { sleep: options.sleep } : {}),
+        },
+      );
+    } catch (err) {
+      const lastError = describe(err);
+      return {
+        ...base,
+        ok: false,
+        changed: false,
+        attempts,
+        code: lastError.code,
+        message: `${label}: could not set ${what}: ${lastError.message}`,
+      };
     }
-    return {
-      ...base,
-      ok: false,
-      changed: false,
-      attempts,
-      code: lastError.code,
-      message: `${label}: could not set ${what}: ${lastError.message}`,
-    };
   }
 
   return {

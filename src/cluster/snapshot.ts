@@ -1,5 +1,5 @@
 // Not re-exported by the package index in 1.4.0; the module has no imports of its own.
-import { quantityToScalar } from '@kubernetes/client-node/dist/util.js';
+import { parseQuantity as quantityValue } from './quantity.js';
 import type { V1Container, V1Node, V1Pod } from '@kubernetes/client-node';
 import { noNewPodsTaints } from '../manifests/scheduling.js';
 import { POOLS } from '../spec/types.js';
@@ -300,11 +300,9 @@ function parseQuantity(q: string | undefined, where: string, field: string, ctx:
   const cached = ctx.quantities.get(q);
   if (cached !== undefined) return cached;
   try {
-    const v = Number(quantityToScalar(String(q)));
-    if (Number.isFinite(v)) {
-      ctx.quantities.set(q, v);
-      return v;
-    }
+    const v = quantityValue(String(q));
+    ctx.quantities.set(q, v);
+    return v;
   } catch {
     // reported below
   }

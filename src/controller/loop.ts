@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { sleep } from '../util/retry.js';
 import type { ControllerMetrics } from './metrics.js';
 
 /** Counters of one reconcile pass, logged as one summary line. */
@@ -37,19 +38,6 @@ export function backoffSeconds(intervalSeconds: number, failures: number, maxBac
   return Math.min(maxBackoffSeconds, intervalSeconds * 2 ** failures);
 }
 
-function sleep(seconds: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const t = setTimeout(done, seconds * 1000);
-    function done(): void {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
-
 /**
  * The controller loop: one pass at a time, an interval between passes, exponential backoff after
  * failures, passes only while leading, a clean end when `signal` aborts (the pass in flight
@@ -60,7 +48,7 @@ export async function runLoop(opts: LoopOptions): Promise<number> {
   let passes = 0;
   while (!opts.signal.aborted) {
     if (opts.isLeader && !opts.isLeader()) {
-      await sleep(Math.min(opts.intervalSeconds, 1), opts.signal);
+      await sleep(Math.min(opts.intervalSeconds, 1) * 1000, opts.signal);
       continue;
     }
     const end = opts.metrics.passDuration.startTimer();
@@ -93,7 +81,7 @@ export async function runLoop(opts: LoopOptions): Promise<number> {
     } finally {
       end();
     }
-    await sleep(backoffSeconds(opts.intervalSeconds, failures, opts.maxBackoffSeconds), opts.signal);
+    await sleep(backoffSeconds(opts.intervalSeconds, failures, opts.maxBackoffSeconds) * 1000, opts.signal);
   }
   return passes;
 }

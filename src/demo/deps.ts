@@ -10,6 +10,7 @@ import type { BenchmarkProgress } from '../benchmark/runner.js';
 import { compose } from '../cli/compose.js';
 import { settingsWith } from '../config/settings.js';
 import type { ReconcileDeps } from '../controller/reconcile.js';
+import { sleep } from '../util/retry.js';
 import type { DemoCluster } from './cluster.js';
 
 /** Inputs of {@link buildDemoDeps}. */
@@ -41,7 +42,7 @@ export function simulatedClock(demo: DemoCluster): RunnerClock {
     now: () => clock.now(),
     sleep: (seconds) => {
       clock.advance(seconds);
-      return new Promise((resolve) => setTimeout(resolve, REAL_PAUSE_MS));
+      return sleep(REAL_PAUSE_MS);
     },
   };
 }

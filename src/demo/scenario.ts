@@ -31,6 +31,7 @@ import { startDemoCluster, type DemoCluster } from './cluster.js';
 import { buildDemoDeps } from './deps.js';
 import type { DemoListener } from './events.js';
 import { createOrigin, git, mergeBranch, syncCheckout } from './git-origin.js';
+import { sleep } from '../util/retry.js';
 
 /** The example GitOps repo the demo seeds its origin with. */
 export const EXAMPLES_DIR = fileURLToPath(new URL('../../examples/gitops-repo/', import.meta.url));
@@ -139,8 +140,6 @@ const SCALING_INTERVAL_SECONDS = 60;
  */
 const BENCHMARK_INTERVAL_SECONDS = 520;
 const KIND_ORDER: Record<string, number> = { pools: 0, placement: 1, scale: 2 };
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function checkDir(dir: string): void {
   if (existsSync(dir) && readdirSync(dir).length > 0) {

@@ -4,13 +4,14 @@
  * argocd-application.yaml: a directory source with `recurse: true`, `syncOptions:
  * [ServerSideApply=true]`, `automated.prune: true`), on the subset of features gpuops's folder uses.
  */
+import type { KubeObject } from '../cluster/object.js';
 import path from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { readManifestDirectory } from './directory-source.js';
 import { readKustomizeTree } from './kustomize-tree.js';
 import { kubeObjectApi, messageOf, type LiveObject, type ObjectApi } from './object-api.js';
 import { sortForSync, syncOptions, syncWave, type WavedManifest } from './sync-order.js';
-import type { ApplyError, ApplySummary, ManifestObject, ObjectRef } from './types.js';
+import type { ApplyError, ApplySummary, ObjectRef } from './types.js';
 
 /** Argo CD's annotation-based resource tracking: `<app>:<group>/<kind>:<namespace>/<name>`. */
 export const TRACKING_ANNOTATION = 'argocd.argoproj.io/tracking-id';
@@ -49,7 +50,7 @@ export interface ApplyFolderOptions {
   api?: ObjectApi;
 }
 
-const refOf = (o: ManifestObject | LiveObject): ObjectRef => ({
+const refOf = (o: KubeObject | LiveObject): ObjectRef => ({
   apiVersion: o.apiVersion!,
   kind: o.kind!,
   ...(o.metadata?.namespace ? { namespace: o.metadata.namespace } : {}),

@@ -6,10 +6,11 @@
  * `Kustomization` and fails the sync, as it does in Argo CD. Flux's generated kustomization reads
  * the same files when the folder holds no kustomization (see `manifests/cluster-layout.ts`).
  */
+import type { KubeObject } from '../cluster/object.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { checkObject, parseDocuments } from './kustomize-tree.js';
-import type { ApplyError, ManifestObject, SourcedManifest } from './types.js';
+import type { ApplyError, SourcedManifest } from './types.js';
 
 /** File names Argo CD's directory source reads (its `manifestFile` pattern, without Jsonnet). */
 const MANIFEST_FILE = /\.(yaml|yml|json)$/;
@@ -77,7 +78,7 @@ export function readManifestDirectory(dir: string, options: DirectoryOptions = {
         errors.push({ reason: 'InvalidManifest', file: rel, line, message: `${rel}:${line}: ${problem}` });
         continue;
       }
-      manifests.push({ file: rel, line, object: structuredClone(value) as ManifestObject });
+      manifests.push({ file: rel, line, object: structuredClone(value) as KubeObject });
     }
   }
   return { manifests, errors };

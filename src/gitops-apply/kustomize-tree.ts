@@ -7,10 +7,11 @@
  * would change the objects (patches, images, name prefixes, generators, …) are reported as
  * unsupported rather than silently ignored, and that kustomization is skipped.
  */
+import type { KubeObject } from '../cluster/object.js';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { LineCounter, parseAllDocuments } from 'yaml';
-import type { ApplyError, ManifestObject, SourcedManifest } from './types.js';
+import type { ApplyError, SourcedManifest } from './types.js';
 
 /** The file names kustomize accepts for a kustomization, in its order of preference. */
 export const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
@@ -122,7 +123,7 @@ export function readKustomizeTree(dir: string): KustomizeTree {
         });
         continue;
       }
-      const object = structuredClone(value) as ManifestObject;
+      const object = structuredClone(value) as KubeObject;
       if (namespace !== undefined && object.kind !== 'Namespace' && object.kind !== 'Node') {
         object.metadata.namespace = namespace;
       }

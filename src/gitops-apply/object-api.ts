@@ -2,13 +2,14 @@
  * The Kubernetes side of the applier, on `@kubernetes/client-node`'s `KubernetesObjectApi`:
  * discovery of a kind's scope, read, server-side apply, list by label and delete.
  */
+import type { KubeObject } from '../cluster/object.js';
 import {
   KubernetesObjectApi,
   PatchStrategy,
   type KubeConfig,
   type KubernetesObject,
 } from '@kubernetes/client-node';
-import type { ManifestObject, ObjectRef } from './types.js';
+import type { ObjectRef } from './types.js';
 
 /** A live object as returned by the API server. */
 export type LiveObject = KubernetesObject & {
@@ -22,7 +23,7 @@ export interface ObjectApi {
   /** The live object, or undefined on 404. */
   read(ref: ObjectRef): Promise<LiveObject | undefined>;
   /** Server-side apply (`application/apply-patch+yaml`) of `obj` as `fieldManager`, with `force`. */
-  apply(obj: ManifestObject, fieldManager: string, force: boolean): Promise<LiveObject>;
+  apply(obj: KubeObject, fieldManager: string, force: boolean): Promise<LiveObject>;
   /** Every object of a kind with the label selector, in all namespaces, page by page. */
   list(apiVersion: string, kind: string, labelSelector: string): Promise<LiveObject[]>;
   /** Deletes with background propagation; a 404 counts as done. */

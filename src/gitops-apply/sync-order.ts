@@ -4,7 +4,8 @@
  * (`argocd.argoproj.io/sync-wave`, default 0, lower first), then by kind (Helm's kind order:
  * Namespace first, workloads late, unknown kinds and custom resources last), then by name.
  */
-import type { ManifestObject, SourcedManifest } from './types.js';
+import type { KubeObject } from '../cluster/object.js';
+import type { SourcedManifest } from './types.js';
 
 export const SYNC_WAVE_ANNOTATION = 'argocd.argoproj.io/sync-wave';
 export const SYNC_OPTIONS_ANNOTATION = 'argocd.argoproj.io/sync-options';
@@ -53,7 +54,7 @@ export const KIND_ORDER: readonly string[] = [
  * @returns the wave, or an error message when the annotation is not an integer (Argo CD fails
  *   the sync on such a value)
  */
-export function syncWave(obj: ManifestObject): { wave: number } | { error: string } {
+export function syncWave(obj: KubeObject): { wave: number } | { error: string } {
   const raw = obj.metadata.annotations?.[SYNC_WAVE_ANNOTATION];
   if (raw === undefined || raw.trim() === '') return { wave: 0 };
   if (!/^\s*[-+]?\d+\s*$/.test(raw)) {

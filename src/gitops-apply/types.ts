@@ -3,19 +3,7 @@
  * one sync.
  */
 
-/** A Kubernetes object as read from a manifest file (possibly partial, e.g. a Node with only labels). */
-export interface ManifestObject {
-  apiVersion: string;
-  kind: string;
-  metadata: {
-    name: string;
-    namespace?: string;
-    labels?: Record<string, string>;
-    annotations?: Record<string, string>;
-    [key: string]: unknown;
-  };
-  [key: string]: unknown;
-}
+import type { KubeObject } from '../cluster/object.js';
 
 /** One object with where it came from. */
 export interface SourcedManifest {
@@ -23,7 +11,8 @@ export interface SourcedManifest {
   file: string;
   /** 1-based line where the YAML document starts. */
   line: number;
-  object: ManifestObject;
+  /** The object as read from the file (possibly partial, e.g. a Node with only labels). */
+  object: KubeObject;
 }
 
 /** Identifies one object in messages and summaries. */

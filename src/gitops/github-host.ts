@@ -12,7 +12,7 @@
  */
 import Bottleneck from 'bottleneck';
 import { Octokit } from 'octokit';
-import { sleep as defaultSleep } from '../util/retry.js';
+import { retry } from '../util/retry.js';
 import { branchPrefix } from './branch-name.js';
 import { decidePullRequest } from './ensure-pull-request.js';
 import { redact } from './git-errors.js';
@@ -109,6 +109,17 @@ function header(e: ErrorLike, name: string): string | undefined {
   return v === undefined ? undefined : String(v);
 }
 
+/**
+ * Seconds of `retry-after` of a 429 that neither the throttling plugin's primary nor its secondary
+ * limit handles, else null (not such a 429, or no number in the header).
+ */
+function plainRetryAfterSeconds(e: ErrorLike): number | null {
+  if (e?.status !== 429) return null;
+  if (/secondary rate/i.test(e.message ?? '') || header(e, 'x-ratelimit-remaining') === '0') return null;
+  const seconds = Number(header(e, 'retry-after'));
+  return Number.isFinite(seconds) ? seconds : null;
+}
+
 function isRateLimited(e: ErrorLike): boolean {
   return (
     e.status === 429 ||
@@ -177,21 +188,26 @@ export class GitHubHost implements PullRequestHost {
     });
     // A 429 with `retry-after` that is neither a secondary nor a primary limit: the throttling
     // plugin leaves it alone, so it is waited out here (outermost hook), within the same bound.
-    this.octokit.hook.wrap('request', async (request, opts) => {
-      for (let retryCount = 0; ; retryCount++) {
-        try {
+    // `decide` bounds the attempts (retry count and wait), as for the plugin's own limits.
+    this.octokit.hook.wrap('request', (request, opts) => {
+      let retryCount = 0;
+      return retry(
+        async (attempt) => {
+          retryCount = attempt - 1;
           return await request(opts);
-        } catch (err) {
-          const e = err as ErrorLike;
-          const seconds = Number(header(e, 'retry-after'));
-          const handled =
-            /secondary rate/i.test(e.message ?? '') || header(e, 'x-ratelimit-remaining') === '0';
-          if (e.status !== 429 || handled || !Number.isFinite(seconds)) throw err;
-          if (!decide({ kind: 'retry-after', seconds, retryCount, method: opts.method, url: opts.url }))
-            throw err;
-          await defaultSleep(seconds * ms);
-        }
-      }
+        },
+        {
+          attempts: Number.POSITIVE_INFINITY,
+          retryable: (err) => {
+            const seconds = plainRetryAfterSeconds(err as ErrorLike);
+            return (
+              seconds !== null &&
+              decide({ kind: 'retry-after', seconds, retryCount, method: opts.method, url: opts.url })
+            );
+          },
+          waitMs: (err) => (plainRetryAfterSeconds(err as ErrorLike) ?? 0) * ms,
+        },
+      );
     });
   }
 

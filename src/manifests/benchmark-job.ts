@@ -1,7 +1,8 @@
+import type { KubeObject } from '../cluster/object.js';
 import type { PolicySpec, ResolvedAlgorithm } from '../spec/types.js';
 import { dnsLabel } from './names.js';
 import { containerEnv, containerResources, poolScheduling } from './scheduling.js';
-import { cloneTemplate, type Manifest } from './templates.js';
+import { cloneTemplate } from './templates.js';
 
 /** Label on a benchmark Job and its pod: the full name of the Job (finds its pods). */
 export const BENCHMARK_JOB_LABEL = 'gpuops.dev/benchmark-job';
@@ -23,7 +24,7 @@ export interface BenchmarkJobInput {
   /** Pins the run to test nodes of this GPU product (`nvidia.com/gpu.product`), when the policy keeps one test node per product. */
   gpuProduct?: string | null;
   /** `templates/benchmark-job.yaml`, parsed. */
-  template: Manifest;
+  template: KubeObject;
 }
 
 /**
@@ -48,9 +49,9 @@ export function benchmarkJobName(algorithm: string, specHash: string, sequence: 
  * (https://kubernetes.io/docs/concepts/workloads/controllers/job/#pod-failure-policy, which
  * requires `restartPolicy: Never`).
  */
-export function renderBenchmarkJob(input: BenchmarkJobInput): Manifest {
+export function renderBenchmarkJob(input: BenchmarkJobInput): KubeObject {
   const { algorithm: alg, policy, specHash } = input;
-  const job = cloneTemplate(input.template) as Manifest & { spec: JobSpec };
+  const job = cloneTemplate(input.template) as KubeObject & { spec: JobSpec };
   const name = benchmarkJobName(alg.name, specHash, input.sequence);
   const labels = {
     ...job.metadata.labels,

@@ -1,4 +1,5 @@
 import type { NodeInfo, Taint } from '../cluster/types.js';
+import type { FileChange } from '../gitops/types.js';
 import type { PoolAssignment } from '../pools/types.js';
 import type { PolicySpec } from '../spec/types.js';
 import { renderYaml } from './yaml.js';
@@ -17,14 +18,8 @@ export const MOVED_BY_ANNOTATION = 'gpuops.dev/moved-by';
 /** When gpuops moved it (ISO-8601); written once with the move, kept while the node stays. */
 export const MOVED_AT_ANNOTATION = 'gpuops.dev/moved-at';
 
-/**
- * A rendered file, repo-relative path with `/`; the same shape as `FileChange` of
- * `src/gitops/types.ts` without deletions (pure modules may not import gitops/).
- */
-export interface RenderedFile {
-  path: string;
-  content: string;
-}
+/** A rendered file: a {@link FileChange} that writes (repo-relative path with `/`, never a deletion). */
+export type RenderedFile = FileChange & { content: string };
 
 /** Folder of the node manifests of a cluster. */
 export function nodesDir(cluster: string): string {

@@ -1,17 +1,5 @@
+import type { KubeObject } from '../cluster/object.js';
 import { parse } from 'yaml';
-
-/** A Kubernetes object as plain JSON, as the renderers build it. */
-export interface Manifest {
-  apiVersion: string;
-  kind: string;
-  metadata: {
-    name: string;
-    namespace?: string;
-    labels?: Record<string, string>;
-    annotations?: Record<string, string>;
-  };
-  [key: string]: unknown;
-}
 
 /**
  * The base objects in `templates/` that the workload renderers fill. Parsed once at the edge
@@ -19,13 +7,13 @@ export interface Manifest {
  */
 export interface WorkloadTemplates {
   /** `templates/benchmark-job.yaml`: a batch/v1 Job. */
-  benchmarkJob: Manifest;
+  benchmarkJob: KubeObject;
   /** `templates/deployment.yaml`: an apps/v1 Deployment. */
-  deployment: Manifest;
+  deployment: KubeObject;
   /** `templates/hpa.yaml`: an autoscaling/v2 HorizontalPodAutoscaler. */
-  hpa: Manifest;
+  hpa: KubeObject;
   /** `templates/kustomization.yaml`: a kustomize.config.k8s.io/v1beta1 Kustomization. */
-  kustomization: Manifest;
+  kustomization: KubeObject;
 }
 
 /** File name in `templates/` and the `apiVersion`/`kind` it must hold, per template. */
@@ -61,7 +49,7 @@ export function parseWorkloadTemplates(texts: Record<keyof WorkloadTemplates, st
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       throw new Error(`templates/${file}: must be one YAML mapping (a Kubernetes object)`);
     }
-    const obj = value as Manifest;
+    const obj = value as KubeObject;
     if (obj.apiVersion !== apiVersion || obj.kind !== kind) {
       throw new Error(
         `templates/${file}: expected apiVersion ${apiVersion} kind ${kind}, got ${String(obj.apiVersion)} ${String(obj.kind)}`,

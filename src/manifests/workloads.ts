@@ -1,6 +1,7 @@
+import type { KubeObject } from '../cluster/object.js';
 import type { PolicySpec, ResolvedAlgorithm } from '../spec/types.js';
 import { containerEnv, containerResources, poolScheduling } from './scheduling.js';
-import { cloneTemplate, type Manifest, type WorkloadTemplates } from './templates.js';
+import { cloneTemplate, type WorkloadTemplates } from './templates.js';
 import { renderYaml } from './yaml.js';
 
 /**
@@ -54,9 +55,9 @@ function workloadLabels(name: string): Record<string, string> {
  * imperativeness"; Kubernetes HPA docs, "Migrating Deployments to horizontal autoscaling").
  * @throws RangeError when `replicas` is given and not an integer ≥ 0
  */
-export function renderDeployment(input: WorkloadInput): Manifest {
+export function renderDeployment(input: WorkloadInput): KubeObject {
   const { algorithm: alg, policy, pool } = input;
-  const d = cloneTemplate(input.templates.deployment) as Manifest & { spec: DeploymentSpec };
+  const d = cloneTemplate(input.templates.deployment) as KubeObject & { spec: DeploymentSpec };
   const labels = workloadLabels(alg.name);
   d.metadata = {
     ...d.metadata,
@@ -118,9 +119,9 @@ export function hpaAverageValue(policy: PolicySpec): string {
  * dcgm-exporter through the Prometheus Adapter) with target `AverageValue` =
  * `scaling.hpa.targetUtilization`, and the policy's stabilisation windows as `behavior`.
  */
-export function renderHpa(input: WorkloadInput): Manifest {
+export function renderHpa(input: WorkloadInput): KubeObject {
   const { algorithm: alg, policy } = input;
-  const h = cloneTemplate(input.templates.hpa) as Manifest & { spec: Record<string, unknown> };
+  const h = cloneTemplate(input.templates.hpa) as KubeObject & { spec: Record<string, unknown> };
   h.metadata = {
     ...h.metadata,
     name: alg.name,

@@ -10,6 +10,7 @@
  *   `force=true`, which moves ownership.
  * Not modelled: ownership taken by Update operations (PUT/PATCH), so they never conflict.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { mergeKeyOf, strategicMergePatch } from './patch.js';
 import { SimApiError, type KubeObject } from './types.js';
 
@@ -142,8 +143,9 @@ function deleteAt(obj: unknown, path: string[]): void {
   }
 }
 
+/** Deep equality of two JSON values, whatever the key order (`{a, b}` equals `{b, a}`). */
 function sameValue(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+  return isDeepStrictEqual(a, b);
 }
 
 /** Options of one apply request. */

@@ -3,36 +3,11 @@
  * selectors, paging, patches, watch) and the behaviour part (scheduler, Job and Deployment
  * controllers, dcgm-exporter pages, load model, clock) meet only through these types.
  */
+import type { KubeObject as BaseKubeObject } from '../cluster/object.js';
 
-/** Any Kubernetes object as JSON. */
-export interface KubeObject {
-  apiVersion: string;
-  kind: string;
-  metadata: {
-    name: string;
-    namespace?: string;
-    uid?: string;
-    resourceVersion?: string;
-    generation?: number;
-    labels?: Record<string, string>;
-    annotations?: Record<string, string>;
-    creationTimestamp?: string;
-    deletionTimestamp?: string;
-    ownerReferences?: {
-      apiVersion: string;
-      kind: string;
-      name: string;
-      uid: string;
-      controller?: boolean;
-      blockOwnerDeletion?: boolean;
-    }[];
-    managedFields?: unknown[];
-    [key: string]: unknown;
-  };
-  spec?: any; // eslint-disable-line @typescript-eslint/no-explicit-any
-  status?: any; // eslint-disable-line @typescript-eslint/no-explicit-any
-  [key: string]: unknown;
-}
+/** Any Kubernetes object as JSON: gpuops's one object type, with `spec` and `status` left open. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type KubeObject = BaseKubeObject<any, any>;
 
 /** Plural resource names the simulator serves. */
 export type Resource =

@@ -5,9 +5,17 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 
-/** Waits `ms` milliseconds (node:timers/promises). */
-export function sleep(ms: number): Promise<void> {
-  return delay(Math.max(0, ms)).then(() => undefined);
+/**
+ * Waits `ms` milliseconds (node:timers/promises); negative waits count as 0. With `signal`, the
+ * wait ends early (resolving, not rejecting) when the signal aborts, or at once when it already has.
+ */
+export async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return;
+  try {
+    await delay(Math.max(0, ms), undefined, signal ? { signal } : undefined);
+  } catch (err) {
+    if (!signal?.aborted) throw err;
+  }
 }
 
 /** Exponential backoff between attempts, in milliseconds. */
@@ -42,11 +50,16 @@ export interface RetryOptions {
   backoff?: Backoff;
   /** Whether an error is worth another attempt; default: every error. */
   retryable?: (err: unknown) => boolean;
+  /**
+   * The wait after failed attempt `attempt`, given the backoff's `backoffMs` (e.g. honour a
+   * server's `Retry-After`, or retry a conflict at once with 0); default `backoffMs`.
+   */
+  waitMs?: (err: unknown, attempt: number, backoffMs: number) => number;
   /** Called before each wait (after a retryable failure that is not the last). */
   onRetry?: (err: unknown, attempt: number, waitMs: number) => void | Promise<void>;
   /** Injected for tests; default {@link sleep}. */
   sleep?: (ms: number) => Promise<void>;
-  /** Injected for tests; 0..1. */
+  /** Jitter source, 0..1 (see {@link backoffDelay}); `() => 1` waits the full backoff. Injected for tests. */
   random?: () => number;
 }
 
@@ -61,9 +74,10 @@ export async function retry<T>(fn: (attempt: number) => Promise<T>, options: Ret
       return await fn(attempt);
     } catch (err) {
       if (attempt >= attempts || !(options.retryable ?? (() => true))(err)) throw err;
-      const ms = backoffDelay(attempt, options.backoff, options.random);
+      const backoffMs = backoffDelay(attempt, options.backoff, options.random);
+      const ms = options.waitMs ? options.waitMs(err, attempt, backoffMs) : backoffMs;
       await options.onRetry?.(err, attempt, ms);
-      await (options.sleep ?? sleep)(ms);
+      if (ms > 0) await (options.sleep ?? sleep)(ms);
     }
   }
 }

@@ -53,11 +53,60 @@ function labellingPass(identity: string, records: PassRecord[], ms = 20): () => 
   };
 }
 
+/**
+ * A Lease API that notes when each attempt (a read) starts, so a test counts attempts instead of
+ * waiting a fixed time or bounding wall-clock time; `cut` makes every call hang, as when the API
+ * server stops answering, and `renewals` keeps the renewTime of each write that got through.
+ */
+function observedLease(leaseName: string): {
+  reads: number[];
+  renewals: string[];
+  cut: boolean;
+  api: LeaseApi;
+} {
+  const real = kubeLeaseApi(kc, LEASE_NS, leaseName);
+  const hang = (): Promise<never> => new Promise<never>(() => {});
+  const reads: number[] = [];
+  const renewals: string[] = [];
+  const o: { reads: number[]; renewals: string[]; cut: boolean; api: LeaseApi } = {
+    reads,
+    renewals,
+    cut: false,
+    api: {
+      read: () => {
+        reads.push(Date.now());
+        return o.cut ? hang() : real.read();
+      },
+      create: async (spec) => {
+        if (o.cut) return hang();
+        const ok = await real.create(spec);
+        if (ok) renewals.push(spec.renewTime);
+        return ok;
+      },
+      replace: async (spec, rv) => {
+        if (o.cut) return hang();
+        const ok = await real.replace(spec, rv);
+        if (ok && spec.holderIdentity) renewals.push(spec.renewTime);
+        return ok;
+      },
+    } as LeaseApi,
+  };
+  return o;
+}
+
+/** The attempts in `reads` that started in [from, to] (epoch ms). */
+const attemptsBetween = (reads: readonly number[], from: number, to: number) =>
+  reads.filter((t) => t >= from && t <= to).length;
+
+async function lease(leaseName: string) {
+  return (await coordination.readNamespacedLease({ name: leaseName, namespace: LEASE_NS })).spec!;
+}
+
 function controller(
   identity: string,
   leaseName: string,
   pass: () => Promise<PassSummary>,
-  extra: { close?: () => Promise<void> } = {},
+  extra: { close?: () => Promise<void>; leaseApi?: LeaseApi } = {},
 ): Promise<RunningController> {
   return startController({
     identity,
@@ -108,9 +157,12 @@ describe('two controllers against one simulated cluster', () => {
     const records: PassRecord[] = [];
     const a = await controller('replica-a', 'gpuops-two', labellingPass('replica-a', records));
     await until('replica-a to lead', () => a.isLeader());
-    const b = await controller('replica-b', 'gpuops-two', labellingPass('replica-b', records));
+    const bLease = observedLease('gpuops-two');
+    const b = await controller('replica-b', 'gpuops-two', labellingPass('replica-b', records), {
+      leaseApi: bLease.api,
+    });
     await until('10 passes', () => records.length >= 10);
-    await sleep(4 * RETRY * 1000);
+    await until('replica-b to try four times', () => bLease.reads.length >= 4);
 
     expect(await holder('gpuops-two')).toBe('replica-a');
     expect(a.isLeader()).toBe(true);
@@ -126,13 +178,14 @@ describe('two controllers against one simulated cluster', () => {
       /gpuops_reconcile_passes_total\{result="success"\} [1-9]/,
     );
 
-    const stoppedAt = Date.now();
     await a.stop();
+    const releasedAt = Date.now();
     const aLastEnd = Math.max(...records.filter((r) => r.identity === 'replica-a').map((r) => r.end));
-    const takeover = await until('replica-b to lead', async () =>
-      (await holder('gpuops-two')) === 'replica-b' ? Date.now() : undefined,
-    );
-    expect((takeover - stoppedAt) / 1000).toBeLessThan(RETRY + 1);
+    await until('replica-b to lead', async () => (await holder('gpuops-two')) === 'replica-b');
+    // Within one retry period: the first attempt of replica-b after the release takes the Lease
+    // (its acquireTime is the time of that attempt's decision).
+    const acquiredAt = new Date((await lease('gpuops-two')).acquireTime!).getTime();
+    expect(attemptsBetween(bLease.reads, releasedAt, acquiredAt)).toBeLessThanOrEqual(1);
     await until('a pass by replica-b', () => records.some((r) => r.identity === 'replica-b'));
     const bFirstStart = Math.min(...records.filter((r) => r.identity === 'replica-b').map((r) => r.start));
     // No overlap: replica-b's first write starts after replica-a's last one ended.
@@ -151,43 +204,29 @@ describe('two controllers against one simulated cluster', () => {
 
   it('a leader cut off from the Lease stops writing before the other takes over after the lease duration', async () => {
     const records: PassRecord[] = [];
-    let cut = false;
-    const real = kubeLeaseApi(kc, LEASE_NS, 'gpuops-cut');
-    // Cut off: every Lease call hangs, as when the API server stops answering (or the process is
-    // paused); the renew deadline, not a failed call, must stop cut-a from writing.
-    const hang = (): Promise<never> => new Promise<never>(() => {});
-    const partitionable: LeaseApi = {
-      read: () => (cut ? hang() : real.read()),
-      create: (spec) => (cut ? hang() : real.create(spec)),
-      replace: (spec, rv) => (cut ? hang() : real.replace(spec, rv)),
-    };
-    const a = await startController({
-      identity: 'cut-a',
-      leaseApi: partitionable,
-      leaseDurationSeconds: LEASE_DURATION,
-      retryPeriodSeconds: RETRY,
-      intervalSeconds: 0.05,
-      maxBackoffSeconds: 0.2,
-      healthPort: 0,
-      healthHost: '127.0.0.1',
-      pass: labellingPass('cut-a', records),
-      log: silent,
+    // cut-a is cut off by its Lease calls hanging: the renew deadline, not a failed call, must
+    // stop it from writing.
+    const aLease = observedLease('gpuops-cut');
+    const a = await controller('cut-a', 'gpuops-cut', labellingPass('cut-a', records), {
+      leaseApi: aLease.api,
     });
     await until('cut-a to lead', () => a.isLeader());
-    const b = await controller('cut-b', 'gpuops-cut', labellingPass('cut-b', records));
-    await sleep(3 * RETRY * 1000);
+    const bLease = observedLease('gpuops-cut');
+    const b = await controller('cut-b', 'gpuops-cut', labellingPass('cut-b', records), {
+      leaseApi: bLease.api,
+    });
+    await until('cut-b to try three times', () => bLease.reads.length >= 3);
     expect(await holder('gpuops-cut')).toBe('cut-a');
 
-    cut = true; // no renewal reaches the Lease any more
-    const cutAt = Date.now();
-    const takeover = await until('cut-b to lead', async () =>
-      (await holder('gpuops-cut')) === 'cut-b' ? Date.now() : undefined,
-    );
-    const elapsed = (takeover - cutAt) / 1000;
-    // The Lease is respected for its duration (from the last renewal, up to one retry before the cut) …
-    expect(elapsed).toBeGreaterThanOrEqual(LEASE_DURATION - RETRY - 0.1);
-    // … and taken over within the lease duration plus one retry period (plus scheduling slack).
-    expect(elapsed).toBeLessThan(LEASE_DURATION + RETRY + 1);
+    aLease.cut = true; // no renewal reaches the Lease any more
+    await until('cut-b to lead', async () => (await holder('gpuops-cut')) === 'cut-b');
+    const lastRenewal = Date.parse(aLease.renewals.at(-1)!);
+    const expiry = lastRenewal + LEASE_DURATION * 1000;
+    const acquiredAt = new Date((await lease('gpuops-cut')).acquireTime!).getTime();
+    // The Lease is respected for its full duration after cut-a's last renewal …
+    expect(acquiredAt).toBeGreaterThanOrEqual(expiry);
+    // … and taken by the first attempt of cut-b after it expired (within one retry period).
+    expect(attemptsBetween(bLease.reads, expiry, acquiredAt)).toBeLessThanOrEqual(1);
     await until('a pass by cut-b', () => records.some((r) => r.identity === 'cut-b'));
     const aLastEnd = Math.max(...records.filter((r) => r.identity === 'cut-a').map((r) => r.end));
     const bFirstStart = Math.min(...records.filter((r) => r.identity === 'cut-b').map((r) => r.start));
@@ -203,13 +242,15 @@ describe('one controller', () => {
   it('lets the pass in flight finish before releasing the Lease and closing the reconciler', async () => {
     const events: string[] = [];
     let inPass = false;
+    let endPass!: () => void;
+    const passMayEnd = new Promise<void>((resolve) => (endPass = resolve));
     const c = await controller(
       'slow',
       'gpuops-slow',
       async () => {
         inPass = true;
         events.push('pass start');
-        await sleep(400);
+        await passMayEnd; // held open until the test has asked the controller to stop
         events.push('pass end');
         inPass = false;
         return summary;
@@ -221,8 +262,11 @@ describe('one controller', () => {
       },
     );
     await until('a pass in flight', () => inPass);
-    await c.stop();
-    expect(events.slice(-3)).toEqual(['pass start', 'pass end', 'close (holder=none)']);
+    const stopping = c.stop();
+    events.push('stop asked');
+    endPass();
+    await stopping;
+    expect(events.slice(-4)).toEqual(['pass start', 'stop asked', 'pass end', 'close (holder=none)']);
     expect(await c.stop()).toBeGreaterThanOrEqual(1); // idempotent
   });
 

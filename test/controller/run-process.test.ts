@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sleep, until } from '../support/wait.js';
+import { until } from '../support/wait.js';
 import { startSimCluster, type SimCluster } from '../../src/sim/index.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -141,6 +141,33 @@ async function holder(): Promise<string | undefined> {
   }
 }
 
+async function lease(): Promise<k8s.V1Lease> {
+  return coordination.readNamespacedLease({ name: LEASE_NAME, namespace: LEASE_NS });
+}
+
+/** The Lease's times in epoch ms. */
+function spec(l: k8s.V1Lease): { renewTime: number; acquireTime: number } {
+  return {
+    renewTime: new Date(l.spec!.renewTime!).getTime(),
+    acquireTime: new Date(l.spec!.acquireTime!).getTime(),
+  };
+}
+
+/**
+ * Waits until `identity` has renewed the Lease `n` more times (time passes as renewals, not as a
+ * fixed sleep), checking on each read that it still holds it and running `check`.
+ */
+async function renewalsBy(identity: string, n: number, check?: () => Promise<void>): Promise<void> {
+  const seen = new Set<number>();
+  await until(`${n} renewals by ${identity}`, async () => {
+    const l = await lease();
+    expect(l.spec?.holderIdentity).toBe(identity);
+    await check?.();
+    seen.add(spec(l).renewTime);
+    return seen.size > n;
+  });
+}
+
 async function leaderGauge(p: Proc): Promise<number> {
   const res = await fetch(`http://127.0.0.1:${await p.port}/metrics`);
   const m = /^gpuops_leader (\S+)$/m.exec(await res.text());
@@ -188,41 +215,42 @@ describe('two gpuops run processes against one simulated cluster', () => {
     });
     const [leader, follower] = first === 'proc-a' ? [a, b] : [b, a];
 
-    // Over several retry periods: the Lease and both gauges agree that exactly one leads.
+    // Over five renewals: the Lease and both gauges agree that exactly one leads.
     await until('the leader gauge', async () => (await leaderGauge(leader)) === 1);
-    for (let i = 0; i < 5; i++) {
-      expect(await holder()).toBe(leader.identity);
+    await renewalsBy(leader.identity, 5, async () => {
       expect([await leaderGauge(leader), await leaderGauge(follower)]).toEqual([1, 0]);
-      await sleep(RETRY * 1000);
-    }
+    });
 
     // kill -9: no release; the follower takes over once the Lease has expired.
     leader.child.kill('SIGKILL');
-    const killedAt = Date.now();
+    const lastRenewal = spec(await lease()).renewTime;
     await until('the follower to lead', async () =>
       (await holder()) === follower.identity ? true : undefined,
     );
-    const elapsed = (Date.now() - killedAt) / 1000;
-    expect(elapsed).toBeGreaterThanOrEqual(LEASE_DURATION - RETRY - 0.3);
-    expect(elapsed).toBeLessThan(LEASE_DURATION + RETRY + 1.5);
+    // Not before the Lease expired: the follower's acquireTime is at least the lease duration
+    // after the dead leader's last renewal (both as the Lease records them).
+    const acquired = spec(await lease()).acquireTime;
+    expect(acquired - lastRenewal).toBeGreaterThanOrEqual(LEASE_DURATION * 1000);
     await until('the new leader gauge', async () => (await leaderGauge(follower)) === 1);
 
     // A third replica joins as follower; SIGTERM of the leader hands the Lease over.
     const c = startRun('proc-c');
     await c.port;
-    await sleep(3 * RETRY * 1000);
+    await renewalsBy(follower.identity, 3);
     expect(await holder()).toBe(follower.identity);
     expect(await leaderGauge(c)).toBe(0);
 
+    const renewedBeforeStop = spec(await lease()).renewTime;
     follower.child.kill('SIGTERM');
     await until('proc-c to lead', async () => ((await holder()) === 'proc-c' ? true : undefined));
-    const takeoverAt = Date.now();
     expect(await exited(follower)).toBe(0);
     const released = follower.lines
       .map((l) => JSON.parse(l) as { msg: string; time: string })
       .find((l) => l.msg === 'released leader Lease');
     expect(released).toBeDefined();
-    expect((takeoverAt - Date.parse(released!.time)) / 1000).toBeLessThan(RETRY + 1);
+    // Handed over by the release, not by expiry: proc-c took the Lease before the lease duration
+    // since the stopped leader's last renewal had passed.
+    expect(spec(await lease()).acquireTime).toBeLessThan(renewedBeforeStop + LEASE_DURATION * 1000);
     expect(follower.lines.some((l) => l.includes('"msg":"stopped"'))).toBe(true);
     await until('proc-c gauge', async () => (await leaderGauge(c)) === 1);
 

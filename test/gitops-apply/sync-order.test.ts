@@ -4,9 +4,9 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readKustomizeTree } from '../../src/gitops-apply/kustomize-tree.js';
 import { sortForSync, syncOptions, syncWave, type WavedManifest } from '../../src/gitops-apply/sync-order.js';
-import type { ManifestObject } from '../../src/gitops-apply/types.js';
+import type { KubeObject } from '../../src/cluster/object.js';
 
-function obj(kind: string, name: string, wave?: string, namespace?: string): ManifestObject {
+function obj(kind: string, name: string, wave?: string, namespace?: string): KubeObject {
   return {
     apiVersion: kind === 'Deployment' ? 'apps/v1' : 'v1',
     kind,
@@ -49,13 +49,13 @@ describe('syncOptions', () => {
 });
 
 describe('sortForSync', () => {
-  const waved = (o: ManifestObject): WavedManifest => ({
+  const waved = (o: KubeObject): WavedManifest => ({
     file: 'f.yaml',
     line: 1,
     object: o,
     wave: 'wave' in (syncWave(o) as object) ? (syncWave(o) as { wave: number }).wave : 0,
   });
-  const order = (items: ManifestObject[]) =>
+  const order = (items: KubeObject[]) =>
     sortForSync(items.map(waved)).map((i) => `${i.wave} ${i.object.kind} ${i.object.metadata.name}`);
 
   it('lower waves first, whatever the kind', () => {
@@ -67,7 +67,7 @@ describe('sortForSync', () => {
   });
 
   it('within a wave: Namespace first, Deployment before HPA, unknown kinds last, then by name', () => {
-    const hpa: ManifestObject = { ...obj('HorizontalPodAutoscaler', 'a'), apiVersion: 'autoscaling/v2' };
+    const hpa: KubeObject = { ...obj('HorizontalPodAutoscaler', 'a'), apiVersion: 'autoscaling/v2' };
     expect(
       order([
         obj('Node', 'b'),

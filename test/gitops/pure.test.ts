@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { MAX_BRANCH_LENGTH, branchName, branchPrefix } from '../../src/gitops/branch-name.js';
 import { buildChangeSet, groupChangeSets, planFiles } from '../../src/gitops/change-set.js';
-import { classifyGitError, redact } from '../../src/gitops/git-errors.js';
+import { GIT_ERROR_RULES, classifyGitError, redact } from '../../src/gitops/git-errors.js';
 import { parseGitHubRepo } from '../../src/gitops/github-host.js';
 import { desiredHash, parseDesiredHash, renderPrBody, withHashMarker } from '../../src/gitops/pr-body.js';
 import type { ChangeSet } from '../../src/gitops/types.js';
@@ -173,8 +173,65 @@ describe('classifyGitError', () => {
     ],
     ['protected branch', ' ! [remote rejected] main -> main (protected branch hook declined)', 'refused'],
     ['missing repository', "fatal: '/x.git' does not appear to be a git repository", 'refused'],
+    // One row per rule, with a message only that rule matches (git, GitHub and curl wording).
+    [
+      'pre-receive hook',
+      ' ! [remote rejected] main -> main (pre-receive hook declined) timed out',
+      'refused',
+    ],
+    ['protected branch alone', 'GH006: Protected branch update failed; timed out', 'refused'],
+    ['update hook', ' ! [remote rejected] x -> x (hook declined) timed out', 'refused'],
+    [
+      'behind: non-fast-forward',
+      'Updates were rejected because the tip is behind (non-fast-forward)',
+      'non-fast-forward',
+    ],
+    [
+      'remote has work',
+      'Updates were rejected because the remote contains work (fetch first)',
+      'non-fast-forward',
+    ],
+    ['lease: stale info', 'x -> x (stale info)', 'non-fast-forward'],
+    [
+      'ref lock race',
+      "error: cannot lock ref 'refs/heads/x': is at 1a2b but expected 3c4d",
+      'non-fast-forward',
+    ],
+    ['ref update race', ' ! [remote rejected] x -> x (failed to update ref)', 'non-fast-forward'],
+    ['new branch race', ' ! [remote rejected] x -> x (reference already exists)', 'non-fast-forward'],
+    ['other rejection', ' ! [rejected]        x -> x (would clobber existing tag)', 'non-fast-forward'],
+    ['wrong credentials', "fatal: Authentication failed for 'https://h/'", 'auth'],
+    ['no username', "fatal: could not read Username for 'https://h': No such device", 'auth'],
+    ['no password', "fatal: could not read Password for 'https://u@h': No such device", 'auth'],
+    ['ssh key refused', 'git@github.com: Permission denied (publickey).', 'auth'],
+    ['GitHub https', 'remote: Invalid username or password.', 'auth'],
+    ['HTTP 401', 'The requested URL returned error: 401', 'auth'],
+    ['no prompt', 'fatal: terminal prompts disabled', 'auth'],
+    ['read-only token', 'remote: Write access to repository not granted.', 'auth'],
+    [
+      'DNS',
+      'ssh: Could not resolve hostname h: Name or service not known; could not resolve host',
+      'transient',
+    ],
+    ['connection refused', 'ssh: connect to host h port 22: Connection refused', 'transient'],
+    ['connection reset', 'error: Connection reset by peer', 'transient'],
+    ['operation timed out', 'Operation timed out after 300000 milliseconds', 'transient'],
+    ['early EOF', 'fatal: early EOF', 'transient'],
+    ['hung up', 'fatal: the remote end hung up unexpectedly', 'transient'],
+    ['HTTP 429', 'The requested URL returned error: 429', 'transient'],
+    ['HTTP 503', 'The requested URL returned error: 503', 'transient'],
+    ['RPC failed', 'error: RPC failed; curl 56 GnuTLS recv error (-9)', 'transient'],
+    ['temporary DNS failure', 'Temporary failure in name resolution', 'transient'],
+    ['cannot connect', "Failed to connect to h port 443 after 2 ms: Couldn't connect to server", 'transient'],
+    ['https unreachable', "fatal: unable to access 'https://h/': SSL certificate problem", 'transient'],
+    ['concurrent git', "fatal: Unable to create '/r/.git/index.lock': File exists.", 'transient'],
+    ['HTTP 404 is no rule: refused', 'The requested URL returned error: 404', 'refused'],
   ])('%s', (_name, text, kind) => {
     expect(classifyGitError(text)).toBe(kind);
+  });
+
+  it('every rule says why it classifies so', () => {
+    expect(GIT_ERROR_RULES.filter((r) => r.why.trim() === '')).toEqual([]);
   });
 
   it('redacts tokens, their base64 header forms and URL userinfo', () => {

@@ -12,7 +12,7 @@ import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubeLeaseApi } from '../../src/cluster/lease.js';
 import { readKustomizeTree } from '../../src/gitops-apply/kustomize-tree.js';
-import type { ManifestObject } from '../../src/gitops-apply/types.js';
+import type { KubeObject } from '../../src/cluster/object.js';
 import { DcgmScrapeSource } from '../../src/metrics/dcgm-scrape.js';
 import { ruleAllows, type AccessRecord } from '../../src/sim/rbac.js';
 import { algorithmFile, gpuNode, startHarness, type Harness } from '../support/reconcile-harness.js';
@@ -42,7 +42,7 @@ const policy = (mode: 'pull-request' | 'patch', engine: 'hpa' | 'gpuops') =>
 const stuck = algorithmFile('stuck', { benchSeconds: 30 }).replace('gpus: 1', 'gpus: 4');
 
 let h: Harness;
-const installed: ManifestObject[] = [];
+const installed: KubeObject[] = [];
 
 /** Reads templates/install (or a component) and creates its RBAC objects as the admin. */
 async function install(dir: string): Promise<void> {
@@ -219,7 +219,7 @@ describe('gpuops as its ServiceAccount, RBAC enforced', { timeout: 180_000 }, ()
     expect(denied().filter((r) => r.resource !== 'jobs' || r.namespace !== 'kube-system')).toEqual([]);
     const used = h.sim.rbac!.records().filter((r) => r.allowed && r.username === SA_USER);
     const unused: string[] = [];
-    const check = (role: ManifestObject, namespace: string | null) => {
+    const check = (role: KubeObject, namespace: string | null) => {
       for (const rule of (role.rules as { apiGroups: string[]; resources: string[]; verbs: string[] }[]) ??
         [])
         for (const group of rule.apiGroups)

@@ -8,20 +8,33 @@ import { describe, expect, it } from 'vitest';
  */
 const FORBIDDEN: ReadonlyArray<[string, string]> = [
   ['dynamic import of node:fs', "export const load = () => import('node:fs');"],
+  ['dynamic import of an adapter', "export const jobs = () => import('../cluster/jobs.js');"],
   ['globalThis.process.env', 'export const env = globalThis.process.env;'],
+  ['globalThis itself', 'export const g = globalThis;'],
+  ['globalThis.fetch', "export const get2 = () => globalThis.fetch('http://x');"],
+  ['process itself', 'export const p = process;'],
+  ['node:process import', "import { env as processEnv } from 'node:process';"],
   ['process.env', 'export const home = process.env.HOME;'],
   ['fetch', "export const get = () => fetch('http://x');"],
   ['Date() call', 'export const d1 = Date();'],
   ['new Date()', 'export const d2 = new Date();'],
   ['new globalThis.Date()', 'export const d3 = new globalThis.Date();'],
   ['Date.now()', 'export const d4 = Date.now();'],
+  ['Date.now as a value', 'export const clock = Date.now;'],
+  ['new Date without parentheses', 'export const d5b = new Date;'],
   ['performance.now()', 'export const t = performance.now();'],
   ['crypto.randomUUID()', 'export const id = crypto.randomUUID();'],
   ['Math.random()', 'export const r = Math.random();'],
   ['setTimeout', 'export const s = setTimeout(() => 0, 1);'],
   ['setInterval', 'export const i = setInterval(() => 0, 1);'],
+  ['setImmediate', 'export const im = setImmediate(() => 0);'],
+  ['queueMicrotask', 'export const q = queueMicrotask(() => 0);'],
+  ['perf_hooks import', "import { performance as perf } from 'node:perf_hooks';"],
+  ['eval', "export const e = eval('1');"],
+  ['Function constructor', "export const fn = new Function('return process');"],
   ['require', "export const m = require('x');"],
   ['createRequire', "import { createRequire } from 'node:module';"],
+  ['module without prefix', "import { createRequire as cr } from 'module';"],
   ['fs import', "import { readFileSync } from 'node:fs';"],
   ['fs/promises without prefix', "import { readFile } from 'fs/promises';"],
   ['timers/promises', "import { setTimeout as sleep } from 'node:timers/promises';"],
@@ -32,6 +45,7 @@ const FORBIDDEN: ReadonlyArray<[string, string]> = [
   ['simple-git', "import { simpleGit } from 'simple-git';"],
   ['pino', "import pino from 'pino';"],
   ['cluster/jobs adapter', "import { createKubeJobApi } from '../cluster/jobs.js';"],
+  ['cluster/jobs adapter, re-exported', "export { createKubeJobApi } from '../cluster/jobs.js';"],
   ['cluster/patch adapter', "import { createClusterPatcher } from '../cluster/patch.js';"],
   ['spec/load adapter', "import { loadDefaultPolicy } from '../spec/load.js';"],
   ['benchmark/clock adapter', "import { systemClock } from '../benchmark/clock.js';"],
@@ -75,9 +89,24 @@ describe('purity rule', () => {
     expect(messages.filter((m) => m.ruleId !== null && /restricted/.test(m.ruleId))).toEqual([]);
   });
 
-  it('guards pure files outside the pure folders (a pure gitops helper)', async () => {
-    const messages = await lint(["import { readFileSync } from 'node:fs';"], 'src/gitops/branch-name.ts');
-    expect(messages.map((m) => m.ruleId)).toContain('@typescript-eslint/no-restricted-imports');
+  it.each([
+    'src/gitops/branch-name.ts',
+    'src/gitops/change-set.ts',
+    'src/gitops/pr-body.ts',
+    'src/gitops/ensure-pull-request.ts',
+    'src/cluster/snapshot.ts',
+    'src/controller/desired-state.ts',
+    'src/spec/rules/quantity.ts',
+    'src/placement/place.ts',
+    'src/scaling/decide.ts',
+    'src/manifests/workloads.ts',
+  ])('guards the pure file %s, also outside the pure folders', async (file) => {
+    const messages = await lint(
+      ["import { readFileSync } from 'node:fs';", 'export const t = Date.now();'],
+      file,
+    );
+    const lines = messages.filter((m) => m.ruleId !== null && /restricted/.test(m.ruleId)).map((m) => m.line);
+    expect(lines).toEqual([1, 2]);
   });
 
   it('leaves adapters alone (the working copy may spawn git)', async () => {

@@ -110,4 +110,24 @@ describe('place', () => {
         .message,
     ).toContain('Unschedulable: 0/3 nodes');
   });
+
+  it.each([
+    // a pin with a measured run time names it; a pin before any benchmark does not
+    [
+      { pinned: 'long-task', benchmark: ok(42) },
+      'spec.placement.pool pins it to long-task (median run time 42 s)',
+    ],
+    [{ pinned: 'short-task', benchmark: null }, 'spec.placement.pool pins it to short-task'],
+    // a failed benchmark with and without the runner's message
+    [
+      { pinned: 'auto', benchmark: ended('Failed', 'OOMKilled') },
+      'benchmark ended Failed: OOMKilled; not placed until the spec changes',
+    ],
+    [
+      { pinned: 'auto', benchmark: ended('Failed', '') },
+      'benchmark ended Failed; not placed until the spec changes',
+    ],
+  ] as const)('message of %j', (input, message) => {
+    expect(place({ algorithm: 'a', ...input }, THRESHOLD).message).toBe(message);
+  });
 });

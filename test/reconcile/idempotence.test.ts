@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { parse } from 'yaml';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Settings } from '../../src/cli/settings.js';
 import { createReconciler } from '../../src/cli/compose.js';
 import { FakeGitHub } from '../support/github-server.js';
@@ -20,24 +20,33 @@ const FILES = {
 /** gpu-a and gpu-c have no pool yet; gpu-b already serves the short-task pool. */
 const NODES = [gpuNode('gpu-a', 2), gpuNode('gpu-b', 4, 'short-task'), gpuNode('gpu-c', 2)];
 
-let gh: FakeGitHub;
 const harnesses: Harness[] = [];
-beforeAll(async () => {
-  gh = await FakeGitHub.start();
-});
+const servers: FakeGitHub[] = [];
 afterAll(async () => {
   await Promise.all(harnesses.map((h) => h.close()));
-  await gh.close();
+  await Promise.all(servers.map((s) => s.close()));
 });
 
-describe('reconcile pass twice, provider git', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness({ files: FILES, nodes: NODES });
-    harnesses.push(h);
+/**
+ * A harness of its own for one test (its bare repo, simulated cluster, database and, with the
+ * github provider, fake GitHub): no test depends on another's passes, so any order, or one test
+ * alone (`-t`), gives the same result.
+ */
+async function fresh(provider: 'git' | 'github', nodes = NODES): Promise<{ h: Harness; gh: FakeGitHub }> {
+  const gh = provider === 'github' ? await FakeGitHub.start() : undefined;
+  if (gh) servers.push(gh);
+  const h = await startHarness({
+    files: FILES,
+    nodes,
+    ...(gh ? { provider: 'github' as const, github: gh } : {}),
   });
+  harnesses.push(h);
+  return { h, gh: gh! };
+}
 
+describe('reconcile pass twice, provider git', () => {
   it('the first pass opens the pools PR and the pinned placement PR; bert waits for a test node', async () => {
+    const { h } = await fresh('git');
     const first = await h.pass();
     expect(first.writeBack.map((r) => [r.branch, r.action])).toEqual([
       ['gpuops/prod/pools', 'created'],
@@ -66,6 +75,9 @@ describe('reconcile pass twice, provider git', () => {
   });
 
   it('the second pass with unchanged input commits, pushes and records nothing', async () => {
+    const { h } = await fresh('git');
+    const first = await h.pass();
+    expect(first.writeBack.map((r) => r.action)).toEqual(['created', 'created']);
     const refs = h.branches().map((b) => [b, h.ref(b)]);
     const records = await h.store.pullRequests('prod');
     const counters = { ...h.workingCopy.counters };
@@ -83,14 +95,8 @@ describe('reconcile pass twice, provider git', () => {
 });
 
 describe('reconcile pass twice, provider github', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness({ files: FILES, nodes: NODES, provider: 'github', github: gh });
-    harnesses.push(h);
-  });
-  afterEach(() => gh.verify());
-
   it('the first pass creates the two pull requests on GitHub with their labels and hash markers', async () => {
+    const { h, gh } = await fresh('github');
     await h.pass();
     expect(gh.pulls.map((p) => [p.head, p.base, p.state])).toEqual([
       ['gpuops/prod/pools', 'main', 'open'],
@@ -99,9 +105,13 @@ describe('reconcile pass twice, provider github', () => {
     expect(gh.pulls[0]!.labels).toEqual(expect.arrayContaining(['gpuops', 'gpuops/pools']));
     expect(gh.pulls[1]!.body).toMatch(/<!-- gpuops:desired-hash=[0-9a-f]+ -->/);
     expect(gh.writes().filter((w) => w.method === 'POST' && w.path.endsWith('/pulls'))).toHaveLength(2);
+    gh.verify();
   });
 
   it('the second pass makes no writing call to GitHub, no commit and no push', async () => {
+    const { h, gh } = await fresh('github');
+    await h.pass();
+    expect(gh.pulls).toHaveLength(2);
     const before = gh.requests.length;
     const counters = { ...h.workingCopy.counters };
     const refs = h.branches().map((b) => [b, h.ref(b)]);
@@ -113,22 +123,16 @@ describe('reconcile pass twice, provider github', () => {
     expect(h.workingCopy.counters.commits).toBe(counters.commits);
     expect(h.workingCopy.counters.pushes).toBe(counters.pushes);
     expect(h.branches().map((b) => [b, h.ref(b)])).toEqual(refs);
+    gh.verify();
   });
 });
 
 describe('reconcile --dry-run', () => {
-  let h: Harness;
-  beforeAll(async () => {
+  it('decides and reports what it would open, and writes nothing anywhere', async () => {
     // gpu-a already carries the test label, so a real pass would start bert's benchmark.
     const nodes = [gpuNode('gpu-a', 2, 'test'), gpuNode('gpu-b', 4, 'short-task'), gpuNode('gpu-c', 2)];
-    gh.reset(); // a new repository: forget the pull requests of the tests above
-    h = await startHarness({ files: FILES, nodes, provider: 'github', github: gh });
-    harnesses.push(h);
+    const { h, gh } = await fresh('github', nodes);
     h.deps.dryRun = true;
-  });
-  afterEach(() => gh.verify());
-
-  it('decides and reports what it would open, and writes nothing anywhere', async () => {
     const r = await h.pass();
     expect(r.writeBack.map((w) => [w.branch, w.action])).toEqual([
       ['gpuops/prod/pools', 'would-create'],
@@ -142,6 +146,7 @@ describe('reconcile --dry-run', () => {
     expect(h.sim.store.list('jobs')).toEqual([]);
     expect(await h.store.latestSnapshot()).toBeNull();
     expect(await h.store.pullRequests('prod')).toEqual([]);
+    gh.verify();
   });
 });
 

@@ -353,6 +353,19 @@ const rows: Row[] = [
     message: ['119s ago', 'cooldown is 120s'],
   },
   {
+    name: 'ScaleDownCooldownExactlyAtItsEndScalesDown',
+    input: { ...baseInput([10, 10, 10]), recent: [rec(300, 'scale-up', 'AboveMax', 2, 3, 95)] },
+    policy: policyNoWindows({ scaleDown: { cooldownSeconds: 300 } }),
+    want: { action: 'scale-down', reason: 'BelowMin', to: 2 },
+  },
+  {
+    name: 'ScaleDownCooldownOneSecondBeforeItsEndHolds',
+    input: { ...baseInput([10, 10, 10]), recent: [rec(299, 'scale-up', 'AboveMax', 2, 3, 95)] },
+    policy: policyNoWindows({ scaleDown: { cooldownSeconds: 300 } }),
+    want: { action: 'hold', reason: 'CooldownActive', to: 3 },
+    message: ['299s ago', 'scale-down cooldown is 300s'],
+  },
+  {
     name: 'RecordedStabilisationExactlyTheWindowBackScalesDown',
     input: { ...baseInput([10, 10, 10]), recent: [rec(300, 'hold', 'StabilizationWindow', 3, 3, 10)] },
     policy: policyNoWindows({ scaleDown: { stabilizationWindowSeconds: 300 } }),

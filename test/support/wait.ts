@@ -1,6 +1,8 @@
 /** Waiting helpers for tests that drive real processes and servers. */
 
-export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+import { sleep } from '../../src/util/retry.js';
+
+export { sleep };
 
 /**
  * Polls `fn` every `everyMs` until it returns something other than `undefined` or `false`.

@@ -2,6 +2,7 @@
  * Small readers of Pod and Node objects shared by the simulated controllers: resource requests
  * (Kubernetes' effective-request rule), phases, owners, readiness.
  */
+import { QuantityError, parseQuantity as kubeQuantity } from '../../cluster/quantity.js';
 import type { KubeObject } from '../types.js';
 
 /** Extended resource of a whole NVIDIA GPU (NVIDIA device plugin). */
@@ -9,29 +10,18 @@ export const GPU_RESOURCE = 'nvidia.com/gpu';
 /** Label gpuops puts on everything that belongs to an algorithm. */
 export const ALGORITHM_LABEL = 'gpuops.dev/algorithm';
 
-const SUFFIX: Record<string, number> = {
-  '': 1,
-  m: 1e-3,
-  k: 1e3,
-  M: 1e6,
-  G: 1e9,
-  T: 1e12,
-  Ki: 1024,
-  Mi: 1024 ** 2,
-  Gi: 1024 ** 3,
-  Ti: 1024 ** 4,
-};
-
 /**
- * A Kubernetes resource quantity (`"2"`, `"500m"`, `"1k"`, `"16Gi"`, or a number) as a number;
- * 0 when absent or unparseable (the scheduler then treats the request as nothing).
+ * A resource quantity in an object (`"2"`, `"500m"`, `"16Gi"`, `"2P"`, or a number) as a number,
+ * by gpuops's one quantity parser (client-node's); 0 when absent.
+ * @throws QuantityError on a string that is no quantity (a real API server rejects such an object)
  */
 export function parseQuantity(value: unknown): number {
-  if (typeof value === 'number') return Number.isFinite(value) ? value : 0;
-  if (typeof value !== 'string') return 0;
-  const m = /^\s*([+-]?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)\s*(m|k|M|G|T|Ki|Mi|Gi|Ti)?\s*$/.exec(value);
-  if (!m) return 0;
-  return Number(m[1]) * SUFFIX[m[2] ?? '']!;
+  if (value === undefined || value === null) return 0;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new QuantityError(String(value));
+    return value;
+  }
+  return kubeQuantity(String(value));
 }
 
 interface ContainerLike {

@@ -7,9 +7,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runMain } from '../support/run-main.js';
 import { emptySections, type PlanReport } from '../../src/cli/plan-build.js';
-import { main } from '../../src/cli/main.js';
 import type { PlanOutput } from '../../src/controller/desired-state.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -18,20 +18,7 @@ const DUMPS = ['--nodes', path.join(FIXTURE, 'nodes.json'), '--pods', path.join(
 const work = mkdtempSync(path.join(tmpdir(), 'gpuops-plan-out-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-async function run(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((out += String(s)), true));
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((err += String(s)), true));
-  process.exitCode = undefined;
-  try {
-    return { code: await main(['node', 'gpuops', ...args]), out, err };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-    process.exitCode = undefined;
-  }
-}
+const run = runMain;
 
 function repoWith(name: string, files: Record<string, string>): string {
   const repo = path.join(work, name);

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/cli/main.js';
+import { runMain } from '../support/run-main.js';
 import { startSimCluster, type SimCluster } from '../../src/sim/index.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -44,20 +44,7 @@ afterAll(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-async function run(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((out += String(s)), true));
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((err += String(s)), true));
-  process.exitCode = undefined;
-  try {
-    return { code: await main(['node', 'gpuops', ...args]), out, err };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-    process.exitCode = undefined;
-  }
-}
+const run = runMain;
 
 describe('gpuops reconcile --dry-run', { timeout: 90_000 }, () => {
   it('decides and prints, and creates no database file, no branch, no commit', async () => {

@@ -11,28 +11,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/cli/main.js';
+import { runMain } from '../support/run-main.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FIXTURE = path.join(ROOT, 'test/fixtures/cluster-mixed');
 const work = mkdtempSync(path.join(tmpdir(), 'gpuops-usage-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-/** Runs `gpuops ...args` in process with a clean environment for the connection settings. */
-async function run(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((out += String(s)), true));
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((err += String(s)), true));
-  process.exitCode = undefined;
-  try {
-    return { code: await main(['node', 'gpuops', ...args]), out, err };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-    process.exitCode = undefined;
-  }
-}
+const run = runMain;
 
 describe('usage errors exit 2, for every command', { timeout: 60_000 }, () => {
   const rows: [string, string[], RegExp][] = [

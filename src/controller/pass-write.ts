@@ -64,6 +64,15 @@ export interface WriteDeps {
   log: Logger;
 }
 
+/** What the write phase writes from: the pass's change sets and decisions, and what it read. */
+export interface WriteInputs {
+  changeSets: ChangeSet[];
+  decisions: readonly ScalingDecision[];
+  algorithms: readonly ResolvedAlgorithm[];
+  git: GitModel;
+  policy: Policy;
+}
+
 /**
  * Writes the change sets back: pull requests for every subject, except scale subjects in patch
  * mode, which are patched in the cluster first and committed only when every patch took.
@@ -71,13 +80,7 @@ export interface WriteDeps {
  */
 export async function writePass(
   deps: WriteDeps,
-  o: {
-    changeSets: ChangeSet[];
-    decisions: readonly ScalingDecision[];
-    algorithms: readonly ResolvedAlgorithm[];
-    git: GitModel;
-    policy: Policy;
-  },
+  o: WriteInputs,
 ): Promise<{ results: WriteBackResult[]; patches: string[] }> {
   const patchMode = o.policy.spec.scaling.mode === 'patch';
   const limits = o.policy.spec.pullRequests;
@@ -135,13 +138,7 @@ async function closeSuperseded(deps: WriteDeps, scaling: readonly ScalingDecisio
  */
 async function patchScale(
   deps: WriteDeps,
-  o: {
-    changeSets: ChangeSet[];
-    decisions: readonly ScalingDecision[];
-    algorithms: readonly ResolvedAlgorithm[];
-    git: GitModel;
-    policy: Policy;
-  },
+  o: WriteInputs,
 ): Promise<{ patched: ChangeSet[]; patches: string[] }> {
   const decisions = new Map(o.decisions.map((d) => [d.algorithm, d]));
   const algorithms = new Map(o.algorithms.map((a) => [a.name, a]));

@@ -2,11 +2,11 @@
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatElapsed } from '../../src/cli/commands/benchmark.js';
-import { main } from '../../src/cli/main.js';
 import { defaultControllers } from '../../src/sim/controllers/index.js';
 import { startSimCluster, type SimCluster } from '../../src/sim/index.js';
+import { runMain } from '../support/run-main.js';
 import { algorithmYaml } from './fixtures.js';
 
 let sim: SimCluster;
@@ -45,21 +45,7 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((out += String(s)), true));
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((err += String(s)), true));
-  process.exitCode = undefined;
-  try {
-    const code = await main(['node', 'gpuops', ...args]);
-    return { code, out, err };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-    process.exitCode = undefined;
-  }
-}
+const run = (args: string[]) => runMain(...args);
 
 describe('gpuops benchmark', () => {
   const conn = () => [

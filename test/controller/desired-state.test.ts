@@ -1,22 +1,12 @@
-import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { formatPlanTable } from '../../src/cli/plan-build.js';
-import { buildSnapshot } from '../../src/cluster/snapshot.js';
 import type { PodInfo, Snapshot } from '../../src/cluster/types.js';
-import { loadWorkloadTemplates } from '../../src/benchmark/load-templates.js';
 import { planDesiredState, type DesiredStateInput } from '../../src/controller/desired-state.js';
 import type { GpuSeries, UtilizationReading } from '../../src/metrics/types.js';
 import type { BenchmarkOutcome } from '../../src/placement/types.js';
-import type { Policy, ResolvedAlgorithm } from '../../src/spec/types.js';
-
-const fixture = (f: string) =>
-  JSON.parse(readFileSync(new URL(`../fixtures/cluster-mixed/${f}`, import.meta.url), 'utf8'));
-const policy = parse(readFileSync(new URL('../../policies/default.yaml', import.meta.url), 'utf8')) as Policy;
-const now = new Date('2026-12-01T10:00:00Z');
-const snapshot = buildSnapshot(fixture('nodes.json'), fixture('pods.json'), now);
-const templates = loadWorkloadTemplates();
-const noData: UtilizationReading = { ok: false, reason: 'Empty', message: 'no source' };
+import type { ResolvedAlgorithm } from '../../src/spec/types.js';
+import { policy, now, snapshot, templates, noData } from '../support/cluster-mixed.js';
 
 function alg(
   name: string,

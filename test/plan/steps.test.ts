@@ -1,26 +1,14 @@
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { loadWorkloadTemplates } from '../../src/benchmark/load-templates.js';
-import { buildSnapshot } from '../../src/cluster/snapshot.js';
 import { benchmarksDue } from '../../src/controller/pass-benchmarks.js';
 import { invalidAlgorithms } from '../../src/controller/invalid-specs.js';
-import type { UtilizationReading } from '../../src/metrics/types.js';
 import type { BenchmarkOutcome } from '../../src/placement/types.js';
 import { readGitModel } from '../../src/plan/git-model.js';
 import { placementChanges, planPlacements } from '../../src/plan/placement.js';
 import { planPools } from '../../src/plan/pools.js';
 import { planScalingStep, scaleChanges } from '../../src/plan/scaling.js';
 import { parseRepo } from '../../src/spec/rules/repo.js';
-import type { Policy, ResolvedAlgorithm } from '../../src/spec/types.js';
-
-const fixture = (f: string) =>
-  JSON.parse(readFileSync(new URL(`../fixtures/cluster-mixed/${f}`, import.meta.url), 'utf8'));
-const policy = parse(readFileSync(new URL('../../policies/default.yaml', import.meta.url), 'utf8')) as Policy;
-const now = new Date('2026-12-01T10:00:00Z');
-const snapshot = buildSnapshot(fixture('nodes.json'), fixture('pods.json'), now);
-const templates = loadWorkloadTemplates();
-const noData: UtilizationReading = { ok: false, reason: 'Empty', message: 'no source' };
+import type { ResolvedAlgorithm } from '../../src/spec/types.js';
+import { policy, now, snapshot, templates, noData } from '../support/cluster-mixed.js';
 
 function alg(
   name: string,

@@ -10,22 +10,15 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadWorkloadTemplates } from '../../src/benchmark/load-templates.js';
-import { buildSnapshot } from '../../src/cluster/snapshot.js';
 import type { PodInfo, Snapshot } from '../../src/cluster/types.js';
 import { planDesiredState, type DesiredStateInput } from '../../src/controller/desired-state.js';
 import type { ChangeSet } from '../../src/gitops/types.js';
 import type { GpuSeries, UtilizationReading } from '../../src/metrics/types.js';
 import type { BenchmarkOutcome } from '../../src/placement/types.js';
-import type { Policy, ResolvedAlgorithm } from '../../src/spec/types.js';
+import type { ResolvedAlgorithm } from '../../src/spec/types.js';
 import { git } from '../gitops/helpers.js';
+import { policy, now, snapshot, templates } from '../support/cluster-mixed.js';
 
-const fixture = (f: string) =>
-  JSON.parse(readFileSync(new URL(`../fixtures/cluster-mixed/${f}`, import.meta.url), 'utf8'));
-const policy = parse(readFileSync(new URL('../../policies/default.yaml', import.meta.url), 'utf8')) as Policy;
-const now = new Date('2026-12-01T10:00:00Z');
-const snapshot = buildSnapshot(fixture('nodes.json'), fixture('pods.json'), now);
-const templates = loadWorkloadTemplates();
 const DEPLOYMENT = 'clusters/prod/algorithms/resnet-infer/deployment.yaml';
 const benchmarks = new Map<string, BenchmarkOutcome>([
   ['resnet-infer', { status: 'Succeeded', medianSeconds: 42, message: 'measured' }],

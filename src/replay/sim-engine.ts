@@ -230,7 +230,7 @@ export async function runSimEngine(
     routes: [dcgmRoute(() => sim, load)],
     // Time moves only when the replay advances it (a tiny real-time drift aside).
     speed: 1e-6,
-    tickMs: 1000,
+    tickMs: 3_600_000,
   });
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromString(sim.kubeconfig());

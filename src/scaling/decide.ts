@@ -59,8 +59,8 @@ export function decide(input: ScalingInput, policy: Policy, now: Date): ScalingD
  *    over at exactly `cooldownSeconds` after the last change, as a duration that has elapsed)
  *    and the scale-down stabilisation window (`StabilizationWindow`, HPA default 300 s; the
  *    highest recommendation of the window wins; with `sizing: load` every held pass recommended
- *    the replicas its load needed at `targetUtilization`, see `recommendationOf`). The window is judged from the source's own
- *    samples when it sent them (Prometheus history: the window's highest utilisation must be
+ *    the replicas its load needed at `targetUtilization`, see `recommendationOf`). The window is
+ *    judged from the source's own samples when it sent them (Prometheus history: the window's highest utilisation must be
  *    below min, and the samples must reach back the whole window, exactly the window counts),
  *    else from the recorded passes (one of which must be at least the window old, exactly the
  *    window counts); one instant and no such pass is no evidence over the window → hold.
@@ -91,9 +91,9 @@ export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): 
     maxReplicas,
     step,
     sizing: s.sizing,
-    target: s.targetUtilization,
+    target: s.targetUtilization > 0 ? s.targetUtilization : undefined,
   };
-  const target = s.targetUtilization;
+  const target = bounds.target;
   const records = input.recent.filter((r) => r.kind === 'scaling' && r.subject === alg.name);
 
   const counted = countedPods(input.pods, from, input.currentReplicaSet ?? null);

@@ -103,9 +103,9 @@ export interface PolicySpec {
     sizing: 'step' | 'load';
     /**
      * `load` sizing: the utilisation a decision sizes for, `ceil(pods × utilisation / target)`
-     * (percent); absent: the middle of `utilization.min` and `.max`.
+     * (percent, 0..100); 0: the middle of `utilization.min` and `.max`.
      */
-    targetUtilization?: number;
+    targetUtilization: number;
     /** Percent, 0..100. */
     utilization: { min: number; max: number };
     windowSeconds: number;

@@ -204,6 +204,22 @@ describe('decide: scale-down stabilisation on the load each pass of the window n
       'AboveMax',
       17,
     ],
+    [
+      'ATargetOfZeroIsTheBandMiddle',
+      tenAt(90, []),
+      { sizing: 'load', targetUtilization: 0 },
+      'scale-up',
+      'AboveMax',
+      17,
+    ],
+    [
+      'ASmallTargetSizesForItWithinMaxReplicasAndFreeGpus',
+      tenAt(90, []),
+      { sizing: 'load', targetUtilization: 0.5 },
+      'scale-up',
+      'AboveMax',
+      20,
+    ],
   ])('%s', (_name, input, scaling, action, reason, to) => {
     const d = decide(input, policyNoWindows(scaling), NOW);
     expect([d.action, d.reason, d.replicas.to]).toEqual([action, reason, to]);

@@ -48,7 +48,7 @@ export function assignPools(
   policy: PoolPolicy,
   opts: AssignOptions = {},
 ): PoolAssignment[] {
-  const running = new Set(opts.runningBenchmarks ?? []);
+  const running = new Set(opts.runningBenchmarks);
   const busy = (n: NodeInfo) => running.has(n.name) || n.managedPods > 0;
   const decided = new Map<string, PoolAssignment>();
   const labelKey = policy.spec.pools.labelKey;
@@ -75,9 +75,9 @@ export function assignPools(
     }
     return g;
   };
-  if (!perGPUProduct) group('*');
 
-  const nodes = [...snapshot.nodes].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  // Node names are unique in a cluster: no tie to break.
+  const nodes = [...snapshot.nodes].sort((a, b) => (a.name < b.name ? -1 : 1));
   for (const n of nodes) {
     const why = ineligibility(n, labelKey);
     const state = unhealthyState(n, labelKey);
@@ -130,7 +130,8 @@ export function assignPools(
     const scope = perGPUProduct ? ` for ${key}` : '';
     const healthy = g.test.filter(isHealthy);
     const unhealthy = g.test.filter((n) => !isHealthy(n));
-    healthy.sort((a, b) => Number(busy(b)) - Number(busy(a)) || (a.name < b.name ? -1 : 1));
+    // Busy nodes first; the sort is stable, so by name within each (the nodes were taken in name order).
+    healthy.sort((a, b) => Number(busy(b)) - Number(busy(a)));
     const kept = healthy.slice(0, g.target);
     for (const n of kept) set(n, 'test', 'KeepPool', `stays test${scope}`);
     for (const n of healthy.slice(g.target)) {

@@ -1,5 +1,5 @@
 import { gpuSharing } from '../cluster/snapshot.js';
-import type { NodeInfo, Snapshot } from '../cluster/types.js';
+import type { GpuSharing, NodeInfo, Snapshot } from '../cluster/types.js';
 import type { Pool, PolicySpec } from '../spec/types.js';
 import { ineligibility, isHealthy, unhealthyState } from './eligibility.js';
 import type { PoolAssignment } from './types.js';
@@ -56,12 +56,8 @@ export function assignPools(
     const shared = gpuSharing(n);
     decided.set(n.name, { node: n.name, from: n.pool, to, reason, message, ...(shared ? { shared } : {}) });
   };
-  const sharedNote = (n: NodeInfo) => {
-    const s = gpuSharing(n);
-    return s
-      ? `shared GPUs (${s.strategy}, ${s.physicalGpus} physical advertised as ${n.gpuAllocatable})`
-      : '';
-  };
+  const sharedNote = (n: NodeInfo, s: GpuSharing) =>
+    `shared GPUs (${s.strategy}, ${s.physicalGpus} physical advertised as ${n.gpuAllocatable})`;
 
   // 1. Nodes outside the test pool's arithmetic; collect candidates and test nodes per group.
   const { perGPUProduct, size } = policy.spec.pools.test;
@@ -96,20 +92,21 @@ export function assignPools(
       }
       continue;
     }
-    if (n.pool === 'test' && gpuSharing(n)) {
+    const sharing = gpuSharing(n);
+    if (n.pool === 'test' && sharing) {
       if (busy(n))
         set(
           n,
           'test',
           'InUse',
-          `${sharedNote(n)}: no test node, but a benchmark or gpuops pod runs here: stays test until it ends`,
+          `${sharedNote(n, sharing)}: no test node, but a benchmark or gpuops pod runs here: stays test until it ends`,
         );
       else
         set(
           n,
           'unused',
           'SharedGPU',
-          `${sharedNote(n)}: a run time measured there is no measurement; back to unused`,
+          `${sharedNote(n, sharing)}: a run time measured there is no measurement; back to unused`,
         );
       continue;
     }
@@ -125,8 +122,8 @@ export function assignPools(
   }
 
   // 2. The test pool, group by group.
-  for (const key of [...groups.keys()].sort()) {
-    const g = groups.get(key)!;
+  // Groups are independent of each other: any order gives the same decisions.
+  for (const [key, g] of groups) {
     const scope = perGPUProduct ? ` for ${key}` : '';
     const healthy = g.test.filter(isHealthy);
     const unhealthy = g.test.filter((n) => !isHealthy(n));
@@ -174,7 +171,8 @@ export function assignPools(
     });
     for (const n of g.candidates) {
       if (decided.has(n.name)) continue;
-      const note = gpuSharing(n) ? `; ${sharedNote(n)}, never a test node` : '';
+      const sharing = gpuSharing(n);
+      const note = sharing ? `; ${sharedNote(n, sharing)}, never a test node` : '';
       if (n.pool === 'unused') set(n, 'unused', 'KeepPool', `stays unused${note}`);
       else
         set(

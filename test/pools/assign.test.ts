@@ -349,6 +349,17 @@ const messageRows: MessageRow[] = [
     },
   },
   {
+    name: 'TestNodesCountedOneByOne',
+    nodes: [inPool('a', 'test'), node('b'), node('c'), node('d')],
+    policy: policy({ size: 3 }),
+    want: {
+      a: ['test', 'KeepPool', 'stays test'],
+      b: ['test', 'TestPool', 'becomes test: 2 of 3 test nodes'],
+      c: ['test', 'TestPool', 'becomes test: 3 of 3 test nodes'],
+      d: ['unused', 'Unused', 'eligible (8 GPUs allocatable): unused'],
+    },
+  },
+  {
     name: 'PerGPUProductNamesTheProductAndTheUnknownOne',
     nodes: [inPool('a', 'test'), inPool('b', 'test'), node('c', { gpuProduct: null })],
     policy: policy({ perGPUProduct: true }),

@@ -175,29 +175,32 @@ describe('returnIdleNodes', () => {
     expect([a.from, a.to, a.reason]).toEqual(['unused', 'short-task', 'MovedForScaleUp']);
   });
 
-  it('two nodes empty equally long and room for one: the first by name returns', () => {
-    const nodes = [node('st-b', 'short-task'), node('st-a', 'short-task')];
-    const out = returnIdleNodes({
-      assignments: nodes.map(keep),
-      nodes,
-      moved: new Map([
-        ['st-a', ago(9000)],
-        ['st-b', ago(9000)],
-      ]),
-      emptySince: new Map([
-        ['st-a', ago(5000)],
-        ['st-b', ago(5000)],
-      ]),
-      demandGpus: { 'short-task': 1 },
-      scalingUp: new Set(),
-      returnAfterSeconds: 1800,
-      now: NOW,
-    });
-    expect(out.map((a) => [a.node, a.to, a.reason])).toEqual([
-      ['st-b', 'short-task', 'KeepPool'],
-      ['st-a', 'unused', 'ReturnedIdle'],
-    ]);
-  });
+  it.each([[['st-b', 'st-a']], [['st-a', 'st-b']]])(
+    'two nodes empty equally long and room for one: the first by name returns (input %j)',
+    (names) => {
+      const nodes = names.map((n) => node(n, 'short-task'));
+      const out = returnIdleNodes({
+        assignments: nodes.map(keep),
+        nodes,
+        moved: new Map([
+          ['st-a', ago(9000)],
+          ['st-b', ago(9000)],
+        ]),
+        emptySince: new Map([
+          ['st-a', ago(5000)],
+          ['st-b', ago(5000)],
+        ]),
+        demandGpus: { 'short-task': 1 },
+        scalingUp: new Set(),
+        returnAfterSeconds: 1800,
+        now: NOW,
+      });
+      expect(Object.fromEntries(out.map((a) => [a.node, [a.to, a.reason]]))).toEqual({
+        'st-a': ['unused', 'ReturnedIdle'],
+        'st-b': ['short-task', 'KeepPool'],
+      });
+    },
+  );
 
   it('test and unused nodes, and nodes changing pool anyway, are left as they are', () => {
     const nodes = [node('t', 'test'), node('u', 'unused')];

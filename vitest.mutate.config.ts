@@ -16,6 +16,7 @@ export default defineConfig({
       'test/gitops/{pure,pr-body,pr-body-golden,write-path-pure}.test.ts',
       'test/golden/golden.test.ts',
       'test/controller/desired-state.test.ts',
+      'test/plan/*.test.ts',
       'test/cluster/{snapshot,node-manifests}.test.ts',
     ],
     pool: 'forks',

@@ -69,7 +69,7 @@ function compiledPass(): { file: string; env: NodeJS.ProcessEnv } {
 }
 
 /** Runs the pass process against one connection of a built world. */
-async function measure(world: World, conn: WorldConnection): Promise<Measured> {
+export async function measure(world: World, conn: WorldConnection): Promise<Measured> {
   const profDir = process.env.GPUOPS_BENCH_CPU_PROF;
   if (profDir) mkdirSync(profDir, { recursive: true });
   const pass = compiledPass();

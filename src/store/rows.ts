@@ -124,7 +124,7 @@ export function snapshotContentDigest(snapshot: Pick<Snapshot, 'nodes' | 'pods'>
 }
 
 /** Records per `JSON.stringify` call of {@link snapshotContentDigest}. */
-const DIGEST_SLICE = 1000;
+const DIGEST_SLICE = 100;
 
 /**
  * `INSERT … SELECT` copying the child rows of snapshot `from` to snapshot `to` (`to` and `from`:

@@ -173,6 +173,11 @@ function passFigures(label: string, m: Measured): Figure[] {
       target: 1.5,
     },
     { name: `${label} pass process: peak RSS`, value: m.peak.peakRssMb, unit: 'MB', target: 400 },
+    {
+      name: `${label} pass process: peak RSS over the first and warm passes, before any floor`,
+      value: warm.peakRssBeforeFloorMb,
+      unit: 'MB',
+    },
   ];
 }
 
@@ -207,6 +212,11 @@ function bigFigures(big: Measured): Figure[] {
       unit: '×',
     },
     { name: 'reconcile big pass process: peak RSS', value: big.peak.peakRssMb, unit: 'MB' },
+    {
+      name: 'reconcile big pass process: peak RSS over the first and warm passes, before any floor',
+      value: warm.peakRssBeforeFloorMb,
+      unit: 'MB',
+    },
   ];
 }
 

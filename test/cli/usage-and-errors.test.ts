@@ -108,6 +108,21 @@ describe('a database that cannot be reached or opened names --database and the s
   });
 });
 
+describe('--kubeconfig naming no file is a usage error (exit 2) naming the file', { timeout: 60_000 }, () => {
+  it.each([
+    ['plan (live cluster)', ['plan', '--repo', path.join(ROOT, 'examples/gitops-repo')]],
+    [
+      'reconcile --once',
+      ['reconcile', '--once', '--repo-url', path.join(work, 'no-remote.git'), '--dry-run'],
+    ],
+  ])('%s', async (_name, args) => {
+    const missing = path.join(work, 'no-such-kubeconfig');
+    const r = await run(...args, '--kubeconfig', missing);
+    expect(r.err).toBe(`gpuops: --kubeconfig: no file at ${missing}\n`);
+    expect(r.code).toBe(2);
+  });
+});
+
 describe('plan without cluster access', () => {
   it('says how to plan offline: --nodes and --pods', async () => {
     vi.stubEnv('KUBECONFIG', '');

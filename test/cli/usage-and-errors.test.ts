@@ -100,6 +100,12 @@ describe('a database that cannot be reached or opened names --database and the s
       ),
     );
     expect(under.code).toBe(1);
+    // A folder that cannot be made (Node's recursive mkdir loops forever under /proc): an error, at once.
+    const proc = await run('snapshot', ...dumps, '--database', 'sqlite:/proc/gpuops-no-such/state.db');
+    expect(proc.err).toBe(
+      "gpuops: cannot open SQLite database /proc/gpuops-no-such/state.db (--database): ENOENT: no such file or directory, mkdir '/proc/gpuops-no-such'\n",
+    );
+    expect(proc.code).toBe(1);
     const notDb = await run('status', '--database', `sqlite:${file}`);
     expect(notDb.err).toBe(
       `gpuops: cannot open SQLite database ${file} (--database): file is not a database\n`,

@@ -4,9 +4,10 @@
  * then a push), as someone would press "Merge" on a pull request. A process per git call is fine
  * here (a merge per pull request), so every step is one of simple-git's typed commands.
  */
-import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { GitResponseError, simpleGit, type MergeResult as GitMerge, type SimpleGit } from 'simple-git';
+import { makeDirs } from '../util/make-dirs.js';
 
 /** Who merges pull requests in the demo (the reviewer, not gpuops). */
 export const REVIEWER = { name: 'Demo Reviewer', email: 'reviewer@example.com' };
@@ -60,7 +61,7 @@ export async function listFiles(checkout: string, prefix: string): Promise<strin
 export async function createOrigin(origin: string, seed: string, base = 'main'): Promise<void> {
   const work = `${origin}.seed`;
   rmSync(work, { recursive: true, force: true });
-  mkdirSync(origin, { recursive: true });
+  makeDirs(origin);
   await inRepo(origin, 'init --bare', (g) => g.init(true, [`--initial-branch=${base}`]));
   cpSync(seed, work, { recursive: true });
   try {
@@ -117,7 +118,7 @@ export async function mergeBranch(
 /** Clones `origin` into `checkout` when absent, else fetches; then resets to `origin/base`. */
 export async function syncCheckout(origin: string, checkout: string, base = 'main'): Promise<void> {
   if (!existsSync(path.join(checkout, '.git'))) {
-    mkdirSync(path.dirname(checkout), { recursive: true });
+    makeDirs(path.dirname(checkout));
     await inRepo(path.dirname(checkout), 'clone', (g) => g.clone(origin, path.basename(checkout)));
   }
   await inRepo(checkout, 'fetch/checkout/reset', async (g) => {

@@ -18,7 +18,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { dirname, join, posix } from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
 import { backoffDelay, retry, sleep, type Backoff } from '../util/retry.js';
@@ -34,6 +34,7 @@ import type {
   ForeignCommit,
   PlannedFile,
 } from './types.js';
+import { makeDirs } from '../util/make-dirs.js';
 
 /** Name and e-mail gpuops commits with; commits by anyone else on a gpuops branch are a person's. */
 export interface GitAuthor {
@@ -221,7 +222,7 @@ export class WorkingCopy {
    * @throws GitOpsError (`auth`, `refused`, or `transient` after the last attempt)
    */
   static async open(opts: WorkingCopyOptions): Promise<WorkingCopy> {
-    await mkdir(dirname(opts.dir), { recursive: true });
+    makeDirs(dirname(opts.dir));
     const wc = new WorkingCopy(opts);
     await wc.sync();
     return wc;

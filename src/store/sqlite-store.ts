@@ -2,7 +2,6 @@
  * The SQLite store (`better-sqlite3`), the default: one file, WAL journal, synchronous calls
  * wrapped in promises. Writes of a snapshot run in one transaction with prepared statements.
  */
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Snapshot } from '../cluster/types.js';
@@ -62,6 +61,7 @@ import type {
   Store,
   UtilizationSampleRecord,
 } from './types.js';
+import { makeDirs } from '../util/make-dirs.js';
 
 type Row = Record<string, unknown>;
 
@@ -98,7 +98,7 @@ export class SqliteStore implements Store, StatusStore {
     private readonly options: SqliteStoreOptions,
   ) {
     try {
-      if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+      if (file !== ':memory:') makeDirs(path.dirname(path.resolve(file)));
       this.db = new Database(file);
       if (file !== ':memory:') this.db.pragma('journal_mode = WAL');
       this.db.pragma('foreign_keys = ON');

@@ -10,10 +10,15 @@
  * one `git fast-import` per pass, and every changed branch goes out in ONE `git push` with one
  * refspec and one `--force-with-lease=<ref>:<expected>` per branch. A pass that commits N subjects
  * spawns about five git processes, not ~8·N.
+ *
+ * Where a process per call is fine, simple-git's typed commands run git (`clone`, `remote`,
+ * `fetch`, `listRemote`, `log`); the batch plumbing (`fast-import`, `cat-file --batch`, the
+ * multi-refspec `push --porcelain` with a lease per ref) and the two reads simple-git has no
+ * command for (`for-each-ref`, `ls-tree -z`) stay behind this class.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { dirname, join, posix } from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
 import { backoffDelay, retry, sleep, type Backoff } from '../util/retry.js';
@@ -29,6 +34,7 @@ import type {
   ForeignCommit,
   PlannedFile,
 } from './types.js';
+import { makeDirs } from '../util/make-dirs.js';
 
 /** Name and e-mail gpuops commits with; commits by anyone else on a gpuops branch are a person's. */
 export interface GitAuthor {
@@ -243,7 +249,7 @@ export class WorkingCopy {
    * @throws GitOpsError (`auth`, `refused`, or `transient` after the last attempt)
    */
   static async open(opts: WorkingCopyOptions): Promise<WorkingCopy> {
-    await mkdir(dirname(opts.dir), { recursive: true });
+    makeDirs(dirname(opts.dir));
     const wc = new WorkingCopy(opts);
     await wc.sync();
     return wc;
@@ -295,7 +301,7 @@ export class WorkingCopy {
     return new GitOpsError(classifyGitError(text), operation, text);
   }
 
-  /** Runs git in the clone through simple-git; failures become GitOpsError. */
+  /** Runs a plumbing read simple-git has no typed command for (`for-each-ref`, `ls-tree`); failures become GitOpsError. */
   private async run(operation: string, args: string[]): Promise<string> {
     try {
       return await this.repoGit.raw(args);
@@ -370,7 +376,12 @@ export class WorkingCopy {
     // A remote on this machine: its ref files, read without a process (see local-remote-heads.ts).
     const local = await localRemoteHeads(this.url);
     if (local) return local.size === known.size && [...known].every(([b, sha]) => local.get(b) === sha);
-    const out = await this.run('ls-remote', ['ls-remote', '--heads', 'origin']);
+    let out: string;
+    try {
+      out = await this.repoGit.listRemote(['--heads', 'origin']);
+    } catch (err) {
+      throw this.fail('ls-remote', err);
+    }
     const heads = new Map<string, string>();
     for (const line of out.split('\n')) {
       const [sha, ref] = line.split('\t');
@@ -570,28 +581,25 @@ export class WorkingCopy {
     });
   }
 
-  /** Commits reachable from `tips` but not from `base`, newest first, with parents (one `git log`). */
+  /** Commits reachable from `tips` but not from `base`, newest first, with parents (one typed `git log`). */
   private async logAhead(base: string, tips: readonly string[]): Promise<LoggedCommit[]> {
     if (tips.length === 0) return [];
     const key = `${base} ${[...new Set(tips)].join(' ')}`;
     const cached = this.logCache.get(key);
     if (cached) return cached;
-    const out = await this.run('log', [
-      'log',
-      '--format=%H%x09%P%x09%an%x09%ae',
-      ...new Set(tips),
-      `^${base}`,
-      '--',
-    ]);
-    const logged = out
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => {
-        const [sha = '', parents = '', author = '', email = ''] = line.split('\t');
-        return { sha, parents: parents.split(' ').filter(Boolean), author, email };
+    try {
+      // Revisions as option keys with no value: `git log <tips…> ^<base> --` (simple-git keeps their order).
+      const revs = Object.fromEntries([...new Set(tips), `^${base}`, '--'].map((r) => [r, null]));
+      const log = await this.repoGit.log<{ sha: string; parents: string; author: string; email: string }>({
+        ...revs,
+        format: { sha: '%H', parents: '%P', author: '%an', email: '%ae' },
       });
-    this.logCache.set(key, logged);
-    return logged;
+      const logged = log.all.map((c) => ({ ...c, parents: c.parents.split(' ').filter(Boolean) }));
+      this.logCache.set(key, logged);
+      return logged;
+    } catch (err) {
+      throw this.fail('log', err);
+    }
   }
 
   /**

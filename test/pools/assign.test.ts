@@ -6,6 +6,7 @@ import type { NodeInfo, Snapshot } from '../../src/cluster/types.js';
 import { assignPools, type PoolPolicy } from '../../src/pools/assign.js';
 import { freeGpus, freeGpusInPool, poolCapacity } from '../../src/pools/capacity.js';
 import type { Pool, Policy } from '../../src/spec/types.js';
+import { nodeInfo } from '../support/node-info.js';
 
 const fixture = (f: string) =>
   JSON.parse(readFileSync(new URL(`../fixtures/cluster-mixed/${f}`, import.meta.url), 'utf8'));
@@ -82,26 +83,7 @@ describe('assignPools on cluster-mixed (every trap of its README)', () => {
   });
 });
 
-/** A healthy 8-GPU node; override what a row needs. */
-function node(name: string, over: Partial<NodeInfo> = {}): NodeInfo {
-  return {
-    name,
-    labels: {},
-    ready: true,
-    cordoned: false,
-    schedulable: true,
-    gpuProduct: 'NVIDIA-A100-SXM4-80GB',
-    gpuCapacity: 8,
-    gpuAllocatable: 8,
-    migAllocatable: 0,
-    gpuRequested: 0,
-    foreignGpuRequested: 0,
-    managedPods: 0,
-    pool: null,
-    taints: [],
-    ...over,
-  };
-}
+const node = nodeInfo;
 const inPool = (name: string, pool: Pool, over: Partial<NodeInfo> = {}) => node(name, { pool, ...over });
 const notReady = { ready: false, schedulable: false };
 const cordoned = { cordoned: true, schedulable: false };

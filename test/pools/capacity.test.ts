@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { NodeInfo, Snapshot } from '../../src/cluster/types.js';
 import { freeGpus, freeWholeGpus, nodeCapacities, poolCapacity } from '../../src/pools/capacity.js';
 import type { PoolAssignment } from '../../src/pools/types.js';
+import { nodeInfo } from '../support/node-info.js';
 
 /** 2 physical GPUs advertised 4 times each by the device plugin's time-slicing (8 `nvidia.com/gpu`). */
 const TIME_SLICED = {
@@ -15,25 +16,8 @@ const TIME_SLICED = {
   'nvidia.com/gpu.sharing-strategy': 'time-slicing',
 };
 
-function node(name: string, over: Partial<NodeInfo> = {}): NodeInfo {
-  return {
-    name,
-    labels: {},
-    ready: true,
-    cordoned: false,
-    schedulable: true,
-    gpuProduct: 'Tesla-T4',
-    gpuCapacity: 8,
-    gpuAllocatable: 8,
-    migAllocatable: 0,
-    gpuRequested: 0,
-    foreignGpuRequested: 0,
-    managedPods: 0,
-    pool: null,
-    taints: [],
-    ...over,
-  };
-}
+const node = (name: string, over: Partial<NodeInfo> = {}): NodeInfo =>
+  nodeInfo(name, { gpuProduct: 'Tesla-T4', ...over });
 
 describe('freeWholeGpus', () => {
   it.each<[string, Record<string, string>, number, number]>([

@@ -5,27 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import type { NodeInfo, Taint } from '../../src/cluster/types.js';
 import { ineligibility, isHealthy, unhealthyState } from '../../src/pools/eligibility.js';
+import { nodeInfo } from '../support/node-info.js';
 
 /** A healthy, idle 8-GPU node without a pool; a row overrides what it needs. */
-function node(over: Partial<NodeInfo> = {}): NodeInfo {
-  return {
-    name: 'n',
-    labels: {},
-    ready: true,
-    cordoned: false,
-    schedulable: true,
-    gpuProduct: 'NVIDIA-A100-SXM4-80GB',
-    gpuCapacity: 8,
-    gpuAllocatable: 8,
-    migAllocatable: 0,
-    gpuRequested: 0,
-    foreignGpuRequested: 0,
-    managedPods: 0,
-    pool: null,
-    taints: [],
-    ...over,
-  };
-}
+const node = (over: Partial<NodeInfo> = {}): NodeInfo => nodeInfo('n', over);
 const tainted = (...taints: Taint[]): Partial<NodeInfo> => ({ schedulable: false, taints });
 const CA_DELETE: Taint = { key: 'ToBeDeletedByClusterAutoscaler', value: '1764583200', effect: 'NoSchedule' };
 const CA_CANDIDATE: Taint = {

@@ -11,29 +11,13 @@ import {
 } from '../../src/status/model.js';
 import { renderStatusText } from '../../src/status/text.js';
 import type { DecisionRecord } from '../../src/store/types.js';
+import { nodeInfo } from '../support/node-info.js';
 
 const NOW = new Date('2026-11-30T12:00:00.000Z');
 const T0 = Date.parse('2026-11-29T12:00:00.000Z') / 1000;
 
-function node(name: string, over: Partial<NodeInfo> = {}): NodeInfo {
-  return {
-    name,
-    labels: {},
-    ready: true,
-    cordoned: false,
-    schedulable: true,
-    gpuProduct: 'NVIDIA-H100-80GB-HBM3',
-    gpuCapacity: 8,
-    gpuAllocatable: 8,
-    migAllocatable: 0,
-    gpuRequested: 0,
-    foreignGpuRequested: 0,
-    managedPods: 0,
-    pool: null,
-    taints: [],
-    ...over,
-  };
-}
+const node = (name: string, over: Partial<NodeInfo> = {}): NodeInfo =>
+  nodeInfo(name, { gpuProduct: 'NVIDIA-H100-80GB-HBM3', ...over });
 
 function decision(at: string, action: string, from: number, to: number): DecisionRecord {
   return {

@@ -174,7 +174,8 @@ const state = (name: string, o: Partial<AlgorithmState> = {}): AlgorithmState =>
   replicas: 2,
   ...o,
 });
-const podOf = (alg: string, name: string, o: Partial<PodInfo> = {}) => pod(name, { algorithm: alg, ...o });
+const podOf = (alg: string, name: string, o: Partial<PodInfo> & { rs?: string } = {}) =>
+  pod(name, { algorithm: alg, ...o });
 const rec = (subject: string, kind: DecisionRecord['kind'] = 'scaling'): DecisionRecord => ({
   kind,
   subject,

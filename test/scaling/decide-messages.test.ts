@@ -187,64 +187,58 @@ row(
 row(
   'StabilisationHighest',
   { ...B([10, 10, 10]), recent: [hold(400, 'WithinRange', 3, 50), hold(100, 'WithinRange', 3, 50)] },
-  policyNoWindows({ scaleDown: { stabilizationWindowSeconds: 300 } }),
+  down300,
   'resnet50-infer: utilisation 10% over 3 of 3 Ready pod(s) < min 30%; the highest recommendation in the last 300s is 3',
 );
 row(
   'StabilisationNoPass',
   { ...B([10, 10, 10]), recent: [] },
-  policyNoWindows({ scaleDown: { stabilizationWindowSeconds: 300 } }),
+  down300,
   'resnet50-infer: utilisation 10% over 3 of 3 Ready pod(s) < min 30%; one instant is no evidence over the 300s scale-down stabilisation window, and no recorded pass reaches back the 300s scale-down stabilisation window yet',
 );
 row(
   'StabilisationNoPassWindowed',
-  {
-    ...B([10, 10, 10]),
-    samples: B([10, 10, 10]).samples.map((s) => ({ ...s, window: { max: 12, coveredSeconds: 100 } })),
-  },
-  policyNoWindows({ scaleDown: { stabilizationWindowSeconds: 300 } }),
+  windowed(
+    () => 12,
+    () => 100,
+  ),
+  down300,
   "resnet50-infer: utilisation 10% over 3 of 3 Ready pod(s) < min 30%; the source's samples reach back 100s of the 300s scale-down stabilisation window; waits until they cover it",
 );
 row(
   'SourceWindowPartlyUnknown',
-  {
-    ...B([10, 10, 10]),
-    samples: B([10, 10, 10]).samples.map((s, i) => ({
-      ...s,
-      window: { max: 12, coveredSeconds: i === 0 ? null : 400 },
-    })),
-  },
-  policyNoWindows({ scaleDown: { stabilizationWindowSeconds: 300 } }),
+  windowed(
+    () => 12,
+    (i) => (i === 0 ? null : 400),
+  ),
+  down300,
   "resnet50-infer: utilisation 10% over 3 of 3 Ready pod(s) < min 30%; the source's samples reach back less than the window of the 300s scale-down stabilisation window; waits until they cover it",
 );
 row(
   'SourceWindowShort',
-  {
-    ...B([10, 10, 10]),
-    samples: B([10, 10, 10]).samples.map((s, i) => ({
-      ...s,
-      window: { max: 12, coveredSeconds: 250.7 + i },
-    })),
-  },
-  policyNoWindows({ scaleDown: { stabilizationWindowSeconds: 300 } }),
+  windowed(
+    () => 12,
+    (i) => 250.7 + i,
+  ),
+  down300,
   "resnet50-infer: utilisation 10% over 3 of 3 Ready pod(s) < min 30%; the source's samples reach back 250s of the 300s scale-down stabilisation window; waits until they cover it",
 );
 row(
   'SourceWindowHigh',
-  {
-    ...B([10, 10, 10]),
-    samples: B([10, 10, 10]).samples.map((s, i) => ({ ...s, window: { max: 30 + i, coveredSeconds: 300 } })),
-  },
-  policyNoWindows({ scaleDown: { stabilizationWindowSeconds: 300 } }),
+  windowed(
+    (i) => 30 + i,
+    () => 300,
+  ),
+  down300,
   'resnet50-infer: utilisation 10% over 3 of 3 Ready pod(s) < min 30%; the highest utilisation in the last 300s is 31% ≥ min 30% (scale-down stabilisation window)',
 );
 row(
   'SourceWindowScaleDown',
-  {
-    ...B([10, 10, 10]),
-    samples: B([10, 10, 10]).samples.map((s, i) => ({ ...s, window: { max: 20 + i, coveredSeconds: 300 } })),
-  },
-  policyNoWindows({ scaleDown: { stabilizationWindowSeconds: 300 } }),
+  windowed(
+    (i) => 20 + i,
+    () => 300,
+  ),
+  down300,
   "resnet50-infer: utilisation 10% over 3 of 3 Ready pod(s) < min 30%, and below it for the whole 300s stabilisation window (highest 21% in the source's samples); scaling 3 → 2 (predicted 15%)",
 );
 row(
@@ -255,7 +249,7 @@ row(
 row(
   'BelowMinRecorded',
   { ...B([10, 10, 10]), recent: [hold(300, 'StabilizationWindow', 3, 10)] },
-  policyNoWindows({ scaleDown: { stabilizationWindowSeconds: 300 } }),
+  down300,
   'resnet50-infer: utilisation 10% over 3 of 3 Ready pod(s) < min 30%; scaling 3 → 2 (predicted 15%)',
 );
 row(

@@ -223,6 +223,18 @@ const rows: Row[] = [
     },
   },
   {
+    name: 'SameGpuThreeTimesNewestCountsWhateverTheOrder',
+    series: [
+      s('G0', 'p-a', 50, { at: T - 5_000 }),
+      s('G0', 'p-a', 10, { at: T - 20_000 }),
+      s('G0', 'p-a', 30, { at: T - 1_000 }),
+    ],
+    check: (a) => {
+      expect(utils(a)).toEqual([['p-a', 30]]);
+      expect(drops(a).map((d) => d[1])).toEqual(['Duplicate', 'Duplicate']);
+    },
+  },
+  {
     name: 'TimeSlicedGpuCountsForTheFirstPodByNameAndFlagsEveryAlgorithm',
     series: [s('G0', 'p-c', 30), s('G0', 'p-b', 20), s('G0', 'p-a', 10)],
     check: (a) => {

@@ -25,6 +25,8 @@ const SCOPES = {
     'src/gitops/ensure-pull-request.ts',
   ],
   'pr-body': ['src/gitops/pr-body.ts'],
+  /** The pass's pure step functions (`planDesiredState`'s parts). */
+  plan: ['src/plan/**/*.ts'],
 };
 
 const scope = process.env.STRYKER_SCOPE ?? 'all';

@@ -8,7 +8,7 @@ export default defineConfig({
   test: {
     include: [
       'test/spec/{rules,algorithms,schema,policy}.test.ts',
-      'test/pools/{assign,return-idle,return-idle-plan}.test.ts',
+      'test/pools/{assign,capacity,eligibility,return-idle,return-idle-plan}.test.ts',
       'test/placement/**/*.test.ts',
       'test/scaling/{attribute,decide,decide-empty-pool,size-for-load,set-replicas,evidence-time,history,plan-scaling}*.test.ts',
       'test/manifests/**/*.test.ts',
@@ -16,6 +16,7 @@ export default defineConfig({
       'test/gitops/{pure,pr-body,pr-body-golden,write-path-pure}.test.ts',
       'test/golden/golden.test.ts',
       'test/controller/desired-state.test.ts',
+      'test/plan/*.test.ts',
       'test/cluster/{snapshot,node-manifests}.test.ts',
     ],
     pool: 'forks',

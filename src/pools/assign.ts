@@ -1,5 +1,5 @@
 import { gpuSharing } from '../cluster/snapshot.js';
-import type { NodeInfo, Snapshot } from '../cluster/types.js';
+import type { GpuSharing, NodeInfo, Snapshot } from '../cluster/types.js';
 import type { Pool, PolicySpec } from '../spec/types.js';
 import { ineligibility, isHealthy, unhealthyState } from './eligibility.js';
 import type { PoolAssignment } from './types.js';
@@ -48,7 +48,7 @@ export function assignPools(
   policy: PoolPolicy,
   opts: AssignOptions = {},
 ): PoolAssignment[] {
-  const running = new Set(opts.runningBenchmarks ?? []);
+  const running = new Set(opts.runningBenchmarks);
   const busy = (n: NodeInfo) => running.has(n.name) || n.managedPods > 0;
   const decided = new Map<string, PoolAssignment>();
   const labelKey = policy.spec.pools.labelKey;
@@ -56,12 +56,8 @@ export function assignPools(
     const shared = gpuSharing(n);
     decided.set(n.name, { node: n.name, from: n.pool, to, reason, message, ...(shared ? { shared } : {}) });
   };
-  const sharedNote = (n: NodeInfo) => {
-    const s = gpuSharing(n);
-    return s
-      ? `shared GPUs (${s.strategy}, ${s.physicalGpus} physical advertised as ${n.gpuAllocatable})`
-      : '';
-  };
+  const sharedNote = (n: NodeInfo, s: GpuSharing) =>
+    `shared GPUs (${s.strategy}, ${s.physicalGpus} physical advertised as ${n.gpuAllocatable})`;
 
   // 1. Nodes outside the test pool's arithmetic; collect candidates and test nodes per group.
   const { perGPUProduct, size } = policy.spec.pools.test;
@@ -75,9 +71,9 @@ export function assignPools(
     }
     return g;
   };
-  if (!perGPUProduct) group('*');
 
-  const nodes = [...snapshot.nodes].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  // Node names are unique in a cluster: no tie to break.
+  const nodes = [...snapshot.nodes].sort((a, b) => (a.name < b.name ? -1 : 1));
   for (const n of nodes) {
     const why = ineligibility(n, labelKey);
     const state = unhealthyState(n, labelKey);
@@ -96,20 +92,21 @@ export function assignPools(
       }
       continue;
     }
-    if (n.pool === 'test' && gpuSharing(n)) {
+    const sharing = gpuSharing(n);
+    if (n.pool === 'test' && sharing) {
       if (busy(n))
         set(
           n,
           'test',
           'InUse',
-          `${sharedNote(n)}: no test node, but a benchmark or gpuops pod runs here: stays test until it ends`,
+          `${sharedNote(n, sharing)}: no test node, but a benchmark or gpuops pod runs here: stays test until it ends`,
         );
       else
         set(
           n,
           'unused',
           'SharedGPU',
-          `${sharedNote(n)}: a run time measured there is no measurement; back to unused`,
+          `${sharedNote(n, sharing)}: a run time measured there is no measurement; back to unused`,
         );
       continue;
     }
@@ -125,12 +122,13 @@ export function assignPools(
   }
 
   // 2. The test pool, group by group.
-  for (const key of [...groups.keys()].sort()) {
-    const g = groups.get(key)!;
+  // Groups are independent of each other: any order gives the same decisions.
+  for (const [key, g] of groups) {
     const scope = perGPUProduct ? ` for ${key}` : '';
     const healthy = g.test.filter(isHealthy);
     const unhealthy = g.test.filter((n) => !isHealthy(n));
-    healthy.sort((a, b) => Number(busy(b)) - Number(busy(a)) || (a.name < b.name ? -1 : 1));
+    // Busy nodes first; the sort is stable, so by name within each (the nodes were taken in name order).
+    healthy.sort((a, b) => Number(busy(b)) - Number(busy(a)));
     const kept = healthy.slice(0, g.target);
     for (const n of kept) set(n, 'test', 'KeepPool', `stays test${scope}`);
     for (const n of healthy.slice(g.target)) {
@@ -173,7 +171,8 @@ export function assignPools(
     });
     for (const n of g.candidates) {
       if (decided.has(n.name)) continue;
-      const note = gpuSharing(n) ? `; ${sharedNote(n)}, never a test node` : '';
+      const sharing = gpuSharing(n);
+      const note = sharing ? `; ${sharedNote(n, sharing)}, never a test node` : '';
       if (n.pool === 'unused') set(n, 'unused', 'KeepPool', `stays unused${note}`);
       else
         set(

@@ -63,10 +63,11 @@ export function returnIdleNodes(input: ReturnIdleInput): PoolAssignment[] {
       const node = byName.get(a.node);
       const movedAt = input.moved.get(a.node);
       const empty = input.emptySince.get(a.node);
-      if (!node || a.from !== pool || a.reason !== 'KeepPool' || movedAt === undefined || empty === undefined)
-        continue;
+      // KeepPool: the node stays where Git has it (a node moved in this pass is not idle).
+      if (!node || a.reason !== 'KeepPool') continue;
       if (node.gpuRequested > 0 || node.managedPods > 0) continue;
-      const sinceMs = Math.max(Date.parse(movedAt), Date.parse(empty));
+      // No move by gpuops, no known empty history, or a malformed time: NaN, the node stays.
+      const sinceMs = Math.max(Date.parse(movedAt ?? ''), Date.parse(empty ?? ''));
       if (Number.isNaN(sinceMs)) continue;
       const seconds = Math.floor((now.getTime() - sinceMs) / 1000);
       if (seconds < returnAfterSeconds) continue;

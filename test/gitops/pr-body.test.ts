@@ -1,6 +1,15 @@
 /** Pull request text a reviewer reads once: titles that name every moved node, left-out nodes, escaped cells. */
 import { describe, expect, it } from 'vitest';
-import { prTitle, renderPrBody } from '../../src/gitops/pr-body.js';
+import {
+  desiredHash,
+  parseDesiredHash,
+  prTitle,
+  renderPrBody,
+  stripHashMarker,
+  titleReplicas,
+  withHashMarker,
+} from '../../src/gitops/pr-body.js';
+import type { Placement } from '../../src/placement/types.js';
 import type { PoolAssignment } from '../../src/pools/types.js';
 import type { ScalingDecision } from '../../src/scaling/types.js';
 
@@ -54,8 +63,73 @@ describe('prTitle', () => {
       scaleInput(relabel({ action: 'scale-up', nodes: [], replicas: { from: 1, to: 2 } }), []),
       'gpuops(prod): scale bert-train from 1 to 2 replicas',
     ],
+    [
+      'a scale-down',
+      scaleInput(relabel({ action: 'scale-down', nodes: [], replicas: { from: 3, to: 1 } }), []),
+      'gpuops(prod): scale bert-train from 3 to 1 replicas',
+    ],
+    [
+      'no replica change and no node: an update',
+      scaleInput(relabel({ action: 'hold', nodes: [] }), []),
+      'gpuops(prod): update scaling of bert-train',
+    ],
+    [
+      'two moves without the pools entries: the pool of the algorithm, plural replicas',
+      scaleInput(relabel({ nodes: ['gpu-b', 'gpu-a'] }), []),
+      'gpuops(prod): move gpu-a and gpu-b into the pool of bert-train so the Pending replicas of bert-train can start',
+    ],
+    [
+      'three moves: a list with commas',
+      scaleInput(relabel({ nodes: ['gpu-c', 'gpu-a', 'gpu-b'] }), [
+        pool('gpu-x', 'unused', 'short-task', 'MovedForScaleUp', 'other algorithm'),
+        pool('gpu-b', 'unused', 'long-task', 'MovedForScaleUp', 'x'),
+      ]),
+      'gpuops(prod): move gpu-a, gpu-b and gpu-c into long-task so the Pending replicas of bert-train can start',
+    ],
   ])('%s', (_, input, title) => {
     expect(prTitle(input)).toBe(title);
+  });
+
+  const placement = (pool: Placement['pool']): Placement => ({
+    algorithm: 'resnet50-infer',
+    pool,
+    runTimeSeconds: pool ? 42 : null,
+    reason: pool ? 'BelowThreshold' : 'BenchmarkPending',
+    message: 'm',
+  });
+  it.each([
+    ['short-task' as const, 'gpuops(prod): place resnet50-infer on short-task'],
+    [null, 'gpuops(prod): update placement of resnet50-infer'],
+  ])('placement on %s', (p, title) => {
+    const input = {
+      cluster: 'prod',
+      kind: 'placement' as const,
+      subject: 'resnet50-infer',
+      placements: [{ placement: placement(p), runs: [], longTaskThresholdSeconds: 600 }],
+    };
+    expect(prTitle(input)).toBe(title);
+  });
+
+  it('placement without evidence, pools without a move', () => {
+    expect(prTitle({ cluster: 'prod', kind: 'placement', subject: 'resnet50-infer' })).toBe(
+      'gpuops(prod): update placement of resnet50-infer',
+    );
+    expect(
+      prTitle({
+        cluster: 'prod',
+        kind: 'pools',
+        subject: 'pools',
+        pools: [pool('gpu-d', 'test', 'test', 'KeepPool', 'kept')],
+      }),
+    ).toBe('gpuops(prod): update GPU node pools');
+    expect(
+      prTitle({
+        cluster: 'prod',
+        kind: 'pools',
+        subject: 'pools',
+        pools: [pool('gpu-f', 'unused', null, 'ForeignWorkload', 'x')],
+      }),
+    ).toBe('gpuops(prod): move gpu-f into no pool');
   });
 
   it('the pools title names every node it moves, grouped by pool', () => {
@@ -117,5 +191,132 @@ describe('renderPrBody', () => {
     });
     expect(b.match(/gpu-h100-01/g)!.length).toBeLessThanOrEqual(3); // title, message, pools table
     expect(b).not.toContain('Unused nodes moved into the pool');
+  });
+});
+
+describe('titleReplicas', () => {
+  it.each([
+    ['gpuops(prod): scale bert from 2 to 4 replicas', 'bert', { from: 2, to: 4 }],
+    [
+      'gpuops(prod): move gpu-a into long-task and scale bert from 10 to 12 replicas',
+      'bert',
+      { from: 10, to: 12 },
+    ],
+    ['gpuops(prod): scale bert from 2 to 4 replicas', 'bert-train', null],
+    ['gpuops(prod): scale bert from 2 to 4 replicas, as agreed', 'bert', null],
+    ['gpuops(prod): move gpu-a into long-task so the Pending replica of bert can start', 'bert', null],
+  ])('%s (subject %s)', (title, subject, want) => {
+    expect(titleReplicas(title, subject)).toEqual(want);
+  });
+});
+
+describe('desired-hash marker', () => {
+  it.each([
+    ['<!-- gpuops:desired-hash=0123456789abcdef -->', '0123456789abcdef'],
+    ['text\n<!--gpuops:desired-hash=0123456789abcdef-->', '0123456789abcdef'],
+    ['<!-- gpuops:desired-hash=0123456789abcde -->', null], // 15 hex digits: too short
+    ['<!-- gpuops:desired-hash=0123456789ABCDEF -->', null],
+    [null, null],
+    [undefined, null],
+  ])('%j → %s', (body, want) => {
+    expect(parseDesiredHash(body)).toBe(want);
+  });
+
+  it('strips every marker and the blank lines around it, keeps the text', () => {
+    expect(
+      stripHashMarker('a\n\n<!-- gpuops:desired-hash=abc -->\n\nb\n<!-- gpuops:desired-hash= -->\n'),
+    ).toBe('a\nb');
+    expect(withHashMarker('text  \n', '0123456789abcdef')).toBe(
+      'text\n\n<!-- gpuops:desired-hash=0123456789abcdef -->\n',
+    );
+  });
+
+  it('hashes path and content apart: moving a byte from path to content changes the hash', () => {
+    expect(desiredHash([{ path: 'ab', content: 'c' }])).not.toBe(desiredHash([{ path: 'a', content: 'bc' }]));
+    expect(desiredHash([])).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
+  });
+});
+
+describe('renderPrBody cells and sections', () => {
+  const base = { cluster: 'prod', subject: 'pools', desiredHash: 'd'.repeat(64) };
+
+  it('escapes backslashes and pipes, folds CRLF and LF, shows an empty cell as a dash', () => {
+    const b = renderPrBody({
+      ...base,
+      kind: 'pools',
+      files: [],
+      pools: [
+        pool('gpu-a', null, null, 'Tainted', 'tainted a\\b | c\r\nd\ne'),
+        pool('gpu-b', null, null, 'Cordoned', ''),
+      ],
+    });
+    expect(b).toContain('| gpu-a | Tainted | tainted a\\\\b \\| c d e |');
+    expect(b).toContain('| gpu-b | Cordoned | — |');
+  });
+
+  it('no move, no file: says so; several test nodes: plural; left-out nodes by name', () => {
+    const none = renderPrBody({ ...base, kind: 'pools', files: [], pools: [] });
+    expect(none).toContain('### Node pools\n\nNo node changes pool.\n');
+    expect(none).toContain('### Files\n\nNo file differs from the base branch.\n');
+    expect(none).toContain(
+      'gpuops sorts the GPU nodes of cluster `prod` into pools (label `gpuops.dev/pool`).',
+    );
+    const two = renderPrBody({
+      ...base,
+      kind: 'pools',
+      files: [
+        { path: 'b.yaml', change: 'update' },
+        { path: 'a.yaml', change: 'create' },
+      ],
+      pools: [
+        pool('gpu-z', null, null, 'NotReady', 'z'),
+        pool('gpu-b', null, 'test', 'TestPool', 'x'),
+        pool('gpu-a', 'unused', 'test', 'TestPool', 'y'),
+        pool('gpu-y', null, null, 'Cordoned', 'y'),
+      ],
+    });
+    expect(two).toContain('`gpu-a` and `gpu-b` become test nodes: test nodes are taken');
+    expect(two).toContain('| gpu-a | unused | test | TestPool | y |\n| gpu-b | none | test | TestPool | x |');
+    expect(two).toContain('GPU nodes left out of every pool (2):');
+    expect(two).toContain('| gpu-y | Cordoned | y |\n| gpu-z | NotReady | z |');
+    expect(two).toContain('| `a.yaml` | create |\n| `b.yaml` | update |');
+  });
+
+  it('a placement without a measured run: no run table, dashes for missing figures', () => {
+    const b = renderPrBody({
+      ...base,
+      kind: 'placement',
+      subject: 'resnet50-infer',
+      files: [],
+      placements: [
+        {
+          placement: {
+            algorithm: 'resnet50-infer',
+            pool: null,
+            runTimeSeconds: null,
+            reason: 'BenchmarkPending',
+            message: 'no run',
+          },
+          runs: [],
+          longTaskThresholdSeconds: Number.NaN,
+        },
+      ],
+    });
+    expect(b).toContain('gpuops places `resnet50-infer` on the pool its measured run time calls for.');
+    expect(b).toContain('| resnet50-infer | — | — | — | BenchmarkPending |');
+    expect(b).not.toContain('Measured benchmark runs');
+    expect(b).not.toContain('### Node pools');
+  });
+
+  it('a scale decision whose message names every moved node, and no per-pod samples', () => {
+    const b = renderPrBody({
+      ...scaleInput(relabel({ nodes: ['gpu-h100-01'], utilization: Number.POSITIVE_INFINITY }), []),
+      files: [],
+      desiredHash: 'c'.repeat(64),
+    });
+    expect(b).toContain('| — | 30.0 | 80.0 | 2 → 2 (limits 1..8) | relabel | RelabelUnusedNode |');
+    expect(b).not.toContain('Per-pod GPU utilisation');
+    expect(b).not.toContain('Unused nodes moved into the pool');
+    expect(b).not.toContain('### Node pools');
   });
 });

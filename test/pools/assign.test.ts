@@ -307,3 +307,151 @@ describe('assignPools rules', () => {
     expect(pass()).toEqual(['a:test:KeepPool', 'b:unused:KeepPool']);
   });
 });
+
+/** 2 physical GPUs advertised 4 times each by the device plugin's time-slicing (8 `nvidia.com/gpu`). */
+const timeSliced = {
+  labels: {
+    'nvidia.com/gpu.count': '2',
+    'nvidia.com/gpu.replicas': '4',
+    'nvidia.com/gpu.sharing-strategy': 'time-slicing',
+  },
+};
+const SHARED = 'shared GPUs (time-slicing, 2 physical advertised as 8)';
+
+interface MessageRow {
+  name: string;
+  nodes: NodeInfo[];
+  policy?: PoolPolicy;
+  running?: string[];
+  /** node → [to, reason, message] */
+  want: Record<string, [Pool | null, string, string]>;
+}
+
+/** The messages `plan` shows a person for each decision, with the numbers behind it. */
+const messageRows: MessageRow[] = [
+  {
+    name: 'TestNodeChosenAndTheRestUnused',
+    nodes: [node('a'), node('b', { gpuAllocatable: 1 }), inPool('c', 'unused')],
+    want: {
+      a: ['test', 'TestPool', 'becomes test: 1 of 1 test nodes'],
+      b: ['unused', 'Unused', 'eligible (1 GPU allocatable): unused'],
+      c: ['unused', 'KeepPool', 'stays unused'],
+    },
+  },
+  {
+    name: 'SecondTestNodeCountsTheKeptOne',
+    nodes: [inPool('a', 'test'), node('b'), node('c')],
+    policy: policy({ size: 2 }),
+    want: {
+      a: ['test', 'KeepPool', 'stays test'],
+      b: ['test', 'TestPool', 'becomes test: 2 of 2 test nodes'],
+      c: ['unused', 'Unused', 'eligible (8 GPUs allocatable): unused'],
+    },
+  },
+  {
+    name: 'TestNodesCountedOneByOne',
+    nodes: [inPool('a', 'test'), node('b'), node('c'), node('d')],
+    policy: policy({ size: 3 }),
+    want: {
+      a: ['test', 'KeepPool', 'stays test'],
+      b: ['test', 'TestPool', 'becomes test: 2 of 3 test nodes'],
+      c: ['test', 'TestPool', 'becomes test: 3 of 3 test nodes'],
+      d: ['unused', 'Unused', 'eligible (8 GPUs allocatable): unused'],
+    },
+  },
+  {
+    name: 'PerGPUProductNamesTheProductAndTheUnknownOne',
+    nodes: [inPool('a', 'test'), inPool('b', 'test'), node('c', { gpuProduct: null })],
+    policy: policy({ perGPUProduct: true }),
+    want: {
+      a: ['test', 'KeepPool', 'stays test for NVIDIA-A100-SXM4-80GB'],
+      b: [
+        'unused',
+        'SurplusTestNode',
+        'surplus test node for NVIDIA-A100-SXM4-80GB (1 wanted): back to unused',
+      ],
+      c: ['test', 'TestPool', 'becomes test for (unknown product): 1 of 1 test nodes'],
+    },
+  },
+  {
+    name: 'SurplusBusyAndIdle',
+    nodes: [
+      inPool('a', 'test'),
+      inPool('b', 'test', { managedPods: 1, gpuRequested: 1 }),
+      inPool('c', 'test'),
+    ],
+    running: ['a'],
+    want: {
+      a: ['test', 'KeepPool', 'stays test'],
+      b: ['test', 'InUse', 'surplus test node, but a benchmark or gpuops pod runs here: stays test'],
+      c: ['unused', 'SurplusTestNode', 'surplus test node (1 wanted): back to unused'],
+    },
+  },
+  {
+    name: 'UnhealthyTestNodeWithoutReplacementAndUnhealthyTaskNode',
+    nodes: [inPool('a', 'test', notReady), inPool('b', 'long-task', cordoned), inPool('c', 'short-task')],
+    want: {
+      a: ['test', 'KeepPool', 'stays test; NotReady, offers no capacity, no healthy node can replace it'],
+      b: ['long-task', 'KeepPool', 'stays long-task; cordoned, offers no capacity'],
+      c: ['short-task', 'KeepPool', 'stays short-task'],
+    },
+  },
+  {
+    name: 'ForeignGpusOnTestAndUnusedNodes',
+    nodes: [
+      inPool('a', 'test', { foreignGpuRequested: 2, gpuRequested: 3, managedPods: 1 }),
+      inPool('b', 'unused', { foreignGpuRequested: 1, gpuRequested: 1 }),
+      node('c'),
+    ],
+    want: {
+      a: [
+        'test',
+        'InUse',
+        '2 GPUs held by pods gpuops does not manage, but gpuops pods run here: stays test until they finish',
+      ],
+      b: [null, 'ForeignWorkload', '1 GPUs held by pods gpuops does not manage: leaves the unused pool'],
+      c: ['test', 'TestPool', 'becomes test: 1 of 1 test nodes'],
+    },
+  },
+  {
+    name: 'SharedGpusAreNeverTheTestNode',
+    nodes: [
+      inPool('a', 'test', timeSliced),
+      inPool('b', 'test', { ...timeSliced, managedPods: 1, gpuRequested: 1 }),
+      inPool('c', 'unused', timeSliced),
+      node('d', timeSliced),
+      node('e'),
+    ],
+    want: {
+      a: ['unused', 'SharedGPU', `${SHARED}: a run time measured there is no measurement; back to unused`],
+      b: [
+        'test',
+        'InUse',
+        `${SHARED}: no test node, but a benchmark or gpuops pod runs here: stays test until it ends`,
+      ],
+      c: ['unused', 'KeepPool', `stays unused; ${SHARED}, never a test node`],
+      d: ['unused', 'Unused', `eligible (8 GPUs allocatable): unused; ${SHARED}, never a test node`],
+      e: ['test', 'TestPool', 'becomes test: 1 of 1 test nodes'],
+    },
+  },
+];
+
+describe('assignPools messages', () => {
+  it.each(messageRows)('$name', (row) => {
+    const snap: Snapshot = { takenAt: NOW.toISOString(), nodes: row.nodes, pods: [] };
+    const got = assignPools(snap, row.policy ?? policy(), { runningBenchmarks: row.running });
+    expect(Object.fromEntries(got.map((a) => [a.node, [a.to, a.reason, a.message]]))).toEqual(row.want);
+  });
+
+  it('marks the entries of shared-GPU nodes, and only those', () => {
+    const snap: Snapshot = { takenAt: '', pods: [], nodes: [node('a', timeSliced), node('b')] };
+    const [a, b] = assignPools(snap, policy());
+    expect(a!.shared).toEqual({ strategy: 'time-slicing', replicas: 4, physicalGpus: 2 });
+    expect(b).not.toHaveProperty('shared');
+  });
+
+  it('without options: no node counts as running a benchmark', () => {
+    const snap: Snapshot = { takenAt: '', pods: [], nodes: [inPool('a', 'test'), inPool('b', 'test')] };
+    expect(assignPools(snap, policy()).map((a) => a.reason)).toEqual(['KeepPool', 'SurplusTestNode']);
+  });
+});

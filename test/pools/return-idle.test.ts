@@ -136,6 +136,72 @@ describe('returnIdleNodes', () => {
     ]);
   });
 
+  it('the messages a person reads: returned, kept for a scale-up, kept for the demand', () => {
+    const since = ago(3600);
+    const empty = `no GPU pod for 3600 s (since ${since}; pools.returnAfterSeconds 1800)`;
+    expect(moved(input()).message).toBe(
+      `${empty}; gpuops moved it into short-task at ${ago(7200)}: back to unused`,
+    );
+    expect(moved(input({ scalingUp: new Set<Pool>(['short-task']) })).message).toBe(
+      `stays short-task: ${empty}, but a scale-up in short-task counts on its GPUs`,
+    );
+    expect(moved(input({ demandGpus: { 'short-task': 2 } })).message).toBe(
+      `stays short-task: ${empty}, but the pool's pods need 2 GPU(s) and 1 would be left`,
+    );
+  });
+
+  it.each<[string, (i: ReturnIdleInput) => ReturnIdleInput]>([
+    ['a malformed moved-at annotation', (i) => ({ ...i, moved: new Map([['st-moved', 'yesterday']]) })],
+    ['a malformed empty-since time', (i) => ({ ...i, emptySince: new Map([['st-moved', 'soon']]) })],
+    [
+      'a gpuops pod without GPUs runs there now',
+      (i) => ({ ...i, nodes: i.nodes.map((n) => (n.name === 'st-moved' ? { ...n, managedPods: 1 } : n)) }),
+    ],
+    [
+      'the node is no longer in the snapshot',
+      (i) => ({ ...i, nodes: i.nodes.filter((n) => n.name !== 'st-moved') }),
+    ],
+  ])('stays when %s', (_name, change) => {
+    const a = moved(change(input()));
+    expect([a.to, a.reason, a.message]).toEqual(['short-task', 'KeepPool', 'stays short-task']);
+  });
+
+  it('a node moved into the pool in this pass (an earlier move left its moved-at) is not returned', () => {
+    const i = input();
+    const assignments = i.assignments.map((a) =>
+      a.node === 'st-moved' ? { ...a, from: 'unused' as const, reason: 'MovedForScaleUp' as const } : a,
+    );
+    const a = moved({ ...i, assignments });
+    expect([a.from, a.to, a.reason]).toEqual(['unused', 'short-task', 'MovedForScaleUp']);
+  });
+
+  it.each([[['st-b', 'st-a']], [['st-a', 'st-b']]])(
+    'two nodes empty equally long and room for one: the first by name returns (input %j)',
+    (names) => {
+      const nodes = names.map((n) => node(n, 'short-task'));
+      const out = returnIdleNodes({
+        assignments: nodes.map(keep),
+        nodes,
+        moved: new Map([
+          ['st-a', ago(9000)],
+          ['st-b', ago(9000)],
+        ]),
+        emptySince: new Map([
+          ['st-a', ago(5000)],
+          ['st-b', ago(5000)],
+        ]),
+        demandGpus: { 'short-task': 1 },
+        scalingUp: new Set(),
+        returnAfterSeconds: 1800,
+        now: NOW,
+      });
+      expect(Object.fromEntries(out.map((a) => [a.node, [a.to, a.reason]]))).toEqual({
+        'st-a': ['unused', 'ReturnedIdle'],
+        'st-b': ['short-task', 'KeepPool'],
+      });
+    },
+  );
+
   it('test and unused nodes, and nodes changing pool anyway, are left as they are', () => {
     const nodes = [node('t', 'test'), node('u', 'unused')];
     const i = input();
@@ -154,11 +220,13 @@ describe('returnIdleNodes', () => {
 });
 
 describe('emptySinceOf', () => {
-  it('first snapshot after the last busy one; never busy → the oldest snapshot; busy now → none', () => {
+  it('first snapshot after the last busy one; never busy → the oldest snapshot; busy now (GPU or gpuops pod) → none', () => {
     const nodes = [
       node('a', 'short-task'),
       node('b', 'short-task'),
       node('c', 'short-task', { managedPods: 1 }),
+      node('d', 'short-task', { gpuRequested: 1, foreignGpuRequested: 1 }),
+      node('e', 'short-task', { managedPods: 1 }),
     ];
     const got = emptySinceOf(nodes, {
       oldest: ago(3000),
@@ -167,6 +235,7 @@ describe('emptySinceOf', () => {
         ['c', null],
       ]),
     });
+    // d holds a foreign GPU pod, e a gpuops pod: busy now, whatever the history says.
     expect(Object.fromEntries(got)).toEqual({ a: ago(600), b: ago(3000) });
     expect(emptySinceOf(nodes, { oldest: null, emptyAfterBusy: new Map() }).size).toBe(0);
   });

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { SpecError } from '../../src/spec/types.js';
+import { boundAt, stringAt } from '../../src/spec/rules/cross-field.js';
 import { didYouMean } from '../../src/spec/rules/did-you-mean.js';
+import { compareSpecErrors, formatSpecError } from '../../src/spec/rules/format.js';
+import type { FieldProblem } from '../../src/spec/rules/schema-errors.js';
 import { isDnsLabel, isLabelKey, suggestDnsLabel } from '../../src/spec/rules/dns-label.js';
 import { isQuantity, quantityMessage } from '../../src/spec/rules/quantity.js';
 
@@ -79,4 +83,87 @@ describe('didYouMean', () => {
     ['replicas', undefined],
     ['xyz', undefined],
   ])('%s → %s', (word, want) => expect(didYouMean(word, known)).toBe(want));
+});
+
+describe('cross-field bounds: a value the schema already rejects is not judged again', () => {
+  const doc = {
+    spec: { min: 5, text: 'x', half: 0.5, inf: Number.POSITIVE_INFINITY, nan: Number.NaN, none: null },
+  };
+  const problem = (...path: (string | number)[]): FieldProblem => ({ path, at: 'value', message: 'm' });
+  it.each<[string, string[], FieldProblem[], number | undefined, unknown]>([
+    ['own number', ['spec', 'min'], [], 1, { value: 5, own: true }],
+    [
+      'own fraction (the schema judges wholeness)',
+      ['spec', 'half'],
+      [],
+      undefined,
+      { value: 0.5, own: true },
+    ],
+    ['unset: the fallback', ['spec', 'max'], [], 90, { value: 90, own: false }],
+    ['unset, fallback 0', ['spec', 'max'], [], 0, { value: 0, own: false }],
+    ['unset, no fallback', ['spec', 'max'], [], undefined, undefined],
+    ['below a null: the fallback', ['spec', 'none', 'x'], [], 7, { value: 7, own: false }],
+    ['a string', ['spec', 'text'], [], 1, undefined],
+    ['infinite', ['spec', 'inf'], [], 1, undefined],
+    ['NaN', ['spec', 'nan'], [], 1, undefined],
+    ['a problem on the field', ['spec', 'min'], [problem('spec', 'min')], 1, undefined],
+    ['a problem above the field', ['spec', 'min'], [problem('spec')], 1, undefined],
+    ['a problem on a sibling', ['spec', 'min'], [problem('spec', 'max')], 1, { value: 5, own: true }],
+    [
+      'a problem deeper than the field',
+      ['spec', 'min'],
+      [problem('spec', 'min', 'x')],
+      1,
+      { value: 5, own: true },
+    ],
+  ])('boundAt: %s', (_name, path, problems, fallback, want) => {
+    expect(boundAt(doc, path, problems, fallback)).toEqual(want);
+  });
+
+  it.each<[string, (string | number)[], FieldProblem[], string | undefined]>([
+    ['a string', ['spec', 'text'], [], 'x'],
+    ['a number is no string', ['spec', 'min'], [], undefined],
+    ['missing', ['spec', 'nope'], [], undefined],
+    ['through a list', ['spec', 'text', 0], [], undefined],
+    ['a problem above', ['spec', 'text'], [problem('spec')], undefined],
+    ['a problem on a sibling', ['spec', 'text'], [problem('spec', 'min')], 'x'],
+  ])('stringAt: %s', (_name, path, problems, want) => {
+    expect(stringAt(doc, path, problems)).toBe(want);
+  });
+});
+
+describe('spec error lines', () => {
+  const e = (file: string, line: number, column: number, field = 'spec.gpus'): SpecError => ({
+    file,
+    line,
+    column,
+    field,
+    message: 'must be >= 1',
+  });
+  it('file:line:column: field: message; the whole document as (document)', () => {
+    expect(formatSpecError(e('algorithms/a.yaml', 7, 9))).toBe(
+      'algorithms/a.yaml:7:9: spec.gpus: must be >= 1',
+    );
+    expect(formatSpecError(e('algorithms/a.yaml', 1, 1, ''))).toBe(
+      'algorithms/a.yaml:1:1: (document): must be >= 1',
+    );
+  });
+  it('sorted by file, then line, then column', () => {
+    const errors = [
+      e('b.yaml', 1, 1),
+      e('a.yaml', 3, 1),
+      e('a.yaml', 2, 5),
+      e('a.yaml', 2, 3),
+      e('a.yaml', 2, 3),
+    ];
+    expect(errors.sort(compareSpecErrors).map((x) => `${x.file}:${x.line}:${x.column}`)).toEqual([
+      'a.yaml:2:3',
+      'a.yaml:2:3',
+      'a.yaml:2:5',
+      'a.yaml:3:1',
+      'b.yaml:1:1',
+    ]);
+    expect(compareSpecErrors(e('a.yaml', 2, 3), e('a.yaml', 2, 3))).toBe(0);
+    expect(compareSpecErrors(e('b.yaml', 1, 1), e('a.yaml', 9, 9))).toBe(1);
+  });
 });

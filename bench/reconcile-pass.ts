@@ -50,6 +50,11 @@ export interface PassReport {
   floor: FloorTimes | null;
   /** Heap still reachable after the pass (MB, after a full collection). */
   liveHeapMb: number;
+  /**
+   * Peak RSS of the process so far, read right after the pass and before its floor (MB): the
+   * floor runs in this process too, and its own Prometheus decode may set the final peak.
+   */
+  peakRssBeforeFloorMb: number;
   cpuMs: number;
   kubeRequests: number;
   kubeByVerb: Record<string, number>;
@@ -230,6 +235,7 @@ async function main(): Promise<void> {
     const r = await reconcileOnce({ ...deps, dryRun: pass === 'first' });
     const wallMs = performance.now() - t0;
     const cpu = process.cpuUsage(cpu0);
+    const peakRssBeforeFloorMb = process.resourceUsage().maxRSS / 1024;
     await stopProfile();
     const after = await serverCounts();
     // The floor right after the pass, in the same process: the I/O it could not avoid.
@@ -257,6 +263,7 @@ async function main(): Promise<void> {
       wallMs,
       floor,
       liveHeapMb: 0,
+      peakRssBeforeFloorMb,
       cpuMs: (cpu.user + cpu.system) / 1000,
       kubeRequests: after.kube - before.kube,
       kubeByVerb: byVerb,

@@ -70,3 +70,12 @@ process.stdout.write(`\n${line(head)}\n${rows.map(line).join('\n')}\n`);
 if (failed.length > 0) process.stdout.write(`\nFAILED: ${failed.join(', ')}\n`);
 // Exit 1 only when a target is missed (or a bench could not run).
 if (failed.length > 0 || all.some((f) => f.target !== undefined && f.value >= f.target)) process.exitCode = 1;
+// Everything the benches open they close, so the process ends here by itself. Should something
+// stay open (a server, a pool, a timer), say what after a grace period instead of hanging silently;
+// the timer itself never keeps the process alive.
+setTimeout(() => {
+  const open = process.getActiveResourcesInfo().filter((r) => r !== 'Timeout');
+  process.stderr.write(
+    `bench: still running 10 s after its figures; open handles: ${open.join(', ') || 'none'}\n`,
+  );
+}, 10_000).unref();

@@ -8,6 +8,7 @@ import { parse } from 'yaml';
 import { buildSnapshot } from '../cluster/snapshot.js';
 import type { NodeInput, PodInput } from '../cluster/snapshot.js';
 import type { Snapshot } from '../cluster/types.js';
+import { UsageError } from '../config/settings.js';
 
 /**
  * Reads a `kubectl get … -o json` (or `-o yaml`) dump: a List with `items`, or a plain array.
@@ -71,6 +72,7 @@ export async function takeSnapshot(source: SnapshotSource): Promise<Snapshot> {
     const client = createKubeClient(loadKubeConfig(source.kubeconfig));
     return await readSnapshot(client, source.now, { poolLabel: source.poolLabel });
   } catch (err) {
+    if (err instanceof UsageError) throw err; // a --kubeconfig that names no file: exit 2 as it is
     throw new Error(`${(err as Error).message}\n${OFFLINE_HINT}`, { cause: err });
   }
 }

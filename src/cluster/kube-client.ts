@@ -16,6 +16,7 @@ import type { V1Node, V1Pod, V2HorizontalPodAutoscaler } from '@kubernetes/clien
 // The client library's HTTP transport (its dependency), used the way its `Watch` uses it.
 import fetch from 'node-fetch';
 import { retry as withRetry } from '../util/retry.js';
+import { UsageError } from '../config/settings.js';
 
 /** Page size of list calls (objects per call). */
 export const DEFAULT_PAGE_SIZE = 500;
@@ -64,7 +65,8 @@ export interface KubeConfigSources {
  * variable (several files joined with `:` are merged, as kubectl does), `~/.kube/config`, then the
  * in-cluster service account (`KUBERNETES_SERVICE_HOST` and the mounted token).
  *
- * @throws Error when none is found, listing where it looked; or the library's error for a bad file
+ * @throws UsageError (exit 2) when the named `file` does not exist, naming it; Error when none is
+ *   found, listing where it looked; or the library's error for a bad file
  */
 export function loadKubeConfig(file?: string, sources: KubeConfigSources = {}): KubeConfig {
   const env = sources.env ?? process.env;
@@ -72,7 +74,7 @@ export function loadKubeConfig(file?: string, sources: KubeConfigSources = {}): 
   const exists = sources.exists ?? existsSync;
   const kc = new KubeConfig();
   if (file) {
-    if (!exists(file)) throw new Error(`--kubeconfig: no file at ${file}`);
+    if (!exists(file)) throw new UsageError(`--kubeconfig: no file at ${file}`);
     kc.loadFromFile(file);
     return kc;
   }

@@ -133,7 +133,14 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
   });
 
   const inputs = [
-    poolChanges({ pools, nodes: observed.nodes, algorithms: repo.algorithms, git, policy }),
+    poolChanges({
+      pools,
+      nodes: observed.nodes,
+      algorithms: repo.algorithms,
+      git,
+      policy,
+      renderCache: input.caches?.rendered,
+    }),
     ...placementChanges({
       algorithms: repo.algorithms,
       placements,

@@ -7,12 +7,14 @@ import type { Snapshot } from '../cluster/types.js';
 import { readSnapshot } from '../cluster/read-snapshot.js';
 import type { KubeClient } from '../cluster/kube-client.js';
 import type { WorkingCopy } from '../gitops/working-copy.js';
+import type { UtilizationReading, UtilizationSource } from '../metrics/types.js';
 import type { PassCaches } from '../plan/caches.js';
 import { readGitModel, type GitModel } from '../plan/git-model.js';
 import type { HpaState } from '../scaling/types.js';
 import { parseRepo, type RepoFiles } from '../spec/rules/repo.js';
 import type { SpecFile } from '../spec/rules/yaml-documents.js';
 import type { LoadedRepo, Policy, SpecError } from '../spec/types.js';
+import { readUtilization } from './inputs.js';
 import { invalidAlgorithms, keptForInvalidSpecs } from './invalid-specs.js';
 
 const YAML_FILE = /\.ya?ml$/;
@@ -22,6 +24,11 @@ export interface PassInputs {
   repo: LoadedRepo;
   git: GitModel;
   snapshot: Snapshot;
+  /**
+   * The pass's one utilisation reading (`readUtilization` with the repo's policy), started as soon
+   * as the policy is known, while the cluster is still being listed. Rejects as the source does.
+   */
+  reading: Promise<UtilizationReading>;
   /** Algorithms whose spec fails validation, with their errors (reported to their pull requests). */
   invalid: { algorithm: string; errors: SpecError[] }[];
   /** Algorithm folders whose generated files stay because a spec of theirs is broken. */
@@ -30,7 +37,9 @@ export interface PassInputs {
 
 /**
  * Lists the cluster while it syncs the working copy, lets the PR host refresh its records (not in
- * dry-run), then reads the specs and `clusters/<cluster>/` and builds the read model.
+ * dry-run), then reads the specs and `clusters/<cluster>/`, starts the utilisation reading with
+ * the repo's policy (the floor's reads overlap the same way: lists, Prometheus and Git at once)
+ * and builds the read model.
  * @throws when the repo cannot be fetched or the cluster cannot be listed (the pass is retried)
  */
 export async function readPass(deps: {
@@ -38,6 +47,7 @@ export async function readPass(deps: {
   workingCopy: WorkingCopy;
   host: { refresh?(): Promise<number> };
   kube: KubeClient;
+  metrics: UtilizationSource | null;
   defaults: Policy;
   caches: PassCaches;
   dryRun: boolean;
@@ -52,19 +62,22 @@ export async function readPass(deps: {
   await wc.sync();
   // The plain git host learns that a person merged or deleted a branch (GitHub knows by itself).
   if (!deps.dryRun) await deps.host.refresh?.();
-  const [algorithms, policies, base, snapshot] = await Promise.all([
+  const [algorithms, policies, base] = await Promise.all([
     wc.readTree('algorithms/'),
     wc.readTree('policies/'),
     wc.readTree(`clusters/${deps.cluster}/`),
-    snapshotRead,
   ]);
   const repo = parseSpecs(deps.defaults, algorithms, policies, deps.caches);
+  const reading = readUtilization(deps.metrics, repo.policy);
+  reading.catch(() => undefined); // awaited by the pass; a failed listing leaves it unawaited
+  const snapshot = await snapshotRead;
   const git = readGitModel(deps.cluster, base, repo.policy.spec.pools.labelKey, deps.caches.parsed);
   const invalid = invalidAlgorithms(repo);
   return {
     repo,
     git,
     snapshot,
+    reading,
     invalid: invalid.invalid,
     kept: keptForInvalidSpecs(invalid, deps.cluster, base),
   };

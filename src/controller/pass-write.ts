@@ -93,6 +93,8 @@ export async function writePass(
     limits: { maxOpenedPerPass: limits.maxOpenedPerPass, maxOpen: limits.maxOpen },
     now: deps.now,
     log: deps.log,
+    // `readPass` synced at the start of the pass; the pushes' leases guard the rest.
+    syncedThisPass: true,
   };
   const prSets = o.changeSets.filter((c) => !(patchMode && c.kind === 'scale'));
   const results = await writeBack(prSets, { ...common, mode: 'pull-request' });

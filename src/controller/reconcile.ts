@@ -23,7 +23,6 @@ import { historySince } from '../scaling/history.js';
 import type { Policy } from '../spec/types.js';
 import type { DecisionRecord, Store } from '../store/types.js';
 import { planDesiredState, type DesiredState, type PlanOutput } from './desired-state.js';
-import { readUtilization } from './inputs.js';
 import type { PassSummary } from './loop.js';
 import { benchmarksOfPass } from './pass-benchmarks.js';
 import { readHpaStates, readPass, type PassInputs } from './pass-read.js';
@@ -82,11 +81,11 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
   const now = deps.clock.now();
   const read = await readPass({ ...deps, now });
   const policy = read.repo.policy;
-  // The one utilisation reading is fetched, and the snapshot stored (PostgreSQL: on its own
-  // connection), while the pass steps its benchmarks; both are awaited before they are needed —
-  // the snapshot before node emptiness is read back and before anything is recorded or written.
-  const reading = readUtilization(deps.metrics, policy);
-  reading.catch(() => undefined);
+  // The one utilisation reading (started by `readPass` while the cluster was listed) is fetched,
+  // and the snapshot stored (PostgreSQL: on its own connection), while the pass steps its
+  // benchmarks; both are awaited before they are needed — the snapshot before node emptiness is
+  // read back and before anything is recorded or written.
+  const reading = read.reading;
   const snapshotSaved: Promise<unknown> = dryRun ? Promise.resolve() : store.saveSnapshot(read.snapshot);
   snapshotSaved.catch(() => undefined);
   const benchmarks = await benchmarksOfPass(deps, read.repo.algorithms, read.git, read.snapshot, policy);
@@ -144,7 +143,7 @@ async function observedForScaling(
   deps: ReconcileDeps,
   read: PassInputs,
   now: Date,
-  readingRead: ReturnType<typeof readUtilization>,
+  readingRead: PassInputs['reading'],
   snapshotSaved: Promise<unknown>,
 ) {
   const { store } = deps;

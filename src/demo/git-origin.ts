@@ -1,22 +1,28 @@
 /**
  * The demo's GitOps repo, with real git: a bare "origin" seeded from a folder of example files,
  * and a person's merge of a gpuops branch into the base branch (`git merge --no-ff` in a clone,
- * then a push), as someone would press "Merge" on a pull request.
+ * then a push), as someone would press "Merge" on a pull request. A process per git call is fine
+ * here (a merge per pull request), so every step is one of simple-git's typed commands.
  */
-import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
-
-const run = promisify(execFile);
+import { GitResponseError, simpleGit, type MergeResult as GitMerge, type SimpleGit } from 'simple-git';
+import { makeDirs } from '../util/make-dirs.js';
 
 /** Who merges pull requests in the demo (the reviewer, not gpuops). */
 export const REVIEWER = { name: 'Demo Reviewer', email: 'reviewer@example.com' };
 
-/** Runs git with a fixed identity and no user or system configuration; returns stdout. */
-export async function git(cwd: string, args: string[]): Promise<string> {
-  const env = {
-    ...process.env,
+/**
+ * simple-git in `cwd` with a fixed identity and no user or system configuration (a person's
+ * `~/.gitconfig` never changes what the demo does). The environment is built, not inherited, so no
+ * `GIT_*`, `EDITOR` or `PAGER` of the caller reaches git.
+ */
+function reviewerGit(cwd: string): SimpleGit {
+  return simpleGit({ baseDir: cwd, unsafe: { allowUnsafeConfigPaths: true } }).env({
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: process.env.HOME ?? '/tmp',
+    LANG: 'C',
+    LC_ALL: 'C',
     GIT_CONFIG_NOSYSTEM: '1',
     GIT_CONFIG_GLOBAL: '/dev/null',
     GIT_AUTHOR_NAME: REVIEWER.name,
@@ -24,14 +30,28 @@ export async function git(cwd: string, args: string[]): Promise<string> {
     GIT_COMMITTER_NAME: REVIEWER.name,
     GIT_COMMITTER_EMAIL: REVIEWER.email,
     GIT_TERMINAL_PROMPT: '0',
-  };
+  });
+}
+
+/** Prefixes a git failure with the folder it ran in. */
+async function inRepo<T>(cwd: string, what: string, fn: (git: SimpleGit) => Promise<T>): Promise<T> {
   try {
-    const { stdout } = await run('git', args, { cwd, env, maxBuffer: 16 * 1024 * 1024 });
-    return stdout;
+    return await fn(reviewerGit(cwd));
   } catch (err) {
-    const e = err as { stderr?: string; stdout?: string; message: string };
-    throw new Error(`git ${args.join(' ')} (in ${cwd}): ${(e.stderr || e.stdout || e.message).trim()}`);
+    throw new Error(`git ${what} (in ${cwd}): ${(err as Error).message.trim()}`);
   }
+}
+
+/**
+ * Paths of the files under `prefix` (e.g. `clusters/demo/`; `''` for all) at the checkout's HEAD, sorted as git
+ * lists them. `ls-tree` has no typed command in simple-git; this is its one raw call.
+ * @throws Error when git fails
+ */
+export async function listFiles(checkout: string, prefix: string): Promise<string[]> {
+  const out = await inRepo(checkout, 'ls-tree', (g) =>
+    g.raw(['ls-tree', '-r', '--name-only', 'HEAD', ...(prefix === '' ? [] : ['--', prefix])]),
+  );
+  return out.split('\n').filter(Boolean);
 }
 
 /**
@@ -41,14 +61,16 @@ export async function git(cwd: string, args: string[]): Promise<string> {
 export async function createOrigin(origin: string, seed: string, base = 'main'): Promise<void> {
   const work = `${origin}.seed`;
   rmSync(work, { recursive: true, force: true });
-  mkdirSync(origin, { recursive: true });
-  await git(origin, ['init', '--quiet', '--bare', `--initial-branch=${base}`]);
+  makeDirs(origin);
+  await inRepo(origin, 'init --bare', (g) => g.init(true, [`--initial-branch=${base}`]));
   cpSync(seed, work, { recursive: true });
   try {
-    await git(work, ['init', '--quiet', `--initial-branch=${base}`]);
-    await git(work, ['add', '--all']);
-    await git(work, ['commit', '--quiet', '-m', 'Example algorithms and the demo policy']);
-    await git(work, ['push', '--quiet', origin, `${base}:${base}`]);
+    await inRepo(work, 'init/add/commit/push', async (g) => {
+      await g.init([`--initial-branch=${base}`]);
+      await g.add(['--all']);
+      await g.commit('Example algorithms and the demo policy');
+      await g.push(origin, `${base}:${base}`);
+    });
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -72,38 +94,36 @@ export async function mergeBranch(
   base = 'main',
 ): Promise<MergeResult> {
   await syncCheckout(origin, checkout, base);
-  const exists = (await git(checkout, ['ls-remote', '--heads', 'origin', branch])).trim() !== '';
-  if (!exists) return { merged: false, reason: 'NoBranch', message: `no branch ${branch} in ${origin}` };
-  await git(checkout, ['fetch', '--quiet', 'origin', `+refs/heads/${branch}:refs/remotes/origin/${branch}`]);
-  try {
-    await git(checkout, [
-      'merge',
-      '--no-ff',
-      '--quiet',
-      '-m',
-      `Merge branch '${branch}' (reviewed in the demo)`,
-      `origin/${branch}`,
-    ]);
-  } catch (err) {
-    const conflicts = (await git(checkout, ['diff', '--name-only', '--diff-filter=U'])).trim().split('\n');
-    await git(checkout, ['merge', '--abort']);
-    return {
-      merged: false,
-      reason: 'Conflict',
-      message: `conflicts with ${base} in ${conflicts.filter(Boolean).join(', ') || (err as Error).message}`,
-    };
-  }
-  await git(checkout, ['push', '--quiet', 'origin', `HEAD:${base}`]);
-  return { merged: true, commit: (await git(checkout, ['rev-parse', 'HEAD'])).trim() };
+  return inRepo(checkout, `merge ${branch}`, async (g) => {
+    const exists = (await g.listRemote(['--heads', 'origin', branch])).trim() !== '';
+    if (!exists) return { merged: false, reason: 'NoBranch', message: `no branch ${branch} in ${origin}` };
+    await g.fetch('origin', `+refs/heads/${branch}:refs/remotes/origin/${branch}`);
+    try {
+      await g.merge(['--no-ff', '-m', `Merge branch '${branch}' (reviewed in the demo)`, `origin/${branch}`]);
+    } catch (err) {
+      if (!(err instanceof GitResponseError)) throw err;
+      const conflicts = (err as GitResponseError<GitMerge>).git.conflicts.map((c) => c.file ?? c.reason);
+      await g.merge(['--abort']);
+      return {
+        merged: false,
+        reason: 'Conflict',
+        message: `conflicts with ${base} in ${conflicts.join(', ') || err.message}`,
+      };
+    }
+    await g.push('origin', `HEAD:${base}`);
+    return { merged: true, commit: (await g.revparse(['HEAD'])).trim() };
+  });
 }
 
 /** Clones `origin` into `checkout` when absent, else fetches; then resets to `origin/base`. */
 export async function syncCheckout(origin: string, checkout: string, base = 'main'): Promise<void> {
   if (!existsSync(path.join(checkout, '.git'))) {
-    mkdirSync(path.dirname(checkout), { recursive: true });
-    await git(path.dirname(checkout), ['clone', '--quiet', origin, path.basename(checkout)]);
+    makeDirs(path.dirname(checkout));
+    await inRepo(path.dirname(checkout), 'clone', (g) => g.clone(origin, path.basename(checkout)));
   }
-  await git(checkout, ['fetch', '--quiet', '--prune', 'origin']);
-  await git(checkout, ['checkout', '--quiet', '-B', base, `origin/${base}`]);
-  await git(checkout, ['reset', '--quiet', '--hard', `origin/${base}`]);
+  await inRepo(checkout, 'fetch/checkout/reset', async (g) => {
+    await g.fetch(['--prune', 'origin']);
+    await g.checkout(['-B', base, `origin/${base}`]);
+    await g.reset(['--hard', `origin/${base}`]);
+  });
 }

@@ -30,7 +30,7 @@ import type { PullRequestRecord, Store } from '../store/types.js';
 import { startDemoCluster, type DemoCluster } from './cluster.js';
 import { buildDemoDeps } from './deps.js';
 import type { DemoListener } from './events.js';
-import { createOrigin, git, mergeBranch, syncCheckout } from './git-origin.js';
+import { createOrigin, listFiles, mergeBranch, syncCheckout } from './git-origin.js';
 import { sleep } from '../util/retry.js';
 
 /** The example GitOps repo the demo seeds its origin with. */
@@ -508,9 +508,7 @@ class Scenario {
   > {
     await syncCheckout(this.ctx.origin, this.ctx.reviewer);
     const prefix = `clusters/${this.ctx.cluster}/`;
-    const mainFiles = (await git(this.ctx.reviewer, ['ls-tree', '-r', '--name-only', 'HEAD', prefix]))
-      .split('\n')
-      .filter(Boolean);
+    const mainFiles = await listFiles(this.ctx.reviewer, prefix);
     const nodes: DemoNode[] = this.demo.sim.store.list('nodes').map((n) => ({
       name: n.metadata.name,
       pool: n.metadata.labels?.['gpuops.dev/pool'] ?? null,

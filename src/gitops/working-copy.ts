@@ -10,10 +10,15 @@
  * one `git fast-import` per pass, and every changed branch goes out in ONE `git push` with one
  * refspec and one `--force-with-lease=<ref>:<expected>` per branch. A pass that commits N subjects
  * spawns about five git processes, not ~8·N.
+ *
+ * Where a process per call is fine, simple-git's typed commands run git (`clone`, `remote`,
+ * `fetch`, `listRemote`, `log`); the batch plumbing (`fast-import`, `cat-file --batch`, the
+ * multi-refspec `push --porcelain` with a lease per ref) and the two reads simple-git has no
+ * command for (`for-each-ref`, `ls-tree -z`) stay behind this class.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { dirname, join, posix } from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
 import { backoffDelay, retry, sleep, type Backoff } from '../util/retry.js';
@@ -29,6 +34,7 @@ import type {
   ForeignCommit,
   PlannedFile,
 } from './types.js';
+import { makeDirs } from '../util/make-dirs.js';
 
 /** Name and e-mail gpuops commits with; commits by anyone else on a gpuops branch are a person's. */
 export interface GitAuthor {
@@ -148,6 +154,23 @@ interface Write {
   forced: boolean;
 }
 
+/** An object name that always means the same content: a full object id, or `<id>:<path>`. */
+const IMMUTABLE_NAME = /^[0-9a-f]{40}(?:[0-9a-f]{24})?(?::.*)?$/s;
+
+/** A map of at most `limit` entries; the oldest entry goes first. */
+class BoundedCache<K, V> {
+  private readonly map = new Map<K, V>();
+  constructor(private readonly limit: number) {}
+  get(key: K): V | undefined {
+    return this.map.get(key);
+  }
+  set(key: K, value: V): void {
+    this.map.delete(key);
+    if (this.map.size >= this.limit) this.map.delete(this.map.keys().next().value!);
+    this.map.set(key, value);
+  }
+}
+
 /** A commit of the remote's history as `git log` printed it. */
 interface LoggedCommit {
   sha: string;
@@ -177,6 +200,16 @@ export class WorkingCopy {
   private merged: Set<string> | null = null;
   /** Files under a prefix at a base commit (`sha:prefix`), at most 16. */
   private readonly treeCache = new Map<string, Map<string, string>>();
+  /**
+   * Git objects never change, so what was read of them is kept (bounded, oldest out): the
+   * contents of `<sha>` and `<commit>:<path>` names (null: missing), the path → blob listing of a
+   * commit's tree, and `git log tips ^base`. A pass whose heads did not move spawns no git.
+   */
+  private readonly objectCache = new BoundedCache<string, string | null>(16384);
+  private readonly listingCache = new BoundedCache<string, Map<string, string>>(8);
+  private readonly logCache = new BoundedCache<string, LoggedCommit[]>(64);
+  /** `<head> <base>` → whether `base` contains `head` (see `branchStatus`). */
+  private readonly mergedCache = new BoundedCache<string, boolean>(1024);
   private queue: Promise<unknown> = Promise.resolve();
 
   private constructor(opts: WorkingCopyOptions) {
@@ -216,7 +249,7 @@ export class WorkingCopy {
    * @throws GitOpsError (`auth`, `refused`, or `transient` after the last attempt)
    */
   static async open(opts: WorkingCopyOptions): Promise<WorkingCopy> {
-    await mkdir(dirname(opts.dir), { recursive: true });
+    makeDirs(dirname(opts.dir));
     const wc = new WorkingCopy(opts);
     await wc.sync();
     return wc;
@@ -268,7 +301,7 @@ export class WorkingCopy {
     return new GitOpsError(classifyGitError(text), operation, text);
   }
 
-  /** Runs git in the clone through simple-git; failures become GitOpsError. */
+  /** Runs a plumbing read simple-git has no typed command for (`for-each-ref`, `ls-tree`); failures become GitOpsError. */
   private async run(operation: string, args: string[]): Promise<string> {
     try {
       return await this.repoGit.raw(args);
@@ -343,7 +376,12 @@ export class WorkingCopy {
     // A remote on this machine: its ref files, read without a process (see local-remote-heads.ts).
     const local = await localRemoteHeads(this.url);
     if (local) return local.size === known.size && [...known].every(([b, sha]) => local.get(b) === sha);
-    const out = await this.run('ls-remote', ['ls-remote', '--heads', 'origin']);
+    let out: string;
+    try {
+      out = await this.repoGit.listRemote(['--heads', 'origin']);
+    } catch (err) {
+      throw this.fail('ls-remote', err);
+    }
     const heads = new Map<string, string>();
     for (const line of out.split('\n')) {
       const [sha, ref] = line.split('\t');
@@ -407,7 +445,12 @@ export class WorkingCopy {
     return this.serial(async () => {
       await this.ensureSynced();
       const heads = await this.remoteHeads();
-      if (!heads.has(branch)) return 'absent';
+      const head = heads.get(branch);
+      if (head === undefined) return 'absent';
+      const base = this.baseOf(heads);
+      // Whether a commit contains another never changes: known pairs need no git.
+      const known = this.mergedCache.get(`${head} ${base}`);
+      if (known !== undefined) return known ? 'merged' : 'ahead';
       // Every branch the base contains, in one `for-each-ref --merged` for all branches.
       if (!this.merged) {
         const out = await this.run('for-each-ref', [
@@ -422,6 +465,7 @@ export class WorkingCopy {
             .filter(Boolean)
             .map((r) => r.replace(/^refs\/remotes\/origin\//, '')),
         );
+        for (const [b, sha] of heads) this.mergedCache.set(`${sha} ${base}`, this.merged.has(b));
       }
       return this.merged.has(branch) ? 'merged' : 'ahead';
     });
@@ -467,18 +511,31 @@ export class WorkingCopy {
   private async readObjects(names: readonly string[]): Promise<Map<string, string>> {
     const out = new Map<string, string>();
     const unique = [...new Set(names)];
-    if (unique.length === 0) return out;
-    const data = await this.batch('cat-file', ['cat-file', '--batch'], unique.join('\n') + '\n');
-    let at = 0;
+    // Names are `<sha>` or `<sha>:<path>` (immutable): an object read before is answered from memory.
+    const unread: string[] = [];
     for (const name of unique) {
+      const known = this.objectCache.get(name);
+      if (known === undefined) unread.push(name);
+      else if (known !== null) out.set(name, known);
+    }
+    if (unread.length === 0) return out;
+    const data = await this.batch('cat-file', ['cat-file', '--batch'], unread.join('\n') + '\n');
+    let at = 0;
+    for (const name of unread) {
       const eol = data.indexOf(10, at);
       if (eol < 0) throw new GitOpsError('refused', 'cat-file', `no answer for ${name}`);
       const header = data.toString('utf8', at, eol);
       at = eol + 1;
       const m = /^[0-9a-f]+ (\w+) (\d+)$/.exec(header);
-      if (!m) continue; // `<name> missing` or `ambiguous`
+      if (!m) {
+        // `<name> missing` or `ambiguous`
+        if (IMMUTABLE_NAME.test(name)) this.objectCache.set(name, null);
+        continue;
+      }
       const size = Number(m[2]);
-      if (m[1] === 'blob') out.set(name, data.toString('utf8', at, at + size));
+      const text = m[1] === 'blob' ? data.toString('utf8', at, at + size) : null;
+      if (text !== null) out.set(name, text);
+      if (IMMUTABLE_NAME.test(name)) this.objectCache.set(name, text);
       at += size + 1;
     }
     return out;
@@ -496,21 +553,20 @@ export class WorkingCopy {
       const key = `${base}:${prefix}`;
       const cached = this.treeCache.get(key);
       if (cached) return new Map(cached);
-      const out = await this.run('ls-tree', [
-        'ls-tree',
-        '-r',
-        '-z',
-        '--full-tree',
-        base,
-        '--',
-        ...(prefix === '' ? [] : [prefix]),
-      ]);
-      const blobs = new Map<string, string>();
-      for (const entry of out.split('\0')) {
-        const m = /^\d+ blob ([0-9a-f]+)\t(.*)$/s.exec(entry);
-        if (m) blobs.set(m[2]!, m[1]!);
+      // One listing of the whole tree per base commit serves every prefix.
+      let listing = this.listingCache.get(base);
+      if (!listing) {
+        const out = await this.run('ls-tree', ['ls-tree', '-r', '-z', '--full-tree', base]);
+        listing = new Map<string, string>();
+        for (const entry of out.split('\0')) {
+          const m = /^\d+ blob ([0-9a-f]+)\t(.*)$/s.exec(entry);
+          if (m) listing.set(m[2]!, m[1]!);
+        }
+        this.listingCache.set(base, listing);
       }
-      const sorted = [...blobs].sort(([a], [b]) => (a < b ? -1 : 1));
+      const under = prefix === '' ? '' : prefix.endsWith('/') ? prefix : `${prefix}/`;
+      const blobs = [...listing].filter(([p]) => p === prefix || p.startsWith(under));
+      const sorted = blobs.sort(([a], [b]) => (a < b ? -1 : 1));
       const contents = await this.readObjects(sorted.map(([, sha]) => sha));
       const tree = new Map<string, string>();
       for (const [path, sha] of sorted) {
@@ -525,23 +581,25 @@ export class WorkingCopy {
     });
   }
 
-  /** Commits reachable from `tips` but not from `base`, newest first, with parents (one `git log`). */
+  /** Commits reachable from `tips` but not from `base`, newest first, with parents (one typed `git log`). */
   private async logAhead(base: string, tips: readonly string[]): Promise<LoggedCommit[]> {
     if (tips.length === 0) return [];
-    const out = await this.run('log', [
-      'log',
-      '--format=%H%x09%P%x09%an%x09%ae',
-      ...new Set(tips),
-      `^${base}`,
-      '--',
-    ]);
-    return out
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => {
-        const [sha = '', parents = '', author = '', email = ''] = line.split('\t');
-        return { sha, parents: parents.split(' ').filter(Boolean), author, email };
+    const key = `${base} ${[...new Set(tips)].join(' ')}`;
+    const cached = this.logCache.get(key);
+    if (cached) return cached;
+    try {
+      // Revisions as option keys with no value: `git log <tips…> ^<base> --` (simple-git keeps their order).
+      const revs = Object.fromEntries([...new Set(tips), `^${base}`, '--'].map((r) => [r, null]));
+      const log = await this.repoGit.log<{ sha: string; parents: string; author: string; email: string }>({
+        ...revs,
+        format: { sha: '%H', parents: '%P', author: '%an', email: '%ae' },
       });
+      const logged = log.all.map((c) => ({ ...c, parents: c.parents.split(' ').filter(Boolean) }));
+      this.logCache.set(key, logged);
+      return logged;
+    } catch (err) {
+      throw this.fail('log', err);
+    }
   }
 
   /**
@@ -838,6 +896,7 @@ export class WorkingCopy {
     for (const r of refs) args.push(`--force-with-lease=refs/heads/${r.ref}:${r.expected ?? ''}`);
     args.push('origin', ...refs.map((r) => `${r.sha}:refs/heads/${r.ref}`));
     this.counters.pushes++;
+    const before = this.heads;
     this.forgetHeads(); // the push moves the remote-tracking refs of the refs it updated
     const res = await this.spawnGit('push', args, '');
     const stdout = res.stdout.toString('utf8');
@@ -851,6 +910,13 @@ export class WorkingCopy {
         out.set(r.ref, new GitOpsError(line.kind!, 'push', this.redact(`${r.ref}: ${line.summary}`)));
       else if (res.code === 0) out.set(r.ref, true);
       else throw new GitOpsError(classifyGitError(whole), 'push', whole || `git exited with ${res.code}`);
+    }
+    // Every ref taken: the remote-tracking refs now point where this push put them (git updates
+    // them on a successful push), so the heads are known without another `for-each-ref`.
+    if (before && [...out.values()].every((r) => r === true)) {
+      const heads = new Map(before);
+      for (const r of refs) heads.set(r.ref, r.sha);
+      this.heads = heads;
     }
     return out;
   }

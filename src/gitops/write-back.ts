@@ -56,6 +56,13 @@ export interface WriteBackDeps {
   /** Clock for the records' `updatedAt`. */
   now: () => Date;
   log?: GitOpsLogger;
+  /**
+   * The caller synced the working copy at the start of this pass (a reconcile pass reads Git's
+   * model from that sync): no second fetch before writing. Safe because every push carries a
+   * lease on the head it was decided on; a ref that moved since is rejected, fetched and decided
+   * again (`WorkingCopy.applyAll`), so a person's commit is still never overwritten. Default false.
+   */
+  syncedThisPass?: boolean;
 }
 
 function reasonOf(err: unknown): { reason: string; message: string } {
@@ -130,7 +137,7 @@ export async function writeBack(
   const base = wc.baseBranch;
   // Nothing to write: no fetch either (a pass with nothing changed stays read-only and cheap).
   if (changeSets.length === 0) return [];
-  await wc.sync();
+  if (!deps.syncedThisPass) await wc.sync();
   const { changeSets: grouped, conflicts } = groupChangeSets(changeSets);
   const results: WriteBackResult[] = conflicts.map((c) => ({
     kind: c.kind,

@@ -2,7 +2,7 @@ import type { NodeInfo, Taint } from '../cluster/types.js';
 import type { FileChange } from '../gitops/types.js';
 import type { PoolAssignment } from '../pools/types.js';
 import type { PolicySpec } from '../spec/types.js';
-import { renderYaml } from './yaml.js';
+import { GENERATED_HEADER, renderYaml, type RenderCache } from './yaml.js';
 
 /** Annotations every generated Node carries (DESIGN.md; deleting a partial Node must never delete the Node, argo-cd#15005; Flux's per-object prune opt-out). */
 export const NODE_ANNOTATIONS: Readonly<Record<string, string>> = {
@@ -45,6 +45,8 @@ export interface NodeFilesInput {
    * is `long-task` or `short-task`, so a later pass knows it may return them (`ReturnedIdle`).
    */
   moved?: ReadonlyMap<string, string>;
+  /** A reconciler's memo of rendered documents (`PassCaches.rendered`); same bytes without it. */
+  renderCache?: RenderCache;
 }
 
 /**
@@ -78,13 +80,18 @@ export function renderNodeFiles(input: NodeFilesInput): RenderedFile[] {
     if (a.to === null && a.from === null) continue;
     files.push({
       path: nodeFilePath(cluster, a.node),
-      content: renderNode(a, policy, input.moved?.get(a.node)),
+      content: renderNode(a, policy, input.moved?.get(a.node), input.renderCache),
     });
   }
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-function renderNode(a: PoolAssignment, policy: PolicySpec, movedAt: string | undefined): string {
+function renderNode(
+  a: PoolAssignment,
+  policy: PolicySpec,
+  movedAt: string | undefined,
+  cache: RenderCache | undefined,
+): string {
   const { labelKey, taint } = policy.pools;
   const labels: Record<string, string> = { 'app.kubernetes.io/managed-by': 'gpuops' };
   if (a.to !== null) labels[labelKey] = a.to;
@@ -102,7 +109,7 @@ function renderNode(a: PoolAssignment, policy: PolicySpec, movedAt: string | und
     const taints: Taint[] = a.to !== null ? [{ key: labelKey, value: a.to, effect: taint.effect }] : [];
     manifest.spec = { taints };
   }
-  return renderYaml(manifest);
+  return renderYaml(manifest, GENERATED_HEADER, cache);
 }
 
 /**

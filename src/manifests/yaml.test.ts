@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { renderYaml, sortKeys } from './yaml.js';
+import { RenderCache, renderYaml, sortKeys } from './yaml.js';
 
 describe('renderYaml', () => {
   it('puts apiVersion, kind, metadata first and sorts the rest', () => {
@@ -44,5 +44,52 @@ describe('renderYaml', () => {
 
   it('drops undefined values', () => {
     expect(sortKeys({ a: undefined, b: 1 })).toEqual({ b: 1 });
+  });
+});
+
+describe('RenderCache (per reconciler, passed in: the module keeps no state)', () => {
+  const node = (pool: string) => ({
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name: 'n1', labels: { pool } },
+  });
+
+  it('gives the same bytes with and without a cache, and on a hit', () => {
+    const cache = new RenderCache();
+    const plain = renderYaml(node('test'));
+    expect(renderYaml(node('test'), undefined, cache)).toBe(plain);
+    expect(renderYaml(node('test'), undefined, cache)).toBe(plain);
+    expect(cache.entries).toBe(1);
+    expect(renderYaml(node('unused'), undefined, cache)).not.toBe(plain);
+    expect(cache.entries).toBe(2);
+  });
+
+  it('keys on the sorted document: another key order is a hit, another value is not', () => {
+    const cache = new RenderCache();
+    renderYaml({ kind: 'Node', apiVersion: 'v1' }, null, cache);
+    renderYaml({ apiVersion: 'v1', kind: 'Node' }, null, cache);
+    expect(cache.entries).toBe(1);
+  });
+
+  it('two caches share nothing, and rendering without one fills none', () => {
+    const a = new RenderCache();
+    const b = new RenderCache();
+    renderYaml(node('test'), undefined, a);
+    renderYaml(node('long-task'));
+    expect([a.entries, b.entries]).toEqual([1, 0]);
+  });
+
+  it.each([
+    [1, 1],
+    [2, 2],
+    [3, 3],
+    [4, 3],
+  ])('is bounded: %i documents into a cache of 3 keep %i', (count, kept) => {
+    const cache = new RenderCache(3);
+    for (let i = 0; i < count; i++) renderYaml({ i }, null, cache);
+    expect(cache.entries).toBe(kept);
+    // The oldest goes first: the newest document is still held.
+    expect(cache.get(JSON.stringify({ i: count - 1 }))).toBe(`i: ${count - 1}\n`);
+    if (count > 3) expect(cache.get(JSON.stringify({ i: 0 }))).toBeUndefined();
   });
 });

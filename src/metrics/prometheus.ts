@@ -62,15 +62,9 @@ export class PrometheusSource implements UtilizationSource {
         message: `${this.name}: ${timeout ? 'no answer in time' : describe(err)}`,
       };
     }
-    const text = await response.text().catch(() => '');
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = undefined;
-    }
+    const { body, head } = await readJson(response);
     if (!response.ok) {
-      const detail = isErrorBody(body) ? body.error : text.slice(0, 200);
+      const detail = isErrorBody(body) ? body.error : head;
       return { ok: false, reason: 'HttpError', message: `${this.name}: HTTP ${response.status}: ${detail}` };
     }
     try {
@@ -83,6 +77,21 @@ export class PrometheusSource implements UtilizationSource {
       if (err instanceof MetricsParseError) return { ok: false, reason: 'BadResponse', message: err.message };
       throw err;
     }
+  }
+}
+
+/**
+ * The body as JSON (undefined when it is not JSON) and, for an HTTP error, its first 200
+ * characters. The text goes out of scope here (a slice of it would keep it alive): a fleet's
+ * answer is tens of MB, and the series are built after it is freed.
+ */
+async function readJson(response: Response): Promise<{ body: unknown; head: string }> {
+  const text = await response.text().catch(() => '');
+  const head = response.ok ? '' : text.slice(0, 200);
+  try {
+    return { body: JSON.parse(text) as unknown, head };
+  } catch {
+    return { body: undefined, head };
   }
 }
 

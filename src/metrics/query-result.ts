@@ -180,15 +180,17 @@ function copyLabels(source: Record<string, string>): Record<string, string> {
 
 /**
  * Identity of a label set, ignoring `__name__` and `gpuops_stat`. Prometheus returns labels
- * sorted by name, so the fast path needs no sort; other orders are sorted first.
+ * sorted by name, so the fast path needs no sort; other orders are sorted first. The two ignored
+ * labels may stand anywhere (`label_replace` output kept in insertion order still takes the fast
+ * path): only the order of the labels in the key counts.
  */
 function labelKey(source: Record<string, string>): string {
   let key = '';
   let previous = '';
   for (const k in source) {
+    if (k === STAT_LABEL || k === '__name__') continue;
     if (k < previous) return sortedLabelKey(source);
     previous = k;
-    if (k === STAT_LABEL || k === '__name__') continue;
     key += `${k}\u0000${source[k]}\u0001`;
   }
   return key;

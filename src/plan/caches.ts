@@ -5,6 +5,7 @@
  */
 import type { FileChange } from '../gitops/types.js';
 import type { WorkloadInput } from '../manifests/workloads.js';
+import { RenderCache } from '../manifests/yaml.js';
 import type { RepoFiles } from '../spec/rules/repo.js';
 import type { LoadedRepo, Policy, ResolvedAlgorithm } from '../spec/types.js';
 
@@ -27,6 +28,8 @@ export interface PassCaches {
    * pass after pass (see `specs`), so unchanged algorithms are not rendered again.
    */
   workloads: WeakMap<ResolvedAlgorithm, { input: WorkloadInput; files: FileChange[] }[]>;
+  /** Rendered YAML documents by their sorted JSON (the Node manifests every pass renders again). */
+  rendered: RenderCache;
 }
 
 /** Entries of {@link PassCaches.parsed} kept at most. */
@@ -34,5 +37,5 @@ export const PARSE_CACHE_SIZE = 20_000;
 
 /** Empty memo tables for one reconciler (or one `gpuops plan`). */
 export function createPassCaches(): PassCaches {
-  return { specs: undefined, parsed: new Map(), workloads: new WeakMap() };
+  return { specs: undefined, parsed: new Map(), workloads: new WeakMap(), rendered: new RenderCache() };
 }

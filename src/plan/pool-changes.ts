@@ -15,6 +15,7 @@ import type { AlgorithmState } from '../scaling/plan-scaling.js';
 import type { ScalingDecision } from '../scaling/types.js';
 import type { Policy, Pool, ResolvedAlgorithm } from '../spec/types.js';
 import type { GitModel } from './git-model.js';
+import type { RenderCache } from '../manifests/yaml.js';
 
 /** Inputs of {@link returnIdlePools}. */
 export interface ReturnIdleInput {
@@ -68,6 +69,8 @@ export function poolChanges(input: {
   algorithms: readonly ResolvedAlgorithm[];
   git: Pick<GitModel, 'cluster' | 'files' | 'movedNodes'>;
   policy: Policy;
+  /** A reconciler's memo of rendered documents (`PassCaches.rendered`). */
+  renderCache?: RenderCache;
 }): ChangeSetInput {
   const { git, policy } = input;
   const cluster = git.cluster;
@@ -77,6 +80,7 @@ export function poolChanges(input: {
     nodes: input.nodes,
     policy: policy.spec,
     moved: git.movedNodes,
+    renderCache: input.renderCache,
   });
   const rendered = new Set(files.map((f) => f.path));
   for (const path of git.files.keys()) {

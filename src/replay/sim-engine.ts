@@ -159,6 +159,15 @@ function seedRepo(dir: string, engine: SimEngine, s: ReplaySettings, maxReplicas
       // Replicas starting hold a repeated scale-up (PodsStarting), so the cooldown that guarded
       // against it can be one pass: the next scale-up follows as soon as the load needs it.
       '    scaleUp: { cooldownSeconds: 30 }',
+      // A pull request is merged minutes after it is opened: a scale-down judges the load over the
+      // merge delay as well as the default 300 s window, and sizes with more headroom (60 % rather
+      // than the band's middle of 55 %), as the replicas arrive long after the decision.
+      ...(engine === 'gpuops-pr'
+        ? [
+            `    scaleDown: { stabilizationWindowSeconds: ${300 + s.mergeDelaySeconds} }`,
+            '    targetUtilization: 60',
+          ]
+        : []),
       `    hpa: { targetUtilization: ${s.hpaTarget} }`,
       '',
     ].join('\n'),
@@ -230,7 +239,7 @@ export async function runSimEngine(
     routes: [dcgmRoute(() => sim, load)],
     // Time moves only when the replay advances it (a tiny real-time drift aside).
     speed: 1e-6,
-    tickMs: 1000,
+    tickMs: 3_600_000,
   });
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromString(sim.kubeconfig());

@@ -58,8 +58,9 @@ export function decide(input: ScalingInput, policy: Policy, now: Date): ScalingD
  *    is in band after the change, so it scales; then the scale-down cooldown (`CooldownActive`;
  *    over at exactly `cooldownSeconds` after the last change, as a duration that has elapsed)
  *    and the scale-down stabilisation window (`StabilizationWindow`, HPA default 300 s; the
- *    highest recommendation of the window wins). The window is judged from the source's own
- *    samples when it sent them (Prometheus history: the window's highest utilisation must be
+ *    highest recommendation of the window wins; with `sizing: load` every held pass recommended
+ *    the replicas its load needed at `targetUtilization`, see `recommendationOf`). The window is
+ *    judged from the source's own samples when it sent them (Prometheus history: the window's highest utilisation must be
  *    below min, and the samples must reach back the whole window, exactly the window counts),
  *    else from the recorded passes (one of which must be at least the window old, exactly the
  *    window counts); one instant and no such pass is no evidence over the window → hold.
@@ -83,7 +84,16 @@ export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): 
   const gpus = Math.max(1, alg.spec.resources.gpus);
   const from = input.replicas;
   const nowMs = now.getTime();
-  const bounds: RecommendationBounds = { min, max, minReplicas, maxReplicas, step };
+  const bounds: RecommendationBounds = {
+    min,
+    max,
+    minReplicas,
+    maxReplicas,
+    step,
+    sizing: s.sizing,
+    target: s.targetUtilization > 0 ? s.targetUtilization : undefined,
+  };
+  const target = bounds.target;
   const records = input.recent.filter((r) => r.kind === 'scaling' && r.subject === alg.name);
 
   const counted = countedPods(input.pods, from, input.currentReplicaSet ?? null);
@@ -352,7 +362,7 @@ export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): 
       );
     }
     const n = ready.length;
-    const sizing = { pods: n, utilization, min, max, step, minReplicas, maxReplicas };
+    const sizing = { pods: n, utilization, min, max, step, minReplicas, maxReplicas, target };
     const desired =
       s.sizing === 'load'
         ? sizeForLoad({ direction: 'down', from, ...sizing })
@@ -420,6 +430,7 @@ export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): 
           step,
           minReplicas,
           maxReplicas,
+          target,
         })
       : Math.min(maxReplicas, from + step),
   );

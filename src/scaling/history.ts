@@ -1,5 +1,19 @@
 import type { Policy } from '../spec/types.js';
+import { replicasNeeded } from './size-for-load.js';
 import type { DecisionRecord } from './types.js';
+
+/**
+ * Holds whose utilisation was judged over every Ready pod and that were not stopped by a limit:
+ * with `load` sizing each recommended the replicas its load needed, as the HPA recommends on every
+ * sync. The rest (partial data, at a replica limit, no data) recommended staying.
+ */
+const LOAD_RECOMMENDING: ReadonlySet<string> = new Set([
+  'WithinRange',
+  'CooldownActive',
+  'StabilizationWindow',
+  'PodsStarting',
+  'WouldFlap',
+]);
 
 /**
  * The oldest decision time (ISO-8601) `decide` may look at: callers fetch
@@ -24,18 +38,35 @@ export interface RecommendationBounds {
   minReplicas: number;
   maxReplicas: number;
   step: number;
+  /**
+   * `load` sizing: a hold that carried a utilisation recommended the replicas the load needed
+   * (see `recommendationOf`); `step` (or absent): the step rule.
+   */
+  sizing?: 'step' | 'load';
+  /** Target utilisation of `load` sizing (percent); absent: the middle of min and max. */
+  target?: number;
 }
 
 /**
  * The replica count a recorded pass recommended (HPA stabilisation works on recommendations, not
- * on applied changes). A change records its target; a hold because of a cooldown or a
- * stabilisation window recommended what its utilisation asked for; any other hold recommended
- * staying. Null when the record carries no replica count.
+ * on applied changes). A change records its target. With `load` sizing a hold that judged every
+ * Ready pod (see `LOAD_RECOMMENDING`) recommended the replicas its load needed,
+ * `ceil(replicasFrom × utilisation / target)` within `minReplicas..maxReplicas`, as the HPA
+ * recommends on every sync: so an in-band pass below the target no longer keeps a scale-down
+ * window shut, and one above it does. `replicasFrom` stands for the Ready pods the utilisation was
+ * judged over (while replicas start it is more, so the recommendation errs high: towards holding).
+ * With `step` sizing a hold because of a cooldown or a stabilisation window recommended one step
+ * in the direction its utilisation asked for. Any other hold recommended staying. Null when the
+ * record carries no replica count.
  */
 export function recommendationOf(record: DecisionRecord, b: RecommendationBounds): number | null {
   if (record.replicasFrom === null) return null;
   if (record.action !== 'hold') return record.replicasTo ?? record.replicasFrom;
   const from = record.replicasFrom;
+  if (b.sizing === 'load' && record.utilization !== null && LOAD_RECOMMENDING.has(record.reason)) {
+    const needed = replicasNeeded(from, record.utilization, b.min, b.max, b.target);
+    return Math.min(b.maxReplicas, Math.max(b.minReplicas, needed));
+  }
   if (
     (record.reason === 'CooldownActive' || record.reason === 'StabilizationWindow') &&
     record.utilization !== null

@@ -10,9 +10,9 @@
  *   `force=true`, which moves ownership.
  * Not modelled: ownership taken by Update operations (PUT/PATCH), so they never conflict.
  */
-import { isDeepStrictEqual } from 'node:util';
 import { mergeKeyOf, strategicMergePatch } from './patch.js';
 import { SimApiError, type KubeObject } from './types.js';
+import { sameJson } from './json-equal.js';
 
 /** A FieldsV1 tree: `f:<field>`, `k:<json key>` for list elements, `.` for the element itself. */
 export type FieldSet = { [key: string]: FieldSet };
@@ -143,11 +143,6 @@ function deleteAt(obj: unknown, path: string[]): void {
   }
 }
 
-/** Deep equality of two JSON values, whatever the key order (`{a, b}` equals `{b, a}`). */
-function sameValue(a: unknown, b: unknown): boolean {
-  return isDeepStrictEqual(a, b);
-}
-
 /** Options of one apply request. */
 export interface ApplyOptions {
   manager: string;
@@ -184,7 +179,7 @@ export function serverSideApply(
       if (owners.length === 0) continue;
       const before = valueAt(live, path);
       const after = valueAt(applied, path);
-      if (before.found && after.found && sameValue(before.value, after.value)) continue;
+      if (before.found && after.found && sameJson(before.value, after.value)) continue;
       if (opts.force) for (const o of owners) removePath(o.fieldsV1 ?? {}, path);
       else
         conflicts.push(
@@ -215,7 +210,7 @@ export function serverSideApply(
 
   // An unchanged field set keeps its entry as is, so a no-op apply (Argo CD re-syncing) changes
   // nothing and does not bump the resourceVersion.
-  const unchanged = mine !== undefined && JSON.stringify(mine.fieldsV1) === JSON.stringify(newSet);
+  const unchanged = mine !== undefined && sameJson(mine.fieldsV1, newSet);
   const entry: ManagedEntry = unchanged
     ? mine
     : {

@@ -61,10 +61,13 @@ export function failureStatus(
   };
 }
 
-/** Answers with the `Status` for an error (500 InternalError for anything but a SimApiError). */
+/**
+ * Answers with the `Status` for an error (500 InternalError for anything but a SimApiError). The
+ * error's own `details` (a 422 patch failure's causes) win over the request's `details` (name, kind).
+ */
 export function sendError(res: ServerResponse, err: unknown, details?: Record<string, unknown>): void {
   if (err instanceof SimApiError) {
-    sendJson(res, err.code, failureStatus(err.code, err.reason, err.message, details ?? err.details));
+    sendJson(res, err.code, failureStatus(err.code, err.reason, err.message, err.details ?? details));
   } else {
     const message = err instanceof Error ? err.message : String(err);
     sendJson(res, 500, failureStatus(500, 'InternalError', `Internal error occurred: ${message}`));

@@ -7,9 +7,13 @@
  *   is replaced whole, as the API server does (so `tolerations` and node `taints` are replaced).
  *   Directives `$patch: delete|replace|merge`, `$deleteFromPrimitiveList/<field>`, and dropping
  *   `$setElementOrder/` and `$retainKeys` are supported;
- * - JSON patch (RFC 6902, `application/json-patch+json`): add, remove, replace, move, copy, test.
+ * - JSON patch (RFC 6902, `application/json-patch+json`): add, remove, replace, move, copy, test,
+ *   applied by `fast-json-patch`.
  */
+import fastJsonPatch, { type Operation } from 'fast-json-patch';
 import { SimApiError } from './types.js';
+
+const { applyPatch, JsonPatchError } = fastJsonPatch;
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -145,135 +149,71 @@ export interface JsonPatchOp {
   value?: unknown;
 }
 
-function parsePointer(pointer: string): string[] {
-  if (pointer === '') return [];
-  if (!pointer.startsWith('/')) throw new SimApiError(400, 'BadRequest', `invalid JSON pointer "${pointer}"`);
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
-}
+/** The API server's limit on operations in one JSON patch (`maxJSONPatchOperations`). */
+const MAX_JSON_PATCH_OPERATIONS = 10_000;
 
-function invalid(message: string): SimApiError {
-  return new SimApiError(422, 'Invalid', message);
-}
-
-function resolveParent(doc: unknown, tokens: string[], path: string): { parent: Json; last: string } {
-  let cur = doc as Json;
-  for (const t of tokens.slice(0, -1)) {
-    if (Array.isArray(cur)) cur = cur[Number(t)] as Json;
-    else if (isObject(cur)) cur = cur[t] as Json;
-    else cur = undefined as unknown as Json;
-    if (cur === undefined) throw invalid(`doc is missing path: "${path}"`);
+/** The failed operation's message, in the words of the API server's json-patch library. */
+function patchFailure(err: InstanceType<typeof JsonPatchError>): string {
+  const op = (err.operation ?? {}) as Partial<JsonPatchOp>;
+  switch (err.name) {
+    case 'TEST_OPERATION_FAILED':
+      return `testing value ${op.path} failed`;
+    case 'OPERATION_PATH_UNRESOLVABLE':
+    case 'OPERATION_PATH_CANNOT_ADD':
+    case 'OPERATION_VALUE_OUT_OF_BOUNDS':
+    case 'OPERATION_PATH_ILLEGAL_ARRAY_INDEX':
+      return `${op.op} operation does not apply: doc is missing path: "${op.path}"`;
+    case 'OPERATION_FROM_UNRESOLVABLE':
+      return `${op.op} operation does not apply: doc is missing from path: "${op.from}"`;
+    case 'OPERATION_OP_INVALID':
+      return `Unexpected kind: ${String(op.op)}`;
+    default:
+      return `${err.message.split('\n')[0]} (operation ${err.index ?? 0})`;
   }
-  return { parent: cur, last: tokens[tokens.length - 1]! };
-}
-
-function getAt(doc: unknown, path: string): unknown {
-  let cur = doc as Json;
-  for (const t of parsePointer(path)) {
-    if (Array.isArray(cur)) cur = cur[Number(t)] as Json;
-    else if (isObject(cur)) cur = cur[t] as Json;
-    else return undefined;
-    if (cur === undefined) return undefined;
-  }
-  return cur;
-}
-
-function removeAt(doc: unknown, path: string): unknown {
-  const tokens = parsePointer(path);
-  const { parent, last } = resolveParent(doc, tokens, path);
-  if (Array.isArray(parent)) {
-    const i = Number(last);
-    if (!Number.isInteger(i) || i < 0 || i >= parent.length) throw invalid(`doc is missing path: "${path}"`);
-    return parent.splice(i, 1)[0];
-  }
-  if (isObject(parent) && last in parent) {
-    const v = parent[last];
-    delete parent[last];
-    return v;
-  }
-  throw invalid(`doc is missing path: "${path}"`);
-}
-
-function addAt(doc: unknown, path: string, value: unknown, replace: boolean): unknown {
-  const tokens = parsePointer(path);
-  if (tokens.length === 0) return structuredClone(value);
-  const { parent, last } = resolveParent(doc, tokens, path);
-  const v = structuredClone(value) as Json;
-  if (Array.isArray(parent)) {
-    const i = last === '-' ? parent.length : Number(last);
-    if (!Number.isInteger(i) || i < 0 || i > parent.length || (replace && i >= parent.length)) {
-      throw invalid(`doc is missing path: "${path}"`);
-    }
-    if (replace) parent[i] = v;
-    else parent.splice(i, 0, v);
-  } else if (isObject(parent)) {
-    if (replace && !(last in parent)) throw invalid(`doc is missing path: "${path}"`);
-    parent[last] = v;
-  } else throw invalid(`doc is missing path: "${path}"`);
-  return doc;
-}
-
-function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) && Array.isArray(b))
-    return a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
-  if (isObject(a) && isObject(b)) {
-    const ka = Object.keys(a);
-    return ka.length === Object.keys(b).length && ka.every((k) => k in b && deepEqual(a[k], b[k]));
-  }
-  return false;
 }
 
 /**
- * Applies an RFC 6902 JSON patch to a copy of `doc`.
- * @throws SimApiError 400 when the patch is not an array of operations; 422 Invalid when a path
- * is missing or a `test` fails (the API server answers 422 for both).
+ * The API server's answer to a patch that does not apply: `NewGenericServerResponse(422, …)`, whose
+ * message is generic and whose one cause carries the json-patch error (kubectl prints "The request
+ * is invalid: : testing value /x failed").
+ */
+function unprocessable(cause: string): SimApiError {
+  return new SimApiError(422, 'Invalid', 'the server rejected our request due to an error in our request', {
+    causes: [{ type: 'UnexpectedServerResponse', message: cause }],
+  });
+}
+
+/**
+ * Applies an RFC 6902 JSON patch to a copy of `doc` with `fast-json-patch` (validated, all or
+ * nothing: `doc` is never modified). JSON pointers unescape `~1` to `/` and `~0` to `~`.
+ * Status codes follow the API server's PATCH handler (`k8s.io/apiserver` `handlers/patch.go`):
+ * a body that does not decode as a list of operations is 400 BadRequest; more than 10,000
+ * operations is 413; any operation that does not apply (a failed `test`, a missing path, an
+ * unknown `op`, a pointer without a leading `/`, a missing `value`) is 422 Invalid, its cause naming
+ * the operation.
+ * @throws SimApiError 400, 413 or 422 as above
  */
 export function jsonPatch(doc: unknown, ops: unknown): unknown {
-  if (!Array.isArray(ops)) {
+  if (!Array.isArray(ops) || !ops.every(isObject)) {
     throw new SimApiError(
       400,
       'BadRequest',
-      'json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp',
+      `json: cannot unmarshal ${Array.isArray(ops) ? 'array element' : 'object'} into Go value of type jsonpatch.Patch`,
     );
   }
-  let out = structuredClone(doc);
-  for (const raw of ops as JsonPatchOp[]) {
-    if (!isObject(raw) || typeof raw.path !== 'string')
-      throw new SimApiError(400, 'BadRequest', 'invalid JSON patch operation');
-    switch (raw.op) {
-      case 'add':
-        out = addAt(out, raw.path, raw.value, false);
-        break;
-      case 'replace':
-        out = addAt(out, raw.path, raw.value, true);
-        break;
-      case 'remove':
-        removeAt(out, raw.path);
-        break;
-      case 'move': {
-        const v = removeAt(out, raw.from ?? '');
-        out = addAt(out, raw.path, v, false);
-        break;
-      }
-      case 'copy': {
-        const v = getAt(out, raw.from ?? '');
-        if (v === undefined) throw invalid(`doc is missing from path: "${raw.from}"`);
-        out = addAt(out, raw.path, v, false);
-        break;
-      }
-      case 'test':
-        if (!deepEqual(getAt(out, raw.path), raw.value)) throw invalid(`testing value ${raw.path} failed`);
-        break;
-      default:
-        throw new SimApiError(
-          400,
-          'BadRequest',
-          `unknown JSON patch operation "${String((raw as { op: unknown }).op)}"`,
-        );
-    }
+  if (ops.length > MAX_JSON_PATCH_OPERATIONS) {
+    throw new SimApiError(
+      413,
+      'RequestEntityTooLarge',
+      `The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${ops.length}`,
+    );
   }
-  return out;
+  try {
+    return applyPatch(structuredClone(doc), ops as unknown as Operation[], true, true, true).newDocument;
+  } catch (err) {
+    if (err instanceof JsonPatchError) throw unprocessable(patchFailure(err));
+    // `__proto__` / `constructor/prototype` paths are refused with a TypeError.
+    if (err instanceof TypeError && /JSON-Patch/.test(err.message)) throw unprocessable(err.message);
+    throw err;
+  }
 }

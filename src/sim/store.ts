@@ -15,6 +15,7 @@ import {
   type SimStore,
   type WatchEvent,
 } from './types.js';
+import { sameJson } from './json-equal.js';
 
 /** Storage key of an object: `namespace/name`, or `name` for cluster-scoped objects. */
 export function objectKey(namespace: string | undefined, name: string): string {
@@ -152,12 +153,14 @@ export class MemoryStore implements SimStore {
     if (info.namespaced) stored.metadata.namespace = old.metadata.namespace;
     const oldGen = old.metadata.generation;
     if (oldGen !== undefined) {
-      const changed = JSON.stringify(old.spec ?? null) !== JSON.stringify(stored.spec ?? null);
+      const changed = !sameJson(old.spec ?? null, stored.spec ?? null);
       stored.metadata.generation = changed ? oldGen + 1 : oldGen;
     }
     if (
-      JSON.stringify({ ...stored, metadata: { ...stored.metadata, resourceVersion: '' } }) ===
-      JSON.stringify({ ...old, metadata: { ...old.metadata, resourceVersion: '' } })
+      sameJson(
+        { ...stored, metadata: { ...stored.metadata, resourceVersion: '' } },
+        { ...old, metadata: { ...old.metadata, resourceVersion: '' } },
+      )
     ) {
       // A no-op write does not bump the resourceVersion nor notify watchers (as the API server).
       return clone(old);

@@ -39,7 +39,7 @@ export interface WatchEvent {
 /** Raised by the object store; the REST layer turns it into a Kubernetes `Status` with `code`. */
 export class SimApiError extends Error {
   constructor(
-    readonly code: 401 | 403 | 404 | 409 | 422 | 400 | 405 | 415,
+    readonly code: 401 | 403 | 404 | 409 | 422 | 400 | 405 | 413 | 415,
     readonly reason:
       | 'Unauthorized'
       | 'Forbidden'
@@ -48,6 +48,7 @@ export class SimApiError extends Error {
       | 'Conflict'
       | 'Invalid'
       | 'BadRequest'
+      | 'RequestEntityTooLarge'
       | 'MethodNotAllowed'
       | 'UnsupportedMediaType',
     message: string,

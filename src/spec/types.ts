@@ -101,6 +101,11 @@ export interface PolicySpec {
      * load needs at the band's middle, at least `step` (see `scaling/size-for-load.ts`).
      */
     sizing: 'step' | 'load';
+    /**
+     * `load` sizing: the utilisation a decision sizes for, `ceil(pods × utilisation / target)`
+     * (percent, 0..100); 0: the middle of `utilization.min` and `.max`.
+     */
+    targetUtilization: number;
     /** Percent, 0..100. */
     utilization: { min: number; max: number };
     windowSeconds: number;

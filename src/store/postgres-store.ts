@@ -43,6 +43,8 @@ import {
   sampleCells,
   sampleFromRow,
   snapshotChildrenSql,
+  snapshotContentDigest,
+  copySnapshotChildrenSql,
   snapshotFromCells,
   toMs,
   warningsCell,
@@ -139,6 +141,30 @@ async function insertUnnest(
   }
 }
 
+/**
+ * Copies the child rows of snapshot `from` to `to` (same content digest) in the caller's
+ * transaction; false, with nothing copied, when `from` no longer has them all.
+ */
+async function copyChildren(
+  c: pg.PoolClient,
+  to: number,
+  from: number,
+  snapshot: Snapshot,
+): Promise<boolean> {
+  const nodes = await c.query(copySnapshotChildrenSql('snapshot_nodes', '$1::bigint', '$2::bigint'), [
+    to,
+    from,
+  ]);
+  const pods = await c.query(copySnapshotChildrenSql('snapshot_pods', '$1::bigint', '$2::bigint'), [
+    to,
+    from,
+  ]);
+  if (nodes.rowCount === snapshot.nodes.length && pods.rowCount === snapshot.pods.length) return true;
+  await c.query('DELETE FROM snapshot_nodes WHERE snapshot_id = $1', [to]);
+  await c.query('DELETE FROM snapshot_pods WHERE snapshot_id = $1', [to]);
+  return false;
+}
+
 export interface PostgresStoreOptions {
   /** Snapshots kept by `saveSnapshot` (newest first); older ones are deleted. */
   keepSnapshots: number;
@@ -148,6 +174,8 @@ export interface PostgresStoreOptions {
 
 export class PostgresStore implements Store, StatusStore {
   private readonly pool: pg.Pool;
+  /** The last snapshot this store wrote and its content digest (see `saveSnapshot`). */
+  private lastSnapshot: { id: number; digest: string } | undefined;
 
   /** Connects lazily; the first query (usually `migrate`) reports a bad URL or password. */
   constructor(
@@ -222,28 +250,36 @@ export class PostgresStore implements Store, StatusStore {
     }
   }
 
-  saveSnapshot(snapshot: Snapshot): Promise<number> {
-    return this.transaction('saveSnapshot', async (c) => {
+  /**
+   * Stores a snapshot in one transaction and keeps the newest `keepSnapshots`. When its nodes and
+   * pods equal those of the last snapshot this store wrote (the usual pass: the cluster did not
+   * move), their rows are copied inside the database (`INSERT … SELECT`) instead of being sent
+   * again; when those rows are gone (another writer's retention), they are sent in full as usual.
+   */
+  async saveSnapshot(snapshot: Snapshot): Promise<number> {
+    const digest = snapshotContentDigest(snapshot);
+    const last = this.lastSnapshot;
+    const id = await this.transaction('saveSnapshot', async (c) => {
       const takenAtMs = toMs('saveSnapshot', 'takenAt', snapshot.takenAt);
-      const nodes = snapshot.nodes.map(nodeCells);
-      const pods = snapshot.pods.map(podCells);
       const head = await c.query(
         'INSERT INTO snapshots (taken_at, taken_at_ms, warnings) VALUES ($1, $2, $3) RETURNING id',
         [snapshot.takenAt, takenAtMs, warningsCell(snapshot)],
       );
       const id = Number((head.rows[0] as Row).id);
-      await insertUnnest(
-        c,
-        'snapshot_nodes',
-        ['snapshot_id', 'position', ...NODE_COLUMNS],
-        nodes.map((cells, i) => [id, i, ...cells]),
-      );
-      await insertUnnest(
-        c,
-        'snapshot_pods',
-        ['snapshot_id', 'position', ...POD_COLUMNS],
-        pods.map((cells, i) => [id, i, ...cells]),
-      );
+      if (!(last?.digest === digest && (await copyChildren(c, id, last.id, snapshot)))) {
+        await insertUnnest(
+          c,
+          'snapshot_nodes',
+          ['snapshot_id', 'position', ...NODE_COLUMNS],
+          snapshot.nodes.map((n, i) => [id, i, ...nodeCells(n)]),
+        );
+        await insertUnnest(
+          c,
+          'snapshot_pods',
+          ['snapshot_id', 'position', ...POD_COLUMNS],
+          snapshot.pods.map((p, i) => [id, i, ...podCells(p)]),
+        );
+      }
       const activity = nodeActivityCells(snapshot.nodes, takenAtMs);
       if (activity.length > 0)
         await c.query(upsertNodeActivitySql('SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[])'), [
@@ -259,6 +295,8 @@ export class PostgresStore implements Store, StatusStore {
       );
       return id;
     });
+    this.lastSnapshot = { id, digest };
+    return id;
   }
 
   latestSnapshot(): Promise<Snapshot | null> {

@@ -2,7 +2,6 @@
  * The SQLite store (`better-sqlite3`), the default: one file, WAL journal, synchronous calls
  * wrapped in promises. Writes of a snapshot run in one transaction with prepared statements.
  */
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Snapshot } from '../cluster/types.js';
@@ -44,6 +43,8 @@ import {
   sampleCells,
   sampleFromRow,
   snapshotChildrenSql,
+  snapshotContentDigest,
+  copySnapshotChildrenSql,
   snapshotFromCells,
   toMs,
   warningsCell,
@@ -60,6 +61,7 @@ import type {
   Store,
   UtilizationSampleRecord,
 } from './types.js';
+import { makeDirs } from '../util/make-dirs.js';
 
 type Row = Record<string, unknown>;
 
@@ -84,6 +86,8 @@ export class SqliteStore implements Store, StatusStore {
   private readonly db: Database.Database;
   /** Prepared statements by SQL text: a reconcile pass asks once per algorithm, preparing is not free. */
   private readonly statements = new Map<string, Database.Statement>();
+  /** The last snapshot this store wrote and its content digest (see `saveSnapshot`). */
+  private lastSnapshot: { id: number; digest: string } | undefined;
 
   /**
    * @param file a path, or `:memory:`. The folder is created when missing.
@@ -94,7 +98,7 @@ export class SqliteStore implements Store, StatusStore {
     private readonly options: SqliteStoreOptions,
   ) {
     try {
-      if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+      if (file !== ':memory:') makeDirs(path.dirname(path.resolve(file)));
       this.db = new Database(file);
       if (file !== ':memory:') this.db.pragma('journal_mode = WAL');
       this.db.pragma('foreign_keys = ON');
@@ -172,10 +176,19 @@ export class SqliteStore implements Store, StatusStore {
     });
   }
 
+  /**
+   * Stores a snapshot in one transaction and keeps the newest `keepSnapshots`. When its nodes and
+   * pods equal those of the last snapshot this store wrote (the usual pass: the cluster did not
+   * move), their rows are copied inside the database from that snapshot's instead of being bound
+   * again from JavaScript; when those rows are gone (another writer's retention), they are written
+   * in full as usual.
+   */
   saveSnapshot(snapshot: Snapshot): Promise<number> {
     return this.run('saveSnapshot', () => {
       const takenAtMs = toMs('saveSnapshot', 'takenAt', snapshot.takenAt);
-      return this.db
+      const digest = snapshotContentDigest(snapshot);
+      const last = this.lastSnapshot;
+      const id = this.db
         .transaction(() => {
           const id = Number(
             this.prepare('INSERT INTO snapshots (taken_at, taken_at_ms, warnings) VALUES (?, ?, ?)').run(
@@ -184,18 +197,20 @@ export class SqliteStore implements Store, StatusStore {
               warningsCell(snapshot),
             ).lastInsertRowid,
           );
-          this.insertRows(
-            'snapshot_nodes',
-            ['snapshot_id', 'position', ...NODE_COLUMNS],
-            snapshot.nodes.length,
-            (i) => [id, i, ...bind(nodeCells(snapshot.nodes[i]!))],
-          );
-          this.insertRows(
-            'snapshot_pods',
-            ['snapshot_id', 'position', ...POD_COLUMNS],
-            snapshot.pods.length,
-            (i) => [id, i, ...bind(podCells(snapshot.pods[i]!))],
-          );
+          if (!(last?.digest === digest && this.copyChildren(id, last.id, snapshot))) {
+            this.insertRows(
+              'snapshot_nodes',
+              ['snapshot_id', 'position', ...NODE_COLUMNS],
+              snapshot.nodes.length,
+              (i) => [id, i, ...bind(nodeCells(snapshot.nodes[i]!))],
+            );
+            this.insertRows(
+              'snapshot_pods',
+              ['snapshot_id', 'position', ...POD_COLUMNS],
+              snapshot.pods.length,
+              (i) => [id, i, ...bind(podCells(snapshot.pods[i]!))],
+            );
+          }
           const upsert = this.prepare(upsertNodeActivitySql('VALUES (?, ?, ?)'));
           for (const cells of nodeActivityCells(snapshot.nodes, takenAtMs)) upsert.run(...cells);
           // Retention: keep the newest N; child rows go by ON DELETE CASCADE.
@@ -206,7 +221,22 @@ export class SqliteStore implements Store, StatusStore {
           return id;
         })
         .immediate();
+      this.lastSnapshot = { id, digest };
+      return id;
     });
+  }
+
+  /**
+   * Copies the child rows of snapshot `from` to `to` (same content digest); false, with nothing
+   * copied, when `from` no longer has them all. Runs in the caller's transaction.
+   */
+  private copyChildren(to: number, from: number, snapshot: Snapshot): boolean {
+    const nodes = this.prepare(copySnapshotChildrenSql('snapshot_nodes', '?', '?')).run(to, from).changes;
+    const pods = this.prepare(copySnapshotChildrenSql('snapshot_pods', '?', '?')).run(to, from).changes;
+    if (nodes === snapshot.nodes.length && pods === snapshot.pods.length) return true;
+    this.prepare('DELETE FROM snapshot_nodes WHERE snapshot_id = ?').run(to);
+    this.prepare('DELETE FROM snapshot_pods WHERE snapshot_id = ?').run(to);
+    return false;
   }
 
   latestSnapshot(): Promise<Snapshot | null> {

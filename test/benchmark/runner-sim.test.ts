@@ -106,8 +106,8 @@ function simClock(): RunnerClock {
   return {
     now: () => sim.clock.now(),
     sleep: async (s) => {
-      sim.clock.advance(s);
-      await new Promise((r) => setTimeout(r, 1));
+      sim.clock.advance(s); // runs the controllers at once
+      await new Promise(setImmediate); // one turn of the event loop for answers in flight, no fixed wait
     },
   };
 }

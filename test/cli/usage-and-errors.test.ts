@@ -100,11 +100,32 @@ describe('a database that cannot be reached or opened names --database and the s
       ),
     );
     expect(under.code).toBe(1);
+    // A folder that cannot be made (Node's recursive mkdir loops forever under /proc): an error, at once.
+    const proc = await run('snapshot', ...dumps, '--database', 'sqlite:/proc/gpuops-no-such/state.db');
+    expect(proc.err).toBe(
+      "gpuops: cannot open SQLite database /proc/gpuops-no-such/state.db (--database): ENOENT: no such file or directory, mkdir '/proc/gpuops-no-such'\n",
+    );
+    expect(proc.code).toBe(1);
     const notDb = await run('status', '--database', `sqlite:${file}`);
     expect(notDb.err).toBe(
       `gpuops: cannot open SQLite database ${file} (--database): file is not a database\n`,
     );
     expect(notDb.code).toBe(1);
+  });
+});
+
+describe('--kubeconfig naming no file is a usage error (exit 2) naming the file', { timeout: 60_000 }, () => {
+  it.each([
+    ['plan (live cluster)', ['plan', '--repo', path.join(ROOT, 'examples/gitops-repo')]],
+    [
+      'reconcile --once',
+      ['reconcile', '--once', '--repo-url', path.join(work, 'no-remote.git'), '--dry-run'],
+    ],
+  ])('%s', async (_name, args) => {
+    const missing = path.join(work, 'no-such-kubeconfig');
+    const r = await run(...args, '--kubeconfig', missing);
+    expect(r.err).toBe(`gpuops: --kubeconfig: no file at ${missing}\n`);
+    expect(r.code).toBe(2);
   });
 });
 

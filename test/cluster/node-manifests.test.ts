@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
@@ -19,8 +19,12 @@ const withTaint: Policy['spec'] = {
 };
 const snap = buildSnapshot(fixture('nodes.json'), fixture('pods.json'), new Date('2026-12-01T10:00:00Z'));
 
+/** The files of `test/golden/nodes/`, each compared by one test below. */
+const NODE_GOLDENS = ['gpu-a100-01.yaml', 'gpu-h100-02-tainted.yaml'];
+
 /** Compares with `test/golden/nodes/<name>` (prettier leaves test/golden alone); `UPDATE_GOLDEN=1` rewrites it (review the diff). */
 function golden(name: string, content: string): void {
+  expect(NODE_GOLDENS, `add ${name} to NODE_GOLDENS`).toContain(name);
   const file = path.join(here, '../golden/nodes', name);
   if (process.env.UPDATE_GOLDEN === '1' || !existsSync(file)) {
     mkdirSync(path.dirname(file), { recursive: true });
@@ -32,6 +36,10 @@ function golden(name: string, content: string): void {
 }
 
 describe('node manifests', () => {
+  it('test/golden/nodes holds exactly the files these tests compare: a stale file fails too', () => {
+    expect(readdirSync(path.join(here, '../golden/nodes')).sort()).toEqual([...NODE_GOLDENS].sort());
+  });
+
   const assignments = assignPools(snap, defaults);
   const files = renderNodeFiles({ cluster: 'prod', assignments, nodes: snap.nodes, policy: defaults.spec });
 

@@ -33,6 +33,41 @@ function pools(to: 'test' | 'unused') {
 }
 
 describe('writeBack with the plain git host and the SQLite store', () => {
+  it('a pass that synced once: a person pushing to the branch after that sync keeps the commit and is reported', async () => {
+    const repo = makeRemote();
+    repos.push(repo);
+    const store = await openStore(`sqlite:${join(repo.root, 'state.db')}`);
+    const wc = await WorkingCopy.open({
+      repoUrl: repo.url,
+      baseBranch: 'main',
+      dir: join(repo.root, 'cache'),
+      sleep: async () => undefined,
+    });
+    let clock = Date.parse('2025-06-01T12:00:00Z');
+    const now = () => new Date((clock += 1000));
+    const deps = {
+      workingCopy: wc,
+      host: new GitPullRequestHost({ store, cluster: 'prod', base: 'main', now }),
+      store,
+      cluster: 'prod',
+      mode: 'pull-request' as const,
+      dryRun: false,
+      limits: { maxOpenedPerPass: 5, maxOpen: 5 },
+      now,
+      syncedThisPass: true,
+    };
+    expect((await writeBack([pools('test')], deps))[0]!.action).toBe('created');
+    // The next pass syncs as it reads; then Jane pushes to the gpuops branch before it writes.
+    await wc.sync();
+    const fetches = wc.counters.fetches;
+    const jane = new PersonClone(repo).commit('gpuops/prod/pools', { 'notes.md': 'Jane\n' });
+    const [r] = await writeBack([pools('unused')], deps);
+    expect(r!.action).toBe('person-commits');
+    expect(remoteRef(repo, 'gpuops/prod/pools')).toBe(jane);
+    // No fetch before writing: the one after the lease refused the push.
+    expect(wc.counters.fetches).toBe(fetches + 1);
+    await store.close();
+  });
   it('pushes the branch, records the PR in the database, shows it in `gpuops prs`, and is idempotent', async () => {
     const repo = makeRemote();
     repos.push(repo);

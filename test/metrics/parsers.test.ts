@@ -61,6 +61,30 @@ describe('Prometheus query result', () => {
     ]);
   });
 
+  it('joins halves whose gpuops_stat label stands anywhere, and keeps different label sets apart', () => {
+    // label_replace output whose stat label came last (as a JSON object keeps insertion order),
+    // beside the same series with it first and a series that differs only in one value.
+    const s = parseQueryResult(
+      {
+        status: 'success',
+        data: {
+          resultType: 'vector',
+          result: [
+            { metric: { UUID: 'GPU-3', pod: 'r', gpuops_stat: 'avg' }, value: [1000, '50'] },
+            { metric: { gpuops_stat: 'last', UUID: 'GPU-3', pod: 'r' }, value: [1000, '990'] },
+            { metric: { UUID: 'GPU-3', pod: 's', gpuops_stat: 'last' }, value: [1000, '980'] },
+            { metric: { UUID: 'GPU-3', gpuops_stat: 'avg', pod: 's' }, value: [1000, '60'] },
+          ],
+        },
+      },
+      { source: 'r.json', metric: 'DCGM_FI_DEV_GPU_UTIL' },
+    );
+    expect(s).toEqual([
+      { metric: 'DCGM_FI_DEV_GPU_UTIL', labels: { UUID: 'GPU-3', pod: 'r' }, value: 50, timestamp: 990_000 },
+      { metric: 'DCGM_FI_DEV_GPU_UTIL', labels: { UUID: 'GPU-3', pod: 's' }, value: 60, timestamp: 980_000 },
+    ]);
+  });
+
   it('reads a plain saved avg_over_time vector and rejects an error answer', () => {
     const json = JSON.stringify({
       status: 'success',

@@ -11,6 +11,7 @@ import { defaultControllers } from '../../src/sim/controllers/index.js';
 import { dcgmRoute } from '../../src/sim/dcgm/route.js';
 import { startSimCluster, type SimCluster } from '../../src/sim/index.js';
 import { LoadModel } from '../../src/sim/load-model.js';
+import { until } from '../support/wait.js';
 
 const fixture = (f: string): unknown =>
   JSON.parse(readFileSync(new URL(`../fixtures/cluster-mixed/${f}`, import.meta.url), 'utf8'));
@@ -21,16 +22,12 @@ let batch: k8s.BatchV1Api;
 let apps: k8s.AppsV1Api;
 const load = new LoadModel({ foreignUtilizationPercent: 70 });
 
-/** Polls `check` until it returns a value (not undefined) or `ms` pass. */
-async function waitFor<T>(what: string, check: () => Promise<T | undefined>, ms = 5000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+/** Polls `check` (every 20 ms) until it returns an object; the test support's `until`. */
+const waitFor = <T extends object>(
+  what: string,
+  check: () => Promise<T | undefined>,
+  ms = 5000,
+): Promise<T> => until(what, check, ms, 20);
 
 beforeAll(async () => {
   sim = await startSimCluster({

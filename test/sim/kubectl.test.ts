@@ -293,6 +293,36 @@ describe.skipIf(!KUBECTL)('kubectl against gpuops sim (skipped when kubectl is n
     ]);
   });
 
+  it('patch --type=json: an escaped key is written; a failed test is refused (422) and changes nothing', async () => {
+    const ok = await kubectl(
+      'patch',
+      'node',
+      'gpu-t4-02',
+      '--type=json',
+      '-p',
+      '[{"op":"add","path":"/metadata/labels/gpuops.dev~1probe","value":"a"}]',
+    );
+    expect(ok).toMatchObject({ code: 0, out: 'node/gpu-t4-02 patched\n' });
+    const before = await core.readNode({ name: 'gpu-t4-02' });
+    expect(before.metadata!.labels!['gpuops.dev/probe']).toBe('a');
+    const failed = await kubectl(
+      'patch',
+      'node',
+      'gpu-t4-02',
+      '--type=json',
+      '-p',
+      '[{"op":"test","path":"/metadata/labels/gpuops.dev~1probe","value":"b"},{"op":"remove","path":"/metadata/labels/gpuops.dev~1probe"}]',
+    );
+    expect(failed.code).toBe(1);
+    // kubectl prints the Status cause (field empty, as the API server's 422 carries none).
+    expect(failed.err).toBe(
+      'The request is invalid: : testing value /metadata/labels/gpuops.dev~1probe failed\n',
+    );
+    const after = await core.readNode({ name: 'gpu-t4-02' });
+    expect(after.metadata!.labels!['gpuops.dev/probe']).toBe('a');
+    expect(after.metadata!.resourceVersion).toBe(before.metadata!.resourceVersion);
+  });
+
   it('an unknown field fails apply (strict validation by the server); --validate=false lets it through', async () => {
     const file = path.join(dir, 'typo.yaml');
     writeFileSync(

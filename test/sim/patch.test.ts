@@ -169,7 +169,21 @@ describe('JSON patch (RFC 6902)', () => {
     ['replace of a missing key', [{ op: 'replace', path: '/metadata/labels/nope', value: '1' }], 422],
     ['remove of a missing index', [{ op: 'remove', path: '/metadata/finalizers/5' }], 422],
     ['an object instead of a list of operations', { metadata: {} }, 400],
-    ['an unknown operation', [{ op: 'frobnicate', path: '/a' }], 400],
+    ['a list element that is not an operation object', ['add'], 400],
+    // handlers/patch.go: whatever fails in Apply (an unknown op too) is 422, not 400.
+    ['an unknown operation', [{ op: 'frobnicate', path: '/a' }], 422],
+    ['a pointer without a leading slash', [{ op: 'add', path: 'metadata/labels/c', value: '3' }], 422],
+    ['add under a missing parent', [{ op: 'add', path: '/metadata/annotations/x', value: '1' }], 422],
+    ['add past the end of a list', [{ op: 'add', path: '/metadata/finalizers/2', value: 'y' }], 422],
+    ['replace without a value', [{ op: 'replace', path: '/metadata/labels/a' }], 422],
+    ['copy from a missing path', [{ op: 'copy', from: '/metadata/nope', path: '/metadata/labels/c' }], 422],
+    ['an escaped pointer to a key that is not there', [{ op: 'remove', path: '/metadata/labels/a~1b' }], 422],
+    ['a write to __proto__', [{ op: 'add', path: '/__proto__/polluted', value: 'x' }], 422],
+    [
+      'more than 10,000 operations',
+      Array.from({ length: 10_001 }, () => ({ op: 'test', path: '', value: pod })),
+      413,
+    ],
   ])('rejects %s', (_name, ops, code) => {
     let caught: unknown;
     try {
@@ -179,6 +193,68 @@ describe('JSON patch (RFC 6902)', () => {
     }
     expect(caught).toBeInstanceOf(SimApiError);
     expect((caught as SimApiError).code).toBe(code);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it.each([
+    [
+      'a failed test',
+      [{ op: 'test', path: '/metadata/labels/a', value: '2' }],
+      'testing value /metadata/labels/a failed',
+    ],
+    [
+      'a missing path',
+      [{ op: 'remove', path: '/metadata/labels/zz' }],
+      'remove operation does not apply: doc is missing path: "/metadata/labels/zz"',
+    ],
+    ['an unknown operation', [{ op: 'frobnicate', path: '/a' }], 'Unexpected kind: frobnicate'],
+  ])('says which operation failed: %s', (_name, ops, message) => {
+    let caught: unknown;
+    try {
+      jsonPatch(pod, ops);
+    } catch (err) {
+      caught = err;
+    }
+    expect((caught as SimApiError).message).toBe(
+      'the server rejected our request due to an error in our request',
+    );
+    expect((caught as SimApiError).details).toEqual({
+      causes: [{ type: 'UnexpectedServerResponse', message }],
+    });
+  });
+
+  it.each([
+    ['~1 is a slash', { 'gpuops.dev/pool': 'test' }, '/gpuops.dev~1pool', 'test'],
+    ['~0 is a tilde', { 'a~b': 'x' }, '/a~0b', 'x'],
+    ['~01 is a tilde then 1, not a slash', { 'a~1b': 'y', 'a/b': 'wrong' }, '/a~01b', 'y'],
+  ])('unescapes pointers (RFC 6901): %s', (_name, labels, path, value) => {
+    const doc = { metadata: { labels } };
+    expect(() => jsonPatch(doc, [{ op: 'test', path: `/metadata/labels${path}`, value }])).not.toThrow();
+    const out = jsonPatch(doc, [{ op: 'remove', path: `/metadata/labels${path}` }]) as typeof doc;
+    expect(Object.values(out.metadata.labels)).not.toContain(value);
+    expect(Object.keys(out.metadata.labels)).toHaveLength(Object.keys(labels).length - 1);
+  });
+
+  it('test compares values, not key order or text: an object with its keys reordered passes, a changed one fails', () => {
+    const doc = { spec: { selector: { app: 'x', tier: 'gpu' } } };
+    expect(() =>
+      jsonPatch(doc, [{ op: 'test', path: '/spec/selector', value: { tier: 'gpu', app: 'x' } }]),
+    ).not.toThrow();
+    expect(() => jsonPatch(doc, [{ op: 'test', path: '/spec/selector', value: { tier: 'gpu' } }])).toThrow(
+      SimApiError,
+    );
+    expect(() => jsonPatch(doc, [{ op: 'test', path: '/spec/selector/app', value: ['x'] }])).toThrow(
+      SimApiError,
+    );
+  });
+
+  it('a copied value is a copy: changing it later leaves the source alone', () => {
+    const out = jsonPatch(pod, [
+      { op: 'copy', from: '/spec/containers/0/env', path: '/spec/containers/1/env' },
+      { op: 'add', path: '/spec/containers/1/env/0/value', value: '2' },
+    ]) as { spec: { containers: { env?: { value: string }[] }[] } };
+    expect(out.spec.containers[0]!.env![0]!.value).toBe('1');
+    expect(out.spec.containers[1]!.env![0]!.value).toBe('2');
   });
 
   it('is all or nothing: the input is never modified', () => {

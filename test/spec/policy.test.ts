@@ -84,6 +84,19 @@ describe('parsePolicy', () => {
     expect(out.policy.spec.scaling.minReplicas).toBe(4);
   });
 
+  it.each([
+    ['-0.5', false],
+    ['0', true],
+    ['100', true],
+    ['100.5', false],
+  ])('scaling.targetUtilization %s is valid: %s (percent, 0..100; 0 is the band middle)', (value, valid) => {
+    const out = parsePolicy(defaults, [
+      { path: 'policies/t.yaml', text: `${HEAD}  scaling: {targetUtilization: ${value}}\n` },
+    ]);
+    expect(out.errors.map((e) => e.field)).toEqual(valid ? [] : ['spec.scaling.targetUtilization']);
+    expect(out.policy.spec.scaling.targetUtilization).toBe(valid ? Number(value) : 0);
+  });
+
   it('rejects an Algorithm in policies/ with one error on kind', () => {
     const out = parsePolicy(defaults, [
       {

@@ -256,6 +256,29 @@ describe.each([sqliteBackend(), postgresBackend()])('Store on $name', (backend) 
       expect(kept.map((r) => r.taken_at)).toEqual([at(120), at(180), at(240)]);
     });
 
+    it('saves a snapshot equal to the last one whole, also after another writer deleted that one', async () => {
+      const store = await fresh({ keepSnapshots: 5 });
+      const same = (t: string) => ({ ...makeSnapshot(3, 7), takenAt: t });
+      await store.saveSnapshot(same(at(0)));
+      await store.saveSnapshot(same(at(60))); // equal content: its rows copied from the first
+      expect(await store.latestSnapshot()).toStrictEqual(same(at(60)));
+      expect(await count('snapshot_pods')).toBe(14);
+      // Another process keeping one snapshot saves a later, different one: ours are gone.
+      const other = await another({ keepSnapshots: 1 });
+      await other.saveSnapshot(makeSnapshot(1, 2, at(120)));
+      expect(await count('snapshot_pods')).toBe(2);
+      // Equal to our last again, whose rows no longer exist: written in full, nothing half-copied.
+      await store.saveSnapshot(same(at(180)));
+      expect(await store.latestSnapshot()).toStrictEqual(same(at(180)));
+      expect(await count('snapshot_nodes')).toBe(1 + 3);
+      expect(await count('snapshot_pods')).toBe(2 + 7);
+      // A changed snapshot after an equal one is written as it is, not copied.
+      const moved = same(at(240));
+      moved.pods[3]!.phase = 'Pending';
+      await store.saveSnapshot(moved);
+      expect(await store.latestSnapshot()).toStrictEqual(moved);
+    });
+
     it('rejects a snapshot with a bad time and writes nothing', async () => {
       const store = await fresh();
       const err = await store.saveSnapshot(makeSnapshot(1, 1, 'yesterday')).catch((e: unknown) => e);

@@ -226,7 +226,8 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
     log,
   });
   const person = new PersonClone(repo);
-  const settle = () => new Promise<void>((r) => setTimeout(r, 20));
+  // Runs the simulator's controllers now, round after round until nothing changes (no fixed sleep).
+  const settle = async (): Promise<void> => simCluster.clock.advance(0);
 
   return {
     cluster,

@@ -26,6 +26,7 @@ import { byOwner, isPodReady, ownedFrom, ownerReference, setCondition } from './
 import { readAll } from './read.js';
 import { activePods } from './replicaset-controller.js';
 import { k8sTime } from './time.js';
+import { sameJson } from '../json-equal.js';
 
 const REVISION = 'deployment.kubernetes.io/revision';
 
@@ -212,7 +213,7 @@ function writeStatus(
   const fresh = store.get('deployments', deploy.metadata.namespace, deploy.metadata.name);
   if (!fresh) return;
   const revision = current.metadata.annotations?.[REVISION];
-  let changed = JSON.stringify(fresh.status ?? {}) !== JSON.stringify(status);
+  let changed = !sameJson(fresh.status ?? {}, status);
   if (revision && fresh.metadata.annotations?.[REVISION] !== revision) {
     fresh.metadata.annotations = { ...(fresh.metadata.annotations ?? {}), [REVISION]: revision };
     changed = true;

@@ -27,6 +27,7 @@ import { applyBehavior, behaviorOf, type Timed } from './hpa-behavior.js';
 import { readAll } from './read.js';
 import { ALGORITHM_LABEL, isOwnedBy, parseQuantity, podGpus, setCondition } from './pods.js';
 import { k8sTime } from './time.js';
+import { sameJson } from '../json-equal.js';
 
 /** The HPA's target (percent) and metric name from `spec.metrics[0]`. */
 export function hpaTarget(hpa: KubeObject): { metric: string; target: number } {
@@ -300,7 +301,7 @@ function syncHpa(
 
 function writeHpaStatus(store: SimStore, hpa: KubeObject, status: Record<string, unknown>): void {
   const fresh = store.get('horizontalpodautoscalers', hpa.metadata.namespace, hpa.metadata.name);
-  if (!fresh || JSON.stringify(fresh.status ?? {}) === JSON.stringify(status)) return;
+  if (!fresh || sameJson(fresh.status ?? {}, status)) return;
   fresh.status = status;
   store.update('horizontalpodautoscalers', fresh);
 }

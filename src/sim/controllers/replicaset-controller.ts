@@ -11,6 +11,7 @@ import { ChangeGate } from './gate.js';
 import { readAll } from './read.js';
 import { nameSuffix } from './names.js';
 import { byCreation, byOwner, isPodReady, isTerminal, ownedFrom, ownerReference, phaseOf } from './pods.js';
+import { sameJson } from '../json-equal.js';
 
 /** Pods that count for a ReplicaSet: not finished, not being deleted. */
 export function activePods(pods: KubeObject[]): KubeObject[] {
@@ -79,7 +80,7 @@ export function syncReplicaSet(store: SimStore, rs: KubeObject, owned: KubeObjec
     observedGeneration: rs.metadata.generation ?? 1,
   };
   const fresh = store.get('replicasets', rs.metadata.namespace, rs.metadata.name);
-  if (fresh && JSON.stringify(fresh.status ?? {}) !== JSON.stringify(status)) {
+  if (fresh && !sameJson(fresh.status ?? {}, status)) {
     fresh.status = status;
     store.update('replicasets', fresh);
   }

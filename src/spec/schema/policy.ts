@@ -103,6 +103,7 @@ export const policySchema: JSONSchemaType<Policy> = {
             'maxReplicas',
             'step',
             'sizing',
+            'targetUtilization',
             'utilization',
             'windowSeconds',
             'staleSampleSeconds',
@@ -118,6 +119,7 @@ export const policySchema: JSONSchemaType<Policy> = {
             maxReplicas: { type: 'integer', minimum: 1 },
             step: { type: 'integer', minimum: 1 },
             sizing: { type: 'string', enum: ['step', 'load'] },
+            targetUtilization: percent,
             utilization: {
               type: 'object',
               additionalProperties: false,

@@ -23,6 +23,13 @@ describe('replicasNeeded (HPA formula at the middle of the band, 55 %)', () => {
   ])('%s', (_name, pods, u, want) => {
     expect(replicasNeeded(pods, u, 30, 80)).toBe(want);
   });
+
+  it.each([
+    ['ZeroTargetKeepsThePods', 3, 50, 0, 0, 3],
+    ['TargetJustAboveZeroSizes', 3, 50, 0, 0.2, 1500],
+  ])('%s', (_name, pods, u, min, max, want) => {
+    expect(replicasNeeded(pods, u, min, max)).toBe(want);
+  });
 });
 
 describe('sizeForLoad', () => {
@@ -42,6 +49,8 @@ describe('sizeForLoad', () => {
     ],
     ['DownBoundedByMinReplicas', { direction: 'down', from: 5, pods: 5, utilization: 1, minReplicas: 3 }, 3],
     ['DownBigStep', { direction: 'down', from: 10, pods: 10, utilization: 5, step: 4 }, 1],
+    ['StepZeroIsOneStep', { from: 2, pods: 2, utilization: 56, step: 0 }, 3],
+    ['NoPodsCountAsOne', { from: 2, pods: 0, utilization: 50, min: 1, max: 1 }, 20],
   ])('%s', (_name, patch, want) => {
     expect(sizeForLoad({ ...base, ...patch })).toBe(want);
   });

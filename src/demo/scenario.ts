@@ -15,7 +15,7 @@
  * `runDemo` returns the final state (typed), which `gpuops demo` prints and the end-to-end test
  * asserts. Events go to `onEvent` as they happen.
  */
-import { mkdirSync, readdirSync, existsSync } from 'node:fs';
+import { readdirSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino, type Logger } from 'pino';
@@ -32,6 +32,7 @@ import { buildDemoDeps } from './deps.js';
 import type { DemoListener } from './events.js';
 import { createOrigin, listFiles, mergeBranch, syncCheckout } from './git-origin.js';
 import { sleep } from '../util/retry.js';
+import { makeDirs } from '../util/make-dirs.js';
 
 /** The example GitOps repo the demo seeds its origin with. */
 export const EXAMPLES_DIR = fileURLToPath(new URL('../../examples/gitops-repo/', import.meta.url));
@@ -145,7 +146,7 @@ function checkDir(dir: string): void {
   if (existsSync(dir) && readdirSync(dir).length > 0) {
     throw new Error(`${dir}: the demo folder must be empty or absent (it holds a fresh repo and database)`);
   }
-  mkdirSync(dir, { recursive: true });
+  makeDirs(dir);
 }
 
 /**

@@ -18,7 +18,7 @@
  * After every tick the allocation (pods bound, pods Ready, `spec.replicas`) and node pool labels
  * are read from the simulator's store.
  */
-import { mkdirSync, writeFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { writeFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { pino } from 'pino';
@@ -36,6 +36,7 @@ import { LoadModel, servingAlgorithm } from '../sim/load-model.js';
 import type { AllocationPoint, ReplayEvent } from './figures.js';
 import { replayFleet } from './fleet.js';
 import { instantSeconds, offeredLoad, type Trace } from './trace.js';
+import { makeDirs } from '../util/make-dirs.js';
 
 /** The algorithm the replay scales. */
 export const REPLAY_ALGORITHM = 'sd-serve';
@@ -120,8 +121,8 @@ export function processCpuSeconds(): number {
 const HPA_SYNC_SECONDS = 15;
 
 function seedRepo(dir: string, engine: SimEngine, s: ReplaySettings, maxReplicas: number): void {
-  mkdirSync(path.join(dir, 'algorithms'), { recursive: true });
-  mkdirSync(path.join(dir, 'policies'), { recursive: true });
+  makeDirs(path.join(dir, 'algorithms'));
+  makeDirs(path.join(dir, 'policies'));
   writeFileSync(
     path.join(dir, 'algorithms', `${REPLAY_ALGORITHM}.yaml`),
     [
@@ -219,7 +220,7 @@ export async function runSimEngine(
   const started = Date.now();
   const cpuStart = processCpuSeconds();
   if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
+  makeDirs(dir);
   const peak = Math.max(1, ...trace.instants.map((x) => x.values.length));
   const nodes = replayFleet({ staticPeakGpus: peak, gpusPerNode: s.gpusPerNode });
   const seed = path.join(dir, 'seed');

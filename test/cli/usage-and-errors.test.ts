@@ -106,6 +106,12 @@ describe('a database that cannot be reached or opened names --database and the s
       "gpuops: cannot open SQLite database /proc/gpuops-no-such/state.db (--database): ENOENT: no such file or directory, mkdir '/proc/gpuops-no-such'\n",
     );
     expect(proc.code).toBe(1);
+    // The same for the demo's folder (`--dir`): an error naming the folder, not a hang.
+    const demo = await run('demo', '--dir', '/proc/gpuops-no-such/demo');
+    expect(demo.err).toContain(
+      "gpuops demo: ENOENT: no such file or directory, mkdir '/proc/gpuops-no-such'\n",
+    );
+    expect(demo.code).toBe(1);
     const notDb = await run('status', '--database', `sqlite:${file}`);
     expect(notDb.err).toBe(
       `gpuops: cannot open SQLite database ${file} (--database): file is not a database\n`,

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
@@ -8,6 +8,7 @@ import { ENGINES, runReplay, type Engine } from '../../replay/run-replay.js';
 import { DEFAULT_REPLAY_SETTINGS, type ReplaySettings } from '../../replay/sim-engine.js';
 import { parseTrace, sliceTrace } from '../../replay/trace.js';
 import { UsageError } from '../settings.js';
+import { makeDirs } from '../../util/make-dirs.js';
 
 interface ReplayFlags {
   trace: string;
@@ -173,7 +174,7 @@ export function register(program: Command): void {
         if (f.output !== 'jsonl') process.stdout.write(table);
         if (f.report) {
           const out = path.resolve(f.report);
-          mkdirSync(out, { recursive: true });
+          makeDirs(out);
           writeFileSync(path.join(out, 'index.html'), renderReport(result));
           writeFileSync(path.join(out, 'figures.jsonl'), lines);
           err.write(`report: ${path.join(out, 'index.html')}\n`);

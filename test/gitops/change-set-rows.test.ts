@@ -7,7 +7,8 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { branchName, branchPrefix, MAX_BRANCH_LENGTH } from '../../src/gitops/branch-name.js';
 import { buildChangeSet, groupChangeSets, planFiles } from '../../src/gitops/change-set.js';
-import { desiredHash } from '../../src/gitops/pr-body.js';
+import { parsePushPorcelain, redact } from '../../src/gitops/git-errors.js';
+import { desiredHash, stripHashMarker } from '../../src/gitops/pr-body.js';
 import type { ChangeSet, FileChange } from '../../src/gitops/types.js';
 
 /** The 8-hex-digit SHA-256 prefix branch names append (computed here independently). */
@@ -72,11 +73,12 @@ describe('planFiles', () => {
       ['c.yaml', 'same'],
       ['d.yaml', 'gone'],
     ]);
+    // Neither sorted nor reversed, so a comparator that always answers one way cannot pass.
     const files = [
+      file('b.yaml', 'new'),
       file('d.yaml', null),
       file('e.yaml', null),
       file('c.yaml', 'same'),
-      file('b.yaml', 'new'),
       file('a.yaml', 'x'),
     ];
     expect(planFiles(files, current)).toEqual([
@@ -92,12 +94,12 @@ describe('buildChangeSet', () => {
     cluster: 'prod',
     kind: 'scale' as const,
     subject: 'bert',
-    files: [file('z/deploy.yaml', 'z'), file('a/hpa.yaml', 'a')],
+    files: [file('m/hpa.yaml', 'm'), file('z/deploy.yaml', 'z'), file('a/hpa.yaml', 'a')],
   };
 
   it('sorts its files by path, names the branch and the title, and hashes the files', () => {
     const cs = buildChangeSet(input)!;
-    expect(cs.files.map((f) => f.path)).toEqual(['a/hpa.yaml', 'z/deploy.yaml']);
+    expect(cs.files.map((f) => f.path)).toEqual(['a/hpa.yaml', 'm/hpa.yaml', 'z/deploy.yaml']);
     expect(cs.branch).toBe('gpuops/prod/scale/bert');
     expect(cs.title.startsWith('gpuops(prod):')).toBe(true);
     expect(cs.title).toContain('bert');
@@ -111,6 +113,7 @@ describe('buildChangeSet', () => {
   it('returns null when nothing differs from current, and a change set when one file does', () => {
     const same = new Map([
       ['z/deploy.yaml', 'z'],
+      ['m/hpa.yaml', 'm'],
       ['a/hpa.yaml', 'a'],
     ]);
     expect(buildChangeSet({ ...input, current: same })).toBeNull();
@@ -127,6 +130,7 @@ describe('groupChangeSets', () => {
   it('orders pools, placement, scale and then subjects by name', () => {
     const out = groupChangeSets([
       cs('scale', 'b', [file('s/b', '1')]),
+      cs('scale', 'c', [file('s/c', '1')]),
       cs('scale', 'a', [file('s/a', '1')]),
       cs('placement', 'c', [file('p/c', '1')]),
       cs('pools', 'pools', [file('nodes/x', '1')]),
@@ -136,6 +140,7 @@ describe('groupChangeSets', () => {
       'placement/c',
       'scale/a',
       'scale/b',
+      'scale/c',
     ]);
     expect(out.conflicts).toEqual([]);
   });
@@ -152,7 +157,7 @@ describe('groupChangeSets', () => {
     expect(merged.desiredHash).toBe(desiredHash([file('a', '2'), file('z', '1')]));
     expect(merged.body.match(/gpuops:desired-hash=/g)).toHaveLength(1);
     expect(merged.body).toContain(`gpuops:desired-hash=${merged.desiredHash}`);
-    expect(merged.body).toContain('\n\n---\n\n');
+    expect(merged.body).toContain(`${stripHashMarker(one.body)}\n\n---\n\n${stripHashMarker(two.body)}`);
     const unlabelled = groupChangeSets([
       cs('scale', 'x', [file('a', '1')]),
       cs('scale', 'x', [file('b', '1')]),
@@ -174,6 +179,35 @@ describe('groupChangeSets', () => {
         paths: ['b', 'z'],
         message: '2 change sets for gpuops/prod/scale/bert want different content at b, z',
       },
+    ]);
+  });
+});
+
+describe('redact: credentials never reach a message', () => {
+  it.each<[string, (string | undefined)[], string]>([
+    ['token s3cr3t here', ['', undefined, 's3cr3t'], 'token *** here'],
+    ['Authorization:Bearer abc', [], 'Authorization:Bearer ***'],
+    ['Authorization: Bearer abc', [], 'Authorization: Bearer ***'],
+    ['authorization: token   abc123 rest', [], 'authorization: token *** rest'],
+    ['AUTHORIZATION: basic dXNlcjpwdw==', [], 'AUTHORIZATION: basic ***'],
+    ['fetch https://bot:pw@example.com/r.git', [], 'fetch https://***@example.com/r.git'],
+  ])('%j → %j', (text, secrets, out) => {
+    expect(redact(text, secrets)).toBe(out);
+  });
+});
+
+describe('parsePushPorcelain', () => {
+  it('reads one result per ref line and ignores lines of other shapes', () => {
+    const stdout = [
+      'To /srv/git/gitops.git',
+      '*\trefs/heads/a:refs/heads/a\t[new branch]',
+      '!\trefs/heads/b:refs/heads/b\t[rejected] (stale info)',
+      'xx!\trefs/heads/c:refs/heads/c\t[rejected] (fetch first)',
+      'Done',
+    ].join('\n');
+    expect(parsePushPorcelain(stdout).map((r) => [r.ref, r.ok, r.summary])).toEqual([
+      ['refs/heads/a', true, '[new branch]'],
+      ['refs/heads/b', false, '[rejected] (stale info)'],
     ]);
   });
 });

@@ -7,8 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { decide } from '../../src/scaling/decide.js';
 import type { ScalingAction, ScalingInput, ScalingReason } from '../../src/scaling/types.js';
 import type { Policy } from '../../src/spec/types.js';
-import type { DecisionRecord } from '../../src/store/types.js';
-import { algorithm, baseInput, node, pod, policyNoWindows } from './support.js';
+import { algorithm, baseInput, node, pod, policyNoWindows, scalingRecord } from './support.js';
 
 const NOW = new Date('2025-06-01T12:00:00Z');
 const at = (s: number) => new Date(NOW.getTime() - s * 1000).toISOString();
@@ -19,17 +18,7 @@ const rec = (
   from: number | null,
   to: number | null,
   u: number | null,
-): DecisionRecord => ({
-  kind: 'scaling',
-  subject: 'resnet50-infer',
-  action,
-  reason,
-  message: '',
-  replicasFrom: from,
-  replicasTo: to,
-  utilization: u,
-  at: at(s),
-});
+) => scalingRecord(at(s), action, reason, from, to, u);
 const hpa = policyNoWindows({ engine: 'hpa' });
 const up60 = policyNoWindows({ scaleUp: { stabilizationWindowSeconds: 60 } });
 const down300 = policyNoWindows({ scaleDown: { stabilizationWindowSeconds: 300 } });

@@ -3,28 +3,21 @@ import { countedPods, decide, decideAll, toDecisionRecord } from '../../src/scal
 import type { ScalingAction, ScalingInput, ScalingReason } from '../../src/scaling/types.js';
 import type { Policy } from '../../src/spec/types.js';
 import type { DecisionRecord } from '../../src/store/types.js';
-import { algorithm, baseInput, node, pod, policy, policyNoWindows, sample } from './support.js';
+import {
+  algorithm,
+  baseInput,
+  node,
+  pod,
+  policy,
+  policyNoWindows,
+  sample,
+  scalingRecord,
+} from './support.js';
 
 const NOW = new Date('2025-06-01T12:00:00Z');
 const ago = (s: number) => new Date(NOW.getTime() - s * 1000).toISOString();
-const rec = (
-  s: number,
-  action: ScalingAction,
-  reason: string,
-  from: number,
-  to: number,
-  u: number | null,
-): DecisionRecord => ({
-  kind: 'scaling',
-  subject: 'resnet50-infer',
-  action,
-  reason,
-  message: '',
-  replicasFrom: from,
-  replicasTo: to,
-  utilization: u,
-  at: ago(s),
-});
+const rec = (s: number, action: ScalingAction, reason: string, from: number, to: number, u: number | null) =>
+  scalingRecord(ago(s), action, reason, from, to, u);
 
 interface Row {
   name: string;

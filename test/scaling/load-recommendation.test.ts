@@ -4,28 +4,12 @@ import { recommendationOf, type RecommendationBounds } from '../../src/scaling/h
 import { replicasNeeded, sizeForLoad } from '../../src/scaling/size-for-load.js';
 import type { ScalingAction, ScalingInput } from '../../src/scaling/types.js';
 import type { DecisionRecord } from '../../src/store/types.js';
-import { algorithm, baseInput, node, policyNoWindows } from './support.js';
+import { algorithm, baseInput, node, policyNoWindows, scalingRecord } from './support.js';
 
 const NOW = new Date('2026-12-01T04:00:00Z');
 const ago = (s: number) => new Date(NOW.getTime() - s * 1000).toISOString();
-const rec = (
-  s: number,
-  action: ScalingAction,
-  reason: string,
-  from: number,
-  to: number,
-  u: number | null,
-): DecisionRecord => ({
-  kind: 'scaling',
-  subject: 'resnet50-infer',
-  action,
-  reason,
-  message: '',
-  replicasFrom: from,
-  replicasTo: to,
-  utilization: u,
-  at: ago(s),
-});
+const rec = (s: number, action: ScalingAction, reason: string, from: number, to: number, u: number | null) =>
+  scalingRecord(ago(s), action, reason, from, to, u);
 
 const LOAD: RecommendationBounds = {
   min: 30,

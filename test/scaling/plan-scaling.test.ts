@@ -13,29 +13,13 @@ import type { DroppedSeries } from '../../src/scaling/types.js';
 import type { Policy } from '../../src/spec/types.js';
 import type { DecisionRecord } from '../../src/store/types.js';
 import { algorithm, node, pod, policyNoWindows } from './support.js';
+import { nodeInfo } from '../support/node-info.js';
 
 const NOW = new Date('2025-06-01T12:00:00Z');
 const T = NOW.getTime();
 
-function gpuNode(name: string, o: Partial<NodeInfo> = {}): NodeInfo {
-  return {
-    name,
-    labels: {},
-    ready: true,
-    cordoned: false,
-    schedulable: true,
-    gpuProduct: 'NVIDIA-A100-SXM4-80GB',
-    gpuCapacity: 8,
-    gpuAllocatable: 8,
-    migAllocatable: 0,
-    gpuRequested: 0,
-    foreignGpuRequested: 0,
-    managedPods: 0,
-    pool: 'long-task',
-    taints: [],
-    ...o,
-  };
-}
+const gpuNode = (name: string, o: Partial<NodeInfo> = {}): NodeInfo =>
+  nodeInfo(name, { pool: 'long-task', ...o });
 const snap = (nodes: NodeInfo[], pods: PodInfo[] = []): Snapshot => ({
   takenAt: NOW.toISOString(),
   nodes,

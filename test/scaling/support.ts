@@ -4,6 +4,7 @@ import { parse } from 'yaml';
 import type { PodInfo } from '../../src/cluster/types.js';
 import type { NodeCapacity, PodSample, ScalingInput } from '../../src/scaling/types.js';
 import type { Policy, ResolvedAlgorithm } from '../../src/spec/types.js';
+import type { DecisionRecord } from '../../src/store/types.js';
 
 const defaultPolicy = parse(
   readFileSync(new URL('../../policies/default.yaml', import.meta.url), 'utf8'),
@@ -148,4 +149,29 @@ export function fixturePods(managed: Record<string, string> = {}): PodInfo[] {
       owner: null,
     });
   });
+}
+
+/**
+ * A recorded scaling decision of `resnet50-infer` at `at` (ISO-8601): `action` and `reason` as
+ * `decide` writes them, replicas from → to, and the utilisation it judged (percent; null: none).
+ */
+export function scalingRecord(
+  at: string,
+  action: string,
+  reason: string,
+  from: number | null,
+  to: number | null,
+  u: number | null,
+): DecisionRecord {
+  return {
+    kind: 'scaling',
+    subject: 'resnet50-infer',
+    action,
+    reason,
+    message: '',
+    replicasFrom: from,
+    replicasTo: to,
+    utilization: u,
+    at,
+  };
 }

@@ -101,6 +101,7 @@ const ADAPTER_MODULES = [
   '**/cluster/jobs*',
   '**/cluster/patch*',
   '**/cluster/kube-client*',
+  '**/cluster/kubeconfig*',
   '**/cluster/lease*',
   '**/cluster/read-snapshot*',
   '**/spec/load*',

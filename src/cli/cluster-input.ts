@@ -66,7 +66,8 @@ export async function takeSnapshot(source: SnapshotSource): Promise<Snapshot> {
     return buildSnapshot(nodes, pods, source.now, { poolLabel: source.poolLabel });
   }
   // Loaded here, not at the top: `plan` on dump files never pays for the Kubernetes client.
-  const { createKubeClient, loadKubeConfig } = await import('../cluster/kube-client.js');
+  const { createKubeClient } = await import('../cluster/kube-client.js');
+  const { loadKubeConfig } = await import('../cluster/kubeconfig.js');
   const { readSnapshot } = await import('../cluster/read-snapshot.js');
   try {
     const client = createKubeClient(loadKubeConfig(source.kubeconfig));

@@ -8,21 +8,14 @@
  * `CoreV1Api`: turning 20,000 pods into class instances cost about a second and a few hundred MB
  * per snapshot, and a snapshot reads a handful of fields.
  */
-import { existsSync } from 'node:fs';
-import { homedir } from 'node:os';
-import path from 'node:path';
 import { ApiException, AutoscalingV2Api, KubeConfig } from '@kubernetes/client-node';
 import type { V1Node, V1Pod, V2HorizontalPodAutoscaler } from '@kubernetes/client-node';
 // The client library's HTTP transport (its dependency), used the way its `Watch` uses it.
 import fetch from 'node-fetch';
 import { retry as withRetry } from '../util/retry.js';
-import { UsageError } from '../config/settings.js';
 
 /** Page size of list calls (objects per call). */
 export const DEFAULT_PAGE_SIZE = 500;
-
-/** Where the in-cluster service account token is mounted. */
-const SERVICE_ACCOUNT_TOKEN = '/var/run/secrets/kubernetes.io/serviceaccount/token';
 
 /** Network error codes worth another try (connection reset, refused, timed out, DNS hiccup). */
 const TRANSIENT_NETWORK_CODES = new Set([
@@ -50,56 +43,6 @@ export class KubeApiError extends Error {
     super(`${operation}: ${message}${attempts > 1 ? ` (after ${attempts} attempts)` : ''}`);
     this.name = 'KubeApiError';
   }
-}
-
-/** Sources of a kubeconfig, for {@link loadKubeConfig}; the defaults read the process. */
-export interface KubeConfigSources {
-  env?: NodeJS.ProcessEnv;
-  home?: string;
-  /** Whether a path exists (tests swap it). */
-  exists?: (file: string) => boolean;
-}
-
-/**
- * Loads cluster access, first match wins: `file` (the `--kubeconfig` flag), the `KUBECONFIG`
- * variable (several files joined with `:` are merged, as kubectl does), `~/.kube/config`, then the
- * in-cluster service account (`KUBERNETES_SERVICE_HOST` and the mounted token).
- *
- * @throws UsageError (exit 2) when the named `file` does not exist, naming it; Error when none is
- *   found, listing where it looked; or the library's error for a bad file
- */
-export function loadKubeConfig(file?: string, sources: KubeConfigSources = {}): KubeConfig {
-  const env = sources.env ?? process.env;
-  const home = sources.home ?? homedir();
-  const exists = sources.exists ?? existsSync;
-  const kc = new KubeConfig();
-  if (file) {
-    if (!exists(file)) throw new UsageError(`--kubeconfig: no file at ${file}`);
-    kc.loadFromFile(file);
-    return kc;
-  }
-  const fromEnv = (env.KUBECONFIG ?? '').split(path.delimiter).filter(Boolean);
-  if (fromEnv.length > 0) {
-    kc.loadFromFile(fromEnv[0]!);
-    for (const extra of fromEnv.slice(1)) {
-      const more = new KubeConfig();
-      more.loadFromFile(extra);
-      kc.mergeConfig(more);
-    }
-    return kc;
-  }
-  const homeConfig = path.join(home, '.kube', 'config');
-  if (exists(homeConfig)) {
-    kc.loadFromFile(homeConfig);
-    return kc;
-  }
-  if (env.KUBERNETES_SERVICE_HOST && exists(SERVICE_ACCOUNT_TOKEN)) {
-    kc.loadFromCluster();
-    return kc;
-  }
-  throw new Error(
-    `no cluster access: no --kubeconfig, KUBECONFIG unset, no ${homeConfig}, and not running in a Pod (${SERVICE_ACCOUNT_TOKEN})`,
-  );
 }
 
 /** Retry of transient failures: `attempts` tries in all, waits doubling from `baseDelayMs` up to `maxDelayMs`. */

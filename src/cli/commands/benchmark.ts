@@ -4,7 +4,7 @@ import { loadWorkloadTemplates } from '../../benchmark/load-templates.js';
 import { waitForBenchmark, type BenchmarkProgress } from '../../benchmark/runner.js';
 import { specHash } from '../../benchmark/spec-hash.js';
 import { createKubeJobApi } from '../../cluster/jobs.js';
-import { loadKubeConfig } from '../../cluster/kube-client.js';
+import { loadKubeConfig } from '../../cluster/kubeconfig.js';
 import { renderBenchmarkJob } from '../../manifests/benchmark-job.js';
 import { renderYaml } from '../../manifests/yaml.js';
 import { place } from '../../placement/place.js';

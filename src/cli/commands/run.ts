@@ -1,6 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { kubeLeaseApi } from '../../cluster/lease.js';
-import { loadKubeConfig } from '../../cluster/kube-client.js';
+import { loadKubeConfig } from '../../cluster/kubeconfig.js';
 import { createLogger } from '../../controller/log.js';
 import { createControllerMetrics, registerFleetGauges } from '../../controller/metrics.js';
 import { createReconciler } from '../compose.js';

@@ -362,7 +362,7 @@ export async function buildWorld(size: WorldSize, postgresUrl?: string): Promise
   const store = await openStore(database, { keepSnapshots: 3 });
   const pgStore = postgresUrl ? await openStore(postgresUrl, { keepSnapshots: 3 }) : null;
   for (const [i, alg] of repo.algorithms.entries()) {
-    const hash = specHash(alg.spec);
+    const hash = specHash(alg.spec, alg.annotations);
     const seconds = shapeOf(i).pool === 'long-task' ? LONG_SECONDS : SHORT_SECONDS;
     for (let run = 1; run <= 3; run++) {
       const record = {

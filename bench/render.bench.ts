@@ -68,7 +68,7 @@ export default async function render(): Promise<Figure[]> {
         renderBenchmarkJob({
           algorithm,
           policy: policy.spec,
-          specHash: specHash(algorithm.spec),
+          specHash: specHash(algorithm.spec, algorithm.annotations),
           sequence: 1,
           template: templates.benchmarkJob,
         }),

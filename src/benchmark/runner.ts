@@ -85,7 +85,7 @@ export async function storedOutcome(
   store: Pick<Store, 'benchmarkRuns'>,
   startRetryBackoffSeconds?: number,
 ): Promise<BenchmarkOutcome & { specHash: string; runs: BenchmarkRun[] }> {
-  const hash = specHash(alg.spec);
+  const hash = specHash(alg.spec, alg.annotations);
   const runs = await store.benchmarkRuns(alg.name, hash);
   const s = summarizeRuns(runs, alg.benchmark.runs, startRetryBackoffSeconds);
   return { status: s.status, medianSeconds: s.medianSeconds, message: s.message, specHash: hash, runs };

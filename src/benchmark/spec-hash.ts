@@ -2,14 +2,16 @@ import { createHash } from 'node:crypto';
 import type { AlgorithmSpec } from '../spec/types.js';
 
 /**
- * The part of an algorithm spec that changes its run time: image, command, args, env, resources
- * and the benchmark section. Scaling and placement settings are left out, so changing them never
- * triggers a new benchmark.
+ * The part of an algorithm that changes its run time: the spec's image, command, args, env,
+ * resources and benchmark section, and the Algorithm's `metadata.annotations`, which go onto the
+ * benchmark pods (a sidecar opt-out such as `sidecar.istio.io/inject` changes what runs beside
+ * the workload; the simulated cluster reads `sim.gpuops.dev/run-seconds` there). Scaling and
+ * placement settings are left out, so changing them never triggers a new benchmark.
  */
 export type RunTimeInputs = Pick<
   AlgorithmSpec,
   'image' | 'command' | 'args' | 'env' | 'resources' | 'benchmark'
->;
+> & { annotations?: Record<string, string> };
 
 /** JSON with mapping keys sorted at every level and `undefined` dropped: one text per value. */
 export function canonicalJson(value: unknown): string {
@@ -25,9 +27,12 @@ export function canonicalJson(value: unknown): string {
  * The spec hash that keys benchmark results: sha256 (64 hex characters) over the canonical JSON
  * (sorted keys) of {@link RunTimeInputs}. YAML comments, key order and quoting style do not change
  * it, because it is computed from the parsed object; an absent field and an absent section are
- * the same.
+ * the same, and so are absent and empty `annotations` (an Algorithm without annotations keeps the
+ * hash it had before annotations were part of it, so its stored benchmark runs still count).
+ *
+ * @param annotations the Algorithm's `metadata.annotations` (`ResolvedAlgorithm.annotations`).
  */
-export function specHash(spec: AlgorithmSpec): string {
+export function specHash(spec: AlgorithmSpec, annotations?: Readonly<Record<string, string>>): string {
   const inputs: RunTimeInputs = {
     image: spec.image,
     command: spec.command,
@@ -35,6 +40,7 @@ export function specHash(spec: AlgorithmSpec): string {
     env: spec.env,
     resources: spec.resources,
     benchmark: spec.benchmark,
+    annotations: annotations && Object.keys(annotations).length > 0 ? { ...annotations } : undefined,
   };
   return createHash('sha256').update(canonicalJson(inputs)).digest('hex');
 }

@@ -55,7 +55,7 @@ function summarize(deps: RunnerDeps, alg: ResolvedAlgorithm, runs: readonly Benc
  * delete it if asked, record it and go on to the run after it (whose Job does not exist yet).
  */
 async function observeAlgorithm(alg: ResolvedAlgorithm, deps: RunnerDeps): Promise<Observed> {
-  const hash = specHash(alg.spec);
+  const hash = specHash(alg.spec, alg.annotations);
   const stored = [...(deps.storedRuns?.get(alg.name) ?? (await deps.store.benchmarkRuns(alg.name, hash)))];
   let summary = summarize(deps, alg, stored);
   const base = { alg, hash, recorded: [] as BenchmarkRun[] };
@@ -209,7 +209,7 @@ function failedStep(alg: ResolvedAlgorithm, err: unknown, recorded: BenchmarkRun
   const message = `benchmark step failed (tried again next pass): ${err instanceof Error ? err.message : String(err)}`;
   return {
     algorithm: alg.name,
-    specHash: specHash(alg.spec),
+    specHash: specHash(alg.spec, alg.annotations),
     status: 'Pending',
     medianSeconds: null,
     message,

@@ -48,7 +48,7 @@ export async function storedBenchmarks(
   store: Pick<Store, 'benchmarkRunsFor'>,
 ): Promise<{ outcomes: Map<string, BenchmarkOutcome>; runs: Map<string, BenchmarkRun[]> }> {
   const stored = await store.benchmarkRunsFor(
-    algorithms.map((a) => ({ algorithm: a.name, specHash: specHash(a.spec) })),
+    algorithms.map((a) => ({ algorithm: a.name, specHash: specHash(a.spec, a.annotations) })),
   );
   const outcomes = new Map<string, BenchmarkOutcome>();
   const runs = new Map<string, BenchmarkRun[]>();

@@ -83,7 +83,7 @@ async function step(a: ResolvedAlgorithm): Promise<BenchmarkResult> {
 const podsOf = (a: ResolvedAlgorithm): KubeObject[] =>
   sim.store.list('pods', 'algorithms').filter((p) => p.metadata.labels?.['gpuops.dev/algorithm'] === a.name);
 const jobOf = (name: string) => sim.store.get('jobs', 'algorithms', name);
-const stored = (a: ResolvedAlgorithm) => store.benchmarkRuns(a.name, specHash(a.spec));
+const stored = (a: ResolvedAlgorithm) => store.benchmarkRuns(a.name, specHash(a.spec, a.annotations));
 
 describe('disrupted runs are retried, not final', () => {
   it('a pod evicted through the Eviction API is replaced by the Job; the run still measures, and the record says what happened', async () => {

@@ -239,6 +239,22 @@ describe('benchmark on the test node, then placement', () => {
     expect(r!.recorded).toHaveLength(3);
     expect(jobsCreated - before).toBe(3);
   });
+
+  it('a run-seconds annotation added to an unchanged spec is benchmarked again, and its run time counts', async () => {
+    // The annotation goes onto the benchmark pods; the simulator runs such a pod for that long.
+    const annotated = SHORT.replace(
+      `  name: resnet-short\n`,
+      `  name: resnet-short\n  annotations:\n    sim.gpuops.dev/run-seconds: "75"\n`,
+    );
+    const [plain] = algorithmsFromYaml(SHORT, policy);
+    await stepToEnd([plain!], deps()); // measured here, or already by the tests above
+    const [alg] = algorithmsFromYaml(annotated, policy);
+    expect(alg!.annotations).toEqual({ 'sim.gpuops.dev/run-seconds': '75' });
+    const before = jobsCreated;
+    const [r] = await stepToEnd([alg!], deps());
+    expect(r).toMatchObject({ status: 'Succeeded', medianSeconds: 75, cached: false });
+    expect(jobsCreated - before).toBe(3);
+  });
 });
 
 describe('benchmarks that end without a placement', () => {
@@ -328,7 +344,7 @@ describe('API trouble and restarts', () => {
     const job = renderBenchmarkJob({
       algorithm: alg!,
       policy: policy.spec,
-      specHash: specHash(alg!.spec),
+      specHash: specHash(alg!.spec, alg!.annotations),
       sequence: 1,
       template: loadWorkloadTemplates().benchmarkJob,
     });

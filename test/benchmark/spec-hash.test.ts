@@ -75,6 +75,38 @@ describe('specHash', () => {
   });
 });
 
+describe("specHash with the Algorithm's annotations (they go onto the benchmark pods)", () => {
+  const spec = (parse(BASE) as Algorithm).spec;
+  const bare = specHash(spec);
+
+  it.each([
+    { name: 'absent', annotations: undefined },
+    { name: 'empty', annotations: {} },
+  ])('annotations $name: the hash a spec had before annotations counted', ({ annotations }) => {
+    expect(specHash(spec, annotations)).toBe(bare);
+  });
+
+  const runSeconds = { 'sim.gpuops.dev/run-seconds': '120' };
+  it.each([
+    { name: 'one annotation added', a: {}, b: runSeconds },
+    { name: 'a value changed', a: runSeconds, b: { 'sim.gpuops.dev/run-seconds': '121' } },
+    {
+      name: 'a second annotation added',
+      a: runSeconds,
+      b: { ...runSeconds, 'sidecar.istio.io/inject': 'false' },
+    },
+    { name: 'the key renamed, same value', a: runSeconds, b: { 'sim.gpuops.dev/run-second': '120' } },
+  ])('changes when $name', ({ a, b }) => {
+    expect(specHash(spec, b)).not.toBe(specHash(spec, a));
+  });
+
+  it('does not depend on the order the annotations were written in', () => {
+    const ab = { 'a.example.com/x': '1', 'b.example.com/y': '2' };
+    const ba = { 'b.example.com/y': '2', 'a.example.com/x': '1' };
+    expect(specHash(spec, ba)).toBe(specHash(spec, ab));
+  });
+});
+
 describe('canonicalJson', () => {
   it('sorts keys at every level and drops undefined', () => {
     expect(canonicalJson({ b: 1, a: { d: [2, { z: 1, y: undefined, x: 0 }], c: null } })).toBe(

@@ -62,7 +62,7 @@ function jobGolden(name: string): [string, string] {
   const job = renderBenchmarkJob({
     algorithm: alg,
     policy: policies.gpuops.spec,
-    specHash: specHash(alg.spec),
+    specHash: specHash(alg.spec, alg.annotations),
     sequence: 1,
     gpuProduct: name === 'llm-finetune' ? 'NVIDIA-H100-80GB-HBM3' : null,
     template: templates().benchmarkJob,

@@ -26,7 +26,7 @@ beforeAll(async () => {
     }),
     policy,
   ) as [ResolvedAlgorithm];
-  hash = specHash(alg.spec);
+  hash = specHash(alg.spec, alg.annotations);
 });
 
 const render = (o: { gpuProduct?: string | null; algorithm?: ResolvedAlgorithm } = {}) =>

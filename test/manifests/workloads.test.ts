@@ -228,7 +228,7 @@ describe('Kubernetes OpenAPI schema (kubernetes-models 4.5.0)', () => {
     const job = renderBenchmarkJob({
       algorithm: alg,
       policy: gpuops.spec,
-      specHash: specHash(alg.spec),
+      specHash: specHash(alg.spec, alg.annotations),
       sequence: 1,
       template: templates().benchmarkJob,
     });

@@ -73,7 +73,7 @@ export function register(program: Command): void {
     }
     const policy = repo.policy.spec;
     const templates = loadWorkloadTemplates();
-    const hash = specHash(alg.spec);
+    const hash = specHash(alg.spec, alg.annotations);
     if (settings.dryRun) {
       const job = renderBenchmarkJob({
         algorithm: alg,

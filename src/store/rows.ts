@@ -403,21 +403,28 @@ export function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<s
 }
 
 /**
- * Upsert of one node's row of `node_activity` from a snapshot at `t` (epoch ms), the same in both
- * dialects (`ON CONFLICT … DO UPDATE`, SQLite ≥ 3.24). Values: name, t, busy ? t : NULL. A busy
- * node sets last_busy and clears empty_since; an empty one that was busy and has no empty_since
- * yet gets empty_since = t (the first snapshot after the last busy one); first_seen stays.
- * `values` is the SQL giving the rows (a VALUES list or a SELECT over arrays).
+ * Upsert of the `node_activity` rows of a snapshot's nodes, the same in both dialects
+ * (`ON CONFLICT … DO UPDATE … WHERE`, SQLite ≥ 3.24). Values per node: name, t, busy ? t : NULL
+ * (t: the snapshot's time, epoch ms). A node not seen before is inserted (first_seen = t). After
+ * that a row is written only when the node's busy/empty state changes, so a pass where nothing
+ * moved writes no row: a node turning busy (never busy, or empty since) gets last_busy = t and
+ * empty_since = NULL; a node turning empty (busy in the previous snapshot: last_busy set,
+ * empty_since NULL) gets empty_since = t, the first snapshot after its last busy one. While a
+ * node stays busy last_busy keeps the time it turned busy: readers only ask whether it is set
+ * (ever busy) and read empty_since, which is the same as when every pass rewrote the row.
+ * `values` is the SQL giving the rows (a SELECT over arrays or JSON); it must end in a WHERE
+ * clause for SQLite to parse the ON CONFLICT after a SELECT.
  */
 export const upsertNodeActivitySql = (values: string): string => `INSERT INTO node_activity
   (name, first_seen_at_ms, last_busy_at_ms) ${values}
 ON CONFLICT (name) DO UPDATE SET
   last_busy_at_ms = COALESCE(excluded.last_busy_at_ms, node_activity.last_busy_at_ms),
-  empty_since_ms = CASE
-    WHEN excluded.last_busy_at_ms IS NOT NULL THEN NULL
-    WHEN node_activity.last_busy_at_ms IS NOT NULL AND node_activity.empty_since_ms IS NULL
-      THEN excluded.first_seen_at_ms
-    ELSE node_activity.empty_since_ms END`;
+  empty_since_ms = CASE WHEN excluded.last_busy_at_ms IS NOT NULL THEN NULL
+    ELSE excluded.first_seen_at_ms END
+WHERE (excluded.last_busy_at_ms IS NOT NULL
+       AND (node_activity.last_busy_at_ms IS NULL OR node_activity.empty_since_ms IS NOT NULL))
+   OR (excluded.last_busy_at_ms IS NULL
+       AND node_activity.last_busy_at_ms IS NOT NULL AND node_activity.empty_since_ms IS NULL)`;
 
 /** `node_activity` cells of the nodes of a snapshot taken at `t` (epoch ms): name, t, busy ? t : null. */
 export function nodeActivityCells(

@@ -197,8 +197,13 @@ export class SqliteStore implements Store, StatusStore {
               'INSERT INTO snapshots (taken_at, taken_at_ms, warnings, contents_id) VALUES (?, ?, ?, ?)',
             ).run(snapshot.takenAt, takenAtMs, warningsCell(snapshot), contentsId).lastInsertRowid,
           );
-          const upsert = this.prepare(upsertNodeActivitySql('VALUES (?, ?, ?)'));
-          for (const cells of nodeActivityCells(snapshot.nodes, takenAtMs)) upsert.run(...cells);
+          // One statement for every node (the cells as one JSON parameter); it writes only the rows that change.
+          this.prepare(
+            upsertNodeActivitySql(
+              `SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]')
+                 FROM json_each(?) WHERE true`,
+            ),
+          ).run(JSON.stringify(nodeActivityCells(snapshot.nodes, takenAtMs)));
           this.prepare(retainSnapshotsSql('?')).run(this.options.keepSnapshots);
           this.prepare(DELETE_UNUSED_CONTENTS_SQL).run();
           return id;

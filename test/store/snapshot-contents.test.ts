@@ -4,79 +4,23 @@
  * writes no row copies, retention deletes contents no snapshot names, the migration back-fills
  * a database written by migration 4, and concurrent writers never fail on the foreign key.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import Database from 'better-sqlite3';
-import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../src/cluster/types.js';
 import { MIGRATIONS, migrationSql, SCHEMA_MIGRATIONS_DDL } from '../../src/store/migrations.js';
 import { openStore } from '../../src/store/open-store.js';
 import { type Cell, NODE_COLUMNS, nodeCells, POD_COLUMNS, podCells } from '../../src/store/rows.js';
 import type { Store } from '../../src/store/types.js';
-import { startTestPostgres, type TestPostgres } from './postgres-server.js';
 import { makeSnapshot } from './snapshot-factory.js';
-
-type Row = Record<string, unknown>;
+import { storeBackends } from './store-backends.js';
 
 const T0 = Date.UTC(2026, 11, 1, 10, 0, 0);
 const at = (s: number) => new Date(T0 + s * 1000).toISOString();
 /** Snapshot `shape` (a number of nodes; pods are 5 per node) taken at `t` seconds. */
 const snap = (shape: number, t: number): Snapshot => makeSnapshot(shape, shape * 5, at(t));
 
-interface Backend {
-  name: 'sqlite' | 'postgres';
-  url(): Promise<string>;
-  raw(url: string, sql: string): Promise<Row[]>;
-}
-
-let dir = '';
-let server: TestPostgres | undefined;
-const backends: Backend[] = [
-  {
-    name: 'sqlite',
-    url: async () => `sqlite:${path.join(dir, `${Math.random().toString(36).slice(2)}.db`)}`,
-    raw: async (url, sql) => {
-      const db = new Database(url.slice('sqlite:'.length));
-      try {
-        return /^\s*select/i.test(sql) ? (db.prepare(sql).all() as Row[]) : (db.exec(sql), []);
-      } finally {
-        db.close();
-      }
-    },
-  },
-  {
-    name: 'postgres',
-    url: async () => {
-      if (!server) throw new Error('PostgreSQL did not start');
-      const schema = `contents_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-      await query(server.url, `CREATE SCHEMA ${schema}`);
-      const sep = server.url.includes('?') ? '&' : '?';
-      return `${server.url}${sep}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-    },
-    raw: (url, sql) => query(url, sql),
-  },
-];
-
-async function query(url: string, sql: string): Promise<Row[]> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    return (await c.query(sql)).rows as Row[];
-  } finally {
-    await c.end();
-  }
-}
-
-beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'gpuops-contents-'));
-  server = await startTestPostgres();
-}, 120_000);
-afterAll(async () => {
-  await server?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+const { backends, setup, teardown } = storeBackends('contents');
+beforeAll(setup, 120_000);
+afterAll(teardown);
 
 describe.each(backends)('snapshot contents on $name', (backend) => {
   const open: Store[] = [];

@@ -34,6 +34,8 @@ export interface FloorTimes {
   /** Commits of every change and the one push (0 without changes). */
   writeMs: number;
   totalMs: number;
+  /** CPU time of this process over the floor (user + system, ms; git's own processes not included, as for the pass). */
+  cpuMs: number;
   listPages: number;
 }
 
@@ -142,6 +144,7 @@ export async function measureFloor(opts: {
   baseBranch: string;
   changes: readonly FloorChange[];
 }): Promise<FloorTimes> {
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const [nodePages, podPages] = await Promise.all([
     listPages(opts.kc, '/api/v1/nodes'),
@@ -165,10 +168,13 @@ export async function measureFloor(opts: {
     await git(opts.repo.dir, ['push', '-q', 'origin', ...refspecs]);
   }
   const writeMs = performance.now() - t1;
+  const totalMs = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
   return {
     readMs,
     writeMs,
-    totalMs: performance.now() - t0,
+    totalMs,
+    cpuMs: (cpu.user + cpu.system) / 1000,
     listPages: (nodePages as number) + (podPages as number),
   };
 }

@@ -4,14 +4,17 @@
  * `cli/compose.ts` as `gpuops reconcile` does, then runs three passes and reports each one to the parent:
  * 1. `first`: a dry run in the fresh process (module loading and JIT warm-up included);
  * 2. `warm`: the real pass over a warm GitOps repo (writes only what scaling changed);
- * 3. `unchanged`: the same again with nothing changed (must write nothing).
- * Kubernetes and Prometheus request counts are read from the parent over IPC around each pass.
+ * 3. `unchanged`: the same again with nothing changed (must write nothing), `GPUOPS_BENCH_REPEAT`
+ *    times (the parent sets it; default 1), so the parent can report the median and the spread.
+ * Kubernetes and Prometheus request counts are read from the parent over IPC around each pass;
+ * on PostgreSQL, the statements the store sent (every `pg` client query, BEGIN/COMMIT included).
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { KubeConfig } from '@kubernetes/client-node';
+import pg from 'pg';
 import { pino } from 'pino';
 import type * as ClockModule from '../src/benchmark/clock.js';
 import type * as ComposeModule from '../src/cli/compose.js';
@@ -58,6 +61,8 @@ export interface PassReport {
   cpuMs: number;
   kubeRequests: number;
   kubeByVerb: Record<string, number>;
+  /** Statements sent to PostgreSQL during the pass; null on SQLite. */
+  statements: number | null;
   prometheusRequests: number;
   commits: number;
   pushes: number;
@@ -111,6 +116,29 @@ function liveHeapMb(): number {
   return process.memoryUsage().heapUsed / 2 ** 20;
 }
 
+/** Times the nothing-changed pass is run (`GPUOPS_BENCH_REPEAT`, set by the parent; default 1). */
+function benchRepeat(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env.GPUOPS_BENCH_REPEAT ?? 1);
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(`GPUOPS_BENCH_REPEAT must be a whole number ≥ 1, got ${n}`);
+  return n;
+}
+
+/**
+ * Counts the queries every `pg` client sends (the store's pool included: the same module is
+ * loaded by `dist/`), read as a running total.
+ */
+function countPostgresStatements(): () => number {
+  let n = 0;
+  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const query = proto.query;
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    n++;
+    return query.apply(this, args);
+  };
+  return () => n;
+}
+
 let asked = 0;
 const waiting = new Map<number, (c: ServerCounts) => void>();
 process.on('message', (m: { id: number; counts: ServerCounts }) => {
@@ -149,6 +177,8 @@ async function main(): Promise<void> {
     import(FLOOR) as Promise<typeof FloorModule>,
   ]);
   const loadMs = performance.now();
+  const storeKind = conn.database.startsWith('postgres') ? 'postgres' : 'sqlite';
+  const statements = storeKind === 'postgres' ? countPostgresStatements() : null;
   const kc = new KubeConfig();
   kc.loadFromFile(conn.kubeconfig);
   const store = await openStore(conn.database, { keepSnapshots: 3 });
@@ -223,18 +253,22 @@ async function main(): Promise<void> {
 
   const floorRepo = await openFloorRepo(conn.repoUrl);
   const liveHeapBeforeMb = liveHeapMb();
-  for (const pass of ['first', 'warm', 'unchanged'] as const) {
+  const passes = ['first', 'warm', ...Array<'unchanged'>(benchRepeat()).fill('unchanged')] as const;
+  for (const [i, pass] of passes.entries()) {
     trace.clear();
     const before = await serverCounts();
     const wc0 = { ...workingCopy.counters };
     const pr0 = prWrites;
+    const statements0 = statements?.() ?? 0;
     const cpu0 = process.cpuUsage();
-    const storeKind = conn.database.startsWith('postgres') ? 'postgres' : 'sqlite';
-    const stopProfile = await profilePass(`${storeKind}-${conn.gpuNodes ?? 0}-${pass}`);
+    const stopProfile = await profilePass(
+      `${storeKind}-${conn.gpuNodes ?? 0}-${pass}${i > 2 ? `-${i - 1}` : ''}`,
+    );
     const t0 = performance.now();
     const r = await reconcileOnce({ ...deps, dryRun: pass === 'first' });
     const wallMs = performance.now() - t0;
     const cpu = process.cpuUsage(cpu0);
+    const passStatements = statements ? statements() - statements0 : null;
     const peakRssBeforeFloorMb = process.resourceUsage().maxRSS / 1024;
     await stopProfile();
     const after = await serverCounts();
@@ -267,6 +301,7 @@ async function main(): Promise<void> {
       cpuMs: (cpu.user + cpu.system) / 1000,
       kubeRequests: after.kube - before.kube,
       kubeByVerb: byVerb,
+      statements: passStatements,
       prometheusRequests: after.prometheus - before.prometheus,
       commits: workingCopy.counters.commits - wc0.commits,
       pushes: workingCopy.counters.pushes - wc0.pushes,

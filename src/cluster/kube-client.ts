@@ -8,6 +8,8 @@
  * `CoreV1Api`: turning 20,000 pods into class instances cost about a second and a few hundred MB
  * per snapshot, and a snapshot reads a handful of fields.
  */
+import http from 'node:http';
+import https from 'node:https';
 import { ApiException, AutoscalingV2Api, KubeConfig } from '@kubernetes/client-node';
 import type { V1Node, V1Pod, V2HorizontalPodAutoscaler } from '@kubernetes/client-node';
 // The client library's HTTP transport (its dependency), used the way its `Watch` uses it.
@@ -142,29 +144,34 @@ export function createKubeClient(kc: KubeConfig, options: KubeClientOptions = {}
 
   async function eachPage<T>(
     operation: string,
-    page: (cont: string | undefined) => Promise<Page<T>>,
+    page: (cont: string | undefined, agents?: PageAgents) => Promise<Page<T>>,
     sink: PageSink<T>,
   ): Promise<void> {
-    for (let restart = 0; ; restart++) {
-      if (restart > 0) sink.restart();
-      let cont: string | undefined;
-      try {
-        do {
-          const p = await call(operation, () => page(cont));
-          sink.page(p.items ?? []);
-          cont = p.metadata?._continue || undefined;
-        } while (cont);
-        return;
-      } catch (err) {
-        if (err instanceof KubeApiError && err.status === 410 && restart === 0) continue;
-        throw err;
+    const agents = new PageAgents();
+    try {
+      for (let restart = 0; ; restart++) {
+        if (restart > 0) sink.restart();
+        let cont: string | undefined;
+        try {
+          do {
+            const p = await call(operation, () => page(cont, agents));
+            sink.page(p.items ?? []);
+            cont = p.metadata?._continue || undefined;
+          } while (cont);
+          return;
+        } catch (err) {
+          if (err instanceof KubeApiError && err.status === 410 && restart === 0) continue;
+          throw err;
+        }
       }
+    } finally {
+      agents.close();
     }
   }
 
   async function listAll<T>(
     operation: string,
-    page: (cont: string | undefined) => Promise<Page<T>>,
+    page: (cont: string | undefined, agents?: PageAgents) => Promise<Page<T>>,
   ): Promise<T[]> {
     let items: T[] = [];
     await eachPage(operation, page, {
@@ -176,12 +183,14 @@ export function createKubeClient(kc: KubeConfig, options: KubeClientOptions = {}
     return items;
   }
 
-  const podPage = (opts: ListOptions) => (cont: string | undefined) =>
-    getPage<V1Pod>(kc, '/api/v1/pods', pageSize, cont, opts);
+  const podPage = (opts: ListOptions) => (cont: string | undefined, agents?: PageAgents) =>
+    getPage<V1Pod>(kc, '/api/v1/pods', pageSize, cont, opts, agents);
 
   return {
     listNodes: (opts = {}) =>
-      listAll('list nodes', (cont) => getPage<V1Node>(kc, '/api/v1/nodes', pageSize, cont, opts)),
+      listAll('list nodes', (cont, agents) =>
+        getPage<V1Node>(kc, '/api/v1/nodes', pageSize, cont, opts, agents),
+      ),
     listPods: (opts = {}) => listAll('list pods', podPage(opts)),
     streamPods: (sink, opts = {}) => eachPage('list pods', podPage(opts), sink),
     listHorizontalPodAutoscalers: (opts = {}) =>
@@ -196,10 +205,42 @@ export function createKubeClient(kc: KubeConfig, options: KubeClientOptions = {}
 }
 
 /**
+ * The HTTP agents of one list call: its pages go over one kept-alive connection instead of a new
+ * connection (and TLS handshake) per page, as `applyToFetchOptions` gives a new agent that does
+ * not keep connections alive each time. A page's agent is reused only when its TLS settings
+ * (CA, client certificate and key, server name, verification) are those of the previous page, so
+ * rotated credentials take effect at once; proxy agents (a `proxy-url` in the kubeconfig) are used
+ * as given. `close` ends the kept connections; call it when the list is done.
+ */
+class PageAgents {
+  private kept: { key: string; agent: http.Agent } | undefined;
+
+  /** The agent to send a page with, given the one `applyToFetchOptions` made for it. */
+  pick(given: unknown): unknown {
+    const Plain = given instanceof http.Agent ? given.constructor : undefined;
+    if (Plain !== http.Agent && Plain !== https.Agent) return given;
+    const options = (given as http.Agent & { options: Record<string, unknown> }).options;
+    const key = JSON.stringify([Plain === https.Agent, options]);
+    if (this.kept?.key !== key) {
+      this.kept?.agent.destroy();
+      const Agent = Plain as typeof http.Agent;
+      this.kept = { key, agent: new Agent({ ...options, keepAlive: true, maxSockets: 1 }) };
+    }
+    return this.kept.agent;
+  }
+
+  close(): void {
+    this.kept?.agent.destroy();
+    this.kept = undefined;
+  }
+}
+
+/**
  * One page of a core/v1 list (`GET path?limit=&continue=&fieldSelector=&labelSelector=`) as plain
- * JSON. Fails as the generated client does, so retries and reports stay the same: an
- * {@link ApiException} carrying the status, body text and headers for an HTTP error, the
- * transport's error (`FetchError` with the system `code`) for a network one.
+ * JSON, over `agents`' kept-alive connection when given. Fails as the generated client does, so
+ * retries and reports stay the same: an {@link ApiException} carrying the status, body text and
+ * headers for an HTTP error, the transport's error (`FetchError` with the system `code`) for a
+ * network one.
  */
 async function getPage<T>(
   kc: KubeConfig,
@@ -207,6 +248,7 @@ async function getPage<T>(
   limit: number,
   cont: string | undefined,
   opts: ListOptions,
+  agents?: PageAgents,
 ): Promise<Page<T>> {
   const cluster = kc.getCurrentCluster();
   if (!cluster) throw new Error('No active cluster!');
@@ -218,6 +260,7 @@ async function getPage<T>(
   if (sel.labelSelector) url.searchParams.set('labelSelector', sel.labelSelector);
   // Adds credentials (token, client certificate, exec plugin) and the TLS / proxy agent.
   const init = await kc.applyToFetchOptions({ method: 'GET', headers: { Accept: 'application/json' } });
+  if (agents) init.agent = agents.pick(init.agent) as typeof init.agent;
   const res = await fetch(url, init);
   const text = await res.text();
   if (res.status < 200 || res.status > 299) {

@@ -238,6 +238,87 @@ UPDATE node_activity SET empty_since_ms =
   WHERE last_busy_at_ms IS NOT NULL;
 `,
   },
+  {
+    id: 5,
+    name: 'shared snapshot contents',
+    // snapshot_contents: the nodes and pods of one or more snapshots, found by the digest of the
+    // records (rows.ts, snapshotContentDigest), so that a pass whose cluster did not move stores
+    // one snapshots row pointing at the contents already there instead of ~20,000 row copies.
+    // snapshot_nodes/snapshot_pods are rebuilt keyed by contents_id (SQLite cannot change a
+    // table's keys in place); contents go with the last snapshot that names them (saveSnapshot's
+    // retention), their rows by ON DELETE CASCADE. Back-fill: each stored snapshot becomes its own
+    // contents, with a digest ('snapshot:<id>') that no computed digest (hex) can equal.
+    sql: (t) => `
+CREATE TABLE snapshot_contents (
+  id ${t.id},
+  digest TEXT NOT NULL UNIQUE
+);
+ALTER TABLE snapshots ADD COLUMN contents_id INTEGER REFERENCES snapshot_contents (id);
+INSERT INTO snapshot_contents (digest) SELECT 'snapshot:' || id FROM snapshots ORDER BY id;
+UPDATE snapshots SET contents_id =
+  (SELECT c.id FROM snapshot_contents c WHERE c.digest = 'snapshot:' || snapshots.id);
+CREATE INDEX snapshots_contents ON snapshots (contents_id);
+
+CREATE TABLE contents_nodes (
+  contents_id INTEGER NOT NULL REFERENCES snapshot_contents (id) ON DELETE CASCADE,
+  position INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  labels ${t.json} NOT NULL,
+  ready ${t.bool} NOT NULL,
+  cordoned ${t.bool} NOT NULL,
+  schedulable ${t.bool} NOT NULL,
+  gpu_product TEXT,
+  gpu_capacity INTEGER NOT NULL,
+  gpu_allocatable INTEGER NOT NULL,
+  mig_allocatable INTEGER NOT NULL,
+  gpu_requested INTEGER NOT NULL,
+  foreign_gpu_requested INTEGER NOT NULL,
+  managed_pods INTEGER NOT NULL,
+  pool TEXT,
+  taints ${t.json} NOT NULL,
+  PRIMARY KEY (contents_id, position)
+);
+INSERT INTO contents_nodes
+  (contents_id, position, name, labels, ready, cordoned, schedulable, gpu_product, gpu_capacity,
+   gpu_allocatable, mig_allocatable, gpu_requested, foreign_gpu_requested, managed_pods, pool, taints)
+  SELECT s.contents_id, n.position, n.name, n.labels, n.ready, n.cordoned, n.schedulable,
+         n.gpu_product, n.gpu_capacity, n.gpu_allocatable, n.mig_allocatable, n.gpu_requested,
+         n.foreign_gpu_requested, n.managed_pods, n.pool, n.taints
+    FROM snapshot_nodes n JOIN snapshots s ON s.id = n.snapshot_id;
+DROP TABLE snapshot_nodes;
+ALTER TABLE contents_nodes RENAME TO snapshot_nodes;
+
+CREATE TABLE contents_pods (
+  contents_id INTEGER NOT NULL REFERENCES snapshot_contents (id) ON DELETE CASCADE,
+  position INTEGER NOT NULL,
+  namespace TEXT NOT NULL,
+  name TEXT NOT NULL,
+  uid TEXT NOT NULL,
+  labels ${t.json} NOT NULL,
+  node_name TEXT,
+  phase TEXT NOT NULL,
+  ready ${t.bool} NOT NULL,
+  terminating ${t.bool} NOT NULL,
+  gpu_request INTEGER NOT NULL,
+  managed ${t.bool} NOT NULL,
+  algorithm TEXT,
+  owner_kind TEXT,
+  owner_name TEXT,
+  unschedulable ${t.bool} NOT NULL,
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (contents_id, position)
+);
+INSERT INTO contents_pods
+  (contents_id, position, namespace, name, uid, labels, node_name, phase, ready, terminating,
+   gpu_request, managed, algorithm, owner_kind, owner_name, unschedulable, created_at)
+  SELECT s.contents_id, p.position, p.namespace, p.name, p.uid, p.labels, p.node_name, p.phase,
+         p.ready, p.terminating, p.gpu_request, p.managed, p.algorithm, p.owner_kind, p.owner_name,
+         p.unschedulable, p.created_at
+    FROM snapshot_pods p JOIN snapshots s ON s.id = p.snapshot_id;
+DROP TABLE snapshot_pods;
+ALTER TABLE contents_pods RENAME TO snapshot_pods;
+`,
+  },
 ];
 
 /** The statements of one migration for one dialect. */

@@ -44,7 +44,9 @@ import {
   sampleFromRow,
   snapshotChildrenSql,
   snapshotContentDigest,
-  copySnapshotChildrenSql,
+  DELETE_UNUSED_CONTENTS_SQL,
+  LATEST_SNAPSHOT_SQL,
+  retainSnapshotsSql,
   snapshotFromCells,
   toMs,
   warningsCell,
@@ -74,9 +76,26 @@ const BATCH = 5_000;
  */
 const MIGRATION_LOCK = 0x6770756f7073;
 
+/**
+ * Advisory lock held by every `saveSnapshot` transaction: snapshot writers take turns, so one
+ * writer's retention never deletes `snapshot_contents` that another has just found by digest and
+ * is about to name (a save would then fail on the foreign key). "gpuops" + 1.
+ */
+const SNAPSHOT_LOCK = MIGRATION_LOCK + 1;
+
+/**
+ * The id of the contents with digest $1, inserting the row when there is none: `inserted` says
+ * whether the caller must write its node and pod rows. One round trip. The SELECT does not see
+ * the CTE's insert (one statement, one view), so exactly one row comes back.
+ */
+const CONTENTS_SQL = `WITH added AS (
+  INSERT INTO snapshot_contents (digest) VALUES ($1) ON CONFLICT (digest) DO NOTHING RETURNING id)
+SELECT id, true AS inserted FROM added
+UNION ALL SELECT id, false AS inserted FROM snapshot_contents WHERE digest = $1`;
+
 /** PostgreSQL element types of the bulk-inserted columns. */
 const PG_TYPES: Record<string, string> = {
-  snapshot_id: 'int',
+  contents_id: 'int',
   position: 'int',
   name: 'text',
   labels: 'json',
@@ -141,30 +160,6 @@ async function insertUnnest(
   }
 }
 
-/**
- * Copies the child rows of snapshot `from` to `to` (same content digest) in the caller's
- * transaction; false, with nothing copied, when `from` no longer has them all.
- */
-async function copyChildren(
-  c: pg.PoolClient,
-  to: number,
-  from: number,
-  snapshot: Snapshot,
-): Promise<boolean> {
-  const nodes = await c.query(copySnapshotChildrenSql('snapshot_nodes', '$1::bigint', '$2::bigint'), [
-    to,
-    from,
-  ]);
-  const pods = await c.query(copySnapshotChildrenSql('snapshot_pods', '$1::bigint', '$2::bigint'), [
-    to,
-    from,
-  ]);
-  if (nodes.rowCount === snapshot.nodes.length && pods.rowCount === snapshot.pods.length) return true;
-  await c.query('DELETE FROM snapshot_nodes WHERE snapshot_id = $1', [to]);
-  await c.query('DELETE FROM snapshot_pods WHERE snapshot_id = $1', [to]);
-  return false;
-}
-
 export interface PostgresStoreOptions {
   /** Snapshots kept by `saveSnapshot` (newest first); older ones are deleted. */
   keepSnapshots: number;
@@ -174,8 +169,6 @@ export interface PostgresStoreOptions {
 
 export class PostgresStore implements Store, StatusStore {
   private readonly pool: pg.Pool;
-  /** The last snapshot this store wrote and its content digest (see `saveSnapshot`). */
-  private lastSnapshot: { id: number; digest: string } | undefined;
 
   /** Connects lazily; the first query (usually `migrate`) reports a bad URL or password. */
   constructor(
@@ -251,35 +244,38 @@ export class PostgresStore implements Store, StatusStore {
   }
 
   /**
-   * Stores a snapshot in one transaction and keeps the newest `keepSnapshots`. When its nodes and
-   * pods equal those of the last snapshot this store wrote (the usual pass: the cluster did not
-   * move), their rows are copied inside the database (`INSERT … SELECT`) instead of being sent
-   * again; when those rows are gone (another writer's retention), they are sent in full as usual.
+   * Stores a snapshot in one transaction and keeps the newest `keepSnapshots`. Its nodes and pods
+   * are stored once per content digest (`snapshot_contents`, migration 5): a snapshot equal to a
+   * stored one (the usual pass: the cluster did not move) writes only its `snapshots` row. Writers
+   * take turns ({@link SNAPSHOT_LOCK}), so another process's retention cannot delete the contents
+   * between finding and naming them.
    */
   async saveSnapshot(snapshot: Snapshot): Promise<number> {
+    const takenAtMs = toMs('saveSnapshot', 'takenAt', snapshot.takenAt);
     const digest = snapshotContentDigest(snapshot);
-    const last = this.lastSnapshot;
-    const id = await this.transaction('saveSnapshot', async (c) => {
-      const takenAtMs = toMs('saveSnapshot', 'takenAt', snapshot.takenAt);
-      const head = await c.query(
-        'INSERT INTO snapshots (taken_at, taken_at_ms, warnings) VALUES ($1, $2, $3) RETURNING id',
-        [snapshot.takenAt, takenAtMs, warningsCell(snapshot)],
-      );
-      const id = Number((head.rows[0] as Row).id);
-      if (!(last?.digest === digest && (await copyChildren(c, id, last.id, snapshot)))) {
+    return this.transaction('saveSnapshot', async (c) => {
+      await c.query('SELECT pg_advisory_xact_lock($1)', [SNAPSHOT_LOCK]);
+      const contents = (await c.query(CONTENTS_SQL, [digest])).rows[0] as Row;
+      const contentsId = Number(contents.id);
+      if (contents.inserted === true) {
         await insertUnnest(
           c,
           'snapshot_nodes',
-          ['snapshot_id', 'position', ...NODE_COLUMNS],
-          snapshot.nodes.map((n, i) => [id, i, ...nodeCells(n)]),
+          ['contents_id', 'position', ...NODE_COLUMNS],
+          snapshot.nodes.map((n, i) => [contentsId, i, ...nodeCells(n)]),
         );
         await insertUnnest(
           c,
           'snapshot_pods',
-          ['snapshot_id', 'position', ...POD_COLUMNS],
-          snapshot.pods.map((p, i) => [id, i, ...podCells(p)]),
+          ['contents_id', 'position', ...POD_COLUMNS],
+          snapshot.pods.map((p, i) => [contentsId, i, ...podCells(p)]),
         );
       }
+      const head = await c.query(
+        'INSERT INTO snapshots (taken_at, taken_at_ms, warnings, contents_id) VALUES ($1, $2, $3, $4) RETURNING id',
+        [snapshot.takenAt, takenAtMs, warningsCell(snapshot), contentsId],
+      );
+      const id = Number((head.rows[0] as Row).id);
       const activity = nodeActivityCells(snapshot.nodes, takenAtMs);
       if (activity.length > 0)
         await c.query(upsertNodeActivitySql('SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[])'), [
@@ -287,16 +283,10 @@ export class PostgresStore implements Store, StatusStore {
           activity.map((a) => a[1]),
           activity.map((a) => a[2]),
         ]);
-      // Retention: keep the newest N; child rows go by ON DELETE CASCADE.
-      await c.query(
-        `DELETE FROM snapshots WHERE id NOT IN
-           (SELECT id FROM snapshots ORDER BY taken_at_ms DESC, id DESC LIMIT $1)`,
-        [this.options.keepSnapshots],
-      );
+      await c.query(retainSnapshotsSql('$1'), [this.options.keepSnapshots]);
+      await c.query(DELETE_UNUSED_CONTENTS_SQL);
       return id;
     });
-    this.lastSnapshot = { id, digest };
-    return id;
   }
 
   latestSnapshot(): Promise<Snapshot | null> {
@@ -304,20 +294,16 @@ export class PostgresStore implements Store, StatusStore {
     return this.transaction(
       'latestSnapshot',
       async (c) => {
-        const head = (
-          await c.query(
-            'SELECT id, taken_at, warnings FROM snapshots ORDER BY taken_at_ms DESC, id DESC LIMIT 1',
-          )
-        ).rows[0] as Row | undefined;
+        const head = (await c.query(LATEST_SNAPSHOT_SQL)).rows[0] as Row | undefined;
         if (!head) return null;
         const nodes = await c.query({
           text: snapshotChildrenSql('snapshot_nodes', '$1'),
-          values: [head.id],
+          values: [head.contents_id],
           rowMode: 'array',
         });
         const pods = await c.query({
           text: snapshotChildrenSql('snapshot_pods', '$1'),
-          values: [head.id],
+          values: [head.contents_id],
           rowMode: 'array',
         });
         return snapshotFromCells(

@@ -103,10 +103,11 @@ export function nodeFromCells(c: unknown[]): NodeInfo {
 }
 
 /**
- * A digest of what a snapshot stores as child rows (its nodes and pods, in order; not `takenAt`
- * nor the warnings, which go in its own `snapshots` row). Two snapshots with the same digest have
- * the same `snapshot_nodes` and `snapshot_pods` rows but for `snapshot_id`, so a store can copy
- * the rows of the last snapshot it wrote inside the database instead of sending them again.
+ * A digest of what a snapshot stores as contents (its nodes and pods, in order; not `takenAt` nor
+ * the warnings, which go in its own `snapshots` row): the key of `snapshot_contents` (migration
+ * 5). Snapshots with the same digest share one set of `snapshot_nodes` and `snapshot_pods` rows,
+ * so a pass whose cluster did not move writes one `snapshots` row and no node or pod rows.
+ * Returns 64 hex characters (SHA-256).
  */
 export function snapshotContentDigest(snapshot: Pick<Snapshot, 'nodes' | 'pods'>): string {
   // The records as JSON, a slice at a time (one native call per slice; the text stays small).
@@ -125,19 +126,6 @@ export function snapshotContentDigest(snapshot: Pick<Snapshot, 'nodes' | 'pods'>
 
 /** Records per `JSON.stringify` call of {@link snapshotContentDigest}. */
 const DIGEST_SLICE = 100;
-
-/**
- * `INSERT … SELECT` copying the child rows of snapshot `from` to snapshot `to` (`to` and `from`:
- * the dialect's parameters, in that order), for {@link snapshotContentDigest}'s shortcut.
- */
-export function copySnapshotChildrenSql(
-  table: 'snapshot_nodes' | 'snapshot_pods',
-  to: string,
-  from: string,
-): string {
-  const columns = ['position', ...(table === 'snapshot_nodes' ? NODE_COLUMNS : POD_COLUMNS)].join(', ');
-  return `INSERT INTO ${table} (snapshot_id, ${columns}) SELECT ${to}, ${columns} FROM ${table} WHERE snapshot_id = ${from}`;
-}
 
 export const POD_COLUMNS = [
   'namespace',
@@ -198,11 +186,29 @@ export function podFromCells(c: unknown[]): PodInfo {
   };
 }
 
-/** `SELECT` of a snapshot's nodes or pods, in stored order, columns in array-mode order. */
+/**
+ * `SELECT` of the nodes or pods of one `snapshot_contents` row (`placeholder`: the dialect's
+ * parameter for its id), in stored order, columns in array-mode order.
+ */
 export function snapshotChildrenSql(table: 'snapshot_nodes' | 'snapshot_pods', placeholder: string): string {
   const columns = table === 'snapshot_nodes' ? NODE_COLUMNS : POD_COLUMNS;
-  return `SELECT ${columns.join(', ')} FROM ${table} WHERE snapshot_id = ${placeholder} ORDER BY position`;
+  return `SELECT ${columns.join(', ')} FROM ${table} WHERE contents_id = ${placeholder} ORDER BY position`;
 }
+
+/** The newest snapshot's row (by `taken_at_ms`, then id), the same in both dialects. */
+export const LATEST_SNAPSHOT_SQL =
+  'SELECT id, taken_at, warnings, contents_id FROM snapshots ORDER BY taken_at_ms DESC, id DESC LIMIT 1';
+
+/** Retention: deletes all but the newest `limit` snapshots (`limit`: the dialect's parameter). */
+export const retainSnapshotsSql = (limit: string): string =>
+  `DELETE FROM snapshots WHERE id NOT IN (SELECT id FROM snapshots ORDER BY taken_at_ms DESC, id DESC LIMIT ${limit})`;
+
+/**
+ * Retention, after {@link retainSnapshotsSql}: deletes the contents no snapshot names any more;
+ * their node and pod rows go by ON DELETE CASCADE. The same in both dialects.
+ */
+export const DELETE_UNUSED_CONTENTS_SQL = `DELETE FROM snapshot_contents WHERE NOT EXISTS
+  (SELECT 1 FROM snapshots s WHERE s.contents_id = snapshot_contents.id)`;
 
 export function snapshotFromCells(
   head: { taken_at: unknown; warnings: unknown },
@@ -397,21 +403,28 @@ export function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<s
 }
 
 /**
- * Upsert of one node's row of `node_activity` from a snapshot at `t` (epoch ms), the same in both
- * dialects (`ON CONFLICT … DO UPDATE`, SQLite ≥ 3.24). Values: name, t, busy ? t : NULL. A busy
- * node sets last_busy and clears empty_since; an empty one that was busy and has no empty_since
- * yet gets empty_since = t (the first snapshot after the last busy one); first_seen stays.
- * `values` is the SQL giving the rows (a VALUES list or a SELECT over arrays).
+ * Upsert of the `node_activity` rows of a snapshot's nodes, the same in both dialects
+ * (`ON CONFLICT … DO UPDATE … WHERE`, SQLite ≥ 3.24). Values per node: name, t, busy ? t : NULL
+ * (t: the snapshot's time, epoch ms). A node not seen before is inserted (first_seen = t). After
+ * that a row is written only when the node's busy/empty state changes, so a pass where nothing
+ * moved writes no row: a node turning busy (never busy, or empty since) gets last_busy = t and
+ * empty_since = NULL; a node turning empty (busy in the previous snapshot: last_busy set,
+ * empty_since NULL) gets empty_since = t, the first snapshot after its last busy one. While a
+ * node stays busy last_busy keeps the time it turned busy: readers only ask whether it is set
+ * (ever busy) and read empty_since, which is the same as when every pass rewrote the row.
+ * `values` is the SQL giving the rows (a SELECT over arrays or JSON); it must end in a WHERE
+ * clause for SQLite to parse the ON CONFLICT after a SELECT.
  */
 export const upsertNodeActivitySql = (values: string): string => `INSERT INTO node_activity
   (name, first_seen_at_ms, last_busy_at_ms) ${values}
 ON CONFLICT (name) DO UPDATE SET
   last_busy_at_ms = COALESCE(excluded.last_busy_at_ms, node_activity.last_busy_at_ms),
-  empty_since_ms = CASE
-    WHEN excluded.last_busy_at_ms IS NOT NULL THEN NULL
-    WHEN node_activity.last_busy_at_ms IS NOT NULL AND node_activity.empty_since_ms IS NULL
-      THEN excluded.first_seen_at_ms
-    ELSE node_activity.empty_since_ms END`;
+  empty_since_ms = CASE WHEN excluded.last_busy_at_ms IS NOT NULL THEN NULL
+    ELSE excluded.first_seen_at_ms END
+WHERE (excluded.last_busy_at_ms IS NOT NULL
+       AND (node_activity.last_busy_at_ms IS NULL OR node_activity.empty_since_ms IS NOT NULL))
+   OR (excluded.last_busy_at_ms IS NULL
+       AND node_activity.last_busy_at_ms IS NOT NULL AND node_activity.empty_since_ms IS NULL)`;
 
 /** `node_activity` cells of the nodes of a snapshot taken at `t` (epoch ms): name, t, busy ? t : null. */
 export function nodeActivityCells(

@@ -44,7 +44,9 @@ import {
   sampleFromRow,
   snapshotChildrenSql,
   snapshotContentDigest,
-  copySnapshotChildrenSql,
+  DELETE_UNUSED_CONTENTS_SQL,
+  LATEST_SNAPSHOT_SQL,
+  retainSnapshotsSql,
   snapshotFromCells,
   toMs,
   warningsCell,
@@ -86,8 +88,6 @@ export class SqliteStore implements Store, StatusStore {
   private readonly db: Database.Database;
   /** Prepared statements by SQL text: a reconcile pass asks once per algorithm, preparing is not free. */
   private readonly statements = new Map<string, Database.Statement>();
-  /** The last snapshot this store wrote and its content digest (see `saveSnapshot`). */
-  private lastSnapshot: { id: number; digest: string } | undefined;
 
   /**
    * @param file a path, or `:memory:`. The folder is created when missing.
@@ -177,77 +177,70 @@ export class SqliteStore implements Store, StatusStore {
   }
 
   /**
-   * Stores a snapshot in one transaction and keeps the newest `keepSnapshots`. When its nodes and
-   * pods equal those of the last snapshot this store wrote (the usual pass: the cluster did not
-   * move), their rows are copied inside the database from that snapshot's instead of being bound
-   * again from JavaScript; when those rows are gone (another writer's retention), they are written
-   * in full as usual.
+   * Stores a snapshot in one transaction and keeps the newest `keepSnapshots`. Its nodes and pods
+   * are stored once per content digest (`snapshot_contents`, migration 5): a snapshot equal to a
+   * stored one (the usual pass: the cluster did not move) writes only its `snapshots` row. The
+   * transaction takes the write lock first (IMMEDIATE), so another process's retention cannot
+   * delete the contents between finding and naming them.
    */
   saveSnapshot(snapshot: Snapshot): Promise<number> {
     return this.run('saveSnapshot', () => {
       const takenAtMs = toMs('saveSnapshot', 'takenAt', snapshot.takenAt);
       const digest = snapshotContentDigest(snapshot);
-      const last = this.lastSnapshot;
-      const id = this.db
+      return this.db
         .transaction(() => {
+          const found = this.prepare('SELECT id FROM snapshot_contents WHERE digest = ?').get(digest) as
+            { id: number } | undefined;
+          const contentsId = found ? Number(found.id) : this.insertContents(digest, snapshot);
           const id = Number(
-            this.prepare('INSERT INTO snapshots (taken_at, taken_at_ms, warnings) VALUES (?, ?, ?)').run(
-              snapshot.takenAt,
-              takenAtMs,
-              warningsCell(snapshot),
-            ).lastInsertRowid,
+            this.prepare(
+              'INSERT INTO snapshots (taken_at, taken_at_ms, warnings, contents_id) VALUES (?, ?, ?, ?)',
+            ).run(snapshot.takenAt, takenAtMs, warningsCell(snapshot), contentsId).lastInsertRowid,
           );
-          if (!(last?.digest === digest && this.copyChildren(id, last.id, snapshot))) {
-            this.insertRows(
-              'snapshot_nodes',
-              ['snapshot_id', 'position', ...NODE_COLUMNS],
-              snapshot.nodes.length,
-              (i) => [id, i, ...bind(nodeCells(snapshot.nodes[i]!))],
-            );
-            this.insertRows(
-              'snapshot_pods',
-              ['snapshot_id', 'position', ...POD_COLUMNS],
-              snapshot.pods.length,
-              (i) => [id, i, ...bind(podCells(snapshot.pods[i]!))],
-            );
-          }
-          const upsert = this.prepare(upsertNodeActivitySql('VALUES (?, ?, ?)'));
-          for (const cells of nodeActivityCells(snapshot.nodes, takenAtMs)) upsert.run(...cells);
-          // Retention: keep the newest N; child rows go by ON DELETE CASCADE.
+          // One statement for every node (the cells as one JSON parameter); it writes only the rows that change.
           this.prepare(
-            `DELETE FROM snapshots WHERE id NOT IN
-                 (SELECT id FROM snapshots ORDER BY taken_at_ms DESC, id DESC LIMIT ?)`,
-          ).run(this.options.keepSnapshots);
+            upsertNodeActivitySql(
+              `SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]')
+                 FROM json_each(?) WHERE true`,
+            ),
+          ).run(JSON.stringify(nodeActivityCells(snapshot.nodes, takenAtMs)));
+          this.prepare(retainSnapshotsSql('?')).run(this.options.keepSnapshots);
+          this.prepare(DELETE_UNUSED_CONTENTS_SQL).run();
           return id;
         })
         .immediate();
-      this.lastSnapshot = { id, digest };
-      return id;
     });
   }
 
-  /**
-   * Copies the child rows of snapshot `from` to `to` (same content digest); false, with nothing
-   * copied, when `from` no longer has them all. Runs in the caller's transaction.
-   */
-  private copyChildren(to: number, from: number, snapshot: Snapshot): boolean {
-    const nodes = this.prepare(copySnapshotChildrenSql('snapshot_nodes', '?', '?')).run(to, from).changes;
-    const pods = this.prepare(copySnapshotChildrenSql('snapshot_pods', '?', '?')).run(to, from).changes;
-    if (nodes === snapshot.nodes.length && pods === snapshot.pods.length) return true;
-    this.prepare('DELETE FROM snapshot_nodes WHERE snapshot_id = ?').run(to);
-    this.prepare('DELETE FROM snapshot_pods WHERE snapshot_id = ?').run(to);
-    return false;
+  /** Writes a new `snapshot_contents` row and its node and pod rows; its id. In the caller's transaction. */
+  private insertContents(digest: string, snapshot: Snapshot): number {
+    const id = Number(
+      this.prepare('INSERT INTO snapshot_contents (digest) VALUES (?)').run(digest).lastInsertRowid,
+    );
+    this.insertRows(
+      'snapshot_nodes',
+      ['contents_id', 'position', ...NODE_COLUMNS],
+      snapshot.nodes.length,
+      (i) => [id, i, ...bind(nodeCells(snapshot.nodes[i]!))],
+    );
+    this.insertRows(
+      'snapshot_pods',
+      ['contents_id', 'position', ...POD_COLUMNS],
+      snapshot.pods.length,
+      (i) => [id, i, ...bind(podCells(snapshot.pods[i]!))],
+    );
+    return id;
   }
 
   latestSnapshot(): Promise<Snapshot | null> {
     return this.run('latestSnapshot', () =>
       this.db.transaction(() => {
-        const head = this.prepare(
-          'SELECT id, taken_at, warnings FROM snapshots ORDER BY taken_at_ms DESC, id DESC LIMIT 1',
-        ).get() as Row | undefined;
+        const head = this.prepare(LATEST_SNAPSHOT_SQL).get() as Row | undefined;
         if (!head) return null;
-        const nodes = this.prepare(snapshotChildrenSql('snapshot_nodes', '?')).raw(true).all(head.id);
-        const pods = this.prepare(snapshotChildrenSql('snapshot_pods', '?')).raw(true).all(head.id);
+        const nodes = this.prepare(snapshotChildrenSql('snapshot_nodes', '?'))
+          .raw(true)
+          .all(head.contents_id);
+        const pods = this.prepare(snapshotChildrenSql('snapshot_pods', '?')).raw(true).all(head.contents_id);
         return snapshotFromCells(
           head as { taken_at: unknown; warnings: unknown },
           nodes as unknown[][],

@@ -1,0 +1,74 @@
+/**
+ * The two databases the store tests run on: a SQLite file in a temporary folder and a schema of
+ * the real PostgreSQL server (postgres-server.ts). `setup`/`teardown` go in beforeAll/afterAll;
+ * `url` gives a new, empty database; `raw` runs SQL beside the Store (a SELECT returns its rows).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { startTestPostgres, type TestPostgres } from './postgres-server.js';
+
+export type Row = Record<string, unknown>;
+
+export interface StoreBackend {
+  name: 'sqlite' | 'postgres';
+  url(): Promise<string>;
+  raw(url: string, sql: string): Promise<Row[]>;
+}
+
+/** The backends and their shared setup; `prefix` names the temporary folder and the schemas. */
+export function storeBackends(prefix: string): {
+  backends: StoreBackend[];
+  setup(): Promise<void>;
+  teardown(): Promise<void>;
+} {
+  let dir = '';
+  let server: TestPostgres | undefined;
+  const unique = () => `${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const query = async (url: string, sql: string): Promise<Row[]> => {
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    try {
+      return (await c.query(sql)).rows as Row[];
+    } finally {
+      await c.end();
+    }
+  };
+  return {
+    backends: [
+      {
+        name: 'sqlite',
+        url: async () => `sqlite:${path.join(dir, `${unique()}.db`)}`,
+        raw: async (url, sql) => {
+          const db = new Database(url.slice('sqlite:'.length));
+          try {
+            return /^\s*select/i.test(sql) ? (db.prepare(sql).all() as Row[]) : (db.exec(sql), []);
+          } finally {
+            db.close();
+          }
+        },
+      },
+      {
+        name: 'postgres',
+        url: async () => {
+          if (!server) throw new Error('PostgreSQL did not start');
+          const schema = `${prefix}_${unique()}`;
+          await query(server.url, `CREATE SCHEMA ${schema}`);
+          const sep = server.url.includes('?') ? '&' : '?';
+          return `${server.url}${sep}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+        },
+        raw: query,
+      },
+    ],
+    setup: async () => {
+      dir = mkdtempSync(path.join(tmpdir(), `gpuops-${prefix}-`));
+      server = await startTestPostgres();
+    },
+    teardown: async () => {
+      await server?.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

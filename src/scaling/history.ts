@@ -90,6 +90,9 @@ export function lastChangeMs(records: readonly DecisionRecord[], nowMs: number):
   return last;
 }
 
+/** The Ready pods `decide`'s message says the utilisation was judged over ("over 3 of 4 Ready pod(s)"). */
+const READY_IN_MESSAGE = /\bover \d+ of (\d+) Ready pod\(s\)/;
+
 /** The highest load of a peak window (see {@link recentPeak}). */
 export interface RecentPeak {
   /** GPU-percent: utilisation × replicas (100 = one GPU fully busy). */
@@ -103,9 +106,12 @@ export interface RecentPeak {
 /**
  * The highest load recorded in the last `seconds` before `nowMs` (ms), for the scale-down peak
  * rule (policy `scaling.scaleDown.peakWindowSeconds`): over the records with a utilisation and a
- * replica count, `utilization × replicasFrom` (GPU-percent). `replicasFrom` stands for the Ready
- * pods the utilisation was judged over; while replicas start it is more, so the peak errs high
- * (towards holding), as in `recommendationOf`. A record exactly `seconds` old is inside the window
+ * replica count, `utilization × pods` (GPU-percent), where `pods` are the Ready pods the
+ * utilisation was judged over as `decide`'s message names them ("over S of R Ready pod(s)": R),
+ * at most `replicasFrom`; a message without them stands for `replicasFrom` (errs high while
+ * replicas start: towards holding, as in `recommendationOf`). Right after a scale-up the Ready
+ * pods are the old count, so the new replicas do not inflate the peak. `replicas` in the answer
+ * is that pod count. A record exactly `seconds` old is inside the window
  * (the peak errs towards holding); records after `nowMs` are not. The first of equal peaks wins.
  * Null when `seconds` ≤ 0 or no record of the window carries both numbers (no evidence: the rule
  * does not apply; missing data is the other rules' business).
@@ -122,9 +128,11 @@ export function recentPeak(
     if (r.utilization === null || r.replicasFrom === null) continue;
     const t = Date.parse(r.at);
     if (t < start || t > nowMs) continue;
-    const load = r.utilization * r.replicasFrom;
+    const named = READY_IN_MESSAGE.exec(r.message);
+    const pods = named ? Math.min(r.replicasFrom, Number(named[1])) : r.replicasFrom;
+    const load = r.utilization * pods;
     if (peak === null || load > peak.load)
-      peak = { load, utilization: r.utilization, replicas: r.replicasFrom, at: r.at };
+      peak = { load, utilization: r.utilization, replicas: pods, at: r.at };
   }
   return peak;
 }

@@ -169,6 +169,35 @@ const rows: Row[] = [
     policy: peakPolicy(HOUR),
     want: ['hold', 'RecentPeak', 4],
   },
+  // ---- The Ready pods the message names, not the replicas starting, carry the load. ----
+  {
+    name: 'ReplicasStartingDoNotInflateThePeak',
+    input: low([
+      {
+        ...held(600, 6, 70),
+        reason: 'PodsStarting',
+        message: 'resnet50-infer: utilisation 70% over 3 of 3 Ready pod(s) > max 80%',
+      },
+    ]),
+    policy: peakPolicy(HOUR),
+    want: ['scale-down', 'BelowMin', 3],
+  },
+  {
+    name: 'TheSameRecordWithoutTheCountStandsForEveryReplica',
+    input: low([{ ...held(600, 6, 70), reason: 'PodsStarting', message: '' }]),
+    policy: peakPolicy(HOUR),
+    want: ['hold', 'RecentPeak', 4],
+    message: ['70% on 6 replica(s)'],
+  },
+  {
+    name: 'ReadyCountAboveReplicasCountsTheReplicas',
+    input: low([
+      { ...held(600, 3, 90), message: 'resnet50-infer: utilisation 90% over 5 of 5 Ready pod(s)' },
+    ]),
+    policy: peakPolicy(HOUR),
+    want: ['hold', 'RecentPeak', 4],
+    message: ['90% on 3 replica(s)', 'at 90% > max 80%'],
+  },
   // ---- Load sizing: the target goes no lower than the peak needs. ----
   {
     name: 'LoadSizingStopsWhereThePeakFits',

@@ -1,24 +1,54 @@
 /**
  * `npm run replay`: the full utilisation trace through every engine (a benchmark script, not a
  * test). Reads `../shared/data/traces/alibaba-genai-v2026-pod-gpu-util/pod_gpu_duty_cycle_anon.csv`
- * relative to the project root (research-use data, never copied into the project), or the file
- * given with `--trace`; other flags go to `gpuops replay` as they are. Prints every figure of
- * every engine (table and JSON lines) and the wall time.
+ * beside the main checkout (research-use data, never copied into the project), or the file given
+ * with `--trace`; other flags go to `gpuops replay` as they are (`--hours H`, `--from-hours H`
+ * replay a slice). Prints every figure of every engine (table and JSON lines) and the wall time.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { main } from '../src/cli/main.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const DEFAULT_TRACE = `${ROOT}../shared/data/traces/alibaba-genai-v2026-pod-gpu-util/pod_gpu_duty_cycle_anon.csv`;
+const TRACE = 'shared/data/traces/alibaba-genai-v2026-pod-gpu-util/pod_gpu_duty_cycle_anon.csv';
+
+/**
+ * Where the default trace may be, in order: beside the main worktree (the parent of
+ * `git rev-parse --git-common-dir`, so a linked worktree such as `/work/wt/x` finds
+ * `/work/shared`), then `shared/` in this checkout's parent and every folder above it.
+ */
+function traceCandidates(): string[] {
+  const out: string[] = [];
+  try {
+    const common = execFileSync('git', ['rev-parse', '--path-format=absolute', '--git-common-dir'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+    out.push(path.join(path.dirname(path.dirname(common)), TRACE));
+  } catch {
+    // Not a git checkout (or no git): the walk below still looks.
+  }
+  for (let dir = path.dirname(path.resolve(ROOT)); ; dir = path.dirname(dir)) {
+    out.push(path.join(dir, TRACE));
+    if (path.dirname(dir) === dir) break;
+  }
+  return [...new Set(out)];
+}
 
 const args = process.argv.slice(2);
 if (!args.includes('--trace')) {
-  if (!existsSync(DEFAULT_TRACE)) {
-    process.stderr.write(`npm run replay: no trace at ${DEFAULT_TRACE}; pass --trace FILE\n`);
+  const candidates = traceCandidates();
+  const found = candidates.find((f) => existsSync(f));
+  if (found === undefined) {
+    process.stderr.write(
+      `npm run replay: no trace at ${candidates[0]} (nor at ${candidates.slice(1).join(', ')}); pass --trace FILE\n`,
+    );
     process.exit(2);
   }
-  args.unshift('--trace', DEFAULT_TRACE);
+  args.unshift('--trace', found);
 }
 const started = Date.now();
 const code = await main([process.argv[0]!, 'gpuops', 'replay', '--output', 'both', ...args]);

@@ -169,6 +169,12 @@ function seedRepo(dir: string, engine: SimEngine, s: ReplaySettings, maxReplicas
             '    targetUtilization: 60',
           ]
         : []),
+      // Patch mode sizes for 67 % (room for a rise until the next replicas are Ready, ~90 s after
+      // the load is seen) and scales down no lower than the last hour's highest load needs at max:
+      // at night the load drops to 0 for minutes and comes back, which made scale-downs flap.
+      ...(engine === 'gpuops-patch'
+        ? ['    scaleDown: { peakWindowSeconds: 3600 }', '    targetUtilization: 67']
+        : []),
       `    hpa: { targetUtilization: ${s.hpaTarget} }`,
       '',
     ].join('\n'),

@@ -1,7 +1,7 @@
 import type { PodInfo } from '../cluster/types.js';
 import type { Pool, Policy, ResolvedAlgorithm } from '../spec/types.js';
 import { podSlots } from './capacity.js';
-import { lastChangeMs, recommendationOf, type RecommendationBounds } from './history.js';
+import { lastChangeMs, recentPeak, recommendationOf, type RecommendationBounds } from './history.js';
 import { sizeForLoad } from './size-for-load.js';
 import type {
   DecisionRecord,
@@ -64,6 +64,11 @@ export function decide(input: ScalingInput, policy: Policy, now: Date): ScalingD
  *    below min, and the samples must reach back the whole window, exactly the window counts),
  *    else from the recorded passes (one of which must be at least the window old, exactly the
  *    window counts); one instant and no such pass is no evidence over the window → hold.
+ *    Before the cooldown, with `scaleDown.peakWindowSeconds` > 0 (default 0: off), the target
+ *    goes no lower than the replicas that keep the window's highest recorded load (utilisation ×
+ *    replicas, see `recentPeak`) at or below max — exactly max on the smaller count allows it —
+ *    and when that is the current count → `hold RecentPeak` (a load that came back within the
+ *    window is likely to come back again; no record in the window: the rule does not apply).
  *    Else `scale-down BelowMin`.
  * 6. Above max: `AtMaxReplicas` at `maxReplicas`; `PodsStarting` when replicas are on the way
  *    (not Ready, not Unschedulable, or not created yet) and the utilisation spread over them and
@@ -375,6 +380,21 @@ export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): 
         `${below}, but ${from} → ${desired} would put it at ${round1(predicted)}% > max ${max}%`,
       );
     }
+    // 5b. Peak window: no lower than the replicas that keep the window's highest load ≤ max.
+    const peakSeconds = s.scaleDown.peakWindowSeconds ?? 0;
+    const peak = recentPeak(records, nowMs, peakSeconds);
+    let lower = desired;
+    while (peak !== null && lower < from && peak.load / lower > max) lower++;
+    if (peak !== null && lower >= from) {
+      return hold(
+        'RecentPeak',
+        `${below}, but the highest load in the last ${peakSeconds}s (${round1(peak.utilization)}% on ${peak.replicas} replica(s) at ${peak.at}) would put ${from} → ${desired} at ${round1(peak.load / desired)}% > max ${max}%; replicas stay at ${from}`,
+      );
+    }
+    const peakNote =
+      lower > desired
+        ? ` (not ${desired}: the highest load in the last ${peakSeconds}s would put it at ${round1(peak!.load / desired)}% > max ${max}%)`
+        : '';
     const wait = cooldown('down');
     if (wait) return hold('CooldownActive', `${below}; ${wait}`);
     const history = sourceHistory();
@@ -382,18 +402,18 @@ export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): 
       if ('wait' in history) return hold('StabilizationWindow', `${below}; ${history.wait}`);
       return result(
         'scale-down',
-        desired,
+        lower,
         'BelowMin',
-        `${below}, and below it for the whole ${s.scaleDown.stabilizationWindowSeconds}s stabilisation window (highest ${round1(history.highest)}% in the source's samples); scaling ${from} → ${desired} (predicted ${round1(predicted)}%)`,
+        `${below}, and below it for the whole ${s.scaleDown.stabilizationWindowSeconds}s stabilisation window (highest ${round1(history.highest)}% in the source's samples); scaling ${from} → ${lower}${peakNote} (predicted ${round1((utilization * n) / Math.min(n, lower))}%)`,
       );
     }
-    const st = stabilize('down', desired);
+    const st = stabilize('down', lower);
     if ('wait' in st) return hold('StabilizationWindow', `${below}; ${st.wait}`);
     return result(
       'scale-down',
       st.to,
       'BelowMin',
-      `${below}; scaling ${from} → ${st.to} (predicted ${round1((utilization * n) / Math.min(n, st.to))}%)`,
+      `${below}; scaling ${from} → ${st.to}${st.to === lower ? peakNote : ''} (predicted ${round1((utilization * n) / Math.min(n, st.to))}%)`,
     );
   }
 

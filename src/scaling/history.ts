@@ -17,8 +17,8 @@ const LOAD_RECOMMENDING: ReadonlySet<string> = new Set([
 
 /**
  * The oldest decision time (ISO-8601) `decide` may look at: callers fetch
- * `store.decisions(algorithm, historySince(policy, now))`. Twice the longest cooldown or
- * stabilisation window, so the record that opens a window is included.
+ * `store.decisions(algorithm, historySince(policy, now))`. Twice the longest cooldown,
+ * stabilisation window or scale-down peak window, so the record that opens a window is included.
  */
 export function historySince(policy: Policy, now: Date): string {
   const s = policy.spec.scaling;
@@ -27,6 +27,7 @@ export function historySince(policy: Policy, now: Date): string {
     s.scaleUp.stabilizationWindowSeconds,
     s.scaleDown.cooldownSeconds,
     s.scaleDown.stabilizationWindowSeconds,
+    s.scaleDown.peakWindowSeconds ?? 0,
   );
   return new Date(now.getTime() - 2 * longest * 1000).toISOString();
 }
@@ -87,4 +88,51 @@ export function lastChangeMs(records: readonly DecisionRecord[], nowMs: number):
     if (t <= nowMs && (last === null || t > last)) last = t;
   }
   return last;
+}
+
+/** The Ready pods `decide`'s message says the utilisation was judged over ("over 3 of 4 Ready pod(s)"). */
+const READY_IN_MESSAGE = /\bover \d+ of (\d+) Ready pod\(s\)/;
+
+/** The highest load of a peak window (see {@link recentPeak}). */
+export interface RecentPeak {
+  /** GPU-percent: utilisation × replicas (100 = one GPU fully busy). */
+  load: number;
+  /** The record it came from: its utilisation (percent), replica count and time (ISO-8601). */
+  utilization: number;
+  replicas: number;
+  at: string;
+}
+
+/**
+ * The highest load recorded in the last `seconds` before `nowMs` (ms), for the scale-down peak
+ * rule (policy `scaling.scaleDown.peakWindowSeconds`): over the records with a utilisation and a
+ * replica count, `utilization × pods` (GPU-percent), where `pods` are the Ready pods the
+ * utilisation was judged over as `decide`'s message names them ("over S of R Ready pod(s)": R),
+ * at most `replicasFrom`; a message without them stands for `replicasFrom` (errs high while
+ * replicas start: towards holding, as in `recommendationOf`). Right after a scale-up the Ready
+ * pods are the old count, so the new replicas do not inflate the peak. `replicas` in the answer
+ * is that pod count. A record exactly `seconds` old is inside the window
+ * (the peak errs towards holding); records after `nowMs` are not. The first of equal peaks wins.
+ * Null when `seconds` ≤ 0 or no record of the window carries both numbers (no evidence: the rule
+ * does not apply; missing data is the other rules' business).
+ */
+export function recentPeak(
+  records: readonly DecisionRecord[],
+  nowMs: number,
+  seconds: number,
+): RecentPeak | null {
+  if (seconds <= 0) return null;
+  const start = nowMs - seconds * 1000;
+  let peak: RecentPeak | null = null;
+  for (const r of records) {
+    if (r.utilization === null || r.replicasFrom === null) continue;
+    const t = Date.parse(r.at);
+    if (t < start || t > nowMs) continue;
+    const named = READY_IN_MESSAGE.exec(r.message);
+    const pods = named ? Math.min(r.replicasFrom, Number(named[1])) : r.replicasFrom;
+    const load = r.utilization * pods;
+    if (peak === null || load > peak.load)
+      peak = { load, utilization: r.utilization, replicas: pods, at: r.at };
+  }
+  return peak;
 }

@@ -19,6 +19,7 @@ export type ScalingReason =
   | 'CooldownActive'
   | 'StabilizationWindow'
   | 'WouldFlap'
+  | 'RecentPeak'
   | 'PodsStarting'
   | 'HPAOwnsReplicas'
   | 'NotPlaced'

@@ -111,7 +111,16 @@ export interface PolicySpec {
     windowSeconds: number;
     staleSampleSeconds: number;
     scaleUp: { cooldownSeconds: number; stabilizationWindowSeconds: number };
-    scaleDown: { cooldownSeconds: number; stabilizationWindowSeconds: number };
+    scaleDown: {
+      cooldownSeconds: number;
+      stabilizationWindowSeconds: number;
+      /**
+       * Seconds back a scale-down looks for the highest recorded load: it goes no lower than the
+       * replicas that keep that peak at or below `utilization.max` (see `scaling/history.ts`
+       * `recentPeak`). Optional; absent or 0: off (default 0).
+       */
+      peakWindowSeconds?: number;
+    };
     hpa: { targetUtilization: number };
   };
   pullRequests: { maxOpenedPerPass: number; maxOpen: number; labels: string[] };

@@ -16,6 +16,7 @@ interface ReplayFlags {
   output: 'table' | 'jsonl' | 'both';
   engines: Engine[];
   hours?: number;
+  fromHours?: number;
   workDir?: string;
   startupSeconds: number;
   sampleDelaySeconds: number;
@@ -109,7 +110,8 @@ export function register(program: Command): void {
         .default('table'),
     )
     .option('--engines <list>', `comma-separated subset of ${ENGINES.join(',')}`, engineList, [...ENGINES])
-    .option('--hours <h>', 'replay only the first H hours of the trace', positive)
+    .option('--hours <h>', 'replay only the first H hours of the trace (from --from-hours)', positive)
+    .option('--from-hours <h>', 'start the replay H hours into the trace', nonNegative)
     .option(
       '--work-dir <dir>',
       'folder for the simulated repos and databases (default: a temp folder, removed after)',
@@ -147,7 +149,8 @@ export function register(program: Command): void {
         throw new Error(`${f.trace}: cannot read the trace: ${(err as Error).message}`);
       }
       let trace = parseTrace(text, f.trace);
-      if (f.hours !== undefined) trace = sliceTrace(trace, 0, f.hours * 3600);
+      if (f.hours !== undefined || f.fromHours !== undefined)
+        trace = sliceTrace(trace, (f.fromHours ?? 0) * 3600, (f.hours ?? Infinity) * 3600);
       const dir = f.workDir ? path.resolve(f.workDir) : mkdtempSync(path.join(os.tmpdir(), 'gpuops-replay-'));
       const err = process.stderr;
       err.write(

@@ -9,10 +9,17 @@ const window = {
   required: ['cooldownSeconds', 'stabilizationWindowSeconds'],
   properties: { cooldownSeconds: seconds, stabilizationWindowSeconds: seconds },
 } as const;
+/** `scaleDown`: `window` plus the optional `peakWindowSeconds` (default 0, off). */
+const scaleDownWindow = {
+  ...window,
+  properties: { ...window.properties, peakWindowSeconds: { ...seconds, nullable: true } },
+} as const;
 
 /**
  * JSON Schema of the merged `Policy` (`policies/default.yaml` overridden by a repo's
- * `policies/*.yaml`). Every field is required here because the shipped default sets them all;
+ * `policies/*.yaml`). Every field is required here because the shipped default sets them all,
+ * except `scaling.scaleDown.peakWindowSeconds` (optional, default 0: off; added after policies
+ * were written without it);
  * override files are partial and are checked by validating the merge (see `../rules/policy.ts`).
  * Typed as `JSONSchemaType<Policy>`, so `tsc` fails when schema and type drift apart.
  * Units are in `policies/default.yaml`.
@@ -129,7 +136,7 @@ export const policySchema: JSONSchemaType<Policy> = {
             windowSeconds: { type: 'integer', minimum: 1 },
             staleSampleSeconds: { type: 'integer', minimum: 1 },
             scaleUp: window,
-            scaleDown: window,
+            scaleDown: scaleDownWindow,
             hpa: {
               type: 'object',
               additionalProperties: false,

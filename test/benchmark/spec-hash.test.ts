@@ -87,7 +87,7 @@ describe("specHash with the Algorithm's annotations (they go onto the benchmark 
   });
 
   const runSeconds = { 'sim.gpuops.dev/run-seconds': '120' };
-  it.each([
+  it.each<{ name: string; a: Record<string, string>; b: Record<string, string> }>([
     { name: 'one annotation added', a: {}, b: runSeconds },
     { name: 'a value changed', a: runSeconds, b: { 'sim.gpuops.dev/run-seconds': '121' } },
     {

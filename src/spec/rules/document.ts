@@ -54,7 +54,9 @@ export function envelopeProblem(value: unknown, kind: 'Algorithm' | 'Policy'): F
     return { path: ['kind'], at: 'key', message: `required field "kind" is missing (${kind})` };
   }
   if (doc['kind'] !== kind) {
-    const elsewhere = typeof doc['kind'] === 'string' ? FOLDER[doc['kind']] : undefined;
+    // An own key only: `kind: constructor` is no folder's kind, whatever Object.prototype holds.
+    const elsewhere =
+      typeof doc['kind'] === 'string' && Object.hasOwn(FOLDER, doc['kind']) ? FOLDER[doc['kind']] : undefined;
     const hint = elsewhere ? `; ${String(doc['kind'])} documents belong under ${elsewhere}` : '';
     return {
       path: ['kind'],

@@ -141,7 +141,9 @@ function syntaxOffset(text: string, offset: number): number {
   const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
   const atMarker = offset === lineStart && /^(?:---|\.\.\.)(?:\s|$)/.test(text.slice(offset, offset + 4));
   if (!atMarker && offset < text.trimEnd().length) return offset;
-  const before = text.slice(0, lineStart).trimEnd();
+  // The content before the offset: at a marker, the lines above it; at the end of a file without
+  // a final newline, the last line itself.
+  const before = text.slice(0, offset).trimEnd();
   if (before.length === 0) return offset;
   const lastLine = before.lastIndexOf('\n') + 1;
   const indent = before.slice(lastLine).length - before.slice(lastLine).trimStart().length;
@@ -169,17 +171,17 @@ function pathAtOffset(doc: Document.Parsed, offset: number): PathSegment[] {
         const v = p.value as YamlNode | null;
         const from = k?.range?.[0] ?? v?.range?.[0];
         const to = v?.range?.[2] ?? k?.range?.[2];
-        return from !== undefined && to !== undefined && offset >= from && offset <= to;
+        // range[2] is the end of the node (with its trailing comment and line end), exclusive.
+        return from !== undefined && to !== undefined && offset >= from && offset < to;
       });
       if (!pair) return path;
       path.push(isScalar(pair.key) ? String(pair.key.value) : '?');
-      const k = pair.key as YamlNode | null;
-      if (k?.range && offset <= k.range[2]) return path;
+      // An offset in the key finds nothing in the value, which comes after it.
       node = pair.value;
     } else if (isSeq(node)) {
       const i = node.items.findIndex((it) => {
         const r = (it as YamlNode | null)?.range;
-        return r !== undefined && r !== null && offset >= r[0] && offset <= r[2];
+        return r !== undefined && r !== null && offset >= r[0] && offset < r[2];
       });
       if (i < 0) return path;
       path.push(i);

@@ -92,7 +92,11 @@ describe('parseDocuments: YAML errors name the line and field of the mistake', (
       [[3, 3, 'a', 'YAML syntax: Flow sequence']],
     ],
     ['DuplicateDoubleQuotedKeyKeepsItsQuotes', 'a: 1\n"a": 2\n', [[2, 1, 'a', 'duplicate key "a":']]],
-    ['DuplicateSingleQuotedKeyIsQuotedOnce', "a: 1\n'a' : 2\n", [[2, 1, 'a', `duplicate key "'a'":`]]],
+    ['DuplicateSingleQuotedKeyIsTheKey', "a: 1\n'a' : 2\n", [[2, 1, 'a', 'duplicate key "a":']]],
+    ['DuplicateKeyWithoutValueInAFlowMapping', '{a: 1, a}\n', [[1, 8, 'a', 'duplicate key "a":']]],
+    ['DuplicateExplicitKey', 'a: 1\n? a\n', [[2, 3, 'a', 'duplicate key "a":']]],
+    ['DuplicateKeyUnderAComplexKey', '? [k]\n: {a: 1, a: 2}\n', [[2, 10, '?.a', 'duplicate key "a":']]],
+    ['TabIndentation', 'a:\n\tb: 1\n', [[2, 1, '', 'YAML syntax: Tabs are not allowed as indentation']]],
     [
       'ErrorInTheFirstLineStaysThere',
       'a: b: c\n',

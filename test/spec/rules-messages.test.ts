@@ -2,7 +2,9 @@ import type { ErrorObject } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { didYouMean, editDistance } from '../../src/spec/rules/did-you-mean.js';
 import { dnsLabelMessage, isLabelKey, suggestDnsLabel } from '../../src/spec/rules/dns-label.js';
-import { envelopeProblem } from '../../src/spec/rules/document.js';
+import { documentProblems, envelopeProblem } from '../../src/spec/rules/document.js';
+import { parseDocuments } from '../../src/spec/rules/yaml-documents.js';
+import { validators } from '../../src/spec/schema/compile.js';
 import { isQuantity, quantityMessage } from '../../src/spec/rules/quantity.js';
 import { pointerToPath, schemaProblems, show } from '../../src/spec/rules/schema-errors.js';
 
@@ -18,7 +20,7 @@ function ajvError(
 }
 
 describe('pointerToPath (RFC 6901)', () => {
-  const data = { spec: { env: [{ name: 'A' }], labels: { '0': 'x' } } };
+  const data = { spec: { env: [{ name: 'A' }], labels: { '0': 'x' } }, none: null };
   it.each<[string, (string | number)[]]>([
     ['', []],
     ['/spec', ['spec']],
@@ -28,6 +30,9 @@ describe('pointerToPath (RFC 6901)', () => {
     ['/spec/nope/0/1', ['spec', 'nope', '0', '1']],
     ['/a~1b/~0c', ['a/b', '~c']],
     ['/~01', ['~1']],
+    ['/spec/env/1a', ['spec', 'env', '1a']],
+    ['/spec/env/a1', ['spec', 'env', 'a1']],
+    ['/none/0/x', ['none', '0', 'x']],
   ])('%j', (pointer, want) => expect(pointerToPath(pointer, data)).toEqual(want));
 });
 
@@ -308,6 +313,10 @@ describe('DNS-1123 label messages', () => {
   it.each<[string, string]>([
     ['a'.repeat(70), `"${'a'.repeat(20)}…" is 70 characters; a name is at most 63 (DNS-1123 label)`],
     [
+      `A${'a'.repeat(62)}`,
+      `"A${'a'.repeat(62)}" must be a DNS-1123 label: lower-case letters, digits and "-", starting and ending with a letter or digit; did you mean "${'a'.repeat(63)}"?`,
+    ],
+    [
       'My_Model',
       '"My_Model" must be a DNS-1123 label: lower-case letters, digits and "-", starting and ending with a letter or digit; did you mean "my-model"?',
     ],
@@ -356,6 +365,8 @@ describe('quantities', () => {
     ['16MiB', `${base('16MiB')}; did you mean 16Mi?`],
     ['16 g', `${base('16 g')}; did you mean 16Gi or 16G?`],
     ['1 6', `${base('1 6')}; did you mean 16?`],
+    ['1 6 g', `${base('1 6 g')}; did you mean 16Gi or 16G?`],
+    ['16  Gi', `${base('16  Gi')}; did you mean 16Gi?`],
     ['16Gi', base('16Gi')],
     ['16x', base('16x')],
     ['x16g', base('x16g')],
@@ -475,4 +486,64 @@ describe('envelopeProblem', () => {
     ],
     ['the right kind', { apiVersion: api, kind: 'Policy' }, 'Policy', undefined],
   ])('%s', (_name, value, kind, want) => expect(envelopeProblem(value, kind)).toEqual(want));
+});
+
+describe('documentProblems: unquoted YAML 1.1 booleans beside the schema', () => {
+  const HEAD = 'apiVersion: gpuops.dev/v1alpha1\nkind: Algorithm\nmetadata:\n  name: one\n';
+  it.each<[string, string, [string, string][]]>([
+    [
+      'in a string field: quote it',
+      `${HEAD}  labels: {tracing: on}\nspec: {image: x, resources: {gpus: 1}}\n`,
+      [
+        [
+          'metadata.labels.tracing',
+          'unquoted on is a string in YAML 1.2 but a boolean in YAML 1.1 (kubectl, Helm); write "on" in quotes for a string, or true/false for a boolean',
+        ],
+      ],
+    ],
+    [
+      'where a number is due: the schema’s problem only',
+      `${HEAD}spec: {image: x, resources: {gpus: yes}}\n`,
+      [
+        [
+          'spec.resources.gpus',
+          'must be a whole number of GPUs, at least 1, got the string "yes" (nvidia.com/gpu is not divisible)',
+        ],
+      ],
+    ],
+    [
+      'under an unknown field: the unknown field only',
+      `${HEAD}spec: {image: x, resources: {gpus: 1}, extra: {debug: yes}}\n`,
+      [
+        [
+          'spec.extra',
+          'unknown field "extra"; known fields: image, command, args, env, resources, benchmark, scaling, placement',
+        ],
+      ],
+    ],
+    [
+      'where an enum is due: the schema’s problem only',
+      `${HEAD}spec: {image: x, resources: {gpus: 1}, placement: {pool: no}}\n`,
+      [['spec.placement.pool', 'must be one of auto, long-task, short-task, got the string "no"']],
+    ],
+    ['a valid document', `${HEAD}spec: {image: x, resources: {gpus: 1}}\n`, []],
+  ])('%s', (_name, text, want) => {
+    const [parsed] = parseDocuments({ path: 'a.yaml', text }).documents;
+    const problems = documentProblems(validators().algorithm, parsed!.value, parsed!);
+    expect(problems.map((p) => [p.path.join('.'), p.message])).toEqual(want);
+  });
+
+  it('where a boolean is due: one problem, "write true or false", in place of the type problem', () => {
+    const text =
+      'apiVersion: gpuops.dev/v1alpha1\nkind: Policy\nmetadata: {name: p}\nspec:\n  pools: {taint: {enabled: yes}}\n';
+    const [parsed] = parseDocuments({ path: 'p.yaml', text }).documents;
+    const problems = documentProblems(validators().policy, parsed!.value, parsed!);
+    const here = problems.filter((p) => p.path.join('.') === 'spec.pools.taint.enabled');
+    expect(here.map((p) => [p.at, p.message])).toEqual([
+      [
+        'value',
+        'unquoted yes is a string in YAML 1.2 but a boolean in YAML 1.1 (kubectl, Helm); write true or false',
+      ],
+    ]);
+  });
 });

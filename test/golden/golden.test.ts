@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { specHash } from '../../src/benchmark/spec-hash.js';
 import { renderBenchmarkJob } from '../../src/manifests/benchmark-job.js';
 import { isKustomizationFile } from '../../src/manifests/cluster-layout.js';
@@ -35,7 +35,7 @@ const ENGINES = ['gpuops', 'hpa'] as const;
 let policies: Record<'gpuops' | 'hpa', Policy>;
 let algorithms: ResolvedAlgorithm[];
 
-beforeAll(async () => {
+beforeEach(async () => {
   policies = {
     gpuops: await policyWith(),
     hpa: await policyWith((p) => (p.scaling.engine = 'hpa')),

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { specHash } from '../../src/benchmark/spec-hash.js';
 import { benchmarkJobName, renderBenchmarkJob } from '../../src/manifests/benchmark-job.js';
 import type { Policy, ResolvedAlgorithm } from '../../src/spec/types.js';
@@ -11,7 +11,7 @@ let policy: Policy;
 let alg: ResolvedAlgorithm;
 let hash: string;
 
-beforeAll(async () => {
+beforeEach(async () => {
   policy = await policyWith((p) => {
     p.benchmark.backoffLimit = 1;
     p.benchmark.ttlSecondsAfterFinished = 900;

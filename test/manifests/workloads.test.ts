@@ -1,7 +1,7 @@
 import { Job } from 'kubernetes-models/batch/v1/Job';
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { specHash } from '../../src/benchmark/spec-hash.js';
 import { renderBenchmarkJob } from '../../src/manifests/benchmark-job.js';
 import {
@@ -21,7 +21,7 @@ let gpuops: Policy;
 let hpa: Policy;
 let alg: ResolvedAlgorithm;
 
-beforeAll(async () => {
+beforeEach(async () => {
   gpuops = await policyWith();
   hpa = await policyWith((p) => (p.scaling.engine = 'hpa'));
   [alg] = algorithmsFromYaml(

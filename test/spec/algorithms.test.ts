@@ -1,10 +1,10 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { loadDefaultPolicy } from '../../src/spec/load.js';
 import { parseAlgorithms } from '../../src/spec/rules/algorithms.js';
 import type { Policy } from '../../src/spec/types.js';
 
 let policy: Policy;
-beforeAll(async () => {
+beforeEach(async () => {
   policy = await loadDefaultPolicy();
 });
 

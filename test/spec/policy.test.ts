@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { isMap, isScalar, parseDocument, type Pair } from 'yaml';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY_FILE, loadDefaultPolicy } from '../../src/spec/load.js';
 import { mergePolicy, parseDefaultPolicy, parsePolicy } from '../../src/spec/rules/policy.js';
 import type { Policy } from '../../src/spec/types.js';
 
 let defaults: Policy;
-beforeAll(async () => {
+beforeEach(async () => {
   defaults = await loadDefaultPolicy();
 });
 

@@ -26,7 +26,8 @@ export function suggestDnsLabel(name: string): string | undefined {
     .replace(/[^a-z0-9]+/g, '-')
     .slice(0, DNS_LABEL_MAX)
     .replace(/^-+|-+$/g, '');
-  return s.length > 0 && isDnsLabel(s) && s !== name ? s : undefined;
+  // Only [a-z0-9-] are left, cut to 63 and trimmed of "-": a DNS-1123 label unless empty.
+  return s.length > 0 && s !== name ? s : undefined;
 }
 
 /** Says why `name` is not a DNS-1123 label, with a suggestion when one exists. */

@@ -54,7 +54,9 @@ export function envelopeProblem(value: unknown, kind: 'Algorithm' | 'Policy'): F
     return { path: ['kind'], at: 'key', message: `required field "kind" is missing (${kind})` };
   }
   if (doc['kind'] !== kind) {
-    const elsewhere = typeof doc['kind'] === 'string' ? FOLDER[doc['kind']] : undefined;
+    // An own key only: `kind: constructor` is no folder's kind, whatever Object.prototype holds.
+    const elsewhere =
+      typeof doc['kind'] === 'string' && Object.hasOwn(FOLDER, doc['kind']) ? FOLDER[doc['kind']] : undefined;
     const hint = elsewhere ? `; ${String(doc['kind'])} documents belong under ${elsewhere}` : '';
     return {
       path: ['kind'],
@@ -63,6 +65,11 @@ export function envelopeProblem(value: unknown, kind: 'Algorithm' | 'Policy'): F
     };
   }
   return undefined;
+}
+
+/** True when `a` and `b` name the same field. */
+function samePath(a: readonly PathSegment[], b: readonly PathSegment[]): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 /** True when `path` is `prefix` or lies below it. */
@@ -84,13 +91,14 @@ export function documentProblems(
   value: unknown,
   parsed: ParsedDocument,
 ): FieldProblem[] {
-  const schema = validate(value) ? [] : schemaProblems(validate.errors ?? [], value);
+  validate(value); // sets validate.errors: null when the value is valid
+  const schema = schemaProblems(validate.errors ?? [], value);
   const unknown = schema.filter((p) => p.keyword === 'additionalProperties').map((p) => p.path);
   const replaced: PathSegment[][] = [];
   const ambiguity: FieldProblem[] = [];
   for (const f of ambiguousBooleans(parsed)) {
     if (unknown.some((u) => within(f.path, u))) continue;
-    const here = schema.find((p) => within(p.path, f.path) && p.path.length === f.path.length);
+    const here = schema.find((p) => samePath(p.path, f.path));
     if (here && !(here.keyword === 'type' && here.expected === 'boolean')) continue;
     if (here) replaced.push(f.path);
     const fix = here
@@ -102,6 +110,6 @@ export function documentProblems(
       message: `unquoted ${f.text} is a string in YAML 1.2 but a boolean in YAML 1.1 (kubectl, Helm); ${fix}`,
     });
   }
-  const kept = schema.filter((p) => !replaced.some((r) => within(p.path, r) && p.path.length === r.length));
+  const kept = schema.filter((p) => !replaced.some((r) => samePath(p.path, r)));
   return [...kept, ...ambiguity];
 }

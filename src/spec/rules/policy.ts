@@ -12,19 +12,21 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 /**
- * Deep merge of a policy override onto a base, field by field: mappings merge key by key,
- * everything else (scalars, lists, `null`) replaces. Neither input is changed.
+ * Deep merge of a policy override onto a base, field by field: mappings merge key by key (own
+ * keys only), everything else (scalars, lists, `null`) replaces. Neither input is changed.
  *
  * `mergePolicy(default, {spec: {scaling: {utilization: {max: 90}}}})` changes only `max`;
  * `{spec: {pullRequests: {labels: [a]}}}` replaces the whole label list.
  */
 export function mergePolicy<T>(base: T, override: unknown): T {
   if (!isPlainObject(base) || !isPlainObject(override)) return structuredClone(override) as T;
-  const out: Record<string, unknown> = { ...base };
-  for (const [k, v] of Object.entries(override)) {
-    out[k] = k in base ? mergePolicy(base[k], v) : structuredClone(v);
-  }
-  return out as T;
+  // Own keys only, written as data properties: a `__proto__` or `constructor` key in a document is
+  // a field like any other (the schema rejects it), never the object's prototype.
+  const merged = Object.entries(override).map(([k, v]) => [
+    k,
+    Object.hasOwn(base, k) ? mergePolicy(base[k], v) : structuredClone(v),
+  ]);
+  return Object.fromEntries([...Object.entries(base), ...merged]) as T;
 }
 
 /** True when `value` has a field at `path`. */

@@ -32,8 +32,7 @@ export function quantityMessage(text: string): string {
     '(m, k, M, G, T, P, E, Ki, Mi, Gi, Ti, Pi, Ei), e.g. 500m, 4, 16Gi';
   if (/^\s*-/.test(text)) return `"${text}" is negative; a resource request is at least 0`;
   const compact = text.replace(/\s+/g, '');
-  const candidates: string[] = [];
-  if (compact !== text) candidates.push(compact);
+  const candidates = [compact];
   // A number, then a unit letter, an optional "i" and an optional "b": 16g, 16gi, 16GB, 16GiB.
   const m = /^(\+?(?:\d+(?:\.\d*)?|\.\d+))([kmgtpe])(i?)(b?)$/i.exec(compact);
   if (m) {

@@ -69,7 +69,7 @@ function message(e: ErrorObject): string {
   switch (e.keyword) {
     case 'type': {
       const want = String(p['type']);
-      const got = typeof e.data === 'number' && want === 'integer' ? `${e.data}` : show(e.data);
+      const got = show(e.data);
       // `value: 32` or `value: true` where a string is meant: the quoted form is what the author wants.
       const scalar = typeof e.data === 'number' || typeof e.data === 'boolean';
       const hint = want === 'string' && scalar ? `; write it in quotes ("${String(e.data)}")` : '';

@@ -92,12 +92,17 @@ export function parseDocuments(file: SpecFile): {
       for (const e of doc.errors) {
         const offset = syntaxOffset(text, e.pos[0]);
         const path = pathAtOffset(doc, offset);
+        // A duplicate key's error starts at that key, so the path ends with it.
+        const message =
+          e.code === 'DUPLICATE_KEY'
+            ? `duplicate key "${String(path.at(-1))}": a key may appear only once in a mapping`
+            : `YAML syntax: ${e.message}`;
         while (typeof path[path.length - 1] === 'number') path.pop();
         errors.push({
           file: file.path,
           ...positionOf(lineCounter, offset),
           field: formatPath(path),
-          message: yamlMessage(e.code, e.message, text.slice(offset)),
+          message,
         });
       }
       return;
@@ -126,7 +131,8 @@ export function parseDocuments(file: SpecFile): {
 /** `metadata.name` of a document's value when it is a string; undefined when unreadable. */
 function metadataName(value: () => unknown): string | undefined {
   try {
-    const name = (value() as { metadata?: { name?: unknown } } | null)?.metadata?.name;
+    // No metadata (or no value at all) throws here and reads as no name.
+    const name = (value() as { metadata: { name: unknown } }).metadata.name;
     return typeof name === 'string' ? name : undefined;
   } catch {
     return undefined;
@@ -139,23 +145,15 @@ function metadataName(value: () => unknown): string | undefined {
  */
 function syntaxOffset(text: string, offset: number): number {
   const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
-  const atMarker = offset === lineStart && /^(?:---|\.\.\.)(?:\s|$)/.test(text.slice(offset, offset + 4));
+  const atMarker = offset === lineStart && /^(?:---|\.\.\.)\s/.test(text.slice(offset, offset + 4));
   if (!atMarker && offset < text.trimEnd().length) return offset;
-  const before = text.slice(0, lineStart).trimEnd();
+  // The content before the offset: at a marker, the lines above it; at the end of a file without
+  // a final newline, the last line itself.
+  const before = text.slice(0, offset).trimEnd();
   if (before.length === 0) return offset;
   const lastLine = before.lastIndexOf('\n') + 1;
   const indent = before.slice(lastLine).length - before.slice(lastLine).trimStart().length;
   return lastLine + indent;
-}
-
-function yamlMessage(code: string, message: string, rest: string): string {
-  // The yaml library appends " at line L, column C" in some messages; the location is already ours.
-  const plain = message.replace(/ at line \d+, column \d+:?[\s\S]*$/, '').trim();
-  if (code === 'DUPLICATE_KEY') {
-    const key = /^\s*("[^"]*"|'[^']*'|[^:\n]*?)\s*:/.exec(rest)?.[1] ?? rest.slice(0, 20);
-    return `duplicate key ${key.startsWith('"') ? key : `"${key}"`}: a key may appear only once in a mapping`;
-  }
-  return `YAML syntax: ${plain}`;
 }
 
 /** The path of the deepest node whose source range holds `offset` (for syntax errors). */
@@ -169,17 +167,17 @@ function pathAtOffset(doc: Document.Parsed, offset: number): PathSegment[] {
         const v = p.value as YamlNode | null;
         const from = k?.range?.[0] ?? v?.range?.[0];
         const to = v?.range?.[2] ?? k?.range?.[2];
-        return from !== undefined && to !== undefined && offset >= from && offset <= to;
+        // range[2] is the end of the node (with its trailing comment and line end), exclusive.
+        return from !== undefined && to !== undefined && offset >= from && offset < to;
       });
       if (!pair) return path;
       path.push(isScalar(pair.key) ? String(pair.key.value) : '?');
-      const k = pair.key as YamlNode | null;
-      if (k?.range && offset <= k.range[2]) return path;
+      // An offset in the key finds nothing in the value, which comes after it.
       node = pair.value;
     } else if (isSeq(node)) {
       const i = node.items.findIndex((it) => {
         const r = (it as YamlNode | null)?.range;
-        return r !== undefined && r !== null && offset >= r[0] && offset <= r[2];
+        return r !== undefined && r !== null && offset >= r[0] && offset < r[2];
       });
       if (i < 0) return path;
       path.push(i);

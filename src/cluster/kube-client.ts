@@ -212,7 +212,7 @@ export function createKubeClient(kc: KubeConfig, options: KubeClientOptions = {}
  * rotated credentials take effect at once; proxy agents (a `proxy-url` in the kubeconfig) are used
  * as given. `close` ends the kept connections; call it when the list is done.
  */
-class PageAgents {
+export class PageAgents {
   private kept: { key: string; agent: http.Agent } | undefined;
 
   /** The agent to send a page with, given the one `applyToFetchOptions` made for it. */

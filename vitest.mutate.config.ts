@@ -12,6 +12,7 @@ export default defineConfig({
       'test/placement/**/*.test.ts',
       'test/scaling/{attribute,decide,decide-empty-pool,size-for-load,set-replicas,evidence-time,history,plan-scaling,load-recommendation}*.test.ts',
       'test/scaling/peak-window.test.ts',
+      'test/scaling/judged-over.test.ts',
       'test/manifests/**/*.test.ts',
       'src/manifests/**/*.test.ts',
       'test/gitops/{pure,pr-body,pr-body-golden,write-path-pure,change-set-rows}.test.ts',

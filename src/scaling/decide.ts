@@ -1,6 +1,7 @@
 import type { PodInfo } from '../cluster/types.js';
 import type { Pool, Policy, ResolvedAlgorithm } from '../spec/types.js';
 import { podSlots } from './capacity.js';
+import { judgedOver } from './judged-over.js';
 import { lastChangeMs, recentPeak, recommendationOf, type RecommendationBounds } from './history.js';
 import { sizeForLoad } from './size-for-load.js';
 import type {
@@ -109,7 +110,7 @@ export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): 
   const utilization = sampled.length ? sampled.reduce((a, x) => a + x.utilization, 0) / sampled.length : null;
   const complete = ready.length > 0 && sampled.length === ready.length;
   const u = utilization === null ? 'n/a' : `${round1(utilization)}%`;
-  const over = `over ${sampled.length} of ${ready.length} Ready pod(s)`;
+  const over = judgedOver(sampled.length, ready.length);
   // Replicas in Git that are not bound to a node yet will take free GPUs first.
   const bound = counted.filter((p) => p.nodeName !== null).length;
   const outstanding = Math.max(0, from - bound);

@@ -1,5 +1,6 @@
 import type { Policy } from '../spec/types.js';
 import { replicasNeeded } from './size-for-load.js';
+import { readyPodsJudged } from './judged-over.js';
 import type { DecisionRecord } from './types.js';
 
 /**
@@ -90,9 +91,6 @@ export function lastChangeMs(records: readonly DecisionRecord[], nowMs: number):
   return last;
 }
 
-/** The Ready pods `decide`'s message says the utilisation was judged over ("over 3 of 4 Ready pod(s)"). */
-const READY_IN_MESSAGE = /\bover \d+ of (\d+) Ready pod\(s\)/;
-
 /** The highest load of a peak window (see {@link recentPeak}). */
 export interface RecentPeak {
   /** GPU-percent: utilisation × replicas (100 = one GPU fully busy). */
@@ -128,8 +126,8 @@ export function recentPeak(
     if (r.utilization === null || r.replicasFrom === null) continue;
     const t = Date.parse(r.at);
     if (t < start || t > nowMs) continue;
-    const named = READY_IN_MESSAGE.exec(r.message);
-    const pods = named ? Math.min(r.replicasFrom, Number(named[1])) : r.replicasFrom;
+    const named = readyPodsJudged(r.message);
+    const pods = named === null ? r.replicasFrom : Math.min(r.replicasFrom, named);
     const load = r.utilization * pods;
     if (peak === null || load > peak.load)
       peak = { load, utilization: r.utilization, replicas: pods, at: r.at };

@@ -29,8 +29,9 @@ export function dnsLabel(parts: readonly string[], maxLen = 63): string {
   if (clean === '') throw new RangeError(`dnsLabel: no usable character in ${JSON.stringify(parts)}`);
   if (clean === joined && clean.length <= maxLen) return clean;
   const suffix = createHash('sha256').update(joined).digest('hex').slice(0, HASH_LENGTH);
+  // `clean` starts with a letter or digit and maxLen - 9 ≥ 1, so `head` is never empty.
   const head = clean.slice(0, maxLen - HASH_LENGTH - 1).replace(/-+$/, '');
-  return head === '' ? suffix : `${head}-${suffix}`;
+  return `${head}-${suffix}`;
 }
 
 /** Kubernetes label values: at most 63 characters (https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#syntax-and-character-set). */

@@ -161,10 +161,11 @@ export function renderWorkloadFiles(input: WorkloadInput): FileChange[] {
   const files: FileChange[] = [
     { path: `${dir}/deployment.yaml`, content: renderYaml(renderDeployment(input)) },
   ];
+  // Pushed in path order: deployment.yaml < hpa.yaml.
   if (input.policy.scaling.engine === 'hpa') {
     files.push({ path: `${dir}/hpa.yaml`, content: renderYaml(renderHpa(input)) });
   }
-  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return files;
 }
 
 /**

@@ -44,7 +44,7 @@ export function setDeploymentReplicas(text: string, replicas: number): string {
   const first = spec.items[0]?.key;
   if (!isScalar(first) || !first.range) throw new Error('Deployment spec does not start with a plain key');
   const at = first.range[0];
-  const lineStart = text.lastIndexOf('\n', at - 1) + 1;
+  const lineStart = text.lastIndexOf('\n', at) + 1;
   const indent = text.slice(lineStart, at);
   if (!/^ *$/.test(indent)) throw new Error('Deployment spec keys are not on their own lines');
   return `${text.slice(0, lineStart)}${indent}replicas: ${replicas}\n${text.slice(lineStart)}`;

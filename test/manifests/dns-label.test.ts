@@ -72,6 +72,9 @@ describe('dnsLabel cleaning and cutting', () => {
       maxLen: 20,
       want: `ab-cd-efgh-${hash8('ab-cd-efgh-ijklmnopqrst')}`,
     },
+    { name: 'a trailing dash goes', parts: ['a-'], maxLen: 63, want: `a-${hash8('a-')}` },
+    { name: 'a leading dash goes', parts: ['-a'], maxLen: 63, want: `a-${hash8('-a')}` },
+    { name: 'digits stay', parts: ['r50', '2'], maxLen: 63, want: 'r50-2' },
     { name: 'upper case becomes lower case', parts: ['GPU'], maxLen: 63, want: `gpu-${hash8('GPU')}` },
   ])('$name', ({ parts, maxLen, want }) => {
     expect(dnsLabel(parts, maxLen)).toBe(want);

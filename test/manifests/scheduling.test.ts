@@ -201,11 +201,14 @@ describe('containerResources', () => {
     expect(r.limits).not.toBe(r.requests);
   });
 
-  it('leaves out cpu and memory that the spec does not give', () => {
-    expect(containerResources({ gpus: 1 })).toEqual({
-      requests: { 'nvidia.com/gpu': '1' },
-      limits: { 'nvidia.com/gpu': '1' },
-    });
+  it.each([
+    { name: 'cpu and memory', resources: { gpus: 1 }, keys: ['nvidia.com/gpu'] },
+    { name: 'memory', resources: { gpus: 1, cpu: '2' }, keys: ['nvidia.com/gpu', 'cpu'] },
+    { name: 'cpu', resources: { gpus: 1, memory: '1Gi' }, keys: ['nvidia.com/gpu', 'memory'] },
+  ])('leaves out $name when the spec does not give it (no key at all)', ({ resources, keys }) => {
+    const r = containerResources(resources);
+    expect(Object.keys(r.requests)).toEqual(keys);
+    expect(Object.keys(r.limits)).toEqual(keys);
   });
 });
 

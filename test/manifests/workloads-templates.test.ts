@@ -287,16 +287,19 @@ describe('workloadDeletions', () => {
     ]);
   });
 
-  it('a rendered file of another cluster does not make a folder of this one stale', () => {
-    expect(
-      workloadDeletions({
-        cluster: 'prod',
-        algorithmsInGit: ['a'],
-        present: ['clusters/prod/algorithms/a/hpa.yaml', 'clusters/prod-2/algorithms/a/hpa.yaml'],
-        rendered: [{ path: 'clusters/prod-2/algorithms/a/deployment.yaml', content: 'x' }],
-      }),
-    ).toEqual([]);
-  });
+  it.each(['test', 'prod-2'])(
+    'a rendered file of cluster %s does not make a folder of cluster prod stale',
+    (other) => {
+      expect(
+        workloadDeletions({
+          cluster: 'prod',
+          algorithmsInGit: ['a'],
+          present: ['clusters/prod/algorithms/a/hpa.yaml', `clusters/${other}/algorithms/a/hpa.yaml`],
+          rendered: [{ path: `clusters/${other}/algorithms/a/deployment.yaml`, content: 'x' }],
+        }),
+      ).toEqual([]);
+    },
+  );
 
   it('an algorithm name that is a prefix of another is its own folder', () => {
     expect(

@@ -32,12 +32,10 @@ export function setDeploymentReplicas(text: string, replicas: number): string {
     if (current.value === replicas) return text;
     const [start, end] = current.range;
     // An empty value (`replicas:`) has an empty range right after the colon, or at a comment
-    // after it: the count then needs a space before it, or after it to keep the comment one.
-    const value =
-      start === end
-        ? `${text[start - 1] === ':' ? ' ' : ''}${replicas}${text[start] === '#' ? ' ' : ''}`
-        : String(replicas);
-    return `${text.slice(0, start)}${value}${text.slice(end)}`;
+    // after it: the count then needs a space before it, or one after it to keep the comment one.
+    const before = text[start - 1] === ':' ? ' ' : '';
+    const after = text[start] === '#' ? ' ' : '';
+    return `${text.slice(0, start)}${before}${replicas}${after}${text.slice(end)}`;
   }
   if (current !== undefined) throw new Error('spec.replicas is not a plain value');
   // Insert `replicas: N` before the first key of spec, at its column.

@@ -125,8 +125,8 @@ describe('renderNodeFiles', () => {
     const byNode = new Map([['gpu-1', at]]);
     const annotations = parse(render([assign('gpu-1', 'unused', to)], { moved: byNode })[0]!.content).metadata
       .annotations;
-    expect(annotations[MOVED_BY_ANNOTATION]).toBe(moved ? 'gpuops' : undefined);
-    expect(annotations[MOVED_AT_ANNOTATION]).toBe(moved ? at : undefined);
+    expect(annotations['gpuops.dev/moved-by']).toBe(moved ? 'gpuops' : undefined);
+    expect(annotations['gpuops.dev/moved-at']).toBe(moved ? at : undefined);
     // Another node's move is not this node's.
     const other = parse(render([assign('gpu-2', 'unused', to ?? 'long-task')], { moved: byNode })[0]!.content)
       .metadata.annotations;
@@ -151,6 +151,12 @@ describe('renderNodeFiles', () => {
 
 describe('movedNodes', () => {
   const at = '2026-12-01T09:00:00.000Z';
+
+  it('reads the annotations gpuops.dev/moved-by and gpuops.dev/moved-at', () => {
+    const m = { name: 'gpu-1', annotations: { 'gpuops.dev/moved-by': 'gpuops', 'gpuops.dev/moved-at': at } };
+    expect(movedNodes([m])).toEqual(new Map([['gpu-1', at]]));
+  });
+
   it.each<{ name: string; m: { name?: string; annotations?: Record<string, string> }; want: boolean }>([
     {
       name: 'moved by gpuops with a time',

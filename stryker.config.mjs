@@ -39,7 +39,11 @@ const files =
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'vitest',
-  vitest: { configFile: 'vitest.mutate.config.ts', related: false },
+  // The manifests scope runs its own tests only (vitest.mutate-manifests.config.ts says why).
+  vitest: {
+    configFile: scope === 'manifests' ? 'vitest.mutate-manifests.config.ts' : 'vitest.mutate.config.ts',
+    related: false,
+  },
   plugins: ['@stryker-mutator/vitest-runner'],
   checkers: [],
   mutate: [...files, '!**/*.test.ts', '!**/types.ts'],

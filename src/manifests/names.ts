@@ -21,16 +21,18 @@ export function dnsLabel(parts: readonly string[], maxLen = 63): string {
     throw new RangeError(`dnsLabel: maxLen must be an integer in ${HASH_LENGTH + 2}..63, got ${maxLen}`);
   }
   const joined = parts.filter((p) => p !== '').join('-');
+  // A run of characters outside a-z0-9, dashes included, becomes one dash: that both replaces
+  // and collapses, so at most one dash is left at either end.
   const clean = joined
     .toLowerCase()
-    .replace(/[^a-z0-9-]+/g, '-')
-    .replace(/-{2,}/g, '-')
-    .replace(/^-+|-+$/g, '');
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
   if (clean === '') throw new RangeError(`dnsLabel: no usable character in ${JSON.stringify(parts)}`);
   if (clean === joined && clean.length <= maxLen) return clean;
   const suffix = createHash('sha256').update(joined).digest('hex').slice(0, HASH_LENGTH);
-  const head = clean.slice(0, maxLen - HASH_LENGTH - 1).replace(/-+$/, '');
-  return head === '' ? suffix : `${head}-${suffix}`;
+  // `clean` starts with a letter or digit and maxLen - 9 ≥ 1, so `head` is never empty.
+  const head = clean.slice(0, maxLen - HASH_LENGTH - 1).replace(/-$/, '');
+  return `${head}-${suffix}`;
 }
 
 /** Kubernetes label values: at most 63 characters (https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#syntax-and-character-set). */

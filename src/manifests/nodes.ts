@@ -75,8 +75,7 @@ export interface NodeFilesInput {
 export function renderNodeFiles(input: NodeFilesInput): RenderedFile[] {
   const { cluster, assignments, policy } = input;
   const files: RenderedFile[] = [];
-  const sorted = [...assignments].sort((a, b) => (a.node < b.node ? -1 : a.node > b.node ? 1 : 0));
-  for (const a of sorted) {
+  for (const a of assignments) {
     if (a.to === null && a.from === null) continue;
     files.push({
       path: nodeFilePath(cluster, a.node),

@@ -21,24 +21,28 @@ export function setDeploymentReplicas(text: string, replicas: number): string {
   if (!Number.isInteger(replicas) || replicas < 0) {
     throw new RangeError(`replicas must be an integer ≥ 0, got ${replicas}`);
   }
+  // An empty text gives an EmptyStream, itself an (empty) array of documents.
   const docs = parseAllDocuments(text);
-  if (!Array.isArray(docs)) throw new Error('not a YAML stream');
   const doc = docs.find((d) => d.errors.length === 0 && d.get('kind') === 'Deployment');
   if (!doc) throw new Error('no valid kind: Deployment document');
   const spec = doc.get('spec', true);
-  if (!isMap(spec) || spec.flow || !spec.range) throw new Error('Deployment has no block-style spec map');
+  if (!isMap(spec) || spec.flow) throw new Error('Deployment has no block-style spec map');
   const current = spec.get('replicas', true);
   if (isScalar(current) && current.range) {
     if (current.value === replicas) return text;
     const [start, end] = current.range;
-    return `${text.slice(0, start)}${replicas}${text.slice(end)}`;
+    // An empty value (`replicas:`) has an empty range right after the colon, or at a comment
+    // after it: the count then needs a space before it, or one after it to keep the comment one.
+    const before = text[start - 1] === ':' ? ' ' : '';
+    const after = text[start] === '#' ? ' ' : '';
+    return `${text.slice(0, start)}${before}${replicas}${after}${text.slice(end)}`;
   }
   if (current !== undefined) throw new Error('spec.replicas is not a plain value');
   // Insert `replicas: N` before the first key of spec, at its column.
   const first = spec.items[0]?.key;
-  if (!isScalar(first) || !first.range) throw new Error('Deployment spec is empty');
+  if (!isScalar(first) || !first.range) throw new Error('Deployment spec does not start with a plain key');
   const at = first.range[0];
-  const lineStart = text.lastIndexOf('\n', at - 1) + 1;
+  const lineStart = text.lastIndexOf('\n', at) + 1;
   const indent = text.slice(lineStart, at);
   if (!/^ *$/.test(indent)) throw new Error('Deployment spec keys are not on their own lines');
   return `${text.slice(0, lineStart)}${indent}replicas: ${replicas}\n${text.slice(lineStart)}`;

@@ -161,10 +161,11 @@ export function renderWorkloadFiles(input: WorkloadInput): FileChange[] {
   const files: FileChange[] = [
     { path: `${dir}/deployment.yaml`, content: renderYaml(renderDeployment(input)) },
   ];
+  // Pushed in path order: deployment.yaml < hpa.yaml.
   if (input.policy.scaling.engine === 'hpa') {
     files.push({ path: `${dir}/hpa.yaml`, content: renderYaml(renderHpa(input)) });
   }
-  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return files;
 }
 
 /**
@@ -201,7 +202,12 @@ export function workloadDeletions(input: {
     const stale = renderedAlgorithms.has(name) && !renderedPaths.has(path);
     if (removed || stale) out.push({ path, content: null });
   }
-  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return out.sort(byPath);
+}
+
+/** Orders files by path, by UTF-16 code unit (as git lists them for ASCII paths). */
+function byPath(a: FileChange, b: FileChange): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
 }
 
 interface DeploymentSpec {
@@ -247,5 +253,5 @@ export function renderPlacedWorkloads(input: {
       }),
     );
   }
-  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return files.sort(byPath);
 }

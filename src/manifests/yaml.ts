@@ -78,10 +78,15 @@ export function renderYaml(
 
 function renderOne(doc: unknown, cache: RenderCache | undefined): string {
   const sorted = sortKeys(doc);
-  const key = cache ? JSON.stringify(sorted) : '';
-  const hit = cache?.get(key);
+  if (cache === undefined) return emit(sorted);
+  const key = JSON.stringify(sorted);
+  const hit = cache.get(key);
   if (hit !== undefined) return hit;
-  const text = new Document(sorted, { version: '1.1' }).toString({ lineWidth: 0, minContentWidth: 0 });
-  cache?.set(key, text);
+  const text = emit(sorted);
+  cache.set(key, text);
   return text;
+}
+
+function emit(sorted: unknown): string {
+  return new Document(sorted, { version: '1.1' }).toString({ lineWidth: 0, minContentWidth: 0 });
 }

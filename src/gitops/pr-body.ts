@@ -224,8 +224,8 @@ function scalingSection(ev: ScalingEvidence): string {
     '',
     d.message,
   ];
-  // Said once: the decision's message usually names the moved nodes already.
-  if (d.nodes.length > 0 && !d.nodes.every((n) => d.message.includes(n)))
+  // Said once: the decision's message usually names the moved nodes already (no node: none to say).
+  if (!d.nodes.every((n) => d.message.includes(n)))
     out.push('', `Unused nodes moved into the pool: ${d.nodes.map((n) => `\`${n}\``).join(', ')}.`);
   if (pods.length > 0) {
     out.push(

@@ -232,6 +232,11 @@ describe('renderPrBody: node pools', () => {
     expect(b).not.toContain('cpu-1');
   });
 
+  it('left-out nodes already in name order stay in it', () => {
+    const b = body([move('gpu-a', null, null, 'NotReady'), move('gpu-b', null, null, 'Cordoned')]);
+    expect(b).toContain('| gpu-a | NotReady | why gpu-a |\n| gpu-b | Cordoned | why gpu-b |');
+  });
+
   it('only nodes moving into test are test nodes', () => {
     const b = body([move('gpu-t', 'unused', 'test', 'TestPool'), move('gpu-u', 'test', 'unused')]);
     expect(b).toContain('`gpu-t` becomes the test node: test nodes are taken');

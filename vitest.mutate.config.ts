@@ -15,7 +15,7 @@ export default defineConfig({
       'test/scaling/judged-over.test.ts',
       'test/manifests/**/*.test.ts',
       'src/manifests/**/*.test.ts',
-      'test/gitops/{pure,pr-body,pr-body-golden,write-path-pure,change-set-rows}.test.ts',
+      'test/gitops/{pure,pr-body,pr-body-golden,pr-body-rows,write-path-pure,change-set-rows}.test.ts',
       'test/golden/golden.test.ts',
       'test/controller/desired-state.test.ts',
       'test/plan/*.test.ts',

@@ -87,16 +87,16 @@ export interface PrBodyInput {
 }
 
 /** A Markdown table cell: pipes escaped, newlines folded, empty shown as `—`. */
-function cell(v: string | number | null | undefined): string {
-  if (v === null || v === undefined || v === '') return '—';
+function cell(v: string | number | null): string {
+  if (v === null || v === '') return '—';
   return String(v).replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 }
 
-function num(v: number | null | undefined, digits = 1): string {
-  return v === null || v === undefined || !Number.isFinite(v) ? '—' : v.toFixed(digits);
+function num(v: number | null): string {
+  return v === null || !Number.isFinite(v) ? '—' : v.toFixed(1);
 }
 
-function table(header: string[], rows: (string | number | null | undefined)[][]): string {
+function table(header: string[], rows: (string | number | null)[][]): string {
   const lines = [`| ${header.join(' | ')} |`, `|${header.map(() => ' --- ').join('|')}|`];
   for (const r of rows) lines.push(`| ${r.map(cell).join(' | ')} |`);
   return lines.join('\n');
@@ -120,7 +120,7 @@ function movesPhrase(m: readonly PoolAssignment[]): string {
     const to = p.to ?? 'no pool';
     byPool.set(to, [...(byPool.get(to) ?? []), p.node]);
   }
-  return `move ${[...byPool].map(([to, nodes]) => `${list(nodes)} into ${to === 'no pool' ? 'no pool' : to}`).join(', ')}`;
+  return `move ${[...byPool].map(([to, nodes]) => `${list(nodes)} into ${to}`).join(', ')}`;
 }
 
 /**
@@ -224,8 +224,8 @@ function scalingSection(ev: ScalingEvidence): string {
     '',
     d.message,
   ];
-  // Said once: the decision's message usually names the moved nodes already.
-  if (d.nodes.length > 0 && !d.nodes.every((n) => d.message.includes(n)))
+  // Said once: the decision's message usually names the moved nodes already (no node: none to say).
+  if (!d.nodes.every((n) => d.message.includes(n)))
     out.push('', `Unused nodes moved into the pool: ${d.nodes.map((n) => `\`${n}\``).join(', ')}.`);
   if (pods.length > 0) {
     out.push(

@@ -108,7 +108,8 @@ export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): 
   for (const x of input.samples) byPod.set(`${x.namespace}/${x.pod}`, x);
   const sampled = ready.map((p) => byPod.get(`${p.namespace}/${p.name}`)).filter((x): x is PodSample => !!x);
   const utilization = sampled.length ? sampled.reduce((a, x) => a + x.utilization, 0) / sampled.length : null;
-  const complete = ready.length > 0 && sampled.length === ready.length;
+  // Read only once a utilisation exists, so with at least one Ready pod.
+  const complete = sampled.length === ready.length;
   const u = utilization === null ? 'n/a' : `${round1(utilization)}%`;
   const over = judgedOver(sampled.length, ready.length);
   // Replicas in Git that are not bound to a node yet will take free GPUs first.
@@ -184,7 +185,7 @@ export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): 
       to = dir === 'down' ? Math.max(to, rec) : Math.min(to, rec);
     }
     if (!reaches) {
-      const instant = sampled.length > 0 && !sampled.some((x) => x.window);
+      const instant = !sampled.some((x) => x.window);
       return {
         wait:
           (instant
@@ -213,7 +214,7 @@ export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): 
    */
   const sourceHistory = (): { highest: number } | { wait: string } | null => {
     const seconds = s.scaleDown.stabilizationWindowSeconds;
-    if (seconds <= 0 || sampled.length === 0 || !sampled.every((x) => x.window)) return null;
+    if (seconds <= 0 || !sampled.every((x) => x.window)) return null;
     const covered = sampled.map((x) => x.window!.coveredSeconds);
     if (covered.some((c) => c === null || c < seconds)) {
       const known = covered.filter((c): c is number => c !== null);
@@ -428,7 +429,7 @@ export function decideDetailed(input: ScalingInput, policy: Policy, now: Date): 
   const arriving =
     counted.filter((p) => !p.ready && !p.unschedulable && !p.terminating).length +
     Math.max(0, from - counted.length);
-  if (arriving > 0 && ready.length > 0) {
+  if (arriving > 0) {
     const spread = (utilization * ready.length) / (ready.length + arriving);
     if (spread <= max)
       return hold(
@@ -514,15 +515,15 @@ export function decideAll(
         const n = ledger.get(name)!;
         byPool.set(
           'unused',
-          (byPool.get('unused') ?? []).filter((x) => x !== n),
+          byPool.get('unused')!.filter((x) => x !== n),
         );
         n.pool = input.pool;
         byPool.set(input.pool, [...(byPool.get(input.pool) ?? []), n]);
       }
     }
     for (const c of claims) {
-      const n = ledger.get(c.node);
-      if (n) n.freeGpus = Math.max(0, n.freeGpus - c.gpus);
+      const n = ledger.get(c.node)!;
+      n.freeGpus = Math.max(0, n.freeGpus - c.gpus);
     }
     out.push(decision);
   }
@@ -567,7 +568,6 @@ function place(
   gpus: number,
   count: number,
 ): { node: string; gpus: number }[] {
-  if (count <= 0) return [];
   const taken = new Map<string, number>();
   for (let i = 0; i < count; i++) {
     let best: string | null = null;

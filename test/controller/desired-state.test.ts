@@ -1,5 +1,5 @@
 import { parse } from 'yaml';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { formatPlanTable } from '../../src/cli/plan-build.js';
 import type { PodInfo, Snapshot } from '../../src/cluster/types.js';
 import { planDesiredState, type DesiredStateInput } from '../../src/controller/desired-state.js';
@@ -57,7 +57,12 @@ function merged(base: Map<string, string>, plan: ReturnType<typeof planDesiredSt
 }
 
 describe('planDesiredState: pools', () => {
-  const first = planDesiredState(input(new Map()));
+  // Computed in each test (beforeEach), not while collecting: mutation testing then sees which
+  // test covers the code it runs.
+  let first: ReturnType<typeof planDesiredState>;
+  beforeEach(() => {
+    first = planDesiredState(input(new Map()));
+  });
 
   it('fills the contract: one pools entry per node, node files to create (no kustomization), one pools change set', () => {
     expect(first.output.cluster).toBe('prod');
@@ -159,7 +164,10 @@ describe('planDesiredState: placement', () => {
     ['resnet-infer', ok(42)],
     ['bert-train', ok(900)],
   ]);
-  const plan = planDesiredState(input(new Map(), { repo: { policy, errors: [], algorithms }, benchmarks }));
+  let plan: ReturnType<typeof planDesiredState>;
+  beforeEach(() => {
+    plan = planDesiredState(input(new Map(), { repo: { policy, errors: [], algorithms }, benchmarks }));
+  });
 
   it('places by median run time against the threshold, and says why for every algorithm', () => {
     expect(plan.output.placements.map((p) => [p.algorithm, p.pool, p.reason])).toEqual([

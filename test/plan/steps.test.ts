@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { benchmarksDue } from '../../src/controller/pass-benchmarks.js';
 import { invalidAlgorithms } from '../../src/controller/invalid-specs.js';
 import type { BenchmarkOutcome } from '../../src/placement/types.js';
@@ -76,16 +76,21 @@ describe('planScalingStep: every algorithm with a Deployment in Git, as Git hold
     'gpuops.dev/pool',
   );
   const placements = planPlacements(algorithms, new Map([['placed-only', ok(42)]]), policy);
-  const step = planScalingStep({
-    algorithms,
-    placements,
-    git,
-    snapshot,
-    reading: noData,
-    recent: [],
-    hpa: new Map([['hpa-owned', { currentReplicas: 4, desiredReplicas: 4, maxReplicas: 8 }]]),
-    policy,
-    now,
+  // Computed in each test (beforeEach), not while collecting: mutation testing then sees which
+  // test covers the scaling code it runs.
+  let step: ReturnType<typeof planScalingStep>;
+  beforeEach(() => {
+    step = planScalingStep({
+      algorithms,
+      placements,
+      git,
+      snapshot,
+      reading: noData,
+      recent: [],
+      hpa: new Map([['hpa-owned', { currentReplicas: 4, desiredReplicas: 4, maxReplicas: 8 }]]),
+      policy,
+      now,
+    });
   });
 
   it.each([

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { loadWorkloadTemplates } from '../../src/benchmark/load-templates.js';
 import type { NodeInfo, PodInfo, Snapshot } from '../../src/cluster/types.js';
 import { planDesiredState, type DesiredStateInput } from '../../src/controller/desired-state.js';
@@ -111,12 +111,21 @@ describe('pools shrink (ReturnedIdle) through planDesiredState', () => {
   // st-person: put in short-task by a person (no manifest of gpuops); u-1: unused.
   const nodes = [node('st-person', 'short-task', 1), node('u-1', 'unused')];
   const hot: Snapshot = { takenAt: '', nodes, pods: [pod(0, 'st-person')] };
-  let base = merge(new Map(), planDesiredState(input(hot, new Map(), T0)), ['pools']);
-  base = merge(base, planDesiredState(input(hot, base, T0)), ['placement']);
-
-  const up = planDesiredState(input(hot, base, T0, { reading: reading([pod(0, '').name], 95, T0) }));
-  base = merge(base, up, ['scale']);
-  const movedFile = parse(base.get('clusters/prod/nodes/u-1.yaml')!);
+  const dep = 'clusters/prod/algorithms/resnet50-infer/deployment.yaml';
+  let base: Map<string, string>;
+  let up: ReturnType<typeof planDesiredState>;
+  let movedFile: ReturnType<typeof parse>;
+  // Computed in each test (beforeEach), not while collecting: mutation testing then sees which
+  // test covers the code it runs.
+  beforeEach(() => {
+    base = merge(new Map(), planDesiredState(input(hot, new Map(), T0)), ['pools']);
+    base = merge(base, planDesiredState(input(hot, base, T0)), ['placement']);
+    up = planDesiredState(input(hot, base, T0, { reading: reading([pod(0, '').name], 95, T0) }));
+    base = merge(base, up, ['scale']);
+    movedFile = parse(base.get('clusters/prod/nodes/u-1.yaml')!);
+    // The load is gone: the scale-down to 1 replica merged, its pod runs on st-person, u-1 empty since the move.
+    base.set(dep, base.get(dep)!.replace('replicas: 2', 'replicas: 1'));
+  });
 
   it('the scale-up moves u-1 and its manifest says gpuops moved it, and when', () => {
     expect(up.output.scaling[0]).toMatchObject({ action: 'relabel', nodes: ['u-1'] });
@@ -127,9 +136,6 @@ describe('pools shrink (ReturnedIdle) through planDesiredState', () => {
     });
   });
 
-  // The load is gone: the scale-down to 1 replica merged, its pod runs on st-person, u-1 empty since the move.
-  const dep = 'clusters/prod/algorithms/resnet50-infer/deployment.yaml';
-  base.set(dep, base.get(dep)!.replace('replicas: 2', 'replicas: 1'));
   const calm: Snapshot = {
     takenAt: '',
     nodes: [node('st-person', 'short-task', 1), node('u-1', 'short-task')],

@@ -484,6 +484,12 @@ describe('envelopeProblem', () => {
       'Policy',
       { path: ['kind'], at: 'value', message: 'must be "Policy" in policies/, got 3' },
     ],
+    [
+      'a kind that is a list',
+      { apiVersion: api, kind: ['Policy'] },
+      'Algorithm',
+      { path: ['kind'], at: 'value', message: 'must be "Algorithm" in algorithms/, got a list' },
+    ],
     ['the right kind', { apiVersion: api, kind: 'Policy' }, 'Policy', undefined],
   ])('%s', (_name, value, kind, want) => expect(envelopeProblem(value, kind)).toEqual(want));
 });
@@ -525,6 +531,27 @@ describe('documentProblems: unquoted YAML 1.1 booleans beside the schema', () =>
       'where an enum is due: the schema’s problem only',
       `${HEAD}spec: {image: x, resources: {gpus: 1}, placement: {pool: no}}\n`,
       [['spec.placement.pool', 'must be one of auto, long-task, short-task, got the string "no"']],
+    ],
+    [
+      'beside an unknown field: both',
+      `${HEAD}  labels: {a: on}\n  extra: 1\nspec: {image: x, resources: {gpus: 1}}\n`,
+      [
+        ['metadata.extra', 'unknown field "extra"; known fields: name, namespace, labels, annotations'],
+        [
+          'metadata.labels.a',
+          'unquoted on is a string in YAML 1.2 but a boolean in YAML 1.1 (kubectl, Helm); write "on" in quotes for a string, or true/false for a boolean',
+        ],
+      ],
+    ],
+    [
+      'as the value of an unknown field: the unknown field only',
+      `${HEAD}spec: {image: x, resources: {gpus: 1}, debug: yes}\n`,
+      [
+        [
+          'spec.debug',
+          'unknown field "debug"; known fields: image, command, args, env, resources, benchmark, scaling, placement',
+        ],
+      ],
     ],
     ['a valid document', `${HEAD}spec: {image: x, resources: {gpus: 1}}\n`, []],
   ])('%s', (_name, text, want) => {

@@ -87,6 +87,16 @@ describe('parseDocuments: YAML errors name the line and field of the mistake', (
       [[3, 5, 'env[0].name', 'duplicate key "name"']],
     ],
     [
+      'DuplicateKeyInTheSecondListItem',
+      'env:\n  - name: A\n  - name: B\n    name: C\n',
+      [[4, 5, 'env[1].name', 'duplicate key "name"']],
+    ],
+    [
+      'BadScalarInTheSecondListItemNamesTheList',
+      'a:\n  - x\n  - @y\n',
+      [[3, 5, 'a', 'YAML syntax: Plain value cannot start with reserved character @']],
+    ],
+    [
       'UnclosedListItemNamesTheListNotTheIndex',
       'a:\n  - 1\n  - [2\n',
       [[3, 3, 'a', 'YAML syntax: Flow sequence']],
@@ -256,6 +266,7 @@ describe('locating fields', () => {
     ['a mapping is no scalar', ['spec', 'env', 0], undefined],
     ['a merged field is not in the source', ['spec', 'merged', 'gpus'], undefined],
     ['a missing field', ['spec', 'nope'], undefined],
+    ['a path below a scalar', ['spec', 'cpu', 'x'], undefined],
   ])('scalarSource: %s', (_name, path, want) => {
     expect(scalarSource(parsed(), path)).toBe(want);
   });

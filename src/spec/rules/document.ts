@@ -99,8 +99,9 @@ export function documentProblems(
   for (const f of ambiguousBooleans(parsed)) {
     if (unknown.some((u) => within(f.path, u))) continue;
     const here = schema.find((p) => samePath(p.path, f.path));
-    if (here && !(here.keyword === 'type' && here.expected === 'boolean')) continue;
-    if (here) replaced.push(f.path);
+    // Where a boolean is due the ambiguity replaces the type problem; any other problem wins.
+    if (here && here.expected !== 'boolean') continue;
+    replaced.push(f.path);
     const fix = here
       ? `write true or false`
       : `write "${f.text}" in quotes for a string, or true/false for a boolean`;

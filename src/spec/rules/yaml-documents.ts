@@ -150,7 +150,6 @@ function syntaxOffset(text: string, offset: number): number {
   // The content before the offset: at a marker, the lines above it; at the end of a file without
   // a final newline, the last line itself.
   const before = text.slice(0, offset).trimEnd();
-  if (before.length === 0) return offset;
   const lastLine = before.lastIndexOf('\n') + 1;
   const indent = before.slice(lastLine).length - before.slice(lastLine).trimStart().length;
   return lastLine + indent;

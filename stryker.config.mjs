@@ -50,9 +50,9 @@ export default {
   coverageAnalysis: 'perTest',
   // Static mutants (module-level constants: regexes, tables, label names) are covered by no test
   // in particular, so Stryker would run the whole set for each; they are left out of the score
-  // (reported as Ignored); the rules, scaling and pr-body figures in reports/ were measured so. Set-up that the
-  // tests run at load time or in a file-level beforeAll counts as static too: compute it in
-  // beforeEach or inside the test, or its mutants are ignored instead of tested.
+  // (reported as Ignored); the rules, scaling and pr-body figures in reports/ were measured so.
+  // Set-up that tests run at load time or in a file-level beforeAll counts as static too: compute
+  // it in beforeEach or inside the test, or its mutants are ignored instead of tested.
   ignoreStatic: true,
   concurrency: 2,
   timeoutMS: 20000,

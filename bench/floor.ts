@@ -1,6 +1,7 @@
 /**
  * The floor of a reconcile pass (issue 14.2): the I/O a pass cannot avoid, timed in the pass
- * process beside the pass, with no gpuops code in between:
+ * process beside the pass, with no gpuops code in between (but the kube client's `PageAgents`,
+ * which only picks the HTTP agent, so both send a list's pages over one kept-alive connection):
  * - reads, concurrently as the pass does them: Nodes and live Pods listed page by page from the
  *   cluster (500 per page, each page decoded), one Prometheus answer fetched and decoded, and one
  *   `git fetch` of the base branch;
@@ -17,7 +18,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { KubeConfig } from '@kubernetes/client-node';
 import nodeFetch from 'node-fetch';
-import { PageAgents } from '../src/cluster/kube-client.js';
+import type * as KubeClientModule from '../src/cluster/kube-client.js';
 
 const run = promisify(execFile);
 
@@ -74,12 +75,21 @@ function gitIn(
 }
 
 /**
+ * Where the controller's code is loaded from, as `reconcile-pass.ts` loads it: `GPUOPS_BENCH_CODE`
+ * (the compiled `dist/`), else the sources (under tsx).
+ */
+const CODE = process.env.GPUOPS_BENCH_CODE ?? new URL('../src/', import.meta.url).href;
+
+/**
  * Lists `apiPath` page by page (decoding each page, keeping only the count); returns the pages.
  * The pages go over one kept-alive connection ({@link PageAgents}), as the pass sends them, so
  * the floor does not count connection set-ups the pass does not make.
  */
 async function listPages(kc: KubeConfig, apiPath: string, fieldSelector?: string): Promise<number> {
   const server = kc.getCurrentCluster()!.server;
+  const { PageAgents } = (await import(
+    new URL('cluster/kube-client.js', CODE).href
+  )) as typeof KubeClientModule;
   const agents = new PageAgents();
   let cont: string | undefined;
   let pages = 0;

@@ -7,24 +7,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { NodeInfo, Snapshot } from '../../src/cluster/types.js';
+import type { Snapshot } from '../../src/cluster/types.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/types.js';
-import { makeNode } from '../store/snapshot-factory.js';
+import { activityNode } from '../store/snapshot-factory.js';
 import { startTestPostgres, type TestPostgres } from '../store/postgres-server.js';
 
 const T0 = Date.UTC(2026, 11, 1, 10, 0, 0);
 const at = (s: number) => new Date(T0 + s * 1000).toISOString();
 
-function node(name: string, busy: 'gpu' | 'pod' | 'none'): NodeInfo {
-  return {
-    ...makeNode(1),
-    name,
-    gpuRequested: busy === 'gpu' ? 1 : 0,
-    foreignGpuRequested: 0,
-    managedPods: busy === 'pod' ? 1 : 0,
-  };
-}
+const node = activityNode;
 
 /** a: busy at 0 and 60, empty from 120; b: never busy; c: busy only in the newest (180); d: a gpuops pod at 60. */
 function history(): Snapshot[] {

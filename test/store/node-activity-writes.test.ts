@@ -5,24 +5,15 @@
  * pools/return-idle). Row updates are counted by an AFTER UPDATE trigger.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { NodeInfo } from '../../src/cluster/types.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/types.js';
-import { makeNode } from './snapshot-factory.js';
+import { activityNode } from './snapshot-factory.js';
 import { type StoreBackend, storeBackends } from './store-backends.js';
 
 const T0 = Date.UTC(2026, 11, 1, 10, 0, 0);
 const at = (s: number) => new Date(T0 + s * 1000).toISOString();
 
-function node(name: string, busy: 'gpu' | 'pod' | 'none'): NodeInfo {
-  return {
-    ...makeNode(1),
-    name,
-    gpuRequested: busy === 'gpu' ? 2 : 0,
-    foreignGpuRequested: 0,
-    managedPods: busy === 'pod' ? 1 : 0,
-  };
-}
+const node = activityNode;
 
 /** A trigger recording each updated node_activity row's name in activity_writes. */
 function triggerSql(dialect: StoreBackend['name']): string {

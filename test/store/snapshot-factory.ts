@@ -42,6 +42,20 @@ export function makeNode(i: number): NodeInfo {
   };
 }
 
+/**
+ * A node for the emptiness tests (`node_activity`): `gpu` requests one GPU, `pod` runs a managed
+ * pod without GPUs, `none` holds nothing.
+ */
+export function activityNode(name: string, busy: 'gpu' | 'pod' | 'none'): NodeInfo {
+  return {
+    ...makeNode(1),
+    name,
+    gpuRequested: busy === 'gpu' ? 1 : 0,
+    foreignGpuRequested: 0,
+    managedPods: busy === 'pod' ? 1 : 0,
+  };
+}
+
 export function makePod(i: number, nodes: number): PodInfo {
   const phase = PHASES[i % PHASES.length]!;
   const managed = i % 3 === 0;

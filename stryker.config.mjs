@@ -7,13 +7,14 @@ import process from 'node:process';
  *
  * `npm run mutate` covers every scope at once. On a shared machine run one scope at a time:
  * `STRYKER_SCOPE=pools npm run mutate` (scopes: the keys of SCOPES below). Each scope keeps its
- * own incremental file under `reports/` (committed), so a later run re-tests only the mutants whose
- * code or covering tests changed; its reports go to `.tmp/mutation/<scope>/`.
+ * own incremental file in `.tmp/mutation/` (not committed: a first run on a fresh clone tests
+ * every mutant), so a later run on the same machine re-tests only the mutants whose code or
+ * covering tests changed; its reports go to `.tmp/mutation/<scope>/`.
  */
 
 /** The pure core, by scope (globs of source files to mutate). */
 const SCOPES = {
-  rules: ['src/spec/rules/**/*.ts'],
+  rules: ['src/definitions/rules/**/*.ts'],
   pools: ['src/pools/**/*.ts'],
   placement: ['src/placement/**/*.ts'],
   scaling: ['src/scaling/**/*.ts'],
@@ -50,20 +51,20 @@ export default {
   coverageAnalysis: 'perTest',
   // Static mutants (module-level constants: regexes, tables, label names) are covered by no test
   // in particular, so Stryker would run the whole set for each; they are left out of the score
-  // (reported as Ignored); the rules, scaling and pr-body figures in reports/ were measured so.
+  // (reported as Ignored); the figures in docs/performance.md were measured so.
   // Set-up that tests run at load time or in a file-level beforeAll counts as static too: compute
   // it in beforeEach or inside the test, or its mutants are ignored instead of tested.
   ignoreStatic: true,
   concurrency: 2,
   timeoutMS: 20000,
   incremental: true,
-  incrementalFile: `reports/stryker-incremental-${scope}.json`,
+  incrementalFile: `.tmp/mutation/stryker-incremental-${scope}.json`,
   thresholds: { high: 95, low: 90, break: 90 },
   reporters: ['clear-text', 'progress', 'html', 'json'],
   htmlReporter: { fileName: `.tmp/mutation/${scope}/index.html` },
   jsonReporter: { fileName: `.tmp/mutation/${scope}/report.json` },
   // Sandboxes copy the worktree: leave out other scopes' sandboxes and the reports.
-  ignorePatterns: ['/.tmp', '/reports', '/coverage'],
+  ignorePatterns: ['/.tmp', '/coverage'],
   tempDirName: `.tmp/stryker-${scope}`,
   cleanTempDir: true,
 };

@@ -7,7 +7,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: [
-      'test/spec/{rules,algorithms,schema,policy,yaml-documents,rules-messages,rules-cross-field}.test.ts',
+      'test/definitions/{rules,algorithms,schema,policy,yaml-documents,rules-messages,rules-cross-field}.test.ts',
       'test/pools/{assign,capacity,eligibility,return-idle,return-idle-plan}.test.ts',
       'test/placement/**/*.test.ts',
       'test/scaling/{attribute,decide,decide-empty-pool,size-for-load,set-replicas,evidence-time,history,plan-scaling,load-recommendation}*.test.ts',

@@ -6,7 +6,7 @@
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import { buildSnapshot } from '../src/cluster/snapshot.js';
 import { assignPools } from '../src/pools/assign.js';
-import type { Policy } from '../src/spec/types.js';
+import type { Policy } from '../src/definitions/types.js';
 import { medianMs, peakRssMb } from './measure.js';
 import type { Figure } from './run.js';
 

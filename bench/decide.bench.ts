@@ -8,7 +8,7 @@ import { parse } from 'yaml';
 import type { NodeInfo, PodInfo, Snapshot } from '../src/cluster/types.js';
 import { parseQueryResult } from '../src/metrics/query-result.js';
 import { planScaling, type AlgorithmState } from '../src/scaling/plan-scaling.js';
-import type { Policy } from '../src/spec/types.js';
+import type { Policy } from '../src/definitions/types.js';
 import type { DecisionRecord } from '../src/store/types.js';
 import { medianMs } from './measure.js';
 import type { Figure } from './run.js';

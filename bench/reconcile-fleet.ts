@@ -28,7 +28,7 @@ import { GitPullRequestHost } from '../src/gitops/git-host.js';
 import { WorkingCopy } from '../src/gitops/working-copy.js';
 import { generateFleet } from '../src/sim/fleet.js';
 import { startSimCluster, type KubeObject, type SimCluster } from '../src/sim/index.js';
-import { loadRepo } from '../src/spec/load.js';
+import { loadRepo } from '../src/definitions/load.js';
 import { openStore } from '../src/store/index.js';
 import { KubeConfig } from '@kubernetes/client-node';
 

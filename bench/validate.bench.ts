@@ -6,7 +6,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadRepo } from '../src/spec/load.js';
+import { loadRepo } from '../src/definitions/load.js';
 import { medianMs } from './measure.js';
 import type { Figure } from './run.js';
 

@@ -11,11 +11,11 @@
 
 /** Globs of pure source files (tests beside them are exempt). */
 export const PURE_FILES = [
-  'src/spec/types.ts',
-  'src/spec/rules/**/*.ts',
-  'src/spec/schema/algorithm.ts',
-  'src/spec/schema/policy.ts',
-  'src/spec/schema/compile.ts',
+  'src/definitions/types.ts',
+  'src/definitions/rules/**/*.ts',
+  'src/definitions/schema/algorithm.ts',
+  'src/definitions/schema/policy.ts',
+  'src/definitions/schema/compile.ts',
   'src/pools/**/*.ts',
   'src/placement/**/*.ts',
   'src/scaling/**/*.ts',
@@ -104,8 +104,8 @@ const ADAPTER_MODULES = [
   '**/cluster/kubeconfig*',
   '**/cluster/lease*',
   '**/cluster/read-snapshot*',
-  '**/spec/load*',
-  '**/spec/index*',
+  '**/definitions/load*',
+  '**/definitions/index*',
   '**/benchmark/clock*',
   '**/benchmark/runner*',
   '**/benchmark/load-templates*',

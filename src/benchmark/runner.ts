@@ -8,7 +8,7 @@
 import type { JobApi } from '../cluster/jobs.js';
 import type { WorkloadTemplates } from '../manifests/templates.js';
 import type { BenchmarkOutcome } from '../placement/types.js';
-import type { PolicySpec, ResolvedAlgorithm } from '../spec/types.js';
+import type { PolicySpec, ResolvedAlgorithm } from '../definitions/types.js';
 import type { BenchmarkRun, Store } from '../store/types.js';
 import type { RunnerClock } from './clock.js';
 import { specHash } from './spec-hash.js';

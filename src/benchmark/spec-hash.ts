@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { AlgorithmSpec } from '../spec/types.js';
+import type { AlgorithmSpec } from '../definitions/types.js';
 
 /**
  * The part of an algorithm that changes its run time: the spec's image, command, args, env,

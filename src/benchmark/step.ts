@@ -7,7 +7,7 @@
 import { KubeApiError } from '../cluster/jobs.js';
 import { retry as retryWithBackoff } from '../util/retry.js';
 import { BENCHMARK_JOB_LABEL, benchmarkJobName, renderBenchmarkJob } from '../manifests/benchmark-job.js';
-import type { ResolvedAlgorithm } from '../spec/types.js';
+import type { ResolvedAlgorithm } from '../definitions/types.js';
 import type { BenchmarkRun } from '../store/types.js';
 import { classifyRun, type RunObservation, type RunState } from './classify.js';
 import type { BenchmarkPhase, BenchmarkResult, RunnerDeps, TestCapacity } from './runner.js';

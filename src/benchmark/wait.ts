@@ -3,7 +3,7 @@
  * clock until the benchmark of one algorithm is decided. Only this command waits; a reconcile
  * pass never does.
  */
-import type { ResolvedAlgorithm } from '../spec/types.js';
+import type { ResolvedAlgorithm } from '../definitions/types.js';
 import type { BenchmarkRun } from '../store/types.js';
 import type { BenchmarkProgress, BenchmarkResult, RunnerDeps, TestCapacity } from './runner.js';
 import { stepBenchmarks } from './step.js';

@@ -24,7 +24,7 @@ import type { PullRequestHost } from '../gitops/pr-host.js';
 import type { GitAuthor, WorkingCopy } from '../gitops/working-copy.js';
 import type { DcgmTarget } from '../metrics/dcgm-scrape.js';
 import type { UtilizationSource } from '../metrics/types.js';
-import { loadDefaultPolicy } from '../spec/load.js';
+import { loadDefaultPolicy } from '../definitions/load.js';
 import { openStore } from '../store/index.js';
 import type { Store } from '../store/types.js';
 import { utilizationSource } from './metrics-source.js';

@@ -6,7 +6,7 @@ import type { Snapshot } from '../cluster/types.js';
 import type { PlanOutput } from '../controller/desired-state.js';
 import { nodeCapacities } from '../pools/capacity.js';
 import type { PoolAssignment } from '../pools/types.js';
-import { formatSpecError } from '../spec/rules/format.js';
+import { formatSpecError } from '../definitions/rules/format.js';
 
 export type { PlanOutput };
 

@@ -2,8 +2,8 @@
 import { parseQuantity as quantityValue } from './quantity.js';
 import type { V1Container, V1Node, V1Pod } from '@kubernetes/client-node';
 import { noNewPodsTaints } from '../manifests/scheduling.js';
-import { POOLS } from '../spec/types.js';
-import type { Pool } from '../spec/types.js';
+import { POOLS } from '../definitions/types.js';
+import type { Pool } from '../definitions/types.js';
 import type { GpuSharing, NodeInfo, PodInfo, Snapshot, Taint } from './types.js';
 
 /** Extended resource of a whole NVIDIA GPU (NVIDIA device plugin). */

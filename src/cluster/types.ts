@@ -1,4 +1,4 @@
-import type { Pool } from '../spec/types.js';
+import type { Pool } from '../definitions/types.js';
 
 /** A Kubernetes taint as on `Node.spec.taints`. */
 export interface Taint {

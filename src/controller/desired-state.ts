@@ -20,7 +20,7 @@ import type { PoolAssignment } from '../pools/types.js';
 import type { MetricsReport } from '../scaling/plan-scaling.js';
 import type { AlgorithmSample, DecisionRecord, HpaState, ScalingDecision } from '../scaling/types.js';
 import type { BenchmarkRun } from '../store/types.js';
-import type { LoadedRepo, SpecError } from '../spec/types.js';
+import type { LoadedRepo, SpecError } from '../definitions/types.js';
 
 /** `gpuops plan --output json` (DESIGN.md "Command-line contract"); fields may be added, these stay. */
 export interface PlanOutput {

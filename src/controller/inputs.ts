@@ -9,7 +9,7 @@ import { specHash } from '../benchmark/spec-hash.js';
 import { summarizeRuns } from '../benchmark/summary.js';
 import type { UtilizationReading, UtilizationSource } from '../metrics/types.js';
 import type { BenchmarkOutcome } from '../placement/types.js';
-import type { Policy, ResolvedAlgorithm } from '../spec/types.js';
+import type { Policy, ResolvedAlgorithm } from '../definitions/types.js';
 import type { BenchmarkRun, Store } from '../store/types.js';
 
 /**

@@ -13,7 +13,7 @@ import type { WorkloadTemplates } from '../manifests/templates.js';
 import type { BenchmarkOutcome } from '../placement/types.js';
 import type { GitModel } from '../plan/git-model.js';
 import { freeGpus } from '../pools/capacity.js';
-import type { Policy, ResolvedAlgorithm } from '../spec/types.js';
+import type { Policy, ResolvedAlgorithm } from '../definitions/types.js';
 import type { BenchmarkRun, Store } from '../store/types.js';
 import { storedBenchmarks } from './inputs.js';
 

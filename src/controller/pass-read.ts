@@ -11,9 +11,9 @@ import type { UtilizationReading, UtilizationSource } from '../metrics/types.js'
 import type { PassCaches } from '../plan/caches.js';
 import { readGitModel, type GitModel } from '../plan/git-model.js';
 import type { HpaState } from '../scaling/types.js';
-import { parseRepo, type RepoFiles } from '../spec/rules/repo.js';
-import type { SpecFile } from '../spec/rules/yaml-documents.js';
-import type { LoadedRepo, Policy, SpecError } from '../spec/types.js';
+import { parseRepo, type RepoFiles } from '../definitions/rules/repo.js';
+import type { SpecFile } from '../definitions/rules/yaml-documents.js';
+import type { LoadedRepo, Policy, SpecError } from '../definitions/types.js';
 import { readUtilization } from './inputs.js';
 import { invalidAlgorithms, keptForInvalidSpecs } from './invalid-specs.js';
 

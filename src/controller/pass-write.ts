@@ -14,7 +14,7 @@ import { writeBack } from '../gitops/write-back.js';
 import type { GitModel } from '../plan/git-model.js';
 import { toDecisionRecord } from '../scaling/decide.js';
 import type { ScalingDecision } from '../scaling/types.js';
-import type { Policy, ResolvedAlgorithm } from '../spec/types.js';
+import type { Policy, ResolvedAlgorithm } from '../definitions/types.js';
 import { fleetStatusRecord } from '../status/fleet-record.js';
 import { statusStoreOf } from '../store/index.js';
 import type { Store } from '../store/types.js';

@@ -20,7 +20,7 @@ import type { UtilizationSource } from '../metrics/types.js';
 import type { PassCaches } from '../plan/caches.js';
 import { emptySinceOf } from '../pools/return-idle.js';
 import { historySince } from '../scaling/history.js';
-import type { Policy } from '../spec/types.js';
+import type { Policy } from '../definitions/types.js';
 import type { DecisionRecord, Store } from '../store/types.js';
 import { planDesiredState, type DesiredState, type PlanOutput } from './desired-state.js';
 import type { PassSummary } from './loop.js';

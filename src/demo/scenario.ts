@@ -25,7 +25,7 @@ import { applyGitOpsFolder } from '../gitops-apply/index.js';
 import type { ApplySummary } from '../gitops-apply/types.js';
 import type { ScalingDecision } from '../scaling/types.js';
 import { servingAlgorithm } from '../sim/load-model.js';
-import type { SpecError } from '../spec/types.js';
+import type { SpecError } from '../definitions/types.js';
 import type { PullRequestRecord, Store } from '../store/types.js';
 import { startDemoCluster, type DemoCluster } from './cluster.js';
 import { buildDemoDeps } from './deps.js';

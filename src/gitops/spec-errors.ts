@@ -3,7 +3,7 @@
  * posted (once per distinct set of errors) on the open gpuops PRs of that algorithm.
  */
 import { createHash } from 'node:crypto';
-import type { SpecError } from '../spec/types.js';
+import type { SpecError } from '../definitions/types.js';
 import { branchName } from './branch-name.js';
 import type { PullRequestHost } from './pr-host.js';
 import type { GitOpsLogger } from './types.js';

@@ -1,5 +1,5 @@
 import type { KubeObject } from '../cluster/object.js';
-import type { PolicySpec, ResolvedAlgorithm } from '../spec/types.js';
+import type { PolicySpec, ResolvedAlgorithm } from '../definitions/types.js';
 import { dnsLabel } from './names.js';
 import { containerEnv, containerResources, poolScheduling } from './scheduling.js';
 import { cloneTemplate } from './templates.js';

@@ -1,7 +1,7 @@
 import type { NodeInfo, Taint } from '../cluster/types.js';
 import type { FileChange } from '../gitops/types.js';
 import type { PoolAssignment } from '../pools/types.js';
-import type { PolicySpec } from '../spec/types.js';
+import type { PolicySpec } from '../definitions/types.js';
 import { GENERATED_HEADER, renderYaml, type RenderCache } from './yaml.js';
 
 /** Annotations every generated Node carries (DESIGN.md; deleting a partial Node must never delete the Node, argo-cd#15005; Flux's per-object prune opt-out). */

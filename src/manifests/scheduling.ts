@@ -1,5 +1,5 @@
 import type { Taint } from '../cluster/types.js';
-import type { AlgorithmSpec, Pool, PolicySpec } from '../spec/types.js';
+import type { AlgorithmSpec, Pool, PolicySpec } from '../definitions/types.js';
 
 /** Node label of GPU Feature Discovery that names the GPU model, e.g. `NVIDIA-A100-SXM4-80GB`. */
 export const GPU_PRODUCT_LABEL = 'nvidia.com/gpu.product';

@@ -6,8 +6,8 @@
 import type { FileChange } from '../gitops/types.js';
 import type { WorkloadInput } from '../manifests/workloads.js';
 import { RenderCache } from '../manifests/yaml.js';
-import type { RepoFiles } from '../spec/rules/repo.js';
-import type { LoadedRepo, Policy, ResolvedAlgorithm } from '../spec/types.js';
+import type { RepoFiles } from '../definitions/rules/repo.js';
+import type { LoadedRepo, Policy, ResolvedAlgorithm } from '../definitions/types.js';
 
 /** The memo tables of one reconciler; see the module comment. */
 export interface PassCaches {

@@ -6,7 +6,7 @@
 import { parse } from 'yaml';
 import { movedNodes, nodesDir } from '../manifests/nodes.js';
 import { workloadDir } from '../manifests/workloads.js';
-import { POOLS, type Pool } from '../spec/types.js';
+import { POOLS, type Pool } from '../definitions/types.js';
 import { PARSE_CACHE_SIZE } from './caches.js';
 
 /** What the base branch holds of one algorithm's Deployment. */

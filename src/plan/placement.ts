@@ -10,7 +10,7 @@ import { renderWorkloadFiles, workloadDeletions, type WorkloadInput } from '../m
 import { place } from '../placement/place.js';
 import type { BenchmarkOutcome, Placement } from '../placement/types.js';
 import type { BenchmarkRun } from '../store/types.js';
-import type { Policy, ResolvedAlgorithm } from '../spec/types.js';
+import type { Policy, ResolvedAlgorithm } from '../definitions/types.js';
 import type { PassCaches } from './caches.js';
 import type { GitModel } from './git-model.js';
 

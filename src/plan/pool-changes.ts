@@ -13,7 +13,7 @@ import { returnIdleNodes } from '../pools/return-idle.js';
 import type { PoolAssignment } from '../pools/types.js';
 import type { AlgorithmState } from '../scaling/plan-scaling.js';
 import type { ScalingDecision } from '../scaling/types.js';
-import type { Policy, Pool, ResolvedAlgorithm } from '../spec/types.js';
+import type { Policy, Pool, ResolvedAlgorithm } from '../definitions/types.js';
 import type { GitModel } from './git-model.js';
 import type { RenderCache } from '../manifests/yaml.js';
 

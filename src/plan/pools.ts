@@ -4,7 +4,7 @@
 import type { NodeInfo, Snapshot } from '../cluster/types.js';
 import { assignPools } from '../pools/assign.js';
 import type { PoolAssignment } from '../pools/types.js';
-import type { Policy } from '../spec/types.js';
+import type { Policy } from '../definitions/types.js';
 import type { GitModel } from './git-model.js';
 
 /** Result of {@link planPools}. */

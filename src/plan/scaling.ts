@@ -17,7 +17,7 @@ import type { PoolAssignment } from '../pools/types.js';
 import { placementPending } from '../scaling/decide.js';
 import { planScaling, type AlgorithmState, type ScalingPassResult } from '../scaling/plan-scaling.js';
 import type { DecisionRecord, HpaState, ScalingDecision } from '../scaling/types.js';
-import type { Policy, ResolvedAlgorithm } from '../spec/types.js';
+import type { Policy, ResolvedAlgorithm } from '../definitions/types.js';
 import type { GitModel } from './git-model.js';
 
 const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

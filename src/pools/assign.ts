@@ -1,6 +1,6 @@
 import { gpuSharing } from '../cluster/snapshot.js';
 import type { GpuSharing, NodeInfo, Snapshot } from '../cluster/types.js';
-import type { Pool, PolicySpec } from '../spec/types.js';
+import type { Pool, PolicySpec } from '../definitions/types.js';
 import { ineligibility, isHealthy, unhealthyState } from './eligibility.js';
 import type { PoolAssignment } from './types.js';
 

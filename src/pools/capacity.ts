@@ -1,6 +1,6 @@
 import { gpuSharing } from '../cluster/snapshot.js';
 import type { NodeInfo, Snapshot } from '../cluster/types.js';
-import type { Pool } from '../spec/types.js';
+import type { Pool } from '../definitions/types.js';
 import { isHealthy } from './eligibility.js';
 import type { PoolAssignment } from './types.js';
 

@@ -1,6 +1,6 @@
 import type { PodInfo } from '../cluster/types.js';
 import type { GpuSeries } from '../metrics/types.js';
-import type { Policy } from '../spec/types.js';
+import type { Policy } from '../definitions/types.js';
 import type {
   AlgorithmAttribution,
   Attribution,

@@ -1,5 +1,5 @@
 import type { PodInfo } from '../cluster/types.js';
-import type { Pool, Policy, ResolvedAlgorithm } from '../spec/types.js';
+import type { Pool, Policy, ResolvedAlgorithm } from '../definitions/types.js';
 import { podSlots } from './capacity.js';
 import { judgedOver } from './judged-over.js';
 import { lastChangeMs, recentPeak, recommendationOf, type RecommendationBounds } from './history.js';

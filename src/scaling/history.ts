@@ -1,4 +1,4 @@
-import type { Policy } from '../spec/types.js';
+import type { Policy } from '../definitions/types.js';
 import { replicasNeeded } from './size-for-load.js';
 import { readyPodsJudged } from './judged-over.js';
 import type { DecisionRecord } from './types.js';

@@ -1,6 +1,6 @@
 import type { PodInfo, Snapshot } from '../cluster/types.js';
 import type { UtilizationReading } from '../metrics/types.js';
-import type { Pool, Policy, ResolvedAlgorithm } from '../spec/types.js';
+import type { Pool, Policy, ResolvedAlgorithm } from '../definitions/types.js';
 import { attribute } from './attribute.js';
 import { nodeCapacity } from './capacity.js';
 import { decideAll } from './decide.js';

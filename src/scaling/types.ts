@@ -1,5 +1,5 @@
 import type { PodInfo } from '../cluster/types.js';
-import type { Pool, ResolvedAlgorithm } from '../spec/types.js';
+import type { Pool, ResolvedAlgorithm } from '../definitions/types.js';
 import type { DecisionRecord } from '../store/types.js';
 
 /** What one scaling decision does. `relabel`: unused nodes move into the pool (then scale up). */

@@ -6,7 +6,7 @@ import type { Snapshot } from '../cluster/types.js';
 import type { Placement } from '../placement/types.js';
 import type { PoolAssignment } from '../pools/types.js';
 import type { ScalingDecision } from '../scaling/types.js';
-import type { ResolvedAlgorithm } from '../spec/types.js';
+import type { ResolvedAlgorithm } from '../definitions/types.js';
 import type { FleetStatusRecord } from '../store/types.js';
 
 /** What {@link fleetStatusRecord} reads: the pass's output and the algorithms it decided on. */

@@ -6,7 +6,7 @@
 import type { NodeInfo, Snapshot } from '../cluster/types.js';
 import { freeGpus } from '../pools/capacity.js';
 import { ineligibility } from '../pools/eligibility.js';
-import { POOLS, type Pool } from '../spec/types.js';
+import { POOLS, type Pool } from '../definitions/types.js';
 import type {
   DecisionRecord,
   FleetStatusRecord,

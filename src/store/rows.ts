@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { NodeInfo, PodInfo, Snapshot, Taint } from '../cluster/types.js';
-import type { Pool } from '../spec/types.js';
+import type { Pool } from '../definitions/types.js';
 import { StoreError } from './errors.js';
 import type {
   BenchmarkRun,

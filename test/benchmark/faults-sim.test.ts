@@ -16,7 +16,7 @@ import { specHash } from '../../src/benchmark/spec-hash.js';
 import { createKubeJobApi, type JobApi } from '../../src/cluster/jobs.js';
 import { defaultControllers } from '../../src/sim/controllers/index.js';
 import { startSimCluster, type KubeObject, type SimCluster } from '../../src/sim/index.js';
-import type { Policy, ResolvedAlgorithm } from '../../src/spec/types.js';
+import type { Policy, ResolvedAlgorithm } from '../../src/definitions/types.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { gpuNode } from '../support/reconcile-harness.js';
 import { algorithmsFromYaml, algorithmYaml, policyWith } from './fixtures.js';

@@ -5,7 +5,7 @@ import {
   type Policy,
   type PolicySpec,
   type ResolvedAlgorithm,
-} from '../../src/spec/index.js';
+} from '../../src/definitions/index.js';
 
 /** The shipped `policies/default.yaml`, optionally changed by `edit`. */
 export async function policyWith(edit: (p: PolicySpec) => void = () => {}): Promise<Policy> {

@@ -22,7 +22,7 @@ import { specHash } from '../../src/benchmark/spec-hash.js';
 import { place } from '../../src/placement/place.js';
 import { defaultControllers } from '../../src/sim/controllers/index.js';
 import { startSimCluster, type SimCluster } from '../../src/sim/index.js';
-import type { Policy, ResolvedAlgorithm } from '../../src/spec/types.js';
+import type { Policy, ResolvedAlgorithm } from '../../src/definitions/types.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { algorithmsFromYaml, algorithmYaml, policyWith } from './fixtures.js';
 

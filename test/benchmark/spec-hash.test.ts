@@ -1,7 +1,7 @@
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, specHash, specHashLabel } from '../../src/benchmark/spec-hash.js';
-import type { Algorithm } from '../../src/spec/types.js';
+import type { Algorithm } from '../../src/definitions/types.js';
 
 const BASE = `
 apiVersion: gpuops.dev/v1alpha1

@@ -51,7 +51,7 @@ describe('gpuops start', () => {
   it('validate loads neither ajv nor the adapters (Kubernetes client, octokit, pino, databases)', () => {
     const r = start(['validate', 'examples/gitops-repo']);
     expect(r.status).toBe(1); // the example repo holds one invalid spec on purpose
-    expect(r.loaded).toContain('dist/spec/schema/validators.generated.js');
+    expect(r.loaded).toContain('dist/definitions/schema/validators.generated.js');
     const heavy = r.loaded.filter((u) =>
       /node_modules\/(ajv\/dist\/(core|ajv|compile)|@kubernetes|octokit|@octokit|pino|better-sqlite3|pg\/|simple-git)/.test(
         u,

@@ -7,7 +7,7 @@ import { buildSnapshot } from '../../src/cluster/snapshot.js';
 import { renderNodeFiles } from '../../src/manifests/nodes.js';
 import { assignPools } from '../../src/pools/assign.js';
 import type { PoolAssignment } from '../../src/pools/types.js';
-import type { Policy } from '../../src/spec/types.js';
+import type { Policy } from '../../src/definitions/types.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const fixture = (f: string) =>

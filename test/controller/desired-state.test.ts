@@ -5,7 +5,7 @@ import type { PodInfo, Snapshot } from '../../src/cluster/types.js';
 import { planDesiredState, type DesiredStateInput } from '../../src/controller/desired-state.js';
 import type { GpuSeries, UtilizationReading } from '../../src/metrics/types.js';
 import type { BenchmarkOutcome } from '../../src/placement/types.js';
-import type { ResolvedAlgorithm } from '../../src/spec/types.js';
+import type { ResolvedAlgorithm } from '../../src/definitions/types.js';
 import { policy, now, snapshot, templates, noData } from '../support/cluster-mixed.js';
 
 function alg(

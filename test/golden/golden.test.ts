@@ -13,7 +13,7 @@ import { isKustomizationFile } from '../../src/manifests/cluster-layout.js';
 import { renderNamespaceFiles } from '../../src/manifests/namespaces.js';
 import { renderWorkloadFiles, type WorkloadPool } from '../../src/manifests/workloads.js';
 import { renderYaml } from '../../src/manifests/yaml.js';
-import type { Policy, ResolvedAlgorithm } from '../../src/spec/types.js';
+import type { Policy, ResolvedAlgorithm } from '../../src/definitions/types.js';
 import { algorithmsFromYaml, policyWith } from '../benchmark/fixtures.js';
 import { templates } from '../manifests/helpers.js';
 

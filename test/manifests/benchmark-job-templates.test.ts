@@ -9,7 +9,7 @@ import {
   SPEC_HASH_ANNOTATION,
   SPEC_HASH_LABEL,
 } from '../../src/manifests/benchmark-job.js';
-import type { ResolvedAlgorithm } from '../../src/spec/types.js';
+import type { ResolvedAlgorithm } from '../../src/definitions/types.js';
 import { policyWith } from '../benchmark/fixtures.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */

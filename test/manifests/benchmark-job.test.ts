@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { specHash } from '../../src/benchmark/spec-hash.js';
 import { benchmarkJobName, renderBenchmarkJob } from '../../src/manifests/benchmark-job.js';
-import type { Policy, ResolvedAlgorithm } from '../../src/spec/types.js';
+import type { Policy, ResolvedAlgorithm } from '../../src/definitions/types.js';
 import { algorithmsFromYaml, algorithmYaml, policyWith } from '../benchmark/fixtures.js';
 import { templates } from './helpers.js';
 

@@ -11,7 +11,7 @@ import {
 } from '../../src/manifests/nodes.js';
 import { RenderCache } from '../../src/manifests/yaml.js';
 import type { PoolAssignment } from '../../src/pools/types.js';
-import type { Pool } from '../../src/spec/types.js';
+import type { Pool } from '../../src/definitions/types.js';
 import { policyWith } from '../benchmark/fixtures.js';
 
 const plain = (await policyWith()).spec;

@@ -14,7 +14,7 @@ import {
   workloadDir,
   type WorkloadInput,
 } from '../../src/manifests/workloads.js';
-import type { ResolvedAlgorithm } from '../../src/spec/types.js';
+import type { ResolvedAlgorithm } from '../../src/definitions/types.js';
 import { policyWith } from '../benchmark/fixtures.js';
 import { templates } from './helpers.js';
 

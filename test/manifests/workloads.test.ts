@@ -11,7 +11,7 @@ import {
   renderWorkloadFiles,
   workloadDeletions,
 } from '../../src/manifests/workloads.js';
-import type { Policy, ResolvedAlgorithm } from '../../src/spec/types.js';
+import type { Policy, ResolvedAlgorithm } from '../../src/definitions/types.js';
 import { algorithmsFromYaml, algorithmYaml, policyWith } from '../benchmark/fixtures.js';
 import { templates } from './helpers.js';
 

@@ -6,8 +6,8 @@ import { readGitModel } from '../../src/plan/git-model.js';
 import { placementChanges, planPlacements } from '../../src/plan/placement.js';
 import { planPools } from '../../src/plan/pools.js';
 import { planScalingStep, scaleChanges } from '../../src/plan/scaling.js';
-import { parseRepo } from '../../src/spec/rules/repo.js';
-import type { ResolvedAlgorithm } from '../../src/spec/types.js';
+import { parseRepo } from '../../src/definitions/rules/repo.js';
+import type { ResolvedAlgorithm } from '../../src/definitions/types.js';
 import { policy, now, snapshot, templates, noData } from '../support/cluster-mixed.js';
 
 function alg(

@@ -5,7 +5,7 @@ import { buildSnapshot } from '../../src/cluster/snapshot.js';
 import type { NodeInfo, Snapshot } from '../../src/cluster/types.js';
 import { assignPools, type PoolPolicy } from '../../src/pools/assign.js';
 import { freeGpus, freeGpusInPool, poolCapacity } from '../../src/pools/capacity.js';
-import type { Pool, Policy } from '../../src/spec/types.js';
+import type { Pool, Policy } from '../../src/definitions/types.js';
 import { nodeInfo } from '../support/node-info.js';
 
 const fixture = (f: string) =>

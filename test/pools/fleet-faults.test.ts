@@ -16,7 +16,7 @@ import type { UtilizationReading } from '../../src/metrics/types.js';
 import { assignPools } from '../../src/pools/assign.js';
 import { freeGpus, nodeCapacities } from '../../src/pools/capacity.js';
 import { nodeCapacity } from '../../src/scaling/capacity.js';
-import type { Policy, ResolvedAlgorithm } from '../../src/spec/types.js';
+import type { Policy, ResolvedAlgorithm } from '../../src/definitions/types.js';
 
 const defaults = parse(
   readFileSync(new URL('../../policies/default.yaml', import.meta.url), 'utf8'),

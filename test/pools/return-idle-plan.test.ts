@@ -11,7 +11,7 @@ import { loadWorkloadTemplates } from '../../src/benchmark/load-templates.js';
 import type { NodeInfo, PodInfo, Snapshot } from '../../src/cluster/types.js';
 import { planDesiredState, type DesiredStateInput } from '../../src/controller/desired-state.js';
 import type { UtilizationReading } from '../../src/metrics/types.js';
-import type { Policy, ResolvedAlgorithm } from '../../src/spec/types.js';
+import type { Policy, ResolvedAlgorithm } from '../../src/definitions/types.js';
 
 const policy = parse(readFileSync(new URL('../../policies/default.yaml', import.meta.url), 'utf8')) as Policy;
 policy.spec.pools.test.size = 0;

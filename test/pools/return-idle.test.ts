@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { NodeInfo } from '../../src/cluster/types.js';
 import { emptySinceOf, returnIdleNodes, type ReturnIdleInput } from '../../src/pools/return-idle.js';
 import type { PoolAssignment } from '../../src/pools/types.js';
-import type { Pool } from '../../src/spec/types.js';
+import type { Pool } from '../../src/definitions/types.js';
 
 const NOW = new Date('2026-12-01T12:00:00Z');
 const ago = (s: number) => new Date(NOW.getTime() - s * 1000).toISOString();

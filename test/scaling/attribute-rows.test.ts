@@ -8,7 +8,7 @@ import type { PodInfo } from '../../src/cluster/types.js';
 import type { GpuSeries } from '../../src/metrics/types.js';
 import { attribute, gpuKey } from '../../src/scaling/attribute.js';
 import type { Attribution } from '../../src/scaling/types.js';
-import type { Policy } from '../../src/spec/types.js';
+import type { Policy } from '../../src/definitions/types.js';
 import { pod, policy } from './support.js';
 
 const NOW = new Date('2025-06-01T12:00:00Z');

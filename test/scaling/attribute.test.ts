@@ -5,7 +5,7 @@ import { parseDcgmPage } from '../../src/metrics/dcgm-text.js';
 import type { GpuSeries } from '../../src/metrics/types.js';
 import { attribute } from '../../src/scaling/attribute.js';
 import type { Attribution } from '../../src/scaling/types.js';
-import type { Policy } from '../../src/spec/types.js';
+import type { Policy } from '../../src/definitions/types.js';
 import { fixturePods, policy } from './support.js';
 
 const dir = new URL('../fixtures/cluster-mixed/', import.meta.url);

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { PodInfo } from '../../src/cluster/types.js';
 import { countedPods, decideAll, decideDetailed } from '../../src/scaling/decide.js';
 import type { ScalingInput } from '../../src/scaling/types.js';
-import type { Policy } from '../../src/spec/types.js';
+import type { Policy } from '../../src/definitions/types.js';
 import { algorithm, baseInput, node, pod, policyNoWindows } from './support.js';
 
 const NOW = new Date('2025-06-01T12:00:00Z');

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { decide } from '../../src/scaling/decide.js';
 import type { ScalingInput } from '../../src/scaling/types.js';
-import type { Policy } from '../../src/spec/types.js';
+import type { Policy } from '../../src/definitions/types.js';
 import type { DecisionRecord } from '../../src/store/types.js';
 import { algorithm, baseInput as B, node, pod, policy, policyNoWindows, sample } from './support.js';
 

@@ -9,7 +9,7 @@ import { countedPods, decideAll, decideDetailed } from '../../src/scaling/decide
 import { recommendationOf } from '../../src/scaling/history.js';
 import { sizeForLoad } from '../../src/scaling/size-for-load.js';
 import type { DecisionRecord, ScalingInput } from '../../src/scaling/types.js';
-import type { Policy } from '../../src/spec/types.js';
+import type { Policy } from '../../src/definitions/types.js';
 import { algorithm, baseInput, node, pod, policyNoWindows, scalingRecord } from './support.js';
 
 const NOW = new Date('2025-06-01T12:00:00Z');

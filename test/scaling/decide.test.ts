@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { countedPods, decide, decideAll, toDecisionRecord } from '../../src/scaling/decide.js';
 import type { ScalingAction, ScalingInput, ScalingReason } from '../../src/scaling/types.js';
-import type { Policy } from '../../src/spec/types.js';
+import type { Policy } from '../../src/definitions/types.js';
 import type { DecisionRecord } from '../../src/store/types.js';
 import {
   algorithm,

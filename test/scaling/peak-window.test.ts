@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { decide } from '../../src/scaling/decide.js';
 import { historySince, recentPeak } from '../../src/scaling/history.js';
 import type { DecisionRecord, ScalingAction, ScalingInput, ScalingReason } from '../../src/scaling/types.js';
-import type { Policy } from '../../src/spec/types.js';
+import type { Policy } from '../../src/definitions/types.js';
 import { algorithm, baseInput, policyNoWindows, scalingRecord } from './support.js';
 
 const NOW = new Date('2025-06-01T12:00:00Z');

@@ -10,7 +10,7 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { loadWorkloadTemplates } from '../../src/benchmark/load-templates.js';
 import { main } from '../../src/cli/main.js';
 import { renderWorkloadFiles } from '../../src/manifests/workloads.js';
-import type { Policy } from '../../src/spec/types.js';
+import type { Policy } from '../../src/definitions/types.js';
 import { algorithm, policy } from './support.js';
 
 const fixtureDir = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../fixtures/cluster-mixed');

@@ -10,7 +10,7 @@ import type { GpuSeries, UtilizationReading } from '../../src/metrics/types.js';
 import { nodeCapacity, podSlots } from '../../src/scaling/capacity.js';
 import { countDropped, planScaling, type AlgorithmState } from '../../src/scaling/plan-scaling.js';
 import type { DroppedSeries } from '../../src/scaling/types.js';
-import type { Policy } from '../../src/spec/types.js';
+import type { Policy } from '../../src/definitions/types.js';
 import type { DecisionRecord } from '../../src/store/types.js';
 import { algorithm, node, pod, policyNoWindows } from './support.js';
 import { nodeInfo } from '../support/node-info.js';

@@ -15,7 +15,7 @@ import { planDesiredState, type DesiredStateInput } from '../../src/controller/d
 import type { ChangeSet } from '../../src/gitops/types.js';
 import type { GpuSeries, UtilizationReading } from '../../src/metrics/types.js';
 import type { BenchmarkOutcome } from '../../src/placement/types.js';
-import type { ResolvedAlgorithm } from '../../src/spec/types.js';
+import type { ResolvedAlgorithm } from '../../src/definitions/types.js';
 import { git } from '../gitops/helpers.js';
 import { policy, now, snapshot, templates } from '../support/cluster-mixed.js';
 

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import type { PodInfo } from '../../src/cluster/types.js';
 import type { NodeCapacity, PodSample, ScalingInput } from '../../src/scaling/types.js';
-import type { Policy, ResolvedAlgorithm } from '../../src/spec/types.js';
+import type { Policy, ResolvedAlgorithm } from '../../src/definitions/types.js';
 import type { DecisionRecord } from '../../src/store/types.js';
 
 const defaultPolicy = parse(

@@ -8,7 +8,7 @@ import { parse } from 'yaml';
 import { loadWorkloadTemplates } from '../../src/benchmark/load-templates.js';
 import { buildSnapshot } from '../../src/cluster/snapshot.js';
 import type { UtilizationReading } from '../../src/metrics/types.js';
-import type { Policy } from '../../src/spec/types.js';
+import type { Policy } from '../../src/definitions/types.js';
 
 /** Parses `test/fixtures/cluster-mixed/<file>` (a Kubernetes List as JSON). */
 export const fixture = (file: string): unknown =>

@@ -8,7 +8,7 @@ import { loadKubeConfig } from '../../cluster/kubeconfig.js';
 import { renderBenchmarkJob } from '../../manifests/benchmark-job.js';
 import { renderYaml } from '../../manifests/yaml.js';
 import { place } from '../../placement/place.js';
-import { formatSpecError, loadRepo } from '../../spec/index.js';
+import { formatSpecError, loadRepo } from '../../definitions/index.js';
 import { openStore } from '../../store/index.js';
 import { addConnectionOptions, resolveSettings } from '../settings.js';
 

@@ -4,7 +4,7 @@ import { readBenchmarksFile, readUtilization, storedBenchmarks } from '../../con
 import { planDesiredState } from '../../controller/desired-state.js';
 import { loadWorkloadTemplates } from '../../benchmark/load-templates.js';
 import type { BenchmarkOutcome } from '../../placement/types.js';
-import { loadRepo } from '../../spec/load.js';
+import { loadRepo } from '../../definitions/load.js';
 import { invalidAlgorithms, keptForInvalidSpecs } from '../../controller/invalid-specs.js';
 import { openStore } from '../../store/index.js';
 import { readClusterFiles, takeSnapshot } from '../cluster-input.js';

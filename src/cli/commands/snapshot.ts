@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { Snapshot } from '../../cluster/types.js';
-import { loadRepo } from '../../spec/load.js';
+import { loadRepo } from '../../definitions/load.js';
 import { openStore } from '../../store/index.js';
 import { takeSnapshot } from '../cluster-input.js';
 import { addConnectionOptions, resolveSettings } from '../settings.js';

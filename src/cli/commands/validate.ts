@@ -2,9 +2,9 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } fr
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
-import { loadRepo } from '../../spec/load.js';
-import { formatSpecError } from '../../spec/rules/format.js';
-import type { LoadedRepo, SpecError } from '../../spec/types.js';
+import { loadRepo } from '../../definitions/load.js';
+import { formatSpecError } from '../../definitions/rules/format.js';
+import type { LoadedRepo, SpecError } from '../../definitions/types.js';
 
 /**
  * Registers `gpuops validate [DIR] [--output text|json|github]`: checks every Algorithm and Policy

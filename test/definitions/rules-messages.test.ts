@@ -1,12 +1,12 @@
 import type { ErrorObject } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { didYouMean, editDistance } from '../../src/spec/rules/did-you-mean.js';
-import { dnsLabelMessage, isLabelKey, suggestDnsLabel } from '../../src/spec/rules/dns-label.js';
-import { documentProblems, envelopeProblem } from '../../src/spec/rules/document.js';
-import { parseDocuments } from '../../src/spec/rules/yaml-documents.js';
-import { validators } from '../../src/spec/schema/compile.js';
-import { isQuantity, quantityMessage } from '../../src/spec/rules/quantity.js';
-import { pointerToPath, schemaProblems, show } from '../../src/spec/rules/schema-errors.js';
+import { didYouMean, editDistance } from '../../src/definitions/rules/did-you-mean.js';
+import { dnsLabelMessage, isLabelKey, suggestDnsLabel } from '../../src/definitions/rules/dns-label.js';
+import { documentProblems, envelopeProblem } from '../../src/definitions/rules/document.js';
+import { parseDocuments } from '../../src/definitions/rules/yaml-documents.js';
+import { validators } from '../../src/definitions/schema/compile.js';
+import { isQuantity, quantityMessage } from '../../src/definitions/rules/quantity.js';
+import { pointerToPath, schemaProblems, show } from '../../src/definitions/rules/schema-errors.js';
 
 /** An ajv error as ajv reports it in `allErrors` + `verbose` mode (only the fields gpuops reads). */
 function ajvError(

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { SpecError } from '../../src/spec/types.js';
-import { boundAt, stringAt } from '../../src/spec/rules/cross-field.js';
-import { didYouMean } from '../../src/spec/rules/did-you-mean.js';
-import { compareSpecErrors, formatSpecError } from '../../src/spec/rules/format.js';
-import type { FieldProblem } from '../../src/spec/rules/schema-errors.js';
-import { isDnsLabel, isLabelKey, suggestDnsLabel } from '../../src/spec/rules/dns-label.js';
-import { isQuantity, quantityMessage } from '../../src/spec/rules/quantity.js';
+import type { SpecError } from '../../src/definitions/types.js';
+import { boundAt, stringAt } from '../../src/definitions/rules/cross-field.js';
+import { didYouMean } from '../../src/definitions/rules/did-you-mean.js';
+import { compareSpecErrors, formatSpecError } from '../../src/definitions/rules/format.js';
+import type { FieldProblem } from '../../src/definitions/rules/schema-errors.js';
+import { isDnsLabel, isLabelKey, suggestDnsLabel } from '../../src/definitions/rules/dns-label.js';
+import { isQuantity, quantityMessage } from '../../src/definitions/rules/quantity.js';
 
 describe('Kubernetes quantities', () => {
   it.each([

@@ -2,7 +2,7 @@
  * Writes the Algorithm and Policy JSON Schemas to `policies/schema/*.schema.json`, for editors
  * (yaml-language-server: `# yaml-language-server: $schema=…`) and other tools. The TypeScript
  * schemas in this folder are the source; a test fails when the files are stale. Regenerate with
- * `node --import tsx src/spec/schema/export.ts` (formats them with Prettier, as `npm run check` wants).
+ * `node --import tsx src/definitions/schema/export.ts` (formats them with Prettier, as `npm run check` wants).
  */
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';

@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { crossFieldProblems, parseAlgorithms } from '../../src/spec/rules/algorithms.js';
+import { crossFieldProblems, parseAlgorithms } from '../../src/definitions/rules/algorithms.js';
 import {
   mergePolicy,
   parseDefaultPolicy,
   parsePolicy,
   policyCrossProblems,
-} from '../../src/spec/rules/policy.js';
-import { parseRepo } from '../../src/spec/rules/repo.js';
-import type { Policy, PolicySpec } from '../../src/spec/types.js';
+} from '../../src/definitions/rules/policy.js';
+import { parseRepo } from '../../src/definitions/rules/repo.js';
+import type { Policy, PolicySpec } from '../../src/definitions/types.js';
 
 const DEFAULT_TEXT = readFileSync(new URL('../../policies/default.yaml', import.meta.url), 'utf8');
 

@@ -1,4 +1,4 @@
-/** The public face of `spec`: load and check a GitOps repo's Algorithm and Policy files. */
+/** The public face of `definitions`: the Algorithm and Policy definitions of a GitOps repo (schemas, YAML loading with line numbers, validation rules). */
 export {
   loadRepo,
   loadPolicy,

@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import type { JSONSchemaType } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { algorithmSchema } from '../../src/spec/schema/algorithm.js';
-import { compileValidators } from '../../src/spec/schema/runtime-compile.js';
-import { exportedSchemas } from '../../src/spec/schema/export.js';
-import { policySchema } from '../../src/spec/schema/policy.js';
-import type { Algorithm } from '../../src/spec/types.js';
+import { algorithmSchema } from '../../src/definitions/schema/algorithm.js';
+import { compileValidators } from '../../src/definitions/schema/runtime-compile.js';
+import { exportedSchemas } from '../../src/definitions/schema/export.js';
+import { policySchema } from '../../src/definitions/schema/policy.js';
+import type { Algorithm } from '../../src/definitions/types.js';
 
 /**
  * The schemas are typed `JSONSchemaType<Algorithm>` / `JSONSchemaType<Policy>`, so `tsc` (run by
@@ -116,7 +116,7 @@ describe('schemas', () => {
     expect(notAllRequired(policySchema as SchemaNode)).toEqual(['.spec.scaling.scaleDown']);
   });
 
-  it('policies/schema/*.schema.json match the TypeScript schemas (regenerate: node --import tsx src/spec/schema/export.ts)', async () => {
+  it('policies/schema/*.schema.json match the TypeScript schemas (regenerate: node --import tsx src/definitions/schema/export.ts)', async () => {
     for (const [rel, schema] of Object.entries(exportedSchemas())) {
       const onDisk = JSON.parse(await readFile(new URL(`../../${rel}`, import.meta.url), 'utf8')) as unknown;
       expect(onDisk, rel).toEqual(schema);

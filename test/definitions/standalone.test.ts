@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { validators } from '../../src/spec/schema/compile.js';
-import { compileValidators } from '../../src/spec/schema/runtime-compile.js';
-import { GENERATED_FILE, standaloneSource } from '../../src/spec/schema/standalone.js';
+import { validators } from '../../src/definitions/schema/compile.js';
+import { compileValidators } from '../../src/definitions/schema/runtime-compile.js';
+import { GENERATED_FILE, standaloneSource } from '../../src/definitions/schema/standalone.js';
 
 const read = (p: string) => parse(readFileSync(new URL(`../../${p}`, import.meta.url), 'utf8')) as unknown;
 

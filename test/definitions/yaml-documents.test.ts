@@ -8,7 +8,7 @@ import {
   scalarSource,
   type ParsedDocument,
   type PathSegment,
-} from '../../src/spec/rules/yaml-documents.js';
+} from '../../src/definitions/rules/yaml-documents.js';
 
 /** The one parsed document of `text` (fails the test when there is not exactly one). */
 function one(text: string): ParsedDocument {

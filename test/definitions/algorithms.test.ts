@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { loadDefaultPolicy } from '../../src/spec/load.js';
-import { parseAlgorithms } from '../../src/spec/rules/algorithms.js';
-import type { Policy } from '../../src/spec/types.js';
+import { loadDefaultPolicy } from '../../src/definitions/load.js';
+import { parseAlgorithms } from '../../src/definitions/rules/algorithms.js';
+import type { Policy } from '../../src/definitions/types.js';
 
 let policy: Policy;
 beforeEach(async () => {

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { isMap, isScalar, parseDocument, type Pair } from 'yaml';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_POLICY_FILE, loadDefaultPolicy } from '../../src/spec/load.js';
-import { mergePolicy, parseDefaultPolicy, parsePolicy } from '../../src/spec/rules/policy.js';
-import type { Policy } from '../../src/spec/types.js';
+import { DEFAULT_POLICY_FILE, loadDefaultPolicy } from '../../src/definitions/load.js';
+import { mergePolicy, parseDefaultPolicy, parsePolicy } from '../../src/definitions/rules/policy.js';
+import type { Policy } from '../../src/definitions/types.js';
 
 let defaults: Policy;
 beforeEach(async () => {

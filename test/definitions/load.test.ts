@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadPolicy, loadRepo, MAX_FILE_BYTES } from '../../src/spec/load.js';
+import { loadPolicy, loadRepo, MAX_FILE_BYTES } from '../../src/definitions/load.js';
 
 const temps: string[] = [];
 afterAll(async () => {

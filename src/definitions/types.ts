@@ -1,6 +1,6 @@
 /**
  * The documents people commit to a GitOps repo, as TypeScript types. The JSON Schemas in
- * `src/spec/schema/` are the source of truth for validation; a compile-time check there proves
+ * `src/definitions/schema/` are the source of truth for validation; a compile-time check there proves
  * these types and the schemas agree.
  */
 

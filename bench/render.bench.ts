@@ -8,7 +8,12 @@ import { specHash } from '../src/benchmark/spec-hash.js';
 import { renderBenchmarkJob } from '../src/manifests/benchmark-job.js';
 import { renderWorkloadFiles } from '../src/manifests/workloads.js';
 import { renderYaml } from '../src/manifests/yaml.js';
-import { loadDefaultPolicy, resolveAlgorithm, type Algorithm, type PolicySpec } from '../src/definitions/index.js';
+import {
+  loadDefaultPolicy,
+  resolveAlgorithm,
+  type Algorithm,
+  type PolicySpec,
+} from '../src/definitions/index.js';
 import type { Figure } from './run.js';
 import { medianMs } from './measure.js';
 

@@ -113,10 +113,9 @@ export interface SnapshotBuilder {
 
 /** A {@link SnapshotBuilder} (pure: the caller passes `now`, recorded as `takenAt`). */
 export function createSnapshotBuilder(now: Date, options: SnapshotOptions = {}): SnapshotBuilder {
-  const poolLabel = options.poolLabel ?? DEFAULT_POOL_LABEL;
   const quantities = new Map<string, number>();
   // Pod warnings come before node warnings, whatever order the parts arrive in.
-  let podCtx: Ctx = { warnings: [], quantities };
+  let podCtx: ReduceContext = { warnings: [], quantities };
   let podInfos: PodInfo[] = [];
   const nodes: NodeInput[] = [];
   return {
@@ -124,31 +123,72 @@ export function createSnapshotBuilder(now: Date, options: SnapshotOptions = {}):
       for (const n of more) nodes.push(n);
     },
     addPods: (more) => {
-      for (const p of more) podInfos.push(toPodInfo(p, podCtx));
+      for (const p of more) podInfos.push(reducePod(p, podCtx));
     },
     resetPods: () => {
       podInfos = [];
       podCtx = { warnings: [], quantities };
     },
     build: () => {
-      const usage = new Map<string, { requested: number; foreign: number; managed: number }>();
-      for (const p of podInfos) {
-        if (!holdsResources(p)) continue;
-        const u = usage.get(p.nodeName!) ?? { requested: 0, foreign: 0, managed: 0 };
-        u.requested += p.gpuRequest;
-        if (p.managed) u.managed += 1;
-        else u.foreign += p.gpuRequest;
-        usage.set(p.nodeName!, u);
-      }
-      const nodeCtx: Ctx = { warnings: [], quantities };
-      const nodeInfos = nodes.map((n) => toNodeInfo(n, poolLabel, usage, nodeCtx));
-      nodeInfos.sort((a, b) => compareNames(a.name, b.name));
-      const snapshot: Snapshot = { takenAt: now.toISOString(), nodes: nodeInfos, pods: podInfos };
-      const warnings = [...podCtx.warnings, ...nodeCtx.warnings];
-      if (warnings.length > 0) snapshot.warnings = warnings;
-      return snapshot;
+      const nodeCtx: ReduceContext = { warnings: [], quantities };
+      const records = nodes.map((n) => reduceNode(n, nodeCtx));
+      return assembleSnapshot(records, podInfos, [...podCtx.warnings, ...nodeCtx.warnings], now, options);
     },
   };
+}
+
+/**
+ * A Node reduced to what a snapshot reads of it: {@link NodeInfo} before the pods bound to it are
+ * counted and before the pool label is read (both are the snapshot's). What the watch-driven
+ * cluster cache keeps per Node.
+ */
+export interface NodeRecord {
+  name: string;
+  labels: Record<string, string>;
+  ready: boolean;
+  cordoned: boolean;
+  gpuCapacity: number;
+  gpuAllocatable: number;
+  migAllocatable: number;
+  taints: Taint[];
+}
+
+/**
+ * Where reductions put what they could not read: `warnings` (one line per unparseable quantity,
+ * naming object and field) and the quantities parsed so far (the same few strings, "1", "8",
+ * repeat across thousands of objects). One context may serve many objects.
+ */
+export interface ReduceContext {
+  warnings: string[];
+  quantities: Map<string, number>;
+}
+
+/**
+ * The snapshot of reduced Nodes and Pods (pure). Pods are taken in the order given (the list
+ * order: `namespace/name`), nodes come out sorted by name; `warnings` as given (pods' first).
+ */
+export function assembleSnapshot(
+  nodes: readonly NodeRecord[],
+  pods: PodInfo[],
+  warnings: string[],
+  now: Date,
+  options: SnapshotOptions = {},
+): Snapshot {
+  const poolLabel = options.poolLabel ?? DEFAULT_POOL_LABEL;
+  const usage = new Map<string, { requested: number; foreign: number; managed: number }>();
+  for (const p of pods) {
+    if (!holdsResources(p)) continue;
+    const u = usage.get(p.nodeName!) ?? { requested: 0, foreign: 0, managed: 0 };
+    u.requested += p.gpuRequest;
+    if (p.managed) u.managed += 1;
+    else u.foreign += p.gpuRequest;
+    usage.set(p.nodeName!, u);
+  }
+  const nodeInfos = nodes.map((n) => toNodeInfo(n, poolLabel, usage.get(n.name)));
+  nodeInfos.sort((a, b) => compareNames(a.name, b.name));
+  const snapshot: Snapshot = { takenAt: now.toISOString(), nodes: nodeInfos, pods };
+  if (warnings.length > 0) snapshot.warnings = warnings;
+  return snapshot;
 }
 
 /** True when the pod is bound to a node and not finished: it holds its requests there. */
@@ -164,15 +204,13 @@ function compareNames(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function toNodeInfo(
-  node: NodeInput,
-  poolLabel: string,
-  usage: Map<string, { requested: number; foreign: number; managed: number }>,
-  ctx: Ctx,
-): NodeInfo {
+/**
+ * Reduces a Node (pure): Ready condition, `spec.unschedulable`, taints, labels (a copy), GPUs and
+ * MIG slices allocatable, GPU capacity. Unparseable quantities count as 0 and go to `ctx.warnings`.
+ */
+export function reduceNode(node: NodeInput, ctx: ReduceContext): NodeRecord {
   const name = node.metadata?.name ?? '';
   const where = `Node ${name}`;
-  const labels = { ...(node.metadata?.labels ?? {}) };
   const allocatable = node.status?.allocatable ?? {};
   const capacity = node.status?.capacity ?? {};
   let migAllocatable = 0;
@@ -181,22 +219,11 @@ function toNodeInfo(
       migAllocatable += parseQuantity(q, where, `status.allocatable["${resource}"]`, ctx);
     }
   }
-  const taints: Taint[] = (node.spec?.taints ?? []).map((t) => ({
-    key: t.key,
-    ...(t.value !== undefined && t.value !== null ? { value: t.value } : {}),
-    effect: t.effect as Taint['effect'],
-  }));
-  const cordoned = node.spec?.unschedulable === true;
-  const ready = (node.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
-  const u = usage.get(name);
-  const pool = labels[poolLabel];
   return {
     name,
-    labels,
-    ready,
-    cordoned,
-    schedulable: !cordoned && noNewPodsTaints(taints, poolLabel).length === 0,
-    gpuProduct: labels[GPU_PRODUCT_LABEL] ?? null,
+    labels: { ...(node.metadata?.labels ?? {}) },
+    ready: (node.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True'),
+    cordoned: node.spec?.unschedulable === true,
     gpuCapacity: parseQuantity(capacity[GPU_RESOURCE], where, `status.capacity["${GPU_RESOURCE}"]`, ctx),
     gpuAllocatable: parseQuantity(
       allocatable[GPU_RESOURCE],
@@ -205,18 +232,46 @@ function toNodeInfo(
       ctx,
     ),
     migAllocatable,
+    taints: (node.spec?.taints ?? []).map((t) => ({
+      key: t.key,
+      ...(t.value !== undefined && t.value !== null ? { value: t.value } : {}),
+      effect: t.effect as Taint['effect'],
+    })),
+  };
+}
+
+function toNodeInfo(
+  n: NodeRecord,
+  poolLabel: string,
+  u: { requested: number; foreign: number; managed: number } | undefined,
+): NodeInfo {
+  const pool = n.labels[poolLabel];
+  return {
+    name: n.name,
+    labels: n.labels,
+    ready: n.ready,
+    cordoned: n.cordoned,
+    schedulable: !n.cordoned && noNewPodsTaints(n.taints, poolLabel).length === 0,
+    gpuProduct: n.labels[GPU_PRODUCT_LABEL] ?? null,
+    gpuCapacity: n.gpuCapacity,
+    gpuAllocatable: n.gpuAllocatable,
+    migAllocatable: n.migAllocatable,
     gpuRequested: u?.requested ?? 0,
     foreignGpuRequested: u?.foreign ?? 0,
     managedPods: u?.managed ?? 0,
     pool: pool !== undefined && (POOLS as readonly string[]).includes(pool) ? (pool as Pool) : null,
-    taints,
+    taints: n.taints,
   };
 }
 
 const NO_CONDITIONS: never[] = [];
 const POD_PHASES = new Set(['Pending', 'Running', 'Succeeded', 'Failed']);
 
-function toPodInfo(pod: PodInput, ctx: Ctx): PodInfo {
+/**
+ * Reduces a Pod to its {@link PodInfo} (pure): a few fields, not the object. Unparseable
+ * quantities count as 0 and go to `ctx.warnings`.
+ */
+export function reducePod(pod: PodInput, ctx: ReduceContext): PodInfo {
   const ns = pod.metadata?.namespace ?? '';
   const name = pod.metadata?.name ?? '';
   // Shared with the input object (50,000 pods: no copy); the snapshot is read-only data.
@@ -260,7 +315,7 @@ export function effectiveGpuRequest(pod: PodInput, warnings: string[] = []): num
   return podGpus(pod, { warnings, quantities: new Map() });
 }
 
-function podGpus(pod: PodInput, ctx: Ctx): number {
+function podGpus(pod: PodInput, ctx: ReduceContext): number {
   let sidecars = 0;
   let initPeak = 0;
   for (const c of pod.spec?.initContainers ?? []) {
@@ -277,7 +332,7 @@ function podGpus(pod: PodInput, ctx: Ctx): number {
   return Math.max(initPeak, app + sidecars);
 }
 
-function containerGpus(pod: PodInput, c: V1Container, ctx: Ctx): number {
+function containerGpus(pod: PodInput, c: V1Container, ctx: ReduceContext): number {
   const req = c.resources?.requests?.[GPU_RESOURCE] ?? c.resources?.limits?.[GPU_RESOURCE];
   if (req === undefined || req === null || req === '') return 0;
   const v = ctx.quantities.get(req);
@@ -286,16 +341,7 @@ function containerGpus(pod: PodInput, c: V1Container, ctx: Ctx): number {
   return parseQuantity(req, where, `container ${c.name}: resources.requests["${GPU_RESOURCE}"]`, ctx);
 }
 
-/**
- * What one build collects: warnings, and parsed quantities (the same few strings, "1", "8", repeat
- * across thousands of objects).
- */
-interface Ctx {
-  warnings: string[];
-  quantities: Map<string, number>;
-}
-
-function parseQuantity(q: string | undefined, where: string, field: string, ctx: Ctx): number {
+function parseQuantity(q: string | undefined, where: string, field: string, ctx: ReduceContext): number {
   if (q === undefined || q === null || q === '') return 0;
   const cached = ctx.quantities.get(q);
   if (cached !== undefined) return cached;

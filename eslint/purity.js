@@ -90,7 +90,7 @@ const ADAPTER_LIBRARIES = [
   'simple-git',
   'octokit',
   'pg',
-  'better-sqlite3',
+  'libsql',
   'pino',
   'prom-client',
   'node-fetch',

@@ -26,6 +26,7 @@ import type { DcgmTarget } from '../metrics/dcgm-scrape.js';
 import type { UtilizationSource } from '../metrics/types.js';
 import { loadDefaultPolicy } from '../definitions/load.js';
 import { openStore } from '../store/index.js';
+import { passOpensReadOnly } from './open-existing-store.js';
 import type { Store } from '../store/types.js';
 import { utilizationSource } from './metrics-source.js';
 
@@ -72,7 +73,7 @@ export async function compose(settings: Settings, o: ComposeOverrides = {}): Pro
   const env = o.env ?? process.env;
   const clock = o.clock ?? systemClock;
   const log = o.log ?? pino({ level: 'silent' });
-  const store = o.store ?? (await openStore(settings.database));
+  const store = o.store ?? (await openStore(settings.database, { readOnly: passOpensReadOnly(settings) }));
   const close = async () => {
     if (!o.store) await store.close();
   };

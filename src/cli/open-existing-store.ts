@@ -19,16 +19,26 @@ export function dryRunDatabase(database: string): string {
 }
 
 /**
- * Opens the database of a read-only command (`prs`, `status`). Never creates one: a mistyped
- * SQLite path is an error naming `--database`, not an empty answer.
- * @throws Error naming `--database` when the SQLite file is missing; StoreError when it cannot be opened
+ * Whether a pass over `database` opens it read-only: a dry run does (it writes nothing, not even a
+ * schema migration), except on the private in-memory database {@link dryRunDatabase} gives it
+ * when there is no file yet, which starts empty and must be given the schema.
+ */
+export function passOpensReadOnly(settings: { dryRun: boolean; database: string }): boolean {
+  return settings.dryRun && settings.database !== 'sqlite::memory:';
+}
+
+/**
+ * Opens the database of a read-only command (`prs`, `status`) read-only. Never creates one: a
+ * mistyped SQLite path is an error naming `--database`, not an empty answer; never migrates one.
+ * @throws Error naming `--database` when the SQLite file is missing; StoreSchemaBehindError when
+ *   the database has migrations pending (it names `gpuops migrate`); StoreError when it cannot be opened
  */
 export async function openExistingStore(database: string): Promise<Store & StatusStore> {
   const file = sqliteFile(database);
   if (file !== null && file !== ':memory:' && !existsSync(file)) {
     throw new Error(`--database: no database at ${file} (gpuops writes it on its first reconcile)`);
   }
-  const store = await openStore(database);
+  const store = await openStore(database, { readOnly: true });
   const status = statusStoreOf(store);
   if (!status) {
     await store.close();

@@ -44,7 +44,7 @@ const TYPES: Record<Dialect, Types> = {
 export interface Migration {
   id: number;
   name: string;
-  sql: (t: Types) => string;
+  sql: (t: Types, dialect: Dialect) => string;
 }
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -319,11 +319,52 @@ DROP TABLE snapshot_pods;
 ALTER TABLE contents_pods RENAME TO snapshot_pods;
 `,
   },
+  {
+    id: 6,
+    name: 'snapshot contents as documents',
+    // snapshot_contents.nodes / .pods: the nodes and pods of the contents as two JSON documents
+    // (rows.ts, contentsDocuments: one array of cells per record, NODE_COLUMNS / POD_COLUMNS
+    // order), instead of one row per node and pod. A pass whose cluster moved (one pod started)
+    // wrote ~55,000 rows at 50,000 pods, each cell bound from JavaScript one by one; it now binds
+    // two strings, and a read parses two. Nothing queried the rows one by one. Back-filled from
+    // the rows, in position order; then the row tables go.
+    sql: (_t, dialect) => (dialect === 'sqlite' ? SQLITE_DOCUMENTS : POSTGRES_DOCUMENTS),
+  },
 ];
+
+const NODE_DOCUMENT_CELLS =
+  'name, json(labels), ready, cordoned, schedulable, gpu_product, gpu_capacity, gpu_allocatable, mig_allocatable, gpu_requested, foreign_gpu_requested, managed_pods, pool, json(taints)';
+const POD_DOCUMENT_CELLS =
+  'namespace, name, uid, json(labels), node_name, phase, ready, terminating, gpu_request, managed, algorithm, owner_kind, owner_name, unschedulable, created_at';
+
+/** Migration 6 on SQLite: `json(…)` embeds the JSON text columns as values; 0/1 stay numbers. */
+const SQLITE_DOCUMENTS = `
+ALTER TABLE snapshot_contents ADD COLUMN nodes TEXT;
+ALTER TABLE snapshot_contents ADD COLUMN pods TEXT;
+UPDATE snapshot_contents SET
+  nodes = (SELECT json_group_array(json_array(${NODE_DOCUMENT_CELLS}) ORDER BY position)
+             FROM snapshot_nodes WHERE contents_id = snapshot_contents.id),
+  pods = (SELECT json_group_array(json_array(${POD_DOCUMENT_CELLS}) ORDER BY position)
+            FROM snapshot_pods WHERE contents_id = snapshot_contents.id);
+DROP TABLE snapshot_nodes;
+DROP TABLE snapshot_pods;
+`;
+
+/** Migration 6 on PostgreSQL: the json columns go in as values, booleans as JSON booleans. */
+const POSTGRES_DOCUMENTS = `
+ALTER TABLE snapshot_contents ADD COLUMN nodes TEXT, ADD COLUMN pods TEXT;
+UPDATE snapshot_contents SET
+  nodes = COALESCE((SELECT json_agg(json_build_array(${NODE_DOCUMENT_CELLS.replace(/json\((\w+)\)/g, '$1')}) ORDER BY position)::text
+                      FROM snapshot_nodes WHERE contents_id = snapshot_contents.id), '[]'),
+  pods = COALESCE((SELECT json_agg(json_build_array(${POD_DOCUMENT_CELLS.replace(/json\((\w+)\)/g, '$1')}) ORDER BY position)::text
+                     FROM snapshot_pods WHERE contents_id = snapshot_contents.id), '[]');
+DROP TABLE snapshot_nodes;
+DROP TABLE snapshot_pods;
+`;
 
 /** The statements of one migration for one dialect. */
 export function migrationSql(m: Migration, dialect: Dialect): string {
-  return m.sql(TYPES[dialect]);
+  return m.sql(TYPES[dialect], dialect);
 }
 
 /** DDL of the bookkeeping table; the same in both dialects. */

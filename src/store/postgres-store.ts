@@ -1,7 +1,8 @@
 /**
  * The PostgreSQL store (`pg`, a connection Pool), for shared or highly available state. Bulk
- * rows go in as one `INSERT … SELECT FROM UNNEST($arrays)` per batch: a handful of round trips
- * for 50,000 pods, each array a single bound parameter (no 65,535-parameter limit).
+ * rows (samples, decisions) go in as one `INSERT … SELECT FROM UNNEST($arrays)` per batch, each
+ * array a single bound parameter (no 65,535-parameter limit); a snapshot's nodes and pods as two
+ * JSON documents (migration 6).
  */
 import pg from 'pg';
 import type { Snapshot } from '../cluster/types.js';
@@ -20,21 +21,19 @@ import { migrationSql, pendingMigrations, SCHEMA_MIGRATIONS_DDL } from './migrat
 import {
   BENCHMARK_COLUMNS,
   benchmarkCells,
+  contentsDocuments,
+  snapshotContentDigest,
   benchmarkFromRow,
   type Cell,
   DECISION_COLUMNS,
   decisionCells,
   decisionFromRow,
   groupBy,
-  NODE_COLUMNS,
-  nodeCells,
   nodeEmptinessSql,
   nodeActivityCells,
   upsertNodeActivitySql,
   nodeEmptinessFromRows,
   OLDEST_SNAPSHOT_SQL,
-  POD_COLUMNS,
-  podCells,
   PULL_REQUEST_COLUMNS,
   pullRequestCells,
   pullRequestFromRow,
@@ -42,12 +41,10 @@ import {
   SAMPLE_COLUMNS,
   sampleCells,
   sampleFromRow,
-  snapshotChildrenSql,
-  snapshotContentDigest,
   DELETE_UNUSED_CONTENTS_SQL,
   LATEST_SNAPSHOT_SQL,
   retainSnapshotsSql,
-  snapshotFromCells,
+  snapshotFromRow,
   toMs,
   warningsCell,
 } from './rows.js';
@@ -83,46 +80,10 @@ const MIGRATION_LOCK = 0x6770756f7073;
  */
 const SNAPSHOT_LOCK = MIGRATION_LOCK + 1;
 
-/**
- * The id of the contents with digest $1, inserting the row when there is none: `inserted` says
- * whether the caller must write its node and pod rows. One round trip. The SELECT does not see
- * the CTE's insert (one statement, one view), so exactly one row comes back.
- */
-const CONTENTS_SQL = `WITH added AS (
-  INSERT INTO snapshot_contents (digest) VALUES ($1) ON CONFLICT (digest) DO NOTHING RETURNING id)
-SELECT id, true AS inserted FROM added
-UNION ALL SELECT id, false AS inserted FROM snapshot_contents WHERE digest = $1`;
-
-/** PostgreSQL element types of the bulk-inserted columns. */
+/** PostgreSQL element types of the bulk-inserted columns (utilisation samples and decisions). */
 const PG_TYPES: Record<string, string> = {
-  contents_id: 'int',
-  position: 'int',
-  name: 'text',
-  labels: 'json',
-  ready: 'bool',
-  cordoned: 'bool',
-  schedulable: 'bool',
-  gpu_product: 'text',
-  gpu_capacity: 'int',
-  gpu_allocatable: 'int',
-  mig_allocatable: 'int',
-  gpu_requested: 'int',
-  foreign_gpu_requested: 'int',
-  managed_pods: 'int',
-  pool: 'text',
-  taints: 'json',
-  namespace: 'text',
-  uid: 'text',
-  node_name: 'text',
-  phase: 'text',
-  terminating: 'bool',
-  gpu_request: 'int',
-  managed: 'bool',
   algorithm: 'text',
-  owner_kind: 'text',
-  owner_name: 'text',
-  unschedulable: 'bool',
-  created_at: 'text',
+  namespace: 'text',
   pod: 'text',
   utilization: 'float8',
   at: 'text',
@@ -160,11 +121,26 @@ async function insertUnnest(
   }
 }
 
+/** Writes a new `snapshot_contents` row (its two documents); its id. In the caller's transaction. */
+async function insertContents(c: pg.PoolClient, digest: string, snapshot: Snapshot): Promise<unknown> {
+  const { nodes, pods } = contentsDocuments(snapshot);
+  const inserted = await c.query(
+    'INSERT INTO snapshot_contents (digest, nodes, pods) VALUES ($1, $2, $3) RETURNING id',
+    [digest, nodes, pods],
+  );
+  return (inserted.rows[0] as Row).id;
+}
+
 export interface PostgresStoreOptions {
   /** Snapshots kept by `saveSnapshot` (newest first); older ones are deleted. */
   keepSnapshots: number;
   /** Pool size (default 5). */
   maxConnections?: number;
+  /**
+   * Every connection is read-only (`SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY`, sent
+   * before its first query): a write, a migration included, fails with SQLSTATE 25006. Default false.
+   */
+  readOnly?: boolean;
 }
 
 export class PostgresStore implements Store, StatusStore {
@@ -179,6 +155,13 @@ export class PostgresStore implements Store, StatusStore {
     // An idle client that loses its connection (server restart) must not crash the process:
     // the pool drops it and the next query opens a new one, or reports a StoreError.
     this.pool.on('error', () => undefined);
+    // A client runs its queries in order, so this one precedes whatever the caller sends.
+    // (Not `options=-c default_transaction_read_only=on`: an `options` in the URL would replace it.)
+    if (options.readOnly) {
+      this.pool.on('connect', (client) => {
+        client.query('SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY').catch(() => undefined);
+      });
+    }
   }
 
   private async withClient<T>(operation: string, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
@@ -235,6 +218,18 @@ export class PostgresStore implements Store, StatusStore {
     });
   }
 
+  async appliedMigrations(): Promise<number[]> {
+    const rows = await this.query(
+      'appliedMigrations',
+      // to_regclass follows search_path, as the store's own queries do.
+      `SELECT to_regclass('schema_migrations') IS NOT NULL AS present`,
+    );
+    if (rows[0]?.present !== true) return [];
+    return (await this.query('appliedMigrations', 'SELECT id FROM schema_migrations ORDER BY id')).map((r) =>
+      Number(r.id),
+    );
+  }
+
   async close(): Promise<void> {
     try {
       await this.pool.end();
@@ -245,32 +240,20 @@ export class PostgresStore implements Store, StatusStore {
 
   /**
    * Stores a snapshot in one transaction and keeps the newest `keepSnapshots`. Its nodes and pods
-   * are stored once per content digest (`snapshot_contents`, migration 5): a snapshot equal to a
-   * stored one (the usual pass: the cluster did not move) writes only its `snapshots` row. Writers
-   * take turns ({@link SNAPSHOT_LOCK}), so another process's retention cannot delete the contents
-   * between finding and naming them.
+   * are stored once per content digest (`snapshot_contents`, migrations 5 and 6: two JSON
+   * documents, see `contentsDocuments`): a snapshot equal to a stored one (the usual pass: the
+   * cluster did not move) sends only its digest and writes only its `snapshots` row. Writers take
+   * turns ({@link SNAPSHOT_LOCK}), so another process's retention cannot delete the contents
+   * between finding and naming them, and no other writer inserts the same digest meanwhile.
    */
   async saveSnapshot(snapshot: Snapshot): Promise<number> {
     const takenAtMs = toMs('saveSnapshot', 'takenAt', snapshot.takenAt);
     const digest = snapshotContentDigest(snapshot);
     return this.transaction('saveSnapshot', async (c) => {
       await c.query('SELECT pg_advisory_xact_lock($1)', [SNAPSHOT_LOCK]);
-      const contents = (await c.query(CONTENTS_SQL, [digest])).rows[0] as Row;
-      const contentsId = Number(contents.id);
-      if (contents.inserted === true) {
-        await insertUnnest(
-          c,
-          'snapshot_nodes',
-          ['contents_id', 'position', ...NODE_COLUMNS],
-          snapshot.nodes.map((n, i) => [contentsId, i, ...nodeCells(n)]),
-        );
-        await insertUnnest(
-          c,
-          'snapshot_pods',
-          ['contents_id', 'position', ...POD_COLUMNS],
-          snapshot.pods.map((p, i) => [contentsId, i, ...podCells(p)]),
-        );
-      }
+      const found = (await c.query('SELECT id FROM snapshot_contents WHERE digest = $1', [digest]))
+        .rows[0] as Row | undefined;
+      const contentsId = Number(found ? found.id : await insertContents(c, digest, snapshot));
       const head = await c.query(
         'INSERT INTO snapshots (taken_at, taken_at_ms, warnings, contents_id) VALUES ($1, $2, $3, $4) RETURNING id',
         [snapshot.takenAt, takenAtMs, warningsCell(snapshot), contentsId],
@@ -289,31 +272,11 @@ export class PostgresStore implements Store, StatusStore {
     });
   }
 
-  latestSnapshot(): Promise<Snapshot | null> {
-    // One consistent view: a concurrent saveSnapshot's retention cannot delete rows mid-read.
-    return this.transaction(
-      'latestSnapshot',
-      async (c) => {
-        const head = (await c.query(LATEST_SNAPSHOT_SQL)).rows[0] as Row | undefined;
-        if (!head) return null;
-        const nodes = await c.query({
-          text: snapshotChildrenSql('snapshot_nodes', '$1'),
-          values: [head.contents_id],
-          rowMode: 'array',
-        });
-        const pods = await c.query({
-          text: snapshotChildrenSql('snapshot_pods', '$1'),
-          values: [head.contents_id],
-          rowMode: 'array',
-        });
-        return snapshotFromCells(
-          head as { taken_at: unknown; warnings: unknown },
-          nodes.rows as unknown[][],
-          pods.rows as unknown[][],
-        );
-      },
-      'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
-    );
+  async latestSnapshot(): Promise<Snapshot | null> {
+    // One statement, one consistent view: a concurrent saveSnapshot's retention cannot delete the
+    // contents mid-read.
+    const row = (await this.query('latestSnapshot', LATEST_SNAPSHOT_SQL))[0];
+    return row ? snapshotFromRow(row as Parameters<typeof snapshotFromRow>[0]) : null;
   }
 
   async recordBenchmarkRun(run: BenchmarkRun): Promise<void> {

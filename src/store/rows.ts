@@ -105,9 +105,9 @@ export function nodeFromCells(c: unknown[]): NodeInfo {
 /**
  * A digest of what a snapshot stores as contents (its nodes and pods, in order; not `takenAt` nor
  * the warnings, which go in its own `snapshots` row): the key of `snapshot_contents` (migration
- * 5). Snapshots with the same digest share one set of `snapshot_nodes` and `snapshot_pods` rows,
- * so a pass whose cluster did not move writes one `snapshots` row and no node or pod rows.
- * Returns 64 hex characters (SHA-256).
+ * 5). Snapshots with the same digest share one stored copy of their nodes and pods, so a pass
+ * whose cluster did not move writes one `snapshots` row and nothing else. Returns 64 hex
+ * characters (SHA-256).
  */
 export function snapshotContentDigest(snapshot: Pick<Snapshot, 'nodes' | 'pods'>): string {
   // The records as JSON, a slice at a time (one native call per slice; the text stays small).
@@ -126,6 +126,70 @@ export function snapshotContentDigest(snapshot: Pick<Snapshot, 'nodes' | 'pods'>
 
 /** Records per `JSON.stringify` call of {@link snapshotContentDigest}. */
 const DIGEST_SLICE = 100;
+
+/**
+ * A snapshot's nodes and pods as `snapshot_contents` holds them (migration 6): JSON arrays with
+ * one array of cells per record, in {@link NODE_COLUMNS} / {@link POD_COLUMNS} order (labels and
+ * taints as JSON values, not text). Built only when the contents are new (no stored digest).
+ */
+export interface ContentsDocuments {
+  nodes: string;
+  pods: string;
+}
+
+/**
+ * The {@link ContentsDocuments} of a snapshot.
+ * @throws StoreError (`saveSnapshot`) naming the record and column when a field that the row
+ *   tables held NOT NULL (everything but a node's `gpu_product`, `pool` and a pod's `node_name`,
+ *   `algorithm`, `owner_kind`, `owner_name`) is null or missing: such a snapshot is not stored.
+ */
+export function contentsDocuments(snapshot: Pick<Snapshot, 'nodes' | 'pods'>): ContentsDocuments {
+  const nodeCellsList = snapshot.nodes.map(nodeDocumentCells);
+  const podCellsList = snapshot.pods.map(podDocumentCells);
+  requireCells('node', nodeCellsList, NODE_COLUMNS, NULLABLE_NODE_COLUMNS);
+  requireCells('pod', podCellsList, POD_COLUMNS, NULLABLE_POD_COLUMNS);
+  return { nodes: JSON.stringify(nodeCellsList), pods: JSON.stringify(podCellsList) };
+}
+
+const NULLABLE_NODE_COLUMNS: ReadonlySet<string> = new Set(['gpu_product', 'pool']);
+const NULLABLE_POD_COLUMNS: ReadonlySet<string> = new Set([
+  'node_name',
+  'algorithm',
+  'owner_kind',
+  'owner_name',
+]);
+
+/** Throws when a cell of a column outside `nullable` is null or undefined. */
+function requireCells(
+  kind: string,
+  records: readonly unknown[][],
+  columns: readonly string[],
+  nullable: ReadonlySet<string>,
+): void {
+  const required = columns.map((c, i) => (nullable.has(c) ? -1 : i)).filter((i) => i >= 0);
+  for (let r = 0; r < records.length; r++) {
+    for (const i of required) {
+      if (records[r]![i] === null || records[r]![i] === undefined) {
+        throw new StoreError('saveSnapshot', `${kind} ${r}: ${columns[i]} must not be null`);
+      }
+    }
+  }
+}
+
+/** A node's cells in a contents document: {@link nodeCells} with labels and taints as JSON values. */
+function nodeDocumentCells(n: NodeInfo): unknown[] {
+  const cells: unknown[] = nodeCells(n);
+  cells[1] = n.labels;
+  cells[13] = n.taints;
+  return cells;
+}
+
+/** A pod's cells in a contents document: {@link podCells} with its labels as a JSON value. */
+function podDocumentCells(p: PodInfo): unknown[] {
+  const cells: unknown[] = podCells(p);
+  cells[3] = p.labels;
+  return cells;
+}
 
 export const POD_COLUMNS = [
   'namespace',
@@ -187,41 +251,42 @@ export function podFromCells(c: unknown[]): PodInfo {
 }
 
 /**
- * `SELECT` of the nodes or pods of one `snapshot_contents` row (`placeholder`: the dialect's
- * parameter for its id), in stored order, columns in array-mode order.
+ * The newest snapshot (by `taken_at_ms`, then id) with its contents documents, in one statement
+ * (a consistent view without a transaction); the same in both dialects.
  */
-export function snapshotChildrenSql(table: 'snapshot_nodes' | 'snapshot_pods', placeholder: string): string {
-  const columns = table === 'snapshot_nodes' ? NODE_COLUMNS : POD_COLUMNS;
-  return `SELECT ${columns.join(', ')} FROM ${table} WHERE contents_id = ${placeholder} ORDER BY position`;
-}
-
-/** The newest snapshot's row (by `taken_at_ms`, then id), the same in both dialects. */
-export const LATEST_SNAPSHOT_SQL =
-  'SELECT id, taken_at, warnings, contents_id FROM snapshots ORDER BY taken_at_ms DESC, id DESC LIMIT 1';
+export const LATEST_SNAPSHOT_SQL = `SELECT s.taken_at, s.warnings, c.nodes, c.pods
+  FROM snapshots s JOIN snapshot_contents c ON c.id = s.contents_id
+ ORDER BY s.taken_at_ms DESC, s.id DESC LIMIT 1`;
 
 /** Retention: deletes all but the newest `limit` snapshots (`limit`: the dialect's parameter). */
 export const retainSnapshotsSql = (limit: string): string =>
   `DELETE FROM snapshots WHERE id NOT IN (SELECT id FROM snapshots ORDER BY taken_at_ms DESC, id DESC LIMIT ${limit})`;
 
 /**
- * Retention, after {@link retainSnapshotsSql}: deletes the contents no snapshot names any more;
- * their node and pod rows go by ON DELETE CASCADE. The same in both dialects.
+ * Retention, after {@link retainSnapshotsSql}: deletes the contents no snapshot names any more.
+ * The same in both dialects.
  */
 export const DELETE_UNUSED_CONTENTS_SQL = `DELETE FROM snapshot_contents WHERE NOT EXISTS
   (SELECT 1 FROM snapshots s WHERE s.contents_id = snapshot_contents.id)`;
 
-export function snapshotFromCells(
-  head: { taken_at: unknown; warnings: unknown },
-  nodes: unknown[][],
-  pods: unknown[][],
-): Snapshot {
+/**
+ * The snapshot of a {@link LATEST_SNAPSHOT_SQL} row. The documents are JSON text (both dialects
+ * store TEXT); cells read back through {@link nodeFromCells} / {@link podFromCells}, which take
+ * SQLite's 0/1 and JSON's booleans alike.
+ */
+export function snapshotFromRow(row: {
+  taken_at: unknown;
+  warnings: unknown;
+  nodes: unknown;
+  pods: unknown;
+}): Snapshot {
   const snapshot: Snapshot = {
-    takenAt: head.taken_at as string,
-    nodes: nodes.map(nodeFromCells),
-    pods: pods.map(podFromCells),
+    takenAt: row.taken_at as string,
+    nodes: fromJson<unknown[][]>(row.nodes).map(nodeFromCells),
+    pods: fromJson<unknown[][]>(row.pods).map(podFromCells),
   };
-  if (head.warnings !== null && head.warnings !== undefined)
-    snapshot.warnings = fromJson<string[]>(head.warnings);
+  if (row.warnings !== null && row.warnings !== undefined)
+    snapshot.warnings = fromJson<string[]>(row.warnings);
   return snapshot;
 }
 

@@ -1,9 +1,13 @@
 /**
- * The SQLite store (`better-sqlite3`), the default: one file, WAL journal, synchronous calls
- * wrapped in promises. Writes of a snapshot run in one transaction with prepared statements.
+ * The SQLite store, the default: one file, WAL journal, synchronous calls wrapped in promises.
+ * Writes of a snapshot run in one transaction with prepared statements. The driver is `libsql`
+ * (better-sqlite3's API; its compiled SQLite comes as a per-platform npm package, so `npm ci`
+ * needs no compiler and no download from anywhere but the npm registry).
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { pathToFileURL } from 'node:url';
+import Database from 'libsql';
 import type { Snapshot } from '../cluster/types.js';
 import { storeError } from './errors.js';
 import {
@@ -20,21 +24,19 @@ import { migrationSql, pendingMigrations, SCHEMA_MIGRATIONS_DDL } from './migrat
 import {
   BENCHMARK_COLUMNS,
   benchmarkCells,
+  contentsDocuments,
+  snapshotContentDigest,
   benchmarkFromRow,
   type Cell,
   DECISION_COLUMNS,
   decisionCells,
   decisionFromRow,
   groupBy,
-  NODE_COLUMNS,
-  nodeCells,
   nodeEmptinessSql,
   nodeActivityCells,
   upsertNodeActivitySql,
   nodeEmptinessFromRows,
   OLDEST_SNAPSHOT_SQL,
-  POD_COLUMNS,
-  podCells,
   PULL_REQUEST_COLUMNS,
   pullRequestCells,
   pullRequestFromRow,
@@ -42,12 +44,10 @@ import {
   SAMPLE_COLUMNS,
   sampleCells,
   sampleFromRow,
-  snapshotChildrenSql,
-  snapshotContentDigest,
   DELETE_UNUSED_CONTENTS_SQL,
   LATEST_SNAPSHOT_SQL,
   retainSnapshotsSql,
-  snapshotFromCells,
+  snapshotFromRow,
   toMs,
   warningsCell,
 } from './rows.js';
@@ -76,12 +76,14 @@ function insertSql(table: string, columns: readonly string[]): string {
   return `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
 }
 
-/** Rows per multi-row INSERT; × 19 columns stays far below SQLite's 32,766 bound parameters. */
-const INSERT_BATCH = 100;
-
 export interface SqliteStoreOptions {
   /** Snapshots kept by `saveSnapshot` (newest first); older ones are deleted. */
   keepSnapshots: number;
+  /**
+   * Open the file read-only (SQLite's `mode=ro` URI parameter, SQLITE_OPEN_READONLY): every write,
+   * a migration included, fails with SQLITE_READONLY, and the file is never created. Default false.
+   */
+  readOnly?: boolean;
 }
 
 export class SqliteStore implements Store, StatusStore {
@@ -90,20 +92,33 @@ export class SqliteStore implements Store, StatusStore {
   private readonly statements = new Map<string, Database.Statement>();
 
   /**
-   * @param file a path, or `:memory:`. The folder is created when missing.
-   * @throws StoreError (`open`) when the file cannot be opened.
+   * @param file a path, or `:memory:`. Writable: the folder is created when missing. Read-only:
+   *   the file must exist; its journal mode is left as it is.
+   * @throws StoreError (`open`) when the file cannot be opened (read-only: when it does not exist).
    */
   constructor(
     file: string,
     private readonly options: SqliteStoreOptions,
   ) {
     try {
-      if (file !== ':memory:') makeDirs(path.dirname(path.resolve(file)));
-      this.db = new Database(file);
-      if (file !== ':memory:') this.db.pragma('journal_mode = WAL');
+      if (options.readOnly) {
+        if (file === ':memory:' || !existsSync(file)) throw new Error(`no database file at ${file}`);
+        // A URI, so that SQLite opens it read-only; pathToFileURL escapes `?`, `#` and `%` in the path.
+        this.db = new Database(`${pathToFileURL(path.resolve(file)).href}?mode=ro`);
+      } else {
+        if (file !== ':memory:') makeDirs(path.dirname(path.resolve(file)));
+        this.db = new Database(file);
+        if (file !== ':memory:') this.db.pragma('journal_mode = WAL');
+      }
       this.db.pragma('foreign_keys = ON');
       // A second process migrating or writing waits instead of failing with SQLITE_BUSY.
       this.db.pragma('busy_timeout = 10000');
+      // What better-sqlite3, the driver before libsql, compiled in (SQLITE_DEFAULT_WAL_SYNCHRONOUS=1,
+      // SQLITE_DEFAULT_CACHE_SIZE=-16000): in WAL mode NORMAL never corrupts the file (a power
+      // cut may lose the last commits, which the next pass writes again), and a 16 MiB page cache
+      // holds a 50,000-pod snapshot's pages while it is written or read.
+      this.db.pragma('synchronous = NORMAL');
+      this.db.pragma('cache_size = -16000');
     } catch (err) {
       throw storeError('open', err);
     }
@@ -117,27 +132,6 @@ export class SqliteStore implements Store, StatusStore {
       this.statements.set(sql, stmt);
     }
     return stmt;
-  }
-
-  /**
-   * Inserts `count` rows (`row(i)` gives row i's cells in `columns` order), {@link INSERT_BATCH}
-   * rows per statement: 20,000 pods cost 200 statement calls, not 20,000. Runs in the caller's
-   * transaction.
-   */
-  private insertRows(
-    table: string,
-    columns: readonly string[],
-    count: number,
-    row: (i: number) => (string | number | null)[],
-  ): void {
-    const values = `(${columns.map(() => '?').join(', ')})`;
-    const head = `INSERT INTO ${table} (${columns.join(', ')}) VALUES `;
-    for (let start = 0; start < count; start += INSERT_BATCH) {
-      const n = Math.min(INSERT_BATCH, count - start);
-      const cells: (string | number | null)[] = [];
-      for (let i = start; i < start + n; i++) for (const c of row(i)) cells.push(c);
-      this.prepare(head + Array(n).fill(values).join(', ')).run(cells);
-    }
   }
 
   private run<T>(operation: string, fn: () => T): Promise<T> {
@@ -170,6 +164,18 @@ export class SqliteStore implements Store, StatusStore {
     });
   }
 
+  appliedMigrations(): Promise<number[]> {
+    return this.run('appliedMigrations', () => {
+      const table = this.db
+        .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'")
+        .get();
+      if (!table) return [];
+      return (this.db.prepare('SELECT id FROM schema_migrations ORDER BY id').all() as Row[]).map((r) =>
+        Number(r.id),
+      );
+    });
+  }
+
   close(): Promise<void> {
     return this.run('close', () => {
       if (this.db.open) this.db.close();
@@ -178,8 +184,9 @@ export class SqliteStore implements Store, StatusStore {
 
   /**
    * Stores a snapshot in one transaction and keeps the newest `keepSnapshots`. Its nodes and pods
-   * are stored once per content digest (`snapshot_contents`, migration 5): a snapshot equal to a
-   * stored one (the usual pass: the cluster did not move) writes only its `snapshots` row. The
+   * are stored once per content digest (`snapshot_contents`, migrations 5 and 6: two JSON
+   * documents, see `contentsDocuments`): a snapshot equal to a stored one (the usual pass: the
+   * cluster did not move) writes only its `snapshots` row. The
    * transaction takes the write lock first (IMMEDIATE), so another process's retention cannot
    * delete the contents between finding and naming them.
    */
@@ -212,42 +219,24 @@ export class SqliteStore implements Store, StatusStore {
     });
   }
 
-  /** Writes a new `snapshot_contents` row and its node and pod rows; its id. In the caller's transaction. */
+  /** Writes a new `snapshot_contents` row (its two documents); its id. In the caller's transaction. */
   private insertContents(digest: string, snapshot: Snapshot): number {
-    const id = Number(
-      this.prepare('INSERT INTO snapshot_contents (digest) VALUES (?)').run(digest).lastInsertRowid,
+    const { nodes, pods } = contentsDocuments(snapshot);
+    return Number(
+      this.prepare('INSERT INTO snapshot_contents (digest, nodes, pods) VALUES (?, ?, ?)').run(
+        digest,
+        nodes,
+        pods,
+      ).lastInsertRowid,
     );
-    this.insertRows(
-      'snapshot_nodes',
-      ['contents_id', 'position', ...NODE_COLUMNS],
-      snapshot.nodes.length,
-      (i) => [id, i, ...bind(nodeCells(snapshot.nodes[i]!))],
-    );
-    this.insertRows(
-      'snapshot_pods',
-      ['contents_id', 'position', ...POD_COLUMNS],
-      snapshot.pods.length,
-      (i) => [id, i, ...bind(podCells(snapshot.pods[i]!))],
-    );
-    return id;
   }
 
   latestSnapshot(): Promise<Snapshot | null> {
-    return this.run('latestSnapshot', () =>
-      this.db.transaction(() => {
-        const head = this.prepare(LATEST_SNAPSHOT_SQL).get() as Row | undefined;
-        if (!head) return null;
-        const nodes = this.prepare(snapshotChildrenSql('snapshot_nodes', '?'))
-          .raw(true)
-          .all(head.contents_id);
-        const pods = this.prepare(snapshotChildrenSql('snapshot_pods', '?')).raw(true).all(head.contents_id);
-        return snapshotFromCells(
-          head as { taken_at: unknown; warnings: unknown },
-          nodes as unknown[][],
-          pods as unknown[][],
-        );
-      })(),
-    );
+    return this.run('latestSnapshot', () => {
+      const row = this.prepare(LATEST_SNAPSHOT_SQL).get() as
+        Parameters<typeof snapshotFromRow>[0] | undefined;
+      return row ? snapshotFromRow(row) : null;
+    });
   }
 
   recordBenchmarkRun(run: BenchmarkRun): Promise<void> {

@@ -86,13 +86,18 @@ export interface NodeEmptiness {
 }
 
 /**
- * The database. Two implementations share versioned migrations: SQLite (`better-sqlite3`,
- * default, `sqlite:PATH`) and PostgreSQL (`pg`, `postgres://…`). Every method may reject with a
+ * The database. Two implementations share versioned migrations: SQLite (`libsql`, default,
+ * `sqlite:PATH`) and PostgreSQL (`pg`, `postgres://…`). Every method may reject with a
  * `StoreError` naming the operation.
  */
 export interface Store {
-  /** Applies pending migrations; safe to call on every start. */
+  /** Applies pending migrations; safe to call on every start. Fails on a store opened read-only. */
   migrate(): Promise<void>;
+  /**
+   * Ids of the schema migrations recorded in the database (`schema_migrations`), ascending; `[]`
+   * when it has none (a new or empty database). Writes nothing.
+   */
+  appliedMigrations(): Promise<number[]>;
   close(): Promise<void>;
 
   /** Stores a snapshot with its nodes and pods; returns its id. */

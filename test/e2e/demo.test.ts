@@ -8,8 +8,8 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import Database from 'libsql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { runDemo, type DemoResult } from '../../src/demo/scenario.js';
@@ -151,7 +151,8 @@ describe('gpuops demo scenario, final state', () => {
   });
 
   it('reports the invalid spec with its location and never benchmarks or places it', () => {
-    const db = new Database(result.database.slice('sqlite:'.length), { readonly: true });
+    // libsql takes read-only from SQLite's URI parameter (its `readonly` option is ignored).
+    const db = new Database(`${pathToFileURL(result.database.slice('sqlite:'.length)).href}?mode=ro`);
     try {
       const runs = db.prepare('SELECT algorithm, COUNT(*) AS n FROM benchmark_runs GROUP BY algorithm').all();
       expect(runs).toEqual([

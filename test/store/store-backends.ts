@@ -6,8 +6,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import Database from 'libsql';
 import pg from 'pg';
+import { MIGRATIONS, migrationSql, SCHEMA_MIGRATIONS_DDL } from '../../src/store/migrations.js';
 import { startTestPostgres, type TestPostgres } from './postgres-server.js';
 
 export type Row = Record<string, unknown>;
@@ -71,4 +72,20 @@ export function storeBackends(prefix: string): {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Writes the schema as a gpuops that knew migrations 1..`upTo` left it, with its records. */
+export async function schemaAt(backend: StoreBackend, url: string, upTo: number): Promise<void> {
+  const applied = MIGRATIONS.filter((m) => m.id <= upTo);
+  await backend.raw(
+    url,
+    [
+      SCHEMA_MIGRATIONS_DDL,
+      ...applied.map((m) => migrationSql(m, backend.name)),
+      ...applied.map(
+        (m) =>
+          `INSERT INTO schema_migrations (id, name, applied_at) VALUES (${m.id}, '${m.name}', '2026-01-01T00:00:00Z')`,
+      ),
+    ].join(';\n'),
+  );
 }

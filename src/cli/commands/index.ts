@@ -17,6 +17,7 @@ export const COMMANDS: Record<string, () => Promise<{ register: RegisterCommand 
   benchmark: () => import('./benchmark.js'),
   prs: () => import('./prs.js'),
   status: () => import('./status.js'),
+  migrate: () => import('./migrate.js'),
   sim: () => import('./sim.js'),
   replay: () => import('./replay.js'),
 };

@@ -108,7 +108,7 @@ export function register(program: Command): void {
     ) {
       benchmarks = new Map(); // plan is read-only: no database yet means no benchmark yet
     } else {
-      const store = await openStore(settings.database);
+      const store = await openStore(settings.database, { readOnly: true });
       try {
         ({ outcomes: benchmarks, runs: benchmarkRuns } = await storedBenchmarks(repo.algorithms, store));
       } finally {

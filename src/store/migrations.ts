@@ -319,6 +319,22 @@ DROP TABLE snapshot_pods;
 ALTER TABLE contents_pods RENAME TO snapshot_pods;
 `,
   },
+  {
+    id: 6,
+    name: 'node resources, pod requests and start, benchmark GPU product',
+    // What kube-scheduler's NodeResourcesFit judges (issue 23 item 7): a node's allocatable cpu,
+    // memory and pods and what its pods request (JSON: {cpuMillis, memoryBytes, pods}), a pod's
+    // effective cpu/memory requests and its status.startTime (issue 23 item 10); and the GPU
+    // product a benchmark run was measured on (issue 24). Rows stored before have NULL: read back
+    // as 0 requested/allocatable and an unknown start or product.
+    sql: (t) => `
+ALTER TABLE snapshot_nodes ADD COLUMN allocatable ${t.json};
+ALTER TABLE snapshot_nodes ADD COLUMN requested ${t.json};
+ALTER TABLE snapshot_pods ADD COLUMN requests ${t.json};
+ALTER TABLE snapshot_pods ADD COLUMN started_at TEXT;
+ALTER TABLE benchmark_runs ADD COLUMN gpu_product TEXT;
+`,
+  },
 ];
 
 /** The statements of one migration for one dialect. */

@@ -3,7 +3,7 @@
  * arrays in the column order below; booleans and JSON are encoded per dialect by the store.
  */
 import { createHash } from 'node:crypto';
-import type { NodeInfo, PodInfo, Snapshot, Taint } from '../cluster/types.js';
+import type { CpuMemory, NodeInfo, NodeResources, PodInfo, Snapshot, Taint } from '../cluster/types.js';
 import type { Pool } from '../definitions/types.js';
 import { StoreError } from './errors.js';
 import type {
@@ -61,7 +61,11 @@ export const NODE_COLUMNS = [
   'managed_pods',
   'pool',
   'taints',
+  'allocatable',
+  'requested',
 ] as const;
+
+const NO_RESOURCES: NodeResources = { cpuMillis: 0, memoryBytes: 0, pods: 0 };
 
 export function nodeCells(n: NodeInfo): Cell[] {
   return [
@@ -79,6 +83,8 @@ export function nodeCells(n: NodeInfo): Cell[] {
     n.managedPods,
     n.pool,
     JSON.stringify(n.taints),
+    JSON.stringify(n.allocatable),
+    JSON.stringify(n.requested),
   ];
 }
 
@@ -99,6 +105,8 @@ export function nodeFromCells(c: unknown[]): NodeInfo {
     managedPods: Number(c[11]),
     pool: (c[12] as Pool | null) ?? null,
     taints: fromJson<Taint[]>(c[13]),
+    allocatable: c[14] == null ? { ...NO_RESOURCES } : fromJson<NodeResources>(c[14]),
+    requested: c[15] == null ? { ...NO_RESOURCES } : fromJson<NodeResources>(c[15]),
   };
 }
 
@@ -143,6 +151,8 @@ export const POD_COLUMNS = [
   'owner_name',
   'unschedulable',
   'created_at',
+  'requests',
+  'started_at',
 ] as const;
 
 export function podCells(p: PodInfo): Cell[] {
@@ -162,6 +172,8 @@ export function podCells(p: PodInfo): Cell[] {
     p.owner?.name ?? null,
     p.unschedulable,
     p.createdAt,
+    JSON.stringify(p.requests),
+    p.startedAt,
   ];
 }
 
@@ -183,6 +195,8 @@ export function podFromCells(c: unknown[]): PodInfo {
     owner: ownerKind === null ? null : { kind: ownerKind, name: c[12] as string },
     unschedulable: fromBool(c[13]),
     createdAt: c[14] as string,
+    requests: c[15] == null ? { cpuMillis: 0, memoryBytes: 0 } : fromJson<CpuMemory>(c[15]),
+    startedAt: (c[16] as string | null) ?? null,
   };
 }
 
@@ -242,6 +256,7 @@ export const BENCHMARK_COLUMNS = [
   'started_at_ms',
   'finished_at',
   'message',
+  'gpu_product',
 ] as const;
 
 export function benchmarkCells(b: BenchmarkRun): Cell[] {
@@ -257,6 +272,7 @@ export function benchmarkCells(b: BenchmarkRun): Cell[] {
     toMs('recordBenchmarkRun', 'startedAt', b.startedAt),
     b.finishedAt,
     b.message,
+    b.gpuProduct ?? null,
   ];
 }
 
@@ -272,6 +288,7 @@ export function benchmarkFromRow(r: Row): BenchmarkRun {
     startedAt: r.started_at as string,
     finishedAt: (r.finished_at as string | null) ?? null,
     message: r.message as string,
+    gpuProduct: (r.gpu_product as string | null) ?? null,
   };
 }
 

@@ -309,6 +309,7 @@ describe.each([sqliteBackend(), postgresBackend()])('Store on $name', (backend) 
         durationSeconds: null,
         finishedAt: null,
         node: null,
+        gpuProduct: null,
         message: 'Job exceeded activeDeadlineSeconds (3600 s)',
       });
       for (const r of [r2, r3, r1]) await store.recordBenchmarkRun(r);
@@ -540,6 +541,7 @@ function benchmarkRun(over: Partial<BenchmarkRun>): BenchmarkRun {
     status: 'Succeeded',
     durationSeconds: 42.5,
     node: 'gpu-a100-01',
+    gpuProduct: 'NVIDIA-A100-SXM4-80GB',
     jobName: 'gpuops-bench-resnet50-infer-1a2b3c4d',
     startedAt: at(0),
     finishedAt: at(43),

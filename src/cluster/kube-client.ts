@@ -96,6 +96,18 @@ export interface KubeClient {
   listReplicaSets(opts?: ListOptions): Promise<V1ReplicaSet[]>;
   /** Every autoscaling/v2 HorizontalPodAutoscaler of every namespace, page by page. @throws KubeApiError */
   listHorizontalPodAutoscalers(opts?: ListOptions): Promise<V2HorizontalPodAutoscaler[]>;
+  /**
+   * Any collection (`/api/v1/nodes`, `/apis/autoscaling/v2/horizontalpodautoscalers`) as plain JSON,
+   * handed to `sink` page by page as `listPods` pages are; resolves with the list's
+   * `metadata.resourceVersion` (the version a watch resumes from). `operation` names the list in
+   * errors (`list pods`). @throws KubeApiError
+   */
+  listPages(
+    operation: string,
+    apiPath: string,
+    sink: PageSink<unknown>,
+    opts?: ListOptions,
+  ): Promise<{ resourceVersion: string }>;
 }
 
 /** Receives a list page by page (see {@link KubeClient.streamPods}). */
@@ -107,7 +119,7 @@ export interface PageSink<T> {
 
 interface Page<T> {
   items: T[];
-  metadata?: { _continue?: string };
+  metadata?: { _continue?: string; resourceVersion?: string };
 }
 
 /**
@@ -147,23 +159,26 @@ export function createKubeClient(kc: KubeConfig, options: KubeClientOptions = {}
     }
   }
 
+  /** Pages of one list into `sink`; resolves with the list's resourceVersion (its first page's). */
   async function eachPage<T>(
     operation: string,
     page: (cont: string | undefined, agents?: PageAgents) => Promise<Page<T>>,
     sink: PageSink<T>,
-  ): Promise<void> {
+  ): Promise<string> {
     const agents = new PageAgents();
     try {
       for (let restart = 0; ; restart++) {
         if (restart > 0) sink.restart();
         let cont: string | undefined;
+        let resourceVersion: string | undefined;
         try {
           do {
             const p = await call(operation, () => page(cont, agents));
+            resourceVersion ??= p.metadata?.resourceVersion ?? '';
             sink.page(p.items ?? []);
             cont = p.metadata?._continue || undefined;
           } while (cont);
-          return;
+          return resourceVersion;
         } catch (err) {
           if (err instanceof KubeApiError && err.status === 410 && restart === 0) continue;
           throw err;
@@ -197,11 +212,20 @@ export function createKubeClient(kc: KubeConfig, options: KubeClientOptions = {}
         getPage<V1Node>(kc, '/api/v1/nodes', pageSize, cont, opts, agents),
       ),
     listPods: (opts = {}) => listAll('list pods', podPage(opts)),
-    streamPods: (sink, opts = {}) => eachPage('list pods', podPage(opts), sink),
+    streamPods: async (sink, opts = {}) => {
+      await eachPage('list pods', podPage(opts), sink);
+    },
     listReplicaSets: (opts = {}) =>
       listAll('list replicasets', (cont, agents) =>
         getPage<V1ReplicaSet>(kc, '/apis/apps/v1/replicasets', pageSize, cont, opts, agents),
       ),
+    listPages: async (operation, apiPath, sink, opts = {}) => ({
+      resourceVersion: await eachPage(
+        operation,
+        (cont, agents) => getPage<unknown>(kc, apiPath, pageSize, cont, opts, agents),
+        sink,
+      ),
+    }),
     listHorizontalPodAutoscalers: (opts = {}) =>
       listAll('list horizontalpodautoscalers', (cont) =>
         autoscaling.listHorizontalPodAutoscalerForAllNamespaces({
@@ -277,8 +301,14 @@ async function getPage<T>(
     res.headers.forEach((value, name) => (headers[name] = value));
     throw new ApiException(res.status, `HTTP ${res.status}`, text, headers);
   }
-  const list = JSON.parse(text) as { items?: T[]; metadata?: { continue?: string } };
-  return { items: list.items ?? [], metadata: { _continue: list.metadata?.continue } };
+  const list = JSON.parse(text) as {
+    items?: T[];
+    metadata?: { continue?: string; resourceVersion?: string };
+  };
+  return {
+    items: list.items ?? [],
+    metadata: { _continue: list.metadata?.continue, resourceVersion: list.metadata?.resourceVersion },
+  };
 }
 
 function selectors(opts: ListOptions): ListOptions {

@@ -93,6 +93,7 @@ export interface SnapshotOptions {
  *
  * @param nodes a list of Nodes, or a NodeList (`{items}`)
  * @param pods  a list of Pods, or a PodList (`{items}`)
+ * @param replicaSets a list of ReplicaSets, or a ReplicaSetList; absent: not read
  */
 export function buildSnapshot(
   nodes: NodeInput[] | { items: NodeInput[] },
@@ -126,10 +127,9 @@ export interface SnapshotBuilder {
 
 /** A {@link SnapshotBuilder} (pure: the caller passes `now`, recorded as `takenAt`). */
 export function createSnapshotBuilder(now: Date, options: SnapshotOptions = {}): SnapshotBuilder {
-  const poolLabel = options.poolLabel ?? DEFAULT_POOL_LABEL;
   const quantities = new Map<string, number>();
   // Pod warnings come before node warnings, whatever order the parts arrive in.
-  let podCtx: Ctx = { warnings: [], quantities };
+  let podCtx: ReduceContext = { warnings: [], quantities };
   let podInfos: PodInfo[] = [];
   const nodes: NodeInput[] = [];
   let replicaSets: ReplicaSetInfo[] | undefined;
@@ -138,28 +138,74 @@ export function createSnapshotBuilder(now: Date, options: SnapshotOptions = {}):
       for (const n of more) nodes.push(n);
     },
     addPods: (more) => {
-      for (const p of more) podInfos.push(toPodInfo(p, podCtx));
+      for (const p of more) podInfos.push(reducePod(p, podCtx));
     },
     addReplicaSets: (more) => {
       replicaSets ??= [];
-      for (const rs of more) replicaSets.push(toReplicaSetInfo(rs));
+      for (const rs of more) replicaSets.push(reduceReplicaSet(rs));
     },
     resetPods: () => {
       podInfos = [];
       podCtx = { warnings: [], quantities };
     },
     build: () => {
-      const usage = nodeUsage(podInfos);
-      const nodeCtx: Ctx = { warnings: [], quantities };
-      const nodeInfos = nodes.map((n) => toNodeInfo(n, poolLabel, usage, nodeCtx));
-      nodeInfos.sort((a, b) => compareNames(a.name, b.name));
-      const snapshot: Snapshot = { takenAt: now.toISOString(), nodes: nodeInfos, pods: podInfos };
-      if (replicaSets) snapshot.replicaSets = replicaSets;
+      const nodeCtx: ReduceContext = { warnings: [], quantities };
+      const records = nodes.map((n) => reduceNode(n, nodeCtx));
       const warnings = [...podCtx.warnings, ...nodeCtx.warnings];
-      if (warnings.length > 0) snapshot.warnings = warnings;
-      return snapshot;
+      return assembleSnapshot(records, podInfos, warnings, now, options, replicaSets);
     },
   };
+}
+
+/**
+ * A Node reduced to what a snapshot reads of it: {@link NodeInfo} before the pods bound to it are
+ * counted and before the pool label is read (both are the snapshot's). What the watch-driven
+ * cluster cache keeps per Node.
+ */
+export interface NodeRecord {
+  name: string;
+  labels: Record<string, string>;
+  ready: boolean;
+  cordoned: boolean;
+  gpuCapacity: number;
+  gpuAllocatable: number;
+  migAllocatable: number;
+  /** `status.allocatable` cpu (millicores), memory (bytes) and pods; absent ones 0. */
+  allocatable: NodeResources;
+  taints: Taint[];
+}
+
+/**
+ * Where reductions put what they could not read: `warnings` (one line per unparseable quantity,
+ * naming object and field) and the quantities parsed so far (the same few strings, "1", "8",
+ * repeat across thousands of objects). One context may serve many objects.
+ */
+export interface ReduceContext {
+  warnings: string[];
+  quantities: Map<string, number>;
+}
+
+/**
+ * The snapshot of reduced Nodes and Pods (pure). Pods are taken in the order given (the list
+ * order: `namespace/name`), nodes come out sorted by name; `warnings` as given (pods' first).
+ * `replicaSets`, when given, are carried as they are (absent: not read).
+ */
+export function assembleSnapshot(
+  nodes: readonly NodeRecord[],
+  pods: PodInfo[],
+  warnings: string[],
+  now: Date,
+  options: SnapshotOptions = {},
+  replicaSets?: ReplicaSetInfo[],
+): Snapshot {
+  const poolLabel = options.poolLabel ?? DEFAULT_POOL_LABEL;
+  const usage = nodeUsage(pods);
+  const nodeInfos = nodes.map((n) => toNodeInfo(n, poolLabel, usage.get(n.name)));
+  nodeInfos.sort((a, b) => compareNames(a.name, b.name));
+  const snapshot: Snapshot = { takenAt: now.toISOString(), nodes: nodeInfos, pods };
+  if (replicaSets) snapshot.replicaSets = replicaSets;
+  if (warnings.length > 0) snapshot.warnings = warnings;
+  return snapshot;
 }
 
 /** What the pods bound to one node hold there. */
@@ -203,69 +249,84 @@ function compareNames(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function toNodeInfo(node: NodeInput, poolLabel: string, usage: Map<string, Usage>, ctx: Ctx): NodeInfo {
+/**
+ * Reduces a Node (pure): Ready condition, `spec.unschedulable`, taints, labels (a copy), GPUs and
+ * MIG slices allocatable, GPU capacity, allocatable cpu, memory and pods. With MIG's single
+ * strategy (`migSingleProfile`) the `nvidia.com/gpu` are MIG devices: counted as MIG slices, whole
+ * GPUs 0. Unparseable quantities count as 0 and go to `ctx.warnings`.
+ */
+export function reduceNode(node: NodeInput, ctx: ReduceContext): NodeRecord {
   const name = node.metadata?.name ?? '';
   const where = `Node ${name}`;
   const labels = { ...(node.metadata?.labels ?? {}) };
   const allocatable = node.status?.allocatable ?? {};
   const capacity = node.status?.capacity ?? {};
   const field = (of: 'allocatable' | 'capacity', resource: string) => `status.${of}["${resource}"]`;
+  const alloc = (resource: string) =>
+    parseQuantity(allocatable[resource], where, field('allocatable', resource), ctx);
   let migAllocatable = 0;
-  for (const [resource, q] of Object.entries(allocatable)) {
-    if (resource.startsWith(MIG_RESOURCE_PREFIX)) {
-      migAllocatable += parseQuantity(q, where, field('allocatable', resource), ctx);
-    }
+  for (const resource of Object.keys(allocatable)) {
+    if (resource.startsWith(MIG_RESOURCE_PREFIX)) migAllocatable += alloc(resource);
   }
   let gpuCapacity = parseQuantity(capacity[GPU_RESOURCE], where, field('capacity', GPU_RESOURCE), ctx);
-  let gpuAllocatable = parseQuantity(
-    allocatable[GPU_RESOURCE],
-    where,
-    field('allocatable', GPU_RESOURCE),
-    ctx,
-  );
+  let gpuAllocatable = alloc(GPU_RESOURCE);
   if (migSingleProfile(labels) !== null) {
     // MIG single strategy: every `nvidia.com/gpu` is a MIG device, never a whole GPU.
     migAllocatable += gpuAllocatable;
     gpuCapacity = 0;
     gpuAllocatable = 0;
   }
-  const taints: Taint[] = (node.spec?.taints ?? []).map((t) => ({
-    key: t.key,
-    ...(t.value !== undefined && t.value !== null ? { value: t.value } : {}),
-    effect: t.effect as Taint['effect'],
-  }));
-  const cordoned = node.spec?.unschedulable === true;
-  const ready = (node.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
-  const u = usage.get(name);
-  const pool = labels[poolLabel];
   return {
     name,
     labels,
-    ready,
-    cordoned,
-    schedulable: !cordoned && noNewPodsTaints(taints, poolLabel).length === 0,
-    gpuProduct: labels[GPU_PRODUCT_LABEL] ?? null,
+    ready: (node.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True'),
+    cordoned: node.spec?.unschedulable === true,
     gpuCapacity,
     gpuAllocatable,
     migAllocatable,
     allocatable: {
-      cpuMillis: Math.round(parseQuantity(allocatable.cpu, where, field('allocatable', 'cpu'), ctx) * 1000),
-      memoryBytes: Math.floor(parseQuantity(allocatable.memory, where, field('allocatable', 'memory'), ctx)),
-      pods: Math.floor(parseQuantity(allocatable.pods, where, field('allocatable', 'pods'), ctx)),
+      cpuMillis: Math.round(alloc('cpu') * 1000),
+      memoryBytes: Math.floor(alloc('memory')),
+      pods: Math.floor(alloc('pods')),
     },
+    taints: (node.spec?.taints ?? []).map((t) => ({
+      key: t.key,
+      ...(t.value !== undefined && t.value !== null ? { value: t.value } : {}),
+      effect: t.effect as Taint['effect'],
+    })),
+  };
+}
+
+function toNodeInfo(n: NodeRecord, poolLabel: string, u: Usage | undefined): NodeInfo {
+  const pool = n.labels[poolLabel];
+  return {
+    name: n.name,
+    labels: n.labels,
+    ready: n.ready,
+    cordoned: n.cordoned,
+    schedulable: !n.cordoned && noNewPodsTaints(n.taints, poolLabel).length === 0,
+    gpuProduct: n.labels[GPU_PRODUCT_LABEL] ?? null,
+    gpuCapacity: n.gpuCapacity,
+    gpuAllocatable: n.gpuAllocatable,
+    migAllocatable: n.migAllocatable,
+    allocatable: n.allocatable,
     requested: u?.requested ?? { cpuMillis: 0, memoryBytes: 0, pods: 0 },
     gpuRequested: u?.gpus ?? 0,
     foreignGpuRequested: u?.foreignGpus ?? 0,
     managedPods: u?.managed ?? 0,
     pool: pool !== undefined && (POOLS as readonly string[]).includes(pool) ? (pool as Pool) : null,
-    taints,
+    taints: n.taints,
   };
 }
 
 const NO_CONDITIONS: never[] = [];
 const POD_PHASES = new Set(['Pending', 'Running', 'Succeeded', 'Failed']);
 
-function toPodInfo(pod: PodInput, ctx: Ctx): PodInfo {
+/**
+ * Reduces a Pod to its {@link PodInfo} (pure): a few fields, not the object. Unparseable
+ * quantities count as 0 and go to `ctx.warnings`.
+ */
+export function reducePod(pod: PodInput, ctx: ReduceContext): PodInfo {
   const ns = pod.metadata?.namespace ?? '';
   const name = pod.metadata?.name ?? '';
   // Shared with the input object (50,000 pods: no copy); the snapshot is read-only data.
@@ -307,7 +368,12 @@ function controllerOf<T extends { kind: string; name: string; controller?: boole
 
 const DEPLOYMENT_REVISION = 'deployment.kubernetes.io/revision';
 
-function toReplicaSetInfo(rs: ReplicaSetInput): ReplicaSetInfo {
+/**
+ * Reduces a ReplicaSet (pure): its controller owner (the Deployment), the Deployment revision it
+ * holds (`deployment.kubernetes.io/revision`) and `spec.replicas` (1 when absent, the API default).
+ * What the watch-driven cluster cache keeps per ReplicaSet.
+ */
+export function reduceReplicaSet(rs: ReplicaSetInput): ReplicaSetInfo {
   const owner = controllerOf(rs.metadata?.ownerReferences);
   const revision = Number(rs.metadata?.annotations?.[DEPLOYMENT_REVISION]);
   return {
@@ -332,12 +398,12 @@ export function effectiveGpuRequest(pod: PodInput, warnings: string[] = []): num
   return podGpus(pod, { warnings, quantities: new Map() });
 }
 
-function podGpus(pod: PodInput, ctx: Ctx): number {
+function podGpus(pod: PodInput, ctx: ReduceContext): number {
   return effectiveRequest(pod.spec, GPU_RESOURCE, podReader(pod, ctx));
 }
 
 /** Reads a pod's quantities: the same strings ("1", "4", "16Gi") repeat, so no message is built for a known one. */
-function podReader(pod: PodInput, ctx: Ctx): (q: string, field: string) => number {
+function podReader(pod: PodInput, ctx: ReduceContext): (q: string, field: string) => number {
   return (q, field) => {
     const v = ctx.quantities.get(q);
     if (v !== undefined) return v; // hot path: no message strings built
@@ -346,16 +412,7 @@ function podReader(pod: PodInput, ctx: Ctx): (q: string, field: string) => numbe
   };
 }
 
-/**
- * What one build collects: warnings, and parsed quantities (the same few strings, "1", "8", repeat
- * across thousands of objects).
- */
-interface Ctx {
-  warnings: string[];
-  quantities: Map<string, number>;
-}
-
-function parseQuantity(q: string | undefined, where: string, field: string, ctx: Ctx): number {
+function parseQuantity(q: string | undefined, where: string, field: string, ctx: ReduceContext): number {
   if (q === undefined || q === null || q === '') return 0;
   const cached = ctx.quantities.get(q);
   if (cached !== undefined) return cached;

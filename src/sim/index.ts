@@ -16,11 +16,12 @@ import { OpenApiDocs } from './openapi.js';
 import { checkNamespaceExists, RbacGate, type SimRbac } from './rbac.js';
 import { MemoryStore } from './store.js';
 import type { SimClock, SimController, SimStore } from './types.js';
-import { WatchHub } from './watch.js';
+import { WatchHub, type WatchFaults } from './watch.js';
 
 export type { KubeObject, Resource, SimClock, SimController, SimStore, WatchEvent } from './types.js';
 export { SimApiError } from './types.js';
 export type { AccessRecord, SimRbac } from './rbac.js';
+export type { WatchFaults } from './watch.js';
 
 /**
  * An extra HTTP route: returns true when it handled the request (it must then answer it).
@@ -53,6 +54,11 @@ export interface SimClusterOptions {
   rbac?: boolean;
   /** Refuse creating objects in a namespace that does not exist, as the API server does; default off. */
   namespaceLifecycle?: boolean;
+  /**
+   * Real seconds between BOOKMARK events on watches that ask for them (`allowWatchBookmarks=true`);
+   * default 60, about what the API server's watch cache sends.
+   */
+  watchBookmarkSeconds?: number;
 }
 
 /** A running simulated cluster. */
@@ -68,6 +74,8 @@ export interface SimCluster {
   requests(): { total: number; byVerb: Record<string, number> };
   /** Warnings from loading the dumps (one per item that could not be loaded). */
   loadErrors: string[];
+  /** Faults injected into open watch streams: cut, silenced, history compacted, a bookmark now. */
+  watchFaults: WatchFaults;
   /** With `rbac: true`: ServiceAccount tokens and the record of their requests. */
   rbac?: SimRbac;
   /** Kubeconfig YAML that authenticates with `token` (e.g. a ServiceAccount's from `rbac.issueToken`). */
@@ -88,7 +96,10 @@ export async function startSimCluster(opts: SimClusterOptions = {}): Promise<Sim
   const clock = new ScaledClock(opts.speed ?? 1);
   const store = new MemoryStore(() => clock.now());
   const gc = new GarbageCollector(store);
-  const watch = new WatchHub(store);
+  const watch = new WatchHub(
+    store,
+    opts.watchBookmarkSeconds === undefined ? undefined : opts.watchBookmarkSeconds * 1000,
+  );
   ensureNamespace(store, 'default');
   ensureNamespace(store, 'kube-system');
   const loadErrors = [
@@ -197,6 +208,7 @@ export async function startSimCluster(opts: SimClusterOptions = {}): Promise<Sim
     store,
     clock,
     loadErrors,
+    watchFaults: watch.faults(),
     ...(gate ? { rbac: gate } : {}),
     kubeconfig: () => renderKubeconfig(url),
     kubeconfigWithToken: (token, namespace) => renderKubeconfig(url, namespace, token),

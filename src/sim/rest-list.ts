@@ -105,6 +105,7 @@ export function serveWatch(
     fields,
     resourceVersion: url.searchParams.get('resourceVersion') ?? undefined,
     timeoutSeconds: timeout ? Number(timeout) : undefined,
+    allowWatchBookmarks: url.searchParams.get('allowWatchBookmarks') === 'true',
     present,
   });
 }

@@ -650,6 +650,57 @@ describe('watch resumption', () => {
   });
 });
 
+describe('watch faults and bookmarks', () => {
+  it('sends BOOKMARK events (the current resourceVersion, no object) only to watches that ask', async () => {
+    const asked: [string, unknown][] = [];
+    const plain: string[] = [];
+    const a = await new k8s.Watch(kc).watch(
+      '/api/v1/nodes',
+      { allowWatchBookmarks: true, resourceVersion: sim.store.resourceVersion() },
+      (type: string, obj: unknown) => asked.push([type, obj]),
+      () => {},
+    );
+    const b = await new k8s.Watch(kc).watch(
+      '/api/v1/nodes',
+      { resourceVersion: sim.store.resourceVersion() },
+      (type: string) => plain.push(type),
+      () => {},
+    );
+    await until('two open streams', () => sim.watchFaults.open() >= 2);
+    expect(sim.watchFaults.bookmark()).toBe(1);
+    await until('the bookmark', () => asked.length >= 1);
+    a.abort();
+    b.abort();
+    expect(asked).toEqual([
+      [
+        'BOOKMARK',
+        { kind: 'Node', apiVersion: 'v1', metadata: { resourceVersion: sim.store.resourceVersion() } },
+      ],
+    ]);
+    expect(plain).toEqual([]);
+  });
+
+  it('after compaction a watch resuming from an older version gets 410; from the current one it does not', async () => {
+    const old = sim.store.resourceVersion();
+    await core.createNamespace({ body: { metadata: { name: 'compacted' } } });
+    sim.watchFaults.compact();
+    const events = (rv: string) =>
+      new Promise<string[]>((resolve) => {
+        const seen: string[] = [];
+        void new k8s.Watch(kc)
+          .watch(
+            '/api/v1/namespaces',
+            { resourceVersion: rv },
+            (type: string) => seen.push(type),
+            () => resolve(seen),
+          )
+          .then((req) => setTimeout(() => req.abort(), 300));
+      });
+    expect(await events(old)).toEqual(['ERROR']);
+    expect(await events(sim.store.resourceVersion())).toEqual([]);
+  });
+});
+
 describe('informer', () => {
   it('lists then watches pods through the client-node informer', async () => {
     const path = '/api/v1/namespaces/informed/pods';

@@ -172,6 +172,14 @@ function legacySnapshotSql(dialect: 'sqlite' | 'postgres', id: number, snapshot:
   const warnings = snapshot.warnings === undefined ? null : JSON.stringify(snapshot.warnings);
   return `INSERT INTO snapshots (id, taken_at, taken_at_ms, warnings)
       VALUES (${id}, ${lit(snapshot.takenAt)}, ${Date.parse(snapshot.takenAt)}, ${lit(warnings)});
-    ${rows('snapshot_nodes', NODE_COLUMNS_5, snapshot.nodes.map((n) => nodeCells(n).slice(0, NODE_COLUMNS_5.length)))}
-    ${rows('snapshot_pods', POD_COLUMNS_5, snapshot.pods.map((p) => podCells(p).slice(0, POD_COLUMNS_5.length)))}`;
+    ${rows(
+      'snapshot_nodes',
+      NODE_COLUMNS_5,
+      snapshot.nodes.map((n) => nodeCells(n).slice(0, NODE_COLUMNS_5.length)),
+    )}
+    ${rows(
+      'snapshot_pods',
+      POD_COLUMNS_5,
+      snapshot.pods.map((p) => podCells(p).slice(0, POD_COLUMNS_5.length)),
+    )}`;
 }

@@ -1,0 +1,241 @@
+/**
+ * The watch-driven cluster cache of `gpuops run`: what a pass reads of the cluster — Nodes, live
+ * Pods, ReplicaSets (which Deployment owns which pods) and the HorizontalPodAutoscalers gpuops
+ * generated — listed once and then kept by watches
+ * (one {@link Reflector} each), as the HPA controller and controller-runtime keep theirs. A pass
+ * reads memory: `snapshot(now)` is the same {@link Snapshot} a fresh list gives
+ * (`readSnapshot`), and no Kubernetes request is made for it.
+ *
+ * A pass never decides on records that are not known to be right: `snapshot` throws
+ * {@link ClusterCacheNotSyncedError} naming the resource and why (not listed yet, relisting after
+ * 410 Gone, or its watch disconnected for longer than the stall bound).
+ */
+import type {
+  KubeConfig,
+  V1Node,
+  V1Pod,
+  V1ReplicaSet,
+  V2HorizontalPodAutoscaler,
+} from '@kubernetes/client-node';
+import type { KubeClient } from './kube-client.js';
+import { LIVE_PODS_FIELD_SELECTOR } from './read-snapshot.js';
+import { Reflector, type ReflectorOptions, type ReflectorState } from './reflector.js';
+import {
+  ALGORITHM_LABEL,
+  MANAGED_BY_LABEL,
+  MANAGED_BY_VALUE,
+  assembleSnapshot,
+  reduceNode,
+  reducePod,
+  reduceReplicaSet,
+  type NodeRecord,
+  type ReduceContext,
+  type SnapshotOptions,
+} from './snapshot.js';
+import type { HpaStatus } from './source.js';
+import type { PodInfo, ReplicaSetInfo, Snapshot } from './types.js';
+
+/** A record and the warnings its reduction gave (rare: an unparseable quantity). */
+type Warned<T> = T | { record: T; warnings: string[] };
+
+/** One HorizontalPodAutoscaler gpuops generated, reduced. */
+interface HpaRecord {
+  algorithm: string;
+  status: HpaStatus;
+}
+
+/** Raised by {@link ClusterCache.snapshot} while a resource is not known to be current. */
+export class ClusterCacheNotSyncedError extends Error {
+  constructor(
+    message: string,
+    /** The resources that are not synced, with their state. */
+    readonly resources: ReflectorState[],
+  ) {
+    super(message);
+    this.name = 'ClusterCacheNotSyncedError';
+  }
+}
+
+/** Options of {@link createClusterCache}. Durations in seconds. */
+export interface ClusterCacheOptions {
+  kc: KubeConfig;
+  /** Lists pages (`createKubeClient(kc)`). */
+  client: Pick<KubeClient, 'listPages'>;
+  /** See {@link ReflectorOptions.stallSeconds}; also how long a watch may stay disconnected before a pass refuses the cache. Default 120. */
+  stallSeconds?: number;
+  backoff?: ReflectorOptions<unknown>['backoff'];
+  watchTimeoutSeconds?: () => number;
+  /** Each applied event, by resource (latency and rate figures, metrics). */
+  onEvent?: (resource: string, type: 'ADDED' | 'MODIFIED' | 'DELETED', key: string) => void;
+  onError?: (resource: string, what: 'list' | 'watch', message: string) => void;
+  now?: () => number;
+}
+
+/** The cache of a running controller (see the module comment). */
+export interface ClusterCache {
+  /** Starts every list and watch in the background. */
+  start(): void;
+  /** Resolves once every resource has synced (or after `timeoutSeconds`: false then). */
+  waitForSync(timeoutSeconds: number): Promise<boolean>;
+  /**
+   * The snapshot of the records now (no request). The same arrays come back while nothing changed
+   * (read-only). @throws ClusterCacheNotSyncedError
+   */
+  snapshot(now: Date, options?: SnapshotOptions): Snapshot;
+  /** Status of the HPAs gpuops generated, by algorithm. @throws ClusterCacheNotSyncedError */
+  hpaStates(): Map<string, HpaStatus>;
+  /** Each resource's state (metrics, status page). */
+  state(): ReflectorState[];
+  /** True when every resource is synced and connected (or disconnected within the stall bound). */
+  synced(): boolean;
+  stop(): Promise<void>;
+}
+
+function unwrap<T>(w: Warned<T>): T {
+  return typeof w === 'object' && w !== null && 'warnings' in w ? w.record : (w as T);
+}
+
+/** A reducer keeping the warnings of each object beside its record (a shared quantity memo). */
+function reducer<I, T>(reduce: (input: I, ctx: ReduceContext) => T): (o: unknown) => Warned<T> {
+  const quantities = new Map<string, number>();
+  return (o) => {
+    if (quantities.size > 1000) quantities.clear(); // bounded: a few strings ("1", "8") repeat
+    const ctx: ReduceContext = { warnings: [], quantities };
+    const record = reduce(o as I, ctx);
+    return ctx.warnings.length > 0 ? { record, warnings: ctx.warnings } : record;
+  };
+}
+
+function hpaRecord(o: unknown): HpaRecord | undefined {
+  const h = o as V2HorizontalPodAutoscaler;
+  const algorithm = h.metadata?.labels?.[ALGORITHM_LABEL];
+  if (!algorithm) return undefined;
+  return {
+    algorithm,
+    status: {
+      currentReplicas: h.status?.currentReplicas ?? 0,
+      desiredReplicas: h.status?.desiredReplicas ?? 0,
+      maxReplicas: h.spec?.maxReplicas ?? 0,
+    },
+  };
+}
+
+/** Builds the cache (not started). */
+export function createClusterCache(o: ClusterCacheOptions): ClusterCache {
+  const now = o.now ?? Date.now;
+  const stallSeconds = o.stallSeconds ?? 120;
+  const common = (resource: string) => ({
+    kc: o.kc,
+    client: o.client,
+    resource,
+    stallSeconds,
+    ...(o.backoff ? { backoff: o.backoff } : {}),
+    ...(o.watchTimeoutSeconds ? { watchTimeoutSeconds: o.watchTimeoutSeconds } : {}),
+    onEvent: (type: 'ADDED' | 'MODIFIED' | 'DELETED', key: string) => o.onEvent?.(resource, type, key),
+    onError: (what: 'list' | 'watch', message: string) => o.onError?.(resource, what, message),
+    now,
+  });
+  const nodes = new Reflector<Warned<NodeRecord>>({
+    ...common('nodes'),
+    path: '/api/v1/nodes',
+    reduce: reducer<V1Node, NodeRecord>(reduceNode),
+  });
+  const pods = new Reflector<Warned<PodInfo>>({
+    ...common('pods'),
+    path: '/api/v1/pods',
+    fieldSelector: LIVE_PODS_FIELD_SELECTOR,
+    reduce: reducer<V1Pod, PodInfo>(reducePod),
+  });
+  const replicaSets = new Reflector<ReplicaSetInfo>({
+    ...common('replicasets'),
+    path: '/apis/apps/v1/replicasets',
+    reduce: (o) => reduceReplicaSet(o as V1ReplicaSet),
+  });
+  const hpas = new Reflector<HpaRecord>({
+    ...common('horizontalpodautoscalers'),
+    path: '/apis/autoscaling/v2/horizontalpodautoscalers',
+    labelSelector: `${MANAGED_BY_LABEL}=${MANAGED_BY_VALUE}`,
+    reduce: hpaRecord,
+  });
+  const all = [nodes, pods, replicaSets, hpas] as Reflector<unknown>[];
+
+  /** Why a resource cannot be read now, or null. */
+  const notCurrent = (s: ReflectorState): string | null => {
+    if (!s.synced) {
+      if (s.lastRelistAt === null)
+        return `${s.resource}: not listed yet${s.lastError ? ` (${s.lastError})` : ''}`;
+      return `${s.resource}: relisting after its watch expired (${s.lastError ?? '410 Gone'})`;
+    }
+    if (s.disconnectedSince !== null && now() - s.disconnectedSince > stallSeconds * 1000)
+      return `${s.resource}: watch disconnected since ${new Date(s.disconnectedSince).toISOString()} (${s.lastError ?? 'no stream'})`;
+    return null;
+  };
+  const requireSynced = (which: Reflector<unknown>[]) => {
+    const states = which.map((r) => r.state());
+    const reasons = states.map(notCurrent).filter((r): r is string => r !== null);
+    if (reasons.length > 0)
+      throw new ClusterCacheNotSyncedError(
+        `cluster cache not synced: ${reasons.join('; ')}`,
+        states.filter((s) => notCurrent(s) !== null),
+      );
+  };
+
+  // The arrays of the last snapshot, kept while no record changes (no copy, no re-reduction).
+  let last:
+    | {
+        key: string;
+        nodes: Snapshot['nodes'];
+        pods: PodInfo[];
+        replicaSets: ReplicaSetInfo[];
+        warnings: string[];
+      }
+    | undefined;
+
+  return {
+    start: () => all.forEach((r) => r.start()),
+    waitForSync: async (timeoutSeconds) => {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<false>((r) => (timer = setTimeout(() => r(false), timeoutSeconds * 1000)));
+      const ok = await Promise.race([Promise.all(all.map((r) => r.synced())).then(() => true), timeout]);
+      clearTimeout(timer);
+      return ok && all.every((r) => r.state().synced);
+    },
+    snapshot: (at, options = {}) => {
+      requireSynced([nodes, pods, replicaSets]);
+      const key = `${nodes.generation()}/${pods.generation()}/${replicaSets.generation()}/${options.poolLabel ?? ''}`;
+      if (last?.key !== key) {
+        const warnings: string[] = [];
+        const podInfos = pods.records().map((w) => {
+          if (typeof w === 'object' && 'warnings' in w) warnings.push(...w.warnings);
+          return unwrap(w);
+        });
+        const nodeRecords = nodes.records().map((w) => {
+          if ('warnings' in w) warnings.push(...w.warnings);
+          return unwrap(w);
+        });
+        const sets = replicaSets.records();
+        const built = assembleSnapshot(nodeRecords, podInfos, warnings, at, options, sets);
+        last = { key, nodes: built.nodes, pods: built.pods, replicaSets: sets, warnings };
+      }
+      const snapshot: Snapshot = {
+        takenAt: at.toISOString(),
+        nodes: last.nodes,
+        pods: last.pods,
+        replicaSets: last.replicaSets,
+      };
+      if (last.warnings.length > 0) snapshot.warnings = last.warnings;
+      return snapshot;
+    },
+    hpaStates: () => {
+      requireSynced([hpas]);
+      const out = new Map<string, HpaStatus>();
+      for (const h of hpas.records()) out.set(h.algorithm, h.status);
+      return out;
+    },
+    state: () => all.map((r) => r.state()),
+    synced: () => all.every((r) => notCurrent(r.state()) === null),
+    stop: async () => {
+      await Promise.all(all.map((r) => r.stop()));
+    },
+  };
+}

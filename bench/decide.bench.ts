@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import type { NodeInfo, PodInfo, Snapshot } from '../src/cluster/types.js';
 import { parseQueryResult } from '../src/metrics/query-result.js';
-import { planScaling, type AlgorithmState } from '../src/scaling/plan-scaling.js';
+import { decideScaling, type AlgorithmState } from '../src/scaling/decide-scaling.js';
 import type { Policy } from '../src/definitions/types.js';
 import type { DecisionRecord } from '../src/store/types.js';
 import { medianMs } from './measure.js';
@@ -133,7 +133,7 @@ export default async function bench(): Promise<Figure[]> {
   let actions = new Map<string, number>();
   const pass = (decoded: unknown) => {
     const series = parseQueryResult(decoded, { source: 'bench', metric: 'DCGM_FI_DEV_GPU_UTIL' });
-    const { decisions } = planScaling({
+    const { decisions } = decideScaling({
       algorithms: g.algorithms,
       snapshot: g.snapshot,
       reading: { ok: true, series, errors: [] },

@@ -17,6 +17,7 @@ import type {
   V1ReplicaSet,
   V2HorizontalPodAutoscaler,
 } from '@kubernetes/client-node';
+import { EventRate } from './event-rate.js';
 import type { KubeClient } from './kube-client.js';
 import { LIVE_PODS_FIELD_SELECTOR } from './read-snapshot.js';
 import { Reflector, type ReflectorOptions, type ReflectorState } from './reflector.js';
@@ -71,6 +72,16 @@ export interface ClusterCacheOptions {
   now?: () => number;
 }
 
+/** One resource of the cache as metrics and the status page show it. */
+export interface CacheResourceState extends ReflectorState {
+  /** Synced, and its watch connected or disconnected for less than the stall bound: a pass may read it. */
+  current: boolean;
+  /** Why it is not current (`pods: relisting after its watch expired (…)`), else null. */
+  reason: string | null;
+  /** ADDED, MODIFIED and DELETED events per second over the last 60 s. */
+  eventsPerSecond: number;
+}
+
 /** The cache of a running controller (see the module comment). */
 export interface ClusterCache {
   /** Starts every list and watch in the background. */
@@ -85,7 +96,7 @@ export interface ClusterCache {
   /** Status of the HPAs gpuops generated, by algorithm. @throws ClusterCacheNotSyncedError */
   hpaStates(): Map<string, HpaStatus>;
   /** Each resource's state (metrics, status page). */
-  state(): ReflectorState[];
+  state(): CacheResourceState[];
   /** True when every resource is synced and connected (or disconnected within the stall bound). */
   synced(): boolean;
   stop(): Promise<void>;
@@ -124,6 +135,7 @@ function hpaRecord(o: unknown): HpaRecord | undefined {
 export function createClusterCache(o: ClusterCacheOptions): ClusterCache {
   const now = o.now ?? Date.now;
   const stallSeconds = o.stallSeconds ?? 120;
+  const rates = new Map<string, EventRate>();
   const common = (resource: string) => ({
     kc: o.kc,
     client: o.client,
@@ -131,7 +143,12 @@ export function createClusterCache(o: ClusterCacheOptions): ClusterCache {
     stallSeconds,
     ...(o.backoff ? { backoff: o.backoff } : {}),
     ...(o.watchTimeoutSeconds ? { watchTimeoutSeconds: o.watchTimeoutSeconds } : {}),
-    onEvent: (type: 'ADDED' | 'MODIFIED' | 'DELETED', key: string) => o.onEvent?.(resource, type, key),
+    onEvent: (type: 'ADDED' | 'MODIFIED' | 'DELETED', key: string) => {
+      let rate = rates.get(resource);
+      if (!rate) rates.set(resource, (rate = new EventRate(60)));
+      rate.record(now());
+      o.onEvent?.(resource, type, key);
+    },
     onError: (what: 'list' | 'watch', message: string) => o.onError?.(resource, what, message),
     now,
   });
@@ -232,7 +249,17 @@ export function createClusterCache(o: ClusterCacheOptions): ClusterCache {
       for (const h of hpas.records()) out.set(h.algorithm, h.status);
       return out;
     },
-    state: () => all.map((r) => r.state()),
+    state: () =>
+      all.map((r) => {
+        const s = r.state();
+        const reason = notCurrent(s);
+        return {
+          ...s,
+          current: reason === null,
+          reason,
+          eventsPerSecond: rates.get(s.resource)?.perSecond(now()) ?? 0,
+        };
+      }),
     synced: () => all.every((r) => notCurrent(r.state()) === null),
     stop: async () => {
       await Promise.all(all.map((r) => r.stop()));

@@ -17,7 +17,7 @@ import { poolChanges, returnIdlePools } from '../plan/pool-changes.js';
 import { planPools } from '../plan/pools.js';
 import { planScalingStep, scaleChanges } from '../plan/scaling.js';
 import type { PoolAssignment } from '../pools/types.js';
-import type { MetricsReport } from '../scaling/plan-scaling.js';
+import type { MetricsReport } from '../scaling/metrics-report.js';
 import type { AlgorithmSample, DecisionRecord, HpaState, ScalingDecision } from '../scaling/types.js';
 import type { BenchmarkRun } from '../store/types.js';
 import type { LoadedRepo, SpecError } from '../definitions/types.js';

@@ -12,7 +12,7 @@ import type { ChangeSet, WriteBackResult } from '../gitops/types.js';
 import type { WorkingCopy } from '../gitops/working-copy.js';
 import { writeBack } from '../gitops/write-back.js';
 import type { GitModel } from '../plan/git-model.js';
-import { toDecisionRecord } from '../scaling/decide.js';
+import { toDecisionRecord } from '../scaling/decision-record.js';
 import type { ScalingDecision } from '../scaling/types.js';
 import type { Policy, ResolvedAlgorithm } from '../definitions/types.js';
 import { fleetStatusRecord } from '../status/fleet-record.js';

@@ -11,7 +11,7 @@ import { renderNamespaceFiles } from '../manifests/namespaces.js';
 import { nodesDir, renderNodeFiles } from '../manifests/nodes.js';
 import { returnIdleNodes } from '../pools/return-idle.js';
 import type { PoolAssignment } from '../pools/types.js';
-import type { AlgorithmState } from '../scaling/plan-scaling.js';
+import type { AlgorithmState } from '../scaling/decide-scaling.js';
 import type { ScalingDecision } from '../scaling/types.js';
 import type { Policy, Pool, ResolvedAlgorithm } from '../definitions/types.js';
 import type { GitModel } from './git-model.js';

@@ -14,8 +14,8 @@ import { renderYaml } from '../manifests/yaml.js';
 import type { UtilizationReading } from '../metrics/types.js';
 import type { Placement } from '../placement/types.js';
 import type { PoolAssignment } from '../pools/types.js';
-import { placementPending } from '../scaling/decide.js';
-import { planScaling, type AlgorithmState, type ScalingPassResult } from '../scaling/plan-scaling.js';
+import { placementPending } from '../scaling/placement-pending.js';
+import { decideScaling, type AlgorithmState, type ScalingPassResult } from '../scaling/decide-scaling.js';
 import type { DecisionRecord, HpaState, ScalingDecision } from '../scaling/types.js';
 import type { Policy, ResolvedAlgorithm } from '../definitions/types.js';
 import type { GitModel } from './git-model.js';
@@ -71,7 +71,7 @@ export function planScalingStep(input: ScalingStepInput): ScalingStep {
       hpa,
     });
   }
-  const pass = planScaling({
+  const pass = decideScaling({
     algorithms: [...states.values()],
     snapshot: input.snapshot,
     reading: input.reading,

@@ -184,10 +184,3 @@ export type { DecisionRecord } from '../store/types.js';
 
 /** One per-pod sample to store (utilization in percent, `at` ISO-8601). */
 export type { UtilizationSampleRecord as AlgorithmSample } from '../store/types.js';
-
-/** A decision plus the capacity it claims (for `decideAll` to deduct). */
-export interface DetailedDecision {
-  decision: ScalingDecision;
-  /** GPUs claimed per node by added replicas (predicted placement: most free first). */
-  claims: { node: string; gpus: number }[];
-}

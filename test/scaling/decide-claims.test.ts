@@ -1,12 +1,15 @@
 /**
- * What a decision takes from the shared view of capacity (`decideDetailed(...).claims`, deducted
+ * What a decision takes from the shared view of capacity (`claimsOf`, deducted
  * by `decideAll` before the next algorithm): new and not-yet-bound replicas land on the most free
  * node first, ties by name, never on a node short of a pod's GPUs. And which pods are replicas
  * (`countedPods`).
  */
 import { describe, expect, it } from 'vitest';
 import type { PodInfo } from '../../src/cluster/types.js';
-import { countedPods, decideAll, decideDetailed } from '../../src/scaling/decide.js';
+import { claimsOf } from '../../src/scaling/claims.js';
+import { countedPods } from '../../src/scaling/counted-pods.js';
+import { decideAll } from '../../src/scaling/decide-all.js';
+import { decide } from '../../src/scaling/decide.js';
 import type { ScalingInput } from '../../src/scaling/types.js';
 import type { Policy } from '../../src/definitions/types.js';
 import { algorithm, baseInput, node, pod, policyNoWindows } from './support.js';
@@ -158,9 +161,10 @@ const rows: Row[] = [
   },
 ];
 
-describe('decideDetailed: claims', () => {
+describe('claimsOf: what a decision takes', () => {
   it.each(rows)('$name', (row) => {
-    const { decision: d, claims } = decideDetailed(row.input, row.policy ?? policyNoWindows(), NOW);
+    const d = decide(row.input, row.policy ?? policyNoWindows(), NOW);
+    const claims = claimsOf(row.input, d);
     expect(`${d.action} ${d.reason} ${d.replicas.from}→${d.replicas.to}`).toBe(row.decision);
     expect(claims.map((c) => [c.node, c.gpus])).toEqual(row.claims);
   });

@@ -5,7 +5,10 @@
  * empty pool or no unused node. Plus the history and sizing rows those decisions rest on.
  */
 import { describe, expect, it } from 'vitest';
-import { countedPods, decideAll, decideDetailed } from '../../src/scaling/decide.js';
+import { claimsOf } from '../../src/scaling/claims.js';
+import { countedPods } from '../../src/scaling/counted-pods.js';
+import { decideAll } from '../../src/scaling/decide-all.js';
+import { decide } from '../../src/scaling/decide.js';
 import { recommendationOf } from '../../src/scaling/history.js';
 import { sizeForLoad } from '../../src/scaling/size-for-load.js';
 import type { DecisionRecord, ScalingInput } from '../../src/scaling/types.js';
@@ -118,9 +121,10 @@ const rows: Row[] = [
   },
 ];
 
-describe('decideDetailed rows', () => {
+describe('decide rows, with their claims', () => {
   it.each(rows)('$name', (row) => {
-    const { decision: d, claims } = decideDetailed(row.input, row.policy, NOW);
+    const d = decide(row.input, row.policy, NOW);
+    const claims = claimsOf(row.input, d);
     expect(`${d.action} ${d.reason} ${d.replicas.from}→${d.replicas.to}`).toBe(row.want);
     if (row.message !== undefined) expect(d.message).toBe(`resnet50-infer: ${row.message}`);
     if (row.nodes !== undefined) expect(d.nodes).toEqual(row.nodes);

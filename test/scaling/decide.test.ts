@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { countedPods, decide, decideAll, toDecisionRecord } from '../../src/scaling/decide.js';
+import { countedPods } from '../../src/scaling/counted-pods.js';
+import { decideAll } from '../../src/scaling/decide-all.js';
+import { decide } from '../../src/scaling/decide.js';
+import { toDecisionRecord } from '../../src/scaling/decision-record.js';
 import type { ScalingAction, ScalingInput, ScalingReason } from '../../src/scaling/types.js';
 import type { Policy } from '../../src/definitions/types.js';
 import type { DecisionRecord } from '../../src/store/types.js';

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseQueryAnswer } from '../../src/metrics/query-result.js';
 import type { UtilizationReading } from '../../src/metrics/types.js';
-import { planScaling, type AlgorithmState } from '../../src/scaling/plan-scaling.js';
+import { decideScaling, type AlgorithmState } from '../../src/scaling/decide-scaling.js';
 import type { Snapshot } from '../../src/cluster/types.js';
 import { algorithm, pod, policy } from './support.js';
 
@@ -67,7 +67,7 @@ function readingOf(body: unknown): UtilizationReading {
 }
 
 const decide = (reading: UtilizationReading, now = NOW) =>
-  planScaling({ algorithms: [state], snapshot, reading, recent: [], policy: policy(), now });
+  decideScaling({ algorithms: [state], snapshot, reading, recent: [], policy: policy(), now });
 
 describe('scale-down from the source history (§3)', () => {
   it('three pods at 10–14 % for six minutes (matrix, 30 s steps): scale-down 3 → 2 with no recorded pass', () => {

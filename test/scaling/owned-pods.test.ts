@@ -3,13 +3,13 @@
  * carrying resnet50-infer's labels (managed-by, gpuops.dev/algorithm) runs two idle pods; by
  * labels they were averaged in (93 % and 93 % with 10 % and 12 % → 52 %, WithinRange) and the
  * scale-up was missed. Kubectl-shaped Pods and ReplicaSets through the snapshot model and
- * `planScaling`; with ReplicaSets read, and without (the Deployment controller's naming).
+ * `decideScaling`; with ReplicaSets read, and without (the Deployment controller's naming).
  */
 import type { V1Pod, V1ReplicaSet } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { buildSnapshot } from '../../src/cluster/snapshot.js';
 import type { GpuSeries } from '../../src/metrics/types.js';
-import { planScaling } from '../../src/scaling/plan-scaling.js';
+import { decideScaling } from '../../src/scaling/decide-scaling.js';
 import { nodeInfo } from '../support/node-info.js';
 import { algorithm, policyNoWindows } from './support.js';
 
@@ -96,7 +96,7 @@ const SERIES = [
 function run(pods: V1Pod[], replicaSets?: V1ReplicaSet[], series = SERIES) {
   const snapshot = buildSnapshot([], pods, NOW, {}, replicaSets);
   snapshot.nodes = [nodeInfo('gpu-lt-1', { pool: 'long-task', gpuRequested: 4 })];
-  return planScaling({
+  return decideScaling({
     algorithms: [{ algorithm: algorithm({ name: 'resnet50-infer' }), pool: 'long-task', replicas: 2 }],
     snapshot,
     reading: { ok: true, series, errors: [], evaluatedAt: NOW.getTime() },

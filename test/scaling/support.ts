@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import type { PodInfo } from '../../src/cluster/types.js';
+import { scalingFacts, type Facts } from '../../src/scaling/rules/facts.js';
 import type { NodeCapacity, PodSample, ScalingInput } from '../../src/scaling/types.js';
 import type { Policy, ResolvedAlgorithm } from '../../src/definitions/types.js';
 import type { DecisionRecord } from '../../src/store/types.js';
@@ -176,4 +177,23 @@ export function scalingRecord(
     utilization: u,
     at,
   };
+}
+
+/** The time every rule table decides at. */
+export const RULE_NOW = new Date('2025-06-01T12:00:00Z');
+
+/** An ISO-8601 time `s` seconds before {@link RULE_NOW}. */
+export function secondsAgo(s: number): string {
+  return new Date(RULE_NOW.getTime() - s * 1000).toISOString();
+}
+
+/** The facts a rule reads, from an input and a policy (default: no windows), at {@link RULE_NOW}. */
+export function factsOf(input: ScalingInput = baseInput(), p: Policy = policyNoWindows()): Facts {
+  return scalingFacts(input, p, RULE_NOW);
+}
+
+/** A verdict or target as one line for a table: `action reason to` or `to N`, null as `null`. */
+export function brief(v: { action?: string; reason?: string; to: number } | null): string {
+  if (v === null) return 'null';
+  return v.action === undefined ? `to ${v.to}` : `${v.action} ${v.reason} ${v.to}`;
 }

@@ -4,12 +4,12 @@ import type { UtilizationReading } from '../metrics/types.js';
 import type { Pool, Policy, ResolvedAlgorithm } from '../definitions/types.js';
 import { attribute } from './attribute.js';
 import { nodeCapacity } from './capacity.js';
-import { decideAll } from './decide.js';
+import { decideAll } from './decide-all.js';
+import { countDropped, metricsReport, type MetricsReport } from './metrics-report.js';
 import type {
   AlgorithmSample,
   Attribution,
   DecisionRecord,
-  DropReason,
   DroppedSeries,
   HpaState,
   ScalingDecision,
@@ -46,27 +46,6 @@ export interface ScalingPassResult {
 }
 
 /**
- * What the pass made of its one reading, for `plan` and the log: when it was judged, the clock
- * skew, and every series that did not count, by reason.
- */
-export interface MetricsReport {
-  /** The answer's own evaluation time (ISO-8601) that sample ages were measured against; null without data. */
-  evaluatedAt: string | null;
-  /** `evaluatedAt` − the pass's clock (seconds; negative: the source is behind); null without data. */
-  skewSeconds: number | null;
-  /** Why the reading has no data at all, when it has none. */
-  noData: string | null;
-  /** Dropped series counted by reason, largest count first; `oldestSeconds` with `Stale`. */
-  dropped: { reason: DropReason; count: number; oldestSeconds?: number }[];
-  /** Every dropped series. */
-  droppedSeries: DroppedSeries[];
-  /** `scaling.staleSampleSeconds`: a sample older than this at `evaluatedAt` is `Stale` (seconds). */
-  staleLimitSeconds: number;
-  /** Problems worth a warning: clock skew beyond the stale limit, files or pages that failed. */
-  warnings: string[];
-}
-
-/**
  * One scaling pass (pure): attribute the reading to pods at the reading's own evaluation time
  * (`evaluatedAt`; the pass's `now` only when the source gave none); an algorithm's pods are those
  * its Deployment owns (Pod → ReplicaSet → Deployment, `ownerIndex`), so a copied Deployment with
@@ -77,7 +56,7 @@ export interface MetricsReport {
  * names the series of its pods that were dropped and why. A skew between the source's clock and
  * the pass's clock larger than `staleSampleSeconds` is reported in `metrics.warnings`.
  */
-export function planScaling(input: ScalingPassInput): ScalingPassResult {
+export function decideScaling(input: ScalingPassInput): ScalingPassResult {
   const { snapshot, policy, now, reading } = input;
   const evaluatedAt = reading.ok && reading.evaluatedAt !== undefined ? reading.evaluatedAt : now.getTime();
   const owners = ownerIndex(snapshot.replicaSets);
@@ -157,56 +136,4 @@ export function planScaling(input: ScalingPassInput): ScalingPassResult {
     now,
   );
   return { decisions, attribution, samples, metrics };
-}
-
-/** `Stale: 3 (oldest 604800 s), UnknownPod: 2`: dropped series counted by reason, largest first. */
-export function countDropped(dropped: readonly DroppedSeries[]): string {
-  return summarizeDropped(dropped)
-    .map(
-      (d) =>
-        `${d.reason}: ${d.count}${d.oldestSeconds === undefined ? '' : ` (oldest ${d.oldestSeconds} s)`}`,
-    )
-    .join(', ');
-}
-
-function summarizeDropped(dropped: readonly DroppedSeries[]): MetricsReport['dropped'] {
-  const by = new Map<DropReason, { reason: DropReason; count: number; oldestSeconds?: number }>();
-  for (const d of dropped) {
-    const e = by.get(d.reason) ?? { reason: d.reason, count: 0 };
-    e.count++;
-    if (d.ageSeconds !== undefined) e.oldestSeconds = Math.max(e.oldestSeconds ?? 0, d.ageSeconds);
-    by.set(d.reason, e);
-  }
-  return [...by.values()].sort((a, b) => b.count - a.count || (a.reason < b.reason ? -1 : 1));
-}
-
-function metricsReport(
-  input: ScalingPassInput,
-  attribution: Attribution,
-  evaluatedAt: number,
-  noData: string | null,
-): MetricsReport {
-  const { reading, now, policy } = input;
-  const limit = policy.spec.scaling.staleSampleSeconds;
-  const warnings: string[] = [];
-  let skewSeconds: number | null = null;
-  if (reading.ok) {
-    skewSeconds = Math.round((evaluatedAt - now.getTime()) / 1000);
-    if (Math.abs(skewSeconds) > limit) {
-      warnings.push(
-        `the metrics source's clock is ${Math.abs(skewSeconds)} s ${skewSeconds < 0 ? 'behind' : 'ahead of'} this controller's ` +
-          `(more than the ${limit} s stale limit); sample ages are measured against the answer's own time ${new Date(evaluatedAt).toISOString()}`,
-      );
-    }
-    for (const e of reading.errors) warnings.push(`metrics: ${e}`);
-  }
-  return {
-    evaluatedAt: reading.ok ? new Date(evaluatedAt).toISOString() : null,
-    skewSeconds,
-    noData,
-    dropped: summarizeDropped(attribution.dropped),
-    droppedSeries: attribution.dropped,
-    staleLimitSeconds: limit,
-    warnings,
-  };
 }

@@ -1,5 +1,5 @@
 /**
- * One scaling pass (`planScaling`) on hand-made snapshots and readings: free GPUs per node
+ * One scaling pass (`decideScaling`) on hand-made snapshots and readings: free GPUs per node
  * (`nodeCapacity`, `podSlots`), what each algorithm is handed (its own pods, samples, records and
  * dropped series), and the metrics report `plan` prints (skew warning at the stale limit, drops
  * counted by reason).
@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import type { NodeInfo, PodInfo, Snapshot } from '../../src/cluster/types.js';
 import type { GpuSeries, UtilizationReading } from '../../src/metrics/types.js';
 import { nodeCapacity, podSlots } from '../../src/scaling/capacity.js';
-import { countDropped, planScaling, type AlgorithmState } from '../../src/scaling/plan-scaling.js';
+import { decideScaling, type AlgorithmState } from '../../src/scaling/decide-scaling.js';
+import { countDropped } from '../../src/scaling/metrics-report.js';
 import type { DroppedSeries } from '../../src/scaling/types.js';
 import type { Policy } from '../../src/definitions/types.js';
 import type { DecisionRecord } from '../../src/store/types.js';
@@ -181,7 +182,7 @@ function pass(o: {
   nodes?: NodeInfo[];
   policy?: Policy;
 }) {
-  return planScaling({
+  return decideScaling({
     algorithms: o.algorithms ?? [state('a')],
     snapshot: snap(o.nodes ?? [gpuNode('lt-1')], o.pods ?? [podOf('a', 'a-0'), podOf('a', 'a-1')]),
     reading: o.reading ?? ok([series('a-0', 50), series('a-1', 60)]),
@@ -192,7 +193,7 @@ function pass(o: {
   });
 }
 
-describe('planScaling', () => {
+describe('decideScaling', () => {
   it('decides on the algorithm’s own pods and stores their samples', () => {
     const r = pass({});
     expect(r.decisions).toMatchObject([

@@ -1,0 +1,97 @@
+/**
+ * The cluster cache's state on the controller's `/metrics` (prom-client), read from the cache at
+ * scrape time, one series per resource (`nodes`, `pods`, `horizontalpodautoscalers`, …):
+ *
+ * - `gpuops_cluster_cache_synced{resource}`: 1 while a pass may read it (listed since the last
+ *   relist, its watch connected or down for less than the stall bound), else 0;
+ * - `gpuops_cluster_cache_watch_connected{resource}`: 1 while a watch stream is open;
+ * - `gpuops_cluster_cache_last_relist_timestamp_seconds{resource}`: when its newest list completed;
+ * - `gpuops_cluster_cache_objects{resource}`: records held;
+ * - `gpuops_cluster_cache_events_per_second{resource}`: ADDED/MODIFIED/DELETED over the last 60 s;
+ * - `gpuops_cluster_cache_events_total{resource}`, `gpuops_cluster_cache_bookmarks_total{resource}`;
+ * - `gpuops_cluster_cache_relists_total{resource,reason="initial"|"expired"}`;
+ * - `gpuops_cluster_cache_reconnects_total{resource,reason="stream-ended"|"stalled"|"error"}`.
+ *
+ * Alert on `min(gpuops_cluster_cache_synced) == 0` for a few minutes: passes are refused then.
+ */
+import { Counter, Gauge, type Registry } from 'prom-client';
+import type { CacheResourceState, ClusterCache } from './cache.js';
+
+/** Registers the cache's gauges and counters in `registry`. */
+export function registerClusterCacheMetrics(registry: Registry, cache: Pick<ClusterCache, 'state'>): void {
+  const gauge = (name: string, help: string, value: (s: CacheResourceState) => number | null) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['resource'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const s of cache.state()) {
+          const v = value(s);
+          if (v !== null) this.set({ resource: s.resource }, v);
+        }
+      },
+    });
+  // Counters whose running totals the cache keeps: each scrape sets them to the cache's total.
+  const counter = <L extends string>(
+    name: string,
+    help: string,
+    labelNames: L[],
+    values: (s: CacheResourceState) => [Partial<Record<L, string>>, number][],
+  ) =>
+    new Counter<L | 'resource'>({
+      name,
+      help,
+      labelNames: ['resource', ...labelNames],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const s of cache.state())
+          for (const [labels, n] of values(s))
+            this.inc({ resource: s.resource, ...labels } as Record<L | 'resource', string>, n);
+      },
+    });
+
+  gauge(
+    'gpuops_cluster_cache_synced',
+    '1 while a pass may read this resource of the cluster cache (synced since its last relist, its watch not down past the stall bound), else 0.',
+    (s) => (s.current ? 1 : 0),
+  );
+  gauge('gpuops_cluster_cache_watch_connected', '1 while a watch stream of this resource is open.', (s) =>
+    s.connected ? 1 : 0,
+  );
+  gauge(
+    'gpuops_cluster_cache_last_relist_timestamp_seconds',
+    'When the newest list of this resource completed (epoch seconds).',
+    (s) => (s.lastRelistAt === null ? null : s.lastRelistAt / 1000),
+  );
+  gauge(
+    'gpuops_cluster_cache_objects',
+    'Objects of this resource held by the cluster cache.',
+    (s) => s.objects,
+  );
+  gauge(
+    'gpuops_cluster_cache_events_per_second',
+    'Watch events (added, modified, deleted) of this resource per second over the last 60 s.',
+    (s) => s.eventsPerSecond,
+  );
+  counter('gpuops_cluster_cache_events_total', 'Watch events applied to the cluster cache.', [], (s) => [
+    [{}, s.events],
+  ]);
+  counter('gpuops_cluster_cache_bookmarks_total', 'BOOKMARK events received.', [], (s) => [
+    [{}, s.bookmarks],
+  ]);
+  counter(
+    'gpuops_cluster_cache_relists_total',
+    'Completed lists of this resource by reason (initial, expired: 410 Gone).',
+    ['reason'],
+    (s) => Object.entries(s.relists).map(([reason, n]) => [{ reason }, n]),
+  );
+  counter(
+    'gpuops_cluster_cache_reconnects_total',
+    'Watches opened again by reason (stream-ended, stalled, error).',
+    ['reason'],
+    (s) => Object.entries(s.reconnects).map(([reason, n]) => [{ reason }, n]),
+  );
+}

@@ -1,0 +1,56 @@
+import type { Pool, Policy } from '../definitions/types.js';
+import { claimsOf } from './claims.js';
+import { decide } from './decide.js';
+import type { NodeCapacity, ScalingDecision, ScalingInput } from './types.js';
+
+/**
+ * Decides for many algorithms in one pass against one shared view of capacity (pure): sorted by
+ * name, each decision's new and not-yet-bound pods take their GPUs (`claimsOf`) and relabelled
+ * nodes join the pool before the next algorithm is decided, so two algorithms never claim the same
+ * GPUs or the same unused node. `capacity` is every GPU node (see `nodeCapacity`); the inputs'
+ * `poolNodes`/`unusedNodes` are filled from it. The caller's `capacity` is not changed.
+ */
+export function decideAll(
+  inputs: readonly Omit<ScalingInput, 'poolNodes' | 'unusedNodes'>[],
+  capacity: readonly NodeCapacity[],
+  policy: Policy,
+  now: Date,
+): ScalingDecision[] {
+  const ledger = new Map<string, NodeCapacity>();
+  const byPool = new Map<Pool | null, NodeCapacity[]>();
+  for (const n of capacity) {
+    const copy = { ...n };
+    ledger.set(n.node, copy);
+    const list = byPool.get(n.pool);
+    if (list) list.push(copy);
+    else byPool.set(n.pool, [copy]);
+  }
+  const sorted = [...inputs].sort((a, b) => (a.algorithm.name < b.algorithm.name ? -1 : 1));
+  const out: ScalingDecision[] = [];
+  for (const partial of sorted) {
+    const input: ScalingInput = {
+      ...partial,
+      poolNodes: partial.pool === null ? [] : (byPool.get(partial.pool) ?? []),
+      unusedNodes: byPool.get('unused') ?? [],
+    };
+    const decision = decide(input, policy, now);
+    const claims = claimsOf(input, decision);
+    if (decision.action === 'relabel' && partial.pool !== null) {
+      for (const name of decision.nodes) {
+        const n = ledger.get(name)!;
+        byPool.set(
+          'unused',
+          byPool.get('unused')!.filter((x) => x !== n),
+        );
+        n.pool = partial.pool;
+        byPool.set(partial.pool, [...(byPool.get(partial.pool) ?? []), n]);
+      }
+    }
+    for (const c of claims) {
+      const n = ledger.get(c.node)!;
+      n.freeGpus = Math.max(0, n.freeGpus - c.gpus);
+    }
+    out.push(decision);
+  }
+  return out;
+}

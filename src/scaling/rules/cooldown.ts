@@ -1,0 +1,22 @@
+import { lastChangeMs } from '../history.js';
+import { hold, type Facts, type Verdict } from './facts.js';
+
+/**
+ * The cooldown after a change (`hold CooldownActive`), KEDA's `cooldownPeriod` in spirit: no
+ * scale-up within `scaleUp.cooldownSeconds`, no scale-down within `scaleDown.cooldownSeconds`, of
+ * the last recorded change (replicas changed or nodes moved; see `lastChangeMs`). The cooldown is
+ * a duration that has elapsed at exactly `cooldownSeconds` after the change: then it is over (the
+ * rule returns null), one second before it holds. `why` opens the message. 0 seconds: off.
+ */
+export function cooldown(f: Facts, direction: 'up' | 'down', why: string): Verdict | null {
+  const seconds =
+    direction === 'up' ? f.scaling.scaleUp.cooldownSeconds : f.scaling.scaleDown.cooldownSeconds;
+  const last = lastChangeMs(f.records, f.nowMs);
+  if (seconds <= 0 || last === null || f.nowMs - last >= seconds * 1000) return null;
+  const ago = Math.round((f.nowMs - last) / 1000);
+  return hold(
+    f,
+    'CooldownActive',
+    `${why}; last change ${ago}s ago, scale-${direction} cooldown is ${seconds}s`,
+  );
+}

@@ -1,0 +1,146 @@
+/**
+ * The facts every scaling rule reads (pure): one algorithm's replicas, the pods that count as
+ * replicas, its utilisation and how it was judged, its room in the pool, its recorded decisions.
+ * `decide` builds them once per algorithm and hands them to each rule in turn; a rule returns a
+ * {@link Verdict} (the decision is made), a {@link Target} (a count for the next rule to bound or
+ * hold) or null (not its case).
+ */
+import type { Pool, Policy } from '../../definitions/types.js';
+import { podSlots } from '../capacity.js';
+import { countedPods } from '../counted-pods.js';
+import { judgedOver } from '../judged-over.js';
+import type { RecommendationBounds } from '../history.js';
+import type { DecisionRecord, PodSample, ScalingAction, ScalingInput, ScalingReason } from '../types.js';
+import type { PodInfo } from '../../cluster/types.js';
+
+/** What one algorithm is decided on. Counts are replicas or pods, `gpus` whole GPUs, `min`/`max` percent. */
+export interface Facts {
+  input: ScalingInput;
+  /** `policy.spec.scaling`. */
+  scaling: Policy['spec']['scaling'];
+  name: string;
+  /** The pool its Deployment is pinned to (null: none). */
+  pool: Pool | null;
+  /** Replicas in Git now. */
+  from: number;
+  /** The algorithm's utilisation band (percent). */
+  min: number;
+  max: number;
+  minReplicas: number;
+  maxReplicas: number;
+  /** Replicas one decision moves at least (≥ 1). */
+  step: number;
+  /** GPUs per pod (≥ 1). */
+  gpus: number;
+  nowMs: number;
+  bounds: RecommendationBounds;
+  /** Its recorded scaling decisions (kind `scaling`, subject this algorithm). */
+  records: DecisionRecord[];
+  /** Live pods that are replicas (`countedPods`). */
+  counted: PodInfo[];
+  ready: PodInfo[];
+  /** Samples of the Ready counted pods. */
+  sampled: PodSample[];
+  /** Mean of `sampled` (percent); null without a sample. */
+  utilization: number | null;
+  /** Every Ready pod has a sample. */
+  complete: boolean;
+  /** The utilisation as a message shows it (`61.5%`, `n/a`). */
+  u: string;
+  /** "over S of R Ready pod(s)". */
+  over: string;
+  /** Replicas in Git not bound to a node yet: they take free GPUs first. */
+  outstanding: number;
+  /** Pods of `gpus` GPUs that still fit on the pool's nodes after the outstanding ones (may be < 0). */
+  poolSlots: number;
+  /** " (series dropped: …)" or "". */
+  droppedNote: string;
+}
+
+/** A decision made: `to` replicas, reason, the message (without the algorithm's name), moved nodes. */
+export interface Verdict {
+  action: ScalingAction;
+  to: number;
+  reason: ScalingReason;
+  message: string;
+  nodes?: string[];
+}
+
+/**
+ * A replica count a rule proposes for the next rule to bound or hold. `because` and `note` are
+ * message parts: `because` follows the utilisation ("…, and below it for the whole window"),
+ * `note` follows the count ("(not 1: …)").
+ */
+export interface Target {
+  to: number;
+  because?: string;
+  note?: string;
+}
+
+/** The facts of one algorithm (see {@link Facts}); `now` is the pass's time. */
+export function scalingFacts(input: ScalingInput, policy: Policy, now: Date): Facts {
+  const s = policy.spec.scaling;
+  const alg = input.algorithm;
+  const { min, max } = alg.scaling.utilization;
+  const { minReplicas, maxReplicas } = alg.scaling;
+  const step = Math.max(1, s.step);
+  const gpus = Math.max(1, alg.spec.resources.gpus);
+  const from = input.replicas;
+  const counted = countedPods(input.pods, from, input.currentReplicaSet ?? null);
+  const ready = counted.filter((p) => p.ready);
+  const byPod = new Map<string, PodSample>();
+  for (const x of input.samples) byPod.set(`${x.namespace}/${x.pod}`, x);
+  const sampled = ready.map((p) => byPod.get(`${p.namespace}/${p.name}`)).filter((x): x is PodSample => !!x);
+  const utilization = sampled.length ? sampled.reduce((a, x) => a + x.utilization, 0) / sampled.length : null;
+  const outstanding = Math.max(0, from - counted.filter((p) => p.nodeName !== null).length);
+  return {
+    input,
+    scaling: s,
+    name: alg.name,
+    pool: input.pool,
+    from,
+    min,
+    max,
+    minReplicas,
+    maxReplicas,
+    step,
+    gpus,
+    nowMs: now.getTime(),
+    bounds: {
+      min,
+      max,
+      minReplicas,
+      maxReplicas,
+      step,
+      sizing: s.sizing,
+      target: s.targetUtilization > 0 ? s.targetUtilization : undefined,
+    },
+    records: input.recent.filter((r) => r.kind === 'scaling' && r.subject === alg.name),
+    counted,
+    ready,
+    sampled,
+    utilization,
+    // Read only once a utilisation exists, so with at least one Ready pod.
+    complete: sampled.length === ready.length,
+    u: utilization === null ? 'n/a' : `${round1(utilization)}%`,
+    over: judgedOver(sampled.length, ready.length),
+    outstanding,
+    poolSlots: podSlots(input.poolNodes, gpus) - outstanding,
+    droppedNote: input.dropped ? ` (series dropped: ${input.dropped})` : '',
+  };
+}
+
+/** A hold at the current count. */
+export function hold(f: Facts, reason: ScalingReason, message: string): Verdict {
+  return { action: 'hold', to: f.from, reason, message };
+}
+
+/** True when a rule's answer is a final {@link Verdict}. */
+export function isVerdict(x: Verdict | Target): x is Verdict {
+  return 'action' in x;
+}
+
+/** One decimal, as messages show percentages. */
+export function round1(x: number): number {
+  return Math.round(x * 10) / 10;
+}

@@ -1,0 +1,40 @@
+import { podSlots } from '../capacity.js';
+import { cooldown } from './cooldown.js';
+import { hold, type Facts, type Verdict } from './facts.js';
+import { relabel } from './relabel.js';
+
+/**
+ * With `scaling.engine: hpa` a HorizontalPodAutoscaler owns replicas (`hold HPAOwnsReplicas`);
+ * gpuops only grows the pool, relabelling `unused` nodes into it (replicas unchanged) when the
+ * HPA cannot place what it wants: its pods are Pending `Unschedulable`, or it sits at its
+ * `maxReplicas` (`status.currentReplicas` ≥ `spec.maxReplicas`) with utilisation strictly above
+ * max (exactly max is in band) — and the pool has no room for them (room for exactly the pods
+ * needed holds: the scheduler places them). The move waits for the scale-up cooldown and needs a
+ * sample from every Ready pod. Null with engine gpuops.
+ */
+export function hpaEngine(f: Facts): Verdict | null {
+  if (f.scaling.engine !== 'hpa' || f.utilization === null) return null;
+  const pending = f.counted.filter((p) => p.unschedulable && p.nodeName === null).length;
+  const hpaMax = f.input.hpa?.maxReplicas ?? f.maxReplicas;
+  const current = f.input.hpa?.currentReplicas ?? f.from;
+  const atMax = current >= hpaMax && f.utilization > f.max;
+  if (pending === 0 && !atMax) {
+    return hold(
+      f,
+      'HPAOwnsReplicas',
+      `the HPA owns replicas (${current}, max ${hpaMax}); utilisation ${f.u} ${f.over}`,
+    );
+  }
+  const why = pending
+    ? `${pending} pod(s) Pending for lack of GPUs`
+    : `the HPA sits at its maximum of ${hpaMax} replicas with utilisation ${f.u} > max ${f.max}%`;
+  const need = pending || f.step;
+  if (podSlots(f.input.poolNodes, f.gpus) >= need) {
+    return hold(
+      f,
+      'HPAOwnsReplicas',
+      `${why}, but pool ${f.pool} has room for ${need} pod(s); the HPA owns replicas`,
+    );
+  }
+  return cooldown(f, 'up', why) ?? relabel(f, { need, add: () => 0, why });
+}

@@ -31,6 +31,12 @@ export interface Settings {
   dcgmUrl: string[];
   database: string;
   dryRun: boolean;
+  /**
+   * The settings no flag, environment variable or `gpuops.yaml` key gave, which took their
+   * default (set by `resolveSettings`): a read-only command may then pick the one cluster its
+   * database holds instead of `default`.
+   */
+  defaulted?: readonly (keyof Settings)[];
 }
 
 /**
@@ -148,6 +154,7 @@ export function resolveSettings(
     }
   }
   const out: Record<string, unknown> = {};
+  const defaulted: (keyof Settings)[] = [];
   for (const o of CONNECTION_OPTIONS) {
     const fromEnv = env[envName(o.flag)];
     let v: unknown =
@@ -163,6 +170,7 @@ export function resolveSettings(
                 .filter(Boolean);
     } else if (v === undefined) {
       v = o.default;
+      defaulted.push(o.key);
     } else {
       v = String(v);
     }
@@ -184,6 +192,7 @@ export function resolveSettings(
   out.kubeconfig = out.kubeconfig ?? env.KUBECONFIG;
   out.githubToken = env.GITHUB_TOKEN;
   out.dryRun = Boolean(flags.dryRun) || env.GPUOPS_DRY_RUN === 'true';
+  out.defaulted = defaulted;
   return out as unknown as Settings;
 }
 

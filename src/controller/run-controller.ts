@@ -30,7 +30,10 @@ export interface ControllerOptions {
   maxBackoffSeconds?: number;
   /** Port of `/healthz`, `/readyz`, `/metrics`; 0 picks a free one. */
   healthPort: number;
-  /** Listen address of the health server (default `0.0.0.0`, as a Pod's probes need). */
+  /**
+   * Listen address of the health server (default `0.0.0.0`, as a Pod's probes need; `gpuops run`
+   * passes `--health-address`, see `cli/health-address.ts`).
+   */
   healthHost?: string;
   /** One reconcile pass (the reconciler's `pass`). */
   pass: () => Promise<PassSummary>;
@@ -96,7 +99,10 @@ export async function startController(opts: ControllerOptions): Promise<RunningC
     opts.healthHost ?? '0.0.0.0',
     opts.statusPage,
   );
-  log.info({ port: health.port, identity: opts.identity }, 'health server listening');
+  log.info(
+    { host: opts.healthHost ?? '0.0.0.0', port: health.port, identity: opts.identity },
+    'health server listening',
+  );
   elector.start();
 
   const loop = runLoop({

@@ -2,15 +2,18 @@
  * Building and grouping change sets. Pure: data in, data out.
  */
 import { branchName } from './branch-name.js';
+import { createdObjects } from './created-objects.js';
+import { fitText } from './host-limits.js';
 import {
   desiredHash,
-  prTitle,
-  renderPrBody,
+  fitPrBody,
+  FULL_TEXT_AT,
   stripHashMarker,
   withHashMarker,
   type PlacementEvidence,
   type ScalingEvidence,
 } from './pr-body.js';
+import { prTitle } from './pr-title.js';
 import type { PoolAssignment } from '../pools/types.js';
 import type { ChangeKind, ChangeSet, FileChange, PlannedFile } from './types.js';
 
@@ -44,8 +47,10 @@ export function planFiles(files: readonly FileChange[], current: ReadonlyMap<str
 }
 
 /**
- * A complete change set: stable branch, title, Markdown body with evidence and hash marker, and
- * the desired hash of its files. Returns null when `current` is given and no file differs.
+ * A complete change set: stable branch, title (≤ 256 characters, naming the Namespaces and
+ * bindings it creates), Markdown body with evidence and hash marker (≤ 65,536 characters; the
+ * whole body in `fullBody` when it was cut), and the desired hash of its files. Returns null
+ * when `current` is given and no file differs.
  */
 export function buildChangeSet(input: ChangeSetInput): ChangeSet | null {
   const planned = input.current
@@ -55,20 +60,23 @@ export function buildChangeSet(input: ChangeSetInput): ChangeSet | null {
       );
   if (input.current && planned.length === 0) return null;
   const hash = desiredHash(input.files);
-  const evidence = { cluster: input.cluster, kind: input.kind, subject: input.subject };
+  const evidence = {
+    cluster: input.cluster,
+    kind: input.kind,
+    subject: input.subject,
+    placements: input.placements,
+    scaling: input.scaling,
+    pools: input.pools,
+    creates: createdObjects(input.files, input.current),
+  };
+  const { body, full } = fitPrBody({ ...evidence, files: planned, desiredHash: hash });
   return {
     kind: input.kind,
     subject: input.subject,
     branch: branchName(input.cluster, input.kind, input.subject),
-    title: prTitle({ ...evidence, placements: input.placements, scaling: input.scaling, pools: input.pools }),
-    body: renderPrBody({
-      ...evidence,
-      files: planned,
-      desiredHash: hash,
-      placements: input.placements,
-      scaling: input.scaling,
-      pools: input.pools,
-    }),
+    title: prTitle(evidence),
+    body,
+    ...(full !== null ? { fullBody: full } : {}),
     files: [...input.files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
     desiredHash: hash,
     ...(input.labels ? { labels: input.labels } : {}),
@@ -130,11 +138,16 @@ export function groupChangeSets(changeSets: readonly ChangeSet[]): {
       .sort((a, b) => (a.path < b.path ? -1 : 1));
     const hash = desiredHash(merged);
     const labels = [...new Set(group.flatMap((cs) => cs.labels ?? []))];
+    const join = (bodies: string[]) => withHashMarker(bodies.map(stripHashMarker).join('\n\n---\n\n'), hash);
+    const full = join(group.map((cs) => cs.fullBody ?? cs.body));
+    const body = fitText(join(group.map((cs) => cs.body)), FULL_TEXT_AT);
+    const { fullBody: _cut, ...rest } = first;
     out.push({
-      ...first,
+      ...rest,
       files: merged,
       desiredHash: hash,
-      body: withHashMarker(group.map((cs) => stripHashMarker(cs.body)).join('\n\n---\n\n'), hash),
+      body,
+      ...(full !== body ? { fullBody: full } : {}),
       ...(labels.length > 0 ? { labels } : {}),
     });
   }

@@ -11,7 +11,7 @@
  * stabilisation, missing data) leave every PR as it is.
  */
 import { branchName } from './branch-name.js';
-import { titleReplicas } from './pr-body.js';
+import { titleReplicas } from './pr-title.js';
 import type { PullRequestHost } from './pr-host.js';
 import type { ScalingDecision } from '../scaling/types.js';
 

@@ -105,8 +105,13 @@ export class GitPullRequestHost implements PullRequestHost {
     return r ? toInfo(r, base) : null;
   }
 
-  /** Records title, body and hash when they differ from the record; see {@link decidePullRequest}. */
-  async ensurePullRequest(cs: ChangeSet, found?: PullRequestInfo | null): Promise<EnsureResult> {
+  /**
+   * Records title, the whole body (`fullBody` when the change set's body was cut) and hash when
+   * they differ from the record; see {@link decidePullRequest}.
+   */
+  async ensurePullRequest(changeSet: ChangeSet, found?: PullRequestInfo | null): Promise<EnsureResult> {
+    // The records are the pull requests: they keep the whole body, never the one cut for GitHub.
+    const cs = { ...changeSet, body: changeSet.fullBody ?? changeSet.body };
     const r = await this.record(cs.branch);
     const current = found === undefined ? (r ? toInfo(r, this.o.base) : null) : found;
     const decision = decidePullRequest(current, cs, false);

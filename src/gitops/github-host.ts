@@ -16,7 +16,8 @@ import { retry } from '../util/retry.js';
 import { branchPrefix } from './branch-name.js';
 import { decidePullRequest } from './ensure-pull-request.js';
 import { redact } from './git-errors.js';
-import { parseDesiredHash } from './pr-body.js';
+import { fitText, fitTitle } from './host-limits.js';
+import { FULL_TEXT_AT, parseDesiredHash } from './pr-body.js';
 import {
   PrHostError,
   commentMarker,
@@ -152,6 +153,8 @@ export class GitHubHost implements PullRequestHost {
   /** The octokit client (exposed for tests and for callers that need other endpoints). */
   readonly octokit: Octokit;
   private readonly o: GitHubHostOptions;
+  /** Why GitHub refused labels (a 403), once it has: labels are then skipped, with a warning. */
+  private labelsRefused: string | null = null;
 
   constructor(options: GitHubHostOptions) {
     this.o = options;
@@ -276,8 +279,19 @@ export class GitHubHost implements PullRequestHost {
     return true;
   }
 
-  /** Creates, updates (title, body, missing labels) or leaves the change set's PR; see {@link decidePullRequest}. */
-  async ensurePullRequest(cs: ChangeSet, found?: PullRequestInfo | null): Promise<EnsureResult> {
+  /**
+   * Creates, updates (title, body, missing labels) or leaves the change set's PR; see
+   * {@link decidePullRequest}. Title and body are kept inside GitHub's limits (256 and 65,536
+   * characters; `buildChangeSet` already cuts its tables, this cut by lines is the last resort).
+   * Labels are best effort: a label GitHub refuses (403 for a token that may not create labels,
+   * wolfi-dev/os#49539) never fails the pull request; the result carries a warning.
+   */
+  async ensurePullRequest(changeSet: ChangeSet, found?: PullRequestInfo | null): Promise<EnsureResult> {
+    const cs = {
+      ...changeSet,
+      title: fitTitle(changeSet.title),
+      body: fitText(changeSet.body, FULL_TEXT_AT),
+    };
     const pr = found === undefined ? await this.findPullRequest(cs.branch, this.o.base) : found;
     const decision = decidePullRequest(pr, cs);
     switch (decision.action) {
@@ -314,9 +328,9 @@ export class GitHubHost implements PullRequestHost {
       }
       throw this.fail('create pull request', err);
     }
-    await this.addLabels(created.number, decision.labels);
     this.o.log?.info({ number: created.number, branch: cs.branch }, 'Created pull request');
-    return { action: 'created', number: created.number, url: created.html_url };
+    const warnings = await this.addLabels(created.number, decision.labels);
+    return { action: 'created', number: created.number, url: created.html_url, ...warnings };
   }
 
   private async update(
@@ -324,7 +338,8 @@ export class GitHubHost implements PullRequestHost {
     d: { title?: string; body?: string; addLabels: string[] },
   ): Promise<EnsureResult> {
     const number = pr.number!;
-    if (d.title !== undefined || d.body !== undefined) {
+    const edits = d.title !== undefined || d.body !== undefined;
+    if (edits) {
       const patch = {
         ...(d.title !== undefined ? { title: d.title } : {}),
         ...(d.body !== undefined ? { body: d.body } : {}),
@@ -333,15 +348,33 @@ export class GitHubHost implements PullRequestHost {
         this.octokit.rest.pulls.update({ ...this.repo, pull_number: number, ...patch }),
       );
     }
-    await this.addLabels(number, d.addLabels);
-    return { action: 'updated', number, url: pr.url };
+    const warnings = await this.addLabels(number, d.addLabels);
+    // Only labels to add, and GitHub took none: the pull request is as it was.
+    const action = edits || !warnings.warnings ? 'updated' : 'unchanged';
+    return { action, number, url: pr.url, ...warnings };
   }
 
-  private async addLabels(number: number, labels: string[]): Promise<void> {
-    if (labels.length === 0) return;
-    await this.call('add labels', () =>
-      this.octokit.rest.issues.addLabels({ ...this.repo, issue_number: number, labels }),
-    );
+  /**
+   * Adds labels, best effort: any refusal becomes a warning, never an error (the pull request
+   * exists and is the change). After a 403 the host adds no more labels for its lifetime (the
+   * token's permissions do not change between passes; a restart tries again) and says so.
+   */
+  private async addLabels(number: number, labels: string[]): Promise<{ warnings?: string[] }> {
+    if (labels.length === 0) return {};
+    const names = labels.join(', ');
+    if (this.labelsRefused !== null)
+      return { warnings: [`labels ${names} not added to #${number}: ${this.labelsRefused}`] };
+    try {
+      await this.call('add labels', () =>
+        this.octokit.rest.issues.addLabels({ ...this.repo, issue_number: number, labels }),
+      );
+      return {};
+    } catch (err) {
+      const e = err as PrHostError;
+      if (e.kind === 'permission') this.labelsRefused = `${e.message} (not tried again until restart)`;
+      this.o.log?.warn({ number, labels, err: e.message }, 'Could not add labels; pull request kept');
+      return { warnings: [`labels ${names} not added to #${number}: ${e.message}`] };
+    }
   }
 
   /** Posts a comment unless one with the same hidden marker exists. */
@@ -353,8 +386,9 @@ export class GitHubHost implements PullRequestHost {
       );
       if (res.data.some((c) => (c.body ?? '').includes(marker))) return 'unchanged';
     }
+    const text = fitText(body, 'the whole text is in the log of gpuops');
     await this.call('comment', () =>
-      this.octokit.rest.issues.createComment({ ...this.repo, issue_number: number, body }),
+      this.octokit.rest.issues.createComment({ ...this.repo, issue_number: number, body: text }),
     );
     return 'created';
   }

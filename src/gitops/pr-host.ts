@@ -12,6 +12,8 @@ export interface EnsureResult {
   action: EnsureAction;
   number: number | null;
   url: string | null;
+  /** What the host would not do beside the pull request (labels it refused); absent when none. */
+  warnings?: string[];
 }
 
 /** Result of `comment`: `unchanged` when a comment with the same hidden marker already exists. */

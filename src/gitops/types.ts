@@ -19,8 +19,13 @@ export interface ChangeSet {
   /** `gpuops/<cluster>/<kind>/<subject>` (pools: `gpuops/<cluster>/pools`). */
   branch: string;
   title: string;
-  /** Markdown, with the evidence tables. */
+  /**
+   * Markdown, with the evidence tables and the desired-hash marker; at most 65,536 characters
+   * (GitHub's limit), its tables cut to their first rows when the whole text is longer.
+   */
   body: string;
+  /** The whole body when `body` was cut: what gpuops records (`gpuops prs show`). Absent otherwise. */
+  fullBody?: string;
   files: FileChange[];
   desiredHash: string;
   /** Extra labels for the pull request (the host adds `gpuops` and `gpuops/<kind>`). */
@@ -87,6 +92,8 @@ export interface WriteBackResult {
   pullRequest: { number: number | null; url: string | null } | null;
   /** Files that differ from the branch's start point (the plan). */
   files: PlannedFile[];
+  /** What went wrong beside the change without failing it (labels the host refused); absent when none. */
+  warnings?: string[];
 }
 
 /** How a change set is written: a branch and pull request each, or commits straight to the base branch. */

@@ -335,7 +335,8 @@ export async function writeBack(
       const ensured = await host.ensurePullRequest(cs, found);
       const pr = { number: ensured.number, url: ensured.url };
       if (ensured.action !== 'skipped-closed') {
-        const body = withHashMarker(cs.body, cs.desiredHash);
+        // The whole body: the host's may be cut to its limit; `gpuops prs show` reads this one.
+        const body = withHashMarker(cs.fullBody ?? cs.body, cs.desiredHash);
         await record(cs, { ...pr, state: 'open', title: cs.title, body, desiredHash: cs.desiredHash });
       }
       const action = ensured.action === 'unchanged' && o.status === 'pushed' ? 'updated' : ensured.action;
@@ -355,6 +356,7 @@ export async function writeBack(
         commit: o.commit,
         pullRequest: pr,
         files: o.files,
+        ...(ensured.warnings ? { warnings: ensured.warnings } : {}),
       });
     } catch (err) {
       result(cs, { action: 'failed', ...reasonOf(err) });

@@ -8,6 +8,10 @@ import type { FleetStatusRecord, PullRequestCycle, PullRequestRecord } from './t
 
 type Row = Record<string, unknown>;
 
+/** Every cluster with a fleet status or a pull request record, sorted (both stores; plain SQL). */
+export const CLUSTERS_SQL =
+  'SELECT cluster FROM fleet_status UNION SELECT cluster FROM pull_requests UNION SELECT cluster FROM pull_request_history ORDER BY cluster';
+
 export const CYCLE_COLUMNS = [
   'cluster',
   'branch',

@@ -7,6 +7,7 @@ import pg from 'pg';
 import type { Snapshot } from '../cluster/types.js';
 import { storeError } from './errors.js';
 import {
+  CLUSTERS_SQL,
   CYCLE_COLUMNS,
   CYCLE_UPDATE_COLUMNS,
   cycleAction,
@@ -437,6 +438,10 @@ export class PostgresStore implements Store, StatusStore {
        ON CONFLICT (cluster) DO UPDATE SET at = excluded.at, at_ms = excluded.at_ms, body = excluded.body`,
       fleetStatusCells(status),
     );
+  }
+
+  async clusters(): Promise<string[]> {
+    return (await this.query('clusters', CLUSTERS_SQL)).map((r) => r.cluster as string);
   }
 
   async fleetStatus(cluster: string): Promise<FleetStatusRecord | null> {

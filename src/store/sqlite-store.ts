@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import type { Snapshot } from '../cluster/types.js';
 import { storeError } from './errors.js';
 import {
+  CLUSTERS_SQL,
   CYCLE_COLUMNS,
   CYCLE_UPDATE_COLUMNS,
   cycleAction,
@@ -388,6 +389,12 @@ export class SqliteStore implements Store, StatusStore {
            ON CONFLICT (cluster) DO UPDATE SET at = excluded.at, at_ms = excluded.at_ms, body = excluded.body`,
       ).run(...bind(fleetStatusCells(status)));
     });
+  }
+
+  clusters(): Promise<string[]> {
+    return this.run('clusters', () =>
+      (this.prepare(CLUSTERS_SQL).all() as Row[]).map((r) => r.cluster as string),
+    );
   }
 
   fleetStatus(cluster: string): Promise<FleetStatusRecord | null> {

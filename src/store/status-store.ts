@@ -10,7 +10,8 @@ export function statusStoreOf(store: Store): (Store & StatusStore) | null {
     typeof s.fleetStatus === 'function' &&
     typeof s.recentDecisions === 'function' &&
     typeof s.pullRequestHistory === 'function' &&
-    typeof s.pullRequestCycle === 'function'
+    typeof s.pullRequestCycle === 'function' &&
+    typeof s.clusters === 'function'
     ? (s as Store & StatusStore)
     : null;
 }

@@ -248,4 +248,9 @@ export interface StatusStore {
   pullRequestHistory(cluster: string): Promise<PullRequestCycle[]>;
   /** One cycle by id, or null. */
   pullRequestCycle(id: number): Promise<PullRequestCycle | null>;
+  /**
+   * The clusters the database holds anything of (a fleet status or a pull request), sorted: what
+   * `status` and `prs` name when asked for a cluster it does not know.
+   */
+  clusters(): Promise<string[]>;
 }

@@ -128,7 +128,7 @@ describe('writeBack with the plain git host and the SQLite store', () => {
     ).toBe(0);
     const listed = JSON.parse(out.join('')) as { branch: string; title: string; state: string }[];
     expect(listed.map((p) => [p.branch, p.state, p.title])).toEqual([
-      ['gpuops/prod/pools', 'open', 'gpuops(prod): move gpu-a100-01 into unused'],
+      ['gpuops/prod/pools', 'open', 'gpuops(prod): move 1 node into unused'],
     ]);
     out.length = 0;
     expect(await main(['node', 'gpuops', 'prs', '--cluster', 'prod', '--database', database])).toBe(0);

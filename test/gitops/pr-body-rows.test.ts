@@ -8,12 +8,12 @@ import { describe, expect, it } from 'vitest';
 import {
   desiredHash,
   parseDesiredHash,
-  prTitle,
   renderPrBody,
   stripHashMarker,
   type PrBodyInput,
   type ScalingEvidence,
 } from '../../src/gitops/pr-body.js';
+import { prTitle } from '../../src/gitops/pr-title.js';
 import type { PoolAssignment } from '../../src/pools/types.js';
 import type { PodSample, ScalingDecision } from '../../src/scaling/types.js';
 
@@ -282,7 +282,7 @@ describe('prTitle without evidence', () => {
       'gpuops(c): move gpu-x into the pool of bert so the Pending replica of bert can start',
     ],
     [
-      'pools moving nodes into no pool and into unused, grouped in order of first appearance',
+      'pools moving nodes into no pool and into unused: counted, unused before no pool',
       {
         cluster: 'c',
         kind: 'pools',
@@ -293,7 +293,7 @@ describe('prTitle without evidence', () => {
           move('gpu-c', 'unused', null),
         ],
       },
-      'gpuops(c): move gpu-a into unused, gpu-b and gpu-c into no pool',
+      'gpuops(c): move 3 nodes: 1 into unused, 2 into no pool',
     ],
   ])('%s', (_name, input, want) => {
     expect(prTitle(input)).toBe(want);

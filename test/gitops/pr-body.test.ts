@@ -1,14 +1,13 @@
-/** Pull request text a reviewer reads once: titles that name every moved node, left-out nodes, escaped cells. */
+/** Pull request text a reviewer reads once: titles that count the moved nodes, left-out nodes, escaped cells. */
 import { describe, expect, it } from 'vitest';
 import {
   desiredHash,
   parseDesiredHash,
-  prTitle,
   renderPrBody,
   stripHashMarker,
-  titleReplicas,
   withHashMarker,
 } from '../../src/gitops/pr-body.js';
+import { prTitle, titleReplicas } from '../../src/gitops/pr-title.js';
 import type { Placement } from '../../src/placement/types.js';
 import type { PoolAssignment } from '../../src/pools/types.js';
 import type { ScalingDecision } from '../../src/scaling/types.js';
@@ -129,10 +128,10 @@ describe('prTitle', () => {
         subject: 'pools',
         pools: [pool('gpu-f', 'unused', null, 'ForeignWorkload', 'x')],
       }),
-    ).toBe('gpuops(prod): move gpu-f into no pool');
+    ).toBe('gpuops(prod): move 1 node into no pool');
   });
 
-  it('the pools title names every node it moves, grouped by pool', () => {
+  it('the pools title counts the nodes it moves by pool (the names are in the body)', () => {
     expect(
       prTitle({
         cluster: 'prod',
@@ -145,7 +144,7 @@ describe('prTitle', () => {
           pool('gpu-d', 'test', 'test', 'KeepPool', 'kept'),
         ],
       }),
-    ).toBe('gpuops(prod): move gpu-a into test, gpu-b and gpu-c into unused');
+    ).toBe('gpuops(prod): move 3 nodes: 1 into test, 2 into unused');
   });
 });
 

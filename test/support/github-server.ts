@@ -12,6 +12,13 @@
  * - `GET    /repos/{owner}/{repo}/issues/{n}/comments`   (per_page, page)
  * - `POST   /repos/{owner}/{repo}/issues/{n}/comments`   (body)
  * - `POST   /repos/{owner}/{repo}/issues/{n}/labels`     (labels)
+ *
+ * It enforces GitHub's validation limits as GitHub answers them: a pull-request title over 256
+ * characters, a body over 65,536, or a comment over 65,536 is `422 Validation Failed` with
+ * `errors[].field` and "… is too long (maximum is N characters)" (characters counted as code
+ * points, as GitHub does). With `labels: 'forbidden'` adding labels answers 403 "You do not have
+ * permission to create labels on this repository." (a token that may open pull requests but not
+ * create labels).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -125,6 +132,37 @@ function keys(allowed: string[], required: Record<string, 'string' | 'string[]' 
   };
 }
 
+/** GitHub's limits on a pull request's title and body and on a comment (characters). */
+export const GITHUB_LIMITS = { title: 256, body: 65_536, comment: 65_536 } as const;
+
+/** Characters as GitHub counts them (code points), not UTF-16 units. */
+function chars(s: string): number {
+  return [...s].length;
+}
+
+/** GitHub's 422 body for fields over their limits, or null when every field fits. */
+function tooLong(
+  resource: 'Issue' | 'IssueComment',
+  fields: Record<string, unknown>,
+  limits: Record<string, number>,
+): Record<string, unknown> | null {
+  const errors = Object.entries(limits)
+    .filter(([field]) => typeof fields[field] === 'string' && chars(fields[field] as string) > limits[field]!)
+    .map(([field, max]) => ({
+      resource,
+      code: 'custom',
+      field,
+      message: `${field} is too long (maximum is ${max} characters)`,
+    }));
+  return errors.length === 0
+    ? null
+    : {
+        message: 'Validation Failed',
+        errors,
+        documentation_url: 'https://docs.github.com/rest/pulls/pulls#create-a-pull-request',
+      };
+}
+
 /** The fake server. Start with {@link FakeGitHub.start}; `close()` in `afterAll`. */
 export class FakeGitHub {
   readonly owner: string;
@@ -141,6 +179,9 @@ export class FakeGitHub {
   private clock = 0;
   private nextId = 1;
 
+  /** `forbidden`: adding labels answers 403, as for a token that may not create labels. */
+  labels: 'allowed' | 'forbidden' = 'allowed';
+
   private constructor(owner: string, repo: string, token: string) {
     this.owner = owner;
     this.repo = repo;
@@ -148,8 +189,11 @@ export class FakeGitHub {
   }
 
   /** Starts on 127.0.0.1 with a free port. */
-  static async start(opts: { owner?: string; repo?: string; token?: string } = {}): Promise<FakeGitHub> {
+  static async start(
+    opts: { owner?: string; repo?: string; token?: string; labels?: 'allowed' | 'forbidden' } = {},
+  ): Promise<FakeGitHub> {
     const gh = new FakeGitHub(opts.owner ?? 'acme', opts.repo ?? 'gitops', opts.token ?? 'ghs_testtoken123');
+    gh.labels = opts.labels ?? 'allowed';
     gh.server = createServer((req, res) => void gh.handle(req, res));
     await new Promise<void>((r) => gh.server!.listen(0, '127.0.0.1', r));
     gh.url = `http://127.0.0.1:${(gh.server.address() as AddressInfo).port}`;
@@ -162,6 +206,7 @@ export class FakeGitHub {
 
   /** Forgets state, requests, problems and scripts (between tests). */
   reset(): void {
+    this.labels = 'allowed';
     this.pulls = [];
     this.comments.clear();
     this.requests = [];
@@ -282,6 +327,8 @@ export class FakeGitHub {
         body: 'string',
       })(b);
       if (err) return problem(err);
+      const invalid = tooLong('Issue', b, { title: GITHUB_LIMITS.title, body: GITHUB_LIMITS.body });
+      if (invalid) return reply(422, invalid);
       if (this.pulls.some((p) => p.state === 'open' && p.head === b.head && p.base === b.base)) {
         return reply(422, {
           message: 'Validation Failed',
@@ -308,6 +355,8 @@ export class FakeGitHub {
       if (err || Object.keys(b).length === 0) return problem(err ?? 'empty update');
       const pull = this.pulls.find((p) => p.number === Number(m![1]));
       if (!pull) return reply(404, { message: 'Not Found' });
+      const invalid = tooLong('Issue', b, { title: GITHUB_LIMITS.title, body: GITHUB_LIMITS.body });
+      if (invalid) return reply(422, invalid);
       if (typeof b.title === 'string') pull.title = b.title;
       if (typeof b.body === 'string') pull.body = b.body;
       if (b.state === 'open' || b.state === 'closed') pull.state = b.state;
@@ -326,6 +375,8 @@ export class FakeGitHub {
       if (method === 'POST') {
         const err = keys(['body'], { body: 'string' })(b);
         if (err) return problem(err);
+        const invalid = tooLong('IssueComment', b, { body: GITHUB_LIMITS.comment });
+        if (invalid) return reply(422, invalid);
         const c = { id: this.nextId++, body: b.body as string };
         this.comments.set(n, [...list, c]);
         return reply(201, c);
@@ -336,6 +387,13 @@ export class FakeGitHub {
       if (err) return problem(err);
       const pull = this.pulls.find((p) => p.number === Number(m![1]));
       if (!pull) return reply(404, { message: 'Not Found' });
+      if (this.labels === 'forbidden')
+        return reply(403, {
+          message: 'You do not have permission to create labels on this repository.',
+          errors: [{ resource: 'Repository', field: 'label', code: 'unauthorized' }],
+          documentation_url: 'https://docs.github.com/rest/issues/labels#add-labels-to-an-issue',
+          status: '403',
+        });
       pull.labels = [...new Set([...pull.labels, ...(b.labels as string[])])];
       return reply(
         200,

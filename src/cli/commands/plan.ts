@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { Option, type Command } from 'commander';
 import { readBenchmarksFile, readUtilization, storedBenchmarks } from '../../controller/inputs.js';
 import { planDesiredState } from '../../controller/desired-state.js';
@@ -11,6 +12,16 @@ import { readClusterFiles, takeSnapshot } from '../cluster-input.js';
 import { formatPlanTable, planReport } from '../plan-build.js';
 import { utilizationSource } from '../metrics-source.js';
 import { addConnectionOptions, resolveSettings } from '../settings.js';
+import { unknownClusterWarning } from '../cluster-choice.js';
+
+/** The folders under `clusters/` of a local GitOps repo (none when it has no `clusters/`). */
+function clusterFolders(repo: string): string[] {
+  const dir = join(repo, 'clusters');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name);
+}
 
 interface PlanFlags {
   repo?: string;
@@ -132,6 +143,8 @@ export function register(program: Command): void {
       templates: loadWorkloadTemplates(),
       now,
     });
+    const unknown = unknownClusterWarning(settings.cluster, clusterFolders(flags.repo!));
+    if (unknown) output.warnings = [unknown, ...(output.warnings ?? [])];
     process.stdout.write(
       flags.output === 'json'
         ? `${JSON.stringify(planReport(output, snapshot), null, 2)}\n`

@@ -1,5 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { PullRequestCycle, PullRequestRecord } from '../../store/types.js';
+import { clusterOf, toStderr } from '../cluster-choice.js';
 import { openExistingStore } from '../open-existing-store.js';
 import { addConnectionOptions, resolveSettings } from '../settings.js';
 
@@ -83,8 +84,9 @@ type Output = 'text' | 'json';
  * Registers `gpuops prs [--all] [--cluster NAME] [--database URL] [--output text|json]` and
  * `gpuops prs show ID`. Without `--all`: one row per branch, its latest state (what gpuops works
  * with). With `--all`: every pull request cycle (each open → merged/closed), newest first, with
- * its id. `show ID` prints one cycle with its whole body. Times are UTC. Exit 0; 1 when the
- * database cannot be opened or the id is unknown; 2 on usage errors.
+ * its id. `show ID` prints one cycle with its whole body. Times are UTC. The cluster is chosen as
+ * `status` chooses it (`cluster-choice.ts`). Exit 0; 1 when the database cannot be opened or the
+ * id is unknown; 2 on usage errors (a cluster the database does not hold).
  */
 export function register(program: Command): void {
   const output = () =>
@@ -99,8 +101,9 @@ export function register(program: Command): void {
       const settings = resolveSettings(opts);
       const store = await openExistingStore(settings.database);
       try {
+        const cluster = await clusterOf(store, settings, opts.output === 'text' ? toStderr : null);
         if (opts.all) {
-          const cycles = await store.pullRequestHistory(settings.cluster);
+          const cycles = await store.pullRequestHistory(cluster);
           process.stdout.write(
             opts.output === 'json'
               ? `${JSON.stringify(cycles, null, 2)}\n`
@@ -108,7 +111,7 @@ export function register(program: Command): void {
           );
           return;
         }
-        const prs = await store.pullRequests(settings.cluster);
+        const prs = await store.pullRequests(cluster);
         process.stdout.write(
           opts.output === 'json' ? `${JSON.stringify(prs, null, 2)}\n` : formatPullRequests(prs),
         );

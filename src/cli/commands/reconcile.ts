@@ -25,6 +25,7 @@ export function formatPassResult(r: PassResult, dryRun: boolean): string {
     const pr = w.pullRequest?.url ?? (w.pullRequest?.number ? `#${w.pullRequest.number}` : '');
     out.push(`  ${w.action.padEnd(14)} ${w.branch} ${pr} ${w.reason}: ${w.message}`.trimEnd());
     for (const f of w.files) out.push(`      ${f.change.padEnd(6)} ${f.path}`);
+    for (const warning of w.warnings ?? []) out.push(`      warning: ${warning}`);
   }
   for (const p of r.patches) out.push(`  patch ${p}`);
   return `${out.join('\n')}\n`;

@@ -8,6 +8,7 @@ import { loggableSettings, runDefaults, startController } from '../../controller
 import { renderStatusHtml } from '../../status/html.js';
 import { loadStatusView } from '../../status/load.js';
 import { openStore, statusStoreOf } from '../../store/index.js';
+import { healthAddress } from '../health-address.js';
 import { dryRunDatabase, openExistingStore } from '../open-existing-store.js';
 import { addConnectionOptions, resolveSettings, UsageError } from '../settings.js';
 
@@ -26,13 +27,6 @@ function seconds(name: string, opts: { integer?: boolean; min?: number } = {}) {
   };
 }
 
-function port(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535)
-    throw new InvalidArgumentError(`--health-port must be 0..65535, got ${JSON.stringify(value)}`);
-  return n;
-}
-
 function level(value: string): string {
   if (!LOG_LEVELS.includes(value))
     throw new InvalidArgumentError(
@@ -44,7 +38,8 @@ function level(value: string): string {
 interface RunFlags {
   interval: number;
   maxBackoff?: number;
-  healthPort: number;
+  healthAddress?: string;
+  healthPort?: string;
   leaseNamespace?: string;
   leaseName?: string;
   identity?: string;
@@ -73,11 +68,10 @@ export function register(program: Command): void {
       seconds('--max-backoff'),
     )
     .option(
-      '--health-port <port>',
-      'port of the status page (/), /healthz, /readyz and /metrics (0: a free port)',
-      port,
-      8080,
+      '--health-address <host:port>',
+      'where the status page (/), /healthz, /readyz and /metrics listen: HOST:PORT, [IPv6]:PORT or :PORT (default: 0.0.0.0:8080 in a Pod, else 127.0.0.1:8080)',
     )
+    .option('--health-port <port>', 'the port alone, on the default host (0: a free port)')
     .option(
       '--lease-namespace <ns>',
       'namespace of the leader Lease (default: POD_NAMESPACE or gpuops-system)',
@@ -104,6 +98,7 @@ export function register(program: Command): void {
         return;
       }
       const settings = resolveSettings(flags);
+      const health = healthAddress(flags, process.env);
       if (!settings.repoUrl) {
         throw new UsageError(
           '--repo-url: the GitOps repo remote is required (or GPUOPS_REPO_URL, or repoUrl in gpuops.yaml)',
@@ -169,7 +164,8 @@ export function register(program: Command): void {
             retryPeriodSeconds: flags.retryPeriod,
             intervalSeconds: flags.interval,
             ...(flags.maxBackoff !== undefined ? { maxBackoffSeconds: flags.maxBackoff } : {}),
-            healthPort: flags.healthPort,
+            healthPort: health.port,
+            healthHost: health.host,
             pass: () => reconciler.pass(),
             close: closeAll,
             ...(pageStore

@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import { loadStatusView } from '../../status/load.js';
 import { renderStatusHtml } from '../../status/html.js';
 import { renderStatusText } from '../../status/text.js';
+import { clusterOf, toStderr } from '../cluster-choice.js';
 import { openExistingStore } from '../open-existing-store.js';
 import { addConnectionOptions, resolveSettings } from '../settings.js';
 
@@ -9,7 +10,9 @@ import { addConnectionOptions, resolveSettings } from '../settings.js';
  * Registers `gpuops status [--cluster NAME] [--database URL] [--output html|text|json]`: the state
  * of the fleet from the database alone (no cluster, no Git) — the same page `gpuops run` serves
  * at `/` of its health port. `html` is one self-contained document (inline SVG, no script);
- * `json` the view model. Exit 0; 1 when the database cannot be opened; 2 on usage errors.
+ * `json` the view model. Without `--cluster` it shows `default`, or the one cluster the database
+ * holds; a cluster the database does not hold is a usage error naming those it does
+ * (`cluster-choice.ts`). Exit 0; 1 when the database cannot be opened; 2 on usage errors.
  */
 export function register(program: Command): void {
   const cmd = program
@@ -25,7 +28,8 @@ export function register(program: Command): void {
       const settings = resolveSettings(opts);
       const store = await openExistingStore(settings.database);
       try {
-        const view = await loadStatusView(store, settings.cluster, new Date());
+        const note = opts.output === 'text' ? toStderr : null;
+        const view = await loadStatusView(store, await clusterOf(store, settings, note), new Date());
         process.stdout.write(
           opts.output === 'json'
             ? `${JSON.stringify(view, null, 2)}\n`

@@ -1,0 +1,158 @@
+/**
+ * The sections of a pull-request body (pure): the access it grants, placement and scaling
+ * evidence, node pools and files. Every table takes `maxRows`: a body cut to fit GitHub's limit
+ * shows the first rows of each table and says how many more there are (`… and N more nodes`).
+ */
+import type { PoolAssignment } from '../pools/types.js';
+import type { CreatedObject } from './created-objects.js';
+import type { PlacementEvidence, ScalingEvidence } from './pr-body.js';
+import { byString, count, list, num, plural, poolMoves, table } from './pr-text.js';
+import type { PlannedFile } from './types.js';
+
+/**
+ * The access the pull request grants, stated before anything else: every Namespace and binding
+ * it creates, and every binding whose grant it changes, with the role and the subjects.
+ */
+export function grantsSection(creates: readonly CreatedObject[], maxRows: number): string {
+  return [
+    `**This pull request ${list([...new Set(creates.map((c) => (c.action === 'create' ? 'creates' : 'changes')))])} access objects**: merging it lets Argo CD or Flux apply them.`,
+    '',
+    table(
+      ['change', 'kind', 'name', 'namespace', 'role', 'subjects'],
+      creates.map((c) => [c.action, c.kind, c.name, c.namespace, c.role, c.subjects.join(', ')]),
+      maxRows,
+      'objects',
+    ),
+  ].join('\n');
+}
+
+export function placementSection(ev: PlacementEvidence, maxRows: number): string {
+  const p = ev.placement;
+  const out = [
+    `### Placement of \`${p.algorithm}\``,
+    '',
+    `Runs longer than **${num(ev.longTaskThresholdSeconds)} s** (median) go to \`long-task\`, the others to \`short-task\`.`,
+    '',
+    table(
+      ['algorithm', 'pool', 'median run time (s)', 'threshold (s)', 'reason'],
+      [[p.algorithm, p.pool, num(p.runTimeSeconds), num(ev.longTaskThresholdSeconds), p.reason]],
+    ),
+    '',
+    p.message,
+  ];
+  if (ev.runs.length > 0) {
+    out.push(
+      '',
+      'Measured benchmark runs:',
+      '',
+      table(
+        ['run', 'status', 'run time (s)', 'node'],
+        [...ev.runs]
+          .sort((a, b) => a.run - b.run)
+          .map((r) => [r.run, r.status, num(r.durationSeconds), r.node]),
+        maxRows,
+        'runs',
+      ),
+    );
+  }
+  return out.join('\n');
+}
+
+export function scalingSection(ev: ScalingEvidence, maxRows: number): string {
+  const d = ev.decision;
+  const key = (s: { namespace: string; pod: string }) => `${s.namespace}/${s.pod}`;
+  const pods = [...ev.pods].sort((a, b) => byString(key(a), key(b)));
+  const out = [
+    `### Scaling of \`${d.algorithm}\``,
+    '',
+    table(
+      ['aggregate utilisation (%)', 'min (%)', 'max (%)', 'replicas', 'decision', 'reason'],
+      [
+        [
+          num(d.utilization),
+          num(ev.min),
+          num(ev.max),
+          `${d.replicas.from} → ${d.replicas.to} (limits ${ev.minReplicas}..${ev.maxReplicas})`,
+          d.action,
+          d.reason,
+        ],
+      ],
+    ),
+    '',
+    d.message,
+  ];
+  // Said once: the decision's message usually names the moved nodes already (no node: none to say).
+  if (!d.nodes.every((n) => d.message.includes(n)))
+    out.push('', `Unused nodes moved into the pool: ${d.nodes.map((n) => `\`${n}\``).join(', ')}.`);
+  if (pods.length > 0) {
+    out.push(
+      '',
+      'Per-pod GPU utilisation:',
+      '',
+      table(
+        ['namespace', 'pod', 'GPU utilisation (%)', 'GPUs'],
+        pods.map((s) => [s.namespace, s.pod, num(s.utilization), s.gpus.length]),
+        maxRows,
+        'pods',
+      ),
+    );
+  }
+  return out.join('\n');
+}
+
+export function poolsSection(pools: readonly PoolAssignment[], maxRows: number): string {
+  const m = poolMoves(pools);
+  const out = ['### Node pools', ''];
+  if (m.length === 0) out.push('No node changes pool.');
+  else
+    out.push(
+      table(
+        ['node', 'from', 'to', 'reason', 'why'],
+        m.map((p) => [p.node, p.from ?? 'none', p.to ?? 'none', p.reason, p.message]),
+        maxRows,
+        'nodes',
+      ),
+    );
+  const test = m.filter((p) => p.to === 'test').map((p) => `\`${p.node}\``);
+  if (test.length > 0) {
+    // Why this node: the rule of `assignPools`, not its message again (the table has that).
+    const named = test.length > maxRows ? `${plural(test.length, 'node')}` : list(test);
+    out.push(
+      '',
+      `${named} ${test.length === 1 ? 'becomes the test node' : 'become test nodes'}: test nodes are taken, in name order, from the GPU nodes that are Ready, schedulable, in no pool or \`unused\`, and run no workload gpuops does not manage (\`pools.test.size\` of them, or one per GPU product with \`pools.test.perGPUProduct\`).`,
+    );
+  }
+  // GPU nodes in no pool, and why: the reader sees every GPU node accounted for.
+  const left = pools
+    .filter((p) => p.to === null && p.from === null && p.reason !== 'NoGPU')
+    .sort((a, b) => byString(a.node, b.node));
+  if (left.length > 0) {
+    out.push(
+      '',
+      `GPU nodes left out of every pool (${count(left.length)}):`,
+      '',
+      table(
+        ['node', 'reason', 'why'],
+        left.map((p) => [p.node, p.reason, p.message]),
+        maxRows,
+        'nodes',
+      ),
+    );
+  }
+  return out.join('\n');
+}
+
+export function filesSection(files: readonly PlannedFile[], maxRows: number): string {
+  return [
+    '### Files',
+    '',
+    files.length === 0
+      ? 'No file differs from the base branch.'
+      : table(
+          ['file', 'change'],
+          [...files].sort((a, b) => byString(a.path, b.path)).map((f) => [`\`${f.path}\``, f.change]),
+          maxRows,
+          'files',
+        ),
+  ].join('\n');
+}

@@ -1,0 +1,56 @@
+/**
+ * Text helpers the pull-request title and body share (pure): Markdown cells and tables (cut to a
+ * number of rows with "… and N more"), lists in prose, and the pool moves of a change.
+ */
+import type { PoolAssignment } from '../pools/types.js';
+
+/** Byte-order string comparison (locale-independent, so output is byte-stable). */
+export const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** A Markdown table cell: pipes escaped, newlines folded, empty shown as `—`. */
+export function cell(v: string | number | null): string {
+  if (v === null || v === '') return '—';
+  return String(v).replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+/** A figure with one decimal, `—` when missing. */
+export function num(v: number | null): string {
+  return v === null || !Number.isFinite(v) ? '—' : v.toFixed(1);
+}
+
+/** `1,234` (en-US grouping, fixed so output never depends on the locale). */
+export function count(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/** `1 node`, `12 nodes`. */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${count(n)} ${n === 1 ? one : many}`;
+}
+
+/**
+ * A Markdown table. With `maxRows` below the row count only the first `maxRows` rows are shown,
+ * followed by a line `… and N more <what>` (so a cut table always says how much it left out).
+ */
+export function table(
+  header: string[],
+  rows: (string | number | null)[][],
+  maxRows = Number.POSITIVE_INFINITY,
+  what = 'rows',
+): string {
+  const lines = [`| ${header.join(' | ')} |`, `|${header.map(() => ' --- ').join('|')}|`];
+  const shown = rows.length > maxRows ? rows.slice(0, maxRows) : rows;
+  for (const r of shown) lines.push(`| ${r.map(cell).join(' | ')} |`);
+  if (shown.length < rows.length) lines.push('', `… and ${count(rows.length - shown.length)} more ${what}`);
+  return lines.join('\n');
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+export function list(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
+
+/** The assignments that change a node's pool, by node name. */
+export function poolMoves(pools: readonly PoolAssignment[] | undefined): PoolAssignment[] {
+  return [...(pools ?? [])].filter((p) => p.from !== p.to).sort((a, b) => byString(a.node, b.node));
+}

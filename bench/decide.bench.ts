@@ -45,6 +45,8 @@ export function generate() {
       gpuCapacity: GPUS_PER_NODE,
       gpuAllocatable: GPUS_PER_NODE,
       migAllocatable: 0,
+      allocatable: { cpuMillis: 96_000, memoryBytes: 1000 * 2 ** 30, pods: 110 },
+      requested: { cpuMillis: 0, memoryBytes: 0, pods: 0 },
       gpuRequested: 0,
       foreignGpuRequested: 0,
       managedPods: 0,
@@ -75,6 +77,8 @@ export function generate() {
         owner: { kind: 'ReplicaSet', name: `${name}-7d9f` },
         unschedulable: false,
         createdAt: '2025-05-01T00:00:00Z',
+        requests: { cpuMillis: 0, memoryBytes: 0 },
+        startedAt: null,
       });
       const metric = {
         gpu: String(slot % GPUS_PER_NODE),

@@ -47,18 +47,19 @@ export function chooseCluster(
 
 /**
  * {@link chooseCluster} against an open database: reads the clusters it holds and writes the
- * note, if any, to `stderr`.
+ * note, if any, through `note` (the commands pass stderr for text output and nothing for JSON and
+ * HTML, whose own content names the cluster and which scripts often read with stderr merged in).
  * @throws UsageError (exit 2) as {@link chooseCluster}; StoreError when the read fails
  */
 export async function clusterOf(
   store: Pick<StatusStore, 'clusters'>,
   settings: Pick<Settings, 'cluster' | 'database' | 'defaulted'>,
-  stderr: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+  note: ((line: string) => void) | null,
 ): Promise<string> {
   const given = !(settings.defaulted ?? []).includes('cluster');
   const database = redactUrl(settings.database);
   const choice = chooseCluster(settings.cluster, given, await store.clusters(), database);
-  if (choice.note) stderr(choice.note);
+  if (choice.note) note?.(choice.note);
   return choice.cluster;
 }
 
@@ -73,3 +74,6 @@ export function unknownClusterWarning(cluster: string, known: readonly string[])
   const sorted = [...known].sort();
   return `the repo has no clusters/${cluster}/, only ${sorted.map((c) => `clusters/${c}/`).join(', ')}: every file of cluster "${cluster}" would be new (did you mean --cluster ${sorted[0]}?)`;
 }
+
+/** Writes a note line to stderr. */
+export const toStderr = (line: string): void => void process.stderr.write(`${line}\n`);

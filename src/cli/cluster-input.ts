@@ -6,15 +6,21 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { buildSnapshot } from '../cluster/snapshot.js';
-import type { NodeInput, PodInput } from '../cluster/snapshot.js';
+import type { NodeInput, PodInput, ReplicaSetInput } from '../cluster/snapshot.js';
 import type { Snapshot } from '../cluster/types.js';
 import { UsageError } from '../config/settings.js';
 
 /**
  * Reads a `kubectl get … -o json` (or `-o yaml`) dump: a List with `items`, or a plain array.
+ * Items must be of `kind`, or of one of `alsoKinds` (`kubectl get pods,replicasets -A -o json`
+ * mixes them in one List); an item without `kind` is taken for `kind`.
  * @throws Error naming the file when it cannot be read or holds no list
  */
-export async function readObjectList<T>(file: string, kind: 'Node' | 'Pod'): Promise<T[]> {
+export async function readObjectList<T>(
+  file: string,
+  kind: 'Node' | 'Pod',
+  alsoKinds: readonly string[] = [],
+): Promise<T[]> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -37,7 +43,8 @@ export async function readObjectList<T>(file: string, kind: 'Node' | 'Pod'): Pro
       `${file}: expected a ${kind}List (kubectl get ${kind.toLowerCase()}s -o json) with items`,
     );
   }
-  const wrong = items.findIndex((i) => (i as { kind?: string })?.kind !== undefined && i.kind !== kind);
+  const known = new Set([kind, ...alsoKinds]);
+  const wrong = items.findIndex((i) => (i as { kind?: string })?.kind !== undefined && !known.has(i.kind));
   if (wrong !== -1)
     throw new Error(`${file}: items[${wrong}]: expected kind ${kind}, got ${items[wrong].kind}`);
   return items as T[];
@@ -59,11 +66,21 @@ export interface SnapshotSource {
  */
 export async function takeSnapshot(source: SnapshotSource): Promise<Snapshot> {
   if (source.nodesFile && source.podsFile) {
-    const [nodes, pods] = await Promise.all([
+    const [nodes, podsAndSets] = await Promise.all([
       readObjectList<NodeInput>(source.nodesFile, 'Node'),
-      readObjectList<PodInput>(source.podsFile, 'Pod'),
+      readObjectList<PodInput | ReplicaSetInput>(source.podsFile, 'Pod', ['ReplicaSet']),
     ]);
-    return buildSnapshot(nodes, pods, source.now, { poolLabel: source.poolLabel });
+    const isSet = (o: PodInput | ReplicaSetInput): o is ReplicaSetInput => o.kind === 'ReplicaSet';
+    const replicaSets = podsAndSets.filter(isSet);
+    const pods = podsAndSets.filter((o): o is PodInput => !isSet(o));
+    // A pods dump without ReplicaSets says nothing about them: the snapshot then carries none.
+    return buildSnapshot(
+      nodes,
+      pods,
+      source.now,
+      { poolLabel: source.poolLabel },
+      replicaSets.length > 0 ? replicaSets : undefined,
+    );
   }
   // Loaded here, not at the top: `plan` on dump files never pays for the Kubernetes client.
   const { createKubeClient } = await import('../cluster/kube-client.js');
@@ -80,7 +97,7 @@ export async function takeSnapshot(source: SnapshotSource): Promise<Snapshot> {
 
 /** What to do without cluster access: the commands that read a snapshot also take dumps. */
 export const OFFLINE_HINT =
-  'without cluster access, give dumps instead: --nodes FILE --pods FILE (kubectl get nodes -o json > nodes.json; kubectl get pods -A -o json > pods.json)';
+  'without cluster access, give dumps instead: --nodes FILE --pods FILE (kubectl get nodes -o json > nodes.json; kubectl get pods,replicasets -A -o json > pods.json)';
 
 /**
  * Every file under `<repo>/clusters/<cluster>/` (repo-relative `/` paths → content); empty when

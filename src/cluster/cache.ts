@@ -1,6 +1,7 @@
 /**
  * The watch-driven cluster cache of `gpuops run`: what a pass reads of the cluster — Nodes, live
- * Pods, and the HorizontalPodAutoscalers gpuops generated — listed once and then kept by watches
+ * Pods, ReplicaSets (which Deployment owns which pods) and the HorizontalPodAutoscalers gpuops
+ * generated — listed once and then kept by watches
  * (one {@link Reflector} each), as the HPA controller and controller-runtime keep theirs. A pass
  * reads memory: `snapshot(now)` is the same {@link Snapshot} a fresh list gives
  * (`readSnapshot`), and no Kubernetes request is made for it.
@@ -9,7 +10,13 @@
  * {@link ClusterCacheNotSyncedError} naming the resource and why (not listed yet, relisting after
  * 410 Gone, or its watch disconnected for longer than the stall bound).
  */
-import type { KubeConfig, V1Node, V1Pod, V2HorizontalPodAutoscaler } from '@kubernetes/client-node';
+import type {
+  KubeConfig,
+  V1Node,
+  V1Pod,
+  V1ReplicaSet,
+  V2HorizontalPodAutoscaler,
+} from '@kubernetes/client-node';
 import { EventRate } from './event-rate.js';
 import type { KubeClient } from './kube-client.js';
 import { LIVE_PODS_FIELD_SELECTOR } from './read-snapshot.js';
@@ -21,12 +28,13 @@ import {
   assembleSnapshot,
   reduceNode,
   reducePod,
+  reduceReplicaSet,
   type NodeRecord,
   type ReduceContext,
   type SnapshotOptions,
 } from './snapshot.js';
 import type { HpaStatus } from './source.js';
-import type { PodInfo, Snapshot } from './types.js';
+import type { PodInfo, ReplicaSetInfo, Snapshot } from './types.js';
 
 /** A record and the warnings its reduction gave (rare: an unparseable quantity). */
 type Warned<T> = T | { record: T; warnings: string[] };
@@ -155,13 +163,18 @@ export function createClusterCache(o: ClusterCacheOptions): ClusterCache {
     fieldSelector: LIVE_PODS_FIELD_SELECTOR,
     reduce: reducer<V1Pod, PodInfo>(reducePod),
   });
+  const replicaSets = new Reflector<ReplicaSetInfo>({
+    ...common('replicasets'),
+    path: '/apis/apps/v1/replicasets',
+    reduce: (o) => reduceReplicaSet(o as V1ReplicaSet),
+  });
   const hpas = new Reflector<HpaRecord>({
     ...common('horizontalpodautoscalers'),
     path: '/apis/autoscaling/v2/horizontalpodautoscalers',
     labelSelector: `${MANAGED_BY_LABEL}=${MANAGED_BY_VALUE}`,
     reduce: hpaRecord,
   });
-  const all = [nodes, pods, hpas] as Reflector<unknown>[];
+  const all = [nodes, pods, replicaSets, hpas] as Reflector<unknown>[];
 
   /** Why a resource cannot be read now, or null. */
   const notCurrent = (s: ReflectorState): string | null => {
@@ -185,7 +198,15 @@ export function createClusterCache(o: ClusterCacheOptions): ClusterCache {
   };
 
   // The arrays of the last snapshot, kept while no record changes (no copy, no re-reduction).
-  let last: { key: string; nodes: Snapshot['nodes']; pods: PodInfo[]; warnings: string[] } | undefined;
+  let last:
+    | {
+        key: string;
+        nodes: Snapshot['nodes'];
+        pods: PodInfo[];
+        replicaSets: ReplicaSetInfo[];
+        warnings: string[];
+      }
+    | undefined;
 
   return {
     start: () => all.forEach((r) => r.start()),
@@ -197,8 +218,8 @@ export function createClusterCache(o: ClusterCacheOptions): ClusterCache {
       return ok && all.every((r) => r.state().synced);
     },
     snapshot: (at, options = {}) => {
-      requireSynced([nodes, pods]);
-      const key = `${nodes.generation()}/${pods.generation()}/${options.poolLabel ?? ''}`;
+      requireSynced([nodes, pods, replicaSets]);
+      const key = `${nodes.generation()}/${pods.generation()}/${replicaSets.generation()}/${options.poolLabel ?? ''}`;
       if (last?.key !== key) {
         const warnings: string[] = [];
         const podInfos = pods.records().map((w) => {
@@ -209,10 +230,16 @@ export function createClusterCache(o: ClusterCacheOptions): ClusterCache {
           if ('warnings' in w) warnings.push(...w.warnings);
           return unwrap(w);
         });
-        const built = assembleSnapshot(nodeRecords, podInfos, warnings, at, options);
-        last = { key, nodes: built.nodes, pods: built.pods, warnings };
+        const sets = replicaSets.records();
+        const built = assembleSnapshot(nodeRecords, podInfos, warnings, at, options, sets);
+        last = { key, nodes: built.nodes, pods: built.pods, replicaSets: sets, warnings };
       }
-      const snapshot: Snapshot = { takenAt: at.toISOString(), nodes: last.nodes, pods: last.pods };
+      const snapshot: Snapshot = {
+        takenAt: at.toISOString(),
+        nodes: last.nodes,
+        pods: last.pods,
+        replicaSets: last.replicaSets,
+      };
       if (last.warnings.length > 0) snapshot.warnings = last.warnings;
       return snapshot;
     },

@@ -11,7 +11,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { ApiException, AutoscalingV2Api, KubeConfig } from '@kubernetes/client-node';
-import type { V1Node, V1Pod, V2HorizontalPodAutoscaler } from '@kubernetes/client-node';
+import type { V1Node, V1Pod, V1ReplicaSet, V2HorizontalPodAutoscaler } from '@kubernetes/client-node';
 // The client library's HTTP transport (its dependency), used the way its `Watch` uses it.
 import fetch from 'node-fetch';
 import { retry as withRetry } from '../util/retry.js';
@@ -89,6 +89,11 @@ export interface KubeClient {
    * with `listPods`. @throws KubeApiError
    */
   streamPods?(sink: PageSink<V1Pod>, opts?: ListOptions): Promise<void>;
+  /**
+   * Every apps/v1 ReplicaSet of every namespace, page by page (plain JSON): which Deployment owns
+   * which pods (Pod → ReplicaSet → Deployment), and at which revision. @throws KubeApiError
+   */
+  listReplicaSets(opts?: ListOptions): Promise<V1ReplicaSet[]>;
   /** Every autoscaling/v2 HorizontalPodAutoscaler of every namespace, page by page. @throws KubeApiError */
   listHorizontalPodAutoscalers(opts?: ListOptions): Promise<V2HorizontalPodAutoscaler[]>;
   /**
@@ -210,6 +215,10 @@ export function createKubeClient(kc: KubeConfig, options: KubeClientOptions = {}
     streamPods: async (sink, opts = {}) => {
       await eachPage('list pods', podPage(opts), sink);
     },
+    listReplicaSets: (opts = {}) =>
+      listAll('list replicasets', (cont, agents) =>
+        getPage<V1ReplicaSet>(kc, '/apis/apps/v1/replicasets', pageSize, cont, opts, agents),
+      ),
     listPages: async (operation, apiPath, sink, opts = {}) => ({
       resourceVersion: await eachPage(
         operation,
@@ -260,7 +269,7 @@ export class PageAgents {
 }
 
 /**
- * One page of a core/v1 list (`GET path?limit=&continue=&fieldSelector=&labelSelector=`) as plain
+ * One page of a list (`GET path?limit=&continue=&fieldSelector=&labelSelector=`) as plain
  * JSON, over `agents`' kept-alive connection when given. Fails as the generated client does, so
  * retries and reports stay the same: an {@link ApiException} carrying the status, body text and
  * headers for an HTTP error, the transport's error (`FetchError` with the system `code`) for a

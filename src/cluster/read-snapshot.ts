@@ -10,8 +10,9 @@ import type { Snapshot } from './types.js';
 export const LIVE_PODS_FIELD_SELECTOR = 'status.phase!=Succeeded,status.phase!=Failed';
 
 /**
- * Takes a snapshot of a live cluster: lists Nodes and live Pods (in parallel, page by page) and
- * builds the pure model (the same as `buildSnapshot` of both lists). `now` is the time recorded as `takenAt`.
+ * Takes a snapshot of a live cluster: lists Nodes, live Pods and ReplicaSets (in parallel, page by
+ * page) and builds the pure model (the same as `buildSnapshot` of the three lists). `now` is the
+ * time recorded as `takenAt`.
  * @throws KubeApiError when a list fails after its retries
  */
 export async function readSnapshot(
@@ -26,7 +27,8 @@ export async function readSnapshot(
   const readPods = client.streamPods
     ? client.streamPods({ page: (p) => builder.addPods(p), restart: () => builder.resetPods() }, podOptions)
     : client.listPods(podOptions).then((pods) => builder.addPods(pods));
-  const [nodes] = await Promise.all([client.listNodes(), readPods]);
+  const [nodes, replicaSets] = await Promise.all([client.listNodes(), client.listReplicaSets(), readPods]);
   builder.addNodes(nodes);
+  builder.addReplicaSets(replicaSets);
   return builder.build();
 }

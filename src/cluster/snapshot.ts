@@ -1,10 +1,12 @@
 // Not re-exported by the package index in 1.4.0; the module has no imports of its own.
 import { parseQuantity as quantityValue } from './quantity.js';
-import type { V1Container, V1Node, V1Pod } from '@kubernetes/client-node';
+import type { V1Node, V1Pod, V1ReplicaSet } from '@kubernetes/client-node';
 import { noNewPodsTaints } from '../manifests/scheduling.js';
 import { POOLS } from '../definitions/types.js';
 import type { Pool } from '../definitions/types.js';
-import type { GpuSharing, NodeInfo, PodInfo, Snapshot, Taint } from './types.js';
+import { migSingleProfile } from './mig.js';
+import { cpuMemoryRequest, effectiveRequest, type NodeResources } from './requests.js';
+import type { GpuSharing, NodeInfo, PodInfo, ReplicaSetInfo, Snapshot, Taint } from './types.js';
 
 /** Extended resource of a whole NVIDIA GPU (NVIDIA device plugin). */
 export const GPU_RESOURCE = 'nvidia.com/gpu';
@@ -62,6 +64,8 @@ export function gpuSharing(node: Pick<NodeInfo, 'labels' | 'gpuAllocatable'>): G
 export type NodeInput = V1Node;
 /** A Pod as the client library returns it, or as `kubectl get pods -A -o json` prints it. */
 export type PodInput = V1Pod;
+/** A ReplicaSet as the client library returns it, or as `kubectl get replicasets -A -o json` prints it. */
+export type ReplicaSetInput = V1ReplicaSet;
 
 /** Options of {@link buildSnapshot}. */
 export interface SnapshotOptions {
@@ -77,23 +81,31 @@ export interface SnapshotOptions {
  * `src/manifests/scheduling.ts`, the one rule for it), GPU product
  * (`nvidia.com/gpu.product`), GPUs allocatable from `status.allocatable["nvidia.com/gpu"]` (not
  * capacity: the device plugin lowers allocatable when GPUs are unhealthy), MIG slices, and the GPUs
- * requested by live pods bound to it. Pending pods without `spec.nodeName`, Succeeded and Failed
- * pods hold nothing (the scheduler's accounting). Quantities are parsed with the client library's
+ * requested by live pods bound to it; its allocatable cpu, memory and pods and what the pods bound
+ * there request of them (kube-scheduler's `NodeResourcesFit` and pod-count accounting). Pending
+ * pods without `spec.nodeName`, Succeeded and Failed pods hold nothing (the scheduler's
+ * accounting). On a node with MIG's single strategy the `nvidia.com/gpu` are MIG devices
+ * (`migSingleProfile`): they count as `migAllocatable`, whole GPUs 0. ReplicaSets, when given,
+ * are kept as {@link ReplicaSetInfo} (which Deployment owns each, at which revision); without
+ * them `snapshot.replicaSets` is absent. Quantities are parsed with the client library's
  * `quantityToScalar`. A quantity that cannot be parsed counts as 0 and is reported in
  * `warnings` naming the object and field; one bad object never stops the others.
  *
  * @param nodes a list of Nodes, or a NodeList (`{items}`)
  * @param pods  a list of Pods, or a PodList (`{items}`)
+ * @param replicaSets a list of ReplicaSets, or a ReplicaSetList; absent: not read
  */
 export function buildSnapshot(
   nodes: NodeInput[] | { items: NodeInput[] },
   pods: PodInput[] | { items: PodInput[] },
   now: Date,
   options: SnapshotOptions = {},
+  replicaSets?: ReplicaSetInput[] | { items: ReplicaSetInput[] },
 ): Snapshot {
   const builder = createSnapshotBuilder(now, options);
   builder.addPods(itemsOf(pods));
   builder.addNodes(itemsOf(nodes));
+  if (replicaSets !== undefined) builder.addReplicaSets(itemsOf(replicaSets));
   return builder.build();
 }
 
@@ -105,6 +117,8 @@ export function buildSnapshot(
 export interface SnapshotBuilder {
   addNodes(nodes: readonly NodeInput[]): void;
   addPods(pods: readonly PodInput[]): void;
+  /** ReplicaSets; once called (even with none), the snapshot carries `replicaSets`. */
+  addReplicaSets(replicaSets: readonly ReplicaSetInput[]): void;
   /** Forgets the Pods added so far (their list restarted from the beginning). */
   resetPods(): void;
   /** The snapshot of everything added. Call once. */
@@ -118,12 +132,17 @@ export function createSnapshotBuilder(now: Date, options: SnapshotOptions = {}):
   let podCtx: ReduceContext = { warnings: [], quantities };
   let podInfos: PodInfo[] = [];
   const nodes: NodeInput[] = [];
+  let replicaSets: ReplicaSetInfo[] | undefined;
   return {
     addNodes: (more) => {
       for (const n of more) nodes.push(n);
     },
     addPods: (more) => {
       for (const p of more) podInfos.push(reducePod(p, podCtx));
+    },
+    addReplicaSets: (more) => {
+      replicaSets ??= [];
+      for (const rs of more) replicaSets.push(reduceReplicaSet(rs));
     },
     resetPods: () => {
       podInfos = [];
@@ -132,7 +151,8 @@ export function createSnapshotBuilder(now: Date, options: SnapshotOptions = {}):
     build: () => {
       const nodeCtx: ReduceContext = { warnings: [], quantities };
       const records = nodes.map((n) => reduceNode(n, nodeCtx));
-      return assembleSnapshot(records, podInfos, [...podCtx.warnings, ...nodeCtx.warnings], now, options);
+      const warnings = [...podCtx.warnings, ...nodeCtx.warnings];
+      return assembleSnapshot(records, podInfos, warnings, now, options, replicaSets);
     },
   };
 }
@@ -150,6 +170,8 @@ export interface NodeRecord {
   gpuCapacity: number;
   gpuAllocatable: number;
   migAllocatable: number;
+  /** `status.allocatable` cpu (millicores), memory (bytes) and pods; absent ones 0. */
+  allocatable: NodeResources;
   taints: Taint[];
 }
 
@@ -166,6 +188,7 @@ export interface ReduceContext {
 /**
  * The snapshot of reduced Nodes and Pods (pure). Pods are taken in the order given (the list
  * order: `namespace/name`), nodes come out sorted by name; `warnings` as given (pods' first).
+ * `replicaSets`, when given, are carried as they are (absent: not read).
  */
 export function assembleSnapshot(
   nodes: readonly NodeRecord[],
@@ -173,22 +196,44 @@ export function assembleSnapshot(
   warnings: string[],
   now: Date,
   options: SnapshotOptions = {},
+  replicaSets?: ReplicaSetInfo[],
 ): Snapshot {
   const poolLabel = options.poolLabel ?? DEFAULT_POOL_LABEL;
-  const usage = new Map<string, { requested: number; foreign: number; managed: number }>();
-  for (const p of pods) {
-    if (!holdsResources(p)) continue;
-    const u = usage.get(p.nodeName!) ?? { requested: 0, foreign: 0, managed: 0 };
-    u.requested += p.gpuRequest;
-    if (p.managed) u.managed += 1;
-    else u.foreign += p.gpuRequest;
-    usage.set(p.nodeName!, u);
-  }
+  const usage = nodeUsage(pods);
   const nodeInfos = nodes.map((n) => toNodeInfo(n, poolLabel, usage.get(n.name)));
   nodeInfos.sort((a, b) => compareNames(a.name, b.name));
   const snapshot: Snapshot = { takenAt: now.toISOString(), nodes: nodeInfos, pods };
+  if (replicaSets) snapshot.replicaSets = replicaSets;
   if (warnings.length > 0) snapshot.warnings = warnings;
   return snapshot;
+}
+
+/** What the pods bound to one node hold there. */
+interface Usage {
+  gpus: number;
+  foreignGpus: number;
+  managed: number;
+  requested: NodeResources;
+}
+
+/** Per node name: what its bound, unfinished pods hold (the scheduler's accounting). */
+function nodeUsage(pods: readonly PodInfo[]): Map<string, Usage> {
+  const usage = new Map<string, Usage>();
+  for (const p of pods) {
+    if (!holdsResources(p)) continue;
+    let u = usage.get(p.nodeName!);
+    if (!u) {
+      u = { gpus: 0, foreignGpus: 0, managed: 0, requested: { cpuMillis: 0, memoryBytes: 0, pods: 0 } };
+      usage.set(p.nodeName!, u);
+    }
+    u.gpus += p.gpuRequest;
+    if (p.managed) u.managed += 1;
+    else u.foreignGpus += p.gpuRequest;
+    u.requested.cpuMillis += p.requests.cpuMillis;
+    u.requested.memoryBytes += p.requests.memoryBytes;
+    u.requested.pods += 1;
+  }
+  return usage;
 }
 
 /** True when the pod is bound to a node and not finished: it holds its requests there. */
@@ -206,32 +251,44 @@ function compareNames(a: string, b: string): number {
 
 /**
  * Reduces a Node (pure): Ready condition, `spec.unschedulable`, taints, labels (a copy), GPUs and
- * MIG slices allocatable, GPU capacity. Unparseable quantities count as 0 and go to `ctx.warnings`.
+ * MIG slices allocatable, GPU capacity, allocatable cpu, memory and pods. With MIG's single
+ * strategy (`migSingleProfile`) the `nvidia.com/gpu` are MIG devices: counted as MIG slices, whole
+ * GPUs 0. Unparseable quantities count as 0 and go to `ctx.warnings`.
  */
 export function reduceNode(node: NodeInput, ctx: ReduceContext): NodeRecord {
   const name = node.metadata?.name ?? '';
   const where = `Node ${name}`;
+  const labels = { ...(node.metadata?.labels ?? {}) };
   const allocatable = node.status?.allocatable ?? {};
   const capacity = node.status?.capacity ?? {};
+  const field = (of: 'allocatable' | 'capacity', resource: string) => `status.${of}["${resource}"]`;
+  const alloc = (resource: string) =>
+    parseQuantity(allocatable[resource], where, field('allocatable', resource), ctx);
   let migAllocatable = 0;
-  for (const [resource, q] of Object.entries(allocatable)) {
-    if (resource.startsWith(MIG_RESOURCE_PREFIX)) {
-      migAllocatable += parseQuantity(q, where, `status.allocatable["${resource}"]`, ctx);
-    }
+  for (const resource of Object.keys(allocatable)) {
+    if (resource.startsWith(MIG_RESOURCE_PREFIX)) migAllocatable += alloc(resource);
+  }
+  let gpuCapacity = parseQuantity(capacity[GPU_RESOURCE], where, field('capacity', GPU_RESOURCE), ctx);
+  let gpuAllocatable = alloc(GPU_RESOURCE);
+  if (migSingleProfile(labels) !== null) {
+    // MIG single strategy: every `nvidia.com/gpu` is a MIG device, never a whole GPU.
+    migAllocatable += gpuAllocatable;
+    gpuCapacity = 0;
+    gpuAllocatable = 0;
   }
   return {
     name,
-    labels: { ...(node.metadata?.labels ?? {}) },
+    labels,
     ready: (node.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True'),
     cordoned: node.spec?.unschedulable === true,
-    gpuCapacity: parseQuantity(capacity[GPU_RESOURCE], where, `status.capacity["${GPU_RESOURCE}"]`, ctx),
-    gpuAllocatable: parseQuantity(
-      allocatable[GPU_RESOURCE],
-      where,
-      `status.allocatable["${GPU_RESOURCE}"]`,
-      ctx,
-    ),
+    gpuCapacity,
+    gpuAllocatable,
     migAllocatable,
+    allocatable: {
+      cpuMillis: Math.round(alloc('cpu') * 1000),
+      memoryBytes: Math.floor(alloc('memory')),
+      pods: Math.floor(alloc('pods')),
+    },
     taints: (node.spec?.taints ?? []).map((t) => ({
       key: t.key,
       ...(t.value !== undefined && t.value !== null ? { value: t.value } : {}),
@@ -240,11 +297,7 @@ export function reduceNode(node: NodeInput, ctx: ReduceContext): NodeRecord {
   };
 }
 
-function toNodeInfo(
-  n: NodeRecord,
-  poolLabel: string,
-  u: { requested: number; foreign: number; managed: number } | undefined,
-): NodeInfo {
+function toNodeInfo(n: NodeRecord, poolLabel: string, u: Usage | undefined): NodeInfo {
   const pool = n.labels[poolLabel];
   return {
     name: n.name,
@@ -256,8 +309,10 @@ function toNodeInfo(
     gpuCapacity: n.gpuCapacity,
     gpuAllocatable: n.gpuAllocatable,
     migAllocatable: n.migAllocatable,
-    gpuRequested: u?.requested ?? 0,
-    foreignGpuRequested: u?.foreign ?? 0,
+    allocatable: n.allocatable,
+    requested: u?.requested ?? { cpuMillis: 0, memoryBytes: 0, pods: 0 },
+    gpuRequested: u?.gpus ?? 0,
+    foreignGpuRequested: u?.foreignGpus ?? 0,
     managedPods: u?.managed ?? 0,
     pool: pool !== undefined && (POOLS as readonly string[]).includes(pool) ? (pool as Pool) : null,
     taints: n.taints,
@@ -282,7 +337,7 @@ export function reducePod(pod: PodInput, ctx: ReduceContext): PodInfo {
     if (c.type === 'Ready') ready = c.status === 'True';
     else if (c.type === 'PodScheduled') unschedulable = c.status === 'False' && c.reason === 'Unschedulable';
   }
-  const owner = pod.metadata?.ownerReferences?.[0];
+  const owner = controllerOf(pod.metadata?.ownerReferences);
   const phase = pod.status?.phase ?? 'Pending';
   return {
     namespace: ns,
@@ -294,11 +349,39 @@ export function reducePod(pod: PodInput, ctx: ReduceContext): PodInfo {
     ready,
     terminating: pod.metadata?.deletionTimestamp != null,
     gpuRequest: podGpus(pod, ctx),
+    requests: cpuMemoryRequest(pod, podReader(pod, ctx)),
     managed: labels[MANAGED_BY_LABEL] === MANAGED_BY_VALUE,
     algorithm: labels[ALGORITHM_LABEL] ?? null,
     owner: owner ? { kind: owner.kind, name: owner.name } : null,
     unschedulable,
     createdAt: isoTime(pod.metadata?.creationTimestamp),
+    startedAt: pod.status?.startTime ? isoTime(pod.status.startTime) : null,
+  };
+}
+
+/** The controller ownerReference (`controller: true`), else the first one (dumps written by hand omit the flag). */
+function controllerOf<T extends { kind: string; name: string; controller?: boolean }>(
+  refs: readonly T[] | undefined,
+): T | undefined {
+  return refs?.find((r) => r.controller === true) ?? refs?.[0];
+}
+
+const DEPLOYMENT_REVISION = 'deployment.kubernetes.io/revision';
+
+/**
+ * Reduces a ReplicaSet (pure): its controller owner (the Deployment), the Deployment revision it
+ * holds (`deployment.kubernetes.io/revision`) and `spec.replicas` (1 when absent, the API default).
+ * What the watch-driven cluster cache keeps per ReplicaSet.
+ */
+export function reduceReplicaSet(rs: ReplicaSetInput): ReplicaSetInfo {
+  const owner = controllerOf(rs.metadata?.ownerReferences);
+  const revision = Number(rs.metadata?.annotations?.[DEPLOYMENT_REVISION]);
+  return {
+    namespace: rs.metadata?.namespace ?? '',
+    name: rs.metadata?.name ?? '',
+    owner: owner ? { kind: owner.kind, name: owner.name } : null,
+    revision: Number.isInteger(revision) && revision > 0 ? revision : null,
+    replicas: typeof rs.spec?.replicas === 'number' ? rs.spec.replicas : 1,
   };
 }
 
@@ -316,29 +399,17 @@ export function effectiveGpuRequest(pod: PodInput, warnings: string[] = []): num
 }
 
 function podGpus(pod: PodInput, ctx: ReduceContext): number {
-  let sidecars = 0;
-  let initPeak = 0;
-  for (const c of pod.spec?.initContainers ?? []) {
-    const r = containerGpus(pod, c, ctx);
-    if (c.restartPolicy === 'Always') {
-      sidecars += r;
-      initPeak = Math.max(initPeak, sidecars);
-    } else {
-      initPeak = Math.max(initPeak, sidecars + r);
-    }
-  }
-  let app = 0;
-  for (const c of pod.spec?.containers ?? []) app += containerGpus(pod, c, ctx);
-  return Math.max(initPeak, app + sidecars);
+  return effectiveRequest(pod.spec, GPU_RESOURCE, podReader(pod, ctx));
 }
 
-function containerGpus(pod: PodInput, c: V1Container, ctx: ReduceContext): number {
-  const req = c.resources?.requests?.[GPU_RESOURCE] ?? c.resources?.limits?.[GPU_RESOURCE];
-  if (req === undefined || req === null || req === '') return 0;
-  const v = ctx.quantities.get(req);
-  if (v !== undefined) return v; // hot path: no message strings built
-  const where = `Pod ${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
-  return parseQuantity(req, where, `container ${c.name}: resources.requests["${GPU_RESOURCE}"]`, ctx);
+/** Reads a pod's quantities: the same strings ("1", "4", "16Gi") repeat, so no message is built for a known one. */
+function podReader(pod: PodInput, ctx: ReduceContext): (q: string, field: string) => number {
+  return (q, field) => {
+    const v = ctx.quantities.get(q);
+    if (v !== undefined) return v; // hot path: no message strings built
+    const where = `Pod ${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
+    return parseQuantity(q, where, field, ctx);
+  };
 }
 
 function parseQuantity(q: string | undefined, where: string, field: string, ctx: ReduceContext): number {

@@ -1,4 +1,7 @@
 import type { Pool } from '../definitions/types.js';
+import type { CpuMemory, NodeResources } from './requests.js';
+
+export type { CpuMemory, NodeResources } from './requests.js';
 
 /** A Kubernetes taint as on `Node.spec.taints`. */
 export interface Taint {
@@ -10,7 +13,9 @@ export interface Taint {
 /**
  * One node of a snapshot, reduced to what gpuops decides on. Built by the pure snapshot model
  * (`src/cluster/snapshot.ts`) from Node and Pod objects. GPU counts are whole GPUs
- * (`nvidia.com/gpu`).
+ * (`nvidia.com/gpu`); on a node whose device plugin runs MIG's `single` strategy the
+ * `nvidia.com/gpu` it advertises are MIG devices, so they count as `migAllocatable` and its whole
+ * GPUs are 0 (see `migSingleProfile` of `src/cluster/mig.ts`).
  */
 export interface NodeInfo {
   name: string;
@@ -27,12 +32,19 @@ export interface NodeInfo {
   schedulable: boolean;
   /** `nvidia.com/gpu.product` label (GPU Feature Discovery), or null. */
   gpuProduct: string | null;
-  /** `status.capacity["nvidia.com/gpu"]`. */
+  /** `status.capacity["nvidia.com/gpu"]` (0 with MIG's single strategy). */
   gpuCapacity: number;
-  /** `status.allocatable["nvidia.com/gpu"]`: what the scheduler can hand out. */
+  /** `status.allocatable["nvidia.com/gpu"]`: whole GPUs the scheduler can hand out (0 with MIG's single strategy). */
   gpuAllocatable: number;
-  /** Sum of allocatable `nvidia.com/mig-*` devices (MIG slices, not whole GPUs). */
+  /**
+   * Allocatable MIG devices (slices, never whole GPUs): the sum of `nvidia.com/mig-*` (mixed
+   * strategy), or `nvidia.com/gpu` itself on a node with the single strategy.
+   */
   migAllocatable: number;
+  /** `status.allocatable` cpu (millicores), memory (bytes) and pods: absent ones count 0, as the scheduler counts them. */
+  allocatable: NodeResources;
+  /** cpu and memory requested by the pods bound here and not finished (effective requests), and how many they are. */
+  requested: NodeResources;
   /** GPUs requested by live pods bound to this node (effective request, Kubernetes rules). */
   gpuRequested: number;
   /** Part of `gpuRequested` held by pods gpuops does not manage. */
@@ -72,6 +84,8 @@ export interface PodInfo {
   terminating: boolean;
   /** Effective `nvidia.com/gpu` request: max(max of init containers, sum of app containers). */
   gpuRequest: number;
+  /** Effective cpu and memory requests, by the same rule, plus the pod overhead (`spec.overhead`). */
+  requests: CpuMemory;
   /** Label `app.kubernetes.io/managed-by: gpuops`. */
   managed: boolean;
   /** Label `gpuops.dev/algorithm`, or null. */
@@ -82,6 +96,24 @@ export interface PodInfo {
   unschedulable: boolean;
   /** ISO-8601 creation time. */
   createdAt: string;
+  /** `status.startTime` (ISO-8601): when the kubelet accepted the pod; null while unbound. */
+  startedAt: string | null;
+}
+
+/**
+ * One ReplicaSet of a snapshot: which Deployment owns it (its controller ownerReference) and which
+ * revision of that Deployment it holds. Pod → ReplicaSet → Deployment is how a pod is known to be
+ * a Deployment's own, not by labels (another Deployment may carry the same ones).
+ */
+export interface ReplicaSetInfo {
+  namespace: string;
+  name: string;
+  /** The controller ownerReference (`kind: Deployment`, name), or null for a bare ReplicaSet. */
+  owner: { kind: string; name: string } | null;
+  /** `deployment.kubernetes.io/revision`: the Deployment's revision it holds; null when absent. */
+  revision: number | null;
+  /** `spec.replicas`: how many pods the Deployment controller wants of it now. */
+  replicas: number;
 }
 
 /** What gpuops saw of the cluster at one moment; stored in the database. */
@@ -90,6 +122,13 @@ export interface Snapshot {
   takenAt: string;
   nodes: NodeInfo[];
   pods: PodInfo[];
+  /**
+   * Every ReplicaSet, when they were read (a live snapshot; a dump of
+   * `kubectl get pods,replicasets -A -o json`); absent otherwise, and in stored snapshots. Without
+   * them a pod's Deployment is the one the Deployment controller's naming gives
+   * (`<deployment>-<pod-template-hash>`, see `src/cluster/owners.ts`).
+   */
+  replicaSets?: ReplicaSetInfo[];
   /** Objects that could not be read in full (e.g. an unparseable quantity, counted as 0), naming object and field. */
   warnings?: string[];
 }

@@ -1,7 +1,8 @@
+import { migSingleProfile } from '../cluster/mig.js';
 import { gpuSharing } from '../cluster/snapshot.js';
 import type { GpuSharing, NodeInfo, Snapshot } from '../cluster/types.js';
 import type { Pool, PolicySpec } from '../definitions/types.js';
-import { ineligibility, isHealthy, unhealthyState } from './eligibility.js';
+import { ineligibility, isHealthy, migOnlyMessage, unhealthyState } from './eligibility.js';
 import type { PoolAssignment } from './types.js';
 
 /** The part of the policy pools depend on (any `Policy` fits). */
@@ -27,6 +28,11 @@ export const UNKNOWN_PRODUCT = '(unknown product)';
  *   with `NoGPU`, `MIGOnly`, `NoAllocatableGPU`, `NotReady`, `Cordoned`, `Leaving` (Cluster
  *   Autoscaler / Karpenter remove it), `Tainted` or `ForeignWorkload`. A node of `unused` that is
  *   leaving or tainted stays `unused` (`KeepPool`) with no capacity: never a test node, never moved.
+ * - A node whose device plugin runs MIG's single strategy (`migSingleProfile`: its `nvidia.com/gpu`
+ *   are MIG devices) is in no pool: a benchmark on a slice is no run time for whole-GPU placement,
+ *   and a whole-GPU pod selecting the pool would get a slice there. One already in a pool leaves it
+ *   (`MIGOnly`) once no benchmark or gpuops pod runs there (`InUse` until then). A node with the
+ *   mixed strategy keeps its whole GPUs (`nvidia.com/gpu` beside the `nvidia.com/mig-*` resources).
  * - A node whose GPUs are shared (time-slicing / MPS, see `gpuSharing`) is never a test node: a run
  *   time measured on a shared GPU is no measurement. It can be `unused` and move into a task pool.
  *   An idle shared test node goes back to `unused` (`SharedGPU`). Its entry carries `shared`.
@@ -90,6 +96,17 @@ export function assignPools(
       } else {
         set(n, null, 'ForeignWorkload', `${foreign}: leaves the ${n.pool} pool`);
       }
+      continue;
+    }
+    if (migSingleProfile(n.labels) !== null) {
+      if (busy(n))
+        set(
+          n,
+          n.pool,
+          'InUse',
+          `${migOnlyMessage(n)}; a benchmark or gpuops pod runs here: stays ${n.pool} until it ends`,
+        );
+      else set(n, null, 'MIGOnly', `${migOnlyMessage(n)}: leaves the ${n.pool} pool`);
       continue;
     }
     const sharing = gpuSharing(n);

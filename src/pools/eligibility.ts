@@ -1,3 +1,4 @@
+import { migSingleProfile } from '../cluster/mig.js';
 import { DEFAULT_POOL_LABEL } from '../cluster/snapshot.js';
 import type { NodeInfo } from '../cluster/types.js';
 import { formatTaint, LEAVING_TAINT_KEYS, noNewPodsTaints } from '../manifests/scheduling.js';
@@ -30,7 +31,8 @@ export function isHealthy(node: NodeInfo): boolean {
 
 /**
  * Checks, in this order, whether a node may join a pool: it has GPUs at all (`NoGPU`), whole GPUs
- * rather than only MIG slices (`MIGOnly`), whole GPUs allocatable (`NoAllocatableGPU`: capacity
+ * rather than only MIG slices (`MIGOnly`: `nvidia.com/mig-*` resources only, or MIG's single
+ * strategy, whose `nvidia.com/gpu` are MIG devices, see `migSingleProfile`), whole GPUs allocatable (`NoAllocatableGPU`: capacity
  * without allocatable means the device plugin reports them unhealthy), the Ready condition
  * (`NotReady`), schedulability (`Cordoned`: `spec.unschedulable` or the node lifecycle
  * controller's unreachable / not-ready taint; `Leaving`: a taint of the Cluster Autoscaler or
@@ -46,10 +48,7 @@ export function ineligibility(node: NodeInfo, labelKey: string = DEFAULT_POOL_LA
     return { reason: 'NoGPU', message: 'no nvidia.com/gpu capacity: not a GPU node' };
   }
   if (node.gpuAllocatable < 1 && node.migAllocatable > 0) {
-    return {
-      reason: 'MIGOnly',
-      message: `GPUs are partitioned by MIG (${node.migAllocatable} nvidia.com/mig-* slices allocatable, 0 whole GPUs); not a candidate for whole-GPU pools`,
-    };
+    return { reason: 'MIGOnly', message: migOnlyMessage(node) };
   }
   if (node.gpuAllocatable < 1) {
     return {
@@ -87,6 +86,19 @@ export function ineligibility(node: NodeInfo, labelKey: string = DEFAULT_POOL_LA
     };
   }
   return null;
+}
+
+/**
+ * Why a node with MIG slices and no whole GPU is no whole-GPU node, in words that name the
+ * strategy: with `single` the device plugin advertises the MIG devices as `nvidia.com/gpu`.
+ */
+export function migOnlyMessage(node: Pick<NodeInfo, 'labels' | 'migAllocatable' | 'gpuProduct'>): string {
+  const profile = migSingleProfile(node.labels);
+  if (profile === null) {
+    return `GPUs are partitioned by MIG (${node.migAllocatable} nvidia.com/mig-* slices allocatable, 0 whole GPUs); not a candidate for whole-GPU pools`;
+  }
+  const what = profile === '' ? 'MIG devices' : `MIG ${profile} devices`;
+  return `MIG strategy single: its ${node.migAllocatable} nvidia.com/gpu are ${what} (${node.gpuProduct ?? 'no product label'}), not whole GPUs; never a test node, no whole-GPU capacity`;
 }
 
 /** A short description of why a node offers no capacity (NotReady, cordoned, tainted, 0 allocatable), or null. */

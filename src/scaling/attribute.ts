@@ -13,6 +13,7 @@ import type {
 /** Accepts a value a little above 100 % (rounding in the exporter); above that it is junk. */
 const PERCENT_SLACK = 0.5;
 
+/** One usable series, attributed to a pod of an algorithm (percent). */
 interface Candidate {
   gpu: string;
   namespace: string;
@@ -23,6 +24,30 @@ interface Candidate {
   timestamp: number;
   window: PodSample['window'];
 }
+
+/**
+ * The Deployment that owns a pod (Pod → ReplicaSet → Deployment; `ownerIndex(…).deploymentOf` of
+ * `src/cluster/owners.ts`), or null when no Deployment does.
+ */
+export type DeploymentOf = (pod: PodInfo) => string | null;
+
+/** What every series of one answer is judged against. */
+interface Judge {
+  metric: string;
+  ratio: boolean;
+  now: number;
+  staleBefore: number;
+  staleSampleSeconds: number;
+  pods: ReadonlyMap<string, PodInfo>;
+  deploymentOf: DeploymentOf | undefined;
+}
+
+/** What one series becomes: a candidate, a GPU without a pod, a drop, or nothing (another metric). */
+type Verdict =
+  | { kind: 'candidate'; candidate: Candidate }
+  | { kind: 'unattributed'; gpu: UnattributedGpu }
+  | { kind: 'dropped'; dropped: DroppedSeries }
+  | null;
 
 /**
  * Attributes raw dcgm-exporter series to pods and algorithms (pure). `now` is the answer's own
@@ -44,7 +69,9 @@ interface Candidate {
  *   `staleSampleSeconds` old is kept (the limit is the oldest age still usable, as a lookback
  *   includes its boundary); one millisecond older is `Stale`;
  * - only pods in the snapshot, Ready, not terminating and managed by gpuops (with a
- *   `gpuops.dev/algorithm` label) count;
+ *   `gpuops.dev/algorithm` label) count; with `deploymentOf`, only when the algorithm's own
+ *   Deployment owns the pod (Pod → ReplicaSet → Deployment): a pod that carries the labels but
+ *   belongs to another Deployment (a copied "shadow") or to a Job (a benchmark run) is `NotOwned`;
  * - one GPU (UUID, plus `GPU_I_ID` on MIG) reported under several pods (time-slicing) is counted
  *   once, for the first pod by `namespace/name`, and flagged; the other pods get no sample from it;
  * - a pod with several GPUs gives one sample: the mean of its GPUs (`at` = its newest sample).
@@ -56,207 +83,250 @@ export function attribute(
   pods: readonly PodInfo[],
   policy: Policy,
   now: Date,
+  deploymentOf?: DeploymentOf,
 ): Attribution {
-  const { metric, staleSampleSeconds } = policy.spec.scaling;
-  const ratio = metric === 'DCGM_FI_PROF_GR_ENGINE_ACTIVE';
-  const staleBefore = now.getTime() - staleSampleSeconds * 1000;
-  const podIndex = new Map<string, PodInfo>();
-  for (const p of pods) podIndex.set(`${p.namespace}/${p.name}`, p);
-
+  const judge = judgeOf(pods, policy, now, deploymentOf);
   const dropped: DroppedSeries[] = [];
   const unattributed: UnattributedGpu[] = [];
   const byGpu = new Map<string, Candidate[]>();
-  const drop = (
-    gpu: string,
-    namespace: string,
-    pod: string,
-    reason: DroppedSeries['reason'],
-    message: string,
-    ageSeconds?: number,
-  ) => {
-    dropped.push({
+  for (const s of series) {
+    const v = verdict(s, judge);
+    if (v?.kind === 'candidate') pushTo(byGpu, v.candidate.gpu, v.candidate);
+    else if (v?.kind === 'unattributed') unattributed.push(v.gpu);
+    else if (v?.kind === 'dropped') dropped.push(v.dropped);
+  }
+  const once = countEachGpuOnce(byGpu);
+  dropped.push(...once.dropped);
+  return { byAlgorithm: byAlgorithm(once), unattributed, dropped, flags: once.flags };
+}
+
+function judgeOf(
+  pods: readonly PodInfo[],
+  policy: Policy,
+  now: Date,
+  deploymentOf: DeploymentOf | undefined,
+): Judge {
+  const { metric, staleSampleSeconds } = policy.spec.scaling;
+  const index = new Map<string, PodInfo>();
+  for (const p of pods) index.set(`${p.namespace}/${p.name}`, p);
+  return {
+    metric,
+    ratio: metric === 'DCGM_FI_PROF_GR_ENGINE_ACTIVE',
+    now: now.getTime(),
+    staleBefore: now.getTime() - staleSampleSeconds * 1000,
+    staleSampleSeconds,
+    pods: index,
+    deploymentOf,
+  };
+}
+
+/**
+ * The workload pod a series names: `exported_pod`/`exported_namespace` when Prometheus renamed
+ * them, else `pod`/`namespace`; none when the pod is the exporter itself (Prometheus filled the
+ * page's empty `pod` with the target's own, which dcgm-exporter reports as `Hostname`).
+ */
+function workloadPod(l: Record<string, string>): { namespace: string; pod: string } {
+  const namespace = ('exported_namespace' in l ? l.exported_namespace : l.namespace) ?? '';
+  const pod = ('exported_pod' in l ? l.exported_pod : l.pod) ?? '';
+  if (!('exported_pod' in l) && pod !== '' && pod === l.Hostname) return { namespace: '', pod: '' };
+  return { namespace, pod };
+}
+
+/** One series judged: its value, its age, then its pod. */
+function verdict(s: GpuSeries, j: Judge): Verdict {
+  if (s.metric !== j.metric) return null;
+  const gpu = gpuKey(s.labels);
+  const { namespace, pod } = workloadPod(s.labels);
+  const drop = (reason: DroppedSeries['reason'], message: string, ageSeconds?: number): Verdict => ({
+    kind: 'dropped',
+    dropped: {
       gpu,
       namespace,
       pod,
       reason,
-      message,
+      message: `${where(gpu, namespace, pod)}: ${message}`,
       ...(ageSeconds === undefined ? {} : { ageSeconds }),
-    });
-  };
-
-  for (const s of series) {
-    if (s.metric !== metric) continue;
-    const l = s.labels;
-    const gpu = gpuKey(l);
-    let namespace = ('exported_namespace' in l ? l.exported_namespace : l.namespace) ?? '';
-    let pod = ('exported_pod' in l ? l.exported_pod : l.pod) ?? '';
-    if (!('exported_pod' in l) && pod !== '' && pod === l.Hostname) {
-      // Prometheus treats the page's `pod=""` as absent, so the target's own `pod` (the exporter,
-      // whose name dcgm-exporter reports as `Hostname`) fills it without an `exported_pod`.
-      pod = '';
-      namespace = '';
-    }
-    if (!Number.isFinite(s.value)) {
-      drop(
-        gpu,
-        namespace,
-        pod,
-        'NotFinite',
-        `${where(gpu, namespace, pod)}: value ${s.value} is not a number`,
-      );
-      continue;
-    }
-    const utilization = ratio ? s.value * 100 : s.value;
-    if (utilization < 0 || utilization > 100 + PERCENT_SLACK) {
-      drop(
-        gpu,
-        namespace,
-        pod,
-        'OutOfRange',
-        `${where(gpu, namespace, pod)}: ${utilization}% is outside 0..100% (${metric})`,
-      );
-      continue;
-    }
-    if (!(s.timestamp >= staleBefore)) {
-      const age = Math.round((now.getTime() - s.timestamp) / 1000);
-      drop(
-        gpu,
-        namespace,
-        pod,
-        'Stale',
-        `${where(gpu, namespace, pod)}: newest sample is ${age}s old (limit ${staleSampleSeconds}s) at the answer's evaluation time ${now.toISOString()}`,
-        age,
-      );
-      continue;
-    }
-    if (pod === '') {
-      unattributed.push({ gpu, host: l.node ?? l.Hostname ?? '', utilization: Math.min(utilization, 100) });
-      continue;
-    }
-    const podKey = `${namespace}/${pod}`;
-    const info = podIndex.get(podKey);
-    if (!info) {
-      drop(gpu, namespace, pod, 'UnknownPod', `${where(gpu, namespace, pod)}: pod is not in the snapshot`);
-      continue;
-    }
-    if (info.terminating) {
-      drop(gpu, namespace, pod, 'PodTerminating', `${where(gpu, namespace, pod)}: pod is terminating`);
-      continue;
-    }
-    if (!info.ready) {
-      drop(gpu, namespace, pod, 'PodNotReady', `${where(gpu, namespace, pod)}: pod is not Ready`);
-      continue;
-    }
-    if (!info.managed || info.algorithm === null) {
-      drop(gpu, namespace, pod, 'NotManaged', `${where(gpu, namespace, pod)}: pod is not managed by gpuops`);
-      continue;
-    }
-    const c: Candidate = {
+    },
+  });
+  if (!Number.isFinite(s.value)) return drop('NotFinite', `value ${s.value} is not a number`);
+  const utilization = j.ratio ? s.value * 100 : s.value;
+  if (utilization < 0 || utilization > 100 + PERCENT_SLACK)
+    return drop('OutOfRange', `${utilization}% is outside 0..100% (${j.metric})`);
+  if (!(s.timestamp >= j.staleBefore)) {
+    const age = Math.round((j.now - s.timestamp) / 1000);
+    const at = new Date(j.now).toISOString();
+    return drop(
+      'Stale',
+      `newest sample is ${age}s old (limit ${j.staleSampleSeconds}s) at the answer's evaluation time ${at}`,
+      age,
+    );
+  }
+  if (pod === '') {
+    const host = s.labels.node ?? s.labels.Hostname ?? '';
+    return { kind: 'unattributed', gpu: { gpu, host, utilization: Math.min(utilization, 100) } };
+  }
+  const podKey = `${namespace}/${pod}`;
+  const info = j.pods.get(podKey);
+  const refused = info
+    ? podRefusal(info, j.deploymentOf)
+    : { reason: 'UnknownPod' as const, message: 'pod is not in the snapshot' };
+  if (refused) return drop(refused.reason, refused.message);
+  return {
+    kind: 'candidate',
+    candidate: {
       gpu,
       namespace,
       pod,
       podKey,
-      algorithm: info.algorithm,
+      algorithm: info!.algorithm!,
       utilization: Math.min(utilization, 100),
       timestamp: s.timestamp,
-      window: s.window
-        ? {
-            max: Math.min(100, Math.max(0, ratio ? s.window.max * 100 : s.window.max)),
-            coveredSeconds:
-              s.window.oldest === null ? null : Math.max(0, (now.getTime() - s.window.oldest) / 1000),
-          }
-        : undefined,
-    };
-    const list = byGpu.get(gpu);
-    if (list) list.push(c);
-    else byGpu.set(gpu, [c]);
-  }
+      window: s.window ? windowOf(s.window, j) : undefined,
+    },
+  };
+}
 
-  // One GPU counts once: for one pod (time-slicing) and from one series (duplicates).
-  const flags: AttributionFlag[] = [];
-  const flagsByAlgorithm = new Map<string, AttributionFlag[]>();
-  const droppedByAlgorithm = new Map<string, DroppedSeries[]>();
-  const byPod = new Map<string, Candidate[]>();
+/** Why a known pod's GPU does not count for its algorithm, or null when it does. */
+function podRefusal(
+  info: PodInfo,
+  deploymentOf: DeploymentOf | undefined,
+): { reason: DroppedSeries['reason']; message: string } | null {
+  if (info.terminating) return { reason: 'PodTerminating', message: 'pod is terminating' };
+  if (!info.ready) return { reason: 'PodNotReady', message: 'pod is not Ready' };
+  if (!info.managed || info.algorithm === null)
+    return { reason: 'NotManaged', message: 'pod is not managed by gpuops' };
+  if (!deploymentOf) return null;
+  const owner = deploymentOf(info);
+  if (owner === info.algorithm) return null;
+  const by = owner
+    ? `Deployment ${owner} (ReplicaSet ${info.owner!.name})`
+    : info.owner
+      ? `${info.owner.kind} ${info.owner.name}`
+      : 'no controller';
+  return {
+    reason: 'NotOwned',
+    message: `pod carries gpuops.dev/algorithm=${info.algorithm} but belongs to ${by}, not Deployment ${info.algorithm}`,
+  };
+}
+
+/** A series' window in percent, and how far back before `now` it reaches (seconds). */
+function windowOf(w: NonNullable<GpuSeries['window']>, j: Judge): PodSample['window'] {
+  return {
+    max: Math.min(100, Math.max(0, j.ratio ? w.max * 100 : w.max)),
+    coveredSeconds: w.oldest === null ? null : Math.max(0, (j.now - w.oldest) / 1000),
+  };
+}
+
+/** Candidates reduced to one per GPU, with what was dropped and flagged on the way. */
+interface CountedOnce {
+  byPod: Map<string, Candidate[]>;
+  dropped: DroppedSeries[];
+  flags: AttributionFlag[];
+  droppedByAlgorithm: Map<string, DroppedSeries[]>;
+  flagsByAlgorithm: Map<string, AttributionFlag[]>;
+}
+
+/**
+ * One GPU counts once: for one pod (time-slicing: the first by `namespace/name`, flagged) and
+ * from one series (duplicates: the newest).
+ */
+function countEachGpuOnce(byGpu: ReadonlyMap<string, Candidate[]>): CountedOnce {
+  const out: CountedOnce = {
+    byPod: new Map(),
+    dropped: [],
+    flags: [],
+    droppedByAlgorithm: new Map(),
+    flagsByAlgorithm: new Map(),
+  };
   for (const [gpu, list] of byGpu) {
-    let kept = list[0]!;
     if (list.length > 1) {
       list.sort((a, b) => (a.podKey < b.podKey ? -1 : a.podKey > b.podKey ? 1 : b.timestamp - a.timestamp));
-      kept = list[0]!;
-      const podKeys = [...new Set(list.map((c) => c.podKey))];
-      for (const c of list.slice(1)) {
-        const shared = c.podKey !== kept.podKey;
-        const d: DroppedSeries = {
-          gpu,
-          namespace: c.namespace,
-          pod: c.pod,
-          reason: shared ? 'SharedGpu' : 'Duplicate',
-          message: shared
-            ? `GPU ${gpu} is time-sliced between ${podKeys.join(', ')}; counted once, for ${kept.podKey}`
-            : `GPU ${gpu} of pod ${c.podKey} is reported twice; the newest series counts`,
-        };
-        dropped.push(d);
-        pushTo(droppedByAlgorithm, c.algorithm, d);
-      }
-      if (podKeys.length > 1) {
-        const flag: AttributionFlag = {
-          kind: 'TimeSlicedGpu',
-          gpu,
-          pods: podKeys,
-          countedFor: kept.podKey,
-          message: `GPU ${gpu} is reported under ${podKeys.length} pods (${podKeys.join(', ')}): time-sliced; counted once, for ${kept.podKey}`,
-        };
-        flags.push(flag);
-        for (const alg of new Set(list.map((c) => c.algorithm))) pushTo(flagsByAlgorithm, alg, flag);
-      }
+      countOneGpu(gpu, list, out);
     }
-    pushTo(byPod, kept.podKey, kept);
+    pushTo(out.byPod, list[0]!.podKey, list[0]!);
   }
+  return out;
+}
 
-  const byAlgorithm = new Map<string, AlgorithmAttribution>();
+/** The series of one GPU beyond the first (sorted) are dropped; several pods on it are flagged. */
+function countOneGpu(gpu: string, list: readonly Candidate[], out: CountedOnce): void {
+  const kept = list[0]!;
+  const podKeys = [...new Set(list.map((c) => c.podKey))];
+  for (const c of list.slice(1)) {
+    const shared = c.podKey !== kept.podKey;
+    const d: DroppedSeries = {
+      gpu,
+      namespace: c.namespace,
+      pod: c.pod,
+      reason: shared ? 'SharedGpu' : 'Duplicate',
+      message: shared
+        ? `GPU ${gpu} is time-sliced between ${podKeys.join(', ')}; counted once, for ${kept.podKey}`
+        : `GPU ${gpu} of pod ${c.podKey} is reported twice; the newest series counts`,
+    };
+    out.dropped.push(d);
+    pushTo(out.droppedByAlgorithm, c.algorithm, d);
+  }
+  if (podKeys.length < 2) return;
+  const flag: AttributionFlag = {
+    kind: 'TimeSlicedGpu',
+    gpu,
+    pods: podKeys,
+    countedFor: kept.podKey,
+    message: `GPU ${gpu} is reported under ${podKeys.length} pods (${podKeys.join(', ')}): time-sliced; counted once, for ${kept.podKey}`,
+  };
+  out.flags.push(flag);
+  for (const alg of new Set(list.map((c) => c.algorithm))) pushTo(out.flagsByAlgorithm, alg, flag);
+}
+
+/** Per algorithm: one sample per pod (sorted by pod), its flags and drops. */
+function byAlgorithm(once: CountedOnce): Map<string, AlgorithmAttribution> {
+  const out = new Map<string, AlgorithmAttribution>();
   const entry = (algorithm: string): AlgorithmAttribution => {
-    let e = byAlgorithm.get(algorithm);
+    let e = out.get(algorithm);
     if (!e) {
       e = {
         algorithm,
         samples: [],
-        flags: flagsByAlgorithm.get(algorithm) ?? [],
-        dropped: droppedByAlgorithm.get(algorithm) ?? [],
+        flags: once.flagsByAlgorithm.get(algorithm) ?? [],
+        dropped: once.droppedByAlgorithm.get(algorithm) ?? [],
       };
-      byAlgorithm.set(algorithm, e);
+      out.set(algorithm, e);
     }
     return e;
   };
-  for (const list of byPod.values()) {
-    const first = list[0]!;
-    let sum = 0;
-    let newest = -Infinity;
-    for (const c of list) {
-      sum += c.utilization;
-      if (c.timestamp > newest) newest = c.timestamp;
-    }
-    const sample: PodSample = {
-      namespace: first.namespace,
-      pod: first.pod,
-      utilization: sum / list.length,
-      at: new Date(newest).toISOString(),
-      gpus: list.map((c) => c.gpu).sort(),
-    };
-    if (list.every((c) => c.window)) {
-      let max = 0;
-      let covered: number | null = Infinity;
-      for (const c of list) {
-        max += c.window!.max;
-        const cs = c.window!.coveredSeconds;
-        covered = covered === null || cs === null ? null : Math.min(covered, cs);
-      }
-      sample.window = { max: max / list.length, coveredSeconds: covered };
-    }
-    entry(first.algorithm).samples.push(sample);
+  for (const list of once.byPod.values()) entry(list[0]!.algorithm).samples.push(podSample(list));
+  for (const alg of [...once.flagsByAlgorithm.keys(), ...once.droppedByAlgorithm.keys()]) entry(alg);
+  for (const e of out.values()) e.samples.sort((a, b) => (a.pod < b.pod ? -1 : a.pod > b.pod ? 1 : 0));
+  return out;
+}
+
+/** A pod's one sample: the mean of its GPUs, at its newest sample; the window when every GPU has one. */
+function podSample(list: readonly Candidate[]): PodSample {
+  const first = list[0]!;
+  let sum = 0;
+  let newest = -Infinity;
+  for (const c of list) {
+    sum += c.utilization;
+    if (c.timestamp > newest) newest = c.timestamp;
   }
-  for (const alg of [...flagsByAlgorithm.keys(), ...droppedByAlgorithm.keys()]) entry(alg);
-  for (const e of byAlgorithm.values())
-    e.samples.sort((a, b) => (a.pod < b.pod ? -1 : a.pod > b.pod ? 1 : 0));
-  return { byAlgorithm, unattributed, dropped, flags };
+  const sample: PodSample = {
+    namespace: first.namespace,
+    pod: first.pod,
+    utilization: sum / list.length,
+    at: new Date(newest).toISOString(),
+    gpus: list.map((c) => c.gpu).sort(),
+  };
+  if (list.every((c) => c.window)) {
+    let max = 0;
+    let covered: number | null = Infinity;
+    for (const c of list) {
+      max += c.window!.max;
+      const cs = c.window!.coveredSeconds;
+      covered = covered === null || cs === null ? null : Math.min(covered, cs);
+    }
+    sample.window = { max: max / list.length, coveredSeconds: covered };
+  }
+  return sample;
 }
 
 function where(gpu: string, namespace: string, pod: string): string {

@@ -1,3 +1,4 @@
+import { ownerIndex } from '../cluster/owners.js';
 import type { PodInfo, Snapshot } from '../cluster/types.js';
 import type { UtilizationReading } from '../metrics/types.js';
 import type { Pool, Policy, ResolvedAlgorithm } from '../definitions/types.js';
@@ -46,7 +47,10 @@ export interface ScalingPassResult {
 
 /**
  * One scaling pass (pure): attribute the reading to pods at the reading's own evaluation time
- * (`evaluatedAt`; the pass's `now` only when the source gave none), compute free GPUs from the
+ * (`evaluatedAt`; the pass's `now` only when the source gave none); an algorithm's pods are those
+ * its Deployment owns (Pod → ReplicaSet → Deployment, `ownerIndex`), so a copied Deployment with
+ * the same labels, or a benchmark Job's pod, is neither a replica nor a sample (`NotOwned`); its
+ * current ReplicaSet is the one of the Deployment's newest revision. Compute free GPUs from the
  * snapshot, decide every algorithm against that shared capacity (`decideAll`). A failed reading
  * is "no data" for every algorithm (`NoData`, never 0 %); a NoData or InsufficientSamples hold
  * names the series of its pods that were dropped and why. A skew between the source's clock and
@@ -55,11 +59,14 @@ export interface ScalingPassResult {
 export function decideScaling(input: ScalingPassInput): ScalingPassResult {
   const { snapshot, policy, now, reading } = input;
   const evaluatedAt = reading.ok && reading.evaluatedAt !== undefined ? reading.evaluatedAt : now.getTime();
+  const owners = ownerIndex(snapshot.replicaSets);
+  const deploymentOf = (p: PodInfo) => owners.deploymentOf(p);
   const attribution = attribute(
     reading.ok ? reading.series : [],
     snapshot.pods,
     policy,
     new Date(evaluatedAt),
+    deploymentOf,
   );
   const noDataMessage = reading.ok ? null : `no GPU metrics (${reading.reason}): ${reading.message}`;
   const metrics = metricsReport(input, attribution, evaluatedAt, noDataMessage);
@@ -72,10 +79,12 @@ export function decideScaling(input: ScalingPassInput): ScalingPassResult {
     else droppedByPod.set(key, [d]);
   }
 
+  // A Deployment's pods are those of its own ReplicaSets, whatever labels other pods carry.
   const podsByAlgorithm = new Map<string, PodInfo[]>();
   for (const p of snapshot.pods) {
-    if (!p.managed || p.algorithm === null) continue;
-    const key = `${p.namespace}/${p.algorithm}`;
+    const deployment = p.managed ? deploymentOf(p) : null;
+    if (deployment === null) continue;
+    const key = `${p.namespace}/${deployment}`;
     const list = podsByAlgorithm.get(key);
     if (list) list.push(p);
     else podsByAlgorithm.set(key, [p]);
@@ -112,7 +121,8 @@ export function decideScaling(input: ScalingPassInput): ScalingPassResult {
             ? null
             : `${countDropped(lost)}${lost.some((d) => d.reason === 'Stale') ? `; stale limit ${policy.spec.scaling.staleSampleSeconds} s` : ''}`,
         replicas: a.replicas,
-        currentReplicaSet: a.currentReplicaSet ?? null,
+        currentReplicaSet:
+          a.currentReplicaSet ?? owners.currentReplicaSet(a.algorithm.namespace, a.algorithm.name),
         hpa: a.hpa ?? null,
         pods,
         samples: own,

@@ -71,6 +71,7 @@ export type DropReason =
   | 'PodNotReady'
   | 'PodTerminating'
   | 'NotManaged'
+  | 'NotOwned'
   | 'SharedGpu'
   | 'Duplicate';
 
@@ -151,7 +152,10 @@ export interface ScalingInput {
   pool: Pool | null;
   /** `spec.replicas` of its Deployment in Git (the HPA's current replicas with engine hpa). */
   replicas: number;
-  /** Its pods in the snapshot (label `gpuops.dev/algorithm`), any phase. */
+  /**
+   * Its pods in the snapshot, any phase: those its Deployment owns (Pod → ReplicaSet →
+   * Deployment, `src/cluster/owners.ts`), never a pod of another Deployment with the same labels.
+   */
   pods: PodInfo[];
   /**
    * Name of the ReplicaSet of the Deployment's current revision, when known; during a rolling

@@ -321,6 +321,22 @@ ALTER TABLE contents_pods RENAME TO snapshot_pods;
   },
   {
     id: 6,
+    name: 'node resources, pod requests and start, benchmark GPU product',
+    // What kube-scheduler's NodeResourcesFit judges (issue 23 item 7): a node's allocatable cpu,
+    // memory and pods and what its pods request (JSON: {cpuMillis, memoryBytes, pods}), a pod's
+    // effective cpu/memory requests and its status.startTime (issue 23 item 10); and the GPU
+    // product a benchmark run was measured on (issue 24). Rows stored before have NULL: read back
+    // as 0 requested/allocatable and an unknown start or product.
+    sql: (t) => `
+ALTER TABLE snapshot_nodes ADD COLUMN allocatable ${t.json};
+ALTER TABLE snapshot_nodes ADD COLUMN requested ${t.json};
+ALTER TABLE snapshot_pods ADD COLUMN requests ${t.json};
+ALTER TABLE snapshot_pods ADD COLUMN started_at TEXT;
+ALTER TABLE benchmark_runs ADD COLUMN gpu_product TEXT;
+`,
+  },
+  {
+    id: 7,
     name: 'snapshot contents as documents',
     // snapshot_contents.nodes / .pods: the nodes and pods of the contents as two JSON documents
     // (rows.ts, contentsDocuments: one array of cells per record, NODE_COLUMNS / POD_COLUMNS
@@ -332,12 +348,15 @@ ALTER TABLE contents_pods RENAME TO snapshot_pods;
   },
 ];
 
+/** The cells of a contents document in NODE_COLUMNS / POD_COLUMNS order (rows.ts); JSON text columns as values. */
 const NODE_DOCUMENT_CELLS =
-  'name, json(labels), ready, cordoned, schedulable, gpu_product, gpu_capacity, gpu_allocatable, mig_allocatable, gpu_requested, foreign_gpu_requested, managed_pods, pool, json(taints)';
+  'name, json(labels), ready, cordoned, schedulable, gpu_product, gpu_capacity, gpu_allocatable, ' +
+  'mig_allocatable, gpu_requested, foreign_gpu_requested, managed_pods, pool, json(taints), json(allocatable), json(requested)';
 const POD_DOCUMENT_CELLS =
-  'namespace, name, uid, json(labels), node_name, phase, ready, terminating, gpu_request, managed, algorithm, owner_kind, owner_name, unschedulable, created_at';
+  'namespace, name, uid, json(labels), node_name, phase, ready, terminating, gpu_request, managed, ' +
+  'algorithm, owner_kind, owner_name, unschedulable, created_at, json(requests), started_at';
 
-/** Migration 6 on SQLite: `json(…)` embeds the JSON text columns as values; 0/1 stay numbers. */
+/** Migration 7 on SQLite: `json(…)` embeds the JSON text columns as values; 0/1 stay numbers. */
 const SQLITE_DOCUMENTS = `
 ALTER TABLE snapshot_contents ADD COLUMN nodes TEXT;
 ALTER TABLE snapshot_contents ADD COLUMN pods TEXT;
@@ -350,7 +369,7 @@ DROP TABLE snapshot_nodes;
 DROP TABLE snapshot_pods;
 `;
 
-/** Migration 6 on PostgreSQL: the json columns go in as values, booleans as JSON booleans. */
+/** Migration 7 on PostgreSQL: the json columns go in as values, booleans as JSON booleans. */
 const POSTGRES_DOCUMENTS = `
 ALTER TABLE snapshot_contents ADD COLUMN nodes TEXT, ADD COLUMN pods TEXT;
 UPDATE snapshot_contents SET

@@ -2,7 +2,7 @@
  * The PostgreSQL store (`pg`, a connection Pool), for shared or highly available state. Bulk
  * rows (samples, decisions) go in as one `INSERT … SELECT FROM UNNEST($arrays)` per batch, each
  * array a single bound parameter (no 65,535-parameter limit); a snapshot's nodes and pods as two
- * JSON documents (migration 6).
+ * JSON documents (migration 7).
  */
 import pg from 'pg';
 import type { Snapshot } from '../cluster/types.js';
@@ -241,7 +241,7 @@ export class PostgresStore implements Store, StatusStore {
 
   /**
    * Stores a snapshot in one transaction and keeps the newest `keepSnapshots`. Its nodes and pods
-   * are stored once per content digest (`snapshot_contents`, migrations 5 and 6: two JSON
+   * are stored once per content digest (`snapshot_contents`, migrations 5 and 7: two JSON
    * documents, see `contentsDocuments`): a snapshot equal to a stored one (the usual pass: the
    * cluster did not move) sends only its digest and writes only its `snapshots` row. Writers take
    * turns ({@link SNAPSHOT_LOCK}), so another process's retention cannot delete the contents

@@ -3,7 +3,7 @@
  * arrays in the column order below; booleans and JSON are encoded per dialect by the store.
  */
 import { createHash } from 'node:crypto';
-import type { NodeInfo, PodInfo, Snapshot, Taint } from '../cluster/types.js';
+import type { CpuMemory, NodeInfo, NodeResources, PodInfo, Snapshot, Taint } from '../cluster/types.js';
 import type { Pool } from '../definitions/types.js';
 import { StoreError } from './errors.js';
 import type {
@@ -61,7 +61,11 @@ export const NODE_COLUMNS = [
   'managed_pods',
   'pool',
   'taints',
+  'allocatable',
+  'requested',
 ] as const;
+
+const NO_RESOURCES: NodeResources = { cpuMillis: 0, memoryBytes: 0, pods: 0 };
 
 export function nodeCells(n: NodeInfo): Cell[] {
   return [
@@ -79,6 +83,8 @@ export function nodeCells(n: NodeInfo): Cell[] {
     n.managedPods,
     n.pool,
     JSON.stringify(n.taints),
+    JSON.stringify(n.allocatable),
+    JSON.stringify(n.requested),
   ];
 }
 
@@ -99,6 +105,8 @@ export function nodeFromCells(c: unknown[]): NodeInfo {
     managedPods: Number(c[11]),
     pool: (c[12] as Pool | null) ?? null,
     taints: fromJson<Taint[]>(c[13]),
+    allocatable: c[14] == null ? { ...NO_RESOURCES } : fromJson<NodeResources>(c[14]),
+    requested: c[15] == null ? { ...NO_RESOURCES } : fromJson<NodeResources>(c[15]),
   };
 }
 
@@ -128,9 +136,9 @@ export function snapshotContentDigest(snapshot: Pick<Snapshot, 'nodes' | 'pods'>
 const DIGEST_SLICE = 100;
 
 /**
- * A snapshot's nodes and pods as `snapshot_contents` holds them (migration 6): JSON arrays with
- * one array of cells per record, in {@link NODE_COLUMNS} / {@link POD_COLUMNS} order (labels and
- * taints as JSON values, not text). Built only when the contents are new (no stored digest).
+ * A snapshot's nodes and pods as `snapshot_contents` holds them (migration 7): JSON arrays with
+ * one array of cells per record, in {@link NODE_COLUMNS} / {@link POD_COLUMNS} order (the JSON
+ * columns — labels, taints, allocatable, requested, requests — as JSON values, not text). Built only when the contents are new (no stored digest).
  */
 export interface ContentsDocuments {
   nodes: string;
@@ -151,12 +159,20 @@ export function contentsDocuments(snapshot: Pick<Snapshot, 'nodes' | 'pods'>): C
   return { nodes: JSON.stringify(nodeCellsList), pods: JSON.stringify(podCellsList) };
 }
 
-const NULLABLE_NODE_COLUMNS: ReadonlySet<string> = new Set(['gpu_product', 'pool']);
+// Migration 6's columns are NULL in rows stored before it (read back as 0 and unknown).
+const NULLABLE_NODE_COLUMNS: ReadonlySet<string> = new Set([
+  'gpu_product',
+  'pool',
+  'allocatable',
+  'requested',
+]);
 const NULLABLE_POD_COLUMNS: ReadonlySet<string> = new Set([
   'node_name',
   'algorithm',
   'owner_kind',
   'owner_name',
+  'requests',
+  'started_at',
 ]);
 
 /** Throws when a cell of a column outside `nullable` is null or undefined. */
@@ -176,18 +192,21 @@ function requireCells(
   }
 }
 
-/** A node's cells in a contents document: {@link nodeCells} with labels and taints as JSON values. */
+/** A node's cells in a contents document: {@link nodeCells} with its JSON columns as JSON values. */
 function nodeDocumentCells(n: NodeInfo): unknown[] {
   const cells: unknown[] = nodeCells(n);
   cells[1] = n.labels;
   cells[13] = n.taints;
+  cells[14] = n.allocatable;
+  cells[15] = n.requested;
   return cells;
 }
 
-/** A pod's cells in a contents document: {@link podCells} with its labels as a JSON value. */
+/** A pod's cells in a contents document: {@link podCells} with its JSON columns as JSON values. */
 function podDocumentCells(p: PodInfo): unknown[] {
   const cells: unknown[] = podCells(p);
   cells[3] = p.labels;
+  cells[15] = p.requests;
   return cells;
 }
 
@@ -207,6 +226,8 @@ export const POD_COLUMNS = [
   'owner_name',
   'unschedulable',
   'created_at',
+  'requests',
+  'started_at',
 ] as const;
 
 export function podCells(p: PodInfo): Cell[] {
@@ -226,6 +247,8 @@ export function podCells(p: PodInfo): Cell[] {
     p.owner?.name ?? null,
     p.unschedulable,
     p.createdAt,
+    JSON.stringify(p.requests),
+    p.startedAt,
   ];
 }
 
@@ -247,6 +270,8 @@ export function podFromCells(c: unknown[]): PodInfo {
     owner: ownerKind === null ? null : { kind: ownerKind, name: c[12] as string },
     unschedulable: fromBool(c[13]),
     createdAt: c[14] as string,
+    requests: c[15] == null ? { cpuMillis: 0, memoryBytes: 0 } : fromJson<CpuMemory>(c[15]),
+    startedAt: (c[16] as string | null) ?? null,
   };
 }
 
@@ -307,6 +332,7 @@ export const BENCHMARK_COLUMNS = [
   'started_at_ms',
   'finished_at',
   'message',
+  'gpu_product',
 ] as const;
 
 export function benchmarkCells(b: BenchmarkRun): Cell[] {
@@ -322,6 +348,7 @@ export function benchmarkCells(b: BenchmarkRun): Cell[] {
     toMs('recordBenchmarkRun', 'startedAt', b.startedAt),
     b.finishedAt,
     b.message,
+    b.gpuProduct ?? null,
   ];
 }
 
@@ -337,6 +364,7 @@ export function benchmarkFromRow(r: Row): BenchmarkRun {
     startedAt: r.started_at as string,
     finishedAt: (r.finished_at as string | null) ?? null,
     message: r.message as string,
+    gpuProduct: (r.gpu_product as string | null) ?? null,
   };
 }
 

@@ -185,7 +185,7 @@ export class SqliteStore implements Store, StatusStore {
 
   /**
    * Stores a snapshot in one transaction and keeps the newest `keepSnapshots`. Its nodes and pods
-   * are stored once per content digest (`snapshot_contents`, migrations 5 and 6: two JSON
+   * are stored once per content digest (`snapshot_contents`, migrations 5 and 7: two JSON
    * documents, see `contentsDocuments`): a snapshot equal to a stored one (the usual pass: the
    * cluster did not move) writes only its `snapshots` row. The
    * transaction takes the write lock first (IMMEDIATE), so another process's retention cannot

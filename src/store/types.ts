@@ -17,6 +17,12 @@ export interface BenchmarkRun {
   /** Measured run time (seconds), null unless Succeeded. */
   durationSeconds: number | null;
   node: string | null;
+  /**
+   * `nvidia.com/gpu.product` of the node it ran on (GPU Feature Discovery): the run time is a
+   * measurement on that product. Null or absent: not known (no label, or recorded before
+   * migration 6).
+   */
+  gpuProduct?: string | null;
   jobName: string;
   /** ISO-8601. */
   startedAt: string;

@@ -146,6 +146,12 @@ describe('status and prs with a cluster the database does not hold', { timeout: 
     expect(r.stderr).toContain('showing cluster "demo", the only one in');
   });
 
+  it('JSON output gets no note on stderr (scripts read it with stderr merged in)', async () => {
+    const r = await gpuops(['status', '--database', onlyDemo, '-o', 'json']);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect((JSON.parse(r.stdout) as { cluster: string }).cluster).toBe('demo');
+  });
+
   it('without --cluster on a database of two clusters, neither default: exit 2 naming both', async () => {
     const r = await gpuops(['status', '--database', two]);
     expect([r.code, r.stderr]).toEqual([2, expect.stringContaining('it holds clusters a, b')]);

@@ -139,8 +139,8 @@ describe('cluster cache over a watch', () => {
     const w = await world();
     w.cache.start();
     await w.cache.waitForSync(20);
-    await until('three watch streams', () => w.sim.watchFaults.open() === 3);
-    expect(w.sim.watchFaults.drop()).toBe(3);
+    await until('four watch streams', () => w.sim.watchFaults.open() === 4);
+    expect(w.sim.watchFaults.drop()).toBe(4);
     // Written while the cache reconnects: the resumed watch replays them from history.
     w.sim.store.create('pods', pod('while-cut') as never);
     w.sim.store.delete('pods', 'media', 'video-decode-5c9d7-2xq8w');
@@ -157,7 +157,7 @@ describe('cluster cache over a watch', () => {
     const w = await world({ stallSeconds: 1 });
     w.cache.start();
     await w.cache.waitForSync(20);
-    await until('three watch streams', () => w.sim.watchFaults.open() === 3);
+    await until('four watch streams', () => w.sim.watchFaults.open() === 4);
     w.sim.watchFaults.stall();
     w.sim.store.create('pods', pod('during-stall') as never);
     await until(
@@ -174,7 +174,7 @@ describe('cluster cache over a watch', () => {
     const w = await world();
     w.cache.start();
     await w.cache.waitForSync(20);
-    await until('three watch streams', () => w.sim.watchFaults.open() === 3);
+    await until('four watch streams', () => w.sim.watchFaults.open() === 4);
     const core = w.kc.makeApiClient(k8s.CoreV1Api);
     await core.createNamespacedPod({ namespace: 'algorithms', body: pod('reborn', { gen: '1' }) });
     const first = await until('the first pod in the cache', () =>
@@ -198,7 +198,7 @@ describe('cluster cache over a watch', () => {
     const w = await world();
     w.cache.start();
     await w.cache.waitForSync(20);
-    await until('three watch streams', () => w.sim.watchFaults.open() === 3);
+    await until('four watch streams', () => w.sim.watchFaults.open() === 4);
     w.gate.holdPodLists = true;
     w.sim.watchFaults.stall();
     w.sim.store.create('pods', pod('after-compaction') as never);
@@ -220,7 +220,7 @@ describe('cluster cache over a watch', () => {
     const w = await world({ stallSeconds: 1 });
     w.cache.start();
     await w.cache.waitForSync(20);
-    await until('three watch streams', () => w.sim.watchFaults.open() === 3);
+    await until('four watch streams', () => w.sim.watchFaults.open() === 4);
     w.gate.refuseWatches = true;
     w.sim.watchFaults.drop();
     expect(w.cache.snapshot(NOW).nodes.length).toBe(13); // within the bound: still served
@@ -235,7 +235,7 @@ describe('cluster cache over a watch', () => {
     const w = await world();
     w.cache.start();
     await w.cache.waitForSync(20);
-    await until('three watch streams', () => w.sim.watchFaults.open() === 3);
+    await until('four watch streams', () => w.sim.watchFaults.open() === 4);
     const before = podState(w.cache).resourceVersion;
     // Many writes the pods watch does not see (Leases), then compaction past the pods' version.
     for (let i = 0; i < 50; i++)
@@ -244,7 +244,7 @@ describe('cluster cache over a watch', () => {
         kind: 'Lease',
         metadata: { name: `quiet-${i}`, namespace: 'default' },
       });
-    expect(w.sim.watchFaults.bookmark()).toBe(3);
+    expect(w.sim.watchFaults.bookmark()).toBe(4);
     await until(
       'the bookmark moved the version',
       () => podState(w.cache!).resourceVersion === w.sim.store.resourceVersion(),
@@ -256,7 +256,7 @@ describe('cluster cache over a watch', () => {
       'reconnected',
       () => podState(w.cache!).reconnects.error + podState(w.cache!).reconnects['stream-ended'] >= 1,
     );
-    await until('streams open again', () => w.sim!.watchFaults.open() === 3);
+    await until('streams open again', () => w.sim!.watchFaults.open() === 4);
     expect(podState(w.cache).relists).toEqual({ initial: 1, expired: 0 });
     expect(podState(w.cache).bookmarks).toBeGreaterThanOrEqual(1);
     expect(w.cache.snapshot(NOW)).toEqual(await fresh(w.kc));

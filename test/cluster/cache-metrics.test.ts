@@ -55,7 +55,7 @@ describe('cluster cache metrics', () => {
   });
 
   it('count events and their rate, reconnects by reason, relists after 410 Gone', async () => {
-    await until('three watch streams', () => sim.watchFaults.open() === 3);
+    await until('four watch streams', () => sim.watchFaults.open() === 4);
     for (let i = 0; i < 6; i++)
       sim.store.create('pods', {
         apiVersion: 'v1',

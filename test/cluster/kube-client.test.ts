@@ -80,7 +80,8 @@ describe('listing through the simulated API server', () => {
     const client = createKubeClient(loadKubeConfig(kubeconfigFile), { pageSize: 4 });
     const before = sim.requests().total;
     const snap = await readSnapshot(client, new Date('2026-12-01T00:00:00Z'));
-    expect(sim.requests().total - before).toBe(Math.ceil(13 / 4) + Math.ceil(10 / 4));
+    // Nodes and pods page by page, and one page of ReplicaSets (the fixture has none).
+    expect(sim.requests().total - before).toBe(Math.ceil(13 / 4) + Math.ceil(10 / 4) + 1);
     expect(snap.nodes).toHaveLength(13);
     expect(snap.pods).toHaveLength(10);
     const n = (name: string) => snap.nodes.find((x) => x.name === name)!;
@@ -93,7 +94,10 @@ describe('listing through the simulated API server', () => {
       await client.listNodes(),
       await client.listPods({ fieldSelector: LIVE_PODS_FIELD_SELECTOR }),
       new Date('2026-12-01T00:00:00Z'),
+      {},
+      await client.listReplicaSets(),
     );
+    expect(snap.replicaSets).toEqual([]);
     expect(snap).toEqual(whole);
     const { streamPods: _, ...listOnly } = client;
     expect(await readSnapshot(listOnly, new Date('2026-12-01T00:00:00Z'))).toEqual(whole);

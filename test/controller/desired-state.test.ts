@@ -265,6 +265,8 @@ describe('planDesiredState: scaling', () => {
       owner: { kind: 'ReplicaSet', name: 'resnet-infer-abc' },
       unschedulable: false,
       createdAt: '2026-12-01T09:00:00Z',
+      requests: { cpuMillis: 0, memoryBytes: 0 },
+      startedAt: null,
     }));
     const nodes = snapshot.nodes.map((n) =>
       n.name === node ? { ...n, gpuRequested: n.gpuRequested + count, managedPods: count } : n,

@@ -80,6 +80,7 @@ describe('install manifests', () => {
     expect(grants('gpuops')).toEqual([
       'list /nodes',
       'list /pods',
+      'list apps/replicasets',
       'list autoscaling/horizontalpodautoscalers',
     ]);
     expect(grants('gpuops-benchmark')).toEqual(['create batch/jobs', 'delete batch/jobs', 'get batch/jobs']);

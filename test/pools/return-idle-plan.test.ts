@@ -29,6 +29,8 @@ function node(name: string, pool: NodeInfo['pool'], pods = 0): NodeInfo {
     gpuCapacity: 1,
     gpuAllocatable: 1,
     migAllocatable: 0,
+    allocatable: { cpuMillis: 96_000, memoryBytes: 1000 * 2 ** 30, pods: 110 },
+    requested: { cpuMillis: 0, memoryBytes: 0, pods: 0 },
     gpuRequested: pods,
     foreignGpuRequested: 0,
     managedPods: pods,
@@ -53,6 +55,8 @@ function pod(i: number, nodeName: string): PodInfo {
     owner: { kind: 'ReplicaSet', name: 'resnet50-infer-7d9f' },
     unschedulable: false,
     createdAt: T0.toISOString(),
+    requests: { cpuMillis: 0, memoryBytes: 0 },
+    startedAt: null,
   };
 }
 

@@ -23,6 +23,8 @@ function node(name: string, pool: Pool, o: Partial<NodeInfo> = {}): NodeInfo {
     gpuCapacity: 1,
     gpuAllocatable: 1,
     migAllocatable: 0,
+    allocatable: { cpuMillis: 96_000, memoryBytes: 1000 * 2 ** 30, pods: 110 },
+    requested: { cpuMillis: 0, memoryBytes: 0, pods: 0 },
     gpuRequested: 0,
     foreignGpuRequested: 0,
     managedPods: 0,

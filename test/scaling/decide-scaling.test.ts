@@ -159,8 +159,9 @@ const state = (name: string, o: Partial<AlgorithmState> = {}): AlgorithmState =>
   replicas: 2,
   ...o,
 });
+/** A pod of algorithm `alg`'s Deployment (its ReplicaSet `<alg>-7d9f`). */
 const podOf = (alg: string, name: string, o: Partial<PodInfo> & { rs?: string } = {}) =>
-  pod(name, { algorithm: alg, ...o });
+  pod(name, { algorithm: alg, rs: `${alg}-7d9f`, ...o });
 const rec = (subject: string, kind: DecisionRecord['kind'] = 'scaling'): DecisionRecord => ({
   kind,
   subject,
@@ -292,10 +293,10 @@ describe('decideScaling', () => {
 
   it('the current ReplicaSet reaches the decision', () => {
     const r = pass({
-      algorithms: [state('a', { replicas: 1, currentReplicaSet: 'rs-new' })],
+      algorithms: [state('a', { replicas: 1, currentReplicaSet: 'a-new' })],
       pods: [
-        podOf('a', 'a-0', { rs: 'rs-old' }),
-        podOf('a', 'a-1', { rs: 'rs-new', createdAt: '2024-01-01T00:00:00Z' }),
+        podOf('a', 'a-0', { rs: 'a-old' }),
+        podOf('a', 'a-1', { rs: 'a-new', createdAt: '2024-01-01T00:00:00Z' }),
       ],
       reading: ok([series('a-0', 10), series('a-1', 90)]),
     });

@@ -93,6 +93,8 @@ function withPods(count: number): Snapshot {
     owner: { kind: 'ReplicaSet', name: 'resnet-infer-abc' },
     unschedulable: false,
     createdAt: '2026-12-01T09:00:00Z',
+    requests: { cpuMillis: 0, memoryBytes: 0 },
+    startedAt: null,
   }));
   const nodes = snapshot.nodes.map((n) =>
     n.name === 'gpu-t4-01' ? { ...n, gpuRequested: n.gpuRequested + count, managedPods: count } : n,

@@ -81,6 +81,8 @@ export function pod(name: string, o: Partial<PodInfo> & { rs?: string } = {}): P
     owner: { kind: 'ReplicaSet', name: rs ?? 'resnet50-infer-7d9f' },
     unschedulable: false,
     createdAt: '2025-01-01T00:00:00Z',
+    requests: { cpuMillis: 0, memoryBytes: 0 },
+    startedAt: '2025-01-01T00:00:00Z',
     ...rest,
   };
 }

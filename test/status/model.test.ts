@@ -63,6 +63,8 @@ function input(over: Partial<StatusInput> = {}): StatusInput {
           owner: { kind: 'Job', name: 'bench-bert-train-1' },
           unschedulable: false,
           createdAt: '2026-11-30T11:50:00.000Z',
+          requests: { cpuMillis: 0, memoryBytes: 0 },
+          startedAt: null,
         },
       ],
     },

@@ -1,6 +1,6 @@
 /**
  * Snapshots share their nodes and pods by content digest (`snapshot_contents`, migration 5; two
- * JSON documents since migration 6),
+ * JSON documents since migration 7),
  * on SQLite (a real file) and a real PostgreSQL server (postgres-server.ts): an equal snapshot
  * writes no second copy, retention deletes contents no snapshot names, the migrations back-fill
  * a database written by migration 4, and concurrent writers never fail on the foreign key.
@@ -34,7 +34,7 @@ describe.each(backends)('snapshot contents on $name', (backend) => {
   };
   const count = async (table: string) =>
     Number((await backend.raw(url, `SELECT COUNT(*) AS n FROM ${table}`))[0]!.n);
-  /** Node or pod records stored, over every contents document (migration 6). */
+  /** Node or pod records stored, over every contents document (migration 7). */
   const records = async (column: 'nodes' | 'pods') => {
     const doc = backend.name === 'postgres' ? `${column}::json` : column;
     return Number(
@@ -102,7 +102,7 @@ describe.each(backends)('snapshot contents on $name', (backend) => {
     if (backend.name === 'postgres')
       await backend.raw(url, `SELECT setval(pg_get_serial_sequence('snapshots', 'id'), 3)`);
     const s = await store(10, false);
-    expect(await s.latestSnapshot()).toStrictEqual(old[2]);
+    expect(await s.latestSnapshot()).toStrictEqual(beforeMigration6(old[2]!));
     expect(await counts()).toEqual({ snapshots: 3, contents: 3, nodes: 7, pods: 35 });
     const links = await backend.raw(
       url,
@@ -115,9 +115,9 @@ describe.each(backends)('snapshot contents on $name', (backend) => {
     ]);
     // Every old snapshot reads back its own rows: keep 1 and walk them from the newest down.
     await backend.raw(url, 'DELETE FROM snapshots WHERE id = 3');
-    expect(await s.latestSnapshot()).toStrictEqual(old[1]);
+    expect(await s.latestSnapshot()).toStrictEqual(beforeMigration6(old[1]!));
     await backend.raw(url, 'DELETE FROM snapshots WHERE id = 2');
-    expect(await s.latestSnapshot()).toStrictEqual(old[0]);
+    expect(await s.latestSnapshot()).toStrictEqual(beforeMigration6(old[0]!));
     // A new save equal to a back-filled one gets computed-digest contents; retention then
     // deletes the back-filled contents no snapshot names (2 and 3).
     await s.saveSnapshot(snap(2, 90));
@@ -140,6 +140,26 @@ describe.each(backends)('snapshot contents on $name', (backend) => {
     expect(await counts()).toEqual({ snapshots: 1, contents: 1, nodes: shape, pods: shape * 5 });
   });
 });
+
+/**
+ * What a snapshot stored before migration 6 reads back as: no cpu, memory or pod counts (0) and
+ * no pod start time (null), the rest as written.
+ */
+function beforeMigration6(snapshot: Snapshot): Snapshot {
+  return {
+    ...snapshot,
+    nodes: snapshot.nodes.map((n) => ({
+      ...n,
+      allocatable: { cpuMillis: 0, memoryBytes: 0, pods: 0 },
+      requested: { cpuMillis: 0, memoryBytes: 0, pods: 0 },
+    })),
+    pods: snapshot.pods.map((p) => ({ ...p, requests: { cpuMillis: 0, memoryBytes: 0 }, startedAt: null })),
+  };
+}
+
+/** Columns of `snapshot_nodes` and `snapshot_pods` up to migration 5 (migration 6 appends the rest). */
+const NODE_COLUMNS_5 = NODE_COLUMNS.slice(0, NODE_COLUMNS.indexOf('allocatable'));
+const POD_COLUMNS_5 = POD_COLUMNS.slice(0, POD_COLUMNS.indexOf('requests'));
 
 /**
  * SQL writing `snapshot` as migrations 1-4 stored it: a snapshots row with id `id`, its node and
@@ -165,6 +185,14 @@ function legacySnapshotSql(dialect: 'sqlite' | 'postgres', id: number, snapshot:
   const warnings = snapshot.warnings === undefined ? null : JSON.stringify(snapshot.warnings);
   return `INSERT INTO snapshots (id, taken_at, taken_at_ms, warnings)
       VALUES (${id}, ${lit(snapshot.takenAt)}, ${Date.parse(snapshot.takenAt)}, ${lit(warnings)});
-    ${rows('snapshot_nodes', NODE_COLUMNS, snapshot.nodes.map(nodeCells))}
-    ${rows('snapshot_pods', POD_COLUMNS, snapshot.pods.map(podCells))}`;
+    ${rows(
+      'snapshot_nodes',
+      NODE_COLUMNS_5,
+      snapshot.nodes.map((n) => nodeCells(n).slice(0, NODE_COLUMNS_5.length)),
+    )}
+    ${rows(
+      'snapshot_pods',
+      POD_COLUMNS_5,
+      snapshot.pods.map((p) => podCells(p).slice(0, POD_COLUMNS_5.length)),
+    )}`;
 }

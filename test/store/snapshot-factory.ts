@@ -30,6 +30,8 @@ export function makeNode(i: number): NodeInfo {
     gpuCapacity: gpus,
     gpuAllocatable: mig ? 0 : i % 11 === 7 ? gpus - 1 : gpus,
     migAllocatable: mig ? 7 * gpus : 0,
+    allocatable: { cpuMillis: 95_900 + i, memoryBytes: 1_176_546_436 * 1024, pods: 110 },
+    requested: { cpuMillis: (i % 9) * 500, memoryBytes: (i % 5) * 2 ** 30, pods: i % 6 },
     gpuRequested: gpus === 0 ? 0 : i % 5,
     foreignGpuRequested: gpus === 0 ? 0 : i % 7 === 1 ? 1 : 0,
     managedPods: i % 4,
@@ -79,6 +81,8 @@ export function makePod(i: number, nodes: number): PodInfo {
     owner: i % 10 === 9 ? null : { kind: i % 2 ? 'ReplicaSet' : 'Job', name: `owner-${i % 300}` },
     unschedulable: !bound,
     createdAt: new Date(Date.UTC(2025, 0, 1) + i * 1000).toISOString(),
+    requests: { cpuMillis: (i % 8) * 250, memoryBytes: (i % 3) * 2 ** 30 },
+    startedAt: bound ? new Date(Date.UTC(2025, 0, 1) + i * 1000 + 5000).toISOString() : null,
   };
 }
 

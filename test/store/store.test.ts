@@ -110,7 +110,7 @@ describe.each([sqliteBackend(), postgresBackend()])('Store on $name', (backend) 
   };
   const count = async (table: string) =>
     Number((await backend.raw(url, `SELECT COUNT(*) AS n FROM ${table}`))[0]!.n);
-  /** Node or pod records stored, over every contents document (migration 6). */
+  /** Node or pod records stored, over every contents document (migration 7). */
   const records = async (column: 'nodes' | 'pods') => {
     const doc = backend.name === 'postgres' ? `${column}::json` : column;
     return Number(
@@ -323,6 +323,7 @@ describe.each([sqliteBackend(), postgresBackend()])('Store on $name', (backend) 
         durationSeconds: null,
         finishedAt: null,
         node: null,
+        gpuProduct: null,
         message: 'Job exceeded activeDeadlineSeconds (3600 s)',
       });
       for (const r of [r2, r3, r1]) await store.recordBenchmarkRun(r);
@@ -554,6 +555,7 @@ function benchmarkRun(over: Partial<BenchmarkRun>): BenchmarkRun {
     status: 'Succeeded',
     durationSeconds: 42.5,
     node: 'gpu-a100-01',
+    gpuProduct: 'NVIDIA-A100-SXM4-80GB',
     jobName: 'gpuops-bench-resnet50-infer-1a2b3c4d',
     startedAt: at(0),
     finishedAt: at(43),

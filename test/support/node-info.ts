@@ -16,6 +16,8 @@ export function nodeInfo(name: string, over: Partial<NodeInfo> = {}): NodeInfo {
     gpuCapacity: 8,
     gpuAllocatable: 8,
     migAllocatable: 0,
+    allocatable: { cpuMillis: 96_000, memoryBytes: 1000 * 2 ** 30, pods: 110 },
+    requested: { cpuMillis: 0, memoryBytes: 0, pods: 0 },
     gpuRequested: 0,
     foreignGpuRequested: 0,
     managedPods: 0,

@@ -48,7 +48,10 @@ export function register(program: Command): void {
     .description('print the whole decision (pools, placements, scaling, files) without writing anything')
     .requiredOption('--repo <dir>', 'the GitOps repo (a working copy)')
     .option('--nodes <file>', 'Nodes dump: kubectl get nodes -o json')
-    .option('--pods <file>', 'Pods dump: kubectl get pods -A -o json')
+    .option(
+      '--pods <file>',
+      'Pods dump: kubectl get pods -A -o json (or pods,replicasets: a Deployment owns the pods of its ReplicaSets)',
+    )
     .option('--metrics <file...>', 'dcgm-exporter pages or a Prometheus query-result JSON')
     .option('--benchmarks <file>', 'recorded run times: YAML/JSON map of algorithm name to seconds')
     .option(

@@ -1,6 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { PullRequestCycle, PullRequestRecord } from '../../store/types.js';
-import { clusterOf } from '../cluster-choice.js';
+import { clusterOf, toStderr } from '../cluster-choice.js';
 import { openExistingStore } from '../open-existing-store.js';
 import { addConnectionOptions, resolveSettings } from '../settings.js';
 
@@ -101,7 +101,7 @@ export function register(program: Command): void {
       const settings = resolveSettings(opts);
       const store = await openExistingStore(settings.database);
       try {
-        const cluster = await clusterOf(store, settings);
+        const cluster = await clusterOf(store, settings, opts.output === 'text' ? toStderr : null);
         if (opts.all) {
           const cycles = await store.pullRequestHistory(cluster);
           process.stdout.write(

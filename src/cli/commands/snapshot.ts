@@ -41,7 +41,10 @@ export function register(program: Command): void {
     .description('take a snapshot of the cluster (nodes, pods, GPUs) and store it in the database')
     .option('--repo <dir>', 'GitOps repo whose policy names the pool label (default: gpuops.dev/pool)')
     .option('--nodes <file>', 'Nodes dump instead of the live cluster: kubectl get nodes -o json')
-    .option('--pods <file>', 'Pods dump instead of the live cluster: kubectl get pods -A -o json')
+    .option(
+      '--pods <file>',
+      'Pods dump instead of the live cluster: kubectl get pods -A -o json (or pods,replicasets)',
+    )
     .addOption(
       new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'),
     );

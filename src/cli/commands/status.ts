@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { loadStatusView } from '../../status/load.js';
 import { renderStatusHtml } from '../../status/html.js';
 import { renderStatusText } from '../../status/text.js';
-import { clusterOf } from '../cluster-choice.js';
+import { clusterOf, toStderr } from '../cluster-choice.js';
 import { openExistingStore } from '../open-existing-store.js';
 import { addConnectionOptions, resolveSettings } from '../settings.js';
 
@@ -28,7 +28,8 @@ export function register(program: Command): void {
       const settings = resolveSettings(opts);
       const store = await openExistingStore(settings.database);
       try {
-        const view = await loadStatusView(store, await clusterOf(store, settings), new Date());
+        const note = opts.output === 'text' ? toStderr : null;
+        const view = await loadStatusView(store, await clusterOf(store, settings, note), new Date());
         process.stdout.write(
           opts.output === 'json'
             ? `${JSON.stringify(view, null, 2)}\n`

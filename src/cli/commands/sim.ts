@@ -2,7 +2,10 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { defaultControllers } from '../../sim/controllers/index.js';
+import { nodeGpuCount } from '../../sim/controllers/kubelet.js';
+import { dcgmRoute } from '../../sim/dcgm/route.js';
 import { generateFleet } from '../../sim/fleet.js';
+import { LoadModel } from '../../sim/load-model.js';
 import { startSimCluster } from '../../sim/index.js';
 import { listItems } from '../../sim/load.js';
 
@@ -14,6 +17,18 @@ interface SimFlags {
   port: number;
   host: string;
   kubeconfig: string;
+  load: [string, number][];
+}
+
+/**
+ * One `--load ALGORITHM=PERCENT` (repeatable): the algorithm's offered load in GPU-percent (100 is
+ * one GPU fully busy; see LoadModel), added to the ones before.
+ */
+function loadSetting(value: string, previous: [string, number][]): [string, number][] {
+  const m = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?)=(\d+(\.\d+)?)$/.exec(value);
+  if (!m)
+    throw new InvalidArgumentError(`expected ALGORITHM=PERCENT (e.g. resnet50-infer=250), got "${value}"`);
+  return [...previous, [m[1]!, Number(m[3])]];
 }
 
 function positiveNumber(value: string): number {
@@ -55,7 +70,10 @@ function readDump(path: string): unknown {
 
 /**
  * Registers `gpuops sim [--nodes FILE --pods FILE] [--gpu-nodes N] [--speed X] [--port P]
- * [--kubeconfig OUT]`: starts the simulated cluster, writes its kubeconfig, prints the URL, and
+ * [--kubeconfig OUT] [--load ALGORITHM=PERCENT…]`: starts the simulated cluster with the
+ * dcgm-exporter page of every GPU node (`/dcgm/<node>/metrics`, and `/dcgm/targets` for Prometheus
+ * HTTP service discovery; utilisation from the `--load` settings, see LoadModel), writes its
+ * kubeconfig, prints the URLs (and `export GPUOPS_DCGM_URL=…` for `gpuops reconcile`/`run`), and
  * runs until SIGINT/SIGTERM. Exit 2 on bad flags or unreadable dumps, 1 when it cannot listen.
  */
 export function register(program: Command): void {
@@ -69,6 +87,12 @@ export function register(program: Command): void {
     .option('--port <port>', 'listen port (0: a free one)', portNumber, 0)
     .option('--host <host>', 'listen address', '127.0.0.1')
     .option('--kubeconfig <file>', 'where to write the kubeconfig', 'gpuops-sim.kubeconfig')
+    .option(
+      '--load <algorithm=percent>',
+      "an algorithm's offered load in GPU-percent (100 = one GPU busy), shown on the dcgm-exporter pages; repeatable",
+      loadSetting,
+      [],
+    )
     .action(async (flags: SimFlags) => {
       let nodes: unknown;
       let pods: unknown;
@@ -86,13 +110,17 @@ export function register(program: Command): void {
         process.exitCode = 2;
         return;
       }
-      const controllers = defaultControllers();
-      let sim;
+      const load = new LoadModel();
+      for (const [algorithm, percent] of flags.load) load.setLoad(algorithm, percent);
+      const controllers = defaultControllers({ loadModel: load });
+      let sim: Awaited<ReturnType<typeof startSimCluster>> | undefined;
       try {
         sim = await startSimCluster({
           nodes,
           pods,
           controllers,
+          // The route reads the cluster at request time, once `sim` is set.
+          routes: [dcgmRoute(() => sim, load)],
           speed: flags.speed,
           port: flags.port,
           host: flags.host,
@@ -107,10 +135,19 @@ export function register(program: Command): void {
       sim.writeKubeconfig(kubeconfig);
       const nodeCount = sim.store.list('nodes').length;
       const podCount = sim.store.list('pods').length;
+      const url = sim.url;
+      const pages = sim.store
+        .list('nodes')
+        .filter((n) => nodeGpuCount(n) > 0)
+        .map((n) => `${url}/dcgm/${encodeURIComponent(n.metadata.name)}/metrics`);
+      const loads = flags.load.map(([a, p]) => `${a}=${p}`).join(' ');
       process.stdout.write(
-        `gpuops sim: serving the Kubernetes API at ${sim.url} (${nodeCount} nodes, ${podCount} pods, ` +
+        `gpuops sim: serving the Kubernetes API at ${url} (${nodeCount} nodes, ${podCount} pods, ` +
           `speed ${flags.speed}x, ${controllers.length} controllers)\n` +
           `kubeconfig: ${kubeconfig}\n  export KUBECONFIG=${kubeconfig}\n` +
+          `dcgm-exporter pages: ${url}/dcgm/<node>/metrics for ${pages.length} GPU ${pages.length === 1 ? 'node' : 'nodes'}` +
+          ` (Prometheus http_sd_configs: ${url}/dcgm/targets); offered load: ${loads || 'none (0 % on every algorithm)'}\n` +
+          (pages.length > 0 ? `  export GPUOPS_DCGM_URL="${pages.join(' ')}"\n` : '') +
           `press Ctrl-C to stop\n`,
       );
       await new Promise<void>((done) => {

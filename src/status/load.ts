@@ -4,24 +4,28 @@
  * cluster's pull requests and the newest decisions.
  */
 import type { StatusStore, Store } from '../store/types.js';
+import type { HealthCause } from './health.js';
 import { buildStatusView, CHART_WINDOW_SECONDS, chartEnd, type StatusView } from './model.js';
 
 /** How many of the newest decisions the page lists. */
 export const RECENT_DECISIONS = 20;
 
 /**
- * Loads the view of `cluster` at `now`.
+ * Loads the view of `cluster` at `now`; `healthCauses` (from parts that know them: the cluster
+ * cache, the Git writer) join the summary line's built-in causes.
  * @throws StoreError when a read fails
  */
 export async function loadStatusView(
   store: Store & StatusStore,
   cluster: string,
   now: Date,
+  healthCauses: readonly HealthCause[] = [],
 ): Promise<StatusView> {
-  const [snapshot, fleet, pullRequests] = await Promise.all([
+  const [snapshot, fleet, pullRequests, pullRequestCycles] = await Promise.all([
     store.latestSnapshot(),
     store.fleetStatus(cluster),
     store.pullRequests(cluster),
+    store.pullRequestHistory(cluster),
   ]);
   const since = new Date((chartEnd(now, fleet) - CHART_WINDOW_SECONDS) * 1000).toISOString();
   const names = (fleet?.algorithms ?? []).map((a) => a.name);
@@ -38,6 +42,8 @@ export async function loadStatusView(
     samples: new Map(samples),
     history: new Map(history),
     pullRequests,
+    pullRequestCycles,
     recentDecisions,
+    healthCauses,
   });
 }

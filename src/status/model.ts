@@ -10,14 +10,21 @@ import { POOLS, type Pool } from '../definitions/types.js';
 import type {
   DecisionRecord,
   FleetStatusRecord,
+  PullRequestCycle,
   PullRequestRecord,
   UtilizationSampleRecord,
 } from '../store/types.js';
+import { chartScale } from './chart-scale.js';
+import {
+  HEALTH_DEFAULTS,
+  healthCauses,
+  summarizeHealth,
+  type HealthCause,
+  type HealthSummary,
+} from './health.js';
 
-/** Length of the utilisation chart's window (seconds): the last 24 h. */
+/** Longest window of the utilisation chart (seconds): the last 24 h; shorter when the data is. */
 export const CHART_WINDOW_SECONDS = 24 * 3600;
-/** Width of one chart bucket (seconds): 96 buckets of 15 min over 24 h. */
-export const CHART_BUCKET_SECONDS = 15 * 60;
 
 /** One node of a pool. GPU counts are whole GPUs. */
 export interface StatusNode {
@@ -61,9 +68,13 @@ export interface ChartMarker {
 }
 
 export interface UtilizationChart {
-  /** Window, epoch seconds. */
+  /** Window, epoch seconds: the shortest of 15 min … 24 h that holds the samples and markers. */
   from: number;
   to: number;
+  /** Width of one bucket of {@link points} (seconds). */
+  bucketSeconds: number;
+  /** Spacing of the time axis's ticks (seconds), labelled HH:MM UTC. */
+  tickSeconds: number;
   /** The scaling band (percent). */
   bandMin: number | null;
   bandMax: number | null;
@@ -117,6 +128,8 @@ export interface StatusDecision {
 /** Everything the status page shows. Times ISO-8601 UTC. */
 export interface StatusView {
   cluster: string;
+  /** The line at the top: healthy or not, and why (see health.ts). */
+  health: HealthSummary;
   generatedAt: string;
   /** Time of the snapshot shown, or null when the database holds none. */
   snapshotAt: string | null;
@@ -145,6 +158,12 @@ export interface StatusInput {
   pullRequests: readonly PullRequestRecord[];
   /** The newest decisions (any subject), newest first. */
   recentDecisions: readonly DecisionRecord[];
+  /** Pull request cycles (for when an open one was opened); default: the records' update times. */
+  pullRequestCycles?: readonly PullRequestCycle[];
+  /** Causes other parts know (the cluster cache, the Git writer), added to the built-in ones. */
+  healthCauses?: readonly HealthCause[];
+  /** Thresholds of the built-in health rules; default {@link HEALTH_DEFAULTS}. */
+  health?: Partial<typeof HEALTH_DEFAULTS>;
 }
 
 /** Actions that change an algorithm's replicas or its pool's nodes: the chart marks them. */
@@ -162,20 +181,21 @@ export function chartEnd(now: Date, fleet: FleetStatusRecord | null): number {
 }
 
 /**
- * Buckets pod samples into {@link CHART_BUCKET_SECONDS} slots over `[from, to]` (epoch seconds):
- * each bucket's mean, min and max over the samples in it; empty buckets are left out (the chart
- * draws a gap, never a 0 %). Samples outside the window are ignored.
+ * Buckets pod samples into `bucketSeconds` slots over `[from, to]` (epoch seconds): each bucket's
+ * mean, min and max over the samples in it; empty buckets are left out (the chart draws a gap,
+ * never a 0 %). Samples outside the window are ignored.
  */
 export function bucketSamples(
   samples: readonly Pick<UtilizationSampleRecord, 'utilization' | 'at'>[],
   from: number,
   to: number,
+  bucketSeconds: number,
 ): ChartPoint[] {
   const buckets = new Map<number, number[]>();
   for (const s of samples) {
     const t = Date.parse(s.at) / 1000;
     if (!(t >= from && t <= to)) continue;
-    const start = from + Math.floor((t - from) / CHART_BUCKET_SECONDS) * CHART_BUCKET_SECONDS;
+    const start = from + Math.floor((t - from) / bucketSeconds) * bucketSeconds;
     const list = buckets.get(start) ?? [];
     list.push(s.utilization);
     buckets.set(start, list);
@@ -257,6 +277,14 @@ export function buildStatusView(input: StatusInput): StatusView {
   const algorithms: StatusAlgorithm[] = [...names].sort().map((name) => {
     const a = fleetOf.get(name);
     const run = a?.runTimeSeconds ?? null;
+    const samples = input.samples.get(name) ?? [];
+    const decisions = input.history.get(name) ?? [];
+    // The axis fits the data: the earliest sample or marker of the last 24 h sets the window.
+    const earliest = Math.min(
+      ...samples.map((x) => Date.parse(x.at) / 1000),
+      ...chartMarkers(decisions, from, to).map((m) => m.t),
+    );
+    const scale = chartScale(to, Number.isFinite(earliest) && earliest >= from ? earliest : to);
     return {
       name,
       pool: a?.pool ?? null,
@@ -271,12 +299,11 @@ export function buildStatusView(input: StatusInput): StatusView {
       scalingReason: a?.scalingReason ?? null,
       scalingMessage: a?.scalingMessage ?? null,
       chart: {
-        from,
-        to,
+        ...scale,
         bandMin: a?.utilizationMin ?? null,
         bandMax: a?.utilizationMax ?? null,
-        points: bucketSamples(input.samples.get(name) ?? [], from, to),
-        markers: chartMarkers(input.history.get(name) ?? [], from, to),
+        points: bucketSamples(samples, scale.from, scale.to, scale.bucketSeconds),
+        markers: chartMarkers(decisions, scale.from, scale.to),
       },
     };
   });
@@ -310,8 +337,34 @@ export function buildStatusView(input: StatusInput): StatusView {
       updatedAt: p.updatedAt,
     }));
 
+  const nowSeconds = input.now.getTime() / 1000;
+  const passAt = input.fleet ? Date.parse(input.fleet.at) / 1000 : null;
+  const openedAt = new Map(
+    (input.pullRequestCycles ?? []).filter((c) => c.state === 'open').map((c) => [c.branch, c.openedAt]),
+  );
+  const facts = {
+    ...HEALTH_DEFAULTS,
+    ...input.health,
+    // A simulated clock runs ahead of the wall clock: the pass's own time is never "in the future".
+    now: Math.max(nowSeconds, passAt ?? 0),
+    passAt,
+    algorithmsWithoutMetrics: algorithms
+      .filter((a) => a.replicas !== null && a.scalingReason === 'NoData')
+      .map((a) => a.name),
+    failedBenchmarks: (input.fleet?.algorithms ?? [])
+      .filter((a) => a.placementReason === 'BenchmarkFailed')
+      .map((a) => a.name)
+      .sort(),
+    openPullRequests: openPullRequests.map((p) => ({
+      branch: p.branch,
+      openedAt: Date.parse(openedAt.get(p.branch) ?? p.updatedAt) / 1000,
+    })),
+  };
+  const health = summarizeHealth([...healthCauses(facts), ...(input.healthCauses ?? [])], facts);
+
   return {
     cluster: input.cluster,
+    health,
     generatedAt: input.now.toISOString(),
     snapshotAt: input.snapshot?.takenAt ?? null,
     passAt: input.fleet?.at ?? null,

@@ -2,7 +2,8 @@
  * The utilisation chart as inline SVG (pure, no script): the scaling band shaded, the per-bucket
  * min–max envelope of the pods' utilisation, the mean as a line, and a marker (vertical line with
  * a tooltip `<title>`) wherever gpuops scaled the algorithm or moved a node. The y axis is fixed
- * at 0–100 % so charts compare at a glance.
+ * at 0–100 % so charts compare at a glance; the time axis is the model's window (chart-scale.ts)
+ * with ticks at round UTC clock times. The legend is HTML beside it (html.ts), so it wraps.
  */
 import type { UtilizationChart } from './model.js';
 import { escapeHtml } from './escape.js';
@@ -34,19 +35,27 @@ export function renderChart(chart: UtilizationChart, title: string): string {
       `<text x="${PAD.left - 4}" y="${f(y(pct) + 3)}" font-size="9" text-anchor="end" fill="#555">${pct}%</text>`,
     );
   }
-  parts.push(
-    `<text x="${PAD.left}" y="${H - 4}" font-size="9" fill="#555">−24 h</text>`,
-    `<text x="${W - PAD.right}" y="${H - 4}" font-size="9" text-anchor="end" fill="#555">now</text>`,
-  );
+  // Ticks on round clock times (HH:MM UTC), every `tickSeconds`.
+  for (
+    let t = Math.ceil(chart.from / chart.tickSeconds) * chart.tickSeconds;
+    t <= chart.to;
+    t += chart.tickSeconds
+  ) {
+    const hhmm = new Date(t * 1000).toISOString().slice(11, 16);
+    parts.push(
+      `<line class="tick" x1="${f(x(t))}" x2="${f(x(t))}" y1="${H - PAD.bottom}" y2="${H - PAD.bottom + 3}" stroke="#999"/>`,
+      `<text class="tick" x="${f(x(t))}" y="${H - 4}" font-size="9" text-anchor="middle" fill="#555">${hhmm}</text>`,
+    );
+  }
   // Runs of consecutive buckets: a missing bucket is a gap, never a drop to 0 %.
   const runs: (typeof chart.points)[] = [];
   let prev: number | null = null;
   for (const p of chart.points) {
-    if (prev === null || p.t - prev > 15 * 60) runs.push([]);
+    if (prev === null || p.t - prev > chart.bucketSeconds) runs.push([]);
     runs[runs.length - 1]!.push(p);
     prev = p.t;
   }
-  const step = (15 * 60 * (W - PAD.left - PAD.right)) / span;
+  const step = (chart.bucketSeconds * (W - PAD.left - PAD.right)) / span;
   for (const run of runs) {
     const upper = run.map((p) => `${f(x(p.t))},${f(y(p.max))} ${f(x(p.t) + step)},${f(y(p.max))}`);
     const lower = [...run]

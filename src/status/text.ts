@@ -1,4 +1,5 @@
 /** The status page as plain text for a terminal (pure): the same sections as the HTML. */
+import { plural } from './health.js';
 import type { StatusView } from './model.js';
 
 function columns(rows: string[][]): string[] {
@@ -19,13 +20,17 @@ function seconds(s: number | null): string {
 export function renderStatusText(v: StatusView): string {
   const out: string[] = [];
   out.push(`gpuops status · cluster ${v.cluster} · ${v.generatedAt} (UTC)`);
-  out.push(`snapshot ${v.snapshotAt ?? 'none yet'} · last pass ${v.passAt ?? 'none yet'}`, '');
+  out.push(`snapshot ${v.snapshotAt ?? 'none yet'} · last pass ${v.passAt ?? 'none yet'}`);
+  const symbol = v.health.level === 'ok' ? '✔' : v.health.level === 'warning' ? '⚠' : '✖';
+  out.push(`${symbol} ${v.health.line}`, '');
   out.push('POOLS');
   if (v.snapshotAt === null)
     out.push('  no snapshot stored yet: gpuops has not completed a pass against this database');
   else
     for (const p of v.pools) {
-      out.push(`  ${p.pool}: ${p.nodes.length} nodes, ${p.freeGpus}/${p.allocatableGpus} GPUs free`);
+      out.push(
+        `  ${p.pool}: ${plural(p.nodes.length, 'node')}, ${p.freeGpus}/${plural(p.allocatableGpus, 'GPU')} free`,
+      );
       if (p.nodes.length > 0)
         out.push(
           ...columns(
@@ -43,7 +48,7 @@ export function renderStatusText(v: StatusView): string {
   out.push('', 'GPU NODES IN NO POOL');
   if (v.leftOut.length === 0) out.push('  every GPU node is in a pool');
   else out.push(...columns(v.leftOut.map((n) => [`  ${n.name}`, n.gpuProduct ?? '—', n.reason, n.message])));
-  if (v.nodesWithoutGpu > 0) out.push(`  (${v.nodesWithoutGpu} nodes without GPUs not listed)`);
+  if (v.nodesWithoutGpu > 0) out.push(`  (${plural(v.nodesWithoutGpu, 'node')} without GPUs not listed)`);
   out.push('', 'ALGORITHMS');
   if (v.algorithms.length === 0) out.push('  no algorithms recorded yet');
   for (const a of v.algorithms) {
@@ -54,7 +59,7 @@ export function renderStatusText(v: StatusView): string {
         ? 'not benchmarked'
         : `run ${seconds(a.runTimeSeconds)} ${a.side === 'above' ? '>' : '≤'} ${seconds(a.thresholdSeconds)}`;
     out.push(
-      `  ${a.name}: pool ${a.pool ?? '—'}, ${vs}, replicas ${a.replicas ?? '—'} (${a.minReplicas ?? '—'}..${a.maxReplicas ?? '—'}), utilisation ${util}, band ${a.chart.bandMin ?? '—'}–${a.chart.bandMax ?? '—'} %, ${a.chart.markers.length} changes in 24 h`,
+      `  ${a.name}: pool ${a.pool ?? '—'}, ${vs}, replicas ${a.replicas ?? '—'} (${a.minReplicas ?? '—'}..${a.maxReplicas ?? '—'}), utilisation ${util}, band ${a.chart.bandMin ?? '—'}–${a.chart.bandMax ?? '—'} %, ${plural(a.chart.markers.length, 'change')} in 24 h`,
     );
     if (a.scalingReason) out.push(`    ${a.scalingReason}: ${a.scalingMessage ?? ''}`);
   }

@@ -2,13 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { NodeInfo } from '../../src/cluster/types.js';
 import { renderStatusHtml } from '../../src/status/html.js';
-import {
-  bucketSamples,
-  buildStatusView,
-  chartMarkers,
-  CHART_BUCKET_SECONDS,
-  type StatusInput,
-} from '../../src/status/model.js';
+import { bucketSamples, buildStatusView, chartMarkers, type StatusInput } from '../../src/status/model.js';
 import { renderStatusText } from '../../src/status/text.js';
 import type { DecisionRecord } from '../../src/store/types.js';
 import { nodeInfo } from '../support/node-info.js';
@@ -163,7 +157,7 @@ describe('bucketSamples', () => {
       ],
       [
         { t: T0, mean: 10, min: 10, max: 10 },
-        { t: T0 + CHART_BUCKET_SECONDS, mean: 20, min: 20, max: 20 },
+        { t: T0 + 900, mean: 20, min: 20, max: 20 },
       ],
     ],
     ['samples before the window are left out', [[T0 - 1, 50]], []],
@@ -183,6 +177,7 @@ describe('bucketSamples', () => {
       samples.map(([t, u]) => ({ utilization: u, at: new Date(t * 1000).toISOString() })),
       T0,
       T0 + 86400,
+      900,
     );
     expect(got).toEqual(expected);
   });

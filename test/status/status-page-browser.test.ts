@@ -2,15 +2,18 @@
  * The status page in a real browser: `gpuops run` (a real process) against the simulated cluster
  * with the mixed fixture, a GitOps origin holding the example algorithms, and a database that
  * already holds an hour of bert-train's utilisation and one scale-up. Debian's chromium, driven by
- * playwright-core, opens `/` of the health port with JavaScript disabled; the pools, the left-out
- * nodes with their reasons and a utilisation chart must be there, and a screenshot is saved.
+ * playwright-core with a fresh profile, opens `/` of the health port with JavaScript disabled, at
+ * a desktop width and a phone width: the summary line at the top, the pools, the left-out nodes
+ * with their reasons, a utilisation chart whose time axis fits the hour (not a 24 h axis) with its
+ * legend, node names on one line, counts in the right number. The screenshots are kept as test
+ * artefacts in `.tmp/artifacts/status/` (or $GPUOPS_SCREENSHOT_DIR).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimCluster, type SimCluster } from '../../src/sim/index.js';
 import { openStore } from '../../src/store/index.js';
@@ -24,16 +27,20 @@ const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
 ];
+/** Where the screenshots stay after the run (gitignored). */
+const ARTIFACTS = process.env.GPUOPS_SCREENSHOT_DIR ?? path.join(ROOT, '.tmp/artifacts/status');
 
 let sim: SimCluster;
 let work: string;
 let child: ChildProcess | undefined;
 let exit: Promise<number | null> | undefined;
-let browser: Browser | undefined;
+let browser: BrowserContext | undefined;
 const lines: string[] = [];
 
 beforeAll(async () => {
@@ -175,14 +182,33 @@ describe('status page', () => {
       /^gpuops_algorithm_utilization_band_percent\{algorithm="bert-train",bound="max"\} 80$/m,
     );
 
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-    const page = await browser.newPage({ javaScriptEnabled: false, viewport: { width: 1200, height: 900 } });
+    // A fresh profile of its own (playwright-core's persistent context is --user-data-dir).
+    browser = await chromium.launchPersistentContext(path.join(work, 'chromium-profile'), {
+      executablePath: CHROMIUM,
+      args: CHROMIUM_ARGS,
+      javaScriptEnabled: false,
+      viewport: { width: 1200, height: 900 },
+    });
+    const page = browser.pages()[0] ?? (await browser.newPage());
     const res = await page.goto(url);
     expect(res?.status()).toBe(200);
     expect(await page.title()).toBe('gpuops · e2e');
 
+    // The summary line comes first, says healthy or not in words and a symbol, and why.
+    const health = page.locator('#health');
+    expect(await page.locator('body > *').nth(1).getAttribute('id')).toBe('health');
+    const line = await health.innerText();
+    expect(line).toMatch(/^[✔⚠✖]\s*(Healthy|Degraded|Unhealthy): /);
+    expect(line).toMatch(/last pass \d+ s ago/);
+    // The pools pull request the first pass opened is not yet "waiting too long"; no cause is
+    // critical right after a pass, so the page is not red.
+    expect(await health.getAttribute('data-level')).not.toBe('critical');
+
     const pools = await page.locator('#pools').innerText();
     for (const pool of ['test', 'unused', 'long-task', 'short-task']) expect(pools).toContain(pool);
+    // Counts in the right number: the test pool holds one node.
+    expect(pools).toMatch(/test\s+1 node, \d+\/\d+ GPUs? free/);
+    expect(pools).not.toMatch(/\b1 nodes\b/);
     // Left-out GPU nodes with the reason from the fixture's traps.
     expect(pools).toMatch(/gpu-a100-04\s+\S+\s+MIGOnly/);
     expect(pools).toMatch(/gpu-h100-02\s+\S+\s+Cordoned/);
@@ -196,11 +222,35 @@ describe('status page', () => {
     expect(await chart.locator('polygon.envelope').count()).toBeGreaterThan(0);
     expect(await chart.locator('line.marker').count()).toBe(1);
     expect(await chart.locator('rect.band').count()).toBe(1);
+    // The hour of samples fills the chart: a 1 h or 2 h axis with clock ticks, and the mean line
+    // spans most of the plot (it sat in the last 14 px of a 24 h axis).
+    const ticks = await chart.locator('text.tick').allTextContents();
+    expect(ticks.length).toBeGreaterThanOrEqual(4);
+    for (const t of ticks) expect(t).toMatch(/^\d\d:\d\d$/);
+    const xs = (await chart.locator('polyline.mean').first().getAttribute('points'))!
+      .split(' ')
+      .map((p) => Number(p.split(',')[0]));
+    expect(Math.max(...xs) - Math.min(...xs)).toBeGreaterThan(150);
+    const legend = await page.locator('#alg-bert-train .legend').innerText();
+    for (const key of ['scaling band 30–80 %', 'min–max over pods', 'mean', 'scale-up', 'scale-down'])
+      expect(legend).toContain(key);
 
-    // GPUOPS_SCREENSHOT_DIR keeps the screenshot (e.g. as a CI artifact); else it goes with the temp dir.
-    const shot = path.join(process.env.GPUOPS_SCREENSHOT_DIR ?? work, 'status-page.png');
-    await page.screenshot({ path: shot, fullPage: true });
-    expect(statSync(shot).size).toBeGreaterThan(10_000);
-    expect(readFileSync(shot).subarray(1, 4).toString()).toBe('PNG');
+    mkdirSync(ARTIFACTS, { recursive: true });
+    for (const [name, width] of [
+      ['status-page-1200px.png', 1200],
+      ['status-page-420px.png', 420],
+    ] as const) {
+      await page.setViewportSize({ width, height: 900 });
+      // Node names never break inside the name: each sits on one line at both widths.
+      for (const cell of await page.locator('#pools .name').all()) {
+        const b = (await cell.boundingBox())!;
+        expect(b.height, await cell.innerText()).toBeLessThan(24);
+      }
+      expect(await page.locator('#health').isVisible()).toBe(true);
+      const shot = path.join(ARTIFACTS, name);
+      await page.screenshot({ path: shot, fullPage: true });
+      expect(statSync(shot).size).toBeGreaterThan(10_000);
+      expect(readFileSync(shot).subarray(1, 4).toString()).toBe('PNG');
+    }
   }, 180_000);
 });

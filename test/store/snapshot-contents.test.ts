@@ -12,7 +12,7 @@ import { openStore } from '../../src/store/open-store.js';
 import { type Cell, NODE_COLUMNS, nodeCells, POD_COLUMNS, podCells } from '../../src/store/rows.js';
 import type { Store } from '../../src/store/types.js';
 import { makeSnapshot } from './snapshot-factory.js';
-import { storeBackends } from './store-backends.js';
+import { storeBackends, storedRecordsSql } from './store-backends.js';
 
 const T0 = Date.UTC(2026, 11, 1, 10, 0, 0);
 const at = (s: number) => new Date(T0 + s * 1000).toISOString();
@@ -34,18 +34,8 @@ describe.each(backends)('snapshot contents on $name', (backend) => {
   };
   const count = async (table: string) =>
     Number((await backend.raw(url, `SELECT COUNT(*) AS n FROM ${table}`))[0]!.n);
-  /** Node or pod records stored, over every contents document (migration 7). */
-  const records = async (column: 'nodes' | 'pods') => {
-    const doc = backend.name === 'postgres' ? `${column}::json` : column;
-    return Number(
-      (
-        await backend.raw(
-          url,
-          `SELECT COALESCE(SUM(json_array_length(${doc})), 0) AS n FROM snapshot_contents`,
-        )
-      )[0]!.n,
-    );
-  };
+  const records = async (column: 'nodes' | 'pods') =>
+    Number((await backend.raw(url, storedRecordsSql(backend.name, column)))[0]!.n);
   const counts = async () => ({
     snapshots: await count('snapshots'),
     contents: await count('snapshot_contents'),

@@ -89,3 +89,9 @@ export async function schemaAt(backend: StoreBackend, url: string, upTo: number)
     ].join(';\n'),
   );
 }
+
+/** SQL counting the node or pod records stored over every contents document (migration 7), as `n`. */
+export function storedRecordsSql(dialect: string, column: 'nodes' | 'pods'): string {
+  const doc = dialect === 'postgres' ? `${column}::json` : column;
+  return `SELECT COALESCE(SUM(json_array_length(${doc})), 0) AS n FROM snapshot_contents`;
+}

@@ -20,6 +20,7 @@ import type {
 } from '../../src/store/types.js';
 import { startTestPostgres, type TestPostgres } from './postgres-server.js';
 import { makeSnapshot } from './snapshot-factory.js';
+import { storedRecordsSql } from './store-backends.js';
 
 type Row = Record<string, unknown>;
 
@@ -110,18 +111,8 @@ describe.each([sqliteBackend(), postgresBackend()])('Store on $name', (backend) 
   };
   const count = async (table: string) =>
     Number((await backend.raw(url, `SELECT COUNT(*) AS n FROM ${table}`))[0]!.n);
-  /** Node or pod records stored, over every contents document (migration 7). */
-  const records = async (column: 'nodes' | 'pods') => {
-    const doc = backend.name === 'postgres' ? `${column}::json` : column;
-    return Number(
-      (
-        await backend.raw(
-          url,
-          `SELECT COALESCE(SUM(json_array_length(${doc})), 0) AS n FROM snapshot_contents`,
-        )
-      )[0]!.n,
-    );
-  };
+  const records = async (column: 'nodes' | 'pods') =>
+    Number((await backend.raw(url, storedRecordsSql(backend.name, column)))[0]!.n);
 
   beforeAll(() => backend.setup());
   afterEach(async () => {

@@ -90,6 +90,8 @@ function epochSeconds(iso: string): number | null {
  * - `gpuops_algorithm_utilization_band_percent{algorithm,bound="min"|"max"}`: the scaling band
  * - `gpuops_pull_requests_open{kind}`: open pull requests
  * - `gpuops_pull_request_opened_timestamp_seconds{kind,subject}`: when each open one was opened
+ * - `gpuops_git_write_refused{ref,reason}`: 1 per branch the remote refuses permanently
+ *   (`ProtectedBranch`, `PushDeclined`; see gitops/write-refusal.ts)
  * - `gpuops_benchmark_started_timestamp_seconds{algorithm,pod}`: benchmark pods running or pending
  * A failing `load` leaves the gauges empty for that scrape (the scrape itself still answers).
  */
@@ -200,6 +202,14 @@ export function registerFleetGauges(registry: Registry, load: () => Promise<Flee
         const t = epochSeconds(p.openedAt);
         if (t !== null) g.set({ kind: p.kind, subject: p.subject }, t);
       }
+    },
+  );
+  gauge(
+    'gpuops_git_write_refused',
+    '1 for each Git branch the remote refuses permanently (a protected base branch in patch mode), by ref and reason.',
+    ['ref', 'reason'],
+    (g, i) => {
+      for (const r of i.fleet?.writeRefusals ?? []) g.set({ ref: r.ref, reason: r.reason }, 1);
     },
   );
   gauge(

@@ -17,8 +17,10 @@ import type { ScalingDecision } from '../scaling/types.js';
 import type { Policy, ResolvedAlgorithm } from '../definitions/types.js';
 import { fleetStatusRecord } from '../status/fleet-record.js';
 import { statusStoreOf } from '../store/index.js';
-import type { Store } from '../store/types.js';
+import type { FleetStatusRecord, GitWriteRefusalRecord, Store } from '../store/types.js';
+import { sameRefusals } from '../gitops/write-refusal.js';
 import type { DesiredState } from './desired-state.js';
+import { writePatchMode } from './patch-mode.js';
 
 /** Stores what the pass saw and decided: samples, scaling decisions, and what `gpuops status` shows. */
 export async function recordPass(
@@ -30,26 +32,57 @@ export async function recordPass(
     policy: Policy;
     snapshot: Snapshot;
     now: Date;
+    /** Permanent Git write refusals standing at the start of the pass (kept in the record). */
+    writeRefusals?: readonly GitWriteRefusalRecord[];
   },
-): Promise<void> {
+): Promise<FleetStatusRecord> {
   const { output } = o.desired;
   await store.saveSamples(o.desired.samples);
   const records = output.scaling.map((d) => toDecisionRecord(d, o.now));
   if (store.recordDecisions) await store.recordDecisions(records);
   else for (const r of records) await store.recordDecision(r);
   // Pools and placement are not stored as decisions: the fleet status holds them.
-  await statusStoreOf(store)?.saveFleetStatus(
-    fleetStatusRecord({
-      cluster: o.cluster,
-      now: o.now,
-      longTaskThresholdSeconds: o.policy.spec.placement.longTaskThresholdSeconds,
-      algorithms: o.algorithms,
-      pools: output.pools,
-      placements: output.placements,
-      scaling: output.scaling,
-      snapshot: o.snapshot,
-    }),
-  );
+  const fleet = fleetStatusRecord({
+    cluster: o.cluster,
+    now: o.now,
+    longTaskThresholdSeconds: o.policy.spec.placement.longTaskThresholdSeconds,
+    algorithms: o.algorithms,
+    pools: output.pools,
+    placements: output.placements,
+    scaling: output.scaling,
+    snapshot: o.snapshot,
+  });
+  if (o.writeRefusals && o.writeRefusals.length > 0) fleet.writeRefusals = [...o.writeRefusals];
+  await statusStoreOf(store)?.saveFleetStatus(fleet);
+  return fleet;
+}
+
+/**
+ * The permanent Git write refusals standing when a reconciler starts: read once from the stored
+ * fleet status (a `reconcile --once` process sees the last process's), then kept in `memo`.
+ */
+export async function standingRefusals(
+  store: Store,
+  cluster: string,
+  memo: { refusals?: GitWriteRefusalRecord[] },
+): Promise<GitWriteRefusalRecord[]> {
+  memo.refusals ??= (await statusStoreOf(store)?.fleetStatus(cluster))?.writeRefusals ?? [];
+  return memo.refusals;
+}
+
+/** Stores the refusals the write phase left, in the pass's fleet status, when they changed. */
+export async function saveRefusals(
+  store: Store,
+  fleet: FleetStatusRecord,
+  refusals: GitWriteRefusalRecord[],
+  memo: { refusals?: GitWriteRefusalRecord[] },
+): Promise<void> {
+  if (sameRefusals(fleet.writeRefusals ?? [], refusals)) return;
+  const next: FleetStatusRecord = { ...fleet };
+  if (refusals.length > 0) next.writeRefusals = refusals;
+  else delete next.writeRefusals;
+  await statusStoreOf(store)?.saveFleetStatus(next);
+  memo.refusals = refusals;
 }
 
 /** The adapters and settings of the write phase. */
@@ -71,17 +104,21 @@ export interface WriteInputs {
   algorithms: readonly ResolvedAlgorithm[];
   git: GitModel;
   policy: Policy;
+  /** Permanent Git write refusals as the last pass stored them (patch mode). */
+  refusals?: readonly GitWriteRefusalRecord[];
 }
 
 /**
  * Writes the change sets back: pull requests for every subject, except scale subjects in patch
- * mode, which are patched in the cluster first and committed only when every patch took.
- * @returns one result per change set written, and one line per patch (`would …` in dry-run)
+ * mode, which are committed to the base branch first and patched in the cluster only once Git
+ * holds them (`patch-mode.ts`).
+ * @returns one result per change set written, one line per patch (`would …` in dry-run), and the
+ *   permanent write refusals to store
  */
 export async function writePass(
   deps: WriteDeps,
   o: WriteInputs,
-): Promise<{ results: WriteBackResult[]; patches: string[] }> {
+): Promise<{ results: WriteBackResult[]; patches: string[]; refusals: GitWriteRefusalRecord[] }> {
   const patchMode = o.policy.spec.scaling.mode === 'patch';
   const limits = o.policy.spec.pullRequests;
   const common = {
@@ -100,14 +137,18 @@ export async function writePass(
   const results = await writeBack(prSets, { ...common, mode: 'pull-request' });
   if (!patchMode) {
     await closeSuperseded(deps, o.decisions);
-    return { results, patches: [] };
+    // Pull-request mode never pushes to the base branch: a refusal of it no longer stands.
+    const base = deps.workingCopy.baseBranch;
+    return { results, patches: [], refusals: (o.refusals ?? []).filter((r) => r.ref !== base) };
   }
-  const { patched, patches } = await patchScale(deps, {
+  // Git first, then the cluster: only what the base branch holds is patched (patch-mode.ts).
+  const patch = await writePatchMode(common, deps.patcher, {
     ...o,
     changeSets: o.changeSets.filter((c) => c.kind === 'scale'),
+    refusals: o.refusals ?? [],
   });
-  results.push(...(await writeBack(patched, { ...common, mode: 'patch' })));
-  return { results, patches };
+  results.push(...patch.results);
+  return { results, patches: patch.patches, refusals: patch.refusals };
 }
 
 /** Pull-request mode: closes scale-down PRs a settled hold made stale (see `close-superseded.ts`); a host error is logged, the pass goes on. */
@@ -130,51 +171,4 @@ async function closeSuperseded(deps: WriteDeps, scaling: readonly ScalingDecisio
   } catch (err) {
     deps.log.warn({ err }, 'could not close a superseded scale pull request; retried next pass');
   }
-}
-
-/**
- * Patch mode: labels the nodes a decision moves with the pool of the Deployment in Git (the pool
- * the decision scaled in; this pass's placement may be pending) and, with engine gpuops, scales
- * the Deployment. A change set whose patches all took is returned to be committed; a failed one
- * is logged and retried next pass.
- */
-async function patchScale(
-  deps: WriteDeps,
-  o: WriteInputs,
-): Promise<{ patched: ChangeSet[]; patches: string[] }> {
-  const decisions = new Map(o.decisions.map((d) => [d.algorithm, d]));
-  const algorithms = new Map(o.algorithms.map((a) => [a.name, a]));
-  const labelKey = o.policy.spec.pools.labelKey;
-  const patches: string[] = [];
-  const patched: ChangeSet[] = [];
-  for (const cs of o.changeSets) {
-    const d = decisions.get(cs.subject);
-    const alg = algorithms.get(cs.subject);
-    if (!d || !alg) continue; // a scale change set is built from a decision of an algorithm
-    const pool = o.git.deployments.get(cs.subject)?.pool ?? null;
-    if (deps.dryRun) {
-      patches.push(
-        `would scale ${alg.namespace}/${alg.name} to ${d.replicas.to}; would label ${d.nodes.join(', ') || 'no node'}`,
-      );
-      patched.push(cs);
-      continue;
-    }
-    const outcome = [
-      ...(d.nodes.length > 0 && pool
-        ? await deps.patcher.labelNodes(d.nodes.map((node) => ({ node, labels: { [labelKey]: pool } })))
-        : []),
-    ];
-    if (o.policy.spec.scaling.engine === 'gpuops' && outcome.every((r) => r.ok)) {
-      outcome.push(await deps.patcher.scaleDeployment(alg.namespace, alg.name, d.replicas.to));
-    }
-    for (const r of outcome)
-      patches.push(`${r.kind} ${r.namespace ? `${r.namespace}/` : ''}${r.name}: ${r.message}`);
-    if (outcome.every((r) => r.ok)) patched.push(cs);
-    else
-      deps.log.warn(
-        { algorithm: cs.subject, patches: outcome.filter((r) => !r.ok) },
-        'patch failed; commit skipped, retried next pass',
-      );
-  }
-  return { patched, patches };
 }

@@ -26,7 +26,7 @@ import { planDesiredState, type DesiredState, type PlanOutput } from './desired-
 import type { PassSummary } from './loop.js';
 import { benchmarksOfPass } from './pass-benchmarks.js';
 import { readHpaStates, readPass, type PassInputs } from './pass-read.js';
-import { recordPass, writePass } from './pass-write.js';
+import { recordPass, saveRefusals, standingRefusals, writePass } from './pass-write.js';
 
 /** A reconciler bound to its adapters (cluster, Git, PR host, database, metrics). */
 export interface Reconciler {
@@ -104,16 +104,19 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
     ...(await observedForScaling(deps, read, now, reading, snapshotSaved)),
   });
   warnAboutMetrics(log, desired);
-  if (!dryRun)
-    await recordPass(store, {
-      cluster,
-      desired,
-      algorithms: read.repo.algorithms,
-      policy,
-      snapshot: read.snapshot,
-      now,
-    });
-  const { results, patches } = await writePass(
+  const refusals = await standingRefusals(store, cluster, deps.caches);
+  const fleet = dryRun
+    ? null
+    : await recordPass(store, {
+        cluster,
+        desired,
+        algorithms: read.repo.algorithms,
+        policy,
+        snapshot: read.snapshot,
+        now,
+        writeRefusals: refusals,
+      });
+  const written = await writePass(
     { ...deps, now: () => deps.clock.now() },
     {
       changeSets: desired.changeSets,
@@ -121,8 +124,11 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
       algorithms: read.repo.algorithms,
       git: read.git,
       policy,
+      refusals,
     },
   );
+  const { results, patches } = written;
+  if (fleet) await saveRefusals(store, fleet, written.refusals, deps.caches);
   if (read.invalid.length > 0)
     await reportInvalidSpecs(read.invalid, {
       host: deps.host,

@@ -61,7 +61,9 @@ export interface PullRequestInfo {
  * - `deferred`: over `maxOpenedPerPass` or `maxOpen`; tried again next pass;
  * - `person-commits`: a person added commits to the gpuops branch; left alone, said so on the PR;
  * - `in-base`: the base branch already holds the desired files; nothing to propose;
- * - `failed`: a git or host error; `reason` and `message` say which;
+ * - `failed`: a git or host error; `reason` and `message` say which (`ProtectedBranch` /
+ *   `PushDeclined`: the remote refuses the write permanently, see `write-refusal.ts`);
+ * - `stalled`: an earlier pass's permanent refusal still stands; nothing written or patched;
  * - `would-create` / `would-update` / `would-commit`: dry-run.
  */
 export type WriteBackAction =
@@ -74,6 +76,7 @@ export type WriteBackAction =
   | 'person-commits'
   | 'in-base'
   | 'failed'
+  | 'stalled'
   | 'would-create'
   | 'would-update'
   | 'would-commit';
@@ -84,7 +87,7 @@ export interface WriteBackResult {
   subject: string;
   branch: string;
   action: WriteBackAction;
-  /** `Created`, `Updated`, `UpToDate`, `Committed`, `ClosedByPerson`, `MaxOpenedPerPass`, `MaxOpen`, `PersonCommits`, `AlreadyInBase`, `DryRun`, `GitAuth`, `GitRefused`, `GitTransient`, `GitNonFastForward`, `HostPermission`, `RateLimited` (message `RateLimited until HH:MM:SS UTC …`), `HostError`, `ConflictingChangeSets`. */
+  /** `Created`, `Updated`, `UpToDate`, `Committed`, `ClosedByPerson`, `MaxOpenedPerPass`, `MaxOpen`, `PersonCommits`, `AlreadyInBase`, `DryRun`, `GitAuth`, `GitRefused`, `GitTransient`, `GitNonFastForward`, `ProtectedBranch`, `PushDeclined`, `HostPermission`, `RateLimited` (message `RateLimited until HH:MM:SS UTC …`), `HostError`, `ConflictingChangeSets`. */
   reason: string;
   message: string;
   /** Commit pushed in this pass, else null. */

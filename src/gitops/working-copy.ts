@@ -903,11 +903,23 @@ export class WorkingCopy {
     const lines = new Map(parsePushPorcelain(stdout).map((l) => [l.ref, l]));
     const out = new Map<string, true | GitOpsError>();
     const whole = this.redact(`${res.stderr}\n${stdout}`.trim());
+    // What the server's hooks said (`remote: error: GH006: Protected branch update failed …`):
+    // a declined ref's message carries it, so the reason of the refusal can be told.
+    const said = remoteLines(res.stderr);
     for (const r of refs) {
       const line = lines.get(`refs/heads/${r.ref}`);
       if (line?.ok) out.set(r.ref, true);
       else if (line)
-        out.set(r.ref, new GitOpsError(line.kind!, 'push', this.redact(`${r.ref}: ${line.summary}`)));
+        out.set(
+          r.ref,
+          new GitOpsError(
+            line.kind!,
+            'push',
+            this.redact(
+              `${r.ref}: ${line.summary}${/declined/i.test(line.summary) && said ? `: ${said}` : ''}`,
+            ),
+          ),
+        );
       else if (res.code === 0) out.set(r.ref, true);
       else throw new GitOpsError(classifyGitError(whole), 'push', whole || `git exited with ${res.code}`);
     }
@@ -920,6 +932,15 @@ export class WorkingCopy {
     }
     return out;
   }
+}
+
+/** The `remote: …` lines of git's stderr (what the server printed), joined with `; `; '' when none. */
+function remoteLines(stderr: string): string {
+  return stderr
+    .split('\n')
+    .map((l) => /^remote:\s*(.*\S)\s*$/.exec(l)?.[1])
+    .filter((l): l is string => !!l)
+    .join('; ');
 }
 
 /** The files of a change set that differ from what `current(path)` holds (undefined: absent). */

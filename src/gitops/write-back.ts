@@ -8,6 +8,7 @@ import { GitOpsError } from './git-errors.js';
 import { groupChangeSets } from './change-set.js';
 import { decidePullRequest } from './ensure-pull-request.js';
 import { withHashMarker } from './pr-body.js';
+import { permanentRefusal } from './write-refusal.js';
 import { PrHostError, type PullRequestHost } from './pr-host.js';
 import type {
   ApplyOptions,
@@ -67,6 +68,9 @@ export interface WriteBackDeps {
 
 function reasonOf(err: unknown): { reason: string; message: string } {
   const message = err instanceof Error ? err.message : String(err);
+  // A protected branch or a declining hook: its own reason (see write-refusal.ts).
+  const permanent = permanentRefusal(err);
+  if (permanent) return { reason: permanent.reason, message };
   if (err instanceof GitOpsError) {
     const reason = {
       auth: 'GitAuth',

@@ -8,6 +8,7 @@ import type { WorkloadInput } from '../manifests/workloads.js';
 import { RenderCache } from '../manifests/yaml.js';
 import type { RepoFiles } from '../definitions/rules/repo.js';
 import type { LoadedRepo, Policy, ResolvedAlgorithm } from '../definitions/types.js';
+import type { GitWriteRefusalRecord } from '../store/types.js';
 
 /** The memo tables of one reconciler; see the module comment. */
 export interface PassCaches {
@@ -30,6 +31,12 @@ export interface PassCaches {
   workloads: WeakMap<ResolvedAlgorithm, { input: WorkloadInput; files: FileChange[] }[]>;
   /** Rendered YAML documents by their sorted JSON (the Node manifests every pass renders again). */
   rendered: RenderCache;
+  /**
+   * Not a memo of a pure function: the permanent Git write refusals (a protected base branch in
+   * patch mode) as this reconciler last stored them; undefined until the first pass reads them
+   * from the database (`standingRefusals` in controller/pass-write.ts).
+   */
+  refusals?: GitWriteRefusalRecord[];
 }
 
 /** Entries of {@link PassCaches.parsed} kept at most. */

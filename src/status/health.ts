@@ -44,6 +44,11 @@ export interface HealthFacts {
   openPullRequests: { branch: string; openedAt: number }[];
   /** An open pull request waiting longer than this is called out. */
   pullRequestWaitingAfterSeconds: number;
+  /**
+   * Refs the Git remote refuses permanently (a protected base branch in patch mode): the ref, the
+   * reason (`ProtectedBranch`, `PushDeclined`) and since when (epoch seconds). Absent: none.
+   */
+  writeRefusals?: { ref: string; reason: string; since: number }[];
 }
 
 /** Defaults of the thresholds: a pass 10 min old is stale (20 passes missed); a PR waits 24 h. */
@@ -72,6 +77,13 @@ function names(list: readonly string[]): string {
 
 /** The built-in rules, in the order their causes are listed. */
 export const HEALTH_RULES: readonly HealthRule[] = [
+  // A refused Git write: patch mode changes nothing while it stands (gitops/write-refusal.ts).
+  (f) =>
+    (f.writeRefusals ?? []).map((r) => ({
+      level: 'critical',
+      reason: 'GitWriteRefused',
+      message: `${r.ref} refuses gpuops's commits (${r.reason === 'ProtectedBranch' ? 'protected branch' : 'push declined by a hook'}) for ${ago(f.now - r.since)}: nothing is scaled until gpuops may push or scaling.mode is pull-request`,
+    })),
   (f) =>
     f.passAt === null
       ? [{ level: 'critical', reason: 'NoPass', message: 'no reconcile pass recorded yet' }]

@@ -355,6 +355,11 @@ export function buildStatusView(input: StatusInput): StatusView {
       .filter((a) => a.placementReason === 'BenchmarkFailed')
       .map((a) => a.name)
       .sort(),
+    writeRefusals: (input.fleet?.writeRefusals ?? []).map((r) => ({
+      ref: r.ref,
+      reason: r.reason,
+      since: Date.parse(r.since) / 1000,
+    })),
     openPullRequests: openPullRequests.map((p) => ({
       branch: p.branch,
       openedAt: Date.parse(openedAt.get(p.branch) ?? p.updatedAt) / 1000,

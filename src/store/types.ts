@@ -236,6 +236,25 @@ export interface FleetStatusRecord {
   algorithms: StatusAlgorithmEntry[];
   /** Benchmark pods running or pending at the pass (absent in records of older builds). */
   benchmarks?: { algorithm: string; pod: string; node: string | null; phase: string; startedAt: string }[];
+  /** Git writes the remote refuses permanently (a protected base branch in patch mode); absent: none. */
+  writeRefusals?: GitWriteRefusalRecord[];
+}
+
+/**
+ * A ref the remote refused permanently (`src/gitops/write-refusal.ts`): gpuops does not push to it
+ * again before `retryAt`. Times are ISO-8601 (UTC).
+ */
+export interface GitWriteRefusalRecord {
+  /** The branch refused, e.g. `main`. */
+  ref: string;
+  /** `ProtectedBranch` or `PushDeclined`. */
+  reason: string;
+  /** What the remote said (redacted), e.g. `main: [remote rejected] (protected branch hook declined)`. */
+  detail: string;
+  /** First refusal of this standing. */
+  since: string;
+  /** The next pass after this time tries again. */
+  retryAt: string;
 }
 
 /**

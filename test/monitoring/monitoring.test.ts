@@ -52,8 +52,57 @@ describe.skipIf(!PROMTOOL)('PrometheusRule', () => {
         'GpuopsBenchmarkStuck',
         'GpuopsPullRequestWaiting',
         'GpuopsNoLeader',
+        'GpuopsGitWriteRefused',
       ]),
     );
+  });
+
+  it('promtool test rules: a base branch refused for 5 min fires GpuopsGitWriteRefused, not before (issue 23 item 4)', () => {
+    const tests = {
+      rule_files: ['rules.yaml'],
+      evaluation_interval: '1m',
+      tests: [
+        {
+          interval: '1m',
+          // No refusal for 10 min, then main refused from 10 m on; `for: 5m`.
+          input_series: [
+            {
+              series:
+                'gpuops_git_write_refused{job="gpuops",namespace="gpuops-system",ref="main",reason="ProtectedBranch"}',
+              values: '_x10 1x20',
+            },
+          ],
+          alert_rule_test: [
+            { eval_time: '9m', alertname: 'GpuopsGitWriteRefused', exp_alerts: [] },
+            { eval_time: '14m', alertname: 'GpuopsGitWriteRefused', exp_alerts: [] },
+            {
+              eval_time: '16m',
+              alertname: 'GpuopsGitWriteRefused',
+              exp_alerts: [
+                {
+                  exp_labels: {
+                    severity: 'critical',
+                    job: 'gpuops',
+                    namespace: 'gpuops-system',
+                    ref: 'main',
+                    reason: 'ProtectedBranch',
+                  },
+                  exp_annotations: {
+                    summary: "Git refuses gpuops's commits to main (ProtectedBranch)",
+                    description:
+                      "The Git remote refuses gpuops's commits to main (ProtectedBranch), so patch mode scales nothing. Let gpuops push to main (a branch protection bypass for its token) or set scaling.mode: pull-request; `gpuops status` shows the remote's words.",
+                  },
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    };
+    writeFileSync(path.join(work, 'refused-tests.yaml'), stringify(tests));
+    const r = promtool('test', 'rules', 'refused-tests.yaml');
+    expect(r.out).toContain('SUCCESS');
+    expect(r.code, r.out).toBe(0);
   });
 
   it('promtool test rules: a pull request waiting 3 days and a lost leader fire, not before', () => {

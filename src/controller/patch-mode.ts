@@ -1,0 +1,141 @@
+/**
+ * The scale subjects of `scaling.mode: patch` (issue 23 item 4). Git is the desired state, also
+ * when a write is refused: the change is committed to the base branch FIRST, and only what Git
+ * then holds is patched into the cluster (labels of moved nodes, the Deployment's replicas). A
+ * refused commit patches nothing, so the cluster never runs what Git does not hold (with Argo CD's
+ * self-heal such a patch is reverted and made again every cooldown, starting and killing a GPU
+ * pod each time). A permanent refusal (a protected branch, a declining hook; see
+ * `gitops/write-refusal.ts`) is remembered and not pushed again before its `retryAt`.
+ */
+import type { ClusterPatcher } from '../cluster/patch.js';
+import type { ChangeSet, GitOpsLogger, WriteBackResult } from '../gitops/types.js';
+import { writeBack, type WriteBackDeps } from '../gitops/write-back.js';
+import { nextRefusals, refusalMessage, refusalOfResult, standingRefusal } from '../gitops/write-refusal.js';
+import type { GitModel } from '../plan/git-model.js';
+import type { ScalingDecision } from '../scaling/types.js';
+import type { Policy, ResolvedAlgorithm } from '../definitions/types.js';
+import type { GitWriteRefusalRecord } from '../store/types.js';
+
+/** What the patch-mode write reads besides write-back's adapters. */
+export interface PatchModeInputs {
+  /** The scale change sets of the pass. */
+  changeSets: readonly ChangeSet[];
+  decisions: readonly ScalingDecision[];
+  algorithms: readonly ResolvedAlgorithm[];
+  git: GitModel;
+  policy: Policy;
+  /** Permanent refusals as the last pass left them. */
+  refusals: readonly GitWriteRefusalRecord[];
+}
+
+/** One result per scale change set, the patch lines, and the refusals to store. */
+export interface PatchModeResult {
+  results: WriteBackResult[];
+  patches: string[];
+  refusals: GitWriteRefusalRecord[];
+}
+
+/**
+ * Commits the scale change sets to the base branch, then patches the subjects Git holds
+ * (`committed`, `unchanged`, or `would-commit` in dry-run). A refusal that still stands → every
+ * subject `stalled`, nothing pushed, nothing patched. A new permanent refusal → `failed` with its
+ * reason (`ProtectedBranch`, `PushDeclined`) and a message saying nothing was patched and when it
+ * is tried again.
+ */
+export async function writePatchMode(
+  common: Omit<WriteBackDeps, 'mode'>,
+  patcher: ClusterPatcher,
+  o: PatchModeInputs,
+): Promise<PatchModeResult> {
+  const base = common.workingCopy.baseBranch;
+  const now = common.now();
+  const standing = o.changeSets.length > 0 ? standingRefusal(o.refusals, base, now) : null;
+  if (standing) {
+    const message = `${refusalMessage(standing)} (refused since ${standing.since})`;
+    const results = o.changeSets.map((cs): WriteBackResult => ({
+      kind: cs.kind,
+      subject: cs.subject,
+      branch: base,
+      action: 'stalled',
+      reason: standing.reason,
+      message,
+      commit: null,
+      pullRequest: null,
+      files: [],
+    }));
+    return { results, patches: [], refusals: [...o.refusals] };
+  }
+  const written = await writeBack(o.changeSets, { ...common, mode: 'patch' });
+  const refused = written.map(refusalOfResult).find((r) => r !== null) ?? null;
+  const refusals = nextRefusals(
+    o.refusals,
+    base,
+    refused
+      ? { kind: 'refused', ...refused }
+      : written.some((r) => r.action === 'committed' || r.action === 'unchanged')
+        ? { kind: 'written' }
+        : { kind: 'none' },
+    now,
+  );
+  const record = refusals.find((r) => r.ref === base);
+  const results = written.map((r) =>
+    refused && record && r.action === 'failed' && r.reason === refused.reason
+      ? { ...r, message: refusalMessage(record) }
+      : r,
+  );
+  if (refused) common.log?.warn({ ref: base, reason: refused.reason }, 'Git write refused permanently');
+  const held = new Set(
+    results
+      .filter((r) => ['committed', 'unchanged', 'would-commit'].includes(r.action))
+      .map((r) => r.subject),
+  );
+  const patches = await patchHeld(patcher, common, {
+    ...o,
+    changeSets: o.changeSets.filter((cs) => held.has(cs.subject)),
+  });
+  return { results, patches, refusals };
+}
+
+/**
+ * Labels the nodes a decision moves with the pool of the Deployment in Git (the pool the decision
+ * scaled in; this pass's placement may be pending) and, with engine gpuops, scales the Deployment
+ * — for change sets Git already holds. A failed patch is logged; Argo CD or Flux brings the cluster
+ * to what Git holds in any case.
+ */
+async function patchHeld(
+  patcher: ClusterPatcher,
+  deps: { dryRun: boolean; log?: GitOpsLogger },
+  o: Pick<PatchModeInputs, 'changeSets' | 'decisions' | 'algorithms' | 'git' | 'policy'>,
+): Promise<string[]> {
+  const decisions = new Map(o.decisions.map((d) => [d.algorithm, d]));
+  const algorithms = new Map(o.algorithms.map((a) => [a.name, a]));
+  const labelKey = o.policy.spec.pools.labelKey;
+  const patches: string[] = [];
+  for (const cs of o.changeSets) {
+    const d = decisions.get(cs.subject);
+    const alg = algorithms.get(cs.subject);
+    if (!d || !alg) continue; // a scale change set is built from a decision of an algorithm
+    const pool = o.git.deployments.get(cs.subject)?.pool ?? null;
+    if (deps.dryRun) {
+      patches.push(
+        `would scale ${alg.namespace}/${alg.name} to ${d.replicas.to}; would label ${d.nodes.join(', ') || 'no node'}`,
+      );
+      continue;
+    }
+    const outcome =
+      d.nodes.length > 0 && pool
+        ? await patcher.labelNodes(d.nodes.map((node) => ({ node, labels: { [labelKey]: pool } })))
+        : [];
+    if (o.policy.spec.scaling.engine === 'gpuops' && outcome.every((r) => r.ok)) {
+      outcome.push(await patcher.scaleDeployment(alg.namespace, alg.name, d.replicas.to));
+    }
+    for (const r of outcome)
+      patches.push(`${r.kind} ${r.namespace ? `${r.namespace}/` : ''}${r.name}: ${r.message}`);
+    if (!outcome.every((r) => r.ok))
+      deps.log?.warn(
+        { algorithm: cs.subject, patches: outcome.filter((r) => !r.ok) },
+        'patch failed after the commit; the GitOps agent applies what Git holds',
+      );
+  }
+  return patches;
+}

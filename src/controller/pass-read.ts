@@ -6,6 +6,7 @@
 import type { Snapshot } from '../cluster/types.js';
 import { readSnapshot } from '../cluster/read-snapshot.js';
 import type { KubeClient } from '../cluster/kube-client.js';
+import { separateUnreadable, unreadableErrors, type UnreadableSpec } from '../gitops/unreadable-specs.js';
 import type { WorkingCopy } from '../gitops/working-copy.js';
 import type { UtilizationReading, UtilizationSource } from '../metrics/types.js';
 import type { PassCaches } from '../plan/caches.js';
@@ -62,12 +63,23 @@ export async function readPass(deps: {
   await wc.sync();
   // The plain git host learns that a person merged or deleted a branch (GitHub knows by itself).
   if (!deps.dryRun) await deps.host.refresh?.();
-  const [algorithms, policies, base] = await Promise.all([
+  const [algorithmTree, policyTree, base] = await Promise.all([
     wc.readTree('algorithms/'),
     wc.readTree('policies/'),
     wc.readTree(`clusters/${deps.cluster}/`),
   ]);
-  const repo = parseSpecs(deps.defaults, algorithms, policies, deps.caches);
+  // Submodules and LFS pointers are reported, never taken for deleted specs (unreadable-specs.ts).
+  const [algorithmLinks, policyLinks] = await Promise.all([
+    wc.gitlinks('algorithms/'),
+    wc.gitlinks('policies/'),
+  ]);
+  const algorithms = separateUnreadable(algorithmTree, algorithmLinks);
+  const policies = separateUnreadable(policyTree, policyLinks);
+  const repo = withUnreadable(
+    parseSpecs(deps.defaults, algorithms.files, policies.files, deps.caches),
+    algorithms.unreadable,
+    policies.unreadable,
+  );
   const reading = readUtilization(deps.metrics, repo.policy);
   reading.catch(() => undefined); // awaited by the pass; a failed listing leaves it unawaited
   const snapshot = await snapshotRead;
@@ -104,6 +116,24 @@ function parseSpecs(
   const repo = parseRepo(defaults, files);
   caches.specs = { defaults, files, repo };
   return repo;
+}
+
+/**
+ * The repo with the unreadable paths as errors. An unreadable path under `algorithms/` names no
+ * algorithm (`names` → `[]`): any algorithm may be in it, so every algorithm keeps its generated
+ * files (`keptForInvalidSpecs`). The parsed repo (memoised) is not changed.
+ */
+function withUnreadable(
+  repo: LoadedRepo,
+  algorithms: readonly UnreadableSpec[],
+  policies: readonly UnreadableSpec[],
+): LoadedRepo {
+  if (algorithms.length === 0 && policies.length === 0) return repo;
+  return {
+    ...repo,
+    errors: [...repo.errors, ...unreadableErrors(algorithms), ...unreadableErrors(policies)],
+    names: new Map([...(repo.names ?? []), ...algorithms.map((u) => [u.path, []] as const)]),
+  };
 }
 
 function sameFiles(a: RepoFiles, b: RepoFiles): boolean {

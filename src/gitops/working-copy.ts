@@ -85,6 +85,12 @@ export interface WorkingCopyCounters {
   processes: number;
 }
 
+/** A submodule entry of a tree: its path and the commit of the other repository it pins. */
+export interface GitlinkEntry {
+  path: string;
+  commit: string;
+}
+
 /** One change set to write, with its own "start afresh" flag (see {@link ApplyOptions.fresh}). */
 export interface ApplyItem {
   changeSet: ChangeSet;
@@ -207,6 +213,8 @@ export class WorkingCopy {
    */
   private readonly objectCache = new BoundedCache<string, string | null>(16384);
   private readonly listingCache = new BoundedCache<string, Map<string, string>>(8);
+  /** The gitlinks (submodules) of the same listings. */
+  private readonly gitlinkCache = new BoundedCache<string, GitlinkEntry[]>(8);
   private readonly logCache = new BoundedCache<string, LoggedCommit[]>(64);
   /** `<head> <base>` → whether `base` contains `head` (see `branchStatus`). */
   private readonly mergedCache = new BoundedCache<string, boolean>(1024);
@@ -558,11 +566,16 @@ export class WorkingCopy {
       if (!listing) {
         const out = await this.run('ls-tree', ['ls-tree', '-r', '-z', '--full-tree', base]);
         listing = new Map<string, string>();
+        const gitlinks: GitlinkEntry[] = [];
         for (const entry of out.split('\0')) {
           const m = /^\d+ blob ([0-9a-f]+)\t(.*)$/s.exec(entry);
           if (m) listing.set(m[2]!, m[1]!);
+          // A submodule: a commit of another repository, no content here (see unreadable-specs.ts).
+          const g = /^160000 commit ([0-9a-f]+)\t(.*)$/s.exec(entry);
+          if (g) gitlinks.push({ path: g[2]!, commit: g[1]! });
         }
         this.listingCache.set(base, listing);
+        this.gitlinkCache.set(base, gitlinks);
       }
       const under = prefix === '' ? '' : prefix.endsWith('/') ? prefix : `${prefix}/`;
       const blobs = [...listing].filter(([p]) => p === prefix || p.startsWith(under));
@@ -578,6 +591,30 @@ export class WorkingCopy {
       if (this.treeCache.size >= 16) this.treeCache.delete(this.treeCache.keys().next().value!);
       this.treeCache.set(key, tree);
       return new Map(tree);
+    });
+  }
+
+  /**
+   * The submodules (gitlinks, mode 160000) under `prefix` at the head of the base branch. The
+   * listing {@link readTree} made of that commit answers it; else one `ls-tree`. `readTree` holds
+   * blobs only: a submodule has no content in this repository.
+   */
+  gitlinks(prefix = ''): Promise<GitlinkEntry[]> {
+    return this.serial(async () => {
+      await this.ensureSynced();
+      const base = this.baseOf(await this.remoteHeads());
+      let all = this.gitlinkCache.get(base);
+      if (!all) {
+        const out = await this.run('ls-tree', ['ls-tree', '-r', '-z', '--full-tree', base]);
+        all = [];
+        for (const entry of out.split('\0')) {
+          const g = /^160000 commit ([0-9a-f]+)\t(.*)$/s.exec(entry);
+          if (g) all.push({ path: g[2]!, commit: g[1]! });
+        }
+        this.gitlinkCache.set(base, all);
+      }
+      const under = prefix === '' ? '' : prefix.endsWith('/') ? prefix : `${prefix}/`;
+      return all.filter((g) => g.path === prefix || g.path.startsWith(under));
     });
   }
 

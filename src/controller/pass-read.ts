@@ -68,7 +68,7 @@ export async function readPass(deps: {
     wc.readTree(`clusters/${deps.cluster}/`),
   ]);
   const repo = parseSpecs(deps.defaults, algorithms, policies, deps.caches);
-  const reading = readUtilization(deps.metrics, repo.policy);
+  const reading = readUtilization(deps.metrics, repo.policy, repo.algorithms);
   reading.catch(() => undefined); // awaited by the pass; a failed listing leaves it unawaited
   const snapshot = await snapshotRead;
   const git = readGitModel(deps.cluster, base, repo.policy.spec.pools.labelKey, deps.caches.parsed);

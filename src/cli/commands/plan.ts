@@ -94,7 +94,7 @@ export function register(program: Command): void {
       },
       () => clock,
     );
-    const reading = await readUtilization(source, repo.policy);
+    const reading = await readUtilization(source, repo.policy, repo.algorithms);
     // Offline, the dumps are judged at their own time: --now, else the newest sample of the
     // --metrics files (a dump from last week gives last week's decision), never the wall clock.
     const now =

@@ -38,7 +38,7 @@ export async function readWorld(sources: WorldSources, now: JudgeAt): Promise<Wo
   const specs = await sources.specs.read(cluster, defaults, sources.caches);
   const { repo, base } = specs;
   const policy = repo.policy;
-  const readingRead = readUtilization(sources.metrics, policy);
+  const readingRead = readUtilization(sources.metrics, policy, repo.algorithms);
   readingRead.catch(() => undefined); // awaited below; a failed cluster read leaves it unawaited
   const at = now instanceof Date ? now : now(await readingRead);
   const poolLabel = policy.spec.pools.labelKey;

@@ -15,7 +15,7 @@
  * A file that fails to parse is already an unnamed error (`definitions/`); a blob that cannot be
  * read fails the pass (`WorkingCopy.readTree` throws, naming the path), which writes nothing.
  */
-import type { SpecError } from '../definitions/types.js';
+import type { LoadedRepo, SpecError } from '../definitions/types.js';
 
 /** One spec path gpuops cannot read, and why. */
 export interface UnreadableSpec {
@@ -75,4 +75,22 @@ export function separateUnreadable(
 /** The located errors of unreadable paths (line 1, the whole file), as `plan` and `validate` list errors. */
 export function unreadableErrors(unreadable: readonly UnreadableSpec[]): SpecError[] {
   return unreadable.map((u) => ({ file: u.path, line: 1, column: 1, field: '', message: u.message }));
+}
+
+/**
+ * The repo with the unreadable paths as errors. An unreadable path under `algorithms/` names no
+ * algorithm (`names` → `[]`): any algorithm may be in it, so every algorithm keeps its generated
+ * files (`keptForInvalidSpecs`). `repo` (memoised by the caller) is not changed.
+ */
+export function withUnreadable(
+  repo: LoadedRepo,
+  algorithms: readonly UnreadableSpec[],
+  policies: readonly UnreadableSpec[],
+): LoadedRepo {
+  if (algorithms.length === 0 && policies.length === 0) return repo;
+  return {
+    ...repo,
+    errors: [...repo.errors, ...unreadableErrors(algorithms), ...unreadableErrors(policies)],
+    names: new Map([...(repo.names ?? []), ...algorithms.map((u) => [u.path, []] as const)]),
+  };
 }

@@ -1,13 +1,15 @@
 /**
- * The write phase of a reconcile pass: records (samples, decisions, the fleet status), then one
- * pull request per subject, or with `scaling.mode: patch` the scale patches plus a commit of the
- * same change to the base branch. Dry-run is checked right where each write happens.
+ * The write phase of a reconcile pass, after the plan: the snapshot and the PR host's refresh,
+ * records (samples, decisions, the fleet status), then one pull request per subject, or with
+ * `scaling.mode: patch` the scale patches plus a commit of the same change to the base branch,
+ * then the spec errors to their pull requests. Dry-run is checked right where each write happens.
  */
 import type { Logger } from 'pino';
 import type { ClusterPatcher } from '../cluster/patch.js';
 import type { Snapshot } from '../cluster/types.js';
 import { closeSupersededScalePullRequests } from '../gitops/close-superseded.js';
 import type { PullRequestHost } from '../gitops/pr-host.js';
+import { reportInvalidSpecs } from '../gitops/spec-errors.js';
 import type { ChangeSet, WriteBackResult } from '../gitops/types.js';
 import type { WorkingCopy } from '../gitops/working-copy.js';
 import { writeBack } from '../gitops/write-back.js';
@@ -19,8 +21,61 @@ import { fleetStatusRecord } from '../status/fleet-record.js';
 import { statusStoreOf } from '../store/index.js';
 import type { FleetStatusRecord, GitWriteRefusalRecord, Store } from '../store/types.js';
 import { sameRefusals } from '../gitops/write-refusal.js';
-import type { DesiredState } from './desired-state.js';
-import { writePatchMode } from './patch-mode.js';
+import type { DesiredState } from '../controller/desired-state.js';
+import { writePatchMode } from '../controller/patch-mode.js';
+import type { PassCaches } from '../plan/caches.js';
+import type { World } from './world.js';
+
+/**
+ * The whole write phase (see the module comment): with `dryRun` only what a person would see is
+ * computed (`would …` patch lines, PR previews), nothing is stored, pushed or patched. The
+ * permanent Git write refusals standing at the start (`standingRefusals`) go into the fleet
+ * status; those the write leaves are stored again when they changed (`saveRefusals`).
+ * @returns one result per change set written, and one line per patch
+ * @throws when the snapshot or the records cannot be stored (the pass is retried)
+ */
+export async function writePhase(
+  deps: WriteDeps,
+  world: World,
+  desired: DesiredState,
+): Promise<{ results: WriteBackResult[]; patches: string[] }> {
+  const { store, dryRun } = deps;
+  const policy = world.repo.policy;
+  const memo = deps.caches ?? {};
+  const refusals = await standingRefusals(store, deps.cluster, memo);
+  let fleet: FleetStatusRecord | null = null;
+  if (!dryRun) {
+    // The plain git host learns that a person merged or deleted a branch (GitHub knows by itself).
+    await Promise.all([store.saveSnapshot(world.snapshot), deps.host.refresh?.()]);
+    fleet = await recordPass(store, {
+      cluster: deps.cluster,
+      desired,
+      algorithms: world.repo.algorithms,
+      policy,
+      snapshot: world.snapshot,
+      now: world.now,
+      writeRefusals: refusals,
+    });
+  }
+  const written = await writePass(deps, {
+    changeSets: desired.changeSets,
+    decisions: desired.output.scaling,
+    algorithms: world.repo.algorithms,
+    git: world.git,
+    policy,
+    refusals,
+  });
+  if (fleet) await saveRefusals(store, fleet, written.refusals, memo);
+  if (world.invalid.length > 0)
+    await reportInvalidSpecs(world.invalid, {
+      host: deps.host,
+      cluster: deps.cluster,
+      base: deps.workingCopy.baseBranch,
+      dryRun,
+      log: deps.log,
+    });
+  return { results: written.results, patches: written.patches };
+}
 
 /** Stores what the pass saw and decided: samples, scaling decisions, and what `gpuops status` shows. */
 export async function recordPass(
@@ -95,6 +150,8 @@ export interface WriteDeps {
   dryRun: boolean;
   now: () => Date;
   log: Logger;
+  /** The reconciler's memo tables: the standing refusals are read from the database once per reconciler. */
+  caches?: Pick<PassCaches, 'refusals'>;
 }
 
 /** What the write phase writes from: the pass's change sets and decisions, and what it read. */
@@ -130,7 +187,7 @@ export async function writePass(
     limits: { maxOpenedPerPass: limits.maxOpenedPerPass, maxOpen: limits.maxOpen },
     now: deps.now,
     log: deps.log,
-    // `readPass` synced at the start of the pass; the pushes' leases guard the rest.
+    // `readWorld` synced at the start of the pass; the pushes' leases guard the rest.
     syncedThisPass: true,
   };
   const prSets = o.changeSets.filter((c) => !(patchMode && c.kind === 'scale'));

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { specHash } from '../src/benchmark/spec-hash.js';
 import { systemClock } from '../src/benchmark/clock.js';
-import { compose } from '../src/cli/compose.js';
+import { compose } from '../src/compose/compose.js';
 import { settingsWith } from '../src/config/settings.js';
 import { planDesiredState } from '../src/controller/desired-state.js';
 import { readUtilization, storedBenchmarks } from '../src/pass/stored-inputs.js';

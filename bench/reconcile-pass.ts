@@ -1,7 +1,7 @@
 /**
  * The process the reconcile bench measures (forked by `reconcile.bench.ts`, so its peak RSS is the
  * controller's own): builds the adapters on the world's connection (argv[2], JSON) with
- * `cli/compose.ts` as `gpuops reconcile` does, then runs three passes and reports each one to the parent:
+ * `compose/compose.ts` as `gpuops reconcile` does, then runs three passes and reports each one to the parent:
  * 1. `first`: a dry run in the fresh process (module loading and JIT warm-up included);
  * 2. `warm`: the real pass over a warm GitOps repo (writes only what scaling changed);
  * 3. `unchanged`: the same again with nothing changed (must write nothing), `GPUOPS_BENCH_REPEAT`
@@ -17,7 +17,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import pg from 'pg';
 import { pino } from 'pino';
 import type * as ClockModule from '../src/benchmark/clock.js';
-import type * as ComposeModule from '../src/cli/compose.js';
+import type * as ComposeModule from '../src/compose/compose.js';
 import type * as SettingsModule from '../src/config/settings.js';
 import type * as ReadSnapshotModule from '../src/cluster/read-snapshot.js';
 import type * as ReconcileModule from '../src/controller/reconcile.js';
@@ -171,7 +171,7 @@ async function main(): Promise<void> {
     { measureFloor, openFloorRepo },
   ] = await Promise.all([
     load<typeof ClockModule>('benchmark/clock.js'),
-    load<typeof ComposeModule>('cli/compose.js'),
+    load<typeof ComposeModule>('compose/compose.js'),
     load<typeof SettingsModule>('config/settings.js'),
     load<typeof ReadSnapshotModule>('cluster/read-snapshot.js'),
     load<typeof ReconcileModule>('controller/reconcile.js'),

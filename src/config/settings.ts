@@ -199,7 +199,7 @@ export function resolveSettings(
 /**
  * Settings with every default of {@link CONNECTION_OPTIONS} and the given values on top, without
  * reading flags, environment or `gpuops.yaml`: for the demo, the replay, benches and tests, which
- * compose the same adapters as the commands (`cli/compose.ts`) from settings they choose.
+ * compose the same adapters as the commands (`compose/compose.ts`) from settings they choose.
  */
 export function settingsWith(values: Partial<Settings>): Settings {
   const defaults: Record<string, unknown> = {};

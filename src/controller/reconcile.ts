@@ -4,7 +4,7 @@
  * reading, HPA status) → benchmarks (start or read Jobs, never wait) → the pure plan (classify
  * nodes → place → scale → files) → write (snapshot, records, PRs or patches, spec errors, the PR
  * host's refresh) → one summary line. Each step lives in `src/pass/`; adapters come in
- * `ReconcileDeps` (`cli/compose.ts` builds them).
+ * `ReconcileDeps` (`compose/compose.ts` builds them).
  */
 import type { Logger } from 'pino';
 import type { RunnerClock } from '../benchmark/clock.js';
@@ -38,7 +38,7 @@ export interface Reconciler {
   close(): Promise<void>;
 }
 
-/** The adapters one pass works with; `cli/compose.ts` builds them from settings, with overrides. */
+/** The adapters one pass works with; `compose/compose.ts` builds them from settings, with overrides. */
 export interface ReconcileDeps {
   cluster: string;
   kube: KubeClient;

@@ -1,5 +1,5 @@
 /**
- * The adapters of the demo's reconcile passes, built by `cli/compose.ts` as `gpuops reconcile` builds them from
+ * The adapters of the demo's reconcile passes, built by `compose/compose.ts` as `gpuops reconcile` builds them from
  * settings (`--provider git --repo-url <origin> --kubeconfig <sim> --dcgm-url <pages>
  * --database sqlite:<file>`), except for the clock: passes read the simulated cluster's clock,
  * and the benchmark runner's waits move it ahead (see {@link simulatedClock}).
@@ -7,7 +7,7 @@
 import type { Logger } from 'pino';
 import type { RunnerClock } from '../benchmark/clock.js';
 import type { BenchmarkProgress } from '../benchmark/runner.js';
-import { compose } from '../cli/compose.js';
+import { compose } from '../compose/compose.js';
 import { settingsWith } from '../config/settings.js';
 import type { ReconcileDeps } from '../controller/reconcile.js';
 import { sleep } from '../util/retry.js';
@@ -48,7 +48,7 @@ export function simulatedClock(demo: DemoCluster): RunnerClock {
 }
 
 /**
- * Opens the database and the working copy and builds the reconcile adapters with `cli/compose.ts`,
+ * Opens the database and the working copy and builds the reconcile adapters with `compose/compose.ts`,
  * from the settings `--provider git --repo-url <origin> --database <database> --cluster <cluster>`
  * and the demo's own cluster access, dcgm pages and clock. The caller closes `store`.
  * @throws Error when the database or the clone cannot be opened

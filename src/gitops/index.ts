@@ -29,7 +29,6 @@ export {
   type RateLimitWait,
 } from './github-host.js';
 export { GitPullRequestHost, type GitHostOptions } from './git-host.js';
-export { openGitOps, type GitOpsSettings } from './open.js';
 export * from './pr-body.js';
 export * from './pr-host.js';
 export type * from './types.js';

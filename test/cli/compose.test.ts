@@ -1,7 +1,7 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { compose } from '../../src/cli/compose.js';
-import { utilizationSource } from '../../src/cli/metrics-source.js';
+import { compose } from '../../src/compose/compose.js';
+import { utilizationSource } from '../../src/compose/metrics.js';
 import { settingsWith } from '../../src/config/settings.js';
 import { DcgmScrapeSource } from '../../src/metrics/dcgm-scrape.js';
 import { MetricsFileSource } from '../../src/metrics/metrics-file.js';

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildChangeSet } from '../../src/gitops/change-set.js';
 import { GitOpsError } from '../../src/gitops/git-errors.js';
-import { openGitOps } from '../../src/gitops/open.js';
+import { openGitOps } from '../../src/compose/git.js';
 import { writeBack } from '../../src/gitops/write-back.js';
 import { openStore } from '../../src/store/index.js';
 import { makeRemote, remoteFile, remoteRef, type TempRepo } from './helpers.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * The layering rule of `eslint.config.js`: nothing under `src/controller/` imports from `src/cli/`
- * (issue 15: settings moved to `config/`, adapters are composed in `cli/compose.ts` and passed in).
+ * (issue 15: settings moved to `config/`, adapters are composed in `compose/compose.ts` and passed in).
  */
 async function restricted(code: string, file: string): Promise<string[]> {
   const eslint = new ESLint({ cwd: process.cwd() });
@@ -25,8 +25,8 @@ describe('controller/ never imports cli/', () => {
 
   it.each([
     ["import type { Settings } from '../config/settings.js';", 'src/controller/reconcile.ts'],
-    ["import type { Settings } from '../config/settings.js';", 'src/cli/compose.ts'],
-    ["import { reconcileOnce } from '../controller/reconcile.js';", 'src/cli/compose.ts'],
+    ["import type { Settings } from '../config/settings.js';", 'src/compose/compose.ts'],
+    ["import { reconcileOnce } from '../controller/reconcile.js';", 'src/compose/compose.ts'],
   ])('allows %s in %s', async (code, file) => {
     expect(await restricted(code, file)).toEqual([]);
   });

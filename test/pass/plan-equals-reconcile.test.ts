@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clusterInput } from '../../src/cli/cluster-input.js';
+import { clusterInput } from '../../src/compose/cluster-input.js';
 import { planFromSources } from '../../src/cli/commands/plan.js';
 import { passSources, reconcileOnce, type PassResult } from '../../src/controller/reconcile.js';
 import { loadDefaultPolicy } from '../../src/definitions/load.js';

@@ -8,7 +8,7 @@ import { pino } from 'pino';
 import { parse } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Settings } from '../../src/cli/settings.js';
-import { createReconciler } from '../../src/cli/compose.js';
+import { createReconciler } from '../../src/compose/compose.js';
 import { FakeGitHub } from '../support/github-server.js';
 import { algorithmFile, gpuNode, startHarness, type Harness } from '../support/reconcile-harness.js';
 

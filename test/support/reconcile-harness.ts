@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
 import { pino, type Logger } from 'pino';
 import type { RunnerClock } from '../../src/benchmark/clock.js';
-import { compose } from '../../src/cli/compose.js';
+import { compose } from '../../src/compose/compose.js';
 import { settingsWith } from '../../src/config/settings.js';
 import { reconcileOnce, type PassResult, type ReconcileDeps } from '../../src/controller/reconcile.js';
 import { GitHubHost } from '../../src/gitops/github-host.js';

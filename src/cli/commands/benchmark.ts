@@ -3,13 +3,12 @@ import { systemClock } from '../../benchmark/clock.js';
 import { loadWorkloadTemplates } from '../../benchmark/load-templates.js';
 import { waitForBenchmark, type BenchmarkProgress } from '../../benchmark/runner.js';
 import { specHash } from '../../benchmark/spec-hash.js';
-import { createKubeJobApi } from '../../cluster/jobs.js';
-import { loadKubeConfig } from '../../cluster/kubeconfig.js';
+import { jobApiOf, kubeConfigOf } from '../../compose/kube.js';
+import { openDatabase } from '../../compose/store.js';
 import { renderBenchmarkJob } from '../../manifests/benchmark-job.js';
 import { renderYaml } from '../../manifests/yaml.js';
 import { place } from '../../placement/place.js';
 import { formatSpecError, loadRepo } from '../../definitions/index.js';
-import { openStore } from '../../store/index.js';
 import { addConnectionOptions, resolveSettings } from '../settings.js';
 
 interface BenchmarkFlags {
@@ -86,8 +85,8 @@ export function register(program: Command): void {
       process.stdout.write(renderYaml(job, null));
       return;
     }
-    const jobs = createKubeJobApi(loadKubeConfig(settings.kubeconfig));
-    const store = await openStore(settings.database);
+    const jobs = jobApiOf(kubeConfigOf(settings.kubeconfig));
+    const store = await openDatabase(settings.database);
     try {
       const free = await jobs.freeTestGpus(policy.pools.labelKey);
       if (free < alg.spec.resources.gpus) {

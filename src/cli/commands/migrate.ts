@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { MIGRATIONS } from '../../store/migrations.js';
-import { connectionError, openStore } from '../../store/index.js';
-import { sqliteFile } from '../open-existing-store.js';
+import { openDatabase } from '../../compose/store.js';
+import { connectionError } from '../../store/index.js';
+import { sqliteFile } from '../../compose/store.js';
 import { addConnectionOptions, resolveSettings } from '../settings.js';
 
 /** What `gpuops migrate` did: the migrations applied now (id order) and the schema version after. */
@@ -41,7 +42,7 @@ export function register(program: Command): void {
       const settings = resolveSettings(opts);
       const file = sqliteFile(settings.database);
       const created = file !== null && file !== ':memory:' && !existsSync(file);
-      const store = await openStore(settings.database, { migrate: false });
+      const store = await openDatabase(settings.database, { migrate: false });
       let report: MigrateReport;
       try {
         let before: Set<number>;

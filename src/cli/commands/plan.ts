@@ -11,10 +11,10 @@ import { directorySpecs } from '../../pass/specs.js';
 import { readBenchmarksFile } from '../../pass/stored-inputs.js';
 import type { WorldSources } from '../../pass/world.js';
 import { createPassCaches } from '../../plan/caches.js';
-import { openStore } from '../../store/index.js';
-import { clusterInput } from '../cluster-input.js';
+import { openDatabase } from '../../compose/store.js';
+import { clusterInput } from '../../compose/cluster-input.js';
 import { formatPlanTable, planReport } from '../plan-build.js';
-import { utilizationSource } from '../metrics-source.js';
+import { metricsSettingsOf, utilizationSource } from '../../compose/metrics.js';
 import { addConnectionOptions, resolveSettings } from '../settings.js';
 import { unknownClusterWarning } from '../cluster-choice.js';
 
@@ -102,10 +102,8 @@ export function register(program: Command): void {
     const clock = given ?? new Date();
     const metrics = utilizationSource(
       {
+        ...metricsSettingsOf(settings, process.env),
         metricsFiles: flags.metrics,
-        prometheusUrl: settings.prometheusUrl,
-        prometheusToken: process.env.GPUOPS_PROMETHEUS_TOKEN,
-        dcgmUrl: settings.dcgmUrl,
         ...(given ? { evaluatedAt: given } : {}),
       },
       () => clock,
@@ -126,7 +124,7 @@ export function register(program: Command): void {
     // plan is read-only: no database yet means no benchmark, no decision, no node history yet.
     const noDatabase =
       settings.database.startsWith('sqlite:') && !existsSync(settings.database.slice('sqlite:'.length));
-    const store = noDatabase ? null : await openStore(settings.database, { readOnly: true });
+    const store = noDatabase ? null : await openDatabase(settings.database, { readOnly: true });
     let planned;
     try {
       planned = await planFromSources(

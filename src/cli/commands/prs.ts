@@ -1,7 +1,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { PullRequestCycle, PullRequestRecord } from '../../store/types.js';
 import { clusterOf, toStderr } from '../cluster-choice.js';
-import { openExistingStore } from '../open-existing-store.js';
+import { openExistingStore } from '../../compose/store.js';
 import { addConnectionOptions, resolveSettings } from '../settings.js';
 
 function table(rows: string[][]): string {

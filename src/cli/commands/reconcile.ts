@@ -2,9 +2,9 @@ import { Option, type Command } from 'commander';
 import { settingsSecrets } from '../../config/secrets.js';
 import { createLogger } from '../../controller/log.js';
 import type { PassResult } from '../../controller/reconcile.js';
-import { createReconciler } from '../compose.js';
+import { createReconciler } from '../../compose/compose.js';
 import { formatPlanTable, planReport } from '../plan-build.js';
-import { dryRunDatabase } from '../open-existing-store.js';
+import { dryRunDatabase } from '../../compose/store.js';
 import { addConnectionOptions, resolveSettings, UsageError } from '../settings.js';
 
 interface ReconcileFlags {

@@ -1,16 +1,15 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { kubeLeaseApi } from '../../cluster/lease.js';
-import { loadKubeConfig } from '../../cluster/kubeconfig.js';
+import { kubeConfigOf, leaseApiOf } from '../../compose/kube.js';
 import { settingsSecrets } from '../../config/secrets.js';
 import { createLogger } from '../../controller/log.js';
 import { createControllerMetrics, registerFleetGauges } from '../../controller/metrics.js';
-import { createReconciler } from '../compose.js';
+import { createReconciler } from '../../compose/compose.js';
 import { loggableSettings, runDefaults, startController } from '../../controller/run-controller.js';
 import { renderStatusHtml } from '../../status/html.js';
 import { loadStatusView } from '../../status/load.js';
-import { openStore, statusStoreOf } from '../../store/index.js';
+import { statusStoreOf } from '../../store/index.js';
 import { healthAddress } from '../health-address.js';
-import { dryRunDatabase, openExistingStore } from '../open-existing-store.js';
+import { dryRunDatabase, openDatabase, openExistingStore } from '../../compose/store.js';
 import { addConnectionOptions, resolveSettings, UsageError } from '../settings.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -124,7 +123,7 @@ export function register(program: Command): void {
 
       let controller: Awaited<ReturnType<typeof startController>>;
       try {
-        const kc = loadKubeConfig(settings.kubeconfig);
+        const kc = kubeConfigOf(settings.kubeconfig);
         // A dry run creates no database file: without one its passes read an empty in-memory one.
         const reconciler = await createReconciler(
           settings.dryRun ? { ...settings, database: dryRunDatabase(settings.database) } : settings,
@@ -135,7 +134,7 @@ export function register(program: Command): void {
         const pageStore = await (
           settings.dryRun
             ? openExistingStore(settings.database)
-            : openStore(settings.database).then(statusStoreOf)
+            : openDatabase(settings.database).then(statusStoreOf)
         ).catch(async (err: unknown) => {
           if (!settings.dryRun) {
             await reconciler.close();
@@ -160,7 +159,7 @@ export function register(program: Command): void {
           controller = await startController({
             metrics,
             identity,
-            leaseApi: kubeLeaseApi(kc, leaseNamespace, leaseName),
+            leaseApi: leaseApiOf(kc, leaseNamespace, leaseName),
             leaseDurationSeconds: flags.leaseDuration,
             retryPeriodSeconds: flags.retryPeriod,
             intervalSeconds: flags.interval,

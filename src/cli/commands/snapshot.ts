@@ -1,8 +1,8 @@
 import { Option, type Command } from 'commander';
 import type { Snapshot } from '../../cluster/types.js';
 import { loadRepo } from '../../definitions/load.js';
-import { openStore } from '../../store/index.js';
-import { takeSnapshot } from '../cluster-input.js';
+import { openDatabase } from '../../compose/store.js';
+import { takeSnapshot } from '../../compose/cluster-input.js';
 import { addConnectionOptions, resolveSettings } from '../settings.js';
 
 interface SnapshotFlags {
@@ -62,7 +62,7 @@ export function register(program: Command): void {
       poolLabel: poolLabel ?? 'gpuops.dev/pool',
       now: new Date(),
     });
-    const store = await openStore(settings.database);
+    const store = await openDatabase(settings.database);
     let id: number;
     try {
       id = await store.saveSnapshot(snapshot);

@@ -3,7 +3,7 @@ import { loadStatusView } from '../../status/load.js';
 import { renderStatusHtml } from '../../status/html.js';
 import { renderStatusText } from '../../status/text.js';
 import { clusterOf, toStderr } from '../cluster-choice.js';
-import { openExistingStore } from '../open-existing-store.js';
+import { openExistingStore } from '../../compose/store.js';
 import { addConnectionOptions, resolveSettings } from '../settings.js';
 
 /**

@@ -44,3 +44,18 @@ export function utilizationSource(settings: MetricsSettings, now: () => Date): U
   if (targets.length > 0) return new DcgmScrapeSource({ targets, now });
   return null;
 }
+
+/**
+ * The metrics settings of `--prometheus-url` / `--dcgm-url`, with the Prometheus bearer token
+ * read from `GPUOPS_PROMETHEUS_TOKEN`: the one place gpuops reads it (never a flag, never logged).
+ */
+export function metricsSettingsOf(
+  settings: { prometheusUrl?: string; dcgmUrl?: string[] },
+  env: NodeJS.ProcessEnv,
+): MetricsSettings {
+  return {
+    prometheusUrl: settings.prometheusUrl,
+    prometheusToken: env.GPUOPS_PROMETHEUS_TOKEN,
+    dcgmUrl: settings.dcgmUrl,
+  };
+}

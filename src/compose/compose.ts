@@ -1,5 +1,5 @@
 /**
- * The composition root: the one place that turns connection settings into the adapters of a
+ * The composition root (`src/compose/`): the one place that turns connection settings into the adapters of a
  * reconcile pass (database, cluster client, benchmark Jobs, patcher, working copy, pull-request
  * host, GPU metrics source, clock, logger, default policy, templates). `gpuops run`, `reconcile`,
  * the demo, the replay, the benches and the test harness all call {@link compose}, each with its
@@ -19,16 +19,16 @@ import { createClusterPatcher } from '../cluster/patch.js';
 import type { Settings } from '../config/settings.js';
 import { createPassCaches } from '../plan/caches.js';
 import { reconcileOnce, type ReconcileDeps, type Reconciler } from '../controller/reconcile.js';
-import { createPullRequestHost, openWorkingCopy, requireRepoUrl } from '../gitops/open.js';
+import { createPullRequestHost, openWorkingCopy, requireRepoUrl } from './git.js';
 import type { PullRequestHost } from '../gitops/pr-host.js';
 import type { GitAuthor, WorkingCopy } from '../gitops/working-copy.js';
 import type { DcgmTarget } from '../metrics/dcgm-scrape.js';
 import type { UtilizationSource } from '../metrics/types.js';
 import { loadDefaultPolicy } from '../definitions/load.js';
 import { openStore } from '../store/index.js';
-import { passOpensReadOnly } from './open-existing-store.js';
+import { passOpensReadOnly } from './store.js';
 import type { Store } from '../store/types.js';
-import { utilizationSource } from './metrics-source.js';
+import { metricsSettingsOf, utilizationSource } from './metrics.js';
 
 /**
  * What a caller supplies instead of building it from settings. Every field is optional; a given
@@ -101,9 +101,7 @@ export async function compose(settings: Settings, o: ComposeOverrides = {}): Pro
         ? o.metrics
         : utilizationSource(
             {
-              prometheusUrl: settings.prometheusUrl,
-              prometheusToken: env.GPUOPS_PROMETHEUS_TOKEN,
-              dcgmUrl: settings.dcgmUrl,
+              ...metricsSettingsOf(settings, env),
               ...(o.dcgmTargets ? { dcgmTargets: o.dcgmTargets } : {}),
             },
             () => clock.now(),

@@ -1,5 +1,18 @@
+/**
+ * Opening the database, the one place: a pass's (`compose.ts`), a command's, the read-only
+ * commands' (never created, never migrated) and a dry run's (never a new file).
+ */
 import { existsSync } from 'node:fs';
 import { openStore, statusStoreOf, type StatusStore, type Store } from '../store/index.js';
+import type { OpenStoreOptions } from '../store/open-store.js';
+
+/**
+ * Opens the database of `url` (`sqlite:PATH`, `postgres://…`; see `store/open-store.ts`).
+ * @throws StoreError when it cannot be opened or migrated
+ */
+export function openDatabase(url: string, options?: OpenStoreOptions): Promise<Store> {
+  return openStore(url, options);
+}
 
 /** The file of a `sqlite:PATH` / `sqlite://PATH` URL; `null` for other databases. */
 export function sqliteFile(database: string): string | null {

@@ -1,18 +1,18 @@
 /**
  * Builds the write-back adapters from connection settings (`GitOpsSettings`, a subset of `Settings`):
- * the working copy in a cache folder and the pull-request host of `provider`. `cli/compose.ts`
+ * the working copy in a cache folder and the pull-request host of `provider`. `compose/compose.ts`
  * calls these; nothing else builds a host or a working copy from settings.
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { GitOpsSettings } from '../config/settings.js';
 import type { Store } from '../store/types.js';
-import { GitHubHost, parseGitHubRepo } from './github-host.js';
-import { GitPullRequestHost } from './git-host.js';
-import type { PullRequestHost } from './pr-host.js';
-import { splitRemoteUrl } from './remote-url.js';
-import type { GitOpsLogger } from './types.js';
-import { WorkingCopy, type GitAuthor } from './working-copy.js';
+import { GitHubHost, parseGitHubRepo } from '../gitops/github-host.js';
+import { GitPullRequestHost } from '../gitops/git-host.js';
+import type { PullRequestHost } from '../gitops/pr-host.js';
+import { splitRemoteUrl } from '../gitops/remote-url.js';
+import type { GitOpsLogger } from '../gitops/types.js';
+import { WorkingCopy, type GitAuthor } from '../gitops/working-copy.js';
 
 /** What a pull-request host needs besides settings. */
 export interface HostDeps {

@@ -1,0 +1,106 @@
+/**
+ * The structure rules of issue 27, checked on every run of the suite (`test/lint/structure.ts`
+ * counts; `node --import tsx scripts/structure-counts.ts` prints the same): no adapter is
+ * constructed outside the composition root `src/compose/`, no new import circle, no new import
+ * that runs back up the layers. Each failure names the files.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { adapterConstructions, structureCounts } from './structure.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/**
+ * Circles left to break (issue 27 item 3), each a set of files importing one another (type-only
+ * imports count). The list only shrinks.
+ */
+const KNOWN_CIRCLES = [
+  'src/benchmark/runner.ts ↔ src/benchmark/step.ts ↔ src/benchmark/wait.ts',
+  'src/cluster/cache.ts ↔ src/cluster/source.ts',
+  'src/gitops/pr-body.ts ↔ src/gitops/pr-sections.ts ↔ src/gitops/pr-title.ts',
+  'src/scaling/types.ts ↔ src/store/types.ts',
+];
+
+/** Imports from a lower layer into a higher one (`LAYERS` in structure.ts) still there, and why. */
+const KNOWN_UP_ARROWS: Record<string, string> = {
+  'src/cluster/lease.ts → src/controller/lease-decision.ts':
+    'the Lease adapter applies the pure leader-election rule; to move the rule below cluster/',
+  'src/cluster/snapshot.ts → src/manifests/scheduling.ts':
+    'one rule for the taints that keep gpuops pods off a node, shared by the snapshot and the renderer',
+  'src/manifests/nodes.ts → src/gitops/types.ts': 'the Node manifest renders a FileChange',
+  'src/manifests/nodes.ts → src/pools/types.ts': 'the Node manifest renders a PoolAssignment',
+  'src/store/types.ts → src/scaling/types.ts': 'a stored decision carries the ScalingAction type',
+};
+
+/** Adapters the benches still build themselves (bench/reconcile*: the watch lane's; to move to src/compose/). */
+const KNOWN_BENCH_CONSTRUCTIONS = [
+  'bench/reconcile-fleet.ts openStore',
+  'bench/reconcile-fleet.ts openStore',
+  'bench/reconcile-fleet.ts WorkingCopy',
+  'bench/reconcile-fleet.ts GitPullRequestHost',
+  'bench/reconcile-pass.ts openStore',
+  'bench/reconcile-pass.ts GitPullRequestHost',
+  'bench/reconcile-pass.ts WorkingCopy',
+  'bench/store.bench.ts openStore',
+];
+
+describe('the structure of src/', () => {
+  const counts = structureCounts(ROOT);
+
+  it('constructs every adapter in src/compose/ only', () => {
+    const found = adapterConstructions(ROOT, ['src']).map((a) => `${a.file}:${a.line} ${a.adapter}`);
+    expect(found).toEqual([]);
+  });
+
+  it('the benches build no adapter beyond the ones listed', () => {
+    const found = adapterConstructions(ROOT, ['bench']).map((a) => `${a.file} ${a.adapter}`);
+    expect(found.filter((f) => !KNOWN_BENCH_CONSTRUCTIONS.includes(f))).toEqual([]);
+  });
+
+  it('has no import circle beyond the ones listed to break', () => {
+    const circles = counts.circles.map((c) => c.join(' ↔ '));
+    expect(circles.filter((c) => !KNOWN_CIRCLES.includes(c))).toEqual([]);
+  });
+
+  it('has no import back up the layers beyond the ones argued for', () => {
+    const arrows = counts.upArrows.map((a) => `${a.from} → ${a.to}`);
+    expect(arrows.filter((a) => !(a in KNOWN_UP_ARROWS))).toEqual([]);
+  });
+});
+
+describe('the rules catch what they forbid (a probe tree)', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'gpuops-structure-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const write = (file: string, text: string) => {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    writeFileSync(path.join(dir, file), text);
+  };
+  write('src/pools/a.ts', "import type { B } from './b.js';\nexport type A = B;\n");
+  write('src/pools/b.ts', "import type { A } from './a.js';\nexport type B = A | 1;\n");
+  write('src/store/c.ts', "import type { A } from '../pools/a.js';\nexport type C = A;\n");
+  write(
+    'src/cli/d.ts',
+    "import { openStore } from '../store/index.js';\nimport { WorkingCopy } from '../gitops/working-copy.js';\n" +
+      "export const s = openStore('sqlite::memory:');\nexport const w = WorkingCopy.open({});\n",
+  );
+  write(
+    'src/compose/e.ts',
+    "import { openStore } from '../store/index.js';\nexport const s = openStore('x');\n",
+  );
+  write(
+    'src/cli/f.test.ts',
+    "import { openStore } from '../store/index.js';\nexport const s = openStore('x');\n",
+  );
+
+  it('reports the circle, the up-arrow and the constructions outside src/compose/ with their files', () => {
+    const c = structureCounts(dir);
+    expect(c.circles).toEqual([['src/pools/a.ts', 'src/pools/b.ts']]);
+    expect(c.upArrows).toEqual([{ from: 'src/store/c.ts', to: 'src/pools/a.ts' }]);
+    expect(adapterConstructions(dir, ['src'])).toEqual([
+      { file: 'src/cli/d.ts', line: 3, adapter: 'openStore' },
+      { file: 'src/cli/d.ts', line: 4, adapter: 'WorkingCopy' },
+    ]);
+  });
+});

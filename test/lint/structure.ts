@@ -1,0 +1,284 @@
+/**
+ * Structure counts of `src/` (issue 27): functions over 80 lines, files over 400 lines, import
+ * circles, and imports that run back up the layers. Read with the TypeScript compiler's parser
+ * (no type check); test files (`*.test.ts`) and generated files (`*.generated.ts`) are left out.
+ * `scripts/structure-counts.ts` prints them; `test/lint/structure.test.ts` fails on a new circle
+ * or a new up-arrow, naming the files.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+
+/** Longest function (lines, first to last) and file the counts let through. */
+export const MAX_FUNCTION_LINES = 80;
+export const MAX_FILE_LINES = 400;
+
+/**
+ * Layers of `src/`, lowest first: a file may import its own layer and the ones below, never one
+ * above (an "up-arrow"). A folder not listed is reported as unknown.
+ */
+export const LAYERS: readonly (readonly string[])[] = [
+  ['util'],
+  ['config', 'definitions'],
+  ['cluster', 'metrics', 'store', 'sim'],
+  ['manifests'],
+  ['pools', 'placement', 'scaling', 'benchmark'],
+  ['gitops', 'gitops-apply', 'plan', 'status'],
+  ['pass', 'controller'],
+  ['compose'],
+  ['demo', 'replay'],
+  ['cli'],
+];
+
+/** A function (declaration, method, arrow, expression) and its length in lines. */
+export interface LongFunction {
+  file: string;
+  name: string;
+  line: number;
+  lines: number;
+}
+
+/** An import from a lower layer's file to a higher layer's file. */
+export interface UpArrow {
+  from: string;
+  to: string;
+}
+
+/** What {@link structureCounts} finds. Paths are relative to the repository root. */
+export interface StructureCounts {
+  files: number;
+  longFunctions: LongFunction[];
+  longFiles: { file: string; lines: number }[];
+  /** Import circles: each a strongly connected set of files (type-only imports count), sorted. */
+  circles: string[][];
+  upArrows: UpArrow[];
+}
+
+const layerOf = (file: string): number => {
+  const folder = file.split('/')[1] ?? '';
+  const i = LAYERS.findIndex((l) => l.includes(folder));
+  return i;
+};
+
+function sourceFiles(root: string): string[] {
+  const out: string[] = [];
+  const walk = (rel: string) => {
+    for (const e of readdirSync(path.join(root, rel), { withFileTypes: true })) {
+      const p = `${rel}/${e.name}`;
+      if (e.isDirectory()) walk(p);
+      else if (/\.ts$/.test(e.name) && !/\.(test|generated|d)\.ts$/.test(e.name)) out.push(p);
+    }
+  };
+  walk('src');
+  return out.sort();
+}
+
+function functionName(node: ts.Node): string {
+  const named = node as { name?: ts.Node };
+  if (named.name && ts.isIdentifier(named.name)) return named.name.text;
+  if (named.name && ts.isPrivateIdentifier(named.name)) return named.name.text;
+  const parent = node.parent;
+  if (parent && ts.isVariableDeclaration(parent) && ts.isIdentifier(parent.name)) return parent.name.text;
+  if (parent && ts.isPropertyAssignment(parent) && ts.isIdentifier(parent.name)) return parent.name.text;
+  return '(anonymous)';
+}
+
+/** Counts the structure of `root/src` (see the module comment). */
+export function structureCounts(root: string): StructureCounts {
+  const files = sourceFiles(root);
+  const known = new Set(files);
+  const longFunctions: LongFunction[] = [];
+  const longFiles: { file: string; lines: number }[] = [];
+  const edges = new Map<string, Set<string>>();
+  for (const file of files) {
+    const text = readFileSync(path.join(root, file), 'utf8');
+    const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+    const lineOf = (pos: number) => sf.getLineAndCharacterOfPosition(pos).line + 1;
+    const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+    if (lines > MAX_FILE_LINES) longFiles.push({ file, lines });
+    const targets = new Set<string>();
+    const visit = (node: ts.Node): void => {
+      if (
+        ts.isFunctionDeclaration(node) ||
+        ts.isMethodDeclaration(node) ||
+        ts.isArrowFunction(node) ||
+        ts.isFunctionExpression(node) ||
+        ts.isConstructorDeclaration(node) ||
+        ts.isGetAccessor(node)
+      ) {
+        const start = lineOf(node.getStart(sf));
+        const n = lineOf(node.getEnd()) - start + 1;
+        if (n > MAX_FUNCTION_LINES)
+          longFunctions.push({ file, name: functionName(node), line: start, lines: n });
+      }
+      if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier) {
+        const spec = (node.moduleSpecifier as ts.StringLiteral).text;
+        if (spec.startsWith('.')) {
+          const target = path.posix
+            .normalize(path.posix.join(path.posix.dirname(file), spec))
+            .replace(/\.js$/, '.ts');
+          if (known.has(target)) targets.add(target);
+        }
+      }
+      if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+        const arg = node.arguments[0];
+        if (arg && ts.isStringLiteral(arg) && arg.text.startsWith('.')) {
+          const target = path.posix
+            .normalize(path.posix.join(path.posix.dirname(file), arg.text))
+            .replace(/\.js$/, '.ts');
+          if (known.has(target)) targets.add(target);
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(sf);
+    edges.set(file, targets);
+  }
+  const upArrows: UpArrow[] = [];
+  for (const [from, targets] of edges)
+    for (const to of targets) if (layerOf(to) > layerOf(from)) upArrows.push({ from, to });
+  return {
+    files: files.length,
+    longFunctions: longFunctions.sort((a, b) => b.lines - a.lines),
+    longFiles: longFiles.sort((a, b) => b.lines - a.lines),
+    circles: stronglyConnected(edges),
+    upArrows,
+  };
+}
+
+/** Strongly connected sets of more than one file (Tarjan), each sorted, sorted by first file. */
+function stronglyConnected(edges: ReadonlyMap<string, ReadonlySet<string>>): string[][] {
+  let index = 0;
+  const idx = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const on = new Set<string>();
+  const out: string[][] = [];
+  const strong = (v: string): void => {
+    idx.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    on.add(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!idx.has(w)) {
+        strong(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (on.has(w)) low.set(v, Math.min(low.get(v)!, idx.get(w)!));
+    }
+    if (low.get(v) === idx.get(v)) {
+      const set: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        on.delete(w);
+        set.push(w);
+      } while (w !== v);
+      if (set.length > 1) out.push(set.sort());
+    }
+  };
+  for (const v of edges.keys()) if (!idx.has(v)) strong(v);
+  return out.sort((a, b) => (a[0]! < b[0]! ? -1 : 1));
+}
+
+/** The counts as the report prints them: one line of totals, then each finding. */
+export function formatCounts(c: StructureCounts): string {
+  const lines = [
+    `files=${c.files} functions>${MAX_FUNCTION_LINES}=${c.longFunctions.length} files>${MAX_FILE_LINES}=${c.longFiles.length} circles=${c.circles.length} up-arrows=${c.upArrows.length}`,
+    '',
+    `functions over ${MAX_FUNCTION_LINES} lines:`,
+    ...c.longFunctions.map((f) => `  ${f.lines}\t${f.file}:${f.line} ${f.name}`),
+    `files over ${MAX_FILE_LINES} lines:`,
+    ...c.longFiles.map((f) => `  ${f.lines}\t${f.file}`),
+    'import circles:',
+    ...c.circles.map((s) => `  ${s.join(' ↔ ')}`),
+    'up-arrows (a lower layer importing a higher one):',
+    ...c.upArrows.map((a) => `  ${a.from} → ${a.to}`),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Calls that construct an adapter (a database, a Kubernetes client, a working copy, a PR host, a
+ * metrics source). Only `src/compose/` makes them; an adapter's own module may make itself
+ * (`WorkingCopy.open` calls `new WorkingCopy`, `openStore` picks the store class).
+ */
+export const ADAPTER_CONSTRUCTORS: Readonly<Record<string, readonly string[]>> = {
+  openStore: ['src/store/open-store.ts'],
+  SqliteStore: ['src/store/open-store.ts'],
+  PostgresStore: ['src/store/open-store.ts'],
+  createKubeClient: [],
+  createKubeJobApi: [],
+  createClusterPatcher: [],
+  kubeLeaseApi: [],
+  loadKubeConfig: [],
+  createClusterCache: [],
+  WorkingCopy: ['src/gitops/working-copy.ts'],
+  GitHubHost: [],
+  GitPullRequestHost: [],
+  PrometheusSource: [],
+  DcgmScrapeSource: [],
+  MetricsFileSource: [],
+};
+
+/** An adapter constructed outside the composition root: file, line, and what was constructed. */
+export interface AdapterConstruction {
+  file: string;
+  line: number;
+  adapter: string;
+}
+
+/**
+ * Every construction of an adapter (see {@link ADAPTER_CONSTRUCTORS}) in the source files under
+ * `folders` (default `src`, `bench`) outside `src/compose/`: `new X(…)`, `X.open(…)` and calls of
+ * the factory functions. Test files are left out (tests build adapters against the real thing).
+ */
+export function adapterConstructions(
+  root: string,
+  folders: readonly string[] = ['src', 'bench'],
+): AdapterConstruction[] {
+  const out: AdapterConstruction[] = [];
+  for (const folder of folders) {
+    const files: string[] = [];
+    const walk = (rel: string) => {
+      for (const e of readdirSync(path.join(root, rel), { withFileTypes: true })) {
+        const p = `${rel}/${e.name}`;
+        if (e.isDirectory()) walk(p);
+        else if (/\.ts$/.test(e.name) && !/\.(test|generated|d)\.ts$/.test(e.name)) files.push(p);
+      }
+    };
+    walk(folder);
+    for (const file of files.sort()) {
+      if (file.startsWith('src/compose/')) continue;
+      const sf = ts.createSourceFile(
+        file,
+        readFileSync(path.join(root, file), 'utf8'),
+        ts.ScriptTarget.Latest,
+        true,
+      );
+      const visit = (node: ts.Node): void => {
+        let name: string | undefined;
+        if (ts.isNewExpression(node) && ts.isIdentifier(node.expression)) name = node.expression.text;
+        if (ts.isCallExpression(node)) {
+          const callee = node.expression;
+          if (ts.isIdentifier(callee)) name = callee.text;
+          else if (
+            ts.isPropertyAccessExpression(callee) &&
+            callee.name.text === 'open' &&
+            ts.isIdentifier(callee.expression)
+          )
+            name = callee.expression.text;
+        }
+        const allowed = name === undefined ? undefined : ADAPTER_CONSTRUCTORS[name];
+        if (name !== undefined && allowed && !allowed.includes(file))
+          out.push({
+            file,
+            line: sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1,
+            adapter: name,
+          });
+        ts.forEachChild(node, visit);
+      };
+      visit(sf);
+    }
+  }
+  return out;
+}

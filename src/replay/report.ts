@@ -7,6 +7,7 @@
  */
 import type { AllocationPoint } from './figures.js';
 import type { EngineRun, ReplayResult } from './run-replay.js';
+import { frontierSvg, verdictList, warnings } from './report-frontier.js';
 
 const COLORS: Record<string, string> = {
   static: '#888888',
@@ -39,7 +40,7 @@ function axis(endS: number, maxY: number, unit: string): Axis {
     const v = (maxY * i) / 4;
     ticks.push(
       `<line x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}" class="grid"/>` +
-        `<text x="${PAD.left - 4}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end">${Math.round(v)}</text>`,
+        `<text x="${PAD.left - 4}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end">${maxY < 10 ? v.toFixed(maxY < 1 ? 2 : 1) : Math.round(v)}</text>`,
     );
   }
   const hours = endS / 3600;
@@ -98,6 +99,31 @@ export function utilizationBuckets(
   return out;
 }
 
+/** Unserved load (GPUs, offered beyond the Ready pods) per bucket of `bucketS` seconds, sampled every 15 s. */
+export function unservedBuckets(
+  offered: readonly { t: number; load: number }[],
+  points: readonly AllocationPoint[],
+  endS: number,
+  bucketS = 600,
+): { t: number; v: number }[] {
+  const out: { t: number; v: number }[] = [];
+  const cursor = { i: 0 };
+  let oi = 0;
+  for (let b = 0; b < endS; b += bucketS) {
+    let sum = 0;
+    let n = 0;
+    for (let t = b; t < Math.min(endS, b + bucketS); t += 15) {
+      while (oi + 1 < offered.length && offered[oi + 1]!.t <= t) oi++;
+      const load = offered[oi]?.load ?? 0;
+      const s = stateAt(points, t, cursor);
+      sum += Math.max(0, load - 100 * (s?.ready ?? 0)) / 100;
+      n++;
+    }
+    out.push({ t: b, v: n > 0 ? sum / n : 0 });
+  }
+  return out;
+}
+
 function legend(engines: readonly EngineRun[]): string {
   return engines
     .map(
@@ -135,7 +161,15 @@ export function renderReport(r: ReplayResult): string {
   const step = r.offered.length > 1 ? r.offered[1]!.t - r.offered[0]!.t : 60;
   const endS = (last?.t ?? 0) + step;
   const loadMax = Math.max(1, ...r.offered.map((o) => o.load / 100));
-  const gpuMax = Math.max(1, ...r.engines.flatMap((e) => e.points.map((p) => p.allocated)));
+  // The scale fits the engines that scale: static holds every pod of the trace and would flatten
+  // them; its line is clipped at the top and the legend says what it holds.
+  const scaled = r.engines.filter((e) => e.figures.engine !== 'static');
+  const gpuMax = Math.max(
+    1,
+    ...(scaled.length ? scaled : r.engines).flatMap((e) => e.points.map((p) => p.allocated)),
+  );
+  const staticRun = r.engines.find((e) => e.figures.engine === 'static');
+  const staticPeak = staticRun ? Math.max(0, ...staticRun.points.map((p) => p.allocated)) : 0;
 
   const a1 = axis(endS, loadMax * 1.05, 'offered load (GPUs busy)');
   const offered = `<path class="series" data-engine="offered" stroke="${COLORS.offered}" d="${stepPath(
@@ -148,7 +182,7 @@ export function renderReport(r: ReplayResult): string {
   const alloc = r.engines
     .map(
       (e) =>
-        `<path class="series" data-engine="${esc(e.figures.engine)}" stroke="${COLORS[e.figures.engine] ?? '#000'}" d="${stepPath(
+        `<path class="series" data-engine="${esc(e.figures.engine)}" stroke="${COLORS[e.figures.engine] ?? '#000'}" clip-path="url(#plot-area)" d="${stepPath(
           e.points.map((p) => ({ t: p.t, v: p.allocated })),
           a2,
           endS,
@@ -180,9 +214,24 @@ export function renderReport(r: ReplayResult): string {
         )}"><title>${esc(e.figures.engine)}</title></path>`,
     )
     .join('');
+  const unservedSeries = scaled.map((e) => ({ e, pts: unservedBuckets(r.offered, e.points, endS) }));
+  const unservedMax = Math.max(0.01, ...unservedSeries.flatMap((x) => x.pts.map((p) => p.v)));
+  const a4 = axis(endS, unservedMax * 1.05, 'unserved load (GPUs, 10-min means)');
+  const unserved = unservedSeries
+    .map(
+      ({ e, pts }) =>
+        `<path class="series" data-engine="${esc(e.figures.engine)}" stroke="${COLORS[e.figures.engine] ?? '#000'}" d="${stepPath(pts, a4, endS)}"><title>${esc(e.figures.engine)}</title></path>`,
+    )
+    .join('');
   const svg = (id: string, body: string, frame: string) =>
     `<svg id="${id}" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img">${frame}${body}</svg>`;
   const s = r.settings;
+  const clip = `<defs><clipPath id="plot-area"><rect x="${PAD.left}" y="${PAD.top - 2}" width="${W - PAD.left - PAD.right}" height="${H - PAD.top - PAD.bottom + 2}"/></clipPath></defs>`;
+  const staticNote =
+    staticPeak > gpuMax * 1.05
+      ? ` Static holds up to ${staticPeak} GPUs, off the top of this scale (its line is cut at the top).`
+      : '';
+  const f = r.analysis.frontiers;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>gpuops replay: ${esc(r.trace.source)}</title>
 <style>
@@ -190,18 +239,31 @@ body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-width:1000px}
 table{border-collapse:collapse;margin:12px 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}
 td:first-child,th:first-child{text-align:left}svg{display:block;margin:8px 0 20px}
 svg text{font-size:11px;fill:#555}svg .unit{font-weight:bold}.grid{stroke:#eee}
-path.series{fill:none;stroke-width:1.2}.key{margin-right:12px}.key i{display:inline-block;width:12px;height:3px;margin-right:4px;vertical-align:middle}
+path.series{fill:none;stroke-width:1.2}path.frontier-line{fill:none;stroke-width:1.5}.frontiers{display:flex;gap:12px;flex-wrap:wrap}
+.warning{background:#fde8e8;border:1px solid #d33;padding:6px 10px}.verdict.miss{color:#b00}.verdict.ok{color:#176}.key{margin-right:12px}.key i{display:inline-block;width:12px;height:3px;margin-right:4px;vertical-align:middle}
 </style></head><body>
 <h1>gpuops replay</h1>
 <p>Trace <code>${esc(r.trace.source)}</code>: ${r.trace.instants} instants, ${r.trace.pods} pods, ${r.trace.hours} h; 1 GPU per pod.
 Pod start-up ${s.startupSeconds} s, sample delay ${s.sampleDelaySeconds} s, pass every ${s.passIntervalSeconds} s,
 PR merged after ${s.mergeDelaySeconds} s; utilisation band ${s.min}–${s.max} %, HPA target ${s.hpaTarget} %. Replay took ${r.wallSeconds.toFixed(1)} s.</p>
+${warnings(r.verdicts)}
+<h2>Targets</h2>
+${verdictList(r.verdicts)}
 ${table(r)}
+<h2>Frontiers: the HPA at its targets, gpuops at its headroom factors</h2>
+<p>Each point is one run of the model of the same delays over the whole trace (β chosen on the first half: ${r.analysis.chosen.beta}; ${
+    r.analysis.gap.minLead === null
+      ? 'no point to compare at equal unserved load'
+      : `gpuops ahead by ${r.analysis.gap.minLead.toFixed(1)} points at least at equal unserved load, 0.05–0.5 %`
+  }). <span class="key"><i style="background:#d95f02"></i>hpa</span> <span class="key"><i style="background:#1b9e77"></i>gpuops</span></p>
+<div class="frontiers">${frontierSvg('frontier-unserved', f, (p) => p.figures.unservedPercent, 'unserved load (% of offered)')}${frontierSvg('frontier-above', f, (p) => p.figures.aboveMaxPercent, 'pod-time above max (%)')}</div>
+<h2>Unserved load</h2>
+${svg('unserved', unserved, a4.frame)}
 <h2>Offered load</h2>
 ${svg('offered', offered, a1.frame)}
 <h2>Allocated GPUs</h2>
-<p>${legend(r.engines)} — dots: gpuops changed replicas; bars at the top: gpuops moved a node between pools.</p>
-${svg('allocated', alloc + markers, a2.frame)}
+<p>${legend(r.engines)} — dots: gpuops changed replicas; bars at the top: gpuops moved a node between pools.${staticNote}</p>
+${svg('allocated', clip + alloc + markers, a2.frame)}
 <h2>Utilisation of allocated GPUs</h2>
 ${svg('utilization', util, a3.frame)}
 </body></html>

@@ -16,6 +16,10 @@ import {
 import { runSimEngineInChild } from './engine-process.js';
 import { runSimEngine, type ReplaySettings, type SimEngine } from './sim-engine.js';
 import { offeredLoad, type Trace } from './trace.js';
+import { loadDefaultPolicy } from '../definitions/load.js';
+import { analyse, type ReplayAnalysis } from './analysis.js';
+import { fleetNodeCount } from './fleet.js';
+import { verdicts, type TargetVerdict } from './targets.js';
 
 /** Every engine, in the order the table lists them. */
 export const ENGINES = ['static', 'hpa', 'gpuops-patch', 'gpuops-pr', 'ideal'] as const;
@@ -37,6 +41,10 @@ export interface ReplayResult {
   /** Offered load at each instant: seconds from the start, GPU-percent. */
   offered: { t: number; load: number }[];
   engines: EngineRun[];
+  /** Frontiers, the first-half choice of β and the model at the engines' parameters (see `analysis.ts`). */
+  analysis: ReplayAnalysis;
+  /** Every figure with a target, judged (see `targets.ts`). */
+  verdicts: TargetVerdict[];
   wallSeconds: number;
 }
 
@@ -84,6 +92,9 @@ export async function runReplay(trace: Trace, o: RunReplayOptions): Promise<Repl
       .filter((e) => e !== 'static' && e !== 'ideal')
       .map((e) => [e, run(trace, e as SimEngine, s, path.join(o.dir, e))] as const),
   );
+  // The model runs here while the simulated engines run in theirs (or after them, in-process).
+  const base = await loadDefaultPolicy();
+  const analysis = analyse(trace, s, base, replayMaxReplicas(trace, s.gpusPerNode));
   await Promise.allSettled(simulated.values());
   for (const engine of engines) {
     if (engine === 'static') {
@@ -113,6 +124,7 @@ export async function runReplay(trace: Trace, o: RunReplayOptions): Promise<Repl
     }
   }
   const last = trace.instants[trace.instants.length - 1]!.t;
+  const wallSeconds = (Date.now() - started) / 1000;
   return {
     trace: {
       source: trace.source,
@@ -123,6 +135,19 @@ export async function runReplay(trace: Trace, o: RunReplayOptions): Promise<Repl
     settings: s,
     offered: trace.instants.map((x) => ({ t: x.t - t0, load: offeredLoad(x) })),
     engines: runs,
-    wallSeconds: (Date.now() - started) / 1000,
+    analysis,
+    verdicts: verdicts(
+      runs.map((r) => r.figures),
+      analysis.gap,
+      // The ≤ 5 min target is for the whole replay: every engine.
+      ENGINES.every((e) => engines.includes(e)) ? wallSeconds : undefined,
+    ),
+    wallSeconds,
   };
+}
+
+/** The replayed algorithm's `maxReplicas`: every GPU of the fleet but the test node's (see `fleet.ts`). */
+export function replayMaxReplicas(trace: Trace, gpusPerNode: number): number {
+  const peak = Math.max(1, ...trace.instants.map((x) => x.values.length));
+  return (fleetNodeCount({ staticPeakGpus: peak, gpusPerNode }) - 1) * gpusPerNode;
 }

@@ -37,6 +37,7 @@ import type { AllocationPoint, ReplayEvent } from './figures.js';
 import { replayFleet } from './fleet.js';
 import { instantSeconds, offeredLoad, type Trace } from './trace.js';
 import { makeDirs } from '../util/make-dirs.js';
+import { replayPolicyText, userPolicyText } from './replay-policy.js';
 
 /** The algorithm the replay scales. */
 export const REPLAY_ALGORITHM = 'sd-serve';
@@ -63,10 +64,16 @@ export interface ReplaySettings {
   warmupSeconds: number;
   /** GPUs per node of the fleet; default 8. */
   gpusPerNode: number;
+  /** β of patch mode's headroom sizing (`scaling.headroomFactor`), fixed before the run; default 1. */
+  headroomFactor: number;
+  /** The HPA targets (percent) of the frontier; default 40, 45, …, 75. */
+  hpaTargets: number[];
+  /** The headroom factors of gpuops's frontier; default 0.5 … 2.5. */
+  headroomFactors: number[];
   /**
    * Text of a Policy document to replay with (`--policy FILE`): committed as `policies/user.yaml`,
    * after the replay's own `policies/replay.yaml`, so its fields win (mode and engine excepted:
-   * each simulated engine sets them). Absent: the shipped defaults plus `sizing: load`.
+   * each simulated engine sets them). Absent: the shipped defaults and `replay.yaml` (`replay-policy.ts`).
    */
   policyText?: string;
 }
@@ -82,6 +89,9 @@ export const DEFAULT_REPLAY_SETTINGS: ReplaySettings = {
   hpaTarget: 55,
   warmupSeconds: 900,
   gpusPerNode: 8,
+  headroomFactor: 1,
+  hpaTargets: [40, 45, 50, 55, 60, 65, 70, 75],
+  headroomFactors: [0.5, 0.75, 1, 1.25, 1.5, 2, 2.5],
 };
 
 /** The simulated engines. */
@@ -144,52 +154,9 @@ function seedRepo(dir: string, engine: SimEngine, s: ReplaySettings, maxReplicas
       '',
     ].join('\n'),
   );
-  writeFileSync(
-    path.join(dir, 'policies', 'replay.yaml'),
-    [
-      '# Policy of the replay: the engine and mode under test; every other field is the default.',
-      'apiVersion: gpuops.dev/v1alpha1',
-      'kind: Policy',
-      'metadata:',
-      '  name: replay',
-      'spec:',
-      '  scaling:',
-      `    mode: ${engine === 'gpuops-pr' ? 'pull-request' : 'patch'}`,
-      `    engine: ${engine === 'hpa' ? 'hpa' : 'gpuops'}`,
-      '    sizing: load',
-      // Replicas starting hold a repeated scale-up (PodsStarting), so the cooldown that guarded
-      // against it can be one pass: the next scale-up follows as soon as the load needs it.
-      '    scaleUp: { cooldownSeconds: 30 }',
-      // A pull request is merged minutes after it is opened: a scale-down judges the load over the
-      // merge delay as well as the default 300 s window, and sizes with more headroom (60 % rather
-      // than the band's middle of 55 %), as the replicas arrive long after the decision.
-      ...(engine === 'gpuops-pr'
-        ? [
-            `    scaleDown: { stabilizationWindowSeconds: ${300 + s.mergeDelaySeconds} }`,
-            '    targetUtilization: 60',
-          ]
-        : []),
-      // Patch mode sizes for 75 % (a little room for a rise until the next replicas are Ready,
-      // ~90 s after the load is seen) and scales down no lower than the last 45 minutes' highest
-      // load needs at max: at night the load drops to 0 for minutes and comes back, which made
-      // scale-downs flap. On the full Alibaba trace (README) a 30–35 min window let 3 flaps
-      // through; 60 min with 67 % held 40 % utilisation; 45 min with 78 % put 2.2 % of pod-time
-      // above max.
-      ...(engine === 'gpuops-patch'
-        ? ['    scaleDown: { peakWindowSeconds: 2700 }', '    targetUtilization: 75']
-        : []),
-      `    hpa: { targetUtilization: ${s.hpaTarget} }`,
-      '',
-    ].join('\n'),
-  );
-  if (s.policyText !== undefined) {
-    const mode = engine === 'gpuops-pr' ? 'pull-request' : 'patch';
-    // The engine under test decides mode and engine; everything else is the user's.
-    const text = s.policyText
-      .replace(/^(\s+)mode:.*$/m, `$1mode: ${mode}`)
-      .replace(/^(\s+)engine:.*$/m, `$1engine: ${engine === 'hpa' ? 'hpa' : 'gpuops'}`);
-    writeFileSync(path.join(dir, 'policies', 'user.yaml'), text);
-  }
+  writeFileSync(path.join(dir, 'policies', 'replay.yaml'), replayPolicyText(engine, s));
+  const user = userPolicyText(engine, s);
+  if (user !== undefined) writeFileSync(path.join(dir, 'policies', 'user.yaml'), user);
 }
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -232,6 +199,7 @@ export async function runSimEngine(
   makeDirs(dir);
   const peak = Math.max(1, ...trace.instants.map((x) => x.values.length));
   const nodes = replayFleet({ staticPeakGpus: peak, gpusPerNode: s.gpusPerNode });
+  // (nodes.length - 1) × gpusPerNode: `replayMaxReplicas` in run-replay.ts, which the model uses.
   const seed = path.join(dir, 'seed');
   seedRepo(seed, engine, s, (nodes.length - 1) * s.gpusPerNode);
   const origin = path.join(dir, 'origin.git');

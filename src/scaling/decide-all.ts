@@ -1,6 +1,8 @@
 import type { Pool, Policy } from '../definitions/types.js';
 import { claimsOf } from './claims.js';
 import { decide } from './decide.js';
+import { sampledLoadGpus } from './rules/headroom.js';
+import { scalingFacts } from './rules/facts.js';
 import type { NodeCapacity, ScalingDecision, ScalingInput } from './types.js';
 
 /**
@@ -9,6 +11,10 @@ import type { NodeCapacity, ScalingDecision, ScalingInput } from './types.js';
  * nodes join the pool before the next algorithm is decided, so two algorithms never claim the same
  * GPUs or the same unused node. `capacity` is every GPU node (see `nodeCapacity`); the inputs'
  * `poolNodes`/`unusedNodes` are filled from it. The caller's `capacity` is not changed.
+ *
+ * With `scaling.sizing: headroom` the headroom is shared across each pool: every algorithm's
+ * `poolLoadGpus` is the summed sampled load of the algorithms pinned to its pool (see
+ * `poolLoads`), so the pool carries β·√(sum) spare rather than the sum of β·√(each).
  */
 export function decideAll(
   inputs: readonly Omit<ScalingInput, 'poolNodes' | 'unusedNodes'>[],
@@ -25,6 +31,7 @@ export function decideAll(
     if (list) list.push(copy);
     else byPool.set(n.pool, [copy]);
   }
+  const loads = policy.spec.scaling.sizing === 'headroom' ? poolLoads(inputs, policy, now) : null;
   const sorted = [...inputs].sort((a, b) => (a.algorithm.name < b.algorithm.name ? -1 : 1));
   const out: ScalingDecision[] = [];
   for (const partial of sorted) {
@@ -32,6 +39,7 @@ export function decideAll(
       ...partial,
       poolNodes: partial.pool === null ? [] : (byPool.get(partial.pool) ?? []),
       unusedNodes: byPool.get('unused') ?? [],
+      ...(loads !== null && partial.pool !== null ? { poolLoadGpus: loads.get(partial.pool) ?? 0 } : {}),
     };
     const decision = decide(input, policy, now);
     const claims = claimsOf(input, decision);
@@ -51,6 +59,25 @@ export function decideAll(
       n.freeGpus = Math.max(0, n.freeGpus - c.gpus);
     }
     out.push(decision);
+  }
+  return out;
+}
+
+/**
+ * The summed sampled load (GPUs) of the algorithms pinned to each pool, as headroom sizing reads
+ * each one's (`sampledLoadGpus`: Σ utilisation / 100 × GPUs per pod of its sampled Ready pods).
+ * Algorithms not placed (pool null) share with no one.
+ */
+export function poolLoads(
+  inputs: readonly Omit<ScalingInput, 'poolNodes' | 'unusedNodes'>[],
+  policy: Policy,
+  now: Date,
+): Map<Pool, number> {
+  const out = new Map<Pool, number>();
+  for (const i of inputs) {
+    if (i.pool === null) continue;
+    const f = scalingFacts({ ...i, poolNodes: [], unusedNodes: [] }, policy, now);
+    out.set(i.pool, (out.get(i.pool) ?? 0) + sampledLoadGpus(f));
   }
   return out;
 }

@@ -31,4 +31,17 @@ describe('headroomReplicas: ceil((L + β·√L) / (gpus × max))', () => {
   ])('%s', (_name, load, beta, gpus, max, lo, hi, want) => {
     expect(headroomReplicas(load, beta, gpus, max, lo, hi)).toBe(want);
   });
+
+  it.each<[string, number, number | undefined, number]>([
+    // 4 GPUs, β 2: alone (4 + 2·√4) / 0.8 = 10; in a pool of 16 GPUs its share of 2·√16 = 8 is
+    // 4/16 of it, 2: (4 + 2) / 0.8 = 7.5 → 8.
+    ['AloneItsOwnRoot', 4, undefined, 10],
+    ['APoolOfItselfIsAlone', 4, 4, 10],
+    ['APoolBelowItsOwnLoadCountsAsAlone', 4, 2, 10],
+    ['ItsShareOfThePoolsRoot', 4, 16, 8],
+    ['NoLoadInAPoolAsksForMinReplicas', 0, 16, 1],
+    ['NoLoadAnywhereAsksForMinReplicas', 0, 0, 1],
+  ])('shared across a pool: %s', (_name, load, pool, want) => {
+    expect(headroomReplicas(load, 2, 1, 80, 1, 20, pool)).toBe(want);
+  });
 });

@@ -12,6 +12,11 @@
  * the current replicas (float noise of 1e-9 is forgiven: 4 pods at 80 % need 4, not 5). No load
  * asks for `minReplicas`; a `max` of 0 asks for `maxReplicas` under any load. A negative load counts
  * as 0; never throws.
+ *
+ * Shared across a pool (`poolLoadGpus` P, the summed load of every headroom-sized algorithm of the
+ * pool, this one's included): the pool's spare is sized for P, β·√P, and each algorithm carries
+ * its load's share of it, β·√P × L / P = β·L / √P; the shares add up to β·√P, less than the sum of
+ * β·√L (√ of the sum, not the sum of √). P absent or not above L: the algorithm alone, β·√L.
  */
 export function headroomReplicas(
   loadGpus: number,
@@ -20,10 +25,13 @@ export function headroomReplicas(
   maxPercent: number,
   minReplicas: number,
   maxReplicas: number,
+  poolLoadGpus?: number,
 ): number {
   const l = Math.max(0, loadGpus);
+  const pool = Math.max(l, poolLoadGpus ?? l);
   const perReplica = (Math.max(1, gpusPerPod) * maxPercent) / 100;
   if (!(perReplica > 0)) return l > 0 ? maxReplicas : minReplicas;
-  const needed = Math.ceil((l + Math.max(0, beta) * Math.sqrt(l)) / perReplica - 1e-9);
+  const spare = pool > 0 ? (Math.max(0, beta) * Math.sqrt(pool) * l) / pool : 0;
+  const needed = Math.ceil((l + spare) / perReplica - 1e-9);
   return Math.min(maxReplicas, Math.max(minReplicas, needed));
 }

@@ -179,6 +179,11 @@ export interface ScalingInput {
   dropped?: string | null;
   /** With engine hpa. */
   hpa?: HpaState | null;
+  /**
+   * Headroom sizing shared across a pool: the summed load (GPUs) of every headroom-sized algorithm
+   * of its pool, its own included (`decideAll` fills it); absent: its own load alone.
+   */
+  poolLoadGpus?: number;
 }
 
 /** A recorded decision, as the store keeps it (cooldowns and stabilisation read it back). */

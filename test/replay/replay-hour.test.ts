@@ -13,6 +13,13 @@ import { ENGINES, runReplay, type ReplayResult } from '../../src/replay/run-repl
 import { DEFAULT_REPLAY_SETTINGS } from '../../src/replay/sim-engine.js';
 import { parseTrace } from '../../src/replay/trace.js';
 
+/** The parts of an SVG text element the clipping check reads (no DOM types in this project). */
+interface SvgText {
+  textContent: string | null;
+  ownerSVGElement: { id: string; viewBox: { baseVal: { width: number; height: number } } };
+  getBBox(): { x: number; y: number; width: number; height: number };
+}
+
 const STEP = 57;
 const INSTANTS = 64; // 60.8 minutes
 const MAX = 80;
@@ -133,6 +140,44 @@ describe('gpuops replay of one hour', () => {
       }
       expect(await tab.$$eval('svg#offered path.series', (ps) => ps.length)).toBe(1);
       expect(await tab.$$eval('table tbody tr', (rs) => rs.length)).toBe(ENGINES.length);
+      // Issue 25: both frontier plots, one line per family, one point per target / factor.
+      const s = result.settings;
+      for (const id of ['frontier-unserved', 'frontier-above']) {
+        expect(
+          await tab.$$eval(`svg#${id} path.frontier-line`, (ps) =>
+            ps.map((p) => p.getAttribute('data-engine')),
+          ),
+          id,
+        ).toEqual(['hpa', 'gpuops']);
+        expect(await tab.$$eval(`svg#${id} circle.frontier-point`, (cs) => cs.length), id).toBe(
+          s.hpaTargets.length + s.headroomFactors.length,
+        );
+      }
+      // A verdict line per judged figure, each naming its target; a warning per engine that misses one.
+      const lines = await tab.$$eval('#verdicts li.verdict', (ls) => ls.map((l) => l.textContent ?? ''));
+      expect(lines).toHaveLength(result.verdicts.length);
+      for (const l of lines) expect(l).toMatch(/\(target [≥≤=] /);
+      const missed = [...new Set(result.verdicts.filter((v) => !v.ok).map((v) => v.engine))];
+      expect(await tab.$$eval('p.warning', (ps) => ps.map((p) => p.getAttribute('data-engine')))).toEqual(
+        missed,
+      );
+      expect(await tab.$$eval('svg#unserved path.series', (ps) => ps.length)).toBe(ENGINES.length - 1);
+      // No label of any chart is clipped: every text lies inside its svg's view box.
+      const outside = await tab.$$eval('svg text', (ts) =>
+        ts.flatMap((t) => {
+          const text = t as unknown as SvgText;
+          const svg = text.ownerSVGElement;
+          const vb = svg.viewBox.baseVal;
+          const b = text.getBBox();
+          return b.x < -0.5 ||
+            b.y < -0.5 ||
+            b.x + b.width > vb.width + 0.5 ||
+            b.y + b.height > vb.height + 0.5
+            ? [`${svg.id}: ${t.textContent}`]
+            : [];
+        }),
+      );
+      expect(outside).toEqual([]);
       expect(requests.filter((u) => !u.startsWith('file://'))).toEqual([]);
       const shot = path.join(dir, 'report.png');
       await tab.screenshot({ path: shot, fullPage: true });

@@ -2,7 +2,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
+import { formatAnalysis } from '../../replay/analysis-text.js';
 import { formatTable } from '../../replay/figures.js';
+import { formatVerdicts } from '../../replay/targets.js';
 import { renderReport } from '../../replay/report.js';
 import { ENGINES, runReplay, type Engine } from '../../replay/run-replay.js';
 import { DEFAULT_REPLAY_SETTINGS, type ReplaySettings } from '../../replay/sim-engine.js';
@@ -27,6 +29,9 @@ interface ReplayFlags {
   hpaTarget?: number;
   gpusPerNode: number;
   policy?: string;
+  headroomFactor: number;
+  hpaTargets: number[];
+  headroomFactors: number[];
 }
 
 function nonNegative(value: string): number {
@@ -61,6 +66,14 @@ function engineList(value: string): Engine[] {
   return names as Engine[];
 }
 
+function numberList(parse: (v: string) => number): (value: string) => number[] {
+  return (value) => {
+    const xs = value.split(',').map((v) => parse(v.trim()));
+    if (xs.length === 0) throw new InvalidArgumentError('expected a comma-separated list of numbers');
+    return xs;
+  };
+}
+
 function readPolicy(file: string): string {
   try {
     return readFileSync(file, 'utf8');
@@ -82,6 +95,9 @@ export function replaySettings(f: ReplayFlags): ReplaySettings {
     max: f.max,
     hpaTarget: f.hpaTarget ?? (f.min + f.max) / 2,
     gpusPerNode: f.gpusPerNode,
+    headroomFactor: f.headroomFactor,
+    hpaTargets: f.hpaTargets,
+    headroomFactors: f.headroomFactors,
     ...(f.policy === undefined ? {} : { policyText: readPolicy(f.policy) }),
   };
 }
@@ -140,6 +156,24 @@ export function register(program: Command): void {
     .option('--policy <file>', 'a Policy document to replay with (overrides the shipped defaults)')
     .option('--gpus-per-node <n>', 'GPUs per node of the simulated fleet', wholePositive, d.gpusPerNode)
     .option('--hpa-target <percent>', 'HPA target utilisation (default: the middle of min and max)', percent)
+    .option(
+      '--headroom-factor <beta>',
+      'patch mode: β of headroom sizing, fixed before the run',
+      nonNegative,
+      d.headroomFactor,
+    )
+    .option(
+      '--hpa-targets <list>',
+      'HPA targets of the frontier (percent, comma-separated)',
+      numberList(percent),
+      d.hpaTargets,
+    )
+    .option(
+      '--headroom-factors <list>',
+      'headroom factors of the frontier (comma-separated)',
+      numberList(nonNegative),
+      d.headroomFactors,
+    )
     .action(async (f: ReplayFlags) => {
       const settings = replaySettings(f);
       let text: string;
@@ -174,12 +208,26 @@ export function register(program: Command): void {
         const lines = result.engines.map((e) => JSON.stringify(e.figures)).join('\n') + '\n';
         const table = formatTable(result.engines.map((e) => e.figures));
         if (f.output !== 'table') process.stdout.write(lines);
-        if (f.output !== 'jsonl') process.stdout.write(table);
+        if (f.output !== 'jsonl') {
+          process.stdout.write(table);
+          process.stdout.write(
+            formatAnalysis(
+              result.analysis,
+              settings,
+              result.engines.map((e) => e.figures),
+            ),
+          );
+          process.stdout.write(`targets:\n${formatVerdicts(result.verdicts)}`);
+        }
         if (f.report) {
           const out = path.resolve(f.report);
           makeDirs(out);
           writeFileSync(path.join(out, 'index.html'), renderReport(result));
           writeFileSync(path.join(out, 'figures.jsonl'), lines);
+          writeFileSync(
+            path.join(out, 'analysis.json'),
+            JSON.stringify({ analysis: result.analysis, verdicts: result.verdicts }, null, 2) + '\n',
+          );
           err.write(`report: ${path.join(out, 'index.html')}\n`);
         }
         err.write(`replay took ${result.wallSeconds.toFixed(1)} s\n`);

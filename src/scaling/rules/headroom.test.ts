@@ -144,4 +144,30 @@ describe('headroom: one target up and down', () => {
     const pods = [0, 1].map((i) => pod(`resnet50-infer-7d9f-${i}`));
     expect(run({ ...at([50, 50]), pods, replicas: 2 }).to).toBe(3);
   });
+  it('names the limit it sits at, and holds on a recent peak', () => {
+    expect(run(at([90, 90, 90], 1, 3)).message).toBe(
+      'load 2.7 GPU(s) over 3 of 3 Ready pod(s) + 1×√2.7 headroom needs 6 replica(s) at max 80%, but replicas 3 are at maxReplicas 3',
+    );
+    expect(run(at([0, 0], 2)).message).toContain(', but replicas 2 are at minReplicas 2');
+    // A peak of 5 × 90 % 100 s ago: 5 → 2 would put it at 225 % > 80 %.
+    const p = hp(1, { scaleDown: { peakWindowSeconds: 600 } });
+    const peak = scalingRecord(secondsAgo(100), 'hold', 'WithinRange', 5, 5, 90);
+    expect(brief(run({ ...at([10, 10, 10, 10, 10]), recent: [peak] }, p))).toBe('hold RecentPeak 5');
+  });
+
+  it('a scale-up is held by the scale-up stabilisation window, not the scale-down one', () => {
+    const down = hp(1, { scaleDown: { stabilizationWindowSeconds: 300 } });
+    expect(brief(run(at([50, 50, 50]), down))).toBe('scale-up HeadroomShort 4');
+    const up = hp(1, { scaleUp: { stabilizationWindowSeconds: 300 } });
+    expect(brief(run(at([50, 50, 50]), up))).toBe('hold StabilizationWindow 3');
+  });
+
+  it('a scale-down says why the window let it go', () => {
+    const p = hp(1, { scaleDown: { stabilizationWindowSeconds: 300 } });
+    const opens = scalingRecord(secondsAgo(300), 'hold', 'WithinRange', 5, 5, 10);
+    const v = run({ ...at([10, 10, 10, 10, 10]), recent: [opens] }, p);
+    expect(v.message).toBe(
+      'load 0.5 GPU(s) over 5 of 5 Ready pod(s) + 1×√0.5 headroom needs 2 replica(s) at max 80%; scaling 5 → 2',
+    );
+  });
 });

@@ -19,12 +19,21 @@ export function headroomTarget(f: Facts): number {
     f.max,
     f.minReplicas,
     f.maxReplicas,
+    f.input.poolLoadGpus,
   );
 }
 
 /** The replicas the load and headroom need before `minReplicas..maxReplicas`. */
 function unbounded(f: Facts): number {
-  return headroomReplicas(sampledLoadGpus(f), f.scaling.headroomFactor, f.gpus, f.max, 0, Infinity);
+  return headroomReplicas(
+    sampledLoadGpus(f),
+    f.scaling.headroomFactor,
+    f.gpus,
+    f.max,
+    0,
+    Infinity,
+    f.input.poolLoadGpus,
+  );
 }
 
 /**
@@ -33,7 +42,12 @@ function unbounded(f: Facts): number {
  */
 export function headroomText(f: Facts): string {
   const l = sampledLoadGpus(f);
-  return `load ${round1(l)} GPU(s) ${f.over} + ${f.scaling.headroomFactor}×√${round1(l)} headroom needs ${unbounded(f)} replica(s) at max ${f.max}%`;
+  const pool = f.input.poolLoadGpus ?? l;
+  const spare =
+    pool > l
+      ? `its ${round1(l)}/${round1(pool)} share of pool ${f.pool}'s ${f.scaling.headroomFactor}×√${round1(pool)} headroom`
+      : `${f.scaling.headroomFactor}×√${round1(l)} headroom`;
+  return `load ${round1(l)} GPU(s) ${f.over} + ${spare} needs ${unbounded(f)} replica(s) at max ${f.max}%`;
 }
 
 /**

@@ -1,0 +1,78 @@
+/**
+ * The analysis beside a replay's engines (pure): both frontiers, gpuops's lead over the HPA at
+ * equal unserved load, the headroom factor chosen on the first half, and the model's figures at
+ * the simulated engines' own parameters (so the model can be checked against the real controller).
+ */
+import type { Policy } from '../definitions/types.js';
+import type { EngineFigures } from './figures.js';
+import {
+  chooseOnFirstHalf,
+  frontierGap,
+  frontiers,
+  gpuopsPoint,
+  hpaPoint,
+  type FrontierGap,
+  type FrontierOptions,
+  type Frontiers,
+} from './frontier.js';
+import type { ModelSettings } from './model-engine.js';
+import { patchPolicy, type PolicySettings } from './replay-policy.js';
+import type { Trace } from './trace.js';
+
+/** The one-service limits β is chosen under (the issue's targets, percent). */
+export const ONE_SERVICE_LIMITS = { aboveMaxPercent: 2, unservedPercent: 0.5 } as const;
+
+/** What {@link analyse} finds. */
+export interface ReplayAnalysis {
+  frontiers: Frontiers;
+  gap: FrontierGap;
+  /** β chosen on the first half, and its figures on each half and the whole (model). */
+  chosen: ReturnType<typeof chooseOnFirstHalf>;
+  /** The model at the HPA target and β the simulated engines ran with. */
+  model: { hpa: EngineFigures; gpuops: EngineFigures };
+}
+
+/** Settings {@link analyse} reads. */
+export interface AnalysisSettings extends PolicySettings {
+  startupSeconds: number;
+  sampleDelaySeconds: number;
+  passIntervalSeconds: number;
+  min: number;
+  max: number;
+  hpaTargets: number[];
+  headroomFactors: number[];
+}
+
+/** Runs the model for every frontier point, the first-half choice and the simulated engines' parameters. */
+export function analyse(
+  trace: Trace,
+  s: AnalysisSettings,
+  base: Policy,
+  maxReplicas: number,
+): ReplayAnalysis {
+  const settings: ModelSettings = {
+    startupSeconds: s.startupSeconds,
+    sampleDelaySeconds: s.sampleDelaySeconds,
+    passIntervalSeconds: s.passIntervalSeconds,
+    min: s.min,
+    max: s.max,
+    maxReplicas,
+  };
+  const o: FrontierOptions = {
+    hpaTargets: s.hpaTargets,
+    headroomFactors: s.headroomFactors,
+    policyFor: (beta) => patchPolicy(base, s, beta),
+    settings,
+  };
+  const f = frontiers(trace, o);
+  const at = <T extends { parameter: number }>(pts: T[], p: number) => pts.find((x) => x.parameter === p);
+  return {
+    frontiers: f,
+    gap: frontierGap(f),
+    chosen: chooseOnFirstHalf(trace, o, ONE_SERVICE_LIMITS),
+    model: {
+      hpa: (at(f.hpa, s.hpaTarget) ?? hpaPoint(trace, s.hpaTarget, settings)).figures,
+      gpuops: (at(f.gpuops, s.headroomFactor) ?? gpuopsPoint(trace, s.headroomFactor, o)).figures,
+    },
+  };
+}

@@ -1,0 +1,167 @@
+/**
+ * The frontiers of a replay (pure): the HPA at several targets and gpuops at several headroom
+ * factors, each over the whole trace with the fast model (`model-engine.ts`), so that "ahead of
+ * the HPA" is judged against the HPA at its best, not at one target; and the headroom factor
+ * chosen honestly, on the first half of the trace, with both halves and the whole reported.
+ */
+import type { Policy } from '../definitions/types.js';
+import { computeFigures, type EngineFigures } from './figures.js';
+import { runModel, type ModelSettings } from './model-engine.js';
+import { sliceTrace, type Trace } from './trace.js';
+
+/** One point of a frontier: the engine's parameter (HPA target %, or β) and its figures. */
+export interface FrontierPoint {
+  parameter: number;
+  figures: EngineFigures;
+}
+
+/** Both frontiers, sorted by parameter. */
+export interface Frontiers {
+  hpa: FrontierPoint[];
+  gpuops: FrontierPoint[];
+}
+
+/** What the frontiers are run with: targets (percent), factors, and gpuops's policy for a β. */
+export interface FrontierOptions {
+  hpaTargets: readonly number[];
+  headroomFactors: readonly number[];
+  policyFor: (beta: number) => Policy;
+  settings: ModelSettings;
+}
+
+/** The figures of the model of the HPA at `target` (percent) over `trace`. */
+export function hpaPoint(trace: Trace, target: number, s: ModelSettings): FrontierPoint {
+  const points = runModel(trace, { kind: 'hpa', target }, s);
+  const figures = computeFigures(trace, points, {
+    engine: `hpa@${target}`,
+    max: s.max,
+    flapWindowSeconds: 300,
+  });
+  return { parameter: target, figures };
+}
+
+/** The figures of the model of gpuops at headroom factor `beta` over `trace`. */
+export function gpuopsPoint(trace: Trace, beta: number, o: FrontierOptions): FrontierPoint {
+  const points = runModel(trace, { kind: 'gpuops', policy: o.policyFor(beta) }, o.settings);
+  const figures = computeFigures(trace, points, {
+    engine: `gpuops@β${beta}`,
+    max: o.settings.max,
+    flapWindowSeconds: 300,
+  });
+  return { parameter: beta, figures };
+}
+
+/** Both frontiers over `trace`. */
+export function frontiers(trace: Trace, o: FrontierOptions): Frontiers {
+  return {
+    hpa: [...o.hpaTargets].sort((a, b) => a - b).map((t) => hpaPoint(trace, t, o.settings)),
+    gpuops: [...o.headroomFactors].sort((a, b) => a - b).map((b) => gpuopsPoint(trace, b, o)),
+  };
+}
+
+/**
+ * The HPA frontier's utilisation at `unserved` percent: linear between the two HPA points whose
+ * unserved load brackets it (the frontier taken as its upper envelope: a point below another with
+ * no more unserved load is left out). Below the HPA's lowest unserved load no target got there:
+ * the answer is the utilisation of that lowest point, the most the HPA could give at less
+ * unserved load (`bound: true`; generous to the HPA, as lowering its target lowers both). Null
+ * above the HPA's highest unserved load (nothing bounds it there) or without points.
+ */
+export function hpaUtilizationAt(
+  hpa: readonly FrontierPoint[],
+  unserved: number,
+): { utilization: number; bound: boolean } | null {
+  const pts = [...hpa]
+    .map((p) => ({ x: p.figures.unservedPercent, y: p.figures.utilizationPercent }))
+    .sort((a, b) => a.x - b.x || b.y - a.y);
+  const envelope: { x: number; y: number }[] = [];
+  for (const p of pts) if (envelope.length === 0 || p.y > envelope[envelope.length - 1]!.y) envelope.push(p);
+  if (envelope.length === 0 || unserved > envelope[envelope.length - 1]!.x) return null;
+  if (unserved < envelope[0]!.x) return { utilization: envelope[0]!.y, bound: true };
+  for (let i = 0; i + 1 < envelope.length; i++) {
+    const a = envelope[i]!;
+    const b = envelope[i + 1]!;
+    if (unserved <= b.x)
+      return { utilization: a.y + ((b.y - a.y) * (unserved - a.x)) / (b.x - a.x), bound: false };
+  }
+  return { utilization: envelope[envelope.length - 1]!.y, bound: false };
+}
+
+/** How far gpuops's frontier lies above the HPA's at equal unserved load. */
+export interface FrontierGap {
+  /** The smallest lead (utilisation points) over the compared gpuops points; null: none compared. */
+  minLead: number | null;
+  /** Each gpuops point in the range with an HPA value to compare: β, unserved %, both utilisations. */
+  compared: { beta: number; unserved: number; gpuops: number; hpa: number; lead: number; bound: boolean }[];
+}
+
+/**
+ * gpuops's lead over the HPA at equal unserved load, over the gpuops points whose unserved load is
+ * within `lo..hi` percent (both ends included; the issue's range is 0.05–0.5 %) and not above the
+ * HPA frontier's highest unserved load (see {@link hpaUtilizationAt}).
+ */
+export function frontierGap(f: Frontiers, lo = 0.05, hi = 0.5): FrontierGap {
+  const compared: FrontierGap['compared'] = [];
+  for (const p of f.gpuops) {
+    const x = p.figures.unservedPercent;
+    if (x < lo || x > hi) continue;
+    const at = hpaUtilizationAt(f.hpa, x);
+    if (at === null) continue;
+    const hpa = Math.round(at.utilization * 100) / 100;
+    const lead = Math.round((p.figures.utilizationPercent - hpa) * 100) / 100;
+    compared.push({
+      beta: p.parameter,
+      unserved: x,
+      gpuops: p.figures.utilizationPercent,
+      hpa,
+      lead,
+      bound: at.bound,
+    });
+  }
+  return { minLead: compared.length ? Math.min(...compared.map((c) => c.lead)) : null, compared };
+}
+
+/** The one-service limits a headroom factor is chosen under (percent). */
+export interface Limits {
+  aboveMaxPercent: number;
+  unservedPercent: number;
+}
+
+/**
+ * The honest choice of β: the factor of the highest utilisation on the FIRST half of the trace
+ * within the limits (fewest flaps, then the larger β, on a tie), reported on the second half and
+ * the whole; when no factor keeps the limits, the largest (the most cautious).
+ * @throws Error when `factors` is empty
+ */
+export function chooseOnFirstHalf(
+  trace: Trace,
+  o: FrontierOptions,
+  limits: Limits,
+): { beta: number; firstHalf: EngineFigures; secondHalf: EngineFigures; whole: EngineFigures } {
+  if (o.headroomFactors.length === 0) throw new Error('chooseOnFirstHalf: no headroom factors');
+  const t0 = trace.instants[0]!.t;
+  const span = trace.instants[trace.instants.length - 1]!.t - t0;
+  const half = Math.max(1, Math.floor(span / 2));
+  const first = sliceTrace(trace, 0, half);
+  const second = sliceTrace(trace, half, Infinity);
+  const tried = o.headroomFactors.map((b) => gpuopsPoint(first, b, o));
+  const within = tried.filter(
+    (p) =>
+      p.figures.aboveMaxPercent <= limits.aboveMaxPercent &&
+      p.figures.unservedPercent <= limits.unservedPercent,
+  );
+  const best = within.length
+    ? within.sort(
+        (a, b) =>
+          b.figures.utilizationPercent - a.figures.utilizationPercent ||
+          a.figures.flaps - b.figures.flaps ||
+          b.parameter - a.parameter,
+      )[0]!
+    : tried.sort((a, b) => b.parameter - a.parameter)[0]!;
+  return {
+    beta: best.parameter,
+    firstHalf: best.figures,
+    secondHalf: gpuopsPoint(second, best.parameter, o).figures,
+    whole: gpuopsPoint(trace, best.parameter, o).figures,
+  };
+}

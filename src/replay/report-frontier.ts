@@ -1,0 +1,101 @@
+/**
+ * The report's frontier plots and verdict lines (pure: figures in, HTML out). A frontier plot
+ * draws each family (the HPA at its targets, gpuops at its headroom factors) as a line through
+ * its points, utilisation against unserved load or against pod-time above max, on axes fitted to
+ * the points (each axis from a little below its lowest to a little above its highest value), with
+ * each point labelled by its parameter on the side away from the other family.
+ */
+import type { Frontiers, FrontierPoint } from './frontier.js';
+import type { TargetVerdict } from './targets.js';
+
+const W = 470;
+const H = 300;
+const PAD = { left: 48, right: 16, top: 16, bottom: 36 };
+const COLORS = { hpa: '#d95f02', gpuops: '#1b9e77' } as const;
+
+function esc(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** A range that holds every value with 8 % room on each side (a single value gets ±1). */
+function fit(values: readonly number[]): [number, number] {
+  const lo = Math.min(...values);
+  const hi = Math.max(...values);
+  const room = hi > lo ? (hi - lo) * 0.08 : 1;
+  return [Math.max(0, lo - room), hi + room];
+}
+
+function ticks(lo: number, hi: number): number[] {
+  const step = (hi - lo) / 4;
+  return [0, 1, 2, 3, 4].map((i) => lo + step * i);
+}
+
+function label(v: number): string {
+  return Math.abs(v) >= 10 ? v.toFixed(0) : Math.abs(v) >= 1 ? v.toFixed(1) : v.toFixed(2);
+}
+
+/**
+ * One frontier plot: `<svg id="{id}" class="frontier">` with one `<path class="frontier-line"
+ * data-engine="hpa|gpuops">` and one `<circle class="frontier-point">` per point.
+ */
+export function frontierSvg(
+  id: string,
+  f: Frontiers,
+  x: (p: FrontierPoint) => number,
+  xLabel: string,
+): string {
+  const all = [...f.hpa, ...f.gpuops];
+  if (all.length === 0) return `<p id="${id}">no frontier points</p>`;
+  const [x0, x1] = fit(all.map(x));
+  const [y0, y1] = fit(all.map((p) => p.figures.utilizationPercent));
+  const sx = (v: number) => PAD.left + ((v - x0) / (x1 - x0)) * (W - PAD.left - PAD.right);
+  const sy = (v: number) => H - PAD.bottom - ((v - y0) / (y1 - y0)) * (H - PAD.top - PAD.bottom);
+  let body = '';
+  for (const v of ticks(y0, y1))
+    body += `<line class="grid" x1="${PAD.left}" x2="${W - PAD.right}" y1="${sy(v).toFixed(1)}" y2="${sy(v).toFixed(1)}"/><text x="${PAD.left - 4}" y="${(sy(v) + 4).toFixed(1)}" text-anchor="end">${label(v)}</text>`;
+  for (const v of ticks(x0, x1))
+    body += `<text x="${sx(v).toFixed(1)}" y="${H - PAD.bottom + 14}" text-anchor="middle">${label(v)}</text>`;
+  body += `<text x="${(PAD.left + W - PAD.right) / 2}" y="${H - 6}" text-anchor="middle" class="unit">${esc(xLabel)}</text>`;
+  body += `<text x="4" y="11" class="unit">utilisation of allocated GPUs (%)</text>`;
+  for (const family of ['hpa', 'gpuops'] as const) {
+    const pts = [...f[family]].sort((a, b) => x(a) - x(b));
+    const d = pts
+      .map((p, i) => `${i ? 'L' : 'M'}${sx(x(p)).toFixed(1)},${sy(p.figures.utilizationPercent).toFixed(1)}`)
+      .join('');
+    body += `<path class="frontier-line" data-engine="${family}" stroke="${COLORS[family]}" d="${d}"/>`;
+    for (const p of pts) {
+      const cx = sx(x(p));
+      const cy = sy(p.figures.utilizationPercent);
+      const name = family === 'hpa' ? `${p.parameter} %` : `β ${p.parameter}`;
+      // HPA labels below-right, gpuops above-left: the two families sit apart, so do their labels.
+      const [dx, dy, anchor] = family === 'hpa' ? [5, 13, 'start'] : [-5, -6, 'end'];
+      const tx = Math.min(W - PAD.right, Math.max(PAD.left, cx + dx));
+      body += `<circle class="frontier-point" data-engine="${family}" cx="${cx.toFixed(1)}" cy="${cy.toFixed(1)}" r="3" fill="${COLORS[family]}"><title>${esc(p.figures.engine)}: ${p.figures.utilizationPercent} %, ${x(p)}</title></circle>`;
+      body += `<text class="point-label" x="${tx.toFixed(1)}" y="${(cy + dy).toFixed(1)}" text-anchor="${anchor}">${esc(name)}</text>`;
+    }
+  }
+  return `<svg id="${id}" class="frontier" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img">${body}</svg>`;
+}
+
+/** The verdict list: `<ul id="verdicts">` with one `<li class="verdict ok|miss">` per verdict. */
+export function verdictList(vs: readonly TargetVerdict[]): string {
+  const items = vs
+    .map(
+      (v) =>
+        `<li class="verdict ${v.ok ? 'ok' : 'miss'}" data-engine="${esc(v.engine)}">${v.ok ? '✓' : '✗ MISSED:'} ${esc(v.engine)} ${esc(v.measure)} ${esc(v.figure)} (target ${esc(v.target)})</li>`,
+    )
+    .join('');
+  return `<ul id="verdicts">${items}</ul>`;
+}
+
+/** One warning per engine that misses a target: `<p class="warning" data-engine>`. */
+export function warnings(vs: readonly TargetVerdict[]): string {
+  const missed = new Map<string, TargetVerdict[]>();
+  for (const v of vs) if (!v.ok) missed.set(v.engine, [...(missed.get(v.engine) ?? []), v]);
+  return [...missed]
+    .map(
+      ([engine, list]) =>
+        `<p class="warning" data-engine="${esc(engine)}">⚠ ${esc(engine)} breaks ${list.length} target(s): ${list.map((v) => `${esc(v.measure)} ${esc(v.figure)} (target ${esc(v.target)})`).join('; ')}</p>`,
+    )
+    .join('');
+}

@@ -1,12 +1,17 @@
-import type { Snapshot } from '../cluster/types.js';
+import type { NodeInfo, Snapshot } from '../cluster/types.js';
+import { gpuSharing } from '../cluster/snapshot.js';
 import { freeWholeGpus } from '../pools/capacity.js';
-import type { NodeCapacity } from './types.js';
+import { describeRequest, insufficient, replicasThatFit, specRequest, type PodRequest } from './fit.js';
+import type { NodeCapacity, ScalingInput } from './types.js';
 
 /**
- * Free whole GPUs of every GPU node in a snapshot (pure). Free = `allocatable` − GPUs requested by
- * ANY live pod bound to the node (managed or not; Pending-unbound, Succeeded and Failed pods hold
- * none), never below 0. A node that is not Ready, is cordoned or carries an unreachable/not-ready
- * taint (`schedulable: false`) offers 0: the scheduler would not place a pod there. Sorted by name.
+ * What every GPU node of a snapshot offers new pods (pure). Free GPUs = `allocatable` − GPUs
+ * requested by ANY live pod bound to the node (managed or not; Pending-unbound, Succeeded and
+ * Failed pods hold none), never below 0; free cpu, memory and pods = `status.allocatable` − what
+ * those pods request (`NodeInfo.requested`),  as kube-scheduler's NodeResourcesFit counts them (unbounded on a
+ * record that reports none of them, see `UNKNOWN_ROOM`). A
+ * node that is not Ready, is cordoned or carries an unreachable/not-ready taint (`schedulable:
+ * false`) offers 0 GPUs: the scheduler would not place a pod there. Sorted by name.
  * `schedulable` is the pools' one rule of "taints that mean no new pods" (`noNewPodsTaints`), so
  * a node the Cluster Autoscaler or Karpenter is removing is never an unused node to move.
  */
@@ -25,16 +30,69 @@ export function nodeCapacity(snapshot: Snapshot): NodeCapacity[] {
         node: n.name,
         pool: n.pool,
         gpuProduct: n.gpuProduct,
+        allocatableGpus: gpuSharing(n)?.physicalGpus ?? n.gpuAllocatable,
         // Shared (time-sliced / MPS) GPUs count per physical GPU: the pools' one rule.
         freeGpus: offers ? freeWholeGpus(n, used) : 0,
+        free: reportsRoom(n)
+          ? {
+              cpuMillis: n.allocatable.cpuMillis - n.requested.cpuMillis,
+              memoryBytes: n.allocatable.memoryBytes - n.requested.memoryBytes,
+              pods: n.allocatable.pods - n.requested.pods,
+            }
+          : UNKNOWN_ROOM,
       };
     })
     .sort((a, b) => (a.node < b.node ? -1 : a.node > b.node ? 1 : 0));
 }
 
-/** Pods of `gpus` GPUs each that fit on these nodes (a pod never spans nodes). */
-export function podSlots(nodes: readonly NodeCapacity[], gpus: number): number {
+/**
+ * Room of a node whose record has no allocatable cpu, memory or pods at all: not a kubelet's
+ * Node (which always reports them) but a hand-made record or a snapshot stored before they were
+ * kept; only its GPUs limit it.
+ */
+const UNKNOWN_ROOM = { cpuMillis: Infinity, memoryBytes: Infinity, pods: Infinity };
+
+function reportsRoom(n: NodeInfo): boolean {
+  return n.allocatable.cpuMillis > 0 || n.allocatable.memoryBytes > 0 || n.allocatable.pods > 0;
+}
+
+/** Replicas of `request` that fit on these nodes, each wholly on one node (`replicasThatFit`). */
+export function podSlots(nodes: readonly NodeCapacity[], request: PodRequest): number {
   let slots = 0;
-  for (const n of nodes) slots += Math.floor(n.freeGpus / gpus);
+  for (const n of nodes) slots += replicasThatFit(n, request);
   return slots;
+}
+
+/** What one replica of the input's algorithm requests: `input.request`, else the spec's (`specRequest`). */
+export function replicaRequest(input: Pick<ScalingInput, 'algorithm' | 'request'>): PodRequest {
+  return input.request ?? specRequest(input.algorithm);
+}
+
+/**
+ * Replicas whose whole request still fits on the pool's nodes after the `outstanding` ones (in
+ * Git, not bound yet) take theirs; may be < 0. A replica the scheduler left `Unschedulable`
+ * (`Insufficient cpu`) is outstanding: where gpuops sees room for it, it waits for the scheduler;
+ * where there is none, nodes move in for it before any replica is added.
+ */
+export function poolRoom(
+  poolNodes: readonly NodeCapacity[],
+  request: PodRequest,
+  outstanding: number,
+): number {
+  return podSlots(poolNodes, request) - outstanding;
+}
+
+/**
+ * The nodes whose free GPUs would take a replica but whose cpu, memory or pod slots would not, in
+ * the scheduler's words: ` (each 1 GPU, 4 cpu, 16Gi; gpu-s1: Insufficient cpu)`, the first three by name and "… and N
+ * more"; `''` when no node is short of anything but GPUs (the message then needs no note).
+ */
+export function notGpuBoundNote(nodes: readonly NodeCapacity[], request: PodRequest): string {
+  const short = nodes
+    .filter((n) => n.freeGpus >= request.gpus && replicasThatFit(n, request) === 0)
+    .map((n) => `${n.node}: ${insufficient(n, request).join(', ')}`)
+    .sort();
+  if (short.length === 0) return '';
+  const more = short.length > 3 ? `; … and ${short.length - 3} more` : '';
+  return ` (each ${describeRequest(request)}; ${short.slice(0, 3).join('; ')}${more})`;
 }

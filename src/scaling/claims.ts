@@ -1,26 +1,32 @@
 /**
- * What a decision takes from the shared view of capacity (pure): the GPUs its replicas not bound
- * to a node yet will take, per node, so that `decideAll` deducts them before the next algorithm
- * is decided and two algorithms never count on the same free GPUs.
+ * What a decision takes from the shared view of capacity (pure): the GPUs, cpu, memory and pod
+ * slots its replicas not bound to a node yet will take, per node, so that `decideAll` deducts them
+ * before the next algorithm is decided and two algorithms never count on the same free room.
  */
+import { replicaRequest } from './capacity.js';
 import { countedPods } from './counted-pods.js';
+import { replicasThatFit, takeRoom, type PodRequest } from './fit.js';
 import type { NodeCapacity, ScalingDecision, ScalingInput } from './types.js';
 
-/** GPUs claimed on one node (whole GPUs). */
+/** Replicas claimed on one node: how many, of what request, and the GPUs they hold in all. */
 export interface Claim {
   node: string;
+  /** Whole GPUs (`pods × request.gpus`). */
   gpus: number;
+  pods: number;
+  request: PodRequest;
 }
 
 /**
  * The claims of `decision` for `input`: the replicas in Git not bound to a node yet plus the ones
- * it adds (`to − from`, never less than 0: a scale-down frees GPUs only once its pods are gone),
- * each of `resources.gpus` GPUs, placed on the pool's nodes and the unused nodes it moves in
- * (`decision.nodes`) as the default scheduler scores nodes (LeastAllocated): most free node first,
- * ties by name, never on a node short of a pod's GPUs. Pods that fit nowhere claim nothing.
+ * it adds (`to − from`, never less than 0: a scale-down frees room only once its pods are gone),
+ * each of the replica's request (`replicaRequest`), placed on the pool's nodes and the unused
+ * nodes it moves in (`decision.nodes`) as the default scheduler scores nodes (LeastAllocated):
+ * most free GPUs first, ties by name, never on a node where the whole request does not fit
+ * (`replicasThatFit`). Pods that fit nowhere claim nothing.
  */
 export function claimsOf(input: ScalingInput, decision: ScalingDecision): Claim[] {
-  const gpus = Math.max(1, input.algorithm.spec.resources.gpus);
+  const request = replicaRequest(input);
   const from = decision.replicas.from;
   const bound = countedPods(input.pods, from, input.currentReplicaSet ?? null).filter(
     (p) => p.nodeName !== null,
@@ -28,25 +34,33 @@ export function claimsOf(input: ScalingInput, decision: ScalingDecision): Claim[
   const outstanding = Math.max(0, from - bound);
   const moved = input.unusedNodes.filter((n) => decision.nodes.includes(n.node));
   const added = Math.max(0, decision.replicas.to - from);
-  return place([...input.poolNodes, ...moved], gpus, added + outstanding);
+  return place([...input.poolNodes, ...moved], request, added + outstanding);
 }
 
-/** Predicted placement of `count` pods of `gpus` GPUs: most free node first, ties by name. */
-export function place(nodes: readonly NodeCapacity[], gpus: number, count: number): Claim[] {
+/** Predicted placement of `count` replicas of `request`: most free GPUs first, ties by name. */
+export function place(nodes: readonly NodeCapacity[], request: PodRequest, count: number): Claim[] {
+  const rooms = new Map(nodes.map((n) => [n.node, n as NodeCapacity]));
   const taken = new Map<string, number>();
   for (let i = 0; i < count; i++) {
-    let best: string | null = null;
-    let bestFree = -1;
-    for (const n of nodes) {
-      const f = n.freeGpus - (taken.get(n.node) ?? 0);
-      if (f < gpus) continue;
-      if (f > bestFree || (f === bestFree && best !== null && n.node < best)) {
-        best = n.node;
-        bestFree = f;
+    let best: NodeCapacity | null = null;
+    for (const n of rooms.values()) {
+      if (replicasThatFit(n, request) < 1) continue;
+      if (
+        best === null ||
+        n.freeGpus > best.freeGpus ||
+        (n.freeGpus === best.freeGpus && n.node < best.node)
+      ) {
+        best = n;
       }
     }
     if (best === null) break;
-    taken.set(best, (taken.get(best) ?? 0) + gpus);
+    rooms.set(best.node, takeRoom(best, request, 1));
+    taken.set(best.node, (taken.get(best.node) ?? 0) + 1);
   }
-  return [...taken].map(([node, g]) => ({ node, gpus: g }));
+  return [...taken].map(([node, pods]) => ({ node, gpus: pods * request.gpus, pods, request }));
+}
+
+/** The room left on `node` once `claim` is taken (a new object; `node` is not changed). */
+export function afterClaim(node: NodeCapacity, claim: Claim): NodeCapacity {
+  return takeRoom(node, claim.request, claim.pods);
 }

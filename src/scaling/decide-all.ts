@@ -1,5 +1,5 @@
 import type { Pool, Policy } from '../definitions/types.js';
-import { claimsOf } from './claims.js';
+import { afterClaim, claimsOf } from './claims.js';
 import { decide } from './decide.js';
 import { sampledLoadGpus } from './rules/headroom.js';
 import { scalingFacts } from './rules/facts.js';
@@ -7,7 +7,8 @@ import type { NodeCapacity, ScalingDecision, ScalingInput } from './types.js';
 
 /**
  * Decides for many algorithms in one pass against one shared view of capacity (pure): sorted by
- * name, each decision's new and not-yet-bound pods take their GPUs (`claimsOf`) and relabelled
+ * name, each decision's new and not-yet-bound pods take their GPUs, cpu, memory and pod slots
+ * (`claimsOf`) and relabelled
  * nodes join the pool before the next algorithm is decided, so two algorithms never claim the same
  * GPUs or the same unused node. `capacity` is every GPU node (see `nodeCapacity`); the inputs'
  * `poolNodes`/`unusedNodes` are filled from it. The caller's `capacity` is not changed.
@@ -56,7 +57,7 @@ export function decideAll(
     }
     for (const c of claims) {
       const n = ledger.get(c.node)!;
-      n.freeGpus = Math.max(0, n.freeGpus - c.gpus);
+      Object.assign(n, afterClaim(n, c));
     }
     out.push(decision);
   }

@@ -1,4 +1,5 @@
 import type { PodInfo } from '../cluster/types.js';
+import type { NodeRoom, PodRequest } from './fit.js';
 import type { Pool, ResolvedAlgorithm } from '../definitions/types.js';
 import type { DecisionRecord } from '../store/types.js';
 
@@ -128,12 +129,17 @@ export interface Attribution {
   flags: AttributionFlag[];
 }
 
-/** Free whole GPUs on one node that can take new pods (Ready, schedulable). */
-export interface NodeCapacity {
+/**
+ * What one GPU node offers new pods (Ready, schedulable): free whole GPUs, and the cpu, memory and
+ * pod slots left, so a replica is placed only where its whole request fits (`replicasThatFit`).
+ */
+export interface NodeCapacity extends NodeRoom {
   node: string;
   pool: Pool | null;
   gpuProduct: string | null;
-  /** Allocatable minus requested by ANY live pod bound there (GPUs, ≥ 0). */
+  /** Whole GPUs the node has in all (allocatable; physical GPUs when shared): its size, for picking the smallest that fits. */
+  allocatableGpus: number;
+  /** Allocatable minus requested by ANY live pod bound there (GPUs, ≥ 0); 0 when the node takes no new pods. */
   freeGpus: number;
 }
 
@@ -184,6 +190,11 @@ export interface ScalingInput {
    * of its pool, its own included (`decideAll` fills it); absent: its own load alone.
    */
   poolLoadGpus?: number;
+  /**
+   * What one replica asks of its node (the effective requests of the Deployment's pod template in
+   * Git); absent: the spec's `resources` (`specRequest` of `fit.ts`).
+   */
+  request?: PodRequest;
 }
 
 /** A recorded decision, as the store keeps it (cooldowns and stabilisation read it back). */

@@ -306,7 +306,7 @@ row(
   {
     ...B([95, 95, 95]),
     poolNodes: [node('lt-1', 'long-task', 0)],
-    unusedNodes: [{ node: 'u', pool: 'unused', gpuProduct: null, freeGpus: 2 }],
+    unusedNodes: [node('u', 'unused', 2, null)],
   },
   'resnet50-infer: utilisation 95% over 3 of 3 Ready pod(s) > max 80%; pool long-task has no room for a pod of 1 GPU(s), moving unused node(s) u (2 free GPU) into it, then scaling 3 → 4',
 );

@@ -94,7 +94,14 @@ describe('nodeCapacity', () => {
 
   it('keeps pool and GPU product', () => {
     expect(nodeCapacity(snap([gpuNode('n', { pool: 'unused', gpuProduct: null })]))).toEqual([
-      { node: 'n', pool: 'unused', gpuProduct: null, freeGpus: 8 },
+      {
+        node: 'n',
+        pool: 'unused',
+        gpuProduct: null,
+        allocatableGpus: 8,
+        freeGpus: 8,
+        free: { cpuMillis: 96_000, memoryBytes: 1000 * 2 ** 30, pods: 110 },
+      },
     ]);
   });
 });
@@ -108,7 +115,7 @@ describe('podSlots: a pod never spans nodes', () => {
     expect(
       podSlots(
         free.map((f, i) => node(`n${i}`, 'long-task', f)),
-        gpus,
+        { gpus, cpuMillis: 0, memoryBytes: 0 },
       ),
     ).toBe(want);
   });

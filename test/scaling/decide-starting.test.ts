@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { decide } from '../../src/scaling/decide.js';
 import type { ScalingInput } from '../../src/scaling/types.js';
-import { algorithm, baseInput, pod, policyNoWindows } from './support.js';
+import { algorithm, baseInput, node, pod, policyNoWindows } from './support.js';
 
 const NOW = new Date('2026-11-30T12:00:00Z');
 
@@ -27,7 +27,7 @@ function withStarting(
     algorithm: algorithm({ maxReplicas: 20 }),
     pods,
     replicas: pods.length + notCreated,
-    poolNodes: [{ node: 'lt-1', pool: 'long-task', gpuProduct: 'NVIDIA-A100-SXM4-80GB', freeGpus: 8 }],
+    poolNodes: [node('lt-1', 'long-task', 8)],
     ...extra,
   };
 }

@@ -91,13 +91,28 @@ export function sample(podName: string, utilization: number, at = '2025-06-01T12
   return { namespace: 'algorithms', pod: podName, utilization, at, gpus: [`GPU-${podName}`] };
 }
 
+/** Room a node builder gives unless told: 96 cores, 1000Gi and 110 pod slots free (GPUs are the limit). */
+export const PLENTY = { cpuMillis: 96_000, memoryBytes: 1000 * 2 ** 30, pods: 110 };
+
+/**
+ * A node's capacity for scaling tests: `freeGpus` free of `allocatableGpus` (default: all of them
+ * free), `free` cpu/memory/pods (default {@link PLENTY}).
+ */
 export function node(
   name: string,
   pool: NodeCapacity['pool'],
   freeGpus: number,
-  gpuProduct = 'NVIDIA-A100-SXM4-80GB',
+  gpuProduct: string | null = 'NVIDIA-A100-SXM4-80GB',
+  o: { allocatableGpus?: number; free?: Partial<NodeCapacity['free']> } = {},
 ): NodeCapacity {
-  return { node: name, pool, gpuProduct, freeGpus };
+  return {
+    node: name,
+    pool,
+    gpuProduct,
+    allocatableGpus: o.allocatableGpus ?? freeGpus,
+    freeGpus,
+    free: { ...PLENTY, ...o.free },
+  };
 }
 
 /** Three Ready pods at `utils`, three replicas in Git, two free GPUs in pool long-task. */

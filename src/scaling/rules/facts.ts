@@ -6,7 +6,8 @@
  * hold) or null (not its case).
  */
 import type { Pool, Policy } from '../../definitions/types.js';
-import { podSlots } from '../capacity.js';
+import { poolRoom, replicaRequest } from '../capacity.js';
+import type { PodRequest } from '../fit.js';
 import { countedPods } from '../counted-pods.js';
 import { judgedOver } from '../judged-over.js';
 import type { RecommendationBounds } from '../history.js';
@@ -32,6 +33,8 @@ export interface Facts {
   step: number;
   /** GPUs per pod (≥ 1). */
   gpus: number;
+  /** What one replica asks of its node (GPUs, cpu, memory: `replicaRequest`). */
+  request: PodRequest;
   nowMs: number;
   bounds: RecommendationBounds;
   /** Its recorded scaling decisions (kind `scaling`, subject this algorithm). */
@@ -51,7 +54,7 @@ export interface Facts {
   over: string;
   /** Replicas in Git not bound to a node yet: they take free GPUs first. */
   outstanding: number;
-  /** Pods of `gpus` GPUs that still fit on the pool's nodes after the outstanding ones (may be < 0). */
+  /** Replicas whose whole request still fits on the pool's nodes after the outstanding ones (`poolRoom`; may be < 0). */
   poolSlots: number;
   /** " (series dropped: …)" or "". */
   droppedNote: string;
@@ -84,7 +87,8 @@ export function scalingFacts(input: ScalingInput, policy: Policy, now: Date): Fa
   const { min, max } = alg.scaling.utilization;
   const { minReplicas, maxReplicas } = alg.scaling;
   const step = Math.max(1, s.step);
-  const gpus = Math.max(1, alg.spec.resources.gpus);
+  const request = replicaRequest(input);
+  const gpus = request.gpus;
   const from = input.replicas;
   const counted = countedPods(input.pods, from, input.currentReplicaSet ?? null);
   const ready = counted.filter((p) => p.ready);
@@ -105,6 +109,7 @@ export function scalingFacts(input: ScalingInput, policy: Policy, now: Date): Fa
     maxReplicas,
     step,
     gpus,
+    request,
     nowMs: now.getTime(),
     bounds: {
       min,
@@ -127,7 +132,7 @@ export function scalingFacts(input: ScalingInput, policy: Policy, now: Date): Fa
     u: utilization === null ? 'n/a' : `${round1(utilization)}%`,
     over: judgedOver(sampled.length, ready.length),
     outstanding,
-    poolSlots: podSlots(input.poolNodes, gpus) - outstanding,
+    poolSlots: poolRoom(input.poolNodes, request, outstanding),
     droppedNote: input.dropped ? ` (series dropped: ${input.dropped})` : '',
   };
 }

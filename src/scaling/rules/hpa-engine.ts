@@ -29,7 +29,7 @@ export function hpaEngine(f: Facts): Verdict | null {
     ? `${pending} pod(s) Pending for lack of GPUs`
     : `the HPA sits at its maximum of ${hpaMax} replicas with utilisation ${f.u} > max ${f.max}%`;
   const need = pending || f.step;
-  if (podSlots(f.input.poolNodes, f.gpus) >= need) {
+  if (podSlots(f.input.poolNodes, f.request) >= need) {
     return hold(
       f,
       'HPAOwnsReplicas',

@@ -79,7 +79,7 @@ describe('relabel: unused nodes move in until the pods fit', () => {
   it.each<[string, ScalingInput, RelabelAsk, string]>([
     [
       'Moved',
-      full([node('u', 'unused', 2), { node: 'v', pool: 'unused', gpuProduct: null, freeGpus: 1 }]),
+      full([node('u', 'unused', 2), node('v', 'unused', 1, null)]),
       ask(3),
       'why; pool long-task has no room for a pod of 1 GPU(s), moving unused node(s) u, v (2 free NVIDIA-A100-SXM4-80GB, 1 free GPU) into it, then scaling 3 → 6',
     ],

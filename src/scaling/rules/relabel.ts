@@ -1,3 +1,5 @@
+import { notGpuBoundNote } from '../capacity.js';
+import { replicasThatFit } from '../fit.js';
 import type { NodeCapacity } from '../types.js';
 import { hold, type Facts, type Verdict } from './facts.js';
 
@@ -24,7 +26,7 @@ export interface RelabelAsk {
  * `hold NoCapacity`.
  */
 export function relabel(f: Facts, ask: RelabelAsk): Verdict {
-  const { input, gpus } = f;
+  const { input, gpus, request } = f;
   if ((ask.requireSamples ?? true) && !f.complete) {
     return hold(
       f,
@@ -35,13 +37,13 @@ export function relabel(f: Facts, ask: RelabelAsk): Verdict {
   const products = new Set(input.poolNodes.map((n) => n.gpuProduct).filter((p): p is string => p !== null));
   const rank = (n: NodeCapacity) => (n.gpuProduct !== null && products.has(n.gpuProduct) ? 0 : 1);
   const candidates = input.unusedNodes
-    .filter((n) => n.freeGpus >= gpus)
+    .filter((n) => replicasThatFit(n, request) >= 1)
     .sort((a, b) => rank(a) - rank(b) || (a.node < b.node ? -1 : a.node > b.node ? 1 : 0));
   if (candidates.length === 0) {
     return hold(
       f,
       'NoCapacity',
-      `${ask.why}; no node of pool ${f.pool} has ${gpus} free GPU(s) and no unused node does either (${input.unusedNodes.length} unused node(s))`,
+      `${ask.why}; no node of pool ${f.pool} has ${gpus} free GPU(s) and no unused node does either (${input.unusedNodes.length} unused node(s))${notGpuBoundNote([...input.poolNodes, ...input.unusedNodes], request)}`,
     );
   }
   const chosen: NodeCapacity[] = [];
@@ -49,7 +51,7 @@ export function relabel(f: Facts, ask: RelabelAsk): Verdict {
   for (const n of candidates) {
     if (got >= ask.need) break;
     chosen.push(n);
-    got += Math.floor(n.freeGpus / gpus);
+    got += replicasThatFit(n, request);
   }
   const to = f.from + ask.add(got);
   const names = chosen.map((n) => n.node);
@@ -58,7 +60,7 @@ export function relabel(f: Facts, ask: RelabelAsk): Verdict {
     to,
     reason: 'RelabelUnusedNode',
     message:
-      `${ask.why}; pool ${f.pool} has no room for a pod of ${gpus} GPU(s), moving unused node(s) ${names.join(', ')} ` +
+      `${ask.why}; pool ${f.pool} has no room for a pod of ${gpus} GPU(s)${notGpuBoundNote(input.poolNodes, request)}, moving unused node(s) ${names.join(', ')} ` +
       `(${chosen.map((n) => `${n.freeGpus} free ${n.gpuProduct ?? 'GPU'}`).join(', ')}) into it` +
       (to === f.from ? `; replicas stay at ${f.from}` : `, then scaling ${f.from} → ${to}`),
     nodes: names,

@@ -1,0 +1,94 @@
+/**
+ * Whether a replica fits on a node, as kube-scheduler's `NodeResourcesFit` filter and its pod
+ * count judge it (pure): every resource the pod requests must fit in what the node has left —
+ * `nvidia.com/gpu`, cpu, memory — and one more pod must fit under `status.allocatable.pods`
+ * (https://kubernetes.io/docs/concepts/scheduling-eviction/resource-bin-packing/,
+ * https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/#how-pods-with-resource-requests-are-scheduled).
+ * A free GPU on a node with no cpu left is no room for a replica (issue 23 item 7).
+ */
+import type { CpuMemory, NodeResources } from '../cluster/requests.js';
+import { parseQuantity } from '../cluster/quantity.js';
+import type { ResolvedAlgorithm } from '../definitions/types.js';
+
+/** What one replica asks of its node: whole GPUs (≥ 1), cpu in millicores, memory in bytes. */
+export interface PodRequest extends CpuMemory {
+  gpus: number;
+}
+
+/** What a node has left for new pods: whole GPUs, and cpu/memory/pod slots (each may be < 0 when over-committed). */
+export interface NodeRoom {
+  freeGpus: number;
+  /** `status.allocatable` cpu, memory, pods minus what the pods bound there and not finished request. */
+  free: NodeResources;
+}
+
+/**
+ * The request of one replica of `algorithm` as gpuops renders it (`spec.resources`: gpus, and the
+ * cpu / memory quantities parsed by client-node's `quantityToScalar`, `parseQuantity`), when the
+ * Deployment's own pod template is not at hand. cpu is rounded to whole millicores, memory up to
+ * whole bytes, as `cpuMemoryRequest` does for a pod.
+ * @throws QuantityError when `cpu` or `memory` is no quantity (the Algorithm schema rejects such a spec first)
+ */
+export function specRequest(algorithm: Pick<ResolvedAlgorithm, 'spec'>): PodRequest {
+  const r = algorithm.spec.resources;
+  return {
+    gpus: Math.max(1, r.gpus),
+    cpuMillis: r.cpu ? Math.round(parseQuantity(r.cpu) * 1000) : 0,
+    memoryBytes: r.memory ? Math.ceil(parseQuantity(r.memory)) : 0,
+  };
+}
+
+/**
+ * How many replicas of `request` fit on a node with `room` left: the smallest of free GPUs ÷ gpus,
+ * free cpu ÷ cpu, free memory ÷ memory (a resource the pod does not request never limits it, as
+ * the filter skips it) and free pod slots; never below 0. Exactly enough is a fit.
+ */
+export function replicasThatFit(room: NodeRoom, request: PodRequest): number {
+  let n = Math.floor(room.freeGpus / Math.max(1, request.gpus));
+  if (request.cpuMillis > 0) n = Math.min(n, Math.floor(room.free.cpuMillis / request.cpuMillis));
+  if (request.memoryBytes > 0) n = Math.min(n, Math.floor(room.free.memoryBytes / request.memoryBytes));
+  n = Math.min(n, room.free.pods);
+  return Math.max(0, n);
+}
+
+/**
+ * Why one replica does not fit, in kube-scheduler's words (`Too many pods`, `Insufficient cpu`,
+ * `Insufficient memory`, `Insufficient nvidia.com/gpu`, in the order the filter checks them), or
+ * `[]` when it fits.
+ */
+export function insufficient(room: NodeRoom, request: PodRequest): string[] {
+  const out: string[] = [];
+  if (room.free.pods < 1) out.push('Too many pods');
+  if (request.cpuMillis > 0 && room.free.cpuMillis < request.cpuMillis) out.push('Insufficient cpu');
+  if (request.memoryBytes > 0 && room.free.memoryBytes < request.memoryBytes) out.push('Insufficient memory');
+  if (room.freeGpus < Math.max(1, request.gpus)) out.push('Insufficient nvidia.com/gpu');
+  return out;
+}
+
+/** `count` replicas of `request` taken from `room`: a new room (the argument is not changed). */
+export function takeRoom<T extends NodeRoom>(room: T, request: PodRequest, count: number): T {
+  return {
+    ...room,
+    freeGpus: Math.max(0, room.freeGpus - count * request.gpus),
+    free: {
+      cpuMillis: room.free.cpuMillis - count * request.cpuMillis,
+      memoryBytes: room.free.memoryBytes - count * request.memoryBytes,
+      pods: room.free.pods - count,
+    },
+  };
+}
+
+/** A request as messages show it: `1 GPU, 4 cpu, 16Gi` (cpu in cores, memory in Gi/Mi, only what it asks). */
+export function describeRequest(request: PodRequest): string {
+  const parts = [`${request.gpus} GPU${request.gpus === 1 ? '' : 's'}`];
+  if (request.cpuMillis > 0)
+    parts.push(`${request.cpuMillis % 1000 === 0 ? request.cpuMillis / 1000 : `${request.cpuMillis}m`} cpu`);
+  if (request.memoryBytes > 0) parts.push(bytes(request.memoryBytes));
+  return parts.join(', ');
+}
+
+function bytes(b: number): string {
+  if (b % 2 ** 30 === 0) return `${b / 2 ** 30}Gi`;
+  if (b % 2 ** 20 === 0) return `${b / 2 ** 20}Mi`;
+  return `${b} bytes`;
+}

@@ -13,6 +13,8 @@
  * of their values is the offered load in GPU-percent (100 = one GPU fully busy).
  */
 
+import { checkTraceGaps, checkTraceTime } from './trace-bounds.js';
+
 /** One sampling instant: time (seconds) and the utilisation (percent, 0..100) of each pod reporting. */
 export interface TraceInstant {
   t: number;
@@ -59,7 +61,12 @@ function checkValue(v: number, where: string): number {
   return v;
 }
 
-function build(source: string, byTime: Map<number, Map<string, number>>): Trace {
+/** Sorts the instants, checks their gaps ({@link checkTraceGaps}) and counts the pods. */
+function build(
+  source: string,
+  byTime: Map<number, Map<string, number>>,
+  firstAt: Map<number, string>,
+): Trace {
   const pods = new Set<string>();
   const instants = [...byTime]
     .sort(([a], [b]) => a - b)
@@ -68,12 +75,17 @@ function build(source: string, byTime: Map<number, Map<string, number>>): Trace 
       return { t, values: [...m.values()] };
     });
   if (instants.length === 0) throw new Error(`${source}: no samples`);
+  checkTraceGaps(
+    instants.map((x) => x.t),
+    (t) => firstAt.get(t) ?? source,
+  );
   return { source, instants, pods: pods.size };
 }
 
 /**
  * Parses the trace CSV (header `value,timestamp_anon,container_ip`, columns in any order).
- * A pod reported twice at one instant keeps its last value.
+ * A pod reported twice at one instant keeps its last value. Times are bounded ({@link checkTraceTime},
+ * {@link checkTraceGaps}).
  * @throws Error naming the file, line and field of the first bad row, or a missing column
  */
 export function parseTraceCsv(text: string, source: string): Trace {
@@ -88,6 +100,7 @@ export function parseTraceCsv(text: string, source: string): Trace {
   const it = col('timestamp_anon');
   const ip = col('container_ip');
   const byTime = new Map<number, Map<string, number>>();
+  const firstAt = new Map<number, string>();
   for (let n = 1; n < lines.length; n++) {
     const line = lines[n]!;
     if (line.trim() === '') continue;
@@ -97,18 +110,21 @@ export function parseTraceCsv(text: string, source: string): Trace {
     const t = Number(cells[it]);
     if (!Number.isFinite(t) || cells[it]?.trim() === '')
       throw new Error(`${where('timestamp_anon')}: expected a time in seconds, got "${cells[it] ?? ''}"`);
+    checkTraceTime(t, where('timestamp_anon'));
+    if (!firstAt.has(t)) firstAt.set(t, where('timestamp_anon'));
     const pod = (cells[ip] ?? '').trim();
     if (pod === '') throw new Error(`${where('container_ip')}: missing pod identity`);
     let m = byTime.get(t);
     if (!m) byTime.set(t, (m = new Map()));
     m.set(pod, v);
   }
-  return build(source, byTime);
+  return build(source, byTime, firstAt);
 }
 
 /**
  * Parses a Prometheus `query_range` answer (`{status, data: {resultType: "matrix", result}}`, or
  * its `data` alone). A series is one pod, named by its `namespace`/`pod` labels (else all labels).
+ * Times are bounded as in {@link parseTraceCsv}.
  * @throws Error naming the file and the JSON path of the first bad field
  */
 export function parsePrometheusRange(text: string, source: string): Trace {
@@ -127,6 +143,7 @@ export function parsePrometheusRange(text: string, source: string): Trace {
     );
   if (!Array.isArray(data.result)) throw new Error(`${source}: data.result: expected an array of series`);
   const byTime = new Map<number, Map<string, number>>();
+  const firstAt = new Map<number, string>();
   data.result.forEach((series: { metric?: Record<string, string>; values?: unknown }, i: number) => {
     const m = series.metric ?? {};
     const pod = m.pod !== undefined ? `${m.namespace ?? ''}/${m.pod}` : JSON.stringify(m);
@@ -138,13 +155,15 @@ export function parsePrometheusRange(text: string, source: string): Trace {
       const t = Number(pair[0]);
       if (!Number.isFinite(t))
         throw new Error(`${where}[0]: expected a time in seconds, got ${JSON.stringify(pair[0])}`);
+      checkTraceTime(t, `${where}[0]`);
+      if (!firstAt.has(t)) firstAt.set(t, `${where}[0]`);
       const v = checkValue(Number(pair[1]), `${where}[1]`);
       let byPod = byTime.get(t);
       if (!byPod) byTime.set(t, (byPod = new Map()));
       byPod.set(pod, v);
     });
   });
-  return build(source, byTime);
+  return build(source, byTime, firstAt);
 }
 
 /** Parses either format: JSON (a `query_range` answer) when the text starts with `{`, else the CSV. */

@@ -89,3 +89,54 @@ describe('sliceTrace', () => {
     expect(sliceTrace(t, 0, 58).instants.map((i) => i.t)).toEqual([1000, 1057]);
   });
 });
+
+describe('trace times are bounded (issue 29 item 9)', () => {
+  const csv = (...rows: string[]) => ['value,timestamp_anon,container_ip', ...rows, ''].join('\n');
+
+  it.each([
+    [
+      'HugeTimestamp',
+      csv('10,1000,a', '10,1e20,a'),
+      'x.csv:3: timestamp_anon: time 100000000000000000000 is past 2100-01-01',
+    ],
+    ['Milliseconds', csv('10,1662858720000,a'), '(is this milliseconds?)'],
+    ['NegativeTime', csv('10,-1,a'), 'x.csv:2: timestamp_anon: expected a time in Unix seconds (0 or later)'],
+    [
+      'OneYearGap',
+      csv('10,1662858720,a', '10,1694394720,a'),
+      'x.csv:3: timestamp_anon: 31536000 s after the previous instant',
+    ],
+    ['GapJustAbove', csv('10,1000,a', '20,4601,a'), 'x.csv:3: timestamp_anon: 3601 s after'],
+  ])('%s: names the line', (_n, text, message) => {
+    expect(() => parseTraceCsv(text, 'x.csv')).toThrow(message);
+  });
+
+  it('names the first line of the later instant when rows are out of order', () => {
+    expect(() => parseTraceCsv(csv('10,9000,a', '10,1000,b', '10,9000,c'), 'x.csv')).toThrow(
+      'x.csv:2: timestamp_anon: 8000 s after the previous instant (1000)',
+    );
+  });
+
+  it('accepts the boundaries: a gap of exactly 3600 s, time 0 and 2100-01-01', () => {
+    expect(parseTraceCsv(csv('10,0,a', '20,3600,a'), 'x').instants.map((i) => i.t)).toEqual([0, 3600]);
+    expect(parseTraceCsv(csv('10,4102444800,a'), 'x').instants[0]!.t).toBe(4102444800);
+    expect(() => parseTraceCsv(csv('10,4102444801,a'), 'x')).toThrow('past 2100-01-01');
+  });
+
+  it('bounds a query_range answer too, naming the JSON path', () => {
+    const doc = (values: unknown[]) =>
+      JSON.stringify({ data: { resultType: 'matrix', result: [{ metric: { pod: 'a' }, values }] } });
+    expect(() => parsePrometheusRange(doc([[1e20, '1']]), 'q.json')).toThrow(
+      'q.json: data.result[0].values[0][0]: time 100000000000000000000 is past',
+    );
+    expect(() =>
+      parsePrometheusRange(
+        doc([
+          [1000, '1'],
+          [1000 + 366 * 86400, '1'],
+        ]),
+        'q.json',
+      ),
+    ).toThrow('q.json: data.result[0].values[1][0]: 31622400 s after the previous instant');
+  });
+});

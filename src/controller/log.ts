@@ -1,4 +1,5 @@
 import { pino, type Logger, type DestinationStream } from 'pino';
+import { redactUrls } from '../util/url-secrets.js';
 
 /**
  * Paths redacted from every log line: tokens, passwords, auth headers and connection URLs that
@@ -18,12 +19,13 @@ export const REDACT_PATHS = [
   'settings.githubToken',
 ];
 
-/** Matches `scheme://user:password@` in free text, for {@link redactUrl}. */
-const CREDENTIALS_IN_URL = /([a-z][a-z0-9+.-]*:\/\/)[^/@\s:]+(?::[^/@\s]*)?@/gi;
-
-/** Removes `user:password@` from URLs inside `text` (`https://x:tok@host` → `https://***@host`). */
+/**
+ * Removes credentials from URLs inside `text`: the userinfo up to the URL's last `@`
+ * (`https://x:p@ss@host` → `https://***@host`) and secret query parameters (`?password=***`);
+ * see {@link redactUrls}.
+ */
 export function redactUrl(text: string): string {
-  return text.replace(CREDENTIALS_IN_URL, '$1***@');
+  return redactUrls(text);
 }
 
 /** Extra options of {@link createLogger}. */

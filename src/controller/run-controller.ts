@@ -190,7 +190,7 @@ export function runDefaults(
 
 /**
  * A copy of the settings safe to log: the GitHub token only as `[Redacted]` (or absent), and
- * credentials removed from the repo and database URLs (`postgres://u:p@h` → `postgres://***@h`).
+ * credentials removed from every URL setting (`postgres://u:p@h` → `postgres://***@h`, `?password=***`).
  */
 export function loggableSettings(s: Settings): Record<string, unknown> {
   return {
@@ -198,5 +198,8 @@ export function loggableSettings(s: Settings): Record<string, unknown> {
     githubToken: s.githubToken ? '[Redacted]' : undefined,
     repoUrl: s.repoUrl ? redactUrl(s.repoUrl) : undefined,
     database: redactUrl(s.database),
+    prometheusUrl: s.prometheusUrl ? redactUrl(s.prometheusUrl) : undefined,
+    dcgmUrl: s.dcgmUrl.map(redactUrl),
+    githubApiUrl: redactUrl(s.githubApiUrl),
   };
 }

@@ -2,6 +2,7 @@
  * Git error classification and credential redaction. Pure: takes the text git printed and the
  * secrets to hide; never logs.
  */
+import { redactUrls } from '../util/url-secrets.js';
 
 /**
  * How a failed git operation should be handled:
@@ -134,7 +135,7 @@ export function redact(text: string, secrets: readonly (string | undefined)[] = 
     ];
     for (const f of forms) out = out.split(f).join('***');
   }
-  out = out.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/@\s]+@/gi, '$1***@');
+  out = redactUrls(out);
   out = out.replace(/(authorization:\s*)(basic|bearer|token)\s+\S+/gi, '$1$2 ***');
   return out;
 }

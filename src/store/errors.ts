@@ -1,3 +1,5 @@
+import { redactUrls } from '../util/url-secrets.js';
+
 /**
  * A failed database operation. `operation` names the Store method (`saveSnapshot`, `migrate`,
  * `open`, …); the message never contains credentials (see {@link redactUrl}).
@@ -21,11 +23,12 @@ export function redactUrl(url: string): string {
   return redactSecrets(url);
 }
 
-/** Replaces every `://user:password@` and `password=…` in free text by a redacted form. */
+/**
+ * Replaces every `://userinfo@` (up to the URL's last `@`, as pg reads it) and `password=…` in free
+ * text by `***` ({@link redactUrls}).
+ */
 export function redactSecrets(text: string): string {
-  return text
-    .replace(/(\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@]*:)[^@\s/]*@/gi, '$1***@')
-    .replace(/([?&;\s]password=)[^&\s;]*/gi, '$1***');
+  return redactUrls(text);
 }
 
 /** Wraps any thrown value into a {@link StoreError} for `operation` (kept as `cause`). */

@@ -499,7 +499,7 @@ describe('openStore', () => {
   });
 
   it.each([
-    ['mysql://admin:hunter2@db:3306/gpuops', 'unsupported database URL "mysql://admin:***@db:3306/gpuops"'],
+    ['mysql://admin:hunter2@db:3306/gpuops', 'unsupported database URL "mysql://***@db:3306/gpuops"'],
     ['state.db', 'unsupported database URL "state.db"'],
     ['sqlite:', 'has no file path'],
   ])('rejects %s with a clear error', async (url, message) => {

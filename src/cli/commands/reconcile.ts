@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import { settingsSecrets } from '../../config/secrets.js';
 import { createLogger } from '../../controller/log.js';
 import type { PassResult } from '../../controller/reconcile.js';
 import { createReconciler } from '../compose.js';
@@ -55,7 +56,7 @@ export function register(program: Command): void {
     }
     // A dry run creates no database file: without one it reads an empty in-memory database.
     if (settings.dryRun) settings.database = dryRunDatabase(settings.database);
-    const log = createLogger(flags.logLevel);
+    const log = createLogger(flags.logLevel, undefined, { secrets: settingsSecrets(settings) });
     const reconciler = await createReconciler(settings, log, {
       onBenchmarkProgress: (p) =>
         process.stderr.write(

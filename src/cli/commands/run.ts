@@ -1,6 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { kubeLeaseApi } from '../../cluster/lease.js';
 import { loadKubeConfig } from '../../cluster/kubeconfig.js';
+import { settingsSecrets } from '../../config/secrets.js';
 import { createLogger } from '../../controller/log.js';
 import { createControllerMetrics, registerFleetGauges } from '../../controller/metrics.js';
 import { createReconciler } from '../compose.js';
@@ -108,7 +109,7 @@ export function register(program: Command): void {
       const identity = flags.identity ?? defaults.identity;
       const leaseNamespace = flags.leaseNamespace ?? defaults.leaseNamespace;
       const leaseName = flags.leaseName ?? defaults.leaseName;
-      const log = createLogger(flags.logLevel, undefined, { secrets: [settings.githubToken] });
+      const log = createLogger(flags.logLevel, undefined, { secrets: settingsSecrets(settings) });
       log.info(
         {
           settings: loggableSettings(settings),

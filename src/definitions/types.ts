@@ -54,6 +54,21 @@ export interface AlgorithmSpec {
     utilization?: { min?: number; max?: number };
   };
   placement?: { pool?: 'auto' | 'long-task' | 'short-task' };
+  /**
+   * The rest of the pod, in Kubernetes' own terms: a partial `PodTemplateSpec` (ports, probes,
+   * volumes, `envFrom`, tolerations, …) merged into the Deployment's pod and the benchmark Job's
+   * (probes aside). Checked by `rules/pod-template.ts`; the fields gpuops owns are errors there.
+   */
+  template?: PodTemplate;
+}
+
+/**
+ * A partial pod template: `metadata.labels`/`annotations` and a partial `PodSpec`. `spec` is
+ * checked against the Kubernetes schema by `rules/pod-template.ts`, not by the Algorithm schema.
+ */
+export interface PodTemplate {
+  metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
+  spec?: Record<string, unknown>;
 }
 
 /** Kubernetes taint effects (https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/). */

@@ -2,6 +2,7 @@ import type { KubeObject } from '../cluster/object.js';
 import type { PolicySpec, ResolvedAlgorithm } from '../definitions/types.js';
 import { dnsLabel } from './names.js';
 import { containerEnv, containerResources, poolScheduling } from './scheduling.js';
+import { applyPodTemplate } from './pod-template.js';
 import { cloneTemplate } from './templates.js';
 
 /** Label on a benchmark Job and its pod: the full name of the Job (finds its pods). */
@@ -42,7 +43,8 @@ export function benchmarkJobName(algorithm: string, specHash: string, sequence: 
  * `backoffLimit` and `ttlSecondsAfterFinished` from the policy and `activeDeadlineSeconds` from
  * the algorithm's `benchmark.timeoutSeconds` (https://kubernetes.io/docs/concepts/workloads/controllers/job/#job-termination-and-cleanup).
  * The container starts with `benchmark.args` when given, else `args`; the pod carries the
- * Algorithm's `metadata.annotations`. The Job's
+ * Algorithm's `metadata.annotations`, and the spec's `template` is merged into the pod as in the
+ * Deployment, probes aside (`pod-template.ts`), so what is measured is what runs. The Job's
  * `podFailurePolicy` (from the template; added when a template lacks it) ignores pods with the
  * condition `DisruptionTarget` (evicted, preempted, lost with their node): they do not count
  * against `backoffLimit` and the Job replaces them
@@ -74,26 +76,28 @@ export function renderBenchmarkJob(input: BenchmarkJobInput): KubeObject {
   spec.podFailurePolicy ??= {
     rules: [{ action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] }],
   };
-  const tpl = spec.template;
-  tpl.metadata = { ...tpl.metadata, labels: { ...tpl.metadata?.labels, ...labels } };
-  if (alg.annotations) tpl.metadata.annotations = { ...tpl.metadata.annotations, ...alg.annotations };
   const { nodeSelector, tolerations } = poolScheduling('test', policy, input.gpuProduct);
-  tpl.spec.nodeSelector = nodeSelector;
-  tpl.spec.tolerations = tolerations;
-  tpl.spec.restartPolicy = 'Never';
-  const base = tpl.spec.containers?.[0] ?? {};
-  tpl.spec.containers = [
+  spec.template.spec.restartPolicy = 'Never';
+  applyPodTemplate(
+    spec.template,
+    alg.spec.template,
     {
-      ...base,
-      name: BENCHMARK_CONTAINER,
-      image: alg.spec.image,
-      command: alg.spec.command,
-      args: alg.benchmark.args ?? alg.spec.args,
-      env: containerEnv(alg.spec.env),
-      resources: containerResources(alg.spec.resources),
-      terminationMessagePolicy: 'FallbackToLogsOnError',
+      labels,
+      ...(alg.annotations ? { annotations: alg.annotations } : {}),
+      nodeSelector,
+      tolerations,
+      container: {
+        name: BENCHMARK_CONTAINER,
+        image: alg.spec.image,
+        command: alg.spec.command,
+        args: alg.benchmark.args ?? alg.spec.args,
+        env: containerEnv(alg.spec.env),
+        resources: containerResources(alg.spec.resources),
+        terminationMessagePolicy: 'FallbackToLogsOnError',
+      },
     },
-  ];
+    true,
+  );
   return job;
 }
 
@@ -103,12 +107,7 @@ interface JobSpec {
   ttlSecondsAfterFinished?: number;
   podFailurePolicy?: { rules: Record<string, unknown>[] };
   template: {
-    metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
-    spec: {
-      nodeSelector?: Record<string, string>;
-      tolerations?: unknown[];
-      restartPolicy?: string;
-      containers?: Record<string, unknown>[];
-    };
+    metadata?: Record<string, unknown>;
+    spec: Record<string, unknown> & { containers?: Record<string, unknown>[] };
   };
 }

@@ -1,6 +1,7 @@
 import type { KubeObject } from '../cluster/object.js';
 import type { PolicySpec, ResolvedAlgorithm } from '../definitions/types.js';
 import { containerEnv, containerResources, poolScheduling } from './scheduling.js';
+import { applyPodTemplate } from './pod-template.js';
 import { cloneTemplate, type WorkloadTemplates } from './templates.js';
 import { renderYaml } from './yaml.js';
 
@@ -49,7 +50,8 @@ function workloadLabels(name: string): Record<string, string> {
 /**
  * The algorithm's apps/v1 Deployment on `pool`: image, command, args, env, requests/limits with
  * `nvidia.com/gpu`, `nodeSelector` on the pool label, tolerations for the GPU and pool taints,
- * labels, the Argo CD sync wave "0". The replica count has exactly one owner: with engine
+ * labels, the Argo CD sync wave "0", and the spec's `template` merged into the pod
+ * (`pod-template.ts`: ports, probes, volumes, envFrom, …). The replica count has exactly one owner: with engine
  * `gpuops` it is `spec.replicas`; with engine `hpa` the field is left out, so that Argo CD
  * does not reset what the HorizontalPodAutoscaler sets (Argo CD docs, "Leaving room for
  * imperativeness"; Kubernetes HPA docs, "Migrating Deployments to horizontal autoscaling").
@@ -79,26 +81,25 @@ export function renderDeployment(input: WorkloadInput): KubeObject {
   spec.selector = {
     matchLabels: { 'app.kubernetes.io/name': alg.name, 'gpuops.dev/algorithm': alg.name },
   };
-  const tpl = spec.template;
-  tpl.metadata = {
-    ...tpl.metadata,
-    labels: { ...tpl.metadata?.labels, ...labels, [policy.pools.labelKey]: pool },
-  };
   const { nodeSelector, tolerations } = poolScheduling(pool, policy);
-  tpl.spec.nodeSelector = nodeSelector;
-  tpl.spec.tolerations = tolerations;
-  const base = tpl.spec.containers?.[0] ?? {};
-  tpl.spec.containers = [
+  applyPodTemplate(
+    spec.template,
+    alg.spec.template,
     {
-      ...base,
-      name: alg.name,
-      image: alg.spec.image,
-      command: alg.spec.command,
-      args: alg.spec.args,
-      env: containerEnv(alg.spec.env),
-      resources: containerResources(alg.spec.resources),
+      labels: { ...labels, [policy.pools.labelKey]: pool },
+      nodeSelector,
+      tolerations,
+      container: {
+        name: alg.name,
+        image: alg.spec.image,
+        command: alg.spec.command,
+        args: alg.spec.args,
+        env: containerEnv(alg.spec.env),
+        resources: containerResources(alg.spec.resources),
+      },
     },
-  ];
+    false,
+  );
   return d;
 }
 
@@ -214,12 +215,8 @@ interface DeploymentSpec {
   replicas?: number;
   selector?: unknown;
   template: {
-    metadata?: { labels?: Record<string, string> };
-    spec: {
-      nodeSelector?: Record<string, string>;
-      tolerations?: unknown[];
-      containers?: Record<string, unknown>[];
-    };
+    metadata?: Record<string, unknown>;
+    spec: Record<string, unknown> & { containers?: Record<string, unknown>[] };
   };
 }
 

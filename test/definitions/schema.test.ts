@@ -56,6 +56,7 @@ const FULL_ALGORITHM: DeepRequired<Algorithm> = {
     benchmark: { args: ['b'], runs: 3, timeoutSeconds: 60 },
     scaling: { minReplicas: 1, maxReplicas: 2, utilization: { min: 10, max: 90 } },
     placement: { pool: 'auto' },
+    template: { metadata: { labels: {}, annotations: {} }, spec: {} },
   },
 };
 

@@ -6,6 +6,10 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
+import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
+import { Job } from 'kubernetes-models/batch/v1/Job';
+import { parse } from 'yaml';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { specHash } from '../../src/benchmark/spec-hash.js';
 import { renderBenchmarkJob } from '../../src/manifests/benchmark-job.js';
@@ -30,7 +34,11 @@ function golden(rel: string, actual: string): void {
   expect(actual).toBe(readFileSync(file, 'utf8'));
 }
 
-const POOLS: Record<string, WorkloadPool> = { 'resnet50-infer': 'short-task', 'llm-finetune': 'long-task' };
+const POOLS: Record<string, WorkloadPool> = {
+  'resnet50-infer': 'short-task',
+  'llm-finetune': 'long-task',
+  'triton-serve': 'short-task',
+};
 const ENGINES = ['gpuops', 'hpa'] as const;
 let policies: Record<'gpuops' | 'hpa', Policy>;
 let algorithms: ResolvedAlgorithm[];
@@ -101,6 +109,31 @@ describe('namespace files', () => {
 describe('benchmark Job', () => {
   it.each(Object.keys(POOLS))('%s', (name) => {
     golden(...jobGolden(name));
+  });
+});
+
+/** The kubernetes-models class of each kind gpuops renders for an algorithm. */
+const MODELS: Record<string, new (data: never) => { validate(): void }> = {
+  Deployment,
+  HorizontalPodAutoscaler,
+  Job,
+};
+
+describe('Kubernetes schema (kubernetes-models 4.5.0)', () => {
+  it.each(Object.keys(POOLS))('%s: every rendered object passes', (name) => {
+    const texts = [...ENGINES.flatMap((e) => [...workloadGoldens(e, name).values()]), jobGolden(name)[1]];
+    for (const text of texts) {
+      const obj = parse(text) as { kind: string };
+      const Model = MODELS[obj.kind];
+      expect(Model, obj.kind).toBeDefined();
+      expect(() => new Model!(obj as never).validate()).not.toThrow();
+    }
+  });
+
+  it('the check can fail: a port that is no number is refused', () => {
+    const obj = parse(workloadGoldens('gpuops', 'triton-serve').values().next().value!) as any; // eslint-disable-line @typescript-eslint/no-explicit-any
+    obj.spec.template.spec.containers[0].ports[0].containerPort = 'http';
+    expect(() => new Deployment(obj).validate()).toThrow(/containerPort/);
   });
 });
 

@@ -3,6 +3,7 @@ import { compareSpecErrors } from './format.js';
 import type { Algorithm, Policy, ResolvedAlgorithm, SpecError } from '../types.js';
 import { documentProblems, envelopeProblem, locateProblem } from './document.js';
 import { boundAt, stringAt, type Bound } from './cross-field.js';
+import { podTemplateProblems } from './pod-template.js';
 import type { FieldProblem } from './schema-errors.js';
 import { parseDocuments, scalarSource, type ParsedDocument, type SpecFile } from './yaml-documents.js';
 
@@ -129,7 +130,11 @@ export function parseAlgorithms(files: readonly SpecFile[], policy: Policy): Par
       }
       quantitiesAsText(doc.value, doc);
       const schema = documentProblems(validate, doc.value, doc);
-      const problems = [...schema, ...crossFieldProblems(doc.value, policy, schema)];
+      const problems = [
+        ...schema,
+        ...crossFieldProblems(doc.value, policy, schema),
+        ...podTemplateProblems(doc.value, policy, schema),
+      ];
       // A usable name takes part in the duplicate rule even when the document has other errors,
       // so a duplicate is reported in the same round (and fixing the first copy moves nothing).
       const name = stringAt(doc.value, ['metadata', 'name'], schema);

@@ -116,6 +116,36 @@ export const algorithmSchema: JSONSchemaType<Algorithm> = {
             pool: { type: 'string', enum: ['auto', 'long-task', 'short-task'], nullable: true },
           },
         },
+        template: {
+          type: 'object',
+          additionalProperties: false,
+          required: [],
+          nullable: true,
+          properties: {
+            metadata: {
+              type: 'object',
+              additionalProperties: false,
+              required: [],
+              nullable: true,
+              properties: {
+                labels: {
+                  type: 'object',
+                  additionalProperties: { type: 'string' },
+                  required: [],
+                  nullable: true,
+                },
+                annotations: {
+                  type: 'object',
+                  additionalProperties: { type: 'string' },
+                  required: [],
+                  nullable: true,
+                },
+              },
+            },
+            // Checked field by field against the Kubernetes schema by rules/pod-template.ts.
+            spec: { type: 'object', required: [], nullable: true },
+          },
+        },
       },
     },
   },

@@ -7,13 +7,12 @@
  *   override, then — "warm" — the merged pools and placement output of a dry-run pass;
  * - a SQLite store holding three Succeeded benchmark runs per algorithm at its real spec hash,
  *   so placement comes from stored benchmarks and no Job is created;
- * - a local HTTP server answering `/api/v1/query` with one canned Prometheus answer: the
- *   `utilizationQuery` avg/last vector for every GPU, ~1 % of algorithms above max, ~1 % below.
+ * - a local HTTP server answering `/api/v1/query` from canned series (`fleet-prometheus.ts`): the
+ *   `utilizationQuery` avg/last vector for every GPU, or for the algorithms' namespaces only when
+ *   the query is scoped, ~1 % of algorithms above max, ~1 % below.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { specHash } from '../src/benchmark/spec-hash.js';
@@ -21,8 +20,9 @@ import { systemClock } from '../src/benchmark/clock.js';
 import { compose } from '../src/cli/compose.js';
 import { settingsWith } from '../src/config/settings.js';
 import { planDesiredState } from '../src/controller/desired-state.js';
-import { readUtilization, storedBenchmarks } from '../src/controller/inputs.js';
+import { readUtilization, storedBenchmarks } from '../src/pass/stored-inputs.js';
 import { readSnapshot } from '../src/cluster/read-snapshot.js';
+import { utilizationQuery } from '../src/metrics/query.js';
 import { reconcileOnce } from '../src/controller/reconcile.js';
 import { GitPullRequestHost } from '../src/gitops/git-host.js';
 import { WorkingCopy } from '../src/gitops/working-copy.js';
@@ -31,6 +31,7 @@ import { startSimCluster, type KubeObject, type SimCluster } from '../src/sim/in
 import { loadRepo } from '../src/definitions/load.js';
 import { openStore } from '../src/store/index.js';
 import { KubeConfig } from '@kubernetes/client-node';
+import { answerFor, serveFleetPrometheus, type CannedGpu } from './fleet-prometheus.js';
 
 /** How big a world to build. */
 export interface WorldSize {
@@ -44,6 +45,8 @@ export interface WorldConnection {
   repoUrl: string;
   database: string;
   prometheusUrl: string;
+  /** The PromQL a pass of this world sends (the floor fetches the same answer). */
+  prometheusQuery: string;
   cacheDir: string;
   cluster: string;
   /** ISO-8601: the pass clock's start (the canned samples are this fresh). */
@@ -60,7 +63,18 @@ export interface World {
   sim: SimCluster;
   /** Prometheus requests served. */
   prometheusRequests(): number;
-  counts: { nodes: number; gpuNodes: number; pods: number; algorithms: number; gpus: number; series: number };
+  /** Bytes of Prometheus answers sent. */
+  prometheusBytes(): number;
+  counts: {
+    nodes: number;
+    gpuNodes: number;
+    pods: number;
+    algorithms: number;
+    gpus: number;
+    series: number;
+    /** Bytes of the answer to the unscoped query (every GPU, every label): what a pass read before issue 26. */
+    unscopedAnswerBytes: number;
+  };
   close(): Promise<void>;
 }
 
@@ -260,12 +274,15 @@ function placePods(
   return { pods, gpuPod, labelled };
 }
 
-/** The Prometheus answer to `utilizationQuery`: an avg and a last sample for every GPU. */
-function prometheusAnswer(gpuPod: Map<string, (string | null)[]>, algorithms: number): string {
-  const nowS = NOW.getTime() / 1000;
+/**
+ * The GPU series of the world's Prometheus: one per GPU, labelled as dcgm-exporter scraped by a
+ * ServiceMonitor labels them (the workload pod in `exported_pod`/`exported_namespace`; an idle
+ * GPU has neither), served by `fleet-prometheus.ts`.
+ */
+function cannedGpus(gpuPod: Map<string, (string | null)[]>, algorithms: number): CannedGpu[] {
   const loadByAlg = new Map<string, number>();
   for (let i = 0; i < algorithms; i++) loadByAlg.set(algName(i), loadOf(i));
-  const result: { metric: Record<string, string>; value: [number, string] }[] = [];
+  const out: CannedGpu[] = [];
   let uuid = 0;
   let noise = 7;
   for (const [node, slots] of gpuPod) {
@@ -273,52 +290,27 @@ function prometheusAnswer(gpuPod: Map<string, (string | null)[]>, algorithms: nu
       const alg = pod === null ? undefined : pod.slice(0, 8);
       noise = (noise * 1103515245 + 12345) % 2 ** 31;
       const util = alg ? Math.min(100, Math.max(0, loadByAlg.get(alg)! + ((noise % 600) - 300) / 100)) : 0;
-      // Labels as dcgm-exporter sets them, sorted by name as Prometheus answers.
-      const metric: Record<string, string> = {
-        DCGM_FI_DRIVER_VERSION: '550.127.05',
-        Hostname: `nvidia-dcgm-exporter-${node.slice(-4)}`,
-        UUID: `GPU-${String(uuid++).padStart(8, '0')}-bench`,
-        __name__: 'DCGM_FI_DEV_GPU_UTIL',
-        container: pod === null ? '' : 'algorithm',
-        device: `nvidia${gpu}`,
-        exported_namespace: pod === null ? '' : NAMESPACE,
-        exported_pod: pod ?? '',
-        gpu: String(gpu),
-        instance: `${node}:9400`,
-        job: 'dcgm-exporter',
-        modelName: 'NVIDIA A100-SXM4-80GB',
-        namespace: 'gpu-operator',
-        node,
-        pod: `nvidia-dcgm-exporter-${node.slice(-4)}`,
-      };
-      delete metric.__name__; // label_replace over avg_over_time drops the name
-      result.push({ metric: { ...metric, gpuops_stat: 'avg' }, value: [nowS, util.toFixed(2)] });
-      result.push({ metric: { ...metric, gpuops_stat: 'last' }, value: [nowS, String(nowS - 10)] });
+      out.push({
+        labels: {
+          DCGM_FI_DRIVER_VERSION: '550.127.05',
+          Hostname: `nvidia-dcgm-exporter-${node.slice(-4)}`,
+          UUID: `GPU-${String(uuid++).padStart(8, '0')}-bench`,
+          ...(pod === null ? {} : { container: 'algorithm' }),
+          device: `nvidia${gpu}`,
+          ...(pod === null ? {} : { exported_namespace: NAMESPACE, exported_pod: pod }),
+          gpu: String(gpu),
+          instance: `${node}:9400`,
+          job: 'dcgm-exporter',
+          modelName: 'NVIDIA A100-SXM4-80GB',
+          namespace: 'gpu-operator',
+          node,
+          pod: `nvidia-dcgm-exporter-${node.slice(-4)}`,
+        },
+        value: util,
+      });
     });
   }
-  return JSON.stringify({ status: 'success', data: { resultType: 'vector', result } });
-}
-
-async function serve(answer: string): Promise<{ server: Server; url: string; count: () => number }> {
-  let count = 0;
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    req.resume();
-    req.on('end', () => {
-      if (url.pathname !== '/api/v1/query') {
-        res.writeHead(404).end();
-        return;
-      }
-      count++;
-      res.writeHead(200, { 'Content-Type': 'application/json' }).end(answer);
-    });
-  });
-  // Passes come ~5 s apart, Node's default keep-alive timeout: the server closing the idle socket
-  // as the next pass reuses it lost that pass's reading (PrometheusSource does not retry a reset).
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { server, url: `http://127.0.0.1:${port}`, count: () => count };
+  return out;
 }
 
 /**
@@ -337,7 +329,7 @@ export async function buildWorld(size: WorldSize, postgresUrl?: string): Promise
     ...t.foreignWorkload,
   ]);
   const { pods, gpuPod } = placePods(fleet.nodes.items, excluded, size.algorithms);
-  const answer = prometheusAnswer(gpuPod, size.algorithms);
+  const gpuSeries = cannedGpus(gpuPod, size.algorithms);
   const allPods = [...fleet.pods.items, ...pods];
   // The GitOps repo: specs and a policy override, committed by a person.
   const remote = path.join(dir, 'gitops.git');
@@ -386,7 +378,7 @@ export async function buildWorld(size: WorldSize, postgresUrl?: string): Promise
   if (sim.loadErrors.length > 0) throw new Error(`sim load errors: ${sim.loadErrors.slice(0, 3).join('; ')}`);
   const kubeconfig = path.join(dir, 'kubeconfig');
   sim.writeKubeconfig(kubeconfig);
-  const prom = await serve(answer);
+  const prom = await serveFleetPrometheus(gpuSeries, NOW.getTime() / 1000);
   const closeServers = async () => {
     await sim.close();
     await new Promise<void>((resolve) => prom.server.close(() => resolve()));
@@ -424,7 +416,7 @@ export async function buildWorld(size: WorldSize, postgresUrl?: string): Promise
       base: new Map(),
       benchmarks: outcomes,
       benchmarkRuns: runs,
-      reading: await readUtilization(deps.metrics, repo.policy),
+      reading: await readUtilization(deps.metrics, repo.policy, repo.algorithms),
       recent: [],
       templates: deps.templates,
       now: NOW,
@@ -473,6 +465,13 @@ export async function buildWorld(size: WorldSize, postgresUrl?: string): Promise
       repoUrl: remote,
       database,
       prometheusUrl: prom.url,
+      prometheusQuery: utilizationQuery(
+        repo.policy.spec.scaling.metric,
+        repo.policy.spec.scaling.windowSeconds,
+        '',
+        repo.policy.spec.scaling.scaleDown.stabilizationWindowSeconds,
+        [...new Set(repo.algorithms.map((a) => a.namespace))],
+      ),
       cacheDir,
       cluster: CLUSTER,
       now: NOW.toISOString(),
@@ -492,6 +491,7 @@ export async function buildWorld(size: WorldSize, postgresUrl?: string): Promise
         : null,
       sim,
       prometheusRequests: prom.count,
+      prometheusBytes: prom.bytes,
       counts: {
         nodes: fleet.nodes.items.length,
         gpuNodes: size.gpuNodes,
@@ -499,6 +499,7 @@ export async function buildWorld(size: WorldSize, postgresUrl?: string): Promise
         algorithms: size.algorithms,
         gpus,
         series: gpus * 2,
+        unscopedAnswerBytes: Buffer.byteLength(answerFor(gpuSeries, '', NOW.getTime() / 1000)),
       },
       close: async () => {
         await sim.close();

@@ -43,6 +43,8 @@ export interface ServerCounts {
   kube: number;
   kubeByVerb: Record<string, number>;
   prometheus: number;
+  /** Bytes of Prometheus answers sent. */
+  prometheusBytes: number;
 }
 
 /** What the pass process reports for one pass. */
@@ -64,6 +66,8 @@ export interface PassReport {
   /** Statements sent to PostgreSQL during the pass; null on SQLite. */
   statements: number | null;
   prometheusRequests: number;
+  /** Bytes of the Prometheus answers of the pass. */
+  prometheusBytes: number;
   commits: number;
   pushes: number;
   fetches: number;
@@ -280,7 +284,7 @@ async function main(): Promise<void> {
             kc,
             podFieldSelector: LIVE_PODS_FIELD_SELECTOR,
             prometheusUrl: conn.prometheusUrl,
-            prometheusQuery: 'DCGM_FI_DEV_GPU_UTIL',
+            prometheusQuery: conn.prometheusQuery,
             repo: floorRepo,
             baseBranch: 'main',
             changes: r.changeSets.map((c) => ({ branch: c.branch, message: c.title, files: c.files })),
@@ -303,6 +307,7 @@ async function main(): Promise<void> {
       kubeByVerb: byVerb,
       statements: passStatements,
       prometheusRequests: after.prometheus - before.prometheus,
+      prometheusBytes: after.prometheusBytes - before.prometheusBytes,
       commits: workingCopy.counters.commits - wc0.commits,
       pushes: workingCopy.counters.pushes - wc0.pushes,
       fetches: workingCopy.counters.fetches - wc0.fetches,

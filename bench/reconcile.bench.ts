@@ -97,6 +97,7 @@ export async function measure(world: World, conn: WorldConnection, repeat = 1): 
           kube: r.total,
           kubeByVerb: r.byVerb,
           prometheus: world.prometheusRequests(),
+          prometheusBytes: world.prometheusBytes(),
         };
         child.send({ id: m.ask, counts });
       } else if (m.pass === 'done') peak = m;
@@ -267,6 +268,18 @@ function passFigures(label: string, m: Measured): Figure[] {
 
 const fmt = (ms: number) => `${Math.round(ms)} ms`;
 
+/**
+ * The size of the pass's Prometheus answer (issue 26: scoped to the algorithms' namespaces, it
+ * grows with the managed pods, not with the fleet's GPUs).
+ */
+function promAnswerFigure(label: string, m: Measured): Figure {
+  return {
+    name: `${label}: Prometheus answer, scoped to the algorithms' namespaces (unscoped: ${(m.world.unscopedAnswerBytes / 2 ** 20).toFixed(1)} MB for the fleet's ${m.world.gpus} GPUs)`,
+    value: m.passes.warm.prometheusBytes / 2 ** 20,
+    unit: 'MB',
+  };
+}
+
 /** Each world's passes on stderr as soon as they are measured. */
 function report(label: string, m: Measured | null): void {
   if (m)
@@ -295,6 +308,7 @@ function bigFigures(big: Measured): Figure[] {
       value: unchanged.wallMs / unchanged.floor!.totalMs,
       unit: '×',
     },
+    promAnswerFigure('reconcile big warm pass', big),
     { name: 'reconcile big pass process: peak RSS', value: big.peak.peakRssMb, unit: 'MB' },
     {
       name: 'reconcile big pass process: peak RSS over the first and warm passes, before any floor',
@@ -366,6 +380,7 @@ export default async function bench(): Promise<Figure[]> {
       unit: 'requests',
       target: 2,
     },
+    promAnswerFigure('reconcile warm pass', f),
     { name: 'reconcile warm pass: changed subjects', value: warm.changedSubjects, unit: 'subjects' },
     { name: 'reconcile warm pass: git commits', value: warm.commits, unit: 'commits' },
     {

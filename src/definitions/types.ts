@@ -98,9 +98,13 @@ export interface PolicySpec {
     step: number;
     /**
      * How far one decision goes: `step` (default) by `step` replicas; `load` by the replicas the
-     * load needs at the band's middle, at least `step` (see `scaling/size-for-load.ts`).
+     * load needs at the band's middle, at least `step` (see `scaling/size-for-load.ts`);
+     * `headroom` to the replicas the load plus `headroomFactor × √load` needs at `max`, up and down
+     * (see `scaling/headroom-replicas.ts`, `scaling/rules/headroom.ts`).
      */
-    sizing: 'step' | 'load';
+    sizing: 'step' | 'load' | 'headroom';
+    /** `headroom` sizing: β of `ceil((L + β·√L) / max)` (L in GPUs; ≥ 0, dimensionless). */
+    headroomFactor: number;
     /**
      * `load` sizing: the utilisation a decision sizes for, `ceil(pods × utilisation / target)`
      * (percent, 0..100); 0: the middle of `utilization.min` and `.max`.

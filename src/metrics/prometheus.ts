@@ -22,7 +22,8 @@ export interface PrometheusSourceOptions {
 /**
  * GPU utilisation through the Prometheus HTTP API (`POST /api/v1/query`): ONE instant query per
  * pass for every GPU (see `utilizationQuery`), with the scale-down stabilisation window's history
- * when the query asks for it. No `time` is sent: Prometheus evaluates at its own now, and the
+ * when the query asks for it; with `query.namespaces`, only the series of pods in those
+ * namespaces, aggregated to the labels attribution reads (no request when the list is empty). No `time` is sent: Prometheus evaluates at its own now, and the
  * reading's `evaluatedAt` is that time (the vector's timestamps), so sample ages never depend on
  * the controller's clock. An unreachable server, a timeout, an HTTP or
  * PromQL error and an empty result are all "no data" with a reason — never 0 %.
@@ -35,11 +36,15 @@ export class PrometheusSource implements UtilizationSource {
 
   async read(query: UtilizationQuery): Promise<UtilizationReading> {
     const metric = this.options.metric ?? query.metric;
+    if (query.namespaces?.length === 0) {
+      return { ok: false, reason: 'Empty', message: `${this.name}: no algorithm namespace to read` };
+    }
     const promql = utilizationQuery(
       metric,
       query.windowSeconds,
       this.options.selector,
       query.historySeconds ?? 0,
+      query.namespaces,
     );
     const url = new URL(
       'api/v1/query',

@@ -51,6 +51,12 @@ export interface UtilizationQuery {
    * 0 or absent: none.
    */
   historySeconds?: number;
+  /**
+   * The namespaces whose pods attribution counts (the algorithms'). A source that can filter on
+   * the server (Prometheus) asks only for their series; the others read everything (attribution
+   * drops the rest). Absent: every series. Empty: there is nothing to attribute.
+   */
+  namespaces?: readonly string[];
 }
 
 /** Why a source has no data; never read as 0 %. */

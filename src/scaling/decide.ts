@@ -9,6 +9,7 @@ import { aboveText, atMaxReplicas, scaleUpOnCapacity } from './rules/above-max.j
 import { belowMin, belowText, scaledDown } from './rules/below-min.js';
 import { cooldown } from './rules/cooldown.js';
 import { isVerdict, round1, scalingFacts, type Facts, type Verdict } from './rules/facts.js';
+import { headroom } from './rules/headroom.js';
 import { hpaEngine } from './rules/hpa-engine.js';
 import { noData } from './rules/no-data.js';
 import { notPlaced } from './rules/not-placed.js';
@@ -28,6 +29,8 @@ import type { ScalingDecision, ScalingInput } from './types.js';
  * `noData` (or nodes for Pending pods) → `hpaEngine` (the HPA owns replicas) → `withinBand`; then
  * below min: `belowMin` → `peakWindow` → `cooldown` → `stabilise` → `scaledDown`; above max:
  * `atMaxReplicas` → `podsStarting` → `cooldown` → `stabilise` → `scaleUpOnCapacity` (or `relabel`).
+ * With `scaling.sizing: headroom`, `headroom` takes the place of the band and both directions
+ * after `hpaEngine`: one target up and down (see `rules/headroom.ts`).
  */
 export function decide(input: ScalingInput, policy: Policy, now: Date): ScalingDecision {
   const f = scalingFacts(input, policy, now);
@@ -37,6 +40,7 @@ export function decide(input: ScalingInput, policy: Policy, now: Date): ScalingD
     replicaLimits(f) ??
     noData(f) ??
     hpaEngine(f) ??
+    (f.scaling.sizing === 'headroom' ? headroom(f) : null) ??
     withinBand(f) ??
     (f.utilization! < f.min ? scaleDown(f) : scaleUp(f));
   return decision(f, verdict);

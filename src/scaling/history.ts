@@ -1,5 +1,6 @@
 import type { Policy } from '../definitions/types.js';
 import { replicasNeeded } from './size-for-load.js';
+import { headroomReplicas } from './headroom-replicas.js';
 import { readyPodsJudged } from './judged-over.js';
 import type { DecisionRecord } from './types.js';
 
@@ -44,10 +45,16 @@ export interface RecommendationBounds {
    * `load` sizing: a hold that carried a utilisation recommended the replicas the load needed
    * (see `recommendationOf`); `step` (or absent): the step rule.
    */
-  sizing?: 'step' | 'load';
+  sizing?: 'step' | 'load' | 'headroom';
   /** Target utilisation of `load` sizing (percent); absent: the middle of min and max. */
   target?: number;
+  /** `headroom` sizing: β (`scaling.headroomFactor`) and GPUs per pod (absent: 0 and 1). */
+  headroomFactor?: number;
+  gpus?: number;
 }
+
+/** Holds that do not recommend a count of their own under `headroom` sizing: they stay. */
+const HEADROOM_STAYING: ReadonlySet<string> = new Set(['InsufficientSamples', 'NoData', 'AtMaxReplicas']);
 
 /**
  * The replica count a recorded pass recommended (HPA stabilisation works on recommendations, not
@@ -57,6 +64,9 @@ export interface RecommendationBounds {
  * recommends on every sync: so an in-band pass below the target no longer keeps a scale-down
  * window shut, and one above it does. `replicasFrom` stands for the Ready pods the utilisation was
  * judged over (while replicas start it is more, so the recommendation errs high: towards holding).
+ * With `headroom` sizing every hold that carried a utilisation (but a partial-data, no-data or
+ * at-maxReplicas hold) recommended `headroomReplicas` of its load, `utilisation × replicasFrom ×
+ * gpus / 100` GPUs (erring high while replicas start, as above).
  * With `step` sizing a hold because of a cooldown or a stabilisation window recommended one step
  * in the direction its utilisation asked for. Any other hold recommended staying. Null when the
  * record carries no replica count.
@@ -65,6 +75,11 @@ export function recommendationOf(record: DecisionRecord, b: RecommendationBounds
   if (record.replicasFrom === null) return null;
   if (record.action !== 'hold') return record.replicasTo ?? record.replicasFrom;
   const from = record.replicasFrom;
+  if (b.sizing === 'headroom' && record.utilization !== null && !HEADROOM_STAYING.has(record.reason)) {
+    const g = b.gpus ?? 1;
+    const load = (record.utilization * from * g) / 100;
+    return headroomReplicas(load, b.headroomFactor ?? 0, g, b.max, b.minReplicas, b.maxReplicas);
+  }
   if (b.sizing === 'load' && record.utilization !== null && LOAD_RECOMMENDING.has(record.reason)) {
     const needed = replicasNeeded(from, record.utilization, b.min, b.max, b.target);
     return Math.min(b.maxReplicas, Math.max(b.minReplicas, needed));

@@ -8,6 +8,8 @@ export type ScalingAction = 'scale-up' | 'scale-down' | 'relabel' | 'hold';
 /** Machine reasons of a scaling decision. */
 export type ScalingReason =
   | 'AboveMax'
+  | 'HeadroomShort'
+  | 'HeadroomSpare'
   | 'BelowMin'
   | 'WithinRange'
   | 'AtMaxReplicas'

@@ -173,6 +173,25 @@ describe('Prometheus query result', () => {
     );
     expect(() => utilizationQuery('M', 60, '', 1.5)).toThrow(/history/);
   });
+
+  it('scoped to namespaces: both places a workload namespace can be, aggregated to the labels attribution reads', () => {
+    const by =
+      'max by (UUID, GPU_I_ID, gpu, node, Hostname, namespace, pod, exported_namespace, exported_pod)';
+    const sel = (extra: string) => `M{sim="a", ${extra}}`;
+    const both = (fn: (s: string) => string) =>
+      `${by} (${fn(sel('exported_namespace=~"algorithms|vision"'))} or ${fn(sel('namespace=~"algorithms|vision", exported_namespace=""'))})`;
+    // Sorted and once each, whatever order the algorithms came in.
+    expect(utilizationQuery('M', 60, 'sim="a"', 0, ['vision', 'algorithms', 'vision'])).toBe(
+      `label_replace(${both((s) => `avg_over_time(${s}[60s])`)}, "gpuops_stat", "avg", "", "")` +
+        ` or label_replace(${both((s) => `timestamp(${s})`)}, "gpuops_stat", "last", "", "")`,
+    );
+    expect(utilizationQuery('M', 60, '', 300, ['a'])).toContain(
+      'max by (UUID, GPU_I_ID, gpu, node, Hostname, namespace, pod, exported_namespace, exported_pod) (timestamp(M{exported_namespace=~"a"} offset 300s) or timestamp(M{namespace=~"a", exported_namespace=""} offset 300s))',
+    );
+    expect(() => utilizationQuery('M', 60, '', 0, [])).toThrow(/at least one namespace/);
+    expect(() => utilizationQuery('M', 60, '', 0, ['a|b'])).toThrow(/"a\|b" is not a DNS-1123 label/);
+    expect(() => utilizationQuery('M', 60, '', 0, ['Algorithms'])).toThrow(/DNS-1123/);
+  });
 });
 
 describe('DcgmScrapeSource', () => {

@@ -110,6 +110,7 @@ export const policySchema: JSONSchemaType<Policy> = {
             'maxReplicas',
             'step',
             'sizing',
+            'headroomFactor',
             'targetUtilization',
             'utilization',
             'windowSeconds',
@@ -125,7 +126,8 @@ export const policySchema: JSONSchemaType<Policy> = {
             minReplicas: { type: 'integer', minimum: 1 },
             maxReplicas: { type: 'integer', minimum: 1 },
             step: { type: 'integer', minimum: 1 },
-            sizing: { type: 'string', enum: ['step', 'load'] },
+            sizing: { type: 'string', enum: ['step', 'load', 'headroom'] },
+            headroomFactor: { type: 'number', minimum: 0, maximum: 10 },
             targetUtilization: percent,
             utilization: {
               type: 'object',

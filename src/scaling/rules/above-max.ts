@@ -22,10 +22,15 @@ export function atMaxReplicas(f: Facts): Verdict | null {
  * yet took theirs (`poolSlots`). Room for at least one pod (exactly one counts) → `scale-up
  * AboveMax` by as many as fit; the message says when free GPUs bounded it. No room → move `unused`
  * nodes in for the wanted pods plus the unbound ones (`relabel`), then scale up by what the moved
- * nodes hold beyond the unbound pods.
+ * nodes hold beyond the unbound pods. `above` opens the message and `reason` names the scale-up
+ * (`HeadroomShort` for headroom sizing, whose scale-ups need not be above max).
  */
-export function scaleUpOnCapacity(f: Facts, to: number): Verdict {
-  const above = aboveText(f);
+export function scaleUpOnCapacity(
+  f: Facts,
+  to: number,
+  above = aboveText(f),
+  reason: 'AboveMax' | 'HeadroomShort' = 'AboveMax',
+): Verdict {
   const want = to - f.from;
   if (f.poolSlots >= 1) {
     const add = Math.min(want, f.poolSlots);
@@ -34,7 +39,7 @@ export function scaleUpOnCapacity(f: Facts, to: number): Verdict {
     return {
       action: 'scale-up',
       to: f.from + add,
-      reason: 'AboveMax',
+      reason,
       message: `${above}; scaling ${f.from} → ${f.from + add} on pool ${f.pool}${bounded}`,
     };
   }

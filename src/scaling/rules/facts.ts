@@ -114,6 +114,8 @@ export function scalingFacts(input: ScalingInput, policy: Policy, now: Date): Fa
       step,
       sizing: s.sizing,
       target: s.targetUtilization > 0 ? s.targetUtilization : undefined,
+      headroomFactor: s.headroomFactor,
+      gpus,
     },
     records: input.recent.filter((r) => r.kind === 'scaling' && r.subject === alg.name),
     counted,

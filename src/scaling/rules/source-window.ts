@@ -1,3 +1,4 @@
+import { headroomReplicas } from '../headroom-replicas.js';
 import { hold, round1, type Facts, type Target, type Verdict } from './facts.js';
 
 /**
@@ -11,7 +12,9 @@ import { hold, round1, type Facts, type Target, type Verdict } from './facts.js'
  * so the judgement errs towards holding; exactly `min` is in band (`hold StabilizationWindow`).
  * The evidence must reach back the whole window: coverage of exactly the window counts (a
  * `query_range` starting at `end − window` has its first point on the boundary), one second less
- * or an unknown start holds. `why` opens the message.
+ * or an unknown start holds. `why` opens the message. With `headroom` sizing the window's highest
+ * load (Σ each pod's highest sample × GPUs per pod / 100) is sized as the rule sizes (see
+ * `headroomWindow`).
  */
 export function sourceWindow(f: Facts, t: Target, why: string): Verdict | Target | null {
   const seconds = f.scaling.scaleDown.stabilizationWindowSeconds;
@@ -27,6 +30,7 @@ export function sourceWindow(f: Facts, t: Target, why: string): Verdict | Target
       `${why}; the source's samples reach back ${least} of the ${seconds}s scale-down stabilisation window; waits until they cover it`,
     );
   }
+  if (f.scaling.sizing === 'headroom') return headroomWindow(f, t, why, seconds);
   const highest = f.sampled.reduce((a, x) => a + x.window!.max, 0) / f.sampled.length;
   if (highest >= f.min) {
     return hold(
@@ -39,4 +43,20 @@ export function sourceWindow(f: Facts, t: Target, why: string): Verdict | Target
     ...t,
     because: `, and below it for the whole ${seconds}s stabilisation window (highest ${round1(highest)}% in the source's samples)`,
   };
+}
+
+/**
+ * Headroom sizing's scale-down window: the replicas the window's highest load needs
+ * (`headroomReplicas` of Σ each pod's highest sample), the HPA's "highest recommendation of the
+ * window". At or above the current count → `hold StabilizationWindow`; else the target rises to
+ * it when the window asks for more than `t.to` (the note says so).
+ */
+function headroomWindow(f: Facts, t: Target, why: string, seconds: number): Verdict | Target {
+  const load = (f.sampled.reduce((a, x) => a + x.window!.max, 0) * f.gpus) / 100;
+  const s = f.scaling;
+  const need = headroomReplicas(load, s.headroomFactor, f.gpus, f.max, f.minReplicas, f.maxReplicas);
+  const peak = `the highest load in the last ${seconds}s (${round1(load)} GPU(s) in the source's samples) needs ${need}`;
+  if (need >= f.from)
+    return hold(f, 'StabilizationWindow', `${why}; ${peak} (scale-down stabilisation window)`);
+  return need > t.to ? { ...t, to: need, note: ` (not ${t.to}: ${peak})` } : t;
 }

@@ -65,11 +65,13 @@ export async function storedBenchmarks(
 /**
  * Reads the source once for the policy's metric and window, with the scale-down stabilisation
  * window's history in the same query (sources that keep history: Prometheus, saved `query_range`
- * answers); no source is "no data".
+ * answers), asking only for the series of `algorithms`' namespaces when given (the only pods
+ * attribution counts: Prometheus filters on the server); no source is "no data".
  */
 export async function readUtilization(
   source: UtilizationSource | null,
   policy: Policy,
+  algorithms?: readonly Pick<ResolvedAlgorithm, 'namespace'>[],
 ): Promise<UtilizationReading> {
   if (!source) {
     return {
@@ -82,5 +84,6 @@ export async function readUtilization(
     metric: policy.spec.scaling.metric,
     windowSeconds: policy.spec.scaling.windowSeconds,
     historySeconds: policy.spec.scaling.scaleDown.stabilizationWindowSeconds,
+    ...(algorithms ? { namespaces: [...new Set(algorithms.map((a) => a.namespace))].sort() } : {}),
   });
 }

@@ -1,0 +1,95 @@
+/**
+ * The reconcile bench's Prometheus: a local HTTP server answering `/api/v1/query` from one set of
+ * canned per-GPU series (an `avg` and a `last` sample each, labelled as dcgm-exporter scraped by a
+ * ServiceMonitor labels them), honouring the two things gpuops's scoped query asks of the server
+ * (`utilizationQuery` with namespaces; the real Prometheus behaviour is tested in
+ * `test/metrics/prometheus-scope.test.ts`):
+ * - `exported_namespace=~"a|b"`: only series whose workload namespace is one of those (the page's
+ *   namespace when Prometheus renamed it, else the target's own);
+ * - `max by (labels…)`: only those labels on each series.
+ * Any other query gets every series with all its labels (the unscoped query). Each distinct query's
+ * answer is built once; the server counts requests and the bytes it sent.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One GPU's series: its labels (no empty values: Prometheus drops them) and value (percent). */
+export interface CannedGpu {
+  labels: Record<string, string>;
+  value: number;
+}
+
+/** A running fake Prometheus. */
+export interface FleetPrometheus {
+  server: Server;
+  url: string;
+  /** Requests answered. */
+  count(): number;
+  /** Bytes of answers sent, in all. */
+  bytes(): number;
+}
+
+/** The answer text to `query` (see the module comment); `evaluatedAt` in seconds. */
+export function answerFor(gpus: readonly CannedGpu[], query: string, evaluatedAt: number): string {
+  const scope = /exported_namespace=~"([^"]*)"/.exec(query)?.[1];
+  const namespaces = scope === undefined ? null : new Set(scope.split('|'));
+  const by = /max by \(([^)]*)\)/.exec(query)?.[1];
+  const keep = by === undefined ? null : by.split(',').map((l) => l.trim());
+  const result: { metric: Record<string, string>; value: [number, string] }[] = [];
+  for (const g of gpus) {
+    const l = g.labels;
+    if (namespaces && !namespaces.has(l.exported_namespace ?? (l.namespace as string))) continue;
+    let metric: Record<string, string> = l;
+    if (keep) {
+      metric = {};
+      for (const k of keep) if (l[k] !== undefined) metric[k] = l[k];
+    }
+    // Sorted by name, as Prometheus answers.
+    const sorted = Object.fromEntries(Object.entries(metric).sort(([a], [b]) => (a < b ? -1 : 1)));
+    result.push({ metric: { ...sorted, gpuops_stat: 'avg' }, value: [evaluatedAt, g.value.toFixed(2)] });
+    result.push({
+      metric: { ...sorted, gpuops_stat: 'last' },
+      value: [evaluatedAt, String(evaluatedAt - 10)],
+    });
+  }
+  return JSON.stringify({ status: 'success', data: { resultType: 'vector', result } });
+}
+
+/** Reads the PromQL of a GET (`?query=`) or form POST (`query=`) request. */
+function queryOf(url: URL, body: string): string {
+  return url.searchParams.get('query') ?? new URLSearchParams(body).get('query') ?? '';
+}
+
+/** Starts the fake on a free loopback port. */
+export async function serveFleetPrometheus(
+  gpus: readonly CannedGpu[],
+  evaluatedAt: number,
+): Promise<FleetPrometheus> {
+  let count = 0;
+  let bytes = 0;
+  const answers = new Map<string, string>();
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (d: string) => (body += d));
+    req.on('end', () => {
+      if (url.pathname !== '/api/v1/query') {
+        res.writeHead(404).end();
+        return;
+      }
+      count++;
+      const query = queryOf(url, body);
+      let answer = answers.get(query);
+      if (answer === undefined) answers.set(query, (answer = answerFor(gpus, query, evaluatedAt)));
+      bytes += Buffer.byteLength(answer);
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(answer);
+    });
+  });
+  // Passes come ~5 s apart, Node's default keep-alive timeout: the server closing the idle socket
+  // as the next pass reuses it lost that pass's reading (PrometheusSource does not retry a reset).
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { server, url: `http://127.0.0.1:${port}`, count: () => count, bytes: () => bytes };
+}

@@ -12,16 +12,20 @@ import { readBenchmarksFile } from '../../pass/stored-inputs.js';
 import type { WorldSources } from '../../pass/world.js';
 import { createPassCaches } from '../../plan/caches.js';
 import { openStore } from '../../store/index.js';
+import { outsideRoot } from '../../definitions/inside-root.js';
 import { clusterInput } from '../cluster-input.js';
 import { formatPlanTable, planReport } from '../plan-build.js';
 import { utilizationSource } from '../metrics-source.js';
 import { addConnectionOptions, resolveSettings } from '../settings.js';
 import { unknownClusterWarning } from '../cluster-choice.js';
 
-/** The folders under `clusters/` of a local GitOps repo (none when it has no `clusters/`). */
+/**
+ * The folders under `clusters/` of a local GitOps repo (none when it has no `clusters/`, or when
+ * `clusters/` is a link out of the repo: nothing outside it is listed).
+ */
 function clusterFolders(repo: string): string[] {
   const dir = join(repo, 'clusters');
-  if (!existsSync(dir)) return [];
+  if (!existsSync(dir) || outsideRoot(repo, 'clusters')) return [];
   return readdirSync(dir, { withFileTypes: true })
     .filter((e) => e.isDirectory())
     .map((e) => e.name);

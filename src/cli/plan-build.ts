@@ -7,6 +7,7 @@ import type { PlanOutput } from '../controller/desired-state.js';
 import { nodeCapacities } from '../pools/capacity.js';
 import type { PoolAssignment } from '../pools/types.js';
 import { formatSpecError } from '../definitions/rules/format.js';
+import { escapeControl } from '../util/escape-control.js';
 
 export type { PlanOutput };
 
@@ -148,7 +149,7 @@ export function formatPlanTable(plan: PlanOutput, snapshot: Snapshot): string {
     for (const e of plan.errors) out.push(`  ${formatSpecError(e)}`);
   }
   for (const w of plan.warnings ?? []) out.push(`warning: ${w}`);
-  return `${out.join('\n')}\n`;
+  return `${out.map(escapeControl).join('\n')}\n`;
 }
 
 /**

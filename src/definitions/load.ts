@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { parseAlgorithms, type ParsedAlgorithms } from './rules/algorithms.js';
 import { parseDefaultPolicy, parsePolicy, type ParsedPolicy } from './rules/policy.js';
 import { compareSpecErrors } from './rules/format.js';
+import { outsideRoot } from './inside-root.js';
 import { parseRepo } from './rules/repo.js';
 import type { SpecFile } from './rules/yaml-documents.js';
 import type { LoadedRepo, Policy, SpecError } from './types.js';
@@ -30,11 +31,18 @@ export interface ReadFiles {
  * Reads every `*.yaml` / `*.yml` under `<dir>/<folder>` (recursively when `recursive`), sorted by
  * path. Paths in the result are relative to `dir` with `/` separators. A missing folder is no
  * files; symbolic links are reported and not followed (a pull request must not make gpuops read
- * outside the repo); files over {@link MAX_FILE_BYTES} are reported and skipped.
+ * outside the repo): a linked file, and the folder itself when it (or its real path) leaves the
+ * root ({@link outsideRoot}), reported at line 0 without reading anything; a linked folder inside it
+ * is never entered. Files over {@link MAX_FILE_BYTES} are reported and skipped.
  */
 export async function readYamlFiles(dir: string, folder: string, recursive: boolean): Promise<ReadFiles> {
   const out: ReadFiles = { files: [], errors: [] };
   const found: string[] = [];
+  const refused = outsideRoot(dir, folder);
+  if (refused) {
+    out.errors.push({ file: `${refused.path}/`, line: 0, column: 0, field: '', message: refused.message });
+    return out;
+  }
   const walk = async (rel: string): Promise<void> => {
     let entries;
     try {

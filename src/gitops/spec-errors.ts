@@ -4,14 +4,31 @@
  */
 import { createHash } from 'node:crypto';
 import type { SpecError } from '../definitions/types.js';
+import { escapeControl } from '../util/escape-control.js';
 import { branchName } from './branch-name.js';
 import type { PullRequestHost } from './pr-host.js';
 import type { GitOpsLogger } from './types.js';
 
-/** The comment listing an algorithm's spec errors; its marker hashes the errors so it posts once. */
+/**
+ * A Markdown code span of `text` that no backtick inside can close (CommonMark 6.1: a fence
+ * longer than any backtick run, padded with a space when the text starts or ends with one).
+ */
+function codeSpan(text: string): string {
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = longest > 0 ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
+}
+
+/**
+ * The comment listing an algorithm's spec errors; its marker hashes the errors so it posts once.
+ * Every error stays on its own line: control characters are escaped ({@link escapeControl}) and
+ * the file and field sit in code spans a backtick cannot close.
+ */
 export function specErrorsComment(subject: string, errors: readonly SpecError[]): string {
   const lines = errors.map(
-    (e) => `- \`${e.file}:${e.line}:${e.column}\` \`${e.field || '(document)'}\`: ${e.message}`,
+    (e) =>
+      `- ${codeSpan(escapeControl(`${e.file}:${e.line}:${e.column}`))} ${codeSpan(escapeControl(e.field || '(document)'))}: ${escapeControl(e.message)}`,
   );
   const hash = createHash('sha256').update(lines.join('\n')).digest('hex').slice(0, 16);
   return [

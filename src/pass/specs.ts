@@ -5,6 +5,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { outsideRoot } from '../definitions/inside-root.js';
 import { loadRepo } from '../definitions/load.js';
 import { parseRepo, type RepoFiles } from '../definitions/rules/repo.js';
 import type { SpecFile } from '../definitions/rules/yaml-documents.js';
@@ -68,10 +69,14 @@ export function directorySpecs(dir: string): SpecsSource {
 
 /**
  * Every file under `<repo>/clusters/<cluster>/` (repo-relative `/` paths → content); empty when
- * the folder does not exist yet.
+ * the folder does not exist yet. Linked files and folders inside are not followed.
+ * @throws Error `clusters/<cluster>/: a symbolic link …` when `clusters/` or the cluster's folder
+ *   is a link or leaves the repo root ({@link outsideRoot}), before anything is read
  */
 export async function readClusterFiles(repo: string, cluster: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
+  const refused = outsideRoot(repo, `clusters/${cluster}`);
+  if (refused) throw new Error(`${refused.path}/: ${refused.message}`);
   const base = path.join(repo, 'clusters', cluster);
   let entries: string[];
   try {

@@ -1,4 +1,5 @@
 /** The status page as plain text for a terminal (pure): the same sections as the HTML. */
+import { escapeControl } from '../util/escape-control.js';
 import { plural } from './health.js';
 import type { StatusView } from './model.js';
 
@@ -16,7 +17,11 @@ function seconds(s: number | null): string {
   return s === null ? '—' : `${Math.round(s * 10) / 10} s`;
 }
 
-/** Renders the view; utilisation as the last bucket's mean (min–max) instead of a chart. */
+/**
+ * Renders the view; utilisation as the last bucket's mean (min–max) instead of a chart. Each
+ * line's control characters are escaped ({@link escapeControl}): what the database holds never
+ * drives the terminal.
+ */
 export function renderStatusText(v: StatusView): string {
   const out: string[] = [];
   out.push(`gpuops status · cluster ${v.cluster} · ${v.generatedAt} (UTC)`);
@@ -86,5 +91,5 @@ export function renderStatusText(v: StatusView): string {
   out.push('', 'LAST DECISIONS');
   if (v.decisions.length === 0) out.push('  none recorded yet');
   else out.push(...columns(v.decisions.map((d) => [`  ${d.at}`, d.subject, d.action, d.reason, d.message])));
-  return `${out.join('\n')}\n`;
+  return `${out.map(escapeControl).join('\n')}\n`;
 }

@@ -13,15 +13,19 @@ import type { WorldSources } from '../../pass/world.js';
 import { createPassCaches } from '../../plan/caches.js';
 import { openDatabase } from '../../compose/store.js';
 import { clusterInput } from '../../compose/cluster-input.js';
+import { outsideRoot } from '../../definitions/inside-root.js';
 import { formatPlanTable, planReport } from '../plan-build.js';
 import { metricsSettingsOf, utilizationSource } from '../../compose/metrics.js';
 import { addConnectionOptions, resolveSettings } from '../settings.js';
 import { unknownClusterWarning } from '../cluster-choice.js';
 
-/** The folders under `clusters/` of a local GitOps repo (none when it has no `clusters/`). */
+/**
+ * The folders under `clusters/` of a local GitOps repo (none when it has no `clusters/`, or when
+ * `clusters/` is a link out of the repo: nothing outside it is listed).
+ */
 function clusterFolders(repo: string): string[] {
   const dir = join(repo, 'clusters');
-  if (!existsSync(dir)) return [];
+  if (!existsSync(dir) || outsideRoot(repo, 'clusters')) return [];
   return readdirSync(dir, { withFileTypes: true })
     .filter((e) => e.isDirectory())
     .map((e) => e.name);

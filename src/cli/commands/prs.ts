@@ -1,10 +1,13 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { PullRequestCycle, PullRequestRecord } from '../../store/types.js';
+import { escapeControl, escapeControlKeepLines } from '../../util/escape-control.js';
 import { clusterOf, toStderr } from '../cluster-choice.js';
 import { openExistingStore } from '../../compose/store.js';
 import { addConnectionOptions, resolveSettings } from '../settings.js';
 
-function table(rows: string[][]): string {
+/** A fixed-width table; every cell is one line ({@link escapeControl}: a title from Git stays in its row). */
+function table(given: string[][]): string {
+  const rows = given.map((r) => r.map(escapeControl));
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   return (
     rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')).join('\n') +
@@ -53,7 +56,10 @@ export function formatPullRequestHistory(cycles: readonly PullRequestCycle[]): s
   ]);
 }
 
-/** Formats one cycle with its whole body (`gpuops prs show ID`). Pure. */
+/**
+ * Formats one cycle with its whole body (`gpuops prs show ID`); control characters are escaped,
+ * the body keeps its lines ({@link escapeControlKeepLines}). Pure.
+ */
 export function formatPullRequestCycle(c: PullRequestCycle): string {
   const head = [
     `Pull request ${c.id}: ${c.title}`,
@@ -66,7 +72,8 @@ export function formatPullRequestCycle(c: PullRequestCycle): string {
     `closed:  ${c.closedAt ? `${c.closedAt} (UTC)` : '—'}`,
     `updated: ${c.updatedAt} (UTC)`,
   ];
-  return `${head.join('\n')}\n\n${c.body.endsWith('\n') ? c.body : `${c.body}\n`}`;
+  const body = escapeControlKeepLines(c.body);
+  return `${head.map(escapeControl).join('\n')}\n\n${body.endsWith('\n') ? body : `${body}\n`}`;
 }
 
 function cycleId(value: string): number {

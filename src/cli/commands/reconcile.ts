@@ -6,6 +6,7 @@ import { createReconciler } from '../../compose/compose.js';
 import { formatPlanTable, planReport } from '../plan-build.js';
 import { dryRunDatabase } from '../../compose/store.js';
 import { addConnectionOptions, resolveSettings, UsageError } from '../settings.js';
+import { escapeControl } from '../../util/escape-control.js';
 
 interface ReconcileFlags {
   once?: boolean;
@@ -15,7 +16,10 @@ interface ReconcileFlags {
   [key: string]: unknown;
 }
 
-/** The human summary of one pass: the plan tables, then what was written (or would be). */
+/**
+ * The human summary of one pass: the plan tables, then what was written (or would be); each line's
+ * control characters escaped ({@link escapeControl}).
+ */
 export function formatPassResult(r: PassResult, dryRun: boolean): string {
   const out: string[] = [];
   const lines = formatPlanTable(r.plan, r.snapshot).split('\n');
@@ -29,7 +33,7 @@ export function formatPassResult(r: PassResult, dryRun: boolean): string {
     for (const warning of w.warnings ?? []) out.push(`      warning: ${warning}`);
   }
   for (const p of r.patches) out.push(`  patch ${p}`);
-  return `${out.join('\n')}\n`;
+  return `${out.map(escapeControl).join('\n')}\n`;
 }
 
 /**

@@ -5,6 +5,7 @@ import { Option, type Command } from 'commander';
 import { loadRepo } from '../../definitions/load.js';
 import { formatSpecError } from '../../definitions/rules/format.js';
 import type { LoadedRepo, SpecError } from '../../definitions/types.js';
+import { escapeControl } from '../../util/escape-control.js';
 
 /**
  * Registers `gpuops validate [DIR] [--output text|json|github]`: checks every Algorithm and Policy
@@ -32,7 +33,9 @@ export function register(program: Command): void {
         repo = loaded.repo;
         dir = loaded.dir;
       } catch (err) {
-        process.stderr.write(`gpuops validate: ${err instanceof Error ? err.message : String(err)}\n`);
+        process.stderr.write(
+          `gpuops validate: ${escapeControl(err instanceof Error ? err.message : String(err))}\n`,
+        );
         process.exitCode = 2;
         return;
       }
@@ -131,9 +134,12 @@ function plural(n: number, word: string): string {
   return n === 1 ? word : `${word}s`;
 }
 
-/** `%`, CR and LF escaped as GitHub workflow commands need them. */
+/**
+ * `%`, CR and LF escaped as GitHub workflow commands need them, after every other control
+ * character was made visible ({@link escapeControl}: an ESC sequence never reaches the log).
+ */
 function escapeData(s: string): string {
-  return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  return escapeControl(s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A'));
 }
 
 /** Property values also escape `:` and `,`. */

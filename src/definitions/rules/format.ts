@@ -1,8 +1,14 @@
+import { escapeControl } from '../../util/escape-control.js';
 import type { SpecError } from '../types.js';
 
-/** One error as a line people and editors read: `file:line:column: field: message`. */
+/**
+ * One error as a line people and editors read: `file:line:column: field: message`, always one
+ * line: control characters of the file, field and message (a YAML key with a newline or an ESC
+ * sequence) are escaped ({@link escapeControl}).
+ */
 export function formatSpecError(e: SpecError): string {
-  return `${e.file}:${e.line}:${e.column}: ${e.field === '' ? '(document)' : e.field}: ${e.message}`;
+  const field = e.field === '' ? '(document)' : e.field;
+  return escapeControl(`${e.file}:${e.line}:${e.column}: ${field}: ${e.message}`);
 }
 
 /** Orders errors by file, then line, then column (the order people fix them in). */

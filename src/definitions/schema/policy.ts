@@ -1,7 +1,27 @@
 import type { JSONSchemaType } from 'ajv';
 import { API_VERSION, type Policy } from '../types.js';
 
-const seconds = { type: 'integer', minimum: 0 } as const;
+/**
+ * Upper bounds of the policy's numbers (issue 29 item 5): what the API server takes (int32 for
+ * replicas and `ttlSecondsAfterFinished`, int64 for `activeDeadlineSeconds`) narrowed to what a
+ * GPU fleet makes sense of, so a typo (`windowSeconds: 3000000`, `maxReplicas: 1e9`) is an error at
+ * `validate`, not a Job or a query that never ends.
+ */
+export const POLICY_LIMITS = {
+  /** Any duration: 30 days (seconds). */
+  seconds: 2_592_000,
+  /** One benchmark run's deadline and the long-task threshold: 7 days (seconds). */
+  runSeconds: 604_800,
+  /** Replicas, a scaling step, the test pool's size: a GPU fleet's size (count). */
+  replicas: 10_000,
+  /** Job backoffLimit (Kubernetes' default is 6) (count). */
+  backoffLimit: 10,
+  /** Pull requests per pass and open at once (count). */
+  pullRequests: 1000,
+} as const;
+
+const seconds = { type: 'integer', minimum: 0, maximum: POLICY_LIMITS.seconds } as const;
+const count = (minimum: number, maximum: number) => ({ type: 'integer', minimum, maximum }) as const;
 const percent = { type: 'number', minimum: 0, maximum: 100 } as const;
 const window = {
   type: 'object',
@@ -64,7 +84,7 @@ export const policySchema: JSONSchemaType<Policy> = {
               additionalProperties: false,
               required: ['size', 'perGPUProduct'],
               properties: {
-                size: { type: 'integer', minimum: 0 },
+                size: count(0, POLICY_LIMITS.replicas),
                 perGPUProduct: { type: 'boolean' },
               },
             },
@@ -75,7 +95,9 @@ export const policySchema: JSONSchemaType<Policy> = {
           type: 'object',
           additionalProperties: false,
           required: ['longTaskThresholdSeconds'],
-          properties: { longTaskThresholdSeconds: { type: 'number', minimum: 0 } },
+          properties: {
+            longTaskThresholdSeconds: { type: 'number', minimum: 0, maximum: POLICY_LIMITS.runSeconds },
+          },
         },
         benchmark: {
           type: 'object',
@@ -91,11 +113,11 @@ export const policySchema: JSONSchemaType<Policy> = {
           ],
           properties: {
             runs: { type: 'integer', minimum: 1, maximum: 100 },
-            timeoutSeconds: { type: 'integer', minimum: 1 },
+            timeoutSeconds: count(1, POLICY_LIMITS.runSeconds),
             unschedulableTimeoutSeconds: seconds,
             startTimeoutSeconds: seconds,
             startRetryBackoffSeconds: seconds,
-            backoffLimit: { type: 'integer', minimum: 0 },
+            backoffLimit: count(0, POLICY_LIMITS.backoffLimit),
             ttlSecondsAfterFinished: seconds,
           },
         },
@@ -123,9 +145,9 @@ export const policySchema: JSONSchemaType<Policy> = {
             mode: { type: 'string', enum: ['pull-request', 'patch'] },
             engine: { type: 'string', enum: ['gpuops', 'hpa'] },
             metric: { type: 'string', enum: ['DCGM_FI_DEV_GPU_UTIL', 'DCGM_FI_PROF_GR_ENGINE_ACTIVE'] },
-            minReplicas: { type: 'integer', minimum: 1 },
-            maxReplicas: { type: 'integer', minimum: 1 },
-            step: { type: 'integer', minimum: 1 },
+            minReplicas: count(1, POLICY_LIMITS.replicas),
+            maxReplicas: count(1, POLICY_LIMITS.replicas),
+            step: count(1, POLICY_LIMITS.replicas),
             sizing: { type: 'string', enum: ['step', 'load', 'headroom'] },
             headroomFactor: { type: 'number', minimum: 0, maximum: 10 },
             targetUtilization: percent,
@@ -135,8 +157,8 @@ export const policySchema: JSONSchemaType<Policy> = {
               required: ['min', 'max'],
               properties: { min: percent, max: percent },
             },
-            windowSeconds: { type: 'integer', minimum: 1 },
-            staleSampleSeconds: { type: 'integer', minimum: 1 },
+            windowSeconds: count(1, POLICY_LIMITS.seconds),
+            staleSampleSeconds: count(1, POLICY_LIMITS.seconds),
             scaleUp: window,
             scaleDown: scaleDownWindow,
             hpa: {
@@ -152,8 +174,8 @@ export const policySchema: JSONSchemaType<Policy> = {
           additionalProperties: false,
           required: ['maxOpenedPerPass', 'maxOpen', 'labels'],
           properties: {
-            maxOpenedPerPass: { type: 'integer', minimum: 0 },
-            maxOpen: { type: 'integer', minimum: 0 },
+            maxOpenedPerPass: count(0, POLICY_LIMITS.pullRequests),
+            maxOpen: count(0, POLICY_LIMITS.pullRequests),
             labels: { type: 'array', items: { type: 'string', minLength: 1 } },
           },
         },

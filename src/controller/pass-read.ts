@@ -4,13 +4,12 @@
  * HPA status.
  */
 import type { Snapshot } from '../cluster/types.js';
-import { readSnapshot } from '../cluster/read-snapshot.js';
+import { listingSource, type ClusterSource } from '../cluster/source.js';
 import type { KubeClient } from '../cluster/kube-client.js';
 import type { WorkingCopy } from '../gitops/working-copy.js';
 import type { UtilizationReading, UtilizationSource } from '../metrics/types.js';
 import type { PassCaches } from '../plan/caches.js';
 import { readGitModel, type GitModel } from '../plan/git-model.js';
-import type { HpaState } from '../scaling/types.js';
 import { parseRepo, type RepoFiles } from '../definitions/rules/repo.js';
 import type { SpecFile } from '../definitions/rules/yaml-documents.js';
 import type { LoadedRepo, Policy, SpecError } from '../definitions/types.js';
@@ -40,13 +39,16 @@ export interface PassInputs {
  * dry-run), then reads the specs and `clusters/<cluster>/`, starts the utilisation reading with
  * the repo's policy (the floor's reads overlap the same way: lists, Prometheus and Git at once)
  * and builds the read model.
- * @throws when the repo cannot be fetched or the cluster cannot be listed (the pass is retried)
+ * @throws when the repo cannot be fetched or the cluster cannot be listed (the pass is retried);
+ *   ClusterCacheNotSyncedError when the cache is not synced (nothing is decided on it)
  */
 export async function readPass(deps: {
   cluster: string;
   workingCopy: WorkingCopy;
   host: { refresh?(): Promise<number> };
   kube: KubeClient;
+  /** The cache of `gpuops run`, or absent: list through `kube`. */
+  clusterRead?: ClusterSource;
   metrics: UtilizationSource | null;
   defaults: Policy;
   caches: PassCaches;
@@ -57,7 +59,8 @@ export async function readPass(deps: {
   // The cluster is listed while Git syncs (the floor's reads overlap the same way). The handler is
   // attached at once, so a listing that fails while the sync is awaited is reported by the await
   // below, not as an unhandled rejection.
-  const snapshotRead = readSnapshot(deps.kube, deps.now, { poolLabel: deps.defaults.spec.pools.labelKey });
+  const clusterRead = deps.clusterRead ?? listingSource(deps.kube);
+  const snapshotRead = clusterRead.snapshot(deps.now, { poolLabel: deps.defaults.spec.pools.labelKey });
   snapshotRead.catch(() => undefined);
   await wc.sync();
   // The plain git host learns that a person merged or deleted a branch (GitHub knows by itself).
@@ -110,21 +113,4 @@ function sameFiles(a: RepoFiles, b: RepoFiles): boolean {
   const same = (x: readonly SpecFile[], y: readonly SpecFile[]) =>
     x.length === y.length && x.every((f, i) => f.path === y[i]!.path && f.text === y[i]!.text);
   return same(a.algorithms, b.algorithms) && same(a.policies, b.policies);
-}
-
-/** Status of the HorizontalPodAutoscalers gpuops generated, by algorithm (one list call). */
-export async function readHpaStates(kube: KubeClient): Promise<Map<string, HpaState>> {
-  const out = new Map<string, HpaState>();
-  for (const h of await kube.listHorizontalPodAutoscalers({
-    labelSelector: 'app.kubernetes.io/managed-by=gpuops',
-  })) {
-    const name = h.metadata?.labels?.['gpuops.dev/algorithm'];
-    if (!name) continue;
-    out.set(name, {
-      currentReplicas: h.status?.currentReplicas ?? 0,
-      desiredReplicas: h.status?.desiredReplicas ?? 0,
-      maxReplicas: h.spec?.maxReplicas ?? 0,
-    });
-  }
-  return out;
 }

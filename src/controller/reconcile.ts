@@ -9,6 +9,7 @@ import type { RunnerClock } from '../benchmark/clock.js';
 import type { BenchmarkProgress } from '../benchmark/runner.js';
 import type { JobApi } from '../cluster/jobs.js';
 import type { KubeClient } from '../cluster/kube-client.js';
+import { listingSource, type ClusterSource } from '../cluster/source.js';
 import type { ClusterPatcher } from '../cluster/patch.js';
 import type { Snapshot } from '../cluster/types.js';
 import type { PullRequestHost } from '../gitops/pr-host.js';
@@ -25,7 +26,7 @@ import type { DecisionRecord, Store } from '../store/types.js';
 import { planDesiredState, type DesiredState, type PlanOutput } from './desired-state.js';
 import type { PassSummary } from './loop.js';
 import { benchmarksOfPass } from './pass-benchmarks.js';
-import { readHpaStates, readPass, type PassInputs } from './pass-read.js';
+import { readPass, type PassInputs } from './pass-read.js';
 import { recordPass, writePass } from './pass-write.js';
 
 /** A reconciler bound to its adapters (cluster, Git, PR host, database, metrics). */
@@ -50,6 +51,11 @@ export interface PassResult extends PassSummary {
 export interface ReconcileDeps {
   cluster: string;
   kube: KubeClient;
+  /**
+   * How the pass reads the cluster: the watch-driven cache of `gpuops run` (`cacheSource`);
+   * absent: lists through `kube` every pass (`listingSource`, the one-shot commands).
+   */
+  clusterRead?: ClusterSource;
   jobs: JobApi;
   patcher: ClusterPatcher;
   workingCopy: WorkingCopy;
@@ -74,7 +80,9 @@ export interface ReconcileDeps {
  * one pull request per subject (or, with `scaling.mode: patch`, scale/label patches plus a commit
  * to the base branch), records of samples and decisions. A second pass with nothing changed
  * writes nothing. Errors of one subject are reported in its result; the others go on.
- * @throws when the cluster cannot be listed or the repo cannot be fetched (the pass is retried)
+ * @throws when the cluster cannot be listed or the repo cannot be fetched (the pass is retried);
+ *   ClusterCacheNotSyncedError when `clusterRead` is a cache that is not synced: the pass decides
+ *   nothing and writes nothing, and the error names each resource and why
  */
 export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
   const { cluster, store, log, dryRun } = deps;
@@ -155,7 +163,10 @@ async function observedForScaling(
   const runningBenchmarks = read.snapshot.pods
     .filter((p) => p.managed && p.owner?.kind === 'Job' && p.nodeName !== null)
     .map((p) => p.nodeName!);
-  const hpa = policy.spec.scaling.engine === 'hpa' ? await readHpaStates(deps.kube) : undefined;
+  const hpa =
+    policy.spec.scaling.engine === 'hpa'
+      ? await (deps.clusterRead ?? listingSource(deps.kube)).hpaStates()
+      : undefined;
   const moved = [...read.git.movedNodes.keys()];
   await snapshotSaved;
   const emptiness = moved.length > 0 ? await store.nodeEmptiness?.(moved) : undefined;

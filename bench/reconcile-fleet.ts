@@ -20,7 +20,7 @@ import { systemClock } from '../src/benchmark/clock.js';
 import { compose } from '../src/cli/compose.js';
 import { settingsWith } from '../src/config/settings.js';
 import { planDesiredState } from '../src/controller/desired-state.js';
-import { readUtilization, storedBenchmarks } from '../src/controller/inputs.js';
+import { readUtilization, storedBenchmarks } from '../src/pass/stored-inputs.js';
 import { readSnapshot } from '../src/cluster/read-snapshot.js';
 import { utilizationQuery } from '../src/metrics/query.js';
 import { reconcileOnce } from '../src/controller/reconcile.js';

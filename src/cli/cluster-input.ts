@@ -1,12 +1,19 @@
 /**
- * Edge helpers of `plan` and `snapshot`: read `kubectl get -o json` dumps, the live cluster, and
- * the files gpuops owns in a GitOps repo.
+ * Edge helpers of `plan` and `snapshot`: the cluster read from `kubectl get -o json` dumps or
+ * the live cluster.
  */
-import { readdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
-import { buildSnapshot } from '../cluster/snapshot.js';
-import type { NodeInput, PodInput, ReplicaSetInput } from '../cluster/snapshot.js';
+import {
+  ALGORITHM_LABEL,
+  buildSnapshot,
+  MANAGED_BY_LABEL,
+  MANAGED_BY_VALUE,
+  type NodeInput,
+  type PodInput,
+  type ReplicaSetInput,
+} from '../cluster/snapshot.js';
+import type { ClusterSource, HpaStatus } from '../cluster/source.js';
 import type { Snapshot } from '../cluster/types.js';
 import { UsageError } from '../config/settings.js';
 
@@ -50,75 +57,108 @@ export async function readObjectList<T>(
   return items as T[];
 }
 
-/** Where a snapshot comes from: dump files, or the live cluster. */
-export interface SnapshotSource {
+/** Where the cluster is read from: dump files, or the live cluster. */
+export interface ClusterInput {
   nodesFile?: string;
   podsFile?: string;
   kubeconfig?: string;
+}
+
+/** Where a snapshot comes from, and the pool label and time it is taken with. */
+export interface SnapshotSource extends ClusterInput {
   poolLabel: string;
   now: Date;
 }
 
 /**
- * Builds the snapshot from dump files when both are given, else from the live cluster.
+ * The cluster read of `plan` and `snapshot`: the dump files when both are given (read once; the
+ * pods dump may carry ReplicaSets and HorizontalPodAutoscalers: `kubectl get
+ * pods,replicasets,hpa -A -o json`), else the live cluster by listing.
  * @throws Error naming the file for a bad dump; for the live cluster, the cluster's error (no
  *   kubeconfig, unreachable, forbidden) followed by how to give dumps instead (`--nodes`/`--pods`)
  */
-export async function takeSnapshot(source: SnapshotSource): Promise<Snapshot> {
-  if (source.nodesFile && source.podsFile) {
-    const [nodes, podsAndSets] = await Promise.all([
-      readObjectList<NodeInput>(source.nodesFile, 'Node'),
-      readObjectList<PodInput | ReplicaSetInput>(source.podsFile, 'Pod', ['ReplicaSet']),
-    ]);
-    const isSet = (o: PodInput | ReplicaSetInput): o is ReplicaSetInput => o.kind === 'ReplicaSet';
-    const replicaSets = podsAndSets.filter(isSet);
-    const pods = podsAndSets.filter((o): o is PodInput => !isSet(o));
-    // A pods dump without ReplicaSets says nothing about them: the snapshot then carries none.
-    return buildSnapshot(
-      nodes,
-      pods,
-      source.now,
-      { poolLabel: source.poolLabel },
-      replicaSets.length > 0 ? replicaSets : undefined,
-    );
-  }
+export async function clusterInput(source: ClusterInput): Promise<ClusterSource> {
+  if (source.nodesFile && source.podsFile) return dumpSource(source.nodesFile, source.podsFile);
   // Loaded here, not at the top: `plan` on dump files never pays for the Kubernetes client.
   const { createKubeClient } = await import('../cluster/kube-client.js');
   const { loadKubeConfig } = await import('../cluster/kubeconfig.js');
-  const { readSnapshot } = await import('../cluster/read-snapshot.js');
-  try {
-    const client = createKubeClient(loadKubeConfig(source.kubeconfig));
-    return await readSnapshot(client, source.now, { poolLabel: source.poolLabel });
-  } catch (err) {
+  const { listingSource } = await import('../cluster/source.js');
+  const offline = (err: unknown): never => {
     if (err instanceof UsageError) throw err; // a --kubeconfig that names no file: exit 2 as it is
     throw new Error(`${(err as Error).message}\n${OFFLINE_HINT}`, { cause: err });
+  };
+  let listing: ClusterSource;
+  try {
+    listing = listingSource(createKubeClient(loadKubeConfig(source.kubeconfig)));
+  } catch (err) {
+    return offline(err);
   }
+  return {
+    kind: 'list',
+    snapshot: (now, options) => listing.snapshot(now, options).catch(offline),
+    hpaStates: () => listing.hpaStates().catch(offline),
+  };
+}
+
+/** A cluster read from `kubectl get -o json` dumps (see {@link clusterInput}). */
+async function dumpSource(nodesFile: string, podsFile: string): Promise<ClusterSource> {
+  const [nodes, objects] = await Promise.all([
+    readObjectList<NodeInput>(nodesFile, 'Node'),
+    readObjectList<PodInput | ReplicaSetInput | HpaObject>(podsFile, 'Pod', [
+      'ReplicaSet',
+      'HorizontalPodAutoscaler',
+    ]),
+  ]);
+  const replicaSets = objects.filter((o): o is ReplicaSetInput => o.kind === 'ReplicaSet');
+  const hpas = objects.filter((o): o is HpaObject => o.kind === 'HorizontalPodAutoscaler');
+  const pods = objects.filter((o) => o.kind !== 'ReplicaSet' && o.kind !== 'HorizontalPodAutoscaler');
+  return {
+    kind: 'list',
+    // A pods dump without ReplicaSets says nothing about them: the snapshot then carries none.
+    snapshot: async (now, options) =>
+      buildSnapshot(
+        nodes,
+        pods as PodInput[],
+        now,
+        options,
+        replicaSets.length > 0 ? replicaSets : undefined,
+      ),
+    hpaStates: async () => hpaStatesOf(hpas),
+  };
+}
+
+/** A HorizontalPodAutoscaler (autoscaling/v2) as a dump holds it: the fields gpuops reads. */
+interface HpaObject {
+  kind: 'HorizontalPodAutoscaler';
+  metadata?: { labels?: Record<string, string> };
+  spec?: { maxReplicas?: number };
+  status?: { currentReplicas?: number; desiredReplicas?: number };
+}
+
+/** Status of the HPAs gpuops generated (`app.kubernetes.io/managed-by: gpuops`), by algorithm. */
+function hpaStatesOf(hpas: readonly HpaObject[]): Map<string, HpaStatus> {
+  const out = new Map<string, HpaStatus>();
+  for (const h of hpas) {
+    const labels = h.metadata?.labels ?? {};
+    const name = labels[ALGORITHM_LABEL];
+    if (labels[MANAGED_BY_LABEL] !== MANAGED_BY_VALUE || !name) continue;
+    out.set(name, {
+      currentReplicas: h.status?.currentReplicas ?? 0,
+      desiredReplicas: h.status?.desiredReplicas ?? 0,
+      maxReplicas: h.spec?.maxReplicas ?? 0,
+    });
+  }
+  return out;
+}
+
+/**
+ * Builds the snapshot from dump files when both are given, else from the live cluster.
+ * @throws as {@link clusterInput}
+ */
+export async function takeSnapshot(source: SnapshotSource): Promise<Snapshot> {
+  return (await clusterInput(source)).snapshot(source.now, { poolLabel: source.poolLabel });
 }
 
 /** What to do without cluster access: the commands that read a snapshot also take dumps. */
 export const OFFLINE_HINT =
   'without cluster access, give dumps instead: --nodes FILE --pods FILE (kubectl get nodes -o json > nodes.json; kubectl get pods,replicasets -A -o json > pods.json)';
-
-/**
- * Every file under `<repo>/clusters/<cluster>/` (repo-relative `/` paths → content); empty when
- * the folder does not exist yet.
- */
-export async function readClusterFiles(repo: string, cluster: string): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  const base = path.join(repo, 'clusters', cluster);
-  let entries: string[];
-  try {
-    entries = (await readdir(base, { recursive: true, withFileTypes: true }))
-      .filter((e) => e.isFile())
-      .map((e) => path.join(e.parentPath, e.name));
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return out;
-    throw err;
-  }
-  await Promise.all(
-    entries.map(async (file) => {
-      out[path.relative(repo, file).split(path.sep).join('/')] = await readFile(file, 'utf8');
-    }),
-  );
-  return out;
-}

@@ -152,12 +152,13 @@ export async function loadAlgorithms(
  * Loads the GitOps repo at `dir`: merged policy, valid algorithms with defaults filled, every
  * located error (sorted by file, line, column), and the number of Algorithm and Policy files
  * (including ones that could not be read). One bad file never hides the others.
+ * `defaults`: the shipped default policy when the caller loaded it already (else it is read here).
  * Throws only when `dir` is not a directory or the shipped default policy is broken.
  */
-export async function loadRepo(dir: string): Promise<LoadedRepo> {
+export async function loadRepo(dir: string, given?: Policy): Promise<LoadedRepo> {
   await assertDirectory(dir);
   const [defaults, algorithms, policies] = await Promise.all([
-    loadDefaultPolicy(),
+    given ?? loadDefaultPolicy(),
     readYamlFiles(dir, 'algorithms', true),
     readYamlFiles(dir, 'policies', false),
   ]);

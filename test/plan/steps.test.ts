@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { benchmarksDue } from '../../src/controller/pass-benchmarks.js';
+import { benchmarksDue } from '../../src/pass/benchmarks.js';
 import { invalidAlgorithms } from '../../src/controller/invalid-specs.js';
 import type { BenchmarkOutcome } from '../../src/placement/types.js';
 import { readGitModel } from '../../src/plan/git-model.js';

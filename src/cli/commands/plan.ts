@@ -1,14 +1,18 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
-import { readBenchmarksFile, readUtilization, storedBenchmarks } from '../../controller/inputs.js';
-import { planDesiredState } from '../../controller/desired-state.js';
 import { loadWorkloadTemplates } from '../../benchmark/load-templates.js';
-import type { BenchmarkOutcome } from '../../placement/types.js';
-import { loadRepo } from '../../definitions/load.js';
-import { invalidAlgorithms, keptForInvalidSpecs } from '../../controller/invalid-specs.js';
+import type { Snapshot } from '../../cluster/types.js';
+import type { PlanOutput } from '../../controller/desired-state.js';
+import { loadDefaultPolicy } from '../../definitions/load.js';
+import { planWorld } from '../../pass/plan.js';
+import { readWorld, type JudgeAt } from '../../pass/read-world.js';
+import { directorySpecs } from '../../pass/specs.js';
+import { readBenchmarksFile } from '../../pass/stored-inputs.js';
+import type { WorldSources } from '../../pass/world.js';
+import { createPassCaches } from '../../plan/caches.js';
 import { openStore } from '../../store/index.js';
-import { readClusterFiles, takeSnapshot } from '../cluster-input.js';
+import { clusterInput } from '../cluster-input.js';
 import { formatPlanTable, planReport } from '../plan-build.js';
 import { utilizationSource } from '../metrics-source.js';
 import { addConnectionOptions, resolveSettings } from '../settings.js';
@@ -21,6 +25,21 @@ function clusterFolders(repo: string): string[] {
   return readdirSync(dir, { withFileTypes: true })
     .filter((e) => e.isDirectory())
     .map((e) => e.name);
+}
+
+/**
+ * The decision of `gpuops plan`: the world read from `sources` as a reconcile pass reads it
+ * (`readWorld`: stored benchmarks, recorded decisions, node activity, HPA status) and planned by
+ * `planWorld`, with no benchmark step and no write. The same world gives the plan a pass makes.
+ * @throws as `readWorld`
+ */
+export async function planFromSources(
+  sources: WorldSources,
+  now: JudgeAt,
+): Promise<{ output: PlanOutput; snapshot: Snapshot }> {
+  const world = await readWorld(sources, now);
+  const { output } = planWorld(world, { templates: loadWorkloadTemplates(), caches: sources.caches });
+  return { output, snapshot: world.snapshot };
 }
 
 interface PlanFlags {
@@ -70,11 +89,8 @@ export function register(program: Command): void {
       });
     }
     const settings = resolveSettings(flags);
-    let repo;
-    try {
-      repo = await loadRepo(flags.repo!);
-    } catch (err) {
-      cmd.error(`gpuops plan: ${(err as Error).message}`, { exitCode: 2, code: 'gpuops.usage' });
+    if (!statSync(flags.repo!, { throwIfNoEntry: false })?.isDirectory()) {
+      cmd.error(`gpuops plan: ${flags.repo} is not a directory`, { exitCode: 2, code: 'gpuops.usage' });
     }
     const given = flags.now === undefined ? undefined : new Date(flags.now);
     if (given !== undefined && Number.isNaN(given.getTime())) {
@@ -84,7 +100,7 @@ export function register(program: Command): void {
       });
     }
     const clock = given ?? new Date();
-    const source = utilizationSource(
+    const metrics = utilizationSource(
       {
         metricsFiles: flags.metrics,
         prometheusUrl: settings.prometheusUrl,
@@ -94,55 +110,42 @@ export function register(program: Command): void {
       },
       () => clock,
     );
-    const reading = await readUtilization(source, repo.policy, repo.algorithms);
     // Offline, the dumps are judged at their own time: --now, else the newest sample of the
     // --metrics files (a dump from last week gives last week's decision), never the wall clock.
-    const now =
+    const now: JudgeAt =
       given ??
-      (flags.metrics?.length && reading.ok && reading.evaluatedAt !== undefined
-        ? new Date(reading.evaluatedAt)
-        : clock);
-    const [snapshot, existing] = await Promise.all([
-      takeSnapshot({
-        nodesFile: flags.nodes,
-        podsFile: flags.pods,
-        kubeconfig: settings.kubeconfig,
-        poolLabel: repo.policy.spec.pools.labelKey,
-        now,
-      }),
-      readClusterFiles(flags.repo!, settings.cluster),
+      ((reading) =>
+        flags.metrics?.length && reading.ok && reading.evaluatedAt !== undefined
+          ? new Date(reading.evaluatedAt)
+          : clock);
+    const [clusterRead, defaults, recorded] = await Promise.all([
+      clusterInput({ nodesFile: flags.nodes, podsFile: flags.pods, kubeconfig: settings.kubeconfig }),
+      loadDefaultPolicy(),
+      flags.benchmarks ? readBenchmarksFile(flags.benchmarks) : undefined,
     ]);
-    let benchmarks: Map<string, BenchmarkOutcome>;
-    let benchmarkRuns;
-    if (flags.benchmarks) {
-      benchmarks = await readBenchmarksFile(flags.benchmarks);
-    } else if (
-      settings.database.startsWith('sqlite:') &&
-      !existsSync(settings.database.slice('sqlite:'.length))
-    ) {
-      benchmarks = new Map(); // plan is read-only: no database yet means no benchmark yet
-    } else {
-      const store = await openStore(settings.database, { readOnly: true });
-      try {
-        ({ outcomes: benchmarks, runs: benchmarkRuns } = await storedBenchmarks(repo.algorithms, store));
-      } finally {
-        await store.close();
-      }
+    // plan is read-only: no database yet means no benchmark, no decision, no node history yet.
+    const noDatabase =
+      settings.database.startsWith('sqlite:') && !existsSync(settings.database.slice('sqlite:'.length));
+    const store = noDatabase ? null : await openStore(settings.database, { readOnly: true });
+    let planned;
+    try {
+      planned = await planFromSources(
+        {
+          cluster: settings.cluster,
+          specs: directorySpecs(flags.repo!),
+          clusterRead,
+          store,
+          metrics,
+          defaults,
+          caches: createPassCaches(),
+          ...(recorded ? { recordedBenchmarks: recorded } : {}),
+        },
+        now,
+      );
+    } finally {
+      await store?.close();
     }
-    const base = new Map(Object.entries(existing));
-    const { output } = planDesiredState({
-      cluster: settings.cluster,
-      repo,
-      invalidAlgorithms: keptForInvalidSpecs(invalidAlgorithms(repo), settings.cluster, base),
-      snapshot,
-      base,
-      benchmarks,
-      benchmarkRuns,
-      reading,
-      recent: [],
-      templates: loadWorkloadTemplates(),
-      now,
-    });
+    const { output, snapshot } = planned;
     const unknown = unknownClusterWarning(settings.cluster, clusterFolders(flags.repo!));
     if (unknown) output.warnings = [unknown, ...(output.warnings ?? [])];
     process.stdout.write(

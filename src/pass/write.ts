@@ -1,7 +1,8 @@
 /**
- * The write phase of a reconcile pass: records (samples, decisions, the fleet status), then one
- * pull request per subject, or with `scaling.mode: patch` the scale patches plus a commit of the
- * same change to the base branch. Dry-run is checked right where each write happens.
+ * The write phase of a reconcile pass, after the plan: the snapshot and the PR host's refresh,
+ * records (samples, decisions, the fleet status), then one pull request per subject, or with
+ * `scaling.mode: patch` the scale patches plus a commit of the same change to the base branch,
+ * then the spec errors to their pull requests. Dry-run is checked right where each write happens.
  */
 import type { Logger } from 'pino';
 import type { ClusterPatcher } from '../cluster/patch.js';
@@ -10,6 +11,7 @@ import { closeSupersededScalePullRequests } from '../gitops/close-superseded.js'
 import type { PullRequestHost } from '../gitops/pr-host.js';
 import type { ChangeSet, WriteBackResult } from '../gitops/types.js';
 import type { WorkingCopy } from '../gitops/working-copy.js';
+import { reportInvalidSpecs } from '../gitops/spec-errors.js';
 import { writeBack } from '../gitops/write-back.js';
 import type { GitModel } from '../plan/git-model.js';
 import { toDecisionRecord } from '../scaling/decision-record.js';
@@ -18,7 +20,51 @@ import type { Policy, ResolvedAlgorithm } from '../definitions/types.js';
 import { fleetStatusRecord } from '../status/fleet-record.js';
 import { statusStoreOf } from '../store/index.js';
 import type { Store } from '../store/types.js';
-import type { DesiredState } from './desired-state.js';
+import type { DesiredState } from '../controller/desired-state.js';
+import type { World } from './world.js';
+
+/**
+ * The whole write phase (see the module comment): with `dryRun` only what a person would see is
+ * computed (`would …` patch lines, PR previews), nothing is stored, pushed or patched.
+ * @returns one result per change set written, and one line per patch
+ * @throws when the snapshot or the records cannot be stored (the pass is retried)
+ */
+export async function writePhase(
+  deps: WriteDeps,
+  world: World,
+  desired: DesiredState,
+): Promise<{ results: WriteBackResult[]; patches: string[] }> {
+  const { store, dryRun } = deps;
+  const policy = world.repo.policy;
+  if (!dryRun) {
+    // The plain git host learns that a person merged or deleted a branch (GitHub knows by itself).
+    await Promise.all([store.saveSnapshot(world.snapshot), deps.host.refresh?.()]);
+    await recordPass(store, {
+      cluster: deps.cluster,
+      desired,
+      algorithms: world.repo.algorithms,
+      policy,
+      snapshot: world.snapshot,
+      now: world.now,
+    });
+  }
+  const written = await writePass(deps, {
+    changeSets: desired.changeSets,
+    decisions: desired.output.scaling,
+    algorithms: world.repo.algorithms,
+    git: world.git,
+    policy,
+  });
+  if (world.invalid.length > 0)
+    await reportInvalidSpecs(world.invalid, {
+      host: deps.host,
+      cluster: deps.cluster,
+      base: deps.workingCopy.baseBranch,
+      dryRun,
+      log: deps.log,
+    });
+  return written;
+}
 
 /** Stores what the pass saw and decided: samples, scaling decisions, and what `gpuops status` shows. */
 export async function recordPass(
@@ -93,7 +139,7 @@ export async function writePass(
     limits: { maxOpenedPerPass: limits.maxOpenedPerPass, maxOpen: limits.maxOpen },
     now: deps.now,
     log: deps.log,
-    // `readPass` synced at the start of the pass; the pushes' leases guard the rest.
+    // `readWorld` synced at the start of the pass; the pushes' leases guard the rest.
     syncedThisPass: true,
   };
   const prSets = o.changeSets.filter((c) => !(patchMode && c.kind === 'scale'));

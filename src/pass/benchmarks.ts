@@ -1,6 +1,6 @@
 /**
  * The benchmark step of a reconcile pass, level-triggered and never waiting: the stored runs
- * decide most algorithms; for new or changed specs (and those that could not be scheduled or
+ * (read with the world) decide most algorithms; for new or changed specs (and those that could not be scheduled or
  * started) one step reads their Jobs, records the runs that ended and creates the Jobs that are
  * missing. The runs read or recorded stay in memory for the rest of the pass.
  */
@@ -14,14 +14,10 @@ import type { BenchmarkOutcome } from '../placement/types.js';
 import type { GitModel } from '../plan/git-model.js';
 import { freeGpus } from '../pools/capacity.js';
 import type { Policy, ResolvedAlgorithm } from '../definitions/types.js';
-import type { BenchmarkRun, Store } from '../store/types.js';
-import { storedBenchmarks } from './inputs.js';
+import type { Store } from '../store/types.js';
+import type { PassBenchmarks } from './world.js';
 
-/** Benchmark outcome (at each algorithm's current spec) and the runs behind it, by algorithm. */
-export interface PassBenchmarks {
-  outcomes: Map<string, BenchmarkOutcome>;
-  runs: Map<string, BenchmarkRun[]>;
-}
+export type { PassBenchmarks };
 
 /** Nodes that carry the test pool label in the cluster now and can take a benchmark, their free and allocatable GPUs. */
 export function testCapacity(snapshot: Snapshot, labelKey: string): TestCapacity & { nodes: string[] } {
@@ -62,8 +58,10 @@ export function benchmarksDue(
 }
 
 /**
- * The benchmark step of a pass: stored outcomes, then one `stepBenchmarks` over the algorithms
- * due (`Pending` with what its run is doing while in flight). In dry-run it only reads the Jobs.
+ * The benchmark step of a pass: the stored outcomes the world read (`stored`, not changed), then
+ * one `stepBenchmarks` over the algorithms due (`Pending` with what its run is doing while in
+ * flight). It starts or reads Jobs and never waits for one. In dry-run it only reads the Jobs.
+ * @returns the outcomes and runs this pass plans with (new maps)
  */
 export async function benchmarksOfPass(
   deps: {
@@ -74,12 +72,17 @@ export async function benchmarksOfPass(
     dryRun: boolean;
     onBenchmarkProgress?: (p: BenchmarkProgress) => void;
   },
-  algorithms: readonly ResolvedAlgorithm[],
-  git: Pick<GitModel, 'cluster' | 'files'>,
-  snapshot: Snapshot,
-  policy: Policy,
+  world: {
+    repo: { algorithms: readonly ResolvedAlgorithm[]; policy: Policy };
+    git: Pick<GitModel, 'cluster' | 'files'>;
+    snapshot: Snapshot;
+    benchmarks: PassBenchmarks;
+  },
 ): Promise<PassBenchmarks> {
-  const { outcomes, runs } = await storedBenchmarks(algorithms, deps.store);
+  const { algorithms, policy } = world.repo;
+  const { git, snapshot } = world;
+  const outcomes = new Map(world.benchmarks.outcomes);
+  const runs = new Map(world.benchmarks.runs);
   const { toStep, waiting } = benchmarksDue(algorithms, outcomes, git);
   for (const [name, o] of waiting) outcomes.set(name, o);
   if (toStep.length === 0) return { outcomes, runs };

@@ -1,0 +1,39 @@
+/**
+ * The plan step of a pass (pure): the world as read, and the benchmark outcomes of this pass,
+ * into `planDesiredState`. `gpuops plan` and the reconcile pass both call it, so what `plan`
+ * prints is what `reconcile` writes.
+ */
+import { planDesiredState, type DesiredState } from '../controller/desired-state.js';
+import type { WorkloadTemplates } from '../manifests/templates.js';
+import type { PassCaches } from '../plan/caches.js';
+import type { PassBenchmarks, World } from './world.js';
+
+/**
+ * Plans the pass from `world`: pools, placement, scaling, rendering and change sets.
+ * `benchmarks`: the outcomes after the benchmark step (`benchmarksOfPass`); default the stored
+ * ones the world holds (`gpuops plan` starts no benchmark).
+ */
+export function planWorld(
+  world: World,
+  o: { templates: WorkloadTemplates; caches?: PassCaches; benchmarks?: PassBenchmarks },
+): DesiredState {
+  const benchmarks = o.benchmarks ?? world.benchmarks;
+  return planDesiredState({
+    cluster: world.cluster,
+    repo: world.repo,
+    invalidAlgorithms: world.kept,
+    snapshot: world.snapshot,
+    base: world.git.files,
+    git: world.git,
+    benchmarks: benchmarks.outcomes,
+    benchmarkRuns: benchmarks.runs,
+    templates: o.templates,
+    ...(o.caches ? { caches: o.caches } : {}),
+    now: world.now,
+    recent: world.recent,
+    reading: world.reading,
+    runningBenchmarks: world.runningBenchmarks,
+    ...(world.hpa ? { hpa: world.hpa } : {}),
+    ...(world.emptySince ? { emptySince: world.emptySince } : {}),
+  });
+}

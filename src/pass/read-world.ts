@@ -1,0 +1,87 @@
+/**
+ * The read phase of a pass: every read it decides on, once, and nothing else — no write (the PR
+ * host's refresh, the snapshot, the records all go to the write phase), so `gpuops plan` and a
+ * dry run read exactly what a pass reads.
+ */
+import type { SnapshotOptions } from '../cluster/snapshot.js';
+import type { Snapshot } from '../cluster/types.js';
+import { invalidAlgorithms, keptForInvalidSpecs } from '../controller/invalid-specs.js';
+import type { UtilizationReading } from '../metrics/types.js';
+import { readGitModel } from '../plan/git-model.js';
+import { historySince } from '../scaling/history.js';
+import type { DecisionRecord } from '../scaling/types.js';
+import { emptySinceNow } from './emptiness.js';
+import { readUtilization, storedBenchmarks } from './stored-inputs.js';
+import type { PassBenchmarks, World, WorldSources } from './world.js';
+
+/**
+ * The time a pass judges at: a clock reading, or — for `gpuops plan` on saved metrics files —
+ * a function of the utilisation reading (its newest sample), so old dumps give their own decision.
+ */
+export type JudgeAt = Date | ((reading: UtilizationReading) => Date);
+
+/**
+ * Reads the world of one pass. With a `Date`, the cluster is read while the specs are (the reads
+ * overlap: lists, Git, Prometheus and the database at once); with a function of the reading, the
+ * cluster is read once the reading is in. The snapshot is read with the default policy's pool
+ * label and read again in the rare repo whose policy names another (`pools.labelKey`); HPA status
+ * is read only with `scaling.engine: hpa`.
+ * Node emptiness is the stored node activity plus this snapshot (`emptySinceNow`): the read never
+ * waits for the snapshot to be stored.
+ * @throws when the specs cannot be fetched or the cluster cannot be read (the pass is retried);
+ *   a failing utilisation source is a reading with `ok: false`, never a throw
+ */
+export async function readWorld(sources: WorldSources, now: JudgeAt): Promise<World> {
+  const { cluster, defaults, store } = sources;
+  const defaultLabel = defaults.spec.pools.labelKey;
+  const early = now instanceof Date ? readCluster(sources, now, { poolLabel: defaultLabel }) : null;
+  const specs = await sources.specs.read(cluster, defaults, sources.caches);
+  const { repo, base } = specs;
+  const policy = repo.policy;
+  const readingRead = readUtilization(sources.metrics, policy, repo.algorithms);
+  readingRead.catch(() => undefined); // awaited below; a failed cluster read leaves it unawaited
+  const at = now instanceof Date ? now : now(await readingRead);
+  const poolLabel = policy.spec.pools.labelKey;
+  const clusterRead = early && poolLabel === defaultLabel ? early : readCluster(sources, at, { poolLabel });
+  const git = readGitModel(cluster, base, poolLabel, sources.caches.parsed);
+  const names = repo.algorithms.map((a) => a.name);
+  const moved = [...git.movedNodes.keys()];
+  const [snapshot, hpa, reading, benchmarks, decided, history] = await Promise.all([
+    clusterRead,
+    policy.spec.scaling.engine === 'hpa' ? sources.clusterRead.hpaStates() : undefined,
+    readingRead,
+    sources.recordedBenchmarks
+      ? Promise.resolve<PassBenchmarks>({ outcomes: new Map(sources.recordedBenchmarks), runs: new Map() })
+      : store
+        ? storedBenchmarks(repo.algorithms, store)
+        : Promise.resolve<PassBenchmarks>({ outcomes: new Map(), runs: new Map() }),
+    store ? store.decisionsSince(names, historySince(policy, at)) : Promise.resolve(new Map()),
+    store && moved.length > 0 ? store.nodeEmptiness?.(moved) : Promise.resolve(undefined),
+  ]);
+  const recent: DecisionRecord[] = names.flatMap((n) => decided.get(n) ?? []);
+  const invalid = invalidAlgorithms(repo);
+  return {
+    now: at,
+    cluster,
+    repo,
+    git,
+    invalid: invalid.invalid,
+    kept: keptForInvalidSpecs(invalid, cluster, base),
+    snapshot,
+    benchmarks,
+    recent,
+    reading,
+    runningBenchmarks: snapshot.pods
+      .filter((p) => p.managed && p.owner?.kind === 'Job' && p.nodeName !== null)
+      .map((p) => p.nodeName!),
+    ...(hpa ? { hpa } : {}),
+    ...(history ? { emptySince: emptySinceNow(history, snapshot.nodes, snapshot.takenAt) } : {}),
+  };
+}
+
+/** The snapshot; its handler is attached at once, so a read that fails while another is awaited is not unhandled. */
+function readCluster(sources: WorldSources, now: Date, options: SnapshotOptions): Promise<Snapshot> {
+  const snapshot = sources.clusterRead.snapshot(now, options);
+  snapshot.catch(() => undefined);
+  return snapshot;
+}

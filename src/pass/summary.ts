@@ -1,0 +1,64 @@
+/**
+ * The last step of a pass: its result and its one summary log line
+ * (`nodes algorithms decisions prs errors`), and the metrics reading's warnings.
+ */
+import type { Logger } from 'pino';
+import type { Snapshot } from '../cluster/types.js';
+import type { DesiredState, PlanOutput } from '../controller/desired-state.js';
+import type { PassSummary } from '../controller/loop.js';
+import type { ChangeSet, WriteBackResult } from '../gitops/types.js';
+import type { World } from './world.js';
+
+/** What one pass decided and did. */
+export interface PassResult extends PassSummary {
+  snapshot: Snapshot;
+  plan: PlanOutput;
+  changeSets: ChangeSet[];
+  writeBack: WriteBackResult[];
+  /** Patch-mode writes to the cluster (scaling.mode: patch), one line each. */
+  patches: string[];
+}
+
+/** Logs the warnings of the pass's utilisation reading (skew, dropped series), when any. */
+export function warnAboutMetrics(log: Logger, desired: DesiredState): void {
+  const m = desired.output.metrics;
+  if (m && m.warnings.length > 0)
+    log.warn(
+      { warnings: m.warnings, evaluatedAt: m.evaluatedAt, skewSeconds: m.skewSeconds },
+      'metrics reading',
+    );
+}
+
+/** The pass's result and its one summary log line (`reconcile pass`, info). */
+export function summarize(
+  log: Logger,
+  dryRun: boolean,
+  world: World,
+  desired: DesiredState,
+  written: { results: WriteBackResult[]; patches: string[] },
+): PassResult {
+  const { output } = desired;
+  const { results, patches } = written;
+  const failed = results.filter((r) => r.action === 'failed').length;
+  const summary: PassResult = {
+    nodes: world.snapshot.nodes.length,
+    algorithms: world.repo.algorithms.length,
+    decisions: output.scaling.filter((d) => d.action !== 'hold').length,
+    prs: results.filter((r) => ['created', 'updated', 'committed'].includes(r.action)).length,
+    errors: world.repo.errors.length + failed,
+    reasons: [
+      ...output.pools.filter((p) => p.from !== p.to).map((p) => ({ kind: 'pools', reason: p.reason })),
+      ...output.placements.map((p) => ({ kind: 'placement', reason: p.reason })),
+      ...output.scaling.map((d) => ({ kind: 'scaling', reason: d.reason })),
+    ],
+    prActions: results.map((r) => r.action),
+    snapshot: world.snapshot,
+    plan: output,
+    changeSets: desired.changeSets,
+    writeBack: results,
+    patches,
+  };
+  const { nodes, algorithms, decisions, prs, errors } = summary;
+  log.info({ nodes, algorithms, decisions, prs, errors, dryRun }, 'reconcile pass');
+  return summary;
+}

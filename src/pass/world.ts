@@ -1,0 +1,92 @@
+/**
+ * The world one pass decides on, and the sources it is read from. `readWorld` (read-world.ts)
+ * fills a {@link World} from {@link WorldSources}; `gpuops reconcile`, `gpuops run`, `gpuops plan`
+ * and the replay all read it the same way, so `plan` decides exactly as `reconcile` would.
+ */
+import type { ClusterSource } from '../cluster/source.js';
+import type { Snapshot } from '../cluster/types.js';
+import type { LoadedRepo, Policy, SpecError } from '../definitions/types.js';
+import type { UtilizationReading, UtilizationSource } from '../metrics/types.js';
+import type { BenchmarkOutcome } from '../placement/types.js';
+import type { PassCaches } from '../plan/caches.js';
+import type { GitModel } from '../plan/git-model.js';
+import type { DecisionRecord, HpaState } from '../scaling/types.js';
+import type { BenchmarkRun, Store } from '../store/types.js';
+
+/** The specs and the generated files, read at one point in time (the base branch head, or a folder). */
+export interface SpecsRead {
+  repo: LoadedRepo;
+  /** Files under `clusters/<cluster>/`: repo-relative path → content. */
+  base: Map<string, string>;
+}
+
+/**
+ * Where specs come from: the working copy at the base branch head (`workingCopySpecs`, after a
+ * fetch) or a local folder (`directorySpecs`, `gpuops plan --repo DIR`).
+ */
+export interface SpecsSource {
+  /**
+   * Reads `algorithms/`, `policies/` and `clusters/<cluster>/`; a bad spec is an error in
+   * `repo.errors`, never a throw.
+   * @throws when the repo cannot be fetched or read (the pass is retried)
+   */
+  read(cluster: string, defaults: Policy, caches: PassCaches): Promise<SpecsRead>;
+}
+
+/** The stored state a pass reads: benchmark runs, scaling decisions, node activity. */
+export type WorldStore = Pick<Store, 'benchmarkRunsFor' | 'decisionsSince' | 'nodeEmptiness'>;
+
+/** Everything `readWorld` reads from. None of these is written to while the world is read. */
+export interface WorldSources {
+  /** Cluster name: the folder under `clusters/`. */
+  cluster: string;
+  specs: SpecsSource;
+  /** The cluster read: lists (`listingSource`) or the watch-driven cache (`cacheSource`). */
+  clusterRead: ClusterSource;
+  /** The database; null when there is none yet (no benchmark, no decision, no node history). */
+  store: WorldStore | null;
+  /** The GPU utilisation source; null: none configured (every reading is "no data"). */
+  metrics: UtilizationSource | null;
+  /** The shipped default policy (`policies/default.yaml`). */
+  defaults: Policy;
+  /** Memo tables kept from pass to pass (`createPassCaches()`). */
+  caches: PassCaches;
+  /** Recorded run times (`gpuops plan --benchmarks FILE`): used instead of the stored runs. */
+  recordedBenchmarks?: ReadonlyMap<string, BenchmarkOutcome>;
+}
+
+/** Benchmark outcome (at each algorithm's current spec) and the runs behind it, by algorithm. */
+export interface PassBenchmarks {
+  outcomes: Map<string, BenchmarkOutcome>;
+  runs: Map<string, BenchmarkRun[]>;
+}
+
+/** What one pass read, once, before it decides anything. */
+export interface World {
+  /** The time the pass judges everything at (the snapshot's `takenAt`). */
+  now: Date;
+  cluster: string;
+  repo: LoadedRepo;
+  /** The read model of `clusters/<cluster>/` at the base branch head (`git.files`). */
+  git: GitModel;
+  /** Algorithms whose spec fails validation, with their errors (reported to their pull requests). */
+  invalid: { algorithm: string; errors: SpecError[] }[];
+  /** Algorithm folders whose generated files stay because a spec of theirs is broken. */
+  kept: string[];
+  snapshot: Snapshot;
+  /** Stored (or recorded) benchmark outcomes at each algorithm's current spec; absent: none yet. */
+  benchmarks: PassBenchmarks;
+  /** Recorded scaling decisions since `historySince(policy, now)` (cooldown, stabilisation). */
+  recent: DecisionRecord[];
+  /** The pass's one utilisation reading (no data is `{ ok: false }`, never 0 %). */
+  reading: UtilizationReading;
+  /** Test nodes that run a benchmark pod now (never released from the test pool). */
+  runningBenchmarks: string[];
+  /** With `scaling.engine: hpa`: each generated HPA's status, by algorithm. */
+  hpa?: Map<string, HpaState>;
+  /**
+   * Since when each node gpuops moved has held no GPU pod (ISO-8601): stored node activity plus
+   * this snapshot (`emptinessWith`); absent when no node was moved or there is no database.
+   */
+  emptySince?: Map<string, string>;
+}

@@ -84,9 +84,10 @@ function compiledPass(): { file: string; env: NodeJS.ProcessEnv } {
 async function changePods(world: World, n: number): Promise<[string, number][]> {
   const pods = world.sim.store.list('pods', 'algorithms').slice(0, n);
   const out: [string, number][] = [];
+  const run = Date.now(); // a value of its own each run: an update that changes nothing sends no event
   for (const [i, p] of pods.entries()) {
     const next = structuredClone(p);
-    next.metadata.labels = { ...next.metadata.labels, 'bench.gpuops.dev/change': String(i) };
+    next.metadata.labels = { ...next.metadata.labels, 'bench.gpuops.dev/change': `${run}-${i}` };
     world.sim.store.update('pods', next);
     out.push([`${p.metadata.namespace}/${p.metadata.name}`, Date.now()]);
     if (i % 10 === 9) await new Promise((r) => setTimeout(r, 1));

@@ -17,9 +17,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import pg from 'pg';
 import { pino } from 'pino';
 import type * as ClockModule from '../src/benchmark/clock.js';
-import type * as CacheModule from '../src/cluster/cache.js';
-import type * as KubeClientModule from '../src/cluster/kube-client.js';
-import type * as SourceModule from '../src/cluster/source.js';
+import type * as ClusterCacheModule from '../src/compose/cluster-cache.js';
 import type * as ComposeModule from '../src/cli/compose.js';
 import type * as SettingsModule from '../src/config/settings.js';
 import type * as ReadSnapshotModule from '../src/cluster/read-snapshot.js';
@@ -198,9 +196,7 @@ async function main(): Promise<void> {
     { WorkingCopy },
     { openStore },
     { measureFloor, openFloorRepo },
-    { createClusterCache },
-    { createKubeClient },
-    { cacheSource },
+    { startRunCache },
   ] = await Promise.all([
     load<typeof ClockModule>('benchmark/clock.js'),
     load<typeof ComposeModule>('cli/compose.js'),
@@ -211,9 +207,7 @@ async function main(): Promise<void> {
     load<typeof WorkingCopyModule>('gitops/working-copy.js'),
     load<typeof StoreModule>('store/index.js'),
     import(FLOOR) as Promise<typeof FloorModule>,
-    load<typeof CacheModule>('cluster/cache.js'),
-    load<typeof KubeClientModule>('cluster/kube-client.js'),
-    load<typeof SourceModule>('cluster/source.js'),
+    load<typeof ClusterCacheModule>('compose/cluster-cache.js'),
   ]);
   const loadMs = performance.now();
   const storeKind = conn.database.startsWith('postgres') ? 'postgres' : 'sqlite';
@@ -263,20 +257,19 @@ async function main(): Promise<void> {
   const useCache = (conn.source ?? 'cache') === 'cache';
   const seen = new Map<string, number>();
   const heapBeforeCache = liveHeapMb();
-  const cache = useCache
-    ? createClusterCache({
-        kc,
-        client: createKubeClient(kc),
+  let cacheReport: CacheReport | null = null;
+  const t0 = performance.now();
+  const runCache = useCache
+    ? await startRunCache(kc, pino({ level: 'silent' }), {
+        syncSeconds: 600,
         onEvent: (resource, type, key) => {
           if (resource === 'pods' && type === 'MODIFIED') seen.set(key, Date.now());
         },
       })
     : null;
-  let cacheReport: CacheReport | null = null;
+  const cache = runCache?.cache ?? null;
   if (cache) {
-    const t0 = performance.now();
-    cache.start();
-    if (!(await cache.waitForSync(600))) throw new Error('bench: the cluster cache did not sync in 600 s');
+    if (!cache.synced()) throw new Error('bench: the cluster cache did not sync in 600 s');
     cacheReport = {
       syncMs: performance.now() - t0,
       liveHeapMb: liveHeapMb() - heapBeforeCache,
@@ -295,7 +288,7 @@ async function main(): Promise<void> {
       clock,
       log: pino({ level: 'silent' }),
       env: {},
-      ...(cache ? { clusterRead: cacheSource(cache) } : {}),
+      ...(runCache ? { clusterRead: runCache.clusterRead } : {}),
     },
   );
 

@@ -8,8 +8,8 @@ import { loggableSettings, runDefaults, startController } from '../../controller
 import { renderStatusHtml } from '../../status/html.js';
 import { loadStatusView } from '../../status/load.js';
 import { openStore, statusStoreOf } from '../../store/index.js';
+import { startRunCache } from '../../compose/cluster-cache.js';
 import { healthAddress } from '../health-address.js';
-import { startRunCache } from '../run-cache.js';
 import { dryRunDatabase, openExistingStore } from '../open-existing-store.js';
 import { addConnectionOptions, resolveSettings, UsageError } from '../settings.js';
 
@@ -127,7 +127,7 @@ export function register(program: Command): void {
         const kc = loadKubeConfig(settings.kubeconfig);
         const metrics = createControllerMetrics();
         // Passes read the cluster from a watch-driven cache (list once, then watch), not by listing.
-        const runCache = await startRunCache(kc, log, metrics.registry);
+        const runCache = await startRunCache(kc, log, { registry: metrics.registry });
         // A dry run creates no database file: without one its passes read an empty in-memory one.
         const reconciler = await createReconciler(
           settings.dryRun ? { ...settings, database: dryRunDatabase(settings.database) } : settings,

@@ -3,8 +3,9 @@
  * process beside the pass, with no gpuops code in between (but the kube client's `PageAgents`,
  * which only picks the HTTP agent, so both send a list's pages over one kept-alive connection):
  * - reads, concurrently as the pass does them: Nodes and live Pods listed page by page from the
- *   cluster (500 per page, each page decoded), one Prometheus answer fetched and decoded, and one
- *   `git fetch` of the base branch;
+ *   cluster (500 per page, each page decoded; none for a pass on the watch-driven cache, which
+ *   lists nothing), one Prometheus answer fetched and decoded, and one `git fetch` of the base
+ *   branch;
  * - writes (only when there are changes): the pass's own changed files as one commit per subject
  *   with plain git plumbing (a temporary index per branch: read-tree, hash-object,
  *   update-index, write-tree, commit-tree; all refs in one `update-ref --stdin`) and one
@@ -159,6 +160,8 @@ async function commitAll(repo: string, base: string, changes: readonly FloorChan
 export async function measureFloor(opts: {
   kc: KubeConfig;
   podFieldSelector: string;
+  /** List Nodes and Pods (a listing pass); false: a pass on the watch-driven cache lists nothing. Default true. */
+  lists?: boolean;
   prometheusUrl: string;
   prometheusQuery: string;
   repo: FloorRepo;
@@ -168,8 +171,8 @@ export async function measureFloor(opts: {
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const [nodePages, podPages] = await Promise.all([
-    listPages(opts.kc, '/api/v1/nodes'),
-    listPages(opts.kc, '/api/v1/pods', opts.podFieldSelector),
+    opts.lists === false ? 0 : listPages(opts.kc, '/api/v1/nodes'),
+    opts.lists === false ? 0 : listPages(opts.kc, '/api/v1/pods', opts.podFieldSelector),
     (async () => {
       const url = new URL('/api/v1/query', opts.prometheusUrl);
       url.searchParams.set('query', opts.prometheusQuery);

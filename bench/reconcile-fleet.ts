@@ -53,6 +53,8 @@ export interface WorldConnection {
   now: string;
   /** GPU nodes of the world (names the CPU profiles). */
   gpuNodes?: number;
+  /** How passes read the cluster: `cache` (as `gpuops run`; default) or `list` (the one-shot commands). */
+  source?: 'cache' | 'list';
 }
 
 /** A built world. */

@@ -17,6 +17,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import pg from 'pg';
 import { pino } from 'pino';
 import type * as ClockModule from '../src/benchmark/clock.js';
+import type * as ClusterCacheModule from '../src/compose/cluster-cache.js';
 import type * as ComposeModule from '../src/compose/compose.js';
 import type * as SettingsModule from '../src/config/settings.js';
 import type * as ReadSnapshotModule from '../src/cluster/read-snapshot.js';
@@ -82,9 +83,23 @@ export interface PassReport {
   errors: number;
 }
 
+/** The cluster cache of a `cache` world (what `gpuops run` reads), measured in the pass process. */
+export interface CacheReport {
+  /** From start to every resource synced (the first paged lists), ms. */
+  syncMs: number;
+  /** Heap the synced cache holds (after − before, full collections), MB. */
+  liveHeapMb: number;
+  /** Pods the cache holds. */
+  pods: number;
+  /** Pod changes on the API server → the cache showing them, ms, one per change. */
+  latenciesMs: number[];
+}
+
 /** The last message: peak RSS of this process over all passes. */
 export interface PeakReport {
   pass: 'done';
+  /** The cache's figures; null when the passes listed (`conn.source` = `list`). */
+  cache: CacheReport | null;
   /** `process.resourceUsage().maxRSS`, MB. */
   peakRssMb: number;
   /** Milliseconds from process start to the controller's modules loaded. */
@@ -145,10 +160,22 @@ function countPostgresStatements(): () => number {
 
 let asked = 0;
 const waiting = new Map<number, (c: ServerCounts) => void>();
-process.on('message', (m: { id: number; counts: ServerCounts }) => {
-  waiting.get(m.id)?.(m.counts);
+process.on('message', (m: { id: number; counts?: ServerCounts; changes?: [string, number][] }) => {
+  if (m.changes) changed.get(m.id)?.(m.changes);
+  else waiting.get(m.id)?.(m.counts!);
   waiting.delete(m.id);
+  changed.delete(m.id);
 });
+/** Asks the parent to change `n` pods on the API server; resolves with each pod's key and when. */
+function changePods(n: number): Promise<[string, number][]> {
+  const id = ++asked;
+  return new Promise((resolve) => {
+    changed.set(id, resolve);
+    process.send!({ ask: id, changePods: n });
+  });
+}
+const changed = new Map<number, (c: [string, number][]) => void>();
+
 function serverCounts(): Promise<ServerCounts> {
   const id = ++asked;
   return new Promise((resolve) => {
@@ -169,6 +196,7 @@ async function main(): Promise<void> {
     { WorkingCopy },
     { openStore },
     { measureFloor, openFloorRepo },
+    { startRunCache },
   ] = await Promise.all([
     load<typeof ClockModule>('benchmark/clock.js'),
     load<typeof ComposeModule>('compose/compose.js'),
@@ -179,6 +207,7 @@ async function main(): Promise<void> {
     load<typeof WorkingCopyModule>('gitops/working-copy.js'),
     load<typeof StoreModule>('store/index.js'),
     import(FLOOR) as Promise<typeof FloorModule>,
+    load<typeof ClusterCacheModule>('compose/cluster-cache.js'),
   ]);
   const loadMs = performance.now();
   const storeKind = conn.database.startsWith('postgres') ? 'postgres' : 'sqlite';
@@ -223,10 +252,44 @@ async function main(): Promise<void> {
     baseBranch: 'main',
     dir: `${conn.cacheDir}/gitops`,
   });
+  // `cache`: the watch-driven cache `gpuops run` reads, synced before the passes (as `run` does);
+  // `list`: the one-shot commands' lists.
+  const useCache = (conn.source ?? 'cache') === 'cache';
+  const seen = new Map<string, number>();
+  const heapBeforeCache = liveHeapMb();
+  let cacheReport: CacheReport | null = null;
+  const t0 = performance.now();
+  const runCache = useCache
+    ? await startRunCache(kc, pino({ level: 'silent' }), {
+        syncSeconds: 600,
+        onEvent: (resource, type, key) => {
+          if (resource === 'pods' && type === 'MODIFIED') seen.set(key, Date.now());
+        },
+      })
+    : null;
+  const cache = runCache?.cache ?? null;
+  if (cache) {
+    if (!cache.synced()) throw new Error('bench: the cluster cache did not sync in 600 s');
+    cacheReport = {
+      syncMs: performance.now() - t0,
+      liveHeapMb: liveHeapMb() - heapBeforeCache,
+      pods: cache.state().find((x) => x.resource === 'pods')!.objects,
+      latenciesMs: [],
+    };
+  }
   // The composition `gpuops reconcile` uses, with the bench's counting store and host.
   const { deps } = await compose(
     settingsWith({ repoUrl: conn.repoUrl, cluster: conn.cluster, prometheusUrl: conn.prometheusUrl }),
-    { store: counted, kubeConfig: kc, workingCopy, host, clock, log: pino({ level: 'silent' }), env: {} },
+    {
+      store: counted,
+      kubeConfig: kc,
+      workingCopy,
+      host,
+      clock,
+      log: pino({ level: 'silent' }),
+      env: {},
+      ...(runCache ? { clusterRead: runCache.clusterRead } : {}),
+    },
   );
 
   // GPUOPS_BENCH_TRACE=1: time spent in each adapter call, per pass, on stderr.
@@ -283,6 +346,7 @@ async function main(): Promise<void> {
         : await measureFloor({
             kc,
             podFieldSelector: LIVE_PODS_FIELD_SELECTOR,
+            lists: !useCache,
             prometheusUrl: conn.prometheusUrl,
             prometheusQuery: conn.prometheusQuery,
             repo: floorRepo,
@@ -332,10 +396,20 @@ async function main(): Promise<void> {
     // The controller's next pass comes an interval later (inside the scale-up cooldown).
     now = new Date(now.getTime() + 30_000);
   }
+  if (cache && cacheReport) {
+    // Pod changes on the API server → the cache showing them (the parent writes them in bursts).
+    const changes = await changePods(1000);
+    const deadline = Date.now() + 60_000;
+    while (changes.some(([key, t]) => (seen.get(key) ?? 0) < t) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 10));
+    cacheReport.latenciesMs = changes.map(([key, t]) => (seen.get(key) ?? Number.NaN) - t);
+    await cache.stop();
+  }
   await store.close();
   floorRepo.close();
   const done: PeakReport = {
     pass: 'done',
+    cache: cacheReport,
     peakRssMb: process.resourceUsage().maxRSS / 1024,
     loadMs,
     liveHeapBeforeMb,

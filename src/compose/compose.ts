@@ -16,6 +16,7 @@ import { createKubeJobApi } from '../cluster/jobs.js';
 import { createKubeClient } from '../cluster/kube-client.js';
 import { loadKubeConfig } from '../cluster/kubeconfig.js';
 import { createClusterPatcher } from '../cluster/patch.js';
+import type { ClusterSource } from '../cluster/source.js';
 import type { Settings } from '../config/settings.js';
 import { createPassCaches } from '../plan/caches.js';
 import { reconcileOnce, type ReconcileDeps, type Reconciler } from '../controller/reconcile.js';
@@ -38,6 +39,8 @@ export interface ComposeOverrides {
   store?: Store;
   /** Cluster access (the simulated cluster's, a ServiceAccount's); default from `--kubeconfig`. */
   kubeConfig?: KubeConfig;
+  /** How passes read the cluster (`gpuops run`: the watch-driven cache); default: list every pass. */
+  clusterRead?: ClusterSource;
   workingCopy?: WorkingCopy;
   host?: PullRequestHost;
   /** The utilisation source; `null` for none. Default from `--prometheus-url` / `--dcgm-url`. */
@@ -109,6 +112,7 @@ export async function compose(settings: Settings, o: ComposeOverrides = {}): Pro
     const deps: ReconcileDeps = {
       cluster: settings.cluster,
       kube: createKubeClient(kc),
+      ...(o.clusterRead ? { clusterRead: o.clusterRead } : {}),
       jobs: createKubeJobApi(kc),
       patcher: createClusterPatcher(kc, { dryRun: settings.dryRun }),
       workingCopy,

@@ -84,7 +84,9 @@ export function passSources(deps: ReconcileDeps): WorldSources {
  * `scaling.mode: patch`, scale/label patches plus a commit to the base branch), spec errors. A
  * second pass with nothing changed writes nothing. Errors of one subject are reported in its
  * result; the others go on.
- * @throws when the cluster cannot be read or the repo cannot be fetched (the pass is retried)
+ * @throws when the cluster cannot be read or the repo cannot be fetched (the pass is retried);
+ *   ClusterCacheNotSyncedError when `clusterRead` is a cache that is not synced: the pass decides
+ *   and writes nothing, and the error names each resource and why
  */
 export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
   const world = await readWorld(passSources(deps), deps.clock.now());

@@ -15,6 +15,7 @@ import {
 } from '../../src/cluster/cache.js';
 import { createKubeClient } from '../../src/cluster/kube-client.js';
 import { readSnapshot } from '../../src/cluster/read-snapshot.js';
+import { cacheHealthCauses } from '../../src/status/cache-health.js';
 import { startSimCluster, type SimCluster, type SimClusterOptions } from '../../src/sim/index.js';
 import { fixture } from '../support/cluster-mixed.js';
 import { until } from '../support/wait.js';
@@ -209,9 +210,18 @@ describe('cluster cache over a watch', () => {
       /cluster cache not synced: .*pods: relisting after its watch expired \(watch pods: too old resource version/,
     );
     expect(w.cache.synced()).toBe(false);
+    // The status page of `gpuops run` says so, naming the resource (the other resources' relists
+    // are not held: they may or may not have ended yet).
+    const causes = cacheHealthCauses(w.cache.state()).map((c) => c.message);
+    expect(causes).toHaveLength(1);
+    expect(causes[0]).toMatch(/^cluster cache not synced \([1-4] resources?\), passes refused: /);
+    expect(causes[0]).toMatch(
+      /pods: relisting after its watch expired \(watch pods: too old resource version/,
+    );
     w.gate.holdPodLists = false;
     for (const release of w.gate.held) release();
     await until('synced again', () => w.cache!.synced());
+    expect(cacheHealthCauses(w.cache.state())).toEqual([]);
     expect(w.cache.snapshot(NOW).pods.some((p) => p.name === 'after-compaction')).toBe(true);
     expect(w.cache.snapshot(NOW)).toEqual(await fresh(w.kc));
   });

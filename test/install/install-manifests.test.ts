@@ -82,6 +82,10 @@ describe('install manifests', () => {
       'list /pods',
       'list apps/replicasets',
       'list autoscaling/horizontalpodautoscalers',
+      'watch /nodes',
+      'watch /pods',
+      'watch apps/replicasets',
+      'watch autoscaling/horizontalpodautoscalers',
     ]);
     expect(grants('gpuops-benchmark')).toEqual(['create batch/jobs', 'delete batch/jobs', 'get batch/jobs']);
     expect(grants('gpuops-patch')).toEqual([

@@ -10,12 +10,15 @@
 import path from 'node:path';
 import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClusterCache } from '../../src/cluster/cache.js';
+import { createKubeClient } from '../../src/cluster/kube-client.js';
 import { kubeLeaseApi } from '../../src/cluster/lease.js';
 import { readKustomizeTree } from '../../src/gitops-apply/kustomize-tree.js';
 import type { KubeObject } from '../../src/cluster/object.js';
 import { DcgmScrapeSource } from '../../src/metrics/dcgm-scrape.js';
 import { ruleAllows, type AccessRecord } from '../../src/sim/rbac.js';
 import { algorithmFile, gpuNode, startHarness, type Harness } from '../support/reconcile-harness.js';
+import { until } from '../support/wait.js';
 
 const INSTALL = path.resolve(import.meta.dirname, '../../templates/install');
 const RBAC_KINDS = new Set(['Namespace', 'ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding']);
@@ -215,6 +218,24 @@ describe('gpuops as its ServiceAccount, RBAC enforced', { timeout: 180_000 }, ()
     );
   });
 
+  it('gpuops run: the cluster cache lists and watches every resource a pass reads; no 403', async () => {
+    const deniedBefore = denied().length;
+    const cache = createClusterCache({
+      kc: h.gpuopsKc,
+      client: createKubeClient(h.gpuopsKc),
+      backoff: { baseMs: 20, maxMs: 200 },
+    });
+    cache.start();
+    try {
+      expect(await cache.waitForSync(20)).toBe(true);
+      await until('every watch stream open', () => cache.state().every((s) => s.connected));
+      expect(cache.snapshot(new Date()).nodes.length).toBeGreaterThan(0);
+    } finally {
+      await cache.stop();
+    }
+    expect(denied().slice(deniedBefore)).toEqual([]);
+  });
+
   it('every verb the install grants was used, and nothing was denied', () => {
     expect(denied().filter((r) => r.resource !== 'jobs' || r.namespace !== 'kube-system')).toEqual([]);
     const used = h.sim.rbac!.records().filter((r) => r.allowed && r.username === SA_USER);
@@ -245,17 +266,17 @@ describe('gpuops as its ServiceAccount, RBAC enforced', { timeout: 180_000 }, ()
     // The benchmark ClusterRole is bound by the RoleBinding gpuops writes into Git per namespace.
     check(byName('ClusterRole', 'gpuops-benchmark'), 'algorithms');
     expect(unused).toEqual([]);
-    // The check bites: a verb no pass used (watch on Nodes), or a Job verb outside its namespace.
+    // The check bites: a verb no pass used (delete on Nodes), or a Job verb outside its namespace.
     const extra = {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'ClusterRole',
       metadata: { name: 'too-much' },
-      rules: [{ apiGroups: [''], resources: ['nodes'], verbs: ['list', 'watch'] }],
+      rules: [{ apiGroups: [''], resources: ['nodes'], verbs: ['list', 'delete'] }],
     };
     check(extra, null);
     check(byName('ClusterRole', 'gpuops-benchmark'), 'kube-system');
     expect(unused).toEqual([
-      'too-much: watch /nodes',
+      'too-much: delete /nodes',
       'gpuops-benchmark: create batch/jobs',
       'gpuops-benchmark: get batch/jobs',
       'gpuops-benchmark: delete batch/jobs',

@@ -8,6 +8,7 @@ import { loggableSettings, runDefaults, startController } from '../../controller
 import { renderStatusHtml } from '../../status/html.js';
 import { loadStatusView } from '../../status/load.js';
 import { statusStoreOf } from '../../store/index.js';
+import { startRunCache } from '../../compose/cluster-cache.js';
 import { healthAddress } from '../health-address.js';
 import { dryRunDatabase, openDatabase, openExistingStore } from '../../compose/store.js';
 import { addConnectionOptions, resolveSettings, UsageError } from '../settings.js';
@@ -124,11 +125,18 @@ export function register(program: Command): void {
       let controller: Awaited<ReturnType<typeof startController>>;
       try {
         const kc = kubeConfigOf(settings.kubeconfig);
+        const metrics = createControllerMetrics();
+        // Passes read the cluster from a watch-driven cache (list once, then watch), not by listing.
+        const runCache = await startRunCache(kc, log, { registry: metrics.registry });
         // A dry run creates no database file: without one its passes read an empty in-memory one.
         const reconciler = await createReconciler(
           settings.dryRun ? { ...settings, database: dryRunDatabase(settings.database) } : settings,
           log,
-        );
+          { clusterRead: runCache.clusterRead },
+        ).catch(async (err: unknown) => {
+          await runCache.stop();
+          throw err;
+        });
         // The status page reads the database through its own connection; a pass never waits for it.
         // With --dry-run it only reads a database that exists already (dry-run writes nothing).
         const pageStore = await (
@@ -138,6 +146,7 @@ export function register(program: Command): void {
         ).catch(async (err: unknown) => {
           if (!settings.dryRun) {
             await reconciler.close();
+            await runCache.stop();
             throw err;
           }
           log.warn({ err }, 'no status page: no database to read');
@@ -146,8 +155,8 @@ export function register(program: Command): void {
         const closeAll = async () => {
           await reconciler.close();
           await pageStore?.close();
+          await runCache.stop();
         };
-        const metrics = createControllerMetrics();
         if (pageStore)
           registerFleetGauges(metrics.registry, async () => ({
             fleet: await pageStore.fleetStatus(settings.cluster),
@@ -171,7 +180,9 @@ export function register(program: Command): void {
             ...(pageStore
               ? {
                   statusPage: async () =>
-                    renderStatusHtml(await loadStatusView(pageStore, settings.cluster, new Date())),
+                    renderStatusHtml(
+                      await loadStatusView(pageStore, settings.cluster, new Date(), runCache.healthCauses()),
+                    ),
                 }
               : {}),
             log,

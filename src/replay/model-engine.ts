@@ -178,7 +178,14 @@ function gpuopsInput(
         node: 'pool',
         pool: 'short-task',
         gpuProduct: null,
+        allocatableGpus: s.maxReplicas,
         freeGpus: Math.max(0, s.maxReplicas - pods.length),
+        // The model's pool node is GPU-bound only: cpu, memory and pod slots never run out.
+        free: {
+          cpuMillis: Number.MAX_SAFE_INTEGER,
+          memoryBytes: Number.MAX_SAFE_INTEGER,
+          pods: Number.MAX_SAFE_INTEGER,
+        },
       },
     ],
     unusedNodes: [],

@@ -1,5 +1,7 @@
 import type { ErrorObject } from 'ajv';
-import { PodSpec } from 'kubernetes-models/v1/PodSpec';
+// eslint-disable-next-line @typescript-eslint/no-restricted-imports -- a lazy library load, no I/O of the spec's (podSpecModel)
+import { createRequire } from 'node:module';
+import type { PodSpec as PodSpecModel } from 'kubernetes-models/v1/PodSpec';
 import { didYouMean } from './did-you-mean.js';
 import { quantityMessage } from './quantity.js';
 import { pointerToPath, show, type FieldProblem } from './schema-errors.js';
@@ -51,6 +53,19 @@ function messageFor(errors: readonly ErrorObject[], value: unknown): string {
   }
 }
 
+let loaded: typeof PodSpecModel | undefined;
+
+/**
+ * `kubernetes-models`' PodSpec, loaded on first use only: `validate` of a repo whose specs have no
+ * `template` never loads it (its schemas and ajv cost start-up time; test/cli/start.test.ts).
+ */
+function podSpecModel(): typeof PodSpecModel {
+  loaded ??= (
+    createRequire(import.meta.url)('kubernetes-models/v1/PodSpec') as { PodSpec: typeof PodSpecModel }
+  ).PodSpec;
+  return loaded;
+}
+
 /**
  * A partial `PodSpec` checked against the Kubernetes OpenAPI schema as `kubernetes-models`
  * compiles it (types, enums, required fields, `int32`/`int64` ranges, quantities). The containers
@@ -74,7 +89,7 @@ export function podSchemaProblems(
   }
   let errors: ErrorObject[] = [];
   try {
-    new PodSpec(filled as never).validate();
+    new (podSpecModel())(filled as never).validate();
   } catch (err) {
     errors = ((err as { errors?: ErrorObject[] }).errors ?? []) as ErrorObject[];
   }

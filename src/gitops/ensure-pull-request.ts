@@ -38,7 +38,8 @@ export function decidePullRequest(
 ): EnsureDecision {
   const body = withHashMarker(cs.body, cs.desiredHash);
   const labels = pullRequestLabels(cs);
-  if (found?.state === 'closed' && found.desiredHash === cs.desiredHash) return { action: 'closed-by-person' };
+  if (found?.state === 'closed' && found.desiredHash === cs.desiredHash)
+    return { action: 'closed-by-person' };
   if (found?.state !== 'open') return { action: 'create', title: cs.title, body, labels };
   const update: { action: 'update'; title?: string; body?: string; addLabels: string[] } = {
     action: 'update',

@@ -45,7 +45,11 @@ describe('decide with scaling.sizing', () => {
   });
 
   it('headroom comes after the HPA engine and the replica limits', () => {
-    const hpa = decideOne(baseInput([10, 10, 10]), policyNoWindows({ sizing: 'headroom', engine: 'hpa' }), NOW);
+    const hpa = decideOne(
+      baseInput([10, 10, 10]),
+      policyNoWindows({ sizing: 'headroom', engine: 'hpa' }),
+      NOW,
+    );
     expect(hpa.reason).toBe('HPAOwnsReplicas');
     const over = { ...baseInput([10, 10, 10]), algorithm: algorithm({ maxReplicas: 2 }) };
     expect(decideOne(over, policyNoWindows({ sizing: 'headroom' }), NOW).reason).toBe('AboveMaxReplicas');

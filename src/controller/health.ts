@@ -10,33 +10,48 @@ export interface HealthState {
   ready(): boolean;
 }
 
+/** The status page in its two forms; each call reads afresh. */
+export interface StatusPages {
+  /** The page's HTML (`/`, `/status`). */
+  html(): Promise<string>;
+  /** The page's view model as JSON (`/status.json`: what `gpuops status --controller-url` reads). */
+  json(): Promise<string>;
+}
+
 /**
  * Serves `/healthz` (liveness), `/readyz` (readiness) and `/metrics` (Prometheus text format),
  * the endpoints a Kubernetes Deployment's probes and a Prometheus scrape expect, and, when
- * `statusPage` is given, the read-only status page at `/` (GET and HEAD only; it reads the
- * database, never the cluster).
+ * `statusPage` is given, the read-only status page at `/` and its view model at `/status.json`
+ * (GET and HEAD only; they read the database and the controller's own state, never the cluster).
  * @param port TCP port; 0 picks a free one (see the returned `port`)
- * @param statusPage renders the page's HTML; a rejection answers 500 with the error's message
+ * @param statusPage renders the page; a rejection answers 500 with the error's message
  */
 export async function startHealthServer(
   state: HealthState,
   registry: Registry,
   port: number,
   host = '0.0.0.0',
-  statusPage?: () => Promise<string>,
+  statusPage?: StatusPages,
 ): Promise<{ server: Server; port: number; close(): Promise<void> }> {
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
-    if ((path === '/' || path === '/status') && statusPage) {
+    const page =
+      path === '/' || path === '/status'
+        ? { render: statusPage?.html, type: 'text/html; charset=utf-8' }
+        : path === '/status.json'
+          ? { render: statusPage?.json, type: 'application/json' }
+          : null;
+    if (page?.render) {
       if (req.method !== 'GET' && req.method !== 'HEAD') {
         res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain' }).end('method not allowed\n');
         return;
       }
-      statusPage()
-        .then((html) =>
+      page
+        .render()
+        .then((body) =>
           res
-            .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
-            .end(req.method === 'HEAD' ? undefined : html),
+            .writeHead(200, { 'content-type': page.type, 'cache-control': 'no-store' })
+            .end(req.method === 'HEAD' ? undefined : body),
         )
         .catch((err: unknown) =>
           res

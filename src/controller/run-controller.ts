@@ -8,7 +8,7 @@ import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { Settings } from '../config/settings.js';
 import type { LeaseApi } from '../cluster/lease.js';
-import { startHealthServer } from './health.js';
+import { startHealthServer, type StatusPages } from './health.js';
 import { LeaderElector } from './leader-election.js';
 import { redactUrl } from './log.js';
 import { runLoop, type PassSummary } from './loop.js';
@@ -37,8 +37,8 @@ export interface ControllerOptions {
   healthHost?: string;
   /** One reconcile pass (the reconciler's `pass`). */
   pass: () => Promise<PassSummary>;
-  /** Renders the status page served at `/` of the health port (absent: no page). */
-  statusPage?: () => Promise<string>;
+  /** Renders the status page served at `/` (and `/status.json`) of the health port (absent: no page). */
+  statusPage?: StatusPages;
   /** Closes the reconciler's adapters (database) after the last pass. */
   close?: () => Promise<void>;
   log: Logger;

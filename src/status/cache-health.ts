@@ -16,6 +16,49 @@ export interface CacheResourceHealth {
   reason: string | null;
 }
 
+/** What the status page shows of one resource of the cache (`ClusterCache.state()`'s fields). */
+export interface CacheResourceState extends CacheResourceHealth {
+  /** A watch stream is open now. */
+  connected: boolean;
+  /** When the newest list completed (ms since the epoch), null before the first. */
+  lastRelistAt: number | null;
+  /** Records held. */
+  objects: number;
+  /** Watch events (added, modified, deleted) per second over the last 60 s. */
+  eventsPerSecond: number;
+}
+
+/** One row of the status page's cluster cache section. Times ISO-8601 UTC. */
+export interface StatusCacheResource {
+  resource: string;
+  /** A pass may read it (synced since its last relist, its watch not down past the stall bound). */
+  synced: boolean;
+  connected: boolean;
+  lastRelistAt: string | null;
+  objects: number;
+  /** Rounded to 0.1. */
+  eventsPerSecond: number;
+  /** Why it is not synced, or null. */
+  reason: string | null;
+}
+
+/** The cache section of a view read from the database alone (which does not know the cache). */
+export const NO_CACHE =
+  "not known here (read from the database); the running controller knows its cluster cache: its page at / of its health address, or gpuops status --controller-url with that address";
+
+/** The rows of the cluster cache section, in the cache's order (nodes, pods, replicasets, HPAs). */
+export function statusCacheRows(resources: readonly CacheResourceState[]): StatusCacheResource[] {
+  return resources.map((r) => ({
+    resource: r.resource,
+    synced: r.current,
+    connected: r.connected,
+    lastRelistAt: r.lastRelistAt === null ? null : new Date(r.lastRelistAt).toISOString(),
+    objects: r.objects,
+    eventsPerSecond: Math.round(r.eventsPerSecond * 10) / 10,
+    reason: r.reason,
+  }));
+}
+
 /**
  * `ClusterCacheNotSynced` (critical: no pass decides until it clears) when any resource is not
  * current, naming them (`cluster cache not synced, passes refused: pods: relisting after its

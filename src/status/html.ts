@@ -3,6 +3,7 @@
  * external resource, so it reads the same with JavaScript off and behind an air gap. Links to
  * pull requests are the only links out.
  */
+import { NO_CACHE } from './cache-health.js';
 import { escapeHtml as e } from './escape.js';
 import { plural, type HealthSummary } from './health.js';
 import type { StatusAlgorithm, StatusView } from './model.js';
@@ -161,6 +162,23 @@ export function renderStatusHtml(v: StatusView): string {
             e(d.message),
           ]),
         );
+  const cache =
+    v.cache === null
+      ? empty(`${NO_CACHE.charAt(0).toUpperCase()}${NO_CACHE.slice(1)}.`)
+      : v.cache.length === 0
+        ? empty('The controller keeps no cluster cache.')
+        : table(
+            ['resource', 'synced', 'watch', 'last relist (UTC)', 'objects', 'events/s', 'why not synced'],
+            v.cache.map((r) => [
+              e(r.resource),
+              r.synced ? 'yes' : '<strong>no</strong>',
+              r.connected ? 'connected' : 'disconnected',
+              e(r.lastRelistAt ?? 'never'),
+              String(r.objects),
+              String(r.eventsPerSecond),
+              e(r.reason ?? ''),
+            ]),
+          );
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>gpuops · ${e(v.cluster)}</title><style>${CSS}</style></head>
@@ -174,6 +192,7 @@ ${healthLine(v.health)}
 <section id="benchmarks"><h2>Benchmarks in flight</h2>${benchmarks}</section>
 <section id="pull-requests"><h2>Open pull requests</h2>${prs}</section>
 <section id="decisions"><h2>Last decisions</h2>${decisions}</section>
+<section id="cluster-cache"><h2>Cluster cache</h2>${cache}</section>
 </body></html>
 `;
 }

@@ -4,22 +4,31 @@
  * cluster's pull requests and the newest decisions.
  */
 import type { StatusStore, Store } from '../store/types.js';
+import type { CacheResourceState } from './cache-health.js';
 import type { HealthCause } from './health.js';
 import { buildStatusView, CHART_WINDOW_SECONDS, chartEnd, type StatusView } from './model.js';
 
 /** How many of the newest decisions the page lists. */
 export const RECENT_DECISIONS = 20;
 
+/** What the running controller adds to the database's view (`gpuops run`'s page). */
+export interface LiveStatus {
+  /** Its watch-driven cluster cache (`ClusterCache.state()`): the cache section and its cause. */
+  cache?: readonly CacheResourceState[];
+  /** Causes other parts know (the Git writer), beside the summary line's built-in ones. */
+  healthCauses?: readonly HealthCause[];
+}
+
 /**
- * Loads the view of `cluster` at `now`; `healthCauses` (from parts that know them: the cluster
- * cache, the Git writer) join the summary line's built-in causes.
+ * Loads the view of `cluster` at `now`; `live` (what only the running controller knows: its
+ * cluster cache) adds its section and causes.
  * @throws StoreError when a read fails
  */
 export async function loadStatusView(
   store: Store & StatusStore,
   cluster: string,
   now: Date,
-  healthCauses: readonly HealthCause[] = [],
+  live: LiveStatus = {},
 ): Promise<StatusView> {
   const [snapshot, fleet, pullRequests, pullRequestCycles] = await Promise.all([
     store.latestSnapshot(),
@@ -44,6 +53,7 @@ export async function loadStatusView(
     pullRequests,
     pullRequestCycles,
     recentDecisions,
-    healthCauses,
+    ...(live.healthCauses ? { healthCauses: live.healthCauses } : {}),
+    ...(live.cache ? { cache: live.cache } : {}),
   });
 }

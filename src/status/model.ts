@@ -14,6 +14,12 @@ import type {
   PullRequestRecord,
   UtilizationSampleRecord,
 } from '../store/types.js';
+import {
+  cacheHealthCauses,
+  statusCacheRows,
+  type CacheResourceState,
+  type StatusCacheResource,
+} from './cache-health.js';
 import { chartScale } from './chart-scale.js';
 import {
   HEALTH_DEFAULTS,
@@ -143,6 +149,12 @@ export interface StatusView {
   benchmarks: StatusBenchmark[];
   openPullRequests: StatusPullRequest[];
   decisions: StatusDecision[];
+  /**
+   * The running controller's watch-driven cluster cache, one row per resource; null when the view
+   * was read from the database alone (`gpuops status` without `--controller-url`), which does not
+   * know it.
+   */
+  cache: StatusCacheResource[] | null;
 }
 
 /** What {@link buildStatusView} reads. */
@@ -160,8 +172,13 @@ export interface StatusInput {
   recentDecisions: readonly DecisionRecord[];
   /** Pull request cycles (for when an open one was opened); default: the records' update times. */
   pullRequestCycles?: readonly PullRequestCycle[];
-  /** Causes other parts know (the cluster cache, the Git writer), added to the built-in ones. */
+  /** Causes other parts know (the Git writer), added to the built-in ones. */
   healthCauses?: readonly HealthCause[];
+  /**
+   * The running controller's cluster cache (`ClusterCache.state()`): its section, and its
+   * `ClusterCacheNotSynced` cause while a resource is not synced. Absent: not known (cache null).
+   */
+  cache?: readonly CacheResourceState[];
   /** Thresholds of the built-in health rules; default {@link HEALTH_DEFAULTS}. */
   health?: Partial<typeof HEALTH_DEFAULTS>;
 }
@@ -365,7 +382,10 @@ export function buildStatusView(input: StatusInput): StatusView {
       openedAt: Date.parse(openedAt.get(p.branch) ?? p.updatedAt) / 1000,
     })),
   };
-  const health = summarizeHealth([...healthCauses(facts), ...(input.healthCauses ?? [])], facts);
+  const health = summarizeHealth(
+    [...cacheHealthCauses(input.cache ?? []), ...healthCauses(facts), ...(input.healthCauses ?? [])],
+    facts,
+  );
 
   return {
     cluster: input.cluster,
@@ -387,6 +407,7 @@ export function buildStatusView(input: StatusInput): StatusView {
       reason: d.reason,
       message: d.message,
     })),
+    cache: input.cache ? statusCacheRows(input.cache) : null,
   };
 }
 

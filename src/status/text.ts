@@ -1,6 +1,7 @@
 /** The status page as plain text for a terminal (pure): the same sections as the HTML. */
 import { escapeControl } from '../util/escape-control.js';
 import { plural } from './health.js';
+import { NO_CACHE } from './cache-health.js';
 import type { StatusView } from './model.js';
 
 function columns(rows: string[][]): string[] {
@@ -91,5 +92,22 @@ export function renderStatusText(v: StatusView): string {
   out.push('', 'LAST DECISIONS');
   if (v.decisions.length === 0) out.push('  none recorded yet');
   else out.push(...columns(v.decisions.map((d) => [`  ${d.at}`, d.subject, d.action, d.reason, d.message])));
+  out.push('', 'CLUSTER CACHE');
+  if (v.cache === null) out.push(`  ${NO_CACHE}`);
+  else if (v.cache.length === 0) out.push('  the controller keeps no cluster cache');
+  else
+    out.push(
+      ...columns(
+        v.cache.map((r) => [
+          `  ${r.resource}`,
+          r.synced ? 'synced' : 'NOT SYNCED',
+          r.connected ? 'watch connected' : 'watch disconnected',
+          `last relist ${r.lastRelistAt ?? 'never'}`,
+          `${r.objects} objects`,
+          `${r.eventsPerSecond} events/s`,
+          r.reason ?? '',
+        ]),
+      ),
+    );
   return `${out.map(escapeControl).join('\n')}\n`;
 }

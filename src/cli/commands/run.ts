@@ -7,11 +7,23 @@ import { createReconciler } from '../../compose/compose.js';
 import { loggableSettings, runDefaults, startController } from '../../controller/run-controller.js';
 import { renderStatusHtml } from '../../status/html.js';
 import { loadStatusView } from '../../status/load.js';
+import type { StatusView } from '../../status/model.js';
 import { statusStoreOf } from '../../store/index.js';
 import { startRunCache } from '../../compose/cluster-cache.js';
 import { healthAddress } from '../health-address.js';
 import { dryRunDatabase, openDatabase, openExistingStore } from '../../compose/store.js';
 import { addConnectionOptions, resolveSettings, UsageError } from '../settings.js';
+
+/** The status page and its JSON (`/status.json`), each request reading the view afresh. */
+function statusPagesOf(view: () => Promise<StatusView>): {
+  html(): Promise<string>;
+  json(): Promise<string>;
+} {
+  return {
+    html: async () => renderStatusHtml(await view()),
+    json: async () => `${JSON.stringify(await view(), null, 2)}\n`,
+  };
+}
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -179,10 +191,11 @@ export function register(program: Command): void {
             close: closeAll,
             ...(pageStore
               ? {
-                  statusPage: async () =>
-                    renderStatusHtml(
-                      await loadStatusView(pageStore, settings.cluster, new Date(), runCache.healthCauses()),
-                    ),
+                  statusPage: statusPagesOf(() =>
+                    loadStatusView(pageStore, settings.cluster, new Date(), {
+                      cache: runCache.cache.state(),
+                    }),
+                  ),
                 }
               : {}),
             log,

@@ -6,6 +6,7 @@ import type { ParsedDocument } from './yaml-documents.js';
 import { boundAt } from './cross-field.js';
 import { labelKeyProblems } from './policy-keys.js';
 import { policyNamespaceProblems } from './namespaces.js';
+import { rolloutProblems } from './policy-rollout.js';
 import type { FieldProblem } from './schema-errors.js';
 import { parseDocuments, type PathSegment, type SpecFile } from './yaml-documents.js';
 
@@ -87,6 +88,7 @@ function policyProblems(value: unknown, parsed: ParsedDocument): FieldProblem[] 
   return [
     ...schema,
     ...policyCrossProblems(value, parsed.value, schema),
+    ...rolloutProblems(value, parsed.value, schema),
     ...labelKeyProblems(parsed.value),
     ...policyNamespaceProblems(value, schema),
   ];

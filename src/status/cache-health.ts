@@ -44,7 +44,7 @@ export interface StatusCacheResource {
 
 /** The cache section of a view read from the database alone (which does not know the cache). */
 export const NO_CACHE =
-  "not known here (read from the database); the running controller knows its cluster cache: its page at / of its health address, or gpuops status --controller-url with that address";
+  'not known here (read from the database); the running controller knows its cluster cache: its page at / of its health address, or gpuops status --controller-url with that address';
 
 /** The rows of the cluster cache section, in the cache's order (nodes, pods, replicasets, HPAs). */
 export function statusCacheRows(resources: readonly CacheResourceState[]): StatusCacheResource[] {

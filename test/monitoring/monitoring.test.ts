@@ -134,7 +134,10 @@ describe.skipIf(!PROMTOOL)('PrometheusRule', () => {
               { series: `gpuops_leader{${at('gpuops-0')}}`, values: '1x30' },
               { series: `gpuops_leader{${at('gpuops-1')}}`, values: '0x30' },
               { series: `gpuops_cluster_cache_synced{${at('gpuops-0')},resource="nodes"}`, values: '1x30' },
-              { series: `gpuops_cluster_cache_synced{${at('gpuops-0')},resource="pods"}`, values: '1x9 0x20' },
+              {
+                series: `gpuops_cluster_cache_synced{${at('gpuops-0')},resource="pods"}`,
+                values: '1x9 0x20',
+              },
               { series: `gpuops_cluster_cache_synced{${at('gpuops-1')},resource="nodes"}`, values: '0x30' },
             ],
             alert_rule_test: [

@@ -127,6 +127,8 @@ export class WatchHub {
     res.flushHeaders();
     this.open.add(res);
     const write = (type: string, object: KubeObject | object): void => {
+      // A stream ended by `closeAll` or cut by `drop` may still have a bookmark timer due.
+      if (res.writableEnded || res.destroyed) return;
       const shown =
         type !== 'ERROR' && type !== 'BOOKMARK' && req.present ? req.present(object as KubeObject) : object;
       res.write(JSON.stringify({ type, object: shown }) + '\n');

@@ -146,6 +146,11 @@ export interface PolicySpec {
     utilization: { min: number; max: number };
     windowSeconds: number;
     staleSampleSeconds: number;
+    /**
+     * A not-Ready replica counts as starting (capacity on its way) for this long from its start;
+     * from then on it is stuck and left out (seconds; `scaling/starting-pods.ts`).
+     */
+    podStartupSeconds: number;
     scaleUp: { cooldownSeconds: number; stabilizationWindowSeconds: number };
     scaleDown: {
       cooldownSeconds: number;

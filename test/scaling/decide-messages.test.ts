@@ -8,7 +8,16 @@ import { decideOne } from '../../src/scaling/decide-one.js';
 import type { ScalingInput } from '../../src/scaling/types.js';
 import type { Policy } from '../../src/definitions/types.js';
 import type { DecisionRecord } from '../../src/store/types.js';
-import { algorithm, baseInput as B, node, pod, policy, policyNoWindows, sample } from './support.js';
+import {
+  algorithm,
+  baseInput as B,
+  node,
+  pod,
+  policy,
+  policyNoWindows,
+  sample,
+  secondsAgo,
+} from './support.js';
 
 const NOW = new Date('2025-06-01T12:00:00Z');
 const ago = (s: number) => new Date(NOW.getTime() - s * 1000).toISOString();
@@ -81,8 +90,20 @@ row(
 );
 row(
   'NoDataNoneReady',
-  { ...B([50, 50]), pods: B([50, 50]).pods.map((p) => ({ ...p, ready: false })) },
+  { ...B([50, 50]), pods: B([50, 50]).pods.map((p) => ({ ...p, ready: false, startedAt: secondsAgo(60) })) },
   'resnet50-infer: none of its 2 counted pod(s) is Ready, so no GPU sample can count; utilisation unknown, replicas stay at 2',
+);
+row(
+  'NoDataNoneReadyAndOneStuckPastItsStartUp',
+  {
+    ...B([50, 50]),
+    pods: B([50, 50]).pods.map((p, i) => ({
+      ...p,
+      ready: false,
+      startedAt: secondsAgo(i === 0 ? 60 : 7200),
+    })),
+  },
+  'resnet50-infer: none of its 2 counted pod(s) is Ready, so no GPU sample can count; utilisation unknown, replicas stay at 2 (note: 1 replica(s) not Ready past the start-up bound of 300 s, left out of capacity and utilisation: algorithms/resnet50-infer-7d9f-1 (started 2 h ago))',
 );
 row(
   'NoDataNoSeries',
@@ -262,10 +283,20 @@ row(
   {
     ...B([90, 90, 90]),
     replicas: 4,
-    pods: [...B([90, 90, 90]).pods, pod('s0', { ready: false })],
+    pods: [...B([90, 90, 90]).pods, pod('s0', { ready: false, startedAt: secondsAgo(299) })],
     poolNodes: [node('lt-1', 'long-task', 8)],
   },
   'resnet50-infer: utilisation 90% over 3 of 3 Ready pod(s) > max 80%, but 1 replica(s) are starting: with them Ready it is 67.5% ≤ max 80%; replicas stay at 4',
+);
+row(
+  'APodUnreadyPastItsStartUpHoldsNoScaleUp',
+  {
+    ...B([90, 90, 90]),
+    replicas: 4,
+    pods: [...B([90, 90, 90]).pods, pod('s0', { ready: false, startedAt: secondsAgo(300) })],
+    poolNodes: [node('lt-1', 'long-task', 8)],
+  },
+  'resnet50-infer: utilisation 90% over 3 of 3 Ready pod(s) > max 80%; scaling 4 → 5 on pool long-task (note: 1 replica(s) not Ready past the start-up bound of 300 s, left out of capacity and utilisation: algorithms/s0 (started 5 min ago))',
 );
 row(
   'CooldownUp',

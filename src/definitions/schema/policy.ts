@@ -186,6 +186,7 @@ export const policySchema: JSONSchemaType<Policy> = {
             'utilization',
             'windowSeconds',
             'staleSampleSeconds',
+            'podStartupSeconds',
             'scaleUp',
             'scaleDown',
             'hpa',
@@ -208,6 +209,7 @@ export const policySchema: JSONSchemaType<Policy> = {
             },
             windowSeconds: count(1, POLICY_LIMITS.seconds),
             staleSampleSeconds: count(1, POLICY_LIMITS.seconds),
+            podStartupSeconds: count(1, POLICY_LIMITS.seconds),
             scaleUp: window,
             scaleDown: scaleDownWindow,
             hpa: {

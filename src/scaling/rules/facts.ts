@@ -9,6 +9,7 @@ import type { Pool, Policy } from '../../definitions/types.js';
 import { poolRoom, replicaRequest } from '../capacity.js';
 import type { PodRequest } from '../fit.js';
 import { countedPods } from '../counted-pods.js';
+import { splitUnready, type StuckPod } from '../starting-pods.js';
 import { judgedOver } from '../judged-over.js';
 import type { RecommendationBounds } from '../history.js';
 import type { DecisionRecord, PodSample, ScalingAction, ScalingInput, ScalingReason } from '../types.js';
@@ -42,6 +43,10 @@ export interface Facts {
   /** Live pods that are replicas (`countedPods`). */
   counted: PodInfo[];
   ready: PodInfo[];
+  /** Counted pods not Ready yet within `scaling.podStartupSeconds` of their start: capacity on its way. */
+  starting: PodInfo[];
+  /** Counted pods not Ready past that bound: neither capacity nor utilisation (`splitUnready`). */
+  stuck: StuckPod[];
   /** Samples of the Ready counted pods. */
   sampled: PodSample[];
   /** Mean of `sampled` (percent); null without a sample. */
@@ -92,6 +97,7 @@ export function scalingFacts(input: ScalingInput, policy: Policy, now: Date): Fa
   const from = input.replicas;
   const counted = countedPods(input.pods, from, input.currentReplicaSet ?? null);
   const ready = counted.filter((p) => p.ready);
+  const { starting, stuck } = splitUnready(counted, now.getTime(), s.podStartupSeconds);
   const byPod = new Map<string, PodSample>();
   for (const x of input.samples) byPod.set(`${x.namespace}/${x.pod}`, x);
   const sampled = ready.map((p) => byPod.get(`${p.namespace}/${p.name}`)).filter((x): x is PodSample => !!x);
@@ -125,6 +131,8 @@ export function scalingFacts(input: ScalingInput, policy: Policy, now: Date): Fa
     records: input.recent.filter((r) => r.kind === 'scaling' && r.subject === alg.name),
     counted,
     ready,
+    starting,
+    stuck,
     sampled,
     utilization,
     // Read only once a utilisation exists, so with at least one Ready pod.

@@ -70,8 +70,11 @@ export interface SimCluster {
   /** Kubeconfig YAML for this server (insecure-skip-tls-verify: true, context "gpuops-sim"). */
   kubeconfig(): string;
   writeKubeconfig(path: string): void;
-  /** API requests served (under /api and /apis), in total and by verb. */
-  requests(): { total: number; byVerb: Record<string, number> };
+  /**
+   * API requests served (under /api, /apis and /openapi), in total, by verb, and by
+   * `VERB path` (`GET /apis`, `LIST /api/v1/pods`, `WATCH /api/v1/nodes`; no query string).
+   */
+  requests(): { total: number; byVerb: Record<string, number>; byPath: Record<string, number> };
   /** Warnings from loading the dumps (one per item that could not be loaded). */
   loadErrors: string[];
   /** Faults injected into open watch streams: cut, silenced, history compacted, a bookmark now. */
@@ -109,6 +112,7 @@ export async function startSimCluster(opts: SimClusterOptions = {}): Promise<Sim
   const controllers = opts.controllers ?? [];
   const routes = opts.routes ?? [];
   const byVerb: Record<string, number> = {};
+  const byPath: Record<string, number> = {};
   let total = 0;
   let scheduled = false;
   let closed = false;
@@ -159,9 +163,11 @@ export async function startSimCluster(opts: SimClusterOptions = {}): Promise<Sim
     watch,
     afterWrite,
     openapi: new OpenApiDocs(),
-    count: (verb: string) => {
+    count: (verb: string, path = '') => {
       total++;
       byVerb[verb] = (byVerb[verb] ?? 0) + 1;
+      const key = `${verb.toUpperCase()} ${path}`;
+      byPath[key] = (byPath[key] ?? 0) + 1;
     },
   };
 
@@ -213,7 +219,7 @@ export async function startSimCluster(opts: SimClusterOptions = {}): Promise<Sim
     kubeconfig: () => renderKubeconfig(url),
     kubeconfigWithToken: (token, namespace) => renderKubeconfig(url, namespace, token),
     writeKubeconfig: (path: string) => writeFileSync(path, renderKubeconfig(url), { mode: 0o600 }),
-    requests: () => ({ total, byVerb: { ...byVerb } }),
+    requests: () => ({ total, byVerb: { ...byVerb }, byPath: { ...byPath } }),
     close: async () => {
       closed = true;
       clock.stop();

@@ -114,7 +114,7 @@ describe('controllers and clock', () => {
     expect(() => clock.advance(-1)).toThrow(/cannot advance by -1/);
   });
 
-  it('counts API requests by verb', async () => {
+  it('counts API requests by verb and by path (no query string)', async () => {
     const sim = await startSimCluster({});
     try {
       const kc = new k8s.KubeConfig();
@@ -123,7 +123,12 @@ describe('controllers and clock', () => {
       await core.listNode();
       await core.listNode({ limit: 1 });
       await core.readNamespace({ name: 'default' });
-      expect(sim.requests()).toEqual({ total: 3, byVerb: { list: 2, get: 1 } });
+      await core.getAPIResources();
+      expect(sim.requests()).toEqual({
+        total: 4,
+        byVerb: { list: 2, get: 2 },
+        byPath: { 'LIST /api/v1/nodes': 2, 'GET /api/v1/namespaces/default': 1, 'GET /api/v1': 1 },
+      });
     } finally {
       await sim.close();
     }

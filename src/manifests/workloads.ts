@@ -95,6 +95,7 @@ export function renderDeployment(input: WorkloadInput): KubeObject {
       labels: { ...labels, [policy.pools.labelKey]: pool },
       nodeSelector,
       tolerations,
+      allowServiceAccountToken: policy.podSecurity.automountServiceAccountToken,
       container: {
         name: alg.name,
         image: alg.spec.image,

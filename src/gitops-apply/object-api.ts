@@ -10,6 +10,7 @@ import {
   type KubernetesObject,
 } from '@kubernetes/client-node';
 import type { ObjectRef } from './types.js';
+import { statusOf } from '../cluster/kube-errors.js';
 
 /** A live object as returned by the API server. */
 export type LiveObject = KubernetesObject & {
@@ -28,12 +29,6 @@ export interface ObjectApi {
   list(apiVersion: string, kind: string, labelSelector: string): Promise<LiveObject[]>;
   /** Deletes with background propagation; a 404 counts as done. */
   remove(ref: ObjectRef): Promise<void>;
-}
-
-/** HTTP status of a client-node error, if any. */
-export function statusOf(err: unknown): number | undefined {
-  const e = err as { code?: unknown; statusCode?: unknown };
-  return typeof e?.code === 'number' ? e.code : typeof e?.statusCode === 'number' ? e.statusCode : undefined;
 }
 
 /** The API server's message of a client-node error (the Status body's `message`), else the error text. */

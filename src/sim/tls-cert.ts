@@ -68,7 +68,7 @@ export function selfSignedCert(names: readonly string[], now: Date = new Date())
   const ext = (id: string, critical: boolean, value: Buffer) =>
     seq(oid(id), ...(critical ? [tlv(0x01, Buffer.from([0xff]))] : []), tlv(0x04, value));
   const serial = randomBytes(16);
-  serial[0]! &= 0x7f;
+  serial[0] = (serial[0]! & 0x3f) | 0x40; // positive, and no leading zero byte (DER wants the minimal form)
   const tbs = seq(
     tlv(0xa0, tlv(0x02, Buffer.from([2]))), // v3
     positiveInteger(serial),

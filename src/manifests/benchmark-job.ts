@@ -86,6 +86,7 @@ export function renderBenchmarkJob(input: BenchmarkJobInput): KubeObject {
       ...(alg.annotations ? { annotations: alg.annotations } : {}),
       nodeSelector,
       tolerations,
+      allowServiceAccountToken: policy.podSecurity.automountServiceAccountToken,
       container: {
         name: BENCHMARK_CONTAINER,
         image: alg.spec.image,

@@ -108,6 +108,7 @@ describe('renderDeployment on a bare template', () => {
       spec: {
         replicas: 1,
         selector: { matchLabels: { 'app.kubernetes.io/name': 'serve', 'gpuops.dev/algorithm': 'serve' } },
+        strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } },
         template: {
           metadata: { labels: { ...labels, 'gpuops.dev/pool': 'short-task' } },
           spec: {
@@ -116,6 +117,8 @@ describe('renderDeployment on a bare template', () => {
               { key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' },
               { key: 'gpuops.dev/pool', operator: 'Equal', value: 'short-task', effect: 'NoSchedule' },
             ],
+            // A bare template says nothing: gpuops mounts no ServiceAccount token (issue 29 item 1).
+            automountServiceAccountToken: false,
             containers: [
               {
                 name: 'serve',

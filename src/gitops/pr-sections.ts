@@ -40,6 +40,7 @@ export function placementSection(ev: PlacementEvidence, maxRows: number): string
     '',
     p.message,
   ];
+  if (ev.rollout) out.push('', `**Rollout** (\`${ev.rollout.reason}\`): ${ev.rollout.message}.`);
   if (ev.runs.length > 0) {
     out.push(
       '',

@@ -94,7 +94,7 @@ describe('replayFleet (gpuops replay --services K)', () => {
     const text = await replayFleet(trace, 2, DEFAULT_REPLAY_SETTINGS);
     expect(text).toMatch(/^fleet of 2 services/);
     for (const e of ['static', 'hpa 55 %', 'gpuops β 1', 'ideal']) expect(text).toContain(`  ${e} `);
-    expect(text).toMatch(/(ok  |MISS)  gpuops β 1  pod-level utilisation [\d.]+ % \(target ≥ 55 %\)/);
-    expect(text).toMatch(/(ok  |MISS)  hpa 55 %    unserved [\d.]+ % \(target ≤ 0.5 %\)/);
+    expect(text).toMatch(/(ok {2}|MISS) {2}gpuops β 1 {2}pod-level utilisation [\d.]+ % \(target ≥ 55 %\)/);
+    expect(text).toMatch(/(ok {2}|MISS) {2}hpa 55 % {4}unserved [\d.]+ % \(target ≤ 0.5 %\)/);
   });
 });

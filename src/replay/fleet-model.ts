@@ -3,7 +3,7 @@
  * services, and every engine over all of them at once, gpuops with the pool's headroom shared
  * (issue 25 section 3, first part). Units as in `figures.ts`.
  */
-import { computeFigures, idealPoints, staticPoints, type EngineFigures } from './figures.js';
+import { computeFigures, idealPoints, staticPodTime, staticPoints, type EngineFigures } from './figures.js';
 import { modelService, type ModelEngine, type ModelSettings } from './model-engine.js';
 import type { Trace } from './trace.js';
 
@@ -87,14 +87,19 @@ export function runFleetModel(
   return fleetFigures(name, figures);
 }
 
-/** Static and ideal over the fleet (computed, as in a one-service replay). */
+/** Static and ideal over the fleet (computed, as in a one-service replay: static's pod-time above max from each pod's own value). */
 export function computedFleet(services: readonly Trace[], max: number): FleetFigures[] {
-  const of = (name: string, points: (t: Trace) => ReturnType<typeof staticPoints>) =>
+  const figures = (name: string, t: Trace, i: number) =>
+    computeFigures(t, name === 'static' ? staticPoints(t) : idealPoints(t, max), {
+      engine: `${name}#${i}`,
+      max,
+      flapWindowSeconds: 300,
+      ...(name === 'static' ? { podTime: staticPodTime(t, max) } : {}),
+    });
+  return ['static', 'ideal'].map((name) =>
     fleetFigures(
       name,
-      services.map((t, i) =>
-        computeFigures(t, points(t), { engine: `${name}#${i}`, max, flapWindowSeconds: 300 }),
-      ),
-    );
-  return [of('static', staticPoints), of('ideal', (t) => idealPoints(t, max))];
+      services.map((t, i) => figures(name, t, i)),
+    ),
+  );
 }

@@ -138,6 +138,13 @@ export interface PolicySpec {
     /** `headroom` sizing: β of `ceil((L + β·√L) / max)` (L in GPUs; ≥ 0, dimensionless). */
     headroomFactor: number;
     /**
+     * `headroom` sizing: the hysteresis band, in units of √load: a scale-down goes only to the
+     * replicas the load needs at β + this, and only when that is below the current count (≥ 0).
+     */
+    headroomDownMargin: number;
+    /** `headroom` sizing: no scale-up within this long after a scale-down (seconds; 0: off). */
+    headroomFlapHoldSeconds: number;
+    /**
      * `load` sizing: the utilisation a decision sizes for, `ceil(pods × utilisation / target)`
      * (percent, 0..100); 0: the middle of `utilization.min` and `.max`.
      */

@@ -14,6 +14,15 @@ import type { RecordPullRequest } from './write-back-records.js';
 import type { AddResult } from './write-back-result.js';
 import type { ToWrite } from './write-back-triage.js';
 
+/** What ensuring the pull requests works with: the host, the base branch, dry-run, the Store records, the results. */
+export interface EnsureContext {
+  host: WriteBackDeps['host'];
+  base: string;
+  dryRun: boolean;
+  record: RecordPullRequest;
+  result: AddResult;
+}
+
 /**
  * Ensures the pull request of every written branch: `outcomes[k]` is the apply outcome (or the
  * error) of `toWrite[k]`. One result per branch through `result`; a failing one never stops the
@@ -22,16 +31,11 @@ import type { ToWrite } from './write-back-triage.js';
 export async function ensurePullRequests(
   toWrite: readonly ToWrite[],
   outcomes: readonly (ApplyOutcome | GitOpsError)[],
-  o: {
-    host: WriteBackDeps['host'];
-    base: string;
-    dryRun: boolean;
-    record: RecordPullRequest;
-    result: AddResult;
-  },
+  o: EnsureContext,
 ): Promise<void> {
   const { host, base, dryRun, record, result } = o;
-  for (const [k, { cs, found, isNew }] of toWrite.entries()) {
+  for (const [k, t] of toWrite.entries()) {
+    const { cs, found } = t;
     const o = outcomes[k]!;
     try {
       if (o instanceof Error) throw o;
@@ -58,12 +62,7 @@ export async function ensurePullRequests(
         continue;
       }
       if (dryRun) {
-        const differs = decidePullRequest(found, cs).action !== 'nothing';
-        const action = isNew
-          ? 'would-create'
-          : o.status === 'would-push' || differs
-            ? 'would-update'
-            : 'unchanged';
+        const action = dryRunAction(t, o);
         result(cs, {
           action,
           reason: action === 'unchanged' ? 'UpToDate' : 'DryRun',
@@ -103,4 +102,15 @@ export async function ensurePullRequests(
       result(cs, { action: 'failed', ...writeFailure(err) });
     }
   }
+}
+
+/** With dry-run: what the host would do with the branch's pull request. */
+function dryRunAction(
+  { cs, found, isNew }: ToWrite,
+  o: ApplyOutcome,
+): 'would-create' | 'would-update' | 'unchanged' {
+  if (isNew) return 'would-create';
+  return o.status === 'would-push' || decidePullRequest(found, cs).action !== 'nothing'
+    ? 'would-update'
+    : 'unchanged';
 }

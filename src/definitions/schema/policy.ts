@@ -182,6 +182,8 @@ export const policySchema: JSONSchemaType<Policy> = {
             'step',
             'sizing',
             'headroomFactor',
+            'headroomDownMargin',
+            'headroomFlapHoldSeconds',
             'targetUtilization',
             'utilization',
             'windowSeconds',
@@ -200,6 +202,8 @@ export const policySchema: JSONSchemaType<Policy> = {
             step: count(1, POLICY_LIMITS.replicas),
             sizing: { type: 'string', enum: ['step', 'load', 'headroom'] },
             headroomFactor: { type: 'number', minimum: 0, maximum: 10 },
+            headroomDownMargin: { type: 'number', minimum: 0, maximum: 10 },
+            headroomFlapHoldSeconds: seconds,
             targetUtilization: percent,
             utilization: {
               type: 'object',

@@ -51,7 +51,7 @@ export interface DesiredStateInput {
   /** Benchmark runs behind each algorithm's outcome, for the placement PR's evidence. */
   benchmarkRuns?: ReadonlyMap<
     string,
-    readonly Pick<BenchmarkRun, 'run' | 'status' | 'durationSeconds' | 'node'>[]
+    readonly Pick<BenchmarkRun, 'run' | 'status' | 'durationSeconds' | 'node' | 'gpuProduct'>[]
   >;
   /** Recorded scaling decisions since `historySince(policy, now)`. */
   recent: readonly DecisionRecord[];
@@ -119,6 +119,7 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
     hpa: input.hpa,
     policy,
     now,
+    benchmarkRuns: input.benchmarkRuns,
   });
   // A node returns to unused only when no scale-up of this pass counts on it.
   const pools = returnIdlePools({

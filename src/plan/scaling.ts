@@ -12,6 +12,7 @@ import type { WorkloadTemplates } from '../manifests/templates.js';
 import { renderDeployment } from '../manifests/workloads.js';
 import { renderYaml } from '../manifests/yaml.js';
 import type { UtilizationReading } from '../metrics/types.js';
+import { algorithmProducts, type RunOnNode } from '../placement/gpu-products.js';
 import type { Placement } from '../placement/types.js';
 import type { PoolAssignment } from '../pools/types.js';
 import { placementPending } from '../scaling/placement-pending.js';
@@ -35,6 +36,8 @@ export interface ScalingStepInput {
   hpa?: ReadonlyMap<string, HpaState>;
   policy: Policy;
   now: Date;
+  /** Benchmark runs at each algorithm's current spec hash: the products it was measured on. */
+  benchmarkRuns?: ReadonlyMap<string, readonly RunOnNode[]>;
 }
 
 /** Result of {@link planScalingStep}. */
@@ -49,11 +52,14 @@ export interface ScalingStep {
 
 /**
  * Decides scaling for every algorithm whose Deployment is in Git, from the replicas Git holds
- * (else the HPA's current count, else `minReplicas`) and the pool of its nodeSelector. An
+ * (else the HPA's current count, else `minReplicas`) and the pool of its nodeSelector; the GPU
+ * products it was benchmarked on (`algorithmProducts`) are preferred when nodes move in. An
  * algorithm placed on a pool with no Deployment in Git yet gets `hold PlacementPending`.
  */
 export function planScalingStep(input: ScalingStepInput): ScalingStep {
   const pools = new Map(input.placements.map((p) => [p.algorithm, p.pool]));
+  const productOf = new Map(input.snapshot.nodes.map((n) => [n.name, n.gpuProduct]));
+  const productOfNode = (node: string) => productOf.get(node) ?? null;
   const states = new Map<string, AlgorithmState>();
   const pending: ScalingDecision[] = [];
   for (const alg of input.algorithms) {
@@ -64,11 +70,13 @@ export function planScalingStep(input: ScalingStepInput): ScalingStep {
       continue;
     }
     const hpa = input.hpa?.get(alg.name) ?? null;
+    const measured = algorithmProducts(undefined, input.benchmarkRuns?.get(alg.name) ?? [], productOfNode);
     states.set(alg.name, {
       algorithm: alg,
       pool: git.pool,
       replicas: git.replicas ?? hpa?.currentReplicas ?? alg.scaling.minReplicas,
       hpa,
+      ...(measured.source === 'none' ? {} : { products: { products: measured.products, required: false } }),
     });
   }
   const pass = decideScaling({

@@ -22,6 +22,7 @@ export const MANAGED_BY_SELECTOR = 'app.kubernetes.io/managed-by=gpuops';
 export const PRUNABLE_KINDS: readonly { apiVersion: string; kind: string }[] = [
   { apiVersion: 'apps/v1', kind: 'Deployment' },
   { apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler' },
+  { apiVersion: 'v1', kind: 'Service' },
 ];
 
 /** Options of {@link applyGitOpsFolder}. */

@@ -2,6 +2,7 @@ import type { KubeObject } from '../cluster/object.js';
 import type { PolicySpec, ResolvedAlgorithm } from '../definitions/types.js';
 import { containerEnv, containerResources, poolScheduling } from './scheduling.js';
 import { applyPodTemplate } from './pod-template.js';
+import { renderService } from './service.js';
 import { cloneTemplate, type WorkloadTemplates } from './templates.js';
 import { renderYaml } from './yaml.js';
 
@@ -47,6 +48,11 @@ function workloadLabels(name: string): Record<string, string> {
   };
 }
 
+/** The labels the Deployment and the Service select the algorithm's pods by. */
+function podSelector(name: string): Record<string, string> {
+  return { 'app.kubernetes.io/name': name, 'gpuops.dev/algorithm': name };
+}
+
 /**
  * The algorithm's apps/v1 Deployment on `pool`: image, command, args, env, requests/limits with
  * `nvidia.com/gpu`, `nodeSelector` on the pool label, tolerations for the GPU and pool taints,
@@ -78,9 +84,7 @@ export function renderDeployment(input: WorkloadInput): KubeObject {
   } else {
     delete spec.replicas;
   }
-  spec.selector = {
-    matchLabels: { 'app.kubernetes.io/name': alg.name, 'gpuops.dev/algorithm': alg.name },
-  };
+  spec.selector = { matchLabels: podSelector(alg.name) };
   const { nodeSelector, tolerations } = poolScheduling(pool, policy);
   applyPodTemplate(
     spec.template,
@@ -154,18 +158,22 @@ export function renderHpa(input: WorkloadInput): KubeObject {
 
 /**
  * Every file of one algorithm's generated folder, as byte-stable YAML (`renderYaml`), sorted by
- * path: `deployment.yaml` and `hpa.yaml` (engine `hpa` only). No kustomization lists them
- * (`manifests/cluster-layout.ts`).
+ * path: `deployment.yaml`, `hpa.yaml` (engine `hpa` only) and `service.yaml` (when the container
+ * declares ports, `service.ts`). No kustomization lists them (`manifests/cluster-layout.ts`); a
+ * file this render no longer writes is deleted by {@link workloadDeletions}.
  */
 export function renderWorkloadFiles(input: WorkloadInput): FileChange[] {
   const dir = workloadDir(input.cluster, input.algorithm.name);
   const files: FileChange[] = [
     { path: `${dir}/deployment.yaml`, content: renderYaml(renderDeployment(input)) },
   ];
-  // Pushed in path order: deployment.yaml < hpa.yaml.
+  // Pushed in path order: deployment.yaml < hpa.yaml < service.yaml.
   if (input.policy.scaling.engine === 'hpa') {
     files.push({ path: `${dir}/hpa.yaml`, content: renderYaml(renderHpa(input)) });
   }
+  const name = input.algorithm.name;
+  const service = renderService(input.algorithm, workloadLabels(name), podSelector(name));
+  if (service) files.push({ path: `${dir}/service.yaml`, content: renderYaml(service) });
   return files;
 }
 

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
 import { Job } from 'kubernetes-models/batch/v1/Job';
+import { Service } from 'kubernetes-models/v1/Service';
 import { parse } from 'yaml';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { specHash } from '../../src/benchmark/spec-hash.js';
@@ -40,6 +41,8 @@ const POOLS: Record<string, WorkloadPool> = {
   'triton-serve': 'short-task',
 };
 const ENGINES = ['gpuops', 'hpa'] as const;
+/** The inputs whose container declares ports, so their folder holds a service.yaml. */
+const SERVICES = new Set(['triton-serve']);
 let policies: Record<'gpuops' | 'hpa', Policy>;
 let algorithms: ResolvedAlgorithm[];
 
@@ -89,7 +92,8 @@ function listFiles(dir: string): string[] {
 describe.each(ENGINES)('engine %s', (engine) => {
   it.each(Object.keys(POOLS))('%s: every file of its folder', (name) => {
     const files = workloadGoldens(engine, name);
-    expect(files.size).toBe(engine === 'hpa' ? 2 : 1); // deployment.yaml (+ hpa.yaml), no kustomization
+    // deployment.yaml (+ hpa.yaml) (+ service.yaml when the container declares ports), no kustomization
+    expect(files.size).toBe((engine === 'hpa' ? 2 : 1) + (SERVICES.has(name) ? 1 : 0));
     for (const [rel, content] of files) golden(rel, content);
   });
 });
@@ -117,6 +121,7 @@ const MODELS: Record<string, new (data: never) => { validate(): void }> = {
   Deployment,
   HorizontalPodAutoscaler,
   Job,
+  Service,
 };
 
 describe('Kubernetes schema (kubernetes-models 4.5.0)', () => {

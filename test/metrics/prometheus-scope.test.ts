@@ -7,15 +7,18 @@
  * query must give attribution exactly what the unscoped one gives it for the algorithms'
  * namespaces, and nothing of the rest.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PrometheusSource } from '../../src/metrics/prometheus.js';
 import { ATTRIBUTION_LABELS } from '../../src/metrics/query.js';
 import type { GpuSeries } from '../../src/metrics/types.js';
 import { attribute } from '../../src/scaling/attribute.js';
 import { pod, policy } from '../scaling/support.js';
-import { startPrometheus, type RunningPrometheus } from '../support/prometheus.js';
+import {
+  serveExporterPages,
+  startPrometheus,
+  type ExporterPages,
+  type RunningPrometheus,
+} from '../support/prometheus.js';
 
 /** One DCGM_FI_DEV_GPU_UTIL line as dcgm-exporter writes it (empty pod = idle GPU). */
 function line(host: string, gpu: number, uuid: string, namespace: string, podName: string, util: number) {
@@ -54,7 +57,7 @@ const PODS = [
   pod('other-2', { namespace: 'team-b', managed: false, algorithm: null, nodeName: 'gpu-b' }),
 ];
 
-let exporter: Server;
+let exporter: ExporterPages;
 let prom: RunningPrometheus;
 let bytes = 0;
 let calls = 0;
@@ -74,13 +77,8 @@ function source(): PrometheusSource {
 }
 
 beforeAll(async () => {
-  exporter = createServer((req, res) => {
-    const body = req.url === '/a/metrics' ? PAGE_A : req.url === '/b/metrics' ? PAGE_B : null;
-    res.writeHead(body === null ? 404 : 200, { 'Content-Type': 'text/plain; version=0.0.4' });
-    res.end(body ?? 'not found');
-  });
-  await new Promise<void>((r) => exporter.listen(0, '127.0.0.1', r));
-  const address = `127.0.0.1:${(exporter.address() as AddressInfo).port}`;
+  exporter = await serveExporterPages({ '/a/metrics': () => PAGE_A, '/b/metrics': () => PAGE_B });
+  const address = exporter.address;
   prom = await startPrometheus([
     {
       address,
@@ -94,7 +92,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await prom?.stop();
-  await new Promise<void>((r) => exporter?.close(() => r()));
+  await exporter?.close();
 });
 
 /**

@@ -4,13 +4,17 @@
  * alternates 40/60 % so the window average is visible).
  */
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PrometheusSource } from '../../src/metrics/prometheus.js';
 import { attribute } from '../../src/scaling/attribute.js';
 import { fixturePods, policy } from '../scaling/support.js';
-import { freePort, startPrometheus, type RunningPrometheus } from '../support/prometheus.js';
+import {
+  freePort,
+  serveExporterPages,
+  startPrometheus,
+  type ExporterPages,
+  type RunningPrometheus,
+} from '../support/prometheus.js';
 
 /** Prometheus's own clock, milliseconds: the evaluation time of an instant `time()` query. */
 async function prometheusNow(): Promise<number> {
@@ -33,18 +37,15 @@ function t402Page(): string {
   return t402.replace(/(DCGM_FI_DEV_GPU_UTIL\{gpu="0".*\}) 61/, `$1 ${util}`);
 }
 
-let exporter: Server;
+let exporter: ExporterPages;
 let prom: RunningPrometheus;
 
 beforeAll(async () => {
-  exporter = createServer((req, res) => {
-    const body =
-      req.url === '/a100-03/metrics' ? a10003 : req.url === '/t4-02/metrics' && !t402Down ? t402Page() : null;
-    res.writeHead(body === null ? 404 : 200, { 'Content-Type': 'text/plain; version=0.0.4' });
-    res.end(body ?? 'not found');
+  exporter = await serveExporterPages({
+    '/a100-03/metrics': () => a10003,
+    '/t4-02/metrics': () => (t402Down ? null : t402Page()),
   });
-  await new Promise<void>((r) => exporter.listen(0, '127.0.0.1', r));
-  const address = `127.0.0.1:${(exporter.address() as AddressInfo).port}`;
+  const address = exporter.address;
   prom = await startPrometheus([
     // As a ServiceMonitor scrapes it: the target carries the exporter pod's own pod/namespace, so
     // Prometheus stores the page's pod labels as exported_pod / exported_namespace — but an empty
@@ -62,7 +63,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await prom?.stop();
-  await new Promise<void>((r) => exporter?.close(() => r()));
+  await exporter?.close();
 });
 
 function pods() {

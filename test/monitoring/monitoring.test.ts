@@ -26,6 +26,15 @@ function promtool(...args: string[]): { code: number; out: string } {
   return { code: r.status ?? 1, out: `${r.stdout}${r.stderr}` };
 }
 
+/** Writes a `promtool test rules` file named `name` into the work folder and runs it. */
+function testRules(name: string, tests: object): { code: number; out: string } {
+  writeFileSync(path.join(work, name), stringify(tests));
+  return promtool('test', 'rules', name);
+}
+
+/** promtool evaluates days of samples: seconds on a quiet machine, far more on a loaded one. */
+const PROMTOOL_TIMEOUT_MS = 120_000;
+
 interface Rule {
   alert?: string;
   record?: string;
@@ -57,137 +66,146 @@ describe.skipIf(!PROMTOOL)('PrometheusRule', () => {
     );
   });
 
-  it('promtool test rules: a base branch refused for 5 min fires GpuopsGitWriteRefused, not before (issue 23 item 4)', () => {
-    const tests = {
-      rule_files: ['rules.yaml'],
-      evaluation_interval: '1m',
-      tests: [
-        {
-          interval: '1m',
-          // No refusal for 10 min, then main refused from 10 m on; `for: 5m`.
-          input_series: [
-            {
-              series:
-                'gpuops_git_write_refused{job="gpuops",namespace="gpuops-system",ref="main",reason="ProtectedBranch"}',
-              values: '_x10 1x20',
-            },
-          ],
-          alert_rule_test: [
-            { eval_time: '9m', alertname: 'GpuopsGitWriteRefused', exp_alerts: [] },
-            { eval_time: '14m', alertname: 'GpuopsGitWriteRefused', exp_alerts: [] },
-            {
-              eval_time: '16m',
-              alertname: 'GpuopsGitWriteRefused',
-              exp_alerts: [
-                {
-                  exp_labels: {
-                    severity: 'critical',
-                    job: 'gpuops',
-                    namespace: 'gpuops-system',
-                    ref: 'main',
-                    reason: 'ProtectedBranch',
+  it(
+    'promtool test rules: a base branch refused for 5 min fires GpuopsGitWriteRefused, not before (issue 23 item 4)',
+    () => {
+      const tests = {
+        rule_files: ['rules.yaml'],
+        evaluation_interval: '1m',
+        tests: [
+          {
+            interval: '1m',
+            // No refusal for 10 min, then main refused from 10 m on; `for: 5m`.
+            input_series: [
+              {
+                series:
+                  'gpuops_git_write_refused{job="gpuops",namespace="gpuops-system",ref="main",reason="ProtectedBranch"}',
+                values: '_x10 1x20',
+              },
+            ],
+            alert_rule_test: [
+              { eval_time: '9m', alertname: 'GpuopsGitWriteRefused', exp_alerts: [] },
+              { eval_time: '14m', alertname: 'GpuopsGitWriteRefused', exp_alerts: [] },
+              {
+                eval_time: '16m',
+                alertname: 'GpuopsGitWriteRefused',
+                exp_alerts: [
+                  {
+                    exp_labels: {
+                      severity: 'critical',
+                      job: 'gpuops',
+                      namespace: 'gpuops-system',
+                      ref: 'main',
+                      reason: 'ProtectedBranch',
+                    },
+                    exp_annotations: {
+                      summary: "Git refuses gpuops's commits to main (ProtectedBranch)",
+                      description:
+                        "The Git remote refuses gpuops's commits to main (ProtectedBranch), so patch mode scales nothing. Let gpuops push to main (a branch protection bypass for its token) or set scaling.mode: pull-request; `gpuops status` shows the remote's words.",
+                    },
                   },
-                  exp_annotations: {
-                    summary: "Git refuses gpuops's commits to main (ProtectedBranch)",
-                    description:
-                      "The Git remote refuses gpuops's commits to main (ProtectedBranch), so patch mode scales nothing. Let gpuops push to main (a branch protection bypass for its token) or set scaling.mode: pull-request; `gpuops status` shows the remote's words.",
-                  },
-                },
-              ],
-            },
-          ],
-        },
-      ],
-    };
-    writeFileSync(path.join(work, 'refused-tests.yaml'), stringify(tests));
-    const r = promtool('test', 'rules', 'refused-tests.yaml');
-    expect(r.out).toContain('SUCCESS');
-    expect(r.code, r.out).toBe(0);
-  });
+                ],
+              },
+            ],
+          },
+        ],
+      };
+      const r = testRules('refused-tests.yaml', tests);
+      expect(r.out).toContain('SUCCESS');
+      expect(r.code, r.out).toBe(0);
+    },
+    PROMTOOL_TIMEOUT_MS,
+  );
 
-  it('promtool test rules: a pull request waiting 3 days and a lost leader fire, not before', () => {
-    const tests = {
-      rule_files: ['rules.yaml'],
-      evaluation_interval: '1m',
-      tests: [
-        {
-          interval: '1m',
-          // Opened at t=0 (epoch seconds 0): waits longer than 3 days from 72 h on; `for: 1h`.
-          input_series: [
-            {
-              series:
-                'gpuops_pull_request_opened_timestamp_seconds{job="gpuops",kind="scale",subject="bert-train"}',
-              values: '0x4500',
-            },
-            { series: 'gpuops_leader{job="gpuops",pod="gpuops-0"}', values: '1x4500' },
-          ],
-          alert_rule_test: [
-            { eval_time: '72h', alertname: 'GpuopsPullRequestWaiting', exp_alerts: [] },
-            {
-              eval_time: '74h',
-              alertname: 'GpuopsPullRequestWaiting',
-              exp_alerts: [
-                {
-                  exp_labels: { severity: 'info', job: 'gpuops', kind: 'scale', subject: 'bert-train' },
-                  exp_annotations: {
-                    summary: 'gpuops pull request for bert-train waits for review',
-                    description:
-                      'The scale pull request for bert-train has been open for 3d 2h 0m 0s. Until it is merged the cluster does not get the change (`gpuops prs` lists it with its link).',
+  it(
+    'promtool test rules: a pull request waiting 3 days and a lost leader fire, not before',
+    () => {
+      const tests = {
+        rule_files: ['rules.yaml'],
+        evaluation_interval: '1m',
+        tests: [
+          {
+            interval: '1m',
+            // Opened at t=0 (epoch seconds 0): waits longer than 3 days from 72 h on; `for: 1h`.
+            input_series: [
+              {
+                series:
+                  'gpuops_pull_request_opened_timestamp_seconds{job="gpuops",kind="scale",subject="bert-train"}',
+                values: '0x4500',
+              },
+              { series: 'gpuops_leader{job="gpuops",pod="gpuops-0"}', values: '1x4500' },
+            ],
+            alert_rule_test: [
+              { eval_time: '72h', alertname: 'GpuopsPullRequestWaiting', exp_alerts: [] },
+              {
+                eval_time: '74h',
+                alertname: 'GpuopsPullRequestWaiting',
+                exp_alerts: [
+                  {
+                    exp_labels: { severity: 'info', job: 'gpuops', kind: 'scale', subject: 'bert-train' },
+                    exp_annotations: {
+                      summary: 'gpuops pull request for bert-train waits for review',
+                      description:
+                        'The scale pull request for bert-train has been open for 3d 2h 0m 0s. Until it is merged the cluster does not get the change (`gpuops prs` lists it with its link).',
+                    },
                   },
-                },
-              ],
-            },
-          ],
-        },
-        {
-          interval: '1m',
-          // The leader's gauge drops to 0 at 10 m and no one takes over; `for: 5m`.
-          input_series: [
-            { series: 'gpuops_leader{job="gpuops",pod="gpuops-0"}', values: '1x9 0x30' },
-            { series: 'gpuops_leader{job="gpuops",pod="gpuops-1"}', values: '0x40' },
-          ],
-          alert_rule_test: [
-            { eval_time: '9m', alertname: 'GpuopsNoLeader', exp_alerts: [] },
-            { eval_time: '14m', alertname: 'GpuopsNoLeader', exp_alerts: [] },
-            {
-              eval_time: '16m',
-              alertname: 'GpuopsNoLeader',
-              exp_alerts: [
-                {
-                  exp_labels: { severity: 'critical' },
-                  exp_annotations: {
-                    summary: 'no gpuops replica is leading',
-                    description:
-                      'No gpuops replica has held the leader Lease for 5 minutes; no reconcile pass runs. Check the gpuops Pods and the Lease in gpuops-system.',
+                ],
+              },
+            ],
+          },
+          {
+            interval: '1m',
+            // The leader's gauge drops to 0 at 10 m and no one takes over; `for: 5m`.
+            input_series: [
+              { series: 'gpuops_leader{job="gpuops",pod="gpuops-0"}', values: '1x9 0x30' },
+              { series: 'gpuops_leader{job="gpuops",pod="gpuops-1"}', values: '0x40' },
+            ],
+            alert_rule_test: [
+              { eval_time: '9m', alertname: 'GpuopsNoLeader', exp_alerts: [] },
+              { eval_time: '14m', alertname: 'GpuopsNoLeader', exp_alerts: [] },
+              {
+                eval_time: '16m',
+                alertname: 'GpuopsNoLeader',
+                exp_alerts: [
+                  {
+                    exp_labels: { severity: 'critical' },
+                    exp_annotations: {
+                      summary: 'no gpuops replica is leading',
+                      description:
+                        'No gpuops replica has held the leader Lease for 5 minutes; no reconcile pass runs. Check the gpuops Pods and the Lease in gpuops-system.',
+                    },
                   },
-                },
-              ],
-            },
-          ],
-        },
-      ],
-    };
-    writeFileSync(path.join(work, 'tests.yaml'), stringify(tests));
-    const r = promtool('test', 'rules', 'tests.yaml');
-    expect(r.out).toContain('SUCCESS');
-    expect(r.code, r.out).toBe(0);
-  });
+                ],
+              },
+            ],
+          },
+        ],
+      };
+      const r = testRules('tests.yaml', tests);
+      expect(r.out).toContain('SUCCESS');
+      expect(r.code, r.out).toBe(0);
+    },
+    PROMTOOL_TIMEOUT_MS,
+  );
 
-  it('promtool test rules fails when an alert fires too early (the check can fail)', () => {
-    const wrong = {
-      rule_files: ['rules.yaml'],
-      evaluation_interval: '1m',
-      tests: [
-        {
-          interval: '1m',
-          input_series: [{ series: 'gpuops_leader{job="gpuops",pod="gpuops-0"}', values: '0x20' }],
-          alert_rule_test: [{ eval_time: '10m', alertname: 'GpuopsNoLeader', exp_alerts: [] }],
-        },
-      ],
-    };
-    writeFileSync(path.join(work, 'wrong.yaml'), stringify(wrong));
-    expect(promtool('test', 'rules', 'wrong.yaml').code).not.toBe(0);
-  });
+  it(
+    'promtool test rules fails when an alert fires too early (the check can fail)',
+    () => {
+      const wrong = {
+        rule_files: ['rules.yaml'],
+        evaluation_interval: '1m',
+        tests: [
+          {
+            interval: '1m',
+            input_series: [{ series: 'gpuops_leader{job="gpuops",pod="gpuops-0"}', values: '0x20' }],
+            alert_rule_test: [{ eval_time: '10m', alertname: 'GpuopsNoLeader', exp_alerts: [] }],
+          },
+        ],
+      };
+      expect(testRules('wrong.yaml', wrong).code).not.toBe(0);
+    },
+    PROMTOOL_TIMEOUT_MS,
+  );
 });
 
 describe('Grafana dashboard', () => {

@@ -7,30 +7,22 @@ import { describe, expect, it } from 'vitest';
 import type { NodeInfo, Snapshot } from '../../src/cluster/types.js';
 import { emptinessWith, emptySinceNow } from '../../src/pass/emptiness.js';
 import { openStore } from '../../src/store/index.js';
+import { nodeInfo } from '../support/node-info.js';
 
 const T0 = Date.parse('2026-12-01T10:00:00Z');
 const at = (s: number) => new Date(T0 + s * 1000).toISOString();
 
-function node(name: string, busy: boolean): NodeInfo {
-  return {
-    name,
+/** A 1-GPU T4 node in short-task holding its one GPU (busy) or none. */
+const node = (name: string, busy: boolean): NodeInfo =>
+  nodeInfo(name, {
     labels: { 'gpuops.dev/pool': 'short-task' },
-    ready: true,
-    cordoned: false,
-    schedulable: true,
+    pool: 'short-task',
     gpuProduct: 'Tesla-T4',
     gpuCapacity: 1,
     gpuAllocatable: 1,
-    migAllocatable: 0,
     allocatable: { cpuMillis: 96_000, memoryBytes: 2 ** 36, pods: 110 },
-    requested: { cpuMillis: 0, memoryBytes: 0, pods: 0 },
     gpuRequested: busy ? 1 : 0,
-    foreignGpuRequested: 0,
-    managedPods: 0,
-    pool: 'short-task',
-    taints: [],
-  };
-}
+  });
 
 const snapshot = (s: number, nodes: NodeInfo[]): Snapshot => ({ takenAt: at(s), nodes, pods: [] });
 

@@ -12,32 +12,24 @@ import type { NodeInfo, PodInfo, Snapshot } from '../../src/cluster/types.js';
 import { planDesiredState, type DesiredStateInput } from '../../src/controller/desired-state.js';
 import type { UtilizationReading } from '../../src/metrics/types.js';
 import type { Policy, ResolvedAlgorithm } from '../../src/definitions/types.js';
+import { nodeInfo } from '../support/node-info.js';
 
 const policy = parse(readFileSync(new URL('../../policies/default.yaml', import.meta.url), 'utf8')) as Policy;
 policy.spec.pools.test.size = 0;
 const T0 = new Date('2026-12-01T10:00:00Z');
 const later = (s: number) => new Date(T0.getTime() + s * 1000);
 
-function node(name: string, pool: NodeInfo['pool'], pods = 0): NodeInfo {
-  return {
-    name,
+/** A 1-GPU T4 node in `pool` whose GPU is held by `pods` managed pods. */
+const node = (name: string, pool: NodeInfo['pool'], pods = 0): NodeInfo =>
+  nodeInfo(name, {
     labels: pool ? { 'gpuops.dev/pool': pool } : {},
-    ready: true,
-    cordoned: false,
-    schedulable: true,
+    pool,
     gpuProduct: 'Tesla-T4',
     gpuCapacity: 1,
     gpuAllocatable: 1,
-    migAllocatable: 0,
-    allocatable: { cpuMillis: 96_000, memoryBytes: 1000 * 2 ** 30, pods: 110 },
-    requested: { cpuMillis: 0, memoryBytes: 0, pods: 0 },
     gpuRequested: pods,
-    foreignGpuRequested: 0,
     managedPods: pods,
-    pool,
-    taints: [],
-  };
-}
+  });
 
 function pod(i: number, nodeName: string): PodInfo {
   return {

@@ -6,7 +6,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -134,5 +135,29 @@ export async function startPrometheus(
       );
     },
     stop,
+  };
+}
+
+/** A loopback HTTP server serving dcgm-exporter pages for Prometheus to scrape. */
+export interface ExporterPages {
+  /** `127.0.0.1:PORT`, the scrape targets' address. */
+  address: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves `pages[path]()` as Prometheus text (a page that returns null, or a path not listed, is a
+ * 404, as a dcgm-exporter that is down answers a scrape).
+ */
+export async function serveExporterPages(pages: Record<string, () => string | null>): Promise<ExporterPages> {
+  const server = createHttpServer((req, res) => {
+    const body = pages[req.url ?? '']?.() ?? null;
+    res.writeHead(body === null ? 404 : 200, { 'Content-Type': 'text/plain; version=0.0.4' });
+    res.end(body ?? 'not found');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    address: `127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }

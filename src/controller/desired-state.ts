@@ -15,7 +15,7 @@ import { readGitModel, type GitModel } from '../plan/git-model.js';
 import { placementChanges, planPlacements } from '../plan/placement.js';
 import { poolChanges, returnIdlePools } from '../plan/pool-changes.js';
 import { planPools } from '../plan/pools.js';
-import { planScalingStep, scaleChanges } from '../plan/scaling.js';
+import { planScaling, scaleChanges } from '../plan/scaling.js';
 import type { PoolAssignment } from '../pools/types.js';
 import type { MetricsReport } from '../scaling/metrics-report.js';
 import type { AlgorithmSample, DecisionRecord, HpaState, ScalingDecision } from '../scaling/types.js';
@@ -109,7 +109,7 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
 
   const observed = planPools(input.snapshot, git, policy, input.runningBenchmarks);
   const placements = planPlacements(repo.algorithms, input.benchmarks, policy);
-  const scaling = planScalingStep({
+  const scaling = planScaling({
     algorithms: repo.algorithms,
     placements,
     git,

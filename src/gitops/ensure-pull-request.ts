@@ -19,7 +19,7 @@ export type EnsureDecision =
    * A PR a person closed without merging, for the same desired state: neither reopened nor
    * recreated (Renovate's rule). A different desired hash opens a new PR.
    */
-  | { action: 'left-closed' };
+  | { action: 'closed-by-person' };
 
 function normalise(text: string): string {
   return text.replace(/\r\n/g, '\n').trimEnd();
@@ -38,7 +38,8 @@ export function decidePullRequest(
 ): EnsureDecision {
   const body = withHashMarker(cs.body, cs.desiredHash);
   const labels = pullRequestLabels(cs);
-  if (found?.state === 'closed' && found.desiredHash === cs.desiredHash) return { action: 'left-closed' };
+  if (found?.state === 'closed' && found.desiredHash === cs.desiredHash)
+    return { action: 'closed-by-person' };
   if (found?.state !== 'open') return { action: 'create', title: cs.title, body, labels };
   const update: { action: 'update'; title?: string; body?: string; addLabels: string[] } = {
     action: 'update',

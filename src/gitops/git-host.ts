@@ -115,7 +115,8 @@ export class GitPullRequestHost implements PullRequestHost {
     const r = await this.record(cs.branch);
     const current = found === undefined ? (r ? toInfo(r, this.o.base) : null) : found;
     const decision = decidePullRequest(current, cs, false);
-    if (decision.action === 'left-closed') return { action: 'skipped-closed', number: null, url: null };
+    if (decision.action === 'closed-by-person')
+      return { action: 'closed-by-person', number: null, url: null };
     // The record also names kind and subject; a record that names others is rewritten.
     const sameRecord =
       r !== undefined && r.state === 'open' && r.kind === cs.kind && r.subject === cs.subject;

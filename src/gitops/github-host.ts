@@ -295,8 +295,8 @@ export class GitHubHost implements PullRequestHost {
     const pr = found === undefined ? await this.findPullRequest(cs.branch, this.o.base) : found;
     const decision = decidePullRequest(pr, cs);
     switch (decision.action) {
-      case 'left-closed':
-        return { action: 'skipped-closed', number: pr!.number, url: pr!.url };
+      case 'closed-by-person':
+        return { action: 'closed-by-person', number: pr!.number, url: pr!.url };
       case 'nothing':
         return { action: 'unchanged', number: pr!.number, url: pr!.url };
       case 'update':

@@ -5,7 +5,7 @@
 import type { ChangeSet, PullRequestInfo } from './types.js';
 
 /** What `ensurePullRequest` did. */
-export type EnsureAction = 'created' | 'updated' | 'unchanged' | 'skipped-closed';
+export type EnsureAction = 'created' | 'updated' | 'unchanged' | 'closed-by-person';
 
 /** Result of `ensurePullRequest`. `number`/`url` are null with the plain git provider. */
 export interface EnsureResult {
@@ -45,7 +45,7 @@ export interface PullRequestHost {
   /**
    * Makes the change set's pull request exist with its title, body (with the desired-hash marker)
    * and labels: creates it, updates only what differs, or does nothing. A PR a person closed
-   * without merging whose desired hash equals the change set's is `skipped-closed`: neither
+   * without merging whose desired hash equals the change set's is `closed-by-person`: neither
    * reopened nor recreated. `found` skips the lookup when the caller already did it.
    */
   ensurePullRequest(changeSet: ChangeSet, found?: PullRequestInfo | null): Promise<EnsureResult>;

@@ -57,7 +57,7 @@ export interface PullRequestInfo {
  * What write-back did (or, with dry-run, would do) for one change set:
  * - `created` / `updated` / `unchanged`: the pull request (or plain-git branch record) after the pass;
  * - `committed`: patch mode pushed a commit to the base branch;
- * - `skipped-closed`: a person closed the PR without merging and the desired state is the same;
+ * - `closed-by-person`: a person closed the PR without merging and the desired state is the same;
  * - `deferred`: over `maxOpenedPerPass` or `maxOpen`; tried again next pass;
  * - `person-commits`: a person added commits to the gpuops branch; left alone, said so on the PR;
  * - `in-base`: the base branch already holds the desired files; nothing to propose;
@@ -71,7 +71,7 @@ export type WriteBackAction =
   | 'updated'
   | 'unchanged'
   | 'committed'
-  | 'skipped-closed'
+  | 'closed-by-person'
   | 'deferred'
   | 'person-commits'
   | 'in-base'

@@ -126,7 +126,7 @@ const SAME_RECORD_KEYS: (keyof PullRequestRecord)[] = [
  * placement → scale.
  *
  * Pull-request mode, per change set: find the subject's PR; a PR a person closed with the same
- * desired hash → `skipped-closed`; a new PR over `maxOpenedPerPass` or `maxOpen` → `deferred`
+ * desired hash → `closed-by-person`; a new PR over `maxOpenedPerPass` or `maxOpen` → `deferred`
  * (nothing pushed); else apply on the branch (fresh after a merged or closed PR), then ensure the
  * PR and record it in the Store (only when the record differs). A person's commits on the branch →
  * `person-commits` and one comment on its PR. Patch mode: one commit per change set on the base
@@ -247,11 +247,11 @@ export async function writeBack(
   for (const cs of grouped) {
     try {
       const found: PullRequestInfo | null = await host.findPullRequest(cs.branch, base);
-      if (found && decidePullRequest(found, cs).action === 'left-closed') {
+      if (found && decidePullRequest(found, cs).action === 'closed-by-person') {
         const { number, url, title, body } = found;
         await record(cs, { number, url, title, body, state: 'closed', desiredHash: cs.desiredHash });
         result(cs, {
-          action: 'skipped-closed',
+          action: 'closed-by-person',
           reason: 'ClosedByPerson',
           message: `pull request ${found.number ?? cs.branch} was closed without merging; not reopened until the desired state changes`,
           pullRequest: { number: found.number, url: found.url },
@@ -338,7 +338,7 @@ export async function writeBack(
       }
       const ensured = await host.ensurePullRequest(cs, found);
       const pr = { number: ensured.number, url: ensured.url };
-      if (ensured.action !== 'skipped-closed') {
+      if (ensured.action !== 'closed-by-person') {
         // The whole body: the host's may be cut to its limit; `gpuops prs show` reads this one.
         const body = withHashMarker(cs.fullBody ?? cs.body, cs.desiredHash);
         await record(cs, { ...pr, state: 'open', title: cs.title, body, desiredHash: cs.desiredHash });
@@ -348,7 +348,7 @@ export async function writeBack(
         created: 'Created',
         updated: 'Updated',
         unchanged: 'UpToDate',
-        'skipped-closed': 'ClosedByPerson',
+        'closed-by-person': 'ClosedByPerson',
       }[action];
       result(cs, {
         action,

@@ -22,7 +22,7 @@ export interface ReturnIdleInput {
   pools: PoolAssignment[];
   nodes: readonly NodeInfo[];
   git: Pick<GitModel, 'movedNodes'>;
-  /** This pass's scaling decisions and the states they were judged in (`planScalingStep`). */
+  /** This pass's scaling decisions and the states they were judged in (`planScaling`). */
   decisions: readonly ScalingDecision[];
   states: ReadonlyMap<string, AlgorithmState>;
   /** Since when each node has held no GPU pod (ISO-8601); without it no node returns. */

@@ -16,15 +16,15 @@ import { algorithmProducts, type RunOnNode } from '../placement/gpu-products.js'
 import type { Placement } from '../placement/types.js';
 import type { PoolAssignment } from '../pools/types.js';
 import { placementPending } from '../scaling/placement-pending.js';
-import { decideScaling, type AlgorithmState, type ScalingPassResult } from '../scaling/decide-scaling.js';
+import { decideScaling, type AlgorithmState, type DecideScalingResult } from '../scaling/decide-scaling.js';
 import type { DecisionRecord, HpaState, ScalingDecision } from '../scaling/types.js';
 import type { Policy, ResolvedAlgorithm } from '../definitions/types.js';
 import type { GitModel } from './git-model.js';
 
 const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-/** Inputs of {@link planScalingStep}. */
-export interface ScalingStepInput {
+/** Inputs of {@link planScaling}. */
+export interface ScalingPlanInput {
   algorithms: readonly ResolvedAlgorithm[];
   placements: readonly Placement[];
   git: Pick<GitModel, 'deployments'>;
@@ -40,14 +40,14 @@ export interface ScalingStepInput {
   benchmarkRuns?: ReadonlyMap<string, readonly RunOnNode[]>;
 }
 
-/** Result of {@link planScalingStep}. */
-export interface ScalingStep {
+/** Result of {@link planScaling}. */
+export interface ScalingPlan {
   /** The state each Deployment in Git was judged in, by algorithm name. */
   states: Map<string, AlgorithmState>;
   /** One decision per algorithm with a Deployment in Git or a pool, sorted by name. */
   decisions: ScalingDecision[];
   /** The scaling pass itself (its decisions in pass order, attribution, samples, metrics report). */
-  pass: ScalingPassResult;
+  pass: DecideScalingResult;
 }
 
 /**
@@ -56,7 +56,7 @@ export interface ScalingStep {
  * products it was benchmarked on (`algorithmProducts`) are preferred when nodes move in. An
  * algorithm placed on a pool with no Deployment in Git yet gets `hold PlacementPending`.
  */
-export function planScalingStep(input: ScalingStepInput): ScalingStep {
+export function planScaling(input: ScalingPlanInput): ScalingPlan {
   const pools = new Map(input.placements.map((p) => [p.algorithm, p.pool]));
   const productOf = new Map(input.snapshot.nodes.map((n) => [n.name, n.gpuProduct]));
   const productOfNode = (node: string) => productOf.get(node) ?? null;
@@ -93,7 +93,7 @@ export function planScalingStep(input: ScalingStepInput): ScalingStep {
 
 /** Inputs of {@link scaleChanges}. */
 export interface ScaleChangesInput {
-  step: ScalingStep;
+  step: ScalingPlan;
   git: Pick<GitModel, 'cluster' | 'files' | 'deployments'>;
   /** This pass's pool assignments and the nodes they were made on (`planPools`). */
   pools: readonly PoolAssignment[];

@@ -1,6 +1,6 @@
 /**
  * A fast model of one engine over a trace (pure): the real decision functions — gpuops's
- * `decide` with its recorded passes, the simulated HPA's `recommendReplicas` and Kubernetes'
+ * `decideOne` with its recorded passes, the simulated HPA's `recommendReplicas` and Kubernetes'
  * `applyBehavior` — on the replay's modelled delays, without the simulated API server, Git or
  * the database. The replay runs it for every point of the frontiers (many targets and headroom
  * factors over the whole trace in seconds), and beside each simulated engine so the two can be
@@ -18,7 +18,7 @@ import type { PodInfo } from '../cluster/types.js';
 import type { Policy, ResolvedAlgorithm } from '../definitions/types.js';
 import { applyBehavior, defaultBehavior } from '../sim/controllers/hpa-behavior.js';
 import { recommendReplicas } from '../sim/controllers/hpa-controller.js';
-import { decide } from '../scaling/decide.js';
+import { decideOne } from '../scaling/decide-one.js';
 import { toDecisionRecord } from '../scaling/decision-record.js';
 import { historySince } from '../scaling/history.js';
 import type { DecisionRecord, ScalingInput } from '../scaling/types.js';
@@ -135,7 +135,7 @@ export function runModel(trace: Trace, engine: ModelEngine, s: ModelSettings): A
       const now = new Date(START + t * 1000);
       const since = historySince(engine.policy, now);
       while (records.length > 0 && records[0]!.at < since) records.shift();
-      const decision = decide(gpuopsInput(pods, ready, u, replicas, records, s, t), engine.policy, now);
+      const decision = decideOne(gpuopsInput(pods, ready, u, replicas, records, s, t), engine.policy, now);
       records.push(toDecisionRecord(decision, now));
       resize(decision.replicas.to, t);
     }

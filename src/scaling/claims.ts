@@ -1,6 +1,6 @@
 /**
  * What a decision takes from the shared view of capacity (pure): the GPUs, cpu, memory and pod
- * slots its replicas not bound to a node yet will take, per node, so that `decideAll` deducts them
+ * slots its replicas not bound to a node yet will take, per node, so that `decideInTurn` deducts them
  * before the next algorithm is decided and two algorithms never count on the same free room.
  */
 import { replicaRequest } from './capacity.js';

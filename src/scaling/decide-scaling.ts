@@ -5,7 +5,7 @@ import type { Pool, Policy, ResolvedAlgorithm } from '../definitions/types.js';
 import { attribute } from './attribute.js';
 import type { ProductChoice } from './choose-nodes.js';
 import { nodeCapacity } from './capacity.js';
-import { decideAll } from './decide-all.js';
+import { decideInTurn } from './decide-in-turn.js';
 import { countDropped, metricsReport, type MetricsReport } from './metrics-report.js';
 import type {
   AlgorithmSample,
@@ -30,7 +30,7 @@ export interface AlgorithmState {
 }
 
 /** Inputs of one scaling pass. `recent`: scaling decisions since `historySince(policy, now)`. */
-export interface ScalingPassInput {
+export interface DecideScalingInput {
   algorithms: AlgorithmState[];
   snapshot: Snapshot;
   /** The one reading of the pass (Prometheus answer, scraped pages or files). */
@@ -41,7 +41,7 @@ export interface ScalingPassInput {
 }
 
 /** Result of one scaling pass: a decision per algorithm, what was attributed, samples to store. */
-export interface ScalingPassResult {
+export interface DecideScalingResult {
   decisions: ScalingDecision[];
   attribution: Attribution;
   samples: AlgorithmSample[];
@@ -54,12 +54,12 @@ export interface ScalingPassResult {
  * its Deployment owns (Pod → ReplicaSet → Deployment, `ownerIndex`), so a copied Deployment with
  * the same labels, or a benchmark Job's pod, is neither a replica nor a sample (`NotOwned`); its
  * current ReplicaSet is the one of the Deployment's newest revision. Compute free GPUs from the
- * snapshot, decide every algorithm against that shared capacity (`decideAll`). A failed reading
+ * snapshot, decide every algorithm against that shared capacity (`decideInTurn`). A failed reading
  * is "no data" for every algorithm (`NoData`, never 0 %); a NoData or InsufficientSamples hold
  * names the series of its pods that were dropped and why. A skew between the source's clock and
  * the pass's clock larger than `staleSampleSeconds` is reported in `metrics.warnings`.
  */
-export function decideScaling(input: ScalingPassInput): ScalingPassResult {
+export function decideScaling(input: DecideScalingInput): DecideScalingResult {
   const { snapshot, policy, now, reading } = input;
   const evaluatedAt = reading.ok && reading.evaluatedAt !== undefined ? reading.evaluatedAt : now.getTime();
   const owners = ownerIndex(snapshot.replicaSets);
@@ -101,7 +101,7 @@ export function decideScaling(input: ScalingPassInput): ScalingPassResult {
   }
 
   const samples: AlgorithmSample[] = [];
-  const decisions = decideAll(
+  const decisions = decideInTurn(
     input.algorithms.map((a) => {
       const attributed = attribution.byAlgorithm.get(a.algorithm.name);
       const own = (attributed?.samples ?? []).filter((x) => x.namespace === a.algorithm.namespace);

@@ -18,7 +18,7 @@ const LOAD_RECOMMENDING: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * The oldest decision time (ISO-8601) `decide` may look at: callers fetch
+ * The oldest decision time (ISO-8601) `decideOne` may look at: callers fetch
  * `store.decisions(algorithm, historySince(policy, now))`. Twice the longest cooldown,
  * stabilisation window or scale-down peak window, so the record that opens a window is included.
  */
@@ -120,7 +120,7 @@ export interface RecentPeak {
  * The highest load recorded in the last `seconds` before `nowMs` (ms), for the scale-down peak
  * rule (policy `scaling.scaleDown.peakWindowSeconds`): over the records with a utilisation and a
  * replica count, `utilization × pods` (GPU-percent), where `pods` are the Ready pods the
- * utilisation was judged over as `decide`'s message names them ("over S of R Ready pod(s)": R),
+ * utilisation was judged over as `decideOne`'s message names them ("over S of R Ready pod(s)": R),
  * at most `replicasFrom`; a message without them stands for `replicasFrom` (errs high while
  * replicas start: towards holding, as in `recommendationOf`). Right after a scale-up the Ready
  * pods are the old count, so the new replicas do not inflate the peak. `replicas` in the answer

@@ -1,6 +1,6 @@
 /**
  * How many Ready pods a scaling decision judged its utilisation over, written into the decision's
- * message by `decide` ("over S of R Ready pod(s)": S pods with a sample of R Ready) and read back
+ * message by `decideOne` ("over S of R Ready pod(s)": S pods with a sample of R Ready) and read back
  * from recorded decisions by `recentPeak` (history.ts). The decision record has no column for the
  * Ready count, so the message carries it; both sides use this one module, so the text and its
  * reading cannot drift apart.

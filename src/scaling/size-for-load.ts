@@ -7,7 +7,7 @@
  * both sides. A load that jumps from 1 to 10 GPUs is
  * met in one decision, not in nine cooldowns of one step.
  *
- * It only sets how far a decision goes once the rules of `decide` chose to move: above max it
+ * It only sets how far a decision goes once the rules of `decideOne` chose to move: above max it
  * goes up at least `step`, below min it goes down at least `step` (and never below what the load
  * needs); bounds `minReplicas..maxReplicas` always hold. A utilisation of exactly the target asks
  * for exactly the current pods.

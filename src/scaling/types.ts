@@ -152,7 +152,7 @@ export interface HpaState {
 }
 
 /**
- * Everything `decide` needs about one algorithm. All counts are replicas or whole GPUs; all
+ * Everything `decideOne` needs about one algorithm. All counts are replicas or whole GPUs; all
  * times ISO-8601.
  */
 export interface ScalingInput {
@@ -188,7 +188,7 @@ export interface ScalingInput {
   hpa?: HpaState | null;
   /**
    * Headroom sizing shared across a pool: the summed load (GPUs) of every headroom-sized algorithm
-   * of its pool, its own included (`decideAll` fills it); absent: its own load alone.
+   * of its pool, its own included (`decideInTurn` fills it); absent: its own load alone.
    */
   poolLoadGpus?: number;
   /**

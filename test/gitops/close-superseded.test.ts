@@ -130,7 +130,7 @@ describe('closeSupersededScalePullRequests', () => {
       // A person's close with the same hash stays closed (the neighbour case).
       expect(
         decidePullRequest({ ...found!, desiredHash: 'h6' }, cs as unknown as ChangeSet, false).action,
-      ).toBe('left-closed');
+      ).toBe('closed-by-person');
     });
   });
 });

@@ -182,7 +182,7 @@ describe('writeBack with the GitHub host', () => {
 
     const [skipped] = await writeBack([cs], deps);
     expect(skipped).toMatchObject({
-      action: 'skipped-closed',
+      action: 'closed-by-person',
       reason: 'ClosedByPerson',
       pullRequest: { number: 1 },
     });

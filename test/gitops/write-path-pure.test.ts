@@ -175,7 +175,7 @@ describe('decidePullRequest', () => {
   it.each<[string, PullRequestInfo | null, string, Record<string, unknown>?]>([
     ['no PR: create', null, 'create'],
     ['merged PR: create afresh', pr(c, { state: 'merged' }), 'create'],
-    ['closed by a person, same desired state: leave closed', pr(c, { state: 'closed' }), 'left-closed'],
+    ['closed by a person, same desired state: leave closed', pr(c, { state: 'closed' }), 'closed-by-person'],
     [
       'closed by a person, desired state changed: create',
       pr(c, { state: 'closed', desiredHash: other }),

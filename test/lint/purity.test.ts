@@ -98,7 +98,7 @@ describe('purity rule', () => {
     'src/controller/desired-state.ts',
     'src/definitions/rules/quantity.ts',
     'src/placement/place.ts',
-    'src/scaling/decide.ts',
+    'src/scaling/decide-one.ts',
     'src/manifests/workloads.ts',
   ])('guards the pure file %s, also outside the pure folders', async (file) => {
     const messages = await lint(

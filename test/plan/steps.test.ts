@@ -5,7 +5,7 @@ import type { BenchmarkOutcome } from '../../src/placement/types.js';
 import { readGitModel } from '../../src/plan/git-model.js';
 import { placementChanges, planPlacements } from '../../src/plan/placement.js';
 import { planPools } from '../../src/plan/pools.js';
-import { planScalingStep, scaleChanges } from '../../src/plan/scaling.js';
+import { planScaling, scaleChanges } from '../../src/plan/scaling.js';
 import { parseRepo } from '../../src/definitions/rules/repo.js';
 import type { ResolvedAlgorithm } from '../../src/definitions/types.js';
 import { policy, now, snapshot, templates, noData } from '../support/cluster-mixed.js';
@@ -64,7 +64,7 @@ describe('planPools: Git is the desired state of node pools', () => {
   });
 });
 
-describe('planScalingStep: every algorithm with a Deployment in Git, as Git holds it', () => {
+describe('planScaling: every algorithm with a Deployment in Git, as Git holds it', () => {
   const algorithms = [alg('in-git'), alg('hpa-owned'), alg('no-count'), alg('placed-only'), alg('pending')];
   const git = readGitModel(
     'prod',
@@ -78,9 +78,9 @@ describe('planScalingStep: every algorithm with a Deployment in Git, as Git hold
   const placements = planPlacements(algorithms, new Map([['placed-only', ok(42)]]), policy);
   // Computed in each test (beforeEach), not while collecting: mutation testing then sees which
   // test covers the scaling code it runs.
-  let step: ReturnType<typeof planScalingStep>;
+  let step: ReturnType<typeof planScaling>;
   beforeEach(() => {
-    step = planScalingStep({
+    step = planScaling({
       algorithms,
       placements,
       git,

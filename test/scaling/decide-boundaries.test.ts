@@ -1,10 +1,10 @@
 /**
- * More boundaries of `decide`, each with its neighbour: who owns replicas (engine hpa), room in
+ * More boundaries of `decideOne`, each with its neighbour: who owns replicas (engine hpa), room in
  * the pool at exactly one slot, the HPA's maximum, stabilisation records that must not count
  * (future, without replicas, beyond the desired count), and the source's window switched off.
  */
 import { describe, expect, it } from 'vitest';
-import { decide } from '../../src/scaling/decide.js';
+import { decideOne } from '../../src/scaling/decide-one.js';
 import type { ScalingAction, ScalingInput, ScalingReason } from '../../src/scaling/types.js';
 import type { Policy } from '../../src/definitions/types.js';
 import { algorithm, baseInput, node, pod, policyNoWindows, scalingRecord } from './support.js';
@@ -243,7 +243,7 @@ const rows: Row[] = [
 
 describe('decide: more boundaries', () => {
   it.each(rows)('$name', (row) => {
-    const d = decide(row.input, row.policy ?? policyNoWindows(), NOW);
+    const d = decideOne(row.input, row.policy ?? policyNoWindows(), NOW);
     expect([d.action, d.reason, d.replicas.to]).toEqual(row.want);
     for (const m of row.message ?? []) expect(d.message).toContain(m);
   });

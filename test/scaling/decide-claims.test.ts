@@ -1,6 +1,6 @@
 /**
  * What a decision takes from the shared view of capacity (`claimsOf`, deducted
- * by `decideAll` before the next algorithm): new and not-yet-bound replicas land on the most free
+ * by `decideInTurn` before the next algorithm): new and not-yet-bound replicas land on the most free
  * node first, ties by name, never on a node short of a pod's GPUs. And which pods are replicas
  * (`countedPods`).
  */
@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 import type { PodInfo } from '../../src/cluster/types.js';
 import { claimsOf } from '../../src/scaling/claims.js';
 import { countedPods } from '../../src/scaling/counted-pods.js';
-import { decideAll } from '../../src/scaling/decide-all.js';
-import { decide } from '../../src/scaling/decide.js';
+import { decideInTurn } from '../../src/scaling/decide-in-turn.js';
+import { decideOne } from '../../src/scaling/decide-one.js';
 import type { ScalingInput } from '../../src/scaling/types.js';
 import type { Policy } from '../../src/definitions/types.js';
 import { algorithm, baseInput, node, pod, policyNoWindows } from './support.js';
@@ -163,14 +163,14 @@ const rows: Row[] = [
 
 describe('claimsOf: what a decision takes', () => {
   it.each(rows)('$name', (row) => {
-    const d = decide(row.input, row.policy ?? policyNoWindows(), NOW);
+    const d = decideOne(row.input, row.policy ?? policyNoWindows(), NOW);
     const claims = claimsOf(row.input, d);
     expect(`${d.action} ${d.reason} ${d.replicas.from}→${d.replicas.to}`).toBe(row.decision);
     expect(claims.map((c) => [c.node, c.gpus])).toEqual(row.claims);
   });
 });
 
-describe('decideAll: one shared view of capacity', () => {
+describe('decideInTurn: one shared view of capacity', () => {
   const input = (name: string, utils: number[], o: Partial<ScalingInput> = {}) => ({
     ...baseInput(utils),
     algorithm: algorithm({ name }),
@@ -179,7 +179,7 @@ describe('decideAll: one shared view of capacity', () => {
 
   it('a node moved for one algorithm serves the next of the same pool, less what the first took', () => {
     const capacity = [node('lt-1', 'long-task', 0), node('u-1', 'unused', 2), node('u-2', 'unused', 1)];
-    const out = decideAll(
+    const out = decideInTurn(
       [input('b', [95, 95, 95]), input('a', [95, 95, 95]), input('c', [95, 95, 95])],
       capacity,
       policyNoWindows(),
@@ -196,7 +196,7 @@ describe('decideAll: one shared view of capacity', () => {
 
   it('an algorithm of another pool never sees the moved node as its own', () => {
     const capacity = [node('lt-1', 'long-task', 0), node('st-1', 'short-task', 0), node('u-1', 'unused', 2)];
-    const out = decideAll(
+    const out = decideInTurn(
       [input('a', [95, 95, 95]), input('b', [95, 95, 95], { pool: 'short-task' })],
       capacity,
       policyNoWindows(),
@@ -210,7 +210,7 @@ describe('decideAll: one shared view of capacity', () => {
 
   it('an algorithm not placed takes nothing', () => {
     const capacity = [node('lt-1', 'long-task', 1), node('u-1', 'unused', 1)];
-    const out = decideAll(
+    const out = decideInTurn(
       [input('a', [95, 95, 95], { pool: null, replicas: 5 }), input('b', [95, 95, 95])],
       capacity,
       policyNoWindows(),

@@ -4,7 +4,7 @@
  * forever (`NoData`); now unused nodes move in for the Pending replicas.
  */
 import { describe, expect, it } from 'vitest';
-import { decide } from '../../src/scaling/decide.js';
+import { decideOne } from '../../src/scaling/decide-one.js';
 import type { ScalingInput } from '../../src/scaling/types.js';
 import { algorithm, node, pod, policy, policyNoWindows } from './support.js';
 
@@ -29,7 +29,7 @@ function emptyPool(patch: Partial<ScalingInput> = {}): ScalingInput {
 
 describe('decide: replicas Pending in an empty pool', () => {
   it('PendingInEmptyPoolMovesAnUnusedNodeWithRoom', () => {
-    const d = decide(emptyPool(), policyNoWindows(), NOW);
+    const d = decideOne(emptyPool(), policyNoWindows(), NOW);
     expect(d).toMatchObject({
       action: 'relabel',
       reason: 'RelabelUnusedNode',
@@ -41,12 +41,12 @@ describe('decide: replicas Pending in an empty pool', () => {
   });
 
   it('PendingWithRoomInThePoolWaitsForTheScheduler', () => {
-    const d = decide(emptyPool({ poolNodes: [node('st-1', 'short-task', 4)] }), policyNoWindows(), NOW);
+    const d = decideOne(emptyPool({ poolNodes: [node('st-1', 'short-task', 4)] }), policyNoWindows(), NOW);
     expect(d).toMatchObject({ action: 'hold', reason: 'NoData' });
   });
 
   it('NotYetCreatedPodsAreNoEvidence', () => {
-    const d = decide(emptyPool({ pods: [] }), policyNoWindows(), NOW);
+    const d = decideOne(emptyPool({ pods: [] }), policyNoWindows(), NOW);
     expect(d).toMatchObject({ action: 'hold', reason: 'NoData' });
   });
 
@@ -64,12 +64,12 @@ describe('decide: replicas Pending in an empty pool', () => {
         at: new Date(NOW.getTime() - 10_000).toISOString(),
       },
     ];
-    const d = decide(emptyPool({ recent }), policy({ scaleUp: { cooldownSeconds: 120 } }), NOW);
+    const d = decideOne(emptyPool({ recent }), policy({ scaleUp: { cooldownSeconds: 120 } }), NOW);
     expect(d).toMatchObject({ action: 'hold', reason: 'CooldownActive' });
   });
 
   it('PendingWithNoUnusedNodeWithRoomIsNoCapacity', () => {
-    const d = decide(
+    const d = decideOne(
       emptyPool({ unusedNodes: [node('a-unused-t4', 'unused', 2, 'Tesla-T4')] }),
       policyNoWindows(),
       NOW,

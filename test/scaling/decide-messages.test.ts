@@ -4,7 +4,7 @@
  * per variant of its wording; each carries the figures it was decided on.
  */
 import { describe, expect, it } from 'vitest';
-import { decide } from '../../src/scaling/decide.js';
+import { decideOne } from '../../src/scaling/decide-one.js';
 import type { ScalingInput } from '../../src/scaling/types.js';
 import type { Policy } from '../../src/definitions/types.js';
 import type { DecisionRecord } from '../../src/store/types.js';
@@ -355,6 +355,6 @@ row(
 
 describe('decide: the message a person reads', () => {
   it.each(rows)('$name', (row) => {
-    expect(decide(row.input, row.policy ?? policyNoWindows(), NOW).message).toBe(row.message);
+    expect(decideOne(row.input, row.policy ?? policyNoWindows(), NOW).message).toBe(row.message);
   });
 });

@@ -1,14 +1,14 @@
 /**
- * Rows for rules of `decide` the other files pin only on one side: whose records count, a record
+ * Rows for rules of `decideOne` the other files pin only on one side: whose records count, a record
  * stamped exactly now, unused nodes of one product class by name, what BelowMinReplicas claims,
- * Pending pods that are not Unschedulable, the HPA's cooldown message, and `decideAll` with an
+ * Pending pods that are not Unschedulable, the HPA's cooldown message, and `decideInTurn` with an
  * empty pool or no unused node. Plus the history and sizing rows those decisions rest on.
  */
 import { describe, expect, it } from 'vitest';
 import { claimsOf } from '../../src/scaling/claims.js';
 import { countedPods } from '../../src/scaling/counted-pods.js';
-import { decideAll } from '../../src/scaling/decide-all.js';
-import { decide } from '../../src/scaling/decide.js';
+import { decideInTurn } from '../../src/scaling/decide-in-turn.js';
+import { decideOne } from '../../src/scaling/decide-one.js';
 import { recommendationOf } from '../../src/scaling/history.js';
 import { sizeForLoad } from '../../src/scaling/size-for-load.js';
 import type { DecisionRecord, ScalingInput } from '../../src/scaling/types.js';
@@ -123,7 +123,7 @@ const rows: Row[] = [
 
 describe('decide rows, with their claims', () => {
   it.each(rows)('$name', (row) => {
-    const d = decide(row.input, row.policy, NOW);
+    const d = decideOne(row.input, row.policy, NOW);
     const claims = claimsOf(row.input, d);
     expect(`${d.action} ${d.reason} ${d.replicas.from}→${d.replicas.to}`).toBe(row.want);
     if (row.message !== undefined) expect(d.message).toBe(`resnet50-infer: ${row.message}`);
@@ -132,11 +132,11 @@ describe('decide rows, with their claims', () => {
   });
 });
 
-describe('decideAll with an empty pool or no unused node', () => {
+describe('decideInTurn with an empty pool or no unused node', () => {
   const input = (name: string) => ({ ...baseInput([95, 95, 95]), algorithm: algorithm({ name }) });
 
   it('a node moved into a pool that had none serves the next algorithm of that pool', () => {
-    const out = decideAll([input('b'), input('a')], [node('u-1', 'unused', 4)], policyNoWindows(), NOW);
+    const out = decideInTurn([input('b'), input('a')], [node('u-1', 'unused', 4)], policyNoWindows(), NOW);
     expect(out.map((d) => `${d.algorithm} ${d.action} ${d.reason} ${d.nodes.join(',')}`)).toEqual([
       'a relabel RelabelUnusedNode u-1',
       'b scale-up AboveMax ',
@@ -144,7 +144,7 @@ describe('decideAll with an empty pool or no unused node', () => {
   });
 
   it('no unused node at all: NoCapacity counts none', () => {
-    const [d] = decideAll([input('a')], [node('lt-1', 'long-task', 0)], policyNoWindows(), NOW);
+    const [d] = decideInTurn([input('a')], [node('lt-1', 'long-task', 0)], policyNoWindows(), NOW);
     expect(d!.reason).toBe('NoCapacity');
     expect(d!.message).toContain('(0 unused node(s))');
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decide } from '../../src/scaling/decide.js';
+import { decideOne } from '../../src/scaling/decide-one.js';
 import type { ScalingInput } from '../../src/scaling/types.js';
 import { algorithm, baseInput, node, policyNoWindows } from './support.js';
 
@@ -39,15 +39,19 @@ describe('decide with scaling.sizing', () => {
     ['HeadroomScalesDownToItsTarget', 'headroom', baseInput([10, 10, 10, 10, 10]), 'scale-down', 2],
     ['HeadroomStillBoundedByFreeGpusOfThePool', 'headroom', baseInput([90, 95, 100]), 'scale-up', 5],
   ])('%s', (_name, sizing, input, action, to) => {
-    const d = decide(input, policyNoWindows({ sizing }), NOW);
+    const d = decideOne(input, policyNoWindows({ sizing }), NOW);
     expect(d.action).toBe(action);
     expect(d.replicas.to).toBe(to);
   });
 
   it('headroom comes after the HPA engine and the replica limits', () => {
-    const hpa = decide(baseInput([10, 10, 10]), policyNoWindows({ sizing: 'headroom', engine: 'hpa' }), NOW);
+    const hpa = decideOne(
+      baseInput([10, 10, 10]),
+      policyNoWindows({ sizing: 'headroom', engine: 'hpa' }),
+      NOW,
+    );
     expect(hpa.reason).toBe('HPAOwnsReplicas');
     const over = { ...baseInput([10, 10, 10]), algorithm: algorithm({ maxReplicas: 2 }) };
-    expect(decide(over, policyNoWindows({ sizing: 'headroom' }), NOW).reason).toBe('AboveMaxReplicas');
+    expect(decideOne(over, policyNoWindows({ sizing: 'headroom' }), NOW).reason).toBe('AboveMaxReplicas');
   });
 });

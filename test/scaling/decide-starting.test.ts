@@ -4,7 +4,7 @@
  * Boundary: spread over Ready + arriving exactly max holds (in band); just above scales.
  */
 import { describe, expect, it } from 'vitest';
-import { decide } from '../../src/scaling/decide.js';
+import { decideOne } from '../../src/scaling/decide-one.js';
 import type { ScalingInput } from '../../src/scaling/types.js';
 import { algorithm, baseInput, node, pod, policyNoWindows } from './support.js';
 
@@ -63,7 +63,7 @@ describe('decide: pods starting are capacity arriving', () => {
     ],
     ['NothingStartingScalesUp', 'load', withStarting([90, 90, 90], 0), 'scale-up', 'AboveMax', 5],
   ])('%s', (_name, sizing, input, action, reason, to) => {
-    const d = decide(input, policyNoWindows({ sizing }), NOW);
+    const d = decideOne(input, policyNoWindows({ sizing }), NOW);
     expect([d.action, d.reason, d.replicas.to]).toEqual([action, reason, to]);
   });
 
@@ -74,7 +74,7 @@ describe('decide: pods starting are capacity arriving', () => {
       pod('resnet50-infer-7d9f-u', { ready: false, nodeName: null, phase: 'Pending', unschedulable: true }),
     ];
     input.replicas = 4;
-    const d = decide(input, policyNoWindows({ sizing: 'load' }), NOW);
+    const d = decideOne(input, policyNoWindows({ sizing: 'load' }), NOW);
     expect(d.reason).not.toBe('PodsStarting');
     expect(d.action).toBe('scale-up');
   });

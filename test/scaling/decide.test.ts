@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { countedPods } from '../../src/scaling/counted-pods.js';
-import { decideAll } from '../../src/scaling/decide-all.js';
-import { decide } from '../../src/scaling/decide.js';
+import { decideInTurn } from '../../src/scaling/decide-in-turn.js';
+import { decideOne } from '../../src/scaling/decide-one.js';
 import { toDecisionRecord } from '../../src/scaling/decision-record.js';
 import type { ScalingAction, ScalingInput, ScalingReason } from '../../src/scaling/types.js';
 import type { Policy } from '../../src/definitions/types.js';
@@ -462,7 +462,7 @@ const rows: Row[] = [
 
 describe('decide', () => {
   it.each(rows)('$name', (row) => {
-    const d = decide(row.input, row.policy ?? policyNoWindows(), NOW);
+    const d = decideOne(row.input, row.policy ?? policyNoWindows(), NOW);
     expect({ action: d.action, reason: d.reason, to: d.replicas.to }).toEqual({
       action: row.want.action,
       reason: row.want.reason,
@@ -493,14 +493,14 @@ describe('countedPods', () => {
   });
 });
 
-describe('decideAll', () => {
+describe('decideInTurn', () => {
   it('gives one unused node to one algorithm only and shares free GPUs of the pool', () => {
     const a = { ...baseInput([95, 95, 95]), algorithm: algorithm({ name: 'a' }) };
     const b = { ...baseInput([95, 95, 95]), algorithm: algorithm({ name: 'b' }) };
     const c = { ...baseInput([95, 95, 95]), algorithm: algorithm({ name: 'c' }) };
     // One free GPU in the pool, one unused node with one free GPU.
     const capacity = [node('lt-1', 'long-task', 1), node('u-1', 'unused', 1)];
-    const out = decideAll([c, b, a], capacity, policyNoWindows(), NOW);
+    const out = decideInTurn([c, b, a], capacity, policyNoWindows(), NOW);
     expect(out.map((d) => [d.algorithm, d.action, d.reason, d.nodes])).toEqual([
       ['a', 'scale-up', 'AboveMax', []],
       ['b', 'relabel', 'RelabelUnusedNode', ['u-1']],
@@ -536,7 +536,7 @@ function runPasses(
       poolNodes: [node('lt-1', 'long-task', 8)],
       recent,
     };
-    const d = decide(input, p, now);
+    const d = decideOne(input, p, now);
     recent.push(toDecisionRecord(d, now));
     replicas = d.replicas.to;
     history.push(replicas);

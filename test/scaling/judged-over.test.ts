@@ -1,10 +1,10 @@
 /**
- * The Ready count a scaling decision's message carries ("over S of R Ready pod(s)"): `decide`
+ * The Ready count a scaling decision's message carries ("over S of R Ready pod(s)"): `decideOne`
  * writes it with `judgedOver`, `recentPeak` reads it back with `readyPodsJudged`. The round trip
- * goes through `decide`'s real message, so a change to the text that the reading misses fails here.
+ * goes through `decideOne`'s real message, so a change to the text that the reading misses fails here.
  */
 import { describe, expect, it } from 'vitest';
-import { decide } from '../../src/scaling/decide.js';
+import { decideOne } from '../../src/scaling/decide-one.js';
 import { judgedOver, readyPodsJudged } from '../../src/scaling/judged-over.js';
 import { baseInput, pod, policyNoWindows } from './support.js';
 
@@ -38,7 +38,7 @@ describe('judgedOver / readyPodsJudged', () => {
       ...input.pods,
       ...Array.from({ length: starting }, (_, i) => pod(`resnet50-infer-7d9f-s${i}`, { ready: false })),
     ];
-    const d = decide({ ...input, pods, replicas: ready + starting }, policyNoWindows(), NOW);
+    const d = decideOne({ ...input, pods, replicas: ready + starting }, policyNoWindows(), NOW);
     expect(readyPodsJudged(d.message)).toBe(ready);
   });
 });

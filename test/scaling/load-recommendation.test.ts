@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decide } from '../../src/scaling/decide.js';
+import { decideOne } from '../../src/scaling/decide-one.js';
 import { recommendationOf, type RecommendationBounds } from '../../src/scaling/history.js';
 import { replicasNeeded, sizeForLoad } from '../../src/scaling/size-for-load.js';
 import type { ScalingAction, ScalingInput } from '../../src/scaling/types.js';
@@ -205,7 +205,7 @@ describe('decide: scale-down stabilisation on the load each pass of the window n
       20,
     ],
   ])('%s', (_name, input, scaling, action, reason, to) => {
-    const d = decide(input, policyNoWindows(scaling), NOW);
+    const d = decideOne(input, policyNoWindows(scaling), NOW);
     expect([d.action, d.reason, d.replicas.to]).toEqual([action, reason, to]);
   });
 });

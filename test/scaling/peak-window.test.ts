@@ -1,6 +1,6 @@
 /**
  * The scale-down peak window (policy `scaling.scaleDown.peakWindowSeconds`, `recentPeak` in
- * `scaling/history.ts`, rule 5 of `decide`): a scale-down goes no lower than the replicas that
+ * `scaling/history.ts`, rule 5 of `decideOne`): a scale-down goes no lower than the replicas that
  * keep the highest load recorded in the window (utilisation × replicas) at or below max, and is
  * held (`RecentPeak`) when that is the current count. Each boundary with its neighbour: the peak
  * exactly at max on the smaller count, a record exactly the window old, the window off, records
@@ -8,7 +8,7 @@
  * rule sits among the others.
  */
 import { describe, expect, it } from 'vitest';
-import { decide } from '../../src/scaling/decide.js';
+import { decideOne } from '../../src/scaling/decide-one.js';
 import { historySince, recentPeak } from '../../src/scaling/history.js';
 import type { DecisionRecord, ScalingAction, ScalingInput, ScalingReason } from '../../src/scaling/types.js';
 import type { Policy } from '../../src/definitions/types.js';
@@ -259,7 +259,7 @@ const rows: Row[] = [
 
 describe('decide: scale-down peak window', () => {
   it.each(rows)('$name', ({ input, policy, want, message }) => {
-    const d = decide(input, policy, NOW);
+    const d = decideOne(input, policy, NOW);
     expect([d.action, d.reason, d.replicas.to]).toEqual(want);
     for (const m of message ?? []) expect(d.message).toContain(m);
   });

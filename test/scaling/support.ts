@@ -171,7 +171,7 @@ export function fixturePods(managed: Record<string, string> = {}): PodInfo[] {
 
 /**
  * A recorded scaling decision of `resnet50-infer` at `at` (ISO-8601): `action` and `reason` as
- * `decide` writes them, replicas from → to, and the utilisation it judged (percent; null: none).
+ * `decideOne` writes them, replicas from → to, and the utilisation it judged (percent; null: none).
  */
 export function scalingRecord(
   at: string,

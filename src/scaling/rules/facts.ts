@@ -1,7 +1,7 @@
 /**
  * The facts every scaling rule reads (pure): one algorithm's replicas, the pods that count as
  * replicas, its utilisation and how it was judged, its room in the pool, its recorded decisions.
- * `decide` builds them once per algorithm and hands them to each rule in turn; a rule returns a
+ * `decideOne` builds them once per algorithm and hands them to each rule in turn; a rule returns a
  * {@link Verdict} (the decision is made), a {@link Target} (a count for the next rule to bound or
  * hold) or null (not its case).
  */

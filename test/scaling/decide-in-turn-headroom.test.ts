@@ -1,10 +1,10 @@
 /**
- * Headroom shared across a pool (issue 25 item 3): `decideAll` sizes each headroom-sized
+ * Headroom shared across a pool (issue 25 item 3): `decideInTurn` sizes each headroom-sized
  * algorithm with its share of the spare of its pool's summed load, √ of the sum, not the sum of √;
  * an algorithm alone in its pool, or in another pool, is sized as before.
  */
 import { describe, expect, it } from 'vitest';
-import { decideAll, poolLoads } from '../../src/scaling/decide-all.js';
+import { decideInTurn, poolLoads } from '../../src/scaling/decide-in-turn.js';
 import type { NodeCapacity, ScalingInput } from '../../src/scaling/types.js';
 import type { Pool } from '../../src/definitions/types.js';
 import { algorithm, node, pod, policyNoWindows, sample } from './support.js';
@@ -26,16 +26,16 @@ function alg(name: string, pool: Pool, utils: number[]): Omit<ScalingInput, 'poo
   };
 }
 const CAPACITY: NodeCapacity[] = [node('lt-1', 'long-task', 8), node('st-1', 'short-task', 8)];
-const by = (out: ReturnType<typeof decideAll>) =>
+const by = (out: ReturnType<typeof decideInTurn>) =>
   Object.fromEntries(out.map((d) => [d.algorithm, `${d.action} ${d.replicas.to}`]));
 
-describe('decideAll with headroom shared across a pool', () => {
+describe('decideInTurn with headroom shared across a pool', () => {
   it('two algorithms in one pool carry the spare of their summed load', () => {
     // Each 3 × 50 % = 1.5 GPUs. Alone: (1.5 + √1.5) / 0.8 = 3.4 → 4. Together (3 GPUs): each
     // carries 1.5/3 of √3 = 0.87, (1.5 + 0.87) / 0.8 = 2.96 → 3: they hold.
-    const alone = decideAll([alg('a', 'long-task', [50, 50, 50])], CAPACITY, POLICY, NOW);
+    const alone = decideInTurn([alg('a', 'long-task', [50, 50, 50])], CAPACITY, POLICY, NOW);
     expect(by(alone)).toEqual({ a: 'scale-up 4' });
-    const shared = decideAll(
+    const shared = decideInTurn(
       [alg('a', 'long-task', [50, 50, 50]), alg('b', 'long-task', [50, 50, 50])],
       CAPACITY,
       POLICY,
@@ -46,7 +46,7 @@ describe('decideAll with headroom shared across a pool', () => {
   });
 
   it('an algorithm of another pool shares nothing', () => {
-    const out = decideAll(
+    const out = decideInTurn(
       [alg('a', 'long-task', [50, 50, 50]), alg('b', 'short-task', [50, 50, 50])],
       CAPACITY,
       POLICY,
@@ -58,13 +58,13 @@ describe('decideAll with headroom shared across a pool', () => {
   it('each keeps its own min and max replicas', () => {
     const a = { ...alg('a', 'long-task', [0, 0, 0]), algorithm: algorithm({ name: 'a', minReplicas: 3 }) };
     const b = { ...alg('b', 'long-task', [95, 95, 95]), algorithm: algorithm({ name: 'b', maxReplicas: 3 }) };
-    expect(by(decideAll([a, b], CAPACITY, POLICY, NOW))).toEqual({ a: 'hold 3', b: 'hold 3' });
+    expect(by(decideInTurn([a, b], CAPACITY, POLICY, NOW))).toEqual({ a: 'hold 3', b: 'hold 3' });
   });
 
   it('other sizings are not shared', () => {
     expect(poolLoads([alg('a', 'long-task', [50])], POLICY, NOW).get('long-task')).toBe(0.5);
     const step = policyNoWindows({ sizing: 'step' });
-    const out = decideAll(
+    const out = decideInTurn(
       [alg('a', 'long-task', [50, 50, 50]), alg('b', 'long-task', [50, 50, 50])],
       CAPACITY,
       step,

@@ -1,6 +1,6 @@
 import type { Pool, Policy } from '../definitions/types.js';
 import { afterClaim, claimsOf } from './claims.js';
-import { decide } from './decide.js';
+import { decideOne } from './decide-one.js';
 import { sampledLoadGpus } from './rules/headroom.js';
 import { scalingFacts } from './rules/facts.js';
 import type { NodeCapacity, ScalingDecision, ScalingInput } from './types.js';
@@ -17,7 +17,7 @@ import type { NodeCapacity, ScalingDecision, ScalingInput } from './types.js';
  * `poolLoadGpus` is the summed sampled load of the algorithms pinned to its pool (see
  * `poolLoads`), so the pool carries β·√(sum) spare rather than the sum of β·√(each).
  */
-export function decideAll(
+export function decideInTurn(
   inputs: readonly Omit<ScalingInput, 'poolNodes' | 'unusedNodes'>[],
   capacity: readonly NodeCapacity[],
   policy: Policy,
@@ -42,7 +42,7 @@ export function decideAll(
       unusedNodes: byPool.get('unused') ?? [],
       ...(loads !== null && partial.pool !== null ? { poolLoadGpus: loads.get(partial.pool) ?? 0 } : {}),
     };
-    const decision = decide(input, policy, now);
+    const decision = decideOne(input, policy, now);
     const claims = claimsOf(input, decision);
     if (decision.action === 'relabel' && partial.pool !== null) {
       for (const name of decision.nodes) {

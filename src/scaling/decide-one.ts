@@ -32,7 +32,7 @@ import type { ScalingDecision, ScalingInput } from './types.js';
  * With `scaling.sizing: headroom`, `headroom` takes the place of the band and both directions
  * after `hpaEngine`: one target up and down (see `rules/headroom.ts`).
  */
-export function decide(input: ScalingInput, policy: Policy, now: Date): ScalingDecision {
+export function decideOne(input: ScalingInput, policy: Policy, now: Date): ScalingDecision {
   const f = scalingFacts(input, policy, now);
   const verdict =
     paused(f) ??

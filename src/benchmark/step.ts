@@ -10,7 +10,7 @@ import { BENCHMARK_JOB_LABEL, benchmarkJobName, renderBenchmarkJob } from '../ma
 import type { ResolvedAlgorithm } from '../definitions/types.js';
 import type { BenchmarkRun } from '../store/types.js';
 import { classifyRun, type RunObservation, type RunState } from './classify.js';
-import type { BenchmarkPhase, BenchmarkResult, RunnerDeps, TestCapacity } from './runner.js';
+import type { BenchmarkPhase, BenchmarkResult, RunnerDeps, TestCapacity } from './types.js';
 import { specHash } from './spec-hash.js';
 import { summarizeRuns, type RunsSummary } from './summary.js';
 

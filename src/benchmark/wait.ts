@@ -5,7 +5,7 @@
  */
 import type { ResolvedAlgorithm } from '../definitions/types.js';
 import type { BenchmarkRun } from '../store/types.js';
-import type { BenchmarkProgress, BenchmarkResult, RunnerDeps, TestCapacity } from './runner.js';
+import type { BenchmarkProgress, BenchmarkResult, RunnerDeps, TestCapacity } from './types.js';
 import { stepBenchmarks } from './step.js';
 
 /** How often to step: first interval, growth factor, cap (seconds). */

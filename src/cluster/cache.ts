@@ -33,8 +33,7 @@ import {
   type ReduceContext,
   type SnapshotOptions,
 } from './snapshot.js';
-import type { HpaStatus } from './source.js';
-import type { PodInfo, ReplicaSetInfo, Snapshot } from './types.js';
+import type { HpaStatus, PodInfo, ReplicaSetInfo, Snapshot } from './types.js';
 
 /** A record and the warnings its reduction gave (rare: an unparseable quantity). */
 type Warned<T> = T | { record: T; warnings: string[] };

@@ -7,14 +7,9 @@ import type { ClusterCache } from './cache.js';
 import type { KubeClient } from './kube-client.js';
 import { readSnapshot } from './read-snapshot.js';
 import { ALGORITHM_LABEL, MANAGED_BY_LABEL, MANAGED_BY_VALUE, type SnapshotOptions } from './snapshot.js';
-import type { Snapshot } from './types.js';
+import type { HpaStatus, Snapshot } from './types.js';
 
-/** Status of a HorizontalPodAutoscaler gpuops generated (replicas). */
-export interface HpaStatus {
-  currentReplicas: number;
-  desiredReplicas: number;
-  maxReplicas: number;
-}
+export type { HpaStatus } from './types.js';
 
 /** What a pass reads of the cluster. */
 export interface ClusterSource {

@@ -132,3 +132,10 @@ export interface Snapshot {
   /** Objects that could not be read in full (e.g. an unparseable quantity, counted as 0), naming object and field. */
   warnings?: string[];
 }
+
+/** Status of a HorizontalPodAutoscaler gpuops generated (replicas). */
+export interface HpaStatus {
+  currentReplicas: number;
+  desiredReplicas: number;
+  maxReplicas: number;
+}

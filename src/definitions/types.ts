@@ -143,6 +143,12 @@ export interface PolicySpec {
     hpa: { targetUtilization: number };
   };
   pullRequests: { maxOpenedPerPass: number; maxOpen: number; labels: string[] };
+  /**
+   * How an algorithm's Deployment replaces its pods when the pod template changes (its
+   * `spec.strategy`): `RollingUpdate` with `maxSurge` extra and at most `maxUnavailable` missing
+   * pods (whole pods, not percentages: each surge pod takes the algorithm's GPUs), or `Recreate`.
+   */
+  rollout: { strategy: 'RollingUpdate' | 'Recreate'; maxSurge: number; maxUnavailable: number };
 }
 
 /**

@@ -4,10 +4,7 @@
  * the PR every pass).
  */
 import { createHash } from 'node:crypto';
-import type { Placement } from '../placement/types.js';
 import type { PoolAssignment } from '../pools/types.js';
-import type { PodSample, ScalingDecision } from '../scaling/types.js';
-import type { BenchmarkRun } from '../store/types.js';
 import type { CreatedObject } from './created-objects.js';
 import { fitText, GITHUB_BODY_MAX } from './host-limits.js';
 import {
@@ -19,7 +16,10 @@ import {
 } from './pr-sections.js';
 import { count, plural } from './pr-text.js';
 import { prTitle } from './pr-title.js';
+import type { PlacementEvidence, ScalingEvidence } from './pr-evidence.js';
 import type { ChangeKind, FileChange, PlannedFile } from './types.js';
+
+export type { PlacementEvidence, ScalingEvidence } from './pr-evidence.js';
 
 /** Prefix of the hidden marker; the full marker is `<!-- gpuops:desired-hash=<hex> -->`. */
 export const DESIRED_HASH_MARKER = 'gpuops:desired-hash=';
@@ -58,26 +58,6 @@ export function stripHashMarker(body: string): string {
 /** `body` with exactly one marker for `hash` at its end (replacing any earlier marker). */
 export function withHashMarker(body: string, hash: string): string {
   return `${stripHashMarker(body)}\n\n${hashMarker(hash)}\n`;
-}
-
-/** Benchmark evidence for one placement: the runs behind the median, and the threshold (seconds). */
-export interface PlacementEvidence {
-  placement: Placement;
-  runs: Pick<BenchmarkRun, 'run' | 'status' | 'durationSeconds' | 'node'>[];
-  /** `placement.longTaskThresholdSeconds` of the policy. */
-  longTaskThresholdSeconds: number;
-}
-
-/** Utilisation evidence for one scaling decision (percent) and the bounds it was compared with. */
-export interface ScalingEvidence {
-  decision: ScalingDecision;
-  /** The per-pod ("first") utilisation samples the aggregate came from. */
-  pods: PodSample[];
-  /** `scaling.utilization.min` / `.max` (percent). */
-  min: number;
-  max: number;
-  minReplicas: number;
-  maxReplicas: number;
 }
 
 /** Everything a PR body shows. Only the sections with data are rendered. */

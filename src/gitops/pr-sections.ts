@@ -5,7 +5,7 @@
  */
 import type { PoolAssignment } from '../pools/types.js';
 import type { CreatedObject } from './created-objects.js';
-import type { PlacementEvidence, ScalingEvidence } from './pr-body.js';
+import type { PlacementEvidence, ScalingEvidence } from './pr-evidence.js';
 import { byString, count, list, num, plural, poolMoves, table } from './pr-text.js';
 import type { PlannedFile } from './types.js';
 

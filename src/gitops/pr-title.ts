@@ -8,7 +8,7 @@
 import type { PoolAssignment } from '../pools/types.js';
 import type { CreatedObject } from './created-objects.js';
 import { fitTitle, GITHUB_TITLE_MAX } from './host-limits.js';
-import type { PlacementEvidence, ScalingEvidence } from './pr-body.js';
+import type { PlacementEvidence, ScalingEvidence } from './pr-evidence.js';
 import { byString, count, list, plural, poolMoves } from './pr-text.js';
 import type { ChangeKind } from './types.js';
 

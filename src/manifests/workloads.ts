@@ -2,6 +2,7 @@ import type { KubeObject } from '../cluster/object.js';
 import type { PolicySpec, ResolvedAlgorithm } from '../definitions/types.js';
 import { containerEnv, containerResources, poolScheduling } from './scheduling.js';
 import { applyPodTemplate } from './pod-template.js';
+import { deploymentStrategy } from './rollout-strategy.js';
 import { renderService } from './service.js';
 import { cloneTemplate, type WorkloadTemplates } from './templates.js';
 import { renderYaml } from './yaml.js';
@@ -56,7 +57,7 @@ function podSelector(name: string): Record<string, string> {
 /**
  * The algorithm's apps/v1 Deployment on `pool`: image, command, args, env, requests/limits with
  * `nvidia.com/gpu`, `nodeSelector` on the pool label, tolerations for the GPU and pool taints,
- * labels, the Argo CD sync wave "0", and the spec's `template` merged into the pod
+ * labels, the Argo CD sync wave "0", the policy's rollout strategy (`rollout-strategy.ts`), and the spec's `template` merged into the pod
  * (`pod-template.ts`: ports, probes, volumes, envFrom, …). The replica count has exactly one owner: with engine
  * `gpuops` it is `spec.replicas`; with engine `hpa` the field is left out, so that Argo CD
  * does not reset what the HorizontalPodAutoscaler sets (Argo CD docs, "Leaving room for
@@ -85,6 +86,7 @@ export function renderDeployment(input: WorkloadInput): KubeObject {
     delete spec.replicas;
   }
   spec.selector = { matchLabels: podSelector(alg.name) };
+  spec.strategy = deploymentStrategy(policy.rollout);
   const { nodeSelector, tolerations } = poolScheduling(pool, policy);
   applyPodTemplate(
     spec.template,
@@ -222,6 +224,7 @@ function byPath(a: FileChange, b: FileChange): number {
 interface DeploymentSpec {
   replicas?: number;
   selector?: unknown;
+  strategy?: unknown;
   template: {
     metadata?: Record<string, unknown>;
     spec: Record<string, unknown> & { containers?: Record<string, unknown>[] };

@@ -1,5 +1,4 @@
 import type { Snapshot } from '../cluster/types.js';
-import type { ScalingAction } from '../scaling/types.js';
 
 /** One benchmark run of one algorithm at one spec hash. */
 export interface BenchmarkRun {
@@ -47,7 +46,12 @@ export interface DecisionRecord {
   kind: 'pools' | 'placement' | 'scaling';
   /** Algorithm name, or `pools`. */
   subject: string;
-  action: ScalingAction | string;
+  /**
+   * What was decided: for `scaling`, a `ScalingAction` of `scaling/types.ts` (`scale-up`,
+   * `scale-down`, `relabel`, `hold`); for the other kinds their own action. Stored as text, so the
+   * store (a lower layer) does not import the scaling types.
+   */
+  action: string;
   reason: string;
   message: string;
   replicasFrom: number | null;

@@ -108,6 +108,7 @@ describe('renderDeployment on a bare template', () => {
       spec: {
         replicas: 1,
         selector: { matchLabels: { 'app.kubernetes.io/name': 'serve', 'gpuops.dev/algorithm': 'serve' } },
+        strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } },
         template: {
           metadata: { labels: { ...labels, 'gpuops.dev/pool': 'short-task' } },
           spec: {

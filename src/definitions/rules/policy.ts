@@ -5,6 +5,7 @@ import { documentProblems, envelopeProblem, locateProblem } from './document.js'
 import type { ParsedDocument } from './yaml-documents.js';
 import { boundAt } from './cross-field.js';
 import { labelKeyProblems } from './policy-keys.js';
+import { rolloutProblems } from './policy-rollout.js';
 import type { FieldProblem } from './schema-errors.js';
 import { parseDocuments, type PathSegment, type SpecFile } from './yaml-documents.js';
 
@@ -83,7 +84,12 @@ export function policyCrossProblems(
 /** Schema and cross-field problems of a whole (merged) policy; `parsed` is the document applied last. */
 function policyProblems(value: unknown, parsed: ParsedDocument): FieldProblem[] {
   const schema = documentProblems(validators().policy, value, parsed);
-  return [...schema, ...policyCrossProblems(value, parsed.value, schema), ...labelKeyProblems(parsed.value)];
+  return [
+    ...schema,
+    ...policyCrossProblems(value, parsed.value, schema),
+    ...rolloutProblems(value, parsed.value, schema),
+    ...labelKeyProblems(parsed.value),
+  ];
 }
 
 /**

@@ -61,7 +61,7 @@ export const policySchema: JSONSchemaType<Policy> = {
     spec: {
       type: 'object',
       additionalProperties: false,
-      required: ['namespace', 'pools', 'placement', 'benchmark', 'scaling', 'pullRequests'],
+      required: ['namespace', 'pools', 'placement', 'benchmark', 'scaling', 'pullRequests', 'rollout'],
       properties: {
         namespace: { type: 'string', format: 'dns-1123-label' },
         pools: {
@@ -177,6 +177,16 @@ export const policySchema: JSONSchemaType<Policy> = {
             maxOpenedPerPass: count(0, POLICY_LIMITS.pullRequests),
             maxOpen: count(0, POLICY_LIMITS.pullRequests),
             labels: { type: 'array', items: { type: 'string', minLength: 1 } },
+          },
+        },
+        rollout: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['strategy', 'maxSurge', 'maxUnavailable'],
+          properties: {
+            strategy: { type: 'string', enum: ['RollingUpdate', 'Recreate'] },
+            maxSurge: count(0, POLICY_LIMITS.replicas),
+            maxUnavailable: count(0, POLICY_LIMITS.replicas),
           },
         },
       },

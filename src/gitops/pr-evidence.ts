@@ -1,0 +1,28 @@
+/**
+ * The evidence a pull request shows (pure types): the benchmark runs behind a placement and the
+ * utilisation behind a scaling decision. Shared by the body (`pr-body.ts`), its sections
+ * (`pr-sections.ts`) and the title (`pr-title.ts`).
+ */
+import type { Placement } from '../placement/types.js';
+import type { PodSample, ScalingDecision } from '../scaling/types.js';
+import type { BenchmarkRun } from '../store/types.js';
+
+/** Benchmark evidence for one placement: the runs behind the median, and the threshold (seconds). */
+export interface PlacementEvidence {
+  placement: Placement;
+  runs: Pick<BenchmarkRun, 'run' | 'status' | 'durationSeconds' | 'node'>[];
+  /** `placement.longTaskThresholdSeconds` of the policy. */
+  longTaskThresholdSeconds: number;
+}
+
+/** Utilisation evidence for one scaling decision (percent) and the bounds it was compared with. */
+export interface ScalingEvidence {
+  decision: ScalingDecision;
+  /** The per-pod ("first") utilisation samples the aggregate came from. */
+  pods: PodSample[];
+  /** `scaling.utilization.min` / `.max` (percent). */
+  min: number;
+  max: number;
+  minReplicas: number;
+  maxReplicas: number;
+}

@@ -13,6 +13,7 @@ import type { BenchmarkOutcome, Placement } from '../placement/types.js';
 import type { PassCaches } from '../plan/caches.js';
 import { readGitModel, type GitModel } from '../plan/git-model.js';
 import { placementChanges, planPlacements } from '../plan/placement.js';
+import { productNeeds, productsOf, productWarnings } from '../plan/products.js';
 import { poolChanges, returnIdlePools } from '../plan/pool-changes.js';
 import { planPools } from '../plan/pools.js';
 import { planScaling, scaleChanges } from '../plan/scaling.js';
@@ -107,8 +108,10 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
   const git =
     input.git ?? readGitModel(cluster, input.base, policy.spec.pools.labelKey, input.caches?.parsed);
 
-  const observed = planPools(input.snapshot, git, policy, input.runningBenchmarks);
-  const placements = planPlacements(repo.algorithms, input.benchmarks, policy);
+  const products = productsOf(repo.algorithms, input.benchmarkRuns, input.snapshot);
+  const needs = productNeeds(repo.algorithms, input.benchmarks);
+  const observed = planPools(input.snapshot, git, policy, input.runningBenchmarks, needs);
+  const placements = planPlacements(repo.algorithms, input.benchmarks, policy, products);
   const scaling = planScaling({
     algorithms: repo.algorithms,
     placements,
@@ -119,7 +122,7 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
     hpa: input.hpa,
     policy,
     now,
-    benchmarkRuns: input.benchmarkRuns,
+    products,
   });
   // A node returns to unused only when no scale-up of this pass counts on it.
   const pools = returnIdlePools({
@@ -174,7 +177,7 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
     files: [...planned.values()].sort((a, b) => byString(a.path, b.path)),
     metrics: scaling.pass.metrics,
   };
-  if (input.snapshot.warnings && input.snapshot.warnings.length > 0)
-    output.warnings = input.snapshot.warnings;
+  const warnings = [...(input.snapshot.warnings ?? []), ...productWarnings(repo.algorithms, input.snapshot)];
+  if (warnings.length > 0) output.warnings = warnings;
   return { output, changeSets, samples: scaling.pass.samples };
 }

@@ -43,6 +43,8 @@ const load = <T>(module: string): Promise<T> => import(new URL(module, CODE).hre
 export interface ServerCounts {
   kube: number;
   kubeByVerb: Record<string, number>;
+  /** By `VERB path` (`LIST /api/v1/pods`, `GET /apis`), as the simulated cluster counts them. */
+  kubeByPath: Record<string, number>;
   prometheus: number;
   /** Bytes of Prometheus answers sent. */
   prometheusBytes: number;
@@ -64,6 +66,8 @@ export interface PassReport {
   cpuMs: number;
   kubeRequests: number;
   kubeByVerb: Record<string, number>;
+  /** Requests of the pass by `VERB path`: what they were when there are more than the lists. */
+  kubeByPath: Record<string, number>;
   /** Statements sent to PostgreSQL during the pass; null on SQLite. */
   statements: number | null;
   prometheusRequests: number;
@@ -355,11 +359,12 @@ async function main(): Promise<void> {
           });
     const actions: Record<string, number> = {};
     for (const w of r.writeBack) actions[w.action] = (actions[w.action] ?? 0) + 1;
-    const byVerb: Record<string, number> = {};
-    for (const [verb, n] of Object.entries(after.kubeByVerb)) {
-      const d = n - (before.kubeByVerb[verb] ?? 0);
-      if (d > 0) byVerb[verb] = d;
-    }
+    const delta = (a: Record<string, number>, b: Record<string, number>) => {
+      const out: Record<string, number> = {};
+      for (const [k, n] of Object.entries(a)) if (n - (b[k] ?? 0) > 0) out[k] = n - (b[k] ?? 0);
+      return out;
+    };
+    const byVerb = delta(after.kubeByVerb, before.kubeByVerb);
     const report: PassReport = {
       pass,
       wallMs,
@@ -369,6 +374,7 @@ async function main(): Promise<void> {
       cpuMs: (cpu.user + cpu.system) / 1000,
       kubeRequests: after.kube - before.kube,
       kubeByVerb: byVerb,
+      kubeByPath: delta(after.kubeByPath, before.kubeByPath),
       statements: passStatements,
       prometheusRequests: after.prometheus - before.prometheus,
       prometheusBytes: after.prometheusBytes - before.prometheusBytes,

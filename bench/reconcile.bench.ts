@@ -117,6 +117,7 @@ export async function measure(world: World, conn: WorldConnection, repeat = 1): 
         const counts: ServerCounts = {
           kube: r.total,
           kubeByVerb: r.byVerb,
+          kubeByPath: r.byPath,
           prometheus: world.prometheusRequests(),
           prometheusBytes: world.prometheusBytes(),
         };
@@ -193,9 +194,13 @@ function copyConnection(conn: WorldConnection, suffix: string): WorldConnection 
   return { ...conn, repoUrl, database: `sqlite:${db}-${suffix}`, cacheDir: `${conn.cacheDir}-${suffix}` };
 }
 
-/** List pages a snapshot needs: Nodes, and live Pods (Succeeded/Failed filtered by the server). */
+/**
+ * List pages a snapshot needs: Nodes, live Pods (Succeeded/Failed filtered by the server) and
+ * ReplicaSets (the world has none: one empty page).
+ */
 function listPages(nodes: number, pods: number): number {
-  return Math.max(1, Math.ceil(nodes / DEFAULT_PAGE_SIZE)) + Math.max(1, Math.ceil(pods / DEFAULT_PAGE_SIZE));
+  const pages = (n: number) => Math.max(1, Math.ceil(n / DEFAULT_PAGE_SIZE));
+  return pages(nodes) + pages(pods) + pages(0);
 }
 
 /** A throw-away PostgreSQL (as the Store tests start it) and a fresh schema in it. */

@@ -4,7 +4,7 @@
  * (`classifyRun`), record a run that ended, and create the Jobs that are missing while test GPUs
  * are free. It never waits for a Job: a 30-minute benchmark is one Job that later steps read.
  */
-import { KubeApiError } from '../cluster/jobs.js';
+import { KubeApiError } from '../cluster/kube-errors.js';
 import { retry as retryWithBackoff } from '../util/retry.js';
 import { BENCHMARK_JOB_LABEL, benchmarkJobName, renderBenchmarkJob } from '../manifests/benchmark-job.js';
 import type { ResolvedAlgorithm } from '../definitions/types.js';

@@ -125,6 +125,7 @@ export function formatPlanTable(plan: PlanOutput, snapshot: Snapshot): string {
       '',
     );
   }
+  for (const r of plan.rollouts ?? []) out.push(`rollout ${r.algorithm}: ${r.reason}: ${r.message}`, '');
   if (empty.scaling) out.push(none('scaling'), '');
   else {
     out.push(

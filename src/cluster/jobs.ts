@@ -1,5 +1,4 @@
 import {
-  ApiException,
   BatchV1Api,
   CoreV1Api,
   type KubeConfig,
@@ -7,6 +6,7 @@ import {
   type V1Job,
   type V1Pod,
 } from '@kubernetes/client-node';
+import { classifyKubeError, toKubeApiError } from './kube-errors.js';
 
 /** A Kubernetes object as plain JSON (what the renderers produce). */
 export interface JobManifest {
@@ -66,28 +66,11 @@ export interface PodView {
   containers: ContainerView[];
 }
 
-/**
- * Raised by {@link JobApi}: `code` is the HTTP status (null for a network failure);
- * `transient` is true for errors worth retrying (network, 429, 5xx).
- */
-export class KubeApiError extends Error {
-  constructor(
-    readonly operation: string,
-    readonly code: number | null,
-    message: string,
-  ) {
-    super(`${operation}: ${code === null ? '' : `HTTP ${code}: `}${message}`);
-    this.name = 'KubeApiError';
-  }
-
-  get transient(): boolean {
-    return this.code === null || this.code === 429 || this.code >= 500;
-  }
-}
+export { KubeApiError } from './kube-errors.js';
 
 /**
  * The Kubernetes calls the benchmark runner makes, behind a narrow interface so the runner can
- * be driven by the simulated cluster or a fake. Every method rejects with {@link KubeApiError}.
+ * be driven by the simulated cluster or a fake. Every method rejects with a `KubeApiError` (`kube-errors.ts`).
  */
 export interface JobApi {
   /**
@@ -116,21 +99,6 @@ function toDate(v: unknown): Date | null {
     return Number.isNaN(d.getTime()) ? null : d;
   }
   return null;
-}
-
-function wrap(operation: string, err: unknown): KubeApiError {
-  if (err instanceof KubeApiError) return err;
-  if (err instanceof ApiException) {
-    let message = String(err.message).split('\n')[0] ?? '';
-    try {
-      const body = (typeof err.body === 'string' ? JSON.parse(err.body) : err.body) as { message?: string };
-      if (body?.message) message = body.message;
-    } catch {
-      // body not JSON: keep the first line of the exception message
-    }
-    return new KubeApiError(operation, err.code, message);
-  }
-  return new KubeApiError(operation, null, err instanceof Error ? err.message : String(err));
 }
 
 function containerView(s: V1ContainerStatus): ContainerView {
@@ -224,15 +192,15 @@ export function createKubeJobApi(kc: KubeConfig): JobApi {
         await batch.createNamespacedJob({ namespace, body: job as unknown as V1Job });
         return 'created';
       } catch (err) {
-        if (err instanceof ApiException && err.code === 409) return 'exists';
+        if (classifyKubeError(err).kind === 'conflict') return 'exists';
         // gpuops never creates a namespace: the pools pull request writes it into Git
         // (clusters/<cluster>/namespaces/<ns>.yaml) and Argo CD or Flux creates it.
-        if (err instanceof ApiException && err.code === 404)
-          throw wrap(
+        if (classifyKubeError(err).kind === 'not-found')
+          throw toKubeApiError(
             `${op}: namespace ${namespace} does not exist yet (it is created when the pools pull request that writes it is merged and synced)`,
             err,
           );
-        throw wrap(op, err);
+        throw toKubeApiError(op, err);
       }
     },
 
@@ -254,8 +222,8 @@ export function createKubeJobApi(kc: KubeConfig): JobApi {
           createdAt: toDate(j.metadata?.creationTimestamp),
         };
       } catch (err) {
-        if (err instanceof ApiException && err.code === 404) return null;
-        throw wrap(`read Job ${namespace}/${name}`, err);
+        if (classifyKubeError(err).kind === 'not-found') return null;
+        throw toKubeApiError(`read Job ${namespace}/${name}`, err);
       }
     },
 
@@ -264,7 +232,7 @@ export function createKubeJobApi(kc: KubeConfig): JobApi {
         const list = await core.listNamespacedPod({ namespace, labelSelector });
         return list.items.map(podView);
       } catch (err) {
-        throw wrap(`list Pods ${namespace} ${labelSelector}`, err);
+        throw toKubeApiError(`list Pods ${namespace} ${labelSelector}`, err);
       }
     },
 
@@ -272,8 +240,8 @@ export function createKubeJobApi(kc: KubeConfig): JobApi {
       try {
         await batch.deleteNamespacedJob({ namespace, name, propagationPolicy: 'Background' });
       } catch (err) {
-        if (err instanceof ApiException && err.code === 404) return;
-        throw wrap(`delete Job ${namespace}/${name}`, err);
+        if (classifyKubeError(err).kind === 'not-found') return;
+        throw toKubeApiError(`delete Job ${namespace}/${name}`, err);
       }
     },
 
@@ -300,7 +268,7 @@ export function createKubeJobApi(kc: KubeConfig): JobApi {
           return sum + Math.max(0, free);
         }, 0);
       } catch (err) {
-        throw wrap(`free GPUs of the ${labelKey}=test nodes`, err);
+        throw toKubeApiError(`free GPUs of the ${labelKey}=test nodes`, err);
       }
     },
   };

@@ -15,37 +15,12 @@ import type { V1Node, V1Pod, V1ReplicaSet, V2HorizontalPodAutoscaler } from '@ku
 // The client library's HTTP transport (its dependency), used the way its `Watch` uses it.
 import fetch from 'node-fetch';
 import { retry as withRetry } from '../util/retry.js';
+import { classifyKubeError, KubeApiError, toKubeApiError } from './kube-errors.js';
 
 /** Page size of list calls (objects per call). */
 export const DEFAULT_PAGE_SIZE = 500;
 
-/** Network error codes worth another try (connection reset, refused, timed out, DNS hiccup). */
-const TRANSIENT_NETWORK_CODES = new Set([
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'ETIMEDOUT',
-  'EPIPE',
-  'EAI_AGAIN',
-  'ENOTFOUND',
-  'UND_ERR_SOCKET',
-]);
-/** HTTP statuses worth another try: throttled (429) and server errors. */
-const TRANSIENT_STATUSES = new Set([429, 500, 502, 503, 504]);
-
-/** A Kubernetes API call that failed for good: after retries, or at once when not transient. */
-export class KubeApiError extends Error {
-  constructor(
-    /** What was being done, e.g. `list nodes`. */
-    readonly operation: string,
-    /** HTTP status, or undefined for a network error. */
-    readonly status: number | undefined,
-    message: string,
-    readonly attempts: number,
-  ) {
-    super(`${operation}: ${message}${attempts > 1 ? ` (after ${attempts} attempts)` : ''}`);
-    this.name = 'KubeApiError';
-  }
-}
+export { KubeApiError } from './kube-errors.js';
 
 /** Retry of transient failures: `attempts` tries in all, waits doubling from `baseDelayMs` up to `maxDelayMs`. */
 export interface RetryOptions {
@@ -124,8 +99,8 @@ interface Page<T> {
 
 /**
  * Builds the adapter on a loaded kubeconfig. A list makes ⌈objects / pageSize⌉ calls, never one
- * per object. Transient failures (HTTP 429 and 5xx, connection reset/refused/timed out) are retried
- * with exponential backoff (honouring `Retry-After` on 429); an expired `continue` token (HTTP 410)
+ * per object. Transient failures (`kube-errors.ts`: HTTP 429, 5xx but 501, connection
+ * reset/refused/timed out) are retried with exponential backoff (honouring `Retry-After` on 429); an expired `continue` token (HTTP 410)
  * restarts the list once from the beginning, as client-go's pager does. Anything else fails at
  * once with a {@link KubeApiError} naming the operation.
  */
@@ -146,16 +121,15 @@ export function createKubeClient(kc: KubeConfig, options: KubeClientOptions = {}
           attempts: retry.attempts,
           backoff: { baseMs: retry.baseDelayMs, maxMs: retry.maxDelayMs },
           random: () => 1, // no jitter: one reader, waits doubling exactly
-          retryable: (err) => describe(err).transient,
+          retryable: (err) => classifyKubeError(err).kind === 'transient',
           // Retry-After (429) lengthens the wait, never beyond maxDelayMs.
           waitMs: (err, _attempt, backoffMs) =>
-            Math.min(retry.maxDelayMs, Math.max(backoffMs, describe(err).retryAfterMs ?? 0)),
+            Math.min(retry.maxDelayMs, Math.max(backoffMs, classifyKubeError(err).retryAfterMs ?? 0)),
           ...(options.sleep ? { sleep: options.sleep } : {}),
         },
       );
     } catch (err) {
-      const { status, message } = describe(err);
-      throw new KubeApiError(operation, status, message, attempts);
+      throw toKubeApiError(operation, err, attempts);
     }
   }
 
@@ -180,7 +154,7 @@ export function createKubeClient(kc: KubeConfig, options: KubeClientOptions = {}
           } while (cont);
           return resourceVersion;
         } catch (err) {
-          if (err instanceof KubeApiError && err.status === 410 && restart === 0) continue;
+          if (err instanceof KubeApiError && err.kind === 'gone' && restart === 0) continue;
           throw err;
         }
       }
@@ -316,43 +290,4 @@ function selectors(opts: ListOptions): ListOptions {
   if (opts.labelSelector) out.labelSelector = opts.labelSelector;
   if (opts.fieldSelector) out.fieldSelector = opts.fieldSelector;
   return out;
-}
-
-function describe(err: unknown): {
-  status: number | undefined;
-  transient: boolean;
-  message: string;
-  retryAfterMs: number | undefined;
-} {
-  if (err instanceof ApiException) {
-    const status = err.code;
-    const body = err.body as unknown;
-    let message = `HTTP ${status}`;
-    const text = typeof body === 'string' ? safeJson(body) : body;
-    if (text && typeof text === 'object' && 'message' in text) message += `: ${String(text.message)}`;
-    const retryAfter = Number(err.headers?.['retry-after']);
-    return {
-      status,
-      transient: TRANSIENT_STATUSES.has(status),
-      message,
-      retryAfterMs: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined,
-    };
-  }
-  const e = err as { code?: unknown; message?: unknown; cause?: { code?: unknown } };
-  const code = typeof e?.code === 'string' ? e.code : typeof e?.cause?.code === 'string' ? e.cause.code : '';
-  const message = e?.message ? String(e.message) : String(err);
-  return {
-    status: undefined,
-    transient: TRANSIENT_NETWORK_CODES.has(code) || /socket hang up/i.test(message),
-    message: code && !message.includes(code) ? `${code}: ${message}` : message,
-    retryAfterMs: undefined,
-  };
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return { message: text.slice(0, 200) };
-  }
 }

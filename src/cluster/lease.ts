@@ -1,5 +1,6 @@
 import { CoordinationV1Api, V1MicroTime, type KubeConfig, type V1Lease } from '@kubernetes/client-node';
 import type { LeaseSpecOut, LeaseView } from '../controller/lease-decision.js';
+import { classifyKubeError } from './kube-errors.js';
 
 /** Reads and writes one `coordination.k8s.io/v1` Lease. Writes carry the read resourceVersion. */
 export interface LeaseApi {
@@ -9,11 +10,6 @@ export interface LeaseApi {
   create(spec: LeaseSpecOut): Promise<boolean>;
   /** @returns false when the Lease changed since it was read (409 Conflict) */
   replace(spec: LeaseSpecOut, resourceVersion: string): Promise<boolean>;
-}
-
-function statusCode(err: unknown): number | undefined {
-  const e = err as { code?: unknown; statusCode?: unknown };
-  return typeof e.code === 'number' ? e.code : typeof e.statusCode === 'number' ? e.statusCode : undefined;
 }
 
 function toBody(name: string, namespace: string, spec: LeaseSpecOut, resourceVersion?: string): V1Lease {
@@ -60,7 +56,7 @@ export function kubeLeaseApi(kc: KubeConfig, namespace: string, name: string): L
           resourceVersion: lease.metadata?.resourceVersion ?? '',
         };
       } catch (err) {
-        if (statusCode(err) === 404) return null;
+        if (classifyKubeError(err).kind === 'not-found') return null;
         throw err;
       }
     },
@@ -69,7 +65,7 @@ export function kubeLeaseApi(kc: KubeConfig, namespace: string, name: string): L
         await api.createNamespacedLease({ namespace, body: toBody(name, namespace, spec) });
         return true;
       } catch (err) {
-        if (statusCode(err) === 409) return false;
+        if (classifyKubeError(err).kind === 'conflict') return false;
         throw err;
       }
     },
@@ -82,7 +78,7 @@ export function kubeLeaseApi(kc: KubeConfig, namespace: string, name: string): L
         });
         return true;
       } catch (err) {
-        if (statusCode(err) === 409) return false;
+        if (classifyKubeError(err).kind === 'conflict') return false;
         throw err;
       }
     },

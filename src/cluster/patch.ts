@@ -1,5 +1,4 @@
 import {
-  ApiException,
   AppsV1Api,
   CoreV1Api,
   PatchStrategy,
@@ -7,6 +6,7 @@ import {
   type KubeConfig,
 } from '@kubernetes/client-node';
 import { retry } from '../util/retry.js';
+import { classifyKubeError, kubeErrorText } from './kube-errors.js';
 
 /** The outcome of patching one object. `changed: false` with `ok: true` means it already matched. */
 export interface PatchResult {
@@ -56,9 +56,9 @@ const MERGE_PATCH = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
  * `metadata.resourceVersion` it read, so a concurrent writer makes the API server answer 409
  * Conflict instead of being overwritten; on 409 the object is re-read and the change re-applied,
  * at most `maxAttempts` times (optimistic concurrency,
- * https://kubernetes.io/docs/reference/using-api/api-concepts/#conflicts). HTTP 429, 5xx and
- * connection errors are retried with backoff; anything else (403, 404, 422) fails that object at
- * once with the server's message.
+ * https://kubernetes.io/docs/reference/using-api/api-concepts/#conflicts). Transient failures
+ * (`kube-errors.ts`: HTTP 429, 5xx but 501, connection resets and timeouts) are retried with
+ * backoff; anything else (403, 404, 422, 501) fails that object at once with the server's message.
  */
 export function createClusterPatcher(kc: KubeConfig, options: ClusterPatcherOptions = {}): ClusterPatcher {
   const apps = kc.makeApiClient(AppsV1Api);
@@ -112,15 +112,16 @@ export function createClusterPatcher(kc: KubeConfig, options: ClusterPatcherOpti
           backoff: { baseMs: 100, maxMs: 2000 },
           random: () => 1,
           retryable: (err) => {
-            const { code } = describe(err);
-            return code === 409 || isTransient(code, err);
+            const { kind } = classifyKubeError(err);
+            return kind === 'conflict' || kind === 'transient';
           },
-          waitMs: (err, _attempt, backoffMs) => (describe(err).code === 409 ? 0 : backoffMs),
+          waitMs: (err, _attempt, backoffMs) => (classifyKubeError(err).kind === 'conflict' ? 0 : backoffMs),
           ...(options.sleep ? { sleep: options.sleep } : {}),
         },
       );
     } catch (err) {
-      const lastError = describe(err);
+      const info = classifyKubeError(err);
+      const lastError = { code: info.status, message: kubeErrorText(info) };
       return {
         ...base,
         ok: false,
@@ -179,31 +180,4 @@ export function createClusterPatcher(kc: KubeConfig, options: ClusterPatcherOpti
       return results;
     },
   };
-}
-
-function describe(err: unknown): { code: number | null; message: string } {
-  if (err instanceof ApiException) {
-    let message = `HTTP ${err.code}`;
-    const body = typeof err.body === 'string' ? safeJson(err.body) : err.body;
-    if (body && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string') {
-      message += `: ${(body as { message: string }).message}`;
-    }
-    return { code: err.code, message };
-  }
-  return { code: null, message: err instanceof Error ? err.message : String(err) };
-}
-
-function isTransient(code: number | null, err: unknown): boolean {
-  if (code === 429 || (code !== null && code >= 500)) return true;
-  if (code !== null) return false;
-  const text = `${(err as { code?: unknown })?.code ?? ''} ${err instanceof Error ? err.message : ''}`;
-  return /ECONNRESET|ECONNREFUSED|ETIMEDOUT|EPIPE|socket hang up|fetch failed/i.test(text);
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

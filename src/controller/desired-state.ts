@@ -18,7 +18,9 @@ import { poolChanges, returnIdlePools } from '../plan/pool-changes.js';
 import { planPools } from '../plan/pools.js';
 import { planScaling, scaleChanges } from '../plan/scaling.js';
 import type { PoolAssignment } from '../pools/types.js';
+import { nodeCapacity } from '../scaling/capacity.js';
 import type { MetricsReport } from '../scaling/metrics-report.js';
+import type { RolloutNote } from '../plan/rollout.js';
 import type { AlgorithmSample, DecisionRecord, HpaState, ScalingDecision } from '../scaling/types.js';
 import type { BenchmarkRun } from '../store/types.js';
 import type { LoadedRepo, SpecError } from '../definitions/types.js';
@@ -35,6 +37,11 @@ export interface PlanOutput {
   warnings?: string[];
   /** The utilisation reading as the scaling step judged it: its time, clock skew, dropped series by reason. */
   metrics?: MetricsReport;
+  /**
+   * Deployments whose pod template a placement change replaces, and whether the rollout's surge
+   * pod has a free GPU now (`plan/rollout.ts`); absent when no change starts a rollout.
+   */
+  rollouts?: RolloutNote[];
 }
 
 /** Everything one pass decides on. */
@@ -154,6 +161,7 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
       invalidAlgorithms: input.invalidAlgorithms,
       benchmarkRuns: input.benchmarkRuns,
       caches: input.caches,
+      capacity: nodeCapacity(observed.snapshot),
     }),
     ...scaleChanges({
       step: scaling,
@@ -179,5 +187,7 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
   };
   const warnings = [...(input.snapshot.warnings ?? []), ...productWarnings(repo.algorithms, input.snapshot)];
   if (warnings.length > 0) output.warnings = warnings;
+  const rollouts = inputs.flatMap((i) => (i.placements ?? []).flatMap((p) => (p.rollout ? [p.rollout] : [])));
+  if (rollouts.length > 0) output.rollouts = rollouts as RolloutNote[];
   return { output, changeSets, samples: scaling.pass.samples };
 }

@@ -91,7 +91,24 @@ export interface Policy {
 
 /** Every threshold of the method; units in the field comments and in `policies/default.yaml`. */
 export interface PolicySpec {
+  /** Namespace of an algorithm whose spec names none. */
   namespace: string;
+  /**
+   * The namespaces algorithms may run in (issue 29 item 1): names, or a prefix ending in `*`
+   * (`team-*`). Optional; absent: only `namespace`. `kube-*` and `controllerNamespace` are
+   * refused whatever the list says (`rules/namespaces.ts`).
+   */
+  allowedNamespaces?: string[];
+  /** The namespace gpuops itself runs in (its ServiceAccount's); no algorithm may use it. */
+  controllerNamespace: string;
+  /**
+   * Annotation keys a spec may put on its pods (`metadata.annotations`,
+   * `spec.template.metadata.annotations`): a key, `prefix/*` or `*` (`*` matches any characters
+   * but `/`). See `rules/pod-annotations.ts`.
+   */
+  allowedPodAnnotations: string[];
+  /** What a spec's `spec.template` may choose that widens its pod's access (`rules/pod-security.ts`). */
+  podSecurity: PodSecurityPolicy;
   pools: {
     labelKey: string;
     taint: { enabled: boolean; effect: TaintEffect };
@@ -128,6 +145,13 @@ export interface PolicySpec {
     /** `headroom` sizing: β of `ceil((L + β·√L) / max)` (L in GPUs; ≥ 0, dimensionless). */
     headroomFactor: number;
     /**
+     * `headroom` sizing: the hysteresis band, in units of √load: a scale-down goes only to the
+     * replicas the load needs at β + this, and only when that is below the current count (≥ 0).
+     */
+    headroomDownMargin: number;
+    /** `headroom` sizing: no scale-up within this long after a scale-down (seconds; 0: off). */
+    headroomFlapHoldSeconds: number;
+    /**
      * `load` sizing: the utilisation a decision sizes for, `ceil(pods × utilisation / target)`
      * (percent, 0..100); 0: the middle of `utilization.min` and `.max`.
      */
@@ -156,6 +180,33 @@ export interface PolicySpec {
    * pods (whole pods, not percentages: each surge pod takes the algorithm's GPUs), or `Recreate`.
    */
   rollout: { strategy: 'RollingUpdate' | 'Recreate'; maxSurge: number; maxUnavailable: number };
+}
+
+/**
+ * The pod fields a spec author may set only when the platform allows it (issue 29 item 1); every
+ * allowance defaults to off in `policies/default.yaml`.
+ */
+export interface PodSecurityPolicy {
+  /** `securityContext.privileged: true` (and Windows `hostProcess`). */
+  privileged: boolean;
+  /** `securityContext.allowPrivilegeEscalation: true`. */
+  allowPrivilegeEscalation: boolean;
+  /** Linux capabilities a container may add (`securityContext.capabilities.add`), e.g. `SYS_PTRACE`. */
+  capabilities: string[];
+  /** `hostPath` volumes. */
+  hostPath: boolean;
+  /** `hostNetwork: true`. */
+  hostNetwork: boolean;
+  /** `hostPID: true`. */
+  hostPID: boolean;
+  /** `hostIPC: true`. */
+  hostIPC: boolean;
+  /** A container port with a `hostPort`. */
+  hostPorts: boolean;
+  /** ServiceAccounts a pod may run as besides the namespace's `default`. */
+  serviceAccountNames: string[];
+  /** `automountServiceAccountToken: true` or a projected `serviceAccountToken` volume. */
+  automountServiceAccountToken: boolean;
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   type KubernetesObject,
 } from '@kubernetes/client-node';
 import type { ObjectRef } from './types.js';
+import { statusOf } from '../cluster/kube-errors.js';
 
 /** A live object as returned by the API server. */
 export type LiveObject = KubernetesObject & {
@@ -28,12 +29,6 @@ export interface ObjectApi {
   list(apiVersion: string, kind: string, labelSelector: string): Promise<LiveObject[]>;
   /** Deletes with background propagation; a 404 counts as done. */
   remove(ref: ObjectRef): Promise<void>;
-}
-
-/** HTTP status of a client-node error, if any. */
-export function statusOf(err: unknown): number | undefined {
-  const e = err as { code?: unknown; statusCode?: unknown };
-  return typeof e?.code === 'number' ? e.code : typeof e?.statusCode === 'number' ? e.statusCode : undefined;
 }
 
 /** The API server's message of a client-node error (the Status body's `message`), else the error text. */
@@ -73,8 +68,24 @@ class DiscoveringObjectApi extends KubernetesObjectApi {
 
 const PAGE_SIZE = 500;
 
-/** The {@link ObjectApi} on a loaded kubeconfig. */
+/** One {@link ObjectApi} per kubeconfig: its discovery answers are kept from sync to sync. */
+const byKubeConfig = new WeakMap<KubeConfig, ObjectApi>();
+
+/**
+ * The {@link ObjectApi} on a loaded kubeconfig, the same one for the same `kc`. Discovery
+ * (`GET /api/v1`, `/apis/<group>/<version>`: which kinds a group version serves, namespaced or
+ * not) is read once per group version and kept by client-node's `KubernetesObjectApi`; a kind
+ * missing from a kept group version is looked up again, so a CRD installed later is still found.
+ * Building one per sync asked the API server for every group version of the folder on each sync
+ * (4–6 GETs beside each pass of the demo, the replay and the test harness).
+ */
 export function kubeObjectApi(kc: KubeConfig): ObjectApi {
+  let api = byKubeConfig.get(kc);
+  if (!api) byKubeConfig.set(kc, (api = objectApiOn(kc)));
+  return api;
+}
+
+function objectApiOn(kc: KubeConfig): ObjectApi {
   const api = DiscoveringObjectApi.create(kc);
   const header = (ref: ObjectRef): KubernetesObject => ({
     apiVersion: ref.apiVersion,

@@ -13,6 +13,8 @@ export interface PlacementEvidence {
   runs: Pick<BenchmarkRun, 'run' | 'status' | 'durationSeconds' | 'node' | 'gpuProduct'>[];
   /** `placement.longTaskThresholdSeconds` of the policy. */
   longTaskThresholdSeconds: number;
+  /** The rollout merging it starts, when the Deployment's pod template changes (`plan/rollout.ts`). */
+  rollout?: { reason: string; message: string };
 }
 
 /** Utilisation evidence for one scaling decision (percent) and the bounds it was compared with. */

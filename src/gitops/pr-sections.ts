@@ -50,6 +50,7 @@ export function placementSection(ev: PlacementEvidence, maxRows: number): string
     '',
     p.message,
   ];
+  if (ev.rollout) out.push('', `**Rollout** (\`${ev.rollout.reason}\`): ${ev.rollout.message}.`);
   if (p.gpu)
     out.push(
       '',

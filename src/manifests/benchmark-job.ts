@@ -89,6 +89,7 @@ export function renderBenchmarkJob(input: BenchmarkJobInput): KubeObject {
       nodeSelector,
       ...(affinity ? { affinity } : {}),
       tolerations,
+      allowServiceAccountToken: policy.podSecurity.automountServiceAccountToken,
       container: {
         name: BENCHMARK_CONTAINER,
         image: alg.spec.image,

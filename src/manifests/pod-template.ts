@@ -13,6 +13,11 @@ export interface OwnedPod {
   /** `affinity` fields gpuops owns (the GPU product's required node affinity), merged over the spec's. */
   affinity?: object;
   tolerations: unknown[];
+  /**
+   * The policy's `podSecurity.automountServiceAccountToken`: whether the pod may mount a
+   * ServiceAccount token when the spec's template asks for one.
+   */
+  allowServiceAccountToken: boolean;
   /** The algorithm's container as gpuops fills it (name, image, command, args, env, resources). */
   container: Obj & { env?: unknown[]; resources: { requests: Obj; limits: Obj } };
 }
@@ -25,6 +30,9 @@ export interface OwnedPod {
  * - labels: the spec's, then gpuops's; annotations: `owned.annotations`, then the spec's;
  * - pod fields (volumes, securityContext, imagePullSecrets, …): the spec's; `tolerations`:
  *   gpuops's (GPU and pool taints) followed by the spec's; `nodeSelector`: gpuops's;
+ * - `automountServiceAccountToken`: `false` unless the spec's template says `true` and
+ *   `owned.allowServiceAccountToken` (the policy) allows it (issue 29 item 1): a pod gets no API
+ *   credential it did not ask for, and none the platform did not grant;
  * - the algorithm's container: the base template's fields, then the spec's `containers[0]`, then
  *   gpuops's; `env` is `spec.env` followed by the template's; `resources` the template's extra
  *   requests/limits (ephemeral storage, hugepages) plus gpuops's;
@@ -58,6 +66,8 @@ export function applyPodTemplate(
   const userTolerations = Array.isArray(userSpec['tolerations']) ? userSpec['tolerations'] : [];
   delete userSpec['tolerations'];
   Object.assign(pod.spec, userSpec);
+  pod.spec['automountServiceAccountToken'] =
+    userSpec['automountServiceAccountToken'] === true && owned.allowServiceAccountToken;
   pod.spec['nodeSelector'] = owned.nodeSelector;
   if (owned.affinity)
     pod.spec['affinity'] = { ...(userSpec['affinity'] as Obj | undefined), ...owned.affinity };

@@ -104,6 +104,7 @@ export function renderDeployment(input: WorkloadInput): KubeObject {
       nodeSelector,
       ...(affinity ? { affinity } : {}),
       tolerations,
+      allowServiceAccountToken: policy.podSecurity.automountServiceAccountToken,
       container: {
         name: alg.name,
         image: alg.spec.image,

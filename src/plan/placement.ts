@@ -12,7 +12,10 @@ import { place } from '../placement/place.js';
 import type { BenchmarkOutcome, Placement } from '../placement/types.js';
 import type { BenchmarkRun } from '../store/types.js';
 import type { Policy, ResolvedAlgorithm } from '../definitions/types.js';
+import { specRequest } from '../scaling/fit.js';
+import type { NodeCapacity } from '../scaling/types.js';
 import type { PassCaches } from './caches.js';
+import { rolloutNote } from './rollout.js';
 import type { GitModel } from './git-model.js';
 
 const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -77,19 +80,26 @@ export interface PlacementChangesInput {
     readonly Pick<BenchmarkRun, 'run' | 'status' | 'durationSeconds' | 'node' | 'gpuProduct'>[]
   >;
   caches?: PassCaches;
+  /**
+   * Every GPU node's room now (`nodeCapacity` of the snapshot): whether a rollout's surge pod fits
+   * (`plan/rollout.ts`). Absent: no rollout is judged.
+   */
+  capacity?: readonly NodeCapacity[];
 }
 
 /**
  * One `placement/<name>` change-set input per algorithm folder whose files are rendered or
  * deleted (sorted by name): the placed algorithms' workload files with the replica count Git
  * holds, and the deletion of folders whose algorithm left `algorithms/` (never of an invalid
- * spec's). The old layout's kustomization files are left to the pools subject.
+ * spec's). The old layout's kustomization files are left to the pools subject. A Deployment whose
+ * pod template changes carries its rollout note (`placements[0].rollout`, `plan/rollout.ts`).
  */
 export function placementChanges(input: PlacementChangesInput): ChangeSetInput[] {
   const { git, policy } = input;
   const cluster = git.cluster;
   const placementOf = new Map(input.placements.map((p) => [p.algorithm, p]));
   const rendered: FileChange[] = [];
+  const rollouts = new Map<string, NonNullable<ReturnType<typeof rolloutNote>>>();
   for (const alg of input.algorithms) {
     const pool = placementOf.get(alg.name)?.pool;
     if (!pool) continue;
@@ -103,7 +113,23 @@ export function placementChanges(input: PlacementChangesInput): ChangeSetInput[]
       templates: input.templates,
       replicas,
     };
-    rendered.push(...workloadFiles(workload, input.caches));
+    const files = workloadFiles(workload, input.caches);
+    rendered.push(...files);
+    const path = `clusters/${cluster}/algorithms/${alg.name}/deployment.yaml`;
+    const desired = files.find((f) => f.path === path)?.content;
+    const note =
+      input.capacity && desired
+        ? rolloutNote({
+            algorithm: alg.name,
+            pool,
+            current: git.files.get(path),
+            desired,
+            rollout: policy.spec.rollout,
+            capacity: input.capacity,
+            request: specRequest(alg),
+          })
+        : null;
+    if (note) rollouts.set(alg.name, note);
   }
   const deletions = workloadDeletions({
     cluster,
@@ -136,6 +162,7 @@ export function placementChanges(input: PlacementChangesInput): ChangeSetInput[]
                   placement: p,
                   runs: [...(input.benchmarkRuns?.get(name) ?? [])],
                   longTaskThresholdSeconds: policy.spec.placement.longTaskThresholdSeconds,
+                  ...(rollouts.has(name) ? { rollout: rollouts.get(name)! } : {}),
                 },
               ],
             }

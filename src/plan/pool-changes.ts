@@ -7,7 +7,7 @@ import type { NodeInfo } from '../cluster/types.js';
 import type { ChangeSetInput } from '../gitops/change-set.js';
 import type { FileChange } from '../gitops/types.js';
 import { isKustomizationFile, legacyKustomizationDeletions } from '../manifests/cluster-layout.js';
-import { renderNamespaceFiles } from '../manifests/namespaces.js';
+import { DEFAULT_SERVICE_ACCOUNT, renderNamespaceFiles } from '../manifests/namespaces.js';
 import { nodesDir, renderNodeFiles } from '../manifests/nodes.js';
 import { returnIdleNodes } from '../pools/return-idle.js';
 import type { PoolAssignment } from '../pools/types.js';
@@ -91,6 +91,7 @@ export function poolChanges(input: {
     ...renderNamespaceFiles(
       cluster,
       input.algorithms.map((a) => a.namespace),
+      { ...DEFAULT_SERVICE_ACCOUNT, namespace: policy.spec.controllerNamespace },
     ),
     ...legacyKustomizationDeletions(cluster, git.files.keys()),
   );

@@ -1,31 +1,24 @@
 /**
- * RBAC for the simulated API server (opt-in, `startSimCluster({ rbac: true })`): authentication by
- * bearer token and authorisation by the Role, ClusterRole, RoleBinding and ClusterRoleBinding
- * objects in the store, as kube-apiserver's RBAC authorizer decides
- * (https://kubernetes.io/docs/reference/access-authn-authz/rbac/). A denied request gets the API
+ * RBAC for the simulated API server (opt-in, `startSimCluster({ rbac: true })`): authorisation by
+ * the Role, ClusterRole, RoleBinding and ClusterRoleBinding objects in the store, as
+ * kube-apiserver's RBAC authorizer decides (https://kubernetes.io/docs/reference/access-authn-authz/rbac/),
+ * of the users the bearer-token authenticator (`authn.ts`) names. A denied request gets the API
  * server's 403 `Status` (reason `Forbidden`, the same message wording); every request a
  * ServiceAccount makes is recorded as (verb, group, resource, namespace), so a test can check that
  * a role grants nothing its holder never uses.
  *
- * Tokens: the kubeconfig's token (`gpuops-sim`) is a cluster admin (`system:masters`); tokens
- * from {@link SimRbac.issueToken} are ServiceAccounts; anything else is 401 Unauthorized.
+ * Tokens: the kubeconfig's admin token is a cluster admin (`system:masters`); tokens from
+ * {@link SimRbac.issueToken} are ServiceAccounts; anything else is 401 Unauthorized (authn.ts).
  * Discovery (`/api`, `/apis`, `/version`) is open to every authenticated user, as the
  * `system:discovery` ClusterRole makes it.
  */
-import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import type { Authenticator, SimUser } from './authn.js';
 import { parsePath } from './rest-target.js';
 import type { MemoryStore } from './store.js';
 import { SimApiError, type KubeObject } from './types.js';
 
-/** The admin token of the simulator's kubeconfig (`kubeconfig.ts`). */
-export const ADMIN_TOKEN = 'gpuops-sim';
-
-/** Who made a request. */
-export interface SimUser {
-  username: string;
-  groups: string[];
-}
+export { ADMIN_TOKEN, serviceAccountUser, type SimUser } from './authn.js';
 
 /** The attributes RBAC decides on (kube-apiserver's `authorizer.Attributes`, resource requests). */
 export interface RequestAttributes {
@@ -65,14 +58,6 @@ export interface SimRbac {
   issueToken(namespace: string, name: string): string;
   /** Every distinct request a ServiceAccount made, allowed or not, in first-seen order. */
   records(): AccessRecord[];
-}
-
-/** `system:serviceaccount:<ns>:<name>`, the username of a ServiceAccount token. */
-export function serviceAccountUser(namespace: string, name: string): SimUser {
-  return {
-    username: `system:serviceaccount:${namespace}:${name}`,
-    groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`, 'system:authenticated'],
-  };
 }
 
 /** The verb of a request (kube-apiserver's request info): get/list/watch/create/update/patch/delete/deletecollection. */
@@ -167,43 +152,30 @@ export function forbidden(user: SimUser, a: RequestAttributes): SimApiError {
   );
 }
 
-/** The authenticator, authorizer and access log of one simulated cluster. */
+/** The authorizer and access log of one simulated cluster (authentication: `authn.ts`). */
 export class RbacGate implements SimRbac {
-  private readonly tokens = new Map<string, SimUser>();
   private readonly seen = new Map<string, AccessRecord>();
 
-  constructor(private readonly store: MemoryStore) {}
+  constructor(
+    private readonly store: MemoryStore,
+    private readonly authn: Authenticator,
+  ) {}
 
   issueToken(namespace: string, name: string): string {
-    const token = `sa-${namespace}-${name}-${randomBytes(8).toString('hex')}`;
-    this.tokens.set(token, serviceAccountUser(namespace, name));
-    return token;
+    return this.authn.issueToken(namespace, name);
   }
 
   records(): AccessRecord[] {
     return [...this.seen.values()];
   }
 
-  /** The user of a request's `Authorization: Bearer` header. @throws SimApiError 401 */
-  authenticate(req: IncomingMessage): SimUser {
-    const m = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
-    const token = m?.[1];
-    if (token === ADMIN_TOKEN) return { username: 'gpuops-sim-admin', groups: ['system:masters'] };
-    const user = token ? this.tokens.get(token) : undefined;
-    if (!user) throw new SimApiError(401, 'Unauthorized', 'Unauthorized');
-    return user;
-  }
-
   /**
-   * Authenticates and authorises one request under `/api` or `/apis`; other paths (health,
-   * dcgm pages) are not the API server's and pass. @throws SimApiError 401 or 403
+   * Authorises one authenticated request: resource requests by the RBAC objects; discovery and
+   * other paths pass. @throws SimApiError 403
    */
-  check(req: IncomingMessage, url: URL): void {
+  check(user: SimUser, req: IncomingMessage, url: URL): void {
     const path = url.pathname.replace(/\/+$/, '') || '/';
-    if (path !== '/version' && !path.startsWith('/api')) return;
-    const user = this.authenticate(req);
-    const parsed = parsePath(path);
-    const t = parsed?.target;
+    const t = parsePath(path)?.target;
     if (!t) return; // discovery: system:discovery allows every authenticated user
     const a: RequestAttributes = {
       verb: requestVerb(req.method ?? 'GET', url, t.name !== undefined),

@@ -24,8 +24,11 @@ export interface RestContext {
   afterWrite(): void;
   /** The OpenAPI documents (`/openapi/v2`, `/openapi/v3/...`), built on first request. */
   openapi?: OpenApiDocs;
-  /** Counts one API request by verb (`list`, `get`, `create`, `update`, `patch`, `delete`, `watch`, ...). */
-  count(verb: string): void;
+  /**
+   * Counts one API request by verb (`list`, `get`, `create`, `update`, `patch`, `delete`, `watch`, ...)
+   * and by its path (without the query string); `handleApi` supplies the path.
+   */
+  count(verb: string, path?: string): void;
 }
 
 /** What a request path names: resource type, namespace, object name, subresource. */

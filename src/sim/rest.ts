@@ -24,9 +24,10 @@ export async function handleApi(
   req: IncomingMessage,
   res: ServerResponse,
   url: URL,
-  ctx: RestContext,
+  server: RestContext,
 ): Promise<boolean> {
   const path = url.pathname.replace(/\/+$/, '') || '/';
+  const ctx: RestContext = { ...server, count: (verb) => server.count(verb, path) };
   if (path === '/version') return (sendJson(res, 200, versionInfo()), true);
   if (path === '/api') return (ctx.count('get'), sendJson(res, 200, coreVersions()), true);
   if (path === '/apis') return (ctx.count('get'), sendJson(res, 200, groupList()), true);

@@ -5,7 +5,7 @@
  * algorithm's GPUs, and `/dcgm/targets` lists one Prometheus target group per GPU node.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -78,7 +78,7 @@ describe('gpuops sim on its own', () => {
     const labels = { app: 'llm-serve', 'gpuops.dev/algorithm': 'llm-serve' };
     const created = await fetch(`${base}/apis/apps/v1/namespaces/default/deployments`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', authorization: 'Bearer gpuops-sim' },
       body: JSON.stringify({
         apiVersion: 'apps/v1',
         kind: 'Deployment',
@@ -124,4 +124,43 @@ describe('gpuops sim on its own', () => {
     expect(groups).toHaveLength(11);
     expect(groups.map((g) => g.labels.node)).toContain('gpu-a100-01');
   });
+});
+
+describe('gpuops sim --host 0.0.0.0 (issue 29 item 8)', () => {
+  it('warns that other machines can reach it, and requires a random token the kubeconfig holds', async () => {
+    const kubeconfig = path.join(dir, 'wide.kubeconfig');
+    const wide = spawn('node', ['bin/gpuops.js', 'sim', '--host', '0.0.0.0', '--kubeconfig', kubeconfig], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'GPUOPS_SIM_TOKEN')),
+    });
+    let text = '';
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const seen = (d: Buffer) => {
+          text += d.toString();
+          if (text.includes('press Ctrl-C to stop')) resolve();
+        };
+        wide.stdout.on('data', seen);
+        wide.stderr.on('data', seen);
+        wide.on('exit', (code) => reject(new Error(`gpuops sim exited with ${code}:\n${text}`)));
+      });
+      expect(text).toContain(
+        'gpuops sim: warning: listening on 0.0.0.0, not a loopback address: other machines can reach this API server',
+      );
+      const token = /token: (\S+)/.exec(readFileSync(kubeconfig, 'utf8'))![1]!;
+      expect(token).toMatch(/^[0-9a-f]{32}$/);
+      const base = /serving the Kubernetes API at (http:\/\/[^ ]+)/.exec(text)![1]!;
+      const nodes = (auth: string) =>
+        fetch(`${base}/api/v1/nodes`, { headers: { authorization: auth } }).then((r) => r.status);
+      expect(await nodes(`Bearer ${token}`)).toBe(200);
+      expect(await nodes('Bearer gpuops-sim')).toBe(401);
+    } finally {
+      if (wide.exitCode === null) {
+        const exited = new Promise((r) => wide.once('exit', r));
+        wide.kill('SIGTERM');
+        await exited;
+      }
+    }
+  }, 60_000);
 });

@@ -64,7 +64,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
   const { port } = relay.address() as AddressInfo;
   kubeconfig = path.join(dir, 'kubeconfig');
-  writeFileSync(kubeconfig, sim.kubeconfig().replaceAll(sim.url, `http://127.0.0.1:${port}`));
+  writeFileSync(kubeconfig, sim.kubeconfig({ plain: true }).replaceAll(sim.url, `http://127.0.0.1:${port}`));
 });
 afterAll(async () => {
   await new Promise((resolve) => relay?.close(resolve));

@@ -51,7 +51,7 @@ afterAll(async () => {
 
 function kubeconfigFor(url: string): string {
   const file = path.join(dir, `kc-${encodeURIComponent(url)}`);
-  writeFileSync(file, sim.kubeconfig().replaceAll(sim.url, url));
+  writeFileSync(file, sim.kubeconfig({ plain: true }).replaceAll(sim.url, url));
   return file;
 }
 
@@ -269,18 +269,18 @@ describe('loadKubeConfig', () => {
   it('an explicit file wins over KUBECONFIG', () => {
     const other = kubeconfigFor('http://127.0.0.1:1');
     const kc = loadKubeConfig(kubeconfigFile, { env: { KUBECONFIG: other }, home: dir });
-    expect(serverOf(kc)).toBe(sim.url);
+    expect(serverOf(kc)).toBe(sim.tlsUrl);
   });
 
   it('KUBECONFIG next, then ~/.kube/config', () => {
     expect(
       serverOf(loadKubeConfig(undefined, { env: { KUBECONFIG: kubeconfigFile }, home: '/nonexistent' })),
-    ).toBe(sim.url);
+    ).toBe(sim.tlsUrl);
     const home = mkdtempSync(path.join(dir, 'home-'));
     const kubeDir = path.join(home, '.kube');
     mkdirSync(kubeDir, { recursive: true });
     writeFileSync(path.join(kubeDir, 'config'), readFileSync(kubeconfigFile));
-    expect(serverOf(loadKubeConfig(undefined, { env: {}, home }))).toBe(sim.url);
+    expect(serverOf(loadKubeConfig(undefined, { env: {}, home }))).toBe(sim.tlsUrl);
   });
 
   it('nothing found: an error listing where it looked', () => {

@@ -252,7 +252,8 @@ describe('parseAlgorithms and parseRepo', () => {
       '  placement: {pool: long-task}',
       '',
     ].join('\n');
-    const out = parseAlgorithms([{ path: 'algorithms/a.yaml', text: `\n${text}` }], defaults());
+    const policy = defaults((p) => (p.allowedNamespaces = ['algorithms', 'ml']));
+    const out = parseAlgorithms([{ path: 'algorithms/a.yaml', text: `\n${text}` }], policy);
     expect(out.errors).toEqual([]);
     const [a] = out.algorithms;
     expect(a?.spec.resources).toEqual({ gpus: 1, cpu: '1000', memory: '2' });

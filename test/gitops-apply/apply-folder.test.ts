@@ -121,6 +121,13 @@ function writeFolder(opts: {
 
 const sync = () => applyGitOpsFolder(kc, folder, { fieldManager: 'argocd-controller' });
 
+/** Discovery requests (`GET /api`, `/apis`, `/api/v1`, `/apis/<group>/<version>`) served so far, by path. */
+function discovery(): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(sim.requests().byPath).filter(([k]) => /^GET \/(api|apis)(\/v1|\/[^/]+\/[^/]+)?$/.test(k)),
+  );
+}
+
 async function deploymentNames(ns: string): Promise<string[]> {
   const list = await apps.listNamespacedDeployment({ namespace: ns });
   return list.items.map((d) => d.metadata!.name!).sort();
@@ -159,6 +166,13 @@ describe('applyGitOpsFolder against the simulated cluster', () => {
     const s = await sync();
 
     expect(s.errors).toEqual([]);
+    // Discovery: each group version of the folder once (Namespace and Node share v1).
+    expect(discovery()).toEqual({
+      'GET /api/v1': 1,
+      'GET /apis/apps/v1': 1,
+      'GET /apis/autoscaling/v2': 1,
+      'GET /apis/rbac.authorization.k8s.io/v1': 1,
+    });
     // The Namespace from Git first (wave -2), Nodes (wave -1) before wave 0; within a wave by kind.
     expect(s.applied.map((a) => `${a.wave} ${a.kind} ${a.name} ${a.result}`)).toEqual([
       '-2 Namespace vision created',
@@ -190,9 +204,11 @@ describe('applyGitOpsFolder against the simulated cluster', () => {
     expect(d.spec?.replicas).toBe(2);
   });
 
-  it('changes nothing when synced again (every apply is a no-op)', async () => {
+  it('changes nothing when synced again (every apply is a no-op), and asks no discovery again', async () => {
     const rv = (await core.readNode({ name: 'gpu-a100-01' })).metadata?.resourceVersion;
+    const known = discovery();
     const s = await sync();
+    expect(discovery()).toEqual(known); // the kubeconfig's object API keeps what it discovered
     expect(s.errors).toEqual([]);
     expect(new Set(s.applied.map((a) => a.result))).toEqual(new Set(['unchanged']));
     expect(s.pruned).toEqual([]);

@@ -48,8 +48,12 @@ let algorithms: ResolvedAlgorithm[];
 
 beforeEach(async () => {
   policies = {
-    gpuops: await policyWith(),
-    hpa: await policyWith((p) => (p.scaling.engine = 'hpa')),
+    // The inputs run in `vision` beside the default `algorithms` (issue 29 item 1: an allow-list).
+    gpuops: await policyWith((p) => (p.allowedNamespaces = ['algorithms', 'vision'])),
+    hpa: await policyWith((p) => {
+      p.allowedNamespaces = ['algorithms', 'vision'];
+      p.scaling.engine = 'hpa';
+    }),
   };
   algorithms = algorithmsFromYaml(readFileSync(path.join(here, 'input/algorithms.yaml'), 'utf8'), policies.gpuops, 'algorithms/golden.yaml');
 });

@@ -145,7 +145,14 @@ describe('gpuops as its ServiceAccount, RBAC enforced', { timeout: 180_000 }, ()
       'namespace: algorithms',
       'namespace: vision',
     );
-    h.push({ 'algorithms/detect.yaml': vision }, 'A new algorithm in namespace vision');
+    h.push(
+      {
+        'algorithms/detect.yaml': vision,
+        'policies/namespaces.yaml':
+          'apiVersion: gpuops.dev/v1alpha1\nkind: Policy\nmetadata: {name: namespaces}\nspec: {allowedNamespaces: [algorithms, vision]}\n',
+      },
+      'A new algorithm in namespace vision, which the policy allows',
+    );
     const before = denied().length;
     const waiting = await h.pass();
     expect(waiting.plan.placements.find((p) => p.algorithm === 'detect')).toMatchObject({ pool: null });

@@ -85,6 +85,8 @@ describe('renderBenchmarkJob on a bare template', () => {
               { key: 'gpuops.dev/pool', operator: 'Equal', value: 'test', effect: 'NoSchedule' },
             ],
             restartPolicy: 'Never',
+            // A bare template says nothing: gpuops mounts no ServiceAccount token (issue 29 item 1).
+            automountServiceAccountToken: false,
             containers: [
               {
                 name: 'benchmark',

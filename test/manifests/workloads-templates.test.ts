@@ -117,6 +117,8 @@ describe('renderDeployment on a bare template', () => {
               { key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' },
               { key: 'gpuops.dev/pool', operator: 'Equal', value: 'short-task', effect: 'NoSchedule' },
             ],
+            // A bare template says nothing: gpuops mounts no ServiceAccount token (issue 29 item 1).
+            automountServiceAccountToken: false,
             containers: [
               {
                 name: 'serve',

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PodInfo } from '../../src/cluster/types.js';
 import { claimsOf } from '../../src/scaling/claims.js';
-import { countedPods } from '../../src/scaling/counted-pods.js';
+import { countedPods, surgePods } from '../../src/scaling/counted-pods.js';
 import { decideInTurn } from '../../src/scaling/decide-in-turn.js';
 import { decideOne } from '../../src/scaling/decide-one.js';
 import type { ScalingInput } from '../../src/scaling/types.js';
@@ -251,7 +251,7 @@ describe('countedPods', () => {
       'NewestPodOfAReplicaSetNamesTheCurrentOne',
       [
         p('old', { rs: 'old', createdAt: '2025-01-01T00:00:00Z' }),
-        p('new', { rs: 'new', createdAt: '2025-01-03T00:00:00Z', ready: false }),
+        p('new', { rs: 'new', createdAt: '2025-01-03T00:00:00Z' }),
         p('mid', { rs: 'old', createdAt: '2025-01-02T00:00:00Z' }),
       ],
       1,
@@ -261,12 +261,33 @@ describe('countedPods', () => {
     [
       'APodOwnedByAnotherKindNamesNoReplicaSet',
       [
-        p('rs-pod', { rs: 'rs', createdAt: '2025-01-01T00:00:00Z', ready: false }),
+        p('rs-pod', { rs: 'rs', createdAt: '2025-01-01T00:00:00Z' }),
         { ...p('job-pod', { createdAt: '2025-01-09T00:00:00Z' }), owner: { kind: 'Job', name: 'job' } },
       ],
       1,
       null,
       ['rs-pod'],
+    ],
+    [
+      // maxSurge 1 during a rollout: the new ReplicaSet's pod still starts, the old one serves.
+      'RolloutSurgePodStartingIsNotTheReplica',
+      [
+        p('old', { rs: 'old', createdAt: '2025-01-01T00:00:00Z' }),
+        p('new', { rs: 'new', createdAt: '2025-01-03T00:00:00Z', ready: false, nodeName: null }),
+      ],
+      1,
+      'new',
+      ['old'],
+    ],
+    [
+      'RolloutBothReadyTheCurrentReplicaSetsPodIsTheReplica',
+      [
+        p('old', { rs: 'old', createdAt: '2025-01-01T00:00:00Z' }),
+        p('new', { rs: 'new', createdAt: '2025-01-03T00:00:00Z' }),
+      ],
+      1,
+      'new',
+      ['new'],
     ],
     [
       'NoOwnerAtAllReadyFirst',
@@ -280,5 +301,11 @@ describe('countedPods', () => {
     ],
   ])('%s', (_name, pods, replicas, current, want) => {
     expect(countedPods(pods, replicas, current).map((x) => x.name)).toEqual(want);
+    // Every live pod is either a replica or the rollout's surge, never both.
+    const surge = surgePods(pods, replicas, current).map((x) => x.name);
+    expect(surge.filter((n) => want.includes(n))).toEqual([]);
+    expect(surge.length + want.length).toBe(
+      pods.filter((x) => !x.terminating && x.phase !== 'Succeeded' && x.phase !== 'Failed').length,
+    );
   });
 });

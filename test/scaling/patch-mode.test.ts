@@ -70,7 +70,7 @@ beforeAll(async () => {
   await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
   const port = (proxy.address() as AddressInfo).port;
   kc = new KubeConfig();
-  kc.loadFromString(sim.kubeconfig().replace(sim.url, `http://127.0.0.1:${port}`));
+  kc.loadFromString(sim.kubeconfig({ plain: true }).replace(sim.url, `http://127.0.0.1:${port}`));
 });
 
 afterAll(async () => {

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { simFetch } from '../support/sim-fetch.js';
 import { startSimCluster, type SimCluster } from '../../src/sim/index.js';
 import { until } from '../support/wait.js';
 
@@ -744,21 +745,21 @@ describe('dry run', () => {
 describe('discovery and health', () => {
   it('serves /healthz and /version', async () => {
     expect(await (await fetch(`${sim.url}/healthz`)).text()).toBe('ok');
-    const version = (await (await fetch(`${sim.url}/version`)).json()) as { major: string };
+    const version = (await (await simFetch(sim, '/version')).json()) as { major: string };
     expect(version.major).toBe('1');
   });
 
   it('answers 415 to a patch in an unknown format and 405 to a method a path does not serve', async () => {
-    const patch = await fetch(`${sim.url}/api/v1/nodes/gpu-t4-01`, {
+    const patch = await simFetch(sim, '/api/v1/nodes/gpu-t4-01', {
       method: 'PATCH',
       headers: { 'Content-Type': 'application/json' },
       body: '{"metadata":{"labels":{"x":"y"}}}',
     });
     expect(patch.status).toBe(415);
     expect(((await patch.json()) as { reason: string }).reason).toBe('UnsupportedMediaType');
-    const post = await fetch(`${sim.url}/api/v1/nodes/gpu-t4-01`, { method: 'POST', body: '{}' });
+    const post = await simFetch(sim, '/api/v1/nodes/gpu-t4-01', { method: 'POST', body: '{}' });
     expect(post.status).toBe(405);
-    const unknown = await fetch(`${sim.url}/apis/example.com/v1/widgets`);
+    const unknown = await simFetch(sim, '/apis/example.com/v1/widgets');
     expect(unknown.status).toBe(404);
   });
 

@@ -3,11 +3,12 @@
  * runs faster than wall time, requests are counted, and `gpuops sim` serves a dump end to end.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
 import { afterAll, describe, expect, it } from 'vitest';
+import { simFetch } from '../support/sim-fetch.js';
 import { ScaledClock } from '../../src/sim/clock.js';
 import { startSimCluster, type SimController, type SimStore } from '../../src/sim/index.js';
 import { until } from '../support/wait.js';
@@ -94,7 +95,7 @@ describe('controllers and clock', () => {
     const sim = await startSimCluster({ controllers: [broken], tickMs: 60_000 });
     try {
       sim.clock.advance(1);
-      const res = await fetch(`${sim.url}/api/v1/namespaces`);
+      const res = await simFetch(sim, '/api/v1/namespaces');
       expect(res.status).toBe(200);
       expect(errors.join('')).toContain('controller broken failed: Error: boom');
     } finally {
@@ -114,7 +115,7 @@ describe('controllers and clock', () => {
     expect(() => clock.advance(-1)).toThrow(/cannot advance by -1/);
   });
 
-  it('counts API requests by verb', async () => {
+  it('counts API requests by verb and by path (no query string)', async () => {
     const sim = await startSimCluster({});
     try {
       const kc = new k8s.KubeConfig();
@@ -123,7 +124,12 @@ describe('controllers and clock', () => {
       await core.listNode();
       await core.listNode({ limit: 1 });
       await core.readNamespace({ name: 'default' });
-      expect(sim.requests()).toEqual({ total: 3, byVerb: { list: 2, get: 1 } });
+      await core.getAPIResources();
+      expect(sim.requests()).toEqual({
+        total: 4,
+        byVerb: { list: 2, get: 2 },
+        byPath: { 'LIST /api/v1/nodes': 2, 'GET /api/v1/namespaces/default': 1, 'GET /api/v1': 1 },
+      });
     } finally {
       await sim.close();
     }
@@ -152,6 +158,7 @@ describe('controllers and clock', () => {
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     await until('gpuops sim to serve', () => out.includes('press Ctrl-C'), 60_000, 100);
     expect(out).toMatch(/serving the Kubernetes API at http:\/\/127\.0\.0\.1:\d+ \(13 nodes, 10 pods/);
+    expect(out).not.toContain('not a loopback address'); // the warning of a --host 0.0.0.0
     expect(existsSync(kubeconfig)).toBe(true);
     const kc = new k8s.KubeConfig();
     kc.loadFromFile(kubeconfig);
@@ -160,7 +167,11 @@ describe('controllers and clock', () => {
       .makeApiClient(k8s.CoreV1Api)
       .listNode({ labelSelector: 'nvidia.com/gpu.product=Tesla-T4' });
     expect(nodes.items).toHaveLength(5);
-    expect(readFileSync(kubeconfig, 'utf8')).toContain('insecure-skip-tls-verify: true');
+    // kubectl sends the token only over TLS: the context's server is https, trusting the sim's CA.
+    expect(kc.getCurrentCluster()?.server).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    expect(kc.getCurrentCluster()?.skipTLSVerify).toBeFalsy();
+    expect(kc.getCurrentUser()?.token).toBe('gpuops-sim');
+    expect(statSync(kubeconfig).mode & 0o777).toBe(0o600);
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(out).toContain('gpuops sim: stopped');

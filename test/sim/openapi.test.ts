@@ -5,6 +5,7 @@
  * server-side field validation, and how Secrets and Services are stored.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { simFetch } from '../support/sim-fetch.js';
 import { startSimCluster, type SimCluster } from '../../src/sim/index.js';
 
 let sim: SimCluster;
@@ -26,7 +27,7 @@ type Doc = {
   };
 };
 const json = async (p: string, init: RequestInit = {}) => {
-  const res = await fetch(`${sim.url}${p}`, init);
+  const res = await simFetch(sim, p, init);
   return { res, body: (await res.json()) as Record<string, unknown> };
 };
 const send = (method: string, p: string, body: unknown, type = 'application/json') =>
@@ -42,7 +43,7 @@ describe('OpenAPI documents', () => {
     expect(paths['apis/apps/v1']!.serverRelativeURL).toMatch(
       /^\/openapi\/v3\/apis\/apps\/v1\?hash=[0-9A-F]{128}$/,
     );
-    expect((await fetch(`${sim.url}/openapi/v3/apis/nope/v1`)).status).toBe(404);
+    expect((await simFetch(sim, '/openapi/v3/apis/nope/v1')).status).toBe(404);
   });
 
   it('apps/v1: Deployment tagged with its GVK, containers merged by name, ports by containerPort, PATCH takes fieldValidation', async () => {
@@ -85,7 +86,7 @@ describe('OpenAPI documents', () => {
     expect(body.swagger).toBe('2.0');
     expect(JSON.stringify(body)).not.toContain('#/components/');
     expect((body.definitions as Record<string, unknown>)['io.k8s.api.v1.Secret']).toBeDefined();
-    const pb = await fetch(`${sim.url}/openapi/v2`, {
+    const pb = await simFetch(sim, '/openapi/v2', {
       headers: { accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' },
     });
     expect(pb.status).toBe(406);
@@ -110,7 +111,7 @@ describe('field validation', () => {
     expect(body.message).toBe(
       'ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "metadata.labelz", unknown field "dta"',
     );
-    expect((await fetch(`${sim.url}/api/v1/namespaces/default/configmaps/strict`)).status).toBe(404);
+    expect((await simFetch(sim, '/api/v1/namespaces/default/configmaps/strict')).status).toBe(404);
   });
 
   it('Warn (the default): stored, with a Warning header; Ignore: no header; nested paths name the index', async () => {

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { simFetch } from '../support/sim-fetch.js';
 import { startSimCluster, type SimCluster } from '../../src/sim/index.js';
 import { shortAge } from '../../src/sim/table.js';
 
@@ -31,7 +32,7 @@ interface Table {
 /** The columns kubectl prints without `-o wide` (priority 0). */
 const narrow = (t: Table) => t.columnDefinitions.filter((c) => c.priority === 0).map((c) => c.name);
 const get = async (p: string, accept = KUBECTL_ACCEPT) =>
-  (await (await fetch(`${sim.url}${p}`, { headers: { accept } })).json()) as Table & { items?: unknown[] };
+  (await (await simFetch(sim, p, { headers: { accept } })).json()) as Table & { items?: unknown[] };
 
 describe('Table format for kubectl get', () => {
   it('nodes: STATUS with SchedulingDisabled and Unknown, ROLES, AGE, VERSION', async () => {
@@ -73,7 +74,7 @@ describe('Table format for kubectl get', () => {
   });
 
   it('secrets: TYPE and the number of keys, never a value; includeObject None drops the object', async () => {
-    const res = await fetch(`${sim.url}/api/v1/namespaces/research/secrets`, {
+    const res = await simFetch(sim, '/api/v1/namespaces/research/secrets', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({

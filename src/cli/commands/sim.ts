@@ -1,12 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { ADMIN_TOKEN, randomToken } from '../../sim/authn.js';
 import { defaultControllers } from '../../sim/controllers/index.js';
 import { nodeGpuCount } from '../../sim/controllers/kubelet.js';
 import { dcgmRoute } from '../../sim/dcgm/route.js';
 import { generateFleet } from '../../sim/fleet.js';
 import { LoadModel } from '../../sim/load-model.js';
 import { startSimCluster } from '../../sim/index.js';
+import { isLoopbackAddress } from '../../sim/host-check.js';
 import { listItems } from '../../sim/load.js';
 
 interface SimFlags {
@@ -16,6 +18,8 @@ interface SimFlags {
   speed: number;
   port: number;
   host: string;
+  token?: string;
+  allowedHost: string[];
   kubeconfig: string;
   load: [string, number][];
 }
@@ -35,6 +39,16 @@ function positiveNumber(value: string): number {
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`expected a number > 0, got "${value}"`);
   return n;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+function tokenValue(value: string): string {
+  if (!/^[\x21-\x7e]+$/.test(value))
+    throw new InvalidArgumentError('expected printable ASCII without spaces, not empty');
+  return value;
 }
 
 function count(value: string): number {
@@ -70,11 +84,15 @@ function readDump(path: string): unknown {
 
 /**
  * Registers `gpuops sim [--nodes FILE --pods FILE] [--gpu-nodes N] [--speed X] [--port P]
- * [--kubeconfig OUT] [--load ALGORITHM=PERCENT…]`: starts the simulated cluster with the
- * dcgm-exporter page of every GPU node (`/dcgm/<node>/metrics`, and `/dcgm/targets` for Prometheus
- * HTTP service discovery; utilisation from the `--load` settings, see LoadModel), writes its
- * kubeconfig, prints the URLs (and `export GPUOPS_DCGM_URL=…` for `gpuops reconcile`/`run`), and
- * runs until SIGINT/SIGTERM. Exit 2 on bad flags or unreadable dumps, 1 when it cannot listen.
+ * [--host H] [--token T] [--allowed-host NAME…] [--kubeconfig OUT] [--load ALGORITHM=PERCENT…]`:
+ * starts the simulated cluster with the dcgm-exporter page of every GPU node
+ * (`/dcgm/<node>/metrics`, and `/dcgm/targets` for Prometheus HTTP service discovery; utilisation
+ * from the `--load` settings, see LoadModel), writes its kubeconfig (mode 0600, with the admin
+ * token every API request must carry), prints the URLs (and `export GPUOPS_DCGM_URL=…` for
+ * `gpuops reconcile`/`run`), and runs until SIGINT/SIGTERM. The token is `gpuops-sim` on a
+ * loopback address and a random one on any other, where a warning says the API is reachable from
+ * other machines over plain HTTP (`--token`/`GPUOPS_SIM_TOKEN` chooses it). Exit 2 on bad flags
+ * or unreadable dumps, 1 when it cannot listen.
  */
 export function register(program: Command): void {
   program
@@ -85,7 +103,25 @@ export function register(program: Command): void {
     .option('--gpu-nodes <n>', 'generate a mixed fleet with N GPU nodes instead of reading dumps', count)
     .option('--speed <x>', 'simulated seconds per real second', positiveNumber, 1)
     .option('--port <port>', 'listen port (0: a free one)', portNumber, 0)
-    .option('--host <host>', 'listen address', '127.0.0.1')
+    .option(
+      '--host <host>',
+      'listen address (a non-loopback one is reachable from other machines)',
+      '127.0.0.1',
+    )
+    .addOption(
+      new Option(
+        '--token <token>',
+        'the admin bearer token the kubeconfig holds (default: gpuops-sim on loopback, random otherwise)',
+      )
+        .env('GPUOPS_SIM_TOKEN')
+        .argParser(tokenValue),
+    )
+    .option(
+      '--allowed-host <name>',
+      'a host name to answer beside the listen addresses (other Host headers get 403: DNS rebinding); repeatable',
+      collect,
+      [],
+    )
     .option('--kubeconfig <file>', 'where to write the kubeconfig', 'gpuops-sim.kubeconfig')
     .option(
       '--load <algorithm=percent>',
@@ -124,6 +160,8 @@ export function register(program: Command): void {
           speed: flags.speed,
           port: flags.port,
           host: flags.host,
+          token: flags.token ?? (isLoopbackAddress(flags.host) ? ADMIN_TOKEN : randomToken()),
+          allowedHosts: flags.allowedHost,
         });
       } catch (err) {
         process.stderr.write(`gpuops sim: ${(err as Error).message}\n`);
@@ -131,6 +169,13 @@ export function register(program: Command): void {
         return;
       }
       for (const warning of sim.loadErrors) process.stderr.write(`gpuops sim: warning: ${warning}\n`);
+      if (!isLoopbackAddress(new URL(sim.url).hostname))
+        process.stderr.write(
+          `gpuops sim: warning: listening on ${flags.host}, not a loopback address: other machines can ` +
+            `reach this API server (plain HTTP, and TLS with a self-signed certificate); every API ` +
+            `request needs the admin token in the kubeconfig` +
+            `${flags.token === undefined ? ' (a random one for this run)' : ''}\n`,
+        );
       const kubeconfig = resolve(flags.kubeconfig);
       sim.writeKubeconfig(kubeconfig);
       const nodeCount = sim.store.list('nodes').length;
@@ -144,7 +189,7 @@ export function register(program: Command): void {
       process.stdout.write(
         `gpuops sim: serving the Kubernetes API at ${url} (${nodeCount} nodes, ${podCount} pods, ` +
           `speed ${flags.speed}x, ${controllers.length} controllers)\n` +
-          `kubeconfig: ${kubeconfig}\n  export KUBECONFIG=${kubeconfig}\n` +
+          `kubeconfig: ${kubeconfig} (TLS at ${sim.tlsUrl}, the admin token in it)\n  export KUBECONFIG=${kubeconfig}\n` +
           `dcgm-exporter pages: ${url}/dcgm/<node>/metrics for ${pages.length} GPU ${pages.length === 1 ? 'node' : 'nodes'}` +
           ` (Prometheus http_sd_configs: ${url}/dcgm/targets); offered load: ${loads || 'none (0 % on every algorithm)'}\n` +
           (pages.length > 0 ? `  export GPUOPS_DCGM_URL="${pages.join(' ')}"\n` : '') +

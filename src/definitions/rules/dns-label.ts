@@ -15,6 +15,15 @@ export function isDnsLabel(name: string): boolean {
 }
 
 /**
+ * DNS-1123 subdomain (ServiceAccount names, a label key's prefix): at most 253 characters,
+ * DNS-1123 labels joined by `.`.
+ * https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#dns-subdomain-names
+ */
+export function isDnsSubdomain(name: string): boolean {
+  return name.length <= 253 && name.split('.').every((l) => l.length <= DNS_LABEL_MAX && DNS_LABEL.test(l));
+}
+
+/**
  * A DNS-1123 label close to `name` (`Résumé v2` → `resume-v2`, `../x` → `x`), or `undefined`
  * when nothing usable is left.
  */
@@ -53,8 +62,6 @@ export function isLabelKey(key: string): boolean {
   const name = parts[parts.length - 1]!;
   const prefix = parts.length === 2 ? parts[0]! : undefined;
   const nameOk = name.length <= 63 && /^[A-Za-z0-9](?:[-A-Za-z0-9_.]*[A-Za-z0-9])?$/.test(name);
-  const prefixOk =
-    prefix === undefined ||
-    (prefix.length <= 253 && prefix.split('.').every((l) => l.length <= 63 && DNS_LABEL.test(l)));
+  const prefixOk = prefix === undefined || isDnsSubdomain(prefix);
   return nameOk && prefixOk;
 }

@@ -2,6 +2,7 @@ import type { AlgorithmSpec, Policy } from '../types.js';
 import { ownedFieldProblems } from './pod-owned.js';
 import { podRuleProblems } from './pod-rules.js';
 import { podSchemaProblems } from './pod-schema.js';
+import { podSecurityProblems } from './pod-security.js';
 import { unknownPodFields } from './pod-unknown-fields.js';
 import type { FieldProblem } from './schema-errors.js';
 import type { PathSegment } from './yaml-documents.js';
@@ -18,13 +19,14 @@ const covers = (prefix: readonly PathSegment[], path: readonly PathSegment[]) =>
  * Algorithm schema's own (all errors of a file in one round), in this order:
  * 1. fields Kubernetes does not know (`pod-unknown-fields.ts`);
  * 2. the Kubernetes OpenAPI schema, through `kubernetes-models` (`pod-schema.ts`);
- * 3. fields gpuops owns (`pod-owned.ts`);
- * 4. the API server's pod rules the schema cannot say (`pod-rules.ts`).
+ * 3. what the policy's `podSecurity` does not allow (`pod-security.ts`);
+ * 4. fields gpuops owns (`pod-owned.ts`);
+ * 5. the API server's pod rules the schema cannot say (`pod-rules.ts`).
  * One problem per field: the first found wins. Nothing is checked when the Algorithm schema
  * already rejects `spec.template` itself (not a mapping) or a field above it.
  *
  * @param value  the Algorithm document as parsed
- * @param policy the merged policy (namespace default, pool label key)
+ * @param policy the merged policy (namespace default, pool label key, podSecurity)
  * @param schema the Algorithm schema's problems in `value`
  */
 export function podTemplateProblems(
@@ -48,7 +50,11 @@ export function podTemplateProblems(
   const found: FieldProblem[] = [];
   if (isMap(pod)) {
     const base: PathSegment[] = [...at, 'spec'];
-    found.push(...unknownPodFields(pod, base, namespace), ...podSchemaProblems(pod, base));
+    found.push(
+      ...unknownPodFields(pod, base, namespace),
+      ...podSchemaProblems(pod, base),
+      ...podSecurityProblems(pod, base, policy.spec.podSecurity),
+    );
   }
   found.push(...ownedFieldProblems(template, safeSpec, policy.spec));
   if (isMap(pod)) found.push(...podRuleProblems(pod, safeSpec));

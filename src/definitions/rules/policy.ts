@@ -5,6 +5,7 @@ import { documentProblems, envelopeProblem, locateProblem } from './document.js'
 import type { ParsedDocument } from './yaml-documents.js';
 import { boundAt } from './cross-field.js';
 import { labelKeyProblems } from './policy-keys.js';
+import { policyNamespaceProblems } from './namespaces.js';
 import { rolloutProblems } from './policy-rollout.js';
 import type { FieldProblem } from './schema-errors.js';
 import { parseDocuments, type PathSegment, type SpecFile } from './yaml-documents.js';
@@ -89,6 +90,7 @@ function policyProblems(value: unknown, parsed: ParsedDocument): FieldProblem[] 
     ...policyCrossProblems(value, parsed.value, schema),
     ...rolloutProblems(value, parsed.value, schema),
     ...labelKeyProblems(parsed.value),
+    ...policyNamespaceProblems(value, schema),
   ];
 }
 

@@ -1,6 +1,8 @@
 import type { ErrorObject } from 'ajv';
 import { didYouMean } from './did-you-mean.js';
 import { dnsLabelMessage } from './dns-label.js';
+import { imageMessage } from './image.js';
+import { envNameMessage } from './env-name.js';
 import { quantityMessage } from './quantity.js';
 import type { PathSegment } from './yaml-documents.js';
 
@@ -54,6 +56,14 @@ const FORMAT_MESSAGES: Record<string, (value: string) => string> = {
   'k8s-quantity': quantityMessage,
   'k8s-label-key': (v) =>
     `"${v}" is not a Kubernetes label key ([prefix/]name, name ≤ 63 characters of letters, digits, "-", "_", ".")`,
+  'dns-1123-subdomain': (v) =>
+    `"${v}" is not a DNS-1123 subdomain (≤ 253 characters: lower-case letters, digits, "-" and ".")`,
+  'k8s-namespace-pattern': (v) =>
+    `"${v}" is neither a namespace (DNS-1123 label) nor a namespace prefix followed by * (team-*)`,
+  'k8s-image': imageMessage,
+  'k8s-env-name': envNameMessage,
+  'k8s-annotation-pattern': (v) =>
+    `"${v}" is not an annotation key pattern ([prefix/]name, * for any characters but "/": prometheus.io/*)`,
 };
 
 /** Messages for fields whose generic message would not say enough, by field path. */

@@ -6,9 +6,9 @@
  * hold) or null (not its case).
  */
 import type { Pool, Policy } from '../../definitions/types.js';
-import { poolRoom, replicaRequest } from '../capacity.js';
+import { podSlots, replicaRequest } from '../capacity.js';
 import type { PodRequest } from '../fit.js';
-import { countedPods } from '../counted-pods.js';
+import { countedPods, surgePods } from '../counted-pods.js';
 import { judgedOver } from '../judged-over.js';
 import type { RecommendationBounds } from '../history.js';
 import type { DecisionRecord, PodSample, ScalingAction, ScalingInput, ScalingReason } from '../types.js';
@@ -54,7 +54,11 @@ export interface Facts {
   over: string;
   /** Replicas in Git not bound to a node yet: they take free GPUs first. */
   outstanding: number;
-  /** Replicas whose whole request still fits on the pool's nodes after the outstanding ones (`poolRoom`; may be < 0). */
+  /**
+   * Replicas whose whole request still fits on the pool's nodes after the outstanding ones and the
+   * rollout's surge pods not bound yet take theirs (may be < 0, never by a surge pod: a surge pod
+   * takes only room that is left, it creates no need).
+   */
   poolSlots: number;
   /** " (series dropped: …)" or "". */
   droppedNote: string;
@@ -97,6 +101,10 @@ export function scalingFacts(input: ScalingInput, policy: Policy, now: Date): Fa
   const sampled = ready.map((p) => byPod.get(`${p.namespace}/${p.name}`)).filter((x): x is PodSample => !!x);
   const utilization = sampled.length ? sampled.reduce((a, x) => a + x.utilization, 0) / sampled.length : null;
   const outstanding = Math.max(0, from - counted.filter((p) => p.nodeName !== null).length);
+  const surging = surgePods(input.pods, from, input.currentReplicaSet ?? null).filter(
+    (p) => p.nodeName === null,
+  ).length;
+  const slots = podSlots(input.poolNodes, request) - outstanding;
   return {
     input,
     scaling: s,
@@ -132,7 +140,7 @@ export function scalingFacts(input: ScalingInput, policy: Policy, now: Date): Fa
     u: utilization === null ? 'n/a' : `${round1(utilization)}%`,
     over: judgedOver(sampled.length, ready.length),
     outstanding,
-    poolSlots: poolRoom(input.poolNodes, request, outstanding),
+    poolSlots: slots - Math.min(surging, Math.max(0, slots)),
     droppedNote: input.dropped ? ` (series dropped: ${input.dropped})` : '',
   };
 }

@@ -1,0 +1,98 @@
+/**
+ * Which namespaces algorithms may run in (issue 29 item 1; DESIGN.md: "a spec author is
+ * confined"). A spec in `kube-system` would make the pools pull request write a Namespace and a
+ * RoleBinding of gpuops's benchmark role there, and its Deployment run with that namespace's
+ * ServiceAccount; so the policy names the namespaces algorithms may use and `validate` refuses any
+ * other, located at `metadata.namespace`. Pure.
+ *
+ * Always refused, whatever the policy lists: `kube-*` (Kubernetes' own: `kube-system`,
+ * `kube-public`, `kube-node-lease`) and the controller's namespace (`spec.controllerNamespace`,
+ * `gpuops-system` by default), where gpuops's ServiceAccount and its token live.
+ */
+import type { PolicySpec } from '../types.js';
+import { stringAt } from './cross-field.js';
+import type { FieldProblem } from './schema-errors.js';
+
+/** A DNS-1123 label, or one's start followed by `*` (`team-*`): an `allowedNamespaces` entry. */
+export function isNamespacePattern(p: string): boolean {
+  return /^(?:[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?|[a-z0-9][-a-z0-9]{0,61}\*)$/.test(p);
+}
+
+/** True when `namespace` is `pattern`, or starts with a `prefix*` pattern's prefix. */
+function matches(pattern: string, namespace: string): boolean {
+  return pattern.endsWith('*') ? namespace.startsWith(pattern.slice(0, -1)) : pattern === namespace;
+}
+
+/** The allow-list in force: `allowedNamespaces`, or the policy's own `namespace` when absent. */
+export function allowedNamespaces(policy: PolicySpec): readonly string[] {
+  return policy.allowedNamespaces ?? [policy.namespace];
+}
+
+/**
+ * Why no algorithm may run in `namespace` (or in the namespaces of an `allowedNamespaces`
+ * pattern), or null when it may. `kube-` is a prefix rule (a namespace `kube` or `kubeflow` is the
+ * list's business); the controller's namespace is matched exactly. `listed: false` skips the
+ * allow-list (the policy's own entries).
+ * @example namespaceRefusal('kube-system', p) → '"kube-system" is Kubernetes\' own namespace (kube-*) …'
+ */
+export function namespaceRefusal(namespace: string, policy: PolicySpec, listed = true): string | null {
+  const allowed = allowedNamespaces(policy).join(', ');
+  if (namespace.replace(/\*$/, '').startsWith('kube-'))
+    return `"${namespace}" is Kubernetes' own namespace (kube-*); algorithms never run there (allowed: ${allowed})`;
+  if (namespace === policy.controllerNamespace)
+    return `"${namespace}" is the controller's own namespace (policy spec.controllerNamespace); algorithms never run there (allowed: ${allowed})`;
+  if (listed && !allowedNamespaces(policy).some((p) => matches(p, namespace)))
+    return `namespace "${namespace}" is not in the policy's allowedNamespaces (${allowed}); the platform team adds namespaces there`;
+  return null;
+}
+
+/**
+ * The problem of an Algorithm's `metadata.namespace` when the policy does not let it run there,
+ * located at the value. A spec without a namespace takes the policy's, which the policy's own
+ * rule ({@link policyNamespaceProblems}) already holds to the same bounds.
+ * @param value  the Algorithm document as parsed
+ * @param schema the schema problems already found in it (a malformed name is reported there)
+ */
+export function namespaceProblems(
+  value: unknown,
+  policy: PolicySpec,
+  schema: readonly FieldProblem[],
+): FieldProblem[] {
+  const ns = stringAt(value, ['metadata', 'namespace'], schema);
+  const why = ns === undefined ? null : namespaceRefusal(ns, policy);
+  return why ? [{ path: ['metadata', 'namespace'], at: 'value', message: why }] : [];
+}
+
+/**
+ * The policy's own namespace rules, on the merged policy `p` (possibly invalid): `namespace` and
+ * every `allowedNamespaces` entry stay out of `kube-*` and the controller's namespace, and the
+ * list (when given) holds `namespace`, else every spec without a namespace would be refused.
+ * @param schema the schema problems already found in `p`
+ */
+export function policyNamespaceProblems(p: unknown, schema: readonly FieldProblem[]): FieldProblem[] {
+  const at = (...path: (string | number)[]) => ['spec', ...path];
+  const namespace = stringAt(p, at('namespace'), schema);
+  const controller = stringAt(p, at('controllerNamespace'), schema);
+  if (namespace === undefined || controller === undefined) return [];
+  const raw = (p as { spec: { allowedNamespaces?: unknown } }).spec.allowedNamespaces;
+  const list = Array.isArray(raw) && !schema.some((s) => s.path[1] === 'allowedNamespaces') ? raw : undefined;
+  const policy = {
+    namespace,
+    controllerNamespace: controller,
+    ...(list ? { allowedNamespaces: list as string[] } : {}),
+  } as PolicySpec;
+  const out: FieldProblem[] = [];
+  const own = namespaceRefusal(namespace, policy, false);
+  if (own) out.push({ path: at('namespace'), at: 'value', message: own });
+  list?.forEach((entry: string, i) => {
+    const why = namespaceRefusal(entry, policy, false);
+    if (why) out.push({ path: at('allowedNamespaces', i), at: 'value', message: why });
+  });
+  if (list && !own && !list.some((e: string) => matches(e, namespace)))
+    out.push({
+      path: at('allowedNamespaces'),
+      at: 'value',
+      message: `does not hold the policy's namespace "${namespace}", where every spec without a namespace runs`,
+    });
+  return out;
+}

@@ -39,6 +39,13 @@ export interface AlgorithmSpec {
     /** Kubernetes quantity, e.g. `16Gi`. */
     memory?: string;
   };
+  /**
+   * The GPU it needs: `product` lists `nvidia.com/gpu.product` values as GPU Feature Discovery
+   * labels them (`NVIDIA-A100-SXM4-80GB`, `Tesla-T4`), one or several. It is benchmarked on a test
+   * node of one of them and placed, scaled and given nodes only of them. Absent: the products it
+   * was benchmarked on.
+   */
+  gpu?: { product?: string[] };
   benchmark?: {
     /** Arguments the benchmark container starts with (replace `args`). */
     args?: string[];

@@ -7,6 +7,7 @@ import type { FileChange } from '../gitops/types.js';
 import { isKustomizationFile } from '../manifests/cluster-layout.js';
 import type { WorkloadTemplates } from '../manifests/templates.js';
 import { renderWorkloadFiles, workloadDeletions, type WorkloadInput } from '../manifests/workloads.js';
+import type { AlgorithmProducts } from '../placement/gpu-products.js';
 import { place } from '../placement/place.js';
 import type { BenchmarkOutcome, Placement } from '../placement/types.js';
 import type { BenchmarkRun } from '../store/types.js';
@@ -21,20 +22,25 @@ const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * One placement per algorithm, in the order given (`place`: run time above
- * `placement.longTaskThresholdSeconds` → long-task; a pinned pool wins; no benchmark → pending).
+ * `placement.longTaskThresholdSeconds` → long-task; a pinned pool wins; no benchmark → pending),
+ * with the GPU products it runs on (`products`, by algorithm; a placement's Deployment gets their
+ * required node affinity).
  * @param benchmarks outcome at each algorithm's current spec hash; absent = not benchmarked
  */
 export function planPlacements(
   algorithms: readonly ResolvedAlgorithm[],
   benchmarks: ReadonlyMap<string, BenchmarkOutcome>,
   policy: Policy,
+  products?: ReadonlyMap<string, AlgorithmProducts>,
 ): Placement[] {
-  return algorithms.map((alg) =>
-    place(
+  return algorithms.map((alg) => {
+    const p = place(
       { algorithm: alg.name, pinned: alg.placement, benchmark: benchmarks.get(alg.name) ?? null },
       policy.spec.placement.longTaskThresholdSeconds,
-    ),
-  );
+    );
+    const gpu = products?.get(alg.name);
+    return gpu && gpu.source !== 'none' ? { ...p, gpu } : p;
+  });
 }
 
 /**
@@ -50,7 +56,8 @@ export function workloadFiles(input: WorkloadInput, caches?: PassCaches): FileCh
       x.replicas === input.replicas &&
       x.policy === input.policy &&
       x.templates === input.templates &&
-      x.cluster === input.cluster,
+      x.cluster === input.cluster &&
+      (x.gpuProducts ?? []).join() === (input.gpuProducts ?? []).join(),
   );
   if (hit) return [...hit.files];
   const files = renderWorkloadFiles(input);
@@ -70,7 +77,7 @@ export interface PlacementChangesInput {
   /** Benchmark runs behind each outcome, for the PR body's evidence. */
   benchmarkRuns?: ReadonlyMap<
     string,
-    readonly Pick<BenchmarkRun, 'run' | 'status' | 'durationSeconds' | 'node'>[]
+    readonly Pick<BenchmarkRun, 'run' | 'status' | 'durationSeconds' | 'node' | 'gpuProduct'>[]
   >;
   caches?: PassCaches;
   /**
@@ -100,6 +107,7 @@ export function placementChanges(input: PlacementChangesInput): ChangeSetInput[]
     const workload = {
       algorithm: alg,
       pool,
+      gpuProducts: placementOf.get(alg.name)?.gpu?.products ?? [],
       policy: policy.spec,
       cluster,
       templates: input.templates,

@@ -186,9 +186,11 @@ describe('decideInTurn: one shared view of capacity', () => {
       NOW,
     );
     expect(out.map((d) => `${d.algorithm} ${d.action} ${d.reason} ${d.nodes.join(',')}`)).toEqual([
-      'a relabel RelabelUnusedNode u-1',
-      'b scale-up AboveMax ',
-      'c relabel RelabelUnusedNode u-2',
+      // Each takes the smallest unused node that fits its one replica (issue 23 item 8): a the
+      // 1-GPU u-2, b the 2-GPU u-1, whose second GPU then serves c.
+      'a relabel RelabelUnusedNode u-2',
+      'b relabel RelabelUnusedNode u-1',
+      'c scale-up AboveMax ',
     ]);
   });
 

@@ -140,7 +140,11 @@ const rows: Row[] = [
     name: 'NoRoomInPoolRelabelsUnusedNodeOfSameProductFirst',
     input: with_({ poolNodes: [node('lt-1', 'long-task', 0)] }, [95, 95, 95]),
     want: { action: 'relabel', reason: 'RelabelUnusedNode', to: 4, nodes: ['z-unused-a100'] },
-    message: ['z-unused-a100', '8 free NVIDIA-A100-SXM4-80GB', '3 → 4'],
+    message: [
+      'z-unused-a100',
+      "NVIDIA-A100-SXM4-80GB, 8 GPUs: smallest unused node of the pool's product that fits 1 replica",
+      '3 → 4',
+    ],
   },
   {
     name: 'RelabelsAsManyUnusedNodesAsNeeded',

@@ -93,6 +93,27 @@ export const algorithmSchema: JSONSchemaType<Algorithm> = {
             memory: { type: 'string', format: 'k8s-quantity', nullable: true },
           },
         },
+        gpu: {
+          type: 'object',
+          additionalProperties: false,
+          required: [],
+          nullable: true,
+          properties: {
+            // GPU Feature Discovery's `nvidia.com/gpu.product` values: Kubernetes label values.
+            product: {
+              type: 'array',
+              nullable: true,
+              minItems: 1,
+              uniqueItems: true,
+              items: {
+                type: 'string',
+                minLength: 1,
+                maxLength: 63,
+                pattern: '^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$',
+              },
+            },
+          },
+        },
         benchmark: {
           type: 'object',
           additionalProperties: false,

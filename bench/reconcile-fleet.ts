@@ -18,18 +18,16 @@ import path from 'node:path';
 import { specHash } from '../src/benchmark/spec-hash.js';
 import { systemClock } from '../src/benchmark/clock.js';
 import { compose } from '../src/compose/compose.js';
+import { openDatabase } from '../src/compose/store.js';
 import { settingsWith } from '../src/config/settings.js';
 import { planDesiredState } from '../src/controller/desired-state.js';
 import { readUtilization, storedBenchmarks } from '../src/pass/stored-inputs.js';
 import { readSnapshot } from '../src/cluster/read-snapshot.js';
 import { utilizationQuery } from '../src/metrics/query.js';
 import { reconcileOnce } from '../src/controller/reconcile.js';
-import { GitPullRequestHost } from '../src/gitops/git-host.js';
-import { WorkingCopy } from '../src/gitops/working-copy.js';
 import { generateFleet } from '../src/sim/fleet.js';
 import { startSimCluster, type KubeObject, type SimCluster } from '../src/sim/index.js';
 import { loadRepo } from '../src/definitions/load.js';
-import { openStore } from '../src/store/index.js';
 import { KubeConfig } from '@kubernetes/client-node';
 import { answerFor, serveFleetPrometheus, type CannedGpu } from './fleet-prometheus.js';
 
@@ -353,8 +351,8 @@ export async function buildWorld(size: WorldSize, postgresUrl?: string): Promise
   const repo = await loadRepo(seed);
   if (repo.errors.length > 0 || repo.algorithms.length !== size.algorithms)
     throw new Error(`bench specs do not load: ${JSON.stringify(repo.errors.slice(0, 3))}`);
-  const store = await openStore(database, { keepSnapshots: 3 });
-  const pgStore = postgresUrl ? await openStore(postgresUrl, { keepSnapshots: 3 }) : null;
+  const store = await openDatabase(database, { keepSnapshots: 3 });
+  const pgStore = postgresUrl ? await openDatabase(postgresUrl, { keepSnapshots: 3 }) : null;
   for (const [i, alg] of repo.algorithms.entries()) {
     const hash = specHash(alg.spec, alg.annotations);
     const seconds = shapeOf(i).pool === 'long-task' ? LONG_SECONDS : SHORT_SECONDS;
@@ -397,12 +395,8 @@ export async function buildWorld(size: WorldSize, postgresUrl?: string): Promise
       {
         store,
         kubeConfig: kc,
-        workingCopy: await WorkingCopy.open({
-          repoUrl: remote,
-          baseBranch: 'main',
-          dir: path.join(dir, 'seed-cache', 'gitops'),
-        }),
-        host: new GitPullRequestHost({ store, cluster: CLUSTER, base: 'main', now: () => NOW }),
+        // The working copy and the plain git host as every command gets them (src/compose/).
+        cacheDir: path.join(dir, 'seed-cache'),
         clock: { now: () => NOW, sleep: systemClock.sleep },
         env: {},
       },

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Snapshot } from '../src/cluster/types.js';
-import { openStore } from '../src/store/open-store.js';
+import { openDatabase } from '../src/compose/store.js';
 import { makeSnapshot } from '../test/store/snapshot-factory.js';
 import { startPostgres } from './reconcile.bench.js';
 import type { Figure } from './run.js';
@@ -22,7 +22,7 @@ const KEEP = 3;
 
 /** The three figures of one store at `url`. */
 async function measureStore(name: string, url: string): Promise<Figure[]> {
-  const store = await openStore(url, { keepSnapshots: KEEP });
+  const store = await openDatabase(url, { keepSnapshots: KEEP });
   try {
     const base = makeSnapshot(NODES, PODS);
     let n = 0;

@@ -3,14 +3,15 @@ import type { AlgorithmSpec } from '../definitions/types.js';
 
 /**
  * The part of an algorithm that changes its run time: the spec's image, command, args, env,
- * resources and benchmark section, and the Algorithm's `metadata.annotations`, which go onto the
+ * resources, benchmark section and GPU product (`spec.gpu`: a run time holds for the product it
+ * was measured on), and the Algorithm's `metadata.annotations`, which go onto the
  * benchmark pods (a sidecar opt-out such as `sidecar.istio.io/inject` changes what runs beside
  * the workload; the simulated cluster reads `sim.gpuops.dev/run-seconds` there). Scaling and
  * placement settings are left out, so changing them never triggers a new benchmark.
  */
 export type RunTimeInputs = Pick<
   AlgorithmSpec,
-  'image' | 'command' | 'args' | 'env' | 'resources' | 'benchmark'
+  'image' | 'command' | 'args' | 'env' | 'resources' | 'benchmark' | 'gpu'
 > & { annotations?: Record<string, string> };
 
 /** JSON with mapping keys sorted at every level and `undefined` dropped: one text per value. */
@@ -40,6 +41,7 @@ export function specHash(spec: AlgorithmSpec, annotations?: Readonly<Record<stri
     env: spec.env,
     resources: spec.resources,
     benchmark: spec.benchmark,
+    gpu: spec.gpu,
     annotations: annotations && Object.keys(annotations).length > 0 ? { ...annotations } : undefined,
   };
   return createHash('sha256').update(canonicalJson(inputs)).digest('hex');

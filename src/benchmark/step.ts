@@ -87,6 +87,7 @@ async function observeAlgorithm(alg: ResolvedAlgorithm, deps: RunnerDeps): Promi
     status: state.end.status,
     durationSeconds: state.end.durationSeconds,
     node: state.end.node,
+    gpuProduct: state.end.node === null ? null : (deps.productOfNode?.(state.end.node) ?? null),
     jobName,
     startedAt: (obs.job?.createdAt ?? now).toISOString(),
     finishedAt: now.toISOString(),

@@ -40,6 +40,11 @@ export interface RunnerDeps {
   apiAttempts?: number;
   /** The GPU product to pin an algorithm's benchmark to (with `pools.test.perGPUProduct`), or null. */
   gpuProduct?: (algorithm: ResolvedAlgorithm) => string | null;
+  /**
+   * `nvidia.com/gpu.product` of a node by name (null: no label), so a recorded run carries the
+   * product it was measured on (`BenchmarkRun.gpuProduct`); absent: recorded as not known.
+   */
+  productOfNode?: (node: string) => string | null;
   /** Observe and report only: create, delete and record nothing. */
   dryRun?: boolean;
   /**

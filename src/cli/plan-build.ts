@@ -2,6 +2,7 @@
  * The human view of `gpuops plan`: tables of pools, placements, scaling, and the files a pass
  * would write. The decision itself is `planDesiredState` (src/controller/desired-state.ts).
  */
+import { describeProducts } from '../placement/gpu-products.js';
 import type { Snapshot } from '../cluster/types.js';
 import type { PlanOutput } from '../controller/desired-state.js';
 import { nodeCapacities } from '../pools/capacity.js';
@@ -112,17 +113,19 @@ export function formatPlanTable(plan: PlanOutput, snapshot: Snapshot): string {
   else {
     out.push(
       ...table(
-        ['ALGORITHM', 'POOL', 'RUN TIME', 'REASON'],
+        ['ALGORITHM', 'POOL', 'RUN TIME', 'GPU PRODUCT', 'REASON'],
         plan.placements.map((p) => [
           p.algorithm,
           p.pool ?? '-',
           p.runTimeSeconds === null ? '-' : `${p.runTimeSeconds.toFixed(1)} s`,
+          p.gpu ? describeProducts(p.gpu) : 'any',
           `${p.reason}: ${p.message}`,
         ]),
       ),
       '',
     );
   }
+  for (const r of plan.rollouts ?? []) out.push(`rollout ${r.algorithm}: ${r.reason}: ${r.message}`, '');
   if (empty.scaling) out.push(none('scaling'), '');
   else {
     out.push(

@@ -13,11 +13,14 @@ import type { BenchmarkOutcome, Placement } from '../placement/types.js';
 import type { PassCaches } from '../plan/caches.js';
 import { readGitModel, type GitModel } from '../plan/git-model.js';
 import { placementChanges, planPlacements } from '../plan/placement.js';
+import { productNeeds, productsOf, productWarnings } from '../plan/products.js';
 import { poolChanges, returnIdlePools } from '../plan/pool-changes.js';
 import { planPools } from '../plan/pools.js';
 import { planScaling, scaleChanges } from '../plan/scaling.js';
 import type { PoolAssignment } from '../pools/types.js';
+import { nodeCapacity } from '../scaling/capacity.js';
 import type { MetricsReport } from '../scaling/metrics-report.js';
+import type { RolloutNote } from '../plan/rollout.js';
 import type { AlgorithmSample, DecisionRecord, HpaState, ScalingDecision } from '../scaling/types.js';
 import type { BenchmarkRun } from '../store/types.js';
 import type { LoadedRepo, SpecError } from '../definitions/types.js';
@@ -34,6 +37,11 @@ export interface PlanOutput {
   warnings?: string[];
   /** The utilisation reading as the scaling step judged it: its time, clock skew, dropped series by reason. */
   metrics?: MetricsReport;
+  /**
+   * Deployments whose pod template a placement change replaces, and whether the rollout's surge
+   * pod has a free GPU now (`plan/rollout.ts`); absent when no change starts a rollout.
+   */
+  rollouts?: RolloutNote[];
 }
 
 /** Everything one pass decides on. */
@@ -51,7 +59,7 @@ export interface DesiredStateInput {
   /** Benchmark runs behind each algorithm's outcome, for the placement PR's evidence. */
   benchmarkRuns?: ReadonlyMap<
     string,
-    readonly Pick<BenchmarkRun, 'run' | 'status' | 'durationSeconds' | 'node'>[]
+    readonly Pick<BenchmarkRun, 'run' | 'status' | 'durationSeconds' | 'node' | 'gpuProduct'>[]
   >;
   /** Recorded scaling decisions since `historySince(policy, now)`. */
   recent: readonly DecisionRecord[];
@@ -107,8 +115,10 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
   const git =
     input.git ?? readGitModel(cluster, input.base, policy.spec.pools.labelKey, input.caches?.parsed);
 
-  const observed = planPools(input.snapshot, git, policy, input.runningBenchmarks);
-  const placements = planPlacements(repo.algorithms, input.benchmarks, policy);
+  const products = productsOf(repo.algorithms, input.benchmarkRuns, input.snapshot);
+  const needs = productNeeds(repo.algorithms, input.benchmarks);
+  const observed = planPools(input.snapshot, git, policy, input.runningBenchmarks, needs);
+  const placements = planPlacements(repo.algorithms, input.benchmarks, policy, products);
   const scaling = planScaling({
     algorithms: repo.algorithms,
     placements,
@@ -119,6 +129,7 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
     hpa: input.hpa,
     policy,
     now,
+    products,
   });
   // A node returns to unused only when no scale-up of this pass counts on it.
   const pools = returnIdlePools({
@@ -150,6 +161,7 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
       invalidAlgorithms: input.invalidAlgorithms,
       benchmarkRuns: input.benchmarkRuns,
       caches: input.caches,
+      capacity: nodeCapacity(observed.snapshot),
     }),
     ...scaleChanges({
       step: scaling,
@@ -173,7 +185,9 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
     files: [...planned.values()].sort((a, b) => byString(a.path, b.path)),
     metrics: scaling.pass.metrics,
   };
-  if (input.snapshot.warnings && input.snapshot.warnings.length > 0)
-    output.warnings = input.snapshot.warnings;
+  const warnings = [...(input.snapshot.warnings ?? []), ...productWarnings(repo.algorithms, input.snapshot)];
+  if (warnings.length > 0) output.warnings = warnings;
+  const rollouts = inputs.flatMap((i) => (i.placements ?? []).flatMap((p) => (p.rollout ? [p.rollout] : [])));
+  if (rollouts.length > 0) output.rollouts = rollouts as RolloutNote[];
   return { output, changeSets, samples: scaling.pass.samples };
 }

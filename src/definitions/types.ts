@@ -39,6 +39,13 @@ export interface AlgorithmSpec {
     /** Kubernetes quantity, e.g. `16Gi`. */
     memory?: string;
   };
+  /**
+   * The GPU it needs: `product` lists `nvidia.com/gpu.product` values as GPU Feature Discovery
+   * labels them (`NVIDIA-A100-SXM4-80GB`, `Tesla-T4`), one or several. It is benchmarked on a test
+   * node of one of them and placed, scaled and given nodes only of them. Absent: the products it
+   * was benchmarked on.
+   */
+  gpu?: { product?: string[] };
   benchmark?: {
     /** Arguments the benchmark container starts with (replace `args`). */
     args?: string[];
@@ -138,6 +145,13 @@ export interface PolicySpec {
     /** `headroom` sizing: β of `ceil((L + β·√L) / max)` (L in GPUs; ≥ 0, dimensionless). */
     headroomFactor: number;
     /**
+     * `headroom` sizing: the hysteresis band, in units of √load: a scale-down goes only to the
+     * replicas the load needs at β + this, and only when that is below the current count (≥ 0).
+     */
+    headroomDownMargin: number;
+    /** `headroom` sizing: no scale-up within this long after a scale-down (seconds; 0: off). */
+    headroomFlapHoldSeconds: number;
+    /**
      * `load` sizing: the utilisation a decision sizes for, `ceil(pods × utilisation / target)`
      * (percent, 0..100); 0: the middle of `utilization.min` and `.max`.
      */
@@ -146,6 +160,11 @@ export interface PolicySpec {
     utilization: { min: number; max: number };
     windowSeconds: number;
     staleSampleSeconds: number;
+    /**
+     * A not-Ready replica counts as starting (capacity on its way) for this long from its start;
+     * from then on it is stuck and left out (seconds; `scaling/starting-pods.ts`).
+     */
+    podStartupSeconds: number;
     scaleUp: { cooldownSeconds: number; stabilizationWindowSeconds: number };
     scaleDown: {
       cooldownSeconds: number;

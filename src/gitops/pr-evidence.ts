@@ -10,9 +10,11 @@ import type { BenchmarkRun } from '../store/types.js';
 /** Benchmark evidence for one placement: the runs behind the median, and the threshold (seconds). */
 export interface PlacementEvidence {
   placement: Placement;
-  runs: Pick<BenchmarkRun, 'run' | 'status' | 'durationSeconds' | 'node'>[];
+  runs: Pick<BenchmarkRun, 'run' | 'status' | 'durationSeconds' | 'node' | 'gpuProduct'>[];
   /** `placement.longTaskThresholdSeconds` of the policy. */
   longTaskThresholdSeconds: number;
+  /** The rollout merging it starts, when the Deployment's pod template changes (`plan/rollout.ts`). */
+  rollout?: { reason: string; message: string };
 }
 
 /** Utilisation evidence for one scaling decision (percent) and the bounds it was compared with. */

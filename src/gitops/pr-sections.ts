@@ -3,6 +3,7 @@
  * evidence, node pools and files. Every table takes `maxRows`: a body cut to fit GitHub's limit
  * shows the first rows of each table and says how many more there are (`… and N more nodes`).
  */
+import { describeProducts } from '../placement/gpu-products.js';
 import type { PoolAssignment } from '../pools/types.js';
 import type { CreatedObject } from './created-objects.js';
 import type { PlacementEvidence, ScalingEvidence } from './pr-evidence.js';
@@ -34,22 +35,37 @@ export function placementSection(ev: PlacementEvidence, maxRows: number): string
     `Runs longer than **${num(ev.longTaskThresholdSeconds)} s** (median) go to \`long-task\`, the others to \`short-task\`.`,
     '',
     table(
-      ['algorithm', 'pool', 'median run time (s)', 'threshold (s)', 'reason'],
-      [[p.algorithm, p.pool, num(p.runTimeSeconds), num(ev.longTaskThresholdSeconds), p.reason]],
+      ['algorithm', 'pool', 'median run time (s)', 'threshold (s)', 'reason', 'GPU product'],
+      [
+        [
+          p.algorithm,
+          p.pool,
+          num(p.runTimeSeconds),
+          num(ev.longTaskThresholdSeconds),
+          p.reason,
+          p.gpu ? describeProducts(p.gpu) : 'any',
+        ],
+      ],
     ),
     '',
     p.message,
   ];
+  if (ev.rollout) out.push('', `**Rollout** (\`${ev.rollout.reason}\`): ${ev.rollout.message}.`);
+  if (p.gpu)
+    out.push(
+      '',
+      `Its pods run only on nodes labelled \`nvidia.com/gpu.product\` ${p.gpu.products.map((x) => `\`${x}\``).join(' or ')} (a required node affinity beside the pool's nodeSelector); nodes moved into its pool are of ${p.gpu.products.length === 1 ? 'that product' : 'those products'}.`,
+    );
   if (ev.runs.length > 0) {
     out.push(
       '',
       'Measured benchmark runs:',
       '',
       table(
-        ['run', 'status', 'run time (s)', 'node'],
+        ['run', 'status', 'run time (s)', 'node', 'GPU product'],
         [...ev.runs]
           .sort((a, b) => a.run - b.run)
-          .map((r) => [r.run, r.status, num(r.durationSeconds), r.node]),
+          .map((r) => [r.run, r.status, num(r.durationSeconds), r.node, r.gpuProduct ?? null]),
         maxRows,
         'runs',
       ),

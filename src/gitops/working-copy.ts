@@ -19,22 +19,28 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { dirname, join, posix } from 'node:path';
+import { dirname, join } from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
 import { backoffDelay, retry, sleep, type Backoff } from '../util/retry.js';
 import { withCloneLock } from './clone-lock.js';
 import { localRemoteHeads } from './local-remote-heads.js';
 import { GitOpsError, classifyGitError, parsePushPorcelain, redact } from './git-errors.js';
 import { splitRemoteUrl } from './remote-url.js';
-import type {
-  ApplyOptions,
-  ApplyOutcome,
-  ChangeSet,
-  FileChange,
-  ForeignCommit,
-  PlannedFile,
-} from './types.js';
+import type { ApplyOptions, ApplyOutcome, ChangeSet, FileChange } from './types.js';
 import { makeDirs } from '../util/make-dirs.js';
+import {
+  applyOutcome,
+  commitMessage,
+  branchWrites,
+  patchWrites,
+  validatePath,
+  type ApplyItem,
+  type ApplyResult,
+  type DecidedWrites,
+  type LoggedCommit,
+} from './branch-writes.js';
+
+export { commitMessage, type ApplyItem, type ApplyResult } from './branch-writes.js';
 
 /** Name and e-mail gpuops commits with; commits by anyone else on a gpuops branch are a person's. */
 export interface GitAuthor {
@@ -91,31 +97,6 @@ export interface GitlinkEntry {
   commit: string;
 }
 
-/** One change set to write, with its own "start afresh" flag (see {@link ApplyOptions.fresh}). */
-export interface ApplyItem {
-  changeSet: ChangeSet;
-  fresh?: boolean;
-}
-
-/** One result of {@link WorkingCopy.applyAll}: what happened, or why that change set failed. */
-export type ApplyResult = ApplyOutcome | GitOpsError;
-
-function validatePath(path: string): void {
-  const norm = posix.normalize(path);
-  if (
-    path === '' ||
-    path.startsWith('/') ||
-    path.startsWith('"') ||
-    /[\\\n\r\0]/.test(path) ||
-    norm !== path ||
-    norm.startsWith('../') ||
-    norm === '..' ||
-    norm.split('/').includes('.git')
-  ) {
-    throw new Error(`change set file path ${JSON.stringify(path)}: must be a normalised repo-relative path`);
-  }
-}
-
 /** The https origin (`https://host[:port]/`) a token may be sent to, or null for other schemes. */
 function httpsOrigin(url: string): string | null {
   if (!/^https?:\/\//i.test(url)) return null;
@@ -127,37 +108,11 @@ function httpsOrigin(url: string): string | null {
   }
 }
 
-/** The commit message of a change set: title, the files, and trailers naming subject and hash. */
-export function commitMessage(cs: ChangeSet, files: readonly PlannedFile[]): string {
-  return [
-    cs.title,
-    '',
-    ...files.map((f) => `- ${f.change} ${f.path}`),
-    '',
-    `Gpuops-Subject: ${cs.kind}/${cs.subject}`,
-    `Gpuops-Desired-Hash: ${cs.desiredHash}`,
-    '',
-  ].join('\n');
-}
-
 /** A commit to build: its parent (a sha, or the index of an earlier commit of the same stream). */
 export interface CommitSpec {
   parent: string | { previous: number };
   message: string;
   files: readonly FileChange[];
-}
-
-/** A planned write of one change set, before its commit exists. */
-interface Write {
-  index: number;
-  cs: ChangeSet;
-  ref: string;
-  /** Remote head the push expects (null: the branch must not exist). */
-  expected: string | null;
-  start: string;
-  files: PlannedFile[];
-  startedAfresh: boolean;
-  forced: boolean;
 }
 
 /** An object name that always means the same content: a full object id, or `<id>:<path>`. */
@@ -175,14 +130,6 @@ class BoundedCache<K, V> {
     if (this.map.size >= this.limit) this.map.delete(this.map.keys().next().value!);
     this.map.set(key, value);
   }
-}
-
-/** A commit of the remote's history as `git log` printed it. */
-interface LoggedCommit {
-  sha: string;
-  parents: string[];
-  author: string;
-  email: string;
 }
 
 /** A git working copy of the GitOps repo. Calls are serialised: one writer per repository. */
@@ -717,118 +664,22 @@ export class WorkingCopy {
   ): Promise<{ done: [number, ApplyResult][]; retry: [number, GitOpsError][] }> {
     const heads = await this.remoteHeads();
     const base = this.baseOf(heads);
-    const done: [number, ApplyResult][] = [];
-    const outcome = (
-      ref: string,
-      status: ApplyOutcome['status'],
-      files: PlannedFile[],
-      extra: Partial<ApplyOutcome> = {},
-    ): ApplyOutcome => ({
-      status,
-      ref,
-      commit: null,
-      attempts: 0,
-      startedAfresh: false,
-      forced: false,
-      files,
-      personCommits: [],
-      ...extra,
-    });
-
-    const writes: Write[] = [];
-    if (options.mode === 'patch') {
-      // One commit per change set on the base branch, each on the one before.
-      const overlay = new Map<string, string | null>();
-      const current = await this.readObjects(
-        pending.flatMap((i) => items[i]!.changeSet.files.map((f) => `${base}:${f.path}`)),
-      );
-      for (const i of pending) {
-        const cs = items[i]!.changeSet;
-        const files = diff(cs.files, (p) => (overlay.has(p) ? overlay.get(p)! : current.get(`${base}:${p}`)));
-        if (files.length === 0) {
-          done.push([i, outcome(this.baseBranch, 'unchanged', files)]);
-          continue;
-        }
-        for (const f of cs.files) overlay.set(f.path, f.content);
-        writes.push({
-          index: i,
-          cs,
-          ref: this.baseBranch,
-          expected: base,
-          start: base,
-          files,
-          startedAfresh: false,
-          forced: false,
-        });
-      }
-    } else {
-      const remoteOf = (i: number) => heads.get(items[i]!.changeSet.branch);
-      const logged = await this.logAhead(
-        base,
-        pending.map(remoteOf).filter((s): s is string => s !== undefined),
-      );
-      const bySha = new Map(logged.map((c) => [c.sha, c]));
-      const names = pending.flatMap((i) => {
-        const { changeSet: cs } = items[i]!;
-        const remote = remoteOf(i);
-        return cs.files.flatMap((f) => [`${base}:${f.path}`, ...(remote ? [`${remote}:${f.path}`] : [])]);
-      });
-      const contents = await this.readObjects(names);
-      const diffAt = (ref: string, cs: ChangeSet) => diff(cs.files, (p) => contents.get(`${ref}:${p}`));
-      for (const i of pending) {
-        const { changeSet: cs, fresh } = items[i]!;
-        const ref = cs.branch;
-        const remote = remoteOf(i) ?? null;
-        /** The change set written on the base branch head: `in-base` when base already holds it. */
-        const fromBase = (
-          how: { startedAfresh: boolean; forced: boolean },
-          inBase: Partial<ApplyOutcome> = {},
-        ) => {
-          const files = diffAt(base, cs);
-          if (files.length === 0) done.push([i, outcome(ref, 'in-base', files, inBase)]);
-          else writes.push({ index: i, cs, ref, expected: remote, start: base, files, ...how });
-        };
-        if (remote === null) {
-          fromBase({ startedAfresh: false, forced: false });
-          continue;
-        }
-        const { ahead, containsBase } = walkAhead(remote, base, bySha, logged);
-        const foreign = ahead.filter((c) => c.email.toLowerCase() !== this.author.email.toLowerCase());
-        if (foreign.length > 0) {
-          done.push([i, outcome(ref, 'person-commits', [], { personCommits: foreign })]);
-          continue;
-        }
-        if (fresh || ahead.length === 0) {
-          // Left behind by a merged or closed PR: start afresh from the base branch head.
-          fromBase({ startedAfresh: true, forced: ahead.length > 0 }, { startedAfresh: true });
-          continue;
-        }
-        const onBranch = diffAt(remote, cs);
-        if (onBranch.length === 0) {
-          done.push([i, outcome(ref, 'unchanged', onBranch)]);
-        } else if (containsBase) {
-          writes.push({
-            index: i,
-            cs,
-            ref,
-            expected: remote,
-            start: remote,
-            files: onBranch,
-            startedAfresh: false,
-            forced: false,
-          });
-        } else {
-          // Behind the base branch: rebuild on its head rather than stack on an old base.
-          fromBase({ startedAfresh: true, forced: true });
-        }
-      }
-    }
+    const { done, writes } =
+      options.mode === 'patch'
+        ? patchWrites(items, pending, {
+            base,
+            baseBranch: this.baseBranch,
+            current: await this.readObjects(
+              pending.flatMap((i) => items[i]!.changeSet.files.map((f) => `${base}:${f.path}`)),
+            ),
+          })
+        : await this.branchWritesOn(items, pending, heads, base);
 
     if (options.dryRun || writes.length === 0) {
       for (const w of writes)
         done.push([
           w.index,
-          outcome(w.ref, 'would-push', w.files, { startedAfresh: w.startedAfresh, forced: w.forced }),
+          applyOutcome(w.ref, 'would-push', w.files, { startedAfresh: w.startedAfresh, forced: w.forced }),
         ]);
       return { done, retry: [] };
     }
@@ -852,7 +703,7 @@ export class WorkingCopy {
       if (r === true) {
         done.push([
           w.index,
-          outcome(w.ref, 'pushed', w.files, {
+          applyOutcome(w.ref, 'pushed', w.files, {
             commit: commits[k]!,
             attempts: attempt,
             startedAfresh: w.startedAfresh,
@@ -866,6 +717,29 @@ export class WorkingCopy {
       }
     });
     return { done, retry };
+  }
+
+  /** Reads what {@link branchWrites} decides on (the log ahead of base, the files at base and at each head) and decides. */
+  private async branchWritesOn(
+    items: readonly ApplyItem[],
+    pending: readonly number[],
+    heads: Map<string, string>,
+    base: string,
+  ): Promise<DecidedWrites> {
+    const remoteOf = (i: number) => heads.get(items[i]!.changeSet.branch);
+    const logged = await this.logAhead(
+      base,
+      pending.map(remoteOf).filter((s): s is string => s !== undefined),
+    );
+    const names = pending.flatMap((i) => {
+      const remote = remoteOf(i);
+      return items[i]!.changeSet.files.flatMap((f) => [
+        `${base}:${f.path}`,
+        ...(remote ? [`${remote}:${f.path}`] : []),
+      ]);
+    });
+    const contents = await this.readObjects(names);
+    return branchWrites(items, pending, { base, heads, logged, contents, authorEmail: this.author.email });
   }
 
   /**
@@ -978,52 +852,4 @@ function remoteLines(stderr: string): string {
     .map((l) => /^remote:\s*(.*\S)\s*$/.exec(l)?.[1])
     .filter((l): l is string => !!l)
     .join('; ');
-}
-
-/** The files of a change set that differ from what `current(path)` holds (undefined: absent). */
-function diff(
-  files: readonly FileChange[],
-  current: (path: string) => string | null | undefined,
-): PlannedFile[] {
-  const planned: PlannedFile[] = [];
-  for (const f of files) {
-    const now = current(f.path) ?? undefined;
-    if (f.content === null) {
-      if (now !== undefined) planned.push({ path: f.path, change: 'delete' });
-    } else if (now === undefined) {
-      planned.push({ path: f.path, change: 'create' });
-    } else if (now !== f.content) {
-      planned.push({ path: f.path, change: 'update' });
-    }
-  }
-  return planned;
-}
-
-/**
- * The commits of `tip` that `base` lacks (newest first, in `log` order), and whether `base` is an
- * ancestor of `tip` (some walked commit has it as a parent). `bySha` holds `git log tips ^base`.
- */
-function walkAhead(
-  tip: string,
-  base: string,
-  bySha: Map<string, LoggedCommit>,
-  logged: readonly LoggedCommit[],
-): { ahead: ForeignCommit[]; containsBase: boolean } {
-  const seen = new Set<string>();
-  let containsBase = tip === base;
-  const stack = [tip];
-  while (stack.length > 0) {
-    const sha = stack.pop()!;
-    const c = bySha.get(sha);
-    if (!c || seen.has(sha)) continue;
-    seen.add(sha);
-    for (const p of c.parents) {
-      if (p === base) containsBase = true;
-      stack.push(p);
-    }
-  }
-  const ahead = logged
-    .filter((c) => seen.has(c.sha))
-    .map(({ sha, author, email }) => ({ sha, author, email }));
-  return { ahead, containsBase };
 }

@@ -1,7 +1,7 @@
 import type { KubeObject } from '../cluster/object.js';
 import type { PolicySpec, ResolvedAlgorithm } from '../definitions/types.js';
 import { dnsLabel } from './names.js';
-import { containerEnv, containerResources, poolScheduling } from './scheduling.js';
+import { containerEnv, containerResources, poolScheduling, productAffinity } from './scheduling.js';
 import { applyPodTemplate } from './pod-template.js';
 import { cloneTemplate } from './templates.js';
 
@@ -38,7 +38,8 @@ export function benchmarkJobName(algorithm: string, specHash: string, sequence: 
 
 /**
  * Renders the batch/v1 Job that runs one benchmark of an algorithm on a `test` node: pinned by
- * `nodeSelector` (and the GPU product when given), tolerating the GPU and pool taints, with
+ * `nodeSelector` (and the GPU product when given), on a node of one of the products the spec
+ * names (`spec.gpu.product`: a required node affinity, `productAffinity`), tolerating the GPU and pool taints, with
  * `resources.limits["nvidia.com/gpu"]`, `restartPolicy: Never` (from the template),
  * `backoffLimit` and `ttlSecondsAfterFinished` from the policy and `activeDeadlineSeconds` from
  * the algorithm's `benchmark.timeoutSeconds` (https://kubernetes.io/docs/concepts/workloads/controllers/job/#job-termination-and-cleanup).
@@ -78,6 +79,7 @@ export function renderBenchmarkJob(input: BenchmarkJobInput): KubeObject {
   };
   const { nodeSelector, tolerations } = poolScheduling('test', policy, input.gpuProduct);
   spec.template.spec.restartPolicy = 'Never';
+  const affinity = productAffinity(alg.spec.gpu?.product);
   applyPodTemplate(
     spec.template,
     alg.spec.template,
@@ -85,6 +87,7 @@ export function renderBenchmarkJob(input: BenchmarkJobInput): KubeObject {
       labels,
       ...(alg.annotations ? { annotations: alg.annotations } : {}),
       nodeSelector,
+      ...(affinity ? { affinity } : {}),
       tolerations,
       allowServiceAccountToken: policy.podSecurity.automountServiceAccountToken,
       container: {

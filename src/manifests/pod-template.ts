@@ -10,6 +10,8 @@ export interface OwnedPod {
   labels: Record<string, string>;
   annotations?: Record<string, string>;
   nodeSelector: Record<string, string>;
+  /** `affinity` fields gpuops owns (the GPU product's required node affinity), merged over the spec's. */
+  affinity?: object;
   tolerations: unknown[];
   /**
    * The policy's `podSecurity.automountServiceAccountToken`: whether the pod may mount a
@@ -67,6 +69,8 @@ export function applyPodTemplate(
   pod.spec['automountServiceAccountToken'] =
     userSpec['automountServiceAccountToken'] === true && owned.allowServiceAccountToken;
   pod.spec['nodeSelector'] = owned.nodeSelector;
+  if (owned.affinity)
+    pod.spec['affinity'] = { ...(userSpec['affinity'] as Obj | undefined), ...owned.affinity };
   pod.spec['tolerations'] = [...owned.tolerations, ...userTolerations];
   const base = pod.spec.containers?.[0] ?? {};
   const userResources = (userContainer['resources'] ?? {}) as { requests?: Obj; limits?: Obj };

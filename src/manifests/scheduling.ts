@@ -40,6 +40,50 @@ export function poolScheduling(
   };
 }
 
+/**
+ * The required node affinity that keeps a pod on nodes of these GPU products (GPU Feature
+ * Discovery's `nvidia.com/gpu.product In [...]`, issue 24), beside the pool's `nodeSelector`
+ * (both must hold: https://kubernetes.io/docs/concepts/scheduling-eviction/assign-pod-node/#node-affinity).
+ * `requiredDuringSchedulingIgnoredDuringExecution`, so a label change never evicts a running pod.
+ * Values sorted; undefined for no product (the field is left out).
+ */
+export function productAffinity(products: readonly string[] | undefined): ProductAffinity | undefined {
+  if (!products || products.length === 0) return undefined;
+  const values = [...new Set(products)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return {
+    nodeAffinity: {
+      requiredDuringSchedulingIgnoredDuringExecution: {
+        nodeSelectorTerms: [{ matchExpressions: [{ key: GPU_PRODUCT_LABEL, operator: 'In', values }] }],
+      },
+    },
+  };
+}
+
+/** `PodSpec.affinity` with only the GPU product's required node affinity. */
+export interface ProductAffinity {
+  nodeAffinity: {
+    requiredDuringSchedulingIgnoredDuringExecution: {
+      nodeSelectorTerms: { matchExpressions: { key: string; operator: 'In'; values: string[] }[] }[];
+    };
+  };
+}
+
+/**
+ * The GPU products a rendered pod's required node affinity allows (`nvidia.com/gpu.product In`),
+ * read back from a `PodSpec` as Git holds it; `[]` when it has none.
+ */
+export function affinityProducts(podSpec: unknown): string[] {
+  const terms = (podSpec as { affinity?: Partial<ProductAffinity> } | undefined)?.affinity?.nodeAffinity
+    ?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
+  if (!Array.isArray(terms)) return [];
+  const out: string[] = [];
+  for (const t of terms)
+    for (const e of Array.isArray(t?.matchExpressions) ? t.matchExpressions : [])
+      if (e?.key === GPU_PRODUCT_LABEL && e.operator === 'In' && Array.isArray(e.values))
+        out.push(...e.values.filter((v): v is string => typeof v === 'string'));
+  return [...new Set(out)].sort();
+}
+
 /** The toleration of the GPU taint `nvidia.com/gpu:NoSchedule` that every gpuops pod carries. */
 const GPU_TOLERATION: Toleration = { key: GPU_RESOURCE, operator: 'Exists', effect: 'NoSchedule' };
 

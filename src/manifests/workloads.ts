@@ -1,6 +1,6 @@
 import type { KubeObject } from '../cluster/object.js';
 import type { PolicySpec, ResolvedAlgorithm } from '../definitions/types.js';
-import { containerEnv, containerResources, poolScheduling } from './scheduling.js';
+import { containerEnv, containerResources, poolScheduling, productAffinity } from './scheduling.js';
 import { applyPodTemplate } from './pod-template.js';
 import { deploymentStrategy } from './rollout-strategy.js';
 import { renderService } from './service.js';
@@ -33,6 +33,12 @@ export interface WorkloadInput {
    */
   replicas?: number;
   templates: WorkloadTemplates;
+  /**
+   * The GPU products its pods run on (`algorithmProducts`: those the spec names, else those it was
+   * benchmarked on): a required node affinity `nvidia.com/gpu.product In [...]` beside the pool's
+   * nodeSelector. Absent or empty: any product of the pool.
+   */
+  gpuProducts?: readonly string[];
 }
 
 /** `clusters/<cluster>/algorithms/<name>` (repo-relative, `/`-separated). */
@@ -56,7 +62,8 @@ function podSelector(name: string): Record<string, string> {
 
 /**
  * The algorithm's apps/v1 Deployment on `pool`: image, command, args, env, requests/limits with
- * `nvidia.com/gpu`, `nodeSelector` on the pool label, tolerations for the GPU and pool taints,
+ * `nvidia.com/gpu`, `nodeSelector` on the pool label, a required node affinity on its GPU
+ * products (`gpuProducts`), tolerations for the GPU and pool taints,
  * labels, the Argo CD sync wave "0", the policy's rollout strategy (`rollout-strategy.ts`), and the spec's `template` merged into the pod
  * (`pod-template.ts`: ports, probes, volumes, envFrom, …). The replica count has exactly one owner: with engine
  * `gpuops` it is `spec.replicas`; with engine `hpa` the field is left out, so that Argo CD
@@ -88,12 +95,14 @@ export function renderDeployment(input: WorkloadInput): KubeObject {
   spec.selector = { matchLabels: podSelector(alg.name) };
   spec.strategy = deploymentStrategy(policy.rollout);
   const { nodeSelector, tolerations } = poolScheduling(pool, policy);
+  const affinity = productAffinity(input.gpuProducts);
   applyPodTemplate(
     spec.template,
     alg.spec.template,
     {
       labels: { ...labels, [policy.pools.labelKey]: pool },
       nodeSelector,
+      ...(affinity ? { affinity } : {}),
       tolerations,
       allowServiceAccountToken: policy.podSecurity.automountServiceAccountToken,
       container: {

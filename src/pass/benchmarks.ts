@@ -87,6 +87,7 @@ export async function benchmarksOfPass(
   for (const [name, o] of waiting) outcomes.set(name, o);
   if (toStep.length === 0) return { outcomes, runs };
   let test = testCapacity(snapshot, policy.spec.pools.labelKey);
+  const products = new Map(snapshot.nodes.map((n) => [n.name, n.gpuProduct]));
   if (test.nodes.length === 0) test = { ...test, free: 0, total: 0 };
   const results = await stepBenchmarks(
     toStep,
@@ -99,6 +100,7 @@ export async function benchmarksOfPass(
       onProgress: deps.onBenchmarkProgress,
       dryRun: deps.dryRun,
       storedRuns: runs,
+      productOfNode: (node) => products.get(node) ?? null,
     },
     test,
   );

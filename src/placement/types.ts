@@ -1,3 +1,5 @@
+import type { AlgorithmProducts } from './gpu-products.js';
+
 /** Machine reasons of a placement. */
 export type PlacementReason =
   'AboveThreshold' | 'BelowThreshold' | 'Pinned' | 'BenchmarkPending' | 'BenchmarkFailed';
@@ -10,6 +12,11 @@ export interface Placement {
   runTimeSeconds: number | null;
   reason: PlacementReason;
   message: string;
+  /**
+   * The GPU products its pods run on (`algorithmProducts`): those `spec.gpu.product` names, else
+   * those its benchmark was measured on; absent when none is known (any product of the pool).
+   */
+  gpu?: AlgorithmProducts;
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import { parse } from 'yaml';
 import { movedNodes, nodesDir } from '../manifests/nodes.js';
+import { affinityProducts } from '../manifests/scheduling.js';
 import { workloadDir } from '../manifests/workloads.js';
 import { POOLS, type Pool } from '../definitions/types.js';
 import { PARSE_CACHE_SIZE } from './caches.js';
@@ -19,6 +20,8 @@ export interface GitDeployment {
   replicas: number | null;
   /** The pool of its `nodeSelector` (the policy's label key); null when none or not a pool name. */
   pool: Pool | null;
+  /** GPU products of its pod's required node affinity (`nvidia.com/gpu.product In`), sorted; `[]`: any. */
+  products: string[];
 }
 
 /** The read model; see the module comment. */
@@ -100,7 +103,8 @@ export function readGitModel(
       const doc = parseGenerated(text, memo) as DeploymentDoc | null;
       const replicas = typeof doc?.spec?.replicas === 'number' ? doc.spec.replicas : null;
       const pool = asPool(doc?.spec?.template?.spec?.nodeSelector?.[labelKey]);
-      deployments.set(name, { path, text, replicas, pool });
+      const products = affinityProducts(doc?.spec?.template?.spec);
+      deployments.set(name, { path, text, replicas, pool, products });
     }
   }
   return {

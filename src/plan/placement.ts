@@ -7,31 +7,40 @@ import type { FileChange } from '../gitops/types.js';
 import { isKustomizationFile } from '../manifests/cluster-layout.js';
 import type { WorkloadTemplates } from '../manifests/templates.js';
 import { renderWorkloadFiles, workloadDeletions, type WorkloadInput } from '../manifests/workloads.js';
+import type { AlgorithmProducts } from '../placement/gpu-products.js';
 import { place } from '../placement/place.js';
 import type { BenchmarkOutcome, Placement } from '../placement/types.js';
 import type { BenchmarkRun } from '../store/types.js';
 import type { Policy, ResolvedAlgorithm } from '../definitions/types.js';
+import { specRequest } from '../scaling/fit.js';
+import type { NodeCapacity } from '../scaling/types.js';
 import type { PassCaches } from './caches.js';
+import { rolloutNote } from './rollout.js';
 import type { GitModel } from './git-model.js';
 
 const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * One placement per algorithm, in the order given (`place`: run time above
- * `placement.longTaskThresholdSeconds` → long-task; a pinned pool wins; no benchmark → pending).
+ * `placement.longTaskThresholdSeconds` → long-task; a pinned pool wins; no benchmark → pending),
+ * with the GPU products it runs on (`products`, by algorithm; a placement's Deployment gets their
+ * required node affinity).
  * @param benchmarks outcome at each algorithm's current spec hash; absent = not benchmarked
  */
 export function planPlacements(
   algorithms: readonly ResolvedAlgorithm[],
   benchmarks: ReadonlyMap<string, BenchmarkOutcome>,
   policy: Policy,
+  products?: ReadonlyMap<string, AlgorithmProducts>,
 ): Placement[] {
-  return algorithms.map((alg) =>
-    place(
+  return algorithms.map((alg) => {
+    const p = place(
       { algorithm: alg.name, pinned: alg.placement, benchmark: benchmarks.get(alg.name) ?? null },
       policy.spec.placement.longTaskThresholdSeconds,
-    ),
-  );
+    );
+    const gpu = products?.get(alg.name);
+    return gpu && gpu.source !== 'none' ? { ...p, gpu } : p;
+  });
 }
 
 /**
@@ -47,7 +56,8 @@ export function workloadFiles(input: WorkloadInput, caches?: PassCaches): FileCh
       x.replicas === input.replicas &&
       x.policy === input.policy &&
       x.templates === input.templates &&
-      x.cluster === input.cluster,
+      x.cluster === input.cluster &&
+      (x.gpuProducts ?? []).join() === (input.gpuProducts ?? []).join(),
   );
   if (hit) return [...hit.files];
   const files = renderWorkloadFiles(input);
@@ -67,22 +77,29 @@ export interface PlacementChangesInput {
   /** Benchmark runs behind each outcome, for the PR body's evidence. */
   benchmarkRuns?: ReadonlyMap<
     string,
-    readonly Pick<BenchmarkRun, 'run' | 'status' | 'durationSeconds' | 'node'>[]
+    readonly Pick<BenchmarkRun, 'run' | 'status' | 'durationSeconds' | 'node' | 'gpuProduct'>[]
   >;
   caches?: PassCaches;
+  /**
+   * Every GPU node's room now (`nodeCapacity` of the snapshot): whether a rollout's surge pod fits
+   * (`plan/rollout.ts`). Absent: no rollout is judged.
+   */
+  capacity?: readonly NodeCapacity[];
 }
 
 /**
  * One `placement/<name>` change-set input per algorithm folder whose files are rendered or
  * deleted (sorted by name): the placed algorithms' workload files with the replica count Git
  * holds, and the deletion of folders whose algorithm left `algorithms/` (never of an invalid
- * spec's). The old layout's kustomization files are left to the pools subject.
+ * spec's). The old layout's kustomization files are left to the pools subject. A Deployment whose
+ * pod template changes carries its rollout note (`placements[0].rollout`, `plan/rollout.ts`).
  */
 export function placementChanges(input: PlacementChangesInput): ChangeSetInput[] {
   const { git, policy } = input;
   const cluster = git.cluster;
   const placementOf = new Map(input.placements.map((p) => [p.algorithm, p]));
   const rendered: FileChange[] = [];
+  const rollouts = new Map<string, NonNullable<ReturnType<typeof rolloutNote>>>();
   for (const alg of input.algorithms) {
     const pool = placementOf.get(alg.name)?.pool;
     if (!pool) continue;
@@ -90,12 +107,29 @@ export function placementChanges(input: PlacementChangesInput): ChangeSetInput[]
     const workload = {
       algorithm: alg,
       pool,
+      gpuProducts: placementOf.get(alg.name)?.gpu?.products ?? [],
       policy: policy.spec,
       cluster,
       templates: input.templates,
       replicas,
     };
-    rendered.push(...workloadFiles(workload, input.caches));
+    const files = workloadFiles(workload, input.caches);
+    rendered.push(...files);
+    const path = `clusters/${cluster}/algorithms/${alg.name}/deployment.yaml`;
+    const desired = files.find((f) => f.path === path)?.content;
+    const note =
+      input.capacity && desired
+        ? rolloutNote({
+            algorithm: alg.name,
+            pool,
+            current: git.files.get(path),
+            desired,
+            rollout: policy.spec.rollout,
+            capacity: input.capacity,
+            request: specRequest(alg),
+          })
+        : null;
+    if (note) rollouts.set(alg.name, note);
   }
   const deletions = workloadDeletions({
     cluster,
@@ -128,6 +162,7 @@ export function placementChanges(input: PlacementChangesInput): ChangeSetInput[]
                   placement: p,
                   runs: [...(input.benchmarkRuns?.get(name) ?? [])],
                   longTaskThresholdSeconds: policy.spec.placement.longTaskThresholdSeconds,
+                  ...(rollouts.has(name) ? { rollout: rollouts.get(name)! } : {}),
                 },
               ],
             }

@@ -3,6 +3,7 @@
  */
 import type { NodeInfo, Snapshot } from '../cluster/types.js';
 import { assignPools } from '../pools/assign.js';
+import { coverTestProducts, type ProductNeed } from '../pools/product-test-nodes.js';
 import type { PoolAssignment } from '../pools/types.js';
 import type { Policy } from '../definitions/types.js';
 import type { GitModel } from './git-model.js';
@@ -19,14 +20,17 @@ export interface PoolsStep {
 
 /**
  * Overlays the pool label of each node manifest in Git on the observed nodes (a relabel merged
- * but not yet applied is not proposed back), then assigns pools.
+ * but not yet applied is not proposed back), then assigns pools, and adds a test node of each GPU
+ * product an algorithm with a due benchmark names (`coverTestProducts`).
  * @param runningBenchmarks test nodes running a benchmark now (never released from `test`)
+ * @param productNeeds algorithms with `spec.gpu.product` whose benchmark is due
  */
 export function planPools(
   observed: Snapshot,
   git: Pick<GitModel, 'nodePools'>,
   policy: Policy,
   runningBenchmarks: readonly string[] = [],
+  productNeeds: readonly ProductNeed[] = [],
 ): PoolsStep {
   const nodes = observed.nodes.map((n) =>
     git.nodePools.has(n.name) ? { ...n, pool: git.nodePools.get(n.name)! } : n,
@@ -35,6 +39,12 @@ export function planPools(
   return {
     nodes,
     snapshot,
-    pools: assignPools(snapshot, policy, { runningBenchmarks: [...runningBenchmarks] }),
+    pools: coverTestProducts(
+      assignPools(snapshot, policy, { runningBenchmarks: [...runningBenchmarks] }),
+      nodes,
+      productNeeds,
+      policy.spec.pools.labelKey,
+      runningBenchmarks,
+    ),
   };
 }

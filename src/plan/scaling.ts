@@ -12,6 +12,7 @@ import type { WorkloadTemplates } from '../manifests/templates.js';
 import { renderDeployment } from '../manifests/workloads.js';
 import { renderYaml } from '../manifests/yaml.js';
 import type { UtilizationReading } from '../metrics/types.js';
+import type { AlgorithmProducts } from '../placement/gpu-products.js';
 import type { Placement } from '../placement/types.js';
 import type { PoolAssignment } from '../pools/types.js';
 import { placementPending } from '../scaling/placement-pending.js';
@@ -35,6 +36,8 @@ export interface ScalingPlanInput {
   hpa?: ReadonlyMap<string, HpaState>;
   policy: Policy;
   now: Date;
+  /** The GPU products of each algorithm (`algorithmProducts`: named, else benchmarked on). */
+  products?: ReadonlyMap<string, AlgorithmProducts>;
 }
 
 /** Result of {@link planScaling}. */
@@ -49,7 +52,10 @@ export interface ScalingPlan {
 
 /**
  * Decides scaling for every algorithm whose Deployment is in Git, from the replicas Git holds
- * (else the HPA's current count, else `minReplicas`) and the pool of its nodeSelector. An
+ * (else the HPA's current count, else `minReplicas`) and the pool of its nodeSelector. Its GPU
+ * products are those of the Deployment's required node affinity in Git (its pods run only there:
+ * only those nodes count as room, only those move in), else the algorithm's own (`products`:
+ * named or benchmarked on), preferred when nodes move in. An
  * algorithm placed on a pool with no Deployment in Git yet gets `hold PlacementPending`.
  */
 export function planScaling(input: ScalingPlanInput): ScalingPlan {
@@ -64,11 +70,21 @@ export function planScaling(input: ScalingPlanInput): ScalingPlan {
       continue;
     }
     const hpa = input.hpa?.get(alg.name) ?? null;
+    // Where its pods may run is what the Deployment in Git says (its required node affinity);
+    // without one, the algorithm's products are a preference for node moves only.
+    const known = input.products?.get(alg.name)?.products ?? [];
+    const products =
+      git.products.length > 0
+        ? { products: git.products, required: true }
+        : known.length > 0
+          ? { products: known, required: false }
+          : null;
     states.set(alg.name, {
       algorithm: alg,
       pool: git.pool,
       replicas: git.replicas ?? hpa?.currentReplicas ?? alg.scaling.minReplicas,
       hpa,
+      ...(products ? { products } : {}),
     });
   }
   const pass = decideScaling({
@@ -123,6 +139,7 @@ export function scaleChanges(input: ScaleChangesInput): ChangeSetInput[] {
           cluster,
           templates: input.templates,
           replicas: d.replicas.to,
+          gpuProducts: deployment.products,
         })),
       });
     }

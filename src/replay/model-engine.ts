@@ -14,14 +14,14 @@
  * (the ReplicaSet controller's order), then the newest. Patch mode only: a decision applies at
  * once. Capacity never binds (the fleet holds static's peak). Units as in `figures.ts`.
  */
-import type { PodInfo } from '../cluster/types.js';
-import type { Policy, ResolvedAlgorithm } from '../definitions/types.js';
+import type { Policy } from '../definitions/types.js';
 import { applyBehavior, defaultBehavior } from '../sim/controllers/hpa-behavior.js';
 import { recommendReplicas } from '../sim/controllers/hpa-controller.js';
 import { decideOne } from '../scaling/decide-one.js';
 import { toDecisionRecord } from '../scaling/decision-record.js';
 import { historySince } from '../scaling/history.js';
-import type { DecisionRecord, ScalingInput } from '../scaling/types.js';
+import type { DecisionRecord } from '../scaling/types.js';
+import { gpuopsInput, type ModelPod } from './model-input.js';
 import type { AllocationPoint } from './figures.js';
 import { instantSeconds, offeredLoad, type Trace } from './trace.js';
 
@@ -54,24 +54,42 @@ function loadLookup(trace: Trace): (at: number) => number {
   };
 }
 
-/** One pod of the model: its name and when it is Ready (seconds from the start). */
-interface ModelPod {
-  name: string;
-  readyAt: number;
-}
-
 /**
  * The allocation over time of `engine` on `trace` (points sorted by `t`, one per change, as the
  * simulated engines give them). It starts with the replicas the first load needs at `max` plus
  * one, all Ready (the simulated engines' warm-up). @throws Error when the trace is empty
  */
 export function runModel(trace: Trace, engine: ModelEngine, s: ModelSettings): AllocationPoint[] {
+  const m = modelService(trace, engine, s);
+  for (let t = TICK; t < m.endS; t += TICK) m.step(t);
+  return m.points;
+}
+
+/** One service of the model, stepped tick by tick (see {@link modelService}). */
+export interface ModelService {
+  /** Seconds from the trace's start to its end. */
+  endS: number;
+  /** The load the engine reads at `t` (GPU-percent, `sampleDelaySeconds` behind the offered). */
+  seen: (t: number) => number;
+  /**
+   * One 15 s tick at `t` (a multiple of 15, increasing): the engine decides (gpuops with the pool's
+   * summed load `poolLoadGpus` in GPUs when given, its headroom shared, see `decide-in-turn.ts`),
+   * and the state is recorded.
+   */
+  step: (t: number, poolLoadGpus?: number) => void;
+  /** The allocation so far (see {@link runModel}). */
+  points: AllocationPoint[];
+}
+
+/** The model of one service, for {@link runModel} and for a fleet of services stepped together. */
+export function modelService(trace: Trace, engine: ModelEngine, s: ModelSettings, name = 'm'): ModelService {
   if (trace.instants.length === 0) throw new Error(`${trace.source}: no instants to model`);
-  const seen = loadLookup(trace);
+  const lookup = loadLookup(trace);
+  const seen = (t: number) => lookup(t - s.sampleDelaySeconds);
   const last = trace.instants.length - 1;
   const endS = trace.instants[last]!.t - trace.instants[0]!.t + instantSeconds(trace, last);
   let serial = 0;
-  const newPod = (readyAt: number): ModelPod => ({ name: `m-${serial++}`, readyAt });
+  const newPod = (readyAt: number): ModelPod => ({ name: `${name}-${serial++}`, readyAt });
   const first = Math.max(1, Math.ceil(offeredLoad(trace.instants[0]!) / s.max) + 1);
   let pods: ModelPod[] = Array.from({ length: Math.min(s.maxReplicas, first) }, () => newPod(-Infinity));
   let replicas = pods.length;
@@ -102,9 +120,9 @@ export function runModel(trace: Trace, engine: ModelEngine, s: ModelSettings): A
     replicas = to;
   };
   record(0);
-  for (let t = TICK; t < endS; t += TICK) {
+  const step = (t: number, poolLoadGpus?: number) => {
     const ready = pods.filter((p) => p.readyAt <= t);
-    const load = seen(t - s.sampleDelaySeconds);
+    const load = seen(t);
     const u = ready.length > 0 ? Math.min(100, load / ready.length) : 0;
     if (engine.kind === 'hpa') {
       if (ready.length > 0) {
@@ -135,81 +153,16 @@ export function runModel(trace: Trace, engine: ModelEngine, s: ModelSettings): A
       const now = new Date(START + t * 1000);
       const since = historySince(engine.policy, now);
       while (records.length > 0 && records[0]!.at < since) records.shift();
-      const decision = decideOne(gpuopsInput(pods, ready, u, replicas, records, s, t), engine.policy, now);
+      const input = gpuopsInput(pods, ready, u, replicas, records, s, t);
+      const decision = decideOne(
+        poolLoadGpus === undefined ? input : { ...input, poolLoadGpus },
+        engine.policy,
+        now,
+      );
       records.push(toDecisionRecord(decision, now));
       resize(decision.replicas.to, t);
     }
     record(t);
-  }
-  return points;
-}
-
-const ALGORITHM: Omit<ResolvedAlgorithm, 'scaling'> = {
-  name: 'model',
-  namespace: 'algorithms',
-  spec: { image: 'model', resources: { gpus: 1 } },
-  benchmark: { args: undefined, runs: 1, timeoutSeconds: 1 },
-  placement: 'short-task',
-  source: { file: 'model', line: 1 },
-};
-
-function gpuopsInput(
-  pods: readonly ModelPod[],
-  ready: readonly ModelPod[],
-  u: number,
-  replicas: number,
-  recent: DecisionRecord[],
-  s: ModelSettings,
-  t: number,
-): ScalingInput {
-  const at = new Date(START + t * 1000).toISOString();
-  return {
-    algorithm: {
-      ...ALGORITHM,
-      scaling: { minReplicas: 1, maxReplicas: s.maxReplicas, utilization: { min: s.min, max: s.max } },
-    },
-    pool: 'short-task',
-    replicas,
-    pods: pods.map((p) => modelPodInfo(p, p.readyAt <= t)),
-    currentReplicaSet: 'model-rs',
-    samples: ready.map((p) => ({ namespace: 'algorithms', pod: p.name, utilization: u, at, gpus: [p.name] })),
-    poolNodes: [
-      {
-        node: 'pool',
-        pool: 'short-task',
-        gpuProduct: null,
-        allocatableGpus: s.maxReplicas,
-        freeGpus: Math.max(0, s.maxReplicas - pods.length),
-        // The model's pool node is GPU-bound only: cpu, memory and pod slots never run out.
-        free: {
-          cpuMillis: Number.MAX_SAFE_INTEGER,
-          memoryBytes: Number.MAX_SAFE_INTEGER,
-          pods: Number.MAX_SAFE_INTEGER,
-        },
-      },
-    ],
-    unusedNodes: [],
-    recent,
   };
-}
-
-function modelPodInfo(p: ModelPod, ready: boolean): PodInfo {
-  return {
-    namespace: 'algorithms',
-    name: p.name,
-    uid: p.name,
-    labels: {},
-    nodeName: 'pool',
-    phase: 'Running',
-    ready,
-    terminating: false,
-    gpuRequest: 1,
-    managed: true,
-    algorithm: 'model',
-    owner: { kind: 'ReplicaSet', name: 'model-rs' },
-    unschedulable: false,
-    createdAt: '2026-01-01T00:00:00Z',
-    requests: { cpuMillis: 0, memoryBytes: 0 },
-    startedAt: '2026-01-01T00:00:00Z',
-  };
+  return { endS, seen, step, points };
 }

@@ -1,29 +1,11 @@
 import type { PodInfo } from '../cluster/types.js';
 import type { GpuSeries } from '../metrics/types.js';
 import type { Policy } from '../definitions/types.js';
-import type {
-  AlgorithmAttribution,
-  Attribution,
-  AttributionFlag,
-  DroppedSeries,
-  PodSample,
-  UnattributedGpu,
-} from './types.js';
+import type { Attribution, DroppedSeries, PodSample, UnattributedGpu } from './types.js';
+import { byAlgorithm, countEachGpuOnce, pushTo, type Candidate } from './attribute-count.js';
 
 /** Accepts a value a little above 100 % (rounding in the exporter); above that it is junk. */
 const PERCENT_SLACK = 0.5;
-
-/** One usable series, attributed to a pod of an algorithm (percent). */
-interface Candidate {
-  gpu: string;
-  namespace: string;
-  pod: string;
-  podKey: string;
-  algorithm: string;
-  utilization: number;
-  timestamp: number;
-  window: PodSample['window'];
-}
 
 /**
  * The Deployment that owns a pod (Pod → ReplicaSet → Deployment; `ownerIndex(…).deploymentOf` of
@@ -217,118 +199,6 @@ function windowOf(w: NonNullable<GpuSeries['window']>, j: Judge): PodSample['win
   };
 }
 
-/** Candidates reduced to one per GPU, with what was dropped and flagged on the way. */
-interface CountedOnce {
-  byPod: Map<string, Candidate[]>;
-  dropped: DroppedSeries[];
-  flags: AttributionFlag[];
-  droppedByAlgorithm: Map<string, DroppedSeries[]>;
-  flagsByAlgorithm: Map<string, AttributionFlag[]>;
-}
-
-/**
- * One GPU counts once: for one pod (time-slicing: the first by `namespace/name`, flagged) and
- * from one series (duplicates: the newest).
- */
-function countEachGpuOnce(byGpu: ReadonlyMap<string, Candidate[]>): CountedOnce {
-  const out: CountedOnce = {
-    byPod: new Map(),
-    dropped: [],
-    flags: [],
-    droppedByAlgorithm: new Map(),
-    flagsByAlgorithm: new Map(),
-  };
-  for (const [gpu, list] of byGpu) {
-    if (list.length > 1) {
-      list.sort((a, b) => (a.podKey < b.podKey ? -1 : a.podKey > b.podKey ? 1 : b.timestamp - a.timestamp));
-      countOneGpu(gpu, list, out);
-    }
-    pushTo(out.byPod, list[0]!.podKey, list[0]!);
-  }
-  return out;
-}
-
-/** The series of one GPU beyond the first (sorted) are dropped; several pods on it are flagged. */
-function countOneGpu(gpu: string, list: readonly Candidate[], out: CountedOnce): void {
-  const kept = list[0]!;
-  const podKeys = [...new Set(list.map((c) => c.podKey))];
-  for (const c of list.slice(1)) {
-    const shared = c.podKey !== kept.podKey;
-    const d: DroppedSeries = {
-      gpu,
-      namespace: c.namespace,
-      pod: c.pod,
-      reason: shared ? 'SharedGpu' : 'Duplicate',
-      message: shared
-        ? `GPU ${gpu} is time-sliced between ${podKeys.join(', ')}; counted once, for ${kept.podKey}`
-        : `GPU ${gpu} of pod ${c.podKey} is reported twice; the newest series counts`,
-    };
-    out.dropped.push(d);
-    pushTo(out.droppedByAlgorithm, c.algorithm, d);
-  }
-  if (podKeys.length < 2) return;
-  const flag: AttributionFlag = {
-    kind: 'TimeSlicedGpu',
-    gpu,
-    pods: podKeys,
-    countedFor: kept.podKey,
-    message: `GPU ${gpu} is reported under ${podKeys.length} pods (${podKeys.join(', ')}): time-sliced; counted once, for ${kept.podKey}`,
-  };
-  out.flags.push(flag);
-  for (const alg of new Set(list.map((c) => c.algorithm))) pushTo(out.flagsByAlgorithm, alg, flag);
-}
-
-/** Per algorithm: one sample per pod (sorted by pod), its flags and drops. */
-function byAlgorithm(once: CountedOnce): Map<string, AlgorithmAttribution> {
-  const out = new Map<string, AlgorithmAttribution>();
-  const entry = (algorithm: string): AlgorithmAttribution => {
-    let e = out.get(algorithm);
-    if (!e) {
-      e = {
-        algorithm,
-        samples: [],
-        flags: once.flagsByAlgorithm.get(algorithm) ?? [],
-        dropped: once.droppedByAlgorithm.get(algorithm) ?? [],
-      };
-      out.set(algorithm, e);
-    }
-    return e;
-  };
-  for (const list of once.byPod.values()) entry(list[0]!.algorithm).samples.push(podSample(list));
-  for (const alg of [...once.flagsByAlgorithm.keys(), ...once.droppedByAlgorithm.keys()]) entry(alg);
-  for (const e of out.values()) e.samples.sort((a, b) => (a.pod < b.pod ? -1 : a.pod > b.pod ? 1 : 0));
-  return out;
-}
-
-/** A pod's one sample: the mean of its GPUs, at its newest sample; the window when every GPU has one. */
-function podSample(list: readonly Candidate[]): PodSample {
-  const first = list[0]!;
-  let sum = 0;
-  let newest = -Infinity;
-  for (const c of list) {
-    sum += c.utilization;
-    if (c.timestamp > newest) newest = c.timestamp;
-  }
-  const sample: PodSample = {
-    namespace: first.namespace,
-    pod: first.pod,
-    utilization: sum / list.length,
-    at: new Date(newest).toISOString(),
-    gpus: list.map((c) => c.gpu).sort(),
-  };
-  if (list.every((c) => c.window)) {
-    let max = 0;
-    let covered: number | null = Infinity;
-    for (const c of list) {
-      max += c.window!.max;
-      const cs = c.window!.coveredSeconds;
-      covered = covered === null || cs === null ? null : Math.min(covered, cs);
-    }
-    sample.window = { max: max / list.length, coveredSeconds: covered };
-  }
-  return sample;
-}
-
 function where(gpu: string, namespace: string, pod: string): string {
   return pod === '' ? `GPU ${gpu}` : `GPU ${gpu} of pod ${namespace}/${pod}`;
 }
@@ -340,10 +210,4 @@ function where(gpu: string, namespace: string, pod: string): string {
 export function gpuKey(labels: Record<string, string>): string {
   const base = labels.UUID || `${labels.node ?? labels.Hostname ?? '?'}/${labels.gpu ?? '?'}`;
   return labels.GPU_I_ID ? `${base}/mig-${labels.GPU_I_ID}` : base;
-}
-
-function pushTo<T>(map: Map<string, T[]>, key: string, value: T): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
 }

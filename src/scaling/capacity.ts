@@ -69,20 +69,6 @@ export function replicaRequest(input: Pick<ScalingInput, 'algorithm' | 'request'
 }
 
 /**
- * Replicas whose whole request still fits on the pool's nodes after the `outstanding` ones (in
- * Git, not bound yet) take theirs; may be < 0. A replica the scheduler left `Unschedulable`
- * (`Insufficient cpu`) is outstanding: where gpuops sees room for it, it waits for the scheduler;
- * where there is none, nodes move in for it before any replica is added.
- */
-export function poolRoom(
-  poolNodes: readonly NodeCapacity[],
-  request: PodRequest,
-  outstanding: number,
-): number {
-  return podSlots(poolNodes, request) - outstanding;
-}
-
-/**
  * The nodes whose free GPUs would take a replica but whose cpu, memory or pod slots would not, in
  * the scheduler's words: ` (each 1 GPU, 4 cpu, 16Gi; gpu-s1: Insufficient cpu)`, the first three by name and "… and N
  * more"; `''` when no node is short of anything but GPUs (the message then needs no note).

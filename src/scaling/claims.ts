@@ -4,7 +4,7 @@
  * before the next algorithm is decided and two algorithms never count on the same free room.
  */
 import { replicaRequest } from './capacity.js';
-import { countedPods } from './counted-pods.js';
+import { countedPods, surgePods } from './counted-pods.js';
 import { replicasThatFit, takeRoom, type PodRequest } from './fit.js';
 import type { NodeCapacity, ScalingDecision, ScalingInput } from './types.js';
 
@@ -18,7 +18,8 @@ export interface Claim {
 }
 
 /**
- * The claims of `decision` for `input`: the replicas in Git not bound to a node yet plus the ones
+ * The claims of `decision` for `input`: the replicas in Git not bound to a node yet, a rollout's
+ * surge pods not bound yet (`surgePods`: they take a free GPU when one is there), plus the ones
  * it adds (`to − from`, never less than 0: a scale-down frees room only once its pods are gone),
  * each of the replica's request (`replicaRequest`), placed on the pool's nodes and the unused
  * nodes it moves in (`decision.nodes`) as the default scheduler scores nodes (LeastAllocated):
@@ -32,9 +33,12 @@ export function claimsOf(input: ScalingInput, decision: ScalingDecision): Claim[
     (p) => p.nodeName !== null,
   ).length;
   const outstanding = Math.max(0, from - bound);
+  const surging = surgePods(input.pods, from, input.currentReplicaSet ?? null).filter(
+    (p) => p.nodeName === null,
+  ).length;
   const moved = input.unusedNodes.filter((n) => decision.nodes.includes(n.node));
   const added = Math.max(0, decision.replicas.to - from);
-  return place([...input.poolNodes, ...moved], request, added + outstanding);
+  return place([...input.poolNodes, ...moved], request, added + outstanding + surging);
 }
 
 /** Predicted placement of `count` replicas of `request`: most free GPUs first, ties by name. */

@@ -11,7 +11,9 @@ import type { NodeCapacity, ScalingDecision, ScalingInput } from './types.js';
  * (`claimsOf`) and relabelled
  * nodes join the pool before the next algorithm is decided, so two algorithms never claim the same
  * GPUs or the same unused node. `capacity` is every GPU node (see `nodeCapacity`); the inputs'
- * `poolNodes`/`unusedNodes` are filled from it. The caller's `capacity` is not changed.
+ * `poolNodes`/`unusedNodes` are filled from it; with a required GPU product (`products.required`:
+ * the Deployment's node affinity) only the pool's nodes of those products are its `poolNodes`, as
+ * its pods can run nowhere else. The caller's `capacity` is not changed.
  *
  * With `scaling.sizing: headroom` the headroom is shared across each pool: every algorithm's
  * `poolLoadGpus` is the summed sampled load of the algorithms pinned to its pool (see
@@ -38,7 +40,7 @@ export function decideInTurn(
   for (const partial of sorted) {
     const input: ScalingInput = {
       ...partial,
-      poolNodes: partial.pool === null ? [] : (byPool.get(partial.pool) ?? []),
+      poolNodes: onProducts(partial.pool === null ? [] : (byPool.get(partial.pool) ?? []), partial.products),
       unusedNodes: byPool.get('unused') ?? [],
       ...(loads !== null && partial.pool !== null ? { poolLoadGpus: loads.get(partial.pool) ?? 0 } : {}),
     };
@@ -81,4 +83,11 @@ export function poolLoads(
     out.set(i.pool, (out.get(i.pool) ?? 0) + sampledLoadGpus(f));
   }
   return out;
+}
+
+/** The nodes its pods may run on: with a required product only those of it (same objects), else all. */
+function onProducts(nodes: NodeCapacity[], products: ScalingInput['products']): NodeCapacity[] {
+  if (!products?.required) return nodes;
+  const allowed = new Set(products.products);
+  return nodes.filter((n) => n.gpuProduct !== null && allowed.has(n.gpuProduct));
 }

@@ -19,6 +19,7 @@ import { podsStarting } from './rules/pods-starting.js';
 import { replicaLimits } from './rules/replica-limits.js';
 import { desiredReplicas } from './rules/sizing.js';
 import { stabilise } from './rules/stabilization-window.js';
+import { stuckNote } from './starting-pods.js';
 import { withinBand } from './rules/within-band.js';
 import type { ScalingDecision, ScalingInput } from './types.js';
 
@@ -66,9 +67,16 @@ function scaleUp(f: Facts): Verdict {
   return isVerdict(stable) ? stable : scaleUpOnCapacity(f, stable.to);
 }
 
-/** The decision of a verdict: the algorithm's name and the attribution's flags join the message. */
+/**
+ * The decision of a verdict: the algorithm's name, and the replicas stuck past their start-up
+ * (`stuckNote`) and the attribution's flags as notes, join the message.
+ */
 function decision(f: Facts, v: Verdict): ScalingDecision {
-  const flags = f.input.flags?.length ? ` (note: ${f.input.flags.map((x) => x.message).join('; ')})` : '';
+  const notes = [
+    stuckNote(f.stuck, f.scaling.podStartupSeconds),
+    ...(f.input.flags ?? []).map((x) => x.message),
+  ].filter(Boolean);
+  const flags = notes.length ? ` (note: ${notes.join('; ')})` : '';
   return {
     algorithm: f.name,
     action: v.action,

@@ -3,6 +3,7 @@ import type { PodInfo, Snapshot } from '../cluster/types.js';
 import type { UtilizationReading } from '../metrics/types.js';
 import type { Pool, Policy, ResolvedAlgorithm } from '../definitions/types.js';
 import { attribute } from './attribute.js';
+import type { ProductChoice } from './choose-nodes.js';
 import { nodeCapacity } from './capacity.js';
 import { decideInTurn } from './decide-in-turn.js';
 import { countDropped, metricsReport, type MetricsReport } from './metrics-report.js';
@@ -24,6 +25,8 @@ export interface AlgorithmState {
   replicas: number;
   currentReplicaSet?: string | null;
   hpa?: HpaState | null;
+  /** The GPU products its replicas run on (`ScalingInput.products`); absent: none known. */
+  products?: ProductChoice;
 }
 
 /** Inputs of one scaling pass. `recent`: scaling decisions since `historySince(policy, now)`. */
@@ -129,6 +132,7 @@ export function decideScaling(input: DecideScalingInput): DecideScalingResult {
         flags: attributed?.flags ?? [],
         recent: recentBySubject.get(a.algorithm.name) ?? [],
         noDataMessage,
+        ...(a.products ? { products: a.products } : {}),
       };
     }),
     nodeCapacity(snapshot),

@@ -30,6 +30,7 @@ export function historySince(policy: Policy, now: Date): string {
     s.scaleDown.cooldownSeconds,
     s.scaleDown.stabilizationWindowSeconds,
     s.scaleDown.peakWindowSeconds ?? 0,
+    s.sizing === 'headroom' ? s.headroomFlapHoldSeconds : 0,
   );
   return new Date(now.getTime() - 2 * longest * 1000).toISOString();
 }

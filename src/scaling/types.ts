@@ -1,5 +1,6 @@
 import type { PodInfo } from '../cluster/types.js';
 import type { NodeRoom, PodRequest } from './fit.js';
+import type { ProductChoice } from './choose-nodes.js';
 import type { Pool, ResolvedAlgorithm } from '../definitions/types.js';
 import type { DecisionRecord } from '../store/types.js';
 
@@ -195,6 +196,11 @@ export interface ScalingInput {
    * Git); absent: the spec's `resources` (`specRequest` of `fit.ts`).
    */
   request?: PodRequest;
+  /**
+   * The GPU products (`nvidia.com/gpu.product`) its replicas run on, and whether only there (see
+   * `ProductChoice`); absent: none known (the pool's own product is preferred for node moves).
+   */
+  products?: ProductChoice;
 }
 
 /** A recorded decision, as the store keeps it (cooldowns and stabilisation read it back). */

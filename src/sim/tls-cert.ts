@@ -68,7 +68,9 @@ export function selfSignedCert(names: readonly string[], now: Date = new Date())
   const ext = (id: string, critical: boolean, value: Buffer) =>
     seq(oid(id), ...(critical ? [tlv(0x01, Buffer.from([0xff]))] : []), tlv(0x04, value));
   const serial = randomBytes(16);
-  serial[0]! &= 0x7f;
+  // Positive with no leading zero byte: 0x40–0x7f first (a 0x00 first byte over a byte below
+  // 0x80 is illegal DER padding, which OpenSSL refuses in about one certificate in 512).
+  serial[0] = (serial[0]! & 0x3f) | 0x40;
   const tbs = seq(
     tlv(0xa0, tlv(0x02, Buffer.from([2]))), // v3
     positiveInteger(serial),

@@ -408,7 +408,7 @@ describe('planDesiredState: scaling', () => {
     );
     const text = formatPlanTable(plan.output, withPods(2));
     expect(text).toMatch(/gpu-a100-01\s+NVIDIA-A100-SXM4-80GB\s+8\/8\s+test\s+KeepPool/);
-    expect(text).toMatch(/resnet-infer\s+short-task\s+42\.0 s\s+BelowThreshold/);
+    expect(text).toMatch(/resnet-infer\s+short-task\s+42\.0 s\s+any\s+BelowThreshold/);
     expect(text).toMatch(/resnet-infer\s+2 → 3\s+93\.0 %\s+scale-up\s+AboveMax/);
   });
 });

@@ -94,6 +94,21 @@ describe('spec.template: a partial pod template checked against Kubernetes', () 
       'algorithms/triton.yaml:11:61: spec.template.spec.containers[0].ports[1].name: port name "http" clashes with containers[0].ports[0]',
     ],
     [
+      'a port clash across containers (a sidecar and the algorithm)',
+      'spec:\n  initContainers: [{name: proxy, image: envoy:1, restartPolicy: Always, ports: [{containerPort: 8000}]}]\n  containers:\n    - ports: [{containerPort: 8000}]',
+      'algorithms/triton.yaml:12:35: spec.template.spec.containers[0].ports[0].containerPort: port 8000/TCP clashes with initContainers[0].ports[0]',
+    ],
+    [
+      'the same port number on another protocol is no clash, the same name is',
+      'spec:\n  containers:\n    - ports: [{name: dns, containerPort: 53}, {name: dns, containerPort: 53, protocol: UDP}]',
+      'algorithms/triton.yaml:11:58: spec.template.spec.containers[0].ports[1].name: port name "dns" clashes with containers[0].ports[0]',
+    ],
+    [
+      'a Secret key reference in another namespace',
+      'spec:\n  containers:\n    - env: [{name: TOKEN, valueFrom: {secretKeyRef: {name: hf, key: t, namespace: ml}}}]',
+      'spec.template.spec.containers[0].env[0].valueFrom.secretKeyRef.namespace: unknown field "namespace": a pod reads Secrets and ConfigMaps of its own namespace only ("algorithms")',
+    ],
+    [
       'a probe on a port name the container lacks',
       'spec:\n  containers:\n    - ports: [{name: http, containerPort: 8000}]\n      readinessProbe: {httpGet: {port: metrics}}',
       'algorithms/triton.yaml:12:44: spec.template.spec.containers[0].readinessProbe.httpGet.port: port "metrics" is not a port of this container (ports[].name)',

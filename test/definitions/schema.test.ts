@@ -53,6 +53,7 @@ const FULL_ALGORITHM: DeepRequired<Algorithm> = {
     args: ['a'],
     env: [{ name: 'N', value: 'v' }],
     resources: { gpus: 1, cpu: '1', memory: '1Gi' },
+    gpu: { product: ['Tesla-T4'] },
     benchmark: { args: ['b'], runs: 3, timeoutSeconds: 60 },
     scaling: { minReplicas: 1, maxReplicas: 2, utilization: { min: 10, max: 90 } },
     placement: { pool: 'auto' },

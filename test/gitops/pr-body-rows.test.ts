@@ -184,9 +184,10 @@ describe('renderPrBody: placement runs', () => {
             runTimeSeconds: 700,
             reason: 'AboveThreshold',
             message: 'm',
+            gpu: { products: ['Tesla-T4'], source: 'benchmark' },
           },
           runs: [
-            { run: 3, status: 'Succeeded', durationSeconds: 700, node: 'gpu-c' },
+            { run: 3, status: 'Succeeded', durationSeconds: 700, node: 'gpu-c', gpuProduct: 'Tesla-T4' },
             { run: 1, status: 'Failed', durationSeconds: null, node: null },
             { run: 2, status: 'Succeeded', durationSeconds: 650.04, node: 'gpu-a' },
           ],
@@ -195,9 +196,14 @@ describe('renderPrBody: placement runs', () => {
       ],
     });
     expect(body).toContain('Runs longer than **600.0 s** (median) go to `long-task`');
-    expect(body).toContain('| llm | long-task | 700.0 | 600.0 | AboveThreshold |');
     expect(body).toContain(
-      'Measured benchmark runs:\n\n| run | status | run time (s) | node |\n| --- | --- | --- | --- |\n| 1 | Failed | — | — |\n| 2 | Succeeded | 650.0 | gpu-a |\n| 3 | Succeeded | 700.0 | gpu-c |',
+      '| llm | long-task | 700.0 | 600.0 | AboveThreshold | Tesla-T4 (benchmarked on) |',
+    );
+    expect(body).toContain(
+      "Its pods run only on nodes labelled `nvidia.com/gpu.product` `Tesla-T4` (a required node affinity beside the pool's nodeSelector)",
+    );
+    expect(body).toContain(
+      'Measured benchmark runs:\n\n| run | status | run time (s) | node | GPU product |\n| --- | --- | --- | --- | --- |\n| 1 | Failed | — | — | — |\n| 2 | Succeeded | 650.0 | gpu-a | — |\n| 3 | Succeeded | 700.0 | gpu-c | Tesla-T4 |',
     );
   });
 });

@@ -22,16 +22,11 @@ const KNOWN_UP_ARROWS: Record<string, string> = {
   'src/manifests/nodes.ts → src/pools/types.ts': 'the Node manifest renders a PoolAssignment',
 };
 
-/** Adapters the benches still build themselves (bench/reconcile*: the watch lane's; to move to src/compose/). */
+/** Adapters the benches still build themselves (bench/reconcile-pass.ts, the watch lane's child process; to move to src/compose/). */
 const KNOWN_BENCH_CONSTRUCTIONS = [
-  'bench/reconcile-fleet.ts openStore',
-  'bench/reconcile-fleet.ts openStore',
-  'bench/reconcile-fleet.ts WorkingCopy',
-  'bench/reconcile-fleet.ts GitPullRequestHost',
   'bench/reconcile-pass.ts openStore',
   'bench/reconcile-pass.ts GitPullRequestHost',
   'bench/reconcile-pass.ts WorkingCopy',
-  'bench/store.bench.ts openStore',
 ];
 
 describe('the structure of src/', () => {

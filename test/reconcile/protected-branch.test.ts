@@ -141,7 +141,13 @@ describe('F05: patch mode, main protected', () => {
     h.sim.clock.advance(3601);
     const later = await h.pass();
     expect(scaleOf(later)).toMatchObject({ action: 'failed', reason: 'ProtectedBranch' });
-    expect(pushes()).toBe(2);
+    // One push to main (refused again) and one of the placement branch: the benchmark that ended
+    // meanwhile recorded its GPU product, which the Deployment's node affinity now names (issue 24).
+    expect(later.writeBack.map((x) => [x.branch, x.action])).toEqual([
+      ['gpuops/prod/placement/resnet50-infer', 'created'],
+      ['main', 'failed'],
+    ]);
+    expect(pushes()).toBe(3);
     expect(live(h)).toBe(1);
   });
 

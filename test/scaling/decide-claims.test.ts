@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PodInfo } from '../../src/cluster/types.js';
 import { claimsOf } from '../../src/scaling/claims.js';
-import { countedPods } from '../../src/scaling/counted-pods.js';
+import { countedPods, surgePods } from '../../src/scaling/counted-pods.js';
 import { decideInTurn } from '../../src/scaling/decide-in-turn.js';
 import { decideOne } from '../../src/scaling/decide-one.js';
 import type { ScalingInput } from '../../src/scaling/types.js';
@@ -186,9 +186,11 @@ describe('decideInTurn: one shared view of capacity', () => {
       NOW,
     );
     expect(out.map((d) => `${d.algorithm} ${d.action} ${d.reason} ${d.nodes.join(',')}`)).toEqual([
-      'a relabel RelabelUnusedNode u-1',
-      'b scale-up AboveMax ',
-      'c relabel RelabelUnusedNode u-2',
+      // Each takes the smallest unused node that fits its one replica (issue 23 item 8): a the
+      // 1-GPU u-2, b the 2-GPU u-1, whose second GPU then serves c.
+      'a relabel RelabelUnusedNode u-2',
+      'b relabel RelabelUnusedNode u-1',
+      'c scale-up AboveMax ',
     ]);
   });
 
@@ -249,7 +251,7 @@ describe('countedPods', () => {
       'NewestPodOfAReplicaSetNamesTheCurrentOne',
       [
         p('old', { rs: 'old', createdAt: '2025-01-01T00:00:00Z' }),
-        p('new', { rs: 'new', createdAt: '2025-01-03T00:00:00Z', ready: false }),
+        p('new', { rs: 'new', createdAt: '2025-01-03T00:00:00Z' }),
         p('mid', { rs: 'old', createdAt: '2025-01-02T00:00:00Z' }),
       ],
       1,
@@ -259,12 +261,33 @@ describe('countedPods', () => {
     [
       'APodOwnedByAnotherKindNamesNoReplicaSet',
       [
-        p('rs-pod', { rs: 'rs', createdAt: '2025-01-01T00:00:00Z', ready: false }),
+        p('rs-pod', { rs: 'rs', createdAt: '2025-01-01T00:00:00Z' }),
         { ...p('job-pod', { createdAt: '2025-01-09T00:00:00Z' }), owner: { kind: 'Job', name: 'job' } },
       ],
       1,
       null,
       ['rs-pod'],
+    ],
+    [
+      // maxSurge 1 during a rollout: the new ReplicaSet's pod still starts, the old one serves.
+      'RolloutSurgePodStartingIsNotTheReplica',
+      [
+        p('old', { rs: 'old', createdAt: '2025-01-01T00:00:00Z' }),
+        p('new', { rs: 'new', createdAt: '2025-01-03T00:00:00Z', ready: false, nodeName: null }),
+      ],
+      1,
+      'new',
+      ['old'],
+    ],
+    [
+      'RolloutBothReadyTheCurrentReplicaSetsPodIsTheReplica',
+      [
+        p('old', { rs: 'old', createdAt: '2025-01-01T00:00:00Z' }),
+        p('new', { rs: 'new', createdAt: '2025-01-03T00:00:00Z' }),
+      ],
+      1,
+      'new',
+      ['new'],
     ],
     [
       'NoOwnerAtAllReadyFirst',
@@ -278,5 +301,11 @@ describe('countedPods', () => {
     ],
   ])('%s', (_name, pods, replicas, current, want) => {
     expect(countedPods(pods, replicas, current).map((x) => x.name)).toEqual(want);
+    // Every live pod is either a replica or the rollout's surge, never both.
+    const surge = surgePods(pods, replicas, current).map((x) => x.name);
+    expect(surge.filter((n) => want.includes(n))).toEqual([]);
+    expect(surge.length + want.length).toBe(
+      pods.filter((x) => !x.terminating && x.phase !== 'Succeeded' && x.phase !== 'Failed').length,
+    );
   });
 });

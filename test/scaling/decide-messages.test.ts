@@ -8,7 +8,16 @@ import { decideOne } from '../../src/scaling/decide-one.js';
 import type { ScalingInput } from '../../src/scaling/types.js';
 import type { Policy } from '../../src/definitions/types.js';
 import type { DecisionRecord } from '../../src/store/types.js';
-import { algorithm, baseInput as B, node, pod, policy, policyNoWindows, sample } from './support.js';
+import {
+  algorithm,
+  baseInput as B,
+  node,
+  pod,
+  policy,
+  policyNoWindows,
+  sample,
+  secondsAgo,
+} from './support.js';
 
 const NOW = new Date('2025-06-01T12:00:00Z');
 const ago = (s: number) => new Date(NOW.getTime() - s * 1000).toISOString();
@@ -81,8 +90,20 @@ row(
 );
 row(
   'NoDataNoneReady',
-  { ...B([50, 50]), pods: B([50, 50]).pods.map((p) => ({ ...p, ready: false })) },
+  { ...B([50, 50]), pods: B([50, 50]).pods.map((p) => ({ ...p, ready: false, startedAt: secondsAgo(60) })) },
   'resnet50-infer: none of its 2 counted pod(s) is Ready, so no GPU sample can count; utilisation unknown, replicas stay at 2',
+);
+row(
+  'NoDataNoneReadyAndOneStuckPastItsStartUp',
+  {
+    ...B([50, 50]),
+    pods: B([50, 50]).pods.map((p, i) => ({
+      ...p,
+      ready: false,
+      startedAt: secondsAgo(i === 0 ? 60 : 7200),
+    })),
+  },
+  'resnet50-infer: none of its 2 counted pod(s) is Ready, so no GPU sample can count; utilisation unknown, replicas stay at 2 (note: 1 replica(s) not Ready past the start-up bound of 300 s, left out of capacity and utilisation: algorithms/resnet50-infer-7d9f-1 (started 2 h ago))',
 );
 row(
   'NoDataNoSeries',
@@ -109,7 +130,7 @@ row(
     poolNodes: [],
     algorithm: algorithm({ gpus: 4 }),
   },
-  'resnet50-infer: 1 pod(s) Pending: pool long-task has no room for 1 more pod(s) of 4 GPU(s); pool long-task has no room for a pod of 4 GPU(s), moving unused node(s) a-unused-t4 (4 free Tesla-T4) into it; replicas stay at 1',
+  'resnet50-infer: 1 pod(s) Pending: pool long-task has no room for 1 more pod(s) of 4 GPU(s); pool long-task has no room for a pod of 4 GPU(s), moving unused node(s) a-unused-t4 (Tesla-T4, 4 GPUs: smallest unused node that fits 1 replica) into it; replicas stay at 1',
 );
 row(
   'PendingCooldown',
@@ -144,7 +165,7 @@ row(
     hpa: { currentReplicas: 3, desiredReplicas: 3, maxReplicas: 3 },
   },
   hpa(),
-  'resnet50-infer: the HPA sits at its maximum of 3 replicas with utilisation 95% > max 80%; pool long-task has no room for a pod of 1 GPU(s), moving unused node(s) z-unused-a100 (8 free NVIDIA-A100-SXM4-80GB) into it; replicas stay at 3',
+  "resnet50-infer: the HPA sits at its maximum of 3 replicas with utilisation 95% > max 80%; pool long-task has no room for a pod of 1 GPU(s), moving unused node(s) z-unused-a100 (NVIDIA-A100-SXM4-80GB, 8 GPUs: smallest unused node of the pool's product that fits 1 replica) into it; replicas stay at 3",
 );
 row(
   'HpaPendingCooldown',
@@ -262,10 +283,20 @@ row(
   {
     ...B([90, 90, 90]),
     replicas: 4,
-    pods: [...B([90, 90, 90]).pods, pod('s0', { ready: false })],
+    pods: [...B([90, 90, 90]).pods, pod('s0', { ready: false, startedAt: secondsAgo(299) })],
     poolNodes: [node('lt-1', 'long-task', 8)],
   },
   'resnet50-infer: utilisation 90% over 3 of 3 Ready pod(s) > max 80%, but 1 replica(s) are starting: with them Ready it is 67.5% ≤ max 80%; replicas stay at 4',
+);
+row(
+  'APodUnreadyPastItsStartUpHoldsNoScaleUp',
+  {
+    ...B([90, 90, 90]),
+    replicas: 4,
+    pods: [...B([90, 90, 90]).pods, pod('s0', { ready: false, startedAt: secondsAgo(300) })],
+    poolNodes: [node('lt-1', 'long-task', 8)],
+  },
+  'resnet50-infer: utilisation 90% over 3 of 3 Ready pod(s) > max 80%; scaling 4 → 5 on pool long-task (note: 1 replica(s) not Ready past the start-up bound of 300 s, left out of capacity and utilisation: algorithms/s0 (started 5 min ago))',
 );
 row(
   'CooldownUp',
@@ -299,7 +330,7 @@ row(
 row(
   'Relabel',
   { ...B([95, 95, 95]), poolNodes: [node('lt-1', 'long-task', 0)] },
-  'resnet50-infer: utilisation 95% over 3 of 3 Ready pod(s) > max 80%; pool long-task has no room for a pod of 1 GPU(s), moving unused node(s) z-unused-a100 (8 free NVIDIA-A100-SXM4-80GB) into it, then scaling 3 → 4',
+  "resnet50-infer: utilisation 95% over 3 of 3 Ready pod(s) > max 80%; pool long-task has no room for a pod of 1 GPU(s), moving unused node(s) z-unused-a100 (NVIDIA-A100-SXM4-80GB, 8 GPUs: smallest unused node of the pool's product that fits 1 replica) into it, then scaling 3 → 4",
 );
 row(
   'RelabelNoProduct',
@@ -308,7 +339,7 @@ row(
     poolNodes: [node('lt-1', 'long-task', 0)],
     unusedNodes: [node('u', 'unused', 2, null)],
   },
-  'resnet50-infer: utilisation 95% over 3 of 3 Ready pod(s) > max 80%; pool long-task has no room for a pod of 1 GPU(s), moving unused node(s) u (2 free GPU) into it, then scaling 3 → 4',
+  'resnet50-infer: utilisation 95% over 3 of 3 Ready pod(s) > max 80%; pool long-task has no room for a pod of 1 GPU(s), moving unused node(s) u (no product label, 2 GPUs: smallest unused node that fits 1 replica) into it, then scaling 3 → 4',
 );
 row(
   'RelabelPartial',
@@ -350,7 +381,7 @@ row(
   },
   policyNoWindows({ step: 3 }),
   // Same GPU product as the pool first (u-1, u-3), then the others (u-2), each by name.
-  'resnet50-infer: utilisation 95% over 3 of 3 Ready pod(s) > max 80%; pool long-task has no room for a pod of 4 GPU(s), moving unused node(s) u-1, u-3, u-2 (4 free NVIDIA-A100-SXM4-80GB, 4 free NVIDIA-A100-SXM4-80GB, 4 free Tesla-T4) into it, then scaling 3 → 6',
+  "resnet50-infer: utilisation 95% over 3 of 3 Ready pod(s) > max 80%; pool long-task has no room for a pod of 4 GPU(s), moving unused node(s) u-1 (NVIDIA-A100-SXM4-80GB, 4 GPUs: largest unused node of the pool's product, fits 1 of 3 replicas), u-3 (NVIDIA-A100-SXM4-80GB, 4 GPUs: largest unused node of the pool's product, fits 1 of 2 replicas), u-2 (Tesla-T4, 4 GPUs: smallest unused node that fits 1 replica) into it, then scaling 3 → 6",
 );
 
 describe('decide: the message a person reads', () => {

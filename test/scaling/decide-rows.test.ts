@@ -17,7 +17,13 @@ import { algorithm, baseInput, node, pod, policyNoWindows, scalingRecord } from 
 
 const NOW = new Date('2025-06-01T12:00:00Z');
 const ago = (s: number) => new Date(NOW.getTime() - s * 1000).toISOString();
-const pending = pod('p-new', { nodeName: null, ready: false, phase: 'Pending' });
+const pending = pod('p-new', {
+  nodeName: null,
+  ready: false,
+  phase: 'Pending',
+  startedAt: null,
+  createdAt: ago(10),
+});
 
 interface Row {
   name: string;

@@ -140,7 +140,11 @@ const rows: Row[] = [
     name: 'NoRoomInPoolRelabelsUnusedNodeOfSameProductFirst',
     input: with_({ poolNodes: [node('lt-1', 'long-task', 0)] }, [95, 95, 95]),
     want: { action: 'relabel', reason: 'RelabelUnusedNode', to: 4, nodes: ['z-unused-a100'] },
-    message: ['z-unused-a100', '8 free NVIDIA-A100-SXM4-80GB', '3 → 4'],
+    message: [
+      'z-unused-a100',
+      "NVIDIA-A100-SXM4-80GB, 8 GPUs: smallest unused node of the pool's product that fits 1 replica",
+      '3 → 4',
+    ],
   },
   {
     name: 'RelabelsAsManyUnusedNodesAsNeeded',
@@ -217,6 +221,54 @@ const rows: Row[] = [
     },
     want: { action: 'hold', reason: 'WithinRange', to: 2, utilization: 45 },
     message: ['2 of 2 Ready'],
+  },
+  {
+    // A one-replica rollout (maxSurge 1) in a full pool: the surge pod waits for a GPU; the old
+    // pod still serves and is the replica. No node moves in for the surge pod.
+    name: 'RolloutSurgePodPendingForAGpuMovesNoNode',
+    input: {
+      ...baseInput(),
+      replicas: 1,
+      currentReplicaSet: 'resnet50-infer-new',
+      pods: [
+        pod('old-a', { rs: 'resnet50-infer-old' }),
+        pod('new-a', {
+          rs: 'resnet50-infer-new',
+          createdAt: '2025-06-01T11:59:00Z',
+          ready: false,
+          nodeName: null,
+          phase: 'Pending',
+          unschedulable: true,
+        }),
+      ],
+      samples: [sample('old-a', 50)],
+      poolNodes: [node('lt-1', 'long-task', 0)],
+    },
+    want: { action: 'hold', reason: 'WithinRange', to: 1, utilization: 50 },
+    message: ['1 of 1 Ready'],
+  },
+  {
+    // The pool's one free GPU goes to the rollout's surge pod (created, not bound yet): it is no
+    // spare capacity, so the scale-up moves an unused node in instead of counting on it.
+    name: 'RolloutSurgePodTakesTheFreeGpuBeforeAScaleUp',
+    input: {
+      ...baseInput(),
+      replicas: 1,
+      currentReplicaSet: 'resnet50-infer-new',
+      pods: [
+        pod('old-a', { rs: 'resnet50-infer-old' }),
+        pod('new-a', {
+          rs: 'resnet50-infer-new',
+          createdAt: '2025-06-01T11:59:50Z',
+          ready: false,
+          nodeName: null,
+          phase: 'Pending',
+        }),
+      ],
+      samples: [sample('old-a', 95)],
+      poolNodes: [node('lt-1', 'long-task', 1)],
+    },
+    want: { action: 'relabel', reason: 'RelabelUnusedNode', to: 2, nodes: ['z-unused-a100'] },
   },
   {
     name: 'TerminatingPodsAreNotReplicas',
@@ -475,17 +527,20 @@ describe('decide', () => {
 });
 
 describe('countedPods', () => {
-  it('takes the current ReplicaSet first and never more than replicas', () => {
+  it('takes Ready pods first, then the current ReplicaSet, and never more than replicas', () => {
     const pods = [
       pod('old-a', { rs: 'old', createdAt: '2025-01-01T00:00:00Z' }),
       pod('old-b', { rs: 'old', createdAt: '2025-01-01T00:00:01Z' }),
-      pod('new-a', { rs: 'new', createdAt: '2025-01-02T00:00:00Z', ready: false }),
+      pod('new-a', { rs: 'new', createdAt: '2025-01-02T00:00:00Z' }),
+      pod('new-b', { rs: 'new', createdAt: '2025-01-02T00:00:02Z', ready: false }),
       pod('gone', { rs: 'new', createdAt: '2025-01-02T00:00:01Z', terminating: true }),
     ];
     // The current ReplicaSet is inferred from the newest live pod when not given.
     expect(countedPods(pods, 2, null).map((p) => p.name)).toEqual(['new-a', 'old-a']);
     expect(countedPods(pods, 2, 'old').map((p) => p.name)).toEqual(['old-a', 'old-b']);
-    expect(countedPods(pods, 9, 'old')).toHaveLength(3);
+    // The starting surge pod new-b is the last: a Ready pod serves.
+    expect(countedPods(pods, 3, null).map((p) => p.name)).toEqual(['new-a', 'old-a', 'old-b']);
+    expect(countedPods(pods, 9, 'old')).toHaveLength(4);
   });
 });
 

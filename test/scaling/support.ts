@@ -30,9 +30,14 @@ export function policy(scaling: DeepPartial<Policy['spec']['scaling']> = {}): Po
   return p;
 }
 
-/** Default policy with every cooldown and stabilisation window off. */
+/**
+ * Default policy with every cooldown and stabilisation window off, and headroom sizing's hysteresis
+ * too (`headroomDownMargin` 0, `headroomFlapHoldSeconds` 0: one target up and down) unless given.
+ */
 export function policyNoWindows(scaling: DeepPartial<Policy['spec']['scaling']> = {}): Policy {
   return policy({
+    headroomDownMargin: 0,
+    headroomFlapHoldSeconds: 0,
     ...scaling,
     scaleUp: { cooldownSeconds: 0, stabilizationWindowSeconds: 0, ...scaling.scaleUp },
     scaleDown: { cooldownSeconds: 0, stabilizationWindowSeconds: 0, ...scaling.scaleDown },

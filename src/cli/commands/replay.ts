@@ -11,6 +11,7 @@ import { DEFAULT_REPLAY_SETTINGS, type ReplaySettings } from '../../replay/sim-e
 import { parseTrace, sliceTrace } from '../../replay/trace.js';
 import { UsageError } from '../settings.js';
 import { makeDirs } from '../../util/make-dirs.js';
+import { replayFleet } from '../../replay/fleet-replay.js';
 
 interface ReplayFlags {
   trace: string;
@@ -32,6 +33,7 @@ interface ReplayFlags {
   headroomFactor: number;
   hpaTargets: number[];
   headroomFactors: number[];
+  services: number;
 }
 
 function nonNegative(value: string): number {
@@ -174,6 +176,12 @@ export function register(program: Command): void {
       numberList(nonNegative),
       d.headroomFactors,
     )
+    .option(
+      '--services <k>',
+      'replay a fleet of K services: K circularly shifted copies of the trace, through the model (docs/replay.md)',
+      wholePositive,
+      1,
+    )
     .action(async (f: ReplayFlags) => {
       const settings = replaySettings(f);
       let text: string;
@@ -185,6 +193,10 @@ export function register(program: Command): void {
       let trace = parseTrace(text, f.trace);
       if (f.hours !== undefined || f.fromHours !== undefined)
         trace = sliceTrace(trace, (f.fromHours ?? 0) * 3600, (f.hours ?? Infinity) * 3600);
+      if (f.services > 1) {
+        process.stdout.write(await replayFleet(trace, f.services, settings));
+        return;
+      }
       const dir = f.workDir ? path.resolve(f.workDir) : mkdtempSync(path.join(os.tmpdir(), 'gpuops-replay-'));
       const err = process.stderr;
       err.write(

@@ -3,6 +3,7 @@ import { compareSpecErrors } from './format.js';
 import type { Algorithm, Policy, ResolvedAlgorithm, SpecError } from '../types.js';
 import { documentProblems, envelopeProblem, locateProblem } from './document.js';
 import { boundAt, stringAt, type Bound } from './cross-field.js';
+import { kubernetesNameProblems } from './k8s-names.js';
 import { namespaceProblems } from './namespaces.js';
 import { podAnnotationProblems } from './pod-annotations.js';
 import { podTemplateProblems } from './pod-template.js';
@@ -135,6 +136,7 @@ export function parseAlgorithms(files: readonly SpecFile[], policy: Policy): Par
       const problems = [
         ...schema,
         ...crossFieldProblems(doc.value, policy, schema),
+        ...kubernetesNameProblems(doc.value),
         ...namespaceProblems(doc.value, policy.spec, schema),
         ...podAnnotationProblems(doc.value, policy.spec),
         ...podTemplateProblems(doc.value, policy, schema),

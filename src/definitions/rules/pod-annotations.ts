@@ -56,7 +56,8 @@ export function podAnnotationProblems(value: unknown, policy: PolicySpec): Field
   for (const [path, annotations] of places) {
     if (!isMap(annotations)) continue;
     for (const key of Object.keys(annotations)) {
-      if (allowed.some((p) => annotationAllowed(p, key))) continue;
+      // A malformed key is `k8s-names.ts`'s to report (one problem per key).
+      if (!isLabelKey(key) || allowed.some((p) => annotationAllowed(p, key))) continue;
       out.push({
         path: [...path, key],
         at: 'key',

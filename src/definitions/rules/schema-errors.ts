@@ -1,6 +1,8 @@
 import type { ErrorObject } from 'ajv';
 import { didYouMean } from './did-you-mean.js';
 import { dnsLabelMessage } from './dns-label.js';
+import { imageMessage } from './image.js';
+import { envNameMessage } from './env-name.js';
 import { quantityMessage } from './quantity.js';
 import type { PathSegment } from './yaml-documents.js';
 
@@ -58,6 +60,8 @@ const FORMAT_MESSAGES: Record<string, (value: string) => string> = {
     `"${v}" is not a DNS-1123 subdomain (≤ 253 characters: lower-case letters, digits, "-" and ".")`,
   'k8s-namespace-pattern': (v) =>
     `"${v}" is neither a namespace (DNS-1123 label) nor a namespace prefix followed by * (team-*)`,
+  'k8s-image': imageMessage,
+  'k8s-env-name': envNameMessage,
   'k8s-annotation-pattern': (v) =>
     `"${v}" is not an annotation key pattern ([prefix/]name, * for any characters but "/": prometheus.io/*)`,
 };

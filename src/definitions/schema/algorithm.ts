@@ -1,6 +1,20 @@
 import type { JSONSchemaType } from 'ajv';
 import { API_VERSION, type Algorithm } from '../types.js';
 
+/**
+ * Upper bounds of an Algorithm's numbers (issue 29 item 7): what the API server takes, narrowed to
+ * what a GPU workload makes sense of, so `gpus: 1e300` (a whole number to JSON) or a
+ * `maxReplicas` above int32 is an error at `validate`, not a manifest the API server refuses.
+ */
+export const ALGORITHM_LIMITS = {
+  /** GPUs of one pod: the largest GPU nodes hold 8-16; 64 leaves room (count). */
+  gpus: 64,
+  /** A benchmark run's deadline (`activeDeadlineSeconds`, int64): 30 days (seconds). */
+  timeoutSeconds: 2_592_000,
+  /** `minReplicas`/`maxReplicas`: Kubernetes' `replicas` is an int32 (count). */
+  replicas: 2_147_483_647,
+} as const;
+
 /** A non-empty list of non-empty strings (command, args). */
 const stringList = { type: 'array', items: { type: 'string', minLength: 1 }, nullable: true } as const;
 
@@ -12,6 +26,9 @@ const stringList = { type: 'array', items: { type: 'string', minLength: 1 }, nul
  * Formats (registered in `./compile.ts`):
  * - `dns-1123-label`: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#dns-label-names
  * - `k8s-quantity`: https://kubernetes.io/docs/reference/kubernetes-api/common-definitions/quantity/
+ * - `k8s-image`: an image reference the kubelet can parse (`../rules/image.ts`)
+ * - `k8s-env-name`: Kubernetes `IsEnvVarName` (`../rules/k8s-names.ts`)
+ * Label and annotation keys and values are checked by `../rules/k8s-names.ts`.
  *
  * `nullable: true` on optional fields is what `JSONSchemaType` demands for them; `compile.ts` strips
  * it, because no gpuops field accepts `null`.
@@ -50,7 +67,7 @@ export const algorithmSchema: JSONSchemaType<Algorithm> = {
       additionalProperties: false,
       required: ['image', 'resources'],
       properties: {
-        image: { type: 'string', minLength: 1 },
+        image: { type: 'string', minLength: 1, format: 'k8s-image' },
         command: stringList,
         args: { type: 'array', items: { type: 'string' }, nullable: true },
         env: {
@@ -61,7 +78,7 @@ export const algorithmSchema: JSONSchemaType<Algorithm> = {
             additionalProperties: false,
             required: ['name', 'value'],
             properties: {
-              name: { type: 'string', minLength: 1 },
+              name: { type: 'string', minLength: 1, format: 'k8s-env-name' },
               value: { type: 'string' },
             },
           },
@@ -71,9 +88,30 @@ export const algorithmSchema: JSONSchemaType<Algorithm> = {
           additionalProperties: false,
           required: ['gpus'],
           properties: {
-            gpus: { type: 'integer', minimum: 1 },
+            gpus: { type: 'integer', minimum: 1, maximum: ALGORITHM_LIMITS.gpus },
             cpu: { type: 'string', format: 'k8s-quantity', nullable: true },
             memory: { type: 'string', format: 'k8s-quantity', nullable: true },
+          },
+        },
+        gpu: {
+          type: 'object',
+          additionalProperties: false,
+          required: [],
+          nullable: true,
+          properties: {
+            // GPU Feature Discovery's `nvidia.com/gpu.product` values: Kubernetes label values.
+            product: {
+              type: 'array',
+              nullable: true,
+              minItems: 1,
+              uniqueItems: true,
+              items: {
+                type: 'string',
+                minLength: 1,
+                maxLength: 63,
+                pattern: '^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$',
+              },
+            },
           },
         },
         benchmark: {
@@ -84,7 +122,12 @@ export const algorithmSchema: JSONSchemaType<Algorithm> = {
           properties: {
             args: { type: 'array', items: { type: 'string' }, nullable: true },
             runs: { type: 'integer', minimum: 1, maximum: 100, nullable: true },
-            timeoutSeconds: { type: 'integer', minimum: 1, nullable: true },
+            timeoutSeconds: {
+              type: 'integer',
+              minimum: 1,
+              maximum: ALGORITHM_LIMITS.timeoutSeconds,
+              nullable: true,
+            },
           },
         },
         scaling: {
@@ -93,8 +136,8 @@ export const algorithmSchema: JSONSchemaType<Algorithm> = {
           required: [],
           nullable: true,
           properties: {
-            minReplicas: { type: 'integer', minimum: 1, nullable: true },
-            maxReplicas: { type: 'integer', minimum: 1, nullable: true },
+            minReplicas: { type: 'integer', minimum: 1, maximum: ALGORITHM_LIMITS.replicas, nullable: true },
+            maxReplicas: { type: 'integer', minimum: 1, maximum: ALGORITHM_LIMITS.replicas, nullable: true },
             utilization: {
               type: 'object',
               additionalProperties: false,

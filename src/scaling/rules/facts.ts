@@ -6,9 +6,10 @@
  * hold) or null (not its case).
  */
 import type { Pool, Policy } from '../../definitions/types.js';
-import { poolRoom, replicaRequest } from '../capacity.js';
+import { podSlots, replicaRequest } from '../capacity.js';
 import type { PodRequest } from '../fit.js';
-import { countedPods } from '../counted-pods.js';
+import { countedPods, surgePods } from '../counted-pods.js';
+import { splitUnready, type StuckPod } from '../starting-pods.js';
 import { judgedOver } from '../judged-over.js';
 import type { RecommendationBounds } from '../history.js';
 import type { DecisionRecord, PodSample, ScalingAction, ScalingInput, ScalingReason } from '../types.js';
@@ -42,6 +43,10 @@ export interface Facts {
   /** Live pods that are replicas (`countedPods`). */
   counted: PodInfo[];
   ready: PodInfo[];
+  /** Counted pods not Ready yet within `scaling.podStartupSeconds` of their start: capacity on its way. */
+  starting: PodInfo[];
+  /** Counted pods not Ready past that bound: neither capacity nor utilisation (`splitUnready`). */
+  stuck: StuckPod[];
   /** Samples of the Ready counted pods. */
   sampled: PodSample[];
   /** Mean of `sampled` (percent); null without a sample. */
@@ -54,7 +59,11 @@ export interface Facts {
   over: string;
   /** Replicas in Git not bound to a node yet: they take free GPUs first. */
   outstanding: number;
-  /** Replicas whose whole request still fits on the pool's nodes after the outstanding ones (`poolRoom`; may be < 0). */
+  /**
+   * Replicas whose whole request still fits on the pool's nodes after the outstanding ones and the
+   * rollout's surge pods not bound yet take theirs (may be < 0, never by a surge pod: a surge pod
+   * takes only room that is left, it creates no need).
+   */
   poolSlots: number;
   /** " (series dropped: …)" or "". */
   droppedNote: string;
@@ -92,11 +101,16 @@ export function scalingFacts(input: ScalingInput, policy: Policy, now: Date): Fa
   const from = input.replicas;
   const counted = countedPods(input.pods, from, input.currentReplicaSet ?? null);
   const ready = counted.filter((p) => p.ready);
+  const { starting, stuck } = splitUnready(counted, now.getTime(), s.podStartupSeconds);
   const byPod = new Map<string, PodSample>();
   for (const x of input.samples) byPod.set(`${x.namespace}/${x.pod}`, x);
   const sampled = ready.map((p) => byPod.get(`${p.namespace}/${p.name}`)).filter((x): x is PodSample => !!x);
   const utilization = sampled.length ? sampled.reduce((a, x) => a + x.utilization, 0) / sampled.length : null;
   const outstanding = Math.max(0, from - counted.filter((p) => p.nodeName !== null).length);
+  const surging = surgePods(input.pods, from, input.currentReplicaSet ?? null).filter(
+    (p) => p.nodeName === null,
+  ).length;
+  const slots = podSlots(input.poolNodes, request) - outstanding;
   return {
     input,
     scaling: s,
@@ -125,6 +139,8 @@ export function scalingFacts(input: ScalingInput, policy: Policy, now: Date): Fa
     records: input.recent.filter((r) => r.kind === 'scaling' && r.subject === alg.name),
     counted,
     ready,
+    starting,
+    stuck,
     sampled,
     utilization,
     // Read only once a utilisation exists, so with at least one Ready pod.
@@ -132,7 +148,7 @@ export function scalingFacts(input: ScalingInput, policy: Policy, now: Date): Fa
     u: utilization === null ? 'n/a' : `${round1(utilization)}%`,
     over: judgedOver(sampled.length, ready.length),
     outstanding,
-    poolSlots: poolRoom(input.poolNodes, request, outstanding),
+    poolSlots: slots - Math.min(surging, Math.max(0, slots)),
     droppedNote: input.dropped ? ` (series dropped: ${input.dropped})` : '',
   };
 }

@@ -3,6 +3,7 @@ import { cooldown } from './cooldown.js';
 import { scaleUpOnCapacity } from './above-max.js';
 import { stabilise } from './stabilization-window.js';
 import { headroomReplicas } from '../headroom-replicas.js';
+import { flapHold } from './flap-hold.js';
 import { hold, isVerdict, round1, type Facts, type Verdict } from './facts.js';
 
 /** The offered load of the sampled pods (GPUs): Σ utilisation / 100 × GPUs per pod. */
@@ -51,51 +52,75 @@ export function headroomText(f: Facts): string {
 }
 
 /**
- * Decides by headroom (after `noData`, so with a utilisation): the same target up and down, so
- * no separate peak rule is needed for a stable load.
- * - target = replicas → `hold WithinRange`, or `AtMaxReplicas` / `AtMinReplicas` when the load
- *   asks for more / fewer than the limit the replicas sit at;
- * - target > replicas → scale-up cooldown, scale-up stabilisation, then capacity (free GPUs of
- *   the pool, else unused nodes moved in), reason `HeadroomShort`. Replicas still starting count
- *   in `replicas`, so a scale-up is not repeated while they start (their load is not seen yet);
- * - target < replicas → never on partial data (`InsufficientSamples`, as the HPA never scales
- *   down on missing metrics), then the peak window, cooldown and the scale-down stabilisation
- *   window (the highest recommendation of the window wins), reason `HeadroomSpare`. The target
- *   keeps the load at or below `max` per replica (L ≤ target × max), so a scale-down never puts
- *   it above max at once: the no-flap guarantee of `belowMin`'s `WouldFlap` holds by construction.
+ * The facts a scale-down is sized on: β raised by `scaling.headroomDownMargin`, so the scale-down
+ * rules (this file's target, the source window, the recorded window's re-derived recommendations)
+ * all size at β + margin. The hysteresis band: up when the load needs more than the replicas at
+ * β, down only when it needs fewer at β + margin.
+ */
+export function downFacts(f: Facts): Facts {
+  const beta = f.scaling.headroomFactor + f.scaling.headroomDownMargin;
+  if (f.scaling.headroomDownMargin === 0) return f;
+  return {
+    ...f,
+    scaling: { ...f.scaling, headroomFactor: beta },
+    bounds: { ...f.bounds, headroomFactor: beta },
+  };
+}
+
+/**
+ * Decides by headroom (after `noData`, so with a utilisation): one rule with a hysteresis band,
+ * so no separate peak rule is needed for a stable load.
+ * - up: the target at β (`headroomTarget`) above the replicas → the flap hold (no scale-up within
+ *   `headroomFlapHoldSeconds` of a scale-down, `hold WouldFlap`), scale-up cooldown, scale-up
+ *   stabilisation, then capacity (free GPUs of the pool, else unused nodes moved in), reason
+ *   `HeadroomShort`. Replicas still starting count in `replicas`, so a scale-up is not repeated
+ *   while they start (their load is not seen yet);
+ * - down: the target at β + `headroomDownMargin` (`downFacts`) below the replicas → never on
+ *   partial data (`InsufficientSamples`, as the HPA never scales down on missing metrics), then the
+ *   peak window, cooldown and the scale-down stabilisation window (the highest recommendation of the
+ *   window, sized at β + margin, wins), reason `HeadroomSpare`. A scale-down lands where the load
+ *   may grow by `margin·√L` before a scale-up is due, and the flap hold refuses the reversal for
+ *   the flap window: no scale-up follows a scale-down within it (the no-flap guarantee; the price
+ *   is a surge right after a scale-down waiting, docs/policy-reference.md);
+ * - else → `hold WithinRange`, or `AtMaxReplicas` / `AtMinReplicas` when the load asks for more /
+ *   fewer than the limit the replicas sit at. A target at β + margin exactly the replicas holds.
  */
 export function headroom(f: Facts): Verdict {
-  const to = headroomTarget(f);
+  const up = headroomTarget(f);
   const why = headroomText(f);
-  if (to === f.from) {
+  if (up > f.from) {
+    const held = flapHold(f, why) ?? cooldown(f, 'up', why);
+    if (held) return held;
+    const stable = stabilise(f, 'up', { to: up }, why);
+    return isVerdict(stable) ? stable : scaleUpOnCapacity(f, stable.to, why, 'HeadroomShort');
+  }
+  const d = downFacts(f);
+  const to = headroomTarget(d);
+  if (to >= f.from) {
     const raw = unbounded(f);
     if (raw > f.from)
       return hold(f, 'AtMaxReplicas', `${why}, but replicas ${f.from} are at maxReplicas ${f.maxReplicas}`);
-    if (raw < f.from)
+    if (unbounded(d) < f.from && to === f.from)
       return hold(f, 'AtMinReplicas', `${why}, but replicas ${f.from} are at minReplicas ${f.minReplicas}`);
     return hold(f, 'WithinRange', `${why}; replicas stay at ${f.from}`);
   }
-  if (to > f.from) {
-    const held = cooldown(f, 'up', why);
-    if (held) return held;
-    const stable = stabilise(f, 'up', { to }, why);
-    return isVerdict(stable) ? stable : scaleUpOnCapacity(f, stable.to, why, 'HeadroomShort');
-  }
+  const whyDown =
+    d === f ? why : `${why}; at the scale-down margin ${headroomText(d).replace(/^.* \+ /, '')}`;
   if (!f.complete) {
     return hold(
       f,
       'InsufficientSamples',
-      `${why}, but only ${f.sampled.length} of ${f.ready.length} Ready pod(s) have a sample${f.droppedNote}; never scale down on partial data (the HPA never scales down on missing metrics)`,
+      `${whyDown}, but only ${f.sampled.length} of ${f.ready.length} Ready pod(s) have a sample${f.droppedNote}; never scale down on partial data (the HPA never scales down on missing metrics)`,
     );
   }
-  const bounded = peakWindow(f, { to }, why);
+  const bounded = peakWindow(d, { to }, whyDown);
   if (isVerdict(bounded)) return bounded;
-  const stable = cooldown(f, 'down', why) ?? stabilise(f, 'down', bounded, why);
+  const stable = cooldown(d, 'down', whyDown) ?? stabilise(d, 'down', bounded, whyDown);
   if (isVerdict(stable)) return stable;
   return {
     action: 'scale-down',
     to: stable.to,
     reason: 'HeadroomSpare',
-    message: `${why}${stable.because ?? ''}; scaling ${f.from} → ${stable.to}${stable.note ?? ''}`,
+    message: `${whyDown}${stable.because ?? ''}; scaling ${f.from} → ${stable.to}${stable.note ?? ''}`,
   };
 }

@@ -94,7 +94,7 @@ describe('noData: no utilisation is never 0 %', () => {
         algorithm: algorithm({ gpus: 2 }),
         unusedNodes: [node('u', 'unused', 4)],
       }),
-      '2 pod(s) Pending: pool long-task has no room for 2 more pod(s) of 2 GPU(s); pool long-task has no room for a pod of 2 GPU(s), moving unused node(s) u (4 free NVIDIA-A100-SXM4-80GB) into it; replicas stay at 2',
+      "2 pod(s) Pending: pool long-task has no room for 2 more pod(s) of 2 GPU(s); pool long-task has no room for a pod of 2 GPU(s), moving unused node(s) u (NVIDIA-A100-SXM4-80GB, 4 GPUs: smallest unused node of the pool's product that fits 2 replicas) into it; replicas stay at 2",
     ],
   ])('message: %s', (_name, input, message) => {
     expect(noData(factsOf(input))?.message).toBe(message);

@@ -30,6 +30,27 @@ describe('relabel: unused nodes move in until the pods fit', () => {
       'relabel RelabelUnusedNode 4 [z-a100]',
     ],
     [
+      // Issue 23 item 8: an 8×A100 moved into a T4 pool for a 1-GPU replica while T4 nodes sat unused.
+      'TheBenchmarkedProductBeforeThePools',
+      full([node('a-a100', 'unused', 8), node('t4-1', 'unused', 1, 'Tesla-T4')], {
+        products: { products: ['Tesla-T4'], required: false },
+      }),
+      ask(1),
+      'relabel RelabelUnusedNode 4 [t4-1]',
+    ],
+    [
+      'TheSmallestThatFits',
+      full([node('a-8', 'unused', 8), node('b-2', 'unused', 2), node('c-1', 'unused', 1)]),
+      ask(2),
+      'relabel RelabelUnusedNode 5 [b-2]',
+    ],
+    [
+      'ARequiredProductWithNoUnusedNodeIsNoCapacity',
+      full([node('a-a100', 'unused', 8)], { products: { products: ['Tesla-T4'], required: true } }),
+      ask(1),
+      'hold NoCapacity 3 []',
+    ],
+    [
       'ThenByName',
       full([node('u-c', 'unused', 1), node('u-a', 'unused', 1), node('u-b', 'unused', 1)]),
       ask(1),
@@ -81,19 +102,33 @@ describe('relabel: unused nodes move in until the pods fit', () => {
       'Moved',
       full([node('u', 'unused', 2), node('v', 'unused', 1, null)]),
       ask(3),
-      'why; pool long-task has no room for a pod of 1 GPU(s), moving unused node(s) u, v (2 free NVIDIA-A100-SXM4-80GB, 1 free GPU) into it, then scaling 3 → 6',
+      "why; pool long-task has no room for a pod of 1 GPU(s), moving unused node(s) u (NVIDIA-A100-SXM4-80GB, 2 GPUs: largest unused node of the pool's product, fits 2 of 3 replicas), v (no product label, 1 GPU: smallest unused node that fits 1 replica) into it, then scaling 3 → 6",
     ],
     [
       'Stay',
       full([node('u', 'unused', 1)]),
       ask(1, { add: () => 0 }),
-      'why; pool long-task has no room for a pod of 1 GPU(s), moving unused node(s) u (1 free NVIDIA-A100-SXM4-80GB) into it; replicas stay at 3',
+      "why; pool long-task has no room for a pod of 1 GPU(s), moving unused node(s) u (NVIDIA-A100-SXM4-80GB, 1 GPU: smallest unused node of the pool's product that fits 1 replica) into it; replicas stay at 3",
     ],
     [
       'NoCapacity',
       full([node('u', 'unused', 1)], { algorithm: algorithm({ gpus: 2 }) }),
       ask(1),
       'why; no node of pool long-task has 2 free GPU(s) and no unused node does either (1 unused node(s))',
+    ],
+    [
+      'TheProductWhy',
+      full([node('a-a100', 'unused', 8), node('t4-1', 'unused', 1, 'Tesla-T4')], {
+        products: { products: ['Tesla-T4'], required: false },
+      }),
+      ask(1),
+      'why; pool long-task has no room for a pod of 1 GPU(s), moving unused node(s) t4-1 (Tesla-T4, 1 GPU: smallest unused node of the product that fits 1 replica) into it, then scaling 3 → 4',
+    ],
+    [
+      'NoCapacityOfTheRequiredProduct',
+      full([node('a-a100', 'unused', 8)], { products: { products: ['Tesla-T4'], required: true } }),
+      ask(1),
+      'why; no node of pool long-task has 1 free GPU(s) and no unused node of Tesla-T4 does either (1 unused node(s))',
     ],
     [
       'Partial',

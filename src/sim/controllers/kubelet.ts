@@ -18,6 +18,40 @@ import { isNodeReady, isTerminal, parseQuantity, podGpus, setCondition } from '.
 import { simulatedRun } from './run-rule.js';
 import { k8sTime, parseTime } from './time.js';
 
+/**
+ * Pod annotation `sim.gpuops.dev/never-ready: "true"`: the pod runs but its readiness probe never
+ * passes (Running, containers started, Ready False with `ContainersNotReady`), from its start or
+ * from the moment a running pod gets the annotation (`kubectl annotate pod …`), for good (a pod
+ * without it is never made Ready by this: a dump's unready pods stay as dumped).
+ */
+export const NEVER_READY_ANNOTATION = 'sim.gpuops.dev/never-ready';
+
+const neverReady = (pod: KubeObject): boolean =>
+  pod.metadata.annotations?.[NEVER_READY_ANNOTATION] === 'true';
+
+/** Whether a pod carries the annotation and is still Ready (reads only). */
+function failsReadiness(pod: KubeObject): boolean {
+  if (!neverReady(pod)) return false;
+  return (
+    (pod.status?.conditions as { type: string; status: string }[] | undefined)?.some(
+      (c) => c.type === 'Ready' && c.status === 'True',
+    ) === true
+  );
+}
+
+/** Makes an annotated running pod unready at `at` (its containers keep running). */
+function applyReadiness(pod: KubeObject, at: string): void {
+  if (!failsReadiness(pod)) return;
+  pod.status!.conditions = setCondition(
+    readyConditions(pod, false, at),
+    { type: 'PodReadyToStartContainers', status: 'True' },
+    at,
+    { lastProbeTime: null },
+  );
+  for (const cs of (pod.status?.containerStatuses as { ready?: boolean }[] | undefined) ?? [])
+    cs.ready = false;
+}
+
 interface ContainerSpec {
   name: string;
   image?: string;
@@ -170,6 +204,7 @@ function startPod(
     restartCount: 0,
     state: { running: { startedAt } },
   }));
+  applyReadiness(pod, startedAt);
   return undefined;
 }
 
@@ -294,6 +329,10 @@ export function kubeletController(config: ResolvedConfig, finishOnly = false): S
             const { nextMs } = finishContainers(pod, nowMs, config);
             if (nextMs !== undefined) nextDue = Math.min(nextDue, nextMs);
           }
+          pods[i] = write(store, pod) ?? stored;
+        } else if (phase === 'Running' && !finishOnly && failsReadiness(stored)) {
+          const pod = structuredClone(stored);
+          applyReadiness(pod, k8sTime(nowMs));
           pods[i] = write(store, pod) ?? stored;
         } else if (phase === 'Running' && runsToCompletion(stored)) {
           const end = nextContainerEnd(stored, config);

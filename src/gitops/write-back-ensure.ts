@@ -1,0 +1,116 @@
+/**
+ * Write-back in pull-request mode, step 3 (after the one push): per branch, the pull request that
+ * goes with it — created, updated or unchanged, `person-commits` (one comment on its PR),
+ * `in-base`, or `would-…` with dry-run — and its record in the Store.
+ */
+import type { ApplyOutcome } from './types.js';
+import type { GitOpsError } from './git-errors.js';
+import { decidePullRequest } from './ensure-pull-request.js';
+import { personCommitsComment } from './person-commits-comment.js';
+import { withHashMarker } from './pr-body.js';
+import type { WriteBackDeps } from './write-back-types.js';
+import { writeFailure } from './write-back-reason.js';
+import type { RecordPullRequest } from './write-back-records.js';
+import type { AddResult } from './write-back-result.js';
+import type { ToWrite } from './write-back-triage.js';
+
+/** What ensuring the pull requests works with: the host, the base branch, dry-run, the Store records, the results. */
+export interface EnsureContext {
+  host: WriteBackDeps['host'];
+  base: string;
+  dryRun: boolean;
+  record: RecordPullRequest;
+  result: AddResult;
+}
+
+/**
+ * Ensures the pull request of every written branch: `outcomes[k]` is the apply outcome (or the
+ * error) of `toWrite[k]`. One result per branch through `result`; a failing one never stops the
+ * others.
+ */
+export async function ensurePullRequests(
+  toWrite: readonly ToWrite[],
+  outcomes: readonly (ApplyOutcome | GitOpsError)[],
+  o: EnsureContext,
+): Promise<void> {
+  const { host, base, dryRun, record, result } = o;
+  for (const [k, t] of toWrite.entries()) {
+    const { cs, found } = t;
+    const o = outcomes[k]!;
+    try {
+      if (o instanceof Error) throw o;
+      const pullRequest = found?.state === 'open' ? { number: found.number, url: found.url } : null;
+      if (o.status === 'person-commits') {
+        if (found?.state === 'open' && found.number !== null && !dryRun) {
+          await host.comment(found.number, personCommitsComment(cs.branch, base, o.personCommits));
+        }
+        result(cs, {
+          action: 'person-commits',
+          reason: 'PersonCommits',
+          message: `${cs.branch} holds ${o.personCommits.length} commit(s) gpuops did not author; left alone`,
+          pullRequest,
+        });
+        continue;
+      }
+      if (o.status === 'in-base') {
+        result(cs, {
+          action: 'in-base',
+          reason: 'AlreadyInBase',
+          message: `${base} already holds the desired files`,
+          pullRequest,
+        });
+        continue;
+      }
+      if (dryRun) {
+        const action = dryRunAction(t, o);
+        result(cs, {
+          action,
+          reason: action === 'unchanged' ? 'UpToDate' : 'DryRun',
+          message: `${action} ${cs.branch}`,
+          files: o.files,
+          pullRequest,
+        });
+        continue;
+      }
+      const ensured = await host.ensurePullRequest(cs, found);
+      const pr = { number: ensured.number, url: ensured.url };
+      if (ensured.action !== 'closed-by-person') {
+        // The whole body: the host's may be cut to its limit; `gpuops prs show` reads this one.
+        const body = withHashMarker(cs.fullBody ?? cs.body, cs.desiredHash);
+        await record(cs, { ...pr, state: 'open', title: cs.title, body, desiredHash: cs.desiredHash });
+      }
+      const action = ensured.action === 'unchanged' && o.status === 'pushed' ? 'updated' : ensured.action;
+      const reason = {
+        created: 'Created',
+        updated: 'Updated',
+        unchanged: 'UpToDate',
+        'closed-by-person': 'ClosedByPerson',
+      }[action];
+      result(cs, {
+        action,
+        reason,
+        message:
+          o.status === 'pushed'
+            ? `pushed ${o.commit?.slice(0, 12)} to ${cs.branch}${o.startedAfresh ? ` (started afresh from ${base})` : ''}; pull request ${action}`
+            : `${cs.branch} already holds the desired files; pull request ${action}`,
+        commit: o.commit,
+        pullRequest: pr,
+        files: o.files,
+        ...(ensured.warnings ? { warnings: ensured.warnings } : {}),
+      });
+    } catch (err) {
+      result(cs, { action: 'failed', ...writeFailure(err) });
+    }
+  }
+}
+
+/** With dry-run: what the host would do with the branch's pull request. */
+function dryRunAction(
+  { cs, found, isNew }: ToWrite,
+  o: ApplyOutcome,
+): 'would-create' | 'would-update' | 'unchanged' {
+  if (isNew) return 'would-create';
+  return o.status === 'would-push' || decidePullRequest(found, cs).action !== 'nothing'
+    ? 'would-update'
+    : 'unchanged';
+}

@@ -1,0 +1,86 @@
+/**
+ * The scaling input of one pass of the model (pure, see `model-engine.ts`): one algorithm on one
+ * GPU-bound pool node, its pods, their samples and the recorded passes.
+ */
+import type { PodInfo } from '../cluster/types.js';
+import type { ResolvedAlgorithm } from '../definitions/types.js';
+import type { DecisionRecord, ScalingInput } from '../scaling/types.js';
+
+/** One pod of the model: its name and when it is Ready (seconds from the start). */
+export interface ModelPod {
+  name: string;
+  readyAt: number;
+}
+
+const START = Date.parse('2026-01-01T00:00:00Z');
+
+const ALGORITHM: Omit<ResolvedAlgorithm, 'scaling'> = {
+  name: 'model',
+  namespace: 'algorithms',
+  spec: { image: 'model', resources: { gpus: 1 } },
+  benchmark: { args: undefined, runs: 1, timeoutSeconds: 1 },
+  placement: 'short-task',
+  source: { file: 'model', line: 1 },
+};
+
+/** The input of a gpuops pass at `t` seconds (pods at `u` percent each; limits of `s`). */
+export function gpuopsInput(
+  pods: readonly ModelPod[],
+  ready: readonly ModelPod[],
+  u: number,
+  replicas: number,
+  recent: DecisionRecord[],
+  s: { min: number; max: number; maxReplicas: number },
+  t: number,
+): ScalingInput {
+  const at = new Date(START + t * 1000).toISOString();
+  return {
+    algorithm: {
+      ...ALGORITHM,
+      scaling: { minReplicas: 1, maxReplicas: s.maxReplicas, utilization: { min: s.min, max: s.max } },
+    },
+    pool: 'short-task',
+    replicas,
+    pods: pods.map((p) => modelPodInfo(p, p.readyAt <= t)),
+    currentReplicaSet: 'model-rs',
+    samples: ready.map((p) => ({ namespace: 'algorithms', pod: p.name, utilization: u, at, gpus: [p.name] })),
+    poolNodes: [
+      {
+        node: 'pool',
+        pool: 'short-task',
+        gpuProduct: null,
+        allocatableGpus: s.maxReplicas,
+        freeGpus: Math.max(0, s.maxReplicas - pods.length),
+        // The model's pool node is GPU-bound only: cpu, memory and pod slots never run out.
+        free: {
+          cpuMillis: Number.MAX_SAFE_INTEGER,
+          memoryBytes: Number.MAX_SAFE_INTEGER,
+          pods: Number.MAX_SAFE_INTEGER,
+        },
+      },
+    ],
+    unusedNodes: [],
+    recent,
+  };
+}
+
+function modelPodInfo(p: ModelPod, ready: boolean): PodInfo {
+  return {
+    namespace: 'algorithms',
+    name: p.name,
+    uid: p.name,
+    labels: {},
+    nodeName: 'pool',
+    phase: 'Running',
+    ready,
+    terminating: false,
+    gpuRequest: 1,
+    managed: true,
+    algorithm: 'model',
+    owner: { kind: 'ReplicaSet', name: 'model-rs' },
+    unschedulable: false,
+    createdAt: '2026-01-01T00:00:00Z',
+    requests: { cpuMillis: 0, memoryBytes: 0 },
+    startedAt: '2026-01-01T00:00:00Z',
+  };
+}

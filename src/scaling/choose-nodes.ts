@@ -4,18 +4,9 @@
  * still needed, so a 1-GPU replica never takes an 8×A100 node while a 1-GPU T4 sits unused.
  */
 import { replicasThatFit, type PodRequest } from './fit.js';
-import type { NodeCapacity } from './types.js';
+import type { NodeCapacity, ProductChoice } from './types.js';
 
-/** The GPU products an algorithm's replicas run on, as scaling reads them. */
-export interface ProductChoice {
-  /** `nvidia.com/gpu.product` values: those the spec names, else those it was benchmarked on. */
-  products: readonly string[];
-  /**
-   * True when the Deployment's pods may run only there (a required node affinity on
-   * `nvidia.com/gpu.product`): a node of another product is never moved. False: a preference.
-   */
-  required: boolean;
-}
+export type { ProductChoice } from './types.js';
 
 /** One node chosen, with the replicas of the request it fits and why it was taken. */
 export interface ChosenNode {

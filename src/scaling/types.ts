@@ -1,6 +1,5 @@
 import type { PodInfo } from '../cluster/types.js';
 import type { NodeRoom, PodRequest } from './fit.js';
-import type { ProductChoice } from './choose-nodes.js';
 import type { Pool, ResolvedAlgorithm } from '../definitions/types.js';
 import type { DecisionRecord } from '../store/types.js';
 
@@ -208,3 +207,14 @@ export type { DecisionRecord } from '../store/types.js';
 
 /** One per-pod sample to store (utilization in percent, `at` ISO-8601). */
 export type { UtilizationSampleRecord as AlgorithmSample } from '../store/types.js';
+
+/** The GPU products an algorithm's replicas run on, as scaling reads them. */
+export interface ProductChoice {
+  /** `nvidia.com/gpu.product` values: those the spec names, else those it was benchmarked on. */
+  products: readonly string[];
+  /**
+   * True when the Deployment's pods may run only there (a required node affinity on
+   * `nvidia.com/gpu.product`): a node of another product is never moved. False: a preference.
+   */
+  required: boolean;
+}

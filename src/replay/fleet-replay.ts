@@ -14,14 +14,23 @@ import type { Trace } from './trace.js';
 
 /** The fleet replay's text (see the module comment). @throws Error when the trace is empty */
 export async function replayFleet(trace: Trace, k: number, s: ReplaySettings): Promise<string> {
-  const services = shiftedServices(trace, k);
+  return replayServices(shiftedServices(trace, k), s);
+}
+
+/**
+ * The fleet replay of services given one by one (a `query_range` answer grouped by a label, see
+ * `trace-groups.ts`; they share one clock), each service's `maxReplicas` the most any of them
+ * may take. @throws Error when there is no service or one is empty
+ */
+export async function replayServices(services: readonly Trace[], s: ReplaySettings): Promise<string> {
+  if (services.length === 0) throw new Error('fleet replay: no services');
   const m = {
     startupSeconds: s.startupSeconds,
     sampleDelaySeconds: s.sampleDelaySeconds,
     passIntervalSeconds: s.passIntervalSeconds,
     min: s.min,
     max: s.max,
-    maxReplicas: replayMaxReplicas(trace, s.gpusPerNode),
+    maxReplicas: Math.max(...services.map((t) => replayMaxReplicas(t, s.gpusPerNode))),
   };
   const base = await loadDefaultPolicy();
   const [stat, ideal] = computedFleet(services, s.max);
@@ -36,5 +45,5 @@ export async function replayFleet(trace: Trace, k: number, s: ReplaySettings): P
     ),
     ideal!,
   ];
-  return formatFleet(rows, k);
+  return formatFleet(rows, services.length);
 }

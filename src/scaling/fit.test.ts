@@ -44,6 +44,20 @@ describe('replicasThatFit: every request the scheduler checks', () => {
     expect(insufficient(room(3, 0, 0), { gpus: 1, cpuMillis: 0, memoryBytes: 0 })).toEqual([]);
   });
 
+  it.each<[string, NodeRoom, { gpus: number; cpuMillis: number; memoryBytes: number }, string[]]>([
+    // An over-committed node (free < 0) still takes a pod that asks no cpu or memory.
+    ['NoCpuAskedOnAnOverCommittedNode', room(1, -1, -1), { gpus: 1, cpuMillis: 0, memoryBytes: 0 }, []],
+    ['ExactlyTheGpusFree', room(2, 32, 256), { gpus: 2, cpuMillis: 0, memoryBytes: 0 }, []],
+    [
+      'OneGpuShortOfTwo',
+      room(1, 32, 256),
+      { gpus: 2, cpuMillis: 0, memoryBytes: 0 },
+      ['Insufficient nvidia.com/gpu'],
+    ],
+  ])('insufficient: %s', (_name, r, request, why) => {
+    expect(insufficient(r, request)).toEqual(why);
+  });
+
   it('a replica of 2 GPUs on 3 free GPUs: one (a pod never spans nodes)', () => {
     expect(replicasThatFit(room(3, 96, 1000), { gpus: 2, cpuMillis: 1000, memoryBytes: GI })).toBe(1);
   });
@@ -70,5 +84,15 @@ describe('takeRoom and describeRequest', () => {
   it('messages show what the replica asks', () => {
     expect(describeRequest(REPLICA)).toBe('1 GPU, 4 cpu, 16Gi');
     expect(describeRequest({ gpus: 2, cpuMillis: 500, memoryBytes: 0 })).toBe('2 GPUs, 500m cpu');
+  });
+
+  it.each<[string, number, number, string]>([
+    ['NoCpuAsked', 0, 16 * GI, '1 GPU, 16Gi'],
+    ['WholeGi', 1000, GI, '1 GPU, 1 cpu, 1Gi'],
+    ['HalfAGiIsMi', 1000, 512 * 2 ** 20, '1 GPU, 1 cpu, 512Mi'],
+    ['NotWholeMiIsBytes', 1000, 1_000_000, '1 GPU, 1 cpu, 1000000 bytes'],
+    ['NoMemoryAsked', 2000, 0, '1 GPU, 2 cpu'],
+  ])('describeRequest: %s', (_name, cpuMillis, memoryBytes, want) => {
+    expect(describeRequest({ gpus: 1, cpuMillis, memoryBytes })).toBe(want);
   });
 });

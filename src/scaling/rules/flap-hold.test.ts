@@ -91,6 +91,20 @@ describe('flapHold: no scale-up within headroomFlapHoldSeconds of a scale-down',
     ],
     ['AScaleDownAfterNowDoesNotCount', [downAgo(-10)], 300, 'scale-up HeadroomShort 4'],
     ['ZeroSecondsIsOff', [downAgo(1)], 0, 'scale-up HeadroomShort 4'],
+    // A record without counts (a NoData hold) or one that kept the count is no scale-down.
+    [
+      'ARecordWithoutATargetCountDoesNotHold',
+      [scalingRecord(secondsAgo(10), 'hold', 'NoData', 5, null, null)],
+      300,
+      'scale-up HeadroomShort 4',
+    ],
+    [
+      'ARecordThatKeptTheCountDoesNotHold',
+      [scalingRecord(secondsAgo(10), 'hold', 'WithinRange', 5, 5, 50)],
+      300,
+      'scale-up HeadroomShort 4',
+    ],
+    ['AScaleDownRightNowHolds', [downAgo(0)], 300, 'hold WouldFlap 3'],
   ])('%s', (_name, recent, hold, want) => {
     expect(brief(run({ ...up, recent }, hp(0, hold)))).toBe(want);
   });
@@ -110,6 +124,17 @@ describe('flapHold: no scale-up within headroomFlapHoldSeconds of a scale-down',
     );
     expect(brief(run({ ...at([10, 10, 10, 10, 10]), recent: [downAgo(10)] }, hp(0, 300)))).toBe(
       'scale-down HeadroomSpare 2',
+    );
+  });
+
+  it.each<[string, ScalingInput['recent']]>([
+    ['OlderFirst', [downAgo(250, 6, 5), downAgo(100, 5, 4)]],
+    ['NewerFirst', [downAgo(100, 5, 4), downAgo(250, 6, 5)]],
+  ])('the newest scale-down counts, whatever the order of the records: %s', (_name, recent) => {
+    // Hold 200 s: the one 100 s ago holds; the one 250 s ago alone would not.
+    const f = factsOf({ ...up, recent }, hp(0, 200));
+    expect(flapHold(f, 'why')?.message).toBe(
+      'why, but replicas went 5 → 4 100s ago; no scale-up within 200s of a scale-down (headroomFlapHoldSeconds: no flap)',
     );
   });
 

@@ -30,7 +30,9 @@ export const SATURATED_PERCENT = 99;
  */
 export function flapHold(f: Facts, why: string): Verdict | null {
   const seconds = f.scaling.headroomFlapHoldSeconds;
-  if (seconds <= 0 || (f.utilization ?? 0) >= SATURATED_PERCENT) return null;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent; with 0 s the elapsed test below (≥ 0) releases every record at or before now, so this return only says "off" early
+  if (seconds <= 0) return null;
+  if ((f.utilization ?? 0) >= SATURATED_PERCENT) return null;
   const last = lastScaleDown(f);
   if (last === null || f.nowMs - last.atMs >= seconds * 1000) return null;
   const ago = Math.round((f.nowMs - last.atMs) / 1000);

@@ -34,6 +34,8 @@ interface ReplayFlags {
   hpaTargets: number[];
   headroomFactors: number[];
   services: number;
+  nodes?: number | 'auto';
+  schedulerScoring: 'LeastAllocated' | 'MostAllocated';
 }
 
 function nonNegative(value: string): number {
@@ -51,6 +53,14 @@ function positive(value: string): number {
 function wholePositive(value: string): number {
   const n = positive(value);
   if (!Number.isInteger(n)) throw new InvalidArgumentError(`expected a whole number > 0, got "${value}"`);
+  return n;
+}
+
+function nodeCount(value: string): number | 'auto' {
+  if (value === 'auto') return 'auto';
+  const n = nonNegative(value);
+  if (!Number.isInteger(n))
+    throw new InvalidArgumentError(`expected a whole number or "auto", got "${value}"`);
   return n;
 }
 
@@ -182,6 +192,16 @@ export function register(program: Command): void {
       wholePositive,
       1,
     )
+    .option(
+      '--nodes <n>',
+      'with --services: a fixed fleet of N nodes of --gpus-per-node GPUs that gpuops moves into and out of the short-task pool; "auto": as many as the HPA\'s static pools hold (docs/replay.md)',
+      nodeCount,
+    )
+    .addOption(
+      new Option('--scheduler-scoring <scoring>', "with --nodes: kube-scheduler's scoring of free GPUs")
+        .choices(['LeastAllocated', 'MostAllocated'])
+        .default('LeastAllocated'),
+    )
     .action(async (f: ReplayFlags) => {
       const settings = replaySettings(f);
       let text: string;
@@ -194,7 +214,8 @@ export function register(program: Command): void {
       if (f.hours !== undefined || f.fromHours !== undefined)
         trace = sliceTrace(trace, (f.fromHours ?? 0) * 3600, (f.hours ?? Infinity) * 3600);
       if (f.services > 1) {
-        process.stdout.write(await replayFleet(trace, f.services, settings));
+        const nodes = f.nodes === undefined ? undefined : { nodes: f.nodes, scoring: f.schedulerScoring };
+        process.stdout.write(await replayFleet(trace, f.services, settings, nodes));
         return;
       }
       const dir = f.workDir ? path.resolve(f.workDir) : mkdtempSync(path.join(os.tmpdir(), 'gpuops-replay-'));

@@ -22,6 +22,7 @@ export const PURE_FILES = [
   'src/manifests/**/*.ts',
   'src/cluster/types.ts',
   'src/cluster/snapshot.ts',
+  'src/cluster/taints.ts',
   'src/cluster/quantity.ts',
   'src/cluster/requests.ts',
   'src/cluster/mig.ts',

@@ -1,5 +1,5 @@
 import { CoordinationV1Api, V1MicroTime, type KubeConfig, type V1Lease } from '@kubernetes/client-node';
-import type { LeaseSpecOut, LeaseView } from '../controller/lease-decision.js';
+import type { LeaseSpecOut, LeaseView } from './types.js';
 import { classifyKubeError } from './kube-errors.js';
 
 /** Reads and writes one `coordination.k8s.io/v1` Lease. Writes carry the read resourceVersion. */

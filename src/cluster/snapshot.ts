@@ -1,7 +1,7 @@
 // Not re-exported by the package index in 1.4.0; the module has no imports of its own.
 import { parseQuantity as quantityValue } from './quantity.js';
 import type { V1Node, V1Pod, V1ReplicaSet } from '@kubernetes/client-node';
-import { noNewPodsTaints } from '../manifests/scheduling.js';
+import { noNewPodsTaints } from './taints.js';
 import { POOLS } from '../definitions/types.js';
 import type { Pool } from '../definitions/types.js';
 import { migSingleProfile } from './mig.js';
@@ -78,7 +78,7 @@ export interface SnapshotOptions {
  *
  * Per node: Ready (Ready condition `True`), cordoned (`spec.unschedulable`), schedulable (not
  * cordoned and no taint that keeps gpuops's pods off: `noNewPodsTaints` of
- * `src/manifests/scheduling.ts`, the one rule for it), GPU product
+ * `src/cluster/taints.ts`, the one rule for it), GPU product
  * (`nvidia.com/gpu.product`), GPUs allocatable from `status.allocatable["nvidia.com/gpu"]` (not
  * capacity: the device plugin lowers allocatable when GPUs are unhealthy), MIG slices, and the GPUs
  * requested by live pods bound to it; its allocatable cpu, memory and pods and what the pods bound

@@ -26,7 +26,7 @@ export interface NodeInfo {
   cordoned: boolean;
   /**
    * Not cordoned and no taint that keeps gpuops's pods off (`noNewPodsTaints` of
-   * `src/manifests/scheduling.ts`: an untolerated NoSchedule/NoExecute taint, or a node on its way
+   * `src/cluster/taints.ts`: an untolerated NoSchedule/NoExecute taint, or a node on its way
    * out by the Cluster Autoscaler or Karpenter). False: the node offers no capacity.
    */
   schedulable: boolean;
@@ -138,4 +138,23 @@ export interface HpaStatus {
   currentReplicas: number;
   desiredReplicas: number;
   maxReplicas: number;
+}
+
+/** The parts of a Lease's spec the election reads. Times are ISO-8601. */
+export interface LeaseView {
+  holderIdentity: string | null;
+  leaseDurationSeconds: number | null;
+  renewTime: string | null;
+  acquireTime: string | null;
+  leaseTransitions: number;
+  resourceVersion: string;
+}
+
+/** The spec gpuops writes to its Lease (`decideLease` in `controller/lease-decision.ts` decides it). Times are ISO-8601. */
+export interface LeaseSpecOut {
+  holderIdentity: string;
+  leaseDurationSeconds: number;
+  acquireTime: string;
+  renewTime: string;
+  leaseTransitions: number;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decideLease, type LeaseView } from './lease-decision.js';
+import type { LeaseView } from '../cluster/types.js';
+import { decideLease } from './lease-decision.js';
 
 const now = new Date('2026-11-29T12:00:00.000Z');
 const lease = (over: Partial<LeaseView>): LeaseView => ({

@@ -3,16 +3,7 @@
  * `now` — the rules of client-go's `leaderelection` package: a holder renews; anyone may take a
  * Lease whose `renewTime + leaseDurationSeconds` has passed or whose holder is empty; otherwise wait.
  */
-
-/** The parts of a Lease's spec the election reads. Times are ISO-8601. */
-export interface LeaseView {
-  holderIdentity: string | null;
-  leaseDurationSeconds: number | null;
-  renewTime: string | null;
-  acquireTime: string | null;
-  leaseTransitions: number;
-  resourceVersion: string;
-}
+import type { LeaseSpecOut, LeaseView } from '../cluster/types.js';
 
 /** What to do with the Lease. `spec` is the full new spec to write (with the read resourceVersion). */
 export type LeaseAction =
@@ -20,14 +11,6 @@ export type LeaseAction =
   | { action: 'renew'; spec: LeaseSpecOut }
   | { action: 'acquire'; spec: LeaseSpecOut }
   | { action: 'wait'; holder: string; expiresAt: string };
-
-export interface LeaseSpecOut {
-  holderIdentity: string;
-  leaseDurationSeconds: number;
-  acquireTime: string;
-  renewTime: string;
-  leaseTransitions: number;
-}
 
 /**
  * Decides the next Lease operation for `identity`.

@@ -1,8 +1,6 @@
-/** One file of a change set: new content, or `null` to delete it. Paths are repo-relative with `/`. */
-export interface FileChange {
-  path: string;
-  content: string | null;
-}
+import type { FileChange } from '../manifests/file-change.js';
+
+export type { FileChange };
 
 /** Subjects get one branch and one pull request each. */
 export type ChangeKind = 'pools' | 'placement' | 'scale';

@@ -1,7 +1,6 @@
 import type { NodeInfo, Taint } from '../cluster/types.js';
-import type { FileChange } from '../gitops/types.js';
-import type { PoolAssignment } from '../pools/types.js';
-import type { PolicySpec } from '../definitions/types.js';
+import type { Pool, PolicySpec } from '../definitions/types.js';
+import type { FileChange } from './file-change.js';
 import { GENERATED_HEADER, renderYaml, type RenderCache } from './yaml.js';
 
 /** Annotations every generated Node carries (DESIGN.md; deleting a partial Node must never delete the Node, argo-cd#15005; Flux's per-object prune opt-out). */
@@ -31,11 +30,22 @@ export function nodeFilePath(cluster: string, node: string): string {
   return `${nodesDir(cluster)}/${node}.yaml`;
 }
 
+/**
+ * The part of a pool decision a Node manifest renders: the node and its pool before and after
+ * (`null`: no pool). `PoolAssignment` of `src/pools/types.ts` is one; the renderer sits a layer
+ * below the pool decisions, so it names only the fields it reads.
+ */
+export interface NodePoolChange {
+  node: string;
+  from: Pool | null;
+  to: Pool | null;
+}
+
 /** Input of {@link renderNodeFiles}. */
 export interface NodeFilesInput {
   cluster: string;
   /** The pool decisions (one per node). */
-  assignments: PoolAssignment[];
+  assignments: readonly NodePoolChange[];
   /** Snapshot nodes (kept for callers; nothing of them travels into Git). */
   nodes: NodeInfo[];
   policy: PolicySpec;
@@ -86,7 +96,7 @@ export function renderNodeFiles(input: NodeFilesInput): RenderedFile[] {
 }
 
 function renderNode(
-  a: PoolAssignment,
+  a: NodePoolChange,
   policy: PolicySpec,
   movedAt: string | undefined,
   cache: RenderCache | undefined,

@@ -1,18 +1,10 @@
-import type { Taint } from '../cluster/types.js';
+import { GPU_TOLERATION, type Toleration } from '../cluster/taints.js';
 import type { AlgorithmSpec, Pool, PolicySpec } from '../definitions/types.js';
 
 /** Node label of GPU Feature Discovery that names the GPU model, e.g. `NVIDIA-A100-SXM4-80GB`. */
 export const GPU_PRODUCT_LABEL = 'nvidia.com/gpu.product';
 /** Extended resource of the NVIDIA device plugin: whole GPUs. */
 export const GPU_RESOURCE = 'nvidia.com/gpu';
-
-/** A Kubernetes toleration (`PodSpec.tolerations[]`). */
-export interface Toleration {
-  key: string;
-  operator: 'Equal' | 'Exists';
-  value?: string;
-  effect?: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
-}
 
 /**
  * Where a pod of a pool may run: a `nodeSelector` on the pool label (plus the GPU product when
@@ -82,70 +74,6 @@ export function affinityProducts(podSpec: unknown): string[] {
       if (e?.key === GPU_PRODUCT_LABEL && e.operator === 'In' && Array.isArray(e.values))
         out.push(...e.values.filter((v): v is string => typeof v === 'string'));
   return [...new Set(out)].sort();
-}
-
-/** The toleration of the GPU taint `nvidia.com/gpu:NoSchedule` that every gpuops pod carries. */
-const GPU_TOLERATION: Toleration = { key: GPU_RESOURCE, operator: 'Exists', effect: 'NoSchedule' };
-
-/**
- * Whether one toleration tolerates one taint, by the Kubernetes rule
- * (https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/): the effects
- * match or the toleration names none; the keys match, or the toleration has no key and operator
- * `Exists` (tolerates everything); with `Equal` the values match (an absent value is "").
- */
-export function toleratesTaint(t: Toleration, taint: Taint): boolean {
-  if (t.effect !== undefined && t.effect !== taint.effect) return false;
-  if (t.key === '' || t.key === undefined) return t.operator === 'Exists';
-  if (t.key !== taint.key) return false;
-  return t.operator === 'Exists' || (t.value ?? '') === (taint.value ?? '');
-}
-
-/**
- * Taint keys that say a node is on its way out, whatever their effect: the Cluster Autoscaler's
- * `ToBeDeletedByClusterAutoscaler` (NoSchedule, the node is being drained) and
- * `DeletionCandidateOfClusterAutoscaler` (PreferNoSchedule, the node is unneeded and will be removed
- * once unneeded long enough: a benchmark or a pool member there would be evicted with it),
- * Karpenter's `karpenter.sh/disrupted` (v1) and `karpenter.sh/disruption` (before v1), and the
- * non-graceful shutdown taint `node.kubernetes.io/out-of-service`.
- */
-export const LEAVING_TAINT_KEYS: readonly string[] = [
-  'ToBeDeletedByClusterAutoscaler',
-  'DeletionCandidateOfClusterAutoscaler',
-  'karpenter.sh/disrupted',
-  'karpenter.sh/disruption',
-  'node.kubernetes.io/out-of-service',
-];
-
-/**
- * THE rule of "which taints mean no new pods" for gpuops (one place; snapshot, pools and scaling
- * use it through `NodeInfo.schedulable`): the taints of a node that keep the pods gpuops runs
- * there (benchmark Jobs and algorithm Deployments, whose tolerations {@link poolScheduling}
- * renders) away, i.e.
- * - every `NoSchedule` / `NoExecute` taint that those tolerations do not tolerate (the Cluster
- *   Autoscaler's `ToBeDeletedByClusterAutoscaler`, Karpenter's `karpenter.sh/disrupted`,
- *   `node.kubernetes.io/unschedulable` of a cordon, `unreachable`, `not-ready`, `out-of-service`,
- *   a team's `dedicated=x:NoSchedule` …), and
- * - every taint of {@link LEAVING_TAINT_KEYS}, also `PreferNoSchedule` ones: a node on its way out
- *   offers nothing worth starting.
- * `PreferNoSchedule` taints otherwise do not block (the scheduler only avoids them). The pool taint
- * `<labelKey>=<pool>` is gpuops's own and never blocks: gpuops rewrites it with the pool.
- *
- * @param taints  `Node.spec.taints`
- * @param labelKey the pool label key (policy `pools.labelKey`)
- * @returns the blocking taints, in the node's order; empty when gpuops's pods may land
- */
-export function noNewPodsTaints(taints: readonly Taint[], labelKey: string): Taint[] {
-  return taints.filter(
-    (taint) =>
-      taint.key !== labelKey &&
-      (LEAVING_TAINT_KEYS.includes(taint.key) ||
-        (taint.effect !== 'PreferNoSchedule' && !toleratesTaint(GPU_TOLERATION, taint))),
-  );
-}
-
-/** `key=value:Effect` (or `key:Effect`), as `kubectl describe node` prints a taint. */
-export function formatTaint(t: Taint): string {
-  return `${t.key}${t.value !== undefined && t.value !== '' ? `=${t.value}` : ''}:${t.effect}`;
 }
 
 /**

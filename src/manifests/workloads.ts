@@ -6,15 +6,7 @@ import { deploymentStrategy } from './rollout-strategy.js';
 import { renderService } from './service.js';
 import { cloneTemplate, type WorkloadTemplates } from './templates.js';
 import { renderYaml } from './yaml.js';
-
-/**
- * One generated file: new content, or `null` to delete it; path repo-relative with `/`. The same
- * shape as `FileChange` of `src/gitops/types.ts` (pure modules may not import gitops/).
- */
-export interface FileChange {
-  path: string;
-  content: string | null;
-}
+import type { FileChange } from './file-change.js';
 
 /** The pools a workload can be placed on. */
 export type WorkloadPool = 'long-task' | 'short-task';

@@ -1,7 +1,7 @@
 import { migSingleProfile } from '../cluster/mig.js';
 import { DEFAULT_POOL_LABEL } from '../cluster/snapshot.js';
 import type { NodeInfo } from '../cluster/types.js';
-import { formatTaint, LEAVING_TAINT_KEYS, noNewPodsTaints } from '../manifests/scheduling.js';
+import { formatTaint, LEAVING_TAINT_KEYS, noNewPodsTaints } from '../cluster/taints.js';
 import type { PoolReason } from './types.js';
 
 /** Why a node cannot join a pool now, with a human message; null when it can. */

@@ -44,6 +44,7 @@ export async function runFleet(
   s: ReplaySettings,
   o?: FleetNodeOptions,
 ): Promise<FleetRun> {
+  if (services.length === 0) throw new Error('fleet replay: no services');
   const m = {
     startupSeconds: s.startupSeconds,
     sampleDelaySeconds: s.sampleDelaySeconds,
@@ -86,6 +87,19 @@ export async function replayFleet(
   s: ReplaySettings,
   o?: FleetNodeOptions,
 ): Promise<string> {
-  const run = await runFleet(shiftedServices(trace, k), s, o);
-  return formatFleet(run.rows, k, run.nodes);
+  return replayServices(shiftedServices(trace, k), s, o);
+}
+
+/**
+ * The fleet replay's text of services given one by one (a `query_range` answer grouped by a
+ * label, see `trace-groups.ts`; they share one clock), each service's `maxReplicas` the most any
+ * of them may take. @throws Error when there is no service or one is empty
+ */
+export async function replayServices(
+  services: readonly Trace[],
+  s: ReplaySettings,
+  o?: FleetNodeOptions,
+): Promise<string> {
+  const run = await runFleet(services, s, o);
+  return formatFleet(run.rows, services.length, run.nodes);
 }

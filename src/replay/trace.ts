@@ -121,13 +121,31 @@ export function parseTraceCsv(text: string, source: string): Trace {
   return build(source, byTime, firstAt);
 }
 
+/** One series of a `query_range` answer, its samples checked (see {@link readRangeSeries}). */
+export interface RangeSeries {
+  /** Its index in `data.result`, for messages (`data.result[i]`). */
+  index: number;
+  metric: Record<string, string>;
+  /** `[time, value]` in the answer's order: Unix seconds, percent 0..100. */
+  samples: [number, number][];
+}
+
+/** Where sample `j` of series `i` was read, for messages: `file: data.result[i].values[j][0]`. */
+export function sampleWhere(source: string, i: number, j: number): string {
+  return `${source}: data.result[${i}].values[${j}][0]`;
+}
+
+/** The pod a series is: its `namespace`/`pod` labels, else all its labels. */
+export function podOf(metric: Record<string, string>): string {
+  return metric.pod !== undefined ? `${metric.namespace ?? ''}/${metric.pod}` : JSON.stringify(metric);
+}
+
 /**
- * Parses a Prometheus `query_range` answer (`{status, data: {resultType: "matrix", result}}`, or
- * its `data` alone). A series is one pod, named by its `namespace`/`pod` labels (else all labels).
- * Times are bounded as in {@link parseTraceCsv}.
- * @throws Error naming the file and the JSON path of the first bad field
+ * The series of a Prometheus `query_range` answer (`{status, data: {resultType: "matrix", result}}`,
+ * or its `data` alone), each sample's time bounded as in {@link parseTraceCsv} and its value a
+ * percent. @throws Error naming the file and the JSON path of the first bad field
  */
-export function parsePrometheusRange(text: string, source: string): Trace {
+export function readRangeSeries(text: string, source: string): RangeSeries[] {
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -142,28 +160,54 @@ export function parsePrometheusRange(text: string, source: string): Trace {
       `${source}: data.resultType: expected "matrix" (a query_range answer), got ${JSON.stringify(data.resultType)}`,
     );
   if (!Array.isArray(data.result)) throw new Error(`${source}: data.result: expected an array of series`);
-  const byTime = new Map<number, Map<string, number>>();
-  const firstAt = new Map<number, string>();
-  data.result.forEach((series: { metric?: Record<string, string>; values?: unknown }, i: number) => {
-    const m = series.metric ?? {};
-    const pod = m.pod !== undefined ? `${m.namespace ?? ''}/${m.pod}` : JSON.stringify(m);
+  return data.result.map((series: { metric?: Record<string, string>; values?: unknown }, i: number) => {
     if (!Array.isArray(series.values))
       throw new Error(`${source}: data.result[${i}].values: expected an array`);
-    series.values.forEach((pair: unknown, j: number) => {
+    const samples = series.values.map((pair: unknown, j: number): [number, number] => {
       const where = `${source}: data.result[${i}].values[${j}]`;
       if (!Array.isArray(pair) || pair.length !== 2) throw new Error(`${where}: expected [time, "value"]`);
       const t = Number(pair[0]);
       if (!Number.isFinite(t))
         throw new Error(`${where}[0]: expected a time in seconds, got ${JSON.stringify(pair[0])}`);
       checkTraceTime(t, `${where}[0]`);
-      if (!firstAt.has(t)) firstAt.set(t, `${where}[0]`);
-      const v = checkValue(Number(pair[1]), `${where}[1]`);
+      return [t, checkValue(Number(pair[1]), `${where}[1]`)];
+    });
+    return { index: i, metric: series.metric ?? {}, samples };
+  });
+}
+
+/**
+ * The trace of some series of the answer in `file`: each is one pod ({@link podOf}), its samples
+ * the pod's utilisation at each time. `o.times` are instants the trace holds even where none of
+ * these series has a sample (no pod then: load 0); `o.name` is the trace's source (default `file`).
+ * @throws Error naming the file when there is no sample, or the sample after a gap
+ */
+export function traceOfSeries(
+  series: readonly RangeSeries[],
+  file: string,
+  o: { name?: string; times?: readonly number[] } = {},
+): Trace {
+  const byTime = new Map<number, Map<string, number>>((o.times ?? []).map((t) => [t, new Map()]));
+  const firstAt = new Map<number, string>();
+  for (const s of series) {
+    const pod = podOf(s.metric);
+    s.samples.forEach(([t, v], j) => {
+      if (!firstAt.has(t)) firstAt.set(t, sampleWhere(file, s.index, j));
       let byPod = byTime.get(t);
       if (!byPod) byTime.set(t, (byPod = new Map()));
       byPod.set(pod, v);
     });
-  });
-  return build(source, byTime, firstAt);
+  }
+  return build(o.name ?? file, byTime, firstAt);
+}
+
+/**
+ * Parses a Prometheus `query_range` answer ({@link readRangeSeries}) into one trace: a series is
+ * one pod, named by its `namespace`/`pod` labels (else all labels).
+ * @throws Error naming the file and the JSON path of the first bad field
+ */
+export function parsePrometheusRange(text: string, source: string): Trace {
+  return traceOfSeries(readRangeSeries(text, source), source);
 }
 
 /** Parses either format: JSON (a `query_range` answer) when the text starts with `{`, else the CSV. */

@@ -129,7 +129,7 @@ describe('node manifests', () => {
       parse(
         renderNodeFiles({
           cluster: 'prod',
-          assignments: [{ node: 'gpu-t4-01', from: 'short-task', to, reason: 'KeepPool', message: '' }],
+          assignments: [{ node: 'gpu-t4-01', from: 'short-task', to }],
           nodes: snap.nodes,
           policy: defaults.spec,
           moved,

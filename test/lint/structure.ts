@@ -52,6 +52,8 @@ export interface StructureCounts {
   /** Import circles: each a strongly connected set of files (type-only imports count), sorted. */
   circles: string[][];
   upArrows: UpArrow[];
+  /** Folders of `src/` that no row of {@link LAYERS} lists (their imports cannot be judged), sorted. */
+  unlayered: string[];
 }
 
 const layerOf = (file: string): number => {
@@ -120,6 +122,18 @@ export function structureCounts(root: string): StructureCounts {
           if (known.has(target)) targets.add(target);
         }
       }
+      // `import('../x.js').T` in a type position is an import too.
+      if (
+        ts.isImportTypeNode(node) &&
+        ts.isLiteralTypeNode(node.argument) &&
+        ts.isStringLiteral(node.argument.literal) &&
+        node.argument.literal.text.startsWith('.')
+      ) {
+        const target = path.posix
+          .normalize(path.posix.join(path.posix.dirname(file), node.argument.literal.text))
+          .replace(/\.js$/, '.ts');
+        if (known.has(target)) targets.add(target);
+      }
       if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
         const arg = node.arguments[0];
         if (arg && ts.isStringLiteral(arg) && arg.text.startsWith('.')) {
@@ -136,13 +150,16 @@ export function structureCounts(root: string): StructureCounts {
   }
   const upArrows: UpArrow[] = [];
   for (const [from, targets] of edges)
-    for (const to of targets) if (layerOf(to) > layerOf(from)) upArrows.push({ from, to });
+    for (const to of targets)
+      if (layerOf(from) >= 0 && layerOf(to) > layerOf(from)) upArrows.push({ from, to });
+  const unlayered = [...new Set(files.filter((f) => layerOf(f) < 0).map((f) => f.split('/')[1]!))].sort();
   return {
     files: files.length,
     longFunctions: longFunctions.sort((a, b) => b.lines - a.lines),
     longFiles: longFiles.sort((a, b) => b.lines - a.lines),
     circles: stronglyConnected(edges),
     upArrows,
+    unlayered,
   };
 }
 
@@ -193,6 +210,7 @@ export function formatCounts(c: StructureCounts): string {
     ...c.circles.map((s) => `  ${s.join(' ↔ ')}`),
     'up-arrows (a lower layer importing a higher one):',
     ...c.upArrows.map((a) => `  ${a.from} → ${a.to}`),
+    ...(c.unlayered.length > 0 ? ['folders in no layer:', ...c.unlayered.map((f) => `  src/${f}`)] : []),
   ];
   return `${lines.join('\n')}\n`;
 }

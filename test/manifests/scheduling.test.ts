@@ -2,15 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Taint } from '../../src/cluster/types.js';
 import {
-  containerEnv,
-  containerResources,
   formatTaint,
   LEAVING_TAINT_KEYS,
   noNewPodsTaints,
-  poolScheduling,
   toleratesTaint,
   type Toleration,
-} from '../../src/manifests/scheduling.js';
+} from '../../src/cluster/taints.js';
+import { containerEnv, containerResources, poolScheduling } from '../../src/manifests/scheduling.js';
 import { policyWith } from '../benchmark/fixtures.js';
 
 const policy = (

@@ -8,10 +8,11 @@ import { formatVerdicts } from '../../replay/targets.js';
 import { renderReport } from '../../replay/report.js';
 import { ENGINES, runReplay, type Engine } from '../../replay/run-replay.js';
 import { DEFAULT_REPLAY_SETTINGS, type ReplaySettings } from '../../replay/sim-engine.js';
-import { parseTrace, sliceTrace } from '../../replay/trace.js';
+import { parseTrace, sliceTrace, type Trace } from '../../replay/trace.js';
 import { UsageError } from '../settings.js';
 import { makeDirs } from '../../util/make-dirs.js';
-import { replayFleet } from '../../replay/fleet-replay.js';
+import { replayFleet, replayServices } from '../../replay/fleet-replay.js';
+import { groupLabels, parsePrometheusGroups } from '../../replay/trace-groups.js';
 
 interface ReplayFlags {
   trace: string;
@@ -36,6 +37,7 @@ interface ReplayFlags {
   services: number;
   nodes?: number | 'auto';
   schedulerScoring: 'LeastAllocated' | 'MostAllocated';
+  groupBy?: string[];
 }
 
 function nonNegative(value: string): number {
@@ -120,7 +122,9 @@ export function replaySettings(f: ReplayFlags): ReplaySettings {
  * `DCGM_FI_DEV_GPU_UTIL` by pod) through static allocation, the HPA, gpuops in patch and PR mode
  * (the real reconcile pass on a simulated cluster) and the ideal; prints the figures of each as a
  * table (or JSON lines); `--report DIR` writes `index.html` (self-contained, SVG charts) and
- * `figures.jsonl`. Exit 0, 1 on failure, 2 on usage errors.
+ * `figures.jsonl`. `--services K` (K shifted copies) or `--group-by LABELS` (one service per group
+ * of a `query_range` answer) replays a fleet through the model instead. Exit 0, 1 on failure (a bad
+ * trace: the message names the file), 2 on usage errors.
  */
 export function register(program: Command): void {
   const d = DEFAULT_REPLAY_SETTINGS;
@@ -194,13 +198,24 @@ export function register(program: Command): void {
     )
     .option(
       '--nodes <n>',
-      'with --services: a fixed fleet of N nodes of --gpus-per-node GPUs that gpuops moves into and out of the short-task pool; "auto": as many as the HPA\'s static pools hold (docs/replay.md)',
+      'with --services or --group-by: a fixed fleet of N nodes of --gpus-per-node GPUs that gpuops moves into and out of the short-task pool; "auto": as many as the HPA\'s static pools hold (docs/replay.md)',
       nodeCount,
     )
     .addOption(
       new Option('--scheduler-scoring <scoring>', "with --nodes: kube-scheduler's scoring of free GPUs")
         .choices(['LeastAllocated', 'MostAllocated'])
         .default('LeastAllocated'),
+    )
+    .option(
+      '--group-by <labels>',
+      'replay a fleet: one service per value of these labels of a query_range answer (e.g. namespace,deployment)',
+      (v: string) => {
+        try {
+          return groupLabels(v);
+        } catch (err) {
+          throw new InvalidArgumentError((err as Error).message);
+        }
+      },
     )
     .action(async (f: ReplayFlags) => {
       const settings = replaySettings(f);
@@ -210,11 +225,29 @@ export function register(program: Command): void {
       } catch (err) {
         throw new Error(`${f.trace}: cannot read the trace: ${(err as Error).message}`);
       }
-      let trace = parseTrace(text, f.trace);
-      if (f.hours !== undefined || f.fromHours !== undefined)
-        trace = sliceTrace(trace, (f.fromHours ?? 0) * 3600, (f.hours ?? Infinity) * 3600);
+      const nodes = f.nodes === undefined ? undefined : { nodes: f.nodes, scoring: f.schedulerScoring };
+      const slice = (t: Trace) =>
+        f.hours !== undefined || f.fromHours !== undefined
+          ? sliceTrace(t, (f.fromHours ?? 0) * 3600, (f.hours ?? Infinity) * 3600)
+          : t;
+      if (f.groupBy) {
+        if (f.services > 1)
+          throw new UsageError('--group-by and --services both split the history: give one');
+        const groups = parsePrometheusGroups(text, f.trace, f.groupBy);
+        process.stdout.write(
+          `services of ${f.trace} by ${f.groupBy.join(',')}: ${groups.map((g, i) => `${i} ${g.group}`).join(', ')}\n`,
+        );
+        process.stdout.write(
+          await replayServices(
+            groups.map((g) => slice(g.trace)),
+            settings,
+            nodes,
+          ),
+        );
+        return;
+      }
+      const trace = slice(parseTrace(text, f.trace));
       if (f.services > 1) {
-        const nodes = f.nodes === undefined ? undefined : { nodes: f.nodes, scoring: f.schedulerScoring };
         process.stdout.write(await replayFleet(trace, f.services, settings, nodes));
         return;
       }

@@ -135,6 +135,17 @@ export function formatSummary(r: DemoResult): string {
   for (const [, first] of invalid) lines.push(`not placed, invalid spec: ${first}`);
   lines.push('');
 
+  if (r.services.length > 0) {
+    const svcRows: string[][] = [['SERVICE', 'PORTS', 'ENDPOINTS']];
+    for (const s of r.services)
+      svcRows.push([`${s.namespace}/${s.name}`, s.ports.join(', '), `${s.readyPods} ready`]);
+    lines.push(
+      'Services (written by gpuops for algorithms whose container declares ports)',
+      table(svcRows),
+      '',
+    );
+  }
+
   const prRows: string[][] = [['STATE', 'KIND', 'BRANCH', 'TITLE']];
   for (const p of r.prs) prRows.push([p.state, p.kind, p.branch, p.title]);
   lines.push(

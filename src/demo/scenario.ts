@@ -91,6 +91,16 @@ export interface DemoDeployment {
   pool: string | null;
 }
 
+/** A Service gpuops wrote (an algorithm whose container declares ports), in the simulated cluster at the end. */
+export interface DemoService {
+  namespace: string;
+  name: string;
+  /** `name port→targetPort`, e.g. `http 8000→http`. */
+  ports: string[];
+  /** Running and Ready pods its selector picks: its endpoints. */
+  readyPods: number;
+}
+
 /** The demo's final state. */
 export interface DemoResult {
   cluster: string;
@@ -110,6 +120,8 @@ export interface DemoResult {
   algorithms: DemoAlgorithm[];
   /** Deployments gpuops manages in the simulated cluster at the end. */
   deployments: DemoDeployment[];
+  /** Services gpuops manages in the simulated cluster at the end. */
+  services: DemoService[];
   /** Every pull request (branch) gpuops recorded, newest first. */
   prs: PullRequestRecord[];
   /** Errors of the specs that do not validate (reported, never placed). */
@@ -416,7 +428,7 @@ class Scenario {
     for (const w of r.writeBack) {
       if (w.action === 'created' || w.action === 'updated')
         this.line(
-          `pull request ${w.action === 'created' ? 'opened' : 'updated'}: ${w.branch} (${w.files.length} file(s))`,
+          `pull request ${w.action === 'created' ? 'opened' : 'updated'}: ${w.branch} (${describeFiles(w.files, this.ctx.cluster)})`,
         );
       else if (w.action === 'failed')
         this.ctx.emit({ kind: 'problem', text: `write-back ${w.branch}: ${w.message}` });
@@ -509,6 +521,7 @@ class Scenario {
       | 'returnedNodes'
       | 'algorithms'
       | 'deployments'
+      | 'services'
       | 'prs'
       | 'specErrors'
       | 'mainFiles'
@@ -551,9 +564,21 @@ class Scenario {
         replicas: Number(d.spec?.replicas ?? 0),
         pool: (d.spec?.template?.spec?.nodeSelector?.['gpuops.dev/pool'] as string | undefined) ?? null,
       }));
+    const services: DemoService[] = this.demo.sim.store
+      .list('services')
+      .filter((x) => x.metadata.labels?.['app.kubernetes.io/managed-by'] === 'gpuops')
+      .map((x) => ({
+        namespace: x.metadata.namespace ?? '',
+        name: x.metadata.name,
+        ports: ((x.spec?.ports ?? []) as { name?: string; port: number; targetPort?: unknown }[]).map((p) =>
+          `${p.name ?? ''} ${p.port}→${String(p.targetPort ?? p.port)}`.trim(),
+        ),
+        readyPods: endpointCount(x, this.demo.sim.store.list('pods')),
+      }));
     return {
       nodes,
       deployments,
+      services,
       testNode: this.nodesInPool('test')[0] ?? null,
       movedNodes: this.movedNodes,
       returnedNodes: this.returnedNodes,
@@ -568,11 +593,43 @@ class Scenario {
 function describeSync(s: ApplySummary): string {
   const count = (pred: (a: ApplySummary['applied'][number]) => boolean) => s.applied.filter(pred).length;
   const parts: string[] = [];
-  for (const kind of ['Node', 'Deployment', 'HorizontalPodAutoscaler']) {
+  for (const kind of ['Node', 'Deployment', 'Service', 'HorizontalPodAutoscaler']) {
     const changed = count((a) => a.kind === kind && a.result !== 'unchanged');
     if (changed > 0) parts.push(`${changed} ${kind}${changed === 1 ? '' : 's'} changed`);
   }
   if (s.pruned.length > 0) parts.push(`${s.pruned.length} pruned`);
   if (parts.length === 0) parts.push('nothing to change');
   return `${parts.join(', ')} (${s.applied.length} object(s) in sync)`;
+}
+
+/**
+ * The files of a pull request: up to three by their path under `clusters/<cluster>/`
+ * (`algorithms/resnet50-infer/deployment.yaml, algorithms/resnet50-infer/service.yaml`), more
+ * by their count only.
+ */
+function describeFiles(files: readonly { path: string }[], cluster: string): string {
+  const prefix = `clusters/${cluster}/`;
+  if (files.length === 0 || files.length > 3) return `${files.length} file(s)`;
+  return files.map((f) => (f.path.startsWith(prefix) ? f.path.slice(prefix.length) : f.path)).join(', ');
+}
+
+/**
+ * The endpoints a Service would have, as the EndpointSlice controller counts them: the pods of
+ * its namespace whose labels hold every key of `spec.selector`, Running, Ready and not deleting.
+ */
+function endpointCount(
+  svc: { metadata: { namespace?: string }; spec?: Record<string, unknown> },
+  pods: readonly {
+    metadata: { namespace?: string; labels?: Record<string, string>; deletionTimestamp?: string };
+    status?: Record<string, unknown>;
+  }[],
+): number {
+  const selector = Object.entries((svc.spec?.selector ?? {}) as Record<string, string>);
+  if (selector.length === 0) return 0;
+  return pods.filter((p) => {
+    if (p.metadata.namespace !== svc.metadata.namespace || p.metadata.deletionTimestamp) return false;
+    if (!selector.every(([k, v]) => p.metadata.labels?.[k] === v)) return false;
+    const conditions = (p.status?.conditions ?? []) as { type: string; status: string }[];
+    return p.status?.phase === 'Running' && conditions.some((c) => c.type === 'Ready' && c.status === 'True');
+  }).length;
 }

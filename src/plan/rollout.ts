@@ -95,6 +95,9 @@ function products(desired: string): Set<string> {
  * `Recreate` → `RolloutRecreate`: every pod stops before the new ones start.
  */
 export function rolloutNote(input: RolloutInput): RolloutNote | null {
+  // The same text holds the same template: most passes change no file, and parsing every
+  // Deployment's YAML to learn that cost ~4 ms per algorithm (3.8 s a pass at 1,000 algorithms).
+  if (input.current === input.desired) return null;
   const before = podTemplate(input.current);
   if (before === undefined || before === podTemplate(input.desired)) return null;
   const { strategy, maxSurge, maxUnavailable } = input.rollout;

@@ -1,12 +1,13 @@
 /**
  * A fleet replay over time, for its report (pure): per engine, the GPUs allocated to every service
  * together and the load they left unserved, from each service's allocation (`AllocationPoint`s).
- * The modelled engines' allocation comes from the model of `model-engine.ts`, every service stepped
- * on the same ticks as `runFleetModel` steps them (a test pins the figures of one to the other).
+ * Without a fleet of nodes the modelled engines' allocation comes from the model of
+ * `model-engine.ts`, every service stepped on the same ticks as `runFleetModel` steps them (a test
+ * pins the figures of one to the other); with one, from the node model's own run (`FleetRun`).
  * Units: seconds from the services' first instant, whole GPUs, unserved load in GPUs.
  */
 import { idealPoints, staticPoints, type AllocationPoint } from './figures.js';
-import { fleetModelEngines, fleetModelSettings } from './fleet-replay.js';
+import { fleetModelSettings, fleetPolicy, type FleetRun } from './fleet-replay.js';
 import { modelService, type ModelEngine, type ModelSettings } from './model-engine.js';
 import { unservedBuckets } from './report.js';
 import type { ReplaySettings } from './sim-engine.js';
@@ -85,24 +86,28 @@ export function fleetTimeline(
   };
 }
 
-/** Every engine of the fleet replay over time, named and ordered as `runFleet`'s rows. */
+/**
+ * Every engine of a fleet replay over time, named and ordered as `run.rows` (static, the HPA,
+ * gpuops, the ideal): static's and the ideal's allocation computed, the HPA's and gpuops's from
+ * `run.allocation` (with a fleet of nodes) or else from the model stepped again.
+ */
 export async function fleetTimelines(
   services: readonly Trace[],
   s: ReplaySettings,
+  run: FleetRun,
 ): Promise<FleetTimeline[]> {
   const m = fleetModelSettings(services, s);
   const endS = fleetEndSeconds(services);
-  const modelled = (await fleetModelEngines(s)).map(([name, e]) =>
-    fleetTimeline(name, services, fleetModelPoints(services, e, m), endS),
-  );
-  return [
-    fleetTimeline('static', services, services.map(staticPoints), endS),
-    ...modelled,
-    fleetTimeline(
-      'ideal',
-      services,
-      services.map((t) => idealPoints(t, s.max)),
-      endS,
-    ),
-  ];
+  const allocation = run.allocation ?? {
+    hpa: fleetModelPoints(services, { kind: 'hpa', target: s.hpaTarget }, m),
+    gpuops: fleetModelPoints(services, { kind: 'gpuops', policy: await fleetPolicy(s) }, m),
+  };
+  const pointsOf = (engine: string): AllocationPoint[][] => {
+    const kind = engine.split(/[ ,]/)[0]!;
+    if (kind === 'static') return services.map(staticPoints);
+    if (kind === 'ideal') return services.map((t) => idealPoints(t, s.max));
+    if (kind === 'hpa' || kind === 'gpuops') return allocation[kind];
+    throw new Error(`fleet timeline: no allocation for engine "${engine}"`);
+  };
+  return run.rows.map((r) => fleetTimeline(r.engine, services, pointsOf(r.engine), endS));
 }

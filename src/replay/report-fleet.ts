@@ -1,9 +1,10 @@
 /**
  * The fleet replay's report page (pure: figures in, HTML out), beside the one-service page of
  * `report.ts` and built from its parts: one self-contained file (inline CSS and SVG, no script, no
- * network) with a warning per engine that breaks a target, the verdict lines, the fleet table,
- * each service's unserved load and pod-time above max, and two charts over time: the GPUs each engine allocated to all services together, and the
- * load each left unserved. The allocated chart is scaled to the engines that scale (static would
+ * network) with a warning per engine that breaks a target, the verdict lines, the fleet table
+ * (with a fleet of nodes, its node-level figures: pool node- and GPU-hours, peak, moves, returns),
+ * each service's unserved load and pod-time above max, and two charts over time: the GPUs each
+ * engine allocated to all services together, and the load each left unserved. The allocated chart is scaled to the engines that scale (static would
  * flatten them: its line is cut at the top and the text says how high it goes). Every line is a
  * `<path class="series" data-engine>`, every verdict a `<li class="verdict">`.
  */
@@ -26,6 +27,8 @@ export interface FleetReport {
   rows: FleetFigures[];
   timelines: FleetTimeline[];
   verdicts: TargetVerdict[];
+  /** With a fleet of nodes: the nodes gpuops ran on and each service's HPA static pool (nodes). */
+  nodes?: { fleet: number; hpaPools: number[] };
   /** Seconds the services span. */
   endSeconds: number;
   wallSeconds: number;
@@ -48,6 +51,15 @@ function fleetTable(rows: readonly FleetFigures[]): string {
     ['unserved %', (r) => r.unservedPercent.toFixed(3)],
     ['flaps', (r) => String(r.flaps)],
   ];
+  if (rows.some((r) => r.nodes !== undefined))
+    cols.push(
+      ['fleet nodes', (r) => num(r.nodes?.fleetNodes, 0)],
+      ['pool node-hours', (r) => num(r.nodes?.poolNodeHours, 1)],
+      ['pool GPU-hours', (r) => num(r.nodes?.poolGpuHours, 1)],
+      ['peak pool nodes', (r) => num(r.nodes?.peakPoolNodes, 0)],
+      ['node moves', (r) => num(r.nodes?.nodeMoves, 0)],
+      ['nodes returned', (r) => num(r.nodes?.nodesReturned, 0)],
+    );
   return (
     `<table id="fleet"><thead><tr>${cols.map(([h]) => `<th>${h}</th>`).join('')}</tr></thead><tbody>` +
     rows.map((r) => `<tr>${cols.map(([, f]) => `<td>${f(r)}</td>`).join('')}</tr>`).join('') +
@@ -116,7 +128,11 @@ export function renderFleetReport(r: FleetReport): string {
 <style>
 ${REPORT_STYLE}</style></head><body>
 <h1>gpuops fleet replay</h1>
-<p><code>${esc(r.source)}</code> ${esc(r.split)}: ${r.services.length} services (${r.services.map(esc).join(', ')}), ${(endS / 3600).toFixed(2)} h; 1 GPU per pod; every engine through the model of the same delays.
+<p><code>${esc(r.source)}</code> ${esc(r.split)}: ${r.services.length} services (${r.services.map(esc).join(', ')}), ${(endS / 3600).toFixed(2)} h; 1 GPU per pod; every engine through the model of the same delays${
+    r.nodes
+      ? `, on nodes of ${s.gpusPerNode} GPUs: ${r.nodes.fleet} for gpuops, the HPA's static pools ${r.nodes.hpaPools.join(' + ')}`
+      : ', capacity never binding'
+  }.
 Pod start-up ${s.startupSeconds} s, sample delay ${s.sampleDelaySeconds} s, pass every ${s.passIntervalSeconds} s; utilisation band ${s.min}–${s.max} %, HPA target ${s.hpaTarget} %, headroom factor β ${s.headroomFactor}. Replay took ${r.wallSeconds.toFixed(1)} s.</p>
 ${warnings(r.verdicts)}
 <h2>Targets</h2>

@@ -16,6 +16,7 @@ function result(over: Partial<DemoResult>): DemoResult {
     returnedNodes: [],
     algorithms: [],
     deployments: [],
+    services: [],
     prs: [],
     specErrors: [],
     mainFiles: [],
@@ -43,5 +44,22 @@ describe('formatSummary', () => {
       '  npm run --silent gpuops -- status --cluster demo --database sqlite:/tmp/d/state.db --output html > /tmp/d/status.html && xdg-open /tmp/d/status.html',
     );
     expect(lines.join('\n')).toContain('prs --all --cluster demo');
+  });
+
+  it('lists the Services gpuops wrote with their ports and endpoints, and no table without one', () => {
+    const out = formatSummary(
+      result({
+        services: [
+          {
+            namespace: 'algorithms',
+            name: 'resnet50-infer',
+            ports: ['http 8000→http', 'grpc 8001→grpc'],
+            readyPods: 2,
+          },
+        ],
+      }),
+    );
+    expect(out).toMatch(/^algorithms\/resnet50-infer +http 8000→http, grpc 8001→grpc +2 ready$/m);
+    expect(formatSummary(result({}))).not.toContain('SERVICE');
   });
 });

@@ -98,6 +98,15 @@ describe('gpuops demo scenario, final state', () => {
     const bert = result.algorithms.find((a) => a.name === 'bert-train')!;
     expect(bert).toMatchObject({ pool: 'long-task', benchmarkSeconds: 1500, readyPods: 1, utilization: 65 });
     expect(bert.podNodes).toEqual(['gpu-h100-01']);
+    // Argo CD-like sync applied the Service; its one endpoint is the one Ready replica.
+    expect(result.services).toEqual([
+      {
+        namespace: 'algorithms',
+        name: 'resnet50-infer',
+        ports: ['http 8000→http', 'grpc 8001→grpc', 'metrics 8002→metrics'],
+        readyPods: 1,
+      },
+    ]);
   });
 
   it('holds the desired state at main of the GitOps repo', () => {
@@ -134,6 +143,22 @@ describe('gpuops demo scenario, final state', () => {
     );
     expect(parseAllDocuments(nsFile).map((d) => d.toJS().kind)).toEqual(['Namespace', 'RoleBinding']);
     expect(result.mainFiles.some((f) => f.includes('whisper-asr'))).toBe(false);
+    // Issue 24: the Triton-style service declares ports, so its folder holds a Service selecting
+    // exactly its pods; the batch task declares none and gets none.
+    const service = atMain(result.origin, `${root}/algorithms/resnet50-infer/service.yaml`);
+    expect(service.spec.selector).toEqual(deployment.spec.selector.matchLabels);
+    expect(service.spec.ports.map((p: { name: string; port: number }) => `${p.name}:${p.port}`)).toEqual([
+      'http:8000',
+      'grpc:8001',
+      'metrics:8002',
+    ]);
+    expect(result.mainFiles.filter((f) => f.endsWith('/service.yaml'))).toEqual([
+      `${root}/algorithms/resnet50-infer/service.yaml`,
+    ]);
+    expect(deployment.spec.template.spec.containers[0].readinessProbe.httpGet).toEqual({
+      path: '/v2/health/ready',
+      port: 'http',
+    });
     // A person's merge commit on main for each merged branch.
     const merges = execFileSync('git', ['-C', result.origin, 'log', '--merges', '--format=%an %s', 'main'], {
       encoding: 'utf8',

@@ -1,15 +1,13 @@
 /**
  * Golden files: every manifest gpuops renders for the inputs in `input/`, in both scaling
  * engines, compared byte for byte with `expected/`. After an intended change, regenerate with
- * `UPDATE_GOLDEN=1 npx vitest run test/golden` and review the diff.
+ * `UPDATE_GOLDEN=1 npx vitest run test/golden` and review the diff. The examples of
+ * `examples/gitops-repo` have their own goldens (`examples.test.ts`).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
-import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
-import { Job } from 'kubernetes-models/batch/v1/Job';
-import { Service } from 'kubernetes-models/v1/Service';
 import { parse } from 'yaml';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { specHash } from '../../src/benchmark/spec-hash.js';
@@ -21,20 +19,9 @@ import { renderYaml } from '../../src/manifests/yaml.js';
 import type { Policy, ResolvedAlgorithm } from '../../src/definitions/types.js';
 import { algorithmsFromYaml, policyWith } from '../benchmark/fixtures.js';
 import { templates } from '../manifests/helpers.js';
+import { EXPECTED, expectValidObject, golden, listFiles } from './golden-file.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const update = process.env.UPDATE_GOLDEN === '1';
-
-function golden(rel: string, actual: string): void {
-  const file = path.join(here, 'expected', rel);
-  if (update) {
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, actual);
-  }
-  expect(existsSync(file), `missing golden file ${file}; run with UPDATE_GOLDEN=1`).toBe(true);
-  expect(actual).toBe(readFileSync(file, 'utf8'));
-}
-
 const POOLS: Record<string, WorkloadPool> = {
   'resnet50-infer': 'short-task',
   'llm-finetune': 'long-task',
@@ -85,14 +72,6 @@ function jobGolden(name: string): [string, string] {
   return [`benchmark-job/${name}.yaml`, renderYaml(job, null)];
 }
 
-/** Every file below `dir`, as paths relative to `expected/`. */
-function listFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const full = path.join(dir, e.name);
-    return e.isDirectory() ? listFiles(full) : [path.relative(path.join(here, 'expected'), full)];
-  });
-}
-
 describe.each(ENGINES)('engine %s', (engine) => {
   it.each(Object.keys(POOLS))('%s: every file of its folder', (name) => {
     const files = workloadGoldens(engine, name);
@@ -120,23 +99,10 @@ describe('benchmark Job', () => {
   });
 });
 
-/** The kubernetes-models class of each kind gpuops renders for an algorithm. */
-const MODELS: Record<string, new (data: never) => { validate(): void }> = {
-  Deployment,
-  HorizontalPodAutoscaler,
-  Job,
-  Service,
-};
-
 describe('Kubernetes schema (kubernetes-models 4.5.0)', () => {
   it.each(Object.keys(POOLS))('%s: every rendered object passes', (name) => {
     const texts = [...ENGINES.flatMap((e) => [...workloadGoldens(e, name).values()]), jobGolden(name)[1]];
-    for (const text of texts) {
-      const obj = parse(text) as { kind: string };
-      const Model = MODELS[obj.kind];
-      expect(Model, obj.kind).toBeDefined();
-      expect(() => new Model!(obj as never).validate()).not.toThrow();
-    }
+    for (const text of texts) expectValidObject(text);
   });
 
   it('the check can fail: a port that is no number is refused', () => {
@@ -154,6 +120,8 @@ describe('expected/', () => {
       'namespaces/clusters/prod/namespaces/algorithms.yaml',
       'namespaces/clusters/prod/namespaces/vision.yaml',
     ].sort();
-    expect(listFiles(path.join(here, 'expected')).sort()).toEqual(rendered);
+    // expected/examples/ belongs to examples.test.ts, which checks it the same way.
+    const files = listFiles(EXPECTED).filter((f) => !f.startsWith(`examples${path.sep}`));
+    expect(files.sort()).toEqual(rendered);
   });
 });

@@ -25,6 +25,13 @@ const PLOT = { top: 24, bottom: 220 - 28 };
 let dir: string;
 let run: MainRun;
 let rows: FleetFigures[];
+let nodeRun: MainRun;
+
+const readRows = (report: string) =>
+  readFileSync(path.join(dir, report, 'figures.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as FleetFigures);
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'gpuops-fleet-report-'));
@@ -52,10 +59,20 @@ beforeAll(async () => {
     '--report',
     path.join(dir, 'report'),
   );
-  rows = readFileSync(path.join(dir, 'report', 'figures.jsonl'), 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as FleetFigures);
+  rows = readRows('report');
+  nodeRun = await runMain(
+    'replay',
+    '--trace',
+    file,
+    '--group-by',
+    'deployment',
+    '--nodes',
+    'auto',
+    '--gpus-per-node',
+    '4',
+    '--report',
+    path.join(dir, 'report-nodes'),
+  );
 }, 120_000);
 
 afterAll(() => {
@@ -119,6 +136,35 @@ describe('the fleet report', () => {
         await tab.$$eval('#services tbody tr', (rs) => rs.map((r) => r.firstElementChild?.textContent)),
       ).toEqual(['bert', 'resnet', 'whisper']);
       await expectOfflineScreenshot(tab, requests, path.join(dir, 'report.png'));
+    } finally {
+      await browser.close();
+    }
+  }, 120_000);
+
+  it('with --nodes: the node-level figures in the table, the node model’s engines in both charts', async () => {
+    expect(nodeRun.code, nodeRun.err).toBe(0);
+    const nodeRows = readRows('report-nodes');
+    expect(nodeRows.every((r) => r.nodes !== undefined)).toBe(true);
+    const browser = await launchChromium();
+    try {
+      const tab = await browser.newPage();
+      await tab.goto(`file://${path.join(dir, 'report-nodes', 'index.html')}`);
+      const heads = await tab.$$eval('#fleet th', (hs) => hs.map((h) => h.textContent));
+      expect(heads).toEqual(
+        expect.arrayContaining(['pool node-hours', 'peak pool nodes', 'node moves', 'nodes returned']),
+      );
+      const cells = await tab.$$eval('#fleet tbody tr', (rs) =>
+        rs.map((r) => [...r.querySelectorAll('td')].map((c) => c.textContent)),
+      );
+      const col = heads.indexOf('pool node-hours');
+      expect(cells.map((c) => Number(c[col]))).toEqual(
+        nodeRows.map((r) => Number(r.nodes!.poolNodeHours.toFixed(1))),
+      );
+      const engines = (chart: string) =>
+        tab.$$eval(`svg#${chart} path.series`, (ps) => ps.map((p) => p.getAttribute('data-engine')));
+      expect(await engines('allocated')).toEqual(nodeRows.map((r) => r.engine));
+      expect(await engines('unserved')).toEqual(nodeRows.slice(1).map((r) => r.engine));
+      expect(await svgLabelProblems(tab)).toEqual({ clipped: [], overlapping: [] });
     } finally {
       await browser.close();
     }

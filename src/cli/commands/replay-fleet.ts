@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { runFleet } from '../../replay/fleet-replay.js';
+import { runFleet, type FleetNodeOptions } from '../../replay/fleet-replay.js';
 import { formatFleet, fleetVerdicts } from '../../replay/fleet-text.js';
 import { fleetEndSeconds, fleetTimelines } from '../../replay/fleet-timeline.js';
 import { renderFleetReport } from '../../replay/report-fleet.js';
@@ -21,18 +21,20 @@ export interface FleetInput {
   names: string[];
 }
 
-/** Runs the fleet replay of `input`, prints it, and writes the report into `reportDir` when given. */
+/** Runs the fleet replay of `input` (on `nodes` when given), prints it, and writes the report into `reportDir` when given. */
 export async function replayFleetCommand(
   input: FleetInput,
   settings: ReplaySettings,
   reportDir?: string,
+  nodes?: FleetNodeOptions,
 ): Promise<void> {
   const started = Date.now();
-  const { rows } = await runFleet(input.services, settings);
+  const run = await runFleet(input.services, settings, nodes);
+  const rows = run.rows;
   const verdicts = fleetVerdicts(rows);
-  process.stdout.write(formatFleet(rows, input.services.length));
+  process.stdout.write(formatFleet(rows, input.services.length, run.nodes));
   if (reportDir === undefined) return;
-  const timelines = await fleetTimelines(input.services, settings);
+  const timelines = await fleetTimelines(input.services, settings, run);
   const out = path.resolve(reportDir);
   makeDirs(out);
   const html = renderFleetReport({
@@ -43,6 +45,7 @@ export async function replayFleetCommand(
     rows,
     timelines,
     verdicts,
+    ...(run.nodes ? { nodes: run.nodes } : {}),
     endSeconds: fleetEndSeconds(input.services),
     wallSeconds: (Date.now() - started) / 1000,
   });

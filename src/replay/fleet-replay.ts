@@ -1,28 +1,49 @@
 /**
- * `gpuops replay --services K`: the trace split into K services (`shiftedServices`) and every
- * engine over the fleet through the model: static and ideal computed, the HPA per service at
- * `hpaTarget`, gpuops with the pool's headroom shared at `headroomFactor`; the fleet table and
- * its verdicts as text.
+ * `gpuops replay --services K [--nodes N]`: the trace split into K services (`shiftedServices`)
+ * and every engine over the fleet through the model. Without a fleet of nodes: static and ideal
+ * computed, the HPA per service at `hpaTarget`, gpuops with the pool's headroom shared at
+ * `headroomFactor` (capacity never binds). With one (`fleet-nodes.ts`): gpuops on N nodes that it
+ * moves in and returns, the HPA per service on static pools sized to its peak, static's pools and
+ * the ideal's pool, each with node-level figures. The fleet table and its verdicts as text.
  */
 import { loadDefaultPolicy } from '../definitions/load.js';
-import { computedFleet, runFleetModel, shiftedServices } from './fleet-model.js';
+import { computedFleet, runFleetModel, shiftedServices, type FleetFigures } from './fleet-model.js';
+import { idealPoolFigures, staticPoolFigures } from './fleet-node-pools.js';
+import { runGpuopsOnNodes, runHpaOnPools, type NodeModelSettings } from './fleet-nodes.js';
 import { formatFleet } from './fleet-text.js';
+import { staticPoolNodes } from './node-fleet.js';
 import { patchPolicy } from './replay-policy.js';
 import { replayMaxReplicas } from './run-replay.js';
 import type { ReplaySettings } from './sim-engine.js';
 import type { Trace } from './trace.js';
 
-/** The fleet replay's text (see the module comment). @throws Error when the trace is empty */
-export async function replayFleet(trace: Trace, k: number, s: ReplaySettings): Promise<string> {
-  return replayServices(shiftedServices(trace, k), s);
+/** The fleet of nodes of a fleet replay. */
+export interface FleetNodeOptions {
+  /**
+   * Nodes of the fleet gpuops runs on; `auto`: as many as the HPA's static pools hold together
+   * (the same hardware as a team's fixed cluster).
+   */
+  nodes: number | 'auto';
+  /** kube-scheduler's scoring; default `LeastAllocated` (its default). */
+  scoring?: 'LeastAllocated' | 'MostAllocated';
+}
+
+/** A fleet replay's figures: one row per engine (static, HPA, gpuops, ideal), and the nodes gpuops had. */
+export interface FleetRun {
+  rows: FleetFigures[];
+  /** With a fleet of nodes: the nodes gpuops ran on, and each service's HPA static pool (nodes). */
+  nodes?: { fleet: number; hpaPools: number[] };
 }
 
 /**
- * The fleet replay of services given one by one (a `query_range` answer grouped by a label, see
- * `trace-groups.ts`; they share one clock), each service's `maxReplicas` the most any of them
- * may take. @throws Error when there is no service or one is empty
+ * Every engine over `services` (one trace per service, on the same clock). @throws Error when a
+ * service's trace is empty or `nodes` is not a whole number ≥ 0
  */
-export async function replayServices(services: readonly Trace[], s: ReplaySettings): Promise<string> {
+export async function runFleet(
+  services: readonly Trace[],
+  s: ReplaySettings,
+  o?: FleetNodeOptions,
+): Promise<FleetRun> {
   if (services.length === 0) throw new Error('fleet replay: no services');
   const m = {
     startupSeconds: s.startupSeconds,
@@ -33,17 +54,52 @@ export async function replayServices(services: readonly Trace[], s: ReplaySettin
     maxReplicas: Math.max(...services.map((t) => replayMaxReplicas(t, s.gpusPerNode))),
   };
   const base = await loadDefaultPolicy();
+  const policy = patchPolicy(base, s, s.headroomFactor);
   const [stat, ideal] = computedFleet(services, s.max);
-  const rows = [
-    stat!,
-    runFleetModel(services, { kind: 'hpa', target: s.hpaTarget }, m, `hpa ${s.hpaTarget} %`),
-    runFleetModel(
-      services,
-      { kind: 'gpuops', policy: patchPolicy(base, s, s.headroomFactor) },
-      m,
-      `gpuops β ${s.headroomFactor}`,
-    ),
-    ideal!,
-  ];
-  return formatFleet(rows, services.length);
+  const hpaName = `hpa ${s.hpaTarget} %`;
+  const gpuopsName = `gpuops β ${s.headroomFactor}`;
+  if (o === undefined) {
+    const hpa = runFleetModel(services, { kind: 'hpa', target: s.hpaTarget }, m, hpaName);
+    const gpuops = runFleetModel(services, { kind: 'gpuops', policy }, m, gpuopsName);
+    return { rows: [stat!, hpa, gpuops, ideal!] };
+  }
+  const n: NodeModelSettings = { ...m, gpusPerNode: s.gpusPerNode, scoring: o.scoring ?? 'LeastAllocated' };
+  const free = runHpaOnPools(services, s.hpaTarget, n, null, hpaName);
+  const hpaPools = free.peakReplicas.map((r) => staticPoolNodes(r, s.gpusPerNode));
+  const hpa = runHpaOnPools(services, s.hpaTarget, n, hpaPools, `${hpaName}, static pools`).figures;
+  const fleet = o.nodes === 'auto' ? hpaPools.reduce((a, x) => a + x, 0) : o.nodes;
+  const gpuops = runGpuopsOnNodes(services, policy, n, fleet, `${gpuopsName}, ${fleet} nodes`);
+  return {
+    rows: [
+      { ...stat!, nodes: staticPoolFigures(services, s.gpusPerNode) },
+      hpa,
+      gpuops,
+      { ...ideal!, nodes: idealPoolFigures(services, s.max, s.gpusPerNode) },
+    ],
+    nodes: { fleet, hpaPools },
+  };
+}
+
+/** The fleet replay's text of K shifted copies of `trace` (see the module comment). @throws Error when the trace is empty */
+export async function replayFleet(
+  trace: Trace,
+  k: number,
+  s: ReplaySettings,
+  o?: FleetNodeOptions,
+): Promise<string> {
+  return replayServices(shiftedServices(trace, k), s, o);
+}
+
+/**
+ * The fleet replay's text of services given one by one (a `query_range` answer grouped by a
+ * label, see `trace-groups.ts`; they share one clock), each service's `maxReplicas` the most any
+ * of them may take. @throws Error when there is no service or one is empty
+ */
+export async function replayServices(
+  services: readonly Trace[],
+  s: ReplaySettings,
+  o?: FleetNodeOptions,
+): Promise<string> {
+  const run = await runFleet(services, s, o);
+  return formatFleet(run.rows, services.length, run.nodes);
 }

@@ -82,16 +82,7 @@ export function decideScaling(input: DecideScalingInput): DecideScalingResult {
     else droppedByPod.set(key, [d]);
   }
 
-  // A Deployment's pods are those of its own ReplicaSets, whatever labels other pods carry.
-  const podsByAlgorithm = new Map<string, PodInfo[]>();
-  for (const p of snapshot.pods) {
-    const deployment = p.managed ? deploymentOf(p) : null;
-    if (deployment === null) continue;
-    const key = `${p.namespace}/${deployment}`;
-    const list = podsByAlgorithm.get(key);
-    if (list) list.push(p);
-    else podsByAlgorithm.set(key, [p]);
-  }
+  const podsByAlgorithm = podsByDeployment(snapshot.pods, deploymentOf);
   const recentBySubject = new Map<string, DecisionRecord[]>();
   for (const r of input.recent) {
     if (r.kind !== 'scaling') continue;
@@ -140,4 +131,25 @@ export function decideScaling(input: DecideScalingInput): DecideScalingResult {
     now,
   );
   return { decisions, attribution, samples, metrics };
+}
+
+/**
+ * The pods of each Deployment, keyed `namespace/deployment`, in snapshot order: a Deployment's
+ * pods are the managed pods of its own ReplicaSets (`deploymentOf`), whatever labels other pods
+ * carry. Pods that no Deployment owns are left out.
+ */
+function podsByDeployment(
+  pods: readonly PodInfo[],
+  deploymentOf: (p: PodInfo) => string | null,
+): Map<string, PodInfo[]> {
+  const out = new Map<string, PodInfo[]>();
+  for (const p of pods) {
+    const deployment = p.managed ? deploymentOf(p) : null;
+    if (deployment === null) continue;
+    const key = `${p.namespace}/${deployment}`;
+    const list = out.get(key);
+    if (list) list.push(p);
+    else out.set(key, [p]);
+  }
+  return out;
 }

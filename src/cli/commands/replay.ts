@@ -35,6 +35,8 @@ interface ReplayFlags {
   hpaTargets: number[];
   headroomFactors: number[];
   services: number;
+  nodes?: number | 'auto';
+  schedulerScoring: 'LeastAllocated' | 'MostAllocated';
   groupBy?: string[];
 }
 
@@ -53,6 +55,14 @@ function positive(value: string): number {
 function wholePositive(value: string): number {
   const n = positive(value);
   if (!Number.isInteger(n)) throw new InvalidArgumentError(`expected a whole number > 0, got "${value}"`);
+  return n;
+}
+
+function nodeCount(value: string): number | 'auto' {
+  if (value === 'auto') return 'auto';
+  const n = nonNegative(value);
+  if (!Number.isInteger(n))
+    throw new InvalidArgumentError(`expected a whole number or "auto", got "${value}"`);
   return n;
 }
 
@@ -187,6 +197,16 @@ export function register(program: Command): void {
       1,
     )
     .option(
+      '--nodes <n>',
+      'with --services or --group-by: a fixed fleet of N nodes of --gpus-per-node GPUs that gpuops moves into and out of the short-task pool; "auto": as many as the HPA\'s static pools hold (docs/replay.md)',
+      nodeCount,
+    )
+    .addOption(
+      new Option('--scheduler-scoring <scoring>', "with --nodes: kube-scheduler's scoring of free GPUs")
+        .choices(['LeastAllocated', 'MostAllocated'])
+        .default('LeastAllocated'),
+    )
+    .option(
       '--group-by <labels>',
       'replay a fleet: one service per value of these labels of a query_range answer (e.g. namespace,deployment)',
       (v: string) => {
@@ -205,6 +225,7 @@ export function register(program: Command): void {
       } catch (err) {
         throw new Error(`${f.trace}: cannot read the trace: ${(err as Error).message}`);
       }
+      const nodes = f.nodes === undefined ? undefined : { nodes: f.nodes, scoring: f.schedulerScoring };
       const slice = (t: Trace) =>
         f.hours !== undefined || f.fromHours !== undefined
           ? sliceTrace(t, (f.fromHours ?? 0) * 3600, (f.hours ?? Infinity) * 3600)
@@ -220,13 +241,14 @@ export function register(program: Command): void {
           await replayServices(
             groups.map((g) => slice(g.trace)),
             settings,
+            nodes,
           ),
         );
         return;
       }
       const trace = slice(parseTrace(text, f.trace));
       if (f.services > 1) {
-        process.stdout.write(await replayFleet(trace, f.services, settings));
+        process.stdout.write(await replayFleet(trace, f.services, settings, nodes));
         return;
       }
       const dir = f.workDir ? path.resolve(f.workDir) : mkdtempSync(path.join(os.tmpdir(), 'gpuops-replay-'));

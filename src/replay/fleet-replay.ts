@@ -12,7 +12,12 @@ import type { Policy } from '../definitions/types.js';
 import type { AllocationPoint } from './figures.js';
 import { computedFleet, runFleetModel, shiftedServices, type FleetFigures } from './fleet-model.js';
 import { idealPoolFigures, staticPoolFigures } from './fleet-node-pools.js';
-import { runGpuopsOnNodesWithPoints, runHpaOnPools, type NodeModelSettings } from './fleet-nodes.js';
+import {
+  runGpuopsOnNodes,
+  runGpuopsOnNodesWithPoints,
+  runHpaOnPools,
+  type NodeModelSettings,
+} from './fleet-nodes.js';
 import { formatFleet } from './fleet-text.js';
 import type { ModelSettings } from './model-engine.js';
 import { staticPoolNodes } from './node-fleet.js';
@@ -37,6 +42,11 @@ export interface FleetRun {
   rows: FleetFigures[];
   /** With a fleet of nodes: the nodes gpuops ran on, and each service's HPA static pool (nodes). */
   nodes?: { fleet: number; hpaPools: number[] };
+  /**
+   * With a fleet of nodes: gpuops on the same nodes at every factor of `headroomFactors` (its
+   * node-hours against unserved load, to read at the HPA's unserved load).
+   */
+  frontier?: FleetFigures[];
   /**
    * With a fleet of nodes: the HPA's and gpuops's allocation over time, each service's points
    * (the report's charts; without nodes `fleet-timeline.ts` steps the model for them).
@@ -65,9 +75,9 @@ export function fleetEngineNames(s: ReplaySettings): { hpa: string; gpuops: stri
   return { hpa: `hpa ${s.hpaTarget} %`, gpuops: `gpuops β ${s.headroomFactor}` };
 }
 
-/** gpuops's policy in a fleet replay: the shipped defaults, patch mode, headroom sizing at `headroomFactor`. */
-export async function fleetPolicy(s: ReplaySettings): Promise<Policy> {
-  return patchPolicy(await loadDefaultPolicy(), s, s.headroomFactor);
+/** gpuops's policy in a fleet replay: the shipped defaults, patch mode, headroom sizing at `beta` (default `headroomFactor`). */
+export async function fleetPolicy(s: ReplaySettings, beta = s.headroomFactor): Promise<Policy> {
+  return patchPolicy(await loadDefaultPolicy(), s, beta);
 }
 
 /**
@@ -103,6 +113,13 @@ export async function runFleet(
     ],
     nodes: { fleet, hpaPools },
     allocation: { hpa: hpa.points, gpuops: gpuops.points },
+    frontier: await Promise.all(
+      s.headroomFactors.map(async (b) =>
+        b === s.headroomFactor
+          ? gpuops.figures
+          : runGpuopsOnNodes(services, await fleetPolicy(s, b), n, fleet, `gpuops β ${b}, ${fleet} nodes`),
+      ),
+    ),
   };
 }
 
@@ -127,5 +144,5 @@ export async function replayServices(
   o?: FleetNodeOptions,
 ): Promise<string> {
   const run = await runFleet(services, s, o);
-  return formatFleet(run.rows, services.length, run.nodes);
+  return formatFleet(run.rows, services.length, run.nodes, run.frontier);
 }

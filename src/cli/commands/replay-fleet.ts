@@ -31,8 +31,8 @@ export async function replayFleetCommand(
   const started = Date.now();
   const run = await runFleet(input.services, settings, nodes);
   const rows = run.rows;
-  const verdicts = fleetVerdicts(rows);
-  process.stdout.write(formatFleet(rows, input.services.length, run.nodes));
+  const verdicts = fleetVerdicts(rows, run.frontier);
+  process.stdout.write(formatFleet(rows, input.services.length, run.nodes, run.frontier));
   if (reportDir === undefined) return;
   const timelines = await fleetTimelines(input.services, settings, run);
   const out = path.resolve(reportDir);

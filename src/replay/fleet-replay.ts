@@ -33,6 +33,11 @@ export interface FleetRun {
   rows: FleetFigures[];
   /** With a fleet of nodes: the nodes gpuops ran on, and each service's HPA static pool (nodes). */
   nodes?: { fleet: number; hpaPools: number[] };
+  /**
+   * With a fleet of nodes: gpuops on the same nodes at every factor of `headroomFactors` (its
+   * node-hours against unserved load, to read at the HPA's unserved load).
+   */
+  frontier?: FleetFigures[];
 }
 
 /**
@@ -77,6 +82,11 @@ export async function runFleet(
       { ...ideal!, nodes: idealPoolFigures(services, s.max, s.gpusPerNode) },
     ],
     nodes: { fleet, hpaPools },
+    frontier: s.headroomFactors.map((b) =>
+      b === s.headroomFactor
+        ? gpuops
+        : runGpuopsOnNodes(services, patchPolicy(base, s, b), n, fleet, `gpuops β ${b}, ${fleet} nodes`),
+    ),
   };
 }
 
@@ -101,5 +111,5 @@ export async function replayServices(
   o?: FleetNodeOptions,
 ): Promise<string> {
   const run = await runFleet(services, s, o);
-  return formatFleet(run.rows, services.length, run.nodes);
+  return formatFleet(run.rows, services.length, run.nodes, run.frontier);
 }

@@ -108,6 +108,13 @@ describe('runFleet and gpuops replay --services K --nodes N', () => {
     expect(gpuops!.nodes!.fleetNodes).toBe(run.nodes!.fleet);
     expect(hpa!.nodes!.poolNodeHours).toBeCloseTo(run.nodes!.fleet * HOURS, 2);
     expect(gpuops!.nodes!.poolNodeHours).toBeLessThan(hpa!.nodes!.poolNodeHours);
+    // The frontier: gpuops on the same nodes at every factor; more headroom, more node-hours.
+    expect(run.frontier!.map((r) => r.engine)).toEqual(
+      s.headroomFactors.map((b) => `gpuops β ${b}, ${run.nodes!.fleet} nodes`),
+    );
+    expect(run.frontier![s.headroomFactors.indexOf(1)]).toBe(gpuops);
+    const hours = run.frontier!.map((r) => r.nodes!.poolNodeHours);
+    expect(hours[hours.length - 1]).toBeGreaterThan(hours[0]!);
   });
   it('prints node-level figures per engine and the node-hours target', async () => {
     const rows = ['value,timestamp_anon,container_ip'];

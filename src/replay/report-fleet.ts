@@ -2,7 +2,8 @@
  * The fleet replay's report page (pure: figures in, HTML out), beside the one-service page of
  * `report.ts` and built from its parts: one self-contained file (inline CSS and SVG, no script, no
  * network) with a warning per engine that breaks a target, the verdict lines, the fleet table
- * (with a fleet of nodes, its node-level figures: pool node- and GPU-hours, peak, moves, returns),
+ * (with a fleet of nodes, its node-level figures: pool node- and GPU-hours, peak, moves, returns,
+ * and the frontier of gpuops's node-hours at each headroom factor against unserved load),
  * each service's unserved load and pod-time above max, and two charts over time: the GPUs each
  * engine allocated to all services together, and the load each left unserved. The allocated chart is scaled to the engines that scale (static would
  * flatten them: its line is cut at the top and the text says how high it goes). Every line is a
@@ -10,7 +11,7 @@
  */
 import type { FleetFigures } from './fleet-model.js';
 import type { FleetTimeline } from './fleet-timeline.js';
-import { verdictList, warnings } from './report-frontier.js';
+import { frontierSvg, verdictList, warnings } from './report-frontier.js';
 import { axis, chartSvg, COLORS, esc, PLOT_CLIP, REPORT_STYLE, stepPath } from './report.js';
 import type { ReplaySettings } from './sim-engine.js';
 import type { TargetVerdict } from './targets.js';
@@ -29,6 +30,8 @@ export interface FleetReport {
   verdicts: TargetVerdict[];
   /** With a fleet of nodes: the nodes gpuops ran on and each service's HPA static pool (nodes). */
   nodes?: { fleet: number; hpaPools: number[] };
+  /** With a fleet of nodes: gpuops on the same nodes at each headroom factor (`FleetRun.frontier`). */
+  frontier?: { beta: number; figures: FleetFigures }[];
   /** Seconds the services span. */
   endSeconds: number;
   wallSeconds: number;
@@ -93,6 +96,25 @@ function series(
   return `<path class="series" data-engine="${esc(t.engine)}" stroke="${fleetColor(t.engine)}"${clip} d="${stepPath(pts, a, endS)}"><title>${esc(t.engine)}</title></path>`;
 }
 
+/**
+ * The node frontier: the pool node-hours of gpuops at each β and of the HPA on static pools,
+ * against unserved load (the node-hours target is read at the HPA's unserved load).
+ */
+function nodeFrontier(r: FleetReport): string {
+  const hpa = r.rows.find((x) => x.engine.startsWith('hpa'));
+  if (!r.frontier?.length || !hpa?.nodes) return '';
+  const f = {
+    hpa: [{ parameter: r.settings.hpaTarget, figures: hpa }],
+    gpuops: r.frontier.map((p) => ({ parameter: p.beta, figures: p.figures })),
+  };
+  return `<h2>Frontier on nodes: pool node-hours against unserved load</h2>
+<p>gpuops on the same ${r.nodes?.fleet ?? ''} nodes at each headroom factor, beside the HPA on static pools. <span class="key"><i style="background:${fleetColor('hpa')}"></i>hpa</span> <span class="key"><i style="background:${fleetColor('gpuops')}"></i>gpuops</span></p>
+${frontierSvg('frontier-nodes', f, (p) => p.figures.unservedPercent, 'unserved load (% of offered)', {
+  y: (p) => p.figures.nodes?.poolNodeHours ?? 0,
+  yLabel: 'node-hours of the serving pool(s)',
+})}`;
+}
+
 /** The fleet report page (see the module comment). */
 export function renderFleetReport(r: FleetReport): string {
   const endS = r.endSeconds;
@@ -139,6 +161,7 @@ ${warnings(r.verdicts)}
 ${verdictList(r.verdicts)}
 <ul id="references">${untargeted}</ul>
 ${fleetTable(r.rows)}
+${nodeFrontier(r)}
 <h2>Allocated GPUs</h2>
 <p>${legend}${staticNote}</p>
 ${chartSvg('allocated', PLOT_CLIP + alloc, a1.frame)}

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FleetFigures } from '../../src/replay/fleet-model.js';
 import { fleetVerdicts } from '../../src/replay/fleet-text.js';
+import { DEFAULT_REPLAY_SETTINGS } from '../../src/replay/sim-engine.js';
 import { runMain, type MainRun } from '../support/run-main.js';
 import { expectOfflineScreenshot, launchChromium, svgLabelProblems } from '../support/svg-labels.js';
 
@@ -109,6 +110,7 @@ describe('the fleet report', () => {
         await tab.$$eval('#references li', (ls) => ls.map((l) => l.getAttribute('data-engine'))),
       ).toEqual(['static', 'ideal']);
       const missed = [...new Set(verdicts.filter((v) => !v.ok).map((v) => v.engine))];
+      expect(await tab.$$eval('svg#frontier-nodes', (ss) => ss.length)).toBe(0); // no nodes, no node frontier
       expect(await tab.$$eval('p.warning', (ps) => ps.map((p) => p.getAttribute('data-engine')))).toEqual(
         missed,
       );
@@ -164,6 +166,16 @@ describe('the fleet report', () => {
         tab.$$eval(`svg#${chart} path.series`, (ps) => ps.map((p) => p.getAttribute('data-engine')));
       expect(await engines('allocated')).toEqual(nodeRows.map((r) => r.engine));
       expect(await engines('unserved')).toEqual(nodeRows.slice(1).map((r) => r.engine));
+      // The node frontier: gpuops at every default headroom factor and the HPA's static pools.
+      const factors = DEFAULT_REPLAY_SETTINGS.headroomFactors;
+      expect(
+        await tab.$$eval('svg#frontier-nodes path.frontier-line', (ps) =>
+          ps.map((p) => p.getAttribute('data-engine')),
+        ),
+      ).toEqual(['hpa', 'gpuops']);
+      expect(await tab.$$eval('svg#frontier-nodes circle.frontier-point', (cs) => cs.length)).toBe(
+        factors.length + 1,
+      );
       expect(await svgLabelProblems(tab)).toEqual({ clipped: [], overlapping: [] });
     } finally {
       await browser.close();

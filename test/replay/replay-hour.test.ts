@@ -145,8 +145,8 @@ describe('gpuops replay of one hour', () => {
         missed,
       );
       expect(await tab.$$eval('svg#unserved path.series', (ps) => ps.length)).toBe(ENGINES.length - 1);
-      // No label of any chart is clipped: every text lies inside its svg's view box.
-      expect((await svgLabelProblems(tab)).clipped).toEqual([]);
+      // No label of any chart is clipped (every text inside its svg's view box) or overlaps another.
+      expect(await svgLabelProblems(tab)).toEqual({ clipped: [], overlapping: [] });
       await expectOfflineScreenshot(tab, requests, path.join(dir, 'report.png'));
     } finally {
       await browser.close();

@@ -46,6 +46,9 @@ export async function replayFleetCommand(
     timelines,
     verdicts,
     ...(run.nodes ? { nodes: run.nodes } : {}),
+    ...(run.frontier
+      ? { frontier: run.frontier.map((figures, i) => ({ beta: settings.headroomFactors[i]!, figures })) }
+      : {}),
     endSeconds: fleetEndSeconds(input.services),
     wallSeconds: (Date.now() - started) / 1000,
   });

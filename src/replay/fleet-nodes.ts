@@ -12,7 +12,7 @@
  */
 import type { Policy } from '../definitions/types.js';
 import { decideInTurn } from '../scaling/decide-in-turn.js';
-import { computeFigures } from './figures.js';
+import { computeFigures, type AllocationPoint } from './figures.js';
 import { fleetFigures, type FleetFigures, type NodeFigures } from './fleet-model.js';
 import { nodeFigures, type Meter } from './fleet-node-pools.js';
 import type { ModelSettings } from './model-engine.js';
@@ -60,6 +60,17 @@ export function runGpuopsOnNodes(
   nodeCount: number,
   name: string,
 ): FleetFigures {
+  return runGpuopsOnNodesWithPoints(traces, policy, s, nodeCount, name).figures;
+}
+
+/** {@link runGpuopsOnNodes}, and each service's allocation over time (for the report's charts). */
+export function runGpuopsOnNodesWithPoints(
+  traces: readonly Trace[],
+  policy: Policy,
+  s: NodeModelSettings,
+  nodeCount: number,
+  name: string,
+): { figures: FleetFigures; points: AllocationPoint[][] } {
   const probe = traces.map((t, i) => nodeService(t, s, `s${i}`, []));
   const warm = probe.reduce((a, x) => a + x.pods.length, 0);
   const nodes = createNodes(
@@ -91,7 +102,10 @@ export function runGpuopsOnNodes(
     for (const m of ms) m.record(t);
     meterTick(meter, nodes, Math.min(TICK, endS - t));
   }
-  return figuresOf(name, traces, ms, s, nodeFigures(meter, nodeCount, s.gpusPerNode));
+  return {
+    figures: figuresOf(name, traces, ms, s, nodeFigures(meter, nodeCount, s.gpusPerNode)),
+    points: ms.map((m) => m.points),
+  };
 }
 
 function meterTick(m: Meter, nodes: readonly FleetNode[], dt: number): void {
@@ -103,7 +117,7 @@ function meterTick(m: Meter, nodes: readonly FleetNode[], dt: number): void {
 /**
  * The HPA at `target` per service, each on a static pool of `poolNodes[i]` nodes (all the time);
  * `null` pool sizes: room for every pod (`s.maxReplicas`). Returns the figures and each service's
- * peak replicas. @throws Error when a trace is empty
+ * peak replicas and allocation over time. @throws Error when a trace is empty
  */
 export function runHpaOnPools(
   traces: readonly Trace[],
@@ -111,7 +125,7 @@ export function runHpaOnPools(
   s: NodeModelSettings,
   poolNodes: readonly number[] | null,
   name: string,
-): { figures: FleetFigures; peakReplicas: number[] } {
+): { figures: FleetFigures; peakReplicas: number[]; points: AllocationPoint[][] } {
   const sizes = traces.map((_t, i) => poolNodes?.[i] ?? staticPoolNodes(s.maxReplicas, s.gpusPerNode));
   const pools = sizes.map((n) => createNodes(n, s.gpusPerNode, n));
   const ms = traces.map((t, i) => nodeService(t, s, `s${i}`, pools[i]!, target));
@@ -130,5 +144,6 @@ export function runHpaOnPools(
   return {
     figures: figuresOf(name, traces, ms, s, nodeFigures(meter, total, s.gpusPerNode)),
     peakReplicas: peak,
+    points: ms.map((m) => m.points),
   };
 }

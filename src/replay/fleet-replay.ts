@@ -4,13 +4,22 @@
  * computed, the HPA per service at `hpaTarget`, gpuops with the pool's headroom shared at
  * `headroomFactor` (capacity never binds). With one (`fleet-nodes.ts`): gpuops on N nodes that it
  * moves in and returns, the HPA per service on static pools sized to its peak, static's pools and
- * the ideal's pool, each with node-level figures. The fleet table and its verdicts as text.
+ * the ideal's pool, each with node-level figures. The fleet table and its verdicts as text, the
+ * rows (and with nodes, each engine's allocation over time) for the report.
  */
 import { loadDefaultPolicy } from '../definitions/load.js';
+import type { Policy } from '../definitions/types.js';
+import type { AllocationPoint } from './figures.js';
 import { computedFleet, runFleetModel, shiftedServices, type FleetFigures } from './fleet-model.js';
 import { idealPoolFigures, staticPoolFigures } from './fleet-node-pools.js';
-import { runGpuopsOnNodes, runHpaOnPools, type NodeModelSettings } from './fleet-nodes.js';
+import {
+  runGpuopsOnNodes,
+  runGpuopsOnNodesWithPoints,
+  runHpaOnPools,
+  type NodeModelSettings,
+} from './fleet-nodes.js';
 import { formatFleet } from './fleet-text.js';
+import type { ModelSettings } from './model-engine.js';
 import { staticPoolNodes } from './node-fleet.js';
 import { patchPolicy } from './replay-policy.js';
 import { replayMaxReplicas } from './run-replay.js';
@@ -38,6 +47,37 @@ export interface FleetRun {
    * node-hours against unserved load, to read at the HPA's unserved load).
    */
   frontier?: FleetFigures[];
+  /**
+   * With a fleet of nodes: the HPA's and gpuops's allocation over time, each service's points
+   * (the report's charts; without nodes `fleet-timeline.ts` steps the model for them).
+   */
+  allocation?: { hpa: AllocationPoint[][]; gpuops: AllocationPoint[][] };
+}
+
+/**
+ * The model's settings for a fleet: the replay's delays and limits, each service's `maxReplicas`
+ * the most any of them may take. @throws Error when there is no service
+ */
+export function fleetModelSettings(services: readonly Trace[], s: ReplaySettings): ModelSettings {
+  if (services.length === 0) throw new Error('fleet replay: no services');
+  return {
+    startupSeconds: s.startupSeconds,
+    sampleDelaySeconds: s.sampleDelaySeconds,
+    passIntervalSeconds: s.passIntervalSeconds,
+    min: s.min,
+    max: s.max,
+    maxReplicas: Math.max(...services.map((t) => replayMaxReplicas(t, s.gpusPerNode))),
+  };
+}
+
+/** The row names of the fleet's HPA (at `hpaTarget`) and gpuops (at `headroomFactor`) without nodes. */
+export function fleetEngineNames(s: ReplaySettings): { hpa: string; gpuops: string } {
+  return { hpa: `hpa ${s.hpaTarget} %`, gpuops: `gpuops β ${s.headroomFactor}` };
+}
+
+/** gpuops's policy in a fleet replay: the shipped defaults, patch mode, headroom sizing at `beta` (default `headroomFactor`). */
+export async function fleetPolicy(s: ReplaySettings, beta = s.headroomFactor): Promise<Policy> {
+  return patchPolicy(await loadDefaultPolicy(), s, beta);
 }
 
 /**
@@ -49,20 +89,10 @@ export async function runFleet(
   s: ReplaySettings,
   o?: FleetNodeOptions,
 ): Promise<FleetRun> {
-  if (services.length === 0) throw new Error('fleet replay: no services');
-  const m = {
-    startupSeconds: s.startupSeconds,
-    sampleDelaySeconds: s.sampleDelaySeconds,
-    passIntervalSeconds: s.passIntervalSeconds,
-    min: s.min,
-    max: s.max,
-    maxReplicas: Math.max(...services.map((t) => replayMaxReplicas(t, s.gpusPerNode))),
-  };
-  const base = await loadDefaultPolicy();
-  const policy = patchPolicy(base, s, s.headroomFactor);
+  const m = fleetModelSettings(services, s);
+  const policy = await fleetPolicy(s);
   const [stat, ideal] = computedFleet(services, s.max);
-  const hpaName = `hpa ${s.hpaTarget} %`;
-  const gpuopsName = `gpuops β ${s.headroomFactor}`;
+  const { hpa: hpaName, gpuops: gpuopsName } = fleetEngineNames(s);
   if (o === undefined) {
     const hpa = runFleetModel(services, { kind: 'hpa', target: s.hpaTarget }, m, hpaName);
     const gpuops = runFleetModel(services, { kind: 'gpuops', policy }, m, gpuopsName);
@@ -71,21 +101,24 @@ export async function runFleet(
   const n: NodeModelSettings = { ...m, gpusPerNode: s.gpusPerNode, scoring: o.scoring ?? 'LeastAllocated' };
   const free = runHpaOnPools(services, s.hpaTarget, n, null, hpaName);
   const hpaPools = free.peakReplicas.map((r) => staticPoolNodes(r, s.gpusPerNode));
-  const hpa = runHpaOnPools(services, s.hpaTarget, n, hpaPools, `${hpaName}, static pools`).figures;
+  const hpa = runHpaOnPools(services, s.hpaTarget, n, hpaPools, `${hpaName}, static pools`);
   const fleet = o.nodes === 'auto' ? hpaPools.reduce((a, x) => a + x, 0) : o.nodes;
-  const gpuops = runGpuopsOnNodes(services, policy, n, fleet, `${gpuopsName}, ${fleet} nodes`);
+  const gpuops = runGpuopsOnNodesWithPoints(services, policy, n, fleet, `${gpuopsName}, ${fleet} nodes`);
   return {
     rows: [
       { ...stat!, nodes: staticPoolFigures(services, s.gpusPerNode) },
-      hpa,
-      gpuops,
+      hpa.figures,
+      gpuops.figures,
       { ...ideal!, nodes: idealPoolFigures(services, s.max, s.gpusPerNode) },
     ],
     nodes: { fleet, hpaPools },
-    frontier: s.headroomFactors.map((b) =>
-      b === s.headroomFactor
-        ? gpuops
-        : runGpuopsOnNodes(services, patchPolicy(base, s, b), n, fleet, `gpuops β ${b}, ${fleet} nodes`),
+    allocation: { hpa: hpa.points, gpuops: gpuops.points },
+    frontier: await Promise.all(
+      s.headroomFactors.map(async (b) =>
+        b === s.headroomFactor
+          ? gpuops.figures
+          : runGpuopsOnNodes(services, await fleetPolicy(s, b), n, fleet, `gpuops β ${b}, ${fleet} nodes`),
+      ),
     ),
   };
 }

@@ -11,7 +11,8 @@ import { DEFAULT_REPLAY_SETTINGS, type ReplaySettings } from '../../replay/sim-e
 import { parseTrace, sliceTrace, type Trace } from '../../replay/trace.js';
 import { UsageError } from '../settings.js';
 import { makeDirs } from '../../util/make-dirs.js';
-import { replayFleet, replayServices } from '../../replay/fleet-replay.js';
+import { shiftedServices } from '../../replay/fleet-model.js';
+import { replayFleetCommand } from './replay-fleet.js';
 import { groupLabels, parsePrometheusGroups } from '../../replay/trace-groups.js';
 
 interface ReplayFlags {
@@ -239,18 +240,24 @@ export function register(program: Command): void {
         process.stdout.write(
           `services of ${f.trace} by ${f.groupBy.join(',')}: ${groups.map((g, i) => `${i} ${g.group}`).join(', ')}\n`,
         );
-        process.stdout.write(
-          await replayServices(
-            groups.map((g) => slice(g.trace)),
-            settings,
-            nodes,
-          ),
-        );
+        const input = {
+          source: f.trace,
+          split: `grouped by ${f.groupBy.join(',')}`,
+          services: groups.map((g) => slice(g.trace)),
+          names: groups.map((g) => g.group),
+        };
+        await replayFleetCommand(input, settings, f.report, nodes);
         return;
       }
       const trace = slice(parseTrace(text, f.trace));
       if (f.services > 1) {
-        process.stdout.write(await replayFleet(trace, f.services, settings, nodes));
+        const input = {
+          source: f.trace,
+          split: `as ${f.services} circularly shifted copies`,
+          services: shiftedServices(trace, f.services),
+          names: Array.from({ length: f.services }, (_, i) => `#${i}`),
+        };
+        await replayFleetCommand(input, settings, f.report, nodes);
         return;
       }
       const dir = f.workDir ? path.resolve(f.workDir) : mkdtempSync(path.join(os.tmpdir(), 'gpuops-replay-'));

@@ -219,6 +219,8 @@ export function register(program: Command): void {
       },
     )
     .action(async (f: ReplayFlags) => {
+      if (f.nodes !== undefined && f.services === 1 && !f.groupBy)
+        throw new UsageError('--nodes replays a fleet: give --services K (K ≥ 2) or --group-by too');
       const settings = replaySettings(f);
       let text: string;
       try {

@@ -3,6 +3,7 @@
  * products its benchmark runs at the current spec hash were measured on (`algorithmProducts`).
  */
 import type { Snapshot } from '../cluster/types.js';
+import { missingProductMessage, missingProducts } from '../definitions/rules/product-presence.js';
 import type { ResolvedAlgorithm } from '../definitions/types.js';
 import { algorithmProducts, type AlgorithmProducts, type RunOnNode } from '../placement/gpu-products.js';
 import type { BenchmarkOutcome } from '../placement/types.js';
@@ -53,23 +54,17 @@ export function productNeeds(
  * Discovery's `nvidia.com/gpu.product`), located at the spec's document:
  * `algorithms/x.yaml:7: spec.gpu.product: no node carries nvidia.com/gpu.product=Tesla-T5 (the
  * cluster has NVIDIA-A100-SXM4-80GB, Tesla-T4)`. A warning, not an error: the cluster may gain
- * such a node (an autoscaler's node group, a node being repaired), and `gpuops validate` reads no
- * cluster. Until one exists the algorithm's benchmark waits and no node moves for it.
+ * such a node (an autoscaler's node group, a node being repaired); `gpuops validate --nodes`
+ * makes it an error on demand (`definitions/rules/product-presence.ts`, the same words). Until one
+ * exists the algorithm's benchmark waits and no node moves for it.
  */
 export function productWarnings(
   algorithms: readonly ResolvedAlgorithm[],
   snapshot: Pick<Snapshot, 'nodes'>,
 ): string[] {
   const present = new Set(snapshot.nodes.map((n) => n.gpuProduct).filter((p): p is string => p !== null));
-  const has = [...present].sort().join(', ') || 'no product label on any node';
-  const out: string[] = [];
-  for (const a of algorithms) {
-    for (const p of a.spec.gpu?.product ?? []) {
-      if (present.has(p)) continue;
-      out.push(
-        `${a.source.file}:${a.source.line}: spec.gpu.product: no node carries nvidia.com/gpu.product=${p} (the cluster has ${has}); ${a.name} is not benchmarked or given nodes of it until one does`,
-      );
-    }
-  }
-  return out;
+  return missingProducts(algorithms, present).map(
+    ({ algorithm: a, product }) =>
+      `${a.source.file}:${a.source.line}: spec.gpu.product: ${missingProductMessage(product, present)}; ${a.name} is not benchmarked or given nodes of it until one does`,
+  );
 }

@@ -28,6 +28,28 @@ export function shiftedServices(trace: Trace, k: number): Trace[] {
   });
 }
 
+/**
+ * Node-level figures of one engine over a fleet of nodes (issue 25 section 3): the nodes its
+ * serving pool(s) held over the trace. For gpuops the shared `short-task` pool of the fixed fleet,
+ * for the HPA and static one static pool per service sized to its peak (held all the time), for
+ * the ideal one pool of exactly the nodes its GPUs need at each instant.
+ */
+export interface NodeFigures {
+  gpusPerNode: number;
+  /** Nodes of the fleet the engine ran on (gpuops: `--nodes`; static pools: Σ of their nodes). */
+  fleetNodes: number;
+  /** Node-hours of the serving pool(s): ∫ nodes held dt (hours). */
+  poolNodeHours: number;
+  /** GPU-hours of the nodes held: node-hours × `gpusPerNode`. */
+  poolGpuHours: number;
+  /** The most nodes the pool(s) held at once. */
+  peakPoolNodes: number;
+  /** Nodes moved from `unused` into the pool (gpuops: `relabel` decisions). */
+  nodeMoves: number;
+  /** Nodes returned to `unused` (gpuops: `ReturnedIdle`). */
+  nodesReturned: number;
+}
+
 /** One engine over the fleet: the figures of each service and of all together. */
 export interface FleetFigures {
   engine: string;
@@ -40,6 +62,8 @@ export interface FleetFigures {
   /** Pod-time above max over every service (percent; pod-time weighted by allocated hours). */
   aboveMaxPercent: number;
   flaps: number;
+  /** With a fleet of nodes (`--nodes`): the node-level figures. */
+  nodes?: NodeFigures;
 }
 
 const TICK = 15;

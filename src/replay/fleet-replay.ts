@@ -1,30 +1,66 @@
 /**
- * `gpuops replay --services K`: the trace split into K services (`shiftedServices`) and every
- * engine over the fleet through the model: static and ideal computed, the HPA per service at
- * `hpaTarget`, gpuops with the pool's headroom shared at `headroomFactor`; the fleet table and
- * its verdicts as text.
+ * `gpuops replay --services K [--nodes N]`: the trace split into K services (`shiftedServices`)
+ * and every engine over the fleet through the model. Without a fleet of nodes: static and ideal
+ * computed, the HPA per service at `hpaTarget`, gpuops with the pool's headroom shared at
+ * `headroomFactor` (capacity never binds). With one (`fleet-nodes.ts`): gpuops on N nodes that it
+ * moves in and returns, the HPA per service on static pools sized to its peak, static's pools and
+ * the ideal's pool, each with node-level figures. The fleet table and its verdicts as text, the
+ * rows (and with nodes, each engine's allocation over time) for the report.
  */
 import { loadDefaultPolicy } from '../definitions/load.js';
-import { computedFleet, runFleetModel, shiftedServices } from './fleet-model.js';
+import type { Policy } from '../definitions/types.js';
+import type { AllocationPoint } from './figures.js';
+import { computedFleet, runFleetModel, shiftedServices, type FleetFigures } from './fleet-model.js';
+import { idealPoolFigures, staticPoolFigures } from './fleet-node-pools.js';
+import {
+  runGpuopsOnNodes,
+  runGpuopsOnNodesWithPoints,
+  runHpaOnPools,
+  type NodeModelSettings,
+} from './fleet-nodes.js';
 import { formatFleet } from './fleet-text.js';
+import type { ModelSettings } from './model-engine.js';
+import { staticPoolNodes } from './node-fleet.js';
 import { patchPolicy } from './replay-policy.js';
 import { replayMaxReplicas } from './run-replay.js';
 import type { ReplaySettings } from './sim-engine.js';
 import type { Trace } from './trace.js';
 
-/** The fleet replay's text (see the module comment). @throws Error when the trace is empty */
-export async function replayFleet(trace: Trace, k: number, s: ReplaySettings): Promise<string> {
-  return replayServices(shiftedServices(trace, k), s);
+/** The fleet of nodes of a fleet replay. */
+export interface FleetNodeOptions {
+  /**
+   * Nodes of the fleet gpuops runs on; `auto`: as many as the HPA's static pools hold together
+   * (the same hardware as a team's fixed cluster).
+   */
+  nodes: number | 'auto';
+  /** kube-scheduler's scoring; default `LeastAllocated` (its default). */
+  scoring?: 'LeastAllocated' | 'MostAllocated';
+}
+
+/** A fleet replay's figures: one row per engine (static, HPA, gpuops, ideal), and the nodes gpuops had. */
+export interface FleetRun {
+  rows: FleetFigures[];
+  /** With a fleet of nodes: the nodes gpuops ran on, and each service's HPA static pool (nodes). */
+  nodes?: { fleet: number; hpaPools: number[] };
+  /**
+   * With a fleet of nodes: gpuops on the same nodes at every factor of `headroomFactors` (its
+   * node-hours against unserved load, to read at the HPA's unserved load).
+   */
+  frontier?: FleetFigures[];
+  /**
+   * With a fleet of nodes: the HPA's and gpuops's allocation over time, each service's points
+   * (the report's charts; without nodes `fleet-timeline.ts` steps the model for them).
+   */
+  allocation?: { hpa: AllocationPoint[][]; gpuops: AllocationPoint[][] };
 }
 
 /**
- * The fleet replay of services given one by one (a `query_range` answer grouped by a label, see
- * `trace-groups.ts`; they share one clock), each service's `maxReplicas` the most any of them
- * may take. @throws Error when there is no service or one is empty
+ * The model's settings for a fleet: the replay's delays and limits, each service's `maxReplicas`
+ * the most any of them may take. @throws Error when there is no service
  */
-export async function replayServices(services: readonly Trace[], s: ReplaySettings): Promise<string> {
+export function fleetModelSettings(services: readonly Trace[], s: ReplaySettings): ModelSettings {
   if (services.length === 0) throw new Error('fleet replay: no services');
-  const m = {
+  return {
     startupSeconds: s.startupSeconds,
     sampleDelaySeconds: s.sampleDelaySeconds,
     passIntervalSeconds: s.passIntervalSeconds,
@@ -32,18 +68,81 @@ export async function replayServices(services: readonly Trace[], s: ReplaySettin
     max: s.max,
     maxReplicas: Math.max(...services.map((t) => replayMaxReplicas(t, s.gpusPerNode))),
   };
-  const base = await loadDefaultPolicy();
+}
+
+/** The row names of the fleet's HPA (at `hpaTarget`) and gpuops (at `headroomFactor`) without nodes. */
+export function fleetEngineNames(s: ReplaySettings): { hpa: string; gpuops: string } {
+  return { hpa: `hpa ${s.hpaTarget} %`, gpuops: `gpuops β ${s.headroomFactor}` };
+}
+
+/** gpuops's policy in a fleet replay: the shipped defaults, patch mode, headroom sizing at `beta` (default `headroomFactor`). */
+export async function fleetPolicy(s: ReplaySettings, beta = s.headroomFactor): Promise<Policy> {
+  return patchPolicy(await loadDefaultPolicy(), s, beta);
+}
+
+/**
+ * Every engine over `services` (one trace per service, on the same clock). @throws Error when a
+ * service's trace is empty or `nodes` is not a whole number ≥ 0
+ */
+export async function runFleet(
+  services: readonly Trace[],
+  s: ReplaySettings,
+  o?: FleetNodeOptions,
+): Promise<FleetRun> {
+  const m = fleetModelSettings(services, s);
+  const policy = await fleetPolicy(s);
   const [stat, ideal] = computedFleet(services, s.max);
-  const rows = [
-    stat!,
-    runFleetModel(services, { kind: 'hpa', target: s.hpaTarget }, m, `hpa ${s.hpaTarget} %`),
-    runFleetModel(
-      services,
-      { kind: 'gpuops', policy: patchPolicy(base, s, s.headroomFactor) },
-      m,
-      `gpuops β ${s.headroomFactor}`,
+  const { hpa: hpaName, gpuops: gpuopsName } = fleetEngineNames(s);
+  if (o === undefined) {
+    const hpa = runFleetModel(services, { kind: 'hpa', target: s.hpaTarget }, m, hpaName);
+    const gpuops = runFleetModel(services, { kind: 'gpuops', policy }, m, gpuopsName);
+    return { rows: [stat!, hpa, gpuops, ideal!] };
+  }
+  const n: NodeModelSettings = { ...m, gpusPerNode: s.gpusPerNode, scoring: o.scoring ?? 'LeastAllocated' };
+  const free = runHpaOnPools(services, s.hpaTarget, n, null, hpaName);
+  const hpaPools = free.peakReplicas.map((r) => staticPoolNodes(r, s.gpusPerNode));
+  const hpa = runHpaOnPools(services, s.hpaTarget, n, hpaPools, `${hpaName}, static pools`);
+  const fleet = o.nodes === 'auto' ? hpaPools.reduce((a, x) => a + x, 0) : o.nodes;
+  const gpuops = runGpuopsOnNodesWithPoints(services, policy, n, fleet, `${gpuopsName}, ${fleet} nodes`);
+  return {
+    rows: [
+      { ...stat!, nodes: staticPoolFigures(services, s.gpusPerNode) },
+      hpa.figures,
+      gpuops.figures,
+      { ...ideal!, nodes: idealPoolFigures(services, s.max, s.gpusPerNode) },
+    ],
+    nodes: { fleet, hpaPools },
+    allocation: { hpa: hpa.points, gpuops: gpuops.points },
+    frontier: await Promise.all(
+      s.headroomFactors.map(async (b) =>
+        b === s.headroomFactor
+          ? gpuops.figures
+          : runGpuopsOnNodes(services, await fleetPolicy(s, b), n, fleet, `gpuops β ${b}, ${fleet} nodes`),
+      ),
     ),
-    ideal!,
-  ];
-  return formatFleet(rows, services.length);
+  };
+}
+
+/** The fleet replay's text of K shifted copies of `trace` (see the module comment). @throws Error when the trace is empty */
+export async function replayFleet(
+  trace: Trace,
+  k: number,
+  s: ReplaySettings,
+  o?: FleetNodeOptions,
+): Promise<string> {
+  return replayServices(shiftedServices(trace, k), s, o);
+}
+
+/**
+ * The fleet replay's text of services given one by one (a `query_range` answer grouped by a
+ * label, see `trace-groups.ts`; they share one clock), each service's `maxReplicas` the most any
+ * of them may take. @throws Error when there is no service or one is empty
+ */
+export async function replayServices(
+  services: readonly Trace[],
+  s: ReplaySettings,
+  o?: FleetNodeOptions,
+): Promise<string> {
+  const run = await runFleet(services, s, o);
+  return formatFleet(run.rows, services.length, run.nodes, run.frontier);
 }

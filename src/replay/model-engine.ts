@@ -15,12 +15,11 @@
  * once. Capacity never binds (the fleet holds static's peak). Units as in `figures.ts`.
  */
 import type { Policy } from '../definitions/types.js';
-import { applyBehavior, defaultBehavior } from '../sim/controllers/hpa-behavior.js';
-import { recommendReplicas } from '../sim/controllers/hpa-controller.js';
 import { decideOne } from '../scaling/decide-one.js';
 import { toDecisionRecord } from '../scaling/decision-record.js';
 import { historySince } from '../scaling/history.js';
 import type { DecisionRecord } from '../scaling/types.js';
+import { modelHpa } from './model-hpa.js';
 import { gpuopsInput, type ModelPod } from './model-input.js';
 import type { AllocationPoint } from './figures.js';
 import { instantSeconds, offeredLoad, type Trace } from './trace.js';
@@ -42,7 +41,7 @@ const TICK = 15;
 const START = Date.parse('2026-01-01T00:00:00Z');
 
 /** The offered load (GPU-percent) at `at` seconds from the trace's start (the first before it). */
-function loadLookup(trace: Trace): (at: number) => number {
+export function loadLookup(trace: Trace): (at: number) => number {
   const t0 = trace.instants[0]!.t;
   const loads = trace.instants.map(offeredLoad);
   const times = trace.instants.map((x) => x.t - t0);
@@ -94,11 +93,7 @@ export function modelService(trace: Trace, engine: ModelEngine, s: ModelSettings
   let pods: ModelPod[] = Array.from({ length: Math.min(s.maxReplicas, first) }, () => newPod(-Infinity));
   let replicas = pods.length;
   const records: DecisionRecord[] = [];
-  const hpa = {
-    recommendations: [] as { atMs: number; replicas: number }[],
-    events: [] as { atMs: number; replicas: number }[],
-  };
-  const behavior = defaultBehavior(300);
+  const hpa = engine.kind === 'hpa' ? modelHpa(engine.target, s.maxReplicas) : null;
   const points: AllocationPoint[] = [];
   const record = (t: number) => {
     const ready = pods.filter((p) => p.readyAt <= t).length;
@@ -125,30 +120,7 @@ export function modelService(trace: Trace, engine: ModelEngine, s: ModelSettings
     const load = seen(t);
     const u = ready.length > 0 ? Math.min(100, load / ready.length) : 0;
     if (engine.kind === 'hpa') {
-      if (ready.length > 0) {
-        const nowMs = START + t * 1000;
-        const raw = Math.min(
-          s.maxReplicas,
-          Math.max(1, recommendReplicas(replicas, ready.length, u, engine.target)),
-        );
-        const applied = applyBehavior({
-          nowMs,
-          current: replicas,
-          desired: raw,
-          minReplicas: 1,
-          maxReplicas: s.maxReplicas,
-          recommendations: hpa.recommendations,
-          events: hpa.events,
-          behavior,
-        });
-        hpa.recommendations.push({ atMs: nowMs, replicas: raw });
-        if (applied.replicas !== replicas)
-          hpa.events.push({ atMs: nowMs, replicas: applied.replicas - replicas });
-        const cut = nowMs - 300_000;
-        hpa.recommendations = hpa.recommendations.filter((r) => r.atMs > cut);
-        hpa.events = hpa.events.filter((e) => e.atMs > cut);
-        resize(applied.replicas, t);
-      }
+      if (ready.length > 0) resize(hpa!(t, replicas, ready.length, u), t);
     } else if (t % s.passIntervalSeconds === 0) {
       const now = new Date(START + t * 1000);
       const since = historySince(engine.policy, now);

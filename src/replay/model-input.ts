@@ -10,6 +10,8 @@ import type { DecisionRecord, ScalingInput } from '../scaling/types.js';
 export interface ModelPod {
   name: string;
   readyAt: number;
+  /** The node it is bound to, null while Pending (no room); absent: the model's one pool node. */
+  node?: string | null;
 }
 
 const START = Date.parse('2026-01-01T00:00:00Z');
@@ -23,7 +25,10 @@ const ALGORITHM: Omit<ResolvedAlgorithm, 'scaling'> = {
   source: { file: 'model', line: 1 },
 };
 
-/** The input of a gpuops pass at `t` seconds (pods at `u` percent each; limits of `s`). */
+/**
+ * The input of a gpuops pass at `t` seconds (pods at `u` percent each; limits of `s`), for the
+ * algorithm `name` (default `model`; a fleet names each service).
+ */
 export function gpuopsInput(
   pods: readonly ModelPod[],
   ready: readonly ModelPod[],
@@ -32,17 +37,19 @@ export function gpuopsInput(
   recent: DecisionRecord[],
   s: { min: number; max: number; maxReplicas: number },
   t: number,
+  name = 'model',
 ): ScalingInput {
   const at = new Date(START + t * 1000).toISOString();
   return {
     algorithm: {
       ...ALGORITHM,
+      name,
       scaling: { minReplicas: 1, maxReplicas: s.maxReplicas, utilization: { min: s.min, max: s.max } },
     },
     pool: 'short-task',
     replicas,
-    pods: pods.map((p) => modelPodInfo(p, p.readyAt <= t)),
-    currentReplicaSet: 'model-rs',
+    pods: pods.map((p) => modelPodInfo(p, p.readyAt <= t, name)),
+    currentReplicaSet: `${name}-rs`,
     samples: ready.map((p) => ({ namespace: 'algorithms', pod: p.name, utilization: u, at, gpus: [p.name] })),
     poolNodes: [
       {
@@ -64,20 +71,21 @@ export function gpuopsInput(
   };
 }
 
-function modelPodInfo(p: ModelPod, ready: boolean): PodInfo {
+function modelPodInfo(p: ModelPod, ready: boolean, algorithm: string): PodInfo {
+  const nodeName = p.node === undefined ? 'pool' : p.node;
   return {
     namespace: 'algorithms',
     name: p.name,
     uid: p.name,
     labels: {},
-    nodeName: 'pool',
-    phase: 'Running',
+    nodeName,
+    phase: nodeName === null ? 'Pending' : 'Running',
     ready,
     terminating: false,
     gpuRequest: 1,
     managed: true,
-    algorithm: 'model',
-    owner: { kind: 'ReplicaSet', name: 'model-rs' },
+    algorithm,
+    owner: { kind: 'ReplicaSet', name: `${algorithm}-rs` },
     unschedulable: false,
     createdAt: '2026-01-01T00:00:00Z',
     requests: { cpuMillis: 0, memoryBytes: 0 },

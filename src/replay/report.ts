@@ -9,7 +9,8 @@ import type { AllocationPoint } from './figures.js';
 import type { EngineRun, ReplayResult } from './run-replay.js';
 import { frontierSvg, verdictList, warnings } from './report-frontier.js';
 
-const COLORS: Record<string, string> = {
+/** Each engine's line colour (the fleet report maps its row names onto these). */
+export const COLORS: Record<string, string> = {
   static: '#888888',
   hpa: '#d95f02',
   'gpuops-patch': '#1b9e77',
@@ -20,19 +21,30 @@ const COLORS: Record<string, string> = {
 
 const W = 960;
 const H = 220;
-const PAD = { left: 48, right: 12, top: 12, bottom: 28 };
+// The unit label sits above the plot (y 12), clear of the top tick label (PAD.top + 4).
+const PAD = { left: 48, right: 12, top: 24, bottom: 28 };
 
-function esc(s: string): string {
+/** Text escaped for HTML and SVG. */
+export function esc(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-interface Axis {
+/** Digits of a value axis's labels up to `maxY`: 0 from 10 up, 1 from 1, else enough to tell its 4 ticks apart. */
+function tickDigits(maxY: number): number {
+  if (maxY >= 10) return 0;
+  if (maxY >= 1) return 1;
+  return Math.max(2, Math.ceil(-Math.log10(maxY / 4)) + 1);
+}
+
+/** A chart's scales (SVG units) and its frame: the unit, the value grid and labels, the time labels. */
+export interface Axis {
   x: (t: number) => number;
   y: (v: number) => number;
   frame: string;
 }
 
-function axis(endS: number, maxY: number, unit: string): Axis {
+/** The axis of a chart over `endS` seconds and values 0..`maxY` (see {@link Axis}). */
+export function axis(endS: number, maxY: number, unit: string): Axis {
   const x = (t: number) => PAD.left + (t / Math.max(1, endS)) * (W - PAD.left - PAD.right);
   const y = (v: number) => H - PAD.bottom - (v / Math.max(1e-9, maxY)) * (H - PAD.top - PAD.bottom);
   const ticks: string[] = [];
@@ -40,22 +52,41 @@ function axis(endS: number, maxY: number, unit: string): Axis {
     const v = (maxY * i) / 4;
     ticks.push(
       `<line x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}" class="grid"/>` +
-        `<text x="${PAD.left - 4}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end">${maxY < 10 ? v.toFixed(maxY < 1 ? 2 : 1) : Math.round(v)}</text>`,
+        `<text x="${PAD.left - 4}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end">${v.toFixed(tickDigits(maxY))}</text>`,
     );
   }
   const hours = endS / 3600;
   const every = hours > 12 ? 2 : hours > 4 ? 1 : hours > 1 ? 0.25 : 1 / 12;
   for (let h = 0; h <= hours + 1e-9; h += every) {
+    // A label near the right edge ends there rather than running past it.
+    const anchor = x(h * 3600) > W - PAD.right - 24 ? 'end' : 'middle';
     ticks.push(
-      `<text x="${x(h * 3600).toFixed(1)}" y="${H - 8}" text-anchor="middle">${every < 1 ? `${Math.round(h * 60)} min` : `${h} h`}</text>`,
+      `<text x="${x(h * 3600).toFixed(1)}" y="${H - 8}" text-anchor="${anchor}">${every < 1 ? `${Math.round(h * 60)} min` : `${h} h`}</text>`,
     );
   }
   const frame = `<text x="4" y="12" class="unit">${esc(unit)}</text>${ticks.join('')}`;
   return { x, y, frame };
 }
 
+/** A chart: `<svg id>` of the charts' size with its axis frame and body. */
+export function chartSvg(id: string, body: string, frame: string): string {
+  return `<svg id="${id}" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img">${frame}${body}</svg>`;
+}
+
+/** The plot area as `clipPath#plot-area`: a line with `clip-path="url(#plot-area)"` is cut at the top. */
+export const PLOT_CLIP = `<defs><clipPath id="plot-area"><rect x="${PAD.left}" y="${PAD.top - 2}" width="${W - PAD.left - PAD.right}" height="${H - PAD.top - PAD.bottom + 2}"/></clipPath></defs>`;
+
+/** The report pages' inline CSS. */
+export const REPORT_STYLE = `body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-width:1000px}
+table{border-collapse:collapse;margin:12px 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}
+td:first-child,th:first-child{text-align:left}svg{display:block;margin:8px 0 20px}
+svg text{font-size:11px;fill:#555}svg .unit{font-weight:bold}.grid{stroke:#eee}
+path.series{fill:none;stroke-width:1.2}path.frontier-line{fill:none;stroke-width:1.5}.frontiers{display:flex;gap:12px;flex-wrap:wrap}
+.warning{background:#fde8e8;border:1px solid #d33;padding:6px 10px}.verdict.miss{color:#b00}.verdict.ok{color:#176}.key{margin-right:12px}.key i{display:inline-block;width:12px;height:3px;margin-right:4px;vertical-align:middle}
+`;
+
 /** A step path through `(t, v)` points (value holds until the next point), ending at `endS`. */
-function stepPath(points: readonly { t: number; v: number }[], a: Axis, endS: number): string {
+export function stepPath(points: readonly { t: number; v: number }[], a: Axis, endS: number): string {
   let d = '';
   points.forEach((p, i) => {
     const x = a.x(p.t).toFixed(1);
@@ -223,10 +254,9 @@ export function renderReport(r: ReplayResult): string {
         `<path class="series" data-engine="${esc(e.figures.engine)}" stroke="${COLORS[e.figures.engine] ?? '#000'}" d="${stepPath(pts, a4, endS)}"><title>${esc(e.figures.engine)}</title></path>`,
     )
     .join('');
-  const svg = (id: string, body: string, frame: string) =>
-    `<svg id="${id}" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img">${frame}${body}</svg>`;
+  const svg = chartSvg;
   const s = r.settings;
-  const clip = `<defs><clipPath id="plot-area"><rect x="${PAD.left}" y="${PAD.top - 2}" width="${W - PAD.left - PAD.right}" height="${H - PAD.top - PAD.bottom + 2}"/></clipPath></defs>`;
+  const clip = PLOT_CLIP;
   const staticNote =
     staticPeak > gpuMax * 1.05
       ? ` Static holds up to ${staticPeak} GPUs, off the top of this scale (its line is cut at the top).`
@@ -235,13 +265,7 @@ export function renderReport(r: ReplayResult): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>gpuops replay: ${esc(r.trace.source)}</title>
 <style>
-body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-width:1000px}
-table{border-collapse:collapse;margin:12px 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}
-td:first-child,th:first-child{text-align:left}svg{display:block;margin:8px 0 20px}
-svg text{font-size:11px;fill:#555}svg .unit{font-weight:bold}.grid{stroke:#eee}
-path.series{fill:none;stroke-width:1.2}path.frontier-line{fill:none;stroke-width:1.5}.frontiers{display:flex;gap:12px;flex-wrap:wrap}
-.warning{background:#fde8e8;border:1px solid #d33;padding:6px 10px}.verdict.miss{color:#b00}.verdict.ok{color:#176}.key{margin-right:12px}.key i{display:inline-block;width:12px;height:3px;margin-right:4px;vertical-align:middle}
-</style></head><body>
+${REPORT_STYLE}</style></head><body>
 <h1>gpuops replay</h1>
 <p>Trace <code>${esc(r.trace.source)}</code>: ${r.trace.instants} instants, ${r.trace.pods} pods, ${r.trace.hours} h; 1 GPU per pod.
 Pod start-up ${s.startupSeconds} s, sample delay ${s.sampleDelaySeconds} s, pass every ${s.passIntervalSeconds} s,

@@ -36,9 +36,12 @@ export function claimsOf(input: ScalingInput, decision: ScalingDecision): Claim[
   const surging = surgePods(input.pods, from, input.currentReplicaSet ?? null).filter(
     (p) => p.nodeName === null,
   ).length;
-  const moved = input.unusedNodes.filter((n) => decision.nodes.includes(n.node));
   const added = Math.max(0, decision.replicas.to - from);
-  return place([...input.poolNodes, ...moved], request, added + outstanding + surging);
+  const count = added + outstanding + surging;
+  // Most decisions in a pass place nothing: no copy of the pool's nodes for them.
+  if (count === 0) return [];
+  const moved = input.unusedNodes.filter((n) => decision.nodes.includes(n.node));
+  return place([...input.poolNodes, ...moved], request, count);
 }
 
 /** Predicted placement of `count` replicas of `request`: most free GPUs first, ties by name. */

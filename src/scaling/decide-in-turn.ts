@@ -37,16 +37,29 @@ export function decideInTurn(
   const loads = policy.spec.scaling.sizing === 'headroom' ? poolLoads(inputs, policy, now) : null;
   const sorted = [...inputs].sort((a, b) => (a.algorithm.name < b.algorithm.name ? -1 : 1));
   const out: ScalingDecision[] = [];
+  // The pool's nodes of a product set, shared by the algorithms asking for the same (the same
+  // objects as `byPool`'s, so claims show through); rebuilt after a relabel moves a node.
+  const onPool = new Map<string, NodeCapacity[]>();
+  const poolNodesOf = (pool: Pool | null, products: ScalingInput['products']): NodeCapacity[] => {
+    if (pool === null) return [];
+    const nodes = byPool.get(pool) ?? [];
+    if (!products?.required) return nodes;
+    const key = `${pool}\0${products.products.join('\0')}`;
+    let list = onPool.get(key);
+    if (list === undefined) onPool.set(key, (list = onProducts(nodes, products)));
+    return list;
+  };
   for (const partial of sorted) {
     const input: ScalingInput = {
       ...partial,
-      poolNodes: onProducts(partial.pool === null ? [] : (byPool.get(partial.pool) ?? []), partial.products),
+      poolNodes: poolNodesOf(partial.pool, partial.products),
       unusedNodes: byPool.get('unused') ?? [],
       ...(loads !== null && partial.pool !== null ? { poolLoadGpus: loads.get(partial.pool) ?? 0 } : {}),
     };
     const decision = decideOne(input, policy, now);
     const claims = claimsOf(input, decision);
     if (decision.action === 'relabel' && partial.pool !== null) {
+      onPool.clear();
       for (const name of decision.nodes) {
         const n = ledger.get(name)!;
         byPool.set(

@@ -118,6 +118,21 @@ export function nodeFromCells(c: unknown[]): NodeInfo {
  * characters (SHA-256).
  */
 export function snapshotContentDigest(snapshot: Pick<Snapshot, 'nodes' | 'pods'>): string {
+  // The watch cache hands out the same arrays while nothing changed (`ClusterCache.snapshot`), so
+  // a digest is remembered per pair of arrays: a pass over an unchanged cluster hashes nothing
+  // (0.35 s a pass at 10,000 nodes / 99,000 pods). Snapshot arrays are never changed in place.
+  const known = DIGESTS.get(snapshot.nodes);
+  if (known?.pods === snapshot.pods) return known.digest;
+  const digest = hashContents(snapshot);
+  DIGESTS.set(snapshot.nodes, { pods: snapshot.pods, digest });
+  return digest;
+}
+
+/** The last digest of each nodes array, with the pods array it went with. */
+const DIGESTS = new WeakMap<readonly unknown[], { pods: readonly unknown[]; digest: string }>();
+
+/** SHA-256 of a snapshot's nodes and pods as JSON (see {@link snapshotContentDigest}). */
+function hashContents(snapshot: Pick<Snapshot, 'nodes' | 'pods'>): string {
   // The records as JSON, a slice at a time (one native call per slice; the text stays small).
   // Equal text means equal records, hence equal cells; a record built with its keys in another
   // order only misses the shortcut.

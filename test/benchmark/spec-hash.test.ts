@@ -114,3 +114,45 @@ describe('canonicalJson', () => {
     );
   });
 });
+
+describe("specHash with the pod's shape (spec.template, issue 24: what is measured is what runs)", () => {
+  const POD = `${BASE}  template:
+    spec:
+      containers:
+        - volumeMounts: [{name: dshm, mountPath: /dev/shm}]
+          readinessProbe: {httpGet: {path: /v2/health/ready, port: 8000}}
+      volumes: [{name: dshm, emptyDir: {medium: Memory, sizeLimit: 1Gi}}]
+`;
+  const pod = hashOf(POD);
+
+  it.each([
+    { name: 'a /dev/shm size', text: POD.replace('sizeLimit: 1Gi', 'sizeLimit: 8Gi') },
+    {
+      name: 'an init container added',
+      text: `${POD}      initContainers: [{name: warm, image: r.example.com/w:1}]\n`,
+    },
+    { name: 'the template removed', text: BASE },
+  ])('changes with $name', ({ text }) => {
+    expect(hashOf(text)).not.toBe(pod);
+  });
+
+  it.each([
+    { name: 'the readiness probe changed', text: POD.replace('/v2/health/ready', '/v2/health/live') },
+    { name: 'the readiness probe removed', text: POD.replace(/^ {10}readinessProbe.*\n/m, '') },
+    {
+      name: 'a liveness and a startup probe added',
+      text: POD.replace(
+        '          readinessProbe',
+        '          livenessProbe: {tcpSocket: {port: 8000}}\n          startupProbe: {tcpSocket: {port: 8000}}\n          readinessProbe',
+      ),
+    },
+  ])('unchanged when $name (the benchmark pod has no probes)', ({ text }) => {
+    expect(text).not.toBe(POD);
+    expect(hashOf(text)).toBe(pod);
+  });
+
+  it('a template of probes only is the hash of no template', () => {
+    const probesOnly = `${BASE}  template:\n    spec:\n      containers: [{readinessProbe: {tcpSocket: {port: 8000}}}]\n`;
+    expect(hashOf(probesOnly)).toBe(hashOf(BASE));
+  });
+});

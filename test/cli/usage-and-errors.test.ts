@@ -50,6 +50,22 @@ describe('usage errors exit 2, for every command', { timeout: 60_000 }, () => {
     ['sim: unknown option', ['sim', '--bogus'], /unknown option/],
     ['replay: no --trace', ['replay'], /required option '--trace <file>' not specified/],
     ['replay: --output yaml', ['replay', '--trace', 't', '--output', 'yaml'], /argument 'yaml' is invalid/],
+    [
+      'replay: --nodes 2.5',
+      ['replay', '--trace', 't', '--nodes', '2.5'],
+      /expected a whole number or "auto", got "2.5"/,
+    ],
+    ['replay: --nodes -1', ['replay', '--trace', 't', '--nodes', '-1'], /expected a number ≥ 0, got "-1"/],
+    [
+      'replay: --nodes for one service',
+      ['replay', '--trace', 'test/fixtures/none.csv', '--nodes', '4'],
+      /--nodes replays a fleet: give --services K/,
+    ],
+    [
+      'replay: --scheduler-scoring Spread',
+      ['replay', '--trace', 't', '--scheduler-scoring', 'Spread'],
+      /argument 'Spread' is invalid/,
+    ],
   ];
   it.each(rows)('%s', async (_name, args, message) => {
     const r = await run(...args);

@@ -3,22 +3,15 @@
  * ../shared), through every engine; the figures are checked against an independent computation,
  * and the report page is loaded in Debian's chromium (playwright-core) to find one series per engine.
  */
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderReport } from '../../src/replay/report.js';
 import { ENGINES, runReplay, type ReplayResult } from '../../src/replay/run-replay.js';
 import { DEFAULT_REPLAY_SETTINGS } from '../../src/replay/sim-engine.js';
 import { parseTrace } from '../../src/replay/trace.js';
-
-/** The parts of an SVG text element the clipping check reads (no DOM types in this project). */
-interface SvgText {
-  textContent: string | null;
-  ownerSVGElement: { id: string; viewBox: { baseVal: { width: number; height: number } } };
-  getBBox(): { x: number; y: number; width: number; height: number };
-}
+import { expectOfflineScreenshot, launchChromium, svgLabelProblems } from '../support/svg-labels.js';
 
 const STEP = 57;
 const INSTANTS = 64; // 60.8 minutes
@@ -112,17 +105,7 @@ describe('gpuops replay of one hour', () => {
   it('the report opens in chromium with one series per engine and a screenshot', async () => {
     const page = path.join(dir, 'index.html');
     writeFileSync(page, renderReport(result));
-    const browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    const browser = await launchChromium();
     try {
       const tab = await browser.newPage();
       const requests: string[] = [];
@@ -162,26 +145,9 @@ describe('gpuops replay of one hour', () => {
         missed,
       );
       expect(await tab.$$eval('svg#unserved path.series', (ps) => ps.length)).toBe(ENGINES.length - 1);
-      // No label of any chart is clipped: every text lies inside its svg's view box.
-      const outside = await tab.$$eval('svg text', (ts) =>
-        ts.flatMap((t) => {
-          const text = t as unknown as SvgText;
-          const svg = text.ownerSVGElement;
-          const vb = svg.viewBox.baseVal;
-          const b = text.getBBox();
-          return b.x < -0.5 ||
-            b.y < -0.5 ||
-            b.x + b.width > vb.width + 0.5 ||
-            b.y + b.height > vb.height + 0.5
-            ? [`${svg.id}: ${t.textContent}`]
-            : [];
-        }),
-      );
-      expect(outside).toEqual([]);
-      expect(requests.filter((u) => !u.startsWith('file://'))).toEqual([]);
-      const shot = path.join(dir, 'report.png');
-      await tab.screenshot({ path: shot, fullPage: true });
-      expect(statSync(shot).size).toBeGreaterThan(10_000);
+      // No label of any chart is clipped (every text inside its svg's view box) or overlaps another.
+      expect(await svgLabelProblems(tab)).toEqual({ clipped: [], overlapping: [] });
+      await expectOfflineScreenshot(tab, requests, path.join(dir, 'report.png'));
     } finally {
       await browser.close();
     }

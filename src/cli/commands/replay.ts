@@ -11,7 +11,8 @@ import { DEFAULT_REPLAY_SETTINGS, type ReplaySettings } from '../../replay/sim-e
 import { parseTrace, sliceTrace, type Trace } from '../../replay/trace.js';
 import { UsageError } from '../settings.js';
 import { makeDirs } from '../../util/make-dirs.js';
-import { replayFleet, replayServices } from '../../replay/fleet-replay.js';
+import { shiftedServices } from '../../replay/fleet-model.js';
+import { replayFleetCommand } from './replay-fleet.js';
 import { groupLabels, parsePrometheusGroups } from '../../replay/trace-groups.js';
 
 interface ReplayFlags {
@@ -35,6 +36,8 @@ interface ReplayFlags {
   hpaTargets: number[];
   headroomFactors: number[];
   services: number;
+  nodes?: number | 'auto';
+  schedulerScoring: 'LeastAllocated' | 'MostAllocated';
   groupBy?: string[];
 }
 
@@ -53,6 +56,14 @@ function positive(value: string): number {
 function wholePositive(value: string): number {
   const n = positive(value);
   if (!Number.isInteger(n)) throw new InvalidArgumentError(`expected a whole number > 0, got "${value}"`);
+  return n;
+}
+
+function nodeCount(value: string): number | 'auto' {
+  if (value === 'auto') return 'auto';
+  const n = nonNegative(value);
+  if (!Number.isInteger(n))
+    throw new InvalidArgumentError(`expected a whole number or "auto", got "${value}"`);
   return n;
 }
 
@@ -187,6 +198,16 @@ export function register(program: Command): void {
       1,
     )
     .option(
+      '--nodes <n>',
+      'with --services or --group-by: a fixed fleet of N nodes of --gpus-per-node GPUs that gpuops moves into and out of the short-task pool; "auto": as many as the HPA\'s static pools hold (docs/replay.md)',
+      nodeCount,
+    )
+    .addOption(
+      new Option('--scheduler-scoring <scoring>', "with --nodes: kube-scheduler's scoring of free GPUs")
+        .choices(['LeastAllocated', 'MostAllocated'])
+        .default('LeastAllocated'),
+    )
+    .option(
       '--group-by <labels>',
       'replay a fleet: one service per value of these labels of a query_range answer (e.g. namespace,deployment)',
       (v: string) => {
@@ -198,6 +219,8 @@ export function register(program: Command): void {
       },
     )
     .action(async (f: ReplayFlags) => {
+      if (f.nodes !== undefined && f.services === 1 && !f.groupBy)
+        throw new UsageError('--nodes replays a fleet: give --services K (K ≥ 2) or --group-by too');
       const settings = replaySettings(f);
       let text: string;
       try {
@@ -205,6 +228,7 @@ export function register(program: Command): void {
       } catch (err) {
         throw new Error(`${f.trace}: cannot read the trace: ${(err as Error).message}`);
       }
+      const nodes = f.nodes === undefined ? undefined : { nodes: f.nodes, scoring: f.schedulerScoring };
       const slice = (t: Trace) =>
         f.hours !== undefined || f.fromHours !== undefined
           ? sliceTrace(t, (f.fromHours ?? 0) * 3600, (f.hours ?? Infinity) * 3600)
@@ -216,17 +240,24 @@ export function register(program: Command): void {
         process.stdout.write(
           `services of ${f.trace} by ${f.groupBy.join(',')}: ${groups.map((g, i) => `${i} ${g.group}`).join(', ')}\n`,
         );
-        process.stdout.write(
-          await replayServices(
-            groups.map((g) => slice(g.trace)),
-            settings,
-          ),
-        );
+        const input = {
+          source: f.trace,
+          split: `grouped by ${f.groupBy.join(',')}`,
+          services: groups.map((g) => slice(g.trace)),
+          names: groups.map((g) => g.group),
+        };
+        await replayFleetCommand(input, settings, f.report, nodes);
         return;
       }
       const trace = slice(parseTrace(text, f.trace));
       if (f.services > 1) {
-        process.stdout.write(await replayFleet(trace, f.services, settings));
+        const input = {
+          source: f.trace,
+          split: `as ${f.services} circularly shifted copies`,
+          services: shiftedServices(trace, f.services),
+          names: Array.from({ length: f.services }, (_, i) => `#${i}`),
+        };
+        await replayFleetCommand(input, settings, f.report, nodes);
         return;
       }
       const dir = f.workDir ? path.resolve(f.workDir) : mkdtempSync(path.join(os.tmpdir(), 'gpuops-replay-'));

@@ -6,14 +6,18 @@ import { loadRepo } from '../../definitions/load.js';
 import { formatSpecError } from '../../definitions/rules/format.js';
 import type { LoadedRepo, SpecError } from '../../definitions/types.js';
 import { escapeControl } from '../../util/escape-control.js';
+import { clusterProducts, withProductErrors, type NodesSource } from '../validate-products.js';
 
 /**
- * Registers `gpuops validate [DIR] [--output text|json|github]`: checks every Algorithm and Policy
- * file of the GitOps repo at DIR (default `.`). Prints one `file:line:column: field: message` line
- * per error and a summary; `json` prints `{"files": N, "errors": [...]}` (DESIGN.md); `github`
- * prints GitHub Actions `::error` annotations (file paths relative to the working directory, so
- * they land on the pull request's diff) and the summary. Exit 0 when all are valid, 1 on any error,
- * 2 on usage errors (DIR not a directory, a bad flag).
+ * Registers `gpuops validate [DIR] [--output text|json|github] [--nodes FILE | --kubeconfig FILE]`:
+ * checks every Algorithm and Policy file of the GitOps repo at DIR (default `.`). Prints one
+ * `file:line:column: field: message` line per error and a summary; `json` prints `{"files": N,
+ * "errors": [...]}` (DESIGN.md); `github` prints GitHub Actions `::error` annotations (file paths
+ * relative to the working directory, so they land on the pull request's diff) and the summary.
+ * With `--nodes` (a `kubectl get nodes -o json` dump) or `--kubeconfig` (the live cluster, listed
+ * read-only) a product of `spec.gpu.product` that no node carries is an error at its list item
+ * (`validate-products.ts`). Exit 0 when all are valid, 1 on any error, 2 on usage errors (DIR not a
+ * directory, a bad flag, a nodes dump that cannot be read, a cluster that cannot be listed).
  */
 export function register(program: Command): void {
   program
@@ -25,11 +29,22 @@ export function register(program: Command): void {
         .choices(['text', 'json', 'github'])
         .default('text'),
     )
-    .action(async (target: string, opts: { output: 'text' | 'json' | 'github' }) => {
+    .addOption(
+      new Option(
+        '--nodes <file>',
+        'also check spec.gpu.product against the nodes of this dump (kubectl get nodes -o json)',
+      ).conflicts('kubeconfig'),
+    )
+    .option(
+      '--kubeconfig <file>',
+      'also check spec.gpu.product against the nodes of this cluster (read only)',
+    )
+    .action(async (target: string, opts: ValidateOptions) => {
       let repo: Pick<LoadedRepo, 'files' | 'errors' | 'algorithms'>;
       let dir = target;
       try {
-        const loaded = await loadTarget(target);
+        const present = await clusterProducts(opts, new Date());
+        const loaded = await loadTarget(target, present);
         repo = loaded.repo;
         dir = loaded.dir;
       } catch (err) {
@@ -59,6 +74,11 @@ export function register(program: Command): void {
     });
 }
 
+/** The flags of `validate`. */
+interface ValidateOptions extends NodesSource {
+  output: 'text' | 'json' | 'github';
+}
+
 /** A whole-input problem (no algorithms/ folder, no spec): reported like a spec error, line 0. */
 function inputError(file: string, message: string): SpecError {
   return { file, line: 0, column: 0, field: '', message };
@@ -73,6 +93,7 @@ function inputError(file: string, message: string): SpecError {
  */
 async function loadTarget(
   target: string,
+  present: ReadonlySet<string> | null,
 ): Promise<{ dir: string; repo: Pick<LoadedRepo, 'files' | 'errors' | 'algorithms'> }> {
   if (!existsSync(target)) throw new Error(`${target}: no such file or directory`);
   if (statSync(target).isFile()) {
@@ -88,7 +109,8 @@ async function loadTarget(
       root = temp;
     }
     try {
-      const repo = await loadRepo(root);
+      const loaded = await loadRepo(root);
+      const repo = present ? await withProductErrors(root, loaded, present) : loaded;
       const rel = temp ? `algorithms/${path.basename(abs)}` : `${folder}/${path.basename(abs)}`;
       const shown = temp ? target : rel;
       const errors = repo.errors.filter((e) => e.file === rel).map((e) => ({ ...e, file: shown }));
@@ -109,7 +131,8 @@ async function loadTarget(
       repo: { files: 0, errors: [inputError(target, `no algorithms/ folder here: ${hint}`)], algorithms: [] },
     };
   }
-  const repo = await loadRepo(target);
+  const loaded = await loadRepo(target);
+  const repo = present ? await withProductErrors(target, loaded, present) : loaded;
   const specFiles = new Set(
     [...repo.errors.map((e) => e.file), ...repo.algorithms.map((a) => a.source.file)].filter((f) =>
       f.startsWith('algorithms/'),

@@ -1,0 +1,155 @@
+/**
+ * One service of the model on a fleet of nodes (pure; issue 25 section 3): as `modelService` of
+ * `model-engine.ts` — the same 15 s ticks, sample delay, start-up time and limits — but each pod
+ * needs a free GPU on a node of its pool: a new pod is Pending (holds no GPU, serves nothing) until
+ * the scheduler binds it (`pickNode`), and is Ready at the first tick at least `startupSeconds`
+ * after it was bound. A scale-down removes pods as the ReplicaSet controller ranks them
+ * (`sim/controllers/replicaset-controller.ts`): not bound first, then not Ready, then the newest.
+ * The warm-up's pods are Ready as soon as they are bound at 0.
+ */
+import type { Policy } from '../definitions/types.js';
+import { toDecisionRecord } from '../scaling/decision-record.js';
+import { historySince } from '../scaling/history.js';
+import type { DecisionRecord, ScalingDecision, ScalingInput } from '../scaling/types.js';
+import type { AllocationPoint } from './figures.js';
+import { loadLookup, type ModelSettings } from './model-engine.js';
+import { modelHpa } from './model-hpa.js';
+import { gpuopsInput, type ModelPod } from './model-input.js';
+import { holdGpu, pickNode, type FleetNode, type ModelPool } from './node-fleet.js';
+import { instantSeconds, offeredLoad, type Trace } from './trace.js';
+
+const TICK = 15;
+const START = Date.parse('2026-01-01T00:00:00Z');
+
+/** A pod of a service on nodes: bound to `node` (null: Pending), created at `createdAt` seconds. */
+export interface NodePod extends ModelPod {
+  node: string | null;
+  createdAt: number;
+  serial: number;
+}
+
+/** One service stepped by the fleet (see the module comment). */
+export interface NodeService {
+  name: string;
+  endS: number;
+  pods: NodePod[];
+  replicas: () => number;
+  points: AllocationPoint[];
+  /** gpuops's pass input at `t` (without nodes: `decideInTurn` fills them). */
+  passInput: (t: number, policy: Policy) => Omit<ScalingInput, 'poolNodes' | 'unusedNodes'>;
+  /** Applies gpuops's decision made at `t` (recorded for the next passes) to the replicas. */
+  apply: (d: ScalingDecision, t: number) => void;
+  /** The HPA's tick at `t` (`target` percent), when a pod is Ready. */
+  hpaTick: (t: number) => void;
+  /** Sets the replicas to `to` at `t`: Pending pods added, or pods removed (their GPUs freed). */
+  resize: (to: number, t: number) => void;
+  /** Records the state at `t` (one point per change). */
+  record: (t: number) => void;
+}
+
+/**
+ * A service of `trace` whose pods run on `nodes` (shared with other services or its own), in
+ * `pool`; `hpaTarget` when the HPA scales it. @throws Error when the trace is empty
+ */
+export function nodeService(
+  trace: Trace,
+  s: ModelSettings,
+  name: string,
+  nodes: FleetNode[],
+  hpaTarget?: number,
+): NodeService {
+  if (trace.instants.length === 0) throw new Error(`${trace.source}: no instants to model`);
+  const lookup = loadLookup(trace);
+  const seen = (t: number) => lookup(t - s.sampleDelaySeconds);
+  const last = trace.instants.length - 1;
+  const endS = trace.instants[last]!.t - trace.instants[0]!.t + instantSeconds(trace, last);
+  const byName = new Map(nodes.map((n) => [n.name, n]));
+  let serial = 0;
+  const newPod = (t: number, readyAt: number): NodePod => ({
+    name: `${name}-${serial}`,
+    serial: serial++,
+    node: null,
+    readyAt,
+    createdAt: t,
+  });
+  const first = Math.max(1, Math.ceil(offeredLoad(trace.instants[0]!) / s.max) + 1);
+  const pods: NodePod[] = Array.from({ length: Math.min(s.maxReplicas, first) }, () => newPod(0, -Infinity));
+  let replicas = pods.length;
+  const isReady = (p: NodePod, t: number) => p.node !== null && p.readyAt <= t;
+  const records: DecisionRecord[] = [];
+  const hpa = hpaTarget === undefined ? null : modelHpa(hpaTarget, s.maxReplicas);
+  const points: AllocationPoint[] = [];
+  const resize = (to: number, t: number) => {
+    while (pods.length < to) pods.push(newPod(t, Infinity));
+    if (pods.length > to) {
+      const rank = (p: NodePod) => (p.node === null ? 0 : isReady(p, t) ? 2 : 1);
+      const order = [...pods].sort((a, b) => rank(a) - rank(b) || b.serial - a.serial);
+      const gone = new Set(order.slice(0, pods.length - to));
+      for (const p of gone) if (p.node !== null) holdGpu(byName.get(p.node)!, -1, t);
+      pods.splice(0, pods.length, ...pods.filter((p) => !gone.has(p)));
+    }
+    replicas = to;
+  };
+  const loadOf = (t: number) => {
+    const ready = pods.filter((p) => isReady(p, t));
+    return { ready, u: ready.length > 0 ? Math.min(100, seen(t) / ready.length) : 0 };
+  };
+  return {
+    name,
+    endS,
+    pods,
+    replicas: () => replicas,
+    points,
+    passInput: (t, policy) => {
+      const since = historySince(policy, new Date(START + t * 1000));
+      while (records.length > 0 && records[0]!.at < since) records.shift();
+      const { ready, u } = loadOf(t);
+      return gpuopsInput(pods, ready, u, replicas, [...records], s, t, name);
+    },
+    apply: (d, t) => {
+      records.push(toDecisionRecord(d, new Date(START + t * 1000)));
+      resize(d.replicas.to, t);
+    },
+    hpaTick: (t) => {
+      const { ready, u } = loadOf(t);
+      if (hpa !== null && ready.length > 0) resize(hpa(t, replicas, ready.length, u), t);
+    },
+    resize,
+    record: (t) => {
+      const allocated = pods.filter((p) => p.node !== null).length;
+      const ready = pods.filter((p) => isReady(p, t)).length;
+      const prev = points[points.length - 1];
+      if (prev && prev.allocated === allocated && prev.ready === ready && prev.replicas === replicas) return;
+      points.push({ t, allocated, ready, replicas });
+    },
+  };
+}
+
+/**
+ * kube-scheduler's pass at `t`: the Pending pods of every service, oldest first (then by name),
+ * each bound to the node `pickNode` scores best in `pool`, until none has a free GPU. A pod
+ * bound is Ready at the first tick at least `startupSeconds` later (a warm-up pod at once).
+ * Returns how many were bound.
+ */
+export function schedulePending(
+  services: readonly NodeService[],
+  nodes: FleetNode[],
+  pool: ModelPool,
+  scoring: 'LeastAllocated' | 'MostAllocated',
+  startupSeconds: number,
+  t: number,
+): number {
+  const pending = services
+    .flatMap((x) => x.pods.filter((p) => p.node === null))
+    .sort((a, b) => a.createdAt - b.createdAt || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  let bound = 0;
+  for (const p of pending) {
+    const n = pickNode(nodes, pool, scoring);
+    if (n === null) break;
+    holdGpu(n, 1, t);
+    p.node = n.name;
+    if (p.readyAt !== -Infinity) p.readyAt = Math.ceil((t + startupSeconds) / TICK) * TICK;
+    bound++;
+  }
+  return bound;
+}

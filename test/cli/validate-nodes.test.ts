@@ -180,8 +180,9 @@ describe('gpuops validate --nodes', { timeout: 60_000 }, () => {
       err: null,
     },
   ])('$row', async ({ row, text, err }) => {
-    const dir = repo(`dump-${row.split(':')[0].replace(/\W+/g, '-')}`, { 'a.yaml': spec('a', [A100]) });
-    const file = path.join(work, `${row.split(':')[0].replace(/\W+/g, '-')}.json`);
+    const name = row.replace(/:.*/, '').replace(/\W+/g, '-');
+    const dir = repo(`dump-${name}`, { 'a.yaml': spec('a', [A100]) });
+    const file = path.join(work, `${name}.json`);
     writeFileSync(file, text);
     const r = await runMain('validate', dir, '--nodes', file);
     if (err === null) expect([r.code, r.out, r.err]).toEqual([0, '1 file valid, 1 algorithm\n', '']);

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { productPresenceErrors } from '../definitions/rules/product-presence.js';
 import { compareSpecErrors } from '../definitions/rules/format.js';
 import type { LoadedRepo } from '../definitions/types.js';
+import type { NodeInput } from '../cluster/snapshot.js';
 
 /** Where `validate` reads the cluster's nodes from, when it does at all. */
 export interface NodesSource {
@@ -22,8 +23,10 @@ export interface NodesSource {
  * null when neither flag is given. The dump is read and each node parsed as `gpuops plan` does
  * (`readObjectList`, `buildSnapshot`); the live cluster is listed as `gpuops plan` without dumps
  * lists it. Modules load only when a flag is given: plain `validate` pays for no cluster code.
- * @throws Error naming the file when the dump cannot be read or is no NodeList; the cluster's
- *   error when it cannot be listed
+ * A dump with no Nodes is refused (unlike `plan`, which takes an empty cluster): it would make
+ * every named product absent, and is what kubectl on the wrong context writes.
+ * @throws Error naming the file when the dump cannot be read, is no NodeList or holds no Nodes;
+ *   the cluster's error when it cannot be listed
  */
 export async function clusterProducts(source: NodesSource, now: Date): Promise<Set<string> | null> {
   if (!source.nodes && !source.kubeconfig) return null;
@@ -40,9 +43,14 @@ export async function clusterProducts(source: NodesSource, now: Date): Promise<S
       );
     }
   };
-  const snapshot = source.nodes
-    ? buildSnapshot(await readObjectList(source.nodes, 'Node'), [], now)
-    : await live();
+  const dumped = async (file: string) => {
+    const nodes = await readObjectList<NodeInput>(file, 'Node');
+    // Every product would then be "absent": say what is wrong instead (a kubectl on the wrong context).
+    if (nodes.length === 0)
+      throw new Error(`${file}: the dump holds no Nodes (is kubectl pointed at the right cluster?)`);
+    return buildSnapshot(nodes, [], now);
+  };
+  const snapshot = source.nodes ? await dumped(source.nodes) : await live();
   return new Set(snapshot.nodes.map((n) => n.gpuProduct).filter((p): p is string => p !== null));
 }
 

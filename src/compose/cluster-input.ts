@@ -3,7 +3,6 @@
  * the live cluster.
  */
 import { readFile } from 'node:fs/promises';
-import { parse } from 'yaml';
 import {
   ALGORITHM_LABEL,
   buildSnapshot,
@@ -16,12 +15,15 @@ import {
 import type { ClusterSource, HpaStatus } from '../cluster/source.js';
 import type { Snapshot } from '../cluster/types.js';
 import { UsageError } from '../config/settings.js';
+import { parseDumpText } from './dump-text.js';
 
 /**
  * Reads a `kubectl get … -o json` (or `-o yaml`) dump: a List with `items`, or a plain array.
  * Items must be of `kind`, or of one of `alsoKinds` (`kubectl get pods,replicasets -A -o json`
  * mixes them in one List); an item without `kind` is taken for `kind`.
- * @throws Error naming the file when it cannot be read or holds no list
+ * An empty list is returned as it is (`plan` takes a cluster with no nodes).
+ * @throws Error naming the file when it cannot be read, is not valid JSON or YAML (located, one
+ *   line: {@link parseDumpText}) or holds no list
  */
 export async function readObjectList<T>(
   file: string,
@@ -34,16 +36,7 @@ export async function readObjectList<T>(
   } catch (err) {
     throw new Error(`${file}: cannot read: ${(err as Error).message}`);
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    try {
-      value = parse(text);
-    } catch (err) {
-      throw new Error(`${file}: neither JSON nor YAML: ${(err as Error).message}`);
-    }
-  }
+  const value = parseDumpText(file, text);
   const items = Array.isArray(value) ? value : (value as { items?: unknown } | null)?.items;
   if (!Array.isArray(items)) {
     throw new Error(

@@ -143,6 +143,51 @@ describe('gpuops validate --nodes', { timeout: 60_000 }, () => {
     const wrong = await runMain('validate', dir, '--nodes', pods);
     expect([wrong.code, wrong.err]).toEqual([2, expect.stringContaining('expected kind Node, got Pod')]);
   });
+
+  /** The text of a one-node A100 dump as `kubectl get nodes -o json` writes it (indented). */
+  const oneNode = JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [node('gpu-1', A100)] }, null, 2);
+  const WARNING = 'W1203 10:00:00.000000 1 warnings.go:70] v1 ComponentStatus is deprecated in v1.19+';
+  it.each([
+    {
+      row: 'empty items (kubectl on the wrong context): no Nodes, exit 2',
+      text: '{"apiVersion":"v1","kind":"List","items":[]}',
+      err: (f: string) => `${f}: the dump holds no Nodes (is kubectl pointed at the right cluster?)`,
+    },
+    {
+      row: 'kind NodeList with empty items: no Nodes, exit 2',
+      text: 'apiVersion: v1\nkind: NodeList\nitems: []\n',
+      err: (f: string) => `${f}: the dump holds no Nodes (is kubectl pointed at the right cluster?)`,
+    },
+    {
+      row: 'truncated JSON: the end of the text, JSON message, exit 2',
+      text: oneNode.slice(0, oneNode.indexOf('[') + 1),
+      err: (f: string) => `${f}:4:13: not valid JSON: Unexpected end of JSON input`,
+    },
+    {
+      row: 'truncated inside a value: the place V8 stopped, exit 2',
+      text: oneNode.slice(0, oneNode.indexOf('"metadata"') + 4),
+      err: (f: string) => `${f}:8:11: not valid JSON: Unterminated string`,
+    },
+    {
+      row: 'a kubectl warning line on top: the YAML error at line 1 and where the JSON starts, exit 2',
+      text: `${WARNING}\n${oneNode}`,
+      err: (f: string) =>
+        `${f}:1:1: not valid YAML: Implicit keys need to be on a single line (the JSON starts on line 2: remove the lines above it; kubectl writes warnings to stderr, redirect only stdout)`,
+    },
+    {
+      row: 'the neighbour that works: a valid one-node dump, exit 0',
+      text: oneNode,
+      err: null,
+    },
+  ])('$row', async ({ row, text, err }) => {
+    const name = row.replace(/:.*/, '').replace(/\W+/g, '-');
+    const dir = repo(`dump-${name}`, { 'a.yaml': spec('a', [A100]) });
+    const file = path.join(work, `${name}.json`);
+    writeFileSync(file, text);
+    const r = await runMain('validate', dir, '--nodes', file);
+    if (err === null) expect([r.code, r.out, r.err]).toEqual([0, '1 file valid, 1 algorithm\n', '']);
+    else expect([r.code, r.out, r.err]).toEqual([2, '', `gpuops validate: ${err(file)}\n`]);
+  });
 });
 
 describe('gpuops validate --kubeconfig', { timeout: 60_000 }, () => {

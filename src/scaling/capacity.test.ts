@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { NodeInfo, PodInfo, Snapshot } from '../cluster/types.js';
 import { node, pod } from '../../test/scaling/support.js';
+import { nodeInfo } from '../../test/support/node-info.js';
 import { nodeCapacity, notGpuBoundNote } from './capacity.js';
 import type { NodeCapacity } from './types.js';
 
@@ -8,25 +9,11 @@ const GI = 2 ** 30;
 
 /** A Ready, schedulable GPU node of long-task with 8 GPUs, 64 cores, 512Gi, 110 pod slots, nothing requested. */
 function gpuNode(name: string, o: Partial<NodeInfo> = {}): NodeInfo {
-  return {
-    name,
-    labels: {},
-    ready: true,
-    cordoned: false,
-    schedulable: true,
-    gpuProduct: 'NVIDIA-A100-SXM4-80GB',
-    gpuCapacity: 8,
-    gpuAllocatable: 8,
-    migAllocatable: 0,
+  return nodeInfo(name, {
     allocatable: { cpuMillis: 64_000, memoryBytes: 512 * GI, pods: 110 },
-    requested: { cpuMillis: 0, memoryBytes: 0, pods: 0 },
-    gpuRequested: 0,
-    foreignGpuRequested: 0,
-    managedPods: 0,
     pool: 'long-task',
-    taints: [],
     ...o,
-  };
+  });
 }
 
 const snapshot = (nodes: NodeInfo[], pods: PodInfo[] = []): Snapshot =>

@@ -7,6 +7,7 @@ import { patchPolicy } from '../../src/replay/replay-policy.js';
 import type { Trace } from '../../src/replay/trace.js';
 import { replayFleet } from '../../src/replay/fleet-replay.js';
 import { DEFAULT_REPLAY_SETTINGS } from '../../src/replay/sim-engine.js';
+import { modelSettings } from './model-settings.js';
 
 /** 8 instants a minute apart; instant j has j + 1 pods at 50 %. */
 const trace: Trace = {
@@ -15,14 +16,7 @@ const trace: Trace = {
   instants: Array.from({ length: 8 }, (_, j) => ({ t: 60 * j, values: Array(j + 1).fill(50) })),
 } as unknown as Trace;
 
-const S = {
-  startupSeconds: 60,
-  sampleDelaySeconds: 15,
-  passIntervalSeconds: 30,
-  min: 30,
-  max: 80,
-  maxReplicas: 64,
-};
+const S = modelSettings({ maxReplicas: 64 });
 
 describe('shiftedServices: K circularly shifted copies', () => {
   it('service i starts round(i·n/K) instants in, wraps around, keeps the times', () => {

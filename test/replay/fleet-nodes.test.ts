@@ -17,6 +17,7 @@ import { patchPolicy } from '../../src/replay/replay-policy.js';
 import { DEFAULT_REPLAY_SETTINGS } from '../../src/replay/sim-engine.js';
 import type { Trace } from '../../src/replay/trace.js';
 import { runMain } from '../support/run-main.js';
+import { modelSettings } from './model-settings.js';
 
 /** 100 one-minute instants: 2 pods at 40 % for 10 min, 24 pods at 70 % for 20 min, then 2 at 40 %. */
 const level = (j: number) => (j >= 10 && j < 30 ? { pods: 24, v: 70 } : { pods: 2, v: 40 });
@@ -29,16 +30,7 @@ const trace: Trace = {
   })),
 };
 const HOURS = 100 / 60;
-const S = {
-  startupSeconds: 60,
-  sampleDelaySeconds: 15,
-  passIntervalSeconds: 30,
-  min: 30,
-  max: 80,
-  maxReplicas: 40,
-  gpusPerNode: 4,
-  scoring: 'MostAllocated' as const,
-};
+const S = { ...modelSettings(), gpusPerNode: 4, scoring: 'MostAllocated' as const };
 
 describe('gpuops on a fixed fleet of nodes', async () => {
   const policy = patchPolicy(await loadDefaultPolicy(), { ...DEFAULT_REPLAY_SETTINGS, headroomFactor: 1 }, 1);

@@ -10,6 +10,7 @@ import {
 } from '../../src/replay/fleet-timeline.js';
 import { patchPolicy } from '../../src/replay/replay-policy.js';
 import type { Trace } from '../../src/replay/trace.js';
+import { modelSettings } from './model-settings.js';
 
 /** 40 instants a minute apart; a load that climbs to 6 pods at 70 % and back. */
 const trace: Trace = {
@@ -20,14 +21,7 @@ const trace: Trace = {
     values: Array(1 + Math.round(5 * Math.sin((Math.PI * j) / 39))).fill(70),
   })),
 };
-const S = {
-  startupSeconds: 60,
-  sampleDelaySeconds: 15,
-  passIntervalSeconds: 30,
-  min: 30,
-  max: 80,
-  maxReplicas: 16,
-};
+const S = modelSettings({ maxReplicas: 16 });
 
 describe('fleetModelPoints: the allocation runFleetModel steps', () => {
   it.each(['hpa', 'gpuops'] as const)(

@@ -14,6 +14,7 @@ import {
 } from '../../src/replay/frontier.js';
 import { patchPolicy } from '../../src/replay/replay-policy.js';
 import type { Trace } from '../../src/replay/trace.js';
+import { modelSettings } from './model-settings.js';
 
 const point = (parameter: number, utilizationPercent: number, unservedPercent: number): FrontierPoint => ({
   parameter,
@@ -79,14 +80,7 @@ describe('chooseOnFirstHalf', () => {
       hpaTargets: [55],
       headroomFactors: [0, 1, 3],
       policyFor: (beta) => patchPolicy(base, s, beta),
-      settings: {
-        startupSeconds: 60,
-        sampleDelaySeconds: 15,
-        passIntervalSeconds: 30,
-        min: 30,
-        max: 80,
-        maxReplicas: 40,
-      },
+      settings: modelSettings(),
     };
     const c = chooseOnFirstHalf(trace(), o, { aboveMaxPercent: 2, unservedPercent: 0.5 });
     expect([0, 1, 3]).toContain(c.beta);

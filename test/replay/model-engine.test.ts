@@ -5,19 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadDefaultPolicy } from '../../src/definitions/load.js';
-import { runModel, type ModelSettings } from '../../src/replay/model-engine.js';
+import { runModel } from '../../src/replay/model-engine.js';
 import { patchPolicy } from '../../src/replay/replay-policy.js';
 import { headroomReplicas } from '../../src/scaling/headroom-replicas.js';
 import type { Trace } from '../../src/replay/trace.js';
+import { modelSettings } from './model-settings.js';
 
-const S: ModelSettings = {
-  startupSeconds: 60,
-  sampleDelaySeconds: 15,
-  passIntervalSeconds: 30,
-  min: 30,
-  max: 80,
-  maxReplicas: 40,
-};
+const S = modelSettings();
 /** `minutes` of 60-s instants whose load is `gpus(i)` GPUs (spread over 10 pods). */
 const trace = (minutes: number, gpus: (i: number) => number): Trace => ({
   source: 'synthetic',

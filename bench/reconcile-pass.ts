@@ -114,7 +114,7 @@ export interface PeakReport {
 
 /**
  * `GPUOPS_BENCH_CPU_PROF=DIR`: a CPU profile of each pass alone (not the floor, not the set-up),
- * written as `DIR/<store>-<nodes>-<pass>.cpuprofile` (open it in Chrome DevTools or speedscope).
+ * written as `DIR/<store>-<nodes>[-list]-<pass>.cpuprofile` (`-list`: the one-shot listing world) (open it in Chrome DevTools or speedscope).
  * Returns a function that stops the profiler and writes the file; a no-op without the variable.
  */
 async function profilePass(name: string): Promise<() => Promise<void>> {
@@ -333,7 +333,7 @@ async function main(): Promise<void> {
     const statements0 = statements?.() ?? 0;
     const cpu0 = process.cpuUsage();
     const stopProfile = await profilePass(
-      `${storeKind}-${conn.gpuNodes ?? 0}-${pass}${i > 2 ? `-${i - 1}` : ''}`,
+      `${storeKind}-${conn.gpuNodes ?? 0}${useCache ? '' : '-list'}-${pass}${i > 2 ? `-${i - 1}` : ''}`,
     );
     const t0 = performance.now();
     const r = await reconcileOnce({ ...deps, dryRun: pass === 'first' });

@@ -43,6 +43,7 @@ import {
   sampleCells,
   sampleFromRow,
   DELETE_UNUSED_CONTENTS_SQL,
+  BENCHMARK_RUNS_VERSION_SQL,
   LATEST_SNAPSHOT_SQL,
   retainSnapshotsSql,
   snapshotFromRow,
@@ -308,6 +309,11 @@ export class PostgresStore implements Store, StatusStore {
       [[...pairs.keys()], [...pairs.values()]],
     );
     return groupBy(rows.map(benchmarkFromRow), (r) => r.algorithm);
+  }
+
+  async benchmarkRunsVersion(): Promise<string> {
+    const row = (await this.query('benchmarkRunsVersion', BENCHMARK_RUNS_VERSION_SQL))[0]!;
+    return `${Number(row.n)}/${Number(row.last)}`;
   }
 
   async saveSamples(samples: UtilizationSampleRecord[]): Promise<void> {

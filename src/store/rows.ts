@@ -290,6 +290,9 @@ export function podFromCells(c: unknown[]): PodInfo {
   };
 }
 
+/** The count and highest id of `benchmark_runs` (`Store.benchmarkRunsVersion`); the same in both dialects. */
+export const BENCHMARK_RUNS_VERSION_SQL = `SELECT count(*) AS n, coalesce(max(id), 0) AS last FROM benchmark_runs`;
+
 /**
  * The newest snapshot (by `taken_at_ms`, then id) with its contents documents, in one statement
  * (a consistent view without a transaction); the same in both dialects.

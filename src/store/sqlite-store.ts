@@ -46,6 +46,7 @@ import {
   sampleCells,
   sampleFromRow,
   DELETE_UNUSED_CONTENTS_SQL,
+  BENCHMARK_RUNS_VERSION_SQL,
   LATEST_SNAPSHOT_SQL,
   retainSnapshotsSql,
   snapshotFromRow,
@@ -274,6 +275,13 @@ export class SqliteStore implements Store, StatusStore {
         (r) => r.algorithm,
       ),
     );
+  }
+
+  benchmarkRunsVersion(): Promise<string> {
+    return this.run('benchmarkRunsVersion', () => {
+      const row = this.prepare(BENCHMARK_RUNS_VERSION_SQL).get() as Row;
+      return `${Number(row.n)}/${Number(row.last)}`;
+    });
   }
 
   saveSamples(samples: UtilizationSampleRecord[]): Promise<void> {

@@ -134,6 +134,13 @@ export interface Store {
    * an algorithm with no run there has no entry. A name listed twice takes its last hash.
    */
   benchmarkRunsFor(keys: readonly BenchmarkRunKey[]): Promise<Map<string, BenchmarkRun[]>>;
+  /**
+   * A token that changes whenever a benchmark run is recorded (by any process): the count and the
+   * highest id of `benchmark_runs`, e.g. `"42/57"` (runs are only ever inserted). A reconciler
+   * that keeps the runs it read from pass to pass reads them again when it changes. Optional:
+   * without it nothing is kept.
+   */
+  benchmarkRunsVersion?(): Promise<string>;
 
   saveSamples(samples: UtilizationSampleRecord[]): Promise<void>;
   /** Samples of one algorithm at or after `since` (ISO-8601), oldest first. */

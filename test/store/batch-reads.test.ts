@@ -142,6 +142,16 @@ describe.each([sqlite(), postgres()])('Store batch reads on $name', (backend) =>
     expect((await store.benchmarkRunsFor([])).size).toBe(0);
   });
 
+  it('benchmarkRunsVersion: the count and highest id, unchanged by reads, changed by a recorded run', async () => {
+    // 27 algorithms × 4 runs recorded in beforeAll, ids 1..108.
+    const before = await store.benchmarkRunsVersion!();
+    expect(before).toBe('108/108');
+    await store.benchmarkRunsFor([{ algorithm: 'a-01', specHash: 'h-1' }]);
+    expect(await store.benchmarkRunsVersion!()).toBe(before);
+    await store.recordBenchmarkRun(run('a-09', 'h-9', 1, 900));
+    expect(await store.benchmarkRunsVersion!()).toBe('109/109');
+  });
+
   it('decisionsSince: each subject at or after since, oldest first, as decisions gives each', async () => {
     const subjects = [...names, 'pools', 'never-decided'];
     // since = at(300 + 5): a-05's second decision is exactly at the boundary and counts.

@@ -18,6 +18,7 @@ import { loadKubeConfig } from '../cluster/kubeconfig.js';
 import { createClusterPatcher } from '../cluster/patch.js';
 import type { ClusterSource } from '../cluster/source.js';
 import type { Settings } from '../config/settings.js';
+import { createPassCarry } from '../pass/carry.js';
 import { createPassCaches } from '../plan/caches.js';
 import { reconcileOnce, type ReconcileDeps, type Reconciler } from '../controller/reconcile.js';
 import { createPullRequestHost, openWorkingCopy, requireRepoUrl } from './git.js';
@@ -39,7 +40,12 @@ export interface ComposeOverrides {
   store?: Store;
   /** Cluster access (the simulated cluster's, a ServiceAccount's); default from `--kubeconfig`. */
   kubeConfig?: KubeConfig;
-  /** How passes read the cluster (`gpuops run`: the watch-driven cache); default: list every pass. */
+  /**
+   * How passes read the cluster (`gpuops run`: the watch-driven cache); default: list every pass.
+   * A reconciler on the cache is the long-running one: it also keeps what does not change from
+   * pass to pass (`createPassCarry()`: stored benchmark runs, samples already stored, the scaling
+   * memo); one that lists (one-shot commands) keeps none of it.
+   */
   clusterRead?: ClusterSource;
   workingCopy?: WorkingCopy;
   host?: PullRequestHost;
@@ -125,6 +131,7 @@ export async function compose(settings: Settings, o: ComposeOverrides = {}): Pro
       clock,
       log,
       caches: createPassCaches(),
+      ...(o.clusterRead ? { carry: createPassCarry() } : {}),
       ...(o.onBenchmarkProgress ? { onBenchmarkProgress: o.onBenchmarkProgress } : {}),
     };
     return { deps, close };

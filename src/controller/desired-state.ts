@@ -18,7 +18,7 @@ import { poolChanges, returnIdlePools } from '../plan/pool-changes.js';
 import { planPools } from '../plan/pools.js';
 import { planScaling, scaleChanges } from '../plan/scaling.js';
 import type { PoolAssignment } from '../pools/types.js';
-import { nodeCapacity } from '../scaling/capacity.js';
+import { capacityOf, type ScalingMemo } from '../scaling/scaling-memo.js';
 import type { MetricsReport } from '../scaling/metrics-report.js';
 import type { RolloutNote } from '../plan/rollout.js';
 import type { AlgorithmSample, DecisionRecord, HpaState, ScalingDecision } from '../scaling/types.js';
@@ -82,6 +82,8 @@ export interface DesiredStateInput {
   git?: GitModel;
   /** Memo tables of the reconciler (parsed Git files, rendered workloads); absent: none kept. */
   caches?: PassCaches;
+  /** `gpuops run`'s scaling memo (indexes over the cache's arrays, `PassCarry.scaling`). */
+  memo?: ScalingMemo;
   now: Date;
 }
 
@@ -117,7 +119,8 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
 
   const products = productsOf(repo.algorithms, input.benchmarkRuns, input.snapshot);
   const needs = productNeeds(repo.algorithms, input.benchmarks);
-  const observed = planPools(input.snapshot, git, policy, input.runningBenchmarks, needs);
+  const memo = input.memo;
+  const observed = planPools(input.snapshot, git, policy, input.runningBenchmarks, needs, memo);
   const placements = planPlacements(repo.algorithms, input.benchmarks, policy, products);
   const scaling = planScaling({
     algorithms: repo.algorithms,
@@ -130,6 +133,7 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
     policy,
     now,
     products,
+    ...(memo ? { memo } : {}),
   });
   // A node returns to unused only when no scale-up of this pass counts on it.
   const pools = returnIdlePools({
@@ -161,7 +165,7 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
       invalidAlgorithms: input.invalidAlgorithms,
       benchmarkRuns: input.benchmarkRuns,
       caches: input.caches,
-      capacity: nodeCapacity(observed.snapshot),
+      capacity: capacityOf(observed.snapshot, memo),
     }),
     ...scaleChanges({
       step: scaling,

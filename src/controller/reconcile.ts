@@ -19,6 +19,7 @@ import type { WorkingCopy } from '../gitops/working-copy.js';
 import type { WorkloadTemplates } from '../manifests/templates.js';
 import type { UtilizationSource } from '../metrics/types.js';
 import { benchmarksOfPass } from '../pass/benchmarks.js';
+import type { PassCarry } from '../pass/carry.js';
 import { planWorld } from '../pass/plan.js';
 import { readWorld } from '../pass/read-world.js';
 import { workingCopySpecs } from '../pass/specs.js';
@@ -61,6 +62,11 @@ export interface ReconcileDeps {
   log: Logger;
   /** Memo tables this reconciler keeps from pass to pass (`createPassCaches()`). */
   caches: PassCaches;
+  /**
+   * What `gpuops run` keeps from pass to pass (`createPassCarry()`: stored benchmark runs, the
+   * samples already stored, the scaling step's memo); absent (one-shot commands): read all.
+   */
+  carry?: PassCarry;
   onBenchmarkProgress?: (p: BenchmarkProgress) => void;
 }
 
@@ -74,6 +80,7 @@ export function passSources(deps: ReconcileDeps): WorldSources {
     metrics: deps.metrics,
     defaults: deps.defaults,
     caches: deps.caches,
+    ...(deps.carry ? { carry: deps.carry } : {}),
   };
 }
 
@@ -91,7 +98,12 @@ export function passSources(deps: ReconcileDeps): WorldSources {
 export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
   const world = await readWorld(passSources(deps), deps.clock.now());
   const benchmarks = await benchmarksOfPass(deps, world);
-  const desired = planWorld(world, { templates: deps.templates, caches: deps.caches, benchmarks });
+  const desired = planWorld(world, {
+    templates: deps.templates,
+    caches: deps.caches,
+    benchmarks,
+    ...(deps.carry ? { carry: deps.carry } : {}),
+  });
   warnAboutMetrics(deps.log, desired);
   const written = await writePhase({ ...deps, now: () => deps.clock.now() }, world, desired);
   return summarize(deps.log, deps.dryRun, world, desired, written);

@@ -6,16 +6,17 @@
 import { planDesiredState, type DesiredState } from '../controller/desired-state.js';
 import type { WorkloadTemplates } from '../manifests/templates.js';
 import type { PassCaches } from '../plan/caches.js';
+import type { PassCarry } from './carry.js';
 import type { PassBenchmarks, World } from './world.js';
 
 /**
  * Plans the pass from `world`: pools, placement, scaling, rendering and change sets.
  * `benchmarks`: the outcomes after the benchmark step (`benchmarksOfPass`); default the stored
- * ones the world holds (`gpuops plan` starts no benchmark).
+ * ones the world holds (`gpuops plan` starts no benchmark). `carry`: `gpuops run`'s (its scaling memo).
  */
 export function planWorld(
   world: World,
-  o: { templates: WorkloadTemplates; caches?: PassCaches; benchmarks?: PassBenchmarks },
+  o: { templates: WorkloadTemplates; caches?: PassCaches; benchmarks?: PassBenchmarks; carry?: PassCarry },
 ): DesiredState {
   const benchmarks = o.benchmarks ?? world.benchmarks;
   return planDesiredState({
@@ -29,6 +30,7 @@ export function planWorld(
     benchmarkRuns: benchmarks.runs,
     templates: o.templates,
     ...(o.caches ? { caches: o.caches } : {}),
+    ...(o.carry ? { memo: o.carry.scaling } : {}),
     now: world.now,
     recent: world.recent,
     reading: world.reading,

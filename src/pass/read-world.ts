@@ -10,6 +10,7 @@ import type { UtilizationReading } from '../metrics/types.js';
 import { readGitModel } from '../plan/git-model.js';
 import { historySince } from '../scaling/history.js';
 import type { DecisionRecord } from '../scaling/types.js';
+import { carriedBenchmarks } from './carry.js';
 import { emptySinceNow } from './emptiness.js';
 import { readUtilization, storedBenchmarks } from './stored-inputs.js';
 import type { PassBenchmarks, World, WorldSources } from './world.js';
@@ -53,7 +54,9 @@ export async function readWorld(sources: WorldSources, now: JudgeAt): Promise<Wo
     sources.recordedBenchmarks
       ? Promise.resolve<PassBenchmarks>({ outcomes: new Map(sources.recordedBenchmarks), runs: new Map() })
       : store
-        ? storedBenchmarks(repo.algorithms, store)
+        ? sources.carry
+          ? carriedBenchmarks(repo.algorithms, store, sources.carry)
+          : storedBenchmarks(repo.algorithms, store)
         : Promise.resolve<PassBenchmarks>({ outcomes: new Map(), runs: new Map() }),
     store ? store.decisionsSince(names, historySince(policy, at)) : Promise.resolve(new Map()),
     store && moved.length > 0 ? store.nodeEmptiness?.(moved) : Promise.resolve(undefined),

@@ -12,6 +12,7 @@ import type { PassCaches } from '../plan/caches.js';
 import type { GitModel } from '../plan/git-model.js';
 import type { DecisionRecord, HpaState } from '../scaling/types.js';
 import type { BenchmarkRun, Store } from '../store/types.js';
+import type { PassCarry } from './carry.js';
 
 /** The specs and the generated files, read at one point in time (the base branch head, or a folder). */
 export interface SpecsRead {
@@ -34,7 +35,10 @@ export interface SpecsSource {
 }
 
 /** The stored state a pass reads: benchmark runs, scaling decisions, node activity. */
-export type WorldStore = Pick<Store, 'benchmarkRunsFor' | 'decisionsSince' | 'nodeEmptiness'>;
+export type WorldStore = Pick<
+  Store,
+  'benchmarkRunsFor' | 'benchmarkRunsVersion' | 'decisionsSince' | 'nodeEmptiness'
+>;
 
 /** Everything `readWorld` reads from. None of these is written to while the world is read. */
 export interface WorldSources {
@@ -51,6 +55,8 @@ export interface WorldSources {
   defaults: Policy;
   /** Memo tables kept from pass to pass (`createPassCaches()`). */
   caches: PassCaches;
+  /** What `gpuops run` keeps from pass to pass (`createPassCarry()`); absent: one-shot, read all. */
+  carry?: PassCarry;
   /** Recorded run times (`gpuops plan --benchmarks FILE`): used instead of the stored runs. */
   recordedBenchmarks?: ReadonlyMap<string, BenchmarkOutcome>;
 }

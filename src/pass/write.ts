@@ -24,6 +24,7 @@ import { sameRefusals } from '../gitops/write-refusal.js';
 import type { DesiredState } from '../controller/desired-state.js';
 import { writePatchMode } from '../controller/patch-mode.js';
 import type { PassCaches } from '../plan/caches.js';
+import { saveNewSamples, type PassCarry } from './carry.js';
 import type { World } from './world.js';
 
 /**
@@ -55,6 +56,7 @@ export async function writePhase(
       snapshot: world.snapshot,
       now: world.now,
       writeRefusals: refusals,
+      ...(deps.carry ? { carry: deps.carry } : {}),
     });
   }
   const written = await writePass(deps, {
@@ -89,10 +91,12 @@ export async function recordPass(
     now: Date;
     /** Permanent Git write refusals standing at the start of the pass (kept in the record). */
     writeRefusals?: readonly GitWriteRefusalRecord[];
+    /** `gpuops run`'s carry: only samples the last pass did not store are stored (`saveNewSamples`). */
+    carry?: PassCarry;
   },
 ): Promise<FleetStatusRecord> {
   const { output } = o.desired;
-  await store.saveSamples(o.desired.samples);
+  await saveNewSamples(store, o.desired.samples, o.carry);
   const records = output.scaling.map((d) => toDecisionRecord(d, o.now));
   if (store.recordDecisions) await store.recordDecisions(records);
   else for (const r of records) await store.recordDecision(r);
@@ -152,6 +156,8 @@ export interface WriteDeps {
   log: Logger;
   /** The reconciler's memo tables: the standing refusals are read from the database once per reconciler. */
   caches?: Pick<PassCaches, 'refusals'>;
+  /** What `gpuops run` keeps from pass to pass (the samples already stored). */
+  carry?: PassCarry;
 }
 
 /** What the write phase writes from: the pass's change sets and decisions, and what it read. */

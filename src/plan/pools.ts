@@ -6,6 +6,7 @@ import { assignPools } from '../pools/assign.js';
 import { coverTestProducts, type ProductNeed } from '../pools/product-test-nodes.js';
 import type { PoolAssignment } from '../pools/types.js';
 import type { Policy } from '../definitions/types.js';
+import type { ScalingMemo } from '../scaling/scaling-memo.js';
 import type { GitModel } from './git-model.js';
 
 /** Result of {@link planPools}. */
@@ -24,6 +25,7 @@ export interface PoolsStep {
  * product an algorithm with a due benchmark names (`coverTestProducts`).
  * @param runningBenchmarks test nodes running a benchmark now (never released from `test`)
  * @param productNeeds algorithms with `spec.gpu.product` whose benchmark is due
+ * @param memo a long-running reconciler's memo: an overlaid node is the same object pass to pass
  */
 export function planPools(
   observed: Snapshot,
@@ -31,10 +33,18 @@ export function planPools(
   policy: Policy,
   runningBenchmarks: readonly string[] = [],
   productNeeds: readonly ProductNeed[] = [],
+  memo?: Pick<ScalingMemo, 'overlays'>,
 ): PoolsStep {
-  const nodes = observed.nodes.map((n) =>
-    git.nodePools.has(n.name) ? { ...n, pool: git.nodePools.get(n.name)! } : n,
-  );
+  const nodes = observed.nodes.map((n) => {
+    const pool = git.nodePools.get(n.name);
+    if (pool === undefined) return n;
+    // The same observed node with the same pool gives the same object (indexes over it stay).
+    const kept = memo?.overlays.get(n);
+    if (kept?.pool === pool) return kept;
+    const overlaid = { ...n, pool };
+    memo?.overlays.set(n, overlaid);
+    return overlaid;
+  });
   const snapshot: Snapshot = { ...observed, nodes };
   return {
     nodes,

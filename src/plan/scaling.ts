@@ -19,6 +19,7 @@ import { placementPending } from '../scaling/placement-pending.js';
 import { decideScaling, type AlgorithmState, type DecideScalingResult } from '../scaling/decide-scaling.js';
 import type { DecisionRecord, HpaState, ScalingDecision } from '../scaling/types.js';
 import type { Policy, ResolvedAlgorithm } from '../definitions/types.js';
+import type { ScalingMemo } from '../scaling/scaling-memo.js';
 import type { GitModel } from './git-model.js';
 
 const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -38,6 +39,8 @@ export interface ScalingPlanInput {
   now: Date;
   /** The GPU products of each algorithm (`algorithmProducts`: named, else benchmarked on). */
   products?: ReadonlyMap<string, AlgorithmProducts>;
+  /** A long-running reconciler's memo tables (`createScalingMemo()`). */
+  memo?: ScalingMemo;
 }
 
 /** Result of {@link planScaling}. */
@@ -94,6 +97,7 @@ export function planScaling(input: ScalingPlanInput): ScalingPlan {
     recent: [...input.recent],
     policy: input.policy,
     now: input.now,
+    ...(input.memo ? { memo: input.memo } : {}),
   });
   const decisions = [...pending, ...pass.decisions].sort((a, b) => byString(a.algorithm, b.algorithm));
   return { states, decisions, pass };

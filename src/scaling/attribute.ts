@@ -3,6 +3,7 @@ import type { GpuSeries } from '../metrics/types.js';
 import type { Policy } from '../definitions/types.js';
 import type { Attribution, DroppedSeries, PodSample, UnattributedGpu } from './types.js';
 import { byAlgorithm, countEachGpuOnce, pushTo, type Candidate } from './attribute-count.js';
+import { podIndexOf } from './scaling-memo.js';
 
 /** Accepts a value a little above 100 % (rounding in the exporter); above that it is junk. */
 const PERCENT_SLACK = 0.5;
@@ -59,6 +60,7 @@ type Verdict =
  * - a pod with several GPUs gives one sample: the mean of its GPUs (`at` = its newest sample).
  *
  * Series of another metric than the policy's are ignored silently (a page holds many fields).
+ * `podIndex` is `pods` by `namespace/name` (`podIndexOf`; a caller that kept it passes it in).
  */
 export function attribute(
   series: readonly GpuSeries[],
@@ -66,8 +68,9 @@ export function attribute(
   policy: Policy,
   now: Date,
   deploymentOf?: DeploymentOf,
+  podIndex: ReadonlyMap<string, PodInfo> = podIndexOf(pods),
 ): Attribution {
-  const judge = judgeOf(pods, policy, now, deploymentOf);
+  const judge = judgeOf(podIndex, policy, now, deploymentOf);
   const dropped: DroppedSeries[] = [];
   const unattributed: UnattributedGpu[] = [];
   const byGpu = new Map<string, Candidate[]>();
@@ -83,14 +86,12 @@ export function attribute(
 }
 
 function judgeOf(
-  pods: readonly PodInfo[],
+  index: ReadonlyMap<string, PodInfo>,
   policy: Policy,
   now: Date,
   deploymentOf: DeploymentOf | undefined,
 ): Judge {
   const { metric, staleSampleSeconds } = policy.spec.scaling;
-  const index = new Map<string, PodInfo>();
-  for (const p of pods) index.set(`${p.namespace}/${p.name}`, p);
   return {
     metric,
     ratio: metric === 'DCGM_FI_PROF_GR_ENGINE_ACTIVE',

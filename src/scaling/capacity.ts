@@ -15,7 +15,7 @@ import type { NodeCapacity, ScalingInput } from './types.js';
  * `schedulable` is the pools' one rule of "taints that mean no new pods" (`noNewPodsTaints`), so
  * a node the Cluster Autoscaler or Karpenter is removing is never an unused node to move.
  */
-export function nodeCapacity(snapshot: Snapshot): NodeCapacity[] {
+export function nodeCapacity(snapshot: Pick<Snapshot, 'nodes' | 'pods'>): NodeCapacity[] {
   const requested = new Map<string, number>();
   for (const p of snapshot.pods) {
     if (p.nodeName === null || p.phase === 'Succeeded' || p.phase === 'Failed') continue;

@@ -1,12 +1,11 @@
-import { ownerIndex } from '../cluster/owners.js';
 import type { PodInfo, Snapshot } from '../cluster/types.js';
 import type { UtilizationReading } from '../metrics/types.js';
 import type { Pool, Policy, ResolvedAlgorithm } from '../definitions/types.js';
 import { attribute } from './attribute.js';
 import type { ProductChoice } from './choose-nodes.js';
-import { nodeCapacity } from './capacity.js';
 import { decideInTurn } from './decide-in-turn.js';
 import { countDropped, metricsReport, type MetricsReport } from './metrics-report.js';
+import { capacityOf, ownersOf, podIndexOf, podsByDeployment, type ScalingMemo } from './scaling-memo.js';
 import type {
   AlgorithmSample,
   Attribution,
@@ -38,6 +37,8 @@ export interface DecideScalingInput {
   recent: DecisionRecord[];
   policy: Policy;
   now: Date;
+  /** Memo tables a long-running reconciler keeps from pass to pass (`createScalingMemo()`). */
+  memo?: ScalingMemo;
 }
 
 /** Result of one scaling pass: a decision per algorithm, what was attributed, samples to store. */
@@ -62,7 +63,8 @@ export interface DecideScalingResult {
 export function decideScaling(input: DecideScalingInput): DecideScalingResult {
   const { snapshot, policy, now, reading } = input;
   const evaluatedAt = reading.ok && reading.evaluatedAt !== undefined ? reading.evaluatedAt : now.getTime();
-  const owners = ownerIndex(snapshot.replicaSets);
+  const memo = input.memo;
+  const owners = ownersOf(snapshot.replicaSets, memo);
   const deploymentOf = (p: PodInfo) => owners.deploymentOf(p);
   const attribution = attribute(
     reading.ok ? reading.series : [],
@@ -70,6 +72,7 @@ export function decideScaling(input: DecideScalingInput): DecideScalingResult {
     policy,
     new Date(evaluatedAt),
     deploymentOf,
+    podIndexOf(snapshot.pods, memo),
   );
   const noDataMessage = reading.ok ? null : `no GPU metrics (${reading.reason}): ${reading.message}`;
   const metrics = metricsReport(input, attribution, evaluatedAt, noDataMessage);
@@ -82,7 +85,7 @@ export function decideScaling(input: DecideScalingInput): DecideScalingResult {
     else droppedByPod.set(key, [d]);
   }
 
-  const podsByAlgorithm = podsByDeployment(snapshot.pods, deploymentOf);
+  const podsByAlgorithm = podsByDeployment(snapshot.pods, owners, memo);
   const recentBySubject = new Map<string, DecisionRecord[]>();
   for (const r of input.recent) {
     if (r.kind !== 'scaling') continue;
@@ -126,30 +129,9 @@ export function decideScaling(input: DecideScalingInput): DecideScalingResult {
         ...(a.products ? { products: a.products } : {}),
       };
     }),
-    nodeCapacity(snapshot),
+    capacityOf(snapshot, memo),
     policy,
     now,
   );
   return { decisions, attribution, samples, metrics };
-}
-
-/**
- * The pods of each Deployment, keyed `namespace/deployment`, in snapshot order: a Deployment's
- * pods are the managed pods of its own ReplicaSets (`deploymentOf`), whatever labels other pods
- * carry. Pods that no Deployment owns are left out.
- */
-function podsByDeployment(
-  pods: readonly PodInfo[],
-  deploymentOf: (p: PodInfo) => string | null,
-): Map<string, PodInfo[]> {
-  const out = new Map<string, PodInfo[]>();
-  for (const p of pods) {
-    const deployment = p.managed ? deploymentOf(p) : null;
-    if (deployment === null) continue;
-    const key = `${p.namespace}/${deployment}`;
-    const list = out.get(key);
-    if (list) list.push(p);
-    else out.set(key, [p]);
-  }
-  return out;
 }

@@ -164,7 +164,7 @@ export interface ScalingInput {
    * Its pods in the snapshot, any phase: those its Deployment owns (Pod → ReplicaSet →
    * Deployment, `src/cluster/owners.ts`), never a pod of another Deployment with the same labels.
    */
-  pods: PodInfo[];
+  pods: readonly PodInfo[];
   /**
    * Name of the ReplicaSet of the Deployment's current revision, when known; during a rolling
    * update only its pods count, so surge pods of the old one are not replicas.

@@ -1,6 +1,14 @@
 import type { Pool, Policy } from '../definitions/types.js';
-import { afterClaim, claimsOf } from './claims.js';
-import { decideOne } from './decide-one.js';
+import { afterClaim, claimsOf, type Claim } from './claims.js';
+import { decideOne, decideOneTimed } from './decide-one.js';
+import {
+  inputKey,
+  ownRecords,
+  poolDigests,
+  reusable,
+  type DecisionEntry,
+  type DecisionMemo,
+} from './decision-memo.js';
 import { sampledLoadGpus } from './rules/headroom.js';
 import { scalingFacts } from './rules/facts.js';
 import type { NodeCapacity, ScalingDecision, ScalingInput } from './types.js';
@@ -18,13 +26,28 @@ import type { NodeCapacity, ScalingDecision, ScalingInput } from './types.js';
  * With `scaling.sizing: headroom` the headroom is shared across each pool: every algorithm's
  * `poolLoadGpus` is the summed sampled load of the algorithms pinned to its pool (see
  * `poolLoads`), so the pool carries β·√(sum) spare rather than the sum of β·√(each).
+ *
+ * With `memo` (a long-running reconciler's, `createDecisionMemo()`), an algorithm whose inputs and
+ * view of capacity did not move since its kept decision, and whose time-based rules have not
+ * expired, gets that decision again and its claims are taken again (`decision-memo.ts`); the
+ * answer is the same as without a memo (`decision-memo.test.ts`).
  */
 export function decideInTurn(
   inputs: readonly Omit<ScalingInput, 'poolNodes' | 'unusedNodes'>[],
   capacity: readonly NodeCapacity[],
   policy: Policy,
   now: Date,
+  memo?: DecisionMemo,
 ): ScalingDecision[] {
+  const nowMs = now.getTime();
+  // With a memo: each pool's capacity as the pass began, and every claim or move made on it since.
+  const digests = memo ? poolDigests(memo, capacity) : null;
+  const logs = new Map<Pool | null, string>();
+  const log = (pool: Pool | null, what: string) => logs.set(pool, `${logs.get(pool) ?? ''}|${what}`);
+  const room = (pool: Pool | null) =>
+    `${digests!.get(pool) ?? ''}${logs.get(pool) ?? ''}\n${digests!.get('unused') ?? ''}${logs.get('unused') ?? ''}`;
+  const kept = new Map<string, DecisionEntry>();
+  let reused = 0;
   const ledger = new Map<string, NodeCapacity>();
   const byPool = new Map<Pool | null, NodeCapacity[]>();
   for (const n of capacity) {
@@ -56,12 +79,44 @@ export function decideInTurn(
       unusedNodes: byPool.get('unused') ?? [],
       ...(loads !== null && partial.pool !== null ? { poolLoadGpus: loads.get(partial.pool) ?? 0 } : {}),
     };
-    const decision = decideOne(input, policy, now);
-    const claims = claimsOf(input, decision);
+    let decision: ScalingDecision;
+    let claims: Claim[];
+    if (memo) {
+      const name = partial.algorithm.name;
+      const o = { key: inputKey(input), room: room(partial.pool), records: ownRecords(partial.recent, name) };
+      const last = memo.decisions.get(name);
+      if (reusable(last, partial, { ...o, policy, nowMs })) {
+        ({ decision, claims } = last);
+        kept.set(name, last);
+        reused++;
+      } else {
+        const timed = decideOneTimed(input, policy, now);
+        decision = timed.decision;
+        claims = claimsOf(input, decision);
+        const { algorithm, pods } = partial;
+        kept.set(name, {
+          ...o,
+          policy,
+          algorithm,
+          pods,
+          decision,
+          claims,
+          decidedAtMs: nowMs,
+          clock: timed.clock,
+        });
+      }
+    } else {
+      decision = decideOne(input, policy, now);
+      claims = claimsOf(input, decision);
+    }
     if (decision.action === 'relabel' && partial.pool !== null) {
       onPool.clear();
       for (const name of decision.nodes) {
         const n = ledger.get(name)!;
+        if (memo) {
+          log('unused', `-${name}`);
+          log(partial.pool, `+${name}`);
+        }
         byPool.set(
           'unused',
           byPool.get('unused')!.filter((x) => x !== n),
@@ -72,10 +127,12 @@ export function decideInTurn(
     }
     for (const c of claims) {
       const n = ledger.get(c.node)!;
+      if (memo) log(n.pool, `${c.node}:${c.pods}x${JSON.stringify(c.request)}`);
       Object.assign(n, afterClaim(n, c));
     }
     out.push(decision);
   }
+  if (memo) Object.assign(memo, { decisions: kept, reused });
   return out;
 }
 

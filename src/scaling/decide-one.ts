@@ -8,7 +8,14 @@ import type { Policy } from '../definitions/types.js';
 import { aboveText, atMaxReplicas, scaleUpOnCapacity } from './rules/above-max.js';
 import { belowMin, belowText, scaledDown } from './rules/below-min.js';
 import { cooldown } from './rules/cooldown.js';
-import { isVerdict, round1, scalingFacts, type Facts, type Verdict } from './rules/facts.js';
+import {
+  isVerdict,
+  round1,
+  scalingFacts,
+  type DecisionClock,
+  type Facts,
+  type Verdict,
+} from './rules/facts.js';
 import { headroom } from './rules/headroom.js';
 import { hpaEngine } from './rules/hpa-engine.js';
 import { noData } from './rules/no-data.js';
@@ -34,6 +41,18 @@ import type { ScalingDecision, ScalingInput } from './types.js';
  * after `hpaEngine`: one target up and down (see `rules/headroom.ts`).
  */
 export function decideOne(input: ScalingInput, policy: Policy, now: Date): ScalingDecision {
+  return decideOneTimed(input, policy, now).decision;
+}
+
+/**
+ * {@link decideOne}, and how long its outcome holds with only the clock moving (`DecisionClock`:
+ * the earliest expiry of every time-based rule it evaluated), for `decideInTurn`'s memo.
+ */
+export function decideOneTimed(
+  input: ScalingInput,
+  policy: Policy,
+  now: Date,
+): { decision: ScalingDecision; clock: DecisionClock } {
   const f = scalingFacts(input, policy, now);
   const verdict =
     paused(f) ??
@@ -44,7 +63,7 @@ export function decideOne(input: ScalingInput, policy: Policy, now: Date): Scali
     (f.scaling.sizing === 'headroom' ? headroom(f) : null) ??
     withinBand(f) ??
     (f.utilization! < f.min ? scaleDown(f) : scaleUp(f));
-  return decision(f, verdict);
+  return { decision: decision(f, verdict), clock: f.clock };
 }
 
 /** Below min: the target of `belowMin`, bounded by the peak window, then cooldown and stabilisation. */

@@ -132,6 +132,7 @@ export function decideScaling(input: DecideScalingInput): DecideScalingResult {
     capacityOf(snapshot, memo),
     policy,
     now,
+    memo?.decisions,
   );
   return { decisions, attribution, samples, metrics };
 }

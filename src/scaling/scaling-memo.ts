@@ -8,6 +8,7 @@
 import { ownerIndex, type OwnerIndex } from '../cluster/owners.js';
 import type { NodeInfo, PodInfo, ReplicaSetInfo, Snapshot } from '../cluster/types.js';
 import { nodeCapacity } from './capacity.js';
+import { createDecisionMemo, sameItems, type DecisionMemo } from './decision-memo.js';
 import type { NodeCapacity } from './types.js';
 
 /** See the module comment. */
@@ -20,6 +21,8 @@ export interface ScalingMemo {
   podsByDeployment: WeakMap<readonly PodInfo[], { owners: OwnerIndex; pods: Map<string, PodInfo[]> }>;
   /** Each observed node with the pool Git gives it (`planPools`), by the observed node object. */
   overlays: WeakMap<NodeInfo, NodeInfo>;
+  /** The decisions kept for the algorithms whose inputs did not move (`decideInTurn`). */
+  decisions: DecisionMemo;
   /** The last `nodeCapacity`: its pods array, its nodes (compared one by one) and the answer. */
   capacity?: { pods: readonly PodInfo[]; nodes: readonly NodeInfo[]; out: readonly NodeCapacity[] };
 }
@@ -31,6 +34,7 @@ export function createScalingMemo(): ScalingMemo {
     podIndex: new WeakMap(),
     podsByDeployment: new WeakMap(),
     overlays: new WeakMap(),
+    decisions: createDecisionMemo(),
   };
 }
 
@@ -90,12 +94,4 @@ export function capacityOf(
   const out = nodeCapacity(snapshot);
   if (memo) memo.capacity = { pods: snapshot.pods, nodes: snapshot.nodes, out };
   return out;
-}
-
-/** True when both arrays hold the same objects in the same order. */
-function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }

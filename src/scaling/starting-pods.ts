@@ -33,12 +33,17 @@ export function splitUnready(
   const out: UnreadySplit = { starting: [], stuck: [] };
   for (const pod of counted) {
     if (pod.ready || pod.unschedulable || pod.terminating) continue;
-    const since = Date.parse(pod.startedAt ?? pod.createdAt);
+    const since = startedMs(pod);
     const ageSeconds = (nowMs - since) / 1000;
     if (Number.isFinite(ageSeconds) && ageSeconds >= startupSeconds) out.stuck.push({ pod, ageSeconds });
     else out.starting.push(pod);
   }
   return out;
+}
+
+/** When a pod's start-up began (ms): `status.startTime`, else its creation; NaN when unreadable. */
+export function startedMs(pod: Pick<PodInfo, 'startedAt' | 'createdAt'>): number {
+  return Date.parse(pod.startedAt ?? pod.createdAt);
 }
 
 /** Whole seconds as a message shows an age: `45 s`, `12 min`, `3.5 h`. */

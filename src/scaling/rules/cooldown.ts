@@ -1,5 +1,5 @@
 import { lastChangeMs } from '../history.js';
-import { hold, type Facts, type Verdict } from './facts.js';
+import { everyPass, hold, type Facts, type Verdict } from './facts.js';
 
 /**
  * The cooldown after a change (`hold CooldownActive`), KEDA's `cooldownPeriod` in spirit: no
@@ -13,6 +13,8 @@ export function cooldown(f: Facts, direction: 'up' | 'down', why: string): Verdi
     direction === 'up' ? f.scaling.scaleUp.cooldownSeconds : f.scaling.scaleDown.cooldownSeconds;
   const last = lastChangeMs(f.records, f.nowMs);
   if (seconds <= 0 || last === null || f.nowMs - last >= seconds * 1000) return null;
+  // Active: the message shows its age, so the outcome changes as the clock moves.
+  everyPass(f);
   const ago = Math.round((f.nowMs - last) / 1000);
   return hold(
     f,

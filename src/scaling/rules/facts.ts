@@ -9,7 +9,7 @@ import type { Pool, Policy } from '../../definitions/types.js';
 import { podSlots, replicaRequest } from '../capacity.js';
 import type { PodRequest } from '../fit.js';
 import { countedPods, surgePods } from '../counted-pods.js';
-import { splitUnready, type StuckPod } from '../starting-pods.js';
+import { splitUnready, startedMs, type StuckPod } from '../starting-pods.js';
 import { judgedOver } from '../judged-over.js';
 import type { RecommendationBounds } from '../history.js';
 import type { DecisionRecord, PodSample, ScalingAction, ScalingInput, ScalingReason } from '../types.js';
@@ -37,6 +37,11 @@ export interface Facts {
   /** What one replica asks of its node (GPUs, cpu, memory: `replicaRequest`). */
   request: PodRequest;
   nowMs: number;
+  /**
+   * What the decision's outcome depends on beyond its inputs, filled in as the rules run (see
+   * {@link DecisionClock}); a rule that reads the clock reports when its answer could change.
+   */
+  clock: DecisionClock;
   bounds: RecommendationBounds;
   /** Its recorded scaling decisions (kind `scaling`, subject this algorithm). */
   records: DecisionRecord[];
@@ -67,6 +72,31 @@ export interface Facts {
   poolSlots: number;
   /** " (series dropped: …)" or "". */
   droppedNote: string;
+}
+
+/**
+ * How long a decision stays what it is with its inputs unchanged and only the clock moving, as
+ * the rules report it: `untilMs` is the earliest time (ms) any time-based rule it evaluated could
+ * answer otherwise (a cooldown or flap hold ending, a record leaving a window, a starting pod
+ * becoming stuck, a record dated in the future coming due; `Infinity`: never), and
+ * `readsHolds` says whether a rule read the recorded holds (stabilisation window, peak window),
+ * so that a new record of the same hold could change it. A decision that is reused
+ * (`decideInTurn` with a memo) must have been decided at most `untilMs` ago: every rule that
+ * compares a time with `nowMs` calls {@link changesAt} or {@link everyPass}.
+ */
+export interface DecisionClock {
+  untilMs: number;
+  readsHolds: boolean;
+}
+
+/** Reports that the outcome may change at `ms` (ignored when not after `nowMs`). */
+export function changesAt(f: Pick<Facts, 'nowMs' | 'clock'>, ms: number): void {
+  if (ms > f.nowMs && ms < f.clock.untilMs) f.clock.untilMs = ms;
+}
+
+/** Reports that the outcome changes with any move of the clock (a message that shows an age). */
+export function everyPass(f: Pick<Facts, 'nowMs' | 'clock'>): void {
+  changesAt(f, f.nowMs + 1);
 }
 
 /** A decision made: `to` replicas, reason, the message (without the algorithm's name), moved nodes. */
@@ -101,7 +131,16 @@ export function scalingFacts(input: ScalingInput, policy: Policy, now: Date): Fa
   const from = input.replicas;
   const counted = countedPods(input.pods, from, input.currentReplicaSet ?? null);
   const ready = counted.filter((p) => p.ready);
-  const { starting, stuck } = splitUnready(counted, now.getTime(), s.podStartupSeconds);
+  const nowMs = now.getTime();
+  const clock: DecisionClock = { untilMs: Infinity, readsHolds: false };
+  const { starting, stuck } = splitUnready(counted, nowMs, s.podStartupSeconds);
+  const records = input.recent.filter((r) => r.kind === 'scaling' && r.subject === alg.name);
+  const timed = { nowMs, clock };
+  // A starting pod is stuck from `since + podStartupSeconds` on; a stuck pod's age is in the message.
+  for (const p of starting) changesAt(timed, startedMs(p) + s.podStartupSeconds * 1000);
+  if (stuck.length > 0) everyPass(timed);
+  // Every rule ignores a record dated after now (another clock's); it counts once it comes due.
+  for (const r of records) changesAt(timed, Date.parse(r.at));
   const byPod = new Map<string, PodSample>();
   for (const x of input.samples) byPod.set(`${x.namespace}/${x.pod}`, x);
   const sampled = ready.map((p) => byPod.get(`${p.namespace}/${p.name}`)).filter((x): x is PodSample => !!x);
@@ -124,7 +163,8 @@ export function scalingFacts(input: ScalingInput, policy: Policy, now: Date): Fa
     step,
     gpus,
     request,
-    nowMs: now.getTime(),
+    nowMs,
+    clock,
     bounds: {
       min,
       max,
@@ -136,7 +176,7 @@ export function scalingFacts(input: ScalingInput, policy: Policy, now: Date): Fa
       headroomFactor: s.headroomFactor,
       gpus,
     },
-    records: input.recent.filter((r) => r.kind === 'scaling' && r.subject === alg.name),
+    records,
     counted,
     ready,
     starting,

@@ -1,4 +1,4 @@
-import { hold, type Facts, type Verdict } from './facts.js';
+import { everyPass, hold, type Facts, type Verdict } from './facts.js';
 
 /** The newest recorded scale-down at or before `nowMs`: its time (ms) and counts, or null. */
 function lastScaleDown(f: Facts): { atMs: number; from: number; to: number } | null {
@@ -35,6 +35,8 @@ export function flapHold(f: Facts, why: string): Verdict | null {
   if ((f.utilization ?? 0) >= SATURATED_PERCENT) return null;
   const last = lastScaleDown(f);
   if (last === null || f.nowMs - last.atMs >= seconds * 1000) return null;
+  // Active: the message shows its age, so the outcome changes as the clock moves.
+  everyPass(f);
   const ago = Math.round((f.nowMs - last.atMs) / 1000);
   return hold(
     f,

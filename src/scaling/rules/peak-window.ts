@@ -1,5 +1,5 @@
 import { recentPeak } from '../history.js';
-import { hold, round1, type Facts, type Target, type Verdict } from './facts.js';
+import { changesAt, hold, round1, type Facts, type Target, type Verdict } from './facts.js';
 
 /**
  * The scale-down peak window (`scaling.scaleDown.peakWindowSeconds`, default 0: off): a
@@ -13,6 +13,14 @@ import { hold, round1, type Facts, type Target, type Verdict } from './facts.js'
 export function peakWindow(f: Facts, t: Target, why: string): Verdict | Target {
   const seconds = f.scaling.scaleDown.peakWindowSeconds ?? 0;
   const peak = recentPeak(f.records, f.nowMs, seconds);
+  if (seconds > 0) {
+    f.clock.readsHolds = true;
+    // A record inside the window leaves it one millisecond after it is `seconds` old.
+    for (const r of f.records) {
+      const at = Date.parse(r.at);
+      if (at <= f.nowMs) changesAt(f, at + seconds * 1000 + 1);
+    }
+  }
   if (peak === null) return t;
   let lower = t.to;
   while (lower < f.from && peak.load / lower > f.max) lower++;

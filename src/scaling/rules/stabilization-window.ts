@@ -1,5 +1,5 @@
 import { recommendationOf } from '../history.js';
-import { hold, type Facts, type Target, type Verdict } from './facts.js';
+import { changesAt, hold, type Facts, type Target, type Verdict } from './facts.js';
 import { sourceWindow } from './source-window.js';
 
 /**
@@ -28,6 +28,7 @@ export function recordedWindow(f: Facts, direction: 'up' | 'down', t: Target, wh
       ? f.scaling.scaleUp.stabilizationWindowSeconds
       : f.scaling.scaleDown.stabilizationWindowSeconds;
   if (seconds <= 0) return t;
+  f.clock.readsHolds = true;
   const start = f.nowMs - seconds * 1000;
   let reaches = false;
   let to = t.to;
@@ -38,6 +39,8 @@ export function recordedWindow(f: Facts, direction: 'up' | 'down', t: Target, wh
       reaches = true;
       continue;
     }
+    // Inside the window until it is `seconds` old; from then on it only says the window is reached.
+    changesAt(f, at + seconds * 1000);
     const rec = recommendationOf(r, f.bounds);
     if (rec === null) continue;
     to = direction === 'down' ? Math.max(to, rec) : Math.min(to, rec);

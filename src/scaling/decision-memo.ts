@@ -1,0 +1,140 @@
+/**
+ * Deciding only the algorithms whose inputs moved (pure; issue 26). A long-running reconciler
+ * keeps each algorithm's last decision with everything it was decided on; `decideInTurn` reuses it
+ * only when the outcome is certain to be the same as deciding again:
+ * - the same policy and algorithm objects, the same pods (the same objects, in order: the cache
+ *   hands out the same records while nothing changed), equal samples, flags, replicas, pool, HPA,
+ *   products, dropped series and no-data message, the same shared pool load;
+ * - the same view of capacity at its turn (`roomToken`: a digest of its pool's and the unused
+ *   pool's nodes as the pass began, plus every claim and move earlier algorithms made on them);
+ * - the same recorded decisions, except records of the kept decision itself made since, and only
+ *   (written at the time it was decided or later) when that decision is a hold that changed nothing and no rule it ran read recorded holds
+ *   (stabilisation and peak windows do): cooldowns and the flap hold read only changes;
+ * - the clock before the earliest time any time-based rule it evaluated could answer otherwise
+ *   (`DecisionClock.untilMs`, reported by the rules), and not before the time it was decided.
+ * Anything else decides again.
+ */
+import { createHash } from 'node:crypto';
+import type { PodInfo } from '../cluster/types.js';
+import type { Policy, Pool, ResolvedAlgorithm } from '../definitions/types.js';
+import type { Claim } from './claims.js';
+import { toDecisionRecord } from './decision-record.js';
+import type { DecisionClock } from './rules/facts.js';
+import type { DecisionRecord, NodeCapacity, ScalingDecision, ScalingInput } from './types.js';
+
+/** One algorithm's kept decision and what it was decided on. */
+export interface DecisionEntry {
+  policy: Policy;
+  algorithm: ResolvedAlgorithm;
+  /** `inputKey` of its input. */
+  key: string;
+  pods: readonly PodInfo[];
+  /** Its recorded decisions as they were (kind `scaling`, this algorithm). */
+  records: readonly DecisionRecord[];
+  room: string;
+  decision: ScalingDecision;
+  claims: Claim[];
+  decidedAtMs: number;
+  clock: DecisionClock;
+}
+
+/** The kept decisions by algorithm name, and the digest of each pool of each capacity array. */
+export interface DecisionMemo {
+  decisions: Map<string, DecisionEntry>;
+  /** How many decisions the last `decideInTurn` reused (the others it decided). */
+  reused: number;
+  digests: WeakMap<readonly NodeCapacity[], Map<Pool | null, string>>;
+}
+
+/** An empty decision memo. */
+export function createDecisionMemo(): DecisionMemo {
+  return { decisions: new Map(), digests: new WeakMap(), reused: 0 };
+}
+
+/** The input's fields a decision reads, but pods, records and capacity, as one comparable text. */
+export function inputKey(input: Omit<ScalingInput, 'poolNodes' | 'unusedNodes'>): string {
+  return JSON.stringify([
+    input.pool,
+    input.replicas,
+    input.currentReplicaSet ?? null,
+    input.hpa ?? null,
+    input.products ?? null,
+    input.request ?? null,
+    input.dropped ?? null,
+    input.noDataMessage ?? null,
+    input.poolLoadGpus ?? null,
+    input.samples,
+    input.flags ?? [],
+  ]);
+}
+
+/** SHA-256 of each pool's node records in `capacity` (kept per array). */
+export function poolDigests(memo: DecisionMemo, capacity: readonly NodeCapacity[]): Map<Pool | null, string> {
+  let out = memo.digests.get(capacity);
+  if (out) return out;
+  const byPool = new Map<Pool | null, NodeCapacity[]>();
+  for (const n of capacity) byPool.set(n.pool, [...(byPool.get(n.pool) ?? []), n]);
+  out = new Map(
+    [...byPool].map(([p, nodes]) => [p, createHash('sha256').update(JSON.stringify(nodes)).digest('hex')]),
+  );
+  memo.digests.set(capacity, out);
+  return out;
+}
+
+/** The scaling records of `name` among `recent`, in their order (what the rules read). */
+export function ownRecords(recent: readonly DecisionRecord[], name: string): DecisionRecord[] {
+  return recent.filter((r) => r.kind === 'scaling' && r.subject === name);
+}
+
+/** True when `entry`'s decision is certainly what deciding `input` again at `nowMs` gives (module comment). */
+export function reusable(
+  entry: DecisionEntry | undefined,
+  input: Omit<ScalingInput, 'poolNodes' | 'unusedNodes'>,
+  o: { key: string; room: string; records: readonly DecisionRecord[]; policy: Policy; nowMs: number },
+): entry is DecisionEntry {
+  if (!entry || entry.policy !== o.policy || entry.algorithm !== input.algorithm) return false;
+  if (o.nowMs < entry.decidedAtMs || o.nowMs >= entry.clock.untilMs) return false;
+  if (entry.key !== o.key || entry.room !== o.room || !sameItems(entry.pods, input.pods)) return false;
+  return onlyOwnRecordsSince(entry, o.records, o.nowMs);
+}
+
+/** `records` is the entry's records followed only by records of its own quiet hold made since. */
+function onlyOwnRecordsSince(
+  entry: DecisionEntry,
+  records: readonly DecisionRecord[],
+  nowMs: number,
+): boolean {
+  const kept = entry.records;
+  if (records.length < kept.length) return false;
+  for (let i = 0; i < kept.length; i++) if (!sameRecord(records[i]!, kept[i]!)) return false;
+  if (records.length === kept.length) return true;
+  const d = entry.decision;
+  if (
+    entry.clock.readsHolds ||
+    d.action !== 'hold' ||
+    d.replicas.to !== d.replicas.from ||
+    d.nodes.length > 0
+  )
+    return false;
+  const own = toDecisionRecord(d, new Date(0));
+  for (let i = kept.length; i < records.length; i++) {
+    const r = records[i]!;
+    const at = Date.parse(r.at);
+    if (!(at >= entry.decidedAtMs && at <= nowMs) || !sameRecord({ ...r, at: own.at }, own)) return false;
+  }
+  return true;
+}
+
+/** Field by field (every field a record has is a string, a number or null). */
+function sameRecord(a: DecisionRecord, b: DecisionRecord): boolean {
+  const keys = Object.keys(a) as (keyof DecisionRecord)[];
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
+}
+
+/** True when both arrays hold the same objects in the same order. */
+export function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+import { algorithmsFromYaml, algorithmYaml, policyWith } from '../../test/benchmark/fixtures.js';
+import type { BenchmarkRun, BenchmarkRunKey, UtilizationSampleRecord } from '../store/types.js';
+import { carriedBenchmarks, createPassCarry, saveNewSamples } from './carry.js';
+
+/** A store holding runs by algorithm, counting its reads; `version` is what benchmarkRunsVersion says. */
+function fakeStore(runs: Record<string, BenchmarkRun[]>, version: string | null = '1:1') {
+  const reads: string[][] = [];
+  const store = {
+    version,
+    benchmarkRunsFor(keys: readonly BenchmarkRunKey[]) {
+      reads.push(keys.map((k) => k.algorithm));
+      return Promise.resolve(new Map(keys.map((k) => [k.algorithm, runs[k.algorithm] ?? []])));
+    },
+    benchmarkRunsVersion: undefined as undefined | (() => Promise<string>),
+  };
+  if (version !== null) store.benchmarkRunsVersion = () => Promise.resolve(store.version!);
+  return { store, reads };
+}
+
+function run(algorithm: string, n: number, seconds: number): BenchmarkRun {
+  return {
+    algorithm,
+    specHash: 'x',
+    run: n,
+    status: 'Succeeded',
+    durationSeconds: seconds,
+    node: 'gpu-test-01',
+    jobName: `${algorithm}-bench-${n}`,
+    startedAt: '2026-12-01T00:00:00Z',
+    finishedAt: '2026-12-01T00:10:00Z',
+    message: '',
+  };
+}
+
+async function algorithms(names: string[], runs = 1) {
+  const policy = await policyWith();
+  return algorithmsFromYaml(names.map((name) => algorithmYaml({ name, runs })).join('---\n'), policy);
+}
+
+describe('carriedBenchmarks', () => {
+  it('reads each algorithm once while the version stands, every one again when it moves', async () => {
+    const algs = await algorithms(['a', 'b']);
+    const { store, reads } = fakeStore({ a: [run('a', 1, 600)], b: [] });
+    const carry = createPassCarry();
+    const first = await carriedBenchmarks(algs, store, carry);
+    expect(first.outcomes.get('a')?.medianSeconds).toBe(600);
+    expect(first.outcomes.has('b')).toBe(false);
+    await carriedBenchmarks(algs, store, carry);
+    expect(reads).toEqual([['a', 'b']]);
+    store.version = '2:7';
+    const moved = await carriedBenchmarks(algs, store, carry);
+    expect(reads).toEqual([
+      ['a', 'b'],
+      ['a', 'b'],
+    ]);
+    expect(moved.runs.get('a')).toHaveLength(1);
+  });
+
+  it('reads only an algorithm whose spec changed (a new object with a new hash)', async () => {
+    const [a, b] = await algorithms(['a', 'b']);
+    const { store, reads } = fakeStore({});
+    const carry = createPassCarry();
+    await carriedBenchmarks([a!, b!], store, carry);
+    const policy = await policyWith();
+    const [b2] = algorithmsFromYaml(
+      algorithmYaml({ name: 'b', image: 'registry.example.com/ml/b:2.0.0' }),
+      policy,
+    );
+    await carriedBenchmarks([a!, b2!], store, carry);
+    expect(reads).toEqual([['a', 'b'], ['b']]);
+  });
+
+  it('summarises again when the wanted number of runs changes, without reading', async () => {
+    const { store, reads } = fakeStore({ a: [run('a', 1, 100)] });
+    const carry = createPassCarry();
+    const [one] = await algorithms(['a'], 1);
+    expect((await carriedBenchmarks([one!], store, carry)).outcomes.get('a')?.medianSeconds).toBe(100);
+    const three = { ...one!, benchmark: { ...one!.benchmark, runs: 3 } };
+    carry.specHashes.set(three, carry.specHashes.get(one!)!);
+    expect((await carriedBenchmarks([three], store, carry)).outcomes.has('a')).toBe(false);
+    expect(reads).toHaveLength(1);
+  });
+
+  it('without benchmarkRunsVersion reads every algorithm every pass', async () => {
+    const algs = await algorithms(['a']);
+    const { store, reads } = fakeStore({}, null);
+    const carry = createPassCarry();
+    await carriedBenchmarks(algs, store, carry);
+    await carriedBenchmarks(algs, store, carry);
+    expect(reads).toEqual([['a'], ['a']]);
+  });
+});
+
+describe('saveNewSamples', () => {
+  const s = (pod: string, at: string, utilization: number): UtilizationSampleRecord => ({
+    algorithm: 'a',
+    namespace: 'ml',
+    pod,
+    at,
+    utilization,
+  });
+
+  it.each([
+    { name: 'same sample again', second: [s('p', 't1', 50)], stored: [] as UtilizationSampleRecord[] },
+    { name: 'value changed', second: [s('p', 't1', 51)], stored: [s('p', 't1', 51)] },
+    { name: 'new time', second: [s('p', 't2', 50)], stored: [s('p', 't2', 50)] },
+    { name: 'other pod', second: [s('q', 't1', 50)], stored: [s('q', 't1', 50)] },
+  ])('$name', async ({ second, stored }) => {
+    const saved: UtilizationSampleRecord[][] = [];
+    const store = { saveSamples: (x: UtilizationSampleRecord[]) => (saved.push(x), Promise.resolve()) };
+    const carry = createPassCarry();
+    await saveNewSamples(store, [s('p', 't1', 50)], carry);
+    await saveNewSamples(store, second, carry);
+    expect(saved).toEqual([[s('p', 't1', 50)], ...(stored.length ? [stored] : [])]);
+  });
+
+  it('keeps the carry unchanged when saving fails, so the samples are stored next pass', async () => {
+    const carry = createPassCarry();
+    const failing = { saveSamples: () => Promise.reject(new Error('disk full')) };
+    await expect(saveNewSamples(failing, [s('p', 't1', 50)], carry)).rejects.toThrow('disk full');
+    const saved: UtilizationSampleRecord[][] = [];
+    await saveNewSamples(
+      { saveSamples: (x) => (saved.push(x), Promise.resolve()) },
+      [s('p', 't1', 50)],
+      carry,
+    );
+    expect(saved).toEqual([[s('p', 't1', 50)]]);
+  });
+
+  it('without a carry stores every sample', async () => {
+    const saved: UtilizationSampleRecord[][] = [];
+    const store = { saveSamples: (x: UtilizationSampleRecord[]) => (saved.push(x), Promise.resolve()) };
+    await saveNewSamples(store, [s('p', 't1', 50)], undefined);
+    await saveNewSamples(store, [s('p', 't1', 50)], undefined);
+    expect(saved).toHaveLength(2);
+  });
+});

@@ -1,0 +1,76 @@
+/**
+ * From `gpuops replay`'s parsed flags to what the replay needs: the checks of flags that go
+ * together (usage errors, exit 2), the replay's settings, the trace's text and the slice of it
+ * that `--hours` / `--from-hours` ask for.
+ */
+import { readFileSync } from 'node:fs';
+import type { FleetNodeOptions } from '../../replay/fleet-replay.js';
+import { DEFAULT_REPLAY_SETTINGS, type ReplaySettings } from '../../replay/sim-engine.js';
+import { sliceTrace, type Trace } from '../../replay/trace.js';
+import { UsageError } from '../settings.js';
+import type { ReplayFlags } from './replay-options.js';
+
+/** Whether the flags ask for a fleet (`--services K` with K ≥ 2, or `--group-by`). */
+export function isFleet(f: ReplayFlags): boolean {
+  return f.services > 1 || f.groupBy !== undefined;
+}
+
+/**
+ * Checks the flags that go together: `--nodes` only for a fleet, `--group-by` and `--services`
+ * not both. @throws UsageError naming the flags
+ */
+export function checkReplayFlags(f: ReplayFlags): void {
+  if (f.nodes !== undefined && !isFleet(f))
+    throw new UsageError('--nodes replays a fleet: give --services K (K ≥ 2) or --group-by too');
+  if (f.groupBy && f.services > 1)
+    throw new UsageError('--group-by and --services both split the history: give one');
+}
+
+function readPolicy(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`--policy ${file}: cannot read: ${(err as Error).message}`);
+  }
+}
+
+/** Settings from the flags; @throws UsageError when min ≥ max or `--policy` cannot be read. */
+export function replaySettings(f: ReplayFlags): ReplaySettings {
+  if (f.min >= f.max) throw new UsageError(`--min ${f.min} must be below --max ${f.max}`);
+  return {
+    ...DEFAULT_REPLAY_SETTINGS,
+    startupSeconds: f.startupSeconds,
+    sampleDelaySeconds: f.sampleDelaySeconds,
+    passIntervalSeconds: f.passIntervalSeconds,
+    mergeDelaySeconds: f.mergeDelaySeconds,
+    min: f.min,
+    max: f.max,
+    hpaTarget: f.hpaTarget ?? (f.min + f.max) / 2,
+    gpusPerNode: f.gpusPerNode,
+    headroomFactor: f.headroomFactor,
+    hpaTargets: f.hpaTargets,
+    headroomFactors: f.headroomFactors,
+    ...(f.policy === undefined ? {} : { policyText: readPolicy(f.policy) }),
+  };
+}
+
+/** The text of the `--trace` file. @throws Error naming the file when it cannot be read */
+export function readTraceText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new Error(`${file}: cannot read the trace: ${(err as Error).message}`);
+  }
+}
+
+/** The part of `t` that `--from-hours` / `--hours` ask for (all of it without either). */
+export function sliceOf(f: ReplayFlags, t: Trace): Trace {
+  return f.hours !== undefined || f.fromHours !== undefined
+    ? sliceTrace(t, (f.fromHours ?? 0) * 3600, (f.hours ?? Infinity) * 3600)
+    : t;
+}
+
+/** The fleet of nodes `--nodes` / `--scheduler-scoring` ask for, if any. */
+export function nodeOptions(f: ReplayFlags): FleetNodeOptions | undefined {
+  return f.nodes === undefined ? undefined : { nodes: f.nodes, scoring: f.schedulerScoring };
+}

@@ -8,8 +8,22 @@ import { FLEET_ENGINES, type FleetEngine, type FleetNodeOptions } from '../../re
 import { ENGINES, type Engine } from '../../replay/run-replay.js';
 import { DEFAULT_REPLAY_SETTINGS, type ReplaySettings } from '../../replay/sim-engine.js';
 import { sliceTrace, type Trace } from '../../replay/trace.js';
+import { fileURLToPath } from 'node:url';
+import { missingTraceMessage } from '../bundled-trace.js';
 import { UsageError } from '../settings.js';
-import type { ReplayFlags } from './replay-options.js';
+import type { ReplayArgs, ReplayFlags } from './replay-options.js';
+
+/** The checkout's (or the installed package's) root: three folders up from `src/cli/commands/` and from `dist/cli/commands/`. */
+const PACKAGE_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+
+/**
+ * The flags with `--trace` given. @throws UsageError naming `--trace`, what it takes and where the
+ * bundled trace is (one line; `bundled-trace.ts`)
+ */
+export function withTrace(a: ReplayArgs): ReplayFlags {
+  if (a.trace === undefined) throw new UsageError(missingTraceMessage(PACKAGE_ROOT));
+  return { ...a, trace: a.trace };
+}
 
 /** Whether the flags ask for a fleet (`--services K` with K ≥ 2, or `--group-by`). */
 export function isFleet(f: ReplayFlags): boolean {

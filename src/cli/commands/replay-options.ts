@@ -18,7 +18,7 @@ import {
   type ReplayEngine,
 } from './replay-parsers.js';
 
-/** `gpuops replay`'s flags as commander parses them (units: seconds, hours, percent, GPUs). */
+/** `gpuops replay`'s flags once `--trace` is known to be given (units: seconds, hours, percent, GPUs). */
 export interface ReplayFlags {
   trace: string;
   report?: string;
@@ -46,12 +46,15 @@ export interface ReplayFlags {
   groupBy?: string[];
 }
 
+/** The flags as commander parses them: `--trace` may be missing (`withTrace` says what to give). */
+export type ReplayArgs = Omit<ReplayFlags, 'trace'> & { trace?: string };
+
 /** The history to replay, what to print and where, which engines and which slice of it. */
 function inputOptions(cmd: Command): Command {
   return cmd
-    .requiredOption(
+    .option(
       '--trace <file>',
-      'trace CSV (value,timestamp_anon,container_ip) or Prometheus query_range JSON',
+      'the history (required): trace CSV (value,timestamp_anon,container_ip) or Prometheus query_range JSON',
     )
     .option('--report <dir>', 'write index.html (charts) and figures.jsonl into this folder')
     .addOption(

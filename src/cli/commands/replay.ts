@@ -13,15 +13,17 @@ import {
   readTraceText,
   replaySettings,
   sliceOf,
+  withTrace,
 } from './replay-flags.js';
 import { replayFleetFromFlags } from './replay-fleet.js';
 import { replayOneService } from './replay-one.js';
-import { addReplayOptions, type ReplayFlags } from './replay-options.js';
+import { addReplayOptions, type ReplayArgs } from './replay-options.js';
 
 export { replaySettings } from './replay-flags.js';
 
-/** The replay the flags ask for: checks them and the engines, reads the trace, runs a fleet or one service. */
-async function replayAction(f: ReplayFlags): Promise<void> {
+/** The replay the flags ask for: checks them (`--trace` first) and the engines, reads the trace, runs a fleet or one service. */
+async function replayAction(a: ReplayArgs): Promise<void> {
+  const f = withTrace(a);
   checkReplayFlags(f);
   const settings = replaySettings(f);
   if (isFleet(f)) {

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { FLEET_ENGINES, type FleetEngine, type FleetNodeOptions } from '../../replay/fleet-replay.js';
 import { ENGINES, type Engine } from '../../replay/run-replay.js';
 import { DEFAULT_REPLAY_SETTINGS, type ReplaySettings } from '../../replay/sim-engine.js';
-import { sliceTrace, type Trace } from '../../replay/trace.js';
+import { sliceTrace, traceSpanSeconds, type Trace } from '../../replay/trace.js';
 import { fileURLToPath } from 'node:url';
 import { missingTraceMessage } from '../bundled-trace.js';
 import { UsageError } from '../settings.js';
@@ -106,11 +106,43 @@ export function readTraceText(file: string): string {
   }
 }
 
-/** The part of `t` that `--from-hours` / `--hours` ask for (all of it without either). */
+/** Hours of `seconds`, cut (not rounded) to two decimals, so "or less" holds as printed. */
+const hoursDown = (seconds: number) => (Math.floor(seconds / 36) / 100).toFixed(2);
+
+/**
+ * The part of `t` that `--from-hours` / `--hours` ask for (all of it without either). A start at
+ * the last instant keeps that instant; one after it is refused. @throws UsageError naming
+ * `--from-hours`, the asked start (seconds), the file and its history's span (hours, and the last
+ * instant's seconds after the first) when the start is past the last instant
+ */
 export function sliceOf(f: ReplayFlags, t: Trace): Trace {
-  return f.hours !== undefined || f.fromHours !== undefined
-    ? sliceTrace(t, (f.fromHours ?? 0) * 3600, (f.hours ?? Infinity) * 3600)
-    : t;
+  if (f.hours === undefined && f.fromHours === undefined) return t;
+  const from = (f.fromHours ?? 0) * 3600;
+  const span = traceSpanSeconds(t);
+  if (from > span)
+    throw new UsageError(
+      `--from-hours ${f.fromHours} asks for a start ${from} s into ${f.trace}, past its history: it spans ${hoursDown(span)} h (its last instant is ${span} s after its first); give --from-hours ${hoursDown(span)} or less`,
+    );
+  return sliceTrace(t, from, (f.hours ?? Infinity) * 3600);
+}
+
+/**
+ * One service's history as the flags slice it, with 2 instants or more (the replay chooses its
+ * headroom factor on the first half and reports it on the second). @throws UsageError naming the
+ * file, the slice's flags and the instants it holds when it holds one
+ */
+export function oneServiceSlice(f: ReplayFlags, t: Trace): Trace {
+  const sliced = sliceOf(f, t);
+  if (sliced.instants.length < 2) {
+    const flags = [
+      f.fromHours === undefined ? '' : ` --from-hours ${f.fromHours}`,
+      f.hours === undefined ? '' : ` --hours ${f.hours}`,
+    ].join('');
+    throw new UsageError(
+      `${f.trace}${flags}: 1 instant to replay; one service needs 2 or more (the headroom factor is chosen on the first half)`,
+    );
+  }
+  return sliced;
 }
 
 /** The fleet of nodes `--nodes` / `--scheduler-scoring` ask for, if any. */

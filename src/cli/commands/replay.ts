@@ -12,7 +12,7 @@ import {
   oneServiceEngines,
   readTraceText,
   replaySettings,
-  sliceOf,
+  oneServiceSlice,
   withTrace,
 } from './replay-flags.js';
 import { replayFleetFromFlags } from './replay-fleet.js';
@@ -31,7 +31,12 @@ async function replayAction(a: ReplayArgs): Promise<void> {
     return replayFleetFromFlags(f, readTraceText(f.trace), settings, engines);
   }
   const engines = oneServiceEngines(f);
-  await replayOneService(sliceOf(f, parseTrace(readTraceText(f.trace), f.trace)), f, settings, engines);
+  await replayOneService(
+    oneServiceSlice(f, parseTrace(readTraceText(f.trace), f.trace)),
+    f,
+    settings,
+    engines,
+  );
 }
 
 /**

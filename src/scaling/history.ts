@@ -51,6 +51,12 @@ export interface RecommendationBounds {
   target?: number;
   /** `headroom` sizing: β (`scaling.headroomFactor`) and GPUs per pod (absent: 0 and 1). */
   headroomFactor?: number;
+  /**
+   * `headroom` sizing, a scale-down's window: `scaling.headroomDownMargin`, added to β for a pass
+   * at or above `min` (a pass below `min` recommended the target at β, see `rules/headroom.ts`
+   * `downFacts`); absent: 0.
+   */
+  headroomDownMargin?: number;
   gpus?: number;
 }
 
@@ -67,7 +73,8 @@ const HEADROOM_STAYING: ReadonlySet<string> = new Set(['InsufficientSamples', 'N
  * judged over (while replicas start it is more, so the recommendation errs high: towards holding).
  * With `headroom` sizing every hold that carried a utilisation (but a partial-data, no-data or
  * at-maxReplicas hold) recommended `headroomReplicas` of its load, `utilisation × replicasFrom ×
- * gpus / 100` GPUs (erring high while replicas start, as above).
+ * gpus / 100` GPUs (erring high while replicas start, as above), at β + `headroomDownMargin` when
+ * its utilisation was at or above `min` and at β below it (exactly `min` takes the margin).
  * With `step` sizing a hold because of a cooldown or a stabilisation window recommended one step
  * in the direction its utilisation asked for. Any other hold recommended staying. Null when the
  * record carries no replica count.
@@ -79,7 +86,8 @@ export function recommendationOf(record: DecisionRecord, b: RecommendationBounds
   if (b.sizing === 'headroom' && record.utilization !== null && !HEADROOM_STAYING.has(record.reason)) {
     const g = b.gpus ?? 1;
     const load = (record.utilization * from * g) / 100;
-    return headroomReplicas(load, b.headroomFactor ?? 0, g, b.max, b.minReplicas, b.maxReplicas);
+    const margin = record.utilization < b.min ? 0 : (b.headroomDownMargin ?? 0);
+    return headroomReplicas(load, (b.headroomFactor ?? 0) + margin, g, b.max, b.minReplicas, b.maxReplicas);
   }
   if (b.sizing === 'load' && record.utilization !== null && LOAD_RECOMMENDING.has(record.reason)) {
     const needed = replicasNeeded(from, record.utilization, b.min, b.max, b.target);

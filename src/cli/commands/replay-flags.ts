@@ -4,7 +4,8 @@
  * that `--hours` / `--from-hours` ask for.
  */
 import { readFileSync } from 'node:fs';
-import type { FleetNodeOptions } from '../../replay/fleet-replay.js';
+import { FLEET_ENGINES, type FleetEngine, type FleetNodeOptions } from '../../replay/fleet-replay.js';
+import { ENGINES, type Engine } from '../../replay/run-replay.js';
 import { DEFAULT_REPLAY_SETTINGS, type ReplaySettings } from '../../replay/sim-engine.js';
 import { sliceTrace, type Trace } from '../../replay/trace.js';
 import { UsageError } from '../settings.js';
@@ -24,6 +25,34 @@ export function checkReplayFlags(f: ReplayFlags): void {
     throw new UsageError('--nodes replays a fleet: give --services K (K ≥ 2) or --group-by too');
   if (f.groupBy && f.services > 1)
     throw new UsageError('--group-by and --services both split the history: give one');
+}
+
+/**
+ * The engines of one service: `--engines` or every one of {@link ENGINES}. @throws UsageError on
+ * a fleet's engine (`gpuops`, the model's), saying which engines one service runs
+ */
+export function oneServiceEngines(f: ReplayFlags): Engine[] {
+  const known: readonly string[] = ENGINES;
+  const odd = (f.engines ?? []).filter((e) => !known.includes(e));
+  if (odd.length > 0)
+    throw new UsageError(
+      `--engines ${odd.join(',')}: a fleet's engine (the model's; give --services K or --group-by); one service runs ${ENGINES.join(', ')}`,
+    );
+  return (f.engines as Engine[] | undefined) ?? [...ENGINES];
+}
+
+/**
+ * The engines of a fleet: `--engines` or every one of {@link FLEET_ENGINES}. @throws UsageError
+ * on an engine the fleet cannot run (the simulated `gpuops-patch`, `gpuops-pr`: one service only)
+ */
+export function fleetEngines(f: ReplayFlags): FleetEngine[] {
+  const known: readonly string[] = FLEET_ENGINES;
+  const odd = (f.engines ?? []).filter((e) => !known.includes(e));
+  if (odd.length > 0)
+    throw new UsageError(
+      `--engines ${odd.join(',')}: a simulated engine, for one service only; a fleet replays through the model: ${FLEET_ENGINES.join(', ')}`,
+    );
+  return (f.engines as FleetEngine[] | undefined) ?? [...FLEET_ENGINES];
 }
 
 function readPolicy(file: string): string {

@@ -4,10 +4,10 @@
  * delays and thresholds, and the fleet (`--services`, `--nodes`, `--group-by`).
  */
 import { Option, type Command } from 'commander';
-import { ENGINES, type Engine } from '../../replay/run-replay.js';
 import { DEFAULT_REPLAY_SETTINGS } from '../../replay/sim-engine.js';
 import {
   engineList,
+  ENGINES_TEXT,
   labelList,
   nodeCount,
   nonNegative,
@@ -15,6 +15,7 @@ import {
   percent,
   positive,
   wholePositive,
+  type ReplayEngine,
 } from './replay-parsers.js';
 
 /** `gpuops replay`'s flags as commander parses them (units: seconds, hours, percent, GPUs). */
@@ -22,7 +23,8 @@ export interface ReplayFlags {
   trace: string;
   report?: string;
   output: 'table' | 'jsonl' | 'both';
-  engines: Engine[];
+  /** As given; which of them the replay runs: `oneServiceEngines`, `fleetEngines` (`replay-flags.ts`). */
+  engines?: ReplayEngine[];
   hours?: number;
   fromHours?: number;
   workDir?: string;
@@ -57,7 +59,7 @@ function inputOptions(cmd: Command): Command {
         .choices(['table', 'jsonl', 'both'])
         .default('table'),
     )
-    .option('--engines <list>', `comma-separated subset of ${ENGINES.join(',')}`, engineList, [...ENGINES])
+    .option('--engines <list>', `comma-separated subset (default: all) of ${ENGINES_TEXT}`, engineList)
     .option('--hours <h>', 'replay only the first H hours of the trace (from --from-hours)', positive)
     .option('--from-hours <h>', 'start the replay H hours into the trace', nonNegative)
     .option(

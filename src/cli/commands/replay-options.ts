@@ -4,7 +4,7 @@
  * delays and thresholds, and the fleet (`--services`, `--nodes`, `--group-by`).
  */
 import { Option, type Command } from 'commander';
-import { DEFAULT_REPLAY_SETTINGS } from '../../replay/sim-engine.js';
+import { DEFAULT_REPLAY_SETTINGS, type ReplaySettings } from '../../replay/sim-engine.js';
 import {
   engineList,
   ENGINES_TEXT,
@@ -18,8 +18,23 @@ import {
   type ReplayEngine,
 } from './replay-parsers.js';
 
-/** `gpuops replay`'s flags once `--trace` is known to be given (units: seconds, hours, percent, GPUs). */
-export interface ReplayFlags {
+/**
+ * `gpuops replay`'s flags once `--trace` is known to be given (units: seconds, hours, percent, GPUs); the
+ * delays and thresholds are {@link ReplaySettings}' own fields, each with its default there.
+ */
+export interface ReplayFlags extends Pick<
+  ReplaySettings,
+  | 'startupSeconds'
+  | 'sampleDelaySeconds'
+  | 'passIntervalSeconds'
+  | 'mergeDelaySeconds'
+  | 'min'
+  | 'max'
+  | 'gpusPerNode'
+  | 'headroomFactor'
+  | 'hpaTargets'
+  | 'headroomFactors'
+> {
   trace: string;
   report?: string;
   output: 'table' | 'jsonl' | 'both';
@@ -28,18 +43,8 @@ export interface ReplayFlags {
   hours?: number;
   fromHours?: number;
   workDir?: string;
-  startupSeconds: number;
-  sampleDelaySeconds: number;
-  passIntervalSeconds: number;
-  mergeDelaySeconds: number;
-  min: number;
-  max: number;
   hpaTarget?: number;
-  gpusPerNode: number;
   policy?: string;
-  headroomFactor: number;
-  hpaTargets: number[];
-  headroomFactors: number[];
   services: number;
   nodes?: number | 'auto';
   schedulerScoring: 'LeastAllocated' | 'MostAllocated';

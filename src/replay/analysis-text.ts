@@ -35,7 +35,10 @@ export function formatAnalysis(
       ')\n'
     : 'gpuops ahead of the HPA at equal unserved load: no gpuops point in 0.05–0.5 % unserved to compare\n';
   const c = a.chosen;
-  out += `β chosen on the first half (highest utilisation at ≤ 2 % above max, ≤ 0.5 % unserved): ${c.beta}\n${head}`;
+  const limits = `≤ ${c.limits.aboveMaxPercent} % above max, ≤ ${c.limits.unservedPercent} % unserved`;
+  out += c.fallback
+    ? `β chosen on the first half: none of the factors kept ${limits} on it; the largest (${c.beta}) stands in, not a choice\n${head}`
+    : `β chosen on the first half (highest utilisation at ${limits}): ${c.beta}\n${head}`;
   out +=
     row('first half (chosen on)', c.firstHalf) +
     row('second half (reported)', c.secondHalf) +

@@ -11,6 +11,7 @@ import {
   frontiers,
   gpuopsPoint,
   hpaPoint,
+  type FirstHalfChoice,
   type FrontierGap,
   type FrontierOptions,
   type Frontiers,
@@ -27,7 +28,7 @@ export interface ReplayAnalysis {
   frontiers: Frontiers;
   gap: FrontierGap;
   /** β chosen on the first half, and its figures on each half and the whole (model). */
-  chosen: ReturnType<typeof chooseOnFirstHalf>;
+  chosen: FirstHalfChoice;
   /** The model at the HPA target and β the simulated engines ran with. */
   model: { hpa: EngineFigures; gpuops: EngineFigures };
 }

@@ -127,17 +127,25 @@ export interface Limits {
   unservedPercent: number;
 }
 
+/** The β chosen on the first half, and its figures on each half and the whole. */
+export interface FirstHalfChoice {
+  beta: number;
+  /** No factor kept the limits on the first half: `beta` is the largest tried, not a choice. */
+  fallback: boolean;
+  limits: Limits;
+  firstHalf: EngineFigures;
+  secondHalf: EngineFigures;
+  whole: EngineFigures;
+}
+
 /**
  * The honest choice of β: the factor of the highest utilisation on the FIRST half of the trace
  * within the limits (fewest flaps, then the larger β, on a tie), reported on the second half and
- * the whole; when no factor keeps the limits, the largest (the most cautious).
+ * the whole; when no factor keeps the limits, the largest (the most cautious), with `fallback`
+ * true so the text and the report say that no factor kept them.
  * @throws Error when `factors` is empty
  */
-export function chooseOnFirstHalf(
-  trace: Trace,
-  o: FrontierOptions,
-  limits: Limits,
-): { beta: number; firstHalf: EngineFigures; secondHalf: EngineFigures; whole: EngineFigures } {
+export function chooseOnFirstHalf(trace: Trace, o: FrontierOptions, limits: Limits): FirstHalfChoice {
   if (o.headroomFactors.length === 0) throw new Error('chooseOnFirstHalf: no headroom factors');
   const t0 = trace.instants[0]!.t;
   const span = trace.instants[trace.instants.length - 1]!.t - t0;
@@ -160,6 +168,8 @@ export function chooseOnFirstHalf(
     : tried.sort((a, b) => b.parameter - a.parameter)[0]!;
   return {
     beta: best.parameter,
+    fallback: within.length === 0,
+    limits,
     firstHalf: best.figures,
     secondHalf: gpuopsPoint(second, best.parameter, o).figures,
     whole: gpuopsPoint(trace, best.parameter, o).figures,

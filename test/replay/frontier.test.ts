@@ -87,8 +87,10 @@ describe('chooseOnFirstHalf', () => {
     expect(c.firstHalf.aboveMaxPercent).toBeLessThanOrEqual(2);
     expect(c.firstHalf.unservedPercent).toBeLessThanOrEqual(0.5);
     expect(c.secondHalf.offeredGpuHours).toBeCloseTo(c.whole.offeredGpuHours / 2, 0);
-    // No limits anyone can keep: the most cautious factor.
-    expect(chooseOnFirstHalf(trace(), o, { aboveMaxPercent: -1, unservedPercent: -1 }).beta).toBe(3);
+    expect(c.fallback).toBe(false);
+    // No limits anyone can keep: the most cautious factor, and it says so.
+    const none = chooseOnFirstHalf(trace(), o, { aboveMaxPercent: -1, unservedPercent: -1 });
+    expect([none.beta, none.fallback]).toEqual([3, true]);
     expect(() =>
       chooseOnFirstHalf(trace(), { ...o, headroomFactors: [] }, { aboveMaxPercent: 2, unservedPercent: 1 }),
     ).toThrow(/no headroom factors/);

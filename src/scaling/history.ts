@@ -79,6 +79,15 @@ const HEADROOM_STAYING: ReadonlySet<string> = new Set(['InsufficientSamples', 'N
  * in the direction its utilisation asked for. Any other hold recommended staying. Null when the
  * record carries no replica count.
  */
+/**
+ * β a headroom scale-down sizes at for a load at `utilization` percent: β + `headroomDownMargin`
+ * at or above `min` (the hysteresis band), β below it (`rules/headroom.ts` `downFacts`). Absent
+ * factors count 0.
+ */
+export function downBeta(b: RecommendationBounds, utilization: number): number {
+  return (b.headroomFactor ?? 0) + (utilization < b.min ? 0 : (b.headroomDownMargin ?? 0));
+}
+
 export function recommendationOf(record: DecisionRecord, b: RecommendationBounds): number | null {
   if (record.replicasFrom === null) return null;
   if (record.action !== 'hold') return record.replicasTo ?? record.replicasFrom;
@@ -86,8 +95,7 @@ export function recommendationOf(record: DecisionRecord, b: RecommendationBounds
   if (b.sizing === 'headroom' && record.utilization !== null && !HEADROOM_STAYING.has(record.reason)) {
     const g = b.gpus ?? 1;
     const load = (record.utilization * from * g) / 100;
-    const margin = record.utilization < b.min ? 0 : (b.headroomDownMargin ?? 0);
-    return headroomReplicas(load, (b.headroomFactor ?? 0) + margin, g, b.max, b.minReplicas, b.maxReplicas);
+    return headroomReplicas(load, downBeta(b, record.utilization), g, b.max, b.minReplicas, b.maxReplicas);
   }
   if (b.sizing === 'load' && record.utilization !== null && LOAD_RECOMMENDING.has(record.reason)) {
     const needed = replicasNeeded(from, record.utilization, b.min, b.max, b.target);

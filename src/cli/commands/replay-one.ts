@@ -10,7 +10,7 @@ import path from 'node:path';
 import { formatAnalysis } from '../../replay/analysis-text.js';
 import { formatTable } from '../../replay/figures.js';
 import { renderReport } from '../../replay/report.js';
-import { runReplay, type EngineRun, type ReplayResult } from '../../replay/run-replay.js';
+import { runReplay, type Engine, type EngineRun, type ReplayResult } from '../../replay/run-replay.js';
 import type { ReplaySettings } from '../../replay/sim-engine.js';
 import { formatVerdicts } from '../../replay/targets.js';
 import type { Trace } from '../../replay/trace.js';
@@ -55,24 +55,23 @@ function writeReport(result: ReplayResult, dir: string): void {
 }
 
 /**
- * Replays one service's `trace` through `f.engines` with `settings`, in `--work-dir` (kept) or a
+ * Replays one service's `trace` through `engines` with `settings`, in `--work-dir` (kept) or a
  * temporary folder (removed after, also on failure). @throws Error from the engines
  */
 export async function replayOneService(
   trace: Trace,
   f: ReplayFlags,
   settings: ReplaySettings,
+  engines: readonly Engine[],
 ): Promise<void> {
   const dir = f.workDir ? path.resolve(f.workDir) : mkdtempSync(path.join(os.tmpdir(), 'gpuops-replay-'));
   const err = process.stderr;
-  err.write(
-    `gpuops replay: ${trace.instants.length} instants of ${f.trace} through ${f.engines.join(', ')}\n`,
-  );
+  err.write(`gpuops replay: ${trace.instants.length} instants of ${f.trace} through ${engines.join(', ')}\n`);
   try {
     const result = await runReplay(trace, {
       settings,
       dir,
-      engines: f.engines,
+      engines,
       processes: true,
       onEngine: (e) => err.write(engineDone(e)),
     });

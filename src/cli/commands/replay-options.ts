@@ -4,10 +4,10 @@
  * delays and thresholds, and the fleet (`--services`, `--nodes`, `--group-by`).
  */
 import { Option, type Command } from 'commander';
-import { ENGINES, type Engine } from '../../replay/run-replay.js';
-import { DEFAULT_REPLAY_SETTINGS } from '../../replay/sim-engine.js';
+import { DEFAULT_REPLAY_SETTINGS, type ReplaySettings } from '../../replay/sim-engine.js';
 import {
   engineList,
+  ENGINES_TEXT,
   labelList,
   nodeCount,
   nonNegative,
@@ -15,41 +15,51 @@ import {
   percent,
   positive,
   wholePositive,
+  type ReplayEngine,
 } from './replay-parsers.js';
 
-/** `gpuops replay`'s flags as commander parses them (units: seconds, hours, percent, GPUs). */
-export interface ReplayFlags {
+/**
+ * `gpuops replay`'s flags once `--trace` is known to be given (units: seconds, hours, percent, GPUs); the
+ * delays and thresholds are {@link ReplaySettings}' own fields, each with its default there.
+ */
+export interface ReplayFlags extends Pick<
+  ReplaySettings,
+  | 'startupSeconds'
+  | 'sampleDelaySeconds'
+  | 'passIntervalSeconds'
+  | 'mergeDelaySeconds'
+  | 'min'
+  | 'max'
+  | 'gpusPerNode'
+  | 'headroomFactor'
+  | 'hpaTargets'
+  | 'headroomFactors'
+> {
   trace: string;
   report?: string;
   output: 'table' | 'jsonl' | 'both';
-  engines: Engine[];
+  /** As given; which of them the replay runs: `oneServiceEngines`, `fleetEngines` (`replay-flags.ts`). */
+  engines?: ReplayEngine[];
   hours?: number;
   fromHours?: number;
   workDir?: string;
-  startupSeconds: number;
-  sampleDelaySeconds: number;
-  passIntervalSeconds: number;
-  mergeDelaySeconds: number;
-  min: number;
-  max: number;
   hpaTarget?: number;
-  gpusPerNode: number;
   policy?: string;
-  headroomFactor: number;
-  hpaTargets: number[];
-  headroomFactors: number[];
   services: number;
   nodes?: number | 'auto';
   schedulerScoring: 'LeastAllocated' | 'MostAllocated';
   groupBy?: string[];
 }
 
+/** The flags as commander parses them: `--trace` may be missing (`withTrace` says what to give). */
+export type ReplayArgs = Omit<ReplayFlags, 'trace'> & { trace?: string };
+
 /** The history to replay, what to print and where, which engines and which slice of it. */
 function inputOptions(cmd: Command): Command {
   return cmd
-    .requiredOption(
+    .option(
       '--trace <file>',
-      'trace CSV (value,timestamp_anon,container_ip) or Prometheus query_range JSON',
+      'the history (required): trace CSV (value,timestamp_anon,container_ip) or Prometheus query_range JSON',
     )
     .option('--report <dir>', 'write index.html (charts) and figures.jsonl into this folder')
     .addOption(
@@ -57,7 +67,7 @@ function inputOptions(cmd: Command): Command {
         .choices(['table', 'jsonl', 'both'])
         .default('table'),
     )
-    .option('--engines <list>', `comma-separated subset of ${ENGINES.join(',')}`, engineList, [...ENGINES])
+    .option('--engines <list>', `comma-separated subset (default: all) of ${ENGINES_TEXT}`, engineList)
     .option('--hours <h>', 'replay only the first H hours of the trace (from --from-hours)', positive)
     .option('--from-hours <h>', 'start the replay H hours into the trace', nonNegative)
     .option(

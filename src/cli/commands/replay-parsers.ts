@@ -4,6 +4,7 @@
  * expected and what it got.
  */
 import { InvalidArgumentError } from 'commander';
+import { FLEET_ENGINES, type FleetEngine } from '../../replay/fleet-replay.js';
 import { ENGINES, type Engine } from '../../replay/run-replay.js';
 import { groupLabels } from '../../replay/trace-groups.js';
 
@@ -44,13 +45,22 @@ export function percent(value: string): number {
   return n;
 }
 
-/** `--engines`: comma-separated names of {@link ENGINES}. @throws InvalidArgumentError on an unknown name */
-export function engineList(value: string): Engine[] {
+/** An engine `--engines` names: one of one service's {@link ENGINES} or a fleet's {@link FLEET_ENGINES}. */
+export type ReplayEngine = Engine | FleetEngine;
+
+/** The engines of one service and of a fleet, as `--help` and the usage errors list them. */
+export const ENGINES_TEXT = `one service: ${ENGINES.join(',')}; a fleet: ${FLEET_ENGINES.join(',')}`;
+
+/**
+ * `--engines`: comma-separated names, each an engine of one service or of a fleet (which of them
+ * the replay can run is checked once it knows which it is). @throws InvalidArgumentError on a name of neither
+ */
+export function engineList(value: string): ReplayEngine[] {
+  const known: readonly string[] = [...ENGINES, ...FLEET_ENGINES];
   const names = value.split(',').map((s) => s.trim());
   for (const n of names)
-    if (!(ENGINES as readonly string[]).includes(n))
-      throw new InvalidArgumentError(`unknown engine "${n}" (engines: ${ENGINES.join(', ')})`);
-  return names as Engine[];
+    if (!known.includes(n)) throw new InvalidArgumentError(`unknown engine "${n}" (${ENGINES_TEXT})`);
+  return names as ReplayEngine[];
 }
 
 /** A comma-separated list, each item through `parse`. @throws InvalidArgumentError from `parse` */

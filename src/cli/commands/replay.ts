@@ -5,20 +5,38 @@
  */
 import type { Command } from 'commander';
 import { parseTrace } from '../../replay/trace.js';
-import { checkReplayFlags, isFleet, readTraceText, replaySettings, sliceOf } from './replay-flags.js';
+import {
+  checkReplayFlags,
+  fleetEngines,
+  isFleet,
+  oneServiceEngines,
+  readTraceText,
+  replaySettings,
+  oneServiceSlice,
+  withTrace,
+} from './replay-flags.js';
 import { replayFleetFromFlags } from './replay-fleet.js';
 import { replayOneService } from './replay-one.js';
-import { addReplayOptions, type ReplayFlags } from './replay-options.js';
+import { addReplayOptions, type ReplayArgs } from './replay-options.js';
 
 export { replaySettings } from './replay-flags.js';
 
-/** The replay the flags ask for: checks them, reads the trace, runs a fleet or one service. */
-async function replayAction(f: ReplayFlags): Promise<void> {
+/** The replay the flags ask for: checks them (`--trace` first) and the engines, reads the trace, runs a fleet or one service. */
+async function replayAction(a: ReplayArgs): Promise<void> {
+  const f = withTrace(a);
   checkReplayFlags(f);
   const settings = replaySettings(f);
-  const text = readTraceText(f.trace);
-  if (isFleet(f)) return replayFleetFromFlags(f, text, settings);
-  await replayOneService(sliceOf(f, parseTrace(text, f.trace)), f, settings);
+  if (isFleet(f)) {
+    const engines = fleetEngines(f);
+    return replayFleetFromFlags(f, readTraceText(f.trace), settings, engines);
+  }
+  const engines = oneServiceEngines(f);
+  await replayOneService(
+    oneServiceSlice(f, parseTrace(readTraceText(f.trace), f.trace)),
+    f,
+    settings,
+    engines,
+  );
 }
 
 /**

@@ -10,7 +10,7 @@ import {
   scalingRecord,
   secondsAgo,
 } from '../../../test/scaling/support.js';
-import { recommendationOf } from '../history.js';
+import { downBeta, recommendationOf } from '../history.js';
 import { headroom } from './headroom.js';
 
 /** `n` Ready pods (one GPU each) sharing `gpus` GPUs of load evenly; limits 1..20. */
@@ -90,5 +90,17 @@ describe('headroom below min: down to the up target (the band holds only counts 
         headroomDownMargin: undefined,
       }),
     ).toBe(3);
+  });
+});
+
+describe('downBeta: the β a scale-down sizes at, by the side of min its load is on', () => {
+  const bounds = { min: 30, max: 80, minReplicas: 1, maxReplicas: 20, step: 1 };
+  it.each<[string, Partial<Parameters<typeof downBeta>[0]>, number, number]>([
+    ['BelowMinNoMargin', { headroomFactor: 1, headroomDownMargin: 0.25 }, 29.99, 1],
+    ['ExactlyMinTakesTheMargin', { headroomFactor: 1, headroomDownMargin: 0.25 }, 30, 1.25],
+    ['AboveMinTakesTheMargin', { headroomFactor: 1.5, headroomDownMargin: 0.5 }, 79, 2],
+    ['AbsentFactorsCountZero', {}, 50, 0],
+  ])('%s', (_name, over, utilization, want) => {
+    expect(downBeta({ ...bounds, ...over }, utilization)).toBe(want);
   });
 });

@@ -1,4 +1,5 @@
 import { headroomReplicas } from '../headroom-replicas.js';
+import { downBeta } from '../history.js';
 import { hold, round1, type Facts, type Target, type Verdict } from './facts.js';
 
 /**
@@ -55,8 +56,7 @@ export function sourceWindow(f: Facts, t: Target, why: string): Verdict | Target
 function headroomWindow(f: Facts, t: Target, why: string, seconds: number): Verdict | Target {
   const highest = f.sampled.reduce((a, x) => a + x.window!.max, 0);
   const load = (highest * f.gpus) / 100;
-  const margin = highest / f.sampled.length < f.min ? 0 : (f.bounds.headroomDownMargin ?? 0);
-  const beta = (f.bounds.headroomFactor ?? 0) + margin;
+  const beta = downBeta(f.bounds, highest / f.sampled.length);
   const need = headroomReplicas(load, beta, f.gpus, f.max, f.minReplicas, f.maxReplicas);
   const peak = `the highest load in the last ${seconds}s (${round1(load)} GPU(s) in the source's samples) needs ${need}`;
   if (need >= f.from)

@@ -93,6 +93,7 @@ export function replaySettings(f: ReplayFlags): ReplaySettings {
     headroomFactor: f.headroomFactor,
     hpaTargets: f.hpaTargets,
     headroomFactors: f.headroomFactors,
+    headroomDownMargins: f.headroomDownMargins,
     ...(f.policy === undefined ? {} : { policyText: readPolicy(f.policy) }),
   };
 }

@@ -34,6 +34,7 @@ export interface ReplayFlags extends Pick<
   | 'headroomFactor'
   | 'hpaTargets'
   | 'headroomFactors'
+  | 'headroomDownMargins'
 > {
   trace: string;
   report?: string;
@@ -121,6 +122,12 @@ function settingOptions(cmd: Command): Command {
       'headroom factors of the frontier (comma-separated)',
       numberList(nonNegative),
       d.headroomFactors,
+    )
+    .option(
+      '--headroom-down-margins <list>',
+      'scale-down margins (headroomDownMargin) the first-half choice tries with every factor (comma-separated)',
+      numberList(nonNegative),
+      d.headroomDownMargins,
     );
 }
 

@@ -280,6 +280,13 @@ async function main(): Promise<void> {
       pods: cache.state().find((x) => x.resource === 'pods')!.objects,
       latenciesMs: [],
     };
+    if (process.env.GPUOPS_BENCH_TRACE) {
+      const mb = (b: number) => `${(b / 2 ** 20).toFixed(0)} MB`;
+      const m = process.memoryUsage();
+      process.stderr.write(
+        `cache synced: peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB, rss ${mb(m.rss)}, heapTotal ${mb(m.heapTotal)}, live heap ${cacheReport.liveHeapMb.toFixed(0)} MB\n`,
+      );
+    }
   }
   // The composition `gpuops reconcile` uses, with the bench's counting store and host.
   const { deps } = await compose(
@@ -296,9 +303,31 @@ async function main(): Promise<void> {
     },
   );
 
-  // GPUOPS_BENCH_TRACE=1: time spent in each adapter call, per pass, on stderr.
+  // GPUOPS_BENCH_TRACE=1: time spent in each adapter call, per pass, on stderr; and where the
+  // peak RSS grew: each rise of the process's maxRSS, sampled every 5 ms, is counted against the
+  // adapter calls in flight then ("pass" when none: the pass's own code).
   const trace = new Map<string, number>();
+  const rssGrowth = new Map<string, number>();
+  const inFlight = new Map<string, number>();
+  let rssSampler: NodeJS.Timeout | undefined;
+  let tickRss = () => undefined as void;
+  let atPeak = '';
   if (process.env.GPUOPS_BENCH_TRACE) {
+    let lastMax = process.resourceUsage().maxRSS;
+    // Also run at each call's start and end, so the growth of the synchronous code before a call
+    // is counted against what was in flight while it ran, not against the call it then made.
+    tickRss = () => {
+      const max = process.resourceUsage().maxRSS;
+      if (max <= lastMax) return;
+      const active = [...inFlight].filter(([, n]) => n > 0).map(([k]) => k);
+      const k = active.length === 0 ? 'pass' : active.sort().join('+');
+      rssGrowth.set(k, (rssGrowth.get(k) ?? 0) + (max - lastMax) / 1024);
+      lastMax = max;
+      const m = process.memoryUsage();
+      atPeak = `heapTotal ${(m.heapTotal / 2 ** 20).toFixed(0)} MB, heapUsed ${(m.heapUsed / 2 ** 20).toFixed(0)} MB, external ${(m.external / 2 ** 20).toFixed(0)} MB`;
+    };
+    rssSampler = setInterval(tickRss, 5);
+    rssSampler.unref();
     const wrap = <T extends object>(name: string, target: T): T =>
       new Proxy(target, {
         get(t, key) {
@@ -306,10 +335,14 @@ async function main(): Promise<void> {
           if (typeof v !== 'function') return v;
           return async (...args: unknown[]) => {
             const t0 = performance.now();
+            const k = `${name}.${String(key)}`;
+            tickRss();
+            inFlight.set(k, (inFlight.get(k) ?? 0) + 1);
             try {
               return (await (v as (...a: unknown[]) => unknown).apply(t, args)) as unknown;
             } finally {
-              const k = `${name}.${String(key)}`;
+              tickRss();
+              inFlight.set(k, inFlight.get(k)! - 1);
               trace.set(k, (trace.get(k) ?? 0) + performance.now() - t0);
             }
           };
@@ -320,6 +353,7 @@ async function main(): Promise<void> {
     deps.metrics = wrap('metrics', deps.metrics!);
     deps.host = wrap('host', deps.host);
     deps.workingCopy = wrap('git', workingCopy);
+    if (deps.clusterRead) deps.clusterRead = wrap('cluster', deps.clusterRead);
   }
 
   const floorRepo = await openFloorRepo(conn.repoUrl);
@@ -327,6 +361,7 @@ async function main(): Promise<void> {
   const passes = ['first', 'warm', ...Array<'unchanged'>(benchRepeat()).fill('unchanged')] as const;
   for (const [i, pass] of passes.entries()) {
     trace.clear();
+    rssGrowth.clear();
     const before = await serverCounts();
     const wc0 = { ...workingCopy.counters };
     const pr0 = prWrites;
@@ -340,7 +375,10 @@ async function main(): Promise<void> {
     const wallMs = performance.now() - t0;
     const cpu = process.cpuUsage(cpu0);
     const passStatements = statements ? statements() - statements0 : null;
+    tickRss();
     const peakRssBeforeFloorMb = process.resourceUsage().maxRSS / 1024;
+    const passGrowth = [...rssGrowth];
+    const passPeak = atPeak;
     await stopProfile();
     const after = await serverCounts();
     // The floor right after the pass, in the same process: the I/O it could not avoid.
@@ -397,7 +435,10 @@ async function main(): Promise<void> {
       const calls = [...trace].map(([k, ms]) => `${k} ${ms.toFixed(0)}`);
       // What the pass keeps alive: the heap after a full collection (the peak adds its garbage).
       const live = `live heap ${report.liveHeapMb.toFixed(0)} MB`;
-      process.stderr.write(`${pass}: ${calls.join(', ')}; ${mem.join(', ')}; ${live}\n`);
+      const grew = passGrowth.map(([k, mb]) => `${k} +${mb.toFixed(0)} MB`);
+      process.stderr.write(
+        `${pass}: ${calls.join(', ')}; ${mem.join(', ')}; ${live}; peak RSS grew in: ${grew.join(', ') || 'none'} (at its peak: ${passPeak})\n`,
+      );
     }
     // The controller's next pass comes an interval later (inside the scale-up cooldown).
     now = new Date(now.getTime() + 30_000);

@@ -9,10 +9,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BUNDLED_TRACE, bundledTraceCandidates } from '../src/cli/bundled-trace.js';
 import { main } from '../src/cli/main.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const TRACE = 'shared/data/traces/alibaba-genai-v2026-pod-gpu-util/pod_gpu_duty_cycle_anon.csv';
 
 /**
  * Where the default trace may be, in order: beside the main worktree (the parent of
@@ -27,14 +27,11 @@ function traceCandidates(): string[] {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],
     }).trim();
-    out.push(path.join(path.dirname(path.dirname(common)), TRACE));
+    out.push(path.join(path.dirname(path.dirname(common)), BUNDLED_TRACE));
   } catch {
     // Not a git checkout (or no git): the walk below still looks.
   }
-  for (let dir = path.dirname(path.resolve(ROOT)); ; dir = path.dirname(dir)) {
-    out.push(path.join(dir, TRACE));
-    if (path.dirname(dir) === dir) break;
-  }
+  out.push(...bundledTraceCandidates(ROOT));
   return [...new Set(out)];
 }
 

@@ -146,7 +146,8 @@ export interface PolicySpec {
     headroomFactor: number;
     /**
      * `headroom` sizing: the hysteresis band, in units of √load: a scale-down goes only to the
-     * replicas the load needs at β + this, and only when that is below the current count (≥ 0).
+     * replicas the load needs at β + this, and only when that is below the current count (≥ 0);
+     * below `utilization.min`, to the replicas it needs at β (see `scaling/rules/headroom.ts`).
      */
     headroomDownMargin: number;
     /** `headroom` sizing: no scale-up within this long after a scale-down (seconds; 0: off). */

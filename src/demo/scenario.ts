@@ -33,6 +33,7 @@ import type { DemoListener } from './events.js';
 import { createOrigin, listFiles, mergeBranch, syncCheckout } from './git-origin.js';
 import { sleep } from '../util/retry.js';
 import { makeDirs } from '../util/make-dirs.js';
+import { decisionLine, leftOutLines, replicas } from './lines.js';
 
 /** The example GitOps repo the demo seeds its origin with. */
 export const EXAMPLES_DIR = fileURLToPath(new URL('../../examples/gitops-repo/', import.meta.url));
@@ -256,6 +257,7 @@ class Scenario {
   private shownPlacements = new Map<string, string>();
   private shownDecisions = new Map<string, string>();
   private shownErrors = false;
+  private shownLeftOut = '';
 
   constructor(
     private readonly deps: ReconcileDeps,
@@ -334,7 +336,11 @@ class Scenario {
       SCALING_INTERVAL_SECONDS,
     );
     const n = this.servingPods(svc).length;
-    this.setLoad(svc, 20, `${n} replicas are ${Math.round(20 / n)} % busy, below the min of 30 %`);
+    this.setLoad(
+      svc,
+      20,
+      `${replicas(n)} ${n === 1 ? 'is' : 'are'} ${Math.round(20 / n)} % busy, below the min of 30 %`,
+    );
     // Down to its one replica: the node moved in for the peak is then empty.
     await this.until(
       `${svc} scales down`,
@@ -345,7 +351,11 @@ class Scenario {
     // Pools shrink: the node moved in for the peak holds no pod now; after returnAfterSeconds it goes back.
     const emptied = this.movedNodes.at(-1)!.node;
     const m = this.servingPods(svc).length;
-    this.setLoad(svc, 50 * m, `${m} replicas are 50 % busy, inside 30–80 %: no more scaling`);
+    this.setLoad(
+      svc,
+      50 * m,
+      `${replicas(m)} ${m === 1 ? 'is' : 'are'} 50 % busy, inside 30–80 %: no more scaling`,
+    );
     await this.cycle(true);
     const wait = this.deps.defaults.spec.pools.returnAfterSeconds;
     this.line(`${wait} simulated seconds later, ${emptied} has held no GPU pod since the scale-down`);
@@ -415,8 +425,12 @@ class Scenario {
         this.line(`returned: ${p.node} (${p.reason}: ${p.message})`);
         if (!this.returnedNodes.includes(p.node)) this.returnedNodes.push(p.node);
       }
-      for (const p of plan.pools.filter((x) => x.to === null && x.reason !== 'NoGPU'))
-        this.line(`left out: ${p.node} (${p.reason}: ${p.message})`);
+      const left = leftOutLines(
+        plan.pools.filter((x) => x.to === null && x.reason !== 'NoGPU'),
+        this.shownLeftOut,
+      );
+      this.shownLeftOut = left.key;
+      for (const text of left.lines) this.line(text);
     }
     for (const p of plan.placements) {
       const key = `${p.pool}/${p.reason}`;
@@ -424,7 +438,8 @@ class Scenario {
       this.shownPlacements.set(p.algorithm, key);
       this.line(`placement ${p.algorithm} → ${p.pool ?? 'none'} (${p.reason}: ${p.message})`);
     }
-    for (const d of plan.scaling) this.reportDecision(d);
+    for (const d of plan.scaling)
+      this.reportDecision(d, plan.placements.find((p) => p.algorithm === d.algorithm)?.pool ?? null);
     for (const w of r.writeBack) {
       if (w.action === 'created' || w.action === 'updated')
         this.line(
@@ -435,18 +450,12 @@ class Scenario {
     }
   }
 
-  private reportDecision(d: ScalingDecision): void {
+  private reportDecision(d: ScalingDecision, pool: string | null): void {
     const key = `${d.action}/${d.reason}/${d.replicas.from}/${d.replicas.to}`;
     if (this.shownDecisions.get(d.algorithm) === key) return;
     this.shownDecisions.set(d.algorithm, key);
     if (d.reason === 'NotPlaced' || d.reason === 'PlacementPending') return; // the placement line says it
-    const u = d.utilization === null ? 'no data' : `${d.utilization} %`;
-    const change =
-      d.action === 'hold'
-        ? `hold at ${d.replicas.from}`
-        : `${d.action} ${d.replicas.from} → ${d.replicas.to}`;
-    const nodes = d.nodes.length > 0 ? `, move ${d.nodes.join(', ')} into its pool` : '';
-    this.line(`scaling ${d.algorithm}: ${change}${nodes} (${d.reason}, utilisation ${u})`);
+    this.line(decisionLine(d, pool));
   }
 
   /** Merges every open gpuops branch into main, pools first; a conflict leaves it for gpuops to rebuild. */

@@ -1,6 +1,7 @@
 import { MetricsParseError } from './dcgm-text.js';
+import type { QueryAnswer } from './answer-builder.js';
+import { decodeQueryAnswer } from './answer-stream.js';
 import { utilizationQuery } from './query.js';
-import { parseQueryAnswer } from './query-result.js';
 import type { UtilizationQuery, UtilizationReading, UtilizationSource } from './types.js';
 
 /** Settings of {@link PrometheusSource}. */
@@ -67,38 +68,45 @@ export class PrometheusSource implements UtilizationSource {
         message: `${this.name}: ${timeout ? 'no answer in time' : describe(err)}`,
       };
     }
-    const { body, head } = await readJson(response);
     if (!response.ok) {
+      const { body, head } = await readError(response);
       const detail = isErrorBody(body) ? body.error : head;
       return { ok: false, reason: 'HttpError', message: `${this.name}: HTTP ${response.status}: ${detail}` };
     }
+    let answer: QueryAnswer;
     try {
-      const { series, evaluatedAt } = parseQueryAnswer(body, { source: this.name, metric });
-      if (series.length === 0) {
-        return { ok: false, reason: 'Empty', message: `${this.name}: no ${metric} series for ${promql}` };
-      }
-      return { ok: true, series, errors: [], ...(evaluatedAt === null ? {} : { evaluatedAt }) };
+      // Decoded as it arrives: a fleet's answer is megabytes, and neither its text nor a JSON tree
+      // of it is ever held (`answer-stream.ts`).
+      answer = await decodeQueryAnswer(response.body ?? emptyBody(), { source: this.name, metric });
     } catch (err) {
       if (err instanceof MetricsParseError) return { ok: false, reason: 'BadResponse', message: err.message };
-      throw err;
+      const timeout = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
+      if (timeout) return { ok: false, reason: 'Timeout', message: `${this.name}: no answer in time` };
+      return {
+        ok: false,
+        reason: 'BadResponse',
+        message: `${this.name}: the answer broke off: ${describe(err)}`,
+      };
     }
+    const { series, evaluatedAt } = answer;
+    if (series.length === 0) {
+      return { ok: false, reason: 'Empty', message: `${this.name}: no ${metric} series for ${promql}` };
+    }
+    return { ok: true, series, errors: [], ...(evaluatedAt === null ? {} : { evaluatedAt }) };
   }
 }
 
-/**
- * The body as JSON (undefined when it is not JSON) and, for an HTTP error, its first 200
- * characters. The text goes out of scope here (a slice of it would keep it alive): a fleet's
- * answer is tens of MB, and the series are built after it is freed.
- */
-async function readJson(response: Response): Promise<{ body: unknown; head: string }> {
+/** An HTTP error's body as JSON (undefined when it is not JSON) and its first 200 characters. */
+async function readError(response: Response): Promise<{ body: unknown; head: string }> {
   const text = await response.text().catch(() => '');
-  const head = response.ok ? '' : text.slice(0, 200);
   try {
-    return { body: JSON.parse(text) as unknown, head };
+    return { body: JSON.parse(text) as unknown, head: text.slice(0, 200) };
   } catch {
-    return { body: undefined, head };
+    return { body: undefined, head: text.slice(0, 200) };
   }
 }
+
+async function* emptyBody(): AsyncIterable<Uint8Array> {}
 
 function isErrorBody(v: unknown): v is { error: string } {
   return typeof v === 'object' && v !== null && typeof (v as { error?: unknown }).error === 'string';

@@ -1,6 +1,6 @@
 /**
  * The analysis of a replay as terminal text (pure): both frontiers, the lead at equal unserved
- * load, the β chosen on the first half with both halves and the whole, and the model beside the
+ * load, the β (and scale-down margin) chosen on the first half with both halves and the whole, and the model beside the
  * simulated engines at their own parameters.
  */
 import type { EngineFigures } from './figures.js';
@@ -35,7 +35,12 @@ export function formatAnalysis(
       ')\n'
     : 'gpuops ahead of the HPA at equal unserved load: no gpuops point in 0.05–0.5 % unserved to compare\n';
   const c = a.chosen;
-  out += `β chosen on the first half (highest utilisation at ≤ 2 % above max, ≤ 0.5 % unserved): ${c.beta}\n${head}`;
+  const limits = `≤ ${c.limits.aboveMaxPercent} % above max, ≤ ${c.limits.unservedPercent} % unserved`;
+  const what = c.margin === null ? 'β' : 'β and scale-down margin';
+  const which = c.margin === null ? `${c.beta}` : `β ${c.beta}, margin ${c.margin}`;
+  out += c.fallback
+    ? `${what} chosen on the first half: none kept ${limits} on it; the largest (${which}) stands in, not a choice\n${head}`
+    : `${what} chosen on the first half (highest utilisation at ${limits}): ${which}\n${head}`;
   out +=
     row('first half (chosen on)', c.firstHalf) +
     row('second half (reported)', c.secondHalf) +

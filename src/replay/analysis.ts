@@ -11,6 +11,7 @@ import {
   frontiers,
   gpuopsPoint,
   hpaPoint,
+  type FirstHalfChoice,
   type FrontierGap,
   type FrontierOptions,
   type Frontiers,
@@ -19,15 +20,15 @@ import type { ModelSettings } from './model-engine.js';
 import { patchPolicy, type PolicySettings } from './replay-policy.js';
 import type { Trace } from './trace.js';
 
-/** The one-service limits β is chosen under (the issue's targets, percent). */
+/** The one-service limits β (and the scale-down margin) are chosen under (the issue's targets, percent). */
 export const ONE_SERVICE_LIMITS = { aboveMaxPercent: 2, unservedPercent: 0.5 } as const;
 
 /** What {@link analyse} finds. */
 export interface ReplayAnalysis {
   frontiers: Frontiers;
   gap: FrontierGap;
-  /** β chosen on the first half, and its figures on each half and the whole (model). */
-  chosen: ReturnType<typeof chooseOnFirstHalf>;
+  /** β (and the scale-down margin) chosen on the first half, and its figures on each half and the whole (model). */
+  chosen: FirstHalfChoice;
   /** The model at the HPA target and β the simulated engines ran with. */
   model: { hpa: EngineFigures; gpuops: EngineFigures };
 }
@@ -41,6 +42,8 @@ export interface AnalysisSettings extends PolicySettings {
   max: number;
   hpaTargets: number[];
   headroomFactors: number[];
+  /** Scale-down margins the first-half choice tries with every factor (empty: the policy's own). */
+  headroomDownMargins: number[];
 }
 
 /** Runs the model for every frontier point, the first-half choice and the simulated engines' parameters. */
@@ -61,7 +64,8 @@ export function analyse(
   const o: FrontierOptions = {
     hpaTargets: s.hpaTargets,
     headroomFactors: s.headroomFactors,
-    policyFor: (beta) => patchPolicy(base, s, beta),
+    headroomDownMargins: s.headroomDownMargins,
+    policyFor: (beta, margin) => patchPolicy(base, s, beta, margin),
     settings,
   };
   const f = frontiers(trace, o);

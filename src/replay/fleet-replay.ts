@@ -48,10 +48,10 @@ export interface FleetRun {
    */
   frontier?: FleetFigures[];
   /**
-   * With a fleet of nodes: the HPA's and gpuops's allocation over time, each service's points
-   * (the report's charts; without nodes `fleet-timeline.ts` steps the model for them).
+   * With a fleet of nodes: the HPA's and gpuops's allocation over time (of those that ran), each
+   * service's points (the report's charts; without nodes `fleet-timeline.ts` steps the model for them).
    */
-  allocation?: { hpa: AllocationPoint[][]; gpuops: AllocationPoint[][] };
+  allocation?: { hpa?: AllocationPoint[][]; gpuops?: AllocationPoint[][] };
 }
 
 /**
@@ -80,47 +80,82 @@ export async function fleetPolicy(s: ReplaySettings, beta = s.headroomFactor): P
   return patchPolicy(await loadDefaultPolicy(), s, beta);
 }
 
+/** The engines a fleet replay runs, in the order of its rows: all through the model (no simulated cluster). */
+export const FLEET_ENGINES = ['static', 'hpa', 'gpuops', 'ideal'] as const;
+/** One engine of {@link FLEET_ENGINES}. */
+export type FleetEngine = (typeof FLEET_ENGINES)[number];
+
 /**
- * Every engine over `services` (one trace per service, on the same clock). @throws Error when a
- * service's trace is empty or `nodes` is not a whole number ≥ 0
+ * The engines of `engines` (default every one) over `services` (one trace per service, on the
+ * same clock); the rows in the order of {@link FLEET_ENGINES}, an engine left out is not run
+ * (with a fleet of nodes the HPA's static pools are still sized, for the fleet's head line and
+ * `--nodes auto`; gpuops's frontier only with gpuops). @throws Error when a service's trace is
+ * empty or `nodes` is not a whole number ≥ 0
  */
 export async function runFleet(
   services: readonly Trace[],
   s: ReplaySettings,
   o?: FleetNodeOptions,
+  engines: readonly FleetEngine[] = FLEET_ENGINES,
 ): Promise<FleetRun> {
   const m = fleetModelSettings(services, s);
   const policy = await fleetPolicy(s);
   const [stat, ideal] = computedFleet(services, s.max);
   const { hpa: hpaName, gpuops: gpuopsName } = fleetEngineNames(s);
-  if (o === undefined) {
-    const hpa = runFleetModel(services, { kind: 'hpa', target: s.hpaTarget }, m, hpaName);
-    const gpuops = runFleetModel(services, { kind: 'gpuops', policy }, m, gpuopsName);
-    return { rows: [stat!, hpa, gpuops, ideal!] };
-  }
+  const want = (e: FleetEngine) => engines.includes(e);
+  const rows = (r: Partial<Record<FleetEngine, FleetFigures>>) =>
+    FLEET_ENGINES.filter(want).map((e) => r[e]!);
+  if (o === undefined)
+    return {
+      rows: rows({
+        static: stat!,
+        ideal: ideal!,
+        ...(want('hpa')
+          ? { hpa: runFleetModel(services, { kind: 'hpa', target: s.hpaTarget }, m, hpaName) }
+          : {}),
+        ...(want('gpuops')
+          ? { gpuops: runFleetModel(services, { kind: 'gpuops', policy }, m, gpuopsName) }
+          : {}),
+      }),
+    };
   const n: NodeModelSettings = { ...m, gpusPerNode: s.gpusPerNode, scoring: o.scoring ?? 'LeastAllocated' };
   const free = runHpaOnPools(services, s.hpaTarget, n, null, hpaName);
   const hpaPools = free.peakReplicas.map((r) => staticPoolNodes(r, s.gpusPerNode));
-  const hpa = runHpaOnPools(services, s.hpaTarget, n, hpaPools, `${hpaName}, static pools`);
   const fleet = o.nodes === 'auto' ? hpaPools.reduce((a, x) => a + x, 0) : o.nodes;
-  const gpuops = runGpuopsOnNodesWithPoints(services, policy, n, fleet, `${gpuopsName}, ${fleet} nodes`);
+  const hpa = want('hpa')
+    ? runHpaOnPools(services, s.hpaTarget, n, hpaPools, `${hpaName}, static pools`)
+    : undefined;
+  const gpuops = want('gpuops')
+    ? runGpuopsOnNodesWithPoints(services, policy, n, fleet, `${gpuopsName}, ${fleet} nodes`)
+    : undefined;
   return {
-    rows: [
-      { ...stat!, nodes: staticPoolFigures(services, s.gpusPerNode) },
-      hpa.figures,
-      gpuops.figures,
-      { ...ideal!, nodes: idealPoolFigures(services, s.max, s.gpusPerNode) },
-    ],
+    rows: rows({
+      static: { ...stat!, nodes: staticPoolFigures(services, s.gpusPerNode) },
+      ideal: { ...ideal!, nodes: idealPoolFigures(services, s.max, s.gpusPerNode) },
+      ...(hpa ? { hpa: hpa.figures } : {}),
+      ...(gpuops ? { gpuops: gpuops.figures } : {}),
+    }),
     nodes: { fleet, hpaPools },
-    allocation: { hpa: hpa.points, gpuops: gpuops.points },
-    frontier: await Promise.all(
-      s.headroomFactors.map(async (b) =>
-        b === s.headroomFactor
-          ? gpuops.figures
-          : runGpuopsOnNodes(services, await fleetPolicy(s, b), n, fleet, `gpuops β ${b}, ${fleet} nodes`),
-      ),
-    ),
+    allocation: { ...(hpa ? { hpa: hpa.points } : {}), ...(gpuops ? { gpuops: gpuops.points } : {}) },
+    ...(gpuops ? { frontier: await nodeFrontier(services, s, n, fleet, gpuops.figures) } : {}),
   };
+}
+
+/** gpuops on the same `fleet` nodes at every factor of `headroomFactors` (`atFactor`: the run at `headroomFactor`). */
+async function nodeFrontier(
+  services: readonly Trace[],
+  s: ReplaySettings,
+  n: NodeModelSettings,
+  fleet: number,
+  atFactor: FleetFigures,
+): Promise<FleetFigures[]> {
+  return Promise.all(
+    s.headroomFactors.map(async (b) =>
+      b === s.headroomFactor
+        ? atFactor
+        : runGpuopsOnNodes(services, await fleetPolicy(s, b), n, fleet, `gpuops β ${b}, ${fleet} nodes`),
+    ),
+  );
 }
 
 /** The fleet replay's text of K shifted copies of `trace` (see the module comment). @throws Error when the trace is empty */

@@ -88,8 +88,9 @@ export function fleetTimeline(
 
 /**
  * Every engine of a fleet replay over time, named and ordered as `run.rows` (static, the HPA,
- * gpuops, the ideal): static's and the ideal's allocation computed, the HPA's and gpuops's from
- * `run.allocation` (with a fleet of nodes) or else from the model stepped again.
+ * gpuops, the ideal, those of them that ran): static's and the ideal's allocation computed, the
+ * HPA's and gpuops's from `run.allocation` (with a fleet of nodes) or else from the model stepped
+ * again (only for an engine in `run.rows`).
  */
 export async function fleetTimelines(
   services: readonly Trace[],
@@ -98,16 +99,21 @@ export async function fleetTimelines(
 ): Promise<FleetTimeline[]> {
   const m = fleetModelSettings(services, s);
   const endS = fleetEndSeconds(services);
-  const allocation = run.allocation ?? {
-    hpa: fleetModelPoints(services, { kind: 'hpa', target: s.hpaTarget }, m),
-    gpuops: fleetModelPoints(services, { kind: 'gpuops', policy: await fleetPolicy(s) }, m),
-  };
-  const pointsOf = (engine: string): AllocationPoint[][] => {
+  const modelled = async (kind: 'hpa' | 'gpuops'): Promise<AllocationPoint[][]> =>
+    run.allocation?.[kind] ??
+    fleetModelPoints(
+      services,
+      kind === 'hpa' ? { kind, target: s.hpaTarget } : { kind, policy: await fleetPolicy(s) },
+      m,
+    );
+  const pointsOf = async (engine: string): Promise<AllocationPoint[][]> => {
     const kind = engine.split(/[ ,]/)[0]!;
     if (kind === 'static') return services.map(staticPoints);
     if (kind === 'ideal') return services.map((t) => idealPoints(t, s.max));
-    if (kind === 'hpa' || kind === 'gpuops') return allocation[kind];
+    if (kind === 'hpa' || kind === 'gpuops') return modelled(kind);
     throw new Error(`fleet timeline: no allocation for engine "${engine}"`);
   };
-  return run.rows.map((r) => fleetTimeline(r.engine, services, pointsOf(r.engine), endS));
+  const out: FleetTimeline[] = [];
+  for (const r of run.rows) out.push(fleetTimeline(r.engine, services, await pointsOf(r.engine), endS));
+  return out;
 }

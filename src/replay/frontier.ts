@@ -21,11 +21,19 @@ export interface Frontiers {
   gpuops: FrontierPoint[];
 }
 
-/** What the frontiers are run with: targets (percent), factors, and gpuops's policy for a β. */
+/**
+ * What the frontiers are run with: targets (percent), factors, and gpuops's policy for a β and,
+ * when given, a scale-down margin (`scaling.headroomDownMargin`; absent: the policy's own).
+ */
 export interface FrontierOptions {
   hpaTargets: readonly number[];
   headroomFactors: readonly number[];
-  policyFor: (beta: number) => Policy;
+  /**
+   * The scale-down margins the first-half choice tries with every factor (dimensionless, units of
+   * √load); absent or empty: only the policy's own margin (the frontiers always run at it).
+   */
+  headroomDownMargins?: readonly number[];
+  policyFor: (beta: number, margin?: number) => Policy;
   settings: ModelSettings;
 }
 
@@ -40,11 +48,15 @@ export function hpaPoint(trace: Trace, target: number, s: ModelSettings): Fronti
   return { parameter: target, figures };
 }
 
-/** The figures of the model of gpuops at headroom factor `beta` over `trace`. */
-export function gpuopsPoint(trace: Trace, beta: number, o: FrontierOptions): FrontierPoint {
-  const points = runModel(trace, { kind: 'gpuops', policy: o.policyFor(beta) }, o.settings);
+/**
+ * The figures of the model of gpuops at headroom factor `beta` over `trace`, at scale-down margin
+ * `margin` when given (else the policy's own).
+ */
+export function gpuopsPoint(trace: Trace, beta: number, o: FrontierOptions, margin?: number): FrontierPoint {
+  const policy = margin === undefined ? o.policyFor(beta) : o.policyFor(beta, margin);
+  const points = runModel(trace, { kind: 'gpuops', policy }, o.settings);
   const figures = computeFigures(trace, points, {
-    engine: `gpuops@β${beta}`,
+    engine: margin === undefined ? `gpuops@β${beta}` : `gpuops@β${beta}+${margin}`,
     max: o.settings.max,
     flapWindowSeconds: 300,
   });
@@ -127,41 +139,62 @@ export interface Limits {
   unservedPercent: number;
 }
 
+/** The β (and margin) chosen on the first half, and its figures on each half and the whole. */
+export interface FirstHalfChoice {
+  beta: number;
+  /** The scale-down margin chosen with β; null when none was swept (the policy's own stood). */
+  margin: number | null;
+  /** No factor kept the limits on the first half: `beta` is the largest tried, not a choice. */
+  fallback: boolean;
+  limits: Limits;
+  firstHalf: EngineFigures;
+  secondHalf: EngineFigures;
+  whole: EngineFigures;
+}
+
 /**
- * The honest choice of β: the factor of the highest utilisation on the FIRST half of the trace
- * within the limits (fewest flaps, then the larger β, on a tie), reported on the second half and
- * the whole; when no factor keeps the limits, the largest (the most cautious).
+ * The honest choice of β, and of the scale-down margin when `o.headroomDownMargins` lists some:
+ * the pair of the highest utilisation on the FIRST half of the trace within the limits (fewest
+ * flaps, then the larger β, then the larger margin, on a tie: the more cautious), reported on the
+ * second half and the whole; when no pair keeps the limits, the largest of each (the most
+ * cautious), with `fallback` true so the text and the report say that none kept them.
  * @throws Error when `factors` is empty
  */
-export function chooseOnFirstHalf(
-  trace: Trace,
-  o: FrontierOptions,
-  limits: Limits,
-): { beta: number; firstHalf: EngineFigures; secondHalf: EngineFigures; whole: EngineFigures } {
+export function chooseOnFirstHalf(trace: Trace, o: FrontierOptions, limits: Limits): FirstHalfChoice {
   if (o.headroomFactors.length === 0) throw new Error('chooseOnFirstHalf: no headroom factors');
   const t0 = trace.instants[0]!.t;
   const span = trace.instants[trace.instants.length - 1]!.t - t0;
   const half = Math.max(1, Math.floor(span / 2));
   const first = sliceTrace(trace, 0, half);
   const second = sliceTrace(trace, half, Infinity);
-  const tried = o.headroomFactors.map((b) => gpuopsPoint(first, b, o));
+  const margins: (number | undefined)[] = o.headroomDownMargins?.length
+    ? [...o.headroomDownMargins]
+    : [undefined];
+  const tried = o.headroomFactors.flatMap((b) =>
+    margins.map((m) => ({ beta: b, margin: m, figures: gpuopsPoint(first, b, o, m).figures })),
+  );
   const within = tried.filter(
     (p) =>
       p.figures.aboveMaxPercent <= limits.aboveMaxPercent &&
       p.figures.unservedPercent <= limits.unservedPercent,
   );
+  const cautious = (a: (typeof tried)[number], b: (typeof tried)[number]) =>
+    b.beta - a.beta || (b.margin ?? 0) - (a.margin ?? 0);
   const best = within.length
     ? within.sort(
         (a, b) =>
           b.figures.utilizationPercent - a.figures.utilizationPercent ||
           a.figures.flaps - b.figures.flaps ||
-          b.parameter - a.parameter,
+          cautious(a, b),
       )[0]!
-    : tried.sort((a, b) => b.parameter - a.parameter)[0]!;
+    : tried.sort(cautious)[0]!;
   return {
-    beta: best.parameter,
+    beta: best.beta,
+    margin: best.margin ?? null,
+    fallback: within.length === 0,
+    limits,
     firstHalf: best.figures,
-    secondHalf: gpuopsPoint(second, best.parameter, o).figures,
-    whole: gpuopsPoint(trace, best.parameter, o).figures,
+    secondHalf: gpuopsPoint(second, best.beta, o, best.margin).figures,
+    whole: gpuopsPoint(trace, best.beta, o, best.margin).figures,
   };
 }

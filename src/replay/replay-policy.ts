@@ -68,14 +68,17 @@ export function userPolicyText(engine: PolicyEngine, s: PolicySettings): string 
 
 /**
  * The merged policy patch mode runs under at headroom factor `beta` (the default `base`, then
- * `replay.yaml`, then the user's policy), for the model. @throws Error when a text is not YAML
+ * `replay.yaml`, then the user's policy), for the model; with `margin`, at that scale-down margin
+ * (`scaling.headroomDownMargin`) too. @throws Error when a text is not YAML
  */
-export function patchPolicy(base: Policy, s: PolicySettings, beta: number): Policy {
+export function patchPolicy(base: Policy, s: PolicySettings, beta: number, margin?: number): Policy {
   const texts = [replayPolicyText('gpuops-patch', { ...s, headroomFactor: beta })];
   const user = userPolicyText('gpuops-patch', s);
   if (user !== undefined) texts.push(user);
   let p = base;
   for (const t of texts) p = mergePolicy(p, parse(t) as unknown);
-  // The user's policy may set its own β; the sweep's β wins for the point it stands for.
-  return mergePolicy(p, { spec: { scaling: { headroomFactor: beta } } });
+  // The user's policy may set its own β (or margin); the sweep's wins for the point it stands for.
+  const swept =
+    margin === undefined ? { headroomFactor: beta } : { headroomFactor: beta, headroomDownMargin: margin };
+  return mergePolicy(p, { spec: { scaling: swept } });
 }

@@ -275,7 +275,7 @@ ${warnings(r.verdicts)}
 ${verdictList(r.verdicts)}
 ${table(r)}
 <h2>Frontiers: the HPA at its targets, gpuops at its headroom factors</h2>
-<p>Each point is one run of the model of the same delays over the whole trace (β chosen on the first half: ${r.analysis.chosen.beta}; ${
+<p>Each point is one run of the model of the same delays over the whole trace (β chosen on the first half: ${r.analysis.chosen.beta}${r.analysis.chosen.margin === null ? '' : `, scale-down margin ${r.analysis.chosen.margin}`}${r.analysis.chosen.fallback ? ', the largest, since none kept the limits on the first half' : ''}; ${
     r.analysis.gap.minLead === null
       ? 'no point to compare at equal unserved load'
       : `gpuops ahead by ${r.analysis.gap.minLead.toFixed(1)} points at least at equal unserved load, 0.05–0.5 %`

@@ -71,6 +71,11 @@ export interface ReplaySettings {
   /** The headroom factors of gpuops's frontier; default 0.5 … 2.5. */
   headroomFactors: number[];
   /**
+   * The scale-down margins (`scaling.headroomDownMargin`, units of √load) the first-half choice
+   * tries with every factor; default 0, 0.25, 0.5, 1, 2. Empty: only the policy's own margin.
+   */
+  headroomDownMargins: number[];
+  /**
    * Text of a Policy document to replay with (`--policy FILE`): committed as `policies/user.yaml`,
    * after the replay's own `policies/replay.yaml`, so its fields win (mode and engine excepted:
    * each simulated engine sets them). Absent: the shipped defaults and `replay.yaml` (`replay-policy.ts`).
@@ -92,6 +97,7 @@ export const DEFAULT_REPLAY_SETTINGS: ReplaySettings = {
   headroomFactor: 1,
   hpaTargets: [40, 45, 50, 55, 60, 65, 70, 75],
   headroomFactors: [0.5, 0.75, 1, 1.25, 1.5, 2, 2.5],
+  headroomDownMargins: [0, 0.25, 0.5, 1, 2],
 };
 
 /** The simulated engines. */

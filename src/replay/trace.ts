@@ -215,11 +215,24 @@ export function parseTrace(text: string, source: string): Trace {
   return text.trimStart().startsWith('{') ? parsePrometheusRange(text, source) : parseTraceCsv(text, source);
 }
 
-/** The instants within `[from, from + seconds)` of the trace's start (for a shorter replay). */
+/** Seconds from the trace's first instant to its last (0 for one instant). */
+export function traceSpanSeconds(trace: Trace): number {
+  return trace.instants[trace.instants.length - 1]!.t - trace.instants[0]!.t;
+}
+
+/**
+ * The instants within `[from, from + seconds)` of the trace's start (for a shorter replay; seconds
+ * may be `Infinity`: to the end). @throws Error naming the source, the window and the trace's span
+ * when no instant is in it
+ */
 export function sliceTrace(trace: Trace, fromSeconds: number, seconds: number): Trace {
   const t0 = trace.instants[0]!.t + fromSeconds;
   const instants = trace.instants.filter((x) => x.t >= t0 && x.t < t0 + seconds);
-  if (instants.length === 0)
-    throw new Error(`${trace.source}: no samples in the ${seconds} s from ${fromSeconds} s`);
+  if (instants.length === 0) {
+    const to = Number.isFinite(seconds) ? `${fromSeconds + seconds} s` : 'the end';
+    throw new Error(
+      `${trace.source}: no samples from ${fromSeconds} s to ${to} (the history spans ${traceSpanSeconds(trace)} s from its first instant to its last)`,
+    );
+  }
   return { ...trace, instants };
 }

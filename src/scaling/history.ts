@@ -51,6 +51,12 @@ export interface RecommendationBounds {
   target?: number;
   /** `headroom` sizing: β (`scaling.headroomFactor`) and GPUs per pod (absent: 0 and 1). */
   headroomFactor?: number;
+  /**
+   * `headroom` sizing, a scale-down's window: `scaling.headroomDownMargin`, added to β for a pass
+   * at or above `min` (a pass below `min` recommended the target at β, see `rules/headroom.ts`
+   * `downFacts`); absent: 0.
+   */
+  headroomDownMargin?: number;
   gpus?: number;
 }
 
@@ -67,11 +73,21 @@ const HEADROOM_STAYING: ReadonlySet<string> = new Set(['InsufficientSamples', 'N
  * judged over (while replicas start it is more, so the recommendation errs high: towards holding).
  * With `headroom` sizing every hold that carried a utilisation (but a partial-data, no-data or
  * at-maxReplicas hold) recommended `headroomReplicas` of its load, `utilisation × replicasFrom ×
- * gpus / 100` GPUs (erring high while replicas start, as above).
+ * gpus / 100` GPUs (erring high while replicas start, as above), at β + `headroomDownMargin` when
+ * its utilisation was at or above `min` and at β below it (exactly `min` takes the margin).
  * With `step` sizing a hold because of a cooldown or a stabilisation window recommended one step
  * in the direction its utilisation asked for. Any other hold recommended staying. Null when the
  * record carries no replica count.
  */
+/**
+ * β a headroom scale-down sizes at for a load at `utilization` percent: β + `headroomDownMargin`
+ * at or above `min` (the hysteresis band), β below it (`rules/headroom.ts` `downFacts`). Absent
+ * factors count 0.
+ */
+export function downBeta(b: RecommendationBounds, utilization: number): number {
+  return (b.headroomFactor ?? 0) + (utilization < b.min ? 0 : (b.headroomDownMargin ?? 0));
+}
+
 export function recommendationOf(record: DecisionRecord, b: RecommendationBounds): number | null {
   if (record.replicasFrom === null) return null;
   if (record.action !== 'hold') return record.replicasTo ?? record.replicasFrom;
@@ -79,7 +95,7 @@ export function recommendationOf(record: DecisionRecord, b: RecommendationBounds
   if (b.sizing === 'headroom' && record.utilization !== null && !HEADROOM_STAYING.has(record.reason)) {
     const g = b.gpus ?? 1;
     const load = (record.utilization * from * g) / 100;
-    return headroomReplicas(load, b.headroomFactor ?? 0, g, b.max, b.minReplicas, b.maxReplicas);
+    return headroomReplicas(load, downBeta(b, record.utilization), g, b.max, b.minReplicas, b.maxReplicas);
   }
   if (b.sizing === 'load' && record.utilization !== null && LOAD_RECOMMENDING.has(record.reason)) {
     const needed = replicasNeeded(from, record.utilization, b.min, b.max, b.target);

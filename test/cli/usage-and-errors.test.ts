@@ -48,7 +48,7 @@ describe('usage errors exit 2, for every command', { timeout: 60_000 }, () => {
     ['prs show: no id', ['prs', 'show'], /missing required argument 'id'/],
     ['status: --output yaml', ['status', '--output', 'yaml'], /argument 'yaml' is invalid/],
     ['sim: unknown option', ['sim', '--bogus'], /unknown option/],
-    ['replay: no --trace', ['replay'], /required option '--trace <file>' not specified/],
+    ['replay: no --trace', ['replay'], /^gpuops: replay needs --trace FILE, .*bundled trace.*\n$/],
     ['replay: --output yaml', ['replay', '--trace', 't', '--output', 'yaml'], /argument 'yaml' is invalid/],
     [
       'replay: --nodes 2.5',

@@ -89,9 +89,10 @@ describe('gpuops validate --nodes', { timeout: 60_000 }, () => {
     });
     const r = await runMain('validate', dir, '--nodes', twoProducts);
     expect(r.code).toBe(1);
+    // Text output names each file from the working directory (here: outside it, so absolute).
     expect(r.out.split('\n')).toEqual([
-      `algorithms/a.yaml:12:9: spec.gpu.product[1]: no node carries nvidia.com/gpu.product=${H100} (the cluster has ${A100}, ${T4})`,
-      expect.stringMatching(/^algorithms\/c\.yaml:8:\d+: spec\.resources\.gpus: /),
+      `${dir}/algorithms/a.yaml:12:9: spec.gpu.product[1]: no node carries nvidia.com/gpu.product=${H100} (the cluster has ${A100}, ${T4})`,
+      expect.stringMatching(new RegExp(`^${dir}/algorithms/c\\.yaml:8:\\d+: spec\\.resources\\.gpus: `)),
       '2 errors in 2 of 3 files; 1 valid algorithm',
       '',
     ]);
@@ -109,7 +110,7 @@ describe('gpuops validate --nodes', { timeout: 60_000 }, () => {
     const dir = repo('unlabelled', { 'a.yaml': spec('a', [A100, T4]), 'b.yaml': spec('b', null) });
     const r = await runMain('validate', dir, '--nodes', unlabelled);
     expect(r.code).toBe(1);
-    expect(r.out.split('\n')).toEqual([
+    expect(r.out.replaceAll(`${dir}/`, '').split('\n')).toEqual([
       `algorithms/a.yaml:11:9: spec.gpu.product[0]: no node carries nvidia.com/gpu.product=${A100} (the cluster has no product label on any node)`,
       `algorithms/a.yaml:12:9: spec.gpu.product[1]: no node carries nvidia.com/gpu.product=${T4} (the cluster has no product label on any node)`,
       '2 errors in 1 of 2 files; 1 valid algorithm',
@@ -203,7 +204,7 @@ describe('gpuops validate --kubeconfig', { timeout: 60_000 }, () => {
     const dir = repo('live', { 'a.yaml': spec('a', [T4]), 'b.yaml': spec('b', ['Tesla-T5']) });
     const r = await runMain('validate', dir, '--kubeconfig', kubeconfig);
     expect(r.code).toBe(1);
-    expect(r.out).toMatch(
+    expect(r.out.replaceAll(`${dir}/`, '')).toMatch(
       /^algorithms\/b\.yaml:11:9: spec\.gpu\.product\[0\]: no node carries nvidia\.com\/gpu\.product=Tesla-T5 \(the cluster has NVIDIA-A100-SXM4-80GB\b.*NVIDIA-H100-80GB-HBM3.*Tesla-T4\)$/m,
     );
     expect(r.out).toContain('1 error in 1 of 2 files; 1 valid algorithm');

@@ -1,9 +1,11 @@
 /**
- * `gpuops validate` never passes by accident: pointed at `algorithms/` itself or at a folder with
- * no spec it fails with a hint; a single file is validated on its own (in a repo, and elsewhere).
+ * `gpuops validate` never passes by accident: pointed at `algorithms/` itself or a folder that is no
+ * repo root it is a usage error with a hint (exit 2); an empty algorithms/ or an Algorithm file with
+ * no document is an error (exit 1); a single file is validated on its own (in a repo, and
+ * elsewhere); files are named from the working directory.
  */
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,18 +36,70 @@ describe('gpuops validate targets', { timeout: 90_000 }, () => {
       () => (mkdirSync(path.join(work, 'bare'), { recursive: true }), path.join(work, 'bare')),
       /no algorithms\/ folder here: did you mean the repo root\? \(the folder that holds algorithms\/ and policies\/\)/,
     ],
-    [
-      'a folder with an empty algorithms/',
-      () => (mkdirSync(path.join(work, 'empty/algorithms'), { recursive: true }), path.join(work, 'empty')),
-      /no Algorithm spec \(\*\.yaml\) in algorithms\/: did you mean the repo root\?/,
-    ],
-  ])('%s is an error with a hint, exit 1', async (_, target, message) => {
+  ])('%s is not a repo root: a usage error with a hint, exit 2', async (_, target, message) => {
     const r = await gpuops('validate', target());
-    expect(r.stdout).toMatch(message);
-    expect(r.stdout).toContain('no spec validated');
-    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`^gpuops validate: ${target()}: ${message.source}\n$`));
+    expect([r.code, r.stdout]).toEqual([2, '']);
     const json = await gpuops('validate', target(), '--output', 'json');
-    expect((JSON.parse(json.stdout) as { errors: unknown[] }).errors).toHaveLength(1);
+    expect([json.code, json.stdout]).toEqual([2, '']);
+  });
+
+  it('a repo with an empty algorithms/ is an error at the folder, without a position (exit 1)', async () => {
+    const dir = path.join(work, 'empty');
+    mkdirSync(path.join(dir, 'algorithms'), { recursive: true });
+    const r = await gpuops('validate', dir);
+    expect([r.code, r.stdout]).toEqual([
+      1,
+      `${dir}/algorithms/: no Algorithm spec (*.yaml) in algorithms/: did you mean the repo root?\nno spec validated\n`,
+    ]);
+    const github = await gpuops('validate', dir, '--output', 'github');
+    expect(github.stdout.split('\n')[0]).toBe(
+      `::error file=${dir}/algorithms/,title=document::no Algorithm spec (*.yaml) in algorithms/: did you mean the repo root?`,
+    );
+    const json = await gpuops('validate', dir, '--output', 'json');
+    expect((JSON.parse(json.stdout) as { errors: unknown[] }).errors).toEqual([
+      expect.objectContaining({ file: 'algorithms/', line: 0, column: 0 }),
+    ]);
+  });
+
+  it.each([
+    ['an empty file', 1, () => ''],
+    ['a file of comments only', 1, () => '# switched off for now\n'],
+    ['a file of empty documents', 1, () => '---\n---\n'],
+    [
+      'empty documents before a spec (a neighbour that stays valid)',
+      0,
+      (spec: string) => `---\n---\n${spec}`,
+    ],
+  ])('%s in algorithms/: exit %i', async (name, code, content) => {
+    const dir = path.join(work, name.replace(/\W+/g, '-'));
+    mkdirSync(path.join(dir, 'algorithms'), { recursive: true });
+    copyFileSync(path.join(repo, 'algorithms/bert-train.yaml'), path.join(dir, 'algorithms/bert-train.yaml'));
+    const spec = readFileSync(path.join(repo, 'algorithms/resnet50-infer.yaml'), 'utf8');
+    writeFileSync(path.join(dir, 'algorithms/x.yaml'), content(spec));
+    const r = await gpuops('validate', dir);
+    expect(r.code).toBe(code);
+    expect(r.stdout).toBe(
+      code === 0
+        ? '2 files valid, 2 algorithms\n'
+        : `${dir}/algorithms/x.yaml:1:1: (document): no Algorithm in this file (it is empty or only comments): delete the file to remove an algorithm\n1 error in 1 of 2 files; 1 valid algorithm\n`,
+    );
+  });
+
+  it('names files from the working directory: relative inside it, the repo root as given', async () => {
+    const dir = path.join(work, 'rel/repo');
+    mkdirSync(path.join(dir, 'algorithms'), { recursive: true });
+    writeFileSync(path.join(dir, 'algorithms/x.yaml'), '');
+    const from = (cwd: string, target: string) =>
+      new Promise<string>((resolve) =>
+        execFile('node', [path.join(root, 'bin/gpuops.js'), 'validate', target], { cwd }, (_e, stdout) =>
+          resolve(stdout.split(':')[0]!),
+        ),
+      );
+    expect(await from(path.join(work, 'rel'), 'repo')).toBe('repo/algorithms/x.yaml');
+    expect(await from(dir, '.')).toBe('algorithms/x.yaml');
+    expect(await from(path.join(dir, 'algorithms'), '..')).toBe('x.yaml');
+    expect(await from(path.join(dir, 'algorithms'), 'x.yaml')).toBe('x.yaml');
   });
 
   it('the repo root with specs passes its neighbour check (exit by its specs, not by the folder)', async () => {

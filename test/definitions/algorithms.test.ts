@@ -50,6 +50,25 @@ const rows: Row[] = [
     errors: [],
   },
   {
+    name: 'AFileWithNoDocumentIsAnErrorTheOthersLoad',
+    files: {
+      'algorithms/a.yaml': '',
+      'algorithms/b.yaml': '# switched off\n---\n',
+      'algorithms/c.yaml': algo('one'),
+    },
+    valid: ['one'],
+    errors: [
+      ['algorithms/a.yaml', 1, 1, '', 'no Algorithm in this file'],
+      ['algorithms/b.yaml', 1, 1, '', 'no Algorithm in this file'],
+    ],
+  },
+  {
+    name: 'AFileWhoseOnlyDocumentIsBrokenHasItsSyntaxErrorNotTheEmptyOne',
+    files: { 'algorithms/a.yaml': 'kind: [Algorithm\n' },
+    valid: [],
+    errors: [['algorithms/a.yaml', 1, 1, 'kind', 'YAML syntax']],
+  },
+  {
     name: 'CrlfReadsLikeLfWithTheSameLines',
     files: {
       'algorithms/a.yaml': algo('one').replace(/\n/g, '\r\n'),

@@ -148,6 +148,13 @@ describe('spec error lines', () => {
       'algorithms/a.yaml:1:1: (document): must be >= 1',
     );
   });
+  it('an error about a whole file or folder (line 0) has no position', () => {
+    expect(formatSpecError(e('algorithms/', 0, 0, ''))).toBe('algorithms/: must be >= 1');
+    expect(formatSpecError(e('policies/', 0, 0))).toBe('policies/: spec.gpus: must be >= 1');
+    expect(formatSpecError(e('algorithms/a.yaml', 1, 0, ''))).toBe(
+      'algorithms/a.yaml:1:0: (document): must be >= 1',
+    );
+  });
   it('sorted by file, then line, then column', () => {
     const errors = [
       e('b.yaml', 1, 1),

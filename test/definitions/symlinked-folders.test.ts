@@ -81,8 +81,9 @@ describe('symlinked folders are refused by real path (issue 29 item 2)', () => {
       ),
     );
     expect(r.code).toBe(1);
+    // A folder-level error has no position; the folder is named from the working directory.
     expect(r.stdout.split('\n')[0]).toBe(
-      'algorithms/:0:0: (document): a symbolic link (to /); gpuops reads nothing through links: commit the folder itself',
+      `${repo}/algorithms/: a symbolic link (to /); gpuops reads nothing through links: commit the folder itself`,
     );
   });
 });

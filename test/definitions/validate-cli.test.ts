@@ -32,13 +32,13 @@ describe('gpuops validate', { timeout: 90_000 }, () => {
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(4);
     expect(lines[0]).toMatch(
-      /^algorithms\/bert-train\.yaml:8:11: spec\.resources\.gpus: must be a whole number/,
+      /^test\/fixtures\/repos\/mixed\/algorithms\/bert-train\.yaml:8:11: spec\.resources\.gpus: must be a whole number/,
     );
     expect(lines[1]).toMatch(
-      /^algorithms\/whisper\.yaml:9:13: spec\.resources\.memory: "16g" .*did you mean 16Gi or 16G\?$/,
+      /^test\/fixtures\/repos\/mixed\/algorithms\/whisper\.yaml:9:13: spec\.resources\.memory: "16g" .*did you mean 16Gi or 16G\?$/,
     );
     expect(lines[2]).toBe(
-      'policies/scaling.yaml:7:5: spec.scaling.utilisation: unknown field "utilisation"; did you mean "utilization"?',
+      'test/fixtures/repos/mixed/policies/scaling.yaml:7:5: spec.scaling.utilisation: unknown field "utilisation"; did you mean "utilization"?',
     );
     expect(lines[3]).toBe('3 errors in 3 of 5 files; 3 valid algorithms');
   });

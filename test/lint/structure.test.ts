@@ -70,6 +70,12 @@ describe('the rules catch what they forbid (a probe tree)', () => {
     'src/compose/e.ts',
     "import { openStore } from '../store/index.js';\nexport const s = openStore('x');\n",
   );
+  // Names of Object.prototype are names like any other (a lookup table must not find them).
+  write(
+    'src/cli/j.ts',
+    'export function valueOf(): number {\n  return 1;\n}\nexport const v = valueOf() + Number(toString());\n' +
+      'export const k = new constructor();\n',
+  );
   write(
     'src/cli/f.test.ts',
     "import { openStore } from '../store/index.js';\nexport const s = openStore('x');\n",

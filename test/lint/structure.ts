@@ -286,7 +286,10 @@ export function adapterConstructions(
           )
             name = callee.expression.text;
         }
-        const allowed = name === undefined ? undefined : ADAPTER_CONSTRUCTORS[name];
+        const allowed =
+          name !== undefined && Object.hasOwn(ADAPTER_CONSTRUCTORS, name)
+            ? ADAPTER_CONSTRUCTORS[name]
+            : undefined;
         if (name !== undefined && allowed && !allowed.includes(file))
           out.push({
             file,

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PrometheusSource } from '../../src/metrics/prometheus.js';
+import { parseQueryAnswer } from '../../src/metrics/query-result.js';
 import { attribute } from '../../src/scaling/attribute.js';
 import { fixturePods, policy } from '../scaling/support.js';
 import {
@@ -164,6 +165,37 @@ describe('PrometheusSource (real Prometheus)', () => {
       windowSeconds: 60,
     });
     expect(dead).toMatchObject({ ok: false, reason: 'Unreachable' });
+  });
+
+  it('decodes the answer as it arrives into the series the whole text gives; a cut body is a clear BadResponse', async () => {
+    let text = '';
+    const source = new PrometheusSource({
+      url: prom.url,
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        text = await response.clone().text();
+        return response;
+      },
+    });
+    const query = { metric: 'DCGM_FI_DEV_GPU_UTIL' as const, windowSeconds: 60, historySeconds: 120 };
+    const reading = await source.read(query);
+    if (!reading.ok) throw new Error(reading.message);
+    const tree = parseQueryAnswer(JSON.parse(text), { source: source.name, metric: query.metric });
+    expect(reading.series).toEqual(tree.series);
+    expect(reading.evaluatedAt).toBe(tree.evaluatedAt);
+    expect(reading.series.length).toBeGreaterThan(0);
+
+    const cut = await new PrometheusSource({
+      url: prom.url,
+      fetch: async (input, init) => {
+        const whole = await (await fetch(input, init)).text();
+        return new Response(whole.slice(0, Math.floor(whole.length / 2)), { status: 200 });
+      },
+    }).read(query);
+    expect(cut).toMatchObject({ ok: false, reason: 'BadResponse' });
+    expect(!cut.ok && cut.message).toMatch(
+      /the answer is truncated: it ends after \d+ bytes, inside data\.result\[\d+\]/,
+    );
   });
 
   it('sends the auth header it is given', async () => {

@@ -8,12 +8,13 @@ import type { EngineFigures } from '../../src/replay/figures.js';
 import {
   chooseOnFirstHalf,
   frontierGap,
+  gpuopsPoint,
   hpaUtilizationAt,
   type FrontierOptions,
   type FrontierPoint,
 } from '../../src/replay/frontier.js';
 import { patchPolicy } from '../../src/replay/replay-policy.js';
-import type { Trace } from '../../src/replay/trace.js';
+import { sliceTrace, type Trace } from '../../src/replay/trace.js';
 import { modelSettings } from './model-settings.js';
 
 const point = (parameter: number, utilizationPercent: number, unservedPercent: number): FrontierPoint => ({
@@ -87,10 +88,47 @@ describe('chooseOnFirstHalf', () => {
     expect(c.firstHalf.aboveMaxPercent).toBeLessThanOrEqual(2);
     expect(c.firstHalf.unservedPercent).toBeLessThanOrEqual(0.5);
     expect(c.secondHalf.offeredGpuHours).toBeCloseTo(c.whole.offeredGpuHours / 2, 0);
-    // No limits anyone can keep: the most cautious factor.
-    expect(chooseOnFirstHalf(trace(), o, { aboveMaxPercent: -1, unservedPercent: -1 }).beta).toBe(3);
+    expect(c.fallback).toBe(false);
+    expect(c.margin).toBeNull();
+    // No limits anyone can keep: the most cautious factor, and it says so.
+    const none = chooseOnFirstHalf(trace(), o, { aboveMaxPercent: -1, unservedPercent: -1 });
+    expect([none.beta, none.fallback]).toEqual([3, true]);
     expect(() =>
       chooseOnFirstHalf(trace(), { ...o, headroomFactors: [] }, { aboveMaxPercent: 2, unservedPercent: 1 }),
     ).toThrow(/no headroom factors/);
+  });
+});
+
+describe('chooseOnFirstHalf with scale-down margins', () => {
+  it('tries every factor with every margin on the first half and keeps the best pair', async () => {
+    const base = await loadDefaultPolicy();
+    const s = { mergeDelaySeconds: 600, hpaTarget: 55, headroomFactor: 1 };
+    const o: FrontierOptions = {
+      hpaTargets: [55],
+      headroomFactors: [0, 1],
+      headroomDownMargins: [0, 4],
+      policyFor: (beta, margin) => patchPolicy(base, s, beta, margin),
+      settings: modelSettings(),
+    };
+    const limits = { aboveMaxPercent: 2, unservedPercent: 0.5 };
+    // The margin reaches the policy: at β 0, margin 4 holds more replicas than margin 0.
+    const whole = (m: number) => gpuopsPoint(trace(), 0, o, m).figures;
+    expect(whole(4).allocatedGpuHours).toBeGreaterThan(whole(0).allocatedGpuHours);
+    expect(whole(4).engine).toBe('gpuops@β0+4');
+    const c = chooseOnFirstHalf(trace(), o, limits);
+    expect(c.fallback).toBe(false);
+    expect([0, 4]).toContain(c.margin);
+    const first = sliceTrace(trace(), 0, Math.floor((239 * 60) / 2)); // half the span: instants 0..119
+    expect(c.firstHalf).toEqual(gpuopsPoint(first, c.beta, o, c.margin!).figures);
+    for (const b of o.headroomFactors)
+      for (const m of o.headroomDownMargins!) {
+        const f = gpuopsPoint(first, b, o, m).figures;
+        if (f.aboveMaxPercent <= 2 && f.unservedPercent <= 0.5)
+          expect(f.utilizationPercent).toBeLessThanOrEqual(c.firstHalf.utilizationPercent);
+      }
+    expect(c.whole).toEqual(gpuopsPoint(trace(), c.beta, o, c.margin!).figures);
+    // No pair keeps the limits: the largest β with the largest margin stands in.
+    const none = chooseOnFirstHalf(trace(), o, { aboveMaxPercent: -1, unservedPercent: -1 });
+    expect([none.beta, none.margin, none.fallback]).toEqual([1, 4, true]);
   });
 });

@@ -11,13 +11,16 @@ import { clusterProducts, withProductErrors, type NodesSource } from '../validat
 /**
  * Registers `gpuops validate [DIR] [--output text|json|github] [--nodes FILE | --kubeconfig FILE]`:
  * checks every Algorithm and Policy file of the GitOps repo at DIR (default `.`). Prints one
- * `file:line:column: field: message` line per error and a summary; `json` prints `{"files": N,
- * "errors": [...]}` (DESIGN.md); `github` prints GitHub Actions `::error` annotations (file paths
- * relative to the working directory, so they land on the pull request's diff) and the summary.
+ * `file:line:column: field: message` line per error and a summary, the file relative to the working
+ * directory (so an editor or terminal opens it from where the command ran); `json` prints
+ * `{"files": N, "errors": [...]}` (DESIGN.md) with files relative to the repo root; `github` prints
+ * GitHub Actions `::error` annotations (file paths relative to the working directory, so they land
+ * on the pull request's diff) and the summary.
  * With `--nodes` (a `kubectl get nodes -o json` dump) or `--kubeconfig` (the live cluster, listed
  * read-only) a product of `spec.gpu.product` that no node carries is an error at its list item
  * (`validate-products.ts`). Exit 0 when all are valid, 1 on any error, 2 on usage errors (DIR not a
- * directory, a bad flag, a nodes dump that cannot be read, a cluster that cannot be listed).
+ * directory or not a GitOps repo root, a bad flag, a nodes dump that cannot be read, a cluster that
+ * cannot be listed).
  */
 export function register(program: Command): void {
   program
@@ -59,7 +62,11 @@ export function register(program: Command): void {
         process.stdout.write(`${JSON.stringify({ files, errors }, null, 2)}\n`);
       } else {
         for (const e of errors) {
-          process.stdout.write(`${opts.output === 'github' ? annotation(e, dir) : formatSpecError(e)}\n`);
+          const line =
+            opts.output === 'github'
+              ? annotation(e, dir)
+              : formatSpecError({ ...e, file: fromCwd(dir, e.file) });
+          process.stdout.write(`${line}\n`);
         }
         const badFiles = new Set(errors.map((e) => e.file)).size;
         const summary =
@@ -79,17 +86,30 @@ interface ValidateOptions extends NodesSource {
   output: 'text' | 'json' | 'github';
 }
 
-/** A whole-input problem (no algorithms/ folder, no spec): reported like a spec error, line 0. */
+/**
+ * `file` (relative to `dir`, or absolute) as the reader opens it from the working directory:
+ * relative to it when inside it, absolute when not (no `../../` chains); `/`-separated, a trailing
+ * `/` (a folder-level error) kept.
+ */
+function fromCwd(dir: string, file: string): string {
+  const abs = path.resolve(dir, file);
+  const rel = path.relative(process.cwd(), abs);
+  const shown = rel === '' ? '.' : rel.startsWith('..') || path.isAbsolute(rel) ? abs : rel;
+  return `${shown.split(path.sep).join('/')}${file.endsWith('/') ? '/' : ''}`;
+}
+
+/** A whole-input problem (an algorithms/ folder with no spec): reported at the folder, line 0. */
 function inputError(file: string, message: string): SpecError {
   return { file, line: 0, column: 0, field: '', message };
 }
 
 /**
- * Loads what `validate` was pointed at. A directory must be a GitOps repo root: without an
- * `algorithms/` folder, or with no spec in it, validation would pass having checked nothing, so
- * both are errors with a hint (exit 1). A single file is validated on its own: inside a repo's
- * `algorithms/` or `policies/` folder against that repo's policies, elsewhere as an algorithm.
- * @throws Error when the path does not exist (a usage error)
+ * Loads what `validate` was pointed at. A directory must be a GitOps repo root: one without an
+ * `algorithms/` folder is not one (a usage error with a hint, exit 2); one whose `algorithms/`
+ * holds no spec would pass having checked nothing, so that is an error at the folder (exit 1). A
+ * single file is validated on its own: inside a repo's `algorithms/` or `policies/` folder against
+ * that repo's policies, elsewhere as an algorithm.
+ * @throws Error when the path does not exist or is not a repo root (usage errors)
  */
 async function loadTarget(
   target: string,
@@ -115,7 +135,7 @@ async function loadTarget(
       const shown = temp ? target : rel;
       const errors = repo.errors.filter((e) => e.file === rel).map((e) => ({ ...e, file: shown }));
       const algorithms = repo.algorithms.filter((a) => a.source.file === rel);
-      return { dir: temp ? path.dirname(abs) : root, repo: { files: 1, errors, algorithms } };
+      return { dir: temp ? process.cwd() : root, repo: { files: 1, errors, algorithms } };
     } finally {
       if (temp) rmSync(temp, { recursive: true, force: true });
     }
@@ -126,10 +146,7 @@ async function loadTarget(
       path.basename(path.resolve(target)) === 'algorithms'
         ? `did you mean the repo root? (gpuops validate ${path.dirname(target) || '.'})`
         : 'did you mean the repo root? (the folder that holds algorithms/ and policies/)';
-    return {
-      dir: target,
-      repo: { files: 0, errors: [inputError(target, `no algorithms/ folder here: ${hint}`)], algorithms: [] },
-    };
+    throw new Error(`${target}: no algorithms/ folder here: ${hint}`);
   }
   const loaded = await loadRepo(target);
   const repo = present ? await withProductErrors(target, loaded, present) : loaded;
@@ -175,11 +192,18 @@ function escapeProperty(s: string): string {
  * https://docs.github.com/en/actions/reference/workflows-and-actions/workflow-commands
  */
 export function annotation(e: SpecError, dir: string): string {
-  const file = path.relative(process.cwd(), path.resolve(dir, e.file)).split(path.sep).join('/');
+  const file = fromCwd(dir, e.file);
+  // A file- or folder-level error (line 0) has no position: the annotation goes on the file.
+  const at: [string, number][] =
+    e.line === 0
+      ? []
+      : [
+          ['line', e.line],
+          ['col', e.column],
+        ];
   const props: [string, string | number][] = [
     ['file', file],
-    ['line', e.line],
-    ['col', e.column],
+    ...at,
     ['title', e.field === '' ? 'document' : e.field],
   ];
   const list = props.map(([k, v]) => `${k}=${escapeProperty(String(v))}`).join(',');

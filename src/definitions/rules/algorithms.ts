@@ -104,9 +104,14 @@ export function crossFieldProblems(
   return problems;
 }
 
+/** The error of an Algorithm file with no document (empty, or only comments). */
+export const EMPTY_FILE =
+  'no Algorithm in this file (it is empty or only comments): delete the file to remove an algorithm';
+
 /**
  * Parses and validates Algorithm files (pure: the caller reads the disk). Every document of every
- * file counts; a bad document is reported and skipped, the others go on. Two documents with the
+ * file counts; a bad document is reported and skipped, the others go on; a file with no document
+ * at all is an error at 1:1 ({@link EMPTY_FILE}). Two documents with the
  * same `metadata.name` are an error on the later one (in path order) naming both places; the
  * first holds the name even when it has errors of its own, so every error of a round is reported
  * at once and fixing the first never silently swaps which copy runs.
@@ -124,6 +129,10 @@ export function parseAlgorithms(files: readonly SpecFile[], policy: Policy): Par
   for (const file of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
     const parsed = parseDocuments(file);
     errors.push(...parsed.errors);
+    if (parsed.documents.length === 0 && parsed.errors.length === 0) {
+      // kubectl refuses such a file ("no objects passed to apply"); here it would pass unnoticed.
+      errors.push({ file: file.path, line: 1, column: 1, field: '', message: EMPTY_FILE });
+    }
     names.set(file.path, parsed.names);
     for (const doc of parsed.documents) {
       const envelope = envelopeProblem(doc.value, 'Algorithm');

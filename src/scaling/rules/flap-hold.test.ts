@@ -31,20 +31,24 @@ const run = (input: ScalingInput, p: Policy) => headroom(factsOf(input, p));
 const downAgo = (s: number, from = 5, to = 3) =>
   scalingRecord(secondsAgo(s), 'scale-down', 'HeadroomSpare', from, to, 10);
 
-describe('headroom hysteresis: down only below the target at β + margin', () => {
+describe('headroom hysteresis: in band, down only below the target at β + margin', () => {
+  // 9 pods at 295 % = 2.95 GPUs (32.8 %, in band) and 10 at 30 % = 3 GPUs (exactly min: in band).
+  const edge = [35, 35, 35, 35, 35, 30, 30, 30, 30];
+  const nine = [40, 40, 40, 30, 30, 30, 30, 30, 30];
+  const ten = Array<number>(10).fill(30);
   it.each<[string, number[], Policy, string]>([
-    // 5 × 10 % = 0.5 GPUs. β 1: (0.5 + 0.71) / 0.8 = 1.5 → 2; β 2: (0.5 + 1.41) / 0.8 = 2.4 → 3.
-    ['NoMarginGoesToTheTarget', [10, 10, 10, 10, 10], hp(0), 'scale-down HeadroomSpare 2'],
-    ['TheMarginStopsShortOfIt', [10, 10, 10, 10, 10], hp(1), 'scale-down HeadroomSpare 3'],
+    // 3 GPUs. β 1: (3 + 1.73) / 0.8 = 5.9 → 6; β 2: (3 + 3.46) / 0.8 = 8.1 → 9.
+    ['NoMarginGoesToTheTarget', ten, hp(0), 'scale-down HeadroomSpare 6'],
+    ['TheMarginStopsShortOfIt', ten, hp(1), 'scale-down HeadroomSpare 9'],
     // 3 × 45 % = 1.35 GPUs: β 1 (1.35 + 1.16) / 0.8 = 3.1 → 4 > 3 scales up, margin or not.
     ['UpIsSizedAtBetaAlone', [45, 45, 45], hp(1), 'scale-up HeadroomShort 4'],
     // 4 × 40 % = 1.6 GPUs: β 1 needs 3.6 → 4; β 2: (1.6 + 2.53) / 0.8 = 5.2 → 6 ≥ 4 holds.
     ['InsideTheBandHolds', [40, 40, 40, 40], hp(1), 'hold WithinRange 4'],
-    // 4 × 20 % = 0.8 GPUs: β 2 (0.8 + 1.79) / 0.8 = 3.24 → 4 = 4 holds (the band's edge) ...
-    ['TargetAtBetaPlusMarginEqualToReplicasHolds', [20, 20, 20, 20], hp(1), 'hold WithinRange 4'],
-    // ... 4 × 15 % = 0.6 GPUs: (0.6 + 1.55) / 0.8 = 2.7 → 3 < 4 scales down.
-    ['OneBelowTheBandEdgeScalesDown', [15, 15, 15, 15], hp(1), 'scale-down HeadroomSpare 3'],
-    // No load: β + margin asks for minReplicas as β does.
+    // 9 pods, 3 GPUs: β 2 needs 8.1 → 9 = 9 holds (the band's edge) ...
+    ['TargetAtBetaPlusMarginEqualToReplicasHolds', nine, hp(1), 'hold WithinRange 9'],
+    // ... 2.95 GPUs: (2.95 + 3.44) / 0.8 = 7.99 → 8 < 9 scales down.
+    ['OneBelowTheBandEdgeScalesDown', edge, hp(1), 'scale-down HeadroomSpare 8'],
+    // No load (below min): the target at β, minReplicas.
     ['NoLoadGoesToMinReplicas', [0, 0, 0], hp(3), 'scale-down HeadroomSpare 1'],
     // Exactly at max with β 0 + margin 0: 4 × 80 % = 3.2 GPUs needs exactly 4.
     ['ExactlyAtMaxWithNoBandHolds', [80, 80, 80, 80], hp(0, 0, 0), 'hold WithinRange 4'],
@@ -53,27 +57,31 @@ describe('headroom hysteresis: down only below the target at β + margin', () =>
   });
 
   it('names both sizes in a scale-down, and the limits it sits at', () => {
-    const v = run(at([10, 10, 10, 10, 10]), hp(1));
+    const v = run(at(ten), hp(1));
     expect(v.message).toBe(
-      'load 0.5 GPU(s) over 5 of 5 Ready pod(s) + 1×√0.5 headroom needs 2 replica(s) at max 80%; at the scale-down margin 2×√0.5 headroom needs 3 replica(s) at max 80%; scaling 5 → 3',
+      'load 3 GPU(s) over 10 of 10 Ready pod(s) + 1×√3 headroom needs 6 replica(s) at max 80%; at the scale-down margin 2×√3 headroom needs 9 replica(s) at max 80%; scaling 10 → 9',
     );
-    // At minReplicas 3 with a load that needs 1 at β + margin: at the limit, not in the band.
+    // At minReplicas 3 with a load that needs 1: at the limit, not in the band.
     expect(brief(run(at([0, 0, 0], 3), hp(1)))).toBe('hold AtMinReplicas 3');
     expect(brief(run(at([90, 90, 90], 1, 3), hp(1)))).toBe('hold AtMaxReplicas 3');
   });
 
-  it('the recorded scale-down window re-derives each pass at β + margin', () => {
+  it('the recorded scale-down window re-derives each pass on its side of min', () => {
     const p = policyNoWindows({
       sizing: 'headroom',
       headroomFactor: 1,
       headroomDownMargin: 1,
       scaleDown: { stabilizationWindowSeconds: 300 },
     });
-    const opens = scalingRecord(secondsAgo(300), 'hold', 'WithinRange', 5, 5, 10);
-    // A hold 100 s ago at 5 × 20 % = 1 GPU: β 1 recommended 3 (2.5); at β 2, (1 + 2) / 0.8 = 3.75 → 4.
-    const mid = scalingRecord(secondsAgo(100), 'hold', 'WithinRange', 5, 5, 20);
-    const v = run({ ...at([10, 10, 10, 10, 10]), recent: [opens, mid] }, p);
-    expect(brief(v)).toBe('scale-down HeadroomSpare 4');
+    const now = at(Array<number>(8).fill(10)); // 0.8 GPUs, below min: (0.8 + 0.89) / 0.8 = 2.1 → 3
+    const opens = scalingRecord(secondsAgo(300), 'hold', 'WithinRange', 8, 8, 10);
+    // A hold 100 s ago at 8 × 30 % = 2.4 GPUs (in band) recommended β 2's (2.4 + 3.1) / 0.8 = 6.9 → 7 ...
+    const inBand = scalingRecord(secondsAgo(100), 'hold', 'WithinRange', 8, 8, 30);
+    expect(brief(run({ ...now, recent: [opens, inBand] }, p))).toBe('scale-down HeadroomSpare 7');
+    // ... one at 8 × 25 % = 2 GPUs (below min) β 1's (2 + 1.41) / 0.8 = 4.3 → 5, not β 2's 7.
+    const below = scalingRecord(secondsAgo(100), 'hold', 'WithinRange', 8, 8, 25);
+    expect(brief(run({ ...now, recent: [opens, below] }, p))).toBe('scale-down HeadroomSpare 5');
+    expect(brief(run({ ...now, recent: [opens] }, p))).toBe('scale-down HeadroomSpare 3');
   });
 });
 

@@ -52,19 +52,29 @@ export function headroomText(f: Facts): string {
 }
 
 /**
- * The facts a scale-down is sized on: β raised by `scaling.headroomDownMargin`, so the scale-down
- * rules (this file's target, the source window, the recorded window's re-derived recommendations)
- * all size at β + margin. The hysteresis band: up when the load needs more than the replicas at
- * β, down only when it needs fewer at β + margin.
+ * The facts a scale-down is sized on. In band (utilisation ≥ `min`) β is raised by
+ * `scaling.headroomDownMargin`: the hysteresis band, up when the load needs more than the replicas
+ * at β, down only when it needs fewer at β + margin. Below `min` the band holds no count above the
+ * up target: the scale-down goes to the target at β itself, as the band's `min` asks (without it a
+ * load under one GPU, 0.25 GPU at β 1 and max 80 %, would stay on 2 replicas at 12.5 % each: the
+ * target at β + 0.25 is 2 where the one at β is 1). The bounds keep β and the margin apart, so the
+ * scale-down window re-derives each recorded pass on its own side of `min` (`recommendationOf`,
+ * `sourceWindow`). Margin 0: the facts as they are.
  */
 export function downFacts(f: Facts): Facts {
-  const beta = f.scaling.headroomFactor + f.scaling.headroomDownMargin;
-  if (f.scaling.headroomDownMargin === 0) return f;
+  const margin = f.scaling.headroomDownMargin;
+  if (margin === 0) return f;
+  const beta = f.scaling.headroomFactor + (belowMin(f) ? 0 : margin);
   return {
     ...f,
     scaling: { ...f.scaling, headroomFactor: beta },
-    bounds: { ...f.bounds, headroomFactor: beta },
+    bounds: { ...f.bounds, headroomDownMargin: margin },
   };
+}
+
+/** The utilisation is below the band's `min` (exactly `min` is in band, as in `withinBand`). */
+function belowMin(f: Facts): boolean {
+  return f.utilization !== null && f.utilization < f.min;
 }
 
 /**
@@ -75,7 +85,7 @@ export function downFacts(f: Facts): Facts {
  *   stabilisation, then capacity (free GPUs of the pool, else unused nodes moved in), reason
  *   `HeadroomShort`. Replicas still starting count in `replicas`, so a scale-up is not repeated
  *   while they start (their load is not seen yet);
- * - down: the target at β + `headroomDownMargin` (`downFacts`) below the replicas → never on
+ * - down: the target at β + `headroomDownMargin` (at β below `min`, `downFacts`) below the replicas → never on
  *   partial data (`InsufficientSamples`, as the HPA never scales down on missing metrics), then the
  *   peak window, cooldown and the scale-down stabilisation window (the highest recommendation of the
  *   window, sized at β + margin, wins), reason `HeadroomSpare`. A scale-down lands where the load
@@ -105,7 +115,11 @@ export function headroom(f: Facts): Verdict {
     return hold(f, 'WithinRange', `${why}; replicas stay at ${f.from}`);
   }
   const whyDown =
-    d === f ? why : `${why}; at the scale-down margin ${headroomText(d).replace(/^.* \+ /, '')}`;
+    d === f
+      ? why
+      : belowMin(f)
+        ? `${why}; utilisation ${f.u} is below min ${f.min}%, so no margin`
+        : `${why}; at the scale-down margin ${headroomText(d).replace(/^.* \+ /, '')}`;
   if (!f.complete) {
     return hold(
       f,

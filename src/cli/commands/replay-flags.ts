@@ -1,0 +1,152 @@
+/**
+ * From `gpuops replay`'s parsed flags to what the replay needs: the checks of flags that go
+ * together (usage errors, exit 2), the replay's settings, the trace's text and the slice of it
+ * that `--hours` / `--from-hours` ask for.
+ */
+import { readFileSync } from 'node:fs';
+import { FLEET_ENGINES, type FleetEngine, type FleetNodeOptions } from '../../replay/fleet-replay.js';
+import { ENGINES, type Engine } from '../../replay/run-replay.js';
+import { DEFAULT_REPLAY_SETTINGS, type ReplaySettings } from '../../replay/sim-engine.js';
+import { sliceTrace, traceSpanSeconds, type Trace } from '../../replay/trace.js';
+import { fileURLToPath } from 'node:url';
+import { missingTraceMessage } from '../bundled-trace.js';
+import { UsageError } from '../settings.js';
+import type { ReplayArgs, ReplayFlags } from './replay-options.js';
+
+/** The checkout's (or the installed package's) root: three folders up from `src/cli/commands/` and from `dist/cli/commands/`. */
+const PACKAGE_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+
+/**
+ * The flags with `--trace` given. @throws UsageError naming `--trace`, what it takes and where the
+ * bundled trace is (one line; `bundled-trace.ts`)
+ */
+export function withTrace(a: ReplayArgs): ReplayFlags {
+  if (a.trace === undefined) throw new UsageError(missingTraceMessage(PACKAGE_ROOT));
+  return { ...a, trace: a.trace };
+}
+
+/** Whether the flags ask for a fleet (`--services K` with K ≥ 2, or `--group-by`). */
+export function isFleet(f: ReplayFlags): boolean {
+  return f.services > 1 || f.groupBy !== undefined;
+}
+
+/**
+ * Checks the flags that go together: `--nodes` only for a fleet, `--group-by` and `--services`
+ * not both. @throws UsageError naming the flags
+ */
+export function checkReplayFlags(f: ReplayFlags): void {
+  if (f.nodes !== undefined && !isFleet(f))
+    throw new UsageError('--nodes replays a fleet: give --services K (K ≥ 2) or --group-by too');
+  if (f.groupBy && f.services > 1)
+    throw new UsageError('--group-by and --services both split the history: give one');
+}
+
+/**
+ * The engines of one service: `--engines` or every one of {@link ENGINES}. @throws UsageError on
+ * a fleet's engine (`gpuops`, the model's), saying which engines one service runs
+ */
+export function oneServiceEngines(f: ReplayFlags): Engine[] {
+  const known: readonly string[] = ENGINES;
+  const odd = (f.engines ?? []).filter((e) => !known.includes(e));
+  if (odd.length > 0)
+    throw new UsageError(
+      `--engines ${odd.join(',')}: a fleet's engine (the model's; give --services K or --group-by); one service runs ${ENGINES.join(', ')}`,
+    );
+  return (f.engines as Engine[] | undefined) ?? [...ENGINES];
+}
+
+/**
+ * The engines of a fleet: `--engines` or every one of {@link FLEET_ENGINES}. @throws UsageError
+ * on an engine the fleet cannot run (the simulated `gpuops-patch`, `gpuops-pr`: one service only)
+ */
+export function fleetEngines(f: ReplayFlags): FleetEngine[] {
+  const known: readonly string[] = FLEET_ENGINES;
+  const odd = (f.engines ?? []).filter((e) => !known.includes(e));
+  if (odd.length > 0)
+    throw new UsageError(
+      `--engines ${odd.join(',')}: a simulated engine, for one service only; a fleet replays through the model: ${FLEET_ENGINES.join(', ')}`,
+    );
+  return (f.engines as FleetEngine[] | undefined) ?? [...FLEET_ENGINES];
+}
+
+function readPolicy(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`--policy ${file}: cannot read: ${(err as Error).message}`);
+  }
+}
+
+/** Settings from the flags; @throws UsageError when min ≥ max or `--policy` cannot be read. */
+export function replaySettings(f: ReplayFlags): ReplaySettings {
+  if (f.min >= f.max) throw new UsageError(`--min ${f.min} must be below --max ${f.max}`);
+  return {
+    ...DEFAULT_REPLAY_SETTINGS,
+    startupSeconds: f.startupSeconds,
+    sampleDelaySeconds: f.sampleDelaySeconds,
+    passIntervalSeconds: f.passIntervalSeconds,
+    mergeDelaySeconds: f.mergeDelaySeconds,
+    min: f.min,
+    max: f.max,
+    hpaTarget: f.hpaTarget ?? (f.min + f.max) / 2,
+    gpusPerNode: f.gpusPerNode,
+    headroomFactor: f.headroomFactor,
+    hpaTargets: f.hpaTargets,
+    headroomFactors: f.headroomFactors,
+    headroomDownMargins: f.headroomDownMargins,
+    ...(f.policy === undefined ? {} : { policyText: readPolicy(f.policy) }),
+  };
+}
+
+/** The text of the `--trace` file. @throws Error naming the file when it cannot be read */
+export function readTraceText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new Error(`${file}: cannot read the trace: ${(err as Error).message}`);
+  }
+}
+
+/** Hours of `seconds`, cut (not rounded) to two decimals, so "or less" holds as printed. */
+const hoursDown = (seconds: number) => (Math.floor(seconds / 36) / 100).toFixed(2);
+
+/**
+ * The part of `t` that `--from-hours` / `--hours` ask for (all of it without either). A start at
+ * the last instant keeps that instant; one after it is refused. @throws UsageError naming
+ * `--from-hours`, the asked start (seconds), the file and its history's span (hours, and the last
+ * instant's seconds after the first) when the start is past the last instant
+ */
+export function sliceOf(f: ReplayFlags, t: Trace): Trace {
+  if (f.hours === undefined && f.fromHours === undefined) return t;
+  const from = (f.fromHours ?? 0) * 3600;
+  const span = traceSpanSeconds(t);
+  if (from > span)
+    throw new UsageError(
+      `--from-hours ${f.fromHours} asks for a start ${from} s into ${f.trace}, past its history: it spans ${hoursDown(span)} h (its last instant is ${span} s after its first); give --from-hours ${hoursDown(span)} or less`,
+    );
+  return sliceTrace(t, from, (f.hours ?? Infinity) * 3600);
+}
+
+/**
+ * One service's history as the flags slice it, with 2 instants or more (the replay chooses its
+ * headroom factor on the first half and reports it on the second). @throws UsageError naming the
+ * file, the slice's flags and the instants it holds when it holds one
+ */
+export function oneServiceSlice(f: ReplayFlags, t: Trace): Trace {
+  const sliced = sliceOf(f, t);
+  if (sliced.instants.length < 2) {
+    const flags = [
+      f.fromHours === undefined ? '' : ` --from-hours ${f.fromHours}`,
+      f.hours === undefined ? '' : ` --hours ${f.hours}`,
+    ].join('');
+    throw new UsageError(
+      `${f.trace}${flags}: 1 instant to replay; one service needs 2 or more (the headroom factor is chosen on the first half)`,
+    );
+  }
+  return sliced;
+}
+
+/** The fleet of nodes `--nodes` / `--scheduler-scoring` ask for, if any. */
+export function nodeOptions(f: ReplayFlags): FleetNodeOptions | undefined {
+  return f.nodes === undefined ? undefined : { nodes: f.nodes, scoring: f.schedulerScoring };
+}

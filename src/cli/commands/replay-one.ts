@@ -1,0 +1,84 @@
+/**
+ * `gpuops replay` of one service: every engine of `--engines` (the simulated ones run the real
+ * reconcile pass in child processes) over one trace; progress on stderr, the figures on stdout as
+ * `--output` asks (JSON lines, then the table, the analysis and the targets), and with
+ * `--report DIR` `index.html`, `figures.jsonl` and `analysis.json` in DIR.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { formatAnalysis } from '../../replay/analysis-text.js';
+import { formatTable } from '../../replay/figures.js';
+import { renderReport } from '../../replay/report.js';
+import { runReplay, type Engine, type EngineRun, type ReplayResult } from '../../replay/run-replay.js';
+import type { ReplaySettings } from '../../replay/sim-engine.js';
+import { formatVerdicts } from '../../replay/targets.js';
+import type { Trace } from '../../replay/trace.js';
+import { makeDirs } from '../../util/make-dirs.js';
+import type { ReplayFlags } from './replay-options.js';
+
+/** The progress line of one finished engine (its passes and CPU time when it ran the pass). */
+function engineDone(e: EngineRun): string {
+  const c = e.cost;
+  const cost = c
+    ? ` (${c.passes} passes, ${c.cpuSeconds.toFixed(1)} s CPU, ${((c.cpuSeconds / Math.max(1, c.passes)) * 1000).toFixed(0)} ms CPU per pass)`
+    : '';
+  return `  ${e.figures.engine} done${cost}\n`;
+}
+
+/** Prints the figures as `output` asks: JSON lines (`jsonl`, `both`), the table, analysis and targets (`table`, `both`). */
+function printResult(result: ReplayResult, settings: ReplaySettings, output: ReplayFlags['output']): void {
+  const figures = result.engines.map((e) => e.figures);
+  if (output !== 'table') process.stdout.write(figuresLines(result));
+  if (output === 'jsonl') return;
+  process.stdout.write(formatTable(figures));
+  process.stdout.write(formatAnalysis(result.analysis, settings, figures));
+  process.stdout.write(`targets:\n${formatVerdicts(result.verdicts)}`);
+}
+
+/** One JSON line per engine's figures. */
+function figuresLines(result: ReplayResult): string {
+  return result.engines.map((e) => JSON.stringify(e.figures)).join('\n') + '\n';
+}
+
+/** Writes `index.html`, `figures.jsonl` and `analysis.json` into `dir` (made when missing). */
+function writeReport(result: ReplayResult, dir: string): void {
+  const out = path.resolve(dir);
+  makeDirs(out);
+  writeFileSync(path.join(out, 'index.html'), renderReport(result));
+  writeFileSync(path.join(out, 'figures.jsonl'), figuresLines(result));
+  writeFileSync(
+    path.join(out, 'analysis.json'),
+    JSON.stringify({ analysis: result.analysis, verdicts: result.verdicts }, null, 2) + '\n',
+  );
+  process.stderr.write(`report: ${path.join(out, 'index.html')}\n`);
+}
+
+/**
+ * Replays one service's `trace` through `engines` with `settings`, in `--work-dir` (kept) or a
+ * temporary folder (removed after, also on failure). @throws Error from the engines
+ */
+export async function replayOneService(
+  trace: Trace,
+  f: ReplayFlags,
+  settings: ReplaySettings,
+  engines: readonly Engine[],
+): Promise<void> {
+  const dir = f.workDir ? path.resolve(f.workDir) : mkdtempSync(path.join(os.tmpdir(), 'gpuops-replay-'));
+  const err = process.stderr;
+  err.write(`gpuops replay: ${trace.instants.length} instants of ${f.trace} through ${engines.join(', ')}\n`);
+  try {
+    const result = await runReplay(trace, {
+      settings,
+      dir,
+      engines,
+      processes: true,
+      onEngine: (e) => err.write(engineDone(e)),
+    });
+    printResult(result, settings, f.output);
+    if (f.report) writeReport(result, f.report);
+    err.write(`replay took ${result.wallSeconds.toFixed(1)} s\n`);
+  } finally {
+    if (!f.workDir) rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * The flags of `gpuops replay` (commander options, in the order `--help` lists them) and their
+ * parsed shape, {@link ReplayFlags}. Three groups: what to replay and what to print, the replay's
+ * delays and thresholds, and the fleet (`--services`, `--nodes`, `--group-by`).
+ */
+import { Option, type Command } from 'commander';
+import { DEFAULT_REPLAY_SETTINGS, type ReplaySettings } from '../../replay/sim-engine.js';
+import {
+  engineList,
+  ENGINES_TEXT,
+  labelList,
+  nodeCount,
+  nonNegative,
+  numberList,
+  percent,
+  positive,
+  wholePositive,
+  type ReplayEngine,
+} from './replay-parsers.js';
+
+/**
+ * `gpuops replay`'s flags once `--trace` is known to be given (units: seconds, hours, percent, GPUs); the
+ * delays and thresholds are {@link ReplaySettings}' own fields, each with its default there.
+ */
+export interface ReplayFlags extends Pick<
+  ReplaySettings,
+  | 'startupSeconds'
+  | 'sampleDelaySeconds'
+  | 'passIntervalSeconds'
+  | 'mergeDelaySeconds'
+  | 'min'
+  | 'max'
+  | 'gpusPerNode'
+  | 'headroomFactor'
+  | 'hpaTargets'
+  | 'headroomFactors'
+  | 'headroomDownMargins'
+> {
+  trace: string;
+  report?: string;
+  output: 'table' | 'jsonl' | 'both';
+  /** As given; which of them the replay runs: `oneServiceEngines`, `fleetEngines` (`replay-flags.ts`). */
+  engines?: ReplayEngine[];
+  hours?: number;
+  fromHours?: number;
+  workDir?: string;
+  hpaTarget?: number;
+  policy?: string;
+  services: number;
+  nodes?: number | 'auto';
+  schedulerScoring: 'LeastAllocated' | 'MostAllocated';
+  groupBy?: string[];
+}
+
+/** The flags as commander parses them: `--trace` may be missing (`withTrace` says what to give). */
+export type ReplayArgs = Omit<ReplayFlags, 'trace'> & { trace?: string };
+
+/** The history to replay, what to print and where, which engines and which slice of it. */
+function inputOptions(cmd: Command): Command {
+  return cmd
+    .option(
+      '--trace <file>',
+      'the history (required): trace CSV (value,timestamp_anon,container_ip) or Prometheus query_range JSON',
+    )
+    .option('--report <dir>', 'write index.html (charts) and figures.jsonl into this folder')
+    .addOption(
+      new Option('--output <format>', 'figures on stdout')
+        .choices(['table', 'jsonl', 'both'])
+        .default('table'),
+    )
+    .option('--engines <list>', `comma-separated subset (default: all) of ${ENGINES_TEXT}`, engineList)
+    .option('--hours <h>', 'replay only the first H hours of the trace (from --from-hours)', positive)
+    .option('--from-hours <h>', 'start the replay H hours into the trace', nonNegative)
+    .option(
+      '--work-dir <dir>',
+      'folder for the simulated repos and databases (default: a temp folder, removed after)',
+    );
+}
+
+/** The replay's delays, thresholds, policy and the parameters of its frontiers. */
+function settingOptions(cmd: Command): Command {
+  const d = DEFAULT_REPLAY_SETTINGS;
+  return cmd
+    .option(
+      '--startup-seconds <s>',
+      'pod start-up until Ready (image pull, model load)',
+      nonNegative,
+      d.startupSeconds,
+    )
+    .option(
+      '--sample-delay-seconds <s>',
+      'dcgm-exporter / Prometheus sample delay',
+      nonNegative,
+      d.sampleDelaySeconds,
+    )
+    .option('--pass-interval-seconds <s>', 'time between reconcile passes', positive, d.passIntervalSeconds)
+    .option(
+      '--merge-delay-seconds <s>',
+      'PR mode: time until a person merges',
+      nonNegative,
+      d.mergeDelaySeconds,
+    )
+    .option('--min <percent>', 'utilisation min threshold', percent, d.min)
+    .option('--max <percent>', 'utilisation max threshold', percent, d.max)
+    .option('--policy <file>', 'a Policy document to replay with (overrides the shipped defaults)')
+    .option('--gpus-per-node <n>', 'GPUs per node of the simulated fleet', wholePositive, d.gpusPerNode)
+    .option('--hpa-target <percent>', 'HPA target utilisation (default: the middle of min and max)', percent)
+    .option(
+      '--headroom-factor <beta>',
+      'patch mode: β of headroom sizing, fixed before the run',
+      nonNegative,
+      d.headroomFactor,
+    )
+    .option(
+      '--hpa-targets <list>',
+      'HPA targets of the frontier (percent, comma-separated)',
+      numberList(percent),
+      d.hpaTargets,
+    )
+    .option(
+      '--headroom-factors <list>',
+      'headroom factors of the frontier (comma-separated)',
+      numberList(nonNegative),
+      d.headroomFactors,
+    )
+    .option(
+      '--headroom-down-margins <list>',
+      'scale-down margins (headroomDownMargin) the first-half choice tries with every factor (comma-separated)',
+      numberList(nonNegative),
+      d.headroomDownMargins,
+    );
+}
+
+/** A fleet instead of one service: K shifted copies or groups of a `query_range` answer, and its nodes. */
+function fleetOptions(cmd: Command): Command {
+  return cmd
+    .option(
+      '--services <k>',
+      'replay a fleet of K services: K circularly shifted copies of the trace, through the model (docs/replay.md)',
+      wholePositive,
+      1,
+    )
+    .option(
+      '--nodes <n>',
+      'with --services or --group-by: a fixed fleet of N nodes of --gpus-per-node GPUs that gpuops moves into and out of the short-task pool; "auto": as many as the HPA\'s static pools hold (docs/replay.md)',
+      nodeCount,
+    )
+    .addOption(
+      new Option('--scheduler-scoring <scoring>', "with --nodes: kube-scheduler's scoring of free GPUs")
+        .choices(['LeastAllocated', 'MostAllocated'])
+        .default('LeastAllocated'),
+    )
+    .option(
+      '--group-by <labels>',
+      'replay a fleet: one service per value of these labels of a query_range answer (e.g. namespace,deployment)',
+      labelList,
+    );
+}
+
+/** Adds every flag of `gpuops replay` to `cmd`, in `--help` order; returns `cmd`. */
+export function addReplayOptions(cmd: Command): Command {
+  return fleetOptions(settingOptions(inputOptions(cmd)));
+}

@@ -1,0 +1,82 @@
+/**
+ * The value parsers of `gpuops replay`'s flags (commander `argParser`s): each returns the parsed
+ * value or throws commander's `InvalidArgumentError` (a usage error, exit 2) saying what it
+ * expected and what it got.
+ */
+import { InvalidArgumentError } from 'commander';
+import { FLEET_ENGINES, type FleetEngine } from '../../replay/fleet-replay.js';
+import { ENGINES, type Engine } from '../../replay/run-replay.js';
+import { groupLabels } from '../../replay/trace-groups.js';
+
+/** A number ≥ 0 (seconds, hours, a factor). @throws InvalidArgumentError otherwise */
+export function nonNegative(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`expected a number ≥ 0, got "${value}"`);
+  return n;
+}
+
+/** A number > 0. @throws InvalidArgumentError otherwise */
+export function positive(value: string): number {
+  const n = nonNegative(value);
+  if (n === 0) throw new InvalidArgumentError(`expected a number > 0, got "${value}"`);
+  return n;
+}
+
+/** A whole number > 0 (GPUs, services). @throws InvalidArgumentError otherwise */
+export function wholePositive(value: string): number {
+  const n = positive(value);
+  if (!Number.isInteger(n)) throw new InvalidArgumentError(`expected a whole number > 0, got "${value}"`);
+  return n;
+}
+
+/** `--nodes`: a whole number ≥ 0 or `auto`. @throws InvalidArgumentError otherwise */
+export function nodeCount(value: string): number | 'auto' {
+  if (value === 'auto') return 'auto';
+  const n = nonNegative(value);
+  if (!Number.isInteger(n))
+    throw new InvalidArgumentError(`expected a whole number or "auto", got "${value}"`);
+  return n;
+}
+
+/** A percent, 0..100. @throws InvalidArgumentError otherwise */
+export function percent(value: string): number {
+  const n = nonNegative(value);
+  if (n > 100) throw new InvalidArgumentError(`expected a percent between 0 and 100, got "${value}"`);
+  return n;
+}
+
+/** An engine `--engines` names: one of one service's {@link ENGINES} or a fleet's {@link FLEET_ENGINES}. */
+export type ReplayEngine = Engine | FleetEngine;
+
+/** The engines of one service and of a fleet, as `--help` and the usage errors list them. */
+export const ENGINES_TEXT = `one service: ${ENGINES.join(',')}; a fleet: ${FLEET_ENGINES.join(',')}`;
+
+/**
+ * `--engines`: comma-separated names, each an engine of one service or of a fleet (which of them
+ * the replay can run is checked once it knows which it is). @throws InvalidArgumentError on a name of neither
+ */
+export function engineList(value: string): ReplayEngine[] {
+  const known: readonly string[] = [...ENGINES, ...FLEET_ENGINES];
+  const names = value.split(',').map((s) => s.trim());
+  for (const n of names)
+    if (!known.includes(n)) throw new InvalidArgumentError(`unknown engine "${n}" (${ENGINES_TEXT})`);
+  return names as ReplayEngine[];
+}
+
+/** A comma-separated list, each item through `parse`. @throws InvalidArgumentError from `parse` */
+export function numberList(parse: (v: string) => number): (value: string) => number[] {
+  return (value) => {
+    const xs = value.split(',').map((v) => parse(v.trim()));
+    if (xs.length === 0) throw new InvalidArgumentError('expected a comma-separated list of numbers');
+    return xs;
+  };
+}
+
+/** `--group-by`: comma-separated label names (`groupLabels`). @throws InvalidArgumentError on a bad name */
+export function labelList(value: string): string[] {
+  try {
+    return groupLabels(value);
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message);
+  }
+}

@@ -1,0 +1,210 @@
+import { parseSampleValue } from './dcgm-text.js';
+import { LOOKBACK_SECONDS, STAT_LABEL } from './query.js';
+import type { GpuSeries } from './types.js';
+
+/** Options of a query answer's decoding (`parseQueryAnswer`, `QueryAnswerDecoder`). */
+export interface QueryResultOptions {
+  /** File name or URL, for error messages. */
+  source: string;
+  /** Metric name for series whose `__name__` was dropped by a function (`avg_over_time`). */
+  metric: string;
+  /** Averaging window of a matrix answer (seconds); default 300. */
+  windowSeconds?: number;
+  /** History a matrix answer is judged over (seconds, the scale-down stabilisation window); default 300. */
+  historySeconds?: number;
+}
+
+/** Series of one answer and the time it was evaluated at (milliseconds, Prometheus's clock). */
+export interface QueryAnswer {
+  series: GpuSeries[];
+  /** The evaluation time of a vector; the newest point of a matrix; null when the result is empty. */
+  evaluatedAt: number | null;
+}
+
+/**
+ * Turns the items of `data.result` into series one at a time, so a decoder can drop each item as
+ * soon as it is added (the rules are those of `parseQueryAnswer`, which documents them). `fail`
+ * throws the decoder's error (a `MetricsParseError` naming the source).
+ */
+export interface AnswerBuilder {
+  /** Adds `data.result[index]` (a parsed JSON value). @throws through `fail` when its shape is wrong */
+  add(item: unknown, index: number): void;
+  /** The series of every item added, in the order `parseQueryAnswer` has always returned them. */
+  finish(): QueryAnswer;
+}
+
+type Fail = (message: string) => never;
+
+/** The builder of a `resultType` (`vector` or `matrix`). */
+export function answerBuilder(
+  resultType: 'vector' | 'matrix',
+  options: QueryResultOptions,
+  fail: Fail,
+): AnswerBuilder {
+  return resultType === 'matrix' ? matrixBuilder(options, fail) : vectorBuilder(options, fail);
+}
+
+interface Joined {
+  labels: Record<string, string>;
+  avg?: [number, number];
+  last?: number;
+  max?: number;
+  first?: number;
+}
+
+function vectorBuilder(options: QueryResultOptions, fail: Fail): AnswerBuilder {
+  const joined = new Map<string, Joined>();
+  const plain: GpuSeries[] = [];
+  let evaluatedAt: number | null = null;
+  return {
+    add(item, i) {
+      if (
+        !isObject(item) ||
+        !isObject(item.metric) ||
+        !Array.isArray(item.value) ||
+        item.value.length !== 2
+      ) {
+        fail(`data.result[${i}] must have "metric" and a two-element "value"`);
+      }
+      const [ts, raw] = item.value as [unknown, unknown];
+      if (typeof ts !== 'number' || typeof raw !== 'string')
+        fail(`data.result[${i}].value must be [<seconds>, "<value>"]`);
+      const at = Math.round((ts as number) * 1000);
+      if (evaluatedAt === null || at > evaluatedAt) evaluatedAt = at;
+      const source = item.metric as Record<string, string>;
+      const stat = source[STAT_LABEL];
+      const value = parseSampleValue(raw as string);
+      if (stat === undefined) {
+        plain.push({
+          metric: source.__name__ ?? options.metric,
+          labels: copyLabels(source),
+          value,
+          timestamp: at,
+        });
+        return;
+      }
+      const key = labelKey(source);
+      let entry = joined.get(key);
+      if (!entry) joined.set(key, (entry = { labels: copyLabels(source) }));
+      if (stat === 'avg') entry.avg = [value, ts as number];
+      else if (stat === 'last') entry.last = value;
+      else if (stat === 'max') entry.max = value;
+      else if (stat === 'first') entry.first = value;
+    },
+    finish() {
+      for (const entry of joined.values()) {
+        if (!entry.avg) continue; // a `last` without an `avg` cannot happen within one window
+        const [value, evalSeconds] = entry.avg;
+        const lastSeconds = entry.last ?? evalSeconds - LOOKBACK_SECONDS;
+        plain.push({
+          metric: options.metric,
+          labels: entry.labels,
+          value,
+          timestamp: Math.round(lastSeconds * 1000),
+          ...(entry.max === undefined
+            ? {}
+            : {
+                window: {
+                  max: entry.max,
+                  oldest: entry.first === undefined ? null : Math.round(entry.first * 1000),
+                },
+              }),
+        });
+      }
+      joined.clear();
+      return { series: plain, evaluatedAt };
+    },
+  };
+}
+
+function matrixBuilder(options: QueryResultOptions, fail: Fail): AnswerBuilder {
+  const windowMs = (options.windowSeconds ?? 300) * 1000;
+  const historyMs = (options.historySeconds ?? 300) * 1000;
+  const parsed: { labels: Record<string, string>; name: string; points: [number, number][] }[] = [];
+  let evaluatedAt: number | null = null;
+  return {
+    add(item, i) {
+      if (!isObject(item) || !isObject(item.metric) || !Array.isArray(item.values)) {
+        fail(`data.result[${i}] must have "metric" and a "values" array`);
+      }
+      const points: [number, number][] = [];
+      for (const [j, p] of (item.values as unknown[]).entries()) {
+        if (!Array.isArray(p) || p.length !== 2 || typeof p[0] !== 'number' || typeof p[1] !== 'string') {
+          fail(`data.result[${i}].values[${j}] must be [<seconds>, "<value>"]`);
+        }
+        points.push([
+          Math.round((p as [number, string])[0] * 1000),
+          parseSampleValue((p as [number, string])[1]),
+        ]);
+      }
+      if (points.length === 0) return;
+      points.sort((a, b) => a[0] - b[0]);
+      const newest = points[points.length - 1]![0];
+      if (evaluatedAt === null || newest > evaluatedAt) evaluatedAt = newest;
+      const source = item.metric as Record<string, string>;
+      parsed.push({ labels: copyLabels(source), name: source.__name__ ?? options.metric, points });
+    },
+    finish() {
+      const series: GpuSeries[] = [];
+      for (const s of parsed) {
+        const last = s.points[s.points.length - 1]!;
+        // The averaging window and the history end at the answer's evaluation time: a series whose
+        // points stopped earlier is averaged over what it has and judged stale by its timestamp.
+        const inWindow = s.points.filter(([t]) => t > evaluatedAt! - windowMs);
+        const avgOf = inWindow.length > 0 ? inWindow : [last];
+        const inHistory = s.points.filter(([t]) => t >= evaluatedAt! - historyMs);
+        series.push({
+          metric: s.name,
+          labels: s.labels,
+          value: avgOf.reduce((a, [, v]) => a + v, 0) / avgOf.length,
+          timestamp: last[0],
+          window: {
+            max: inHistory.length > 0 ? Math.max(...inHistory.map(([, v]) => v)) : last[1],
+            oldest: s.points[0]![0],
+          },
+        });
+      }
+      parsed.length = 0;
+      return { series, evaluatedAt };
+    },
+  };
+}
+
+/** The labels without `__name__` and the query's own `gpuops_stat`. */
+function copyLabels(source: Record<string, string>): Record<string, string> {
+  const labels: Record<string, string> = {};
+  for (const k in source) if (k !== STAT_LABEL && k !== '__name__') labels[k] = source[k]!;
+  return labels;
+}
+
+/**
+ * Identity of a label set, ignoring `__name__` and `gpuops_stat`. Prometheus returns labels
+ * sorted by name, so the fast path needs no sort; other orders are sorted first. The two ignored
+ * labels may stand anywhere (`label_replace` output kept in insertion order still takes the fast
+ * path): only the order of the labels in the key counts.
+ */
+function labelKey(source: Record<string, string>): string {
+  let key = '';
+  let previous = '';
+  for (const k in source) {
+    if (k === STAT_LABEL || k === '__name__') continue;
+    if (k < previous) return sortedLabelKey(source);
+    previous = k;
+    key += `${k}\u0000${source[k]}\u0001`;
+  }
+  return key;
+}
+
+function sortedLabelKey(source: Record<string, string>): string {
+  let key = '';
+  for (const k of Object.keys(source).sort()) {
+    if (k === STAT_LABEL || k === '__name__') continue;
+    key += `${k}\u0000${source[k]}\u0001`;
+  }
+  return key;
+}
+
+/** A JSON object (not an array, not null). */
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -38,26 +38,18 @@ describe('decisionLine', () => {
       'scaling resnet50-infer: relabel: move gpu-t4-01 from unused into short-task, 1 → 2 replicas (RelabelUnusedNode, utilisation 90 %)',
     );
   });
-  it('scale-up and hold keep their short form', () => {
-    const up = decision({
-      action: 'scale-up',
-      replicas: { from: 2, to: 3 },
-      nodes: [],
-      reason: 'AboveMax',
-      utilization: 100,
-    });
-    expect(decisionLine(up, 'short-task')).toBe(
-      'scaling resnet50-infer: scale-up 2 → 3 (AboveMax, utilisation 100 %)',
-    );
-    const hold = decision({
-      action: 'hold',
-      replicas: { from: 4, to: 4 },
-      nodes: [],
-      reason: 'WithinRange',
-      utilization: 50,
-    });
-    expect(decisionLine(hold, 'short-task')).toBe(
-      'scaling resnet50-infer: hold at 4 (WithinRange, utilisation 50 %)',
+  it.each([
+    [
+      { action: 'scale-up', replicas: { from: 2, to: 3 }, reason: 'AboveMax', utilization: 100 },
+      'scale-up 2 → 3 (AboveMax, utilisation 100 %)',
+    ],
+    [
+      { action: 'hold', replicas: { from: 4, to: 4 }, reason: 'WithinRange', utilization: 50 },
+      'hold at 4 (WithinRange, utilisation 50 %)',
+    ],
+  ] as const)('%o keeps its short form', (over, text) => {
+    expect(decisionLine(decision({ ...over, nodes: [] }), 'short-task')).toBe(
+      `scaling resnet50-infer: ${text}`,
     );
   });
 });

@@ -339,12 +339,47 @@ ALTER TABLE benchmark_runs ADD COLUMN gpu_product TEXT;
     id: 7,
     name: 'snapshot contents as documents',
     // snapshot_contents.nodes / .pods: the nodes and pods of the contents as two JSON documents
-    // (rows.ts, contentsDocuments: one array of cells per record, NODE_COLUMNS / POD_COLUMNS
+    // (one array of cells per record, the format of migration 8's parts, NODE_COLUMNS / POD_COLUMNS
     // order), instead of one row per node and pod. A pass whose cluster moved (one pod started)
     // wrote ~55,000 rows at 50,000 pods, each cell bound from JavaScript one by one; it now binds
     // two strings, and a read parses two. Nothing queried the rows one by one. Back-filled from
     // the rows, in position order; then the row tables go.
     sql: (_t, dialect) => (dialect === 'sqlite' ? SQLITE_DOCUMENTS : POSTGRES_DOCUMENTS),
+  },
+  {
+    id: 8,
+    name: 'snapshot contents in parts',
+    // snapshot_parts: runs of a contents' nodes or pods (contents-parts.ts: cut where a record's
+    // key hashes to 0 mod 256, so one pod's change makes one new part), keyed by the SHA-256 of
+    // their text and shared by every contents that names them (contents_parts, in order per kind).
+    // Migration 7 rewrote the whole pods document (38 MB at 99,000 pods) whenever one pod moved.
+    // Back-fill: each contents' two documents become a part each, with digests
+    // ('contents:<id>:nodes' / ':pods') that no computed digest (hex) can equal; then the
+    // document columns go. Parts go when no contents name them (saveSnapshot's retention).
+    sql: () => `
+CREATE TABLE snapshot_parts (
+  digest TEXT PRIMARY KEY,
+  records TEXT NOT NULL
+);
+CREATE TABLE contents_parts (
+  contents_id INTEGER NOT NULL REFERENCES snapshot_contents (id) ON DELETE CASCADE,
+  kind TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  part TEXT NOT NULL REFERENCES snapshot_parts (digest),
+  PRIMARY KEY (contents_id, kind, position)
+);
+CREATE INDEX contents_parts_part ON contents_parts (part);
+INSERT INTO snapshot_parts (digest, records)
+  SELECT 'contents:' || id || ':nodes', nodes FROM snapshot_contents WHERE nodes IS NOT NULL AND nodes <> '[]';
+INSERT INTO snapshot_parts (digest, records)
+  SELECT 'contents:' || id || ':pods', pods FROM snapshot_contents WHERE pods IS NOT NULL AND pods <> '[]';
+INSERT INTO contents_parts (contents_id, kind, position, part)
+  SELECT id, 'nodes', 0, 'contents:' || id || ':nodes' FROM snapshot_contents WHERE nodes IS NOT NULL AND nodes <> '[]';
+INSERT INTO contents_parts (contents_id, kind, position, part)
+  SELECT id, 'pods', 0, 'contents:' || id || ':pods' FROM snapshot_contents WHERE pods IS NOT NULL AND pods <> '[]';
+ALTER TABLE snapshot_contents DROP COLUMN nodes;
+ALTER TABLE snapshot_contents DROP COLUMN pods;
+`,
   },
 ];
 

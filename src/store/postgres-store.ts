@@ -6,6 +6,7 @@
  */
 import pg from 'pg';
 import type { Snapshot } from '../cluster/types.js';
+import { contentsParts, type SnapshotPartRow, snapshotFromPartRows } from './contents-parts.js';
 import { storeError } from './errors.js';
 import {
   CLUSTERS_SQL,
@@ -22,7 +23,6 @@ import { migrationSql, pendingMigrations, SCHEMA_MIGRATIONS_DDL } from './migrat
 import {
   BENCHMARK_COLUMNS,
   benchmarkCells,
-  contentsDocuments,
   snapshotContentDigest,
   benchmarkFromRow,
   type Cell,
@@ -43,10 +43,10 @@ import {
   sampleCells,
   sampleFromRow,
   DELETE_UNUSED_CONTENTS_SQL,
+  DELETE_UNUSED_PARTS_SQL,
   BENCHMARK_RUNS_VERSION_SQL,
   LATEST_SNAPSHOT_SQL,
   retainSnapshotsSql,
-  snapshotFromRow,
   toMs,
   warningsCell,
 } from './rows.js';
@@ -123,14 +123,36 @@ async function insertUnnest(
   }
 }
 
-/** Writes a new `snapshot_contents` row (its two documents); its id. In the caller's transaction. */
+/**
+ * Writes a new `snapshot_contents` row and names its parts, storing only the parts not stored yet
+ * (one part's text at a time); its id. In the caller's transaction, under {@link SNAPSHOT_LOCK}, so
+ * the stored digests read first stay stored until it commits.
+ */
 async function insertContents(c: pg.PoolClient, digest: string, snapshot: Snapshot): Promise<unknown> {
-  const { nodes, pods } = contentsDocuments(snapshot);
-  const inserted = await c.query(
-    'INSERT INTO snapshot_contents (digest, nodes, pods) VALUES ($1, $2, $3) RETURNING id',
-    [digest, nodes, pods],
+  const inserted = await c.query('INSERT INTO snapshot_contents (digest) VALUES ($1) RETURNING id', [digest]);
+  const id = (inserted.rows[0] as Row).id;
+  const stored = new Set((await c.query('SELECT digest FROM snapshot_parts')).rows.map((r: Row) => r.digest));
+  const kinds: string[] = [];
+  const positions: number[] = [];
+  const digests: string[] = [];
+  for (const part of contentsParts(snapshot)) {
+    if (!stored.has(part.digest)) {
+      await c.query(
+        'INSERT INTO snapshot_parts (digest, records) VALUES ($1, $2) ON CONFLICT (digest) DO NOTHING',
+        [part.digest, part.text],
+      );
+      stored.add(part.digest);
+    }
+    kinds.push(part.kind);
+    positions.push(part.position);
+    digests.push(part.digest);
+  }
+  await c.query(
+    `INSERT INTO contents_parts (contents_id, kind, position, part)
+       SELECT $1, * FROM unnest($2::text[], $3::int[], $4::text[])`,
+    [id, kinds, positions, digests],
   );
-  return (inserted.rows[0] as Row).id;
+  return id;
 }
 
 export interface PostgresStoreOptions {
@@ -242,8 +264,8 @@ export class PostgresStore implements Store, StatusStore {
 
   /**
    * Stores a snapshot in one transaction and keeps the newest `keepSnapshots`. Its nodes and pods
-   * are stored once per content digest (`snapshot_contents`, migrations 5 and 7: two JSON
-   * documents, see `contentsDocuments`): a snapshot equal to a stored one (the usual pass: the
+   * are stored once per content digest (`snapshot_contents`, migration 5), in content-addressed
+   * parts (migration 8, `contentsParts`: a changed pod writes its part, not every pod): a snapshot equal to a stored one (the usual pass: the
    * cluster did not move) sends only its digest and writes only its `snapshots` row. Writers take
    * turns ({@link SNAPSHOT_LOCK}), so another process's retention cannot delete the contents
    * between finding and naming them, and no other writer inserts the same digest meanwhile.
@@ -269,7 +291,8 @@ export class PostgresStore implements Store, StatusStore {
           activity.map((a) => a[2]),
         ]);
       await c.query(retainSnapshotsSql('$1'), [this.options.keepSnapshots]);
-      await c.query(DELETE_UNUSED_CONTENTS_SQL);
+      if (((await c.query(DELETE_UNUSED_CONTENTS_SQL)).rowCount ?? 0) > 0)
+        await c.query(DELETE_UNUSED_PARTS_SQL);
       return id;
     });
   }
@@ -277,8 +300,8 @@ export class PostgresStore implements Store, StatusStore {
   async latestSnapshot(): Promise<Snapshot | null> {
     // One statement, one consistent view: a concurrent saveSnapshot's retention cannot delete the
     // contents mid-read.
-    const row = (await this.query('latestSnapshot', LATEST_SNAPSHOT_SQL))[0];
-    return row ? snapshotFromRow(row as Parameters<typeof snapshotFromRow>[0]) : null;
+    const rows = (await this.query('latestSnapshot', LATEST_SNAPSHOT_SQL)) as unknown as SnapshotPartRow[];
+    return rows.length > 0 ? snapshotFromPartRows(rows) : null;
   }
 
   async recordBenchmarkRun(run: BenchmarkRun): Promise<void> {

@@ -150,81 +150,6 @@ function hashContents(snapshot: Pick<Snapshot, 'nodes' | 'pods'>): string {
 /** Records per `JSON.stringify` call of {@link snapshotContentDigest}. */
 const DIGEST_SLICE = 100;
 
-/**
- * A snapshot's nodes and pods as `snapshot_contents` holds them (migration 7): JSON arrays with
- * one array of cells per record, in {@link NODE_COLUMNS} / {@link POD_COLUMNS} order (the JSON
- * columns — labels, taints, allocatable, requested, requests — as JSON values, not text). Built only when the contents are new (no stored digest).
- */
-export interface ContentsDocuments {
-  nodes: string;
-  pods: string;
-}
-
-/**
- * The {@link ContentsDocuments} of a snapshot.
- * @throws StoreError (`saveSnapshot`) naming the record and column when a field that the row
- *   tables held NOT NULL (everything but a node's `gpu_product`, `pool` and a pod's `node_name`,
- *   `algorithm`, `owner_kind`, `owner_name`) is null or missing: such a snapshot is not stored.
- */
-export function contentsDocuments(snapshot: Pick<Snapshot, 'nodes' | 'pods'>): ContentsDocuments {
-  const nodeCellsList = snapshot.nodes.map(nodeDocumentCells);
-  const podCellsList = snapshot.pods.map(podDocumentCells);
-  requireCells('node', nodeCellsList, NODE_COLUMNS, NULLABLE_NODE_COLUMNS);
-  requireCells('pod', podCellsList, POD_COLUMNS, NULLABLE_POD_COLUMNS);
-  return { nodes: JSON.stringify(nodeCellsList), pods: JSON.stringify(podCellsList) };
-}
-
-// Migration 6's columns are NULL in rows stored before it (read back as 0 and unknown).
-const NULLABLE_NODE_COLUMNS: ReadonlySet<string> = new Set([
-  'gpu_product',
-  'pool',
-  'allocatable',
-  'requested',
-]);
-const NULLABLE_POD_COLUMNS: ReadonlySet<string> = new Set([
-  'node_name',
-  'algorithm',
-  'owner_kind',
-  'owner_name',
-  'requests',
-  'started_at',
-]);
-
-/** Throws when a cell of a column outside `nullable` is null or undefined. */
-function requireCells(
-  kind: string,
-  records: readonly unknown[][],
-  columns: readonly string[],
-  nullable: ReadonlySet<string>,
-): void {
-  const required = columns.map((c, i) => (nullable.has(c) ? -1 : i)).filter((i) => i >= 0);
-  for (let r = 0; r < records.length; r++) {
-    for (const i of required) {
-      if (records[r]![i] === null || records[r]![i] === undefined) {
-        throw new StoreError('saveSnapshot', `${kind} ${r}: ${columns[i]} must not be null`);
-      }
-    }
-  }
-}
-
-/** A node's cells in a contents document: {@link nodeCells} with its JSON columns as JSON values. */
-function nodeDocumentCells(n: NodeInfo): unknown[] {
-  const cells: unknown[] = nodeCells(n);
-  cells[1] = n.labels;
-  cells[13] = n.taints;
-  cells[14] = n.allocatable;
-  cells[15] = n.requested;
-  return cells;
-}
-
-/** A pod's cells in a contents document: {@link podCells} with its JSON columns as JSON values. */
-function podDocumentCells(p: PodInfo): unknown[] {
-  const cells: unknown[] = podCells(p);
-  cells[3] = p.labels;
-  cells[15] = p.requests;
-  return cells;
-}
-
 export const POD_COLUMNS = [
   'namespace',
   'name',
@@ -294,44 +219,34 @@ export function podFromCells(c: unknown[]): PodInfo {
 export const BENCHMARK_RUNS_VERSION_SQL = `SELECT count(*) AS n, coalesce(max(id), 0) AS last FROM benchmark_runs`;
 
 /**
- * The newest snapshot (by `taken_at_ms`, then id) with its contents documents, in one statement
- * (a consistent view without a transaction); the same in both dialects.
+ * The newest snapshot (by `taken_at_ms`, then id) with its contents' parts (migration 8), one row
+ * per part in (kind, position) order, in one statement (a consistent view without a transaction);
+ * one row with a null kind when the contents have no parts. The same in both dialects.
  */
-export const LATEST_SNAPSHOT_SQL = `SELECT s.taken_at, s.warnings, c.nodes, c.pods
-  FROM snapshots s JOIN snapshot_contents c ON c.id = s.contents_id
- ORDER BY s.taken_at_ms DESC, s.id DESC LIMIT 1`;
+export const LATEST_SNAPSHOT_SQL = `SELECT s.taken_at, s.warnings, cp.kind, p.records
+  FROM (SELECT taken_at, warnings, contents_id FROM snapshots
+         ORDER BY taken_at_ms DESC, id DESC LIMIT 1) s
+  LEFT JOIN contents_parts cp ON cp.contents_id = s.contents_id
+  LEFT JOIN snapshot_parts p ON p.digest = cp.part
+ ORDER BY cp.kind, cp.position`;
 
 /** Retention: deletes all but the newest `limit` snapshots (`limit`: the dialect's parameter). */
 export const retainSnapshotsSql = (limit: string): string =>
   `DELETE FROM snapshots WHERE id NOT IN (SELECT id FROM snapshots ORDER BY taken_at_ms DESC, id DESC LIMIT ${limit})`;
 
 /**
- * Retention, after {@link retainSnapshotsSql}: deletes the contents no snapshot names any more.
- * The same in both dialects.
+ * Retention, after {@link retainSnapshotsSql}: deletes the contents no snapshot names any more
+ * (their `contents_parts` rows go by ON DELETE CASCADE). The same in both dialects.
  */
 export const DELETE_UNUSED_CONTENTS_SQL = `DELETE FROM snapshot_contents WHERE NOT EXISTS
   (SELECT 1 FROM snapshots s WHERE s.contents_id = snapshot_contents.id)`;
 
 /**
- * The snapshot of a {@link LATEST_SNAPSHOT_SQL} row. The documents are JSON text (both dialects
- * store TEXT); cells read back through {@link nodeFromCells} / {@link podFromCells}, which take
- * SQLite's 0/1 and JSON's booleans alike.
+ * Retention, after {@link DELETE_UNUSED_CONTENTS_SQL} deleted any: deletes the parts no contents
+ * name any more (index `contents_parts_part`). The same in both dialects.
  */
-export function snapshotFromRow(row: {
-  taken_at: unknown;
-  warnings: unknown;
-  nodes: unknown;
-  pods: unknown;
-}): Snapshot {
-  const snapshot: Snapshot = {
-    takenAt: row.taken_at as string,
-    nodes: fromJson<unknown[][]>(row.nodes).map(nodeFromCells),
-    pods: fromJson<unknown[][]>(row.pods).map(podFromCells),
-  };
-  if (row.warnings !== null && row.warnings !== undefined)
-    snapshot.warnings = fromJson<string[]>(row.warnings);
-  return snapshot;
-}
+export const DELETE_UNUSED_PARTS_SQL = `DELETE FROM snapshot_parts WHERE NOT EXISTS
+  (SELECT 1 FROM contents_parts cp WHERE cp.part = snapshot_parts.digest)`;
 
 /** `Snapshot.warnings` as stored: JSON text, or null when absent. */
 export function warningsCell(snapshot: Snapshot): string | null {

@@ -4,6 +4,7 @@
  * (better-sqlite3's API; its compiled SQLite comes as a per-platform npm package, so `npm ci`
  * needs no compiler and no download from anywhere but the npm registry).
  */
+import { contentsParts, type SnapshotPartRow, snapshotFromPartRows } from './contents-parts.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -25,7 +26,6 @@ import { migrationSql, pendingMigrations, SCHEMA_MIGRATIONS_DDL } from './migrat
 import {
   BENCHMARK_COLUMNS,
   benchmarkCells,
-  contentsDocuments,
   snapshotContentDigest,
   benchmarkFromRow,
   type Cell,
@@ -46,10 +46,10 @@ import {
   sampleCells,
   sampleFromRow,
   DELETE_UNUSED_CONTENTS_SQL,
+  DELETE_UNUSED_PARTS_SQL,
   BENCHMARK_RUNS_VERSION_SQL,
   LATEST_SNAPSHOT_SQL,
   retainSnapshotsSql,
-  snapshotFromRow,
   toMs,
   warningsCell,
 } from './rows.js';
@@ -186,8 +186,8 @@ export class SqliteStore implements Store, StatusStore {
 
   /**
    * Stores a snapshot in one transaction and keeps the newest `keepSnapshots`. Its nodes and pods
-   * are stored once per content digest (`snapshot_contents`, migrations 5 and 7: two JSON
-   * documents, see `contentsDocuments`): a snapshot equal to a stored one (the usual pass: the
+   * are stored once per content digest (`snapshot_contents`, migration 5), in content-addressed
+   * parts (migration 8, `contentsParts`: a changed pod writes its part, not every pod): a snapshot equal to a stored one (the usual pass: the
    * cluster did not move) writes only its `snapshots` row. The
    * transaction takes the write lock first (IMMEDIATE), so another process's retention cannot
    * delete the contents between finding and naming them.
@@ -214,30 +214,44 @@ export class SqliteStore implements Store, StatusStore {
             ),
           ).run(JSON.stringify(nodeActivityCells(snapshot.nodes, takenAtMs)));
           this.prepare(retainSnapshotsSql('?')).run(this.options.keepSnapshots);
-          this.prepare(DELETE_UNUSED_CONTENTS_SQL).run();
+          if (this.prepare(DELETE_UNUSED_CONTENTS_SQL).run().changes > 0)
+            this.prepare(DELETE_UNUSED_PARTS_SQL).run();
           return id;
         })
         .immediate();
     });
   }
 
-  /** Writes a new `snapshot_contents` row (its two documents); its id. In the caller's transaction. */
+  /**
+   * Writes a new `snapshot_contents` row and names its parts, storing only the parts not stored
+   * yet (one part's text at a time); its id. In the caller's (IMMEDIATE) transaction, so no other
+   * writer's retention deletes a part between finding and naming it.
+   */
   private insertContents(digest: string, snapshot: Snapshot): number {
-    const { nodes, pods } = contentsDocuments(snapshot);
-    return Number(
-      this.prepare('INSERT INTO snapshot_contents (digest, nodes, pods) VALUES (?, ?, ?)').run(
-        digest,
-        nodes,
-        pods,
-      ).lastInsertRowid,
+    const id = Number(
+      this.prepare('INSERT INTO snapshot_contents (digest) VALUES (?)').run(digest).lastInsertRowid,
     );
+    const stored = this.prepare('SELECT 1 AS found FROM snapshot_parts WHERE digest = ?');
+    const insert = this.prepare(
+      'INSERT INTO snapshot_parts (digest, records) VALUES (?, ?) ON CONFLICT (digest) DO NOTHING',
+    );
+    const named: [string, number, string][] = [];
+    for (const part of contentsParts(snapshot)) {
+      if (!stored.get(part.digest)) insert.run(part.digest, part.text);
+      named.push([part.kind, part.position, part.digest]);
+    }
+    this.prepare(
+      `INSERT INTO contents_parts (contents_id, kind, position, part)
+         SELECT ?, json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]')
+           FROM json_each(?)`,
+    ).run(id, JSON.stringify(named));
+    return id;
   }
 
   latestSnapshot(): Promise<Snapshot | null> {
     return this.run('latestSnapshot', () => {
-      const row = this.prepare(LATEST_SNAPSHOT_SQL).get() as
-        Parameters<typeof snapshotFromRow>[0] | undefined;
-      return row ? snapshotFromRow(row) : null;
+      const rows = this.prepare(LATEST_SNAPSHOT_SQL).all() as SnapshotPartRow[];
+      return rows.length > 0 ? snapshotFromPartRows(rows) : null;
     });
   }
 

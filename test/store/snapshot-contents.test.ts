@@ -8,6 +8,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../src/cluster/types.js';
 import { MIGRATIONS, migrationSql, SCHEMA_MIGRATIONS_DDL } from '../../src/store/migrations.js';
+import { contentsParts } from '../../src/store/contents-parts.js';
 import { openStore } from '../../src/store/open-store.js';
 import { type Cell, NODE_COLUMNS, nodeCells, POD_COLUMNS, podCells } from '../../src/store/rows.js';
 import type { Store } from '../../src/store/types.js';
@@ -51,16 +52,48 @@ describe.each(backends)('snapshot contents on $name', (backend) => {
     for (const t of [0, 30, 60]) await s.saveSnapshot(snap(3, t));
     expect(await counts()).toEqual({ snapshots: 3, contents: 1, nodes: 3, pods: 15 });
     expect(await s.latestSnapshot()).toStrictEqual(snap(3, 60));
-    // One pod changes phase: new contents, the old ones stay for the snapshots that name them.
+    // One pod changes phase: new contents, the old ones stay for the snapshots that name them;
+    // the nodes did not change, so their part is shared (migration 8), the pods' part is new.
     const moved = snap(3, 90);
     moved.pods[4]!.phase = 'Failed';
     await s.saveSnapshot(moved);
-    expect(await counts()).toEqual({ snapshots: 4, contents: 2, nodes: 6, pods: 30 });
+    expect(await counts()).toEqual({ snapshots: 4, contents: 2, nodes: 3, pods: 30 });
     expect(await s.latestSnapshot()).toStrictEqual(moved);
     // Back to the first contents: shared again, not written a third time.
     await s.saveSnapshot(snap(3, 120));
-    expect(await counts()).toEqual({ snapshots: 5, contents: 2, nodes: 6, pods: 30 });
+    expect(await counts()).toEqual({ snapshots: 5, contents: 2, nodes: 3, pods: 30 });
     expect(await s.latestSnapshot()).toStrictEqual(snap(3, 120));
+  });
+
+  it('one changed pod among 2,000 writes one new part; retention deletes the part it replaced', async () => {
+    const s = await store(2);
+    await s.saveSnapshot(snap(400, 0));
+    const parts = await count('snapshot_parts');
+    expect(parts).toBeGreaterThan(4); // 400 nodes and 2,000 pods cut into runs of ~256
+    const moved = snap(400, 30);
+    moved.pods[1234]!.ready = !moved.pods[1234]!.ready;
+    await s.saveSnapshot(moved);
+    expect(await count('snapshot_parts')).toBe(parts + 1);
+    expect(await s.latestSnapshot()).toStrictEqual(moved);
+    await s.saveSnapshot(snap(400, 60)); // the first contents again: shared, nothing written
+    expect(await count('snapshot_parts')).toBe(parts + 1);
+    const again = snap(400, 90);
+    again.pods[7]!.ready = !again.pods[7]!.ready;
+    await s.saveSnapshot(again); // keeps 60 and 90: moved's contents go, and its one part
+    expect(await count('snapshot_parts')).toBe(parts + 1);
+    const base = new Set([...contentsParts(snap(400, 60))].map((p) => p.digest));
+    const fresh = [...contentsParts(again)].filter((p) => !base.has(p.digest));
+    expect(fresh.map((p) => p.kind)).toEqual(['pods']);
+    const freshPods = (JSON.parse(fresh[0]!.text) as unknown[]).length;
+    expect(await counts()).toEqual({ snapshots: 2, contents: 2, nodes: 400, pods: 2000 + freshPods });
+    expect(await s.latestSnapshot()).toStrictEqual(again);
+  });
+
+  it('a snapshot with no nodes and no pods reads back empty', async () => {
+    const s = await store(2);
+    await s.saveSnapshot(snap(0, 0));
+    expect(await s.latestSnapshot()).toStrictEqual(snap(0, 0));
+    expect(await count('snapshot_parts')).toBe(0);
   });
 
   it('retention deletes contents when no kept snapshot names them, and only then', async () => {

@@ -90,8 +90,12 @@ export async function schemaAt(backend: StoreBackend, url: string, upTo: number)
   );
 }
 
-/** SQL counting the node or pod records stored over every contents document (migration 7), as `n`. */
+/**
+ * SQL counting the node or pod records stored, as `n`: over every stored part (migration 8) that
+ * some contents name as that kind, each part once however many contents share it.
+ */
 export function storedRecordsSql(dialect: string, column: 'nodes' | 'pods'): string {
-  const doc = dialect === 'postgres' ? `${column}::json` : column;
-  return `SELECT COALESCE(SUM(json_array_length(${doc})), 0) AS n FROM snapshot_contents`;
+  const doc = dialect === 'postgres' ? 'records::json' : 'records';
+  return `SELECT COALESCE(SUM(json_array_length(${doc})), 0) AS n FROM snapshot_parts
+    WHERE digest IN (SELECT part FROM contents_parts WHERE kind = '${column}')`;
 }

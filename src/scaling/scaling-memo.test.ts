@@ -27,7 +27,8 @@ const podsA = [
   pod('a-1-x', { rs: 'a-1', nodeName: 'n1' }),
   pod('b-1-y', { rs: 'b-1', nodeName: 'n1', gpuRequest: 3 }),
 ];
-const nodesA = [gpuNode('n1'), gpuNode('n2')];
+const n1 = gpuNode('n1');
+const nodesA = [n1, gpuNode('n2')];
 
 /** Each case changes one array's identity (same or new content); the memo must rebuild from it. */
 const changes: [string, { rs: ReplicaSetInfo[]; pods: PodInfo[]; nodes: NodeInfo[] }][] = [
@@ -40,7 +41,7 @@ const changes: [string, { rs: ReplicaSetInfo[]; pods: PodInfo[]; nodes: NodeInfo
     { rs: rsA, pods: [...podsA, pod('a-1-z', { rs: 'a-1', nodeName: 'n2', gpuRequest: 2 })], nodes: nodesA },
   ],
   ['NewPodsArrayDropsAPod', { rs: rsA, pods: podsA.slice(1), nodes: nodesA }],
-  ['NewNodeObject', { rs: rsA, pods: podsA, nodes: [nodesA[0], { ...gpuNode('n2'), gpuAllocatable: 4 }] }],
+  ['NewNodeObject', { rs: rsA, pods: podsA, nodes: [n1, { ...gpuNode('n2'), gpuAllocatable: 4 }] }],
 ];
 
 describe('scaling memo: indexes kept by array identity', () => {

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { ownerIndex } from '../cluster/owners.js';
+import type { NodeInfo, PodInfo, ReplicaSetInfo } from '../cluster/types.js';
+import { pod } from '../../test/scaling/support.js';
+import { nodeInfo } from '../../test/support/node-info.js';
+import { nodeCapacity } from './capacity.js';
+import { capacityOf, createScalingMemo, ownersOf, podIndexOf, podsByDeployment } from './scaling-memo.js';
+
+const rs = (name: string, deployment: string): ReplicaSetInfo => ({
+  namespace: 'algorithms',
+  name,
+  owner: { kind: 'Deployment', name: deployment },
+  revision: 1,
+  replicas: 1,
+});
+const gpuNode = (name: string): NodeInfo =>
+  nodeInfo(name, { allocatable: { cpuMillis: 64_000, memoryBytes: 2 ** 39, pods: 110 }, pool: 'long-task' });
+
+/** Pod names per Deployment key: the real content of a `podsByDeployment` answer. */
+const names = (m: ReadonlyMap<string, readonly PodInfo[]>): Record<string, string[]> =>
+  Object.fromEntries([...m].map(([k, ps]) => [k, ps.map((p) => p.name)]));
+const free = (cs: readonly { node: string; freeGpus: number }[]): Record<string, number> =>
+  Object.fromEntries(cs.map((c) => [c.node, c.freeGpus]));
+
+const rsA = [rs('a-1', 'alpha'), rs('b-1', 'beta')];
+const podsA = [
+  pod('a-1-x', { rs: 'a-1', nodeName: 'n1' }),
+  pod('b-1-y', { rs: 'b-1', nodeName: 'n1', gpuRequest: 3 }),
+];
+const n1 = gpuNode('n1');
+const nodesA = [n1, gpuNode('n2')];
+
+/** Each case changes one array's identity (same or new content); the memo must rebuild from it. */
+const changes: [string, { rs: ReplicaSetInfo[]; pods: PodInfo[]; nodes: NodeInfo[] }][] = [
+  [
+    'NewReplicaSetsArrayMovesAPod',
+    { rs: [rs('a-1', 'beta'), rs('b-1', 'beta')], pods: podsA, nodes: nodesA },
+  ],
+  [
+    'NewPodsArrayAddsAPod',
+    { rs: rsA, pods: [...podsA, pod('a-1-z', { rs: 'a-1', nodeName: 'n2', gpuRequest: 2 })], nodes: nodesA },
+  ],
+  ['NewPodsArrayDropsAPod', { rs: rsA, pods: podsA.slice(1), nodes: nodesA }],
+  ['NewNodeObject', { rs: rsA, pods: podsA, nodes: [n1, { ...gpuNode('n2'), gpuAllocatable: 4 }] }],
+];
+
+describe('scaling memo: indexes kept by array identity', () => {
+  it('returns the very same indexes for the same arrays', () => {
+    const memo = createScalingMemo();
+    const owners = ownersOf(rsA, memo);
+    const byDep = podsByDeployment(podsA, owners, memo);
+    const index = podIndexOf(podsA, memo);
+    const cap = capacityOf({ pods: podsA, nodes: nodesA }, memo);
+    expect(ownersOf(rsA, memo)).toBe(owners);
+    expect(podsByDeployment(podsA, owners, memo)).toBe(byDep);
+    expect(podIndexOf(podsA, memo)).toBe(index);
+    expect(capacityOf({ pods: podsA, nodes: [...nodesA] }, memo)).toBe(cap);
+    expect(names(byDep)).toEqual({ 'algorithms/alpha': ['a-1-x'], 'algorithms/beta': ['b-1-y'] });
+  });
+
+  it.each(changes)('%s: rebuilt, and equal to indexes built fresh', (_, next) => {
+    const memo = createScalingMemo();
+    const o0 = ownersOf(rsA, memo);
+    const d0 = podsByDeployment(podsA, o0, memo);
+    const i0 = podIndexOf(podsA, memo);
+    const c0 = capacityOf({ pods: podsA, nodes: nodesA }, memo);
+
+    const o1 = ownersOf(next.rs, memo);
+    const d1 = podsByDeployment(next.pods, o1, memo);
+    const i1 = podIndexOf(next.pods, memo);
+    const c1 = capacityOf({ pods: next.pods, nodes: next.nodes }, memo);
+
+    const fresh = ownerIndex(next.rs);
+    const want = names(podsByDeployment(next.pods, fresh));
+    expect(names(d1)).toEqual(want);
+    expect([...i1.keys()].sort()).toEqual(next.pods.map((p) => `${p.namespace}/${p.name}`).sort());
+    expect(free(c1)).toEqual(free(nodeCapacity({ pods: next.pods, nodes: next.nodes })));
+    // Each case's new input gives a different answer somewhere: a stale hit would fail above.
+    const same = JSON.stringify([names(d0), [...i0.keys()], free(c0)]);
+    expect(JSON.stringify([want, [...i1.keys()], free(c1)])).not.toEqual(same);
+  });
+});

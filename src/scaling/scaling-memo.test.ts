@@ -1,3 +1,8 @@
+/**
+ * The scaling step's memo (scaling-memo.ts): the owner index, pods per Deployment, the pod index
+ * and node capacity are kept while the watch cache hands out the same arrays, and rebuilt, equal
+ * to fresh ones, when any array (or node object) changes identity.
+ */
 import { describe, expect, it } from 'vitest';
 import { ownerIndex } from '../cluster/owners.js';
 import type { NodeInfo, PodInfo, ReplicaSetInfo } from '../cluster/types.js';

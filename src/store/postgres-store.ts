@@ -265,7 +265,8 @@ export class PostgresStore implements Store, StatusStore {
   /**
    * Stores a snapshot in one transaction and keeps the newest `keepSnapshots`. Its nodes and pods
    * are stored once per content digest (`snapshot_contents`, migration 5), in content-addressed
-   * parts (migration 8, `contentsParts`: a changed pod writes its part, not every pod): a snapshot equal to a stored one (the usual pass: the
+   * parts (migration 8, `contentsParts`: a changed pod writes its part, not every pod): a
+   * snapshot equal to a stored one (the usual pass: the
    * cluster did not move) sends only its digest and writes only its `snapshots` row. Writers take
    * turns ({@link SNAPSHOT_LOCK}), so another process's retention cannot delete the contents
    * between finding and naming them, and no other writer inserts the same digest meanwhile.

@@ -4,7 +4,6 @@
  * (better-sqlite3's API; its compiled SQLite comes as a per-platform npm package, so `npm ci`
  * needs no compiler and no download from anywhere but the npm registry).
  */
-import { contentsParts, type SnapshotPartRow, snapshotFromPartRows } from './contents-parts.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -22,6 +21,7 @@ import {
   fleetStatusFromRow,
   newCycleCells,
 } from './history-rows.js';
+import { contentsParts, type SnapshotPartRow, snapshotFromPartRows } from './contents-parts.js';
 import { migrationSql, pendingMigrations, SCHEMA_MIGRATIONS_DDL } from './migrations.js';
 import {
   BENCHMARK_COLUMNS,
@@ -187,7 +187,8 @@ export class SqliteStore implements Store, StatusStore {
   /**
    * Stores a snapshot in one transaction and keeps the newest `keepSnapshots`. Its nodes and pods
    * are stored once per content digest (`snapshot_contents`, migration 5), in content-addressed
-   * parts (migration 8, `contentsParts`: a changed pod writes its part, not every pod): a snapshot equal to a stored one (the usual pass: the
+   * parts (migration 8, `contentsParts`: a changed pod writes its part, not every pod): a
+   * snapshot equal to a stored one (the usual pass: the
    * cluster did not move) writes only its `snapshots` row. The
    * transaction takes the write lock first (IMMEDIATE), so another process's retention cannot
    * delete the contents between finding and naming them.

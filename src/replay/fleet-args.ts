@@ -1,0 +1,87 @@
+/**
+ * The fleet replay `npm run replay` runs after the one-service replay (issue 25: "every engine in
+ * one run"): the same trace and delays as four services sharing one pool on a fixed fleet of
+ * nodes. Pure: argument lists in, argument lists out.
+ */
+
+/** The fleet `npm run replay` replays unless told otherwise: 4 circularly shifted services on 16 nodes. */
+export const DEFAULT_FLEET = ['--services', '4', '--nodes', '16'] as const;
+
+/**
+ * Flags of a one-service replay that mean the same for a fleet, each with its value: the trace, the
+ * slice, the delays and thresholds, the policy, the fleet's hardware and the HPA's and gpuops's
+ * parameters. The rest (`--engines`, `--work-dir`, `--merge-delay-seconds`, the frontier lists,
+ * `--output`, `--report`) belong to the one-service engines and are not passed on.
+ */
+const SHARED_FLAGS: ReadonlySet<string> = new Set([
+  '--trace',
+  '--hours',
+  '--from-hours',
+  '--startup-seconds',
+  '--sample-delay-seconds',
+  '--pass-interval-seconds',
+  '--min',
+  '--max',
+  '--policy',
+  '--gpus-per-node',
+  '--hpa-target',
+  '--headroom-factor',
+]);
+
+/** Flags that already make the replay a fleet: then `npm run replay` runs that alone. */
+const FLEET_FLAGS: ReadonlySet<string> = new Set(['--services', '--group-by', '--nodes']);
+
+/** What `npm run replay` runs for `args`: the one-service replay's arguments and the fleet's, or null. */
+export interface ReplayPlan {
+  one: string[] | null;
+  fleet: string[] | null;
+}
+
+/**
+ * Splits `args` (as given to `npm run replay`, `--trace` already in) into the runs to make:
+ * - with `--services`, `--group-by` or `--nodes`: that fleet alone (`one` null, `fleet` = `args`
+ *   less `--no-fleet`);
+ * - with `--no-fleet` (taken out): the one-service replay alone;
+ * - with `--engines` (a subset of the one-service engines was asked for): that alone;
+ * - otherwise both: `args`, then the shared flags of `args` (`--flag value` or `--flag=value`)
+ *   with {@link DEFAULT_FLEET}, and `--report DIR` as `--report DIR/fleet`.
+ * Flag values are never read as flags (`--trace --hours` keeps `--hours` as the trace's name).
+ */
+export function replayPlan(args: readonly string[]): ReplayPlan {
+  const names = flagNames(args);
+  const one = args.filter((a) => a !== '--no-fleet');
+  if (names.some((n) => FLEET_FLAGS.has(n))) return { one: null, fleet: one };
+  if (names.includes('--no-fleet') || names.includes('--engines')) return { one, fleet: null };
+  const fleet: string[] = [];
+  for (let i = 0; i < one.length; i++) {
+    const a = one[i]!;
+    const [name, inline] = splitFlag(a);
+    if (!name.startsWith('--')) continue;
+    const value = inline ?? one[i + 1];
+    if (inline === undefined) i++;
+    if (value === undefined) continue;
+    if (SHARED_FLAGS.has(name)) fleet.push(name, value);
+    else if (name === '--report') fleet.push('--report', `${value.replace(/\/+$/, '')}/fleet`);
+  }
+  return { one, fleet: [...fleet, ...DEFAULT_FLEET] };
+}
+
+/** The flag names of `args` (every `--name` not taken as the previous flag's value). */
+function flagNames(args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const [name, inline] = splitFlag(args[i]!);
+    if (!name.startsWith('--')) continue;
+    out.push(name);
+    if (inline === undefined && !BARE_FLAGS.has(name)) i++;
+  }
+  return out;
+}
+
+/** Flags that take no value. */
+const BARE_FLAGS: ReadonlySet<string> = new Set(['--no-fleet']);
+
+function splitFlag(a: string): [string, string | undefined] {
+  const eq = a.indexOf('=');
+  return a.startsWith('--') && eq > 0 ? [a.slice(0, eq), a.slice(eq + 1)] : [a, undefined];
+}

@@ -64,6 +64,15 @@ export interface RecommendationBounds {
 const HEADROOM_STAYING: ReadonlySet<string> = new Set(['InsufficientSamples', 'NoData', 'AtMaxReplicas']);
 
 /**
+ * β a headroom scale-down sizes at for a load at `utilization` percent: β + `headroomDownMargin`
+ * at or above `min` (the hysteresis band), β below it (`rules/headroom.ts` `downFacts`). Absent
+ * factors count 0.
+ */
+export function downBeta(b: RecommendationBounds, utilization: number): number {
+  return (b.headroomFactor ?? 0) + (utilization < b.min ? 0 : (b.headroomDownMargin ?? 0));
+}
+
+/**
  * The replica count a recorded pass recommended (HPA stabilisation works on recommendations, not
  * on applied changes). A change records its target. With `load` sizing a hold that judged every
  * Ready pod (see `LOAD_RECOMMENDING`) recommended the replicas its load needed,
@@ -79,15 +88,6 @@ const HEADROOM_STAYING: ReadonlySet<string> = new Set(['InsufficientSamples', 'N
  * in the direction its utilisation asked for. Any other hold recommended staying. Null when the
  * record carries no replica count.
  */
-/**
- * β a headroom scale-down sizes at for a load at `utilization` percent: β + `headroomDownMargin`
- * at or above `min` (the hysteresis band), β below it (`rules/headroom.ts` `downFacts`). Absent
- * factors count 0.
- */
-export function downBeta(b: RecommendationBounds, utilization: number): number {
-  return (b.headroomFactor ?? 0) + (utilization < b.min ? 0 : (b.headroomDownMargin ?? 0));
-}
-
 export function recommendationOf(record: DecisionRecord, b: RecommendationBounds): number | null {
   if (record.replicasFrom === null) return null;
   if (record.action !== 'hold') return record.replicasTo ?? record.replicasFrom;

@@ -8,6 +8,7 @@ import { DEFAULT_REPLAY_SETTINGS, type ReplaySettings } from '../../replay/sim-e
 import {
   engineList,
   ENGINES_TEXT,
+  headroomFactor,
   labelList,
   nodeCount,
   nonNegative,
@@ -108,7 +109,7 @@ function settingOptions(cmd: Command): Command {
     .option(
       '--headroom-factor <beta>',
       'patch mode: β of headroom sizing, fixed before the run',
-      nonNegative,
+      headroomFactor,
       d.headroomFactor,
     )
     .option(
@@ -120,13 +121,13 @@ function settingOptions(cmd: Command): Command {
     .option(
       '--headroom-factors <list>',
       'headroom factors of the frontier (comma-separated)',
-      numberList(nonNegative),
+      numberList(headroomFactor),
       d.headroomFactors,
     )
     .option(
       '--headroom-down-margins <list>',
       'scale-down margins (headroomDownMargin) the first-half choice tries with every factor (comma-separated)',
-      numberList(nonNegative),
+      numberList(headroomFactor),
       d.headroomDownMargins,
     );
 }

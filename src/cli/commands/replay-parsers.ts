@@ -8,9 +8,12 @@ import { FLEET_ENGINES, type FleetEngine } from '../../replay/fleet-replay.js';
 import { ENGINES, type Engine } from '../../replay/run-replay.js';
 import { groupLabels } from '../../replay/trace-groups.js';
 
-/** A number ≥ 0 (seconds, hours, a factor). @throws InvalidArgumentError otherwise */
+/**
+ * A number ≥ 0 (seconds, hours, a factor). A blank value is refused (`Number('')` is 0: an empty
+ * `--from-hours ""` must not mean 0). @throws InvalidArgumentError otherwise
+ */
 export function nonNegative(value: string): number {
-  const n = Number(value);
+  const n = value.trim() === '' ? Number.NaN : Number(value);
   if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`expected a number ≥ 0, got "${value}"`);
   return n;
 }
@@ -35,6 +38,20 @@ export function nodeCount(value: string): number | 'auto' {
   const n = nonNegative(value);
   if (!Number.isInteger(n))
     throw new InvalidArgumentError(`expected a whole number or "auto", got "${value}"`);
+  return n;
+}
+
+/**
+ * A headroom factor or scale-down margin, 0..10: the bounds the Policy schema gives
+ * `scaling.headroomFactor` and `scaling.headroomDownMargin` (`definitions/schema/policy.ts`).
+ * @throws InvalidArgumentError otherwise
+ */
+export function headroomFactor(value: string): number {
+  const n = nonNegative(value);
+  if (n > 10)
+    throw new InvalidArgumentError(
+      `expected a factor between 0 and 10 (as the Policy allows), got "${value}"`,
+    );
   return n;
 }
 

@@ -18,6 +18,7 @@ import { toDecisionRecord } from '../scaling/decision-record.js';
 import type { ScalingDecision } from '../scaling/types.js';
 import type { Policy, ResolvedAlgorithm } from '../definitions/types.js';
 import { fleetStatusRecord } from '../status/fleet-record.js';
+import { historyPruneBefore } from '../store/history-retention.js';
 import { statusStoreOf } from '../store/index.js';
 import type { FleetStatusRecord, GitWriteRefusalRecord, Store } from '../store/types.js';
 import { sameRefusals } from '../gitops/write-refusal.js';
@@ -79,7 +80,10 @@ export async function writePhase(
   return { results: written.results, patches: written.patches };
 }
 
-/** Stores what the pass saw and decided: samples, scaling decisions, and what `gpuops status` shows. */
+/**
+ * Stores what the pass saw and decided: samples, scaling decisions, and what `gpuops status` shows;
+ * deletes the decisions and samples older than the history kept (`historyPruneBefore`).
+ */
 export async function recordPass(
   store: Store,
   o: {
@@ -100,6 +104,8 @@ export async function recordPass(
   const records = output.scaling.map((d) => toDecisionRecord(d, o.now));
   if (store.recordDecisions) await store.recordDecisions(records);
   else for (const r of records) await store.recordDecision(r);
+  // What has aged out goes, a pass's worth at a time (`history-retention.ts`).
+  await store.pruneHistory?.(historyPruneBefore(o.policy, o.now));
   // Pools and placement are not stored as decisions: the fleet status holds them.
   const fleet = fleetStatusRecord({
     cluster: o.cluster,

@@ -8,6 +8,7 @@ import pg from 'pg';
 import type { Snapshot } from '../cluster/types.js';
 import { contentsParts, type SnapshotPartRow, snapshotFromPartRows } from './contents-parts.js';
 import { storeError } from './errors.js';
+import { pruneDecisionsSql, pruneSamplesSql, type PrunedHistory } from './history-retention.js';
 import {
   CLUSTERS_SQL,
   CYCLE_COLUMNS,
@@ -367,6 +368,14 @@ export class PostgresStore implements Store, StatusStore {
     await this.transaction('recordDecisions', (c) =>
       insertUnnest(c, 'decisions', DECISION_COLUMNS, decisions.map(decisionCells)),
     );
+  }
+
+  async pruneHistory(before: string): Promise<PrunedHistory> {
+    const ms = toMs('pruneHistory', 'before', before);
+    return this.transaction('pruneHistory', async (c) => ({
+      decisions: (await c.query(pruneDecisionsSql('$1'), [ms])).rowCount ?? 0,
+      samples: (await c.query(pruneSamplesSql('$1'), [ms])).rowCount ?? 0,
+    }));
   }
 
   async decisions(subject: string, since: string): Promise<DecisionRecord[]> {

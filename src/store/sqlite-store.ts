@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import Database from 'libsql';
 import type { Snapshot } from '../cluster/types.js';
 import { storeError } from './errors.js';
+import { pruneDecisionsSql, pruneSamplesSql, type PrunedHistory } from './history-retention.js';
 import {
   CLUSTERS_SQL,
   CYCLE_COLUMNS,
@@ -327,6 +328,16 @@ export class SqliteStore implements Store, StatusStore {
     return this.run('recordDecisions', () => {
       const insert = this.prepare(insertSql('decisions', DECISION_COLUMNS));
       this.db.transaction(() => decisions.forEach((d) => insert.run(...bind(decisionCells(d)))))();
+    });
+  }
+
+  pruneHistory(before: string): Promise<PrunedHistory> {
+    return this.run('pruneHistory', () => {
+      const ms = toMs('pruneHistory', 'before', before);
+      return this.db.transaction(() => ({
+        decisions: this.prepare(pruneDecisionsSql('?')).run(ms).changes,
+        samples: this.prepare(pruneSamplesSql('?')).run(ms).changes,
+      }))();
     });
   }
 

@@ -1,3 +1,4 @@
+import type { PrunedHistory } from './history-retention.js';
 import type { Snapshot } from '../cluster/types.js';
 
 /** One benchmark run of one algorithm at one spec hash. */
@@ -152,6 +153,12 @@ export interface Store {
    * once: one commit, not 1,000). Optional: without it, callers record one by one.
    */
   recordDecisions?(decisions: readonly DecisionRecord[]): Promise<void>;
+  /**
+   * Deletes the decisions and utilisation samples recorded before `before` (ISO-8601), in one
+   * transaction; returns how many rows of each went (see `history-retention.ts`). Optional: a
+   * store without it keeps everything. @throws StoreError when the delete fails
+   */
+  pruneHistory?(before: string): Promise<PrunedHistory>;
   /** Decisions on one subject at or after `since` (ISO-8601), oldest first. */
   decisions(subject: string, since: string): Promise<DecisionRecord[]>;
   /**

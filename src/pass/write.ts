@@ -18,7 +18,7 @@ import { toDecisionRecord } from '../scaling/decision-record.js';
 import type { ScalingDecision } from '../scaling/types.js';
 import type { Policy, ResolvedAlgorithm } from '../definitions/types.js';
 import { fleetStatusRecord } from '../status/fleet-record.js';
-import { historyPruneBefore } from '../store/history-retention.js';
+import { historyPruneBefore } from './history-prune.js';
 import { statusStoreOf } from '../store/index.js';
 import type { FleetStatusRecord, GitWriteRefusalRecord, Store } from '../store/types.js';
 import { sameRefusals } from '../gitops/write-refusal.js';
@@ -104,7 +104,7 @@ export async function recordPass(
   const records = output.scaling.map((d) => toDecisionRecord(d, o.now));
   if (store.recordDecisions) await store.recordDecisions(records);
   else for (const r of records) await store.recordDecision(r);
-  // What has aged out goes, a pass's worth at a time (`history-retention.ts`).
+  // What has aged out goes, a pass's worth at a time (`history-prune.ts`).
   await store.pruneHistory?.(historyPruneBefore(o.policy, o.now));
   // Pools and placement are not stored as decisions: the fleet status holds them.
   const fleet = fleetStatusRecord({

@@ -1,29 +1,7 @@
 /**
- * How long the per-pass history stays in the database (pure). A reconciler records a decision per
- * algorithm and the samples that changed on every pass: at 5,000 algorithms and a pass every 30 s
- * that is 14 million decision rows a day, so without retention the database grows without bound.
- * Each pass deletes what has aged out (`Store.pruneHistory`), a pass's worth at a time, so no pass
- * deletes a backlog of days at once (but the first after an upgrade).
+ * The SQL of history retention (`Store.pruneHistory`): decisions and utilisation samples recorded
+ * before a time go. Which time is the pass's rule (`pass/history-prune.ts`).
  */
-import type { Policy } from '../definitions/types.js';
-import { historySince } from '../scaling/history.js';
-
-/** Decisions and utilisation samples are kept 7 days (the status page charts the last 24 h). */
-export const KEEP_HISTORY_SECONDS = 7 * 24 * 3600;
-
-/**
- * The time (ISO-8601) before which decisions and samples may go: `keepSeconds` (default
- * {@link KEEP_HISTORY_SECONDS}) before `now`, or earlier when the policy's rules read further back
- * (`historySince`: twice the longest cooldown or window), so a rule never loses a record it reads.
- * @throws RangeError when `keepSeconds` is not a number of seconds > 0
- */
-export function historyPruneBefore(policy: Policy, now: Date, keepSeconds = KEEP_HISTORY_SECONDS): string {
-  if (!Number.isFinite(keepSeconds) || keepSeconds <= 0)
-    throw new RangeError(`keepSeconds must be a number of seconds > 0, got ${String(keepSeconds)}`);
-  const kept = now.getTime() - keepSeconds * 1000;
-  const read = Date.parse(historySince(policy, now));
-  return new Date(Math.min(kept, read)).toISOString();
-}
 
 /** SQL deleting the decisions before a time in ms (placeholder `p`); uses index `decisions_at`. */
 export function pruneDecisionsSql(p: string): string {

@@ -155,7 +155,7 @@ export interface Store {
   recordDecisions?(decisions: readonly DecisionRecord[]): Promise<void>;
   /**
    * Deletes the decisions and utilisation samples recorded before `before` (ISO-8601), in one
-   * transaction; returns how many rows of each went (see `history-retention.ts`). Optional: a
+   * transaction; returns how many rows of each went (see `pass/history-prune.ts`). Optional: a
    * store without it keeps everything. @throws StoreError when the delete fails
    */
   pruneHistory?(before: string): Promise<PrunedHistory>;

@@ -1,5 +1,5 @@
 /**
- * History retention (`Store.pruneHistory`, `history-retention.ts`) on SQLite (a real file) and a
+ * History retention (`Store.pruneHistory`, `store/history-retention.ts`, `pass/history-prune.ts`) on SQLite (a real file) and a
  * real PostgreSQL server: decisions and utilisation samples recorded before the cut go, those at
  * or after it stay and read back whole, the counts say what went, and a second prune deletes
  * nothing. A reconcile pass prunes through `recordPass` (test/pass covers the pass).

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { policy } from '../../test/scaling/support.js';
-import { historyPruneBefore, KEEP_HISTORY_SECONDS } from './history-retention.js';
+import { historyPruneBefore, KEEP_HISTORY_SECONDS } from './history-prune.js';
 
 const NOW = new Date('2026-12-03T12:00:00.000Z');
 const before = (seconds: number) => new Date(NOW.getTime() - seconds * 1000).toISOString();

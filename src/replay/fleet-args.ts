@@ -48,17 +48,13 @@ export interface ReplayPlan {
  * Flag values are never read as flags (`--trace --hours` keeps `--hours` as the trace's name).
  */
 export function replayPlan(args: readonly string[]): ReplayPlan {
-  const names = flagNames(args);
+  const flags = flagsOf(args);
+  const names = flags.map((f) => f.name);
   const one = args.filter((a) => a !== '--no-fleet');
   if (names.some((n) => FLEET_FLAGS.has(n))) return { one: null, fleet: one };
   if (names.includes('--no-fleet') || names.includes('--engines')) return { one, fleet: null };
   const fleet: string[] = [];
-  for (let i = 0; i < one.length; i++) {
-    const a = one[i]!;
-    const [name, inline] = splitFlag(a);
-    if (!name.startsWith('--')) continue;
-    const value = inline ?? one[i + 1];
-    if (inline === undefined) i++;
+  for (const { name, value } of flags) {
     if (value === undefined) continue;
     if (SHARED_FLAGS.has(name)) fleet.push(name, value);
     else if (name === '--report') fleet.push('--report', `${value.replace(/\/+$/, '')}/fleet`);
@@ -66,22 +62,22 @@ export function replayPlan(args: readonly string[]): ReplayPlan {
   return { one, fleet: [...fleet, ...DEFAULT_FLEET] };
 }
 
-/** The flag names of `args` (every `--name` not taken as the previous flag's value). */
-function flagNames(args: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const [name, inline] = splitFlag(args[i]!);
-    if (!name.startsWith('--')) continue;
-    out.push(name);
-    if (inline === undefined && !BARE_FLAGS.has(name)) i++;
-  }
-  return out;
-}
-
 /** Flags that take no value. */
 const BARE_FLAGS: ReadonlySet<string> = new Set(['--no-fleet']);
 
-function splitFlag(a: string): [string, string | undefined] {
-  const eq = a.indexOf('=');
-  return a.startsWith('--') && eq > 0 ? [a.slice(0, eq), a.slice(eq + 1)] : [a, undefined];
+/**
+ * The flags of `args` in order, each with its value (`--name value` or `--name=value`; undefined
+ * for a bare flag or a flag at the end). A flag's value is never read as a flag.
+ */
+function flagsOf(args: readonly string[]): { name: string; value: string | undefined }[] {
+  const out: { name: string; value: string | undefined }[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (!a.startsWith('--')) continue;
+    const eq = a.indexOf('=');
+    if (eq > 0) out.push({ name: a.slice(0, eq), value: a.slice(eq + 1) });
+    else if (BARE_FLAGS.has(a)) out.push({ name: a, value: undefined });
+    else out.push({ name: a, value: args[++i] });
+  }
+  return out;
 }

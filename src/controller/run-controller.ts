@@ -13,6 +13,7 @@ import { LeaderElector } from './leader-election.js';
 import { redactUrl } from './log.js';
 import { runLoop, type PassSummary } from './loop.js';
 import { createControllerMetrics, type ControllerMetrics } from './metrics.js';
+import { NotLeadingError, type LeaderFence } from './write-fence.js';
 
 /** Everything {@link startController} needs. Times in seconds. */
 export interface ControllerOptions {
@@ -41,6 +42,8 @@ export interface ControllerOptions {
   statusPage?: StatusPages;
   /** Closes the reconciler's adapters (database) after the last pass. */
   close?: () => Promise<void>;
+  /** The reconciler's write fence (`createLeaderFence`), bound here to this replica's leader election. */
+  fence?: LeaderFence;
   log: Logger;
   metrics?: ControllerMetrics;
 }
@@ -105,9 +108,15 @@ export async function startController(opts: ControllerOptions): Promise<RunningC
   );
   elector.start();
 
+  opts.fence?.bind(() => elector.isLeader(), opts.identity);
+
   const loop = runLoop({
     pass: async () => {
-      const s = await opts.pass();
+      const s = await opts.pass().catch((err: unknown) => {
+        if (err instanceof NotLeadingError)
+          log.warn({ identity: opts.identity, refused: err.write }, 'pass aborted: lost the leader Lease');
+        throw err;
+      });
       if (!elector.isLeader()) {
         log.warn({ identity: opts.identity }, 'lost the leader Lease during a pass');
       }

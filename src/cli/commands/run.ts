@@ -5,6 +5,7 @@ import { createLogger } from '../../controller/log.js';
 import { createControllerMetrics, registerFleetGauges } from '../../controller/metrics.js';
 import { createReconciler } from '../../compose/compose.js';
 import { loggableSettings, runDefaults, startController } from '../../controller/run-controller.js';
+import { createLeaderFence } from '../../controller/write-fence.js';
 import { renderStatusHtml } from '../../status/html.js';
 import { loadStatusView } from '../../status/load.js';
 import type { StatusView } from '../../status/model.js';
@@ -140,11 +141,13 @@ export function register(program: Command): void {
         const metrics = createControllerMetrics();
         // Passes read the cluster from a watch-driven cache (list once, then watch), not by listing.
         const runCache = await startRunCache(kc, log, { registry: metrics.registry });
+        // Only the leader writes: checked right before every write, not only when a pass starts.
+        const fence = createLeaderFence();
         // A dry run creates no database file: without one its passes read an empty in-memory one.
         const reconciler = await createReconciler(
           settings.dryRun ? { ...settings, database: dryRunDatabase(settings.database) } : settings,
           log,
-          { clusterRead: runCache.clusterRead },
+          { clusterRead: runCache.clusterRead, fence: fence.check },
         ).catch(async (err: unknown) => {
           await runCache.stop();
           throw err;
@@ -188,6 +191,7 @@ export function register(program: Command): void {
             healthPort: health.port,
             healthHost: health.host,
             pass: () => reconciler.pass(),
+            fence,
             close: closeAll,
             ...(pageStore
               ? {

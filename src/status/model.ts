@@ -391,7 +391,7 @@ export function buildStatusView(input: StatusInput): StatusView {
     })),
   };
   const health = summarizeHealth(
-    [...cacheHealthCauses(input.cache ?? []), ...healthCauses(facts), ...(input.healthCauses ?? [])],
+    [...(input.healthCauses ?? []), ...cacheHealthCauses(input.cache ?? []), ...healthCauses(facts)],
     facts,
   );
 

@@ -135,7 +135,7 @@ export function register(program: Command): void {
         'starting gpuops run',
       );
 
-      let controller: Awaited<ReturnType<typeof startController>>;
+      let controller: Awaited<ReturnType<typeof startController>> | undefined;
       try {
         const kc = kubeConfigOf(settings.kubeconfig);
         const metrics = createControllerMetrics();
@@ -198,6 +198,8 @@ export function register(program: Command): void {
                   statusPage: statusPagesOf(() =>
                     loadStatusView(pageStore, settings.cluster, new Date(), {
                       cache: runCache.cache.state(),
+                      // Said first: an unreachable API server explains the other causes.
+                      healthCauses: controller?.healthCauses() ?? [],
                     }),
                   ),
                 }

@@ -12,7 +12,7 @@
  * stops renewing it.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { link, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -168,6 +168,30 @@ async function acquire(path: string, o: CloneLockOptions): Promise<void> {
   }
 }
 
+/** Lock files this process holds now (a process interrupted by a signal releases them). */
+const held = new Set<string>();
+
+/**
+ * Removes every clone-cache lock this process holds, at once and synchronously: for a signal
+ * handler that exits right after (`finally` blocks do not run then). Only this process's own
+ * records go. Returns the lock files removed.
+ */
+export function releaseCloneLocksNow(): string[] {
+  const out: string[] = [];
+  for (const path of held) {
+    try {
+      if (readFileSync(path, 'utf8') === formatHolder(me().holder)) {
+        rmSync(path, { force: true });
+        out.push(path);
+      }
+    } catch {
+      // already gone
+    }
+  }
+  held.clear();
+  return out;
+}
+
 /**
  * Runs `fn` holding the lock of clone folder `dir`; releases it however `fn` ends (a kill -9
  * leaves it, and the next process takes it over: see the module comment).
@@ -180,6 +204,7 @@ export async function withCloneLock<T>(
 ): Promise<T> {
   const path = `${dir}.lock`;
   await acquire(path, o);
+  held.add(path);
   const renew = setInterval(
     () => {
       const now = new Date();
@@ -191,6 +216,7 @@ export async function withCloneLock<T>(
   try {
     return await fn();
   } finally {
+    held.delete(path);
     clearInterval(renew);
     // Only this process's own record goes: a lock another process took over stays its lock.
     if ((await readFile(path, 'utf8').catch(() => null)) === formatHolder(me().holder))

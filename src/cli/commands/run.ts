@@ -211,6 +211,8 @@ export function register(program: Command): void {
           throw err;
         }
       } catch (err) {
+        // A usage error (a missing --kubeconfig file) is one line and exit 2, as in every command.
+        if (err instanceof UsageError) throw err;
         log.fatal({ err }, 'gpuops run could not start');
         process.exitCode = 1;
         return;

@@ -4,6 +4,7 @@ import type { Algorithm, Policy, ResolvedAlgorithm, SpecError } from '../types.j
 import { documentProblems, envelopeProblem, locateProblem } from './document.js';
 import { boundAt, stringAt, type Bound } from './cross-field.js';
 import { kubernetesNameProblems } from './k8s-names.js';
+import { listCapProblems } from './list-caps.js';
 import { namespaceProblems } from './namespaces.js';
 import { boundDefaultNamespace } from './namespace-bindings.js';
 import { podAnnotationProblems } from './pod-annotations.js';
@@ -141,6 +142,16 @@ export function parseAlgorithms(files: readonly SpecFile[], policy: Policy): Par
       const envelope = envelopeProblem(doc.value, 'Algorithm');
       if (envelope) {
         errors.push(locateProblem(doc, envelope));
+        continue;
+      }
+      // A list past its cap is refused before anything else runs on the document (list-caps.ts).
+      const oversized = listCapProblems(doc.value);
+      if (oversized.length > 0) {
+        errors.push(...oversized.map((p) => locateProblem(doc, p)));
+        // It still holds its name, so a later copy is the duplicate (as for any invalid document).
+        const held = stringAt(doc.value, ['metadata', 'name'], []);
+        if (held !== undefined && !seen.has(held))
+          seen.set(held, locateProblem(doc, { path: ['metadata', 'name'], at: 'value', message: '' }));
         continue;
       }
       quantitiesAsText(doc.value, doc);

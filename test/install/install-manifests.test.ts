@@ -10,8 +10,6 @@ import { ClusterRole } from 'kubernetes-models/rbac.authorization.k8s.io/v1/Clus
 import { ClusterRoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRoleBinding';
 import { Role } from 'kubernetes-models/rbac.authorization.k8s.io/v1/Role';
 import { RoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1/RoleBinding';
-import { ValidatingAdmissionPolicy } from 'kubernetes-models/admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy';
-import { ValidatingAdmissionPolicyBinding } from 'kubernetes-models/admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding';
 
 const dir = path.resolve(import.meta.dirname, '../../templates/install');
 
@@ -30,8 +28,6 @@ const MODELS: Record<string, new (o: AnyObj) => { validate(): void }> = {
   ClusterRoleBinding,
   Role,
   RoleBinding,
-  ValidatingAdmissionPolicy,
-  ValidatingAdmissionPolicyBinding,
 };
 
 describe('install manifests', () => {

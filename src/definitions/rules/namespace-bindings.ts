@@ -12,7 +12,7 @@
  * `{name}` is replaced by what the path captured.
  */
 import type { NamespaceBinding } from '../types.js';
-import { isNamespacePattern } from './namespaces.js';
+import { isNamespacePattern, matchesNamespace as matches } from './namespace-pattern.js';
 import type { PathSegment } from './yaml-documents.js';
 
 const VAR = /\{([a-z][A-Za-z0-9]*)\}/g;
@@ -63,11 +63,6 @@ export function fillNamespace(entry: string, values: Readonly<Record<string, str
 /** The `{name}`s a namespace entry uses. */
 export function namespaceVars(entry: string): string[] {
   return [...entry.matchAll(VAR)].map((m) => m[1]!);
-}
-
-/** True when `namespace` is `pattern`, or starts with a `prefix*` pattern's prefix. */
-function matches(pattern: string, namespace: string): boolean {
-  return pattern.endsWith('*') ? namespace.startsWith(pattern.slice(0, -1)) : pattern === namespace;
 }
 
 /** What the bindings say of one spec file. */

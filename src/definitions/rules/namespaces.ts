@@ -12,17 +12,10 @@
 import type { NamespaceBinding, PolicySpec } from '../types.js';
 import { stringAt } from './cross-field.js';
 import { bindingPolicyProblems, bindingRefusal, boundDefaultNamespace } from './namespace-bindings.js';
+import { isNamespacePattern, matchesNamespace as matches } from './namespace-pattern.js';
 import type { FieldProblem } from './schema-errors.js';
 
-/** A DNS-1123 label, or one's start followed by `*` (`team-*`): an `allowedNamespaces` entry. */
-export function isNamespacePattern(p: string): boolean {
-  return /^(?:[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?|[a-z0-9][-a-z0-9]{0,61}\*)$/.test(p);
-}
-
-/** True when `namespace` is `pattern`, or starts with a `prefix*` pattern's prefix. */
-function matches(pattern: string, namespace: string): boolean {
-  return pattern.endsWith('*') ? namespace.startsWith(pattern.slice(0, -1)) : pattern === namespace;
-}
+export { isNamespacePattern };
 
 /** The allow-list in force: `allowedNamespaces`, or the policy's own `namespace` when absent. */
 export function allowedNamespaces(policy: PolicySpec): readonly string[] {

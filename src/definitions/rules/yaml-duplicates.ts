@@ -7,11 +7,10 @@
  * document. Pure.
  */
 import { isAlias, isMap, isPair, isScalar, isSeq, type Document, type Node as YamlNode } from 'yaml';
-import type { PathSegment } from './yaml-documents.js';
 
-/** One repeated key: the path to it (ending with the key) and its offset in the text. */
+/** One repeated key: the path to it (keys and list indexes, ending with the key) and its offset in the text. */
 export interface DuplicateKey {
-  path: PathSegment[];
+  path: (string | number)[];
   offset: number;
 }
 
@@ -21,7 +20,7 @@ export interface DuplicateKey {
  */
 export function duplicateKeys(doc: Document.Parsed): DuplicateKey[] {
   const out: DuplicateKey[] = [];
-  const walk = (node: unknown, path: PathSegment[]): void => {
+  const walk = (node: unknown, path: (string | number)[]): void => {
     if (isAlias(node) || !node || typeof node !== 'object') return;
     if (isSeq(node)) {
       node.items.forEach((item, i) => walk(item, [...path, i]));

@@ -183,7 +183,7 @@ describe('Pod Security restricted and accelerators: refused unless the policy al
       p,
     ).errors;
     expect(errors.map((e) => e.message)).toEqual([
-      "a gitRepo volume mounts storage through the node; the policy's podSecurity.volumeTypes does not allow it (Pod Security restricted; ask the platform team)",
+      "a volume of type gitRepo is mounted by the node; the policy's podSecurity.volumeTypes does not allow it (Pod Security restricted; ask the platform team)",
     ]);
   });
 

@@ -84,7 +84,7 @@ export function podRestrictedProblems(
       if (!allowedVolumes.has(type))
         refuse(
           ['volumes', i, type],
-          `a ${type} volume mounts storage through the node`,
+          `a volume of type ${type} is mounted by the node`,
           'volumeTypes',
           'key',
         );

@@ -114,6 +114,27 @@ describe('namespacesByPath: a folder uses only its namespaces', () => {
     expect(parse('algorithms/vision/a.yaml', 'vision', bare).errors).toEqual([]);
   });
 
+  it("the review's example: team A's spec in team B's namespace, with team B's Secret and Service name, is refused whole", () => {
+    const text = [
+      'apiVersion: gpuops.dev/v1alpha1',
+      'kind: Algorithm',
+      'metadata:',
+      '  name: api', // team B's Service is called api
+      '  namespace: team-speech',
+      'spec:',
+      '  image: "x:1"',
+      '  resources: {gpus: 1}',
+      '  template:',
+      '    spec:',
+      '      containers: [{ports: [{containerPort: 80}], envFrom: [{secretRef: {name: speech-db}}]}]',
+      '',
+    ].join('\n');
+    const parsed = parseAlgorithms([{ path: 'algorithms/vision/api.yaml', text }], teams());
+    // Not resolved, so no Deployment or Service of it is ever rendered, and no pod reads speech-db.
+    expect(parsed.algorithms).toEqual([]);
+    expect(parsed.errors.map((e) => `${e.line}:${e.column} ${e.field}`)).toEqual(['5:14 metadata.namespace']);
+  });
+
   it('without namespacesByPath every file may use every allowed namespace (as before)', () => {
     const p = teams();
     delete p.spec.namespacesByPath;

@@ -82,12 +82,7 @@ export function podRestrictedProblems(
     if (!isMap(v)) return;
     for (const type of Object.keys(v))
       if (!allowedVolumes.has(type))
-        refuse(
-          ['volumes', i, type],
-          `a volume of type ${type} is mounted by the node`,
-          'volumeTypes',
-          'key',
-        );
+        refuse(['volumes', i, type], `a volume of type ${type} is mounted by the node`, 'volumeTypes', 'key');
   });
   const sc = pod['securityContext'];
   if (isMap(sc)) {

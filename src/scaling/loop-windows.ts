@@ -44,6 +44,9 @@ export interface LoopDelays {
   startupSeconds: number | null;
 }
 
+/** The loop's own part of the delays (seconds), the same for every algorithm of a pass. */
+export type LoopTiming = Omit<LoopDelays, 'startupSeconds'>;
+
 /** Loop delays per window: k of {@link loopWindows}. */
 export const LOOP_WINDOW_MULTIPLE = 3;
 

@@ -48,10 +48,10 @@ export default async function bench(): Promise<Figure[]> {
         },
         { name: `loop (${at}): steady pass: CPU time (median)`, value: cpu.median, unit: 'ms' },
         {
-          name: `loop (${at}): steady pass: commits, pushes and PR writes (most; none is a pass that changed no decision)`,
+          // Open pull requests carry the utilisation in their text: a moved value rewrites them.
+          name: `loop (${at}): steady pass: commits, pushes and PR writes (most)`,
           value: written,
           unit: '',
-          target: 1,
         },
         {
           name: `loop (${at}): nothing-changed pass beside it (same answer each pass): wall time`,

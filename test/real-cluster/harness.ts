@@ -1,0 +1,239 @@
+/**
+ * The real-cluster suite's installation, every part real: kube-apiserver, kube-controller-manager,
+ * kube-scheduler and etcd built from source, KWOK's nodes, Flux's source-controller and
+ * kustomize-controller applying a local bare GitOps repo served over HTTP, a Prometheus scraping
+ * dcgm-exporter pages, and gpuops composed as `gpuops reconcile` composes it, authenticated as
+ * its ServiceAccount (a TokenRequest token) with the RBAC of templates/install applied as shipped.
+ *
+ * It plays the people around gpuops: `merge(branch)` presses "Merge", `push(files)` commits to
+ * `main`; `sync()` is `flux reconcile kustomization --with-source`. Helpers for tests of the
+ * scheduler's rules (`addNodes`, `apply`, `pods`, `until`) keep such a test short.
+ */
+import { join } from 'node:path';
+import * as k8s from '@kubernetes/client-node';
+import { pino, type Logger } from 'pino';
+import { describe } from 'vitest';
+import { compose } from '../../src/compose/compose.js';
+import { settingsWith } from '../../src/config/settings.js';
+import { reconcileOnce, type PassResult, type ReconcileDeps } from '../../src/controller/reconcile.js';
+import { GitPullRequestHost } from '../../src/gitops/git-host.js';
+import { WorkingCopy } from '../../src/gitops/working-copy.js';
+import { kubeObjectApi } from '../../src/gitops-apply/index.js';
+import { readKustomizeTree } from '../../src/gitops-apply/kustomize-tree.js';
+import type { KubeObject } from '../../src/cluster/object.js';
+import { findAssets } from '../../src/local-cluster/assets.js';
+import { kubeconfigText } from '../../src/local-cluster/credentials.js';
+import { httpsRequest } from '../../src/local-cluster/control-plane.js';
+import type { GitOpsConnection } from '../../src/local-cluster/gitops-connection.js';
+import { startLocalCluster, type LocalCluster, type LocalClusterOptions } from '../../src/local-cluster/local-cluster.js';
+import { openStore, type Store } from '../../src/store/index.js';
+import { git, makeRemote, PersonClone, remoteFile, type TempRepo } from '../gitops/helpers.js';
+
+export const INSTALL = join(import.meta.dirname, '../../templates/install');
+export const SA = { namespace: 'gpuops-system', name: 'gpuops' };
+
+/**
+ * `describe` when the binaries are built, else a skipped `describe` (outside CI) that says how to
+ * build them. In CI (`CI=true`) a missing binary fails: `.ci/test.sh` builds them first.
+ */
+export function describeReal(name: string, fn: () => void): void {
+  const found = findAssets();
+  if (found.ok) {
+    describe(name, fn);
+    return;
+  }
+  const why = `${found.missing.join(', ')} not built (bash scripts/k8s/build.sh)`;
+  if (process.env.CI === 'true')
+    describe(name, () => {
+      throw new Error(`real-cluster suite: ${why}`);
+    });
+  else describe.skip(`${name} (skipped: ${why})`, fn);
+}
+
+/** Options of {@link startRealHarness}. */
+export interface RealHarnessOptions extends LocalClusterOptions {
+  /** Files of the GitOps repo's first commit; with them Flux is connected. */
+  files?: Record<string, string>;
+  /** Cluster name (folder under `clusters/`); default `prod`. */
+  cluster?: string;
+  /** Read utilisation from the cluster's Prometheus; default true when metrics run. */
+  prometheus?: boolean;
+}
+
+/** A running installation. */
+export interface RealHarness {
+  cluster: string;
+  local: LocalCluster;
+  /** The admin's access. */
+  kc: k8s.KubeConfig;
+  /** gpuops's access: the ServiceAccount's token. */
+  gpuopsKc: k8s.KubeConfig;
+  /** The kubeconfig text of gpuops's access (for a `gpuops` process). */
+  gpuopsKubeconfig: string;
+  repo: TempRepo;
+  gitops: GitOpsConnection | null;
+  store: Store;
+  deps: ReconcileDeps;
+  logs: Record<string, unknown>[];
+  pass(): Promise<PassResult>;
+  merge(branch: string): string;
+  push(files: Record<string, string>, message?: string): string;
+  file(ref: string, path: string): string | null;
+  /** Flux fetches `main` and applies it; resolves with the applied revision. */
+  sync(): Promise<string>;
+  /** Server-side apply as the admin (or as `fieldManager`). */
+  apply(obj: KubeObject, fieldManager?: string): Promise<void>;
+  /** Raw GET as the admin: the parsed body. */
+  get<T = KubeObject>(path: string): Promise<T>;
+  /** Pods of a namespace (all when omitted), optionally by label selector. */
+  pods(namespace?: string, selector?: string): Promise<KubeObject[]>;
+  /** KWOK nodes: `gpus` A100s each, with labels (GPU Feature Discovery's and any given). */
+  addNodes(nodes: { name: string; gpus: number; labels?: Record<string, string>; cpu?: string; memory?: string }[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Polls `check` every 250 ms until it returns a value other than undefined/false. */
+export async function until<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await check();
+      if (v !== undefined && v !== false) return v;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting until ${what}${last ? `: ${String(last)}` : ''}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** Applies templates/install's ServiceAccount and RBAC (or a component's) as shipped, as the admin. */
+export async function installRbac(kc: k8s.KubeConfig, dir = INSTALL): Promise<KubeObject[]> {
+  const tree = readKustomizeTree(dir);
+  if (tree.errors.length > 0) throw new Error(`${dir}: ${JSON.stringify(tree.errors)}`);
+  const kinds = new Set(['Namespace', 'ServiceAccount', 'ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding']);
+  const objects = tree.manifests.map((m) => m.object).filter((o) => kinds.has(o.kind));
+  const api = kubeObjectApi(kc);
+  for (const o of objects) await api.apply(o, 'kubectl', true);
+  return objects;
+}
+
+/** A token of `namespace/name` from the TokenRequest API (`kubectl create token`). */
+export async function serviceAccountToken(local: LocalCluster, namespace: string, name: string): Promise<string> {
+  const res = await httpsRequest(
+    `${local.server}/api/v1/namespaces/${namespace}/serviceaccounts/${name}/token`,
+    local.credentials.ca,
+    local.credentials.tokens.admin,
+    'POST',
+    { type: 'application/json', text: JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 7200 } }) },
+  );
+  if (res.status !== 201) throw new Error(`TokenRequest ${namespace}/${name}: ${res.status} ${res.body}`);
+  return (JSON.parse(res.body) as { status: { token: string } }).status.token;
+}
+
+const json = (o: unknown) => ({ type: 'application/json', text: JSON.stringify(o) });
+
+/** Starts every part (see the module comment); close it in `afterAll`. */
+export async function startRealHarness(o: RealHarnessOptions = {}): Promise<RealHarness> {
+  const cluster = o.cluster ?? 'prod';
+  const local = await startLocalCluster(o);
+  const admin = (path: string, method = 'GET', body?: unknown) =>
+    httpsRequest(`${local.server}${path}`, local.credentials.ca, local.credentials.tokens.admin, method, body === undefined ? undefined : json(body));
+  const repo = makeRemote(o.files ?? { 'README.md': '# gitops\n' });
+  const store = await openStore('sqlite::memory:');
+  try {
+    const gitops = o.files && (o.flux ?? true) ? await local.connectGitOps(repo.remote, cluster, '1h') : null;
+    await installRbac(local.kc);
+    const token = await serviceAccountToken(local, SA.namespace, SA.name);
+    const gpuopsKubeconfig = kubeconfigText(local.server, local.credentials.caFile, token, `${SA.namespace}:${SA.name}`);
+    const gpuopsKc = new k8s.KubeConfig();
+    gpuopsKc.loadFromString(gpuopsKubeconfig);
+    const logs: Record<string, unknown>[] = [];
+    const log: Logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) });
+    const workingCopy = await WorkingCopy.open({ repoUrl: repo.url, baseBranch: 'main', dir: join(repo.root, 'cache', 'gitops'), backoff: { baseMs: 10, maxMs: 50 } });
+    const clock = { now: () => new Date(), sleep: (s: number) => new Promise<void>((r) => setTimeout(r, s * 1000)) };
+    const host = new GitPullRequestHost({ store, cluster, base: 'main', now: () => new Date(), log, branchStatus: (b) => workingCopy.branchStatus(b) });
+    const prometheusUrl = (o.prometheus ?? true) && local.prometheusUrl ? local.prometheusUrl : undefined;
+    const { deps } = await compose(settingsWith({ repoUrl: repo.url, cluster, ...(prometheusUrl ? { prometheusUrl } : {}) }), {
+      store,
+      kubeConfig: gpuopsKc,
+      workingCopy,
+      host,
+      ...(prometheusUrl ? {} : { metrics: null }),
+      clock,
+      log,
+    });
+    const person = new PersonClone(repo);
+    return {
+      cluster,
+      local,
+      kc: local.kc,
+      gpuopsKc,
+      gpuopsKubeconfig,
+      repo,
+      gitops,
+      store,
+      deps,
+      logs,
+      pass: () => reconcileOnce(deps),
+      merge: (branch) => person.merge(branch),
+      push: (files, message) => person.commit('main', files, message),
+      file: (ref, path) => remoteFile(repo, ref, path),
+      sync: async () => {
+        if (!gitops) throw new Error('no GitOps repo connected (pass files)');
+        return gitops.reconcile();
+      },
+      apply: async (obj, fieldManager = 'kubectl') => {
+        await kubeObjectApi(local.kc).apply(obj, fieldManager, true);
+      },
+      get: async <T>(path: string) => {
+        const res = await admin(path);
+        if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${res.body.slice(0, 300)}`);
+        return JSON.parse(res.body) as T;
+      },
+      pods: async (namespace, selector) => {
+        const base = namespace ? `/api/v1/namespaces/${namespace}/pods` : '/api/v1/pods';
+        const res = await admin(`${base}${selector ? `?labelSelector=${encodeURIComponent(selector)}` : ''}`);
+        return (JSON.parse(res.body) as { items: KubeObject[] }).items;
+      },
+      addNodes: async (nodes) => {
+        for (const n of nodes) {
+          const resources = { cpu: n.cpu ?? '64', memory: n.memory ?? '512Gi', pods: '110', 'nvidia.com/gpu': String(n.gpus) };
+          const body = {
+            apiVersion: 'v1',
+            kind: 'Node',
+            metadata: {
+              name: n.name,
+              annotations: { 'kwok.x-k8s.io/node': 'fake' },
+              labels: { 'kubernetes.io/hostname': n.name, 'nvidia.com/gpu.product': 'NVIDIA-A100-SXM4-80GB', 'nvidia.com/gpu.count': String(n.gpus), ...n.labels },
+            },
+            status: { capacity: resources, allocatable: resources },
+          };
+          const res = await admin('/api/v1/nodes', 'POST', body);
+          if (res.status !== 201) throw new Error(`create node ${n.name}: ${res.status} ${res.body}`);
+        }
+        await until('the new nodes are Ready', async () => {
+          const list = await admin('/api/v1/nodes');
+          const items = (JSON.parse(list.body) as { items: KubeObject<unknown, { conditions?: { type: string; status: string }[] }>[] }).items;
+          return nodes.every((n) => items.find((i) => i.metadata.name === n.name)?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'));
+        });
+      },
+      close: async () => {
+        await store.close();
+        await local.stop();
+        repo.cleanup();
+      },
+    };
+  } catch (err) {
+    await store.close();
+    await local.stop();
+    repo.cleanup();
+    throw err;
+  }
+}
+
+/** Branch names of the remote. */
+export function branches(repo: TempRepo): string[] {
+  return git(repo.remote, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/').split('\n').filter((b) => b !== '').sort();
+}

@@ -20,7 +20,10 @@ import { GitPullRequestHost } from '../../src/gitops/git-host.js';
 import { WorkingCopy } from '../../src/gitops/working-copy.js';
 import { kubeObjectApi } from '../../src/gitops-apply/index.js';
 import { readKustomizeTree } from '../../src/gitops-apply/kustomize-tree.js';
+import { createClusterCache, type ClusterCache } from '../../src/cluster/cache.js';
+import { createKubeClient } from '../../src/cluster/kube-client.js';
 import type { KubeObject } from '../../src/cluster/object.js';
+import { cacheSource } from '../../src/cluster/source.js';
 import { findAssets } from '../../src/local-cluster/assets.js';
 import { kubeconfigText } from '../../src/local-cluster/credentials.js';
 import { httpsRequest } from '../../src/local-cluster/control-plane.js';
@@ -58,6 +61,11 @@ export interface RealHarnessOptions extends LocalClusterOptions {
   cluster?: string;
   /** Read utilisation from the cluster's Prometheus; default true when metrics run. */
   prometheus?: boolean;
+  /**
+   * Passes read a watch-driven cache (as `gpuops run`) instead of listing; its watches count as
+   * stalled after `stallSeconds`.
+   */
+  cache?: { stallSeconds: number };
 }
 
 /** A running installation. */
@@ -75,6 +83,8 @@ export interface RealHarness {
   store: Store;
   deps: ReconcileDeps;
   logs: Record<string, unknown>[];
+  /** The cache passes read, with `cache`. */
+  cache: ClusterCache | null;
   pass(): Promise<PassResult>;
   merge(branch: string): string;
   push(files: Record<string, string>, message?: string): string;
@@ -155,12 +165,18 @@ export async function startRealHarness(o: RealHarnessOptions = {}): Promise<Real
     const clock = { now: () => new Date(), sleep: (s: number) => new Promise<void>((r) => setTimeout(r, s * 1000)) };
     const host = new GitPullRequestHost({ store, cluster, base: 'main', now: () => new Date(), log, branchStatus: (b) => workingCopy.branchStatus(b) });
     const prometheusUrl = (o.prometheus ?? true) && local.prometheusUrl ? local.prometheusUrl : undefined;
+    const cache = o.cache
+      ? createClusterCache({ kc: gpuopsKc, client: createKubeClient(gpuopsKc), stallSeconds: o.cache.stallSeconds, backoff: { baseMs: 200, maxMs: 1000 } })
+      : null;
+    cache?.start();
+    if (cache && !(await cache.waitForSync(60))) throw new Error('the cluster cache did not sync in 60 s');
     const { deps } = await compose(settingsWith({ repoUrl: repo.url, cluster, ...(prometheusUrl ? { prometheusUrl } : {}) }), {
       store,
       kubeConfig: gpuopsKc,
       workingCopy,
       host,
       ...(prometheusUrl ? {} : { metrics: null }),
+      ...(cache ? { clusterRead: cacheSource(cache) } : {}),
       clock,
       log,
     });
@@ -176,6 +192,7 @@ export async function startRealHarness(o: RealHarnessOptions = {}): Promise<Real
       store,
       deps,
       logs,
+      cache,
       pass: () => reconcileOnce(deps),
       merge: (branch) => person.merge(branch),
       push: (files, message) => person.commit('main', files, message),
@@ -220,6 +237,7 @@ export async function startRealHarness(o: RealHarnessOptions = {}): Promise<Real
         });
       },
       close: async () => {
+        await cache?.stop();
         await store.close();
         await local.stop();
         repo.cleanup();

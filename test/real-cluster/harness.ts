@@ -19,13 +19,12 @@ import { reconcileOnce, type PassResult, type ReconcileDeps } from '../../src/co
 import { GitPullRequestHost } from '../../src/gitops/git-host.js';
 import { WorkingCopy } from '../../src/gitops/working-copy.js';
 import { kubeObjectApi } from '../../src/gitops-apply/index.js';
-import { readKustomizeTree } from '../../src/gitops-apply/kustomize-tree.js';
 import { createClusterCache, type ClusterCache } from '../../src/cluster/cache.js';
 import { createKubeClient } from '../../src/cluster/kube-client.js';
 import type { KubeObject } from '../../src/cluster/object.js';
 import { cacheSource } from '../../src/cluster/source.js';
 import { findAssets } from '../../src/local-cluster/assets.js';
-import { kubeconfigText } from '../../src/local-cluster/credentials.js';
+import { installGpuopsRbac, issuerOf, serviceAccountKubeconfig } from '../../src/local-cluster/install.js';
 import { httpsRequest } from '../../src/local-cluster/control-plane.js';
 import type { GitOpsConnection } from '../../src/local-cluster/gitops-connection.js';
 import { startLocalCluster, type LocalCluster, type LocalClusterOptions } from '../../src/local-cluster/local-cluster.js';
@@ -33,7 +32,6 @@ import { openStore, type Store } from '../../src/store/index.js';
 import { git, makeRemote, PersonClone, remoteFile, type TempRepo } from '../gitops/helpers.js';
 
 export const INSTALL = join(import.meta.dirname, '../../templates/install');
-export const SA = { namespace: 'gpuops-system', name: 'gpuops' };
 
 /**
  * `describe` when the binaries are built, else a skipped `describe` (outside CI) that says how to
@@ -119,28 +117,7 @@ export async function until<T>(what: string, check: () => Promise<T | undefined 
 }
 
 /** Applies templates/install's ServiceAccount and RBAC (or a component's) as shipped, as the admin. */
-export async function installRbac(kc: k8s.KubeConfig, dir = INSTALL): Promise<KubeObject[]> {
-  const tree = readKustomizeTree(dir);
-  if (tree.errors.length > 0) throw new Error(`${dir}: ${JSON.stringify(tree.errors)}`);
-  const kinds = new Set(['Namespace', 'ServiceAccount', 'ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding']);
-  const objects = tree.manifests.map((m) => m.object).filter((o) => kinds.has(o.kind));
-  const api = kubeObjectApi(kc);
-  for (const o of objects) await api.apply(o, 'kubectl', true);
-  return objects;
-}
-
-/** A token of `namespace/name` from the TokenRequest API (`kubectl create token`). */
-export async function serviceAccountToken(local: LocalCluster, namespace: string, name: string): Promise<string> {
-  const res = await httpsRequest(
-    `${local.server}/api/v1/namespaces/${namespace}/serviceaccounts/${name}/token`,
-    local.credentials.ca,
-    local.credentials.tokens.admin,
-    'POST',
-    { type: 'application/json', text: JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 7200 } }) },
-  );
-  if (res.status !== 201) throw new Error(`TokenRequest ${namespace}/${name}: ${res.status} ${res.body}`);
-  return (JSON.parse(res.body) as { status: { token: string } }).status.token;
-}
+export const installRbac = installGpuopsRbac;
 
 const json = (o: unknown) => ({ type: 'application/json', text: JSON.stringify(o) });
 
@@ -154,9 +131,8 @@ export async function startRealHarness(o: RealHarnessOptions = {}): Promise<Real
   const store = await openStore('sqlite::memory:');
   try {
     const gitops = o.files && (o.flux ?? true) ? await local.connectGitOps(repo.remote, cluster, '1h') : null;
-    await installRbac(local.kc);
-    const token = await serviceAccountToken(local, SA.namespace, SA.name);
-    const gpuopsKubeconfig = kubeconfigText(local.server, local.credentials.caFile, token, `${SA.namespace}:${SA.name}`);
+    await installGpuopsRbac(local.kc);
+    const gpuopsKubeconfig = await serviceAccountKubeconfig(issuerOf(local));
     const gpuopsKc = new k8s.KubeConfig();
     gpuopsKc.loadFromString(gpuopsKubeconfig);
     const logs: Record<string, unknown>[] = [];

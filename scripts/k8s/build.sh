@@ -67,18 +67,23 @@ for m in kubernetes controllers; do
 done
 
 # 2. Build. All binaries of one module in one `go build`, so shared packages compile once.
+# kube-* report their release (/version, `--version`) from component-base's variables, which
+# Kubernetes' own build sets with -X; without them they say v0.0.0-master.
+minor=${KUBERNETES#v1.}
+minor=${minor%%.*}
+k8s_version="-X k8s.io/component-base/version.gitVersion=$KUBERNETES -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=$minor -X k8s.io/component-base/version.gitTreeState=clean"
 build() {
-  local m=$1
-  shift
+  local m=$1 ldflags=$2
+  shift 2
   say "build: $* ($m; a cold build takes tens of minutes on 2 cores)"
-  if ! out=$(cd "$here/modules/$m" && go build -trimpath -ldflags='-s -w' -o "$tmp/" "$@" 2>&1); then
+  if ! out=$(cd "$here/modules/$m" && go build -trimpath -ldflags="-s -w $ldflags" -o "$tmp/" "$@" 2>&1); then
     fail "build: go build in scripts/k8s/modules/$m failed: $(echo "$out" | grep -m1 -v '^go: downloading' || true)"
   fi
 }
-build kubernetes k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager \
+build kubernetes "$k8s_version" k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager \
   k8s.io/kubernetes/cmd/kube-scheduler go.etcd.io/etcd/server/v3
 mv "$tmp/server" "$tmp/etcd" # the etcd main package is go.etcd.io/etcd/server/v3
-build controllers sigs.k8s.io/kwok/cmd/kwok github.com/fluxcd/source-controller github.com/fluxcd/kustomize-controller
+build controllers "" sigs.k8s.io/kwok/cmd/kwok github.com/fluxcd/source-controller github.com/fluxcd/kustomize-controller
 
 # 3. Flux's CRDs, from the same module versions' config/crd/bases.
 mkdir -p "$tmp/crds"

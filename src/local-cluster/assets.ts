@@ -38,23 +38,27 @@ export function assetFolders(env: NodeJS.ProcessEnv = process.env): string[] {
   return [...(env.KUBEBUILDER_ASSETS ? [env.KUBEBUILDER_ASSETS] : []), defaultAssetsDir(env)];
 }
 
-/** Path of each binary, or the binaries missing from every folder. */
+/** The binaries and folders a cluster without Flux needs. */
+export const CORE = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok'];
+
+/** Path of each binary of `needed` (default: all and Flux's CRDs), or those missing from every folder. */
 export function findAssets(
   env: NodeJS.ProcessEnv = process.env,
+  needed: readonly string[] = [...BINARIES, 'crds'],
 ): { ok: true; path: (b: string) => string; crds: string; versions: string } | { ok: false; missing: string[]; folders: string[] } {
   const folders = assetFolders(env);
   const found = new Map<string, string>();
-  for (const b of [...BINARIES, 'crds']) {
+  for (const b of needed) {
     const dir = folders.find((f) => existsSync(path.join(f, b)));
     if (dir) found.set(b, path.join(dir, b));
   }
-  const missing = [...BINARIES, 'crds'].filter((b) => !found.has(b));
+  const missing = needed.filter((b) => !found.has(b));
   if (missing.length > 0) return { ok: false, missing, folders };
   const versionsFile = path.join(defaultAssetsDir(env), 'versions.txt');
   return {
     ok: true,
     path: (b) => found.get(b)!,
-    crds: found.get('crds')!,
+    crds: found.get('crds') ?? '',
     versions: existsSync(versionsFile) ? readFileSync(versionsFile, 'utf8').trim() : 'unknown',
   };
 }

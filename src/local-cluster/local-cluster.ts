@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { LoadModel } from '../sim/load-model.js';
-import { findAssets } from './assets.js';
+import { CORE, findAssets } from './assets.js';
 import * as cp from './control-plane.js';
 import { writeCredentials, type Credentials } from './credentials.js';
 import { startDcgmExporters, type ApiAccess } from './dcgm-exporters.js';
@@ -104,7 +104,7 @@ async function startControlPlane(
 
 /** Starts the cluster (see the module comment). @throws LocalClusterError naming the failed step */
 export async function startLocalCluster(o: LocalClusterOptions = {}): Promise<LocalCluster> {
-  const found = findAssets(o.env);
+  const found = findAssets(o.env, o.flux === false ? CORE : undefined);
   if (!found.ok)
     fail('assets', `${found.missing.join(', ')} not found in ${found.folders.join(' or ')}: run bash scripts/k8s/build.sh`);
   const dir = mkdtempSync(path.join(tmpdir(), 'gpuops-cluster-'));

@@ -142,6 +142,9 @@ export function startControllerManager(c: ControlPlaneConfig): Promise<RunningPr
       `--cert-dir=${path.join(c.dir, 'kcm-certs')}`,
       '--leader-elect=false',
       `--service-account-private-key-file=${cr.saKeyFile}`,
+      // Each controller as its own ServiceAccount with its `system:controller:*` role, as kubeadm
+      // runs it: the `system:kube-controller-manager` role alone may not, e.g., get Nodes.
+      '--use-service-account-credentials=true',
       `--root-ca-file=${cr.caFile}`,
       `--horizontal-pod-autoscaler-sync-period=${c.hpaSyncSeconds ?? 15}s`,
     ],

@@ -8,8 +8,9 @@
  * - server-set metadata (uid, resourceVersion, creationTimestamp, managedFields) is dropped;
  * - a pod's `ownerReferences` are dropped: their owners are not in the dump, and the garbage
  *   collector deletes a pod whose owner does not exist;
- * - a node whose Ready condition is not True is not given to KWOK (no heartbeat): the
- *   node lifecycle controller keeps it NotReady/Unknown with its unreachable taints, as it would be;
+ * - a node whose Ready condition is True is given to KWOK without its conditions (KWOK sets them
+ *   and heartbeats); one whose Ready is not True is not given to KWOK (no heartbeat): the node
+ *   lifecycle controller keeps it NotReady/Unknown with its unreachable taints, as it would be;
  * - a Pending pod without a node gets a scheduling gate (`gpuops.dev/fixture`), so the real
  *   scheduler leaves it Pending as it is in the dump;
  * - a second pod of the same namespace and name (a dump joined from two clusters) gets the suffix
@@ -56,9 +57,14 @@ function clientMetadata(m: KubeObject['metadata']): KubeObject['metadata'] {
 export function fleetNodes(nodes: readonly KubeObject[]): KubeObject[] {
   return nodes.map((n) => {
     const metadata = clientMetadata(n.metadata);
-    if (isReady(n)) metadata.annotations = { ...metadata.annotations, [KWOK_NODE_ANNOTATION]: 'fake' };
     const status = { ...n.status };
     delete status.nodeInfo;
+    if (isReady(n)) {
+      metadata.annotations = { ...metadata.annotations, [KWOK_NODE_ANNOTATION]: 'fake' };
+      // KWOK initialises a node whose Ready is not True (phase Running, its own conditions and
+      // heartbeats) and keeps its capacity and allocatable; the dump's conditions would stop that.
+      delete status.conditions;
+    }
     return { apiVersion: 'v1', kind: 'Node', metadata, spec: n.spec ?? {}, status };
   });
 }

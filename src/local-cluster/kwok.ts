@@ -10,6 +10,7 @@ import { sleep } from '../util/retry.js';
 import { httpsRequest } from './control-plane.js';
 import type { ApiAccess } from './dcgm-exporters.js';
 import { KWOK_NODE_ANNOTATION } from './fleet.js';
+
 import { kwokStages } from './kwok-stages.js';
 import { fail, freePort, startProcess, type RunningProcess } from './process.js';
 
@@ -46,7 +47,7 @@ const mergePatch = (o: unknown) => ({ type: 'application/merge-patch+json', text
 
 /**
  * Creates namespaces, nodes (then their status, through the status subresource) and pods, as the
- * admin (a node's KWOK annotation after its status). A pod is retried while its namespace has no `default` ServiceAccount yet (the
+ * admin. A pod is retried while its namespace has no `default` ServiceAccount yet (the
  * ServiceAccount admission plugin refuses it until the controller-manager made one).
  * @throws LocalClusterError naming the object that cannot be created
  */
@@ -66,14 +67,11 @@ export async function createFleet(
   for (const ns of fleet.namespaces)
     await call(`Namespace ${ns}`, 'POST', '/api/v1/namespaces', json({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }));
   for (const n of fleet.nodes) {
-    // KWOK's annotation last: KWOK takes a node over only once it has the dump's status.
+    // Capacity and allocatable through the status subresource (KWOK keeps them when it
+    // initialises the node; KWOK does not take over a node annotated after its creation).
     const name = n.metadata.name;
-    const annotations = n.metadata.annotations ?? {};
-    const { [KWOK_NODE_ANNOTATION]: kwok, ...others } = annotations;
-    await call(`Node ${name}`, 'POST', '/api/v1/nodes', json({ ...n, metadata: { ...n.metadata, annotations: others }, status: undefined }));
+    await call(`Node ${name}`, 'POST', '/api/v1/nodes', json({ ...n, status: undefined }));
     await call(`Node ${name} status`, 'PATCH', `/api/v1/nodes/${name}/status`, mergePatch({ status: n.status }));
-    if (kwok !== undefined)
-      await call(`Node ${name}`, 'PATCH', `/api/v1/nodes/${name}`, mergePatch({ metadata: { annotations: { [KWOK_NODE_ANNOTATION]: kwok } } }));
   }
   for (const p of fleet.pods) {
     const ns = p.metadata.namespace ?? 'default';

@@ -76,4 +76,4 @@ describeReal('the demo fleet on the real control plane', () => {
       await sim.close();
     }
   });
-});
+}, { flux: false });

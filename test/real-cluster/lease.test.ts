@@ -83,4 +83,4 @@ describeReal('two gpuops replicas on a real Lease', () => {
     expect((await lease()).spec.leaseTransitions).toBe(transitions + 1);
     await until('the new leader passes', async () => passes(follower) >= 1, 60_000);
   });
-});
+}, { flux: false });

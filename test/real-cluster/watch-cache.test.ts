@@ -46,4 +46,4 @@ describeReal('the watch cache on the real API server', () => {
     const pass = await h.pass();
     expect(pass.snapshot.nodes.map((n) => n.name).sort()).toEqual(['gpu-a', 'gpu-b', 'gpu-c']);
   });
-});
+}, { flux: false });

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEMO_FLEET_DIR } from '../../src/demo/cluster.js';
-import { FIXTURE_GATE, readDump } from '../../src/local-cluster/fleet.js';
+import { FIXTURE_GATE, fleetPods, readDump } from '../../src/local-cluster/fleet.js';
 import type { KubeObject } from '../../src/cluster/object.js';
 import { startHarness } from '../support/reconcile-harness.js';
 import { describeReal, startRealHarness, until, type RealHarness } from './harness.js';
@@ -59,19 +59,33 @@ describeReal('the demo fleet on the real control plane', () => {
     expect(pods.find((p) => p.metadata.name === 'video-decode-5c9d7-2xq8w')?.spec).toMatchObject({ nodeName: 'gpu-t4-02' });
   });
 
-  it('the first pass, as the ServiceAccount, proposes the pools it proposes on the simulator from the same dump', async () => {
+  it('the first pass, as the ServiceAccount, proposes the simulator’s pools, but for the gated Pending pod the simulator schedules', async () => {
     const real = await h.pass();
+    // The same dump as loaded here (the Pending pod with its scheduling gate) on the simulator.
     const sim = await startHarness({
       nodes: readDump(path.join(DEMO_FLEET_DIR, 'nodes.json')) as never,
-      pods: readDump(path.join(DEMO_FLEET_DIR, 'pods.json')) as never,
+      pods: fleetPods(readDump(path.join(DEMO_FLEET_DIR, 'pods.json'))) as never,
       files,
     });
     try {
       const simulated = await sim.pass();
-      const pools = (r: typeof real) => r.plan.pools.map((p) => [p.node, p.to, p.reason]).sort();
-      expect(pools(real)).toEqual(pools(simulated));
+      // Difference (docs/simulated-cluster.md): the simulator's scheduler ignores
+      // spec.schedulingGates and binds the gated pod to gpu-a100-01, which makes that node a
+      // ForeignWorkload there; kube-scheduler leaves it Pending, so gpu-a100-01 is free here.
+      const gated = sim.sim.store.list('pods').find((p) => p.metadata.name === 'batch-embed-x7k2p');
+      expect(gated?.spec?.nodeName).toBe('gpu-a100-01');
+      const decision = (r: typeof real, node: string) => {
+        const p = r.plan.pools.find((x) => x.node === node)!;
+        return [p.to, p.reason];
+      };
+      expect(decision(simulated, 'gpu-a100-01')).toEqual([null, 'ForeignWorkload']);
+      expect(decision(real, 'gpu-a100-01')).toEqual(['test', 'TestPool']);
+      expect(decision(simulated, 'gpu-a100-02')).toEqual(['test', 'TestPool']);
+      expect(decision(real, 'gpu-a100-02')).toEqual(['unused', 'Unused']);
+      const rest = (r: typeof real) =>
+        r.plan.pools.filter((p) => !['gpu-a100-01', 'gpu-a100-02'].includes(p.node)).map((p) => [p.node, p.to, p.reason]).sort();
+      expect(rest(real)).toEqual(rest(simulated));
       expect(real.writeBack.map((w) => [w.branch, w.action])).toEqual([['gpuops/prod/pools', 'created']]);
-      expect(real.plan.pools.find((p) => p.to === 'test')?.node).toBeDefined();
     } finally {
       await sim.close();
     }

@@ -15,6 +15,8 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
+          // The root's global setup runs once for every project.
+          globalSetup: [],
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
           exclude: [...configDefaults.exclude, 'test/real-cluster/**'],
         },
@@ -25,6 +27,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'real-cluster',
+          globalSetup: [],
           include: ['test/real-cluster/**/*.test.ts'],
           fileParallelism: false,
           testTimeout: 300_000,

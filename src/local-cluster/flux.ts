@@ -11,7 +11,7 @@
  * `kustomize-controller`. `reconcileNow` does what `flux reconcile` does: it sets the annotation
  * `reconcile.fluxcd.io/requestedAt` and waits until the controller reports it handled.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { parseAllDocuments } from 'yaml';
@@ -69,6 +69,7 @@ export async function startFluxControllers(
   kubeconfig: string,
 ): Promise<FluxControllers> {
   const storage = await freePort();
+  mkdirSync(path.join(dir, 'flux-storage'), { recursive: true });
   const ports = { scMetrics: await freePort(), scHealth: await freePort() };
   const kc = { kcMetrics: await freePort(), kcHealth: await freePort() };
   const env = { KUBECONFIG: kubeconfig, RUNTIME_NAMESPACE: FLUX_NAMESPACE };
@@ -129,7 +130,12 @@ export interface GitOpsSource {
 export function fluxObjects(src: GitOpsSource, template = readFileSync(FLUX_TEMPLATE, 'utf8')): KubeObject[] {
   return yamlObjects(template, FLUX_TEMPLATE.pathname).map((o) => {
     const spec: Record<string, unknown> = { ...(o.spec as Record<string, unknown>), interval: src.interval };
-    if (o.kind === 'GitRepository') spec.url = src.url;
+    if (o.kind === 'GitRepository') {
+      spec.url = src.url;
+      // The CRD's default (60s) was not applied here and source-controller v1.9.6 dereferences
+      // spec.timeout unchecked (docs/real-cluster.md): set it as the default would.
+      spec.timeout = '60s';
+    }
     if (o.kind === 'Kustomization') spec.path = `./clusters/${src.cluster}`;
     const name = o.kind === 'Kustomization' ? `gpuops-${src.cluster}` : o.metadata.name;
     return { ...o, metadata: { ...o.metadata, name }, spec };
@@ -140,7 +146,8 @@ type Status = { conditions?: { type: string; status: string; message?: string }[
 
 /**
  * `flux reconcile`: annotates the object with `reconcile.fluxcd.io/requestedAt` and waits until
- * its status has `lastHandledReconcileAt` equal to it; returns the status.
+ * its status has `lastHandledReconcileAt` equal to it and a settled Ready condition (True or
+ * False); returns the status.
  * @throws Error when it is not handled within `timeoutMs`
  */
 export async function reconcileNow(
@@ -164,7 +171,10 @@ export async function reconcileNow(
   for (;;) {
     const live = (await api.read({ ...ref, namespace })) as { status?: Status } | undefined;
     const status = live?.status;
-    if (status?.lastHandledReconcileAt === at) return status;
+    // Handled, and the Ready condition settled (Flux sets Unknown while it reconciles; its first
+    // handling of a new object only adds the finalizer).
+    const ready = status?.conditions?.find((c) => c.type === 'Ready');
+    if (status?.lastHandledReconcileAt === at && ready && ready.status !== 'Unknown') return status;
     if (Date.now() > deadline)
       throw new Error(`${ref.kind} ${namespace}/${ref.name}: reconcile requested at ${at} not handled in ${timeoutMs / 1000} s: ${JSON.stringify(status?.conditions ?? [])}`);
     await sleep(250);

@@ -33,7 +33,8 @@ function startReplica(id: string, kubeconfig: string): Replica {
   );
   const r: Replica = { id, child, lines: [] };
   let buf = '';
-  child.stdout!.on('data', (b: Buffer) => {
+  // gpuops logs JSON lines on standard error.
+  child.stderr!.on('data', (b: Buffer) => {
     buf += b.toString();
     for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
       const line = buf.slice(0, i);
@@ -61,8 +62,10 @@ describeReal('two gpuops replicas on a real Lease', () => {
     writeFileSync(path.join(dir, 'kubeconfig'), h.gpuopsKubeconfig);
   });
   afterAll(async () => {
-    for (const r of replicas) if (r.child.exitCode === null) r.child.kill('SIGKILL');
-    await Promise.all(replicas.map((r) => (r.child.exitCode === null ? new Promise((res) => r.child.once('exit', res)) : null)));
+    const running = replicas.filter((r) => r.child.exitCode === null && r.child.signalCode === null);
+    const exited = running.map((r) => new Promise((res) => r.child.once('exit', res)));
+    for (const r of running) r.child.kill('SIGKILL');
+    await Promise.all(exited);
     if (dir) rmSync(dir, { recursive: true, force: true });
     await h?.close();
   });

@@ -45,7 +45,10 @@ export function scaledExamples(from: string, to: string, speed: number): void {
   for (const dir of ['scaleUp', 'scaleDown'])
     for (const k of ['cooldownSeconds', 'stabilizationWindowSeconds']) scale(['spec', 'scaling', dir, k], 0);
   doc.setIn(['spec', 'pools', 'returnAfterSeconds'], Math.ceil(DEFAULT_RETURN_AFTER_SECONDS / speed));
-  writeFileSync(file, `# Durations divided by ${speed} for gpuops demo --real (real time runs ${speed}x the story).\n${doc.toString()}`);
+  writeFileSync(
+    file,
+    `# Durations divided by ${speed} for gpuops demo --real (real time runs ${speed}x the story).\n${doc.toString()}`,
+  );
 }
 
 async function list(server: string, ca: string, token: string, p: string): Promise<KubeObject[]> {
@@ -63,8 +66,18 @@ export function realDemo(speed: number, onStep: (step: string) => void = () => {
       await installGpuopsRbac(local.kc);
       const kubeConfig = new KubeConfig();
       kubeConfig.loadFromString(await serviceAccountKubeconfig(issuerOf(local)));
-      const settings = settingsWith({ repoUrl: o.origin, cluster: o.cluster, database: o.database, prometheusUrl: local.prometheusUrl ?? undefined });
-      const { deps } = await compose(settings, { kubeConfig, cacheDir: o.cacheDir, log: o.log, onBenchmarkProgress: o.onBenchmarkProgress });
+      const settings = settingsWith({
+        repoUrl: o.origin,
+        cluster: o.cluster,
+        database: o.database,
+        prometheusUrl: local.prometheusUrl ?? undefined,
+      });
+      const { deps } = await compose(settings, {
+        kubeConfig,
+        cacheDir: o.cacheDir,
+        log: o.log,
+        onBenchmarkProgress: o.onBenchmarkProgress,
+      });
       const { server } = local;
       const { ca } = local.credentials;
       const token = local.credentials.tokens.admin;
@@ -78,13 +91,18 @@ export function realDemo(speed: number, onStep: (step: string) => void = () => {
         advance: (seconds) => sleep((seconds * 1000) / speed),
         view: async () => {
           const [n, pods, deployments, services] = await Promise.all(
-            ['/api/v1/nodes', '/api/v1/pods', '/apis/apps/v1/deployments', '/api/v1/services'].map((p) => list(server, ca, token, p)),
+            ['/api/v1/nodes', '/api/v1/pods', '/apis/apps/v1/deployments', '/api/v1/services'].map((p) =>
+              list(server, ca, token, p),
+            ),
           );
           return { nodes: n!, pods: pods!, deployments: deployments!, services: services! };
         },
         sync: async () => {
           try {
-            return { line: `Flux applied ${await gitops.reconcile()} of clusters/${o.cluster}/`, problems: [] };
+            return {
+              line: `Flux applied ${await gitops.reconcile()} of clusters/${o.cluster}/`,
+              problems: [],
+            };
           } catch (err) {
             return { line: 'Flux did not apply main', problems: [`sync: ${(err as Error).message}`] };
           }

@@ -207,7 +207,14 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   let deps: ReconcileDeps | undefined;
   try {
     if (options.real) {
-      ({ backend, deps } = await options.real({ cluster, origin, database, cacheDir, log, onBenchmarkProgress }));
+      ({ backend, deps } = await options.real({
+        cluster,
+        origin,
+        database,
+        cacheDir,
+        log,
+        onBenchmarkProgress,
+      }));
     } else {
       const demo = await startDemoCluster({ speed: options.speed ?? 5 });
       backend = simBackend(demo);
@@ -555,8 +562,9 @@ class Scenario {
     }));
     const plan = this.last?.plan;
     const algorithms: DemoAlgorithm[] = (plan?.placements ?? []).map((p) => {
-      const deployment = this.view.deployments
-        .find((d) => d.metadata.labels?.['gpuops.dev/algorithm'] === p.algorithm);
+      const deployment = this.view.deployments.find(
+        (d) => d.metadata.labels?.['gpuops.dev/algorithm'] === p.algorithm,
+      );
       const pods = this.servingPods(p.algorithm);
       const d = plan?.scaling.find((x) => x.algorithm === p.algorithm);
       return {

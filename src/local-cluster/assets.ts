@@ -29,7 +29,13 @@ const goArch = (a: string) => (a === 'x64' ? 'amd64' : a === 'arm64' ? 'arm64' :
 export function defaultAssetsDir(env: NodeJS.ProcessEnv = process.env): string {
   return (
     env.GPUOPS_K8S_ASSETS ??
-    path.join(homedir(), '.cache', 'gpuops', 'k8s', `${KUBERNETES_VERSION}-${process.platform}-${goArch(process.arch)}`)
+    path.join(
+      homedir(),
+      '.cache',
+      'gpuops',
+      'k8s',
+      `${KUBERNETES_VERSION}-${process.platform}-${goArch(process.arch)}`,
+    )
   );
 }
 
@@ -45,7 +51,9 @@ export const CORE = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-
 export function findAssets(
   env: NodeJS.ProcessEnv = process.env,
   needed: readonly string[] = [...BINARIES, 'crds'],
-): { ok: true; path: (b: string) => string; crds: string; versions: string } | { ok: false; missing: string[]; folders: string[] } {
+):
+  | { ok: true; path: (b: string) => string; crds: string; versions: string }
+  | { ok: false; missing: string[]; folders: string[] } {
   const folders = assetFolders(env);
   const found = new Map<string, string>();
   for (const b of needed) {

@@ -172,7 +172,8 @@ export function startScheduler(c: ControlPlaneConfig): Promise<RunningProcess> {
     ],
     logFile: path.join(c.dir, 'kube-scheduler.log'),
     ports: [c.ports.scheduler],
-    ready: async () => (await insecureStatus(`https://127.0.0.1:${c.ports.scheduler}/healthz`)).status === 200,
+    ready: async () =>
+      (await insecureStatus(`https://127.0.0.1:${c.ports.scheduler}/healthz`)).status === 200,
   });
 }
 

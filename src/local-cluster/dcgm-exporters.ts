@@ -55,7 +55,10 @@ export async function startDcgmExporters(
   let cache: { at: number; nodes: KubeObject[]; pods: KubeObject[] } | undefined;
   const state = async () => {
     if (!cache || Date.now() - cache.at >= 1000) {
-      const [nodes, pods] = await Promise.all([listItems(api, '/api/v1/nodes'), listItems(api, '/api/v1/pods')]);
+      const [nodes, pods] = await Promise.all([
+        listItems(api, '/api/v1/nodes'),
+        listItems(api, '/api/v1/pods'),
+      ]);
       cache = { at: Date.now(), nodes, pods };
     }
     return cache;
@@ -67,7 +70,10 @@ export async function startDcgmExporters(
       const host = req.headers.host ?? '127.0.0.1';
       const groups = nodes
         .filter((n) => nodeGpuCount(n) > 0)
-        .map((n) => ({ targets: [host], labels: { __metrics_path__: `/dcgm/${n.metadata.name}/metrics`, node: n.metadata.name } }));
+        .map((n) => ({
+          targets: [host],
+          labels: { __metrics_path__: `/dcgm/${n.metadata.name}/metrics`, node: n.metadata.name },
+        }));
       send(res, 200, 'application/json', JSON.stringify(groups));
       return;
     }
@@ -77,7 +83,12 @@ export async function startDcgmExporters(
       send(res, 404, 'text/plain; charset=utf-8', `no dcgm-exporter at ${url.pathname}\n`);
       return;
     }
-    send(res, 200, 'text/plain; version=0.0.4; charset=utf-8', formatDcgmPage(dcgmGpus(node, pods, load, now())));
+    send(
+      res,
+      200,
+      'text/plain; version=0.0.4; charset=utf-8',
+      formatDcgmPage(dcgmGpus(node, pods, load, now())),
+    );
   };
   const server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) =>

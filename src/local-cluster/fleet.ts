@@ -86,7 +86,9 @@ export function fleetPods(pods: readonly KubeObject[]): KubeObject[] {
 
 /** The namespaces the pods need, sorted. */
 export function fleetNamespaces(pods: readonly KubeObject[]): string[] {
-  return [...new Set(pods.map((p) => p.metadata.namespace ?? 'default'))].filter((n) => n !== 'default').sort();
+  return [...new Set(pods.map((p) => p.metadata.namespace ?? 'default'))]
+    .filter((n) => n !== 'default')
+    .sort();
 }
 
 /** Nodes and pods of a dump folder holding `nodes.json` and (optionally) `pods.json`. */

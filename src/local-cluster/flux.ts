@@ -46,8 +46,8 @@ export async function installFluxCrds(kc: KubeConfig, dir: string): Promise<void
   for (const crd of crds) {
     for (;;) {
       const live = await api.read({ apiVersion: crd.apiVersion, kind: crd.kind, name: crd.metadata.name });
-      const conditions = ((live as { status?: { conditions?: { type: string; status: string }[] } })?.status
-        ?.conditions ?? []);
+      const conditions =
+        (live as { status?: { conditions?: { type: string; status: string }[] } })?.status?.conditions ?? [];
       if (conditions.some((c) => c.type === 'Established' && c.status === 'True')) break;
       if (Date.now() > deadline) fail('flux CRDs', `${crd.metadata.name} not Established after 60 s`);
       await sleep(200);
@@ -176,7 +176,9 @@ export async function reconcileNow(
     const ready = status?.conditions?.find((c) => c.type === 'Ready');
     if (status?.lastHandledReconcileAt === at && ready && ready.status !== 'Unknown') return status;
     if (Date.now() > deadline)
-      throw new Error(`${ref.kind} ${namespace}/${ref.name}: reconcile requested at ${at} not handled in ${timeoutMs / 1000} s: ${JSON.stringify(status?.conditions ?? [])}`);
+      throw new Error(
+        `${ref.kind} ${namespace}/${ref.name}: reconcile requested at ${at} not handled in ${timeoutMs / 1000} s: ${JSON.stringify(status?.conditions ?? [])}`,
+      );
     await sleep(250);
   }
 }

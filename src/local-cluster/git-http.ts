@@ -51,7 +51,9 @@ function handle(root: string, req: IncomingMessage, res: ServerResponse): void {
       CONTENT_TYPE: req.headers['content-type'] ?? '',
       REMOTE_ADDR: req.socket.remoteAddress ?? '127.0.0.1',
       ...(req.headers['git-protocol'] ? { GIT_PROTOCOL: String(req.headers['git-protocol']) } : {}),
-      ...(req.headers['content-encoding'] ? { HTTP_CONTENT_ENCODING: String(req.headers['content-encoding']) } : {}),
+      ...(req.headers['content-encoding']
+        ? { HTTP_CONTENT_ENCODING: String(req.headers['content-encoding']) }
+        : {}),
     },
     stdio: ['pipe', 'pipe', 'ignore'],
   });

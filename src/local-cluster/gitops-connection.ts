@@ -44,7 +44,11 @@ export async function connectGitOps(
     url,
     kustomization: kustomization.metadata.name,
     reconcile: async () => {
-      const s = await reconcileNow(kc, { apiVersion: source.apiVersion, kind: source.kind, name: source.metadata.name });
+      const s = await reconcileNow(kc, {
+        apiVersion: source.apiVersion,
+        kind: source.kind,
+        name: source.metadata.name,
+      });
       const fetched = (s.artifact as { revision?: string } | undefined)?.revision;
       const k = await reconcileNow(kc, {
         apiVersion: kustomization.apiVersion,

@@ -16,7 +16,14 @@ export const INSTALL_DIR = fileURLToPath(new URL('../../templates/install/', imp
 /** gpuops's ServiceAccount in the shipped install. */
 export const GPUOPS_SA = { namespace: 'gpuops-system', name: 'gpuops' } as const;
 
-const RBAC_KINDS = new Set(['Namespace', 'ServiceAccount', 'ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding']);
+const RBAC_KINDS = new Set([
+  'Namespace',
+  'ServiceAccount',
+  'ClusterRole',
+  'ClusterRoleBinding',
+  'Role',
+  'RoleBinding',
+]);
 
 /**
  * Applies the Namespace, ServiceAccount and RBAC objects of a kustomize folder (templates/install
@@ -25,7 +32,8 @@ const RBAC_KINDS = new Set(['Namespace', 'ServiceAccount', 'ClusterRole', 'Clust
  */
 export async function installGpuopsRbac(kc: KubeConfig, dir = INSTALL_DIR): Promise<KubeObject[]> {
   const tree = readKustomizeTree(dir);
-  if (tree.errors.length > 0) throw new Error(`${dir}: ${tree.errors.map((e) => JSON.stringify(e)).join('; ')}`);
+  if (tree.errors.length > 0)
+    throw new Error(`${dir}: ${tree.errors.map((e) => JSON.stringify(e)).join('; ')}`);
   const objects = tree.manifests.map((m) => m.object).filter((o) => RBAC_KINDS.has(o.kind));
   const api = kubeObjectApi(kc);
   for (const o of objects) await api.apply(o, 'kubectl', true);
@@ -50,18 +58,28 @@ export async function serviceAccountKubeconfig(
   seconds = 7200,
 ): Promise<string> {
   const url = `${issuer.server}/api/v1/namespaces/${account.namespace}/serviceaccounts/${account.name}/token`;
-  const body = { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: seconds } };
-  const res = await httpsRequest(url, issuer.ca, issuer.adminToken, 'POST', { type: 'application/json', text: JSON.stringify(body) });
-  if (res.status !== 201) throw new Error(`TokenRequest ${account.namespace}/${account.name}: ${res.status} ${res.body}`);
+  const body = {
+    apiVersion: 'authentication.k8s.io/v1',
+    kind: 'TokenRequest',
+    spec: { expirationSeconds: seconds },
+  };
+  const res = await httpsRequest(url, issuer.ca, issuer.adminToken, 'POST', {
+    type: 'application/json',
+    text: JSON.stringify(body),
+  });
+  if (res.status !== 201)
+    throw new Error(`TokenRequest ${account.namespace}/${account.name}: ${res.status} ${res.body}`);
   const token = (JSON.parse(res.body) as { status: { token: string } }).status.token;
   return kubeconfigText(issuer.server, issuer.caFile, token, `${account.namespace}:${account.name}`);
 }
 
 /** The issuer of a started local cluster. */
-export const issuerOf = (c: { server: string; credentials: { ca: string; caFile: string; tokens: { admin: string } } }): TokenIssuer => ({
+export const issuerOf = (c: {
+  server: string;
+  credentials: { ca: string; caFile: string; tokens: { admin: string } };
+}): TokenIssuer => ({
   server: c.server,
   ca: c.credentials.ca,
   caFile: c.credentials.caFile,
   adminToken: c.credentials.tokens.admin,
 });
-

@@ -65,13 +65,23 @@ export async function createFleet(
     }
   };
   for (const ns of fleet.namespaces)
-    await call(`Namespace ${ns}`, 'POST', '/api/v1/namespaces', json({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }));
+    await call(
+      `Namespace ${ns}`,
+      'POST',
+      '/api/v1/namespaces',
+      json({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }),
+    );
   for (const n of fleet.nodes) {
     // Capacity and allocatable through the status subresource (KWOK keeps them when it
     // initialises the node; KWOK does not take over a node annotated after its creation).
     const name = n.metadata.name;
     await call(`Node ${name}`, 'POST', '/api/v1/nodes', json({ ...n, status: undefined }));
-    await call(`Node ${name} status`, 'PATCH', `/api/v1/nodes/${name}/status`, mergePatch({ status: n.status }));
+    await call(
+      `Node ${name} status`,
+      'PATCH',
+      `/api/v1/nodes/${name}/status`,
+      mergePatch({ status: n.status }),
+    );
   }
   for (const p of fleet.pods) {
     const ns = p.metadata.namespace ?? 'default';

@@ -106,7 +106,10 @@ async function startControlPlane(
 export async function startLocalCluster(o: LocalClusterOptions = {}): Promise<LocalCluster> {
   const found = findAssets(o.env, o.flux === false ? CORE : undefined);
   if (!found.ok)
-    fail('assets', `${found.missing.join(', ')} not found in ${found.folders.join(' or ')}: run bash scripts/k8s/build.sh`);
+    fail(
+      'assets',
+      `${found.missing.join(', ')} not found in ${found.folders.join(' or ')}: run bash scripts/k8s/build.sh`,
+    );
   const dir = mkdtempSync(path.join(tmpdir(), 'gpuops-cluster-'));
   const started: Started = { processes: [], closers: [] };
   const stopAll = async () => {

@@ -134,7 +134,10 @@ export async function startProcess(spec: ProcessSpec): Promise<RunningProcess> {
     if (await spec.ready().catch(() => false)) return running;
     if (Date.now() > deadline) {
       await running.stop(2000);
-      fail(spec.name, `not ready after ${Math.round((spec.timeoutMs ?? 60_000) / 1000)} s (log: ${spec.logFile})`);
+      fail(
+        spec.name,
+        `not ready after ${Math.round((spec.timeoutMs ?? 60_000) / 1000)} s (log: ${spec.logFile})`,
+      );
     }
     await sleep(200);
   }

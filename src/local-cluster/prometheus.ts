@@ -20,7 +20,10 @@ export function prometheusConfig(exporters: string): string {
   return JSON.stringify({
     global: { scrape_interval: '1s', scrape_timeout: '900ms', evaluation_interval: '1s' },
     scrape_configs: [
-      { job_name: 'dcgm-exporter', http_sd_configs: [{ url: `${exporters}/dcgm/targets`, refresh_interval: '5s' }] },
+      {
+        job_name: 'dcgm-exporter',
+        http_sd_configs: [{ url: `${exporters}/dcgm/targets`, refresh_interval: '5s' }],
+      },
     ],
   });
 }

@@ -27,7 +27,11 @@ import { CORE, findAssets } from '../../src/local-cluster/assets.js';
 import { installGpuopsRbac, issuerOf, serviceAccountKubeconfig } from '../../src/local-cluster/install.js';
 import { httpsRequest } from '../../src/local-cluster/control-plane.js';
 import type { GitOpsConnection } from '../../src/local-cluster/gitops-connection.js';
-import { startLocalCluster, type LocalCluster, type LocalClusterOptions } from '../../src/local-cluster/local-cluster.js';
+import {
+  startLocalCluster,
+  type LocalCluster,
+  type LocalClusterOptions,
+} from '../../src/local-cluster/local-cluster.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { git, makeRemote, PersonClone, remoteFile, type TempRepo } from '../gitops/helpers.js';
 
@@ -96,12 +100,18 @@ export interface RealHarness {
   /** Pods of a namespace (all when omitted), optionally by label selector. */
   pods(namespace?: string, selector?: string): Promise<KubeObject[]>;
   /** KWOK nodes: `gpus` A100s each, with labels (GPU Feature Discovery's and any given). */
-  addNodes(nodes: { name: string; gpus: number; labels?: Record<string, string>; cpu?: string; memory?: string }[]): Promise<void>;
+  addNodes(
+    nodes: { name: string; gpus: number; labels?: Record<string, string>; cpu?: string; memory?: string }[],
+  ): Promise<void>;
   close(): Promise<void>;
 }
 
 /** Polls `check` every 250 ms until it returns a value other than undefined/false. */
-export async function until<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
+export async function until<T>(
+  what: string,
+  check: () => Promise<T | undefined | false>,
+  timeoutMs = 60_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -111,7 +121,10 @@ export async function until<T>(what: string, check: () => Promise<T | undefined 
     } catch (err) {
       last = err;
     }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting until ${what}${last ? `: ${String(last)}` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `timed out after ${timeoutMs / 1000} s waiting until ${what}${last ? `: ${String(last)}` : ''}`,
+      );
     await new Promise((r) => setTimeout(r, 250));
   }
 }
@@ -126,7 +139,13 @@ export async function startRealHarness(o: RealHarnessOptions = {}): Promise<Real
   const cluster = o.cluster ?? 'prod';
   const local = await startLocalCluster(o);
   const admin = (path: string, method = 'GET', body?: unknown) =>
-    httpsRequest(`${local.server}${path}`, local.credentials.ca, local.credentials.tokens.admin, method, body === undefined ? undefined : json(body));
+    httpsRequest(
+      `${local.server}${path}`,
+      local.credentials.ca,
+      local.credentials.tokens.admin,
+      method,
+      body === undefined ? undefined : json(body),
+    );
   const repo = makeRemote(o.files ?? { 'README.md': '# gitops\n' });
   const store = await openStore('sqlite::memory:');
   try {
@@ -136,26 +155,52 @@ export async function startRealHarness(o: RealHarnessOptions = {}): Promise<Real
     const gpuopsKc = new k8s.KubeConfig();
     gpuopsKc.loadFromString(gpuopsKubeconfig);
     const logs: Record<string, unknown>[] = [];
-    const log: Logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) });
-    const workingCopy = await WorkingCopy.open({ repoUrl: repo.url, baseBranch: 'main', dir: join(repo.root, 'cache', 'gitops'), backoff: { baseMs: 10, maxMs: 50 } });
-    const clock = { now: () => new Date(), sleep: (s: number) => new Promise<void>((r) => setTimeout(r, s * 1000)) };
-    const host = new GitPullRequestHost({ store, cluster, base: 'main', now: () => new Date(), log, branchStatus: (b) => workingCopy.branchStatus(b) });
+    const log: Logger = pino(
+      { level: 'info' },
+      { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) },
+    );
+    const workingCopy = await WorkingCopy.open({
+      repoUrl: repo.url,
+      baseBranch: 'main',
+      dir: join(repo.root, 'cache', 'gitops'),
+      backoff: { baseMs: 10, maxMs: 50 },
+    });
+    const clock = {
+      now: () => new Date(),
+      sleep: (s: number) => new Promise<void>((r) => setTimeout(r, s * 1000)),
+    };
+    const host = new GitPullRequestHost({
+      store,
+      cluster,
+      base: 'main',
+      now: () => new Date(),
+      log,
+      branchStatus: (b) => workingCopy.branchStatus(b),
+    });
     const prometheusUrl = (o.prometheus ?? true) && local.prometheusUrl ? local.prometheusUrl : undefined;
     const cache = o.cache
-      ? createClusterCache({ kc: gpuopsKc, client: createKubeClient(gpuopsKc), stallSeconds: o.cache.stallSeconds, backoff: { baseMs: 200, maxMs: 1000 } })
+      ? createClusterCache({
+          kc: gpuopsKc,
+          client: createKubeClient(gpuopsKc),
+          stallSeconds: o.cache.stallSeconds,
+          backoff: { baseMs: 200, maxMs: 1000 },
+        })
       : null;
     cache?.start();
     if (cache && !(await cache.waitForSync(60))) throw new Error('the cluster cache did not sync in 60 s');
-    const { deps } = await compose(settingsWith({ repoUrl: repo.url, cluster, ...(prometheusUrl ? { prometheusUrl } : {}) }), {
-      store,
-      kubeConfig: gpuopsKc,
-      workingCopy,
-      host,
-      ...(prometheusUrl ? {} : { metrics: null }),
-      ...(cache ? { clusterRead: cacheSource(cache) } : {}),
-      clock,
-      log,
-    });
+    const { deps } = await compose(
+      settingsWith({ repoUrl: repo.url, cluster, ...(prometheusUrl ? { prometheusUrl } : {}) }),
+      {
+        store,
+        kubeConfig: gpuopsKc,
+        workingCopy,
+        host,
+        ...(prometheusUrl ? {} : { metrics: null }),
+        ...(cache ? { clusterRead: cacheSource(cache) } : {}),
+        clock,
+        log,
+      },
+    );
     const person = new PersonClone(repo);
     return {
       cluster,
@@ -192,24 +237,44 @@ export async function startRealHarness(o: RealHarnessOptions = {}): Promise<Real
       },
       addNodes: async (nodes) => {
         for (const n of nodes) {
-          const resources = { cpu: n.cpu ?? '64', memory: n.memory ?? '512Gi', pods: '110', 'nvidia.com/gpu': String(n.gpus) };
+          const resources = {
+            cpu: n.cpu ?? '64',
+            memory: n.memory ?? '512Gi',
+            pods: '110',
+            'nvidia.com/gpu': String(n.gpus),
+          };
           const body = {
             apiVersion: 'v1',
             kind: 'Node',
             metadata: {
               name: n.name,
               annotations: { 'kwok.x-k8s.io/node': 'fake' },
-              labels: { 'kubernetes.io/hostname': n.name, 'nvidia.com/gpu.product': 'NVIDIA-A100-SXM4-80GB', 'nvidia.com/gpu.count': String(n.gpus), ...n.labels },
+              labels: {
+                'kubernetes.io/hostname': n.name,
+                'nvidia.com/gpu.product': 'NVIDIA-A100-SXM4-80GB',
+                'nvidia.com/gpu.count': String(n.gpus),
+                ...n.labels,
+              },
             },
             status: { capacity: resources, allocatable: resources },
           };
           const res = await admin('/api/v1/nodes', 'POST', body);
           if (res.status !== 201) throw new Error(`create node ${n.name}: ${res.status} ${res.body}`);
         }
-        await until('the new nodes are Ready', async () => {
+        // Ready, and the not-ready taint the TaintNodesByCondition admission plugin puts on a new
+        // node removed by the node lifecycle controller (until then gpuops counts it unschedulable).
+        await until('the new nodes are Ready and untainted', async () => {
           const list = await admin('/api/v1/nodes');
-          const items = (JSON.parse(list.body) as { items: KubeObject<unknown, { conditions?: { type: string; status: string }[] }>[] }).items;
-          return nodes.every((n) => items.find((i) => i.metadata.name === n.name)?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'));
+          type N = KubeObject<
+            { taints?: { key: string }[] },
+            { conditions?: { type: string; status: string }[] }
+          >;
+          const items = (JSON.parse(list.body) as { items: N[] }).items;
+          return nodes.every((n) => {
+            const node = items.find((i) => i.metadata.name === n.name);
+            const ready = node?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
+            return ready && !node?.spec?.taints?.some((t) => t.key === 'node.kubernetes.io/not-ready');
+          });
         });
       },
       close: async () => {
@@ -229,5 +294,8 @@ export async function startRealHarness(o: RealHarnessOptions = {}): Promise<Real
 
 /** Branch names of the remote. */
 export function branches(repo: TempRepo): string[] {
-  return git(repo.remote, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/').split('\n').filter((b) => b !== '').sort();
+  return git(repo.remote, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/')
+    .split('\n')
+    .filter((b) => b !== '')
+    .sort();
 }

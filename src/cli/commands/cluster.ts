@@ -50,7 +50,10 @@ async function serve(stateFile: string, fleet: string): Promise<void> {
   mkdirSync(path.dirname(stateFile), { recursive: true });
   let cluster;
   try {
-    cluster = await startLocalCluster({ fleetDir: fleet, onStep: (s) => process.stderr.write(`cluster up: ${s}\n`) });
+    cluster = await startLocalCluster({
+      fleetDir: fleet,
+      onStep: (s) => process.stderr.write(`cluster up: ${s}\n`),
+    });
   } catch (err) {
     const message = err instanceof LocalClusterError ? err.message : `cluster up: ${(err as Error).message}`;
     writeFileSync(stateFile, JSON.stringify({ pid: process.pid, error: message }));
@@ -74,7 +77,10 @@ async function serve(stateFile: string, fleet: string): Promise<void> {
     writeFileSync(stateFile, JSON.stringify(state, null, 2));
   } catch (err) {
     await cluster.stop();
-    writeFileSync(stateFile, JSON.stringify({ pid: process.pid, error: `cluster up: gitops: ${(err as Error).message}` }));
+    writeFileSync(
+      stateFile,
+      JSON.stringify({ pid: process.pid, error: `cluster up: gitops: ${(err as Error).message}` }),
+    );
     process.exitCode = 1;
     return;
   }
@@ -89,17 +95,23 @@ async function serve(stateFile: string, fleet: string): Promise<void> {
 async function up(stateFile: string, fleet: string): Promise<void> {
   const running = readState(stateFile);
   if (running && !running.error && alive(running.pid)) {
-    process.stdout.write(`a local cluster is already running (pid ${running.pid}): KUBECONFIG=${running.kubeconfig}\n`);
+    process.stdout.write(
+      `a local cluster is already running (pid ${running.pid}): KUBECONFIG=${running.kubeconfig}\n`,
+    );
     return;
   }
   rmSync(stateFile, { force: true });
   mkdirSync(path.dirname(stateFile), { recursive: true });
   const log = path.join(path.dirname(stateFile), 'serve.log');
   const out = openSync(log, 'w');
-  const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, 'cluster', 'serve', '--state', stateFile, '--fleet', fleet], {
-    detached: true,
-    stdio: ['ignore', out, out],
-  });
+  const child = spawn(
+    process.execPath,
+    [...process.execArgv, process.argv[1]!, 'cluster', 'serve', '--state', stateFile, '--fleet', fleet],
+    {
+      detached: true,
+      stdio: ['ignore', out, out],
+    },
+  );
   closeSync(out);
   child.unref();
   for (;;) {
@@ -149,7 +161,9 @@ async function down(stateFile: string): Promise<void> {
 
 /** Registers `gpuops cluster up|down|serve`. */
 export function register(program: Command): void {
-  const cluster = program.command('cluster').description('the real Kubernetes control plane on this machine (see scripts/k8s/build.sh)');
+  const cluster = program
+    .command('cluster')
+    .description('the real Kubernetes control plane on this machine (see scripts/k8s/build.sh)');
   const stateOption = ['--state <file>', 'state file of the running cluster', defaultState()] as const;
   cluster
     .command('up')

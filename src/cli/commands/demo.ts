@@ -37,7 +37,12 @@ export function register(program: Command): void {
       '--real',
       'run on the real control plane (kube-apiserver, controllers, KWOK, Flux, Prometheus) that scripts/k8s/build.sh built',
     )
-    .option('--real-speed <x>', 'with --real: how many times faster than real time the story runs', positiveNumber, 30)
+    .option(
+      '--real-speed <x>',
+      'with --real: how many times faster than real time the story runs',
+      positiveNumber,
+      30,
+    )
     .action(async (flags: DemoFlags) => {
       const dir = flags.dir ? path.resolve(flags.dir) : mkdtempSync(path.join(os.tmpdir(), 'gpuops-demo-'));
       const out = process.stdout;

@@ -152,5 +152,10 @@ export async function createReconciler(
   options: Omit<ComposeOverrides, 'log'> = {},
 ): Promise<Reconciler> {
   const { deps, close } = await compose(settings, { ...options, log });
-  return { pass: () => reconcileOnce(deps), close };
+  return {
+    pass: () => reconcileOnce(deps),
+    close,
+    metrics: deps.metrics,
+    ...(deps.carry ? { carry: deps.carry } : {}),
+  };
 }

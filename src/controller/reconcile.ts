@@ -26,6 +26,7 @@ import { workingCopySpecs } from '../pass/specs.js';
 import { summarize, warnAboutMetrics, type PassResult } from '../pass/summary.js';
 import type { WorldSources } from '../pass/world.js';
 import { writePhase } from '../pass/write.js';
+import { watchlistOf } from '../pass/watchlist.js';
 import type { PassCaches } from '../plan/caches.js';
 import type { Store } from '../store/types.js';
 
@@ -37,6 +38,10 @@ export interface Reconciler {
   pass(): Promise<PassResult>;
   /** Closes the database. */
   close(): Promise<void>;
+  /** The utilisation source the passes read (the crossing trigger reads it too); absent: none known. */
+  metrics?: UtilizationSource | null;
+  /** What the passes keep from one to the next (`gpuops run`'s; its `loop` sizes the windows). */
+  carry?: PassCarry;
 }
 
 /** The adapters one pass works with; `compose/compose.ts` builds them from settings, with overrides. */
@@ -106,5 +111,6 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
   });
   warnAboutMetrics(deps.log, desired);
   const written = await writePhase({ ...deps, now: () => deps.clock.now() }, world, desired);
-  return summarize(deps.log, deps.dryRun, world, desired, written);
+  const result = summarize(deps.log, deps.dryRun, world, desired, written);
+  return { ...result, watch: watchlistOf(world, desired, deps.carry?.scaling.decisions) };
 }

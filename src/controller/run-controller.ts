@@ -12,6 +12,9 @@ import { startHealthServer, type StatusPages } from './health.js';
 import { LeaderElector } from './leader-election.js';
 import { redactUrl } from './log.js';
 import { runLoop, type PassSummary } from './loop.js';
+import { PassWaker, runCrossingTrigger } from './crossing-trigger.js';
+import type { UtilizationSource } from '../metrics/types.js';
+import type { Watchlist } from '../scaling/crossing-watch.js';
 import { createControllerMetrics, type ControllerMetrics } from './metrics.js';
 
 /** Everything {@link startController} needs. Times in seconds. */
@@ -41,6 +44,11 @@ export interface ControllerOptions {
   statusPage?: StatusPages;
   /** Closes the reconciler's adapters (database) after the last pass. */
   close?: () => Promise<void>;
+  /**
+   * The crossing trigger (`crossing-trigger.ts`): read `source` every `intervalSeconds` while
+   * leading and start a pass as soon as an algorithm leaves its band; absent: periodic passes only.
+   */
+  trigger?: { source: UtilizationSource; intervalSeconds: number };
   log: Logger;
   metrics?: ControllerMetrics;
 }
@@ -105,9 +113,12 @@ export async function startController(opts: ControllerOptions): Promise<RunningC
   );
   elector.start();
 
+  const waker = opts.trigger ? new PassWaker() : null;
+  let watch: Watchlist | null = null;
   const loop = runLoop({
     pass: async () => {
       const s = await opts.pass();
+      watch = s.watch ?? null;
       if (!elector.isLeader()) {
         log.warn({ identity: opts.identity }, 'lost the leader Lease during a pass');
       }
@@ -122,11 +133,29 @@ export async function startController(opts: ControllerOptions): Promise<RunningC
     onPass: (ok) => {
       lastPassOk = ok;
     },
+    ...(waker ? { sleep: (ms: number, signal: AbortSignal) => waker.sleep(ms, signal) } : {}),
   }).catch((err: unknown) => {
     loopAlive = false;
     log.fatal({ err }, 'controller loop crashed');
     return 0;
   });
+
+  const trigger =
+    opts.trigger && waker
+      ? runCrossingTrigger({
+          source: opts.trigger.source,
+          intervalSeconds: opts.trigger.intervalSeconds,
+          watchlist: () => watch,
+          onCrossing: () => waker.wake(),
+          active: () => elector.isLeader(),
+          now: () => Date.now(),
+          log,
+          signal: ac.signal,
+        }).catch((err: unknown) => {
+          log.error({ err }, 'crossing trigger stopped; periodic passes go on');
+          return 0;
+        })
+      : null;
 
   let stopping: Promise<number> | undefined;
   const stop = (): Promise<number> => {
@@ -134,6 +163,7 @@ export async function startController(opts: ControllerOptions): Promise<RunningC
       log.info({ identity: opts.identity }, 'stopping: waiting for the pass in flight');
       ac.abort();
       const passes = await loop;
+      await trigger;
       await elector.release();
       metrics.leader.set(0);
       await health.close();

@@ -50,6 +50,9 @@ function level(value: string): string {
 
 interface RunFlags {
   interval: number;
+  /** Seconds between the crossing trigger's readings; false with `--no-watch`. */
+  watch: boolean;
+  watchInterval: number;
   maxBackoff?: number;
   healthAddress?: string;
   healthPort?: string;
@@ -75,6 +78,13 @@ export function register(program: Command): void {
   cmd
     .option('--dry-run', 'decide and log; write nothing anywhere')
     .option('--interval <seconds>', 'time between reconcile passes', seconds('--interval'), 60)
+    .option(
+      '--watch-interval <seconds>',
+      'read utilisation this often between passes and start a pass as soon as an algorithm leaves its band',
+      seconds('--watch-interval'),
+      5,
+    )
+    .option('--no-watch', 'periodic passes only: no reading between passes')
     .option(
       '--max-backoff <seconds>',
       'longest wait after failed passes (default: max(300, interval))',
@@ -164,6 +174,11 @@ export function register(program: Command): void {
           log.warn({ err }, 'no status page: no database to read');
           return null;
         });
+        // The scaling windows follow this loop's delays: its signal's interval and its reaction.
+        if (reconciler.carry)
+          reconciler.carry.loop = flags.watch
+            ? { sampleSeconds: flags.watchInterval, reactionSeconds: flags.watchInterval }
+            : { sampleSeconds: flags.interval, reactionSeconds: flags.interval };
         const closeAll = async () => {
           await reconciler.close();
           await pageStore?.close();
@@ -189,6 +204,9 @@ export function register(program: Command): void {
             healthHost: health.host,
             pass: () => reconciler.pass(),
             close: closeAll,
+            ...(flags.watch && reconciler.metrics
+              ? { trigger: { source: reconciler.metrics, intervalSeconds: flags.watchInterval } }
+              : {}),
             ...(pageStore
               ? {
                   statusPage: statusPagesOf(() =>

@@ -42,6 +42,29 @@ export async function portIsFree(port: number): Promise<boolean> {
   });
 }
 
+/**
+ * Every process started and not yet exited: killed (SIGKILL) when this Node process exits or is
+ * ended by SIGTERM/SIGINT/SIGHUP without stopping them, so a killed test worker or `cluster serve`
+ * leaves no etcd or kube-apiserver running behind it.
+ */
+const children = new Set<ChildProcess>();
+let exitHooked = false;
+function killChildrenOnExit(): void {
+  if (exitHooked) return;
+  exitHooked = true;
+  const killAll = () => {
+    for (const c of children) c.kill('SIGKILL');
+  };
+  process.once('exit', killAll);
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const)
+    process.once(signal, () => {
+      killAll();
+      // The default action, once the children are gone: end with the signal's code.
+      if (process.listenerCount(signal) === 0)
+        process.exit(128 + (signal === 'SIGHUP' ? 1 : signal === 'SIGINT' ? 2 : 15));
+    });
+}
+
 /** What {@link startProcess} starts. */
 export interface ProcessSpec {
   /** Step name in messages, e.g. `kube-apiserver`. */
@@ -102,10 +125,13 @@ export async function startProcess(spec: ProcessSpec): Promise<RunningProcess> {
   } finally {
     closeSync(out);
   }
+  killChildrenOnExit();
+  children.add(child);
   let exit: string | null = null;
   const exited = new Promise<void>((resolve) => {
     child.once('exit', (code, signal) => {
       exit = signal ?? String(code);
+      children.delete(child);
       resolve();
     });
     child.once('error', (err) => {

@@ -88,6 +88,8 @@ export interface HarnessOptions {
   /** Files of the GitOps repo's first commit on `main`. */
   files: Record<string, string>;
   nodes: KubeObject[];
+  /** Pods already running (a dump's), as the simulator loads them. */
+  pods?: KubeObject[];
   /** Cluster name (folder under `clusters/`); default `prod`. */
   cluster?: string;
   /** Pull-request host; `github` needs `github`. Default `git`. */
@@ -163,6 +165,7 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
   const started: { sim?: SimCluster } = {};
   const simCluster = await startSimCluster({
     nodes: opts.nodes,
+    ...(opts.pods ? { pods: opts.pods } : {}),
     controllers: defaultControllers({ ...opts.behaviour, loadModel: load }),
     routes: [dcgmRoute(() => started.sim, load)],
     ...(opts.asServiceAccount ? { rbac: true, namespaceLifecycle: true } : {}),

@@ -43,7 +43,10 @@ export function recordedClosure(logged: readonly LoggedCommit[], recorded: Reado
  * parent): each file it writes is in `base` with the same blob, each file it deletes is absent.
  * A commit that changes nothing is contained.
  */
-export function containedInBase(changes: readonly TreeChange[], base: ReadonlyMap<string, TreeEntry>): boolean {
+export function containedInBase(
+  changes: readonly TreeChange[],
+  base: ReadonlyMap<string, TreeEntry>,
+): boolean {
   return changes.every((c) => (c.blob === null ? !base.has(c.path) : base.get(c.path)?.blob === c.blob));
 }
 
@@ -63,7 +66,8 @@ export function branchFileList(
     .map((c) => {
       const want = desired.get(c.path);
       const ours =
-        want !== undefined && (c.change === 'delete' ? want === null : want !== null && headText(c.path) === want);
+        want !== undefined &&
+        (c.change === 'delete' ? want === null : want !== null && headText(c.path) === want);
       return { path: c.path, change: c.change, writtenBy: ours ? 'gpuops' : 'person' };
     });
 }

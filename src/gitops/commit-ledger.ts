@@ -34,7 +34,9 @@ export function memoryLedger(): CommitLedger {
  * The ledger in the Store (`pushed_commits`, migration 9): it outlives the clone cache (an
  * `emptyDir`) and is shared by every replica. A store without the methods gets a memory ledger.
  */
-export function storeLedger(store: Partial<Pick<Store, 'pushedCommits' | 'recordPushedCommits'>>): CommitLedger {
+export function storeLedger(
+  store: Partial<Pick<Store, 'pushedCommits' | 'recordPushedCommits'>>,
+): CommitLedger {
   const { pushedCommits, recordPushedCommits } = store;
   if (!pushedCommits || !recordPushedCommits) return memoryLedger();
   return {

@@ -4,7 +4,13 @@
  * commits in one fast-import and push them in one push. `applyAll` retries the refs this returns
  * as retryable.
  */
-import { applyOutcome, commitMessage, patchWrites, type ApplyItem, type ApplyResult } from './branch-writes.js';
+import {
+  applyOutcome,
+  commitMessage,
+  patchWrites,
+  type ApplyItem,
+  type ApplyResult,
+} from './branch-writes.js';
 import { GitOpsError } from './git-errors.js';
 import type { ApplyOptions } from './types.js';
 import { decideBranchWrites, type DecideContext } from './working-copy-decide.js';
@@ -95,7 +101,10 @@ export async function applyPass(
 }
 
 /** Records the commits about to be pushed; a ledger that cannot record stops the push (the branch would read as a person's). */
-async function recordPushed(wc: ApplyPassContext, pushed: readonly { ref: string; sha: string }[]): Promise<void> {
+async function recordPushed(
+  wc: ApplyPassContext,
+  pushed: readonly { ref: string; sha: string }[],
+): Promise<void> {
   try {
     await wc.ledger.record(
       pushed.map((p) => ({ sha: p.sha, branch: p.ref })),
@@ -103,6 +112,10 @@ async function recordPushed(wc: ApplyPassContext, pushed: readonly { ref: string
     );
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
-    throw new GitOpsError('transient', 'push', `not pushed: the ids of gpuops's commits could not be recorded (${why})`);
+    throw new GitOpsError(
+      'transient',
+      'push',
+      `not pushed: the ids of gpuops's commits could not be recorded (${why})`,
+    );
   }
 }

@@ -83,7 +83,12 @@ async function knownCommits(
  * base → head, as the host shows it): every file, marked gpuops's or a person's, and the access
  * objects the person's files create or change.
  */
-async function personChanges(wc: DecideContext, cs: ChangeSet, base: string, head: string): Promise<PersonChanges> {
+async function personChanges(
+  wc: DecideContext,
+  cs: ChangeSet,
+  base: string,
+  head: string,
+): Promise<PersonChanges> {
   const from = (await wc.diffs.mergeBase(base, head)) ?? base;
   const pair = { from, to: head };
   const diff = (await wc.diffs.diffs([pair])).get(diffKey(pair)) ?? [];
@@ -94,9 +99,11 @@ async function personChanges(wc: DecideContext, cs: ChangeSet, base: string, hea
   const theirs = files
     .filter((f) => f.writtenBy === 'person' && f.change !== 'delete')
     .map((f) => ({ path: f.path, content: texts.get(`${head}:${f.path}`) ?? '' }));
-  const before = new Map(diff.flatMap((c) => {
-    const t = texts.get(`${from}:${c.path}`);
-    return t === undefined ? [] : [[c.path, t] as const];
-  }));
+  const before = new Map(
+    diff.flatMap((c) => {
+      const t = texts.get(`${from}:${c.path}`);
+      return t === undefined ? [] : [[c.path, t] as const];
+    }),
+  );
   return { files, grants: createdObjects(theirs, before) };
 }

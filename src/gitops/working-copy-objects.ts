@@ -114,7 +114,11 @@ export class ObjectReader {
    * Of `names`, those whose blobs are at most `maxBytes` (one `cat-file --batch-check`); each blob
    * over the cap goes into `out` as {@link OVERSIZED}, and a missing name or a non-blob is left out.
    */
-  private async withinCap(names: readonly string[], maxBytes: number, out: Map<string, string>): Promise<string[]> {
+  private async withinCap(
+    names: readonly string[],
+    maxBytes: number,
+    out: Map<string, string>,
+  ): Promise<string[]> {
     const data = await this.git.batch('cat-file', ['cat-file', '--batch-check'], names.join('\n') + '\n');
     const lines = data.toString('utf8').split('\n');
     const keep: string[] = [];
@@ -166,7 +170,8 @@ export class ObjectReader {
     const tree = new Map<string, string>();
     for (const { path, blob } of picked) {
       const text = contents.get(blob);
-      if (text === undefined) throw new GitOpsError('refused', 'cat-file', `blob ${blob} of ${path} not read`);
+      if (text === undefined)
+        throw new GitOpsError('refused', 'cat-file', `blob ${blob} of ${path} not read`);
       tree.set(path, text);
     }
     return tree;

@@ -431,8 +431,14 @@ export class PostgresStore implements Store, StatusStore {
   async recordPushedCommits(commits: readonly PushedCommit[]): Promise<void> {
     await this.transaction('recordPushedCommits', async (c) => {
       for (const p of commits)
-        await c.query(numbered(INSERT_PUSHED_COMMIT), [p.sha, p.branch, p.at, toMs('recordPushedCommits', 'at', p.at)]);
-      for (const b of new Set(commits.map((p) => p.branch))) await c.query(numbered(TRIM_PUSHED_COMMITS), [b, b]);
+        await c.query(numbered(INSERT_PUSHED_COMMIT), [
+          p.sha,
+          p.branch,
+          p.at,
+          toMs('recordPushedCommits', 'at', p.at),
+        ]);
+      for (const b of new Set(commits.map((p) => p.branch)))
+        await c.query(numbered(TRIM_PUSHED_COMMITS), [b, b]);
     });
   }
 

@@ -421,7 +421,12 @@ export class SqliteStore implements Store, StatusStore {
       this.db
         .transaction(() => {
           for (const c of commits)
-            this.prepare(INSERT_PUSHED_COMMIT).run(c.sha, c.branch, c.at, toMs('recordPushedCommits', 'at', c.at));
+            this.prepare(INSERT_PUSHED_COMMIT).run(
+              c.sha,
+              c.branch,
+              c.at,
+              toMs('recordPushedCommits', 'at', c.at),
+            );
           for (const b of new Set(commits.map((c) => c.branch))) this.prepare(TRIM_PUSHED_COMMITS).run(b, b);
         })
         .immediate();

@@ -23,9 +23,10 @@ export function cell(v: string | number | null): string {
  */
 export function inert(text: string): string {
   const safe = escapeControl(text).replace(/<!--/g, '<!-\u200b-');
+  if (safe === '') return '` `';
   const longest = Math.max(0, ...[...safe.matchAll(/`+/g)].map((m) => m[0].length));
   const fence = '`'.repeat(longest + 1);
-  const pad = longest > 0 || safe.startsWith(' ') || safe.endsWith(' ') || safe === '' ? ' ' : '';
+  const pad = longest > 0 || safe.startsWith(' ') || safe.endsWith(' ') ? ' ' : '';
   return `${fence}${pad}${safe}${pad}${fence}`;
 }
 

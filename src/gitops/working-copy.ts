@@ -30,7 +30,7 @@ import type { ApplyOptions, ApplyOutcome, ChangeSet } from './types.js';
 import { applyPass, type ApplyPassContext } from './working-copy-apply.js';
 import { GitRunner } from './working-copy-git.js';
 import { DiffReader } from './working-copy-diffs.js';
-import { BoundedCache, ObjectReader } from './working-copy-objects.js';
+import { BoundedCache, ObjectReader, type TreeEntry } from './working-copy-objects.js';
 import {
   DEFAULT_AUTHOR,
   type CommitSpec,
@@ -261,6 +261,20 @@ export class WorkingCopy {
     return this.serial(async () => {
       await this.ensureSynced();
       return this.objects.tree(this.baseOf(await this.remoteHeads()), prefix);
+    });
+  }
+
+  /**
+   * The files at the head of the base branch that `choose` picks from the tree's listing (path,
+   * blob and the size git reports, from one `ls-tree -r -l`): only the picked blobs are read, so
+   * a caller filters by name and size before anything large is in memory.
+   */
+  readSelected(
+    choose: (entries: readonly TreeEntry[]) => readonly TreeEntry[],
+  ): Promise<Map<string, string>> {
+    return this.serial(async () => {
+      await this.ensureSynced();
+      return this.objects.select(this.baseOf(await this.remoteHeads()), choose);
     });
   }
 

@@ -28,7 +28,7 @@ const nsMeta = (text: string) =>
 describe('a Namespace file a person added labels to', () => {
   it('keeps the person’s label and annotation, and gpuops’s own', () => {
     expect(edited).toContain('pod-security.kubernetes.io/enforce: restricted');
-    const [file] = renderNamespaceFiles('prod', ['vision'], undefined, new Map([[PATH, edited]]));
+    const [file] = renderNamespaceFiles('prod', ['vision'], undefined, undefined, new Map([[PATH, edited]]));
     // Before: the file was rendered afresh, the Pod Security label gone.
     const { labels, annotations } = nsMeta(file!.content);
     expect({ labels, annotations }).toEqual({
@@ -44,7 +44,13 @@ describe('a Namespace file a person added labels to', () => {
       },
     });
     // Rendered again on what it wrote: the same bytes (no change every pass).
-    const [again] = renderNamespaceFiles('prod', ['vision'], undefined, new Map([[PATH, file!.content]]));
+    const [again] = renderNamespaceFiles(
+      'prod',
+      ['vision'],
+      undefined,
+      undefined,
+      new Map([[PATH, file!.content]]),
+    );
     expect(again!.content).toBe(file!.content);
   });
 
@@ -52,6 +58,7 @@ describe('a Namespace file a person added labels to', () => {
     const [file] = renderNamespaceFiles(
       'prod',
       ['vision'],
+      undefined,
       undefined,
       new Map([[PATH, edited.replace('sync-wave: "-2"', 'sync-wave: "5"')]]),
     );

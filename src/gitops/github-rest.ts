@@ -80,11 +80,17 @@ export function rateLimitResetAt(e: ErrorLike, now: Date): Date {
   return new Date(now.getTime() + (Number.isFinite(after) && after > 0 ? after : 60) * 1000);
 }
 
-/** Whether a pull request's head branch is in the repository it targets (not a fork's). */
+/**
+ * Whether a pull request's head branch is in the repository it targets (not a fork's). GitHub
+ * always sends `head.repo` (null when the fork was deleted: not this repository); an answer that
+ * names neither repository (a minimal stand-in of the API) leaves only the `owner:branch` query,
+ * and is taken as this repository's.
+ */
 export function fromThisRepo(p: {
   head: { repo?: { full_name?: string } | null };
   base: { repo?: { full_name?: string } | null };
 }): boolean {
+  if (p.head.repo === undefined && p.base.repo === undefined) return true;
   const head = p.head.repo?.full_name;
   return head !== undefined && head.toLowerCase() === (p.base.repo?.full_name ?? '').toLowerCase();
 }

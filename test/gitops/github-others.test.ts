@@ -8,6 +8,7 @@
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { GitHubHost } from '../../src/gitops/github-host.js';
+import { fromThisRepo } from '../../src/gitops/github-rest.js';
 import { desiredHash } from '../../src/gitops/pr-body.js';
 import type { ChangeSet } from '../../src/gitops/types.js';
 import { WorkingCopy } from '../../src/gitops/working-copy.js';
@@ -134,5 +135,27 @@ describe('comments with gpuops’s marker', () => {
     gh.addComment(pr.number, marker, { login: 'gpuops-app[bot]', type: 'Bot' });
     expect(await host('gpuops-app[bot]').comment(pr.number, body)).toBe('unchanged');
     expect(gh.requests.some((r) => r.path === '/user')).toBe(false);
+  });
+});
+
+describe('fromThisRepo', () => {
+  it.each([
+    [
+      'the same repository',
+      { repo: { full_name: 'acme/gitops' } },
+      { repo: { full_name: 'acme/gitops' } },
+      true,
+    ],
+    [
+      'the same, another case',
+      { repo: { full_name: 'ACME/GitOps' } },
+      { repo: { full_name: 'acme/gitops' } },
+      true,
+    ],
+    ['a fork', { repo: { full_name: 'mallory/gitops' } }, { repo: { full_name: 'acme/gitops' } }, false],
+    ['a deleted fork (head.repo null)', { repo: null }, { repo: { full_name: 'acme/gitops' } }, false],
+    ['an answer naming no repository (a minimal stand-in)', {}, {}, true],
+  ])('%s', (_, head, base, expected) => {
+    expect(fromThisRepo({ head, base })).toBe(expected);
   });
 });

@@ -72,7 +72,7 @@ export function requireRepoUrl(settings: Pick<GitOpsSettings, 'repoUrl'>): strin
  */
 export async function openWorkingCopy(
   settings: GitOpsSettings,
-  deps: { cacheDir: string; author?: GitAuthor; ledger?: CommitLedger },
+  deps: { cacheDir: string; author?: GitAuthor; ledger?: CommitLedger; beforePush?: () => void },
 ): Promise<WorkingCopy> {
   const repoUrl = requireRepoUrl(settings);
   const remote = splitRemoteUrl(repoUrl).url;
@@ -86,6 +86,7 @@ export async function openWorkingCopy(
     token: settings.githubToken,
     author: deps.author,
     ...(deps.ledger ? { ledger: deps.ledger } : {}),
+    ...(deps.beforePush ? { beforePush: deps.beforePush } : {}),
   });
 }
 

@@ -7,17 +7,9 @@
  * person's — whatever author e-mail it carries. What a branch carries is read from its diff, never
  * from what gpuops meant to write: every file the pull request's diff touches is listed.
  */
-import type { BranchFile, ChangeSet } from './types.js';
+import type { BranchFile, ChangeSet, LoggedCommit } from './types.js';
 import type { TreeChange } from './working-copy-diffs.js';
 import type { TreeEntry } from './working-copy-objects.js';
-
-/** A commit of the remote's history as `git log` printed it. */
-export interface LoggedCommit {
-  sha: string;
-  parents: string[];
-  author: string;
-  email: string;
-}
 
 /**
  * The commits of `logged` (`git log <heads> ^base`, with parents) that gpuops pushed (`recorded`)

@@ -5,9 +5,16 @@
  * the head the push expects. The rules are those of `WorkingCopy.applyAll`.
  */
 import { posix } from 'node:path';
-import { pathsOutside, type LoggedCommit } from './branch-owner.js';
+import { pathsOutside } from './branch-owner.js';
 import type { GitOpsError } from './git-errors.js';
-import type { ApplyOutcome, ChangeSet, FileChange, ForeignCommit, PlannedFile } from './types.js';
+import type {
+  ApplyOutcome,
+  ChangeSet,
+  FileChange,
+  ForeignCommit,
+  LoggedCommit,
+  PlannedFile,
+} from './types.js';
 import type { TreeChange } from './working-copy-diffs.js';
 
 /** One item of `WorkingCopy.applyAll`: a change set, and whether to start afresh from the base branch. */

@@ -31,6 +31,14 @@ export interface ChangeSet {
   labels?: string[];
 }
 
+/** A commit of the remote's history as `git log` printed it. */
+export interface LoggedCommit {
+  sha: string;
+  parents: string[];
+  author: string;
+  email: string;
+}
+
 /** One `files[]` entry of `plan`. */
 export interface PlannedFile {
   path: string;

@@ -5,11 +5,11 @@
  * each branch's diff from the base; then the decision (`branch-writes.ts`, pure), and for a branch
  * that holds a person's commits, everything its diff carries.
  */
-import { branchFileList, containedInBase, recordedClosure, type LoggedCommit } from './branch-owner.js';
+import { branchFileList, containedInBase, recordedClosure } from './branch-owner.js';
 import { branchWrites, type ApplyItem, type DecidedWrites } from './branch-writes.js';
 import type { CommitLedger } from './commit-ledger.js';
 import { createdObjects } from './created-objects.js';
-import type { ApplyOutcome, ChangeSet, PersonChanges } from './types.js';
+import type { ApplyOutcome, ChangeSet, LoggedCommit, PersonChanges } from './types.js';
 import { diffKey, type DiffReader } from './working-copy-diffs.js';
 import type { ObjectReader } from './working-copy-objects.js';
 

@@ -21,6 +21,7 @@ import type { Settings } from '../config/settings.js';
 import { createPassCarry } from '../pass/carry.js';
 import { createPassCaches } from '../plan/caches.js';
 import { reconcileOnce, type ReconcileDeps, type Reconciler } from '../controller/reconcile.js';
+import { storeLedger } from '../gitops/commit-ledger.js';
 import { fencedHost, fencedJobs, fencedPatcher, type WriteFence } from '../controller/write-fence.js';
 import { createPullRequestHost, openWorkingCopy, requireRepoUrl } from './git.js';
 import type { PullRequestHost } from '../gitops/pr-host.js';
@@ -112,6 +113,8 @@ export async function compose(settings: Settings, o: ComposeOverrides = {}): Pro
       (await openWorkingCopy(settings, {
         cacheDir: o.cacheDir ?? env.GPUOPS_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'gpuops'),
         author: o.author,
+        // gpuops knows its own commits by the ids recorded here, across restarts and replicas.
+        ledger: storeLedger(store),
         ...(o.fence ? { beforePush: () => o.fence!('push') } : {}),
       })));
     const metrics =

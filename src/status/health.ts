@@ -94,12 +94,17 @@ function names(list: readonly string[]): string {
 
 /** The built-in rules, in the order their causes are listed. */
 export const HEALTH_RULES: readonly HealthRule[] = [
-  // A refused Git write: patch mode changes nothing while it stands (gitops/write-refusal.ts).
+  // A refused Git write: patch mode changes nothing while it stands, a refused gpuops branch keeps
+  // its pull request behind (gitops/write-refusal.ts).
   (f) =>
     (f.writeRefusals ?? []).map((r) => ({
       level: 'critical',
       reason: 'GitWriteRefused',
-      message: `${r.ref} refuses gpuops's commits (${r.reason === 'ProtectedBranch' ? 'protected branch' : 'push declined by a hook'}) for ${ago(f.now - r.since)}: nothing is scaled until gpuops may push or scaling.mode is pull-request`,
+      message: `${r.ref} refuses gpuops's commits (${r.reason === 'ProtectedBranch' ? 'protected branch' : 'push declined by a hook'}) for ${ago(f.now - r.since)}: ${
+        r.ref.startsWith('gpuops/')
+          ? 'its pull request does not get what gpuops wants until gpuops may push to it'
+          : 'nothing is scaled until gpuops may push or scaling.mode is pull-request'
+      }`,
     })),
   (f) =>
     f.passAt === null

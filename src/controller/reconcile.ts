@@ -23,7 +23,7 @@ import type { PassCarry } from '../pass/carry.js';
 import { planWorld } from '../pass/plan.js';
 import { readWorld } from '../pass/read-world.js';
 import { workingCopySpecs } from '../pass/specs.js';
-import { summarize, warnAboutMetrics, type PassResult } from '../pass/summary.js';
+import { summarize, warnAboutKept, warnAboutMetrics, type PassResult } from '../pass/summary.js';
 import type { WorldSources } from '../pass/world.js';
 import { writePhase } from '../pass/write.js';
 import type { PassCaches } from '../plan/caches.js';
@@ -105,6 +105,7 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
     ...(deps.carry ? { carry: deps.carry } : {}),
   });
   warnAboutMetrics(deps.log, desired);
+  warnAboutKept(deps.log, desired);
   const written = await writePhase({ ...deps, now: () => deps.clock.now() }, world, desired);
   return summarize(deps.log, deps.dryRun, world, desired, written);
 }

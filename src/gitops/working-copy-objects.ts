@@ -88,7 +88,31 @@ export class ObjectReader {
     const key = `${base}:${prefix}`;
     const cached = this.treeCache.get(key);
     if (cached) return new Map(cached);
-    // One listing of the whole tree per base commit serves every prefix.
+    const listing = await this.listing(base);
+    const under = folderOf(prefix);
+    const blobs = [...listing].filter(([p]) => p === prefix || p.startsWith(under));
+    const sorted = blobs.sort(([a], [b]) => (a < b ? -1 : 1));
+    const contents = await this.readObjects(sorted.map(([, sha]) => sha));
+    const tree = new Map<string, string>();
+    for (const [path, sha] of sorted) {
+      const text = contents.get(sha);
+      if (text === undefined) throw new GitOpsError('refused', 'cat-file', `blob ${sha} of ${path} not read`);
+      tree.set(path, text);
+    }
+    if (this.treeCache.size >= 16) this.treeCache.delete(this.treeCache.keys().next().value!);
+    this.treeCache.set(key, tree);
+    return new Map(tree);
+  }
+
+  /** The paths of the files under `prefix` at commit `base`, sorted; no content is read. */
+  async paths(base: string, prefix: string): Promise<string[]> {
+    const under = folderOf(prefix);
+    const listing = await this.listing(base);
+    return [...listing.keys()].filter((p) => p === prefix || p.startsWith(under)).sort();
+  }
+
+  /** The path → blob listing of commit `base` (one `ls-tree` per commit serves every prefix). */
+  private async listing(base: string): Promise<Map<string, string>> {
     let listing = this.listingCache.get(base);
     if (!listing) {
       const out = await this.git.run('ls-tree', ['ls-tree', '-r', '-z', '--full-tree', base]);
@@ -104,19 +128,7 @@ export class ObjectReader {
       this.listingCache.set(base, listing);
       this.gitlinkCache.set(base, gitlinks);
     }
-    const under = folderOf(prefix);
-    const blobs = [...listing].filter(([p]) => p === prefix || p.startsWith(under));
-    const sorted = blobs.sort(([a], [b]) => (a < b ? -1 : 1));
-    const contents = await this.readObjects(sorted.map(([, sha]) => sha));
-    const tree = new Map<string, string>();
-    for (const [path, sha] of sorted) {
-      const text = contents.get(sha);
-      if (text === undefined) throw new GitOpsError('refused', 'cat-file', `blob ${sha} of ${path} not read`);
-      tree.set(path, text);
-    }
-    if (this.treeCache.size >= 16) this.treeCache.delete(this.treeCache.keys().next().value!);
-    this.treeCache.set(key, tree);
-    return new Map(tree);
+    return listing;
   }
 
   /** The submodules (gitlinks, mode 160000) under `prefix` at commit `base`: the listing {@link tree} made, else one `ls-tree`. */

@@ -256,6 +256,14 @@ export class WorkingCopy {
     });
   }
 
+  /** The paths of the files under `prefix` at the head of the base branch, sorted; no content is read. */
+  listPaths(prefix = ''): Promise<string[]> {
+    return this.serial(async () => {
+      await this.ensureSynced();
+      return this.objects.paths(this.baseOf(await this.remoteHeads()), prefix);
+    });
+  }
+
   /**
    * The submodules (gitlinks, mode 160000) under `prefix` at the head of the base branch. The
    * listing {@link readTree} made of that commit answers it; else one `ls-tree`. `readTree` holds

@@ -61,6 +61,8 @@ export interface RunReplayOptions {
   processes?: boolean;
   /** Called when an engine is done (for progress). */
   onEngine?: (run: EngineRun) => void;
+  /** Called while a simulated engine runs with the share of the trace it replayed (0..1; rate-limited by the caller). */
+  onProgress?: (engine: Engine, fraction: number) => void;
 }
 
 /**
@@ -90,7 +92,9 @@ export async function runReplay(trace: Trace, o: RunReplayOptions): Promise<Repl
   const simulated = new Map(
     engines
       .filter((e) => e !== 'static' && e !== 'ideal')
-      .map((e) => [e, run(trace, e as SimEngine, s, path.join(o.dir, e))] as const),
+      .map(
+        (e) => [e, run(trace, e as SimEngine, s, path.join(o.dir, e), (f) => o.onProgress?.(e, f))] as const,
+      ),
   );
   // The model runs here while the simulated engines run in theirs (or after them, in-process).
   const base = await loadDefaultPolicy();

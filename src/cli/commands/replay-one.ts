@@ -15,6 +15,7 @@ import type { ReplaySettings } from '../../replay/sim-engine.js';
 import { formatVerdicts } from '../../replay/targets.js';
 import type { Trace } from '../../replay/trace.js';
 import { makeDirs } from '../../util/make-dirs.js';
+import { progressReporter } from '../../replay/progress.js';
 import type { ReplayFlags } from './replay-options.js';
 
 /** The progress line of one finished engine (its passes and CPU time when it ran the pass). */
@@ -67,6 +68,8 @@ export async function replayOneService(
   const dir = f.workDir ? path.resolve(f.workDir) : mkdtempSync(path.join(os.tmpdir(), 'gpuops-replay-'));
   const err = process.stderr;
   err.write(`gpuops replay: ${trace.instants.length} instants of ${f.trace} through ${engines.join(', ')}\n`);
+  const simulated = engines.filter((e) => e !== 'static' && e !== 'ideal');
+  const progress = progressReporter(simulated, Date.now());
   try {
     const result = await runReplay(trace, {
       settings,
@@ -74,6 +77,10 @@ export async function replayOneService(
       engines,
       processes: true,
       onEngine: (e) => err.write(engineDone(e)),
+      onProgress: (engine, fraction) => {
+        const line = progress.update(engine, fraction, Date.now());
+        if (line) err.write(`${line}\n`);
+      },
     });
     printResult(result, settings, f.output);
     if (f.report) writeReport(result, f.report);

@@ -27,7 +27,7 @@ for v in "${VERSIONS[@]}"; do
   say "Node.js $got: unit tables (src/), --version, validate, demo"
   "$bin" node_modules/vitest/vitest.mjs run src > "$work/unit-$v.log" 2>&1 ||
     { tail -60 "$work/unit-$v.log" >&2; say "Node.js $got: the unit tables failed"; exit 1; }
-  say "Node.js $got: $(grep -E '^ *Tests ' "$work/unit-$v.log" | sed 's/\x1b\[[0-9;]*m//g' | tr -s ' ')"
+  say "Node.js $got: unit tables:$(sed 's/\x1b\[[0-9;]*m//g' "$work/unit-$v.log" | grep -E '^ *Tests ' | tr -s ' ')"
   "$bin" bin/gpuops.js --version
   # The example repo holds one spec with a mistake on purpose: exit 1, the error on its line.
   code=0

@@ -46,14 +46,9 @@ export interface AnalysisSettings extends PolicySettings {
   headroomDownMargins: number[];
 }
 
-/** Runs the model for every frontier point, the first-half choice and the simulated engines' parameters. */
-export function analyse(
-  trace: Trace,
-  s: AnalysisSettings,
-  base: Policy,
-  maxReplicas: number,
-): ReplayAnalysis {
-  const settings: ModelSettings = {
+/** The model's settings for the replay's delays and thresholds and the service's `maxReplicas`. */
+export function modelSettingsOf(s: AnalysisSettings, maxReplicas: number): ModelSettings {
+  return {
     startupSeconds: s.startupSeconds,
     sampleDelaySeconds: s.sampleDelaySeconds,
     passIntervalSeconds: s.passIntervalSeconds,
@@ -61,6 +56,16 @@ export function analyse(
     max: s.max,
     maxReplicas,
   };
+}
+
+/** Runs the model for every frontier point, the first-half choice and the simulated engines' parameters. */
+export function analyse(
+  trace: Trace,
+  s: AnalysisSettings,
+  base: Policy,
+  maxReplicas: number,
+): ReplayAnalysis {
+  const settings = modelSettingsOf(s, maxReplicas);
   const o: FrontierOptions = {
     hpaTargets: s.hpaTargets,
     headroomFactors: s.headroomFactors,

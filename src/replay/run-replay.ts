@@ -17,7 +17,8 @@ import { runSimEngineInChild } from './engine-process.js';
 import { runSimEngine, type ReplaySettings, type SimEngine } from './sim-engine.js';
 import { offeredLoad, type Trace } from './trace.js';
 import { loadDefaultPolicy } from '../definitions/load.js';
-import { analyse, type ReplayAnalysis } from './analysis.js';
+import { analyse, modelSettingsOf, ONE_SERVICE_LIMITS, type ReplayAnalysis } from './analysis.js';
+import { replayVerdict, type Verdict } from './verdict.js';
 import { fleetNodeCount } from './fleet.js';
 import { verdicts, type TargetVerdict } from './targets.js';
 
@@ -45,6 +46,8 @@ export interface ReplayResult {
   analysis: ReplayAnalysis;
   /** Every figure with a target, judged (see `targets.ts`). */
   verdicts: TargetVerdict[];
+  /** gpuops's modes against the HPA at its best target: the table and sentence read first (`verdict.ts`). */
+  verdict: Verdict;
   wallSeconds: number;
 }
 
@@ -127,6 +130,17 @@ export async function runReplay(trace: Trace, o: RunReplayOptions): Promise<Repl
       });
     }
   }
+  const verdict = replayVerdict({
+    trace,
+    hpa: analysis.frontiers.hpa,
+    gpuops: runs.flatMap((r) =>
+      r.figures.engine === 'gpuops-patch' || r.figures.engine === 'gpuops-pr'
+        ? [{ engine: r.figures.engine, figures: r.figures, points: r.points }]
+        : [],
+    ),
+    settings: modelSettingsOf(s, replayMaxReplicas(trace, s.gpusPerNode)),
+    limits: ONE_SERVICE_LIMITS,
+  });
   const last = trace.instants[trace.instants.length - 1]!.t;
   const wallSeconds = (Date.now() - started) / 1000;
   return {
@@ -140,6 +154,7 @@ export async function runReplay(trace: Trace, o: RunReplayOptions): Promise<Repl
     offered: trace.instants.map((x) => ({ t: x.t - t0, load: offeredLoad(x) })),
     engines: runs,
     analysis,
+    verdict,
     verdicts: verdicts(
       runs.map((r) => r.figures),
       analysis.gap,

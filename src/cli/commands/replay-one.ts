@@ -13,6 +13,7 @@ import { renderReport } from '../../replay/report.js';
 import { runReplay, type Engine, type EngineRun, type ReplayResult } from '../../replay/run-replay.js';
 import type { ReplaySettings } from '../../replay/sim-engine.js';
 import { formatVerdicts } from '../../replay/targets.js';
+import { formatVerdict } from '../../replay/verdict.js';
 import type { Trace } from '../../replay/trace.js';
 import { makeDirs } from '../../util/make-dirs.js';
 import { progressReporter } from '../../replay/progress.js';
@@ -32,6 +33,7 @@ function printResult(result: ReplayResult, settings: ReplaySettings, output: Rep
   const figures = result.engines.map((e) => e.figures);
   if (output !== 'table') process.stdout.write(figuresLines(result));
   if (output === 'jsonl') return;
+  process.stdout.write(formatVerdict(result.verdict));
   process.stdout.write(formatTable(figures));
   process.stdout.write(formatAnalysis(result.analysis, settings, figures));
   process.stdout.write(`targets:\n${formatVerdicts(result.verdicts)}`);
@@ -50,7 +52,11 @@ function writeReport(result: ReplayResult, dir: string): void {
   writeFileSync(path.join(out, 'figures.jsonl'), figuresLines(result));
   writeFileSync(
     path.join(out, 'analysis.json'),
-    JSON.stringify({ analysis: result.analysis, verdicts: result.verdicts }, null, 2) + '\n',
+    JSON.stringify(
+      { verdict: result.verdict, analysis: result.analysis, verdicts: result.verdicts },
+      null,
+      2,
+    ) + '\n',
   );
   process.stderr.write(`report: ${path.join(out, 'index.html')}\n`);
 }

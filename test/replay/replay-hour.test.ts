@@ -129,7 +129,10 @@ describe('gpuops replay of one hour', () => {
         ss.map((s) =>
           Array.from(
             s.querySelectorAll('text[text-anchor="end"]') as ArrayLike<{ textContent: string | null }>,
-          ).map((t) => Number(t.textContent)),
+          )
+            .map((t) => Number(t.textContent))
+            // The value axis; a time label near the right edge is text ("1 h").
+            .filter((v) => Number.isFinite(v)),
         ),
       );
       for (const ticks of yTicks) {

@@ -43,5 +43,8 @@ export function chartScale(
     CHART_SCALES.find((r) => r.window >= need + r.bucket) ?? CHART_SCALES[CHART_SCALES.length - 1]!;
   const firstBucket = Math.floor(Math.min(earliest, to) / rung.bucket) * rung.bucket;
   const from = Math.max(to - rung.window, Math.min(to - CHART_SCALES[0]!.window, firstBucket));
-  return { from, to, bucketSeconds: rung.bucket, tickSeconds: rung.tick };
+  // Ticks for the span drawn, which may be shorter than the rung's window: the ladder's finest
+  // spacing that puts at most 8 across it.
+  const ticks = CHART_SCALES.find((r) => (to - from) / r.tick <= 8) ?? rung;
+  return { from, to, bucketSeconds: rung.bucket, tickSeconds: ticks.tick };
 }

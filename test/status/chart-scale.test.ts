@@ -16,7 +16,14 @@ describe('chartScale', () => {
     ["the demo's 43 minutes start the axis at their first minute, not an hour back", 2580, 2580, 60, 600],
     ['the first sample mid-bucket: the axis from its bucket', 2590, 2640, 60, 600],
     ["the demo's hour (3,540 s) fits 1 h", 3540, 3540, 60, 600],
-    ['3,541 s back needs 2 h', 3541, 3600, 120, 1200],
+    ["3,541 s back needs 2 h buckets; the hour drawn has the hour's ticks", 3541, 3600, 120, 600],
+    [
+      'an hour of samples a minute apart (3,600 s back): 2 h buckets, 10 min ticks across the hour',
+      3600,
+      3600,
+      120,
+      600,
+    ],
     ['a day back stays at 24 h', 86_400, 86_400, 900, 14_400],
     ['older than a day is cut at 24 h', 200_000, 86_400, 900, 14_400],
   ])('%s', (_, back, span, bucket, tick) => {

@@ -17,10 +17,13 @@ import { runSimEngineInChild } from './engine-process.js';
 import { runSimEngine, type ReplaySettings, type SimEngine } from './sim-engine.js';
 import { offeredLoad, type Trace } from './trace.js';
 import { loadDefaultPolicy } from '../definitions/load.js';
-import { analyse, modelSettingsOf, ONE_SERVICE_LIMITS, type ReplayAnalysis } from './analysis.js';
+import { analyse, ONE_SERVICE_LIMITS, type ReplayAnalysis } from './analysis.js';
 import { replayVerdict, type Verdict } from './verdict.js';
 import { fleetNodeCount } from './fleet.js';
 import { verdicts, type TargetVerdict } from './targets.js';
+import { FAST_LOOP, flagsLoop, loopContext, runLoop, type LoopResult } from './loop-scenarios.js';
+import { loopVerdicts } from './loop-text.js';
+import type { Policy } from '../definitions/types.js';
 
 /** Every engine, in the order the table lists them. */
 export const ENGINES = ['static', 'hpa', 'gpuops-patch', 'gpuops-pr', 'ideal'] as const;
@@ -44,10 +47,12 @@ export interface ReplayResult {
   engines: EngineRun[];
   /** Frontiers, the first-half choice of β and the model at the engines' parameters (see `analysis.ts`). */
   analysis: ReplayAnalysis;
-  /** Every figure with a target, judged (see `targets.ts`). */
+  /** Every figure with a target, judged (see `targets.ts`, `loop-text.ts`). */
   verdicts: TargetVerdict[];
   /** gpuops's modes against the HPA at its best target: the table and sentence read first (`verdict.ts`). */
   verdict: Verdict;
+  /** The replay's own loop, the fast loop and the drawn start-ups' loop, each beside its causal bound. */
+  loops: LoopResult[];
   wallSeconds: number;
 }
 
@@ -101,7 +106,9 @@ export async function runReplay(trace: Trace, o: RunReplayOptions): Promise<Repl
   );
   // The model runs here while the simulated engines run in theirs (or after them, in-process).
   const base = await loadDefaultPolicy();
-  const analysis = analyse(trace, s, base, replayMaxReplicas(trace, s.gpusPerNode));
+  const maxReplicas = replayMaxReplicas(trace, s.gpusPerNode);
+  const analysis = analyse(trace, s, base, maxReplicas);
+  const loops = replayLoops(trace, s, base, maxReplicas, analysis);
   await Promise.allSettled(simulated.values());
   for (const engine of engines) {
     if (engine === 'static') {
@@ -138,7 +145,8 @@ export async function runReplay(trace: Trace, o: RunReplayOptions): Promise<Repl
         ? [{ engine: r.figures.engine, figures: r.figures, points: r.points }]
         : [],
     ),
-    settings: modelSettingsOf(s, replayMaxReplicas(trace, s.gpusPerNode)),
+    // The frontier's own model settings (the replay's loop), so the HPA row is its frontier point.
+    settings: loopContext(flagsLoop(s), s, base, replayMaxReplicas(trace, s.gpusPerNode)).options.settings,
     limits: ONE_SERVICE_LIMITS,
   });
   const last = trace.instants[trace.instants.length - 1]!.t;
@@ -155,14 +163,44 @@ export async function runReplay(trace: Trace, o: RunReplayOptions): Promise<Repl
     engines: runs,
     analysis,
     verdict,
-    verdicts: verdicts(
-      runs.map((r) => r.figures),
-      analysis.gap,
-      // The ≤ 5 min target is for the whole replay: every engine.
-      ENGINES.every((e) => engines.includes(e)) ? wallSeconds : undefined,
-    ),
+    verdicts: [
+      ...verdicts(
+        runs.map((r) => r.figures),
+        analysis.gap,
+        // The ≤ 5 min target is for the whole replay: every engine.
+        ENGINES.every((e) => engines.includes(e)) ? wallSeconds : undefined,
+      ),
+      ...loopVerdicts(loops, runs.find((r) => r.figures.engine === 'gpuops-patch')?.figures),
+    ],
+    loops,
     wallSeconds,
   };
+}
+
+/**
+ * The loops beside the engines: the replay's own (its choice and gap are the analysis's), the fast
+ * loop and, with start-up latencies, the same loop with drawn start-ups (none with `loops: false`).
+ */
+function replayLoops(
+  trace: Trace,
+  s: ReplaySettings,
+  base: Policy,
+  maxReplicas: number,
+  analysis: ReplayAnalysis,
+): LoopResult[] {
+  const own = flagsLoop(s);
+  const out = [
+    runLoop(trace, own, loopContext(own, s, base, maxReplicas), {
+      chosen: analysis.chosen,
+      gap: analysis.gap,
+    }),
+  ];
+  if (s.loops === false) return out;
+  const extra = [FAST_LOOP];
+  if (s.loopsLatencies)
+    extra.push({ ...FAST_LOOP, name: 'drawn start-ups', startupLatencies: s.loopsLatencies });
+  for (const spec of extra) out.push(runLoop(trace, spec, loopContext(spec, s, base, maxReplicas)));
+  return out;
 }
 
 /** The replayed algorithm's `maxReplicas`: every GPU of the fleet but the test node's (see `fleet.ts`). */

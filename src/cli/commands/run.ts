@@ -5,6 +5,7 @@ import { createLogger } from '../../controller/log.js';
 import { createControllerMetrics, registerFleetGauges } from '../../controller/metrics.js';
 import { createReconciler } from '../../compose/compose.js';
 import { loggableSettings, runDefaults, startController } from '../../controller/run-controller.js';
+import { createLeaderFence } from '../../controller/write-fence.js';
 import { renderStatusHtml } from '../../status/html.js';
 import { loadStatusView } from '../../status/load.js';
 import type { StatusView } from '../../status/model.js';
@@ -51,6 +52,9 @@ function level(value: string): string {
 
 interface RunFlags {
   interval: number;
+  /** Seconds between the crossing trigger's readings; false with `--no-watch`. */
+  watch: boolean;
+  watchInterval: number;
   maxBackoff?: number;
   healthAddress?: string;
   healthPort?: string;
@@ -78,6 +82,13 @@ export function register(program: Command): void {
   cmd
     .option('--dry-run', 'decide and log; write nothing anywhere')
     .option('--interval <seconds>', 'time between reconcile passes', seconds('--interval'), 60)
+    .option(
+      '--watch-interval <seconds>',
+      'read utilisation this often between passes and start a pass as soon as an algorithm leaves its band',
+      seconds('--watch-interval'),
+      5,
+    )
+    .option('--no-watch', 'periodic passes only: no reading between passes')
     .option(
       '--max-backoff <seconds>',
       'longest wait after failed passes (default: max(300, interval))',
@@ -138,17 +149,19 @@ export function register(program: Command): void {
         'starting gpuops run',
       );
 
-      let controller: Awaited<ReturnType<typeof startController>>;
+      let controller: Awaited<ReturnType<typeof startController>> | undefined;
       try {
         const kc = kubeConfigOf(settings.kubeconfig);
         const metrics = createControllerMetrics();
         // Passes read the cluster from a watch-driven cache (list once, then watch), not by listing.
         const runCache = await startRunCache(kc, log, { registry: metrics.registry });
+        // Only the leader writes: checked right before every write, not only when a pass starts.
+        const fence = createLeaderFence();
         // A dry run creates no database file: without one its passes read an empty in-memory one.
         const reconciler = await createReconciler(
           settings.dryRun ? { ...settings, database: dryRunDatabase(settings.database) } : settings,
           log,
-          { clusterRead: runCache.clusterRead },
+          { clusterRead: runCache.clusterRead, fence: fence.check },
         ).catch(async (err: unknown) => {
           await runCache.stop();
           throw err;
@@ -178,6 +191,11 @@ export function register(program: Command): void {
           log.warn({ err }, 'no status page: no database to read');
           return null;
         });
+        // The scaling windows follow this loop's delays: its signal's interval and its reaction.
+        if (reconciler.carry)
+          reconciler.carry.loop = flags.watch
+            ? { sampleSeconds: flags.watchInterval, reactionSeconds: flags.watchInterval }
+            : { sampleSeconds: flags.interval, reactionSeconds: flags.interval };
         const closeAll = async () => {
           await reconciler.close();
           await pageStore?.close();
@@ -202,12 +220,18 @@ export function register(program: Command): void {
             healthPort: health.port,
             healthHost: health.host,
             pass: () => reconciler.pass(),
+            fence,
             close: closeAll,
+            ...(flags.watch && reconciler.metrics
+              ? { trigger: { source: reconciler.metrics, intervalSeconds: flags.watchInterval } }
+              : {}),
             ...(pageStore
               ? {
                   statusPage: statusPagesOf(() =>
                     loadStatusView(pageStore, settings.cluster, new Date(), {
                       cache: runCache.cache.state(),
+                      // Said first: an unreachable API server explains the other causes.
+                      healthCauses: controller?.healthCauses() ?? [],
                     }),
                   ),
                 }
@@ -219,6 +243,8 @@ export function register(program: Command): void {
           throw err;
         }
       } catch (err) {
+        // A usage error (a missing --kubeconfig file, an unknown --cluster) is one line and exit 2,
+        // as in every command.
         if (err instanceof UsageError) throw err;
         log.fatal({ err }, 'gpuops run could not start');
         process.exitCode = 1;

@@ -125,7 +125,15 @@ export interface PolicySpec {
     /** Seconds a node gpuops moved into a task pool may stay empty before it returns to `unused`. */
     returnAfterSeconds: number;
   };
-  placement: { longTaskThresholdSeconds: number };
+  placement: {
+    longTaskThresholdSeconds: number;
+    /**
+     * What gpuops does when an algorithm's spec leaves `algorithms/` while its objects run:
+     * `propose-removal` (default) opens a pull request that deletes them, titled as a removal;
+     * `keep-and-report` leaves them and reports them every pass until a person deletes the folder.
+     */
+    onDeletedSpec?: OnDeletedSpec;
+  };
   benchmark: {
     runs: number;
     timeoutSeconds: number;
@@ -292,6 +300,9 @@ export interface ResolvedAlgorithm {
   annotations?: Record<string, string>;
   source: { file: string; line: number };
 }
+
+/** `placement.onDeletedSpec` of the Policy. */
+export type OnDeletedSpec = 'propose-removal' | 'keep-and-report';
 
 /**
  * One located problem in a file people wrote; the shape of `errors[]` in `validate` and `plan`

@@ -114,9 +114,14 @@ describe('schemas', () => {
   });
 
   it('the Policy schema requires every field it has, so tsc rejects a field the Policy type lacks', () => {
-    // The optional fields, `allowedNamespaces` (default: the policy's namespace) and
-    // `scaleDown.peakWindowSeconds` (default 0: off), are typed optional too.
-    expect(notAllRequired(policySchema as SchemaNode)).toEqual(['.spec', '.spec.scaling.scaleDown']);
+    // The optional fields, `allowedNamespaces` (default: the policy's namespace),
+    // `placement.onDeletedSpec` (default propose-removal) and `scaleDown.peakWindowSeconds`
+    // (default 0: off), are typed optional too.
+    expect(notAllRequired(policySchema as SchemaNode)).toEqual([
+      '.spec',
+      '.spec.placement',
+      '.spec.scaling.scaleDown',
+    ]);
   });
 
   it('policies/schema/*.schema.json match the TypeScript schemas (regenerate: node --import tsx src/definitions/schema/export.ts)', async () => {

@@ -39,8 +39,9 @@ const scaleDownWindow = {
 /**
  * JSON Schema of the merged `Policy` (`policies/default.yaml` overridden by a repo's
  * `policies/*.yaml`). Every field is required here because the shipped default sets them all,
- * except `scaling.scaleDown.peakWindowSeconds` (optional, default 0: off; added after policies
- * were written without it);
+ * except `scaling.scaleDown.peakWindowSeconds` (optional, default 0: off) and
+ * `placement.onDeletedSpec` (optional, default `propose-removal`), added after policies were
+ * written without them;
  * override files are partial and are checked by validating the merge (see `../rules/policy.ts`).
  * Typed as `JSONSchemaType<Policy>`, so `tsc` fails when schema and type drift apart.
  * Units are in `policies/default.yaml`.
@@ -191,6 +192,7 @@ export const policySchema: JSONSchemaType<Policy> = {
           required: ['longTaskThresholdSeconds'],
           properties: {
             longTaskThresholdSeconds: { type: 'number', minimum: 0, maximum: POLICY_LIMITS.runSeconds },
+            onDeletedSpec: { type: 'string', enum: ['propose-removal', 'keep-and-report'], nullable: true },
           },
         },
         benchmark: {

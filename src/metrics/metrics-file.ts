@@ -7,8 +7,10 @@ import type { GpuSeries, UtilizationQuery, UtilizationReading, UtilizationSource
 /**
  * Parses one saved metrics file for `gpuops plan --metrics FILE`: a Prometheus query-result JSON
  * (starts with `{`) or a dcgm-exporter page (text format). For a page, the file name without
- * `.prom`/`.txt` is taken as its node (`dcgm/<node>.prom`, as in the fixtures) and samples without
- * a timestamp are dated `fileTimeMs`.
+ * `.prom`/`.txt` is the node it probably belongs to (`dcgm/<node>.prom`, as in the fixtures): a
+ * hint attribution reads only when the series' own `node` and `Hostname` do not tell the node
+ * (a name a person chose is no evidence against the page's own labels). Samples without a
+ * timestamp are dated `fileTimeMs`.
  *
  * @throws MetricsParseError naming the file (and line, for pages).
  */
@@ -33,7 +35,7 @@ export function parseMetricsFile(
     return parseQueryAnswer(body, { source: file, metric, ...window }).series;
   }
   const node = path.basename(file).replace(/\.(prom|txt|metrics)$/, '');
-  return parseDcgmPage(text, { source: file, scrapedAtMs: fileTimeMs, metrics: [metric], node });
+  return parseDcgmPage(text, { source: file, scrapedAtMs: fileTimeMs, metrics: [metric], nodeHint: node });
 }
 
 /**

@@ -14,6 +14,12 @@ export interface PrometheusSourceOptions {
   metric?: string;
   /** Extra label matchers inside the selector, e.g. `cluster="prod"`. */
   selector?: string;
+  /**
+   * The Prometheus `job`s whose DCGM series count, as an RE2 regex Prometheus anchors
+   * ({@link DEFAULT_DCGM_JOBS} when absent; `.+` takes any job): only the dcgm-exporter's scrape
+   * job speaks for the GPUs, never another target that prints the same metric name.
+   */
+  jobs?: string;
   /** Request deadline (milliseconds); default 10 000. */
   timeoutMs?: number;
   /** Injected for tests; default the global `fetch`. */
@@ -21,18 +27,51 @@ export interface PrometheusSourceOptions {
 }
 
 /**
+ * The `job` label of dcgm-exporter's series as the NVIDIA GPU Operator (its Service and
+ * ServiceMonitor `nvidia-dcgm-exporter`) and the dcgm-exporter Helm chart (Service
+ * `dcgm-exporter`) leave it; the Prometheus Operator names the job after the Service.
+ */
+export const DEFAULT_DCGM_JOBS = 'dcgm-exporter|nvidia-dcgm-exporter';
+
+/**
+ * The matcher that keeps only the series of the dcgm-exporter job(s): `job=~"<jobs>"`.
+ * @throws Error when `jobs` is empty, holds a `"` or a line break, or is not a regular expression
+ */
+export function jobMatcher(jobs: string): string {
+  if (jobs.trim() === '' || /["\n\r]/.test(jobs)) {
+    throw new Error(
+      `the dcgm-exporter job must be a non-empty regex without quotes or line breaks, got ${JSON.stringify(jobs)}`,
+    );
+  }
+  try {
+    new RegExp(`^(?:${jobs})$`);
+  } catch (err) {
+    throw new Error(
+      `the dcgm-exporter job ${JSON.stringify(jobs)} is not a regex: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
+  return `job=~"${jobs.replace(/\\/g, '\\\\')}"`;
+}
+
+/**
  * GPU utilisation through the Prometheus HTTP API (`POST /api/v1/query`): ONE instant query per
  * pass for every GPU (see `utilizationQuery`), with the scale-down stabilisation window's history
  * when the query asks for it; with `query.namespaces`, only the series of pods in those
- * namespaces, aggregated to the labels attribution reads (no request when the list is empty). No `time` is sent: Prometheus evaluates at its own now, and the
+ * namespaces, aggregated to the labels attribution reads (no request when the list is empty), and
+ * only of the dcgm-exporter job(s) (`jobs`). No `time` is sent: Prometheus evaluates at its own now, and the
  * reading's `evaluatedAt` is that time (the vector's timestamps), so sample ages never depend on
  * the controller's clock. An unreachable server, a timeout, an HTTP or
  * PromQL error and an empty result are all "no data" with a reason — never 0 %.
  */
 export class PrometheusSource implements UtilizationSource {
   readonly name: string;
+  private readonly selector: string;
+  /** @throws Error when `options.jobs` is not a usable regex ({@link jobMatcher}) */
   constructor(private readonly options: PrometheusSourceOptions) {
     this.name = `prometheus ${options.url}`;
+    this.selector = [jobMatcher(options.jobs ?? DEFAULT_DCGM_JOBS), options.selector ?? '']
+      .filter((m) => m.trim() !== '')
+      .join(', ');
   }
 
   async read(query: UtilizationQuery): Promise<UtilizationReading> {
@@ -43,7 +82,7 @@ export class PrometheusSource implements UtilizationSource {
     const promql = utilizationQuery(
       metric,
       query.windowSeconds,
-      this.options.selector,
+      this.selector,
       query.historySeconds ?? 0,
       query.namespaces,
     );

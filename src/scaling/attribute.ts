@@ -4,6 +4,7 @@ import type { Policy } from '../definitions/types.js';
 import type { Attribution, DroppedSeries, PodSample, UnattributedGpu } from './types.js';
 import { byAlgorithm, countEachGpuOnce, pushTo, type Candidate } from './attribute-count.js';
 import { podIndexOf } from './scaling-memo.js';
+import { nodeRefusal, nodesByPodName, type NodesByPodName } from './series-node.js';
 
 /** Accepts a value a little above 100 % (rounding in the exporter); above that it is junk. */
 const PERCENT_SLACK = 0.5;
@@ -23,6 +24,7 @@ interface Judge {
   staleSampleSeconds: number;
   pods: ReadonlyMap<string, PodInfo>;
   deploymentOf: DeploymentOf | undefined;
+  nodesByName: NodesByPodName;
 }
 
 /** What one series becomes: a candidate, a GPU without a pod, a drop, or nothing (another metric). */
@@ -55,8 +57,13 @@ type Verdict =
  *   `gpuops.dev/algorithm` label) count; with `deploymentOf`, only when the algorithm's own
  *   Deployment owns the pod (Pod → ReplicaSet → Deployment): a pod that carries the labels but
  *   belongs to another Deployment (a copied "shadow") or to a Job (a benchmark run) is `NotOwned`;
+ * - a series counts for a pod only when it comes from the node the pod runs on (`WrongNode`,
+ *   `UnknownNode`: see `series-node.ts`): a scrape target that is not the node's exporter cannot
+ *   steer another team's algorithm by naming its pod;
  * - one GPU (UUID, plus `GPU_I_ID` on MIG) reported under several pods (time-slicing) is counted
  *   once, for the first pod by `namespace/name`, and flagged; the other pods get no sample from it;
+ * - a pod named by more GPUs than it requests (`nvidia.com/gpu`) is `TooManyGpus`, every series of
+ *   it: which of them is the pod's own cannot be told, so none counts and the pod has no sample;
  * - a pod with several GPUs gives one sample: the mean of its GPUs (`at` = its newest sample).
  *
  * Series of another metric than the policy's are ignored silently (a page holds many fields).
@@ -100,6 +107,7 @@ function judgeOf(
     staleSampleSeconds,
     pods: index,
     deploymentOf,
+    nodesByName: nodesByPodName(index.values()),
   };
 }
 
@@ -151,7 +159,7 @@ function verdict(s: GpuSeries, j: Judge): Verdict {
   const podKey = `${namespace}/${pod}`;
   const info = j.pods.get(podKey);
   const refused = info
-    ? podRefusal(info, j.deploymentOf)
+    ? (podRefusal(info, j.deploymentOf) ?? nodeRefusal(s.labels, info, j.nodesByName))
     : { reason: 'UnknownPod' as const, message: 'pod is not in the snapshot' };
   if (refused) return drop(refused.reason, refused.message);
   return {
@@ -162,6 +170,7 @@ function verdict(s: GpuSeries, j: Judge): Verdict {
       pod,
       podKey,
       algorithm: info!.algorithm!,
+      gpuRequest: info!.gpuRequest,
       utilization: Math.min(utilization, 100),
       timestamp: s.timestamp,
       window: s.window ? windowOf(s.window, j) : undefined,

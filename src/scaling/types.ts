@@ -76,7 +76,10 @@ export type DropReason =
   | 'NotManaged'
   | 'NotOwned'
   | 'SharedGpu'
-  | 'Duplicate';
+  | 'Duplicate'
+  | 'WrongNode'
+  | 'UnknownNode'
+  | 'TooManyGpus';
 
 /** One dropped series: which GPU, which pod (if any), why. */
 export interface DroppedSeries {

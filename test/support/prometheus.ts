@@ -18,6 +18,11 @@ export interface ScrapeTarget {
   address: string;
   metricsPath?: string;
   labels?: Record<string, string>;
+  /**
+   * Its `job` label: default `dcgm-exporter`, what the dcgm-exporter Helm chart's Service gives
+   * (gpuops counts only the dcgm-exporter jobs); another name stands for any other target.
+   */
+  job?: string;
 }
 
 export interface RunningPrometheus {
@@ -48,6 +53,8 @@ function config(targets: ScrapeTarget[]): string {
       job_name: `target-${i}`,
       metrics_path: t.metricsPath ?? '/metrics',
       static_configs: [{ targets: [t.address], labels: t.labels ?? {} }],
+      // One scrape config per target (each has its own path), the job label as a real one names it.
+      relabel_configs: [{ target_label: 'job', replacement: t.job ?? 'dcgm-exporter' }],
     })),
   });
 }

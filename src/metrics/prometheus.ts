@@ -1,6 +1,11 @@
 import { MetricsParseError } from './dcgm-text.js';
 import type { QueryAnswer } from './answer-builder.js';
-import { decodeQueryAnswer } from './answer-stream.js';
+import {
+  AnswerTooLargeError,
+  DEFAULT_ANSWER_LIMITS,
+  decodeQueryAnswer,
+  type AnswerLimits,
+} from './answer-stream.js';
 import { utilizationQuery } from './query.js';
 import type { UtilizationQuery, UtilizationReading, UtilizationSource } from './types.js';
 
@@ -22,6 +27,8 @@ export interface PrometheusSourceOptions {
   jobs?: string;
   /** Request deadline (milliseconds); default 10 000. */
   timeoutMs?: number;
+  /** How much of one answer is read ({@link DEFAULT_ANSWER_LIMITS} when absent). */
+  limits?: Partial<AnswerLimits>;
   /** Injected for tests; default the global `fetch`. */
   fetch?: typeof fetch;
 }
@@ -61,7 +68,8 @@ export function jobMatcher(jobs: string): string {
  * only of the dcgm-exporter job(s) (`jobs`). No `time` is sent: Prometheus evaluates at its own now, and the
  * reading's `evaluatedAt` is that time (the vector's timestamps), so sample ages never depend on
  * the controller's clock. An unreachable server, a timeout, an HTTP or
- * PromQL error and an empty result are all "no data" with a reason — never 0 %.
+ * PromQL error, an empty result and an answer past its byte or series limit (`TooLarge`: reading
+ * stops there) are all "no data" with a reason — never 0 %.
  */
 export class PrometheusSource implements UtilizationSource {
   readonly name: string;
@@ -112,12 +120,20 @@ export class PrometheusSource implements UtilizationSource {
       const detail = isErrorBody(body) ? body.error : head;
       return { ok: false, reason: 'HttpError', message: `${this.name}: HTTP ${response.status}: ${detail}` };
     }
+    const limits = { ...DEFAULT_ANSWER_LIMITS, ...this.options.limits };
+    const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+    if (declared > limits.maxBytes) {
+      await response.body?.cancel().catch(() => undefined);
+      const err = new AnswerTooLargeError(this.name, 'bytes', limits.maxBytes);
+      return { ok: false, reason: 'TooLarge', message: `${err.message} (Content-Length ${declared})` };
+    }
     let answer: QueryAnswer;
     try {
       // Decoded as it arrives: a fleet's answer is megabytes, and neither its text nor a JSON tree
       // of it is ever held (`answer-stream.ts`).
-      answer = await decodeQueryAnswer(response.body ?? emptyBody(), { source: this.name, metric });
+      answer = await decodeQueryAnswer(response.body ?? emptyBody(), { source: this.name, metric }, limits);
     } catch (err) {
+      if (err instanceof AnswerTooLargeError) return { ok: false, reason: 'TooLarge', message: err.message };
       if (err instanceof MetricsParseError) return { ok: false, reason: 'BadResponse', message: err.message };
       const timeout = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
       if (timeout) return { ok: false, reason: 'Timeout', message: `${this.name}: no answer in time` };

@@ -60,7 +60,7 @@ export interface UtilizationQuery {
 }
 
 /** Why a source has no data; never read as 0 %. */
-export type NoDataReason = 'Unreachable' | 'Timeout' | 'HttpError' | 'BadResponse' | 'Empty';
+export type NoDataReason = 'Unreachable' | 'Timeout' | 'HttpError' | 'BadResponse' | 'Empty' | 'TooLarge';
 
 /**
  * The answer of one source for one pass: series, or "no data" with a reason and message. A

@@ -135,7 +135,7 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
     products,
     ...(memo ? { memo } : {}),
   });
-  // A node returns to unused only when no scale-up of this pass counts on it.
+  // A node returns to unused only when no scale-up of this pass counts on it, on a whole answer.
   const pools = returnIdlePools({
     pools: observed.pools,
     nodes: observed.nodes,
@@ -143,6 +143,7 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
     decisions: scaling.decisions,
     states: scaling.states,
     emptySince: input.emptySince,
+    partialData: scaling.pass.metrics.partial,
     policy,
     now,
   });

@@ -9,6 +9,7 @@
  */
 import {
   answerBuilder,
+  noticesOf,
   type AnswerBuilder,
   type QueryAnswer,
   type QueryResultOptions,
@@ -162,7 +163,7 @@ export class QueryAnswerDecoder {
       this.fail(statusMessage(this.top.status, this.top.error) + type);
     }
     if (!this.dataIsObject || !this.resultIsArray || this.builder === null) this.fail(RESULT_TYPE_MESSAGE);
-    return this.builder.finish();
+    return { ...this.builder.finish(), ...noticesOf(this.top) };
   }
 
   /** One byte of the envelope outside any capture; returns where to go on. */

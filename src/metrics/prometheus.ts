@@ -69,7 +69,9 @@ export function jobMatcher(jobs: string): string {
  * reading's `evaluatedAt` is that time (the vector's timestamps), so sample ages never depend on
  * the controller's clock. An unreachable server, a timeout, an HTTP or
  * PromQL error, an empty result and an answer past its byte or series limit (`TooLarge`: reading
- * stops there) are all "no data" with a reason — never 0 %.
+ * stops there) are all "no data" with a reason — never 0 %. An answer with `warnings` (a partial
+ * answer: some stores or shards did not answer) carries them in the reading, for the scaling rules
+ * to refuse a scale-down or node move on it.
  */
 export class PrometheusSource implements UtilizationSource {
   readonly name: string;
@@ -143,11 +145,23 @@ export class PrometheusSource implements UtilizationSource {
         message: `${this.name}: the answer broke off: ${describe(err)}`,
       };
     }
-    const { series, evaluatedAt } = answer;
+    const { series, evaluatedAt, warnings, infos } = answer;
     if (series.length === 0) {
-      return { ok: false, reason: 'Empty', message: `${this.name}: no ${metric} series for ${promql}` };
+      const warned = warnings ? ` (the store warned: ${warnings.join('; ')})` : '';
+      return {
+        ok: false,
+        reason: 'Empty',
+        message: `${this.name}: no ${metric} series for ${promql}${warned}`,
+      };
     }
-    return { ok: true, series, errors: [], ...(evaluatedAt === null ? {} : { evaluatedAt }) };
+    return {
+      ok: true,
+      series,
+      errors: [],
+      ...(evaluatedAt === null ? {} : { evaluatedAt }),
+      ...(warnings ? { warnings } : {}),
+      ...(infos ? { infos } : {}),
+    };
   }
 }
 

@@ -77,6 +77,14 @@ export type UtilizationReading =
        * dcgm pages. Sample ages are measured against it, never against another clock.
        */
       evaluatedAt?: number;
+      /**
+       * The store's own warnings (Prometheus, Thanos, Mimir: `status: success` with `warnings`
+       * when some stores or shards did not answer): the answer may be partial, and which series
+       * it lacks is not said. Absent: none.
+       */
+      warnings?: string[];
+      /** The store's `infos` (notes on the query; no data missing). Absent: none. */
+      infos?: string[];
     }
   | { ok: false; reason: NoDataReason; message: string };
 

@@ -88,10 +88,12 @@ function scaleUp(f: Facts): Verdict {
 
 /**
  * The decision of a verdict: the algorithm's name, and the replicas stuck past their start-up
- * (`stuckNote`) and the attribution's flags as notes, join the message.
+ * (`stuckNote`), the attribution's flags and a partial answer (unless the verdict already names
+ * it) as notes, join the message.
  */
 function decision(f: Facts, v: Verdict): ScalingDecision {
   const notes = [
+    v.reason === 'PartialData' ? '' : (f.input.partialData ?? ''),
     stuckNote(f.stuck, f.scaling.podStartupSeconds),
     ...(f.input.flags ?? []).map((x) => x.message),
   ].filter(Boolean);

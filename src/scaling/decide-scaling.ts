@@ -4,7 +4,7 @@ import type { Pool, Policy, ResolvedAlgorithm } from '../definitions/types.js';
 import { attribute } from './attribute.js';
 import type { ProductChoice } from './choose-nodes.js';
 import { decideInTurn } from './decide-in-turn.js';
-import { countDropped, metricsReport, type MetricsReport } from './metrics-report.js';
+import { countDropped, metricsReport, partialMessage, type MetricsReport } from './metrics-report.js';
 import { capacityOf, ownersOf, podIndexOf, podsByDeployment, type ScalingMemo } from './scaling-memo.js';
 import type {
   AlgorithmSample,
@@ -57,8 +57,11 @@ export interface DecideScalingResult {
  * current ReplicaSet is the one of the Deployment's newest revision. Compute free GPUs from the
  * snapshot, decide every algorithm against that shared capacity (`decideInTurn`). A failed reading
  * is "no data" for every algorithm (`NoData`, never 0 %); a NoData or InsufficientSamples hold
- * names the series of its pods that were dropped and why. A skew between the source's clock and
- * the pass's clock larger than `staleSampleSeconds` is reported in `metrics.warnings`.
+ * names the series of its pods that were dropped and why. An answer with the store's `warnings`
+ * (partial: some stores or shards did not answer) is `partialData` for every algorithm it was read
+ * for — it does not say whose series it lacks — so none scales down or moves a node on it
+ * (`rules/partial-data.ts`). A skew between the source's clock and the pass's clock larger than
+ * `staleSampleSeconds` is reported in `metrics.warnings`.
  */
 export function decideScaling(input: DecideScalingInput): DecideScalingResult {
   const { snapshot, policy, now, reading } = input;
@@ -75,7 +78,8 @@ export function decideScaling(input: DecideScalingInput): DecideScalingResult {
     podIndexOf(snapshot.pods, memo),
   );
   const noDataMessage = reading.ok ? null : `no GPU metrics (${reading.reason}): ${reading.message}`;
-  const metrics = metricsReport(input, attribution, evaluatedAt, noDataMessage);
+  const partialData = partialMessage(reading);
+  const metrics = metricsReport(input, attribution, evaluatedAt, noDataMessage, partialData);
   const droppedByPod = new Map<string, DroppedSeries[]>();
   for (const d of attribution.dropped) {
     if (d.pod === '') continue;
@@ -126,6 +130,7 @@ export function decideScaling(input: DecideScalingInput): DecideScalingResult {
         flags: attributed?.flags ?? [],
         recent: recentBySubject.get(a.algorithm.name) ?? [],
         noDataMessage,
+        partialData,
         ...(a.products ? { products: a.products } : {}),
       };
     }),

@@ -18,6 +18,7 @@ export type ScalingReason =
   | 'NoCapacity'
   | 'RelabelUnusedNode'
   | 'InsufficientSamples'
+  | 'PartialData'
   | 'NoData'
   | 'CooldownActive'
   | 'StabilizationWindow'
@@ -184,6 +185,11 @@ export interface ScalingInput {
   recent: DecisionRecord[];
   /** Why there is no data at all, when the source failed (message of the reading). */
   noDataMessage?: string | null;
+  /**
+   * Why the reading may lack some of its series, when the store said so (a partial answer:
+   * `the metrics store answered in part: "<warning>"`); null or absent: a whole answer.
+   */
+  partialData?: string | null;
   /** Series of its pods that were dropped, counted by reason (`Stale: 2 (oldest 600 s)`), or null. */
   dropped?: string | null;
   /** With engine hpa. */

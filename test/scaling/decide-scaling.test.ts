@@ -214,6 +214,7 @@ describe('decideScaling', () => {
       evaluatedAt: NOW.toISOString(),
       skewSeconds: 0,
       noData: null,
+      partial: null,
       dropped: [],
       droppedSeries: [],
       staleLimitSeconds: 120,

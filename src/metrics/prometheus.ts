@@ -7,7 +7,8 @@ import {
   type AnswerLimits,
 } from './answer-stream.js';
 import { utilizationQuery } from './query.js';
-import type { UtilizationQuery, UtilizationReading, UtilizationSource } from './types.js';
+import { serviceMetricQuery } from './service-metric.js';
+import type { ServiceMetricQuery, UtilizationQuery, UtilizationReading, UtilizationSource } from './types.js';
 
 /** Settings of {@link PrometheusSource}. */
 export interface PrometheusSourceOptions {
@@ -96,6 +97,26 @@ export class PrometheusSource implements UtilizationSource {
       query.historySeconds ?? 0,
       query.namespaces,
     );
+    return this.instant(promql, metric);
+  }
+
+  /**
+   * A service metric of the policy's template for one namespace (`serviceMetricQuery`): one
+   * instant query, its series named `query.name`; the same "no data" reasons and limits as
+   * {@link read}. The dcgm-exporter job matcher does not apply: the template names what it reads.
+   */
+  async readServiceMetric(query: ServiceMetricQuery): Promise<UtilizationReading> {
+    let promql: string;
+    try {
+      promql = serviceMetricQuery(query.template, query.namespace, query.windowSeconds);
+    } catch (err) {
+      return { ok: false, reason: 'BadResponse', message: `${this.name}: ${describe(err)}` };
+    }
+    return this.instant(promql, query.name);
+  }
+
+  /** One instant query, decoded as it arrives; series without `__name__` are named `metric`. */
+  private async instant(promql: string, metric: string): Promise<UtilizationReading> {
     const url = new URL(
       'api/v1/query',
       this.options.url.endsWith('/') ? this.options.url : `${this.options.url}/`,

@@ -15,8 +15,22 @@ const PERCENT_SLACK = 0.5;
  */
 export type DeploymentOf = (pod: PodInfo) => string | null;
 
+/** How {@link attribute} reads an answer beyond the policy's defaults. */
+export interface AttributeOptions {
+  /** The metric whose series count (default: the policy's `scaling.metric`). */
+  metric?: string;
+  /** Its values are a ratio 0..1, read as percent (default: the metric is `DCGM_FI_PROF_GR_ENGINE_ACTIVE`). */
+  ratio?: boolean;
+  /**
+   * Nodes whose GPUs are shared by time-slicing or MPS (node → how, e.g. `time-slicing, 4
+   * replicas`): dcgm-exporter reports the whole device there, so no series counts as a pod's own.
+   */
+  sharedNodes?: ReadonlyMap<string, string>;
+}
+
 /** What every series of one answer is judged against. */
 interface Judge {
+  sharedNodes: ReadonlyMap<string, string>;
   metric: string;
   ratio: boolean;
   now: number;
@@ -76,8 +90,9 @@ export function attribute(
   now: Date,
   deploymentOf?: DeploymentOf,
   podIndex: ReadonlyMap<string, PodInfo> = podIndexOf(pods),
+  options: AttributeOptions = {},
 ): Attribution {
-  const judge = judgeOf(podIndex, policy, now, deploymentOf);
+  const judge = judgeOf(podIndex, policy, now, deploymentOf, options);
   const dropped: DroppedSeries[] = [];
   const unattributed: UnattributedGpu[] = [];
   const byGpu = new Map<string, Candidate[]>();
@@ -97,11 +112,14 @@ function judgeOf(
   policy: Policy,
   now: Date,
   deploymentOf: DeploymentOf | undefined,
+  options: AttributeOptions,
 ): Judge {
-  const { metric, staleSampleSeconds } = policy.spec.scaling;
+  const { staleSampleSeconds } = policy.spec.scaling;
+  const metric = options.metric ?? policy.spec.scaling.metric;
   return {
+    sharedNodes: options.sharedNodes ?? new Map(),
     metric,
-    ratio: metric === 'DCGM_FI_PROF_GR_ENGINE_ACTIVE',
+    ratio: options.ratio ?? metric === 'DCGM_FI_PROF_GR_ENGINE_ACTIVE',
     now: now.getTime(),
     staleBefore: now.getTime() - staleSampleSeconds * 1000,
     staleSampleSeconds,
@@ -159,7 +177,9 @@ function verdict(s: GpuSeries, j: Judge): Verdict {
   const podKey = `${namespace}/${pod}`;
   const info = j.pods.get(podKey);
   const refused = info
-    ? (podRefusal(info, j.deploymentOf) ?? nodeRefusal(s.labels, info, j.nodesByName))
+    ? (podRefusal(info, j.deploymentOf) ??
+      nodeRefusal(s.labels, info, j.nodesByName) ??
+      sharedRefusal(info, j))
     : { reason: 'UnknownPod' as const, message: 'pod is not in the snapshot' };
   if (refused) return drop(refused.reason, refused.message);
   return {
@@ -178,8 +198,23 @@ function verdict(s: GpuSeries, j: Judge): Verdict {
   };
 }
 
+/**
+ * A pod on a node that shares its GPUs (time-slicing, MPS: `nvidia.com/gpu.replicas` > 1) gets no
+ * sample from a device-level field: dcgm-exporter gives every pod on the GPU the whole device's
+ * value, which is not the pod's own load (dcgm-exporter reports it so). A service metric is the
+ * pod's own; dividing by the pods on the device would be sound only when they share it evenly.
+ */
+function sharedRefusal(info: PodInfo, j: Judge): { reason: 'SharedDevice'; message: string } | null {
+  const how = info.nodeName === null ? undefined : j.sharedNodes.get(info.nodeName);
+  if (how === undefined) return null;
+  return {
+    reason: 'SharedDevice',
+    message: `node ${info.nodeName} shares its GPUs (${how}): ${j.metric} is the whole device's, not this pod's; scale it on a serviceMetric`,
+  };
+}
+
 /** Why a known pod's GPU does not count for its algorithm, or null when it does. */
-function podRefusal(
+export function podRefusal(
   info: PodInfo,
   deploymentOf: DeploymentOf | undefined,
 ): { reason: DroppedSeries['reason']; message: string } | null {

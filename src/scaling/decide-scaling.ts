@@ -1,19 +1,13 @@
 import type { PodInfo, Snapshot } from '../cluster/types.js';
 import type { UtilizationReading } from '../metrics/types.js';
 import type { Pool, Policy, ResolvedAlgorithm } from '../definitions/types.js';
-import { attribute } from './attribute.js';
 import type { ProductChoice } from './choose-nodes.js';
 import { decideInTurn } from './decide-in-turn.js';
-import { countDropped, metricsReport, partialMessage, type MetricsReport } from './metrics-report.js';
+import { judgeSignals } from './judged-signals.js';
+import { countDropped, metricsReport, type MetricsReport } from './metrics-report.js';
+import { signalKey } from './signal-reading.js';
 import { capacityOf, ownersOf, podIndexOf, podsByDeployment, type ScalingMemo } from './scaling-memo.js';
-import type {
-  AlgorithmSample,
-  Attribution,
-  DecisionRecord,
-  DroppedSeries,
-  HpaState,
-  ScalingDecision,
-} from './types.js';
+import type { AlgorithmSample, Attribution, DecisionRecord, HpaState, ScalingDecision } from './types.js';
 
 /** What Git (and, with the HPA, the cluster) says about one algorithm's Deployment. */
 export interface AlgorithmState {
@@ -64,31 +58,27 @@ export interface DecideScalingResult {
  * `staleSampleSeconds` is reported in `metrics.warnings`.
  */
 export function decideScaling(input: DecideScalingInput): DecideScalingResult {
-  const { snapshot, policy, now, reading } = input;
-  const evaluatedAt = reading.ok && reading.evaluatedAt !== undefined ? reading.evaluatedAt : now.getTime();
+  const { snapshot, policy, now } = input;
   const memo = input.memo;
   const owners = ownersOf(snapshot.replicaSets, memo);
   const deploymentOf = (p: PodInfo) => owners.deploymentOf(p);
-  const attribution = attribute(
-    reading.ok ? reading.series : [],
-    snapshot.pods,
+  const { main, byKey } = judgeSignals({
+    algorithms: input.algorithms.map((a) => a.algorithm),
+    reading: input.reading,
+    pods: snapshot.pods,
+    nodes: snapshot.nodes,
     policy,
-    new Date(evaluatedAt),
+    now,
     deploymentOf,
-    podIndexOf(snapshot.pods, memo),
+    podIndex: podIndexOf(snapshot.pods, memo),
+  });
+  const metrics = metricsReport(
+    { ...input, reading: main.reading },
+    main.attribution,
+    main.evaluatedAt,
+    main.noDataMessage,
+    main.partialData,
   );
-  const noDataMessage = reading.ok ? null : `no GPU metrics (${reading.reason}): ${reading.message}`;
-  const partialData = partialMessage(reading);
-  const metrics = metricsReport(input, attribution, evaluatedAt, noDataMessage, partialData);
-  const droppedByPod = new Map<string, DroppedSeries[]>();
-  for (const d of attribution.dropped) {
-    if (d.pod === '') continue;
-    const key = `${d.namespace}/${d.pod}`;
-    const list = droppedByPod.get(key);
-    if (list) list.push(d);
-    else droppedByPod.set(key, [d]);
-  }
-
   const podsByAlgorithm = podsByDeployment(snapshot.pods, owners, memo);
   const recentBySubject = new Map<string, DecisionRecord[]>();
   for (const r of input.recent) {
@@ -101,7 +91,8 @@ export function decideScaling(input: DecideScalingInput): DecideScalingResult {
   const samples: AlgorithmSample[] = [];
   const decisions = decideInTurn(
     input.algorithms.map((a) => {
-      const attributed = attribution.byAlgorithm.get(a.algorithm.name);
+      const judged = byKey.get(signalKey(a.algorithm))!;
+      const attributed = judged.attribution.byAlgorithm.get(a.algorithm.name);
       const own = (attributed?.samples ?? []).filter((x) => x.namespace === a.algorithm.namespace);
       for (const x of own) {
         samples.push({
@@ -113,7 +104,7 @@ export function decideScaling(input: DecideScalingInput): DecideScalingResult {
         });
       }
       const pods = podsByAlgorithm.get(`${a.algorithm.namespace}/${a.algorithm.name}`) ?? [];
-      const lost = pods.flatMap((p) => droppedByPod.get(`${p.namespace}/${p.name}`) ?? []);
+      const lost = pods.flatMap((p) => judged.droppedByPod.get(`${p.namespace}/${p.name}`) ?? []);
       return {
         algorithm: a.algorithm,
         pool: a.pool,
@@ -129,8 +120,8 @@ export function decideScaling(input: DecideScalingInput): DecideScalingResult {
         samples: own,
         flags: attributed?.flags ?? [],
         recent: recentBySubject.get(a.algorithm.name) ?? [],
-        noDataMessage,
-        partialData,
+        noDataMessage: judged.noDataMessage,
+        partialData: judged.partialData,
         ...(a.products ? { products: a.products } : {}),
       };
     }),
@@ -139,5 +130,5 @@ export function decideScaling(input: DecideScalingInput): DecideScalingResult {
     now,
     memo?.decisions,
   );
-  return { decisions, attribution, samples, metrics };
+  return { decisions, attribution: main.attribution, samples, metrics };
 }

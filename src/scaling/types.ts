@@ -42,6 +42,11 @@ export interface ScalingDecision {
   nodes: string[];
   reason: ScalingReason;
   message: string;
+  /**
+   * What `utilization` and the band are, when not `gpuUtil` in percent: the signal, its unit and,
+   * for a service metric, its name (absent: `gpuUtil`, percent).
+   */
+  signal?: { kind: string; unit: string; metric?: string };
 }
 
 /** One GPU utilisation sample of one pod, attributed (percent, 0..100; `at` ISO-8601). */
@@ -80,7 +85,9 @@ export type DropReason =
   | 'Duplicate'
   | 'WrongNode'
   | 'UnknownNode'
-  | 'TooManyGpus';
+  | 'TooManyGpus'
+  | 'SharedDevice'
+  | 'SeveralSeries';
 
 /** One dropped series: which GPU, which pod (if any), why. */
 export interface DroppedSeries {

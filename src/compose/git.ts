@@ -71,7 +71,7 @@ export function requireRepoUrl(settings: Pick<GitOpsSettings, 'repoUrl'>): strin
  */
 export async function openWorkingCopy(
   settings: GitOpsSettings,
-  deps: { cacheDir: string; author?: GitAuthor },
+  deps: { cacheDir: string; author?: GitAuthor; beforePush?: () => void },
 ): Promise<WorkingCopy> {
   const repoUrl = requireRepoUrl(settings);
   const remote = splitRemoteUrl(repoUrl).url;
@@ -84,6 +84,7 @@ export async function openWorkingCopy(
     ),
     token: settings.githubToken,
     author: deps.author,
+    ...(deps.beforePush ? { beforePush: deps.beforePush } : {}),
   });
 }
 

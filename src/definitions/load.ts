@@ -16,8 +16,12 @@ import type { LoadedRepo, Policy, SpecError } from './types.js';
 /** The shipped default policy, `policies/default.yaml` at the package root. */
 export const DEFAULT_POLICY_FILE = fileURLToPath(new URL('../../policies/default.yaml', import.meta.url));
 
-/** Largest spec file gpuops reads (bytes); a larger file is reported, not parsed. */
-export const MAX_FILE_BYTES = 1024 * 1024;
+/**
+ * Largest spec file gpuops reads (bytes, 256 KiB); a larger file is reported, not parsed. A spec
+ * at every list cap (`rules/list-caps.ts`: 100 ports, 500 env variables, 100 volumes and mounts)
+ * is about 35 KB; parsing YAML with positions costs about a second per MiB, paid by every pass.
+ */
+export const MAX_FILE_BYTES = 256 * 1024;
 
 const YAML_FILE = /\.ya?ml$/;
 

@@ -50,6 +50,13 @@ export function placementSection(ev: PlacementEvidence, maxRows: number): string
     '',
     p.message,
   ];
+  if (ev.asks) {
+    const { minReplicas: min, maxReplicas: max, gpusPerPod: gpus } = ev.asks;
+    out.push(
+      '',
+      `**It asks for ${min === max ? '' : `${min} to `}${plural(max, 'replica')} of ${plural(gpus, 'GPU')} each**: up to ${plural(max * gpus, 'GPU')} of \`${p.pool}\` (\`spec.scaling\`, \`spec.resources.gpus\`, within the policy's \`limits\`).`,
+    );
+  }
   if (ev.rollout) out.push('', `**Rollout** (\`${ev.rollout.reason}\`): ${ev.rollout.message}.`);
   if (p.gpu)
     out.push(

@@ -42,6 +42,11 @@ export interface WorkingCopyOptions {
   random?: () => number;
   /** Longest wait for another process's lock on the clone cache, milliseconds; default 120,000. */
   lockTimeoutMs?: number;
+  /**
+   * Called right before every `git push`; when it throws, nothing is pushed and the push fails as
+   * `refused` with its message (`gpuops run`: only the replica holding the leader Lease writes).
+   */
+  beforePush?: () => void;
 }
 
 /** Counters of what the working copy did (for metrics, logs, the bench and tests). */

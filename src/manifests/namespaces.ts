@@ -9,8 +9,9 @@
  * changes whenever a namespace comes or goes; a file per namespace changes only with that namespace.
  *
  * Each file also holds a RoleBinding of the ClusterRole `gpuops-benchmark` (templates/install) to
- * gpuops's ServiceAccount, in that namespace only: gpuops can run benchmark Jobs in the algorithm
- * namespaces and nowhere else (a ClusterRole bound by a RoleBinding grants its rules only in the
+ * gpuops's ServiceAccount, in that namespace only (and, in patch mode, one of `gpuops-scale`):
+ * gpuops can run benchmark Jobs (and set Deployments' replicas) in the algorithm namespaces and
+ * nowhere else (a ClusterRole bound by a RoleBinding grants its rules only in the
  * binding's namespace; Kubernetes RBAC docs, "RoleBinding and ClusterRoleBinding").
  */
 import type { RenderedFile } from './nodes.js';
@@ -28,8 +29,15 @@ export const DEFAULT_SERVICE_ACCOUNT: Readonly<ServiceAccountRef> = {
   name: 'gpuops',
 };
 
-/** The ClusterRole (templates/install/clusterrole-benchmark.yaml) each algorithm namespace binds. */
+/** The ClusterRole (templates/install/clusterrole.yaml) each algorithm namespace binds. */
 export const BENCHMARK_CLUSTER_ROLE = 'gpuops-benchmark';
+
+/**
+ * The ClusterRole of patch mode's scale writes (templates/install/components/patch-mode): bound in
+ * each algorithm namespace only while `scaling.mode` is `patch`, so gpuops can set the replicas of
+ * Deployments there and nowhere else (a cluster-wide grant reached every Deployment of the cluster).
+ */
+export const SCALE_CLUSTER_ROLE = 'gpuops-scale';
 
 /**
  * Annotations of every generated Namespace: sync wave -2, before the Node labels (-1) and the
@@ -52,15 +60,23 @@ export function namespaceFilePath(cluster: string, namespace: string): string {
   return `${namespacesDir(cluster)}/${namespace}.yaml`;
 }
 
+/** What a namespace file grants besides the benchmark Jobs. */
+export interface NamespaceGrants {
+  /** Patch mode: a RoleBinding of {@link SCALE_CLUSTER_ROLE} (Deployments' `scale`). */
+  scale: boolean;
+}
+
 /**
  * Renders one namespace file (byte-stable): the Namespace, then the RoleBinding of
- * {@link BENCHMARK_CLUSTER_ROLE} to `serviceAccount` in it, both in sync wave -2 (Argo CD applies
- * the Namespace first within a wave by kind order).
+ * {@link BENCHMARK_CLUSTER_ROLE} to `serviceAccount` in it and, with `grants.scale`, the
+ * RoleBinding of {@link SCALE_CLUSTER_ROLE}, all in sync wave -2 (Argo CD applies the Namespace
+ * first within a wave by kind order).
  */
 export function renderNamespaceFile(
   cluster: string,
   namespace: string,
   serviceAccount: ServiceAccountRef = DEFAULT_SERVICE_ACCOUNT,
+  grants: NamespaceGrants = { scale: false },
 ): RenderedFile {
   const labels = { 'app.kubernetes.io/managed-by': 'gpuops' };
   const ns = {
@@ -68,21 +84,22 @@ export function renderNamespaceFile(
     kind: 'Namespace',
     metadata: { name: namespace, labels, annotations: { ...NAMESPACE_ANNOTATIONS } },
   };
-  const binding = {
+  const binding = (role: string) => ({
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: 'RoleBinding',
     metadata: {
-      name: BENCHMARK_CLUSTER_ROLE,
+      name: role,
       namespace,
       labels,
       annotations: { 'argocd.argoproj.io/sync-wave': '-2' },
     },
-    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: BENCHMARK_CLUSTER_ROLE },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role },
     subjects: [{ kind: 'ServiceAccount', name: serviceAccount.name, namespace: serviceAccount.namespace }],
-  };
+  });
+  const bindings = [binding(BENCHMARK_CLUSTER_ROLE), ...(grants.scale ? [binding(SCALE_CLUSTER_ROLE)] : [])];
   return {
     path: namespaceFilePath(cluster, namespace),
-    content: renderYaml([ns, binding]),
+    content: renderYaml([ns, ...bindings]),
   };
 }
 
@@ -95,6 +112,9 @@ export function renderNamespaceFiles(
   cluster: string,
   namespaces: Iterable<string>,
   serviceAccount?: ServiceAccountRef,
+  grants?: NamespaceGrants,
 ): RenderedFile[] {
-  return [...new Set(namespaces)].sort().map((ns) => renderNamespaceFile(cluster, ns, serviceAccount));
+  return [...new Set(namespaces)]
+    .sort()
+    .map((ns) => renderNamespaceFile(cluster, ns, serviceAccount, grants));
 }

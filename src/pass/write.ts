@@ -111,6 +111,7 @@ export async function recordPass(
     cluster: o.cluster,
     now: o.now,
     longTaskThresholdSeconds: o.policy.spec.placement.longTaskThresholdSeconds,
+    podStartupSeconds: o.policy.spec.scaling.podStartupSeconds,
     algorithms: o.algorithms,
     pools: output.pools,
     placements: output.placements,

@@ -95,6 +95,7 @@ export function poolChanges(input: {
       cluster,
       input.algorithms.map((a) => a.namespace),
       { ...DEFAULT_SERVICE_ACCOUNT, namespace: policy.spec.controllerNamespace },
+      { scale: policy.spec.scaling.mode === 'patch' },
     ),
     ...legacyKustomizationDeletions(cluster, git.files.keys()),
   );

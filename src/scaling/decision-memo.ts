@@ -66,6 +66,7 @@ export function inputKey(input: Omit<ScalingInput, 'poolNodes' | 'unusedNodes'>)
     input.poolLoadGpus ?? null,
     input.samples,
     input.flags ?? [],
+    input.loop ?? null,
   ]);
 }
 

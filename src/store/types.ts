@@ -250,6 +250,8 @@ export interface FleetStatusRecord {
   at: string;
   /** `placement.longTaskThresholdSeconds` of the policy in force (seconds). */
   longTaskThresholdSeconds: number;
+  /** `scaling.podStartupSeconds` of the policy in force (seconds); absent in records of older builds. */
+  podStartupSeconds?: number;
   pools: StatusPoolEntry[];
   algorithms: StatusAlgorithmEntry[];
   /** Benchmark pods running or pending at the pass (absent in records of older builds). */

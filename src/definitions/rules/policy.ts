@@ -8,6 +8,7 @@ import { labelKeyProblems } from './policy-keys.js';
 import { policyNamespaceProblems } from './namespaces.js';
 import { rolloutProblems } from './policy-rollout.js';
 import { policySignalProblems } from './signals.js';
+import { policyLimitProblems } from './spec-limits.js';
 import type { FieldProblem } from './schema-errors.js';
 import { parseDocuments, type PathSegment, type SpecFile } from './yaml-documents.js';
 
@@ -90,6 +91,7 @@ function policyProblems(value: unknown, parsed: ParsedDocument): FieldProblem[] 
     ...schema,
     ...policyCrossProblems(value, parsed.value, schema),
     ...rolloutProblems(value, parsed.value, schema),
+    ...policyLimitProblems(value, parsed.value, schema),
     ...labelKeyProblems(parsed.value),
     ...policyNamespaceProblems(value, schema),
     // Located in the document that sets the field; a later document that does not is not blamed.

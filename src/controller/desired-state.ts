@@ -146,7 +146,7 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
     ...(memo ? { memo } : {}),
     ...(input.loop ? { loop: input.loop } : {}),
   });
-  // A node returns to unused only when no scale-up of this pass counts on it.
+  // A node returns to unused only when no scale-up of this pass counts on it, on a whole answer.
   const pools = returnIdlePools({
     pools: observed.pools,
     nodes: observed.nodes,
@@ -154,6 +154,7 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
     decisions: scaling.decisions,
     states: scaling.states,
     emptySince: input.emptySince,
+    partialData: scaling.pass.metrics.partial,
     policy,
     now,
   });

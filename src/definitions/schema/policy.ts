@@ -1,6 +1,8 @@
 import type { JSONSchemaType } from 'ajv';
-import { API_VERSION, type Policy } from '../types.js';
+import { API_VERSION, SIGNAL_KINDS, type Policy } from '../types.js';
 import { ALGORITHM_LIMITS } from './algorithm.js';
+
+const SIGNALS = SIGNAL_KINDS;
 
 /**
  * Upper bounds of the policy's numbers (issue 29 item 5): what the API server takes (int32 for
@@ -244,6 +246,29 @@ export const policySchema: JSONSchemaType<Policy> = {
             mode: { type: 'string', enum: ['pull-request', 'patch'] },
             engine: { type: 'string', enum: ['gpuops', 'hpa'] },
             metric: { type: 'string', enum: ['DCGM_FI_DEV_GPU_UTIL', 'DCGM_FI_PROF_GR_ENGINE_ACTIVE'] },
+            signal: { type: 'string', enum: [...SIGNALS], nullable: true },
+            allowedSignals: {
+              type: 'array',
+              items: { type: 'string', enum: [...SIGNALS] },
+              minItems: 1,
+              uniqueItems: true,
+              nullable: true,
+            },
+            serviceMetrics: {
+              type: 'array',
+              maxItems: 50,
+              nullable: true,
+              items: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['name', 'unit', 'query'],
+                properties: {
+                  name: { type: 'string', pattern: '^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$' },
+                  unit: { type: 'string', minLength: 1, maxLength: 32 },
+                  query: { type: 'string', minLength: 1, maxLength: 4096 },
+                },
+              },
+            },
             minReplicas: count(1, POLICY_LIMITS.replicas),
             maxReplicas: count(1, POLICY_LIMITS.replicas),
             step: count(1, POLICY_LIMITS.replicas),

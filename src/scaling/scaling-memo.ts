@@ -21,6 +21,8 @@ export interface ScalingMemo {
   podsByDeployment: WeakMap<readonly PodInfo[], { owners: OwnerIndex; pods: Map<string, PodInfo[]> }>;
   /** Each observed node with the pool Git gives it (`planPools`), by the observed node object. */
   overlays: WeakMap<NodeInfo, NodeInfo>;
+  /** Each of those nodes with the pool this pass's assignment gives it, when that differs (`withAnswers`). */
+  answers: WeakMap<NodeInfo, NodeInfo>;
   /** The decisions kept for the algorithms whose inputs did not move (`decideInTurn`). */
   decisions: DecisionMemo;
   /** The last `nodeCapacity`: its pods array, its nodes (compared one by one) and the answer. */
@@ -34,6 +36,7 @@ export function createScalingMemo(): ScalingMemo {
     podIndex: new WeakMap(),
     podsByDeployment: new WeakMap(),
     overlays: new WeakMap(),
+    answers: new WeakMap(),
     decisions: createDecisionMemo(),
   };
 }

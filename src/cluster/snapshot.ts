@@ -5,7 +5,14 @@ import { noNewPodsTaints } from './taints.js';
 import { POOLS } from '../definitions/types.js';
 import type { Pool } from '../definitions/types.js';
 import { migSingleProfile } from './mig.js';
-import { cpuMemoryRequest, effectiveRequest, type NodeResources } from './requests.js';
+import {
+  cpuMemoryRequest,
+  effectiveRequest,
+  otherAllocatable,
+  otherRequests,
+  type NodeResources,
+} from './requests.js';
+import { requiredAntiAffinity } from './scheduling/pod-constraints.js';
 import type { GpuSharing, NodeInfo, PodInfo, ReplicaSetInfo, Snapshot, Taint } from './types.js';
 
 /** Extended resource of a whole NVIDIA GPU (NVIDIA device plugin). */
@@ -232,6 +239,10 @@ function nodeUsage(pods: readonly PodInfo[]): Map<string, Usage> {
     u.requested.cpuMillis += p.requests.cpuMillis;
     u.requested.memoryBytes += p.requests.memoryBytes;
     u.requested.pods += 1;
+    if (p.otherRequests) {
+      const other = (u.requested.other ??= {});
+      for (const [r, v] of Object.entries(p.otherRequests)) other[r] = (other[r] ?? 0) + v;
+    }
   }
   return usage;
 }
@@ -288,6 +299,10 @@ export function reduceNode(node: NodeInput, ctx: ReduceContext): NodeRecord {
       cpuMillis: Math.round(alloc('cpu') * 1000),
       memoryBytes: Math.floor(alloc('memory')),
       pods: Math.floor(alloc('pods')),
+      ...optional(
+        'other',
+        otherAllocatable(allocatable, (_q, r) => alloc(r)),
+      ),
     },
     taints: (node.spec?.taints ?? []).map((t) => ({
       key: t.key,
@@ -350,6 +365,8 @@ export function reducePod(pod: PodInput, ctx: ReduceContext): PodInfo {
     terminating: pod.metadata?.deletionTimestamp != null,
     gpuRequest: podGpus(pod, ctx),
     requests: cpuMemoryRequest(pod, podReader(pod, ctx)),
+    ...optional('otherRequests', otherRequests(pod.spec, podReader(pod, ctx))),
+    ...optional('antiAffinity', requiredAntiAffinity(labels, pod.spec)),
     managed: labels[MANAGED_BY_LABEL] === MANAGED_BY_VALUE,
     algorithm: labels[ALGORITHM_LABEL] ?? null,
     owner: owner ? { kind: owner.kind, name: owner.name } : null,
@@ -357,6 +374,11 @@ export function reducePod(pod: PodInput, ctx: ReduceContext): PodInfo {
     createdAt: isoTime(pod.metadata?.creationTimestamp),
     startedAt: pod.status?.startTime ? isoTime(pod.status.startTime) : null,
   };
+}
+
+/** `{ [key]: value }`, or `{}` when the value is undefined (an optional field left out). */
+function optional<K extends string, V>(key: K, value: V | undefined): { [k in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [k in K]?: V };
 }
 
 /** The controller ownerReference (`controller: true`), else the first one (dumps written by hand omit the flag). */

@@ -1,5 +1,6 @@
 import type { Pool } from '../definitions/types.js';
 import type { CpuMemory, NodeResources } from './requests.js';
+import type { PodAffinityTerm } from './scheduling/terms.js';
 
 export type { CpuMemory, NodeResources } from './requests.js';
 
@@ -86,6 +87,16 @@ export interface PodInfo {
   gpuRequest: number;
   /** Effective cpu and memory requests, by the same rule, plus the pod overhead (`spec.overhead`). */
   requests: CpuMemory;
+  /**
+   * Effective requests of every other resource but `nvidia.com/gpu` (`ephemeral-storage`,
+   * `hugepages-*`, extended resources; `otherRequests` of `requests.ts`); absent when none.
+   */
+  otherRequests?: Record<string, number>;
+  /**
+   * Its required pod anti-affinity terms (what kube-scheduler's InterPodAffinity filter holds
+   * against every pod that would join it); absent when none.
+   */
+  antiAffinity?: PodAffinityTerm[];
   /** Label `app.kubernetes.io/managed-by: gpuops`. */
   managed: boolean;
   /** Label `gpuops.dev/algorithm`, or null. */

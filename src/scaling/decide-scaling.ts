@@ -3,6 +3,10 @@ import type { UtilizationReading } from '../metrics/types.js';
 import type { Pool, Policy, ResolvedAlgorithm } from '../definitions/types.js';
 import { attribute } from './attribute.js';
 import type { ProductChoice } from './choose-nodes.js';
+import type { PodConstraints } from '../cluster/scheduling/pod-constraints.js';
+import { specRequest, type PodRequest } from './fit.js';
+import { layoutOf, type PodLayout } from './pod-layout.js';
+import { placerOf, type Placer } from './placer.js';
 import { decideInTurn } from './decide-in-turn.js';
 import { countDropped, metricsReport, type MetricsReport } from './metrics-report.js';
 import { capacityOf, ownersOf, podIndexOf, podsByDeployment, type ScalingMemo } from './scaling-memo.js';
@@ -26,6 +30,10 @@ export interface AlgorithmState {
   hpa?: HpaState | null;
   /** The GPU products its replicas run on (`ScalingInput.products`); absent: none known. */
   products?: ProductChoice;
+  /** What kube-scheduler's filters read of its pod (its Deployment's template in Git); absent: not known. */
+  pod?: PodConstraints;
+  /** What one replica asks of its node (that template's effective requests); absent: the spec's. */
+  request?: PodRequest;
 }
 
 /** Inputs of one scaling pass. `recent`: scaling decisions since `historySince(policy, now)`. */
@@ -95,6 +103,7 @@ export function decideScaling(input: DecideScalingInput): DecideScalingResult {
   }
 
   const samples: AlgorithmSample[] = [];
+  const placerFor = placers(input);
   const decisions = decideInTurn(
     input.algorithms.map((a) => {
       const attributed = attribution.byAlgorithm.get(a.algorithm.name);
@@ -127,6 +136,8 @@ export function decideScaling(input: DecideScalingInput): DecideScalingResult {
         recent: recentBySubject.get(a.algorithm.name) ?? [],
         noDataMessage,
         ...(a.products ? { products: a.products } : {}),
+        ...(a.request ? { request: a.request } : {}),
+        ...optionalPlacer(placerFor(a)),
       };
     }),
     capacityOf(snapshot, memo),
@@ -136,3 +147,19 @@ export function decideScaling(input: DecideScalingInput): DecideScalingResult {
   );
   return { decisions, attribution, samples, metrics };
 }
+
+/**
+ * The placer of each algorithm whose pod is known (`placerOf`: null when capacity alone answers),
+ * over one layout of the pass's pods (built only when some algorithm has a pod).
+ */
+function placers(input: DecideScalingInput): (a: AlgorithmState) => Placer | null {
+  let layout: PodLayout | null = null;
+  const labelKey = input.policy.spec.pools.labelKey;
+  return (a) => {
+    if (!a.pod) return null;
+    layout ??= layoutOf(input.snapshot, labelKey, input.memo?.layout);
+    return placerOf(a.pod, a.request ?? specRequest(a.algorithm), layout, labelKey);
+  };
+}
+
+const optionalPlacer = (placer: Placer | null): { placer?: Placer } => (placer ? { placer } : {});

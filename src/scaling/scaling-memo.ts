@@ -9,6 +9,7 @@ import { ownerIndex, type OwnerIndex } from '../cluster/owners.js';
 import type { NodeInfo, PodInfo, ReplicaSetInfo, Snapshot } from '../cluster/types.js';
 import { nodeCapacity } from './capacity.js';
 import { createDecisionMemo, sameItems, type DecisionMemo } from './decision-memo.js';
+import type { LayoutMemo } from './pod-layout.js';
 import type { NodeCapacity } from './types.js';
 
 /** See the module comment. */
@@ -25,6 +26,8 @@ export interface ScalingMemo {
   answers: WeakMap<NodeInfo, NodeInfo>;
   /** The decisions kept for the algorithms whose inputs did not move (`decideInTurn`). */
   decisions: DecisionMemo;
+  /** The last pass's pod layout for the placers (`layoutOf`). */
+  layout: LayoutMemo;
   /** The last `nodeCapacity`: its pods array, its nodes (compared one by one) and the answer. */
   capacity?: { pods: readonly PodInfo[]; nodes: readonly NodeInfo[]; out: readonly NodeCapacity[] };
 }
@@ -38,6 +41,7 @@ export function createScalingMemo(): ScalingMemo {
     overlays: new WeakMap(),
     answers: new WeakMap(),
     decisions: createDecisionMemo(),
+    layout: { built: 0 },
   };
 }
 

@@ -200,6 +200,26 @@ export interface ScalingInput {
    * `ProductChoice`); absent: none known (the pool's own product is preferred for node moves).
    */
   products?: ProductChoice;
+  /**
+   * Where its replicas can go as kube-scheduler's filters judge its pod (`placerOf`); absent:
+   * capacity alone answers (free GPUs, cpu, memory and pod slots of the pool's nodes).
+   */
+  placer?: Placer;
+}
+
+/**
+ * Where replicas of one algorithm can go (`scaling/placer.ts`): kube-scheduler's filters for its
+ * pod, replica after replica. Nodes are judged as members of `pool` (its pool label set to it).
+ */
+export interface Placer {
+  /** Replicas placed on `nodes`, one after another, at most `limit`. */
+  slots(nodes: readonly NodeCapacity[], pool: Pool | null, limit: number): number;
+  /** The predicted placement of at most `count` replicas: node → replicas. */
+  place(nodes: readonly NodeCapacity[], pool: Pool | null, count: number): Map<string, number>;
+  /** Why the node takes no replica now, in kube-scheduler's words (`[]`: it takes one). */
+  refusals(node: NodeCapacity, pool: Pool | null): string[];
+  /** What it reads, as comparable text (a memoised decision compares it). */
+  key: string;
 }
 
 /** A recorded decision, as the store keeps it (cooldowns and stabilisation read it back). */

@@ -103,29 +103,38 @@ export function interPodState(
   return s;
 }
 
-/** Why the node (its labels) refuses the pod by InterPodAffinity, or null. */
+/**
+ * Why the node (its labels) refuses the pod by InterPodAffinity, or null; checked in the plugin's
+ * order: the pod's affinity, its anti-affinity, then the running pods' anti-affinity.
+ */
 export function interPodRefusal(s: InterPodState, nodeLabels: Record<string, string>): string | null {
-  if (s.closed.size > 0) {
-    for (const [k, v] of Object.entries(nodeLabels))
-      if ((s.closed.get(pair(k, v)) ?? 0) > 0) return REFUSAL.existingAntiAffinity;
-  }
+  if (!affinitySatisfied(s, nodeLabels)) return REFUSAL.affinity;
   if (s.anti.size > 0) {
     for (const t of s.pod.antiAffinity) {
       const v = nodeLabels[t.topologyKey];
       if (v !== undefined && (s.anti.get(pair(t.topologyKey, v)) ?? 0) > 0) return REFUSAL.antiAffinity;
     }
   }
+  if (s.closed.size > 0) {
+    for (const [k, v] of Object.entries(nodeLabels))
+      if ((s.closed.get(pair(k, v)) ?? 0) > 0) return REFUSAL.existingAntiAffinity;
+  }
+  return null;
+}
+
+/** The pod's affinity terms hold on a node with these labels (see the module comment). */
+function affinitySatisfied(s: InterPodState, nodeLabels: Record<string, string>): boolean {
   const terms = s.pod.affinity;
-  if (terms.length === 0) return null;
+  if (terms.length === 0) return true;
   let all = true;
   for (const t of terms) {
     const v = nodeLabels[t.topologyKey];
-    if (v === undefined) return REFUSAL.affinity;
+    if (v === undefined) return false;
     if ((s.affinity.get(pair(t.topologyKey, v)) ?? 0) <= 0) all = false;
   }
-  if (all) return null;
+  if (all) return true;
   const self = { namespace: s.pod.namespace, labels: s.pod.labels };
-  const first =
-    s.affinity.size === 0 && terms.every((t) => termSelects(t, s.pod.namespace, self, s.namespaceLabels));
-  return first ? null : REFUSAL.affinity;
+  return (
+    s.affinity.size === 0 && terms.every((t) => termSelects(t, s.pod.namespace, self, s.namespaceLabels))
+  );
 }

@@ -392,18 +392,24 @@ const DEPLOYMENT_REVISION = 'deployment.kubernetes.io/revision';
 
 /**
  * Reduces a ReplicaSet (pure): its controller owner (the Deployment), the Deployment revision it
- * holds (`deployment.kubernetes.io/revision`) and `spec.replicas` (1 when absent, the API default).
+ * holds (`deployment.kubernetes.io/revision`), `spec.replicas` (1 when absent, the API default)
+ * and its `ReplicaFailure` condition when true.
  * What the watch-driven cluster cache keeps per ReplicaSet.
  */
 export function reduceReplicaSet(rs: ReplicaSetInput): ReplicaSetInfo {
   const owner = controllerOf(rs.metadata?.ownerReferences);
   const revision = Number(rs.metadata?.annotations?.[DEPLOYMENT_REVISION]);
+  const failed = rs.status?.conditions?.find((c) => c.type === 'ReplicaFailure' && c.status === 'True');
   return {
     namespace: rs.metadata?.namespace ?? '',
     name: rs.metadata?.name ?? '',
     owner: owner ? { kind: owner.kind, name: owner.name } : null,
     revision: Number.isInteger(revision) && revision > 0 ? revision : null,
     replicas: typeof rs.spec?.replicas === 'number' ? rs.spec.replicas : 1,
+    ...optional(
+      'failure',
+      failed ? `${failed.reason ?? 'ReplicaFailure'}: ${failed.message ?? ''}` : undefined,
+    ),
   };
 }
 

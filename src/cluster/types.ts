@@ -125,6 +125,12 @@ export interface ReplicaSetInfo {
   revision: number | null;
   /** `spec.replicas`: how many pods the Deployment controller wants of it now. */
   replicas: number;
+  /**
+   * Its `ReplicaFailure` condition when `True`: why the ReplicaSet controller could not create a
+   * pod (`FailedCreate: pods "x" is forbidden: exceeded quota: …`, a LimitRange or PodSecurity
+   * refusal); absent otherwise.
+   */
+  failure?: string;
 }
 
 /** What gpuops saw of the cluster at one moment; stored in the database. */

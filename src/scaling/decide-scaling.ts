@@ -130,6 +130,7 @@ export function decideScaling(input: DecideScalingInput): DecideScalingResult {
         currentReplicaSet:
           a.currentReplicaSet ?? owners.currentReplicaSet(a.algorithm.namespace, a.algorithm.name),
         hpa: a.hpa ?? null,
+        refusal: owners.refusal(a.algorithm.namespace, a.algorithm.name),
         pods,
         samples: own,
         flags: attributed?.flags ?? [],

@@ -66,6 +66,7 @@ export function inputKey(input: Omit<ScalingInput, 'poolNodes' | 'unusedNodes'>)
     input.samples,
     input.flags ?? [],
     input.placer?.key ?? null,
+    input.refusal ?? null,
   ]);
 }
 

@@ -24,6 +24,7 @@ export type ScalingReason =
   | 'WouldFlap'
   | 'RecentPeak'
   | 'PodsStarting'
+  | 'ReplicasRefused'
   | 'HPAOwnsReplicas'
   | 'NotPlaced'
   | 'PlacementPending'
@@ -185,6 +186,11 @@ export interface ScalingInput {
   dropped?: string | null;
   /** With engine hpa. */
   hpa?: HpaState | null;
+  /**
+   * Why the API server refuses its pods: the `ReplicaFailure` condition of its Deployment's
+   * ReplicaSets (`OwnerIndex.refusal`), or null / absent when none reports one.
+   */
+  refusal?: string | null;
   /**
    * Headroom sizing shared across a pool: the summed load (GPUs) of every headroom-sized algorithm
    * of its pool, its own included (`decideInTurn` fills it); absent: its own load alone.

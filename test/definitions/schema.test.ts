@@ -54,7 +54,7 @@ const FULL_ALGORITHM: DeepRequired<Algorithm> = {
     env: [{ name: 'N', value: 'v' }],
     resources: { gpus: 1, cpu: '1', memory: '1Gi' },
     gpu: { product: ['Tesla-T4'] },
-    benchmark: { args: ['b'], runs: 3, timeoutSeconds: 60 },
+    benchmark: { args: ['b'], runs: 3, timeoutSeconds: 60, queueName: 'gpu-queue' },
     scaling: { minReplicas: 1, maxReplicas: 2, utilization: { min: 10, max: 90 } },
     placement: { pool: 'auto' },
     template: { metadata: { labels: {}, annotations: {} }, spec: {} },
@@ -114,9 +114,14 @@ describe('schemas', () => {
   });
 
   it('the Policy schema requires every field it has, so tsc rejects a field the Policy type lacks', () => {
-    // The optional fields, `allowedNamespaces` (default: the policy's namespace) and
-    // `scaleDown.peakWindowSeconds` (default 0: off), are typed optional too.
-    expect(notAllRequired(policySchema as SchemaNode)).toEqual(['.spec', '.spec.scaling.scaleDown']);
+    // The optional fields, `allowedNamespaces` (default: the policy's namespace),
+    // `benchmark.queueName` (default: no queue) and `scaleDown.peakWindowSeconds` (default 0:
+    // off), are typed optional too.
+    expect(notAllRequired(policySchema as SchemaNode)).toEqual([
+      '.spec',
+      '.spec.benchmark',
+      '.spec.scaling.scaleDown',
+    ]);
   });
 
   it('policies/schema/*.schema.json match the TypeScript schemas (regenerate: node --import tsx src/definitions/schema/export.ts)', async () => {

@@ -133,6 +133,18 @@ export interface ReplicaSetInfo {
   failure?: string;
 }
 
+/** One HorizontalPodAutoscaler: what it scales and who made it (`cluster/autoscalers.ts`). */
+export interface AutoscalerInfo {
+  namespace: string;
+  name: string;
+  /** `spec.scaleTargetRef`: kind (`Deployment`) and name. */
+  target: { kind: string; name: string };
+  /** Its controller ownerReference (a KEDA `ScaledObject`), or null. */
+  owner: { kind: string; name: string } | null;
+  /** Labelled `app.kubernetes.io/managed-by: gpuops`. */
+  managed: boolean;
+}
+
 /** What gpuops saw of the cluster at one moment; stored in the database. */
 export interface Snapshot {
   /** ISO-8601 time the snapshot was taken. */
@@ -148,6 +160,11 @@ export interface Snapshot {
   replicaSets?: ReplicaSetInfo[];
   /** Objects that could not be read in full (e.g. an unparseable quantity, counted as 0), naming object and field. */
   warnings?: string[];
+  /**
+   * Every HorizontalPodAutoscaler, when they were read (a live snapshot; HPAs in a dump); absent
+   * otherwise, and in stored snapshots.
+   */
+  autoscalers?: AutoscalerInfo[];
 }
 
 /** Status of a HorizontalPodAutoscaler gpuops generated (replicas). */

@@ -3,6 +3,7 @@ import type { UtilizationReading } from '../metrics/types.js';
 import type { Pool, Policy, ResolvedAlgorithm } from '../definitions/types.js';
 import { attribute } from './attribute.js';
 import type { ProductChoice } from './choose-nodes.js';
+import { otherAutoscalers } from '../cluster/autoscalers.js';
 import type { PodConstraints } from '../cluster/scheduling/pod-constraints.js';
 import { specRequest, type PodRequest } from './fit.js';
 import { layoutOf, type PodLayout } from './pod-layout.js';
@@ -34,6 +35,13 @@ export interface AlgorithmState {
   pod?: PodConstraints;
   /** What one replica asks of its node (that template's effective requests); absent: the spec's. */
   request?: PodRequest;
+}
+
+/** The autoscalers gpuops did not write that scale the algorithm's Deployment (`otherAutoscalers`). */
+function foreignAutoscalers(input: DecideScalingInput, a: AlgorithmState): { otherAutoscalers?: string[] } {
+  const own = input.policy.spec.scaling.engine === 'hpa';
+  const others = otherAutoscalers(input.snapshot.autoscalers, a.algorithm.namespace, a.algorithm.name, own);
+  return others.length > 0 ? { otherAutoscalers: others } : {};
 }
 
 /** Inputs of one scaling pass. `recent`: scaling decisions since `historySince(policy, now)`. */
@@ -131,6 +139,7 @@ export function decideScaling(input: DecideScalingInput): DecideScalingResult {
           a.currentReplicaSet ?? owners.currentReplicaSet(a.algorithm.namespace, a.algorithm.name),
         hpa: a.hpa ?? null,
         refusal: owners.refusal(a.algorithm.namespace, a.algorithm.name),
+        ...foreignAutoscalers(input, a),
         pods,
         samples: own,
         flags: attributed?.flags ?? [],

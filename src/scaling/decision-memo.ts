@@ -67,6 +67,7 @@ export function inputKey(input: Omit<ScalingInput, 'poolNodes' | 'unusedNodes'>)
     input.flags ?? [],
     input.placer?.key ?? null,
     input.refusal ?? null,
+    input.otherAutoscalers ?? [],
   ]);
 }
 

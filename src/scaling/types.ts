@@ -25,6 +25,7 @@ export type ScalingReason =
   | 'RecentPeak'
   | 'PodsStarting'
   | 'ReplicasRefused'
+  | 'OtherAutoscaler'
   | 'HPAOwnsReplicas'
   | 'NotPlaced'
   | 'PlacementPending'
@@ -186,6 +187,11 @@ export interface ScalingInput {
   dropped?: string | null;
   /** With engine hpa. */
   hpa?: HpaState | null;
+  /**
+   * Autoscalers other than gpuops that scale its Deployment, described (`otherAutoscalers` of
+   * `cluster/autoscalers.ts`); absent or `[]`: none.
+   */
+  otherAutoscalers?: string[];
   /**
    * Why the API server refuses its pods: the `ReplicaFailure` condition of its Deployment's
    * ReplicaSets (`OwnerIndex.refusal`), or null / absent when none reports one.

@@ -36,6 +36,8 @@ export interface JobView {
   startedAt?: Date | null;
   /** `metadata.labels` (e.g. `kueue.x-k8s.io/queue-name`). */
   labels?: Record<string, string>;
+  /** `metadata.annotations` (gpuops's spec hash). */
+  annotations?: Record<string, string>;
 }
 
 /** One container's state, reduced. Times are parsed RFC 3339 timestamps. */
@@ -232,6 +234,7 @@ export function createKubeJobApi(kc: KubeConfig): JobApi {
           suspended: j.spec?.suspend === true,
           startedAt: toDate(j.status?.startTime),
           labels: j.metadata?.labels ?? {},
+          annotations: j.metadata?.annotations ?? {},
         };
       } catch (err) {
         if (classifyKubeError(err).kind === 'not-found') return null;

@@ -49,18 +49,17 @@ export function podRequests(spec: KubeObject['spec']): ResourceList {
 }
 
 /**
- * A node's allocatable, `cpu` in millicores. A node that lists none of cpu, memory and pods (a
- * hand-written test node, never a kubelet's) is unbounded in all three and in ephemeral storage:
- * only the resources it lists limit it.
+ * A node's allocatable, `cpu` in millicores. cpu, memory, pods and ephemeral storage a node does
+ * not list at all (a hand-written test node; a kubelet always reports all four) are unbounded, so
+ * only what it lists limits it; an extended resource it does not list is 0, as kube-scheduler
+ * counts it.
  */
 function allocatable(node: KubeObject): ResourceList {
   const a = (node.status?.allocatable ?? {}) as Record<string, unknown>;
   const out: ResourceList = {};
   for (const [r, q] of Object.entries(a))
     out[r] = r === 'cpu' ? Math.round(parseQuantity(q) * 1000) : parseQuantity(q);
-  if (a['cpu'] === undefined && a['memory'] === undefined && a['pods'] === undefined) {
-    for (const r of ['cpu', 'memory', 'pods', 'ephemeral-storage']) out[r] ??= Infinity;
-  }
+  for (const r of ['cpu', 'memory', 'pods', 'ephemeral-storage']) out[r] ??= Infinity;
   return out;
 }
 

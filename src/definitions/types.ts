@@ -101,8 +101,17 @@ export interface PolicySpec {
    * refused whatever the list says (`rules/namespaces.ts`).
    */
   allowedNamespaces?: string[];
+  /**
+   * Which namespaces the specs of which folders may use (`rules/namespace-bindings.ts`): the
+   * first entry whose `path` matches a spec's file decides; a namespace an entry names is refused
+   * to every file that no such entry matches. Narrows `allowedNamespaces`, never widens it.
+   * Optional; absent: any spec may use any allowed namespace.
+   */
+  namespacesByPath?: NamespaceBinding[];
   /** The namespace gpuops itself runs in (its ServiceAccount's); no algorithm may use it. */
   controllerNamespace: string;
+  /** The most a spec may ask for (`rules/spec-limits.ts`); the policy's own defaults stay within them. */
+  limits: SpecLimits;
   /**
    * Annotation keys a spec may put on its pods (`metadata.annotations`,
    * `spec.template.metadata.annotations`): a key, `prefix/*` or `*` (`*` matches any characters
@@ -196,6 +205,34 @@ export interface PolicySpec {
 }
 
 /**
+ * One `namespacesByPath` entry: the spec files `path` matches may use only `namespaces`.
+ * `path` is a pattern of the file's repo-relative path: `*` any characters of one folder or file
+ * name, `**` any folders, `{name}` one folder or file name (or part of one) captured as `name`
+ * (`algorithms/{team}/**`); `namespaces` entries are namespace names or `prefix*` patterns in
+ * which `{name}` stands for what the path captured (`team-{team}`). A spec without
+ * `metadata.namespace` in a matching file runs in the first entry when it has no `*`.
+ */
+export interface NamespaceBinding {
+  path: string;
+  namespaces: string[];
+}
+
+/**
+ * Caps of what one spec may ask for (counts and seconds); the policy's defaults
+ * (`scaling.minReplicas`/`maxReplicas`, `benchmark.runs`/`timeoutSeconds`) lie within them.
+ */
+export interface SpecLimits {
+  /** Most replicas a spec may ask for: its `scaling.minReplicas` and `maxReplicas` (replicas). */
+  replicas: number;
+  /** Most GPUs one pod may request: `spec.resources.gpus` (GPUs). */
+  gpusPerPod: number;
+  /** Most benchmark runs a spec may ask for: `spec.benchmark.runs` (runs). */
+  benchmarkRuns: number;
+  /** Longest deadline of one benchmark run a spec may ask for: `spec.benchmark.timeoutSeconds` (seconds). */
+  benchmarkTimeoutSeconds: number;
+}
+
+/**
  * The pod fields a spec author may set only when the platform allows it (issue 29 item 1); every
  * allowance defaults to off in `policies/default.yaml`.
  */
@@ -220,6 +257,27 @@ export interface PodSecurityPolicy {
   serviceAccountNames: string[];
   /** `automountServiceAccountToken: true` or a projected `serviceAccountToken` volume. */
   automountServiceAccountToken: boolean;
+  /** Running as root: `runAsNonRoot: false` or `runAsUser: 0` (Pod Security "restricted" refuses both). */
+  runAsRoot: boolean;
+  /** `seLinuxOptions` beyond the container types Pod Security "baseline" allows (a `type`, a `user`, a `role`). */
+  seLinux: boolean;
+  /**
+   * Volume types beyond Pod Security "restricted"'s (`configMap`, `csi`, `downwardAPI`,
+   * `emptyDir`, `ephemeral`, `persistentVolumeClaim`, `projected`, `secret`), e.g. `nfs`;
+   * `hostPath` has its own allowance.
+   */
+  volumeTypes: string[];
+  /** Sysctls beyond Pod Security "baseline"'s safe set, by name. */
+  sysctls: string[];
+  /**
+   * Extended resources a container may request besides the GPUs gpuops sets (`nvidia.com/mig-*`,
+   * `amd.com/gpu`, `nvidia.com/gpu.shared`): names, or a prefix and `*`.
+   */
+  extendedResources: string[];
+  /** Dynamic resource allocation: the pod's `resourceClaims` (a claim can hand out GPUs too). */
+  resourceClaims: boolean;
+  /** `priorityClassName`s a pod may use (`system-node-critical` and every other class are refused unless listed). */
+  priorityClassNames: string[];
 }
 
 /**

@@ -15,6 +15,11 @@ export interface PlacementEvidence {
   longTaskThresholdSeconds: number;
   /** The rollout merging it starts, when the Deployment's pod template changes (`plan/rollout.ts`). */
   rollout?: { reason: string; message: string };
+  /**
+   * What the spec asks for, as resolved (its own values, else the policy's defaults; both within
+   * the policy's `limits`): replicas and GPUs per pod. Absent in evidence recorded before.
+   */
+  asks?: { minReplicas: number; maxReplicas: number; gpusPerPod: number };
 }
 
 /** Utilisation evidence for one scaling decision (percent) and the bounds it was compared with. */

@@ -9,10 +9,12 @@
  * changes whenever a namespace comes or goes; a file per namespace changes only with that namespace.
  *
  * Each file also holds a RoleBinding of the ClusterRole `gpuops-benchmark` (templates/install) to
- * gpuops's ServiceAccount, in that namespace only: gpuops can run benchmark Jobs in the algorithm
- * namespaces and nowhere else (a ClusterRole bound by a RoleBinding grants its rules only in the
+ * gpuops's ServiceAccount, in that namespace only (and, in patch mode, one of `gpuops-scale`):
+ * gpuops can run benchmark Jobs (and set Deployments' replicas) in the algorithm namespaces and
+ * nowhere else (a ClusterRole bound by a RoleBinding grants its rules only in the
  * binding's namespace; Kubernetes RBAC docs, "RoleBinding and ClusterRoleBinding").
  */
+import { parseAllDocuments } from 'yaml';
 import type { RenderedFile } from './nodes.js';
 import { renderYaml } from './yaml.js';
 
@@ -28,8 +30,15 @@ export const DEFAULT_SERVICE_ACCOUNT: Readonly<ServiceAccountRef> = {
   name: 'gpuops',
 };
 
-/** The ClusterRole (templates/install/clusterrole-benchmark.yaml) each algorithm namespace binds. */
+/** The ClusterRole (templates/install/clusterrole.yaml) each algorithm namespace binds. */
 export const BENCHMARK_CLUSTER_ROLE = 'gpuops-benchmark';
+
+/**
+ * The ClusterRole of patch mode's scale writes (templates/install/components/patch-mode): bound in
+ * each algorithm namespace only while `scaling.mode` is `patch`, so gpuops can set the replicas of
+ * Deployments there and nowhere else (a cluster-wide grant reached every Deployment of the cluster).
+ */
+export const SCALE_CLUSTER_ROLE = 'gpuops-scale';
 
 /**
  * Annotations of every generated Namespace: sync wave -2, before the Node labels (-1) and the
@@ -52,49 +61,110 @@ export function namespaceFilePath(cluster: string, namespace: string): string {
   return `${namespacesDir(cluster)}/${namespace}.yaml`;
 }
 
+/** String entries of a YAML map value (labels, annotations); anything else is no entries. */
+function stringEntries(v: unknown): [string, string][] {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return [];
+  return Object.entries(v as Record<string, unknown>).filter(
+    (e): e is [string, string] => typeof e[1] === 'string',
+  );
+}
+
+/**
+ * The labels and annotations of the Namespace in `current` (the file Git holds) that gpuops does
+ * not write — a Pod Security `pod-security.kubernetes.io/enforce` label, a team's annotation —
+ * which the rendered file keeps. A file that does not parse keeps nothing.
+ */
+function keptMetadata(current: string | undefined): {
+  labels: [string, string][];
+  annotations: [string, string][];
+} {
+  const none = { labels: [], annotations: [] };
+  if (current === undefined) return none;
+  for (const doc of parseAllDocuments(current)) {
+    if (doc.errors.length > 0) return none;
+    const o = doc.toJS() as { kind?: unknown; metadata?: { labels?: unknown; annotations?: unknown } } | null;
+    if (o?.kind !== 'Namespace') continue;
+    return {
+      labels: stringEntries(o.metadata?.labels).filter(([k]) => k !== 'app.kubernetes.io/managed-by'),
+      annotations: stringEntries(o.metadata?.annotations).filter(([k]) => !(k in NAMESPACE_ANNOTATIONS)),
+    };
+  }
+  return none;
+}
+
+/** `own` over `kept`, keys sorted (byte-stable whatever order a person wrote them in). */
+function merged(kept: [string, string][], own: Readonly<Record<string, string>>): Record<string, string> {
+  const all = new Map([...kept, ...Object.entries(own)]);
+  return Object.fromEntries([...all].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** What a namespace file grants besides the benchmark Jobs. */
+export interface NamespaceGrants {
+  /** Patch mode: a RoleBinding of {@link SCALE_CLUSTER_ROLE} (Deployments' `scale`). */
+  scale: boolean;
+}
+
 /**
  * Renders one namespace file (byte-stable): the Namespace, then the RoleBinding of
  * {@link BENCHMARK_CLUSTER_ROLE} to `serviceAccount` in it, both in sync wave -2 (Argo CD applies
- * the Namespace first within a wave by kind order).
+ * the Namespace first within a wave by kind order). The labels and annotations of the Namespace in
+ * `current` (the file Git holds) that gpuops does not write are kept: a person's Pod Security
+ * label (`pod-security.kubernetes.io/enforce: restricted`) must not go under a pools change.
+ * With `grants.scale` (patch mode) the file also holds the RoleBinding of {@link SCALE_CLUSTER_ROLE}.
  */
 export function renderNamespaceFile(
   cluster: string,
   namespace: string,
   serviceAccount: ServiceAccountRef = DEFAULT_SERVICE_ACCOUNT,
+  grants: NamespaceGrants = { scale: false },
+  current?: string,
 ): RenderedFile {
   const labels = { 'app.kubernetes.io/managed-by': 'gpuops' };
+  const kept = keptMetadata(current);
   const ns = {
     apiVersion: 'v1',
     kind: 'Namespace',
-    metadata: { name: namespace, labels, annotations: { ...NAMESPACE_ANNOTATIONS } },
+    metadata: {
+      name: namespace,
+      labels: merged(kept.labels, labels),
+      annotations: merged(kept.annotations, NAMESPACE_ANNOTATIONS),
+    },
   };
-  const binding = {
+  const binding = (role: string) => ({
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: 'RoleBinding',
     metadata: {
-      name: BENCHMARK_CLUSTER_ROLE,
+      name: role,
       namespace,
       labels,
       annotations: { 'argocd.argoproj.io/sync-wave': '-2' },
     },
-    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: BENCHMARK_CLUSTER_ROLE },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role },
     subjects: [{ kind: 'ServiceAccount', name: serviceAccount.name, namespace: serviceAccount.namespace }],
-  };
+  });
+  const bindings = [binding(BENCHMARK_CLUSTER_ROLE), ...(grants.scale ? [binding(SCALE_CLUSTER_ROLE)] : [])];
   return {
     path: namespaceFilePath(cluster, namespace),
-    content: renderYaml([ns, binding]),
+    content: renderYaml([ns, ...bindings]),
   };
 }
 
 /**
  * The namespace files for the namespaces of `algorithms`, one per distinct namespace, sorted by
- * path. A namespace no algorithm uses any more keeps its file: removing it would not delete the
- * Namespace (Prune=false) and a person may still run things there.
+ * path, each keeping what a person added to the file Git holds (`current`, by path). A namespace
+ * no algorithm uses any more keeps its file: removing it would not delete the Namespace
+ * (Prune=false) and a person may still run things there.
  */
 export function renderNamespaceFiles(
   cluster: string,
   namespaces: Iterable<string>,
   serviceAccount?: ServiceAccountRef,
+  grants?: NamespaceGrants,
+  current?: ReadonlyMap<string, string>,
 ): RenderedFile[] {
-  return [...new Set(namespaces)].sort().map((ns) => renderNamespaceFile(cluster, ns, serviceAccount));
+  return [...new Set(namespaces)]
+    .sort()
+    .map((ns) =>
+      renderNamespaceFile(cluster, ns, serviceAccount, grants, current?.get(namespaceFilePath(cluster, ns))),
+    );
 }

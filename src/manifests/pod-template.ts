@@ -1,4 +1,5 @@
 import type { PodTemplate } from '../definitions/types.js';
+import { restrictPod } from './pod-security.js';
 
 type Obj = Record<string, unknown>;
 
@@ -37,7 +38,10 @@ export interface OwnedPod {
  *   gpuops's; `env` is `spec.env` followed by the template's; `resources` the template's extra
  *   requests/limits (ephemeral storage, hugepages) plus gpuops's;
  * - `benchmark`: the container's readiness, liveness and startup probes are left out (a Job's pod
- *   runs to completion and is never a Service endpoint).
+ *   runs to completion and is never a Service endpoint);
+ * - last, the Pod Security "restricted" fields the spec left unsaid (`pod-security.ts`:
+ *   `allowPrivilegeEscalation: false`, `capabilities.drop: [ALL]`, `RuntimeDefault` seccomp,
+ *   `runAsNonRoot: true`).
  *
  * @param pod       the pod template being rendered (`spec.template` of a Deployment or Job)
  * @param template  the Algorithm's `spec.template`, or undefined
@@ -88,4 +92,5 @@ export function applyPodTemplate(
   };
   if (benchmark) for (const probe of PROBES) delete container[probe];
   pod.spec.containers = [container];
+  restrictPod(pod.spec);
 }

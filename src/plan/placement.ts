@@ -148,6 +148,7 @@ export function placementChanges(input: PlacementChangesInput): ChangeSetInput[]
     .sort(([a], [b]) => byString(a, b))
     .map(([name, files]) => {
       const p = placementOf.get(name);
+      const alg = input.algorithms.find((a) => a.name === name);
       return {
         cluster,
         kind: 'placement' as const,
@@ -163,6 +164,15 @@ export function placementChanges(input: PlacementChangesInput): ChangeSetInput[]
                   runs: [...(input.benchmarkRuns?.get(name) ?? [])],
                   longTaskThresholdSeconds: policy.spec.placement.longTaskThresholdSeconds,
                   ...(rollouts.has(name) ? { rollout: rollouts.get(name)! } : {}),
+                  ...(alg
+                    ? {
+                        asks: {
+                          minReplicas: alg.scaling.minReplicas,
+                          maxReplicas: alg.scaling.maxReplicas,
+                          gpusPerPod: alg.spec.resources.gpus,
+                        },
+                      }
+                    : {}),
                 },
               ],
             }

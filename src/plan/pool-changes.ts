@@ -98,6 +98,8 @@ export function poolChanges(input: {
       cluster,
       input.algorithms.map((a) => a.namespace),
       { ...DEFAULT_SERVICE_ACCOUNT, namespace: policy.spec.controllerNamespace },
+      { scale: policy.spec.scaling.mode === 'patch' },
+      git.files,
     ),
     ...legacyKustomizationDeletions(cluster, git.files.keys()),
   );

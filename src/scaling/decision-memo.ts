@@ -68,6 +68,7 @@ export function inputKey(input: Omit<ScalingInput, 'poolNodes' | 'unusedNodes'>)
     input.placer?.key ?? null,
     input.refusal ?? null,
     input.otherAutoscalers ?? [],
+    input.loop ?? null,
   ]);
 }
 

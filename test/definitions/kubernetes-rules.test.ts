@@ -13,6 +13,14 @@ import type { Policy } from '../../src/definitions/types.js';
 let policy: Policy;
 beforeAll(async () => {
   policy = await loadDefaultPolicy();
+  // The schema's own bounds, with the policy's caps (spec-limits.test.ts) out of the way.
+  const wide = Number.MAX_SAFE_INTEGER;
+  policy.spec.limits = {
+    replicas: wide,
+    gpusPerPod: wide,
+    benchmarkRuns: wide,
+    benchmarkTimeoutSeconds: wide,
+  };
 });
 
 /** An Algorithm with `spec` lines replaced or added (each an indented YAML line under `spec:`). */

@@ -43,8 +43,17 @@ describe('pool label and taint keys stay out of reserved prefixes (issue 29 item
 
 describe('every number in the policy is bounded (issue 29 item 5)', () => {
   it.each([
-    ['scaling.maxReplicas', '  scaling: {maxReplicas: %d}', POLICY_LIMITS.replicas],
-    ['scaling.minReplicas', '  scaling: {minReplicas: %d, maxReplicas: 10000}', POLICY_LIMITS.replicas],
+    // The caps of what a spec may ask (limits) go up with the defaults they bound.
+    [
+      'scaling.maxReplicas',
+      '  scaling: {maxReplicas: %d}\n  limits: {replicas: 10000}',
+      POLICY_LIMITS.replicas,
+    ],
+    [
+      'scaling.minReplicas',
+      '  scaling: {minReplicas: %d, maxReplicas: 10000}\n  limits: {replicas: 10000}',
+      POLICY_LIMITS.replicas,
+    ],
     ['scaling.step', '  scaling: {step: %d}', POLICY_LIMITS.replicas],
     ['scaling.windowSeconds', '  scaling: {windowSeconds: %d}', POLICY_LIMITS.seconds],
     [
@@ -54,7 +63,11 @@ describe('every number in the policy is bounded (issue 29 item 5)', () => {
     ],
     ['pools.returnAfterSeconds', '  pools: {returnAfterSeconds: %d}', POLICY_LIMITS.seconds],
     ['pools.test.size', '  pools: {test: {size: %d}}', POLICY_LIMITS.replicas],
-    ['benchmark.timeoutSeconds', '  benchmark: {timeoutSeconds: %d}', POLICY_LIMITS.runSeconds],
+    [
+      'benchmark.timeoutSeconds',
+      '  benchmark: {timeoutSeconds: %d}\n  limits: {benchmarkTimeoutSeconds: 604800}',
+      POLICY_LIMITS.runSeconds,
+    ],
     [
       'benchmark.ttlSecondsAfterFinished',
       '  benchmark: {ttlSecondsAfterFinished: %d}',

@@ -59,6 +59,7 @@ const CASES: Record<string, PrBodyInput> = {
           { run: 3, status: 'Succeeded', durationSeconds: 1510, node: null },
         ],
         longTaskThresholdSeconds: 600,
+        asks: { minReplicas: 1, maxReplicas: 4, gpusPerPod: 2 },
       },
     ],
   },

@@ -7,7 +7,13 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { AppProject } from '@kubernetes-models/argo-cd/argoproj.io/v1alpha1/AppProject';
 import { Application } from '@kubernetes-models/argo-cd/argoproj.io/v1alpha1/Application';
+import { Namespace } from 'kubernetes-models/v1/Namespace';
+import { ServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
+import { ClusterRole } from 'kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRole';
+import { ClusterRoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRoleBinding';
+import { RoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1/RoleBinding';
 import { GitRepository } from '@kubernetes-models/flux-cd/source.toolkit.fluxcd.io/v1/GitRepository';
 import { Kustomization } from '@kubernetes-models/flux-cd/kustomize.toolkit.fluxcd.io/v1/Kustomization';
 import { describe, expect, it } from 'vitest';
@@ -20,7 +26,14 @@ const load = (file: string): AnyObj[] =>
   parseAllDocuments(readFileSync(path.join(dir, file), 'utf8')).map((d) => d.toJS() as AnyObj);
 
 const MODELS: Record<string, new (o: AnyObj) => { validate(): void }> = {
+  'argoproj.io/v1alpha1/AppProject': AppProject,
   'argoproj.io/v1alpha1/Application': Application,
+  // flux-kustomization.yaml also holds the applier's ServiceAccount, RBAC and first namespace.
+  'v1/ServiceAccount': ServiceAccount,
+  'v1/Namespace': Namespace,
+  'rbac.authorization.k8s.io/v1/ClusterRole': ClusterRole,
+  'rbac.authorization.k8s.io/v1/ClusterRoleBinding': ClusterRoleBinding,
+  'rbac.authorization.k8s.io/v1/RoleBinding': RoleBinding,
   'source.toolkit.fluxcd.io/v1/GitRepository': GitRepository,
   'kustomize.toolkit.fluxcd.io/v1/Kustomization': Kustomization,
 };
@@ -31,11 +44,14 @@ const validate = (obj: AnyObj) => {
 };
 
 describe('GitOps install manifests against their CRD schemas', () => {
-  it.each(['argocd-application.yaml', 'flux-kustomization.yaml'])('%s validates', (file) => {
-    const objects = load(file);
-    expect(objects.length).toBeGreaterThan(0);
-    for (const obj of objects) expect(() => validate(obj)).not.toThrow();
-  });
+  it.each(['argocd-application.yaml', 'argocd-appproject.yaml', 'flux-kustomization.yaml'])(
+    '%s validates',
+    (file) => {
+      const objects = load(file);
+      expect(objects.length).toBeGreaterThan(0);
+      for (const obj of objects) expect(() => validate(obj)).not.toThrow();
+    },
+  );
 
   it.each([
     [

@@ -54,7 +54,7 @@ describe('install manifests', () => {
     }
   });
 
-  it('no wildcard anywhere; Jobs only through a RoleBinding (no ClusterRoleBinding of gpuops-benchmark); writes only in patch mode', () => {
+  it('no wildcard anywhere; Jobs and Deployments scale only through a RoleBinding (no ClusterRoleBinding of gpuops-benchmark or gpuops-scale); writes only in patch mode', () => {
     const files = [
       ...kustomization.resources,
       'components/patch-mode/clusterrole.yaml',
@@ -88,12 +88,9 @@ describe('install manifests', () => {
       'watch autoscaling/horizontalpodautoscalers',
     ]);
     expect(grants('gpuops-benchmark')).toEqual(['create batch/jobs', 'delete batch/jobs', 'get batch/jobs']);
-    expect(grants('gpuops-patch')).toEqual([
-      'get /nodes',
-      'get apps/deployments/scale',
-      'patch /nodes',
-      'patch apps/deployments/scale',
-    ]);
+    // Patch mode: Nodes cluster-wide; Deployments' scale only where a namespace file binds it.
+    expect(grants('gpuops-patch')).toEqual(['get /nodes', 'patch /nodes']);
+    expect(grants('gpuops-scale')).toEqual(['get apps/deployments/scale', 'patch apps/deployments/scale']);
     const clusterBound = objects
       .filter((o) => o.kind === 'ClusterRoleBinding')
       .map((o) => o.roleRef.name)

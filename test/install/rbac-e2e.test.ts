@@ -184,10 +184,17 @@ describe('gpuops as its ServiceAccount, RBAC enforced', { timeout: 180_000 }, ()
   it('patch mode with its component: relabels an unused node and scales the Deployment in the cluster; no 403', async () => {
     await install(path.join(INSTALL, 'components/patch-mode'));
     h.push({ 'policies/test.yaml': policy('patch', 'gpuops') }, 'Patch mode, gpuops engine');
-    // The engine changed: the placement PR is rebuilt without the HPA; merged and synced.
+    // The engine changed: the placement PR is rebuilt without the HPA; merged and synced. The
+    // pools PR binds gpuops-scale in the algorithm namespaces (patch mode's scale grant is per
+    // namespace, never cluster-wide); merged and synced too.
     await h.pass();
+    expect(h.file('gpuops/prod/pools', 'clusters/prod/namespaces/algorithms.yaml')).toContain(
+      'name: gpuops-scale',
+    );
     h.merge('gpuops/prod/placement/serve');
+    h.merge('gpuops/prod/pools');
     expect((await h.sync()).errors).toEqual([]);
+    expect(h.sim.store.get('rolebindings', 'algorithms', 'gpuops-scale')).toBeDefined();
     h.load.setLoad('serve', 100);
     h.setMetrics(
       new DcgmScrapeSource({
@@ -270,8 +277,9 @@ describe('gpuops as its ServiceAccount, RBAC enforced', { timeout: 180_000 }, ()
       check(byName('ClusterRole', (b.roleRef as { name: string }).name), null);
     for (const b of installed.filter((o) => o.kind === 'RoleBinding'))
       check(byName('Role', (b.roleRef as { name: string }).name), b.metadata.namespace!);
-    // The benchmark ClusterRole is bound by the RoleBinding gpuops writes into Git per namespace.
+    // The benchmark and scale ClusterRoles are bound by the RoleBindings gpuops writes into Git per namespace.
     check(byName('ClusterRole', 'gpuops-benchmark'), 'algorithms');
+    check(byName('ClusterRole', 'gpuops-scale'), 'algorithms');
     expect(unused).toEqual([]);
     // The check bites: a verb no pass used (delete on Nodes), or a Job verb outside its namespace.
     const extra = {

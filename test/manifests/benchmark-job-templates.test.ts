@@ -87,6 +87,8 @@ describe('renderBenchmarkJob on a bare template', () => {
             restartPolicy: 'Never',
             // A bare template says nothing: gpuops mounts no ServiceAccount token (issue 29 item 1).
             automountServiceAccountToken: false,
+            // ... and renders Pod Security "restricted" (manifests/pod-security.ts).
+            securityContext: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } },
             containers: [
               {
                 name: 'benchmark',
@@ -99,6 +101,7 @@ describe('renderBenchmarkJob on a bare template', () => {
                   limits: { 'nvidia.com/gpu': '1', memory: '4Gi' },
                 },
                 terminationMessagePolicy: 'FallbackToLogsOnError',
+                securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
               },
             ],
           },

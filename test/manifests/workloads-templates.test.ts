@@ -119,6 +119,8 @@ describe('renderDeployment on a bare template', () => {
             ],
             // A bare template says nothing: gpuops mounts no ServiceAccount token (issue 29 item 1).
             automountServiceAccountToken: false,
+            // ... and renders Pod Security "restricted" (manifests/pod-security.ts).
+            securityContext: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } },
             containers: [
               {
                 name: 'serve',
@@ -130,6 +132,7 @@ describe('renderDeployment on a bare template', () => {
                   requests: { 'nvidia.com/gpu': '2', cpu: '1' },
                   limits: { 'nvidia.com/gpu': '2', cpu: '1' },
                 },
+                securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
               },
             ],
           },

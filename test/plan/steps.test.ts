@@ -152,6 +152,14 @@ describe('placementChanges', () => {
     const f = bySubject.get(name)!.files.find((x) => x.path.endsWith('/deployment.yaml'))!;
     expect(f.content).toContain(line);
   });
+  it('the placement pull request states the replicas and GPUs the spec asks for; a deletion states none', () => {
+    expect(bySubject.get('new')!.placements![0]!.asks).toEqual({
+      minReplicas: 2,
+      maxReplicas: 8,
+      gpusPerPod: 1,
+    });
+    expect(bySubject.get('removed')!.placements).toBeUndefined();
+  });
   it('deletes the files of an algorithm that left algorithms/', () => {
     expect(bySubject.get('removed')!.files).toEqual([
       { path: 'clusters/prod/algorithms/removed/deployment.yaml', content: null },

@@ -49,10 +49,15 @@ async function f05(protectedMain: boolean): Promise<{ h: Harness; pushes: () => 
   harnesses.push(h);
   const log = join(h.repo.root, 'pushes.log');
   if (protectedMain) {
-    // F05's hook, counting the pushes it sees.
+    // F05's hook, logging the refs of each push it sees (patch mode's pools pull request, which
+    // binds gpuops-scale in the namespace files, pushes a branch besides main).
     const hook = join(h.repo.remote, 'hooks', 'pre-receive');
-    const body = readFileSync(join(F05, 'pre-receive'), 'utf8').replace('#!/bin/sh\n', '');
-    writeFileSync(hook, `#!/bin/sh\necho push >> '${log}'\n${body}`);
+    const f05Hook = join(h.repo.root, 'f05-pre-receive');
+    writeFileSync(f05Hook, readFileSync(join(F05, 'pre-receive'), 'utf8'));
+    writeFileSync(
+      hook,
+      `#!/bin/sh\ninput=$(cat)\nprintf '%s\\n' "$input" | while read old new ref; do echo "$ref" >> '${log}'; done\nprintf '%s\\n' "$input" | sh '${f05Hook}'\n`,
+    );
     chmodSync(hook, 0o755);
   }
   await h.sync();
@@ -68,7 +73,9 @@ async function f05(protectedMain: boolean): Promise<{ h: Harness; pushes: () => 
   );
   const pushes = () => {
     try {
-      return readFileSync(log, 'utf8').split('\n').filter(Boolean).length;
+      return readFileSync(log, 'utf8')
+        .split('\n')
+        .filter((ref) => ref === 'refs/heads/main').length;
     } catch {
       return 0;
     }
@@ -143,11 +150,13 @@ describe('F05: patch mode, main protected', () => {
     expect(scaleOf(later)).toMatchObject({ action: 'failed', reason: 'ProtectedBranch' });
     // One push to main (refused again) and one of the placement branch: the benchmark that ended
     // meanwhile recorded its GPU product, which the Deployment's node affinity now names (issue 24).
+    // The pools pull request (gpuops-scale's RoleBinding per namespace) stays open, unchanged.
     expect(later.writeBack.map((x) => [x.branch, x.action])).toEqual([
+      ['gpuops/prod/pools', 'unchanged'],
       ['gpuops/prod/placement/resnet50-infer', 'created'],
       ['main', 'failed'],
     ]);
-    expect(pushes()).toBe(3);
+    expect(pushes()).toBe(2); // pushes of main
     expect(live(h)).toBe(1);
   });
 

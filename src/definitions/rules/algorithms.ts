@@ -4,9 +4,13 @@ import type { Algorithm, Policy, ResolvedAlgorithm, SpecError } from '../types.j
 import { documentProblems, envelopeProblem, locateProblem } from './document.js';
 import { boundAt, stringAt, type Bound } from './cross-field.js';
 import { kubernetesNameProblems } from './k8s-names.js';
+import { listCapProblems } from './list-caps.js';
 import { namespaceProblems } from './namespaces.js';
+import { boundDefaultNamespace } from './namespace-bindings.js';
 import { podAnnotationProblems } from './pod-annotations.js';
+import { specEnvProblems } from './pod-accelerators.js';
 import { podTemplateProblems } from './pod-template.js';
+import { specLimitProblems } from './spec-limits.js';
 import type { FieldProblem } from './schema-errors.js';
 import { parseDocuments, scalarSource, type ParsedDocument, type SpecFile } from './yaml-documents.js';
 
@@ -41,7 +45,7 @@ export function resolveAlgorithm(
   const p = policy.spec;
   return {
     name: a.metadata.name,
-    namespace: a.metadata.namespace ?? p.namespace,
+    namespace: a.metadata.namespace ?? boundDefaultNamespace(source.file, p.namespacesByPath) ?? p.namespace,
     spec: a.spec,
     scaling: {
       minReplicas: a.spec.scaling?.minReplicas ?? p.scaling.minReplicas,
@@ -141,15 +145,27 @@ export function parseAlgorithms(files: readonly SpecFile[], policy: Policy): Par
         errors.push(locateProblem(doc, envelope));
         continue;
       }
+      // A list past its cap is refused before anything else runs on the document (list-caps.ts).
+      const oversized = listCapProblems(doc.value);
+      if (oversized.length > 0) {
+        errors.push(...oversized.map((p) => locateProblem(doc, p)));
+        // It still holds its name, so a later copy is the duplicate (as for any invalid document).
+        const held = stringAt(doc.value, ['metadata', 'name'], []);
+        if (held !== undefined && !seen.has(held))
+          seen.set(held, locateProblem(doc, { path: ['metadata', 'name'], at: 'value', message: '' }));
+        continue;
+      }
       quantitiesAsText(doc.value, doc);
       const schema = documentProblems(validate, doc.value, doc);
       const problems = [
         ...schema,
         ...crossFieldProblems(doc.value, policy, schema),
+        ...specLimitProblems(doc.value, policy.spec.limits, schema),
         ...kubernetesNameProblems(doc.value),
-        ...namespaceProblems(doc.value, policy.spec, schema),
+        ...namespaceProblems(doc.value, policy.spec, schema, file.path),
         ...podAnnotationProblems(doc.value, policy.spec),
         ...podTemplateProblems(doc.value, policy, schema),
+        ...specEnvProblems(doc.value),
       ];
       // A usable name takes part in the duplicate rule even when the document has other errors,
       // so a duplicate is reported in the same round (and fixing the first copy moves nothing).

@@ -9,19 +9,13 @@
  * `kube-public`, `kube-node-lease`) and the controller's namespace (`spec.controllerNamespace`,
  * `gpuops-system` by default), where gpuops's ServiceAccount and its token live.
  */
-import type { PolicySpec } from '../types.js';
+import type { NamespaceBinding, PolicySpec } from '../types.js';
 import { stringAt } from './cross-field.js';
+import { bindingPolicyProblems, bindingRefusal, boundDefaultNamespace } from './namespace-bindings.js';
+import { isNamespacePattern, matchesNamespace as matches } from './namespace-pattern.js';
 import type { FieldProblem } from './schema-errors.js';
 
-/** A DNS-1123 label, or one's start followed by `*` (`team-*`): an `allowedNamespaces` entry. */
-export function isNamespacePattern(p: string): boolean {
-  return /^(?:[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?|[a-z0-9][-a-z0-9]{0,61}\*)$/.test(p);
-}
-
-/** True when `namespace` is `pattern`, or starts with a `prefix*` pattern's prefix. */
-function matches(pattern: string, namespace: string): boolean {
-  return pattern.endsWith('*') ? namespace.startsWith(pattern.slice(0, -1)) : pattern === namespace;
-}
+export { isNamespacePattern };
 
 /** The allow-list in force: `allowedNamespaces`, or the policy's own `namespace` when absent. */
 export function allowedNamespaces(policy: PolicySpec): readonly string[] {
@@ -47,20 +41,36 @@ export function namespaceRefusal(namespace: string, policy: PolicySpec, listed =
 }
 
 /**
- * The problem of an Algorithm's `metadata.namespace` when the policy does not let it run there,
- * located at the value. A spec without a namespace takes the policy's, which the policy's own
- * rule ({@link policyNamespaceProblems}) already holds to the same bounds.
+ * The problem of an Algorithm's namespace when the policy does not let the spec in `file` run
+ * there: the allow-list and `kube-*` rules ({@link namespaceRefusal}) and the policy's
+ * `namespacesByPath` (`namespace-bindings.ts`). Located at `metadata.namespace`, or at `metadata`
+ * when the spec names none and the namespace it would get (its binding's, else the policy's) is
+ * refused to its file.
  * @param value  the Algorithm document as parsed
+ * @param file   the spec file's repo-relative path (`algorithms/team-a/x.yaml`)
  * @param schema the schema problems already found in it (a malformed name is reported there)
  */
 export function namespaceProblems(
   value: unknown,
   policy: PolicySpec,
   schema: readonly FieldProblem[],
+  file: string,
 ): FieldProblem[] {
-  const ns = stringAt(value, ['metadata', 'namespace'], schema);
-  const why = ns === undefined ? null : namespaceRefusal(ns, policy);
-  return why ? [{ path: ['metadata', 'namespace'], at: 'value', message: why }] : [];
+  const own = stringAt(value, ['metadata', 'namespace'], schema);
+  const meta = (value as { metadata?: unknown } | null)?.metadata;
+  const given = meta !== null && typeof meta === 'object' && 'namespace' in meta;
+  if (own === undefined && given) return []; // malformed: the schema's problem
+  const ns = own ?? boundDefaultNamespace(file, policy.namespacesByPath) ?? policy.namespace;
+  const why = namespaceRefusal(ns, policy) ?? bindingRefusal(file, ns, policy.namespacesByPath);
+  if (!why) return [];
+  if (own !== undefined) return [{ path: ['metadata', 'namespace'], at: 'value', message: why }];
+  return [
+    {
+      path: ['metadata'],
+      at: 'key',
+      message: `no metadata.namespace, so "${ns}": ${why}; set metadata.namespace`,
+    },
+  ];
 }
 
 /**
@@ -88,6 +98,12 @@ export function policyNamespaceProblems(p: unknown, schema: readonly FieldProble
     const why = namespaceRefusal(entry, policy, false);
     if (why) out.push({ path: at('allowedNamespaces', i), at: 'value', message: why });
   });
+  const bindings = (p as { spec: { namespacesByPath?: unknown } }).spec.namespacesByPath;
+  if (Array.isArray(bindings) && !schema.some((s) => s.path[1] === 'namespacesByPath'))
+    for (const b of bindingPolicyProblems(bindings as NamespaceBinding[], (ns) =>
+      namespaceRefusal(ns, policy, false),
+    ))
+      out.push({ ...b, at: 'value' });
   if (list && !own && !list.some((e: string) => matches(e, namespace)))
     out.push({
       path: at('allowedNamespaces'),

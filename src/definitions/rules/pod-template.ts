@@ -2,6 +2,8 @@ import type { AlgorithmSpec, Policy } from '../types.js';
 import { ownedFieldProblems } from './pod-owned.js';
 import { podRuleProblems } from './pod-rules.js';
 import { podSchemaProblems } from './pod-schema.js';
+import { podAcceleratorProblems } from './pod-accelerators.js';
+import { podRestrictedProblems } from './pod-restricted.js';
 import { podSecurityProblems } from './pod-security.js';
 import { unknownPodFields } from './pod-unknown-fields.js';
 import type { FieldProblem } from './schema-errors.js';
@@ -19,7 +21,8 @@ const covers = (prefix: readonly PathSegment[], path: readonly PathSegment[]) =>
  * Algorithm schema's own (all errors of a file in one round), in this order:
  * 1. fields Kubernetes does not know (`pod-unknown-fields.ts`);
  * 2. the Kubernetes OpenAPI schema, through `kubernetes-models` (`pod-schema.ts`);
- * 3. what the policy's `podSecurity` does not allow (`pod-security.ts`);
+ * 3. what the policy's `podSecurity` does not allow (`pod-security.ts`, `pod-restricted.ts`,
+ *    `pod-accelerators.ts`);
  * 4. fields gpuops owns (`pod-owned.ts`);
  * 5. the API server's pod rules the schema cannot say (`pod-rules.ts`).
  * One problem per field: the first found wins. Nothing is checked when the Algorithm schema
@@ -54,6 +57,8 @@ export function podTemplateProblems(
       ...unknownPodFields(pod, base, namespace),
       ...podSchemaProblems(pod, base),
       ...podSecurityProblems(pod, base, policy.spec.podSecurity),
+      ...podRestrictedProblems(pod, base, policy.spec.podSecurity),
+      ...podAcceleratorProblems(pod, base, policy.spec.podSecurity),
     );
   }
   found.push(...ownedFieldProblems(template, safeSpec, policy.spec));

@@ -7,6 +7,7 @@ import { boundAt } from './cross-field.js';
 import { labelKeyProblems } from './policy-keys.js';
 import { policyNamespaceProblems } from './namespaces.js';
 import { rolloutProblems } from './policy-rollout.js';
+import { policyLimitProblems } from './spec-limits.js';
 import type { FieldProblem } from './schema-errors.js';
 import { parseDocuments, type PathSegment, type SpecFile } from './yaml-documents.js';
 
@@ -89,6 +90,7 @@ function policyProblems(value: unknown, parsed: ParsedDocument): FieldProblem[] 
     ...schema,
     ...policyCrossProblems(value, parsed.value, schema),
     ...rolloutProblems(value, parsed.value, schema),
+    ...policyLimitProblems(value, parsed.value, schema),
     ...labelKeyProblems(parsed.value),
     ...policyNamespaceProblems(value, schema),
   ];

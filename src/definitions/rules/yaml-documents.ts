@@ -9,6 +9,7 @@ import {
   type Node as YamlNode,
 } from 'yaml';
 import type { SpecError } from '../types.js';
+import { duplicateKeys } from './yaml-duplicates.js';
 
 /** A file as read from a GitOps repo: `path` relative to the repo root, with `/` separators. */
 export interface SpecFile {
@@ -44,11 +45,15 @@ export interface ParsedDocument {
   lineCounter: LineCounter;
 }
 
-/** Parsing options: YAML 1.2 core schema (`yes` is a string), duplicate keys rejected, `<<` merges. */
+/**
+ * Parsing options: YAML 1.2 core schema (`yes` is a string), `<<` merges. Duplicate keys are
+ * rejected by `yaml-duplicates.ts` (linear), not by the library's `uniqueKeys` (quadratic in a
+ * mapping's keys).
+ */
 const OPTIONS = {
   version: '1.2',
   schema: 'core',
-  uniqueKeys: true,
+  uniqueKeys: false,
   merge: true,
   prettyErrors: false,
 } as const;
@@ -85,18 +90,26 @@ export function parseDocuments(file: SpecFile): {
   const names: string[] = [];
   const docs = parseAllDocuments(text, { ...OPTIONS, lineCounter }) as Document.Parsed[];
   docs.forEach((doc, index) => {
-    if (doc.errors.length > 0) {
+    const duplicates = duplicateKeys(doc);
+    if (doc.errors.length > 0 || duplicates.length > 0) {
       // What the document says it is, as far as it can be read (a duplicate key still names it).
       const name = metadataName(() => doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }));
       if (name !== undefined) names.push(name);
+      for (const d of duplicates) {
+        const path = [...d.path];
+        const message = `duplicate key "${String(path.at(-1))}": a key may appear only once in a mapping`;
+        while (typeof path[path.length - 1] === 'number') path.pop();
+        errors.push({
+          file: file.path,
+          ...positionOf(lineCounter, d.offset),
+          field: formatPath(path),
+          message,
+        });
+      }
       for (const e of doc.errors) {
         const offset = syntaxOffset(text, e.pos[0]);
         const path = pathAtOffset(doc, offset);
-        // A duplicate key's error starts at that key, so the path ends with it.
-        const message =
-          e.code === 'DUPLICATE_KEY'
-            ? `duplicate key "${String(path.at(-1))}": a key may appear only once in a mapping`
-            : `YAML syntax: ${e.message}`;
+        const message = `YAML syntax: ${e.message}`;
         while (typeof path[path.length - 1] === 'number') path.pop();
         errors.push({
           file: file.path,
@@ -145,6 +158,11 @@ function metadataName(value: () => unknown): string | undefined {
  */
 function syntaxOffset(text: string, offset: number): number {
   const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  // In a line's indentation of spaces (the parser reports a misaligned item, BAD_INDENT, at its
+  // line's start): the item itself, where a person sees the misalignment. A tab stays where it is.
+  const lead = /^ */.exec(text.slice(offset))![0].length;
+  if (lead > 0 && /^ *$/.test(text.slice(lineStart, offset)) && !/^\n?$/.test(text[offset + lead] ?? ''))
+    return offset + lead;
   const atMarker = offset === lineStart && /^(?:---|\.\.\.)\s/.test(text.slice(offset, offset + 4));
   if (!atMarker && offset < text.trimEnd().length) return offset;
   // The content before the offset: at a marker, the lines above it; at the end of a file without

@@ -1,7 +1,7 @@
 import { isDnsLabel, isDnsSubdomain, isLabelKey } from '../rules/dns-label.js';
 import { isImageReference } from '../rules/image.js';
 import { isEnvName } from '../rules/env-name.js';
-import { isNamespacePattern } from '../rules/namespaces.js';
+import { isNamespacePattern } from '../rules/namespace-pattern.js';
 import { isAnnotationPattern } from '../rules/pod-annotations.js';
 import { isQuantity } from '../rules/quantity.js';
 

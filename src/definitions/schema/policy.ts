@@ -1,5 +1,6 @@
 import type { JSONSchemaType } from 'ajv';
 import { API_VERSION, type Policy } from '../types.js';
+import { ALGORITHM_LIMITS } from './algorithm.js';
 
 /**
  * Upper bounds of the policy's numbers (issue 29 item 5): what the API server takes (int32 for
@@ -65,6 +66,7 @@ export const policySchema: JSONSchemaType<Policy> = {
         'namespace',
         'controllerNamespace',
         'allowedPodAnnotations',
+        'limits',
         'podSecurity',
         'pools',
         'placement',
@@ -80,7 +82,35 @@ export const policySchema: JSONSchemaType<Policy> = {
           items: { type: 'string', format: 'k8s-namespace-pattern' },
           nullable: true,
         },
+        namespacesByPath: {
+          type: 'array',
+          nullable: true,
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['path', 'namespaces'],
+            properties: {
+              path: { type: 'string', minLength: 1, maxLength: 256 },
+              namespaces: {
+                type: 'array',
+                minItems: 1,
+                items: { type: 'string', minLength: 1, maxLength: 63 },
+              },
+            },
+          },
+        },
         controllerNamespace: { type: 'string', format: 'dns-1123-label' },
+        limits: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['replicas', 'gpusPerPod', 'benchmarkRuns', 'benchmarkTimeoutSeconds'],
+          properties: {
+            replicas: count(1, POLICY_LIMITS.replicas),
+            gpusPerPod: count(1, ALGORITHM_LIMITS.gpus),
+            benchmarkRuns: count(1, 100),
+            benchmarkTimeoutSeconds: count(1, POLICY_LIMITS.runSeconds),
+          },
+        },
         allowedPodAnnotations: {
           type: 'array',
           items: { type: 'string', format: 'k8s-annotation-pattern' },
@@ -99,6 +129,13 @@ export const policySchema: JSONSchemaType<Policy> = {
             'hostPorts',
             'serviceAccountNames',
             'automountServiceAccountToken',
+            'runAsRoot',
+            'seLinux',
+            'volumeTypes',
+            'sysctls',
+            'extendedResources',
+            'resourceClaims',
+            'priorityClassNames',
           ],
           properties: {
             privileged: { type: 'boolean' },
@@ -111,6 +148,14 @@ export const policySchema: JSONSchemaType<Policy> = {
             hostPorts: { type: 'boolean' },
             serviceAccountNames: { type: 'array', items: { type: 'string', format: 'dns-1123-subdomain' } },
             automountServiceAccountToken: { type: 'boolean' },
+            runAsRoot: { type: 'boolean' },
+            seLinux: { type: 'boolean' },
+            // Field names of a Kubernetes Volume's source (nfs, iscsi, gitRepo, …).
+            volumeTypes: { type: 'array', items: { type: 'string', pattern: '^[a-z][A-Za-z]*$' } },
+            sysctls: { type: 'array', items: { type: 'string', pattern: '^[a-z0-9_.*/-]+$' } },
+            extendedResources: { type: 'array', items: { type: 'string', format: 'k8s-annotation-pattern' } },
+            resourceClaims: { type: 'boolean' },
+            priorityClassNames: { type: 'array', items: { type: 'string', format: 'dns-1123-subdomain' } },
           },
         },
         pools: {

@@ -108,6 +108,10 @@ export interface DesiredState {
 
 const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
+/** Nodes a scaling decision of the pass moves: their manifest belongs to that scale change set alone. */
+const movedNodes = (decisions: readonly ScalingDecision[]): Set<string> =>
+  new Set(decisions.flatMap((d) => (d.action === 'relabel' ? d.nodes : [])));
+
 /**
  * Plans one pass (pure, deterministic): the composition of the method's steps over one read
  * model of Git (`plan/git-model.ts`). Subjects and their files:
@@ -136,7 +140,8 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
     algorithms: repo.algorithms,
     placements,
     git,
-    snapshot: observed.snapshot,
+    // One answer per node: scaling judges the pools this pass gives, not Git's alone.
+    snapshot: observed.decided,
     reading: input.reading,
     recent: input.recent,
     hpa: input.hpa,
@@ -167,6 +172,7 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
       git,
       policy,
       renderCache: input.caches?.rendered,
+      movedByScaling: movedNodes(scaling.decisions),
     }),
     ...placementChanges({
       algorithms: repo.algorithms,
@@ -177,7 +183,7 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
       invalidAlgorithms: input.invalidAlgorithms,
       benchmarkRuns: input.benchmarkRuns,
       caches: input.caches,
-      capacity: capacityOf(observed.snapshot, memo),
+      capacity: capacityOf(observed.decided, memo),
     }),
     ...scaleChanges({
       step: scaling,

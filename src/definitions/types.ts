@@ -78,6 +78,8 @@ export interface AlgorithmSpec {
     args?: string[];
     /** Runs; the median counts. Default: policy `benchmark.runs`. */
     runs?: number;
+    /** The queue its benchmark Jobs go to (`kueue.x-k8s.io/queue-name`). Default: policy `benchmark.queueName`. */
+    queueName?: string;
     /** Deadline of one run (seconds). Default: policy `benchmark.timeoutSeconds`. */
     timeoutSeconds?: number;
   };
@@ -181,6 +183,11 @@ export interface PolicySpec {
     startRetryBackoffSeconds: number;
     backoffLimit: number;
     ttlSecondsAfterFinished: number;
+    /**
+     * The queue of a queueing system (Kueue's LocalQueue) benchmark Jobs go to, as the label
+     * `kueue.x-k8s.io/queue-name`; absent: none named (such a system may hold the Job suspended).
+     */
+    queueName?: string;
   };
   scaling: {
     mode: 'pull-request' | 'patch';
@@ -342,7 +349,8 @@ export interface ResolvedAlgorithm {
   scaling: { minReplicas: number; maxReplicas: number; utilization: { min: number; max: number } };
   /** What it is scaled on, resolved against the policy; absent: `gpuUtil` (`signals.ts` `signalOf`). */
   signal?: ResolvedSignal;
-  benchmark: { args: string[] | undefined; runs: number; timeoutSeconds: number };
+  /** `queueName`: the spec's, else the policy's (absent: none). */
+  benchmark: { args: string[] | undefined; runs: number; timeoutSeconds: number; queueName?: string };
   placement: 'auto' | 'long-task' | 'short-task';
   /**
    * The Algorithm's `metadata.annotations`, put on the pods of its benchmark Jobs (a sidecar

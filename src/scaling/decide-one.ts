@@ -24,6 +24,8 @@ import { notPlaced } from './rules/not-placed.js';
 import { paused } from './rules/paused.js';
 import { peakWindow } from './rules/peak-window.js';
 import { podsStarting } from './rules/pods-starting.js';
+import { otherAutoscaler } from './rules/other-autoscaler.js';
+import { refused } from './rules/refused.js';
 import { replicaLimits } from './rules/replica-limits.js';
 import { desiredReplicas } from './rules/sizing.js';
 import { stabilise } from './rules/stabilization-window.js';
@@ -35,8 +37,9 @@ import type { ScalingDecision, ScalingInput } from './types.js';
 /**
  * Decides how to scale one algorithm: `{ action, replicas: {from, to}, utilization, nodes,
  * reason, message }`, the message carrying the numbers it was decided on. The rules, in order:
- * `paused` (replicas 0 in Git) → `notPlaced` → `replicaLimits` (back inside min..maxReplicas) →
- * `noData` (or nodes for Pending pods) → `hpaEngine` (the HPA owns replicas) → `withinBand`; then
+ * `paused` (replicas 0 in Git) → `notPlaced` → `otherAutoscaler` (another owner of the replicas) →
+ * `replicaLimits` (back inside min..maxReplicas) →
+ * `refused` (the API server refuses replicas) → `noData` (or nodes for Pending pods) → `hpaEngine` (the HPA owns replicas) → `withinBand`; then
  * below min: `belowMin` → `peakWindow` → `cooldown` → `stabilise` → `scaledDown`; above max:
  * `atMaxReplicas` → `podsStarting` → `cooldown` → `stabilise` → `scaleUpOnCapacity` (or `relabel`).
  * With `scaling.sizing: headroom`, `headroom` takes the place of the band and both directions
@@ -60,7 +63,9 @@ export function decideOneTimed(
   const verdict =
     paused(f) ??
     notPlaced(f) ??
+    otherAutoscaler(f) ??
     replicaLimits(f) ??
+    refused(f) ??
     noData(f) ??
     hpaEngine(f) ??
     (f.scaling.sizing === 'headroom' ? headroom(f) : null) ??

@@ -4,6 +4,11 @@ import type { Pool, Policy, ResolvedAlgorithm } from '../definitions/types.js';
 import type { LoopTiming } from './loop-windows.js';
 import { observedStartup, podStartups } from './observed-startup.js';
 import type { ProductChoice } from './choose-nodes.js';
+import { otherAutoscalers } from '../cluster/autoscalers.js';
+import type { PodConstraints } from '../cluster/scheduling/pod-constraints.js';
+import { specRequest, type PodRequest } from './fit.js';
+import { layoutOf, type PodLayout } from './pod-layout.js';
+import { placerOf, type Placer } from './placer.js';
 import { decideInTurn } from './decide-in-turn.js';
 import { judgeSignals } from './judged-signals.js';
 import { countDropped, metricsReport, type MetricsReport } from './metrics-report.js';
@@ -22,6 +27,17 @@ export interface AlgorithmState {
   hpa?: HpaState | null;
   /** The GPU products its replicas run on (`ScalingInput.products`); absent: none known. */
   products?: ProductChoice;
+  /** What kube-scheduler's filters read of its pod (its Deployment's template in Git); absent: not known. */
+  pod?: PodConstraints;
+  /** What one replica asks of its node (that template's effective requests); absent: the spec's. */
+  request?: PodRequest;
+}
+
+/** The autoscalers gpuops did not write that scale the algorithm's Deployment (`otherAutoscalers`). */
+function foreignAutoscalers(input: DecideScalingInput, a: AlgorithmState): { otherAutoscalers?: string[] } {
+  const own = input.policy.spec.scaling.engine === 'hpa';
+  const others = otherAutoscalers(input.snapshot.autoscalers, a.algorithm.namespace, a.algorithm.name, own);
+  return others.length > 0 ? { otherAutoscalers: others } : {};
 }
 
 /** Inputs of one scaling pass. `recent`: scaling decisions since `historySince(policy, now)`. */
@@ -93,6 +109,7 @@ export function decideScaling(input: DecideScalingInput): DecideScalingResult {
   }
 
   const samples: AlgorithmSample[] = [];
+  const placerFor = placers(input);
   const decisions = decideInTurn(
     input.algorithms.map((a) => {
       const judged = byKey.get(signalKey(a.algorithm))!;
@@ -120,6 +137,8 @@ export function decideScaling(input: DecideScalingInput): DecideScalingResult {
         currentReplicaSet:
           a.currentReplicaSet ?? owners.currentReplicaSet(a.algorithm.namespace, a.algorithm.name),
         hpa: a.hpa ?? null,
+        refusal: owners.refusal(a.algorithm.namespace, a.algorithm.name),
+        ...foreignAutoscalers(input, a),
         pods,
         samples: own,
         flags: attributed?.flags ?? [],
@@ -127,6 +146,8 @@ export function decideScaling(input: DecideScalingInput): DecideScalingResult {
         noDataMessage: judged.noDataMessage,
         partialData: judged.partialData,
         ...(a.products ? { products: a.products } : {}),
+        ...(a.request ? { request: a.request } : {}),
+        ...optionalPlacer(placerFor(a)),
         ...(input.loop
           ? { loop: { ...input.loop, startupSeconds: observedStartup(podStartups(pods)) } }
           : {}),
@@ -139,3 +160,19 @@ export function decideScaling(input: DecideScalingInput): DecideScalingResult {
   );
   return { decisions, attribution: main.attribution, samples, metrics };
 }
+
+/**
+ * The placer of each algorithm whose pod is known (`placerOf`: null when capacity alone answers),
+ * over one layout of the pass's pods (built only when some algorithm has a pod).
+ */
+function placers(input: DecideScalingInput): (a: AlgorithmState) => Placer | null {
+  let layout: PodLayout | null = null;
+  const labelKey = input.policy.spec.pools.labelKey;
+  return (a) => {
+    if (!a.pod) return null;
+    layout ??= layoutOf(input.snapshot, labelKey, input.memo?.layout);
+    return placerOf(a.pod, a.request ?? specRequest(a.algorithm), layout, labelKey);
+  };
+}
+
+const optionalPlacer = (placer: Placer | null): { placer?: Placer } => (placer ? { placer } : {});

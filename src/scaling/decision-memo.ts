@@ -66,6 +66,9 @@ export function inputKey(input: Omit<ScalingInput, 'poolNodes' | 'unusedNodes'>)
     input.poolLoadGpus ?? null,
     input.samples,
     input.flags ?? [],
+    input.placer?.key ?? null,
+    input.refusal ?? null,
+    input.otherAutoscalers ?? [],
     input.loop ?? null,
   ]);
 }

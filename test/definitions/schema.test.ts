@@ -54,7 +54,7 @@ const FULL_ALGORITHM: DeepRequired<Algorithm> = {
     env: [{ name: 'N', value: 'v' }],
     resources: { gpus: 1, cpu: '1', memory: '1Gi' },
     gpu: { product: ['Tesla-T4'] },
-    benchmark: { args: ['b'], runs: 3, timeoutSeconds: 60 },
+    benchmark: { args: ['b'], runs: 3, timeoutSeconds: 60, queueName: 'gpu-queue' },
     scaling: {
       minReplicas: 1,
       maxReplicas: 2,
@@ -122,11 +122,12 @@ describe('schemas', () => {
   it('the Policy schema requires every field it has, so tsc rejects a field the Policy type lacks', () => {
     // The optional fields, `allowedNamespaces` (default: the policy's namespace),
     // `placement.onDeletedSpec` (default propose-removal), `scaling.signal`/`allowedSignals`/
-    // `serviceMetrics` (defaults from `scaling.metric`) and `scaleDown.peakWindowSeconds`
-    // (default 0: off), are typed optional too.
+    // `serviceMetrics` (defaults from `scaling.metric`), `benchmark.queueName` (default: no queue)
+    // and `scaleDown.peakWindowSeconds` (default 0: off), are typed optional too.
     expect(notAllRequired(policySchema as SchemaNode)).toEqual([
       '.spec',
       '.spec.placement',
+      '.spec.benchmark',
       '.spec.scaling',
       '.spec.scaling.scaleDown',
     ]);

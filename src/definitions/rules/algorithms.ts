@@ -66,6 +66,7 @@ export function resolveAlgorithm(
       args: a.spec.benchmark?.args,
       runs: a.spec.benchmark?.runs ?? p.benchmark.runs,
       timeoutSeconds: a.spec.benchmark?.timeoutSeconds ?? p.benchmark.timeoutSeconds,
+      ...queue(a.spec.benchmark?.queueName ?? p.benchmark.queueName),
     },
     placement: a.spec.placement?.pool ?? 'auto',
     ...(a.metadata.annotations ? { annotations: a.metadata.annotations } : {}),
@@ -195,4 +196,9 @@ export function parseAlgorithms(files: readonly SpecFile[], policy: Policy): Par
     }
   }
   return { algorithms, errors: errors.sort(compareSpecErrors), names };
+}
+
+/** `{ queueName }`, or `{}` when no queue is named. */
+function queue(queueName: string | undefined): { queueName?: string } {
+  return queueName ? { queueName } : {};
 }

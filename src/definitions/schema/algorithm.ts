@@ -128,6 +128,7 @@ export const algorithmSchema: JSONSchemaType<Algorithm> = {
               maximum: ALGORITHM_LIMITS.timeoutSeconds,
               nullable: true,
             },
+            queueName: { type: 'string', format: 'dns-1123-label', nullable: true },
           },
         },
         scaling: {

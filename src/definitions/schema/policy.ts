@@ -217,6 +217,7 @@ export const policySchema: JSONSchemaType<Policy> = {
             startRetryBackoffSeconds: seconds,
             backoffLimit: count(0, POLICY_LIMITS.backoffLimit),
             ttlSecondsAfterFinished: seconds,
+            queueName: { type: 'string', format: 'dns-1123-label', nullable: true },
           },
         },
         scaling: {

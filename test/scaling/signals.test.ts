@@ -9,6 +9,7 @@ import { GPU_MEMORY_METRIC, gpuMemorySeries, serviceMetricQuery } from '../../sr
 import type { GpuSeries, UtilizationReading } from '../../src/metrics/types.js';
 import type { NodeInfo } from '../../src/cluster/types.js';
 import { decideScaling } from '../../src/scaling/decide-scaling.js';
+import { roundReading } from '../../src/scaling/signal-reading.js';
 import type { ResolvedAlgorithm, ResolvedSignal } from '../../src/definitions/types.js';
 import { algorithm, pod, policyNoWindows } from './support.js';
 import { nodeInfo } from '../support/node-info.js';
@@ -191,6 +192,27 @@ describe('the decision in the signal’s terms', () => {
       /^resnet50-infer: vllm-waiting 13 requests over 3 of 3 Ready pod\(s\) > max 10 requests; /,
     );
     expect(d.message).not.toContain('%');
+  });
+  it('a small service metric keeps three significant digits, recorded and shown (not 0.2 for 0.183)', () => {
+    const d = decide(
+      QUEUE,
+      ok([], { 'serviceMetric:vllm-waiting:algorithms': ok(perPod([0.18, 0.19, 0.18])) }),
+    );
+    expect(d.utilization).toBe(0.183);
+    expect(d.message).toMatch(
+      /^resnet50-infer: vllm-waiting 0\.183 requests over 3 of 3 Ready pod\(s\) < min 2 requests/,
+    );
+  });
+  it.each<[string, ResolvedSignal, number, number]>([
+    ['gpuUtil: one decimal', { kind: 'gpuUtil', unit: '%' }, 0.1818, 0.2],
+    ['gpuMemory: one decimal', { kind: 'gpuMemory', unit: '%' }, 55.55, 55.6],
+    ['service metric below 10: 3 digits', QUEUE, 0.1818, 0.182],
+    ['service metric just below 10', QUEUE, 9.9949, 9.99],
+    ['service metric at 10: one decimal', QUEUE, 10.04, 10],
+    ['service metric tiny', QUEUE, 0.0045678, 0.00457],
+    ['service metric 0', QUEUE, 0, 0],
+  ])('roundReading, %s', (_n, signal, x, want) => {
+    expect(roundReading(x, signal)).toBe(want);
   });
   it('gpuUtil stays as it was (no signal field)', () => {
     const d = decide(undefined, ok(gpu('DCGM_FI_DEV_GPU_UTIL', [50, 50, 50])));

@@ -53,7 +53,12 @@ const ok = (series: GpuSeries[], signals?: Record<string, UtilizationReading>): 
 });
 const none = (message = 'no answer'): UtilizationReading => ({ ok: false, reason: 'Unreachable', message });
 
-function decide(signal: ResolvedSignal | undefined, reading: UtilizationReading, nodes: NodeInfo[] = []) {
+function decide(
+  signal: ResolvedSignal | undefined,
+  reading: UtilizationReading,
+  nodes: NodeInfo[] = [],
+  policy = policyNoWindows(),
+) {
   const base = algorithm();
   const alg: ResolvedAlgorithm = {
     ...base,
@@ -66,7 +71,7 @@ function decide(signal: ResolvedSignal | undefined, reading: UtilizationReading,
     snapshot: { takenAt: '', nodes, pods: PODS },
     reading,
     recent: [],
-    policy: policyNoWindows(),
+    policy,
     now: NOW,
   }).decisions[0]!;
 }
@@ -202,6 +207,19 @@ describe('the decision in the signal’s terms', () => {
     expect(d.message).toMatch(
       /^resnet50-infer: vllm-waiting 0\.183 requests over 3 of 3 Ready pod\(s\) < min 2 requests/,
     );
+  });
+  it.each<[string, ResolvedSignal | undefined, number[], number]>([
+    // 3 pods at 13 requests, band 2–10: the middle, 6, needs ceil(3 × 13 / 6) = 7 (not 60 requests: 4 by step).
+    ['a service metric sizes for its band’s middle', QUEUE, [12, 14, 13], 7],
+    // 3 pods at 90 %: the policy's 60 % needs ceil(3 × 90 / 60) = 5.
+    ['gpuUtil sizes for the policy’s targetUtilization', undefined, [90, 90, 90], 5],
+  ])('sizing load under a policy targetUtilization of 60 (percent): %s', (_n, signal, values, to) => {
+    const policy = policyNoWindows({ sizing: 'load', targetUtilization: 60 });
+    const reading = signal
+      ? ok([], { 'serviceMetric:vllm-waiting:algorithms': ok(perPod(values)) })
+      : ok(gpu('DCGM_FI_DEV_GPU_UTIL', values));
+    const d = decide(signal, reading, [nodeInfo('gpu-a', { pool: 'long-task', gpuRequested: 3 })], policy);
+    expect(`${d.action} ${d.replicas.to}`).toBe(`scale-up ${to}`);
   });
   it.each<[string, ResolvedSignal, number, number]>([
     ['gpuUtil: one decimal', { kind: 'gpuUtil', unit: '%' }, 0.1818, 0.2],

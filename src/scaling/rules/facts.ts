@@ -190,7 +190,10 @@ export function scalingFacts(input: ScalingInput, policy: Policy, now: Date): Fa
       maxReplicas,
       step,
       sizing: s.sizing,
-      target: s.targetUtilization > 0 ? s.targetUtilization : undefined,
+      // The policy's target is a percent, the GPU signals' unit: a service metric sizes for the
+      // middle of its own band (its unit is not the policy's), as the default does for every signal.
+      target:
+        s.targetUtilization > 0 && signalOf(alg).kind !== 'serviceMetric' ? s.targetUtilization : undefined,
       headroomFactor: s.headroomFactor,
       gpus,
     },

@@ -24,9 +24,6 @@ import type { KubeClient } from './kube-client.js';
 import { LIVE_PODS_FIELD_SELECTOR } from './read-snapshot.js';
 import { Reflector, type ReflectorOptions, type ReflectorState } from './reflector.js';
 import {
-  ALGORITHM_LABEL,
-  MANAGED_BY_LABEL,
-  MANAGED_BY_VALUE,
   assembleSnapshot,
   reduceNode,
   reducePod,
@@ -36,6 +33,7 @@ import {
   type SnapshotOptions,
 } from './snapshot.js';
 import type { HpaStatus, PodInfo, ReplicaSetInfo, Snapshot } from './types.js';
+import { GPUOPS, MANAGED_BY } from '../util/vocabulary.js';
 
 /** A record and the warnings its reduction gave (rare: an unparseable quantity). */
 type Warned<T> = T | { record: T; warnings: string[] };
@@ -120,7 +118,7 @@ function reducer<I, T>(reduce: (input: I, ctx: ReduceContext) => T): (o: unknown
 
 function hpaRecord(o: unknown): HpaRecord | undefined {
   const h = o as V2HorizontalPodAutoscaler;
-  const algorithm = h.metadata?.labels?.[ALGORITHM_LABEL];
+  const algorithm = h.metadata?.labels?.[GPUOPS.algorithm];
   if (!algorithm) return undefined;
   return {
     algorithm,
@@ -172,7 +170,7 @@ export function createClusterCache(o: ClusterCacheOptions): ClusterCache {
   const hpas = new Reflector<HpaRecord>({
     ...common('horizontalpodautoscalers'),
     path: '/apis/autoscaling/v2/horizontalpodautoscalers',
-    labelSelector: `${MANAGED_BY_LABEL}=${MANAGED_BY_VALUE}`,
+    labelSelector: `${MANAGED_BY.key}=${MANAGED_BY.value}`,
     reduce: hpaRecord,
   });
   const all = [nodes, pods, replicaSets, hpas] as Reflector<unknown>[];

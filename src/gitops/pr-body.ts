@@ -20,6 +20,7 @@ import { count, plural } from './pr-text.js';
 import { prTitle } from './pr-title.js';
 import type { PlacementEvidence, ScalingEvidence } from './pr-evidence.js';
 import type { ChangeKind, FileChange, PlannedFile } from './types.js';
+import { GPUOPS } from '../util/vocabulary.js';
 
 export type { PlacementEvidence, ScalingEvidence } from './pr-evidence.js';
 
@@ -103,7 +104,7 @@ export function renderPrBody(input: PrBodyInput, maxRows = Number.POSITIVE_INFIN
     );
   const what =
     input.kind === 'pools'
-      ? `gpuops sorts the GPU nodes of cluster \`${input.cluster}\` into pools (label \`gpuops.dev/pool\`).`
+      ? `gpuops sorts the GPU nodes of cluster \`${input.cluster}\` into pools (label \`${GPUOPS.pool}\`).`
       : input.kind === 'placement'
         ? `gpuops places \`${input.subject}\` on the pool its measured run time calls for.`
         : `gpuops scales \`${input.subject}\` by its GPU utilisation.`;

@@ -3,9 +3,10 @@
  * exactly as dcgm-exporter labels them; attribution to pods and algorithms is pure and lives in
  * `src/scaling/attribute.ts`.
  */
+import { type DcgmScalingMetric } from '../util/vocabulary.js';
 
 /** The DCGM fields gpuops can scale on (policy `scaling.metric`). */
-export type DcgmMetric = 'DCGM_FI_DEV_GPU_UTIL' | 'DCGM_FI_PROF_GR_ENGINE_ACTIVE';
+export type DcgmMetric = DcgmScalingMetric;
 
 /**
  * One GPU series: the labels dcgm-exporter put on it (`gpu`, `UUID`, `modelName`, `Hostname`,

@@ -17,8 +17,7 @@ import type { NodeCapacity } from '../scaling/types.js';
 import type { PassCaches } from './caches.js';
 import { rolloutNote } from './rollout.js';
 import type { GitModel } from './git-model.js';
-
-const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+import { byString } from '../util/compare.js';
 
 /**
  * One placement per algorithm, in the order given (`place`: run time above

@@ -22,8 +22,7 @@ import type { DecisionRecord, HpaState, ScalingDecision } from '../scaling/types
 import type { Policy, ResolvedAlgorithm } from '../definitions/types.js';
 import type { ScalingMemo } from '../scaling/scaling-memo.js';
 import type { GitModel } from './git-model.js';
-
-const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+import { byString } from '../util/compare.js';
 
 /** Inputs of {@link planScaling}. */
 export interface ScalingPlanInput {

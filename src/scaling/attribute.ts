@@ -4,6 +4,7 @@ import type { Policy } from '../definitions/types.js';
 import type { Attribution, DroppedSeries, PodSample, UnattributedGpu } from './types.js';
 import { byAlgorithm, countEachGpuOnce, pushTo, type Candidate } from './attribute-count.js';
 import { podIndexOf } from './scaling-memo.js';
+import { DCGM, GPUOPS } from '../util/vocabulary.js';
 
 /** Accepts a value a little above 100 % (rounding in the exporter); above that it is junk. */
 const PERCENT_SLACK = 0.5;
@@ -94,7 +95,7 @@ function judgeOf(
   const { metric, staleSampleSeconds } = policy.spec.scaling;
   return {
     metric,
-    ratio: metric === 'DCGM_FI_PROF_GR_ENGINE_ACTIVE',
+    ratio: metric === DCGM.GR_ENGINE_ACTIVE,
     now: now.getTime(),
     staleBefore: now.getTime() - staleSampleSeconds * 1000,
     staleSampleSeconds,
@@ -188,7 +189,7 @@ function podRefusal(
       : 'no controller';
   return {
     reason: 'NotOwned',
-    message: `pod carries gpuops.dev/algorithm=${info.algorithm} but belongs to ${by}, not Deployment ${info.algorithm}`,
+    message: `pod carries ${GPUOPS.algorithm}=${info.algorithm} but belongs to ${by}, not Deployment ${info.algorithm}`,
   };
 }
 

@@ -9,6 +9,7 @@
 import type { CpuMemory, NodeResources } from '../cluster/requests.js';
 import { parseQuantity } from '../cluster/quantity.js';
 import type { ResolvedAlgorithm } from '../definitions/types.js';
+import { NVIDIA } from '../util/vocabulary.js';
 
 /** What one replica asks of its node: whole GPUs (≥ 1), cpu in millicores, memory in bytes. */
 export interface PodRequest extends CpuMemory {
@@ -61,7 +62,7 @@ export function insufficient(room: NodeRoom, request: PodRequest): string[] {
   if (room.free.pods < 1) out.push('Too many pods');
   if (request.cpuMillis > 0 && room.free.cpuMillis < request.cpuMillis) out.push('Insufficient cpu');
   if (request.memoryBytes > 0 && room.free.memoryBytes < request.memoryBytes) out.push('Insufficient memory');
-  if (room.freeGpus < Math.max(1, request.gpus)) out.push('Insufficient nvidia.com/gpu');
+  if (room.freeGpus < Math.max(1, request.gpus)) out.push(`Insufficient ${NVIDIA.resource}`);
   return out;
 }
 

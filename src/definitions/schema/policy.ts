@@ -1,6 +1,7 @@
 import type { JSONSchemaType } from 'ajv';
 import { API_VERSION, type Policy } from '../types.js';
 import { ALGORITHM_LIMITS } from './algorithm.js';
+import { DCGM_SCALING_METRICS } from '../../util/vocabulary.js';
 
 /**
  * Upper bounds of the policy's numbers (issue 29 item 5): what the API server takes (int32 for
@@ -241,7 +242,7 @@ export const policySchema: JSONSchemaType<Policy> = {
           properties: {
             mode: { type: 'string', enum: ['pull-request', 'patch'] },
             engine: { type: 'string', enum: ['gpuops', 'hpa'] },
-            metric: { type: 'string', enum: ['DCGM_FI_DEV_GPU_UTIL', 'DCGM_FI_PROF_GR_ENGINE_ACTIVE'] },
+            metric: { type: 'string', enum: [...DCGM_SCALING_METRICS] },
             minReplicas: count(1, POLICY_LIMITS.replicas),
             maxReplicas: count(1, POLICY_LIMITS.replicas),
             step: count(1, POLICY_LIMITS.replicas),

@@ -27,6 +27,8 @@ export interface ReturnIdleInput {
   states: ReadonlyMap<string, AlgorithmState>;
   /** Since when each node has held no GPU pod (ISO-8601); without it no node returns. */
   emptySince?: ReadonlyMap<string, string>;
+  /** Why this pass's metrics may lack series (`MetricsReport.partial`): then no node returns. */
+  partialData?: string | null;
   policy: Policy;
   now: Date;
 }
@@ -54,6 +56,7 @@ export function returnIdlePools(input: ReturnIdleInput): PoolAssignment[] {
     demandGpus,
     scalingUp,
     returnAfterSeconds: input.policy.spec.pools.returnAfterSeconds,
+    partialData: input.partialData ?? null,
     now: input.now,
   });
 }

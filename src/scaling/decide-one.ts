@@ -4,7 +4,8 @@
  * https://kubernetes.io/docs/tasks/run-application/horizontal-pod-autoscale/; each rule's file says
  * which side of each boundary it takes and why.
  */
-import type { Policy } from '../definitions/types.js';
+import type { Policy, ResolvedSignal } from '../definitions/types.js';
+import { signalOf } from './signal-reading.js';
 import { aboveText, atMaxReplicas, scaleUpOnCapacity } from './rules/above-max.js';
 import { belowMin, belowText, scaledDown } from './rules/below-min.js';
 import { cooldown } from './rules/cooldown.js';
@@ -90,14 +91,17 @@ function scaleUp(f: Facts): Verdict {
 
 /**
  * The decision of a verdict: the algorithm's name, and the replicas stuck past their start-up
- * (`stuckNote`) and the attribution's flags as notes, join the message.
+ * (`stuckNote`), the attribution's flags and a partial answer (unless the verdict already names
+ * it) as notes, join the message.
  */
 function decision(f: Facts, v: Verdict): ScalingDecision {
   const notes = [
+    v.reason === 'PartialData' ? '' : (f.input.partialData ?? ''),
     stuckNote(f.stuck, f.scaling.podStartupSeconds),
     ...(f.input.flags ?? []).map((x) => x.message),
   ].filter(Boolean);
   const flags = notes.length ? ` (note: ${notes.join('; ')})` : '';
+  const signal = signalOf(f.input.algorithm);
   return {
     algorithm: f.name,
     action: v.action,
@@ -105,6 +109,33 @@ function decision(f: Facts, v: Verdict): ScalingDecision {
     utilization: f.utilization === null ? null : round1(f.utilization),
     nodes: v.nodes ?? [],
     reason: v.reason,
-    message: `${f.name}: ${v.message}${flags}`,
+    message: `${f.name}: ${inSignalTerms(v.message, signal)}${flags}`,
+    ...(signal.kind === 'gpuUtil'
+      ? {}
+      : {
+          signal: {
+            kind: signal.kind,
+            unit: signal.unit,
+            ...(signal.serviceMetric ? { metric: signal.serviceMetric.name } : {}),
+          },
+        }),
   };
+}
+
+/** What the rules call "utilisation" and "%", said in the signal's terms. */
+const SIGNAL_WORDS: Record<string, string> = {
+  gpuEngineActive: 'GPU engine activity',
+  gpuMemory: 'GPU memory use',
+};
+
+/**
+ * A rule's message in the terms of the algorithm's signal: the rules speak of "utilisation" in
+ * percent (`gpuUtil`); for another GPU signal the word is its own, and for a service metric the
+ * word is the metric's name and every `N%` is `N <unit>` (its band and values are in that unit).
+ */
+export function inSignalTerms(message: string, signal: ResolvedSignal): string {
+  if (signal.kind === 'gpuUtil') return message;
+  if (signal.kind !== 'serviceMetric') return message.replace(/\butilisation\b/g, SIGNAL_WORDS[signal.kind]!);
+  const name = signal.serviceMetric?.name ?? 'service metric';
+  return message.replace(/\butilisation\b/g, name).replace(/(\d)%/g, `$1 ${signal.unit}`);
 }

@@ -62,6 +62,7 @@ export function inputKey(input: Omit<ScalingInput, 'poolNodes' | 'unusedNodes'>)
     input.request ?? null,
     input.dropped ?? null,
     input.noDataMessage ?? null,
+    input.partialData ?? null,
     input.poolLoadGpus ?? null,
     input.samples,
     input.flags ?? [],

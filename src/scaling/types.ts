@@ -19,6 +19,7 @@ export type ScalingReason =
   | 'NoCapacity'
   | 'RelabelUnusedNode'
   | 'InsufficientSamples'
+  | 'PartialData'
   | 'NoData'
   | 'CooldownActive'
   | 'StabilizationWindow'
@@ -42,6 +43,11 @@ export interface ScalingDecision {
   nodes: string[];
   reason: ScalingReason;
   message: string;
+  /**
+   * What `utilization` and the band are, when not `gpuUtil` in percent: the signal, its unit and,
+   * for a service metric, its name (absent: `gpuUtil`, percent).
+   */
+  signal?: { kind: string; unit: string; metric?: string };
 }
 
 /** One GPU utilisation sample of one pod, attributed (percent, 0..100; `at` ISO-8601). */
@@ -77,7 +83,12 @@ export type DropReason =
   | 'NotManaged'
   | 'NotOwned'
   | 'SharedGpu'
-  | 'Duplicate';
+  | 'Duplicate'
+  | 'WrongNode'
+  | 'UnknownNode'
+  | 'TooManyGpus'
+  | 'SharedDevice'
+  | 'SeveralSeries';
 
 /** One dropped series: which GPU, which pod (if any), why. */
 export interface DroppedSeries {
@@ -182,6 +193,11 @@ export interface ScalingInput {
   recent: DecisionRecord[];
   /** Why there is no data at all, when the source failed (message of the reading). */
   noDataMessage?: string | null;
+  /**
+   * Why the reading may lack some of its series, when the store said so (a partial answer:
+   * `the metrics store answered in part: "<warning>"`); null or absent: a whole answer.
+   */
+  partialData?: string | null;
   /** Series of its pods that were dropped, counted by reason (`Stale: 2 (oldest 600 s)`), or null. */
   dropped?: string | null;
   /** With engine hpa. */

@@ -103,6 +103,10 @@ export const NVIDIA_GFD = {
 export const DCGM = {
   GPU_UTIL: 'DCGM_FI_DEV_GPU_UTIL',
   GR_ENGINE_ACTIVE: 'DCGM_FI_PROF_GR_ENGINE_ACTIVE',
+  /** Framebuffer memory used, MiB. */
+  FB_USED: 'DCGM_FI_DEV_FB_USED',
+  /** Framebuffer memory free, MiB. */
+  FB_FREE: 'DCGM_FI_DEV_FB_FREE',
   /** Prefix of every DCGM field. */
   prefix: 'DCGM_FI_',
 } as const;

@@ -1,6 +1,7 @@
 import { notGpuBoundNote } from '../capacity.js';
 import { chooseUnusedNodes } from '../choose-nodes.js';
 import { hold, type Facts, type Verdict } from './facts.js';
+import { partialData } from './partial-data.js';
 
 /** How a move of unused nodes is asked for (see {@link relabel}). */
 export interface RelabelAsk {
@@ -22,12 +23,15 @@ export interface RelabelAsk {
  * (`input.products`; with a required product no other is ever moved), else the pool's product,
  * then the smallest node that fits the replicas still needed (its whole request: GPUs, cpu,
  * memory, a pod slot), ties by name; the message says why each node was taken.
- * No node is moved on partial data (`InsufficientSamples`, as the HPA never acts on missing
- * metrics) unless the ask says the evidence is not utilisation (Pending pods); no candidate →
+ * No node is moved on a partial answer (`PartialData`) nor on partial data (`InsufficientSamples`,
+ * as the HPA never acts on missing metrics) unless the ask says the evidence is not utilisation
+ * (Pending pods); no candidate →
  * `hold NoCapacity`.
  */
 export function relabel(f: Facts, ask: RelabelAsk): Verdict {
   const { input, gpus, request } = f;
+  const partial = (ask.requireSamples ?? true) ? partialData(f, ask.why, 'move a node') : null;
+  if (partial) return partial;
   if ((ask.requireSamples ?? true) && !f.complete) {
     return hold(
       f,

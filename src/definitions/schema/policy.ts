@@ -161,7 +161,7 @@ export const policySchema: JSONSchemaType<Policy> = {
         pools: {
           type: 'object',
           additionalProperties: false,
-          required: ['labelKey', 'taint', 'test', 'returnAfterSeconds'],
+          required: ['labelKey', 'taint', 'test', 'returnAfterSeconds', 'prePull'],
           properties: {
             labelKey: { type: 'string', format: 'k8s-label-key' },
             taint: {
@@ -183,6 +183,12 @@ export const policySchema: JSONSchemaType<Policy> = {
               },
             },
             returnAfterSeconds: seconds,
+            prePull: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['enabled'],
+              properties: { enabled: { type: 'boolean' } },
+            },
           },
         },
         placement: {

@@ -230,6 +230,10 @@ describe('decision-memo helpers', () => {
       { currentReplicaSet: 'rs-2' },
       { noDataMessage: 'no GPU metrics' },
       { request: { gpus: 2, cpuMillis: 0, memoryBytes: 0 } },
+      { partialData: 'the metrics store answered in part' },
+      { refusal: 'exceeded quota' },
+      { otherAutoscalers: ['KEDA ScaledObject serve'] },
+      { placer: { key: 'taints:a' } as never },
     ]) {
       expect(sameInput({ ...base, ...moved }, base)).toBe(false);
       expect(sameInput(base, { ...base, ...moved })).toBe(false);

@@ -4,7 +4,8 @@
  * only when the outcome is certain to be the same as deciding again:
  * - the same policy and algorithm objects, the same pods (the same objects, in order: the cache
  *   hands out the same records while nothing changed), equal samples, flags, replicas, pool, HPA,
- *   products, dropped series and no-data message, the same shared pool load (`sameInput`);
+ *   products, dropped series, no-data and partial-data messages, refusal, other autoscalers,
+ *   placer (`Placer.key`), the same shared pool load (`sameInput`);
  * - the same view of capacity at its turn (`roomToken`: a digest of its pool's and the unused
  *   pool's nodes as the pass began, plus every claim and move earlier algorithms made on them);
  * - the same recorded decisions, except records of the kept decision itself made since, and only
@@ -57,8 +58,8 @@ export type DecidedInput = Omit<ScalingInput, 'poolNodes' | 'unusedNodes'>;
 
 /**
  * True when two inputs agree on every field a decision reads, but pods, records and capacity
- * (compared apart): the scalars by value, the rest (samples, flags, HPA, products, request, the
- * loop's delays) as equal data, whatever their key order. The first field that differs ends it:
+ * (compared apart): the scalars (and the placer's `key`) by value, the rest (samples, flags, other
+ * autoscalers, HPA, products, request, the loop's delays) as equal data, whatever their key order. The first field that differs ends it:
  * with real utilisation the samples differ on every pass, and nothing is built to find that out.
  */
 export function sameInput(a: DecidedInput, b: DecidedInput): boolean {
@@ -68,9 +69,13 @@ export function sameInput(a: DecidedInput, b: DecidedInput): boolean {
     (a.currentReplicaSet ?? null) === (b.currentReplicaSet ?? null) &&
     (a.dropped ?? null) === (b.dropped ?? null) &&
     (a.noDataMessage ?? null) === (b.noDataMessage ?? null) &&
+    (a.partialData ?? null) === (b.partialData ?? null) &&
+    (a.refusal ?? null) === (b.refusal ?? null) &&
+    (a.placer?.key ?? null) === (b.placer?.key ?? null) &&
     (a.poolLoadGpus ?? null) === (b.poolLoadGpus ?? null) &&
     isDeepStrictEqual(a.samples, b.samples) &&
     isDeepStrictEqual(a.flags ?? [], b.flags ?? []) &&
+    isDeepStrictEqual(a.otherAutoscalers ?? [], b.otherAutoscalers ?? []) &&
     isDeepStrictEqual(a.hpa ?? null, b.hpa ?? null) &&
     isDeepStrictEqual(a.products ?? null, b.products ?? null) &&
     isDeepStrictEqual(a.request ?? null, b.request ?? null) &&

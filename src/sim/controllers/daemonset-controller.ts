@@ -23,7 +23,10 @@ import { ChangeGate } from './gate.js';
 import { nameSuffix, podTemplateHash } from './names.js';
 import { byOwner, isPodReady, isTerminal, ownedFrom, ownerReference } from './pods.js';
 import { readAll } from './read.js';
-import { matchesNodeAffinity, toleratesTaint, type Taint, type Toleration } from './scheduling-rules.js';
+import { matchesNodeAffinity } from '../../cluster/scheduling/node-filters.js';
+import { podConstraintsOf } from '../../cluster/scheduling/pod-constraints.js';
+import { toleratesTaint, type Toleration } from '../../cluster/taints.js';
+import type { Taint } from '../../cluster/types.js';
 import { sameJson } from '../json-equal.js';
 
 /** Label holding the template's hash on a DaemonSet's pods (kube-controller-manager's). */
@@ -54,7 +57,8 @@ function daemonTolerations(spec: Record<string, unknown> | undefined): Toleratio
  */
 export function shouldRunOn(ds: KubeObject, node: KubeObject): boolean {
   const spec = (ds.spec?.template as Template | undefined)?.spec;
-  if (!matchesNodeAffinity(spec, node)) return false;
+  const filterNode = { name: node.metadata.name, labels: node.metadata.labels ?? {}, taints: [] };
+  if (!matchesNodeAffinity(podConstraintsOf('', {}, spec), filterNode)) return false;
   const tolerations = daemonTolerations(spec);
   const taints = (node.spec?.taints as Taint[] | undefined) ?? [];
   return taints

@@ -26,9 +26,9 @@ export function withTrace(a: ReplayArgs): ReplayFlags {
   return { ...a, trace: a.trace };
 }
 
-/** Whether the flags ask for a fleet (`--services K` with K ≥ 2, or `--group-by`). */
+/** Whether the flags ask for a fleet (`--services K` with K ≥ 2, `--group-by` or `--pod-groups`). */
 export function isFleet(f: ReplayFlags): boolean {
-  return f.services > 1 || f.groupBy !== undefined;
+  return f.services > 1 || f.groupBy !== undefined || f.podGroups !== undefined;
 }
 
 /**
@@ -40,6 +40,10 @@ export function checkReplayFlags(f: ReplayFlags): void {
     throw new UsageError('--nodes replays a fleet: give --services K (K ≥ 2) or --group-by too');
   if (f.groupBy && f.services > 1)
     throw new UsageError('--group-by and --services both split the history: give one');
+  if (f.podGroups !== undefined && (f.groupBy || f.services > 1))
+    throw new UsageError(
+      '--pod-groups splits the history too: give one of --services, --group-by, --pod-groups',
+    );
 }
 
 /**

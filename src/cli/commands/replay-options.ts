@@ -51,6 +51,8 @@ export interface ReplayFlags extends Pick<
   nodes?: number | 'auto';
   schedulerScoring: 'LeastAllocated' | 'MostAllocated';
   groupBy?: string[];
+  /** `--pod-groups K`: K services of disjoint groups of the trace's pods. */
+  podGroups?: number;
   signalIntervalSeconds?: number;
   eventDriven?: boolean;
   tickSeconds?: number;
@@ -162,6 +164,11 @@ function fleetOptions(cmd: Command): Command {
       '--group-by <labels>',
       'replay a fleet: one service per value of these labels of a query_range answer (e.g. namespace,deployment)',
       labelList,
+    )
+    .option(
+      '--pod-groups <k>',
+      "replay a fleet of K services: K disjoint groups of the trace's pods, dealt round-robin (docs/standby.md)",
+      wholePositive,
     );
 }
 

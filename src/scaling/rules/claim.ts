@@ -53,7 +53,8 @@ export function planClaims(
     const claim = Math.min(delta, ready);
     return { claim, giveBack: 0, deployment: delta - claim };
   }
-  const giveBack = Math.min(-delta, claimed);
+  // Math.max: a hold gives 0, not −0.
+  const giveBack = Math.min(Math.max(0, -delta), claimed);
   return { claim: 0, giveBack, deployment: delta + giveBack };
 }
 

@@ -8,7 +8,9 @@
  *
  * A pass never decides on records that are not known to be right: `snapshot` throws
  * {@link ClusterCacheNotSyncedError} naming the resource and why (not listed yet, relisting after
- * 410 Gone, or its watch disconnected for longer than the stall bound).
+ * 410 Gone, its watch disconnected for longer than the stall bound, or nothing heard from the API
+ * server — no event, no bookmark, no list — for longer than the stall bound, however open its
+ * stream looks).
  */
 import type {
   KubeConfig,
@@ -23,8 +25,6 @@ import { LIVE_PODS_FIELD_SELECTOR } from './read-snapshot.js';
 import { Reflector, type ReflectorOptions, type ReflectorState } from './reflector.js';
 import {
   ALGORITHM_LABEL,
-  MANAGED_BY_LABEL,
-  MANAGED_BY_VALUE,
   assembleSnapshot,
   reduceNode,
   reducePod,
@@ -33,14 +33,17 @@ import {
   type ReduceContext,
   type SnapshotOptions,
 } from './snapshot.js';
-import type { HpaStatus, PodInfo, ReplicaSetInfo, Snapshot } from './types.js';
+import type { AutoscalerInfo, HpaStatus, PodInfo, ReplicaSetInfo, Snapshot } from './types.js';
+import { reduceAutoscaler } from './autoscalers.js';
 
 /** A record and the warnings its reduction gave (rare: an unparseable quantity). */
 type Warned<T> = T | { record: T; warnings: string[] };
 
-/** One HorizontalPodAutoscaler gpuops generated, reduced. */
+/** One HorizontalPodAutoscaler, reduced: what it scales, and, for one gpuops generated, its status. */
 interface HpaRecord {
-  algorithm: string;
+  autoscaler: AutoscalerInfo;
+  /** Set for an HPA gpuops generated (labelled with its algorithm). */
+  algorithm: string | null;
   status: HpaStatus;
 }
 
@@ -73,7 +76,7 @@ export interface ClusterCacheOptions {
 
 /** One resource of the cache as metrics and the status page show it. */
 export interface CacheResourceState extends ReflectorState {
-  /** Synced, and its watch connected or disconnected for less than the stall bound: a pass may read it. */
+  /** Synced, heard from within the stall bound, and its watch connected or disconnected for less than it: a pass may read it. */
   current: boolean;
   /** Why it is not current (`pods: relisting after its watch expired (…)`), else null. */
   reason: string | null;
@@ -118,9 +121,10 @@ function reducer<I, T>(reduce: (input: I, ctx: ReduceContext) => T): (o: unknown
 
 function hpaRecord(o: unknown): HpaRecord | undefined {
   const h = o as V2HorizontalPodAutoscaler;
-  const algorithm = h.metadata?.labels?.[ALGORITHM_LABEL];
-  if (!algorithm) return undefined;
+  const autoscaler = reduceAutoscaler(h);
+  const algorithm = autoscaler.managed ? (h.metadata?.labels?.[ALGORITHM_LABEL] ?? null) : null;
   return {
+    autoscaler,
     algorithm,
     status: {
       currentReplicas: h.status?.currentReplicas ?? 0,
@@ -169,8 +173,8 @@ export function createClusterCache(o: ClusterCacheOptions): ClusterCache {
   });
   const hpas = new Reflector<HpaRecord>({
     ...common('horizontalpodautoscalers'),
+    // Every HPA, not only gpuops's: another autoscaler on an algorithm's Deployment must be seen.
     path: '/apis/autoscaling/v2/horizontalpodautoscalers',
-    labelSelector: `${MANAGED_BY_LABEL}=${MANAGED_BY_VALUE}`,
     reduce: hpaRecord,
   });
   const all = [nodes, pods, replicaSets, hpas] as Reflector<unknown>[];
@@ -182,8 +186,12 @@ export function createClusterCache(o: ClusterCacheOptions): ClusterCache {
         return `${s.resource}: not listed yet${s.lastError ? ` (${s.lastError})` : ''}`;
       return `${s.resource}: relisting after its watch expired (${s.lastError ?? '410 Gone'})`;
     }
-    if (s.disconnectedSince !== null && now() - s.disconnectedSince > stallSeconds * 1000)
+    const past = (t: number | null) => t !== null && now() - t > stallSeconds * 1000;
+    if (s.disconnectedSince !== null && (past(s.disconnectedSince) || past(s.lastHeardAt)))
       return `${s.resource}: watch disconnected since ${new Date(s.disconnectedSince).toISOString()} (${s.lastError ?? 'no stream'})`;
+    // An open stream proves nothing: one a stalled proxy holds is open and silent.
+    if (past(s.lastHeardAt))
+      return `${s.resource}: nothing heard from the API server since ${new Date(s.lastHeardAt!).toISOString()} (no event, no bookmark, no list for over ${stallSeconds} s: a stalled stream?)`;
     return null;
   };
   const requireSynced = (which: Reflector<unknown>[]) => {
@@ -240,12 +248,20 @@ export function createClusterCache(o: ClusterCacheOptions): ClusterCache {
         replicaSets: last.replicaSets,
       };
       if (last.warnings.length > 0) snapshot.warnings = last.warnings;
+      // HPAs ride along when current; a snapshot never waits for them (a warning, not a failed pass).
+      const hpaReason = notCurrent(hpas.state());
+      if (hpaReason === null) snapshot.autoscalers = hpas.records().map((h) => h.autoscaler);
+      else
+        snapshot.warnings = [
+          ...(snapshot.warnings ?? []),
+          `HorizontalPodAutoscalers not current: ${hpaReason}`,
+        ];
       return snapshot;
     },
     hpaStates: () => {
       requireSynced([hpas]);
       const out = new Map<string, HpaStatus>();
-      for (const h of hpas.records()) out.set(h.algorithm, h.status);
+      for (const h of hpas.records()) if (h.algorithm !== null) out.set(h.algorithm, h.status);
       return out;
     },
     state: () =>

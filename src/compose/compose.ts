@@ -21,6 +21,8 @@ import type { Settings } from '../config/settings.js';
 import { createPassCarry } from '../pass/carry.js';
 import { createPassCaches } from '../plan/caches.js';
 import { reconcileOnce, type ReconcileDeps, type Reconciler } from '../controller/reconcile.js';
+import { storeLedger } from '../gitops/commit-ledger.js';
+import { fencedHost, fencedJobs, fencedPatcher, type WriteFence } from '../controller/write-fence.js';
 import { createPullRequestHost, openWorkingCopy, requireRepoUrl } from './git.js';
 import type { PullRequestHost } from '../gitops/pr-host.js';
 import type { GitAuthor, WorkingCopy } from '../gitops/working-copy.js';
@@ -29,7 +31,7 @@ import type { UtilizationSource } from '../metrics/types.js';
 import { loadDefaultPolicy } from '../definitions/load.js';
 import { openStore } from '../store/index.js';
 import { passOpensReadOnly } from './store.js';
-import type { Store } from '../store/types.js';
+import type { StatusStore, Store } from '../store/types.js';
 import { metricsSettingsOf, utilizationSource } from './metrics.js';
 
 /**
@@ -64,6 +66,11 @@ export interface ComposeOverrides {
   /** Environment read for `GPUOPS_CACHE_DIR` and `GPUOPS_PROMETHEUS_TOKEN`; default `process.env`. */
   env?: NodeJS.ProcessEnv;
   onBenchmarkProgress?: (p: BenchmarkProgress) => void;
+  /**
+   * `gpuops run`'s leadership check: checked right before every push, pull-request call, cluster
+   * patch and benchmark Job write, and before each pass's write phase (`write-fence.ts`).
+   */
+  fence?: WriteFence;
 }
 
 /** The composed adapters and how to release what `compose` opened. */
@@ -86,6 +93,8 @@ export async function compose(settings: Settings, o: ComposeOverrides = {}): Pro
   const close = async () => {
     if (!o.store) await store.close();
   };
+  const fenced = <T>(adapter: T, wrap: (a: T, f: WriteFence) => T): T =>
+    o.fence ? wrap(adapter, o.fence) : adapter;
   try {
     const kc = o.kubeConfig ?? loadKubeConfig(settings.kubeconfig);
     if (!o.workingCopy) requireRepoUrl(settings);
@@ -104,6 +113,9 @@ export async function compose(settings: Settings, o: ComposeOverrides = {}): Pro
       (await openWorkingCopy(settings, {
         cacheDir: o.cacheDir ?? env.GPUOPS_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'gpuops'),
         author: o.author,
+        // gpuops knows its own commits by the ids recorded here, across restarts and replicas.
+        ledger: storeLedger(store),
+        ...(o.fence ? { beforePush: () => o.fence!('push') } : {}),
       })));
     const metrics =
       o.metrics !== undefined
@@ -119,10 +131,10 @@ export async function compose(settings: Settings, o: ComposeOverrides = {}): Pro
       cluster: settings.cluster,
       kube: createKubeClient(kc),
       ...(o.clusterRead ? { clusterRead: o.clusterRead } : {}),
-      jobs: createKubeJobApi(kc),
-      patcher: createClusterPatcher(kc, { dryRun: settings.dryRun }),
+      jobs: fenced(createKubeJobApi(kc), fencedJobs),
+      patcher: fenced(createClusterPatcher(kc, { dryRun: settings.dryRun }), fencedPatcher),
       workingCopy,
-      host,
+      host: fenced(host, fencedHost),
       store,
       metrics,
       defaults: await loadDefaultPolicy(),
@@ -133,12 +145,42 @@ export async function compose(settings: Settings, o: ComposeOverrides = {}): Pro
       caches: createPassCaches(),
       ...(o.clusterRead ? { carry: createPassCarry() } : {}),
       ...(o.onBenchmarkProgress ? { onBenchmarkProgress: o.onBenchmarkProgress } : {}),
+      ...(o.fence ? { fence: o.fence } : {}),
     };
     return { deps, close };
   } catch (err) {
     await close();
     throw err;
   }
+}
+
+/** The clusters the GitOps repo (folders under `clusters/` on the base branch) and the database know, each sorted. */
+export interface KnownClusters {
+  repo: string[];
+  database: string[];
+}
+
+/** A reconciler that can also say which clusters its repo and database have seen. */
+export interface ComposedReconciler extends Reconciler {
+  /** @throws GitOpsError when the base branch cannot be read; StoreError when the database read fails */
+  knownClusters(): Promise<KnownClusters>;
+}
+
+/**
+ * The clusters `deps`'s repo and database know: the folder names under `clusters/` at the base
+ * branch's head (paths only, no content read) and the clusters the database holds anything of.
+ */
+export async function knownClusters(
+  deps: Pick<ReconcileDeps, 'workingCopy' | 'store'>,
+): Promise<KnownClusters> {
+  const folders = new Set<string>();
+  for (const p of await deps.workingCopy.listPaths('clusters/')) {
+    const parts = p.split('/');
+    if (parts.length >= 3) folders.add(parts[1]!);
+  }
+  const store = deps.store as Partial<Pick<StatusStore, 'clusters'>>;
+  const database = typeof store.clusters === 'function' ? await store.clusters() : [];
+  return { repo: [...folders].sort(), database: [...database].sort() };
 }
 
 /**
@@ -150,11 +192,12 @@ export async function createReconciler(
   settings: Settings,
   log: Logger,
   options: Omit<ComposeOverrides, 'log'> = {},
-): Promise<Reconciler> {
+): Promise<ComposedReconciler> {
   const { deps, close } = await compose(settings, { ...options, log });
   return {
     pass: () => reconcileOnce(deps),
     close,
+    knownClusters: () => knownClusters(deps),
     metrics: deps.metrics,
     ...(deps.carry ? { carry: deps.carry } : {}),
   };

@@ -18,6 +18,7 @@ export const DEFAULT_POD_GROUPS = ['--pod-groups', '4', '--nodes', '16'] as cons
  */
 const SHARED_FLAGS: ReadonlySet<string> = new Set([
   '--trace',
+  '--synthetic',
   '--hours',
   '--from-hours',
   '--startup-seconds',

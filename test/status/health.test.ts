@@ -51,6 +51,18 @@ describe('health summary', () => {
       'Degraded: no GPU metrics for 1 algorithm (bert-train) · last pass 20 s ago',
     ],
     [
+      'algorithms held on a partial metrics answer degrade, naming them',
+      facts({ algorithmsOnPartialMetrics: ['bert-train', 'resnet'] }),
+      'warning',
+      'Degraded: the metrics store answered in part: 2 algorithms held (bert-train, resnet) · last pass 20 s ago',
+    ],
+    [
+      'no algorithm held on a partial answer is no cause',
+      facts({ algorithmsOnPartialMetrics: [] }),
+      'ok',
+      'Healthy: last pass 20 s ago',
+    ],
+    [
       'four failed benchmarks: three named, the rest counted',
       facts({ failedBenchmarks: ['a', 'b', 'c', 'd'] }),
       'critical',
@@ -67,6 +79,27 @@ describe('health summary', () => {
       facts({ openPullRequests: [{ branch: 'gpuops/prod/pools', openedAt: NOW - 86_401 }] }),
       'warning',
       'Degraded: 1 pull request waiting for review, the oldest for 24 h · last pass 20 s ago',
+    ],
+    [
+      'a replica that cannot be placed for exactly the start-up allowance is still starting',
+      facts({ unplaceable: [{ name: 'llm', since: NOW - 300, message: 'no node fits' }] }),
+      'ok',
+      'Healthy: last pass 20 s ago',
+    ],
+    [
+      'a replica that cannot be placed for a second longer degrades, with the decision’s message',
+      facts({ unplaceable: [{ name: 'llm', since: NOW - 301, message: 'no node fits' }] }),
+      'warning',
+      'Degraded: llm cannot place a replica for 5 min (NoCapacity: no node fits) · last pass 20 s ago',
+    ],
+    [
+      'the allowance is the policy’s podStartupSeconds',
+      facts({
+        startupAllowanceSeconds: 900,
+        unplaceable: [{ name: 'llm', since: NOW - 600, message: 'no node fits' }],
+      }),
+      'ok',
+      'Healthy: last pass 20 s ago',
     ],
   ] as const)('%s', (_, f, level, line) => {
     const summary = summarizeHealth(healthCauses(f), f);

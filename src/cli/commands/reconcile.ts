@@ -7,9 +7,12 @@ import { formatPlanTable, planReport } from '../plan-build.js';
 import { dryRunDatabase } from '../../compose/store.js';
 import { addConnectionOptions, resolveSettings, UsageError } from '../settings.js';
 import { escapeControl } from '../../util/escape-control.js';
+import { newClusterRefusal } from '../cluster-choice.js';
+import { onInterrupt } from '../interrupt.js';
 
 interface ReconcileFlags {
   once?: boolean;
+  newCluster?: boolean;
   dryRun?: boolean;
   output: 'text' | 'json';
   logLevel: string;
@@ -40,7 +43,8 @@ export function formatPassResult(r: PassResult, dryRun: boolean): string {
  * Registers `gpuops reconcile --once [--dry-run]`: one level-triggered pass against the live
  * cluster and Git. Exit 0 when the pass ran (spec errors are reported, not fatal), 1 when it
  * failed (cluster or repo unreachable, or any write-back failed), 2 on usage errors (a bad flag,
- * no `--repo-url`). `--dry-run` writes nothing, not even a new database file.
+ * no `--repo-url`, a `--cluster` the repo and the database have never seen without
+ * `--new-cluster`: `newClusterRefusal`). `--dry-run` writes nothing, not even a new database file.
  */
 export function register(program: Command): void {
   const cmd = program
@@ -49,7 +53,8 @@ export function register(program: Command): void {
     .option('--once', 'run one pass and exit (the only mode; `gpuops run` loops)', true)
     .option('--dry-run', 'decide and print; write nothing anywhere')
     .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))
-    .option('--log-level <level>', 'pino log level (logs go to stderr)', 'warn');
+    .option('--log-level <level>', 'pino log level (logs go to stderr)', 'warn')
+    .option('--new-cluster', 'accept a --cluster the repo and the database have never seen (a new cluster)');
   addConnectionOptions(cmd);
   cmd.action(async (flags: ReconcileFlags) => {
     const settings = resolveSettings(flags);
@@ -61,13 +66,24 @@ export function register(program: Command): void {
     // A dry run creates no database file: without one it reads an empty in-memory database.
     if (settings.dryRun) settings.database = dryRunDatabase(settings.database);
     const log = createLogger(flags.logLevel, undefined, { secrets: settingsSecrets(settings) });
+    // Ctrl-C says what it interrupted and releases the clone-cache lock (the clone itself takes it).
+    const stopListening = onInterrupt('reconcile', 'the reconcile pass (clone, read, decide, write)');
     const reconciler = await createReconciler(settings, log, {
       onBenchmarkProgress: (p) =>
         process.stderr.write(
           `benchmark ${p.algorithm}: run ${p.run}/${p.runs} ${p.phase} ${Math.round(p.elapsedSeconds)}s ${p.message}\n`,
         ),
+    }).catch((err: unknown) => {
+      stopListening();
+      throw err;
     });
     try {
+      const refusal = newClusterRefusal(
+        settings.cluster,
+        await reconciler.knownClusters(),
+        flags.newCluster === true,
+      );
+      if (refusal) throw new UsageError(refusal);
       const result = await reconciler.pass();
       if (flags.output === 'json') {
         const { plan, snapshot, writeBack, patches } = result;
@@ -78,6 +94,7 @@ export function register(program: Command): void {
       }
       process.exitCode = result.writeBack.some((w) => w.action === 'failed') ? 1 : 0;
     } finally {
+      stopListening();
       await reconciler.close();
     }
   });

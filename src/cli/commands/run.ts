@@ -5,12 +5,14 @@ import { createLogger } from '../../controller/log.js';
 import { createControllerMetrics, registerFleetGauges } from '../../controller/metrics.js';
 import { createReconciler } from '../../compose/compose.js';
 import { loggableSettings, runDefaults, startController } from '../../controller/run-controller.js';
+import { createLeaderFence } from '../../controller/write-fence.js';
 import { renderStatusHtml } from '../../status/html.js';
 import { loadStatusView } from '../../status/load.js';
 import type { StatusView } from '../../status/model.js';
 import { statusStoreOf } from '../../store/index.js';
 import { startRunCache } from '../../compose/cluster-cache.js';
 import { healthAddress } from '../health-address.js';
+import { newClusterRefusal } from '../cluster-choice.js';
 import { dryRunDatabase, openDatabase, openExistingStore } from '../../compose/store.js';
 import { addConnectionOptions, resolveSettings, UsageError } from '../settings.js';
 
@@ -61,6 +63,7 @@ interface RunFlags {
   identity?: string;
   leaseDuration: number;
   retryPeriod: number;
+  newCluster?: boolean;
   logLevel: string;
 }
 
@@ -68,7 +71,8 @@ interface RunFlags {
  * Registers `gpuops run`: the long-running controller. Exit 0 after a clean stop (SIGTERM or
  * SIGINT: the pass in flight finishes, the Lease is released, the health server and the database
  * close); 1 when it cannot start (no cluster access, the reconciler cannot be built, port taken);
- * 2 for usage errors. A second signal exits at once with 1.
+ * 2 for usage errors (a `--cluster` the repo and the database have never seen without
+ * `--new-cluster`, refused before the Lease is taken: `newClusterRefusal`). A second signal exits at once with 1.
  */
 export function register(program: Command): void {
   const cmd = program
@@ -114,6 +118,7 @@ export function register(program: Command): void {
       2,
     )
     .option('--log-level <level>', `log level: ${LOG_LEVELS.join(', ')}`, level, 'info')
+    .option('--new-cluster', 'accept a --cluster the repo and the database have never seen (a new cluster)')
     .action(async (flags: RunFlags & Record<string, unknown>) => {
       if (flags.retryPeriod >= flags.leaseDuration) {
         process.stderr.write('gpuops run: --retry-period must be shorter than --lease-duration\n');
@@ -144,21 +149,33 @@ export function register(program: Command): void {
         'starting gpuops run',
       );
 
-      let controller: Awaited<ReturnType<typeof startController>>;
+      let controller: Awaited<ReturnType<typeof startController>> | undefined;
       try {
         const kc = kubeConfigOf(settings.kubeconfig);
         const metrics = createControllerMetrics();
         // Passes read the cluster from a watch-driven cache (list once, then watch), not by listing.
         const runCache = await startRunCache(kc, log, { registry: metrics.registry });
+        // Only the leader writes: checked right before every write, not only when a pass starts.
+        const fence = createLeaderFence();
         // A dry run creates no database file: without one its passes read an empty in-memory one.
         const reconciler = await createReconciler(
           settings.dryRun ? { ...settings, database: dryRunDatabase(settings.database) } : settings,
           log,
-          { clusterRead: runCache.clusterRead },
+          { clusterRead: runCache.clusterRead, fence: fence.check },
         ).catch(async (err: unknown) => {
           await runCache.stop();
           throw err;
         });
+        // Before the Lease: a mistyped --cluster must never lead beside the real controller.
+        const refusal = await reconciler
+          .knownClusters()
+          .then((known) => newClusterRefusal(settings.cluster, known, flags.newCluster === true))
+          .catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
+        if (refusal !== null) {
+          await reconciler.close();
+          await runCache.stop();
+          throw typeof refusal === 'string' ? new UsageError(refusal) : refusal;
+        }
         // The status page reads the database through its own connection; a pass never waits for it.
         // With --dry-run it only reads a database that exists already (dry-run writes nothing).
         const pageStore = await (
@@ -203,6 +220,7 @@ export function register(program: Command): void {
             healthPort: health.port,
             healthHost: health.host,
             pass: () => reconciler.pass(),
+            fence,
             close: closeAll,
             ...(flags.watch && reconciler.metrics
               ? { trigger: { source: reconciler.metrics, intervalSeconds: flags.watchInterval } }
@@ -212,6 +230,8 @@ export function register(program: Command): void {
                   statusPage: statusPagesOf(() =>
                     loadStatusView(pageStore, settings.cluster, new Date(), {
                       cache: runCache.cache.state(),
+                      // Said first: an unreachable API server explains the other causes.
+                      healthCauses: controller?.healthCauses() ?? [],
                     }),
                   ),
                 }
@@ -223,6 +243,9 @@ export function register(program: Command): void {
           throw err;
         }
       } catch (err) {
+        // A usage error (a missing --kubeconfig file, an unknown --cluster) is one line and exit 2,
+        // as in every command.
+        if (err instanceof UsageError) throw err;
         log.fatal({ err }, 'gpuops run could not start');
         process.exitCode = 1;
         return;

@@ -46,6 +46,12 @@ describe('replayPlan: what npm run replay runs', () => {
       [...T, '--report', 'out/'],
       [...T, '--report', 'out/fleet', ...DEFAULT_FLEET],
     ],
+    [
+      "a standby claim's seconds go to the fleets",
+      [...T, '--claim-seconds', '20'],
+      [...T, '--claim-seconds', '20'],
+      [...T, '--claim-seconds', '20', ...DEFAULT_FLEET],
+    ],
     ['--no-fleet: the one service alone', [...T, '--no-fleet'], [...T], null],
     [
       '--engines: that subset alone',

@@ -30,6 +30,7 @@ const SHARED_FLAGS: ReadonlySet<string> = new Set([
   '--gpus-per-node',
   '--hpa-target',
   '--headroom-factor',
+  '--claim-seconds',
 ]);
 
 /** Flags that already make the replay a fleet: then `npm run replay` runs that alone. */

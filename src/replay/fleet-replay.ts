@@ -167,7 +167,9 @@ async function standbyLoops(
   const policyAt = (b: number) => fleetPolicy(s, b);
   const out: StandbyLoopRun[] = [];
   for (const loop of [flags, FAST_STANDBY_LOOP])
-    out.push(await runStandbyLoop(services, policyAt, n, fleet, baselineNodes, s.hpaTarget, loop));
+    out.push(
+      await runStandbyLoop(services, policyAt, n, fleet, baselineNodes, s.hpaTarget, loop, s.claimSeconds),
+    );
   return out;
 }
 

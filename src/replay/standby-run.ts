@@ -43,6 +43,8 @@ export const FAST_STANDBY_LOOP: StandbyLoop = {
 /** What one loop gave. */
 export interface StandbyLoopRun {
   loop: StandbyLoop;
+  /** A claim's wake or switch in this run (seconds). */
+  claimSeconds: number;
   baseline: FleetFigures;
   grid: StandbyFigures[];
   /** Highest utilisation within the limits (null: no pair kept them). */
@@ -73,6 +75,7 @@ export async function runStandbyLoop(
   baselineNodes: number,
   hpaTarget: number,
   loop: StandbyLoop,
+  claimSeconds: number = CLAIM_SECONDS,
 ): Promise<StandbyLoopRun> {
   const n: NodeModelSettings = {
     ...s,
@@ -97,7 +100,7 @@ export async function runStandbyLoop(
           policy,
           n,
           fleet,
-          { claimSeconds: CLAIM_SECONDS, standbyFactor: sb },
+          { claimSeconds, standbyFactor: sb },
           `standby β ${b}/${sb}, ${fleet} nodes`,
         ).figures,
       );
@@ -114,5 +117,5 @@ export async function runStandbyLoop(
     grid
       .filter((g) => g.unservedPercent <= baseline.unservedPercent)
       .sort((a, b) => a.nodes!.poolNodeHours - b.nodes!.poolNodeHours)[0] ?? null;
-  return { loop, baseline, grid, chosen, cheapest };
+  return { loop, claimSeconds, baseline, grid, chosen, cheapest };
 }

@@ -89,7 +89,7 @@ export function formatStandby(runs: readonly StandbyLoopRun[], split: string): s
       const rows = [r.baseline, ...r.grid];
       const w = Math.max(...rows.map((x) => x.engine.length));
       return (
-        `shared warm standby (${split}), ${r.loop.name}; standby β a/b: services' β a, the standby set's β b:\n` +
+        `shared warm standby (${split}), ${r.loop.name}, claims in ${r.claimSeconds} s; standby β a/b: services' β a, the standby set's β b:\n` +
         rows.map((x) => row(x, w)).join('') +
         `standby targets, ${r.loop.name}:\n${formatVerdicts(standbyVerdicts(r))}`
       );

@@ -4,7 +4,10 @@
  * disjoint pod groups (`podGroupServices`), on a short synthetic burst: 2 pods at 40 % for 10 min,
  * 24 pods at 70 % for 20 min, then 2 at 40 % for 70 min.
  */
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadDefaultPolicy } from '../../src/definitions/load.js';
 import { runHpaOnAutoscaledPool } from '../../src/replay/autoscaled-pool.js';
 import { podGroupServices, shiftedServices } from '../../src/replay/fleet-model.js';
@@ -12,6 +15,7 @@ import { patchPolicy } from '../../src/replay/replay-policy.js';
 import { DEFAULT_REPLAY_SETTINGS } from '../../src/replay/sim-engine.js';
 import { runStandbyOnNodes } from '../../src/replay/standby-fleet.js';
 import { offeredLoad, type Trace } from '../../src/replay/trace.js';
+import { runMain } from '../support/run-main.js';
 import { modelSettings } from './model-settings.js';
 
 const level = (j: number) => (j >= 10 && j < 30 ? { pods: 24, v: 70 } : { pods: 2, v: 40 });
@@ -142,5 +146,37 @@ describe('podGroupServices: disjoint groups of the trace’s pods', () => {
     for (const p of g0!.instants[1]!.pods!) if (['a', 'b', 'c'].includes(p)) expect(first.has(p)).toBe(true);
     expect(() => podGroupServices(named, 0)).toThrow('--pod-groups: expected a whole number ≥ 1, got 0');
     expect(() => podGroupServices(trace, 2)).toThrow('burst: its instants do not name their pods');
+  });
+});
+
+describe('gpuops replay --claim-seconds', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'gpuops-standby-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const file = path.join(dir, 'burst.csv');
+  const rows = ['value,timestamp_anon,container_ip'];
+  trace.instants.forEach((x) =>
+    x.values.forEach((v, p) => rows.push(`${v},${1662858720 + x.t},10.0.0.${p}`)),
+  );
+  writeFileSync(file, rows.join('\n') + '\n');
+  const args = ['replay', '--trace', file, '--services', '2', '--nodes', '12', '--gpus-per-node', '4'];
+
+  it('sets the claim of both loops of the standby section; default 5 s', async () => {
+    const slow = await runMain(...args, '--claim-seconds', '20');
+    expect(slow.code).toBe(0);
+    expect(
+      slow.out.match(/shared warm standby \(as 2 circularly shifted copies\), [^;]+, claims in 20 s;/g),
+    ).toHaveLength(2);
+    const byDefault = await runMain(...args);
+    expect(byDefault.out.match(/, claims in 5 s;/g)).toHaveLength(2);
+    // The claim reaches the engine: the standby rows move with it.
+    const standbyRows = (out: string) => out.split('\n').filter((l) => /^ {2}standby β /.test(l));
+    expect(standbyRows(slow.out)).toHaveLength(18);
+    expect(standbyRows(slow.out)).not.toEqual(standbyRows(byDefault.out));
+  });
+
+  it.each(['-1', 'soon'])('refuses %s', async (v) => {
+    const r = await runMain(...args, '--claim-seconds', v);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('--claim-seconds');
   });
 });

@@ -116,6 +116,7 @@ export function replaySettings(f: ReplayFlags): ReplaySettings {
     hpaTargets: f.hpaTargets,
     headroomFactors: f.headroomFactors,
     headroomDownMargins: f.headroomDownMargins,
+    ...(f.claimSeconds === undefined ? {} : { claimSeconds: f.claimSeconds }),
     ...(f.policy === undefined ? {} : { policyText: readPolicy(f.policy) }),
   };
 }

@@ -55,6 +55,8 @@ export interface ReplayFlags extends Pick<
   groupBy?: string[];
   /** `--pod-groups K`: K services of disjoint groups of the trace's pods. */
   podGroups?: number;
+  /** `--claim-seconds S`: a standby claim's wake or switch in the fleet's standby section. */
+  claimSeconds?: number;
   signalIntervalSeconds?: number;
   eventDriven?: boolean;
   tickSeconds?: number;
@@ -181,6 +183,11 @@ function fleetOptions(cmd: Command): Command {
       '--pod-groups <k>',
       "replay a fleet of K services: K disjoint groups of the trace's pods, dealt round-robin (docs/standby.md)",
       wholePositive,
+    )
+    .option(
+      '--claim-seconds <s>',
+      "with --nodes: a warm standby claim's wake or switch, claimed → Ready in the service (default 5; docs/standby.md)",
+      nonNegative,
     );
 }
 

@@ -3,6 +3,7 @@
  * `src/definitions/schema/` are the source of truth for validation; a compile-time check there proves
  * these types and the schemas agree.
  */
+import type { DcgmScalingMetric } from '../util/vocabulary.js';
 
 /** `apiVersion` of every gpuops document. */
 export const API_VERSION = 'gpuops.dev/v1alpha1';
@@ -163,6 +164,12 @@ export interface PolicySpec {
     test: { size: number; perGPUProduct: boolean };
     /** Seconds a node gpuops moved into a task pool may stay empty before it returns to `unused`. */
     returnAfterSeconds: number;
+    /**
+     * Pre-staging (`manifests/prepull.ts`): with `enabled`, the pools pull request holds a
+     * DaemonSet per task pool that pulls the images of the algorithms Git places on it onto the
+     * pool's nodes and the `unused` ones; without it, gpuops deletes the ones it wrote.
+     */
+    prePull: { enabled: boolean };
   };
   placement: {
     longTaskThresholdSeconds: number;
@@ -192,7 +199,7 @@ export interface PolicySpec {
   scaling: {
     mode: 'pull-request' | 'patch';
     engine: 'gpuops' | 'hpa';
-    metric: 'DCGM_FI_DEV_GPU_UTIL' | 'DCGM_FI_PROF_GR_ENGINE_ACTIVE';
+    metric: DcgmScalingMetric;
     /**
      * The signal of an algorithm whose spec names none; absent: `gpuEngineActive` when `metric` is
      * `DCGM_FI_PROF_GR_ENGINE_ACTIVE`, else `gpuUtil`.

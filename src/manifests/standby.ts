@@ -21,14 +21,15 @@
 import type { KubeObject } from '../cluster/object.js';
 import type { PolicySpec, StandbySet } from '../definitions/types.js';
 import { restrictPod } from './pod-security.js';
-import { GPU_RESOURCE, poolScheduling } from './scheduling.js';
+import { GPUOPS, MANAGED_BY, NVIDIA } from '../util/vocabulary.js';
+import { poolScheduling } from './scheduling.js';
 import { renderYaml } from './yaml.js';
 import type { FileChange } from './file-change.js';
 
 /** The label of a standby pod (its Deployment's selector): the set's name. */
-export const STANDBY_LABEL = 'gpuops.dev/standby';
+export const STANDBY_LABEL = GPUOPS.standby;
 /** The label of a claimed pod: the set it came from (how gpuops finds its claims after a restart). */
-export const CLAIMED_FROM_LABEL = 'gpuops.dev/claimed-from';
+export const CLAIMED_FROM_LABEL = GPUOPS.claimedFrom;
 /** The label a Deployment's ReplicaSets add to their selector and pods. */
 export const POD_TEMPLATE_HASH = 'pod-template-hash';
 
@@ -49,7 +50,7 @@ export function standbyPath(cluster: string, set: Pick<StandbySet, 'name'>): str
  * not Ready until the model serves), the Argo CD sync wave "0".
  */
 export function renderStandbyDeployment(set: StandbySet, policy: PolicySpec, replicas: number): KubeObject {
-  const labels = { 'app.kubernetes.io/managed-by': 'gpuops', [STANDBY_LABEL]: set.name };
+  const labels = { [MANAGED_BY.key]: MANAGED_BY.value, [STANDBY_LABEL]: set.name };
   const pod: Record<string, unknown> & { containers: Record<string, unknown>[] } = {
     ...poolScheduling(set.pool, policy),
     automountServiceAccountToken: false,
@@ -64,8 +65,8 @@ export function renderStandbyDeployment(set: StandbySet, policy: PolicySpec, rep
           failureThreshold: 1,
         },
         resources: {
-          requests: { [GPU_RESOURCE]: String(set.gpus) },
-          limits: { [GPU_RESOURCE]: String(set.gpus) },
+          requests: { [NVIDIA.resource]: String(set.gpus) },
+          limits: { [NVIDIA.resource]: String(set.gpus) },
         },
       },
     ],
@@ -120,7 +121,7 @@ export function claimPatch(
         [STANDBY_LABEL]: null,
         [POD_TEMPLATE_HASH]: null,
         'app.kubernetes.io/name': algorithm,
-        'gpuops.dev/algorithm': algorithm,
+        [GPUOPS.algorithm]: algorithm,
         [CLAIMED_FROM_LABEL]: set.name,
       },
     },
@@ -143,7 +144,7 @@ export function giveBackPatch(
     metadata: {
       labels: {
         'app.kubernetes.io/name': null,
-        'gpuops.dev/algorithm': null,
+        [GPUOPS.algorithm]: null,
         [CLAIMED_FROM_LABEL]: null,
         [STANDBY_LABEL]: set.name,
         [POD_TEMPLATE_HASH]: currentHash,

@@ -18,6 +18,7 @@ export type Resource =
   | 'jobs'
   | 'deployments'
   | 'replicasets'
+  | 'daemonsets'
   | 'horizontalpodautoscalers'
   | 'leases'
   | 'events'

@@ -52,7 +52,7 @@ function cluster(standby: StandbySet[] | undefined, mode: 'patch' | 'pull-reques
     pools: [],
     nodes: [],
     algorithms: [alg('algorithms'), alg('vision')],
-    git: { cluster: 'prod', files: new Map(), movedNodes: new Set() } as never,
+    git: { cluster: 'prod', files: new Map(), movedNodes: new Set(), deployments: new Map() } as never,
     policy,
   });
   const files = changes.files.filter((f) => f.path.includes('/namespaces/')).map((f) => f.content!);

@@ -1,6 +1,7 @@
 import type { JSONSchemaType } from 'ajv';
 import { API_VERSION, SIGNAL_KINDS, type Policy } from '../types.js';
 import { ALGORITHM_LIMITS } from './algorithm.js';
+import { DCGM_SCALING_METRICS } from '../../util/vocabulary.js';
 
 const SIGNALS = SIGNAL_KINDS;
 
@@ -164,7 +165,7 @@ export const policySchema: JSONSchemaType<Policy> = {
         pools: {
           type: 'object',
           additionalProperties: false,
-          required: ['labelKey', 'taint', 'test', 'returnAfterSeconds'],
+          required: ['labelKey', 'taint', 'test', 'returnAfterSeconds', 'prePull'],
           properties: {
             labelKey: { type: 'string', format: 'k8s-label-key' },
             taint: {
@@ -186,6 +187,12 @@ export const policySchema: JSONSchemaType<Policy> = {
               },
             },
             returnAfterSeconds: seconds,
+            prePull: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['enabled'],
+              properties: { enabled: { type: 'boolean' } },
+            },
           },
         },
         placement: {
@@ -246,7 +253,7 @@ export const policySchema: JSONSchemaType<Policy> = {
           properties: {
             mode: { type: 'string', enum: ['pull-request', 'patch'] },
             engine: { type: 'string', enum: ['gpuops', 'hpa'] },
-            metric: { type: 'string', enum: ['DCGM_FI_DEV_GPU_UTIL', 'DCGM_FI_PROF_GR_ENGINE_ACTIVE'] },
+            metric: { type: 'string', enum: [...DCGM_SCALING_METRICS] },
             signal: { type: 'string', enum: [...SIGNALS], nullable: true },
             allowedSignals: {
               type: 'array',

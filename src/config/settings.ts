@@ -16,7 +16,8 @@ export interface Settings {
   repoUrl: string | undefined;
   branch: string;
   cluster: string;
-  provider: 'git' | 'github';
+  /** `forgejo` on the command line is taken as `gitea` (one API, one host). */
+  provider: Provider;
   githubApiUrl: string;
   githubRepo: string | undefined;
   /**
@@ -26,6 +27,22 @@ export interface Settings {
   githubRateLimitWaitSeconds?: string;
   /** From `GITHUB_TOKEN` only, never from a flag or file. */
   githubToken: string | undefined;
+  /** GitLab instance (`https://gitlab.com`, or a self-managed one); `/api/v4` is added. */
+  gitlabUrl?: string;
+  /** The GitLab project: numeric id or full path `group/sub/name` (default: from `--repo-url`). */
+  gitlabProject?: string;
+  /** A file holding the GitLab token (a mounted Secret), read when `GITLAB_TOKEN` is unset. */
+  gitlabTokenFile?: string;
+  /** From `GITLAB_TOKEN`, else the file `gitlabTokenFile`; never from a flag or gpuops.yaml. */
+  gitlabToken?: string;
+  /** Gitea or Forgejo instance (default: the scheme and host of `--repo-url`); `/api/v1` is added. */
+  giteaUrl?: string;
+  /** `OWNER/NAME` on Gitea or Forgejo (default: from `--repo-url`). */
+  giteaRepo?: string;
+  /** A file holding the Gitea/Forgejo token, read when `GITEA_TOKEN` is unset. */
+  giteaTokenFile?: string;
+  /** From `GITEA_TOKEN`, else the file `giteaTokenFile`; never from a flag or gpuops.yaml. */
+  giteaToken?: string;
   kubeconfig: string | undefined;
   prometheusUrl: string | undefined;
   dcgmUrl: string[];
@@ -47,7 +64,24 @@ export type GitOpsSettings = Pick<
   Settings,
   'repoUrl' | 'branch' | 'cluster' | 'provider' | 'githubApiUrl' | 'githubRepo' | 'githubToken'
 > &
-  Partial<Pick<Settings, 'githubRateLimitWaitSeconds'>>;
+  Partial<
+    Pick<
+      Settings,
+      | 'githubRateLimitWaitSeconds'
+      | 'gitlabUrl'
+      | 'gitlabProject'
+      | 'gitlabToken'
+      | 'giteaUrl'
+      | 'giteaRepo'
+      | 'giteaToken'
+    >
+  >;
+
+/** Where pull (merge) requests go. */
+export type Provider = 'git' | 'github' | 'gitlab' | 'gitea';
+
+/** The providers `--provider` takes (`forgejo` is `gitea`). */
+export const PROVIDERS = ['git', 'github', 'gitlab', 'gitea', 'forgejo'] as const;
 
 /** One connection setting: its flag, its key in `Settings` and gpuops.yaml, its default. */
 export interface ConnectionOption {
@@ -68,7 +102,12 @@ export const CONNECTION_OPTIONS: readonly ConnectionOption[] = [
     description: 'cluster name, the folder under clusters/',
     default: 'default',
   },
-  { flag: 'provider', key: 'provider', description: 'where pull requests go: git | github', default: 'git' },
+  {
+    flag: 'provider',
+    key: 'provider',
+    description: 'where pull requests go: git | github | gitlab | gitea (Gitea and Forgejo)',
+    default: 'git',
+  },
   {
     flag: 'github-api-url',
     key: 'githubApiUrl',
@@ -81,6 +120,37 @@ export const CONNECTION_OPTIONS: readonly ConnectionOption[] = [
     key: 'githubRateLimitWaitSeconds',
     description: 'longest GitHub rate-limit wait in a pass, seconds',
     default: '60',
+  },
+  {
+    flag: 'gitlab-url',
+    key: 'gitlabUrl',
+    description: 'GitLab instance (self-managed or gitlab.com)',
+    default: 'https://gitlab.com',
+  },
+  {
+    flag: 'gitlab-project',
+    key: 'gitlabProject',
+    description: 'GitLab project id or full path group/name (default: from --repo-url)',
+  },
+  {
+    flag: 'gitlab-token-file',
+    key: 'gitlabTokenFile',
+    description: 'file holding the GitLab token when GITLAB_TOKEN is unset',
+  },
+  {
+    flag: 'gitea-url',
+    key: 'giteaUrl',
+    description: 'Gitea or Forgejo instance (default: the host of --repo-url)',
+  },
+  {
+    flag: 'gitea-repo',
+    key: 'giteaRepo',
+    description: 'OWNER/NAME on Gitea or Forgejo (default: from --repo-url)',
+  },
+  {
+    flag: 'gitea-token-file',
+    key: 'giteaTokenFile',
+    description: 'file holding the Gitea or Forgejo token when GITEA_TOKEN is unset',
   },
   {
     flag: 'kubeconfig',
@@ -176,9 +246,12 @@ export function resolveSettings(
     }
     out[o.key] = v;
   }
-  if (out.provider !== 'git' && out.provider !== 'github') {
-    throw new UsageError(`--provider: must be git or github, got ${JSON.stringify(out.provider)}`);
+  if (!(PROVIDERS as readonly unknown[]).includes(out.provider)) {
+    throw new UsageError(
+      `--provider: must be one of ${PROVIDERS.join(', ')}, got ${JSON.stringify(out.provider)}`,
+    );
   }
+  if (out.provider === 'forgejo') out.provider = 'gitea';
   if (!DNS_LABEL.test(String(out.cluster))) {
     throw new UsageError(
       `--cluster: ${JSON.stringify(out.cluster)} must be a DNS-1123 label (lower-case letters, digits, '-', at most 63): it names the folder clusters/<cluster>/`,
@@ -191,9 +264,32 @@ export function resolveSettings(
   }
   out.kubeconfig = out.kubeconfig ?? env.KUBECONFIG;
   out.githubToken = env.GITHUB_TOKEN;
+  out.gitlabToken = hostToken(env.GITLAB_TOKEN, out.gitlabTokenFile, '--gitlab-token-file');
+  out.giteaToken = hostToken(env.GITEA_TOKEN, out.giteaTokenFile, '--gitea-token-file');
   out.dryRun = Boolean(flags.dryRun) || env.GPUOPS_DRY_RUN === 'true';
   out.defaulted = defaulted;
   return out as unknown as Settings;
+}
+
+/**
+ * A host's token: the environment variable when set, else the first line of `file` (a mounted
+ * Secret; surrounding whitespace dropped), else undefined. Read once: a rotated file is taken at
+ * the next start. @throws UsageError naming `flag` when the file cannot be read or is empty
+ */
+function hostToken(fromEnv: string | undefined, file: unknown, flag: string): string | undefined {
+  if (fromEnv) return fromEnv;
+  if (typeof file !== 'string' || file === '') return undefined;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(
+      `${flag}: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+    );
+  }
+  const token = text.split('\n')[0]!.trim();
+  if (token === '') throw new UsageError(`${flag}: ${file} holds no token`);
+  return token;
 }
 
 /**
@@ -207,6 +303,8 @@ export function settingsWith(values: Partial<Settings>): Settings {
   return {
     ...(defaults as unknown as Settings),
     githubToken: undefined,
+    gitlabToken: undefined,
+    giteaToken: undefined,
     kubeconfig: undefined,
     dryRun: false,
     ...values,

@@ -1,8 +1,10 @@
 /**
  * Labels are best effort on every host: a pull request without its labels is still the change,
  * so a label the host refuses never fails it. After a `permission` refusal (a token that may open
- * pull requests but not create labels) the host adds no more labels for its lifetime — the token's
- * permissions do not change between passes; a restart tries again — and says so each time.
+ * pull requests but not create labels), or labels the host silently left off (GitLab, for an
+ * account that may not create them), the host adds no more labels for its lifetime — the token's
+ * permissions do not change between passes, and asking again each pass would write on every pass;
+ * a restart tries again — and says so each time.
  */
 import { PrHostError } from './pr-host.js';
 import type { GitOpsLogger } from './types.js';
@@ -33,6 +35,7 @@ export class LabelGuard {
       const missing = await add();
       if (missing.length === 0) return {};
       const why = 'the host left them off (the token may not create labels in this repository)';
+      this.refused = `${why} (not tried again until restart)`;
       this.log?.warn({ number, labels: missing }, 'Labels left off; pull request kept');
       return { warnings: [`labels ${missing.join(', ')} not added to ${on}: ${why}`] };
     } catch (err) {

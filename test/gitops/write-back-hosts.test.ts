@@ -16,7 +16,6 @@ import {
   PersonClone,
   git,
   makeRemote,
-  remoteFile,
   remoteRef,
   type TempRepo,
 } from './helpers.js';

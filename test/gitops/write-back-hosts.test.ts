@@ -11,14 +11,7 @@ import type { ChangeSet } from '../../src/gitops/types.js';
 import { WorkingCopy } from '../../src/gitops/working-copy.js';
 import { writeBack, type WriteBackDeps } from '../../src/gitops/write-back.js';
 import { FORGE_KITS, type ForgeKit, type KitHostOptions } from '../support/forge-kits.js';
-import {
-  MemoryPullRequestStore,
-  PersonClone,
-  git,
-  makeRemote,
-  remoteRef,
-  type TempRepo,
-} from './helpers.js';
+import { MemoryPullRequestStore, PersonClone, git, makeRemote, remoteRef, type TempRepo } from './helpers.js';
 
 function placement(algorithm: string, replicas: number): ChangeSet {
   return buildChangeSet({

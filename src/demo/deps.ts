@@ -25,6 +25,12 @@ export interface DemoDepsOptions {
   cacheDir: string;
   log: Logger;
   onBenchmarkProgress?: (p: BenchmarkProgress) => void;
+  /**
+   * A GitLab to open merge requests on (the demo's stand-in): composed as `--provider gitlab
+   * --gitlab-url <url> --gitlab-project <project>` with its token as `GITLAB_TOKEN`. Absent: the
+   * plain git provider.
+   */
+  gitlab?: { url: string; project: string; token: string };
 }
 
 /** Real milliseconds a simulated wait takes (lets the event loop and the printer breathe). */
@@ -50,11 +56,24 @@ export function simulatedClock(demo: DemoCluster): RunnerClock {
 /**
  * Opens the database and the working copy and builds the reconcile adapters with `compose/compose.ts`,
  * from the settings `--provider git --repo-url <origin> --database <database> --cluster <cluster>`
+ * (`--provider gitlab` against the GitLab stand-in with `gitlab`)
  * and the demo's own cluster access, dcgm pages and clock. The caller closes `store`.
  * @throws Error when the database or the clone cannot be opened
  */
 export async function buildDemoDeps(o: DemoDepsOptions): Promise<ReconcileDeps> {
-  const settings = settingsWith({ repoUrl: o.origin, cluster: o.cluster, database: o.database });
+  const settings = settingsWith({
+    repoUrl: o.origin,
+    cluster: o.cluster,
+    database: o.database,
+    ...(o.gitlab
+      ? {
+          provider: 'gitlab',
+          gitlabUrl: o.gitlab.url,
+          gitlabProject: o.gitlab.project,
+          gitlabToken: o.gitlab.token,
+        }
+      : {}),
+  });
   const { deps } = await compose(settings, {
     kubeConfig: o.demo.kubeConfig,
     dcgmTargets: o.demo.dcgmTargets,

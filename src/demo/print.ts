@@ -146,13 +146,23 @@ export function formatSummary(r: DemoResult): string {
     );
   }
 
-  const prRows: string[][] = [['STATE', 'KIND', 'BRANCH', 'TITLE']];
-  for (const p of r.prs) prRows.push([p.state, p.kind, p.branch, p.title]);
-  lines.push(
-    'Pull requests (branches on the local origin, merged by the demo as a reviewer would)',
-    table(prRows),
-    '',
-  );
+  if (r.provider === 'gitlab') {
+    const mrRows: string[][] = [['MR', 'STATE', 'BRANCH', 'LINK', 'TITLE']];
+    for (const m of r.mergeRequests) mrRows.push([`!${m.iid}`, m.state, m.branch, m.url, m.title]);
+    lines.push(
+      "Merge requests (on the demo's GitLab stand-in, merged by the demo as a reviewer would)",
+      table(mrRows),
+      '',
+    );
+  } else {
+    const prRows: string[][] = [['STATE', 'KIND', 'BRANCH', 'TITLE']];
+    for (const p of r.prs) prRows.push([p.state, p.kind, p.branch, p.title]);
+    lines.push(
+      'Pull requests (branches on the local origin, merged by the demo as a reviewer would)',
+      table(prRows),
+      '',
+    );
+  }
 
   lines.push(
     'Look around (the simulated cluster has stopped; the repo and the database stay):',

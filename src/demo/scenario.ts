@@ -15,6 +15,7 @@
  * `runDemo` returns the final state (typed), which `gpuops demo` prints and the end-to-end test
  * asserts. Events go to `onEvent` as they happen.
  */
+import { randomBytes } from 'node:crypto';
 import { readdirSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,7 +25,9 @@ import { reconcileOnce, type PassResult, type ReconcileDeps } from '../controlle
 import { applyGitOpsFolder } from '../gitops-apply/index.js';
 import type { ApplySummary } from '../gitops-apply/types.js';
 import type { ScalingDecision } from '../scaling/types.js';
+import { GitLabStandIn } from '../sim/forges/gitlab.js';
 import { servingAlgorithm } from '../sim/load-model.js';
+import { pullRequestRef } from '../gitops/pr-ref.js';
 import type { SpecError } from '../definitions/types.js';
 import type { PullRequestRecord, Store } from '../store/types.js';
 import { startDemoCluster, type DemoCluster } from './cluster.js';
@@ -51,7 +54,23 @@ export interface DemoOptions {
   cluster?: string;
   /** Seed of the GitOps repo; default {@link EXAMPLES_DIR}. */
   examples?: string;
+  /**
+   * Where the pull requests go: `git` (default; branches recorded in the database) or `gitlab`
+   * (merge requests on a local GitLab stand-in, `src/sim/forges/gitlab.ts`, merged by the demo's
+   * reviewer as GitLab's Merge button would).
+   */
+  provider?: 'git' | 'gitlab';
   onEvent?: DemoListener;
+}
+
+/** A merge request on the demo's GitLab stand-in at the end. */
+export interface DemoMergeRequest {
+  iid: number;
+  state: 'open' | 'closed' | 'merged';
+  branch: string;
+  title: string;
+  url: string;
+  labels: string[];
 }
 
 /** A node of the simulated cluster at the end. */
@@ -125,6 +144,10 @@ export interface DemoResult {
   services: DemoService[];
   /** Every pull request (branch) gpuops recorded, newest first. */
   prs: PullRequestRecord[];
+  /** `git` or `gitlab` (see {@link DemoOptions.provider}). */
+  provider: 'git' | 'gitlab';
+  /** With `gitlab`: the merge requests the stand-in holds, by iid; empty otherwise. */
+  mergeRequests: DemoMergeRequest[];
   /** Errors of the specs that do not validate (reported, never placed). */
   specErrors: SpecError[];
   /** Files under `clusters/<cluster>/` at `main`. */
@@ -181,6 +204,14 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const log: Logger = pino({ level: 'info' }, pino.destination({ dest: logFile, sync: true, mkdir: true }));
 
   await createOrigin(origin, options.examples ?? EXAMPLES_DIR);
+  const provider = options.provider ?? 'git';
+  const gitlab =
+    provider === 'gitlab'
+      ? await GitLabStandIn.start({
+          projectPath: 'demo/gitops',
+          token: `glpat-demo-${randomBytes(8).toString('hex')}`,
+        })
+      : null;
   const demo = await startDemoCluster({ speed: options.speed ?? 5 });
   const simStart = demo.sim.clock.now().getTime();
   let deps: ReconcileDeps | undefined;
@@ -193,6 +224,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       database: `sqlite:${dbFile}`,
       cacheDir: path.join(dir, 'cache'),
       log,
+      ...(gitlab ? { gitlab: { url: gitlab.url, project: gitlab.projectPath, token: gitlab.token } } : {}),
       onBenchmarkProgress: (p) => {
         // A stored result is told once, not on every pass.
         if (p.phase === 'cached' && shownCached.has(p.message)) return;
@@ -200,7 +232,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
         emit(progressEvent(p));
       },
     });
-    const run = new Scenario(deps, demo, { cluster, origin, reviewer, emit });
+    const onMerged = gitlab ? (branch: string) => void gitlab.mergeByBranch(branch) : undefined;
+    const run = new Scenario(deps, demo, { cluster, origin, reviewer, emit, onMerged });
     await run.all();
     const final = await run.finalState();
     return {
@@ -210,6 +243,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       database: `sqlite:${dbFile}`,
       logFile,
       ...final,
+      provider,
+      mergeRequests: gitlab ? mergeRequestsOf(gitlab) : [],
       passes: run.passes,
       lastPassWrites: run.lastPassWrites,
       simulatedSeconds: Math.round((demo.sim.clock.now().getTime() - simStart) / 1000),
@@ -218,8 +253,30 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   } finally {
     await deps?.store.close();
     await demo.close();
+    await gitlab?.close();
     log.flush();
   }
+}
+
+/** The merge requests of the GitLab stand-in, by iid. */
+function mergeRequestsOf(gitlab: GitLabStandIn): DemoMergeRequest[] {
+  return gitlab.pulls
+    .filter((p) => !p.fork)
+    .map((p) => ({
+      iid: p.number,
+      state: p.state,
+      branch: p.head,
+      title: p.title,
+      url: gitlab.webUrl(p.number),
+      labels: [...p.labels],
+    }));
+}
+
+/** `pull request`, or with a host's number `merge request !3 <url>` / `pull request #3 <url>`. */
+function requestName(pr: { number: number | null; url: string | null } | null): string {
+  if (!pr || pr.number === null) return 'pull request';
+  const ref = pullRequestRef(pr);
+  return `${ref.startsWith('!') ? 'merge request' : 'pull request'} ${ref}${pr.url ? ` ${pr.url}` : ''}`;
 }
 
 function progressEvent(p: BenchmarkProgress): Parameters<DemoListener>[0] {
@@ -244,6 +301,8 @@ interface ScenarioContext {
   origin: string;
   reviewer: string;
   emit: DemoListener;
+  /** Called after the reviewer merged a branch: the host marks its pull request merged. */
+  onMerged?: (branch: string) => void;
 }
 
 /** The steps, with what each pass reported so far (to print only what changed). */
@@ -443,7 +502,7 @@ class Scenario {
     for (const w of r.writeBack) {
       if (w.action === 'created' || w.action === 'updated')
         this.line(
-          `pull request ${w.action === 'created' ? 'opened' : 'updated'}: ${w.branch} (${describeFiles(w.files, this.ctx.cluster)})`,
+          `${requestName(w.pullRequest)} ${w.action === 'created' ? 'opened' : 'updated'}: ${w.branch} (${describeFiles(w.files, this.ctx.cluster)})`,
         );
       else if (w.action === 'failed')
         this.ctx.emit({ kind: 'problem', text: `write-back ${w.branch}: ${w.message}` });
@@ -473,9 +532,11 @@ class Scenario {
         continue;
       }
       merged++;
+      this.ctx.onMerged?.(pr.branch);
       const now = this.deps.clock.now().toISOString();
       await this.store.upsertPullRequest({ ...pr, state: 'merged', updatedAt: now });
-      this.line(`merged ${pr.branch} into main (${m.commit.slice(0, 7)}): ${pr.title}`);
+      const ref = pr.number === null ? '' : ` (${pullRequestRef(pr)})`;
+      this.line(`merged ${pr.branch}${ref} into main (${m.commit.slice(0, 7)}): ${pr.title}`);
       if (pr.kind === 'scale') this.noteMovedNodes(pr.subject);
     }
     return merged;

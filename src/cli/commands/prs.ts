@@ -1,6 +1,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { PullRequestCycle, PullRequestRecord } from '../../store/types.js';
 import { escapeControl, escapeControlKeepLines } from '../../util/escape-control.js';
+import { pullRequestRef } from '../../gitops/pr-ref.js';
 import { clusterOf, toStderr } from '../cluster-choice.js';
 import { openExistingStore } from '../../compose/store.js';
 import { addConnectionOptions, resolveSettings } from '../settings.js';
@@ -13,16 +14,6 @@ function table(given: string[][]): string {
     rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')).join('\n') +
     '\n'
   );
-}
-
-/**
- * How the host writes a pull request's number: `!7` for a GitLab merge request (its web address
- * holds `/-/merge_requests/`), `#7` for a GitHub or Gitea pull request, `(branch)` with the plain
- * git provider. Pure.
- */
-export function pullRequestRef(p: { number: number | null; url: string | null }): string {
-  if (p.number === null) return '(branch)';
-  return p.url?.includes('/-/merge_requests/') ? `!${p.number}` : `#${p.number}`;
 }
 
 /** The LINK column (the host's web address of each pull request) when any row has one. */

@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # The README's test command (`npm run test:all`): installs and starts what the tests need, then
-# type-check, lint, format check and the whole test suite. Needs root (apt) on a fresh machine.
+# type-check, lint, format check and the whole test suite (the unit project and the real-cluster
+# project). Needs root (apt) and Go 1.26 on a fresh machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash .ci/install-services.sh
+# The real control plane for test/real-cluster (kube-apiserver, controllers, etcd, KWOK, Flux),
+# built from source from the Go module proxy into ~/.cache/gpuops/k8s/ (a no-op check when built;
+# tens of minutes cold on 2 cores, see docs/real-cluster.md).
+bash scripts/k8s/build.sh >/dev/null
 npm run check
 # A real PostgreSQL for the Store suite (test/store), stopped on exit; the suite fails without it in CI.
 pg_env=$(bash .ci/start-postgres.sh)

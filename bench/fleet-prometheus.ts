@@ -27,6 +27,13 @@ export interface FleetPrometheus {
   count(): number;
   /** Bytes of answers sent, in all. */
   bytes(): number;
+  /**
+   * Moves every GPU's value a little (issue 42's steady pass): ±`step` points, alternating by GPU
+   * and by call, within 0..100, so every series differs from the last answer and no mean moves far.
+   */
+  move(step: number): void;
+  /** Sets the value of every GPU whose workload pod (`exported_namespace/exported_pod`) is in `pods`. */
+  set(pods: ReadonlySet<string>, value: number): void;
 }
 
 /** The answer text to `query` (see the module comment); `evaluatedAt` in seconds. */
@@ -68,6 +75,8 @@ export async function serveFleetPrometheus(
   let count = 0;
   let bytes = 0;
   const answers = new Map<string, string>();
+  let current: CannedGpu[] = [...gpus];
+  let moves = 0;
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     let body = '';
@@ -81,7 +90,7 @@ export async function serveFleetPrometheus(
       count++;
       const query = queryOf(url, body);
       let answer = answers.get(query);
-      if (answer === undefined) answers.set(query, (answer = answerFor(gpus, query, evaluatedAt)));
+      if (answer === undefined) answers.set(query, (answer = answerFor(current, query, evaluatedAt)));
       bytes += Buffer.byteLength(answer);
       res.writeHead(200, { 'Content-Type': 'application/json' }).end(answer);
     });
@@ -91,5 +100,22 @@ export async function serveFleetPrometheus(
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { server, url: `http://127.0.0.1:${port}`, count: () => count, bytes: () => bytes };
+  return {
+    server,
+    url: `http://127.0.0.1:${port}`,
+    count: () => count,
+    bytes: () => bytes,
+    move: (step) => {
+      moves++;
+      const clamp = (v: number) => Math.min(100, Math.max(0, v));
+      current = current.map((g, i) => ({ ...g, value: clamp(g.value + ((i + moves) % 2 ? step : -step)) }));
+      answers.clear();
+    },
+    set: (pods, value) => {
+      current = current.map((g) =>
+        pods.has(`${g.labels.exported_namespace}/${g.labels.exported_pod}`) ? { ...g, value } : g,
+      );
+      answers.clear();
+    },
+  };
 }

@@ -65,6 +65,10 @@ export interface World {
   prometheusRequests(): number;
   /** Bytes of Prometheus answers sent. */
   prometheusBytes(): number;
+  /** Moves every GPU's utilisation a little (`FleetPrometheus.move`). */
+  moveMetrics(step: number): void;
+  /** Sets the utilisation of these pods' GPUs (`namespace/pod`). */
+  setMetrics(pods: ReadonlySet<string>, value: number): void;
   counts: {
     nodes: number;
     gpuNodes: number;
@@ -488,6 +492,8 @@ export async function buildWorld(size: WorldSize, postgresUrl?: string): Promise
       sim,
       prometheusRequests: prom.count,
       prometheusBytes: prom.bytes,
+      moveMetrics: prom.move,
+      setMetrics: prom.set,
       counts: {
         nodes: fleet.nodes.items.length,
         gpuNodes: size.gpuNodes,

@@ -28,6 +28,8 @@ import type * as WorkingCopyModule from '../src/gitops/working-copy.js';
 import type * as StoreModule from '../src/store/index.js';
 import type { Store } from '../src/store/types.js';
 import type * as FloorModule from './floor.js';
+import type * as CrossingTriggerModule from '../src/controller/crossing-trigger.js';
+import type { Watchlist } from '../src/scaling/crossing-watch.js';
 import type { FloorTimes } from './floor.js';
 import type { WorldConnection } from './reconcile-fleet.js';
 
@@ -52,7 +54,12 @@ export interface ServerCounts {
 
 /** What the pass process reports for one pass. */
 export interface PassReport {
-  pass: 'first' | 'warm' | 'unchanged';
+  /**
+   * `steady`: every GPU's utilisation moved a little, no decision changed (issue 42);
+   * `crossing`: one algorithm's pods went above its band on the metrics side; `wallMs` is from
+   * that change to its pass written (the crossing trigger reading every second).
+   */
+  pass: 'first' | 'warm' | 'unchanged' | 'steady' | 'crossing';
   wallMs: number;
   /** The floor measured right after the pass (not for the dry-run `first`). */
   floor: FloorTimes | null;
@@ -164,12 +171,35 @@ function countPostgresStatements(): () => number {
 
 let asked = 0;
 const waiting = new Map<number, (c: ServerCounts) => void>();
-process.on('message', (m: { id: number; counts?: ServerCounts; changes?: [string, number][] }) => {
-  if (m.changes) changed.get(m.id)?.(m.changes);
-  else waiting.get(m.id)?.(m.counts!);
-  waiting.delete(m.id);
-  changed.delete(m.id);
-});
+process.on(
+  'message',
+  (m: { id: number; counts?: ServerCounts; changes?: [string, number][]; at?: number }) => {
+    if (m.at !== undefined) acked.get(m.id)?.(m.at);
+    else if (m.changes) changed.get(m.id)?.(m.changes);
+    else waiting.get(m.id)?.(m.counts!);
+    waiting.delete(m.id);
+    changed.delete(m.id);
+    acked.delete(m.id);
+  },
+);
+const acked = new Map<number, (at: number) => void>();
+/** Asks the parent to move the metrics (or set some pods'); resolves with the time it did (ms). */
+function metricsChange(
+  change: { moveMetrics: number } | { cross: string[]; value: number },
+): Promise<number> {
+  const id = ++asked;
+  return new Promise((resolve) => {
+    acked.set(id, resolve);
+    process.send!({ ask: id, ...change });
+  });
+}
+/** Steady passes after the nothing-changed ones (`GPUOPS_BENCH_STEADY`, set by the parent; default 0). */
+function steadyRepeat(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env.GPUOPS_BENCH_STEADY ?? 0);
+  if (!Number.isInteger(n) || n < 0)
+    throw new Error(`GPUOPS_BENCH_STEADY must be a whole number ≥ 0, got ${n}`);
+  return n;
+}
 /** Asks the parent to change `n` pods on the API server; resolves with each pod's key and when. */
 function changePods(n: number): Promise<[string, number][]> {
   const id = ++asked;
@@ -358,8 +388,16 @@ async function main(): Promise<void> {
 
   const floorRepo = await openFloorRepo(conn.repoUrl);
   const liveHeapBeforeMb = liveHeapMb();
-  const passes = ['first', 'warm', ...Array<'unchanged'>(benchRepeat()).fill('unchanged')] as const;
+  const passes: PassReport['pass'][] = [
+    'first',
+    'warm',
+    ...Array<'unchanged'>(benchRepeat()).fill('unchanged'),
+    ...Array<'steady'>(steadyRepeat()).fill('steady'),
+  ];
+  let watch: Watchlist | undefined;
   for (const [i, pass] of passes.entries()) {
+    // Every GPU's utilisation moves a little, as real values do from one pass to the next.
+    if (pass === 'steady') await metricsChange({ moveMetrics: 0.3 });
     trace.clear();
     rssGrowth.clear();
     const before = await serverCounts();
@@ -373,6 +411,7 @@ async function main(): Promise<void> {
     const t0 = performance.now();
     const r = await reconcileOnce({ ...deps, dryRun: pass === 'first' });
     const wallMs = performance.now() - t0;
+    watch = r.watch;
     const cpu = process.cpuUsage(cpu0);
     const passStatements = statements ? statements() - statements0 : null;
     tickRss();
@@ -443,6 +482,10 @@ async function main(): Promise<void> {
     // The controller's next pass comes an interval later (inside the scale-up cooldown).
     now = new Date(now.getTime() + 30_000);
   }
+  if (steadyRepeat() > 0 && watch) {
+    const { runCrossingTrigger } = await load<typeof CrossingTriggerModule>('controller/crossing-trigger.js');
+    process.send!(await crossing(watch, deps, reconcileOnce, runCrossingTrigger, workingCopy.counters));
+  }
   if (cache && cacheReport) {
     // Pod changes on the API server → the cache showing them (the parent writes them in bursts).
     const changes = await changePods(1000);
@@ -463,6 +506,70 @@ async function main(): Promise<void> {
   };
   process.send!(done);
   process.disconnect();
+}
+
+/**
+ * Issue 42: one algorithm in band goes to 99 % on the metrics side; the crossing trigger (every
+ * second, the real one on the pass's source) wakes a pass, which writes the scale-up. The report's
+ * `wallMs` is from the parent's change of the metrics to that pass written.
+ */
+async function crossing(
+  watch: Watchlist,
+  deps: Parameters<typeof ReconcileModule.reconcileOnce>[0],
+  reconcileOnce: typeof ReconcileModule.reconcileOnce,
+  runCrossingTrigger: typeof CrossingTriggerModule.runCrossingTrigger,
+  counters: { commits: number; pushes: number },
+): Promise<PassReport> {
+  const target = watch.algorithms.find((a) => a.view.replicas < a.view.maxReplicas && a.pods.length > 0);
+  if (!target) throw new Error('bench: no algorithm to cross its band');
+  const c0 = { ...counters };
+  const cpu0 = process.cpuUsage();
+  const at = await metricsChange({ cross: target.pods.map((p) => `${target.namespace}/${p}`), value: 99 });
+  const ac = new AbortController();
+  let fired = 0;
+  await runCrossingTrigger({
+    source: deps.metrics!,
+    intervalSeconds: 1,
+    watchlist: () => watch,
+    onCrossing: () => {
+      fired = Date.now();
+      ac.abort();
+    },
+    now: () => Date.now(),
+    log: pino({ level: 'silent' }),
+    signal: ac.signal,
+  });
+  const r = await reconcileOnce(deps);
+  const wallMs = Date.now() - at;
+  const cpu = process.cpuUsage(cpu0);
+  const actions: Record<string, number> = {};
+  for (const w of r.writeBack) actions[w.action] = (actions[w.action] ?? 0) + 1;
+  const decided = r.plan.scaling.find((d) => d.algorithm === target.name);
+  return {
+    pass: 'crossing',
+    wallMs,
+    floor: null,
+    liveHeapMb: 0,
+    peakRssBeforeFloorMb: process.resourceUsage().maxRSS / 1024,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    kubeRequests: 0,
+    kubeByVerb: {},
+    kubeByPath: {
+      [`detected after ${fired - at} ms: ${decided?.action ?? 'none'} ${decided?.reason ?? ''}`]: 1,
+    },
+    statements: null,
+    prometheusRequests: 0,
+    prometheusBytes: 0,
+    commits: counters.commits - c0.commits,
+    pushes: counters.pushes - c0.pushes,
+    fetches: 0,
+    prWrites: 0,
+    changedSubjects: r.changeSets.length,
+    actions,
+    nodes: r.nodes,
+    algorithms: r.algorithms,
+    errors: r.errors,
+  };
 }
 
 main().catch((err: unknown) => {

@@ -40,9 +40,13 @@ interface Measured {
    * `unchanged`: the nothing-changed run with the median wall time, its commits, pushes and PR
    * writes the most of any run (each must write nothing).
    */
-  passes: Record<PassReport['pass'], PassReport>;
+  passes: Record<'first' | 'warm' | 'unchanged', PassReport>;
   /** Every nothing-changed run (`GPUOPS_BENCH_REPEAT`, default 5), in order. */
   unchangedRuns: PassReport[];
+  /** Steady runs (every GPU's utilisation moved a little; `steady` of {@link measure}), in order. */
+  steadyRuns: PassReport[];
+  /** The crossing on the metrics side → its pass written, when steady runs were asked for. */
+  crossing: PassReport | null;
   peak: PeakReport;
 }
 
@@ -95,22 +99,36 @@ async function changePods(world: World, n: number): Promise<[string, number][]> 
   return out;
 }
 
-export async function measure(world: World, conn: WorldConnection, repeat = 1): Promise<Measured> {
+export async function measure(
+  world: World,
+  conn: WorldConnection,
+  repeat = 1,
+  steady = 0,
+): Promise<Measured> {
   const profDir = process.env.GPUOPS_BENCH_CPU_PROF;
   if (profDir) mkdirSync(profDir, { recursive: true });
   const pass = compiledPass();
   // The pass process profiles each pass itself (GPUOPS_BENCH_CPU_PROF, see `reconcile-pass.ts`).
   const child = fork(pass.file, [JSON.stringify(conn)], {
     execArgv: [], // not the bench's own `--import tsx`: the pass process runs plain JavaScript
-    env: { ...pass.env, GPUOPS_BENCH_REPEAT: String(repeat) },
+    env: { ...pass.env, GPUOPS_BENCH_REPEAT: String(repeat), GPUOPS_BENCH_STEADY: String(steady) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const passes: Partial<Measured['passes']> = {};
   const unchangedRuns: PassReport[] = [];
+  const steadyRuns: PassReport[] = [];
+  let crossing: PassReport | null = null;
   let peak: PeakReport | undefined;
+  type Ask = { ask: number; changePods?: number; moveMetrics?: number; cross?: string[]; value?: number };
   await new Promise<void>((resolve, reject) => {
-    child.on('message', (m: { ask: number; changePods?: number } | PassReport | PeakReport) => {
-      if ('ask' in m && m.changePods !== undefined) {
+    child.on('message', (m: Ask | PassReport | PeakReport) => {
+      if ('ask' in m && m.moveMetrics !== undefined) {
+        world.moveMetrics(m.moveMetrics);
+        child.send({ id: m.ask, at: Date.now() });
+      } else if ('ask' in m && m.cross !== undefined) {
+        world.setMetrics(new Set(m.cross), m.value ?? 99);
+        child.send({ id: m.ask, at: Date.now() });
+      } else if ('ask' in m && m.changePods !== undefined) {
         void changePods(world, m.changePods).then((changes) => child.send({ id: m.ask, changes }));
       } else if ('ask' in m) {
         const r = world.sim.requests();
@@ -124,6 +142,8 @@ export async function measure(world: World, conn: WorldConnection, repeat = 1): 
         child.send({ id: m.ask, counts });
       } else if (m.pass === 'done') peak = m;
       else if (m.pass === 'unchanged') unchangedRuns.push(m);
+      else if (m.pass === 'steady') steadyRuns.push(m);
+      else if (m.pass === 'crossing') crossing = m;
       else passes[m.pass] = m;
     });
     child.on('error', reject);
@@ -141,7 +161,14 @@ export async function measure(world: World, conn: WorldConnection, repeat = 1): 
     pushes: most('pushes'),
     prWrites: most('prWrites'),
   };
-  return { world: world.counts, passes: passes as Measured['passes'], unchangedRuns, peak };
+  return {
+    world: world.counts,
+    passes: passes as Measured['passes'],
+    unchangedRuns,
+    steadyRuns,
+    crossing,
+    peak,
+  };
 }
 
 /** Nothing-changed runs at full size: `GPUOPS_BENCH_REPEAT`, default 5. */

@@ -19,6 +19,9 @@ import { replayPlan } from '../src/replay/fleet-args.js';
 /** Issue 25: the fleet replay, every engine, within 15 minutes on the 2-core machine. */
 const FLEET_WALL_TARGET_SECONDS = 900;
 
+/** The bundled trace's model-load latencies (milliseconds), in the trace's folder. */
+const LATENCY_FILE = 'basemodel_update_latency_anon.csv';
+
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
 /**
@@ -54,6 +57,11 @@ if (!args.includes('--trace')) {
   }
   args.unshift('--trace', found);
 }
+// Issue 42: the drawn start-ups' loop reads the model-load latencies beside the trace (never copied).
+const traceFile = args[args.indexOf('--trace') + 1]!;
+const latencies = path.join(path.dirname(traceFile), LATENCY_FILE);
+if (!args.includes('--loops-latency-file') && !args.includes('--no-loops') && existsSync(latencies))
+  args.push('--loops-latency-file', latencies);
 const plan = replayPlan(args);
 let code = 0;
 for (const [what, runArgs] of [

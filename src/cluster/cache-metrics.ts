@@ -2,14 +2,15 @@
  * The cluster cache's state on the controller's `/metrics` (prom-client), read from the cache at
  * scrape time, one series per resource (`nodes`, `pods`, `horizontalpodautoscalers`, …):
  *
- * - `gpuops_cluster_cache_synced{resource}`: 1 while a pass may read it (listed since the last
- *   relist, its watch connected or down for less than the stall bound), else 0;
+ * - `gpuops_cluster_cache_synced{resource}`: 1 while a pass may read it (listed, heard from within
+ *   the stall bound, its watch connected or down for less than it), else 0;
  * - `gpuops_cluster_cache_watch_connected{resource}`: 1 while a watch stream is open;
  * - `gpuops_cluster_cache_last_relist_timestamp_seconds{resource}`: when its newest list completed;
+ * - `gpuops_cluster_cache_last_heard_timestamp_seconds{resource}`: its newest event, bookmark or list;
  * - `gpuops_cluster_cache_objects{resource}`: records held;
  * - `gpuops_cluster_cache_events_per_second{resource}`: ADDED/MODIFIED/DELETED over the last 60 s;
  * - `gpuops_cluster_cache_events_total{resource}`, `gpuops_cluster_cache_bookmarks_total{resource}`;
- * - `gpuops_cluster_cache_relists_total{resource,reason="initial"|"expired"}`;
+ * - `gpuops_cluster_cache_relists_total{resource,reason="initial"|"expired"|"stalled"}`;
  * - `gpuops_cluster_cache_reconnects_total{resource,reason="stream-ended"|"stalled"|"error"}`.
  *
  * Alert on `min(gpuops_cluster_cache_synced) == 0` for a few minutes: passes are refused then.
@@ -55,7 +56,7 @@ export function registerClusterCacheMetrics(registry: Registry, cache: Pick<Clus
 
   gauge(
     'gpuops_cluster_cache_synced',
-    '1 while a pass may read this resource of the cluster cache (synced since its last relist, its watch not down past the stall bound), else 0.',
+    '1 while a pass may read this resource of the cluster cache (synced since its last relist, heard from within the stall bound, its watch not down past it), else 0.',
     (s) => (s.current ? 1 : 0),
   );
   gauge('gpuops_cluster_cache_watch_connected', '1 while a watch stream of this resource is open.', (s) =>
@@ -65,6 +66,11 @@ export function registerClusterCacheMetrics(registry: Registry, cache: Pick<Clus
     'gpuops_cluster_cache_last_relist_timestamp_seconds',
     'When the newest list of this resource completed (epoch seconds).',
     (s) => (s.lastRelistAt === null ? null : s.lastRelistAt / 1000),
+  );
+  gauge(
+    'gpuops_cluster_cache_last_heard_timestamp_seconds',
+    'When the API server was last heard from for this resource: an event, a bookmark or a list (epoch seconds).',
+    (s) => (s.lastHeardAt === null ? null : s.lastHeardAt / 1000),
   );
   gauge(
     'gpuops_cluster_cache_objects',

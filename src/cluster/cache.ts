@@ -8,7 +8,9 @@
  *
  * A pass never decides on records that are not known to be right: `snapshot` throws
  * {@link ClusterCacheNotSyncedError} naming the resource and why (not listed yet, relisting after
- * 410 Gone, or its watch disconnected for longer than the stall bound).
+ * 410 Gone, its watch disconnected for longer than the stall bound, or nothing heard from the API
+ * server — no event, no bookmark, no list — for longer than the stall bound, however open its
+ * stream looks).
  */
 import type {
   KubeConfig,
@@ -73,7 +75,7 @@ export interface ClusterCacheOptions {
 
 /** One resource of the cache as metrics and the status page show it. */
 export interface CacheResourceState extends ReflectorState {
-  /** Synced, and its watch connected or disconnected for less than the stall bound: a pass may read it. */
+  /** Synced, heard from within the stall bound, and its watch connected or disconnected for less than it: a pass may read it. */
   current: boolean;
   /** Why it is not current (`pods: relisting after its watch expired (…)`), else null. */
   reason: string | null;
@@ -182,8 +184,12 @@ export function createClusterCache(o: ClusterCacheOptions): ClusterCache {
         return `${s.resource}: not listed yet${s.lastError ? ` (${s.lastError})` : ''}`;
       return `${s.resource}: relisting after its watch expired (${s.lastError ?? '410 Gone'})`;
     }
-    if (s.disconnectedSince !== null && now() - s.disconnectedSince > stallSeconds * 1000)
+    const past = (t: number | null) => t !== null && now() - t > stallSeconds * 1000;
+    if (s.disconnectedSince !== null && (past(s.disconnectedSince) || past(s.lastHeardAt)))
       return `${s.resource}: watch disconnected since ${new Date(s.disconnectedSince).toISOString()} (${s.lastError ?? 'no stream'})`;
+    // An open stream proves nothing: one a stalled proxy holds is open and silent.
+    if (past(s.lastHeardAt))
+      return `${s.resource}: nothing heard from the API server since ${new Date(s.lastHeardAt!).toISOString()} (no event, no bookmark, no list for over ${stallSeconds} s: a stalled stream?)`;
     return null;
   };
   const requireSynced = (which: Reflector<unknown>[]) => {

@@ -8,11 +8,17 @@
  *   `synced` turns false at once and the resource is listed again;
  * - **a stream that ends** (the server's `timeoutSeconds`, a restart): the watch resumes from the
  *   newest version seen, no list;
- * - **a stream that stalls** (no event and no bookmark for `stallSeconds`): it is aborted and
- *   resumes the same way;
+ * - **a stream that stalls** (no event and no bookmark for `stallSeconds`: the API server sends a
+ *   bookmark about once a minute, so a live stream is never that quiet): it is aborted and the
+ *   resource is listed again — a proxy or load balancer that holds streams open and forwards
+ *   nothing would make every resumed stream as silent. {@link ReflectorState.lastHeardAt} says
+ *   when the server was last heard (event, bookmark, list), so a reader can tell records that may
+ *   lag (the cache refuses them past `stallSeconds`);
  * - **a failed connection or an HTTP error**: retried with backoff (doubling from `backoff.baseMs`
- *   to `backoff.maxMs`, as client-go's 800 ms → 30 s); the records stay `synced` (they were right
- *   at their version) but {@link ReflectorState.disconnectedSince} says since when they may lag;
+ *   to `backoff.maxMs`, as client-go's 800 ms → 30 s; back to `baseMs` after a stream that was
+ *   heard from, as client-go resets its backoff after a healthy spell); the records stay `synced`
+ *   (they were right at their version) but {@link ReflectorState.disconnectedSince} says since
+ *   when they may lag;
  * - **BOOKMARK** events (asked for with `allowWatchBookmarks`, KEP-956) move the resume version
  *   forward without an object, so a resume after a quiet spell does not fall out of the server's
  *   history.
@@ -28,8 +34,8 @@ import { runWatch, type WatchEnd, type WatchEventLine } from './watch-stream.js'
 
 /** Why a watch was opened again. */
 export type ReconnectReason = 'stream-ended' | 'stalled' | 'error';
-/** Why a resource was listed: the first time, or its resume version expired (410). */
-export type RelistReason = 'initial' | 'expired';
+/** Why a resource was listed: the first time, its resume version expired (410), or its stream went silent. */
+export type RelistReason = 'initial' | 'expired' | 'stalled';
 
 /** What a reflector knows about its own health, for metrics, the status page and the pass. */
 export interface ReflectorState {
@@ -46,6 +52,11 @@ export interface ReflectorState {
   disconnectedSince: number | null;
   /** When the newest list completed (ms since the epoch), else null. */
   lastRelistAt: number | null;
+  /**
+   * When the server was last heard from (ms since the epoch): the newest event, bookmark or
+   * completed list; null before the first list. Records may lag by at most `now - lastHeardAt`.
+   */
+  lastHeardAt: number | null;
   /** The version the next watch resumes from ('' before the first list). */
   resourceVersion: string;
   /** Records held. */
@@ -124,9 +135,10 @@ export class Reflector<T> {
       connected: false,
       disconnectedSince: null,
       lastRelistAt: null,
+      lastHeardAt: null,
       resourceVersion: '',
       objects: 0,
-      relists: { initial: 0, expired: 0 },
+      relists: { initial: 0, expired: 0, stalled: 0 },
       reconnects: { 'stream-ended': 0, stalled: 0, error: 0 },
       events: 0,
       bookmarks: 0,
@@ -209,6 +221,8 @@ export class Reflector<T> {
       if (this.stopped || end.kind === 'aborted') continue;
       this.st.connected = false;
       this.st.disconnectedSince ??= this.now();
+      // A stream that was heard from was healthy: the next failure starts the backoff afresh.
+      if (heard) failures = 0;
       if (end.kind === 'expired') {
         this.st.synced = false;
         needList = 'expired';
@@ -216,7 +230,11 @@ export class Reflector<T> {
         continue;
       }
       if (end.kind === 'stalled') {
+        // Resuming through whatever silenced the stream would be as silent: list, which proves
+        // the records current (or fails and backs off, and the records age past the bound).
         this.st.reconnects.stalled++;
+        this.st.lastError = `watch ${this.o.resource}: no event and no bookmark for ${this.o.stallSeconds ?? 120} s`;
+        needList = 'stalled';
         continue;
       }
       if (end.kind === 'ended') {
@@ -265,7 +283,7 @@ export class Reflector<T> {
     this.sorted = undefined;
     this.generationCount++;
     this.st.resourceVersion = resourceVersion;
-    this.st.lastRelistAt = this.now();
+    this.st.lastRelistAt = this.st.lastHeardAt = this.now();
     this.st.synced = true;
     this.wake();
   }
@@ -315,6 +333,7 @@ export class Reflector<T> {
   }
 
   private apply(e: WatchEventLine): void {
+    this.st.lastHeardAt = this.now();
     const rv = e.object.metadata?.resourceVersion;
     if (e.type === 'BOOKMARK') {
       this.st.bookmarks++;

@@ -332,10 +332,14 @@ export function reducePod(pod: PodInput, ctx: ReduceContext): PodInfo {
   // Shared with the input object (50,000 pods: no copy); the snapshot is read-only data.
   const labels = pod.metadata?.labels ?? {};
   let ready = false;
+  let readyAt: string | undefined;
   let unschedulable = false;
   for (const c of pod.status?.conditions ?? NO_CONDITIONS) {
-    if (c.type === 'Ready') ready = c.status === 'True';
-    else if (c.type === 'PodScheduled') unschedulable = c.status === 'False' && c.reason === 'Unschedulable';
+    if (c.type === 'Ready') {
+      ready = c.status === 'True';
+      if (ready && c.lastTransitionTime) readyAt = isoTime(c.lastTransitionTime);
+    } else if (c.type === 'PodScheduled')
+      unschedulable = c.status === 'False' && c.reason === 'Unschedulable';
   }
   const owner = controllerOf(pod.metadata?.ownerReferences);
   const phase = pod.status?.phase ?? 'Pending';
@@ -356,6 +360,7 @@ export function reducePod(pod: PodInput, ctx: ReduceContext): PodInfo {
     unschedulable,
     createdAt: isoTime(pod.metadata?.creationTimestamp),
     startedAt: pod.status?.startTime ? isoTime(pod.status.startTime) : null,
+    ...(readyAt ? { readyAt } : {}),
   };
 }
 

@@ -98,6 +98,11 @@ export interface PodInfo {
   createdAt: string;
   /** `status.startTime` (ISO-8601): when the kubelet accepted the pod; null while unbound. */
   startedAt: string | null;
+  /**
+   * When the Ready condition last became `True` (its `lastTransitionTime`, ISO-8601); absent when
+   * not Ready or not stated. `readyAt − createdAt` is the pod's observed start-up.
+   */
+  readyAt?: string;
 }
 
 /**

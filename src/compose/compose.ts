@@ -21,6 +21,8 @@ import type { Settings } from '../config/settings.js';
 import { createPassCarry } from '../pass/carry.js';
 import { createPassCaches } from '../plan/caches.js';
 import { reconcileOnce, type ReconcileDeps, type Reconciler } from '../controller/reconcile.js';
+import { storeLedger } from '../gitops/commit-ledger.js';
+import { fencedHost, fencedJobs, fencedPatcher, type WriteFence } from '../controller/write-fence.js';
 import { createPullRequestHost, openWorkingCopy, requireRepoUrl } from './git.js';
 import type { PullRequestHost } from '../gitops/pr-host.js';
 import type { GitAuthor, WorkingCopy } from '../gitops/working-copy.js';
@@ -64,6 +66,11 @@ export interface ComposeOverrides {
   /** Environment read for `GPUOPS_CACHE_DIR` and `GPUOPS_PROMETHEUS_TOKEN`; default `process.env`. */
   env?: NodeJS.ProcessEnv;
   onBenchmarkProgress?: (p: BenchmarkProgress) => void;
+  /**
+   * `gpuops run`'s leadership check: checked right before every push, pull-request call, cluster
+   * patch and benchmark Job write, and before each pass's write phase (`write-fence.ts`).
+   */
+  fence?: WriteFence;
 }
 
 /** The composed adapters and how to release what `compose` opened. */
@@ -86,6 +93,8 @@ export async function compose(settings: Settings, o: ComposeOverrides = {}): Pro
   const close = async () => {
     if (!o.store) await store.close();
   };
+  const fenced = <T>(adapter: T, wrap: (a: T, f: WriteFence) => T): T =>
+    o.fence ? wrap(adapter, o.fence) : adapter;
   try {
     const kc = o.kubeConfig ?? loadKubeConfig(settings.kubeconfig);
     if (!o.workingCopy) requireRepoUrl(settings);
@@ -104,6 +113,9 @@ export async function compose(settings: Settings, o: ComposeOverrides = {}): Pro
       (await openWorkingCopy(settings, {
         cacheDir: o.cacheDir ?? env.GPUOPS_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'gpuops'),
         author: o.author,
+        // gpuops knows its own commits by the ids recorded here, across restarts and replicas.
+        ledger: storeLedger(store),
+        ...(o.fence ? { beforePush: () => o.fence!('push') } : {}),
       })));
     const metrics =
       o.metrics !== undefined
@@ -119,10 +131,10 @@ export async function compose(settings: Settings, o: ComposeOverrides = {}): Pro
       cluster: settings.cluster,
       kube: createKubeClient(kc),
       ...(o.clusterRead ? { clusterRead: o.clusterRead } : {}),
-      jobs: createKubeJobApi(kc),
-      patcher: createClusterPatcher(kc, { dryRun: settings.dryRun }),
+      jobs: fenced(createKubeJobApi(kc), fencedJobs),
+      patcher: fenced(createClusterPatcher(kc, { dryRun: settings.dryRun }), fencedPatcher),
       workingCopy,
-      host,
+      host: fenced(host, fencedHost),
       store,
       metrics,
       defaults: await loadDefaultPolicy(),
@@ -133,6 +145,7 @@ export async function compose(settings: Settings, o: ComposeOverrides = {}): Pro
       caches: createPassCaches(),
       ...(o.clusterRead ? { carry: createPassCarry() } : {}),
       ...(o.onBenchmarkProgress ? { onBenchmarkProgress: o.onBenchmarkProgress } : {}),
+      ...(o.fence ? { fence: o.fence } : {}),
     };
     return { deps, close };
   } catch (err) {
@@ -152,5 +165,10 @@ export async function createReconciler(
   options: Omit<ComposeOverrides, 'log'> = {},
 ): Promise<Reconciler> {
   const { deps, close } = await compose(settings, { ...options, log });
-  return { pass: () => reconcileOnce(deps), close };
+  return {
+    pass: () => reconcileOnce(deps),
+    close,
+    metrics: deps.metrics,
+    ...(deps.carry ? { carry: deps.carry } : {}),
+  };
 }

@@ -19,6 +19,7 @@ import { planPools } from '../plan/pools.js';
 import { planScaling, scaleChanges } from '../plan/scaling.js';
 import type { PoolAssignment } from '../pools/types.js';
 import { capacityOf, type ScalingMemo } from '../scaling/scaling-memo.js';
+import type { LoopTiming } from '../scaling/loop-windows.js';
 import type { MetricsReport } from '../scaling/metrics-report.js';
 import type { RolloutNote } from '../plan/rollout.js';
 import type { AlgorithmSample, DecisionRecord, HpaState, ScalingDecision } from '../scaling/types.js';
@@ -84,6 +85,8 @@ export interface DesiredStateInput {
   caches?: PassCaches;
   /** `gpuops run`'s scaling memo (indexes over the cache's arrays, `PassCarry.scaling`). */
   memo?: ScalingMemo;
+  /** `gpuops run`'s loop delays: the windows follow them (`scaling/loop-windows.ts`); absent: the policy's. */
+  loop?: LoopTiming;
   now: Date;
 }
 
@@ -134,6 +137,7 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
     now,
     products,
     ...(memo ? { memo } : {}),
+    ...(input.loop ? { loop: input.loop } : {}),
   });
   // A node returns to unused only when no scale-up of this pass counts on it.
   const pools = returnIdlePools({

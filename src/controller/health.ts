@@ -4,8 +4,10 @@ import type { Registry } from 'prom-client';
 
 /** What the health server asks the controller. */
 export interface HealthState {
-  /** Liveness: the process and its loop are alive. */
+  /** Liveness: the process and its loop are alive (and, for a leader, its passes not all failing). */
   live(): boolean;
+  /** Why it is not live, for the 503 body; absent or null: no detail. */
+  liveProblem?(): string | null;
   /** Readiness: settings loaded and the last pass (if leader) did not fail. */
   ready(): boolean;
 }
@@ -62,7 +64,9 @@ export async function startHealthServer(
     }
     if (path === '/healthz' || path === '/readyz') {
       const ok = path === '/healthz' ? state.live() : state.ready();
-      res.writeHead(ok ? 200 : 503, { 'content-type': 'text/plain' }).end(ok ? 'ok\n' : 'not ready\n');
+      const why = path === '/healthz' && !ok ? state.liveProblem?.() : null;
+      const body = ok ? 'ok\n' : why ? `not live: ${why}\n` : 'not ready\n';
+      res.writeHead(ok ? 200 : 503, { 'content-type': 'text/plain' }).end(body);
       return;
     }
     if (path === '/metrics') {

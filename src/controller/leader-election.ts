@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { LeaseApi } from '../cluster/lease.js';
+import { logThisFailure } from './controller-health.js';
 import { decideLease } from './lease-decision.js';
 
 /** Timing of the election, as client-go's defaults scaled down (seconds). */
@@ -38,6 +39,8 @@ export class LeaderElector {
   private inflight: Promise<boolean> | undefined;
   /** Ends leadership when no renewal succeeds before the renew deadline. */
   private deadlineTimer: NodeJS.Timeout | undefined;
+  /** Attempts in a row that failed (the API server did not answer), since when (ms), and the last error. */
+  private failing = { count: 0, since: null as number | null, error: null as string | null };
 
   constructor(
     private readonly api: LeaseApi,
@@ -85,12 +88,30 @@ export class LeaderElector {
       }
       if ((d.action === 'acquire' || d.action === 'create') && ok)
         this.log.info({ identity: this.config.identity }, 'acquired leader Lease');
+      if (this.failing.count > 0)
+        this.log.info({ failures: this.failing.count }, 'leader election: the API server answers again');
+      this.failing = { count: 0, since: null, error: null };
     } catch (err) {
-      this.log.warn({ err }, 'leader election attempt failed');
+      // Said once, then at a falling rate (1st, 2nd, 4th, 8th … failure), without a stack: every
+      // retry period would otherwise repeat the same warning.
+      const f = this.failing;
+      f.count++;
+      f.since ??= this.clock().getTime();
+      f.error = err instanceof Error ? err.message : String(err);
+      if (logThisFailure(f.count))
+        this.log.warn(
+          { failures: f.count, since: new Date(f.since).toISOString(), err: f.error },
+          'leader election: API server unreachable; this replica is not leading',
+        );
       ok = false;
     }
     this.set(ok);
     return ok;
+  }
+
+  /** Election attempts failing in a row: how many, since when (ms since the epoch), the last error. */
+  failures(): { count: number; since: number | null; error: string | null } {
+    return { ...this.failing };
   }
 
   /** Starts the retry loop (first attempt at once). */

@@ -71,4 +71,29 @@ describe('runLoop', () => {
     });
     expect(calls).toBe(0);
   });
+
+  it('waits with the given sleep after a pass that succeeded, never after one that failed', async () => {
+    const ac = new AbortController();
+    const waits: string[] = [];
+    let calls = 0;
+    await runLoop({
+      pass: async () => {
+        calls++;
+        if (calls === 3) ac.abort();
+        if (calls === 2) throw new Error('boom');
+        return { nodes: 0, algorithms: 0, decisions: 0, prs: 0, errors: 0 };
+      },
+      intervalSeconds: 0.001,
+      maxBackoffSeconds: 0.01,
+      log: pino({ level: 'silent' }),
+      metrics: createControllerMetrics(false),
+      signal: ac.signal,
+      sleep: (ms) => {
+        waits.push(`after ${calls}: ${ms} ms`);
+        return Promise.resolve();
+      },
+    });
+    // Pass 1 succeeded: the given sleep; pass 2 failed: the backoff's own; pass 3: the given again.
+    expect(waits).toEqual(['after 1: 1 ms', 'after 3: 1 ms']);
+  });
 });

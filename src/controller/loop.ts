@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { sleep } from '../util/retry.js';
 import type { ControllerMetrics } from './metrics.js';
+import type { Watchlist } from '../scaling/crossing-watch.js';
 
 /** Counters of one reconcile pass, logged as one summary line. */
 export interface PassSummary {
@@ -13,6 +14,8 @@ export interface PassSummary {
   reasons?: { kind: string; reason: string }[];
   /** Pull-request outcomes, for `gpuops_pull_requests_total`. */
   prActions?: string[];
+  /** What the crossing trigger watches until the next pass (`pass/watchlist.ts`). */
+  watch?: Watchlist;
 }
 
 export interface LoopOptions {
@@ -30,6 +33,11 @@ export interface LoopOptions {
   signal: AbortSignal;
   /** Reports each pass's outcome (for readiness). */
   onPass?: (ok: boolean) => void;
+  /**
+   * The wait between passes when the last one succeeded (the crossing trigger's `PassWaker`, which
+   * a crossing cuts short); default a plain sleep. Backoff after a failure is never cut short.
+   */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
 /** Wait after `failures` consecutive failed passes (seconds): interval × 2^failures, capped. */
@@ -81,7 +89,8 @@ export async function runLoop(opts: LoopOptions): Promise<number> {
     } finally {
       end();
     }
-    await sleep(backoffSeconds(opts.intervalSeconds, failures, opts.maxBackoffSeconds) * 1000, opts.signal);
+    const wait = failures === 0 && opts.sleep ? opts.sleep : sleep;
+    await wait(backoffSeconds(opts.intervalSeconds, failures, opts.maxBackoffSeconds) * 1000, opts.signal);
   }
   return passes;
 }

@@ -26,8 +26,10 @@ import { workingCopySpecs } from '../pass/specs.js';
 import { summarize, warnAboutMetrics, type PassResult } from '../pass/summary.js';
 import type { WorldSources } from '../pass/world.js';
 import { writePhase } from '../pass/write.js';
+import { watchlistOf } from '../pass/watchlist.js';
 import type { PassCaches } from '../plan/caches.js';
 import type { Store } from '../store/types.js';
+import type { WriteFence } from './write-fence.js';
 
 export type { PassResult };
 
@@ -37,6 +39,10 @@ export interface Reconciler {
   pass(): Promise<PassResult>;
   /** Closes the database. */
   close(): Promise<void>;
+  /** The utilisation source the passes read (the crossing trigger reads it too); absent: none known. */
+  metrics?: UtilizationSource | null;
+  /** What the passes keep from one to the next (`gpuops run`'s; its `loop` sizes the windows). */
+  carry?: PassCarry;
 }
 
 /** The adapters one pass works with; `compose/compose.ts` builds them from settings, with overrides. */
@@ -68,6 +74,12 @@ export interface ReconcileDeps {
    */
   carry?: PassCarry;
   onBenchmarkProgress?: (p: BenchmarkProgress) => void;
+  /**
+   * `gpuops run`'s leadership check (`write-fence.ts`), already wrapped around `jobs`, `patcher`,
+   * `host` and the working copy's pushes; the pass also checks it before its write phase, so a
+   * replica that lost the Lease mid-pass writes nothing. Absent: one-shot commands write freely.
+   */
+  fence?: WriteFence;
 }
 
 /** The sources `readWorld` reads a reconcile pass from: the working copy, the cluster, the database. */
@@ -92,6 +104,7 @@ export function passSources(deps: ReconcileDeps): WorldSources {
  * second pass with nothing changed writes nothing. Errors of one subject are reported in its
  * result; the others go on.
  * @throws when the cluster cannot be read or the repo cannot be fetched (the pass is retried);
+ *   NotLeadingError when `fence` refuses the write phase (this replica lost the leader Lease);
  *   ClusterCacheNotSyncedError when `clusterRead` is a cache that is not synced: the pass decides
  *   and writes nothing, and the error names each resource and why
  */
@@ -105,6 +118,9 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
     ...(deps.carry ? { carry: deps.carry } : {}),
   });
   warnAboutMetrics(deps.log, desired);
+  // A replica that lost the Lease while it read and decided stops here: nothing of it is written.
+  deps.fence?.('the write phase of this pass');
   const written = await writePhase({ ...deps, now: () => deps.clock.now() }, world, desired);
-  return summarize(deps.log, deps.dryRun, world, desired, written);
+  const result = summarize(deps.log, deps.dryRun, world, desired, written);
+  return { ...result, watch: watchlistOf(world, desired, deps.carry?.scaling.decisions) };
 }

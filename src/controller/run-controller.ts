@@ -8,11 +8,17 @@ import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { Settings } from '../config/settings.js';
 import type { LeaseApi } from '../cluster/lease.js';
+import type { HealthCause } from '../status/health.js';
+import { controllerCauses, initialHealthState, notLive } from './controller-health.js';
 import { startHealthServer, type StatusPages } from './health.js';
 import { LeaderElector } from './leader-election.js';
 import { redactUrl } from './log.js';
 import { runLoop, type PassSummary } from './loop.js';
+import { PassWaker, runCrossingTrigger } from './crossing-trigger.js';
+import type { UtilizationSource } from '../metrics/types.js';
+import type { Watchlist } from '../scaling/crossing-watch.js';
 import { createControllerMetrics, type ControllerMetrics } from './metrics.js';
+import { NotLeadingError, type LeaderFence } from './write-fence.js';
 
 /** Everything {@link startController} needs. Times in seconds. */
 export interface ControllerOptions {
@@ -28,6 +34,11 @@ export interface ControllerOptions {
   intervalSeconds: number;
   /** Longest wait after repeated failures (default: the larger of 300 and the interval). */
   maxBackoffSeconds?: number;
+  /**
+   * `/healthz` answers 503 once this leader's passes have all failed (3 or more) for this long
+   * (default: the larger of 600 and 10 intervals), so the kubelet restarts it.
+   */
+  unhealthyAfterSeconds?: number;
   /** Port of `/healthz`, `/readyz`, `/metrics`; 0 picks a free one. */
   healthPort: number;
   /**
@@ -41,6 +52,13 @@ export interface ControllerOptions {
   statusPage?: StatusPages;
   /** Closes the reconciler's adapters (database) after the last pass. */
   close?: () => Promise<void>;
+  /** The reconciler's write fence (`createLeaderFence`), bound here to this replica's leader election. */
+  fence?: LeaderFence;
+  /**
+   * The crossing trigger (`crossing-trigger.ts`): read `source` every `intervalSeconds` while
+   * leading and start a pass as soon as an algorithm leaves its band; absent: periodic passes only.
+   */
+  trigger?: { source: UtilizationSource; intervalSeconds: number };
   log: Logger;
   metrics?: ControllerMetrics;
 }
@@ -51,6 +69,8 @@ export interface RunningController {
   port: number;
   metrics: ControllerMetrics;
   isLeader(): boolean;
+  /** What only the controller knows for the status page: API server unreachable, passes failing. */
+  healthCauses(): HealthCause[];
   /** Resolves with the number of passes run once the controller has stopped (by `stop`). */
   done: Promise<number>;
   /**
@@ -72,6 +92,16 @@ export async function startController(opts: ControllerOptions): Promise<RunningC
   const ac = new AbortController();
   let lastPassOk: boolean | undefined;
   let loopAlive = true;
+  const state = initialHealthState(Date.now());
+  const unhealthyAfter = opts.unhealthyAfterSeconds ?? Math.max(600, 10 * opts.intervalSeconds);
+  const healthState = () => {
+    const f = elector.failures();
+    state.leading = elector.isLeader();
+    state.electionFailures = f.count;
+    state.electionFailingSince = f.since;
+    state.electionError = f.error;
+    return state;
+  };
 
   const elector = new LeaderElector(
     opts.leaseApi,
@@ -85,13 +115,16 @@ export async function startController(opts: ControllerOptions): Promise<RunningC
       metrics.leader.set(leading ? 1 : 0);
       // A new leader's readiness starts fresh; a follower is ready while it is alive.
       lastPassOk = undefined;
+      Object.assign(state, { since: Date.now(), passFailures: 0, passError: null });
       log.info({ identity: opts.identity, leading }, leading ? 'leading' : 'following');
     },
   );
 
   const health = await startHealthServer(
     {
-      live: () => loopAlive,
+      live: () => loopAlive && notLive(healthState(), Date.now(), unhealthyAfter) === null,
+      liveProblem: () =>
+        loopAlive ? notLive(healthState(), Date.now(), unhealthyAfter) : 'the controller loop crashed',
       ready: () => loopAlive && !ac.signal.aborted && (!elector.isLeader() || lastPassOk !== false),
     },
     metrics.registry,
@@ -105,9 +138,21 @@ export async function startController(opts: ControllerOptions): Promise<RunningC
   );
   elector.start();
 
+  opts.fence?.bind(() => elector.isLeader(), opts.identity);
+
+  const waker = opts.trigger ? new PassWaker() : null;
+  let watch: Watchlist | null = null;
   const loop = runLoop({
     pass: async () => {
-      const s = await opts.pass();
+      const s = await opts.pass().catch((err: unknown) => {
+        if (err instanceof NotLeadingError)
+          log.warn({ identity: opts.identity, refused: err.write }, 'pass aborted: lost the leader Lease');
+        state.passFailures++;
+        state.passError = err instanceof Error ? err.message : String(err);
+        throw err;
+      });
+      Object.assign(state, { passFailures: 0, passError: null, lastPassOkAt: Date.now() });
+      watch = s.watch ?? null;
       if (!elector.isLeader()) {
         log.warn({ identity: opts.identity }, 'lost the leader Lease during a pass');
       }
@@ -122,11 +167,29 @@ export async function startController(opts: ControllerOptions): Promise<RunningC
     onPass: (ok) => {
       lastPassOk = ok;
     },
+    ...(waker ? { sleep: (ms: number, signal: AbortSignal) => waker.sleep(ms, signal) } : {}),
   }).catch((err: unknown) => {
     loopAlive = false;
     log.fatal({ err }, 'controller loop crashed');
     return 0;
   });
+
+  const trigger =
+    opts.trigger && waker
+      ? runCrossingTrigger({
+          source: opts.trigger.source,
+          intervalSeconds: opts.trigger.intervalSeconds,
+          watchlist: () => watch,
+          onCrossing: () => waker.wake(),
+          active: () => elector.isLeader(),
+          now: () => Date.now(),
+          log,
+          signal: ac.signal,
+        }).catch((err: unknown) => {
+          log.error({ err }, 'crossing trigger stopped; periodic passes go on');
+          return 0;
+        })
+      : null;
 
   let stopping: Promise<number> | undefined;
   const stop = (): Promise<number> => {
@@ -134,6 +197,7 @@ export async function startController(opts: ControllerOptions): Promise<RunningC
       log.info({ identity: opts.identity }, 'stopping: waiting for the pass in flight');
       ac.abort();
       const passes = await loop;
+      await trigger;
       await elector.release();
       metrics.leader.set(0);
       await health.close();
@@ -154,6 +218,7 @@ export async function startController(opts: ControllerOptions): Promise<RunningC
     port: health.port,
     metrics,
     isLeader: () => elector.isLeader(),
+    healthCauses: () => controllerCauses(healthState(), Date.now()),
     done,
     stop: async () => {
       const n = await stop();

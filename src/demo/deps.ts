@@ -8,10 +8,27 @@ import type { Logger } from 'pino';
 import type { RunnerClock } from '../benchmark/clock.js';
 import type { BenchmarkProgress } from '../benchmark/runner.js';
 import { compose } from '../compose/compose.js';
-import { settingsWith } from '../config/settings.js';
+import { settingsWith, type Settings } from '../config/settings.js';
 import type { ReconcileDeps } from '../controller/reconcile.js';
 import { sleep } from '../util/retry.js';
 import type { DemoCluster } from './cluster.js';
+
+/** The demo's GitLab stand-in, as the settings name it: `--gitlab-url`, `--gitlab-project`, `GITLAB_TOKEN`. */
+export interface DemoGitLab {
+  url: string;
+  project: string;
+  token: string;
+}
+
+/**
+ * The settings of the demo's pull-request host: `--provider gitlab` against the stand-in, else
+ * none (the plain git provider's default).
+ */
+export function demoHostSettings(gitlab: DemoGitLab | undefined): Partial<Settings> {
+  return gitlab
+    ? { provider: 'gitlab', gitlabUrl: gitlab.url, gitlabProject: gitlab.project, gitlabToken: gitlab.token }
+    : {};
+}
 
 /** Inputs of {@link buildDemoDeps}. */
 export interface DemoDepsOptions {
@@ -30,7 +47,7 @@ export interface DemoDepsOptions {
    * --gitlab-url <url> --gitlab-project <project>` with its token as `GITLAB_TOKEN`. Absent: the
    * plain git provider.
    */
-  gitlab?: { url: string; project: string; token: string };
+  gitlab?: DemoGitLab;
 }
 
 /** Real milliseconds a simulated wait takes (lets the event loop and the printer breathe). */
@@ -65,14 +82,7 @@ export async function buildDemoDeps(o: DemoDepsOptions): Promise<ReconcileDeps> 
     repoUrl: o.origin,
     cluster: o.cluster,
     database: o.database,
-    ...(o.gitlab
-      ? {
-          provider: 'gitlab',
-          gitlabUrl: o.gitlab.url,
-          gitlabProject: o.gitlab.project,
-          gitlabToken: o.gitlab.token,
-        }
-      : {}),
+    ...demoHostSettings(o.gitlab),
   });
   const { deps } = await compose(settings, {
     kubeConfig: o.demo.kubeConfig,

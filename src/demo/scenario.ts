@@ -22,19 +22,17 @@ import { fileURLToPath } from 'node:url';
 import { pino, type Logger } from 'pino';
 import type { BenchmarkProgress } from '../benchmark/runner.js';
 import { reconcileOnce, type PassResult, type ReconcileDeps } from '../controller/reconcile.js';
-import { applyGitOpsFolder } from '../gitops-apply/index.js';
-import type { ApplySummary } from '../gitops-apply/types.js';
 import type { ScalingDecision } from '../scaling/types.js';
 import { GitLabStandIn } from '../sim/forges/gitlab.js';
 import { servingAlgorithm } from '../sim/load-model.js';
 import { pullRequestRef } from '../gitops/pr-ref.js';
 import type { SpecError } from '../definitions/types.js';
 import type { PullRequestRecord, Store } from '../store/types.js';
-import { startDemoCluster, type DemoCluster } from './cluster.js';
-import { buildDemoDeps } from './deps.js';
+import { simBackend, type DemoBackend, type DemoView } from './backend.js';
+import { startDemoCluster } from './cluster.js';
+import { buildDemoDeps, type DemoGitLab } from './deps.js';
 import type { DemoListener } from './events.js';
 import { createOrigin, listFiles, mergeBranch, syncCheckout } from './git-origin.js';
-import { sleep } from '../util/retry.js';
 import { makeDirs } from '../util/make-dirs.js';
 import { decisionLine, leftOutLines, replicas } from './lines.js';
 
@@ -61,6 +59,11 @@ export interface DemoOptions {
    */
   provider?: 'git' | 'gitlab';
   onEvent?: DemoListener;
+  /**
+   * Run on the real control plane (src/local-cluster; `gpuops demo --real`) instead of the
+   * simulated cluster: `startReal` starts it and gives the backend and the pass's adapters.
+   */
+  real?: RealDemoStarter;
 }
 
 /** A merge request on the demo's GitLab stand-in at the end. */
@@ -72,6 +75,18 @@ export interface DemoMergeRequest {
   url: string;
   labels: string[];
 }
+
+/** Starts the real-cluster backend of the demo (src/demo/real-backend.ts) for an origin repo. */
+export type RealDemoStarter = (o: {
+  cluster: string;
+  origin: string;
+  database: string;
+  cacheDir: string;
+  log: Logger;
+  onBenchmarkProgress: (p: BenchmarkProgress) => void;
+  /** The GitLab stand-in to open merge requests on (`--provider gitlab`); absent: branches. */
+  gitlab?: DemoGitLab;
+}) => Promise<{ backend: DemoBackend; deps: ReconcileDeps }>;
 
 /** A node of the simulated cluster at the end. */
 export interface DemoNode {
@@ -212,47 +227,67 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
           token: `glpat-demo-${randomBytes(8).toString('hex')}`,
         })
       : null;
-  const demo = await startDemoCluster({ speed: options.speed ?? 5 });
-  const simStart = demo.sim.clock.now().getTime();
-  let deps: ReconcileDeps | undefined;
+  const forge = gitlab
+    ? { gitlab: { url: gitlab.url, project: gitlab.projectPath, token: gitlab.token } }
+    : {};
   const shownCached = new Set<string>();
+  const onBenchmarkProgress = (p: BenchmarkProgress) => {
+    // A stored result is told once, not on every pass.
+    if (p.phase === 'cached' && shownCached.has(p.message)) return;
+    if (p.phase === 'cached') shownCached.add(p.message);
+    emit(progressEvent(p));
+  };
+  const database = `sqlite:${dbFile}`;
+  const cacheDir = path.join(dir, 'cache');
+  let backend: DemoBackend | undefined;
+  let deps: ReconcileDeps | undefined;
   try {
-    deps = await buildDemoDeps({
-      cluster,
-      demo,
-      origin,
-      database: `sqlite:${dbFile}`,
-      cacheDir: path.join(dir, 'cache'),
-      log,
-      ...(gitlab ? { gitlab: { url: gitlab.url, project: gitlab.projectPath, token: gitlab.token } } : {}),
-      onBenchmarkProgress: (p) => {
-        // A stored result is told once, not on every pass.
-        if (p.phase === 'cached' && shownCached.has(p.message)) return;
-        if (p.phase === 'cached') shownCached.add(p.message);
-        emit(progressEvent(p));
-      },
-    });
+    if (options.real) {
+      ({ backend, deps } = await options.real({
+        cluster,
+        origin,
+        database,
+        cacheDir,
+        log,
+        onBenchmarkProgress,
+        ...forge,
+      }));
+    } else {
+      const demo = await startDemoCluster({ speed: options.speed ?? 5 });
+      backend = simBackend(demo);
+      deps = await buildDemoDeps({
+        cluster,
+        demo,
+        origin,
+        database,
+        cacheDir,
+        log,
+        onBenchmarkProgress,
+        ...forge,
+      });
+    }
+    const simStart = backend.now().getTime();
     const onMerged = gitlab ? (branch: string) => void gitlab.mergeByBranch(branch) : undefined;
-    const run = new Scenario(deps, demo, { cluster, origin, reviewer, emit, onMerged });
+    const run = new Scenario(deps, backend, { cluster, origin, reviewer, emit, onMerged });
     await run.all();
     const final = await run.finalState();
     return {
       cluster,
       dir,
       origin,
-      database: `sqlite:${dbFile}`,
+      database,
       logFile,
       ...final,
       provider,
       mergeRequests: gitlab ? mergeRequestsOf(gitlab) : [],
       passes: run.passes,
       lastPassWrites: run.lastPassWrites,
-      simulatedSeconds: Math.round((demo.sim.clock.now().getTime() - simStart) / 1000),
+      simulatedSeconds: Math.round((backend.now().getTime() - simStart) / 1000),
       elapsedMs: Date.now() - started,
     };
   } finally {
     await deps?.store.close();
-    await demo.close();
+    await backend?.close();
     await gitlab?.close();
     log.flush();
   }
@@ -317,10 +352,11 @@ class Scenario {
   private shownDecisions = new Map<string, string>();
   private shownErrors = false;
   private shownLeftOut = '';
+  private view: DemoView = { nodes: [], pods: [], deployments: [], services: [] };
 
   constructor(
     private readonly deps: ReconcileDeps,
-    private readonly demo: DemoCluster,
+    private readonly demo: DemoBackend,
     private readonly ctx: ScenarioContext,
   ) {
     this.store = deps.store;
@@ -332,13 +368,11 @@ class Scenario {
 
   async all(): Promise<void> {
     const { emit } = this.ctx;
-    const sim = this.demo.sim;
-    const gpuNodes = this.demo.dcgmTargets.length;
     emit({
       kind: 'step',
       step: 0,
       title: 'Setting up',
-      detail: `a simulated cluster of ${sim.store.list('nodes').length} nodes (${gpuNodes} with GPUs) at ${sim.url}, whose clock runs at up to ${sim.clock.speed} simulated seconds per real second; a GitOps repo with 3 example algorithms`,
+      detail: `${this.demo.describe()}; a GitOps repo with 3 example algorithms`,
     });
 
     emit({
@@ -418,7 +452,7 @@ class Scenario {
     await this.cycle(true);
     const wait = this.deps.defaults.spec.pools.returnAfterSeconds;
     this.line(`${wait} simulated seconds later, ${emptied} has held no GPU pod since the scale-down`);
-    this.demo.sim.clock.advance(wait);
+    await this.demo.advance(wait);
     await this.until(`${emptied} goes back to unused`, () => this.nodesInPool('unused').includes(emptied));
 
     // One more pass right away: it sees the result, and (level-triggered) writes nothing new.
@@ -441,7 +475,7 @@ class Scenario {
   /** Runs cycles (pass → merge → sync) until `done`, advancing simulated time by `advance` s before each. */
   private async until(what: string, done: () => boolean, advance = 0, merge = true): Promise<void> {
     for (let i = 0; i < MAX_PASSES_PER_STEP; i++) {
-      if (advance > 0) this.demo.sim.clock.advance(advance);
+      if (advance > 0) await this.demo.advance(advance);
       await this.cycle(merge);
       if (done()) return;
     }
@@ -457,10 +491,12 @@ class Scenario {
     const result = await reconcileOnce(this.deps);
     this.last = result;
     this.report(result);
-    if (!merge) return;
-    const merged = await this.mergeOpen();
-    if (merged > 0) await this.sync();
-    await this.settle();
+    if (merge) {
+      const merged = await this.mergeOpen();
+      if (merged > 0) await this.sync();
+      await this.demo.settle();
+    }
+    this.view = await this.demo.view();
   }
 
   private report(r: PassResult): void {
@@ -552,31 +588,24 @@ class Scenario {
     }
   }
 
-  /** Argo CD-like sync of `clusters/<cluster>/` at main. */
+  /** Applies `clusters/<cluster>/` at main, as the GitOps agent of the backend does. */
   private async sync(): Promise<void> {
     await syncCheckout(this.ctx.origin, this.ctx.reviewer);
     const folder = path.join(this.ctx.reviewer, 'clusters', this.ctx.cluster);
     if (!existsSync(folder)) return;
-    const s = await applyGitOpsFolder(this.demo.kubeConfig, folder, { fieldManager: 'argocd-controller' });
-    this.line(`Argo CD-like sync of clusters/${this.ctx.cluster}/: ${describeSync(s)}`);
-    for (const e of s.errors) this.ctx.emit({ kind: 'problem', text: `sync: ${e.reason}: ${e.message}` });
-  }
-
-  /** Lets the simulated controllers schedule and start what the sync created. */
-  private async settle(): Promise<void> {
-    await sleep(60);
+    const s = await this.demo.sync(folder);
+    this.line(s.line);
+    for (const text of s.problems) this.ctx.emit({ kind: 'problem', text });
   }
 
   nodesInPool(pool: string): string[] {
-    return this.demo.sim.store
-      .list('nodes')
+    return this.view.nodes
       .filter((n) => n.metadata.labels?.['gpuops.dev/pool'] === pool)
       .map((n) => n.metadata.name);
   }
 
   servingPods(algorithm: string): { name: string; node: string }[] {
-    return this.demo.sim.store
-      .list('pods')
+    return this.view.pods
       .filter((p) => servingAlgorithm(p) === algorithm)
       .map((p) => ({ name: p.metadata.name, node: String(p.spec?.nodeName ?? '') }));
   }
@@ -600,7 +629,7 @@ class Scenario {
     await syncCheckout(this.ctx.origin, this.ctx.reviewer);
     const prefix = `clusters/${this.ctx.cluster}/`;
     const mainFiles = await listFiles(this.ctx.reviewer, prefix);
-    const nodes: DemoNode[] = this.demo.sim.store.list('nodes').map((n) => ({
+    const nodes: DemoNode[] = this.view.nodes.map((n) => ({
       name: n.metadata.name,
       pool: n.metadata.labels?.['gpuops.dev/pool'] ?? null,
       gpuProduct: n.metadata.labels?.['nvidia.com/gpu.product'] ?? null,
@@ -608,9 +637,9 @@ class Scenario {
     }));
     const plan = this.last?.plan;
     const algorithms: DemoAlgorithm[] = (plan?.placements ?? []).map((p) => {
-      const deployment = this.demo.sim.store
-        .list('deployments')
-        .find((d) => d.metadata.labels?.['gpuops.dev/algorithm'] === p.algorithm);
+      const deployment = this.view.deployments.find(
+        (d) => d.metadata.labels?.['gpuops.dev/algorithm'] === p.algorithm,
+      );
       const pods = this.servingPods(p.algorithm);
       const d = plan?.scaling.find((x) => x.algorithm === p.algorithm);
       return {
@@ -625,8 +654,7 @@ class Scenario {
         lastDecision: d ? `${d.action} ${d.reason}` : null,
       };
     });
-    const deployments: DemoDeployment[] = this.demo.sim.store
-      .list('deployments')
+    const deployments: DemoDeployment[] = this.view.deployments
       .filter((d) => d.metadata.labels?.['app.kubernetes.io/managed-by'] === 'gpuops')
       .map((d) => ({
         namespace: d.metadata.namespace ?? '',
@@ -634,8 +662,7 @@ class Scenario {
         replicas: Number(d.spec?.replicas ?? 0),
         pool: (d.spec?.template?.spec?.nodeSelector?.['gpuops.dev/pool'] as string | undefined) ?? null,
       }));
-    const services: DemoService[] = this.demo.sim.store
-      .list('services')
+    const services: DemoService[] = this.view.services
       .filter((x) => x.metadata.labels?.['app.kubernetes.io/managed-by'] === 'gpuops')
       .map((x) => ({
         namespace: x.metadata.namespace ?? '',
@@ -643,7 +670,7 @@ class Scenario {
         ports: ((x.spec?.ports ?? []) as { name?: string; port: number; targetPort?: unknown }[]).map((p) =>
           `${p.name ?? ''} ${p.port}→${String(p.targetPort ?? p.port)}`.trim(),
         ),
-        readyPods: endpointCount(x, this.demo.sim.store.list('pods')),
+        readyPods: endpointCount(x, this.view.pods),
       }));
     return {
       nodes,
@@ -658,18 +685,6 @@ class Scenario {
       mainFiles,
     };
   }
-}
-
-function describeSync(s: ApplySummary): string {
-  const count = (pred: (a: ApplySummary['applied'][number]) => boolean) => s.applied.filter(pred).length;
-  const parts: string[] = [];
-  for (const kind of ['Node', 'Deployment', 'Service', 'HorizontalPodAutoscaler']) {
-    const changed = count((a) => a.kind === kind && a.result !== 'unchanged');
-    if (changed > 0) parts.push(`${changed} ${kind}${changed === 1 ? '' : 's'} changed`);
-  }
-  if (s.pruned.length > 0) parts.push(`${s.pruned.length} pruned`);
-  if (parts.length === 0) parts.push('nothing to change');
-  return `${parts.join(', ')} (${s.applied.length} object(s) in sync)`;
 }
 
 /**

@@ -14,6 +14,7 @@ import {
   type ScalingEvidence,
 } from './pr-body.js';
 import { prTitle } from './pr-title.js';
+import { removedMetadata } from './removed-metadata.js';
 import type { PoolAssignment } from '../pools/types.js';
 import type { ChangeKind, ChangeSet, FileChange, PlannedFile } from './types.js';
 
@@ -68,6 +69,7 @@ export function buildChangeSet(input: ChangeSetInput): ChangeSet | null {
     scaling: input.scaling,
     pools: input.pools,
     creates: createdObjects(input.files, input.current),
+    removes: removedMetadata(input.files, input.current),
   };
   const { body, full } = fitPrBody({ ...evidence, files: planned, desiredHash: hash });
   return {

@@ -6,7 +6,7 @@
  * move. Pure: the change set's files and the base branch's files in, a sorted list out.
  */
 import { parseAllDocuments } from 'yaml';
-import type { FileChange } from './types.js';
+import type { FileChange } from '../manifests/file-change.js';
 
 /** Kinds whose creation or change the title names. */
 export type GrantKind = 'Namespace' | 'RoleBinding' | 'ClusterRoleBinding';

@@ -19,7 +19,7 @@ export {
 } from './git-errors.js';
 export { decidePullRequest, type EnsureDecision } from './ensure-pull-request.js';
 export { splitRemoteUrl, type SplitRemoteUrl } from './remote-url.js';
-export { withCloneLock, type CloneLockOptions } from './clone-lock.js';
+export { releaseCloneLocksNow, withCloneLock, type CloneLockOptions } from './clone-lock.js';
 export {
   GitHubHost,
   parseGitHubRepo,

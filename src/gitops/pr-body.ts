@@ -6,12 +6,14 @@
 import { createHash } from 'node:crypto';
 import type { PoolAssignment } from '../pools/types.js';
 import type { CreatedObject } from './created-objects.js';
+import type { RemovedMetadata } from './removed-metadata.js';
 import { fitText, GITHUB_BODY_MAX } from './host-limits.js';
 import {
   filesSection,
   grantsSection,
   placementSection,
   poolsSection,
+  removesSection,
   scalingSection,
 } from './pr-sections.js';
 import { count, plural } from './pr-text.js';
@@ -77,6 +79,8 @@ export interface PrBodyInput {
   pools?: PoolAssignment[];
   /** Namespaces and bindings the change set creates or changes (`createdObjects`). */
   creates?: readonly CreatedObject[];
+  /** Labels and annotations the change set removes that gpuops does not write (`removedMetadata`). */
+  removes?: readonly RemovedMetadata[];
 }
 
 /**
@@ -91,6 +95,7 @@ export function renderPrBody(input: PrBodyInput, maxRows = Number.POSITIVE_INFIN
   const parts: string[] = [`## ${prTitle(input)}`, ''];
   const creates = input.creates ?? [];
   if (creates.length > 0) parts.push(grantsSection(creates, maxRows), '');
+  if ((input.removes ?? []).length > 0) parts.push(removesSection(input.removes!, maxRows), '');
   if (Number.isFinite(maxRows))
     parts.push(
       `> This text is cut to fit GitHub's ${count(GITHUB_BODY_MAX)} characters: each table shows its first ${plural(maxRows, 'row')}. The whole text is in gpuops's records: \`gpuops prs --all\`, then \`gpuops prs show ID\`.`,

@@ -7,7 +7,8 @@ import { describeProducts } from '../placement/gpu-products.js';
 import type { PoolAssignment } from '../pools/types.js';
 import type { CreatedObject } from './created-objects.js';
 import type { PlacementEvidence, ScalingEvidence } from './pr-evidence.js';
-import { byString, count, list, num, plural, poolMoves, table } from './pr-text.js';
+import { byString, count, inertCell, list, num, plural, poolMoves, table } from './pr-text.js';
+import type { RemovedMetadata } from './removed-metadata.js';
 import type { PlannedFile } from './types.js';
 
 /**
@@ -24,6 +25,25 @@ export function grantsSection(creates: readonly CreatedObject[], maxRows: number
       maxRows,
       'objects',
     ),
+  ].join('\n');
+}
+
+/**
+ * What the pull request removes that gpuops did not add (labels, annotations a person put on a
+ * file gpuops writes), stated before anything else; keys and values are inert (a person typed them).
+ */
+export function removesSection(removes: readonly RemovedMetadata[], maxRows: number): string {
+  const shown = removes.slice(0, maxRows);
+  return [
+    `**This pull request removes ${plural(removes.length, 'label or annotation', 'labels or annotations')} gpuops did not add**: merging it takes them off the objects.`,
+    '',
+    '| file | object | field | key | value |',
+    '| --- | --- | --- | --- | --- |',
+    ...shown.map(
+      (r) =>
+        `| ${inertCell(r.path)} | ${inertCell(r.object)} | ${r.field} | ${inertCell(r.key)} | ${inertCell(r.value)} |`,
+    ),
+    ...(shown.length < removes.length ? ['', `… and ${count(removes.length - shown.length)} more`] : []),
   ].join('\n');
 }
 

@@ -35,7 +35,7 @@ export class GitRunner {
   private cloneGit: SimpleGit | null = null;
 
   constructor(
-    private readonly opts: Pick<WorkingCopyOptions, 'repoUrl' | 'token' | 'tokenUser' | 'dir'>,
+    private readonly opts: Pick<WorkingCopyOptions, 'repoUrl' | 'token' | 'tokenUser' | 'dir' | 'beforePush'>,
     readonly author: GitAuthor,
     readonly counters: WorkingCopyCounters,
   ) {
@@ -55,6 +55,18 @@ export class GitRunner {
       (x): x is string => !!x,
     );
     this.parent = this.simpleGit(dirname(opts.dir));
+  }
+
+  /**
+   * Right before a push: the caller's check (`WorkingCopyOptions.beforePush`).
+   * @throws GitOpsError (`refused`, not retried) with the check's message when it throws
+   */
+  beforePush(): void {
+    try {
+      this.opts.beforePush?.();
+    } catch (err) {
+      throw new GitOpsError('refused', 'push', err instanceof Error ? err.message : String(err));
+    }
   }
 
   private simpleGit(baseDir: string): SimpleGit {

@@ -80,6 +80,7 @@ export async function pushRefs(
   const args = ['push', '--porcelain', '--no-verify'];
   for (const r of refs) args.push(`--force-with-lease=refs/heads/${r.ref}:${r.expected ?? ''}`);
   args.push('origin', ...refs.map((r) => `${r.sha}:refs/heads/${r.ref}`));
+  git.beforePush();
   git.counters.pushes++;
   const res = await git.spawn('push', args, '');
   const stdout = res.stdout.toString('utf8');

@@ -12,6 +12,7 @@ import { summarizeRuns } from '../benchmark/summary.js';
 import type { ResolvedAlgorithm } from '../definitions/types.js';
 import type { BenchmarkOutcome } from '../placement/types.js';
 import { createScalingMemo, type ScalingMemo } from '../scaling/scaling-memo.js';
+import type { LoopTiming } from '../scaling/loop-windows.js';
 import type { BenchmarkRun, Store, UtilizationSampleRecord } from '../store/types.js';
 
 /** One algorithm's stored runs at one spec hash, and their summary at a number of runs. */
@@ -29,6 +30,11 @@ export interface PassCarry {
   /** Keys of the samples the last stored pass held (`sampleKey`). */
   samples: Set<string>;
   scaling: ScalingMemo;
+  /**
+   * The loop's delays (`gpuops run` sets them: its signal's interval and its reaction, the crossing
+   * trigger's interval or the pass interval); the scaling windows follow them. Absent: the policy's.
+   */
+  loop?: LoopTiming;
 }
 
 /** An empty carry for one reconciler. */

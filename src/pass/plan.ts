@@ -31,6 +31,7 @@ export function planWorld(
     templates: o.templates,
     ...(o.caches ? { caches: o.caches } : {}),
     ...(o.carry ? { memo: o.carry.scaling } : {}),
+    ...(o.carry?.loop ? { loop: o.carry.loop } : {}),
     now: world.now,
     recent: world.recent,
     reading: world.reading,

@@ -29,7 +29,7 @@ export function place(input: PlacementInput, thresholdSeconds: number): Placemen
       pool: null,
       runTimeSeconds: null,
       reason: 'BenchmarkFailed',
-      message: `benchmark ended ${benchmark.status}${benchmark.message ? `: ${benchmark.message}` : ''}; not placed until the spec changes`,
+      message: `benchmark ended ${benchmark.status}${benchmark.message ? `: ${benchmark.message}` : ''}; not placed until the spec changes${benchmark.status === 'TimedOut' ? ' (benchmark.timeoutSeconds, in the spec or the policy, is the time a run may take)' : ''}`,
     };
   }
   if (pinned !== 'auto') {

@@ -93,6 +93,7 @@ export function poolChanges(input: {
       input.algorithms.map((a) => a.namespace),
       { ...DEFAULT_SERVICE_ACCOUNT, namespace: policy.spec.controllerNamespace },
       { scale: policy.spec.scaling.mode === 'patch' },
+      git.files,
     ),
     ...legacyKustomizationDeletions(cluster, git.files.keys()),
   );

@@ -3,6 +3,7 @@
  * then the `scale/<name>` change sets (only `spec.replicas` of that Deployment, and the
  * manifests of `unused` nodes moved into its pool).
  */
+import type { LoopTiming } from '../scaling/loop-windows.js';
 import type { NodeInfo, Snapshot } from '../cluster/types.js';
 import type { ChangeSetInput } from '../gitops/change-set.js';
 import type { FileChange } from '../gitops/types.js';
@@ -41,6 +42,8 @@ export interface ScalingPlanInput {
   products?: ReadonlyMap<string, AlgorithmProducts>;
   /** A long-running reconciler's memo tables (`createScalingMemo()`). */
   memo?: ScalingMemo;
+  /** `gpuops run`'s loop delays: the windows follow them (`scaling/loop-windows.ts`); absent: the policy's. */
+  loop?: LoopTiming;
 }
 
 /** Result of {@link planScaling}. */
@@ -98,6 +101,7 @@ export function planScaling(input: ScalingPlanInput): ScalingPlan {
     policy: input.policy,
     now: input.now,
     ...(input.memo ? { memo: input.memo } : {}),
+    ...(input.loop ? { loop: input.loop } : {}),
   });
   const decisions = [...pending, ...pass.decisions].sort((a, b) => byString(a.algorithm, b.algorithm));
   return { states, decisions, pass };

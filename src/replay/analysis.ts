@@ -6,6 +6,7 @@
 import type { Policy } from '../definitions/types.js';
 import type { EngineFigures } from './figures.js';
 import {
+  ONE_SERVICE_LIMITS,
   chooseOnFirstHalf,
   frontierGap,
   frontiers,
@@ -16,12 +17,11 @@ import {
   type FrontierOptions,
   type Frontiers,
 } from './frontier.js';
-import type { ModelSettings } from './model-engine.js';
-import { patchPolicy, type PolicySettings } from './replay-policy.js';
+import { flagsLoop, loopContext, type FlagDelays } from './loop-scenarios.js';
+import type { PolicySettings } from './replay-policy.js';
 import type { Trace } from './trace.js';
 
-/** The one-service limits β (and the scale-down margin) are chosen under (the targets, percent). */
-export const ONE_SERVICE_LIMITS = { aboveMaxPercent: 2, unservedPercent: 0.5 } as const;
+export { ONE_SERVICE_LIMITS } from './frontier.js';
 
 /** What {@link analyse} finds. */
 export interface ReplayAnalysis {
@@ -34,7 +34,7 @@ export interface ReplayAnalysis {
 }
 
 /** Settings {@link analyse} reads. */
-export interface AnalysisSettings extends PolicySettings {
+export interface AnalysisSettings extends PolicySettings, FlagDelays {
   startupSeconds: number;
   sampleDelaySeconds: number;
   passIntervalSeconds: number;
@@ -53,21 +53,9 @@ export function analyse(
   base: Policy,
   maxReplicas: number,
 ): ReplayAnalysis {
-  const settings: ModelSettings = {
-    startupSeconds: s.startupSeconds,
-    sampleDelaySeconds: s.sampleDelaySeconds,
-    passIntervalSeconds: s.passIntervalSeconds,
-    min: s.min,
-    max: s.max,
-    maxReplicas,
-  };
-  const o: FrontierOptions = {
-    hpaTargets: s.hpaTargets,
-    headroomFactors: s.headroomFactors,
-    headroomDownMargins: s.headroomDownMargins,
-    policyFor: (beta, margin) => patchPolicy(base, s, beta, margin),
-    settings,
-  };
+  // The replay's own loop: its tick, trigger and start-ups as the settings give them.
+  const o: FrontierOptions = loopContext(flagsLoop(s), s, base, maxReplicas).options;
+  const settings = o.settings;
   const f = frontiers(trace, o);
   const at = <T extends { parameter: number }>(pts: T[], p: number) => pts.find((x) => x.parameter === p);
   return {

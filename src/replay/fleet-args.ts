@@ -63,7 +63,7 @@ export function replayPlan(args: readonly string[]): ReplayPlan {
 }
 
 /** Flags that take no value. */
-const BARE_FLAGS: ReadonlySet<string> = new Set(['--no-fleet']);
+const BARE_FLAGS: ReadonlySet<string> = new Set(['--no-fleet', '--event-driven', '--no-loops']);
 
 /**
  * The flags of `args` in order, each with its value (`--name value` or `--name=value`; undefined

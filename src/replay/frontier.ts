@@ -35,6 +35,12 @@ export interface FrontierOptions {
   headroomDownMargins?: readonly number[];
   policyFor: (beta: number, margin?: number) => Policy;
   settings: ModelSettings;
+  /**
+   * Reversals within this long count as gpuops's flaps (seconds); default 300, the shipped
+   * scale-down stabilisation window. A loop whose windows are sized to it passes its own flap
+   * window (`loop-windows.ts`).
+   */
+  flapWindowSeconds?: number;
 }
 
 /** The figures of the model of the HPA at `target` (percent) over `trace`. */
@@ -58,7 +64,7 @@ export function gpuopsPoint(trace: Trace, beta: number, o: FrontierOptions, marg
   const figures = computeFigures(trace, points, {
     engine: margin === undefined ? `gpuops@β${beta}` : `gpuops@β${beta}+${margin}`,
     max: o.settings.max,
-    flapWindowSeconds: 300,
+    flapWindowSeconds: o.flapWindowSeconds ?? 300,
   });
   return { parameter: beta, figures };
 }
@@ -138,6 +144,9 @@ export interface Limits {
   aboveMaxPercent: number;
   unservedPercent: number;
 }
+
+/** The one-service limits β (and the scale-down margin) are chosen under (the issue's targets, percent). */
+export const ONE_SERVICE_LIMITS = { aboveMaxPercent: 2, unservedPercent: 0.5 } as const;
 
 /** The β (and margin) chosen on the first half, and its figures on each half and the whole. */
 export interface FirstHalfChoice {

@@ -15,11 +15,13 @@
  * once. Capacity never binds (the fleet holds static's peak). Units as in `figures.ts`.
  */
 import type { Policy } from '../definitions/types.js';
-import { decideOne } from '../scaling/decide-one.js';
+import { decideOneTimed } from '../scaling/decide-one.js';
 import { toDecisionRecord } from '../scaling/decision-record.js';
 import { historySince } from '../scaling/history.js';
+import { observedStartup } from '../scaling/observed-startup.js';
 import type { DecisionRecord } from '../scaling/types.js';
 import { modelHpa } from './model-hpa.js';
+import { modelTrigger } from './model-trigger.js';
 import { gpuopsInput, type ModelPod } from './model-input.js';
 import type { AllocationPoint } from './figures.js';
 import { instantSeconds, offeredLoad, type Trace } from './trace.js';
@@ -35,9 +37,26 @@ export interface ModelSettings {
   min: number;
   max: number;
   maxReplicas: number;
+  /**
+   * The model's clock step (seconds; default 15, the HPA's sync period and the kubelet's): the
+   * HPA decides every tick, a new pod is Ready at a tick, and the event-driven trigger looks at
+   * every tick. The replay takes the largest step that still represents its delays (`loop-delays.ts`).
+   */
+  tickSeconds?: number;
+  /**
+   * gpuops also passes at any tick where the algorithm has left its band (`bandCrossing`): on the
+   * crossing, and again while outside once the hold that kept it expires (the decision's clock);
+   * the periodic pass every `passIntervalSeconds` stays. Absent: periodic passes only.
+   */
+  eventDriven?: boolean;
+  /**
+   * Start-up of the `n`-th new pod (seconds, n from 0), for start-ups drawn from a latency
+   * distribution (`startup-latency.ts`); absent: `startupSeconds` for every pod.
+   */
+  startupOf?: (n: number) => number;
 }
 
-const TICK = 15;
+const DEFAULT_TICK = 15;
 const START = Date.parse('2026-01-01T00:00:00Z');
 
 /** The offered load (GPU-percent) at `at` seconds from the trace's start (the first before it). */
@@ -60,7 +79,8 @@ export function loadLookup(trace: Trace): (at: number) => number {
  */
 export function runModel(trace: Trace, engine: ModelEngine, s: ModelSettings): AllocationPoint[] {
   const m = modelService(trace, engine, s);
-  for (let t = TICK; t < m.endS; t += TICK) m.step(t);
+  const tick = s.tickSeconds ?? DEFAULT_TICK;
+  for (let t = tick; t < m.endS; t += tick) m.step(t);
   return m.points;
 }
 
@@ -71,7 +91,7 @@ export interface ModelService {
   /** The load the engine reads at `t` (GPU-percent, `sampleDelaySeconds` behind the offered). */
   seen: (t: number) => number;
   /**
-   * One 15 s tick at `t` (a multiple of 15, increasing): the engine decides (gpuops with the pool's
+   * One tick at `t` (a multiple of the tick, 15 s by default, increasing): the engine decides (gpuops with the pool's
    * summed load `poolLoadGpus` in GPUs when given, its headroom shared, see `decide-in-turn.ts`),
    * and the state is recorded.
    */
@@ -87,13 +107,19 @@ export function modelService(trace: Trace, engine: ModelEngine, s: ModelSettings
   const seen = (t: number) => lookup(t - s.sampleDelaySeconds);
   const last = trace.instants.length - 1;
   const endS = trace.instants[last]!.t - trace.instants[0]!.t + instantSeconds(trace, last);
+  const tick = s.tickSeconds ?? DEFAULT_TICK;
   let serial = 0;
   const newPod = (readyAt: number): ModelPod => ({ name: `${name}-${serial++}`, readyAt });
+  let started = 0;
+  const readyAtFrom = (t: number) =>
+    Math.ceil((t + (s.startupOf ? s.startupOf(started++) : s.startupSeconds)) / tick) * tick;
+  const reaction = s.eventDriven ? tick : s.passIntervalSeconds;
   const first = Math.max(1, Math.ceil(offeredLoad(trace.instants[0]!) / s.max) + 1);
   let pods: ModelPod[] = Array.from({ length: Math.min(s.maxReplicas, first) }, () => newPod(-Infinity));
   let replicas = pods.length;
   const records: DecisionRecord[] = [];
   const hpa = engine.kind === 'hpa' ? modelHpa(engine.target, s.maxReplicas) : null;
+  const trigger = engine.kind === 'gpuops' && s.eventDriven ? modelTrigger(engine.policy, s) : null;
   const points: AllocationPoint[] = [];
   const record = (t: number) => {
     const ready = pods.filter((p) => p.readyAt <= t).length;
@@ -103,8 +129,11 @@ export function modelService(trace: Trace, engine: ModelEngine, s: ModelSettings
   };
   const resize = (to: number, t: number) => {
     if (to > pods.length) {
-      const readyAt = Math.ceil((t + s.startupSeconds) / TICK) * TICK;
-      pods = [...pods, ...Array.from({ length: to - pods.length }, () => newPod(readyAt))];
+      const more = Array.from({ length: to - pods.length }, () => ({
+        ...newPod(readyAtFrom(t)),
+        createdAt: t,
+      }));
+      pods = [...pods, ...more];
     } else if (to < pods.length) {
       const order = [...pods].sort(
         (a, b) => (a.readyAt > t ? 0 : 1) - (b.readyAt > t ? 0 : 1) || b.readyAt - a.readyAt,
@@ -119,18 +148,28 @@ export function modelService(trace: Trace, engine: ModelEngine, s: ModelSettings
     const ready = pods.filter((p) => p.readyAt <= t);
     const load = seen(t);
     const u = ready.length > 0 ? Math.min(100, load / ready.length) : 0;
+    const crossed = trigger?.crossed(t, replicas, ready.length, u) ?? false;
     if (engine.kind === 'hpa') {
       if (ready.length > 0) resize(hpa!(t, replicas, ready.length, u), t);
-    } else if (t % s.passIntervalSeconds === 0) {
+    } else if (crossed || t % s.passIntervalSeconds === 0) {
       const now = new Date(START + t * 1000);
       const since = historySince(engine.policy, now);
       while (records.length > 0 && records[0]!.at < since) records.shift();
-      const input = gpuopsInput(pods, ready, u, replicas, records, s, t);
-      const decision = decideOne(
+      const startup = observedStartup(
+        ready.flatMap((p) => (p.createdAt === undefined ? [] : [p.readyAt - p.createdAt])),
+      );
+      const loop = {
+        sampleSeconds: s.sampleDelaySeconds,
+        reactionSeconds: reaction,
+        startupSeconds: startup,
+      };
+      const input = { ...gpuopsInput(pods, ready, u, replicas, records, s, t), loop };
+      const { decision, clock } = decideOneTimed(
         poolLoadGpus === undefined ? input : { ...input, poolLoadGpus },
         engine.policy,
         now,
       );
+      trigger?.decided(clock.actionUntilMs);
       records.push(toDecisionRecord(decision, now));
       resize(decision.replicas.to, t);
     }

@@ -12,6 +12,8 @@ export interface ModelPod {
   readyAt: number;
   /** The node it is bound to, null while Pending (no room); absent: the model's one pool node. */
   node?: string | null;
+  /** When it was created (seconds from the start); absent: before the trace (its start-up is not observed). */
+  createdAt?: number;
 }
 
 const START = Date.parse('2026-01-01T00:00:00Z');

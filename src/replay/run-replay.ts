@@ -20,6 +20,9 @@ import { loadDefaultPolicy } from '../definitions/load.js';
 import { analyse, type ReplayAnalysis } from './analysis.js';
 import { fleetNodeCount } from './fleet.js';
 import { verdicts, type TargetVerdict } from './targets.js';
+import { FAST_LOOP, flagsLoop, loopContext, runLoop, type LoopResult } from './loop-scenarios.js';
+import { loopVerdicts } from './loop-text.js';
+import type { Policy } from '../definitions/types.js';
 
 /** Every engine, in the order the table lists them. */
 export const ENGINES = ['static', 'hpa', 'gpuops-patch', 'gpuops-pr', 'ideal'] as const;
@@ -43,8 +46,10 @@ export interface ReplayResult {
   engines: EngineRun[];
   /** Frontiers, the first-half choice of β and the model at the engines' parameters (see `analysis.ts`). */
   analysis: ReplayAnalysis;
-  /** Every figure with a target, judged (see `targets.ts`). */
+  /** Every figure with a target, judged (see `targets.ts`, `loop-text.ts`). */
   verdicts: TargetVerdict[];
+  /** The replay's own loop, the fast loop and the drawn start-ups' loop, each beside its causal bound. */
+  loops: LoopResult[];
   wallSeconds: number;
 }
 
@@ -94,7 +99,9 @@ export async function runReplay(trace: Trace, o: RunReplayOptions): Promise<Repl
   );
   // The model runs here while the simulated engines run in theirs (or after them, in-process).
   const base = await loadDefaultPolicy();
-  const analysis = analyse(trace, s, base, replayMaxReplicas(trace, s.gpusPerNode));
+  const maxReplicas = replayMaxReplicas(trace, s.gpusPerNode);
+  const analysis = analyse(trace, s, base, maxReplicas);
+  const loops = replayLoops(trace, s, base, maxReplicas, analysis);
   await Promise.allSettled(simulated.values());
   for (const engine of engines) {
     if (engine === 'static') {
@@ -136,14 +143,44 @@ export async function runReplay(trace: Trace, o: RunReplayOptions): Promise<Repl
     offered: trace.instants.map((x) => ({ t: x.t - t0, load: offeredLoad(x) })),
     engines: runs,
     analysis,
-    verdicts: verdicts(
-      runs.map((r) => r.figures),
-      analysis.gap,
-      // The ≤ 5 min target is for the whole replay: every engine.
-      ENGINES.every((e) => engines.includes(e)) ? wallSeconds : undefined,
-    ),
+    verdicts: [
+      ...verdicts(
+        runs.map((r) => r.figures),
+        analysis.gap,
+        // The ≤ 5 min target is for the whole replay: every engine.
+        ENGINES.every((e) => engines.includes(e)) ? wallSeconds : undefined,
+      ),
+      ...loopVerdicts(loops, runs.find((r) => r.figures.engine === 'gpuops-patch')?.figures),
+    ],
+    loops,
     wallSeconds,
   };
+}
+
+/**
+ * The loops beside the engines: the replay's own (its choice and gap are the analysis's), the fast
+ * loop and, with start-up latencies, the same loop with drawn start-ups (none with `loops: false`).
+ */
+function replayLoops(
+  trace: Trace,
+  s: ReplaySettings,
+  base: Policy,
+  maxReplicas: number,
+  analysis: ReplayAnalysis,
+): LoopResult[] {
+  const own = flagsLoop(s);
+  const out = [
+    runLoop(trace, own, loopContext(own, s, base, maxReplicas), {
+      chosen: analysis.chosen,
+      gap: analysis.gap,
+    }),
+  ];
+  if (s.loops === false) return out;
+  const extra = [FAST_LOOP];
+  if (s.loopsLatencies)
+    extra.push({ ...FAST_LOOP, name: 'drawn start-ups', startupLatencies: s.loopsLatencies });
+  for (const spec of extra) out.push(runLoop(trace, spec, loopContext(spec, s, base, maxReplicas)));
+  return out;
 }
 
 /** The replayed algorithm's `maxReplicas`: every GPU of the fleet but the test node's (see `fleet.ts`). */

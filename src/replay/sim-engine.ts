@@ -81,6 +81,19 @@ export interface ReplaySettings {
    * each simulated engine sets them). Absent: the shipped defaults and `replay.yaml` (`replay-policy.ts`).
    */
   policyText?: string;
+  /**
+   * The model's tick (seconds); absent: the largest of at most 15 s that represents the delays
+   * (`loopTick`). The simulated engines keep their 15 s tick and periodic passes.
+   */
+  tickSeconds?: number;
+  /** gpuops passes on the crossing too (`--event-driven`, the model's trigger); absent: periodic passes only. */
+  eventDriven?: boolean;
+  /** The replay's own loop draws each new pod's start-up (seconds) from these (`--startup-latency-file`). */
+  startupLatencies?: number[];
+  /** The loop beside it that draws start-ups on pre-pulled images draws from these (`--loops-latency-file`). */
+  loopsLatencies?: number[];
+  /** Run the fast loop (and, with latencies, the drawn loop) beside the replay's own; default true. */
+  loops?: boolean;
 }
 
 /** Defaults of {@link ReplaySettings}. */

@@ -108,7 +108,7 @@ function judgeOf(
  * them, else `pod`/`namespace`; none when the pod is the exporter itself (Prometheus filled the
  * page's empty `pod` with the target's own, which dcgm-exporter reports as `Hostname`).
  */
-function workloadPod(l: Record<string, string>): { namespace: string; pod: string } {
+export function workloadPod(l: Record<string, string>): { namespace: string; pod: string } {
   const namespace = ('exported_namespace' in l ? l.exported_namespace : l.namespace) ?? '';
   const pod = ('exported_pod' in l ? l.exported_pod : l.pod) ?? '';
   if (!('exported_pod' in l) && pod !== '' && pod === l.Hostname) return { namespace: '', pod: '' };

@@ -27,6 +27,7 @@ import { replicaLimits } from './rules/replica-limits.js';
 import { desiredReplicas } from './rules/sizing.js';
 import { stabilise } from './rules/stabilization-window.js';
 import { stuckNote } from './starting-pods.js';
+import { withLoopWindows } from './loop-windows.js';
 import { withinBand } from './rules/within-band.js';
 import type { ScalingDecision, ScalingInput } from './types.js';
 
@@ -38,7 +39,8 @@ import type { ScalingDecision, ScalingInput } from './types.js';
  * below min: `belowMin` → `peakWindow` → `cooldown` → `stabilise` → `scaledDown`; above max:
  * `atMaxReplicas` → `podsStarting` → `cooldown` → `stabilise` → `scaleUpOnCapacity` (or `relabel`).
  * With `scaling.sizing: headroom`, `headroom` takes the place of the band and both directions
- * after `hpaEngine`: one target up and down (see `rules/headroom.ts`).
+ * after `hpaEngine`: one target up and down (see `rules/headroom.ts`). With `input.loop` the
+ * windows follow the loop's delays (`loop-windows.ts`), each at most the policy's.
  */
 export function decideOne(input: ScalingInput, policy: Policy, now: Date): ScalingDecision {
   return decideOneTimed(input, policy, now).decision;
@@ -53,7 +55,7 @@ export function decideOneTimed(
   policy: Policy,
   now: Date,
 ): { decision: ScalingDecision; clock: DecisionClock } {
-  const f = scalingFacts(input, policy, now);
+  const f = scalingFacts(input, withLoopWindows(policy, input.loop), now);
   const verdict =
     paused(f) ??
     notPlaced(f) ??

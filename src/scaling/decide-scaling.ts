@@ -2,6 +2,8 @@ import type { PodInfo, Snapshot } from '../cluster/types.js';
 import type { UtilizationReading } from '../metrics/types.js';
 import type { Pool, Policy, ResolvedAlgorithm } from '../definitions/types.js';
 import { attribute } from './attribute.js';
+import type { LoopTiming } from './loop-windows.js';
+import { observedStartup, podStartups } from './observed-startup.js';
 import type { ProductChoice } from './choose-nodes.js';
 import { decideInTurn } from './decide-in-turn.js';
 import { countDropped, metricsReport, type MetricsReport } from './metrics-report.js';
@@ -39,6 +41,8 @@ export interface DecideScalingInput {
   now: Date;
   /** Memo tables a long-running reconciler keeps from pass to pass (`createScalingMemo()`). */
   memo?: ScalingMemo;
+  /** `gpuops run`'s loop delays: the windows follow them (`scaling/loop-windows.ts`); absent: the policy's. */
+  loop?: LoopTiming;
 }
 
 /** Result of one scaling pass: a decision per algorithm, what was attributed, samples to store. */
@@ -127,6 +131,9 @@ export function decideScaling(input: DecideScalingInput): DecideScalingResult {
         recent: recentBySubject.get(a.algorithm.name) ?? [],
         noDataMessage,
         ...(a.products ? { products: a.products } : {}),
+        ...(input.loop
+          ? { loop: { ...input.loop, startupSeconds: observedStartup(podStartups(pods)) } }
+          : {}),
       };
     }),
     capacityOf(snapshot, memo),

@@ -2,6 +2,7 @@ import type { PodInfo } from '../cluster/types.js';
 import type { NodeRoom, PodRequest } from './fit.js';
 import type { Pool, ResolvedAlgorithm } from '../definitions/types.js';
 import type { DecisionRecord } from '../store/types.js';
+import type { LoopDelays } from './loop-windows.js';
 
 /** What one scaling decision does. `relabel`: unused nodes move into the pool (then scale up). */
 export type ScalingAction = 'scale-up' | 'scale-down' | 'relabel' | 'hold';
@@ -200,6 +201,11 @@ export interface ScalingInput {
    * `ProductChoice`); absent: none known (the pool's own product is preferred for node moves).
    */
   products?: ProductChoice;
+  /**
+   * The delays of the loop deciding it (`gpuops run`: sample age, reaction, the algorithm's
+   * observed start-up): its windows follow them (`withLoopWindows`); absent: the policy's windows.
+   */
+  loop?: LoopDelays;
 }
 
 /** A recorded decision, as the store keeps it (cooldowns and stabilisation read it back). */

@@ -15,6 +15,8 @@ export interface FleetStatusInput {
   now: Date;
   /** `placement.longTaskThresholdSeconds` (seconds). */
   longTaskThresholdSeconds: number;
+  /** `scaling.podStartupSeconds` (seconds): how long a replica may take to start. */
+  podStartupSeconds?: number;
   algorithms: readonly Pick<ResolvedAlgorithm, 'name' | 'scaling'>[];
   pools: readonly PoolAssignment[];
   placements: readonly Placement[];
@@ -31,6 +33,7 @@ export function fleetStatusRecord(input: FleetStatusInput): FleetStatusRecord {
     cluster: input.cluster,
     at: input.now.toISOString(),
     longTaskThresholdSeconds: input.longTaskThresholdSeconds,
+    ...(input.podStartupSeconds !== undefined ? { podStartupSeconds: input.podStartupSeconds } : {}),
     pools: input.pools.map((p) => ({
       node: p.node,
       from: p.from,

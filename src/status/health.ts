@@ -49,10 +49,27 @@ export interface HealthFacts {
    * reason (`ProtectedBranch`, `PushDeclined`) and since when (epoch seconds). Absent: none.
    */
   writeRefusals?: { ref: string; reason: string; since: number }[];
+  /**
+   * Algorithms whose scaling decision holds because no node can take another replica
+   * (`NoCapacity`): since when in a row (epoch seconds) and the decision's own message. Absent: none.
+   */
+  unplaceable?: { name: string; since: number; message: string }[];
+  /**
+   * How long a replica may take to start before it counts as stuck: the policy's
+   * `scaling.podStartupSeconds` (seconds). A replica that cannot be placed for longer is called out.
+   */
+  startupAllowanceSeconds: number;
 }
 
-/** Defaults of the thresholds: a pass 10 min old is stale (20 passes missed); a PR waits 24 h. */
-export const HEALTH_DEFAULTS = { passStaleAfterSeconds: 600, pullRequestWaitingAfterSeconds: 24 * 3600 };
+/**
+ * Defaults of the thresholds: a pass 10 min old is stale (20 passes missed); a PR waits 24 h; a
+ * replica may take the default `scaling.podStartupSeconds` (300 s) to start.
+ */
+export const HEALTH_DEFAULTS = {
+  passStaleAfterSeconds: 600,
+  pullRequestWaitingAfterSeconds: 24 * 3600,
+  startupAllowanceSeconds: 300,
+};
 
 /** One rule: facts in, its causes out (none when it has nothing to say). */
 export type HealthRule = (facts: HealthFacts) => HealthCause[];
@@ -77,12 +94,17 @@ function names(list: readonly string[]): string {
 
 /** The built-in rules, in the order their causes are listed. */
 export const HEALTH_RULES: readonly HealthRule[] = [
-  // A refused Git write: patch mode changes nothing while it stands (gitops/write-refusal.ts).
+  // A refused Git write: patch mode changes nothing while it stands, a refused gpuops branch keeps
+  // its pull request behind (gitops/write-refusal.ts).
   (f) =>
     (f.writeRefusals ?? []).map((r) => ({
       level: 'critical',
       reason: 'GitWriteRefused',
-      message: `${r.ref} refuses gpuops's commits (${r.reason === 'ProtectedBranch' ? 'protected branch' : 'push declined by a hook'}) for ${ago(f.now - r.since)}: nothing is scaled until gpuops may push or scaling.mode is pull-request`,
+      message: `${r.ref} refuses gpuops's commits (${r.reason === 'ProtectedBranch' ? 'protected branch' : 'push declined by a hook'}) for ${ago(f.now - r.since)}: ${
+        r.ref.startsWith('gpuops/')
+          ? 'its pull request does not get what gpuops wants until gpuops may push to it'
+          : 'nothing is scaled until gpuops may push or scaling.mode is pull-request'
+      }`,
     })),
   (f) =>
     f.passAt === null
@@ -100,6 +122,16 @@ export const HEALTH_RULES: readonly HealthRule[] = [
             message: `${plural(f.failedBenchmarks.length, 'benchmark')} failed (${names(f.failedBenchmarks)})`,
           },
         ],
+  // A replica that cannot be placed for longer than a start may take is not "starting": it never will
+  // until a node is freed, labelled or added (the decision's own message says what it looked for).
+  (f) =>
+    (f.unplaceable ?? [])
+      .filter((u) => f.now - u.since > f.startupAllowanceSeconds)
+      .map((u) => ({
+        level: 'warning',
+        reason: 'NoCapacity',
+        message: `${u.name} cannot place a replica for ${ago(f.now - u.since)} (NoCapacity: ${u.message})`,
+      })),
   (f) =>
     f.algorithmsWithoutMetrics.length === 0
       ? []

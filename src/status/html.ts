@@ -8,6 +8,7 @@ import { escapeHtml as e } from './escape.js';
 import { plural, type HealthSummary } from './health.js';
 import type { StatusAlgorithm, StatusView } from './model.js';
 import { renderChart } from './svg-chart.js';
+import { notPlaced } from './text.js';
 
 const CSS = `body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222;max-width:1100px}
 h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em;border-bottom:1px solid #ddd}
@@ -66,7 +67,7 @@ function seconds(s: number | null): string {
 function algorithm(a: StatusAlgorithm): string {
   const runVsThreshold =
     a.runTimeSeconds === null
-      ? 'not benchmarked yet'
+      ? e(notPlaced(a))
       : a.thresholdSeconds === null
         ? `run time ${seconds(a.runTimeSeconds)}`
         : `run time ${seconds(a.runTimeSeconds)} ${a.side === 'above' ? '&gt;' : '≤'} threshold ${seconds(a.thresholdSeconds)}`;

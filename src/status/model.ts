@@ -21,6 +21,7 @@ import {
   type StatusCacheResource,
 } from './cache-health.js';
 import { chartScale } from './chart-scale.js';
+import { unplaceable } from './unplaceable.js';
 import {
   HEALTH_DEFAULTS,
   healthCauses,
@@ -95,6 +96,8 @@ export interface StatusAlgorithm {
   thresholdSeconds: number | null;
   /** How the run time compares with the threshold: `above` → long-task, `at-or-below` → short-task. */
   side: 'above' | 'at-or-below' | null;
+  /** The placement's reason (`BenchmarkPending`, `BenchmarkFailed`, `Pinned`, …) and message. */
+  placementReason: string;
   placementMessage: string;
   replicas: number | null;
   minReplicas: number | null;
@@ -309,6 +312,7 @@ export function buildStatusView(input: StatusInput): StatusView {
       thresholdSeconds: threshold,
       // The placement rule: run time > threshold → long-task; equal stays short-task.
       side: run === null || threshold === null ? null : run > threshold ? 'above' : 'at-or-below',
+      placementReason: a?.placementReason ?? 'Unknown',
       placementMessage: a?.placementMessage ?? '',
       replicas: a?.replicas ?? null,
       minReplicas: a?.minReplicas ?? null,
@@ -372,6 +376,10 @@ export function buildStatusView(input: StatusInput): StatusView {
       .filter((a) => a.placementReason === 'BenchmarkFailed')
       .map((a) => a.name)
       .sort(),
+    unplaceable: unplaceable(input.fleet?.algorithms ?? [], input.history, passAt),
+    ...(input.fleet?.podStartupSeconds !== undefined
+      ? { startupAllowanceSeconds: input.fleet.podStartupSeconds }
+      : {}),
     writeRefusals: (input.fleet?.writeRefusals ?? []).map((r) => ({
       ref: r.ref,
       reason: r.reason,
@@ -383,7 +391,7 @@ export function buildStatusView(input: StatusInput): StatusView {
     })),
   };
   const health = summarizeHealth(
-    [...cacheHealthCauses(input.cache ?? []), ...healthCauses(facts), ...(input.healthCauses ?? [])],
+    [...(input.healthCauses ?? []), ...cacheHealthCauses(input.cache ?? []), ...healthCauses(facts)],
     facts,
   );
 

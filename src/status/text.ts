@@ -2,7 +2,7 @@
 import { escapeControl } from '../util/escape-control.js';
 import { plural } from './health.js';
 import { NO_CACHE } from './cache-health.js';
-import type { StatusView } from './model.js';
+import type { StatusAlgorithm, StatusView } from './model.js';
 
 function columns(rows: string[][]): string[] {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
@@ -16,6 +16,13 @@ function columns(rows: string[][]): string[] {
 
 function seconds(s: number | null): string {
   return s === null ? '—' : `${Math.round(s * 10) / 10} s`;
+}
+
+/** Why an algorithm has no run time: not benchmarked yet, or its placement's reason and message. */
+export function notPlaced(a: Pick<StatusAlgorithm, 'placementReason' | 'placementMessage'>): string {
+  if (a.placementReason === 'BenchmarkPending' || a.placementReason === 'Unknown')
+    return 'not benchmarked yet';
+  return `${a.placementReason}: ${a.placementMessage}`;
 }
 
 /**
@@ -62,7 +69,7 @@ export function renderStatusText(v: StatusView): string {
     const util = last ? `${last.mean} % (${last.min}–${last.max})` : 'no samples in 24 h';
     const vs =
       a.runTimeSeconds === null
-        ? 'not benchmarked'
+        ? notPlaced(a)
         : `run ${seconds(a.runTimeSeconds)} ${a.side === 'above' ? '>' : '≤'} ${seconds(a.thresholdSeconds)}`;
     out.push(
       `  ${a.name}: pool ${a.pool ?? '—'}, ${vs}, replicas ${a.replicas ?? '—'} (${a.minReplicas ?? '—'}..${a.maxReplicas ?? '—'}), utilisation ${util}, band ${a.chart.bandMin ?? '—'}–${a.chart.bandMax ?? '—'} %, ${plural(a.chart.markers.length, 'change')} in 24 h`,

@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import Database from 'libsql';
 import type { Snapshot } from '../cluster/types.js';
 import { storeError } from './errors.js';
+import { transaction } from './sqlite-transaction.js';
 import { pruneDecisionsSql, pruneSamplesSql, type PrunedHistory } from './history-retention.js';
 import {
   CLUSTERS_SQL,
@@ -24,6 +25,7 @@ import {
 } from './history-rows.js';
 import { contentsParts, type SnapshotPartRow, snapshotFromPartRows } from './contents-parts.js';
 import { migrationSql, pendingMigrations, SCHEMA_MIGRATIONS_DDL } from './migrations.js';
+import { INSERT_PUSHED_COMMIT, TRIM_PUSHED_COMMITS, type PushedCommit } from './pushed-commits.js';
 import {
   BENCHMARK_COLUMNS,
   benchmarkCells,
@@ -149,8 +151,9 @@ export class SqliteStore implements Store, StatusStore {
     return this.run('migrate', () => {
       // IMMEDIATE takes the write lock first, so two processes starting at once apply each
       // migration exactly once: the second waits (busy_timeout), then finds nothing pending.
-      this.db
-        .transaction(() => {
+      transaction(
+        this.db,
+        () => {
           this.db.exec(SCHEMA_MIGRATIONS_DDL);
           const applied = (this.db.prepare('SELECT id FROM schema_migrations').all() as Row[]).map((r) =>
             Number(r.id),
@@ -162,8 +165,9 @@ export class SqliteStore implements Store, StatusStore {
             this.db.exec(migrationSql(m, 'sqlite'));
             record.run(m.id, m.name, new Date().toISOString());
           }
-        })
-        .immediate();
+        },
+        'IMMEDIATE',
+      );
     });
   }
 
@@ -198,8 +202,9 @@ export class SqliteStore implements Store, StatusStore {
     return this.run('saveSnapshot', () => {
       const takenAtMs = toMs('saveSnapshot', 'takenAt', snapshot.takenAt);
       const digest = snapshotContentDigest(snapshot);
-      return this.db
-        .transaction(() => {
+      return transaction(
+        this.db,
+        () => {
           const found = this.prepare('SELECT id FROM snapshot_contents WHERE digest = ?').get(digest) as
             { id: number } | undefined;
           const contentsId = found ? Number(found.id) : this.insertContents(digest, snapshot);
@@ -219,8 +224,9 @@ export class SqliteStore implements Store, StatusStore {
           if (this.prepare(DELETE_UNUSED_CONTENTS_SQL).run().changes > 0)
             this.prepare(DELETE_UNUSED_PARTS_SQL).run();
           return id;
-        })
-        .immediate();
+        },
+        'IMMEDIATE',
+      );
     });
   }
 
@@ -304,7 +310,7 @@ export class SqliteStore implements Store, StatusStore {
     return this.run('saveSamples', () => {
       const rows = samples.map((s) => bind(sampleCells(s)));
       const insert = this.prepare(insertSql('utilization_samples', SAMPLE_COLUMNS));
-      this.db.transaction(() => rows.forEach((r) => insert.run(...r)))();
+      transaction(this.db, () => rows.forEach((r) => insert.run(...r)));
     });
   }
 
@@ -327,17 +333,17 @@ export class SqliteStore implements Store, StatusStore {
   recordDecisions(decisions: readonly DecisionRecord[]): Promise<void> {
     return this.run('recordDecisions', () => {
       const insert = this.prepare(insertSql('decisions', DECISION_COLUMNS));
-      this.db.transaction(() => decisions.forEach((d) => insert.run(...bind(decisionCells(d)))))();
+      transaction(this.db, () => decisions.forEach((d) => insert.run(...bind(decisionCells(d)))));
     });
   }
 
   pruneHistory(before: string): Promise<PrunedHistory> {
     return this.run('pruneHistory', () => {
       const ms = toMs('pruneHistory', 'before', before);
-      return this.db.transaction(() => ({
+      return transaction(this.db, () => ({
         decisions: this.prepare(pruneDecisionsSql('?')).run(ms).changes,
         samples: this.prepare(pruneSamplesSql('?')).run(ms).changes,
-      }))();
+      }));
     });
   }
 
@@ -369,14 +375,16 @@ export class SqliteStore implements Store, StatusStore {
 
   upsertPullRequest(pr: PullRequestRecord): Promise<void> {
     return this.run('upsertPullRequest', () => {
-      this.db
-        .transaction(() => {
+      transaction(
+        this.db,
+        () => {
           this.prepare(`${insertSql('pull_requests', PULL_REQUEST_COLUMNS)} ${pullRequestUpsertTail()}`).run(
             ...bind(pullRequestCells(pr)),
           );
           this.recordCycle(pr);
-        })
-        .immediate();
+        },
+        'IMMEDIATE',
+      );
     });
   }
 
@@ -403,6 +411,33 @@ export class SqliteStore implements Store, StatusStore {
         ).all(cluster) as Row[]
       ).map(pullRequestFromRow),
     );
+  }
+
+  pushedCommits(shas: readonly string[]): Promise<string[]> {
+    return this.run('pushedCommits', () =>
+      (
+        this.prepare('SELECT sha FROM pushed_commits WHERE sha IN (SELECT value FROM json_each(?))').all(
+          JSON.stringify([...new Set(shas)]),
+        ) as Row[]
+      ).map((r) => r.sha as string),
+    );
+  }
+
+  recordPushedCommits(commits: readonly PushedCommit[]): Promise<void> {
+    return this.run('recordPushedCommits', () => {
+      this.db
+        .transaction(() => {
+          for (const c of commits)
+            this.prepare(INSERT_PUSHED_COMMIT).run(
+              c.sha,
+              c.branch,
+              c.at,
+              toMs('recordPushedCommits', 'at', c.at),
+            );
+          for (const b of new Set(commits.map((c) => c.branch))) this.prepare(TRIM_PUSHED_COMMITS).run(b, b);
+        })
+        .immediate();
+    });
   }
 
   saveFleetStatus(status: FleetStatusRecord): Promise<void> {
@@ -458,13 +493,13 @@ export class SqliteStore implements Store, StatusStore {
 
   nodeEmptiness(nodes: readonly string[]): Promise<NodeEmptiness> {
     return this.run('nodeEmptiness', () =>
-      this.db.transaction(() => {
+      transaction(this.db, () => {
         const rows = this.prepare(nodeEmptinessSql('IN (SELECT value FROM json_each(?))')).all(
           JSON.stringify(nodes),
         ) as Parameters<typeof nodeEmptinessFromRows>[0];
         const head = this.prepare(OLDEST_SNAPSHOT_SQL).get() as { oldest: unknown } | undefined;
         return nodeEmptinessFromRows(rows, head?.oldest ?? null);
-      })(),
+      }),
     );
   }
 

@@ -101,7 +101,7 @@ describe('cluster cache over a watch', () => {
     const snap = w.cache.snapshot(NOW);
     expect(snap).toEqual(await fresh(w.kc));
     expect(snap.nodes.length).toBe(13);
-    expect(podState(w.cache).relists).toEqual({ initial: 1, expired: 0 });
+    expect(podState(w.cache).relists).toEqual({ initial: 1, expired: 0, stalled: 0 });
   });
 
   it('follows creates, changes and deletes; the arrays stay the same object while nothing moves', async () => {
@@ -151,22 +151,28 @@ describe('cluster cache over a watch', () => {
     expect(w.cache.snapshot(NOW)).toEqual(await fresh(w.kc));
     const s = podState(w.cache);
     expect(s.reconnects.error + s.reconnects['stream-ended']).toBeGreaterThanOrEqual(1);
-    expect(s.relists).toEqual({ initial: 1, expired: 0 });
+    expect(s.relists).toEqual({ initial: 1, expired: 0, stalled: 0 });
   });
 
-  it('a stream silent for longer than the stall bound is aborted and resumed', async () => {
-    const w = await world({ stallSeconds: 1 });
+  it('a stream silent for longer than the stall bound is aborted and the resource listed again', async () => {
+    const w = await world({ stallSeconds: 1, watchBookmarkSeconds: 0.2 });
     w.cache.start();
     await w.cache.waitForSync(20);
     await until('four watch streams', () => w.sim.watchFaults.open() === 4);
     w.sim.watchFaults.stall();
     w.sim.store.create('pods', pod('during-stall') as never);
-    await until(
-      'the stalled stream replaced',
-      () => w.cache!.snapshot(NOW).pods.some((p) => p.name === 'during-stall'),
-      10_000,
-    );
+    // While the resource is listed again its records are refused (nothing heard for over 1 s).
+    const seen = () => {
+      try {
+        return w.cache!.snapshot(NOW).pods.some((p) => p.name === 'during-stall');
+      } catch (err) {
+        expect(err).toBeInstanceOf(ClusterCacheNotSyncedError);
+        return false;
+      }
+    };
+    await until('the stalled stream replaced', seen, 10_000);
     expect(podState(w.cache).reconnects.stalled).toBeGreaterThanOrEqual(1);
+    expect(podState(w.cache).relists.stalled).toBeGreaterThanOrEqual(1);
     expect(podState(w.cache).relists.expired).toBe(0);
     expect(w.cache.snapshot(NOW)).toEqual(await fresh(w.kc));
   });
@@ -227,7 +233,7 @@ describe('cluster cache over a watch', () => {
   });
 
   it('refuses a snapshot once its watch has been down longer than the stall bound', async () => {
-    const w = await world({ stallSeconds: 1 });
+    const w = await world({ stallSeconds: 1, watchBookmarkSeconds: 0.2 });
     w.cache.start();
     await w.cache.waitForSync(20);
     await until('four watch streams', () => w.sim.watchFaults.open() === 4);
@@ -267,7 +273,7 @@ describe('cluster cache over a watch', () => {
       () => podState(w.cache!).reconnects.error + podState(w.cache!).reconnects['stream-ended'] >= 1,
     );
     await until('streams open again', () => w.sim!.watchFaults.open() === 4);
-    expect(podState(w.cache).relists).toEqual({ initial: 1, expired: 0 });
+    expect(podState(w.cache).relists).toEqual({ initial: 1, expired: 0, stalled: 0 });
     expect(podState(w.cache).bookmarks).toBeGreaterThanOrEqual(1);
     expect(w.cache.snapshot(NOW)).toEqual(await fresh(w.kc));
   });

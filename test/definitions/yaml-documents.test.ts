@@ -113,6 +113,16 @@ describe('parseDocuments: YAML errors name the line and field of the mistake', (
       [[1, 4, 'a.b', 'YAML syntax: Nested mappings are not allowed in compact mappings']],
     ],
     ['ErrorInTheOnlyLineAtTheEndOfAFile', '[a', [[1, 1, '', 'YAML syntax: Flow sequence must end with a ]']]],
+    [
+      'MisalignedMappingItemIsShownAtItsOwnColumnNotTheLineStart',
+      'spec:\n  resources:\n    gpus: 1\n   cpu: "4"\n',
+      [[4, 4, 'spec.cpu', 'YAML syntax: All mapping items must start at the same column']],
+    ],
+    [
+      'MisalignedTopLevelItemAtItsOwnColumn',
+      'kind: Algorithm\nspec:\n  image: x\n cpu: "4"\n',
+      [[4, 2, 'cpu', 'YAML syntax: All mapping items must start at the same column']],
+    ],
   ])('%s', (_name, text, want) => {
     const { errors } = parseDocuments({ path: 'f.yaml', text });
     expect(errors.map((e) => [e.file, e.line, e.column, e.field])).toEqual(

@@ -23,7 +23,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['cluster', 'metrics', 'store', 'sim'],
   ['manifests'],
   ['pools', 'placement', 'scaling', 'benchmark'],
-  ['gitops', 'gitops-apply', 'plan', 'status'],
+  ['gitops', 'gitops-apply', 'plan', 'status', 'local-cluster'],
   ['pass', 'controller'],
   ['compose'],
   ['demo', 'replay'],

@@ -17,10 +17,10 @@ const okOf = (f: EngineFigures, measure: string) =>
 
 describe('verdicts', () => {
   it.each<[string, EngineFigures, string, boolean]>([
-    ['PatchUtilisationExactly50Meets', fig('gpuops-patch', { utilizationPercent: 50 }), 'utilisation', true],
+    ['PatchUtilisationExactly46Meets', fig('gpuops-patch', { utilizationPercent: 46 }), 'utilisation', true],
     [
       'PatchUtilisationJustBelowMisses',
-      fig('gpuops-patch', { utilizationPercent: 49.99 }),
+      fig('gpuops-patch', { utilizationPercent: 45.99 }),
       'utilisation',
       false,
     ],
@@ -33,8 +33,8 @@ describe('verdicts', () => {
     ],
     ['PatchUnservedExactlyHalfMeets', fig('gpuops-patch', { unservedPercent: 0.5 }), 'unserved', true],
     ['PatchUnservedJustOverMisses', fig('gpuops-patch', { unservedPercent: 0.501 }), 'unserved', false],
-    ['PatchNoFlapMeets', fig('gpuops-patch', { flaps: 0 }), 'flaps', true],
-    ['PatchOneFlapMisses', fig('gpuops-patch', { flaps: 1 }), 'flaps', false],
+    ['PatchFourFlapsMeet', fig('gpuops-patch', { flaps: 4 }), 'flaps', true],
+    ['PatchFiveFlapsMiss', fig('gpuops-patch', { flaps: 5 }), 'flaps', false],
     ['PrUtilisationExactly38Meets', fig('gpuops-pr', { utilizationPercent: 38 }), 'utilisation', true],
     ['PrUtilisationJustBelowMisses', fig('gpuops-pr', { utilizationPercent: 37.9 }), 'utilisation', false],
     // The 2-hour PR-mode run of the issue: 8.5 % unserved is flagged.

@@ -68,6 +68,27 @@ describe('health summary', () => {
       'warning',
       'Degraded: 1 pull request waiting for review, the oldest for 24 h · last pass 20 s ago',
     ],
+    [
+      'a replica that cannot be placed for exactly the start-up allowance is still starting',
+      facts({ unplaceable: [{ name: 'llm', since: NOW - 300, message: 'no node fits' }] }),
+      'ok',
+      'Healthy: last pass 20 s ago',
+    ],
+    [
+      'a replica that cannot be placed for a second longer degrades, with the decision’s message',
+      facts({ unplaceable: [{ name: 'llm', since: NOW - 301, message: 'no node fits' }] }),
+      'warning',
+      'Degraded: llm cannot place a replica for 5 min (NoCapacity: no node fits) · last pass 20 s ago',
+    ],
+    [
+      'the allowance is the policy’s podStartupSeconds',
+      facts({
+        startupAllowanceSeconds: 900,
+        unplaceable: [{ name: 'llm', since: NOW - 600, message: 'no node fits' }],
+      }),
+      'ok',
+      'Healthy: last pass 20 s ago',
+    ],
   ] as const)('%s', (_, f, level, line) => {
     const summary = summarizeHealth(healthCauses(f), f);
     expect(summary.level).toBe(level);

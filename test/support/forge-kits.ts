@@ -44,13 +44,11 @@ export interface ForgeKit {
   account: string;
   /** The host's limit on a title, characters. */
   titleMax: number;
-  /** What the stand-in models beyond the common part (GitHub's fake on main: neither). */
-  models: { forks: boolean; commentAuthors: boolean };
   host(o?: KitHostOptions): PullRequestHost;
   pulls(): KitPull[];
   addPull(head: string, p?: { title?: string; body?: string; fork?: boolean }): number;
   setState(number: number, state: 'open' | 'closed' | 'merged'): void;
-  comments(number: number): { body: string; author: string | null }[];
+  comments(number: number): { body: string; author: string }[];
   addComment(number: number, body: string, author: string): void;
   forbidLabels(): void;
   /** Statuses answered to `op`, in order. */
@@ -79,9 +77,8 @@ const githubKit = async (): Promise<ForgeKit> => {
   return {
     name: 'github',
     token: gh.token,
-    account: 'gpuops',
+    account: gh.login,
     titleMax: 256,
-    models: { forks: false, commentAuthors: false },
     host: (o = {}) =>
       new GitHubHost({
         owner: 'acme',
@@ -96,7 +93,8 @@ const githubKit = async (): Promise<ForgeKit> => {
         onWait: (w) => o.waits?.push(w.seconds),
       }),
     pulls: () => gh.pulls.map((p) => ({ ...p, state: p.merged ? 'merged' : p.state, labels: [...p.labels] })),
-    addPull: (head, p = {}) => gh.addPull({ head, ...p }).number,
+    addPull: (head, { fork, ...p } = {}) =>
+      gh.addPull({ head, ...p, ...(fork ? { headRepo: 'someone/gitops' } : {}) }).number,
     setState: (n, state) =>
       Object.assign(
         gh.pulls.find((p) => p.number === n)!,
@@ -105,10 +103,8 @@ const githubKit = async (): Promise<ForgeKit> => {
           merged: state === 'merged',
         },
       ),
-    comments: (n) => (gh.comments.get(n) ?? []).map((c) => ({ body: c.body, author: null })),
-    addComment: () => {
-      throw new Error('the fake GitHub on main keeps no comment authors');
-    },
+    comments: (n) => (gh.comments.get(n) ?? []).map((c) => ({ body: c.body, author: c.user.login })),
+    addComment: (n, body, login) => void gh.addComment(n, body, { login, type: 'User' }),
     forbidLabels: () => void (gh.labels = 'forbidden'),
     statuses: (op) =>
       gh.requests.filter((r) => r.method === at(op).method && r.path === at(op).path).map((r) => r.status),
@@ -137,7 +133,6 @@ function standInKit(
     ...rest,
     token: s.token,
     account: s.username,
-    models: { forks: true, commentAuthors: true },
     pulls: () => s.pulls.map((p) => ({ ...p, labels: [...p.labels] })),
     addPull: (head, p = {}) => s.addPull({ head, ...p }).number,
     setState: (n, state) => void (find(n).state = state),

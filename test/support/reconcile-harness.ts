@@ -16,6 +16,7 @@ import type { RunnerClock } from '../../src/benchmark/clock.js';
 import { compose } from '../../src/compose/compose.js';
 import { settingsWith } from '../../src/config/settings.js';
 import { reconcileOnce, type PassResult, type ReconcileDeps } from '../../src/controller/reconcile.js';
+import { storeLedger } from '../../src/gitops/commit-ledger.js';
 import { GitHubHost } from '../../src/gitops/github-host.js';
 import { GitPullRequestHost } from '../../src/gitops/git-host.js';
 import type { PullRequestHost } from '../../src/gitops/pr-host.js';
@@ -88,6 +89,8 @@ export interface HarnessOptions {
   /** Files of the GitOps repo's first commit on `main`. */
   files: Record<string, string>;
   nodes: KubeObject[];
+  /** Pods already running (a dump's), as the simulator loads them. */
+  pods?: KubeObject[];
   /** Cluster name (folder under `clusters/`); default `prod`. */
   cluster?: string;
   /** Pull-request host; `github` needs `github`. Default `git`. */
@@ -163,6 +166,7 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
   const started: { sim?: SimCluster } = {};
   const simCluster = await startSimCluster({
     nodes: opts.nodes,
+    ...(opts.pods ? { pods: opts.pods } : {}),
     controllers: defaultControllers({ ...opts.behaviour, loadModel: load }),
     routes: [dcgmRoute(() => started.sim, load)],
     ...(opts.asServiceAccount ? { rbac: true, namespaceLifecycle: true } : {}),
@@ -190,6 +194,8 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
     baseBranch: 'main',
     dir: join(repo.root, 'cache', 'gitops'),
     backoff: { baseMs: 10, maxMs: 50 },
+    // As compose wires it: gpuops's pushed commits are recorded in the Store.
+    ledger: storeLedger(store),
   });
   let host: PullRequestHost;
   if ((opts.provider ?? 'git') === 'github') {

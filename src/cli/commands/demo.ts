@@ -1,14 +1,17 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { createPrinter, formatSummary } from '../../demo/print.js';
-import { runDemo } from '../../demo/scenario.js';
+import { realDemo, scaledExamples } from '../../demo/real-backend.js';
+import { EXAMPLES_DIR, runDemo } from '../../demo/scenario.js';
 
 interface DemoFlags {
   dir?: string;
   speed: number;
   provider: 'git' | 'gitlab';
+  real?: boolean;
+  realSpeed: number;
 }
 
 function positiveNumber(value: string): number {
@@ -40,6 +43,16 @@ export function register(program: Command): void {
         .choices(['git', 'gitlab'])
         .default('git'),
     )
+    .option(
+      '--real',
+      'run on the real control plane (kube-apiserver, controllers, KWOK, Flux, Prometheus) that scripts/k8s/build.sh built',
+    )
+    .option(
+      '--real-speed <x>',
+      'with --real: how many times faster than real time the story runs',
+      positiveNumber,
+      30,
+    )
     .action(async (flags: DemoFlags) => {
       const dir = flags.dir ? path.resolve(flags.dir) : mkdtempSync(path.join(os.tmpdir(), 'gpuops-demo-'));
       const out = process.stdout;
@@ -51,18 +64,28 @@ export function register(program: Command): void {
             : 'change proposed to a local Git repo as a pull request, merged, and synced as Argo CD would.\n') +
           `Files: ${dir}\n`,
       );
+      const examples = flags.real ? mkdtempSync(path.join(os.tmpdir(), 'gpuops-demo-examples-')) : null;
       try {
+        if (examples) scaledExamples(EXAMPLES_DIR, examples, flags.realSpeed);
         const result = await runDemo({
           dir,
           speed: flags.speed,
           provider: flags.provider,
           onEvent: createPrinter(out),
+          ...(examples
+            ? {
+                examples,
+                real: realDemo(flags.realSpeed, (step) => out.write(`starting ${step}\n`)),
+              }
+            : {}),
         });
         out.write(formatSummary(result));
       } catch (err) {
         process.stderr.write(`\ngpuops demo: ${err instanceof Error ? err.message : String(err)}\n`);
         process.stderr.write(`The repo, database and log are in ${dir}\n`);
         process.exitCode = 1;
+      } finally {
+        if (examples) rmSync(examples, { recursive: true, force: true });
       }
     });
 }

@@ -19,6 +19,7 @@ export const COMMANDS: Record<string, () => Promise<{ register: RegisterCommand 
   status: () => import('./status.js'),
   migrate: () => import('./migrate.js'),
   sim: () => import('./sim.js'),
+  cluster: () => import('./cluster.js'),
   replay: () => import('./replay.js'),
 };
 

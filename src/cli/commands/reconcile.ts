@@ -7,6 +7,7 @@ import { formatPlanTable, planReport } from '../plan-build.js';
 import { dryRunDatabase } from '../../compose/store.js';
 import { addConnectionOptions, resolveSettings, UsageError } from '../settings.js';
 import { escapeControl } from '../../util/escape-control.js';
+import { onInterrupt } from '../interrupt.js';
 
 interface ReconcileFlags {
   once?: boolean;
@@ -61,11 +62,16 @@ export function register(program: Command): void {
     // A dry run creates no database file: without one it reads an empty in-memory database.
     if (settings.dryRun) settings.database = dryRunDatabase(settings.database);
     const log = createLogger(flags.logLevel, undefined, { secrets: settingsSecrets(settings) });
+    // Ctrl-C says what it interrupted and releases the clone-cache lock (the clone itself takes it).
+    const stopListening = onInterrupt('reconcile', 'the reconcile pass (clone, read, decide, write)');
     const reconciler = await createReconciler(settings, log, {
       onBenchmarkProgress: (p) =>
         process.stderr.write(
           `benchmark ${p.algorithm}: run ${p.run}/${p.runs} ${p.phase} ${Math.round(p.elapsedSeconds)}s ${p.message}\n`,
         ),
+    }).catch((err: unknown) => {
+      stopListening();
+      throw err;
     });
     try {
       const result = await reconciler.pass();
@@ -78,6 +84,7 @@ export function register(program: Command): void {
       }
       process.exitCode = result.writeBack.some((w) => w.action === 'failed') ? 1 : 0;
     } finally {
+      stopListening();
       await reconciler.close();
     }
   });

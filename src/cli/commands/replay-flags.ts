@@ -8,6 +8,7 @@ import { FLEET_ENGINES, type FleetEngine, type FleetNodeOptions } from '../../re
 import { ENGINES, type Engine } from '../../replay/run-replay.js';
 import { DEFAULT_REPLAY_SETTINGS, type ReplaySettings } from '../../replay/sim-engine.js';
 import { sliceTrace, traceSpanSeconds, type Trace } from '../../replay/trace.js';
+import { parseLatencyCsv } from '../../replay/startup-latency.js';
 import { fileURLToPath } from 'node:url';
 import { missingTraceMessage } from '../bundled-trace.js';
 import { UsageError } from '../settings.js';
@@ -82,8 +83,8 @@ export function replaySettings(f: ReplayFlags): ReplaySettings {
   if (f.min >= f.max) throw new UsageError(`--min ${f.min} must be below --max ${f.max}`);
   return {
     ...DEFAULT_REPLAY_SETTINGS,
+    ...loopSettings(f),
     startupSeconds: f.startupSeconds,
-    sampleDelaySeconds: f.sampleDelaySeconds,
     passIntervalSeconds: f.passIntervalSeconds,
     mergeDelaySeconds: f.mergeDelaySeconds,
     min: f.min,
@@ -96,6 +97,61 @@ export function replaySettings(f: ReplayFlags): ReplaySettings {
     headroomDownMargins: f.headroomDownMargins,
     ...(f.policy === undefined ? {} : { policyText: readPolicy(f.policy) }),
   };
+}
+
+/**
+ * The loop's flags as settings: `--signal-interval-seconds` sets the sample delay (with
+ * `--sample-delay-seconds` other than its default: a usage error), `--event-driven`, `--tick-seconds`
+ * (it must divide the signal and pass intervals), `--startup-latency-file` (read and checked here;
+ * the replay's own loop draws from it), `--loops-latency-file` (the drawn loop beside it; default
+ * the same file), `--no-loops`. @throws UsageError naming the flag
+ */
+export function loopSettings(f: ReplayFlags): Partial<ReplaySettings> & { sampleDelaySeconds: number } {
+  const d = DEFAULT_REPLAY_SETTINGS;
+  if (f.signalIntervalSeconds !== undefined && f.sampleDelaySeconds !== d.sampleDelaySeconds)
+    throw new UsageError(
+      "--signal-interval-seconds and --sample-delay-seconds both set the signal's age: give one",
+    );
+  const sample = f.signalIntervalSeconds ?? f.sampleDelaySeconds;
+  const drawn = f.loopsLatencyFile ?? f.startupLatencyFile;
+  if (f.tickSeconds !== undefined)
+    for (const [flag, v] of [
+      ['the signal interval', sample],
+      ['--pass-interval-seconds', f.passIntervalSeconds],
+    ] as const)
+      if (!Number.isInteger(v / f.tickSeconds))
+        throw new UsageError(`--tick-seconds ${f.tickSeconds} must divide ${flag} (${v} s)`);
+  return {
+    sampleDelaySeconds: sample,
+    ...(f.eventDriven ? { eventDriven: true } : {}),
+    ...(f.tickSeconds !== undefined ? { tickSeconds: f.tickSeconds } : {}),
+    ...(f.startupLatencyFile !== undefined
+      ? { startupLatencies: readLatencies('--startup-latency-file', f.startupLatencyFile) }
+      : {}),
+    ...(drawn !== undefined
+      ? {
+          loopsLatencies: readLatencies(
+            f.loopsLatencyFile ? '--loops-latency-file' : '--startup-latency-file',
+            drawn,
+          ),
+        }
+      : {}),
+    loops: f.loops !== false,
+  };
+}
+
+function readLatencies(flag: string, file: string): number[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`${flag} ${file}: cannot read: ${(err as Error).message}`);
+  }
+  try {
+    return parseLatencyCsv(text, file);
+  } catch (err) {
+    throw new UsageError(`${flag} ${(err as Error).message}`);
+  }
 }
 
 /** The text of the `--trace` file. @throws Error naming the file when it cannot be read */

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { formatAnalysis } from '../../replay/analysis-text.js';
 import { formatTable } from '../../replay/figures.js';
+import { formatLoops } from '../../replay/loop-text.js';
 import { renderReport } from '../../replay/report.js';
 import { runReplay, type Engine, type EngineRun, type ReplayResult } from '../../replay/run-replay.js';
 import type { ReplaySettings } from '../../replay/sim-engine.js';
@@ -33,6 +34,7 @@ function printResult(result: ReplayResult, settings: ReplaySettings, output: Rep
   if (output === 'jsonl') return;
   process.stdout.write(formatTable(figures));
   process.stdout.write(formatAnalysis(result.analysis, settings, figures));
+  process.stdout.write(formatLoops(result.loops));
   process.stdout.write(`targets:\n${formatVerdicts(result.verdicts)}`);
 }
 

@@ -51,6 +51,13 @@ export interface ReplayFlags extends Pick<
   nodes?: number | 'auto';
   schedulerScoring: 'LeastAllocated' | 'MostAllocated';
   groupBy?: string[];
+  signalIntervalSeconds?: number;
+  eventDriven?: boolean;
+  tickSeconds?: number;
+  startupLatencyFile?: string;
+  loopsLatencyFile?: string;
+  /** False with `--no-loops`. */
+  loops: boolean;
 }
 
 /** The flags as commander parses them: `--trace` may be missing (`withTrace` says what to give). */
@@ -158,7 +165,35 @@ function fleetOptions(cmd: Command): Command {
     );
 }
 
+/** The loop's own delays beyond the sample, pass and start-up (issue 42): trigger, tick, drawn start-ups. */
+function loopOptions(cmd: Command): Command {
+  return cmd
+    .option(
+      '--signal-interval-seconds <s>',
+      "the utilisation signal's interval: what gpuops reads is this old (the same as --sample-delay-seconds; give one)",
+      nonNegative,
+    )
+    .option(
+      '--event-driven',
+      'gpuops also passes as soon as the algorithm leaves its band on a signal sample (the pass interval stays the backstop)',
+    )
+    .option(
+      '--tick-seconds <s>',
+      "the model's tick (default: the largest of at most 15 s that divides the signal and pass intervals)",
+      positive,
+    )
+    .option(
+      '--startup-latency-file <file>',
+      "draw each new replica's start-up from this CSV of latencies (column value, milliseconds), as on a pre-pulled image",
+    )
+    .option(
+      '--loops-latency-file <file>',
+      "the latencies (as --startup-latency-file) of the loop beside the replay's own that draws its start-ups: the fast loop on pre-pulled images",
+    )
+    .option('--no-loops', "leave out the fast loop and the drawn start-ups' loop beside the replay's own");
+}
+
 /** Adds every flag of `gpuops replay` to `cmd`, in `--help` order; returns `cmd`. */
 export function addReplayOptions(cmd: Command): Command {
-  return fleetOptions(settingOptions(inputOptions(cmd)));
+  return fleetOptions(loopOptions(settingOptions(inputOptions(cmd))));
 }

@@ -5,6 +5,7 @@ import { createLogger } from '../../controller/log.js';
 import { createControllerMetrics, registerFleetGauges } from '../../controller/metrics.js';
 import { createReconciler } from '../../compose/compose.js';
 import { loggableSettings, runDefaults, startController } from '../../controller/run-controller.js';
+import { createLeaderFence } from '../../controller/write-fence.js';
 import { renderStatusHtml } from '../../status/html.js';
 import { loadStatusView } from '../../status/load.js';
 import type { StatusView } from '../../status/model.js';
@@ -50,6 +51,9 @@ function level(value: string): string {
 
 interface RunFlags {
   interval: number;
+  /** Seconds between the crossing trigger's readings; false with `--no-watch`. */
+  watch: boolean;
+  watchInterval: number;
   maxBackoff?: number;
   healthAddress?: string;
   healthPort?: string;
@@ -75,6 +79,13 @@ export function register(program: Command): void {
   cmd
     .option('--dry-run', 'decide and log; write nothing anywhere')
     .option('--interval <seconds>', 'time between reconcile passes', seconds('--interval'), 60)
+    .option(
+      '--watch-interval <seconds>',
+      'read utilisation this often between passes and start a pass as soon as an algorithm leaves its band',
+      seconds('--watch-interval'),
+      5,
+    )
+    .option('--no-watch', 'periodic passes only: no reading between passes')
     .option(
       '--max-backoff <seconds>',
       'longest wait after failed passes (default: max(300, interval))',
@@ -134,17 +145,19 @@ export function register(program: Command): void {
         'starting gpuops run',
       );
 
-      let controller: Awaited<ReturnType<typeof startController>>;
+      let controller: Awaited<ReturnType<typeof startController>> | undefined;
       try {
         const kc = kubeConfigOf(settings.kubeconfig);
         const metrics = createControllerMetrics();
         // Passes read the cluster from a watch-driven cache (list once, then watch), not by listing.
         const runCache = await startRunCache(kc, log, { registry: metrics.registry });
+        // Only the leader writes: checked right before every write, not only when a pass starts.
+        const fence = createLeaderFence();
         // A dry run creates no database file: without one its passes read an empty in-memory one.
         const reconciler = await createReconciler(
           settings.dryRun ? { ...settings, database: dryRunDatabase(settings.database) } : settings,
           log,
-          { clusterRead: runCache.clusterRead },
+          { clusterRead: runCache.clusterRead, fence: fence.check },
         ).catch(async (err: unknown) => {
           await runCache.stop();
           throw err;
@@ -164,6 +177,11 @@ export function register(program: Command): void {
           log.warn({ err }, 'no status page: no database to read');
           return null;
         });
+        // The scaling windows follow this loop's delays: its signal's interval and its reaction.
+        if (reconciler.carry)
+          reconciler.carry.loop = flags.watch
+            ? { sampleSeconds: flags.watchInterval, reactionSeconds: flags.watchInterval }
+            : { sampleSeconds: flags.interval, reactionSeconds: flags.interval };
         const closeAll = async () => {
           await reconciler.close();
           await pageStore?.close();
@@ -188,12 +206,18 @@ export function register(program: Command): void {
             healthPort: health.port,
             healthHost: health.host,
             pass: () => reconciler.pass(),
+            fence,
             close: closeAll,
+            ...(flags.watch && reconciler.metrics
+              ? { trigger: { source: reconciler.metrics, intervalSeconds: flags.watchInterval } }
+              : {}),
             ...(pageStore
               ? {
                   statusPage: statusPagesOf(() =>
                     loadStatusView(pageStore, settings.cluster, new Date(), {
                       cache: runCache.cache.state(),
+                      // Said first: an unreachable API server explains the other causes.
+                      healthCauses: controller?.healthCauses() ?? [],
                     }),
                   ),
                 }
@@ -205,6 +229,8 @@ export function register(program: Command): void {
           throw err;
         }
       } catch (err) {
+        // A usage error (a missing --kubeconfig file) is one line and exit 2, as in every command.
+        if (err instanceof UsageError) throw err;
         log.fatal({ err }, 'gpuops run could not start');
         process.exitCode = 1;
         return;

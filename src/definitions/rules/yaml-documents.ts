@@ -158,6 +158,11 @@ function metadataName(value: () => unknown): string | undefined {
  */
 function syntaxOffset(text: string, offset: number): number {
   const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  // In a line's indentation of spaces (the parser reports a misaligned item, BAD_INDENT, at its
+  // line's start): the item itself, where a person sees the misalignment. A tab stays where it is.
+  const lead = /^ */.exec(text.slice(offset))![0].length;
+  if (lead > 0 && /^ *$/.test(text.slice(lineStart, offset)) && !/^\n?$/.test(text[offset + lead] ?? ''))
+    return offset + lead;
   const atMarker = offset === lineStart && /^(?:---|\.\.\.)\s/.test(text.slice(offset, offset + 4));
   if (!atMarker && offset < text.trimEnd().length) return offset;
   // The content before the offset: at a marker, the lines above it; at the end of a file without

@@ -14,7 +14,7 @@ export function cooldown(f: Facts, direction: 'up' | 'down', why: string): Verdi
   const last = lastChangeMs(f.records, f.nowMs);
   if (seconds <= 0 || last === null || f.nowMs - last >= seconds * 1000) return null;
   // Active: the message shows its age, so the outcome changes as the clock moves.
-  everyPass(f);
+  everyPass(f, last + seconds * 1000);
   const ago = Math.round((f.nowMs - last) / 1000);
   return hold(
     f,

@@ -87,16 +87,28 @@ export interface Facts {
 export interface DecisionClock {
   untilMs: number;
   readsHolds: boolean;
+  /**
+   * The earliest time (ms) the action or the replica count could change with only the clock
+   * moving (≥ `untilMs`): a message that shows an age changes every pass, its hold only when the
+   * hold ends. The crossing trigger of `gpuops run` makes a pass again then, not every sample.
+   */
+  actionUntilMs: number;
 }
 
 /** Reports that the outcome may change at `ms` (ignored when not after `nowMs`). */
 export function changesAt(f: Pick<Facts, 'nowMs' | 'clock'>, ms: number): void {
   if (ms > f.nowMs && ms < f.clock.untilMs) f.clock.untilMs = ms;
+  if (ms > f.nowMs && ms < f.clock.actionUntilMs) f.clock.actionUntilMs = ms;
 }
 
-/** Reports that the outcome changes with any move of the clock (a message that shows an age). */
-export function everyPass(f: Pick<Facts, 'nowMs' | 'clock'>): void {
-  changesAt(f, f.nowMs + 1);
+/**
+ * Reports that the outcome changes with any move of the clock (a message that shows an age),
+ * and that its action may change at `actionMs` (the hold's end; absent: only the message moves).
+ */
+export function everyPass(f: Pick<Facts, 'nowMs' | 'clock'>, actionMs?: number): void {
+  if (f.nowMs + 1 < f.clock.untilMs) f.clock.untilMs = f.nowMs + 1;
+  if (actionMs !== undefined && actionMs > f.nowMs && actionMs < f.clock.actionUntilMs)
+    f.clock.actionUntilMs = actionMs;
 }
 
 /** A decision made: `to` replicas, reason, the message (without the algorithm's name), moved nodes. */
@@ -132,7 +144,7 @@ export function scalingFacts(input: ScalingInput, policy: Policy, now: Date): Fa
   const counted = countedPods(input.pods, from, input.currentReplicaSet ?? null);
   const ready = counted.filter((p) => p.ready);
   const nowMs = now.getTime();
-  const clock: DecisionClock = { untilMs: Infinity, readsHolds: false };
+  const clock: DecisionClock = { untilMs: Infinity, readsHolds: false, actionUntilMs: Infinity };
   const { starting, stuck } = splitUnready(counted, nowMs, s.podStartupSeconds);
   const records = input.recent.filter((r) => r.kind === 'scaling' && r.subject === alg.name);
   const timed = { nowMs, clock };

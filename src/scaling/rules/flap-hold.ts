@@ -36,7 +36,7 @@ export function flapHold(f: Facts, why: string): Verdict | null {
   const last = lastScaleDown(f);
   if (last === null || f.nowMs - last.atMs >= seconds * 1000) return null;
   // Active: the message shows its age, so the outcome changes as the clock moves.
-  everyPass(f);
+  everyPass(f, last.atMs + seconds * 1000);
   const ago = Math.round((f.nowMs - last.atMs) / 1000);
   return hold(
     f,

@@ -18,6 +18,12 @@ export interface SimBehaviourConfig {
    */
   startupSeconds?: number;
   /**
+   * Seconds to pull one container image that the node does not hold yet, on top of
+   * `startupSeconds` (`image-pull.ts`: pulls one after another; an image on the node, e.g. staged
+   * by a pre-pull DaemonSet, takes none). Default 0: no image takes time.
+   */
+  imagePullSeconds?: number;
+  /**
    * How the scheduler picks among feasible nodes: `LeastAllocated` (kube-scheduler's default:
    * the node with the most free GPUs) or `MostAllocated` (bin packing: the fewest free GPUs).
    * Ties go to the node name in alphabetical order. Default `LeastAllocated`.
@@ -42,6 +48,7 @@ export interface ResolvedConfig {
   durations: Record<string, number>;
   defaultDurationSeconds: number;
   startupSeconds: number;
+  imagePullSeconds: number;
   scoring: 'LeastAllocated' | 'MostAllocated';
   loadModel: LoadModel | undefined;
   hpaSyncSeconds: number;
@@ -62,6 +69,7 @@ export function resolveConfig(config: SimBehaviourConfig = {}): ResolvedConfig {
     durations: { ...(config.durations ?? {}) },
     defaultDurationSeconds: num('defaultDurationSeconds', config.defaultDurationSeconds, 60),
     startupSeconds: num('startupSeconds', config.startupSeconds, 0),
+    imagePullSeconds: num('imagePullSeconds', config.imagePullSeconds, 0),
     scoring: config.scoring ?? 'LeastAllocated',
     loadModel: config.loadModel,
     hpaSyncSeconds: num('hpaSyncSeconds', config.hpaSyncSeconds, 15),

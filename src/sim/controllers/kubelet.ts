@@ -16,6 +16,7 @@ import { readAll } from './read.js';
 import { containerId, podIp } from './names.js';
 import { isNodeReady, isTerminal, parseQuantity, podGpus, setCondition } from './pods.js';
 import { simulatedRun } from './run-rule.js';
+import { pullSeconds, withImages } from './image-pull.js';
 import { k8sTime, parseTime } from './time.js';
 
 /**
@@ -120,7 +121,8 @@ function startPod(
   status.startTime ??= k8sTime(boundMs);
   status.hostIP = internalIp(node) ?? status.hostIP;
   if (status.hostIP) status.hostIPs = [{ ip: status.hostIP }];
-  const startMs = parseTime(status.startTime)! + config.startupSeconds * 1000;
+  const pull = pullSeconds(pod, node, config.imagePullSeconds);
+  const startMs = parseTime(status.startTime)! + (config.startupSeconds + pull) * 1000;
   const containers = (pod.spec?.containers as ContainerSpec[] | undefined) ?? [];
   const waits = containers.map(
     (c) => simulatedRun(c, config.durations, config.defaultDurationSeconds, pod.metadata.annotations).waiting,
@@ -324,6 +326,11 @@ export function kubeletController(config: ResolvedConfig, finishOnly = false): S
           const pod = structuredClone(stored);
           const neighbours = (byNode.get(nodeName) ?? []).map((k) => pods[k]!);
           const due = startPod(pod, node, nowMs, config, neighbours);
+          if (due === undefined && config.imagePullSeconds > 0) {
+            // Its images are on the node now: the next pod that needs them pulls nothing.
+            const pulled = withImages(node, pod);
+            if (pulled) nodes.set(nodeName, store.update('nodes', pulled));
+          }
           if (due !== undefined) nextDue = Math.min(nextDue, due);
           else if (runsToCompletion(pod)) {
             const { nextMs } = finishContainers(pod, nowMs, config);

@@ -1,0 +1,79 @@
+/**
+ * Issue 42: a loop that reacts in seconds. On the reconcile bench's worlds (2,000 GPU nodes /
+ * 1,000 algorithms and 10,000 / 5,000, SQLite, the watch-driven cache `gpuops run` reads; see
+ * `reconcile-fleet.ts`), after the warm and nothing-changed passes:
+ * - the steady pass, `GPUOPS_BENCH_STEADY` times (default 5; median and spread): every GPU's
+ *   utilisation moved by 0.3 points since the last pass (real values move every pass; the
+ *   nothing-changed pass serves the same answer, so every decision is memoised), no decision
+ *   changed. Targets ≤ 300 ms at 2,000 nodes, ≤ 1 s at 10,000;
+ * - the crossing: one algorithm's pods go to 99 % on the metrics side; the crossing trigger
+ *   (`controller/crossing-trigger.ts`, reading every second with the pass's scoped query) wakes a
+ *   pass, which writes the scale-up (the bench's worlds are in pull-request mode: the pushed
+ *   branch). From the change to the pass written: target ≤ 5 s at 2,000 nodes.
+ * `GPUOPS_BENCH_BIG=0` leaves the 10,000-node world out.
+ */
+import { buildWorld } from './reconcile-fleet.js';
+import { measure, spread } from './reconcile.bench.js';
+import type { Figure } from './run.js';
+
+const SIZES = [
+  { gpuNodes: 2000, algorithms: 1000, steadyMs: 300, crossingMs: 5000 },
+  { gpuNodes: 10000, algorithms: 5000, steadyMs: 1000, crossingMs: undefined },
+] as const;
+
+function steadyRepeat(): number {
+  const n = Number(process.env.GPUOPS_BENCH_STEADY ?? 5);
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(`GPUOPS_BENCH_STEADY must be a whole number ≥ 1, got ${n}`);
+  return n;
+}
+
+export default async function bench(): Promise<Figure[]> {
+  const out: Figure[] = [];
+  for (const size of SIZES) {
+    if (size.gpuNodes > 2000 && process.env.GPUOPS_BENCH_BIG === '0') continue;
+    const world = await buildWorld(size);
+    try {
+      const m = await measure(world, world.connection, 1, steadyRepeat());
+      const at = `${size.gpuNodes} GPU nodes / ${m.world.algorithms} algorithms`;
+      const wall = spread(m.steadyRuns.map((r) => r.wallMs));
+      const cpu = spread(m.steadyRuns.map((r) => r.cpuMs));
+      const written = Math.max(...m.steadyRuns.map((r) => r.commits + r.pushes + r.prWrites));
+      out.push(
+        {
+          name: `loop (${at}): steady pass (every GPU moved 0.3 points, no decision changed): wall time (median of ${m.steadyRuns.length}; ${wall.min.toFixed(0)}–${wall.max.toFixed(0)} ms)`,
+          value: wall.median,
+          unit: 'ms',
+          target: size.steadyMs,
+        },
+        { name: `loop (${at}): steady pass: CPU time (median)`, value: cpu.median, unit: 'ms' },
+        {
+          // Open pull requests carry the utilisation in their text: a moved value rewrites them.
+          name: `loop (${at}): steady pass: commits, pushes and PR writes (most)`,
+          value: written,
+          unit: '',
+        },
+        {
+          name: `loop (${at}): nothing-changed pass beside it (same answer each pass): wall time`,
+          value: m.passes.unchanged.wallMs,
+          unit: 'ms',
+        },
+      );
+      const c = m.crossing;
+      if (c)
+        out.push({
+          name: `loop (${at}): crossing on the metrics side → its pass written (${Object.keys(c.kubeByPath)[0] ?? ''}; ${
+            Object.entries(c.actions)
+              .map(([k, n]) => `${k} ×${n}`)
+              .join(', ') || 'nothing written'
+          })`,
+          value: c.wallMs,
+          unit: 'ms',
+          ...(size.crossingMs !== undefined ? { target: size.crossingMs } : {}),
+        });
+    } finally {
+      await world.close();
+    }
+  }
+  return out;
+}

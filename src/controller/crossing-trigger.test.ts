@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import type { UtilizationQuery, UtilizationReading, UtilizationSource } from '../metrics/types.js';
+import type { Watchlist } from '../scaling/crossing-watch.js';
+import { PassWaker, runCrossingTrigger } from './crossing-trigger.js';
+
+const watch: Watchlist = {
+  metric: 'DCGM_FI_DEV_GPU_UTIL',
+  windowSeconds: 60,
+  namespaces: ['algorithms'],
+  algorithms: [
+    {
+      name: 'a',
+      namespace: 'algorithms',
+      view: {
+        sizing: 'step',
+        min: 30,
+        max: 80,
+        replicas: 1,
+        minReplicas: 1,
+        maxReplicas: 4,
+        gpus: 1,
+        headroomFactor: 1,
+        headroomDownMargin: 0,
+      },
+      pods: ['a-0'],
+      heldUntilMs: Infinity,
+    },
+  ],
+};
+
+/** A source that answers `values` in turn (then the last again), recording each query. */
+function source(values: number[]): UtilizationSource & { queries: UtilizationQuery[] } {
+  const queries: UtilizationQuery[] = [];
+  let i = 0;
+  return {
+    name: 'test',
+    queries,
+    read(q): Promise<UtilizationReading> {
+      queries.push(q);
+      const value = values[Math.min(i++, values.length - 1)]!;
+      return Promise.resolve({
+        ok: true,
+        errors: [],
+        series: [{ metric: q.metric, labels: { namespace: 'algorithms', pod: 'a-0' }, value, timestamp: 0 }],
+      });
+    },
+  };
+}
+
+describe('PassWaker', () => {
+  it('a wake cuts the sleep short; a wake with no one asleep is kept for the next sleep', async () => {
+    const w = new PassWaker();
+    const t0 = Date.now();
+    setTimeout(() => w.wake(), 20);
+    await w.sleep(10_000);
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    w.wake();
+    const t1 = Date.now();
+    await w.sleep(10_000);
+    expect(Date.now() - t1).toBeLessThan(1_000);
+  });
+  it('an abort ends the sleep', async () => {
+    const w = new PassWaker();
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 20);
+    const t0 = Date.now();
+    await w.sleep(10_000, ac.signal);
+    expect(Date.now() - t0).toBeLessThan(5_000);
+  });
+});
+
+describe('runCrossingTrigger', () => {
+  it('reads with the pass scoped query and calls back once on the crossing, not while it stays out', async () => {
+    const src = source([50, 90, 95, 95]);
+    const ac = new AbortController();
+    const crossings: string[][] = [];
+    const readings = runCrossingTrigger({
+      source: src,
+      intervalSeconds: 0.01,
+      watchlist: () => watch,
+      onCrossing: (a) => crossings.push(a),
+      now: () => 0,
+      log: pino({ level: 'silent' }),
+      signal: ac.signal,
+    });
+    while (src.queries.length < 4) await new Promise((r) => setTimeout(r, 5));
+    ac.abort();
+    expect(await readings).toBeGreaterThanOrEqual(4);
+    expect(crossings).toEqual([['a']]);
+    expect(src.queries[0]).toEqual({
+      metric: 'DCGM_FI_DEV_GPU_UTIL',
+      windowSeconds: 60,
+      namespaces: ['algorithms'],
+    });
+  });
+
+  it('reads nothing without a watchlist or while not leading', async () => {
+    const src = source([90]);
+    const ac = new AbortController();
+    const t = runCrossingTrigger({
+      source: src,
+      intervalSeconds: 0.01,
+      watchlist: () => null,
+      onCrossing: () => undefined,
+      active: () => false,
+      now: () => 0,
+      log: pino({ level: 'silent' }),
+      signal: ac.signal,
+    });
+    await new Promise((r) => setTimeout(r, 60));
+    ac.abort();
+    expect(await t).toBe(0);
+    expect(src.queries).toEqual([]);
+  });
+});

@@ -1,0 +1,93 @@
+/**
+ * The crossing trigger of `gpuops run`: react on the crossing, not on the tick. Every
+ * `intervalSeconds` it reads the utilisation source once — the pass's own scoped query (the
+ * policy's metric and averaging window, the algorithms' namespaces), without the history — and
+ * tests it against the watchlist the last pass left (`scaling/crossing-watch.ts`). When an
+ * algorithm has left its band it wakes the loop, which starts a pass at once instead of waiting
+ * out the interval; the periodic pass stays, as the level-triggered backstop. A failed reading is
+ * logged at debug and changes nothing (the periodic pass reads again); no watchlist yet (before
+ * the first pass, or while following): nothing is read.
+ */
+import type { Logger } from 'pino';
+import type { UtilizationSource } from '../metrics/types.js';
+import { watchReading, type Watchlist } from '../scaling/crossing-watch.js';
+import { sleep } from '../util/retry.js';
+
+/**
+ * Wakes the controller loop out of its wait between passes. `sleep` resolves after `ms`, on
+ * abort, or at `wake()`; a wake while no one sleeps is kept for the next `sleep` (a crossing seen
+ * during a pass starts the next pass at once).
+ */
+export class PassWaker {
+  private pending = false;
+  private waiting: (() => void) | null = null;
+
+  /** Wakes the current (or next) sleep. */
+  wake(): void {
+    if (this.waiting) this.waiting();
+    else this.pending = true;
+  }
+
+  /** Waits `ms`, or until woken or `signal` aborts. */
+  async sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    if (this.pending) {
+      this.pending = false;
+      return;
+    }
+    const ac = new AbortController();
+    const onAbort = () => ac.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    this.waiting = () => ac.abort();
+    try {
+      await sleep(ms, ac.signal);
+    } finally {
+      this.waiting = null;
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+}
+
+/** What {@link runCrossingTrigger} needs. */
+export interface CrossingTriggerOptions {
+  source: UtilizationSource;
+  /** Time between readings (seconds). */
+  intervalSeconds: number;
+  /** The last pass's watchlist (null: nothing to watch). */
+  watchlist: () => Watchlist | null;
+  /** Called with the algorithms that crossed (one call per reading with any). */
+  onCrossing: (algorithms: string[]) => void;
+  /** Only while this holds (the leader); absent: always. */
+  active?: () => boolean;
+  now: () => number;
+  log: Logger;
+  /** Aborting ends the trigger after the reading in flight. */
+  signal: AbortSignal;
+}
+
+/** Reads and tests until `signal` aborts; resolves with the number of readings made. */
+export async function runCrossingTrigger(o: CrossingTriggerOptions): Promise<number> {
+  let state: ReadonlySet<string> = new Set();
+  let readings = 0;
+  while (!o.signal.aborted) {
+    await sleep(o.intervalSeconds * 1000, o.signal);
+    if (o.signal.aborted) break;
+    const watch = o.active === undefined || o.active() ? o.watchlist() : null;
+    if (watch === null || watch.algorithms.length === 0) continue;
+    const reading = await o.source.read({
+      metric: watch.metric,
+      windowSeconds: watch.windowSeconds,
+      namespaces: watch.namespaces,
+    });
+    readings++;
+    if (!reading.ok) {
+      o.log.debug({ reason: reading.reason, message: reading.message }, 'crossing trigger: no reading');
+      continue;
+    }
+    const out = watchReading(watch, reading.series, state, o.now());
+    state = out.state;
+    if (out.crossed.length === 0) continue;
+    o.log.info({ algorithms: out.crossed }, 'utilisation left its band: starting a pass');
+    o.onCrossing(out.crossed);
+  }
+  return readings;
+}

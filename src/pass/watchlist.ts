@@ -1,0 +1,62 @@
+/**
+ * What a pass leaves for the crossing trigger of `gpuops run` (pure): per algorithm that gpuops
+ * scales (engine `gpuops`), its band as the scaling rules read it, the replicas it runs with after
+ * the pass (patch mode applies a change at once; a pull request's waits for its merge, so the
+ * replicas stay), its Ready replicas in the snapshot, and when its hold can change (the kept
+ * decision's clock, `gpuops run`'s memo; none: never by the clock alone).
+ */
+import type { ResolvedAlgorithm } from '../definitions/types.js';
+import type { DesiredState } from '../controller/desired-state.js';
+import type { Watchlist, WatchedAlgorithm } from '../scaling/crossing-watch.js';
+import type { DecisionMemo } from '../scaling/decision-memo.js';
+import type { World } from './world.js';
+
+/** The watchlist of a pass (empty with engine `hpa`: the HorizontalPodAutoscaler owns replicas). */
+export function watchlistOf(world: World, desired: DesiredState, memo?: DecisionMemo): Watchlist {
+  const policy = world.repo.policy;
+  const s = policy.spec.scaling;
+  const read = { metric: s.metric, windowSeconds: s.windowSeconds };
+  if (s.engine === 'hpa') return { ...read, namespaces: [], algorithms: [] };
+  const decided = new Map(desired.output.scaling.map((d) => [d.algorithm, d]));
+  const ready = new Map<string, string[]>();
+  for (const p of world.snapshot.pods) {
+    if (!p.ready || p.terminating || !p.managed || p.algorithm === null || p.owner?.kind === 'Job') continue;
+    const key = `${p.namespace}/${p.algorithm}`;
+    const list = ready.get(key);
+    if (list) list.push(p.name);
+    else ready.set(key, [p.name]);
+  }
+  const algorithms: WatchedAlgorithm[] = [];
+  for (const a of world.repo.algorithms) {
+    const d = decided.get(a.name);
+    if (!d || d.reason === 'NotPlaced' || d.reason === 'PlacementPending') continue;
+    const replicas = s.mode === 'patch' ? d.replicas.to : d.replicas.from;
+    algorithms.push({
+      name: a.name,
+      namespace: a.namespace,
+      view: viewOf(a, s, replicas),
+      pods: ready.get(`${a.namespace}/${a.name}`) ?? [],
+      heldUntilMs: memo?.decisions.get(a.name)?.clock.actionUntilMs ?? Infinity,
+    });
+  }
+  const namespaces = [...new Set(algorithms.map((a) => a.namespace))].sort();
+  return { ...read, namespaces, algorithms };
+}
+
+function viewOf(
+  a: ResolvedAlgorithm,
+  s: World['repo']['policy']['spec']['scaling'],
+  replicas: number,
+): WatchedAlgorithm['view'] {
+  return {
+    sizing: s.sizing,
+    min: a.scaling.utilization.min,
+    max: a.scaling.utilization.max,
+    replicas,
+    minReplicas: a.scaling.minReplicas,
+    maxReplicas: a.scaling.maxReplicas,
+    gpus: Math.max(1, a.spec.resources.gpus),
+    headroomFactor: s.headroomFactor,
+    headroomDownMargin: s.headroomDownMargin,
+  };
+}

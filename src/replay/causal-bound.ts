@@ -1,0 +1,148 @@
+/**
+ * The causal bound of a replay (pure): the best utilisation that a documented family of reacting
+ * rules reaches on the trace with the loop's own delays and within the same limits, printed beside
+ * gpuops so a reader sees how close to it gpuops is. `bench/replay-bound.ts` measured the family
+ * on whole instants; this is the same family on the replay's tick.
+ *
+ * The family R(W, β), kinder than any real controller:
+ * - it decides at the same instants as gpuops (every tick when event-driven, else every pass);
+ * - it sees the offered load `sampleSeconds` late (the same lag), and sizes for M, the highest
+ *   load it saw over the last W seconds: max(1, ⌈(M + β·√M) / max⌉) replicas (M in GPUs);
+ * - a scale-up's pods are Ready at the first tick at least their start-up after the decision
+ *   (the same start-ups, fixed or drawn, as gpuops's), and hold no GPU while they start; a
+ *   scale-down drops starting pods first and takes effect at once; no flap limit, no cooldown.
+ * W ∈ {@link BOUND_WINDOWS}, β ∈ {@link BOUND_FACTORS}; the best is the highest utilisation with
+ * pod-time above max and unserved load within the limits. Measured per tick on the offered load at
+ * the tick's start (the trace's instant then), as `figures.ts` measures: utilisation = served /
+ * held GPU-time, above max = held GPU-time of ticks where load / Ready > max, unserved = offered −
+ * served over offered.
+ */
+import { loadLookup } from './model-engine.js';
+import { instantSeconds, type Trace } from './trace.js';
+
+/** Windows W the family tries (seconds). */
+export const BOUND_WINDOWS = [0, 30, 60, 120, 180, 300, 450, 600] as const;
+/** Headroom factors β the family tries. */
+export const BOUND_FACTORS = [0, 0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2, 2.5] as const;
+
+/** The delays and limits the bound is computed under (seconds, percent). */
+export interface BoundSettings {
+  tickSeconds: number;
+  sampleDelaySeconds: number;
+  /** Time between decisions: the tick when event-driven, else the pass interval. */
+  decideEverySeconds: number;
+  startupSeconds: number;
+  /** Start-up of the n-th new pod (drawn); absent: `startupSeconds`. */
+  startupOf?: (n: number) => number;
+  max: number;
+  aboveMaxPercent: number;
+  unservedPercent: number;
+}
+
+/** One member of the family and its figures (percent). */
+export interface BoundPoint {
+  windowSeconds: number;
+  beta: number;
+  utilizationPercent: number;
+  aboveMaxPercent: number;
+  unservedPercent: number;
+}
+
+/** The best member within the limits (null: none kept them), and how many were tried. */
+export interface CausalBound {
+  best: BoundPoint | null;
+  tried: number;
+}
+
+/** The causal bound of `trace` under `s`. @throws Error when the trace is empty or the tick is not positive */
+export function causalBound(trace: Trace, s: BoundSettings): CausalBound {
+  if (trace.instants.length === 0) throw new Error(`${trace.source}: no instants for the bound`);
+  if (!(s.tickSeconds > 0)) throw new Error(`causalBound: tick ${s.tickSeconds} s must be positive`);
+  const lookup = loadLookup(trace);
+  const last = trace.instants.length - 1;
+  const endS = trace.instants[last]!.t - trace.instants[0]!.t + instantSeconds(trace, last);
+  const n = Math.max(1, Math.ceil(endS / s.tickSeconds));
+  const offered = new Float64Array(n);
+  const seen = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    offered[i] = lookup(i * s.tickSeconds) / 100;
+    seen[i] = lookup(i * s.tickSeconds - s.sampleDelaySeconds) / 100;
+  }
+  let best: BoundPoint | null = null;
+  let tried = 0;
+  for (const w of BOUND_WINDOWS) {
+    const peak = windowMax(seen, Math.floor(w / s.tickSeconds) + 1);
+    for (const beta of BOUND_FACTORS) {
+      tried++;
+      const p = { windowSeconds: w, beta, ...react(offered, peak, beta, s) };
+      if (p.aboveMaxPercent > s.aboveMaxPercent || p.unservedPercent > s.unservedPercent) continue;
+      if (best === null || p.utilizationPercent > best.utilizationPercent) best = p;
+    }
+  }
+  return { best, tried };
+}
+
+/** The highest of the last `len` values at each index (a monotonic queue). */
+export function windowMax(xs: Float64Array, len: number): Float64Array {
+  const out = new Float64Array(xs.length);
+  const q: number[] = [];
+  let head = 0;
+  for (let i = 0; i < xs.length; i++) {
+    while (q.length > head && xs[q[q.length - 1]!]! <= xs[i]!) q.pop();
+    q.push(i);
+    if (q[head]! <= i - len) head++;
+    out[i] = xs[q[head]!]!;
+  }
+  return out;
+}
+
+/** One member's run: figures of the replicas it keeps Ready per tick. */
+function react(
+  offered: Float64Array,
+  peak: Float64Array,
+  beta: number,
+  s: BoundSettings,
+): Omit<BoundPoint, 'windowSeconds' | 'beta'> {
+  const per = s.max / 100;
+  const want = (m: number) => Math.max(1, Math.ceil((m + beta * Math.sqrt(m)) / per - 1e-9));
+  const every = Math.max(1, Math.round(s.decideEverySeconds / s.tickSeconds));
+  let ready = want(offered[0]!);
+  let starting: number[] = []; // the tick index each starting pod is Ready at, ascending
+  let serial = 0;
+  let held = 0;
+  let served = 0;
+  let total = 0;
+  let above = 0;
+  for (let i = 0; i < offered.length; i++) {
+    while (starting.length > 0 && starting[0]! <= i) {
+      starting.shift();
+      ready++;
+    }
+    if (i % every === 0) {
+      const target = want(peak[i]!);
+      const have = ready + starting.length;
+      if (target > have) {
+        for (let k = have; k < target; k++) {
+          const up = s.startupOf ? s.startupOf(serial++) : s.startupSeconds;
+          starting.push(i + Math.ceil(up / s.tickSeconds));
+        }
+        starting.sort((a, b) => a - b);
+      } else if (target < have) {
+        const drop = have - target;
+        const fromStarting = Math.min(drop, starting.length);
+        starting = starting.slice(0, starting.length - fromStarting);
+        ready = Math.max(1, ready - (drop - fromStarting));
+      }
+    }
+    const load = offered[i]!;
+    held += ready;
+    served += Math.min(load, ready);
+    total += load;
+    if (load / ready > per) above += ready;
+  }
+  return {
+    utilizationPercent: held > 0 ? (100 * served) / held : 0,
+    aboveMaxPercent: held > 0 ? (100 * above) / held : 0,
+    unservedPercent: total > 0 ? (100 * (total - served)) / total : 0,
+  };
+}

@@ -220,16 +220,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
 
   await createOrigin(origin, options.examples ?? EXAMPLES_DIR);
   const provider = options.provider ?? 'git';
-  const gitlab =
-    provider === 'gitlab'
-      ? await GitLabStandIn.start({
-          projectPath: 'demo/gitops',
-          token: `glpat-demo-${randomBytes(8).toString('hex')}`,
-        })
-      : null;
-  const forge = gitlab
-    ? { gitlab: { url: gitlab.url, project: gitlab.projectPath, token: gitlab.token } }
-    : {};
+  const gitlab = provider === 'gitlab' ? await startDemoGitLab() : null;
+  const forge = gitlab ? { gitlab: demoGitLabOf(gitlab) } : {};
   const shownCached = new Set<string>();
   const onBenchmarkProgress = (p: BenchmarkProgress) => {
     // A stored result is told once, not on every pass.
@@ -291,6 +283,19 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     await gitlab?.close();
     log.flush();
   }
+}
+
+/** The demo's GitLab stand-in: project `demo/gitops`, a fresh token. */
+function startDemoGitLab(): Promise<GitLabStandIn> {
+  return GitLabStandIn.start({
+    projectPath: 'demo/gitops',
+    token: `glpat-demo-${randomBytes(8).toString('hex')}`,
+  });
+}
+
+/** How the settings name the stand-in: its URL, project and token. */
+function demoGitLabOf(gitlab: GitLabStandIn): DemoGitLab {
+  return { url: gitlab.url, project: gitlab.projectPath, token: gitlab.token };
 }
 
 /** The merge requests of the GitLab stand-in, by iid. */

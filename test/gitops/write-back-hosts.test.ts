@@ -289,21 +289,18 @@ describe.each(['github', 'gitlab', 'gitea'] as const)('writeBack with the %s hos
     expect((await writeBack([cs], deps))[0]!.action).toBe('unchanged');
   });
 
-  it.runIf(name !== 'github')(
-    'leaves pull requests from forks out of the open count and of its own',
-    async () => {
-      const { deps, host } = await setup({ limits: { maxOpenedPerPass: 5, maxOpen: 1 } });
-      const cs = placement('resnet50-infer', 1);
-      kit.addPull(cs.branch, { fork: true, title: 'a fork named like gpuops' });
-      kit.addPull('gpuops/prod/scale/x', { fork: true });
-      expect(await host.listOpen()).toEqual([]);
-      expect(await host.findPullRequest(cs.branch, 'main')).toBeNull();
-      expect((await writeBack([cs], deps))[0]).toMatchObject({
-        action: 'created',
-        pullRequest: { number: 3 },
-      });
-    },
-  );
+  it('leaves pull requests from forks out of the open count and of its own', async () => {
+    const { deps, host } = await setup({ limits: { maxOpenedPerPass: 5, maxOpen: 1 } });
+    const cs = placement('resnet50-infer', 1);
+    kit.addPull(cs.branch, { fork: true, title: 'a fork named like gpuops' });
+    kit.addPull('gpuops/prod/scale/x', { fork: true });
+    expect(await host.listOpen()).toEqual([]);
+    expect(await host.findPullRequest(cs.branch, 'main')).toBeNull();
+    expect((await writeBack([cs], deps))[0]).toMatchObject({
+      action: 'created',
+      pullRequest: { number: 3 },
+    });
+  });
 
   it("is not silenced by gpuops's marker in another account's comment", async () => {
     const { host } = await setup();

@@ -27,6 +27,17 @@ export interface JobView {
   failed: number;
   /** `metadata.creationTimestamp`, or null. */
   createdAt: Date | null;
+  /**
+   * `spec.suspend` is true: the Job controller runs no pod (a queueing system such as Kueue holds
+   * it until it admits it, https://kubernetes.io/docs/concepts/workloads/controllers/job/#suspending-a-job).
+   */
+  suspended?: boolean;
+  /** `status.startTime`: when the Job last started (reset when it resumes after a suspension), or null. */
+  startedAt?: Date | null;
+  /** `metadata.labels` (e.g. `kueue.x-k8s.io/queue-name`). */
+  labels?: Record<string, string>;
+  /** `metadata.annotations` (gpuops's spec hash). */
+  annotations?: Record<string, string>;
 }
 
 /** One container's state, reduced. Times are parsed RFC 3339 timestamps. */
@@ -220,6 +231,10 @@ export function createKubeJobApi(kc: KubeConfig): JobApi {
           succeeded: j.status?.succeeded ?? 0,
           failed: j.status?.failed ?? 0,
           createdAt: toDate(j.metadata?.creationTimestamp),
+          suspended: j.spec?.suspend === true,
+          startedAt: toDate(j.status?.startTime),
+          labels: j.metadata?.labels ?? {},
+          annotations: j.metadata?.annotations ?? {},
         };
       } catch (err) {
         if (classifyKubeError(err).kind === 'not-found') return null;

@@ -5,7 +5,14 @@ import { noNewPodsTaints } from './taints.js';
 import { POOLS } from '../definitions/types.js';
 import type { Pool } from '../definitions/types.js';
 import { migSingleProfile } from './mig.js';
-import { cpuMemoryRequest, effectiveRequest, type NodeResources } from './requests.js';
+import {
+  cpuMemoryRequest,
+  effectiveRequest,
+  otherAllocatable,
+  otherRequests,
+  type NodeResources,
+} from './requests.js';
+import { requiredAntiAffinity } from './scheduling/pod-constraints.js';
 import type { GpuSharing, NodeInfo, PodInfo, ReplicaSetInfo, Snapshot, Taint } from './types.js';
 
 /** Extended resource of a whole NVIDIA GPU (NVIDIA device plugin). */
@@ -232,6 +239,10 @@ function nodeUsage(pods: readonly PodInfo[]): Map<string, Usage> {
     u.requested.cpuMillis += p.requests.cpuMillis;
     u.requested.memoryBytes += p.requests.memoryBytes;
     u.requested.pods += 1;
+    if (p.otherRequests) {
+      const other = (u.requested.other ??= {});
+      for (const [r, v] of Object.entries(p.otherRequests)) other[r] = (other[r] ?? 0) + v;
+    }
   }
   return usage;
 }
@@ -288,6 +299,10 @@ export function reduceNode(node: NodeInput, ctx: ReduceContext): NodeRecord {
       cpuMillis: Math.round(alloc('cpu') * 1000),
       memoryBytes: Math.floor(alloc('memory')),
       pods: Math.floor(alloc('pods')),
+      ...optional(
+        'other',
+        otherAllocatable(allocatable, (_q, r) => alloc(r)),
+      ),
     },
     taints: (node.spec?.taints ?? []).map((t) => ({
       key: t.key,
@@ -354,6 +369,8 @@ export function reducePod(pod: PodInput, ctx: ReduceContext): PodInfo {
     terminating: pod.metadata?.deletionTimestamp != null,
     gpuRequest: podGpus(pod, ctx),
     requests: cpuMemoryRequest(pod, podReader(pod, ctx)),
+    ...optional('otherRequests', otherRequests(pod.spec, podReader(pod, ctx))),
+    ...optional('antiAffinity', requiredAntiAffinity(labels, pod.spec)),
     managed: labels[MANAGED_BY_LABEL] === MANAGED_BY_VALUE,
     algorithm: labels[ALGORITHM_LABEL] ?? null,
     owner: owner ? { kind: owner.kind, name: owner.name } : null,
@@ -362,6 +379,11 @@ export function reducePod(pod: PodInput, ctx: ReduceContext): PodInfo {
     startedAt: pod.status?.startTime ? isoTime(pod.status.startTime) : null,
     ...(readyAt ? { readyAt } : {}),
   };
+}
+
+/** `{ [key]: value }`, or `{}` when the value is undefined (an optional field left out). */
+function optional<K extends string, V>(key: K, value: V | undefined): { [k in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [k in K]?: V };
 }
 
 /** The controller ownerReference (`controller: true`), else the first one (dumps written by hand omit the flag). */
@@ -375,18 +397,24 @@ const DEPLOYMENT_REVISION = 'deployment.kubernetes.io/revision';
 
 /**
  * Reduces a ReplicaSet (pure): its controller owner (the Deployment), the Deployment revision it
- * holds (`deployment.kubernetes.io/revision`) and `spec.replicas` (1 when absent, the API default).
+ * holds (`deployment.kubernetes.io/revision`), `spec.replicas` (1 when absent, the API default)
+ * and its `ReplicaFailure` condition when true.
  * What the watch-driven cluster cache keeps per ReplicaSet.
  */
 export function reduceReplicaSet(rs: ReplicaSetInput): ReplicaSetInfo {
   const owner = controllerOf(rs.metadata?.ownerReferences);
   const revision = Number(rs.metadata?.annotations?.[DEPLOYMENT_REVISION]);
+  const failed = rs.status?.conditions?.find((c) => c.type === 'ReplicaFailure' && c.status === 'True');
   return {
     namespace: rs.metadata?.namespace ?? '',
     name: rs.metadata?.name ?? '',
     owner: owner ? { kind: owner.kind, name: owner.name } : null,
     revision: Number.isInteger(revision) && revision > 0 ? revision : null,
     replicas: typeof rs.spec?.replicas === 'number' ? rs.spec.replicas : 1,
+    ...optional(
+      'failure',
+      failed ? `${failed.reason ?? 'ReplicaFailure'}: ${failed.message ?? ''}` : undefined,
+    ),
   };
 }
 

@@ -12,6 +12,8 @@ import {
   type PodInput,
   type ReplicaSetInput,
 } from '../cluster/snapshot.js';
+import type { V2HorizontalPodAutoscaler } from '@kubernetes/client-node';
+import { reduceAutoscaler } from '../cluster/autoscalers.js';
 import type { ClusterSource, HpaStatus } from '../cluster/source.js';
 import type { Snapshot } from '../cluster/types.js';
 import { UsageError } from '../config/settings.js';
@@ -108,14 +110,19 @@ async function dumpSource(nodesFile: string, podsFile: string): Promise<ClusterS
   return {
     kind: 'list',
     // A pods dump without ReplicaSets says nothing about them: the snapshot then carries none.
-    snapshot: async (now, options) =>
-      buildSnapshot(
+    snapshot: async (now, options) => {
+      const snapshot = buildSnapshot(
         nodes,
         pods as PodInput[],
         now,
         options,
         replicaSets.length > 0 ? replicaSets : undefined,
-      ),
+      );
+      // Likewise a dump without HPAs says nothing about other autoscalers.
+      if (hpas.length > 0)
+        snapshot.autoscalers = hpas.map((h) => reduceAutoscaler(h as V2HorizontalPodAutoscaler));
+      return snapshot;
+    },
     hpaStates: async () => hpaStatesOf(hpas),
   };
 }

@@ -204,6 +204,13 @@ export class ObjectReader {
     return new Map(tree);
   }
 
+  /** The paths of the files under `prefix` at commit `base`, sorted; no content is read. */
+  async paths(base: string, prefix: string): Promise<string[]> {
+    const under = folderOf(prefix);
+    const listing = await this.entries(base);
+    return [...listing.keys()].filter((p) => p === prefix || p.startsWith(under)).sort();
+  }
+
   /** The submodules (gitlinks, mode 160000) under `prefix` at commit `base`, from the listing of {@link entries}. */
   async gitlinks(base: string, prefix: string): Promise<GitlinkEntry[]> {
     let all = this.gitlinkCache.get(base);

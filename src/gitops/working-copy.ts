@@ -264,6 +264,14 @@ export class WorkingCopy {
     });
   }
 
+  /** The paths of the files under `prefix` at the head of the base branch, sorted; no content is read. */
+  listPaths(prefix = ''): Promise<string[]> {
+    return this.serial(async () => {
+      await this.ensureSynced();
+      return this.objects.paths(this.baseOf(await this.remoteHeads()), prefix);
+    });
+  }
+
   /**
    * The files at the head of the base branch that `choose` picks from the tree's listing (path,
    * blob and the size git reports, from one `ls-tree -r -l`): only the picked blobs are read, so

@@ -13,6 +13,11 @@ export const SPEC_HASH_LABEL = 'gpuops.dev/spec-hash';
 export const SPEC_HASH_ANNOTATION = 'gpuops.dev/spec-hash';
 /** Name of the benchmark container in the Job's pod; its timestamps are the run time. */
 export const BENCHMARK_CONTAINER = 'benchmark';
+/**
+ * The label Kueue reads to admit a Job to a LocalQueue
+ * (https://kueue.sigs.k8s.io/docs/tasks/run/jobs/): the spec's or policy's `benchmark.queueName`.
+ */
+export const QUEUE_NAME_LABEL = 'kueue.x-k8s.io/queue-name';
 
 /** What one benchmark Job is rendered from. */
 export interface BenchmarkJobInput {
@@ -62,6 +67,7 @@ export function renderBenchmarkJob(input: BenchmarkJobInput): KubeObject {
     'gpuops.dev/algorithm': alg.name,
     [SPEC_HASH_LABEL]: specHash.slice(0, 16),
     [BENCHMARK_JOB_LABEL]: name,
+    ...(alg.benchmark.queueName ? { [QUEUE_NAME_LABEL]: alg.benchmark.queueName } : {}),
   };
   job.metadata = {
     ...job.metadata,

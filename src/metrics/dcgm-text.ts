@@ -27,7 +27,16 @@ export interface DcgmPageOptions {
    * node's (fixtures/cluster-mixed README).
    */
   node?: string;
+  /**
+   * A node the page probably belongs to, from something a person named (a saved file's name):
+   * added as label {@link NODE_HINT_LABEL}, which attribution reads only when neither `node` nor
+   * `Hostname` tells the node (`src/scaling/series-node.ts`).
+   */
+  nodeHint?: string;
 }
+
+/** The label a {@link DcgmPageOptions.nodeHint} is kept under (never sent by an exporter). */
+export const NODE_HINT_LABEL = 'gpuops_node_hint';
 
 /**
  * Parses one dcgm-exporter page (Prometheus text exposition format, as served at `:9400/metrics`)
@@ -52,6 +61,7 @@ export function parseDcgmPage(text: string, options: DcgmPageOptions): GpuSeries
       if (sample.value === undefined) continue;
       const labels = { ...(sample.labels ?? {}) };
       if (options.node !== undefined && labels.node === undefined) labels.node = options.node;
+      if (options.nodeHint !== undefined) labels[NODE_HINT_LABEL] = options.nodeHint;
       out.push({
         metric: family.name,
         labels,

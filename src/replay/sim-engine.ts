@@ -203,7 +203,7 @@ function poolLabels(sim: SimCluster): Map<string, string> {
 
 /**
  * Replays `trace` with one simulated engine in `dir` (created; holds the repo, the database and
- * checkouts). Always stops the simulated cluster and closes the database.
+ * checkouts), calling `onProgress` with the share replayed after each step. Always stops the simulated cluster and closes the database.
  * @throws Error when the algorithm never runs during the warm-up, or git / the database fail
  */
 export async function runSimEngine(
@@ -211,6 +211,7 @@ export async function runSimEngine(
   engine: SimEngine,
   s: ReplaySettings,
   dir: string,
+  onProgress?: (fraction: number) => void,
 ): Promise<SimEngineResult> {
   const started = Date.now();
   const cpuStart = processCpuSeconds();
@@ -273,6 +274,7 @@ export async function runSimEngine(
       origin,
       path.join(dir, 'reviewer'),
       started,
+      onProgress,
     ).all();
     return { ...r, cpuSeconds: processCpuSeconds() - cpuStart };
   } finally {
@@ -300,6 +302,8 @@ class Run {
     private readonly origin: string,
     private readonly reviewer: string,
     private readonly started: number,
+    /** Called after each step with the share of the trace replayed (0..1). */
+    private readonly onProgress?: (fraction: number) => void,
   ) {
     this.labels = poolLabels(cluster.sim);
   }
@@ -350,6 +354,7 @@ class Run {
       await tick();
       await tick();
       this.record(t);
+      this.onProgress?.(t / endS);
     }
     return {
       engine: this.engine,

@@ -38,6 +38,11 @@ export interface HealthFacts {
   passStaleAfterSeconds: number;
   /** Algorithms with a Deployment whose last scaling decision had no usable metrics (`NoData`). */
   algorithmsWithoutMetrics: string[];
+  /**
+   * Algorithms whose last scaling decision was held because the metrics store answered in part
+   * (`PartialData`); absent: none.
+   */
+  algorithmsOnPartialMetrics?: string[];
   /** Algorithms whose benchmark failed (placement `BenchmarkFailed`). */
   failedBenchmarks: string[];
   /** Open pull requests: branch and when the cycle opened. */
@@ -142,6 +147,17 @@ export const HEALTH_RULES: readonly HealthRule[] = [
             message: `no GPU metrics for ${plural(f.algorithmsWithoutMetrics.length, 'algorithm')} (${names(f.algorithmsWithoutMetrics)})`,
           },
         ],
+  (f) => {
+    const partial = f.algorithmsOnPartialMetrics ?? [];
+    if (partial.length === 0) return [];
+    return [
+      {
+        level: 'warning',
+        reason: 'PartialMetrics',
+        message: `the metrics store answered in part: ${plural(partial.length, 'algorithm')} held (${names(partial)})`,
+      },
+    ];
+  },
   (f) => {
     const waiting = f.openPullRequests.filter((p) => f.now - p.openedAt > f.pullRequestWaitingAfterSeconds);
     if (waiting.length === 0) return [];

@@ -372,6 +372,9 @@ export function buildStatusView(input: StatusInput): StatusView {
     algorithmsWithoutMetrics: algorithms
       .filter((a) => a.replicas !== null && a.scalingReason === 'NoData')
       .map((a) => a.name),
+    algorithmsOnPartialMetrics: algorithms
+      .filter((a) => a.replicas !== null && a.scalingReason === 'PartialData')
+      .map((a) => a.name),
     failedBenchmarks: (input.fleet?.algorithms ?? [])
       .filter((a) => a.placementReason === 'BenchmarkFailed')
       .map((a) => a.name)

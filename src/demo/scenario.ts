@@ -15,7 +15,6 @@
  * `runDemo` returns the final state (typed), which `gpuops demo` prints and the end-to-end test
  * asserts. Events go to `onEvent` as they happen.
  */
-import { randomBytes } from 'node:crypto';
 import { readdirSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,7 +22,6 @@ import { pino, type Logger } from 'pino';
 import type { BenchmarkProgress } from '../benchmark/runner.js';
 import { reconcileOnce, type PassResult, type ReconcileDeps } from '../controller/reconcile.js';
 import type { ScalingDecision } from '../scaling/types.js';
-import { GitLabStandIn } from '../sim/forges/gitlab.js';
 import { servingAlgorithm } from '../sim/load-model.js';
 import { pullRequestRef } from '../gitops/pr-ref.js';
 import type { SpecError } from '../definitions/types.js';
@@ -31,6 +29,7 @@ import type { PullRequestRecord, Store } from '../store/types.js';
 import { simBackend, type DemoBackend, type DemoView } from './backend.js';
 import { startDemoCluster } from './cluster.js';
 import { buildDemoDeps, type DemoGitLab } from './deps.js';
+import { demoGitLabOf, mergeRequestsOf, startDemoGitLab, type DemoMergeRequest } from './gitlab.js';
 import type { DemoListener } from './events.js';
 import { createOrigin, listFiles, mergeBranch, syncCheckout } from './git-origin.js';
 import { makeDirs } from '../util/make-dirs.js';
@@ -64,16 +63,6 @@ export interface DemoOptions {
    * simulated cluster: `startReal` starts it and gives the backend and the pass's adapters.
    */
   real?: RealDemoStarter;
-}
-
-/** A merge request on the demo's GitLab stand-in at the end. */
-export interface DemoMergeRequest {
-  iid: number;
-  state: 'open' | 'closed' | 'merged';
-  branch: string;
-  title: string;
-  url: string;
-  labels: string[];
 }
 
 /** Starts the real-cluster backend of the demo (src/demo/real-backend.ts) for an origin repo. */
@@ -283,33 +272,6 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     await gitlab?.close();
     log.flush();
   }
-}
-
-/** The demo's GitLab stand-in: project `demo/gitops`, a fresh token. */
-function startDemoGitLab(): Promise<GitLabStandIn> {
-  return GitLabStandIn.start({
-    projectPath: 'demo/gitops',
-    token: `glpat-demo-${randomBytes(8).toString('hex')}`,
-  });
-}
-
-/** How the settings name the stand-in: its URL, project and token. */
-function demoGitLabOf(gitlab: GitLabStandIn): DemoGitLab {
-  return { url: gitlab.url, project: gitlab.projectPath, token: gitlab.token };
-}
-
-/** The merge requests of the GitLab stand-in, by iid. */
-function mergeRequestsOf(gitlab: GitLabStandIn): DemoMergeRequest[] {
-  return gitlab.pulls
-    .filter((p) => !p.fork)
-    .map((p) => ({
-      iid: p.number,
-      state: p.state,
-      branch: p.head,
-      title: p.title,
-      url: gitlab.webUrl(p.number),
-      labels: [...p.labels],
-    }));
 }
 
 /** `pull request`, or with a host's number `merge request !3 <url>` / `pull request #3 <url>`. */

@@ -9,6 +9,7 @@
  */
 import type { JobView } from '../cluster/jobs.js';
 import { BENCHMARK_JOB_LABEL, SPEC_HASH_ANNOTATION } from '../manifests/benchmark-job.js';
+import { GPUOPS, MANAGED_BY } from '../util/vocabulary.js';
 
 /** What gpuops wrote on the Job of one run. */
 export interface ExpectedJob {
@@ -24,8 +25,8 @@ export interface ExpectedJob {
 export function foreignJob(job: JobView, want: ExpectedJob): string | null {
   const labels = job.labels ?? {};
   const checks: [string, string | undefined, string][] = [
-    ['label app.kubernetes.io/managed-by', labels['app.kubernetes.io/managed-by'], 'gpuops'],
-    ['label gpuops.dev/algorithm', labels['gpuops.dev/algorithm'], want.algorithm],
+    [`label ${MANAGED_BY.key}`, labels[MANAGED_BY.key], MANAGED_BY.value],
+    [`label ${GPUOPS.algorithm}`, labels[GPUOPS.algorithm], want.algorithm],
     [`label ${BENCHMARK_JOB_LABEL}`, labels[BENCHMARK_JOB_LABEL], want.jobName],
     [`annotation ${SPEC_HASH_ANNOTATION}`, job.annotations?.[SPEC_HASH_ANNOTATION], want.specHash],
   ];

@@ -6,7 +6,7 @@
  * another autoscaler scales: one owner of `spec.replicas`.
  */
 import type { V2HorizontalPodAutoscaler } from '@kubernetes/client-node';
-import { MANAGED_BY_LABEL, MANAGED_BY_VALUE } from './snapshot.js';
+import { MANAGED_BY } from '../util/vocabulary.js';
 import type { AutoscalerInfo } from './types.js';
 
 export type { AutoscalerInfo } from './types.js';
@@ -20,7 +20,7 @@ export function reduceAutoscaler(h: V2HorizontalPodAutoscaler): AutoscalerInfo {
     name: h.metadata?.name ?? '',
     target: { kind: h.spec?.scaleTargetRef?.kind ?? '', name: h.spec?.scaleTargetRef?.name ?? '' },
     owner: owner ? { kind: owner.kind, name: owner.name } : null,
-    managed: h.metadata?.labels?.[MANAGED_BY_LABEL] === MANAGED_BY_VALUE,
+    managed: h.metadata?.labels?.[MANAGED_BY.key] === MANAGED_BY.value,
   };
 }
 

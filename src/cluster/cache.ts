@@ -24,7 +24,6 @@ import type { KubeClient } from './kube-client.js';
 import { LIVE_PODS_FIELD_SELECTOR } from './read-snapshot.js';
 import { Reflector, type ReflectorOptions, type ReflectorState } from './reflector.js';
 import {
-  ALGORITHM_LABEL,
   assembleSnapshot,
   reduceNode,
   reducePod,
@@ -35,6 +34,7 @@ import {
 } from './snapshot.js';
 import type { AutoscalerInfo, HpaStatus, PodInfo, ReplicaSetInfo, Snapshot } from './types.js';
 import { reduceAutoscaler } from './autoscalers.js';
+import { GPUOPS } from '../util/vocabulary.js';
 
 /** A record and the warnings its reduction gave (rare: an unparseable quantity). */
 type Warned<T> = T | { record: T; warnings: string[] };
@@ -122,7 +122,7 @@ function reducer<I, T>(reduce: (input: I, ctx: ReduceContext) => T): (o: unknown
 function hpaRecord(o: unknown): HpaRecord | undefined {
   const h = o as V2HorizontalPodAutoscaler;
   const autoscaler = reduceAutoscaler(h);
-  const algorithm = autoscaler.managed ? (h.metadata?.labels?.[ALGORITHM_LABEL] ?? null) : null;
+  const algorithm = autoscaler.managed ? (h.metadata?.labels?.[GPUOPS.algorithm] ?? null) : null;
   return {
     autoscaler,
     algorithm,

@@ -6,6 +6,7 @@
  * Pure: the caller parses quantities (`parseQuantity` of `quantity.ts`) and reports bad ones.
  */
 import type { V1Container, V1Pod, V1PodSpec } from '@kubernetes/client-node';
+import { NVIDIA } from '../util/vocabulary.js';
 
 /** cpu in millicores, memory in bytes: what the scheduler adds up per node. */
 export interface CpuMemory {
@@ -28,7 +29,7 @@ export interface NodeResources extends CpuMemory {
 }
 
 /** Resources a pod's requests are kept apart from `other`: cpu, memory (`CpuMemory`) and whole GPUs. */
-const OWN_FIELDS = new Set(['cpu', 'memory', 'nvidia.com/gpu', 'pods']);
+const OWN_FIELDS = new Set(['cpu', 'memory', NVIDIA.resource, 'pods']);
 
 /** Parses one quantity to the resource's base unit; reports and returns 0 when it is no quantity. */
 export type QuantityReader = (text: string, field: string) => number;

@@ -14,29 +14,11 @@ import {
 } from './requests.js';
 import { requiredAntiAffinity } from './scheduling/pod-constraints.js';
 import type { GpuSharing, NodeInfo, PodInfo, ReplicaSetInfo, Snapshot, Taint } from './types.js';
+import { GPUOPS, MANAGED_BY, NVIDIA, NVIDIA_GFD } from '../util/vocabulary.js';
+import { byString } from '../util/compare.js';
 
-/** Extended resource of a whole NVIDIA GPU (NVIDIA device plugin). */
-export const GPU_RESOURCE = 'nvidia.com/gpu';
-/** Prefix of MIG slice resources with the device plugin's `mixed` strategy (`nvidia.com/mig-1g.10gb`). */
-export const MIG_RESOURCE_PREFIX = 'nvidia.com/mig-';
-/** Node label set by GPU Feature Discovery. */
-export const GPU_PRODUCT_LABEL = 'nvidia.com/gpu.product';
-/** Label on everything gpuops creates. */
-export const MANAGED_BY_LABEL = 'app.kubernetes.io/managed-by';
-export const MANAGED_BY_VALUE = 'gpuops';
-export const ALGORITHM_LABEL = 'gpuops.dev/algorithm';
-/** The default pool label (policy `pools.labelKey`). */
-export const DEFAULT_POOL_LABEL = 'gpuops.dev/pool';
 /** Taints the node lifecycle controller sets on nodes that must not get new pods. */
 export const UNHEALTHY_TAINTS = ['node.kubernetes.io/unreachable', 'node.kubernetes.io/not-ready'];
-/** GPU Feature Discovery: how many times each physical GPU is advertised (time-slicing / MPS). */
-export const GPU_REPLICAS_LABEL = 'nvidia.com/gpu.replicas';
-/** GPU Feature Discovery: `time-slicing`, `mps` or `none`. */
-export const GPU_SHARING_STRATEGY_LABEL = 'nvidia.com/gpu.sharing-strategy';
-/** GPU Feature Discovery: physical GPUs of the node (not the advertised replicas). */
-export const GPU_COUNT_LABEL = 'nvidia.com/gpu.count';
-/** Suffix GPU Feature Discovery appends to `nvidia.com/gpu.product` of a shared GPU. */
-export const SHARED_PRODUCT_SUFFIX = '-SHARED';
 
 /**
  * Whether the NVIDIA device plugin shares the node's GPUs (time-slicing or MPS), which advertises
@@ -51,13 +33,13 @@ export const SHARED_PRODUCT_SUFFIX = '-SHARED';
  */
 export function gpuSharing(node: Pick<NodeInfo, 'labels' | 'gpuAllocatable'>): GpuSharing | null {
   const labels = node.labels;
-  const replicasLabel = Number(labels[GPU_REPLICAS_LABEL]);
+  const replicasLabel = Number(labels[NVIDIA_GFD.replicas]);
   const replicas = Number.isInteger(replicasLabel) && replicasLabel > 1 ? replicasLabel : 1;
-  const strategyLabel = labels[GPU_SHARING_STRATEGY_LABEL];
-  const sharedProduct = (labels[GPU_PRODUCT_LABEL] ?? '').endsWith(SHARED_PRODUCT_SUFFIX);
+  const strategyLabel = labels[NVIDIA_GFD.sharingStrategy];
+  const sharedProduct = (labels[NVIDIA.productLabel] ?? '').endsWith(NVIDIA_GFD.sharedProductSuffix);
   const strategyShared = strategyLabel !== undefined && strategyLabel !== '' && strategyLabel !== 'none';
   if (replicas === 1 && !sharedProduct && !strategyShared) return null;
-  const count = Number(labels[GPU_COUNT_LABEL]);
+  const count = Number(labels[NVIDIA_GFD.count]);
   const physicalGpus =
     Number.isInteger(count) && count >= 0
       ? count
@@ -205,10 +187,10 @@ export function assembleSnapshot(
   options: SnapshotOptions = {},
   replicaSets?: ReplicaSetInfo[],
 ): Snapshot {
-  const poolLabel = options.poolLabel ?? DEFAULT_POOL_LABEL;
+  const poolLabel = options.poolLabel ?? GPUOPS.pool;
   const usage = nodeUsage(pods);
   const nodeInfos = nodes.map((n) => toNodeInfo(n, poolLabel, usage.get(n.name)));
-  nodeInfos.sort((a, b) => compareNames(a.name, b.name));
+  nodeInfos.sort((a, b) => byString(a.name, b.name));
   const snapshot: Snapshot = { takenAt: now.toISOString(), nodes: nodeInfos, pods };
   if (replicaSets) snapshot.replicaSets = replicaSets;
   if (warnings.length > 0) snapshot.warnings = warnings;
@@ -256,10 +238,6 @@ function itemsOf<T>(list: T[] | { items: T[] }): T[] {
   return Array.isArray(list) ? list : (list.items ?? []);
 }
 
-function compareNames(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 /**
  * Reduces a Node (pure): Ready condition, `spec.unschedulable`, taints, labels (a copy), GPUs and
  * MIG slices allocatable, GPU capacity, allocatable cpu, memory and pods. With MIG's single
@@ -277,10 +255,10 @@ export function reduceNode(node: NodeInput, ctx: ReduceContext): NodeRecord {
     parseQuantity(allocatable[resource], where, field('allocatable', resource), ctx);
   let migAllocatable = 0;
   for (const resource of Object.keys(allocatable)) {
-    if (resource.startsWith(MIG_RESOURCE_PREFIX)) migAllocatable += alloc(resource);
+    if (resource.startsWith(NVIDIA_GFD.migResourcePrefix)) migAllocatable += alloc(resource);
   }
-  let gpuCapacity = parseQuantity(capacity[GPU_RESOURCE], where, field('capacity', GPU_RESOURCE), ctx);
-  let gpuAllocatable = alloc(GPU_RESOURCE);
+  let gpuCapacity = parseQuantity(capacity[NVIDIA.resource], where, field('capacity', NVIDIA.resource), ctx);
+  let gpuAllocatable = alloc(NVIDIA.resource);
   if (migSingleProfile(labels) !== null) {
     // MIG single strategy: every `nvidia.com/gpu` is a MIG device, never a whole GPU.
     migAllocatable += gpuAllocatable;
@@ -320,7 +298,7 @@ function toNodeInfo(n: NodeRecord, poolLabel: string, u: Usage | undefined): Nod
     ready: n.ready,
     cordoned: n.cordoned,
     schedulable: !n.cordoned && noNewPodsTaints(n.taints, poolLabel).length === 0,
-    gpuProduct: n.labels[GPU_PRODUCT_LABEL] ?? null,
+    gpuProduct: n.labels[NVIDIA.productLabel] ?? null,
     gpuCapacity: n.gpuCapacity,
     gpuAllocatable: n.gpuAllocatable,
     migAllocatable: n.migAllocatable,
@@ -371,8 +349,8 @@ export function reducePod(pod: PodInput, ctx: ReduceContext): PodInfo {
     requests: cpuMemoryRequest(pod, podReader(pod, ctx)),
     ...optional('otherRequests', otherRequests(pod.spec, podReader(pod, ctx))),
     ...optional('antiAffinity', requiredAntiAffinity(labels, pod.spec)),
-    managed: labels[MANAGED_BY_LABEL] === MANAGED_BY_VALUE,
-    algorithm: labels[ALGORITHM_LABEL] ?? null,
+    managed: labels[MANAGED_BY.key] === MANAGED_BY.value,
+    algorithm: labels[GPUOPS.algorithm] ?? null,
     owner: owner ? { kind: owner.kind, name: owner.name } : null,
     unschedulable,
     createdAt: isoTime(pod.metadata?.creationTimestamp),
@@ -432,7 +410,7 @@ export function effectiveGpuRequest(pod: PodInput, warnings: string[] = []): num
 }
 
 function podGpus(pod: PodInput, ctx: ReduceContext): number {
-  return effectiveRequest(pod.spec, GPU_RESOURCE, podReader(pod, ctx));
+  return effectiveRequest(pod.spec, NVIDIA.resource, podReader(pod, ctx));
 }
 
 /** Reads a pod's quantities: the same strings ("1", "4", "16Gi") repeat, so no message is built for a known one. */

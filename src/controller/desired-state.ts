@@ -27,6 +27,7 @@ import type { RolloutNote } from '../plan/rollout.js';
 import type { AlgorithmSample, DecisionRecord, HpaState, ScalingDecision } from '../scaling/types.js';
 import type { BenchmarkRun } from '../store/types.js';
 import type { LoadedRepo, SpecError } from '../definitions/types.js';
+import { byString } from '../util/compare.js';
 
 /** `gpuops plan --output json` (DESIGN.md "Command-line contract"); fields may be added, these stay. */
 export interface PlanOutput {
@@ -105,8 +106,6 @@ export interface DesiredState {
   /** Per-pod samples the scaling step counted (to store). */
   samples: AlgorithmSample[];
 }
-
-const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Nodes a scaling decision of the pass moves: their manifest belongs to that scale change set alone. */
 const movedNodes = (decisions: readonly ScalingDecision[]): Set<string> =>

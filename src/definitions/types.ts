@@ -3,6 +3,7 @@
  * `src/definitions/schema/` are the source of truth for validation; a compile-time check there proves
  * these types and the schemas agree.
  */
+import type { DcgmScalingMetric } from '../util/vocabulary.js';
 
 /** `apiVersion` of every gpuops document. */
 export const API_VERSION = 'gpuops.dev/v1alpha1';
@@ -192,7 +193,7 @@ export interface PolicySpec {
   scaling: {
     mode: 'pull-request' | 'patch';
     engine: 'gpuops' | 'hpa';
-    metric: 'DCGM_FI_DEV_GPU_UTIL' | 'DCGM_FI_PROF_GR_ENGINE_ACTIVE';
+    metric: DcgmScalingMetric;
     /**
      * The signal of an algorithm whose spec names none; absent: `gpuEngineActive` when `metric` is
      * `DCGM_FI_PROF_GR_ENGINE_ACTIVE`, else `gpuUtil`.

@@ -21,6 +21,7 @@ import { prTitle } from './pr-title.js';
 import { describeRemoved, type RemovedObject } from './removed-objects.js';
 import type { PlacementEvidence, ScalingEvidence } from './pr-evidence.js';
 import type { ChangeKind, FileChange, PlannedFile } from './types.js';
+import { GPUOPS } from '../util/vocabulary.js';
 
 export type { PlacementEvidence, ScalingEvidence } from './pr-evidence.js';
 
@@ -121,7 +122,7 @@ export function renderPrBody(input: PrBodyInput, maxRows = Number.POSITIVE_INFIN
   const what = deletedSpec
     ? `\`${input.subject}\` is no longer in \`algorithms/\`: gpuops proposes removing what it ran (policy \`placement.onDeletedSpec: propose-removal\`; \`keep-and-report\` keeps the objects and reports them each pass until a person removes them).`
     : input.kind === 'pools'
-      ? `gpuops sorts the GPU nodes of cluster \`${input.cluster}\` into pools (label \`gpuops.dev/pool\`).`
+      ? `gpuops sorts the GPU nodes of cluster \`${input.cluster}\` into pools (label \`${GPUOPS.pool}\`).`
       : input.kind === 'placement'
         ? `gpuops places \`${input.subject}\` on the pool its measured run time calls for.`
         : `gpuops scales \`${input.subject}\` by its GPU utilisation.`;

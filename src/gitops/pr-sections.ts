@@ -7,9 +7,11 @@ import { describeProducts } from '../placement/gpu-products.js';
 import type { PoolAssignment } from '../pools/types.js';
 import type { CreatedObject } from './created-objects.js';
 import type { PlacementEvidence, ScalingEvidence } from './pr-evidence.js';
-import { byString, count, inertCell, list, num, plural, poolMoves, table } from './pr-text.js';
+import { count, inertCell, list, num, plural, poolMoves, table } from './pr-text.js';
 import type { RemovedMetadata } from './removed-metadata.js';
 import type { PlannedFile } from './types.js';
+import { byString } from '../util/compare.js';
+import { NVIDIA } from '../util/vocabulary.js';
 
 /**
  * The access the pull request grants, stated before anything else: every Namespace and binding
@@ -81,7 +83,7 @@ export function placementSection(ev: PlacementEvidence, maxRows: number): string
   if (p.gpu)
     out.push(
       '',
-      `Its pods run only on nodes labelled \`nvidia.com/gpu.product\` ${p.gpu.products.map((x) => `\`${x}\``).join(' or ')} (a required node affinity beside the pool's nodeSelector); nodes moved into its pool are of ${p.gpu.products.length === 1 ? 'that product' : 'those products'}.`,
+      `Its pods run only on nodes labelled \`${NVIDIA.productLabel}\` ${p.gpu.products.map((x) => `\`${x}\``).join(' or ')} (a required node affinity beside the pool's nodeSelector); nodes moved into its pool are of ${p.gpu.products.length === 1 ? 'that product' : 'those products'}.`,
     );
   if (ev.runs.length > 0) {
     out.push(

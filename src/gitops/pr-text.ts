@@ -3,10 +3,8 @@
  * number of rows with "… and N more"), lists in prose, and the pool moves of a change.
  */
 import type { PoolAssignment } from '../pools/types.js';
+import { byString } from '../util/compare.js';
 import { escapeControl } from '../util/escape-control.js';
-
-/** Byte-order string comparison (locale-independent, so output is byte-stable). */
-export const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** A Markdown table cell: pipes escaped, newlines folded, empty shown as `—`. */
 export function cell(v: string | number | null): string {

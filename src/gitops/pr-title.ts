@@ -11,9 +11,10 @@ import type { PoolAssignment } from '../pools/types.js';
 import type { CreatedObject } from './created-objects.js';
 import { fitTitle, GITHUB_TITLE_MAX } from './host-limits.js';
 import type { PlacementEvidence, ScalingEvidence } from './pr-evidence.js';
-import { byString, count, list, plural, poolMoves } from './pr-text.js';
+import { count, list, plural, poolMoves } from './pr-text.js';
 import { describeRemoved, type RemovedObject } from './removed-objects.js';
 import type { ChangeKind } from './types.js';
+import { byString } from '../util/compare.js';
 
 /** What a title is made from: the change set's subject and its evidence. */
 export interface TitleInput {

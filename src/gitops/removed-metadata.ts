@@ -7,6 +7,7 @@
  */
 import { parseAllDocuments } from 'yaml';
 import type { FileChange } from '../manifests/file-change.js';
+import { GPUOPS, MANAGED_BY } from '../util/vocabulary.js';
 
 /** One label or annotation an updated file no longer has. */
 export interface RemovedMetadata {
@@ -21,8 +22,8 @@ export interface RemovedMetadata {
 /** Whether gpuops writes this key itself. */
 function ownKey(key: string): boolean {
   return (
-    key.startsWith('gpuops.dev/') ||
-    key === 'app.kubernetes.io/managed-by' ||
+    key.startsWith(GPUOPS.prefix) ||
+    key === MANAGED_BY.key ||
     key.startsWith('argocd.argoproj.io/') ||
     key.startsWith('kustomize.toolkit.fluxcd.io/')
   );

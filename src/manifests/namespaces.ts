@@ -17,6 +17,8 @@
 import { parseAllDocuments } from 'yaml';
 import type { RenderedFile } from './nodes.js';
 import { renderYaml } from './yaml.js';
+import { MANAGED_BY } from '../util/vocabulary.js';
+import { byString } from '../util/compare.js';
 
 /** gpuops's ServiceAccount as templates/install creates it. */
 export interface ServiceAccountRef {
@@ -85,7 +87,7 @@ function keptMetadata(current: string | undefined): {
     const o = doc.toJS() as { kind?: unknown; metadata?: { labels?: unknown; annotations?: unknown } } | null;
     if (o?.kind !== 'Namespace') continue;
     return {
-      labels: stringEntries(o.metadata?.labels).filter(([k]) => k !== 'app.kubernetes.io/managed-by'),
+      labels: stringEntries(o.metadata?.labels).filter(([k]) => k !== MANAGED_BY.key),
       annotations: stringEntries(o.metadata?.annotations).filter(([k]) => !(k in NAMESPACE_ANNOTATIONS)),
     };
   }
@@ -95,7 +97,7 @@ function keptMetadata(current: string | undefined): {
 /** `own` over `kept`, keys sorted (byte-stable whatever order a person wrote them in). */
 function merged(kept: [string, string][], own: Readonly<Record<string, string>>): Record<string, string> {
   const all = new Map([...kept, ...Object.entries(own)]);
-  return Object.fromEntries([...all].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return Object.fromEntries([...all].sort(([a], [b]) => byString(a, b)));
 }
 
 /** What a namespace file grants besides the benchmark Jobs. */
@@ -119,7 +121,7 @@ export function renderNamespaceFile(
   grants: NamespaceGrants = { scale: false },
   current?: string,
 ): RenderedFile {
-  const labels = { 'app.kubernetes.io/managed-by': 'gpuops' };
+  const labels = { [MANAGED_BY.key]: MANAGED_BY.value };
   const kept = keptMetadata(current);
   const ns = {
     apiVersion: 'v1',

@@ -1,5 +1,6 @@
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import type { GpuSeries } from './types.js';
+import { DCGM } from '../util/vocabulary.js';
 
 /** A page or file that cannot be parsed; names the source and, when known, the 1-based line. */
 export class MetricsParseError extends Error {
@@ -56,7 +57,7 @@ export function parseDcgmPage(text: string, options: DcgmPageOptions): GpuSeries
   const wanted = options.metrics ? new Set(options.metrics) : null;
   const out: GpuSeries[] = [];
   for (const family of families) {
-    if (wanted ? !wanted.has(family.name) : !family.name.startsWith('DCGM_FI_')) continue;
+    if (wanted ? !wanted.has(family.name) : !family.name.startsWith(DCGM.prefix)) continue;
     for (const sample of family.metrics) {
       if (sample.value === undefined) continue;
       const labels = { ...(sample.labels ?? {}) };

@@ -3,13 +3,13 @@
  * exactly as dcgm-exporter labels them; attribution to pods and algorithms is pure and lives in
  * `src/scaling/attribute.ts`.
  */
+import type { DCGM } from '../util/vocabulary.js';
 
 /**
  * The DCGM fields gpuops reads: utilisation (policy `scaling.metric`), graphics engine activity
  * (signal `gpuEngineActive`), framebuffer used and free in MiB (signal `gpuMemory`).
  */
-export type DcgmMetric =
-  'DCGM_FI_DEV_GPU_UTIL' | 'DCGM_FI_PROF_GR_ENGINE_ACTIVE' | 'DCGM_FI_DEV_FB_USED' | 'DCGM_FI_DEV_FB_FREE';
+export type DcgmMetric = (typeof DCGM)[Exclude<keyof typeof DCGM, 'prefix'>];
 
 /**
  * One GPU series: the labels dcgm-exporter put on it (`gpu`, `UUID`, `modelName`, `Hostname`,

@@ -13,6 +13,7 @@ import type {
 import type { ResolvedAlgorithm } from '../definitions/types.js';
 import { mainSignalKey, signalKey, signalOf } from '../scaling/signal-reading.js';
 import type { Policy } from '../definitions/types.js';
+import { DCGM } from '../util/vocabulary.js';
 
 /**
  * The other signals' readings by key (empty when every algorithm scales on the policy's metric).
@@ -37,13 +38,10 @@ export async function readOtherSignals(
   const entries = await Promise.all(
     [...byKey].map(async ([key, list]): Promise<[string, UtilizationReading]> => {
       const signal = signalOf(list[0]!);
-      if (signal.kind === 'gpuUtil') return [key, await dcgm('DCGM_FI_DEV_GPU_UTIL', list)];
-      if (signal.kind === 'gpuEngineActive') return [key, await dcgm('DCGM_FI_PROF_GR_ENGINE_ACTIVE', list)];
+      if (signal.kind === 'gpuUtil') return [key, await dcgm(DCGM.GPU_UTIL, list)];
+      if (signal.kind === 'gpuEngineActive') return [key, await dcgm(DCGM.GR_ENGINE_ACTIVE, list)];
       if (signal.kind === 'gpuMemory') {
-        const [used, free] = await Promise.all([
-          dcgm('DCGM_FI_DEV_FB_USED', list),
-          dcgm('DCGM_FI_DEV_FB_FREE', list),
-        ]);
+        const [used, free] = await Promise.all([dcgm(DCGM.FB_USED, list), dcgm(DCGM.FB_FREE, list)]);
         return [key, memoryReading(used, free)];
       }
       if (signal.kind === 'serviceMetric' && signal.serviceMetric && source.readServiceMetric) {
@@ -78,7 +76,7 @@ function memoryReading(used: UtilizationReading, free: UtilizationReading): Util
     return {
       ok: false,
       reason: 'Empty',
-      message: 'no GPU has both DCGM_FI_DEV_FB_USED and DCGM_FI_DEV_FB_FREE',
+      message: `no GPU has both ${DCGM.FB_USED} and ${DCGM.FB_FREE}`,
     };
   }
   const warnings = [...(used.warnings ?? []), ...(free.warnings ?? [])];

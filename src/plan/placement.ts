@@ -17,9 +17,8 @@ import type { NodeCapacity } from '../scaling/types.js';
 import type { PassCaches } from './caches.js';
 import { rolloutNote } from './rollout.js';
 import type { GitModel } from './git-model.js';
+import { byString } from '../util/compare.js';
 import { keepsDeletedSpecs } from './deleted-specs.js';
-
-const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * One placement per algorithm, in the order given (`place`: run time above

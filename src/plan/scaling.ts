@@ -24,8 +24,7 @@ import type { ScalingMemo } from '../scaling/scaling-memo.js';
 import type { GitDeployment, GitModel } from './git-model.js';
 import { podConstraintsOf } from '../cluster/scheduling/pod-constraints.js';
 import { effectiveGpus, templateRequest } from '../scaling/fit.js';
-
-const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+import { byString } from '../util/compare.js';
 
 /** Inputs of {@link planScaling}. */
 export interface ScalingPlanInput {

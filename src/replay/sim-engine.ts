@@ -38,12 +38,13 @@ import { replayFleet } from './fleet.js';
 import { instantSeconds, offeredLoad, type Trace } from './trace.js';
 import { makeDirs } from '../util/make-dirs.js';
 import { replayPolicyText, userPolicyText } from './replay-policy.js';
+import { GPUOPS } from '../util/vocabulary.js';
 
 /** The algorithm the replay scales. */
 export const REPLAY_ALGORITHM = 'sd-serve';
 const NAMESPACE = 'algorithms';
 const CLUSTER = 'replay';
-const POOL_LABEL = 'gpuops.dev/pool';
+const POOL_LABEL = GPUOPS.pool;
 
 /** The modelled delays and thresholds; each default is documented in the README's replay section. */
 export interface ReplaySettings {
@@ -185,7 +186,7 @@ function allocation(sim: SimCluster): Omit<AllocationPoint, 't'> {
   let allocated = 0;
   let ready = 0;
   for (const p of sim.store.list('pods', NAMESPACE)) {
-    if (p.metadata.labels?.['gpuops.dev/algorithm'] !== REPLAY_ALGORITHM) continue;
+    if (p.metadata.labels?.[GPUOPS.algorithm] !== REPLAY_ALGORITHM) continue;
     if (controllerOf(p)?.kind === 'Job') continue;
     if (holdsResources(p)) allocated += podGpus(p);
     if (servingAlgorithm(p) === REPLAY_ALGORITHM) ready += podGpus(p);

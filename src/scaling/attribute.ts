@@ -4,6 +4,7 @@ import type { Policy } from '../definitions/types.js';
 import type { Attribution, DroppedSeries, PodSample, UnattributedGpu } from './types.js';
 import { byAlgorithm, countEachGpuOnce, pushTo, type Candidate } from './attribute-count.js';
 import { podIndexOf } from './scaling-memo.js';
+import { DCGM, GPUOPS } from '../util/vocabulary.js';
 import { nodeRefusal, nodesByPodName, type NodesByPodName } from './series-node.js';
 
 /** Accepts a value a little above 100 % (rounding in the exporter); above that it is junk. */
@@ -119,7 +120,7 @@ function judgeOf(
   return {
     sharedNodes: options.sharedNodes ?? new Map(),
     metric,
-    ratio: options.ratio ?? metric === 'DCGM_FI_PROF_GR_ENGINE_ACTIVE',
+    ratio: options.ratio ?? metric === DCGM.GR_ENGINE_ACTIVE,
     now: now.getTime(),
     staleBefore: now.getTime() - staleSampleSeconds * 1000,
     staleSampleSeconds,
@@ -232,7 +233,7 @@ export function podRefusal(
       : 'no controller';
   return {
     reason: 'NotOwned',
-    message: `pod carries gpuops.dev/algorithm=${info.algorithm} but belongs to ${by}, not Deployment ${info.algorithm}`,
+    message: `pod carries ${GPUOPS.algorithm}=${info.algorithm} but belongs to ${by}, not Deployment ${info.algorithm}`,
   };
 }
 

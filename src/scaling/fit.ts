@@ -16,6 +16,7 @@ import {
 } from '../cluster/requests.js';
 import { parseQuantity } from '../cluster/quantity.js';
 import type { ResolvedAlgorithm } from '../definitions/types.js';
+import { NVIDIA } from '../util/vocabulary.js';
 
 /**
  * What one replica asks of its node: whole GPUs (≥ 1), cpu in millicores, memory in bytes, and
@@ -87,7 +88,7 @@ export function insufficient(room: NodeRoom, request: PodRequest): string[] {
   if (request.memoryBytes > 0 && room.free.memoryBytes < request.memoryBytes) out.push('Insufficient memory');
   for (const [r, v] of Object.entries(request.other ?? {}).sort(([a], [b]) => (a < b ? -1 : 1)))
     if (v > 0 && otherFree(room, r) < v) out.push(`Insufficient ${r}`);
-  if (room.freeGpus < Math.max(1, request.gpus)) out.push('Insufficient nvidia.com/gpu');
+  if (room.freeGpus < Math.max(1, request.gpus)) out.push(`Insufficient ${NVIDIA.resource}`);
   return out;
 }
 
@@ -136,7 +137,7 @@ function readQuantity(q: string): number {
 
 function templateGpus(spec: V1PodSpec | undefined): number {
   return Array.isArray(spec?.containers)
-    ? Math.ceil(effectiveRequest(spec, 'nvidia.com/gpu', readQuantity))
+    ? Math.ceil(effectiveRequest(spec, NVIDIA.resource, readQuantity))
     : 0;
 }
 

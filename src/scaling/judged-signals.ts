@@ -13,6 +13,7 @@ import { attributeServiceMetric } from './attribute-service.js';
 import { partialMessage } from './metrics-report.js';
 import { readingFor, signalKey, signalOf } from './signal-reading.js';
 import type { Attribution, DroppedSeries } from './types.js';
+import { DCGM } from '../util/vocabulary.js';
 
 /** One signal's reading as the rules read it. */
 export interface JudgedSignal {
@@ -89,14 +90,14 @@ export function judgeSignals(input: SignalsInput): { main: JudgedSignal; byKey: 
 
 /** How the GPU signals read their series: the metric and whether it is a ratio. */
 function gpuOptions(kind: string): AttributeOptions {
-  if (kind === 'gpuEngineActive') return { metric: 'DCGM_FI_PROF_GR_ENGINE_ACTIVE', ratio: true };
+  if (kind === 'gpuEngineActive') return { metric: DCGM.GR_ENGINE_ACTIVE, ratio: true };
   if (kind === 'gpuMemory') return { metric: GPU_MEMORY_METRIC, ratio: false };
-  return { metric: 'DCGM_FI_DEV_GPU_UTIL', ratio: false };
+  return { metric: DCGM.GPU_UTIL, ratio: false };
 }
 
 /** The signal of the policy's metric (the main reading's). */
 function mainSignal(policy: Policy): ResolvedAlgorithm['signal'] {
-  return policy.spec.scaling.metric === 'DCGM_FI_PROF_GR_ENGINE_ACTIVE'
+  return policy.spec.scaling.metric === DCGM.GR_ENGINE_ACTIVE
     ? { kind: 'gpuEngineActive', unit: '%' }
     : { kind: 'gpuUtil', unit: '%' };
 }

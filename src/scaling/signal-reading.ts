@@ -5,6 +5,7 @@
  */
 import type { UtilizationReading } from '../metrics/types.js';
 import type { Policy, ResolvedAlgorithm, ResolvedSignal } from '../definitions/types.js';
+import { DCGM } from '../util/vocabulary.js';
 
 /** The signal of an algorithm whose spec names none and was resolved before signals existed. */
 const GPU_UTIL: ResolvedSignal = { kind: 'gpuUtil', unit: '%' };
@@ -16,7 +17,7 @@ export function signalOf(a: Pick<ResolvedAlgorithm, 'signal'>): ResolvedSignal {
 
 /** The key of the pass's main reading: the signal of the policy's `scaling.metric`. */
 export function mainSignalKey(policy: Policy): string {
-  return policy.spec.scaling.metric === 'DCGM_FI_PROF_GR_ENGINE_ACTIVE' ? 'gpuEngineActive' : 'gpuUtil';
+  return policy.spec.scaling.metric === DCGM.GR_ENGINE_ACTIVE ? 'gpuEngineActive' : 'gpuUtil';
 }
 
 /**

@@ -8,6 +8,7 @@ import type { Policy, ResolvedSignal, ServiceMetricPolicy, SignalKind } from '..
 import { SIGNAL_KINDS } from '../types.js';
 import { boundAt, stringAt } from './cross-field.js';
 import type { FieldProblem } from './schema-errors.js';
+import { DCGM } from '../../util/vocabulary.js';
 
 /** The unit the GPU signals are read in. */
 export const PERCENT = '%';
@@ -18,7 +19,7 @@ const PLACEHOLDERS = ['$namespace', '$window'];
 /** The policy's default signal: `scaling.signal`, else the one `scaling.metric` implies. */
 export function defaultSignal(policy: Policy): SignalKind {
   const s = policy.spec.scaling;
-  return s.signal ?? (s.metric === 'DCGM_FI_PROF_GR_ENGINE_ACTIVE' ? 'gpuEngineActive' : 'gpuUtil');
+  return s.signal ?? (s.metric === DCGM.GR_ENGINE_ACTIVE ? 'gpuEngineActive' : 'gpuUtil');
 }
 
 /** The signals a spec may choose: `scaling.allowedSignals`, else every GPU signal (+ serviceMetric when any is listed). */
@@ -146,7 +147,7 @@ export function policySignalProblems(p: Policy['spec']['scaling'] | undefined): 
     }
   });
   const allowed = p.allowedSignals;
-  const fallback = p.signal ?? (p.metric === 'DCGM_FI_PROF_GR_ENGINE_ACTIVE' ? 'gpuEngineActive' : 'gpuUtil');
+  const fallback = p.signal ?? (p.metric === DCGM.GR_ENGINE_ACTIVE ? 'gpuEngineActive' : 'gpuUtil');
   if (allowed && !allowed.includes(fallback)) {
     problems.push({
       path: at(p.signal ? 'signal' : 'allowedSignals'),

@@ -1,6 +1,7 @@
 import type { JSONSchemaType } from 'ajv';
 import { API_VERSION, SIGNAL_KINDS, type Policy } from '../types.js';
 import { ALGORITHM_LIMITS } from './algorithm.js';
+import { DCGM_SCALING_METRICS } from '../../util/vocabulary.js';
 
 const SIGNALS = SIGNAL_KINDS;
 
@@ -246,7 +247,7 @@ export const policySchema: JSONSchemaType<Policy> = {
           properties: {
             mode: { type: 'string', enum: ['pull-request', 'patch'] },
             engine: { type: 'string', enum: ['gpuops', 'hpa'] },
-            metric: { type: 'string', enum: ['DCGM_FI_DEV_GPU_UTIL', 'DCGM_FI_PROF_GR_ENGINE_ACTIVE'] },
+            metric: { type: 'string', enum: [...DCGM_SCALING_METRICS] },
             signal: { type: 'string', enum: [...SIGNALS], nullable: true },
             allowedSignals: {
               type: 'array',

@@ -6,11 +6,12 @@ import type { V1PodSpec } from '@kubernetes/client-node';
 import { QuantityError, parseQuantity as kubeQuantity } from '../../cluster/quantity.js';
 import { effectiveRequest as clusterEffectiveRequest } from '../../cluster/requests.js';
 import type { KubeObject } from '../types.js';
+import { GPUOPS, NVIDIA } from '../../util/vocabulary.js';
 
 /** Extended resource of a whole NVIDIA GPU (NVIDIA device plugin). */
-export const GPU_RESOURCE = 'nvidia.com/gpu';
+export const GPU_RESOURCE = NVIDIA.resource;
 /** Label gpuops puts on everything that belongs to an algorithm. */
-export const ALGORITHM_LABEL = 'gpuops.dev/algorithm';
+export const ALGORITHM_LABEL = GPUOPS.algorithm;
 
 /**
  * A resource quantity in an object (`"2"`, `"500m"`, `"16Gi"`, `"2P"`, or a number) as a number,

@@ -21,6 +21,7 @@ import { nodeGpuCount } from '../controllers/kubelet.js';
 import { fnv32a, nameSuffix } from '../controllers/names.js';
 import { GPU_RESOURCE, containerRequest, parseQuantity } from '../controllers/pods.js';
 import { assignGpus } from './gpu-assignment.js';
+import { NVIDIA } from '../../util/vocabulary.js';
 
 /** One GPU's row of the page. `utilization` is percent 0..100. */
 export interface DcgmGpu {
@@ -114,7 +115,7 @@ export function dcgmGpus(
   const count = nodeGpuCount(node);
   const held = assignGpus(name, count, pods);
   const util = utilization ?? load.podUtilization(pods, now);
-  const model = modelName(node.metadata.labels?.['nvidia.com/gpu.product']);
+  const model = modelName(node.metadata.labels?.[NVIDIA.productLabel]);
   const memory = parseQuantity(node.metadata.labels?.['nvidia.com/gpu.memory']) || 16384;
   const hostname = exporterHostname(name, pods);
   const driver = driverVersion(node);

@@ -101,6 +101,22 @@ describe.each(['github', 'gitlab', 'gitea'] as const)('writeBack with the %s hos
     expect([wc.counters.pushes, kit.writes(), store.upserts]).toEqual([pushes, writes, upserts]);
   });
 
+  it('updates its open pull request in place when the desired state changes: same number, new commit and body', async () => {
+    const { repo, deps, store } = await setup();
+    const cs = placement('resnet50-infer', 1);
+    const [first] = await writeBack([cs], deps);
+    const next = placement('resnet50-infer', 2);
+    expect(next.desiredHash).not.toBe(cs.desiredHash);
+    const [r] = await writeBack([next], deps);
+    expect(r).toMatchObject({ action: 'updated', pullRequest: { number: 1 } });
+    expect(r!.commit).not.toBe(first!.commit);
+    expect(remoteRef(repo, next.branch)).toBe(r!.commit);
+    expect(kit.pulls()).toHaveLength(1);
+    expect(kit.pulls()[0]).toMatchObject({ state: 'open', title: next.title });
+    expect(parseDesiredHash(kit.pulls()[0]!.body)).toBe(next.desiredHash);
+    expect(store.records).toMatchObject([{ number: 1, state: 'open', desiredHash: next.desiredHash }]);
+  });
+
   it('brings up to date the pull request another writer opened between the lookup and the create', async () => {
     const { deps } = await setup();
     const cs = placement('resnet50-infer', 1);

@@ -199,41 +199,48 @@ function envName(flag: string): string {
 }
 
 /**
+ * The settings of `gpuops.yaml` (`{}` when the file is absent), keys checked against
+ * {@link CONNECTION_OPTIONS}.
+ * @throws UsageError naming the file when it is not valid YAML, not a mapping, or has an unknown key
+ */
+function readConfigFile(configFile: string): Record<string, unknown> {
+  if (!existsSync(configFile)) return {};
+  let parsed: unknown;
+  try {
+    parsed = parse(readFileSync(configFile, 'utf8'));
+  } catch (err) {
+    throw new UsageError(`${configFile}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (parsed !== null && (typeof parsed !== 'object' || Array.isArray(parsed))) {
+    throw new UsageError(`${configFile}: must be a mapping of setting names (repoUrl, cluster, …) to values`);
+  }
+  const file = (parsed ?? {}) as Record<string, unknown>;
+  const known = CONNECTION_OPTIONS.map((o) => o.key as string);
+  for (const key of Object.keys(file)) {
+    if (!known.includes(key)) {
+      throw new UsageError(
+        `${configFile}: unknown setting ${JSON.stringify(key)}; known: ${known.join(', ')}`,
+      );
+    }
+  }
+  return file;
+}
+
+/**
  * Resolves settings from parsed flags, the environment and `gpuops.yaml`.
  * @param flags  commander's `opts()` of the command
  * @param env    usually `process.env`
  * @param configFile path of the optional config file
- * @throws UsageError naming the setting when `provider` is not `git` or `github`, `cluster` is not a
- *   DNS-1123 label, or gpuops.yaml is not valid YAML, not a mapping, or has an unknown key
+ * @throws UsageError naming the setting when `provider` is not one of {@link PROVIDERS}, `cluster`
+ *   is not a DNS-1123 label, a host's token file cannot be read or holds no token, or gpuops.yaml
+ *   is not valid YAML, not a mapping, or has an unknown key
  */
 export function resolveSettings(
   flags: Record<string, unknown>,
   env: NodeJS.ProcessEnv = process.env,
   configFile = 'gpuops.yaml',
 ): Settings {
-  let file: Record<string, unknown> = {};
-  if (existsSync(configFile)) {
-    let parsed: unknown;
-    try {
-      parsed = parse(readFileSync(configFile, 'utf8'));
-    } catch (err) {
-      throw new UsageError(`${configFile}: ${err instanceof Error ? err.message : String(err)}`);
-    }
-    if (parsed !== null && (typeof parsed !== 'object' || Array.isArray(parsed))) {
-      throw new UsageError(
-        `${configFile}: must be a mapping of setting names (repoUrl, cluster, …) to values`,
-      );
-    }
-    file = (parsed ?? {}) as Record<string, unknown>;
-    const known = CONNECTION_OPTIONS.map((o) => o.key as string);
-    for (const key of Object.keys(file)) {
-      if (!known.includes(key)) {
-        throw new UsageError(
-          `${configFile}: unknown setting ${JSON.stringify(key)}; known: ${known.join(', ')}`,
-        );
-      }
-    }
-  }
+  const file = readConfigFile(configFile);
   const out: Record<string, unknown> = {};
   const defaulted: (keyof Settings)[] = [];
   for (const o of CONNECTION_OPTIONS) {

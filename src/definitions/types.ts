@@ -164,6 +164,12 @@ export interface PolicySpec {
     test: { size: number; perGPUProduct: boolean };
     /** Seconds a node gpuops moved into a task pool may stay empty before it returns to `unused`. */
     returnAfterSeconds: number;
+    /**
+     * Pre-staging (`manifests/prepull.ts`): with `enabled`, the pools pull request holds a
+     * DaemonSet per task pool that pulls the images of the algorithms Git places on it onto the
+     * pool's nodes and the `unused` ones; without it, gpuops deletes the ones it wrote.
+     */
+    prePull: { enabled: boolean };
   };
   placement: {
     longTaskThresholdSeconds: number;

@@ -165,7 +165,7 @@ export const policySchema: JSONSchemaType<Policy> = {
         pools: {
           type: 'object',
           additionalProperties: false,
-          required: ['labelKey', 'taint', 'test', 'returnAfterSeconds'],
+          required: ['labelKey', 'taint', 'test', 'returnAfterSeconds', 'prePull'],
           properties: {
             labelKey: { type: 'string', format: 'k8s-label-key' },
             taint: {
@@ -187,6 +187,12 @@ export const policySchema: JSONSchemaType<Policy> = {
               },
             },
             returnAfterSeconds: seconds,
+            prePull: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['enabled'],
+              properties: { enabled: { type: 'boolean' } },
+            },
           },
         },
         placement: {

@@ -1,5 +1,5 @@
 /**
- * The connection settings of gpuops (DESIGN.md, "Command-line contract") and how they resolve
+ * The connection settings of gpuops (docs/design.md, "Command-line contract") and how they resolve
  * from flags, environment and `gpuops.yaml`. Below `cli/` so that the controller and the adapters
  * can name them without an import that runs back up to the command line.
  */
@@ -8,7 +8,7 @@ import { parse } from 'yaml';
 
 /**
  * Connection settings shared by `reconcile`, `run`, `snapshot`, `benchmark` and live `plan`
- * (DESIGN.md, "Command-line contract"). Each comes from, in order: the flag, the environment
+ * (docs/design.md, "Command-line contract"). Each comes from, in order: the flag, the environment
  * variable `GPUOPS_<FLAG_IN_UPPER_SNAKE_CASE>`, the key of an optional `gpuops.yaml` in the
  * working directory (camelCase: `repoUrl`), the default.
  */
@@ -183,7 +183,10 @@ export const CONNECTION_OPTIONS: readonly ConnectionOption[] = [
   },
 ];
 
-/** A wrong setting or flag: the CLI prints it and exits 2 (DESIGN.md: 2 is a usage error). */
+/**
+ * A wrong setting or flag: the CLI prints it and exits 2 (docs/design.md, "Command-line contract": 2
+ * is a usage error).
+ */
 export class UsageError extends Error {
   constructor(message: string) {
     super(message);

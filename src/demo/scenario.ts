@@ -1,9 +1,10 @@
 /**
  * The demo scenario: the whole method on one machine, no network. A simulated cluster (the mixed
  * fleet), a local GitOps repo (a bare "origin" seeded with `examples/gitops-repo`), a SQLite
- * database, and the real reconcile pass, driven through the four steps of DESIGN.md. Between
- * passes a "person" merges gpuops's branches into `main` with real git and an Argo CD-like sync
- * applies `clusters/<cluster>/` to the simulated cluster, so every decision takes effect:
+ * database, and the real reconcile pass, driven through the four steps of docs/design.md ("The
+ * method"). Between passes a "person" merges gpuops's branches into `main` with real git and an
+ * Argo CD-like sync applies `clusters/<cluster>/` to the simulated cluster, so every decision takes
+ * effect:
  *
  * 1. pools labelled (one test node, the others unused; the traps stay out);
  * 2. benchmarks run as Jobs on the test node (simulated minutes in real seconds);
@@ -386,7 +387,8 @@ class Scenario {
     const svc = 'resnet50-infer';
     this.demo.load.setLoad('bert-train', 260);
     // Counted before the first scale-up: its pool's first node is the smallest T4 that fits one
-    // replica (issue 23 item 8), so the first scale-up already moves a node in.
+    // replica (the product first, then the smallest node), so the first scale-up already moves a
+    // node in.
     const moved = this.movedNodes.length;
     this.setLoad(svc, 90, 'its one replica (1 GPU) is 90 % busy, above the max of 80 %');
     await this.until(`${svc} scales up`, () => this.servingPods(svc).length >= 2, SCALING_INTERVAL_SECONDS);

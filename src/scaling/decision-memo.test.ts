@@ -201,6 +201,8 @@ describe('decideInTurn with a memo decides exactly as without one', () => {
       // The memo is used, not only consulted: hundreds of the 21,600 decisions are reused.
       expect(reused).toBeGreaterThan(500);
     },
+    // 3,600 passes each: ~4 s on an idle core, past 30 s on a loaded one (no figure is timed).
+    120_000,
   );
 });
 

@@ -1,7 +1,7 @@
 /**
  * A fleet of services through the fast model (pure): the bundled one-service trace split into K
  * services, and every engine over all of them at once, gpuops with the pool's headroom shared
- * (issue 25 section 3, first part). Units as in `figures.ts`.
+ * (docs/replay.md, "A fleet of services"). Units as in `figures.ts`.
  */
 import { computeFigures, idealPoints, staticPodTime, staticPoints, type EngineFigures } from './figures.js';
 import { modelService, type ModelEngine, type ModelSettings } from './model-engine.js';
@@ -23,16 +23,45 @@ export function shiftedServices(trace: Trace, k: number): Trace[] {
     return {
       ...trace,
       source: `${trace.source}#${i}`,
-      instants: trace.instants.map((x, j) => ({ ...x, values: trace.instants[(j + shift) % n]!.values })),
+      instants: trace.instants.map((x, j) => {
+        const from = trace.instants[(j + shift) % n]!;
+        return { t: x.t, values: from.values, ...(from.pods ? { pods: from.pods } : {}) };
+      }),
     };
   });
 }
 
 /**
- * Node-level figures of one engine over a fleet of nodes (issue 25 section 3): the nodes its
- * serving pool(s) held over the trace. For gpuops the shared `short-task` pool of the fixed fleet,
- * for the HPA and static one static pool per service sized to its peak (held all the time), for
- * the ideal one pool of exactly the nodes its GPUs need at each instant.
+ * K services from one trace's pods: K disjoint groups, each pod in one (the pods in the order
+ * they first report, then by name, dealt round-robin: pod j to group j mod K). Service i keeps
+ * every instant of the trace with the values of its own pods (none: load 0), so the services
+ * share one clock and their loads add up to the trace's. Named `<source>/pods#i`.
+ * @throws Error when k is not a whole number ≥ 1, the trace is empty, or its instants do not
+ * name their pods
+ */
+export function podGroupServices(trace: Trace, k: number): Trace[] {
+  if (!Number.isInteger(k) || k < 1) throw new Error(`--pod-groups: expected a whole number ≥ 1, got ${k}`);
+  if (trace.instants.length === 0) throw new Error(`${trace.source}: no instants to split`);
+  const group = new Map<string, number>();
+  for (const x of trace.instants) {
+    if (x.pods === undefined) throw new Error(`${trace.source}: its instants do not name their pods`);
+    for (const p of [...x.pods].sort()) if (!group.has(p)) group.set(p, group.size % k);
+  }
+  return Array.from({ length: k }, (_, i) => {
+    const instants = trace.instants.map((x) => {
+      const keep = x.pods!.flatMap((p, j) => (group.get(p) === i ? [j] : []));
+      return { t: x.t, values: keep.map((j) => x.values[j]!), pods: keep.map((j) => x.pods![j]!) };
+    });
+    const pods = [...group.values()].filter((g) => g === i).length;
+    return { source: `${trace.source}/pods#${i}`, instants, pods };
+  });
+}
+
+/**
+ * Node-level figures of one engine over a fleet of nodes (docs/replay.md, "A fleet of nodes"): the
+ * nodes its serving pool(s) held over the trace. For gpuops the shared `short-task` pool of the
+ * fixed fleet, for the HPA and static one static pool per service sized to its peak (held all the
+ * time), for the ideal one pool of exactly the nodes its GPUs need at each instant.
  */
 export interface NodeFigures {
   gpusPerNode: number;

@@ -95,6 +95,11 @@ export interface ReplaySettings {
   loopsLatencies?: number[];
   /** Run the fast loop (and, with latencies, the drawn loop) beside the replay's own; default true. */
   loops?: boolean;
+  /**
+   * The fleet's shared warm standby: a claim's wake or switch (seconds, claimed → Ready in the
+   * service; `--claim-seconds`); absent: `CLAIM_SECONDS` of `standby-run.ts`.
+   */
+  claimSeconds?: number;
 }
 
 /** Defaults of {@link ReplaySettings}. */

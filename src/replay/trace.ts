@@ -19,6 +19,8 @@ import { checkTraceGaps, checkTraceTime } from './trace-bounds.js';
 export interface TraceInstant {
   t: number;
   values: number[];
+  /** The pod each value is of (same order as `values`), where the format names pods. */
+  pods?: string[];
   /**
    * The service's own load at this instant, summed over its pods, in `Trace.service.unit` (e.g.
    * requests per second); absent: no reading then (outside the service series' span, or no
@@ -87,7 +89,7 @@ function build(
     .sort(([a], [b]) => a - b)
     .map(([t, m]) => {
       for (const p of m.keys()) pods.add(p);
-      return { t, values: [...m.values()] };
+      return { t, values: [...m.values()], pods: [...m.keys()] };
     });
   if (instants.length === 0) throw new Error(`${source}: no samples`);
   checkTraceGaps(

@@ -1,7 +1,8 @@
 /**
- * Deciding only the algorithms whose inputs moved (pure; issue 26). A long-running reconciler
- * keeps each algorithm's last decision with everything it was decided on; `decideInTurn` reuses it
- * only when the outcome is certain to be the same as deciding again:
+ * Deciding only the algorithms whose inputs moved (pure), so a steady pass at 10,000 nodes stays
+ * within its time. A long-running reconciler keeps each algorithm's last decision with everything
+ * it was decided on; `decideInTurn` reuses it only when the outcome is certain to be the same as
+ * deciding again:
  * - the same policy and algorithm objects, the same pods (the same objects, in order: the cache
  *   hands out the same records while nothing changed), equal samples, flags, replicas, pool, HPA,
  *   products, dropped series, no-data and partial-data messages, refusal, other autoscalers,

@@ -60,7 +60,9 @@ describe('gpuops replay --service-file', { timeout: 120_000 }, () => {
 
   it('a fleet refuses it (exit 2)', async () => {
     const r = await replay('--service-file', qps, '--services', '2');
-    expect(r.err).toBe('gpuops: --service-file replays one service: not with --services or --group-by\n');
+    expect(r.err).toBe(
+      'gpuops: --service-file replays one service: not with --services, --group-by or --pod-groups\n',
+    );
     expect(r.code).toBe(2);
   });
 

@@ -44,9 +44,9 @@ export function traceTextOf(f: ReplayFlags): string {
   return f.synthetic !== undefined ? syntheticDayCsv({ seed: seedOf(f.synthetic) }) : readTraceText(f.trace);
 }
 
-/** Whether the flags ask for a fleet (`--services K` with K ≥ 2, or `--group-by`). */
+/** Whether the flags ask for a fleet (`--services K` with K ≥ 2, `--group-by` or `--pod-groups`). */
 export function isFleet(f: ReplayFlags): boolean {
-  return f.services > 1 || f.groupBy !== undefined;
+  return f.services > 1 || f.groupBy !== undefined || f.podGroups !== undefined;
 }
 
 /**
@@ -58,8 +58,14 @@ export function checkReplayFlags(f: ReplayFlags): void {
     throw new UsageError('--nodes replays a fleet: give --services K (K ≥ 2) or --group-by too');
   if (f.groupBy && f.services > 1)
     throw new UsageError('--group-by and --services both split the history: give one');
+  if (f.podGroups !== undefined && (f.groupBy || f.services > 1))
+    throw new UsageError(
+      '--pod-groups splits the history too: give one of --services, --group-by, --pod-groups',
+    );
   if (f.serviceFile !== undefined && isFleet(f))
-    throw new UsageError('--service-file replays one service: not with --services or --group-by');
+    throw new UsageError(
+      '--service-file replays one service: not with --services, --group-by or --pod-groups',
+    );
 }
 
 /**
@@ -136,6 +142,7 @@ export function replaySettings(f: ReplayFlags): ReplaySettings {
     hpaTargets: f.hpaTargets,
     headroomFactors: f.headroomFactors,
     headroomDownMargins: f.headroomDownMargins,
+    ...(f.claimSeconds === undefined ? {} : { claimSeconds: f.claimSeconds }),
     ...(f.policy === undefined ? {} : { policyText: readPolicy(f.policy) }),
   };
 }

@@ -53,6 +53,10 @@ export interface ReplayFlags extends Pick<
   nodes?: number | 'auto';
   schedulerScoring: 'LeastAllocated' | 'MostAllocated';
   groupBy?: string[];
+  /** `--pod-groups K`: K services of disjoint groups of the trace's pods. */
+  podGroups?: number;
+  /** `--claim-seconds S`: a standby claim's wake or switch in the fleet's standby section. */
+  claimSeconds?: number;
   signalIntervalSeconds?: number;
   eventDriven?: boolean;
   tickSeconds?: number;
@@ -183,10 +187,23 @@ function fleetOptions(cmd: Command): Command {
       '--group-by <labels>',
       'replay a fleet: one service per value of these labels of a query_range answer (e.g. namespace,deployment)',
       labelList,
+    )
+    .option(
+      '--pod-groups <k>',
+      "replay a fleet of K services: K disjoint groups of the trace's pods, dealt round-robin (docs/standby.md)",
+      wholePositive,
+    )
+    .option(
+      '--claim-seconds <s>',
+      "with --nodes: a warm standby claim's wake or switch, claimed → Ready in the service (default 5; docs/standby.md)",
+      nonNegative,
     );
 }
 
-/** The loop's own delays beyond the sample, pass and start-up (issue 42): trigger, tick, drawn start-ups. */
+/**
+ * The loop's own delays beyond the sample, pass and start-up (trigger, tick, drawn start-ups), so a
+ * replay can price each.
+ */
 function loopOptions(cmd: Command): Command {
   return cmd
     .option(

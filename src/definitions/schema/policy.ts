@@ -6,10 +6,10 @@ import { DCGM_SCALING_METRICS } from '../../util/vocabulary.js';
 const SIGNALS = SIGNAL_KINDS;
 
 /**
- * Upper bounds of the policy's numbers (issue 29 item 5): what the API server takes (int32 for
- * replicas and `ttlSecondsAfterFinished`, int64 for `activeDeadlineSeconds`) narrowed to what a
- * GPU fleet makes sense of, so a typo (`windowSeconds: 3000000`, `maxReplicas: 1e9`) is an error at
- * `validate`, not a Job or a query that never ends.
+ * Upper bounds of the policy's numbers: what the API server takes (int32 for replicas and
+ * `ttlSecondsAfterFinished`, int64 for `activeDeadlineSeconds`) narrowed to what a GPU fleet makes
+ * sense of, so a typo (`windowSeconds: 3000000`, `maxReplicas: 1e9`) is an error at `validate`, not
+ * a Job or a query that never ends.
  */
 export const POLICY_LIMITS = {
   /** Any duration: 30 days (seconds). */
@@ -322,6 +322,45 @@ export const policySchema: JSONSchemaType<Policy> = {
             strategy: { type: 'string', enum: ['RollingUpdate', 'Recreate'] },
             maxSurge: count(0, POLICY_LIMITS.replicas),
             maxUnavailable: count(0, POLICY_LIMITS.replicas),
+          },
+        },
+        standby: {
+          type: 'array',
+          nullable: true,
+          maxItems: 100,
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: [
+              'name',
+              'pool',
+              'namespace',
+              'image',
+              'algorithms',
+              'gpus',
+              'port',
+              'readinessPath',
+              'wakePath',
+              'claimSeconds',
+            ],
+            properties: {
+              name: { type: 'string', format: 'dns-1123-label', maxLength: 48 },
+              pool: { type: 'string', enum: ['long-task', 'short-task'] },
+              namespace: { type: 'string', format: 'dns-1123-label' },
+              image: { type: 'string', minLength: 1, format: 'k8s-image' },
+              algorithms: {
+                type: 'array',
+                minItems: 1,
+                maxItems: POLICY_LIMITS.pullRequests,
+                items: { type: 'string', format: 'dns-1123-label' },
+              },
+              gpus: count(1, ALGORITHM_LIMITS.gpus),
+              port: count(1, 65535),
+              readinessPath: { type: 'string', pattern: '^/[^\\s]*$', maxLength: 256 },
+              wakePath: { type: 'string', pattern: '^/[^\\s]*$', maxLength: 256 },
+              claimSeconds: { type: 'number', minimum: 0, maximum: 600 },
+              headroomFactor: { type: 'number', minimum: 0, maximum: 10, nullable: true },
+            },
           },
         },
       },

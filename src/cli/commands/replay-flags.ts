@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { FLEET_ENGINES, type FleetEngine, type FleetNodeOptions } from '../../replay/fleet-replay.js';
 import { ENGINES, type Engine } from '../../replay/run-replay.js';
 import { DEFAULT_REPLAY_SETTINGS, type ReplaySettings } from '../../replay/sim-engine.js';
+import { parseServiceCsv, withServiceSeries } from '../../replay/service-series.js';
 import { sliceTrace, traceSpanSeconds, type Trace } from '../../replay/trace.js';
 import { syntheticDayCsv, syntheticName } from '../../replay/synthetic-day.js';
 import { parseLatencyCsv } from '../../replay/startup-latency.js';
@@ -61,6 +62,31 @@ export function checkReplayFlags(f: ReplayFlags): void {
     throw new UsageError(
       '--pod-groups splits the history too: give one of --services, --group-by, --pod-groups',
     );
+  if (f.serviceFile !== undefined && isFleet(f))
+    throw new UsageError(
+      '--service-file replays one service: not with --services, --group-by or --pod-groups',
+    );
+}
+
+/**
+ * `t` with the `--service-file` series beside it (`service-series.ts`), or `t` without the flag.
+ * @throws UsageError naming the flag and the file when it cannot be read; Error naming its line
+ *   and field when a row is bad
+ */
+export function withServiceFile(f: ReplayFlags, t: Trace): Trace {
+  if (f.serviceFile === undefined) return t;
+  let text: string;
+  try {
+    text = readFileSync(f.serviceFile, 'utf8');
+  } catch (err) {
+    throw new UsageError(`--service-file ${f.serviceFile}: cannot read: ${(err as Error).message}`);
+  }
+  const unit = f.serviceUnit;
+  return withServiceSeries(t, parseServiceCsv(text, f.serviceFile), {
+    name: unit === 'requests/s' ? 'requests per second' : unit,
+    unit,
+    source: f.serviceFile,
+  });
 }
 
 /**

@@ -64,6 +64,10 @@ export interface ReplayFlags extends Pick<
   loopsLatencyFile?: string;
   /** False with `--no-loops`. */
   loops: boolean;
+  /** `--service-file`: a per-pod service series beside the trace (`replay/service-series.ts`). */
+  serviceFile?: string;
+  /** `--service-unit`: what its values are (default `requests/s`). */
+  serviceUnit: string;
 }
 
 /** The flags as commander parses them: `--trace` may be missing (`withTrace` says what to give). */
@@ -98,7 +102,12 @@ function inputOptions(cmd: Command): Command {
     .option(
       '--work-dir <dir>',
       'folder for the simulated repos and databases (default: a temp folder, removed after)',
-    );
+    )
+    .option(
+      '--service-file <file>',
+      "the service's own load per pod at the trace's instants (CSV timestamp_anon,value,container_ip, e.g. the trace's qps.csv): the HPA and gpuops also scale on it per replica (model), printed beside the duty cycle",
+    )
+    .option('--service-unit <unit>', "the unit of --service-file's values", 'requests/s');
 }
 
 /** The replay's delays, thresholds, policy and the parameters of its frontiers. */

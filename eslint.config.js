@@ -20,10 +20,11 @@ export default tseslint.config(
     rules: PURITY_RULES,
   },
   {
-    // The controller receives its adapters and settings; only cli/ composes them (DESIGN.md).
-    // After the purity block: its typescript-eslint rule stays, and this core rule adds the layer
-    // ban (type-only imports too) to every controller file, pure or not.
-    files: ['src/controller/**/*.ts'],
+    // The pass and the controller receive their adapters and settings; only cli/ composes them
+    // (DESIGN.md). After the purity block: its typescript-eslint rule stays, and this core rule adds
+    // the layer ban (type-only imports too) to every file of the pass, the plan and the controller,
+    // pure or not.
+    files: ['src/controller/**/*.ts', 'src/pass/**/*.ts', 'src/plan/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -31,7 +32,8 @@ export default tseslint.config(
           patterns: [
             {
               group: ['**/cli/**', '**/cli'],
-              message: 'controller/ never imports cli/: settings live in config/, adapters are passed in.',
+              message:
+                'controller/, pass/ and plan/ never import cli/: settings live in config/, adapters are passed in.',
             },
           ],
         },

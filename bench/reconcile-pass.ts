@@ -21,7 +21,7 @@ import type * as ClusterCacheModule from '../src/compose/cluster-cache.js';
 import type * as ComposeModule from '../src/compose/compose.js';
 import type * as SettingsModule from '../src/config/settings.js';
 import type * as ReadSnapshotModule from '../src/cluster/read-snapshot.js';
-import type * as ReconcileModule from '../src/controller/reconcile.js';
+import type * as ReconcileModule from '../src/pass/reconcile.js';
 import type * as GitHostModule from '../src/gitops/git-host.js';
 import type { PullRequestHost } from '../src/gitops/pr-host.js';
 import type * as WorkingCopyModule from '../src/gitops/working-copy.js';
@@ -236,7 +236,7 @@ async function main(): Promise<void> {
     load<typeof ComposeModule>('compose/compose.js'),
     load<typeof SettingsModule>('config/settings.js'),
     load<typeof ReadSnapshotModule>('cluster/read-snapshot.js'),
-    load<typeof ReconcileModule>('controller/reconcile.js'),
+    load<typeof ReconcileModule>('pass/reconcile.js'),
     load<typeof GitHostModule>('gitops/git-host.js'),
     load<typeof WorkingCopyModule>('gitops/working-copy.js'),
     load<typeof StoreModule>('store/index.js'),

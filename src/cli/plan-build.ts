@@ -1,10 +1,10 @@
 /**
  * The human view of `gpuops plan`: tables of pools, placements, scaling, and the files a pass
- * would write. The decision itself is `planDesiredState` (src/controller/desired-state.ts).
+ * would write. The decision itself is `planDesiredState` (src/plan/desired-state.ts).
  */
 import { describeProducts } from '../placement/gpu-products.js';
 import type { Snapshot } from '../cluster/types.js';
-import type { PlanOutput } from '../controller/desired-state.js';
+import type { PlanOutput } from '../plan/desired-state.js';
 import { nodeCapacities } from '../pools/capacity.js';
 import type { PoolAssignment } from '../pools/types.js';
 import { formatSpecError } from '../definitions/rules/format.js';

@@ -1,22 +1,7 @@
 import type { Logger } from 'pino';
 import { sleep } from '../util/retry.js';
 import type { ControllerMetrics } from './metrics.js';
-import type { Watchlist } from '../scaling/crossing-watch.js';
-
-/** Counters of one reconcile pass, logged as one summary line. */
-export interface PassSummary {
-  nodes: number;
-  algorithms: number;
-  decisions: number;
-  prs: number;
-  errors: number;
-  /** Decisions by kind and machine reason, for `gpuops_decisions_total`. */
-  reasons?: { kind: string; reason: string }[];
-  /** Pull-request outcomes, for `gpuops_pull_requests_total`. */
-  prActions?: string[];
-  /** What the crossing trigger watches until the next pass (`pass/watchlist.ts`). */
-  watch?: Watchlist;
-}
+import type { PassSummary } from '../pass/summary.js';
 
 export interface LoopOptions {
   /** One reconcile pass. */

@@ -13,7 +13,8 @@ import { controllerCauses, initialHealthState, notLive } from './controller-heal
 import { startHealthServer, type StatusPages } from './health.js';
 import { LeaderElector } from './leader-election.js';
 import { redactUrl } from './log.js';
-import { runLoop, type PassSummary } from './loop.js';
+import { runLoop } from './loop.js';
+import type { PassSummary } from '../pass/summary.js';
 import { PassWaker, runCrossingTrigger } from './crossing-trigger.js';
 import type { UtilizationSource } from '../metrics/types.js';
 import type { Watchlist } from '../scaling/crossing-watch.js';

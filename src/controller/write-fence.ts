@@ -11,6 +11,7 @@
 import type { JobApi } from '../cluster/jobs.js';
 import type { ClusterPatcher, PatchResult } from '../cluster/patch.js';
 import type { PullRequestHost } from '../gitops/pr-host.js';
+import type { WriteFence } from '../pass/reconcile.js';
 
 /** Thrown by a fence when this replica may not write now. */
 export class NotLeadingError extends Error {
@@ -25,9 +26,6 @@ export class NotLeadingError extends Error {
     );
   }
 }
-
-/** Checks that this replica may write now. @throws NotLeadingError */
-export type WriteFence = (write: string) => void;
 
 /** A fence bound later to the replica's leader election (the reconciler is built before it). */
 export interface LeaderFence {

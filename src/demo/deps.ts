@@ -9,7 +9,7 @@ import type { RunnerClock } from '../benchmark/clock.js';
 import type { BenchmarkProgress } from '../benchmark/runner.js';
 import { compose } from '../compose/compose.js';
 import { settingsWith, type Settings } from '../config/settings.js';
-import type { ReconcileDeps } from '../controller/reconcile.js';
+import type { ReconcileDeps } from '../pass/reconcile.js';
 import { sleep } from '../util/retry.js';
 import type { DemoCluster } from './cluster.js';
 

@@ -21,7 +21,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino, type Logger } from 'pino';
 import type { BenchmarkProgress } from '../benchmark/runner.js';
-import { reconcileOnce, type PassResult, type ReconcileDeps } from '../controller/reconcile.js';
+import { reconcileOnce, type PassResult, type ReconcileDeps } from '../pass/reconcile.js';
 import type { ScalingDecision } from '../scaling/types.js';
 import { servingAlgorithm } from '../sim/load-model.js';
 import { pullRequestRef } from '../gitops/pr-ref.js';

@@ -1,7 +1,7 @@
 /**
  * Spec paths gpuops cannot read (pure). A spec that cannot be read is never a deleted spec: each
  * such path becomes a located error with no algorithm name, and an error without a name keeps every
- * algorithm's generated files (`controller/invalid-specs.ts`), so no pass proposes deleting a
+ * algorithm's generated files (`plan/invalid-specs.ts`), so no pass proposes deleting a
  * running Deployment because its spec sat where gpuops could not see it. A spec is gone only when
  * Git no longer has its file.
  *

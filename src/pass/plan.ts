@@ -3,7 +3,7 @@
  * into `planDesiredState`. `gpuops plan` and the reconcile pass both call it, so what `plan`
  * prints is what `reconcile` writes.
  */
-import { planDesiredState, type DesiredState } from '../controller/desired-state.js';
+import { planDesiredState, type DesiredState } from '../plan/desired-state.js';
 import type { WorkloadTemplates } from '../manifests/templates.js';
 import type { PassCaches } from '../plan/caches.js';
 import type { PassCarry } from './carry.js';

@@ -5,7 +5,7 @@
  */
 import type { SnapshotOptions } from '../cluster/snapshot.js';
 import type { Snapshot } from '../cluster/types.js';
-import { invalidAlgorithms, keptForInvalidSpecs } from '../controller/invalid-specs.js';
+import { invalidAlgorithms, keptForInvalidSpecs } from '../plan/invalid-specs.js';
 import type { UtilizationReading } from '../metrics/types.js';
 import { readGitModel } from '../plan/git-model.js';
 import { historySince } from '../scaling/history.js';

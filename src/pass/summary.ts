@@ -4,10 +4,25 @@
  */
 import type { Logger } from 'pino';
 import type { Snapshot } from '../cluster/types.js';
-import type { DesiredState, PlanOutput } from '../controller/desired-state.js';
-import type { PassSummary } from '../controller/loop.js';
+import type { DesiredState, PlanOutput } from '../plan/desired-state.js';
 import type { ChangeSet, WriteBackResult } from '../gitops/types.js';
+import type { Watchlist } from '../scaling/crossing-watch.js';
 import type { World } from './world.js';
+
+/** Counters of one reconcile pass, logged as one summary line. */
+export interface PassSummary {
+  nodes: number;
+  algorithms: number;
+  decisions: number;
+  prs: number;
+  errors: number;
+  /** Decisions by kind and machine reason, for `gpuops_decisions_total`. */
+  reasons?: { kind: string; reason: string }[];
+  /** Pull-request outcomes, for `gpuops_pull_requests_total`. */
+  prActions?: string[];
+  /** What the crossing trigger watches until the next pass (`watchlist.ts`). */
+  watch?: Watchlist;
+}
 
 /** What one pass decided and did. */
 export interface PassResult extends PassSummary {

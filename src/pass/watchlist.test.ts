@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { algorithm, pod, policy } from '../../test/scaling/support.js';
-import type { DesiredState } from '../controller/desired-state.js';
+import type { DesiredState } from '../plan/desired-state.js';
 import type { ScalingDecision } from '../scaling/types.js';
 import { watchlistOf } from './watchlist.js';
 import type { World } from './world.js';

@@ -6,7 +6,7 @@
  * decision's clock, `gpuops run`'s memo; none: never by the clock alone).
  */
 import type { ResolvedAlgorithm } from '../definitions/types.js';
-import type { DesiredState } from '../controller/desired-state.js';
+import type { DesiredState } from '../plan/desired-state.js';
 import type { Watchlist, WatchedAlgorithm } from '../scaling/crossing-watch.js';
 import type { DecisionMemo } from '../scaling/decision-memo.js';
 import type { World } from './world.js';

@@ -22,7 +22,7 @@ import { writeFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { pino } from 'pino';
-import { reconcileOnce, type ReconcileDeps } from '../controller/reconcile.js';
+import { reconcileOnce, type ReconcileDeps } from '../pass/reconcile.js';
 import type { DemoCluster } from '../demo/cluster.js';
 import { buildDemoDeps } from '../demo/deps.js';
 import { createOrigin, mergeBranch, syncCheckout } from '../demo/git-origin.js';

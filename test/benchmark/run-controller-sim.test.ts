@@ -8,7 +8,7 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubeLeaseApi } from '../../src/cluster/lease.js';
-import type { PassResult } from '../../src/controller/reconcile.js';
+import type { PassResult } from '../../src/pass/reconcile.js';
 import { startController, type RunningController } from '../../src/controller/run-controller.js';
 import { DcgmScrapeSource } from '../../src/metrics/dcgm-scrape.js';
 import { algorithmFile, gpuNode, startHarness, type Harness } from '../support/reconcile-harness.js';

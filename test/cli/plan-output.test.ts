@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runMain } from '../support/run-main.js';
 import { emptySections, type PlanReport } from '../../src/cli/plan-build.js';
-import type { PlanOutput } from '../../src/controller/desired-state.js';
+import type { PlanOutput } from '../../src/plan/desired-state.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FIXTURE = path.join(ROOT, 'test/fixtures/cluster-mixed');

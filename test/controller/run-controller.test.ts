@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sleep, until } from '../support/wait.js';
 import { kubeLeaseApi, type LeaseApi } from '../../src/cluster/lease.js';
 import { createLogger } from '../../src/controller/log.js';
-import type { PassSummary } from '../../src/controller/loop.js';
+import type { PassSummary } from '../../src/pass/summary.js';
 import {
   loggableSettings,
   runDefaults,

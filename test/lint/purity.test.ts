@@ -51,7 +51,7 @@ const FORBIDDEN: ReadonlyArray<[string, string]> = [
   ['benchmark/clock adapter', "import { systemClock } from '../benchmark/clock.js';"],
   ['store adapter', "import { openStore } from '../store/index.js';"],
   ['working copy adapter', "import { WorkingCopy } from '../gitops/working-copy.js';"],
-  ['controller adapter', "import { reconcileOnce } from '../controller/reconcile.js';"],
+  ['controller adapter', "import { reconcileOnce } from '../pass/reconcile.js';"],
 ];
 
 const ALLOWED: ReadonlyArray<[string, string]> = [
@@ -95,7 +95,7 @@ describe('purity rule', () => {
     'src/gitops/pr-body.ts',
     'src/gitops/ensure-pull-request.ts',
     'src/cluster/snapshot.ts',
-    'src/controller/desired-state.ts',
+    'src/plan/desired-state.ts',
     'src/definitions/rules/quantity.ts',
     'src/placement/place.ts',
     'src/scaling/decide-one.ts',

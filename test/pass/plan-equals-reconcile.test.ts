@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterInput } from '../../src/compose/cluster-input.js';
 import { planFromSources } from '../../src/cli/commands/plan.js';
-import { passSources, reconcileOnce, type PassResult } from '../../src/controller/reconcile.js';
+import { passSources, reconcileOnce, type PassResult } from '../../src/pass/reconcile.js';
 import { loadDefaultPolicy } from '../../src/definitions/load.js';
 import { DcgmScrapeSource } from '../../src/metrics/dcgm-scrape.js';
 import { planWorld } from '../../src/pass/plan.js';

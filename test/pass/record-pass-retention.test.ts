@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { DesiredState } from '../../src/controller/desired-state.js';
+import type { DesiredState } from '../../src/plan/desired-state.js';
 import { recordPass } from '../../src/pass/write.js';
 import type { ScalingDecision } from '../../src/scaling/types.js';
 import { openStore } from '../../src/store/open-store.js';

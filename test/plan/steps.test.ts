@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { benchmarksDue } from '../../src/pass/benchmarks.js';
-import { invalidAlgorithms } from '../../src/controller/invalid-specs.js';
+import { invalidAlgorithms } from '../../src/plan/invalid-specs.js';
 import type { BenchmarkOutcome } from '../../src/placement/types.js';
 import { readGitModel } from '../../src/plan/git-model.js';
 import { placementChanges, planPlacements } from '../../src/plan/placement.js';

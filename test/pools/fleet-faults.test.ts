@@ -11,7 +11,7 @@ import { loadWorkloadTemplates } from '../../src/benchmark/load-templates.js';
 import { formatPlanTable } from '../../src/cli/plan-build.js';
 import { buildSnapshot } from '../../src/cluster/snapshot.js';
 import type { Taint } from '../../src/cluster/types.js';
-import { planDesiredState, type DesiredStateInput } from '../../src/controller/desired-state.js';
+import { planDesiredState, type DesiredStateInput } from '../../src/plan/desired-state.js';
 import type { UtilizationReading } from '../../src/metrics/types.js';
 import { assignPools } from '../../src/pools/assign.js';
 import { freeGpus, nodeCapacities } from '../../src/pools/capacity.js';

@@ -9,7 +9,7 @@ import { parse } from 'yaml';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { loadWorkloadTemplates } from '../../src/benchmark/load-templates.js';
 import type { NodeInfo, PodInfo, Snapshot } from '../../src/cluster/types.js';
-import { planDesiredState, type DesiredStateInput } from '../../src/controller/desired-state.js';
+import { planDesiredState, type DesiredStateInput } from '../../src/plan/desired-state.js';
 import type { UtilizationReading } from '../../src/metrics/types.js';
 import type { Policy, ResolvedAlgorithm } from '../../src/definitions/types.js';
 import { nodeInfo } from '../support/node-info.js';

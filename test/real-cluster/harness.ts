@@ -15,7 +15,7 @@ import { pino, type Logger } from 'pino';
 import { describe } from 'vitest';
 import { compose } from '../../src/compose/compose.js';
 import { settingsWith } from '../../src/config/settings.js';
-import { reconcileOnce, type PassResult, type ReconcileDeps } from '../../src/controller/reconcile.js';
+import { reconcileOnce, type PassResult, type ReconcileDeps } from '../../src/pass/reconcile.js';
 import { GitPullRequestHost } from '../../src/gitops/git-host.js';
 import { WorkingCopy } from '../../src/gitops/working-copy.js';
 import { kubeObjectApi } from '../../src/gitops-apply/index.js';

@@ -5,7 +5,7 @@
  * Provider `github` against the fake GitHub, so comments are real requests.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { PassResult } from '../../src/controller/reconcile.js';
+import type { PassResult } from '../../src/pass/reconcile.js';
 import { FakeGitHub } from '../support/github-server.js';
 import { algorithmFile, gpuNode, startHarness, type Harness } from '../support/reconcile-harness.js';
 

@@ -6,7 +6,7 @@
  */
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PassResult } from '../../src/controller/reconcile.js';
+import type { PassResult } from '../../src/pass/reconcile.js';
 import { algorithmFile, gpuNode, startHarness, type Harness } from '../support/reconcile-harness.js';
 
 const POOL = 'gpuops.dev/pool';

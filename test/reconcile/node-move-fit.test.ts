@@ -8,7 +8,7 @@
  */
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PassResult } from '../../src/controller/reconcile.js';
+import type { PassResult } from '../../src/pass/reconcile.js';
 import { SPEC_HASH_ANNOTATION } from '../../src/manifests/benchmark-job.js';
 import { DcgmScrapeSource } from '../../src/metrics/dcgm-scrape.js';
 import type { KubeObject } from '../../src/sim/index.js';

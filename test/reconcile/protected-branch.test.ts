@@ -13,7 +13,7 @@ import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { createControllerMetrics, registerFleetGauges } from '../../src/controller/metrics.js';
-import { reconcileOnce } from '../../src/controller/reconcile.js';
+import { reconcileOnce } from '../../src/pass/reconcile.js';
 import { DcgmScrapeSource } from '../../src/metrics/dcgm-scrape.js';
 import { createPassCaches } from '../../src/plan/caches.js';
 import type { KubeObject } from '../../src/sim/index.js';

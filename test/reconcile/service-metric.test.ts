@@ -8,7 +8,7 @@
  * another replica of `llm-util`: it only ever scales up.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PassResult } from '../../src/controller/reconcile.js';
+import type { PassResult } from '../../src/pass/reconcile.js';
 import { PrometheusSource } from '../../src/metrics/prometheus.js';
 import { startPrometheus, type RunningPrometheus } from '../support/prometheus.js';
 import { algorithmFile, gpuNode, startHarness, type Harness } from '../support/reconcile-harness.js';

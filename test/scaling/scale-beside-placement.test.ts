@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { PodInfo, Snapshot } from '../../src/cluster/types.js';
-import { planDesiredState, type DesiredStateInput } from '../../src/controller/desired-state.js';
+import { planDesiredState, type DesiredStateInput } from '../../src/plan/desired-state.js';
 import type { ChangeSet } from '../../src/gitops/types.js';
 import type { GpuSeries, UtilizationReading } from '../../src/metrics/types.js';
 import type { BenchmarkOutcome } from '../../src/placement/types.js';

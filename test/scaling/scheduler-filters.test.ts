@@ -12,7 +12,7 @@ import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { loadWorkloadTemplates } from '../../src/benchmark/load-templates.js';
 import { buildSnapshot } from '../../src/cluster/snapshot.js';
-import { planDesiredState, type DesiredStateInput } from '../../src/controller/desired-state.js';
+import { planDesiredState, type DesiredStateInput } from '../../src/plan/desired-state.js';
 import { setDeploymentReplicas } from '../../src/manifests/replicas.js';
 import type { UtilizationReading } from '../../src/metrics/types.js';
 import type { Policy, PodTemplate, ResolvedAlgorithm } from '../../src/definitions/types.js';

@@ -7,7 +7,7 @@
  * the stuck pod in the plan and in the database.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PassResult } from '../../src/controller/reconcile.js';
+import type { PassResult } from '../../src/pass/reconcile.js';
 import { DcgmScrapeSource } from '../../src/metrics/dcgm-scrape.js';
 import { NEVER_READY_ANNOTATION } from '../../src/sim/controllers/kubelet.js';
 import { algorithmFile, gpuNode, startHarness, type Harness } from '../support/reconcile-harness.js';

@@ -15,7 +15,7 @@ import { pino, type Logger } from 'pino';
 import type { RunnerClock } from '../../src/benchmark/clock.js';
 import { compose } from '../../src/compose/compose.js';
 import { settingsWith } from '../../src/config/settings.js';
-import { reconcileOnce, type PassResult, type ReconcileDeps } from '../../src/controller/reconcile.js';
+import { reconcileOnce, type PassResult, type ReconcileDeps } from '../../src/pass/reconcile.js';
 import { storeLedger } from '../../src/gitops/commit-ledger.js';
 import { GitHubHost } from '../../src/gitops/github-host.js';
 import { GitPullRequestHost } from '../../src/gitops/git-host.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Option, type Command } from 'commander';
 import { loadWorkloadTemplates } from '../../benchmark/load-templates.js';
 import type { Snapshot } from '../../cluster/types.js';
-import type { PlanOutput } from '../../controller/desired-state.js';
+import type { PlanOutput } from '../../plan/desired-state.js';
 import { loadDefaultPolicy } from '../../definitions/load.js';
 import { planWorld } from '../../pass/plan.js';
 import { readWorld, type JudgeAt } from '../../pass/read-world.js';

@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { settingsSecrets } from '../../config/secrets.js';
 import { createLogger } from '../../controller/log.js';
-import type { PassResult } from '../../controller/reconcile.js';
+import type { PassResult } from '../../pass/reconcile.js';
 import { createReconciler } from '../../compose/compose.js';
 import { formatPlanTable, planReport } from '../plan-build.js';
 import { dryRunDatabase } from '../../compose/store.js';

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatPlanTable } from '../../src/cli/plan-build.js';
 import type { PodInfo, Snapshot } from '../../src/cluster/types.js';
-import { planDesiredState, type DesiredStateInput } from '../../src/controller/desired-state.js';
+import { planDesiredState, type DesiredStateInput } from '../../src/plan/desired-state.js';
 import type { Policy, ResolvedAlgorithm } from '../../src/definitions/types.js';
 import { policy, now, snapshot, templates, noData } from '../support/cluster-mixed.js';
 

@@ -2,7 +2,7 @@ import { parse } from 'yaml';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { formatPlanTable } from '../../src/cli/plan-build.js';
 import type { PodInfo, Snapshot } from '../../src/cluster/types.js';
-import { planDesiredState, type DesiredStateInput } from '../../src/controller/desired-state.js';
+import { planDesiredState, type DesiredStateInput } from '../../src/plan/desired-state.js';
 import type { GpuSeries, UtilizationReading } from '../../src/metrics/types.js';
 import type { BenchmarkOutcome } from '../../src/placement/types.js';
 import type { ResolvedAlgorithm } from '../../src/definitions/types.js';

@@ -18,20 +18,26 @@ import type { PullRequestHost } from '../gitops/pr-host.js';
 import type { WorkingCopy } from '../gitops/working-copy.js';
 import type { WorkloadTemplates } from '../manifests/templates.js';
 import type { UtilizationSource } from '../metrics/types.js';
-import { benchmarksOfPass } from '../pass/benchmarks.js';
-import type { PassCarry } from '../pass/carry.js';
-import { planWorld } from '../pass/plan.js';
-import { readWorld } from '../pass/read-world.js';
-import { workingCopySpecs } from '../pass/specs.js';
-import { summarize, warnAboutKept, warnAboutMetrics, type PassResult } from '../pass/summary.js';
-import type { WorldSources } from '../pass/world.js';
-import { writePhase } from '../pass/write.js';
-import { watchlistOf } from '../pass/watchlist.js';
+import { benchmarksOfPass } from './benchmarks.js';
+import type { PassCarry } from './carry.js';
+import { planWorld } from './plan.js';
+import { readWorld } from './read-world.js';
+import { workingCopySpecs } from './specs.js';
+import { summarize, warnAboutKept, warnAboutMetrics, type PassResult } from './summary.js';
+import type { WorldSources } from './world.js';
+import { writePhase } from './write.js';
+import { watchlistOf } from './watchlist.js';
 import type { PassCaches } from '../plan/caches.js';
 import type { Store } from '../store/types.js';
-import type { WriteFence } from './write-fence.js';
 
 export type { PassResult };
+
+/**
+ * Checks that this replica may write now, given the write it is about to make (`push`,
+ * `pull request of <branch>`, …). `gpuops run` binds it to its leader election
+ * (`controller/write-fence.ts`). @throws NotLeadingError (`controller/write-fence.ts`) when it may not
+ */
+export type WriteFence = (write: string) => void;
 
 /** A reconciler bound to its adapters (cluster, Git, PR host, database, metrics). */
 export interface Reconciler {
@@ -75,7 +81,7 @@ export interface ReconcileDeps {
   carry?: PassCarry;
   onBenchmarkProgress?: (p: BenchmarkProgress) => void;
   /**
-   * `gpuops run`'s leadership check (`write-fence.ts`), already wrapped around `jobs`, `patcher`,
+   * `gpuops run`'s leadership check (`controller/write-fence.ts`), already wrapped around `jobs`, `patcher`,
    * `host` and the working copy's pushes; the pass also checks it before its write phase, so a
    * replica that lost the Lease mid-pass writes nothing. Absent: one-shot commands write freely.
    */

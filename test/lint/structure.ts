@@ -24,7 +24,10 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['manifests'],
   ['pools', 'placement', 'scaling', 'benchmark'],
   ['gitops', 'gitops-apply', 'plan', 'status', 'local-cluster'],
-  ['pass', 'controller'],
+  ['pass'],
+  // The runtime that runs passes (loop, leader election, health, metrics): above the pass, so an
+  // import from pass/ back into controller/ is an up-arrow.
+  ['controller'],
   ['compose'],
   ['demo', 'replay'],
   ['cli'],

@@ -34,9 +34,9 @@ describe('usage errors exit 2, for every command', { timeout: 60_000 }, () => {
     ['reconcile: --output yaml', ['reconcile', '--output', 'yaml'], /argument 'yaml' is invalid/],
     ['reconcile: no --repo-url', ['reconcile', '--once'], /--repo-url: the GitOps repo remote is required/],
     [
-      'reconcile: --provider gitlab',
-      ['reconcile', '--provider', 'gitlab'],
-      /--provider: must be git or github/,
+      'reconcile: --provider bitbucket',
+      ['reconcile', '--provider', 'bitbucket'],
+      /--provider: must be one of git, github, gitlab, gitea, forgejo, got "bitbucket"/,
     ],
     ['run: unknown option', ['run', '--bogus'], /unknown option/],
     ['run: --interval 0', ['run', '--interval', '0'], /--interval must be a number of seconds/],

@@ -23,7 +23,9 @@ function simCommands(): [string, string, string][] {
       if (!/gpuops sim\b/.test(line)) continue;
       const nodes = /--nodes (\S+)/.exec(line)?.[1];
       const pods = /--pods (\S+)/.exec(line)?.[1];
-      if (nodes && pods) out.push([doc, nodes, pods]);
+      // A synopsis (`--nodes FILE --pods FILE`) names no file.
+      const placeholder = (arg: string) => /^[A-Z_]+\]?$/.test(arg);
+      if (nodes && pods && !placeholder(nodes) && !placeholder(pods)) out.push([doc, nodes, pods]);
     }
   }
   return out;

@@ -47,8 +47,11 @@ export function register(program: Command): void {
       const dir = flags.dir ? path.resolve(flags.dir) : mkdtempSync(path.join(os.tmpdir(), 'gpuops-demo-'));
       const out = process.stdout;
       out.write(
-        'gpuops demo: pools → benchmarks → placement → scaling, on a simulated GPU cluster, with every\n' +
-          'change proposed to a local Git repo as a pull request, merged, and synced as Argo CD would.\n' +
+        (flags.real
+          ? 'gpuops demo: pools → benchmarks → placement → scaling, on the real control plane with KWOK\n' +
+            'nodes, with every change proposed to a local Git repo as a pull request, merged, and applied by Flux.\n'
+          : 'gpuops demo: pools → benchmarks → placement → scaling, on a simulated GPU cluster, with every\n' +
+            'change proposed to a local Git repo as a pull request, merged, and synced as Argo CD would.\n') +
           `Files: ${dir}\n`,
       );
       const examples = flags.real ? mkdtempSync(path.join(os.tmpdir(), 'gpuops-demo-examples-')) : null;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's test command (`npm run test:all`): installs and starts what the tests need, then
 # type-check, lint, format check and the whole test suite (the unit project and the real-cluster
-# project). Needs root (apt) and Go 1.26 on a fresh machine.
+# project), then the unit tables, the CLI and the demo under Node.js 22 and 24 (.ci/node-lines.sh).
+# Needs root (apt) and Go 1.26 on a fresh machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash .ci/install-services.sh
@@ -19,6 +20,10 @@ report=$(mktemp -d "${TMPDIR:-/tmp}/gpuops-test-report.XXXXXX")
 trap 'bash .ci/start-postgres.sh --stop "$GPUOPS_TEST_POSTGRES_DIR"; rm -rf "$report"' EXIT
 status=0
 npx vitest run --reporter=default --reporter=json --outputFile="$report/vitest.json" || status=$?
+# Node.js 22 and 24, the maintained LTS lines, besides the one that ran the suite: the unit tables,
+# the CLI and the demo under each (.ci/node-lines.sh: pinned binaries from the npm registry, cached
+# in ~/.cache/gpuops/node).
+bash .ci/node-lines.sh || status=$?
 # The plain closing line CI reads: "N passed, N failed".
 REPORT="$report/vitest.json" node -e 'const r = require(process.env.REPORT); console.log(`tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed`)' || true
 exit "$status"

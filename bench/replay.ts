@@ -2,7 +2,7 @@
  * `npm run replay`: the full utilisation trace through every engine (a benchmark script, not a
  * test). Reads `../shared/data/traces/alibaba-genai-v2026-pod-gpu-util/pod_gpu_duty_cycle_anon.csv`
  * beside the main checkout (research-use data, never copied into the project), or the file given
- * with `--trace`; other flags go to `gpuops replay` as they are (`--hours H`, `--from-hours H`
+ * with `--trace`; on a clone without it, the synthetic day (`--synthetic`, `src/replay/synthetic-day.ts`); other flags go to `gpuops replay` as they are (`--hours H`, `--from-hours H`
  * replay a slice). Then the fleet (issue 25 section 3): four services sharing one pool on 16 nodes,
  * with the same trace, slice, delays and thresholds (`src/replay/fleet-args.ts`: `--no-fleet` or
  * `--engines` leave it out; `--services`, `--group-by` or `--nodes` run that fleet alone). Prints
@@ -46,16 +46,19 @@ function traceCandidates(): string[] {
 }
 
 const args = process.argv.slice(2);
-if (!args.includes('--trace')) {
+if (!args.some((a) => /^--(trace|synthetic)(=|$)/.test(a))) {
   const candidates = traceCandidates();
   const found = candidates.find((f) => existsSync(f));
   if (found === undefined) {
+    // Any clone: the synthetic day, whose statistics follow the trace's published figures.
     process.stderr.write(
-      `npm run replay: no trace at ${candidates[0]} (nor at ${candidates.slice(1).join(', ')}); pass --trace FILE\n`,
+      `npm run replay: no trace at ${candidates[0]} (nor at ${candidates.slice(1).join(', ')}); replaying the synthetic day (seed 1) that follows its published figures instead (docs/replay.md says where the trace is and how to extract it; --trace FILE replays it)\n`,
     );
-    process.exit(2);
+    args.unshift('--synthetic=1');
+  } else {
+    process.stderr.write(`npm run replay: the trace ${found}\n`);
+    args.unshift('--trace', found);
   }
-  args.unshift('--trace', found);
 }
 // Issue 42: the drawn start-ups' loop reads the model-load latencies beside the trace (never copied).
 const traceFile = args[args.indexOf('--trace') + 1]!;

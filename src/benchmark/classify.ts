@@ -6,6 +6,7 @@ import type { JobView, PodView } from '../cluster/jobs.js';
 import type { BenchmarkRun } from '../store/types.js';
 import { benchmarkContainer, podDisruption, startError } from './disruption.js';
 import { measureContainer } from './measure.js';
+import { QUEUE_NAME_LABEL } from '../manifests/benchmark-job.js';
 
 /** One read of a run's Job (null: it does not exist) and the pods labelled with its name. */
 export interface RunObservation {
@@ -137,10 +138,35 @@ function classifyFailed(
   return end('Failed', `${why}${detail ? `; ${detail}` : ''}`);
 }
 
+/**
+ * A suspended Job (`spec.suspend: true`, set by a queueing system's webhook such as Kueue's
+ * `manageJobsWithoutQueueName`, or by a person): waiting to be admitted, not failed and not timing
+ * out — no limit runs while it waits. The message names the queue it waits in (the label
+ * `kueue.x-k8s.io/queue-name`) or that none is named, and the Job's `Suspended` condition.
+ */
+function suspended(job: JobView): RunState {
+  const queue = job.labels?.[QUEUE_NAME_LABEL];
+  const cond = job.conditions.find((c) => c.type === 'Suspended' && c.status === 'True');
+  const why = cond?.message ? ` (${cond.reason ?? 'Suspended'}: ${cond.message})` : '';
+  const where = queue
+    ? `waiting for queue ${queue} to admit it`
+    : `waiting to be admitted; no queue is named (set benchmark.queueName in the spec or policy for label ${QUEUE_NAME_LABEL})`;
+  return {
+    kind: 'active',
+    phase: 'scheduling',
+    node: null,
+    elapsedSeconds: 0,
+    message: `Job suspended (spec.suspend: true)${why}, ${where}; the wait does not count against the timeout`,
+  };
+}
+
 /** A Job still running: ends it when a pod is stuck past a limit, else reports progress. */
 function classifyActive(obs: RunObservation & { job: JobView }, limits: ClassifyLimits, now: Date): RunState {
   const { job, pods } = obs;
-  const created = job.createdAt ?? now;
+  if (job.suspended) return suspended(job);
+  // A Job that waited suspended starts when it resumes (`status.startTime`, reset on resume, as
+  // activeDeadlineSeconds counts): the wait never counts against the timeout.
+  const created = job.startedAt ?? job.createdAt ?? now;
   const elapsedSeconds = Math.max(0, secondsBetween(created, now));
   const live = pods.filter((p) => p.phase !== 'Failed' && p.phase !== 'Succeeded');
   const ended = (end: RunEnd): RunState => ({ kind: 'ended', end, deleteJob: true });
@@ -221,7 +247,9 @@ function classifyActive(obs: RunObservation & { job: JobView }, limits: Classify
  * - its container waiting in a start error ({@link startError}) longer than
  *   `startTimeoutSeconds` (counted from the pod's `status.startTime`): `StartFailed`, or `Failed`
  *   for an invalid image name; Job deleted so its GPU is free;
- * - no end `timeout + both limits + 60 s` after the Job's creation: `TimedOut`, Job deleted.
+ * - suspended (`spec.suspend`, a queue such as Kueue's holds it): `active`, waiting, no limit runs;
+ * - no end `timeout + both limits + 60 s` after the Job started (`status.startTime`, reset when it
+ *   resumes; its creation when absent): `TimedOut`, Job deleted.
  * A limit is a "longer than": at exactly the limit the run still waits (like a Job's own
  * activeDeadlineSeconds, which fires only once it has passed). Otherwise `active`.
  */

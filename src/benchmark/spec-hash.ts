@@ -64,12 +64,22 @@ export function specHash(spec: AlgorithmSpec, annotations?: Readonly<Record<stri
     args: spec.args,
     env: spec.env,
     resources: spec.resources,
-    benchmark: spec.benchmark,
+    benchmark: measuredBenchmark(spec.benchmark),
     gpu: spec.gpu,
     template: measuredTemplate(spec.template),
     annotations: annotations && Object.keys(annotations).length > 0 ? { ...annotations } : undefined,
   };
   return createHash('sha256').update(canonicalJson(inputs)).digest('hex');
+}
+
+/**
+ * The benchmark section without `queueName`: which queue admits the Job changes when it runs, not
+ * what it measures, so naming a queue keeps the stored runs.
+ */
+function measuredBenchmark(b: AlgorithmSpec['benchmark']): AlgorithmSpec['benchmark'] {
+  if (!b || b.queueName === undefined) return b;
+  const { queueName: _queue, ...rest } = b;
+  return rest;
 }
 
 /**

@@ -11,6 +11,7 @@ import type { ResolvedAlgorithm } from '../definitions/types.js';
 import type { BenchmarkRun } from '../store/types.js';
 import { classifyRun, type RunObservation, type RunState } from './classify.js';
 import type { BenchmarkPhase, BenchmarkResult, RunnerDeps, TestCapacity } from './types.js';
+import { foreignJob, foreignJobMessage } from './job-owner.js';
 import { specHash } from './spec-hash.js';
 import { summarizeRuns, type RunsSummary } from './summary.js';
 
@@ -66,6 +67,13 @@ async function observeAlgorithm(alg: ResolvedAlgorithm, deps: RunnerDeps): Promi
   const now = deps.clock.now();
   let jobName = benchmarkJobName(alg.name, hash, summary.nextRun);
   const obs = await observe(deps, alg.namespace, jobName);
+  const foreign = obs.job && foreignJob(obs.job, { algorithm: alg.name, specHash: hash, jobName });
+  if (obs.job && foreign) {
+    // Never followed, never recorded, never replaced by deleting someone else's Job.
+    const message = foreignJobMessage(obs.job, foreign);
+    const state: RunState = { kind: 'active', phase: 'scheduling', node: null, elapsedSeconds: 0, message };
+    return { ...base, cached: false, summary, jobName, state };
+  }
   const limits = {
     timeoutSeconds: alg.benchmark.timeoutSeconds,
     unschedulableTimeoutSeconds: deps.policy.benchmark.unschedulableTimeoutSeconds,
@@ -289,6 +297,16 @@ async function decide(
     template: deps.templates.benchmarkJob,
   });
   const created = await retry(deps, () => deps.jobs.createJob(job));
+  if (created === 'exists') {
+    // Made between this pass's read and its create: followed only when it is gpuops's.
+    const found = await retry(deps, () => deps.jobs.readJob(ns, o.jobName));
+    const why = found && foreignJob(found, { algorithm: alg.name, specHash: o.hash, jobName: o.jobName });
+    if (found && why) {
+      const message = `${runLabel(o)}: ${foreignJobMessage(found, why)}`;
+      progress(deps, o, 'queued', message);
+      return result(o, { status: 'Pending', medianSeconds: null, message }, null);
+    }
+  }
   const what = created === 'exists' ? 'following existing' : 'created';
   const message = `${runLabel(o)}: ${what} Job ${ns}/${o.jobName}`;
   progress(deps, o, 'scheduling', `${what} Job ${ns}/${o.jobName}`, 0, o.jobName);

@@ -30,5 +30,5 @@ export function missingTraceMessage(root: string): string {
   const where = found
     ? `the bundled trace is ${found} (read it in place, never copy it into the project)`
     : `the bundled trace (../${BUNDLED_TRACE}) is in no folder above ${path.resolve(root)}`;
-  return `replay needs --trace FILE, a trace CSV (value,timestamp_anon,container_ip) or a Prometheus query_range JSON; ${where}; \`npm run replay\` passes it for you`;
+  return `replay needs --trace FILE, a trace CSV (value,timestamp_anon,container_ip) or a Prometheus query_range JSON; ${where}; \`npm run replay\` passes it for you, or --synthetic (a synthetic day that follows its published figures, docs/replay.md) when it is in no folder above`;
 }

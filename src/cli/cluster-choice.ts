@@ -75,5 +75,39 @@ export function unknownClusterWarning(cluster: string, known: readonly string[])
   return `the repo has no clusters/${cluster}/, only ${sorted.map((c) => `clusters/${c}/`).join(', ')}: every file of cluster "${cluster}" would be new (did you mean --cluster ${sorted[0]}?)`;
 }
 
+/**
+ * The refusal of a `--cluster` that `reconcile` and `run` would write for (pure), or null. A
+ * mistyped name (`prd` for `prod`) is silent otherwise: the pass would open pull requests that
+ * create `clusters/prd/` (a second Deployment of every algorithm, of the same name) and `run`
+ * would take a Lease of its own, leading beside the real controller. So a cluster neither the
+ * repo (a folder `clusters/<name>/` on the base branch) nor the database (anything recorded for
+ * it) has seen is refused, unless:
+ * - `isNew` (`--new-cluster`): the operator says it is a new cluster;
+ * - nothing knows any cluster (no `clusters/` folder, an empty database): a first run, whose pass
+ *   writes the cluster's folder from scratch.
+ * @param known the clusters the repo and the database know (`knownClusters`)
+ * @returns the message of a usage error, naming the known clusters and the flag
+ */
+export function newClusterRefusal(
+  cluster: string,
+  known: { repo: readonly string[]; database: readonly string[] },
+  isNew: boolean,
+): string | null {
+  const all = [...new Set([...known.repo, ...known.database])].sort();
+  if (isNew || all.length === 0 || all.includes(cluster)) return null;
+  const seen = [
+    known.repo.length > 0
+      ? `the repo has ${[...known.repo]
+          .sort()
+          .map((c) => `clusters/${c}/`)
+          .join(', ')}`
+      : null,
+    known.database.length > 0
+      ? `the database holds ${known.database.length === 1 ? 'cluster' : 'clusters'} ${[...known.database].sort().join(', ')}`
+      : null,
+  ].filter((x): x is string => x !== null);
+  return `--cluster ${cluster}: neither the repo nor the database has seen cluster "${cluster}" (${seen.join('; ')}); a pass would create clusters/${cluster}/ beside them. Did you mean --cluster ${all[0]}? For a new cluster, pass --new-cluster`;
+}
+
 /** Writes a note line to stderr. */
 export const toStderr = (line: string): void => void process.stderr.write(`${line}\n`);

@@ -24,9 +24,6 @@ import type { KubeClient } from './kube-client.js';
 import { LIVE_PODS_FIELD_SELECTOR } from './read-snapshot.js';
 import { Reflector, type ReflectorOptions, type ReflectorState } from './reflector.js';
 import {
-  ALGORITHM_LABEL,
-  MANAGED_BY_LABEL,
-  MANAGED_BY_VALUE,
   assembleSnapshot,
   reduceNode,
   reducePod,
@@ -35,14 +32,18 @@ import {
   type ReduceContext,
   type SnapshotOptions,
 } from './snapshot.js';
-import type { HpaStatus, PodInfo, ReplicaSetInfo, Snapshot } from './types.js';
+import type { AutoscalerInfo, HpaStatus, PodInfo, ReplicaSetInfo, Snapshot } from './types.js';
+import { reduceAutoscaler } from './autoscalers.js';
+import { GPUOPS } from '../util/vocabulary.js';
 
 /** A record and the warnings its reduction gave (rare: an unparseable quantity). */
 type Warned<T> = T | { record: T; warnings: string[] };
 
-/** One HorizontalPodAutoscaler gpuops generated, reduced. */
+/** One HorizontalPodAutoscaler, reduced: what it scales, and, for one gpuops generated, its status. */
 interface HpaRecord {
-  algorithm: string;
+  autoscaler: AutoscalerInfo;
+  /** Set for an HPA gpuops generated (labelled with its algorithm). */
+  algorithm: string | null;
   status: HpaStatus;
 }
 
@@ -120,9 +121,10 @@ function reducer<I, T>(reduce: (input: I, ctx: ReduceContext) => T): (o: unknown
 
 function hpaRecord(o: unknown): HpaRecord | undefined {
   const h = o as V2HorizontalPodAutoscaler;
-  const algorithm = h.metadata?.labels?.[ALGORITHM_LABEL];
-  if (!algorithm) return undefined;
+  const autoscaler = reduceAutoscaler(h);
+  const algorithm = autoscaler.managed ? (h.metadata?.labels?.[GPUOPS.algorithm] ?? null) : null;
   return {
+    autoscaler,
     algorithm,
     status: {
       currentReplicas: h.status?.currentReplicas ?? 0,
@@ -171,8 +173,8 @@ export function createClusterCache(o: ClusterCacheOptions): ClusterCache {
   });
   const hpas = new Reflector<HpaRecord>({
     ...common('horizontalpodautoscalers'),
+    // Every HPA, not only gpuops's: another autoscaler on an algorithm's Deployment must be seen.
     path: '/apis/autoscaling/v2/horizontalpodautoscalers',
-    labelSelector: `${MANAGED_BY_LABEL}=${MANAGED_BY_VALUE}`,
     reduce: hpaRecord,
   });
   const all = [nodes, pods, replicaSets, hpas] as Reflector<unknown>[];
@@ -246,12 +248,20 @@ export function createClusterCache(o: ClusterCacheOptions): ClusterCache {
         replicaSets: last.replicaSets,
       };
       if (last.warnings.length > 0) snapshot.warnings = last.warnings;
+      // HPAs ride along when current; a snapshot never waits for them (a warning, not a failed pass).
+      const hpaReason = notCurrent(hpas.state());
+      if (hpaReason === null) snapshot.autoscalers = hpas.records().map((h) => h.autoscaler);
+      else
+        snapshot.warnings = [
+          ...(snapshot.warnings ?? []),
+          `HorizontalPodAutoscalers not current: ${hpaReason}`,
+        ];
       return snapshot;
     },
     hpaStates: () => {
       requireSynced([hpas]);
       const out = new Map<string, HpaStatus>();
-      for (const h of hpas.records()) out.set(h.algorithm, h.status);
+      for (const h of hpas.records()) if (h.algorithm !== null) out.set(h.algorithm, h.status);
       return out;
     },
     state: () =>

@@ -7,6 +7,7 @@ import {
   type V1Pod,
 } from '@kubernetes/client-node';
 import { classifyKubeError, toKubeApiError } from './kube-errors.js';
+import { effectiveGpuRequest, reduceNode } from './snapshot.js';
 
 /** A Kubernetes object as plain JSON (what the renderers produce). */
 export interface JobManifest {
@@ -27,6 +28,17 @@ export interface JobView {
   failed: number;
   /** `metadata.creationTimestamp`, or null. */
   createdAt: Date | null;
+  /**
+   * `spec.suspend` is true: the Job controller runs no pod (a queueing system such as Kueue holds
+   * it until it admits it, https://kubernetes.io/docs/concepts/workloads/controllers/job/#suspending-a-job).
+   */
+  suspended?: boolean;
+  /** `status.startTime`: when the Job last started (reset when it resumes after a suspension), or null. */
+  startedAt?: Date | null;
+  /** `metadata.labels` (e.g. `kueue.x-k8s.io/queue-name`). */
+  labels?: Record<string, string>;
+  /** `metadata.annotations` (gpuops's spec hash). */
+  annotations?: Record<string, string>;
 }
 
 /** One container's state, reduced. Times are parsed RFC 3339 timestamps. */
@@ -165,20 +177,6 @@ export function podView(p: V1Pod): PodView {
 
 const TERMINAL_PHASES = new Set(['Succeeded', 'Failed']);
 
-function gpuQuantity(v: unknown): number {
-  const n = Number(v ?? 0);
-  return Number.isFinite(n) ? n : 0;
-}
-
-/** Effective `nvidia.com/gpu` request of a pod (Kubernetes rule: max(max init, sum of app containers)). */
-function podGpuRequest(p: V1Pod): number {
-  const req = (c: { resources?: { requests?: Record<string, unknown>; limits?: Record<string, unknown> } }) =>
-    gpuQuantity(c.resources?.requests?.['nvidia.com/gpu'] ?? c.resources?.limits?.['nvidia.com/gpu']);
-  const app = (p.spec?.containers ?? []).reduce((s, c) => s + req(c), 0);
-  const init = (p.spec?.initContainers ?? []).reduce((m, c) => Math.max(m, req(c)), 0);
-  return Math.max(app, init);
-}
-
 /** {@link JobApi} over `@kubernetes/client-node` (BatchV1 Jobs, CoreV1 Pods, Nodes, Namespaces). */
 export function createKubeJobApi(kc: KubeConfig): JobApi {
   const batch = kc.makeApiClient(BatchV1Api);
@@ -220,6 +218,10 @@ export function createKubeJobApi(kc: KubeConfig): JobApi {
           succeeded: j.status?.succeeded ?? 0,
           failed: j.status?.failed ?? 0,
           createdAt: toDate(j.metadata?.creationTimestamp),
+          suspended: j.spec?.suspend === true,
+          startedAt: toDate(j.status?.startTime),
+          labels: j.metadata?.labels ?? {},
+          annotations: j.metadata?.annotations ?? {},
         };
       } catch (err) {
         if (classifyKubeError(err).kind === 'not-found') return null;
@@ -260,11 +262,12 @@ export function createKubeJobApi(kc: KubeConfig): JobApi {
         for (const p of pods.items) {
           const node = p.spec?.nodeName;
           if (!node || !names.has(node) || TERMINAL_PHASES.has(p.status?.phase ?? '')) continue;
-          used.set(node, (used.get(node) ?? 0) + podGpuRequest(p));
+          used.set(node, (used.get(node) ?? 0) + effectiveGpuRequest(p));
         }
+        // The snapshot's rules: whole GPUs allocatable (MIG devices are none), effective requests.
+        const ctx = { warnings: [], quantities: new Map<string, number>() };
         return usable.reduce((sum, n) => {
-          const free =
-            gpuQuantity(n.status?.allocatable?.['nvidia.com/gpu']) - (used.get(n.metadata?.name ?? '') ?? 0);
+          const free = reduceNode(n, ctx).gpuAllocatable - (used.get(n.metadata?.name ?? '') ?? 0);
           return sum + Math.max(0, free);
         }, 0);
       } catch (err) {

@@ -1,6 +1,7 @@
 import { CoordinationV1Api, V1MicroTime, type KubeConfig, type V1Lease } from '@kubernetes/client-node';
 import type { LeaseSpecOut, LeaseView } from './types.js';
 import { classifyKubeError } from './kube-errors.js';
+import { MANAGED_BY } from '../util/vocabulary.js';
 
 /** Reads and writes one `coordination.k8s.io/v1` Lease. Writes carry the read resourceVersion. */
 export interface LeaseApi {
@@ -20,7 +21,7 @@ function toBody(name: string, namespace: string, spec: LeaseSpecOut, resourceVer
       name,
       namespace,
       ...(resourceVersion ? { resourceVersion } : {}),
-      labels: { 'app.kubernetes.io/managed-by': 'gpuops' },
+      labels: { [MANAGED_BY.key]: MANAGED_BY.value },
     },
     spec: {
       holderIdentity: spec.holderIdentity,

@@ -3,13 +3,7 @@
  * (https://github.com/NVIDIA/k8s-device-plugin, "Generated Labels", MIG 'single' / 'mixed'
  * strategy). Pure.
  */
-
-/** GPU Feature Discovery: `single`, `mixed` or `none`. */
-export const MIG_STRATEGY_LABEL = 'nvidia.com/mig.strategy';
-/** GPU Feature Discovery, single strategy only: GPU-instance slices of each MIG device. */
-export const MIG_SLICES_LABEL = 'nvidia.com/gpu.slices.gi';
-/** What GPU Feature Discovery puts between the model and the MIG profile in `nvidia.com/gpu.product`. */
-const MIG_PRODUCT_INFIX = '-MIG-';
+import { NVIDIA, NVIDIA_GFD } from '../util/vocabulary.js';
 
 /**
  * The MIG profile (`1g.5gb`) when the node's `nvidia.com/gpu` are MIG devices, not whole GPUs: the
@@ -24,10 +18,10 @@ const MIG_PRODUCT_INFIX = '-MIG-';
  * @returns the profile, `''` when only `nvidia.com/gpu.slices.gi` says so, or null for whole GPUs
  */
 export function migSingleProfile(labels: Readonly<Record<string, string>>): string | null {
-  if (labels[MIG_STRATEGY_LABEL] === 'mixed') return null;
-  const product = labels['nvidia.com/gpu.product'] ?? '';
-  const at = product.lastIndexOf(MIG_PRODUCT_INFIX);
-  if (at > 0) return product.slice(at + MIG_PRODUCT_INFIX.length);
-  const slices = labels[MIG_SLICES_LABEL];
+  if (labels[NVIDIA_GFD.migStrategy] === 'mixed') return null;
+  const product = labels[NVIDIA.productLabel] ?? '';
+  const at = product.lastIndexOf(NVIDIA_GFD.migProductInfix);
+  if (at > 0) return product.slice(at + NVIDIA_GFD.migProductInfix.length);
+  const slices = labels[NVIDIA_GFD.migSlices];
   return slices !== undefined && slices !== '' ? '' : null;
 }

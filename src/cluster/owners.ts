@@ -17,6 +17,11 @@ export interface OwnerIndex {
   deploymentOf(pod: Pick<PodInfo, 'namespace' | 'owner' | 'labels'>): string | null;
   /** The ReplicaSet of one Deployment's newest revision, when ReplicaSets were read; else null. */
   currentReplicaSet(namespace: string, deployment: string): string | null;
+  /**
+   * Why one Deployment's pods could not be created: the `ReplicaFailure` of its ReplicaSets
+   * (`ReplicaSetInfo.failure`, the newest revision's first), or null when none reports one.
+   */
+  refusal(namespace: string, deployment: string): string | null;
 }
 
 /**
@@ -31,10 +36,13 @@ export interface OwnerIndex {
 export function ownerIndex(replicaSets?: readonly ReplicaSetInfo[]): OwnerIndex {
   const byKey = new Map<string, ReplicaSetInfo>();
   const current = new Map<string, ReplicaSetInfo>();
+  const failed = new Map<string, ReplicaSetInfo>();
   for (const rs of replicaSets ?? []) {
     byKey.set(`${rs.namespace}/${rs.name}`, rs);
     if (rs.owner?.kind !== 'Deployment') continue;
     const key = `${rs.namespace}/${rs.owner.name}`;
+    const worst = failed.get(key);
+    if (rs.failure && (!worst || (rs.revision ?? 0) > (worst.revision ?? 0))) failed.set(key, rs);
     const best = current.get(key);
     if (!best || (rs.revision ?? 0) > (best.revision ?? 0)) current.set(key, rs);
   }
@@ -47,6 +55,9 @@ export function ownerIndex(replicaSets?: readonly ReplicaSetInfo[]): OwnerIndex 
     },
     currentReplicaSet(namespace, deployment) {
       return current.get(`${namespace}/${deployment}`)?.name ?? null;
+    },
+    refusal(namespace, deployment) {
+      return failed.get(`${namespace}/${deployment}`)?.failure ?? null;
     },
   };
 }

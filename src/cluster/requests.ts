@@ -6,6 +6,7 @@
  * Pure: the caller parses quantities (`parseQuantity` of `quantity.ts`) and reports bad ones.
  */
 import type { V1Container, V1Pod, V1PodSpec } from '@kubernetes/client-node';
+import { NVIDIA } from '../util/vocabulary.js';
 
 /** cpu in millicores, memory in bytes: what the scheduler adds up per node. */
 export interface CpuMemory {
@@ -19,7 +20,16 @@ export interface CpuMemory {
 export interface NodeResources extends CpuMemory {
   /** Pods: `status.allocatable.pods`, or the number of pods bound there. */
   pods: number;
+  /**
+   * Every other resource but `nvidia.com/gpu` (kept apart, see `NodeInfo.gpuAllocatable`):
+   * `ephemeral-storage` and `hugepages-*` in bytes, extended resources as counts; absent when
+   * none (and in snapshots stored before they were kept).
+   */
+  other?: Record<string, number>;
 }
+
+/** Resources a pod's requests are kept apart from `other`: cpu, memory (`CpuMemory`) and whole GPUs. */
+const OWN_FIELDS = new Set(['cpu', 'memory', NVIDIA.resource, 'pods']);
 
 /** Parses one quantity to the resource's base unit; reports and returns 0 when it is no quantity. */
 export type QuantityReader = (text: string, field: string) => number;
@@ -75,4 +85,46 @@ export function cpuMemoryRequest(pod: Pick<V1Pod, 'spec'>, read: QuantityReader,
     cpuMillis: Math.round(effectiveRequest(pod.spec, 'cpu', read, where) * 1000),
     memoryBytes: Math.ceil(effectiveRequest(pod.spec, 'memory', read, where)),
   };
+}
+
+/**
+ * The effective requests of every resource but cpu, memory and `nvidia.com/gpu` (those have their
+ * own fields): `ephemeral-storage`, `hugepages-*`, extended resources, by the same rule as
+ * {@link effectiveRequest}, in base units (bytes, counts). Undefined when the pod asks for none, so
+ * most pods carry nothing.
+ */
+export function otherRequests(
+  spec: V1PodSpec | undefined,
+  read: QuantityReader,
+  where = '',
+): Record<string, number> | undefined {
+  const names = new Set<string>();
+  for (const c of [...(spec?.initContainers ?? []), ...(spec?.containers ?? [])]) {
+    for (const r of Object.keys(c.resources?.requests ?? {})) names.add(r);
+    for (const r of Object.keys(c.resources?.limits ?? {})) names.add(r);
+  }
+  for (const r of Object.keys(spec?.overhead ?? {})) names.add(r);
+  let out: Record<string, number> | undefined;
+  for (const r of [...names].sort()) {
+    if (OWN_FIELDS.has(r)) continue;
+    const v = effectiveRequest(spec, r, read, where);
+    if (v > 0) (out ??= {})[r] = v;
+  }
+  return out;
+}
+
+/**
+ * Allocatable of every resource but cpu, memory, pods and `nvidia.com/gpu` (a Node's
+ * `status.allocatable`), in base units; undefined when it lists none.
+ */
+export function otherAllocatable(
+  allocatable: Record<string, string> | undefined,
+  read: (q: string, resource: string) => number,
+): Record<string, number> | undefined {
+  let out: Record<string, number> | undefined;
+  for (const [r, q] of Object.entries(allocatable ?? {}).sort(([a], [b]) => (a < b ? -1 : 1))) {
+    if (OWN_FIELDS.has(r)) continue;
+    (out ??= {})[r] = read(q, r);
+  }
+  return out;
 }

@@ -5,31 +5,20 @@ import { noNewPodsTaints } from './taints.js';
 import { POOLS } from '../definitions/types.js';
 import type { Pool } from '../definitions/types.js';
 import { migSingleProfile } from './mig.js';
-import { cpuMemoryRequest, effectiveRequest, type NodeResources } from './requests.js';
+import {
+  cpuMemoryRequest,
+  effectiveRequest,
+  otherAllocatable,
+  otherRequests,
+  type NodeResources,
+} from './requests.js';
+import { requiredAntiAffinity } from './scheduling/pod-constraints.js';
 import type { GpuSharing, NodeInfo, PodInfo, ReplicaSetInfo, Snapshot, Taint } from './types.js';
+import { GPUOPS, MANAGED_BY, NVIDIA, NVIDIA_GFD } from '../util/vocabulary.js';
+import { byString } from '../util/compare.js';
 
-/** Extended resource of a whole NVIDIA GPU (NVIDIA device plugin). */
-export const GPU_RESOURCE = 'nvidia.com/gpu';
-/** Prefix of MIG slice resources with the device plugin's `mixed` strategy (`nvidia.com/mig-1g.10gb`). */
-export const MIG_RESOURCE_PREFIX = 'nvidia.com/mig-';
-/** Node label set by GPU Feature Discovery. */
-export const GPU_PRODUCT_LABEL = 'nvidia.com/gpu.product';
-/** Label on everything gpuops creates. */
-export const MANAGED_BY_LABEL = 'app.kubernetes.io/managed-by';
-export const MANAGED_BY_VALUE = 'gpuops';
-export const ALGORITHM_LABEL = 'gpuops.dev/algorithm';
-/** The default pool label (policy `pools.labelKey`). */
-export const DEFAULT_POOL_LABEL = 'gpuops.dev/pool';
 /** Taints the node lifecycle controller sets on nodes that must not get new pods. */
 export const UNHEALTHY_TAINTS = ['node.kubernetes.io/unreachable', 'node.kubernetes.io/not-ready'];
-/** GPU Feature Discovery: how many times each physical GPU is advertised (time-slicing / MPS). */
-export const GPU_REPLICAS_LABEL = 'nvidia.com/gpu.replicas';
-/** GPU Feature Discovery: `time-slicing`, `mps` or `none`. */
-export const GPU_SHARING_STRATEGY_LABEL = 'nvidia.com/gpu.sharing-strategy';
-/** GPU Feature Discovery: physical GPUs of the node (not the advertised replicas). */
-export const GPU_COUNT_LABEL = 'nvidia.com/gpu.count';
-/** Suffix GPU Feature Discovery appends to `nvidia.com/gpu.product` of a shared GPU. */
-export const SHARED_PRODUCT_SUFFIX = '-SHARED';
 
 /**
  * Whether the NVIDIA device plugin shares the node's GPUs (time-slicing or MPS), which advertises
@@ -44,13 +33,13 @@ export const SHARED_PRODUCT_SUFFIX = '-SHARED';
  */
 export function gpuSharing(node: Pick<NodeInfo, 'labels' | 'gpuAllocatable'>): GpuSharing | null {
   const labels = node.labels;
-  const replicasLabel = Number(labels[GPU_REPLICAS_LABEL]);
+  const replicasLabel = Number(labels[NVIDIA_GFD.replicas]);
   const replicas = Number.isInteger(replicasLabel) && replicasLabel > 1 ? replicasLabel : 1;
-  const strategyLabel = labels[GPU_SHARING_STRATEGY_LABEL];
-  const sharedProduct = (labels[GPU_PRODUCT_LABEL] ?? '').endsWith(SHARED_PRODUCT_SUFFIX);
+  const strategyLabel = labels[NVIDIA_GFD.sharingStrategy];
+  const sharedProduct = (labels[NVIDIA.productLabel] ?? '').endsWith(NVIDIA_GFD.sharedProductSuffix);
   const strategyShared = strategyLabel !== undefined && strategyLabel !== '' && strategyLabel !== 'none';
   if (replicas === 1 && !sharedProduct && !strategyShared) return null;
-  const count = Number(labels[GPU_COUNT_LABEL]);
+  const count = Number(labels[NVIDIA_GFD.count]);
   const physicalGpus =
     Number.isInteger(count) && count >= 0
       ? count
@@ -198,10 +187,10 @@ export function assembleSnapshot(
   options: SnapshotOptions = {},
   replicaSets?: ReplicaSetInfo[],
 ): Snapshot {
-  const poolLabel = options.poolLabel ?? DEFAULT_POOL_LABEL;
+  const poolLabel = options.poolLabel ?? GPUOPS.pool;
   const usage = nodeUsage(pods);
   const nodeInfos = nodes.map((n) => toNodeInfo(n, poolLabel, usage.get(n.name)));
-  nodeInfos.sort((a, b) => compareNames(a.name, b.name));
+  nodeInfos.sort((a, b) => byString(a.name, b.name));
   const snapshot: Snapshot = { takenAt: now.toISOString(), nodes: nodeInfos, pods };
   if (replicaSets) snapshot.replicaSets = replicaSets;
   if (warnings.length > 0) snapshot.warnings = warnings;
@@ -232,6 +221,10 @@ function nodeUsage(pods: readonly PodInfo[]): Map<string, Usage> {
     u.requested.cpuMillis += p.requests.cpuMillis;
     u.requested.memoryBytes += p.requests.memoryBytes;
     u.requested.pods += 1;
+    if (p.otherRequests) {
+      const other = (u.requested.other ??= {});
+      for (const [r, v] of Object.entries(p.otherRequests)) other[r] = (other[r] ?? 0) + v;
+    }
   }
   return usage;
 }
@@ -243,10 +236,6 @@ export function holdsResources(pod: PodInfo): boolean {
 
 function itemsOf<T>(list: T[] | { items: T[] }): T[] {
   return Array.isArray(list) ? list : (list.items ?? []);
-}
-
-function compareNames(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**
@@ -266,10 +255,10 @@ export function reduceNode(node: NodeInput, ctx: ReduceContext): NodeRecord {
     parseQuantity(allocatable[resource], where, field('allocatable', resource), ctx);
   let migAllocatable = 0;
   for (const resource of Object.keys(allocatable)) {
-    if (resource.startsWith(MIG_RESOURCE_PREFIX)) migAllocatable += alloc(resource);
+    if (resource.startsWith(NVIDIA_GFD.migResourcePrefix)) migAllocatable += alloc(resource);
   }
-  let gpuCapacity = parseQuantity(capacity[GPU_RESOURCE], where, field('capacity', GPU_RESOURCE), ctx);
-  let gpuAllocatable = alloc(GPU_RESOURCE);
+  let gpuCapacity = parseQuantity(capacity[NVIDIA.resource], where, field('capacity', NVIDIA.resource), ctx);
+  let gpuAllocatable = alloc(NVIDIA.resource);
   if (migSingleProfile(labels) !== null) {
     // MIG single strategy: every `nvidia.com/gpu` is a MIG device, never a whole GPU.
     migAllocatable += gpuAllocatable;
@@ -288,6 +277,10 @@ export function reduceNode(node: NodeInput, ctx: ReduceContext): NodeRecord {
       cpuMillis: Math.round(alloc('cpu') * 1000),
       memoryBytes: Math.floor(alloc('memory')),
       pods: Math.floor(alloc('pods')),
+      ...optional(
+        'other',
+        otherAllocatable(allocatable, (_q, r) => alloc(r)),
+      ),
     },
     taints: (node.spec?.taints ?? []).map((t) => ({
       key: t.key,
@@ -305,7 +298,7 @@ function toNodeInfo(n: NodeRecord, poolLabel: string, u: Usage | undefined): Nod
     ready: n.ready,
     cordoned: n.cordoned,
     schedulable: !n.cordoned && noNewPodsTaints(n.taints, poolLabel).length === 0,
-    gpuProduct: n.labels[GPU_PRODUCT_LABEL] ?? null,
+    gpuProduct: n.labels[NVIDIA.productLabel] ?? null,
     gpuCapacity: n.gpuCapacity,
     gpuAllocatable: n.gpuAllocatable,
     migAllocatable: n.migAllocatable,
@@ -354,14 +347,21 @@ export function reducePod(pod: PodInput, ctx: ReduceContext): PodInfo {
     terminating: pod.metadata?.deletionTimestamp != null,
     gpuRequest: podGpus(pod, ctx),
     requests: cpuMemoryRequest(pod, podReader(pod, ctx)),
-    managed: labels[MANAGED_BY_LABEL] === MANAGED_BY_VALUE,
-    algorithm: labels[ALGORITHM_LABEL] ?? null,
+    ...optional('otherRequests', otherRequests(pod.spec, podReader(pod, ctx))),
+    ...optional('antiAffinity', requiredAntiAffinity(labels, pod.spec)),
+    managed: labels[MANAGED_BY.key] === MANAGED_BY.value,
+    algorithm: labels[GPUOPS.algorithm] ?? null,
     owner: owner ? { kind: owner.kind, name: owner.name } : null,
     unschedulable,
     createdAt: isoTime(pod.metadata?.creationTimestamp),
     startedAt: pod.status?.startTime ? isoTime(pod.status.startTime) : null,
     ...(readyAt ? { readyAt } : {}),
   };
+}
+
+/** `{ [key]: value }`, or `{}` when the value is undefined (an optional field left out). */
+function optional<K extends string, V>(key: K, value: V | undefined): { [k in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [k in K]?: V };
 }
 
 /** The controller ownerReference (`controller: true`), else the first one (dumps written by hand omit the flag). */
@@ -375,18 +375,24 @@ const DEPLOYMENT_REVISION = 'deployment.kubernetes.io/revision';
 
 /**
  * Reduces a ReplicaSet (pure): its controller owner (the Deployment), the Deployment revision it
- * holds (`deployment.kubernetes.io/revision`) and `spec.replicas` (1 when absent, the API default).
+ * holds (`deployment.kubernetes.io/revision`), `spec.replicas` (1 when absent, the API default)
+ * and its `ReplicaFailure` condition when true.
  * What the watch-driven cluster cache keeps per ReplicaSet.
  */
 export function reduceReplicaSet(rs: ReplicaSetInput): ReplicaSetInfo {
   const owner = controllerOf(rs.metadata?.ownerReferences);
   const revision = Number(rs.metadata?.annotations?.[DEPLOYMENT_REVISION]);
+  const failed = rs.status?.conditions?.find((c) => c.type === 'ReplicaFailure' && c.status === 'True');
   return {
     namespace: rs.metadata?.namespace ?? '',
     name: rs.metadata?.name ?? '',
     owner: owner ? { kind: owner.kind, name: owner.name } : null,
     revision: Number.isInteger(revision) && revision > 0 ? revision : null,
     replicas: typeof rs.spec?.replicas === 'number' ? rs.spec.replicas : 1,
+    ...optional(
+      'failure',
+      failed ? `${failed.reason ?? 'ReplicaFailure'}: ${failed.message ?? ''}` : undefined,
+    ),
   };
 }
 
@@ -404,7 +410,7 @@ export function effectiveGpuRequest(pod: PodInput, warnings: string[] = []): num
 }
 
 function podGpus(pod: PodInput, ctx: ReduceContext): number {
-  return effectiveRequest(pod.spec, GPU_RESOURCE, podReader(pod, ctx));
+  return effectiveRequest(pod.spec, NVIDIA.resource, podReader(pod, ctx));
 }
 
 /** Reads a pod's quantities: the same strings ("1", "4", "16Gi") repeat, so no message is built for a known one. */

@@ -6,8 +6,9 @@
 import type { ClusterCache } from './cache.js';
 import type { KubeClient } from './kube-client.js';
 import { readSnapshot } from './read-snapshot.js';
-import { ALGORITHM_LABEL, MANAGED_BY_LABEL, MANAGED_BY_VALUE, type SnapshotOptions } from './snapshot.js';
+import type { SnapshotOptions } from './snapshot.js';
 import type { HpaStatus, Snapshot } from './types.js';
+import { GPUOPS, MANAGED_BY } from '../util/vocabulary.js';
 
 export type { HpaStatus } from './types.js';
 
@@ -32,9 +33,9 @@ export function listingSource(kube: KubeClient): ClusterSource {
     hpaStates: async () => {
       const out = new Map<string, HpaStatus>();
       for (const h of await kube.listHorizontalPodAutoscalers({
-        labelSelector: `${MANAGED_BY_LABEL}=${MANAGED_BY_VALUE}`,
+        labelSelector: `${MANAGED_BY.key}=${MANAGED_BY.value}`,
       })) {
-        const name = h.metadata?.labels?.[ALGORITHM_LABEL];
+        const name = h.metadata?.labels?.[GPUOPS.algorithm];
         if (!name) continue;
         out.set(name, {
           currentReplicas: h.status?.currentReplicas ?? 0,

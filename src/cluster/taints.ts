@@ -5,9 +5,7 @@
  * schedulable is one the rendered pods may land on.
  */
 import type { Taint } from './types.js';
-
-/** The taint GPU node groups carry (GKE, EKS, the NVIDIA GPU Operator): `nvidia.com/gpu`, the resource's name. */
-const GPU_TAINT_KEY = 'nvidia.com/gpu';
+import { NVIDIA } from '../util/vocabulary.js';
 
 /** A Kubernetes toleration (`PodSpec.tolerations[]`). */
 export interface Toleration {
@@ -18,7 +16,7 @@ export interface Toleration {
 }
 
 /** The toleration of the GPU taint `nvidia.com/gpu:NoSchedule` that every gpuops pod carries. */
-export const GPU_TOLERATION: Toleration = { key: GPU_TAINT_KEY, operator: 'Exists', effect: 'NoSchedule' };
+export const GPU_TOLERATION: Toleration = { key: NVIDIA.taintKey, operator: 'Exists', effect: 'NoSchedule' };
 
 /**
  * Whether one toleration tolerates one taint, by the Kubernetes rule

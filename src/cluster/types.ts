@@ -1,5 +1,6 @@
 import type { Pool } from '../definitions/types.js';
 import type { CpuMemory, NodeResources } from './requests.js';
+import type { PodAffinityTerm } from './scheduling/terms.js';
 
 export type { CpuMemory, NodeResources } from './requests.js';
 
@@ -86,6 +87,16 @@ export interface PodInfo {
   gpuRequest: number;
   /** Effective cpu and memory requests, by the same rule, plus the pod overhead (`spec.overhead`). */
   requests: CpuMemory;
+  /**
+   * Effective requests of every other resource but `nvidia.com/gpu` (`ephemeral-storage`,
+   * `hugepages-*`, extended resources; `otherRequests` of `requests.ts`); absent when none.
+   */
+  otherRequests?: Record<string, number>;
+  /**
+   * Its required pod anti-affinity terms (what kube-scheduler's InterPodAffinity filter holds
+   * against every pod that would join it); absent when none.
+   */
+  antiAffinity?: PodAffinityTerm[];
   /** Label `app.kubernetes.io/managed-by: gpuops`. */
   managed: boolean;
   /** Label `gpuops.dev/algorithm`, or null. */
@@ -119,6 +130,24 @@ export interface ReplicaSetInfo {
   revision: number | null;
   /** `spec.replicas`: how many pods the Deployment controller wants of it now. */
   replicas: number;
+  /**
+   * Its `ReplicaFailure` condition when `True`: why the ReplicaSet controller could not create a
+   * pod (`FailedCreate: pods "x" is forbidden: exceeded quota: …`, a LimitRange or PodSecurity
+   * refusal); absent otherwise.
+   */
+  failure?: string;
+}
+
+/** One HorizontalPodAutoscaler: what it scales and who made it (`cluster/autoscalers.ts`). */
+export interface AutoscalerInfo {
+  namespace: string;
+  name: string;
+  /** `spec.scaleTargetRef`: kind (`Deployment`) and name. */
+  target: { kind: string; name: string };
+  /** Its controller ownerReference (a KEDA `ScaledObject`), or null. */
+  owner: { kind: string; name: string } | null;
+  /** Labelled `app.kubernetes.io/managed-by: gpuops`. */
+  managed: boolean;
 }
 
 /** What gpuops saw of the cluster at one moment; stored in the database. */
@@ -136,6 +165,11 @@ export interface Snapshot {
   replicaSets?: ReplicaSetInfo[];
   /** Objects that could not be read in full (e.g. an unparseable quantity, counted as 0), naming object and field. */
   warnings?: string[];
+  /**
+   * Every HorizontalPodAutoscaler, when they were read (a live snapshot; HPAs in a dump); absent
+   * otherwise, and in stored snapshots.
+   */
+  autoscalers?: AutoscalerInfo[];
 }
 
 /** Status of a HorizontalPodAutoscaler gpuops generated (replicas). */

@@ -3,19 +3,14 @@
  * the live cluster.
  */
 import { readFile } from 'node:fs/promises';
-import {
-  ALGORITHM_LABEL,
-  buildSnapshot,
-  MANAGED_BY_LABEL,
-  MANAGED_BY_VALUE,
-  type NodeInput,
-  type PodInput,
-  type ReplicaSetInput,
-} from '../cluster/snapshot.js';
+import { buildSnapshot, type NodeInput, type PodInput, type ReplicaSetInput } from '../cluster/snapshot.js';
+import type { V2HorizontalPodAutoscaler } from '@kubernetes/client-node';
+import { reduceAutoscaler } from '../cluster/autoscalers.js';
 import type { ClusterSource, HpaStatus } from '../cluster/source.js';
 import type { Snapshot } from '../cluster/types.js';
 import { UsageError } from '../config/settings.js';
 import { parseDumpText } from './dump-text.js';
+import { GPUOPS, MANAGED_BY } from '../util/vocabulary.js';
 
 /**
  * Reads a `kubectl get … -o json` (or `-o yaml`) dump: a List with `items`, or a plain array.
@@ -108,14 +103,19 @@ async function dumpSource(nodesFile: string, podsFile: string): Promise<ClusterS
   return {
     kind: 'list',
     // A pods dump without ReplicaSets says nothing about them: the snapshot then carries none.
-    snapshot: async (now, options) =>
-      buildSnapshot(
+    snapshot: async (now, options) => {
+      const snapshot = buildSnapshot(
         nodes,
         pods as PodInput[],
         now,
         options,
         replicaSets.length > 0 ? replicaSets : undefined,
-      ),
+      );
+      // Likewise a dump without HPAs says nothing about other autoscalers.
+      if (hpas.length > 0)
+        snapshot.autoscalers = hpas.map((h) => reduceAutoscaler(h as V2HorizontalPodAutoscaler));
+      return snapshot;
+    },
     hpaStates: async () => hpaStatesOf(hpas),
   };
 }
@@ -133,8 +133,8 @@ function hpaStatesOf(hpas: readonly HpaObject[]): Map<string, HpaStatus> {
   const out = new Map<string, HpaStatus>();
   for (const h of hpas) {
     const labels = h.metadata?.labels ?? {};
-    const name = labels[ALGORITHM_LABEL];
-    if (labels[MANAGED_BY_LABEL] !== MANAGED_BY_VALUE || !name) continue;
+    const name = labels[GPUOPS.algorithm];
+    if (labels[MANAGED_BY.key] !== MANAGED_BY.value || !name) continue;
     out.set(name, {
       currentReplicas: h.status?.currentReplicas ?? 0,
       desiredReplicas: h.status?.desiredReplicas ?? 0,

@@ -21,6 +21,7 @@ import type { Settings } from '../config/settings.js';
 import { createPassCarry } from '../pass/carry.js';
 import { createPassCaches } from '../plan/caches.js';
 import { reconcileOnce, type ReconcileDeps, type Reconciler } from '../controller/reconcile.js';
+import { storeLedger } from '../gitops/commit-ledger.js';
 import { fencedHost, fencedJobs, fencedPatcher, type WriteFence } from '../controller/write-fence.js';
 import { createPullRequestHost, openWorkingCopy, requireRepoUrl } from './git.js';
 import type { PullRequestHost } from '../gitops/pr-host.js';
@@ -30,7 +31,7 @@ import type { UtilizationSource } from '../metrics/types.js';
 import { loadDefaultPolicy } from '../definitions/load.js';
 import { openStore } from '../store/index.js';
 import { passOpensReadOnly } from './store.js';
-import type { Store } from '../store/types.js';
+import type { StatusStore, Store } from '../store/types.js';
 import { metricsSettingsOf, utilizationSource } from './metrics.js';
 
 /**
@@ -112,6 +113,8 @@ export async function compose(settings: Settings, o: ComposeOverrides = {}): Pro
       (await openWorkingCopy(settings, {
         cacheDir: o.cacheDir ?? env.GPUOPS_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'gpuops'),
         author: o.author,
+        // gpuops knows its own commits by the ids recorded here, across restarts and replicas.
+        ledger: storeLedger(store),
         ...(o.fence ? { beforePush: () => o.fence!('push') } : {}),
       })));
     const metrics =
@@ -151,6 +154,35 @@ export async function compose(settings: Settings, o: ComposeOverrides = {}): Pro
   }
 }
 
+/** The clusters the GitOps repo (folders under `clusters/` on the base branch) and the database know, each sorted. */
+export interface KnownClusters {
+  repo: string[];
+  database: string[];
+}
+
+/** A reconciler that can also say which clusters its repo and database have seen. */
+export interface ComposedReconciler extends Reconciler {
+  /** @throws GitOpsError when the base branch cannot be read; StoreError when the database read fails */
+  knownClusters(): Promise<KnownClusters>;
+}
+
+/**
+ * The clusters `deps`'s repo and database know: the folder names under `clusters/` at the base
+ * branch's head (paths only, no content read) and the clusters the database holds anything of.
+ */
+export async function knownClusters(
+  deps: Pick<ReconcileDeps, 'workingCopy' | 'store'>,
+): Promise<KnownClusters> {
+  const folders = new Set<string>();
+  for (const p of await deps.workingCopy.listPaths('clusters/')) {
+    const parts = p.split('/');
+    if (parts.length >= 3) folders.add(parts[1]!);
+  }
+  const store = deps.store as Partial<Pick<StatusStore, 'clusters'>>;
+  const database = typeof store.clusters === 'function' ? await store.clusters() : [];
+  return { repo: [...folders].sort(), database: [...database].sort() };
+}
+
 /**
  * A reconciler on the adapters {@link compose} builds from settings: `gpuops reconcile` and
  * `gpuops run` use it.
@@ -160,11 +192,12 @@ export async function createReconciler(
   settings: Settings,
   log: Logger,
   options: Omit<ComposeOverrides, 'log'> = {},
-): Promise<Reconciler> {
+): Promise<ComposedReconciler> {
   const { deps, close } = await compose(settings, { ...options, log });
   return {
     pass: () => reconcileOnce(deps),
     close,
+    knownClusters: () => knownClusters(deps),
     metrics: deps.metrics,
     ...(deps.carry ? { carry: deps.carry } : {}),
   };

@@ -11,12 +11,13 @@ import { GitHubHost, parseGitHubRepo } from '../gitops/github-host.js';
 import { GitPullRequestHost } from '../gitops/git-host.js';
 import type { PullRequestHost } from '../gitops/pr-host.js';
 import { splitRemoteUrl } from '../gitops/remote-url.js';
+import { storeLedger, type CommitLedger } from '../gitops/commit-ledger.js';
 import type { GitOpsLogger } from '../gitops/types.js';
 import { WorkingCopy, type GitAuthor } from '../gitops/working-copy.js';
 
 /** What a pull-request host needs besides settings. */
 export interface HostDeps {
-  store: Pick<Store, 'pullRequests' | 'upsertPullRequest'>;
+  store: Pick<Store, 'pullRequests' | 'upsertPullRequest' | 'pushedCommits' | 'recordPushedCommits'>;
   /** Clock for record times (`updatedAt`). */
   now: () => Date;
   log?: GitOpsLogger;
@@ -65,13 +66,13 @@ export function requireRepoUrl(settings: Pick<GitOpsSettings, 'repoUrl'>): strin
 
 /**
  * Opens (clones or fetches) the working copy of `--repo-url` at `--branch` in a folder of
- * `cacheDir` named after the remote without its credentials and the branch (one clone per remote
+ * `cacheDir`, recording the commits it pushes in `ledger` (`storeLedger(store)`), named after the remote without its credentials and the branch (one clone per remote
  * and base branch: two gpuops against two repos never share a clone).
  * @throws Error naming `--repo-url` when it is missing; GitOpsError when the clone or fetch fails
  */
 export async function openWorkingCopy(
   settings: GitOpsSettings,
-  deps: { cacheDir: string; author?: GitAuthor; beforePush?: () => void },
+  deps: { cacheDir: string; author?: GitAuthor; ledger?: CommitLedger; beforePush?: () => void },
 ): Promise<WorkingCopy> {
   const repoUrl = requireRepoUrl(settings);
   const remote = splitRemoteUrl(repoUrl).url;
@@ -84,6 +85,7 @@ export async function openWorkingCopy(
     ),
     token: settings.githubToken,
     author: deps.author,
+    ...(deps.ledger ? { ledger: deps.ledger } : {}),
     ...(deps.beforePush ? { beforePush: deps.beforePush } : {}),
   });
 }
@@ -105,7 +107,10 @@ export async function openGitOps(
     ...deps,
     branchStatus: (branch) => opened.workingCopy!.branchStatus(branch),
   });
-  const workingCopy = (opened.workingCopy = await openWorkingCopy(settings, deps));
+  const workingCopy = (opened.workingCopy = await openWorkingCopy(settings, {
+    ...deps,
+    ledger: storeLedger(deps.store),
+  }));
   return { workingCopy, host };
 }
 

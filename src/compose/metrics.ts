@@ -13,6 +13,8 @@ export interface MetricsSettings {
   prometheusUrl?: string;
   /** Bearer token for Prometheus (from `GPUOPS_PROMETHEUS_TOKEN`, never a flag). */
   prometheusToken?: string;
+  /** The dcgm-exporter job(s) of `--dcgm-job` (the source's default when absent). */
+  dcgmJob?: string;
   dcgmUrl?: string[];
   /** dcgm-exporter endpoints with the node each runs on (the demo's); wins over `dcgmUrl`. */
   dcgmTargets?: DcgmTarget[];
@@ -37,6 +39,7 @@ export function utilizationSource(settings: MetricsSettings, now: () => Date): U
     const token = settings.prometheusToken;
     return new PrometheusSource({
       url: settings.prometheusUrl,
+      ...(settings.dcgmJob ? { jobs: settings.dcgmJob } : {}),
       ...(token ? { headers: { Authorization: `Bearer ${token}` } } : {}),
     });
   }
@@ -50,11 +53,12 @@ export function utilizationSource(settings: MetricsSettings, now: () => Date): U
  * read from `GPUOPS_PROMETHEUS_TOKEN`: the one place gpuops reads it (never a flag, never logged).
  */
 export function metricsSettingsOf(
-  settings: { prometheusUrl?: string; dcgmUrl?: string[] },
+  settings: { prometheusUrl?: string; dcgmUrl?: string[]; dcgmJob?: string },
   env: NodeJS.ProcessEnv,
 ): MetricsSettings {
   return {
     prometheusUrl: settings.prometheusUrl,
+    ...(settings.dcgmJob ? { dcgmJob: settings.dcgmJob } : {}),
     prometheusToken: env.GPUOPS_PROMETHEUS_TOKEN,
     dcgmUrl: settings.dcgmUrl,
   };

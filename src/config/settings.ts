@@ -28,6 +28,11 @@ export interface Settings {
   githubToken: string | undefined;
   kubeconfig: string | undefined;
   prometheusUrl: string | undefined;
+  /**
+   * The Prometheus `job`(s) whose DCGM series count, an RE2 regex (default
+   * `dcgm-exporter|nvidia-dcgm-exporter`, the GPU Operator's and the Helm chart's).
+   */
+  dcgmJob?: string;
   dcgmUrl: string[];
   database: string;
   dryRun: boolean;
@@ -88,6 +93,12 @@ export const CONNECTION_OPTIONS: readonly ConnectionOption[] = [
     description: 'kubeconfig file (default: KUBECONFIG, ~/.kube/config, in-cluster)',
   },
   { flag: 'prometheus-url', key: 'prometheusUrl', description: 'Prometheus server for GPU metrics' },
+  {
+    flag: 'dcgm-job',
+    key: 'dcgmJob',
+    description: "Prometheus job(s) of dcgm-exporter whose series count (a regex; '.+': any)",
+    default: 'dcgm-exporter|nvidia-dcgm-exporter',
+  },
   {
     flag: 'dcgm-url',
     key: 'dcgmUrl',
@@ -189,11 +200,29 @@ export function resolveSettings(
       `--github-rate-limit-wait-seconds: must be a number of seconds ≥ 0, got ${JSON.stringify(out.githubRateLimitWaitSeconds)}`,
     );
   }
+  if (
+    String(out.dcgmJob).trim() === '' ||
+    /["\n\r]/.test(String(out.dcgmJob)) ||
+    !isRegex(String(out.dcgmJob))
+  ) {
+    throw new UsageError(
+      `--dcgm-job: must be a regular expression of Prometheus job names without quotes, got ${JSON.stringify(out.dcgmJob)}`,
+    );
+  }
   out.kubeconfig = out.kubeconfig ?? env.KUBECONFIG;
   out.githubToken = env.GITHUB_TOKEN;
   out.dryRun = Boolean(flags.dryRun) || env.GPUOPS_DRY_RUN === 'true';
   out.defaulted = defaulted;
   return out as unknown as Settings;
+}
+
+function isRegex(text: string): boolean {
+  try {
+    new RegExp(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -16,6 +16,8 @@ import { placementChanges, planPlacements } from '../plan/placement.js';
 import { productNeeds, productsOf, productWarnings } from '../plan/products.js';
 import { poolChanges, returnIdlePools } from '../plan/pool-changes.js';
 import { planPools } from '../plan/pools.js';
+import { runningReplicas } from '../plan/running-replicas.js';
+import { keptRemovals, type KeptRemoval } from '../plan/deleted-specs.js';
 import { planScaling, scaleChanges } from '../plan/scaling.js';
 import type { PoolAssignment } from '../pools/types.js';
 import { capacityOf, type ScalingMemo } from '../scaling/scaling-memo.js';
@@ -25,6 +27,7 @@ import type { RolloutNote } from '../plan/rollout.js';
 import type { AlgorithmSample, DecisionRecord, HpaState, ScalingDecision } from '../scaling/types.js';
 import type { BenchmarkRun } from '../store/types.js';
 import type { LoadedRepo, SpecError } from '../definitions/types.js';
+import { byString } from '../util/compare.js';
 
 /** `gpuops plan --output json` (DESIGN.md "Command-line contract"); fields may be added, these stay. */
 export interface PlanOutput {
@@ -43,6 +46,11 @@ export interface PlanOutput {
    * pod has a free GPU now (`plan/rollout.ts`); absent when no change starts a rollout.
    */
   rollouts?: RolloutNote[];
+  /**
+   * With `placement.onDeletedSpec: keep-and-report`: each algorithm that left `algorithms/` and
+   * the live objects its folder keeps; absent when none.
+   */
+  kept?: KeptRemoval[];
 }
 
 /** Everything one pass decides on. */
@@ -99,7 +107,9 @@ export interface DesiredState {
   samples: AlgorithmSample[];
 }
 
-const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+/** Nodes a scaling decision of the pass moves: their manifest belongs to that scale change set alone. */
+const movedNodes = (decisions: readonly ScalingDecision[]): Set<string> =>
+  new Set(decisions.flatMap((d) => (d.action === 'relabel' ? d.nodes : [])));
 
 /**
  * Plans one pass (pure, deterministic): the composition of the method's steps over one read
@@ -129,7 +139,8 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
     algorithms: repo.algorithms,
     placements,
     git,
-    snapshot: observed.snapshot,
+    // One answer per node: scaling judges the pools this pass gives, not Git's alone.
+    snapshot: observed.decided,
     reading: input.reading,
     recent: input.recent,
     hpa: input.hpa,
@@ -139,7 +150,7 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
     ...(memo ? { memo } : {}),
     ...(input.loop ? { loop: input.loop } : {}),
   });
-  // A node returns to unused only when no scale-up of this pass counts on it.
+  // A node returns to unused only when no scale-up of this pass counts on it, on a whole answer.
   const pools = returnIdlePools({
     pools: observed.pools,
     nodes: observed.nodes,
@@ -147,6 +158,7 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
     decisions: scaling.decisions,
     states: scaling.states,
     emptySince: input.emptySince,
+    partialData: scaling.pass.metrics.partial,
     policy,
     now,
   });
@@ -159,6 +171,7 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
       git,
       policy,
       renderCache: input.caches?.rendered,
+      movedByScaling: movedNodes(scaling.decisions),
     }),
     ...placementChanges({
       algorithms: repo.algorithms,
@@ -169,7 +182,7 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
       invalidAlgorithms: input.invalidAlgorithms,
       benchmarkRuns: input.benchmarkRuns,
       caches: input.caches,
-      capacity: capacityOf(observed.snapshot, memo),
+      capacity: capacityOf(observed.decided, memo),
     }),
     ...scaleChanges({
       step: scaling,
@@ -181,7 +194,11 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
       now,
     }),
   ];
-  const changeSets = inputs.map(buildChangeSet).filter((c): c is ChangeSet => c !== null);
+  // What a removal takes down: each Deployment's Running pods, for the pull request's first line.
+  const running = runningReplicas(input.snapshot, memo);
+  const changeSets = inputs
+    .map((i) => buildChangeSet({ ...i, running }))
+    .filter((c): c is ChangeSet => c !== null);
   const planned = new Map<string, PlannedFile>();
   for (const cs of changeSets) for (const f of planFiles(cs.files, git.files)) planned.set(f.path, f);
   const output: PlanOutput = {
@@ -193,7 +210,18 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
     files: [...planned.values()].sort((a, b) => byString(a.path, b.path)),
     metrics: scaling.pass.metrics,
   };
-  const warnings = [...(input.snapshot.warnings ?? []), ...productWarnings(repo.algorithms, input.snapshot)];
+  const kept = keptRemovals({
+    git,
+    inGit: [...repo.algorithms.map((a) => a.name), ...(input.invalidAlgorithms ?? [])],
+    policy,
+    running,
+  });
+  if (kept.length > 0) output.kept = kept;
+  const warnings = [
+    ...(input.snapshot.warnings ?? []),
+    ...productWarnings(repo.algorithms, input.snapshot),
+    ...kept.map((k) => k.message),
+  ];
   if (warnings.length > 0) output.warnings = warnings;
   const rollouts = inputs.flatMap((i) => (i.placements ?? []).flatMap((p) => (p.rollout ? [p.rollout] : [])));
   if (rollouts.length > 0) output.rollouts = rollouts as RolloutNote[];

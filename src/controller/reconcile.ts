@@ -23,7 +23,7 @@ import type { PassCarry } from '../pass/carry.js';
 import { planWorld } from '../pass/plan.js';
 import { readWorld } from '../pass/read-world.js';
 import { workingCopySpecs } from '../pass/specs.js';
-import { summarize, warnAboutMetrics, type PassResult } from '../pass/summary.js';
+import { summarize, warnAboutKept, warnAboutMetrics, type PassResult } from '../pass/summary.js';
 import type { WorldSources } from '../pass/world.js';
 import { writePhase } from '../pass/write.js';
 import { watchlistOf } from '../pass/watchlist.js';
@@ -118,6 +118,7 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
     ...(deps.carry ? { carry: deps.carry } : {}),
   });
   warnAboutMetrics(deps.log, desired);
+  warnAboutKept(deps.log, desired);
   // A replica that lost the Lease while it read and decided stops here: nothing of it is written.
   deps.fence?.('the write phase of this pass');
   const written = await writePhase({ ...deps, now: () => deps.clock.now() }, world, desired);

@@ -11,19 +11,13 @@ import { compareSpecErrors } from './rules/format.js';
 import { outsideRoot } from './inside-root.js';
 import { parseRepo } from './rules/repo.js';
 import type { SpecFile } from './rules/yaml-documents.js';
+import { budgetSpecFiles, specFolderOf, walksInto } from './spec-files.js';
 import type { LoadedRepo, Policy, SpecError } from './types.js';
 
 /** The shipped default policy, `policies/default.yaml` at the package root. */
 export const DEFAULT_POLICY_FILE = fileURLToPath(new URL('../../policies/default.yaml', import.meta.url));
 
-/**
- * Largest spec file gpuops reads (bytes, 256 KiB); a larger file is reported, not parsed. A spec
- * at every list cap (`rules/list-caps.ts`: 100 ports, 500 env variables, 100 volumes and mounts)
- * is about 35 KB; parsing YAML with positions costs about a second per MiB, paid by every pass.
- */
-export const MAX_FILE_BYTES = 256 * 1024;
-
-const YAML_FILE = /\.ya?ml$/;
+export { MAX_FILE_BYTES, MAX_TOTAL_BYTES } from './spec-files.js';
 
 /** Files read from one folder of the repo, and the files that could not be read. */
 export interface ReadFiles {
@@ -37,7 +31,9 @@ export interface ReadFiles {
  * files; symbolic links are reported and not followed (a pull request must not make gpuops read
  * outside the repo): a linked file, and the folder itself when it (or its real path) leaves the
  * root ({@link outsideRoot}), reported at line 0 without reading anything; a linked folder inside it
- * is never entered. Files over {@link MAX_FILE_BYTES} are reported and skipped.
+ * is never entered. Which files are specs, and how many bytes are read, is `spec-files.ts`'s rule
+ * (the Git loader's too): a dot-folder is skipped, a file over `MAX_FILE_BYTES` or past the
+ * folder's `MAX_TOTAL_BYTES` is reported by the size `lstat` gives and not read.
  */
 export async function readYamlFiles(dir: string, folder: string, recursive: boolean): Promise<ReadFiles> {
   const out: ReadFiles = { files: [], errors: [] };
@@ -59,8 +55,8 @@ export async function readYamlFiles(dir: string, folder: string, recursive: bool
     for (const e of entries) {
       const relPath = `${rel}/${e.name}`;
       if (e.isDirectory()) {
-        if (recursive && !e.name.startsWith('.')) await walk(relPath);
-      } else if (YAML_FILE.test(e.name)) {
+        if (recursive && walksInto(e.name)) await walk(relPath);
+      } else if (specFolderOf(relPath) !== null) {
         if (e.isSymbolicLink()) {
           out.errors.push({
             file: relPath,
@@ -76,31 +72,19 @@ export async function readYamlFiles(dir: string, folder: string, recursive: bool
     }
   };
   await walk(folder);
+  // Sizes first (lstat), then the shared budget, then only the chosen files are read.
+  const sizes = await mapLimit(found, 32, async (p) => ({
+    path: p,
+    size: (await lstat(path.join(dir, p))).size,
+  }));
+  const chosen = budgetSpecFiles(sizes);
+  out.errors.push(...chosen.errors);
   // Read in parallel (a repo holds hundreds of small files); results keep the sorted walk order.
-  const read = await mapLimit(
-    found,
-    32,
-    async (relPath): Promise<{ error: SpecError } | { file: SpecFile }> => {
-      const full = path.join(dir, relPath);
-      const { size } = await lstat(full);
-      if (size > MAX_FILE_BYTES) {
-        return {
-          error: {
-            file: relPath,
-            line: 1,
-            column: 1,
-            field: '',
-            message: `file is ${size} bytes; spec files are at most ${MAX_FILE_BYTES}`,
-          },
-        };
-      }
-      return { file: { path: relPath, text: await readFile(full, 'utf8') } };
-    },
-  );
-  for (const r of read) {
-    if ('error' in r) out.errors.push(r.error);
-    else out.files.push(r.file);
-  }
+  const read = await mapLimit(chosen.read, 32, async (relPath): Promise<SpecFile> => ({
+    path: relPath,
+    text: await readFile(path.join(dir, relPath), 'utf8'),
+  }));
+  out.files.push(...read);
   return out;
 }
 
@@ -180,5 +164,7 @@ export async function loadRepo(dir: string, given?: Policy): Promise<LoadedRepo>
     ...repo,
     errors: [...readErrors, ...repo.errors].sort(compareSpecErrors),
     files: repo.files + readErrors.length,
+    // A spec file not read names no algorithm: any may be in it, so none is taken for deleted.
+    names: new Map([...(repo.names ?? []), ...algorithms.errors.map((e) => [e.file, []] as const)]),
   };
 }

@@ -3,9 +3,37 @@
  * `src/definitions/schema/` are the source of truth for validation; a compile-time check there proves
  * these types and the schemas agree.
  */
+import type { DcgmScalingMetric } from '../util/vocabulary.js';
 
 /** `apiVersion` of every gpuops document. */
 export const API_VERSION = 'gpuops.dev/v1alpha1';
+
+/**
+ * What an algorithm is scaled on: `gpuUtil` (`DCGM_FI_DEV_GPU_UTIL`, percent), `gpuEngineActive`
+ * (`DCGM_FI_PROF_GR_ENGINE_ACTIVE`, ratio 0..1 read as percent; works on MIG), `gpuMemory`
+ * (`DCGM_FI_DEV_FB_USED / (FB_USED + FB_FREE)`, percent), `serviceMetric` (a per-pod PromQL template
+ * the policy allows, in its own unit).
+ */
+export type SignalKind = 'gpuUtil' | 'gpuEngineActive' | 'gpuMemory' | 'serviceMetric';
+export const SIGNAL_KINDS: readonly SignalKind[] = [
+  'gpuUtil',
+  'gpuEngineActive',
+  'gpuMemory',
+  'serviceMetric',
+];
+
+/**
+ * A per-pod metric a platform team allows algorithms to scale on (policy `scaling.serviceMetrics`):
+ * `query` is PromQL answering one series per pod with `namespace` and `pod` labels, where gpuops
+ * puts the algorithm's namespace for `$namespace` and the averaging window for `$window` (`300s`).
+ */
+export interface ServiceMetricPolicy {
+  /** DNS-1123 label a spec names it by. */
+  name: string;
+  /** The unit of its values, as messages print it (`requests`, `seconds`, `requests/s`). */
+  unit: string;
+  query: string;
+}
 
 /** The four node pools (label `gpuops.dev/pool`). */
 export type Pool = 'test' | 'unused' | 'long-task' | 'short-task';
@@ -51,14 +79,26 @@ export interface AlgorithmSpec {
     args?: string[];
     /** Runs; the median counts. Default: policy `benchmark.runs`. */
     runs?: number;
+    /** The queue its benchmark Jobs go to (`kueue.x-k8s.io/queue-name`). Default: policy `benchmark.queueName`. */
+    queueName?: string;
     /** Deadline of one run (seconds). Default: policy `benchmark.timeoutSeconds`. */
     timeoutSeconds?: number;
   };
   scaling?: {
     minReplicas?: number;
     maxReplicas?: number;
-    /** Percent, 0..100. */
+    /**
+     * What it is scaled on (`signals.ts`): one of the policy's `scaling.allowedSignals`; absent:
+     * the policy's `scaling.signal`.
+     */
+    signal?: SignalKind;
+    /** The band of the GPU signals (`gpuUtil`, `gpuEngineActive`, `gpuMemory`): percent, 0..100. */
     utilization?: { min?: number; max?: number };
+    /**
+     * With `signal: serviceMetric`: which of the policy's `scaling.serviceMetrics` (by `name`), and
+     * its band in the metric's own unit (`unit`, when given, must be the policy's).
+     */
+    serviceMetric?: { name: string; unit?: string; min: number; max: number };
   };
   placement?: { pool?: 'auto' | 'long-task' | 'short-task' };
   /**
@@ -125,7 +165,15 @@ export interface PolicySpec {
     /** Seconds a node gpuops moved into a task pool may stay empty before it returns to `unused`. */
     returnAfterSeconds: number;
   };
-  placement: { longTaskThresholdSeconds: number };
+  placement: {
+    longTaskThresholdSeconds: number;
+    /**
+     * What gpuops does when an algorithm's spec leaves `algorithms/` while its objects run:
+     * `propose-removal` (default) opens a pull request that deletes them, titled as a removal;
+     * `keep-and-report` leaves them and reports them every pass until a person deletes the folder.
+     */
+    onDeletedSpec?: OnDeletedSpec;
+  };
   benchmark: {
     runs: number;
     timeoutSeconds: number;
@@ -136,11 +184,25 @@ export interface PolicySpec {
     startRetryBackoffSeconds: number;
     backoffLimit: number;
     ttlSecondsAfterFinished: number;
+    /**
+     * The queue of a queueing system (Kueue's LocalQueue) benchmark Jobs go to, as the label
+     * `kueue.x-k8s.io/queue-name`; absent: none named (such a system may hold the Job suspended).
+     */
+    queueName?: string;
   };
   scaling: {
     mode: 'pull-request' | 'patch';
     engine: 'gpuops' | 'hpa';
-    metric: 'DCGM_FI_DEV_GPU_UTIL' | 'DCGM_FI_PROF_GR_ENGINE_ACTIVE';
+    metric: DcgmScalingMetric;
+    /**
+     * The signal of an algorithm whose spec names none; absent: `gpuEngineActive` when `metric` is
+     * `DCGM_FI_PROF_GR_ENGINE_ACTIVE`, else `gpuUtil`.
+     */
+    signal?: SignalKind;
+    /** The signals a spec may choose; absent: every GPU signal, and `serviceMetric` when any is listed. */
+    allowedSignals?: SignalKind[];
+    /** The per-pod metrics a spec may scale on with `signal: serviceMetric`; absent: none. */
+    serviceMetrics?: ServiceMetricPolicy[];
     minReplicas: number;
     maxReplicas: number;
     step: number;
@@ -281,8 +343,15 @@ export interface ResolvedAlgorithm {
   name: string;
   namespace: string;
   spec: AlgorithmSpec;
+  /**
+   * Replica limits and the band: percent for the GPU signals, the metric's own unit for
+   * `serviceMetric` (its spec's `serviceMetric.min`/`max`).
+   */
   scaling: { minReplicas: number; maxReplicas: number; utilization: { min: number; max: number } };
-  benchmark: { args: string[] | undefined; runs: number; timeoutSeconds: number };
+  /** What it is scaled on, resolved against the policy; absent: `gpuUtil` (`signals.ts` `signalOf`). */
+  signal?: ResolvedSignal;
+  /** `queueName`: the spec's, else the policy's (absent: none). */
+  benchmark: { args: string[] | undefined; runs: number; timeoutSeconds: number; queueName?: string };
   placement: 'auto' | 'long-task' | 'short-task';
   /**
    * The Algorithm's `metadata.annotations`, put on the pods of its benchmark Jobs (a sidecar
@@ -291,6 +360,18 @@ export interface ResolvedAlgorithm {
    */
   annotations?: Record<string, string>;
   source: { file: string; line: number };
+}
+
+/** `placement.onDeletedSpec` of the Policy. */
+export type OnDeletedSpec = 'propose-removal' | 'keep-and-report';
+
+/** An algorithm's signal with the policy's metric template, when it is a service metric. */
+export interface ResolvedSignal {
+  kind: SignalKind;
+  /** `%` for the GPU signals, the service metric's unit otherwise. */
+  unit: string;
+  /** With `serviceMetric`: the policy's entry. */
+  serviceMetric?: ServiceMetricPolicy;
 }
 
 /**

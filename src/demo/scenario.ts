@@ -32,6 +32,7 @@ import type { DemoListener } from './events.js';
 import { createOrigin, listFiles, mergeBranch, syncCheckout } from './git-origin.js';
 import { makeDirs } from '../util/make-dirs.js';
 import { decisionLine, leftOutLines, replicas } from './lines.js';
+import { GPUOPS, MANAGED_BY, NVIDIA } from '../util/vocabulary.js';
 
 /** The example GitOps repo the demo seeds its origin with. */
 export const EXAMPLES_DIR = fileURLToPath(new URL('../../examples/gitops-repo/', import.meta.url));
@@ -544,7 +545,7 @@ class Scenario {
 
   nodesInPool(pool: string): string[] {
     return this.view.nodes
-      .filter((n) => n.metadata.labels?.['gpuops.dev/pool'] === pool)
+      .filter((n) => n.metadata.labels?.[GPUOPS.pool] === pool)
       .map((n) => n.metadata.name);
   }
 
@@ -575,14 +576,14 @@ class Scenario {
     const mainFiles = await listFiles(this.ctx.reviewer, prefix);
     const nodes: DemoNode[] = this.view.nodes.map((n) => ({
       name: n.metadata.name,
-      pool: n.metadata.labels?.['gpuops.dev/pool'] ?? null,
-      gpuProduct: n.metadata.labels?.['nvidia.com/gpu.product'] ?? null,
-      gpus: Number(n.status?.allocatable?.['nvidia.com/gpu'] ?? 0),
+      pool: n.metadata.labels?.[GPUOPS.pool] ?? null,
+      gpuProduct: n.metadata.labels?.[NVIDIA.productLabel] ?? null,
+      gpus: Number(n.status?.allocatable?.[NVIDIA.resource] ?? 0),
     }));
     const plan = this.last?.plan;
     const algorithms: DemoAlgorithm[] = (plan?.placements ?? []).map((p) => {
       const deployment = this.view.deployments.find(
-        (d) => d.metadata.labels?.['gpuops.dev/algorithm'] === p.algorithm,
+        (d) => d.metadata.labels?.[GPUOPS.algorithm] === p.algorithm,
       );
       const pods = this.servingPods(p.algorithm);
       const d = plan?.scaling.find((x) => x.algorithm === p.algorithm);
@@ -599,15 +600,15 @@ class Scenario {
       };
     });
     const deployments: DemoDeployment[] = this.view.deployments
-      .filter((d) => d.metadata.labels?.['app.kubernetes.io/managed-by'] === 'gpuops')
+      .filter((d) => d.metadata.labels?.[MANAGED_BY.key] === MANAGED_BY.value)
       .map((d) => ({
         namespace: d.metadata.namespace ?? '',
         name: d.metadata.name,
         replicas: Number(d.spec?.replicas ?? 0),
-        pool: (d.spec?.template?.spec?.nodeSelector?.['gpuops.dev/pool'] as string | undefined) ?? null,
+        pool: (d.spec?.template?.spec?.nodeSelector?.[GPUOPS.pool] as string | undefined) ?? null,
       }));
     const services: DemoService[] = this.view.services
-      .filter((x) => x.metadata.labels?.['app.kubernetes.io/managed-by'] === 'gpuops')
+      .filter((x) => x.metadata.labels?.[MANAGED_BY.key] === MANAGED_BY.value)
       .map((x) => ({
         namespace: x.metadata.namespace ?? '',
         name: x.metadata.name,

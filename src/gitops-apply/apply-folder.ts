@@ -12,11 +12,12 @@ import { readKustomizeTree } from './kustomize-tree.js';
 import { kubeObjectApi, messageOf, type LiveObject, type ObjectApi } from './object-api.js';
 import { sortForSync, syncOptions, syncWave, type WavedManifest } from './sync-order.js';
 import type { ApplyError, ApplySummary, ObjectRef } from './types.js';
+import { MANAGED_BY } from '../util/vocabulary.js';
 
 /** Argo CD's annotation-based resource tracking: `<app>:<group>/<kind>:<namespace>/<name>`. */
 export const TRACKING_ANNOTATION = 'argocd.argoproj.io/tracking-id';
 /** The label every gpuops object carries (DESIGN.md, "Labels and names"). */
-export const MANAGED_BY_SELECTOR = 'app.kubernetes.io/managed-by=gpuops';
+export const MANAGED_BY_SELECTOR = `${MANAGED_BY.key}=${MANAGED_BY.value}`;
 
 /** Workload kinds the applier prunes when they leave Git. Nodes are never pruned. */
 export const PRUNABLE_KINDS: readonly { apiVersion: string; kind: string }[] = [

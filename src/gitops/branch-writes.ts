@@ -5,8 +5,17 @@
  * the head the push expects. The rules are those of `WorkingCopy.applyAll`.
  */
 import { posix } from 'node:path';
+import { pathsOutside } from './branch-owner.js';
 import type { GitOpsError } from './git-errors.js';
-import type { ApplyOutcome, ChangeSet, FileChange, ForeignCommit, PlannedFile } from './types.js';
+import type {
+  ApplyOutcome,
+  ChangeSet,
+  FileChange,
+  ForeignCommit,
+  LoggedCommit,
+  PlannedFile,
+} from './types.js';
+import type { TreeChange } from './working-copy-diffs.js';
 
 /** One item of `WorkingCopy.applyAll`: a change set, and whether to start afresh from the base branch. */
 export interface ApplyItem {
@@ -28,14 +37,6 @@ export interface Write {
   files: PlannedFile[];
   startedAfresh: boolean;
   forced: boolean;
-}
-
-/** A commit of the remote's history as `git log` printed it. */
-export interface LoggedCommit {
-  sha: string;
-  parents: string[];
-  author: string;
-  email: string;
 }
 
 /** The items that are final (index, result) and the writes still to commit and push. */
@@ -180,12 +181,16 @@ export function patchWrites(
 }
 
 /**
- * Pull-request mode, per change set on its own branch: a commit by another author than
- * `authorEmail` → `person-commits`; no branch, `fresh`, or nothing ahead of the base → written on
- * the base head (`in-base` when the base holds the files); the branch already holds the files →
- * `unchanged`; a branch that contains the base → a commit on it; else (behind the base) rebuilt on
- * the base head, forced. `contents` holds `<sha>:<path>` of the base and the remote heads;
- * `logged` is `git log <heads> ^base`.
+ * Pull-request mode, per change set on its own branch: a commit gpuops does not know (`known`:
+ * pushed by gpuops or built on, or contained in the base by content — `branch-owner.ts`) →
+ * `person-commits`; no branch, `fresh`, or nothing ahead of the base → written on the base head
+ * (`in-base` when the base holds the files); a branch whose diff from the base (`diffs`, by head)
+ * touches a path the change set does not write (gpuops's own stale file), or that stands on
+ * commits gpuops did not push (`pushed`) and the base no longer has (a rewritten or rewound base)
+ * → rebuilt on the base head, forced; the branch already holds the files → `unchanged`; a branch
+ * that contains the base → a commit on it; else (behind the base) rebuilt on the base head,
+ * forced. `contents` holds `<sha>:<path>` of the base and the remote heads; `logged` is
+ * `git log <heads> ^base`.
  */
 export function branchWrites(
   items: readonly ApplyItem[],
@@ -195,7 +200,9 @@ export function branchWrites(
     heads: ReadonlyMap<string, string>;
     logged: readonly LoggedCommit[];
     contents: ReadonlyMap<string, string>;
-    authorEmail: string;
+    known: ReadonlySet<string>;
+    pushed: ReadonlySet<string>;
+    diffs: ReadonlyMap<string, readonly TreeChange[]>;
   },
 ): DecidedWrites {
   const { base } = o;
@@ -221,7 +228,7 @@ export function branchWrites(
       continue;
     }
     const { ahead, containsBase } = walkAhead(remote, base, bySha, o.logged);
-    const foreign = ahead.filter((c) => c.email.toLowerCase() !== o.authorEmail.toLowerCase());
+    const foreign = ahead.filter((c) => !o.known.has(c.sha));
     if (foreign.length > 0) {
       done.push([i, applyOutcome(ref, 'person-commits', [], { personCommits: foreign })]);
       continue;
@@ -232,7 +239,13 @@ export function branchWrites(
       continue;
     }
     const onBranch = diffAt(remote, cs);
-    if (onBranch.length === 0) {
+    // Every commit is gpuops's: a path the change set no longer writes is its own stale change.
+    const stale = containsBase ? pathsOutside(o.diffs.get(remote) ?? [], cs) : [];
+    // Commits gpuops built on that the base no longer has: the base was rewritten or rewound.
+    const rewritten = !containsBase && ahead.some((c) => !o.pushed.has(c.sha));
+    if (stale.length > 0 || rewritten) {
+      fromBase({ startedAfresh: true, forced: true });
+    } else if (onBranch.length === 0) {
       done.push([i, applyOutcome(ref, 'unchanged', onBranch)]);
     } else if (containsBase) {
       writes.push({
@@ -246,7 +259,7 @@ export function branchWrites(
         forced: false,
       });
     } else {
-      // Behind the base branch: rebuild on its head rather than stack on an old base.
+      // Behind the base branch (or on a base that was rewritten): rebuild on its head.
       fromBase({ startedAfresh: true, forced: true });
     }
   }

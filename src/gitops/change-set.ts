@@ -14,6 +14,8 @@ import {
   type ScalingEvidence,
 } from './pr-body.js';
 import { prTitle } from './pr-title.js';
+import { removedMetadata } from './removed-metadata.js';
+import { removedObjects } from './removed-objects.js';
 import type { PoolAssignment } from '../pools/types.js';
 import type { ChangeKind, ChangeSet, FileChange, PlannedFile } from './types.js';
 
@@ -31,6 +33,11 @@ export interface ChangeSetInput {
   scaling?: ScalingEvidence[];
   pools?: PoolAssignment[];
   labels?: string[];
+  /**
+   * Running pods of each Deployment by `namespace/name` (from the snapshot), for the replicas a
+   * removal takes down; absent: the counts are unknown and not shown.
+   */
+  running?: ReadonlyMap<string, number>;
 }
 
 /** Files of `files` that differ from `current` (create, update, delete), sorted by path. */
@@ -47,8 +54,8 @@ export function planFiles(files: readonly FileChange[], current: ReadonlyMap<str
 }
 
 /**
- * A complete change set: stable branch, title (≤ 256 characters, naming the Namespaces and
- * bindings it creates), Markdown body with evidence and hash marker (≤ 65,536 characters; the
+ * A complete change set: stable branch, title (≤ 256 characters, naming the live objects it
+ * deletes and the Namespaces and bindings it creates), Markdown body with evidence and hash marker (≤ 65,536 characters; the
  * whole body in `fullBody` when it was cut), and the desired hash of its files. Returns null
  * when `current` is given and no file differs.
  */
@@ -68,6 +75,8 @@ export function buildChangeSet(input: ChangeSetInput): ChangeSet | null {
     scaling: input.scaling,
     pools: input.pools,
     creates: createdObjects(input.files, input.current),
+    removes: removedObjects(input.files, input.current, input.running),
+    removedMetadata: removedMetadata(input.files, input.current),
   };
   const { body, full } = fitPrBody({ ...evidence, files: planned, desiredHash: hash });
   return {

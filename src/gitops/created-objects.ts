@@ -6,7 +6,8 @@
  * move. Pure: the change set's files and the base branch's files in, a sorted list out.
  */
 import { parseAllDocuments } from 'yaml';
-import type { FileChange } from './types.js';
+import type { FileChange } from '../manifests/file-change.js';
+import { byString } from '../util/compare.js';
 
 /** Kinds whose creation or change the title names. */
 export type GrantKind = 'Namespace' | 'RoleBinding' | 'ClusterRoleBinding';
@@ -69,8 +70,6 @@ function grantsOf(text: string): Grant[] {
   return out;
 }
 
-const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
 const KIND_ORDER: Record<GrantKind, number> = { Namespace: 0, ClusterRoleBinding: 1, RoleBinding: 2 };
 
 /**
@@ -98,8 +97,8 @@ export function createdObjects(
   }
   return out.sort(
     (a, b) =>
-      cmp(a.namespace ?? '', b.namespace ?? '') ||
+      byString(a.namespace ?? '', b.namespace ?? '') ||
       KIND_ORDER[a.kind] - KIND_ORDER[b.kind] ||
-      cmp(a.name, b.name),
+      byString(a.name, b.name),
   );
 }

@@ -17,7 +17,16 @@ import { branchPrefix } from './branch-name.js';
 import { decidePullRequest } from './ensure-pull-request.js';
 import { redact } from './git-errors.js';
 import { fitText, fitTitle } from './host-limits.js';
-import { FULL_TEXT_AT, parseDesiredHash } from './pr-body.js';
+import { FULL_TEXT_AT } from './pr-body.js';
+import {
+  fromThisRepo,
+  isRateLimited,
+  plainRetryAfterSeconds,
+  rateLimitResetAt,
+  toInfo,
+  utcClock,
+  type ErrorLike,
+} from './github-rest.js';
 import {
   PrHostError,
   commentMarker,
@@ -58,6 +67,11 @@ export interface GitHubHostOptions {
    * for: the call fails as `rate-limited` with the reset time (a wait of exactly this long is taken).
    */
   maxRateLimitWaitSeconds?: number;
+  /**
+   * gpuops's account (its comments' and pull requests' author), e.g. `gpuops-app[bot]`; default:
+   * the token's, from `GET /user`. Only its comments count as gpuops's.
+   */
+  login?: string;
   /** Milliseconds waited per second GitHub asks for; default 1000 (tests use 1). */
   msPerSecond?: number;
   /**
@@ -72,80 +86,6 @@ export interface GitHubHostOptions {
   log?: GitOpsLogger;
 }
 
-/** The fields of a pull request gpuops reads (octokit's typed responses carry more). */
-interface RestPull {
-  number: number;
-  html_url: string;
-  state: string;
-  merged_at?: string | null;
-  title: string;
-  body?: string | null;
-  head: { ref: string };
-  base: { ref: string };
-  labels: ({ name?: string } | string)[];
-}
-
-interface ErrorLike {
-  status?: number;
-  message?: string;
-  response?: { headers?: Record<string, string | number | undefined>; data?: unknown };
-}
-
-function toInfo(pr: RestPull): PullRequestInfo {
-  return {
-    number: pr.number,
-    url: pr.html_url,
-    head: pr.head.ref,
-    base: pr.base.ref,
-    state: pr.state === 'open' ? 'open' : pr.merged_at ? 'merged' : 'closed',
-    title: pr.title,
-    body: pr.body ?? '',
-    labels: pr.labels.map((l) => (typeof l === 'string' ? l : (l.name ?? ''))).filter(Boolean),
-    desiredHash: parseDesiredHash(pr.body ?? null),
-  };
-}
-
-function header(e: ErrorLike, name: string): string | undefined {
-  const v = e.response?.headers?.[name];
-  return v === undefined ? undefined : String(v);
-}
-
-/**
- * Seconds of `retry-after` of a 429 that neither the throttling plugin's primary nor its secondary
- * limit handles, else null (not such a 429, or no number in the header).
- */
-function plainRetryAfterSeconds(e: ErrorLike): number | null {
-  if (e?.status !== 429) return null;
-  if (/secondary rate/i.test(e.message ?? '') || header(e, 'x-ratelimit-remaining') === '0') return null;
-  const seconds = Number(header(e, 'retry-after'));
-  return Number.isFinite(seconds) ? seconds : null;
-}
-
-function isRateLimited(e: ErrorLike): boolean {
-  return (
-    e.status === 429 ||
-    (e.status === 403 &&
-      (/secondary rate|rate limit/i.test(e.message ?? '') || header(e, 'x-ratelimit-remaining') === '0'))
-  );
-}
-
-/** `HH:MM:SS` of a time in UTC. */
-export function utcClock(at: Date): string {
-  return at.toISOString().slice(11, 19);
-}
-
-/**
- * When a rate limit of this error ends: `x-ratelimit-reset` (epoch seconds) when the primary
- * limit is used up, else `now + retry-after`, else (secondary limit without a header) now + 60 s.
- */
-export function rateLimitResetAt(e: ErrorLike, now: Date): Date {
-  const reset = Number(header(e, 'x-ratelimit-reset'));
-  if (header(e, 'x-ratelimit-remaining') === '0' && Number.isFinite(reset) && reset > 0)
-    return new Date(reset * 1000);
-  const after = Number(header(e, 'retry-after'));
-  return new Date(now.getTime() + (Number.isFinite(after) && after > 0 ? after : 60) * 1000);
-}
-
 /** The GitHub host. See the module comment for the rate-limit rules. */
 export class GitHubHost implements PullRequestHost {
   readonly name = 'github' as const;
@@ -155,6 +95,8 @@ export class GitHubHost implements PullRequestHost {
   private readonly o: GitHubHostOptions;
   /** Why GitHub refused labels (a 403), once it has: labels are then skipped, with a warning. */
   private labelsRefused: string | null = null;
+  /** gpuops's own account on GitHub, once known (see {@link comment}). */
+  private account: { login: string } | null = null;
 
   constructor(options: GitHubHostOptions) {
     this.o = options;
@@ -262,7 +204,7 @@ export class GitHubHost implements PullRequestHost {
         per_page: 20,
       }),
     );
-    const pulls = res.data.filter((p) => p.head.ref === head && p.base.ref === base);
+    const pulls = res.data.filter((p) => p.head.ref === head && p.base.ref === base && fromThisRepo(p));
     const pick = pulls.find((p) => p.state === 'open') ?? pulls[0];
     return pick ? toInfo(pick) : null;
   }
@@ -377,41 +319,66 @@ export class GitHubHost implements PullRequestHost {
     }
   }
 
-  /** Posts a comment unless one with the same hidden marker exists. */
+  /**
+   * Posts a comment unless one of gpuops's own with the same hidden marker exists. Only comments
+   * by gpuops's account count: anyone can paste gpuops's marker into a comment of theirs to keep
+   * gpuops quiet. The account is `login` when set, else the token's (`GET /user`), else — a GitHub
+   * App installation token, which `GET /user` refuses — any Bot account until gpuops's first
+   * comment names its own (a person's account is never a Bot).
+   */
   async comment(number: number, body: string): Promise<CommentAction> {
     const marker = commentMarker(body);
     if (marker) {
-      const res = await this.call('list comments', () =>
-        this.octokit.rest.issues.listComments({ ...this.repo, issue_number: number, per_page: 100 }),
+      const comments = await this.call('list comments', () =>
+        this.octokit.paginate(this.octokit.rest.issues.listComments, {
+          ...this.repo,
+          issue_number: number,
+          per_page: 100,
+        }),
       );
-      if (res.data.some((c) => (c.body ?? '').includes(marker))) return 'unchanged';
+      const own = await this.ownAccount();
+      const mine = (c: { user?: { login?: string; type?: string } | null }) =>
+        own.login !== null ? c.user?.login === own.login : c.user?.type === 'Bot';
+      if (comments.some((c) => mine(c) && commentMarker(c.body ?? '') === marker)) return 'unchanged';
     }
     const text = fitText(body, 'the whole text is in the log of gpuops');
-    await this.call('comment', () =>
+    const res = await this.call('comment', () =>
       this.octokit.rest.issues.createComment({ ...this.repo, issue_number: number, body: text }),
     );
+    // The author of gpuops's own comment is its account, whatever the token is.
+    if (res.data.user?.login) this.account = { login: res.data.user.login };
     return 'created';
   }
 
-  /** Open PRs whose head is a gpuops branch of this cluster. */
+  /** gpuops's account: the `login` option, else `GET /user` once; `login: null` when GitHub will not say. */
+  private async ownAccount(): Promise<{ login: string | null }> {
+    if (this.account) return this.account;
+    if (this.o.login) return (this.account = { login: this.o.login });
+    try {
+      const me = await this.octokit.rest.users.getAuthenticated();
+      return (this.account = { login: me.data.login });
+    } catch (err) {
+      const e = this.fail('get the authenticated user', err);
+      if (e.kind !== 'permission') throw e;
+      this.o.log?.info(
+        { err: e.message },
+        'GitHub App token: gpuops counts Bot comments as its own until it comments',
+      );
+      return { login: null };
+    }
+  }
+
+  /**
+   * Open PRs whose head is a gpuops branch of this cluster in this repository: a pull request from
+   * a fork whose branch is named like gpuops's is a person's, and never fills `maxOpen`.
+   */
   async listOpen(): Promise<PullRequestInfo[]> {
     const prefix = branchPrefix(this.o.cluster);
     const pulls = await this.call('list open pull requests', () =>
       this.octokit.paginate(this.octokit.rest.pulls.list, { ...this.repo, state: 'open', per_page: 100 }),
     );
-    return pulls.filter((p) => p.head.ref.startsWith(prefix)).map(toInfo);
+    return pulls.filter((p) => p.head.ref.startsWith(prefix) && fromThisRepo(p)).map(toInfo);
   }
 }
 
-/** `OWNER/NAME` from `--github-repo`, or from an https/ssh GitHub remote URL. Null when neither tells. */
-export function parseGitHubRepo(
-  githubRepo: string | undefined,
-  repoUrl: string | undefined,
-): { owner: string; repo: string } | null {
-  const src = githubRepo ?? '';
-  let m = /^([\w.-]+)\/([\w.-]+)$/.exec(src);
-  if (!m && repoUrl && /^(https?:\/\/|ssh:\/\/|[\w.-]+@[\w.-]+:)/.test(repoUrl)) {
-    m = /[/:]([\w.-]+)\/([\w.-]+?)(?:\.git)?\/?$/.exec(repoUrl);
-  }
-  return m ? { owner: m[1]!, repo: m[2]! } : null;
-}
+export { parseGitHubRepo, rateLimitResetAt, utcClock } from './github-rest.js';

@@ -6,18 +6,22 @@
 import { createHash } from 'node:crypto';
 import type { PoolAssignment } from '../pools/types.js';
 import type { CreatedObject } from './created-objects.js';
+import type { RemovedMetadata } from './removed-metadata.js';
 import { fitText, GITHUB_BODY_MAX } from './host-limits.js';
 import {
   filesSection,
   grantsSection,
   placementSection,
   poolsSection,
+  removesSection,
   scalingSection,
 } from './pr-sections.js';
 import { count, plural } from './pr-text.js';
 import { prTitle } from './pr-title.js';
+import { describeRemoved, type RemovedObject } from './removed-objects.js';
 import type { PlacementEvidence, ScalingEvidence } from './pr-evidence.js';
 import type { ChangeKind, FileChange, PlannedFile } from './types.js';
+import { GPUOPS } from '../util/vocabulary.js';
 
 export type { PlacementEvidence, ScalingEvidence } from './pr-evidence.js';
 
@@ -77,10 +81,24 @@ export interface PrBodyInput {
   pools?: PoolAssignment[];
   /** Namespaces and bindings the change set creates or changes (`createdObjects`). */
   creates?: readonly CreatedObject[];
+  /** Labels and annotations the change set removes that gpuops does not write (`removedMetadata`). */
+  removedMetadata?: readonly RemovedMetadata[];
+  /** Live objects the change set deletes (`removedObjects`): named on the body's first line. */
+  removes?: readonly RemovedObject[];
 }
 
 /**
- * The Markdown body of a pull request: its title as the first line, the access it grants (every
+ * The body's first line when the change set deletes live objects: every one of them, by kind,
+ * namespace/name and the replicas a Deployment runs now (never cut: the reviewer must see what
+ * goes before anything else).
+ */
+export function removalLine(removes: readonly RemovedObject[]): string {
+  return `**Merging this pull request deletes ${plural(removes.length, 'live object')}**: ${removes.map((o) => describeRemoved(o)).join(', ')}. An applier that prunes (the shipped Argo CD Application and Flux Kustomization do) deletes ${removes.length === 1 ? 'it' : 'them'} when it syncs the merge.`;
+}
+
+/**
+ * The Markdown body of a pull request: the live objects it deletes as its first line (when it
+ * deletes any, {@link removalLine}), its title, the access it grants (every
  * Namespace and binding it creates or changes), what changes and why, the evidence tables
  * (placements: measured runs, median, threshold; scaling: per-pod utilisation, aggregate,
  * min/max, decision, reason; pools: counts, then node, from → to, reason), the files, and the
@@ -88,17 +106,23 @@ export interface PrBodyInput {
  * followed by `… and N more`; see {@link fitPrBody}.
  */
 export function renderPrBody(input: PrBodyInput, maxRows = Number.POSITIVE_INFINITY): string {
-  const parts: string[] = [`## ${prTitle(input)}`, ''];
+  const removes = input.removes ?? [];
+  const parts: string[] = removes.length > 0 ? [removalLine(removes), ''] : [];
+  parts.push(`## ${prTitle(input)}`, '');
   const creates = input.creates ?? [];
   if (creates.length > 0) parts.push(grantsSection(creates, maxRows), '');
+  const stripped = input.removedMetadata ?? [];
+  if (stripped.length > 0) parts.push(removesSection(stripped, maxRows), '');
   if (Number.isFinite(maxRows))
     parts.push(
       `> This text is cut to fit GitHub's ${count(GITHUB_BODY_MAX)} characters: each table shows its first ${plural(maxRows, 'row')}. The whole text is in gpuops's records: \`gpuops prs --all\`, then \`gpuops prs show ID\`.`,
       '',
     );
-  const what =
-    input.kind === 'pools'
-      ? `gpuops sorts the GPU nodes of cluster \`${input.cluster}\` into pools (label \`gpuops.dev/pool\`).`
+  const deletedSpec = input.kind === 'placement' && removes.length > 0 && !input.placements?.length;
+  const what = deletedSpec
+    ? `\`${input.subject}\` is no longer in \`algorithms/\`: gpuops proposes removing what it ran (policy \`placement.onDeletedSpec: propose-removal\`; \`keep-and-report\` keeps the objects and reports them each pass until a person removes them).`
+    : input.kind === 'pools'
+      ? `gpuops sorts the GPU nodes of cluster \`${input.cluster}\` into pools (label \`${GPUOPS.pool}\`).`
       : input.kind === 'placement'
         ? `gpuops places \`${input.subject}\` on the pool its measured run time calls for.`
         : `gpuops scales \`${input.subject}\` by its GPU utilisation.`;

@@ -85,9 +85,12 @@ export class PrHostError extends Error {
   }
 }
 
-/** The hidden marker of a comment body (`<!-- gpuops:person-commits=abc -->` → that string), or null. */
+/**
+ * The hidden marker of a comment body (`<!-- gpuops:person-commits=abc -->` → that string), or
+ * null: the LAST one, where gpuops puts its own (text it quotes comes before and is inert anyway).
+ */
 export function commentMarker(body: string): string | null {
-  return /<!--\s*gpuops:[^>]*?-->/.exec(body)?.[0] ?? null;
+  return [...body.matchAll(/<!--\s*gpuops:[^>]*?-->/g)].at(-1)?.[0] ?? null;
 }
 
 /** Labels of a change set's pull request: `gpuops`, `gpuops/<kind>`, then the change set's own, sorted. */

@@ -7,8 +7,11 @@ import { describeProducts } from '../placement/gpu-products.js';
 import type { PoolAssignment } from '../pools/types.js';
 import type { CreatedObject } from './created-objects.js';
 import type { PlacementEvidence, ScalingEvidence } from './pr-evidence.js';
-import { byString, count, list, num, plural, poolMoves, table } from './pr-text.js';
+import { count, inertCell, list, num, plural, poolMoves, table } from './pr-text.js';
+import type { RemovedMetadata } from './removed-metadata.js';
 import type { PlannedFile } from './types.js';
+import { byString } from '../util/compare.js';
+import { NVIDIA } from '../util/vocabulary.js';
 
 /**
  * The access the pull request grants, stated before anything else: every Namespace and binding
@@ -24,6 +27,25 @@ export function grantsSection(creates: readonly CreatedObject[], maxRows: number
       maxRows,
       'objects',
     ),
+  ].join('\n');
+}
+
+/**
+ * What the pull request removes that gpuops did not add (labels, annotations a person put on a
+ * file gpuops writes), stated before anything else; keys and values are inert (a person typed them).
+ */
+export function removesSection(removes: readonly RemovedMetadata[], maxRows: number): string {
+  const shown = removes.slice(0, maxRows);
+  return [
+    `**This pull request removes ${plural(removes.length, 'label or annotation', 'labels or annotations')} gpuops did not add**: merging it takes them off the objects.`,
+    '',
+    '| file | object | field | key | value |',
+    '| --- | --- | --- | --- | --- |',
+    ...shown.map(
+      (r) =>
+        `| ${inertCell(r.path)} | ${inertCell(r.object)} | ${r.field} | ${inertCell(r.key)} | ${inertCell(r.value)} |`,
+    ),
+    ...(shown.length < removes.length ? ['', `… and ${count(removes.length - shown.length)} more`] : []),
   ].join('\n');
 }
 
@@ -61,7 +83,7 @@ export function placementSection(ev: PlacementEvidence, maxRows: number): string
   if (p.gpu)
     out.push(
       '',
-      `Its pods run only on nodes labelled \`nvidia.com/gpu.product\` ${p.gpu.products.map((x) => `\`${x}\``).join(' or ')} (a required node affinity beside the pool's nodeSelector); nodes moved into its pool are of ${p.gpu.products.length === 1 ? 'that product' : 'those products'}.`,
+      `Its pods run only on nodes labelled \`${NVIDIA.productLabel}\` ${p.gpu.products.map((x) => `\`${x}\``).join(' or ')} (a required node affinity beside the pool's nodeSelector); nodes moved into its pool are of ${p.gpu.products.length === 1 ? 'that product' : 'those products'}.`,
     );
   if (ev.runs.length > 0) {
     out.push(

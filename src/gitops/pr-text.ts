@@ -3,14 +3,34 @@
  * number of rows with "… and N more"), lists in prose, and the pool moves of a change.
  */
 import type { PoolAssignment } from '../pools/types.js';
-
-/** Byte-order string comparison (locale-independent, so output is byte-stable). */
-export const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+import { byString } from '../util/compare.js';
+import { escapeControl } from '../util/escape-control.js';
 
 /** A Markdown table cell: pipes escaped, newlines folded, empty shown as `—`. */
 export function cell(v: string | number | null): string {
   if (v === null || v === '') return '—';
   return String(v).replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+/**
+ * Text gpuops did not write (spec text, a file path or an author from Git) as inert Markdown: one
+ * code span that no backtick inside can close (CommonMark 6.1: a fence longer than any backtick
+ * run, padded with a space when needed), so no mention, link, image, HTML or emphasis in it is
+ * live on GitHub; control characters escaped (one line, no bidi reordering: `escapeControl`); and
+ * `<!--` broken by a zero-width space, so it can never read as one of gpuops's hidden markers.
+ */
+export function inert(text: string): string {
+  const safe = escapeControl(text).replace(/<!--/g, '<!-\u200b-');
+  if (safe === '') return '` `';
+  const longest = Math.max(0, ...[...safe.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = longest > 0 || safe.startsWith(' ') || safe.endsWith(' ') ? ' ' : '';
+  return `${fence}${pad}${safe}${pad}${fence}`;
+}
+
+/** {@link inert} text as a cell of a GFM table: a pipe is escaped (GFM takes `\|` out before the code span is read). */
+export function inertCell(text: string): string {
+  return inert(text).replace(/\|/g, '\\|');
 }
 
 /** A figure with one decimal, `—` when missing. */

@@ -3,14 +3,18 @@
  * characters (`POST /pulls` answers 422 "title is too long (maximum is 256 characters)" above it,
  * googleapis/repo-automation-bots#1895): the pools title says counts ("move 12 nodes: 1 into test,
  * 11 into unused"), never names (twelve EKS node names are 570 characters); the names are in the
- * body. A title that creates a Namespace or a binding says so first, by name where it fits.
+ * body. A title that removes live objects says so first (`remove Deployment algorithms/x (3 running
+ * replicas) and Service algorithms/x`); one that creates a Namespace or a binding says so next, by
+ * name where it fits.
  */
 import type { PoolAssignment } from '../pools/types.js';
 import type { CreatedObject } from './created-objects.js';
 import { fitTitle, GITHUB_TITLE_MAX } from './host-limits.js';
 import type { PlacementEvidence, ScalingEvidence } from './pr-evidence.js';
-import { byString, count, list, plural, poolMoves } from './pr-text.js';
+import { count, list, plural, poolMoves } from './pr-text.js';
+import { describeRemoved, type RemovedObject } from './removed-objects.js';
 import type { ChangeKind } from './types.js';
+import { byString } from '../util/compare.js';
 
 /** What a title is made from: the change set's subject and its evidence. */
 export interface TitleInput {
@@ -22,6 +26,8 @@ export interface TitleInput {
   pools?: PoolAssignment[];
   /** Namespaces and bindings the change set creates or changes (`createdObjects`). */
   creates?: readonly CreatedObject[];
+  /** Live objects the change set deletes (`removedObjects`). */
+  removes?: readonly RemovedObject[];
 }
 
 const POOL_ORDER = ['test', 'unused', 'long-task', 'short-task', 'no pool'];
@@ -70,7 +76,25 @@ function grantClauses(creates: readonly CreatedObject[], named: boolean): string
   return out;
 }
 
-/** The kind's own clause: node names where `named`, counts otherwise; null when the grants say all. */
+/**
+ * `remove Deployment algorithms/x (3 running replicas) and Service algorithms/x`, or by count
+ * (`remove 12 live objects: 4 Deployments (9 running replicas), 8 Services`); null when none.
+ */
+function removalClause(removes: readonly RemovedObject[], named: boolean): string | null {
+  if (removes.length === 0) return null;
+  if (named) return `remove ${list(removes.map((o) => describeRemoved(o)))}`;
+  const kinds = new Map<string, RemovedObject[]>();
+  for (const o of removes) kinds.set(o.kind, [...(kinds.get(o.kind) ?? []), o]);
+  const groups = [...kinds].map(([kind, os]) => {
+    const counted = os.filter((o) => o.runningReplicas !== null);
+    const running = counted.reduce((s, o) => s + o.runningReplicas!, 0);
+    const replicas = counted.length > 0 ? ` (${plural(running, 'running replica')})` : '';
+    return `${plural(os.length, kind)}${replicas}`;
+  });
+  return `remove ${plural(removes.length, 'live object')}: ${groups.join(', ')}`;
+}
+
+/** The kind's own clause: node names where `named`, counts otherwise; null when the grants or removals say all. */
 function mainClause(input: TitleInput, named: boolean, hasGrants: boolean): string | null {
   if (input.kind === 'pools') {
     const m = poolMoves(input.pools);
@@ -79,6 +103,8 @@ function mainClause(input: TitleInput, named: boolean, hasGrants: boolean): stri
   }
   if (input.kind === 'placement') {
     const p = input.placements?.[0]?.placement;
+    // A deleted spec's folder: the removal clause is the whole change.
+    if (!p && (input.removes?.length ?? 0) > 0) return null;
     return p?.pool ? `place ${input.subject} on ${p.pool}` : `update placement of ${input.subject}`;
   }
   const d = input.scaling?.[0]?.decision;
@@ -101,8 +127,9 @@ function mainClause(input: TitleInput, named: boolean, hasGrants: boolean): stri
  * does: `gpuops(prod): place resnet50-infer on short-task`, `gpuops(prod): move 12 nodes: 1 into
  * test, 11 into unused`, `gpuops(prod): create Namespace algorithms with RoleBinding
  * gpuops-benchmark; move 1 node into test`, `gpuops(prod): move gpu-h100-01 into long-task so the
- * Pending replica of bert-train can start`. Names (of created objects, then of the nodes a scale
- * change moves) give way to counts when the title would be longer than the limit; a title still
+ * Pending replica of bert-train can start`, `gpuops(prod): remove Deployment algorithms/bert (3
+ * running replicas) and Service algorithms/bert`. Names (of removed and created objects, then of
+ * the nodes a scale change moves) give way to counts when the title would be longer than the limit; a title still
  * too long (never with DNS-1123 names) is cut with `…`.
  */
 export function prTitle(input: TitleInput, max = GITHUB_TITLE_MAX): string {
@@ -111,8 +138,9 @@ export function prTitle(input: TitleInput, max = GITHUB_TITLE_MAX): string {
   let last = '';
   for (const namedGrants of [true, false]) {
     for (const namedNodes of [true, false]) {
-      const clauses = [...grantClauses(creates, namedGrants)];
-      const main = mainClause(input, namedNodes, clauses.length > 0);
+      const removal = removalClause(input.removes ?? [], namedGrants);
+      const clauses = [...(removal ? [removal] : []), ...grantClauses(creates, namedGrants)];
+      const main = mainClause(input, namedNodes, clauses.length > (removal ? 1 : 0));
       if (main !== null) clauses.push(main);
       last = `${prefix} ${clauses.join('; ')}`;
       if (last.length <= max) return last;

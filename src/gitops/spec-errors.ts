@@ -4,39 +4,31 @@
  */
 import { createHash } from 'node:crypto';
 import type { SpecError } from '../definitions/types.js';
-import { escapeControl } from '../util/escape-control.js';
 import { branchName } from './branch-name.js';
 import type { PullRequestHost } from './pr-host.js';
+import { inert } from './pr-text.js';
 import type { GitOpsLogger } from './types.js';
 
 /**
- * A Markdown code span of `text` that no backtick inside can close (CommonMark 6.1: a fence
- * longer than any backtick run, padded with a space when the text starts or ends with one).
- */
-function codeSpan(text: string): string {
-  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = '`'.repeat(longest + 1);
-  const pad = longest > 0 ? ' ' : '';
-  return `${fence}${pad}${text}${pad}${fence}`;
-}
-
-/**
  * The comment listing an algorithm's spec errors; its marker hashes the errors so it posts once.
- * Every error stays on its own line: control characters are escaped ({@link escapeControl}) and
- * the file and field sit in code spans a backtick cannot close.
+ * Everything that comes from the spec — file, field and message (which quotes spec values) — is
+ * rendered inert ({@link inert}: a code span, control characters escaped, no `<!--`): a spec
+ * author cannot mention people, show images or links, or plant a hidden gpuops marker in
+ * gpuops's comment.
  */
 export function specErrorsComment(subject: string, errors: readonly SpecError[]): string {
   const lines = errors.map(
     (e) =>
-      `- ${codeSpan(escapeControl(`${e.file}:${e.line}:${e.column}`))} ${codeSpan(escapeControl(e.field || '(document)'))}: ${escapeControl(e.message)}`,
+      `- ${inert(`${e.file}:${e.line}:${e.column}`)} ${inert(e.field || '(document)')}: ${inert(e.message)}`,
   );
   const hash = createHash('sha256').update(lines.join('\n')).digest('hex').slice(0, 16);
   return [
-    `The spec of \`${subject}\` does not validate, so gpuops does not update this pull request until it is fixed:`,
+    `The spec of ${inert(subject)} does not validate, so gpuops does not update this pull request until it is fixed:`,
     '',
     ...lines,
     '',
-    `<!-- gpuops:spec-errors=${subject}:${hash} -->`,
+    // The name may be anything a spec typed (it failed validation): encoded, it cannot close the marker.
+    `<!-- gpuops:spec-errors=${encodeURIComponent(subject)}:${hash} -->`,
   ].join('\n');
 }
 

@@ -1,4 +1,5 @@
 import type { FileChange } from '../manifests/file-change.js';
+import type { CreatedObject } from './created-objects.js';
 
 export type { FileChange };
 
@@ -30,10 +31,33 @@ export interface ChangeSet {
   labels?: string[];
 }
 
+/** A commit of the remote's history as `git log` printed it. */
+export interface LoggedCommit {
+  sha: string;
+  parents: string[];
+  author: string;
+  email: string;
+}
+
 /** One `files[]` entry of `plan`. */
 export interface PlannedFile {
   path: string;
   change: 'create' | 'update' | 'delete';
+}
+
+/** One file of a pull request's diff, and whether it is what gpuops wants there (`branch-owner.ts`). */
+export interface BranchFile extends PlannedFile {
+  /** `gpuops`: the change set writes this path with this content; `person`: anything else. */
+  writtenBy: 'gpuops' | 'person';
+}
+
+/**
+ * What a branch holding a person's commits carries, read from its diff (merge base → head): every
+ * file, and the access objects (Namespaces, bindings) the person's files create or change.
+ */
+export interface PersonChanges {
+  files: BranchFile[];
+  grants: CreatedObject[];
 }
 
 /** A pull request as a host reports it (`number`/`url` null with the plain git provider). */
@@ -112,7 +136,10 @@ export interface ApplyOptions {
   dryRun?: boolean;
 }
 
-/** A commit on a gpuops branch that gpuops did not author. */
+/**
+ * A commit on a gpuops branch that gpuops did not push, and that the base branch does not hold by
+ * content; author and e-mail as the commit states them (anyone can type them).
+ */
 export interface ForeignCommit {
   sha: string;
   author: string;
@@ -143,6 +170,8 @@ export interface ApplyOutcome {
   files: PlannedFile[];
   /** Set with `person-commits`. */
   personCommits: ForeignCommit[];
+  /** With `person-commits`: what the branch's diff carries (absent when it could not be read). */
+  personChanges?: PersonChanges;
 }
 
 /** The logger gitops modules accept (pino-compatible: metadata first, then a static message). */

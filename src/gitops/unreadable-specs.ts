@@ -12,6 +12,8 @@
  * - A Git LFS pointer (git-lfs spec v1: a first line `version https://git-lfs.github.com/spec/v1`,
  *   then `oid sha256:…` and `size N`): the file's content is elsewhere (Argo CD reads it only with
  *   the repository's `enableLfs`; Flux's source-controller does not fetch LFS objects).
+ * - A file over the per-file cap or past the folder's byte budget, by the size git reports: never
+ *   read (a 600 MiB blob must not end every pass), reported as that file's error.
  * A file that fails to parse is already an unnamed error (`definitions/`); a blob that cannot be
  * read fails the pass (`WorkingCopy.readTree` throws, naming the path), which writes nothing.
  */
@@ -20,8 +22,14 @@ import type { LoadedRepo, SpecError } from '../definitions/types.js';
 /** One spec path gpuops cannot read, and why. */
 export interface UnreadableSpec {
   path: string;
-  kind: 'submodule' | 'lfs-pointer';
+  /** `not-read`: over the per-file cap or the folder's byte budget (`definitions/spec-files.ts`). */
+  kind: 'submodule' | 'lfs-pointer' | 'not-read';
   message: string;
+}
+
+/** A spec file gpuops did not read by the size git reported (too large, or past the budget). */
+export function notRead(path: string, why: string): UnreadableSpec {
+  return { path, kind: 'not-read', message: `${why}; ${KEEP}` };
 }
 
 /** A submodule of the tree (see `WorkingCopy.gitlinks`). */

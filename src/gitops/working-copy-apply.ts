@@ -6,29 +6,24 @@
  */
 import {
   applyOutcome,
-  branchWrites,
   commitMessage,
   patchWrites,
   type ApplyItem,
   type ApplyResult,
-  type DecidedWrites,
 } from './branch-writes.js';
-import type { GitOpsError } from './git-errors.js';
+import { GitOpsError } from './git-errors.js';
 import type { ApplyOptions } from './types.js';
-import type { ObjectReader } from './working-copy-objects.js';
+import { decideBranchWrites, type DecideContext } from './working-copy-decide.js';
 import type { CommitSpec } from './working-copy-options.js';
 import type { PushRef } from './working-copy-push.js';
 
 /** What an attempt uses of the working copy. */
-export interface ApplyPassContext {
+export interface ApplyPassContext extends DecideContext {
   baseBranch: string;
-  /** gpuops's author e-mail: commits by any other e-mail on a gpuops branch are a person's. */
-  authorEmail: string;
   /** Remote heads as last fetched, branch → sha. */
   heads(): Promise<Map<string, string>>;
   /** The base branch's head among `heads`. @throws GitOpsError when the remote has no base branch */
   baseOf(heads: Map<string, string>): string;
-  objects: ObjectReader;
   buildCommits(specs: readonly CommitSpec[]): Promise<string[]>;
   pushRefs(refs: readonly PushRef[]): Promise<Map<string, true | GitOpsError>>;
 }
@@ -57,7 +52,7 @@ export async function applyPass(
             pending.flatMap((i) => items[i]!.changeSet.files.map((f) => `${base}:${f.path}`)),
           ),
         })
-      : await branchWritesOn(wc, items, pending, heads, base);
+      : await decideBranchWrites(wc, items, pending, heads, base);
 
   if (options.dryRun || writes.length === 0) {
     for (const w of writes)
@@ -80,6 +75,8 @@ export async function applyPass(
   const pushed = chained
     ? [{ ref: wc.baseBranch, sha: commits.at(-1)!, expected: base }]
     : writes.map((w, k) => ({ ref: w.ref, sha: commits[k]!, expected: w.expected }));
+  // gpuops's own commits are known by their ids, recorded before they leave (commit-ledger.ts).
+  if (!chained) await recordPushed(wc, pushed);
   const refResults = await wc.pushRefs(pushed);
   const retry: [number, GitOpsError][] = [];
   writes.forEach((w, k) => {
@@ -103,26 +100,22 @@ export async function applyPass(
   return { done, retry };
 }
 
-/** Reads what {@link branchWrites} decides on (the log ahead of base, the files at base and at each head) and decides. */
-async function branchWritesOn(
+/** Records the commits about to be pushed; a ledger that cannot record stops the push (the branch would read as a person's). */
+async function recordPushed(
   wc: ApplyPassContext,
-  items: readonly ApplyItem[],
-  pending: readonly number[],
-  heads: Map<string, string>,
-  base: string,
-): Promise<DecidedWrites> {
-  const remoteOf = (i: number) => heads.get(items[i]!.changeSet.branch);
-  const logged = await wc.objects.logAhead(
-    base,
-    pending.map(remoteOf).filter((s): s is string => s !== undefined),
-  );
-  const names = pending.flatMap((i) => {
-    const remote = remoteOf(i);
-    return items[i]!.changeSet.files.flatMap((f) => [
-      `${base}:${f.path}`,
-      ...(remote ? [`${remote}:${f.path}`] : []),
-    ]);
-  });
-  const contents = await wc.objects.readObjects(names);
-  return branchWrites(items, pending, { base, heads, logged, contents, authorEmail: wc.authorEmail });
+  pushed: readonly { ref: string; sha: string }[],
+): Promise<void> {
+  try {
+    await wc.ledger.record(
+      pushed.map((p) => ({ sha: p.sha, branch: p.ref })),
+      new Date(),
+    );
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    throw new GitOpsError(
+      'transient',
+      'push',
+      `not pushed: the ids of gpuops's commits could not be recorded (${why})`,
+    );
+  }
 }

@@ -3,9 +3,10 @@
  * submodule entries it lists and the commits it builds. `working-copy.ts` re-exports them.
  */
 import type { Backoff } from '../util/retry.js';
+import type { CommitLedger } from './commit-ledger.js';
 import type { FileChange } from './types.js';
 
-/** Name and e-mail gpuops commits with; commits by anyone else on a gpuops branch are a person's. */
+/** Name and e-mail gpuops commits with (what a reader sees; gpuops knows its commits by their ids, `commit-ledger.ts`). */
 export interface GitAuthor {
   name: string;
   email: string;
@@ -40,6 +41,11 @@ export interface WorkingCopyOptions {
   sleep?: (ms: number) => Promise<void>;
   /** Injected for tests; 0..1. */
   random?: () => number;
+  /**
+   * Where the ids of the commits gpuops pushes are recorded (`storeLedger`: the Store, shared by
+   * replicas and kept across restarts). Default: in memory, for this working copy's lifetime.
+   */
+  ledger?: CommitLedger;
   /** Longest wait for another process's lock on the clone cache, milliseconds; default 120,000. */
   lockTimeoutMs?: number;
   /**

@@ -4,7 +4,8 @@
  * branch, and writes change sets as commits on gpuops branches (or, in patch mode, on the base branch) following the rules people
  * rely on (Renovate, Flux image automation, Argo CD Image Updater): no commit when nothing changed,
  * never a force-push over a commit gpuops did not author, a rejected push is fetched, decided again
- * and pushed again.
+ * and pushed again. gpuops knows its own commits by the ids it recorded before pushing them (the
+ * ledger, `commit-ledger.ts`), never by an author e-mail anyone can type.
  *
  * Writing needs no working tree: every branch's commit is built from its start commit's tree in
  * one `git fast-import` per pass, and every changed branch goes out in ONE `git push` with one
@@ -23,11 +24,13 @@ import { backoffDelay, retry, sleep } from '../util/retry.js';
 import { makeDirs } from '../util/make-dirs.js';
 import { validatePath, type ApplyItem, type ApplyResult } from './branch-writes.js';
 import { withCloneLock } from './clone-lock.js';
+import { memoryLedger, type CommitLedger } from './commit-ledger.js';
 import { GitOpsError } from './git-errors.js';
 import type { ApplyOptions, ApplyOutcome, ChangeSet } from './types.js';
 import { applyPass, type ApplyPassContext } from './working-copy-apply.js';
 import { GitRunner } from './working-copy-git.js';
-import { BoundedCache, ObjectReader } from './working-copy-objects.js';
+import { DiffReader } from './working-copy-diffs.js';
+import { BoundedCache, ObjectReader, type TreeEntry } from './working-copy-objects.js';
 import {
   DEFAULT_AUTHOR,
   type CommitSpec,
@@ -60,6 +63,9 @@ export class WorkingCopy {
   private readonly opts: WorkingCopyOptions;
   private readonly git: GitRunner;
   private readonly objects: ObjectReader;
+  private readonly diffs: DiffReader;
+  /** The ids of the commits gpuops pushed: how it knows its own commits (`commit-ledger.ts`). */
+  private readonly ledger: CommitLedger;
   private synced = false;
   /** `origin` points at `url` (set once per instance: the URL may change between runs, not within one). */
   private originSet = false;
@@ -77,6 +83,8 @@ export class WorkingCopy {
     this.author = opts.author ?? DEFAULT_AUTHOR;
     this.git = new GitRunner(opts, this.author, this.counters);
     this.objects = new ObjectReader(this.git);
+    this.diffs = new DiffReader(this.git);
+    this.ledger = opts.ledger ?? memoryLedger();
   }
 
   /**
@@ -256,6 +264,28 @@ export class WorkingCopy {
     });
   }
 
+  /** The paths of the files under `prefix` at the head of the base branch, sorted; no content is read. */
+  listPaths(prefix = ''): Promise<string[]> {
+    return this.serial(async () => {
+      await this.ensureSynced();
+      return this.objects.paths(this.baseOf(await this.remoteHeads()), prefix);
+    });
+  }
+
+  /**
+   * The files at the head of the base branch that `choose` picks from the tree's listing (path,
+   * blob and the size git reports, from one `ls-tree -r -l`): only the picked blobs are read, so
+   * a caller filters by name and size before anything large is in memory.
+   */
+  readSelected(
+    choose: (entries: readonly TreeEntry[]) => readonly TreeEntry[],
+  ): Promise<Map<string, string>> {
+    return this.serial(async () => {
+      await this.ensureSynced();
+      return this.objects.select(this.baseOf(await this.remoteHeads()), choose);
+    });
+  }
+
   /**
    * The submodules (gitlinks, mode 160000) under `prefix` at the head of the base branch. The
    * listing {@link readTree} made of that commit answers it; else one `ls-tree`. `readTree` holds
@@ -285,11 +315,16 @@ export class WorkingCopy {
    * Writes change sets and pushes every changed branch in one `git push`. Pull-request mode writes
    * each `changeSet.branch`; patch mode writes the base branch, one commit per change set, chained.
    * The decision per branch, in order:
-   * 1. the gpuops branch holds a commit by another author → `person-commits`, nothing written;
+   * 1. the gpuops branch holds a commit gpuops did not push (nor build on) and the base branch does
+   *    not hold by content → `person-commits`, nothing written, with every file of the branch's
+   *    diff (`personChanges`);
    * 2. the branch was merged (its head is in the base branch) or `fresh` → rebuilt from the base
    *    branch head (a force-push, with a lease, only when the old commits are all gpuops's);
-   * 3. the branch already has the desired files → `unchanged`, no commit, no push;
-   * 4. else commit on the branch (or, when the branch is behind the base branch, on the base head).
+   * 3. the branch's diff touches a path the change set does not write (gpuops's stale change) →
+   *    rebuilt from the base branch head, forced;
+   * 4. the branch already has the desired files → `unchanged`, no commit, no push;
+   * 5. else commit on the branch (or, when the branch is behind the base branch or on a rewritten
+   *    one, on the base head, forced).
    * Every refspec carries its own `--force-with-lease=<ref>:<head gpuops decided on>` (empty for a
    * new branch), so no push can replace a commit gpuops has not seen. A ref the remote rejects
    * because another writer moved it (non-fast-forward, stale lease, `cannot lock ref`, `failed to
@@ -338,7 +373,8 @@ export class WorkingCopy {
   private get passContext(): ApplyPassContext {
     return {
       baseBranch: this.baseBranch,
-      authorEmail: this.author.email,
+      ledger: this.ledger,
+      diffs: this.diffs,
       heads: () => this.remoteHeads(),
       baseOf: (heads) => this.baseOf(heads),
       objects: this.objects,

@@ -6,7 +6,7 @@
 import type { ApplyOutcome } from './types.js';
 import type { GitOpsError } from './git-errors.js';
 import { decidePullRequest } from './ensure-pull-request.js';
-import { personCommitsComment } from './person-commits-comment.js';
+import { personChangesSection, personCommitsComment, withPersonChanges } from './person-commits-comment.js';
 import { withHashMarker } from './pr-body.js';
 import type { WriteBackDeps } from './write-back-types.js';
 import { writeFailure } from './write-back-reason.js';
@@ -34,6 +34,7 @@ export async function ensurePullRequests(
   o: EnsureContext,
 ): Promise<void> {
   const { host, base, dryRun, record, result } = o;
+  const ctx = o;
   for (const [k, t] of toWrite.entries()) {
     const { cs, found } = t;
     const o = outcomes[k]!;
@@ -41,14 +42,16 @@ export async function ensurePullRequests(
       if (o instanceof Error) throw o;
       const pullRequest = found?.state === 'open' ? { number: found.number, url: found.url } : null;
       if (o.status === 'person-commits') {
-        if (found?.state === 'open' && found.number !== null && !dryRun) {
-          await host.comment(found.number, personCommitsComment(cs.branch, base, o.personCommits));
-        }
+        await reportPersonCommits(t, o, { ...ctx, found });
+        const theirs = (o.personChanges?.files ?? []).filter((f) => f.writtenBy === 'person');
         result(cs, {
           action: 'person-commits',
           reason: 'PersonCommits',
-          message: `${cs.branch} holds ${o.personCommits.length} commit(s) gpuops did not author; left alone`,
+          message:
+            `${cs.branch} holds ${o.personCommits.length} commit(s) gpuops did not push; left alone` +
+            (theirs.length > 0 ? `; files not gpuops's: ${theirs.map((f) => f.path).join(', ')}` : ''),
           pullRequest,
+          files: (o.personChanges?.files ?? []).map(({ path, change }) => ({ path, change })),
         });
         continue;
       }
@@ -102,6 +105,38 @@ export async function ensurePullRequests(
       result(cs, { action: 'failed', ...writeFailure(err) });
     }
   }
+}
+
+/**
+ * A branch holding a person's commits, on its open pull request: one comment (once per head) and
+ * the body's section listing the commits, every file of the diff and the access objects of the
+ * person's files (`person-commits-comment.ts`), so the PR never shows only what gpuops wrote.
+ * Nothing with dry-run, or without an open PR.
+ */
+async function reportPersonCommits(
+  { cs }: ToWrite,
+  o: ApplyOutcome,
+  c: EnsureContext & { found: ToWrite['found'] },
+): Promise<void> {
+  const { found } = c;
+  if (found?.state !== 'open' || found.number === null || c.dryRun) return;
+  await c.host.comment(
+    found.number,
+    personCommitsComment(cs.branch, c.base, o.personCommits, o.personChanges),
+  );
+  const section = personChangesSection(o.personCommits, o.personChanges);
+  const body = withPersonChanges(cs.body, section, cs.desiredHash);
+  const fullBody =
+    cs.fullBody === undefined ? {} : { fullBody: withPersonChanges(cs.fullBody, section, cs.desiredHash) };
+  const ensured = await c.host.ensurePullRequest({ ...cs, body, ...fullBody }, found);
+  const pr = { number: ensured.number, url: ensured.url };
+  await c.record(cs, {
+    ...pr,
+    state: 'open',
+    title: cs.title,
+    body: fullBody.fullBody ?? body,
+    desiredHash: cs.desiredHash,
+  });
 }
 
 /** With dry-run: what the host would do with the branch's pull request. */

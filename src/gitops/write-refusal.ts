@@ -131,6 +131,34 @@ export function nextRefusals(
   return out.sort((a, b) => (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0));
 }
 
+/** Write-back actions after which a branch took gpuops's write (or held it already): its refusal is over. */
+const WRITTEN: ReadonlySet<string> = new Set(['created', 'updated', 'unchanged', 'in-base', 'committed']);
+
+/**
+ * The refusals after a pull-request-mode write: each gpuops branch whose push the remote refused
+ * permanently (a hook that declines `gpuops/*`, a protected-branch rule matching it) is recorded
+ * under its own ref, exactly as patch mode records the base branch — the status page says
+ * `GitWriteRefused`, the metric counts it — and cleared when a later push to it is taken. A branch
+ * not written this pass keeps its refusal. The base branch's refusal goes: pull-request mode never
+ * pushes to it. Refusals of other refs are kept. Sorted by ref.
+ */
+export function pullRequestRefusals(
+  prev: readonly GitWriteRefusalRecord[],
+  results: readonly { branch: string; action: string; reason: string; message: string }[],
+  base: string,
+  now: Date,
+): GitWriteRefusalRecord[] {
+  let out = prev.filter((r) => r.ref !== base);
+  for (const r of results) {
+    const refused = refusalOfResult(r);
+    const outcome = refused
+      ? ({ kind: 'refused', ...refused } as const)
+      : ({ kind: WRITTEN.has(r.action) ? 'written' : 'none' } as const);
+    out = nextRefusals(out, r.branch, outcome, now);
+  }
+  return out;
+}
+
 /** Whether two refusal lists say the same (nothing to store again). */
 export function sameRefusals(
   a: readonly GitWriteRefusalRecord[],

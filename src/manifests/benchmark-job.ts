@@ -4,15 +4,21 @@ import { dnsLabel } from './names.js';
 import { containerEnv, containerResources, poolScheduling, productAffinity } from './scheduling.js';
 import { applyPodTemplate } from './pod-template.js';
 import { cloneTemplate } from './templates.js';
+import { GPUOPS, MANAGED_BY } from '../util/vocabulary.js';
 
 /** Label on a benchmark Job and its pod: the full name of the Job (finds its pods). */
-export const BENCHMARK_JOB_LABEL = 'gpuops.dev/benchmark-job';
+export const BENCHMARK_JOB_LABEL = GPUOPS.benchmarkJob;
 /** Label holding the shortened spec hash (label values hold ≤ 63 characters). */
-export const SPEC_HASH_LABEL = 'gpuops.dev/spec-hash';
+export const SPEC_HASH_LABEL = GPUOPS.specHash;
 /** Annotation holding the full spec hash (64 hex characters). */
-export const SPEC_HASH_ANNOTATION = 'gpuops.dev/spec-hash';
+export const SPEC_HASH_ANNOTATION = GPUOPS.specHash;
 /** Name of the benchmark container in the Job's pod; its timestamps are the run time. */
 export const BENCHMARK_CONTAINER = 'benchmark';
+/**
+ * The label Kueue reads to admit a Job to a LocalQueue
+ * (https://kueue.sigs.k8s.io/docs/tasks/run/jobs/): the spec's or policy's `benchmark.queueName`.
+ */
+export const QUEUE_NAME_LABEL = 'kueue.x-k8s.io/queue-name';
 
 /** What one benchmark Job is rendered from. */
 export interface BenchmarkJobInput {
@@ -58,10 +64,11 @@ export function renderBenchmarkJob(input: BenchmarkJobInput): KubeObject {
   const name = benchmarkJobName(alg.name, specHash, input.sequence);
   const labels = {
     ...job.metadata.labels,
-    'app.kubernetes.io/managed-by': 'gpuops',
-    'gpuops.dev/algorithm': alg.name,
+    [MANAGED_BY.key]: MANAGED_BY.value,
+    [GPUOPS.algorithm]: alg.name,
     [SPEC_HASH_LABEL]: specHash.slice(0, 16),
     [BENCHMARK_JOB_LABEL]: name,
+    ...(alg.benchmark.queueName ? { [QUEUE_NAME_LABEL]: alg.benchmark.queueName } : {}),
   };
   job.metadata = {
     ...job.metadata,

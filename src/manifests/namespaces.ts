@@ -14,8 +14,11 @@
  * nowhere else (a ClusterRole bound by a RoleBinding grants its rules only in the
  * binding's namespace; Kubernetes RBAC docs, "RoleBinding and ClusterRoleBinding").
  */
+import { parseAllDocuments } from 'yaml';
 import type { RenderedFile } from './nodes.js';
 import { renderYaml } from './yaml.js';
+import { MANAGED_BY } from '../util/vocabulary.js';
+import { byString } from '../util/compare.js';
 
 /** gpuops's ServiceAccount as templates/install creates it. */
 export interface ServiceAccountRef {
@@ -60,6 +63,43 @@ export function namespaceFilePath(cluster: string, namespace: string): string {
   return `${namespacesDir(cluster)}/${namespace}.yaml`;
 }
 
+/** String entries of a YAML map value (labels, annotations); anything else is no entries. */
+function stringEntries(v: unknown): [string, string][] {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return [];
+  return Object.entries(v as Record<string, unknown>).filter(
+    (e): e is [string, string] => typeof e[1] === 'string',
+  );
+}
+
+/**
+ * The labels and annotations of the Namespace in `current` (the file Git holds) that gpuops does
+ * not write — a Pod Security `pod-security.kubernetes.io/enforce` label, a team's annotation —
+ * which the rendered file keeps. A file that does not parse keeps nothing.
+ */
+function keptMetadata(current: string | undefined): {
+  labels: [string, string][];
+  annotations: [string, string][];
+} {
+  const none = { labels: [], annotations: [] };
+  if (current === undefined) return none;
+  for (const doc of parseAllDocuments(current)) {
+    if (doc.errors.length > 0) return none;
+    const o = doc.toJS() as { kind?: unknown; metadata?: { labels?: unknown; annotations?: unknown } } | null;
+    if (o?.kind !== 'Namespace') continue;
+    return {
+      labels: stringEntries(o.metadata?.labels).filter(([k]) => k !== MANAGED_BY.key),
+      annotations: stringEntries(o.metadata?.annotations).filter(([k]) => !(k in NAMESPACE_ANNOTATIONS)),
+    };
+  }
+  return none;
+}
+
+/** `own` over `kept`, keys sorted (byte-stable whatever order a person wrote them in). */
+function merged(kept: [string, string][], own: Readonly<Record<string, string>>): Record<string, string> {
+  const all = new Map([...kept, ...Object.entries(own)]);
+  return Object.fromEntries([...all].sort(([a], [b]) => byString(a, b)));
+}
+
 /** What a namespace file grants besides the benchmark Jobs. */
 export interface NamespaceGrants {
   /** Patch mode: a RoleBinding of {@link SCALE_CLUSTER_ROLE} (Deployments' `scale`). */
@@ -68,21 +108,29 @@ export interface NamespaceGrants {
 
 /**
  * Renders one namespace file (byte-stable): the Namespace, then the RoleBinding of
- * {@link BENCHMARK_CLUSTER_ROLE} to `serviceAccount` in it and, with `grants.scale`, the
- * RoleBinding of {@link SCALE_CLUSTER_ROLE}, all in sync wave -2 (Argo CD applies the Namespace
- * first within a wave by kind order).
+ * {@link BENCHMARK_CLUSTER_ROLE} to `serviceAccount` in it, both in sync wave -2 (Argo CD applies
+ * the Namespace first within a wave by kind order). The labels and annotations of the Namespace in
+ * `current` (the file Git holds) that gpuops does not write are kept: a person's Pod Security
+ * label (`pod-security.kubernetes.io/enforce: restricted`) must not go under a pools change.
+ * With `grants.scale` (patch mode) the file also holds the RoleBinding of {@link SCALE_CLUSTER_ROLE}.
  */
 export function renderNamespaceFile(
   cluster: string,
   namespace: string,
   serviceAccount: ServiceAccountRef = DEFAULT_SERVICE_ACCOUNT,
   grants: NamespaceGrants = { scale: false },
+  current?: string,
 ): RenderedFile {
-  const labels = { 'app.kubernetes.io/managed-by': 'gpuops' };
+  const labels = { [MANAGED_BY.key]: MANAGED_BY.value };
+  const kept = keptMetadata(current);
   const ns = {
     apiVersion: 'v1',
     kind: 'Namespace',
-    metadata: { name: namespace, labels, annotations: { ...NAMESPACE_ANNOTATIONS } },
+    metadata: {
+      name: namespace,
+      labels: merged(kept.labels, labels),
+      annotations: merged(kept.annotations, NAMESPACE_ANNOTATIONS),
+    },
   };
   const binding = (role: string) => ({
     apiVersion: 'rbac.authorization.k8s.io/v1',
@@ -105,16 +153,20 @@ export function renderNamespaceFile(
 
 /**
  * The namespace files for the namespaces of `algorithms`, one per distinct namespace, sorted by
- * path. A namespace no algorithm uses any more keeps its file: removing it would not delete the
- * Namespace (Prune=false) and a person may still run things there.
+ * path, each keeping what a person added to the file Git holds (`current`, by path). A namespace
+ * no algorithm uses any more keeps its file: removing it would not delete the Namespace
+ * (Prune=false) and a person may still run things there.
  */
 export function renderNamespaceFiles(
   cluster: string,
   namespaces: Iterable<string>,
   serviceAccount?: ServiceAccountRef,
   grants?: NamespaceGrants,
+  current?: ReadonlyMap<string, string>,
 ): RenderedFile[] {
   return [...new Set(namespaces)]
     .sort()
-    .map((ns) => renderNamespaceFile(cluster, ns, serviceAccount, grants));
+    .map((ns) =>
+      renderNamespaceFile(cluster, ns, serviceAccount, grants, current?.get(namespaceFilePath(cluster, ns))),
+    );
 }

@@ -2,6 +2,7 @@ import type { NodeInfo, Taint } from '../cluster/types.js';
 import type { Pool, PolicySpec } from '../definitions/types.js';
 import type { FileChange } from './file-change.js';
 import { GENERATED_HEADER, renderYaml, type RenderCache } from './yaml.js';
+import { GPUOPS, MANAGED_BY } from '../util/vocabulary.js';
 
 /** Annotations every generated Node carries (DESIGN.md; deleting a partial Node must never delete the Node, argo-cd#15005; Flux's per-object prune opt-out). */
 export const NODE_ANNOTATIONS: Readonly<Record<string, string>> = {
@@ -13,9 +14,9 @@ export const NODE_ANNOTATIONS: Readonly<Record<string, string>> = {
 };
 
 /** Annotation on the Node manifest of a node that gpuops moved from `unused` into a task pool. */
-export const MOVED_BY_ANNOTATION = 'gpuops.dev/moved-by';
+export const MOVED_BY_ANNOTATION = GPUOPS.movedBy;
 /** When gpuops moved it (ISO-8601); written once with the move, kept while the node stays. */
-export const MOVED_AT_ANNOTATION = 'gpuops.dev/moved-at';
+export const MOVED_AT_ANNOTATION = GPUOPS.movedAt;
 
 /** A rendered file: a {@link FileChange} that writes (repo-relative path with `/`, never a deletion). */
 export type RenderedFile = FileChange & { content: string };
@@ -102,7 +103,7 @@ function renderNode(
   cache: RenderCache | undefined,
 ): string {
   const { labelKey, taint } = policy.pools;
-  const labels: Record<string, string> = { 'app.kubernetes.io/managed-by': 'gpuops' };
+  const labels: Record<string, string> = { [MANAGED_BY.key]: MANAGED_BY.value };
   if (a.to !== null) labels[labelKey] = a.to;
   const annotations: Record<string, string> = { ...NODE_ANNOTATIONS };
   if (movedAt !== undefined && (a.to === 'long-task' || a.to === 'short-task')) {

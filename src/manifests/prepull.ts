@@ -17,6 +17,7 @@
 import type { KubeObject } from '../cluster/object.js';
 import type { Pool, PolicySpec, ResolvedAlgorithm } from '../definitions/types.js';
 import { poolScheduling } from './scheduling.js';
+import { MANAGED_BY } from '../util/vocabulary.js';
 
 /** The static busybox whose `true` each pull runs (pinned). */
 export const PREPULL_TOOLS_IMAGE = 'docker.io/library/busybox:1.36.1';
@@ -56,7 +57,7 @@ export function renderPrePull(
   const images = [...new Set(algorithms.map((a) => a.spec.image))].sort();
   if (images.length === 0) return null;
   const name = prePullName(pool);
-  const labels = { 'app.kubernetes.io/name': name, 'app.kubernetes.io/managed-by': 'gpuops' };
+  const labels = { 'app.kubernetes.io/name': name, [MANAGED_BY.key]: MANAGED_BY.value };
   const tolerations = [
     ...poolScheduling(pool, policy).tolerations,
     ...poolScheduling('unused', policy).tolerations.slice(1),

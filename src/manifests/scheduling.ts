@@ -1,10 +1,7 @@
 import { GPU_TOLERATION, type Toleration } from '../cluster/taints.js';
 import type { AlgorithmSpec, Pool, PolicySpec } from '../definitions/types.js';
-
-/** Node label of GPU Feature Discovery that names the GPU model, e.g. `NVIDIA-A100-SXM4-80GB`. */
-export const GPU_PRODUCT_LABEL = 'nvidia.com/gpu.product';
-/** Extended resource of the NVIDIA device plugin: whole GPUs. */
-export const GPU_RESOURCE = 'nvidia.com/gpu';
+import { NVIDIA } from '../util/vocabulary.js';
+import { byString } from '../util/compare.js';
 
 /**
  * Where a pod of a pool may run: a `nodeSelector` on the pool label (plus the GPU product when
@@ -22,7 +19,7 @@ export function poolScheduling(
   gpuProduct?: string | null,
 ): { nodeSelector: Record<string, string>; tolerations: Toleration[] } {
   const nodeSelector: Record<string, string> = { [policy.pools.labelKey]: pool };
-  if (gpuProduct) nodeSelector[GPU_PRODUCT_LABEL] = gpuProduct;
+  if (gpuProduct) nodeSelector[NVIDIA.productLabel] = gpuProduct;
   return {
     nodeSelector,
     tolerations: [
@@ -41,11 +38,11 @@ export function poolScheduling(
  */
 export function productAffinity(products: readonly string[] | undefined): ProductAffinity | undefined {
   if (!products || products.length === 0) return undefined;
-  const values = [...new Set(products)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const values = [...new Set(products)].sort(byString);
   return {
     nodeAffinity: {
       requiredDuringSchedulingIgnoredDuringExecution: {
-        nodeSelectorTerms: [{ matchExpressions: [{ key: GPU_PRODUCT_LABEL, operator: 'In', values }] }],
+        nodeSelectorTerms: [{ matchExpressions: [{ key: NVIDIA.productLabel, operator: 'In', values }] }],
       },
     },
   };
@@ -71,7 +68,7 @@ export function affinityProducts(podSpec: unknown): string[] {
   const out: string[] = [];
   for (const t of terms)
     for (const e of Array.isArray(t?.matchExpressions) ? t.matchExpressions : [])
-      if (e?.key === GPU_PRODUCT_LABEL && e.operator === 'In' && Array.isArray(e.values))
+      if (e?.key === NVIDIA.productLabel && e.operator === 'In' && Array.isArray(e.values))
         out.push(...e.values.filter((v): v is string => typeof v === 'string'));
   return [...new Set(out)].sort();
 }
@@ -86,7 +83,7 @@ export function containerResources(resources: AlgorithmSpec['resources']): {
   requests: Record<string, string>;
   limits: Record<string, string>;
 } {
-  const r: Record<string, string> = { [GPU_RESOURCE]: String(resources.gpus) };
+  const r: Record<string, string> = { [NVIDIA.resource]: String(resources.gpus) };
   if (resources.cpu !== undefined) r.cpu = resources.cpu;
   if (resources.memory !== undefined) r.memory = resources.memory;
   return { requests: { ...r }, limits: { ...r } };

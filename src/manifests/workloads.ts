@@ -7,6 +7,7 @@ import { renderService } from './service.js';
 import { cloneTemplate, type WorkloadTemplates } from './templates.js';
 import { renderYaml } from './yaml.js';
 import type { FileChange } from './file-change.js';
+import { DCGM, GPUOPS, MANAGED_BY } from '../util/vocabulary.js';
 
 /** The pools a workload can be placed on. */
 export type WorkloadPool = 'long-task' | 'short-task';
@@ -42,14 +43,14 @@ export function workloadDir(cluster: string, algorithm: string): string {
 function workloadLabels(name: string): Record<string, string> {
   return {
     'app.kubernetes.io/name': name,
-    'app.kubernetes.io/managed-by': 'gpuops',
-    'gpuops.dev/algorithm': name,
+    [MANAGED_BY.key]: MANAGED_BY.value,
+    [GPUOPS.algorithm]: name,
   };
 }
 
 /** The labels the Deployment and the Service select the algorithm's pods by. */
 function podSelector(name: string): Record<string, string> {
-  return { 'app.kubernetes.io/name': name, 'gpuops.dev/algorithm': name };
+  return { 'app.kubernetes.io/name': name, [GPUOPS.algorithm]: name };
 }
 
 /**
@@ -118,7 +119,7 @@ export function renderDeployment(input: WorkloadInput): KubeObject {
  */
 export function hpaAverageValue(policy: PolicySpec): string {
   const target = policy.scaling.hpa.targetUtilization;
-  if (policy.scaling.metric === 'DCGM_FI_DEV_GPU_UTIL') return String(target);
+  if (policy.scaling.metric === DCGM.GPU_UTIL) return String(target);
   return `${Math.round(target * 10)}m`;
 }
 

@@ -1,4 +1,5 @@
 import { Document } from 'yaml';
+import { byString } from '../util/compare.js';
 
 /** Keys that lead every mapping, in this order; all other keys follow sorted by code point. */
 const LEADING_KEYS = ['apiVersion', 'kind', 'metadata', 'name', 'namespace'];
@@ -17,7 +18,7 @@ export function sortKeys(value: unknown): unknown {
     const ib = LEADING_KEYS.indexOf(b);
     if (ia !== -1 || ib !== -1)
       return (ia === -1 ? LEADING_KEYS.length : ia) - (ib === -1 ? LEADING_KEYS.length : ib);
-    return a < b ? -1 : a > b ? 1 : 0;
+    return byString(a, b);
   });
   return Object.fromEntries(entries.map(([k, v]) => [k, sortKeys(v)]));
 }

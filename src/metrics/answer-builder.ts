@@ -19,6 +19,32 @@ export interface QueryAnswer {
   series: GpuSeries[];
   /** The evaluation time of a vector; the newest point of a matrix; null when the result is empty. */
   evaluatedAt: number | null;
+  /**
+   * The answer's top-level `warnings`, present when there are any: Prometheus (a failed remote
+   * read), Thanos (`partial_response`), Mimir and Cortex say so when some stores or shards did not
+   * answer — `status` stays `success`, and the result may lack any series.
+   */
+  warnings?: string[];
+  /** Its top-level `infos` (Prometheus 3: notes on the query, no missing data), present when any. */
+  infos?: string[];
+}
+
+/** At most this many notices of each kind are kept, each cut to this many characters. */
+const NOTICES = { count: 10, chars: 500 };
+
+/**
+ * The `warnings` and `infos` of an answer's top-level object (arrays of strings in the Prometheus
+ * HTTP API), as {@link QueryAnswer} holds them: absent when empty; any other value is ignored, and
+ * each list is kept short (a store cannot fill a decision message with them).
+ */
+export function noticesOf(top: Record<string, unknown>): Pick<QueryAnswer, 'warnings' | 'infos'> {
+  const list = (v: unknown): string[] =>
+    (Array.isArray(v) ? v : [])
+      .slice(0, NOTICES.count)
+      .map((x) => (typeof x === 'string' ? x : JSON.stringify(x)).slice(0, NOTICES.chars));
+  const warnings = list(top.warnings);
+  const infos = list(top.infos);
+  return { ...(warnings.length ? { warnings } : {}), ...(infos.length ? { infos } : {}) };
 }
 
 /**

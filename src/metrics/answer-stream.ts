@@ -9,6 +9,7 @@
  */
 import {
   answerBuilder,
+  noticesOf,
   type AnswerBuilder,
   type QueryAnswer,
   type QueryResultOptions,
@@ -24,6 +25,40 @@ const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
 const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
+
+/**
+ * How much of one answer gpuops reads before it gives up: bytes of the body and items of
+ * `data.result` (series, one per GPU and half of the utilisation query). A scoped answer at
+ * 10,000 GPU nodes is about 10 MB and 320,000 items at most (8 GPUs a node, 4 halves), so the
+ * defaults leave room for that fleet while keeping one pass's memory bounded: a store that answers
+ * without end (a misconfigured proxy, an unscoped selector on a huge store) is "no data", never
+ * the controller killed for memory.
+ */
+export interface AnswerLimits {
+  /** Bytes of the body (default 128 MiB). */
+  maxBytes: number;
+  /** Items of `data.result` (default 500,000). */
+  maxSeries: number;
+}
+
+/** {@link AnswerLimits} when none are given. */
+export const DEFAULT_ANSWER_LIMITS: AnswerLimits = { maxBytes: 128 * 2 ** 20, maxSeries: 500_000 };
+
+/** An answer past its {@link AnswerLimits}: what was over, the limit, and how far reading got. */
+export class AnswerTooLargeError extends Error {
+  constructor(
+    readonly source: string,
+    readonly what: 'bytes' | 'series',
+    readonly limit: number,
+  ) {
+    super(
+      what === 'bytes'
+        ? `${source}: the answer is larger than ${limit} bytes; reading stopped there (narrow the selector, or raise the limit)`
+        : `${source}: the answer has more than ${limit} series; reading stopped there (narrow the selector, or raise the limit)`,
+    );
+    this.name = 'AnswerTooLargeError';
+  }
+}
 
 const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
@@ -75,7 +110,10 @@ export class QueryAnswerDecoder {
   /** Items complete in the current chunk, parsed together at its end: start and end indexes. */
   private batch: number[] = [];
 
-  constructor(private readonly options: QueryResultOptions) {}
+  constructor(
+    private readonly options: QueryResultOptions,
+    private readonly maxSeries = DEFAULT_ANSWER_LIMITS.maxSeries,
+  ) {}
 
   private fail(message: string): never {
     throw new MetricsParseError(this.options.source, null, message);
@@ -125,7 +163,7 @@ export class QueryAnswerDecoder {
       this.fail(statusMessage(this.top.status, this.top.error) + type);
     }
     if (!this.dataIsObject || !this.resultIsArray || this.builder === null) this.fail(RESULT_TYPE_MESSAGE);
-    return this.builder.finish();
+    return { ...this.builder.finish(), ...noticesOf(this.top) };
   }
 
   /** One byte of the envelope outside any capture; returns where to go on. */
@@ -243,6 +281,8 @@ export class QueryAnswerDecoder {
   }
 
   private add(item: unknown): void {
+    if (this.items >= this.maxSeries)
+      throw new AnswerTooLargeError(this.options.source, 'series', this.maxSeries);
     const index = this.items++;
     if (this.builder) this.builder.add(item, index);
     else this.early?.push(item); // null: not a vector or matrix, the items are not read
@@ -289,14 +329,23 @@ function join(parts: Uint8Array[], last: Uint8Array): Uint8Array {
 }
 
 /**
- * Decodes a whole body from its chunks (a `fetch` response's `body`, a file stream).
- * @throws MetricsParseError as {@link QueryAnswerDecoder}; whatever the stream throws (an abort)
+ * Decodes a whole body from its chunks (a `fetch` response's `body`, a file stream), reading no
+ * more than `limits` allow: the chunk that would pass `maxBytes` is not read, and leaving the loop
+ * cancels the stream.
+ * @throws MetricsParseError as {@link QueryAnswerDecoder}; AnswerTooLargeError past a limit;
+ *   whatever the stream throws (an abort)
  */
 export async function decodeQueryAnswer(
   chunks: AsyncIterable<Uint8Array>,
   options: QueryResultOptions,
+  limits: AnswerLimits = DEFAULT_ANSWER_LIMITS,
 ): Promise<QueryAnswer> {
-  const decoder = new QueryAnswerDecoder(options);
-  for await (const chunk of chunks) decoder.write(chunk);
+  const decoder = new QueryAnswerDecoder(options, limits.maxSeries);
+  let bytes = 0;
+  for await (const chunk of chunks) {
+    bytes += chunk.length;
+    if (bytes > limits.maxBytes) throw new AnswerTooLargeError(options.source, 'bytes', limits.maxBytes);
+    decoder.write(chunk);
+  }
   return decoder.end();
 }

@@ -7,11 +7,34 @@ export interface DcgmTarget {
   node?: string;
 }
 
+/** {@link DcgmScrapeOptions.maxPageBytes} when not given. */
+export const DEFAULT_MAX_PAGE_BYTES = 16 * 2 ** 20;
+
+/**
+ * A page's text, read up to `maxBytes`.
+ * @throws Error past `maxBytes` (reading stops and the body is cancelled)
+ */
+async function readPage(response: Response, maxBytes: number): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  for await (const chunk of response.body ?? []) {
+    bytes += chunk.length;
+    if (bytes > maxBytes) throw new Error(`the page is larger than ${maxBytes} bytes; reading stopped there`);
+    chunks.push(chunk);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks)); // as Response.text(): UTF-8, a BOM skipped
+}
+
 /** Settings of {@link DcgmScrapeSource}. */
 export interface DcgmScrapeOptions {
   targets: DcgmTarget[];
   /** Request deadline per page (milliseconds); default 5 000. */
   timeoutMs?: number;
+  /**
+   * Bytes of one page read at most (default 16 MiB; dcgm-exporter's page of 8 GPUs is about
+   * 100 kB): a larger page is that target's error, and the others go on.
+   */
+  maxPageBytes?: number;
   /** The clock, for the scrape time of samples without a timestamp. */
   now: () => Date;
   fetch?: typeof fetch;
@@ -38,7 +61,7 @@ export class DcgmScrapeSource implements UtilizationSource {
             signal: AbortSignal.timeout(this.options.timeoutMs ?? 5_000),
           });
           if (!response.ok) return { error: `${target.url}: HTTP ${response.status}` };
-          const text = await response.text();
+          const text = await readPage(response, this.options.maxPageBytes ?? DEFAULT_MAX_PAGE_BYTES);
           const series = parseDcgmPage(text, {
             source: target.url,
             scrapedAtMs,

@@ -1,5 +1,6 @@
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import type { GpuSeries } from './types.js';
+import { DCGM } from '../util/vocabulary.js';
 
 /** A page or file that cannot be parsed; names the source and, when known, the 1-based line. */
 export class MetricsParseError extends Error {
@@ -27,7 +28,16 @@ export interface DcgmPageOptions {
    * node's (fixtures/cluster-mixed README).
    */
   node?: string;
+  /**
+   * A node the page probably belongs to, from something a person named (a saved file's name):
+   * added as label {@link NODE_HINT_LABEL}, which attribution reads only when neither `node` nor
+   * `Hostname` tells the node (`src/scaling/series-node.ts`).
+   */
+  nodeHint?: string;
 }
+
+/** The label a {@link DcgmPageOptions.nodeHint} is kept under (never sent by an exporter). */
+export const NODE_HINT_LABEL = 'gpuops_node_hint';
 
 /**
  * Parses one dcgm-exporter page (Prometheus text exposition format, as served at `:9400/metrics`)
@@ -47,11 +57,12 @@ export function parseDcgmPage(text: string, options: DcgmPageOptions): GpuSeries
   const wanted = options.metrics ? new Set(options.metrics) : null;
   const out: GpuSeries[] = [];
   for (const family of families) {
-    if (wanted ? !wanted.has(family.name) : !family.name.startsWith('DCGM_FI_')) continue;
+    if (wanted ? !wanted.has(family.name) : !family.name.startsWith(DCGM.prefix)) continue;
     for (const sample of family.metrics) {
       if (sample.value === undefined) continue;
       const labels = { ...(sample.labels ?? {}) };
       if (options.node !== undefined && labels.node === undefined) labels.node = options.node;
+      if (options.nodeHint !== undefined) labels[NODE_HINT_LABEL] = options.nodeHint;
       out.push({
         metric: family.name,
         labels,

@@ -7,8 +7,10 @@ import type { GpuSeries, UtilizationQuery, UtilizationReading, UtilizationSource
 /**
  * Parses one saved metrics file for `gpuops plan --metrics FILE`: a Prometheus query-result JSON
  * (starts with `{`) or a dcgm-exporter page (text format). For a page, the file name without
- * `.prom`/`.txt` is taken as its node (`dcgm/<node>.prom`, as in the fixtures) and samples without
- * a timestamp are dated `fileTimeMs`.
+ * `.prom`/`.txt` is the node it probably belongs to (`dcgm/<node>.prom`, as in the fixtures): a
+ * hint attribution reads only when the series' own `node` and `Hostname` do not tell the node
+ * (a name a person chose is no evidence against the page's own labels). Samples without a
+ * timestamp are dated `fileTimeMs`.
  *
  * @throws MetricsParseError naming the file (and line, for pages).
  */
@@ -19,6 +21,21 @@ export function parseMetricsFile(
   fileTimeMs: number,
   window: { windowSeconds?: number; historySeconds?: number } = {},
 ): GpuSeries[] {
+  return parseMetricsFileAnswer(file, text, metric, fileTimeMs, window).series;
+}
+
+/**
+ * {@link parseMetricsFile}, with a saved query answer's `warnings` and `infos` (a partial answer
+ * saved to a file is as partial as it was on the wire).
+ * @throws MetricsParseError naming the file (and line, for pages).
+ */
+export function parseMetricsFileAnswer(
+  file: string,
+  text: string,
+  metric: string,
+  fileTimeMs: number,
+  window: { windowSeconds?: number; historySeconds?: number } = {},
+): { series: GpuSeries[]; warnings?: string[]; infos?: string[] } {
   if (text.trimStart().startsWith('{')) {
     let body: unknown;
     try {
@@ -30,10 +47,13 @@ export function parseMetricsFile(
         `invalid JSON: ${err instanceof Error ? err.message : String(err)}`,
       );
     }
-    return parseQueryAnswer(body, { source: file, metric, ...window }).series;
+    const { series, warnings, infos } = parseQueryAnswer(body, { source: file, metric, ...window });
+    return { series, ...(warnings ? { warnings } : {}), ...(infos ? { infos } : {}) };
   }
   const node = path.basename(file).replace(/\.(prom|txt|metrics)$/, '');
-  return parseDcgmPage(text, { source: file, scrapedAtMs: fileTimeMs, metrics: [metric], node });
+  return {
+    series: parseDcgmPage(text, { source: file, scrapedAtMs: fileTimeMs, metrics: [metric], nodeHint: node }),
+  };
 }
 
 /**
@@ -54,14 +74,23 @@ export class MetricsFileSource implements UtilizationSource {
   async read(query: UtilizationQuery): Promise<UtilizationReading> {
     const series: GpuSeries[] = [];
     const errors: string[] = [];
+    const warnings: string[] = [];
+    const infos: string[] = [];
     for (const file of this.files) {
       try {
-        series.push(
-          ...parseMetricsFile(file, await readFile(file, 'utf8'), query.metric, this.fileTimeMs, {
+        const answer = parseMetricsFileAnswer(
+          file,
+          await readFile(file, 'utf8'),
+          query.metric,
+          this.fileTimeMs,
+          {
             windowSeconds: query.windowSeconds,
             historySeconds: query.historySeconds ?? 0,
-          }),
+          },
         );
+        series.push(...answer.series);
+        for (const w of answer.warnings ?? []) warnings.push(`${file}: ${w}`);
+        for (const i of answer.infos ?? []) infos.push(`${file}: ${i}`);
       } catch (err) {
         errors.push(err instanceof Error ? err.message : String(err));
       }
@@ -75,6 +104,13 @@ export class MetricsFileSource implements UtilizationSource {
     }
     let newest = -Infinity;
     for (const s of series) if (s.timestamp > newest) newest = s.timestamp;
-    return { ok: true, series, errors, evaluatedAt: this.evaluatedAtMs ?? newest };
+    return {
+      ok: true,
+      series,
+      errors,
+      evaluatedAt: this.evaluatedAtMs ?? newest,
+      ...(warnings.length ? { warnings } : {}),
+      ...(infos.length ? { infos } : {}),
+    };
   }
 }

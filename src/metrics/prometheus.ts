@@ -1,8 +1,14 @@
 import { MetricsParseError } from './dcgm-text.js';
 import type { QueryAnswer } from './answer-builder.js';
-import { decodeQueryAnswer } from './answer-stream.js';
+import {
+  AnswerTooLargeError,
+  DEFAULT_ANSWER_LIMITS,
+  decodeQueryAnswer,
+  type AnswerLimits,
+} from './answer-stream.js';
 import { utilizationQuery } from './query.js';
-import type { UtilizationQuery, UtilizationReading, UtilizationSource } from './types.js';
+import { serviceMetricQuery } from './service-metric.js';
+import type { ServiceMetricQuery, UtilizationQuery, UtilizationReading, UtilizationSource } from './types.js';
 
 /** Settings of {@link PrometheusSource}. */
 export interface PrometheusSourceOptions {
@@ -14,25 +20,69 @@ export interface PrometheusSourceOptions {
   metric?: string;
   /** Extra label matchers inside the selector, e.g. `cluster="prod"`. */
   selector?: string;
+  /**
+   * The Prometheus `job`s whose DCGM series count, as an RE2 regex Prometheus anchors
+   * ({@link DEFAULT_DCGM_JOBS} when absent; `.+` takes any job): only the dcgm-exporter's scrape
+   * job speaks for the GPUs, never another target that prints the same metric name.
+   */
+  jobs?: string;
   /** Request deadline (milliseconds); default 10 000. */
   timeoutMs?: number;
+  /** How much of one answer is read ({@link DEFAULT_ANSWER_LIMITS} when absent). */
+  limits?: Partial<AnswerLimits>;
   /** Injected for tests; default the global `fetch`. */
   fetch?: typeof fetch;
+}
+
+/**
+ * The `job` label of dcgm-exporter's series as the NVIDIA GPU Operator (its Service and
+ * ServiceMonitor `nvidia-dcgm-exporter`) and the dcgm-exporter Helm chart (Service
+ * `dcgm-exporter`) leave it; the Prometheus Operator names the job after the Service.
+ */
+export const DEFAULT_DCGM_JOBS = 'dcgm-exporter|nvidia-dcgm-exporter';
+
+/**
+ * The matcher that keeps only the series of the dcgm-exporter job(s): `job=~"<jobs>"`.
+ * @throws Error when `jobs` is empty, holds a `"` or a line break, or is not a regular expression
+ */
+export function jobMatcher(jobs: string): string {
+  if (jobs.trim() === '' || /["\n\r]/.test(jobs)) {
+    throw new Error(
+      `the dcgm-exporter job must be a non-empty regex without quotes or line breaks, got ${JSON.stringify(jobs)}`,
+    );
+  }
+  try {
+    new RegExp(`^(?:${jobs})$`);
+  } catch (err) {
+    throw new Error(
+      `the dcgm-exporter job ${JSON.stringify(jobs)} is not a regex: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
+  return `job=~"${jobs.replace(/\\/g, '\\\\')}"`;
 }
 
 /**
  * GPU utilisation through the Prometheus HTTP API (`POST /api/v1/query`): ONE instant query per
  * pass for every GPU (see `utilizationQuery`), with the scale-down stabilisation window's history
  * when the query asks for it; with `query.namespaces`, only the series of pods in those
- * namespaces, aggregated to the labels attribution reads (no request when the list is empty). No `time` is sent: Prometheus evaluates at its own now, and the
+ * namespaces, aggregated to the labels attribution reads (no request when the list is empty), and
+ * only of the dcgm-exporter job(s) (`jobs`). No `time` is sent: Prometheus evaluates at its own now, and the
  * reading's `evaluatedAt` is that time (the vector's timestamps), so sample ages never depend on
  * the controller's clock. An unreachable server, a timeout, an HTTP or
- * PromQL error and an empty result are all "no data" with a reason — never 0 %.
+ * PromQL error, an empty result and an answer past its byte or series limit (`TooLarge`: reading
+ * stops there) are all "no data" with a reason — never 0 %. An answer with `warnings` (a partial
+ * answer: some stores or shards did not answer) carries them in the reading, for the scaling rules
+ * to refuse a scale-down or node move on it.
  */
 export class PrometheusSource implements UtilizationSource {
   readonly name: string;
+  private readonly selector: string;
+  /** @throws Error when `options.jobs` is not a usable regex ({@link jobMatcher}) */
   constructor(private readonly options: PrometheusSourceOptions) {
     this.name = `prometheus ${options.url}`;
+    this.selector = [jobMatcher(options.jobs ?? DEFAULT_DCGM_JOBS), options.selector ?? '']
+      .filter((m) => m.trim() !== '')
+      .join(', ');
   }
 
   async read(query: UtilizationQuery): Promise<UtilizationReading> {
@@ -43,10 +93,30 @@ export class PrometheusSource implements UtilizationSource {
     const promql = utilizationQuery(
       metric,
       query.windowSeconds,
-      this.options.selector,
+      this.selector,
       query.historySeconds ?? 0,
       query.namespaces,
     );
+    return this.instant(promql, metric);
+  }
+
+  /**
+   * A service metric of the policy's template for one namespace (`serviceMetricQuery`): one
+   * instant query, its series named `query.name`; the same "no data" reasons and limits as
+   * {@link read}. The dcgm-exporter job matcher does not apply: the template names what it reads.
+   */
+  async readServiceMetric(query: ServiceMetricQuery): Promise<UtilizationReading> {
+    let promql: string;
+    try {
+      promql = serviceMetricQuery(query.template, query.namespace, query.windowSeconds);
+    } catch (err) {
+      return { ok: false, reason: 'BadResponse', message: `${this.name}: ${describe(err)}` };
+    }
+    return this.instant(promql, query.name);
+  }
+
+  /** One instant query, decoded as it arrives; series without `__name__` are named `metric`. */
+  private async instant(promql: string, metric: string): Promise<UtilizationReading> {
     const url = new URL(
       'api/v1/query',
       this.options.url.endsWith('/') ? this.options.url : `${this.options.url}/`,
@@ -73,12 +143,20 @@ export class PrometheusSource implements UtilizationSource {
       const detail = isErrorBody(body) ? body.error : head;
       return { ok: false, reason: 'HttpError', message: `${this.name}: HTTP ${response.status}: ${detail}` };
     }
+    const limits = { ...DEFAULT_ANSWER_LIMITS, ...this.options.limits };
+    const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+    if (declared > limits.maxBytes) {
+      await response.body?.cancel().catch(() => undefined);
+      const err = new AnswerTooLargeError(this.name, 'bytes', limits.maxBytes);
+      return { ok: false, reason: 'TooLarge', message: `${err.message} (Content-Length ${declared})` };
+    }
     let answer: QueryAnswer;
     try {
       // Decoded as it arrives: a fleet's answer is megabytes, and neither its text nor a JSON tree
       // of it is ever held (`answer-stream.ts`).
-      answer = await decodeQueryAnswer(response.body ?? emptyBody(), { source: this.name, metric });
+      answer = await decodeQueryAnswer(response.body ?? emptyBody(), { source: this.name, metric }, limits);
     } catch (err) {
+      if (err instanceof AnswerTooLargeError) return { ok: false, reason: 'TooLarge', message: err.message };
       if (err instanceof MetricsParseError) return { ok: false, reason: 'BadResponse', message: err.message };
       const timeout = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
       if (timeout) return { ok: false, reason: 'Timeout', message: `${this.name}: no answer in time` };
@@ -88,11 +166,23 @@ export class PrometheusSource implements UtilizationSource {
         message: `${this.name}: the answer broke off: ${describe(err)}`,
       };
     }
-    const { series, evaluatedAt } = answer;
+    const { series, evaluatedAt, warnings, infos } = answer;
     if (series.length === 0) {
-      return { ok: false, reason: 'Empty', message: `${this.name}: no ${metric} series for ${promql}` };
+      const warned = warnings ? ` (the store warned: ${warnings.join('; ')})` : '';
+      return {
+        ok: false,
+        reason: 'Empty',
+        message: `${this.name}: no ${metric} series for ${promql}${warned}`,
+      };
     }
-    return { ok: true, series, errors: [], ...(evaluatedAt === null ? {} : { evaluatedAt }) };
+    return {
+      ok: true,
+      series,
+      errors: [],
+      ...(evaluatedAt === null ? {} : { evaluatedAt }),
+      ...(warnings ? { warnings } : {}),
+      ...(infos ? { infos } : {}),
+    };
   }
 }
 

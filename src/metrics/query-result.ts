@@ -1,4 +1,10 @@
-import { answerBuilder, isObject, type QueryAnswer, type QueryResultOptions } from './answer-builder.js';
+import {
+  answerBuilder,
+  isObject,
+  noticesOf,
+  type QueryAnswer,
+  type QueryResultOptions,
+} from './answer-builder.js';
 import { MetricsParseError } from './dcgm-text.js';
 import type { GpuSeries } from './types.js';
 
@@ -25,7 +31,8 @@ export function parseQueryResult(body: unknown, options: QueryResultOptions): Gp
  *   the mean of its points in the last `windowSeconds`, its timestamp its newest point, and its
  *   window the highest point of the last `historySeconds` and its oldest point.
  *
- * Values `"NaN"`, `"+Inf"` and `"-Inf"` are kept as numbers (attribution drops such a sample with
+ * The answer's `warnings` and `infos` (a partial answer says so there) come with the series
+ * (`noticesOf`). Values `"NaN"`, `"+Inf"` and `"-Inf"` are kept as numbers (attribution drops such a sample with
  * a reason: a gap, never the whole answer).
  *
  * @throws MetricsParseError when the document is not a successful vector or matrix answer.
@@ -47,7 +54,7 @@ export function parseQueryAnswer(body: unknown, options: QueryResultOptions): Qu
   const builder = answerBuilder(data.resultType, options, fail);
   const items = data.result as unknown[];
   for (let i = 0; i < items.length; i++) builder.add(items[i], i);
-  return builder.finish();
+  return { ...builder.finish(), ...noticesOf(body) };
 }
 
 /** The message of an answer whose `data` is not a vector or matrix result. */

@@ -3,9 +3,13 @@
  * exactly as dcgm-exporter labels them; attribution to pods and algorithms is pure and lives in
  * `src/scaling/attribute.ts`.
  */
+import type { DCGM } from '../util/vocabulary.js';
 
-/** The DCGM fields gpuops can scale on (policy `scaling.metric`). */
-export type DcgmMetric = 'DCGM_FI_DEV_GPU_UTIL' | 'DCGM_FI_PROF_GR_ENGINE_ACTIVE';
+/**
+ * The DCGM fields gpuops reads: utilisation (policy `scaling.metric`), graphics engine activity
+ * (signal `gpuEngineActive`), framebuffer used and free in MiB (signal `gpuMemory`).
+ */
+export type DcgmMetric = (typeof DCGM)[Exclude<keyof typeof DCGM, 'prefix'>];
 
 /**
  * One GPU series: the labels dcgm-exporter put on it (`gpu`, `UUID`, `modelName`, `Hostname`,
@@ -60,7 +64,7 @@ export interface UtilizationQuery {
 }
 
 /** Why a source has no data; never read as 0 %. */
-export type NoDataReason = 'Unreachable' | 'Timeout' | 'HttpError' | 'BadResponse' | 'Empty';
+export type NoDataReason = 'Unreachable' | 'Timeout' | 'HttpError' | 'BadResponse' | 'Empty' | 'TooLarge';
 
 /**
  * The answer of one source for one pass: series, or "no data" with a reason and message. A
@@ -77,11 +81,40 @@ export type UtilizationReading =
        * dcgm pages. Sample ages are measured against it, never against another clock.
        */
       evaluatedAt?: number;
+      /**
+       * The store's own warnings (Prometheus, Thanos, Mimir: `status: success` with `warnings`
+       * when some stores or shards did not answer): the answer may be partial, and which series
+       * it lacks is not said. Absent: none.
+       */
+      warnings?: string[];
+      /** The store's `infos` (notes on the query; no data missing). Absent: none. */
+      infos?: string[];
+      /** The readings of the other signals the pass's algorithms scale on, by signal key. */
+      signals?: Readonly<Record<string, UtilizationReading>>;
     }
-  | { ok: false; reason: NoDataReason; message: string };
+  | {
+      ok: false;
+      reason: NoDataReason;
+      message: string;
+      signals?: Readonly<Record<string, UtilizationReading>>;
+    };
+
+/** What one pass asks a source for a service metric: the policy's template, for one namespace. */
+export interface ServiceMetricQuery {
+  /** The policy's name of the metric (series carry it as `metric`). */
+  name: string;
+  template: string;
+  namespace: string;
+  windowSeconds: number;
+}
 
 /** A GPU utilisation source: Prometheus, dcgm-exporter pages, or saved files. Never throws. */
 export interface UtilizationSource {
   readonly name: string;
   read(query: UtilizationQuery): Promise<UtilizationReading>;
+  /**
+   * A per-pod service metric (one series per pod, labels `namespace` and `pod`, in its own unit);
+   * only a source that runs PromQL (Prometheus) has it. Never throws.
+   */
+  readServiceMetric?(query: ServiceMetricQuery): Promise<UtilizationReading>;
 }

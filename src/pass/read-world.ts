@@ -14,6 +14,7 @@ import { carriedBenchmarks } from './carry.js';
 import { emptySinceNow } from './emptiness.js';
 import { readUtilization, storedBenchmarks } from './stored-inputs.js';
 import type { PassBenchmarks, World, WorldSources } from './world.js';
+import { nodesRunningBenchmarks } from '../cluster/benchmark-pods.js';
 
 /**
  * The time a pass judges at: a clock reading, or — for `gpuops plan` on saved metrics files —
@@ -74,9 +75,7 @@ export async function readWorld(sources: WorldSources, now: JudgeAt): Promise<Wo
     benchmarks,
     recent,
     reading,
-    runningBenchmarks: snapshot.pods
-      .filter((p) => p.managed && p.owner?.kind === 'Job' && p.nodeName !== null)
-      .map((p) => p.nodeName!),
+    runningBenchmarks: nodesRunningBenchmarks(snapshot.pods),
     ...(hpa ? { hpa } : {}),
     ...(history ? { emptySince: emptySinceNow(history, snapshot.nodes, snapshot.takenAt) } : {}),
   };

@@ -7,50 +7,91 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { outsideRoot } from '../definitions/inside-root.js';
 import { loadRepo } from '../definitions/load.js';
+import { budgetSpecFiles, specFolderOf, type ListedFile } from '../definitions/spec-files.js';
 import { parseRepo, type RepoFiles } from '../definitions/rules/repo.js';
 import type { SpecFile } from '../definitions/rules/yaml-documents.js';
 import type { LoadedRepo, Policy } from '../definitions/types.js';
-import { separateUnreadable, withUnreadable, type Gitlink } from '../gitops/unreadable-specs.js';
+import {
+  notRead,
+  separateUnreadable,
+  withUnreadable,
+  type Gitlink,
+  type UnreadableSpec,
+} from '../gitops/unreadable-specs.js';
 import type { PassCaches } from '../plan/caches.js';
 import type { SpecsSource } from './world.js';
-
-const YAML_FILE = /\.ya?ml$/;
 
 /** What {@link workingCopySpecs} needs of the working copy (`gitops/working-copy.ts`). */
 export interface SpecsTree {
   /** Fetches the remote and resets to the base branch head. */
   sync(): Promise<unknown>;
-  /** Files under a repo-relative folder (`algorithms/`) at the base branch head: path → text. */
+  /** Files under a repo-relative folder (`clusters/prod/`) at the base branch head: path → text. */
   readTree(prefix: string): Promise<Map<string, string>>;
+  /**
+   * The files of the base branch head that `choose` picks from the listing (path and the size git
+   * reports); only the picked blobs are read.
+   */
+  readSelected(
+    choose: (entries: readonly ListedFile[]) => readonly ListedFile[],
+  ): Promise<Map<string, string>>;
   /** Submodules (gitlinks) under the same folder: they have no content in this repository. */
   gitlinks(prefix: string): Promise<Gitlink[]>;
 }
 
 /**
- * Specs from the working copy: one fetch (`sync`), then `algorithms/`, `policies/` (top level
- * only) and `clusters/<cluster>/` at the base branch head; submodules and LFS pointers there are
- * errors that keep every algorithm (`gitops/unreadable-specs.ts`). An unchanged repo is not parsed
- * again (`caches.specs`).
+ * Specs from the working copy: one fetch (`sync`), then the spec files of `algorithms/` and
+ * `policies/` chosen by name and by the size git reports, under the same rule and byte budget as
+ * the disk loader (`definitions/spec-files.ts`: no dot-folder, a file too large or past the budget
+ * is that file's error and is never read), and `clusters/<cluster>/` at the base branch head.
+ * Submodules, LFS pointers and files not read are errors that keep every algorithm
+ * (`gitops/unreadable-specs.ts`). An unchanged repo is not parsed again (`caches.specs`).
  * @throws GitOpsError when the fetch or a tree read fails
  */
 export function workingCopySpecs(tree: SpecsTree): SpecsSource {
   return {
     async read(cluster, defaults, caches) {
       await tree.sync();
-      const [algorithmTree, policyTree, base, algorithmLinks, policyLinks] = await Promise.all([
-        tree.readTree('algorithms/'),
-        tree.readTree('policies/'),
+      const skipped: Record<'algorithms' | 'policies', UnreadableSpec[]> = { algorithms: [], policies: [] };
+      const [specTree, base, algorithmLinks, policyLinks] = await Promise.all([
+        tree.readSelected((entries) => chooseSpecFiles(entries, skipped)),
         tree.readTree(`clusters/${cluster}/`),
         tree.gitlinks('algorithms/'),
         tree.gitlinks('policies/'),
       ]);
+      const inFolder = (folder: string) => new Map([...specTree].filter(([p]) => specFolderOf(p) === folder));
       // Submodules and LFS pointers are reported, never taken for deleted specs (unreadable-specs.ts).
-      const algorithms = separateUnreadable(algorithmTree, algorithmLinks);
-      const policies = separateUnreadable(policyTree, policyLinks);
+      const algorithms = separateUnreadable(inFolder('algorithms'), algorithmLinks);
+      const policies = separateUnreadable(inFolder('policies'), policyLinks);
       const parsed = parseSpecs(defaults, algorithms.files, policies.files, caches);
-      return { repo: withUnreadable(parsed, algorithms.unreadable, policies.unreadable), base };
+      return {
+        repo: withUnreadable(
+          parsed,
+          [...algorithms.unreadable, ...skipped.algorithms],
+          [...policies.unreadable, ...skipped.policies],
+        ),
+        base,
+      };
     },
   };
+}
+
+/**
+ * The spec files of a tree's listing to read, per folder under the shared budget
+ * (`budgetSpecFiles`); those not read go into `skipped`, each with its reason.
+ */
+function chooseSpecFiles(
+  entries: readonly ListedFile[],
+  skipped: Record<'algorithms' | 'policies', UnreadableSpec[]>,
+): ListedFile[] {
+  const chosen: ListedFile[] = [];
+  for (const folder of ['algorithms', 'policies'] as const) {
+    const files = entries.filter((e) => specFolderOf(e.path) === folder);
+    const { read, errors } = budgetSpecFiles(files);
+    const keep = new Set(read);
+    chosen.push(...files.filter((f) => keep.has(f.path)));
+    skipped[folder] = errors.map((e) => notRead(e.file, e.message));
+  }
+  return chosen;
 }
 
 /**
@@ -103,12 +144,10 @@ function parseSpecs(
   policies: Map<string, string>,
   caches: PassCaches,
 ): LoadedRepo {
-  const toFiles = (m: Map<string, string>, topOnly: boolean) =>
-    [...m]
-      .filter(([p]) => YAML_FILE.test(p) && (!topOnly || p.split('/').length === 2))
-      .sort(([a], [b]) => (a < b ? -1 : 1))
-      .map(([p, text]) => ({ path: p, text }));
-  const files = { algorithms: toFiles(algorithms, false), policies: toFiles(policies, true) };
+  // The files are spec files already (chosen by `specFolderOf`, the disk loader's rule).
+  const toFiles = (m: Map<string, string>) =>
+    [...m].sort(([a], [b]) => (a < b ? -1 : 1)).map(([p, text]) => ({ path: p, text }));
+  const files = { algorithms: toFiles(algorithms), policies: toFiles(policies) };
   const last = caches.specs;
   if (last && last.defaults === defaults && sameFiles(last.files, files)) return last.repo;
   const repo = parseRepo(defaults, files);

@@ -11,6 +11,7 @@ import type { UtilizationReading, UtilizationSource } from '../metrics/types.js'
 import type { BenchmarkOutcome } from '../placement/types.js';
 import type { Policy, ResolvedAlgorithm } from '../definitions/types.js';
 import type { BenchmarkRun, Store } from '../store/types.js';
+import { readOtherSignals } from './signal-readings.js';
 
 /**
  * Reads `--benchmarks FILE`: a YAML or JSON map of algorithm name → measured run time (seconds),
@@ -66,12 +67,13 @@ export async function storedBenchmarks(
  * Reads the source once for the policy's metric and window, with the scale-down stabilisation
  * window's history in the same query (sources that keep history: Prometheus, saved `query_range`
  * answers), asking only for the series of `algorithms`' namespaces when given (the only pods
- * attribution counts: Prometheus filters on the server); no source is "no data".
+ * attribution counts: Prometheus filters on the server), and each other signal they scale on
+ * (`readOtherSignals`, attached as `signals`); no source is "no data".
  */
 export async function readUtilization(
   source: UtilizationSource | null,
   policy: Policy,
-  algorithms?: readonly Pick<ResolvedAlgorithm, 'namespace'>[],
+  algorithms?: readonly ResolvedAlgorithm[],
 ): Promise<UtilizationReading> {
   if (!source) {
     return {
@@ -80,10 +82,17 @@ export async function readUtilization(
       message: 'no GPU metrics source configured (--prometheus-url, --dcgm-url or --metrics)',
     };
   }
-  return source.read({
-    metric: policy.spec.scaling.metric,
+  const base = {
     windowSeconds: policy.spec.scaling.windowSeconds,
     historySeconds: policy.spec.scaling.scaleDown.stabilizationWindowSeconds,
-    ...(algorithms ? { namespaces: [...new Set(algorithms.map((a) => a.namespace))].sort() } : {}),
-  });
+  };
+  const [reading, signals] = await Promise.all([
+    source.read({
+      ...base,
+      metric: policy.spec.scaling.metric,
+      ...(algorithms ? { namespaces: [...new Set(algorithms.map((a) => a.namespace))].sort() } : {}),
+    }),
+    algorithms ? readOtherSignals(source, policy, algorithms, base) : Promise.resolve({}),
+  ]);
+  return Object.keys(signals).length > 0 ? { ...reading, signals } : reading;
 }

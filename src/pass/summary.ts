@@ -29,6 +29,18 @@ export function warnAboutMetrics(log: Logger, desired: DesiredState): void {
     );
 }
 
+/**
+ * Logs each deleted spec whose objects stay (`placement.onDeletedSpec: keep-and-report`), every
+ * pass until a person deletes the folder.
+ */
+export function warnAboutKept(log: Logger, desired: DesiredState): void {
+  for (const k of desired.output.kept ?? [])
+    log.warn(
+      { algorithm: k.algorithm, folder: k.folder, objects: k.objects, detail: k.message },
+      'deleted spec kept (placement.onDeletedSpec: keep-and-report)',
+    );
+}
+
 /** The pass's result and its one summary log line (`reconcile pass`, info). */
 export function summarize(
   log: Logger,

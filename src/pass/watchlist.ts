@@ -10,6 +10,7 @@ import type { DesiredState } from '../controller/desired-state.js';
 import type { Watchlist, WatchedAlgorithm } from '../scaling/crossing-watch.js';
 import type { DecisionMemo } from '../scaling/decision-memo.js';
 import type { World } from './world.js';
+import { isBenchmarkPod } from '../cluster/benchmark-pods.js';
 
 /** The watchlist of a pass (empty with engine `hpa`: the HorizontalPodAutoscaler owns replicas). */
 export function watchlistOf(world: World, desired: DesiredState, memo?: DecisionMemo): Watchlist {
@@ -20,7 +21,7 @@ export function watchlistOf(world: World, desired: DesiredState, memo?: Decision
   const decided = new Map(desired.output.scaling.map((d) => [d.algorithm, d]));
   const ready = new Map<string, string[]>();
   for (const p of world.snapshot.pods) {
-    if (!p.ready || p.terminating || !p.managed || p.algorithm === null || p.owner?.kind === 'Job') continue;
+    if (!p.ready || p.terminating || !p.managed || p.algorithm === null || isBenchmarkPod(p)) continue;
     const key = `${p.namespace}/${p.algorithm}`;
     const list = ready.get(key);
     if (list) list.push(p.name);

@@ -21,7 +21,7 @@ import { fleetStatusRecord } from '../status/fleet-record.js';
 import { historyPruneBefore } from './history-prune.js';
 import { statusStoreOf } from '../store/index.js';
 import type { FleetStatusRecord, GitWriteRefusalRecord, Store } from '../store/types.js';
-import { sameRefusals } from '../gitops/write-refusal.js';
+import { pullRequestRefusals, sameRefusals } from '../gitops/write-refusal.js';
 import type { DesiredState } from '../controller/desired-state.js';
 import { writePatchMode } from '../controller/patch-mode.js';
 import type { PassCaches } from '../plan/caches.js';
@@ -205,17 +205,22 @@ export async function writePass(
   };
   const prSets = o.changeSets.filter((c) => !(patchMode && c.kind === 'scale'));
   const results = await writeBack(prSets, { ...common, mode: 'pull-request' });
+  // A declined push of a gpuops branch is a refusal like patch mode's, recorded under the branch.
+  const refusals = deps.dryRun
+    ? [...(o.refusals ?? [])]
+    : pullRequestRefusals(o.refusals ?? [], results, deps.workingCopy.baseBranch, deps.now());
   if (!patchMode) {
     await closeSuperseded(deps, o.decisions);
-    // Pull-request mode never pushes to the base branch: a refusal of it no longer stands.
-    const base = deps.workingCopy.baseBranch;
-    return { results, patches: [], refusals: (o.refusals ?? []).filter((r) => r.ref !== base) };
+    return { results, patches: [], refusals };
   }
   // Git first, then the cluster: only what the base branch holds is patched (patch-mode.ts).
   const patch = await writePatchMode(common, deps.patcher, {
     ...o,
     changeSets: o.changeSets.filter((c) => c.kind === 'scale'),
-    refusals: o.refusals ?? [],
+    refusals: [
+      ...(o.refusals ?? []).filter((r) => r.ref === deps.workingCopy.baseBranch),
+      ...refusals.filter((r) => r.ref !== deps.workingCopy.baseBranch),
+    ],
   });
   results.push(...patch.results);
   return { results, patches: patch.patches, refusals: patch.refusals };

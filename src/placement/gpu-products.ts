@@ -4,6 +4,7 @@
  * (`nvidia.com/gpu.product`, e.g. `NVIDIA-A100-SXM4-80GB`, `Tesla-T4`).
  */
 import type { BenchmarkRun } from '../store/types.js';
+import { byString } from '../util/compare.js';
 
 /** Where an algorithm's products come from. */
 export type ProductSource = 'spec' | 'benchmark' | 'none';
@@ -17,7 +18,7 @@ export interface AlgorithmProducts {
 /** What of a benchmark run tells its product: the product recorded with it, else its node's. */
 export type RunOnNode = Pick<BenchmarkRun, 'status' | 'node'> & { gpuProduct?: string | null };
 
-const sorted = (xs: Iterable<string>) => [...new Set(xs)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+const sorted = (xs: Iterable<string>) => [...new Set(xs)].sort(byString);
 
 /**
  * The products of an algorithm:

@@ -22,6 +22,8 @@ export interface GitDeployment {
   pool: Pool | null;
   /** GPU products of its pod's required node affinity (`nvidia.com/gpu.product In`), sorted; `[]`: any. */
   products: string[];
+  /** Its pod template's labels and spec as parsed (what its replicas are made of); absent when it has none. */
+  template?: { labels: Record<string, string>; spec: unknown };
 }
 
 /** The read model; see the module comment. */
@@ -47,8 +49,20 @@ type NodeDoc = {
   metadata?: { name?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
 };
 type DeploymentDoc = {
-  spec?: { replicas?: unknown; template?: { spec?: { nodeSelector?: Record<string, string> } } };
+  spec?: {
+    replicas?: unknown;
+    template?: { metadata?: { labels?: unknown }; spec?: { nodeSelector?: Record<string, string> } };
+  };
 };
+
+/** The labels of a parsed pod template that are strings (a hand-edited file may hold others). */
+function templateLabels(labels: unknown): Record<string, string> {
+  if (labels === null || typeof labels !== 'object') return {};
+  return Object.fromEntries(Object.entries(labels).filter(([, v]) => typeof v === 'string')) as Record<
+    string,
+    string
+  >;
+}
 
 const asPool = (v: string | undefined): Pool | null =>
   v !== undefined && (POOLS as readonly string[]).includes(v) ? (v as Pool) : null;
@@ -104,7 +118,9 @@ export function readGitModel(
       const replicas = typeof doc?.spec?.replicas === 'number' ? doc.spec.replicas : null;
       const pool = asPool(doc?.spec?.template?.spec?.nodeSelector?.[labelKey]);
       const products = affinityProducts(doc?.spec?.template?.spec);
-      deployments.set(name, { path, text, replicas, pool, products });
+      const tpl = doc?.spec?.template;
+      const template = tpl ? { labels: templateLabels(tpl.metadata?.labels), spec: tpl.spec } : undefined;
+      deployments.set(name, { path, text, replicas, pool, products, ...(template ? { template } : {}) });
     }
   }
   return {

@@ -17,8 +17,8 @@ import type { NodeCapacity } from '../scaling/types.js';
 import type { PassCaches } from './caches.js';
 import { rolloutNote } from './rollout.js';
 import type { GitModel } from './git-model.js';
-
-const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+import { byString } from '../util/compare.js';
+import { keepsDeletedSpecs } from './deleted-specs.js';
 
 /**
  * One placement per algorithm, in the order given (`place`: run time above
@@ -69,7 +69,7 @@ export function workloadFiles(input: WorkloadInput, caches?: PassCaches): FileCh
 export interface PlacementChangesInput {
   algorithms: readonly ResolvedAlgorithm[];
   placements: readonly Placement[];
-  git: Pick<GitModel, 'cluster' | 'files' | 'deployments'>;
+  git: Pick<GitModel, 'cluster' | 'files' | 'deployments' | 'algorithmFolders'>;
   policy: Policy;
   templates: WorkloadTemplates;
   /** Algorithms whose spec fails validation: what Git holds for them stays. */
@@ -91,7 +91,7 @@ export interface PlacementChangesInput {
  * One `placement/<name>` change-set input per algorithm folder whose files are rendered or
  * deleted (sorted by name): the placed algorithms' workload files with the replica count Git
  * holds, and the deletion of folders whose algorithm left `algorithms/` (never of an invalid
- * spec's). The old layout's kustomization files are left to the pools subject. A Deployment whose
+ * spec's; none with `placement.onDeletedSpec: keep-and-report`). The old layout's kustomization files are left to the pools subject. A Deployment whose
  * pod template changes carries its rollout note (`placements[0].rollout`, `plan/rollout.ts`).
  */
 export function placementChanges(input: PlacementChangesInput): ChangeSetInput[] {
@@ -131,9 +131,11 @@ export function placementChanges(input: PlacementChangesInput): ChangeSetInput[]
         : null;
     if (note) rollouts.set(alg.name, note);
   }
+  // keep-and-report: a deleted spec's folder stays as if its spec were there (`plan/deleted-specs.ts`).
+  const kept = keepsDeletedSpecs(policy) ? git.algorithmFolders : [];
   const deletions = workloadDeletions({
     cluster,
-    algorithmsInGit: [...input.algorithms.map((a) => a.name), ...(input.invalidAlgorithms ?? [])],
+    algorithmsInGit: [...input.algorithms.map((a) => a.name), ...(input.invalidAlgorithms ?? []), ...kept],
     present: [...git.files.keys()],
     rendered,
   });

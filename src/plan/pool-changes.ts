@@ -8,7 +8,7 @@ import type { ChangeSetInput } from '../gitops/change-set.js';
 import type { FileChange } from '../gitops/types.js';
 import { isKustomizationFile, legacyKustomizationDeletions } from '../manifests/cluster-layout.js';
 import { DEFAULT_SERVICE_ACCOUNT, renderNamespaceFiles } from '../manifests/namespaces.js';
-import { nodesDir, renderNodeFiles } from '../manifests/nodes.js';
+import { nodeFilePath, nodesDir, renderNodeFiles } from '../manifests/nodes.js';
 import { returnIdleNodes } from '../pools/return-idle.js';
 import type { PoolAssignment } from '../pools/types.js';
 import type { AlgorithmState } from '../scaling/decide-scaling.js';
@@ -27,6 +27,8 @@ export interface ReturnIdleInput {
   states: ReadonlyMap<string, AlgorithmState>;
   /** Since when each node has held no GPU pod (ISO-8601); without it no node returns. */
   emptySince?: ReadonlyMap<string, string>;
+  /** Why this pass's metrics may lack series (`MetricsReport.partial`): then no node returns. */
+  partialData?: string | null;
   policy: Policy;
   now: Date;
 }
@@ -54,6 +56,7 @@ export function returnIdlePools(input: ReturnIdleInput): PoolAssignment[] {
     demandGpus,
     scalingUp,
     returnAfterSeconds: input.policy.spec.pools.returnAfterSeconds,
+    partialData: input.partialData ?? null,
     now: input.now,
   });
 }
@@ -71,18 +74,24 @@ export function poolChanges(input: {
   policy: Policy;
   /** A reconciler's memo of rendered documents (`PassCaches.rendered`). */
   renderCache?: RenderCache;
+  /**
+   * Nodes a scale change set of this pass moves into its pool: their manifests are that change
+   * set's alone (no two change sets of a pass write one path), so they are left out here.
+   */
+  movedByScaling?: ReadonlySet<string>;
 }): ChangeSetInput {
   const { git, policy } = input;
   const cluster = git.cluster;
+  const moved = input.movedByScaling ?? new Set<string>();
   const files: FileChange[] = renderNodeFiles({
     cluster,
-    assignments: input.pools,
+    assignments: moved.size === 0 ? input.pools : input.pools.filter((a) => !moved.has(a.node)),
     nodes: input.nodes,
     policy: policy.spec,
     moved: git.movedNodes,
     renderCache: input.renderCache,
   });
-  const rendered = new Set(files.map((f) => f.path));
+  const rendered = new Set([...files.map((f) => f.path), ...[...moved].map((n) => nodeFilePath(cluster, n))]);
   for (const path of git.files.keys()) {
     if (path.startsWith(`${nodesDir(cluster)}/`) && !rendered.has(path) && !isKustomizationFile(path))
       files.push({ path, content: null });
@@ -93,6 +102,7 @@ export function poolChanges(input: {
       input.algorithms.map((a) => a.namespace),
       { ...DEFAULT_SERVICE_ACCOUNT, namespace: policy.spec.controllerNamespace },
       { scale: policy.spec.scaling.mode === 'patch' },
+      git.files,
     ),
     ...legacyKustomizationDeletions(cluster, git.files.keys()),
   );

@@ -17,6 +17,13 @@ export interface PoolsStep {
   snapshot: Snapshot;
   /** One assignment per node of the snapshot (`assignPools`). */
   pools: PoolAssignment[];
+  /**
+   * The snapshot with this pass's answer for every node: the pool its assignment gives it (`to`;
+   * null: none). What every later rule of the pass judges capacity on, so a node this pass takes
+   * out of `unused` (a foreign workload, a new test node) is never also the unused node a
+   * scale-up moves.
+   */
+  decided: Snapshot;
 }
 
 /**
@@ -33,7 +40,7 @@ export function planPools(
   policy: Policy,
   runningBenchmarks: readonly string[] = [],
   productNeeds: readonly ProductNeed[] = [],
-  memo?: Pick<ScalingMemo, 'overlays'>,
+  memo?: Pick<ScalingMemo, 'overlays' | 'answers'>,
 ): PoolsStep {
   const nodes = observed.nodes.map((n) => {
     const pool = git.nodePools.get(n.name);
@@ -46,15 +53,37 @@ export function planPools(
     return overlaid;
   });
   const snapshot: Snapshot = { ...observed, nodes };
-  return {
+  const pools = coverTestProducts(
+    assignPools(snapshot, policy, { runningBenchmarks: [...runningBenchmarks] }),
     nodes,
-    snapshot,
-    pools: coverTestProducts(
-      assignPools(snapshot, policy, { runningBenchmarks: [...runningBenchmarks] }),
-      nodes,
-      productNeeds,
-      policy.spec.pools.labelKey,
-      runningBenchmarks,
-    ),
-  };
+    productNeeds,
+    policy.spec.pools.labelKey,
+    runningBenchmarks,
+  );
+  return { nodes, snapshot, pools, decided: withAnswers(snapshot, pools, memo) };
+}
+
+/**
+ * The snapshot whose nodes carry the pool of their assignment (`to`): one answer per node for the
+ * whole pass. A node whose answer is its pool already is the same object (indexes over it stay);
+ * with `memo`, a changed node is the same object pass to pass while its answer stays.
+ */
+export function withAnswers(
+  snapshot: Snapshot,
+  pools: readonly PoolAssignment[],
+  memo?: Pick<ScalingMemo, 'answers'>,
+): Snapshot {
+  const to = new Map(pools.map((a) => [a.node, a.to]));
+  let changed = false;
+  const nodes = snapshot.nodes.map((n) => {
+    const pool = to.get(n.name);
+    if (pool === undefined || pool === n.pool) return n;
+    changed = true;
+    const kept = memo?.answers.get(n);
+    if (kept?.pool === pool) return kept;
+    const answered = { ...n, pool };
+    memo?.answers.set(n, answered);
+    return answered;
+  });
+  return changed ? { ...snapshot, nodes } : snapshot;
 }

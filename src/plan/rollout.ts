@@ -5,11 +5,11 @@
  */
 import { parse } from 'yaml';
 import type { PolicySpec } from '../definitions/types.js';
-import { GPU_PRODUCT_LABEL } from '../manifests/scheduling.js';
 import { sortKeys } from '../manifests/yaml.js';
 import { podSlots } from '../scaling/capacity.js';
 import type { PodRequest } from '../scaling/fit.js';
 import type { NodeCapacity } from '../scaling/types.js';
+import { NVIDIA } from '../util/vocabulary.js';
 
 type Obj = Record<string, unknown>;
 const isMap = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -66,7 +66,7 @@ function products(desired: string): Set<string> {
   const doc = parse(desired) as { spec?: { template?: { spec?: Obj } } };
   const pod = doc.spec?.template?.spec ?? {};
   const out = new Set<string>();
-  const selector = isMap(pod['nodeSelector']) ? pod['nodeSelector'][GPU_PRODUCT_LABEL] : undefined;
+  const selector = isMap(pod['nodeSelector']) ? pod['nodeSelector'][NVIDIA.productLabel] : undefined;
   if (typeof selector === 'string') out.add(selector);
   const affinity = isMap(pod['affinity']) ? pod['affinity']['nodeAffinity'] : undefined;
   const required = isMap(affinity) ? affinity['requiredDuringSchedulingIgnoredDuringExecution'] : undefined;
@@ -75,7 +75,7 @@ function products(desired: string): Set<string> {
   for (const term of terms.filter(isMap)) {
     const exprs = Array.isArray(term['matchExpressions']) ? term['matchExpressions'].filter(isMap) : [];
     for (const e of exprs) {
-      if (e['key'] === GPU_PRODUCT_LABEL && e['operator'] === 'In' && Array.isArray(e['values']))
+      if (e['key'] === NVIDIA.productLabel && e['operator'] === 'In' && Array.isArray(e['values']))
         for (const v of e['values']) if (typeof v === 'string') out.add(v);
     }
   }

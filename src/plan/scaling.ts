@@ -21,9 +21,10 @@ import { decideScaling, type AlgorithmState, type DecideScalingResult } from '..
 import type { DecisionRecord, HpaState, ScalingDecision } from '../scaling/types.js';
 import type { Policy, ResolvedAlgorithm } from '../definitions/types.js';
 import type { ScalingMemo } from '../scaling/scaling-memo.js';
-import type { GitModel } from './git-model.js';
-
-const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+import type { GitDeployment, GitModel } from './git-model.js';
+import { podConstraintsOf } from '../cluster/scheduling/pod-constraints.js';
+import { effectiveGpus, templateRequest } from '../scaling/fit.js';
+import { byString } from '../util/compare.js';
 
 /** Inputs of {@link planScaling}. */
 export interface ScalingPlanInput {
@@ -91,6 +92,7 @@ export function planScaling(input: ScalingPlanInput): ScalingPlan {
       replicas: git.replicas ?? hpa?.currentReplicas ?? alg.scaling.minReplicas,
       hpa,
       ...(products ? { products } : {}),
+      ...replicaPod(alg, git),
     });
   }
   const pass = decideScaling({
@@ -105,6 +107,19 @@ export function planScaling(input: ScalingPlanInput): ScalingPlan {
   });
   const decisions = [...pending, ...pass.decisions].sort((a, b) => byString(a.algorithm, b.algorithm));
   return { states, decisions, pass };
+}
+
+/**
+ * What one replica is, from the Deployment's pod template in Git (the pods the scale-up makes):
+ * its constraints for kube-scheduler's filters, and its effective requests when the template
+ * requests GPUs (one gpuops rendered; otherwise the spec's `resources` stand in).
+ */
+function replicaPod(alg: ResolvedAlgorithm, git: GitDeployment): Pick<AlgorithmState, 'pod' | 'request'> {
+  if (!git.template) return {};
+  const pod = podConstraintsOf(alg.namespace, git.template.labels, git.template.spec);
+  const request = templateRequest(git.template.spec);
+  const gpus = request !== null && effectiveGpus(git.template.spec) > 0;
+  return { pod, ...(gpus ? { request: request! } : {}) };
 }
 
 /** Inputs of {@link scaleChanges}. */

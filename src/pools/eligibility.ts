@@ -1,8 +1,8 @@
 import { migSingleProfile } from '../cluster/mig.js';
-import { DEFAULT_POOL_LABEL } from '../cluster/snapshot.js';
 import type { NodeInfo } from '../cluster/types.js';
 import { formatTaint, LEAVING_TAINT_KEYS, noNewPodsTaints } from '../cluster/taints.js';
 import type { PoolReason } from './types.js';
+import { GPUOPS } from '../util/vocabulary.js';
 
 /** Why a node cannot join a pool now, with a human message; null when it can. */
 export interface Ineligibility {
@@ -43,7 +43,7 @@ export function isHealthy(node: NodeInfo): boolean {
  * @param labelKey the pool label key (its taint is gpuops's own and never blocks)
  * @returns null when the node is eligible
  */
-export function ineligibility(node: NodeInfo, labelKey: string = DEFAULT_POOL_LABEL): Ineligibility | null {
+export function ineligibility(node: NodeInfo, labelKey: string = GPUOPS.pool): Ineligibility | null {
   if (node.gpuCapacity === 0 && node.gpuAllocatable === 0 && node.migAllocatable === 0 && !node.gpuProduct) {
     return { reason: 'NoGPU', message: 'no nvidia.com/gpu capacity: not a GPU node' };
   }
@@ -102,7 +102,7 @@ export function migOnlyMessage(node: Pick<NodeInfo, 'labels' | 'migAllocatable' 
 }
 
 /** A short description of why a node offers no capacity (NotReady, cordoned, tainted, 0 allocatable), or null. */
-export function unhealthyState(node: NodeInfo, labelKey: string = DEFAULT_POOL_LABEL): string | null {
+export function unhealthyState(node: NodeInfo, labelKey: string = GPUOPS.pool): string | null {
   if (!node.ready) return 'NotReady';
   if (node.cordoned) return 'cordoned';
   if (!node.schedulable) {

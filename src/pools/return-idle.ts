@@ -27,6 +27,11 @@ export interface ReturnIdleInput {
   scalingUp: ReadonlySet<Pool>;
   /** Policy `pools.returnAfterSeconds`. */
   returnAfterSeconds: number;
+  /**
+   * Why this pass's metrics may lack series (a partial answer from the store), or null: then no
+   * node returns, as no algorithm scales down on such an answer (a pool's load may be hidden).
+   */
+  partialData?: string | null;
   now: Date;
 }
 
@@ -38,7 +43,7 @@ export interface ReturnIdleInput {
  *   later of the move and `emptySince`. Exactly at `returnAfterSeconds` it returns (the node has
  *   then held no pod for the whole period the policy names; one second less, it stays);
  * - no scale-up or node move was decided for its pool in this pass (a pending scale-up counts on
- *   the pool's free GPUs), and
+ *   the pool's free GPUs), and the metrics store's answer was whole (`partialData`), and
  * - the pool keeps at least `demandGpus[pool]` whole GPUs on its healthy nodes without it (shared
  *   GPUs count per physical GPU).
  * Several idle nodes of one pool return longest-empty first (then by name) while the pool keeps
@@ -76,6 +81,10 @@ export function returnIdleNodes(input: ReturnIdleInput): PoolAssignment[] {
     idle.sort((x, y) => y.seconds - x.seconds || (x.a.node < y.a.node ? -1 : 1));
     for (const { a, node, seconds, since } of idle) {
       const empty = `no GPU pod for ${seconds} s (since ${since}; pools.returnAfterSeconds ${returnAfterSeconds})`;
+      if (input.partialData) {
+        a.message = `stays ${pool}: ${empty}, but ${input.partialData}: no node returns on a partial answer`;
+        continue;
+      }
       if (input.scalingUp.has(pool)) {
         a.message = `stays ${pool}: ${empty}, but a scale-up in ${pool} counts on its GPUs`;
         continue;

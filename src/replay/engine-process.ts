@@ -14,7 +14,7 @@ const self = fileURLToPath(import.meta.url);
 const WORKER = fileURLToPath(new URL(`./engine-worker${extname(self)}`, import.meta.url));
 
 /**
- * {@link runSimEngine} in a child process.
+ * {@link runSimEngine} in a child process; `onProgress` hears the child's progress (at most every 2 s).
  * @throws Error with the child's stack when the engine fails, or naming the exit code when the
  *   child dies without an answer
  */
@@ -23,6 +23,7 @@ export function runSimEngineInChild(
   engine: SimEngine,
   settings: ReplaySettings,
   dir: string,
+  onProgress?: (fraction: number) => void,
 ): Promise<SimEngineResult> {
   return new Promise((resolve, reject) => {
     const child = fork(WORKER, [], {
@@ -30,7 +31,10 @@ export function runSimEngineInChild(
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     let answered = false;
-    child.once('message', (m: { ok: true; result: SimEngineResult } | { ok: false; error: string }) => {
+    type Message =
+      { progress: number } | { ok: true; result: SimEngineResult } | { ok: false; error: string };
+    child.on('message', (m: Message) => {
+      if ('progress' in m) return onProgress?.(m.progress);
       answered = true;
       if (m.ok) resolve(m.result);
       else reject(new Error(`replay ${engine}: ${m.error}`));

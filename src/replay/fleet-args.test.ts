@@ -7,6 +7,12 @@ describe('replayPlan: what npm run replay runs', () => {
   it.each([
     ['no flags: both, the fleet with the trace', [...T], [...T], [...T, ...DEFAULT_FLEET]],
     [
+      'the synthetic day (a clone without the trace): both, the fleet with the same day',
+      ['--synthetic=1', '--hours', '2'],
+      ['--synthetic=1', '--hours', '2'],
+      ['--synthetic', '1', '--hours', '2', ...DEFAULT_FLEET],
+    ],
+    [
       'the slice and thresholds go to both; one-service flags stay with the one service',
       [
         ...T,

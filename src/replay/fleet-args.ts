@@ -15,6 +15,7 @@ export const DEFAULT_FLEET = ['--services', '4', '--nodes', '16'] as const;
  */
 const SHARED_FLAGS: ReadonlySet<string> = new Set([
   '--trace',
+  '--synthetic',
   '--hours',
   '--from-hours',
   '--startup-seconds',

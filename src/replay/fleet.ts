@@ -4,6 +4,7 @@
  * them (NVIDIA GPU Feature Discovery labels, allocatable `nvidia.com/gpu`, Ready).
  */
 import type { KubeObject } from '../sim/types.js';
+import { NVIDIA, NVIDIA_GFD } from '../util/vocabulary.js';
 
 /** Options of {@link replayFleet}. */
 export interface ReplayFleetOptions {
@@ -32,7 +33,7 @@ export function replayFleet(o: ReplayFleetOptions): KubeObject[] {
   const created = '2026-01-01T00:00:00Z';
   return Array.from({ length: fleetNodeCount(o) }, (_, i) => {
     const name = `gpu-${String(i).padStart(3, '0')}`;
-    const resources = { cpu: '96', memory: '1152Gi', pods: '110', 'nvidia.com/gpu': String(per) };
+    const resources = { cpu: '96', memory: '1152Gi', pods: '110', [NVIDIA.resource]: String(per) };
     return {
       apiVersion: 'v1',
       kind: 'Node',
@@ -43,9 +44,9 @@ export function replayFleet(o: ReplayFleetOptions): KubeObject[] {
           'kubernetes.io/hostname': name,
           'kubernetes.io/os': 'linux',
           'kubernetes.io/arch': 'amd64',
-          'nvidia.com/gpu.present': 'true',
-          'nvidia.com/gpu.product': product,
-          'nvidia.com/gpu.count': String(per),
+          [NVIDIA_GFD.present]: 'true',
+          [NVIDIA.productLabel]: product,
+          [NVIDIA_GFD.count]: String(per),
         },
       },
       spec: {},

@@ -7,6 +7,7 @@
  */
 import type { FrontierPoint } from './frontier.js';
 import type { TargetVerdict } from './targets.js';
+import { ticksWithin } from './ticks.js';
 
 const W = 470;
 const H = 300;
@@ -15,7 +16,7 @@ const H = 300;
 const PAD = { left: 48, right: 16, top: 26, bottom: 40 };
 const COLORS = { hpa: '#d95f02', gpuops: '#1b9e77' } as const;
 
-function esc(s: string): string {
+export function esc(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
@@ -25,11 +26,6 @@ function fit(values: readonly number[]): [number, number] {
   const hi = Math.max(...values);
   const room = hi > lo ? (hi - lo) * 0.08 : 1;
   return [Math.max(0, lo - room), hi + room];
-}
-
-function ticks(lo: number, hi: number): number[] {
-  const step = (hi - lo) / 4;
-  return [0, 1, 2, 3, 4].map((i) => lo + step * i);
 }
 
 function label(v: number): string {
@@ -70,14 +66,21 @@ export function frontierSvg<P extends PlotPoint = FrontierPoint>(
   const sx = (v: number) => PAD.left + ((v - x0) / (x1 - x0)) * (W - PAD.left - PAD.right);
   const sy = (v: number) => H - PAD.bottom - ((v - y0) / (y1 - y0)) * (H - PAD.top - PAD.bottom);
   let body = '';
-  for (const v of ticks(y0, y1))
+  for (const v of ticksWithin(y0, y1))
     body += `<line class="grid" x1="${PAD.left}" x2="${W - PAD.right}" y1="${sy(v).toFixed(1)}" y2="${sy(v).toFixed(1)}"/><text x="${PAD.left - 4}" y="${(sy(v) + 4).toFixed(1)}" text-anchor="end">${label(v)}</text>`;
-  for (const v of ticks(x0, x1))
+  for (const v of ticksWithin(x0, x1))
     body += `<text x="${sx(v).toFixed(1)}" y="${H - PAD.bottom + 18}" text-anchor="middle">${label(v)}</text>`;
   body += `<text x="${(PAD.left + W - PAD.right) / 2}" y="${H - 6}" text-anchor="middle" class="unit">${esc(xLabel)}</text>`;
   const yLabel = o.yLabel ?? 'utilisation of allocated GPUs (%)';
   body += `<text x="4" y="11" class="unit">${esc(yLabel)}</text>`;
-  const placed = [labelBox(yLabel, 4, 11, 'start')];
+  // Point labels keep clear of the axis labels too.
+  const placed = [
+    labelBox(yLabel, 4, 11, 'start'),
+    ...ticksWithin(y0, y1).map((v) => labelBox(label(v), PAD.left - 4, sy(v) + 4, 'end')),
+    ...ticksWithin(x0, x1).map((v) =>
+      labelBox(label(v), sx(v) - 3.1 * label(v).length, H - PAD.bottom + 18, 'start'),
+    ),
+  ];
   for (const family of ['hpa', 'gpuops'] as const) {
     const pts = [...f[family]].sort((a, b) => x(a) - x(b));
     const d = pts.map((p, i) => `${i ? 'L' : 'M'}${sx(x(p)).toFixed(1)},${sy(y(p)).toFixed(1)}`).join('');

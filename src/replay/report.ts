@@ -1,13 +1,17 @@
 /**
  * The replay's report page (pure: result in, HTML out): one self-contained file — inline CSS and
- * SVG, no script, no network — with the figures table and three charts over time: the offered
- * load, the GPUs each engine allocated (with markers where gpuops scaled or moved a node), and
- * each engine's utilisation of its allocated GPUs (10-minute means). Every series is a `<path>`
- * with `class="series"` and `data-engine`, so a browser test can find one per engine.
+ * SVG, no script, no network — opening with the verdict (`report-verdict.ts`), then the figures
+ * table and charts over time: the offered load, the GPUs each engine allocated (with markers where
+ * gpuops scaled or moved a node) and each engine's utilisation of its allocated GPUs (10-minute
+ * means), these two one panel per engine (`svg.allocated`, `svg.utilization`) on one scale, with
+ * round value ticks (`ticks.ts`). Every series is a `<path>` with `class="series"` and
+ * `data-engine`, so a browser test can find one per engine.
  */
 import type { AllocationPoint } from './figures.js';
 import type { EngineRun, ReplayResult } from './run-replay.js';
 import { frontierSvg, verdictList, warnings } from './report-frontier.js';
+import { verdictSection } from './report-verdict.js';
+import { zeroAxis } from './ticks.js';
 
 /** Each engine's line colour (the fleet report maps its row names onto these). */
 export const COLORS: Record<string, string> = {
@@ -29,13 +33,6 @@ export function esc(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** Digits of a value axis's labels up to `maxY`: 0 from 10 up, 1 from 1, else enough to tell its 4 ticks apart. */
-function tickDigits(maxY: number): number {
-  if (maxY >= 10) return 0;
-  if (maxY >= 1) return 1;
-  return Math.max(2, Math.ceil(-Math.log10(maxY / 4)) + 1);
-}
-
 /** A chart's scales (SVG units) and its frame: the unit, the value grid and labels, the time labels. */
 export interface Axis {
   x: (t: number) => number;
@@ -43,16 +40,21 @@ export interface Axis {
   frame: string;
 }
 
-/** The axis of a chart over `endS` seconds and values 0..`maxY` (see {@link Axis}). */
+/**
+ * The axis of a chart over `endS` seconds and values from 0 to the first round tick at or above
+ * `maxY` (`zeroAxis`: 0, 5, 10, 15, 20, never 0, 14, 29, 43, 58; see {@link Axis}).
+ */
 export function axis(endS: number, maxY: number, unit: string): Axis {
+  const value = zeroAxis(Math.max(1e-9, maxY));
+  const top = value.top;
   const x = (t: number) => PAD.left + (t / Math.max(1, endS)) * (W - PAD.left - PAD.right);
-  const y = (v: number) => H - PAD.bottom - (v / Math.max(1e-9, maxY)) * (H - PAD.top - PAD.bottom);
+  const y = (v: number) => H - PAD.bottom - (v / top) * (H - PAD.top - PAD.bottom);
   const ticks: string[] = [];
-  for (let i = 0; i <= 4; i++) {
-    const v = (maxY * i) / 4;
+  const digits = Math.max(0, ...value.ticks.map((v) => (String(v).split('.')[1] ?? '').length));
+  for (const v of value.ticks) {
     ticks.push(
       `<line x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}" class="grid"/>` +
-        `<text x="${PAD.left - 4}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end">${v.toFixed(tickDigits(maxY))}</text>`,
+        `<text x="${PAD.left - 4}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end">${v.toFixed(digits)}</text>`,
     );
   }
   const hours = endS / 3600;
@@ -68,10 +70,13 @@ export function axis(endS: number, maxY: number, unit: string): Axis {
   return { x, y, frame };
 }
 
-/** A chart: `<svg id>` of the charts' size with its axis frame and body. */
-export function chartSvg(id: string, body: string, frame: string): string {
-  return `<svg id="${id}" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img">${frame}${body}</svg>`;
+/** A chart: `<svg id>` of the charts' size (as wide as the page, never wider than drawn) with its axis frame and body. */
+export function chartSvg(id: string, body: string, frame: string, cls?: string): string {
+  return `<svg id="${id}"${cls ? ` class="${cls}"` : ''} viewBox="0 0 ${W} ${H}" width="100%" style="max-width:${W}px" role="img">${frame}${body}</svg>`;
 }
+
+/** `PLOT_CLIP` under its own id (one per panel: ids are unique in a page). */
+const plotClip = (id: string) => PLOT_CLIP.replace('id="plot-area"', `id="${id}"`);
 
 /** The plot area as `clipPath#plot-area`: a line with `clip-path="url(#plot-area)"` is cut at the top. */
 export const PLOT_CLIP = `<defs><clipPath id="plot-area"><rect x="${PAD.left}" y="${PAD.top - 2}" width="${W - PAD.left - PAD.right}" height="${H - PAD.top - PAD.bottom + 2}"/></clipPath></defs>`;
@@ -209,42 +214,46 @@ export function renderReport(r: ReplayResult): string {
     endS,
   )}"/>`;
 
+  // One panel per engine on one scale: five lines in one chart tangle.
   const a2 = axis(endS, gpuMax * 1.05, 'allocated GPUs');
-  const alloc = r.engines
-    .map(
-      (e) =>
-        `<path class="series" data-engine="${esc(e.figures.engine)}" stroke="${COLORS[e.figures.engine] ?? '#000'}" clip-path="url(#plot-area)" d="${stepPath(
-          e.points.map((p) => ({ t: p.t, v: p.allocated })),
-          a2,
-          endS,
-        )}"><title>${esc(e.figures.engine)}</title></path>`,
-    )
-    .join('');
-  const markers = r.engines
-    .filter((e) => e.figures.engine.startsWith('gpuops'))
-    .flatMap((e) =>
-      e.events.map((ev) => {
-        const x = a2.x(ev.t).toFixed(1);
-        const color = COLORS[e.figures.engine] ?? '#000';
-        const title = `<title>${esc(e.figures.engine)} at ${Math.round(ev.t / 60)} min: ${ev.kind === 'scale' ? 'scaled' : 'moved'} ${esc(ev.text)}</title>`;
-        return ev.kind === 'scale'
-          ? `<circle class="marker scale" data-engine="${esc(e.figures.engine)}" cx="${x}" cy="${H - PAD.bottom + 4}" r="2" fill="${color}">${title}</circle>`
-          : `<rect class="marker relabel" data-engine="${esc(e.figures.engine)}" x="${x}" y="${PAD.top}" width="2" height="8" fill="${color}">${title}</rect>`;
-      }),
-    )
-    .join('');
+  const allocOf = (e: EngineRun) =>
+    `<path class="series" data-engine="${esc(e.figures.engine)}" stroke="${COLORS[e.figures.engine] ?? '#000'}" clip-path="url(#plot-area-${esc(e.figures.engine)})" d="${stepPath(
+      e.points.map((p) => ({ t: p.t, v: p.allocated })),
+      a2,
+      endS,
+    )}"><title>${esc(e.figures.engine)}</title></path>`;
+  const markersOf = (e: EngineRun) =>
+    e.figures.engine.startsWith('gpuops')
+      ? e.events
+          .map((ev) => {
+            const x = a2.x(ev.t).toFixed(1);
+            const color = COLORS[e.figures.engine] ?? '#000';
+            const title = `<title>${esc(e.figures.engine)} at ${Math.round(ev.t / 60)} min: ${ev.kind === 'scale' ? 'scaled' : 'moved'} ${esc(ev.text)}</title>`;
+            return ev.kind === 'scale'
+              ? `<circle class="marker scale" data-engine="${esc(e.figures.engine)}" cx="${x}" cy="${H - PAD.bottom + 4}" r="2" fill="${color}">${title}</circle>`
+              : `<rect class="marker relabel" data-engine="${esc(e.figures.engine)}" x="${x}" y="${PAD.top}" width="2" height="8" fill="${color}">${title}</rect>`;
+          })
+          .join('')
+      : '';
 
   const a3 = axis(endS, 100, 'utilisation of allocated GPUs (%, 10-min means)');
-  const util = r.engines
-    .map(
-      (e) =>
-        `<path class="series" data-engine="${esc(e.figures.engine)}" stroke="${COLORS[e.figures.engine] ?? '#000'}" d="${stepPath(
-          utilizationBuckets(r.offered, e.points, endS),
-          a3,
-          endS,
-        )}"><title>${esc(e.figures.engine)}</title></path>`,
-    )
-    .join('');
+  const utilOf = (e: EngineRun) =>
+    `<path class="series" data-engine="${esc(e.figures.engine)}" stroke="${COLORS[e.figures.engine] ?? '#000'}" d="${stepPath(
+      utilizationBuckets(r.offered, e.points, endS),
+      a3,
+      endS,
+    )}"><title>${esc(e.figures.engine)}</title></path>`;
+  /** One panel per engine: `svg#<kind>-<engine>.<kind>`, its unit naming the engine. */
+  const panels = (kind: string, a: Axis, unit: string, body: (e: EngineRun) => string) =>
+    r.engines
+      .map((e) => {
+        const frame = a.frame.replace(
+          /<text x="4" y="12" class="unit">[^<]*<\/text>/,
+          `<text x="4" y="12" class="unit">${esc(`${unit}: ${e.figures.engine}`)}</text>`,
+        );
+        return chartSvg(`${kind}-${esc(e.figures.engine)}`, body(e), frame, `panel ${kind}`);
+      })
+      .join('\n');
   const unservedSeries = scaled.map((e) => ({ e, pts: unservedBuckets(r.offered, e.points, endS) }));
   const unservedMax = Math.max(0.01, ...unservedSeries.flatMap((x) => x.pts.map((p) => p.v)));
   const a4 = axis(endS, unservedMax * 1.05, 'unserved load (GPUs, 10-min means)');
@@ -256,7 +265,6 @@ export function renderReport(r: ReplayResult): string {
     .join('');
   const svg = chartSvg;
   const s = r.settings;
-  const clip = PLOT_CLIP;
   const staticNote =
     staticPeak > gpuMax * 1.05
       ? ` Static holds up to ${staticPeak} GPUs, off the top of this scale (its line is cut at the top).`
@@ -270,6 +278,7 @@ ${REPORT_STYLE}</style></head><body>
 <p>Trace <code>${esc(r.trace.source)}</code>: ${r.trace.instants} instants, ${r.trace.pods} pods, ${r.trace.hours} h; 1 GPU per pod.
 Pod start-up ${s.startupSeconds} s, sample delay ${s.sampleDelaySeconds} s, pass every ${s.passIntervalSeconds} s,
 PR merged after ${s.mergeDelaySeconds} s; utilisation band ${s.min}–${s.max} %, HPA target ${s.hpaTarget} %. Replay took ${r.wallSeconds.toFixed(1)} s.</p>
+${verdictSection(r.verdict)}
 ${warnings(r.verdicts)}
 <h2>Targets</h2>
 ${verdictList(r.verdicts)}
@@ -287,9 +296,9 @@ ${svg('unserved', unserved, a4.frame)}
 ${svg('offered', offered, a1.frame)}
 <h2>Allocated GPUs</h2>
 <p>${legend(r.engines)} — dots: gpuops changed replicas; bars at the top: gpuops moved a node between pools.${staticNote}</p>
-${svg('allocated', clip + alloc + markers, a2.frame)}
+${panels('allocated', a2, 'allocated GPUs', (e) => plotClip(`plot-area-${esc(e.figures.engine)}`) + allocOf(e) + markersOf(e))}
 <h2>Utilisation of allocated GPUs</h2>
-${svg('utilization', util, a3.frame)}
+${panels('utilization', a3, 'utilisation of allocated GPUs (%, 10-min means)', utilOf)}
 </body></html>
 `;
 }

@@ -17,7 +17,8 @@ import { runSimEngineInChild } from './engine-process.js';
 import { runSimEngine, type ReplaySettings, type SimEngine } from './sim-engine.js';
 import { offeredLoad, type Trace } from './trace.js';
 import { loadDefaultPolicy } from '../definitions/load.js';
-import { analyse, type ReplayAnalysis } from './analysis.js';
+import { analyse, ONE_SERVICE_LIMITS, type ReplayAnalysis } from './analysis.js';
+import { replayVerdict, type Verdict } from './verdict.js';
 import { fleetNodeCount } from './fleet.js';
 import { verdicts, type TargetVerdict } from './targets.js';
 import { FAST_LOOP, flagsLoop, loopContext, runLoop, type LoopResult } from './loop-scenarios.js';
@@ -48,6 +49,8 @@ export interface ReplayResult {
   analysis: ReplayAnalysis;
   /** Every figure with a target, judged (see `targets.ts`, `loop-text.ts`). */
   verdicts: TargetVerdict[];
+  /** gpuops's modes against the HPA at its best target: the table and sentence read first (`verdict.ts`). */
+  verdict: Verdict;
   /** The replay's own loop, the fast loop and the drawn start-ups' loop, each beside its causal bound. */
   loops: LoopResult[];
   wallSeconds: number;
@@ -66,6 +69,8 @@ export interface RunReplayOptions {
   processes?: boolean;
   /** Called when an engine is done (for progress). */
   onEngine?: (run: EngineRun) => void;
+  /** Called while a simulated engine runs with the share of the trace it replayed (0..1; rate-limited by the caller). */
+  onProgress?: (engine: Engine, fraction: number) => void;
 }
 
 /**
@@ -95,7 +100,9 @@ export async function runReplay(trace: Trace, o: RunReplayOptions): Promise<Repl
   const simulated = new Map(
     engines
       .filter((e) => e !== 'static' && e !== 'ideal')
-      .map((e) => [e, run(trace, e as SimEngine, s, path.join(o.dir, e))] as const),
+      .map(
+        (e) => [e, run(trace, e as SimEngine, s, path.join(o.dir, e), (f) => o.onProgress?.(e, f))] as const,
+      ),
   );
   // The model runs here while the simulated engines run in theirs (or after them, in-process).
   const base = await loadDefaultPolicy();
@@ -130,6 +137,18 @@ export async function runReplay(trace: Trace, o: RunReplayOptions): Promise<Repl
       });
     }
   }
+  const verdict = replayVerdict({
+    trace,
+    hpa: analysis.frontiers.hpa,
+    gpuops: runs.flatMap((r) =>
+      r.figures.engine === 'gpuops-patch' || r.figures.engine === 'gpuops-pr'
+        ? [{ engine: r.figures.engine, figures: r.figures, points: r.points }]
+        : [],
+    ),
+    // The frontier's own model settings (the replay's loop), so the HPA row is its frontier point.
+    settings: loopContext(flagsLoop(s), s, base, replayMaxReplicas(trace, s.gpusPerNode)).options.settings,
+    limits: ONE_SERVICE_LIMITS,
+  });
   const last = trace.instants[trace.instants.length - 1]!.t;
   const wallSeconds = (Date.now() - started) / 1000;
   return {
@@ -143,6 +162,7 @@ export async function runReplay(trace: Trace, o: RunReplayOptions): Promise<Repl
     offered: trace.instants.map((x) => ({ t: x.t - t0, load: offeredLoad(x) })),
     engines: runs,
     analysis,
+    verdict,
     verdicts: [
       ...verdicts(
         runs.map((r) => r.figures),

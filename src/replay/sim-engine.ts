@@ -38,12 +38,13 @@ import { replayFleet } from './fleet.js';
 import { instantSeconds, offeredLoad, type Trace } from './trace.js';
 import { makeDirs } from '../util/make-dirs.js';
 import { replayPolicyText, userPolicyText } from './replay-policy.js';
+import { GPUOPS } from '../util/vocabulary.js';
 
 /** The algorithm the replay scales. */
 export const REPLAY_ALGORITHM = 'sd-serve';
 const NAMESPACE = 'algorithms';
 const CLUSTER = 'replay';
-const POOL_LABEL = 'gpuops.dev/pool';
+const POOL_LABEL = GPUOPS.pool;
 
 /** The modelled delays and thresholds; each default is documented in the README's replay section. */
 export interface ReplaySettings {
@@ -185,7 +186,7 @@ function allocation(sim: SimCluster): Omit<AllocationPoint, 't'> {
   let allocated = 0;
   let ready = 0;
   for (const p of sim.store.list('pods', NAMESPACE)) {
-    if (p.metadata.labels?.['gpuops.dev/algorithm'] !== REPLAY_ALGORITHM) continue;
+    if (p.metadata.labels?.[GPUOPS.algorithm] !== REPLAY_ALGORITHM) continue;
     if (controllerOf(p)?.kind === 'Job') continue;
     if (holdsResources(p)) allocated += podGpus(p);
     if (servingAlgorithm(p) === REPLAY_ALGORITHM) ready += podGpus(p);
@@ -203,7 +204,7 @@ function poolLabels(sim: SimCluster): Map<string, string> {
 
 /**
  * Replays `trace` with one simulated engine in `dir` (created; holds the repo, the database and
- * checkouts). Always stops the simulated cluster and closes the database.
+ * checkouts), calling `onProgress` with the share replayed after each step. Always stops the simulated cluster and closes the database.
  * @throws Error when the algorithm never runs during the warm-up, or git / the database fail
  */
 export async function runSimEngine(
@@ -211,6 +212,7 @@ export async function runSimEngine(
   engine: SimEngine,
   s: ReplaySettings,
   dir: string,
+  onProgress?: (fraction: number) => void,
 ): Promise<SimEngineResult> {
   const started = Date.now();
   const cpuStart = processCpuSeconds();
@@ -273,6 +275,7 @@ export async function runSimEngine(
       origin,
       path.join(dir, 'reviewer'),
       started,
+      onProgress,
     ).all();
     return { ...r, cpuSeconds: processCpuSeconds() - cpuStart };
   } finally {
@@ -300,6 +303,8 @@ class Run {
     private readonly origin: string,
     private readonly reviewer: string,
     private readonly started: number,
+    /** Called after each step with the share of the trace replayed (0..1). */
+    private readonly onProgress?: (fraction: number) => void,
   ) {
     this.labels = poolLabels(cluster.sim);
   }
@@ -350,6 +355,7 @@ class Run {
       await tick();
       await tick();
       this.record(t);
+      this.onProgress?.(t / endS);
     }
     return {
       engine: this.engine,

@@ -10,6 +10,7 @@
  * reports has no pod and load 0), so the services are stepped on one clock.
  */
 import { readRangeSeries, traceOfSeries, sampleWhere, type RangeSeries, type Trace } from './trace.js';
+import { byString } from '../util/compare.js';
 
 /** One group of the answer: its label values joined by `/` (`ml/resnet50`) and its trace. */
 export interface TraceGroup {
@@ -96,6 +97,6 @@ export function parsePrometheusGroups(text: string, file: string, labels: readon
   checkSteps(series, file);
   const times = [...new Set(series.flatMap((s) => s.samples.map(([t]) => t)))];
   return [...groups]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .sort(([a], [b]) => byString(a, b))
     .map(([group, ss]) => ({ group, trace: traceOfSeries(ss, file, { name: `${file}#${group}`, times }) }));
 }

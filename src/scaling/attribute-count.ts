@@ -12,6 +12,8 @@ export interface Candidate {
   pod: string;
   podKey: string;
   algorithm: string;
+  /** The pod's `nvidia.com/gpu` request: how many GPUs may count for it. */
+  gpuRequest: number;
   utilization: number;
   timestamp: number;
   window: PodSample['window'];
@@ -28,7 +30,8 @@ interface CountedOnce {
 
 /**
  * One GPU counts once: for one pod (time-slicing: the first by `namespace/name`, flagged) and
- * from one series (duplicates: the newest).
+ * from one series (duplicates: the newest); then a pod named by more GPUs than it requests loses
+ * every one of them (`TooManyGpus`, see {@link dropOverclaimed}).
  */
 export function countEachGpuOnce(byGpu: ReadonlyMap<string, Candidate[]>): CountedOnce {
   const out: CountedOnce = {
@@ -45,7 +48,34 @@ export function countEachGpuOnce(byGpu: ReadonlyMap<string, Candidate[]>): Count
     }
     pushTo(out.byPod, list[0]!.podKey, list[0]!);
   }
+  dropOverclaimed(out);
   return out;
+}
+
+/**
+ * A pod holds the GPUs it requests and no more (the device plugin hands out exactly that many):
+ * more GPUs naming it than its `nvidia.com/gpu` request means a series that is not its own (a
+ * forged page, a mislabelled exporter). Which one cannot be told, so none counts: the pod gets no
+ * sample, which the rules read as missing data (never a scale-down).
+ */
+function dropOverclaimed(out: CountedOnce): void {
+  for (const [podKey, list] of out.byPod) {
+    const first = list[0]!;
+    if (list.length <= first.gpuRequest) continue;
+    out.byPod.delete(podKey);
+    const gpus = list.map((c) => c.gpu).sort();
+    for (const c of list) {
+      const d: DroppedSeries = {
+        gpu: c.gpu,
+        namespace: c.namespace,
+        pod: c.pod,
+        reason: 'TooManyGpus',
+        message: `pod ${podKey} requests ${first.gpuRequest} GPU(s) but ${list.length} GPUs name it (${gpus.join(', ')}); none counts`,
+      };
+      out.dropped.push(d);
+      pushTo(out.droppedByAlgorithm, c.algorithm, d);
+    }
+  }
 }
 
 /** The series of one GPU beyond the first (sorted) are dropped; several pods on it are flagged. */

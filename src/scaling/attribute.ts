@@ -4,6 +4,8 @@ import type { Policy } from '../definitions/types.js';
 import type { Attribution, DroppedSeries, PodSample, UnattributedGpu } from './types.js';
 import { byAlgorithm, countEachGpuOnce, pushTo, type Candidate } from './attribute-count.js';
 import { podIndexOf } from './scaling-memo.js';
+import { DCGM, GPUOPS } from '../util/vocabulary.js';
+import { nodeRefusal, nodesByPodName, type NodesByPodName } from './series-node.js';
 
 /** Accepts a value a little above 100 % (rounding in the exporter); above that it is junk. */
 const PERCENT_SLACK = 0.5;
@@ -14,8 +16,22 @@ const PERCENT_SLACK = 0.5;
  */
 export type DeploymentOf = (pod: PodInfo) => string | null;
 
+/** How {@link attribute} reads an answer beyond the policy's defaults. */
+export interface AttributeOptions {
+  /** The metric whose series count (default: the policy's `scaling.metric`). */
+  metric?: string;
+  /** Its values are a ratio 0..1, read as percent (default: the metric is `DCGM_FI_PROF_GR_ENGINE_ACTIVE`). */
+  ratio?: boolean;
+  /**
+   * Nodes whose GPUs are shared by time-slicing or MPS (node → how, e.g. `time-slicing, 4
+   * replicas`): dcgm-exporter reports the whole device there, so no series counts as a pod's own.
+   */
+  sharedNodes?: ReadonlyMap<string, string>;
+}
+
 /** What every series of one answer is judged against. */
 interface Judge {
+  sharedNodes: ReadonlyMap<string, string>;
   metric: string;
   ratio: boolean;
   now: number;
@@ -23,6 +39,7 @@ interface Judge {
   staleSampleSeconds: number;
   pods: ReadonlyMap<string, PodInfo>;
   deploymentOf: DeploymentOf | undefined;
+  nodesByName: NodesByPodName;
 }
 
 /** What one series becomes: a candidate, a GPU without a pod, a drop, or nothing (another metric). */
@@ -55,8 +72,13 @@ type Verdict =
  *   `gpuops.dev/algorithm` label) count; with `deploymentOf`, only when the algorithm's own
  *   Deployment owns the pod (Pod → ReplicaSet → Deployment): a pod that carries the labels but
  *   belongs to another Deployment (a copied "shadow") or to a Job (a benchmark run) is `NotOwned`;
+ * - a series counts for a pod only when it comes from the node the pod runs on (`WrongNode`,
+ *   `UnknownNode`: see `series-node.ts`): a scrape target that is not the node's exporter cannot
+ *   steer another team's algorithm by naming its pod;
  * - one GPU (UUID, plus `GPU_I_ID` on MIG) reported under several pods (time-slicing) is counted
  *   once, for the first pod by `namespace/name`, and flagged; the other pods get no sample from it;
+ * - a pod named by more GPUs than it requests (`nvidia.com/gpu`) is `TooManyGpus`, every series of
+ *   it: which of them is the pod's own cannot be told, so none counts and the pod has no sample;
  * - a pod with several GPUs gives one sample: the mean of its GPUs (`at` = its newest sample).
  *
  * Series of another metric than the policy's are ignored silently (a page holds many fields).
@@ -69,8 +91,9 @@ export function attribute(
   now: Date,
   deploymentOf?: DeploymentOf,
   podIndex: ReadonlyMap<string, PodInfo> = podIndexOf(pods),
+  options: AttributeOptions = {},
 ): Attribution {
-  const judge = judgeOf(podIndex, policy, now, deploymentOf);
+  const judge = judgeOf(podIndex, policy, now, deploymentOf, options);
   const dropped: DroppedSeries[] = [];
   const unattributed: UnattributedGpu[] = [];
   const byGpu = new Map<string, Candidate[]>();
@@ -90,16 +113,20 @@ function judgeOf(
   policy: Policy,
   now: Date,
   deploymentOf: DeploymentOf | undefined,
+  options: AttributeOptions,
 ): Judge {
-  const { metric, staleSampleSeconds } = policy.spec.scaling;
+  const { staleSampleSeconds } = policy.spec.scaling;
+  const metric = options.metric ?? policy.spec.scaling.metric;
   return {
+    sharedNodes: options.sharedNodes ?? new Map(),
     metric,
-    ratio: metric === 'DCGM_FI_PROF_GR_ENGINE_ACTIVE',
+    ratio: options.ratio ?? metric === DCGM.GR_ENGINE_ACTIVE,
     now: now.getTime(),
     staleBefore: now.getTime() - staleSampleSeconds * 1000,
     staleSampleSeconds,
     pods: index,
     deploymentOf,
+    nodesByName: nodesByPodName(index.values()),
   };
 }
 
@@ -151,7 +178,9 @@ function verdict(s: GpuSeries, j: Judge): Verdict {
   const podKey = `${namespace}/${pod}`;
   const info = j.pods.get(podKey);
   const refused = info
-    ? podRefusal(info, j.deploymentOf)
+    ? (podRefusal(info, j.deploymentOf) ??
+      nodeRefusal(s.labels, info, j.nodesByName) ??
+      sharedRefusal(info, j))
     : { reason: 'UnknownPod' as const, message: 'pod is not in the snapshot' };
   if (refused) return drop(refused.reason, refused.message);
   return {
@@ -162,6 +191,7 @@ function verdict(s: GpuSeries, j: Judge): Verdict {
       pod,
       podKey,
       algorithm: info!.algorithm!,
+      gpuRequest: info!.gpuRequest,
       utilization: Math.min(utilization, 100),
       timestamp: s.timestamp,
       window: s.window ? windowOf(s.window, j) : undefined,
@@ -169,8 +199,23 @@ function verdict(s: GpuSeries, j: Judge): Verdict {
   };
 }
 
+/**
+ * A pod on a node that shares its GPUs (time-slicing, MPS: `nvidia.com/gpu.replicas` > 1) gets no
+ * sample from a device-level field: dcgm-exporter gives every pod on the GPU the whole device's
+ * value, which is not the pod's own load (dcgm-exporter reports it so). A service metric is the
+ * pod's own; dividing by the pods on the device would be sound only when they share it evenly.
+ */
+function sharedRefusal(info: PodInfo, j: Judge): { reason: 'SharedDevice'; message: string } | null {
+  const how = info.nodeName === null ? undefined : j.sharedNodes.get(info.nodeName);
+  if (how === undefined) return null;
+  return {
+    reason: 'SharedDevice',
+    message: `node ${info.nodeName} shares its GPUs (${how}): ${j.metric} is the whole device's, not this pod's; scale it on a serviceMetric`,
+  };
+}
+
 /** Why a known pod's GPU does not count for its algorithm, or null when it does. */
-function podRefusal(
+export function podRefusal(
   info: PodInfo,
   deploymentOf: DeploymentOf | undefined,
 ): { reason: DroppedSeries['reason']; message: string } | null {
@@ -188,7 +233,7 @@ function podRefusal(
       : 'no controller';
   return {
     reason: 'NotOwned',
-    message: `pod carries gpuops.dev/algorithm=${info.algorithm} but belongs to ${by}, not Deployment ${info.algorithm}`,
+    message: `pod carries ${GPUOPS.algorithm}=${info.algorithm} but belongs to ${by}, not Deployment ${info.algorithm}`,
   };
 }
 

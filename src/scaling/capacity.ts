@@ -7,8 +7,9 @@ import type { NodeCapacity, ScalingInput } from './types.js';
 /**
  * What every GPU node of a snapshot offers new pods (pure). Free GPUs = `allocatable` − GPUs
  * requested by ANY live pod bound to the node (managed or not; Pending-unbound, Succeeded and
- * Failed pods hold none), never below 0; free cpu, memory and pods = `status.allocatable` − what
- * those pods request (`NodeInfo.requested`),  as kube-scheduler's NodeResourcesFit counts them (unbounded on a
+ * Failed pods hold none), never below 0; free cpu, memory, pods and every other resource
+ * (`ephemeral-storage`, extended resources) = `status.allocatable` − what those pods request
+ * (`NodeInfo.requested`),  as kube-scheduler's NodeResourcesFit counts them (unbounded on a
  * record that reports none of them, see `UNKNOWN_ROOM`). A
  * node that is not Ready, is cordoned or carries an unreachable/not-ready taint (`schedulable:
  * false`) offers 0 GPUs: the scheduler would not place a pod there. Sorted by name.
@@ -38,6 +39,7 @@ export function nodeCapacity(snapshot: Pick<Snapshot, 'nodes' | 'pods'>): NodeCa
               cpuMillis: n.allocatable.cpuMillis - n.requested.cpuMillis,
               memoryBytes: n.allocatable.memoryBytes - n.requested.memoryBytes,
               pods: n.allocatable.pods - n.requested.pods,
+              ...otherLeft(n),
             }
           : UNKNOWN_ROOM,
       };
@@ -51,6 +53,19 @@ export function nodeCapacity(snapshot: Pick<Snapshot, 'nodes' | 'pods'>): NodeCa
  * kept; only its GPUs limit it.
  */
 const UNKNOWN_ROOM = { cpuMillis: Infinity, memoryBytes: Infinity, pods: Infinity };
+
+/**
+ * What is left of the node's other resources (`ephemeral-storage`, extended resources): its
+ * allocatable minus what the pods bound there request; `{}` when it lists none and no pod asks.
+ */
+function otherLeft(n: NodeInfo): { other?: Record<string, number> } {
+  const alloc = n.allocatable.other;
+  const used = n.requested.other;
+  if (alloc === undefined && used === undefined) return {};
+  const other: Record<string, number> = { ...alloc };
+  for (const [r, v] of Object.entries(used ?? {})) other[r] = (other[r] ?? 0) - v;
+  return { other };
+}
 
 function reportsRoom(n: NodeInfo): boolean {
   return n.allocatable.cpuMillis > 0 || n.allocatable.memoryBytes > 0 || n.allocatable.pods > 0;
@@ -69,14 +84,21 @@ export function replicaRequest(input: Pick<ScalingInput, 'algorithm' | 'request'
 }
 
 /**
- * The nodes whose free GPUs would take a replica but whose cpu, memory or pod slots would not, in
- * the scheduler's words: ` (each 1 GPU, 4 cpu, 16Gi; gpu-s1: Insufficient cpu)`, the first three by name and "… and N
+ * The nodes whose free GPUs would take a replica but that take none (`why`: their cpu, memory or
+ * pod slots by default; a placer's refusals, such as `node(s) didn't match pod anti-affinity
+ * rules`), in the scheduler's words: ` (each 1 GPU, 4 cpu, 16Gi; gpu-s1: Insufficient cpu)`, the first three by name and "… and N
  * more"; `''` when no node is short of anything but GPUs (the message then needs no note).
  */
-export function notGpuBoundNote(nodes: readonly NodeCapacity[], request: PodRequest): string {
+export function notGpuBoundNote(
+  nodes: readonly NodeCapacity[],
+  request: PodRequest,
+  why: (node: NodeCapacity) => string[] = (n) => insufficient(n, request),
+): string {
   const short = nodes
-    .filter((n) => n.freeGpus >= request.gpus && replicasThatFit(n, request) === 0)
-    .map((n) => `${n.node}: ${insufficient(n, request).join(', ')}`)
+    .filter((n) => n.freeGpus >= request.gpus)
+    .map((n) => [n.node, why(n)] as const)
+    .filter(([, reasons]) => reasons.length > 0)
+    .map(([node, reasons]) => `${node}: ${reasons.join(', ')}`)
     .sort();
   if (short.length === 0) return '';
   const more = short.length > 3 ? `; … and ${short.length - 3} more` : '';

@@ -32,7 +32,9 @@ const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
  *    on to the next one for the rest;
  * 3. ties by node name.
  * Exactly enough room is a fit (a 1-GPU node for one 1-GPU replica); one GPU, core or byte short
- * is none. Returns the chosen nodes in the order taken; `[]` when no node fits one replica.
+ * is none. `fits` says how many replicas a node takes once in the pool (default: its resources;
+ * the scaling rule passes its placer's answer, kube-scheduler's filters). Returns the chosen
+ * nodes in the order taken; `[]` when no node fits one replica.
  */
 export function chooseUnusedNodes(
   unused: readonly NodeCapacity[],
@@ -40,6 +42,7 @@ export function chooseUnusedNodes(
   need: number,
   choice: ProductChoice,
   poolProducts: readonly string[] = [],
+  fits: (node: NodeCapacity) => number = (node) => replicasThatFit(node, request),
 ): ChosenNode[] {
   const wanted = new Set(choice.products);
   const alike = new Set(poolProducts);
@@ -51,7 +54,7 @@ export function chooseUnusedNodes(
   };
   const tierWords = [' of the product', " of the pool's product", ''];
   const left = unused
-    .map((node) => ({ node, fits: replicasThatFit(node, request), tier: tierOf(node) }))
+    .map((node) => ({ node, fits: fits(node), tier: tierOf(node) }))
     .filter((c) => c.fits >= 1 && c.tier >= 0);
   const out: ChosenNode[] = [];
   let remaining = Math.max(1, need);

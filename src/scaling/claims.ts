@@ -24,7 +24,8 @@ export interface Claim {
  * each of the replica's request (`replicaRequest`), placed on the pool's nodes and the unused
  * nodes it moves in (`decision.nodes`) as the default scheduler scores nodes (LeastAllocated):
  * most free GPUs first, ties by name, never on a node where the whole request does not fit
- * (`replicasThatFit`). Pods that fit nowhere claim nothing.
+ * (`replicasThatFit`), and with a placer (`input.placer`) only where kube-scheduler's filters
+ * would put them. Pods that fit nowhere claim nothing.
  */
 export function claimsOf(input: ScalingInput, decision: ScalingDecision): Claim[] {
   const request = replicaRequest(input);
@@ -41,7 +42,10 @@ export function claimsOf(input: ScalingInput, decision: ScalingDecision): Claim[
   // Most decisions in a pass place nothing: no copy of the pool's nodes for them.
   if (count === 0) return [];
   const moved = input.unusedNodes.filter((n) => decision.nodes.includes(n.node));
-  return place([...input.poolNodes, ...moved], request, count);
+  const nodes = [...input.poolNodes, ...moved];
+  if (!input.placer) return place(nodes, request, count);
+  const placed = input.placer.place(nodes, input.pool, count);
+  return [...placed].map(([node, pods]) => ({ node, gpus: pods * request.gpus, pods, request }));
 }
 
 /** Predicted placement of `count` replicas of `request`: most free GPUs first, ties by name. */

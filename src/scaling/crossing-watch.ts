@@ -12,6 +12,7 @@
 import type { DcgmMetric, GpuSeries } from '../metrics/types.js';
 import { workloadPod } from './attribute.js';
 import { bandCrossing, type BandView } from './band-crossing.js';
+import { DCGM } from '../util/vocabulary.js';
 
 /** One algorithm the trigger watches. */
 export interface WatchedAlgorithm {
@@ -57,7 +58,7 @@ export function watchReading(
 ): WatchOutcome {
   const owner = new Map<string, WatchedAlgorithm>();
   for (const a of w.algorithms) for (const p of a.pods) owner.set(`${a.namespace}/${p}`, a);
-  const scale = w.metric === 'DCGM_FI_PROF_GR_ENGINE_ACTIVE' ? 100 : 1;
+  const scale = w.metric === DCGM.GR_ENGINE_ACTIVE ? 100 : 1;
   const byPod = new Map<string, { sum: number; n: number }>();
   for (const s of series) {
     if (s.metric !== w.metric || !Number.isFinite(s.value)) continue;

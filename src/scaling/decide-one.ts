@@ -4,7 +4,8 @@
  * https://kubernetes.io/docs/tasks/run-application/horizontal-pod-autoscale/; each rule's file says
  * which side of each boundary it takes and why.
  */
-import type { Policy } from '../definitions/types.js';
+import type { Policy, ResolvedSignal } from '../definitions/types.js';
+import { signalOf } from './signal-reading.js';
 import { aboveText, atMaxReplicas, scaleUpOnCapacity } from './rules/above-max.js';
 import { belowMin, belowText, scaledDown } from './rules/below-min.js';
 import { cooldown } from './rules/cooldown.js';
@@ -23,6 +24,8 @@ import { notPlaced } from './rules/not-placed.js';
 import { paused } from './rules/paused.js';
 import { peakWindow } from './rules/peak-window.js';
 import { podsStarting } from './rules/pods-starting.js';
+import { otherAutoscaler } from './rules/other-autoscaler.js';
+import { refused } from './rules/refused.js';
 import { replicaLimits } from './rules/replica-limits.js';
 import { desiredReplicas } from './rules/sizing.js';
 import { stabilise } from './rules/stabilization-window.js';
@@ -34,8 +37,9 @@ import type { ScalingDecision, ScalingInput } from './types.js';
 /**
  * Decides how to scale one algorithm: `{ action, replicas: {from, to}, utilization, nodes,
  * reason, message }`, the message carrying the numbers it was decided on. The rules, in order:
- * `paused` (replicas 0 in Git) → `notPlaced` → `replicaLimits` (back inside min..maxReplicas) →
- * `noData` (or nodes for Pending pods) → `hpaEngine` (the HPA owns replicas) → `withinBand`; then
+ * `paused` (replicas 0 in Git) → `notPlaced` → `otherAutoscaler` (another owner of the replicas) →
+ * `replicaLimits` (back inside min..maxReplicas) →
+ * `refused` (the API server refuses replicas) → `noData` (or nodes for Pending pods) → `hpaEngine` (the HPA owns replicas) → `withinBand`; then
  * below min: `belowMin` → `peakWindow` → `cooldown` → `stabilise` → `scaledDown`; above max:
  * `atMaxReplicas` → `podsStarting` → `cooldown` → `stabilise` → `scaleUpOnCapacity` (or `relabel`).
  * With `scaling.sizing: headroom`, `headroom` takes the place of the band and both directions
@@ -59,7 +63,9 @@ export function decideOneTimed(
   const verdict =
     paused(f) ??
     notPlaced(f) ??
+    otherAutoscaler(f) ??
     replicaLimits(f) ??
+    refused(f) ??
     noData(f) ??
     hpaEngine(f) ??
     (f.scaling.sizing === 'headroom' ? headroom(f) : null) ??
@@ -90,14 +96,17 @@ function scaleUp(f: Facts): Verdict {
 
 /**
  * The decision of a verdict: the algorithm's name, and the replicas stuck past their start-up
- * (`stuckNote`) and the attribution's flags as notes, join the message.
+ * (`stuckNote`), the attribution's flags and a partial answer (unless the verdict already names
+ * it) as notes, join the message.
  */
 function decision(f: Facts, v: Verdict): ScalingDecision {
   const notes = [
+    v.reason === 'PartialData' ? '' : (f.input.partialData ?? ''),
     stuckNote(f.stuck, f.scaling.podStartupSeconds),
     ...(f.input.flags ?? []).map((x) => x.message),
   ].filter(Boolean);
   const flags = notes.length ? ` (note: ${notes.join('; ')})` : '';
+  const signal = signalOf(f.input.algorithm);
   return {
     algorithm: f.name,
     action: v.action,
@@ -105,6 +114,33 @@ function decision(f: Facts, v: Verdict): ScalingDecision {
     utilization: f.utilization === null ? null : round1(f.utilization),
     nodes: v.nodes ?? [],
     reason: v.reason,
-    message: `${f.name}: ${v.message}${flags}`,
+    message: `${f.name}: ${inSignalTerms(v.message, signal)}${flags}`,
+    ...(signal.kind === 'gpuUtil'
+      ? {}
+      : {
+          signal: {
+            kind: signal.kind,
+            unit: signal.unit,
+            ...(signal.serviceMetric ? { metric: signal.serviceMetric.name } : {}),
+          },
+        }),
   };
+}
+
+/** What the rules call "utilisation" and "%", said in the signal's terms. */
+const SIGNAL_WORDS: Record<string, string> = {
+  gpuEngineActive: 'GPU engine activity',
+  gpuMemory: 'GPU memory use',
+};
+
+/**
+ * A rule's message in the terms of the algorithm's signal: the rules speak of "utilisation" in
+ * percent (`gpuUtil`); for another GPU signal the word is its own, and for a service metric the
+ * word is the metric's name and every `N%` is `N <unit>` (its band and values are in that unit).
+ */
+export function inSignalTerms(message: string, signal: ResolvedSignal): string {
+  if (signal.kind === 'gpuUtil') return message;
+  if (signal.kind !== 'serviceMetric') return message.replace(/\butilisation\b/g, SIGNAL_WORDS[signal.kind]!);
+  const name = signal.serviceMetric?.name ?? 'service metric';
+  return message.replace(/\butilisation\b/g, name).replace(/(\d)%/g, `$1 ${signal.unit}`);
 }

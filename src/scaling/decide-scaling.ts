@@ -1,21 +1,20 @@
 import type { PodInfo, Snapshot } from '../cluster/types.js';
 import type { UtilizationReading } from '../metrics/types.js';
 import type { Pool, Policy, ResolvedAlgorithm } from '../definitions/types.js';
-import { attribute } from './attribute.js';
 import type { LoopTiming } from './loop-windows.js';
 import { observedStartup, podStartups } from './observed-startup.js';
 import type { ProductChoice } from './choose-nodes.js';
+import { otherAutoscalers } from '../cluster/autoscalers.js';
+import type { PodConstraints } from '../cluster/scheduling/pod-constraints.js';
+import { specRequest, type PodRequest } from './fit.js';
+import { layoutOf, type PodLayout } from './pod-layout.js';
+import { placerOf, type Placer } from './placer.js';
 import { decideInTurn } from './decide-in-turn.js';
+import { judgeSignals } from './judged-signals.js';
 import { countDropped, metricsReport, type MetricsReport } from './metrics-report.js';
+import { signalKey } from './signal-reading.js';
 import { capacityOf, ownersOf, podIndexOf, podsByDeployment, type ScalingMemo } from './scaling-memo.js';
-import type {
-  AlgorithmSample,
-  Attribution,
-  DecisionRecord,
-  DroppedSeries,
-  HpaState,
-  ScalingDecision,
-} from './types.js';
+import type { AlgorithmSample, Attribution, DecisionRecord, HpaState, ScalingDecision } from './types.js';
 
 /** What Git (and, with the HPA, the cluster) says about one algorithm's Deployment. */
 export interface AlgorithmState {
@@ -28,6 +27,17 @@ export interface AlgorithmState {
   hpa?: HpaState | null;
   /** The GPU products its replicas run on (`ScalingInput.products`); absent: none known. */
   products?: ProductChoice;
+  /** What kube-scheduler's filters read of its pod (its Deployment's template in Git); absent: not known. */
+  pod?: PodConstraints;
+  /** What one replica asks of its node (that template's effective requests); absent: the spec's. */
+  request?: PodRequest;
+}
+
+/** The autoscalers gpuops did not write that scale the algorithm's Deployment (`otherAutoscalers`). */
+function foreignAutoscalers(input: DecideScalingInput, a: AlgorithmState): { otherAutoscalers?: string[] } {
+  const own = input.policy.spec.scaling.engine === 'hpa';
+  const others = otherAutoscalers(input.snapshot.autoscalers, a.algorithm.namespace, a.algorithm.name, own);
+  return others.length > 0 ? { otherAutoscalers: others } : {};
 }
 
 /** Inputs of one scaling pass. `recent`: scaling decisions since `historySince(policy, now)`. */
@@ -61,34 +71,34 @@ export interface DecideScalingResult {
  * current ReplicaSet is the one of the Deployment's newest revision. Compute free GPUs from the
  * snapshot, decide every algorithm against that shared capacity (`decideInTurn`). A failed reading
  * is "no data" for every algorithm (`NoData`, never 0 %); a NoData or InsufficientSamples hold
- * names the series of its pods that were dropped and why. A skew between the source's clock and
- * the pass's clock larger than `staleSampleSeconds` is reported in `metrics.warnings`.
+ * names the series of its pods that were dropped and why. An answer with the store's `warnings`
+ * (partial: some stores or shards did not answer) is `partialData` for every algorithm it was read
+ * for — it does not say whose series it lacks — so none scales down or moves a node on it
+ * (`rules/partial-data.ts`). A skew between the source's clock and the pass's clock larger than
+ * `staleSampleSeconds` is reported in `metrics.warnings`.
  */
 export function decideScaling(input: DecideScalingInput): DecideScalingResult {
-  const { snapshot, policy, now, reading } = input;
-  const evaluatedAt = reading.ok && reading.evaluatedAt !== undefined ? reading.evaluatedAt : now.getTime();
+  const { snapshot, policy, now } = input;
   const memo = input.memo;
   const owners = ownersOf(snapshot.replicaSets, memo);
   const deploymentOf = (p: PodInfo) => owners.deploymentOf(p);
-  const attribution = attribute(
-    reading.ok ? reading.series : [],
-    snapshot.pods,
+  const { main, byKey } = judgeSignals({
+    algorithms: input.algorithms.map((a) => a.algorithm),
+    reading: input.reading,
+    pods: snapshot.pods,
+    nodes: snapshot.nodes,
     policy,
-    new Date(evaluatedAt),
+    now,
     deploymentOf,
-    podIndexOf(snapshot.pods, memo),
+    podIndex: podIndexOf(snapshot.pods, memo),
+  });
+  const metrics = metricsReport(
+    { ...input, reading: main.reading },
+    main.attribution,
+    main.evaluatedAt,
+    main.noDataMessage,
+    main.partialData,
   );
-  const noDataMessage = reading.ok ? null : `no GPU metrics (${reading.reason}): ${reading.message}`;
-  const metrics = metricsReport(input, attribution, evaluatedAt, noDataMessage);
-  const droppedByPod = new Map<string, DroppedSeries[]>();
-  for (const d of attribution.dropped) {
-    if (d.pod === '') continue;
-    const key = `${d.namespace}/${d.pod}`;
-    const list = droppedByPod.get(key);
-    if (list) list.push(d);
-    else droppedByPod.set(key, [d]);
-  }
-
   const podsByAlgorithm = podsByDeployment(snapshot.pods, owners, memo);
   const recentBySubject = new Map<string, DecisionRecord[]>();
   for (const r of input.recent) {
@@ -99,9 +109,11 @@ export function decideScaling(input: DecideScalingInput): DecideScalingResult {
   }
 
   const samples: AlgorithmSample[] = [];
+  const placerFor = placers(input);
   const decisions = decideInTurn(
     input.algorithms.map((a) => {
-      const attributed = attribution.byAlgorithm.get(a.algorithm.name);
+      const judged = byKey.get(signalKey(a.algorithm))!;
+      const attributed = judged.attribution.byAlgorithm.get(a.algorithm.name);
       const own = (attributed?.samples ?? []).filter((x) => x.namespace === a.algorithm.namespace);
       for (const x of own) {
         samples.push({
@@ -113,7 +125,7 @@ export function decideScaling(input: DecideScalingInput): DecideScalingResult {
         });
       }
       const pods = podsByAlgorithm.get(`${a.algorithm.namespace}/${a.algorithm.name}`) ?? [];
-      const lost = pods.flatMap((p) => droppedByPod.get(`${p.namespace}/${p.name}`) ?? []);
+      const lost = pods.flatMap((p) => judged.droppedByPod.get(`${p.namespace}/${p.name}`) ?? []);
       return {
         algorithm: a.algorithm,
         pool: a.pool,
@@ -125,12 +137,17 @@ export function decideScaling(input: DecideScalingInput): DecideScalingResult {
         currentReplicaSet:
           a.currentReplicaSet ?? owners.currentReplicaSet(a.algorithm.namespace, a.algorithm.name),
         hpa: a.hpa ?? null,
+        refusal: owners.refusal(a.algorithm.namespace, a.algorithm.name),
+        ...foreignAutoscalers(input, a),
         pods,
         samples: own,
         flags: attributed?.flags ?? [],
         recent: recentBySubject.get(a.algorithm.name) ?? [],
-        noDataMessage,
+        noDataMessage: judged.noDataMessage,
+        partialData: judged.partialData,
         ...(a.products ? { products: a.products } : {}),
+        ...(a.request ? { request: a.request } : {}),
+        ...optionalPlacer(placerFor(a)),
         ...(input.loop
           ? { loop: { ...input.loop, startupSeconds: observedStartup(podStartups(pods)) } }
           : {}),
@@ -141,5 +158,21 @@ export function decideScaling(input: DecideScalingInput): DecideScalingResult {
     now,
     memo?.decisions,
   );
-  return { decisions, attribution, samples, metrics };
+  return { decisions, attribution: main.attribution, samples, metrics };
 }
+
+/**
+ * The placer of each algorithm whose pod is known (`placerOf`: null when capacity alone answers),
+ * over one layout of the pass's pods (built only when some algorithm has a pod).
+ */
+function placers(input: DecideScalingInput): (a: AlgorithmState) => Placer | null {
+  let layout: PodLayout | null = null;
+  const labelKey = input.policy.spec.pools.labelKey;
+  return (a) => {
+    if (!a.pod) return null;
+    layout ??= layoutOf(input.snapshot, labelKey, input.memo?.layout);
+    return placerOf(a.pod, a.request ?? specRequest(a.algorithm), layout, labelKey);
+  };
+}
+
+const optionalPlacer = (placer: Placer | null): { placer?: Placer } => (placer ? { placer } : {});

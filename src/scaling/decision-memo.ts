@@ -62,9 +62,13 @@ export function inputKey(input: Omit<ScalingInput, 'poolNodes' | 'unusedNodes'>)
     input.request ?? null,
     input.dropped ?? null,
     input.noDataMessage ?? null,
+    input.partialData ?? null,
     input.poolLoadGpus ?? null,
     input.samples,
     input.flags ?? [],
+    input.placer?.key ?? null,
+    input.refusal ?? null,
+    input.otherAutoscalers ?? [],
     input.loop ?? null,
   ]);
 }

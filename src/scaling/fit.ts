@@ -6,13 +6,26 @@
  * https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/#how-pods-with-resource-requests-are-scheduled).
  * A free GPU on a node with no cpu left is no room for a replica (issue 23 item 7).
  */
-import type { CpuMemory, NodeResources } from '../cluster/requests.js';
+import type { V1PodSpec } from '@kubernetes/client-node';
+import {
+  cpuMemoryRequest,
+  effectiveRequest,
+  otherRequests,
+  type CpuMemory,
+  type NodeResources,
+} from '../cluster/requests.js';
 import { parseQuantity } from '../cluster/quantity.js';
 import type { ResolvedAlgorithm } from '../definitions/types.js';
+import { NVIDIA } from '../util/vocabulary.js';
 
-/** What one replica asks of its node: whole GPUs (≥ 1), cpu in millicores, memory in bytes. */
+/**
+ * What one replica asks of its node: whole GPUs (≥ 1), cpu in millicores, memory in bytes, and
+ * every other resource it requests (`ephemeral-storage`, `hugepages-*` in bytes, extended
+ * resources as counts; absent: none).
+ */
 export interface PodRequest extends CpuMemory {
   gpus: number;
+  other?: Record<string, number>;
 }
 
 /** What a node has left for new pods: whole GPUs, and cpu/memory/pod slots (each may be < 0 when over-committed). */
@@ -47,8 +60,20 @@ export function replicasThatFit(room: NodeRoom, request: PodRequest): number {
   let n = Math.floor(room.freeGpus / Math.max(1, request.gpus));
   if (request.cpuMillis > 0) n = Math.min(n, Math.floor(room.free.cpuMillis / request.cpuMillis));
   if (request.memoryBytes > 0) n = Math.min(n, Math.floor(room.free.memoryBytes / request.memoryBytes));
+  for (const [r, v] of Object.entries(request.other ?? {}))
+    if (v > 0) n = Math.min(n, Math.floor(otherFree(room, r) / v));
   n = Math.min(n, room.free.pods);
   return Math.max(0, n);
+}
+
+/**
+ * What a node has left of one resource of `other`: a node that reports room but not this
+ * resource has none of it (the filter's rule); a record without any room (`UNKNOWN_ROOM`) is
+ * unbounded.
+ */
+function otherFree(room: NodeRoom, resource: string): number {
+  if (room.free.pods === Infinity) return Infinity;
+  return room.free.other?.[resource] ?? 0;
 }
 
 /**
@@ -61,21 +86,59 @@ export function insufficient(room: NodeRoom, request: PodRequest): string[] {
   if (room.free.pods < 1) out.push('Too many pods');
   if (request.cpuMillis > 0 && room.free.cpuMillis < request.cpuMillis) out.push('Insufficient cpu');
   if (request.memoryBytes > 0 && room.free.memoryBytes < request.memoryBytes) out.push('Insufficient memory');
-  if (room.freeGpus < Math.max(1, request.gpus)) out.push('Insufficient nvidia.com/gpu');
+  for (const [r, v] of Object.entries(request.other ?? {}).sort(([a], [b]) => (a < b ? -1 : 1)))
+    if (v > 0 && otherFree(room, r) < v) out.push(`Insufficient ${r}`);
+  if (room.freeGpus < Math.max(1, request.gpus)) out.push(`Insufficient ${NVIDIA.resource}`);
   return out;
 }
 
 /** `count` replicas of `request` taken from `room`: a new room (the argument is not changed). */
 export function takeRoom<T extends NodeRoom>(room: T, request: PodRequest, count: number): T {
-  return {
-    ...room,
-    freeGpus: Math.max(0, room.freeGpus - count * request.gpus),
-    free: {
-      cpuMillis: room.free.cpuMillis - count * request.cpuMillis,
-      memoryBytes: room.free.memoryBytes - count * request.memoryBytes,
-      pods: room.free.pods - count,
-    },
+  const free: NodeRoom['free'] = {
+    cpuMillis: room.free.cpuMillis - count * request.cpuMillis,
+    memoryBytes: room.free.memoryBytes - count * request.memoryBytes,
+    pods: room.free.pods - count,
   };
+  if (room.free.other !== undefined || request.other !== undefined) {
+    const other = { ...room.free.other };
+    for (const [r, v] of Object.entries(request.other ?? {})) other[r] = (other[r] ?? 0) - count * v;
+    free.other = other;
+  }
+  return { ...room, freeGpus: Math.max(0, room.freeGpus - count * request.gpus), free };
+}
+
+/**
+ * The request of one replica from a pod template's `spec` (a Deployment's in Git, parsed YAML):
+ * the effective requests of every resource by the init-container and sidecar rule
+ * (`effectiveRequest`), GPUs at least 1; null when it names no container (a template gpuops did
+ * not render; the spec's `resources` then stand in). A quantity that cannot be read counts 0.
+ */
+export function templateRequest(spec: unknown): PodRequest | null {
+  const podSpec = spec as V1PodSpec | undefined;
+  if (!Array.isArray(podSpec?.containers) || podSpec.containers.length === 0) return null;
+  const { cpuMillis, memoryBytes } = cpuMemoryRequest({ spec: podSpec }, readQuantity);
+  const other = otherRequests(podSpec, readQuantity);
+  return {
+    gpus: Math.max(1, templateGpus(podSpec)),
+    cpuMillis,
+    memoryBytes,
+    ...(other ? { other } : {}),
+  };
+}
+
+/** A quantity of a parsed template; one that cannot be read counts 0 (validation reports it). */
+function readQuantity(q: string): number {
+  try {
+    return parseQuantity(q);
+  } catch {
+    return 0;
+  }
+}
+
+function templateGpus(spec: V1PodSpec | undefined): number {
+  return Array.isArray(spec?.containers)
+    ? Math.ceil(effectiveRequest(spec, NVIDIA.resource, readQuantity))
+    : 0;
 }
 
 /** A request as messages show it: `1 GPU, 4 cpu, 16Gi` (cpu in cores, memory in Gi/Mi, only what it asks). */
@@ -84,6 +147,8 @@ export function describeRequest(request: PodRequest): string {
   if (request.cpuMillis > 0)
     parts.push(`${request.cpuMillis % 1000 === 0 ? request.cpuMillis / 1000 : `${request.cpuMillis}m`} cpu`);
   if (request.memoryBytes > 0) parts.push(bytes(request.memoryBytes));
+  for (const [r, v] of Object.entries(request.other ?? {}))
+    parts.push(`${r.endsWith('storage') || r.startsWith('hugepages-') ? bytes(v) : v} ${r}`);
   return parts.join(', ');
 }
 
@@ -91,4 +156,9 @@ function bytes(b: number): string {
   if (b % 2 ** 30 === 0) return `${b / 2 ** 30}Gi`;
   if (b % 2 ** 20 === 0) return `${b / 2 ** 20}Mi`;
   return `${b} bytes`;
+}
+
+/** Whole GPUs a pod template's `spec` requests (effective request; 0: none, or no template gpuops rendered). */
+export function effectiveGpus(spec: unknown): number {
+  return templateGpus(spec as V1PodSpec | undefined);
 }

@@ -13,6 +13,8 @@ export interface MetricsReport {
   skewSeconds: number | null;
   /** Why the reading has no data at all, when it has none. */
   noData: string | null;
+  /** Why the reading may lack series (the store's warnings: a partial answer), or null. */
+  partial: string | null;
   /** Dropped series counted by reason, largest count first; `oldestSeconds` with `Stale`. */
   dropped: { reason: DropReason; count: number; oldestSeconds?: number }[];
   /** Every dropped series. */
@@ -45,14 +47,25 @@ function summarizeDropped(dropped: readonly DroppedSeries[]): MetricsReport['dro
 }
 
 /**
+ * What a decision says of a partial answer — `the metrics store answered in part ("<warning>";
+ * …)` — or null when the reading is whole (no `warnings`) or has no data at all.
+ */
+export function partialMessage(reading: UtilizationReading): string | null {
+  if (!reading.ok || !reading.warnings?.length) return null;
+  return `the metrics store answered in part (${reading.warnings.map((w) => JSON.stringify(w)).join('; ')})`;
+}
+
+/**
  * The metrics report of one reading (see {@link MetricsReport}): `evaluatedAt` is the answer's own
- * time (ms), `now` the pass's; a skew beyond `scaling.staleSampleSeconds` is a warning.
+ * time (ms), `now` the pass's; a skew beyond `scaling.staleSampleSeconds` is a warning, and so
+ * are a partial answer and the store's `infos`.
  */
 export function metricsReport(
   input: { reading: UtilizationReading; now: Date; policy: Policy },
   attribution: Attribution,
   evaluatedAt: number,
   noData: string | null,
+  partial: string | null = null,
 ): MetricsReport {
   const { reading, now, policy } = input;
   const limit = policy.spec.scaling.staleSampleSeconds;
@@ -67,11 +80,14 @@ export function metricsReport(
       );
     }
     for (const e of reading.errors) warnings.push(`metrics: ${e}`);
+    if (partial) warnings.push(`${partial}: no algorithm scales down or moves a node on it`);
+    for (const i of reading.infos ?? []) warnings.push(`metrics store info: ${i}`);
   }
   return {
     evaluatedAt: reading.ok ? new Date(evaluatedAt).toISOString() : null,
     skewSeconds,
     noData,
+    partial,
     dropped: summarizeDropped(attribution.dropped),
     droppedSeries: attribution.dropped,
     staleLimitSeconds: limit,

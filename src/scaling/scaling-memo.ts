@@ -9,6 +9,7 @@ import { ownerIndex, type OwnerIndex } from '../cluster/owners.js';
 import type { NodeInfo, PodInfo, ReplicaSetInfo, Snapshot } from '../cluster/types.js';
 import { nodeCapacity } from './capacity.js';
 import { createDecisionMemo, sameItems, type DecisionMemo } from './decision-memo.js';
+import type { LayoutMemo } from './pod-layout.js';
 import type { NodeCapacity } from './types.js';
 
 /** See the module comment. */
@@ -21,8 +22,12 @@ export interface ScalingMemo {
   podsByDeployment: WeakMap<readonly PodInfo[], { owners: OwnerIndex; pods: Map<string, PodInfo[]> }>;
   /** Each observed node with the pool Git gives it (`planPools`), by the observed node object. */
   overlays: WeakMap<NodeInfo, NodeInfo>;
+  /** Each of those nodes with the pool this pass's assignment gives it, when that differs (`withAnswers`). */
+  answers: WeakMap<NodeInfo, NodeInfo>;
   /** The decisions kept for the algorithms whose inputs did not move (`decideInTurn`). */
   decisions: DecisionMemo;
+  /** The last pass's pod layout for the placers (`layoutOf`). */
+  layout: LayoutMemo;
   /** The last `nodeCapacity`: its pods array, its nodes (compared one by one) and the answer. */
   capacity?: { pods: readonly PodInfo[]; nodes: readonly NodeInfo[]; out: readonly NodeCapacity[] };
 }
@@ -34,7 +39,9 @@ export function createScalingMemo(): ScalingMemo {
     podIndex: new WeakMap(),
     podsByDeployment: new WeakMap(),
     overlays: new WeakMap(),
+    answers: new WeakMap(),
     decisions: createDecisionMemo(),
+    layout: { built: 0 },
   };
 }
 

@@ -19,12 +19,15 @@ export type ScalingReason =
   | 'NoCapacity'
   | 'RelabelUnusedNode'
   | 'InsufficientSamples'
+  | 'PartialData'
   | 'NoData'
   | 'CooldownActive'
   | 'StabilizationWindow'
   | 'WouldFlap'
   | 'RecentPeak'
   | 'PodsStarting'
+  | 'ReplicasRefused'
+  | 'OtherAutoscaler'
   | 'HPAOwnsReplicas'
   | 'NotPlaced'
   | 'PlacementPending'
@@ -42,6 +45,11 @@ export interface ScalingDecision {
   nodes: string[];
   reason: ScalingReason;
   message: string;
+  /**
+   * What `utilization` and the band are, when not `gpuUtil` in percent: the signal, its unit and,
+   * for a service metric, its name (absent: `gpuUtil`, percent).
+   */
+  signal?: { kind: string; unit: string; metric?: string };
 }
 
 /** One GPU utilisation sample of one pod, attributed (percent, 0..100; `at` ISO-8601). */
@@ -77,7 +85,12 @@ export type DropReason =
   | 'NotManaged'
   | 'NotOwned'
   | 'SharedGpu'
-  | 'Duplicate';
+  | 'Duplicate'
+  | 'WrongNode'
+  | 'UnknownNode'
+  | 'TooManyGpus'
+  | 'SharedDevice'
+  | 'SeveralSeries';
 
 /** One dropped series: which GPU, which pod (if any), why. */
 export interface DroppedSeries {
@@ -182,10 +195,25 @@ export interface ScalingInput {
   recent: DecisionRecord[];
   /** Why there is no data at all, when the source failed (message of the reading). */
   noDataMessage?: string | null;
+  /**
+   * Why the reading may lack some of its series, when the store said so (a partial answer:
+   * `the metrics store answered in part: "<warning>"`); null or absent: a whole answer.
+   */
+  partialData?: string | null;
   /** Series of its pods that were dropped, counted by reason (`Stale: 2 (oldest 600 s)`), or null. */
   dropped?: string | null;
   /** With engine hpa. */
   hpa?: HpaState | null;
+  /**
+   * Autoscalers other than gpuops that scale its Deployment, described (`otherAutoscalers` of
+   * `cluster/autoscalers.ts`); absent or `[]`: none.
+   */
+  otherAutoscalers?: string[];
+  /**
+   * Why the API server refuses its pods: the `ReplicaFailure` condition of its Deployment's
+   * ReplicaSets (`OwnerIndex.refusal`), or null / absent when none reports one.
+   */
+  refusal?: string | null;
   /**
    * Headroom sizing shared across a pool: the summed load (GPUs) of every headroom-sized algorithm
    * of its pool, its own included (`decideInTurn` fills it); absent: its own load alone.
@@ -206,6 +234,26 @@ export interface ScalingInput {
    * observed start-up): its windows follow them (`withLoopWindows`); absent: the policy's windows.
    */
   loop?: LoopDelays;
+  /**
+   * Where its replicas can go as kube-scheduler's filters judge its pod (`placerOf`); absent:
+   * capacity alone answers (free GPUs, cpu, memory and pod slots of the pool's nodes).
+   */
+  placer?: Placer;
+}
+
+/**
+ * Where replicas of one algorithm can go (`scaling/placer.ts`): kube-scheduler's filters for its
+ * pod, replica after replica. Nodes are judged as members of `pool` (its pool label set to it).
+ */
+export interface Placer {
+  /** Replicas placed on `nodes`, one after another, at most `limit`. */
+  slots(nodes: readonly NodeCapacity[], pool: Pool | null, limit: number): number;
+  /** The predicted placement of at most `count` replicas: node → replicas. */
+  place(nodes: readonly NodeCapacity[], pool: Pool | null, count: number): Map<string, number>;
+  /** Why the node takes no replica now, in kube-scheduler's words (`[]`: it takes one). */
+  refusals(node: NodeCapacity, pool: Pool | null): string[];
+  /** What it reads, as comparable text (a memoised decision compares it). */
+  key: string;
 }
 
 /** A recorded decision, as the store keeps it (cooldowns and stabilisation read it back). */

@@ -21,6 +21,7 @@
  * - one Pending foreign pod with no node (asks for more GPUs than any node has free).
  */
 import { fnv32a, nameSuffix } from './controllers/names.js';
+import { prng } from '../util/prng.js';
 import type { KubeObject } from './types.js';
 
 /** Options of {@link generateFleet}. */
@@ -191,18 +192,6 @@ const RUNNING_CONDITIONS: Record<string, string>[] = deepFreeze([
   { type: 'PodScheduled', status: 'True' },
 ]);
 const TOLERATE_ALL: Record<string, string>[] = deepFreeze([{ operator: 'Exists' }]);
-
-/** mulberry32: a small, fast, seeded PRNG returning [0, 1). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** RFC 3339 without milliseconds, memoised per fleet (a fleet reuses a few thousand seconds). */
 function isoFormatter(): (ms: number) => string {

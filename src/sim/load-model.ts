@@ -15,6 +15,12 @@
  * - A Running pod without the algorithm label (a workload gpuops does not manage) shows
  *   `foreignUtilizationPercent` (70) per GPU.
  * - GPUs of pods that are not Running, and GPUs no pod holds, show 0.
+ * - A batching service ({@link LoadModel.setBatching}: an LLM server that batches requests) keeps
+ *   its GPUs busy whatever its load: each of its serving GPUs shows `batchingUtilizationPercent`
+ *   (97) while it has any load, and its queue carries the load instead: each serving pod has
+ *   `offered load / serving GPUs / 10` requests waiting ({@link LoadModel.requestsWaiting}; one
+ *   request per 10 GPU-percent), so the queue rises and falls with load and falls as replicas
+ *   are added, while `DCGM_FI_DEV_GPU_UTIL` stays near 100 %.
  */
 import type { KubeObject } from './types.js';
 import { ALGORITHM_LABEL, controllerOf, isServing, phaseOf, podGpus } from './controllers/pods.js';
@@ -46,6 +52,9 @@ export class LoadModel {
   readonly defaultLoadPercent: number;
   private readonly loads = new Map<string, number>();
   private readonly schedules = new Map<string, { atMs: number; load: number }[]>();
+  private readonly batching = new Set<string>();
+  /** GPU utilisation (percent) of a batching service's serving GPUs while it has load. */
+  readonly batchingUtilizationPercent = 97;
   private changes = 0;
 
   /** @throws Error naming the option when a value is negative, not finite or a percent above 100 */
@@ -86,6 +95,33 @@ export class LoadModel {
       parsed.sort((a, b) => a.atMs - b.atMs),
     );
     this.changes++;
+  }
+
+  /** Makes an algorithm a batching service (see the module rules), or a plain one again. */
+  setBatching(algorithm: string, on = true): void {
+    if (on) this.batching.add(algorithm);
+    else this.batching.delete(algorithm);
+    this.changes++;
+  }
+
+  /**
+   * Requests waiting per serving pod of each batching service, keyed `namespace/name`: the offered
+   * load per serving GPU / 10, times the pod's GPUs (see the module rules). Pass all pods.
+   */
+  requestsWaiting(pods: readonly KubeObject[], now: Date): Map<string, number> {
+    const gpus = new Map<string, number>();
+    for (const p of pods) {
+      const a = servingAlgorithm(p);
+      if (a !== undefined && this.batching.has(a)) gpus.set(a, (gpus.get(a) ?? 0) + podGpus(p));
+    }
+    const out = new Map<string, number>();
+    for (const p of pods) {
+      const a = servingAlgorithm(p);
+      if (a === undefined || !this.batching.has(a)) continue;
+      const perGpu = this.offeredLoad(a, now) / (gpus.get(a) ?? 1);
+      out.set(`${p.metadata.namespace}/${p.metadata.name}`, (perGpu / 10) * podGpus(p));
+    }
+    return out;
   }
 
   /** Removes an algorithm's load and schedule. */
@@ -134,7 +170,9 @@ export class LoadModel {
   /** Utilisation per GPU (percent) an algorithm's serving pods show when they hold `gpus` GPUs in all. */
   algorithmUtilization(algorithm: string, gpus: number, now: Date): number {
     if (gpus <= 0) return 0;
-    return Math.min(100, this.offeredLoad(algorithm, now) / gpus);
+    const load = this.offeredLoad(algorithm, now);
+    if (this.batching.has(algorithm)) return load > 0 ? this.batchingUtilizationPercent : 0;
+    return Math.min(100, load / gpus);
   }
 
   private utilizationOf(pod: KubeObject, gpusByAlgorithm: Map<string, number>, now: Date): number {

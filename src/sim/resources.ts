@@ -52,6 +52,7 @@ export const RESOURCES: readonly ResourceInfo[] = [
   R('configmaps', '', 'v1', 'ConfigMap', true, [], ['cm']),
   R('services', '', 'v1', 'Service', true, ['status'], ['svc'], ['all']),
   R('serviceaccounts', '', 'v1', 'ServiceAccount', true, [], ['sa']),
+  R('resourcequotas', '', 'v1', 'ResourceQuota', true, ['status'], ['quota']),
   R('deployments', 'apps', 'v1', 'Deployment', true, ['status', 'scale'], ['deploy'], ['all']),
   R('replicasets', 'apps', 'v1', 'ReplicaSet', true, ['status', 'scale'], ['rs'], ['all']),
   R('jobs', 'batch', 'v1', 'Job', true, ['status'], undefined, ['all']),

@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { resourceInfo } from './resources.js';
+import { admitPod } from './quota.js';
 import {
   SimApiError,
   conflictError,
@@ -85,7 +86,12 @@ export class MemoryStore implements SimStore {
     return obj ? clone(obj) : undefined;
   }
 
+  /**
+   * Creates an object through admission: a Pod that would exceed a ResourceQuota of its namespace
+   * is refused (`admitPod`, 403 Forbidden), whoever creates it (a client, a controller).
+   */
   create(resource: Resource, obj: KubeObject): KubeObject {
+    if (resource === 'pods') admitPod(this, { ...obj, metadata: { namespace: 'default', ...obj.metadata } });
     return clone(this.createOwned(resource, clone(obj)));
   }
 

@@ -27,7 +27,8 @@ export type Resource =
   | 'secrets'
   | 'configmaps'
   | 'services'
-  | 'serviceaccounts';
+  | 'serviceaccounts'
+  | 'resourcequotas';
 
 /** A change to one object, as a watch stream reports it. */
 export interface WatchEvent {

@@ -27,7 +27,12 @@ export const CHART_SCALES: readonly Rung[] = [
   { window: 24 * HOUR, bucket: 15 * MIN, tick: 4 * HOUR },
 ];
 
-/** The window, bucket and ticks of a chart ending at `to` whose data starts at `earliest` (epoch seconds). */
+/**
+ * The window, bucket and ticks of a chart ending at `to` whose data starts at `earliest` (epoch
+ * seconds). The axis starts at the bucket of the first sample (a demo's 43 minutes are drawn from
+ * their first minute, not from an hour back), never later than 15 minutes before `to` and never
+ * earlier than the rung's window.
+ */
 export function chartScale(
   to: number,
   earliest: number,
@@ -36,5 +41,10 @@ export function chartScale(
   // A rung holds the data when its window reaches back to it; the data's first bucket included.
   const rung =
     CHART_SCALES.find((r) => r.window >= need + r.bucket) ?? CHART_SCALES[CHART_SCALES.length - 1]!;
-  return { from: to - rung.window, to, bucketSeconds: rung.bucket, tickSeconds: rung.tick };
+  const firstBucket = Math.floor(Math.min(earliest, to) / rung.bucket) * rung.bucket;
+  const from = Math.max(to - rung.window, Math.min(to - CHART_SCALES[0]!.window, firstBucket));
+  // Ticks for the span drawn, which may be shorter than the rung's window: the ladder's finest
+  // spacing that puts at most 8 across it.
+  const ticks = CHART_SCALES.find((r) => (to - from) / r.tick <= 8) ?? rung;
+  return { from, to, bucketSeconds: rung.bucket, tickSeconds: ticks.tick };
 }

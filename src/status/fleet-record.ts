@@ -8,6 +8,7 @@ import type { PoolAssignment } from '../pools/types.js';
 import type { ScalingDecision } from '../scaling/types.js';
 import type { ResolvedAlgorithm } from '../definitions/types.js';
 import type { FleetStatusRecord } from '../store/types.js';
+import { benchmarkInProgress } from '../cluster/benchmark-pods.js';
 
 /** What {@link fleetStatusRecord} reads: the pass's output and the algorithms it decided on. */
 export interface FleetStatusInput {
@@ -62,20 +63,12 @@ export function fleetStatusRecord(input: FleetStatusInput): FleetStatusRecord {
           scalingMessage: d?.message ?? null,
         };
       }),
-    benchmarks: (input.snapshot?.pods ?? [])
-      .filter(
-        (p) =>
-          p.managed &&
-          p.owner?.kind === 'Job' &&
-          !p.terminating &&
-          (p.phase === 'Pending' || p.phase === 'Running'),
-      )
-      .map((p) => ({
-        algorithm: p.algorithm ?? '(unknown)',
-        pod: `${p.namespace}/${p.name}`,
-        node: p.nodeName,
-        phase: p.phase,
-        startedAt: p.createdAt,
-      })),
+    benchmarks: (input.snapshot?.pods ?? []).filter(benchmarkInProgress).map((p) => ({
+      algorithm: p.algorithm ?? '(unknown)',
+      pod: `${p.namespace}/${p.name}`,
+      node: p.nodeName,
+      phase: p.phase,
+      startedAt: p.createdAt,
+    })),
   };
 }

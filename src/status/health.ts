@@ -38,6 +38,11 @@ export interface HealthFacts {
   passStaleAfterSeconds: number;
   /** Algorithms with a Deployment whose last scaling decision had no usable metrics (`NoData`). */
   algorithmsWithoutMetrics: string[];
+  /**
+   * Algorithms whose last scaling decision was held because the metrics store answered in part
+   * (`PartialData`); absent: none.
+   */
+  algorithmsOnPartialMetrics?: string[];
   /** Algorithms whose benchmark failed (placement `BenchmarkFailed`). */
   failedBenchmarks: string[];
   /** Open pull requests: branch and when the cycle opened. */
@@ -94,12 +99,17 @@ function names(list: readonly string[]): string {
 
 /** The built-in rules, in the order their causes are listed. */
 export const HEALTH_RULES: readonly HealthRule[] = [
-  // A refused Git write: patch mode changes nothing while it stands (gitops/write-refusal.ts).
+  // A refused Git write: patch mode changes nothing while it stands, a refused gpuops branch keeps
+  // its pull request behind (gitops/write-refusal.ts).
   (f) =>
     (f.writeRefusals ?? []).map((r) => ({
       level: 'critical',
       reason: 'GitWriteRefused',
-      message: `${r.ref} refuses gpuops's commits (${r.reason === 'ProtectedBranch' ? 'protected branch' : 'push declined by a hook'}) for ${ago(f.now - r.since)}: nothing is scaled until gpuops may push or scaling.mode is pull-request`,
+      message: `${r.ref} refuses gpuops's commits (${r.reason === 'ProtectedBranch' ? 'protected branch' : 'push declined by a hook'}) for ${ago(f.now - r.since)}: ${
+        r.ref.startsWith('gpuops/')
+          ? 'its pull request does not get what gpuops wants until gpuops may push to it'
+          : 'nothing is scaled until gpuops may push or scaling.mode is pull-request'
+      }`,
     })),
   (f) =>
     f.passAt === null
@@ -137,6 +147,17 @@ export const HEALTH_RULES: readonly HealthRule[] = [
             message: `no GPU metrics for ${plural(f.algorithmsWithoutMetrics.length, 'algorithm')} (${names(f.algorithmsWithoutMetrics)})`,
           },
         ],
+  (f) => {
+    const partial = f.algorithmsOnPartialMetrics ?? [];
+    if (partial.length === 0) return [];
+    return [
+      {
+        level: 'warning',
+        reason: 'PartialMetrics',
+        message: `the metrics store answered in part: ${plural(partial.length, 'algorithm')} held (${names(partial)})`,
+      },
+    ];
+  },
   (f) => {
     const waiting = f.openPullRequests.filter((p) => f.now - p.openedAt > f.pullRequestWaitingAfterSeconds);
     if (waiting.length === 0) return [];

@@ -29,6 +29,8 @@ import {
   type HealthCause,
   type HealthSummary,
 } from './health.js';
+import { GPUOPS } from '../util/vocabulary.js';
+import { benchmarkInProgress } from '../cluster/benchmark-pods.js';
 
 /** Longest window of the utilisation chart (seconds): the last 24 h; shorter when the data is. */
 export const CHART_WINDOW_SECONDS = 24 * 3600;
@@ -330,15 +332,9 @@ export function buildStatusView(input: StatusInput): StatusView {
   });
 
   const benchmarks: StatusBenchmark[] = (input.snapshot?.pods ?? [])
-    .filter(
-      (p) =>
-        p.managed &&
-        p.owner?.kind === 'Job' &&
-        !p.terminating &&
-        (p.phase === 'Pending' || p.phase === 'Running'),
-    )
+    .filter(benchmarkInProgress)
     .map((p) => ({
-      algorithm: p.algorithm ?? p.labels['gpuops.dev/algorithm'] ?? '(unknown)',
+      algorithm: p.algorithm ?? p.labels[GPUOPS.algorithm] ?? '(unknown)',
       pod: `${p.namespace}/${p.name}`,
       node: p.nodeName,
       phase: p.phase,
@@ -371,6 +367,9 @@ export function buildStatusView(input: StatusInput): StatusView {
     passAt,
     algorithmsWithoutMetrics: algorithms
       .filter((a) => a.replicas !== null && a.scalingReason === 'NoData')
+      .map((a) => a.name),
+    algorithmsOnPartialMetrics: algorithms
+      .filter((a) => a.replicas !== null && a.scalingReason === 'PartialData')
       .map((a) => a.name),
     failedBenchmarks: (input.fleet?.algorithms ?? [])
       .filter((a) => a.placementReason === 'BenchmarkFailed')

@@ -8,9 +8,12 @@
 import type { UtilizationChart } from './model.js';
 import { escapeHtml } from './escape.js';
 
-const W = 480;
-const H = 120;
-const PAD = { left: 34, right: 8, top: 8, bottom: 18 };
+// Drawn at the page's content width (html.ts: 1,000 px less margins) and scaled down with it on a
+// narrow screen; labels 12 px at that width.
+const W = 960;
+const H = 200;
+const PAD = { left: 44, right: 12, top: 10, bottom: 24 };
+const FONT = 12;
 
 /** Renders one chart; `title` names it for screen readers. */
 export function renderChart(chart: UtilizationChart, title: string): string {
@@ -21,7 +24,7 @@ export function renderChart(chart: UtilizationChart, title: string): string {
   const f = (n: number) => n.toFixed(1);
   const parts: string[] = [];
   parts.push(
-    `<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${escapeHtml(title)}">`,
+    `<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="100%" style="max-width:${W}px" role="img" aria-label="${escapeHtml(title)}">`,
     `<title>${escapeHtml(title)}</title>`,
     `<rect x="${PAD.left}" y="${PAD.top}" width="${W - PAD.left - PAD.right}" height="${H - PAD.top - PAD.bottom}" fill="#fafafa" stroke="#ccc"/>`,
   );
@@ -30,9 +33,10 @@ export function renderChart(chart: UtilizationChart, title: string): string {
       `<rect class="band" x="${PAD.left}" y="${f(y(chart.bandMax))}" width="${W - PAD.left - PAD.right}" height="${f(y(chart.bandMin) - y(chart.bandMax))}" fill="#d8f0d8"><title>scaling band ${chart.bandMin}–${chart.bandMax} %</title></rect>`,
     );
   }
-  for (const pct of [0, 50, 100]) {
+  for (const pct of [0, 25, 50, 75, 100]) {
     parts.push(
-      `<text x="${PAD.left - 4}" y="${f(y(pct) + 3)}" font-size="9" text-anchor="end" fill="#555">${pct}%</text>`,
+      `<line class="grid" x1="${PAD.left}" x2="${W - PAD.right}" y1="${f(y(pct))}" y2="${f(y(pct))}" stroke="#eee"/>`,
+      `<text x="${PAD.left - 5}" y="${f(y(pct) + 4)}" font-size="${FONT}" text-anchor="end" fill="#555">${pct}%</text>`,
     );
   }
   // Ticks on round clock times (HH:MM UTC), every `tickSeconds`.
@@ -44,7 +48,7 @@ export function renderChart(chart: UtilizationChart, title: string): string {
     const hhmm = new Date(t * 1000).toISOString().slice(11, 16);
     parts.push(
       `<line class="tick" x1="${f(x(t))}" x2="${f(x(t))}" y1="${H - PAD.bottom}" y2="${H - PAD.bottom + 3}" stroke="#999"/>`,
-      `<text class="tick" x="${f(x(t))}" y="${H - 4}" font-size="9" text-anchor="middle" fill="#555">${hhmm}</text>`,
+      `<text class="tick" x="${f(x(t))}" y="${H - 6}" font-size="${FONT}" text-anchor="${x(t) > W - PAD.right - 20 ? 'end' : 'middle'}" fill="#555">${hhmm}</text>`,
     );
   }
   // Runs of consecutive buckets: a missing bucket is a gap, never a drop to 0 %.
@@ -79,7 +83,7 @@ export function renderChart(chart: UtilizationChart, title: string): string {
   }
   if (chart.points.length === 0) {
     parts.push(
-      `<text x="${W / 2}" y="${H / 2}" font-size="11" text-anchor="middle" fill="#777">no utilisation samples in the last 24 h</text>`,
+      `<text x="${W / 2}" y="${H / 2}" font-size="${FONT + 1}" text-anchor="middle" fill="#777">no utilisation samples in the last 24 h</text>`,
     );
   }
   parts.push('</svg>');

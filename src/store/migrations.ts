@@ -381,6 +381,23 @@ ALTER TABLE snapshot_contents DROP COLUMN nodes;
 ALTER TABLE snapshot_contents DROP COLUMN pods;
 `,
   },
+  {
+    id: 9,
+    name: 'pushed commits',
+    // pushed_commits: the commits gpuops built and pushed to its own branches (pull-request mode),
+    // recorded before each push. A commit on a gpuops branch is gpuops's when it is recorded here
+    // (or is an ancestor of one that is), never by its author e-mail, which anyone who can push
+    // may set (src/gitops/commit-ledger.ts). The newest few per branch are kept.
+    sql: (t) => `
+CREATE TABLE pushed_commits (
+  sha TEXT PRIMARY KEY,
+  branch TEXT NOT NULL,
+  at TEXT NOT NULL,
+  at_ms ${t.ms} NOT NULL
+);
+CREATE INDEX pushed_commits_branch ON pushed_commits (branch, at_ms);
+`,
+  },
 ];
 
 /** The cells of a contents document in NODE_COLUMNS / POD_COLUMNS order (rows.ts); JSON text columns as values. */

@@ -21,6 +21,7 @@ import {
   newCycleCells,
 } from './history-rows.js';
 import { migrationSql, pendingMigrations, SCHEMA_MIGRATIONS_DDL } from './migrations.js';
+import { INSERT_PUSHED_COMMIT, numbered, TRIM_PUSHED_COMMITS, type PushedCommit } from './pushed-commits.js';
 import {
   BENCHMARK_COLUMNS,
   benchmarkCells,
@@ -417,6 +418,27 @@ export class PostgresStore implements Store, StatusStore {
           [...cycleUpdateCells(latest!, pr), latest!.id],
         );
       }
+    });
+  }
+
+  async pushedCommits(shas: readonly string[]): Promise<string[]> {
+    const rows = await this.query('pushedCommits', 'SELECT sha FROM pushed_commits WHERE sha = ANY($1)', [
+      [...new Set(shas)],
+    ]);
+    return rows.map((r) => r.sha as string);
+  }
+
+  async recordPushedCommits(commits: readonly PushedCommit[]): Promise<void> {
+    await this.transaction('recordPushedCommits', async (c) => {
+      for (const p of commits)
+        await c.query(numbered(INSERT_PUSHED_COMMIT), [
+          p.sha,
+          p.branch,
+          p.at,
+          toMs('recordPushedCommits', 'at', p.at),
+        ]);
+      for (const b of new Set(commits.map((p) => p.branch)))
+        await c.query(numbered(TRIM_PUSHED_COMMITS), [b, b]);
     });
   }
 

@@ -25,6 +25,7 @@ import {
 } from './history-rows.js';
 import { contentsParts, type SnapshotPartRow, snapshotFromPartRows } from './contents-parts.js';
 import { migrationSql, pendingMigrations, SCHEMA_MIGRATIONS_DDL } from './migrations.js';
+import { INSERT_PUSHED_COMMIT, TRIM_PUSHED_COMMITS, type PushedCommit } from './pushed-commits.js';
 import {
   BENCHMARK_COLUMNS,
   benchmarkCells,
@@ -410,6 +411,33 @@ export class SqliteStore implements Store, StatusStore {
         ).all(cluster) as Row[]
       ).map(pullRequestFromRow),
     );
+  }
+
+  pushedCommits(shas: readonly string[]): Promise<string[]> {
+    return this.run('pushedCommits', () =>
+      (
+        this.prepare('SELECT sha FROM pushed_commits WHERE sha IN (SELECT value FROM json_each(?))').all(
+          JSON.stringify([...new Set(shas)]),
+        ) as Row[]
+      ).map((r) => r.sha as string),
+    );
+  }
+
+  recordPushedCommits(commits: readonly PushedCommit[]): Promise<void> {
+    return this.run('recordPushedCommits', () => {
+      this.db
+        .transaction(() => {
+          for (const c of commits)
+            this.prepare(INSERT_PUSHED_COMMIT).run(
+              c.sha,
+              c.branch,
+              c.at,
+              toMs('recordPushedCommits', 'at', c.at),
+            );
+          for (const b of new Set(commits.map((c) => c.branch))) this.prepare(TRIM_PUSHED_COMMITS).run(b, b);
+        })
+        .immediate();
+    });
   }
 
   saveFleetStatus(status: FleetStatusRecord): Promise<void> {

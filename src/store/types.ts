@@ -1,5 +1,8 @@
 import type { PrunedHistory } from './history-retention.js';
+import type { PushedCommit } from './pushed-commits.js';
 import type { Snapshot } from '../cluster/types.js';
+
+export type { PushedCommit } from './pushed-commits.js';
 
 /** One benchmark run of one algorithm at one spec hash. */
 export interface BenchmarkRun {
@@ -171,6 +174,18 @@ export interface Store {
   upsertPullRequest(pr: PullRequestRecord): Promise<void>;
   /** All recorded pull requests of a cluster, newest first. */
   pullRequests(cluster: string): Promise<PullRequestRecord[]>;
+
+  /**
+   * Of `shas` (full commit ids), those recorded by {@link recordPushedCommits}, in one query.
+   * Optional: a store without it keeps no record (the working copy then remembers its own pushes
+   * for its lifetime only). @throws StoreError when the read fails
+   */
+  pushedCommits?(shas: readonly string[]): Promise<string[]>;
+  /**
+   * Records commits gpuops is about to push to its branches, in one transaction; keeps the newest
+   * `PUSHED_COMMITS_PER_BRANCH` of each branch. @throws StoreError when the write fails
+   */
+  recordPushedCommits?(commits: readonly PushedCommit[]): Promise<void>;
 
   /**
    * Deletes utilisation samples taken before `before` (ISO-8601, exclusive); returns how many.

@@ -356,6 +356,31 @@ describe('API trouble and restarts', () => {
     expect(jobsCreated).toBe(before);
   });
 
+  it('a Job a tenant made first under the same name is not followed: no run time taken from it (issue 40 kind 6)', async () => {
+    const [alg] = algorithmsFromYaml(
+      algorithmYaml({ name: 'forged', runs: 1, args: ['--sim-duration=15'] }),
+      policy,
+    );
+    const hash = specHash(alg!.spec, alg!.annotations);
+    const job = renderBenchmarkJob({
+      algorithm: alg!,
+      policy: policy.spec,
+      specHash: hash,
+      sequence: 1,
+      template: loadWorkloadTemplates().benchmarkJob,
+    });
+    // The tenant's Job: gpuops's name, its own pod (1 s), and no spec hash gpuops wrote.
+    delete (job.metadata as { annotations?: Record<string, string> }).annotations;
+    expect(await jobs.createJob(job)).toBe('created');
+    sim.clock.advance(60);
+    const [r] = await stepBenchmarks([alg!], deps(), await capacity());
+    expect(r).toMatchObject({ status: 'Pending', recorded: [], final: false });
+    expect(r!.message).toContain(
+      `Job algorithms/${job.metadata.name} exists but gpuops did not create it (annotation gpuops.dev/spec-hash is missing, gpuops writes "${hash}")`,
+    );
+    expect((await store.benchmarkRuns('forged', hash)).length).toBe(0);
+  });
+
   it('with no free test GPU nothing starts and the result is Pending', async () => {
     const [alg] = algorithmsFromYaml(algorithmYaml({ name: 'no-room', runs: 1 }), policy);
     const before = jobsCreated;

@@ -68,3 +68,32 @@ describe('gpuops replay without --trace', () => {
     expect(r.out).toBe('');
   });
 });
+
+describe('gpuops replay --synthetic: the synthetic day, on any clone', () => {
+  it('replays it (a slice, the computed engines), naming it where a file would be named', async () => {
+    const r = await runMain(
+      'replay',
+      '--synthetic',
+      '3',
+      '--hours',
+      '1',
+      '--engines',
+      'static,ideal',
+      '--output',
+      'jsonl',
+    );
+    expect(r.code).toBe(0);
+    expect(r.err).toContain('gpuops replay: 60 instants of synthetic day (seed 3) through static, ideal');
+    const figures = r.out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { engine: string; allocatedGpuHours: number });
+    expect(figures.map((f) => f.engine)).toEqual(['static', 'ideal']);
+    expect(figures[0]!.allocatedGpuHours).toBeGreaterThan(90);
+  });
+  it('--trace and --synthetic both: a usage error', async () => {
+    const r = await runMain('replay', '--synthetic', '--trace', 'x.csv');
+    expect(r.code).toBe(2);
+    expect(r.err).toBe('gpuops: --trace and --synthetic both name the history: give one\n');
+  });
+});

@@ -40,6 +40,11 @@ describe('resolveSettings', () => {
     expect(s.dcgmUrl).toEqual(['http://a:9400/metrics', 'http://b:9400/metrics']);
   });
 
+  it('counts the dcgm-exporter jobs of the GPU Operator and the Helm chart unless told', () => {
+    expect(resolveSettings({}, {}, none).dcgmJob).toBe('dcgm-exporter|nvidia-dcgm-exporter');
+    expect(resolveSettings({}, { GPUOPS_DCGM_JOB: 'gpu-metrics' }, none).dcgmJob).toBe('gpu-metrics');
+  });
+
   it.each([
     [
       'a cluster name that leaves clusters/',
@@ -52,6 +57,8 @@ describe('resolveSettings', () => {
     ['an unknown key in gpuops.yaml', {}, 'databse: sqlite:x.db\n', /unknown setting "databse"/],
     ['gpuops.yaml that is not YAML', {}, 'cluster: [a\n', /gpuops-.*\.yaml: /],
     ['gpuops.yaml that is a list', {}, '- a\n', /must be a mapping/],
+    ['a dcgm-exporter job with a quote', { dcgmJob: 'dcgm"} or up{' }, none, /--dcgm-job: must be a regular/],
+    ['a dcgm-exporter job that is no regex', { dcgmJob: 'dcgm-(exporter' }, none, /--dcgm-job/],
   ])('rejects %s as a usage error naming it', (_name, flags, file, message) => {
     const f = file === none ? none : config(file);
     expect(() => resolveSettings(flags, {}, f)).toThrow(UsageError);

@@ -80,8 +80,9 @@ describe('listing through the simulated API server', () => {
     const client = createKubeClient(loadKubeConfig(kubeconfigFile), { pageSize: 4 });
     const before = sim.requests().total;
     const snap = await readSnapshot(client, new Date('2026-12-01T00:00:00Z'));
-    // Nodes and pods page by page, and one page of ReplicaSets (the fixture has none).
-    expect(sim.requests().total - before).toBe(Math.ceil(13 / 4) + Math.ceil(10 / 4) + 1);
+    // Nodes and pods page by page, and one page each of ReplicaSets and HPAs (the fixture has none).
+    expect(sim.requests().total - before).toBe(Math.ceil(13 / 4) + Math.ceil(10 / 4) + 1 + 1);
+    expect(snap.autoscalers).toEqual([]);
     expect(snap.nodes).toHaveLength(13);
     expect(snap.pods).toHaveLength(10);
     const n = (name: string) => snap.nodes.find((x) => x.name === name)!;
@@ -98,9 +99,12 @@ describe('listing through the simulated API server', () => {
       await client.listReplicaSets(),
     );
     expect(snap.replicaSets).toEqual([]);
-    expect(snap).toEqual(whole);
+    expect(snap).toEqual({ ...whole, autoscalers: [] });
     const { streamPods: _, ...listOnly } = client;
-    expect(await readSnapshot(listOnly, new Date('2026-12-01T00:00:00Z'))).toEqual(whole);
+    expect(await readSnapshot(listOnly, new Date('2026-12-01T00:00:00Z'))).toEqual({
+      ...whole,
+      autoscalers: [],
+    });
     // Creation times in the canonical form, `Date.toISOString()`, as the dumps give them.
     expect(snap.pods.every((p) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(p.createdAt))).toBe(true);
   });

@@ -81,6 +81,8 @@ const LISTS = {
   'LIST /api/v1/nodes': 1,
   'LIST /api/v1/pods': 3,
   'LIST /apis/apps/v1/replicasets': 1,
+  // Every HPA: another autoscaler on an algorithm's Deployment holds gpuops's scaling of it.
+  'LIST /apis/autoscaling/v2/horizontalpodautoscalers': 1,
 };
 
 describe('a one-shot pass asks the API server for its lists only', { timeout: 90_000 }, () => {

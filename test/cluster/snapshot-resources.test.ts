@@ -198,12 +198,13 @@ describe('cluster-mixed: every node reports cpu, memory and pods', () => {
     JSON.parse(readFileSync(new URL(`../fixtures/cluster-mixed/${f}`, import.meta.url), 'utf8')) as {
       items: never[];
     };
-  it('gpu-t4-03 has 3900 m cpu and 110 pods allocatable; no warning is raised', () => {
+  it('gpu-t4-03 has 3900 m cpu, 110 pods and its ephemeral storage allocatable; no warning is raised', () => {
     const snap = buildSnapshot(fixture('nodes.json'), fixture('pods.json'), NOW);
     expect(snap.nodes.find((n) => n.name === 'gpu-t4-03')!.allocatable).toEqual({
       cpuMillis: 3900,
       memoryBytes: 16012672 * 1024,
       pods: 110,
+      other: { 'ephemeral-storage': 104845292 * 1024, 'hugepages-1Gi': 0, 'hugepages-2Mi': 0 },
     });
     expect(snap.warnings).toBeUndefined();
   });

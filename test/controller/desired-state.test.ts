@@ -280,6 +280,7 @@ describe('planDesiredState: scaling', () => {
       labels: {
         gpu: String(i),
         UUID: `GPU-${i}`,
+        node: 'gpu-t4-01',
         Hostname: 'dcgm-exporter-x',
         namespace: 'algorithms',
         pod: `resnet-infer-abc-${i}`,

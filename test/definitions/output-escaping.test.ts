@@ -81,7 +81,9 @@ describe('control characters never reach text output (issue 29 item 6)', { timeo
     const comment = specErrorsComment('evil', [error]);
     expect(comment).not.toMatch(RAW_CONTROL);
     const items = comment.split('\n').filter((l) => l.startsWith('- '));
-    expect(items).toEqual(['- `algorithms/evil.yaml:8:3` `spec.bad\\n::x`: unknown `field` "\\x1b[2J"']);
+    expect(items).toEqual([
+      '- `algorithms/evil.yaml:8:3` `spec.bad\\n::x`: `` unknown `field` "\\x1b[2J" ``',
+    ]);
     expect(specErrorsComment('e', [{ ...error, field: 'a`b' }])).toContain('`` a`b ``');
   });
 

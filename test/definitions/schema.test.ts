@@ -54,8 +54,14 @@ const FULL_ALGORITHM: DeepRequired<Algorithm> = {
     env: [{ name: 'N', value: 'v' }],
     resources: { gpus: 1, cpu: '1', memory: '1Gi' },
     gpu: { product: ['Tesla-T4'] },
-    benchmark: { args: ['b'], runs: 3, timeoutSeconds: 60 },
-    scaling: { minReplicas: 1, maxReplicas: 2, utilization: { min: 10, max: 90 } },
+    benchmark: { args: ['b'], runs: 3, timeoutSeconds: 60, queueName: 'gpu-queue' },
+    scaling: {
+      minReplicas: 1,
+      maxReplicas: 2,
+      signal: 'serviceMetric',
+      utilization: { min: 10, max: 90 },
+      serviceMetric: { name: 'queue', unit: 'requests', min: 2, max: 10 },
+    },
     placement: { pool: 'auto' },
     template: { metadata: { labels: {}, annotations: {} }, spec: {} },
   },
@@ -114,9 +120,17 @@ describe('schemas', () => {
   });
 
   it('the Policy schema requires every field it has, so tsc rejects a field the Policy type lacks', () => {
-    // The optional fields, `allowedNamespaces` (default: the policy's namespace) and
-    // `scaleDown.peakWindowSeconds` (default 0: off), are typed optional too.
-    expect(notAllRequired(policySchema as SchemaNode)).toEqual(['.spec', '.spec.scaling.scaleDown']);
+    // The optional fields, `allowedNamespaces` (default: the policy's namespace),
+    // `placement.onDeletedSpec` (default propose-removal), `scaling.signal`/`allowedSignals`/
+    // `serviceMetrics` (defaults from `scaling.metric`), `benchmark.queueName` (default: no queue)
+    // and `scaleDown.peakWindowSeconds` (default 0: off), are typed optional too.
+    expect(notAllRequired(policySchema as SchemaNode)).toEqual([
+      '.spec',
+      '.spec.placement',
+      '.spec.benchmark',
+      '.spec.scaling',
+      '.spec.scaling.scaleDown',
+    ]);
   });
 
   it('policies/schema/*.schema.json match the TypeScript schemas (regenerate: node --import tsx src/definitions/schema/export.ts)', async () => {

@@ -453,7 +453,7 @@ describe('reportInvalidSpecs', () => {
     expect(await reportInvalidSpecs(invalid, deps)).toEqual([]);
     expect(gh.comments.get(1)?.map((c) => c.body)).toHaveLength(1);
     expect(gh.comments.get(1)![0]!.body).toContain(
-      '`algorithms/bert.yaml:9:7` `spec.resources.gpus`: must be ≥ 1',
+      '`algorithms/bert.yaml:9:7` `spec.resources.gpus`: `must be ≥ 1`',
     );
     expect(gh.comments.get(2)).toBeUndefined();
   });

@@ -8,6 +8,7 @@ import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { memoryLedger } from '../../src/gitops/commit-ledger.js';
 import { GitOpsError } from '../../src/gitops/git-errors.js';
 import { desiredHash } from '../../src/gitops/pr-body.js';
 import type { ApplyOutcome, ChangeSet, FileChange } from '../../src/gitops/types.js';
@@ -129,12 +130,16 @@ describe('push races are retried in the same pass', () => {
 
   it('"reference already exists" on a new branch: another gpuops wrote the same content, so nothing is duplicated', async () => {
     const repo = setup();
-    const wc = await open(repo);
-    const other = await open(repo, 'other-cache');
+    // Two replicas share one ledger (the Store): each knows the other's pushed commits.
+    const ledger = memoryLedger();
+    const wc = await open(repo, 'cache', { ledger });
+    const other = await open(repo, 'other-cache', { ledger });
     const cs = changeSet('b', 3);
-    // The other process's commit of the same change set, built with the same plumbing.
+    // The other process's commit of the same change set, built with the same plumbing and recorded
+    // before its push, as applyAll records it.
     const base = await other.baseHead();
     const [theirs] = await other.buildCommits([{ parent: base, message: 'other gpuops', files: cs.files }]);
+    await ledger.record([{ sha: theirs!, branch: cs.branch }], new Date());
     await other.pushRefs([{ ref: 'other-tmp', sha: theirs!, expected: null }]);
     raceOnce(repo, cs.branch, theirs!);
 

@@ -215,3 +215,43 @@ describe('decodeQueryAnswer', () => {
     expect(await decodeQueryAnswer(body, OPTIONS)).toEqual(parseQueryAnswer(JSON.parse(text), OPTIONS));
   });
 });
+
+describe('warnings and infos (a partial answer says so beside data)', () => {
+  const labels = { UUID: 'GPU-1', namespace: 'algorithms', pod: 'p' };
+  const data = { resultType: 'vector', result: halves(labels, '10', String(T - 5)) };
+  it.each([
+    [
+      'BeforeData',
+      { status: 'success', warnings: ['store eu-1 is down'], data },
+      ['store eu-1 is down'],
+      undefined,
+    ],
+    [
+      'AfterDataWithInfos',
+      { status: 'success', data, warnings: ['a', 'b'], infos: ['i'] },
+      ['a', 'b'],
+      ['i'],
+    ],
+    ['EmptyListsAreNone', { status: 'success', data, warnings: [], infos: [] }, undefined, undefined],
+    ['NotAListIsNone', { status: 'success', data, warnings: 'down' }, undefined, undefined],
+    [
+      'ANonStringIsShownAsJson',
+      { status: 'success', data, warnings: [{ store: 'eu-1' }] },
+      ['{"store":"eu-1"}'],
+      undefined,
+    ],
+  ])('%s: the same at every chunk size as the tree decoder', (_name, body, warnings, infos) => {
+    const text = JSON.stringify(body);
+    for (const size of CHUNKS) {
+      const a = streamed(text, size);
+      expect([a.warnings, a.infos], `chunks of ${size}`).toEqual([warnings, infos]);
+      expect(a).toEqual(parseQueryAnswer(JSON.parse(text), OPTIONS));
+    }
+  });
+
+  it('keeps at most 10 of each, each cut to 500 characters', () => {
+    const long = 'x'.repeat(600);
+    const a = streamed(JSON.stringify({ status: 'success', data, warnings: Array(12).fill(long) }), 64);
+    expect(a.warnings).toEqual(Array(10).fill('x'.repeat(500)));
+  });
+});

@@ -153,9 +153,11 @@ describe('Prometheus query result', () => {
     ).toThrow(/"vector" or "matrix"/);
   });
 
-  it('a saved page takes its node from the file name', () => {
+  it('a saved page takes a node hint from the file name, never a node label', () => {
     const s = parseMetricsFile('dumps/dcgm/gpu-t4-02.prom', page, 'DCGM_FI_DEV_GPU_UTIL', 5);
-    expect(s.map((x) => [x.labels.node, x.timestamp])).toEqual(Array(4).fill(['gpu-t4-02', 5]));
+    expect(s.map((x) => [x.labels.node, x.labels.gpuops_node_hint, x.timestamp])).toEqual(
+      Array(4).fill([undefined, 'gpu-t4-02', 5]),
+    );
   });
 
   it('builds one query for all GPUs and refuses a bad metric name', () => {

@@ -84,7 +84,7 @@ function hot(pods: string[], percent: number): UtilizationReading {
     errors: [],
     series: pods.map((pod, i) => ({
       metric: 'DCGM_FI_DEV_GPU_UTIL',
-      labels: { gpu: '0', UUID: `GPU-${i}`, Hostname: 'dcgm', namespace: 'algorithms', pod },
+      labels: { gpu: '0', UUID: `GPU-${i}`, Hostname: 'gpu-b', namespace: 'algorithms', pod },
       value: percent,
       timestamp: NOW.getTime() - 5_000,
     })),

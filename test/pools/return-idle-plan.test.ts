@@ -67,7 +67,7 @@ const reading = (pods: string[], percent: number, now: Date): UtilizationReading
   errors: [],
   series: pods.map((p, i) => ({
     metric: 'DCGM_FI_DEV_GPU_UTIL',
-    labels: { gpu: '0', UUID: `GPU-${i}`, Hostname: 'dcgm', namespace: 'algorithms', pod: p },
+    labels: { gpu: '0', UUID: `GPU-${i}`, Hostname: 'st-person', namespace: 'algorithms', pod: p },
     value: percent,
     timestamp: now.getTime() - 5_000,
   })),

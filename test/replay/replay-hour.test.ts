@@ -111,18 +111,46 @@ describe('gpuops replay of one hour', () => {
       const requests: string[] = [];
       tab.on('request', (r) => requests.push(r.url()));
       await tab.goto(`file://${page}`);
+      // One panel per engine (five lines in one chart tangle), one series in each, on one scale.
       for (const chart of ['allocated', 'utilization']) {
-        const engines = await tab.$$eval(`svg#${chart} path.series`, (ps) =>
+        const panels = await tab.$$eval(`svg.${chart}`, (ss) => ss.map((s) => s.id));
+        expect(panels, chart).toEqual(ENGINES.map((e) => `${chart}-${e}`));
+        const engines = await tab.$$eval(`svg.${chart} path.series`, (ps) =>
           ps.map((p) => p.getAttribute('data-engine')),
         );
         expect(engines, chart).toEqual([...ENGINES]);
-        for (const d of await tab.$$eval(`svg#${chart} path.series`, (ps) =>
+        for (const d of await tab.$$eval(`svg.${chart} path.series`, (ps) =>
           ps.map((p) => p.getAttribute('d')),
         ))
           expect(d, chart).toMatch(/^M[\d.]+,[\d.]+H/);
       }
+      // Round value ticks on every chart: each a multiple of its step (0, 5, 10, …; never 0, 14, 29).
+      const yTicks = await tab.$$eval('svg.allocated', (ss) =>
+        ss.map((s) =>
+          Array.from(
+            s.querySelectorAll('text[text-anchor="end"]') as ArrayLike<{ textContent: string | null }>,
+          )
+            .map((t) => Number(t.textContent))
+            // The value axis; a time label near the right edge is text ("1 h").
+            .filter((v) => Number.isFinite(v)),
+        ),
+      );
+      for (const ticks of yTicks) {
+        const step = ticks[1]! - ticks[0]!;
+        expect(ticks[0]).toBe(0);
+        expect([1, 2, 2.5, 5]).toContain(Number((step / 10 ** Math.floor(Math.log10(step))).toFixed(6)));
+      }
+      // The verdict first: the HPA at its best target and both gpuops modes, and the sentence.
+      expect(
+        await tab.$$eval('#verdict tbody tr', (rs) => rs.map((r) => r.getAttribute('data-engine'))),
+      ).toEqual(['hpa', 'gpuops-patch', 'gpuops-pr']);
+      expect(await tab.$eval('#verdict p.sentence', (p) => p.textContent)).toMatch(
+        /^gpuops patch mode (wins|loses): /,
+      );
       expect(await tab.$$eval('svg#offered path.series', (ps) => ps.length)).toBe(1);
-      expect(await tab.$$eval('table tbody tr', (rs) => rs.length)).toBe(ENGINES.length);
+      expect(
+        await tab.$$eval('table tbody tr', (rs) => rs.filter((r) => r.closest('#verdict') === null).length),
+      ).toBe(ENGINES.length);
       // Issue 25: both frontier plots, one line per family, one point per target / factor.
       const s = result.settings;
       for (const id of ['frontier-unserved', 'frontier-above']) {

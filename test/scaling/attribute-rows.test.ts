@@ -25,7 +25,7 @@ function s(
 ): GpuSeries {
   return {
     metric: o.metric ?? UTIL,
-    labels: { UUID: uuid, gpu: '0', namespace: 'algorithms', pod: podName, ...o.labels },
+    labels: { UUID: uuid, gpu: '0', Hostname: 'lt-1', namespace: 'algorithms', pod: podName, ...o.labels },
     value,
     timestamp: o.at ?? T,
     ...(o.window ? { window: o.window } : {}),
@@ -33,6 +33,8 @@ function s(
 }
 
 const PODS: PodInfo[] = [pod('p-a'), pod('p-b'), pod('p-c', { algorithm: 'other-alg' })];
+/** `p-a` holding two GPUs (the rows of a pod's several GPUs). */
+const TWO_GPUS: PodInfo[] = [pod('p-a', { gpuRequest: 2 }), pod('p-b')];
 
 interface Row {
   name: string;
@@ -164,6 +166,7 @@ const rows: Row[] = [
   {
     name: 'PodOtherThanHostnameIsAWorkload',
     series: [s('G0', 'p-a', 70, { labels: { Hostname: 'exp-1' } })],
+    pods: [pod('p-a'), pod('exp-1', { namespace: 'gpu-operator', managed: false, algorithm: null })],
     check: (a) => {
       expect(utils(a)).toEqual([['p-a', 70]]);
       expect(a.unattributed).toEqual([]);
@@ -174,7 +177,7 @@ const rows: Row[] = [
     series: [
       s('G0', '', 100.4, { labels: { Hostname: 'exp-1' } }),
       s('G1', '', 5, { labels: { node: 'gpu-1', Hostname: 'exp-1' } }),
-      s('G2', '', 0, { labels: { namespace: '' } }),
+      s('G2', '', 0, { labels: { namespace: '', Hostname: '' } }),
     ],
     check: (a) =>
       expect(a.unattributed).toEqual([
@@ -273,6 +276,7 @@ const rows: Row[] = [
   },
   {
     name: 'DifferentGpusOfOnePodAreNotDuplicates',
+    pods: TWO_GPUS,
     series: [s('G1', 'p-a', 80, { at: T - 9_000 }), s('G0', 'p-a', 40, { at: T - 3_000 })],
     check: (a) => {
       expect(samples(a)).toEqual([
@@ -300,6 +304,7 @@ const rows: Row[] = [
   // ---- The source's own history over the window. ----
   {
     name: 'WindowOfSeveralGpusMeanOfHighestLeastCoverage',
+    pods: TWO_GPUS,
     series: [
       s('G0', 'p-a', 10, { window: { max: 30, oldest: T - 400_000 } }),
       s('G1', 'p-a', 10, { window: { max: 50, oldest: T - 310_500 } }),
@@ -308,6 +313,7 @@ const rows: Row[] = [
   },
   {
     name: 'WindowBeganInsideIsNullCoverage',
+    pods: TWO_GPUS,
     series: [
       s('G0', 'p-a', 10, { window: { max: 30, oldest: null } }),
       s('G1', 'p-a', 10, { window: { max: 50, oldest: T - 400_000 } }),
@@ -316,6 +322,7 @@ const rows: Row[] = [
   },
   {
     name: 'WindowNullCoverageOnTheSecondGpuStaysNull',
+    pods: TWO_GPUS,
     series: [
       s('G0', 'p-a', 10, { window: { max: 30, oldest: T - 400_000 } }),
       s('G1', 'p-a', 10, { window: { max: 50, oldest: null } }),
@@ -324,6 +331,7 @@ const rows: Row[] = [
   },
   {
     name: 'OneGpuWithoutWindowMeansNoWindow',
+    pods: TWO_GPUS,
     series: [s('G0', 'p-a', 10, { window: { max: 30, oldest: T - 400_000 } }), s('G1', 'p-a', 10)],
     check: (a) => expect(samples(a)[0]!.window).toBeUndefined(),
   },

@@ -150,7 +150,7 @@ describe('countDropped: by reason, largest count first, then by name', () => {
 
 const series = (podName: string, value: number, o: { ns?: string; at?: number } = {}): GpuSeries => ({
   metric: 'DCGM_FI_DEV_GPU_UTIL',
-  labels: { UUID: `G-${podName}`, namespace: o.ns ?? 'algorithms', pod: podName },
+  labels: { UUID: `G-${podName}`, Hostname: 'lt-1', namespace: o.ns ?? 'algorithms', pod: podName },
   value,
   timestamp: o.at ?? T,
 });
@@ -214,6 +214,7 @@ describe('decideScaling', () => {
       evaluatedAt: NOW.toISOString(),
       skewSeconds: 0,
       noData: null,
+      partial: null,
       dropped: [],
       droppedSeries: [],
       staleLimitSeconds: 120,

@@ -24,6 +24,7 @@ const labels = (i: number) => ({
   __name__: 'DCGM_FI_DEV_GPU_UTIL',
   gpu: String(i),
   UUID: `GPU-${i}`,
+  Hostname: 'lt-1',
   namespace: 'algorithms',
   pod: PODS[i]!,
 });

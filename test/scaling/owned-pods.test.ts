@@ -73,7 +73,7 @@ function replicaSet(name: string, deployment: string): V1ReplicaSet {
 
 const util = (podName: string, value: number): GpuSeries => ({
   metric: 'DCGM_FI_DEV_GPU_UTIL',
-  labels: { UUID: `GPU-${podName}`, gpu: '0', namespace: 'algorithms', pod: podName },
+  labels: { UUID: `GPU-${podName}`, gpu: '0', Hostname: 'gpu-lt-1', namespace: 'algorithms', pod: podName },
   value,
   timestamp: NOW.getTime(),
 });

@@ -101,6 +101,7 @@ const labels = (i: number) => ({
   __name__: 'DCGM_FI_DEV_GPU_UTIL',
   gpu: String(i),
   UUID: `GPU-${i}`,
+  Hostname: 'gpu-h100-01',
   namespace: 'algorithms',
   pod: PODS[i]!,
 });

@@ -105,7 +105,13 @@ function withPods(count: number): Snapshot {
 function reading(utilizations: number[]): UtilizationReading {
   const series: GpuSeries[] = utilizations.map((u, i) => ({
     metric: 'DCGM_FI_DEV_GPU_UTIL',
-    labels: { gpu: String(i), UUID: `GPU-${i}`, namespace: 'algorithms', pod: `resnet-infer-abc-${i}` },
+    labels: {
+      gpu: String(i),
+      UUID: `GPU-${i}`,
+      Hostname: 'gpu-t4-01',
+      namespace: 'algorithms',
+      pod: `resnet-infer-abc-${i}`,
+    },
     value: u,
     timestamp: now.getTime() - 5_000,
   }));

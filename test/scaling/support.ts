@@ -144,8 +144,19 @@ interface RawPod {
     deletionTimestamp?: string;
     creationTimestamp?: string;
   };
-  spec: { nodeName?: string };
+  spec: {
+    nodeName?: string;
+    containers?: { resources?: { requests?: Record<string, string>; limits?: Record<string, string> } }[];
+  };
   status: { phase: PodInfo['phase']; conditions?: { type: string; status: string }[] };
+}
+
+/** Whole `nvidia.com/gpu` the app containers request (a limit alone stands for the request). */
+function rawGpus(p: RawPod): number {
+  return (p.spec.containers ?? []).reduce((sum, c) => {
+    const r = c.resources ?? {};
+    return sum + Number(r.requests?.['nvidia.com/gpu'] ?? r.limits?.['nvidia.com/gpu'] ?? 0);
+  }, 0);
 }
 
 /**
@@ -164,6 +175,7 @@ export function fixturePods(managed: Record<string, string> = {}): PodInfo[] {
       uid: p.metadata.uid ?? p.metadata.name,
       labels: p.metadata.labels ?? {},
       nodeName: p.spec.nodeName ?? null,
+      gpuRequest: rawGpus(p),
       phase: p.status.phase,
       ready: (p.status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True'),
       terminating: p.metadata.deletionTimestamp !== undefined,

@@ -48,13 +48,12 @@ afterAll(async () => {
 });
 
 describe('loading dumps', () => {
-  it('keeps every fixture pod, renaming the duplicate name and saying so', async () => {
+  it('keeps every fixture pod as dumped, with no load warning', async () => {
     const pods = await core.listPodForAllNamespaces();
     expect(pods.items).toHaveLength(10);
     const onH100 = pods.items.filter((p) => p.spec?.nodeName === 'gpu-h100-01').map((p) => p.metadata?.name);
-    expect(onH100).toEqual(['nvidia-dcgm-exporter-0001-2']);
-    expect(sim.loadErrors).toHaveLength(1);
-    expect(sim.loadErrors[0]).toMatch(/nvidia-dcgm-exporter-0001.*duplicate/);
+    expect(onH100).toEqual(['nvidia-dcgm-exporter-0004']);
+    expect(sim.loadErrors).toEqual([]);
   });
 
   it('keeps status and uid as dumped', async () => {

@@ -51,6 +51,18 @@ describe('health summary', () => {
       'Degraded: no GPU metrics for 1 algorithm (bert-train) · last pass 20 s ago',
     ],
     [
+      'algorithms held on a partial metrics answer degrade, naming them',
+      facts({ algorithmsOnPartialMetrics: ['bert-train', 'resnet'] }),
+      'warning',
+      'Degraded: the metrics store answered in part: 2 algorithms held (bert-train, resnet) · last pass 20 s ago',
+    ],
+    [
+      'no algorithm held on a partial answer is no cause',
+      facts({ algorithmsOnPartialMetrics: [] }),
+      'ok',
+      'Healthy: last pass 20 s ago',
+    ],
+    [
       'four failed benchmarks: three named, the rest counted',
       facts({ failedBenchmarks: ['a', 'b', 'c', 'd'] }),
       'critical',

@@ -5,7 +5,8 @@
  * playwright-core with a fresh profile, opens `/` of the health port with JavaScript disabled, at
  * a desktop width and a phone width: the summary line at the top, the pools, the left-out nodes
  * with their reasons, a utilisation chart whose time axis fits the hour (not a 24 h axis) with its
- * legend, node names on one line, counts in the right number. The screenshots are kept as test
+ * legend, the chart as wide as the page with labels that read (none overlapping another or leaving
+ * its chart, `svgLabelProblems`), node names on one line, counts in the right number. The screenshots are kept as test
  * artefacts in `.tmp/artifacts/status/` (or $GPUOPS_SCREENSHOT_DIR).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -18,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimCluster, type SimCluster } from '../../src/sim/index.js';
 import { openStore } from '../../src/store/index.js';
 import { until } from '../support/wait.js';
+import { svgLabelProblems } from '../support/svg-labels.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = path.join(ROOT, 'bin/gpuops.js');
@@ -243,6 +245,20 @@ describe('status page', () => {
       ['status-page-420px.png', 420],
     ] as const) {
       await page.setViewportSize({ width, height: 900 });
+      // The chart takes the page's width (at most the width it is drawn at), its labels read at
+      // 11 px or more on screen, and no label of any chart overlaps another or leaves its chart.
+      const cb = (await chart.boundingBox())!;
+      const content = await page.evaluate('document.body.clientWidth');
+      expect(cb.width).toBeGreaterThan(Math.min(900, (content as number) - 60));
+      const px = await chart
+        .locator('text.tick')
+        .first()
+        .evaluate((t) => {
+          const el = t as unknown as { getBoundingClientRect(): { height: number } };
+          return el.getBoundingClientRect().height;
+        });
+      if (width >= 1000) expect(px).toBeGreaterThanOrEqual(11);
+      expect(await svgLabelProblems(page)).toEqual({ clipped: [], overlapping: [] });
       // Node names never break inside the name: each sits on one line at both widths.
       for (const cell of await page.locator('#pools .name').all()) {
         const b = (await cell.boundingBox())!;

@@ -12,6 +12,14 @@
  * - `GET    /repos/{owner}/{repo}/issues/{n}/comments`   (per_page, page)
  * - `POST   /repos/{owner}/{repo}/issues/{n}/comments`   (body)
  * - `POST   /repos/{owner}/{repo}/issues/{n}/labels`     (labels)
+ * - `GET    /user`                                       (the token's account)
+ *
+ * Pull requests carry their head repository (`head.repo.full_name`: the repo itself, or a fork's
+ * `owner/name` as a person's pull request from a fork does) and comments their author (`user.login`,
+ * `user.type`): gpuops's own comments are by the token's account ({@link FakeGitHub.login}), others
+ * are added with {@link FakeGitHub.addComment}. With `user: 'integration'` `GET /user` answers 403
+ * "Resource not accessible by integration", as for a GitHub App installation token, whose comments
+ * are by `<app>[bot]`, type `Bot`.
  *
  * It enforces GitHub's validation limits as GitHub answers them: a pull-request title over 256
  * characters, a body over 65,536, or a comment over 65,536 is `422 Validation Failed` with
@@ -34,11 +42,15 @@ export interface FakePull {
   labels: string[];
   /** Monotonic counter standing in for `updated_at`. */
   updated: number;
+  /** `owner/name` of the head branch's repository: the repo itself unless from a fork. */
+  headRepo?: string;
 }
 
 export interface FakeComment {
   id: number;
   body: string;
+  /** Who wrote it (GitHub's `user.login`, `user.type`). */
+  user: { login: string; type: 'User' | 'Bot' };
 }
 
 /** One recorded request. */
@@ -181,6 +193,16 @@ export class FakeGitHub {
 
   /** `forbidden`: adding labels answers 403, as for a token that may not create labels. */
   labels: 'allowed' | 'forbidden' = 'allowed';
+  /**
+   * The token's account: `user` (a person's or a machine user's token; `GET /user` answers its
+   * login) or `integration` (a GitHub App installation token: `GET /user` is 403, comments are by
+   * `gpuops-app[bot]`, type Bot).
+   */
+  user: 'user' | 'integration' = 'user';
+  /** Login of the token's account (the author of every comment and pull request gpuops makes). */
+  get login(): string {
+    return this.user === 'integration' ? 'gpuops-app[bot]' : 'gpuops-bot';
+  }
 
   private constructor(owner: string, repo: string, token: string) {
     this.owner = owner;
@@ -190,10 +212,17 @@ export class FakeGitHub {
 
   /** Starts on 127.0.0.1 with a free port. */
   static async start(
-    opts: { owner?: string; repo?: string; token?: string; labels?: 'allowed' | 'forbidden' } = {},
+    opts: {
+      owner?: string;
+      repo?: string;
+      token?: string;
+      labels?: 'allowed' | 'forbidden';
+      user?: 'user' | 'integration';
+    } = {},
   ): Promise<FakeGitHub> {
     const gh = new FakeGitHub(opts.owner ?? 'acme', opts.repo ?? 'gitops', opts.token ?? 'ghs_testtoken123');
     gh.labels = opts.labels ?? 'allowed';
+    gh.user = opts.user ?? 'user';
     gh.server = createServer((req, res) => void gh.handle(req, res));
     await new Promise<void>((r) => gh.server!.listen(0, '127.0.0.1', r));
     gh.url = `http://127.0.0.1:${(gh.server.address() as AddressInfo).port}`;
@@ -207,6 +236,7 @@ export class FakeGitHub {
   /** Forgets state, requests, problems and scripts (between tests). */
   reset(): void {
     this.labels = 'allowed';
+    this.user = 'user';
     this.pulls = [];
     this.comments.clear();
     this.requests = [];
@@ -236,6 +266,17 @@ export class FakeGitHub {
     return pull;
   }
 
+  /** Adds a comment by someone else (a person by default), as they would through the web UI. */
+  addComment(
+    number: number,
+    body: string,
+    user: FakeComment['user'] = { login: 'mallory', type: 'User' },
+  ): FakeComment {
+    const c = { id: this.nextId++, body, user };
+    this.comments.set(number, [...(this.comments.get(number) ?? []), c]);
+    return c;
+  }
+
   /** Requests that change state (anything but GET). */
   writes(): RecordedRequest[] {
     return this.requests.filter((r) => r.method !== 'GET');
@@ -256,8 +297,16 @@ export class FakeGitHub {
       merged_at: pull.merged ? '2025-01-01T00:00:00Z' : null,
       title: pull.title,
       body: pull.body,
-      head: { ref: pull.head, label: `${this.owner}:${pull.head}` },
-      base: { ref: pull.base, label: `${this.owner}:${pull.base}` },
+      head: {
+        ref: pull.head,
+        label: `${(pull.headRepo ?? `${this.owner}/`).split('/')[0]}:${pull.head}`,
+        repo: { full_name: pull.headRepo ?? `${this.owner}/${this.repo}` },
+      },
+      base: {
+        ref: pull.base,
+        label: `${this.owner}:${pull.base}`,
+        repo: { full_name: `${this.owner}/${this.repo}` },
+      },
       labels: pull.labels.map((name) => ({ name })),
       updated_at: new Date(Date.UTC(2025, 0, 1) + pull.updated * 1000).toISOString(),
     };
@@ -296,6 +345,14 @@ export class FakeGitHub {
       s.before?.(this);
       if (s.status !== undefined) return reply(s.status, s.body, s.headers);
     }
+    if (u.pathname === '/user' && method === 'GET') {
+      return this.user === 'integration'
+        ? reply(403, {
+            message: 'Resource not accessible by integration',
+            documentation_url: 'https://docs.github.com/rest/users/users#get-the-authenticated-user',
+          })
+        : reply(200, { login: this.login, type: 'User' });
+    }
     const prefix = `/repos/${this.owner}/${this.repo}`;
     const path = u.pathname.startsWith(prefix) ? u.pathname.slice(prefix.length) : null;
     if (path === null) return problem('unknown repository');
@@ -311,7 +368,12 @@ export class FakeGitHub {
       const head = query.head?.slice(this.owner.length + 1);
       const list = this.pulls
         .filter((p) => state === 'all' || p.state === state)
-        .filter((p) => head === undefined || p.head === head)
+        // `head=owner:branch` matches the branch of that owner's repository only, as GitHub's does.
+        .filter(
+          (p) =>
+            head === undefined ||
+            (p.head === head && (p.headRepo ?? `${this.owner}/`).startsWith(`${this.owner}/`)),
+        )
         .filter((p) => query.base === undefined || p.base === query.base)
         .sort((a, b2) => b2.updated - a.updated);
       return reply(
@@ -370,14 +432,18 @@ export class FakeGitHub {
       if (method === 'GET')
         return reply(
           200,
-          list.map((c) => ({ id: c.id, body: c.body })),
+          list.map((c) => ({ id: c.id, body: c.body, user: c.user })),
         );
       if (method === 'POST') {
         const err = keys(['body'], { body: 'string' })(b);
         if (err) return problem(err);
         const invalid = tooLong('IssueComment', b, { body: GITHUB_LIMITS.comment });
         if (invalid) return reply(422, invalid);
-        const c = { id: this.nextId++, body: b.body as string };
+        const c: FakeComment = {
+          id: this.nextId++,
+          body: b.body as string,
+          user: { login: this.login, type: this.user === 'integration' ? 'Bot' : 'User' },
+        };
         this.comments.set(n, [...list, c]);
         return reply(201, c);
       }

@@ -18,6 +18,11 @@ export interface ScrapeTarget {
   address: string;
   metricsPath?: string;
   labels?: Record<string, string>;
+  /**
+   * Its `job` label: default `dcgm-exporter`, what the dcgm-exporter Helm chart's Service gives
+   * (gpuops counts only the dcgm-exporter jobs); another name stands for any other target.
+   */
+  job?: string;
 }
 
 export interface RunningPrometheus {
@@ -40,14 +45,29 @@ export async function freePort(): Promise<number> {
   });
 }
 
-function config(targets: ScrapeTarget[]): string {
+/** More of the Prometheus config than scrape targets. */
+export interface PrometheusOptions {
+  /**
+   * `remote_read` endpoints read for recent data too (`read_recent`): one that does not answer
+   * makes every query a partial answer, `status: success` with `warnings`, as a Thanos or Mimir
+   * store that is down does.
+   */
+  remoteRead?: string[];
+}
+
+function config(targets: ScrapeTarget[], options: PrometheusOptions = {}): string {
   // JSON is YAML: no YAML writer needed for a config nobody reads by hand.
   return JSON.stringify({
     global: { scrape_interval: '1s', scrape_timeout: '900ms', evaluation_interval: '1s' },
+    ...(options.remoteRead
+      ? { remote_read: options.remoteRead.map((url) => ({ url, read_recent: true, remote_timeout: '1s' })) }
+      : {}),
     scrape_configs: targets.map((t, i) => ({
       job_name: `target-${i}`,
       metrics_path: t.metricsPath ?? '/metrics',
       static_configs: [{ targets: [t.address], labels: t.labels ?? {} }],
+      // One scrape config per target (each has its own path), the job label as a real one names it.
+      relabel_configs: [{ target_label: 'job', replacement: t.job ?? 'dcgm-exporter' }],
     })),
   });
 }
@@ -60,13 +80,14 @@ interface TargetsAnswer {
 export async function startPrometheus(
   targets: ScrapeTarget[],
   timeoutMs = 20_000,
+  options: PrometheusOptions = {},
 ): Promise<RunningPrometheus> {
   if (!existsSync(PROMETHEUS_BIN)) {
     throw new Error(`${PROMETHEUS_BIN} not found: install the Debian package (bash .ci/install-services.sh)`);
   }
   const dir = mkdtempSync(path.join(tmpdir(), 'gpuops-prometheus-'));
   const configFile = path.join(dir, 'prometheus.yml');
-  writeFileSync(configFile, config(targets));
+  writeFileSync(configFile, config(targets, options));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let log = '';

@@ -16,6 +16,7 @@ import type { RunnerClock } from '../../src/benchmark/clock.js';
 import { compose } from '../../src/compose/compose.js';
 import { settingsWith } from '../../src/config/settings.js';
 import { reconcileOnce, type PassResult, type ReconcileDeps } from '../../src/controller/reconcile.js';
+import { storeLedger } from '../../src/gitops/commit-ledger.js';
 import { GitHubHost } from '../../src/gitops/github-host.js';
 import { GitPullRequestHost } from '../../src/gitops/git-host.js';
 import type { PullRequestHost } from '../../src/gitops/pr-host.js';
@@ -193,6 +194,8 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
     baseBranch: 'main',
     dir: join(repo.root, 'cache', 'gitops'),
     backoff: { baseMs: 10, maxMs: 50 },
+    // As compose wires it: gpuops's pushed commits are recorded in the Store.
+    ledger: storeLedger(store),
   });
   let host: PullRequestHost;
   if ((opts.provider ?? 'git') === 'github') {

@@ -84,7 +84,7 @@ export function register(program: Command): void {
     .addOption(
       new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'),
     );
-  addConnectionOptions(cmd, ['cluster', 'kubeconfig', 'prometheusUrl', 'dcgmUrl', 'database']);
+  addConnectionOptions(cmd, ['cluster', 'kubeconfig', 'prometheusUrl', 'dcgmJob', 'dcgmUrl', 'database']);
   cmd.action(async (flags: PlanFlags) => {
     if (Boolean(flags.nodes) !== Boolean(flags.pods)) {
       cmd.error('gpuops plan: --nodes and --pods go together (or neither, to read the live cluster)', {

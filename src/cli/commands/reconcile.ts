@@ -7,10 +7,12 @@ import { formatPlanTable, planReport } from '../plan-build.js';
 import { dryRunDatabase } from '../../compose/store.js';
 import { addConnectionOptions, resolveSettings, UsageError } from '../settings.js';
 import { escapeControl } from '../../util/escape-control.js';
+import { newClusterRefusal } from '../cluster-choice.js';
 import { onInterrupt } from '../interrupt.js';
 
 interface ReconcileFlags {
   once?: boolean;
+  newCluster?: boolean;
   dryRun?: boolean;
   output: 'text' | 'json';
   logLevel: string;
@@ -41,7 +43,8 @@ export function formatPassResult(r: PassResult, dryRun: boolean): string {
  * Registers `gpuops reconcile --once [--dry-run]`: one level-triggered pass against the live
  * cluster and Git. Exit 0 when the pass ran (spec errors are reported, not fatal), 1 when it
  * failed (cluster or repo unreachable, or any write-back failed), 2 on usage errors (a bad flag,
- * no `--repo-url`). `--dry-run` writes nothing, not even a new database file.
+ * no `--repo-url`, a `--cluster` the repo and the database have never seen without
+ * `--new-cluster`: `newClusterRefusal`). `--dry-run` writes nothing, not even a new database file.
  */
 export function register(program: Command): void {
   const cmd = program
@@ -50,7 +53,8 @@ export function register(program: Command): void {
     .option('--once', 'run one pass and exit (the only mode; `gpuops run` loops)', true)
     .option('--dry-run', 'decide and print; write nothing anywhere')
     .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))
-    .option('--log-level <level>', 'pino log level (logs go to stderr)', 'warn');
+    .option('--log-level <level>', 'pino log level (logs go to stderr)', 'warn')
+    .option('--new-cluster', 'accept a --cluster the repo and the database have never seen (a new cluster)');
   addConnectionOptions(cmd);
   cmd.action(async (flags: ReconcileFlags) => {
     const settings = resolveSettings(flags);
@@ -74,6 +78,12 @@ export function register(program: Command): void {
       throw err;
     });
     try {
+      const refusal = newClusterRefusal(
+        settings.cluster,
+        await reconciler.knownClusters(),
+        flags.newCluster === true,
+      );
+      if (refusal) throw new UsageError(refusal);
       const result = await reconciler.pass();
       if (flags.output === 'json') {
         const { plan, snapshot, writeBack, patches } = result;

@@ -8,6 +8,7 @@ import { FLEET_ENGINES, type FleetEngine, type FleetNodeOptions } from '../../re
 import { ENGINES, type Engine } from '../../replay/run-replay.js';
 import { DEFAULT_REPLAY_SETTINGS, type ReplaySettings } from '../../replay/sim-engine.js';
 import { sliceTrace, traceSpanSeconds, type Trace } from '../../replay/trace.js';
+import { syntheticDayCsv, syntheticName } from '../../replay/synthetic-day.js';
 import { parseLatencyCsv } from '../../replay/startup-latency.js';
 import { fileURLToPath } from 'node:url';
 import { missingTraceMessage } from '../bundled-trace.js';
@@ -22,8 +23,24 @@ const PACKAGE_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
  * bundled trace is (one line; `bundled-trace.ts`)
  */
 export function withTrace(a: ReplayArgs): ReplayFlags {
+  if (a.synthetic !== undefined) {
+    if (a.trace !== undefined)
+      throw new UsageError('--trace and --synthetic both name the history: give one');
+    return { ...a, trace: syntheticName(seedOf(a.synthetic)) };
+  }
   if (a.trace === undefined) throw new UsageError(missingTraceMessage(PACKAGE_ROOT));
   return { ...a, trace: a.trace };
+}
+
+/** `--synthetic`'s seed: 1 when the flag is given without one. */
+const seedOf = (s: number | true): number => (s === true ? 1 : s);
+
+/**
+ * The history's text: the `--trace` file's, or the synthetic day's CSV (`--synthetic`).
+ * @throws Error naming the file when it cannot be read
+ */
+export function traceTextOf(f: ReplayFlags): string {
+  return f.synthetic !== undefined ? syntheticDayCsv({ seed: seedOf(f.synthetic) }) : readTraceText(f.trace);
 }
 
 /** Whether the flags ask for a fleet (`--services K` with K ≥ 2, or `--group-by`). */

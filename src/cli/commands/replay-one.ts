@@ -14,8 +14,10 @@ import { renderReport } from '../../replay/report.js';
 import { runReplay, type Engine, type EngineRun, type ReplayResult } from '../../replay/run-replay.js';
 import type { ReplaySettings } from '../../replay/sim-engine.js';
 import { formatVerdicts } from '../../replay/targets.js';
+import { formatVerdict } from '../../replay/verdict.js';
 import type { Trace } from '../../replay/trace.js';
 import { makeDirs } from '../../util/make-dirs.js';
+import { progressReporter } from '../../replay/progress.js';
 import type { ReplayFlags } from './replay-options.js';
 
 /** The progress line of one finished engine (its passes and CPU time when it ran the pass). */
@@ -32,6 +34,7 @@ function printResult(result: ReplayResult, settings: ReplaySettings, output: Rep
   const figures = result.engines.map((e) => e.figures);
   if (output !== 'table') process.stdout.write(figuresLines(result));
   if (output === 'jsonl') return;
+  process.stdout.write(formatVerdict(result.verdict));
   process.stdout.write(formatTable(figures));
   process.stdout.write(formatAnalysis(result.analysis, settings, figures));
   process.stdout.write(formatLoops(result.loops));
@@ -51,7 +54,11 @@ function writeReport(result: ReplayResult, dir: string): void {
   writeFileSync(path.join(out, 'figures.jsonl'), figuresLines(result));
   writeFileSync(
     path.join(out, 'analysis.json'),
-    JSON.stringify({ analysis: result.analysis, verdicts: result.verdicts }, null, 2) + '\n',
+    JSON.stringify(
+      { verdict: result.verdict, analysis: result.analysis, verdicts: result.verdicts },
+      null,
+      2,
+    ) + '\n',
   );
   process.stderr.write(`report: ${path.join(out, 'index.html')}\n`);
 }
@@ -69,6 +76,8 @@ export async function replayOneService(
   const dir = f.workDir ? path.resolve(f.workDir) : mkdtempSync(path.join(os.tmpdir(), 'gpuops-replay-'));
   const err = process.stderr;
   err.write(`gpuops replay: ${trace.instants.length} instants of ${f.trace} through ${engines.join(', ')}\n`);
+  const simulated = engines.filter((e) => e !== 'static' && e !== 'ideal');
+  const progress = progressReporter(simulated, Date.now());
   try {
     const result = await runReplay(trace, {
       settings,
@@ -76,6 +85,10 @@ export async function replayOneService(
       engines,
       processes: true,
       onEngine: (e) => err.write(engineDone(e)),
+      onProgress: (engine, fraction) => {
+        const line = progress.update(engine, fraction, Date.now());
+        if (line) err.write(`${line}\n`);
+      },
     });
     printResult(result, settings, f.output);
     if (f.report) writeReport(result, f.report);

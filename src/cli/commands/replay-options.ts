@@ -3,7 +3,7 @@
  * parsed shape, {@link ReplayFlags}. Three groups: what to replay and what to print, the replay's
  * delays and thresholds, and the fleet (`--services`, `--nodes`, `--group-by`).
  */
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { DEFAULT_REPLAY_SETTINGS, type ReplaySettings } from '../../replay/sim-engine.js';
 import {
   engineList,
@@ -38,6 +38,8 @@ export interface ReplayFlags extends Pick<
   | 'headroomDownMargins'
 > {
   trace: string;
+  /** `--synthetic [SEED]`: the synthetic day of that seed instead of a file (`trace` is then its name). */
+  synthetic?: number | true;
   report?: string;
   output: 'table' | 'jsonl' | 'both';
   /** As given; which of them the replay runs: `oneServiceEngines`, `fleetEngines` (`replay-flags.ts`). */
@@ -68,7 +70,17 @@ function inputOptions(cmd: Command): Command {
   return cmd
     .option(
       '--trace <file>',
-      'the history (required): trace CSV (value,timestamp_anon,container_ip) or Prometheus query_range JSON',
+      'the history (this or --synthetic): trace CSV (value,timestamp_anon,container_ip) or Prometheus query_range JSON',
+    )
+    .option(
+      '--synthetic [seed]',
+      'replay a synthetic day (seed default 1) whose statistics follow the published trace (docs/replay.md)',
+      (v: string) => {
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 0 || n > 0xffffffff)
+          throw new InvalidArgumentError('a seed is a whole number from 0 to 4294967295');
+        return n;
+      },
     )
     .option('--report <dir>', 'write index.html (charts) and figures.jsonl into this folder')
     .addOption(

@@ -10,7 +10,7 @@ import {
   fleetEngines,
   isFleet,
   oneServiceEngines,
-  readTraceText,
+  traceTextOf,
   replaySettings,
   oneServiceSlice,
   withTrace,
@@ -28,21 +28,16 @@ async function replayAction(a: ReplayArgs): Promise<void> {
   const settings = replaySettings(f);
   if (isFleet(f)) {
     const engines = fleetEngines(f);
-    return replayFleetFromFlags(f, readTraceText(f.trace), settings, engines);
+    return replayFleetFromFlags(f, traceTextOf(f), settings, engines);
   }
   const engines = oneServiceEngines(f);
-  await replayOneService(
-    oneServiceSlice(f, parseTrace(readTraceText(f.trace), f.trace)),
-    f,
-    settings,
-    engines,
-  );
+  await replayOneService(oneServiceSlice(f, parseTrace(traceTextOf(f), f.trace)), f, settings, engines);
 }
 
 /**
  * Registers `gpuops replay --trace FILE [--report DIR]`: a utilisation history (the trace CSV
  * `value,timestamp_anon,container_ip`, or a Prometheus `query_range` answer of
- * `DCGM_FI_DEV_GPU_UTIL` by pod) through static allocation, the HPA, gpuops in patch and PR mode
+ * `DCGM_FI_DEV_GPU_UTIL` by pod; `--synthetic [SEED]`: the synthetic day, `replay/synthetic-day.ts`) through static allocation, the HPA, gpuops in patch and PR mode
  * (the real reconcile pass on a simulated cluster) and the ideal; prints the figures of each as a
  * table (or JSON lines); `--report DIR` writes `index.html` (self-contained, SVG charts) and
  * `figures.jsonl`. `--services K` (K shifted copies) or `--group-by LABELS` (one service per group

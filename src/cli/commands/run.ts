@@ -12,6 +12,7 @@ import type { StatusView } from '../../status/model.js';
 import { statusStoreOf } from '../../store/index.js';
 import { startRunCache } from '../../compose/cluster-cache.js';
 import { healthAddress } from '../health-address.js';
+import { newClusterRefusal } from '../cluster-choice.js';
 import { dryRunDatabase, openDatabase, openExistingStore } from '../../compose/store.js';
 import { addConnectionOptions, resolveSettings, UsageError } from '../settings.js';
 
@@ -62,6 +63,7 @@ interface RunFlags {
   identity?: string;
   leaseDuration: number;
   retryPeriod: number;
+  newCluster?: boolean;
   logLevel: string;
 }
 
@@ -69,7 +71,8 @@ interface RunFlags {
  * Registers `gpuops run`: the long-running controller. Exit 0 after a clean stop (SIGTERM or
  * SIGINT: the pass in flight finishes, the Lease is released, the health server and the database
  * close); 1 when it cannot start (no cluster access, the reconciler cannot be built, port taken);
- * 2 for usage errors. A second signal exits at once with 1.
+ * 2 for usage errors (a `--cluster` the repo and the database have never seen without
+ * `--new-cluster`, refused before the Lease is taken: `newClusterRefusal`). A second signal exits at once with 1.
  */
 export function register(program: Command): void {
   const cmd = program
@@ -115,6 +118,7 @@ export function register(program: Command): void {
       2,
     )
     .option('--log-level <level>', `log level: ${LOG_LEVELS.join(', ')}`, level, 'info')
+    .option('--new-cluster', 'accept a --cluster the repo and the database have never seen (a new cluster)')
     .action(async (flags: RunFlags & Record<string, unknown>) => {
       if (flags.retryPeriod >= flags.leaseDuration) {
         process.stderr.write('gpuops run: --retry-period must be shorter than --lease-duration\n');
@@ -162,6 +166,16 @@ export function register(program: Command): void {
           await runCache.stop();
           throw err;
         });
+        // Before the Lease: a mistyped --cluster must never lead beside the real controller.
+        const refusal = await reconciler
+          .knownClusters()
+          .then((known) => newClusterRefusal(settings.cluster, known, flags.newCluster === true))
+          .catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
+        if (refusal !== null) {
+          await reconciler.close();
+          await runCache.stop();
+          throw typeof refusal === 'string' ? new UsageError(refusal) : refusal;
+        }
         // The status page reads the database through its own connection; a pass never waits for it.
         // With --dry-run it only reads a database that exists already (dry-run writes nothing).
         const pageStore = await (
@@ -229,7 +243,8 @@ export function register(program: Command): void {
           throw err;
         }
       } catch (err) {
-        // A usage error (a missing --kubeconfig file) is one line and exit 2, as in every command.
+        // A usage error (a missing --kubeconfig file, an unknown --cluster) is one line and exit 2,
+        // as in every command.
         if (err instanceof UsageError) throw err;
         log.fatal({ err }, 'gpuops run could not start');
         process.exitCode = 1;

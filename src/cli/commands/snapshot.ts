@@ -4,6 +4,7 @@ import { loadRepo } from '../../definitions/load.js';
 import { openDatabase } from '../../compose/store.js';
 import { takeSnapshot } from '../../compose/cluster-input.js';
 import { addConnectionOptions, resolveSettings } from '../settings.js';
+import { GPUOPS } from '../../util/vocabulary.js';
 
 interface SnapshotFlags {
   repo?: string;
@@ -39,7 +40,7 @@ export function register(program: Command): void {
   const cmd: Command = program
     .command('snapshot')
     .description('take a snapshot of the cluster (nodes, pods, GPUs) and store it in the database')
-    .option('--repo <dir>', 'GitOps repo whose policy names the pool label (default: gpuops.dev/pool)')
+    .option('--repo <dir>', `GitOps repo whose policy names the pool label (default: ${GPUOPS.pool})`)
     .option('--nodes <file>', 'Nodes dump instead of the live cluster: kubectl get nodes -o json')
     .option(
       '--pods <file>',
@@ -59,7 +60,7 @@ export function register(program: Command): void {
       nodesFile: flags.nodes,
       podsFile: flags.pods,
       kubeconfig: settings.kubeconfig,
-      poolLabel: poolLabel ?? 'gpuops.dev/pool',
+      poolLabel: poolLabel ?? GPUOPS.pool,
       now: new Date(),
     });
     const store = await openDatabase(settings.database);

@@ -10,6 +10,7 @@ import { boundDefaultNamespace } from './namespace-bindings.js';
 import { podAnnotationProblems } from './pod-annotations.js';
 import { specEnvProblems } from './pod-accelerators.js';
 import { podTemplateProblems } from './pod-template.js';
+import { resolveSignal, signalProblems } from './signals.js';
 import { specLimitProblems } from './spec-limits.js';
 import type { FieldProblem } from './schema-errors.js';
 import { parseDocuments, scalarSource, type ParsedDocument, type SpecFile } from './yaml-documents.js';
@@ -43,6 +44,8 @@ export function resolveAlgorithm(
   source: ResolvedAlgorithm['source'],
 ): ResolvedAlgorithm {
   const p = policy.spec;
+  const signal = resolveSignal(a.spec.scaling, policy);
+  const service = signal.kind === 'serviceMetric' ? a.spec.scaling?.serviceMetric : undefined;
   return {
     name: a.metadata.name,
     namespace: a.metadata.namespace ?? boundDefaultNamespace(source.file, p.namespacesByPath) ?? p.namespace,
@@ -50,15 +53,20 @@ export function resolveAlgorithm(
     scaling: {
       minReplicas: a.spec.scaling?.minReplicas ?? p.scaling.minReplicas,
       maxReplicas: a.spec.scaling?.maxReplicas ?? p.scaling.maxReplicas,
-      utilization: {
-        min: a.spec.scaling?.utilization?.min ?? p.scaling.utilization.min,
-        max: a.spec.scaling?.utilization?.max ?? p.scaling.utilization.max,
-      },
+      // The band every rule reads: percent for a GPU signal, the metric's own unit for a service metric.
+      utilization: service
+        ? { min: service.min, max: service.max }
+        : {
+            min: a.spec.scaling?.utilization?.min ?? p.scaling.utilization.min,
+            max: a.spec.scaling?.utilization?.max ?? p.scaling.utilization.max,
+          },
     },
+    ...(signal.kind === 'gpuUtil' ? {} : { signal }),
     benchmark: {
       args: a.spec.benchmark?.args,
       runs: a.spec.benchmark?.runs ?? p.benchmark.runs,
       timeoutSeconds: a.spec.benchmark?.timeoutSeconds ?? p.benchmark.timeoutSeconds,
+      ...queue(a.spec.benchmark?.queueName ?? p.benchmark.queueName),
     },
     placement: a.spec.placement?.pool ?? 'auto',
     ...(a.metadata.annotations ? { annotations: a.metadata.annotations } : {}),
@@ -159,6 +167,7 @@ export function parseAlgorithms(files: readonly SpecFile[], policy: Policy): Par
       const problems = [
         ...schema,
         ...crossFieldProblems(doc.value, policy, schema),
+        ...signalProblems(doc.value, policy, schema),
         ...specLimitProblems(doc.value, policy.spec.limits, schema),
         ...kubernetesNameProblems(doc.value),
         ...namespaceProblems(doc.value, policy.spec, schema, file.path),
@@ -187,4 +196,9 @@ export function parseAlgorithms(files: readonly SpecFile[], policy: Policy): Par
     }
   }
   return { algorithms, errors: errors.sort(compareSpecErrors), names };
+}
+
+/** `{ queueName }`, or `{}` when no queue is named. */
+function queue(queueName: string | undefined): { queueName?: string } {
+  return queueName ? { queueName } : {};
 }

@@ -19,13 +19,14 @@ import type { PodSecurityPolicy } from '../types.js';
 import { annotationAllowed } from './pod-annotations.js';
 import type { FieldProblem } from './schema-errors.js';
 import type { PathSegment } from './yaml-documents.js';
+import { NVIDIA } from '../../util/vocabulary.js';
 
 type Obj = Record<string, unknown>;
 const isMap = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
 /** The NVIDIA device plugin's GPU resource: gpuops's own (`spec.resources.gpus`). */
-const GPU = 'nvidia.com/gpu';
+const GPU = NVIDIA.resource;
 
 /** True for a resource Kubernetes itself defines (not an extended resource). */
 function builtIn(name: string): boolean {

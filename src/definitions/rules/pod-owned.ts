@@ -1,9 +1,10 @@
 import type { AlgorithmSpec, PolicySpec } from '../types.js';
 import type { FieldProblem } from './schema-errors.js';
 import type { PathSegment } from './yaml-documents.js';
+import { GPUOPS, MANAGED_BY, NVIDIA } from '../../util/vocabulary.js';
 
 /** GPU resource of the NVIDIA device plugin; gpuops alone sets it (`spec.resources.gpus`). */
-const GPU = 'nvidia.com/gpu';
+const GPU = NVIDIA.resource;
 
 /** Pod fields gpuops sets itself, with why; a spec that sets one is told so. */
 const OWNED_POD_FIELDS: Record<string, string> = {
@@ -26,9 +27,9 @@ const OWNED_CONTAINER_FIELDS: Record<string, string> = {
 export function ownedLabelKey(key: string, policy: PolicySpec): boolean {
   return (
     key === policy.pools.labelKey ||
-    key.startsWith('gpuops.dev/') ||
+    key.startsWith(GPUOPS.prefix) ||
     key === 'app.kubernetes.io/name' ||
-    key === 'app.kubernetes.io/managed-by' ||
+    key === MANAGED_BY.key ||
     key === 'app.kubernetes.io/component'
   );
 }

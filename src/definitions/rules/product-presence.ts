@@ -6,6 +6,7 @@
  */
 import type { ResolvedAlgorithm, SpecError } from '../types.js';
 import { locate, parseDocuments, type SpecFile } from './yaml-documents.js';
+import { NVIDIA } from '../../util/vocabulary.js';
 
 /** One product of `spec.gpu.product` that no node carries: the algorithm, its index, the value. */
 export interface MissingProduct {
@@ -39,7 +40,7 @@ export function missingProducts(
  */
 export function missingProductMessage(product: string, present: ReadonlySet<string>): string {
   const has = [...present].sort().join(', ') || 'no product label on any node';
-  return `no node carries nvidia.com/gpu.product=${product} (the cluster has ${has})`;
+  return `no node carries ${NVIDIA.productLabel}=${product} (the cluster has ${has})`;
 }
 
 /**

@@ -5,6 +5,7 @@ import { imageMessage } from './image.js';
 import { envNameMessage } from './env-name.js';
 import { quantityMessage } from './quantity.js';
 import type { PathSegment } from './yaml-documents.js';
+import { NVIDIA } from '../../util/vocabulary.js';
 
 /** One schema problem, before it is located in a file: the field path, which node, the message. */
 export interface FieldProblem {
@@ -69,7 +70,7 @@ const FORMAT_MESSAGES: Record<string, (value: string) => string> = {
 /** Messages for fields whose generic message would not say enough, by field path. */
 const FIELD_MESSAGES: Record<string, (data: unknown) => string> = {
   '/spec/resources/gpus': (data) =>
-    `must be a whole number of GPUs, at least 1, got ${show(data)} (nvidia.com/gpu is not divisible)`,
+    `must be a whole number of GPUs, at least 1, got ${show(data)} (${NVIDIA.resource} is not divisible)`,
 };
 
 function message(e: ErrorObject): string {

@@ -128,6 +128,7 @@ export const algorithmSchema: JSONSchemaType<Algorithm> = {
               maximum: ALGORITHM_LIMITS.timeoutSeconds,
               nullable: true,
             },
+            queueName: { type: 'string', format: 'dns-1123-label', nullable: true },
           },
         },
         scaling: {
@@ -138,6 +139,23 @@ export const algorithmSchema: JSONSchemaType<Algorithm> = {
           properties: {
             minReplicas: { type: 'integer', minimum: 1, maximum: ALGORITHM_LIMITS.replicas, nullable: true },
             maxReplicas: { type: 'integer', minimum: 1, maximum: ALGORITHM_LIMITS.replicas, nullable: true },
+            signal: {
+              type: 'string',
+              enum: ['gpuUtil', 'gpuEngineActive', 'gpuMemory', 'serviceMetric'],
+              nullable: true,
+            },
+            serviceMetric: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['name', 'min', 'max'],
+              nullable: true,
+              properties: {
+                name: { type: 'string', minLength: 1, maxLength: 63 },
+                unit: { type: 'string', minLength: 1, maxLength: 32, nullable: true },
+                min: { type: 'number', minimum: 0 },
+                max: { type: 'number', exclusiveMinimum: 0 },
+              },
+            },
             utilization: {
               type: 'object',
               additionalProperties: false,

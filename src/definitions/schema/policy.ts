@@ -1,6 +1,9 @@
 import type { JSONSchemaType } from 'ajv';
-import { API_VERSION, type Policy } from '../types.js';
+import { API_VERSION, SIGNAL_KINDS, type Policy } from '../types.js';
 import { ALGORITHM_LIMITS } from './algorithm.js';
+import { DCGM_SCALING_METRICS } from '../../util/vocabulary.js';
+
+const SIGNALS = SIGNAL_KINDS;
 
 /**
  * Upper bounds of the policy's numbers (issue 29 item 5): what the API server takes (int32 for
@@ -39,8 +42,9 @@ const scaleDownWindow = {
 /**
  * JSON Schema of the merged `Policy` (`policies/default.yaml` overridden by a repo's
  * `policies/*.yaml`). Every field is required here because the shipped default sets them all,
- * except `scaling.scaleDown.peakWindowSeconds` (optional, default 0: off; added after policies
- * were written without it);
+ * except `scaling.scaleDown.peakWindowSeconds` (optional, default 0: off) and
+ * `placement.onDeletedSpec` (optional, default `propose-removal`), added after policies were
+ * written without them;
  * override files are partial and are checked by validating the merge (see `../rules/policy.ts`).
  * Typed as `JSONSchemaType<Policy>`, so `tsc` fails when schema and type drift apart.
  * Units are in `policies/default.yaml`.
@@ -191,6 +195,7 @@ export const policySchema: JSONSchemaType<Policy> = {
           required: ['longTaskThresholdSeconds'],
           properties: {
             longTaskThresholdSeconds: { type: 'number', minimum: 0, maximum: POLICY_LIMITS.runSeconds },
+            onDeletedSpec: { type: 'string', enum: ['propose-removal', 'keep-and-report'], nullable: true },
           },
         },
         benchmark: {
@@ -213,6 +218,7 @@ export const policySchema: JSONSchemaType<Policy> = {
             startRetryBackoffSeconds: seconds,
             backoffLimit: count(0, POLICY_LIMITS.backoffLimit),
             ttlSecondsAfterFinished: seconds,
+            queueName: { type: 'string', format: 'dns-1123-label', nullable: true },
           },
         },
         scaling: {
@@ -241,7 +247,30 @@ export const policySchema: JSONSchemaType<Policy> = {
           properties: {
             mode: { type: 'string', enum: ['pull-request', 'patch'] },
             engine: { type: 'string', enum: ['gpuops', 'hpa'] },
-            metric: { type: 'string', enum: ['DCGM_FI_DEV_GPU_UTIL', 'DCGM_FI_PROF_GR_ENGINE_ACTIVE'] },
+            metric: { type: 'string', enum: [...DCGM_SCALING_METRICS] },
+            signal: { type: 'string', enum: [...SIGNALS], nullable: true },
+            allowedSignals: {
+              type: 'array',
+              items: { type: 'string', enum: [...SIGNALS] },
+              minItems: 1,
+              uniqueItems: true,
+              nullable: true,
+            },
+            serviceMetrics: {
+              type: 'array',
+              maxItems: 50,
+              nullable: true,
+              items: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['name', 'unit', 'query'],
+                properties: {
+                  name: { type: 'string', pattern: '^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$' },
+                  unit: { type: 'string', minLength: 1, maxLength: 32 },
+                  query: { type: 'string', minLength: 1, maxLength: 4096 },
+                },
+              },
+            },
             minReplicas: count(1, POLICY_LIMITS.replicas),
             maxReplicas: count(1, POLICY_LIMITS.replicas),
             step: count(1, POLICY_LIMITS.replicas),

@@ -1,4 +1,5 @@
 import { hold, round1, type Facts, type Target, type Verdict } from './facts.js';
+import { partialData } from './partial-data.js';
 import { desiredReplicas } from './sizing.js';
 
 /** "utilisation 12% over 3 of 3 Ready pod(s) < min 30%": what opens every scale-down message. */
@@ -10,6 +11,7 @@ export function belowText(f: Facts): string {
  * Utilisation below `min`: whether to scale down, and to how many (before the peak window,
  * cooldown and stabilisation have their say). In order:
  * - at or below `minReplicas` → `hold AtMinReplicas`;
+ * - an answer the metrics store called partial → `hold PartialData` (`partial-data.ts`);
  * - a Ready pod without a sample → `hold InsufficientSamples`: the HPA never scales down on
  *   missing metrics (it assumes 100 % for pods without one,
  *   https://kubernetes.io/docs/tasks/run-application/horizontal-pod-autoscale/#algorithm-details);
@@ -23,6 +25,8 @@ export function belowMin(f: Facts): Verdict | Target {
   if (f.from <= f.minReplicas) {
     return hold(f, 'AtMinReplicas', `${below}, but replicas ${f.from} are at minReplicas ${f.minReplicas}`);
   }
+  const partial = partialData(f, below, 'scale down');
+  if (partial) return partial;
   if (!f.complete) {
     return hold(
       f,

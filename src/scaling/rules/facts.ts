@@ -161,7 +161,12 @@ export function scalingFacts(input: ScalingInput, policy: Policy, now: Date): Fa
   const surging = surgePods(input.pods, from, input.currentReplicaSet ?? null).filter(
     (p) => p.nodeName === null,
   ).length;
-  const slots = podSlots(input.poolNodes, request) - outstanding;
+  // With a placer, replicas are placed one after another up to what any rule can ask for.
+  const limit = outstanding + surging + Math.max(0, maxReplicas - from) + 1;
+  const room = input.placer
+    ? input.placer.slots(input.poolNodes, input.pool, limit)
+    : podSlots(input.poolNodes, request);
+  const slots = room - outstanding;
   return {
     input,
     scaling: s,

@@ -4,6 +4,7 @@ import { scaleUpOnCapacity } from './above-max.js';
 import { stabilise } from './stabilization-window.js';
 import { headroomReplicas } from '../headroom-replicas.js';
 import { flapHold } from './flap-hold.js';
+import { partialData } from './partial-data.js';
 import { hold, isVerdict, round1, type Facts, type Verdict } from './facts.js';
 
 /** The offered load of the sampled pods (GPUs): Σ utilisation / 100 × GPUs per pod. */
@@ -86,7 +87,8 @@ function belowMin(f: Facts): boolean {
  *   `HeadroomShort`. Replicas still starting count in `replicas`, so a scale-up is not repeated
  *   while they start (their load is not seen yet);
  * - down: the target at β + `headroomDownMargin` (at β below `min`, `downFacts`) below the replicas → never on
- *   partial data (`InsufficientSamples`, as the HPA never scales down on missing metrics), then the
+ *   a partial answer (`PartialData`) nor partial data (`InsufficientSamples`, as the HPA never
+ *   scales down on missing metrics), then the
  *   peak window, cooldown and the scale-down stabilisation window (the highest recommendation of the
  *   window, sized at β + margin, wins), reason `HeadroomSpare`. A scale-down lands where the load
  *   may grow by `margin·√L` before a scale-up is due, and the flap hold refuses the reversal for
@@ -120,6 +122,8 @@ export function headroom(f: Facts): Verdict {
       : belowMin(f)
         ? `${why}; utilisation ${f.u} is below min ${f.min}%, so no margin`
         : `${why}; at the scale-down margin ${headroomText(d).replace(/^.* \+ /, '')}`;
+  const partial = partialData(f, whyDown, 'scale down');
+  if (partial) return partial;
   if (!f.complete) {
     return hold(
       f,

@@ -29,7 +29,11 @@ export function hpaEngine(f: Facts): Verdict | null {
     ? `${pending} pod(s) Pending for lack of GPUs`
     : `the HPA sits at its maximum of ${hpaMax} replicas with utilisation ${f.u} > max ${f.max}%`;
   const need = pending || f.step;
-  if (podSlots(f.input.poolNodes, f.request) >= need) {
+  const placer = f.input.placer;
+  const room = placer
+    ? placer.slots(f.input.poolNodes, f.pool, need)
+    : podSlots(f.input.poolNodes, f.request);
+  if (room >= need) {
     return hold(
       f,
       'HPAOwnsReplicas',

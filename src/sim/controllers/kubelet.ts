@@ -18,6 +18,7 @@ import { isNodeReady, isTerminal, parseQuantity, podGpus, setCondition } from '.
 import { simulatedRun } from './run-rule.js';
 import { pullSeconds, withImages } from './image-pull.js';
 import { k8sTime, parseTime } from './time.js';
+import { NVIDIA, NVIDIA_GFD } from '../../util/vocabulary.js';
 
 /**
  * Pod annotation `sim.gpuops.dev/never-ready: "true"`: the pod runs but its readiness probe never
@@ -63,8 +64,8 @@ interface ContainerSpec {
 /** GPUs the device plugin exposes on a node: capacity, or the GFD `nvidia.com/gpu.count` label. */
 export function nodeGpuCount(node: KubeObject): number {
   return Math.max(
-    parseQuantity(node.status?.capacity?.['nvidia.com/gpu']),
-    parseQuantity(node.metadata.labels?.['nvidia.com/gpu.count']),
+    parseQuantity(node.status?.capacity?.[NVIDIA.resource]),
+    parseQuantity(node.metadata.labels?.[NVIDIA_GFD.count]),
   );
 }
 

@@ -2,6 +2,7 @@
  * Deterministic names and hashes of the simulated controllers. The real controllers use random
  * suffixes (`generateName`); the simulator derives them from a hash so a scenario replays the same.
  */
+import { byString } from '../../util/compare.js';
 
 /** Alphabet of Kubernetes' `rand.String` / `SafeEncodeString` (no vowels, no confusable digits). */
 const ALPHANUMS = 'bcdfghjklmnpqrstvwxz2456789';
@@ -39,7 +40,7 @@ export function stableJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
   const entries = Object.entries(value as Record<string, unknown>)
     .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    .sort(([a], [b]) => byString(a, b));
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
 }
 

@@ -2,13 +2,16 @@
  * Small readers of Pod and Node objects shared by the simulated controllers: resource requests
  * (Kubernetes' effective-request rule), phases, owners, readiness.
  */
+import type { V1PodSpec } from '@kubernetes/client-node';
 import { QuantityError, parseQuantity as kubeQuantity } from '../../cluster/quantity.js';
+import { effectiveRequest as clusterEffectiveRequest } from '../../cluster/requests.js';
 import type { KubeObject } from '../types.js';
+import { GPUOPS, NVIDIA } from '../../util/vocabulary.js';
 
 /** Extended resource of a whole NVIDIA GPU (NVIDIA device plugin). */
-export const GPU_RESOURCE = 'nvidia.com/gpu';
+export const GPU_RESOURCE = NVIDIA.resource;
 /** Label gpuops puts on everything that belongs to an algorithm. */
-export const ALGORITHM_LABEL = 'gpuops.dev/algorithm';
+export const ALGORITHM_LABEL = GPUOPS.algorithm;
 
 /**
  * A resource quantity in an object (`"2"`, `"500m"`, `"16Gi"`, `"2P"`, or a number) as a number,
@@ -40,19 +43,16 @@ export function containerRequest(container: ContainerLike, resource: string): nu
 
 /**
  * Effective request of a pod for one resource, the scheduler's rule
- * (https://kubernetes.io/docs/concepts/workloads/pods/init-containers/#resource-sharing-within-containers):
- * max(the largest request of any init container, the sum over the app containers).
+ * (https://kubernetes.io/docs/concepts/workloads/pods/init-containers/#resource-sharing-within-containers),
+ * with sidecars (init containers with `restartPolicy: Always`, KEP-753) running beside the app
+ * containers: gpuops's own `effectiveRequest` of `src/cluster/requests.ts`, so the simulator and
+ * gpuops's capacity count a pod alike.
  */
 export function effectiveRequest(
   podSpec: { containers?: ContainerLike[]; initContainers?: ContainerLike[] } | undefined,
   resource: string = GPU_RESOURCE,
 ): number {
-  const sum = (podSpec?.containers ?? []).reduce((s, c) => s + containerRequest(c, resource), 0);
-  const init = (podSpec?.initContainers ?? []).reduce(
-    (m, c) => Math.max(m, containerRequest(c, resource)),
-    0,
-  );
-  return Math.max(sum, init);
+  return clusterEffectiveRequest(podSpec as V1PodSpec | undefined, resource, (q) => parseQuantity(q));
 }
 
 /** `nvidia.com/gpu` effective request of a pod (whole GPUs). */

@@ -10,7 +10,17 @@ import { SimApiError, type KubeObject, type SimController, type SimStore } from 
 import { ChangeGate } from './gate.js';
 import { readAll } from './read.js';
 import { nameSuffix } from './names.js';
-import { byCreation, byOwner, isPodReady, isTerminal, ownedFrom, ownerReference, phaseOf } from './pods.js';
+import {
+  byCreation,
+  byOwner,
+  isPodReady,
+  isTerminal,
+  ownedFrom,
+  ownerReference,
+  phaseOf,
+  setCondition,
+} from './pods.js';
+import { k8sTime } from './time.js';
 import { sameJson } from '../json-equal.js';
 
 /** Pods that count for a ReplicaSet: not finished, not being deleted. */
@@ -52,10 +62,16 @@ export function replicaSetPod(rs: KubeObject, index: number): KubeObject {
   };
 }
 
-/** Brings one ReplicaSet's pods to `spec.replicas` and writes its status. */
-export function syncReplicaSet(store: SimStore, rs: KubeObject, owned: KubeObject[]): void {
+/**
+ * Brings one ReplicaSet's pods to `spec.replicas` and writes its status. A pod the API server
+ * refuses (a ResourceQuota, admission: 403/422) stops the round and sets the `ReplicaFailure`
+ * condition (`FailedCreate`, the refusal's words), as kube-controller-manager's ReplicaSet
+ * controller reports it; the condition goes once a round creates what it wanted.
+ */
+export function syncReplicaSet(store: SimStore, rs: KubeObject, owned: KubeObject[], now = new Date()): void {
   const want = typeof rs.spec?.replicas === 'number' ? rs.spec.replicas : 1;
   let pods = activePods(owned);
+  let refused: string | null = null;
   if (pods.length < want) {
     let index = owned.length;
     for (let made = pods.length; made < want && index < owned.length + want + 100; index++) {
@@ -63,6 +79,10 @@ export function syncReplicaSet(store: SimStore, rs: KubeObject, owned: KubeObjec
         pods = [...pods, store.create('pods', replicaSetPod(rs, index))];
         made++;
       } catch (err) {
+        if (err instanceof SimApiError && (err.code === 403 || err.code === 422)) {
+          refused = err.message;
+          break;
+        }
         if (!(err instanceof SimApiError && err.code === 409)) throw err;
       }
     }
@@ -79,11 +99,26 @@ export function syncReplicaSet(store: SimStore, rs: KubeObject, owned: KubeObjec
     availableReplicas: ready,
     observedGeneration: rs.metadata.generation ?? 1,
   };
+  const conditions = failureConditions(rs, refused, now);
+  if (conditions.length > 0) status.conditions = conditions;
   const fresh = store.get('replicasets', rs.metadata.namespace, rs.metadata.name);
   if (fresh && !sameJson(fresh.status ?? {}, status)) {
     fresh.status = status;
     store.update('replicasets', fresh);
   }
+}
+
+/** The ReplicaSet's conditions with `ReplicaFailure` set to the refusal, or removed without one. */
+function failureConditions(rs: KubeObject, refused: string | null, now: Date): Record<string, unknown>[] {
+  const kept = ((rs.status?.conditions ?? []) as Record<string, unknown>[]).filter(
+    (c) => c.type !== 'ReplicaFailure' || refused !== null,
+  );
+  if (refused === null) return kept;
+  return setCondition(
+    kept,
+    { type: 'ReplicaFailure', status: 'True', reason: 'FailedCreate', message: refused },
+    k8sTime(now),
+  );
 }
 
 /** The ReplicaSet controller as a {@link SimController}. */
@@ -99,7 +134,7 @@ export function replicaSetController(): SimController {
         const pods = byOwner(readAll(store, 'pods'));
         for (const rs of sets) {
           try {
-            syncReplicaSet(store, rs, ownedFrom(pods, rs));
+            syncReplicaSet(store, rs, ownedFrom(pods, rs), now);
           } catch (err) {
             if (!(err instanceof SimApiError)) throw err; // a bug, not a race: let the simulator report it
             // Changed or deleted meanwhile: the next pass works on the current object.

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { gpuNode, gpuPodSpec, GPU_TOLERATION } from '../../../test/sim-behaviour/harness.js';
 import type { KubeObject } from '../types.js';
-import { freeGpusByNode, placePod } from './scheduler.js';
+import { placePod } from './scheduler.js';
+import { schedulerView } from './scheduler-view.js';
 import { effectiveRequest } from './pods.js';
 
 function pod(spec: Record<string, unknown>, name = 'p'): KubeObject {
@@ -146,19 +147,18 @@ describe('placePod', () => {
   ];
   for (const row of rows) {
     it(row.name, () => {
-      const free = freeGpusByNode(row.nodes, row.running ?? []);
-      const got = placePod(pod(row.spec), row.nodes, free, 'LeastAllocated');
+      const got = placePod(pod(row.spec), schedulerView(row.nodes, row.running ?? []), 'LeastAllocated');
       if (row.want instanceof RegExp) expect(got.node === null ? got.message : got.node).toMatch(row.want);
       else expect(got.node === null ? got.message : got.node).toBe(row.want);
     });
   }
 
   it('MostAllocated packs onto the fullest node that fits', () => {
-    const free = freeGpusByNode([a, b], [bound('node-b', 5)]);
+    const view = schedulerView([a, b], [bound('node-b', 5)]);
     // free: node-a 4, node-b 3
-    expect(placePod(pod(gpuPodSpec(2)), [a, b], free, 'MostAllocated')).toEqual({ node: 'node-b' });
-    expect(placePod(pod(gpuPodSpec(4)), [a, b], free, 'MostAllocated')).toEqual({ node: 'node-a' });
-    expect(placePod(pod(gpuPodSpec(2)), [a, b], free, 'LeastAllocated')).toEqual({ node: 'node-a' });
+    expect(placePod(pod(gpuPodSpec(2)), view, 'MostAllocated')).toEqual({ node: 'node-b' });
+    expect(placePod(pod(gpuPodSpec(4)), view, 'MostAllocated')).toEqual({ node: 'node-a' });
+    expect(placePod(pod(gpuPodSpec(2)), view, 'LeastAllocated')).toEqual({ node: 'node-a' });
   });
 });
 

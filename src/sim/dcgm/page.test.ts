@@ -178,7 +178,16 @@ describe('dcgm-exporter page', () => {
       h.now(),
     );
     const comments = (t: string) => t.split('\n').filter((l) => l.startsWith('#'));
-    expect(comments(page)).toEqual(comments(fixture));
+    // The fixture's fields, and DCGM_FI_DEV_FB_FREE after FB_USED (the gpuMemory signal reads both).
+    const expected = comments(fixture);
+    const at = expected.indexOf('# TYPE DCGM_FI_DEV_FB_USED gauge') + 1;
+    expected.splice(
+      at,
+      0,
+      '# HELP DCGM_FI_DEV_FB_FREE Framebuffer memory free (in MiB).',
+      '# TYPE DCGM_FI_DEV_FB_FREE gauge',
+    );
+    expect(comments(page)).toEqual(expected);
     const labelNames = (t: string) => [
       ...new Set(
         t

@@ -7,7 +7,8 @@
  *
  * - `DCGM_FI_DEV_GPU_UTIL`: utilisation in percent, an integer as DCGM reports it.
  * - `DCGM_FI_PROF_GR_ENGINE_ACTIVE`: the same as a ratio 0..1 with six decimals.
- * - `DCGM_FI_DEV_SM_CLOCK` (MHz) and `DCGM_FI_DEV_FB_USED` (MiB) for realism.
+ * - `DCGM_FI_DEV_SM_CLOCK` (MHz) for realism; `DCGM_FI_DEV_FB_USED` and `DCGM_FI_DEV_FB_FREE`
+ *   (MiB; their sum is the GPU's memory, GFD's `nvidia.com/gpu.memory`) for the `gpuMemory` signal.
  * A GPU held by a pod (see {@link assignGpus}) carries that pod's namespace, name and the
  * container that requests the GPU; a free GPU has `container="",namespace="",pod=""`.
  * `Hostname` is the dcgm-exporter pod's name on that node (the real trap: not the node's name).
@@ -20,6 +21,7 @@ import { nodeGpuCount } from '../controllers/kubelet.js';
 import { fnv32a, nameSuffix } from '../controllers/names.js';
 import { GPU_RESOURCE, containerRequest, parseQuantity } from '../controllers/pods.js';
 import { assignGpus } from './gpu-assignment.js';
+import { NVIDIA } from '../../util/vocabulary.js';
 
 /** One GPU's row of the page. `utilization` is percent 0..100. */
 export interface DcgmGpu {
@@ -35,6 +37,8 @@ export interface DcgmGpu {
   utilization: number;
   smClockMhz: number;
   fbUsedMiB: number;
+  /** Framebuffer left (MiB): the GPU's memory less `fbUsedMiB`. */
+  fbFreeMiB: number;
 }
 
 /** DCGM `modelName` of the GFD product labels the simulator knows (GFD replaces spaces by dashes). */
@@ -111,7 +115,7 @@ export function dcgmGpus(
   const count = nodeGpuCount(node);
   const held = assignGpus(name, count, pods);
   const util = utilization ?? load.podUtilization(pods, now);
-  const model = modelName(node.metadata.labels?.['nvidia.com/gpu.product']);
+  const model = modelName(node.metadata.labels?.[NVIDIA.productLabel]);
   const memory = parseQuantity(node.metadata.labels?.['nvidia.com/gpu.memory']) || 16384;
   const hostname = exporterHostname(name, pods);
   const driver = driverVersion(node);
@@ -121,6 +125,7 @@ export function dcgmGpus(
     const u = pod
       ? Math.max(0, Math.min(100, util.get(`${pod.metadata.namespace}/${pod.metadata.name}`) ?? 0))
       : 0;
+    const used = pod && u > 0 ? Math.round(memory * (0.2 + (0.6 * u) / 100)) : 0;
     out.push({
       gpu: i,
       uuid: gpuUuid(name, i),
@@ -133,7 +138,8 @@ export function dcgmGpus(
       pod: pod?.metadata.name ?? '',
       utilization: u,
       smClockMhz: u > 0 ? (MAX_CLOCK[model] ?? 1410) : 210,
-      fbUsedMiB: pod && u > 0 ? Math.round(memory * (0.2 + (0.6 * u) / 100)) : 0,
+      fbUsedMiB: used,
+      fbFreeMiB: memory - used,
     });
   }
   return out;
@@ -152,6 +158,11 @@ const FIELDS: { name: string; help: string; value: (g: DcgmGpu) => string }[] = 
     name: 'DCGM_FI_DEV_FB_USED',
     help: 'Framebuffer memory used (in MiB).',
     value: (g) => String(g.fbUsedMiB),
+  },
+  {
+    name: 'DCGM_FI_DEV_FB_FREE',
+    help: 'Framebuffer memory free (in MiB).',
+    value: (g) => String(g.fbFreeMiB),
   },
   {
     name: 'DCGM_FI_PROF_GR_ENGINE_ACTIVE',

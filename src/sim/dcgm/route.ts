@@ -3,6 +3,9 @@
  *
  * - `GET /dcgm/<node>/metrics` — the node's dcgm-exporter page at the clock's `now`
  *   (`text/plain; version=0.0.4`); 404 for an unknown node or a node without GPUs.
+ * - `GET /dcgm/service/metrics` — the per-pod service metric of every batching service
+ *   (`gpuops_sim_requests_waiting{namespace, pod}`, requests waiting; `LoadModel.setBatching`), as
+ *   a vLLM server exports its queue, for the `serviceMetric` signal;
  * - `GET /dcgm/targets` — Prometheus HTTP service discovery (`http_sd_configs`): one target
  *   group per GPU node with `__metrics_path__` = `/dcgm/<node>/metrics` and a `node` label, so
  *   one Prometheus job scrapes every simulated exporter.
@@ -53,6 +56,17 @@ export function dcgmRoute(
           labels: { __metrics_path__: `/dcgm/${n.metadata.name}/metrics`, node: n.metadata.name },
         }));
       send(res, 200, 'application/json', JSON.stringify(groups));
+      return true;
+    }
+    if (url.pathname === '/dcgm/service/metrics') {
+      const waiting = load.requestsWaiting(readAll(c.store, 'pods'), c.clock.now());
+      const lines = ['# HELP gpuops_sim_requests_waiting Requests waiting in the batch queue.'];
+      lines.push('# TYPE gpuops_sim_requests_waiting gauge');
+      for (const [key, v] of [...waiting].sort(([a], [b]) => (a < b ? -1 : 1))) {
+        const [ns, pod] = key.split('/');
+        lines.push(`gpuops_sim_requests_waiting{namespace="${ns}",pod="${pod}"} ${v}`);
+      }
+      send(res, 200, 'text/plain; version=0.0.4; charset=utf-8', `${lines.join('\n')}\n`);
       return true;
     }
     const m = /^\/dcgm\/([^/]+)\/metrics$/.exec(url.pathname);

@@ -1,0 +1,21 @@
+/**
+ * The replicas each Deployment runs now, from the snapshot (pure): the pods its own ReplicaSets
+ * own (Pod → ReplicaSet → Deployment, `cluster/owners.ts`) in phase Running and not terminating.
+ * A pull request that deletes a Deployment names this count on its first line.
+ */
+import type { Snapshot } from '../cluster/types.js';
+import { ownersOf, podsByDeployment, type ScalingMemo } from '../scaling/scaling-memo.js';
+
+/** Running pods by `namespace/deployment`; a Deployment with none is absent. */
+export function runningReplicas(
+  snapshot: Pick<Snapshot, 'pods' | 'replicaSets'>,
+  memo?: ScalingMemo,
+): Map<string, number> {
+  const out = new Map<string, number>();
+  const byDeployment = podsByDeployment(snapshot.pods, ownersOf(snapshot.replicaSets, memo), memo);
+  for (const [key, pods] of byDeployment) {
+    const n = pods.filter((p) => p.phase === 'Running' && !p.terminating).length;
+    if (n > 0) out.set(key, n);
+  }
+  return out;
+}

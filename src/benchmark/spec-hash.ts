@@ -6,7 +6,7 @@ import type { AlgorithmSpec, PodTemplate } from '../definitions/types.js';
  * resources, benchmark section and GPU product (`spec.gpu`: a run time holds for the product it
  * was measured on), the pod's shape (`spec.template` as the benchmark Job's pod gets it, its
  * container's probes left out: a volume, `/dev/shm`, an init container or a security context can
- * change what is measured, issue 24), and the Algorithm's `metadata.annotations`, which go onto
+ * change what is measured), and the Algorithm's `metadata.annotations`, which go onto
  * the benchmark pods (a sidecar opt-out such as `sidecar.istio.io/inject` changes what runs beside
  * the workload; the simulated cluster reads `sim.gpuops.dev/run-seconds` there). Scaling and
  * placement settings, and the probes (the Job's pod has none), are left out, so changing them

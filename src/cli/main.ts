@@ -12,8 +12,8 @@ function packageVersion(): string {
 }
 
 /**
- * Builds the `gpuops` program. Exit codes follow DESIGN.md: 0 success, 1 failure (or invalid
- * specs for `validate`), 2 usage errors.
+ * Builds the `gpuops` program. Exit codes follow docs/design.md ("Command-line contract"): 0
+ * success, 1 failure (or invalid specs for `validate`), 2 usage errors.
  */
 export function buildProgram(commands: RegisterCommand[]): Command {
   const program = new Command('gpuops')

@@ -27,9 +27,9 @@ export type PlanNode = PoolAssignment & {
 export type PlanSection = 'pools' | 'placements' | 'scaling' | 'files' | 'errors';
 
 /**
- * `gpuops plan --output json`: the plan (DESIGN.md's contract, unchanged) with what the text shows
- * beside it: each node's GPU product and free/allocatable GPUs, the nodes left out of every pool
- * with their reasons, and why each empty section is empty.
+ * `gpuops plan --output json`: the plan (docs/design.md, "Command-line contract", unchanged) with
+ * what the text shows beside it: each node's GPU product and free/allocatable GPUs, the nodes left
+ * out of every pool with their reasons, and why each empty section is empty.
  */
 export type PlanReport = Omit<PlanOutput, 'pools'> & {
   pools: PlanNode[];

@@ -1,6 +1,6 @@
 /**
- * `gpuops validate --nodes FILE` / `--kubeconfig FILE` (issue 24): the GPU products of a cluster,
- * and the specs that name a product none of its nodes carries, as located errors.
+ * `gpuops validate --nodes FILE` / `--kubeconfig FILE`: the GPU products of a cluster, and the
+ * specs that name a product none of its nodes carries, as located errors.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -8,6 +8,10 @@ import { join } from 'node:path';
 import type { GitOpsSettings } from '../config/settings.js';
 import type { Store } from '../store/types.js';
 import { GitHubHost, parseGitHubRepo } from '../gitops/github-host.js';
+import { GiteaHost } from '../gitops/gitea-host.js';
+import { originOf, parseGiteaRepo } from '../gitops/gitea-rest.js';
+import { GitLabHost } from '../gitops/gitlab-host.js';
+import { parseGitLabProject } from '../gitops/gitlab-rest.js';
 import { GitPullRequestHost } from '../gitops/git-host.js';
 import type { PullRequestHost } from '../gitops/pr-host.js';
 import { splitRemoteUrl } from '../gitops/remote-url.js';
@@ -29,11 +33,59 @@ export interface HostDeps {
 }
 
 /**
- * The pull-request host of `settings.provider`: `github` (octokit) or `git` (records in the Store).
- * @throws Error naming the setting when `--provider github` lacks `GITHUB_TOKEN` or an OWNER/NAME
- *   (`--github-repo`, or a GitHub remote URL)
+ * The GitLab host of the settings: `--gitlab-url`, the project of `--gitlab-project` or of the
+ * remote URL, the token of `GITLAB_TOKEN` or `--gitlab-token-file`.
+ * @throws Error naming the setting that is missing
+ */
+function gitlabHost(settings: GitOpsSettings, deps: HostDeps): GitLabHost {
+  const project = parseGitLabProject(settings.gitlabProject, settings.repoUrl);
+  if (project === null)
+    throw new Error(
+      '--gitlab-project: a project id or group/name is required when --repo-url does not name it',
+    );
+  if (!settings.gitlabToken)
+    throw new Error('GITLAB_TOKEN (or --gitlab-token-file): required with --provider gitlab');
+  return new GitLabHost({
+    url: settings.gitlabUrl ?? 'https://gitlab.com',
+    project,
+    base: settings.branch,
+    cluster: settings.cluster,
+    token: settings.gitlabToken,
+    log: deps.log,
+  });
+}
+
+/**
+ * The Gitea/Forgejo host of the settings: `--gitea-url` (default the remote's scheme and host),
+ * `--gitea-repo` (default the remote's OWNER/NAME), the token of `GITEA_TOKEN` or `--gitea-token-file`.
+ * @throws Error naming the setting that is missing
+ */
+function giteaHost(settings: GitOpsSettings, deps: HostDeps): GiteaHost {
+  const repo = parseGiteaRepo(settings.giteaRepo, settings.repoUrl);
+  if (!repo) throw new Error('--gitea-repo: OWNER/NAME is required when --repo-url does not name it');
+  const url = settings.giteaUrl ?? originOf(settings.repoUrl);
+  if (!url) throw new Error('--gitea-url: required when --repo-url is not an https URL');
+  if (!settings.giteaToken)
+    throw new Error('GITEA_TOKEN (or --gitea-token-file): required with --provider gitea');
+  return new GiteaHost({
+    url,
+    ...repo,
+    base: settings.branch,
+    cluster: settings.cluster,
+    token: settings.giteaToken,
+    log: deps.log,
+  });
+}
+
+/**
+ * The pull-request host of `settings.provider`: `github` (octokit), `gitlab` (gitbeaker), `gitea`
+ * (Gitea and Forgejo) or `git` (records in the Store).
+ * @throws Error naming the setting when the provider's token or repository is missing
+ *   (`GITHUB_TOKEN` / `--github-repo`, `GITLAB_TOKEN` / `--gitlab-project`, `GITEA_TOKEN` / `--gitea-repo`)
  */
 export function createPullRequestHost(settings: GitOpsSettings, deps: HostDeps): PullRequestHost {
+  if (settings.provider === 'gitlab') return gitlabHost(settings, deps);
+  if (settings.provider === 'gitea') return giteaHost(settings, deps);
   if (settings.provider === 'github') {
     const repo = parseGitHubRepo(settings.githubRepo, settings.repoUrl ?? '');
     if (!repo) throw new Error('--github-repo: OWNER/NAME is required when --repo-url is not a GitHub URL');
@@ -83,11 +135,19 @@ export async function openWorkingCopy(
       deps.cacheDir,
       `gitops-${createHash('sha256').update(`${remote}#${settings.branch}`).digest('hex').slice(0, 12)}`,
     ),
-    token: settings.githubToken,
+    ...pushToken(settings),
     author: deps.author,
     ...(deps.ledger ? { ledger: deps.ledger } : {}),
     ...(deps.beforePush ? { beforePush: deps.beforePush } : {}),
   });
+}
+
+/** The token HTTPS pushes carry: the provider's (GitLab's as user `oauth2`), else `GITHUB_TOKEN`. */
+function pushToken(settings: GitOpsSettings): { token?: string; tokenUser?: string } {
+  if (settings.provider === 'gitlab' && settings.gitlabToken)
+    return { token: settings.gitlabToken, tokenUser: 'oauth2' };
+  if (settings.provider === 'gitea' && settings.giteaToken) return { token: settings.giteaToken };
+  return settings.githubToken ? { token: settings.githubToken } : {};
 }
 
 /**

@@ -22,9 +22,9 @@ export function sqliteFile(database: string): string | null {
 /**
  * The database a `--dry-run` pass opens. A SQLite file that does not exist yet is replaced by a
  * private in-memory database (`sqlite::memory:`): the pass reads no history (no benchmark, no
- * decision, as on a first run) and leaves no file behind, because a dry run writes nothing
- * anywhere (DESIGN.md). An existing file or a PostgreSQL URL is used as given; the pass itself
- * skips every write when dry-run is set.
+ * decision, as on a first run) and leaves no file behind, because a dry run writes nothing anywhere
+ * (docs/design.md, "Command-line contract": `--dry-run`). An existing file or a PostgreSQL URL is
+ * used as given; the pass itself skips every write when dry-run is set.
  */
 export function dryRunDatabase(database: string): string {
   const file = sqliteFile(database);

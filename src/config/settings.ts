@@ -1,5 +1,5 @@
 /**
- * The connection settings of gpuops (DESIGN.md, "Command-line contract") and how they resolve
+ * The connection settings of gpuops (docs/design.md, "Command-line contract") and how they resolve
  * from flags, environment and `gpuops.yaml`. Below `cli/` so that the controller and the adapters
  * can name them without an import that runs back up to the command line.
  */
@@ -8,7 +8,7 @@ import { parse } from 'yaml';
 
 /**
  * Connection settings shared by `reconcile`, `run`, `snapshot`, `benchmark` and live `plan`
- * (DESIGN.md, "Command-line contract"). Each comes from, in order: the flag, the environment
+ * (docs/design.md, "Command-line contract"). Each comes from, in order: the flag, the environment
  * variable `GPUOPS_<FLAG_IN_UPPER_SNAKE_CASE>`, the key of an optional `gpuops.yaml` in the
  * working directory (camelCase: `repoUrl`), the default.
  */
@@ -16,7 +16,8 @@ export interface Settings {
   repoUrl: string | undefined;
   branch: string;
   cluster: string;
-  provider: 'git' | 'github';
+  /** `forgejo` on the command line is taken as `gitea` (one API, one host). */
+  provider: Provider;
   githubApiUrl: string;
   githubRepo: string | undefined;
   /**
@@ -26,6 +27,22 @@ export interface Settings {
   githubRateLimitWaitSeconds?: string;
   /** From `GITHUB_TOKEN` only, never from a flag or file. */
   githubToken: string | undefined;
+  /** GitLab instance (`https://gitlab.com`, or a self-managed one); `/api/v4` is added. */
+  gitlabUrl?: string;
+  /** The GitLab project: numeric id or full path `group/sub/name` (default: from `--repo-url`). */
+  gitlabProject?: string;
+  /** A file holding the GitLab token (a mounted Secret), read when `GITLAB_TOKEN` is unset. */
+  gitlabTokenFile?: string;
+  /** From `GITLAB_TOKEN`, else the file `gitlabTokenFile`; never from a flag or gpuops.yaml. */
+  gitlabToken?: string;
+  /** Gitea or Forgejo instance (default: the scheme and host of `--repo-url`); `/api/v1` is added. */
+  giteaUrl?: string;
+  /** `OWNER/NAME` on Gitea or Forgejo (default: from `--repo-url`). */
+  giteaRepo?: string;
+  /** A file holding the Gitea/Forgejo token, read when `GITEA_TOKEN` is unset. */
+  giteaTokenFile?: string;
+  /** From `GITEA_TOKEN`, else the file `giteaTokenFile`; never from a flag or gpuops.yaml. */
+  giteaToken?: string;
   kubeconfig: string | undefined;
   prometheusUrl: string | undefined;
   /**
@@ -52,7 +69,24 @@ export type GitOpsSettings = Pick<
   Settings,
   'repoUrl' | 'branch' | 'cluster' | 'provider' | 'githubApiUrl' | 'githubRepo' | 'githubToken'
 > &
-  Partial<Pick<Settings, 'githubRateLimitWaitSeconds'>>;
+  Partial<
+    Pick<
+      Settings,
+      | 'githubRateLimitWaitSeconds'
+      | 'gitlabUrl'
+      | 'gitlabProject'
+      | 'gitlabToken'
+      | 'giteaUrl'
+      | 'giteaRepo'
+      | 'giteaToken'
+    >
+  >;
+
+/** Where pull (merge) requests go. */
+export type Provider = 'git' | 'github' | 'gitlab' | 'gitea';
+
+/** The providers `--provider` takes (`forgejo` is `gitea`). */
+export const PROVIDERS = ['git', 'github', 'gitlab', 'gitea', 'forgejo'] as const;
 
 /** One connection setting: its flag, its key in `Settings` and gpuops.yaml, its default. */
 export interface ConnectionOption {
@@ -73,7 +107,12 @@ export const CONNECTION_OPTIONS: readonly ConnectionOption[] = [
     description: 'cluster name, the folder under clusters/',
     default: 'default',
   },
-  { flag: 'provider', key: 'provider', description: 'where pull requests go: git | github', default: 'git' },
+  {
+    flag: 'provider',
+    key: 'provider',
+    description: 'where pull requests go: git | github | gitlab | gitea (Gitea and Forgejo)',
+    default: 'git',
+  },
   {
     flag: 'github-api-url',
     key: 'githubApiUrl',
@@ -86,6 +125,37 @@ export const CONNECTION_OPTIONS: readonly ConnectionOption[] = [
     key: 'githubRateLimitWaitSeconds',
     description: 'longest GitHub rate-limit wait in a pass, seconds',
     default: '60',
+  },
+  {
+    flag: 'gitlab-url',
+    key: 'gitlabUrl',
+    description: 'GitLab instance (self-managed or gitlab.com)',
+    default: 'https://gitlab.com',
+  },
+  {
+    flag: 'gitlab-project',
+    key: 'gitlabProject',
+    description: 'GitLab project id or full path group/name (default: from --repo-url)',
+  },
+  {
+    flag: 'gitlab-token-file',
+    key: 'gitlabTokenFile',
+    description: 'file holding the GitLab token when GITLAB_TOKEN is unset',
+  },
+  {
+    flag: 'gitea-url',
+    key: 'giteaUrl',
+    description: 'Gitea or Forgejo instance (default: the host of --repo-url)',
+  },
+  {
+    flag: 'gitea-repo',
+    key: 'giteaRepo',
+    description: 'OWNER/NAME on Gitea or Forgejo (default: from --repo-url)',
+  },
+  {
+    flag: 'gitea-token-file',
+    key: 'giteaTokenFile',
+    description: 'file holding the Gitea or Forgejo token when GITEA_TOKEN is unset',
   },
   {
     flag: 'kubeconfig',
@@ -113,7 +183,10 @@ export const CONNECTION_OPTIONS: readonly ConnectionOption[] = [
   },
 ];
 
-/** A wrong setting or flag: the CLI prints it and exits 2 (DESIGN.md: 2 is a usage error). */
+/**
+ * A wrong setting or flag: the CLI prints it and exits 2 (docs/design.md, "Command-line contract": 2
+ * is a usage error).
+ */
 export class UsageError extends Error {
   constructor(message: string) {
     super(message);
@@ -129,41 +202,48 @@ function envName(flag: string): string {
 }
 
 /**
+ * The settings of `gpuops.yaml` (`{}` when the file is absent), keys checked against
+ * {@link CONNECTION_OPTIONS}.
+ * @throws UsageError naming the file when it is not valid YAML, not a mapping, or has an unknown key
+ */
+function readConfigFile(configFile: string): Record<string, unknown> {
+  if (!existsSync(configFile)) return {};
+  let parsed: unknown;
+  try {
+    parsed = parse(readFileSync(configFile, 'utf8'));
+  } catch (err) {
+    throw new UsageError(`${configFile}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (parsed !== null && (typeof parsed !== 'object' || Array.isArray(parsed))) {
+    throw new UsageError(`${configFile}: must be a mapping of setting names (repoUrl, cluster, …) to values`);
+  }
+  const file = (parsed ?? {}) as Record<string, unknown>;
+  const known = CONNECTION_OPTIONS.map((o) => o.key as string);
+  for (const key of Object.keys(file)) {
+    if (!known.includes(key)) {
+      throw new UsageError(
+        `${configFile}: unknown setting ${JSON.stringify(key)}; known: ${known.join(', ')}`,
+      );
+    }
+  }
+  return file;
+}
+
+/**
  * Resolves settings from parsed flags, the environment and `gpuops.yaml`.
  * @param flags  commander's `opts()` of the command
  * @param env    usually `process.env`
  * @param configFile path of the optional config file
- * @throws UsageError naming the setting when `provider` is not `git` or `github`, `cluster` is not a
- *   DNS-1123 label, or gpuops.yaml is not valid YAML, not a mapping, or has an unknown key
+ * @throws UsageError naming the setting when `provider` is not one of {@link PROVIDERS}, `cluster`
+ *   is not a DNS-1123 label, a host's token file cannot be read or holds no token, or gpuops.yaml
+ *   is not valid YAML, not a mapping, or has an unknown key
  */
 export function resolveSettings(
   flags: Record<string, unknown>,
   env: NodeJS.ProcessEnv = process.env,
   configFile = 'gpuops.yaml',
 ): Settings {
-  let file: Record<string, unknown> = {};
-  if (existsSync(configFile)) {
-    let parsed: unknown;
-    try {
-      parsed = parse(readFileSync(configFile, 'utf8'));
-    } catch (err) {
-      throw new UsageError(`${configFile}: ${err instanceof Error ? err.message : String(err)}`);
-    }
-    if (parsed !== null && (typeof parsed !== 'object' || Array.isArray(parsed))) {
-      throw new UsageError(
-        `${configFile}: must be a mapping of setting names (repoUrl, cluster, …) to values`,
-      );
-    }
-    file = (parsed ?? {}) as Record<string, unknown>;
-    const known = CONNECTION_OPTIONS.map((o) => o.key as string);
-    for (const key of Object.keys(file)) {
-      if (!known.includes(key)) {
-        throw new UsageError(
-          `${configFile}: unknown setting ${JSON.stringify(key)}; known: ${known.join(', ')}`,
-        );
-      }
-    }
-  }
+  const file = readConfigFile(configFile);
   const out: Record<string, unknown> = {};
   const defaulted: (keyof Settings)[] = [];
   for (const o of CONNECTION_OPTIONS) {
@@ -187,9 +267,12 @@ export function resolveSettings(
     }
     out[o.key] = v;
   }
-  if (out.provider !== 'git' && out.provider !== 'github') {
-    throw new UsageError(`--provider: must be git or github, got ${JSON.stringify(out.provider)}`);
+  if (!(PROVIDERS as readonly unknown[]).includes(out.provider)) {
+    throw new UsageError(
+      `--provider: must be one of ${PROVIDERS.join(', ')}, got ${JSON.stringify(out.provider)}`,
+    );
   }
+  if (out.provider === 'forgejo') out.provider = 'gitea';
   if (!DNS_LABEL.test(String(out.cluster))) {
     throw new UsageError(
       `--cluster: ${JSON.stringify(out.cluster)} must be a DNS-1123 label (lower-case letters, digits, '-', at most 63): it names the folder clusters/<cluster>/`,
@@ -211,6 +294,8 @@ export function resolveSettings(
   }
   out.kubeconfig = out.kubeconfig ?? env.KUBECONFIG;
   out.githubToken = env.GITHUB_TOKEN;
+  out.gitlabToken = hostToken(env.GITLAB_TOKEN, out.gitlabTokenFile, '--gitlab-token-file');
+  out.giteaToken = hostToken(env.GITEA_TOKEN, out.giteaTokenFile, '--gitea-token-file');
   out.dryRun = Boolean(flags.dryRun) || env.GPUOPS_DRY_RUN === 'true';
   out.defaulted = defaulted;
   return out as unknown as Settings;
@@ -226,6 +311,27 @@ function isRegex(text: string): boolean {
 }
 
 /**
+ * A host's token: the environment variable when set, else the first line of `file` (a mounted
+ * Secret; surrounding whitespace dropped), else undefined. Read once: a rotated file is taken at
+ * the next start. @throws UsageError naming `flag` when the file cannot be read or is empty
+ */
+function hostToken(fromEnv: string | undefined, file: unknown, flag: string): string | undefined {
+  if (fromEnv) return fromEnv;
+  if (typeof file !== 'string' || file === '') return undefined;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(
+      `${flag}: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+    );
+  }
+  const token = text.split('\n')[0]!.trim();
+  if (token === '') throw new UsageError(`${flag}: ${file} holds no token`);
+  return token;
+}
+
+/**
  * Settings with every default of {@link CONNECTION_OPTIONS} and the given values on top, without
  * reading flags, environment or `gpuops.yaml`: for the demo, the replay, benches and tests, which
  * compose the same adapters as the commands (`compose/compose.ts`) from settings they choose.
@@ -236,6 +342,8 @@ export function settingsWith(values: Partial<Settings>): Settings {
   return {
     ...(defaults as unknown as Settings),
     githubToken: undefined,
+    gitlabToken: undefined,
+    giteaToken: undefined,
     kubeconfig: undefined,
     dryRun: false,
     ...values,

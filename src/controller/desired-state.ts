@@ -1,8 +1,9 @@
 /**
  * The whole decision of one pass, as data: repo + snapshot + what Git holds + benchmark outcomes +
- * one utilisation reading → the plan of DESIGN.md and one change set per subject (node pools;
- * placement per algorithm; scaling per algorithm). Pure: no clock, disk or network; `gpuops plan`
- * and the reconcile pass both call it, so what `plan` prints is what `reconcile` writes.
+ * one utilisation reading → the plan of docs/design.md ("The method") and one change set per
+ * subject (node pools; placement per algorithm; scaling per algorithm). Pure: no clock, disk or
+ * network; `gpuops plan` and the reconcile pass both call it, so what `plan` prints is what
+ * `reconcile` writes.
  */
 import type { Snapshot } from '../cluster/types.js';
 import { buildChangeSet, planFiles } from '../gitops/change-set.js';
@@ -29,7 +30,7 @@ import type { BenchmarkRun } from '../store/types.js';
 import type { LoadedRepo, SpecError } from '../definitions/types.js';
 import { byString } from '../util/compare.js';
 
-/** `gpuops plan --output json` (DESIGN.md "Command-line contract"); fields may be added, these stay. */
+/** `gpuops plan --output json` (docs/design.md, "Command-line contract"); fields may be added, these stay. */
 export interface PlanOutput {
   cluster: string;
   errors: SpecError[];

@@ -8,15 +8,21 @@ import { redactUrls } from '../util/url-secrets.js';
 export const REDACT_PATHS = [
   'token',
   'githubToken',
+  'gitlabToken',
+  'giteaToken',
   'password',
   'authorization',
   'headers.authorization',
   'req.headers.authorization',
   '*.token',
   '*.githubToken',
+  '*.gitlabToken',
+  '*.giteaToken',
   '*.password',
   '*.authorization',
   'settings.githubToken',
+  'settings.gitlabToken',
+  'settings.giteaToken',
 ];
 
 /**

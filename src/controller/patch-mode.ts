@@ -1,11 +1,11 @@
 /**
- * The scale subjects of `scaling.mode: patch` (issue 23 item 4). Git is the desired state, also
- * when a write is refused: the change is committed to the base branch FIRST, and only what Git
- * then holds is patched into the cluster (labels of moved nodes, the Deployment's replicas). A
- * refused commit patches nothing, so the cluster never runs what Git does not hold (with Argo CD's
- * self-heal such a patch is reverted and made again every cooldown, starting and killing a GPU
- * pod each time). A permanent refusal (a protected branch, a declining hook; see
- * `gitops/write-refusal.ts`) is remembered and not pushed again before its `retryAt`.
+ * The scale subjects of `scaling.mode: patch`. Git is the desired state, also when a write is
+ * refused: the change is committed to the base branch FIRST, and only what Git then holds is
+ * patched into the cluster (labels of moved nodes, the Deployment's replicas). A refused commit
+ * patches nothing, so the cluster never runs what Git does not hold (with Argo CD's self-heal such
+ * a patch is reverted and made again every cooldown, starting and killing a GPU pod each time). A
+ * permanent refusal (a protected branch, a declining hook; see `gitops/write-refusal.ts`) is
+ * remembered and not pushed again before its `retryAt`.
  */
 import type { ClusterPatcher } from '../cluster/patch.js';
 import type { ChangeSet, GitOpsLogger, WriteBackResult } from '../gitops/types.js';

@@ -1,9 +1,9 @@
 /**
- * One reconcile pass, as the method's steps (DESIGN.md), top to bottom: read the world (specs,
- * Git's read model, the cluster, stored benchmarks and decisions, node activity, one utilisation
- * reading, HPA status) → benchmarks (start or read Jobs, never wait) → the pure plan (classify
- * nodes → place → scale → files) → write (snapshot, records, PRs or patches, spec errors, the PR
- * host's refresh) → one summary line. Each step lives in `src/pass/`; adapters come in
+ * One reconcile pass, as the method's steps (docs/design.md, "The method"), top to bottom: read the
+ * world (specs, Git's read model, the cluster, stored benchmarks and decisions, node activity, one
+ * utilisation reading, HPA status) → benchmarks (start or read Jobs, never wait) → the pure plan
+ * (classify nodes → place → scale → files) → write (snapshot, records, PRs or patches, spec errors,
+ * the PR host's refresh) → one summary line. Each step lives in `src/pass/`; adapters come in
  * `ReconcileDeps` (`compose/compose.ts` builds them).
  */
 import type { Logger } from 'pino';

@@ -254,17 +254,21 @@ export function runDefaults(
 }
 
 /**
- * A copy of the settings safe to log: the GitHub token only as `[Redacted]` (or absent), and
+ * A copy of the settings safe to log: the GitHub, GitLab and Gitea tokens only as `[Redacted]` (or absent), and
  * credentials removed from every URL setting (`postgres://u:p@h` → `postgres://***@h`, `?password=***`).
  */
 export function loggableSettings(s: Settings): Record<string, unknown> {
   return {
     ...s,
     githubToken: s.githubToken ? '[Redacted]' : undefined,
+    gitlabToken: s.gitlabToken ? '[Redacted]' : undefined,
+    giteaToken: s.giteaToken ? '[Redacted]' : undefined,
     repoUrl: s.repoUrl ? redactUrl(s.repoUrl) : undefined,
     database: redactUrl(s.database),
     prometheusUrl: s.prometheusUrl ? redactUrl(s.prometheusUrl) : undefined,
     dcgmUrl: s.dcgmUrl.map(redactUrl),
     githubApiUrl: redactUrl(s.githubApiUrl),
+    ...(s.gitlabUrl ? { gitlabUrl: redactUrl(s.gitlabUrl) } : {}),
+    ...(s.giteaUrl ? { giteaUrl: redactUrl(s.giteaUrl) } : {}),
   };
 }

@@ -1,5 +1,5 @@
 /**
- * Nothing outside the GitOps repo's root is read (DESIGN.md, "Architecture"). A pull request can
+ * Nothing outside the GitOps repo's root is read (docs/design.md, "Architecture"). A pull request can
  * commit a symbolic link as easily as a file: `algorithms -> ../outside`, `policies -> /etc`,
  * `clusters/prod -> /` would make `validate` (which CI runs on pull requests) and `plan` read, and
  * print, files of the machine. Every folder gpuops reads under the root is checked here before it

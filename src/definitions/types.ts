@@ -134,7 +134,7 @@ export interface PolicySpec {
   /** Namespace of an algorithm whose spec names none. */
   namespace: string;
   /**
-   * The namespaces algorithms may run in (issue 29 item 1): names, or a prefix ending in `*`
+   * The namespaces algorithms may run in (a spec author is confined): names, or a prefix ending in `*`
    * (`team-*`). Optional; absent: only `namespace`. `kube-*` and `controllerNamespace` are
    * refused whatever the list says (`rules/namespaces.ts`).
    */
@@ -164,6 +164,12 @@ export interface PolicySpec {
     test: { size: number; perGPUProduct: boolean };
     /** Seconds a node gpuops moved into a task pool may stay empty before it returns to `unused`. */
     returnAfterSeconds: number;
+    /**
+     * Pre-staging (`manifests/prepull.ts`): with `enabled`, the pools pull request holds a
+     * DaemonSet per task pool that pulls the images of the algorithms Git places on it onto the
+     * pool's nodes and the `unused` ones; without it, gpuops deletes the ones it wrote.
+     */
+    prePull: { enabled: boolean };
   };
   placement: {
     longTaskThresholdSeconds: number;
@@ -288,8 +294,9 @@ export interface SpecLimits {
 }
 
 /**
- * The pod fields a spec author may set only when the platform allows it (issue 29 item 1); every
- * allowance defaults to off in `policies/default.yaml`.
+ * The pod fields a spec author may set only when the platform allows it (a pod that widens its
+ * reach beyond its namespace is the platform team's choice, not the spec author's); every allowance
+ * defaults to off in `policies/default.yaml`.
  */
 export interface PodSecurityPolicy {
   /** `securityContext.privileged: true` (and Windows `hostProcess`). */

@@ -8,10 +8,27 @@ import type { Logger } from 'pino';
 import type { RunnerClock } from '../benchmark/clock.js';
 import type { BenchmarkProgress } from '../benchmark/runner.js';
 import { compose } from '../compose/compose.js';
-import { settingsWith } from '../config/settings.js';
+import { settingsWith, type Settings } from '../config/settings.js';
 import type { ReconcileDeps } from '../controller/reconcile.js';
 import { sleep } from '../util/retry.js';
 import type { DemoCluster } from './cluster.js';
+
+/** The demo's GitLab stand-in, as the settings name it: `--gitlab-url`, `--gitlab-project`, `GITLAB_TOKEN`. */
+export interface DemoGitLab {
+  url: string;
+  project: string;
+  token: string;
+}
+
+/**
+ * The settings of the demo's pull-request host: `--provider gitlab` against the stand-in, else
+ * none (the plain git provider's default).
+ */
+export function demoHostSettings(gitlab: DemoGitLab | undefined): Partial<Settings> {
+  return gitlab
+    ? { provider: 'gitlab', gitlabUrl: gitlab.url, gitlabProject: gitlab.project, gitlabToken: gitlab.token }
+    : {};
+}
 
 /** Inputs of {@link buildDemoDeps}. */
 export interface DemoDepsOptions {
@@ -25,6 +42,12 @@ export interface DemoDepsOptions {
   cacheDir: string;
   log: Logger;
   onBenchmarkProgress?: (p: BenchmarkProgress) => void;
+  /**
+   * A GitLab to open merge requests on (the demo's stand-in): composed as `--provider gitlab
+   * --gitlab-url <url> --gitlab-project <project>` with its token as `GITLAB_TOKEN`. Absent: the
+   * plain git provider.
+   */
+  gitlab?: DemoGitLab;
 }
 
 /** Real milliseconds a simulated wait takes (lets the event loop and the printer breathe). */
@@ -50,11 +73,17 @@ export function simulatedClock(demo: DemoCluster): RunnerClock {
 /**
  * Opens the database and the working copy and builds the reconcile adapters with `compose/compose.ts`,
  * from the settings `--provider git --repo-url <origin> --database <database> --cluster <cluster>`
+ * (`--provider gitlab` against the GitLab stand-in with `gitlab`)
  * and the demo's own cluster access, dcgm pages and clock. The caller closes `store`.
  * @throws Error when the database or the clone cannot be opened
  */
 export async function buildDemoDeps(o: DemoDepsOptions): Promise<ReconcileDeps> {
-  const settings = settingsWith({ repoUrl: o.origin, cluster: o.cluster, database: o.database });
+  const settings = settingsWith({
+    repoUrl: o.origin,
+    cluster: o.cluster,
+    database: o.database,
+    ...demoHostSettings(o.gitlab),
+  });
   const { deps } = await compose(settings, {
     kubeConfig: o.demo.kubeConfig,
     dcgmTargets: o.demo.dcgmTargets,

@@ -76,6 +76,29 @@ export function table(rows: readonly (readonly string[])[]): string {
 
 const POOL_ORDER = ['test', 'short-task', 'long-task', 'unused'];
 
+/**
+ * The requests part of the summary: with GitLab the merge requests (`!iid`, state, branch, link,
+ * title), else the pull requests (branches) gpuops recorded; a heading, the table, a blank line.
+ */
+function requestsTable(r: DemoResult): string[] {
+  if (r.provider === 'gitlab') {
+    const rows: string[][] = [['MR', 'STATE', 'BRANCH', 'LINK', 'TITLE']];
+    for (const m of r.mergeRequests) rows.push([`!${m.iid}`, m.state, m.branch, m.url, m.title]);
+    return [
+      "Merge requests (on the demo's GitLab stand-in, merged by the demo as a reviewer would)",
+      table(rows),
+      '',
+    ];
+  }
+  const rows: string[][] = [['STATE', 'KIND', 'BRANCH', 'TITLE']];
+  for (const p of r.prs) rows.push([p.state, p.kind, p.branch, p.title]);
+  return [
+    'Pull requests (branches on the local origin, merged by the demo as a reviewer would)',
+    table(rows),
+    '',
+  ];
+}
+
 /** The summary printed at the end: pools, algorithms, pull requests, and where to look. */
 export function formatSummary(r: DemoResult): string {
   const lines: string[] = [];
@@ -147,13 +170,7 @@ export function formatSummary(r: DemoResult): string {
     );
   }
 
-  const prRows: string[][] = [['STATE', 'KIND', 'BRANCH', 'TITLE']];
-  for (const p of r.prs) prRows.push([p.state, p.kind, p.branch, p.title]);
-  lines.push(
-    'Pull requests (branches on the local origin, merged by the demo as a reviewer would)',
-    table(prRows),
-    '',
-  );
+  lines.push(...requestsTable(r));
 
   lines.push(
     `Look around (${where} has stopped; the repo and the database stay):`,

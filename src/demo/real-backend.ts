@@ -15,6 +15,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { parseDocument } from 'yaml';
 import { compose } from '../compose/compose.js';
 import { settingsWith } from '../config/settings.js';
+import { demoHostSettings } from './deps.js';
 import { nodeGpuCount } from '../sim/controllers/kubelet.js';
 import type { KubeObject } from '../sim/types.js';
 import { httpsGet } from '../local-cluster/control-plane.js';
@@ -105,6 +106,7 @@ export function realDemo(speed: number, onStep: (step: string) => void = () => {
         cluster: o.cluster,
         database: o.database,
         prometheusUrl: local.prometheusUrl ?? undefined,
+        ...demoHostSettings(o.gitlab),
       });
       const { deps } = await compose(settings, {
         kubeConfig,

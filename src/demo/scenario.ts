@@ -1,9 +1,10 @@
 /**
  * The demo scenario: the whole method on one machine, no network. A simulated cluster (the mixed
  * fleet), a local GitOps repo (a bare "origin" seeded with `examples/gitops-repo`), a SQLite
- * database, and the real reconcile pass, driven through the four steps of DESIGN.md. Between
- * passes a "person" merges gpuops's branches into `main` with real git and an Argo CD-like sync
- * applies `clusters/<cluster>/` to the simulated cluster, so every decision takes effect:
+ * database, and the real reconcile pass, driven through the four steps of docs/design.md ("The
+ * method"). Between passes a "person" merges gpuops's branches into `main` with real git and an
+ * Argo CD-like sync applies `clusters/<cluster>/` to the simulated cluster, so every decision takes
+ * effect:
  *
  * 1. pools labelled (one test node, the others unused; the traps stay out);
  * 2. benchmarks run as Jobs on the test node (simulated minutes in real seconds);
@@ -23,11 +24,13 @@ import type { BenchmarkProgress } from '../benchmark/runner.js';
 import { reconcileOnce, type PassResult, type ReconcileDeps } from '../controller/reconcile.js';
 import type { ScalingDecision } from '../scaling/types.js';
 import { servingAlgorithm } from '../sim/load-model.js';
+import { pullRequestRef } from '../gitops/pr-ref.js';
 import type { SpecError } from '../definitions/types.js';
 import type { PullRequestRecord, Store } from '../store/types.js';
 import { simBackend, type DemoBackend, type DemoView } from './backend.js';
 import { startDemoCluster } from './cluster.js';
-import { buildDemoDeps } from './deps.js';
+import { buildDemoDeps, type DemoGitLab } from './deps.js';
+import { demoGitLabOf, mergeRequestsOf, startDemoGitLab, type DemoMergeRequest } from './gitlab.js';
 import type { DemoListener } from './events.js';
 import { createOrigin, listFiles, mergeBranch, syncCheckout } from './git-origin.js';
 import { makeDirs } from '../util/make-dirs.js';
@@ -50,6 +53,12 @@ export interface DemoOptions {
   cluster?: string;
   /** Seed of the GitOps repo; default {@link EXAMPLES_DIR}. */
   examples?: string;
+  /**
+   * Where the pull requests go: `git` (default; branches recorded in the database) or `gitlab`
+   * (merge requests on a local GitLab stand-in, `src/sim/forges/gitlab.ts`, merged by the demo's
+   * reviewer as GitLab's Merge button would).
+   */
+  provider?: 'git' | 'gitlab';
   onEvent?: DemoListener;
   /**
    * Run on the real control plane (src/local-cluster; `gpuops demo --real`) instead of the
@@ -66,6 +75,8 @@ export type RealDemoStarter = (o: {
   cacheDir: string;
   log: Logger;
   onBenchmarkProgress: (p: BenchmarkProgress) => void;
+  /** The GitLab stand-in to open merge requests on (`--provider gitlab`); absent: branches. */
+  gitlab?: DemoGitLab;
 }) => Promise<{ backend: DemoBackend; deps: ReconcileDeps }>;
 
 /** A node of the simulated cluster at the end. */
@@ -141,6 +152,10 @@ export interface DemoResult {
   services: DemoService[];
   /** Every pull request (branch) gpuops recorded, newest first. */
   prs: PullRequestRecord[];
+  /** `git` or `gitlab` (see {@link DemoOptions.provider}). */
+  provider: 'git' | 'gitlab';
+  /** With `gitlab`: the merge requests the stand-in holds, by iid; empty otherwise. */
+  mergeRequests: DemoMergeRequest[];
   /** Errors of the specs that do not validate (reported, never placed). */
   specErrors: SpecError[];
   /** Files under `clusters/<cluster>/` at `main`. */
@@ -197,6 +212,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const log: Logger = pino({ level: 'info' }, pino.destination({ dest: logFile, sync: true, mkdir: true }));
 
   await createOrigin(origin, options.examples ?? EXAMPLES_DIR);
+  const provider = options.provider ?? 'git';
+  const gitlab = provider === 'gitlab' ? await startDemoGitLab() : null;
+  const forge = gitlab ? { gitlab: demoGitLabOf(gitlab) } : {};
   const shownCached = new Set<string>();
   const onBenchmarkProgress = (p: BenchmarkProgress) => {
     // A stored result is told once, not on every pass.
@@ -217,14 +235,25 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
         cacheDir,
         log,
         onBenchmarkProgress,
+        ...forge,
       }));
     } else {
       const demo = await startDemoCluster({ speed: options.speed ?? 5 });
       backend = simBackend(demo);
-      deps = await buildDemoDeps({ cluster, demo, origin, database, cacheDir, log, onBenchmarkProgress });
+      deps = await buildDemoDeps({
+        cluster,
+        demo,
+        origin,
+        database,
+        cacheDir,
+        log,
+        onBenchmarkProgress,
+        ...forge,
+      });
     }
     const simStart = backend.now().getTime();
-    const run = new Scenario(deps, backend, { cluster, origin, reviewer, emit });
+    const onMerged = gitlab ? (branch: string) => void gitlab.mergeByBranch(branch) : undefined;
+    const run = new Scenario(deps, backend, { cluster, origin, reviewer, emit, onMerged });
     await run.all();
     const final = await run.finalState();
     return {
@@ -235,6 +264,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       logFile,
       ...final,
       real: options.real !== undefined,
+      provider,
+      mergeRequests: gitlab ? mergeRequestsOf(gitlab) : [],
       passes: run.passes,
       lastPassWrites: run.lastPassWrites,
       simulatedSeconds: Math.round((backend.now().getTime() - simStart) / 1000),
@@ -243,8 +274,16 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   } finally {
     await deps?.store.close();
     await backend?.close();
+    await gitlab?.close();
     log.flush();
   }
+}
+
+/** `pull request`, or with a host's number `merge request !3 <url>` / `pull request #3 <url>`. */
+function requestName(pr: { number: number | null; url: string | null } | null): string {
+  if (!pr || pr.number === null) return 'pull request';
+  const ref = pullRequestRef(pr);
+  return `${ref.startsWith('!') ? 'merge request' : 'pull request'} ${ref}${pr.url ? ` ${pr.url}` : ''}`;
 }
 
 function progressEvent(p: BenchmarkProgress): Parameters<DemoListener>[0] {
@@ -269,6 +308,8 @@ interface ScenarioContext {
   origin: string;
   reviewer: string;
   emit: DemoListener;
+  /** Called after the reviewer merged a branch: the host marks its pull request merged. */
+  onMerged?: (branch: string) => void;
 }
 
 /** The steps, with what each pass reported so far (to print only what changed). */
@@ -349,7 +390,8 @@ class Scenario {
     const svc = 'resnet50-infer';
     this.demo.load.setLoad('bert-train', 260);
     // Counted before the first scale-up: its pool's first node is the smallest T4 that fits one
-    // replica (issue 23 item 8), so the first scale-up already moves a node in.
+    // replica (the product first, then the smallest node), so the first scale-up already moves a
+    // node in.
     const moved = this.movedNodes.length;
     this.setLoad(svc, 90, 'its one replica (1 GPU) is 90 % busy, above the max of 80 %');
     await this.until(`${svc} scales up`, () => this.servingPods(svc).length >= 2, SCALING_INTERVAL_SECONDS);
@@ -485,7 +527,7 @@ class Scenario {
     for (const w of r.writeBack) {
       if (w.action === 'created' || w.action === 'updated')
         this.line(
-          `pull request ${w.action === 'created' ? 'opened' : 'updated'}: ${w.branch} (${describeFiles(w.files, this.ctx.cluster)})`,
+          `${requestName(w.pullRequest)} ${w.action === 'created' ? 'opened' : 'updated'}: ${w.branch} (${describeFiles(w.files, this.ctx.cluster)})`,
         );
       else if (w.action === 'failed')
         this.ctx.emit({ kind: 'problem', text: `write-back ${w.branch}: ${w.message}` });
@@ -515,9 +557,11 @@ class Scenario {
         continue;
       }
       merged++;
+      this.ctx.onMerged?.(pr.branch);
       const now = this.deps.clock.now().toISOString();
       await this.store.upsertPullRequest({ ...pr, state: 'merged', updatedAt: now });
-      this.line(`merged ${pr.branch} into main (${m.commit.slice(0, 7)}): ${pr.title}`);
+      const ref = pr.number === null ? '' : ` (${pullRequestRef(pr)})`;
+      this.line(`merged ${pr.branch}${ref} into main (${m.commit.slice(0, 7)}): ${pr.title}`);
       if (pr.kind === 'scale') this.noteMovedNodes(pr.subject);
     }
     return merged;

@@ -16,7 +16,7 @@ import { MANAGED_BY } from '../util/vocabulary.js';
 
 /** Argo CD's annotation-based resource tracking: `<app>:<group>/<kind>:<namespace>/<name>`. */
 export const TRACKING_ANNOTATION = 'argocd.argoproj.io/tracking-id';
-/** The label every gpuops object carries (DESIGN.md, "Labels and names"). */
+/** The label every gpuops object carries (docs/design.md, "Labels and names"). */
 export const MANAGED_BY_SELECTOR = `${MANAGED_BY.key}=${MANAGED_BY.value}`;
 
 /** Workload kinds the applier prunes when they leave Git. Nodes are never pruned. */

@@ -25,7 +25,7 @@ function component(raw: string): string {
 }
 
 /**
- * The branch of one subject (DESIGN.md "Labels and names"): `gpuops/<cluster>/<kind>/<subject>`,
+ * The branch of one subject (docs/design.md, "Labels and names"): `gpuops/<cluster>/<kind>/<subject>`,
  * node pools `gpuops/<cluster>/pools`. Stable: the same inputs always give the same name. Always a
  * valid ref of at most {@link MAX_BRANCH_LENGTH} characters; a name that would be longer is cut
  * and ends with an 8-character hash of the full name so two long subjects stay distinct.

@@ -1,9 +1,10 @@
 /**
  * The access a change set grants: the Namespaces, RoleBindings and ClusterRoleBindings its files
  * create, and the bindings whose grant (roleRef or subjects) it changes. A reviewer must see these
- * in the title and on the body's first lines (issue 29 item 1): a pools pull request that writes
- * a Namespace `kube-system` with a RoleBinding of gpuops's ServiceAccount is a grant, not a node
- * move. Pure: the change set's files and the base branch's files in, a sorted list out.
+ * in the title and on the body's first lines, since a spec author is confined only if a reviewer
+ * sees the grants (docs/design.md, "Architecture"): a pools pull request that writes a Namespace
+ * `kube-system` with a RoleBinding of gpuops's ServiceAccount is a grant, not a node move. Pure:
+ * the change set's files and the base branch's files in, a sorted list out.
  */
 import { parseAllDocuments } from 'yaml';
 import type { FileChange } from '../manifests/file-change.js';

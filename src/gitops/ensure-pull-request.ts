@@ -29,7 +29,10 @@ function normalise(text: string): string {
  * Decides what to do with `found` (the open PR of the branch, else the newest closed or merged one,
  * else null) for change set `cs`. `compareLabels: false` for hosts without labels (plain git).
  * Bodies compare after normalising CRLF and trailing whitespace (GitHub stores what it was sent,
- * but editors in the web UI add `\r\n`).
+ * but editors in the web UI add `\r\n`). An open scale PR that proposes the same files (same
+ * desired hash) keeps its body: it shows the utilisation the change was decided on, and real
+ * utilisation moves every pass — rewriting it would spend a host write per open PR per pass and
+ * change nothing a reviewer merges.
  */
 export function decidePullRequest(
   found: PullRequestInfo | null,
@@ -46,7 +49,8 @@ export function decidePullRequest(
     addLabels: compareLabels ? labels.filter((l) => !found.labels.includes(l)) : [],
   };
   if (found.title !== cs.title) update.title = cs.title;
-  if (normalise(found.body) !== normalise(body)) update.body = body;
+  const sameProposal = cs.kind === 'scale' && found.desiredHash === cs.desiredHash;
+  if (!sameProposal && normalise(found.body) !== normalise(body)) update.body = body;
   const changes = update.title !== undefined || update.body !== undefined || update.addLabels.length > 0;
   return changes ? update : { action: 'nothing' };
 }

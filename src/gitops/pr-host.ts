@@ -24,8 +24,8 @@ export type CommentAction = 'created' | 'unchanged' | 'unsupported';
  * Errors are `PrHostError`s.
  */
 export interface PullRequestHost {
-  /** `github` or `git`. */
-  readonly name: 'github' | 'git';
+  /** `github`, `gitlab`, `gitea` (Gitea and Forgejo) or `git`. */
+  readonly name: 'github' | 'gitlab' | 'gitea' | 'git';
   /**
    * Whether the host keeps the pull-request records in the Store itself (the plain git host: its
    * records are the pull requests). When false, write-back records what the host answered.

@@ -1,9 +1,9 @@
 /**
- * Spec paths gpuops cannot read (pure; issue 23 item 5). A spec that cannot be read is never a
- * deleted spec: each such path becomes a located error with no algorithm name, and an error
- * without a name keeps every algorithm's generated files (`controller/invalid-specs.ts`), so no
- * pass proposes deleting a running Deployment because its spec sat where gpuops could not see it.
- * A spec is gone only when Git no longer has its file.
+ * Spec paths gpuops cannot read (pure). A spec that cannot be read is never a deleted spec: each
+ * such path becomes a located error with no algorithm name, and an error without a name keeps every
+ * algorithm's generated files (`controller/invalid-specs.ts`), so no pass proposes deleting a
+ * running Deployment because its spec sat where gpuops could not see it. A spec is gone only when
+ * Git no longer has its file.
  *
  * - A git submodule (a gitlink, tree mode 160000) under `algorithms/` or `policies/`: its files
  *   live in another repository. Argo CD checks submodules out by default

@@ -35,7 +35,7 @@ export class GitRunner {
   private cloneGit: SimpleGit | null = null;
 
   constructor(
-    private readonly opts: Pick<WorkingCopyOptions, 'repoUrl' | 'token' | 'dir' | 'beforePush'>,
+    private readonly opts: Pick<WorkingCopyOptions, 'repoUrl' | 'token' | 'tokenUser' | 'dir' | 'beforePush'>,
     readonly author: GitAuthor,
     readonly counters: WorkingCopyCounters,
   ) {
@@ -44,7 +44,7 @@ export class GitRunner {
     const basic = credentials
       ? `${credentials.username}:${credentials.password}`
       : opts.token
-        ? `x-access-token:${opts.token}`
+        ? `${opts.tokenUser ?? 'x-access-token'}:${opts.token}`
         : null;
     const origin = httpsOrigin(url);
     this.extraHeader =

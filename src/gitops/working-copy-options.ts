@@ -32,6 +32,11 @@ export interface WorkingCopyOptions {
    * `.git/config` or any message. Credentials in `repoUrl` take its place for git.
    */
   token?: string;
+  /**
+   * User name sent with `token` (HTTP basic); default `x-access-token` (GitHub's). GitLab takes
+   * `oauth2` for every kind of token; Gitea and Forgejo take any name when the password is a token.
+   */
+  tokenUser?: string;
   author?: GitAuthor;
   /** Attempts of a push (and of a fetch) before giving up; default 4. */
   maxAttempts?: number;

@@ -191,9 +191,12 @@ export function insecureStatus(url: string): Promise<{ status: number; body: str
 }
 
 /**
- * Compacts etcd's history up to its current revision through etcd's JSON gateway (`/v3/kv/range`
- * for the revision, `/v3/kv/compaction`), so a watch from an older resourceVersion is answered
- * `410 Gone` once the API server's watch cache no longer holds it. Returns the revision.
+ * Compacts etcd's history past every revision it held (`/v3/kv/put` of a key outside the API
+ * server's `/registry` prefix makes a new revision, `/v3/kv/compaction` compacts up to it), so a
+ * watch from any resourceVersion seen before is answered `410 Gone` once the API server's watch
+ * cache no longer holds it. Compacting at the current revision alone is not enough: a watch
+ * bookmark may already carry that revision, and a watch from it is still valid. Returns the
+ * revision compacted to.
  * @throws LocalClusterError when etcd does not answer
  */
 export async function compactEtcd(ports: ControlPlanePorts): Promise<number> {
@@ -202,10 +205,10 @@ export async function compactEtcd(ports: ControlPlanePorts): Promise<number> {
     if (!res.ok) fail('etcd compaction', `POST ${p}: ${res.status} ${await res.text()}`);
     return (await res.json()) as { header?: { revision?: string } };
   };
-  // key "\0" (base64 AA==) with limit 1: the cheapest read that returns the store's revision.
-  const range = await post('/v3/kv/range', { key: 'AA==', limit: 1 });
-  const revision = Number(range.header?.revision ?? NaN);
-  if (!Number.isFinite(revision)) fail('etcd compaction', 'no revision in the range answer');
+  const key = Buffer.from('/gpuops-test/compaction').toString('base64');
+  const put = await post('/v3/kv/put', { key, value: Buffer.from(String(Date.now())).toString('base64') });
+  const revision = Number(put.header?.revision ?? NaN);
+  if (!Number.isFinite(revision)) fail('etcd compaction', 'no revision in the put answer');
   await post('/v3/kv/compaction', { revision: String(revision), physical: true });
   return revision;
 }

@@ -5,8 +5,9 @@
  * One file per namespace, `clusters/<cluster>/namespaces/<namespace>.yaml`, written only by the
  * pools subject (the cluster-level pull request): no two subjects' pull requests share a file, and
  * the namespace exists before the first benchmark Job of an algorithm in it (benchmarks run before
- * any placement pull request exists). DESIGN.md's single `namespaces.yaml` would be one list that
- * changes whenever a namespace comes or goes; a file per namespace changes only with that namespace.
+ * any placement pull request exists). A single `namespaces.yaml` (an early draft of docs/design.md)
+ * would be one list that changes whenever a namespace comes or goes; a file per namespace changes
+ * only with that namespace.
  *
  * Each file also holds a RoleBinding of the ClusterRole `gpuops-benchmark` (templates/install) to
  * gpuops's ServiceAccount, in that namespace only (and, in patch mode, one of `gpuops-scale`):

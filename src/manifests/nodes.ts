@@ -4,7 +4,7 @@ import type { FileChange } from './file-change.js';
 import { GENERATED_HEADER, renderYaml, type RenderCache } from './yaml.js';
 import { GPUOPS, MANAGED_BY } from '../util/vocabulary.js';
 
-/** Annotations every generated Node carries (DESIGN.md; deleting a partial Node must never delete the Node, argo-cd#15005; Flux's per-object prune opt-out). */
+/** Annotations every generated Node carries (docs/design.md, "The Git repository gpuops works on"; deleting a partial Node must never delete the Node, argo-cd#15005; Flux's per-object prune opt-out). */
 export const NODE_ANNOTATIONS: Readonly<Record<string, string>> = {
   'argocd.argoproj.io/sync-options': 'ServerSideApply=true,Prune=false,Delete=false',
   // Node labels go before workloads (wave "0").
@@ -72,7 +72,7 @@ export interface NodeFilesInput {
  *   with server-side apply, dropping a field from the applied manifest removes it from the Node
  *   (the field manager owned it). Deleting the file would leave the label, since `Prune=false`.
  * - Nodes without a pool and without one before get no file.
- * - Git holds only what gpuops owns (DESIGN.md): the pool label, `managed-by`, the sync
+ * - Git holds only what gpuops owns (docs/design.md, "Architecture"): the pool label, `managed-by`, the sync
  *   annotations, the moved-by/moved-at annotations of a node gpuops moved, and with
  *   `pools.taint.enabled` the one pool taint `<labelKey>=<pool>:<effect>` in `spec.taints`. No
  *   label or taint another controller or a person put on the node (the Cluster Autoscaler's

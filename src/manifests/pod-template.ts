@@ -32,8 +32,8 @@ export interface OwnedPod {
  * - pod fields (volumes, securityContext, imagePullSecrets, …): the spec's; `tolerations`:
  *   gpuops's (GPU and pool taints) followed by the spec's; `nodeSelector`: gpuops's;
  * - `automountServiceAccountToken`: `false` unless the spec's template says `true` and
- *   `owned.allowServiceAccountToken` (the policy) allows it (issue 29 item 1): a pod gets no API
- *   credential it did not ask for, and none the platform did not grant;
+ *   `owned.allowServiceAccountToken` (the policy) allows it: a pod gets no API credential it did
+ *   not ask for, and none the platform did not grant;
  * - the algorithm's container: the base template's fields, then the spec's `containers[0]`, then
  *   gpuops's; `env` is `spec.env` followed by the template's; `resources` the template's extra
  *   requests/limits (ephemeral storage, hugepages) plus gpuops's;

@@ -16,7 +16,10 @@
  */
 import type { KubeObject } from '../cluster/object.js';
 import type { Pool, PolicySpec, ResolvedAlgorithm } from '../definitions/types.js';
+import type { FileChange } from './file-change.js';
+import { clusterDir } from './cluster-layout.js';
 import { poolScheduling } from './scheduling.js';
+import { renderYaml } from './yaml.js';
 import { MANAGED_BY } from '../util/vocabulary.js';
 
 /** The static busybox whose `true` each pull runs (pinned). */
@@ -119,4 +122,37 @@ export function renderPrePull(
       },
     },
   };
+}
+
+/** The pools that run replicas, each with its own pre-pull DaemonSet. */
+export const TASK_POOLS = ['long-task', 'short-task'] as const;
+
+/** `clusters/<cluster>/prepull/<pool>.yaml`: a pool's pre-pull DaemonSet in Git. */
+export function prePullFilePath(cluster: string, pool: (typeof TASK_POOLS)[number]): string {
+  return `${clusterDir(cluster)}/prepull/${pool}.yaml`;
+}
+
+/**
+ * The pre-pull files of the pools change set. With `policy.pools.prePull.enabled`: one file per
+ * task pool that has an algorithm ({@link renderPrePull}). Each of those two paths that is not
+ * rendered but is at the base branch head (pre-staging turned off, or the pool's last algorithm
+ * gone) is deleted; no other file under `prepull/` is touched (gpuops deletes only what it names).
+ * @param byPool  the algorithms placed on each task pool (absent: none)
+ * @param present repo-relative paths at the base branch head
+ * @returns file changes, sorted by path
+ */
+export function prePullFiles(
+  cluster: string,
+  byPool: ReadonlyMap<Pool, readonly Pick<ResolvedAlgorithm, 'spec'>[]>,
+  policy: PolicySpec,
+  present: { has(path: string): boolean },
+): FileChange[] {
+  const out: FileChange[] = [];
+  for (const pool of TASK_POOLS) {
+    const path = prePullFilePath(cluster, pool);
+    const ds = policy.pools.prePull.enabled ? renderPrePull(pool, byPool.get(pool) ?? [], policy) : null;
+    if (ds !== null) out.push({ path, content: renderYaml(ds) });
+    else if (present.has(path)) out.push({ path, content: null });
+  }
+  return out;
 }

@@ -4,8 +4,8 @@ import { isMap, isScalar, parseAllDocuments } from 'yaml';
  * The scale change of one Deployment file: `text` as the base branch holds it with only
  * `spec.replicas` set to `replicas`; every other byte (comments, key order, quoting, other
  * documents of the file) stays, so a scale pull request and a pending placement pull request
- * touch different lines and git's three-way merge takes both (DESIGN.md "A scale change edits
- * only `spec.replicas`").
+ * touch different lines and git's three-way merge takes both (docs/design.md,
+ * "Architecture": "A scale change edits only `spec.replicas`").
  *
  * The `yaml` Document API finds the value's exact source range and only that range is replaced;
  * a Deployment without `spec.replicas` (Kubernetes' default is 1) gets the line inserted as the

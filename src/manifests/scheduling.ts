@@ -31,7 +31,8 @@ export function poolScheduling(
 
 /**
  * The required node affinity that keeps a pod on nodes of these GPU products (GPU Feature
- * Discovery's `nvidia.com/gpu.product In [...]`, issue 24), beside the pool's `nodeSelector`
+ * Discovery's `nvidia.com/gpu.product In [...]`; a run time holds only for the product it was
+ * measured on), beside the pool's `nodeSelector`
  * (both must hold: https://kubernetes.io/docs/concepts/scheduling-eviction/assign-pod-node/#node-affinity).
  * `requiredDuringSchedulingIgnoredDuringExecution`, so a label change never evicts a running pod.
  * Values sorted; undefined for no product (the field is left out).

@@ -48,7 +48,8 @@ const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
  *
  * With `namespaces` (the algorithms' namespaces: the only ones whose pods attribution counts, see
  * `src/scaling/attribute.ts`) the query asks only for what gpuops attributes, so the answer grows
- * with the managed pods, not with the fleet (issue 26: ~124,000 series, ~56 MB at 10,000 nodes):
+ * with the managed pods, not with the fleet (a whole-fleet answer is ~124,000 series, ~56 MB at
+ * 10,000 nodes, read on every pass):
  *
  * - each selector becomes two, one per place the workload pod's namespace can be, as
  *   attribution reads it: `exported_namespace=~"ns1|ns2"` (Prometheus renamed the page's

@@ -1,11 +1,12 @@
 /**
  * What the long-running controller (`gpuops run`) keeps from one pass to the next because it does
- * not change between them (issue 26): the stored benchmark runs (read again only when the
- * database's `benchmarkRunsVersion` moves: a run recorded by this pass or by any other process),
- * the keys of the utilisation samples the last pass stored (a sample read again is not stored
- * again), and the scaling step's memo tables (`ScalingMemo`: indexes over the cache's arrays, the
- * decisions whose inputs did not move). One-shot commands (`plan`, `reconcile --once`) have no
- * carry and read everything, as before. One carry per reconciler, never per module.
+ * not change between them, so a pass at 10,000 nodes reads and decides only what moved: the stored
+ * benchmark runs (read again only when the database's `benchmarkRunsVersion` moves: a run recorded
+ * by this pass or by any other process), the keys of the utilisation samples the last pass stored
+ * (a sample read again is not stored again), and the scaling step's memo tables (`ScalingMemo`:
+ * indexes over the cache's arrays, the decisions whose inputs did not move). One-shot commands
+ * (`plan`, `reconcile --once`) have no carry and read everything, as before. One carry per
+ * reconciler, never per module.
  */
 import { specHash } from '../benchmark/spec-hash.js';
 import { summarizeRuns } from '../benchmark/summary.js';

@@ -1,5 +1,5 @@
 /**
- * The GPU products an algorithm runs on (pure; issue 24 "GPU product", issue 23 item 8): those its
+ * The GPU products an algorithm runs on (pure): those its
  * spec names, else those its benchmark was measured on, as GPU Feature Discovery labels them
  * (`nvidia.com/gpu.product`, e.g. `NVIDIA-A100-SXM4-80GB`, `Tesla-T4`).
  */

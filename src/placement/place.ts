@@ -5,7 +5,7 @@ function fmt(seconds: number): string {
 }
 
 /**
- * Places one algorithm by its median benchmark run time (DESIGN.md, step 3):
+ * Places one algorithm by its median benchmark run time (docs/design.md, "The method", step 3):
  *
  * | situation                                   | pool         | reason             |
  * |---------------------------------------------|--------------|--------------------|

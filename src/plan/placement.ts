@@ -98,6 +98,7 @@ export function placementChanges(input: PlacementChangesInput): ChangeSetInput[]
   const { git, policy } = input;
   const cluster = git.cluster;
   const placementOf = new Map(input.placements.map((p) => [p.algorithm, p]));
+  const algorithmOf = new Map(input.algorithms.map((a) => [a.name, a]));
   const rendered: FileChange[] = [];
   const rollouts = new Map<string, NonNullable<ReturnType<typeof rolloutNote>>>();
   for (const alg of input.algorithms) {
@@ -150,7 +151,7 @@ export function placementChanges(input: PlacementChangesInput): ChangeSetInput[]
     .sort(([a], [b]) => byString(a, b))
     .map(([name, files]) => {
       const p = placementOf.get(name);
-      const alg = input.algorithms.find((a) => a.name === name);
+      const alg = algorithmOf.get(name);
       return {
         cluster,
         kind: 'placement' as const,

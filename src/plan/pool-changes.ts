@@ -1,7 +1,8 @@
 /**
  * The pools subject's change set (pure): nodes gpuops moved that stayed empty go back to
- * `unused` (`ReturnedIdle`), then every node manifest, the Namespaces the algorithms need, and
- * the deletion of the old layout's kustomization files.
+ * `unused` (`ReturnedIdle`), then every node manifest, the Namespaces the algorithms need, each
+ * task pool's pre-pull DaemonSet (policy `pools.prePull`), and the deletion of the old layout's
+ * kustomization files.
  */
 import type { NodeInfo } from '../cluster/types.js';
 import type { ChangeSetInput } from '../gitops/change-set.js';
@@ -9,6 +10,7 @@ import type { FileChange } from '../gitops/types.js';
 import { isKustomizationFile, legacyKustomizationDeletions } from '../manifests/cluster-layout.js';
 import { DEFAULT_SERVICE_ACCOUNT, renderNamespaceFiles } from '../manifests/namespaces.js';
 import { nodeFilePath, nodesDir, renderNodeFiles } from '../manifests/nodes.js';
+import { prePullFiles } from '../manifests/prepull.js';
 import { returnIdleNodes } from '../pools/return-idle.js';
 import type { PoolAssignment } from '../pools/types.js';
 import type { AlgorithmState } from '../scaling/decide-scaling.js';
@@ -64,13 +66,15 @@ export function returnIdlePools(input: ReturnIdleInput): PoolAssignment[] {
 /**
  * The `pools` change-set input: a manifest per node with a pool (nodes gpuops moved keep their
  * annotations), the deletion of node manifests no node needs any more, one Namespace file per
- * algorithm namespace, and once the old layout's kustomization files.
+ * algorithm namespace, the pre-pull DaemonSets (`prePullFiles`: each task pool pulls the images
+ * of the algorithms whose Deployment in Git selects it, so what it pulls follows merged
+ * placements, never a placement still under review), and once the old layout's kustomization files.
  */
 export function poolChanges(input: {
   pools: PoolAssignment[];
   nodes: NodeInfo[];
   algorithms: readonly ResolvedAlgorithm[];
-  git: Pick<GitModel, 'cluster' | 'files' | 'movedNodes'>;
+  git: Pick<GitModel, 'cluster' | 'files' | 'movedNodes' | 'deployments'>;
   policy: Policy;
   /** A reconciler's memo of rendered documents (`PassCaches.rendered`). */
   renderCache?: RenderCache;
@@ -96,14 +100,18 @@ export function poolChanges(input: {
     if (path.startsWith(`${nodesDir(cluster)}/`) && !rendered.has(path) && !isKustomizationFile(path))
       files.push({ path, content: null });
   }
+  const prePull = prePullFiles(cluster, placedOnPools(input.algorithms, git), policy.spec, git.files);
+  // The pre-pull DaemonSets live in the policy's namespace, which may hold no algorithm itself.
+  const prePullNamespace = prePull.some((f) => f.content !== null) ? [policy.spec.namespace] : [];
   files.push(
     ...renderNamespaceFiles(
       cluster,
-      input.algorithms.map((a) => a.namespace),
+      [...input.algorithms.map((a) => a.namespace), ...prePullNamespace],
       { ...DEFAULT_SERVICE_ACCOUNT, namespace: policy.spec.controllerNamespace },
       { scale: policy.spec.scaling.mode === 'patch' },
       git.files,
     ),
+    ...prePull,
     ...legacyKustomizationDeletions(cluster, git.files.keys()),
   );
   return {
@@ -115,4 +123,17 @@ export function poolChanges(input: {
     pools: input.pools,
     labels: policy.spec.pullRequests.labels,
   };
+}
+
+/** The algorithms whose Deployment in Git selects each pool (`GitDeployment.pool`). */
+function placedOnPools(
+  algorithms: readonly ResolvedAlgorithm[],
+  git: Pick<GitModel, 'deployments'>,
+): Map<Pool, ResolvedAlgorithm[]> {
+  const out = new Map<Pool, ResolvedAlgorithm[]>();
+  for (const a of algorithms) {
+    const pool = git.deployments.get(a.name)?.pool;
+    if (pool) out.set(pool, [...(out.get(pool) ?? []), a]);
+  }
+  return out;
 }

@@ -1,6 +1,6 @@
 /**
- * The GPU products of every algorithm for one pass (pure; issue 24): `spec.gpu.product`, else the
- * products its benchmark runs at the current spec hash were measured on (`algorithmProducts`).
+ * The GPU products of every algorithm for one pass (pure): `spec.gpu.product`, else the products
+ * its benchmark runs at the current spec hash were measured on (`algorithmProducts`).
  */
 import type { Snapshot } from '../cluster/types.js';
 import { missingProductMessage, missingProducts } from '../definitions/rules/product-presence.js';

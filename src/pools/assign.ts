@@ -22,7 +22,8 @@ export const UNKNOWN_PRODUCT = '(unknown product)';
 /**
  * Decides the desired pool of every node of the snapshot (pure, deterministic; ties by node name).
  * Returns one {@link PoolAssignment} per node, in snapshot order, each with a machine reason and a
- * human message. The rules (issue 3, DESIGN.md "pools"):
+ * human message. The rules (docs/design.md, "The method", step 1; the traps of real clusters,
+ * `test/fixtures/cluster-mixed/README.md`):
  *
  * - A node without a pool joins one only when eligible (see `ineligibility`): otherwise `to: null`
  *   with `NoGPU`, `MIGOnly`, `NoAllocatableGPU`, `NotReady`, `Cordoned`, `Leaving` (Cluster

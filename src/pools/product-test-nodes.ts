@@ -1,7 +1,7 @@
 /**
- * A test node for every GPU product an algorithm names (pure; issue 24 "GPU product"): an
- * algorithm with `spec.gpu.product` is benchmarked on a node of one of them, so while its
- * benchmark is due the test pool holds one, beside `pools.test.size` (or one per product).
+ * A test node for every GPU product an algorithm names (pure): an algorithm with `spec.gpu.product`
+ * is benchmarked on a node of one of them, so while its benchmark is due the test pool holds one,
+ * beside `pools.test.size` (or one per product).
  */
 import { gpuSharing } from '../cluster/snapshot.js';
 import type { NodeInfo } from '../cluster/types.js';

@@ -36,8 +36,9 @@ export interface ReturnIdleInput {
 }
 
 /**
- * Pools shrink as well as grow (DESIGN.md step 4, issue 11 item 6). A node of `long-task` or
- * `short-task` goes back to `unused` (`ReturnedIdle`, with `emptySeconds`) when all of these hold:
+ * Pools shrink as well as grow (docs/design.md, "The method", step 4): else every spike ratchets
+ * GPUs away from the rest of the fleet. A node of `long-task` or `short-task` goes back to `unused`
+ * (`ReturnedIdle`, with `emptySeconds`) when all of these hold:
  * - gpuops moved it there (`moved`): a node a person labelled stays where they put it;
  * - it holds no GPU pod now and has held none for at least `returnAfterSeconds`, counted from the
  *   later of the move and `emptySince`. Exactly at `returnAfterSeconds` it returns (the node has

@@ -1,7 +1,8 @@
 /**
  * The figures of a replay (pure): from the trace's offered load and an engine's allocation over
- * time, the measures of issue 12. Units: time in seconds from the trace's first instant, loads in
- * GPU-percent (100 = one GPU fully busy), GPUs whole (1 GPU per pod).
+ * time, the measures every engine is compared by (docs/replay.md). Units: time in seconds from the
+ * trace's first instant, loads in GPU-percent (100 = one GPU fully busy), GPUs whole (1 GPU per
+ * pod).
  *
  * Over every stretch of time where the offered load `o` (the trace's, piecewise constant from each
  * instant to the next) and the engine's state are constant, lasting `dt`:

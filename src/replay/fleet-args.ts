@@ -1,7 +1,7 @@
 /**
- * The fleet replay `npm run replay` runs after the one-service replay (issue 25: "every engine in
- * one run"): the same trace and delays as four services sharing one pool on a fixed fleet of
- * nodes. Pure: argument lists in, argument lists out.
+ * The fleet replay `npm run replay` runs after the one-service replay (so one run judges every
+ * engine on one service and on a fleet): the same trace and delays as four services sharing one
+ * pool on a fixed fleet of nodes. Pure: argument lists in, argument lists out.
  */
 
 /** The fleet `npm run replay` replays unless told otherwise: 4 circularly shifted services on 16 nodes. */

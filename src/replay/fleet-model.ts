@@ -1,7 +1,7 @@
 /**
  * A fleet of services through the fast model (pure): the bundled one-service trace split into K
  * services, and every engine over all of them at once, gpuops with the pool's headroom shared
- * (issue 25 section 3, first part). Units as in `figures.ts`.
+ * (docs/replay.md, "A fleet of services"). Units as in `figures.ts`.
  */
 import { computeFigures, idealPoints, staticPodTime, staticPoints, type EngineFigures } from './figures.js';
 import { modelService, type ModelEngine, type ModelSettings } from './model-engine.js';
@@ -29,10 +29,10 @@ export function shiftedServices(trace: Trace, k: number): Trace[] {
 }
 
 /**
- * Node-level figures of one engine over a fleet of nodes (issue 25 section 3): the nodes its
- * serving pool(s) held over the trace. For gpuops the shared `short-task` pool of the fixed fleet,
- * for the HPA and static one static pool per service sized to its peak (held all the time), for
- * the ideal one pool of exactly the nodes its GPUs need at each instant.
+ * Node-level figures of one engine over a fleet of nodes (docs/replay.md, "A fleet of nodes"): the
+ * nodes its serving pool(s) held over the trace. For gpuops the shared `short-task` pool of the
+ * fixed fleet, for the HPA and static one static pool per service sized to its peak (held all the
+ * time), for the ideal one pool of exactly the nodes its GPUs need at each instant.
  */
 export interface NodeFigures {
   gpusPerNode: number;

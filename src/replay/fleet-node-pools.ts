@@ -1,7 +1,7 @@
 /**
- * The node figures of the engines whose pools are computed, not run (pure; issue 25 section 3):
- * static, one static pool per service sized to its most pods, held all the time; the ideal, one
- * pool of exactly the nodes its GPUs fill at each instant. Units: seconds in, hours out.
+ * The node figures of the engines whose pools are computed, not run (pure; docs/replay.md, "A fleet
+ * of nodes"): static, one static pool per service sized to its most pods, held all the time; the
+ * ideal, one pool of exactly the nodes its GPUs fill at each instant. Units: seconds in, hours out.
  */
 import type { NodeFigures } from './fleet-model.js';
 import { idealPoints } from './figures.js';

@@ -1,6 +1,6 @@
 /**
- * A fleet of services on a fleet of nodes (pure; issue 25 section 3): every engine of the fleet
- * replay with node-level figures (`NodeFigures`).
+ * A fleet of services on a fleet of nodes (pure; docs/replay.md, "A fleet of nodes"): every engine
+ * of the fleet replay with node-level figures (`NodeFigures`).
  * - gpuops: one `short-task` pool on a fixed fleet of nodes, every service decided in one pass by
  *   the real `decideInTurn` against the nodes' free GPUs (headroom shared across the pool); a
  *   `relabel` moves unused nodes in, an empty node returns after `pools.returnAfterSeconds`

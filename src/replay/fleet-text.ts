@@ -1,7 +1,7 @@
 /**
  * The fleet replay's terminal text (pure): one line per engine with its pod-level figures over
  * every service (and, with a fleet of nodes, its node-level figures), each service's unserved load
- * and pod-time above max, then the verdicts of issue 25's four-service targets.
+ * and pod-time above max, then the verdicts of the fleet's targets (`targets.ts`).
  */
 import type { FleetFigures } from './fleet-model.js';
 import { formatVerdicts, type TargetVerdict } from './targets.js';

@@ -102,7 +102,11 @@ export function flagsLoop(d: FlagDelays): LoopSpec {
   };
 }
 
-/** The fast loop of issue 42: event-driven on a 5 s signal, 30 s start-ups. */
+/**
+ * The fast loop the replay runs beside today's, to show what a loop that reacts in seconds gains
+ * (docs/replay.md, "The loop: its delays, the causal bound, a fast loop"): event-driven on a 5 s
+ * signal, 30 s start-ups.
+ */
 export const FAST_LOOP: LoopSpec = {
   name: 'fast loop',
   tickSeconds: 5,

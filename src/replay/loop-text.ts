@@ -1,8 +1,8 @@
 /**
  * The replay's loops as text and verdicts (pure): per loop its delays, gpuops's figure (β and
- * margin chosen on the first half; the second half beside the whole), the HPA under the same
- * delays at equal unserved load, and the causal bound line; then issue 42's targets, each figure
- * beside its target.
+ * margin chosen on the first half; the second half beside the whole), the HPA under the same delays
+ * at equal unserved load, and the causal bound line; then the loop's targets, each figure beside
+ * its target.
  */
 import type { EngineFigures } from './figures.js';
 import { FLAGS_LOOP, type LoopResult } from './loop-scenarios.js';
@@ -46,9 +46,10 @@ export function formatLoops(loops: readonly LoopResult[]): string {
 }
 
 /**
- * Issue 42's targets: the simulated patch mode (`patch`, at the flags' delays) within 1.5 points of
- * its loop's bound; the fast loop ≥ 50 %, ≤ 4 flaps within its flap window, ≥ 3 points ahead of the
- * HPA under the same delays. A loop with drawn start-ups has no target: its figure and bound are printed.
+ * The loop's targets (docs/replay.md, "The loop: its delays, the causal bound, a fast loop"): the
+ * simulated patch mode (`patch`, at the flags' delays) within 1.5 points of its loop's bound; the
+ * fast loop ≥ 50 %, ≤ 4 flaps within its flap window, ≥ 3 points ahead of the HPA under the same
+ * delays. A loop with drawn start-ups has no target: its figure and bound are printed.
  */
 export function loopVerdicts(loops: readonly LoopResult[], patch?: EngineFigures): TargetVerdict[] {
   const out: TargetVerdict[] = [];

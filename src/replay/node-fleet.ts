@@ -1,9 +1,9 @@
 /**
- * The model's fixed fleet of GPU nodes (pure; issue 25 section 3): nodes of one size, each in
- * `short-task` or `unused`, the GPUs their pods hold, when gpuops moved them in and since when
- * they hold no pod; what they look like to the real scaling pass (`NodeCapacity`) and to the real
- * pool return (`NodeInfo`); the node-seconds the pool holds; and the size of a static pool.
- * Units: seconds from the trace's start, whole GPUs (1 GPU per pod).
+ * The model's fixed fleet of GPU nodes (pure; docs/replay.md, "A fleet of nodes"): nodes of one
+ * size, each in `short-task` or `unused`, the GPUs their pods hold, when gpuops moved them in and
+ * since when they hold no pod; what they look like to the real scaling pass (`NodeCapacity`) and to
+ * the real pool return (`NodeInfo`); the node-seconds the pool holds; and the size of a static
+ * pool. Units: seconds from the trace's start, whole GPUs (1 GPU per pod).
  */
 import type { NodeInfo } from '../cluster/types.js';
 import type { NodeCapacity } from '../scaling/types.js';

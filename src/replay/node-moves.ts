@@ -1,11 +1,11 @@
 /**
- * Node moves and returns of the model's fleet (pure; issue 25 section 3), by the real rules: a
- * `relabel` decision of the scaling pass (`rules/relabel.ts`, nodes chosen by `chooseUnusedNodes`)
- * moves the named `unused` nodes into `short-task`; a node gpuops moved that has held no pod for
- * `pools.returnAfterSeconds` goes back to `unused` by `returnIdlePools` (the plan's own rule:
- * `pools/return-idle.ts`, with each pool's demand and no return while a scale-up counts on it).
- * Patch mode: a move or return is in the pool at once (the pass writes the label; its pods then
- * take the start-up time).
+ * Node moves and returns of the model's fleet (pure; docs/replay.md, "A fleet of nodes"), by the
+ * real rules: a `relabel` decision of the scaling pass (`rules/relabel.ts`, nodes chosen by
+ * `chooseUnusedNodes`) moves the named `unused` nodes into `short-task`; a node gpuops moved that
+ * has held no pod for `pools.returnAfterSeconds` goes back to `unused` by `returnIdlePools` (the
+ * plan's own rule: `pools/return-idle.ts`, with each pool's demand and no return while a scale-up
+ * counts on it). Patch mode: a move or return is in the pool at once (the pass writes the label;
+ * its pods then take the start-up time).
  */
 import type { Policy, ResolvedAlgorithm } from '../definitions/types.js';
 import { returnIdlePools } from '../plan/pool-changes.js';

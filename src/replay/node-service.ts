@@ -1,11 +1,11 @@
 /**
- * One service of the model on a fleet of nodes (pure; issue 25 section 3): as `modelService` of
- * `model-engine.ts` — the same 15 s ticks, sample delay, start-up time and limits — but each pod
- * needs a free GPU on a node of its pool: a new pod is Pending (holds no GPU, serves nothing) until
- * the scheduler binds it (`pickNode`), and is Ready at the first tick at least `startupSeconds`
- * after it was bound. A scale-down removes pods as the ReplicaSet controller ranks them
- * (`sim/controllers/replicaset-controller.ts`): not bound first, then not Ready, then the newest.
- * The warm-up's pods are Ready as soon as they are bound at 0.
+ * One service of the model on a fleet of nodes (pure; docs/replay.md, "A fleet of nodes"): as
+ * `modelService` of `model-engine.ts` — the same 15 s ticks, sample delay, start-up time and limits
+ * — but each pod needs a free GPU on a node of its pool: a new pod is Pending (holds no GPU, serves
+ * nothing) until the scheduler binds it (`pickNode`), and is Ready at the first tick at least
+ * `startupSeconds` after it was bound. A scale-down removes pods as the ReplicaSet controller ranks
+ * them (`sim/controllers/replicaset-controller.ts`): not bound first, then not Ready, then the
+ * newest. The warm-up's pods are Ready as soon as they are bound at 0.
  */
 import type { Policy } from '../definitions/types.js';
 import { toDecisionRecord } from '../scaling/decision-record.js';

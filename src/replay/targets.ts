@@ -1,6 +1,6 @@
 /**
- * The targets of issue 25, and a verdict on each against a replay's figures (pure). Every
- * verdict names the engine, the figure, the target and whether it is met, so the table, the
+ * The replay's targets (docs/replay.md), and a verdict on each against a replay's figures (pure).
+ * Every verdict names the engine, the figure, the target and whether it is met, so the table, the
  * terminal and the report print each figure beside its target and flag an engine that breaks one.
  */
 import type { EngineFigures } from './figures.js';
@@ -29,7 +29,7 @@ export type Check = [
 ];
 
 const FIGURE_CHECKS: Record<string, (f: EngineFigures) => Check[]> = {
-  // Issue 42's targets at today's delays (the bound allows about 48 %, `causal-bound.ts`).
+  // The loop's targets at today's delays (the bound allows about 48 %, `causal-bound.ts`).
   'gpuops-patch': (f) => [
     ['utilisation', f.utilizationPercent, '≥', 46, '%', 1],
     ['pod-time above max', f.aboveMaxPercent, '≤', 2, '%', 2],

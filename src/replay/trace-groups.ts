@@ -2,9 +2,9 @@
  * A utilisation history of several algorithms (pure: text in, traces out): a Prometheus
  * `query_range` answer grouped by labels — e.g. `max by (namespace, deployment, pod)
  * (DCGM_FI_DEV_GPU_UTIL)` grouped by `namespace,deployment` — split into one trace per group, each
- * a service of the fleet replay (issue 25 section 3). Within a group each series is one pod and
- * the group's offered load at an instant is the sum of its pods' utilisation, as for a one-service
- * answer (`parsePrometheusRange` in `trace.ts`).
+ * a service of the fleet replay (docs/replay.md, "Your own fleet"). Within a group each series is
+ * one pod and the group's offered load at an instant is the sum of its pods' utilisation, as for a
+ * one-service answer (`parsePrometheusRange` in `trace.ts`).
  *
  * Every group's trace holds every instant of the answer (an instant where none of its pods
  * reports has no pod and load 0), so the services are stepped on one clock.

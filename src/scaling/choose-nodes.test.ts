@@ -29,7 +29,7 @@ const names = (
 
 describe('chooseUnusedNodes: the product first, then the smallest node that fits', () => {
   it.each<[string, NodeCapacity[], number, ProductChoice, PodRequest, string[], string[]]>([
-    // The report of issue 23 item 8: an 8×A100 went into a T4 pool while T4 nodes sat unused.
+    // The fault this table guards: an 8×A100 went into a T4 pool while T4 nodes sat unused.
     [
       'BenchmarkedProductBeforeABiggerOne',
       [u('a-a100', 8, A100), u('t4-2', 1)],

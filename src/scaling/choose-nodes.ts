@@ -1,7 +1,7 @@
 /**
- * Which `unused` nodes a scale-up moves into a pool (pure; issue 23 item 8): the GPU product the
- * algorithm asks for or was benchmarked on first, then the smallest node that fits the replicas
- * still needed, so a 1-GPU replica never takes an 8×A100 node while a 1-GPU T4 sits unused.
+ * Which `unused` nodes a scale-up moves into a pool (pure): the GPU product the algorithm asks for
+ * or was benchmarked on first, then the smallest node that fits the replicas still needed, so a
+ * 1-GPU replica never takes an 8×A100 node while a 1-GPU T4 sits unused.
  */
 import { replicasThatFit, type PodRequest } from './fit.js';
 import type { NodeCapacity, ProductChoice } from './types.js';

@@ -2,7 +2,7 @@ import type { Pool, Policy } from '../definitions/types.js';
 import { afterClaim, claimsOf, type Claim } from './claims.js';
 import { decideOne, decideOneTimed } from './decide-one.js';
 import {
-  inputKey,
+  nextLog,
   ownRecords,
   poolDigests,
   reusable,
@@ -43,9 +43,9 @@ export function decideInTurn(
   // With a memo: each pool's capacity as the pass began, and every claim or move made on it since.
   const digests = memo ? poolDigests(memo, capacity) : null;
   const logs = new Map<Pool | null, string>();
-  const log = (pool: Pool | null, what: string) => logs.set(pool, `${logs.get(pool) ?? ''}|${what}`);
+  const log = (pool: Pool | null, what: string) => logs.set(pool, nextLog(logs.get(pool) ?? '', what));
   const room = (pool: Pool | null) =>
-    `${digests!.get(pool) ?? ''}${logs.get(pool) ?? ''}\n${digests!.get('unused') ?? ''}${logs.get('unused') ?? ''}`;
+    `${digests!.get(pool) ?? ''}|${logs.get(pool) ?? ''}\n${digests!.get('unused') ?? ''}|${logs.get('unused') ?? ''}`;
   const kept = new Map<string, DecisionEntry>();
   let reused = 0;
   const ledger = new Map<string, NodeCapacity>();
@@ -83,9 +83,9 @@ export function decideInTurn(
     let claims: Claim[];
     if (memo) {
       const name = partial.algorithm.name;
-      const o = { key: inputKey(input), room: room(partial.pool), records: ownRecords(partial.recent, name) };
+      const o = { room: room(partial.pool), records: ownRecords(partial.recent, name) };
       const last = memo.decisions.get(name);
-      if (reusable(last, partial, { ...o, policy, nowMs })) {
+      if (reusable(last, input, { ...o, policy, nowMs })) {
         ({ decision, claims } = last);
         kept.set(name, last);
         reused++;
@@ -96,6 +96,10 @@ export function decideInTurn(
         const { algorithm, pods } = partial;
         kept.set(name, {
           ...o,
+          input: {
+            ...partial,
+            ...(input.poolLoadGpus !== undefined ? { poolLoadGpus: input.poolLoadGpus } : {}),
+          },
           policy,
           algorithm,
           pods,

@@ -10,7 +10,7 @@ import { algorithm, node, pod, policy, sample } from '../../test/scaling/support
 import type { PodInfo } from '../cluster/types.js';
 import type { ResolvedAlgorithm } from '../definitions/types.js';
 import { decideInTurn } from './decide-in-turn.js';
-import { createDecisionMemo, inputKey, sameItems } from './decision-memo.js';
+import { createDecisionMemo, nextLog, sameInput, sameItems } from './decision-memo.js';
 import { toDecisionRecord } from './decision-record.js';
 import { historySince } from './history.js';
 import type { DecisionRecord, NodeCapacity, PodSample, ScalingDecision, ScalingInput } from './types.js';
@@ -201,11 +201,13 @@ describe('decideInTurn with a memo decides exactly as without one', () => {
       // The memo is used, not only consulted: hundreds of the 21,600 decisions are reused.
       expect(reused).toBeGreaterThan(500);
     },
+    // 3,600 passes each: ~4 s on an idle core, past 30 s on a loaded one (no figure is timed).
+    120_000,
   );
 });
 
 describe('decision-memo helpers', () => {
-  it('inputKey: equal for equal inputs, different when one field moves', () => {
+  it('sameInput: equal for equal inputs (copies, any key order), different when one field moves', () => {
     const base = {
       algorithm: algorithm(),
       pool: 'long-task' as const,
@@ -214,15 +216,38 @@ describe('decision-memo helpers', () => {
       samples: [sample('x', 50)],
       recent: [],
     };
-    expect(inputKey({ ...base, samples: [sample('x', 50)] })).toBe(inputKey(base));
+    expect(sameInput({ ...base, samples: [sample('x', 50)] }, base)).toBe(true);
+    const reordered = Object.fromEntries(
+      Object.entries(sample('x', 50)).reverse(),
+    ) as (typeof base.samples)[0];
+    expect(sameInput({ ...base, samples: [reordered] }, base)).toBe(true);
+    expect(sameInput({ ...base, dropped: null, flags: [] }, base)).toBe(true);
     for (const moved of [
       { replicas: 3 },
       { samples: [sample('x', 51)] },
+      { samples: [sample('x', 50), sample('y', 50)] },
       { dropped: 'Stale: 1' },
       { poolLoadGpus: 1.5 },
       { pool: 'short-task' as const },
-    ])
-      expect(inputKey({ ...base, ...moved })).not.toBe(inputKey(base));
+      { currentReplicaSet: 'rs-2' },
+      { noDataMessage: 'no GPU metrics' },
+      { request: { gpus: 2, cpuMillis: 0, memoryBytes: 0 } },
+      { partialData: 'the metrics store answered in part' },
+      { refusal: 'exceeded quota' },
+      { otherAutoscalers: ['KEDA ScaledObject serve'] },
+      { placer: { key: 'taints:a' } as never },
+    ]) {
+      expect(sameInput({ ...base, ...moved }, base)).toBe(false);
+      expect(sameInput(base, { ...base, ...moved })).toBe(false);
+    }
+  });
+
+  it('nextLog: the same claims in the same order give the same log, any other sequence another', () => {
+    const log = (...claims: string[]) => claims.reduce(nextLog, '');
+    expect(log('a', 'b')).toBe(log('a', 'b'));
+    expect(log('a', 'b')).not.toBe(log('b', 'a'));
+    expect(log('ab')).not.toBe(log('a', 'b'));
+    expect(log('a')).not.toBe(log());
   });
 
   it('sameItems: the same objects in the same order', () => {

@@ -1,10 +1,12 @@
 /**
- * Deciding only the algorithms whose inputs moved (pure; issue 26). A long-running reconciler
- * keeps each algorithm's last decision with everything it was decided on; `decideInTurn` reuses it
- * only when the outcome is certain to be the same as deciding again:
+ * Deciding only the algorithms whose inputs moved (pure), so a steady pass at 10,000 nodes stays
+ * within its time. A long-running reconciler keeps each algorithm's last decision with everything
+ * it was decided on; `decideInTurn` reuses it only when the outcome is certain to be the same as
+ * deciding again:
  * - the same policy and algorithm objects, the same pods (the same objects, in order: the cache
  *   hands out the same records while nothing changed), equal samples, flags, replicas, pool, HPA,
- *   products, dropped series and no-data message, the same shared pool load;
+ *   products, dropped series, no-data and partial-data messages, refusal, other autoscalers,
+ *   placer (`Placer.key`), the same shared pool load (`sameInput`);
  * - the same view of capacity at its turn (`roomToken`: a digest of its pool's and the unused
  *   pool's nodes as the pass began, plus every claim and move earlier algorithms made on them);
  * - the same recorded decisions, except records of the kept decision itself made since, and only
@@ -15,6 +17,7 @@
  * Anything else decides again.
  */
 import { createHash } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import type { PodInfo } from '../cluster/types.js';
 import type { Policy, Pool, ResolvedAlgorithm } from '../definitions/types.js';
 import type { Claim } from './claims.js';
@@ -26,8 +29,8 @@ import type { DecisionRecord, NodeCapacity, ScalingDecision, ScalingInput } from
 export interface DecisionEntry {
   policy: Policy;
   algorithm: ResolvedAlgorithm;
-  /** `inputKey` of its input. */
-  key: string;
+  /** The input it was decided on (its fields but pods, records and capacity are compared: `sameInput`). */
+  input: DecidedInput;
   pods: readonly PodInfo[];
   /** Its recorded decisions as they were (kind `scaling`, this algorithm). */
   records: readonly DecisionRecord[];
@@ -51,26 +54,42 @@ export function createDecisionMemo(): DecisionMemo {
   return { decisions: new Map(), digests: new WeakMap(), reused: 0 };
 }
 
-/** The input's fields a decision reads, but pods, records and capacity, as one comparable text. */
-export function inputKey(input: Omit<ScalingInput, 'poolNodes' | 'unusedNodes'>): string {
-  return JSON.stringify([
-    input.pool,
-    input.replicas,
-    input.currentReplicaSet ?? null,
-    input.hpa ?? null,
-    input.products ?? null,
-    input.request ?? null,
-    input.dropped ?? null,
-    input.noDataMessage ?? null,
-    input.partialData ?? null,
-    input.poolLoadGpus ?? null,
-    input.samples,
-    input.flags ?? [],
-    input.placer?.key ?? null,
-    input.refusal ?? null,
-    input.otherAutoscalers ?? [],
-    input.loop ?? null,
-  ]);
+/** A decision's input as `decideInTurn` receives it (capacity is added at its turn). */
+export type DecidedInput = Omit<ScalingInput, 'poolNodes' | 'unusedNodes'>;
+
+/**
+ * True when two inputs agree on every field a decision reads, but pods, records and capacity
+ * (compared apart): the scalars (and the placer's `key`) by value, the rest (samples, flags, other
+ * autoscalers, HPA, products, request, the loop's delays) as equal data, whatever their key order. The first field that differs ends it:
+ * with real utilisation the samples differ on every pass, and nothing is built to find that out.
+ */
+export function sameInput(a: DecidedInput, b: DecidedInput): boolean {
+  return (
+    a.pool === b.pool &&
+    a.replicas === b.replicas &&
+    (a.currentReplicaSet ?? null) === (b.currentReplicaSet ?? null) &&
+    (a.dropped ?? null) === (b.dropped ?? null) &&
+    (a.noDataMessage ?? null) === (b.noDataMessage ?? null) &&
+    (a.partialData ?? null) === (b.partialData ?? null) &&
+    (a.refusal ?? null) === (b.refusal ?? null) &&
+    (a.placer?.key ?? null) === (b.placer?.key ?? null) &&
+    (a.poolLoadGpus ?? null) === (b.poolLoadGpus ?? null) &&
+    isDeepStrictEqual(a.samples, b.samples) &&
+    isDeepStrictEqual(a.flags ?? [], b.flags ?? []) &&
+    isDeepStrictEqual(a.otherAutoscalers ?? [], b.otherAutoscalers ?? []) &&
+    isDeepStrictEqual(a.hpa ?? null, b.hpa ?? null) &&
+    isDeepStrictEqual(a.products ?? null, b.products ?? null) &&
+    isDeepStrictEqual(a.request ?? null, b.request ?? null) &&
+    isDeepStrictEqual(a.loop ?? null, b.loop ?? null)
+  );
+}
+
+/**
+ * The next value of a pool's claim log in a pass: a digest of the last one and `what`, so the log
+ * a decision's turn saw is compared in constant time however many claims came before it.
+ */
+export function nextLog(log: string, what: string): string {
+  return createHash('sha256').update(log).update('\0').update(what).digest('base64');
 }
 
 /** SHA-256 of each pool's node records in `capacity` (kept per array). */
@@ -94,12 +113,13 @@ export function ownRecords(recent: readonly DecisionRecord[], name: string): Dec
 /** True when `entry`'s decision is certainly what deciding `input` again at `nowMs` gives (module comment). */
 export function reusable(
   entry: DecisionEntry | undefined,
-  input: Omit<ScalingInput, 'poolNodes' | 'unusedNodes'>,
-  o: { key: string; room: string; records: readonly DecisionRecord[]; policy: Policy; nowMs: number },
+  input: DecidedInput,
+  o: { room: string; records: readonly DecisionRecord[]; policy: Policy; nowMs: number },
 ): entry is DecisionEntry {
   if (!entry || entry.policy !== o.policy || entry.algorithm !== input.algorithm) return false;
   if (o.nowMs < entry.decidedAtMs || o.nowMs >= entry.clock.untilMs) return false;
-  if (entry.key !== o.key || entry.room !== o.room || !sameItems(entry.pods, input.pods)) return false;
+  if (entry.room !== o.room || !sameItems(entry.pods, input.pods)) return false;
+  if (!sameInput(entry.input, input)) return false;
   return onlyOwnRecordsSince(entry, o.records, o.nowMs);
 }
 

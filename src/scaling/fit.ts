@@ -4,7 +4,7 @@
  * `nvidia.com/gpu`, cpu, memory — and one more pod must fit under `status.allocatable.pods`
  * (https://kubernetes.io/docs/concepts/scheduling-eviction/resource-bin-packing/,
  * https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/#how-pods-with-resource-requests-are-scheduled).
- * A free GPU on a node with no cpu left is no room for a replica (issue 23 item 7).
+ * A free GPU on a node with no cpu left is no room for a replica.
  */
 import type { V1PodSpec } from '@kubernetes/client-node';
 import {

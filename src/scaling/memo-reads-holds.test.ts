@@ -1,8 +1,8 @@
 /**
- * The decision memo never reuses a kept quiet hold when a rule that read the recorded holds ran
- * (issue 26): the peak window reads every record, holds included, so a record of the kept hold
- * appended since means deciding again. Across the boundary, a quiet hold no such rule read may
- * be reused with its own record appended. Either way, the memo's answer equals deciding afresh.
+ * The decision memo never reuses a kept quiet hold when a rule that read the recorded holds ran:
+ * the peak window reads every record, holds included, so a record of the kept hold appended since
+ * means deciding again. Across the boundary, a quiet hold no such rule read may be reused with its
+ * own record appended. Either way, the memo's answer equals deciding afresh.
  */
 import { describe, expect, it } from 'vitest';
 import { algorithm, node, pod, policyNoWindows, sample, scalingRecord } from '../../test/scaling/support.js';

@@ -1,4 +1,4 @@
-/** Which not-Ready replicas are still starting (issue 23 item 10), at the bound and either side of it. */
+/** Which not-Ready replicas are still starting (`scaling.podStartupSeconds`), at the bound and either side of it. */
 import { describe, expect, it } from 'vitest';
 import { pod, RULE_NOW, secondsAgo } from '../../test/scaling/support.js';
 import { splitUnready, stuckNote } from './starting-pods.js';

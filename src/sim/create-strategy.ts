@@ -36,6 +36,7 @@ export function prepareForCreate(t: Target, obj: KubeObject): void {
       break;
     case 'deployments':
     case 'replicasets':
+    case 'daemonsets':
     case 'jobs':
     case 'horizontalpodautoscalers':
       obj.status = {};

@@ -32,6 +32,20 @@ export function applyDefaults(resource: Resource, obj: KubeObject, creating: boo
     case 'replicasets':
       if (spec) spec.replicas ??= 1;
       break;
+    case 'daemonsets':
+      if (!spec) return;
+      spec.revisionHistoryLimit ??= 10;
+      spec.updateStrategy ??= { type: 'RollingUpdate' };
+      {
+        const strategy = spec.updateStrategy as { type?: string; rollingUpdate?: Record<string, unknown> };
+        strategy.type ??= 'RollingUpdate';
+        if (strategy.type === 'RollingUpdate') {
+          strategy.rollingUpdate ??= {};
+          strategy.rollingUpdate.maxUnavailable ??= 1;
+          strategy.rollingUpdate.maxSurge ??= 0;
+        }
+      }
+      break;
     case 'jobs':
       if (!spec) return;
       if (spec.completions === undefined && spec.parallelism === undefined) {

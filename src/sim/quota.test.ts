@@ -1,8 +1,8 @@
 /**
- * ResourceQuota admission in the simulator (issue 39 item 4, issue 41 kind 6): a pod past a quota
- * is refused with kube-apiserver's 403 words, and the ReplicaSet controller reports it as the
- * `ReplicaFailure` condition (`FailedCreate`), as a real cluster's does. Failed before: the sim
- * served no ResourceQuota and created every replica.
+ * ResourceQuota admission in the simulator (so a refused replica reads as one, not as one
+ * starting): a pod past a quota is refused with kube-apiserver's 403 words, and the ReplicaSet
+ * controller reports it as the `ReplicaFailure` condition (`FailedCreate`), as a real cluster's
+ * does. Failed before: the sim served no ResourceQuota and created every replica.
  */
 import { describe, expect, it } from 'vitest';
 import { defaultControllers } from './controllers/index.js';

@@ -55,6 +55,7 @@ export const RESOURCES: readonly ResourceInfo[] = [
   R('resourcequotas', '', 'v1', 'ResourceQuota', true, ['status'], ['quota']),
   R('deployments', 'apps', 'v1', 'Deployment', true, ['status', 'scale'], ['deploy'], ['all']),
   R('replicasets', 'apps', 'v1', 'ReplicaSet', true, ['status', 'scale'], ['rs'], ['all']),
+  R('daemonsets', 'apps', 'v1', 'DaemonSet', true, ['status'], ['ds'], ['all']),
   R('jobs', 'batch', 'v1', 'Job', true, ['status'], undefined, ['all']),
   R(
     'horizontalpodautoscalers',

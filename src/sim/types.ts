@@ -17,6 +17,7 @@ export type Resource =
   | 'jobs'
   | 'deployments'
   | 'replicasets'
+  | 'daemonsets'
   | 'horizontalpodautoscalers'
   | 'leases'
   | 'events'

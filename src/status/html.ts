@@ -3,6 +3,7 @@
  * external resource, so it reads the same with JavaScript off and behind an air gap. Links to
  * pull requests are the only links out.
  */
+import { pullRequestRef } from '../gitops/pr-ref.js';
 import { NO_CACHE } from './cache-health.js';
 import { escapeHtml as e } from './escape.js';
 import { plural, type HealthSummary } from './health.js';
@@ -140,7 +141,7 @@ export function renderStatusHtml(v: StatusView): string {
       : table(
           ['pull request', 'kind', 'subject', 'title', 'updated (UTC)'],
           v.openPullRequests.map((p) => {
-            const label = p.number === null ? e(p.branch) : `#${p.number}`;
+            const label = p.number === null ? e(p.branch) : pullRequestRef(p);
             return [
               p.url ? `<a href="${e(p.url)}">${label}</a>` : label,
               e(p.kind),

@@ -1,5 +1,6 @@
 /** The status page as plain text for a terminal (pure): the same sections as the HTML. */
 import { escapeControl } from '../util/escape-control.js';
+import { pullRequestRef } from '../gitops/pr-ref.js';
 import { plural } from './health.js';
 import { NO_CACHE } from './cache-health.js';
 import type { StatusAlgorithm, StatusView } from './model.js';
@@ -88,7 +89,7 @@ export function renderStatusText(v: StatusView): string {
     out.push(
       ...columns(
         v.openPullRequests.map((p) => [
-          `  ${p.number === null ? p.branch : `#${p.number}`}`,
+          `  ${p.number === null ? p.branch : pullRequestRef(p)}`,
           p.kind,
           p.subject,
           p.url ?? '',

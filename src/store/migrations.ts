@@ -322,11 +322,12 @@ ALTER TABLE contents_pods RENAME TO snapshot_pods;
   {
     id: 6,
     name: 'node resources, pod requests and start, benchmark GPU product',
-    // What kube-scheduler's NodeResourcesFit judges (issue 23 item 7): a node's allocatable cpu,
-    // memory and pods and what its pods request (JSON: {cpuMillis, memoryBytes, pods}), a pod's
-    // effective cpu/memory requests and its status.startTime (issue 23 item 10); and the GPU
-    // product a benchmark run was measured on (issue 24). Rows stored before have NULL: read back
-    // as 0 requested/allocatable and an unknown start or product.
+    // What kube-scheduler's NodeResourcesFit judges (a free GPU on a node with no cpu left is no
+    // room): a node's allocatable cpu, memory and pods and what its pods request (JSON: {cpuMillis,
+    // memoryBytes, pods}), a pod's effective cpu/memory requests and its status.startTime (a
+    // replica is starting only for so long); and the GPU product a benchmark run was measured on (a
+    // run time holds for one product). Rows stored before have NULL: read back as 0
+    // requested/allocatable and an unknown start or product.
     sql: (t) => `
 ALTER TABLE snapshot_nodes ADD COLUMN allocatable ${t.json};
 ALTER TABLE snapshot_nodes ADD COLUMN requested ${t.json};

@@ -1,8 +1,9 @@
 /**
  * The error of a read-only open (`gpuops status`, `prs`, `plan`, `--dry-run`) that finds the
- * database's schema older than this build's. A read-only command never migrates (DESIGN.md: "not
- * even a schema migration"): against a shared PostgreSQL, one `status` from a newer laptop build
- * would otherwise upgrade production under the running controllers, which then refuse it.
+ * database's schema older than this build's. A read-only command never migrates (docs/design.md,
+ * "Architecture": "not even a schema migration"): against a shared PostgreSQL, one `status` from a
+ * newer laptop build would otherwise upgrade production under the running controllers, which then
+ * refuse it.
  */
 import { StoreError, redactSecrets } from './errors.js';
 import type { Migration } from './migrations.js';

@@ -81,6 +81,17 @@ function insertSql(table: string, columns: readonly string[]): string {
   return `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
 }
 
+/**
+ * One statement inserting every row of a JSON array of arrays (cells in `columns` order): the rows
+ * go over the driver as one text and SQLite's `json_each` unpacks them, where a statement per row
+ * paid the driver's per-call cost once per row (a pass stores a sample per pod and a decision per
+ * algorithm). Text, numbers and null keep their SQLite types (`->>`); booleans must be bound first.
+ */
+function insertJsonSql(table: string, columns: readonly string[]): string {
+  const cells = columns.map((_, i) => `value->>${i}`).join(', ');
+  return `INSERT INTO ${table} (${columns.join(', ')}) SELECT ${cells} FROM json_each(?)`;
+}
+
 export interface SqliteStoreOptions {
   /** Snapshots kept by `saveSnapshot` (newest first); older ones are deleted. */
   keepSnapshots: number;
@@ -308,9 +319,9 @@ export class SqliteStore implements Store, StatusStore {
 
   saveSamples(samples: UtilizationSampleRecord[]): Promise<void> {
     return this.run('saveSamples', () => {
-      const rows = samples.map((s) => bind(sampleCells(s)));
-      const insert = this.prepare(insertSql('utilization_samples', SAMPLE_COLUMNS));
-      transaction(this.db, () => rows.forEach((r) => insert.run(...r)));
+      if (samples.length === 0) return;
+      const rows = JSON.stringify(samples.map((s) => bind(sampleCells(s))));
+      this.prepare(insertJsonSql('utilization_samples', SAMPLE_COLUMNS)).run(rows);
     });
   }
 
@@ -332,8 +343,9 @@ export class SqliteStore implements Store, StatusStore {
 
   recordDecisions(decisions: readonly DecisionRecord[]): Promise<void> {
     return this.run('recordDecisions', () => {
-      const insert = this.prepare(insertSql('decisions', DECISION_COLUMNS));
-      transaction(this.db, () => decisions.forEach((d) => insert.run(...bind(decisionCells(d)))));
+      if (decisions.length === 0) return;
+      const rows = JSON.stringify(decisions.map((d) => bind(decisionCells(d))));
+      this.prepare(insertJsonSql('decisions', DECISION_COLUMNS)).run(rows);
     });
   }
 

@@ -120,12 +120,13 @@ export interface Store {
   latestSnapshot(): Promise<Snapshot | null>;
 
   /**
-   * What the stored snapshots say about GPU pods on nodes, for returning idle nodes (issue 11
-   * item 6): the oldest stored snapshot's time, and for every node of `nodes` that some stored snapshot saw
-   * holding a GPU pod (`gpuRequested > 0` or a gpuops pod), the time of the first snapshot after
-   * the last such one (null when the newest snapshot still saw one), and when each node was first
-   * seen. Kept per node by every `saveSnapshot` (table `node_activity`), so it reaches back past
-   * snapshot retention (`keepSnapshots` passes). Optional: without it no node is returned.
+   * What the stored snapshots say about GPU pods on nodes, for returning idle nodes (pools shrink
+   * as well as grow): the oldest stored snapshot's time, and for every node of `nodes` that some
+   * stored snapshot saw holding a GPU pod (`gpuRequested > 0` or a gpuops pod), the time of the
+   * first snapshot after the last such one (null when the newest snapshot still saw one), and when
+   * each node was first seen. Kept per node by every `saveSnapshot` (table `node_activity`), so it
+   * reaches back past snapshot retention (`keepSnapshots` passes). Optional: without it no node is
+   * returned.
    */
   nodeEmptiness?(nodes: readonly string[]): Promise<NodeEmptiness>;
 

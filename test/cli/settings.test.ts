@@ -53,7 +53,18 @@ describe('resolveSettings', () => {
       /--cluster: "\.\.\/\.\.\/etc" must be a DNS-1123 label/,
     ],
     ['an upper-case cluster name', { cluster: 'Prod' }, none, /--cluster/],
-    ['an unknown provider', { provider: 'gitlab' }, none, /--provider: must be git or github/],
+    [
+      'an unknown provider',
+      { provider: 'bitbucket' },
+      none,
+      /--provider: must be one of git, github, gitlab, gitea, forgejo, got "bitbucket"/,
+    ],
+    [
+      'a GitLab token file that cannot be read',
+      { provider: 'gitlab', gitlabTokenFile: path.join(dir, 'missing-token') },
+      none,
+      /--gitlab-token-file: cannot read .*missing-token: ENOENT/,
+    ],
     ['an unknown key in gpuops.yaml', {}, 'databse: sqlite:x.db\n', /unknown setting "databse"/],
     ['gpuops.yaml that is not YAML', {}, 'cluster: [a\n', /gpuops-.*\.yaml: /],
     ['gpuops.yaml that is a list', {}, '- a\n', /must be a mapping/],
@@ -63,5 +74,45 @@ describe('resolveSettings', () => {
     const f = file === none ? none : config(file);
     expect(() => resolveSettings(flags, {}, f)).toThrow(UsageError);
     expect(() => resolveSettings(flags, {}, f)).toThrow(message);
+  });
+
+  it.each([
+    ['gitlab', 'gitlab'],
+    ['gitea', 'gitea'],
+    ['forgejo', 'gitea'],
+  ])('takes --provider %s as %s', (given, provider) => {
+    expect(resolveSettings({ provider: given }, {}, none).provider).toBe(provider);
+  });
+
+  it('reads a host token from its environment variable, else from its file (first line), never from a flag', () => {
+    const tokenFile = path.join(dir, 'gitlab-token');
+    writeFileSync(tokenFile, '  glpat-from-file  \nsecond line\n');
+    const fromFile = resolveSettings(
+      { provider: 'gitlab', gitlabTokenFile: tokenFile, gitlabToken: 'flag' },
+      {},
+      none,
+    );
+    expect(fromFile.gitlabToken).toBe('glpat-from-file');
+    const fromEnv = resolveSettings(
+      { provider: 'gitlab', gitlabTokenFile: tokenFile },
+      { GITLAB_TOKEN: 'glpat-env' },
+      none,
+    );
+    expect(fromEnv.gitlabToken).toBe('glpat-env');
+    const gitea = resolveSettings(
+      {},
+      { GITEA_TOKEN: 'gitea-env', GPUOPS_GITEA_URL: 'https://git.example.com' },
+      none,
+    );
+    expect([gitea.giteaToken, gitea.giteaUrl, gitea.gitlabToken]).toEqual([
+      'gitea-env',
+      'https://git.example.com',
+      undefined,
+    ]);
+    const empty = path.join(dir, 'empty-token');
+    writeFileSync(empty, '\n');
+    expect(() => resolveSettings({ giteaTokenFile: empty }, {}, none)).toThrow(
+      /--gitea-token-file: .*holds no token/,
+    );
   });
 });

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { settingsSecrets } from '../../src/config/secrets.js';
@@ -54,4 +57,47 @@ describe('no URL password reaches a log line (issue 29 item 3)', () => {
     log.info({ settings: loggableSettings(settings) }, 'starting gpuops run');
     expect(JSON.parse(lines[0]!).settings.prometheusUrl).toBe('http://prometheus.monitoring:9090');
   });
+});
+
+describe('no GitLab or Gitea token reaches a log line', () => {
+  it.each([
+    ['gitlab', 'GITLAB_TOKEN', 'gitlabTokenFile', 'gitlabUrl', 'glpat-Abc123Def456Ghi789'],
+    ['gitea', 'GITEA_TOKEN', 'giteaTokenFile', 'giteaUrl', '0123456789abcdef0123456789abcdef01234567'],
+  ])(
+    '%s: the token from %s or from its file, and the password in the URL',
+    (provider, envName, fileFlag, urlKey, token) => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'gpuops-log-redaction-'));
+      try {
+        const tokenFile = path.join(dir, 'token');
+        writeFileSync(tokenFile, `${token}-file\n`);
+        const url = `https://bot:HostPw42@git.example.com`;
+        const fromEnv = resolveSettings(
+          { provider, [urlKey]: url },
+          { [envName]: token },
+          '/nonexistent/gpuops.yaml',
+        );
+        const fromFile = resolveSettings(
+          { provider, [urlKey]: url, [fileFlag]: tokenFile },
+          {},
+          '/nonexistent/gpuops.yaml',
+        );
+        for (const [settings, secret] of [
+          [fromEnv, token],
+          [fromFile, `${token}-file`],
+        ] as const) {
+          const { lines, log } = logger(settings);
+          log.info({ settings: loggableSettings(settings) }, 'starting gpuops run');
+          log.error({ err: new Error(`GET ${url}/api with PRIVATE-TOKEN ${secret}: 401`) }, 'host failed');
+          log.warn({ detail: `Authorization: token ${secret}` }, 'retrying');
+          const text = lines.join('');
+          expect(lines).toHaveLength(3);
+          expect(text).not.toContain(secret);
+          expect(text).not.toContain('HostPw42');
+          expect(JSON.parse(lines[0]!).settings[`${provider}Token`]).toBe('[Redacted]');
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

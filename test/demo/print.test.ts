@@ -19,6 +19,8 @@ function result(over: Partial<DemoResult>): DemoResult {
     deployments: [],
     services: [],
     prs: [],
+    provider: 'git',
+    mergeRequests: [],
     specErrors: [],
     mainFiles: [],
     passes: 9,
@@ -73,5 +75,30 @@ describe('formatSummary', () => {
     expect(real).toContain('GPU node pools (labels in the cluster)');
     expect(real).toContain('ready pods in the cluster)');
     expect(real).not.toContain('simulated');
+  });
+
+  it('with --provider gitlab lists the merge requests with their !iid and link, and says where they live', () => {
+    const out = formatSummary(
+      result({
+        provider: 'gitlab',
+        mergeRequests: [
+          {
+            iid: 1,
+            state: 'merged',
+            branch: 'gpuops/demo/pools',
+            title: 'gpuops(demo): move 9 nodes',
+            url: 'http://127.0.0.1:4000/demo/gitops/-/merge_requests/1',
+            labels: ['gpuops', 'gpuops/pools'],
+          },
+        ],
+      }),
+    );
+    expect(out).toContain(
+      "Merge requests (on the demo's GitLab stand-in, merged by the demo as a reviewer would)",
+    );
+    expect(out).toMatch(
+      /!1 +merged +gpuops\/demo\/pools +http:\/\/127\.0\.0\.1:4000\/demo\/gitops\/-\/merge_requests\/1 +gpuops\(demo\): move 9 nodes/,
+    );
+    expect(out).not.toContain('Pull requests (branches on the local origin');
   });
 });

@@ -211,6 +211,23 @@ describe('decidePullRequest', () => {
     if (extra) expect(d).toEqual({ action, ...extra });
   });
 
+  it('keeps the body of an open scale pull request that proposes the same files (utilisation moves every pass)', () => {
+    const scale = cs({ kind: 'scale', branch: 'gpuops/prod/scale/a', body: 'utilisation 93.4%' });
+    const opened = pr(scale, {
+      body: withHashMarker('utilisation 92.1%', scale.desiredHash),
+      labels: ['gpuops', 'gpuops/scale'],
+    });
+    expect(decidePullRequest(opened, scale)).toEqual({ action: 'nothing' });
+    // Other files (another replica count): the body says what is now proposed.
+    expect(decidePullRequest({ ...opened, desiredHash: other }, scale)).toEqual({
+      action: 'update',
+      body: withHashMarker(scale.body, scale.desiredHash),
+      addLabels: [],
+    });
+    // A placement pull request's evidence is not a moving figure: its body is rewritten.
+    expect(decidePullRequest(pr(c, { body: 'old' }), c).action).toBe('update');
+  });
+
   it('ignores labels for a host without them', () => {
     expect(decidePullRequest(pr(c, { labels: [] }), c, false).action).toBe('nothing');
     expect(decidePullRequest(pr(c, { labels: [] }), c, true).action).toBe('update');

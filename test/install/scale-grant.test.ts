@@ -38,7 +38,7 @@ function namespaceFiles(mode: 'patch' | 'pull-request'): string[] {
     pools: [],
     nodes: [],
     algorithms: [alg('algorithms'), alg('vision')],
-    git: { cluster: 'prod', files: new Map(), movedNodes: new Set() } as never,
+    git: { cluster: 'prod', files: new Map(), movedNodes: new Set(), deployments: new Map() } as never,
     policy,
   });
   return set.files.filter((f) => f.path.includes('/namespaces/')).map((f) => f.content!);

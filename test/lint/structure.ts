@@ -232,6 +232,8 @@ export const ADAPTER_CONSTRUCTORS: Readonly<Record<string, readonly string[]>> =
   createClusterCache: [],
   WorkingCopy: ['src/gitops/working-copy.ts'],
   GitHubHost: [],
+  GitLabHost: [],
+  GiteaHost: [],
   GitPullRequestHost: [],
   PrometheusSource: [],
   DcgmScrapeSource: [],

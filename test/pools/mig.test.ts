@@ -21,6 +21,7 @@ const POLICY = {
       taint: { enabled: false, effect: 'NoSchedule' as const },
       test: { size: 1, perGPUProduct: false },
       returnAfterSeconds: 1800,
+      prePull: { enabled: false },
     },
   },
 };

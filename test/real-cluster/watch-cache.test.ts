@@ -23,7 +23,10 @@ describeReal(
         },
         flux: false,
         metrics: false,
-        cache: { stallSeconds: 10 },
+        // Long enough that the node watch is still open (not relisted as stalled) when the API server
+        // goes down, short enough that the pass is refused soon after: a stall relists, and a list
+        // never meets 410, so only a watch resumed after the restart shows the expired path.
+        cache: { stallSeconds: 15 },
       });
       await h.addNodes([
         { name: 'gpu-a', gpus: 1 },
@@ -48,13 +51,22 @@ describeReal(
         data: { a: '1' },
       });
       const before = branches(h.repo);
+      // A node event right before the restart: the node watch was heard from just now.
+      await h.apply(
+        {
+          apiVersion: 'v1',
+          kind: 'Node',
+          metadata: { name: 'gpu-a', labels: { 'example.com/touched': '1' } },
+        },
+        'watch-cache-test',
+      );
       let refused: unknown;
       // Killed at once, as a crash: its watch streams end and are resumed from the cache's version.
       // (Under SIGTERM's graceful shutdown it holds them open and silent: the cache counts them as
       // stalled and lists again, which never meets the 410 this test is about.)
       await h.local.restartApiServer(async () => {
         await h.local.compactEtcd();
-        await until('the cache counts its watches as stalled', async () => !h.cache!.synced(), 45_000);
+        await until('the cache counts its watches as stalled', async () => !h.cache!.synced(), 60_000);
         refused = await h.pass().catch((e: unknown) => e);
       }, 0);
       expect(refused).toBeInstanceOf(ClusterCacheNotSyncedError);
@@ -63,7 +75,9 @@ describeReal(
         'the cache relisted after 410 Gone and is synced',
         async () => expired() > 0 && h.cache!.synced(),
         90_000,
-      );
+      ).catch((e: Error) => {
+        throw new Error(`${e.message}; cache: ${JSON.stringify(h.cache!.state())}`);
+      });
       await h.addNodes([{ name: 'gpu-c', gpus: 1 }]);
       await until(
         'the relisted cache follows new events',

@@ -273,6 +273,22 @@ describe('renderStatusHtml', () => {
     expect(html).toContain('<a href="https://github.example/o/r/pull/12">#12</a>');
     expect(html).not.toMatch(/<script|https?:\/\/(?!github\.example|www\.w3\.org\/2000\/svg)/);
   });
+  it('names a GitLab merge request !iid, a GitHub or Gitea pull request #N, in the page and the text', () => {
+    const mr = 'https://gitlab.example/o/r/-/merge_requests/7';
+    const gitea = 'https://gitea.example/o/r/pulls/8';
+    const both = input();
+    both.pullRequests = [
+      { ...both.pullRequests[0]!, number: 7, url: mr },
+      { ...both.pullRequests[0]!, branch: 'gpuops/prod/scale/x', subject: 'x', number: 8, url: gitea },
+    ];
+    const view = buildStatusView(both);
+    const html = renderStatusHtml(view);
+    expect(html).toContain(`<a href="${mr}">!7</a>`);
+    expect(html).toContain(`<a href="${gitea}">#8</a>`);
+    const text = renderStatusText(view);
+    expect(text).toMatch(new RegExp(`^  !7 +scale +bert-train +${mr} `, 'm'));
+    expect(text).toMatch(new RegExp(`^  #8 +scale +x +${gitea} `, 'm'));
+  });
   it('escapes text from the database', () => {
     const bad = input();
     bad.recentDecisions = [{ ...decision('2026-11-30T11:10:00.000Z', 'hold', 1, 1), message: '<img src=x>' }];

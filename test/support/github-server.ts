@@ -289,6 +289,11 @@ export class FakeGitHub {
     if (all.length > 0) throw new Error(`fake GitHub:\n${all.join('\n')}`);
   }
 
+  /** Whether a pull request's head branch is in this owner's repository (not a fork's). */
+  private ownHead(p: FakePull): boolean {
+    return (p.headRepo ?? `${this.owner}/`).startsWith(`${this.owner}/`);
+  }
+
   private json(pull: FakePull): Record<string, unknown> {
     return {
       number: pull.number,
@@ -369,11 +374,7 @@ export class FakeGitHub {
       const list = this.pulls
         .filter((p) => state === 'all' || p.state === state)
         // `head=owner:branch` matches the branch of that owner's repository only, as GitHub's does.
-        .filter(
-          (p) =>
-            head === undefined ||
-            (p.head === head && (p.headRepo ?? `${this.owner}/`).startsWith(`${this.owner}/`)),
-        )
+        .filter((p) => head === undefined || (p.head === head && this.ownHead(p)))
         .filter((p) => query.base === undefined || p.base === query.base)
         .sort((a, b2) => b2.updated - a.updated);
       return reply(
@@ -391,7 +392,13 @@ export class FakeGitHub {
       if (err) return problem(err);
       const invalid = tooLong('Issue', b, { title: GITHUB_LIMITS.title, body: GITHUB_LIMITS.body });
       if (invalid) return reply(422, invalid);
-      if (this.pulls.some((p) => p.state === 'open' && p.head === b.head && p.base === b.base)) {
+      // `head` names a branch of this repository: a fork's open pull request from a branch of the
+      // same name is no conflict, as on GitHub.
+      if (
+        this.pulls.some(
+          (p) => p.state === 'open' && this.ownHead(p) && p.head === b.head && p.base === b.base,
+        )
+      ) {
         return reply(422, {
           message: 'Validation Failed',
           errors: [

@@ -35,4 +35,19 @@ describe('temp-check global setup', () => {
     expect(process.exitCode).toBeUndefined();
     expect(existsSync(dir)).toBe(false);
   });
+
+  it('a second setup in the same process (one per vitest project) nests no folder and removes nothing', () => {
+    const before = process.env.TMPDIR;
+    const teardown = setup();
+    const dir = process.env.TMPDIR!;
+    const again = setup();
+    expect(process.env.TMPDIR).toBe(dir);
+    again();
+    expect(existsSync(dir)).toBe(true);
+    expect(process.env.TMPDIR).toBe(dir);
+    teardown();
+    expect(existsSync(dir)).toBe(false);
+    expect(process.env.TMPDIR).toBe(before);
+    expect(process.exitCode).toBeUndefined();
+  });
 });

@@ -20,11 +20,24 @@ export function leftovers(dir: string): string[] {
     .sort();
 }
 
+/**
+ * Set while a private folder is in place in this process. Vitest runs the root's global setup
+ * once more for each project that `extends` the root (it concatenates `globalSetup`), so without
+ * it the folders nest three deep, and Chromium's singleton socket path passes the 108 bytes a
+ * Unix socket path may have ("Socket path too long").
+ */
+const ACTIVE = Symbol.for('gpuops.temp-check.active');
+type Marked = typeof globalThis & { [ACTIVE]?: string };
+
 export default function setup(): () => void {
+  const g = globalThis as Marked;
+  if (g[ACTIVE] !== undefined && process.env.TMPDIR === g[ACTIVE]) return () => undefined;
   const outer = process.env.TMPDIR;
   const dir = mkdtempSync(path.join(tmpdir(), 'gpuops-vitest.'));
   process.env.TMPDIR = dir;
+  g[ACTIVE] = dir;
   return () => {
+    delete g[ACTIVE];
     if (outer === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = outer;
     const left = leftovers(dir);

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { createPrinter, formatSummary } from '../../demo/print.js';
 import { realDemo, scaledExamples } from '../../demo/real-backend.js';
 import { EXAMPLES_DIR, runDemo } from '../../demo/scenario.js';
@@ -9,6 +9,7 @@ import { EXAMPLES_DIR, runDemo } from '../../demo/scenario.js';
 interface DemoFlags {
   dir?: string;
   speed: number;
+  provider: 'git' | 'gitlab';
   real?: boolean;
   realSpeed: number;
 }
@@ -20,8 +21,9 @@ function positiveNumber(value: string): number {
 }
 
 /**
- * Registers `gpuops demo [--dir DIR] [--speed X]`: the whole method on a simulated cluster with a
- * local GitOps repo and a SQLite database (see `src/demo/scenario.ts`), no network. Prints each
+ * Registers `gpuops demo [--dir DIR] [--speed X] [--provider git|gitlab]`: the whole method on a
+ * simulated cluster with a local GitOps repo and a SQLite database (see `src/demo/scenario.ts`),
+ * no network; with `--provider gitlab` the changes go as merge requests to a local GitLab stand-in. Prints each
  * step as it happens, then a summary and where the repo and the database are. Exit 0 when every
  * step reached its goal, 1 otherwise, 2 on usage errors.
  */
@@ -33,6 +35,14 @@ export function register(program: Command): void {
     )
     .option('--dir <dir>', 'empty folder for the repo, the database and the log (default: a new temp folder)')
     .option('--speed <x>', 'simulated seconds per real second between waits', positiveNumber, 5)
+    .addOption(
+      new Option(
+        '--provider <provider>',
+        'where the changes go: branches (git) or merge requests on a local GitLab stand-in',
+      )
+        .choices(['git', 'gitlab'])
+        .default('git'),
+    )
     .option(
       '--real',
       'run on the real control plane (kube-apiserver, controllers, KWOK, Flux, Prometheus) that scripts/k8s/build.sh built',
@@ -47,11 +57,12 @@ export function register(program: Command): void {
       const dir = flags.dir ? path.resolve(flags.dir) : mkdtempSync(path.join(os.tmpdir(), 'gpuops-demo-'));
       const out = process.stdout;
       out.write(
-        (flags.real
-          ? 'gpuops demo: pools → benchmarks → placement → scaling, on the real control plane with KWOK\n' +
-            'nodes, with every change proposed to a local Git repo as a pull request, merged, and applied by Flux.\n'
-          : 'gpuops demo: pools → benchmarks → placement → scaling, on a simulated GPU cluster, with every\n' +
-            'change proposed to a local Git repo as a pull request, merged, and synced as Argo CD would.\n') +
+        `gpuops demo: pools → benchmarks → placement → scaling, ${flags.real ? 'on the real control plane with KWOK nodes' : 'on a simulated GPU cluster'}, with every
+` +
+          `change proposed to a local Git repo ${flags.provider === 'gitlab' ? 'as a merge request on a local GitLab stand-in' : 'as a pull request'}, merged,
+` +
+          `and ${flags.real ? 'applied by Flux' : 'synced as Argo CD would'}.
+` +
           `Files: ${dir}\n`,
       );
       const examples = flags.real ? mkdtempSync(path.join(os.tmpdir(), 'gpuops-demo-examples-')) : null;
@@ -60,6 +71,7 @@ export function register(program: Command): void {
         const result = await runDemo({
           dir,
           speed: flags.speed,
+          provider: flags.provider,
           onEvent: createPrinter(out),
           ...(examples
             ? {

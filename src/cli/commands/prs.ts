@@ -1,6 +1,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { PullRequestCycle, PullRequestRecord } from '../../store/types.js';
 import { escapeControl, escapeControlKeepLines } from '../../util/escape-control.js';
+import { pullRequestRef } from '../../gitops/pr-ref.js';
 import { clusterOf, toStderr } from '../cluster-choice.js';
 import { openExistingStore } from '../../compose/store.js';
 import { addConnectionOptions, resolveSettings } from '../settings.js';
@@ -15,21 +16,33 @@ function table(given: string[][]): string {
   );
 }
 
+/** The LINK column (the host's web address of each pull request) when any row has one. */
+function links(rows: readonly { url: string | null }[]): {
+  head: string[];
+  cell: (url: string | null) => string[];
+} {
+  const any = rows.some((r) => r.url);
+  return { head: any ? ['LINK'] : [], cell: (url) => (any ? [url ?? '—'] : []) };
+}
+
 /**
- * Formats recorded pull requests as a fixed-width table: state, kind, subject, PR (number or
- * `branch`), branch, updated (UTC), title. Pure; exported for tests.
+ * Formats recorded pull requests as a fixed-width table: state, kind, subject, PR (`#7`, GitLab's
+ * `!7`, or `(branch)`), branch, updated (UTC), the link when the host gave one, title. Pure;
+ * exported for tests.
  */
 export function formatPullRequests(prs: readonly PullRequestRecord[]): string {
   if (prs.length === 0) return 'No pull requests recorded.\n';
+  const link = links(prs);
   return table([
-    ['STATE', 'KIND', 'SUBJECT', 'PR', 'BRANCH', 'UPDATED (UTC)', 'TITLE'],
+    ['STATE', 'KIND', 'SUBJECT', 'PR', 'BRANCH', 'UPDATED (UTC)', ...link.head, 'TITLE'],
     ...prs.map((p) => [
       p.state,
       p.kind,
       p.subject,
-      p.number === null ? '(branch)' : `#${p.number}`,
+      pullRequestRef(p),
       p.branch,
       p.updatedAt,
+      ...link.cell(p.url),
       p.title,
     ]),
   ]);
@@ -37,20 +50,22 @@ export function formatPullRequests(prs: readonly PullRequestRecord[]): string {
 
 /**
  * Formats every pull request cycle (`gpuops prs --all`): id (for `prs show`), outcome, kind,
- * subject, PR, opened and closed (UTC), title. Pure.
+ * subject, PR, opened and closed (UTC), the link when the host gave one, title. Pure.
  */
 export function formatPullRequestHistory(cycles: readonly PullRequestCycle[]): string {
   if (cycles.length === 0) return 'No pull requests recorded.\n';
+  const link = links(cycles);
   return table([
-    ['ID', 'STATE', 'KIND', 'SUBJECT', 'PR', 'OPENED (UTC)', 'CLOSED (UTC)', 'TITLE'],
+    ['ID', 'STATE', 'KIND', 'SUBJECT', 'PR', 'OPENED (UTC)', 'CLOSED (UTC)', ...link.head, 'TITLE'],
     ...cycles.map((c) => [
       String(c.id),
       c.state,
       c.kind,
       c.subject,
-      c.number === null ? '(branch)' : `#${c.number}`,
+      pullRequestRef(c),
       c.openedAt,
       c.closedAt ?? '—',
+      ...link.cell(c.url),
       c.title,
     ]),
   ]);
@@ -66,7 +81,7 @@ export function formatPullRequestCycle(c: PullRequestCycle): string {
     `state:   ${c.state}`,
     `kind:    ${c.kind} (${c.subject})`,
     `branch:  ${c.branch}`,
-    ...(c.number !== null ? [`number:  #${c.number}`] : []),
+    ...(c.number !== null ? [`number:  ${pullRequestRef(c)}`] : []),
     ...(c.url ? [`url:     ${c.url}`] : []),
     `opened:  ${c.openedAt} (UTC)`,
     `closed:  ${c.closedAt ? `${c.closedAt} (UTC)` : '—'}`,

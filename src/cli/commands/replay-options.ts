@@ -177,7 +177,10 @@ function fleetOptions(cmd: Command): Command {
     );
 }
 
-/** The loop's own delays beyond the sample, pass and start-up (issue 42): trigger, tick, drawn start-ups. */
+/**
+ * The loop's own delays beyond the sample, pass and start-up (trigger, tick, drawn start-ups), so a
+ * replay can price each.
+ */
 function loopOptions(cmd: Command): Command {
   return cmd
     .option(

@@ -13,11 +13,11 @@ import { clusterProducts, withProductErrors, type NodesSource } from '../validat
  * checks every Algorithm and Policy file of the GitOps repo at DIR (default `.`). Prints one
  * `file:line:column: field: message` line per error and a summary, the file relative to the working
  * directory (so an editor or terminal opens it from where the command ran); `json` prints
- * `{"files": N, "errors": [...]}` (DESIGN.md) with files relative to the repo root; `github` prints
- * GitHub Actions `::error` annotations (file paths relative to the working directory, so they land
- * on the pull request's diff) and the summary.
- * With `--nodes` (a `kubectl get nodes -o json` dump) or `--kubeconfig` (the live cluster, listed
- * read-only) a product of `spec.gpu.product` that no node carries is an error at its list item
+ * `{"files": N, "errors": [...]}` (docs/design.md, "Command-line contract") with files relative to
+ * the repo root; `github` prints GitHub Actions `::error` annotations (file paths relative to the
+ * working directory, so they land on the pull request's diff) and the summary. With `--nodes` (a
+ * `kubectl get nodes -o json` dump) or `--kubeconfig` (the live cluster, listed read-only) a
+ * product of `spec.gpu.product` that no node carries is an error at its list item
  * (`validate-products.ts`). Exit 0 when all are valid, 1 on any error, 2 on usage errors (DIR not a
  * directory or not a GitOps repo root, a bad flag, a nodes dump that cannot be read, a cluster that
  * cannot be listed).

@@ -1,7 +1,8 @@
 /**
- * Kubernetes' own rules for the names and keys of an Algorithm that its OpenAPI schema cannot say
- * (issue 29 item 7), so a spec that passes `validate` is one the API server and the kubelet accept
- * (`k8s.io/apimachinery/pkg/util/validation`, `pkg/apis/core/validation`). Pure.
+ * Kubernetes' own rules for the names and keys of an Algorithm that its OpenAPI schema cannot say,
+ * so a spec that passes `validate` is one the API server and the kubelet accept
+ * (`k8s.io/apimachinery/pkg/util/validation`, `pkg/apis/core/validation`), not one refused at sync
+ * time. Pure.
  *
  * - label keys and annotation keys are qualified names: `[prefix/]name`, the name ≤ 63 characters
  *   of letters, digits, `-`, `_`, `.` starting and ending alphanumeric, the prefix a DNS-1123

@@ -1,5 +1,5 @@
 /**
- * Which namespaces algorithms may run in (issue 29 item 1; DESIGN.md: "a spec author is
+ * Which namespaces algorithms may run in (docs/design.md, "Architecture": "a spec author is
  * confined"). A spec in `kube-system` would make the pools pull request write a Namespace and a
  * RoleBinding of gpuops's benchmark role there, and its Deployment run with that namespace's
  * ServiceAccount; so the policy names the namespaces algorithms may use and `validate` refuses any

@@ -1,7 +1,8 @@
 /**
- * Annotations a spec puts on its pods pass the policy's allow-list `spec.allowedPodAnnotations`
- * (issue 29 item 1). An annotation on a pod is an instruction to whatever watches pods: kube2iam
- * and kiam give the pod the IAM role of `iam.amazonaws.com/role`,
+ * Annotations a spec puts on its pods pass the policy's allow-list `spec.allowedPodAnnotations` (a
+ * spec author is confined: docs/design.md, "Architecture"). An annotation on a pod is an
+ * instruction to whatever watches pods: kube2iam and kiam give the pod the IAM role of
+ * `iam.amazonaws.com/role`,
  * `container.apparmor.security.beta.kubernetes.io/<container>: unconfined` lifts its AppArmor
  * profile, `seccomp.security.alpha.kubernetes.io/pod` its seccomp profile. So the platform team
  * names the keys a spec author may set; anything else is an error at the key. Pure.

@@ -1,6 +1,6 @@
 /**
  * What a spec's `spec.template` may not choose unless the policy's `spec.podSecurity` allows it
- * (issue 29 item 1; DESIGN.md "a spec author is confined"). The fields are those of the Pod
+ * (docs/design.md, "Architecture": "a spec author is confined"). The fields are those of the Pod
  * Security Standards' baseline profile that widen a pod's reach beyond its namespace
  * (https://kubernetes.io/docs/concepts/security/pod-security-standards/), plus the pod's identity:
  *

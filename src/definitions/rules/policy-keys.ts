@@ -1,6 +1,6 @@
 /**
- * The pool label key (also the pool taint's key) must be one gpuops may own (pure). DESIGN.md: Git
- * holds only what gpuops owns, never another controller's labels or taints. With
+ * The pool label key (also the pool taint's key) must be one gpuops may own (pure). docs/design.md,
+ * "Architecture": Git holds only what gpuops owns, never another controller's labels or taints. With
  * `labelKey: kubernetes.io/hostname` and a `NoExecute` taint the Node manifests would relabel and
  * taint every GPU node and evict the GPU operator's DaemonSets.
  *

@@ -1,8 +1,9 @@
 /**
- * A GPU product a spec names that no node of the cluster carries (issue 24, "a product no node
- * has"). Pure: the caller says which `nvidia.com/gpu.product` values the cluster's nodes carry
- * (GPU Feature Discovery's label); `gpuops validate --nodes` makes it a located error, `gpuops
- * plan` and every pass a warning (`plan/products.ts`), both in the same words.
+ * A GPU product a spec names that no node of the cluster carries: a spec that could never be
+ * benchmarked or placed, said before it waits for a test node that never comes. Pure: the caller
+ * says which `nvidia.com/gpu.product` values the cluster's nodes carry (GPU Feature Discovery's
+ * label); `gpuops validate --nodes` makes it a located error, `gpuops plan` and every pass a
+ * warning (`plan/products.ts`), both in the same words.
  */
 import type { ResolvedAlgorithm, SpecError } from '../types.js';
 import { locate, parseDocuments, type SpecFile } from './yaml-documents.js';

@@ -2,9 +2,9 @@ import type { JSONSchemaType } from 'ajv';
 import { API_VERSION, type Algorithm } from '../types.js';
 
 /**
- * Upper bounds of an Algorithm's numbers (issue 29 item 7): what the API server takes, narrowed to
- * what a GPU workload makes sense of, so `gpus: 1e300` (a whole number to JSON) or a
- * `maxReplicas` above int32 is an error at `validate`, not a manifest the API server refuses.
+ * Upper bounds of an Algorithm's numbers: what the API server takes, narrowed to what a GPU
+ * workload makes sense of, so `gpus: 1e300` (a whole number to JSON) or a `maxReplicas` above int32
+ * is an error at `validate`, not a manifest the API server refuses.
  */
 export const ALGORITHM_LIMITS = {
   /** GPUs of one pod: the largest GPU nodes hold 8-16; 64 leaves room (count). */

@@ -6,10 +6,10 @@ import { DCGM_SCALING_METRICS } from '../../util/vocabulary.js';
 const SIGNALS = SIGNAL_KINDS;
 
 /**
- * Upper bounds of the policy's numbers (issue 29 item 5): what the API server takes (int32 for
- * replicas and `ttlSecondsAfterFinished`, int64 for `activeDeadlineSeconds`) narrowed to what a
- * GPU fleet makes sense of, so a typo (`windowSeconds: 3000000`, `maxReplicas: 1e9`) is an error at
- * `validate`, not a Job or a query that never ends.
+ * Upper bounds of the policy's numbers: what the API server takes (int32 for replicas and
+ * `ttlSecondsAfterFinished`, int64 for `activeDeadlineSeconds`) narrowed to what a GPU fleet makes
+ * sense of, so a typo (`windowSeconds: 3000000`, `maxReplicas: 1e9`) is an error at `validate`, not
+ * a Job or a query that never ends.
  */
 export const POLICY_LIMITS = {
   /** Any duration: 30 days (seconds). */
@@ -165,7 +165,7 @@ export const policySchema: JSONSchemaType<Policy> = {
         pools: {
           type: 'object',
           additionalProperties: false,
-          required: ['labelKey', 'taint', 'test', 'returnAfterSeconds'],
+          required: ['labelKey', 'taint', 'test', 'returnAfterSeconds', 'prePull'],
           properties: {
             labelKey: { type: 'string', format: 'k8s-label-key' },
             taint: {
@@ -187,6 +187,12 @@ export const policySchema: JSONSchemaType<Policy> = {
               },
             },
             returnAfterSeconds: seconds,
+            prePull: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['enabled'],
+              properties: { enabled: { type: 'boolean' } },
+            },
           },
         },
         placement: {

@@ -67,9 +67,10 @@ export interface Facts {
   /**
    * Replicas whose whole request still fits on the pool's nodes after the outstanding ones and the
    * rollout's surge pods not bound yet take theirs (may be < 0, never by a surge pod: a surge pod
-   * takes only room that is left, it creates no need).
+   * takes only room that is left, it creates no need). Counted on first read: it walks every node
+   * of the pool, and only a scale-up or a Pending replica asks (a pass of holds reads it for none).
    */
-  poolSlots: number;
+  readonly poolSlots: number;
   /** " (series dropped: …)" or "". */
   droppedNote: string;
 }
@@ -158,15 +159,19 @@ export function scalingFacts(input: ScalingInput, policy: Policy, now: Date): Fa
   const sampled = ready.map((p) => byPod.get(`${p.namespace}/${p.name}`)).filter((x): x is PodSample => !!x);
   const utilization = sampled.length ? sampled.reduce((a, x) => a + x.utilization, 0) / sampled.length : null;
   const outstanding = Math.max(0, from - counted.filter((p) => p.nodeName !== null).length);
-  const surging = surgePods(input.pods, from, input.currentReplicaSet ?? null).filter(
-    (p) => p.nodeName === null,
-  ).length;
-  // With a placer, replicas are placed one after another up to what any rule can ask for.
-  const limit = outstanding + surging + Math.max(0, maxReplicas - from) + 1;
-  const room = input.placer
-    ? input.placer.slots(input.poolNodes, input.pool, limit)
-    : podSlots(input.poolNodes, request);
-  const slots = room - outstanding;
+  let poolSlots: number | undefined;
+  const slotsNow = (): number => {
+    const surging = surgePods(input.pods, from, input.currentReplicaSet ?? null).filter(
+      (p) => p.nodeName === null,
+    ).length;
+    // With a placer, replicas are placed one after another up to what any rule can ask for.
+    const limit = outstanding + surging + Math.max(0, maxReplicas - from) + 1;
+    const room = input.placer
+      ? input.placer.slots(input.poolNodes, input.pool, limit)
+      : podSlots(input.poolNodes, request);
+    const slots = room - outstanding;
+    return slots - Math.min(surging, Math.max(0, slots));
+  };
   return {
     input,
     scaling: s,
@@ -205,7 +210,9 @@ export function scalingFacts(input: ScalingInput, policy: Policy, now: Date): Fa
     u: utilization === null ? 'n/a' : `${round1(utilization)}%`,
     over: judgedOver(sampled.length, ready.length),
     outstanding,
-    poolSlots: slots - Math.min(surging, Math.max(0, slots)),
+    get poolSlots() {
+      return (poolSlots ??= slotsNow());
+    },
     droppedNote: input.dropped ? ` (series dropped: ${input.dropped})` : '',
   };
 }

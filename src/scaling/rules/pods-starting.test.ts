@@ -41,7 +41,7 @@ describe('podsStarting: replicas on their way carry their share', () => {
       withStarting([90, 90, 90], 1, 0, { unschedulable: true, nodeName: null, phase: 'Pending' }),
       'null',
     ],
-    // scaling.podStartupSeconds (default 300; issue 23 item 10): starting only below the bound.
+    // scaling.podStartupSeconds (default 300): starting only below the bound.
     [
       'UnreadyJustInsideTheBoundIsArriving',
       withStarting([90, 90, 90], 1, 0, { startedAt: secondsAgo(299.999) }),

@@ -30,7 +30,7 @@ describe('relabel: unused nodes move in until the pods fit', () => {
       'relabel RelabelUnusedNode 4 [z-a100]',
     ],
     [
-      // Issue 23 item 8: an 8×A100 moved into a T4 pool for a 1-GPU replica while T4 nodes sat unused.
+      // The fault this row guards: an 8×A100 moved into a T4 pool for a 1-GPU replica while T4 nodes sat unused.
       'TheBenchmarkedProductBeforeThePools',
       full([node('a-a100', 'unused', 8), node('t4-1', 'unused', 1, 'Tesla-T4')], {
         products: { products: ['Tesla-T4'], required: false },

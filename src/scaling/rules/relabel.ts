@@ -32,16 +32,15 @@ export interface RelabelAsk {
 
 /**
  * Moves `unused` nodes into the algorithm's pool (`relabel RelabelUnusedNode`) until `need` more
- * pods fit, then scales up onto them by `add(fit)`: DESIGN.md's "above max and no such node → move
- * at least one unused node into the algorithm's pool". Which nodes is `chooseUnusedNodes`'s rule
- * (issue 23 item 8): the GPU product the algorithm asks for or was benchmarked on
- * (`input.products`; with a required product no other is ever moved), else the pool's product,
- * then the smallest node that fits the replicas still needed (its whole request: GPUs, cpu,
- * memory, a pod slot), ties by name; the message says why each node was taken.
- * No node is moved on a partial answer (`PartialData`) nor on partial data (`InsufficientSamples`,
- * as the HPA never acts on missing metrics) unless the ask says the evidence is not utilisation
- * (Pending pods); no candidate →
- * `hold NoCapacity`.
+ * pods fit, then scales up onto them by `add(fit)`: docs/design.md's "above max and no such node →
+ * move at least one unused node into the algorithm's pool". Which nodes is `chooseUnusedNodes`'s
+ * rule (a 1-GPU replica never takes an 8×A100 while a T4 sits unused): the GPU product the
+ * algorithm asks for or was benchmarked on (`input.products`; with a required product no other is
+ * ever moved), else the pool's product, then the smallest node that fits the replicas still needed
+ * (its whole request: GPUs, cpu, memory, a pod slot), ties by name; the message says why each node
+ * was taken. No node is moved on a partial answer (`PartialData`) nor on partial data
+ * (`InsufficientSamples`, as the HPA never acts on missing metrics) unless the ask says the
+ * evidence is not utilisation (Pending pods); no candidate → `hold NoCapacity`.
  */
 export function relabel(f: Facts, ask: RelabelAsk): Verdict {
   const { input, gpus, request } = f;

@@ -6,13 +6,14 @@
  * Order within one pass (each controller is level-triggered, idempotent, and also converges when
  * passes repeat until the store's resourceVersion stops moving):
  * 1. `kubelet-finish` ends containers whose simulated run time is over, so that
- * 2. (`garbage-collector`, only with `garbageCollection: true`), `horizontal-pod-autoscaler`, `deployment`, `replicaset` and `job` see
+ * 2. (`garbage-collector`, only with `garbageCollection: true`), `horizontal-pod-autoscaler`, `deployment`, `replicaset`, `daemonset` and `job` see
  *    the pods' final state (a Job deadline is judged against exact finish times), create pods,
  * 3. `scheduler` binds them, and
  * 4. `kubelet` starts them (Running, Ready) in the same pass.
  */
 import type { SimController } from '../types.js';
 import { resolveConfig, type SimBehaviourConfig } from './config.js';
+import { daemonSetController } from './daemonset-controller.js';
 import { deploymentController } from './deployment-controller.js';
 import { garbageCollector } from './garbage-collector.js';
 import { hpaController } from './hpa-controller.js';
@@ -36,6 +37,7 @@ export function defaultControllers(config: SimBehaviourConfig = {}): SimControll
     hpaController(resolved),
     deploymentController(),
     replicaSetController(),
+    daemonSetController(),
     jobController(),
     schedulerController(resolved),
     kubeletController(resolved),

@@ -5,11 +5,14 @@
  * with `--trace`; on a clone without it, the synthetic day (`--synthetic`, `src/replay/synthetic-day.ts`); other flags go to `gpuops replay` as they are (`--hours H`, `--from-hours H`
  * replay a slice). Then the fleet (issue 25 section 3): four services sharing one pool on 16 nodes,
  * with the same trace, slice, delays and thresholds (`src/replay/fleet-args.ts`: `--no-fleet` or
- * `--engines` leave it out; `--services`, `--group-by` or `--nodes` run that fleet alone). Prints
+ * `--engines` leave it out; `--services`, `--group-by` or `--nodes` run that fleet alone). With
+ * the trace's `qps.csv` beside it, the one-service replay also scales on requests per second per
+ * replica (`--service-file`, `src/replay/signal-compare.ts`) and prints it beside the duty cycle. Prints
  * every figure of every engine (table and JSON lines) and the wall time of each run.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BUNDLED_TRACE, bundledTraceCandidates } from '../src/cli/bundled-trace.js';
@@ -21,6 +24,8 @@ const FLEET_WALL_TARGET_SECONDS = 900;
 
 /** The bundled trace's model-load latencies (milliseconds), in the trace's folder. */
 const LATENCY_FILE = 'basemodel_update_latency_anon.csv';
+/** The bundled trace's requests per second per pod, in the trace's folder. */
+const QPS_FILE = 'qps.csv';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
@@ -66,22 +71,27 @@ const latencies = path.join(path.dirname(traceFile), LATENCY_FILE);
 if (!args.includes('--loops-latency-file') && !args.includes('--no-loops') && existsSync(latencies))
   args.push('--loops-latency-file', latencies);
 const plan = replayPlan(args);
+// Issue 44: the one service also on requests per second per replica beside the duty cycle (read
+// beside the trace, never copied); a fleet replays the duty cycle alone.
+const qps = path.join(path.dirname(traceFile), QPS_FILE);
+if (plan.one && !plan.one.includes('--service-file') && existsSync(qps)) plan.one.push('--service-file', qps);
 let code = 0;
 for (const [what, runArgs] of [
   ['one service', plan.one],
   ['fleet', plan.fleet],
+  ['fleet of pod groups', plan.podGroups],
 ] as const) {
   if (runArgs === null || code !== 0) continue;
   const started = Date.now();
-  if (what === 'fleet')
-    process.stdout.write(`\nnpm run replay: the fleet: gpuops replay ${runArgs.join(' ')}\n`);
+  if (what !== 'one service')
+    process.stdout.write(`\nnpm run replay: the ${what}: gpuops replay ${runArgs.join(' ')}\n`);
   code = await main([process.argv[0]!, 'gpuops', 'replay', '--output', 'both', ...runArgs]);
   const seconds = (Date.now() - started) / 1000;
   process.stderr.write(`npm run replay (${what}): ${seconds.toFixed(1)} s wall\n`);
   // The one-service replay prints its own wall-time verdict; the fleet's target is issue 25's.
-  if (what === 'fleet' && code === 0)
+  if (what !== 'one service' && code === 0)
     process.stdout.write(
-      `${seconds <= FLEET_WALL_TARGET_SECONDS ? 'ok  ' : 'MISS'}  fleet replay  wall time ${Math.round(seconds)} s (target ≤ ${FLEET_WALL_TARGET_SECONDS} s)\n`,
+      `${seconds <= FLEET_WALL_TARGET_SECONDS ? 'ok  ' : 'MISS'}  ${what} replay  wall time ${Math.round(seconds)} s (target ≤ ${FLEET_WALL_TARGET_SECONDS} s; load average ${loadavg()[0]!.toFixed(1)})\n`,
     );
 }
 process.exit(code);

@@ -263,6 +263,39 @@ export interface PolicySpec {
    * pods (whole pods, not percentages: each surge pod takes the algorithm's GPUs), or `Recreate`.
    */
   rollout: { strategy: 'RollingUpdate' | 'Recreate'; maxSurge: number; maxUnavailable: number };
+  /**
+   * Warm standby sets (docs/standby.md): a pool keeps its shared spare as standby pods of an image
+   * that can serve any of a declared set of algorithms, claimed by label in seconds. Optional;
+   * absent or empty: no standby, the spare is held as extra replicas of each Deployment.
+   */
+  standby?: StandbySet[];
+}
+
+/** One pool's warm standby set (`spec.standby[]` of a Policy; docs/standby.md). */
+export interface StandbySet {
+  /** DNS-1123 label: the standby Deployment is `gpuops-standby-<name>`. */
+  name: string;
+  /** The pool whose spare it holds. */
+  pool: 'long-task' | 'short-task';
+  /** Its namespace: a pod cannot change namespace, so every algorithm of `algorithms` must run here. */
+  namespace: string;
+  /** An image that can serve any algorithm of `algorithms` (a multi-model runtime). */
+  image: string;
+  /** The algorithms a standby may become (names). */
+  algorithms: string[];
+  /** Whole GPUs of one standby pod; an algorithm asking for another count is not served by it. */
+  gpus: number;
+  /**
+   * The runtime's HTTP port: `readinessPath` answers 200 when the pod can take a claim or serves
+   * its model (503 while it switches), `wakePath` takes a POST `{"algorithm": "<name>"}`.
+   */
+  port: number;
+  readinessPath: string;
+  wakePath: string;
+  /** The wake or switch time the runtime declares (seconds): claimed → Ready in the Service. */
+  claimSeconds: number;
+  /** β of the set, `ceil(β·√ΣL / (gpus × max/100))` standby pods; absent: `scaling.headroomFactor`. */
+  headroomFactor?: number;
 }
 
 /**

@@ -44,6 +44,13 @@ export const BENCHMARK_CLUSTER_ROLE = 'gpuops-benchmark';
 export const SCALE_CLUSTER_ROLE = 'gpuops-scale';
 
 /**
+ * The ClusterRole of standby claims (templates/install/clusterrole.yaml): Pods' `get`, `patch`
+ * (relabel a standby into an algorithm's Service and back) and `delete`, bound only in the
+ * namespaces where the policy declares a standby set (docs/standby.md).
+ */
+export const CLAIM_CLUSTER_ROLE = 'gpuops-claim';
+
+/**
  * Annotations of every generated Namespace: sync wave -2, before the Node labels (-1) and the
  * workloads (0); Argo CD never prunes or deletes it and Flux never prunes it, because deleting a
  * Namespace deletes everything in it, also what others put there.
@@ -105,6 +112,8 @@ function merged(kept: [string, string][], own: Readonly<Record<string, string>>)
 export interface NamespaceGrants {
   /** Patch mode: a RoleBinding of {@link SCALE_CLUSTER_ROLE} (Deployments' `scale`). */
   scale: boolean;
+  /** The namespaces of the policy's standby sets: a RoleBinding of {@link CLAIM_CLUSTER_ROLE} there. */
+  claimNamespaces?: ReadonlySet<string>;
 }
 
 /**
@@ -113,7 +122,9 @@ export interface NamespaceGrants {
  * the Namespace first within a wave by kind order). The labels and annotations of the Namespace in
  * `current` (the file Git holds) that gpuops does not write are kept: a person's Pod Security
  * label (`pod-security.kubernetes.io/enforce: restricted`) must not go under a pools change.
- * With `grants.scale` (patch mode) the file also holds the RoleBinding of {@link SCALE_CLUSTER_ROLE}.
+ * With `grants.scale` (patch mode) the file also holds the RoleBinding of {@link SCALE_CLUSTER_ROLE},
+ * and where `grants.claimNamespaces` holds the namespace, the RoleBinding of
+ * {@link CLAIM_CLUSTER_ROLE} (standby claims), in the same wave.
  */
 export function renderNamespaceFile(
   cluster: string,
@@ -145,7 +156,11 @@ export function renderNamespaceFile(
     roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role },
     subjects: [{ kind: 'ServiceAccount', name: serviceAccount.name, namespace: serviceAccount.namespace }],
   });
-  const bindings = [binding(BENCHMARK_CLUSTER_ROLE), ...(grants.scale ? [binding(SCALE_CLUSTER_ROLE)] : [])];
+  const bindings = [
+    binding(BENCHMARK_CLUSTER_ROLE),
+    ...(grants.scale ? [binding(SCALE_CLUSTER_ROLE)] : []),
+    ...(grants.claimNamespaces?.has(namespace) ? [binding(CLAIM_CLUSTER_ROLE)] : []),
+  ];
   return {
     path: namespaceFilePath(cluster, namespace),
     content: renderYaml([ns, ...bindings]),

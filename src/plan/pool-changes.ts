@@ -108,7 +108,10 @@ export function poolChanges(input: {
       cluster,
       [...input.algorithms.map((a) => a.namespace), ...prePullNamespace],
       { ...DEFAULT_SERVICE_ACCOUNT, namespace: policy.spec.controllerNamespace },
-      { scale: policy.spec.scaling.mode === 'patch' },
+      {
+        scale: policy.spec.scaling.mode === 'patch',
+        claimNamespaces: new Set((policy.spec.standby ?? []).map((x) => x.namespace)),
+      },
       git.files,
     ),
     ...prePull,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_FLEET, replayPlan } from './fleet-args.js';
+import { DEFAULT_FLEET, DEFAULT_POD_GROUPS, replayPlan } from './fleet-args.js';
 
 const T = ['--trace', 'pods.csv'];
 
@@ -46,6 +46,12 @@ describe('replayPlan: what npm run replay runs', () => {
       [...T, '--report', 'out/'],
       [...T, '--report', 'out/fleet', ...DEFAULT_FLEET],
     ],
+    [
+      "a standby claim's seconds go to the fleets",
+      [...T, '--claim-seconds', '20'],
+      [...T, '--claim-seconds', '20'],
+      [...T, '--claim-seconds', '20', ...DEFAULT_FLEET],
+    ],
     ['--no-fleet: the one service alone', [...T, '--no-fleet'], [...T], null],
     [
       '--engines: that subset alone',
@@ -55,6 +61,7 @@ describe('replayPlan: what npm run replay runs', () => {
     ],
     ['--services: that fleet alone', [...T, '--services', '8'], null, [...T, '--services', '8']],
     ['--group-by=…: that fleet alone', [...T, '--group-by=namespace'], null, [...T, '--group-by=namespace']],
+    ['--pod-groups: that fleet alone', [...T, '--pod-groups', '3'], null, [...T, '--pod-groups', '3']],
     [
       '--nodes with --no-fleet: the fleet alone, --no-fleet dropped',
       [...T, '--services', '2', '--nodes', 'auto', '--no-fleet'],
@@ -68,6 +75,12 @@ describe('replayPlan: what npm run replay runs', () => {
       ['--trace', '--services', '--policy', 'p.yaml', ...DEFAULT_FLEET],
     ],
   ])('%s', (_, args, one, fleet) => {
-    expect(replayPlan(args)).toEqual({ one, fleet });
+    // The default plan replays the disjoint pod groups after the shifted copies, with the same
+    // shared flags and a report folder of their own; a fleet asked for runs alone.
+    const isDefault = fleet !== null && fleet.slice(-4).join(' ') === DEFAULT_FLEET.join(' ');
+    const podGroups = isDefault
+      ? [...fleet.slice(0, -4).map((a) => (a === 'out/fleet' ? 'out/pod-groups' : a)), ...DEFAULT_POD_GROUPS]
+      : null;
+    expect(replayPlan(args)).toEqual({ one, fleet, podGroups });
   });
 });

@@ -7,6 +7,9 @@
 /** The fleet `npm run replay` replays unless told otherwise: 4 circularly shifted services on 16 nodes. */
 export const DEFAULT_FLEET = ['--services', '4', '--nodes', '16'] as const;
 
+/** The second fleet `npm run replay` replays: 4 disjoint groups of the trace's pods on 16 nodes. */
+export const DEFAULT_POD_GROUPS = ['--pod-groups', '4', '--nodes', '16'] as const;
+
 /**
  * Flags of a one-service replay that mean the same for a fleet, each with its value: the trace, the
  * slice, the delays and thresholds, the policy, the fleet's hardware and the HPA's and gpuops's
@@ -27,15 +30,18 @@ const SHARED_FLAGS: ReadonlySet<string> = new Set([
   '--gpus-per-node',
   '--hpa-target',
   '--headroom-factor',
+  '--claim-seconds',
 ]);
 
 /** Flags that already make the replay a fleet: then `npm run replay` runs that alone. */
-const FLEET_FLAGS: ReadonlySet<string> = new Set(['--services', '--group-by', '--nodes']);
+const FLEET_FLAGS: ReadonlySet<string> = new Set(['--services', '--group-by', '--nodes', '--pod-groups']);
 
 /** What `npm run replay` runs for `args`: the one-service replay's arguments and the fleet's, or null. */
 export interface ReplayPlan {
   one: string[] | null;
   fleet: string[] | null;
+  /** The fleet of disjoint pod groups (with the shifted copies' shared flags), or null. */
+  podGroups: string[] | null;
 }
 
 /**
@@ -44,23 +50,32 @@ export interface ReplayPlan {
  *   less `--no-fleet`);
  * - with `--no-fleet` (taken out): the one-service replay alone;
  * - with `--engines` (a subset of the one-service engines was asked for): that alone;
- * - otherwise both: `args`, then the shared flags of `args` (`--flag value` or `--flag=value`)
- *   with {@link DEFAULT_FLEET}, and `--report DIR` as `--report DIR/fleet`.
+ * - otherwise all three: `args`, then the shared flags of `args` (`--flag value` or `--flag=value`)
+ *   with {@link DEFAULT_FLEET} and `--report DIR` as `--report DIR/fleet`, then the same with
+ *   {@link DEFAULT_POD_GROUPS} and `--report DIR/pod-groups`.
  * Flag values are never read as flags (`--trace --hours` keeps `--hours` as the trace's name).
  */
 export function replayPlan(args: readonly string[]): ReplayPlan {
   const flags = flagsOf(args);
   const names = flags.map((f) => f.name);
   const one = args.filter((a) => a !== '--no-fleet');
-  if (names.some((n) => FLEET_FLAGS.has(n))) return { one: null, fleet: one };
-  if (names.includes('--no-fleet') || names.includes('--engines')) return { one, fleet: null };
-  const fleet: string[] = [];
-  for (const { name, value } of flags) {
-    if (value === undefined) continue;
-    if (SHARED_FLAGS.has(name)) fleet.push(name, value);
-    else if (name === '--report') fleet.push('--report', `${value.replace(/\/+$/, '')}/fleet`);
-  }
-  return { one, fleet: [...fleet, ...DEFAULT_FLEET] };
+  if (names.some((n) => FLEET_FLAGS.has(n))) return { one: null, fleet: one, podGroups: null };
+  if (names.includes('--no-fleet') || names.includes('--engines'))
+    return { one, fleet: null, podGroups: null };
+  const shared = (report: string) => {
+    const out: string[] = [];
+    for (const { name, value } of flags) {
+      if (value === undefined) continue;
+      if (SHARED_FLAGS.has(name)) out.push(name, value);
+      else if (name === '--report') out.push('--report', `${value.replace(/\/+$/, '')}/${report}`);
+    }
+    return out;
+  };
+  return {
+    one,
+    fleet: [...shared('fleet'), ...DEFAULT_FLEET],
+    podGroups: [...shared('pod-groups'), ...DEFAULT_POD_GROUPS],
+  };
 }
 
 /** Flags that take no value. */

@@ -23,8 +23,37 @@ export function shiftedServices(trace: Trace, k: number): Trace[] {
     return {
       ...trace,
       source: `${trace.source}#${i}`,
-      instants: trace.instants.map((x, j) => ({ ...x, values: trace.instants[(j + shift) % n]!.values })),
+      instants: trace.instants.map((x, j) => {
+        const from = trace.instants[(j + shift) % n]!;
+        return { t: x.t, values: from.values, ...(from.pods ? { pods: from.pods } : {}) };
+      }),
     };
+  });
+}
+
+/**
+ * K services from one trace's pods: K disjoint groups, each pod in one (the pods in the order
+ * they first report, then by name, dealt round-robin: pod j to group j mod K). Service i keeps
+ * every instant of the trace with the values of its own pods (none: load 0), so the services
+ * share one clock and their loads add up to the trace's. Named `<source>/pods#i`.
+ * @throws Error when k is not a whole number ≥ 1, the trace is empty, or its instants do not
+ * name their pods
+ */
+export function podGroupServices(trace: Trace, k: number): Trace[] {
+  if (!Number.isInteger(k) || k < 1) throw new Error(`--pod-groups: expected a whole number ≥ 1, got ${k}`);
+  if (trace.instants.length === 0) throw new Error(`${trace.source}: no instants to split`);
+  const group = new Map<string, number>();
+  for (const x of trace.instants) {
+    if (x.pods === undefined) throw new Error(`${trace.source}: its instants do not name their pods`);
+    for (const p of [...x.pods].sort()) if (!group.has(p)) group.set(p, group.size % k);
+  }
+  return Array.from({ length: k }, (_, i) => {
+    const instants = trace.instants.map((x) => {
+      const keep = x.pods!.flatMap((p, j) => (group.get(p) === i ? [j] : []));
+      return { t: x.t, values: keep.map((j) => x.values[j]!), pods: keep.map((j) => x.pods![j]!) };
+    });
+    const pods = [...group.values()].filter((g) => g === i).length;
+    return { source: `${trace.source}/pods#${i}`, instants, pods };
   });
 }
 

@@ -24,6 +24,8 @@ import { staticPoolNodes } from './node-fleet.js';
 import { patchPolicy } from './replay-policy.js';
 import { replayMaxReplicas } from './run-replay.js';
 import type { ReplaySettings } from './sim-engine.js';
+import { FAST_STANDBY_LOOP, runStandbyLoop, type StandbyLoop, type StandbyLoopRun } from './standby-run.js';
+import { formatStandby } from './standby-text.js';
 import type { Trace } from './trace.js';
 
 /** The fleet of nodes of a fleet replay. */
@@ -52,6 +54,11 @@ export interface FleetRun {
    * service's points (the report's charts; without nodes `fleet-timeline.ts` steps the model for them).
    */
   allocation?: { hpa?: AllocationPoint[][]; gpuops?: AllocationPoint[][] };
+  /**
+   * With a fleet of nodes, the HPA and gpuops: the shared warm standby set beside the HPA on one
+   * autoscaled pool, under the flags' loop and the fast loop (`standby-run.ts`).
+   */
+  standby?: StandbyLoopRun[];
 }
 
 /**
@@ -138,7 +145,32 @@ export async function runFleet(
     nodes: { fleet, hpaPools },
     allocation: { ...(hpa ? { hpa: hpa.points } : {}), ...(gpuops ? { gpuops: gpuops.points } : {}) },
     ...(gpuops ? { frontier: await nodeFrontier(services, s, n, fleet, gpuops.figures) } : {}),
+    ...(hpa && gpuops ? { standby: await standbyLoops(services, s, n, fleet, hpaPools) } : {}),
   };
+}
+
+/** The standby section under the flags' loop and the fast loop (see `standby-run.ts`). */
+async function standbyLoops(
+  services: readonly Trace[],
+  s: ReplaySettings,
+  n: NodeModelSettings,
+  fleet: number,
+  hpaPools: readonly number[],
+): Promise<StandbyLoopRun[]> {
+  const flags: StandbyLoop = {
+    name: "the flags' loop",
+    sampleDelaySeconds: s.sampleDelaySeconds,
+    tickSeconds: s.tickSeconds ?? 15,
+    eventDriven: s.eventDriven ?? false,
+  };
+  const baselineNodes = hpaPools.reduce((a, x) => a + x, 0);
+  const policyAt = (b: number) => fleetPolicy(s, b);
+  const out: StandbyLoopRun[] = [];
+  for (const loop of [flags, FAST_STANDBY_LOOP])
+    out.push(
+      await runStandbyLoop(services, policyAt, n, fleet, baselineNodes, s.hpaTarget, loop, s.claimSeconds),
+    );
+  return out;
 }
 
 /** gpuops on the same `fleet` nodes at every factor of `headroomFactors` (`atFactor`: the run at `headroomFactor`). */
@@ -179,5 +211,13 @@ export async function replayServices(
   o?: FleetNodeOptions,
 ): Promise<string> {
   const run = await runFleet(services, s, o);
-  return formatFleet(run.rows, services.length, run.nodes, run.frontier);
+  return fleetText(run, services.length, 'the services given');
+}
+
+/** The fleet table and verdicts, then the standby section when there is one. */
+export function fleetText(run: FleetRun, services: number, split: string): string {
+  return (
+    formatFleet(run.rows, services, run.nodes, run.frontier) +
+    (run.standby ? formatStandby(run.standby, split) : '')
+  );
 }

@@ -14,7 +14,7 @@
  * (the ReplicaSet controller's order), then the newest. Patch mode only: a decision applies at
  * once. Capacity never binds (the fleet holds static's peak). Units as in `figures.ts`.
  */
-import type { Policy } from '../definitions/types.js';
+import type { Policy, ResolvedSignal } from '../definitions/types.js';
 import { decideOneTimed } from '../scaling/decide-one.js';
 import { toDecisionRecord } from '../scaling/decision-record.js';
 import { historySince } from '../scaling/history.js';
@@ -26,7 +26,10 @@ import { gpuopsInput, type ModelPod } from './model-input.js';
 import type { AllocationPoint } from './figures.js';
 import { instantSeconds, offeredLoad, type Trace } from './trace.js';
 
-/** An engine the model runs: the HPA at a target (percent), or gpuops under a merged policy. */
+/**
+ * An engine the model runs: the HPA at a target (percent, or the unit of `ModelSettings.signal`),
+ * or gpuops under a merged policy.
+ */
 export type ModelEngine = { kind: 'hpa'; target: number } | { kind: 'gpuops'; policy: Policy };
 
 /** The delays and limits the model shares with the simulated engines (seconds, percent, replicas). */
@@ -54,6 +57,24 @@ export interface ModelSettings {
    * distribution (`startup-latency.ts`); absent: `startupSeconds` for every pod.
    */
   startupOf?: (n: number) => number;
+  /**
+   * What the engines read instead of the duty cycle: the trace's service series
+   * (`TraceInstant.service`, e.g. requests per second summed over the pods) `sampleDelaySeconds`
+   * behind, spread evenly over the Ready pods (no cap: a service metric has no 100 %), judged
+   * against its own band (gpuops scales it as a `serviceMetric` of that unit; the HPA's target is
+   * in that unit). An instant without a reading is no sample: gpuops holds (`NoData`) and the HPA
+   * keeps its replicas. `min`/`max` above stay the GPU band the first replicas are sized on.
+   * Absent: the duty cycle.
+   */
+  signal?: ModelSignal;
+}
+
+/** A service signal of the model (see `ModelSettings.signal`): its name, unit and band per replica. */
+export interface ModelSignal {
+  name: string;
+  unit: string;
+  min: number;
+  max: number;
 }
 
 const DEFAULT_TICK = 15;
@@ -69,6 +90,37 @@ export function loadLookup(trace: Trace): (at: number) => number {
     if (at < times[i]!) i = 0;
     while (i + 1 < times.length && times[i + 1]! <= at) i++;
     return loads[i]!;
+  };
+}
+
+/** The service reading at `at` seconds from the trace's start (the instant before it; undefined: no reading). */
+export function serviceLookup(trace: Trace): (at: number) => number | undefined {
+  const t0 = trace.instants[0]!.t;
+  const xs = trace.instants;
+  let i = 0;
+  return (at: number) => {
+    if (at < xs[i]!.t - t0) i = 0;
+    while (i + 1 < xs.length && xs[i + 1]!.t - t0 <= at) i++;
+    return at < 0 ? undefined : xs[i]!.service;
+  };
+}
+
+/** The signal as the model's engines see it and the band they judge it on (see `ModelSettings.signal`). */
+function modelSignal(trace: Trace, s: ModelSettings) {
+  const sig = s.signal;
+  if (sig === undefined) return null;
+  const lookup = serviceLookup(trace);
+  const resolved: ResolvedSignal = {
+    kind: 'serviceMetric',
+    unit: sig.unit,
+    serviceMetric: { name: sig.name, unit: sig.unit, query: `${sig.name} of $namespace` },
+  };
+  return {
+    band: { min: sig.min, max: sig.max, maxReplicas: s.maxReplicas, scaledOn: resolved },
+    perPod: (t: number, ready: number): number | null => {
+      const v = lookup(t - s.sampleDelaySeconds);
+      return v === undefined || ready === 0 ? null : v / ready;
+    },
   };
 }
 
@@ -118,8 +170,10 @@ export function modelService(trace: Trace, engine: ModelEngine, s: ModelSettings
   let pods: ModelPod[] = Array.from({ length: Math.min(s.maxReplicas, first) }, () => newPod(-Infinity));
   let replicas = pods.length;
   const records: DecisionRecord[] = [];
+  const signal = modelSignal(trace, s);
+  const band = signal?.band ?? s;
   const hpa = engine.kind === 'hpa' ? modelHpa(engine.target, s.maxReplicas) : null;
-  const trigger = engine.kind === 'gpuops' && s.eventDriven ? modelTrigger(engine.policy, s) : null;
+  const trigger = engine.kind === 'gpuops' && s.eventDriven ? modelTrigger(engine.policy, band) : null;
   const points: AllocationPoint[] = [];
   const record = (t: number) => {
     const ready = pods.filter((p) => p.readyAt <= t).length;
@@ -146,11 +200,14 @@ export function modelService(trace: Trace, engine: ModelEngine, s: ModelSettings
   record(0);
   const step = (t: number, poolLoadGpus?: number) => {
     const ready = pods.filter((p) => p.readyAt <= t);
-    const load = seen(t);
-    const u = ready.length > 0 ? Math.min(100, load / ready.length) : 0;
-    const crossed = trigger?.crossed(t, replicas, ready.length, u) ?? false;
+    const u = signal
+      ? signal.perPod(t, ready.length)
+      : ready.length > 0
+        ? Math.min(100, seen(t) / ready.length)
+        : 0;
+    const crossed = u !== null && (trigger?.crossed(t, replicas, ready.length, u) ?? false);
     if (engine.kind === 'hpa') {
-      if (ready.length > 0) resize(hpa!(t, replicas, ready.length, u), t);
+      if (ready.length > 0 && u !== null) resize(hpa!(t, replicas, ready.length, u), t);
     } else if (crossed || t % s.passIntervalSeconds === 0) {
       const now = new Date(START + t * 1000);
       const since = historySince(engine.policy, now);
@@ -163,7 +220,7 @@ export function modelService(trace: Trace, engine: ModelEngine, s: ModelSettings
         reactionSeconds: reaction,
         startupSeconds: startup,
       };
-      const input = { ...gpuopsInput(pods, ready, u, replicas, records, s, t), loop };
+      const input = { ...gpuopsInput(pods, ready, u, replicas, records, band, t), loop };
       const { decision, clock } = decideOneTimed(
         poolLoadGpus === undefined ? input : { ...input, poolLoadGpus },
         engine.policy,

@@ -3,7 +3,7 @@
  * GPU-bound pool node, its pods, their samples and the recorded passes.
  */
 import type { PodInfo } from '../cluster/types.js';
-import type { ResolvedAlgorithm } from '../definitions/types.js';
+import type { ResolvedAlgorithm, ResolvedSignal } from '../definitions/types.js';
 import type { DecisionRecord, ScalingInput } from '../scaling/types.js';
 
 /** One pod of the model: its name and when it is Ready (seconds from the start). */
@@ -28,16 +28,17 @@ const ALGORITHM: Omit<ResolvedAlgorithm, 'scaling'> = {
 };
 
 /**
- * The input of a gpuops pass at `t` seconds (pods at `u` percent each; limits of `s`), for the
- * algorithm `name` (default `model`; a fleet names each service).
+ * The input of a gpuops pass at `t` seconds for the algorithm `name` (default `model`; a fleet
+ * names each service): Ready pods at `u` each (percent, or the unit of `s.scaledOn`, the signal it
+ * scales on; null: no sample, as when that signal has no reading), the band and limits of `s`.
  */
 export function gpuopsInput(
   pods: readonly ModelPod[],
   ready: readonly ModelPod[],
-  u: number,
+  u: number | null,
   replicas: number,
   recent: DecisionRecord[],
-  s: { min: number; max: number; maxReplicas: number },
+  s: { min: number; max: number; maxReplicas: number; scaledOn?: ResolvedSignal },
   t: number,
   name = 'model',
 ): ScalingInput {
@@ -47,12 +48,16 @@ export function gpuopsInput(
       ...ALGORITHM,
       name,
       scaling: { minReplicas: 1, maxReplicas: s.maxReplicas, utilization: { min: s.min, max: s.max } },
+      ...(s.scaledOn ? { signal: s.scaledOn } : {}),
     },
     pool: 'short-task',
     replicas,
     pods: pods.map((p) => modelPodInfo(p, p.readyAt <= t, name)),
     currentReplicaSet: `${name}-rs`,
-    samples: ready.map((p) => ({ namespace: 'algorithms', pod: p.name, utilization: u, at, gpus: [p.name] })),
+    samples:
+      u === null
+        ? []
+        : ready.map((p) => ({ namespace: 'algorithms', pod: p.name, utilization: u, at, gpus: [p.name] })),
     poolNodes: [
       {
         node: 'pool',

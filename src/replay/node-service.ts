@@ -26,6 +26,8 @@ export interface NodePod extends ModelPod {
   node: string | null;
   createdAt: number;
   serial: number;
+  /** A standby pod claimed from the pool's standby set (it may go back to it). */
+  claimed?: boolean;
 }
 
 /** One service stepped by the fleet (see the module comment). */
@@ -34,17 +36,33 @@ export interface NodeService {
   endS: number;
   pods: NodePod[];
   replicas: () => number;
+  /** The offered load gpuops reads at `t` (GPU-percent, `sampleDelaySeconds` behind). */
+  seen: (t: number) => number;
   points: AllocationPoint[];
   /** gpuops's pass input at `t` (without nodes: `decideInTurn` fills them). */
   passInput: (t: number, policy: Policy) => Omit<ScalingInput, 'poolNodes' | 'unusedNodes'>;
   /** Applies gpuops's decision made at `t` (recorded for the next passes) to the replicas. */
-  apply: (d: ScalingDecision, t: number) => void;
+  apply: (d: ScalingDecision, t: number, hand?: PodHand) => void;
   /** The HPA's tick at `t` (`target` percent), when a pod is Ready. */
   hpaTick: (t: number) => void;
-  /** Sets the replicas to `to` at `t`: Pending pods added, or pods removed (their GPUs freed). */
-  resize: (to: number, t: number) => void;
+  /**
+   * Sets the replicas to `to` at `t`: Pending pods added, or pods removed (their GPUs freed); with
+   * `hand`, a pod added is a claimed one when `take` gives one, and a pod removed that `give`
+   * takes keeps its GPU (it goes back to the standby set).
+   */
+  resize: (to: number, t: number, hand?: PodHand) => void;
   /** Records the state at `t` (one point per change). */
   record: (t: number) => void;
+}
+
+/**
+ * How pods come from and go back to a pool's warm standby set (`standby-fleet.ts`): `take` gives
+ * a claimed pod (bound, Ready when the claim's wake or switch is done) or null when no standby is
+ * Ready; `give` takes a removed pod back to the standby set (true), or leaves it to be deleted.
+ */
+export interface PodHand {
+  take: (t: number) => NodePod | null;
+  give: (p: NodePod, t: number) => boolean;
 }
 
 /**
@@ -79,13 +97,17 @@ export function nodeService(
   const records: DecisionRecord[] = [];
   const hpa = hpaTarget === undefined ? null : modelHpa(hpaTarget, s.maxReplicas);
   const points: AllocationPoint[] = [];
-  const resize = (to: number, t: number) => {
-    while (pods.length < to) pods.push(newPod(t, Infinity));
+  const resize = (to: number, t: number, hand?: PodHand) => {
+    while (pods.length < to) {
+      const claimed = hand?.take(t) ?? null;
+      pods.push(claimed === null ? newPod(t, Infinity) : { ...claimed, serial: serial++ });
+    }
     if (pods.length > to) {
       const rank = (p: NodePod) => (p.node === null ? 0 : isReady(p, t) ? 2 : 1);
       const order = [...pods].sort((a, b) => rank(a) - rank(b) || b.serial - a.serial);
       const gone = new Set(order.slice(0, pods.length - to));
-      for (const p of gone) if (p.node !== null) holdGpu(byName.get(p.node)!, -1, t);
+      for (const p of gone)
+        if (p.node !== null && !(hand?.give(p, t) ?? false)) holdGpu(byName.get(p.node)!, -1, t);
       pods.splice(0, pods.length, ...pods.filter((p) => !gone.has(p)));
     }
     replicas = to;
@@ -99,6 +121,7 @@ export function nodeService(
     endS,
     pods,
     replicas: () => replicas,
+    seen,
     points,
     passInput: (t, policy) => {
       const since = historySince(policy, new Date(START + t * 1000));
@@ -106,9 +129,9 @@ export function nodeService(
       const { ready, u } = loadOf(t);
       return gpuopsInput(pods, ready, u, replicas, [...records], s, t, name);
     },
-    apply: (d, t) => {
+    apply: (d, t, hand) => {
       records.push(toDecisionRecord(d, new Date(START + t * 1000)));
-      resize(d.replicas.to, t);
+      resize(d.replicas.to, t, hand);
     },
     hpaTick: (t) => {
       const { ready, u } = loadOf(t);
@@ -128,16 +151,18 @@ export function nodeService(
 /**
  * kube-scheduler's pass at `t`: the Pending pods of every service, oldest first (then by name),
  * each bound to the node `pickNode` scores best in `pool`, until none has a free GPU. A pod
- * bound is Ready at the first tick at least `startupSeconds` later (a warm-up pod at once).
+ * bound is Ready at the first tick (of `tick` seconds, default 15) at least `startupSeconds` later
+ * (a warm-up pod at once).
  * Returns how many were bound.
  */
 export function schedulePending(
-  services: readonly NodeService[],
+  services: readonly { pods: NodePod[] }[],
   nodes: FleetNode[],
   pool: ModelPool,
   scoring: 'LeastAllocated' | 'MostAllocated',
   startupSeconds: number,
   t: number,
+  tick = TICK,
 ): number {
   const pending = services
     .flatMap((x) => x.pods.filter((p) => p.node === null))
@@ -148,7 +173,7 @@ export function schedulePending(
     if (n === null) break;
     holdGpu(n, 1, t);
     p.node = n.name;
-    if (p.readyAt !== -Infinity) p.readyAt = Math.ceil((t + startupSeconds) / TICK) * TICK;
+    if (p.readyAt !== -Infinity) p.readyAt = Math.ceil((t + startupSeconds) / tick) * tick;
     bound++;
   }
   return bound;

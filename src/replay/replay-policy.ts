@@ -26,9 +26,11 @@ export interface PolicySettings {
  * - PR mode: `sizing: load` at 60 %, its scale-down judged over 300 s + the merge delay (a PR
  *   is merged minutes after it is opened, so the replicas arrive long after the decision);
  * - both: `scaleUp.cooldownSeconds: 30` (one pass: replicas still starting count in the
- *   replicas, so a repeated scale-up is held by them, not by a cooldown).
+ *   replicas, so a repeated scale-up is held by them, not by a cooldown);
+ * - with `maxReplicas` (the replayed spec's): `limits.replicas` that, since the shipped cap (100
+ *   replicas) refused the spec of the bundled trace's fleet (120) and left nothing to replay.
  */
-export function replayPolicyText(engine: PolicyEngine, s: PolicySettings): string {
+export function replayPolicyText(engine: PolicyEngine, s: PolicySettings, maxReplicas?: number): string {
   return [
     '# Policy of the replay: the engine and mode under test; every other field is the default.',
     'apiVersion: gpuops.dev/v1alpha1',
@@ -50,6 +52,7 @@ export function replayPolicyText(engine: PolicyEngine, s: PolicySettings): strin
         ]
       : []),
     `    hpa: { targetUtilization: ${s.hpaTarget} }`,
+    ...(maxReplicas !== undefined ? ['  limits:', `    replicas: ${maxReplicas}`] : []),
     '',
   ].join('\n');
 }

@@ -23,6 +23,8 @@ import { fleetNodeCount } from './fleet.js';
 import { verdicts, type TargetVerdict } from './targets.js';
 import { FAST_LOOP, flagsLoop, loopContext, runLoop, type LoopResult } from './loop-scenarios.js';
 import { loopVerdicts } from './loop-text.js';
+import { patchPolicy } from './replay-policy.js';
+import { compareSignals, type SignalComparison } from './signal-compare.js';
 import type { Policy } from '../definitions/types.js';
 
 /** Every engine, in the order the table lists them. */
@@ -53,6 +55,8 @@ export interface ReplayResult {
   verdict: Verdict;
   /** The replay's own loop, the fast loop and the drawn start-ups' loop, each beside its causal bound. */
   loops: LoopResult[];
+  /** With a service series beside the trace: the HPA and gpuops on it and on the duty cycle (`signal-compare.ts`). */
+  signals?: SignalComparison;
   wallSeconds: number;
 }
 
@@ -109,6 +113,14 @@ export async function runReplay(trace: Trace, o: RunReplayOptions): Promise<Repl
   const maxReplicas = replayMaxReplicas(trace, s.gpusPerNode);
   const analysis = analyse(trace, s, base, maxReplicas);
   const loops = replayLoops(trace, s, base, maxReplicas, analysis);
+  const signals = trace.service
+    ? compareSignals(trace, {
+        settings: loopContext(flagsLoop(s), s, base, maxReplicas).options.settings,
+        policy: patchPolicy(base, s, s.headroomFactor),
+        hpaTarget: s.hpaTarget,
+        staticGpuHours,
+      })
+    : undefined;
   await Promise.allSettled(simulated.values());
   for (const engine of engines) {
     if (engine === 'static') {
@@ -173,6 +185,7 @@ export async function runReplay(trace: Trace, o: RunReplayOptions): Promise<Repl
       ...loopVerdicts(loops, runs.find((r) => r.figures.engine === 'gpuops-patch')?.figures),
     ],
     loops,
+    ...(signals ? { signals } : {}),
     wallSeconds,
   };
 }

@@ -95,6 +95,11 @@ export interface ReplaySettings {
   loopsLatencies?: number[];
   /** Run the fast loop (and, with latencies, the drawn loop) beside the replay's own; default true. */
   loops?: boolean;
+  /**
+   * The fleet's shared warm standby: a claim's wake or switch (seconds, claimed → Ready in the
+   * service; `--claim-seconds`); absent: `CLAIM_SECONDS` of `standby-run.ts`.
+   */
+  claimSeconds?: number;
 }
 
 /** Defaults of {@link ReplaySettings}. */
@@ -150,7 +155,12 @@ export function processCpuSeconds(): number {
 
 const HPA_SYNC_SECONDS = 15;
 
-function seedRepo(dir: string, engine: SimEngine, s: ReplaySettings, maxReplicas: number): void {
+/**
+ * Writes the repository a simulated engine starts from into `dir`: the replayed service's spec
+ * (`algorithms/sd-serve.yaml`, 1 GPU per pod, `1..maxReplicas`) and the replay's policy
+ * (`policies/replay.yaml`, and the user's `--policy` as `user.yaml`).
+ */
+export function seedRepo(dir: string, engine: SimEngine, s: ReplaySettings, maxReplicas: number): void {
   makeDirs(path.join(dir, 'algorithms'));
   makeDirs(path.join(dir, 'policies'));
   writeFileSync(
@@ -174,7 +184,7 @@ function seedRepo(dir: string, engine: SimEngine, s: ReplaySettings, maxReplicas
       '',
     ].join('\n'),
   );
-  writeFileSync(path.join(dir, 'policies', 'replay.yaml'), replayPolicyText(engine, s));
+  writeFileSync(path.join(dir, 'policies', 'replay.yaml'), replayPolicyText(engine, s, maxReplicas));
   const user = userPolicyText(engine, s);
   if (user !== undefined) writeFileSync(path.join(dir, 'policies', 'user.yaml'), user);
 }

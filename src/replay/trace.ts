@@ -19,6 +19,21 @@ import { checkTraceGaps, checkTraceTime } from './trace-bounds.js';
 export interface TraceInstant {
   t: number;
   values: number[];
+  /** The pod each value is of (same order as `values`), where the format names pods. */
+  pods?: string[];
+  /**
+   * The service's own load at this instant, summed over its pods, in `Trace.service.unit` (e.g.
+   * requests per second); absent: no reading then (outside the service series' span, or no
+   * series: `service-series.ts`), which an engine holds on, never reads as 0.
+   */
+  service?: number;
+}
+
+/** What a trace's service series is: its name and unit, and the file it was read from. */
+export interface ServiceSeries {
+  name: string;
+  unit: string;
+  source: string;
 }
 
 /** A utilisation history, instants sorted by time. */
@@ -28,6 +43,8 @@ export interface Trace {
   instants: TraceInstant[];
   /** Distinct pods seen. */
   pods: number;
+  /** The service series every instant's `service` holds, when one was read beside the trace. */
+  service?: ServiceSeries;
 }
 
 /** Offered load (GPU-percent) of an instant: the sum of its pods' utilisation. */
@@ -72,7 +89,7 @@ function build(
     .sort(([a], [b]) => a - b)
     .map(([t, m]) => {
       for (const p of m.keys()) pods.add(p);
-      return { t, values: [...m.values()] };
+      return { t, values: [...m.values()], pods: [...m.keys()] };
     });
   if (instants.length === 0) throw new Error(`${source}: no samples`);
   checkTraceGaps(
@@ -83,6 +100,19 @@ function build(
 }
 
 /**
+ * The column index of each name in a CSV's first line (`lines[0]`).
+ * @throws Error naming `source`, line 1 and the columns it has when `name` is not among them
+ */
+export function csvColumn(firstLine: string | undefined, source: string): (name: string) => number {
+  const header = (firstLine ?? '').split(',').map((h) => h.trim());
+  return (name) => {
+    const i = header.indexOf(name);
+    if (i < 0) throw new Error(`${source}:1: header: missing column "${name}" (have: ${header.join(', ')})`);
+    return i;
+  };
+}
+
+/**
  * Parses the trace CSV (header `value,timestamp_anon,container_ip`, columns in any order).
  * A pod reported twice at one instant keeps its last value. Times are bounded ({@link checkTraceTime},
  * {@link checkTraceGaps}).
@@ -90,12 +120,7 @@ function build(
  */
 export function parseTraceCsv(text: string, source: string): Trace {
   const lines = text.split(/\r?\n/);
-  const header = (lines[0] ?? '').split(',').map((h) => h.trim());
-  const col = (name: string): number => {
-    const i = header.indexOf(name);
-    if (i < 0) throw new Error(`${source}:1: header: missing column "${name}" (have: ${header.join(', ')})`);
-    return i;
-  };
+  const col = csvColumn(lines[0], source);
   const iv = col('value');
   const it = col('timestamp_anon');
   const ip = col('container_ip');

@@ -5,18 +5,11 @@
  * which side of each boundary it takes and why.
  */
 import type { Policy, ResolvedSignal } from '../definitions/types.js';
-import { signalOf } from './signal-reading.js';
+import { roundReading, signalOf } from './signal-reading.js';
 import { aboveText, atMaxReplicas, scaleUpOnCapacity } from './rules/above-max.js';
 import { belowMin, belowText, scaledDown } from './rules/below-min.js';
 import { cooldown } from './rules/cooldown.js';
-import {
-  isVerdict,
-  round1,
-  scalingFacts,
-  type DecisionClock,
-  type Facts,
-  type Verdict,
-} from './rules/facts.js';
+import { isVerdict, scalingFacts, type DecisionClock, type Facts, type Verdict } from './rules/facts.js';
 import { headroom } from './rules/headroom.js';
 import { hpaEngine } from './rules/hpa-engine.js';
 import { noData } from './rules/no-data.js';
@@ -111,7 +104,7 @@ function decision(f: Facts, v: Verdict): ScalingDecision {
     algorithm: f.name,
     action: v.action,
     replicas: { from: f.from, to: v.to },
-    utilization: f.utilization === null ? null : round1(f.utilization),
+    utilization: f.utilization === null ? null : roundReading(f.utilization, signal),
     nodes: v.nodes ?? [],
     reason: v.reason,
     message: `${f.name}: ${inSignalTerms(v.message, signal)}${flags}`,

@@ -15,6 +15,19 @@ export function signalOf(a: Pick<ResolvedAlgorithm, 'signal'>): ResolvedSignal {
   return a.signal ?? GPU_UTIL;
 }
 
+/**
+ * A reading as a decision records and shows it: one decimal for the GPU signals (percent), as
+ * always. A service metric's unit may make every value small (requests per second per replica:
+ * 0.01–0.2), where one decimal is no precision at all: the recorded reading is what the
+ * stabilisation window re-derives its recommendations from (`recommendationOf`), and 0.18 recorded
+ * as 0.2 would size on 11 % more load than was read. So a service metric below 10 keeps three
+ * significant digits (from 10 on, one decimal is as many or more).
+ */
+export function roundReading(x: number, signal: ResolvedSignal): number {
+  if (signal.kind !== 'serviceMetric' || Math.abs(x) >= 10) return Math.round(x * 10) / 10;
+  return Number(x.toPrecision(3));
+}
+
 /** The key of the pass's main reading: the signal of the policy's `scaling.metric`. */
 export function mainSignalKey(policy: Policy): string {
   return policy.spec.scaling.metric === DCGM.GR_ENGINE_ACTIVE ? 'gpuEngineActive' : 'gpuUtil';

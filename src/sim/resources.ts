@@ -68,6 +68,7 @@ export const RESOURCES: readonly ResourceInfo[] = [
     ['all'],
   ),
   R('leases', 'coordination.k8s.io', 'v1', 'Lease', true, []),
+  R('endpointslices', 'discovery.k8s.io', 'v1', 'EndpointSlice', true, []),
   R('clusterroles', 'rbac.authorization.k8s.io', 'v1', 'ClusterRole', false, []),
   R('clusterrolebindings', 'rbac.authorization.k8s.io', 'v1', 'ClusterRoleBinding', false, []),
   R('roles', 'rbac.authorization.k8s.io', 'v1', 'Role', true, []),

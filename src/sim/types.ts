@@ -13,6 +13,7 @@ export type KubeObject = BaseKubeObject<any, any>;
 export type Resource =
   | 'nodes'
   | 'pods'
+  | 'endpointslices'
   | 'namespaces'
   | 'jobs'
   | 'deployments'

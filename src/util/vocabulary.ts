@@ -130,6 +130,10 @@ export const GPUOPS = {
   /** On a Node manifest gpuops moved into a pool: why and when. */
   movedBy: 'gpuops.dev/moved-by',
   movedAt: 'gpuops.dev/moved-at',
+  /** On a warm standby pod: its standby set (the standby Deployment's whole selector). */
+  standby: 'gpuops.dev/standby',
+  /** On a claimed standby pod: the set it came from (how claims are found after a restart). */
+  claimedFrom: 'gpuops.dev/claimed-from',
 } as const;
 
 /** `app.kubernetes.io/managed-by: gpuops`, on everything gpuops creates. */

@@ -151,3 +151,29 @@ describe('the policy’s own namespaces', () => {
     expect(policyErrors(body)).toEqual([]);
   });
 });
+
+/** A policy body with one standby set in `ns`. */
+const standbyIn = (ns: string, extra = '') =>
+  `${extra}  standby:\n    - {name: llm, pool: short-task, namespace: ${ns}, image: "r.example.com/m:1", algorithms: [bert], gpus: 1, port: 8000, readinessPath: /ready, wakePath: /wake, claimSeconds: 5}`;
+
+describe('a standby set’s namespace: where its algorithms run and gpuops may relabel Pods', () => {
+  it.each([
+    ['kube-system', '', "Kubernetes' own namespace (kube-*)"],
+    ['gpuops-system', '', "the controller's own namespace"],
+    ['vision', '', "not in the policy's allowedNamespaces (algorithms)"],
+    ['team-b', '  allowedNamespaces: [algorithms, team-a-*]\n', "not in the policy's allowedNamespaces"],
+  ])('%s (%j) is a located error', (ns, extra, why) => {
+    const errors = policyErrors(standbyIn(ns, extra));
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain('spec.standby[0].namespace:');
+    expect(errors[0]).toContain(why);
+  });
+
+  it.each([
+    ['algorithms', ''],
+    ['vision', '  allowedNamespaces: [algorithms, vision]\n'],
+    ['team-a-1', '  allowedNamespaces: [algorithms, team-a-*]\n'],
+  ])('the neighbour %s (%j) is valid', (ns, extra) => {
+    expect(policyErrors(standbyIn(ns, extra))).toEqual([]);
+  });
+});

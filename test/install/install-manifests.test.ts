@@ -54,7 +54,7 @@ describe('install manifests', () => {
     }
   });
 
-  it('no wildcard anywhere; Jobs and Deployments scale only through a RoleBinding (no ClusterRoleBinding of gpuops-benchmark or gpuops-scale); writes only in patch mode', () => {
+  it('no wildcard anywhere; Jobs, Deployment scale and standby claims only through a RoleBinding (no ClusterRoleBinding of gpuops-benchmark, gpuops-scale or gpuops-claim); writes only in patch mode', () => {
     const files = [
       ...kustomization.resources,
       'components/patch-mode/clusterrole.yaml',
@@ -91,6 +91,8 @@ describe('install manifests', () => {
     // Patch mode: Nodes cluster-wide; Deployments' scale only where a namespace file binds it.
     expect(grants('gpuops-patch')).toEqual(['get /nodes', 'patch /nodes']);
     expect(grants('gpuops-scale')).toEqual(['get apps/deployments/scale', 'patch apps/deployments/scale']);
+    // Standby claims: relabel or delete a pod, only where a namespace file binds it.
+    expect(grants('gpuops-claim')).toEqual(['delete /pods', 'get /pods', 'patch /pods']);
     const clusterBound = objects
       .filter((o) => o.kind === 'ClusterRoleBinding')
       .map((o) => o.roleRef.name)

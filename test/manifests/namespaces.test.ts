@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import {
   BENCHMARK_CLUSTER_ROLE,
+  CLAIM_CLUSTER_ROLE,
   DEFAULT_SERVICE_ACCOUNT,
   NAMESPACE_ANNOTATIONS,
   namespaceFilePath,
@@ -72,9 +73,36 @@ describe('renderNamespaceFile', () => {
     expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: 'bot', namespace: 'ops' }]);
   });
 
+  it.each([
+    {
+      name: 'a namespace of a standby set',
+      grants: { scale: false, claimNamespaces: new Set(['ml']) },
+      want: ['gpuops-benchmark', 'gpuops-claim'],
+    },
+    {
+      name: 'standby sets elsewhere only',
+      grants: { scale: false, claimNamespaces: new Set(['m', 'ml2']) },
+      want: ['gpuops-benchmark'],
+    },
+    {
+      name: 'patch mode and a standby set',
+      grants: { scale: true, claimNamespaces: new Set(['ml']) },
+      want: ['gpuops-benchmark', 'gpuops-scale', 'gpuops-claim'],
+    },
+    { name: 'no standby set', grants: { scale: true }, want: ['gpuops-benchmark', 'gpuops-scale'] },
+  ])('$name: RoleBindings of $want', ({ grants, want }) => {
+    const [, ...bindings] = docs(renderNamespaceFile('prod', 'ml', DEFAULT_SERVICE_ACCOUNT, grants).content);
+    expect(bindings.map((b) => b.roleRef.name)).toEqual(want);
+    for (const b of bindings) {
+      expect(b.metadata).toMatchObject({ name: b.roleRef.name, namespace: 'ml' });
+      expect(b.subjects).toEqual([{ kind: 'ServiceAccount', name: 'gpuops', namespace: 'gpuops-system' }]);
+    }
+  });
+
   it('the constants are the ones templates/install creates', () => {
     expect(DEFAULT_SERVICE_ACCOUNT).toEqual({ namespace: 'gpuops-system', name: 'gpuops' });
     expect(BENCHMARK_CLUSTER_ROLE).toBe('gpuops-benchmark');
+    expect(CLAIM_CLUSTER_ROLE).toBe('gpuops-claim');
     expect(Object.keys(NAMESPACE_ANNOTATIONS)).toHaveLength(3);
   });
 });

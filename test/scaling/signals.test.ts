@@ -9,6 +9,7 @@ import { GPU_MEMORY_METRIC, gpuMemorySeries, serviceMetricQuery } from '../../sr
 import type { GpuSeries, UtilizationReading } from '../../src/metrics/types.js';
 import type { NodeInfo } from '../../src/cluster/types.js';
 import { decideScaling } from '../../src/scaling/decide-scaling.js';
+import { roundReading } from '../../src/scaling/signal-reading.js';
 import type { ResolvedAlgorithm, ResolvedSignal } from '../../src/definitions/types.js';
 import { algorithm, pod, policyNoWindows } from './support.js';
 import { nodeInfo } from '../support/node-info.js';
@@ -52,7 +53,12 @@ const ok = (series: GpuSeries[], signals?: Record<string, UtilizationReading>): 
 });
 const none = (message = 'no answer'): UtilizationReading => ({ ok: false, reason: 'Unreachable', message });
 
-function decide(signal: ResolvedSignal | undefined, reading: UtilizationReading, nodes: NodeInfo[] = []) {
+function decide(
+  signal: ResolvedSignal | undefined,
+  reading: UtilizationReading,
+  nodes: NodeInfo[] = [],
+  policy = policyNoWindows(),
+) {
   const base = algorithm();
   const alg: ResolvedAlgorithm = {
     ...base,
@@ -65,7 +71,7 @@ function decide(signal: ResolvedSignal | undefined, reading: UtilizationReading,
     snapshot: { takenAt: '', nodes, pods: PODS },
     reading,
     recent: [],
-    policy: policyNoWindows(),
+    policy,
     now: NOW,
   }).decisions[0]!;
 }
@@ -191,6 +197,40 @@ describe('the decision in the signal’s terms', () => {
       /^resnet50-infer: vllm-waiting 13 requests over 3 of 3 Ready pod\(s\) > max 10 requests; /,
     );
     expect(d.message).not.toContain('%');
+  });
+  it('a small service metric keeps three significant digits, recorded and shown (not 0.2 for 0.183)', () => {
+    const d = decide(
+      QUEUE,
+      ok([], { 'serviceMetric:vllm-waiting:algorithms': ok(perPod([0.18, 0.19, 0.18])) }),
+    );
+    expect(d.utilization).toBe(0.183);
+    expect(d.message).toMatch(
+      /^resnet50-infer: vllm-waiting 0\.183 requests over 3 of 3 Ready pod\(s\) < min 2 requests/,
+    );
+  });
+  it.each<[string, ResolvedSignal | undefined, number[], number]>([
+    // 3 pods at 13 requests, band 2–10: the middle, 6, needs ceil(3 × 13 / 6) = 7 (not 60 requests: 4 by step).
+    ['a service metric sizes for its band’s middle', QUEUE, [12, 14, 13], 7],
+    // 3 pods at 90 %: the policy's 60 % needs ceil(3 × 90 / 60) = 5.
+    ['gpuUtil sizes for the policy’s targetUtilization', undefined, [90, 90, 90], 5],
+  ])('sizing load under a policy targetUtilization of 60 (percent): %s', (_n, signal, values, to) => {
+    const policy = policyNoWindows({ sizing: 'load', targetUtilization: 60 });
+    const reading = signal
+      ? ok([], { 'serviceMetric:vllm-waiting:algorithms': ok(perPod(values)) })
+      : ok(gpu('DCGM_FI_DEV_GPU_UTIL', values));
+    const d = decide(signal, reading, [nodeInfo('gpu-a', { pool: 'long-task', gpuRequested: 3 })], policy);
+    expect(`${d.action} ${d.replicas.to}`).toBe(`scale-up ${to}`);
+  });
+  it.each<[string, ResolvedSignal, number, number]>([
+    ['gpuUtil: one decimal', { kind: 'gpuUtil', unit: '%' }, 0.1818, 0.2],
+    ['gpuMemory: one decimal', { kind: 'gpuMemory', unit: '%' }, 55.55, 55.6],
+    ['service metric below 10: 3 digits', QUEUE, 0.1818, 0.182],
+    ['service metric just below 10', QUEUE, 9.9949, 9.99],
+    ['service metric at 10: one decimal', QUEUE, 10.04, 10],
+    ['service metric tiny', QUEUE, 0.0045678, 0.00457],
+    ['service metric 0', QUEUE, 0, 0],
+  ])('roundReading, %s', (_n, signal, x, want) => {
+    expect(roundReading(x, signal)).toBe(want);
   });
   it('gpuUtil stays as it was (no signal field)', () => {
     const d = decide(undefined, ok(gpu('DCGM_FI_DEV_GPU_UTIL', [50, 50, 50])));

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { FLEET_ENGINES, type FleetEngine, type FleetNodeOptions } from '../../replay/fleet-replay.js';
 import { ENGINES, type Engine } from '../../replay/run-replay.js';
 import { DEFAULT_REPLAY_SETTINGS, type ReplaySettings } from '../../replay/sim-engine.js';
+import { parseServiceCsv, withServiceSeries } from '../../replay/service-series.js';
 import { sliceTrace, traceSpanSeconds, type Trace } from '../../replay/trace.js';
 import { syntheticDayCsv, syntheticName } from '../../replay/synthetic-day.js';
 import { parseLatencyCsv } from '../../replay/startup-latency.js';
@@ -43,9 +44,9 @@ export function traceTextOf(f: ReplayFlags): string {
   return f.synthetic !== undefined ? syntheticDayCsv({ seed: seedOf(f.synthetic) }) : readTraceText(f.trace);
 }
 
-/** Whether the flags ask for a fleet (`--services K` with K ≥ 2, or `--group-by`). */
+/** Whether the flags ask for a fleet (`--services K` with K ≥ 2, `--group-by` or `--pod-groups`). */
 export function isFleet(f: ReplayFlags): boolean {
-  return f.services > 1 || f.groupBy !== undefined;
+  return f.services > 1 || f.groupBy !== undefined || f.podGroups !== undefined;
 }
 
 /**
@@ -57,6 +58,35 @@ export function checkReplayFlags(f: ReplayFlags): void {
     throw new UsageError('--nodes replays a fleet: give --services K (K ≥ 2) or --group-by too');
   if (f.groupBy && f.services > 1)
     throw new UsageError('--group-by and --services both split the history: give one');
+  if (f.podGroups !== undefined && (f.groupBy || f.services > 1))
+    throw new UsageError(
+      '--pod-groups splits the history too: give one of --services, --group-by, --pod-groups',
+    );
+  if (f.serviceFile !== undefined && isFleet(f))
+    throw new UsageError(
+      '--service-file replays one service: not with --services, --group-by or --pod-groups',
+    );
+}
+
+/**
+ * `t` with the `--service-file` series beside it (`service-series.ts`), or `t` without the flag.
+ * @throws UsageError naming the flag and the file when it cannot be read; Error naming its line
+ *   and field when a row is bad
+ */
+export function withServiceFile(f: ReplayFlags, t: Trace): Trace {
+  if (f.serviceFile === undefined) return t;
+  let text: string;
+  try {
+    text = readFileSync(f.serviceFile, 'utf8');
+  } catch (err) {
+    throw new UsageError(`--service-file ${f.serviceFile}: cannot read: ${(err as Error).message}`);
+  }
+  const unit = f.serviceUnit;
+  return withServiceSeries(t, parseServiceCsv(text, f.serviceFile), {
+    name: unit === 'requests/s' ? 'requests per second' : unit,
+    unit,
+    source: f.serviceFile,
+  });
 }
 
 /**
@@ -112,6 +142,7 @@ export function replaySettings(f: ReplayFlags): ReplaySettings {
     hpaTargets: f.hpaTargets,
     headroomFactors: f.headroomFactors,
     headroomDownMargins: f.headroomDownMargins,
+    ...(f.claimSeconds === undefined ? {} : { claimSeconds: f.claimSeconds }),
     ...(f.policy === undefined ? {} : { policyText: readPolicy(f.policy) }),
   };
 }

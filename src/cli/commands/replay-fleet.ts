@@ -8,14 +8,15 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FleetFigures } from '../../replay/fleet-model.js';
-import { shiftedServices } from '../../replay/fleet-model.js';
+import { podGroupServices, shiftedServices } from '../../replay/fleet-model.js';
 import {
+  fleetText,
   runFleet,
   type FleetEngine,
   type FleetNodeOptions,
   type FleetRun,
 } from '../../replay/fleet-replay.js';
-import { formatFleet, fleetVerdicts } from '../../replay/fleet-text.js';
+import { fleetVerdicts } from '../../replay/fleet-text.js';
 import { fleetEndSeconds, fleetTimelines } from '../../replay/fleet-timeline.js';
 import { renderFleetReport } from '../../replay/report-fleet.js';
 import type { ReplaySettings } from '../../replay/sim-engine.js';
@@ -90,8 +91,7 @@ export async function replayFleetCommand(
   const run = await runFleet(input.services, settings, o.nodes, o.engines);
   const output = o.output ?? 'table';
   if (output !== 'table') process.stdout.write(fleetLines(run.rows));
-  if (output !== 'jsonl')
-    process.stdout.write(formatFleet(run.rows, input.services.length, run.nodes, run.frontier));
+  if (output !== 'jsonl') process.stdout.write(fleetText(run, input.services.length, input.split));
   if (o.reportDir !== undefined) await writeFleetReport(input, settings, run, o.reportDir, started);
 }
 
@@ -115,6 +115,13 @@ export function fleetInput(f: ReplayFlags, text: string): FleetInput {
     };
   }
   const trace = sliceOf(f, parseTrace(text, f.trace));
+  if (f.podGroups !== undefined)
+    return {
+      source: f.trace,
+      split: `as ${f.podGroups} disjoint groups of its pods`,
+      services: podGroupServices(trace, f.podGroups),
+      names: Array.from({ length: f.podGroups }, (_, i) => `pods#${i}`),
+    };
   return {
     source: f.trace,
     split: `as ${f.services} circularly shifted copies`,

@@ -13,6 +13,7 @@ import { formatLoops } from '../../replay/loop-text.js';
 import { renderReport } from '../../replay/report.js';
 import { runReplay, type Engine, type EngineRun, type ReplayResult } from '../../replay/run-replay.js';
 import type { ReplaySettings } from '../../replay/sim-engine.js';
+import { formatSignals } from '../../replay/signal-compare.js';
 import { formatVerdicts } from '../../replay/targets.js';
 import { formatVerdict } from '../../replay/verdict.js';
 import type { Trace } from '../../replay/trace.js';
@@ -36,6 +37,7 @@ function printResult(result: ReplayResult, settings: ReplaySettings, output: Rep
   if (output === 'jsonl') return;
   process.stdout.write(formatVerdict(result.verdict));
   process.stdout.write(formatTable(figures));
+  if (result.signals) process.stdout.write(formatSignals(result.signals, settings));
   process.stdout.write(formatAnalysis(result.analysis, settings, figures));
   process.stdout.write(formatLoops(result.loops));
   process.stdout.write(`targets:\n${formatVerdicts(result.verdicts)}`);
@@ -55,7 +57,12 @@ function writeReport(result: ReplayResult, dir: string): void {
   writeFileSync(
     path.join(out, 'analysis.json'),
     JSON.stringify(
-      { verdict: result.verdict, analysis: result.analysis, verdicts: result.verdicts },
+      {
+        verdict: result.verdict,
+        analysis: result.analysis,
+        verdicts: result.verdicts,
+        ...(result.signals ? { signals: result.signals } : {}),
+      },
       null,
       2,
     ) + '\n',

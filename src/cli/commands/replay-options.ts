@@ -53,6 +53,10 @@ export interface ReplayFlags extends Pick<
   nodes?: number | 'auto';
   schedulerScoring: 'LeastAllocated' | 'MostAllocated';
   groupBy?: string[];
+  /** `--pod-groups K`: K services of disjoint groups of the trace's pods. */
+  podGroups?: number;
+  /** `--claim-seconds S`: a standby claim's wake or switch in the fleet's standby section. */
+  claimSeconds?: number;
   signalIntervalSeconds?: number;
   eventDriven?: boolean;
   tickSeconds?: number;
@@ -60,6 +64,10 @@ export interface ReplayFlags extends Pick<
   loopsLatencyFile?: string;
   /** False with `--no-loops`. */
   loops: boolean;
+  /** `--service-file`: a per-pod service series beside the trace (`replay/service-series.ts`). */
+  serviceFile?: string;
+  /** `--service-unit`: what its values are (default `requests/s`). */
+  serviceUnit: string;
 }
 
 /** The flags as commander parses them: `--trace` may be missing (`withTrace` says what to give). */
@@ -94,7 +102,12 @@ function inputOptions(cmd: Command): Command {
     .option(
       '--work-dir <dir>',
       'folder for the simulated repos and databases (default: a temp folder, removed after)',
-    );
+    )
+    .option(
+      '--service-file <file>',
+      "the service's own load per pod at the trace's instants (CSV timestamp_anon,value,container_ip, e.g. the trace's qps.csv): the HPA and gpuops also scale on it per replica (model), printed beside the duty cycle",
+    )
+    .option('--service-unit <unit>', "the unit of --service-file's values", 'requests/s');
 }
 
 /** The replay's delays, thresholds, policy and the parameters of its frontiers. */
@@ -174,6 +187,16 @@ function fleetOptions(cmd: Command): Command {
       '--group-by <labels>',
       'replay a fleet: one service per value of these labels of a query_range answer (e.g. namespace,deployment)',
       labelList,
+    )
+    .option(
+      '--pod-groups <k>',
+      "replay a fleet of K services: K disjoint groups of the trace's pods, dealt round-robin (docs/standby.md)",
+      wholePositive,
+    )
+    .option(
+      '--claim-seconds <s>',
+      "with --nodes: a warm standby claim's wake or switch, claimed → Ready in the service (default 5; docs/standby.md)",
+      nonNegative,
     );
 }
 

@@ -13,6 +13,7 @@ import {
   traceTextOf,
   replaySettings,
   oneServiceSlice,
+  withServiceFile,
   withTrace,
 } from './replay-flags.js';
 import { replayFleetFromFlags } from './replay-fleet.js';
@@ -31,7 +32,8 @@ async function replayAction(a: ReplayArgs): Promise<void> {
     return replayFleetFromFlags(f, traceTextOf(f), settings, engines);
   }
   const engines = oneServiceEngines(f);
-  await replayOneService(oneServiceSlice(f, parseTrace(traceTextOf(f), f.trace)), f, settings, engines);
+  const trace = withServiceFile(f, parseTrace(traceTextOf(f), f.trace));
+  await replayOneService(oneServiceSlice(f, trace), f, settings, engines);
 }
 
 /**
@@ -41,8 +43,9 @@ async function replayAction(a: ReplayArgs): Promise<void> {
  * (the real reconcile pass on a simulated cluster) and the ideal; prints the figures of each as a
  * table (or JSON lines); `--report DIR` writes `index.html` (self-contained, SVG charts) and
  * `figures.jsonl`. `--services K` (K shifted copies) or `--group-by LABELS` (one service per group
- * of a `query_range` answer) replays a fleet through the model instead. Exit 0, 1 on failure (a bad
- * trace: the message names the file), 2 on usage errors.
+ * of a `query_range` answer) replays a fleet through the model instead. `--service-file FILE` (one
+ * service) also scales on that per-pod series (e.g. requests per second) beside the duty cycle.
+ * Exit 0, 1 on failure (a bad trace: the message names the file), 2 on usage errors.
  */
 export function register(program: Command): void {
   const cmd = program

@@ -76,7 +76,10 @@ export function namespaceProblems(
 /**
  * The policy's own namespace rules, on the merged policy `p` (possibly invalid): `namespace` and
  * every `allowedNamespaces` entry stay out of `kube-*` and the controller's namespace, and the
- * list (when given) holds `namespace`, else every spec without a namespace would be refused.
+ * list (when given) holds `namespace`, else every spec without a namespace would be refused. A
+ * standby set's namespace is where its algorithms run and where gpuops gets to relabel and delete
+ * Pods (the `gpuops-claim` RoleBinding), so it obeys the same rules as an Algorithm's, the allow-list
+ * included (`standbyNamespaceProblems`).
  * @param schema the schema problems already found in `p`
  */
 export function policyNamespaceProblems(p: unknown, schema: readonly FieldProblem[]): FieldProblem[] {
@@ -110,5 +113,22 @@ export function policyNamespaceProblems(p: unknown, schema: readonly FieldProble
       at: 'value',
       message: `does not hold the policy's namespace "${namespace}", where every spec without a namespace runs`,
     });
-  return out;
+  return [...out, ...standbyNamespaceProblems(p, policy, schema)];
+}
+
+/**
+ * `spec.standby[i].namespace` refused by {@link namespaceRefusal} (the allow-list included); none
+ * while the schema finds a problem in `spec.standby` (a malformed name is reported there).
+ */
+function standbyNamespaceProblems(
+  p: unknown,
+  policy: PolicySpec,
+  schema: readonly FieldProblem[],
+): FieldProblem[] {
+  const sets = (p as { spec: { standby?: unknown } }).spec.standby;
+  if (!Array.isArray(sets) || schema.some((s) => s.path[1] === 'standby')) return [];
+  return sets.flatMap((set: { namespace?: unknown }, i): FieldProblem[] => {
+    const why = typeof set?.namespace === 'string' ? namespaceRefusal(set.namespace, policy) : null;
+    return why ? [{ path: ['spec', 'standby', i, 'namespace'], at: 'value', message: why }] : [];
+  });
 }

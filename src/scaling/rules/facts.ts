@@ -11,6 +11,7 @@ import type { PodRequest } from '../fit.js';
 import { countedPods, surgePods } from '../counted-pods.js';
 import { splitUnready, startedMs, type StuckPod } from '../starting-pods.js';
 import { judgedOver } from '../judged-over.js';
+import { roundReading, signalOf } from '../signal-reading.js';
 import type { RecommendationBounds } from '../history.js';
 import type { DecisionRecord, PodSample, ScalingAction, ScalingInput, ScalingReason } from '../types.js';
 import type { PodInfo } from '../../cluster/types.js';
@@ -194,7 +195,10 @@ export function scalingFacts(input: ScalingInput, policy: Policy, now: Date): Fa
       maxReplicas,
       step,
       sizing: s.sizing,
-      target: s.targetUtilization > 0 ? s.targetUtilization : undefined,
+      // The policy's target is a percent, the GPU signals' unit: a service metric sizes for the
+      // middle of its own band (its unit is not the policy's), as the default does for every signal.
+      target:
+        s.targetUtilization > 0 && signalOf(alg).kind !== 'serviceMetric' ? s.targetUtilization : undefined,
       headroomFactor: s.headroomFactor,
       gpus,
     },
@@ -207,7 +211,7 @@ export function scalingFacts(input: ScalingInput, policy: Policy, now: Date): Fa
     utilization,
     // Read only once a utilisation exists, so with at least one Ready pod.
     complete: sampled.length === ready.length,
-    u: utilization === null ? 'n/a' : `${round1(utilization)}%`,
+    u: utilization === null ? 'n/a' : `${roundReading(utilization, signalOf(alg))}%`,
     over: judgedOver(sampled.length, ready.length),
     outstanding,
     get poolSlots() {

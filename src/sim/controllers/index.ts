@@ -9,12 +9,14 @@
  * 2. (`garbage-collector`, only with `garbageCollection: true`), `horizontal-pod-autoscaler`, `deployment`, `replicaset`, `daemonset` and `job` see
  *    the pods' final state (a Job deadline is judged against exact finish times), create pods,
  * 3. `scheduler` binds them, and
- * 4. `kubelet` starts them (Running, Ready) in the same pass.
+ * 4. `kubelet` starts them (Running, Ready) in the same pass, and
+ * 5. `endpointslice` lists each Service's matching pods with an IP in its EndpointSlice.
  */
 import type { SimController } from '../types.js';
 import { resolveConfig, type SimBehaviourConfig } from './config.js';
 import { daemonSetController } from './daemonset-controller.js';
 import { deploymentController } from './deployment-controller.js';
+import { endpointSliceController } from './endpointslice-controller.js';
 import { garbageCollector } from './garbage-collector.js';
 import { hpaController } from './hpa-controller.js';
 import { jobController } from './job-controller.js';
@@ -41,5 +43,6 @@ export function defaultControllers(config: SimBehaviourConfig = {}): SimControll
     jobController(),
     schedulerController(resolved),
     kubeletController(resolved),
+    endpointSliceController(),
   ];
 }

@@ -3,6 +3,8 @@
  * from the template, named `<replicaset>-<5 chars>` and owned by the ReplicaSet. Surplus pods are
  * deleted in the order kube-controller-manager ranks them: unbound before bound, Pending before
  * Running, not Ready before Ready, then the newest first (ties: the name last in order).
+ * Pods are claimed by selector first (`pod-claims.ts`): one relabelled out of the selector is
+ * released and replaced, an orphan that matches is adopted.
  * Status: `replicas`, `fullyLabeledReplicas`, `readyReplicas`, `availableReplicas`
  * (`minReadySeconds` is not simulated), `observedGeneration`.
  */
@@ -10,6 +12,7 @@ import { SimApiError, type KubeObject, type SimController, type SimStore } from 
 import { ChangeGate } from './gate.js';
 import { readAll } from './read.js';
 import { nameSuffix } from './names.js';
+import { claimPods } from './pod-claims.js';
 import {
   byCreation,
   byOwner,
@@ -131,10 +134,12 @@ export function replicaSetController(): SimController {
       const rv = store.resourceVersion();
       const sets = readAll(store, 'replicasets');
       if (sets.length > 0) {
-        const pods = byOwner(readAll(store, 'pods'));
+        const all = readAll(store, 'pods');
+        const pods = byOwner(all);
+        const orphans = all.filter((p) => !(p.metadata.ownerReferences ?? []).some((r) => r.controller));
         for (const rs of sets) {
           try {
-            syncReplicaSet(store, rs, ownedFrom(pods, rs), now);
+            syncReplicaSet(store, rs, claimPods(store, rs, ownedFrom(pods, rs), orphans), now);
           } catch (err) {
             if (!(err instanceof SimApiError)) throw err; // a bug, not a race: let the simulator report it
             // Changed or deleted meanwhile: the next pass works on the current object.

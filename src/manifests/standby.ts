@@ -1,0 +1,154 @@
+/**
+ * A pool's warm standby set as manifests (pure; docs/standby.md): the standby Deployment gpuops
+ * renders into Git like every other workload, and the label patches of a claim and a give-back
+ * (runtime state, never in Git).
+ *
+ * The Deployment `gpuops-standby-<set>` in the set's namespace runs the set's image on the pool's
+ * nodes, one GPU count per pod, with a readiness probe on the declared endpoint; its pods carry
+ * `gpuops.dev/standby: <set>`, which is its whole selector. Its file is
+ * `clusters/<cluster>/standby/<set>/deployment.yaml`, a folder of its own so that one subject
+ * alone (`standby/<set>`, branch `gpuops/<cluster>/standby/<set>`) writes it; the reconcile pass
+ * does not plan that subject yet (docs/standby.md, "What is built").
+ *
+ * A claim merge-patches a standby pod's labels: `gpuops.dev/standby` and `pod-template-hash` go
+ * (the standby ReplicaSet releases it and creates a new standby, the cold path), the algorithm's
+ * Service selector labels (`app.kubernetes.io/name`, `gpuops.dev/algorithm`) and
+ * `gpuops.dev/claimed-from: <set>` come (its Service lists it as an endpoint; no ReplicaSet of the
+ * algorithm adopts it, their selectors hold their own `pod-template-hash`). A give-back is the
+ * reverse, with the standby ReplicaSet's current `pod-template-hash`, so that ReplicaSet adopts it
+ * (and deletes its surplus, a starting standby first).
+ */
+import type { KubeObject } from '../cluster/object.js';
+import type { PolicySpec, StandbySet } from '../definitions/types.js';
+import { restrictPod } from './pod-security.js';
+import { GPUOPS, MANAGED_BY, NVIDIA } from '../util/vocabulary.js';
+import { poolScheduling } from './scheduling.js';
+import { renderYaml } from './yaml.js';
+import type { FileChange } from './file-change.js';
+
+/** The label of a standby pod (its Deployment's selector): the set's name. */
+export const STANDBY_LABEL = GPUOPS.standby;
+/** The label of a claimed pod: the set it came from (how gpuops finds its claims after a restart). */
+export const CLAIMED_FROM_LABEL = GPUOPS.claimedFrom;
+/** The label a Deployment's ReplicaSets add to their selector and pods. */
+export const POD_TEMPLATE_HASH = 'pod-template-hash';
+
+/** The standby Deployment's name: `gpuops-standby-<set>` (a set's name is at most 48 characters). */
+export function standbyName(set: Pick<StandbySet, 'name'>): string {
+  return `gpuops-standby-${set.name}`;
+}
+
+/** `clusters/<cluster>/standby/<set>/deployment.yaml`. */
+export function standbyPath(cluster: string, set: Pick<StandbySet, 'name'>): string {
+  return `clusters/${cluster}/standby/${set.name}/deployment.yaml`;
+}
+
+/**
+ * The standby Deployment of `set` with `replicas` pods (the set's size, `standbyReplicas` of
+ * `scaling/rules/claim.ts`), on the set's pool (`poolScheduling`), in the restricted pod profile
+ * (`restrictPod`), a readiness probe every second on `readinessPath` (a claim's switch shows as
+ * not Ready until the model serves), the Argo CD sync wave "0".
+ */
+export function renderStandbyDeployment(set: StandbySet, policy: PolicySpec, replicas: number): KubeObject {
+  const labels = { [MANAGED_BY.key]: MANAGED_BY.value, [STANDBY_LABEL]: set.name };
+  const pod: Record<string, unknown> & { containers: Record<string, unknown>[] } = {
+    ...poolScheduling(set.pool, policy),
+    automountServiceAccountToken: false,
+    containers: [
+      {
+        name: 'runtime',
+        image: set.image,
+        ports: [{ name: 'http', containerPort: set.port, protocol: 'TCP' }],
+        readinessProbe: {
+          httpGet: { path: set.readinessPath, port: set.port },
+          periodSeconds: 1,
+          failureThreshold: 1,
+        },
+        resources: {
+          requests: { [NVIDIA.resource]: String(set.gpus) },
+          limits: { [NVIDIA.resource]: String(set.gpus) },
+        },
+      },
+    ],
+  };
+  restrictPod(pod);
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: {
+      name: standbyName(set),
+      namespace: set.namespace,
+      labels,
+      annotations: { 'argocd.argoproj.io/sync-wave': '0' },
+    },
+    spec: {
+      replicas,
+      selector: { matchLabels: { [STANDBY_LABEL]: set.name } },
+      template: { metadata: { labels }, spec: pod },
+    },
+  } as KubeObject;
+}
+
+/** The standby Deployment's file for `cluster` (see {@link renderStandbyDeployment}). */
+export function standbyFile(
+  cluster: string,
+  set: StandbySet,
+  policy: PolicySpec,
+  replicas: number,
+): FileChange {
+  return {
+    path: standbyPath(cluster, set),
+    content: renderYaml([renderStandbyDeployment(set, policy, replicas)]),
+  };
+}
+
+/**
+ * The JSON merge patch (RFC 7386, `application/merge-patch+json`) of a claim: the pod leaves the
+ * standby set `set` and joins the Service of `algorithm` (see the module comment).
+ * @throws Error when `algorithm` is not one the set may become
+ */
+export function claimPatch(
+  set: StandbySet,
+  algorithm: string,
+): { metadata: { labels: Record<string, string | null> } } {
+  if (!set.algorithms.includes(algorithm))
+    throw new Error(
+      `standby ${set.name}: cannot become ${algorithm} (it serves ${set.algorithms.join(', ')})`,
+    );
+  return {
+    metadata: {
+      labels: {
+        [STANDBY_LABEL]: null,
+        [POD_TEMPLATE_HASH]: null,
+        'app.kubernetes.io/name': algorithm,
+        [GPUOPS.algorithm]: algorithm,
+        [CLAIMED_FROM_LABEL]: set.name,
+      },
+    },
+  };
+}
+
+/**
+ * The JSON merge patch of a give-back: the claimed pod leaves its algorithm's Service and matches
+ * the standby ReplicaSet whose `pod-template-hash` is `currentHash` again (that ReplicaSet adopts
+ * it). A pod claimed from an older template (the hash moved since) is deleted instead: give no
+ * patch for it. @throws Error when `currentHash` is empty
+ */
+export function giveBackPatch(
+  set: StandbySet,
+  currentHash: string,
+): { metadata: { labels: Record<string, string | null> } } {
+  if (currentHash === '')
+    throw new Error(`standby ${set.name}: no current pod-template-hash to give back to`);
+  return {
+    metadata: {
+      labels: {
+        'app.kubernetes.io/name': null,
+        [GPUOPS.algorithm]: null,
+        [CLAIMED_FROM_LABEL]: null,
+        [STANDBY_LABEL]: set.name,
+        [POD_TEMPLATE_HASH]: currentHash,
+      },
+    },
+  };
+}

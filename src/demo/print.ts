@@ -104,10 +104,11 @@ export function formatSummary(r: DemoResult): string {
   const lines: string[] = [];
   const seconds = (r.elapsedMs / 1000).toFixed(1);
   const statusPage = path.join(path.dirname(r.logFile), 'status.html');
+  const where = r.real ? 'the cluster' : 'the simulated cluster';
   lines.push(
     '',
     // Simulated time runs at its own pace (faster between waits): say both, claim no speed-up.
-    `Done: the four steps in ${r.passes} reconcile passes: ${Math.round(r.simulatedSeconds).toLocaleString('en-US')} simulated seconds in ${seconds} s.`,
+    `Done: the four steps in ${r.passes} reconcile passes: ${Math.round(r.simulatedSeconds).toLocaleString('en-US')} ${r.real ? 'story' : 'simulated'} seconds in ${seconds} s.`,
     '',
   );
 
@@ -133,7 +134,7 @@ export function formatSummary(r: DemoResult): string {
   }
   const outside = gpuNodes.filter((n) => n.pool === null);
   poolRows.push(['(no pool)', String(outside.length), '', outside.map((n) => n.name).join(', ')]);
-  lines.push('GPU node pools (labels in the simulated cluster)', table(poolRows), '');
+  lines.push(`GPU node pools (labels in ${where})`, table(poolRows), '');
 
   const algRows: string[][] = [
     ['ALGORITHM', 'POOL', 'BENCHMARK', 'REPLICAS', 'READY', 'UTILISATION', 'LAST DECISION', 'NODES'],
@@ -154,7 +155,7 @@ export function formatSummary(r: DemoResult): string {
   for (const e of r.specErrors) {
     if (!invalid.has(e.file)) invalid.set(e.file, `${e.file}:${e.line}:${e.column} ${e.field}: ${e.message}`);
   }
-  lines.push('Algorithms (replicas as in Git; ready pods in the simulated cluster)', table(algRows));
+  lines.push(`Algorithms (replicas as in Git; ready pods in ${where})`, table(algRows));
   for (const [, first] of invalid) lines.push(`not placed, invalid spec: ${first}`);
   lines.push('');
 
@@ -172,7 +173,7 @@ export function formatSummary(r: DemoResult): string {
   lines.push(...requestsTable(r));
 
   lines.push(
-    'Look around (the simulated cluster has stopped; the repo and the database stay):',
+    `Look around (${where} has stopped; the repo and the database stay):`,
     `  git -C ${r.origin} log --all --oneline --graph`,
     `  git -C ${r.origin} ls-tree -r --name-only main clusters/${r.cluster}/`,
     `  npm run gpuops -- prs --all --cluster ${r.cluster} --database ${r.database}   # every pull request; prs show ID for one`,

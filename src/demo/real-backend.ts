@@ -22,9 +22,11 @@ import { httpsGet } from '../local-cluster/control-plane.js';
 import { installGpuopsRbac, issuerOf, serviceAccountKubeconfig } from '../local-cluster/install.js';
 import { startLocalCluster } from '../local-cluster/local-cluster.js';
 import { sleep } from '../util/retry.js';
+import { kubeObjectApi } from '../gitops-apply/index.js';
 import type { DemoBackend } from './backend.js';
 import { DEMO_FLEET_DIR } from './cluster.js';
 import type { RealDemoStarter } from './scenario.js';
+import { demoClaims, demoTeamObjects } from './team-objects.js';
 
 /** The shipped default policy's `pools.returnAfterSeconds` (policies/default.yaml). */
 const DEFAULT_RETURN_AFTER_SECONDS = 1800;
@@ -58,6 +60,30 @@ async function list(server: string, ca: string, token: string, p: string): Promi
   return (JSON.parse(res.body) as { items: KubeObject[] }).items;
 }
 
+/**
+ * Creates what the examples' team owns (team-objects.ts) as the field manager `demo-team`, and
+ * waits until the PersistentVolume controller has bound each claim (at most 60 s).
+ * @throws Error naming the claims still unbound
+ */
+async function createTeamObjects(kc: KubeConfig, get: (p: string) => Promise<KubeObject>): Promise<void> {
+  const api = kubeObjectApi(kc);
+  for (const o of demoTeamObjects()) await api.apply(o, 'demo-team', true);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const phases = await Promise.all(
+      demoClaims().map(async (c) => {
+        const [ns, name] = c.split('/');
+        const pvc = await get(`/api/v1/namespaces/${ns}/persistentvolumeclaims/${name}`);
+        return [c, (pvc.status as { phase?: string } | undefined)?.phase] as const;
+      }),
+    );
+    const unbound = phases.filter(([, phase]) => phase !== 'Bound').map(([c]) => c);
+    if (unbound.length === 0) return;
+    if (Date.now() > deadline) throw new Error(`claims not Bound after 60 s: ${unbound.join(', ')}`);
+    await sleep(250);
+  }
+}
+
 /** The starter `runDemo({ real })` takes: the local cluster at `speed`, connected to the demo's origin. */
 export function realDemo(speed: number, onStep: (step: string) => void = () => {}): RealDemoStarter {
   return async (o) => {
@@ -65,6 +91,14 @@ export function realDemo(speed: number, onStep: (step: string) => void = () => {
     try {
       const gitops = await local.connectGitOps(o.origin, o.cluster, '1h');
       await installGpuopsRbac(local.kc);
+      const { server } = local;
+      const { ca } = local.credentials;
+      const token = local.credentials.tokens.admin;
+      await createTeamObjects(local.kc, async (p) => {
+        const res = await httpsGet(`${server}${p}`, ca, token);
+        if (res.status !== 200) throw new Error(`GET ${p}: ${res.status} ${res.body.slice(0, 200)}`);
+        return JSON.parse(res.body) as KubeObject;
+      });
       const kubeConfig = new KubeConfig();
       kubeConfig.loadFromString(await serviceAccountKubeconfig(issuerOf(local)));
       const settings = settingsWith({
@@ -80,9 +114,6 @@ export function realDemo(speed: number, onStep: (step: string) => void = () => {
         log: o.log,
         onBenchmarkProgress: o.onBenchmarkProgress,
       });
-      const { server } = local;
-      const { ca } = local.credentials;
-      const token = local.credentials.tokens.admin;
       const nodes = await list(server, ca, token, '/api/v1/nodes');
       const started = Date.now();
       const backend: DemoBackend = {

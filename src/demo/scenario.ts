@@ -137,6 +137,8 @@ export interface DemoResult {
   database: string;
   logFile: string;
   nodes: DemoNode[];
+  /** Whether it ran on the real control plane (`gpuops demo --real`) rather than the simulator. */
+  real: boolean;
   /** The node labelled `test`. */
   testNode: string | null;
   /** Nodes a scaling decision moved from `unused` into a pool, in order. */
@@ -261,6 +263,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       database,
       logFile,
       ...final,
+      real: options.real !== undefined,
       provider,
       mergeRequests: gitlab ? mergeRequestsOf(gitlab) : [],
       passes: run.passes,
@@ -411,8 +414,10 @@ class Scenario {
       SCALING_INTERVAL_SECONDS,
     );
 
-    // Pools shrink: the node moved in for the peak holds no pod now; after returnAfterSeconds it goes back.
-    const emptied = this.movedNodes.at(-1)!.node;
+    // Pools shrink: a node moved in for the peak holds no pod now; after returnAfterSeconds it goes
+    // back. Which one empties is the ReplicaSet controller's choice: kube-controller-manager deletes
+    // first from the node that holds most replicas ("doubled up"), the simulator the newest pod.
+    const emptied = this.emptiedNode(svc);
     const m = this.servingPods(svc).length;
     this.setLoad(
       svc,
@@ -435,6 +440,20 @@ class Scenario {
         ? 'a last pass reads the result and has nothing to change: no commit, no pull request'
         : `a last pass still wrote: ${writes.map((w) => `${w.branch} ${w.action}`).join(', ')}`,
     );
+  }
+
+  /**
+   * The node moved into the pool of `algorithm` (last moved first) that holds none of its pods now.
+   * @throws Error when every such node still holds one
+   */
+  private emptiedNode(algorithm: string): string {
+    const busy = new Set(this.servingPods(algorithm).map((p) => p.node));
+    const empty = this.movedNodes.filter((m) => m.algorithm === algorithm && !busy.has(m.node));
+    if (empty.length === 0)
+      throw new Error(
+        `demo: after the scale-down every node moved into the pool of ${algorithm} holds a replica`,
+      );
+    return empty.at(-1)!.node;
   }
 
   private setLoad(algorithm: string, load: number, why: string): void {

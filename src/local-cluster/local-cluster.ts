@@ -65,8 +65,12 @@ export interface LocalCluster {
   dcgmUrl: string | null;
   /** Serves `repo` (a bare repository) to Flux and creates the shipped GitRepository and Kustomization. */
   connectGitOps(repo: string, cluster: string, interval?: string): Promise<GitOpsConnection>;
-  /** Stops kube-apiserver and starts it again (same port, same etcd); `between` runs while it is down. */
-  restartApiServer(between?: () => Promise<void>): Promise<void>;
+  /**
+   * Stops kube-apiserver and starts it again (same port, same etcd); `between` runs while it is
+   * down. `graceMs` (default 10 s) is how long SIGTERM's graceful shutdown may take before SIGKILL:
+   * during it kube-apiserver holds watch streams open and silent; 0 ends them at once, as a crash.
+   */
+  restartApiServer(between?: () => Promise<void>, graceMs?: number): Promise<void>;
   /** Compacts etcd to its current revision (see control-plane.ts); returns it. */
   compactEtcd(): Promise<number>;
   stop(): Promise<void>;
@@ -180,8 +184,8 @@ async function startRest(
       started.closers.push(c.close);
       return c;
     },
-    restartApiServer: async (between) => {
-      await apiServer.stop();
+    restartApiServer: async (between, graceMs) => {
+      await apiServer.stop(graceMs);
       await between?.();
       apiServer = await cp.startApiServer(config);
       started.processes[started.processes.indexOf(firstApiServer)] = apiServer;

@@ -129,8 +129,8 @@ async function patchHeld(
     if (o.policy.spec.scaling.engine === 'gpuops' && outcome.every((r) => r.ok)) {
       outcome.push(await patcher.scaleDeployment(alg.namespace, alg.name, d.replicas.to));
     }
-    for (const r of outcome)
-      patches.push(`${r.kind} ${r.namespace ? `${r.namespace}/` : ''}${r.name}: ${r.message}`);
+    // Each result's message already opens with its object (`Deployment ns/name: …`).
+    for (const r of outcome) patches.push(r.message);
     if (!outcome.every((r) => r.ok))
       deps.log?.warn(
         { algorithm: cs.subject, patches: outcome.filter((r) => !r.ok) },

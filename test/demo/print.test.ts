@@ -11,6 +11,7 @@ function result(over: Partial<DemoResult>): DemoResult {
     database: 'sqlite:/tmp/d/state.db',
     logFile: '/tmp/d/gpuops.log',
     nodes: [],
+    real: false,
     testNode: null,
     movedNodes: [],
     returnedNodes: [],
@@ -63,6 +64,17 @@ describe('formatSummary', () => {
     );
     expect(out).toMatch(/^algorithms\/resnet50-infer +http 8000→http, grpc 8001→grpc +2 ready$/m);
     expect(formatSummary(result({}))).not.toContain('SERVICE');
+  });
+
+  it('names the cluster it ran on: the simulated one, or the real control plane', () => {
+    const sim = formatSummary(result({}));
+    expect(sim).toContain('GPU node pools (labels in the simulated cluster)');
+    expect(sim).toContain('Look around (the simulated cluster has stopped;');
+    const real = formatSummary(result({ real: true }));
+    expect(real).toContain('1,962 story seconds in 22.0 s');
+    expect(real).toContain('GPU node pools (labels in the cluster)');
+    expect(real).toContain('ready pods in the cluster)');
+    expect(real).not.toContain('simulated');
   });
 
   it('with --provider gitlab lists the merge requests with their !iid and link, and says where they live', () => {

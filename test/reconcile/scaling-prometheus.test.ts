@@ -182,7 +182,7 @@ describe('scaling through Prometheus, both modes', () => {
     it('patch: the Deployment is scaled in the cluster and main holds replicas 2; no branch', () => {
       const x = h.patch;
       expect(r.patch.writeBack.map((w) => [w.branch, w.action])).toEqual([['main', 'committed']]);
-      expect(r.patch.patches).toEqual([expect.stringMatching(/^Deployment algorithms\/serve: /)]);
+      expect(r.patch.patches).toEqual(['Deployment algorithms/serve: replicas 2']);
       expect(cluster(x)).toEqual({ replicas: 2, pods: ['gpu-s1', 'gpu-s1'] });
       expect(replicasIn(x.file('main', DEPLOYMENT))).toBe(2);
       expect(x.ref(SCALE_BRANCH)).toBeNull();

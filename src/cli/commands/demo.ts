@@ -57,11 +57,12 @@ export function register(program: Command): void {
       const dir = flags.dir ? path.resolve(flags.dir) : mkdtempSync(path.join(os.tmpdir(), 'gpuops-demo-'));
       const out = process.stdout;
       out.write(
-        'gpuops demo: pools → benchmarks → placement → scaling, on a simulated GPU cluster, with every\n' +
-          (flags.provider === 'gitlab'
-            ? 'change proposed to a local Git repo as a merge request on a local GitLab stand-in, merged,\n' +
-              'and synced as Argo CD would.\n'
-            : 'change proposed to a local Git repo as a pull request, merged, and synced as Argo CD would.\n') +
+        `gpuops demo: pools → benchmarks → placement → scaling, ${flags.real ? 'on the real control plane with KWOK nodes' : 'on a simulated GPU cluster'}, with every
+` +
+          `change proposed to a local Git repo ${flags.provider === 'gitlab' ? 'as a merge request on a local GitLab stand-in' : 'as a pull request'}, merged,
+` +
+          `and ${flags.real ? 'applied by Flux' : 'synced as Argo CD would'}.
+` +
           `Files: ${dir}\n`,
       );
       const examples = flags.real ? mkdtempSync(path.join(os.tmpdir(), 'gpuops-demo-examples-')) : null;

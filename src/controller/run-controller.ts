@@ -49,8 +49,11 @@ export interface ControllerOptions {
   healthHost?: string;
   /** One reconcile pass (the reconciler's `pass`). */
   pass: () => Promise<PassSummary>;
-  /** Renders the status page served at `/` (and `/status.json`) of the health port (absent: no page). */
-  statusPage?: StatusPages;
+  /**
+   * The status page served at `/` (and `/status.json`) of the health port (absent: no page), given
+   * what only the running controller knows (`RunningController.healthCauses`).
+   */
+  statusPage?: (controllerCauses: () => HealthCause[]) => StatusPages;
   /** Closes the reconciler's adapters (database) after the last pass. */
   close?: () => Promise<void>;
   /** The reconciler's write fence (`createLeaderFence`), bound here to this replica's leader election. */
@@ -131,7 +134,7 @@ export async function startController(opts: ControllerOptions): Promise<RunningC
     metrics.registry,
     opts.healthPort,
     opts.healthHost ?? '0.0.0.0',
-    opts.statusPage,
+    opts.statusPage?.(() => controllerCauses(healthState(), Date.now())),
   );
   log.info(
     { host: opts.healthHost ?? '0.0.0.0', port: health.port, identity: opts.identity },

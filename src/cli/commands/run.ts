@@ -61,7 +61,12 @@ export function register(program: Command): void {
     .command('run')
     .description('run the controller: a reconcile pass every interval while holding the leader Lease');
   addConnectionOptions(cmd);
-  cmd
+  addRunOptions(cmd).action(runAction);
+}
+
+/** `gpuops run`'s own flags: the loop, the trigger, the health server and the Lease. */
+function addRunOptions(cmd: Command): Command {
+  return cmd
     .option('--dry-run', 'decide and log; write nothing anywhere')
     .option('--interval <seconds>', 'time between reconcile passes', seconds('--interval'), 60)
     .option(
@@ -100,49 +105,51 @@ export function register(program: Command): void {
       2,
     )
     .option('--log-level <level>', `log level: ${LOG_LEVELS.join(', ')}`, level, 'info')
-    .option('--new-cluster', 'accept a --cluster the repo and the database have never seen (a new cluster)')
-    .action(async (flags: RunFlags & Record<string, unknown>) => {
-      if (flags.retryPeriod >= flags.leaseDuration) {
-        process.stderr.write('gpuops run: --retry-period must be shorter than --lease-duration\n');
-        process.exitCode = 2;
-        return;
-      }
-      const settings = resolveSettings(flags);
-      const health = healthAddress(flags, process.env);
-      if (!settings.repoUrl) {
-        throw new UsageError(
-          '--repo-url: the GitOps repo remote is required (or GPUOPS_REPO_URL, or repoUrl in gpuops.yaml)',
-        );
-      }
-      const log = createLogger(flags.logLevel, undefined, { secrets: settingsSecrets(settings) });
-      const plan = runPlan(flags, settings, health, log);
-      log.info(
-        {
-          settings: loggableSettings(settings),
-          identity: plan.identity,
-          lease: `${plan.leaseNamespace}/${plan.leaseName}`,
-          intervalSeconds: plan.intervalSeconds,
-          leaseDurationSeconds: plan.leaseDurationSeconds,
-          retryPeriodSeconds: plan.retryPeriodSeconds,
-        },
-        'starting gpuops run',
-      );
-      const controller = await startRunningController(plan).catch((err: unknown) => {
-        // A usage error (a missing --kubeconfig file, an unknown --cluster) is one line and exit 2,
-        // as in every command.
-        if (err instanceof UsageError) throw err;
-        log.fatal({ err }, 'gpuops run could not start');
-        return null;
-      });
-      if (controller === null) {
-        process.exitCode = 1;
-        return;
-      }
-      await untilStopped(controller, log);
-      process.exitCode = 0;
-      // Kept-alive client sockets must not hold the process after a clean stop.
-      setTimeout(() => process.exit(0), 2000).unref();
-    });
+    .option('--new-cluster', 'accept a --cluster the repo and the database have never seen (a new cluster)');
+}
+
+/** The action of `gpuops run`: settings, the running controller, then the signals that stop it. */
+async function runAction(flags: RunFlags & Record<string, unknown>): Promise<void> {
+  if (flags.retryPeriod >= flags.leaseDuration) {
+    process.stderr.write('gpuops run: --retry-period must be shorter than --lease-duration\n');
+    process.exitCode = 2;
+    return;
+  }
+  const settings = resolveSettings(flags);
+  const health = healthAddress(flags, process.env);
+  if (!settings.repoUrl) {
+    throw new UsageError(
+      '--repo-url: the GitOps repo remote is required (or GPUOPS_REPO_URL, or repoUrl in gpuops.yaml)',
+    );
+  }
+  const log = createLogger(flags.logLevel, undefined, { secrets: settingsSecrets(settings) });
+  const plan = runPlan(flags, settings, health, log);
+  log.info(
+    {
+      settings: loggableSettings(settings),
+      identity: plan.identity,
+      lease: `${plan.leaseNamespace}/${plan.leaseName}`,
+      intervalSeconds: plan.intervalSeconds,
+      leaseDurationSeconds: plan.leaseDurationSeconds,
+      retryPeriodSeconds: plan.retryPeriodSeconds,
+    },
+    'starting gpuops run',
+  );
+  const controller = await startRunningController(plan).catch((err: unknown) => {
+    // A usage error (a missing --kubeconfig file, an unknown --cluster) is one line and exit 2,
+    // as in every command.
+    if (err instanceof UsageError) throw err;
+    log.fatal({ err }, 'gpuops run could not start');
+    return null;
+  });
+  if (controller === null) {
+    process.exitCode = 1;
+    return;
+  }
+  await untilStopped(controller, log);
+  process.exitCode = 0;
+  // Kept-alive client sockets must not hold the process after a clean stop.
+  setTimeout(() => process.exit(0), 2000).unref();
 }
 
 /** The running controller's plan from `gpuops run`'s flags, the Lease defaulting from the Pod. */

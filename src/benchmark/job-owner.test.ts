@@ -48,10 +48,19 @@ describe('judgeJob', () => {
       { kind: 'refuse', why: 'metadata.uid is missing, gpuops created "uid-gpuops"' },
     ],
     [
-      'no record, created 1 ms before recording began: adopted',
-      job({ createdAt: at(-1) }),
+      'no record, created in the whole second before recording began: adopted',
+      job({ createdAt: at(-1000) }),
       rec(null),
       { kind: 'follow', adopt: true },
+    ],
+    [
+      'no record, created 1 ms before recording began (its second not over, creationTimestamp has whole seconds): refused',
+      job({ createdAt: at(-1) }),
+      rec(null),
+      {
+        kind: 'refuse',
+        why: 'metadata.uid "uid-gpuops" is not one gpuops recorded: gpuops records every Job it creates since 2026-12-06T08:00:00.000Z, and this one was created at 2026-12-06T07:59:59.999Z',
+      },
     ],
     [
       'no record, created when recording began: refused',

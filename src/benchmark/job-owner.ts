@@ -68,7 +68,8 @@ export type JobVerdict = { kind: 'follow'; adopt: boolean } | { kind: 'refuse'; 
  * recorded one. Without one, gpuops did not create it since `recordingSince`: a Job created
  * before then (its `creationTimestamp` earlier, by the API server's clock against gpuops's) may
  * be gpuops's from before the upgrade and is adopted by its marks, once; one created after, or of
- * unknown age, is refused. Pure.
+ * unknown age, is refused. `creationTimestamp` has whole seconds, so "before" means its whole
+ * second ended by `recordingSince`. Pure.
  */
 export function judgeJob(job: JobView, want: ExpectedJob, recorded: RecordedJob | null): JobVerdict {
   const marks = foreignJob(job, want);
@@ -80,7 +81,13 @@ export function judgeJob(job: JobView, want: ExpectedJob, recorded: RecordedJob 
     return { kind: 'refuse', why: `metadata.uid is ${got}, gpuops created ${JSON.stringify(recorded.uid)}` };
   }
   const since = recorded.recordingSince;
-  if (since !== null && job.uid !== undefined && job.createdAt !== null && job.createdAt < since)
+  // creationTimestamp has whole seconds: the Job was made somewhere in [createdAt, createdAt + 1 s).
+  if (
+    since !== null &&
+    job.uid !== undefined &&
+    job.createdAt !== null &&
+    job.createdAt.getTime() + 1000 <= since.getTime()
+  )
     return { kind: 'follow', adopt: true };
   const made = job.createdAt === null ? 'at an unknown time' : `at ${job.createdAt.toISOString()}`;
   const from = since === null ? '' : ` since ${since.toISOString()}`;

@@ -16,7 +16,7 @@ import {
   type RunnerDeps,
 } from '../../src/benchmark/runner.js';
 import { createKubeJobApi, KubeApiError, type JobApi } from '../../src/cluster/jobs.js';
-import { renderBenchmarkJob } from '../../src/manifests/benchmark-job.js';
+import { benchmarkJobName, renderBenchmarkJob } from '../../src/manifests/benchmark-job.js';
 import { renderPlacedWorkloads } from '../../src/manifests/workloads.js';
 import { specHash } from '../../src/benchmark/spec-hash.js';
 import { place } from '../../src/placement/place.js';
@@ -448,6 +448,60 @@ describe('API trouble and restarts', () => {
     expect(r!.message).toContain(`(metadata.uid is "${theirs.uid}", gpuops created "${ours}")`);
     expect((await store.benchmarkRuns('replaced', hash)).length).toBe(0);
     await jobs.deleteJob('algorithms', name);
+  });
+
+  it('a Job gpuops made before it recorded uids (older than the table) is followed once by its marks and its uid recorded', async () => {
+    const [alg] = algorithmsFromYaml(
+      algorithmYaml({ name: 'pre-upgrade', runs: 1, args: ['--sim-duration=15'] }),
+      policy,
+    );
+    const hash = specHash(alg!.spec, alg!.annotations);
+    const job = renderBenchmarkJob({
+      algorithm: alg!,
+      policy: policy.spec,
+      specHash: hash,
+      sequence: 1,
+      template: loadWorkloadTemplates().benchmarkJob,
+    });
+    const made = await jobs.createJob(job);
+    sim.clock.advance(5);
+    // The store was upgraded (the table made) after this Job was created.
+    const upgradedAt = sim.clock.now().toISOString();
+    const upgraded: RunnerDeps['store'] = {
+      benchmarkRuns: (a, h) => store.benchmarkRuns(a, h),
+      recordBenchmarkRun: (r) => store.recordBenchmarkRun(r),
+      recordBenchmarkJobUid: (r) => store.recordBenchmarkJobUid!(r),
+      benchmarkJobOwner: async (ns, n) => ({
+        ...(await store.benchmarkJobOwner!(ns, n)),
+        recordingSince: upgradedAt,
+      }),
+    };
+    const [first] = await stepBenchmarks([alg!], { ...deps(), store: upgraded }, await capacity());
+    expect(first).toMatchObject({ status: 'Pending', inFlight: job.metadata.name });
+    expect(first!.message).not.toContain('did not create it');
+    expect((await store.benchmarkJobOwner!('algorithms', job.metadata.name)).uid).toBe(made.uid);
+    const [r] = await stepToEnd([alg!], { ...deps(), store: upgraded });
+    expect(r).toMatchObject({ status: 'Succeeded', medianSeconds: 15 });
+  });
+
+  it("when the uid of gpuops's new Job cannot be recorded the Job is deleted again, not left to be refused", async () => {
+    const [alg] = algorithmsFromYaml(
+      algorithmYaml({ name: 'unrecorded', runs: 1, args: ['--sim-duration=15'] }),
+      policy,
+    );
+    const broken: RunnerDeps['store'] = {
+      benchmarkRuns: (a, h) => store.benchmarkRuns(a, h),
+      recordBenchmarkRun: (r) => store.recordBenchmarkRun(r),
+      recordBenchmarkJobUid: () => Promise.reject(new Error('database is locked')),
+      benchmarkJobOwner: (ns, n) => store.benchmarkJobOwner!(ns, n),
+    };
+    const before = jobsCreated;
+    const [r] = await stepBenchmarks([alg!], { ...deps(), store: broken }, await capacity());
+    expect(jobsCreated).toBe(before + 1);
+    expect(r).toMatchObject({ status: 'Pending', inFlight: null });
+    expect(r!.message).toContain('database is locked');
+    const name = benchmarkJobName('unrecorded', specHash(alg!.spec, alg!.annotations), 1);
+    expect(await jobs.readJob('algorithms', name)).toBeNull();
   });
 
   it('with no free test GPU nothing starts and the result is Pending', async () => {

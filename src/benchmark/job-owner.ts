@@ -1,11 +1,14 @@
 /**
- * Whether a benchmark Job found under gpuops's name is one gpuops rendered (pure): a tenant with
- * Job rights in the namespace can create a Job of that predictable name first and make it report
- * any run time. gpuops follows a Job only when it carries what `renderBenchmarkJob` writes: the
- * `app.kubernetes.io/managed-by: gpuops`, `gpuops.dev/algorithm` and `gpuops.dev/benchmark-job`
- * labels and the full spec hash in the `gpuops.dev/spec-hash` annotation. Someone able to copy all
- * of them (the spec hash follows from the spec in Git) still passes: this check stops a Job made
- * without gpuops's shape, not a careful forger (see docs/security.md).
+ * Whether a benchmark Job found under gpuops's name is one gpuops created (pure): a tenant with Job
+ * rights in the namespace can create a Job of that predictable name first and make it report any
+ * run time. Two checks, in order:
+ * 1. the marks `renderBenchmarkJob` writes: the `app.kubernetes.io/managed-by: gpuops`,
+ *    `gpuops.dev/algorithm` and `gpuops.dev/benchmark-job` labels and the full spec hash in the
+ *    `gpuops.dev/spec-hash` annotation ({@link foreignJob}). Anyone can copy them (the spec hash
+ *    follows from the spec in Git), so they only turn away a Job made without gpuops's shape;
+ * 2. the `metadata.uid` gpuops recorded when its create made the Job (`Store.recordBenchmarkJobUid`):
+ *    the API server sets it, so a Job someone else made (first, or after deleting gpuops's) has
+ *    another one ({@link judgeJob}). See docs/security.md, "Benchmark Jobs".
  */
 import type { JobView } from '../cluster/jobs.js';
 import { BENCHMARK_JOB_LABEL, SPEC_HASH_ANNOTATION } from '../manifests/benchmark-job.js';
@@ -40,4 +43,56 @@ export function foreignJob(job: JobView, want: ExpectedJob): string | null {
 /** The message of a run whose Job gpuops will not follow. */
 export function foreignJobMessage(job: JobView, why: string): string {
   return `Job ${job.namespace}/${job.name} exists but gpuops did not create it (${why}); not followed and no run time taken from it: delete it and the next pass creates gpuops's own`;
+}
+
+/**
+ * What the store knows of a Job name (`Store.benchmarkJobOwner`), with `recordingSince` parsed: the
+ * uid gpuops recorded when it created the Job (null: none), and since when gpuops records every
+ * Job it creates (null: not known).
+ */
+export interface RecordedJob {
+  uid: string | null;
+  recordingSince: Date | null;
+}
+
+/**
+ * `follow`: the Job is gpuops's; `adopt`: it is known by its marks only (made before gpuops
+ * recorded uids), and its uid is to be recorded now so later passes know it by that. `refuse`:
+ * never followed nor recorded as a run; `why` names the difference.
+ */
+export type JobVerdict = { kind: 'follow'; adopt: boolean } | { kind: 'refuse'; why: string };
+
+/**
+ * Judges a Job found under gpuops's name for one run. `recorded` null: the store keeps no uids,
+ * and the marks alone decide (as before uids were kept). With a record, the Job's uid must be the
+ * recorded one. Without one, gpuops did not create it since `recordingSince`: a Job created
+ * before then (its `creationTimestamp` earlier, by the API server's clock against gpuops's) may
+ * be gpuops's from before the upgrade and is adopted by its marks, once; one created after, or of
+ * unknown age, is refused. `creationTimestamp` has whole seconds, so "before" means its whole
+ * second ended by `recordingSince`. Pure.
+ */
+export function judgeJob(job: JobView, want: ExpectedJob, recorded: RecordedJob | null): JobVerdict {
+  const marks = foreignJob(job, want);
+  if (marks !== null) return { kind: 'refuse', why: marks };
+  if (recorded === null) return { kind: 'follow', adopt: false };
+  const got = job.uid === undefined ? 'missing' : JSON.stringify(job.uid);
+  if (recorded.uid !== null) {
+    if (job.uid === recorded.uid) return { kind: 'follow', adopt: false };
+    return { kind: 'refuse', why: `metadata.uid is ${got}, gpuops created ${JSON.stringify(recorded.uid)}` };
+  }
+  const since = recorded.recordingSince;
+  // creationTimestamp has whole seconds: the Job was made somewhere in [createdAt, createdAt + 1 s).
+  if (
+    since !== null &&
+    job.uid !== undefined &&
+    job.createdAt !== null &&
+    job.createdAt.getTime() + 1000 <= since.getTime()
+  )
+    return { kind: 'follow', adopt: true };
+  const made = job.createdAt === null ? 'at an unknown time' : `at ${job.createdAt.toISOString()}`;
+  const from = since === null ? '' : ` since ${since.toISOString()}`;
+  return {
+    kind: 'refuse',
+    why: `metadata.uid ${got} is not one gpuops recorded: gpuops records every Job it creates${from}, and this one was created ${made}`,
+  };
 }

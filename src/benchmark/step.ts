@@ -11,7 +11,8 @@ import type { ResolvedAlgorithm } from '../definitions/types.js';
 import type { BenchmarkRun } from '../store/types.js';
 import { classifyRun, type RunObservation, type RunState } from './classify.js';
 import type { BenchmarkPhase, BenchmarkResult, RunnerDeps, TestCapacity } from './types.js';
-import { foreignJob, foreignJobMessage } from './job-owner.js';
+import type { JobView } from '../cluster/jobs.js';
+import { foreignJobMessage, judgeJob, type ExpectedJob, type RecordedJob } from './job-owner.js';
 import { specHash } from './spec-hash.js';
 import { summarizeRuns, type RunsSummary } from './summary.js';
 
@@ -47,6 +48,54 @@ async function observe(deps: RunnerDeps, namespace: string, jobName: string): Pr
   return { job, pods };
 }
 
+/** What the store recorded of a Job name, or null when the store keeps no uids. */
+async function recordedJob(deps: RunnerDeps, namespace: string, name: string): Promise<RecordedJob | null> {
+  const store = deps.store;
+  if (!store.benchmarkJobOwner) return null;
+  const r = await store.benchmarkJobOwner(namespace, name);
+  const since = r.recordingSince === null ? null : new Date(r.recordingSince);
+  return { uid: r.uid, recordingSince: since && !Number.isNaN(since.getTime()) ? since : null };
+}
+
+/**
+ * Why gpuops will not follow `job` (`judgeJob`), or null when it is gpuops's; a Job made before
+ * uids were recorded is adopted by its marks and its uid recorded (not in a dry run).
+ */
+async function notOurs(deps: RunnerDeps, job: JobView, want: ExpectedJob): Promise<string | null> {
+  const verdict = judgeJob(job, want, await recordedJob(deps, job.namespace, job.name));
+  if (verdict.kind === 'refuse') return verdict.why;
+  if (verdict.adopt && !deps.dryRun && job.uid !== undefined)
+    await recordUid(deps, job.namespace, job.name, job.uid);
+  return null;
+}
+
+async function recordUid(deps: RunnerDeps, namespace: string, jobName: string, uid: string): Promise<void> {
+  const at = deps.clock.now().toISOString();
+  await deps.store.recordBenchmarkJobUid?.({ namespace, jobName, uid, at });
+}
+
+/**
+ * Records the uid of the Job gpuops's create just made. When that fails the Job is deleted again
+ * (and the error thrown): a Job gpuops cannot know as its own would be refused by every later pass,
+ * while a deleted one is simply created again by the next.
+ */
+async function recordCreated(
+  deps: RunnerDeps,
+  namespace: string,
+  jobName: string,
+  uid: string | null,
+): Promise<void> {
+  if (!deps.store.recordBenchmarkJobUid) return;
+  try {
+    if (uid === null)
+      throw new Error(`create Job ${namespace}/${jobName}: the API server answered without metadata.uid`);
+    await recordUid(deps, namespace, jobName, uid);
+  } catch (err) {
+    await retry(deps, () => deps.jobs.deleteJob(namespace, jobName));
+    throw err;
+  }
+}
+
 function summarize(deps: RunnerDeps, alg: ResolvedAlgorithm, runs: readonly BenchmarkRun[]): RunsSummary {
   return summarizeRuns(runs, alg.benchmark.runs, deps.policy.benchmark.startRetryBackoffSeconds);
 }
@@ -67,7 +116,7 @@ async function observeAlgorithm(alg: ResolvedAlgorithm, deps: RunnerDeps): Promi
   const now = deps.clock.now();
   let jobName = benchmarkJobName(alg.name, hash, summary.nextRun);
   const obs = await observe(deps, alg.namespace, jobName);
-  const foreign = obs.job && foreignJob(obs.job, { algorithm: alg.name, specHash: hash, jobName });
+  const foreign = obs.job && (await notOurs(deps, obs.job, { algorithm: alg.name, specHash: hash, jobName }));
   if (obs.job && foreign) {
     // Never followed, never recorded, never replaced by deleting someone else's Job.
     const message = foreignJobMessage(obs.job, foreign);
@@ -297,17 +346,19 @@ async function decide(
     template: deps.templates.benchmarkJob,
   });
   const created = await retry(deps, () => deps.jobs.createJob(job));
-  if (created === 'exists') {
+  if (created.outcome === 'created') await recordCreated(deps, ns, o.jobName, created.uid);
+  else {
     // Made between this pass's read and its create: followed only when it is gpuops's.
     const found = await retry(deps, () => deps.jobs.readJob(ns, o.jobName));
-    const why = found && foreignJob(found, { algorithm: alg.name, specHash: o.hash, jobName: o.jobName });
+    const why =
+      found && (await notOurs(deps, found, { algorithm: alg.name, specHash: o.hash, jobName: o.jobName }));
     if (found && why) {
       const message = `${runLabel(o)}: ${foreignJobMessage(found, why)}`;
       progress(deps, o, 'queued', message);
       return result(o, { status: 'Pending', medianSeconds: null, message }, null);
     }
   }
-  const what = created === 'exists' ? 'following existing' : 'created';
+  const what = created.outcome === 'exists' ? 'following existing' : 'created';
   const message = `${runLabel(o)}: ${what} Job ${ns}/${o.jobName}`;
   progress(deps, o, 'scheduling', `${what} Job ${ns}/${o.jobName}`, 0, o.jobName);
   return result(o, { status: 'Pending', medianSeconds: null, message }, o.jobName);

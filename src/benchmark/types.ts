@@ -29,7 +29,11 @@ export interface BenchmarkProgress {
 /** What the runner needs; all injected (no module-level state). */
 export interface RunnerDeps {
   jobs: JobApi;
-  store: Pick<Store, 'recordBenchmarkRun' | 'benchmarkRuns'>;
+  /**
+   * With `recordBenchmarkJobUid` and `benchmarkJobOwner`, a Job is followed only when its uid is
+   * the one recorded at its create; without them, by its marks only.
+   */
+  store: Pick<Store, 'recordBenchmarkRun' | 'benchmarkRuns' | 'recordBenchmarkJobUid' | 'benchmarkJobOwner'>;
   /** `now` for every judgement; `sleep` only between retries of a failed API call. */
   clock: RunnerClock;
   policy: PolicySpec;

@@ -39,6 +39,15 @@ export interface JobView {
   labels?: Record<string, string>;
   /** `metadata.annotations` (gpuops's spec hash). */
   annotations?: Record<string, string>;
+  /** `metadata.uid`: set by the API server on create, never by the creator; absent when not read. */
+  uid?: string;
+}
+
+/** The answer to a Job create: see `JobApi.createJob`. */
+export interface CreatedJob {
+  outcome: 'created' | 'exists';
+  /** The created Job's `metadata.uid`; null when it existed (or the API server gave none). */
+  uid: string | null;
 }
 
 /** One container's state, reduced. Times are parsed RFC 3339 timestamps. */
@@ -88,9 +97,10 @@ export interface JobApi {
   /**
    * Creates the Job in `metadata.namespace`; a missing namespace is an error (gpuops never
    * creates one: Git holds it, `manifests/namespaces.ts`).
-   * @returns `exists` when a Job of that name is already there (it is then followed, not replaced)
+   * @returns `created` with the new Job's `metadata.uid` (what later passes know gpuops's Job by),
+   *   or `exists` (uid null) when a Job of that name is already there: it may be someone else's
    */
-  createJob(job: JobManifest): Promise<'created' | 'exists'>;
+  createJob(job: JobManifest): Promise<CreatedJob>;
   /** The Job, or null when it does not exist. */
   readJob(namespace: string, name: string): Promise<JobView | null>;
   /** Pods labelled `<labelKey>=<jobName>` in the namespace. */
@@ -187,10 +197,10 @@ export function createKubeJobApi(kc: KubeConfig): JobApi {
       const namespace = job.metadata.namespace ?? 'default';
       const op = `create Job ${namespace}/${job.metadata.name}`;
       try {
-        await batch.createNamespacedJob({ namespace, body: job as unknown as V1Job });
-        return 'created';
+        const made = await batch.createNamespacedJob({ namespace, body: job as unknown as V1Job });
+        return { outcome: 'created', uid: made.metadata?.uid ?? null };
       } catch (err) {
-        if (classifyKubeError(err).kind === 'conflict') return 'exists';
+        if (classifyKubeError(err).kind === 'conflict') return { outcome: 'exists', uid: null };
         // gpuops never creates a namespace: the pools pull request writes it into Git
         // (clusters/<cluster>/namespaces/<ns>.yaml) and Argo CD or Flux creates it.
         if (classifyKubeError(err).kind === 'not-found')
@@ -222,6 +232,7 @@ export function createKubeJobApi(kc: KubeConfig): JobApi {
           startedAt: toDate(j.status?.startTime),
           labels: j.metadata?.labels ?? {},
           annotations: j.metadata?.annotations ?? {},
+          ...(j.metadata?.uid ? { uid: j.metadata.uid } : {}),
         };
       } catch (err) {
         if (classifyKubeError(err).kind === 'not-found') return null;

@@ -399,6 +399,26 @@ CREATE TABLE pushed_commits (
 CREATE INDEX pushed_commits_branch ON pushed_commits (branch, at_ms);
 `,
   },
+  {
+    id: 10,
+    name: 'benchmark job uids',
+    // benchmark_job_uids: the metadata.uid of each benchmark Job gpuops's create made, by
+    // (namespace, Job name). A later pass follows a Job of that name only when its uid is this one:
+    // its labels and spec-hash annotation can be copied by anyone with Job rights in the namespace
+    // (src/benchmark/job-owner.ts). A Job made again under the same name replaces the record;
+    // records older than 90 days go (src/store/benchmark-job-uids.ts).
+    sql: (t) => `
+CREATE TABLE benchmark_job_uids (
+  namespace TEXT NOT NULL,
+  job_name TEXT NOT NULL,
+  uid TEXT NOT NULL,
+  at TEXT NOT NULL,
+  at_ms ${t.ms} NOT NULL,
+  PRIMARY KEY (namespace, job_name)
+);
+CREATE INDEX benchmark_job_uids_at ON benchmark_job_uids (at_ms);
+`,
+  },
 ];
 
 /** The cells of a contents document in NODE_COLUMNS / POD_COLUMNS order (rows.ts); JSON text columns as values. */

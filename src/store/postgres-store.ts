@@ -21,6 +21,15 @@ import {
   newCycleCells,
 } from './history-rows.js';
 import { migrationSql, pendingMigrations, SCHEMA_MIGRATIONS_DDL } from './migrations.js';
+import {
+  BENCHMARK_JOB_UID_RETENTION_MS,
+  BENCHMARK_JOB_UIDS_MIGRATION,
+  SELECT_BENCHMARK_JOB_OWNER,
+  TRIM_BENCHMARK_JOB_UIDS,
+  UPSERT_BENCHMARK_JOB_UID,
+  type BenchmarkJobOwner,
+  type BenchmarkJobUid,
+} from './benchmark-job-uids.js';
 import { INSERT_PUSHED_COMMIT, numbered, TRIM_PUSHED_COMMITS, type PushedCommit } from './pushed-commits.js';
 import {
   BENCHMARK_COLUMNS,
@@ -440,6 +449,26 @@ export class PostgresStore implements Store, StatusStore {
       for (const b of new Set(commits.map((p) => p.branch)))
         await c.query(numbered(TRIM_PUSHED_COMMITS), [b, b]);
     });
+  }
+
+  async recordBenchmarkJobUid(r: BenchmarkJobUid): Promise<void> {
+    const ms = toMs('recordBenchmarkJobUid', 'at', r.at);
+    await this.transaction('recordBenchmarkJobUid', async (c) => {
+      await c.query(numbered(UPSERT_BENCHMARK_JOB_UID), [r.namespace, r.jobName, r.uid, r.at, ms]);
+      await c.query(numbered(TRIM_BENCHMARK_JOB_UIDS), [ms - BENCHMARK_JOB_UID_RETENTION_MS]);
+    });
+  }
+
+  async benchmarkJobOwner(namespace: string, jobName: string): Promise<BenchmarkJobOwner> {
+    const [row] = await this.query('benchmarkJobOwner', numbered(SELECT_BENCHMARK_JOB_OWNER), [
+      namespace,
+      jobName,
+      BENCHMARK_JOB_UIDS_MIGRATION,
+    ]);
+    return {
+      uid: (row?.uid as string | null) ?? null,
+      recordingSince: (row?.recording_since as string | null) ?? null,
+    };
   }
 
   async pullRequests(cluster: string): Promise<PullRequestRecord[]> {

@@ -25,6 +25,15 @@ import {
 } from './history-rows.js';
 import { contentsParts, type SnapshotPartRow, snapshotFromPartRows } from './contents-parts.js';
 import { migrationSql, pendingMigrations, SCHEMA_MIGRATIONS_DDL } from './migrations.js';
+import {
+  BENCHMARK_JOB_UID_RETENTION_MS,
+  BENCHMARK_JOB_UIDS_MIGRATION,
+  SELECT_BENCHMARK_JOB_OWNER,
+  TRIM_BENCHMARK_JOB_UIDS,
+  UPSERT_BENCHMARK_JOB_UID,
+  type BenchmarkJobOwner,
+  type BenchmarkJobUid,
+} from './benchmark-job-uids.js';
 import { INSERT_PUSHED_COMMIT, TRIM_PUSHED_COMMITS, type PushedCommit } from './pushed-commits.js';
 import {
   BENCHMARK_COLUMNS,
@@ -449,6 +458,32 @@ export class SqliteStore implements Store, StatusStore {
           for (const b of new Set(commits.map((c) => c.branch))) this.prepare(TRIM_PUSHED_COMMITS).run(b, b);
         })
         .immediate();
+    });
+  }
+
+  recordBenchmarkJobUid(r: BenchmarkJobUid): Promise<void> {
+    return this.run('recordBenchmarkJobUid', () => {
+      const ms = toMs('recordBenchmarkJobUid', 'at', r.at);
+      this.db
+        .transaction(() => {
+          this.prepare(UPSERT_BENCHMARK_JOB_UID).run(r.namespace, r.jobName, r.uid, r.at, ms);
+          this.prepare(TRIM_BENCHMARK_JOB_UIDS).run(ms - BENCHMARK_JOB_UID_RETENTION_MS);
+        })
+        .immediate();
+    });
+  }
+
+  benchmarkJobOwner(namespace: string, jobName: string): Promise<BenchmarkJobOwner> {
+    return this.run('benchmarkJobOwner', () => {
+      const row = this.prepare(SELECT_BENCHMARK_JOB_OWNER).get(
+        namespace,
+        jobName,
+        BENCHMARK_JOB_UIDS_MIGRATION,
+      ) as Row;
+      return {
+        uid: (row.uid as string | null) ?? null,
+        recordingSince: (row.recording_since as string | null) ?? null,
+      };
     });
   }
 

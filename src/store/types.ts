@@ -1,8 +1,10 @@
 import type { PrunedHistory } from './history-retention.js';
+import type { BenchmarkJobOwner, BenchmarkJobUid } from './benchmark-job-uids.js';
 import type { PushedCommit } from './pushed-commits.js';
 import type { Snapshot } from '../cluster/types.js';
 
 export type { PushedCommit } from './pushed-commits.js';
+export type { BenchmarkJobOwner, BenchmarkJobUid } from './benchmark-job-uids.js';
 
 /** One benchmark run of one algorithm at one spec hash. */
 export interface BenchmarkRun {
@@ -187,6 +189,19 @@ export interface Store {
    * `PUSHED_COMMITS_PER_BRANCH` of each branch. @throws StoreError when the write fails
    */
   recordPushedCommits?(commits: readonly PushedCommit[]): Promise<void>;
+
+  /**
+   * Records the `metadata.uid` of a benchmark Job gpuops's create just made (replacing an earlier
+   * record of the same namespace and name); records older than `BENCHMARK_JOB_UID_RETENTION_MS`
+   * go in the same transaction. Optional: a store without it records nothing, and the runner then
+   * follows Jobs by their marks only. @throws StoreError when the write fails
+   */
+  recordBenchmarkJobUid?(record: BenchmarkJobUid): Promise<void>;
+  /**
+   * The uid recorded for the Job (namespace, name), or null, and since when the store records
+   * them (see `BenchmarkJobOwner`), in one query. @throws StoreError when the read fails
+   */
+  benchmarkJobOwner?(namespace: string, jobName: string): Promise<BenchmarkJobOwner>;
 
   /**
    * Deletes utilisation samples taken before `before` (ISO-8601, exclusive); returns how many.

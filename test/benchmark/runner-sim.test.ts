@@ -16,7 +16,7 @@ import {
   type RunnerDeps,
 } from '../../src/benchmark/runner.js';
 import { createKubeJobApi, KubeApiError, type JobApi } from '../../src/cluster/jobs.js';
-import { renderBenchmarkJob } from '../../src/manifests/benchmark-job.js';
+import { benchmarkJobName, renderBenchmarkJob } from '../../src/manifests/benchmark-job.js';
 import { renderPlacedWorkloads } from '../../src/manifests/workloads.js';
 import { specHash } from '../../src/benchmark/spec-hash.js';
 import { place } from '../../src/placement/place.js';
@@ -348,7 +348,15 @@ describe('API trouble and restarts', () => {
       sequence: 1,
       template: loadWorkloadTemplates().benchmarkJob,
     });
-    expect(await jobs.createJob(job)).toBe('created');
+    // The earlier pass created it and recorded its uid.
+    const made = await jobs.createJob(job);
+    expect(made.outcome).toBe('created');
+    await store.recordBenchmarkJobUid!({
+      namespace: 'algorithms',
+      jobName: job.metadata.name,
+      uid: made.uid!,
+      at: sim.clock.now().toISOString(),
+    });
     const before = jobsCreated;
     const [r] = await stepToEnd([alg!], deps());
     expect(r).toMatchObject({ status: 'Succeeded', medianSeconds: 15 });
@@ -371,7 +379,7 @@ describe('API trouble and restarts', () => {
     });
     // The tenant's Job: gpuops's name, its own pod (1 s), and no spec hash gpuops wrote.
     delete (job.metadata as { annotations?: Record<string, string> }).annotations;
-    expect(await jobs.createJob(job)).toBe('created');
+    expect((await jobs.createJob(job)).outcome).toBe('created');
     sim.clock.advance(60);
     const [r] = await stepBenchmarks([alg!], deps(), await capacity());
     expect(r).toMatchObject({ status: 'Pending', recorded: [], final: false });
@@ -379,6 +387,121 @@ describe('API trouble and restarts', () => {
       `Job algorithms/${job.metadata.name} exists but gpuops did not create it (annotation gpuops.dev/spec-hash is missing, gpuops writes "${hash}")`,
     );
     expect((await store.benchmarkRuns('forged', hash)).length).toBe(0);
+  });
+
+  it('a Job a tenant made first with every mark gpuops writes is not followed: its uid is not one gpuops recorded', async () => {
+    const [alg] = algorithmsFromYaml(
+      algorithmYaml({ name: 'forged-marks', runs: 1, args: ['--sim-duration=15'] }),
+      policy,
+    );
+    const hash = specHash(alg!.spec, alg!.annotations);
+    // The tenant's Job: exactly what gpuops renders (labels, spec-hash annotation), made by the tenant.
+    const job = renderBenchmarkJob({
+      algorithm: alg!,
+      policy: policy.spec,
+      specHash: hash,
+      sequence: 1,
+      template: loadWorkloadTemplates().benchmarkJob,
+    });
+    const made = await jobs.createJob(job);
+    expect(made.outcome).toBe('created');
+    sim.clock.advance(60);
+    const [r] = await stepBenchmarks([alg!], deps(), await capacity());
+    expect(r).toMatchObject({ status: 'Pending', recorded: [], final: false, inFlight: job.metadata.name });
+    expect(r!.message).toContain(
+      `Job algorithms/${job.metadata.name} exists but gpuops did not create it (metadata.uid "${made.uid}" is not one gpuops recorded`,
+    );
+    // Still refused once the tenant's pod has long finished: never a run time, never a record of its uid.
+    sim.clock.advance(600);
+    const [again] = await stepBenchmarks([alg!], deps(), await capacity());
+    expect(again).toMatchObject({ status: 'Pending', recorded: [] });
+    expect((await store.benchmarkRuns('forged-marks', hash)).length).toBe(0);
+    expect((await store.benchmarkJobOwner!('algorithms', job.metadata.name)).uid).toBeNull();
+    await jobs.deleteJob('algorithms', job.metadata.name);
+  });
+
+  it("gpuops's Job deleted and made again by someone else with every mark is not followed: both uids named", async () => {
+    const [alg] = algorithmsFromYaml(
+      algorithmYaml({ name: 'replaced', runs: 1, args: ['--sim-duration=300'] }),
+      policy,
+    );
+    const hash = specHash(alg!.spec, alg!.annotations);
+    const [first] = await stepBenchmarks([alg!], deps(), await capacity());
+    const name = first!.inFlight!;
+    const ours = (await store.benchmarkJobOwner!('algorithms', name)).uid;
+    expect(ours).toBe((await jobs.readJob('algorithms', name))!.uid);
+    await jobs.deleteJob('algorithms', name);
+    await new Promise(setImmediate);
+    const copy = renderBenchmarkJob({
+      algorithm: alg!,
+      policy: policy.spec,
+      specHash: hash,
+      sequence: 1,
+      template: loadWorkloadTemplates().benchmarkJob,
+    });
+    const theirs = await jobs.createJob(copy);
+    expect(theirs.outcome).toBe('created');
+    expect(theirs.uid).not.toBe(ours);
+    sim.clock.advance(600);
+    const [r] = await stepBenchmarks([alg!], deps(), await capacity());
+    expect(r).toMatchObject({ status: 'Pending', recorded: [] });
+    expect(r!.message).toContain(`(metadata.uid is "${theirs.uid}", gpuops created "${ours}")`);
+    expect((await store.benchmarkRuns('replaced', hash)).length).toBe(0);
+    await jobs.deleteJob('algorithms', name);
+  });
+
+  it('a Job gpuops made before it recorded uids (older than the table) is followed once by its marks and its uid recorded', async () => {
+    const [alg] = algorithmsFromYaml(
+      algorithmYaml({ name: 'pre-upgrade', runs: 1, args: ['--sim-duration=15'] }),
+      policy,
+    );
+    const hash = specHash(alg!.spec, alg!.annotations);
+    const job = renderBenchmarkJob({
+      algorithm: alg!,
+      policy: policy.spec,
+      specHash: hash,
+      sequence: 1,
+      template: loadWorkloadTemplates().benchmarkJob,
+    });
+    const made = await jobs.createJob(job);
+    sim.clock.advance(5);
+    // The store was upgraded (the table made) after this Job was created.
+    const upgradedAt = sim.clock.now().toISOString();
+    const upgraded: RunnerDeps['store'] = {
+      benchmarkRuns: (a, h) => store.benchmarkRuns(a, h),
+      recordBenchmarkRun: (r) => store.recordBenchmarkRun(r),
+      recordBenchmarkJobUid: (r) => store.recordBenchmarkJobUid!(r),
+      benchmarkJobOwner: async (ns, n) => ({
+        ...(await store.benchmarkJobOwner!(ns, n)),
+        recordingSince: upgradedAt,
+      }),
+    };
+    const [first] = await stepBenchmarks([alg!], { ...deps(), store: upgraded }, await capacity());
+    expect(first).toMatchObject({ status: 'Pending', inFlight: job.metadata.name });
+    expect(first!.message).not.toContain('did not create it');
+    expect((await store.benchmarkJobOwner!('algorithms', job.metadata.name)).uid).toBe(made.uid);
+    const [r] = await stepToEnd([alg!], { ...deps(), store: upgraded });
+    expect(r).toMatchObject({ status: 'Succeeded', medianSeconds: 15 });
+  });
+
+  it("when the uid of gpuops's new Job cannot be recorded the Job is deleted again, not left to be refused", async () => {
+    const [alg] = algorithmsFromYaml(
+      algorithmYaml({ name: 'unrecorded', runs: 1, args: ['--sim-duration=15'] }),
+      policy,
+    );
+    const broken: RunnerDeps['store'] = {
+      benchmarkRuns: (a, h) => store.benchmarkRuns(a, h),
+      recordBenchmarkRun: (r) => store.recordBenchmarkRun(r),
+      recordBenchmarkJobUid: () => Promise.reject(new Error('database is locked')),
+      benchmarkJobOwner: (ns, n) => store.benchmarkJobOwner!(ns, n),
+    };
+    const before = jobsCreated;
+    const [r] = await stepBenchmarks([alg!], { ...deps(), store: broken }, await capacity());
+    expect(jobsCreated).toBe(before + 1);
+    expect(r).toMatchObject({ status: 'Pending', inFlight: null });
+    expect(r!.message).toContain('database is locked');
+    const name = benchmarkJobName('unrecorded', specHash(alg!.spec, alg!.annotations), 1);
+    expect(await jobs.readJob('algorithms', name)).toBeNull();
   });
 
   it('with no free test GPU nothing starts and the result is Pending', async () => {

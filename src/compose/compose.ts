@@ -21,9 +21,8 @@ import type { Settings } from '../config/settings.js';
 import { createPassCarry } from '../pass/carry.js';
 import { createPassCaches } from '../plan/caches.js';
 import { reconcileOnce, type ReconcileDeps, type Reconciler, type WriteFence } from '../pass/reconcile.js';
-import { storeLedger } from '../gitops/commit-ledger.js';
 import { fencedHost, fencedJobs, fencedPatcher } from '../controller/write-fence.js';
-import { createPullRequestHost, openWorkingCopy, requireRepoUrl } from './git.js';
+import { openGitOps } from './git.js';
 import type { PullRequestHost } from '../gitops/pr-host.js';
 import type { GitAuthor, WorkingCopy } from '../gitops/working-copy.js';
 import type { DcgmTarget } from '../metrics/dcgm-scrape.js';
@@ -97,26 +96,16 @@ export async function compose(settings: Settings, o: ComposeOverrides = {}): Pro
     o.fence ? wrap(adapter, o.fence) : adapter;
   try {
     const kc = o.kubeConfig ?? loadKubeConfig(settings.kubeconfig);
-    if (!o.workingCopy) requireRepoUrl(settings);
-    const opened: { workingCopy?: WorkingCopy } = { workingCopy: o.workingCopy };
-    const host =
-      o.host ??
-      createPullRequestHost(settings, {
-        store,
-        now: () => clock.now(),
-        log,
-        // Records learn that a person merged (or deleted) a branch from the remote itself.
-        branchStatus: (branch) => opened.workingCopy!.branchStatus(branch),
-      });
-    const workingCopy = (opened.workingCopy =
-      o.workingCopy ??
-      (await openWorkingCopy(settings, {
-        cacheDir: o.cacheDir ?? env.GPUOPS_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'gpuops'),
-        author: o.author,
-        // gpuops knows its own commits by the ids recorded here, across restarts and replicas.
-        ledger: storeLedger(store),
-        ...(o.fence ? { beforePush: () => o.fence!('push') } : {}),
-      })));
+    const { workingCopy, host } = await openGitOps(settings, {
+      store,
+      now: () => clock.now(),
+      log,
+      cacheDir: o.cacheDir ?? env.GPUOPS_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'gpuops'),
+      ...(o.author ? { author: o.author } : {}),
+      ...(o.fence ? { beforePush: () => o.fence!('push') } : {}),
+      ...(o.workingCopy ? { workingCopy: o.workingCopy } : {}),
+      ...(o.host ? { host: o.host } : {}),
+    });
     const metrics =
       o.metrics !== undefined
         ? o.metrics

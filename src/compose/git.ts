@@ -84,6 +84,14 @@ function giteaHost(settings: GitOpsSettings, deps: HostDeps): GiteaHost {
  *   (`GITHUB_TOKEN` / `--github-repo`, `GITLAB_TOKEN` / `--gitlab-project`, `GITEA_TOKEN` / `--gitea-repo`)
  */
 export function createPullRequestHost(settings: GitOpsSettings, deps: HostDeps): PullRequestHost {
+  return hostedPullRequestHost(settings, deps) ?? gitPullRequestHost(settings, deps);
+}
+
+/** The host of a hosting provider (`github`, `gitlab`, `gitea`); null for `git`. @throws as {@link createPullRequestHost} */
+function hostedPullRequestHost(
+  settings: GitOpsSettings,
+  deps: Omit<HostDeps, 'branchStatus'>,
+): PullRequestHost | null {
   if (settings.provider === 'gitlab') return gitlabHost(settings, deps);
   if (settings.provider === 'gitea') return giteaHost(settings, deps);
   if (settings.provider === 'github') {
@@ -100,6 +108,11 @@ export function createPullRequestHost(settings: GitOpsSettings, deps: HostDeps):
       log: deps.log,
     });
   }
+  return null;
+}
+
+/** `--provider git`: pull requests are records in the Store; `branchStatus` reads merges from the remote. */
+function gitPullRequestHost(settings: GitOpsSettings, deps: HostDeps): PullRequestHost {
   return new GitPullRequestHost({
     store: deps.store,
     cluster: settings.cluster,
@@ -151,26 +164,38 @@ function pushToken(settings: GitOpsSettings): { token?: string; tokenUser?: stri
 }
 
 /**
- * Opens the working copy under `cacheDir` and builds the host; the plain git host reads branch
- * status from that working copy.
- * @throws Error naming the setting when `--repo-url` is missing, or `--provider github` lacks
- *   `GITHUB_TOKEN` or an OWNER/NAME (`--github-repo`, or a GitHub remote URL)
+ * The Git side of a pass: the working copy (opened under `cacheDir` unless given) and the
+ * pull-request host (built unless given). A hosting provider's missing token or repository is
+ * refused before any clone; the `git` host is built after the working copy, whose remote tells
+ * it that a person merged (or deleted) a branch.
+ * @throws Error naming the setting when `--repo-url` is missing (and no working copy is given), or
+ *   the provider lacks its token or repository (as {@link createPullRequestHost})
  * @throws GitOpsError when the clone or fetch fails
  */
 export async function openGitOps(
   settings: GitOpsSettings,
-  deps: Omit<HostDeps, 'branchStatus'> & { cacheDir: string; author?: GitAuthor },
+  deps: Omit<HostDeps, 'branchStatus'> & {
+    cacheDir: string;
+    author?: GitAuthor;
+    /** Checked before every push (`gpuops run`'s leader fence). */
+    beforePush?: () => void;
+    workingCopy?: WorkingCopy;
+    host?: PullRequestHost;
+  },
 ): Promise<{ workingCopy: WorkingCopy; host: PullRequestHost }> {
-  requireRepoUrl(settings);
-  const opened: { workingCopy?: WorkingCopy } = {};
-  const host = createPullRequestHost(settings, {
-    ...deps,
-    branchStatus: (branch) => opened.workingCopy!.branchStatus(branch),
-  });
-  const workingCopy = (opened.workingCopy = await openWorkingCopy(settings, {
-    ...deps,
-    ledger: storeLedger(deps.store),
-  }));
+  if (!deps.workingCopy) requireRepoUrl(settings);
+  const hosted = deps.host ?? hostedPullRequestHost(settings, deps);
+  const workingCopy =
+    deps.workingCopy ??
+    (await openWorkingCopy(settings, {
+      cacheDir: deps.cacheDir,
+      author: deps.author,
+      // gpuops knows its own commits by the ids recorded here, across restarts and replicas.
+      ledger: storeLedger(deps.store),
+      ...(deps.beforePush ? { beforePush: deps.beforePush } : {}),
+    }));
+  const host =
+    hosted ?? gitPullRequestHost(settings, { ...deps, branchStatus: (b) => workingCopy.branchStatus(b) });
   return { workingCopy, host };
 }
 

@@ -9,7 +9,12 @@ import type { Logger } from 'pino';
 import type { Settings } from '../config/settings.js';
 import type { LeaseApi } from '../cluster/lease.js';
 import type { HealthCause } from '../status/health.js';
-import { controllerCauses, initialHealthState, notLive } from './controller-health.js';
+import {
+  controllerCauses,
+  initialHealthState,
+  notLive,
+  type ControllerHealthState,
+} from './controller-health.js';
 import { startHealthServer, type StatusPages } from './health.js';
 import { LeaderElector } from './leader-election.js';
 import { redactUrl } from './log.js';
@@ -49,8 +54,11 @@ export interface ControllerOptions {
   healthHost?: string;
   /** One reconcile pass (the reconciler's `pass`). */
   pass: () => Promise<PassSummary>;
-  /** Renders the status page served at `/` (and `/status.json`) of the health port (absent: no page). */
-  statusPage?: StatusPages;
+  /**
+   * The status page served at `/` (and `/status.json`) of the health port (absent: no page), given
+   * what only the running controller knows (`RunningController.healthCauses`).
+   */
+  statusPage?: (controllerCauses: () => HealthCause[]) => StatusPages;
   /** Closes the reconciler's adapters (database) after the last pass. */
   close?: () => Promise<void>;
   /** The reconciler's write fence (`createLeaderFence`), bound here to this replica's leader election. */
@@ -95,70 +103,36 @@ export async function startController(opts: ControllerOptions): Promise<RunningC
   let loopAlive = true;
   const state = initialHealthState(Date.now());
   const unhealthyAfter = opts.unhealthyAfterSeconds ?? Math.max(600, 10 * opts.intervalSeconds);
-  const healthState = () => {
-    const f = elector.failures();
-    state.leading = elector.isLeader();
-    state.electionFailures = f.count;
-    state.electionFailingSince = f.since;
-    state.electionError = f.error;
-    return state;
-  };
+  const healthState = () => withElection(state, elector);
+  const elector = electorOf(opts, (leading) => {
+    metrics.leader.set(leading ? 1 : 0);
+    // A new leader's readiness starts fresh; a follower is ready while it is alive.
+    lastPassOk = undefined;
+    Object.assign(state, { since: Date.now(), passFailures: 0, passError: null });
+  });
 
-  const elector = new LeaderElector(
-    opts.leaseApi,
-    {
-      identity: opts.identity,
-      leaseDurationSeconds: opts.leaseDurationSeconds,
-      retryPeriodSeconds: opts.retryPeriodSeconds,
-    },
-    log,
-    (leading) => {
-      metrics.leader.set(leading ? 1 : 0);
-      // A new leader's readiness starts fresh; a follower is ready while it is alive.
-      lastPassOk = undefined;
-      Object.assign(state, { since: Date.now(), passFailures: 0, passError: null });
-      log.info({ identity: opts.identity, leading }, leading ? 'leading' : 'following');
-    },
-  );
-
-  const health = await startHealthServer(
+  const health = await listen(
+    opts,
+    metrics,
     {
       live: () => loopAlive && notLive(healthState(), Date.now(), unhealthyAfter) === null,
       liveProblem: () =>
         loopAlive ? notLive(healthState(), Date.now(), unhealthyAfter) : 'the controller loop crashed',
       ready: () => loopAlive && !ac.signal.aborted && (!elector.isLeader() || lastPassOk !== false),
     },
-    metrics.registry,
-    opts.healthPort,
-    opts.healthHost ?? '0.0.0.0',
-    opts.statusPage,
-  );
-  log.info(
-    { host: opts.healthHost ?? '0.0.0.0', port: health.port, identity: opts.identity },
-    'health server listening',
+    () => controllerCauses(healthState(), Date.now()),
   );
   elector.start();
-
   opts.fence?.bind(() => elector.isLeader(), opts.identity);
 
   const waker = opts.trigger ? new PassWaker() : null;
   let watch: Watchlist | null = null;
   const loop = runLoop({
-    pass: async () => {
-      const s = await opts.pass().catch((err: unknown) => {
-        if (err instanceof NotLeadingError)
-          log.warn({ identity: opts.identity, refused: err.write }, 'pass aborted: lost the leader Lease');
-        state.passFailures++;
-        state.passError = err instanceof Error ? err.message : String(err);
-        throw err;
-      });
-      Object.assign(state, { passFailures: 0, passError: null, lastPassOkAt: Date.now() });
-      watch = s.watch ?? null;
-      if (!elector.isLeader()) {
-        log.warn({ identity: opts.identity }, 'lost the leader Lease during a pass');
-      }
-      return s;
-    },
+    pass: () =>
+      passRecorded(opts, state, () => elector.isLeader()).then((s) => {
+        watch = s.watch ?? null;
+        return s;
+      }),
     intervalSeconds: opts.intervalSeconds,
     maxBackoffSeconds: opts.maxBackoffSeconds ?? Math.max(300, opts.intervalSeconds),
     isLeader: () => elector.isLeader(),
@@ -177,56 +151,151 @@ export async function startController(opts: ControllerOptions): Promise<RunningC
 
   const trigger =
     opts.trigger && waker
-      ? runCrossingTrigger({
-          source: opts.trigger.source,
-          intervalSeconds: opts.trigger.intervalSeconds,
-          watchlist: () => watch,
-          onCrossing: () => waker.wake(),
-          active: () => elector.isLeader(),
-          now: () => Date.now(),
-          log,
-          signal: ac.signal,
-        }).catch((err: unknown) => {
-          log.error({ err }, 'crossing trigger stopped; periodic passes go on');
-          return 0;
-        })
+      ? startTrigger(opts.trigger, waker, { watchlist: () => watch, elector, log, signal: ac.signal })
       : null;
-
-  let stopping: Promise<number> | undefined;
-  const stop = (): Promise<number> => {
-    stopping ??= (async () => {
-      log.info({ identity: opts.identity }, 'stopping: waiting for the pass in flight');
-      ac.abort();
-      const passes = await loop;
-      await trigger;
-      await elector.release();
-      metrics.leader.set(0);
-      await health.close();
-      try {
-        await opts.close?.();
-      } catch (err) {
-        log.error({ err }, 'could not close the reconciler');
-      }
-      log.info({ identity: opts.identity, passes }, 'stopped');
-      return passes;
-    })();
-    return stopping;
-  };
 
   let resolveDone!: (n: number) => void;
   const done = new Promise<number>((r) => (resolveDone = r));
+  const parts = { abort: () => ac.abort(), loop, trigger, elector, metrics, health };
+  let stopping: Promise<number> | undefined;
+  const stop = (): Promise<number> =>
+    (stopping ??= stopInOrder(opts, parts).then((n) => {
+      resolveDone(n);
+      return n;
+    }));
   return {
     port: health.port,
     metrics,
     isLeader: () => elector.isLeader(),
     healthCauses: () => controllerCauses(healthState(), Date.now()),
     done,
-    stop: async () => {
-      const n = await stop();
-      resolveDone(n);
-      return n;
-    },
+    stop,
   };
+}
+
+/** The health `state` with the leader election's standing read now (leading, failures, error). */
+function withElection(state: ControllerHealthState, elector: LeaderElector): ControllerHealthState {
+  const f = elector.failures();
+  state.leading = elector.isLeader();
+  state.electionFailures = f.count;
+  state.electionFailingSince = f.since;
+  state.electionError = f.error;
+  return state;
+}
+
+/**
+ * The health server (`/healthz`, `/readyz`, `/metrics` and the status page) on `opts.healthHost`
+ * (default `0.0.0.0`) and `opts.healthPort`.
+ * @throws the listen error (e.g. EADDRINUSE)
+ */
+async function listen(
+  opts: Pick<ControllerOptions, 'healthHost' | 'healthPort' | 'statusPage' | 'identity' | 'log'>,
+  metrics: ControllerMetrics,
+  probes: Parameters<typeof startHealthServer>[0],
+  controllerCauses: () => HealthCause[],
+): Promise<{ port: number; close(): Promise<void> }> {
+  const host = opts.healthHost ?? '0.0.0.0';
+  const statusPage = opts.statusPage?.(controllerCauses);
+  const health = await startHealthServer(probes, metrics.registry, opts.healthPort, host, statusPage);
+  opts.log.info({ host, port: health.port, identity: opts.identity }, 'health server listening');
+  return health;
+}
+
+/** Leader election on `opts.leaseApi`; `onChange` is told (and the log says) when this replica leads or follows. */
+function electorOf(
+  opts: Pick<
+    ControllerOptions,
+    'leaseApi' | 'identity' | 'leaseDurationSeconds' | 'retryPeriodSeconds' | 'log'
+  >,
+  onChange: (leading: boolean) => void,
+): LeaderElector {
+  const { identity, leaseDurationSeconds, retryPeriodSeconds, log } = opts;
+  return new LeaderElector(
+    opts.leaseApi,
+    { identity, leaseDurationSeconds, retryPeriodSeconds },
+    log,
+    (leading) => {
+      onChange(leading);
+      log.info({ identity, leading }, leading ? 'leading' : 'following');
+    },
+  );
+}
+
+/**
+ * One pass of `opts.pass`, its outcome recorded in the health `state` (failures and their error,
+ * the last good pass); a pass that lost the Lease says so in the log.
+ * @throws what the pass throws
+ */
+async function passRecorded(
+  opts: Pick<ControllerOptions, 'pass' | 'identity' | 'log'>,
+  state: ControllerHealthState,
+  isLeader: () => boolean,
+): Promise<PassSummary> {
+  const log = opts.log;
+  const s = await opts.pass().catch((err: unknown) => {
+    if (err instanceof NotLeadingError)
+      log.warn({ identity: opts.identity, refused: err.write }, 'pass aborted: lost the leader Lease');
+    state.passFailures++;
+    state.passError = err instanceof Error ? err.message : String(err);
+    throw err;
+  });
+  Object.assign(state, { passFailures: 0, passError: null, lastPassOkAt: Date.now() });
+  if (!isLeader()) log.warn({ identity: opts.identity }, 'lost the leader Lease during a pass');
+  return s;
+}
+
+/** The crossing trigger while leading; its failure leaves periodic passes going. */
+function startTrigger(
+  trigger: NonNullable<ControllerOptions['trigger']>,
+  waker: PassWaker,
+  ctx: { watchlist: () => Watchlist | null; elector: LeaderElector; log: Logger; signal: AbortSignal },
+): Promise<number> {
+  return runCrossingTrigger({
+    source: trigger.source,
+    intervalSeconds: trigger.intervalSeconds,
+    watchlist: ctx.watchlist,
+    onCrossing: () => waker.wake(),
+    active: () => ctx.elector.isLeader(),
+    now: () => Date.now(),
+    log: ctx.log,
+    signal: ctx.signal,
+  }).catch((err: unknown) => {
+    ctx.log.error({ err }, 'crossing trigger stopped; periodic passes go on');
+    return 0;
+  });
+}
+
+/**
+ * A clean stop, in the reverse order of start: no new pass, the pass in flight and the trigger
+ * finish, the Lease is released, the health server closes, then `opts.close` (the parts started
+ * before the controller). Resolves with the number of passes run.
+ */
+async function stopInOrder(
+  opts: Pick<ControllerOptions, 'identity' | 'close' | 'log'>,
+  parts: {
+    abort: () => void;
+    loop: Promise<number>;
+    trigger: Promise<number> | null;
+    elector: LeaderElector;
+    metrics: ControllerMetrics;
+    health: { close(): Promise<void> };
+  },
+): Promise<number> {
+  const log = opts.log;
+  log.info({ identity: opts.identity }, 'stopping: waiting for the pass in flight');
+  parts.abort();
+  const passes = await parts.loop;
+  await parts.trigger;
+  await parts.elector.release();
+  parts.metrics.leader.set(0);
+  await parts.health.close();
+  try {
+    await opts.close?.();
+  } catch (err) {
+    log.error({ err }, 'could not close the reconciler');
+  }
+  log.info({ identity: opts.identity, passes }, 'stopped');
+  return passes;
 }
 
 /** Defaults of `gpuops run`'s own flags, from the Pod's downward API when present. */

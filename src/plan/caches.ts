@@ -34,7 +34,7 @@ export interface PassCaches {
   /**
    * Not a memo of a pure function: the permanent Git write refusals (a protected base branch in
    * patch mode) as this reconciler last stored them; undefined until the first pass reads them
-   * from the database (`standingRefusals` in controller/pass-write.ts).
+   * from the database (`standingRefusals` in pass/write.ts).
    */
   refusals?: GitWriteRefusalRecord[];
 }

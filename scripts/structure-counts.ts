@@ -1,6 +1,7 @@
 /**
- * Prints the structure counts of `src/` (issue 27): functions over 80 lines, files over 400
- * lines, import circles and up-arrows, each finding with its file.
+ * Prints the structure counts: functions over 80 lines and files over 400 lines (totals for
+ * `src/`, then apart for the product, the simulator and the bench: `partOf` in
+ * test/lint/structure.ts), import circles and up-arrows of `src/`, each finding with its file.
  * Usage: `node --import tsx scripts/structure-counts.ts [ROOT]` (default: this checkout).
  */
 import { fileURLToPath } from 'node:url';

@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { adapterConstructions, structureCounts } from './structure.js';
+import { adapterConstructions, formatCounts, partOf, structureCounts } from './structure.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -93,5 +93,45 @@ describe('the rules catch what they forbid (a probe tree)', () => {
       { file: 'src/cli/d.ts', line: 3, adapter: 'openStore' },
       { file: 'src/cli/d.ts', line: 4, adapter: 'WorkingCopy' },
     ]);
+  });
+});
+
+describe('the length counts keep the product, the simulator and the bench apart', () => {
+  it.each([
+    ['src/status/model.ts', 'product'],
+    ['src/demo/scenario.ts', 'product'],
+    ['src/replay/sim-engine.ts', 'product'],
+    ['src/sim/fleet.ts', 'simulator'],
+    ['src/sim/controllers/kubelet.ts', 'simulator'],
+    ['src/demo/cluster.ts', 'simulator'],
+    ['src/simulate.ts', 'product'],
+    ['bench/reconcile.bench.ts', 'bench'],
+    ['scripts/structure-counts.ts', 'bench'],
+  ])('%s is %s', (file, part) => {
+    expect(partOf(file)).toBe(part);
+  });
+
+  it('counts a long function and a long file in each part, and src/ only in the totals', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'gpuops-parts-'));
+    try {
+      const long = `export function f(): number {\n${'  void 0;\n'.repeat(81)}  return 1;\n}\n`;
+      const write = (file: string, text: string) => {
+        mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+        writeFileSync(path.join(dir, file), text);
+      };
+      write('src/status/a.ts', long);
+      write('src/sim/b.ts', long + '\n'.repeat(400));
+      write('bench/c.ts', long);
+      write('scripts/d.ts', long);
+      const head = formatCounts(structureCounts(dir)).split('\n').slice(0, 4);
+      expect(head).toEqual([
+        'files=2 functions>80=2 files>400=1 circles=0 up-arrows=0',
+        'product: functions>80=1 files>400=0',
+        'simulator: functions>80=1 files>400=1',
+        'bench: functions>80=2 files>400=0',
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

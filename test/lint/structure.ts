@@ -5,7 +5,7 @@
  * `scripts/structure-counts.ts` prints them; `test/lint/structure.test.ts` fails on a new circle
  * or a new up-arrow, naming the files.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 
@@ -33,6 +33,26 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['cli'],
 ];
 
+/**
+ * The three parts the length counts keep apart: the product (what `gpuops` ships and runs against
+ * a cluster: `src/` except the simulator), the simulator (`src/sim/`, the in-process Kubernetes
+ * API server, controllers, forges and dcgm-exporter pages, plus `src/demo/cluster.ts`, which only
+ * builds the demo's simulated cluster from them) and the bench (`bench/` and `scripts/`, run by
+ * `npm run bench` / `npm run replay` and by hand, never shipped). The demo scenario, the replay and
+ * their commands stay in the product: `gpuops demo` and `gpuops replay` are commands a user runs.
+ */
+export type Part = 'product' | 'simulator' | 'bench';
+
+/** Folders and files outside `src/sim/` that belong to the simulator (see {@link Part}). */
+const SIMULATOR_FILES = new Set(['src/demo/cluster.ts']);
+
+/** Which {@link Part} a repository-relative path belongs to. */
+export function partOf(file: string): Part {
+  if (file.startsWith('bench/') || file.startsWith('scripts/')) return 'bench';
+  if (file.startsWith('src/sim/') || SIMULATOR_FILES.has(file)) return 'simulator';
+  return 'product';
+}
+
 /** A function (declaration, method, arrow, expression) and its length in lines. */
 export interface LongFunction {
   file: string;
@@ -49,8 +69,11 @@ export interface UpArrow {
 
 /** What {@link structureCounts} finds. Paths are relative to the repository root. */
 export interface StructureCounts {
+  /** Files of `src/` read (imports are judged in `src/` only). */
   files: number;
+  /** Over {@link MAX_FUNCTION_LINES}, in `src/`, `bench/` and `scripts/` (see {@link partOf}). */
   longFunctions: LongFunction[];
+  /** Over {@link MAX_FILE_LINES}, in `src/`, `bench/` and `scripts/`. */
   longFiles: { file: string; lines: number }[];
   /** Import circles: each a strongly connected set of files (type-only imports count), sorted. */
   circles: string[][];
@@ -65,16 +88,17 @@ const layerOf = (file: string): number => {
   return i;
 };
 
-function sourceFiles(root: string): string[] {
+function sourceFiles(root: string, top = 'src'): string[] {
   const out: string[] = [];
   const walk = (rel: string) => {
+    if (!existsSync(path.join(root, rel))) return;
     for (const e of readdirSync(path.join(root, rel), { withFileTypes: true })) {
       const p = `${rel}/${e.name}`;
       if (e.isDirectory()) walk(p);
       else if (/\.ts$/.test(e.name) && !/\.(test|generated|d)\.ts$/.test(e.name)) out.push(p);
     }
   };
-  walk('src');
+  walk(top);
   return out.sort();
 }
 
@@ -95,7 +119,7 @@ export function structureCounts(root: string): StructureCounts {
   const longFunctions: LongFunction[] = [];
   const longFiles: { file: string; lines: number }[] = [];
   const edges = new Map<string, Set<string>>();
-  for (const file of files) {
+  for (const file of [...files, ...sourceFiles(root, 'bench'), ...sourceFiles(root, 'scripts')]) {
     const text = readFileSync(path.join(root, file), 'utf8');
     const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
     const lineOf = (pos: number) => sf.getLineAndCharacterOfPosition(pos).line + 1;
@@ -149,7 +173,7 @@ export function structureCounts(root: string): StructureCounts {
       ts.forEachChild(node, visit);
     };
     visit(sf);
-    edges.set(file, targets);
+    if (known.has(file)) edges.set(file, targets);
   }
   const upArrows: UpArrow[] = [];
   for (const [from, targets] of edges)
@@ -200,15 +224,34 @@ function stronglyConnected(edges: ReadonlyMap<string, ReadonlySet<string>>): str
   return out.sort((a, b) => (a[0]! < b[0]! ? -1 : 1));
 }
 
-/** The counts as the report prints them: one line of totals, then each finding. */
+/** Long functions and long files of one {@link Part}. */
+export function partCounts(c: StructureCounts, part: Part): { functions: number; files: number } {
+  return {
+    functions: c.longFunctions.filter((f) => partOf(f.file) === part).length,
+    files: c.longFiles.filter((f) => partOf(f.file) === part).length,
+  };
+}
+
+/**
+ * The counts as the report prints them: one line of totals for `src/` (product and simulator),
+ * one line per {@link Part}, then each finding.
+ */
 export function formatCounts(c: StructureCounts): string {
+  const inSrc = (f: { file: string }) => partOf(f.file) !== 'bench';
+  const part = (p: Part) => {
+    const n = partCounts(c, p);
+    return `${p}: functions>${MAX_FUNCTION_LINES}=${n.functions} files>${MAX_FILE_LINES}=${n.files}`;
+  };
   const lines = [
-    `files=${c.files} functions>${MAX_FUNCTION_LINES}=${c.longFunctions.length} files>${MAX_FILE_LINES}=${c.longFiles.length} circles=${c.circles.length} up-arrows=${c.upArrows.length}`,
+    `files=${c.files} functions>${MAX_FUNCTION_LINES}=${c.longFunctions.filter(inSrc).length} files>${MAX_FILE_LINES}=${c.longFiles.filter(inSrc).length} circles=${c.circles.length} up-arrows=${c.upArrows.length}`,
+    part('product'),
+    part('simulator'),
+    part('bench'),
     '',
     `functions over ${MAX_FUNCTION_LINES} lines:`,
-    ...c.longFunctions.map((f) => `  ${f.lines}\t${f.file}:${f.line} ${f.name}`),
+    ...c.longFunctions.map((f) => `  ${f.lines}\t${partOf(f.file)}\t${f.file}:${f.line} ${f.name}`),
     `files over ${MAX_FILE_LINES} lines:`,
-    ...c.longFiles.map((f) => `  ${f.lines}\t${f.file}`),
+    ...c.longFiles.map((f) => `  ${f.lines}\t${partOf(f.file)}\t${f.file}`),
     'import circles:',
     ...c.circles.map((s) => `  ${s.join(' ↔ ')}`),
     'up-arrows (a lower layer importing a higher one):',

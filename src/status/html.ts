@@ -83,9 +83,8 @@ ${a.scalingReason ? `<div class="muted">${e(a.scalingReason)}: ${e(a.scalingMess
 ${renderChart(a.chart, `GPU utilisation of ${a.name}`)}${legend(a)}</div>`;
 }
 
-/** Renders the whole page. */
-export function renderStatusHtml(v: StatusView): string {
-  const pools = v.pools
+function poolsSection(v: StatusView): string {
+  return v.pools
     .map(
       (p) =>
         `<div class="pool"><h3>${e(p.pool)} <span class="muted">${plural(p.nodes.length, 'node')}, ${p.freeGpus}/${plural(p.allocatableGpus, 'GPU')} free</span></h3>${
@@ -110,77 +109,86 @@ export function renderStatusHtml(v: StatusView): string {
         }</div>`,
     )
     .join('');
-  const leftOut =
-    v.leftOut.length === 0
-      ? empty('Every GPU node is in a pool.')
+}
+
+function leftOutTable(v: StatusView): string {
+  return v.leftOut.length === 0
+    ? empty('Every GPU node is in a pool.')
+    : table(
+        ['node', 'GPU', 'reason', 'why'],
+        v.leftOut.map((n) => [
+          name(n.name),
+          name(n.gpuProduct ?? '—'),
+          `<code>${e(n.reason)}</code>`,
+          e(n.message),
+        ]),
+      );
+}
+
+function benchmarksTable(v: StatusView): string {
+  return v.benchmarks.length === 0
+    ? empty('No benchmark is running.')
+    : table(
+        ['algorithm', 'pod', 'node', 'phase', 'started'],
+        v.benchmarks.map((b) => [e(b.algorithm), e(b.pod), name(b.node ?? '—'), e(b.phase), e(b.startedAt)]),
+      );
+}
+
+function pullRequestsTable(v: StatusView): string {
+  return v.openPullRequests.length === 0
+    ? empty('No open pull requests.')
+    : table(
+        ['pull request', 'kind', 'subject', 'title', 'updated (UTC)'],
+        v.openPullRequests.map((p) => {
+          const label = p.number === null ? e(p.branch) : pullRequestRef(p);
+          return [
+            p.url ? `<a href="${e(p.url)}">${label}</a>` : label,
+            e(p.kind),
+            e(p.subject),
+            e(p.title),
+            e(p.updatedAt),
+          ];
+        }),
+      );
+}
+
+function decisionsTable(v: StatusView): string {
+  return v.decisions.length === 0
+    ? empty('No decisions recorded yet.')
+    : table(
+        ['time (UTC)', 'subject', 'action', 'reason', 'message'],
+        v.decisions.map((d) => [
+          e(d.at),
+          e(d.subject),
+          e(d.action),
+          `<code>${e(d.reason)}</code>`,
+          e(d.message),
+        ]),
+      );
+}
+
+function cacheTable(v: StatusView): string {
+  return v.cache === null
+    ? empty(`${NO_CACHE.charAt(0).toUpperCase()}${NO_CACHE.slice(1)}.`)
+    : v.cache.length === 0
+      ? empty('The controller keeps no cluster cache.')
       : table(
-          ['node', 'GPU', 'reason', 'why'],
-          v.leftOut.map((n) => [
-            name(n.name),
-            name(n.gpuProduct ?? '—'),
-            `<code>${e(n.reason)}</code>`,
-            e(n.message),
+          ['resource', 'synced', 'watch', 'last relist (UTC)', 'objects', 'events/s', 'why not synced'],
+          v.cache.map((r) => [
+            e(r.resource),
+            r.synced ? 'yes' : '<strong>no</strong>',
+            r.connected ? 'connected' : 'disconnected',
+            e(r.lastRelistAt ?? 'never'),
+            String(r.objects),
+            String(r.eventsPerSecond),
+            e(r.reason ?? ''),
           ]),
         );
-  const benchmarks =
-    v.benchmarks.length === 0
-      ? empty('No benchmark is running.')
-      : table(
-          ['algorithm', 'pod', 'node', 'phase', 'started'],
-          v.benchmarks.map((b) => [
-            e(b.algorithm),
-            e(b.pod),
-            name(b.node ?? '—'),
-            e(b.phase),
-            e(b.startedAt),
-          ]),
-        );
-  const prs =
-    v.openPullRequests.length === 0
-      ? empty('No open pull requests.')
-      : table(
-          ['pull request', 'kind', 'subject', 'title', 'updated (UTC)'],
-          v.openPullRequests.map((p) => {
-            const label = p.number === null ? e(p.branch) : pullRequestRef(p);
-            return [
-              p.url ? `<a href="${e(p.url)}">${label}</a>` : label,
-              e(p.kind),
-              e(p.subject),
-              e(p.title),
-              e(p.updatedAt),
-            ];
-          }),
-        );
-  const decisions =
-    v.decisions.length === 0
-      ? empty('No decisions recorded yet.')
-      : table(
-          ['time (UTC)', 'subject', 'action', 'reason', 'message'],
-          v.decisions.map((d) => [
-            e(d.at),
-            e(d.subject),
-            e(d.action),
-            `<code>${e(d.reason)}</code>`,
-            e(d.message),
-          ]),
-        );
-  const cache =
-    v.cache === null
-      ? empty(`${NO_CACHE.charAt(0).toUpperCase()}${NO_CACHE.slice(1)}.`)
-      : v.cache.length === 0
-        ? empty('The controller keeps no cluster cache.')
-        : table(
-            ['resource', 'synced', 'watch', 'last relist (UTC)', 'objects', 'events/s', 'why not synced'],
-            v.cache.map((r) => [
-              e(r.resource),
-              r.synced ? 'yes' : '<strong>no</strong>',
-              r.connected ? 'connected' : 'disconnected',
-              e(r.lastRelistAt ?? 'never'),
-              String(r.objects),
-              String(r.eventsPerSecond),
-              e(r.reason ?? ''),
-            ]),
-          );
+}
+
+/** Renders the whole page. */
+export function renderStatusHtml(v: StatusView): string {
+  const pools = poolsSection(v);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>gpuops · ${e(v.cluster)}</title><style>${CSS}</style></head>
@@ -189,12 +197,12 @@ export function renderStatusHtml(v: StatusView): string {
 ${healthLine(v.health)}
 <p class="muted">Read from the database at ${e(v.generatedAt)}. Snapshot ${e(v.snapshotAt ?? 'none yet')}; last pass ${e(v.passAt ?? 'none yet')}. Times are UTC.</p>
 <section id="pools"><h2>Pools</h2>${v.snapshotAt === null ? empty('No snapshot stored yet: gpuops has not completed a pass against this database.') : pools}
-<h3>GPU nodes in no pool</h3>${leftOut}${v.nodesWithoutGpu > 0 ? empty(`${plural(v.nodesWithoutGpu, 'node')} without GPUs ${v.nodesWithoutGpu === 1 ? 'is' : 'are'} not listed.`) : ''}</section>
+<h3>GPU nodes in no pool</h3>${leftOutTable(v)}${v.nodesWithoutGpu > 0 ? empty(`${plural(v.nodesWithoutGpu, 'node')} without GPUs ${v.nodesWithoutGpu === 1 ? 'is' : 'are'} not listed.`) : ''}</section>
 <section id="algorithms"><h2>Algorithms</h2>${v.algorithms.length === 0 ? empty('No algorithms recorded yet.') : v.algorithms.map(algorithm).join('')}</section>
-<section id="benchmarks"><h2>Benchmarks in flight</h2>${benchmarks}</section>
-<section id="pull-requests"><h2>Open pull requests</h2>${prs}</section>
-<section id="decisions"><h2>Last decisions</h2>${decisions}</section>
-<section id="cluster-cache"><h2>Cluster cache</h2>${cache}</section>
+<section id="benchmarks"><h2>Benchmarks in flight</h2>${benchmarksTable(v)}</section>
+<section id="pull-requests"><h2>Open pull requests</h2>${pullRequestsTable(v)}</section>
+<section id="decisions"><h2>Last decisions</h2>${decisionsTable(v)}</section>
+<section id="cluster-cache"><h2>Cluster cache</h2>${cacheTable(v)}</section>
 </body></html>
 `;
 }

@@ -26,17 +26,9 @@ export function notPlaced(a: Pick<StatusAlgorithm, 'placementReason' | 'placemen
   return `${a.placementReason}: ${a.placementMessage}`;
 }
 
-/**
- * Renders the view; utilisation as the last bucket's mean (min–max) instead of a chart. Each
- * line's control characters are escaped ({@link escapeControl}): what the database holds never
- * drives the terminal.
- */
-export function renderStatusText(v: StatusView): string {
+/** The pools and the GPU nodes in no pool. */
+function poolLines(v: StatusView): string[] {
   const out: string[] = [];
-  out.push(`gpuops status · cluster ${v.cluster} · ${v.generatedAt} (UTC)`);
-  out.push(`snapshot ${v.snapshotAt ?? 'none yet'} · last pass ${v.passAt ?? 'none yet'}`);
-  const symbol = v.health.level === 'ok' ? '✔' : v.health.level === 'warning' ? '⚠' : '✖';
-  out.push(`${symbol} ${v.health.line}`, '');
   out.push('POOLS');
   if (v.snapshotAt === null)
     out.push('  no snapshot stored yet: gpuops has not completed a pass against this database');
@@ -63,7 +55,13 @@ export function renderStatusText(v: StatusView): string {
   if (v.leftOut.length === 0) out.push('  every GPU node is in a pool');
   else out.push(...columns(v.leftOut.map((n) => [`  ${n.name}`, n.gpuProduct ?? '—', n.reason, n.message])));
   if (v.nodesWithoutGpu > 0) out.push(`  (${plural(v.nodesWithoutGpu, 'node')} without GPUs not listed)`);
-  out.push('', 'ALGORITHMS');
+  return out;
+}
+
+/** One line per algorithm (utilisation as the last bucket's mean), and its scaling reason. */
+function algorithmLines(v: StatusView): string[] {
+  const out: string[] = [];
+  out.push('ALGORITHMS');
   if (v.algorithms.length === 0) out.push('  no algorithms recorded yet');
   for (const a of v.algorithms) {
     const last = a.chart.points[a.chart.points.length - 1];
@@ -77,6 +75,21 @@ export function renderStatusText(v: StatusView): string {
     );
     if (a.scalingReason) out.push(`    ${a.scalingReason}: ${a.scalingMessage ?? ''}`);
   }
+  return out;
+}
+
+/**
+ * Renders the view; utilisation as the last bucket's mean (min–max) instead of a chart. Each
+ * line's control characters are escaped ({@link escapeControl}): what the database holds never
+ * drives the terminal.
+ */
+export function renderStatusText(v: StatusView): string {
+  const out: string[] = [];
+  out.push(`gpuops status · cluster ${v.cluster} · ${v.generatedAt} (UTC)`);
+  out.push(`snapshot ${v.snapshotAt ?? 'none yet'} · last pass ${v.passAt ?? 'none yet'}`);
+  const symbol = v.health.level === 'ok' ? '✔' : v.health.level === 'warning' ? '⚠' : '✖';
+  out.push(`${symbol} ${v.health.line}`, '');
+  out.push(...poolLines(v), '', ...algorithmLines(v));
   out.push('', 'BENCHMARKS IN FLIGHT');
   if (v.benchmarks.length === 0) out.push('  none');
   else

@@ -134,11 +134,13 @@ function hpaRecord(o: unknown): HpaRecord | undefined {
   };
 }
 
-/** Builds the cache (not started). */
-export function createClusterCache(o: ClusterCacheOptions): ClusterCache {
-  const now = o.now ?? Date.now;
-  const stallSeconds = o.stallSeconds ?? 120;
-  const rates = new Map<string, EventRate>();
+/** The cache's four reflectors (Nodes, live Pods, ReplicaSets, every HPA), not started. */
+function cacheReflectors(
+  o: ClusterCacheOptions,
+  now: () => number,
+  stallSeconds: number,
+  rates: Map<string, EventRate>,
+) {
   const common = (resource: string) => ({
     kc: o.kc,
     client: o.client,
@@ -155,45 +157,88 @@ export function createClusterCache(o: ClusterCacheOptions): ClusterCache {
     onError: (what: 'list' | 'watch', message: string) => o.onError?.(resource, what, message),
     now,
   });
-  const nodes = new Reflector<Warned<NodeRecord>>({
-    ...common('nodes'),
-    path: '/api/v1/nodes',
-    reduce: reducer<V1Node, NodeRecord>(reduceNode),
-  });
-  const pods = new Reflector<Warned<PodInfo>>({
-    ...common('pods'),
-    path: '/api/v1/pods',
-    fieldSelector: LIVE_PODS_FIELD_SELECTOR,
-    reduce: reducer<V1Pod, PodInfo>(reducePod),
-  });
-  const replicaSets = new Reflector<ReplicaSetInfo>({
-    ...common('replicasets'),
-    path: '/apis/apps/v1/replicasets',
-    reduce: (o) => reduceReplicaSet(o as V1ReplicaSet),
-  });
-  const hpas = new Reflector<HpaRecord>({
-    ...common('horizontalpodautoscalers'),
-    // Every HPA, not only gpuops's: another autoscaler on an algorithm's Deployment must be seen.
-    path: '/apis/autoscaling/v2/horizontalpodautoscalers',
-    reduce: hpaRecord,
-  });
-  const all = [nodes, pods, replicaSets, hpas] as Reflector<unknown>[];
-
-  /** Why a resource cannot be read now, or null. */
-  const notCurrent = (s: ReflectorState): string | null => {
-    if (!s.synced) {
-      if (s.lastRelistAt === null)
-        return `${s.resource}: not listed yet${s.lastError ? ` (${s.lastError})` : ''}`;
-      return `${s.resource}: relisting after its watch expired (${s.lastError ?? '410 Gone'})`;
-    }
-    const past = (t: number | null) => t !== null && now() - t > stallSeconds * 1000;
-    if (s.disconnectedSince !== null && (past(s.disconnectedSince) || past(s.lastHeardAt)))
-      return `${s.resource}: watch disconnected since ${new Date(s.disconnectedSince).toISOString()} (${s.lastError ?? 'no stream'})`;
-    // An open stream proves nothing: one a stalled proxy holds is open and silent.
-    if (past(s.lastHeardAt))
-      return `${s.resource}: nothing heard from the API server since ${new Date(s.lastHeardAt!).toISOString()} (no event, no bookmark, no list for over ${stallSeconds} s: a stalled stream?)`;
-    return null;
+  return {
+    nodes: new Reflector<Warned<NodeRecord>>({
+      ...common('nodes'),
+      path: '/api/v1/nodes',
+      reduce: reducer<V1Node, NodeRecord>(reduceNode),
+    }),
+    pods: new Reflector<Warned<PodInfo>>({
+      ...common('pods'),
+      path: '/api/v1/pods',
+      fieldSelector: LIVE_PODS_FIELD_SELECTOR,
+      reduce: reducer<V1Pod, PodInfo>(reducePod),
+    }),
+    replicaSets: new Reflector<ReplicaSetInfo>({
+      ...common('replicasets'),
+      path: '/apis/apps/v1/replicasets',
+      reduce: (o) => reduceReplicaSet(o as V1ReplicaSet),
+    }),
+    hpas: new Reflector<HpaRecord>({
+      ...common('horizontalpodautoscalers'),
+      // Every HPA, not only gpuops's: another autoscaler on an algorithm's Deployment must be seen.
+      path: '/apis/autoscaling/v2/horizontalpodautoscalers',
+      reduce: hpaRecord,
+    }),
   };
+}
+
+/**
+ * Why a resource cannot be read now (not listed, relisting, disconnected or silent for over
+ * `stallSeconds`), or null. `nowMs`: epoch milliseconds.
+ */
+function whyNotCurrent(s: ReflectorState, nowMs: number, stallSeconds: number): string | null {
+  if (!s.synced) {
+    if (s.lastRelistAt === null)
+      return `${s.resource}: not listed yet${s.lastError ? ` (${s.lastError})` : ''}`;
+    return `${s.resource}: relisting after its watch expired (${s.lastError ?? '410 Gone'})`;
+  }
+  const past = (t: number | null) => t !== null && nowMs - t > stallSeconds * 1000;
+  if (s.disconnectedSince !== null && (past(s.disconnectedSince) || past(s.lastHeardAt)))
+    return `${s.resource}: watch disconnected since ${new Date(s.disconnectedSince).toISOString()} (${s.lastError ?? 'no stream'})`;
+  // An open stream proves nothing: one a stalled proxy holds is open and silent.
+  if (past(s.lastHeardAt))
+    return `${s.resource}: nothing heard from the API server since ${new Date(s.lastHeardAt!).toISOString()} (no event, no bookmark, no list for over ${stallSeconds} s: a stalled stream?)`;
+  return null;
+}
+
+type Reflectors = ReturnType<typeof cacheReflectors>;
+type SnapshotArrays = Pick<Snapshot, 'nodes' | 'pods' | 'replicaSets'> & { warnings: string[] };
+
+/**
+ * The arrays of the snapshot of the reflectors' records, and the warnings of their objects: kept
+ * while no record changes (no copy, no re-reduction), keyed by the reflectors' generations.
+ */
+function snapshotArrays(r: Pick<Reflectors, 'nodes' | 'pods' | 'replicaSets'>) {
+  let last: (SnapshotArrays & { key: string }) | undefined;
+  return (at: Date, options: SnapshotOptions): SnapshotArrays => {
+    const key = `${r.nodes.generation()}/${r.pods.generation()}/${r.replicaSets.generation()}/${options.poolLabel ?? ''}`;
+    if (last?.key !== key) {
+      const warnings: string[] = [];
+      const podInfos = r.pods.records().map((w) => {
+        if (typeof w === 'object' && 'warnings' in w) warnings.push(...w.warnings);
+        return unwrap(w);
+      });
+      const nodeRecords = r.nodes.records().map((w) => {
+        if ('warnings' in w) warnings.push(...w.warnings);
+        return unwrap(w);
+      });
+      const sets = r.replicaSets.records();
+      const built = assembleSnapshot(nodeRecords, podInfos, warnings, at, options, sets);
+      last = { key, nodes: built.nodes, pods: built.pods, replicaSets: sets, warnings };
+    }
+    return last;
+  };
+}
+
+/** Builds the cache (not started). */
+export function createClusterCache(o: ClusterCacheOptions): ClusterCache {
+  const now = o.now ?? Date.now;
+  const stallSeconds = o.stallSeconds ?? 120;
+  const rates = new Map<string, EventRate>();
+  const { nodes, pods, replicaSets, hpas } = cacheReflectors(o, now, stallSeconds, rates);
+  const all = [nodes, pods, replicaSets, hpas] as Reflector<unknown>[];
+  const notCurrent = (s: ReflectorState) => whyNotCurrent(s, now(), stallSeconds);
   const requireSynced = (which: Reflector<unknown>[]) => {
     const states = which.map((r) => r.state());
     const reasons = states.map(notCurrent).filter((r): r is string => r !== null);
@@ -203,17 +248,7 @@ export function createClusterCache(o: ClusterCacheOptions): ClusterCache {
         states.filter((s) => notCurrent(s) !== null),
       );
   };
-
-  // The arrays of the last snapshot, kept while no record changes (no copy, no re-reduction).
-  let last:
-    | {
-        key: string;
-        nodes: Snapshot['nodes'];
-        pods: PodInfo[];
-        replicaSets: ReplicaSetInfo[];
-        warnings: string[];
-      }
-    | undefined;
+  const arrays = snapshotArrays({ nodes, pods, replicaSets });
 
   return {
     start: () => all.forEach((r) => r.start()),
@@ -226,21 +261,7 @@ export function createClusterCache(o: ClusterCacheOptions): ClusterCache {
     },
     snapshot: (at, options = {}) => {
       requireSynced([nodes, pods, replicaSets]);
-      const key = `${nodes.generation()}/${pods.generation()}/${replicaSets.generation()}/${options.poolLabel ?? ''}`;
-      if (last?.key !== key) {
-        const warnings: string[] = [];
-        const podInfos = pods.records().map((w) => {
-          if (typeof w === 'object' && 'warnings' in w) warnings.push(...w.warnings);
-          return unwrap(w);
-        });
-        const nodeRecords = nodes.records().map((w) => {
-          if ('warnings' in w) warnings.push(...w.warnings);
-          return unwrap(w);
-        });
-        const sets = replicaSets.records();
-        const built = assembleSnapshot(nodeRecords, podInfos, warnings, at, options, sets);
-        last = { key, nodes: built.nodes, pods: built.pods, replicaSets: sets, warnings };
-      }
+      const last = arrays(at, options);
       const snapshot: Snapshot = {
         takenAt: at.toISOString(),
         nodes: last.nodes,

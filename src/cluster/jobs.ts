@@ -4,6 +4,7 @@ import {
   type KubeConfig,
   type V1ContainerStatus,
   type V1Job,
+  type V1Node,
   type V1Pod,
 } from '@kubernetes/client-node';
 import { classifyKubeError, toKubeApiError } from './kube-errors.js';
@@ -187,6 +188,48 @@ export function podView(p: V1Pod): PodView {
 
 const TERMINAL_PHASES = new Set(['Succeeded', 'Failed']);
 
+/** Reduces a Job (read as `namespace/name`) to a {@link JobView}. */
+function jobView(j: V1Job, namespace: string, name: string): JobView {
+  return {
+    namespace,
+    name,
+    conditions: (j.status?.conditions ?? []).map((c) => ({
+      type: c.type,
+      status: c.status,
+      reason: c.reason ?? null,
+      message: c.message ?? null,
+    })),
+    active: j.status?.active ?? 0,
+    succeeded: j.status?.succeeded ?? 0,
+    failed: j.status?.failed ?? 0,
+    createdAt: toDate(j.metadata?.creationTimestamp),
+    suspended: j.spec?.suspend === true,
+    startedAt: toDate(j.status?.startTime),
+    labels: j.metadata?.labels ?? {},
+    annotations: j.metadata?.annotations ?? {},
+    ...(j.metadata?.uid ? { uid: j.metadata.uid } : {}),
+  };
+}
+
+/**
+ * Free whole GPUs on `nodes` given every pod of the cluster: the snapshot's rules, allocatable
+ * GPUs (MIG devices are none) less the effective GPU requests of the pods not in a terminal phase.
+ */
+function freeGpusOn(nodes: readonly V1Node[], pods: readonly V1Pod[]): number {
+  const names = new Set(nodes.map((n) => n.metadata?.name));
+  const used = new Map<string, number>();
+  for (const p of pods) {
+    const node = p.spec?.nodeName;
+    if (!node || !names.has(node) || TERMINAL_PHASES.has(p.status?.phase ?? '')) continue;
+    used.set(node, (used.get(node) ?? 0) + effectiveGpuRequest(p));
+  }
+  const ctx = { warnings: [], quantities: new Map<string, number>() };
+  return nodes.reduce((sum, n) => {
+    const free = reduceNode(n, ctx).gpuAllocatable - (used.get(n.metadata?.name ?? '') ?? 0);
+    return sum + Math.max(0, free);
+  }, 0);
+}
+
 /** {@link JobApi} over `@kubernetes/client-node` (BatchV1 Jobs, CoreV1 Pods, Nodes, Namespaces). */
 export function createKubeJobApi(kc: KubeConfig): JobApi {
   const batch = kc.makeApiClient(BatchV1Api);
@@ -214,26 +257,7 @@ export function createKubeJobApi(kc: KubeConfig): JobApi {
 
     async readJob(namespace, name) {
       try {
-        const j = await batch.readNamespacedJob({ namespace, name });
-        return {
-          namespace,
-          name,
-          conditions: (j.status?.conditions ?? []).map((c) => ({
-            type: c.type,
-            status: c.status,
-            reason: c.reason ?? null,
-            message: c.message ?? null,
-          })),
-          active: j.status?.active ?? 0,
-          succeeded: j.status?.succeeded ?? 0,
-          failed: j.status?.failed ?? 0,
-          createdAt: toDate(j.metadata?.creationTimestamp),
-          suspended: j.spec?.suspend === true,
-          startedAt: toDate(j.status?.startTime),
-          labels: j.metadata?.labels ?? {},
-          annotations: j.metadata?.annotations ?? {},
-          ...(j.metadata?.uid ? { uid: j.metadata.uid } : {}),
-        };
+        return jobView(await batch.readNamespacedJob({ namespace, name }), namespace, name);
       } catch (err) {
         if (classifyKubeError(err).kind === 'not-found') return null;
         throw toKubeApiError(`read Job ${namespace}/${name}`, err);
@@ -267,20 +291,7 @@ export function createKubeJobApi(kc: KubeConfig): JobApi {
             (n.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True'),
         );
         if (usable.length === 0) return 0;
-        const names = new Set(usable.map((n) => n.metadata?.name));
-        const pods = await core.listPodForAllNamespaces({});
-        const used = new Map<string, number>();
-        for (const p of pods.items) {
-          const node = p.spec?.nodeName;
-          if (!node || !names.has(node) || TERMINAL_PHASES.has(p.status?.phase ?? '')) continue;
-          used.set(node, (used.get(node) ?? 0) + effectiveGpuRequest(p));
-        }
-        // The snapshot's rules: whole GPUs allocatable (MIG devices are none), effective requests.
-        const ctx = { warnings: [], quantities: new Map<string, number>() };
-        return usable.reduce((sum, n) => {
-          const free = reduceNode(n, ctx).gpuAllocatable - (used.get(n.metadata?.name ?? '') ?? 0);
-          return sum + Math.max(0, free);
-        }, 0);
+        return freeGpusOn(usable, (await core.listPodForAllNamespaces({})).items);
       } catch (err) {
         throw toKubeApiError(`free GPUs of the ${labelKey}=test nodes`, err);
       }

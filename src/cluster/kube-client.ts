@@ -97,19 +97,15 @@ interface Page<T> {
   metadata?: { _continue?: string; resourceVersion?: string };
 }
 
-/**
- * Builds the adapter on a loaded kubeconfig. A list makes ⌈objects / pageSize⌉ calls, never one
- * per object. Transient failures (`kube-errors.ts`: HTTP 429, 5xx but 501, connection
- * reset/refused/timed out) are retried with exponential backoff (honouring `Retry-After` on 429); an expired `continue` token (HTTP 410)
- * restarts the list once from the beginning, as client-go's pager does. Anything else fails at
- * once with a {@link KubeApiError} naming the operation.
- */
-export function createKubeClient(kc: KubeConfig, options: KubeClientOptions = {}): KubeClient {
-  const autoscaling = kc.makeApiClient(AutoscalingV2Api);
-  const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
-  const retry: RetryOptions = { attempts: 5, baseDelayMs: 200, maxDelayMs: 5000, ...options.retry };
+type Call = <T>(operation: string, fn: () => Promise<T>) => Promise<T>;
+type PageFn<T> = (cont: string | undefined, agents?: PageAgents) => Promise<Page<T>>;
 
-  async function call<T>(operation: string, fn: () => Promise<T>): Promise<T> {
+/**
+ * A call of the API server retried on transient failures with exponential backoff (no jitter,
+ * `Retry-After` on 429 honoured up to `maxDelayMs`). @throws KubeApiError naming the operation.
+ */
+function retriedCall(retry: RetryOptions, sleep: KubeClientOptions['sleep']): Call {
+  return async <T>(operation: string, fn: () => Promise<T>): Promise<T> => {
     let attempts = 0;
     try {
       return await withRetry(
@@ -125,57 +121,77 @@ export function createKubeClient(kc: KubeConfig, options: KubeClientOptions = {}
           // Retry-After (429) lengthens the wait, never beyond maxDelayMs.
           waitMs: (err, _attempt, backoffMs) =>
             Math.min(retry.maxDelayMs, Math.max(backoffMs, classifyKubeError(err).retryAfterMs ?? 0)),
-          ...(options.sleep ? { sleep: options.sleep } : {}),
+          ...(sleep ? { sleep } : {}),
         },
       );
     } catch (err) {
       throw toKubeApiError(operation, err, attempts);
     }
-  }
+  };
+}
 
-  /** Pages of one list into `sink`; resolves with the list's resourceVersion (its first page's). */
-  async function eachPage<T>(
-    operation: string,
-    page: (cont: string | undefined, agents?: PageAgents) => Promise<Page<T>>,
-    sink: PageSink<T>,
-  ): Promise<string> {
-    const agents = new PageAgents();
-    try {
-      for (let restart = 0; ; restart++) {
-        if (restart > 0) sink.restart();
-        let cont: string | undefined;
-        let resourceVersion: string | undefined;
-        try {
-          do {
-            const p = await call(operation, () => page(cont, agents));
-            resourceVersion ??= p.metadata?.resourceVersion ?? '';
-            sink.page(p.items ?? []);
-            cont = p.metadata?._continue || undefined;
-          } while (cont);
-          return resourceVersion;
-        } catch (err) {
-          if (err instanceof KubeApiError && err.kind === 'gone' && restart === 0) continue;
-          throw err;
-        }
+/**
+ * Pages of one list into `sink`, over one set of kept-alive agents; resolves with the list's
+ * resourceVersion (its first page's). An expired `continue` token (410) restarts the list once.
+ */
+async function eachListPage<T>(
+  call: Call,
+  operation: string,
+  page: PageFn<T>,
+  sink: PageSink<T>,
+): Promise<string> {
+  const agents = new PageAgents();
+  try {
+    for (let restart = 0; ; restart++) {
+      if (restart > 0) sink.restart();
+      let cont: string | undefined;
+      let resourceVersion: string | undefined;
+      try {
+        do {
+          const p = await call(operation, () => page(cont, agents));
+          resourceVersion ??= p.metadata?.resourceVersion ?? '';
+          sink.page(p.items ?? []);
+          cont = p.metadata?._continue || undefined;
+        } while (cont);
+        return resourceVersion;
+      } catch (err) {
+        if (err instanceof KubeApiError && err.kind === 'gone' && restart === 0) continue;
+        throw err;
       }
-    } finally {
-      agents.close();
     }
+  } finally {
+    agents.close();
   }
+}
 
-  async function listAll<T>(
-    operation: string,
-    page: (cont: string | undefined, agents?: PageAgents) => Promise<Page<T>>,
-  ): Promise<T[]> {
-    let items: T[] = [];
-    await eachPage(operation, page, {
-      page: (more) => {
-        for (const item of more) items.push(item);
-      },
-      restart: () => (items = []),
-    });
-    return items;
-  }
+/** Every item of one list (see {@link eachListPage}). */
+async function listAllPages<T>(call: Call, operation: string, page: PageFn<T>): Promise<T[]> {
+  let items: T[] = [];
+  await eachListPage(call, operation, page, {
+    page: (more) => {
+      for (const item of more) items.push(item);
+    },
+    restart: () => (items = []),
+  });
+  return items;
+}
+
+/**
+ * Builds the adapter on a loaded kubeconfig. A list makes ⌈objects / pageSize⌉ calls, never one
+ * per object. Transient failures (`kube-errors.ts`: HTTP 429, 5xx but 501, connection
+ * reset/refused/timed out) are retried with exponential backoff (honouring `Retry-After` on 429); an expired `continue` token (HTTP 410)
+ * restarts the list once from the beginning, as client-go's pager does. Anything else fails at
+ * once with a {@link KubeApiError} naming the operation.
+ */
+export function createKubeClient(kc: KubeConfig, options: KubeClientOptions = {}): KubeClient {
+  const autoscaling = kc.makeApiClient(AutoscalingV2Api);
+  const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
+  const retry: RetryOptions = { attempts: 5, baseDelayMs: 200, maxDelayMs: 5000, ...options.retry };
+
+  const call = retriedCall(retry, options.sleep);
+  const listAll = <T>(operation: string, page: PageFn<T>) => listAllPages(call, operation, page);
+  const eachPage = <T>(operation: string, page: PageFn<T>, sink: PageSink<T>) =>
+    eachListPage(call, operation, page, sink);
 
   const podPage = (opts: ListOptions) => (cont: string | undefined, agents?: PageAgents) =>
     getPage<V1Pod>(kc, '/api/v1/pods', pageSize, cont, opts, agents);

@@ -51,6 +51,74 @@ export interface ClusterPatcher {
 const MERGE_PATCH = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 
 /**
+ * Read → compare → patch of one object, retried on 409 Conflict (at once) and transient errors
+ * (with backoff); never throws. `read` returns the resourceVersion and the patch body to send
+ * (null when nothing differs); `write` sends it.
+ */
+async function ensure(
+  retryOptions: { maxAttempts: number; dryRun: boolean; sleep?: ClusterPatcherOptions['sleep'] },
+  base: Pick<PatchResult, 'kind' | 'namespace' | 'name'>,
+  what: string,
+  read: () => Promise<{ resourceVersion: string | undefined; body: Record<string, unknown> | null }>,
+  write: (body: Record<string, unknown>) => Promise<unknown>,
+): Promise<PatchResult> {
+  const label = `${base.kind} ${base.namespace ? `${base.namespace}/` : ''}${base.name}`;
+  let attempts = 0;
+  try {
+    return await retry(
+      async () => {
+        const { resourceVersion, body } = await read();
+        if (body === null) {
+          return {
+            ...base,
+            ok: true,
+            changed: false,
+            attempts,
+            code: null,
+            message: `${label}: ${what} already set`,
+          };
+        }
+        attempts++;
+        const metadata = { ...((body.metadata as Record<string, unknown>) ?? {}), resourceVersion };
+        await write({ ...body, metadata });
+        const note = attempts > 1 ? ` after ${attempts - 1} conflict(s)/retry(ies)` : '';
+        return {
+          ...base,
+          ok: true,
+          changed: true,
+          attempts,
+          code: null,
+          message: `${label}: ${what}${note}${retryOptions.dryRun ? ' (dry run)' : ''}`,
+        };
+      },
+      {
+        attempts: retryOptions.maxAttempts,
+        // 100 ms doubling to 2 s, no jitter; a 409 (someone else wrote) re-reads and re-applies at once.
+        backoff: { baseMs: 100, maxMs: 2000 },
+        random: () => 1,
+        retryable: (err) => {
+          const { kind } = classifyKubeError(err);
+          return kind === 'conflict' || kind === 'transient';
+        },
+        waitMs: (err, _attempt, backoffMs) => (classifyKubeError(err).kind === 'conflict' ? 0 : backoffMs),
+        ...(retryOptions.sleep ? { sleep: retryOptions.sleep } : {}),
+      },
+    );
+  } catch (err) {
+    const info = classifyKubeError(err);
+    const lastError = { code: info.status, message: kubeErrorText(info) };
+    return {
+      ...base,
+      ok: false,
+      changed: false,
+      attempts,
+      code: lastError.code,
+      message: `${label}: could not set ${what}: ${lastError.message}`,
+    };
+  }
+}
+
+/**
  * Builds the patch-mode adapter on a loaded kubeconfig. Each write reads the object, compares,
  * and — only when it differs — sends a JSON merge patch (RFC 7386) carrying the
  * `metadata.resourceVersion` it read, so a concurrent writer makes the API server answer 409
@@ -66,76 +134,16 @@ export function createClusterPatcher(kc: KubeConfig, options: ClusterPatcherOpti
   const maxAttempts = options.maxAttempts ?? 5;
   const fieldManager = options.fieldManager ?? 'gpuops';
   const dryRun = options.dryRun ? 'All' : undefined;
-
-  /**
-   * Read → compare → patch, retried. `read` returns the resourceVersion and the patch body to
-   * send (null when nothing differs).
-   */
-  async function ensure(
-    base: Pick<PatchResult, 'kind' | 'namespace' | 'name'>,
-    what: string,
-    read: () => Promise<{ resourceVersion: string | undefined; body: Record<string, unknown> | null }>,
-    write: (body: Record<string, unknown>) => Promise<unknown>,
-  ): Promise<PatchResult> {
-    const label = `${base.kind} ${base.namespace ? `${base.namespace}/` : ''}${base.name}`;
-    let attempts = 0;
-    try {
-      return await retry(
-        async () => {
-          const { resourceVersion, body } = await read();
-          if (body === null) {
-            return {
-              ...base,
-              ok: true,
-              changed: false,
-              attempts,
-              code: null,
-              message: `${label}: ${what} already set`,
-            };
-          }
-          attempts++;
-          const metadata = { ...((body.metadata as Record<string, unknown>) ?? {}), resourceVersion };
-          await write({ ...body, metadata });
-          const note = attempts > 1 ? ` after ${attempts - 1} conflict(s)/retry(ies)` : '';
-          return {
-            ...base,
-            ok: true,
-            changed: true,
-            attempts,
-            code: null,
-            message: `${label}: ${what}${note}${dryRun ? ' (dry run)' : ''}`,
-          };
-        },
-        {
-          attempts: maxAttempts,
-          // 100 ms doubling to 2 s, no jitter; a 409 (someone else wrote) re-reads and re-applies at once.
-          backoff: { baseMs: 100, maxMs: 2000 },
-          random: () => 1,
-          retryable: (err) => {
-            const { kind } = classifyKubeError(err);
-            return kind === 'conflict' || kind === 'transient';
-          },
-          waitMs: (err, _attempt, backoffMs) => (classifyKubeError(err).kind === 'conflict' ? 0 : backoffMs),
-          ...(options.sleep ? { sleep: options.sleep } : {}),
-        },
-      );
-    } catch (err) {
-      const info = classifyKubeError(err);
-      const lastError = { code: info.status, message: kubeErrorText(info) };
-      return {
-        ...base,
-        ok: false,
-        changed: false,
-        attempts,
-        code: lastError.code,
-        message: `${label}: could not set ${what}: ${lastError.message}`,
-      };
-    }
-  }
+  const retryOptions = {
+    maxAttempts,
+    dryRun: dryRun !== undefined,
+    ...(options.sleep ? { sleep: options.sleep } : {}),
+  };
 
   return {
     scaleDeployment(namespace, name, replicas) {
       return ensure(
+        retryOptions,
         { kind: 'Deployment', namespace, name },
         `replicas ${replicas}`,
         async () => {
@@ -159,6 +167,7 @@ export function createClusterPatcher(kc: KubeConfig, options: ClusterPatcherOpti
           .join(', ');
         results.push(
           await ensure(
+            retryOptions,
             { kind: 'Node', namespace: null, name: change.node },
             `labels ${what}`,
             async () => {

@@ -1,20 +1,13 @@
-// Not re-exported by the package index in 1.4.0; the module has no imports of its own.
-import { parseQuantity as quantityValue } from './quantity.js';
+import { effectiveGpuRequest, reducePod, reduceReplicaSet } from './reduce-pod.js';
+import { optional, parseQuantity, type ReduceContext } from './reduce-fields.js';
 import type { V1Node, V1Pod, V1ReplicaSet } from '@kubernetes/client-node';
 import { noNewPodsTaints } from './taints.js';
 import { POOLS } from '../definitions/types.js';
 import type { Pool } from '../definitions/types.js';
 import { migSingleProfile } from './mig.js';
-import {
-  cpuMemoryRequest,
-  effectiveRequest,
-  otherAllocatable,
-  otherRequests,
-  type NodeResources,
-} from './requests.js';
-import { requiredAntiAffinity } from './scheduling/pod-constraints.js';
+import { otherAllocatable, type NodeResources } from './requests.js';
 import type { GpuSharing, NodeInfo, PodInfo, ReplicaSetInfo, Snapshot, Taint } from './types.js';
-import { GPUOPS, MANAGED_BY, NVIDIA, NVIDIA_GFD } from '../util/vocabulary.js';
+import { GPUOPS, NVIDIA, NVIDIA_GFD } from '../util/vocabulary.js';
 import { byString } from '../util/compare.js';
 
 /** Taints the node lifecycle controller sets on nodes that must not get new pods. */
@@ -164,15 +157,7 @@ export interface NodeRecord {
   taints: Taint[];
 }
 
-/**
- * Where reductions put what they could not read: `warnings` (one line per unparseable quantity,
- * naming object and field) and the quantities parsed so far (the same few strings, "1", "8",
- * repeat across thousands of objects). One context may serve many objects.
- */
-export interface ReduceContext {
-  warnings: string[];
-  quantities: Map<string, number>;
-}
+export type { ReduceContext } from './reduce-fields.js';
 
 /**
  * The snapshot of reduced Nodes and Pods (pure). Pods are taken in the order given (the list
@@ -312,142 +297,4 @@ function toNodeInfo(n: NodeRecord, poolLabel: string, u: Usage | undefined): Nod
   };
 }
 
-const NO_CONDITIONS: never[] = [];
-const POD_PHASES = new Set(['Pending', 'Running', 'Succeeded', 'Failed']);
-
-/**
- * Reduces a Pod to its {@link PodInfo} (pure): a few fields, not the object. Unparseable
- * quantities count as 0 and go to `ctx.warnings`.
- */
-export function reducePod(pod: PodInput, ctx: ReduceContext): PodInfo {
-  const ns = pod.metadata?.namespace ?? '';
-  const name = pod.metadata?.name ?? '';
-  // Shared with the input object (50,000 pods: no copy); the snapshot is read-only data.
-  const labels = pod.metadata?.labels ?? {};
-  let ready = false;
-  let readyAt: string | undefined;
-  let unschedulable = false;
-  for (const c of pod.status?.conditions ?? NO_CONDITIONS) {
-    if (c.type === 'Ready') {
-      ready = c.status === 'True';
-      if (ready && c.lastTransitionTime) readyAt = isoTime(c.lastTransitionTime);
-    } else if (c.type === 'PodScheduled')
-      unschedulable = c.status === 'False' && c.reason === 'Unschedulable';
-  }
-  const owner = controllerOf(pod.metadata?.ownerReferences);
-  const phase = pod.status?.phase ?? 'Pending';
-  return {
-    namespace: ns,
-    name,
-    uid: pod.metadata?.uid ?? '',
-    labels,
-    nodeName: pod.spec?.nodeName || null,
-    phase: (POD_PHASES.has(phase) ? phase : 'Unknown') as PodInfo['phase'],
-    ready,
-    terminating: pod.metadata?.deletionTimestamp != null,
-    gpuRequest: podGpus(pod, ctx),
-    requests: cpuMemoryRequest(pod, podReader(pod, ctx)),
-    ...optional('otherRequests', otherRequests(pod.spec, podReader(pod, ctx))),
-    ...optional('antiAffinity', requiredAntiAffinity(labels, pod.spec)),
-    managed: labels[MANAGED_BY.key] === MANAGED_BY.value,
-    algorithm: labels[GPUOPS.algorithm] ?? null,
-    owner: owner ? { kind: owner.kind, name: owner.name } : null,
-    unschedulable,
-    createdAt: isoTime(pod.metadata?.creationTimestamp),
-    startedAt: pod.status?.startTime ? isoTime(pod.status.startTime) : null,
-    ...(readyAt ? { readyAt } : {}),
-  };
-}
-
-/** `{ [key]: value }`, or `{}` when the value is undefined (an optional field left out). */
-function optional<K extends string, V>(key: K, value: V | undefined): { [k in K]?: V } {
-  return (value === undefined ? {} : { [key]: value }) as { [k in K]?: V };
-}
-
-/** The controller ownerReference (`controller: true`), else the first one (dumps written by hand omit the flag). */
-function controllerOf<T extends { kind: string; name: string; controller?: boolean }>(
-  refs: readonly T[] | undefined,
-): T | undefined {
-  return refs?.find((r) => r.controller === true) ?? refs?.[0];
-}
-
-const DEPLOYMENT_REVISION = 'deployment.kubernetes.io/revision';
-
-/**
- * Reduces a ReplicaSet (pure): its controller owner (the Deployment), the Deployment revision it
- * holds (`deployment.kubernetes.io/revision`), `spec.replicas` (1 when absent, the API default)
- * and its `ReplicaFailure` condition when true.
- * What the watch-driven cluster cache keeps per ReplicaSet.
- */
-export function reduceReplicaSet(rs: ReplicaSetInput): ReplicaSetInfo {
-  const owner = controllerOf(rs.metadata?.ownerReferences);
-  const revision = Number(rs.metadata?.annotations?.[DEPLOYMENT_REVISION]);
-  const failed = rs.status?.conditions?.find((c) => c.type === 'ReplicaFailure' && c.status === 'True');
-  return {
-    namespace: rs.metadata?.namespace ?? '',
-    name: rs.metadata?.name ?? '',
-    owner: owner ? { kind: owner.kind, name: owner.name } : null,
-    revision: Number.isInteger(revision) && revision > 0 ? revision : null,
-    replicas: typeof rs.spec?.replicas === 'number' ? rs.spec.replicas : 1,
-    ...optional(
-      'failure',
-      failed ? `${failed.reason ?? 'ReplicaFailure'}: ${failed.message ?? ''}` : undefined,
-    ),
-  };
-}
-
-/**
- * The pod's effective `nvidia.com/gpu` request, by the Kubernetes rule "Resource sharing within
- * containers" (https://kubernetes.io/docs/concepts/workloads/pods/init-containers/#resource-sharing-within-containers)
- * extended for sidecars (KEP-753): sidecar init containers (`restartPolicy: Always`) keep running,
- * so they add to the app containers' sum and to every init container started after them.
- * Effective = max(sum(app) + sum(sidecars), max over regular init i of (init_i + sidecars before i)).
- * A container's request defaults to its limit, as Kubernetes does for extended resources.
- * Unparseable quantities count as 0 and are appended to `warnings` when given.
- */
-export function effectiveGpuRequest(pod: PodInput, warnings: string[] = []): number {
-  return podGpus(pod, { warnings, quantities: new Map() });
-}
-
-function podGpus(pod: PodInput, ctx: ReduceContext): number {
-  return effectiveRequest(pod.spec, NVIDIA.resource, podReader(pod, ctx));
-}
-
-/** Reads a pod's quantities: the same strings ("1", "4", "16Gi") repeat, so no message is built for a known one. */
-function podReader(pod: PodInput, ctx: ReduceContext): (q: string, field: string) => number {
-  return (q, field) => {
-    const v = ctx.quantities.get(q);
-    if (v !== undefined) return v; // hot path: no message strings built
-    const where = `Pod ${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
-    return parseQuantity(q, where, field, ctx);
-  };
-}
-
-function parseQuantity(q: string | undefined, where: string, field: string, ctx: ReduceContext): number {
-  if (q === undefined || q === null || q === '') return 0;
-  const cached = ctx.quantities.get(q);
-  if (cached !== undefined) return cached;
-  try {
-    const v = quantityValue(String(q));
-    ctx.quantities.set(q, v);
-    return v;
-  } catch {
-    // reported below
-  }
-  ctx.warnings.push(`${where}: ${field}: not a Kubernetes quantity: ${JSON.stringify(q)}; counted as 0`);
-  return 0;
-}
-
-/**
- * A timestamp in one canonical form, `Date.toISOString()` (`2026-01-02T03:04:05.000Z`), whether it
- * came as a `Date` (client-library objects) or an RFC 3339 string (the API server's JSON, kubectl
- * dumps), so snapshots from either source compare and store alike. A string that is no time is
- * kept as it is.
- */
-function isoTime(t: Date | string | undefined): string {
-  if (t === undefined || t === null) return '';
-  if (t instanceof Date) return t.toISOString();
-  const s = String(t);
-  const ms = Date.parse(s);
-  return Number.isNaN(ms) ? s : new Date(ms).toISOString();
-}
+export { effectiveGpuRequest, reducePod, reduceReplicaSet };

@@ -65,13 +65,7 @@ export async function runWatch(
 ): Promise<WatchEnd> {
   const cluster = kc.getCurrentCluster();
   if (!cluster) return { kind: 'failed', message: 'no current cluster in the kubeconfig' };
-  const url = new URL(cluster.server + apiPath);
-  url.searchParams.set('watch', 'true');
-  url.searchParams.set('resourceVersion', params.resourceVersion);
-  if (params.allowWatchBookmarks !== false) url.searchParams.set('allowWatchBookmarks', 'true');
-  if (params.labelSelector) url.searchParams.set('labelSelector', params.labelSelector);
-  if (params.fieldSelector) url.searchParams.set('fieldSelector', params.fieldSelector);
-  if (params.timeoutSeconds) url.searchParams.set('timeoutSeconds', String(params.timeoutSeconds));
+  const url = watchUrl(cluster.server, apiPath, params);
   let res: Awaited<ReturnType<typeof fetch>>;
   try {
     const init = await kc.applyToFetchOptions({ method: 'GET', headers: { Accept: 'application/json' } });
@@ -86,7 +80,30 @@ export async function runWatch(
     return { kind: 'failed', status: res.status, message: `HTTP ${res.status}: ${statusMessage(text)}` };
   }
   handlers.onOpen();
-  const body = res.body;
+  return readWatchEvents(res.body, handlers.onEvent, signal);
+}
+
+/** The watch URL of `apiPath` on `server` with the query of `params`. */
+function watchUrl(server: string, apiPath: string, params: WatchParams): URL {
+  const url = new URL(server + apiPath);
+  url.searchParams.set('watch', 'true');
+  url.searchParams.set('resourceVersion', params.resourceVersion);
+  if (params.allowWatchBookmarks !== false) url.searchParams.set('allowWatchBookmarks', 'true');
+  if (params.labelSelector) url.searchParams.set('labelSelector', params.labelSelector);
+  if (params.fieldSelector) url.searchParams.set('fieldSelector', params.fieldSelector);
+  if (params.timeoutSeconds) url.searchParams.set('timeoutSeconds', String(params.timeoutSeconds));
+  return url;
+}
+
+/**
+ * Reads a watch response's body line by line, each JSON line an event for `onEvent`, until the
+ * stream ends, fails, is aborted, or sends an ERROR event (410 / Expired / "too old": `expired`).
+ */
+function readWatchEvents(
+  body: Awaited<ReturnType<typeof fetch>>['body'],
+  onEvent: (event: WatchEventLine) => void,
+  signal: AbortSignal,
+): Promise<WatchEnd> {
   return new Promise<WatchEnd>((resolve) => {
     const decoder = new StringDecoder('utf8');
     let pending = '';
@@ -117,7 +134,7 @@ export async function runWatch(
         (body as unknown as { destroy(): void }).destroy();
         return;
       }
-      handlers.onEvent(event);
+      onEvent(event);
     };
     body.on('data', (chunk: Buffer) => {
       pending += decoder.write(chunk);

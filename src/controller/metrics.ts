@@ -78,6 +78,126 @@ function epochSeconds(iso: string): number | null {
   return Number.isNaN(ms) ? null : ms / 1000;
 }
 
+/** One gauge of {@link registerFleetGauges}: `fill` sets its series from the scrape's input. */
+interface FleetGauge {
+  name: string;
+  help: string;
+  labelNames: string[];
+  fill: (g: Gauge, input: FleetGaugeInput) => void;
+}
+
+const fleetGauge = <L extends string>(
+  name: string,
+  help: string,
+  labelNames: L[],
+  fill: (g: Gauge<L>, input: FleetGaugeInput) => void,
+): FleetGauge => ({ name, help, labelNames, fill: fill as FleetGauge['fill'] });
+
+/** The fleet's gauges, as the module comment lists them. */
+const FLEET_GAUGES: readonly FleetGauge[] = [
+  fleetGauge(
+    'gpuops_last_pass_timestamp_seconds',
+    'Time of the newest reconcile pass that wrote (epoch seconds).',
+    [],
+    (g, i) => {
+      const t = i.fleet ? epochSeconds(i.fleet.at) : null;
+      if (t !== null) g.set(t);
+    },
+  ),
+  fleetGauge(
+    'gpuops_pool_nodes',
+    'Nodes per pool as the newest pass decided (pool="none": GPU nodes in no pool).',
+    ['pool'],
+    (g, i) => {
+      if (!i.fleet) return;
+      const counts: Record<string, number> = { test: 0, unused: 0, 'long-task': 0, 'short-task': 0, none: 0 };
+      for (const p of i.fleet.pools) {
+        if (p.to === null && p.reason === 'NoGPU') continue;
+        counts[p.to ?? 'none'] = (counts[p.to ?? 'none'] ?? 0) + 1;
+      }
+      for (const [pool, n] of Object.entries(counts)) g.set({ pool }, n);
+    },
+  ),
+  fleetGauge(
+    'gpuops_algorithm_replicas',
+    'Replicas of each algorithm after the newest scaling decision.',
+    ['algorithm'],
+    (g, i) => {
+      for (const a of i.fleet?.algorithms ?? [])
+        if (a.replicas !== null) g.set({ algorithm: a.name }, a.replicas);
+    },
+  ),
+  fleetGauge(
+    'gpuops_algorithm_utilization_percent',
+    'GPU utilisation of each algorithm as the newest scaling decision read it (percent).',
+    ['algorithm'],
+    (g, i) => {
+      for (const a of i.fleet?.algorithms ?? [])
+        if (typeof a.utilization === 'number') g.set({ algorithm: a.name }, a.utilization);
+    },
+  ),
+  fleetGauge(
+    'gpuops_algorithm_utilization_available',
+    '1 when the newest pass had usable GPU metrics for an algorithm with a Deployment, else 0.',
+    ['algorithm'],
+    (g, i) => {
+      for (const a of i.fleet?.algorithms ?? [])
+        if (a.replicas !== null) g.set({ algorithm: a.name }, typeof a.utilization === 'number' ? 1 : 0);
+    },
+  ),
+  fleetGauge(
+    'gpuops_algorithm_utilization_band_percent',
+    'Scaling band of each algorithm (percent): below min scales down, above max scales up.',
+    ['algorithm', 'bound'],
+    (g, i) => {
+      for (const a of i.fleet?.algorithms ?? []) {
+        g.set({ algorithm: a.name, bound: 'min' }, a.utilizationMin);
+        g.set({ algorithm: a.name, bound: 'max' }, a.utilizationMax);
+      }
+    },
+  ),
+  fleetGauge(
+    'gpuops_pull_requests_open',
+    'Open pull requests (or branches with the plain git provider) by kind.',
+    ['kind'],
+    (g, i) => {
+      const counts: Record<string, number> = { pools: 0, placement: 0, scale: 0 };
+      for (const p of i.openPullRequests) counts[p.kind] = (counts[p.kind] ?? 0) + 1;
+      for (const [kind, n] of Object.entries(counts)) g.set({ kind }, n);
+    },
+  ),
+  fleetGauge(
+    'gpuops_pull_request_opened_timestamp_seconds',
+    'When each open pull request was opened (epoch seconds).',
+    ['kind', 'subject'],
+    (g, i) => {
+      for (const p of i.openPullRequests) {
+        const t = epochSeconds(p.openedAt);
+        if (t !== null) g.set({ kind: p.kind, subject: p.subject }, t);
+      }
+    },
+  ),
+  fleetGauge(
+    'gpuops_git_write_refused',
+    '1 for each Git branch the remote refuses permanently (a protected base branch in patch mode), by ref and reason.',
+    ['ref', 'reason'],
+    (g, i) => {
+      for (const r of i.fleet?.writeRefusals ?? []) g.set({ ref: r.ref, reason: r.reason }, 1);
+    },
+  ),
+  fleetGauge(
+    'gpuops_benchmark_started_timestamp_seconds',
+    'Benchmark pods running or pending at the newest pass, by creation time (epoch seconds).',
+    ['algorithm', 'pod'],
+    (g, i) => {
+      for (const b of i.fleet?.benchmarks ?? []) {
+        const t = epochSeconds(b.startedAt);
+        if (t !== null) g.set({ algorithm: b.algorithm, pod: b.pod }, t);
+      }
+    },
+  ),
+];
+
 /**
  * Registers gauges that describe the fleet as the newest pass left it, computed at scrape time
  * by `load` (called at most once per scrape: the gauges share one read). Names:
@@ -104,13 +224,8 @@ export function registerFleetGauges(registry: Registry, load: () => Promise<Flee
       .finally(() => setTimeout(() => (pending = null), 0));
     return pending;
   };
-  const gauge = <L extends string>(
-    name: string,
-    help: string,
-    labelNames: L[],
-    fill: (g: Gauge<L>, input: FleetGaugeInput) => void,
-  ) =>
-    new Gauge<L>({
+  for (const { name, help, labelNames, fill } of FLEET_GAUGES)
+    new Gauge({
       name,
       help,
       labelNames,
@@ -121,106 +236,4 @@ export function registerFleetGauges(registry: Registry, load: () => Promise<Flee
         if (input) fill(this, input);
       },
     });
-
-  gauge(
-    'gpuops_last_pass_timestamp_seconds',
-    'Time of the newest reconcile pass that wrote (epoch seconds).',
-    [],
-    (g, i) => {
-      const t = i.fleet ? epochSeconds(i.fleet.at) : null;
-      if (t !== null) g.set(t);
-    },
-  );
-  gauge(
-    'gpuops_pool_nodes',
-    'Nodes per pool as the newest pass decided (pool="none": GPU nodes in no pool).',
-    ['pool'],
-    (g, i) => {
-      if (!i.fleet) return;
-      const counts: Record<string, number> = { test: 0, unused: 0, 'long-task': 0, 'short-task': 0, none: 0 };
-      for (const p of i.fleet.pools) {
-        if (p.to === null && p.reason === 'NoGPU') continue;
-        counts[p.to ?? 'none'] = (counts[p.to ?? 'none'] ?? 0) + 1;
-      }
-      for (const [pool, n] of Object.entries(counts)) g.set({ pool }, n);
-    },
-  );
-  gauge(
-    'gpuops_algorithm_replicas',
-    'Replicas of each algorithm after the newest scaling decision.',
-    ['algorithm'],
-    (g, i) => {
-      for (const a of i.fleet?.algorithms ?? [])
-        if (a.replicas !== null) g.set({ algorithm: a.name }, a.replicas);
-    },
-  );
-  gauge(
-    'gpuops_algorithm_utilization_percent',
-    'GPU utilisation of each algorithm as the newest scaling decision read it (percent).',
-    ['algorithm'],
-    (g, i) => {
-      for (const a of i.fleet?.algorithms ?? [])
-        if (typeof a.utilization === 'number') g.set({ algorithm: a.name }, a.utilization);
-    },
-  );
-  gauge(
-    'gpuops_algorithm_utilization_available',
-    '1 when the newest pass had usable GPU metrics for an algorithm with a Deployment, else 0.',
-    ['algorithm'],
-    (g, i) => {
-      for (const a of i.fleet?.algorithms ?? [])
-        if (a.replicas !== null) g.set({ algorithm: a.name }, typeof a.utilization === 'number' ? 1 : 0);
-    },
-  );
-  gauge(
-    'gpuops_algorithm_utilization_band_percent',
-    'Scaling band of each algorithm (percent): below min scales down, above max scales up.',
-    ['algorithm', 'bound'],
-    (g, i) => {
-      for (const a of i.fleet?.algorithms ?? []) {
-        g.set({ algorithm: a.name, bound: 'min' }, a.utilizationMin);
-        g.set({ algorithm: a.name, bound: 'max' }, a.utilizationMax);
-      }
-    },
-  );
-  gauge(
-    'gpuops_pull_requests_open',
-    'Open pull requests (or branches with the plain git provider) by kind.',
-    ['kind'],
-    (g, i) => {
-      const counts: Record<string, number> = { pools: 0, placement: 0, scale: 0 };
-      for (const p of i.openPullRequests) counts[p.kind] = (counts[p.kind] ?? 0) + 1;
-      for (const [kind, n] of Object.entries(counts)) g.set({ kind }, n);
-    },
-  );
-  gauge(
-    'gpuops_pull_request_opened_timestamp_seconds',
-    'When each open pull request was opened (epoch seconds).',
-    ['kind', 'subject'],
-    (g, i) => {
-      for (const p of i.openPullRequests) {
-        const t = epochSeconds(p.openedAt);
-        if (t !== null) g.set({ kind: p.kind, subject: p.subject }, t);
-      }
-    },
-  );
-  gauge(
-    'gpuops_git_write_refused',
-    '1 for each Git branch the remote refuses permanently (a protected base branch in patch mode), by ref and reason.',
-    ['ref', 'reason'],
-    (g, i) => {
-      for (const r of i.fleet?.writeRefusals ?? []) g.set({ ref: r.ref, reason: r.reason }, 1);
-    },
-  );
-  gauge(
-    'gpuops_benchmark_started_timestamp_seconds',
-    'Benchmark pods running or pending at the newest pass, by creation time (epoch seconds).',
-    ['algorithm', 'pod'],
-    (g, i) => {
-      for (const b of i.fleet?.benchmarks ?? []) {
-        const t = epochSeconds(b.startedAt);
-        if (t !== null) g.set({ algorithm: b.algorithm, pod: b.pod }, t);
-      }
-    },
-  );
 }

@@ -11,7 +11,7 @@ import { readManifestDirectory } from './directory-source.js';
 import { readKustomizeTree } from './kustomize-tree.js';
 import { kubeObjectApi, messageOf, type LiveObject, type ObjectApi } from './object-api.js';
 import { sortForSync, syncOptions, syncWave, type WavedManifest } from './sync-order.js';
-import type { ApplyError, ApplySummary, ObjectRef } from './types.js';
+import type { ApplyError, ApplySummary, ObjectRef, SourcedManifest } from './types.js';
 import { MANAGED_BY } from '../util/vocabulary.js';
 
 /** Argo CD's annotation-based resource tracking: `<app>:<group>/<kind>:<namespace>/<name>`. */
@@ -107,12 +107,38 @@ export async function applyGitOpsFolder(
 
   const tree = options.source === 'kustomize' ? readKustomizeTree(dir) : readManifestDirectory(dir);
   errors.push(...tree.errors);
-  let readFailed = tree.errors.length > 0;
+  const { items, readFailed: unresolved } = await resolveManifests(api, tree.manifests, destination, errors);
+  const readFailed = tree.errors.length > 0 || unresolved;
+  const folderNamespaces = new Set(
+    items.map((i) => i.object.metadata.namespace).filter((n): n is string => Boolean(n)),
+  );
+  // CreateNamespace=true: the destination namespace exists before the first wave.
+  if (options.createNamespace && options.namespace)
+    await createNamespace(api, options.namespace, fieldManager, errors);
+  const failedWave = await applyInWaves(api, items, app, fieldManager, summary);
+  // Prune what left Git; only after a clean read and a clean apply.
+  if ((options.prune ?? true) && !readFailed && failedWave === undefined) {
+    const desired = new Set(items.map((i) => keyOf(refOf(i.object))));
+    await prune(api, app, folderNamespaces, desired, summary);
+  }
+  return summary;
+}
 
-  // Resolve waves and scopes; drop (and report) what cannot be applied.
+/**
+ * Resolves each manifest's sync wave and scope (discovery), putting a namespaced object without a
+ * namespace in `destination`; what cannot be applied (a bad wave, a kind the server does not serve,
+ * a failed discovery: `readFailed`; a second copy of an object) is dropped and reported in `errors`.
+ */
+async function resolveManifests(
+  api: ObjectApi,
+  manifests: readonly SourcedManifest[],
+  destination: string,
+  errors: ApplyError[],
+): Promise<{ items: WavedManifest[]; readFailed: boolean }> {
+  let readFailed = false;
   const items: WavedManifest[] = [];
   const seen = new Map<string, string>();
-  for (const m of tree.manifests) {
+  for (const m of manifests) {
     const where = { file: m.file, line: m.line };
     const w = syncWave(m.object);
     if ('error' in w) {
@@ -159,27 +185,42 @@ export async function applyGitOpsFolder(
     items.push({ ...m, object, wave: w.wave });
   }
 
-  const folderNamespaces = new Set(
-    items.map((i) => i.object.metadata.namespace).filter((n): n is string => Boolean(n)),
-  );
-  // CreateNamespace=true: the destination namespace exists before the first wave.
-  if (options.createNamespace && options.namespace) {
-    const ns = options.namespace;
-    const ref = { apiVersion: 'v1', kind: 'Namespace', name: ns };
-    try {
-      if (!(await api.read(ref))) {
-        await api.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }, fieldManager, true);
-      }
-    } catch (err) {
-      errors.push({
-        reason: 'ApplyFailed',
-        object: ref,
-        message: `could not create namespace ${ns}: ${messageOf(err)}`,
-      });
-    }
-  }
+  return { items, readFailed };
+}
 
-  // Apply wave by wave.
+/** Creates namespace `ns` unless it exists (Argo CD's `CreateNamespace=true`); a failure goes to `errors`. */
+async function createNamespace(
+  api: ObjectApi,
+  ns: string,
+  fieldManager: string,
+  errors: ApplyError[],
+): Promise<void> {
+  const ref = { apiVersion: 'v1', kind: 'Namespace', name: ns };
+  try {
+    if (!(await api.read(ref))) {
+      await api.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }, fieldManager, true);
+    }
+  } catch (err) {
+    errors.push({
+      reason: 'ApplyFailed',
+      object: ref,
+      message: `could not create namespace ${ns}: ${messageOf(err)}`,
+    });
+  }
+}
+
+/**
+ * Applies `items` in sync order; once an object of a wave fails, later waves are skipped (in
+ * `summary.skipped`, with one `SkippedAfterFailedWave` error). Returns the first failed wave.
+ */
+async function applyInWaves(
+  api: ObjectApi,
+  items: readonly WavedManifest[],
+  app: string,
+  fieldManager: string,
+  summary: ApplySummary,
+): Promise<number | undefined> {
+  const errors = summary.errors;
   const sorted = sortForSync(items);
   let failedWave: number | undefined;
   for (const item of sorted) {
@@ -201,12 +242,7 @@ export async function applyGitOpsFolder(
     });
   }
 
-  // Prune what left Git; only after a clean read and a clean apply.
-  if ((options.prune ?? true) && !readFailed && failedWave === undefined) {
-    const desired = new Set(items.map((i) => keyOf(refOf(i.object))));
-    await prune(api, app, folderNamespaces, desired, summary);
-  }
-  return summary;
+  return failedWave;
 }
 
 async function applyOne(

@@ -92,130 +92,160 @@ export function checkObject(value: unknown): string | undefined {
   return undefined;
 }
 
+/** One walk of a kustomization tree: what it found so far, and the kustomizations it is inside. */
+interface Walk {
+  manifests: SourcedManifest[];
+  errors: ApplyError[];
+  /** A path relative to the tree's root (`.` for the root), as errors name it. */
+  rel: (p: string) => string;
+  visiting: Set<string>;
+}
+
+/** The objects of one manifest file, in `namespace` when given (Namespaces and Nodes excepted). */
+function readManifestFile(w: Walk, file: string, namespace: string | undefined): void {
+  const rel = w.rel(file);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    w.errors.push({ reason: 'InvalidManifest', file: rel, message: `${rel}: ${String(err)}` });
+    return;
+  }
+  for (const { line, value } of parseDocuments(text, rel, w.errors)) {
+    const problem = checkObject(value);
+    if (problem) {
+      w.errors.push({ reason: 'InvalidManifest', file: rel, line, message: `${rel}:${line}: ${problem}` });
+      continue;
+    }
+    const object = structuredClone(value) as KubeObject;
+    if (namespace !== undefined && object.kind !== 'Namespace' && object.kind !== 'Node') {
+      object.metadata.namespace = namespace;
+    }
+    w.manifests.push({ file: rel, line, object });
+  }
+}
+
+/**
+ * The namespace and entries (resources, bases, components) of one kustomization file, or null
+ * with an error when it is no mapping, has a field the applier does not support, or a namespace
+ * that is not a string.
+ */
+function kustomizationFields(
+  w: Walk,
+  file: string,
+): { namespace: string | undefined; entries: unknown[] } | null {
+  const rel = w.rel(file);
+  const k = parseDocuments(readFileSync(file, 'utf8'), rel, w.errors)[0]?.value;
+  if (!isObject(k)) {
+    w.errors.push({
+      reason: 'InvalidKustomization',
+      file: rel,
+      line: 1,
+      message: `${rel}: must be a mapping`,
+    });
+    return null;
+  }
+  const unsupported = Object.keys(k).filter((f) => !SUPPORTED_FIELDS.has(f));
+  if (unsupported.length > 0) {
+    w.errors.push({
+      reason: 'UnsupportedKustomization',
+      file: rel,
+      message: `${rel}: fields not supported by the gpuops applier: ${unsupported.join(', ')}; this kustomization is skipped`,
+    });
+    return null;
+  }
+  if (k.namespace !== undefined && typeof k.namespace !== 'string') {
+    w.errors.push({
+      reason: 'InvalidKustomization',
+      file: rel,
+      message: `${rel}: namespace must be a string`,
+    });
+    return null;
+  }
+  // A Component (kustomize.config.k8s.io/v1alpha1) that only adds resources reads like a base.
+  const entries = [...asList(k.resources), ...asList(k.bases), ...asList(k.components)];
+  return { namespace: k.namespace as string | undefined, entries };
+}
+
+/** The path an entry of `file` (in `folder`) names, or null with an error: not a path, remote, missing. */
+function entryTarget(w: Walk, file: string, folder: string, entry: unknown): string | null {
+  const rel = w.rel(file);
+  if (typeof entry !== 'string' || entry === '') {
+    w.errors.push({
+      reason: 'InvalidKustomization',
+      file: rel,
+      message: `${rel}: resources: every entry must be a path, got ${JSON.stringify(entry)}`,
+    });
+    return null;
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(entry) || entry.startsWith('github.com/')) {
+    w.errors.push({
+      reason: 'UnsupportedKustomization',
+      file: rel,
+      message: `${rel}: resources: remote resource ${entry} is not supported`,
+    });
+    return null;
+  }
+  const target = path.resolve(folder, entry);
+  if (!existsSync(target)) {
+    w.errors.push({
+      reason: 'InvalidKustomization',
+      file: rel,
+      message: `${rel}: resources: ${entry} does not exist`,
+    });
+    return null;
+  }
+  return target;
+}
+
+/** The manifests of `folder`'s kustomization and every one it includes; a cycle is an error. */
+function readKustomization(w: Walk, folder: string, inherited: string | undefined): void {
+  const file = kustomizationIn(folder);
+  if (!file) {
+    w.errors.push({
+      reason: 'InvalidKustomization',
+      file: w.rel(folder),
+      message: `${w.rel(folder)}: no ${KUSTOMIZATION_FILES.join(' / ')} in this folder`,
+    });
+    return;
+  }
+  if (w.visiting.has(file)) {
+    w.errors.push({
+      reason: 'InvalidKustomization',
+      file: w.rel(file),
+      message: `${w.rel(file)}: cycle: this kustomization includes itself`,
+    });
+    return;
+  }
+  const fields = kustomizationFields(w, file);
+  if (!fields) return;
+  // As in kustomize, the outer kustomization's namespace wins over the inner one's.
+  const namespace = inherited ?? fields.namespace;
+  w.visiting.add(file);
+  for (const entry of fields.entries) {
+    const target = entryTarget(w, file, folder, entry);
+    if (target === null) continue;
+    if (statSync(target).isDirectory()) readKustomization(w, target, namespace);
+    else readManifestFile(w, target, namespace);
+  }
+  w.visiting.delete(file);
+}
+
 /**
  * Reads every manifest reachable from `dir`'s kustomization.
  * @param dir a folder holding `kustomization.yaml`, e.g. a checkout's `clusters/prod`
  * @returns manifests in kustomization order, and errors naming file and line; never throws for bad input
  */
 export function readKustomizeTree(dir: string): KustomizeTree {
-  const manifests: SourcedManifest[] = [];
-  const errors: ApplyError[] = [];
   const root = path.resolve(dir);
-  const rel = (p: string): string => path.relative(root, p) || '.';
-  const visiting = new Set<string>();
-
-  const readManifestFile = (file: string, namespace: string | undefined): void => {
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (err) {
-      errors.push({ reason: 'InvalidManifest', file: rel(file), message: `${rel(file)}: ${String(err)}` });
-      return;
-    }
-    for (const { line, value } of parseDocuments(text, rel(file), errors)) {
-      const problem = checkObject(value);
-      if (problem) {
-        errors.push({
-          reason: 'InvalidManifest',
-          file: rel(file),
-          line,
-          message: `${rel(file)}:${line}: ${problem}`,
-        });
-        continue;
-      }
-      const object = structuredClone(value) as KubeObject;
-      if (namespace !== undefined && object.kind !== 'Namespace' && object.kind !== 'Node') {
-        object.metadata.namespace = namespace;
-      }
-      manifests.push({ file: rel(file), line, object });
-    }
+  const w: Walk = {
+    manifests: [],
+    errors: [],
+    rel: (p) => path.relative(root, p) || '.',
+    visiting: new Set(),
   };
-
-  const readKustomization = (folder: string, inherited: string | undefined): void => {
-    const file = kustomizationIn(folder);
-    if (!file) {
-      errors.push({
-        reason: 'InvalidKustomization',
-        file: rel(folder),
-        message: `${rel(folder)}: no ${KUSTOMIZATION_FILES.join(' / ')} in this folder`,
-      });
-      return;
-    }
-    if (visiting.has(file)) {
-      errors.push({
-        reason: 'InvalidKustomization',
-        file: rel(file),
-        message: `${rel(file)}: cycle: this kustomization includes itself`,
-      });
-      return;
-    }
-    const docs = parseDocuments(readFileSync(file, 'utf8'), rel(file), errors);
-    const k = docs[0]?.value;
-    if (!isObject(k)) {
-      errors.push({
-        reason: 'InvalidKustomization',
-        file: rel(file),
-        line: 1,
-        message: `${rel(file)}: must be a mapping`,
-      });
-      return;
-    }
-    const unsupported = Object.keys(k).filter((f) => !SUPPORTED_FIELDS.has(f));
-    if (unsupported.length > 0) {
-      errors.push({
-        reason: 'UnsupportedKustomization',
-        file: rel(file),
-        message: `${rel(file)}: fields not supported by the gpuops applier: ${unsupported.join(', ')}; this kustomization is skipped`,
-      });
-      return;
-    }
-    if (k.namespace !== undefined && typeof k.namespace !== 'string') {
-      errors.push({
-        reason: 'InvalidKustomization',
-        file: rel(file),
-        message: `${rel(file)}: namespace must be a string`,
-      });
-      return;
-    }
-    // As in kustomize, the outer kustomization's namespace wins over the inner one's.
-    const namespace = inherited ?? (k.namespace as string | undefined);
-    // A Component (kustomize.config.k8s.io/v1alpha1) that only adds resources reads like a base.
-    const entries = [...asList(k.resources), ...asList(k.bases), ...asList(k.components)];
-    visiting.add(file);
-    for (const entry of entries) {
-      if (typeof entry !== 'string' || entry === '') {
-        errors.push({
-          reason: 'InvalidKustomization',
-          file: rel(file),
-          message: `${rel(file)}: resources: every entry must be a path, got ${JSON.stringify(entry)}`,
-        });
-        continue;
-      }
-      if (/^[a-z][a-z0-9+.-]*:\/\//i.test(entry) || entry.startsWith('github.com/')) {
-        errors.push({
-          reason: 'UnsupportedKustomization',
-          file: rel(file),
-          message: `${rel(file)}: resources: remote resource ${entry} is not supported`,
-        });
-        continue;
-      }
-      const target = path.resolve(folder, entry);
-      if (!existsSync(target)) {
-        errors.push({
-          reason: 'InvalidKustomization',
-          file: rel(file),
-          message: `${rel(file)}: resources: ${entry} does not exist`,
-        });
-        continue;
-      }
-      if (statSync(target).isDirectory()) readKustomization(target, namespace);
-      else readManifestFile(target, namespace);
-    }
-    visiting.delete(file);
-  };
-
-  readKustomization(root, undefined);
-  return { manifests, errors };
+  readKustomization(w, root, undefined);
+  return { manifests: w.manifests, errors: w.errors };
 }
 
 function asList(v: unknown): unknown[] {

@@ -37,7 +37,7 @@ export function isPortName(name: string): boolean {
 export function podRuleProblems(pod: Obj, spec: AlgorithmSpec): FieldProblem[] {
   const out: FieldProblem[] = [];
   const base: PathSegment[] = ['spec', 'template', 'spec'];
-  const problem = (path: PathSegment[], message: string, at: 'key' | 'value' = 'value') =>
+  const problem: Report = (path, message, at = 'value') =>
     out.push({ path: [...base, ...path], at, message });
 
   const volumes = new Map<string, number>();
@@ -48,82 +48,13 @@ export function podRuleProblems(pod: Obj, spec: AlgorithmSpec): FieldProblem[] {
       problem(['volumes', i, 'name'], `duplicate volume name "${v['name']}": also volumes[${first}]`);
     else volumes.set(v['name'], i);
   });
-  const ports = new Map<string, string>();
-  const portNames = new Map<string, string>();
+  const seen: PodPorts = { ports: new Map(), names: new Map() };
   for (const group of ['initContainers', 'containers'] as const) {
     list(pod[group]).forEach((c, i) => {
       const where = (...p: PathSegment[]): PathSegment[] => [group, i, ...p];
-      const own = new Set<string>();
-      list(c['ports']).forEach((p, j) => {
-        const port = p['containerPort'];
-        const protocol = typeof p['protocol'] === 'string' ? p['protocol'] : 'TCP';
-        const label = `${group}[${i}].ports[${j}]`;
-        if (typeof port === 'number') {
-          const key = `${port}/${protocol}`;
-          const first = ports.get(key);
-          if (first) problem(where('ports', j, 'containerPort'), `port ${key} clashes with ${first}`);
-          else ports.set(key, label);
-        }
-        const name = p['name'];
-        if (typeof name !== 'string') return;
-        own.add(name);
-        if (!isPortName(name)) {
-          problem(
-            where('ports', j, 'name'),
-            `"${name}" is not a port name: at most 15 lower-case letters, digits and "-", with a letter, no "-" at either end or twice (IANA service name)`,
-          );
-        }
-        const first = portNames.get(name);
-        if (first) problem(where('ports', j, 'name'), `port name "${name}" clashes with ${first}`);
-        else portNames.set(name, label);
-      });
-      for (const probe of PROBES) {
-        const p = c[probe];
-        if (!isMap(p)) continue;
-        const handlers = HANDLERS.filter((h) => h in p);
-        if (handlers.length === 0) {
-          problem(where(probe), `a probe needs a handler: one of ${HANDLERS.join(', ')}`);
-        } else if (handlers.length > 1) {
-          problem(
-            where(probe, handlers[1]!),
-            `a probe has one handler; this one has ${handlers.join(' and ')}`,
-            'key',
-          );
-        }
-        for (const h of ['httpGet', 'tcpSocket'] as const) {
-          const named = isMap(p[h]) ? p[h]['port'] : undefined;
-          if (typeof named === 'string' && !/^\d+$/.test(named) && !own.has(named)) {
-            problem(
-              where(probe, h, 'port'),
-              `port "${named}" is not a port of this container (ports[].name)`,
-            );
-          }
-        }
-      }
-      const paths = new Map<string, number>();
-      list(c['volumeMounts']).forEach((m, j) => {
-        const name = m['name'];
-        if (typeof name === 'string' && !volumes.has(name)) {
-          const guess = didYouMean(name, [...volumes.keys()]);
-          const known =
-            volumes.size > 0
-              ? `; volumes: ${[...volumes.keys()].join(', ')}`
-              : '; spec.template.spec.volumes is empty';
-          problem(
-            where('volumeMounts', j, 'name'),
-            `no volume "${name}"${guess ? `; did you mean "${guess}"?` : known}`,
-          );
-        }
-        const mountPath = m['mountPath'];
-        if (typeof mountPath !== 'string') return;
-        const first = paths.get(mountPath);
-        if (first !== undefined)
-          problem(
-            where('volumeMounts', j, 'mountPath'),
-            `"${mountPath}" is already mounted by volumeMounts[${first}]`,
-          );
-        else paths.set(mountPath, j);
-      });
+      const own = portProblems(c, `${group}[${i}]`, seen, where, problem);
+      probeProblems(c, own, where, problem);
+      mountProblems(c, volumes, where, problem);
       if (group === 'containers' && i === 0) {
         const fromSpec = new Set((spec.env ?? []).map((e) => e.name));
         list(c['env']).forEach((e, j) => {
@@ -135,4 +66,95 @@ export function podRuleProblems(pod: Obj, spec: AlgorithmSpec): FieldProblem[] {
     });
   }
   return out;
+}
+
+/** Reports a problem at a path below `spec.template.spec`. */
+type Report = (path: PathSegment[], message: string, at?: 'key' | 'value') => void;
+/** A path below one container (`containers[i]…`). */
+type Where = (...p: PathSegment[]) => PathSegment[];
+/** The ports (`port/protocol`) and port names seen so far in the pod, each with where it was. */
+interface PodPorts {
+  ports: Map<string, string>;
+  names: Map<string, string>;
+}
+
+/** A container's ports: unique in the pod by number/protocol and by name, names IANA service names. Its port names. */
+function portProblems(c: Obj, label: string, seen: PodPorts, where: Where, problem: Report): Set<string> {
+  const own = new Set<string>();
+  list(c['ports']).forEach((p, j) => {
+    const port = p['containerPort'];
+    const protocol = typeof p['protocol'] === 'string' ? p['protocol'] : 'TCP';
+    const at = `${label}.ports[${j}]`;
+    if (typeof port === 'number') {
+      const key = `${port}/${protocol}`;
+      const first = seen.ports.get(key);
+      if (first) problem(where('ports', j, 'containerPort'), `port ${key} clashes with ${first}`);
+      else seen.ports.set(key, at);
+    }
+    const name = p['name'];
+    if (typeof name !== 'string') return;
+    own.add(name);
+    if (!isPortName(name)) {
+      problem(
+        where('ports', j, 'name'),
+        `"${name}" is not a port name: at most 15 lower-case letters, digits and "-", with a letter, no "-" at either end or twice (IANA service name)`,
+      );
+    }
+    const first = seen.names.get(name);
+    if (first) problem(where('ports', j, 'name'), `port name "${name}" clashes with ${first}`);
+    else seen.names.set(name, at);
+  });
+  return own;
+}
+
+/** A container's probes: exactly one handler each, a named port one of the container's `own` port names. */
+function probeProblems(c: Obj, own: ReadonlySet<string>, where: Where, problem: Report): void {
+  for (const probe of PROBES) {
+    const p = c[probe];
+    if (!isMap(p)) continue;
+    const handlers = HANDLERS.filter((h) => h in p);
+    if (handlers.length === 0) {
+      problem(where(probe), `a probe needs a handler: one of ${HANDLERS.join(', ')}`);
+    } else if (handlers.length > 1) {
+      problem(
+        where(probe, handlers[1]!),
+        `a probe has one handler; this one has ${handlers.join(' and ')}`,
+        'key',
+      );
+    }
+    for (const h of ['httpGet', 'tcpSocket'] as const) {
+      const named = isMap(p[h]) ? p[h]['port'] : undefined;
+      if (typeof named === 'string' && !/^\d+$/.test(named) && !own.has(named)) {
+        problem(where(probe, h, 'port'), `port "${named}" is not a port of this container (ports[].name)`);
+      }
+    }
+  }
+}
+
+/** A container's volume mounts: each names a volume of the pod, no mount path twice. */
+function mountProblems(c: Obj, volumes: ReadonlyMap<string, number>, where: Where, problem: Report): void {
+  const paths = new Map<string, number>();
+  list(c['volumeMounts']).forEach((m, j) => {
+    const name = m['name'];
+    if (typeof name === 'string' && !volumes.has(name)) {
+      const guess = didYouMean(name, [...volumes.keys()]);
+      const known =
+        volumes.size > 0
+          ? `; volumes: ${[...volumes.keys()].join(', ')}`
+          : '; spec.template.spec.volumes is empty';
+      problem(
+        where('volumeMounts', j, 'name'),
+        `no volume "${name}"${guess ? `; did you mean "${guess}"?` : known}`,
+      );
+    }
+    const mountPath = m['mountPath'];
+    if (typeof mountPath !== 'string') return;
+    const first = paths.get(mountPath);
+    if (first !== undefined)
+      problem(
+        where('volumeMounts', j, 'mountPath'),
+        `"${mountPath}" is already mounted by volumeMounts[${first}]`,
+      );
+    else paths.set(mountPath, j);
+  });
 }

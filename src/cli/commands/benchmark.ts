@@ -57,81 +57,93 @@ export function register(program: Command): void {
       new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'),
     );
   addConnectionOptions(cmd, ['kubeconfig', 'database']);
-  cmd.action(async (name: string, flags: BenchmarkFlags) => {
-    const settings = resolveSettings(flags);
-    const repo = await loadRepo(flags.repo);
-    const alg = repo.algorithms.find((a) => a.name === name);
-    if (!alg) {
-      const errors = repo.errors.map((e) => formatSpecError(e)).join('\n');
+  cmd.action(runBenchmark);
+}
+
+/** The `benchmark` command's action: see {@link register}. */
+async function runBenchmark(name: string, flags: BenchmarkFlags): Promise<void> {
+  const settings = resolveSettings(flags);
+  const repo = await loadRepo(flags.repo);
+  const alg = repo.algorithms.find((a) => a.name === name);
+  if (!alg) {
+    const errors = repo.errors.map((e) => formatSpecError(e)).join('\n');
+    process.stderr.write(
+      `gpuops benchmark: no valid algorithm named ${JSON.stringify(name)} in ${flags.repo}/algorithms` +
+        `${repo.algorithms.length ? ` (known: ${repo.algorithms.map((a) => a.name).join(', ')})` : ''}\n` +
+        (errors ? `${errors}\n` : ''),
+    );
+    process.exitCode = 1;
+    return;
+  }
+  const policy = repo.policy.spec;
+  const templates = loadWorkloadTemplates();
+  const hash = specHash(alg.spec, alg.annotations);
+  if (settings.dryRun) {
+    const job = renderBenchmarkJob({
+      algorithm: alg,
+      policy,
+      specHash: hash,
+      sequence: 1,
+      gpuProduct: flags.gpuProduct,
+      template: templates.benchmarkJob,
+    });
+    process.stdout.write(renderYaml(job, null));
+    return;
+  }
+  const jobs = jobApiOf(kubeConfigOf(settings.kubeconfig));
+  const store = await openDatabase(settings.database);
+  try {
+    const free = await jobs.freeTestGpus(policy.pools.labelKey);
+    if (free < alg.spec.resources.gpus) {
       process.stderr.write(
-        `gpuops benchmark: no valid algorithm named ${JSON.stringify(name)} in ${flags.repo}/algorithms` +
-          `${repo.algorithms.length ? ` (known: ${repo.algorithms.map((a) => a.name).join(', ')})` : ''}\n` +
-          (errors ? `${errors}\n` : ''),
+        `${name}: ${free} free GPU(s) on ${policy.pools.labelKey}=test nodes, the benchmark asks for ${alg.spec.resources.gpus}; it may stay Unschedulable\n`,
       );
-      process.exitCode = 1;
-      return;
     }
-    const policy = repo.policy.spec;
-    const templates = loadWorkloadTemplates();
-    const hash = specHash(alg.spec, alg.annotations);
-    if (settings.dryRun) {
-      const job = renderBenchmarkJob({
-        algorithm: alg,
+    // The controller's own step, looped with the clock. The test pool counts as idle for this
+    // one algorithm (as before: a request larger than the free GPUs is left to the scheduler).
+    const result = await waitForBenchmark(
+      alg,
+      {
+        jobs,
+        store,
+        clock: systemClock,
         policy,
-        specHash: hash,
-        sequence: 1,
-        gpuProduct: flags.gpuProduct,
-        template: templates.benchmarkJob,
-      });
-      process.stdout.write(renderYaml(job, null));
-      return;
-    }
-    const jobs = jobApiOf(kubeConfigOf(settings.kubeconfig));
-    const store = await openDatabase(settings.database);
-    try {
-      const free = await jobs.freeTestGpus(policy.pools.labelKey);
-      if (free < alg.spec.resources.gpus) {
-        process.stderr.write(
-          `${name}: ${free} free GPU(s) on ${policy.pools.labelKey}=test nodes, the benchmark asks for ${alg.spec.resources.gpus}; it may stay Unschedulable\n`,
-        );
-      }
-      // The controller's own step, looped with the clock. The test pool counts as idle for this
-      // one algorithm (as before: a request larger than the free GPUs is left to the scheduler).
-      const result = await waitForBenchmark(
-        alg,
-        {
-          jobs,
-          store,
-          clock: systemClock,
-          policy,
-          templates,
-          gpuProduct: () => flags.gpuProduct ?? null,
-          onProgress: (p) => process.stderr.write(`${formatProgress(p)}\n`),
-        },
-        async () => {
-          const f = Math.max(await jobs.freeTestGpus(policy.pools.labelKey), 1);
-          return { free: f, total: f };
-        },
-      );
-      const placement = place(
-        { algorithm: name, pinned: alg.placement, benchmark: result },
-        policy.placement.longTaskThresholdSeconds,
-      );
-      if (flags.output === 'json') {
-        const { recorded, ...benchmark } = result;
-        process.stdout.write(
-          `${JSON.stringify({ benchmark: { ...benchmark, runs: recorded }, placement })}\n`,
-        );
-      } else {
-        process.stdout.write(
-          `${name} spec ${hash.slice(0, 12)}: ${result.status}${result.cached ? ' (stored)' : ''}` +
-            `${result.medianSeconds === null ? '' : `, median ${result.medianSeconds} s`}: ${result.message}\n` +
-            `placement: ${placement.pool ?? 'none'} (${placement.reason}): ${placement.message}\n`,
-        );
-      }
-      process.exitCode = result.status === 'Succeeded' ? 0 : 1;
-    } finally {
-      await store.close();
-    }
-  });
+        templates,
+        gpuProduct: () => flags.gpuProduct ?? null,
+        onProgress: (p) => process.stderr.write(`${formatProgress(p)}\n`),
+      },
+      async () => {
+        const f = Math.max(await jobs.freeTestGpus(policy.pools.labelKey), 1);
+        return { free: f, total: f };
+      },
+    );
+    const placement = place(
+      { algorithm: name, pinned: alg.placement, benchmark: result },
+      policy.placement.longTaskThresholdSeconds,
+    );
+    printBenchmark(name, hash, result, placement, flags.output);
+    process.exitCode = result.status === 'Succeeded' ? 0 : 1;
+  } finally {
+    await store.close();
+  }
+}
+
+/** Prints the benchmark's result and the placement it leads to, as text or one JSON line. */
+function printBenchmark(
+  name: string,
+  hash: string,
+  result: Awaited<ReturnType<typeof waitForBenchmark>>,
+  placement: ReturnType<typeof place>,
+  output: BenchmarkFlags['output'],
+): void {
+  if (output === 'json') {
+    const { recorded, ...benchmark } = result;
+    process.stdout.write(`${JSON.stringify({ benchmark: { ...benchmark, runs: recorded }, placement })}\n`);
+  } else {
+    process.stdout.write(
+      `${name} spec ${hash.slice(0, 12)}: ${result.status}${result.cached ? ' (stored)' : ''}` +
+        `${result.medianSeconds === null ? '' : `, median ${result.medianSeconds} s`}: ${result.message}\n` +
+        `placement: ${placement.pool ?? 'none'} (${placement.reason}): ${placement.message}\n`,
+    );
+  }
 }

@@ -85,76 +85,91 @@ export function register(program: Command): void {
       new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'),
     );
   addConnectionOptions(cmd, ['cluster', 'kubeconfig', 'prometheusUrl', 'dcgmJob', 'dcgmUrl', 'database']);
-  cmd.action(async (flags: PlanFlags) => {
-    if (Boolean(flags.nodes) !== Boolean(flags.pods)) {
-      cmd.error('gpuops plan: --nodes and --pods go together (or neither, to read the live cluster)', {
-        exitCode: 2,
-        code: 'gpuops.usage',
-      });
-    }
-    const settings = resolveSettings(flags);
-    if (!statSync(flags.repo!, { throwIfNoEntry: false })?.isDirectory()) {
-      cmd.error(`gpuops plan: ${flags.repo} is not a directory`, { exitCode: 2, code: 'gpuops.usage' });
-    }
-    const given = flags.now === undefined ? undefined : new Date(flags.now);
-    if (given !== undefined && Number.isNaN(given.getTime())) {
-      cmd.error(`gpuops plan: --now ${JSON.stringify(flags.now)} is not an ISO-8601 time`, {
-        exitCode: 2,
-        code: 'gpuops.usage',
-      });
-    }
-    const clock = given ?? new Date();
-    const metrics = utilizationSource(
+  cmd.action((flags: PlanFlags) => runPlan(cmd, flags));
+}
+
+/**
+ * The flags as settings, after the usage rules of `plan` that commander does not check (exit 2
+ * through `cmd.error`): `--nodes` with `--pods`, `--repo` a folder, `--now` a time (`given`).
+ */
+function planFlags(
+  cmd: Command,
+  flags: PlanFlags,
+): { settings: ReturnType<typeof resolveSettings>; given?: Date } {
+  if (Boolean(flags.nodes) !== Boolean(flags.pods)) {
+    cmd.error('gpuops plan: --nodes and --pods go together (or neither, to read the live cluster)', {
+      exitCode: 2,
+      code: 'gpuops.usage',
+    });
+  }
+  const settings = resolveSettings(flags);
+  if (!statSync(flags.repo!, { throwIfNoEntry: false })?.isDirectory()) {
+    cmd.error(`gpuops plan: ${flags.repo} is not a directory`, { exitCode: 2, code: 'gpuops.usage' });
+  }
+  const given = flags.now === undefined ? undefined : new Date(flags.now);
+  if (given !== undefined && Number.isNaN(given.getTime())) {
+    cmd.error(`gpuops plan: --now ${JSON.stringify(flags.now)} is not an ISO-8601 time`, {
+      exitCode: 2,
+      code: 'gpuops.usage',
+    });
+  }
+  return given ? { settings, given } : { settings };
+}
+
+/** The `plan` command's action: see {@link register}. */
+async function runPlan(cmd: Command, flags: PlanFlags): Promise<void> {
+  const { settings, given } = planFlags(cmd, flags);
+  const clock = given ?? new Date();
+  const metrics = utilizationSource(
+    {
+      ...metricsSettingsOf(settings, process.env),
+      metricsFiles: flags.metrics,
+      ...(given ? { evaluatedAt: given } : {}),
+    },
+    () => clock,
+  );
+  // Offline, the dumps are judged at their own time: --now, else the newest sample of the
+  // --metrics files (a dump from last week gives last week's decision), never the wall clock.
+  const now: JudgeAt =
+    given ??
+    ((reading) =>
+      flags.metrics?.length && reading.ok && reading.evaluatedAt !== undefined
+        ? new Date(reading.evaluatedAt)
+        : clock);
+  const [clusterRead, defaults, recorded] = await Promise.all([
+    clusterInput({ nodesFile: flags.nodes, podsFile: flags.pods, kubeconfig: settings.kubeconfig }),
+    loadDefaultPolicy(),
+    flags.benchmarks ? readBenchmarksFile(flags.benchmarks) : undefined,
+  ]);
+  // plan is read-only: no database yet means no benchmark, no decision, no node history yet.
+  const noDatabase =
+    settings.database.startsWith('sqlite:') && !existsSync(settings.database.slice('sqlite:'.length));
+  const store = noDatabase ? null : await openDatabase(settings.database, { readOnly: true });
+  let planned;
+  try {
+    planned = await planFromSources(
       {
-        ...metricsSettingsOf(settings, process.env),
-        metricsFiles: flags.metrics,
-        ...(given ? { evaluatedAt: given } : {}),
+        cluster: settings.cluster,
+        specs: directorySpecs(flags.repo!),
+        clusterRead,
+        store,
+        metrics,
+        defaults,
+        caches: createPassCaches(),
+        ...(recorded ? { recordedBenchmarks: recorded } : {}),
       },
-      () => clock,
+      now,
     );
-    // Offline, the dumps are judged at their own time: --now, else the newest sample of the
-    // --metrics files (a dump from last week gives last week's decision), never the wall clock.
-    const now: JudgeAt =
-      given ??
-      ((reading) =>
-        flags.metrics?.length && reading.ok && reading.evaluatedAt !== undefined
-          ? new Date(reading.evaluatedAt)
-          : clock);
-    const [clusterRead, defaults, recorded] = await Promise.all([
-      clusterInput({ nodesFile: flags.nodes, podsFile: flags.pods, kubeconfig: settings.kubeconfig }),
-      loadDefaultPolicy(),
-      flags.benchmarks ? readBenchmarksFile(flags.benchmarks) : undefined,
-    ]);
-    // plan is read-only: no database yet means no benchmark, no decision, no node history yet.
-    const noDatabase =
-      settings.database.startsWith('sqlite:') && !existsSync(settings.database.slice('sqlite:'.length));
-    const store = noDatabase ? null : await openDatabase(settings.database, { readOnly: true });
-    let planned;
-    try {
-      planned = await planFromSources(
-        {
-          cluster: settings.cluster,
-          specs: directorySpecs(flags.repo!),
-          clusterRead,
-          store,
-          metrics,
-          defaults,
-          caches: createPassCaches(),
-          ...(recorded ? { recordedBenchmarks: recorded } : {}),
-        },
-        now,
-      );
-    } finally {
-      await store?.close();
-    }
-    const { output, snapshot } = planned;
-    const unknown = unknownClusterWarning(settings.cluster, clusterFolders(flags.repo!));
-    if (unknown) output.warnings = [unknown, ...(output.warnings ?? [])];
-    process.stdout.write(
-      flags.output === 'json'
-        ? `${JSON.stringify(planReport(output, snapshot), null, 2)}\n`
-        : formatPlanTable(output, snapshot),
-    );
-    process.exitCode = 0;
-  });
+  } finally {
+    await store?.close();
+  }
+  const { output, snapshot } = planned;
+  const unknown = unknownClusterWarning(settings.cluster, clusterFolders(flags.repo!));
+  if (unknown) output.warnings = [unknown, ...(output.warnings ?? [])];
+  process.stdout.write(
+    flags.output === 'json'
+      ? `${JSON.stringify(planReport(output, snapshot), null, 2)}\n`
+      : formatPlanTable(output, snapshot),
+  );
+  process.exitCode = 0;
 }

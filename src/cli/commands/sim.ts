@@ -129,82 +129,102 @@ export function register(program: Command): void {
       loadSetting,
       [],
     )
-    .action(async (flags: SimFlags) => {
-      let nodes: unknown;
-      let pods: unknown;
-      try {
-        if (flags.gpuNodes !== undefined) {
-          if (flags.nodes || flags.pods)
-            throw new Error('--gpu-nodes cannot be combined with --nodes/--pods');
-          ({ nodes, pods } = generateFleet({ gpuNodes: flags.gpuNodes }));
-        } else {
-          nodes = flags.nodes ? listItems(readDump(flags.nodes), flags.nodes) : undefined;
-          pods = flags.pods ? listItems(readDump(flags.pods), flags.pods) : undefined;
-        }
-      } catch (err) {
-        process.stderr.write(`gpuops sim: ${(err as Error).message}\n`);
-        process.exitCode = 2;
-        return;
-      }
-      const load = new LoadModel();
-      for (const [algorithm, percent] of flags.load) load.setLoad(algorithm, percent);
-      const controllers = defaultControllers({ loadModel: load });
-      let sim: Awaited<ReturnType<typeof startSimCluster>> | undefined;
-      try {
-        sim = await startSimCluster({
-          nodes,
-          pods,
-          controllers,
-          // The route reads the cluster at request time, once `sim` is set.
-          routes: [dcgmRoute(() => sim, load)],
-          speed: flags.speed,
-          port: flags.port,
-          host: flags.host,
-          token: flags.token ?? (isLoopbackAddress(flags.host) ? ADMIN_TOKEN : randomToken()),
-          allowedHosts: flags.allowedHost,
-        });
-      } catch (err) {
-        process.stderr.write(`gpuops sim: ${(err as Error).message}\n`);
-        process.exitCode = 1;
-        return;
-      }
-      for (const warning of sim.loadErrors) process.stderr.write(`gpuops sim: warning: ${warning}\n`);
-      if (!isLoopbackAddress(new URL(sim.url).hostname))
-        process.stderr.write(
-          `gpuops sim: warning: listening on ${flags.host}, not a loopback address: other machines can ` +
-            `reach this API server (plain HTTP, and TLS with a self-signed certificate); every API ` +
-            `request needs the admin token in the kubeconfig` +
-            `${flags.token === undefined ? ' (a random one for this run)' : ''}\n`,
-        );
-      const kubeconfig = resolve(flags.kubeconfig);
-      sim.writeKubeconfig(kubeconfig);
-      const nodeCount = sim.store.list('nodes').length;
-      const podCount = sim.store.list('pods').length;
-      const url = sim.url;
-      const pages = sim.store
-        .list('nodes')
-        .filter((n) => nodeGpuCount(n) > 0)
-        .map((n) => `${url}/dcgm/${encodeURIComponent(n.metadata.name)}/metrics`);
-      const loads = flags.load.map(([a, p]) => `${a}=${p}`).join(' ');
-      process.stdout.write(
-        `gpuops sim: serving the Kubernetes API at ${url} (${nodeCount} nodes, ${podCount} pods, ` +
-          `speed ${flags.speed}x, ${controllers.length} controllers)\n` +
-          `kubeconfig: ${kubeconfig} (TLS at ${sim.tlsUrl}, the admin token in it)\n  export KUBECONFIG=${kubeconfig}\n` +
-          `dcgm-exporter pages: ${url}/dcgm/<node>/metrics for ${pages.length} GPU ${pages.length === 1 ? 'node' : 'nodes'}` +
-          ` (Prometheus http_sd_configs: ${url}/dcgm/targets); offered load: ${loads || 'none (0 % on every algorithm)'}\n` +
-          (pages.length > 0 ? `  export GPUOPS_DCGM_URL="${pages.join(' ')}"\n` : '') +
-          `press Ctrl-C to stop\n`,
-      );
-      await new Promise<void>((done) => {
-        const stop = (): void => {
-          process.off('SIGINT', stop);
-          process.off('SIGTERM', stop);
-          done();
-        };
-        process.on('SIGINT', stop);
-        process.on('SIGTERM', stop);
-      });
-      await sim.close();
-      process.stdout.write('gpuops sim: stopped\n');
+    .action(runSim);
+}
+
+/** The Nodes and Pods to start with: a generated fleet or the dumps. @throws Error on a bad combination or dump */
+function simObjects(flags: SimFlags): { nodes: unknown; pods: unknown } {
+  if (flags.gpuNodes !== undefined) {
+    if (flags.nodes || flags.pods) throw new Error('--gpu-nodes cannot be combined with --nodes/--pods');
+    return generateFleet({ gpuNodes: flags.gpuNodes });
+  }
+  return {
+    nodes: flags.nodes ? listItems(readDump(flags.nodes), flags.nodes) : undefined,
+    pods: flags.pods ? listItems(readDump(flags.pods), flags.pods) : undefined,
+  };
+}
+
+/** Writes the kubeconfig and prints where the API server and the dcgm-exporter pages are. */
+function announce(sim: SimCluster, flags: SimFlags, controllerCount: number): void {
+  const kubeconfig = resolve(flags.kubeconfig);
+  sim.writeKubeconfig(kubeconfig);
+  const nodeCount = sim.store.list('nodes').length;
+  const podCount = sim.store.list('pods').length;
+  const url = sim.url;
+  const pages = sim.store
+    .list('nodes')
+    .filter((n) => nodeGpuCount(n) > 0)
+    .map((n) => `${url}/dcgm/${encodeURIComponent(n.metadata.name)}/metrics`);
+  const loads = flags.load.map(([a, p]) => `${a}=${p}`).join(' ');
+  process.stdout.write(
+    `gpuops sim: serving the Kubernetes API at ${url} (${nodeCount} nodes, ${podCount} pods, ` +
+      `speed ${flags.speed}x, ${controllerCount} controllers)\n` +
+      `kubeconfig: ${kubeconfig} (TLS at ${sim.tlsUrl}, the admin token in it)\n  export KUBECONFIG=${kubeconfig}\n` +
+      `dcgm-exporter pages: ${url}/dcgm/<node>/metrics for ${pages.length} GPU ${pages.length === 1 ? 'node' : 'nodes'}` +
+      ` (Prometheus http_sd_configs: ${url}/dcgm/targets); offered load: ${loads || 'none (0 % on every algorithm)'}\n` +
+      (pages.length > 0 ? `  export GPUOPS_DCGM_URL="${pages.join(' ')}"\n` : '') +
+      `press Ctrl-C to stop\n`,
+  );
+}
+
+/** Resolves on the first SIGINT or SIGTERM. */
+function untilSignal(): Promise<void> {
+  return new Promise<void>((done) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      done();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+type SimCluster = Awaited<ReturnType<typeof startSimCluster>>;
+
+/** The `sim` command's action: see {@link register}. */
+async function runSim(flags: SimFlags): Promise<void> {
+  let objects: { nodes: unknown; pods: unknown };
+  try {
+    objects = simObjects(flags);
+  } catch (err) {
+    process.stderr.write(`gpuops sim: ${(err as Error).message}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  const { nodes, pods } = objects;
+  const load = new LoadModel();
+  for (const [algorithm, percent] of flags.load) load.setLoad(algorithm, percent);
+  const controllers = defaultControllers({ loadModel: load });
+  let sim: SimCluster | undefined;
+  try {
+    sim = await startSimCluster({
+      nodes,
+      pods,
+      controllers,
+      // The route reads the cluster at request time, once `sim` is set.
+      routes: [dcgmRoute(() => sim, load)],
+      speed: flags.speed,
+      port: flags.port,
+      host: flags.host,
+      token: flags.token ?? (isLoopbackAddress(flags.host) ? ADMIN_TOKEN : randomToken()),
+      allowedHosts: flags.allowedHost,
     });
+  } catch (err) {
+    process.stderr.write(`gpuops sim: ${(err as Error).message}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  for (const warning of sim.loadErrors) process.stderr.write(`gpuops sim: warning: ${warning}\n`);
+  if (!isLoopbackAddress(new URL(sim.url).hostname))
+    process.stderr.write(
+      `gpuops sim: warning: listening on ${flags.host}, not a loopback address: other machines can ` +
+        `reach this API server (plain HTTP, and TLS with a self-signed certificate); every API ` +
+        `request needs the admin token in the kubeconfig` +
+        `${flags.token === undefined ? ' (a random one for this run)' : ''}\n`,
+    );
+  announce(sim, flags, controllers.length);
+  await untilSignal();
+  await sim.close();
+  process.stdout.write('gpuops sim: stopped\n');
 }

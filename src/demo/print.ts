@@ -99,19 +99,8 @@ function requestsTable(r: DemoResult): string[] {
   ];
 }
 
-/** The summary printed at the end: pools, algorithms, pull requests, and where to look. */
-export function formatSummary(r: DemoResult): string {
-  const lines: string[] = [];
-  const seconds = (r.elapsedMs / 1000).toFixed(1);
-  const statusPage = path.join(path.dirname(r.logFile), 'status.html');
-  const where = r.real ? 'the cluster' : 'the simulated cluster';
-  lines.push(
-    '',
-    // Simulated time runs at its own pace (faster between waits): say both, claim no speed-up.
-    `Done: the four steps in ${r.passes} reconcile passes: ${Math.round(r.simulatedSeconds).toLocaleString('en-US')} ${r.real ? 'story' : 'simulated'} seconds in ${seconds} s.`,
-    '',
-  );
-
+/** The GPU nodes by pool (a node moved in from unused, or returned to it, says so), then those in no pool. */
+function poolsTable(r: DemoResult, where: string): string[] {
   const moved = new Map(r.movedNodes.map((m) => [m.node, m]));
   const gpuNodes = r.nodes.filter((n) => n.gpuProduct !== null);
   const poolRows: string[][] = [['POOL', 'NODES', 'GPUS', 'NODE NAMES']];
@@ -134,8 +123,11 @@ export function formatSummary(r: DemoResult): string {
   }
   const outside = gpuNodes.filter((n) => n.pool === null);
   poolRows.push(['(no pool)', String(outside.length), '', outside.map((n) => n.name).join(', ')]);
-  lines.push(`GPU node pools (labels in ${where})`, table(poolRows), '');
+  return [`GPU node pools (labels in ${where})`, table(poolRows), ''];
+}
 
+/** Each algorithm's pool, benchmark, replicas and utilisation; the first error of each invalid spec. */
+function algorithmsTable(r: DemoResult, where: string): string[] {
   const algRows: string[][] = [
     ['ALGORITHM', 'POOL', 'BENCHMARK', 'REPLICAS', 'READY', 'UTILISATION', 'LAST DECISION', 'NODES'],
   ];
@@ -155,9 +147,28 @@ export function formatSummary(r: DemoResult): string {
   for (const e of r.specErrors) {
     if (!invalid.has(e.file)) invalid.set(e.file, `${e.file}:${e.line}:${e.column} ${e.field}: ${e.message}`);
   }
-  lines.push(`Algorithms (replicas as in Git; ready pods in ${where})`, table(algRows));
-  for (const [, first] of invalid) lines.push(`not placed, invalid spec: ${first}`);
-  lines.push('');
+  return [
+    `Algorithms (replicas as in Git; ready pods in ${where})`,
+    table(algRows),
+    ...[...invalid.values()].map((first) => `not placed, invalid spec: ${first}`),
+    '',
+  ];
+}
+
+/** The summary printed at the end: pools, algorithms, pull requests, and where to look. */
+export function formatSummary(r: DemoResult): string {
+  const lines: string[] = [];
+  const seconds = (r.elapsedMs / 1000).toFixed(1);
+  const statusPage = path.join(path.dirname(r.logFile), 'status.html');
+  const where = r.real ? 'the cluster' : 'the simulated cluster';
+  lines.push(
+    '',
+    // Simulated time runs at its own pace (faster between waits): say both, claim no speed-up.
+    `Done: the four steps in ${r.passes} reconcile passes: ${Math.round(r.simulatedSeconds).toLocaleString('en-US')} ${r.real ? 'story' : 'simulated'} seconds in ${seconds} s.`,
+    '',
+  );
+
+  lines.push(...poolsTable(r, where), ...algorithmsTable(r, where));
 
   if (r.services.length > 0) {
     const svcRows: string[][] = [['SERVICE', 'PORTS', 'ENDPOINTS']];

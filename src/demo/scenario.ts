@@ -338,6 +338,7 @@ class Scenario {
     this.ctx.emit({ kind: 'line', text });
   }
 
+  /** The whole method: set-up, then its four steps, each awaited until the cluster shows it done. */
   async all(): Promise<void> {
     const { emit } = this.ctx;
     emit({
@@ -381,13 +382,21 @@ class Scenario {
       return placed.length > 0 && placed.every((p) => this.servingPods(p.algorithm).length >= 1);
     });
 
+    const svc = 'resnet50-infer';
+    await this.scaleUpAndDown(svc);
+    await this.returnEmptiedNode(svc);
+    await this.lastPass();
+  }
+
+  /** Step 4: `svc` scales up past its pool (an unused node moves in), then back down to one replica. */
+  private async scaleUpAndDown(svc: string): Promise<void> {
+    const { emit } = this.ctx;
     emit({
       kind: 'step',
       step: 4,
       title: 'Scale by GPU utilisation',
       detail: 'the demo raises and lowers the offered load; gpuops reads dcgm-exporter pages and decides',
     });
-    const svc = 'resnet50-infer';
     this.demo.load.setLoad('bert-train', 260);
     // Counted before the first scale-up: its pool's first node is the smallest T4 that fits one
     // replica (the product first, then the smallest node), so the first scale-up already moves a
@@ -413,7 +422,10 @@ class Scenario {
       () => this.servingPods(svc).length === 1,
       SCALING_INTERVAL_SECONDS,
     );
+  }
 
+  /** The node moved in for the peak of `svc`, empty after the scale-down, goes back to unused. */
+  private async returnEmptiedNode(svc: string): Promise<void> {
     // Pools shrink: a node moved in for the peak holds no pod now; after returnAfterSeconds it goes
     // back. Which one empties is the ReplicaSet controller's choice: kube-controller-manager deletes
     // first from the node that holds most replicas ("doubled up"), the simulator the newest pod.
@@ -429,7 +441,10 @@ class Scenario {
     this.line(`${wait} simulated seconds later, ${emptied} has held no GPU pod since the scale-down`);
     await this.demo.advance(wait);
     await this.until(`${emptied} goes back to unused`, () => this.nodesInPool('unused').includes(emptied));
+  }
 
+  /** One more pass: level-triggered, it should find nothing to write; what it wrote is kept. */
+  private async lastPass(): Promise<void> {
     // One more pass right away: it sees the result, and (level-triggered) writes nothing new.
     await this.cycle(false);
     const writes =

@@ -193,6 +193,7 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
       policy,
       templates: input.templates,
       now,
+      renderCache: input.caches?.rendered,
     }),
   ];
   // What a removal takes down: each Deployment's Running pods, for the pull request's first line.

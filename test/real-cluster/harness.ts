@@ -100,10 +100,47 @@ export interface RealHarness {
   /** Pods of a namespace (all when omitted), optionally by label selector. */
   pods(namespace?: string, selector?: string): Promise<KubeObject[]>;
   /** KWOK nodes: `gpus` A100s each, with labels (GPU Feature Discovery's and any given). */
-  addNodes(
-    nodes: { name: string; gpus: number; labels?: Record<string, string>; cpu?: string; memory?: string }[],
-  ): Promise<void>;
+  addNodes(nodes: TestNode[]): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A test node: `gpus` A100s, GPU Feature Discovery's labels and any given, cpu and memory. */
+export interface TestNode {
+  name: string;
+  gpus: number;
+  labels?: Record<string, string>;
+  /** Allocatable (= capacity) cpu; default 64. */
+  cpu?: string;
+  /** Allocatable (= capacity) memory; default 512Gi. */
+  memory?: string;
+}
+
+/**
+ * The Node object of a test node, as KWOK plays it (`kwok.x-k8s.io/node: fake`); the simulator
+ * twin of a test (sim-twin.ts) loads the same object.
+ */
+export function kwokNode(n: TestNode): KubeObject {
+  const resources = {
+    cpu: n.cpu ?? '64',
+    memory: n.memory ?? '512Gi',
+    pods: '110',
+    'nvidia.com/gpu': String(n.gpus),
+  };
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: {
+      name: n.name,
+      annotations: { 'kwok.x-k8s.io/node': 'fake' },
+      labels: {
+        'kubernetes.io/hostname': n.name,
+        'nvidia.com/gpu.product': 'NVIDIA-A100-SXM4-80GB',
+        'nvidia.com/gpu.count': String(n.gpus),
+        ...n.labels,
+      },
+    },
+    status: { capacity: resources, allocatable: resources },
+  };
 }
 
 /** Polls `check` every 250 ms until it returns a value other than undefined/false. */
@@ -237,27 +274,7 @@ export async function startRealHarness(o: RealHarnessOptions = {}): Promise<Real
       },
       addNodes: async (nodes) => {
         for (const n of nodes) {
-          const resources = {
-            cpu: n.cpu ?? '64',
-            memory: n.memory ?? '512Gi',
-            pods: '110',
-            'nvidia.com/gpu': String(n.gpus),
-          };
-          const body = {
-            apiVersion: 'v1',
-            kind: 'Node',
-            metadata: {
-              name: n.name,
-              annotations: { 'kwok.x-k8s.io/node': 'fake' },
-              labels: {
-                'kubernetes.io/hostname': n.name,
-                'nvidia.com/gpu.product': 'NVIDIA-A100-SXM4-80GB',
-                'nvidia.com/gpu.count': String(n.gpus),
-                ...n.labels,
-              },
-            },
-            status: { capacity: resources, allocatable: resources },
-          };
+          const body = kwokNode(n);
           const res = await admin('/api/v1/nodes', 'POST', body);
           if (res.status !== 201) throw new Error(`create node ${n.name}: ${res.status} ${res.body}`);
         }

@@ -23,7 +23,7 @@ import { createClusterCache, type ClusterCache } from '../../src/cluster/cache.j
 import { createKubeClient } from '../../src/cluster/kube-client.js';
 import type { KubeObject } from '../../src/cluster/object.js';
 import { cacheSource } from '../../src/cluster/source.js';
-import { CORE, findAssets } from '../../src/local-cluster/assets.js';
+import { BINARIES, CORE, findAssets } from '../../src/local-cluster/assets.js';
 import { installGpuopsRbac, issuerOf, serviceAccountKubeconfig } from '../../src/local-cluster/install.js';
 import { httpsRequest } from '../../src/local-cluster/control-plane.js';
 import type { GitOpsConnection } from '../../src/local-cluster/gitops-connection.js';
@@ -41,8 +41,15 @@ export const INSTALL = join(import.meta.dirname, '../../templates/install');
  * `describe` when the binaries are built, else a skipped `describe` (outside CI) that says how to
  * build them. In CI (`CI=true`) a missing binary fails: `.ci/test.sh` builds them first.
  */
-export function describeReal(name: string, fn: () => void, needs: { flux: boolean } = { flux: true }): void {
-  const found = findAssets(process.env, needs.flux ? undefined : CORE);
+export function describeReal(
+  name: string,
+  fn: () => void,
+  needs: { flux: boolean; also?: string[] } = { flux: true },
+): void {
+  const found = findAssets(process.env, [
+    ...(needs.flux ? [...BINARIES, 'crds'] : CORE),
+    ...(needs.also ?? []),
+  ]);
   if (found.ok) {
     describe(name, fn);
     return;

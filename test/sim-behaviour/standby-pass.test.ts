@@ -201,4 +201,40 @@ describe('a pass plans the standby set into Git', () => {
       .filter((p) => p.metadata.labels?.['gpuops.dev/standby'] === 'llm');
     expect(later.map(isReady)).toEqual([true, true]);
   });
+
+  it('a scale-down gives the claimed pod back: the standby ReplicaSet adopts it and deletes its surplus; the endpoint goes', async () => {
+    const seen = await h.pass();
+    const claimedPod = seen.snapshot.pods.find((p) => p.labels['gpuops.dev/claimed-from'] === 'llm')!;
+    expect(claimedPod).toBeDefined();
+    // The decision as it reads once claimed pods count: bert's 2 replicas (1 its own, 1 claimed) to 1.
+    const down = {
+      ...seen.plan.scaling.find((x) => x.algorithm === 'bert')!,
+      action: 'scale-down' as const,
+      replicas: { from: 2, to: 1 },
+    };
+    const actions = standbyActions([down], [SET], seen.snapshot);
+    expect(actions.map((a) => [a.kind, a.pod])).toEqual([['give-back', claimedPod.name]]);
+    const results = await createStandbyPods(h.gpuopsKc).apply(actions);
+    await h.settle();
+    expect(results.map((r) => [r.ok, r.message])).toEqual([
+      [true, `pod algorithms/${claimedPod.name}: given back by bert`],
+    ]);
+    const back = h.sim.store.get('pods', 'algorithms', claimedPod.name)!;
+    expect(back.metadata.ownerReferences?.[0]?.kind).toBe('ReplicaSet');
+    expect(back.metadata.labels?.['gpuops.dev/standby']).toBe('llm');
+    const standbys = h.sim.store
+      .list('pods', 'algorithms')
+      .filter((p) => p.metadata.labels?.['gpuops.dev/standby'] === 'llm' && !p.metadata.deletionTimestamp);
+    expect(standbys).toHaveLength(2);
+    const slice = h.sim.store
+      .list('endpointslices', 'algorithms')
+      .find((e) => e.metadata.labels?.['kubernetes.io/service-name'] === 'bert')!;
+    expect(
+      ((slice.endpoints ?? []) as { targetRef: { name: string } }[]).map((e) => e.targetRef.name),
+    ).not.toContain(claimedPod.name);
+    // The pass saw it claimed; now it is a standby again: a stale give-back is refused, nothing changes.
+    const again = await createStandbyPods(h.gpuopsKc).apply(actions);
+    expect(again[0]).toMatchObject({ ok: false });
+    expect(again[0]!.message).toContain('changed since the pass read it (gpuops.dev/claimed-from)');
+  });
 });

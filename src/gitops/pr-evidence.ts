@@ -33,3 +33,22 @@ export interface ScalingEvidence {
   minReplicas: number;
   maxReplicas: number;
 }
+
+/**
+ * What sizes a standby set (docs/standby.md): the load of the algorithms it serves and the pods
+ * `ceil(β·√ΣL / (gpus × max/100))` that gives (`plan/standby-changes.ts`).
+ */
+export interface StandbyEvidence {
+  set: string;
+  pool: string;
+  namespace: string;
+  algorithms: string[];
+  /** ΣL, GPUs; null when the reading failed or came in part (the set keeps at least Git's pods). */
+  loadGpus: number | null;
+  beta: number;
+  gpus: number;
+  /** `scaling.utilization.max` (percent). */
+  max: number;
+  /** Pods of the standby Deployment: in Git (null: no file yet) and planned. */
+  replicas: { from: number | null; to: number };
+}

@@ -20,6 +20,7 @@ import { planPools } from './pools.js';
 import { runningReplicas } from './running-replicas.js';
 import { keptRemovals, type KeptRemoval } from './deleted-specs.js';
 import { planScaling, scaleChanges } from './scaling.js';
+import { standbyChanges } from './standby-changes.js';
 import type { PoolAssignment } from '../pools/types.js';
 import { capacityOf, type ScalingMemo } from '../scaling/scaling-memo.js';
 import type { LoopTiming } from '../scaling/loop-windows.js';
@@ -123,7 +124,10 @@ const movedNodes = (decisions: readonly ScalingDecision[]): Set<string> =>
  *   gpuops), and the manifests of `unused` nodes moved into its pool (`plan/scaling.ts`). A pending
  *   placement never holds scaling back; an algorithm placed but with no Deployment in Git yet gets
  *   `hold PlacementPending`.
- * Change sets come in the order pools, placement (by name), scale (in the scaling pass's order).
+ * - `standby/<set>`: each standby set's Deployment, sized to its share of the pool's spare
+ *   (`plan/standby-changes.ts`).
+ * Change sets come in the order pools, placement (by name), scale (in the scaling pass's order),
+ * standby (by set name).
  */
 export function planDesiredState(input: DesiredStateInput): DesiredState {
   const { cluster, repo, now } = input;
@@ -194,6 +198,15 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
       templates: input.templates,
       now,
       renderCache: input.caches?.rendered,
+    }),
+    ...standbyChanges({
+      cluster,
+      policy,
+      git,
+      samples: new Map([...scaling.pass.attribution.byAlgorithm].map(([a, x]) => [a, x.samples])),
+      whole: input.reading.ok && scaling.pass.metrics.partial === null,
+      policyErrors: repo.errors.some((e) => e.file.startsWith('policies/')),
+      ...(input.caches ? { parsed: input.caches.parsed } : {}),
     }),
   ];
   // What a removal takes down: each Deployment's Running pods, for the pull request's first line.

@@ -12,7 +12,7 @@ import { loadDefaultPolicy } from '../../src/definitions/load.js';
 import { runHpaOnAutoscaledPool } from '../../src/replay/autoscaled-pool.js';
 import { podGroupServices, shiftedServices } from '../../src/replay/fleet-model.js';
 import { patchPolicy } from '../../src/replay/replay-policy.js';
-import { DEFAULT_REPLAY_SETTINGS } from '../../src/replay/sim-engine.js';
+import { DEFAULT_REPLAY_SETTINGS } from '../../src/replay/replay-settings.js';
 import { runStandbyOnNodes } from '../../src/replay/standby-fleet.js';
 import { offeredLoad, type Trace } from '../../src/replay/trace.js';
 import { runMain } from '../support/run-main.js';

@@ -172,7 +172,7 @@ describe('gpuops replay --claim-seconds', () => {
     const standbyRows = (out: string) => out.split('\n').filter((l) => /^ {2}standby β /.test(l));
     expect(standbyRows(slow.out)).toHaveLength(18);
     expect(standbyRows(slow.out)).not.toEqual(standbyRows(byDefault.out));
-  });
+  }, 180_000); // two whole fleet replays: 61 s at load average ~20
 
   it.each(['-1', 'soon'])('refuses %s', async (v) => {
     const r = await runMain(...args, '--claim-seconds', v);

@@ -28,6 +28,7 @@ export function planWorld(
     git: world.git,
     benchmarks: benchmarks.outcomes,
     benchmarkRuns: benchmarks.runs,
+    ...(benchmarks.bands?.size ? { bandProposals: benchmarks.bands } : {}),
     templates: o.templates,
     ...(o.caches ? { caches: o.caches } : {}),
     ...(o.carry ? { memo: o.carry.scaling } : {}),

@@ -9,6 +9,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DcgmScrapeSource } from '../../src/metrics/dcgm-scrape.js';
 import { specHash } from '../../src/benchmark/spec-hash.js';
+import { loadWorkloadTemplates } from '../../src/benchmark/load-templates.js';
+import { planWorld } from '../../src/pass/plan.js';
+import { readWorld } from '../../src/pass/read-world.js';
+import { passSources } from '../../src/pass/reconcile.js';
 import { gpuNode, startHarness, type Harness } from '../support/reconcile-harness.js';
 
 const NODES = [
@@ -104,6 +108,13 @@ describe('a band proposed from the benchmark, on the simulated cluster', () => {
       ),
     );
     expect(body).toContain('| min | 38 % | max 76 % × band ratio 0.5 |');
+    // `gpuops plan` (the world read from the store, then planned) proposes the same band.
+    const planned = planWorld(await readWorld(passSources(h.deps), h.sim.clock.now()), {
+      templates: loadWorkloadTemplates(),
+    });
+    const llmSet = planned.changeSets.find((c) => c.branch === 'gpuops/prod/placement/llm');
+    expect(llmSet?.body).toContain('| min | 38 % | max 76 % × band ratio 0.5 |');
+
     const own = prs.find((r) => r.branch === 'gpuops/prod/placement/own')!.body;
     expect(own).toContain('**No band proposed from the benchmark**');
     expect(own).toContain('the spec sets both min and max');

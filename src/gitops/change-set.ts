@@ -38,6 +38,11 @@ export interface ChangeSetInput {
    * removal takes down; absent: the counts are unknown and not shown.
    */
   running?: ReadonlyMap<string, number>;
+  /**
+   * A reconciler's memo of parsed one-document texts (null when `parse` fails), for the check of
+   * what a rewritten file drops (`removedMetadata`); absent: parsed each time.
+   */
+  parseOne?: (text: string) => unknown;
 }
 
 /** Files of `files` that differ from `current` (create, update, delete), sorted by path. */
@@ -76,7 +81,7 @@ export function buildChangeSet(input: ChangeSetInput): ChangeSet | null {
     pools: input.pools,
     creates: createdObjects(input.files, input.current),
     removes: removedObjects(input.files, input.current, input.running),
-    removedMetadata: removedMetadata(input.files, input.current),
+    removedMetadata: removedMetadata(input.files, input.current, input.parseOne),
   };
   const { body, full } = fitPrBody({ ...evidence, files: planned, desiredHash: hash });
   return {

@@ -13,7 +13,7 @@ import type { UtilizationReading } from '../metrics/types.js';
 import type { BenchmarkOutcome, Placement } from '../placement/types.js';
 import type { BandProposals } from '../benchmark/benchmark-bands.js';
 import type { PassCaches } from './caches.js';
-import { readGitModel, type GitModel } from './git-model.js';
+import { parseGenerated, readGitModel, type GitModel } from './git-model.js';
 import { placementChanges, planPlacements } from './placement.js';
 import { productNeeds, productsOf, productWarnings } from './products.js';
 import { poolChanges, returnIdlePools } from './pool-changes.js';
@@ -197,12 +197,15 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
       policy,
       templates: input.templates,
       now,
+      renderCache: input.caches?.rendered,
     }),
   ];
   // What a removal takes down: each Deployment's Running pods, for the pull request's first line.
   const running = runningReplicas(input.snapshot, memo);
+  const parsed = input.caches?.parsed;
+  const parseOne = parsed ? (text: string) => parseGenerated(text, parsed) : undefined;
   const changeSets = inputs
-    .map((i) => buildChangeSet({ ...i, running }))
+    .map((i) => buildChangeSet({ ...i, running, ...(parseOne ? { parseOne } : {}) }))
     .filter((c): c is ChangeSet => c !== null);
   const planned = new Map<string, PlannedFile>();
   for (const cs of changeSets) for (const f of planFiles(cs.files, git.files)) planned.set(f.path, f);

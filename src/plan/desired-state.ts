@@ -11,6 +11,7 @@ import type { ChangeSet, PlannedFile } from '../gitops/types.js';
 import type { WorkloadTemplates } from '../manifests/templates.js';
 import type { UtilizationReading } from '../metrics/types.js';
 import type { BenchmarkOutcome, Placement } from '../placement/types.js';
+import type { BandProposals } from '../benchmark/benchmark-bands.js';
 import type { PassCaches } from './caches.js';
 import { parseGenerated, readGitModel, type GitModel } from './git-model.js';
 import { placementChanges, planPlacements } from './placement.js';
@@ -72,6 +73,8 @@ export interface DesiredStateInput {
     string,
     readonly Pick<BenchmarkRun, 'run' | 'status' | 'durationSeconds' | 'node' | 'gpuProduct'>[]
   >;
+  /** The band proposed from its benchmark (or why none) of each spec with `scaling.targets: fromBenchmark`. */
+  bandProposals?: BandProposals;
   /** Recorded scaling decisions since `historySince(policy, now)`. */
   recent: readonly DecisionRecord[];
   templates: WorkloadTemplates;
@@ -186,6 +189,7 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
       templates: input.templates,
       invalidAlgorithms: input.invalidAlgorithms,
       benchmarkRuns: input.benchmarkRuns,
+      ...(input.bandProposals ? { bandProposals: input.bandProposals } : {}),
       caches: input.caches,
       capacity: capacityOf(observed.decided, memo),
     }),

@@ -11,7 +11,7 @@ import type { ChangeSet, PlannedFile } from '../gitops/types.js';
 import type { WorkloadTemplates } from '../manifests/templates.js';
 import type { UtilizationReading } from '../metrics/types.js';
 import type { BenchmarkOutcome, Placement } from '../placement/types.js';
-import type { PassCaches } from './caches.js';
+import { plainLookups, type PlanLookups } from './lookups.js';
 import { readGitModel, type GitModel } from './git-model.js';
 import { placementChanges, planPlacements } from './placement.js';
 import { productNeeds, productsOf, productWarnings } from './products.js';
@@ -21,7 +21,6 @@ import { runningReplicas } from './running-replicas.js';
 import { keptRemovals, type KeptRemoval } from './deleted-specs.js';
 import { planScaling, scaleChanges } from './scaling.js';
 import type { PoolAssignment } from '../pools/types.js';
-import { capacityOf, type ScalingMemo } from '../scaling/scaling-memo.js';
 import type { LoopTiming } from '../scaling/loop-windows.js';
 import type { MetricsReport } from '../scaling/metrics-report.js';
 import type { RolloutNote } from './rollout.js';
@@ -90,10 +89,11 @@ export interface DesiredStateInput {
   invalidAlgorithms?: readonly string[];
   /** The read model of `base` when the caller built it already (`readGitModel`); else built here. */
   git?: GitModel;
-  /** Memo tables of the reconciler (parsed Git files, rendered workloads); absent: none kept. */
-  caches?: PassCaches;
-  /** `gpuops run`'s scaling memo (indexes over the cache's arrays, `PassCarry.scaling`). */
-  memo?: ScalingMemo;
+  /**
+   * How the steps parse, render and index what they read; default `plainLookups` (a reconciler
+   * passes the ones its memory builds, `rememberedLookups`: the same answers, derived once).
+   */
+  lookups?: PlanLookups;
   /** `gpuops run`'s loop delays: the windows follow them (`scaling/loop-windows.ts`); absent: the policy's. */
   loop?: LoopTiming;
   now: Date;
@@ -128,13 +128,12 @@ const movedNodes = (decisions: readonly ScalingDecision[]): Set<string> =>
 export function planDesiredState(input: DesiredStateInput): DesiredState {
   const { cluster, repo, now } = input;
   const policy = repo.policy;
-  const git =
-    input.git ?? readGitModel(cluster, input.base, policy.spec.pools.labelKey, input.caches?.parsed);
+  const lookups = input.lookups ?? plainLookups;
+  const git = input.git ?? readGitModel(cluster, input.base, policy.spec.pools.labelKey, lookups.parse);
 
   const products = productsOf(repo.algorithms, input.benchmarkRuns, input.snapshot);
   const needs = productNeeds(repo.algorithms, input.benchmarks);
-  const memo = input.memo;
-  const observed = planPools(input.snapshot, git, policy, input.runningBenchmarks, needs, memo);
+  const observed = planPools(input.snapshot, git, policy, input.runningBenchmarks, needs, lookups);
   const placements = planPlacements(repo.algorithms, input.benchmarks, policy, products);
   const scaling = planScaling({
     algorithms: repo.algorithms,
@@ -148,7 +147,7 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
     policy,
     now,
     products,
-    ...(memo ? { memo } : {}),
+    lookups,
     ...(input.loop ? { loop: input.loop } : {}),
   });
   // A node returns to unused only when no scale-up of this pass counts on it, on a whole answer.
@@ -171,7 +170,7 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
       algorithms: repo.algorithms,
       git,
       policy,
-      renderCache: input.caches?.rendered,
+      renderCache: lookups.rendered,
       movedByScaling: movedNodes(scaling.decisions),
     }),
     ...placementChanges({
@@ -182,8 +181,8 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
       templates: input.templates,
       invalidAlgorithms: input.invalidAlgorithms,
       benchmarkRuns: input.benchmarkRuns,
-      caches: input.caches,
-      capacity: capacityOf(observed.decided, memo),
+      workloadFiles: lookups.workloadFiles,
+      capacity: lookups.capacity(observed.decided),
     }),
     ...scaleChanges({
       step: scaling,
@@ -196,7 +195,7 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
     }),
   ];
   // What a removal takes down: each Deployment's Running pods, for the pull request's first line.
-  const running = runningReplicas(input.snapshot, memo);
+  const running = runningReplicas(input.snapshot, lookups);
   const changeSets = inputs
     .map((i) => buildChangeSet({ ...i, running }))
     .filter((c): c is ChangeSet => c !== null);

@@ -18,8 +18,8 @@ import { loadKubeConfig } from '../cluster/kubeconfig.js';
 import { createClusterPatcher } from '../cluster/patch.js';
 import type { ClusterSource } from '../cluster/source.js';
 import type { Settings } from '../config/settings.js';
-import { createPassCarry } from '../pass/carry.js';
-import { createPassCaches } from '../plan/caches.js';
+import { createReconcilerMemory } from '../plan/memory.js';
+import type { LoopTiming } from '../scaling/loop-windows.js';
 import { reconcileOnce, type ReconcileDeps, type Reconciler, type WriteFence } from '../pass/reconcile.js';
 import { fencedHost, fencedJobs, fencedPatcher } from '../controller/write-fence.js';
 import { openGitOps } from './git.js';
@@ -43,11 +43,10 @@ export interface ComposeOverrides {
   kubeConfig?: KubeConfig;
   /**
    * How passes read the cluster (`gpuops run`: the watch-driven cache); default: list every pass.
-   * A reconciler on the cache is the long-running one: it also keeps what does not change from
-   * pass to pass (`createPassCarry()`: stored benchmark runs, samples already stored, the scaling
-   * memo); one that lists (one-shot commands) keeps none of it.
    */
   clusterRead?: ClusterSource;
+  /** `gpuops run`'s loop delays, which the scaling windows follow (`ReconcileDeps.loop`). */
+  loop?: LoopTiming;
   workingCopy?: WorkingCopy;
   host?: PullRequestHost;
   /** The utilisation source; `null` for none. Default from `--prometheus-url` / `--dcgm-url`. */
@@ -131,8 +130,9 @@ export async function compose(settings: Settings, o: ComposeOverrides = {}): Pro
       dryRun: settings.dryRun,
       clock,
       log,
-      caches: createPassCaches(),
-      ...(o.clusterRead ? { carry: createPassCarry() } : {}),
+      // Every reconciler remembers its last pass; one that makes a single pass starts empty.
+      memory: createReconcilerMemory(),
+      ...(o.loop ? { loop: o.loop } : {}),
       ...(o.onBenchmarkProgress ? { onBenchmarkProgress: o.onBenchmarkProgress } : {}),
       ...(o.fence ? { fence: o.fence } : {}),
     };
@@ -188,6 +188,5 @@ export async function createReconciler(
     close,
     knownClusters: () => knownClusters(deps),
     metrics: deps.metrics,
-    ...(deps.carry ? { carry: deps.carry } : {}),
   };
 }

@@ -5,6 +5,7 @@
  * recorded as it starts and closes in the reverse order ({@link createClosers}): on a clean stop
  * after the loop, the Lease and the health server; at once when a later part cannot start.
  */
+import type { LoopTiming } from '../scaling/loop-windows.js';
 import type { Logger } from 'pino';
 import type { Settings } from '../config/settings.js';
 import { createControllerMetrics, registerFleetGauges } from '../controller/metrics.js';
@@ -72,7 +73,7 @@ async function startParts(plan: RunPlan, closers: Closers): Promise<RunningContr
   const reconciler = await createReconciler(
     settings.dryRun ? { ...settings, database: dryRunDatabase(settings.database) } : settings,
     log,
-    { clusterRead: runCache.clusterRead, fence: fence.check },
+    { clusterRead: runCache.clusterRead, fence: fence.check, loop: loopTiming(plan) },
   );
   closers.add('reconciler', () => reconciler.close());
   plan.checkCluster(await reconciler.knownClusters());
@@ -86,9 +87,6 @@ async function startParts(plan: RunPlan, closers: Closers): Promise<RunningContr
       ),
     }));
   }
-  // The scaling windows follow this loop's delays: its signal's interval and its reaction.
-  const every = plan.watchSeconds ?? plan.intervalSeconds;
-  if (reconciler.carry) reconciler.carry.loop = { sampleSeconds: every, reactionSeconds: every };
   return startController({
     metrics,
     identity: plan.identity,
@@ -144,4 +142,10 @@ function statusPagesOf(view: () => Promise<StatusView>): {
     html: async () => renderStatusHtml(await view()),
     json: async () => `${JSON.stringify(await view(), null, 2)}\n`,
   };
+}
+
+/** The scaling windows follow this loop's delays: its signal's interval and its reaction. */
+function loopTiming(plan: Pick<RunPlan, 'watchSeconds' | 'intervalSeconds'>): LoopTiming {
+  const every = plan.watchSeconds ?? plan.intervalSeconds;
+  return { sampleSeconds: every, reactionSeconds: every };
 }

@@ -60,8 +60,8 @@ function metadataOf(text: string, parseOne: ((text: string) => unknown) | undefi
  * annotations of its objects that the new content drops and gpuops does not write, by path, object
  * and key. A file whose every line is still there is not parsed (a pools change updates thousands
  * of node files).
- * @param parseOne a reconciler's memo of one-document texts (`parseGenerated` over
- *   `PassCaches.parsed`: yaml's `parse`, null when it fails): a scale change set rewrites one line
+ * @param parseOne how one-document texts are parsed (a reconciler keeps them:
+ *   `PlanLookups.parse`, yaml's `parse`, null when it fails): a scale change set rewrites one line
  *   of its Deployment and is built again every pass while its pull request is open, so both sides
  *   are parsed once, not every pass (same result without it)
  */

@@ -56,7 +56,7 @@ export interface NodeFilesInput {
    * is `long-task` or `short-task`, so a later pass knows it may return them (`ReturnedIdle`).
    */
   moved?: ReadonlyMap<string, string>;
-  /** A reconciler's memo of rendered documents (`PassCaches.rendered`); same bytes without it. */
+  /** Documents a reconciler rendered before (`ReconcilerMemory.rendered`); same bytes without it. */
   renderCache?: RenderCache;
 }
 

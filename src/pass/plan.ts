@@ -5,19 +5,25 @@
  */
 import { planDesiredState, type DesiredState } from '../plan/desired-state.js';
 import type { WorkloadTemplates } from '../manifests/templates.js';
-import type { PassCaches } from '../plan/caches.js';
-import type { PassCarry } from './carry.js';
+import type { LoopTiming } from '../scaling/loop-windows.js';
+import { rememberedLookups, type ReconcilerMemory } from '../plan/memory.js';
 import { worldWithBands } from './proposed-bands.js';
 import type { PassBenchmarks, World } from './world.js';
 
 /**
  * Plans the pass from `world`: pools, placement, scaling, rendering and change sets.
  * `benchmarks`: the outcomes after the benchmark step (`benchmarksOfPass`); default the stored
- * ones the world holds (`gpuops plan` starts no benchmark). `carry`: `gpuops run`'s (its scaling memo).
+ * ones the world holds (`gpuops plan` starts no benchmark). `memory`: the reconciler's (the plan's
+ * steps get the functions built on it); `loop`: `gpuops run`'s delays, which the scaling windows follow.
  */
 export function planWorld(
   world: World,
-  o: { templates: WorkloadTemplates; caches?: PassCaches; benchmarks?: PassBenchmarks; carry?: PassCarry },
+  o: {
+    templates: WorkloadTemplates;
+    memory: ReconcilerMemory;
+    benchmarks?: PassBenchmarks;
+    loop?: LoopTiming;
+  },
 ): DesiredState {
   const benchmarks = o.benchmarks ?? world.benchmarks;
   // Idempotent: the reconcile pass has put them in already (its write phase judges the same band).
@@ -33,9 +39,8 @@ export function planWorld(
     benchmarkRuns: benchmarks.runs,
     ...(benchmarks.bands?.size ? { bandProposals: benchmarks.bands } : {}),
     templates: o.templates,
-    ...(o.caches ? { caches: o.caches } : {}),
-    ...(o.carry ? { memo: o.carry.scaling } : {}),
-    ...(o.carry?.loop ? { loop: o.carry.loop } : {}),
+    lookups: rememberedLookups(o.memory),
+    ...(o.loop ? { loop: o.loop } : {}),
     now: world.now,
     recent: world.recent,
     reading: world.reading,

@@ -8,11 +8,12 @@ import type { Snapshot } from '../cluster/types.js';
 import { invalidAlgorithms, keptForInvalidSpecs } from '../plan/invalid-specs.js';
 import type { UtilizationReading } from '../metrics/types.js';
 import { readGitModel } from '../plan/git-model.js';
+import { rememberedLookups } from '../plan/memory.js';
 import { historySince } from '../scaling/history.js';
 import type { DecisionRecord } from '../scaling/types.js';
-import { carriedBenchmarks } from './carry.js';
+import { rememberedBenchmarks } from './remembered-reads.js';
 import { emptySinceNow } from './emptiness.js';
-import { readUtilization, storedBenchmarks } from './stored-inputs.js';
+import { readUtilization } from './stored-inputs.js';
 import { proposedBands } from './proposed-bands.js';
 import type { PassBenchmarks, World, WorldSources } from './world.js';
 import { nodesRunningBenchmarks } from '../cluster/benchmark-pods.js';
@@ -38,7 +39,7 @@ export async function readWorld(sources: WorldSources, now: JudgeAt): Promise<Wo
   const { cluster, defaults, store } = sources;
   const defaultLabel = defaults.spec.pools.labelKey;
   const early = now instanceof Date ? readCluster(sources, now, { poolLabel: defaultLabel }) : null;
-  const specs = await sources.specs.read(cluster, defaults, sources.caches);
+  const specs = await sources.specs.read(cluster, defaults, sources.memory);
   const { repo, base } = specs;
   const policy = repo.policy;
   const readingRead = readUtilization(sources.metrics, policy, repo.algorithms);
@@ -46,7 +47,7 @@ export async function readWorld(sources: WorldSources, now: JudgeAt): Promise<Wo
   const at = now instanceof Date ? now : now(await readingRead);
   const poolLabel = policy.spec.pools.labelKey;
   const clusterRead = early && poolLabel === defaultLabel ? early : readCluster(sources, at, { poolLabel });
-  const git = readGitModel(cluster, base, poolLabel, sources.caches.parsed);
+  const git = readGitModel(cluster, base, poolLabel, rememberedLookups(sources.memory).parse);
   const names = repo.algorithms.map((a) => a.name);
   const moved = [...git.movedNodes.keys()];
   const [snapshot, hpa, reading, benchmarks, decided, history] = await Promise.all([
@@ -56,9 +57,7 @@ export async function readWorld(sources: WorldSources, now: JudgeAt): Promise<Wo
     sources.recordedBenchmarks
       ? Promise.resolve<PassBenchmarks>({ outcomes: new Map(sources.recordedBenchmarks), runs: new Map() })
       : store
-        ? sources.carry
-          ? carriedBenchmarks(repo.algorithms, store, sources.carry)
-          : storedBenchmarks(repo.algorithms, store)
+        ? rememberedBenchmarks(repo.algorithms, store, sources.memory)
         : Promise.resolve<PassBenchmarks>({ outcomes: new Map(), runs: new Map() }),
     store ? store.decisionsSince(names, historySince(policy, at)) : Promise.resolve(new Map()),
     store && moved.length > 0 ? store.nodeEmptiness?.(moved) : Promise.resolve(undefined),

@@ -20,7 +20,6 @@ import type { WorkloadTemplates } from '../manifests/templates.js';
 import type { UtilizationSource } from '../metrics/types.js';
 import { benchmarksOfPass } from './benchmarks.js';
 import { worldWithBands } from './proposed-bands.js';
-import type { PassCarry } from './carry.js';
 import { planWorld } from './plan.js';
 import { readWorld } from './read-world.js';
 import { workingCopySpecs } from './specs.js';
@@ -28,7 +27,9 @@ import { summarize, warnAboutKept, warnAboutMetrics, type PassResult } from './s
 import type { WorldSources } from './world.js';
 import { writePhase } from './write.js';
 import { watchlistOf } from './watchlist.js';
-import type { PassCaches } from '../plan/caches.js';
+import { heldUntilMs } from '../scaling/decision-memo.js';
+import type { ReconcilerMemory } from '../plan/memory.js';
+import type { LoopTiming } from '../scaling/loop-windows.js';
 import type { Store } from '../store/types.js';
 
 export type { PassResult };
@@ -48,8 +49,6 @@ export interface Reconciler {
   close(): Promise<void>;
   /** The utilisation source the passes read (the crossing trigger reads it too); absent: none known. */
   metrics?: UtilizationSource | null;
-  /** What the passes keep from one to the next (`gpuops run`'s; its `loop` sizes the windows). */
-  carry?: PassCarry;
 }
 
 /** The adapters one pass works with; `compose/compose.ts` builds them from settings, with overrides. */
@@ -73,13 +72,13 @@ export interface ReconcileDeps {
   dryRun: boolean;
   clock: RunnerClock;
   log: Logger;
-  /** Memo tables this reconciler keeps from pass to pass (`createPassCaches()`). */
-  caches: PassCaches;
+  /** What this reconciler remembers from pass to pass (`createReconcilerMemory()`). */
+  memory: ReconcilerMemory;
   /**
-   * What `gpuops run` keeps from pass to pass (`createPassCarry()`: stored benchmark runs, the
-   * samples already stored, the scaling step's memo); absent (one-shot commands): read all.
+   * `gpuops run`'s loop delays (its signal's interval and its reaction): the scaling windows
+   * follow them (`scaling/loop-windows.ts`). Absent: the policy's.
    */
-  carry?: PassCarry;
+  loop?: LoopTiming;
   onBenchmarkProgress?: (p: BenchmarkProgress) => void;
   /**
    * `gpuops run`'s leadership check (`controller/write-fence.ts`), already wrapped around `jobs`, `patcher`,
@@ -98,8 +97,7 @@ export function passSources(deps: ReconcileDeps): WorldSources {
     store: deps.store,
     metrics: deps.metrics,
     defaults: deps.defaults,
-    caches: deps.caches,
-    ...(deps.carry ? { carry: deps.carry } : {}),
+    memory: deps.memory,
   };
 }
 
@@ -122,9 +120,9 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
   const world = worldWithBands(read, benchmarks);
   const desired = planWorld(world, {
     templates: deps.templates,
-    caches: deps.caches,
+    memory: deps.memory,
     benchmarks,
-    ...(deps.carry ? { carry: deps.carry } : {}),
+    ...(deps.loop ? { loop: deps.loop } : {}),
   });
   warnAboutMetrics(deps.log, desired);
   warnAboutKept(deps.log, desired);
@@ -132,5 +130,8 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
   deps.fence?.('the write phase of this pass');
   const written = await writePhase({ ...deps, now: () => deps.clock.now() }, world, desired);
   const result = summarize(deps.log, deps.dryRun, world, desired, written);
-  return { ...result, watch: watchlistOf(world, desired, deps.carry?.scaling.decisions) };
+  return {
+    ...result,
+    watch: watchlistOf(world, desired, (name) => heldUntilMs(deps.memory.scaling.decisions, name)),
+  };
 }

@@ -18,7 +18,7 @@ import {
   type Gitlink,
   type UnreadableSpec,
 } from '../gitops/unreadable-specs.js';
-import type { PassCaches } from '../plan/caches.js';
+import type { ReconcilerMemory } from '../plan/memory.js';
 import type { SpecsSource } from './world.js';
 
 /** What {@link workingCopySpecs} needs of the working copy (`gitops/working-copy.ts`). */
@@ -44,12 +44,12 @@ export interface SpecsTree {
  * the disk loader (`definitions/spec-files.ts`: no dot-folder, a file too large or past the budget
  * is that file's error and is never read), and `clusters/<cluster>/` at the base branch head.
  * Submodules, LFS pointers and files not read are errors that keep every algorithm
- * (`gitops/unreadable-specs.ts`). An unchanged repo is not parsed again (`caches.specs`).
+ * (`gitops/unreadable-specs.ts`). An unchanged repo is not parsed again (`memory.specs`).
  * @throws GitOpsError when the fetch or a tree read fails
  */
 export function workingCopySpecs(tree: SpecsTree): SpecsSource {
   return {
-    async read(cluster, defaults, caches) {
+    async read(cluster, defaults, memory) {
       await tree.sync();
       const skipped: Record<'algorithms' | 'policies', UnreadableSpec[]> = { algorithms: [], policies: [] };
       const [specTree, base, algorithmLinks, policyLinks] = await Promise.all([
@@ -62,7 +62,7 @@ export function workingCopySpecs(tree: SpecsTree): SpecsSource {
       // Submodules and LFS pointers are reported, never taken for deleted specs (unreadable-specs.ts).
       const algorithms = separateUnreadable(inFolder('algorithms'), algorithmLinks);
       const policies = separateUnreadable(inFolder('policies'), policyLinks);
-      const parsed = parseSpecs(defaults, algorithms.files, policies.files, caches);
+      const parsed = parseSpecs(defaults, algorithms.files, policies.files, memory);
       return {
         repo: withUnreadable(
           parsed,
@@ -136,22 +136,22 @@ export async function readClusterFiles(repo: string, cluster: string): Promise<M
 
 /**
  * Parses the specs (`parseRepo`, pure); the same defaults and files as the last pass give the
- * last pass's repo (`caches.specs`), so an unchanged repo is not validated again.
+ * last pass's repo (`memory.specs`), so an unchanged repo is not validated again.
  */
 function parseSpecs(
   defaults: Policy,
   algorithms: Map<string, string>,
   policies: Map<string, string>,
-  caches: PassCaches,
+  memory: Pick<ReconcilerMemory, 'specs'>,
 ): LoadedRepo {
   // The files are spec files already (chosen by `specFolderOf`, the disk loader's rule).
   const toFiles = (m: Map<string, string>) =>
     [...m].sort(([a], [b]) => (a < b ? -1 : 1)).map(([p, text]) => ({ path: p, text }));
   const files = { algorithms: toFiles(algorithms), policies: toFiles(policies) };
-  const last = caches.specs;
+  const last = memory.specs;
   if (last && last.defaults === defaults && sameFiles(last.files, files)) return last.repo;
   const repo = parseRepo(defaults, files);
-  caches.specs = { defaults, files, repo };
+  memory.specs = { defaults, files, repo };
   return repo;
 }
 

@@ -3,17 +3,20 @@
  * scales (engine `gpuops`), its band as the scaling rules read it, the replicas it runs with after
  * the pass (patch mode applies a change at once; a pull request's waits for its merge, so the
  * replicas stay), its Ready replicas in the snapshot, and when its hold can change (the kept
- * decision's clock, `gpuops run`'s memo; none: never by the clock alone).
+ * decision's clock, `heldUntilMs`; Infinity: never by the clock alone).
  */
 import type { ResolvedAlgorithm } from '../definitions/types.js';
 import type { DesiredState } from '../plan/desired-state.js';
 import type { Watchlist, WatchedAlgorithm } from '../scaling/crossing-watch.js';
-import type { DecisionMemo } from '../scaling/decision-memo.js';
 import type { World } from './world.js';
 import { isBenchmarkPod } from '../cluster/benchmark-pods.js';
 
 /** The watchlist of a pass (empty with engine `hpa`: the HorizontalPodAutoscaler owns replicas). */
-export function watchlistOf(world: World, desired: DesiredState, memo?: DecisionMemo): Watchlist {
+export function watchlistOf(
+  world: World,
+  desired: DesiredState,
+  heldUntilMs: (algorithm: string) => number = () => Infinity,
+): Watchlist {
   const policy = world.repo.policy;
   const s = policy.spec.scaling;
   const read = { metric: s.metric, windowSeconds: s.windowSeconds };
@@ -37,7 +40,7 @@ export function watchlistOf(world: World, desired: DesiredState, memo?: Decision
       namespace: a.namespace,
       view: viewOf(a, s, replicas),
       pods: ready.get(`${a.namespace}/${a.name}`) ?? [],
-      heldUntilMs: memo?.decisions.get(a.name)?.clock.actionUntilMs ?? Infinity,
+      heldUntilMs: heldUntilMs(a.name),
     });
   }
   const namespaces = [...new Set(algorithms.map((a) => a.namespace))].sort();

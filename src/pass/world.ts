@@ -9,11 +9,10 @@ import type { Snapshot } from '../cluster/types.js';
 import type { LoadedRepo, Policy, SpecError } from '../definitions/types.js';
 import type { UtilizationReading, UtilizationSource } from '../metrics/types.js';
 import type { BenchmarkOutcome } from '../placement/types.js';
-import type { PassCaches } from '../plan/caches.js';
+import type { ReconcilerMemory } from '../plan/memory.js';
 import type { GitModel } from '../plan/git-model.js';
 import type { DecisionRecord, HpaState } from '../scaling/types.js';
 import type { BenchmarkRun, Store } from '../store/types.js';
-import type { PassCarry } from './carry.js';
 
 /** The specs and the generated files, read at one point in time (the base branch head, or a folder). */
 export interface SpecsRead {
@@ -32,7 +31,7 @@ export interface SpecsSource {
    * `repo.errors`, never a throw.
    * @throws when the repo cannot be fetched or read (the pass is retried)
    */
-  read(cluster: string, defaults: Policy, caches: PassCaches): Promise<SpecsRead>;
+  read(cluster: string, defaults: Policy, memory: Pick<ReconcilerMemory, 'specs'>): Promise<SpecsRead>;
 }
 
 /** The stored state a pass reads: benchmark runs, scaling decisions, node activity. */
@@ -54,10 +53,8 @@ export interface WorldSources {
   metrics: UtilizationSource | null;
   /** The shipped default policy (`policies/default.yaml`). */
   defaults: Policy;
-  /** Memo tables kept from pass to pass (`createPassCaches()`). */
-  caches: PassCaches;
-  /** What `gpuops run` keeps from pass to pass (`createPassCarry()`); absent: one-shot, read all. */
-  carry?: PassCarry;
+  /** What the reconciler remembers from its last pass (`createReconcilerMemory()`; empty: read all). */
+  memory: ReconcilerMemory;
   /** Recorded run times (`gpuops plan --benchmarks FILE`): used instead of the stored runs. */
   recordedBenchmarks?: ReadonlyMap<string, BenchmarkOutcome>;
 }

@@ -24,8 +24,8 @@ import type { FleetStatusRecord, GitWriteRefusalRecord, Store } from '../store/t
 import { pullRequestRefusals, sameRefusals } from '../gitops/write-refusal.js';
 import type { DesiredState } from '../plan/desired-state.js';
 import { writePatchMode } from './patch-mode.js';
-import type { PassCaches } from '../plan/caches.js';
-import { saveNewSamples, type PassCarry } from './carry.js';
+import type { ReconcilerMemory } from '../plan/memory.js';
+import { saveNewSamples } from './remembered-reads.js';
 import type { World } from './world.js';
 
 /**
@@ -43,8 +43,8 @@ export async function writePhase(
 ): Promise<{ results: WriteBackResult[]; patches: string[] }> {
   const { store, dryRun } = deps;
   const policy = world.repo.policy;
-  const memo = deps.caches ?? {};
-  const refusals = await standingRefusals(store, deps.cluster, memo);
+  const memory = deps.memory ?? { samples: new Set<string>() };
+  const refusals = await standingRefusals(store, deps.cluster, memory);
   let fleet: FleetStatusRecord | null = null;
   if (!dryRun) {
     // The plain git host learns that a person merged or deleted a branch (GitHub knows by itself).
@@ -57,7 +57,7 @@ export async function writePhase(
       snapshot: world.snapshot,
       now: world.now,
       writeRefusals: refusals,
-      ...(deps.carry ? { carry: deps.carry } : {}),
+      memory,
     });
   }
   const written = await writePass(deps, {
@@ -68,7 +68,7 @@ export async function writePhase(
     policy,
     refusals,
   });
-  if (fleet) await saveRefusals(store, fleet, written.refusals, memo);
+  if (fleet) await saveRefusals(store, fleet, written.refusals, memory);
   if (world.invalid.length > 0)
     await reportInvalidSpecs(world.invalid, {
       host: deps.host,
@@ -95,12 +95,12 @@ export async function recordPass(
     now: Date;
     /** Permanent Git write refusals standing at the start of the pass (kept in the record). */
     writeRefusals?: readonly GitWriteRefusalRecord[];
-    /** `gpuops run`'s carry: only samples the last pass did not store are stored (`saveNewSamples`). */
-    carry?: PassCarry;
+    /** The reconciler's memory: only samples its last pass did not store are stored (`saveNewSamples`); absent: all. */
+    memory?: Pick<ReconcilerMemory, 'samples'>;
   },
 ): Promise<FleetStatusRecord> {
   const { output } = o.desired;
-  await saveNewSamples(store, o.desired.samples, o.carry);
+  await saveNewSamples(store, o.desired.samples, o.memory ?? { samples: new Set() });
   const records = output.scaling.map((d) => toDecisionRecord(d, o.now));
   if (store.recordDecisions) await store.recordDecisions(records);
   else for (const r of records) await store.recordDecision(r);
@@ -125,15 +125,15 @@ export async function recordPass(
 
 /**
  * The permanent Git write refusals standing when a reconciler starts: read once from the stored
- * fleet status (a `reconcile --once` process sees the last process's), then kept in `memo`.
+ * fleet status (a `reconcile --once` process sees the last process's), then kept in `memory`.
  */
 export async function standingRefusals(
   store: Store,
   cluster: string,
-  memo: { refusals?: GitWriteRefusalRecord[] },
+  memory: Pick<ReconcilerMemory, 'refusals'>,
 ): Promise<GitWriteRefusalRecord[]> {
-  memo.refusals ??= (await statusStoreOf(store)?.fleetStatus(cluster))?.writeRefusals ?? [];
-  return memo.refusals;
+  memory.refusals ??= (await statusStoreOf(store)?.fleetStatus(cluster))?.writeRefusals ?? [];
+  return memory.refusals;
 }
 
 /** Stores the refusals the write phase left, in the pass's fleet status, when they changed. */
@@ -141,14 +141,14 @@ export async function saveRefusals(
   store: Store,
   fleet: FleetStatusRecord,
   refusals: GitWriteRefusalRecord[],
-  memo: { refusals?: GitWriteRefusalRecord[] },
+  memory: Pick<ReconcilerMemory, 'refusals'>,
 ): Promise<void> {
   if (sameRefusals(fleet.writeRefusals ?? [], refusals)) return;
   const next: FleetStatusRecord = { ...fleet };
   if (refusals.length > 0) next.writeRefusals = refusals;
   else delete next.writeRefusals;
   await statusStoreOf(store)?.saveFleetStatus(next);
-  memo.refusals = refusals;
+  memory.refusals = refusals;
 }
 
 /** The adapters and settings of the write phase. */
@@ -161,10 +161,11 @@ export interface WriteDeps {
   dryRun: boolean;
   now: () => Date;
   log: Logger;
-  /** The reconciler's memo tables: the standing refusals are read from the database once per reconciler. */
-  caches?: Pick<PassCaches, 'refusals'>;
-  /** What `gpuops run` keeps from pass to pass (the samples already stored). */
-  carry?: PassCarry;
+  /**
+   * The reconciler's memory: the standing refusals are read from the database once per
+   * reconciler, and samples its last pass stored are not stored again. Absent: read and store all.
+   */
+  memory?: Pick<ReconcilerMemory, 'refusals' | 'samples'>;
 }
 
 /** What the write phase writes from: the pass's change sets and decisions, and what it read. */

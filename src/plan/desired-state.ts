@@ -12,8 +12,8 @@ import type { WorkloadTemplates } from '../manifests/templates.js';
 import type { UtilizationReading } from '../metrics/types.js';
 import type { BenchmarkOutcome, Placement } from '../placement/types.js';
 import type { BandProposals } from '../benchmark/benchmark-bands.js';
-import type { PassCaches } from './caches.js';
-import { parseGenerated, readGitModel, type GitModel } from './git-model.js';
+import { plainLookups, type PlanLookups } from './lookups.js';
+import { readGitModel, type GitModel } from './git-model.js';
 import { placementChanges, planPlacements } from './placement.js';
 import { productNeeds, productsOf, productWarnings } from './products.js';
 import { poolChanges, returnIdlePools } from './pool-changes.js';
@@ -23,7 +23,6 @@ import { keptRemovals, type KeptRemoval } from './deleted-specs.js';
 import { planScaling, scaleChanges } from './scaling.js';
 import { standbyChanges } from './standby-changes.js';
 import type { PoolAssignment } from '../pools/types.js';
-import { capacityOf, type ScalingMemo } from '../scaling/scaling-memo.js';
 import type { LoopTiming } from '../scaling/loop-windows.js';
 import type { MetricsReport } from '../scaling/metrics-report.js';
 import type { RolloutNote } from './rollout.js';
@@ -94,10 +93,11 @@ export interface DesiredStateInput {
   invalidAlgorithms?: readonly string[];
   /** The read model of `base` when the caller built it already (`readGitModel`); else built here. */
   git?: GitModel;
-  /** Memo tables of the reconciler (parsed Git files, rendered workloads); absent: none kept. */
-  caches?: PassCaches;
-  /** `gpuops run`'s scaling memo (indexes over the cache's arrays, `PassCarry.scaling`). */
-  memo?: ScalingMemo;
+  /**
+   * How the steps parse, render and index what they read; default `plainLookups` (a reconciler
+   * passes the ones its memory builds, `rememberedLookups`: the same answers, derived once).
+   */
+  lookups?: PlanLookups;
   /** `gpuops run`'s loop delays: the windows follow them (`scaling/loop-windows.ts`); absent: the policy's. */
   loop?: LoopTiming;
   now: Date;
@@ -135,13 +135,12 @@ const movedNodes = (decisions: readonly ScalingDecision[]): Set<string> =>
 export function planDesiredState(input: DesiredStateInput): DesiredState {
   const { cluster, repo, now } = input;
   const policy = repo.policy;
-  const git =
-    input.git ?? readGitModel(cluster, input.base, policy.spec.pools.labelKey, input.caches?.parsed);
+  const lookups = input.lookups ?? plainLookups;
+  const git = input.git ?? readGitModel(cluster, input.base, policy.spec.pools.labelKey, lookups.parse);
 
   const products = productsOf(repo.algorithms, input.benchmarkRuns, input.snapshot);
   const needs = productNeeds(repo.algorithms, input.benchmarks);
-  const memo = input.memo;
-  const observed = planPools(input.snapshot, git, policy, input.runningBenchmarks, needs, memo);
+  const observed = planPools(input.snapshot, git, policy, input.runningBenchmarks, needs, lookups);
   const placements = planPlacements(repo.algorithms, input.benchmarks, policy, products);
   const scaling = planScaling({
     algorithms: repo.algorithms,
@@ -155,7 +154,7 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
     policy,
     now,
     products,
-    ...(memo ? { memo } : {}),
+    lookups,
     ...(input.loop ? { loop: input.loop } : {}),
   });
   // A node returns to unused only when no scale-up of this pass counts on it, on a whole answer.
@@ -178,7 +177,7 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
       algorithms: repo.algorithms,
       git,
       policy,
-      renderCache: input.caches?.rendered,
+      renderCache: lookups.rendered,
       movedByScaling: movedNodes(scaling.decisions),
     }),
     ...placementChanges({
@@ -190,8 +189,8 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
       invalidAlgorithms: input.invalidAlgorithms,
       benchmarkRuns: input.benchmarkRuns,
       ...(input.bandProposals ? { bandProposals: input.bandProposals } : {}),
-      caches: input.caches,
-      capacity: capacityOf(observed.decided, memo),
+      workloadFiles: lookups.workloadFiles,
+      capacity: lookups.capacity(observed.decided),
     }),
     ...scaleChanges({
       step: scaling,
@@ -201,7 +200,7 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
       policy,
       templates: input.templates,
       now,
-      renderCache: input.caches?.rendered,
+      ...(lookups.rendered ? { renderCache: lookups.rendered } : {}),
     }),
     ...standbyChanges({
       cluster,
@@ -210,15 +209,13 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
       samples: new Map([...scaling.pass.attribution.byAlgorithm].map(([a, x]) => [a, x.samples])),
       whole: input.reading.ok && scaling.pass.metrics.partial === null,
       policyErrors: repo.errors.some((e) => e.file.startsWith('policies/')),
-      ...(input.caches ? { parsed: input.caches.parsed } : {}),
+      parse: lookups.parse,
     }),
   ];
   // What a removal takes down: each Deployment's Running pods, for the pull request's first line.
-  const running = runningReplicas(input.snapshot, memo);
-  const parsed = input.caches?.parsed;
-  const parseOne = parsed ? (text: string) => parseGenerated(text, parsed) : undefined;
+  const running = runningReplicas(input.snapshot, lookups);
   const changeSets = inputs
-    .map((i) => buildChangeSet({ ...i, running, ...(parseOne ? { parseOne } : {}) }))
+    .map((i) => buildChangeSet({ ...i, running, parseOne: lookups.parse }))
     .filter((c): c is ChangeSet => c !== null);
   const planned = new Map<string, PlannedFile>();
   for (const cs of changeSets) for (const f of planFiles(cs.files, git.files)) planned.set(f.path, f);

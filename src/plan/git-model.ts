@@ -8,7 +8,6 @@ import { movedNodes, nodesDir } from '../manifests/nodes.js';
 import { affinityProducts } from '../manifests/scheduling.js';
 import { workloadDir } from '../manifests/workloads.js';
 import { POOLS, type Pool } from '../definitions/types.js';
-import { PARSE_CACHE_SIZE } from './caches.js';
 
 /** What the base branch holds of one algorithm's Deployment. */
 export interface GitDeployment {
@@ -67,35 +66,25 @@ function templateLabels(labels: unknown): Record<string, string> {
 const asPool = (v: string | undefined): Pool | null =>
   v !== undefined && (POOLS as readonly string[]).includes(v) ? (v as Pool) : null;
 
-/**
- * Parses a file (null when it is not YAML). With `memo` (a reconciler's `PassCaches.parsed`),
- * a text seen before is not parsed again; the oldest entries go first past `PARSE_CACHE_SIZE`.
- */
-export function parseGenerated(text: string, memo?: Map<string, unknown>): unknown {
-  if (memo?.has(text)) return memo.get(text);
-  let doc: unknown;
+/** Parses a file (null when it is not YAML). */
+export function parseGenerated(text: string): unknown {
   try {
-    doc = parse(text);
+    return parse(text);
   } catch {
-    doc = null;
+    return null;
   }
-  if (memo) {
-    if (memo.size >= PARSE_CACHE_SIZE) memo.delete(memo.keys().next().value as string);
-    memo.set(text, doc);
-  }
-  return doc;
 }
 
 /**
  * Builds the read model from the base files, parsing every node manifest and Deployment once.
  * @param labelKey the policy's pool label key (`gpuops.dev/pool`)
- * @param memo     parsed files by text, kept across passes (optional)
+ * @param parseFile how a file is parsed: {@link parseGenerated}, or a reconciler's that keeps what it parsed
  */
 export function readGitModel(
   cluster: string,
   files: ReadonlyMap<string, string>,
   labelKey: string,
-  memo?: Map<string, unknown>,
+  parseFile: (text: string) => unknown = parseGenerated,
 ): GitModel {
   const nodesPrefix = `${nodesDir(cluster)}/`;
   const algPrefix = `clusters/${cluster}/algorithms/`;
@@ -106,7 +95,7 @@ export function readGitModel(
   for (const [path, text] of files) {
     if (path.startsWith(nodesPrefix)) {
       if (path.endsWith('/kustomization.yaml')) continue;
-      const meta = (parseGenerated(text, memo) as NodeDoc | null)?.metadata;
+      const meta = (parseFile(text) as NodeDoc | null)?.metadata;
       if (!meta) continue;
       metas.push(meta);
       if (meta.name) nodePools.set(meta.name, asPool(meta.labels?.[labelKey]));
@@ -114,7 +103,7 @@ export function readGitModel(
       const name = path.slice(algPrefix.length).split('/')[0]!;
       folders.add(name);
       if (path !== `${workloadDir(cluster, name)}/deployment.yaml`) continue;
-      const doc = parseGenerated(text, memo) as DeploymentDoc | null;
+      const doc = parseFile(text) as DeploymentDoc | null;
       const replicas = typeof doc?.spec?.replicas === 'number' ? doc.spec.replicas : null;
       const pool = asPool(doc?.spec?.template?.spec?.nodeSelector?.[labelKey]);
       const products = affinityProducts(doc?.spec?.template?.spec);

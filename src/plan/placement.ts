@@ -15,7 +15,6 @@ import type { Policy, ResolvedAlgorithm } from '../definitions/types.js';
 import { specRequest } from '../scaling/fit.js';
 import type { NodeCapacity } from '../scaling/types.js';
 import type { BandNotProposed, BandProposal } from '../benchmark/band-proposal.js';
-import type { PassCaches } from './caches.js';
 import { rolloutNote } from './rollout.js';
 import type { GitModel } from './git-model.js';
 import { byString } from '../util/compare.js';
@@ -44,28 +43,6 @@ export function planPlacements(
   });
 }
 
-/**
- * The workload files of `input`; with `caches`, rendered once per algorithm object and input
- * (the last two inputs each). Callers only read the files.
- */
-export function workloadFiles(input: WorkloadInput, caches?: PassCaches): FileChange[] {
-  if (!caches) return renderWorkloadFiles(input);
-  const seen = caches.workloads.get(input.algorithm) ?? [];
-  const hit = seen.find(
-    ({ input: x }) =>
-      x.pool === input.pool &&
-      x.replicas === input.replicas &&
-      x.policy === input.policy &&
-      x.templates === input.templates &&
-      x.cluster === input.cluster &&
-      (x.gpuProducts ?? []).join() === (input.gpuProducts ?? []).join(),
-  );
-  if (hit) return [...hit.files];
-  const files = renderWorkloadFiles(input);
-  caches.workloads.set(input.algorithm, [{ input, files }, ...seen].slice(0, 2));
-  return [...files];
-}
-
 /** Inputs of {@link placementChanges}. */
 export interface PlacementChangesInput {
   algorithms: readonly ResolvedAlgorithm[];
@@ -82,7 +59,8 @@ export interface PlacementChangesInput {
   >;
   /** The band proposed from its benchmark (or why none), by algorithm, for the PR body's evidence. */
   bandProposals?: ReadonlyMap<string, BandProposal | BandNotProposed>;
-  caches?: PassCaches;
+  /** How an algorithm's workload files are rendered; default `renderWorkloadFiles` (a reconciler's keeps them). */
+  workloadFiles?: (input: WorkloadInput) => FileChange[];
   /**
    * Every GPU node's room now (`nodeCapacity` of the snapshot): whether a rollout's surge pod fits
    * (`plan/rollout.ts`). Absent: no rollout is judged.
@@ -117,7 +95,7 @@ export function placementChanges(input: PlacementChangesInput): ChangeSetInput[]
       templates: input.templates,
       replicas,
     };
-    const files = workloadFiles(workload, input.caches);
+    const files = (input.workloadFiles ?? renderWorkloadFiles)(workload);
     rendered.push(...files);
     const path = `clusters/${cluster}/algorithms/${alg.name}/deployment.yaml`;
     const desired = files.find((f) => f.path === path)?.content;

@@ -76,7 +76,7 @@ export function poolChanges(input: {
   algorithms: readonly ResolvedAlgorithm[];
   git: Pick<GitModel, 'cluster' | 'files' | 'movedNodes' | 'deployments'>;
   policy: Policy;
-  /** A reconciler's memo of rendered documents (`PassCaches.rendered`). */
+  /** Node manifests rendered before (`PlanLookups.rendered`); absent: render every one. */
   renderCache?: RenderCache;
   /**
    * Nodes a scale change set of this pass moves into its pool: their manifests are that change

@@ -6,7 +6,7 @@ import { assignPools } from '../pools/assign.js';
 import { coverTestProducts, type ProductNeed } from '../pools/product-test-nodes.js';
 import type { PoolAssignment } from '../pools/types.js';
 import type { Policy } from '../definitions/types.js';
-import type { ScalingMemo } from '../scaling/scaling-memo.js';
+import { plainLookups, type PlanLookups } from './lookups.js';
 import type { GitModel } from './git-model.js';
 
 /** Result of {@link planPools}. */
@@ -32,7 +32,8 @@ export interface PoolsStep {
  * product an algorithm with a due benchmark names (`coverTestProducts`).
  * @param runningBenchmarks test nodes running a benchmark now (never released from `test`)
  * @param productNeeds algorithms with `spec.gpu.product` whose benchmark is due
- * @param memo a long-running reconciler's memo: an overlaid node is the same object pass to pass
+ * @param lookups `overlay` and `answer` give a node its pool (a reconciler's: the same object pass to
+ *   pass while its pool stays, so indexes over it stay)
  */
 export function planPools(
   observed: Snapshot,
@@ -40,17 +41,12 @@ export function planPools(
   policy: Policy,
   runningBenchmarks: readonly string[] = [],
   productNeeds: readonly ProductNeed[] = [],
-  memo?: Pick<ScalingMemo, 'overlays' | 'answers'>,
+  lookups: Pick<PlanLookups, 'overlay' | 'answer'> = plainLookups,
 ): PoolsStep {
   const nodes = observed.nodes.map((n) => {
     const pool = git.nodePools.get(n.name);
     if (pool === undefined) return n;
-    // The same observed node with the same pool gives the same object (indexes over it stay).
-    const kept = memo?.overlays.get(n);
-    if (kept?.pool === pool) return kept;
-    const overlaid = { ...n, pool };
-    memo?.overlays.set(n, overlaid);
-    return overlaid;
+    return lookups.overlay(n, pool);
   });
   const snapshot: Snapshot = { ...observed, nodes };
   const pools = coverTestProducts(
@@ -60,18 +56,18 @@ export function planPools(
     policy.spec.pools.labelKey,
     runningBenchmarks,
   );
-  return { nodes, snapshot, pools, decided: withAnswers(snapshot, pools, memo) };
+  return { nodes, snapshot, pools, decided: withAnswers(snapshot, pools, lookups) };
 }
 
 /**
  * The snapshot whose nodes carry the pool of their assignment (`to`): one answer per node for the
  * whole pass. A node whose answer is its pool already is the same object (indexes over it stay);
- * with `memo`, a changed node is the same object pass to pass while its answer stays.
+ * a changed node is `lookups.answer`'s.
  */
 export function withAnswers(
   snapshot: Snapshot,
   pools: readonly PoolAssignment[],
-  memo?: Pick<ScalingMemo, 'answers'>,
+  lookups: Pick<PlanLookups, 'answer'> = plainLookups,
 ): Snapshot {
   const to = new Map(pools.map((a) => [a.node, a.to]));
   let changed = false;
@@ -79,11 +75,7 @@ export function withAnswers(
     const pool = to.get(n.name);
     if (pool === undefined || pool === n.pool) return n;
     changed = true;
-    const kept = memo?.answers.get(n);
-    if (kept?.pool === pool) return kept;
-    const answered = { ...n, pool };
-    memo?.answers.set(n, answered);
-    return answered;
+    return lookups.answer(n, pool);
   });
   return changed ? { ...snapshot, nodes } : snapshot;
 }

@@ -4,15 +4,15 @@
  * A pull request that deletes a Deployment names this count on its first line.
  */
 import type { Snapshot } from '../cluster/types.js';
-import { ownersOf, podsByDeployment, type ScalingMemo } from '../scaling/scaling-memo.js';
+import { plainLookups, type ScalingLookups } from '../scaling/lookups.js';
 
 /** Running pods by `namespace/deployment`; a Deployment with none is absent. */
 export function runningReplicas(
   snapshot: Pick<Snapshot, 'pods' | 'replicaSets'>,
-  memo?: ScalingMemo,
+  lookups: Pick<ScalingLookups, 'owners' | 'podsByDeployment'> = plainLookups,
 ): Map<string, number> {
   const out = new Map<string, number>();
-  const byDeployment = podsByDeployment(snapshot.pods, ownersOf(snapshot.replicaSets, memo), memo);
+  const byDeployment = lookups.podsByDeployment(snapshot.pods, lookups.owners(snapshot.replicaSets));
   for (const [key, pods] of byDeployment) {
     const n = pods.filter((p) => p.phase === 'Running' && !p.terminating).length;
     if (n > 0) out.set(key, n);

@@ -20,7 +20,7 @@ import { placementPending } from '../scaling/placement-pending.js';
 import { decideScaling, type AlgorithmState, type DecideScalingResult } from '../scaling/decide-scaling.js';
 import type { DecisionRecord, HpaState, ScalingDecision } from '../scaling/types.js';
 import type { Policy, ResolvedAlgorithm } from '../definitions/types.js';
-import type { ScalingMemo } from '../scaling/scaling-memo.js';
+import type { ScalingLookups } from '../scaling/lookups.js';
 import type { GitDeployment, GitModel } from './git-model.js';
 import { podConstraintsOf } from '../cluster/scheduling/pod-constraints.js';
 import { effectiveGpus, templateRequest } from '../scaling/fit.js';
@@ -41,8 +41,8 @@ export interface ScalingPlanInput {
   now: Date;
   /** The GPU products of each algorithm (`algorithmProducts`: named, else benchmarked on). */
   products?: ReadonlyMap<string, AlgorithmProducts>;
-  /** A long-running reconciler's memo tables (`createScalingMemo()`). */
-  memo?: ScalingMemo;
+  /** How the scaling step builds its indexes and decides (`decideScaling`); default the plain ones. */
+  lookups?: ScalingLookups;
   /** `gpuops run`'s loop delays: the windows follow them (`scaling/loop-windows.ts`); absent: the policy's. */
   loop?: LoopTiming;
 }
@@ -102,7 +102,7 @@ export function planScaling(input: ScalingPlanInput): ScalingPlan {
     recent: [...input.recent],
     policy: input.policy,
     now: input.now,
-    ...(input.memo ? { memo: input.memo } : {}),
+    ...(input.lookups ? { lookups: input.lookups } : {}),
     ...(input.loop ? { loop: input.loop } : {}),
   });
   const decisions = [...pending, ...pass.decisions].sort((a, b) => byString(a.algorithm, b.algorithm));
@@ -133,7 +133,7 @@ export interface ScaleChangesInput {
   templates: WorkloadTemplates;
   now: Date;
   /**
-   * A reconciler's memo of rendered files (`PassCaches.rendered`): a scale change set is built
+   * A reconciler's memo of rendered files (`PlanLookups.rendered`): a scale change set is built
    * again every pass while its pull request is open, and its Deployment's edit parses the file.
    */
   renderCache?: RenderCache;

@@ -32,15 +32,15 @@ export interface StandbyChangesInput {
   whole: boolean;
   /** A policy file has an error (a document was left out): no standby file is deleted. */
   policyErrors: boolean;
-  /** Memo of parsed Git files (`PassCaches.parsed`). */
-  parsed?: Map<string, unknown>;
+  /** How a Git file is parsed (`PlanLookups.parse`: `parseGenerated`, or a reconciler's that keeps it). */
+  parse?: (text: string) => unknown;
 }
 
 /** The replicas of the standby Deployment in Git at `path`, or null when there is none or it names none. */
 function gitReplicas(input: StandbyChangesInput, path: string): number | null {
   const text = input.git.files.get(path);
   if (text === undefined) return null;
-  const doc = parseGenerated(text, input.parsed) as { spec?: { replicas?: unknown } } | null;
+  const doc = (input.parse ?? parseGenerated)(text) as { spec?: { replicas?: unknown } } | null;
   const r = doc?.spec?.replicas;
   return typeof r === 'number' && Number.isInteger(r) && r >= 0 ? r : null;
 }

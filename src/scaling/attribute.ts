@@ -3,7 +3,7 @@ import type { GpuSeries } from '../metrics/types.js';
 import type { Policy } from '../definitions/types.js';
 import type { Attribution, DroppedSeries, PodSample, UnattributedGpu } from './types.js';
 import { byAlgorithm, countEachGpuOnce, pushTo, type Candidate } from './attribute-count.js';
-import { podIndexOf } from './scaling-memo.js';
+import { podIndexOf } from './lookups.js';
 import { DCGM, GPUOPS } from '../util/vocabulary.js';
 import { nodeRefusal, nodesByPodName, type NodesByPodName } from './series-node.js';
 

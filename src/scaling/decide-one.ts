@@ -45,7 +45,8 @@ export function decideOne(input: ScalingInput, policy: Policy, now: Date): Scali
 
 /**
  * {@link decideOne}, and how long its outcome holds with only the clock moving (`DecisionClock`:
- * the earliest expiry of every time-based rule it evaluated), for `decideInTurn`'s memo.
+ * the earliest expiry of every time-based rule it evaluated), for a reconciler's remembered
+ * decisions (`rememberingDecider`).
  */
 export function decideOneTimed(
   input: ScalingInput,

@@ -7,13 +7,13 @@ import type { ProductChoice } from './choose-nodes.js';
 import { otherAutoscalers } from '../cluster/autoscalers.js';
 import type { PodConstraints } from '../cluster/scheduling/pod-constraints.js';
 import { specRequest, type PodRequest } from './fit.js';
-import { layoutOf, type PodLayout } from './pod-layout.js';
+import type { PodLayout } from './pod-layout.js';
 import { placerOf, type Placer } from './placer.js';
 import { decideInTurn } from './decide-in-turn.js';
 import { judgeSignals } from './judged-signals.js';
 import { countDropped, metricsReport, type MetricsReport } from './metrics-report.js';
 import { signalKey } from './signal-reading.js';
-import { capacityOf, ownersOf, podIndexOf, podsByDeployment, type ScalingMemo } from './scaling-memo.js';
+import { plainLookups, type ScalingLookups } from './lookups.js';
 import type { AlgorithmSample, Attribution, DecisionRecord, HpaState, ScalingDecision } from './types.js';
 
 /** What Git (and, with the HPA, the cluster) says about one algorithm's Deployment. */
@@ -49,8 +49,8 @@ export interface DecideScalingInput {
   recent: DecisionRecord[];
   policy: Policy;
   now: Date;
-  /** Memo tables a long-running reconciler keeps from pass to pass (`createScalingMemo()`). */
-  memo?: ScalingMemo;
+  /** How the indexes are built and each algorithm decided; default {@link plainLookups} (a reconciler's memory gives its own). */
+  lookups?: ScalingLookups;
   /** `gpuops run`'s loop delays: the windows follow them (`scaling/loop-windows.ts`); absent: the policy's. */
   loop?: LoopTiming;
 }
@@ -79,8 +79,8 @@ export interface DecideScalingResult {
  */
 export function decideScaling(input: DecideScalingInput): DecideScalingResult {
   const { snapshot, policy, now } = input;
-  const memo = input.memo;
-  const owners = ownersOf(snapshot.replicaSets, memo);
+  const lookups = input.lookups ?? plainLookups;
+  const owners = lookups.owners(snapshot.replicaSets);
   const deploymentOf = (p: PodInfo) => owners.deploymentOf(p);
   const { main, byKey } = judgeSignals({
     algorithms: input.algorithms.map((a) => a.algorithm),
@@ -90,7 +90,7 @@ export function decideScaling(input: DecideScalingInput): DecideScalingResult {
     policy,
     now,
     deploymentOf,
-    podIndex: podIndexOf(snapshot.pods, memo),
+    podIndex: lookups.podIndex(snapshot.pods),
   });
   const metrics = metricsReport(
     { ...input, reading: main.reading },
@@ -99,17 +99,12 @@ export function decideScaling(input: DecideScalingInput): DecideScalingResult {
     main.noDataMessage,
     main.partialData,
   );
-  const podsByAlgorithm = podsByDeployment(snapshot.pods, owners, memo);
-  const recentBySubject = new Map<string, DecisionRecord[]>();
-  for (const r of input.recent) {
-    if (r.kind !== 'scaling') continue;
-    const list = recentBySubject.get(r.subject);
-    if (list) list.push(r);
-    else recentBySubject.set(r.subject, [r]);
-  }
+  const podsByAlgorithm = lookups.podsByDeployment(snapshot.pods, owners);
+  const recentBySubject = scalingRecordsBySubject(input.recent);
 
   const samples: AlgorithmSample[] = [];
-  const placerFor = placers(input);
+  const placerFor = placers(input, lookups);
+  const capacity = lookups.capacity(snapshot);
   const decisions = decideInTurn(
     input.algorithms.map((a) => {
       const judged = byKey.get(signalKey(a.algorithm))!;
@@ -153,24 +148,36 @@ export function decideScaling(input: DecideScalingInput): DecideScalingResult {
           : {}),
       };
     }),
-    capacityOf(snapshot, memo),
+    capacity,
     policy,
     now,
-    memo?.decisions,
+    lookups.decider(capacity),
   );
   return { decisions, attribution: main.attribution, samples, metrics };
+}
+
+/** The scaling records of `recent` by subject (algorithm name), in their order. */
+function scalingRecordsBySubject(recent: readonly DecisionRecord[]): Map<string, DecisionRecord[]> {
+  const out = new Map<string, DecisionRecord[]>();
+  for (const r of recent) {
+    if (r.kind !== 'scaling') continue;
+    const list = out.get(r.subject);
+    if (list) list.push(r);
+    else out.set(r.subject, [r]);
+  }
+  return out;
 }
 
 /**
  * The placer of each algorithm whose pod is known (`placerOf`: null when capacity alone answers),
  * over one layout of the pass's pods (built only when some algorithm has a pod).
  */
-function placers(input: DecideScalingInput): (a: AlgorithmState) => Placer | null {
+function placers(input: DecideScalingInput, lookups: ScalingLookups): (a: AlgorithmState) => Placer | null {
   let layout: PodLayout | null = null;
   const labelKey = input.policy.spec.pools.labelKey;
   return (a) => {
     if (!a.pod) return null;
-    layout ??= layoutOf(input.snapshot, labelKey, input.memo?.layout);
+    layout ??= lookups.layout(input.snapshot, labelKey);
     return placerOf(a.pod, a.request ?? specRequest(a.algorithm), layout, labelKey);
   };
 }

@@ -10,7 +10,8 @@ import { algorithm, node, pod, policy, sample } from '../../test/scaling/support
 import type { PodInfo } from '../cluster/types.js';
 import type { ResolvedAlgorithm } from '../definitions/types.js';
 import { decideInTurn } from './decide-in-turn.js';
-import { createDecisionMemo, nextLog, sameInput, sameItems } from './decision-memo.js';
+import { createDecisionMemo, nextLog, rememberingDecider, sameInput } from './decision-memo.js';
+import { sameItems } from './lookups.js';
 import { toDecisionRecord } from './decision-record.js';
 import { historySince } from './history.js';
 import type { DecisionRecord, NodeCapacity, PodSample, ScalingDecision, ScalingInput } from './types.js';
@@ -163,7 +164,7 @@ function sequence(
     }));
     const at = new Date(now);
     const full = decideInTurn(inputs, capacity, p, at);
-    const incremental = decideInTurn(inputs, capacity, p, at, memo);
+    const incremental = decideInTurn(inputs, capacity, p, at, rememberingDecider(memo)(capacity));
     expect(incremental, `seed ${seed}, ${sizing}, ${windows}, pass ${pass} at ${at.toISOString()}`).toEqual(
       full,
     );

@@ -14,14 +14,18 @@
  *   (stabilisation and peak windows do): cooldowns and the flap hold read only changes;
  * - the clock before the earliest time any time-based rule it evaluated could answer otherwise
  *   (`DecisionClock.untilMs`, reported by the rules), and not before the time it was decided.
- * Anything else decides again.
+ * Anything else decides again. `rememberingDecider` is the `Decide` of `decideInTurn` that does
+ * this; it keeps the claim log itself, from the decisions and claims it gives in turn.
  */
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { PodInfo } from '../cluster/types.js';
 import type { Policy, Pool, ResolvedAlgorithm } from '../definitions/types.js';
-import type { Claim } from './claims.js';
+import { claimsOf, type Claim } from './claims.js';
+import { decideOneTimed } from './decide-one.js';
+import type { Decide } from './decide-in-turn.js';
 import { toDecisionRecord } from './decision-record.js';
+import { sameItems } from './lookups.js';
 import type { DecisionClock } from './rules/facts.js';
 import type { DecisionRecord, NodeCapacity, ScalingDecision, ScalingInput } from './types.js';
 
@@ -47,11 +51,13 @@ export interface DecisionMemo {
   /** How many decisions the last `decideInTurn` reused (the others it decided). */
   reused: number;
   digests: WeakMap<readonly NodeCapacity[], Map<Pool | null, string>>;
+  /** Each node's pool in each capacity array (where a claim on it is logged). */
+  pools: WeakMap<readonly NodeCapacity[], ReadonlyMap<string, Pool | null>>;
 }
 
 /** An empty decision memo. */
 export function createDecisionMemo(): DecisionMemo {
-  return { decisions: new Map(), digests: new WeakMap(), reused: 0 };
+  return { decisions: new Map(), digests: new WeakMap(), pools: new WeakMap(), reused: 0 };
 }
 
 /** A decision's input as `decideInTurn` receives it (capacity is added at its turn). */
@@ -156,10 +162,76 @@ function sameRecord(a: DecisionRecord, b: DecisionRecord): boolean {
   return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
 }
 
-/** True when both arrays hold the same objects in the same order. */
-export function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+/**
+ * The `Decide` of one `decideInTurn` over `capacity` (as the pass began) that reuses `memo`'s kept
+ * decision of an algorithm when it is certainly what deciding again gives (`reusable`), and keeps
+ * this pass's decisions in `memo` (the last pass's go; `memo.reused` counts the reused ones). Each
+ * call's view of capacity (`room`) is its pool's and the unused pool's digest as the pass began
+ * plus the log of every claim and move the decisions before it made on them.
+ */
+export function rememberingDecider(memo: DecisionMemo): (capacity: readonly NodeCapacity[]) => Decide {
+  return (capacity) => {
+    const digests = poolDigests(memo, capacity);
+    const poolOf = nodePools(memo, capacity);
+    const moved = new Map<string, Pool | null>();
+    const logs = new Map<Pool | null, string>();
+    const log = (pool: Pool | null, what: string) => logs.set(pool, nextLog(logs.get(pool) ?? '', what));
+    const room = (pool: Pool | null) =>
+      `${digests.get(pool) ?? ''}|${logs.get(pool) ?? ''}\n${digests.get('unused') ?? ''}|${logs.get('unused') ?? ''}`;
+    const last = memo.decisions;
+    Object.assign(memo, { decisions: new Map<string, DecisionEntry>(), reused: 0 });
+    return (input, policy, now) => {
+      const nowMs = now.getTime();
+      const { poolNodes: _p, unusedNodes: _u, ...decided } = input;
+      const name = input.algorithm.name;
+      const o = { room: room(input.pool), records: ownRecords(input.recent, name) };
+      let entry = last.get(name);
+      if (reusable(entry, decided, { ...o, policy, nowMs })) memo.reused++;
+      else {
+        const { decision, clock } = decideOneTimed(input, policy, now);
+        const claims = claimsOf(input, decision);
+        const { algorithm, pods } = input;
+        entry = {
+          ...o,
+          input: decided,
+          policy,
+          algorithm,
+          pods,
+          decision,
+          claims,
+          decidedAtMs: nowMs,
+          clock,
+        };
+      }
+      memo.decisions.set(name, entry);
+      const { decision, claims } = entry;
+      if (decision.action === 'relabel' && input.pool !== null) {
+        for (const node of decision.nodes) {
+          log('unused', `-${node}`);
+          log(input.pool, `+${node}`);
+          moved.set(node, input.pool);
+        }
+      }
+      for (const c of claims) {
+        const pool = moved.has(c.node) ? moved.get(c.node)! : (poolOf.get(c.node) ?? null);
+        log(pool, `${c.node}:${c.pods}x${JSON.stringify(c.request)}`);
+      }
+      return { decision, claims };
+    };
+  };
+}
+
+/**
+ * When the kept decision of `algorithm` can change with only the clock moving (its
+ * `DecisionClock.actionUntilMs`); Infinity when none is kept (never by the clock alone).
+ */
+export function heldUntilMs(memo: DecisionMemo, algorithm: string): number {
+  return memo.decisions.get(algorithm)?.clock.actionUntilMs ?? Infinity;
+}
+
+/** Each node's pool in `capacity` (kept per array). */
+function nodePools(memo: DecisionMemo, capacity: readonly NodeCapacity[]): ReadonlyMap<string, Pool | null> {
+  let out = memo.pools.get(capacity);
+  if (!out) memo.pools.set(capacity, (out = new Map(capacity.map((n) => [n.node, n.pool]))));
+  return out;
 }

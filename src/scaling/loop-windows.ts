@@ -82,7 +82,7 @@ const derived = new WeakMap<Policy, Map<string, Policy>>();
 /**
  * `policy` with its windows replaced by {@link loopWindows}' (the same object when they are
  * null or equal the policy's). The same delays give the same object each time (kept per policy),
- * so the decision memo, which compares policies by identity, still reuses decisions.
+ * so a remembered decision, whose policy is compared by identity, is still reused.
  */
 export function withLoopWindows(policy: Policy, delays: LoopDelays | undefined): Policy {
   const w = delays ? loopWindows(policy, delays) : null;

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { algorithm, node, pod, policyNoWindows, sample, scalingRecord } from '../../test/scaling/support.js';
 import type { Policy } from '../definitions/types.js';
 import { decideInTurn } from './decide-in-turn.js';
-import { createDecisionMemo } from './decision-memo.js';
+import { createDecisionMemo, rememberingDecider } from './decision-memo.js';
 import { toDecisionRecord } from './decision-record.js';
 import type { DecisionRecord, ScalingInput } from './types.js';
 
@@ -45,11 +45,23 @@ const peak = scalingRecord(iso(T0 - 100_000), 'hold', 'InBand', 2, 2, 90);
 /** Pass 1 at T0 and pass 2 at T0 + 30 s (with pass 1's record appended), memo and fresh. */
 function twoPasses(p: Policy, minReplicas: number) {
   const memo = createDecisionMemo();
-  const first = decideInTurn(inputs(minReplicas, [peak]), capacity, p, new Date(T0), memo);
+  const first = decideInTurn(
+    inputs(minReplicas, [peak]),
+    capacity,
+    p,
+    new Date(T0),
+    rememberingDecider(memo)(capacity),
+  );
   const entry = memo.decisions.get('resnet50-infer');
   const recent = [peak, toDecisionRecord(first[0]!, new Date(T0))];
   const at2 = new Date(T0 + 30_000);
-  const incremental = decideInTurn(inputs(minReplicas, recent), capacity, p, at2, memo);
+  const incremental = decideInTurn(
+    inputs(minReplicas, recent),
+    capacity,
+    p,
+    at2,
+    rememberingDecider(memo)(capacity),
+  );
   const reused = memo.reused;
   const full = decideInTurn(inputs(minReplicas, recent), capacity, p, at2);
   return { first, entry, incremental, full, reused };

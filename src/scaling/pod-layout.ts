@@ -1,14 +1,13 @@
 /**
  * Where the pods of a pass run, as kube-scheduler's inter-pod filters read it (pure): every node's
  * labels (its pool label as this pass answers it) and taints, and the live pods bound to each.
- * Built once per pass (kept while the snapshot's arrays stay, `layoutOf`) and read by every
+ * Built once per pass (a reconciler's memory keeps it while the snapshot's arrays stay) and read by every
  * algorithm's {@link Placer} whose pods depend on other pods.
  */
 import type { FilterNode } from '../cluster/scheduling/node-filters.js';
 import type { NodeInfo, PodInfo, Snapshot } from '../cluster/types.js';
 import { holdsResources } from '../cluster/snapshot.js';
 import type { Pool } from '../definitions/types.js';
-import { sameItems } from './decision-memo.js';
 
 /** See the module comment. */
 export interface PodLayout {
@@ -18,7 +17,7 @@ export interface PodLayout {
   podsOn: ReadonlyMap<string, readonly PodInfo[]>;
   /** The live bound pods that carry required anti-affinity terms. */
   antiAffine: readonly PodInfo[];
-  /** Changes whenever the snapshot's nodes or pods change (a memoised decision compares it). */
+  /** Changes whenever the snapshot's nodes or pods change (a remembered decision compares it). */
   token: string;
 }
 
@@ -56,33 +55,4 @@ export function podLayout(
     if (p.antiAffinity) antiAffine.push(p);
   }
   return { nodes, podsOn, antiAffine, token };
-}
-
-/** What {@link layoutOf} keeps between passes. */
-export interface LayoutMemo {
-  layout?: { nodes: readonly NodeInfo[]; pods: readonly PodInfo[]; labelKey: string; out: PodLayout };
-  built: number;
-}
-
-/**
- * `podLayout` of the snapshot, kept while its pods array and every node object are the same (the
- * watch cache hands out the same objects while nothing changed); its token counts the builds.
- */
-export function layoutOf(
-  snapshot: Pick<Snapshot, 'nodes' | 'pods'>,
-  labelKey: string,
-  memo?: LayoutMemo,
-): PodLayout {
-  const last = memo?.layout;
-  if (
-    last &&
-    sameItems(last.nodes, snapshot.nodes) &&
-    last.pods === snapshot.pods &&
-    last.labelKey === labelKey
-  )
-    return last.out;
-  const built = memo ? ++memo.built : 0;
-  const out = podLayout(snapshot, labelKey, `layout-${built}`);
-  if (memo) memo.layout = { nodes: snapshot.nodes, pods: snapshot.pods, labelKey, out };
-  return out;
 }

@@ -1,5 +1,5 @@
 /**
- * The scaling step's memo (scaling-memo.ts): the owner index, pods per Deployment, the pod index
+ * The scaling step's memo (`rememberedScaling`, scaling-memo.ts): the owner index, pods per Deployment, the pod index
  * and node capacity are kept while the watch cache hands out the same arrays, and rebuilt, equal
  * to fresh ones, when any array (or node object) changes identity.
  */
@@ -9,7 +9,8 @@ import type { NodeInfo, PodInfo, ReplicaSetInfo } from '../cluster/types.js';
 import { pod } from '../../test/scaling/support.js';
 import { nodeInfo } from '../../test/support/node-info.js';
 import { nodeCapacity } from './capacity.js';
-import { capacityOf, createScalingMemo, ownersOf, podIndexOf, podsByDeployment } from './scaling-memo.js';
+import { plainLookups } from './lookups.js';
+import { createScalingMemo, rememberedScaling } from './scaling-memo.js';
 
 const rs = (name: string, deployment: string): ReplicaSetInfo => ({
   namespace: 'algorithms',
@@ -51,32 +52,34 @@ const changes: [string, { rs: ReplicaSetInfo[]; pods: PodInfo[]; nodes: NodeInfo
 
 describe('scaling memo: indexes kept by array identity', () => {
   it('returns the very same indexes for the same arrays', () => {
-    const memo = createScalingMemo();
-    const owners = ownersOf(rsA, memo);
-    const byDep = podsByDeployment(podsA, owners, memo);
-    const index = podIndexOf(podsA, memo);
-    const cap = capacityOf({ pods: podsA, nodes: nodesA }, memo);
-    expect(ownersOf(rsA, memo)).toBe(owners);
-    expect(podsByDeployment(podsA, owners, memo)).toBe(byDep);
-    expect(podIndexOf(podsA, memo)).toBe(index);
-    expect(capacityOf({ pods: podsA, nodes: [...nodesA] }, memo)).toBe(cap);
+    const m = rememberedScaling(createScalingMemo());
+    const owners = m.owners(rsA);
+    const byDep = m.podsByDeployment(podsA, owners);
+    const index = m.podIndex(podsA);
+    const cap = m.capacity({ pods: podsA, nodes: nodesA });
+    const layout = m.layout({ pods: podsA, nodes: nodesA }, 'gpuops.dev/pool');
+    expect(m.owners(rsA)).toBe(owners);
+    expect(m.podsByDeployment(podsA, owners)).toBe(byDep);
+    expect(m.podIndex(podsA)).toBe(index);
+    expect(m.capacity({ pods: podsA, nodes: [...nodesA] })).toBe(cap);
+    expect(m.layout({ pods: podsA, nodes: [...nodesA] }, 'gpuops.dev/pool')).toBe(layout);
     expect(names(byDep)).toEqual({ 'algorithms/alpha': ['a-1-x'], 'algorithms/beta': ['b-1-y'] });
   });
 
   it.each(changes)('%s: rebuilt, and equal to indexes built fresh', (_, next) => {
-    const memo = createScalingMemo();
-    const o0 = ownersOf(rsA, memo);
-    const d0 = podsByDeployment(podsA, o0, memo);
-    const i0 = podIndexOf(podsA, memo);
-    const c0 = capacityOf({ pods: podsA, nodes: nodesA }, memo);
+    const m = rememberedScaling(createScalingMemo());
+    const o0 = m.owners(rsA);
+    const d0 = m.podsByDeployment(podsA, o0);
+    const i0 = m.podIndex(podsA);
+    const c0 = m.capacity({ pods: podsA, nodes: nodesA });
 
-    const o1 = ownersOf(next.rs, memo);
-    const d1 = podsByDeployment(next.pods, o1, memo);
-    const i1 = podIndexOf(next.pods, memo);
-    const c1 = capacityOf({ pods: next.pods, nodes: next.nodes }, memo);
+    const o1 = m.owners(next.rs);
+    const d1 = m.podsByDeployment(next.pods, o1);
+    const i1 = m.podIndex(next.pods);
+    const c1 = m.capacity({ pods: next.pods, nodes: next.nodes });
 
     const fresh = ownerIndex(next.rs);
-    const want = names(podsByDeployment(next.pods, fresh));
+    const want = names(plainLookups.podsByDeployment(next.pods, fresh));
     expect(names(d1)).toEqual(want);
     expect([...i1.keys()].sort()).toEqual(next.pods.map((p) => `${p.namespace}/${p.name}`).sort());
     expect(free(c1)).toEqual(free(nodeCapacity({ pods: next.pods, nodes: next.nodes })));

@@ -1,15 +1,17 @@
 /**
- * Memo tables of the scaling step that a long-running reconciler keeps from pass to pass (pure:
- * every entry is a function's result for the same input, so a hit changes no decision). The
- * watch-driven cache hands out the same arrays while nothing changed (`ClusterCache.snapshot`),
- * so the indexes over them are keyed by the arrays themselves and built again only when the cache
+ * The scaling step's part of a reconciler's memory (pure: every entry is a function's result for
+ * the same input, so a hit changes no decision), and the {@link ScalingLookups} built on it. The
+ * watch-driven cache hands out the same arrays while nothing changed (`ClusterCache.snapshot`), so
+ * the indexes over them are keyed by the arrays themselves and built again only when the cache
  * hands out a new one. Weak keys: an array no pass holds any more is dropped with its index.
  */
 import { ownerIndex, type OwnerIndex } from '../cluster/owners.js';
 import type { NodeInfo, PodInfo, ReplicaSetInfo, Snapshot } from '../cluster/types.js';
+import type { Pool } from '../definitions/types.js';
 import { nodeCapacity } from './capacity.js';
-import { createDecisionMemo, sameItems, type DecisionMemo } from './decision-memo.js';
-import type { LayoutMemo } from './pod-layout.js';
+import { createDecisionMemo, rememberingDecider, type DecisionMemo } from './decision-memo.js';
+import { podIndexOf, podsByDeployment, sameItems, type ScalingLookups } from './lookups.js';
+import { podLayout, type PodLayout } from './pod-layout.js';
 import type { NodeCapacity } from './types.js';
 
 /** See the module comment. */
@@ -24,10 +26,13 @@ export interface ScalingMemo {
   overlays: WeakMap<NodeInfo, NodeInfo>;
   /** Each of those nodes with the pool this pass's assignment gives it, when that differs (`withAnswers`). */
   answers: WeakMap<NodeInfo, NodeInfo>;
-  /** The decisions kept for the algorithms whose inputs did not move (`decideInTurn`). */
+  /** The decisions kept for the algorithms whose inputs did not move (`rememberingDecider`). */
   decisions: DecisionMemo;
-  /** The last pass's pod layout for the placers (`layoutOf`). */
-  layout: LayoutMemo;
+  /** The last pass's pod layout for the placers, and how many were built (its token counts them). */
+  layout: {
+    last?: { nodes: readonly NodeInfo[]; pods: readonly PodInfo[]; labelKey: string; out: PodLayout };
+    built: number;
+  };
   /** The last `nodeCapacity`: its pods array, its nodes (compared one by one) and the answer. */
   capacity?: { pods: readonly PodInfo[]; nodes: readonly NodeInfo[]; out: readonly NodeCapacity[] };
 }
@@ -45,60 +50,80 @@ export function createScalingMemo(): ScalingMemo {
   };
 }
 
-/** `ownerIndex(replicaSets)`, kept per array when `memo` is given. */
-export function ownersOf(replicaSets: readonly ReplicaSetInfo[] | undefined, memo?: ScalingMemo): OwnerIndex {
-  if (!memo || !replicaSets) return ownerIndex(replicaSets);
-  let index = memo.owners.get(replicaSets);
-  if (!index) memo.owners.set(replicaSets, (index = ownerIndex(replicaSets)));
-  return index;
-}
-
-/** Pods by `namespace/name` (the last of a repeated key wins), kept per array when `memo` is given. */
-export function podIndexOf(pods: readonly PodInfo[], memo?: ScalingMemo): ReadonlyMap<string, PodInfo> {
-  let index = memo?.podIndex.get(pods);
-  if (index) return index;
-  const built = new Map<string, PodInfo>();
-  for (const p of pods) built.set(`${p.namespace}/${p.name}`, p);
-  memo?.podIndex.set(pods, built);
-  return (index = built);
+/** The {@link ScalingLookups} over `memo`: each answer is the plain one's, kept while its input stays. */
+export function rememberedScaling(memo: ScalingMemo): ScalingLookups {
+  return {
+    owners: (replicaSets) => ownersOf(replicaSets, memo),
+    podIndex: (pods) => {
+      let index = memo.podIndex.get(pods);
+      if (!index) memo.podIndex.set(pods, (index = podIndexOf(pods)));
+      return index;
+    },
+    podsByDeployment: (pods, owners) => {
+      const kept = memo.podsByDeployment.get(pods);
+      if (kept?.owners === owners) return kept.pods;
+      const out = podsByDeployment(pods, owners);
+      memo.podsByDeployment.set(pods, { owners, pods: out });
+      return out;
+    },
+    capacity: (snapshot) => capacityOf(snapshot, memo),
+    layout: (snapshot, labelKey) => layoutOf(snapshot, labelKey, memo.layout),
+    decider: rememberingDecider(memo.decisions),
+  };
 }
 
 /**
- * The pods of each Deployment, keyed `namespace/deployment`, in snapshot order: the managed pods
- * its own ReplicaSets own (`owners.deploymentOf`), whatever labels other pods carry; pods that no
- * Deployment owns are left out. Kept per pods array and owner index when `memo` is given.
+ * The same node with `pool`, as the same object pass to pass while the observed node and its
+ * pool stay (`kind`: Git's pool overlaid, or this pass's answer), so the indexes over it stay.
  */
-export function podsByDeployment(
-  pods: readonly PodInfo[],
-  owners: OwnerIndex,
-  memo?: ScalingMemo,
-): ReadonlyMap<string, readonly PodInfo[]> {
-  const kept = memo?.podsByDeployment.get(pods);
-  if (kept?.owners === owners) return kept.pods;
-  const out = new Map<string, PodInfo[]>();
-  for (const p of pods) {
-    const deployment = p.managed ? owners.deploymentOf(p) : null;
-    if (deployment === null) continue;
-    const key = `${p.namespace}/${deployment}`;
-    const list = out.get(key);
-    if (list) list.push(p);
-    else out.set(key, [p]);
-  }
-  memo?.podsByDeployment.set(pods, { owners, pods: out });
-  return out;
+export function samePooled(memo: ScalingMemo, kind: 'overlays' | 'answers') {
+  return (n: NodeInfo, pool: Pool | null): NodeInfo => {
+    const kept = memo[kind].get(n);
+    if (kept?.pool === pool) return kept;
+    const pooled = { ...n, pool };
+    memo[kind].set(n, pooled);
+    return pooled;
+  };
+}
+
+/** `ownerIndex(replicaSets)`, kept per array. */
+function ownersOf(replicaSets: readonly ReplicaSetInfo[] | undefined, memo: ScalingMemo): OwnerIndex {
+  if (!replicaSets) return ownerIndex(replicaSets);
+  let index = memo.owners.get(replicaSets);
+  if (!index) memo.owners.set(replicaSets, (index = ownerIndex(replicaSets)));
+  return index;
 }
 
 /**
  * `nodeCapacity` of the snapshot, kept while the pods array and every node object are the same
  * as last time (the caller never changes the answer's records: `decideInTurn` copies them).
  */
-export function capacityOf(
-  snapshot: Pick<Snapshot, 'nodes' | 'pods'>,
-  memo?: ScalingMemo,
-): readonly NodeCapacity[] {
-  const last = memo?.capacity;
+function capacityOf(snapshot: Pick<Snapshot, 'nodes' | 'pods'>, memo: ScalingMemo): readonly NodeCapacity[] {
+  const last = memo.capacity;
   if (last && last.pods === snapshot.pods && sameItems(last.nodes, snapshot.nodes)) return last.out;
   const out = nodeCapacity(snapshot);
-  if (memo) memo.capacity = { pods: snapshot.pods, nodes: snapshot.nodes, out };
+  memo.capacity = { pods: snapshot.pods, nodes: snapshot.nodes, out };
+  return out;
+}
+
+/**
+ * `podLayout` of the snapshot, kept while its pods array and every node object are the same (the
+ * watch cache hands out the same objects while nothing changed); its token counts the builds.
+ */
+function layoutOf(
+  snapshot: Pick<Snapshot, 'nodes' | 'pods'>,
+  labelKey: string,
+  kept: ScalingMemo['layout'],
+): PodLayout {
+  const last = kept.last;
+  if (
+    last &&
+    sameItems(last.nodes, snapshot.nodes) &&
+    last.pods === snapshot.pods &&
+    last.labelKey === labelKey
+  )
+    return last.out;
+  const out = podLayout(snapshot, labelKey, `layout-${++kept.built}`);
+  kept.last = { nodes: snapshot.nodes, pods: snapshot.pods, labelKey, out };
   return out;
 }

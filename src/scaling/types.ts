@@ -252,7 +252,7 @@ export interface Placer {
   place(nodes: readonly NodeCapacity[], pool: Pool | null, count: number): Map<string, number>;
   /** Why the node takes no replica now, in kube-scheduler's words (`[]`: it takes one). */
   refusals(node: NodeCapacity, pool: Pool | null): string[];
-  /** What it reads, as comparable text (a memoised decision compares it). */
+  /** What it reads, as comparable text (a remembered decision compares it). */
   key: string;
 }
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { buildChangeSet } from '../../src/gitops/change-set.js';
 import { removedMetadata } from '../../src/gitops/removed-metadata.js';
-import { parseGenerated } from '../../src/plan/git-model.js';
+import { createReconcilerMemory, rememberedLookups } from '../../src/plan/memory.js';
 import {
   namespaceFilePath,
   renderNamespaceFile,
@@ -120,10 +120,10 @@ describe('what a change removes that gpuops did not add', () => {
     const current = new Map([['f.yaml', before]]);
     const fresh = removedMetadata(files, current);
     expect(fresh.length).toBeGreaterThan(0);
-    const memo = new Map<string, unknown>();
-    const parseOne = (text: string) => parseGenerated(text, memo);
+    const memory = createReconcilerMemory();
+    const parseOne = rememberedLookups(memory).parse;
     expect(removedMetadata(files, current, parseOne)).toEqual(fresh);
-    expect(memo.size).toBe(2);
+    expect(memory.parsed.size).toBe(2);
     expect(removedMetadata(files, current, parseOne)).toEqual(fresh);
   });
 

@@ -19,7 +19,7 @@ import { planWorld } from '../../src/pass/plan.js';
 import { readWorld } from '../../src/pass/read-world.js';
 import { directorySpecs } from '../../src/pass/specs.js';
 import type { WorldSources } from '../../src/pass/world.js';
-import { createPassCaches } from '../../src/plan/caches.js';
+import { createReconcilerMemory } from '../../src/plan/memory.js';
 import { git } from '../gitops/helpers.js';
 import { algorithmFile, gpuNode, startHarness, type Harness } from '../support/reconcile-harness.js';
 
@@ -37,7 +37,7 @@ async function planSources(): Promise<WorldSources> {
     store: h.store,
     metrics: h.deps.metrics,
     defaults: await loadDefaultPolicy(),
-    caches: createPassCaches(),
+    memory: createReconcilerMemory(),
   };
 }
 
@@ -118,7 +118,10 @@ describe('plan equals reconcile on the same world', () => {
     expect(
       world.recent.filter((r) => r.action !== 'hold').map((r) => [r.subject, r.action, r.reason]),
     ).toEqual([['serve', 'scale-up', 'AboveMax']]);
-    const forgetful = planWorld({ ...world, recent: [] }, { templates: h.deps.templates });
+    const forgetful = planWorld(
+      { ...world, recent: [] },
+      { templates: h.deps.templates, memory: createReconcilerMemory() },
+    );
     expect(forgetful.output.scaling.map((d) => [d.action, d.reason])).toEqual([['scale-up', 'AboveMax']]);
   });
 

@@ -20,7 +20,7 @@ import {
 import type { LoadedRepo } from '../../src/definitions/types.js';
 import { WorkingCopy } from '../../src/gitops/working-copy.js';
 import { workingCopySpecs } from '../../src/pass/specs.js';
-import { createPassCaches } from '../../src/plan/caches.js';
+import { createReconcilerMemory } from '../../src/plan/memory.js';
 import { algorithmFile } from '../support/reconcile-harness.js';
 import { git, makeRemote, type TempRepo } from '../gitops/helpers.js';
 
@@ -64,7 +64,7 @@ async function fromGit(repo: TempRepo): Promise<LoadedRepo> {
   const { repo: loaded } = await workingCopySpecs(wc).read(
     'prod',
     await loadDefaultPolicy(),
-    createPassCaches(),
+    createReconcilerMemory(),
   );
   return loaded;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseGenerated, readGitModel } from '../../src/plan/git-model.js';
+import { createReconcilerMemory, rememberedLookups } from '../../src/plan/memory.js';
 
 const node = (name: string, pool: string | null, annotations: Record<string, string> = {}) =>
   [
@@ -84,14 +85,18 @@ describe('readGitModel', () => {
     expect(git.deployments.has('gone')).toBe(false);
   });
 
-  it('parses each generated file once per text with a memo', () => {
-    const memo = new Map<string, unknown>();
-    readGitModel('prod', base, 'gpuops.dev/pool', memo);
-    const first = memo.get(base.get('clusters/prod/algorithms/r50/deployment.yaml')!);
-    readGitModel('prod', base, 'gpuops.dev/pool', memo);
-    expect(memo.get(base.get('clusters/prod/algorithms/r50/deployment.yaml')!)).toBe(first);
+  it('parses each generated file once per text with a reconciler memory', () => {
+    const memory = createReconcilerMemory();
+    const { parse } = rememberedLookups(memory);
+    const once = readGitModel('prod', base, 'gpuops.dev/pool', parse);
+    const first = memory.parsed.get(base.get('clusters/prod/algorithms/r50/deployment.yaml')!);
+    readGitModel('prod', base, 'gpuops.dev/pool', parse);
+    expect(memory.parsed.get(base.get('clusters/prod/algorithms/r50/deployment.yaml')!)).toBe(first);
     // 4 node texts + 1 broken + 3 Deployments (the staging node and the HPAs are not parsed)
-    expect(memo.size).toBe(8);
-    expect(parseGenerated('metadata: [\n', memo)).toBeNull();
+    expect(memory.parsed.size).toBe(8);
+    expect(parse('metadata: [\n')).toBeNull();
+    expect(parseGenerated('metadata: [\n')).toBeNull();
+    // The remembered parse gives the model the plain one gives.
+    expect(once).toEqual(readGitModel('prod', base, 'gpuops.dev/pool'));
   });
 });

@@ -15,7 +15,7 @@ import { parse } from 'yaml';
 import { createControllerMetrics, registerFleetGauges } from '../../src/controller/metrics.js';
 import { reconcileOnce } from '../../src/pass/reconcile.js';
 import { DcgmScrapeSource } from '../../src/metrics/dcgm-scrape.js';
-import { createPassCaches } from '../../src/plan/caches.js';
+import { createReconcilerMemory } from '../../src/plan/memory.js';
 import type { KubeObject } from '../../src/sim/index.js';
 import { loadStatusView } from '../../src/status/load.js';
 import { statusStoreOf } from '../../src/store/index.js';
@@ -138,7 +138,7 @@ describe('F05: patch mode, main protected', () => {
     const second = await h.pass();
     expect(scaleOf(second)).toMatchObject({ action: 'stalled', reason: 'ProtectedBranch' });
     h.sim.clock.advance(121);
-    const third = await reconcileOnce({ ...h.deps, caches: createPassCaches() });
+    const third = await reconcileOnce({ ...h.deps, memory: createReconcilerMemory() });
     expect(scaleOf(third)).toMatchObject({ action: 'stalled', reason: 'ProtectedBranch' });
     expect(third.patches).toEqual([]);
     expect(pushes()).toBe(1);

@@ -11,6 +11,7 @@ import { DcgmScrapeSource } from '../../src/metrics/dcgm-scrape.js';
 import { specHash } from '../../src/benchmark/spec-hash.js';
 import { loadWorkloadTemplates } from '../../src/benchmark/load-templates.js';
 import { planWorld } from '../../src/pass/plan.js';
+import { createReconcilerMemory } from '../../src/plan/memory.js';
 import { readWorld } from '../../src/pass/read-world.js';
 import { passSources } from '../../src/pass/reconcile.js';
 import { gpuNode, startHarness, type Harness } from '../support/reconcile-harness.js';
@@ -111,6 +112,7 @@ describe('a band proposed from the benchmark, on the simulated cluster', () => {
     // `gpuops plan` (the world read from the store, then planned) proposes the same band.
     const planned = planWorld(await readWorld(passSources(h.deps), h.sim.clock.now()), {
       templates: loadWorkloadTemplates(),
+      memory: createReconcilerMemory(),
     });
     const llmSet = planned.changeSets.find((c) => c.branch === 'gpuops/prod/placement/llm');
     expect(llmSet?.body).toContain('| min | 38 % | max 76 % × band ratio 0.5 |');

@@ -10,7 +10,7 @@ import { readWorld, type JudgeAt } from '../../pass/read-world.js';
 import { directorySpecs } from '../../pass/specs.js';
 import { readBenchmarksFile } from '../../pass/stored-inputs.js';
 import type { WorldSources } from '../../pass/world.js';
-import { createPassCaches } from '../../plan/caches.js';
+import { createReconcilerMemory } from '../../plan/memory.js';
 import { openDatabase } from '../../compose/store.js';
 import { clusterInput } from '../../compose/cluster-input.js';
 import { outsideRoot } from '../../definitions/inside-root.js';
@@ -42,7 +42,7 @@ export async function planFromSources(
   now: JudgeAt,
 ): Promise<{ output: PlanOutput; snapshot: Snapshot }> {
   const world = await readWorld(sources, now);
-  const { output } = planWorld(world, { templates: loadWorkloadTemplates(), caches: sources.caches });
+  const { output } = planWorld(world, { templates: loadWorkloadTemplates(), memory: sources.memory });
   return { output, snapshot: world.snapshot };
 }
 
@@ -155,7 +155,7 @@ async function runPlan(cmd: Command, flags: PlanFlags): Promise<void> {
         store,
         metrics,
         defaults,
-        caches: createPassCaches(),
+        memory: createReconcilerMemory(),
         ...(recorded ? { recordedBenchmarks: recorded } : {}),
       },
       now,

@@ -94,7 +94,7 @@ export function standbyReplicas(
  * scale-up after a scale-down now costs a wake or switch, not a cold start; the scale-down
  * stabilisation window and cooldown stay the policy's, because they guard against the load's
  * own swings, which a fast claim does not shorten. Without a Ready standby or known delays: the
- * policy as it is. The same inputs give the same object (the decision memo compares by identity).
+ * policy as it is. The same inputs give the same object (a remembered decision is compared by identity).
  */
 export function claimPolicy(
   policy: Policy,

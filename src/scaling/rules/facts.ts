@@ -83,7 +83,7 @@ export interface Facts {
  * becoming stuck, a record dated in the future coming due; `Infinity`: never), and
  * `readsHolds` says whether a rule read the recorded holds (stabilisation window, peak window),
  * so that a new record of the same hold could change it. A decision that is reused
- * (`decideInTurn` with a memo) must have been decided at most `untilMs` ago: every rule that
+ * (`decideInTurn` with `rememberingDecider`) must have been decided at most `untilMs` ago: every rule that
  * compares a time with `nowMs` calls {@link changesAt} or {@link everyPass}.
  */
 export interface DecisionClock {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { algorithmsFromYaml, algorithmYaml, policyWith } from '../../test/benchmark/fixtures.js';
 import type { BenchmarkRun, BenchmarkRunKey, UtilizationSampleRecord } from '../store/types.js';
-import { carriedBenchmarks, createPassCarry, saveNewSamples } from './carry.js';
+import { createReconcilerMemory } from '../plan/memory.js';
+import { rememberedBenchmarks, saveNewSamples } from './remembered-reads.js';
 
 /** A store holding runs by algorithm, counting its reads; `version` is what benchmarkRunsVersion says. */
 function fakeStore(runs: Record<string, BenchmarkRun[]>, version: string | null = '1:1') {
@@ -38,18 +39,18 @@ async function algorithms(names: string[], runs = 1) {
   return algorithmsFromYaml(names.map((name) => algorithmYaml({ name, runs })).join('---\n'), policy);
 }
 
-describe('carriedBenchmarks', () => {
+describe('rememberedBenchmarks', () => {
   it('reads each algorithm once while the version stands, every one again when it moves', async () => {
     const algs = await algorithms(['a', 'b']);
     const { store, reads } = fakeStore({ a: [run('a', 1, 600)], b: [] });
-    const carry = createPassCarry();
-    const first = await carriedBenchmarks(algs, store, carry);
+    const memory = createReconcilerMemory();
+    const first = await rememberedBenchmarks(algs, store, memory);
     expect(first.outcomes.get('a')?.medianSeconds).toBe(600);
     expect(first.outcomes.has('b')).toBe(false);
-    await carriedBenchmarks(algs, store, carry);
+    await rememberedBenchmarks(algs, store, memory);
     expect(reads).toEqual([['a', 'b']]);
     store.version = '2:7';
-    const moved = await carriedBenchmarks(algs, store, carry);
+    const moved = await rememberedBenchmarks(algs, store, memory);
     expect(reads).toEqual([
       ['a', 'b'],
       ['a', 'b'],
@@ -60,34 +61,34 @@ describe('carriedBenchmarks', () => {
   it('reads only an algorithm whose spec changed (a new object with a new hash)', async () => {
     const [a, b] = await algorithms(['a', 'b']);
     const { store, reads } = fakeStore({});
-    const carry = createPassCarry();
-    await carriedBenchmarks([a!, b!], store, carry);
+    const memory = createReconcilerMemory();
+    await rememberedBenchmarks([a!, b!], store, memory);
     const policy = await policyWith();
     const [b2] = algorithmsFromYaml(
       algorithmYaml({ name: 'b', image: 'registry.example.com/ml/b:2.0.0' }),
       policy,
     );
-    await carriedBenchmarks([a!, b2!], store, carry);
+    await rememberedBenchmarks([a!, b2!], store, memory);
     expect(reads).toEqual([['a', 'b'], ['b']]);
   });
 
   it('summarises again when the wanted number of runs changes, without reading', async () => {
     const { store, reads } = fakeStore({ a: [run('a', 1, 100)] });
-    const carry = createPassCarry();
+    const memory = createReconcilerMemory();
     const [one] = await algorithms(['a'], 1);
-    expect((await carriedBenchmarks([one!], store, carry)).outcomes.get('a')?.medianSeconds).toBe(100);
+    expect((await rememberedBenchmarks([one!], store, memory)).outcomes.get('a')?.medianSeconds).toBe(100);
     const three = { ...one!, benchmark: { ...one!.benchmark, runs: 3 } };
-    carry.specHashes.set(three, carry.specHashes.get(one!)!);
-    expect((await carriedBenchmarks([three], store, carry)).outcomes.has('a')).toBe(false);
+    memory.specHashes.set(three, memory.specHashes.get(one!)!);
+    expect((await rememberedBenchmarks([three], store, memory)).outcomes.has('a')).toBe(false);
     expect(reads).toHaveLength(1);
   });
 
   it('without benchmarkRunsVersion reads every algorithm every pass', async () => {
     const algs = await algorithms(['a']);
     const { store, reads } = fakeStore({}, null);
-    const carry = createPassCarry();
-    await carriedBenchmarks(algs, store, carry);
-    await carriedBenchmarks(algs, store, carry);
+    const memory = createReconcilerMemory();
+    await rememberedBenchmarks(algs, store, memory);
+    await rememberedBenchmarks(algs, store, memory);
     expect(reads).toEqual([['a'], ['a']]);
   });
 });
@@ -109,30 +110,30 @@ describe('saveNewSamples', () => {
   ])('$name', async ({ second, stored }) => {
     const saved: UtilizationSampleRecord[][] = [];
     const store = { saveSamples: (x: UtilizationSampleRecord[]) => (saved.push(x), Promise.resolve()) };
-    const carry = createPassCarry();
-    await saveNewSamples(store, [s('p', 't1', 50)], carry);
-    await saveNewSamples(store, second, carry);
+    const memory = createReconcilerMemory();
+    await saveNewSamples(store, [s('p', 't1', 50)], memory);
+    await saveNewSamples(store, second, memory);
     expect(saved).toEqual([[s('p', 't1', 50)], ...(stored.length ? [stored] : [])]);
   });
 
-  it('keeps the carry unchanged when saving fails, so the samples are stored next pass', async () => {
-    const carry = createPassCarry();
+  it('keeps the memory unchanged when saving fails, so the samples are stored next pass', async () => {
+    const memory = createReconcilerMemory();
     const failing = { saveSamples: () => Promise.reject(new Error('disk full')) };
-    await expect(saveNewSamples(failing, [s('p', 't1', 50)], carry)).rejects.toThrow('disk full');
+    await expect(saveNewSamples(failing, [s('p', 't1', 50)], memory)).rejects.toThrow('disk full');
     const saved: UtilizationSampleRecord[][] = [];
     await saveNewSamples(
       { saveSamples: (x) => (saved.push(x), Promise.resolve()) },
       [s('p', 't1', 50)],
-      carry,
+      memory,
     );
     expect(saved).toEqual([[s('p', 't1', 50)]]);
   });
 
-  it('without a carry stores every sample', async () => {
+  it('with one empty memory each (one-shot commands) stores every sample', async () => {
     const saved: UtilizationSampleRecord[][] = [];
     const store = { saveSamples: (x: UtilizationSampleRecord[]) => (saved.push(x), Promise.resolve()) };
-    await saveNewSamples(store, [s('p', 't1', 50)], undefined);
-    await saveNewSamples(store, [s('p', 't1', 50)], undefined);
+    await saveNewSamples(store, [s('p', 't1', 50)], createReconcilerMemory());
+    await saveNewSamples(store, [s('p', 't1', 50)], createReconcilerMemory());
     expect(saved).toHaveLength(2);
   });
 });

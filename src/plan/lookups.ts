@@ -1,0 +1,37 @@
+/**
+ * What the plan's steps derive again and again from the same input (pure), as functions: parsing
+ * Git's generated files, rendering workloads and Node manifests, giving a node the pool of this
+ * pass, and the scaling step's indexes and decisions ({@link ScalingLookups}). A one-shot plan
+ * uses {@link plainLookups}; a reconciler uses the ones its memory builds (`rememberedLookups`,
+ * `plan/memory.ts`), which give the same answers and derive again only what moved.
+ */
+import type { NodeInfo } from '../cluster/types.js';
+import type { Pool } from '../definitions/types.js';
+import type { FileChange } from '../gitops/types.js';
+import type { RenderCache } from '../manifests/yaml.js';
+import { renderWorkloadFiles, type WorkloadInput } from '../manifests/workloads.js';
+import { plainLookups as plainScaling, type ScalingLookups } from '../scaling/lookups.js';
+import { parseGenerated } from './git-model.js';
+
+/** See the module comment. Callers only read what the functions give. */
+export interface PlanLookups extends ScalingLookups {
+  /** A generated file parsed (`parseGenerated`: null when it is not YAML). */
+  parse(text: string): unknown;
+  /** An algorithm's workload files (`renderWorkloadFiles`). */
+  workloadFiles(input: WorkloadInput): FileChange[];
+  /** `node` with the pool Git gives it (`planPools`). */
+  overlay(node: NodeInfo, pool: Pool | null): NodeInfo;
+  /** `node` with the pool this pass's assignment gives it (`withAnswers`). */
+  answer(node: NodeInfo, pool: Pool | null): NodeInfo;
+  /** Node manifests rendered before, by their document (`renderYaml`); absent: render every one. */
+  rendered?: RenderCache;
+}
+
+/** Every answer derived afresh: what a one-shot plan uses. */
+export const plainLookups: PlanLookups = {
+  ...plainScaling,
+  parse: (text) => parseGenerated(text),
+  workloadFiles: (input) => renderWorkloadFiles(input),
+  overlay: (node, pool) => ({ ...node, pool }),
+  answer: (node, pool) => ({ ...node, pool }),
+};

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { buildSnapshot } from '../../src/cluster/snapshot.js';
 import type { Snapshot } from '../../src/cluster/types.js';
 import type { ResolvedAlgorithm } from '../../src/definitions/types.js';
+import { placementSection } from '../../src/gitops/pr-sections.js';
 import { renderBenchmarkJob } from '../../src/manifests/benchmark-job.js';
 import { parseDcgmPage } from '../../src/metrics/dcgm-text.js';
 import type { UtilizationReading } from '../../src/metrics/types.js';
@@ -191,6 +192,42 @@ describe('mixed NVIDIA + AMD fleet', () => {
       nv.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]
         .matchExpressions[0].key,
     ).toBe('nvidia.com/gpu.product');
+  });
+
+  it("an AMD algorithm naming its product is pinned by the AMD node labeller's label, and its PR says so", () => {
+    const mi300x: ResolvedAlgorithm = {
+      ...AMD_ALG,
+      spec: { ...AMD_ALG.spec, gpu: { vendor: 'amd', product: ['AMD_Instinct_MI300X_OAM'] } },
+    };
+    const ok: BenchmarkOutcome = { status: 'Succeeded', medianSeconds: 5000, message: 'measured' };
+    const plan = planDesiredState({
+      cluster: 'prod',
+      repo: { policy, errors: [], algorithms: [mi300x] },
+      snapshot: snapshotOf(nodes({ 'amd-mi300x-01': 'test', 'nv-a100-01': 'test' })),
+      base: new Map(),
+      benchmarks: new Map([['llm-amd', ok]]),
+      reading: noData,
+      recent: [],
+      templates,
+      now: NOW,
+    });
+    const deployment = plan.changeSets
+      .flatMap((c) => c.files)
+      .find((f) => f.path === 'clusters/prod/algorithms/llm-amd/deployment.yaml')!;
+    const pod = (parse(deployment.content!) as Obj).spec.template.spec;
+    expect(
+      pod.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms,
+    ).toEqual([
+      {
+        matchExpressions: [
+          { key: 'amd.com/gpu.product-name', operator: 'In', values: ['AMD_Instinct_MI300X_OAM'] },
+        ],
+      },
+    ]);
+    const placement = plan.output.placements.find((x) => x.algorithm === 'llm-amd')!;
+    const text = placementSection({ placement, runs: [], longTaskThresholdSeconds: 3600 }, 10);
+    expect(text).toContain('labelled `amd.com/gpu.product-name` `AMD_Instinct_MI300X_OAM`');
+    expect(text).not.toContain('nvidia.com');
   });
 
   /** A full long-task node of `algorithm` at 95 %, unused nodes of both vendors (but `drop`). */

@@ -9,6 +9,10 @@
 #                                                              module scripts/k8s/modules/controllers)
 #     crds/                                                    Flux's CRDs from the modules' config/
 #     versions.txt                                             what is in the folder (written last)
+#     prometheus-adapter (+ prometheus-adapter.version)        sigs.k8s.io/prometheus-adapter (wrapper
+#                                                              module scripts/k8s/modules/adapter): the
+#                                                              custom metrics API of the real HPA; added
+#                                                              to a complete folder without rebuilding it
 # The versions are pinned in the wrapper modules' go.mod and go.sum (committed); no binary is.
 # Idempotent: when versions.txt says what this script would build and every binary is there, it
 # checks and exits (a warm run). Prints the folder on stdout; progress and errors on stderr, each
@@ -20,6 +24,7 @@ ETCD=v3.7.0
 KWOK=v0.8.0
 SOURCE_CONTROLLER=v1.9.6
 KUSTOMIZE_CONTROLLER=v1.9.6
+ADAPTER=v0.12.0
 os=$(go env GOOS 2>/dev/null || echo linux)
 arch=$(go env GOARCH 2>/dev/null || echo amd64)
 dest=${GPUOPS_K8S_ASSETS:-$HOME/.cache/gpuops/k8s/${KUBERNETES#v}-$os-$arch}
@@ -42,7 +47,28 @@ complete() {
   [ -d "$dest/crds" ]
 }
 
-if complete; then
+adapter_complete() {
+  [ -x "$dest/prometheus-adapter" ] && [ "$(cat "$dest/prometheus-adapter.version" 2>/dev/null)" = "prometheus-adapter $ADAPTER" ]
+}
+
+# prometheus-adapter into folder $1: its own module, its own dependency versions (k8s.io v0.30).
+build_adapter() {
+  local into=$1 out
+  say "download: modules of scripts/k8s/modules/adapter"
+  if ! out=$(cd "$here/modules/adapter" && go mod download 2>&1); then
+    fail "download: cannot fetch the modules of scripts/k8s/modules/adapter from the Go module proxy ($(go env GOPROXY)): $(echo "$out" | grep -m1 -v '^go: downloading' || true)"
+  fi
+  build adapter "" sigs.k8s.io/prometheus-adapter/cmd/adapter
+  mv "$tmp/adapter" "$into/prometheus-adapter"
+  # Its --help exits 2 (pflag's ErrHelp); a binary that starts prints the flag set.
+  out=$("$into/prometheus-adapter" --help 2>&1 || true)
+  if ! grep -q -- '--prometheus-url' <<<"$out"; then
+    fail "start: prometheus-adapter --help printed no flags: $(echo "$out" | head -n1)"
+  fi
+  echo "prometheus-adapter $ADAPTER" >"$into/prometheus-adapter.version"
+}
+
+if complete && adapter_complete; then
   say "up to date in $dest"
   echo "$dest"
   exit 0
@@ -80,6 +106,14 @@ build() {
     fail "build: go build in scripts/k8s/modules/$m failed: $(echo "$out" | grep -m1 -v '^go: downloading' || true)"
   fi
 }
+# A folder complete but for the adapter (built before it was added): the adapter alone.
+if complete; then
+  build_adapter "$dest"
+  say "prometheus-adapter built in $(($(date +%s) - started)) s into $dest"
+  echo "$dest"
+  exit 0
+fi
+
 build kubernetes "$k8s_version" k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager \
   k8s.io/kubernetes/cmd/kube-scheduler go.etcd.io/etcd/server/v3
 mv "$tmp/server" "$tmp/etcd" # the etcd main package is go.etcd.io/etcd/server/v3
@@ -104,6 +138,8 @@ for b in "${BINARIES[@]}"; do
     fail "start: $b ${args[*]} failed: $(echo "$out" | head -n1)"
   fi
 done
+
+build_adapter "$tmp"
 
 echo "$wanted" >"$tmp/versions.txt"
 rm -rf "$dest"

@@ -44,6 +44,8 @@ export type RunState =
       /** Seconds since the Job was created (0 when unknown). */
       elapsedSeconds: number;
       message: string;
+      /** With `running`: the pod whose benchmark container runs (its signal is sampled). */
+      pod?: string;
     }
   | { kind: 'ended'; end: RunEnd; deleteJob: boolean };
 
@@ -227,7 +229,14 @@ function classifyActive(obs: RunObservation & { job: JobView }, limits: Classify
   if (running) {
     const started = benchmarkContainer(running)!.startedAt ?? running.startedAt ?? created;
     const message = `running on ${running.nodeName ?? '?'} for ${Math.max(0, secondsBetween(started, now))} s${note}`;
-    return { kind: 'active', phase: 'running', node: running.nodeName, elapsedSeconds, message };
+    return {
+      kind: 'active',
+      phase: 'running',
+      node: running.nodeName,
+      elapsedSeconds,
+      message,
+      pod: running.name,
+    };
   }
   const waiting = live.flatMap((p) => p.containers).find((c) => c.state === 'waiting' && c.reason);
   const node = live.find((p) => p.nodeName)?.nodeName ?? null;

@@ -13,6 +13,7 @@ import { classifyRun, type RunObservation, type RunState } from './classify.js';
 import type { BenchmarkPhase, BenchmarkResult, RunnerDeps, TestCapacity } from './types.js';
 import type { JobView } from '../cluster/jobs.js';
 import { foreignJobMessage, judgeJob, type ExpectedJob, type RecordedJob } from './job-owner.js';
+import { sampleSignal } from './sample-run.js';
 import { specHash } from './spec-hash.js';
 import { summarizeRuns, type RunsSummary } from './summary.js';
 
@@ -129,6 +130,8 @@ async function observeAlgorithm(alg: ResolvedAlgorithm, deps: RunnerDeps): Promi
     startTimeoutSeconds: deps.policy.benchmark.startTimeoutSeconds,
   };
   let state = classifyRun(obs, limits, now);
+  if (state.kind === 'active')
+    await sampleSignal(deps, alg, { hash, run: summary.nextRun, jobName }, state, now);
   if (state.kind !== 'ended') return { ...base, cached: false, summary, jobName, state };
   if (deps.dryRun) {
     const message = `${state.end.status}: ${state.end.message} (recorded by the next pass that writes)`;

@@ -9,6 +9,7 @@ import type { BenchmarkOutcome } from '../placement/types.js';
 import type { PolicySpec, ResolvedAlgorithm } from '../definitions/types.js';
 import type { BenchmarkRun, Store } from '../store/types.js';
 import type { RunnerClock } from './clock.js';
+import type { BenchmarkSignalReader } from './signal-sample.js';
 
 /** Where one benchmark run is. */
 export type BenchmarkPhase = 'cached' | 'queued' | 'scheduling' | 'running' | 'succeeded' | 'failed';
@@ -33,7 +34,14 @@ export interface RunnerDeps {
    * With `recordBenchmarkJobUid` and `benchmarkJobOwner`, a Job is followed only when its uid is
    * the one recorded at its create; without them, by its marks only.
    */
-  store: Pick<Store, 'recordBenchmarkRun' | 'benchmarkRuns' | 'recordBenchmarkJobUid' | 'benchmarkJobOwner'>;
+  store: Pick<
+    Store,
+    | 'recordBenchmarkRun'
+    | 'benchmarkRuns'
+    | 'recordBenchmarkJobUid'
+    | 'benchmarkJobOwner'
+    | 'recordBenchmarkSignalSample'
+  >;
   /** `now` for every judgement; `sleep` only between retries of a failed API call. */
   clock: RunnerClock;
   policy: PolicySpec;
@@ -49,6 +57,12 @@ export interface RunnerDeps {
    * product it was measured on (`BenchmarkRun.gpuProduct`); absent: recorded as not known.
    */
   productOfNode?: (node: string) => string | null;
+  /**
+   * Reads the algorithm's scaling signal for a benchmark pod (`signal-sample.ts`); with the store's
+   * `recordBenchmarkSignalSample`, each step that sees a run Running records one sample. Absent:
+   * none is taken (no metrics source).
+   */
+  readSignal?: BenchmarkSignalReader;
   /** Observe and report only: create, delete and record nothing. */
   dryRun?: boolean;
   /**

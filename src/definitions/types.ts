@@ -108,6 +108,8 @@ export interface AlgorithmSpec {
      * its band in the metric's own unit (`unit`, when given, must be the policy's).
      */
     serviceMetric?: { name: string; unit?: string; min: number; max: number };
+    /** `fromBenchmark`: gpuops proposes the bounds the spec leaves out from its benchmark (`benchmark/band-proposal.ts`). */
+    targets?: 'spec' | 'fromBenchmark';
   };
   placement?: { pool?: 'auto' | 'long-task' | 'short-task' };
   /**
@@ -218,6 +220,8 @@ export interface PolicySpec {
     allowedSignals?: SignalKind[];
     /** The per-pod metrics a spec may scale on with `signal: serviceMetric`; absent: none. */
     serviceMetrics?: ServiceMetricPolicy[];
+    /** Whether specs may say `scaling.targets: fromBenchmark`, and the rule's numbers (`benchmark/band-proposal.ts`). */
+    fromBenchmark?: { allowed: boolean; headroom: number; bandRatio: number };
     minReplicas: number;
     maxReplicas: number;
     step: number;

@@ -13,6 +13,7 @@ import {
   type PlacementEvidence,
   type ScalingEvidence,
 } from './pr-body.js';
+import type { StandbyEvidence } from './pr-evidence.js';
 import { prTitle } from './pr-title.js';
 import { removedMetadata } from './removed-metadata.js';
 import { removedObjects } from './removed-objects.js';
@@ -32,12 +33,19 @@ export interface ChangeSetInput {
   placements?: PlacementEvidence[];
   scaling?: ScalingEvidence[];
   pools?: PoolAssignment[];
+  /** The standby set's sizing (kind `standby`). */
+  standby?: StandbyEvidence;
   labels?: string[];
   /**
    * Running pods of each Deployment by `namespace/name` (from the snapshot), for the replicas a
    * removal takes down; absent: the counts are unknown and not shown.
    */
   running?: ReadonlyMap<string, number>;
+  /**
+   * A reconciler's memo of parsed one-document texts (null when `parse` fails), for the check of
+   * what a rewritten file drops (`removedMetadata`); absent: parsed each time.
+   */
+  parseOne?: (text: string) => unknown;
 }
 
 /** Files of `files` that differ from `current` (create, update, delete), sorted by path. */
@@ -74,9 +82,10 @@ export function buildChangeSet(input: ChangeSetInput): ChangeSet | null {
     placements: input.placements,
     scaling: input.scaling,
     pools: input.pools,
+    ...(input.standby ? { standby: input.standby } : {}),
     creates: createdObjects(input.files, input.current),
     removes: removedObjects(input.files, input.current, input.running),
-    removedMetadata: removedMetadata(input.files, input.current),
+    removedMetadata: removedMetadata(input.files, input.current, input.parseOne),
   };
   const { body, full } = fitPrBody({ ...evidence, files: planned, desiredHash: hash });
   return {
@@ -101,11 +110,11 @@ export interface ChangeSetConflict {
   message: string;
 }
 
-const KIND_ORDER: Record<ChangeKind, number> = { pools: 0, placement: 1, scale: 2 };
+const KIND_ORDER: Record<ChangeKind, number> = { pools: 0, placement: 1, scale: 2, standby: 3 };
 
 /**
  * One pull request per subject: change sets that share a branch are merged into one (files
- * joined, bodies joined, hash recomputed). Sorted pools → placement → scale, then by subject, so
+ * joined, bodies joined, hash recomputed). Sorted pools → placement → scale → standby, then by subject, so
  * limits defer the same subjects every pass. Conflicting content at one path makes that subject a
  * conflict (no PR); the others go on.
  */

@@ -19,7 +19,8 @@ import {
 import { count, plural } from './pr-text.js';
 import { prTitle } from './pr-title.js';
 import { describeRemoved, type RemovedObject } from './removed-objects.js';
-import type { PlacementEvidence, ScalingEvidence } from './pr-evidence.js';
+import type { PlacementEvidence, ScalingEvidence, StandbyEvidence } from './pr-evidence.js';
+import { standbyWhy } from './pr-standby.js';
 import type { ChangeKind, FileChange, PlannedFile } from './types.js';
 import { GPUOPS } from '../util/vocabulary.js';
 
@@ -79,6 +80,8 @@ export interface PrBodyInput {
    * stay in no pool (`from` and `to` null, reason other than `NoGPU`) as left out with their reason.
    */
   pools?: PoolAssignment[];
+  /** The standby set's sizing (kind `standby`). */
+  standby?: StandbyEvidence;
   /** Namespaces and bindings the change set creates or changes (`createdObjects`). */
   creates?: readonly CreatedObject[];
   /** Labels and annotations the change set removes that gpuops does not write (`removedMetadata`). */
@@ -125,7 +128,9 @@ export function renderPrBody(input: PrBodyInput, maxRows = Number.POSITIVE_INFIN
       ? `gpuops sorts the GPU nodes of cluster \`${input.cluster}\` into pools (label \`${GPUOPS.pool}\`).`
       : input.kind === 'placement'
         ? `gpuops places \`${input.subject}\` on the pool its measured run time calls for.`
-        : `gpuops scales \`${input.subject}\` by its GPU utilisation.`;
+        : input.kind === 'standby'
+          ? standbyWhy(input.subject, input.standby)
+          : `gpuops scales \`${input.subject}\` by its GPU utilisation.`;
   parts.push(what, '');
   for (const ev of input.placements ?? []) parts.push(placementSection(ev, maxRows), '');
   for (const ev of input.scaling ?? []) parts.push(scalingSection(ev, maxRows), '');

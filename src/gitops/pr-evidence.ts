@@ -3,6 +3,7 @@
  * utilisation behind a scaling decision. Shared by the body (`pr-body.ts`), its sections
  * (`pr-sections.ts`) and the title (`pr-title.ts`).
  */
+import type { BandNotProposed, BandProposal } from '../benchmark/band-proposal.js';
 import type { Placement } from '../placement/types.js';
 import type { PodSample, ScalingDecision } from '../scaling/types.js';
 import type { BenchmarkRun } from '../store/types.js';
@@ -20,6 +21,8 @@ export interface PlacementEvidence {
    * the policy's `limits`): replicas and GPUs per pod. Absent in evidence recorded before.
    */
   asks?: { minReplicas: number; maxReplicas: number; gpusPerPod: number };
+  /** With `scaling.targets: fromBenchmark`: the band proposed from the benchmark, or why none was. */
+  band?: BandProposal | BandNotProposed;
 }
 
 /** Utilisation evidence for one scaling decision (percent) and the bounds it was compared with. */
@@ -32,4 +35,23 @@ export interface ScalingEvidence {
   max: number;
   minReplicas: number;
   maxReplicas: number;
+}
+
+/**
+ * What sizes a standby set (docs/standby.md): the load of the algorithms it serves and the pods
+ * `ceil(β·√ΣL / (gpus × max/100))` that gives (`plan/standby-changes.ts`).
+ */
+export interface StandbyEvidence {
+  set: string;
+  pool: string;
+  namespace: string;
+  algorithms: string[];
+  /** ΣL, GPUs; null when the reading failed or came in part (the set keeps at least Git's pods). */
+  loadGpus: number | null;
+  beta: number;
+  gpus: number;
+  /** `scaling.utilization.max` (percent). */
+  max: number;
+  /** Pods of the standby Deployment: in Git (null: no file yet) and planned. */
+  replicas: { from: number | null; to: number };
 }

@@ -6,6 +6,7 @@
 import { describeProducts } from '../placement/gpu-products.js';
 import type { PoolAssignment } from '../pools/types.js';
 import type { CreatedObject } from './created-objects.js';
+import { bandSection } from './pr-band.js';
 import type { PlacementEvidence, ScalingEvidence } from './pr-evidence.js';
 import { count, inertCell, list, num, plural, poolMoves, table } from './pr-text.js';
 import type { RemovedMetadata } from './removed-metadata.js';
@@ -80,6 +81,7 @@ export function placementSection(ev: PlacementEvidence, maxRows: number): string
     );
   }
   if (ev.rollout) out.push('', `**Rollout** (\`${ev.rollout.reason}\`): ${ev.rollout.message}.`);
+  if (ev.band) out.push('', bandSection(ev.band));
   if (p.gpu)
     out.push(
       '',

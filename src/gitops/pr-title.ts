@@ -10,7 +10,7 @@
 import type { PoolAssignment } from '../pools/types.js';
 import type { CreatedObject } from './created-objects.js';
 import { fitTitle, GITHUB_TITLE_MAX } from './host-limits.js';
-import type { PlacementEvidence, ScalingEvidence } from './pr-evidence.js';
+import type { PlacementEvidence, ScalingEvidence, StandbyEvidence } from './pr-evidence.js';
 import { count, list, plural, poolMoves } from './pr-text.js';
 import { describeRemoved, type RemovedObject } from './removed-objects.js';
 import type { ChangeKind } from './types.js';
@@ -24,6 +24,8 @@ export interface TitleInput {
   placements?: PlacementEvidence[];
   scaling?: ScalingEvidence[];
   pools?: PoolAssignment[];
+  /** The standby set's sizing (kind `standby`). */
+  standby?: StandbyEvidence;
   /** Namespaces and bindings the change set creates or changes (`createdObjects`). */
   creates?: readonly CreatedObject[];
   /** Live objects the change set deletes (`removedObjects`). */
@@ -94,6 +96,16 @@ function removalClause(removes: readonly RemovedObject[], named: boolean): strin
   return `remove ${plural(removes.length, 'live object')}: ${groups.join(', ')}`;
 }
 
+/** `keep 3 standby pods of set llm on short-task`, `resize standby set llm on short-task from 2 to 3 pods`; null for a removal. */
+function standbyClause(input: TitleInput): string | null {
+  const e = input.standby;
+  if (!e) return (input.removes?.length ?? 0) > 0 ? null : `update standby set ${input.subject}`;
+  const { from, to } = e.replicas;
+  return from === null || from === to
+    ? `keep ${plural(to, 'standby pod')} of set ${e.set} on ${e.pool}`
+    : `resize standby set ${e.set} on ${e.pool} from ${from} to ${plural(to, 'pod')}`;
+}
+
 /** The kind's own clause: node names where `named`, counts otherwise; null when the grants or removals say all. */
 function mainClause(input: TitleInput, named: boolean, hasGrants: boolean): string | null {
   if (input.kind === 'pools') {
@@ -107,6 +119,7 @@ function mainClause(input: TitleInput, named: boolean, hasGrants: boolean): stri
     if (!p && (input.removes?.length ?? 0) > 0) return null;
     return p?.pool ? `place ${input.subject} on ${p.pool}` : `update placement of ${input.subject}`;
   }
+  if (input.kind === 'standby') return standbyClause(input);
   const d = input.scaling?.[0]?.decision;
   const scale =
     d && d.replicas.from !== d.replicas.to

@@ -31,11 +31,21 @@ function ownKey(key: string): boolean {
 
 type Meta = Map<string, { labels: Record<string, unknown>; annotations: Record<string, unknown> }>;
 
-function metadataOf(text: string): Meta {
+/**
+ * A file's objects, each document without errors as `toJS` gives it. A text `parseOne` gives an
+ * object for is one such document (yaml's `parse` fails on errors and on a second document), so
+ * its memo stands in for parsing; anything else is parsed here.
+ */
+function documentsOf(text: string, parseOne: ((text: string) => unknown) | undefined): unknown[] {
+  const one = parseOne?.(text);
+  if (one !== null && typeof one === 'object') return [one];
+  return parseAllDocuments(text).flatMap((doc) => (doc.errors.length > 0 ? [] : [doc.toJS() as unknown]));
+}
+
+function metadataOf(text: string, parseOne: ((text: string) => unknown) | undefined): Meta {
   const out: Meta = new Map();
-  for (const doc of parseAllDocuments(text)) {
-    if (doc.errors.length > 0) continue;
-    const o = doc.toJS() as { kind?: unknown; metadata?: Record<string, unknown> } | null;
+  for (const doc of documentsOf(text, parseOne)) {
+    const o = doc as { kind?: unknown; metadata?: Record<string, unknown> } | null;
     const m = o?.metadata;
     if (!m || typeof o?.kind !== 'string') continue;
     const map = (v: unknown) =>
@@ -50,10 +60,15 @@ function metadataOf(text: string): Meta {
  * annotations of its objects that the new content drops and gpuops does not write, by path, object
  * and key. A file whose every line is still there is not parsed (a pools change updates thousands
  * of node files).
+ * @param parseOne a reconciler's memo of one-document texts (`parseGenerated` over
+ *   `PassCaches.parsed`: yaml's `parse`, null when it fails): a scale change set rewrites one line
+ *   of its Deployment and is built again every pass while its pull request is open, so both sides
+ *   are parsed once, not every pass (same result without it)
  */
 export function removedMetadata(
   files: readonly FileChange[],
   current: ReadonlyMap<string, string> | undefined,
+  parseOne?: (text: string) => unknown,
 ): RemovedMetadata[] {
   const out: RemovedMetadata[] = [];
   for (const f of files) {
@@ -61,8 +76,8 @@ export function removedMetadata(
     if (before === undefined || f.content === null || before === f.content) continue;
     const kept = new Set(f.content.split('\n'));
     if (before.split('\n').every((line) => kept.has(line))) continue;
-    const after = metadataOf(f.content);
-    for (const [object, was] of metadataOf(before)) {
+    const after = metadataOf(f.content, parseOne);
+    for (const [object, was] of metadataOf(before, parseOne)) {
       const now = after.get(object) ?? { labels: {}, annotations: {} };
       for (const field of ['label', 'annotation'] as const) {
         const [old, next] = field === 'label' ? [was.labels, now.labels] : [was.annotations, now.annotations];

@@ -4,7 +4,7 @@ import type { CreatedObject } from './created-objects.js';
 export type { FileChange };
 
 /** Subjects get one branch and one pull request each. */
-export type ChangeKind = 'pools' | 'placement' | 'scale';
+export type ChangeKind = 'pools' | 'placement' | 'scale' | 'standby';
 
 /**
  * Everything one pull request (or one patch-mode commit) carries. `desiredHash` is a hash of
@@ -13,7 +13,7 @@ export type ChangeKind = 'pools' | 'placement' | 'scale';
  */
 export interface ChangeSet {
   kind: ChangeKind;
-  /** `pools`, or the algorithm name. */
+  /** `pools`, the algorithm name, or the standby set's name. */
   subject: string;
   /** `gpuops/<cluster>/<kind>/<subject>` (pools: `gpuops/<cluster>/pools`). */
   branch: string;

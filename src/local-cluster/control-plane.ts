@@ -117,6 +117,14 @@ export function startApiServer(c: ControlPlaneConfig): Promise<RunningProcess> {
       '--endpoint-reconciler-type=none',
       '--allow-privileged=true',
       '--profiling=false',
+      // The aggregation layer (the custom metrics API of prometheus-adapter): the front proxy's
+      // client certificate and the headers that carry the user it forwards; any name it holds.
+      `--requestheader-client-ca-file=${cr.proxyCertFile}`,
+      `--proxy-client-cert-file=${cr.proxyCertFile}`,
+      `--proxy-client-key-file=${cr.proxyKeyFile}`,
+      '--requestheader-username-headers=X-Remote-User',
+      '--requestheader-group-headers=X-Remote-Group',
+      '--requestheader-extra-headers-prefix=X-Remote-Extra-',
     ],
     logFile: path.join(c.dir, 'kube-apiserver.log'),
     ports: [c.ports.apiServer],

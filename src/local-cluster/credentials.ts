@@ -10,6 +10,11 @@
  *   token per user: the admin and the tools in `system:masters`, the controller-manager and the
  *   scheduler as the users RBAC's bootstrap roles bind (`system:kube-controller-manager`,
  *   `system:kube-scheduler`), so RBAC decides for them as on a kubeadm cluster.
+ * - the front proxy's client certificate (`--proxy-client-cert-file`), its own CA
+ *   (`--requestheader-client-ca-file`): kube-apiserver presents it when it forwards a request to
+ *   an aggregated API server (the custom metrics API), which trusts the user it names in
+ *   `X-Remote-User` only from a client with that certificate (the aggregation layer's set-up,
+ *   https://kubernetes.io/docs/tasks/extend-kubernetes/configure-aggregation-layer/).
  * A kubeconfig per user points at the server with `certificate-authority`.
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
@@ -24,6 +29,7 @@ export const USERS = {
   scheduler: { user: 'system:kube-scheduler', groups: [] },
   kwok: { user: 'kwok', groups: ['system:masters'] },
   flux: { user: 'flux', groups: ['system:masters'] },
+  metricsAdapter: { user: 'prometheus-adapter', groups: ['system:masters'] },
 } as const;
 
 /** A user of {@link USERS}. */
@@ -37,6 +43,9 @@ export interface Credentials {
   saKeyFile: string;
   saPubFile: string;
   tokenFile: string;
+  /** The front proxy's client certificate (its own CA) and key. */
+  proxyCertFile: string;
+  proxyKeyFile: string;
   /** PEM of the CA (the serving certificate). */
   ca: string;
   tokens: Record<LocalUser, string>;
@@ -66,6 +75,9 @@ export function writeCredentials(dir: string, server: string): Credentials {
   const serving = selfSignedCert(['127.0.0.1', 'localhost']);
   writeFileSync(file('ca.crt'), serving.cert);
   writeFileSync(file('apiserver.key'), serving.key, { mode: 0o600 });
+  const proxy = selfSignedCert(['front-proxy-client'], new Date(), 'clientAuth');
+  writeFileSync(file('front-proxy.crt'), proxy.cert);
+  writeFileSync(file('front-proxy.key'), proxy.key, { mode: 0o600 });
   const sa = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
   writeFileSync(file('sa.key'), sa.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string, {
     mode: 0o600,
@@ -90,6 +102,8 @@ export function writeCredentials(dir: string, server: string): Credentials {
     saKeyFile: file('sa.key'),
     saPubFile: file('sa.pub'),
     tokenFile: file('tokens.csv'),
+    proxyCertFile: file('front-proxy.crt'),
+    proxyKeyFile: file('front-proxy.key'),
     ca: serving.cert,
     tokens,
     kubeconfigs,

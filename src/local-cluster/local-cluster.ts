@@ -7,6 +7,8 @@
  * 2. KWOK playing the kubelets of a fleet dump (kwok.ts, fleet.ts), Job pods running for a time;
  * 3. dcgm-exporter pages from the simulator's load model on the real pods, scraped by a real
  *    Prometheus (dcgm-exporters.ts, prometheus.ts);
+ *    With `customMetrics`, prometheus-adapter serves them as the custom metrics API the real
+ *    HorizontalPodAutoscaler reads (metrics-adapter.ts);
  * 4. Flux's source-controller and kustomize-controller with their CRDs (flux.ts); the GitOps
  *    repository is connected later (`connectGitOps`), served by a local Git HTTP server.
  *
@@ -28,6 +30,7 @@ import { createFleet, startKwok } from './kwok.js';
 import { connectGitOps, type GitOpsConnection } from './gitops-connection.js';
 import { fail, type RunningProcess } from './process.js';
 import { startPrometheus } from './prometheus.js';
+import { ADAPTER_BINARY, startMetricsAdapter } from './metrics-adapter.js';
 
 /** Options of {@link startLocalCluster}. */
 export interface LocalClusterOptions {
@@ -39,6 +42,11 @@ export interface LocalClusterOptions {
   flux?: boolean;
   /** Start the dcgm-exporter pages and Prometheus; default true. */
   metrics?: boolean;
+  /**
+   * Serve the GPU metrics as the custom metrics API (prometheus-adapter, registered as an
+   * APIService) for the HorizontalPodAutoscaler; needs `metrics`. Default false.
+   */
+  customMetrics?: boolean;
   /** A fixed API server port (must be free); default any free port. */
   apiServerPort?: number;
   /** Seconds between the HPA controller's syncs; default 15 (kube-controller-manager's). */
@@ -163,6 +171,23 @@ async function startRest(
     const prom = await startPrometheus(dir, pages.url);
     started.processes.push(prom.process);
     prometheusUrl = prom.url;
+    if (o.customMetrics) {
+      step('prometheus-adapter');
+      const adapter = findAssets(o.env, [ADAPTER_BINARY]);
+      if (!adapter.ok)
+        fail(
+          'prometheus-adapter',
+          `not found in ${adapter.folders.join(' or ')}: run bash scripts/k8s/build.sh`,
+        );
+      const a = await startMetricsAdapter(
+        adapter.path(ADAPTER_BINARY),
+        dir,
+        cr.kubeconfigs.metricsAdapter,
+        prom.url,
+        admin,
+      );
+      started.processes.push(a);
+    }
   }
   if (o.flux ?? true) {
     step('flux');

@@ -103,10 +103,24 @@ function renderNode(
   cache: RenderCache | undefined,
 ): string {
   const { labelKey, taint } = policy.pools;
+  const moved = movedAt !== undefined && (a.to === 'long-task' || a.to === 'short-task') ? movedAt : null;
+  // Everything the file is made of, so a hit skips building, sorting and keying the manifest
+  // (a pass renders every pooled node of the fleet again). Starts with NUL: never the sorted
+  // JSON key of a document `renderYaml` puts in the same cache.
+  const key = `\0Node\0${JSON.stringify([a.node, a.to, moved, labelKey, taint.enabled && taint.effect])}`;
+  const hit = cache?.get(key);
+  if (hit !== undefined) return hit;
+  const text = renderManifest(a, policy, moved);
+  cache?.set(key, text);
+  return text;
+}
+
+function renderManifest(a: NodePoolChange, policy: PolicySpec, movedAt: string | null): string {
+  const { labelKey, taint } = policy.pools;
   const labels: Record<string, string> = { [MANAGED_BY.key]: MANAGED_BY.value };
   if (a.to !== null) labels[labelKey] = a.to;
   const annotations: Record<string, string> = { ...NODE_ANNOTATIONS };
-  if (movedAt !== undefined && (a.to === 'long-task' || a.to === 'short-task')) {
+  if (movedAt !== null) {
     annotations[MOVED_AT_ANNOTATION] = movedAt;
     annotations[MOVED_BY_ANNOTATION] = 'gpuops';
   }
@@ -119,7 +133,7 @@ function renderNode(
     const taints: Taint[] = a.to !== null ? [{ key: labelKey, value: a.to, effect: taint.effect }] : [];
     manifest.spec = { taints };
   }
-  return renderYaml(manifest, GENERATED_HEADER, cache);
+  return renderYaml(manifest, GENERATED_HEADER);
 }
 
 /**

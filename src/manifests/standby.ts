@@ -7,8 +7,8 @@
  * nodes, one GPU count per pod, with a readiness probe on the declared endpoint; its pods carry
  * `gpuops.dev/standby: <set>`, which is its whole selector. Its file is
  * `clusters/<cluster>/standby/<set>/deployment.yaml`, a folder of its own so that one subject
- * alone (`standby/<set>`, branch `gpuops/<cluster>/standby/<set>`) writes it; the reconcile pass
- * does not plan that subject yet (docs/standby.md, "What is built").
+ * alone (`standby/<set>`, branch `gpuops/<cluster>/standby/<set>`) writes it; the pass plans it in
+ * `plan/standby-changes.ts`.
  *
  * A claim merge-patches a standby pod's labels: `gpuops.dev/standby` and `pod-template-hash` go
  * (the standby ReplicaSet releases it and creates a new standby, the cold path), the algorithm's

@@ -32,7 +32,9 @@ export const GENERATED_HEADER =
  * and passed in, never kept by this module. The YAML emitter costs about 100 times what
  * `JSON.stringify` does, and a pass renders the same Node manifests every time (every pooled node
  * of the fleet, pass after pass), so identical input is emitted once. Bounded: the oldest entries
- * go first past `size` (default 20,000 documents).
+ * go first past `size` (default 20,000 documents). A renderer may also key a whole file by what
+ * it is made of (`manifests/nodes.ts`: node, pool, moved-at, label key, taint), so a hit skips
+ * building and sorting the object too; such keys start with NUL, which no sorted JSON does.
  */
 export class RenderCache {
   private readonly texts = new Map<string, string>();

@@ -16,6 +16,9 @@ import { freeGpus } from '../pools/capacity.js';
 import type { Policy, ResolvedAlgorithm } from '../definitions/types.js';
 import type { Store } from '../store/types.js';
 import type { PassBenchmarks } from './world.js';
+import { proposedBands } from './proposed-bands.js';
+import { benchmarkSignalReader } from '../benchmark/signal-sample.js';
+import type { UtilizationSource } from '../metrics/types.js';
 
 export type { PassBenchmarks };
 
@@ -71,6 +74,8 @@ export async function benchmarksOfPass(
     templates: WorkloadTemplates;
     dryRun: boolean;
     onBenchmarkProgress?: (p: BenchmarkProgress) => void;
+    /** The scaler's metrics source: running benchmarks' signal is sampled from it. */
+    metrics?: UtilizationSource | null;
   },
   world: {
     repo: { algorithms: readonly ResolvedAlgorithm[]; policy: Policy };
@@ -85,7 +90,8 @@ export async function benchmarksOfPass(
   const runs = new Map(world.benchmarks.runs);
   const { toStep, waiting } = benchmarksDue(algorithms, outcomes, git);
   for (const [name, o] of waiting) outcomes.set(name, o);
-  if (toStep.length === 0) return { outcomes, runs };
+  if (toStep.length === 0)
+    return { outcomes, runs, bands: await proposedBands(deps.store, world.repo, runs) };
   let test = testCapacity(snapshot, policy.spec.pools.labelKey);
   const products = new Map(snapshot.nodes.map((n) => [n.name, n.gpuProduct]));
   if (test.nodes.length === 0) test = { ...test, free: 0, total: 0 };
@@ -101,6 +107,9 @@ export async function benchmarksOfPass(
       dryRun: deps.dryRun,
       storedRuns: runs,
       productOfNode: (node) => products.get(node) ?? null,
+      ...(deps.metrics
+        ? { readSignal: benchmarkSignalReader(deps.metrics, policy.spec.scaling.windowSeconds) }
+        : {}),
     },
     test,
   );
@@ -108,5 +117,5 @@ export async function benchmarksOfPass(
     outcomes.set(r.algorithm, { status: r.status, medianSeconds: r.medianSeconds, message: r.message });
     if (r.recorded.length > 0) runs.set(r.algorithm, [...(runs.get(r.algorithm) ?? []), ...r.recorded]);
   }
-  return { outcomes, runs };
+  return { outcomes, runs, bands: await proposedBands(deps.store, world.repo, runs) };
 }

@@ -7,6 +7,7 @@ import { planDesiredState, type DesiredState } from '../plan/desired-state.js';
 import type { WorkloadTemplates } from '../manifests/templates.js';
 import type { PassCaches } from '../plan/caches.js';
 import type { PassCarry } from './carry.js';
+import { worldWithBands } from './proposed-bands.js';
 import type { PassBenchmarks, World } from './world.js';
 
 /**
@@ -19,6 +20,8 @@ export function planWorld(
   o: { templates: WorkloadTemplates; caches?: PassCaches; benchmarks?: PassBenchmarks; carry?: PassCarry },
 ): DesiredState {
   const benchmarks = o.benchmarks ?? world.benchmarks;
+  // Idempotent: the reconcile pass has put them in already (its write phase judges the same band).
+  world = worldWithBands(world, benchmarks);
   return planDesiredState({
     cluster: world.cluster,
     repo: world.repo,
@@ -28,6 +31,7 @@ export function planWorld(
     git: world.git,
     benchmarks: benchmarks.outcomes,
     benchmarkRuns: benchmarks.runs,
+    ...(benchmarks.bands?.size ? { bandProposals: benchmarks.bands } : {}),
     templates: o.templates,
     ...(o.caches ? { caches: o.caches } : {}),
     ...(o.carry ? { memo: o.carry.scaling } : {}),

@@ -13,6 +13,7 @@ import type { DecisionRecord } from '../scaling/types.js';
 import { carriedBenchmarks } from './carry.js';
 import { emptySinceNow } from './emptiness.js';
 import { readUtilization, storedBenchmarks } from './stored-inputs.js';
+import { proposedBands } from './proposed-bands.js';
 import type { PassBenchmarks, World, WorldSources } from './world.js';
 import { nodesRunningBenchmarks } from '../cluster/benchmark-pods.js';
 
@@ -72,7 +73,10 @@ export async function readWorld(sources: WorldSources, now: JudgeAt): Promise<Wo
     invalid: invalid.invalid,
     kept: keptForInvalidSpecs(invalid, cluster, base),
     snapshot,
-    benchmarks,
+    // The bands proposed from stored benchmarks, so `gpuops plan` judges the band a pass would.
+    benchmarks: store
+      ? { ...benchmarks, bands: await proposedBands(store, repo, benchmarks.runs) }
+      : benchmarks,
     recent,
     reading,
     runningBenchmarks: nodesRunningBenchmarks(snapshot.pods),

@@ -19,6 +19,7 @@ import type { WorkingCopy } from '../gitops/working-copy.js';
 import type { WorkloadTemplates } from '../manifests/templates.js';
 import type { UtilizationSource } from '../metrics/types.js';
 import { benchmarksOfPass } from './benchmarks.js';
+import { worldWithBands } from './proposed-bands.js';
 import type { PassCarry } from './carry.js';
 import { planWorld } from './plan.js';
 import { readWorld } from './read-world.js';
@@ -115,8 +116,10 @@ export function passSources(deps: ReconcileDeps): WorldSources {
  *   and writes nothing, and the error names each resource and why
  */
 export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
-  const world = await readWorld(passSources(deps), deps.clock.now());
-  const benchmarks = await benchmarksOfPass(deps, world);
+  const read = await readWorld(passSources(deps), deps.clock.now());
+  const benchmarks = await benchmarksOfPass(deps, read);
+  // A band proposed from a benchmark is judged by every decision and shown in the pull request.
+  const world = worldWithBands(read, benchmarks);
   const desired = planWorld(world, {
     templates: deps.templates,
     caches: deps.caches,

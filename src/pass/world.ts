@@ -3,6 +3,7 @@
  * fills a {@link World} from {@link WorldSources}; `gpuops reconcile`, `gpuops run`, `gpuops plan`
  * and the replay all read it the same way, so `plan` decides exactly as `reconcile` would.
  */
+import type { BandProposals } from '../benchmark/benchmark-bands.js';
 import type { ClusterSource } from '../cluster/source.js';
 import type { Snapshot } from '../cluster/types.js';
 import type { LoadedRepo, Policy, SpecError } from '../definitions/types.js';
@@ -37,7 +38,7 @@ export interface SpecsSource {
 /** The stored state a pass reads: benchmark runs, scaling decisions, node activity. */
 export type WorldStore = Pick<
   Store,
-  'benchmarkRunsFor' | 'benchmarkRunsVersion' | 'decisionsSince' | 'nodeEmptiness'
+  'benchmarkRunsFor' | 'benchmarkRunsVersion' | 'decisionsSince' | 'nodeEmptiness' | 'benchmarkSignalSamples'
 >;
 
 /** Everything `readWorld` reads from. None of these is written to while the world is read. */
@@ -65,6 +66,8 @@ export interface WorldSources {
 export interface PassBenchmarks {
   outcomes: Map<string, BenchmarkOutcome>;
   runs: Map<string, BenchmarkRun[]>;
+  /** The band proposed from its benchmark (or why none) of each spec with `scaling.targets: fromBenchmark`. */
+  bands?: BandProposals;
 }
 
 /** What one pass read, once, before it decides anything. */

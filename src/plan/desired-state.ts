@@ -11,8 +11,9 @@ import type { ChangeSet, PlannedFile } from '../gitops/types.js';
 import type { WorkloadTemplates } from '../manifests/templates.js';
 import type { UtilizationReading } from '../metrics/types.js';
 import type { BenchmarkOutcome, Placement } from '../placement/types.js';
+import type { BandProposals } from '../benchmark/benchmark-bands.js';
 import type { PassCaches } from './caches.js';
-import { readGitModel, type GitModel } from './git-model.js';
+import { parseGenerated, readGitModel, type GitModel } from './git-model.js';
 import { placementChanges, planPlacements } from './placement.js';
 import { productNeeds, productsOf, productWarnings } from './products.js';
 import { poolChanges, returnIdlePools } from './pool-changes.js';
@@ -20,6 +21,7 @@ import { planPools } from './pools.js';
 import { runningReplicas } from './running-replicas.js';
 import { keptRemovals, type KeptRemoval } from './deleted-specs.js';
 import { planScaling, scaleChanges } from './scaling.js';
+import { standbyChanges } from './standby-changes.js';
 import type { PoolAssignment } from '../pools/types.js';
 import { capacityOf, type ScalingMemo } from '../scaling/scaling-memo.js';
 import type { LoopTiming } from '../scaling/loop-windows.js';
@@ -71,6 +73,8 @@ export interface DesiredStateInput {
     string,
     readonly Pick<BenchmarkRun, 'run' | 'status' | 'durationSeconds' | 'node' | 'gpuProduct'>[]
   >;
+  /** The band proposed from its benchmark (or why none) of each spec with `scaling.targets: fromBenchmark`. */
+  bandProposals?: BandProposals;
   /** Recorded scaling decisions since `historySince(policy, now)`. */
   recent: readonly DecisionRecord[];
   templates: WorkloadTemplates;
@@ -123,7 +127,10 @@ const movedNodes = (decisions: readonly ScalingDecision[]): Set<string> =>
  *   gpuops), and the manifests of `unused` nodes moved into its pool (`plan/scaling.ts`). A pending
  *   placement never holds scaling back; an algorithm placed but with no Deployment in Git yet gets
  *   `hold PlacementPending`.
- * Change sets come in the order pools, placement (by name), scale (in the scaling pass's order).
+ * - `standby/<set>`: each standby set's Deployment, sized to its share of the pool's spare
+ *   (`plan/standby-changes.ts`).
+ * Change sets come in the order pools, placement (by name), scale (in the scaling pass's order),
+ * standby (by set name).
  */
 export function planDesiredState(input: DesiredStateInput): DesiredState {
   const { cluster, repo, now } = input;
@@ -182,6 +189,7 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
       templates: input.templates,
       invalidAlgorithms: input.invalidAlgorithms,
       benchmarkRuns: input.benchmarkRuns,
+      ...(input.bandProposals ? { bandProposals: input.bandProposals } : {}),
       caches: input.caches,
       capacity: capacityOf(observed.decided, memo),
     }),
@@ -193,12 +201,24 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
       policy,
       templates: input.templates,
       now,
+      renderCache: input.caches?.rendered,
+    }),
+    ...standbyChanges({
+      cluster,
+      policy,
+      git,
+      samples: new Map([...scaling.pass.attribution.byAlgorithm].map(([a, x]) => [a, x.samples])),
+      whole: input.reading.ok && scaling.pass.metrics.partial === null,
+      policyErrors: repo.errors.some((e) => e.file.startsWith('policies/')),
+      ...(input.caches ? { parsed: input.caches.parsed } : {}),
     }),
   ];
   // What a removal takes down: each Deployment's Running pods, for the pull request's first line.
   const running = runningReplicas(input.snapshot, memo);
+  const parsed = input.caches?.parsed;
+  const parseOne = parsed ? (text: string) => parseGenerated(text, parsed) : undefined;
   const changeSets = inputs
-    .map((i) => buildChangeSet({ ...i, running }))
+    .map((i) => buildChangeSet({ ...i, running, ...(parseOne ? { parseOne } : {}) }))
     .filter((c): c is ChangeSet => c !== null);
   const planned = new Map<string, PlannedFile>();
   for (const cs of changeSets) for (const f of planFiles(cs.files, git.files)) planned.set(f.path, f);

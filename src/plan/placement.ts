@@ -14,6 +14,7 @@ import type { BenchmarkRun } from '../store/types.js';
 import type { Policy, ResolvedAlgorithm } from '../definitions/types.js';
 import { specRequest } from '../scaling/fit.js';
 import type { NodeCapacity } from '../scaling/types.js';
+import type { BandNotProposed, BandProposal } from '../benchmark/band-proposal.js';
 import type { PassCaches } from './caches.js';
 import { rolloutNote } from './rollout.js';
 import type { GitModel } from './git-model.js';
@@ -83,6 +84,8 @@ export interface PlacementChangesInput {
     string,
     readonly Pick<BenchmarkRun, 'run' | 'status' | 'durationSeconds' | 'node' | 'gpuProduct'>[]
   >;
+  /** The band proposed from its benchmark (or why none), by algorithm, for the PR body's evidence. */
+  bandProposals?: ReadonlyMap<string, BandProposal | BandNotProposed>;
   caches?: PassCaches;
   /**
    * Every GPU node's room now (`nodeCapacity` of the snapshot): whether a rollout's surge pod fits
@@ -171,6 +174,7 @@ export function placementChanges(input: PlacementChangesInput): ChangeSetInput[]
                   runs: [...(input.benchmarkRuns?.get(name) ?? [])],
                   longTaskThresholdSeconds: policy.spec.placement.longTaskThresholdSeconds,
                   ...(rollouts.has(name) ? { rollout: rollouts.get(name)! } : {}),
+                  ...(input.bandProposals?.has(name) ? { band: input.bandProposals.get(name)! } : {}),
                   ...(alg
                     ? {
                         asks: {

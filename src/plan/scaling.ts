@@ -11,7 +11,7 @@ import { renderNodeFiles } from '../manifests/nodes.js';
 import { setDeploymentReplicas } from '../manifests/replicas.js';
 import type { WorkloadTemplates } from '../manifests/templates.js';
 import { renderDeployment } from '../manifests/workloads.js';
-import { renderYaml } from '../manifests/yaml.js';
+import { renderYaml, type RenderCache } from '../manifests/yaml.js';
 import type { UtilizationReading } from '../metrics/types.js';
 import type { AlgorithmProducts } from '../placement/gpu-products.js';
 import type { Placement } from '../placement/types.js';
@@ -132,6 +132,11 @@ export interface ScaleChangesInput {
   policy: Policy;
   templates: WorkloadTemplates;
   now: Date;
+  /**
+   * A reconciler's memo of rendered files (`PassCaches.rendered`): a scale change set is built
+   * again every pass while its pull request is open, and its Deployment's edit parses the file.
+   */
+  renderCache?: RenderCache;
 }
 
 /**
@@ -155,7 +160,7 @@ export function scaleChanges(input: ScaleChangesInput): ChangeSetInput[] {
     if (policy.spec.scaling.engine !== 'hpa' && d.replicas.to !== d.replicas.from) {
       files.push({
         path: deployment.path,
-        content: withReplicas(deployment.text, d.replicas.to, () => ({
+        content: withReplicas(deployment.text, d.replicas.to, input.renderCache, () => ({
           algorithm: alg,
           pool,
           policy: policy.spec,
@@ -209,15 +214,23 @@ export function scaleChanges(input: ScaleChangesInput): ChangeSetInput[] {
 /**
  * The Deployment text with `spec.replicas` set; when it is not a plain block-style Deployment
  * (a hand-written flow map), the Deployment rendered whole from `render()` instead (only the
- * Deployment, not the algorithm's other files).
+ * Deployment, not the algorithm's other files). With `cache`, an edit made before (the same text
+ * and count: `setDeploymentReplicas` reads nothing else) is not made again.
  */
 function withReplicas(
   text: string,
   replicas: number,
+  cache: RenderCache | undefined,
   render: () => Parameters<typeof renderDeployment>[0],
 ): string {
+  // Starts with NUL: never the sorted JSON key of a rendered document (`RenderCache`).
+  const key = `\0replicas\0${replicas}\0${text}`;
+  const hit = cache?.get(key);
+  if (hit !== undefined) return hit;
   try {
-    return setDeploymentReplicas(text, replicas);
+    const edited = setDeploymentReplicas(text, replicas);
+    cache?.set(key, edited);
+    return edited;
   } catch {
     return renderYaml(renderDeployment(render()));
   }

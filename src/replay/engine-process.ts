@@ -7,7 +7,8 @@
 import { fork } from 'node:child_process';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ReplaySettings, SimEngine, SimEngineResult } from './sim-engine.js';
+import type { SimEngine, SimEngineResult } from './sim-engine.js';
+import type { ReplaySettings } from './replay-settings.js';
 import type { Trace } from './trace.js';
 
 const self = fileURLToPath(import.meta.url);
@@ -30,19 +31,21 @@ export function runSimEngineInChild(
       execArgv: process.execArgv,
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
-    let answered = false;
+    // Settled when the child has exited (and is reaped), so its CPU time counts in this
+    // process's children's (`processCpuSeconds`).
+    let answer: Message | undefined;
     type Message =
       { progress: number } | { ok: true; result: SimEngineResult } | { ok: false; error: string };
     child.on('message', (m: Message) => {
       if ('progress' in m) return onProgress?.(m.progress);
-      answered = true;
-      if (m.ok) resolve(m.result);
-      else reject(new Error(`replay ${engine}: ${m.error}`));
+      answer = m;
     });
     child.once('error', reject);
     child.once('exit', (code, signal) => {
-      if (!answered)
+      if (answer === undefined || 'progress' in answer)
         reject(new Error(`replay ${engine}: engine process exited (${signal ?? code}) without a result`));
+      else if (answer.ok) resolve(answer.result);
+      else reject(new Error(`replay ${engine}: ${answer.error}`));
     });
     child.send({ trace, engine, settings, dir });
   });

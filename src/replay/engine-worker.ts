@@ -4,7 +4,8 @@
  * (the share replayed, at most every 2 s) while it runs, then `{ ok: true, result }` or
  * `{ ok: false, error }`, and exits.
  */
-import { runSimEngine, type ReplaySettings, type SimEngine } from './sim-engine.js';
+import { runSimEngine, type SimEngine } from './sim-engine.js';
+import type { ReplaySettings } from './replay-settings.js';
 import type { Trace } from './trace.js';
 
 interface Job {

@@ -23,7 +23,7 @@ import type { ModelSettings } from './model-engine.js';
 import { staticPoolNodes } from './node-fleet.js';
 import { patchPolicy } from './replay-policy.js';
 import { replayMaxReplicas } from './run-replay.js';
-import type { ReplaySettings } from './sim-engine.js';
+import type { ReplaySettings } from './replay-settings.js';
 import { FAST_STANDBY_LOOP, runStandbyLoop, type StandbyLoop, type StandbyLoopRun } from './standby-run.js';
 import { formatStandby } from './standby-text.js';
 import type { Trace } from './trace.js';

@@ -10,7 +10,7 @@ import { idealPoints, staticPoints, type AllocationPoint } from './figures.js';
 import { fleetModelSettings, fleetPolicy, type FleetRun } from './fleet-replay.js';
 import { modelService, type ModelEngine, type ModelSettings } from './model-engine.js';
 import { unservedBuckets } from './report.js';
-import type { ReplaySettings } from './sim-engine.js';
+import type { ReplaySettings } from './replay-settings.js';
 import { instantSeconds, offeredLoad, type Trace } from './trace.js';
 
 /** One engine of a fleet over time. */

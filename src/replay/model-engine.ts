@@ -159,78 +159,122 @@ export function modelService(trace: Trace, engine: ModelEngine, s: ModelSettings
   const seen = (t: number) => lookup(t - s.sampleDelaySeconds);
   const last = trace.instants.length - 1;
   const endS = trace.instants[last]!.t - trace.instants[0]!.t + instantSeconds(trace, last);
+  const first = Math.max(1, Math.ceil(offeredLoad(trace.instants[0]!) / s.max) + 1);
+  const set = podSet(s, name, Math.min(s.maxReplicas, first));
+  const signal = modelSignal(trace, s);
+  const band = signal?.band ?? s;
+  const hpa = engine.kind === 'hpa' ? modelHpa(engine.target, s.maxReplicas) : null;
+  const trigger = engine.kind === 'gpuops' && s.eventDriven ? modelTrigger(engine.policy, band) : null;
+  const pass = engine.kind === 'gpuops' ? gpuopsPass(engine.policy, s, band) : null;
+  set.record(0);
+  const step = (t: number, poolLoadGpus?: number) => {
+    const ready = set.ready(t);
+    const u = signal
+      ? signal.perPod(t, ready.length)
+      : ready.length > 0
+        ? Math.min(100, seen(t) / ready.length)
+        : 0;
+    const crossed = u !== null && (trigger?.crossed(t, set.replicas(), ready.length, u) ?? false);
+    if (hpa !== null) {
+      if (ready.length > 0 && u !== null) set.resize(hpa(t, set.replicas(), ready.length, u), t);
+    } else if (crossed || t % s.passIntervalSeconds === 0) {
+      const { to, actionUntilMs } = pass!(set.pods(), ready, u, set.replicas(), t, poolLoadGpus);
+      trigger?.decided(actionUntilMs);
+      set.resize(to, t);
+    }
+    set.record(t);
+  };
+  return { endS, seen, step, points: set.points };
+}
+
+/** The pods of one service of the model, its replicas and its allocation over time. */
+interface PodSet {
+  pods: () => readonly ModelPod[];
+  ready: (t: number) => ModelPod[];
+  replicas: () => number;
+  /**
+   * Sets the replicas to `to` at `t`: new pods Ready at the first tick at least their start-up
+   * later, or pods removed as the ReplicaSet controller ranks them (not Ready first, then the newest).
+   */
+  resize: (to: number, t: number) => void;
+  /** Records the state at `t` (one point per change). */
+  record: (t: number) => void;
+  points: AllocationPoint[];
+}
+
+/** The pod set of {@link modelService}: `initial` warm-up pods, all Ready. */
+function podSet(s: ModelSettings, name: string, initial: number): PodSet {
   const tick = s.tickSeconds ?? DEFAULT_TICK;
   let serial = 0;
   const newPod = (readyAt: number): ModelPod => ({ name: `${name}-${serial++}`, readyAt });
   let started = 0;
   const readyAtFrom = (t: number) =>
     Math.ceil((t + (s.startupOf ? s.startupOf(started++) : s.startupSeconds)) / tick) * tick;
-  const reaction = s.eventDriven ? tick : s.passIntervalSeconds;
-  const first = Math.max(1, Math.ceil(offeredLoad(trace.instants[0]!) / s.max) + 1);
-  let pods: ModelPod[] = Array.from({ length: Math.min(s.maxReplicas, first) }, () => newPod(-Infinity));
+  let pods: ModelPod[] = Array.from({ length: initial }, () => newPod(-Infinity));
   let replicas = pods.length;
-  const records: DecisionRecord[] = [];
-  const signal = modelSignal(trace, s);
-  const band = signal?.band ?? s;
-  const hpa = engine.kind === 'hpa' ? modelHpa(engine.target, s.maxReplicas) : null;
-  const trigger = engine.kind === 'gpuops' && s.eventDriven ? modelTrigger(engine.policy, band) : null;
   const points: AllocationPoint[] = [];
-  const record = (t: number) => {
-    const ready = pods.filter((p) => p.readyAt <= t).length;
-    const prev = points[points.length - 1];
-    if (prev && prev.allocated === pods.length && prev.ready === ready && prev.replicas === replicas) return;
-    points.push({ t, allocated: pods.length, ready, replicas });
+  return {
+    pods: () => pods,
+    ready: (t) => pods.filter((p) => p.readyAt <= t),
+    replicas: () => replicas,
+    resize: (to, t) => {
+      if (to > pods.length) {
+        const more = Array.from({ length: to - pods.length }, () => ({
+          ...newPod(readyAtFrom(t)),
+          createdAt: t,
+        }));
+        pods = [...pods, ...more];
+      } else if (to < pods.length) {
+        const order = [...pods].sort(
+          (a, b) => (a.readyAt > t ? 0 : 1) - (b.readyAt > t ? 0 : 1) || b.readyAt - a.readyAt,
+        );
+        const gone = new Set(order.slice(0, pods.length - to));
+        pods = pods.filter((p) => !gone.has(p));
+      }
+      replicas = to;
+    },
+    record: (t) => {
+      const ready = pods.filter((p) => p.readyAt <= t).length;
+      const prev = points[points.length - 1];
+      if (prev && prev.allocated === pods.length && prev.ready === ready && prev.replicas === replicas)
+        return;
+      points.push({ t, allocated: pods.length, ready, replicas });
+    },
+    points,
   };
-  const resize = (to: number, t: number) => {
-    if (to > pods.length) {
-      const more = Array.from({ length: to - pods.length }, () => ({
-        ...newPod(readyAtFrom(t)),
-        createdAt: t,
-      }));
-      pods = [...pods, ...more];
-    } else if (to < pods.length) {
-      const order = [...pods].sort(
-        (a, b) => (a.readyAt > t ? 0 : 1) - (b.readyAt > t ? 0 : 1) || b.readyAt - a.readyAt,
-      );
-      const gone = new Set(order.slice(0, pods.length - to));
-      pods = pods.filter((p) => !gone.has(p));
-    }
-    replicas = to;
+}
+
+/**
+ * gpuops's pass of the model under `policy`: the real `decideOneTimed` on the pods, the reading
+ * and the recorded passes (kept for the policy's history), with the loop's delays (its observed
+ * start-up from the Ready pods the model created). Returns the replicas decided and until when
+ * the action holds with only the clock moving (the trigger's hold).
+ */
+function gpuopsPass(policy: Policy, s: ModelSettings, band: Parameters<typeof gpuopsInput>[5]) {
+  const records: DecisionRecord[] = [];
+  const reaction = s.eventDriven ? (s.tickSeconds ?? DEFAULT_TICK) : s.passIntervalSeconds;
+  return (
+    pods: readonly ModelPod[],
+    ready: readonly ModelPod[],
+    u: number | null,
+    replicas: number,
+    t: number,
+    poolLoadGpus?: number,
+  ): { to: number; actionUntilMs: number } => {
+    const now = new Date(START + t * 1000);
+    const since = historySince(policy, now);
+    while (records.length > 0 && records[0]!.at < since) records.shift();
+    const startup = observedStartup(
+      ready.flatMap((p) => (p.createdAt === undefined ? [] : [p.readyAt - p.createdAt])),
+    );
+    const loop = { sampleSeconds: s.sampleDelaySeconds, reactionSeconds: reaction, startupSeconds: startup };
+    const input = { ...gpuopsInput(pods, ready, u, replicas, records, band, t), loop };
+    const { decision, clock } = decideOneTimed(
+      poolLoadGpus === undefined ? input : { ...input, poolLoadGpus },
+      policy,
+      now,
+    );
+    records.push(toDecisionRecord(decision, now));
+    return { to: decision.replicas.to, actionUntilMs: clock.actionUntilMs };
   };
-  record(0);
-  const step = (t: number, poolLoadGpus?: number) => {
-    const ready = pods.filter((p) => p.readyAt <= t);
-    const u = signal
-      ? signal.perPod(t, ready.length)
-      : ready.length > 0
-        ? Math.min(100, seen(t) / ready.length)
-        : 0;
-    const crossed = u !== null && (trigger?.crossed(t, replicas, ready.length, u) ?? false);
-    if (engine.kind === 'hpa') {
-      if (ready.length > 0 && u !== null) resize(hpa!(t, replicas, ready.length, u), t);
-    } else if (crossed || t % s.passIntervalSeconds === 0) {
-      const now = new Date(START + t * 1000);
-      const since = historySince(engine.policy, now);
-      while (records.length > 0 && records[0]!.at < since) records.shift();
-      const startup = observedStartup(
-        ready.flatMap((p) => (p.createdAt === undefined ? [] : [p.readyAt - p.createdAt])),
-      );
-      const loop = {
-        sampleSeconds: s.sampleDelaySeconds,
-        reactionSeconds: reaction,
-        startupSeconds: startup,
-      };
-      const input = { ...gpuopsInput(pods, ready, u, replicas, records, band, t), loop };
-      const { decision, clock } = decideOneTimed(
-        poolLoadGpus === undefined ? input : { ...input, poolLoadGpus },
-        engine.policy,
-        now,
-      );
-      trigger?.decided(clock.actionUntilMs);
-      records.push(toDecisionRecord(decision, now));
-      resize(decision.replicas.to, t);
-    }
-    record(t);
-  };
-  return { endS, seen, step, points };
 }

@@ -14,6 +14,11 @@ export interface ModelPod {
   node?: string | null;
   /** When it was created (seconds from the start); absent: before the trace (its start-up is not observed). */
   createdAt?: number;
+  /**
+   * When its start-up began (seconds from the start): bound to a node (a claimed standby: claimed);
+   * absent: at its creation (the model's one pool node binds at once).
+   */
+  startedAt?: number;
 }
 
 const START = Date.parse('2026-01-01T00:00:00Z');
@@ -78,6 +83,28 @@ export function gpuopsInput(
   };
 }
 
+/** ISO times already written, by seconds from the model's start (a pass stamps every pod). */
+const stamps = new Map<number, string>();
+
+/** An ISO time `seconds` from the model's start (a pod from before the trace: the start). */
+function stamp(seconds: number | undefined): string {
+  const at = Math.max(0, seconds ?? 0);
+  let iso = stamps.get(at);
+  if (iso === undefined) {
+    // A model's pods start on its ticks: a few thousand times per trace; a bound keeps it small.
+    if (stamps.size >= 100_000) stamps.clear();
+    iso = new Date(START + at * 1000).toISOString();
+    stamps.set(at, iso);
+  }
+  return iso;
+}
+
+/**
+ * The pod as the pass reads it. Its creation and start are its own (seconds from the start), so a
+ * replica still starting is judged as one (`podsStarting`, `splitUnready`: capacity on its way,
+ * stuck only `scaling.podStartupSeconds` after its start); a Pending pod has no start time, its
+ * age runs from its creation as kube-scheduler's does.
+ */
 function modelPodInfo(p: ModelPod, ready: boolean, algorithm: string): PodInfo {
   const nodeName = p.node === undefined ? 'pool' : p.node;
   return {
@@ -94,8 +121,8 @@ function modelPodInfo(p: ModelPod, ready: boolean, algorithm: string): PodInfo {
     algorithm,
     owner: { kind: 'ReplicaSet', name: `${algorithm}-rs` },
     unschedulable: false,
-    createdAt: '2026-01-01T00:00:00Z',
+    createdAt: stamp(p.createdAt),
     requests: { cpuMillis: 0, memoryBytes: 0 },
-    startedAt: '2026-01-01T00:00:00Z',
+    startedAt: nodeName === null ? null : stamp(p.startedAt ?? p.createdAt),
   };
 }

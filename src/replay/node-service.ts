@@ -173,6 +173,7 @@ export function schedulePending(
     if (n === null) break;
     holdGpu(n, 1, t);
     p.node = n.name;
+    p.startedAt = t;
     if (p.readyAt !== -Infinity) p.readyAt = Math.ceil((t + startupSeconds) / tick) * tick;
     bound++;
   }

@@ -13,7 +13,7 @@ import type { FleetFigures } from './fleet-model.js';
 import type { FleetTimeline } from './fleet-timeline.js';
 import { frontierSvg, verdictList, warnings } from './report-frontier.js';
 import { axis, chartSvg, COLORS, esc, PLOT_CLIP, REPORT_STYLE, stepPath } from './report.js';
-import type { ReplaySettings } from './sim-engine.js';
+import type { ReplaySettings } from './replay-settings.js';
 import type { TargetVerdict } from './targets.js';
 
 /** What the fleet report shows. */

@@ -193,6 +193,53 @@ function table(r: ReplayResult): string {
 
 /** The report page for a replay result (see the module comment). */
 export function renderReport(r: ReplayResult): string {
+  const c = reportCharts(r);
+  const s = r.settings;
+  const f = r.analysis.frontiers;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>gpuops replay: ${esc(r.trace.source)}</title>
+<style>
+${REPORT_STYLE}</style></head><body>
+<h1>gpuops replay</h1>
+<p>Trace <code>${esc(r.trace.source)}</code>: ${r.trace.instants} instants, ${r.trace.pods} pods, ${r.trace.hours} h; 1 GPU per pod.
+Pod start-up ${s.startupSeconds} s, sample delay ${s.sampleDelaySeconds} s, pass every ${s.passIntervalSeconds} s,
+PR merged after ${s.mergeDelaySeconds} s; utilisation band ${s.min}–${s.max} %, HPA target ${s.hpaTarget} %. Replay took ${r.wallSeconds.toFixed(1)} s.</p>
+${verdictSection(r.verdict)}
+${warnings(r.verdicts)}
+<h2>Targets</h2>
+${verdictList(r.verdicts)}
+${table(r)}
+<h2>Frontiers: the HPA at its targets, gpuops at its headroom factors</h2>
+<p>Each point is one run of the model of the same delays over the whole trace (β chosen on the first half: ${r.analysis.chosen.beta}${r.analysis.chosen.margin === null ? '' : `, scale-down margin ${r.analysis.chosen.margin}`}${r.analysis.chosen.fallback ? ', the largest, since none kept the limits on the first half' : ''}; ${
+    r.analysis.gap.minLead === null
+      ? 'no point to compare at equal unserved load'
+      : `gpuops ahead by ${r.analysis.gap.minLead.toFixed(1)} points at least at equal unserved load, 0.05–0.5 %`
+  }). <span class="key"><i style="background:#d95f02"></i>hpa</span> <span class="key"><i style="background:#1b9e77"></i>gpuops</span></p>
+<div class="frontiers">${frontierSvg('frontier-unserved', f, (p) => p.figures.unservedPercent, 'unserved load (% of offered)')}${frontierSvg('frontier-above', f, (p) => p.figures.aboveMaxPercent, 'pod-time above max (%)')}</div>
+<h2>Unserved load</h2>
+${c.unserved}
+<h2>Offered load</h2>
+${c.offered}
+<h2>Allocated GPUs</h2>
+<p>${legend(r.engines)} — dots: gpuops changed replicas; bars at the top: gpuops moved a node between pools.${c.staticNote}</p>
+${c.allocated}
+<h2>Utilisation of allocated GPUs</h2>
+${c.utilization}
+</body></html>
+`;
+}
+
+/** The report's charts (SVG), each ready to be placed, and the note on static's cut line. */
+interface ReportCharts {
+  offered: string;
+  unserved: string;
+  allocated: string;
+  utilization: string;
+  staticNote: string;
+}
+
+/** The charts of `r` on one time axis: offered load, unserved load, and one panel per engine of allocation and utilisation. */
+function reportCharts(r: ReplayResult): ReportCharts {
   const last = r.offered[r.offered.length - 1];
   const step = r.offered.length > 1 ? r.offered[1]!.t - r.offered[0]!.t : 60;
   const endS = (last?.t ?? 0) + step;
@@ -222,19 +269,6 @@ export function renderReport(r: ReplayResult): string {
       a2,
       endS,
     )}"><title>${esc(e.figures.engine)}</title></path>`;
-  const markersOf = (e: EngineRun) =>
-    e.figures.engine.startsWith('gpuops')
-      ? e.events
-          .map((ev) => {
-            const x = a2.x(ev.t).toFixed(1);
-            const color = COLORS[e.figures.engine] ?? '#000';
-            const title = `<title>${esc(e.figures.engine)} at ${Math.round(ev.t / 60)} min: ${ev.kind === 'scale' ? 'scaled' : 'moved'} ${esc(ev.text)}</title>`;
-            return ev.kind === 'scale'
-              ? `<circle class="marker scale" data-engine="${esc(e.figures.engine)}" cx="${x}" cy="${H - PAD.bottom + 4}" r="2" fill="${color}">${title}</circle>`
-              : `<rect class="marker relabel" data-engine="${esc(e.figures.engine)}" x="${x}" y="${PAD.top}" width="2" height="8" fill="${color}">${title}</rect>`;
-          })
-          .join('')
-      : '';
 
   const a3 = axis(endS, 100, 'utilisation of allocated GPUs (%, 10-min means)');
   const utilOf = (e: EngineRun) =>
@@ -243,17 +277,6 @@ export function renderReport(r: ReplayResult): string {
       a3,
       endS,
     )}"><title>${esc(e.figures.engine)}</title></path>`;
-  /** One panel per engine: `svg#<kind>-<engine>.<kind>`, its unit naming the engine. */
-  const panels = (kind: string, a: Axis, unit: string, body: (e: EngineRun) => string) =>
-    r.engines
-      .map((e) => {
-        const frame = a.frame.replace(
-          /<text x="4" y="12" class="unit">[^<]*<\/text>/,
-          `<text x="4" y="12" class="unit">${esc(`${unit}: ${e.figures.engine}`)}</text>`,
-        );
-        return chartSvg(`${kind}-${esc(e.figures.engine)}`, body(e), frame, `panel ${kind}`);
-      })
-      .join('\n');
   const unservedSeries = scaled.map((e) => ({ e, pts: unservedBuckets(r.offered, e.points, endS) }));
   const unservedMax = Math.max(0.01, ...unservedSeries.flatMap((x) => x.pts.map((p) => p.v)));
   const a4 = axis(endS, unservedMax * 1.05, 'unserved load (GPUs, 10-min means)');
@@ -263,42 +286,60 @@ export function renderReport(r: ReplayResult): string {
         `<path class="series" data-engine="${esc(e.figures.engine)}" stroke="${COLORS[e.figures.engine] ?? '#000'}" d="${stepPath(pts, a4, endS)}"><title>${esc(e.figures.engine)}</title></path>`,
     )
     .join('');
-  const svg = chartSvg;
-  const s = r.settings;
-  const staticNote =
-    staticPeak > gpuMax * 1.05
-      ? ` Static holds up to ${staticPeak} GPUs, off the top of this scale (its line is cut at the top).`
-      : '';
-  const f = r.analysis.frontiers;
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>gpuops replay: ${esc(r.trace.source)}</title>
-<style>
-${REPORT_STYLE}</style></head><body>
-<h1>gpuops replay</h1>
-<p>Trace <code>${esc(r.trace.source)}</code>: ${r.trace.instants} instants, ${r.trace.pods} pods, ${r.trace.hours} h; 1 GPU per pod.
-Pod start-up ${s.startupSeconds} s, sample delay ${s.sampleDelaySeconds} s, pass every ${s.passIntervalSeconds} s,
-PR merged after ${s.mergeDelaySeconds} s; utilisation band ${s.min}–${s.max} %, HPA target ${s.hpaTarget} %. Replay took ${r.wallSeconds.toFixed(1)} s.</p>
-${verdictSection(r.verdict)}
-${warnings(r.verdicts)}
-<h2>Targets</h2>
-${verdictList(r.verdicts)}
-${table(r)}
-<h2>Frontiers: the HPA at its targets, gpuops at its headroom factors</h2>
-<p>Each point is one run of the model of the same delays over the whole trace (β chosen on the first half: ${r.analysis.chosen.beta}${r.analysis.chosen.margin === null ? '' : `, scale-down margin ${r.analysis.chosen.margin}`}${r.analysis.chosen.fallback ? ', the largest, since none kept the limits on the first half' : ''}; ${
-    r.analysis.gap.minLead === null
-      ? 'no point to compare at equal unserved load'
-      : `gpuops ahead by ${r.analysis.gap.minLead.toFixed(1)} points at least at equal unserved load, 0.05–0.5 %`
-  }). <span class="key"><i style="background:#d95f02"></i>hpa</span> <span class="key"><i style="background:#1b9e77"></i>gpuops</span></p>
-<div class="frontiers">${frontierSvg('frontier-unserved', f, (p) => p.figures.unservedPercent, 'unserved load (% of offered)')}${frontierSvg('frontier-above', f, (p) => p.figures.aboveMaxPercent, 'pod-time above max (%)')}</div>
-<h2>Unserved load</h2>
-${svg('unserved', unserved, a4.frame)}
-<h2>Offered load</h2>
-${svg('offered', offered, a1.frame)}
-<h2>Allocated GPUs</h2>
-<p>${legend(r.engines)} — dots: gpuops changed replicas; bars at the top: gpuops moved a node between pools.${staticNote}</p>
-${panels('allocated', a2, 'allocated GPUs', (e) => plotClip(`plot-area-${esc(e.figures.engine)}`) + allocOf(e) + markersOf(e))}
-<h2>Utilisation of allocated GPUs</h2>
-${panels('utilization', a3, 'utilisation of allocated GPUs (%, 10-min means)', utilOf)}
-</body></html>
-`;
+  return {
+    offered: chartSvg('offered', offered, a1.frame),
+    unserved: chartSvg('unserved', unserved, a4.frame),
+    allocated: panels(
+      r.engines,
+      'allocated',
+      a2,
+      'allocated GPUs',
+      (e) => plotClip(`plot-area-${esc(e.figures.engine)}`) + allocOf(e) + markersOf(e, a2),
+    ),
+    utilization: panels(
+      r.engines,
+      'utilization',
+      a3,
+      'utilisation of allocated GPUs (%, 10-min means)',
+      utilOf,
+    ),
+    staticNote:
+      staticPeak > gpuMax * 1.05
+        ? ` Static holds up to ${staticPeak} GPUs, off the top of this scale (its line is cut at the top).`
+        : '',
+  };
+}
+
+/** gpuops's markers on its allocation panel: a dot per replica change, a bar per node moved. */
+function markersOf(e: EngineRun, a: Axis): string {
+  if (!e.figures.engine.startsWith('gpuops')) return '';
+  return e.events
+    .map((ev) => {
+      const x = a.x(ev.t).toFixed(1);
+      const color = COLORS[e.figures.engine] ?? '#000';
+      const title = `<title>${esc(e.figures.engine)} at ${Math.round(ev.t / 60)} min: ${ev.kind === 'scale' ? 'scaled' : 'moved'} ${esc(ev.text)}</title>`;
+      return ev.kind === 'scale'
+        ? `<circle class="marker scale" data-engine="${esc(e.figures.engine)}" cx="${x}" cy="${H - PAD.bottom + 4}" r="2" fill="${color}">${title}</circle>`
+        : `<rect class="marker relabel" data-engine="${esc(e.figures.engine)}" x="${x}" y="${PAD.top}" width="2" height="8" fill="${color}">${title}</rect>`;
+    })
+    .join('');
+}
+
+/** One panel per engine: `svg#<kind>-<engine>.<kind>`, its unit naming the engine. */
+function panels(
+  engines: readonly EngineRun[],
+  kind: string,
+  a: Axis,
+  unit: string,
+  body: (e: EngineRun) => string,
+): string {
+  return engines
+    .map((e) => {
+      const frame = a.frame.replace(
+        /<text x="4" y="12" class="unit">[^<]*<\/text>/,
+        `<text x="4" y="12" class="unit">${esc(`${unit}: ${e.figures.engine}`)}</text>`,
+      );
+      return chartSvg(`${kind}-${esc(e.figures.engine)}`, body(e), frame, `panel ${kind}`);
+    })
+    .join('\n');
 }

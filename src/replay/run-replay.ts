@@ -14,7 +14,8 @@ import {
   type ReplayEvent,
 } from './figures.js';
 import { runSimEngineInChild } from './engine-process.js';
-import { runSimEngine, type ReplaySettings, type SimEngine } from './sim-engine.js';
+import { runSimEngine, type SimEngine, type SimEngineResult } from './sim-engine.js';
+import type { ReplaySettings } from './replay-settings.js';
 import { offeredLoad, type Trace } from './trace.js';
 import { loadDefaultPolicy } from '../definitions/load.js';
 import { analyse, ONE_SERVICE_LIMITS, type ReplayAnalysis } from './analysis.js';
@@ -26,6 +27,7 @@ import { loopVerdicts } from './loop-text.js';
 import { patchPolicy } from './replay-policy.js';
 import { compareSignals, type SignalComparison } from './signal-compare.js';
 import type { Policy } from '../definitions/types.js';
+import type { ModelSettings } from './model-engine.js';
 
 /** Every engine, in the order the table lists them. */
 export const ENGINES = ['static', 'hpa', 'gpuops-patch', 'gpuops-pr', 'ideal'] as const;
@@ -73,6 +75,8 @@ export interface RunReplayOptions {
   processes?: boolean;
   /** Called when an engine is done (for progress). */
   onEngine?: (run: EngineRun) => void;
+  /** Called when the model (frontiers, loops, signals) is done, with the CPU seconds it took. */
+  onModel?: (cpuSeconds: number) => void;
   /** Called while a simulated engine runs with the share of the trace it replayed (0..1; rate-limited by the caller). */
   onProgress?: (engine: Engine, fraction: number) => void;
 }
@@ -85,93 +89,47 @@ export async function runReplay(trace: Trace, o: RunReplayOptions): Promise<Repl
   const started = Date.now();
   const s = o.settings;
   const engines = o.engines ?? ENGINES;
-  const t0 = trace.instants[0]!.t;
-  const flapWindowSeconds = 300;
   const staticRun = computeFigures(trace, staticPoints(trace), {
     engine: 'static',
     max: s.max,
-    flapWindowSeconds,
+    flapWindowSeconds: FLAP_WINDOW_SECONDS,
     podTime: staticPodTime(trace, s.max),
   });
-  const staticGpuHours = staticRun.allocatedGpuHours;
-  const runs: EngineRun[] = [];
-  const done = (run: EngineRun) => {
-    runs.push(run);
-    o.onEngine?.(run);
-  };
   // The simulated engines run at once (in processes of their own with `processes`).
   const run = o.processes ? runSimEngineInChild : runSimEngine;
   const simulated = new Map(
     engines
-      .filter((e) => e !== 'static' && e !== 'ideal')
-      .map(
-        (e) => [e, run(trace, e as SimEngine, s, path.join(o.dir, e), (f) => o.onProgress?.(e, f))] as const,
-      ),
+      .filter((e): e is SimEngine => e !== 'static' && e !== 'ideal')
+      .map((e) => [e, run(trace, e, s, path.join(o.dir, e), (f) => o.onProgress?.(e, f))] as const),
   );
   // The model runs here while the simulated engines run in theirs (or after them, in-process).
-  const base = await loadDefaultPolicy();
-  const maxReplicas = replayMaxReplicas(trace, s.gpusPerNode);
-  const analysis = analyse(trace, s, base, maxReplicas);
-  const loops = replayLoops(trace, s, base, maxReplicas, analysis);
-  const signals = trace.service
-    ? compareSignals(trace, {
-        settings: loopContext(flagsLoop(s), s, base, maxReplicas).options.settings,
-        policy: patchPolicy(base, s, s.headroomFactor),
-        hpaTarget: s.hpaTarget,
-        staticGpuHours,
-      })
-    : undefined;
+  const model = await modelSide(trace, s, staticRun.allocatedGpuHours);
+  o.onModel?.(model.cpuSeconds);
   await Promise.allSettled(simulated.values());
+  const runs: EngineRun[] = [];
   for (const engine of engines) {
-    if (engine === 'static') {
-      done({ figures: staticRun, points: staticPoints(trace), events: [] });
-    } else if (engine === 'ideal') {
-      const points = idealPoints(trace, s.max);
-      done({
-        figures: computeFigures(trace, points, { engine, max: s.max, flapWindowSeconds, staticGpuHours }),
-        points,
-        events: [],
-      });
-    } else {
-      const r = await simulated.get(engine)!;
-      done({
-        figures: computeFigures(trace, r.points, {
-          engine,
-          max: s.max,
-          flapWindowSeconds,
-          staticGpuHours,
-          nodeRelabels: r.nodeRelabels,
-          wallSeconds: r.wallSeconds,
-        }),
-        points: r.points,
-        events: r.events,
-        cost: { passes: r.passes, cpuSeconds: r.cpuSeconds },
-      });
-    }
+    const r = await engineRun(trace, s, engine, staticRun, simulated);
+    runs.push(r);
+    o.onEngine?.(r);
   }
   const verdict = replayVerdict({
     trace,
-    hpa: analysis.frontiers.hpa,
+    hpa: model.analysis.frontiers.hpa,
     gpuops: runs.flatMap((r) =>
       r.figures.engine === 'gpuops-patch' || r.figures.engine === 'gpuops-pr'
         ? [{ engine: r.figures.engine, figures: r.figures, points: r.points }]
         : [],
     ),
     // The frontier's own model settings (the replay's loop), so the HPA row is its frontier point.
-    settings: loopContext(flagsLoop(s), s, base, replayMaxReplicas(trace, s.gpusPerNode)).options.settings,
+    settings: model.settings,
     limits: ONE_SERVICE_LIMITS,
   });
-  const last = trace.instants[trace.instants.length - 1]!.t;
   const wallSeconds = (Date.now() - started) / 1000;
+  const { analysis, loops, signals } = model;
   return {
-    trace: {
-      source: trace.source,
-      instants: trace.instants.length,
-      pods: trace.pods,
-      hours: Math.round(((last - t0) / 3600) * 100) / 100,
-    },
+    trace: traceSummary(trace),
     settings: s,
-    offered: trace.instants.map((x) => ({ t: x.t - t0, load: offeredLoad(x) })),
+    offered: offeredSeries(trace),
     engines: runs,
     analysis,
     verdict,
@@ -188,6 +146,91 @@ export async function runReplay(trace: Trace, o: RunReplayOptions): Promise<Repl
     ...(signals ? { signals } : {}),
     wallSeconds,
   };
+}
+
+/** Reversals within this long count as flaps in the engines' table (seconds): the shipped stabilisation window. */
+const FLAP_WINDOW_SECONDS = 300;
+
+/** What the model gives beside the engines, and the CPU seconds it took in this process. */
+interface ModelSide {
+  analysis: ReplayAnalysis;
+  loops: LoopResult[];
+  signals: SignalComparison | undefined;
+  /** The model's settings of the replay's own loop (the frontiers'). */
+  settings: ModelSettings;
+  cpuSeconds: number;
+}
+
+/** The frontiers, the first-half choice, the loops and (with a service series) the signals, through the model. */
+async function modelSide(trace: Trace, s: ReplaySettings, staticGpuHours: number): Promise<ModelSide> {
+  const cpu = process.cpuUsage();
+  const base = await loadDefaultPolicy();
+  const maxReplicas = replayMaxReplicas(trace, s.gpusPerNode);
+  const settings = loopContext(flagsLoop(s), s, base, maxReplicas).options.settings;
+  const analysis = analyse(trace, s, base, maxReplicas);
+  const loops = replayLoops(trace, s, base, maxReplicas, analysis);
+  const signals = trace.service
+    ? compareSignals(trace, {
+        settings,
+        policy: patchPolicy(base, s, s.headroomFactor),
+        hpaTarget: s.hpaTarget,
+        staticGpuHours,
+      })
+    : undefined;
+  const used = process.cpuUsage(cpu);
+  return { analysis, loops, signals, settings, cpuSeconds: (used.user + used.system) / 1e6 };
+}
+
+/** One engine's run: static and ideal computed, a simulated one's result (awaited) with its figures. */
+async function engineRun(
+  trace: Trace,
+  s: ReplaySettings,
+  engine: Engine,
+  staticRun: EngineFigures,
+  simulated: ReadonlyMap<SimEngine, Promise<SimEngineResult>>,
+): Promise<EngineRun> {
+  const common = { max: s.max, flapWindowSeconds: FLAP_WINDOW_SECONDS };
+  const staticGpuHours = staticRun.allocatedGpuHours;
+  if (engine === 'static') return { figures: staticRun, points: staticPoints(trace), events: [] };
+  if (engine === 'ideal') {
+    const points = idealPoints(trace, s.max);
+    return {
+      figures: computeFigures(trace, points, { engine, ...common, staticGpuHours }),
+      points,
+      events: [],
+    };
+  }
+  const r = await simulated.get(engine)!;
+  return {
+    figures: computeFigures(trace, r.points, {
+      engine,
+      ...common,
+      staticGpuHours,
+      nodeRelabels: r.nodeRelabels,
+      wallSeconds: r.wallSeconds,
+    }),
+    points: r.points,
+    events: r.events,
+    cost: { passes: r.passes, cpuSeconds: r.cpuSeconds },
+  };
+}
+
+/** The trace's source, instants, pods and hours (rounded to 0.01 h). */
+function traceSummary(trace: Trace): ReplayResult['trace'] {
+  const t0 = trace.instants[0]!.t;
+  const last = trace.instants[trace.instants.length - 1]!.t;
+  return {
+    source: trace.source,
+    instants: trace.instants.length,
+    pods: trace.pods,
+    hours: Math.round(((last - t0) / 3600) * 100) / 100,
+  };
+}
+
+/** The offered load at each instant: seconds from the start, GPU-percent. */
+function offeredSeries(trace: Trace): ReplayResult['offered'] {
+  const t0 = trace.instants[0]!.t;
+  return trace.instants.map((x) => ({ t: x.t - t0, load: offeredLoad(x) }));
 }
 
 /**

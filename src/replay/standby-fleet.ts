@@ -184,11 +184,11 @@ function podHand(set: StandbySet, sb: StandbySettings, tick: number): PodHand {
       if (i < 0) return null;
       const [p] = set.pods.splice(i, 1);
       set.claims++;
-      return { ...p!, claimed: true, readyAt: atTick(t + sb.claimSeconds) };
+      return { ...p!, claimed: true, startedAt: t, readyAt: atTick(t + sb.claimSeconds) };
     },
     give: (p, t) => {
       if (!p.claimed) return false;
-      set.pods.push({ ...p, claimed: false, readyAt: atTick(t + sb.claimSeconds) });
+      set.pods.push({ ...p, claimed: false, startedAt: t, readyAt: atTick(t + sb.claimSeconds) });
       return true;
     },
   };

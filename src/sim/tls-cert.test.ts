@@ -17,4 +17,11 @@ describe('selfSignedCert', () => {
     expect(x.checkIP('127.0.0.1')).toBe('127.0.0.1');
     expect(x.ca).toBe(true);
   });
+
+  it('is a serving certificate by default, a client certificate (the front proxy) when asked', () => {
+    expect(new X509Certificate(selfSignedCert(['localhost']).cert).keyUsage).toEqual(['1.3.6.1.5.5.7.3.1']);
+    const client = new X509Certificate(selfSignedCert(['front-proxy-client'], new Date(), 'clientAuth').cert);
+    expect(client.keyUsage).toEqual(['1.3.6.1.5.5.7.3.2']);
+    expect(client.verify(client.publicKey)).toBe(true);
+  });
 });

@@ -55,9 +55,16 @@ const ipBytes = (ip: string): Buffer => {
 /**
  * Makes a key and a self-signed certificate for `names` (IP literals and DNS names; IPv4-mapped
  * and zone-scoped IPv6 addresses are skipped), valid from an hour before `now` for a year.
+ * `usage` is its extended key usage: `serverAuth` (a serving certificate, the default) or
+ * `clientAuth` (a client certificate that is its own CA, e.g. kube-apiserver's front proxy
+ * client, which an aggregated API server verifies against it as `requestheader-client-ca-file`).
  * @throws Error when `names` holds no usable name
  */
-export function selfSignedCert(names: readonly string[], now: Date = new Date()): ServingCert {
+export function selfSignedCert(
+  names: readonly string[],
+  now: Date = new Date(),
+  usage: 'serverAuth' | 'clientAuth' = 'serverAuth',
+): ServingCert {
   const sans = names
     .filter((n) => !n.includes('%') && !n.startsWith('::ffff:'))
     .map((n) => (isIP(n) ? tlv(0x87, ipBytes(n)) : tlv(0x82, Buffer.from(n, 'ascii'))));
@@ -84,7 +91,8 @@ export function selfSignedCert(names: readonly string[], now: Date = new Date())
       seq(
         ext('2.5.29.19', true, seq(tlv(0x01, Buffer.from([0xff])))), // basicConstraints CA:TRUE
         ext('2.5.29.15', true, tlv(0x03, Buffer.from([0x02, 0x84]))), // keyUsage digitalSignature, keyCertSign
-        ext('2.5.29.37', false, seq(oid('1.3.6.1.5.5.7.3.1'))), // extKeyUsage serverAuth
+        // extKeyUsage serverAuth (.1) or clientAuth (.2)
+        ext('2.5.29.37', false, seq(oid(usage === 'serverAuth' ? '1.3.6.1.5.5.7.3.1' : '1.3.6.1.5.5.7.3.2'))),
         ext('2.5.29.17', false, seq(...sans)), // subjectAltName
       ),
     ),

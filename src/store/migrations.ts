@@ -419,6 +419,31 @@ CREATE TABLE benchmark_job_uids (
 CREATE INDEX benchmark_job_uids_at ON benchmark_job_uids (at_ms);
 `,
   },
+  {
+    id: 11,
+    name: 'benchmark signal samples',
+    // benchmark_signal_samples: the algorithm's scaling signal read for its benchmark pod while the
+    // run's Job runs (one row per pass that saw it running), from the metrics source the scaler
+    // uses; value NULL with the reason when the source had none. A spec with
+    // `scaling.targets: fromBenchmark` gets its band proposed from them (src/benchmark/signal-at-load.ts).
+    sql: (t) => `
+CREATE TABLE benchmark_signal_samples (
+  id ${t.id},
+  algorithm TEXT NOT NULL,
+  spec_hash TEXT NOT NULL,
+  run INTEGER NOT NULL,
+  job_name TEXT NOT NULL,
+  pod TEXT NOT NULL,
+  signal TEXT NOT NULL,
+  unit TEXT NOT NULL,
+  at TEXT NOT NULL,
+  at_ms ${t.ms} NOT NULL,
+  value ${t.double},
+  reason TEXT
+);
+CREATE INDEX benchmark_signal_samples_spec ON benchmark_signal_samples (algorithm, spec_hash, at_ms);
+`,
+  },
 ];
 
 /** The cells of a contents document in NODE_COLUMNS / POD_COLUMNS order (rows.ts); JSON text columns as values. */

@@ -20,6 +20,13 @@ import {
   fleetStatusFromRow,
   newCycleCells,
 } from './history-rows.js';
+import {
+  benchmarkSignalCells,
+  benchmarkSignalFromRow,
+  INSERT_BENCHMARK_SIGNAL_SAMPLE,
+  SELECT_BENCHMARK_SIGNAL_SAMPLES,
+  type BenchmarkSignalSample,
+} from './benchmark-signals.js';
 import { migrationSql, pendingMigrations, SCHEMA_MIGRATIONS_DDL } from './migrations.js';
 import {
   BENCHMARK_JOB_UID_RETENTION_MS,
@@ -457,6 +464,23 @@ export class PostgresStore implements Store, StatusStore {
       await c.query(numbered(UPSERT_BENCHMARK_JOB_UID), [r.namespace, r.jobName, r.uid, r.at, ms]);
       await c.query(numbered(TRIM_BENCHMARK_JOB_UIDS), [ms - BENCHMARK_JOB_UID_RETENTION_MS]);
     });
+  }
+
+  async recordBenchmarkSignalSample(sample: BenchmarkSignalSample): Promise<void> {
+    const ms = toMs('recordBenchmarkSignalSample', 'at', sample.at);
+    await this.query(
+      'recordBenchmarkSignalSample',
+      numbered(INSERT_BENCHMARK_SIGNAL_SAMPLE),
+      benchmarkSignalCells(sample, ms),
+    );
+  }
+
+  async benchmarkSignalSamples(algorithm: string, specHash: string): Promise<BenchmarkSignalSample[]> {
+    const rows = await this.query('benchmarkSignalSamples', numbered(SELECT_BENCHMARK_SIGNAL_SAMPLES), [
+      algorithm,
+      specHash,
+    ]);
+    return rows.map(benchmarkSignalFromRow);
   }
 
   async benchmarkJobOwner(namespace: string, jobName: string): Promise<BenchmarkJobOwner> {

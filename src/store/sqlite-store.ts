@@ -24,6 +24,13 @@ import {
   newCycleCells,
 } from './history-rows.js';
 import { contentsParts, type SnapshotPartRow, snapshotFromPartRows } from './contents-parts.js';
+import {
+  benchmarkSignalCells,
+  benchmarkSignalFromRow,
+  INSERT_BENCHMARK_SIGNAL_SAMPLE,
+  SELECT_BENCHMARK_SIGNAL_SAMPLES,
+  type BenchmarkSignalSample,
+} from './benchmark-signals.js';
 import { migrationSql, pendingMigrations, SCHEMA_MIGRATIONS_DDL } from './migrations.js';
 import {
   BENCHMARK_JOB_UID_RETENTION_MS,
@@ -471,6 +478,21 @@ export class SqliteStore implements Store, StatusStore {
         })
         .immediate();
     });
+  }
+
+  recordBenchmarkSignalSample(sample: BenchmarkSignalSample): Promise<void> {
+    return this.run('recordBenchmarkSignalSample', () => {
+      const ms = toMs('recordBenchmarkSignalSample', 'at', sample.at);
+      this.prepare(INSERT_BENCHMARK_SIGNAL_SAMPLE).run(...benchmarkSignalCells(sample, ms));
+    });
+  }
+
+  benchmarkSignalSamples(algorithm: string, specHash: string): Promise<BenchmarkSignalSample[]> {
+    return this.run('benchmarkSignalSamples', () =>
+      (this.prepare(SELECT_BENCHMARK_SIGNAL_SAMPLES).all(algorithm, specHash) as Row[]).map(
+        benchmarkSignalFromRow,
+      ),
+    );
   }
 
   benchmarkJobOwner(namespace: string, jobName: string): Promise<BenchmarkJobOwner> {

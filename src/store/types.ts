@@ -1,10 +1,12 @@
 import type { PrunedHistory } from './history-retention.js';
 import type { BenchmarkJobOwner, BenchmarkJobUid } from './benchmark-job-uids.js';
+import type { BenchmarkSignalSample } from './benchmark-signals.js';
 import type { PushedCommit } from './pushed-commits.js';
 import type { Snapshot } from '../cluster/types.js';
 
 export type { PushedCommit } from './pushed-commits.js';
 export type { BenchmarkJobOwner, BenchmarkJobUid } from './benchmark-job-uids.js';
+export type { BenchmarkSignalSample } from './benchmark-signals.js';
 
 /** One benchmark run of one algorithm at one spec hash. */
 export interface BenchmarkRun {
@@ -202,6 +204,14 @@ export interface Store {
    * them (see `BenchmarkJobOwner`), in one query. @throws StoreError when the read fails
    */
   benchmarkJobOwner?(namespace: string, jobName: string): Promise<BenchmarkJobOwner>;
+  /**
+   * Records one reading of an algorithm's signal on its benchmark pod (migration 11). Optional: a
+   * store without it records none, and no band is proposed from a benchmark.
+   * @throws StoreError when the write fails
+   */
+  recordBenchmarkSignalSample?(sample: BenchmarkSignalSample): Promise<void>;
+  /** The signal samples of an algorithm at a spec hash, oldest first. @throws StoreError when the read fails */
+  benchmarkSignalSamples?(algorithm: string, specHash: string): Promise<BenchmarkSignalSample[]>;
 
   /**
    * Deletes utilisation samples taken before `before` (ISO-8601, exclusive); returns how many.

@@ -75,7 +75,9 @@ describe('a leader frozen inside a pass', () => {
     );
     const a = lines(child);
     // Replica A leads and pushes once, then is frozen inside its second pass, before the push.
-    await a.next(/^pushed 1$/);
+    // Its start (a tsx child, a controller, a clone) took over 20 s at load average 33: the wait
+    // for its first push is bounded by the test's own timeout, not by a guess at start-up speed.
+    await a.next(/^pushed 1$/, 90_000);
     await a.next(/^pass 2$/);
     child.kill('SIGSTOP');
     const frozenAt = Date.now();
@@ -115,7 +117,7 @@ describe('a leader frozen inside a pass', () => {
     expect(remoteBranch('gpuops/prod/pools/replica-a')).toBe(before);
     expect(other.isLeader()).toBe(true);
     expect(a.all.filter((l) => /^pass /.test(l))).toEqual(['pass 1', 'pass 2']); // no pass after waking
-  }, 60_000);
+  }, 180_000);
 
   it('a fence not yet bound to an election refuses every write, naming it', () => {
     const fence = createLeaderFence();

@@ -61,6 +61,7 @@ const FULL_ALGORITHM: DeepRequired<Algorithm> = {
       signal: 'serviceMetric',
       utilization: { min: 10, max: 90 },
       serviceMetric: { name: 'queue', unit: 'requests', min: 2, max: 10 },
+      targets: 'fromBenchmark',
     },
     placement: { pool: 'auto' },
     template: { metadata: { labels: {}, annotations: {} }, spec: {} },

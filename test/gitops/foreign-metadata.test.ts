@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { buildChangeSet } from '../../src/gitops/change-set.js';
 import { removedMetadata } from '../../src/gitops/removed-metadata.js';
+import { parseGenerated } from '../../src/plan/git-model.js';
 import {
   namespaceFilePath,
   renderNamespaceFile,
@@ -91,6 +92,39 @@ describe('what a change removes that gpuops did not add', () => {
   ])('%s', (_, before, after, keys) => {
     const removed = removedMetadata([{ path: 'f.yaml', content: after }], new Map([['f.yaml', before]]));
     expect(removed.map((r) => r.key)).toEqual(keys);
+  });
+
+  // Memo equals fresh: through a reconciler's memo of parsed texts (as `planDesiredState` passes
+  // it), on a miss and on a hit, the same removals as parsing each time, for one-document files
+  // (the memo answers) and for files the memo cannot answer (several documents, an error).
+  it.each([
+    [
+      'a person’s label, block style',
+      node('    team/keep: "1"\n    gpuops.dev/pool: a\n'),
+      node('    gpuops.dev/pool: b\n'),
+    ],
+    [
+      'flow-style labels and an alias',
+      'kind: Node\nmetadata: {name: n, labels: &l {team/a: "1", team/b: "2"}, annotations: *l}\n',
+      'kind: Node\nmetadata: {name: n, labels: {team/a: "1"}}\n',
+    ],
+    ['a Namespace file of two documents', edited, renderNamespaceFile('prod', 'vision').content],
+    [
+      'a second document with an error',
+      `${node('    team/keep: "1"\n')}---\nkind: [\n`,
+      `${node('    team/other: "1"\n')}---\nkind: [\n`,
+    ],
+    ['a file that is now a scalar', node('    team/keep: "1"\n'), 'just text\n'],
+  ])('%s: the same removals through a parse memo', (_, before, after) => {
+    const files = [{ path: 'f.yaml', content: after }];
+    const current = new Map([['f.yaml', before]]);
+    const fresh = removedMetadata(files, current);
+    expect(fresh.length).toBeGreaterThan(0);
+    const memo = new Map<string, unknown>();
+    const parseOne = (text: string) => parseGenerated(text, memo);
+    expect(removedMetadata(files, current, parseOne)).toEqual(fresh);
+    expect(memo.size).toBe(2);
+    expect(removedMetadata(files, current, parseOne)).toEqual(fresh);
   });
 
   it('the pull request says so before anything else, inert', () => {

@@ -141,6 +141,36 @@ describe('renderNodeFiles', () => {
     expect(render(names.reverse().map((n) => assign(n, 'test', 'test')))).toEqual(files);
   });
 
+  // Memo equals fresh: one cache shared by every case, each rendered twice (a miss, then a hit),
+  // gives the bytes of a render without a cache, so no field of the file is missing from its key.
+  it('gives the same bytes through one shared render cache for every input the file depends on', () => {
+    const cache = new RenderCache();
+    const at = '2026-12-01T09:00:00.000Z';
+    const later = '2026-12-01T10:00:00.000Z';
+    const cases: { a: PoolAssignment; policy: typeof plain; moved?: Map<string, string> }[] = [];
+    for (const policy of [plain, tainted])
+      for (const [from, to] of [
+        ['unused', 'test'],
+        ['test', 'long-task'],
+        ['unused', 'short-task'],
+        ['short-task', null],
+        [null, 'unused'],
+      ] as [Pool | null, Pool | null][])
+        for (const moved of [undefined, new Map([['gpu-1', at]]), new Map([['gpu-1', later]])])
+          cases.push(
+            { a: assign('gpu-1', from, to), policy, moved },
+            { a: assign('gpu-2', from, to), policy, moved },
+          );
+    for (const c of cases) {
+      const fresh = render([c.a], { policy: c.policy, moved: c.moved });
+      expect(render([c.a], { policy: c.policy, moved: c.moved, cache })).toEqual(fresh);
+    }
+    for (const c of cases.reverse())
+      expect(render([c.a], { policy: c.policy, moved: c.moved, cache })).toEqual(
+        render([c.a], { policy: c.policy, moved: c.moved }),
+      );
+  });
+
   it('gives the same bytes through a render cache, which then holds one document per node', () => {
     const cache = new RenderCache();
     const assignments = [assign('gpu-1', 'test', 'test'), assign('gpu-2', null, 'unused')];

@@ -23,7 +23,7 @@ import { createClusterCache, type ClusterCache } from '../../src/cluster/cache.j
 import { createKubeClient } from '../../src/cluster/kube-client.js';
 import type { KubeObject } from '../../src/cluster/object.js';
 import { cacheSource } from '../../src/cluster/source.js';
-import { CORE, findAssets } from '../../src/local-cluster/assets.js';
+import { BINARIES, CORE, findAssets } from '../../src/local-cluster/assets.js';
 import { installGpuopsRbac, issuerOf, serviceAccountKubeconfig } from '../../src/local-cluster/install.js';
 import { httpsRequest } from '../../src/local-cluster/control-plane.js';
 import type { GitOpsConnection } from '../../src/local-cluster/gitops-connection.js';
@@ -41,8 +41,15 @@ export const INSTALL = join(import.meta.dirname, '../../templates/install');
  * `describe` when the binaries are built, else a skipped `describe` (outside CI) that says how to
  * build them. In CI (`CI=true`) a missing binary fails: `.ci/test.sh` builds them first.
  */
-export function describeReal(name: string, fn: () => void, needs: { flux: boolean } = { flux: true }): void {
-  const found = findAssets(process.env, needs.flux ? undefined : CORE);
+export function describeReal(
+  name: string,
+  fn: () => void,
+  needs: { flux: boolean; also?: string[] } = { flux: true },
+): void {
+  const found = findAssets(process.env, [
+    ...(needs.flux ? [...BINARIES, 'crds'] : CORE),
+    ...(needs.also ?? []),
+  ]);
   if (found.ok) {
     describe(name, fn);
     return;
@@ -100,10 +107,47 @@ export interface RealHarness {
   /** Pods of a namespace (all when omitted), optionally by label selector. */
   pods(namespace?: string, selector?: string): Promise<KubeObject[]>;
   /** KWOK nodes: `gpus` A100s each, with labels (GPU Feature Discovery's and any given). */
-  addNodes(
-    nodes: { name: string; gpus: number; labels?: Record<string, string>; cpu?: string; memory?: string }[],
-  ): Promise<void>;
+  addNodes(nodes: TestNode[]): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A test node: `gpus` A100s, GPU Feature Discovery's labels and any given, cpu and memory. */
+export interface TestNode {
+  name: string;
+  gpus: number;
+  labels?: Record<string, string>;
+  /** Allocatable (= capacity) cpu; default 64. */
+  cpu?: string;
+  /** Allocatable (= capacity) memory; default 512Gi. */
+  memory?: string;
+}
+
+/**
+ * The Node object of a test node, as KWOK plays it (`kwok.x-k8s.io/node: fake`); the simulator
+ * twin of a test (sim-twin.ts) loads the same object.
+ */
+export function kwokNode(n: TestNode): KubeObject {
+  const resources = {
+    cpu: n.cpu ?? '64',
+    memory: n.memory ?? '512Gi',
+    pods: '110',
+    'nvidia.com/gpu': String(n.gpus),
+  };
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: {
+      name: n.name,
+      annotations: { 'kwok.x-k8s.io/node': 'fake' },
+      labels: {
+        'kubernetes.io/hostname': n.name,
+        'nvidia.com/gpu.product': 'NVIDIA-A100-SXM4-80GB',
+        'nvidia.com/gpu.count': String(n.gpus),
+        ...n.labels,
+      },
+    },
+    status: { capacity: resources, allocatable: resources },
+  };
 }
 
 /** Polls `check` every 250 ms until it returns a value other than undefined/false. */
@@ -237,27 +281,7 @@ export async function startRealHarness(o: RealHarnessOptions = {}): Promise<Real
       },
       addNodes: async (nodes) => {
         for (const n of nodes) {
-          const resources = {
-            cpu: n.cpu ?? '64',
-            memory: n.memory ?? '512Gi',
-            pods: '110',
-            'nvidia.com/gpu': String(n.gpus),
-          };
-          const body = {
-            apiVersion: 'v1',
-            kind: 'Node',
-            metadata: {
-              name: n.name,
-              annotations: { 'kwok.x-k8s.io/node': 'fake' },
-              labels: {
-                'kubernetes.io/hostname': n.name,
-                'nvidia.com/gpu.product': 'NVIDIA-A100-SXM4-80GB',
-                'nvidia.com/gpu.count': String(n.gpus),
-                ...n.labels,
-              },
-            },
-            status: { capacity: resources, allocatable: resources },
-          };
+          const body = kwokNode(n);
           const res = await admin('/api/v1/nodes', 'POST', body);
           if (res.status !== 201) throw new Error(`create node ${n.name}: ${res.status} ${res.body}`);
         }

@@ -6,7 +6,7 @@ import { computeFigures } from '../../src/replay/figures.js';
 import { patchPolicy } from '../../src/replay/replay-policy.js';
 import type { Trace } from '../../src/replay/trace.js';
 import { replayFleet } from '../../src/replay/fleet-replay.js';
-import { DEFAULT_REPLAY_SETTINGS } from '../../src/replay/sim-engine.js';
+import { DEFAULT_REPLAY_SETTINGS } from '../../src/replay/replay-settings.js';
 import { modelSettings } from './model-settings.js';
 
 /** 8 instants a minute apart; instant j has j + 1 pods at 50 %. */

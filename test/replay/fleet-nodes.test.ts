@@ -14,7 +14,7 @@ import { idealPoolFigures, staticPoolFigures } from '../../src/replay/fleet-node
 import { runGpuopsOnNodes, runHpaOnPools } from '../../src/replay/fleet-nodes.js';
 import { runFleet } from '../../src/replay/fleet-replay.js';
 import { patchPolicy } from '../../src/replay/replay-policy.js';
-import { DEFAULT_REPLAY_SETTINGS } from '../../src/replay/sim-engine.js';
+import { DEFAULT_REPLAY_SETTINGS } from '../../src/replay/replay-settings.js';
 import type { Trace } from '../../src/replay/trace.js';
 import { runMain } from '../support/run-main.js';
 import { modelSettings } from './model-settings.js';

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FleetFigures } from '../../src/replay/fleet-model.js';
 import { fleetVerdicts } from '../../src/replay/fleet-text.js';
-import { DEFAULT_REPLAY_SETTINGS } from '../../src/replay/sim-engine.js';
+import { DEFAULT_REPLAY_SETTINGS } from '../../src/replay/replay-settings.js';
 import { runMain, type MainRun } from '../support/run-main.js';
 import { expectOfflineScreenshot, launchChromium, svgLabelProblems } from '../support/svg-labels.js';
 

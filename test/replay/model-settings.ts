@@ -1,5 +1,5 @@
 import type { ModelSettings } from '../../src/replay/model-engine.js';
-import { DEFAULT_REPLAY_SETTINGS } from '../../src/replay/sim-engine.js';
+import { DEFAULT_REPLAY_SETTINGS } from '../../src/replay/replay-settings.js';
 
 /**
  * The replay model's settings as `gpuops replay` defaults them (`DEFAULT_REPLAY_SETTINGS`:

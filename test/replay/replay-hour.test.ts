@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderReport } from '../../src/replay/report.js';
 import { ENGINES, runReplay, type ReplayResult } from '../../src/replay/run-replay.js';
-import { DEFAULT_REPLAY_SETTINGS } from '../../src/replay/sim-engine.js';
+import { DEFAULT_REPLAY_SETTINGS } from '../../src/replay/replay-settings.js';
 import { parseTrace } from '../../src/replay/trace.js';
 import { expectOfflineScreenshot, launchChromium, svgLabelProblems } from '../support/svg-labels.js';
 

@@ -8,7 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadRepo } from '../../src/definitions/load.js';
-import { DEFAULT_REPLAY_SETTINGS, seedRepo, type SimEngine } from '../../src/replay/sim-engine.js';
+import type { SimEngine } from '../../src/replay/sim-engine.js';
+import { DEFAULT_REPLAY_SETTINGS } from '../../src/replay/replay-settings.js';
+import { seedRepo } from '../../src/replay/sim-repo.js';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'gpuops-replay-repo-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

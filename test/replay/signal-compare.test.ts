@@ -11,7 +11,7 @@ import { mergePolicy } from '../../src/definitions/rules/policy.js';
 import { runModel, type ModelEngine } from '../../src/replay/model-engine.js';
 import { patchPolicy } from '../../src/replay/replay-policy.js';
 import { compareSignals, formatSignals, servicePerGpuPercent } from '../../src/replay/signal-compare.js';
-import { DEFAULT_REPLAY_SETTINGS } from '../../src/replay/sim-engine.js';
+import { DEFAULT_REPLAY_SETTINGS } from '../../src/replay/replay-settings.js';
 import type { Trace } from '../../src/replay/trace.js';
 import { modelSettings } from './model-settings.js';
 

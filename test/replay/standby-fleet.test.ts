@@ -12,7 +12,7 @@ import { loadDefaultPolicy } from '../../src/definitions/load.js';
 import { runHpaOnAutoscaledPool } from '../../src/replay/autoscaled-pool.js';
 import { podGroupServices, shiftedServices } from '../../src/replay/fleet-model.js';
 import { patchPolicy } from '../../src/replay/replay-policy.js';
-import { DEFAULT_REPLAY_SETTINGS } from '../../src/replay/sim-engine.js';
+import { DEFAULT_REPLAY_SETTINGS } from '../../src/replay/replay-settings.js';
 import { runStandbyOnNodes } from '../../src/replay/standby-fleet.js';
 import { offeredLoad, type Trace } from '../../src/replay/trace.js';
 import { runMain } from '../support/run-main.js';
@@ -172,7 +172,7 @@ describe('gpuops replay --claim-seconds', () => {
     const standbyRows = (out: string) => out.split('\n').filter((l) => /^ {2}standby β /.test(l));
     expect(standbyRows(slow.out)).toHaveLength(18);
     expect(standbyRows(slow.out)).not.toEqual(standbyRows(byDefault.out));
-  });
+  }, 180_000); // two whole fleet replays: 61 s at load average ~20
 
   it.each(['-1', 'soon'])('refuses %s', async (v) => {
     const r = await runMain(...args, '--claim-seconds', v);

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { FLEET_ENGINES, type FleetEngine, type FleetNodeOptions } from '../../replay/fleet-replay.js';
 import { ENGINES, type Engine } from '../../replay/run-replay.js';
-import { DEFAULT_REPLAY_SETTINGS, type ReplaySettings } from '../../replay/sim-engine.js';
+import { DEFAULT_REPLAY_SETTINGS, type ReplaySettings } from '../../replay/replay-settings.js';
 import { parseServiceCsv, withServiceSeries } from '../../replay/service-series.js';
 import { sliceTrace, traceSpanSeconds, type Trace } from '../../replay/trace.js';
 import { syntheticDayCsv, syntheticName } from '../../replay/synthetic-day.js';

@@ -19,7 +19,7 @@ import {
 import { fleetVerdicts } from '../../replay/fleet-text.js';
 import { fleetEndSeconds, fleetTimelines } from '../../replay/fleet-timeline.js';
 import { renderFleetReport } from '../../replay/report-fleet.js';
-import type { ReplaySettings } from '../../replay/sim-engine.js';
+import type { ReplaySettings } from '../../replay/replay-settings.js';
 import { parseTrace, type Trace } from '../../replay/trace.js';
 import { parsePrometheusGroups } from '../../replay/trace-groups.js';
 import { makeDirs } from '../../util/make-dirs.js';

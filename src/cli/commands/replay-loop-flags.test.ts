@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_REPLAY_SETTINGS } from '../../replay/sim-engine.js';
+import { DEFAULT_REPLAY_SETTINGS } from '../../replay/replay-settings.js';
 import { loopSettings } from './replay-flags.js';
 import type { ReplayFlags } from './replay-options.js';
 

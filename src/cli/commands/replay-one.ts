@@ -12,7 +12,7 @@ import { formatTable } from '../../replay/figures.js';
 import { formatLoops } from '../../replay/loop-text.js';
 import { renderReport } from '../../replay/report.js';
 import { runReplay, type Engine, type EngineRun, type ReplayResult } from '../../replay/run-replay.js';
-import type { ReplaySettings } from '../../replay/sim-engine.js';
+import type { ReplaySettings } from '../../replay/replay-settings.js';
 import { formatSignals } from '../../replay/signal-compare.js';
 import { formatVerdicts } from '../../replay/targets.js';
 import { formatVerdict } from '../../replay/verdict.js';
@@ -92,6 +92,7 @@ export async function replayOneService(
       engines,
       processes: true,
       onEngine: (e) => err.write(engineDone(e)),
+      onModel: (cpu) => err.write(`  model done (frontiers, loops, signals: ${cpu.toFixed(1)} s CPU)\n`),
       onProgress: (engine, fraction) => {
         const line = progress.update(engine, fraction, Date.now());
         if (line) err.write(`${line}\n`);

@@ -11,6 +11,7 @@ import { podAnnotationProblems } from './pod-annotations.js';
 import { specEnvProblems } from './pod-accelerators.js';
 import { podTemplateProblems } from './pod-template.js';
 import { resolveSignal, signalProblems } from './signals.js';
+import { benchmarkTargetProblems } from './benchmark-targets.js';
 import { specLimitProblems } from './spec-limits.js';
 import type { FieldProblem } from './schema-errors.js';
 import { parseDocuments, scalarSource, type ParsedDocument, type SpecFile } from './yaml-documents.js';
@@ -168,6 +169,7 @@ export function parseAlgorithms(files: readonly SpecFile[], policy: Policy): Par
         ...schema,
         ...crossFieldProblems(doc.value, policy, schema),
         ...signalProblems(doc.value, policy, schema),
+        ...benchmarkTargetProblems(doc.value, policy, schema),
         ...specLimitProblems(doc.value, policy.spec.limits, schema),
         ...kubernetesNameProblems(doc.value),
         ...namespaceProblems(doc.value, policy.spec, schema, file.path),

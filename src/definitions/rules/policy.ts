@@ -8,6 +8,7 @@ import { labelKeyProblems } from './policy-keys.js';
 import { policyNamespaceProblems } from './namespaces.js';
 import { rolloutProblems } from './policy-rollout.js';
 import { policySignalProblems } from './signals.js';
+import { standbyPolicyProblems } from './standby.js';
 import { policyLimitProblems } from './spec-limits.js';
 import type { FieldProblem } from './schema-errors.js';
 import { parseDocuments, type PathSegment, type SpecFile } from './yaml-documents.js';
@@ -94,6 +95,7 @@ function policyProblems(value: unknown, parsed: ParsedDocument): FieldProblem[] 
     ...policyLimitProblems(value, parsed.value, schema),
     ...labelKeyProblems(parsed.value),
     ...policyNamespaceProblems(value, schema),
+    ...standbyPolicyProblems(value, parsed.value, schema),
     // Located in the document that sets the field; a later document that does not is not blamed.
     ...(schema.length === 0 ? policySignalProblems((value as Policy).spec?.scaling) : []).filter((p) =>
       has(parsed.value, p.path.slice(0, 3)),

@@ -2,6 +2,7 @@ import type { LoadedRepo, Policy } from '../types.js';
 import { compareSpecErrors } from './format.js';
 import { parseAlgorithms } from './algorithms.js';
 import { parsePolicy } from './policy.js';
+import { fitStandbySets } from './standby.js';
 import type { SpecFile } from './yaml-documents.js';
 
 /** The files of a GitOps repo that gpuops reads, paths relative to the repo root. */
@@ -14,14 +15,17 @@ export interface RepoFiles {
 
 /**
  * Reads a GitOps repo from its files (pure): merges the policies onto `defaults`, then parses the
- * algorithms with the merged policy. Errors come sorted by file, line and column.
+ * algorithms with the merged policy, then checks the standby sets' algorithms against their specs
+ * (`fitStandbySets`). Errors come sorted by file, line and column.
  */
 export function parseRepo(defaults: Policy, files: RepoFiles): LoadedRepo {
   const policy = parsePolicy(defaults, files.policies);
   const algorithms = parseAlgorithms(files.algorithms, policy.policy);
-  const errors = [...policy.errors, ...algorithms.errors].sort(compareSpecErrors);
+  // A set's algorithm that does not fit it leaves the set, never stops its spec (standby.ts).
+  const standby = fitStandbySets(policy.policy, algorithms.algorithms, files.policies);
+  const errors = [...policy.errors, ...algorithms.errors, ...standby.errors].sort(compareSpecErrors);
   return {
-    policy: policy.policy,
+    policy: standby.policy,
     algorithms: algorithms.algorithms,
     errors,
     names: algorithms.names,

@@ -147,6 +147,7 @@ export const algorithmSchema: JSONSchemaType<Algorithm> = {
               enum: ['gpuUtil', 'gpuEngineActive', 'gpuMemory', 'serviceMetric'],
               nullable: true,
             },
+            targets: { type: 'string', enum: ['spec', 'fromBenchmark'], nullable: true },
             serviceMetric: {
               type: 'object',
               additionalProperties: false,

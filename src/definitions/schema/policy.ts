@@ -277,6 +277,17 @@ export const policySchema: JSONSchemaType<Policy> = {
                 },
               },
             },
+            fromBenchmark: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['allowed', 'headroom', 'bandRatio'],
+              nullable: true,
+              properties: {
+                allowed: { type: 'boolean' },
+                headroom: { type: 'number', minimum: 0, maximum: 0.9 },
+                bandRatio: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1 },
+              },
+            },
             minReplicas: count(1, POLICY_LIMITS.replicas),
             maxReplicas: count(1, POLICY_LIMITS.replicas),
             step: count(1, POLICY_LIMITS.replicas),

@@ -1,0 +1,137 @@
+/**
+ * What a pass's scaling decisions ask of the standby sets (pure; docs/standby.md, "Claims and
+ * Git"): which Ready standby pods to claim for an algorithm that scales up, and which claimed pods
+ * to give back (or delete) when it scales down, as `planClaims` counts them. Read from the
+ * cluster's labels alone — a standby carries `gpuops.dev/standby: <set>`, a claimed pod
+ * `gpuops.dev/claimed-from: <set>` and `gpuops.dev/algorithm` — so a restarted gpuops finds the
+ * same claims; nothing here is kept in memory or in Git.
+ *
+ * A give-back carries the `pod-template-hash` of the standby Deployment's newest ReplicaSet (the
+ * ReplicaSet controller names it `<deployment>-<hash>`), so that ReplicaSet adopts the pod; with no
+ * such ReplicaSet (the standby Deployment is gone) the claimed pod is deleted instead.
+ */
+import type { PodInfo, ReplicaSetInfo } from '../../cluster/types.js';
+import type { StandbySet } from '../../definitions/types.js';
+import {
+  CLAIMED_FROM_LABEL,
+  claimPatch,
+  giveBackPatch,
+  STANDBY_LABEL,
+  standbyName,
+} from '../../manifests/standby.js';
+import { GPUOPS } from '../../util/vocabulary.js';
+import type { ScalingDecision } from '../types.js';
+import { planClaims } from './claim.js';
+
+/**
+ * One change to one pod: a claim (wake through the runtime's endpoint, then the label patch), a
+ * give-back to the standby set (the label patch), or a delete. `labels` is the JSON merge patch's
+ * `metadata.labels` (`claimPatch`, `giveBackPatch`); `expect` the labels the pod must still carry
+ * for the patch to go (what this pass saw: it is still that set's standby, or that claim).
+ */
+export interface StandbyAction {
+  kind: 'claim' | 'give-back' | 'delete';
+  set: string;
+  algorithm: string;
+  namespace: string;
+  pod: string;
+  labels: Record<string, string | null>;
+  expect: Record<string, string>;
+  /** Claims: the runtime's wake endpoint and how long it may take (the set's `claimSeconds`). */
+  wake?: { port: number; path: string; timeoutSeconds: number };
+}
+
+/** What {@link standbyActions} reads of the cluster. */
+export interface StandbyCluster {
+  pods: readonly PodInfo[];
+  replicaSets?: readonly ReplicaSetInfo[];
+}
+
+const byName = (a: PodInfo, b: PodInfo) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/** Ready, Running standby pods of `set`, not being deleted, by name. */
+export function readyStandbys(set: StandbySet, pods: readonly PodInfo[]): PodInfo[] {
+  return pods
+    .filter(
+      (p) =>
+        p.namespace === set.namespace &&
+        p.labels[STANDBY_LABEL] === set.name &&
+        p.phase === 'Running' &&
+        p.ready &&
+        !p.terminating,
+    )
+    .sort(byName);
+}
+
+/** Pods of `set` claimed by `algorithm`, not being deleted, by name. */
+export function claimedPods(set: StandbySet, algorithm: string, pods: readonly PodInfo[]): PodInfo[] {
+  return pods
+    .filter(
+      (p) =>
+        p.namespace === set.namespace &&
+        p.labels[CLAIMED_FROM_LABEL] === set.name &&
+        p.algorithm === algorithm &&
+        !p.terminating,
+    )
+    .sort(byName);
+}
+
+/** The `pod-template-hash` of the standby Deployment's newest ReplicaSet, or null when it has none. */
+export function currentStandbyHash(set: StandbySet, replicaSets: readonly ReplicaSetInfo[]): string | null {
+  const deployment = standbyName(set);
+  const mine = replicaSets
+    .filter(
+      (r) => r.namespace === set.namespace && r.owner?.kind === 'Deployment' && r.owner.name === deployment,
+    )
+    .sort((a, b) => (b.revision ?? 0) - (a.revision ?? 0));
+  const rs = mine[0];
+  return rs && rs.name.startsWith(`${deployment}-`) ? rs.name.slice(deployment.length + 1) : null;
+}
+
+/**
+ * The pod changes of `decisions` for the algorithms of `sets`: per decision of an algorithm in a
+ * set, `planClaims` over the set's Ready standbys (each claimed once in the pass, the decisions in
+ * their order) and the algorithm's claimed pods. Algorithms in no set: nothing.
+ */
+export function standbyActions(
+  decisions: readonly ScalingDecision[],
+  sets: readonly StandbySet[],
+  cluster: StandbyCluster,
+): StandbyAction[] {
+  const out: StandbyAction[] = [];
+  const taken = new Set<string>();
+  for (const d of decisions) {
+    const set = sets.find((s) => s.algorithms.includes(d.algorithm));
+    if (!set) continue;
+    const ready = readyStandbys(set, cluster.pods).filter((p) => !taken.has(p.name));
+    const claimed = claimedPods(set, d.algorithm, cluster.pods);
+    const plan = planClaims(d, claimed.length, { ready: ready.length, claimSeconds: set.claimSeconds });
+    const base = { set: set.name, algorithm: d.algorithm, namespace: set.namespace };
+    for (const p of ready.slice(0, plan.claim)) {
+      taken.add(p.name);
+      out.push({
+        kind: 'claim',
+        ...base,
+        pod: p.name,
+        labels: claimPatch(set, d.algorithm).metadata.labels,
+        expect: { [STANDBY_LABEL]: set.name },
+        wake: { port: set.port, path: set.wakePath, timeoutSeconds: set.claimSeconds },
+      });
+    }
+    const hash = plan.giveBack > 0 ? currentStandbyHash(set, cluster.replicaSets ?? []) : null;
+    const expect = { [CLAIMED_FROM_LABEL]: set.name, [GPUOPS.algorithm]: d.algorithm };
+    for (const p of claimed.slice(0, plan.giveBack))
+      out.push(
+        hash === null
+          ? { kind: 'delete', ...base, pod: p.name, labels: {}, expect }
+          : {
+              kind: 'give-back',
+              ...base,
+              pod: p.name,
+              labels: giveBackPatch(set, hash).metadata.labels,
+              expect,
+            },
+      );
+  }
+  return out;
+}

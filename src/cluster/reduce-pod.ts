@@ -7,7 +7,7 @@ import { isoTime, optional, parseQuantity, type ReduceContext } from './reduce-f
 import { cpuMemoryRequest, effectiveRequest, otherRequests } from './requests.js';
 import { requiredAntiAffinity } from './scheduling/pod-constraints.js';
 import type { PodInfo, ReplicaSetInfo } from './types.js';
-import { GPUOPS, MANAGED_BY, NVIDIA } from '../util/vocabulary.js';
+import { GPUOPS, MANAGED_BY, VENDORS } from '../util/vocabulary.js';
 
 const NO_CONDITIONS: never[] = [];
 const POD_PHASES = new Set(['Pending', 'Running', 'Succeeded', 'Failed']);
@@ -102,7 +102,10 @@ export function effectiveGpuRequest(pod: PodInput, warnings: string[] = []): num
 }
 
 function podGpus(pod: PodInput, ctx: ReduceContext): number {
-  return effectiveRequest(pod.spec, NVIDIA.resource, podReader(pod, ctx));
+  // A pod asks one vendor's GPUs; the sum is that vendor's (a pod asking two would hold both).
+  let gpus = 0;
+  for (const v of VENDORS) gpus += effectiveRequest(pod.spec, v.resource, podReader(pod, ctx));
+  return gpus;
 }
 
 /** Reads a pod's quantities: the same strings ("1", "4", "16Gi") repeat, so no message is built for a known one. */

@@ -6,7 +6,7 @@
  * Pure: the caller parses quantities (`parseQuantity` of `quantity.ts`) and reports bad ones.
  */
 import type { V1Container, V1Pod, V1PodSpec } from '@kubernetes/client-node';
-import { NVIDIA } from '../util/vocabulary.js';
+import { VENDORS } from '../util/vocabulary.js';
 
 /** cpu in millicores, memory in bytes: what the scheduler adds up per node. */
 export interface CpuMemory {
@@ -28,8 +28,8 @@ export interface NodeResources extends CpuMemory {
   other?: Record<string, number>;
 }
 
-/** Resources a pod's requests are kept apart from `other`: cpu, memory (`CpuMemory`) and whole GPUs. */
-const OWN_FIELDS = new Set(['cpu', 'memory', NVIDIA.resource, 'pods']);
+/** Resources a pod's requests are kept apart from `other`: cpu, memory (`CpuMemory`) and whole GPUs of every vendor. */
+const OWN_FIELDS = new Set(['cpu', 'memory', 'pods', ...VENDORS.map((v) => v.resource)]);
 
 /** Parses one quantity to the resource's base unit; reports and returns 0 when it is no quantity. */
 export type QuantityReader = (text: string, field: string) => number;

@@ -7,7 +7,8 @@ import type { Pool } from '../definitions/types.js';
 import { migSingleProfile } from './mig.js';
 import { otherAllocatable, type NodeResources } from './requests.js';
 import type { GpuSharing, NodeInfo, PodInfo, ReplicaSetInfo, Snapshot, Taint } from './types.js';
-import { GPUOPS, NVIDIA, NVIDIA_GFD } from '../util/vocabulary.js';
+import { GPUOPS, NVIDIA, NVIDIA_GFD, nodeVendor, vendorById } from '../util/vocabulary.js';
+import type { VendorId } from '../util/vocabulary.js';
 import { byString } from '../util/compare.js';
 
 /** Taints the node lifecycle controller sets on nodes that must not get new pods. */
@@ -149,6 +150,8 @@ export interface NodeRecord {
   labels: Record<string, string>;
   ready: boolean;
   cordoned: boolean;
+  /** The vendor of its GPUs (`nodeVendor`); absent in records stored before a second vendor: read from the labels. */
+  vendor?: VendorId;
   gpuCapacity: number;
   gpuAllocatable: number;
   migAllocatable: number;
@@ -242,9 +245,10 @@ export function reduceNode(node: NodeInput, ctx: ReduceContext): NodeRecord {
   for (const resource of Object.keys(allocatable)) {
     if (resource.startsWith(NVIDIA_GFD.migResourcePrefix)) migAllocatable += alloc(resource);
   }
-  let gpuCapacity = parseQuantity(capacity[NVIDIA.resource], where, field('capacity', NVIDIA.resource), ctx);
-  let gpuAllocatable = alloc(NVIDIA.resource);
-  if (migSingleProfile(labels) !== null) {
+  const vendor = nodeVendor(labels, [...Object.keys(capacity), ...Object.keys(allocatable)]);
+  let gpuCapacity = parseQuantity(capacity[vendor.resource], where, field('capacity', vendor.resource), ctx);
+  let gpuAllocatable = alloc(vendor.resource);
+  if (vendor === NVIDIA && migSingleProfile(labels) !== null) {
     // MIG single strategy: every `nvidia.com/gpu` is a MIG device, never a whole GPU.
     migAllocatable += gpuAllocatable;
     gpuCapacity = 0;
@@ -255,6 +259,7 @@ export function reduceNode(node: NodeInput, ctx: ReduceContext): NodeRecord {
     labels,
     ready: (node.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True'),
     cordoned: node.spec?.unschedulable === true,
+    vendor: vendor.id,
     gpuCapacity,
     gpuAllocatable,
     migAllocatable,
@@ -277,13 +282,15 @@ export function reduceNode(node: NodeInput, ctx: ReduceContext): NodeRecord {
 
 function toNodeInfo(n: NodeRecord, poolLabel: string, u: Usage | undefined): NodeInfo {
   const pool = n.labels[poolLabel];
+  const vendor = n.vendor ? vendorById(n.vendor) : nodeVendor(n.labels, []);
   return {
     name: n.name,
     labels: n.labels,
     ready: n.ready,
     cordoned: n.cordoned,
-    schedulable: !n.cordoned && noNewPodsTaints(n.taints, poolLabel).length === 0,
-    gpuProduct: n.labels[NVIDIA.productLabel] ?? null,
+    schedulable: !n.cordoned && noNewPodsTaints(n.taints, poolLabel, vendor).length === 0,
+    vendor: vendor.id,
+    gpuProduct: n.labels[vendor.productLabel] ?? null,
     gpuCapacity: n.gpuCapacity,
     gpuAllocatable: n.gpuAllocatable,
     migAllocatable: n.migAllocatable,

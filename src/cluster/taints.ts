@@ -5,7 +5,7 @@
  * schedulable is one the rendered pods may land on.
  */
 import type { Taint } from './types.js';
-import { NVIDIA } from '../util/vocabulary.js';
+import { NVIDIA, type AcceleratorVendor } from '../util/vocabulary.js';
 
 /** A Kubernetes toleration (`PodSpec.tolerations[]`). */
 export interface Toleration {
@@ -15,8 +15,16 @@ export interface Toleration {
   effect?: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
 }
 
-/** The toleration of the GPU taint `nvidia.com/gpu:NoSchedule` that every gpuops pod carries. */
-export const GPU_TOLERATION: Toleration = { key: NVIDIA.taintKey, operator: 'Exists', effect: 'NoSchedule' };
+/**
+ * The toleration of a vendor's GPU taint (`nvidia.com/gpu:NoSchedule`, `amd.com/gpu:NoSchedule`)
+ * that every gpuops pod asking that vendor's GPUs carries.
+ */
+export function gpuToleration(vendor: AcceleratorVendor): Toleration {
+  return { key: vendor.taintKey, operator: 'Exists', effect: 'NoSchedule' };
+}
+
+/** The toleration of NVIDIA's GPU taint `nvidia.com/gpu:NoSchedule`. */
+export const GPU_TOLERATION: Toleration = gpuToleration(NVIDIA);
 
 /**
  * Whether one toleration tolerates one taint, by the Kubernetes rule
@@ -63,14 +71,20 @@ export const LEAVING_TAINT_KEYS: readonly string[] = [
  *
  * @param taints  `Node.spec.taints`
  * @param labelKey the pool label key (policy `pools.labelKey`)
+ * @param vendor  the vendor of the node's GPUs: the pods gpuops sends there tolerate its taint
  * @returns the blocking taints, in the node's order; empty when gpuops's pods may land
  */
-export function noNewPodsTaints(taints: readonly Taint[], labelKey: string): Taint[] {
+export function noNewPodsTaints(
+  taints: readonly Taint[],
+  labelKey: string,
+  vendor: AcceleratorVendor = NVIDIA,
+): Taint[] {
+  const tolerated = gpuToleration(vendor);
   return taints.filter(
     (taint) =>
       taint.key !== labelKey &&
       (LEAVING_TAINT_KEYS.includes(taint.key) ||
-        (taint.effect !== 'PreferNoSchedule' && !toleratesTaint(GPU_TOLERATION, taint))),
+        (taint.effect !== 'PreferNoSchedule' && !toleratesTaint(tolerated, taint))),
   );
 }
 

@@ -1,6 +1,7 @@
 import type { Pool } from '../definitions/types.js';
 import type { CpuMemory, NodeResources } from './requests.js';
 import type { PodAffinityTerm } from './scheduling/terms.js';
+import type { VendorId } from '../util/vocabulary.js';
 
 export type { CpuMemory, NodeResources } from './requests.js';
 
@@ -31,11 +32,16 @@ export interface NodeInfo {
    * out by the Cluster Autoscaler or Karpenter). False: the node offers no capacity.
    */
   schedulable: boolean;
-  /** `nvidia.com/gpu.product` label (GPU Feature Discovery), or null. */
+  /**
+   * The vendor of its GPUs (`nodeVendor` of `util/vocabulary.ts`): whose resource, product label
+   * and taint the fields below read. Absent: NVIDIA.
+   */
+  vendor?: VendorId;
+  /** The vendor's product label (`nvidia.com/gpu.product`, `amd.com/gpu.product-name`), or null. */
   gpuProduct: string | null;
-  /** `status.capacity["nvidia.com/gpu"]` (0 with MIG's single strategy). */
+  /** `status.capacity` of the vendor's GPU resource (`nvidia.com/gpu`, `amd.com/gpu`; 0 with MIG's single strategy). */
   gpuCapacity: number;
-  /** `status.allocatable["nvidia.com/gpu"]`: whole GPUs the scheduler can hand out (0 with MIG's single strategy). */
+  /** `status.allocatable` of the vendor's GPU resource: whole GPUs the scheduler can hand out (0 with MIG's single strategy). */
   gpuAllocatable: number;
   /**
    * Allocatable MIG devices (slices, never whole GPUs): the sum of `nvidia.com/mig-*` (mixed
@@ -83,7 +89,7 @@ export interface PodInfo {
   ready: boolean;
   /** `metadata.deletionTimestamp` is set. */
   terminating: boolean;
-  /** Effective `nvidia.com/gpu` request: max(max of init containers, sum of app containers). */
+  /** Effective request of a vendor's GPU resource (`nvidia.com/gpu`, `amd.com/gpu`): max(max of init containers, sum of app containers). */
   gpuRequest: number;
   /** Effective cpu and memory requests, by the same rule, plus the pod overhead (`spec.overhead`). */
   requests: CpuMemory;

@@ -3,7 +3,7 @@
  * `src/definitions/schema/` are the source of truth for validation; a compile-time check there proves
  * these types and the schemas agree.
  */
-import type { DcgmScalingMetric } from '../util/vocabulary.js';
+import type { DcgmScalingMetric, VendorId } from '../util/vocabulary.js';
 
 /** `apiVersion` of every gpuops document. */
 export const API_VERSION = 'gpuops.dev/v1alpha1';
@@ -73,7 +73,16 @@ export interface AlgorithmSpec {
    * node of one of them and placed, scaled and given nodes only of them. Absent: the products it
    * was benchmarked on.
    */
-  gpu?: { product?: string[] };
+  gpu?: {
+    product?: string[];
+    /**
+     * Whose GPUs it asks (`nvidia` → `nvidia.com/gpu`, `amd` → `amd.com/gpu`, the vocabulary's
+     * `VENDORS`); absent: `nvidia`. Its pods request that resource, tolerate that vendor's taint and
+     * are benchmarked, placed and scaled only on nodes of that vendor; `product` names that
+     * vendor's product label values.
+     */
+    vendor?: VendorId;
+  };
   benchmark?: {
     /** Arguments the benchmark container starts with (replace `args`). */
     args?: string[];

@@ -85,7 +85,7 @@ export function placementSection(ev: PlacementEvidence, maxRows: number): string
   if (p.gpu)
     out.push(
       '',
-      `Its pods run only on nodes labelled \`${NVIDIA.productLabel}\` ${p.gpu.products.map((x) => `\`${x}\``).join(' or ')} (a required node affinity beside the pool's nodeSelector); nodes moved into its pool are of ${p.gpu.products.length === 1 ? 'that product' : 'those products'}.`,
+      `Its pods run only on nodes labelled \`${p.gpu.productLabel ?? NVIDIA.productLabel}\` ${p.gpu.products.map((x) => `\`${x}\``).join(' or ')} (a required node affinity beside the pool's nodeSelector); nodes moved into its pool are of ${p.gpu.products.length === 1 ? 'that product' : 'those products'}.`,
     );
   if (ev.runs.length > 0) {
     out.push(

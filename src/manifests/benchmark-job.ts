@@ -1,7 +1,13 @@
 import type { KubeObject } from '../cluster/object.js';
 import type { PolicySpec, ResolvedAlgorithm } from '../definitions/types.js';
 import { dnsLabel } from './names.js';
-import { containerEnv, containerResources, poolScheduling, productAffinity } from './scheduling.js';
+import {
+  algorithmVendor,
+  containerEnv,
+  containerResources,
+  poolScheduling,
+  productAffinity,
+} from './scheduling.js';
 import { applyPodTemplate } from './pod-template.js';
 import { cloneTemplate } from './templates.js';
 import { GPUOPS, MANAGED_BY } from '../util/vocabulary.js';
@@ -84,9 +90,10 @@ export function renderBenchmarkJob(input: BenchmarkJobInput): KubeObject {
   spec.podFailurePolicy ??= {
     rules: [{ action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] }],
   };
-  const { nodeSelector, tolerations } = poolScheduling('test', policy, input.gpuProduct);
+  const vendor = algorithmVendor(alg.spec);
+  const { nodeSelector, tolerations } = poolScheduling('test', policy, input.gpuProduct, vendor);
   spec.template.spec.restartPolicy = 'Never';
-  const affinity = productAffinity(alg.spec.gpu?.product);
+  const affinity = productAffinity(alg.spec.gpu?.product, vendor);
   applyPodTemplate(
     spec.template,
     alg.spec.template,
@@ -103,7 +110,7 @@ export function renderBenchmarkJob(input: BenchmarkJobInput): KubeObject {
         command: alg.spec.command,
         args: alg.benchmark.args ?? alg.spec.args,
         env: containerEnv(alg.spec.env),
-        resources: containerResources(alg.spec.resources),
+        resources: containerResources(alg.spec.resources, vendor),
         terminationMessagePolicy: 'FallbackToLogsOnError',
       },
     },

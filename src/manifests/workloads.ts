@@ -1,6 +1,12 @@
 import type { KubeObject } from '../cluster/object.js';
 import type { PolicySpec, ResolvedAlgorithm } from '../definitions/types.js';
-import { containerEnv, containerResources, poolScheduling, productAffinity } from './scheduling.js';
+import {
+  algorithmVendor,
+  containerEnv,
+  containerResources,
+  poolScheduling,
+  productAffinity,
+} from './scheduling.js';
 import { applyPodTemplate } from './pod-template.js';
 import { deploymentStrategy } from './rollout-strategy.js';
 import { renderService } from './service.js';
@@ -87,8 +93,9 @@ export function renderDeployment(input: WorkloadInput): KubeObject {
   }
   spec.selector = { matchLabels: podSelector(alg.name) };
   spec.strategy = deploymentStrategy(policy.rollout);
-  const { nodeSelector, tolerations } = poolScheduling(pool, policy);
-  const affinity = productAffinity(input.gpuProducts);
+  const vendor = algorithmVendor(alg.spec);
+  const { nodeSelector, tolerations } = poolScheduling(pool, policy, null, vendor);
+  const affinity = productAffinity(input.gpuProducts, vendor);
   applyPodTemplate(
     spec.template,
     alg.spec.template,
@@ -104,7 +111,7 @@ export function renderDeployment(input: WorkloadInput): KubeObject {
         command: alg.spec.command,
         args: alg.spec.args,
         env: containerEnv(alg.spec.env),
-        resources: containerResources(alg.spec.resources),
+        resources: containerResources(alg.spec.resources, vendor),
       },
     },
     false,

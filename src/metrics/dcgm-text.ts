@@ -1,6 +1,7 @@
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import type { GpuSeries } from './types.js';
-import { DCGM } from '../util/vocabulary.js';
+import { DCGM, VENDORS } from '../util/vocabulary.js';
+import { inCommonSpelling, utilisationMetrics } from './vendor-series.js';
 
 /** A page or file that cannot be parsed; names the source and, when known, the 1-based line. */
 export class MetricsParseError extends Error {
@@ -20,7 +21,11 @@ export interface DcgmPageOptions {
   source: string;
   /** Time of the scrape (ms since epoch), used for samples that carry no timestamp. */
   scrapedAtMs: number;
-  /** Only these metric families are returned (default: every family named `DCGM_FI_*`). */
+  /**
+   * Only these metric families are returned (default: every family named `DCGM_FI_*` and every
+   * vendor's utilisation metric); asking `DCGM_FI_DEV_GPU_UTIL` takes every vendor's
+   * (`utilisationMetrics`).
+   */
   metrics?: readonly string[];
   /**
    * The node the page belongs to, when known (the page's URL or file name). Added as label
@@ -40,9 +45,11 @@ export interface DcgmPageOptions {
 export const NODE_HINT_LABEL = 'gpuops_node_hint';
 
 /**
- * Parses one dcgm-exporter page (Prometheus text exposition format, as served at `:9400/metrics`)
- * with `parse-prometheus-text-format` into raw per-GPU series. Values stay in the field's unit;
- * `NaN`/`±Inf` are kept (attribution drops them with a reason).
+ * Parses one GPU exporter page (Prometheus text exposition format, as dcgm-exporter serves it at
+ * `:9400/metrics` and AMD's device-metrics-exporter at `:5000/metrics`) with
+ * `parse-prometheus-text-format` into raw per-GPU series, in dcgm-exporter's spelling
+ * (`inCommonSpelling`: AMD's `gpu_gfx_activity` comes back as `DCGM_FI_DEV_GPU_UTIL`). Values stay
+ * in the field's unit; `NaN`/`±Inf` are kept (attribution drops them with a reason).
  *
  * @throws MetricsParseError naming `source` and the offending line.
  */
@@ -54,21 +61,26 @@ export function parseDcgmPage(text: string, options: DcgmPageOptions): GpuSeries
     const message = err instanceof Error ? err.message : String(err);
     throw new MetricsParseError(options.source, lineOf(text, message), message);
   }
-  const wanted = options.metrics ? new Set(options.metrics) : null;
+  const wanted = options.metrics ? new Set(options.metrics.flatMap(utilisationMetrics)) : null;
+  const vendorMetrics = new Set(VENDORS.map((v) => v.utilisation.metric));
   const out: GpuSeries[] = [];
   for (const family of families) {
-    if (wanted ? !wanted.has(family.name) : !family.name.startsWith(DCGM.prefix)) continue;
+    const taken = wanted
+      ? wanted.has(family.name)
+      : family.name.startsWith(DCGM.prefix) || vendorMetrics.has(family.name);
+    if (!taken) continue;
     for (const sample of family.metrics) {
       if (sample.value === undefined) continue;
       const labels = { ...(sample.labels ?? {}) };
       if (options.node !== undefined && labels.node === undefined) labels.node = options.node;
       if (options.nodeHint !== undefined) labels[NODE_HINT_LABEL] = options.nodeHint;
-      out.push({
+      const series = {
         metric: family.name,
         labels,
         value: parseSampleValue(sample.value),
         timestamp: sample.timestamp_ms === undefined ? options.scrapedAtMs : Number(sample.timestamp_ms),
-      });
+      };
+      out.push(inCommonSpelling(series));
     }
   }
   return out;

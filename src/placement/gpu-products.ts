@@ -13,6 +13,8 @@ export type ProductSource = 'spec' | 'benchmark' | 'none';
 export interface AlgorithmProducts {
   products: string[];
   source: ProductSource;
+  /** The node label the products are values of, when not NVIDIA's `nvidia.com/gpu.product` (`amd.com/gpu.product-name`). */
+  productLabel?: string;
 }
 
 /** What of a benchmark run tells its product: the product recorded with it, else its node's. */

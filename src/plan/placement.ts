@@ -18,6 +18,8 @@ import type { BandNotProposed, BandProposal } from '../benchmark/band-proposal.j
 import { rolloutNote } from './rollout.js';
 import type { GitModel } from './git-model.js';
 import { byString } from '../util/compare.js';
+import { NVIDIA } from '../util/vocabulary.js';
+import { algorithmVendor } from '../manifests/scheduling.js';
 import { keepsDeletedSpecs } from './deleted-specs.js';
 
 /**
@@ -39,7 +41,9 @@ export function planPlacements(
       policy.spec.placement.longTaskThresholdSeconds,
     );
     const gpu = products?.get(alg.name);
-    return gpu && gpu.source !== 'none' ? { ...p, gpu } : p;
+    if (!gpu || gpu.source === 'none') return p;
+    const vendor = algorithmVendor(alg.spec);
+    return { ...p, gpu: vendor === NVIDIA ? gpu : { ...gpu, productLabel: vendor.productLabel } };
   });
 }
 

@@ -9,7 +9,7 @@ import { sortKeys } from '../manifests/yaml.js';
 import { podSlots } from '../scaling/capacity.js';
 import type { PodRequest } from '../scaling/fit.js';
 import type { NodeCapacity } from '../scaling/types.js';
-import { NVIDIA } from '../util/vocabulary.js';
+import { isProductLabel } from '../util/vocabulary.js';
 
 type Obj = Record<string, unknown>;
 const isMap = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -59,15 +59,16 @@ function podTemplate(text: string | undefined): string | undefined {
 }
 
 /**
- * GPU products the pod is pinned to: `nodeSelector["nvidia.com/gpu.product"]` and the values of a
- * required node affinity term on that label (operator `In`); empty when it names none.
+ * GPU products the pod is pinned to: a vendor's product label in `nodeSelector`
+ * (`nvidia.com/gpu.product`, `amd.com/gpu.product-name`) and the values of a required node
+ * affinity term on such a label (operator `In`); empty when it names none.
  */
 function products(desired: string): Set<string> {
   const doc = parse(desired) as { spec?: { template?: { spec?: Obj } } };
   const pod = doc.spec?.template?.spec ?? {};
   const out = new Set<string>();
-  const selector = isMap(pod['nodeSelector']) ? pod['nodeSelector'][NVIDIA.productLabel] : undefined;
-  if (typeof selector === 'string') out.add(selector);
+  const selector = isMap(pod['nodeSelector']) ? pod['nodeSelector'] : {};
+  for (const [k, v] of Object.entries(selector)) if (isProductLabel(k) && typeof v === 'string') out.add(v);
   const affinity = isMap(pod['affinity']) ? pod['affinity']['nodeAffinity'] : undefined;
   const required = isMap(affinity) ? affinity['requiredDuringSchedulingIgnoredDuringExecution'] : undefined;
   const terms =
@@ -75,7 +76,12 @@ function products(desired: string): Set<string> {
   for (const term of terms.filter(isMap)) {
     const exprs = Array.isArray(term['matchExpressions']) ? term['matchExpressions'].filter(isMap) : [];
     for (const e of exprs) {
-      if (e['key'] === NVIDIA.productLabel && e['operator'] === 'In' && Array.isArray(e['values']))
+      if (
+        typeof e['key'] === 'string' &&
+        isProductLabel(e['key']) &&
+        e['operator'] === 'In' &&
+        Array.isArray(e['values'])
+      )
         for (const v of e['values']) if (typeof v === 'string') out.add(v);
     }
   }

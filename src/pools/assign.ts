@@ -4,6 +4,7 @@ import type { GpuSharing, NodeInfo, Snapshot } from '../cluster/types.js';
 import type { Pool, PolicySpec } from '../definitions/types.js';
 import { ineligibility, isHealthy, migOnlyMessage, unhealthyState } from './eligibility.js';
 import type { PoolAssignment } from './types.js';
+import { vendorById } from '../util/vocabulary.js';
 
 /** The part of the policy pools depend on (any `Policy` fits). */
 export interface PoolPolicy {
@@ -16,7 +17,7 @@ export interface AssignOptions {
   runningBenchmarks?: string[];
 }
 
-/** Group key of nodes without `nvidia.com/gpu.product` when the policy asks for one test node per product. */
+/** Group key of nodes without their vendor's product label when the policy asks for one test node per product. */
 export const UNKNOWN_PRODUCT = '(unknown product)';
 
 /**
@@ -41,8 +42,9 @@ export const UNKNOWN_PRODUCT = '(unknown product)';
  *   GPUs (`KeepPool`), offering no capacity meanwhile; labels are never churned.
  * - `test` / `unused` nodes whose GPUs are held by pods gpuops does not manage leave the pool
  *   (`ForeignWorkload`), unless gpuops pods run there (`InUse`).
- * - The test pool holds `pools.test.size` healthy nodes, or one per GPU product with
- *   `pools.test.perGPUProduct`. Missing test nodes come from eligible, idle unlabelled or `unused`
+ * - The test pool holds `pools.test.size` healthy nodes of each GPU vendor (`NodeInfo.vendor`: a
+ *   benchmark asking `amd.com/gpu` runs only on an AMD node), or one per GPU product with
+ *   `pools.test.perGPUProduct`; messages name the vendor when the fleet has more than one. Missing test nodes come from eligible, idle unlabelled or `unused`
  *   nodes, by name (`TestPool`, or `ReplacedTestNode` when an unhealthy test node is being
  *   replaced). Surplus healthy test nodes that run no benchmark and no gpuops pod go back to
  *   `unused` (`SurplusTestNode`); busy ones stay (`InUse`).
@@ -68,7 +70,9 @@ export function assignPools(
 
   // 1. Nodes outside the test pool's arithmetic; collect candidates and test nodes per group.
   const { perGPUProduct, size } = policy.spec.pools.test;
-  const groupOf = (n: NodeInfo) => (perGPUProduct ? (n.gpuProduct ?? UNKNOWN_PRODUCT) : '*');
+  // Test nodes are counted per vendor: a benchmark asking `amd.com/gpu` runs only on an AMD test node.
+  const groupOf = (n: NodeInfo) =>
+    perGPUProduct ? (n.gpuProduct ?? UNKNOWN_PRODUCT) : vendorById(n.vendor).displayName;
   const groups = new Map<string, { target: number; test: NodeInfo[]; candidates: NodeInfo[] }>();
   const group = (key: string) => {
     let g = groups.get(key);
@@ -141,8 +145,9 @@ export function assignPools(
 
   // 2. The test pool, group by group.
   // Groups are independent of each other: any order gives the same decisions.
+  const vendors = new Set(nodes.filter((n) => n.gpuAllocatable > 0).map((n) => vendorById(n.vendor)));
   for (const [key, g] of groups) {
-    const scope = perGPUProduct ? ` for ${key}` : '';
+    const scope = perGPUProduct || vendors.size > 1 ? ` for ${key}` : '';
     const healthy = g.test.filter(isHealthy);
     const unhealthy = g.test.filter((n) => !isHealthy(n));
     // Busy nodes first; the sort is stable, so by name within each (the nodes were taken in name order).

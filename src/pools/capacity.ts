@@ -3,6 +3,7 @@ import type { NodeInfo, Snapshot } from '../cluster/types.js';
 import type { Pool } from '../definitions/types.js';
 import { isHealthy } from './eligibility.js';
 import type { PoolAssignment } from './types.js';
+import type { VendorId } from '../util/vocabulary.js';
 
 /** What one node offers to new work, in whole GPUs. */
 export interface NodeCapacity {
@@ -10,7 +11,9 @@ export interface NodeCapacity {
   /** Desired pool (the assignment's `to`), or the node's current pool when it has no assignment. */
   pool: Pool | null;
   gpuProduct: string | null;
-  /** `status.allocatable["nvidia.com/gpu"]`; for a node with shared GPUs, its physical GPUs. */
+  /** The vendor of its GPUs, when not NVIDIA (`NodeInfo.vendor`): an algorithm counts only its vendor's. */
+  vendor?: VendorId;
+  /** `status.allocatable` of its vendor's GPU resource; for a node with shared GPUs, its physical GPUs. */
   allocatable: number;
   /** GPUs requested by every live pod bound to the node, gpuops-managed or not. */
   used: number;
@@ -53,6 +56,7 @@ export function nodeCapacities(snapshot: Snapshot, assignments: PoolAssignment[]
     node: n.name,
     pool: to.has(n.name) ? to.get(n.name)! : n.pool,
     gpuProduct: n.gpuProduct,
+    ...(n.vendor && n.vendor !== 'nvidia' ? { vendor: n.vendor } : {}),
     allocatable: gpuSharing(n)?.physicalGpus ?? n.gpuAllocatable,
     used: n.gpuRequested,
     free: freeGpus(n),

@@ -2,7 +2,7 @@ import { migSingleProfile } from '../cluster/mig.js';
 import type { NodeInfo } from '../cluster/types.js';
 import { formatTaint, LEAVING_TAINT_KEYS, noNewPodsTaints } from '../cluster/taints.js';
 import type { PoolReason } from './types.js';
-import { GPUOPS } from '../util/vocabulary.js';
+import { GPUOPS, VENDORS, vendorById } from '../util/vocabulary.js';
 
 /** Why a node cannot join a pool now, with a human message; null when it can. */
 export interface Ineligibility {
@@ -22,7 +22,7 @@ export interface Ineligibility {
 
 /**
  * True when the node can offer whole GPUs to new work: Ready, schedulable (not cordoned, no
- * unreachable / not-ready taint) and at least one `nvidia.com/gpu` allocatable. A node in a pool
+ * unreachable / not-ready taint) and at least one GPU of its vendor's resource allocatable. A node in a pool
  * that is not healthy keeps its pool but offers no capacity.
  */
 export function isHealthy(node: NodeInfo): boolean {
@@ -44,8 +44,10 @@ export function isHealthy(node: NodeInfo): boolean {
  * @returns null when the node is eligible
  */
 export function ineligibility(node: NodeInfo, labelKey: string = GPUOPS.pool): Ineligibility | null {
+  const vendor = vendorById(node.vendor);
   if (node.gpuCapacity === 0 && node.gpuAllocatable === 0 && node.migAllocatable === 0 && !node.gpuProduct) {
-    return { reason: 'NoGPU', message: 'no nvidia.com/gpu capacity: not a GPU node' };
+    const none = VENDORS.map((v) => v.resource).join(' or ');
+    return { reason: 'NoGPU', message: `no ${none} capacity: not a GPU node` };
   }
   if (node.gpuAllocatable < 1 && node.migAllocatable > 0) {
     return { reason: 'MIGOnly', message: migOnlyMessage(node) };
@@ -53,7 +55,7 @@ export function ineligibility(node: NodeInfo, labelKey: string = GPUOPS.pool): I
   if (node.gpuAllocatable < 1) {
     return {
       reason: 'NoAllocatableGPU',
-      message: `nvidia.com/gpu allocatable is 0 (capacity ${node.gpuCapacity}): the device plugin offers no GPU`,
+      message: `${vendor.resource} allocatable is 0 (capacity ${node.gpuCapacity}): the device plugin offers no GPU`,
     };
   }
   if (!node.ready) {
@@ -61,7 +63,7 @@ export function ineligibility(node: NodeInfo, labelKey: string = GPUOPS.pool): I
   }
   if (!node.schedulable) {
     if (node.cordoned) return { reason: 'Cordoned', message: 'cordoned (spec.unschedulable)' };
-    const blocking = noNewPodsTaints(node.taints, labelKey);
+    const blocking = noNewPodsTaints(node.taints, labelKey, vendor);
     const leaving = blocking.filter((t) => LEAVING_TAINT_KEYS.includes(t.key));
     if (leaving.length > 0) {
       return {
@@ -106,7 +108,7 @@ export function unhealthyState(node: NodeInfo, labelKey: string = GPUOPS.pool): 
   if (!node.ready) return 'NotReady';
   if (node.cordoned) return 'cordoned';
   if (!node.schedulable) {
-    const blocking = noNewPodsTaints(node.taints, labelKey);
+    const blocking = noNewPodsTaints(node.taints, labelKey, vendorById(node.vendor));
     return blocking.length > 0 ? `tainted ${blocking.map(formatTaint).join(', ')}` : 'unschedulable';
   }
   if (node.gpuAllocatable < 1) return 'without allocatable GPUs';

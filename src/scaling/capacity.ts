@@ -3,6 +3,7 @@ import { gpuSharing } from '../cluster/snapshot.js';
 import { freeWholeGpus } from '../pools/capacity.js';
 import { describeRequest, insufficient, replicasThatFit, specRequest, type PodRequest } from './fit.js';
 import type { NodeCapacity, ScalingInput } from './types.js';
+import { NVIDIA, vendorById } from '../util/vocabulary.js';
 
 /**
  * What every GPU node of a snapshot offers new pods (pure). Free GPUs = `allocatable` − GPUs
@@ -31,6 +32,8 @@ export function nodeCapacity(snapshot: Pick<Snapshot, 'nodes' | 'pods'>): NodeCa
         node: n.name,
         pool: n.pool,
         gpuProduct: n.gpuProduct,
+        // Another vendor's GPUs are advertised under its own resource (NVIDIA's: the default).
+        ...(n.vendor && n.vendor !== NVIDIA.id ? { gpuResource: vendorById(n.vendor).resource } : {}),
         allocatableGpus: gpuSharing(n)?.physicalGpus ?? n.gpuAllocatable,
         // Shared (time-sliced / MPS) GPUs count per physical GPU: the pools' one rule.
         freeGpus: offers ? freeWholeGpus(n, used) : 0,

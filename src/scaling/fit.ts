@@ -16,7 +16,7 @@ import {
 } from '../cluster/requests.js';
 import { parseQuantity } from '../cluster/quantity.js';
 import type { ResolvedAlgorithm } from '../definitions/types.js';
-import { NVIDIA } from '../util/vocabulary.js';
+import { NVIDIA, VENDORS, vendorById } from '../util/vocabulary.js';
 
 /**
  * What one replica asks of its node: whole GPUs (≥ 1), cpu in millicores, memory in bytes, and
@@ -25,12 +25,16 @@ import { NVIDIA } from '../util/vocabulary.js';
  */
 export interface PodRequest extends CpuMemory {
   gpus: number;
+  /** The vendor GPU resource the GPUs are (`nvidia.com/gpu`, `amd.com/gpu`); absent: `nvidia.com/gpu`. */
+  gpuResource?: string;
   other?: Record<string, number>;
 }
 
 /** What a node has left for new pods: whole GPUs, and cpu/memory/pod slots (each may be < 0 when over-committed). */
 export interface NodeRoom {
   freeGpus: number;
+  /** The vendor GPU resource its GPUs are advertised as; absent: `nvidia.com/gpu`. */
+  gpuResource?: string;
   /** `status.allocatable` cpu, memory, pods minus what the pods bound there and not finished request. */
   free: NodeResources;
 }
@@ -44,8 +48,10 @@ export interface NodeRoom {
  */
 export function specRequest(algorithm: Pick<ResolvedAlgorithm, 'spec'>): PodRequest {
   const r = algorithm.spec.resources;
+  const vendor = vendorById(algorithm.spec.gpu?.vendor);
   return {
     gpus: Math.max(1, r.gpus),
+    ...(vendor === NVIDIA ? {} : { gpuResource: vendor.resource }),
     cpuMillis: r.cpu ? Math.round(parseQuantity(r.cpu) * 1000) : 0,
     memoryBytes: r.memory ? Math.ceil(parseQuantity(r.memory)) : 0,
   };
@@ -54,16 +60,24 @@ export function specRequest(algorithm: Pick<ResolvedAlgorithm, 'spec'>): PodRequ
 /**
  * How many replicas of `request` fit on a node with `room` left: the smallest of free GPUs ÷ gpus,
  * free cpu ÷ cpu, free memory ÷ memory (a resource the pod does not request never limits it, as
- * the filter skips it) and free pod slots; never below 0. Exactly enough is a fit.
+ * the filter skips it) and free pod slots; never below 0. Exactly enough is a fit. GPUs of
+ * another vendor's resource are none of the pod's (an `amd.com/gpu` pod on an NVIDIA node:
+ * `Insufficient amd.com/gpu`), so 0 fit there.
  */
 export function replicasThatFit(room: NodeRoom, request: PodRequest): number {
-  let n = Math.floor(room.freeGpus / Math.max(1, request.gpus));
+  let n = Math.floor(freeGpusFor(room, request) / Math.max(1, request.gpus));
   if (request.cpuMillis > 0) n = Math.min(n, Math.floor(room.free.cpuMillis / request.cpuMillis));
   if (request.memoryBytes > 0) n = Math.min(n, Math.floor(room.free.memoryBytes / request.memoryBytes));
   for (const [r, v] of Object.entries(request.other ?? {}))
     if (v > 0) n = Math.min(n, Math.floor(otherFree(room, r) / v));
   n = Math.min(n, room.free.pods);
   return Math.max(0, n);
+}
+
+/** The node's free GPUs of the pod's GPU resource: 0 when its GPUs are another vendor's. */
+function freeGpusFor(room: NodeRoom, request: PodRequest): number {
+  const nodeHas = room.gpuResource ?? NVIDIA.resource;
+  return nodeHas === (request.gpuResource ?? NVIDIA.resource) ? room.freeGpus : 0;
 }
 
 /**
@@ -88,7 +102,8 @@ export function insufficient(room: NodeRoom, request: PodRequest): string[] {
   if (request.memoryBytes > 0 && room.free.memoryBytes < request.memoryBytes) out.push('Insufficient memory');
   for (const [r, v] of Object.entries(request.other ?? {}).sort(([a], [b]) => (a < b ? -1 : 1)))
     if (v > 0 && otherFree(room, r) < v) out.push(`Insufficient ${r}`);
-  if (room.freeGpus < Math.max(1, request.gpus)) out.push(`Insufficient ${NVIDIA.resource}`);
+  if (freeGpusFor(room, request) < Math.max(1, request.gpus))
+    out.push(`Insufficient ${request.gpuResource ?? NVIDIA.resource}`);
   return out;
 }
 
@@ -118,8 +133,10 @@ export function templateRequest(spec: unknown): PodRequest | null {
   if (!Array.isArray(podSpec?.containers) || podSpec.containers.length === 0) return null;
   const { cpuMillis, memoryBytes } = cpuMemoryRequest({ spec: podSpec }, readQuantity);
   const other = otherRequests(podSpec, readQuantity);
+  const gpu = templateGpus(podSpec);
   return {
-    gpus: Math.max(1, templateGpus(podSpec)),
+    gpus: Math.max(1, gpu.gpus),
+    ...(gpu.resource === NVIDIA.resource ? {} : { gpuResource: gpu.resource }),
     cpuMillis,
     memoryBytes,
     ...(other ? { other } : {}),
@@ -135,10 +152,15 @@ function readQuantity(q: string): number {
   }
 }
 
-function templateGpus(spec: V1PodSpec | undefined): number {
-  return Array.isArray(spec?.containers)
-    ? Math.ceil(effectiveRequest(spec, NVIDIA.resource, readQuantity))
-    : 0;
+/** The GPUs a template asks and of which vendor's resource (the first it asks; none: NVIDIA's, 0). */
+function templateGpus(spec: V1PodSpec | undefined): { gpus: number; resource: string } {
+  for (const v of VENDORS) {
+    const gpus = Array.isArray(spec?.containers)
+      ? Math.ceil(effectiveRequest(spec, v.resource, readQuantity))
+      : 0;
+    if (gpus > 0) return { gpus, resource: v.resource };
+  }
+  return { gpus: 0, resource: NVIDIA.resource };
 }
 
 /** A request as messages show it: `1 GPU, 4 cpu, 16Gi` (cpu in cores, memory in Gi/Mi, only what it asks). */
@@ -158,7 +180,7 @@ function bytes(b: number): string {
   return `${b} bytes`;
 }
 
-/** Whole GPUs a pod template's `spec` requests (effective request; 0: none, or no template gpuops rendered). */
+/** Whole GPUs a pod template's `spec` requests, of any vendor (effective request; 0: none, or no template gpuops rendered). */
 export function effectiveGpus(spec: unknown): number {
-  return templateGpus(spec as V1PodSpec | undefined);
+  return templateGpus(spec as V1PodSpec | undefined).gpus;
 }

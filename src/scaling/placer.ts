@@ -19,7 +19,7 @@ import {
   type InterPodState,
 } from '../cluster/scheduling/inter-pod-affinity.js';
 import { addSpreadPod, spreadRefusal, spreadState } from '../cluster/scheduling/topology-spread.js';
-import { NVIDIA } from '../util/vocabulary.js';
+import { isProductLabel } from '../util/vocabulary.js';
 import type { Pool } from '../definitions/types.js';
 import { insufficient, replicasThatFit, takeRoom, type PodRequest } from './fit.js';
 import { asMember, type PodLayout } from './pod-layout.js';
@@ -77,10 +77,10 @@ export function placerOf(
 
 /** True when the pod selects nodes by nothing but the pool label and the GPU product. */
 function selectsOnlyPool(pod: PodConstraints, labelKey: string): boolean {
-  if (Object.keys(pod.nodeSelector).some((k) => k !== labelKey && k !== NVIDIA.productLabel)) return false;
+  if (Object.keys(pod.nodeSelector).some((k) => k !== labelKey && !isProductLabel(k))) return false;
   return (pod.nodeAffinity ?? []).every(
     (t) =>
-      [...(t.matchExpressions ?? [])].every((e) => e.key === NVIDIA.productLabel && e.operator === 'In') &&
+      [...(t.matchExpressions ?? [])].every((e) => isProductLabel(e.key) && e.operator === 'In') &&
       (t.matchFields ?? []).length === 0,
   );
 }

@@ -23,6 +23,7 @@
 import { fnv32a, nameSuffix } from './controllers/names.js';
 import { prng } from '../util/prng.js';
 import type { KubeObject } from './types.js';
+import { amdNode } from './fleet-amd.js';
 
 /** Options of {@link generateFleet}. */
 export interface FleetOptions {
@@ -38,6 +39,8 @@ export interface FleetOptions {
   traps?: boolean;
   /** Base of creation timestamps; default `2026-11-01T00:00:00Z`. */
   createdAt?: string;
+  /** AMD Instinct MI300X nodes (`amd-mi300x-0001`, …, see `fleet-amd.ts`) beside the NVIDIA ones; default 0. */
+  amdNodes?: number;
 }
 
 /** A `kind: List`-style result as kubectl prints it. */
@@ -225,6 +228,7 @@ export function generateFleet(options: FleetOptions): Fleet {
   const gpuNodes = count('gpuNodes', options.gpuNodes, 0);
   const cpuNodes = count('cpuNodes', options.cpuNodes, Math.max(2, Math.ceil(gpuNodes / 20)));
   const podsPerNode = count('podsPerNode', options.podsPerNode, 10);
+  const amdNodes = count('amdNodes', options.amdNodes, 0);
   const seed = options.seed ?? 1;
   const traps = options.traps ?? true;
   const baseMs = Date.parse(options.createdAt ?? '2026-11-01T00:00:00Z');
@@ -667,6 +671,11 @@ export function generateFleet(options: FleetOptions): Fleet {
         restartPolicy: 'Never',
       },
     );
+  }
+
+  for (let i = 0; i < amdNodes; i++) {
+    const name = `amd-mi300x-${String(i + 1).padStart(4, '0')}`;
+    nodes.push(amdNode(name, i, nextUid(), iso(baseMs + i * 1000)));
   }
 
   return {

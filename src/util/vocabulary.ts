@@ -15,14 +15,17 @@ export interface SeriesLabels {
   gpu: string;
   /** The GPU's UUID (stable across restarts of the exporter). */
   uuid: string;
-  /** The exporter's host name (dcgm-exporter: its own pod's name, not the node's). */
+  /** The exporter's host name (dcgm-exporter: its own pod's name, not the node's; AMD's exporter: the node's). */
   hostname: string;
 }
+
+/** How a policy or spec names an accelerator vendor (`spec.gpu.vendor`). */
+export type VendorId = 'nvidia' | 'amd';
 
 /** One accelerator vendor as Kubernetes sees it. */
 export interface AcceleratorVendor {
   /** How a policy or spec names the vendor. */
-  readonly id: 'nvidia';
+  readonly id: VendorId;
   /** For people: PR bodies, messages. */
   readonly displayName: string;
   /**
@@ -34,9 +37,15 @@ export interface AcceleratorVendor {
   readonly resource: string;
   /** Node label holding the GPU product (one value per node). */
   readonly productLabel: string;
+  /** Node label (value `true`) the vendor's feature discovery sets on a node with its GPUs. */
+  readonly presentLabel: string;
   /** Key of the taint GPU node groups of this vendor carry (GKE, EKS, the vendor's GPU operator). */
   readonly taintKey: string;
-  /** The exporter metric of a GPU's utilisation in percent (0..100), and its series labels. */
+  /**
+   * The exporter metric of a GPU's utilisation in percent (0..100, both vendors), its series
+   * labels, and the value of the pod label on a GPU no container holds: dcgm-exporter leaves the
+   * label out, AMD's exporter writes it empty (`pod=""`). Either way the GPU is nobody's.
+   */
   readonly utilisation: { readonly metric: string; readonly labels: SeriesLabels };
 }
 
@@ -52,6 +61,7 @@ export const NVIDIA: AcceleratorVendor = {
   domain: 'nvidia.com',
   resource: 'nvidia.com/gpu',
   productLabel: 'nvidia.com/gpu.product',
+  presentLabel: 'nvidia.com/gpu.present',
   taintKey: 'nvidia.com/gpu',
   utilisation: {
     metric: 'DCGM_FI_DEV_GPU_UTIL',
@@ -66,8 +76,84 @@ export const NVIDIA: AcceleratorVendor = {
   },
 };
 
+/**
+ * AMD Instinct's names, as the AMD GPU operator (https://github.com/ROCm/gpu-operator) deploys
+ * them:
+ * - the device plugin's `amd.com/gpu` (https://github.com/ROCm/k8s-device-plugin);
+ * - the node labeller's `amd.com/gpu.*` labels (`cmd/k8s-node-labeller/README.md` of the device
+ *   plugin; the older `beta.amd.com/gpu.*` spelling is not read): `product-name`
+ *   (`AMD_Instinct_MI300X_OAM`), `family` (`AI`), `vram` (`192G`), `device-id` (`74a1`), see
+ *   {@link AMD_LABELLER};
+ * - Node Feature Discovery's `feature.node.kubernetes.io/amd-gpu=true`, by the operator's NFD rule;
+ * - the device-metrics-exporter's `gpu_gfx_activity`, "graphics engine usage percentage (0 - 100)"
+ *   (https://github.com/ROCm/device-metrics-exporter `docs/configuration/metricslist.md`, field
+ *   `GPU_GFX_ACTIVITY`), labelled `gpu_id, gpu_uuid, hostname, pod, namespace, container` among
+ *   others (`card_model`, `serial_number`, …); `hostname` is the node's, and a GPU no container
+ *   holds has `pod=""`.
+ * The operator sets no taint of its own on GPU nodes (it taints only during a driver upgrade);
+ * `amd.com/gpu` is the key node groups of AMD GPUs are tainted with by convention, as NVIDIA's
+ * are, so gpuops's pods tolerate it.
+ */
+export const AMD: AcceleratorVendor = {
+  id: 'amd',
+  displayName: 'AMD',
+  domain: 'amd.com',
+  resource: 'amd.com/gpu',
+  productLabel: 'amd.com/gpu.product-name',
+  presentLabel: 'feature.node.kubernetes.io/amd-gpu',
+  taintKey: 'amd.com/gpu',
+  utilisation: {
+    metric: 'gpu_gfx_activity',
+    labels: {
+      pod: 'pod',
+      namespace: 'namespace',
+      container: 'container',
+      gpu: 'gpu_id',
+      uuid: 'gpu_uuid',
+      hostname: 'hostname',
+    },
+  },
+};
+
+/** The AMD node labeller's labels beyond the product (see {@link AMD}). */
+export const AMD_LABELLER = {
+  /** GPU family, two letters or a GC version (`AI` for MI300). */
+  family: 'amd.com/gpu.family',
+  /** VRAM per GPU with its unit (`192G`). */
+  vram: 'amd.com/gpu.vram',
+  /** PCI device id, hex (`74a1`). */
+  deviceId: 'amd.com/gpu.device-id',
+} as const;
+
 /** Every vendor gpuops knows, in the order a node's GPUs are looked for. */
-export const VENDORS: readonly AcceleratorVendor[] = [NVIDIA];
+export const VENDORS: readonly AcceleratorVendor[] = [NVIDIA, AMD];
+
+/** The vendor a spec names (`spec.gpu.vendor`); absent: NVIDIA, the vendor gpuops began with. */
+export function vendorById(id: VendorId | undefined): AcceleratorVendor {
+  return VENDORS.find((v) => v.id === id) ?? NVIDIA;
+}
+
+/**
+ * The vendor of a node's GPUs: the first whose device plugin advertises its resource in
+ * `status.capacity` or `status.allocatable` (`resources`: their keys), else the first whose
+ * feature discovery labelled the node (present or product label), else NVIDIA (a node with no
+ * GPU at all: it has none of either, and the answer is never used for its GPUs).
+ */
+export function nodeVendor(
+  labels: Readonly<Record<string, string>>,
+  resources: readonly string[],
+): AcceleratorVendor {
+  return (
+    VENDORS.find((v) => resources.includes(v.resource)) ??
+    VENDORS.find((v) => labels[v.presentLabel] === 'true' || labels[v.productLabel] !== undefined) ??
+    NVIDIA
+  );
+}
+
+/** True for a vendor's GPU product label key (`nvidia.com/gpu.product`, `amd.com/gpu.product-name`). */
+export function isProductLabel(key: string): boolean {
+  return VENDORS.some((v) => v.productLabel === key);
+}
 
 /**
  * NVIDIA's GPU Feature Discovery labels and resources beyond the common ones: GPU sharing

@@ -53,7 +53,7 @@ const FULL_ALGORITHM: DeepRequired<Algorithm> = {
     args: ['a'],
     env: [{ name: 'N', value: 'v' }],
     resources: { gpus: 1, cpu: '1', memory: '1Gi' },
-    gpu: { product: ['Tesla-T4'] },
+    gpu: { product: ['Tesla-T4'], vendor: 'nvidia' },
     benchmark: { args: ['b'], runs: 3, timeoutSeconds: 60, queueName: 'gpu-queue' },
     scaling: {
       minReplicas: 1,

@@ -36,7 +36,7 @@ const rows: Row[] = [
   {
     name: 'no GPU capacity, allocatable, MIG or product: NoGPU',
     node: { gpuProduct: null, gpuCapacity: 0, gpuAllocatable: 0 },
-    want: ['NoGPU', 'no nvidia.com/gpu capacity: not a GPU node'],
+    want: ['NoGPU', 'no nvidia.com/gpu or amd.com/gpu capacity: not a GPU node'],
   },
   {
     name: 'product label but 0 GPUs: a GPU node whose plugin offers none',

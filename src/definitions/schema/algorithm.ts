@@ -1,5 +1,6 @@
 import type { JSONSchemaType } from 'ajv';
 import { API_VERSION, type Algorithm } from '../types.js';
+import { VENDORS } from '../../util/vocabulary.js';
 
 /**
  * Upper bounds of an Algorithm's numbers: what the API server takes, narrowed to what a GPU
@@ -99,7 +100,9 @@ export const algorithmSchema: JSONSchemaType<Algorithm> = {
           required: [],
           nullable: true,
           properties: {
-            // GPU Feature Discovery's `nvidia.com/gpu.product` values: Kubernetes label values.
+            // Whose GPUs (`nvidia.com/gpu`, `amd.com/gpu`): the vocabulary's vendors; absent: nvidia.
+            vendor: { type: 'string', nullable: true, enum: VENDORS.map((v) => v.id) },
+            // The vendor's product label values (`nvidia.com/gpu.product`, `amd.com/gpu.product-name`): Kubernetes label values.
             product: {
               type: 'array',
               nullable: true,

@@ -18,7 +18,7 @@ import { isNodeReady, isTerminal, parseQuantity, podGpus, setCondition } from '.
 import { simulatedRun } from './run-rule.js';
 import { pullSeconds, withImages } from './image-pull.js';
 import { k8sTime, parseTime } from './time.js';
-import { NVIDIA, NVIDIA_GFD } from '../../util/vocabulary.js';
+import { NVIDIA_GFD, VENDORS } from '../../util/vocabulary.js';
 
 /**
  * Pod annotation `sim.gpuops.dev/never-ready: "true"`: the pod runs but its readiness probe never
@@ -61,10 +61,10 @@ interface ContainerSpec {
   args?: unknown[];
 }
 
-/** GPUs the device plugin exposes on a node: capacity, or the GFD `nvidia.com/gpu.count` label. */
+/** GPUs the device plugin exposes on a node: capacity of any vendor's GPU resource, or the GFD `nvidia.com/gpu.count` label. */
 export function nodeGpuCount(node: KubeObject): number {
   return Math.max(
-    parseQuantity(node.status?.capacity?.[NVIDIA.resource]),
+    ...VENDORS.map((v) => parseQuantity(node.status?.capacity?.[v.resource])),
     parseQuantity(node.metadata.labels?.[NVIDIA_GFD.count]),
   );
 }

@@ -6,7 +6,7 @@ import type { V1PodSpec } from '@kubernetes/client-node';
 import { QuantityError, parseQuantity as kubeQuantity } from '../../cluster/quantity.js';
 import { effectiveRequest as clusterEffectiveRequest } from '../../cluster/requests.js';
 import type { KubeObject } from '../types.js';
-import { GPUOPS, NVIDIA } from '../../util/vocabulary.js';
+import { GPUOPS, NVIDIA, VENDORS } from '../../util/vocabulary.js';
 
 /** Extended resource of a whole NVIDIA GPU (NVIDIA device plugin). */
 export const GPU_RESOURCE = NVIDIA.resource;
@@ -55,9 +55,9 @@ export function effectiveRequest(
   return clusterEffectiveRequest(podSpec as V1PodSpec | undefined, resource, (q) => parseQuantity(q));
 }
 
-/** `nvidia.com/gpu` effective request of a pod (whole GPUs). */
+/** Effective request of a pod for every vendor's GPU resource (`nvidia.com/gpu`, `amd.com/gpu`; whole GPUs). */
 export function podGpus(pod: KubeObject): number {
-  return effectiveRequest(pod.spec, GPU_RESOURCE);
+  return VENDORS.reduce((sum, v) => sum + effectiveRequest(pod.spec, v.resource), 0);
 }
 
 /** Pod phase, `Pending` when unset. */

@@ -19,7 +19,8 @@ import type { LoadModel } from '../load-model.js';
 import type { SimClock, SimStore } from '../types.js';
 import { nodeGpuCount } from '../controllers/kubelet.js';
 import { readAll } from '../controllers/read.js';
-import { dcgmGpus, formatDcgmPage } from './page.js';
+import { dcgmGpus } from './page.js';
+import { formatExporterPage } from './amd-page.js';
 
 /** Where the route reads the cluster state; undefined while the cluster is starting. */
 export type ClusterSource = () => { store: SimStore; clock: Pick<SimClock, 'now'> } | undefined;
@@ -81,7 +82,7 @@ export function dcgmRoute(
     // node's page in a round computes it once, not once per node.
     const key = `${c.store.resourceVersion()}/${load.version()}@${Math.floor(now.getTime() / 1000)}`;
     if (cache?.key !== key) cache = { key, utilization: load.podUtilization(pods, now) };
-    const body = formatDcgmPage(dcgmGpus(node, pods, load, now, cache.utilization));
+    const body = formatExporterPage(node, dcgmGpus(node, pods, load, now, cache.utilization));
     send(res, 200, 'text/plain; version=0.0.4; charset=utf-8', req.method === 'HEAD' ? '' : body);
     return true;
   };

@@ -58,22 +58,23 @@ export function assignPools(
   opts: AssignOptions = {},
 ): PoolAssignment[] {
   const running = new Set(opts.runningBenchmarks);
-  const busy = (n: NodeInfo) => running.has(n.name) || n.managedPods > 0;
   const decided = new Map<string, PoolAssignment>();
-  const labelKey = policy.spec.pools.labelKey;
-  const set = (n: NodeInfo, to: Pool | null, reason: PoolAssignment['reason'], message: string) => {
-    const shared = gpuSharing(n);
-    decided.set(n.name, { node: n.name, from: n.pool, to, reason, message, ...(shared ? { shared } : {}) });
+  const ctx: AssignContext = {
+    labelKey: policy.spec.pools.labelKey,
+    busy: (n) => running.has(n.name) || n.managedPods > 0,
+    set: (n, to, reason, message) => {
+      const shared = gpuSharing(n);
+      decided.set(n.name, { node: n.name, from: n.pool, to, reason, message, ...(shared ? { shared } : {}) });
+    },
+    isDecided: (n) => decided.has(n.name),
   };
-  const sharedNote = (n: NodeInfo, s: GpuSharing) =>
-    `shared GPUs (${s.strategy}, ${s.physicalGpus} physical advertised as ${n.gpuAllocatable})`;
 
   // 1. Nodes outside the test pool's arithmetic; collect candidates and test nodes per group.
   const { perGPUProduct, size } = policy.spec.pools.test;
   // Test nodes are counted per vendor: a benchmark asking `amd.com/gpu` runs only on an AMD test node.
   const groupOf = (n: NodeInfo) =>
     perGPUProduct ? (n.gpuProduct ?? UNKNOWN_PRODUCT) : vendorById(n.vendor).displayName;
-  const groups = new Map<string, { target: number; test: NodeInfo[]; candidates: NodeInfo[] }>();
+  const groups = new Map<string, TestGroup>();
   const group = (key: string) => {
     let g = groups.get(key);
     if (!g) {
@@ -86,126 +87,190 @@ export function assignPools(
   // Node names are unique in a cluster: no tie to break.
   const nodes = [...snapshot.nodes].sort((a, b) => (a.name < b.name ? -1 : 1));
   for (const n of nodes) {
-    const why = ineligibility(n, labelKey);
-    const state = unhealthyState(n, labelKey);
-    const noCapacity = state ? `; ${state}, offers no capacity` : '';
-    if (n.pool === null) {
-      if (why) set(n, null, why.reason, why.message);
-      else group(groupOf(n)).candidates.push(n);
-      continue;
-    }
-    if ((n.pool === 'test' || n.pool === 'unused') && n.foreignGpuRequested > 0) {
-      const foreign = `${n.foreignGpuRequested} GPUs held by pods gpuops does not manage`;
-      if (busy(n)) {
-        set(n, n.pool, 'InUse', `${foreign}, but gpuops pods run here: stays ${n.pool} until they finish`);
-      } else {
-        set(n, null, 'ForeignWorkload', `${foreign}: leaves the ${n.pool} pool`);
-      }
-      continue;
-    }
-    if (migSingleProfile(n.labels) !== null) {
-      if (busy(n))
-        set(
-          n,
-          n.pool,
-          'InUse',
-          `${migOnlyMessage(n)}; a benchmark or gpuops pod runs here: stays ${n.pool} until it ends`,
-        );
-      else set(n, null, 'MIGOnly', `${migOnlyMessage(n)}: leaves the ${n.pool} pool`);
-      continue;
-    }
-    const sharing = gpuSharing(n);
-    if (n.pool === 'test' && sharing) {
-      if (busy(n))
-        set(
-          n,
-          'test',
-          'InUse',
-          `${sharedNote(n, sharing)}: no test node, but a benchmark or gpuops pod runs here: stays test until it ends`,
-        );
-      else
-        set(
-          n,
-          'unused',
-          'SharedGPU',
-          `${sharedNote(n, sharing)}: a run time measured there is no measurement; back to unused`,
-        );
-      continue;
-    }
-    if (n.pool === 'test') {
-      group(groupOf(n)).test.push(n);
-      continue;
-    }
-    if (n.pool === 'unused' && !why && !busy(n)) {
-      group(groupOf(n)).candidates.push(n);
-      continue;
-    }
-    set(n, n.pool, 'KeepPool', `stays ${n.pool}${noCapacity}`);
+    const role = sortNode(n, ctx);
+    if (role === 'test') group(groupOf(n)).test.push(n);
+    else if (role === 'candidate') group(groupOf(n)).candidates.push(n);
   }
 
   // 2. The test pool, group by group.
   // Groups are independent of each other: any order gives the same decisions.
   const vendors = new Set(nodes.filter((n) => n.gpuAllocatable > 0).map((n) => vendorById(n.vendor)));
   for (const [key, g] of groups) {
-    const scope = perGPUProduct || vendors.size > 1 ? ` for ${key}` : '';
-    const healthy = g.test.filter(isHealthy);
-    const unhealthy = g.test.filter((n) => !isHealthy(n));
-    // Busy nodes first; the sort is stable, so by name within each (the nodes were taken in name order).
-    healthy.sort((a, b) => Number(busy(b)) - Number(busy(a)));
-    const kept = healthy.slice(0, g.target);
-    for (const n of kept) set(n, 'test', 'KeepPool', `stays test${scope}`);
-    for (const n of healthy.slice(g.target)) {
-      if (busy(n)) {
-        set(
-          n,
-          'test',
-          'InUse',
-          `surplus test node${scope}, but a benchmark or gpuops pod runs here: stays test`,
-        );
-      } else {
-        set(n, 'unused', 'SurplusTestNode', `surplus test node${scope} (${g.target} wanted): back to unused`);
-      }
-    }
-    const missing = Math.max(0, g.target - kept.length);
-    const idle = g.candidates.filter((n) => !busy(n) && !gpuSharing(n));
-    const chosen = idle.slice(0, missing);
-    chosen.forEach((n, i) => {
-      const replaced = unhealthy[i];
-      if (replaced) {
-        set(
-          n,
-          'test',
-          'ReplacedTestNode',
-          `becomes test${scope}, replacing ${replaced.name} (${unhealthyState(replaced, labelKey)})`,
-        );
-      } else {
-        set(n, 'test', 'TestPool', `becomes test${scope}: ${kept.length + i + 1} of ${g.target} test nodes`);
-      }
-    });
-    unhealthy.forEach((n, i) => {
-      const by = chosen[i];
-      const replacement = by ? `, replaced by ${by.name}` : ', no healthy node can replace it';
-      set(
-        n,
-        'test',
-        'KeepPool',
-        `stays test; ${unhealthyState(n, labelKey)}, offers no capacity${replacement}`,
-      );
-    });
-    for (const n of g.candidates) {
-      if (decided.has(n.name)) continue;
-      const sharing = gpuSharing(n);
-      const note = sharing ? `; ${sharedNote(n, sharing)}, never a test node` : '';
-      if (n.pool === 'unused') set(n, 'unused', 'KeepPool', `stays unused${note}`);
-      else
-        set(
-          n,
-          'unused',
-          'Unused',
-          `eligible (${n.gpuAllocatable} GPU${n.gpuAllocatable === 1 ? '' : 's'} allocatable): unused${note}`,
-        );
-    }
+    assignTestGroup(g, perGPUProduct || vendors.size > 1 ? ` for ${key}` : '', ctx);
   }
 
   return snapshot.nodes.map((n) => decided.get(n.name)!);
+}
+
+/** What the helpers of {@link assignPools} share: the policy's label key, who is busy, and the decision sink. */
+interface AssignContext {
+  /** The policy's pool label key (`pools.labelKey`). */
+  labelKey: string;
+  /** True when a benchmark or a gpuops pod runs on the node: such a node is never taken from its pool. */
+  busy: (n: NodeInfo) => boolean;
+  /** Records the node's decision (the last one recorded wins). */
+  set: (n: NodeInfo, to: Pool | null, reason: PoolAssignment['reason'], message: string) => void;
+  /** True once the node has a decision. */
+  isDecided: (n: NodeInfo) => boolean;
+}
+
+/** Nodes of one test-pool group (one vendor, or one GPU product): how many test nodes it wants, and who could be one. */
+interface TestGroup {
+  /** Test nodes wanted in this group: `pools.test.size`, or 1 per GPU product. */
+  target: number;
+  /** Nodes labelled `test` now, healthy or not. */
+  test: NodeInfo[];
+  /** Eligible nodes (unlabelled, or idle `unused`) that may become test nodes; the rest end `unused`. */
+  candidates: NodeInfo[];
+}
+
+const sharedNote = (n: NodeInfo, s: GpuSharing) =>
+  `shared GPUs (${s.strategy}, ${s.physicalGpus} physical advertised as ${n.gpuAllocatable})`;
+
+/**
+ * Step 1 for one node: decides it now (ineligible, leaving its pool, or keeping a task pool), or
+ * leaves it to its group's test-pool arithmetic as a current test node (`'test'`) or a possible
+ * one (`'candidate'`).
+ */
+function sortNode(n: NodeInfo, ctx: AssignContext): 'decided' | 'test' | 'candidate' {
+  const why = ineligibility(n, ctx.labelKey);
+  if (n.pool === null) {
+    if (!why) return 'candidate';
+    ctx.set(n, null, why.reason, why.message);
+    return 'decided';
+  }
+  if (leavesPool(n, ctx)) return 'decided';
+  if (n.pool === 'test') return 'test';
+  if (n.pool === 'unused' && !why && !ctx.busy(n)) return 'candidate';
+  const state = unhealthyState(n, ctx.labelKey);
+  ctx.set(n, n.pool, 'KeepPool', `stays ${n.pool}${state ? `; ${state}, offers no capacity` : ''}`);
+  return 'decided';
+}
+
+/**
+ * Decides a labelled node that no longer belongs in its pool: a `test` / `unused` node whose GPUs
+ * are held by foreign pods (`ForeignWorkload`), a node whose GPUs are MIG slices (`MIGOnly`), a test
+ * node whose GPUs are shared (`SharedGPU`) — each `InUse` instead while a benchmark or gpuops pod
+ * runs there. Returns true when it decided the node.
+ */
+function leavesPool(n: NodeInfo, ctx: AssignContext): boolean {
+  const { busy, set } = ctx;
+  if ((n.pool === 'test' || n.pool === 'unused') && n.foreignGpuRequested > 0) {
+    const foreign = `${n.foreignGpuRequested} GPUs held by pods gpuops does not manage`;
+    if (busy(n)) {
+      set(n, n.pool, 'InUse', `${foreign}, but gpuops pods run here: stays ${n.pool} until they finish`);
+    } else {
+      set(n, null, 'ForeignWorkload', `${foreign}: leaves the ${n.pool} pool`);
+    }
+    return true;
+  }
+  if (migSingleProfile(n.labels) !== null) {
+    if (busy(n))
+      set(
+        n,
+        n.pool,
+        'InUse',
+        `${migOnlyMessage(n)}; a benchmark or gpuops pod runs here: stays ${n.pool} until it ends`,
+      );
+    else set(n, null, 'MIGOnly', `${migOnlyMessage(n)}: leaves the ${n.pool} pool`);
+    return true;
+  }
+  const sharing = gpuSharing(n);
+  if (n.pool === 'test' && sharing) {
+    if (busy(n))
+      set(
+        n,
+        'test',
+        'InUse',
+        `${sharedNote(n, sharing)}: no test node, but a benchmark or gpuops pod runs here: stays test until it ends`,
+      );
+    else
+      set(
+        n,
+        'unused',
+        'SharedGPU',
+        `${sharedNote(n, sharing)}: a run time measured there is no measurement; back to unused`,
+      );
+    return true;
+  }
+  return false;
+}
+
+/**
+ * Step 2 for one group: keeps up to `target` healthy test nodes (busy ones first), releases idle
+ * surplus ones, fills what is missing from idle unshared candidates by name (replacing unhealthy
+ * test nodes first), and makes every other candidate `unused`. `scope` is the group's suffix in
+ * messages (`" for NVIDIA"`, or empty in a single-vendor fleet).
+ */
+function assignTestGroup(g: TestGroup, scope: string, ctx: AssignContext): void {
+  const { busy, set, labelKey } = ctx;
+  const healthy = g.test.filter(isHealthy);
+  const unhealthy = g.test.filter((n) => !isHealthy(n));
+  const kept = keepTestNodes(healthy, g.target, scope, ctx);
+  const missing = Math.max(0, g.target - kept.length);
+  const idle = g.candidates.filter((n) => !busy(n) && !gpuSharing(n));
+  const chosen = idle.slice(0, missing);
+  chosen.forEach((n, i) => {
+    const replaced = unhealthy[i];
+    if (replaced) {
+      set(
+        n,
+        'test',
+        'ReplacedTestNode',
+        `becomes test${scope}, replacing ${replaced.name} (${unhealthyState(replaced, labelKey)})`,
+      );
+    } else {
+      set(n, 'test', 'TestPool', `becomes test${scope}: ${kept.length + i + 1} of ${g.target} test nodes`);
+    }
+  });
+  unhealthy.forEach((n, i) => {
+    const by = chosen[i];
+    const replacement = by ? `, replaced by ${by.name}` : ', no healthy node can replace it';
+    set(
+      n,
+      'test',
+      'KeepPool',
+      `stays test; ${unhealthyState(n, labelKey)}, offers no capacity${replacement}`,
+    );
+  });
+  for (const n of g.candidates) if (!ctx.isDecided(n)) settleUnused(n, ctx);
+}
+
+/**
+ * Keeps the first `target` healthy test nodes, busy ones first (the sort is stable, so by name
+ * within each: the nodes were taken in name order); a surplus node goes back to `unused`
+ * (`SurplusTestNode`) unless busy (`InUse`). Returns the kept nodes.
+ */
+function keepTestNodes(healthy: NodeInfo[], target: number, scope: string, ctx: AssignContext): NodeInfo[] {
+  const { busy, set } = ctx;
+  const ordered = [...healthy].sort((a, b) => Number(busy(b)) - Number(busy(a)));
+  const kept = ordered.slice(0, target);
+  for (const n of kept) set(n, 'test', 'KeepPool', `stays test${scope}`);
+  for (const n of ordered.slice(target)) {
+    if (busy(n)) {
+      set(
+        n,
+        'test',
+        'InUse',
+        `surplus test node${scope}, but a benchmark or gpuops pod runs here: stays test`,
+      );
+    } else {
+      set(n, 'unused', 'SurplusTestNode', `surplus test node${scope} (${target} wanted): back to unused`);
+    }
+  }
+  return kept;
+}
+
+/** An eligible node not chosen as a test node: stays (`KeepPool`) or becomes (`Unused`) `unused`. */
+function settleUnused(n: NodeInfo, ctx: AssignContext): void {
+  const sharing = gpuSharing(n);
+  const note = sharing ? `; ${sharedNote(n, sharing)}, never a test node` : '';
+  if (n.pool === 'unused') ctx.set(n, 'unused', 'KeepPool', `stays unused${note}`);
+  else
+    ctx.set(
+      n,
+      'unused',
+      'Unused',
+      `eligible (${n.gpuAllocatable} GPU${n.gpuAllocatable === 1 ? '' : 's'} allocatable): unused${note}`,
+    );
 }

@@ -6,7 +6,7 @@
  * `reconcile` writes.
  */
 import type { Snapshot } from '../cluster/types.js';
-import { buildChangeSet, planFiles } from '../gitops/change-set.js';
+import { buildChangeSet, planFiles, type ChangeSetInput } from '../gitops/change-set.js';
 import type { ChangeSet, PlannedFile } from '../gitops/types.js';
 import type { WorkloadTemplates } from '../manifests/templates.js';
 import type { UtilizationReading } from '../metrics/types.js';
@@ -17,10 +17,10 @@ import { readGitModel, type GitModel } from './git-model.js';
 import { placementChanges, planPlacements } from './placement.js';
 import { productNeeds, productsOf, productWarnings } from './products.js';
 import { poolChanges, returnIdlePools } from './pool-changes.js';
-import { planPools } from './pools.js';
+import { planPools, type PoolsStep } from './pools.js';
 import { runningReplicas } from './running-replicas.js';
 import { keptRemovals, type KeptRemoval } from './deleted-specs.js';
-import { planScaling, scaleChanges } from './scaling.js';
+import { planScaling, scaleChanges, type ScalingPlan } from './scaling.js';
 import { standbyChanges } from './standby-changes.js';
 import type { PoolAssignment } from '../pools/types.js';
 import type { LoopTiming } from '../scaling/loop-windows.js';
@@ -170,7 +170,38 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
     now,
   });
 
-  const inputs = [
+  const steps: PassSteps = { git, lookups, observed, placements, scaling, pools };
+  const inputs = subjectChanges(input, steps);
+  // What a removal takes down: each Deployment's Running pods, for the pull request's first line.
+  const running = runningReplicas(input.snapshot, lookups);
+  const changeSets = inputs
+    .map((i) => buildChangeSet({ ...i, running, parseOne: lookups.parse }))
+    .filter((c): c is ChangeSet => c !== null);
+  const output = planOutput(input, steps, { inputs, changeSets, running });
+  return { output, changeSets, samples: scaling.pass.samples };
+}
+
+/** What the method's steps decided in one pass, before it is written as files. */
+interface PassSteps {
+  git: GitModel;
+  lookups: PlanLookups;
+  /** The pools step on the observed nodes (Git's pool labels overlaid). */
+  observed: PoolsStep;
+  placements: Placement[];
+  scaling: ScalingPlan;
+  /** The pools once idle nodes return to `unused` (`returnIdlePools`). */
+  pools: PoolAssignment[];
+}
+
+/**
+ * The change-set inputs of every subject, in the order pools, placement (by name), scale (in the
+ * scaling pass's order), standby (by set name); see {@link planDesiredState} for each one's files.
+ */
+function subjectChanges(input: DesiredStateInput, steps: PassSteps): ChangeSetInput[] {
+  const { cluster, repo, now } = input;
+  const policy = repo.policy;
+  const { git, lookups, observed, placements, scaling, pools } = steps;
+  return [
     poolChanges({
       pools,
       nodes: observed.nodes,
@@ -212,11 +243,23 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
       parse: lookups.parse,
     }),
   ];
-  // What a removal takes down: each Deployment's Running pods, for the pull request's first line.
-  const running = runningReplicas(input.snapshot, lookups);
-  const changeSets = inputs
-    .map((i) => buildChangeSet({ ...i, running, parseOne: lookups.parse }))
-    .filter((c): c is ChangeSet => c !== null);
+}
+
+/**
+ * `gpuops plan`'s output for the pass: the decisions, the planned files (the last change set
+ * writing a path wins; sorted by path), the removals kept by `placement.onDeletedSpec`, the
+ * warnings (snapshot, GPU product, kept removals) and the rollouts the placement changes start.
+ * Optional fields are absent when empty. `running`: each Deployment's Running pods.
+ */
+function planOutput(
+  input: DesiredStateInput,
+  steps: PassSteps,
+  built: { inputs: ChangeSetInput[]; changeSets: ChangeSet[]; running: ReturnType<typeof runningReplicas> },
+): PlanOutput {
+  const { cluster, repo } = input;
+  const { git, placements, scaling, pools } = steps;
+  const { inputs, changeSets, running } = built;
+  const policy = repo.policy;
   const planned = new Map<string, PlannedFile>();
   for (const cs of changeSets) for (const f of planFiles(cs.files, git.files)) planned.set(f.path, f);
   const output: PlanOutput = {
@@ -243,5 +286,5 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
   if (warnings.length > 0) output.warnings = warnings;
   const rollouts = inputs.flatMap((i) => (i.placements ?? []).flatMap((p) => (p.rollout ? [p.rollout] : [])));
   if (rollouts.length > 0) output.rollouts = rollouts as RolloutNote[];
-  return { output, changeSets, samples: scaling.pass.samples };
+  return output;
 }

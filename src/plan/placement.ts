@@ -84,8 +84,55 @@ export function placementChanges(input: PlacementChangesInput): ChangeSetInput[]
   const cluster = git.cluster;
   const placementOf = new Map(input.placements.map((p) => [p.algorithm, p]));
   const algorithmOf = new Map(input.algorithms.map((a) => [a.name, a]));
+  const { rendered, rollouts } = renderPlaced(input, placementOf);
+  // keep-and-report: a deleted spec's folder stays as if its spec were there (`plan/deleted-specs.ts`).
+  const kept = keepsDeletedSpecs(policy) ? git.algorithmFolders : [];
+  const deletions = workloadDeletions({
+    cluster,
+    algorithmsInGit: [...input.algorithms.map((a) => a.name), ...(input.invalidAlgorithms ?? []), ...kept],
+    present: [...git.files.keys()],
+    rendered,
+  });
+  const bySubject = new Map<string, FileChange[]>();
+  const prefix = `clusters/${cluster}/algorithms/`;
+  for (const f of [...rendered, ...deletions]) {
+    if (isKustomizationFile(f.path)) continue;
+    const name = f.path.slice(prefix.length).split('/')[0]!;
+    bySubject.set(name, [...(bySubject.get(name) ?? []), f]);
+  }
+  return [...bySubject]
+    .sort(([a], [b]) => byString(a, b))
+    .map(([name, files]) => {
+      const p = placementOf.get(name);
+      return {
+        cluster,
+        kind: 'placement' as const,
+        subject: name,
+        files,
+        current: git.files,
+        labels: policy.spec.pullRequests.labels,
+        ...(p
+          ? { placements: [placementEvidence(input, p, algorithmOf.get(name), rollouts.get(name))] }
+          : {}),
+      };
+    });
+}
+
+type Rollout = NonNullable<ReturnType<typeof rolloutNote>>;
+
+/**
+ * Renders the workload files of every placed algorithm (those with a pool), with the replica count
+ * Git holds, and judges the rollout of each Deployment whose pod template changes (only when
+ * `input.capacity` is given). Returns the files in algorithm order and the rollout notes by name.
+ */
+function renderPlaced(
+  input: PlacementChangesInput,
+  placementOf: ReadonlyMap<string, Placement>,
+): { rendered: FileChange[]; rollouts: Map<string, Rollout> } {
+  const { git, policy } = input;
+  const cluster = git.cluster;
   const rendered: FileChange[] = [];
-  const rollouts = new Map<string, NonNullable<ReturnType<typeof rolloutNote>>>();
+  const rollouts = new Map<string, Rollout>();
   for (const alg of input.algorithms) {
     const pool = placementOf.get(alg.name)?.pool;
     if (!pool) continue;
@@ -117,55 +164,35 @@ export function placementChanges(input: PlacementChangesInput): ChangeSetInput[]
         : null;
     if (note) rollouts.set(alg.name, note);
   }
-  // keep-and-report: a deleted spec's folder stays as if its spec were there (`plan/deleted-specs.ts`).
-  const kept = keepsDeletedSpecs(policy) ? git.algorithmFolders : [];
-  const deletions = workloadDeletions({
-    cluster,
-    algorithmsInGit: [...input.algorithms.map((a) => a.name), ...(input.invalidAlgorithms ?? []), ...kept],
-    present: [...git.files.keys()],
-    rendered,
-  });
-  const bySubject = new Map<string, FileChange[]>();
-  const prefix = `clusters/${cluster}/algorithms/`;
-  for (const f of [...rendered, ...deletions]) {
-    if (isKustomizationFile(f.path)) continue;
-    const name = f.path.slice(prefix.length).split('/')[0]!;
-    bySubject.set(name, [...(bySubject.get(name) ?? []), f]);
-  }
-  return [...bySubject]
-    .sort(([a], [b]) => byString(a, b))
-    .map(([name, files]) => {
-      const p = placementOf.get(name);
-      const alg = algorithmOf.get(name);
-      return {
-        cluster,
-        kind: 'placement' as const,
-        subject: name,
-        files,
-        current: git.files,
-        labels: policy.spec.pullRequests.labels,
-        ...(p
-          ? {
-              placements: [
-                {
-                  placement: p,
-                  runs: [...(input.benchmarkRuns?.get(name) ?? [])],
-                  longTaskThresholdSeconds: policy.spec.placement.longTaskThresholdSeconds,
-                  ...(rollouts.has(name) ? { rollout: rollouts.get(name)! } : {}),
-                  ...(input.bandProposals?.has(name) ? { band: input.bandProposals.get(name)! } : {}),
-                  ...(alg
-                    ? {
-                        asks: {
-                          minReplicas: alg.scaling.minReplicas,
-                          maxReplicas: alg.scaling.maxReplicas,
-                          gpusPerPod: alg.spec.resources.gpus,
-                        },
-                      }
-                    : {}),
-                },
-              ],
-            }
-          : {}),
-      };
-    });
+  return { rendered, rollouts };
+}
+
+/**
+ * The placement pull request's evidence for one placed algorithm: its placement, the benchmark
+ * runs behind it, the long-task threshold (seconds), its rollout note and proposed band when
+ * there are any, and what the spec asks (replica bounds, GPUs per pod) when the spec is valid.
+ */
+function placementEvidence(
+  input: PlacementChangesInput,
+  p: Placement,
+  alg: ResolvedAlgorithm | undefined,
+  rollout: Rollout | undefined,
+): NonNullable<ChangeSetInput['placements']>[number] {
+  const name = p.algorithm;
+  return {
+    placement: p,
+    runs: [...(input.benchmarkRuns?.get(name) ?? [])],
+    longTaskThresholdSeconds: input.policy.spec.placement.longTaskThresholdSeconds,
+    ...(rollout ? { rollout } : {}),
+    ...(input.bandProposals?.has(name) ? { band: input.bandProposals.get(name)! } : {}),
+    ...(alg
+      ? {
+          asks: {
+            minReplicas: alg.scaling.minReplicas,
+            maxReplicas: alg.scaling.maxReplicas,
+            gpusPerPod: alg.spec.resources.gpus,
+          },
+        }
+      : {}),
+  };
 }

@@ -146,33 +146,14 @@ export function scalingFacts(input: ScalingInput, policy: Policy, now: Date): Fa
   const counted = countedPods(input.pods, from, input.currentReplicaSet ?? null);
   const ready = counted.filter((p) => p.ready);
   const nowMs = now.getTime();
-  const clock: DecisionClock = { untilMs: Infinity, readsHolds: false, actionUntilMs: Infinity };
   const { starting, stuck } = splitUnready(counted, nowMs, s.podStartupSeconds);
   const records = input.recent.filter((r) => r.kind === 'scaling' && r.subject === alg.name);
-  const timed = { nowMs, clock };
-  // A starting pod is stuck from `since + podStartupSeconds` on; a stuck pod's age is in the message.
-  for (const p of starting) changesAt(timed, startedMs(p) + s.podStartupSeconds * 1000);
-  if (stuck.length > 0) everyPass(timed);
-  // Every rule ignores a record dated after now (another clock's); it counts once it comes due.
-  for (const r of records) changesAt(timed, Date.parse(r.at));
-  const byPod = new Map<string, PodSample>();
-  for (const x of input.samples) byPod.set(`${x.namespace}/${x.pod}`, x);
-  const sampled = ready.map((p) => byPod.get(`${p.namespace}/${p.name}`)).filter((x): x is PodSample => !!x);
+  const clock = decisionClock(nowMs, starting, stuck.length > 0, records, s.podStartupSeconds);
+  const sampled = readySamples(ready, input.samples);
   const utilization = sampled.length ? sampled.reduce((a, x) => a + x.utilization, 0) / sampled.length : null;
   const outstanding = Math.max(0, from - counted.filter((p) => p.nodeName !== null).length);
   let poolSlots: number | undefined;
-  const slotsNow = (): number => {
-    const surging = surgePods(input.pods, from, input.currentReplicaSet ?? null).filter(
-      (p) => p.nodeName === null,
-    ).length;
-    // With a placer, replicas are placed one after another up to what any rule can ask for.
-    const limit = outstanding + surging + Math.max(0, maxReplicas - from) + 1;
-    const room = input.placer
-      ? input.placer.slots(input.poolNodes, input.pool, limit)
-      : podSlots(input.poolNodes, request);
-    const slots = room - outstanding;
-    return slots - Math.min(surging, Math.max(0, slots));
-  };
+  const slotsNow = () => freeSlots(input, request, outstanding);
   return {
     input,
     scaling: s,
@@ -219,6 +200,53 @@ export function scalingFacts(input: ScalingInput, policy: Policy, now: Date): Fa
     },
     droppedNote: input.dropped ? ` (series dropped: ${input.dropped})` : '',
   };
+}
+
+/**
+ * When the facts of one algorithm next change on their own (`DecisionClock`): when a starting pod
+ * turns stuck (`since + podStartupSeconds`), every pass while a pod is stuck (its age is in the
+ * message), and when a record dated after now (another clock's) comes due — every rule ignores it
+ * until then. Times are epoch milliseconds.
+ */
+function decisionClock(
+  nowMs: number,
+  starting: readonly PodInfo[],
+  anyStuck: boolean,
+  records: readonly DecisionRecord[],
+  podStartupSeconds: number,
+): DecisionClock {
+  const clock: DecisionClock = { untilMs: Infinity, readsHolds: false, actionUntilMs: Infinity };
+  const timed = { nowMs, clock };
+  for (const p of starting) changesAt(timed, startedMs(p) + podStartupSeconds * 1000);
+  if (anyStuck) everyPass(timed);
+  for (const r of records) changesAt(timed, Date.parse(r.at));
+  return clock;
+}
+
+/** The samples of the Ready pods (matched by namespace and name), in `ready`'s order; a pod without one is left out. */
+function readySamples(ready: readonly PodInfo[], samples: readonly PodSample[]): PodSample[] {
+  const byPod = new Map<string, PodSample>();
+  for (const x of samples) byPod.set(`${x.namespace}/${x.pod}`, x);
+  return ready.map((p) => byPod.get(`${p.namespace}/${p.name}`)).filter((x): x is PodSample => !!x);
+}
+
+/**
+ * Replicas the pool has room for beyond those already asked for: the pool's pod slots (from the
+ * placer when there is one, else `podSlots` of the request) less the `outstanding` replicas not
+ * yet on a node, less the unscheduled surge pods of a rollout (as far as room is left).
+ */
+function freeSlots(input: ScalingInput, request: PodRequest, outstanding: number): number {
+  const from = input.replicas;
+  const surging = surgePods(input.pods, from, input.currentReplicaSet ?? null).filter(
+    (p) => p.nodeName === null,
+  ).length;
+  // With a placer, replicas are placed one after another up to what any rule can ask for.
+  const limit = outstanding + surging + Math.max(0, input.algorithm.scaling.maxReplicas - from) + 1;
+  const room = input.placer
+    ? input.placer.slots(input.poolNodes, input.pool, limit)
+    : podSlots(input.poolNodes, request);
+  const slots = room - outstanding;
+  return slots - Math.min(surging, Math.max(0, slots));
 }
 
 /** A hold at the current count. */

@@ -10,11 +10,18 @@ import { specRequest, type PodRequest } from './fit.js';
 import type { PodLayout } from './pod-layout.js';
 import { placerOf, type Placer } from './placer.js';
 import { decideInTurn } from './decide-in-turn.js';
-import { judgeSignals } from './judged-signals.js';
+import { judgeSignals, type JudgedSignal } from './judged-signals.js';
 import { countDropped, metricsReport, type MetricsReport } from './metrics-report.js';
 import { signalKey } from './signal-reading.js';
 import { plainLookups, type ScalingLookups } from './lookups.js';
-import type { AlgorithmSample, Attribution, DecisionRecord, HpaState, ScalingDecision } from './types.js';
+import type {
+  AlgorithmSample,
+  Attribution,
+  DecisionRecord,
+  HpaState,
+  ScalingDecision,
+  ScalingInput,
+} from './types.js';
 
 /** What Git (and, with the HPA, the cluster) says about one algorithm's Deployment. */
 export interface AlgorithmState {
@@ -105,55 +112,78 @@ export function decideScaling(input: DecideScalingInput): DecideScalingResult {
   const samples: AlgorithmSample[] = [];
   const placerFor = placers(input, lookups);
   const capacity = lookups.capacity(snapshot);
-  const decisions = decideInTurn(
-    input.algorithms.map((a) => {
-      const judged = byKey.get(signalKey(a.algorithm))!;
-      const attributed = judged.attribution.byAlgorithm.get(a.algorithm.name);
-      const own = (attributed?.samples ?? []).filter((x) => x.namespace === a.algorithm.namespace);
-      for (const x of own) {
-        samples.push({
-          algorithm: a.algorithm.name,
-          namespace: x.namespace,
-          pod: x.pod,
-          utilization: x.utilization,
-          at: x.at,
-        });
-      }
-      const pods = podsByAlgorithm.get(`${a.algorithm.namespace}/${a.algorithm.name}`) ?? [];
-      const lost = pods.flatMap((p) => judged.droppedByPod.get(`${p.namespace}/${p.name}`) ?? []);
-      return {
-        algorithm: a.algorithm,
-        pool: a.pool,
-        dropped:
-          lost.length === 0
-            ? null
-            : `${countDropped(lost)}${lost.some((d) => d.reason === 'Stale') ? `; stale limit ${policy.spec.scaling.staleSampleSeconds} s` : ''}`,
-        replicas: a.replicas,
-        currentReplicaSet:
-          a.currentReplicaSet ?? owners.currentReplicaSet(a.algorithm.namespace, a.algorithm.name),
-        hpa: a.hpa ?? null,
-        refusal: owners.refusal(a.algorithm.namespace, a.algorithm.name),
-        ...foreignAutoscalers(input, a),
-        pods,
-        samples: own,
-        flags: attributed?.flags ?? [],
-        recent: recentBySubject.get(a.algorithm.name) ?? [],
-        noDataMessage: judged.noDataMessage,
-        partialData: judged.partialData,
-        ...(a.products ? { products: a.products } : {}),
-        ...(a.request ? { request: a.request } : {}),
-        ...optionalPlacer(placerFor(a)),
-        ...(input.loop
-          ? { loop: { ...input.loop, startupSeconds: observedStartup(podStartups(pods)) } }
-          : {}),
-      };
+  const scalingInputs = input.algorithms.map((a) =>
+    scalingInputOf(a, {
+      input,
+      owners,
+      judged: byKey.get(signalKey(a.algorithm))!,
+      podsByAlgorithm,
+      recentBySubject,
+      placerFor,
     }),
-    capacity,
-    policy,
-    now,
-    lookups.decider(capacity),
   );
+  for (const si of scalingInputs) {
+    for (const x of si.samples) {
+      samples.push({
+        algorithm: si.algorithm.name,
+        namespace: x.namespace,
+        pod: x.pod,
+        utilization: x.utilization,
+        at: x.at,
+      });
+    }
+  }
+  const decisions = decideInTurn(scalingInputs, capacity, policy, now, lookups.decider(capacity));
   return { decisions, attribution: main.attribution, samples, metrics };
+}
+
+/** What {@link scalingInputOf} reads of the whole pass. */
+interface PassView {
+  input: DecideScalingInput;
+  owners: ReturnType<ScalingLookups['owners']>;
+  /** The judged signal the algorithm scales on. */
+  judged: JudgedSignal;
+  podsByAlgorithm: ReturnType<ScalingLookups['podsByDeployment']>;
+  recentBySubject: ReadonlyMap<string, DecisionRecord[]>;
+  placerFor: (a: AlgorithmState) => Placer | null;
+}
+
+/**
+ * One algorithm's scaling input: its own pods (by `namespace/name` of its Deployment), the samples
+ * of its namespace the judged signal attributed to it, the series dropped for its pods (with the
+ * stale limit in seconds when one was stale), its ReplicaSet, HorizontalPodAutoscaler, refusal and
+ * foreign autoscalers, its scaling records, and its placer and loop timing when the pass has them.
+ */
+function scalingInputOf(a: AlgorithmState, view: PassView): Omit<ScalingInput, 'poolNodes' | 'unusedNodes'> {
+  const { input, owners, judged, podsByAlgorithm, recentBySubject, placerFor } = view;
+  const attributed = judged.attribution.byAlgorithm.get(a.algorithm.name);
+  const own = (attributed?.samples ?? []).filter((x) => x.namespace === a.algorithm.namespace);
+  const pods = podsByAlgorithm.get(`${a.algorithm.namespace}/${a.algorithm.name}`) ?? [];
+  const lost = pods.flatMap((p) => judged.droppedByPod.get(`${p.namespace}/${p.name}`) ?? []);
+  return {
+    algorithm: a.algorithm,
+    pool: a.pool,
+    dropped:
+      lost.length === 0
+        ? null
+        : `${countDropped(lost)}${lost.some((d) => d.reason === 'Stale') ? `; stale limit ${input.policy.spec.scaling.staleSampleSeconds} s` : ''}`,
+    replicas: a.replicas,
+    currentReplicaSet:
+      a.currentReplicaSet ?? owners.currentReplicaSet(a.algorithm.namespace, a.algorithm.name),
+    hpa: a.hpa ?? null,
+    refusal: owners.refusal(a.algorithm.namespace, a.algorithm.name),
+    ...foreignAutoscalers(input, a),
+    pods,
+    samples: own,
+    flags: attributed?.flags ?? [],
+    recent: recentBySubject.get(a.algorithm.name) ?? [],
+    noDataMessage: judged.noDataMessage,
+    partialData: judged.partialData,
+    ...(a.products ? { products: a.products } : {}),
+    ...(a.request ? { request: a.request } : {}),
+    ...optionalPlacer(placerFor(a)),
+    ...(input.loop ? { loop: { ...input.loop, startupSeconds: observedStartup(podStartups(pods)) } } : {}),
+  };
 }
 
 /** The scaling records of `recent` by subject (algorithm name), in their order. */

@@ -162,35 +162,42 @@ function suspended(job: JobView): RunState {
   };
 }
 
-/** A Job still running: ends it when a pod is stuck past a limit, else reports progress. */
-function classifyActive(obs: RunObservation & { job: JobView }, limits: ClassifyLimits, now: Date): RunState {
-  const { job, pods } = obs;
-  if (job.suspended) return suspended(job);
-  // A Job that waited suspended starts when it resumes (`status.startTime`, reset on resume, as
-  // activeDeadlineSeconds counts): the wait never counts against the timeout.
-  const created = job.startedAt ?? job.createdAt ?? now;
-  const elapsedSeconds = Math.max(0, secondsBetween(created, now));
-  const live = pods.filter((p) => p.phase !== 'Failed' && p.phase !== 'Succeeded');
-  const ended = (end: RunEnd): RunState => ({ kind: 'ended', end, deleteJob: true });
-  const note = disruptionNote(pods);
+const ended = (end: RunEnd): RunState => ({ kind: 'ended', end, deleteJob: true });
 
+/**
+ * A Job whose pod cannot be scheduled and none of whose pods has a node: ended `Unschedulable`
+ * once the pod waited (seconds since `unschedulableSince`) past `unschedulableTimeoutSeconds`,
+ * else still scheduling. Null when no live pod is unschedulable or one is on a node.
+ */
+function unschedulableState(
+  live: readonly PodView[],
+  created: Date,
+  elapsedSeconds: number,
+  limits: ClassifyLimits,
+  now: Date,
+): RunState | null {
   const stuck = live.find((p) => p.unschedulable !== null && !p.nodeName);
-  if (stuck && !live.some((p) => p.nodeName)) {
-    const since = stuck.unschedulableSince ?? stuck.createdAt ?? created;
-    const waited = Math.max(0, secondsBetween(since, now));
-    const limit = limits.unschedulableTimeoutSeconds;
-    if (waited > limit) {
-      return ended({
-        status: 'Unschedulable',
-        durationSeconds: null,
-        node: null,
-        message: `pod ${stuck.name} Unschedulable for ${waited} s (limit ${limit} s): ${stuck.unschedulable}`,
-      });
-    }
-    const message = `pod ${stuck.name} Unschedulable for ${waited} s (limit ${limit} s): ${stuck.unschedulable}`;
-    return { kind: 'active', phase: 'scheduling', node: null, elapsedSeconds, message };
-  }
+  if (!stuck || live.some((p) => p.nodeName)) return null;
+  const since = stuck.unschedulableSince ?? stuck.createdAt ?? created;
+  const waited = Math.max(0, secondsBetween(since, now));
+  const limit = limits.unschedulableTimeoutSeconds;
+  const message = `pod ${stuck.name} Unschedulable for ${waited} s (limit ${limit} s): ${stuck.unschedulable}`;
+  if (waited > limit) return ended({ status: 'Unschedulable', durationSeconds: null, node: null, message });
+  return { kind: 'active', phase: 'scheduling', node: null, elapsedSeconds, message };
+}
 
+/**
+ * The first live pod whose container cannot start (`startError`: image pull, bad config): ended
+ * (`Failed` when the error is final, else `StartFailed`) once it waited past
+ * `startTimeoutSeconds`, else still scheduling. Null when no container is failing to start.
+ */
+function startErrorState(
+  live: readonly PodView[],
+  created: Date,
+  elapsedSeconds: number,
+  limits: ClassifyLimits,
+  now: Date,
+): RunState | null {
   for (const p of live) {
     const err = startError(p);
     if (!err) continue;
@@ -210,6 +217,24 @@ function classifyActive(obs: RunObservation & { job: JobView }, limits: Classify
     const message = `pod ${p.name} on ${p.nodeName ?? '?'}: ${what}, for ${waited} s (limit ${limit} s)`;
     return { kind: 'active', phase: 'scheduling', node: p.nodeName, elapsedSeconds, message };
   }
+  return null;
+}
+
+/** A Job still running: ends it when a pod is stuck past a limit, else reports progress. */
+function classifyActive(obs: RunObservation & { job: JobView }, limits: ClassifyLimits, now: Date): RunState {
+  const { job, pods } = obs;
+  if (job.suspended) return suspended(job);
+  // A Job that waited suspended starts when it resumes (`status.startTime`, reset on resume, as
+  // activeDeadlineSeconds counts): the wait never counts against the timeout.
+  const created = job.startedAt ?? job.createdAt ?? now;
+  const elapsedSeconds = Math.max(0, secondsBetween(created, now));
+  const live = pods.filter((p) => p.phase !== 'Failed' && p.phase !== 'Succeeded');
+  const note = disruptionNote(pods);
+
+  const stuckState = unschedulableState(live, created, elapsedSeconds, limits, now);
+  if (stuckState) return stuckState;
+  const startState = startErrorState(live, created, elapsedSeconds, limits, now);
+  if (startState) return startState;
 
   const guard =
     limits.timeoutSeconds +

@@ -17,32 +17,10 @@ import { standbyActions } from '../../src/scaling/rules/claim-actions.js';
 import type { KubeObject } from '../../src/sim/index.js';
 import type { PassResult } from '../../src/pass/reconcile.js';
 import { algorithmFile, gpuNode, startHarness, type Harness } from '../support/reconcile-harness.js';
+import { STANDBY_POLICY } from '../support/standby-policy.js';
 
 const BRANCH = 'gpuops/prod/standby/llm';
 const FILE = 'clusters/prod/standby/llm/deployment.yaml';
-
-export const STANDBY_POLICY = [
-  'apiVersion: gpuops.dev/v1alpha1',
-  'kind: Policy',
-  'metadata: {name: standby}',
-  'spec:',
-  '  scaling:',
-  '    headroomFactor: 1',
-  '    utilization: {min: 30, max: 80}',
-  '    scaleUp: {cooldownSeconds: 0, stabilizationWindowSeconds: 0}',
-  '  standby:',
-  '    - name: llm',
-  '      pool: short-task',
-  '      namespace: algorithms',
-  '      image: registry.example.com/ml/multi-model:2.1',
-  '      algorithms: [bert, llama]',
-  '      gpus: 1',
-  '      port: 8000',
-  '      readinessPath: /ready',
-  '      wakePath: /wake',
-  '      claimSeconds: 5',
-  '',
-].join('\n');
 
 let h: Harness;
 let noData: PassResult;

@@ -1,0 +1,23 @@
+/** A Policy declaring the standby set `llm` (bert and llama, 1 GPU, on short-task) for the sim-behaviour tests. */
+export const STANDBY_POLICY = [
+  'apiVersion: gpuops.dev/v1alpha1',
+  'kind: Policy',
+  'metadata: {name: standby}',
+  'spec:',
+  '  scaling:',
+  '    headroomFactor: 1',
+  '    utilization: {min: 30, max: 80}',
+  '    scaleUp: {cooldownSeconds: 0, stabilizationWindowSeconds: 0}',
+  '  standby:',
+  '    - name: llm',
+  '      pool: short-task',
+  '      namespace: algorithms',
+  '      image: registry.example.com/ml/multi-model:2.1',
+  '      algorithms: [bert, llama]',
+  '      gpus: 1',
+  '      port: 8000',
+  '      readinessPath: /ready',
+  '      wakePath: /wake',
+  '      claimSeconds: 5',
+  '',
+].join('\n');

@@ -10,10 +10,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DcgmScrapeSource } from '../../src/metrics/dcgm-scrape.js';
 import type { KubeObject } from '../../src/sim/index.js';
-import { algorithmFile, gpuNode, startHarness, type Harness } from '../support/reconcile-harness.js';
-import { STANDBY_POLICY } from '../support/standby-policy.js';
+import type { Harness } from '../support/reconcile-harness.js';
+import { STANDBY_POLICY, startStandbyHarness } from '../support/standby-policy.js';
 
 /** The serving runtime's wake endpoint for every standby pod: records each call, answers 200. */
 const wakes: string[] = [];
@@ -47,30 +46,11 @@ const endpoints = () => {
 beforeAll(async () => {
   await new Promise<void>((r) => runtime.listen(0, '127.0.0.1', r));
   const port = (runtime.address() as AddressInfo).port;
-  h = await startHarness({
-    nodes: [gpuNode('gpu-s1', 8, 'short-task')],
-    files: {
-      'README.md': '# gitops\n',
-      'algorithms/bert.yaml': algorithmFile('bert', { pool: 'short-task' }),
-      'policies/standby.yaml': STANDBY_POLICY,
-    },
-    behaviour: { startupSeconds: 30 },
+  ({ h } = await startStandbyHarness({
     // The simulated clock moves only when the test advances it: "no time passed" is exact.
     speed: 1e-6,
     standbyPods: { address: () => `127.0.0.1:${port}` },
-  });
-  await h.pass();
-  h.merge('gpuops/prod/pools');
-  h.merge('gpuops/prod/placement/bert');
-  await h.sync();
-  h.sim.clock.advance(60);
-  await h.settle();
-  h.setMetrics(
-    new DcgmScrapeSource({
-      targets: [{ url: `${h.sim.url}/dcgm/gpu-s1/metrics`, node: 'gpu-s1' }],
-      now: () => h.sim.clock.now(),
-    }),
-  );
+  }));
   // One 1-GPU pod at 100 %: the set is ceil(1 × √1 / 0.8) = 2 standbys.
   h.load.setLoad('bert', 100);
   await h.pass();

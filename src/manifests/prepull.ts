@@ -20,7 +20,8 @@ import type { FileChange } from './file-change.js';
 import { clusterDir } from './cluster-layout.js';
 import { poolScheduling } from './scheduling.js';
 import { renderYaml } from './yaml.js';
-import { MANAGED_BY } from '../util/vocabulary.js';
+import { MANAGED_BY, VENDORS } from '../util/vocabulary.js';
+import { gpuToleration } from '../cluster/taints.js';
 
 /** The static busybox whose `true` each pull runs (pinned). */
 export const PREPULL_TOOLS_IMAGE = 'docker.io/library/busybox:1.36.1';
@@ -50,7 +51,8 @@ const resources = {
 /**
  * The pre-pull DaemonSet of `pool` for `algorithms` (those placed on it; their images, each once,
  * sorted), in the policy's namespace, on the nodes labelled with the pool or `unused`
- * (`pools.labelKey`), tolerating the GPU taint and both pools' taints. Null without an image.
+ * (`pools.labelKey`), tolerating every vendor's GPU taint (the pool's nodes hold any vendor's GPUs,
+ * and a pull needs none) and both pools' taints. Null without an image.
  */
 export function renderPrePull(
   pool: Exclude<Pool, 'unused'>,
@@ -61,8 +63,10 @@ export function renderPrePull(
   if (images.length === 0) return null;
   const name = prePullName(pool);
   const labels = { 'app.kubernetes.io/name': name, [MANAGED_BY.key]: MANAGED_BY.value };
+  // poolScheduling's first toleration is NVIDIA's GPU taint alone; every vendor's instead.
   const tolerations = [
-    ...poolScheduling(pool, policy).tolerations,
+    ...VENDORS.map(gpuToleration),
+    ...poolScheduling(pool, policy).tolerations.slice(1),
     ...poolScheduling('unused', policy).tolerations.slice(1),
   ];
   const mount = [{ name: 'tools', mountPath: TOOLS_DIR, readOnly: true }];

@@ -21,7 +21,8 @@
 import type { KubeObject } from '../cluster/object.js';
 import type { PolicySpec, StandbySet } from '../definitions/types.js';
 import { restrictPod } from './pod-security.js';
-import { GPUOPS, MANAGED_BY, NVIDIA } from '../util/vocabulary.js';
+import { gpuToleration } from '../cluster/taints.js';
+import { GPUOPS, MANAGED_BY, NVIDIA, VENDORS } from '../util/vocabulary.js';
 import { poolScheduling } from './scheduling.js';
 import { renderYaml } from './yaml.js';
 import type { FileChange } from './file-change.js';
@@ -45,14 +46,17 @@ export function standbyPath(cluster: string, set: Pick<StandbySet, 'name'>): str
 
 /**
  * The standby Deployment of `set` with `replicas` pods (the set's size, `standbyReplicas` of
- * `scaling/rules/claim.ts`), on the set's pool (`poolScheduling`), in the restricted pod profile
+ * `scaling/rules/claim.ts`), on the set's pool (`poolScheduling`, tolerating every vendor's GPU
+ * taint: a pool holds nodes of any vendor), in the restricted pod profile
  * (`restrictPod`), a readiness probe every second on `readinessPath` (a claim's switch shows as
  * not Ready until the model serves), the Argo CD sync wave "0".
  */
 export function renderStandbyDeployment(set: StandbySet, policy: PolicySpec, replicas: number): KubeObject {
   const labels = { [MANAGED_BY.key]: MANAGED_BY.value, [STANDBY_LABEL]: set.name };
+  const { nodeSelector, tolerations } = poolScheduling(set.pool, policy);
   const pod: Record<string, unknown> & { containers: Record<string, unknown>[] } = {
-    ...poolScheduling(set.pool, policy),
+    nodeSelector,
+    tolerations: [...VENDORS.map(gpuToleration), ...tolerations.slice(1)],
     automountServiceAccountToken: false,
     containers: [
       {

@@ -6,7 +6,9 @@ import {
   decodeQueryAnswer,
   type AnswerLimits,
 } from './answer-stream.js';
-import { utilizationQuery } from './query.js';
+import { fromQueryAnswer, utilizationQuery } from './query.js';
+import { vendorOfUtilisation } from './vendor-series.js';
+import { AMD } from '../util/vocabulary.js';
 import { serviceMetricQuery } from './service-metric.js';
 import type { ServiceMetricQuery, UtilizationQuery, UtilizationReading, UtilizationSource } from './types.js';
 
@@ -26,6 +28,11 @@ export interface PrometheusSourceOptions {
    * job speaks for the GPUs, never another target that prints the same metric name.
    */
   jobs?: string;
+  /**
+   * The same for AMD's device-metrics-exporter, whose `gpu_gfx_activity` answers a request for
+   * GPU utilisation too ({@link DEFAULT_AMD_JOBS} when absent).
+   */
+  amdJobs?: string;
   /** Request deadline (milliseconds); default 10 000. */
   timeoutMs?: number;
   /** How much of one answer is read ({@link DEFAULT_ANSWER_LIMITS} when absent). */
@@ -40,6 +47,14 @@ export interface PrometheusSourceOptions {
  * `dcgm-exporter`) leave it; the Prometheus Operator names the job after the Service.
  */
 export const DEFAULT_DCGM_JOBS = 'dcgm-exporter|nvidia-dcgm-exporter';
+
+/**
+ * The `job` label of AMD device-metrics-exporter's series: the AMD GPU operator names the
+ * exporter's Service `<DeviceConfig name>-metrics-exporter` (its `app.kubernetes.io/service`
+ * label, `internal/metricsexporter` of https://github.com/ROCm/gpu-operator), so the job ends in
+ * `metrics-exporter` (`default-metrics-exporter`, `device-metrics-exporter`).
+ */
+export const DEFAULT_AMD_JOBS = '.*metrics-exporter';
 
 /**
  * The matcher that keeps only the series of the dcgm-exporter job(s): `job=~"<jobs>"`.
@@ -76,13 +91,17 @@ export function jobMatcher(jobs: string): string {
  */
 export class PrometheusSource implements UtilizationSource {
   readonly name: string;
-  private readonly selector: string;
-  /** @throws Error when `options.jobs` is not a usable regex ({@link jobMatcher}) */
+  /** Matchers of the NVIDIA (dcgm-exporter) series and of AMD's (device-metrics-exporter). */
+  private readonly selectors: { nvidia: string; amd: string };
+  /** @throws Error when `options.jobs` or `options.amdJobs` is not a usable regex ({@link jobMatcher}) */
   constructor(private readonly options: PrometheusSourceOptions) {
     this.name = `prometheus ${options.url}`;
-    this.selector = [jobMatcher(options.jobs ?? DEFAULT_DCGM_JOBS), options.selector ?? '']
-      .filter((m) => m.trim() !== '')
-      .join(', ');
+    const withJob = (jobs: string) =>
+      [jobMatcher(jobs), options.selector ?? ''].filter((m) => m.trim() !== '').join(', ');
+    this.selectors = {
+      nvidia: withJob(options.jobs ?? DEFAULT_DCGM_JOBS),
+      amd: withJob(options.amdJobs ?? DEFAULT_AMD_JOBS),
+    };
   }
 
   async read(query: UtilizationQuery): Promise<UtilizationReading> {
@@ -93,11 +112,13 @@ export class PrometheusSource implements UtilizationSource {
     const promql = utilizationQuery(
       metric,
       query.windowSeconds,
-      this.selector,
+      (m) => (vendorOfUtilisation(m) === AMD ? this.selectors.amd : this.selectors.nvidia),
       query.historySeconds ?? 0,
       query.namespaces,
     );
-    return this.instant(promql, metric);
+    const reading = await this.instant(promql, metric);
+    // Another vendor's series come back in dcgm-exporter's spelling, as a scraped page's do.
+    return reading.ok ? { ...reading, series: reading.series.map(fromQueryAnswer) } : reading;
   }
 
   /**

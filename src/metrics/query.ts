@@ -1,7 +1,15 @@
-import type { DcgmMetric } from './types.js';
+import type { DcgmMetric, GpuSeries } from './types.js';
+import { inCommonSpelling, utilisationMetrics } from './vendor-series.js';
 
 /** Label that tells the two halves of the utilisation query apart. */
 export const STAT_LABEL = 'gpuops_stat';
+
+/**
+ * Label naming the exporter metric of a series another vendor's exporter wrote (`gpu_gfx_activity`):
+ * the query's functions drop `__name__`, and the series must still be read in that vendor's
+ * spelling ({@link fromQueryAnswer}).
+ */
+export const METRIC_LABEL = 'gpuops_metric';
 
 /**
  * Prometheus' default `--query.lookback-delta` (seconds): an instant selector finds no sample
@@ -11,8 +19,11 @@ export const LOOKBACK_SECONDS = 300;
 
 /**
  * The labels `attribute` reads of a series (`gpuKey`: `UUID`, `GPU_I_ID`, `gpu`, `node`,
- * `Hostname`; `workloadPod`: `namespace`, `pod` and their `exported_` forms): the `by` clause of
- * a scoped query. A label missing here would silently change attribution.
+ * `Hostname`; `workloadPod`: `namespace`, `pod` and their `exported_` forms), the same labels in
+ * AMD's device-metrics-exporter's spelling (`gpu_id`, `gpu_uuid`, `hostname`: the node's name,
+ * mapped by `inCommonSpelling`; its `pod`/`namespace` are spelt as dcgm-exporter's, and renamed
+ * `exported_*` by Prometheus the same way) and {@link METRIC_LABEL}: the `by` clause of a scoped
+ * query. A label missing here would silently change attribution.
  */
 export const ATTRIBUTION_LABELS = [
   'UUID',
@@ -24,6 +35,10 @@ export const ATTRIBUTION_LABELS = [
   'pod',
   'exported_namespace',
   'exported_pod',
+  'gpu_id',
+  'gpu_uuid',
+  'hostname',
+  METRIC_LABEL,
 ] as const;
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
@@ -62,13 +77,20 @@ const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
  *   series' bytes. Two series that differ only in a dropped label (a driver upgrade mid-window)
  *   become one: their newest sample and highest average.
  *
+ * Every vendor's exporter answers a request for `DCGM_FI_DEV_GPU_UTIL` (`utilisationMetrics`): each
+ * selector above is asked once per metric, in the same query (`M1{sel} or M2{sel}`), and a series
+ * of another vendor's metric carries {@link METRIC_LABEL} (`gpuops_metric="gpu_gfx_activity"`),
+ * since `__name__` is gone, for {@link fromQueryAnswer} to read it in that vendor's spelling.
+ * `selector` is one matcher set for every metric, or a function giving each metric's own (each
+ * exporter's scrape job has its own name).
+ *
  * @throws Error when the metric is not a metric name, a window is not a whole number of seconds,
  *   or `namespaces` is empty or holds a name that is not a DNS-1123 label
  */
 export function utilizationQuery(
   metric: DcgmMetric | string,
   windowSeconds: number,
-  selector = '',
+  selector: string | ((metric: string) => string) = '',
   historySeconds = 0,
   namespaces?: readonly string[],
 ): string {
@@ -80,12 +102,19 @@ export function utilizationQuery(
     throw new Error(`history must be a whole number of seconds ≥ 0, got ${historySeconds}`);
   }
   const scoped = namespaces === undefined ? null : namespaceMatchers(namespaces);
-  const matchers = (extra: string) => [selector.trim(), extra].filter((m) => m !== '').join(', ');
-  // One selector, or the two places a workload's namespace can be, each through `fn`.
+  const selectorOf = typeof selector === 'string' ? () => selector : selector;
+  const matchers = (m: string, extra: string) =>
+    [selectorOf(m).trim(), extra].filter((x) => x !== '').join(', ');
+  // Each metric through `fn`, once per place a workload's namespace can be; another vendor's tagged.
   const over = (fn: (sel: string) => string): string => {
-    if (scoped === null) return fn(`${metric}{${matchers('')}}`);
-    const both = scoped.map((m) => fn(`${metric}{${matchers(m)}}`)).join(' or ');
-    return `max by (${ATTRIBUTION_LABELS.join(', ')}) (${both})`;
+    const parts = utilisationMetrics(metric).flatMap((m) =>
+      (scoped ?? ['']).map((extra) => {
+        const expr = fn(`${m}{${matchers(m, extra)}}`);
+        return m === metric ? expr : `label_replace(${expr}, "${METRIC_LABEL}", "${m}", "", "")`;
+      }),
+    );
+    const all = parts.join(' or ');
+    return scoped === null ? all : `max by (${ATTRIBUTION_LABELS.join(', ')}) (${all})`;
   };
   const halves: [string, (sel: string) => string][] = [
     ['avg', (sel) => `avg_over_time(${sel}[${windowSeconds}s])`],
@@ -100,6 +129,19 @@ export function utilizationQuery(
   return halves
     .map(([stat, fn]) => `label_replace(${over(fn)}, "${STAT_LABEL}", "${stat}", "", "")`)
     .join(' or ');
+}
+
+/**
+ * One series of a {@link utilizationQuery} answer as attribution reads it: a series tagged with
+ * {@link METRIC_LABEL} is taken as that metric's and put in dcgm-exporter's spelling
+ * (`inCommonSpelling`: `gpu_id` → `gpu`, `gpu_uuid` → `UUID`, `hostname` → `Hostname` and `node`
+ * when no `node` label is there); any other series comes back unchanged (the same object).
+ */
+export function fromQueryAnswer(series: GpuSeries): GpuSeries {
+  const tag = series.labels[METRIC_LABEL];
+  if (tag === undefined) return series;
+  const { [METRIC_LABEL]: _tag, ...labels } = series.labels;
+  return inCommonSpelling({ ...series, metric: tag, labels });
 }
 
 /** The two matcher sets of a scoped query (see {@link utilizationQuery}). */

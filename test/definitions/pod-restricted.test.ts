@@ -127,10 +127,11 @@ const ROWS: [string, string, string, Partial<PodSecurityPolicy>, string][] = [
     R('{requests: {ephemeral-storage: 1Gi}}'),
   ],
   [
-    'an AMD GPU in an init container',
-    '{initContainers: [{name: i, image: "x:1", resources: {limits: {amd.com/gpu: 1}}}]}',
-    `${T}.initContainers[0].resources.limits.amd.com/gpu`,
-    { extendedResources: ['amd.com/gpu'] },
+    // amd.com/gpu is gpuops's own like nvidia.com/gpu (pod-security.test.ts): no allowance lets it in.
+    'an Intel GPU in an init container',
+    '{initContainers: [{name: i, image: "x:1", resources: {limits: {gpu.intel.com/i915: 1}}}]}',
+    `${T}.initContainers[0].resources.limits.gpu.intel.com/i915`,
+    { extendedResources: ['gpu.intel.com/i915'] },
     '{initContainers: [{name: i, image: "x:1", resources: {limits: {cpu: "1"}}}]}',
   ],
   [

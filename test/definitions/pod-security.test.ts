@@ -169,6 +169,17 @@ describe('spec.template: what widens a pod’s reach needs the policy’s podSec
     expect(errors).toEqual([expect.stringContaining('capabilities.add[1]: adds the capability NET_ADMIN')]);
   });
 
+  it('every vendor’s GPU resource stays gpuops’s own, whatever extendedResources allows; its neighbour passes', () => {
+    for (const gpu of ['nvidia.com/gpu', 'amd.com/gpu']) {
+      const pod = `{containers: [{resources: {limits: {${gpu}: 1, nvidia.com/mig-1g.10gb: 1}}}]}`;
+      expect(errorsOf(pod, { extendedResources: ['nvidia.com/*', 'amd.com/*'] })).toEqual([
+        expect.stringContaining(
+          `containers[0].resources.limits.${gpu}: gpuops sets this field: GPUs are spec.resources.gpus`,
+        ),
+      ]);
+    }
+  });
+
   it('a ServiceAccount the policy lists is that one only', () => {
     expect(errorsOf('{serviceAccountName: reader}', { serviceAccountNames: ['gpuops'] })).toHaveLength(1);
   });

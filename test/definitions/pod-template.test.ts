@@ -161,6 +161,18 @@ describe('spec.template: a partial pod template checked against Kubernetes', () 
       'spec.resources.gpus',
     ],
     [
+      'an AMD GPU limit: every vendor GPU resource is gpuops own',
+      'spec:\n  containers: [{resources: {limits: {amd.com/gpu: 1}}}]',
+      'spec.template.spec.containers[0].resources.limits.amd.com/gpu',
+      'spec.resources.gpus',
+    ],
+    [
+      'an AMD GPU request in an init container',
+      'spec:\n  initContainers: [{name: warm, image: busybox:1, resources: {requests: {amd.com/gpu: 1}}}]',
+      'spec.template.spec.initContainers[0].resources.requests.amd.com/gpu',
+      'spec.resources.gpus',
+    ],
+    [
       'cpu set twice',
       'spec:\n  containers: [{resources: {requests: {cpu: "2"}}}]',
       'spec.template.spec.containers[0].resources.requests.cpu',

@@ -161,9 +161,16 @@ describe('Prometheus query result', () => {
   });
 
   it('builds one query for all GPUs and refuses a bad metric name', () => {
+    // GPU utilisation: every vendor's metric, AMD's tagged with its name (`__name__` is dropped).
+    const amd = (e: string) => `label_replace(${e}, "gpuops_metric", "gpu_gfx_activity", "", "")`;
     expect(utilizationQuery('DCGM_FI_DEV_GPU_UTIL', 300)).toBe(
-      'label_replace(avg_over_time(DCGM_FI_DEV_GPU_UTIL{}[300s]), "gpuops_stat", "avg", "", "")' +
-        ' or label_replace(timestamp(DCGM_FI_DEV_GPU_UTIL{}), "gpuops_stat", "last", "", "")',
+      `label_replace(avg_over_time(DCGM_FI_DEV_GPU_UTIL{}[300s]) or ${amd('avg_over_time(gpu_gfx_activity{}[300s])')}, "gpuops_stat", "avg", "", "")` +
+        ` or label_replace(timestamp(DCGM_FI_DEV_GPU_UTIL{}) or ${amd('timestamp(gpu_gfx_activity{})')}, "gpuops_stat", "last", "", "")`,
+    );
+    // A DCGM field AMD's exporter has no counterpart of: only itself.
+    expect(utilizationQuery('DCGM_FI_PROF_GR_ENGINE_ACTIVE', 300)).toBe(
+      'label_replace(avg_over_time(DCGM_FI_PROF_GR_ENGINE_ACTIVE{}[300s]), "gpuops_stat", "avg", "", "")' +
+        ' or label_replace(timestamp(DCGM_FI_PROF_GR_ENGINE_ACTIVE{}), "gpuops_stat", "last", "", "")',
     );
     expect(() => utilizationQuery('x{}', 300)).toThrow(/not a metric name/);
     // With the scale-down stabilisation window: its highest sample and whether it reaches back, same query.
@@ -178,7 +185,7 @@ describe('Prometheus query result', () => {
 
   it('scoped to namespaces: both places a workload namespace can be, aggregated to the labels attribution reads', () => {
     const by =
-      'max by (UUID, GPU_I_ID, gpu, node, Hostname, namespace, pod, exported_namespace, exported_pod)';
+      'max by (UUID, GPU_I_ID, gpu, node, Hostname, namespace, pod, exported_namespace, exported_pod, gpu_id, gpu_uuid, hostname, gpuops_metric)';
     const sel = (extra: string) => `M{sim="a", ${extra}}`;
     const both = (fn: (s: string) => string) =>
       `${by} (${fn(sel('exported_namespace=~"algorithms|vision"'))} or ${fn(sel('namespace=~"algorithms|vision", exported_namespace=""'))})`;
@@ -188,7 +195,26 @@ describe('Prometheus query result', () => {
         ` or label_replace(${both((s) => `timestamp(${s})`)}, "gpuops_stat", "last", "", "")`,
     );
     expect(utilizationQuery('M', 60, '', 300, ['a'])).toContain(
-      'max by (UUID, GPU_I_ID, gpu, node, Hostname, namespace, pod, exported_namespace, exported_pod) (timestamp(M{exported_namespace=~"a"} offset 300s) or timestamp(M{namespace=~"a", exported_namespace=""} offset 300s))',
+      `${by} (timestamp(M{exported_namespace=~"a"} offset 300s) or timestamp(M{namespace=~"a", exported_namespace=""} offset 300s))`,
+    );
+    // Both vendors, each with its own job matcher, in one scoped query: four selectors per half.
+    const job = (m: string) => (m === 'gpu_gfx_activity' ? 'job=~"amd"' : 'job=~"dcgm"');
+    expect(utilizationQuery('DCGM_FI_DEV_GPU_UTIL', 60, job, 0, ['a'])).toBe(
+      [
+        ['avg', (s: string) => `avg_over_time(${s}[60s])`],
+        ['last', (s: string) => `timestamp(${s})`],
+      ]
+        .map(([stat, f]) => {
+          const fn = f as (s: string) => string;
+          const parts = [
+            fn('DCGM_FI_DEV_GPU_UTIL{job=~"dcgm", exported_namespace=~"a"}'),
+            fn('DCGM_FI_DEV_GPU_UTIL{job=~"dcgm", namespace=~"a", exported_namespace=""}'),
+            `label_replace(${fn('gpu_gfx_activity{job=~"amd", exported_namespace=~"a"}')}, "gpuops_metric", "gpu_gfx_activity", "", "")`,
+            `label_replace(${fn('gpu_gfx_activity{job=~"amd", namespace=~"a", exported_namespace=""}')}, "gpuops_metric", "gpu_gfx_activity", "", "")`,
+          ];
+          return `label_replace(${by} (${parts.join(' or ')}), "gpuops_stat", "${stat as string}", "", "")`;
+        })
+        .join(' or '),
     );
     expect(() => utilizationQuery('M', 60, '', 0, [])).toThrow(/at least one namespace/);
     expect(() => utilizationQuery('M', 60, '', 0, ['a|b'])).toThrow(/"a\|b" is not a DNS-1123 label/);

@@ -6,27 +6,25 @@
  *
  * | field (any container, or the pod) | allowance |
  * |---|---|
- * | an extended resource in `resources.requests`/`limits` (`nvidia.com/mig-1g.10gb`, `nvidia.com/gpu.shared`, `amd.com/gpu`, `gpu.intel.com/i915`, …) | the name in `extendedResources` (a name or `prefix*`) |
+ * | an extended resource in `resources.requests`/`limits` (`nvidia.com/mig-1g.10gb`, `nvidia.com/gpu.shared`, `gpu.intel.com/i915`, …) | the name in `extendedResources` (a name or `prefix*`) |
  * | the pod's `resourceClaims` or a container's `resources.claims` (dynamic resource allocation) | `resourceClaims` |
  * | `priorityClassName` (`system-node-critical`, `system-cluster-critical`, any other class) | the name in `priorityClassNames` |
  * | `priority` (the API server's Priority admission sets it from the class) | never: set `priorityClassName` |
  * | an `env` named `NVIDIA_VISIBLE_DEVICES` (`all` hands every GPU of the node to a container that requests none) | never: GPUs come from `spec.resources.gpus` |
  *
  * Kubernetes' own resources stay allowed: `cpu`, `memory`, `ephemeral-storage`, `hugepages-*`
- * and anything under `kubernetes.io/`; `nvidia.com/gpu` is `pod-owned.ts`'s. Pure.
+ * and anything under `kubernetes.io/`; every vendor's GPU resource (`nvidia.com/gpu`, `amd.com/gpu`)
+ * is `pod-owned.ts`'s. Pure.
  */
 import type { PodSecurityPolicy } from '../types.js';
 import { annotationAllowed } from './pod-annotations.js';
 import type { FieldProblem } from './schema-errors.js';
 import type { PathSegment } from './yaml-documents.js';
-import { NVIDIA } from '../../util/vocabulary.js';
+import { GPU_RESOURCES } from './pod-owned.js';
 
 type Obj = Record<string, unknown>;
 const isMap = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-
-/** The NVIDIA device plugin's GPU resource: gpuops's own (`spec.resources.gpus`). */
-const GPU = NVIDIA.resource;
 
 /** True for a resource Kubernetes itself defines (not an extended resource). */
 function builtIn(name: string): boolean {
@@ -84,7 +82,7 @@ export function podAcceleratorProblems(
         if (!isMap(r)) continue;
         for (const name of Object.keys(r)) {
           if (
-            name === GPU ||
+            GPU_RESOURCES.has(name) ||
             builtIn(name) ||
             allow.extendedResources.some((p) => annotationAllowed(p, name))
           )

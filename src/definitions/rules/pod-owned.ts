@@ -1,10 +1,14 @@
 import type { AlgorithmSpec, PolicySpec } from '../types.js';
 import type { FieldProblem } from './schema-errors.js';
 import type { PathSegment } from './yaml-documents.js';
-import { GPUOPS, MANAGED_BY, NVIDIA } from '../../util/vocabulary.js';
+import { GPUOPS, MANAGED_BY, VENDORS } from '../../util/vocabulary.js';
 
-/** GPU resource of the NVIDIA device plugin; gpuops alone sets it (`spec.resources.gpus`). */
-const GPU = NVIDIA.resource;
+/**
+ * Every vendor's GPU resource (`nvidia.com/gpu`, `amd.com/gpu`: each device plugin's); gpuops alone
+ * sets the algorithm's vendor's from `spec.resources.gpus`, and a template that asked another
+ * vendor's GPUs would take GPUs gpuops neither places nor counts.
+ */
+export const GPU_RESOURCES: ReadonlySet<string> = new Set(VENDORS.map((v) => v.resource));
 
 /** Pod fields gpuops sets itself, with why; a spec that sets one is told so. */
 const OWNED_POD_FIELDS: Record<string, string> = {
@@ -43,7 +47,8 @@ const isMap = (v: unknown): v is Record<string, unknown> =>
  * `nodeName` and `affinity.nodeAffinity` (the pool and the GPU product), `restartPolicy`,
  * `activeDeadlineSeconds`, the selector labels (`app.kubernetes.io/name`, `managed-by`,
  * `component`, `gpuops.dev/*`, the pool label key), the algorithm container's `name`, `image`,
- * `command`, `args`, `nvidia.com/gpu` in any container's requests or limits, and `cpu`/`memory`
+ * `command`, `args`, every vendor's GPU resource (`nvidia.com/gpu`, `amd.com/gpu`) in any
+ * container's requests or limits, whatever `podSecurity.extendedResources` allows, and `cpu`/`memory`
  * when `spec.resources` sets them. `containers` holds at most the one algorithm container.
  *
  * @param template the value of `spec.template` (a mapping; the Algorithm schema checked that)
@@ -87,9 +92,9 @@ export function ownedFieldProblems(
       for (const kind of ['requests', 'limits']) {
         const r = resources[kind];
         if (!isMap(r)) continue;
-        if (GPU in r)
+        for (const gpu of Object.keys(r).filter((k) => GPU_RESOURCES.has(k)))
           owned(
-            ['spec', list, i, 'resources', kind, GPU],
+            ['spec', list, i, 'resources', kind, gpu],
             'GPUs are spec.resources.gpus, requested and limited by gpuops',
           );
         for (const k of ['cpu', 'memory'] as const) {

@@ -282,14 +282,8 @@ function failedStep(alg: ResolvedAlgorithm, err: unknown, recorded: BenchmarkRun
   };
 }
 
-/** Phase 2 of a step for one algorithm: report, or create its next Job when it may start. */
-async function decide(
-  o: Observed,
-  deps: RunnerDeps,
-  capacity: TestCapacity,
-  now: Date,
-  queue: Queue,
-): Promise<BenchmarkResult> {
+/** Reports each run recorded in this step (`deps.onProgress`): succeeded or failed, its duration in seconds. */
+function reportRecorded(o: Observed, deps: RunnerDeps): void {
   const { summary: s, alg } = o;
   for (const r of o.recorded) {
     deps.onProgress?.({
@@ -302,6 +296,18 @@ async function decide(
       message: `${r.status}: ${r.message}`,
     });
   }
+}
+
+/** Phase 2 of a step for one algorithm: report, or create its next Job when it may start. */
+async function decide(
+  o: Observed,
+  deps: RunnerDeps,
+  capacity: TestCapacity,
+  now: Date,
+  queue: Queue,
+): Promise<BenchmarkResult> {
+  const { summary: s, alg } = o;
+  reportRecorded(o, deps);
   if (s.final) {
     if (o.cached)
       progress(deps, o, 'cached', `${s.status} at spec ${o.hash.slice(0, 12)} (stored): ${s.message}`);

@@ -16,6 +16,7 @@ import { createKubeJobApi } from '../cluster/jobs.js';
 import { createKubeClient } from '../cluster/kube-client.js';
 import { loadKubeConfig } from '../cluster/kubeconfig.js';
 import { createClusterPatcher } from '../cluster/patch.js';
+import { createStandbyPods, type StandbyPods, type StandbyPodsOptions } from '../cluster/standby-pods.js';
 import type { ClusterSource } from '../cluster/source.js';
 import type { Settings } from '../config/settings.js';
 import { createReconcilerMemory } from '../plan/memory.js';
@@ -64,6 +65,8 @@ export interface ComposeOverrides {
   /** Environment read for `GPUOPS_CACHE_DIR` and `GPUOPS_PROMETHEUS_TOKEN`; default `process.env`. */
   env?: NodeJS.ProcessEnv;
   onBenchmarkProgress?: (p: BenchmarkProgress) => void;
+  /** Options of the standby pods adapter (tests point the runtime's wake call at a local server). */
+  standbyPods?: StandbyPodsOptions;
   /**
    * `gpuops run`'s leadership check: checked right before every push, pull-request call, cluster
    * patch and benchmark Job write, and before each pass's write phase (`write-fence.ts`).
@@ -121,6 +124,7 @@ export async function compose(settings: Settings, o: ComposeOverrides = {}): Pro
       ...(o.clusterRead ? { clusterRead: o.clusterRead } : {}),
       jobs: fenced(createKubeJobApi(kc), fencedJobs),
       patcher: fenced(createClusterPatcher(kc, { dryRun: settings.dryRun }), fencedPatcher),
+      standby: fenced(createStandbyPods(kc, o.standbyPods), fencedStandbyPods),
       workingCopy,
       host: fenced(host, fencedHost),
       store,
@@ -141,6 +145,29 @@ export async function compose(settings: Settings, o: ComposeOverrides = {}): Pro
     await close();
     throw err;
   }
+}
+
+/**
+ * The standby pods adapter with `fence` checked before each pod's change, as `fencedPatcher`: a
+ * refusal is that pod's failed result (the adapter never throws), the pod left as it is.
+ */
+function fencedStandbyPods(pods: StandbyPods, fence: WriteFence): StandbyPods {
+  return {
+    async apply(actions) {
+      const out = [];
+      for (const a of actions) {
+        try {
+          fence(`${a.kind} of pod ${a.namespace}/${a.pod}`);
+        } catch (err) {
+          const why = err instanceof Error ? err.message : String(err);
+          out.push({ kind: a.kind, namespace: a.namespace, pod: a.pod, ok: false, message: why });
+          continue;
+        }
+        out.push(...(await pods.apply([a])));
+      }
+      return out;
+    },
+  };
 }
 
 /** The clusters the GitOps repo (folders under `clusters/` on the base branch) and the database know, each sorted. */

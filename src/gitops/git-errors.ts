@@ -97,6 +97,11 @@ export interface PushRefResult {
   ref: string;
   /** Accepted (new, fast-forward, forced, up to date) or rejected. */
   ok: boolean;
+  /**
+   * Accepted without a change (flag `=`): the remote ref already held the commit, so this push
+   * wrote nothing (another writer pushed the identical commit first).
+   */
+  upToDate: boolean;
   /** The summary git printed, e.g. `[remote rejected] (cannot lock ref …)`. */
   summary: string;
   /** Kind of the rejection (null when accepted). */
@@ -114,7 +119,13 @@ export function parsePushPorcelain(stdout: string): PushRefResult[] {
     const m = /^([ +\-*=!])\t([^\t]*):([^\t]+)\t(.*)$/.exec(line);
     if (!m) continue;
     const ok = m[1] !== '!';
-    out.push({ ref: m[3]!, ok, summary: m[4]!, kind: ok ? null : classifyGitError(m[4]!) });
+    out.push({
+      ref: m[3]!,
+      ok,
+      upToDate: m[1] === '=',
+      summary: m[4]!,
+      kind: ok ? null : classifyGitError(m[4]!),
+    });
   }
   return out;
 }

@@ -15,7 +15,7 @@ import { GitOpsError } from './git-errors.js';
 import type { ApplyOptions } from './types.js';
 import { decideBranchWrites, type DecideContext } from './working-copy-decide.js';
 import type { CommitSpec } from './working-copy-options.js';
-import type { PushRef } from './working-copy-push.js';
+import type { PushRef, RefPushResult } from './working-copy-push.js';
 
 /** What an attempt uses of the working copy. */
 export interface ApplyPassContext extends DecideContext {
@@ -25,7 +25,7 @@ export interface ApplyPassContext extends DecideContext {
   /** The base branch's head among `heads`. @throws GitOpsError when the remote has no base branch */
   baseOf(heads: Map<string, string>): string;
   buildCommits(specs: readonly CommitSpec[]): Promise<string[]>;
-  pushRefs(refs: readonly PushRef[]): Promise<Map<string, true | GitOpsError>>;
+  pushRefs(refs: readonly PushRef[]): Promise<Map<string, RefPushResult>>;
 }
 
 /**
@@ -91,6 +91,10 @@ export async function applyPass(
           forced: w.forced,
         }),
       ]);
+    } else if (r === 'up-to-date') {
+      // Another writer pushed this very commit first (same head, files and second): the branch
+      // already holds the change set and this write added nothing, so it is not `pushed`.
+      done.push([w.index, applyOutcome(w.ref, 'unchanged', [], { attempts: attempt })]);
     } else if (r.kind === 'non-fast-forward' || r.kind === 'transient') {
       retry.push([w.index, r]);
     } else {

@@ -68,15 +68,24 @@ export interface PushRef {
 }
 
 /**
+ * What the push did to one ref: `true` it moved the ref to the commit, `'up-to-date'` the ref
+ * already held that very commit so this push wrote nothing (git's `=` flag, git-push(1)
+ * "OUTPUT"; gpuops builds commits deterministically, so two writers of the same change set on
+ * the same head in the same second build the same id and the later one lands here), or the
+ * rejection.
+ */
+export type RefPushResult = true | 'up-to-date' | GitOpsError;
+
+/**
  * Pushes every `sha` to `refs/heads/<ref>` in ONE `git push --porcelain`, each refspec with its
- * own lease (`expected`, or empty: the branch must not exist). Returns per ref `true` or the
- * rejection as a GitOpsError (a declined ref's message carries what the server's hooks said).
+ * own lease (`expected`, or empty: the branch must not exist). Returns per ref a
+ * {@link RefPushResult} (a declined ref's message carries what the server's hooks said).
  * @throws GitOpsError when the push failed as a whole (network, auth) rather than per ref
  */
 export async function pushRefs(
   git: GitRunner,
   refs: readonly PushRef[],
-): Promise<Map<string, true | GitOpsError>> {
+): Promise<Map<string, RefPushResult>> {
   const args = ['push', '--porcelain', '--no-verify'];
   for (const r of refs) args.push(`--force-with-lease=refs/heads/${r.ref}:${r.expected ?? ''}`);
   args.push('origin', ...refs.map((r) => `${r.sha}:refs/heads/${r.ref}`));
@@ -85,14 +94,14 @@ export async function pushRefs(
   const res = await git.spawn('push', args, '');
   const stdout = res.stdout.toString('utf8');
   const lines = new Map(parsePushPorcelain(stdout).map((l) => [l.ref, l]));
-  const out = new Map<string, true | GitOpsError>();
+  const out = new Map<string, RefPushResult>();
   const whole = git.redact(`${res.stderr}\n${stdout}`.trim());
   // What the server's hooks said (`remote: error: GH006: Protected branch update failed …`):
   // a declined ref's message carries it, so the reason of the refusal can be told.
   const said = remoteLines(res.stderr);
   for (const r of refs) {
     const line = lines.get(`refs/heads/${r.ref}`);
-    if (line?.ok) out.set(r.ref, true);
+    if (line?.ok) out.set(r.ref, line.upToDate ? 'up-to-date' : true);
     else if (line)
       out.set(
         r.ref,

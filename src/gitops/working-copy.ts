@@ -39,7 +39,7 @@ import {
   type WorkingCopyCounters,
   type WorkingCopyOptions,
 } from './working-copy-options.js';
-import { buildCommits, pushRefs, type PushRef } from './working-copy-push.js';
+import { buildCommits, pushRefs, type PushRef, type RefPushResult } from './working-copy-push.js';
 
 export { commitMessage, type ApplyItem, type ApplyResult } from './branch-writes.js';
 export {
@@ -394,17 +394,17 @@ export class WorkingCopy {
 
   /**
    * Pushes every `sha` to `refs/heads/<ref>` in ONE `git push --porcelain`, each refspec with its
-   * own lease (`expected`, or empty: the branch must not exist). Returns per ref `true` or the
-   * rejection as a GitOpsError. Reusable by the bench's plain-plumbing floor.
+   * own lease (`expected`, or empty: the branch must not exist). Returns per ref a
+   * `RefPushResult` (`working-copy-push.ts`). Reusable by the bench's plain-plumbing floor.
    * @throws GitOpsError when the push failed as a whole (network, auth) rather than per ref
    */
-  async pushRefs(refs: readonly PushRef[]): Promise<Map<string, true | GitOpsError>> {
+  async pushRefs(refs: readonly PushRef[]): Promise<Map<string, RefPushResult>> {
     const before = this.heads;
     this.forgetHeads(); // the push moves the remote-tracking refs of the refs it updated
     const out = await pushRefs(this.git, refs);
     // Every ref taken: the remote-tracking refs now point where this push put them (git updates
     // them on a successful push), so the heads are known without another `for-each-ref`.
-    if (before && [...out.values()].every((r) => r === true)) {
+    if (before && [...out.values()].every((r) => !(r instanceof GitOpsError))) {
       const heads = new Map(before);
       for (const r of refs) heads.set(r.ref, r.sha);
       this.heads = heads;

@@ -12,6 +12,7 @@ import type { BenchmarkProgress } from '../benchmark/runner.js';
 import type { JobApi } from '../cluster/jobs.js';
 import type { KubeClient } from '../cluster/kube-client.js';
 import type { ClusterPatcher } from '../cluster/patch.js';
+import type { StandbyPods } from '../cluster/standby-pods.js';
 import { listingSource, type ClusterSource } from '../cluster/source.js';
 import type { Policy } from '../definitions/types.js';
 import type { PullRequestHost } from '../gitops/pr-host.js';
@@ -23,6 +24,7 @@ import { worldWithBands } from './proposed-bands.js';
 import { planWorld } from './plan.js';
 import { readWorld } from './read-world.js';
 import { workingCopySpecs } from './specs.js';
+import { standbyStep, type StandbyOutcome } from './standby.js';
 import { summarize, warnAboutKept, warnAboutMetrics, type PassResult } from './summary.js';
 import type { WorldSources } from './world.js';
 import { writePhase } from './write.js';
@@ -32,7 +34,7 @@ import type { ReconcilerMemory } from '../plan/memory.js';
 import type { LoopTiming } from '../scaling/loop-windows.js';
 import type { Store } from '../store/types.js';
 
-export type { PassResult };
+export type { PassResult, StandbyOutcome };
 
 /**
  * Checks that this replica may write now, given the write it is about to make (`push`,
@@ -62,6 +64,11 @@ export interface ReconcileDeps {
   clusterRead?: ClusterSource;
   jobs: JobApi;
   patcher: ClusterPatcher;
+  /**
+   * Claims and gives back standby pods (docs/standby.md), behind the same write fence as `patcher`;
+   * used only when the policy declares standby sets. Absent: planned changes are logged, not sent.
+   */
+  standby?: StandbyPods;
   workingCopy: WorkingCopy;
   host: PullRequestHost;
   store: Store;
@@ -129,9 +136,12 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
   // A replica that lost the Lease while it read and decided stops here: nothing of it is written.
   deps.fence?.('the write phase of this pass');
   const written = await writePhase({ ...deps, now: () => deps.clock.now() }, world, desired);
+  // Claims are runtime state: after Git's writes, in pull-request and patch mode alike.
+  const standby = await standbyStep(deps, world, desired);
   const result = summarize(deps.log, deps.dryRun, world, desired, written);
   return {
     ...result,
+    standby,
     watch: watchlistOf(world, desired, (name) => heldUntilMs(deps.memory.scaling.decisions, name)),
   };
 }

@@ -7,6 +7,7 @@ import type { Snapshot } from '../cluster/types.js';
 import type { DesiredState, PlanOutput } from '../plan/desired-state.js';
 import type { ChangeSet, WriteBackResult } from '../gitops/types.js';
 import type { Watchlist } from '../scaling/crossing-watch.js';
+import type { StandbyOutcome } from './standby.js';
 import type { World } from './world.js';
 
 /** Counters of one reconcile pass, logged as one summary line. */
@@ -32,6 +33,8 @@ export interface PassResult extends PassSummary {
   writeBack: WriteBackResult[];
   /** Patch-mode writes to the cluster (scaling.mode: patch), one line each. */
   patches: string[];
+  /** The standby pods claimed, given back or deleted, or refused with the reason (`pass/standby.ts`). */
+  standby?: StandbyOutcome[];
 }
 
 /** Logs the warnings of the pass's utilisation reading (skew, dropped series), when any. */

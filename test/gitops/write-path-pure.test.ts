@@ -94,14 +94,17 @@ describe('parsePushPorcelain', () => {
       '=\t7777777:refs/heads/gpuops/prod/pools\t[up to date]',
       'Done',
     ].join('\n');
-    expect(parsePushPorcelain(out).map((r) => [r.ref.replace('refs/heads/', ''), r.ok, r.kind])).toEqual([
-      ['gpuops/prod/placement/a', true, null],
-      ['gpuops/prod/placement/b', true, null],
-      ['gpuops/prod/placement/c', true, null],
-      ['gpuops/prod/placement/d', false, 'non-fast-forward'],
-      ['gpuops/prod/placement/e', false, 'non-fast-forward'],
-      ['main', false, 'refused'],
-      ['gpuops/prod/pools', true, null],
+    expect(
+      parsePushPorcelain(out).map((r) => [r.ref.replace('refs/heads/', ''), r.ok, r.upToDate, r.kind]),
+    ).toEqual([
+      ['gpuops/prod/placement/a', true, false, null],
+      ['gpuops/prod/placement/b', true, false, null],
+      ['gpuops/prod/placement/c', true, false, null],
+      ['gpuops/prod/placement/d', false, false, 'non-fast-forward'],
+      ['gpuops/prod/placement/e', false, false, 'non-fast-forward'],
+      ['main', false, false, 'refused'],
+      // Accepted, but the push wrote nothing: the ref already held the commit.
+      ['gpuops/prod/pools', true, true, null],
     ]);
   });
 });

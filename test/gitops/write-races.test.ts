@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { memoryLedger } from '../../src/gitops/commit-ledger.js';
 import { GitOpsError } from '../../src/gitops/git-errors.js';
 import { desiredHash } from '../../src/gitops/pr-body.js';
@@ -241,6 +241,43 @@ describe('two gpuops working copies on one remote', () => {
     expect([outcome(ra[0]).status, outcome(rb[0]).status].sort()).toEqual(['pushed', 'unchanged']);
     expect(commitCount(repo, 'main')).toBe(2);
     expect(remoteFile(repo, 'main', cs.files[0]!.path)).toBe('replicas: 4\n');
+  });
+
+  it('patch mode: the same change set in the same second, one push after the other: the second is unchanged', async () => {
+    // Both build the identical commit (same parent, tree, author, message and second), so the
+    // later push finds main already at it and git reports `[up to date]`: nothing was written.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-12-06T11:00:00Z'));
+    try {
+      const repo = setup();
+      const [a, b] = await Promise.all([open(repo, 'cache-a'), open(repo, 'cache-b')]);
+      const cs = changeSet('same', 4);
+      const ra = outcome((await a.applyAll([{ changeSet: cs }], { mode: 'patch' }))[0]);
+      const rb = outcome((await b.applyAll([{ changeSet: cs }], { mode: 'patch' }))[0]);
+      expect(ra.status).toBe('pushed');
+      expect(ra.commit).toBe(git(repo.remote, 'rev-parse', 'main'));
+      expect(rb).toMatchObject({ status: 'unchanged', commit: null, files: [] });
+      expect(commitCount(repo, 'main')).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('pull-request mode: the same change set in the same second, one push after the other: the second is unchanged', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-12-06T11:00:00Z'));
+    try {
+      const repo = setup();
+      const [a, b] = await Promise.all([open(repo, 'cache-a'), open(repo, 'cache-b')]);
+      const cs = changeSet('same', 4);
+      const ra = outcome((await a.applyAll([{ changeSet: cs }], { mode: 'pull-request' }))[0]);
+      const rb = outcome((await b.applyAll([{ changeSet: cs }], { mode: 'pull-request' }))[0]);
+      expect(ra.status).toBe('pushed');
+      expect(rb).toMatchObject({ status: 'unchanged', commit: null, files: [] });
+      expect(commitCount(repo, cs.branch) - commitCount(repo, 'main')).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('two working copies sharing one clone cache take turns through its file lock', async () => {

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PodInfo, ReplicaSetInfo } from '../../src/cluster/types.js';
 import type { StandbySet } from '../../src/definitions/types.js';
-import { standbyActions } from '../../src/scaling/rules/claim-actions.js';
+import { outstandingClaims, standbyActions } from '../../src/scaling/rules/claim-actions.js';
 import type { ScalingDecision } from '../../src/scaling/types.js';
 
 const SET: StandbySet = {
@@ -125,5 +125,37 @@ describe('standby actions of a pass', () => {
       replicaSets: [],
     });
     expect(actions.map(brief)).toEqual(['delete c-a → bert']);
+  });
+});
+
+describe('outstandingClaims: a scale-up counts the pods the algorithm already claimed', () => {
+  const pods = [claimed('c1', 'bert'), claimed('c2', 'bert'), claimed('l1', 'llama'), standby('s1')];
+  const OTHER_NS = { ...claimed('x1', 'bert'), namespace: 'other' };
+  it.each([
+    // [decision, claims of bert, expected decisions (from → to) or none]
+    ['1 → 2, no claim yet: as it is', decision('bert', 1, 2), [], '1 → 2'],
+    ['1 → 2, one claim already: covered, left out', decision('bert', 1, 2), ['c1'], null],
+    ['1 → 3, one claim: one more wanted', decision('bert', 1, 3), ['c1'], '2 → 3'],
+    ['1 → 3, two claims: covered', decision('bert', 1, 3), ['c1', 'c2'], null],
+    ['1 → 4, two claims: one more', decision('bert', 1, 4), ['c1', 'c2'], '3 → 4'],
+    ['a hold with claims: as it is (never a give-back)', decision('bert', 2, 2), ['c1'], '2 → 2'],
+    ['a scale-down with claims: as it is', decision('bert', 3, 2), ['c1'], '3 → 2'],
+  ] as const)('%s', (_, d, names, want) => {
+    const mine = pods.filter((p) => names.includes(p.name as never) || p.algorithm !== 'bert');
+    const out = outstandingClaims([d], [SET], mine).map((x) => `${x.replicas.from} → ${x.replicas.to}`);
+    expect(out).toEqual(want === null ? [] : [want]);
+  });
+  it('counts only claims of that algorithm, set and namespace; an algorithm in no set goes as it is', () => {
+    const d = [decision('bert', 1, 2), decision('gpt', 1, 2)];
+    expect(outstandingClaims(d, [SET], [claimed('l1', 'llama'), OTHER_NS, standby('s1')])).toEqual(d);
+    expect(outstandingClaims(d, [SET], [claimed('c1', 'bert')])).toEqual([d[1]]);
+    expect(outstandingClaims(d, [], [claimed('c1', 'bert')])).toEqual(d);
+  });
+  it('a scale-up already covered claims no standby in standbyActions', () => {
+    const cluster = { pods: [claimed('c1', 'bert'), standby('s1')] };
+    const d = outstandingClaims([decision('bert', 1, 2)], [SET], cluster.pods);
+    expect(standbyActions(d, [SET], cluster)).toEqual([]);
+    const more = outstandingClaims([decision('bert', 1, 3)], [SET], cluster.pods);
+    expect(standbyActions(more, [SET], cluster).map(brief)).toEqual(['claim s1 → bert']);
   });
 });

@@ -12,64 +12,21 @@ import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStandbyPods } from '../../src/cluster/standby-pods.js';
 import type { StandbySet } from '../../src/definitions/types.js';
-import { DcgmScrapeSource } from '../../src/metrics/dcgm-scrape.js';
 import { standbyActions } from '../../src/scaling/rules/claim-actions.js';
 import type { KubeObject } from '../../src/sim/index.js';
 import type { PassResult } from '../../src/pass/reconcile.js';
-import { algorithmFile, gpuNode, startHarness, type Harness } from '../support/reconcile-harness.js';
+import type { Harness } from '../support/reconcile-harness.js';
+import { startStandbyHarness } from '../support/standby-policy.js';
 
 const BRANCH = 'gpuops/prod/standby/llm';
 const FILE = 'clusters/prod/standby/llm/deployment.yaml';
-
-export const STANDBY_POLICY = [
-  'apiVersion: gpuops.dev/v1alpha1',
-  'kind: Policy',
-  'metadata: {name: standby}',
-  'spec:',
-  '  scaling:',
-  '    headroomFactor: 1',
-  '    utilization: {min: 30, max: 80}',
-  '    scaleUp: {cooldownSeconds: 0, stabilizationWindowSeconds: 0}',
-  '  standby:',
-  '    - name: llm',
-  '      pool: short-task',
-  '      namespace: algorithms',
-  '      image: registry.example.com/ml/multi-model:2.1',
-  '      algorithms: [bert, llama]',
-  '      gpus: 1',
-  '      port: 8000',
-  '      readinessPath: /ready',
-  '      wakePath: /wake',
-  '      claimSeconds: 5',
-  '',
-].join('\n');
 
 let h: Harness;
 let noData: PassResult;
 let sized: PassResult;
 beforeAll(async () => {
-  h = await startHarness({
-    nodes: [gpuNode('gpu-s1', 8, 'short-task')],
-    files: {
-      'README.md': '# gitops\n',
-      'algorithms/bert.yaml': algorithmFile('bert', { pool: 'short-task' }),
-      'policies/standby.yaml': STANDBY_POLICY,
-    },
-    behaviour: { startupSeconds: 30 },
-  });
   // No reading yet: a set Git does not hold waits for one (no data is no size).
-  noData = await h.pass();
-  h.merge('gpuops/prod/pools');
-  h.merge('gpuops/prod/placement/bert');
-  await h.sync();
-  h.sim.clock.advance(60);
-  await h.settle();
-  h.setMetrics(
-    new DcgmScrapeSource({
-      targets: [{ url: `${h.sim.url}/dcgm/gpu-s1/metrics`, node: 'gpu-s1' }],
-      now: () => h.sim.clock.now(),
-    }),
-  );
+  ({ h, first: noData } = await startStandbyHarness());
   h.load.setLoad('bert', 100);
   sized = await h.pass();
 }, 180_000);

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
 import { pino, type Logger } from 'pino';
 import type { RunnerClock } from '../../src/benchmark/clock.js';
+import type { StandbyPodsOptions } from '../../src/cluster/standby-pods.js';
 import { compose } from '../../src/compose/compose.js';
 import { settingsWith } from '../../src/config/settings.js';
 import { reconcileOnce, type PassResult, type ReconcileDeps } from '../../src/pass/reconcile.js';
@@ -107,6 +108,8 @@ export interface HarnessOptions {
    * cluster that enforces RBAC and NamespaceLifecycle; the person and Argo CD (`sync`) stay admin.
    */
   asServiceAccount?: boolean;
+  /** The standby pods adapter's options (the runtime's wake address). */
+  standbyPods?: StandbyPodsOptions;
   /** Simulated seconds per real second (default 1); tiny values all but stop the clock between `advance` calls. */
   speed?: number;
 }
@@ -230,6 +233,7 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
     metrics: opts.metrics ?? null,
     clock,
     log,
+    ...(opts.standbyPods ? { standbyPods: opts.standbyPods } : {}),
   });
   const person = new PersonClone(repo);
   // Runs the simulator's controllers now, round after round until nothing changes (no fixed sleep).

@@ -135,3 +135,30 @@ export function standbyActions(
   }
   return out;
 }
+
+/**
+ * The decisions `standbyActions` may act on while the scale pull request still carries a
+ * scale-up's whole `to` (the decision's `from` is the Deployment's replicas in Git; docs/standby.md,
+ * "What is built, and what is not yet"): a scale-up counts the pods the algorithm already claimed
+ * (`from + claimed`) and asks only for the rest, so a claim made by an earlier pass is not made
+ * again while Git and the Deployment catch up; a scale-up those claims already cover is left out,
+ * never turned into a give-back. Holds and scale-downs go as they are (a scale-down gives claimed
+ * pods back first). Pure; the claims are read by label, as `claimedPods`.
+ */
+export function outstandingClaims(
+  decisions: readonly ScalingDecision[],
+  sets: readonly StandbySet[],
+  pods: readonly PodInfo[],
+): ScalingDecision[] {
+  const out: ScalingDecision[] = [];
+  for (const d of decisions) {
+    const set = sets.find((s) => s.algorithms.includes(d.algorithm));
+    if (!set || d.action !== 'scale-up') {
+      out.push(d);
+      continue;
+    }
+    const from = d.replicas.from + claimedPods(set, d.algorithm, pods).length;
+    if (from < d.replicas.to) out.push({ ...d, replicas: { from, to: d.replicas.to } });
+  }
+  return out;
+}

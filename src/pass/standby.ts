@@ -1,0 +1,73 @@
+/**
+ * The standby step of a pass's write phase (docs/standby.md, "Claims and Git"): the claims and
+ * give-backs the pass's scaling decisions ask of the policy's standby sets (`standbyActions`, on the
+ * decisions `outstandingClaims` leaves), carried out through the `StandbyPods` adapter that
+ * `compose/` builds. Runtime state only, in pull-request and patch mode alike: nothing here goes
+ * to Git. A policy without standby sets sends nothing; a dry run says what it would do.
+ */
+import type { Logger } from 'pino';
+import type { StandbyPods } from '../cluster/standby-pods.js';
+import type { DesiredState } from '../plan/desired-state.js';
+import { outstandingClaims, standbyActions } from '../scaling/rules/claim-actions.js';
+import type { World } from './world.js';
+
+/** What happened to one planned standby pod change, as the pass result shows it. */
+export interface StandbyOutcome {
+  kind: 'claim' | 'give-back' | 'delete';
+  set: string;
+  algorithm: string;
+  namespace: string;
+  pod: string;
+  /** Done (false: refused or failed, `message` says why; a dry run is never done). */
+  ok: boolean;
+  message: string;
+}
+
+/** The adapters of the standby step. */
+export interface StandbyStepDeps {
+  /** Absent: the reconciler was built without one (nothing is sent; a set declared is logged). */
+  standby?: StandbyPods;
+  dryRun: boolean;
+  log: Logger;
+}
+
+/**
+ * Plans and applies the pass's standby pod changes; each outcome is logged (info when done, warn
+ * when refused or failed). Never throws for a pod (the adapter reports each); throws only what
+ * the adapter's write fence throws (NotLeadingError: this replica lost the leader Lease).
+ */
+export async function standbyStep(
+  deps: StandbyStepDeps,
+  world: World,
+  desired: DesiredState,
+): Promise<StandbyOutcome[]> {
+  const sets = world.repo.policy.spec.standby ?? [];
+  if (sets.length === 0) return [];
+  const decisions = outstandingClaims(desired.output.scaling, sets, world.snapshot.pods);
+  const actions = standbyActions(decisions, sets, world.snapshot);
+  if (actions.length === 0) return [];
+  if (deps.dryRun || !deps.standby) {
+    const why = deps.dryRun ? 'dry run' : 'no standby adapter';
+    return actions.map((a) => {
+      const message = `would ${a.kind} pod ${a.namespace}/${a.pod} for ${a.algorithm} (${why})`;
+      deps.log.info({ set: a.set, algorithm: a.algorithm, pod: a.pod, kind: a.kind }, message);
+      return {
+        kind: a.kind,
+        set: a.set,
+        algorithm: a.algorithm,
+        namespace: a.namespace,
+        pod: a.pod,
+        ok: false,
+        message,
+      };
+    });
+  }
+  const results = await deps.standby.apply(actions);
+  return actions.map((a, i) => {
+    const r = results[i] ?? { ok: false, message: `pod ${a.namespace}/${a.pod}: no result` };
+    const fields = { set: a.set, algorithm: a.algorithm, pod: a.pod, kind: a.kind };
+    if (r.ok) deps.log.info(fields, r.message);
+    else deps.log.warn(fields, r.message);
+    return { ...fields, namespace: a.namespace, ok: r.ok, message: r.message };
+  });
+}

@@ -1,0 +1,153 @@
+/**
+ * A reconcile pass claims a standby by itself: on the simulated cluster over HTTP, with
+ * the standby set merged and two Ready standbys running, a load step on
+ * `bert` makes the pass decide 1 → 2 and claim one standby through the composed adapter (one wake
+ * call, then the label patch): the claimed pod is a Ready endpoint of bert's Service without the
+ * simulated clock moving (no cold start), and the standby ReplicaSet backfills one that turns Ready
+ * only after the 30 s cold start. The next pass does not claim again for the same decision. With the
+ * standby set gone from the policy, a pass that scales bert up sends nothing: no wake, no patch.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { KubeObject } from '../../src/sim/index.js';
+import type { Harness } from '../support/reconcile-harness.js';
+import { STANDBY_POLICY, startStandbyHarness } from '../support/standby-policy.js';
+
+/** The serving runtime's wake endpoint for every standby pod: records each call, answers 200. */
+const wakes: string[] = [];
+const runtime: Server = createServer((req, res) => {
+  let body = '';
+  req.on('data', (c: Buffer) => (body += c.toString()));
+  req.on('end', () => {
+    wakes.push(`${req.method} ${req.url} ${body}`);
+    res.writeHead(200).end('{}');
+  });
+});
+
+const isReady = (p: KubeObject) =>
+  (p.status?.conditions as { type: string; status: string }[] | undefined)?.some(
+    (c) => c.type === 'Ready' && c.status === 'True',
+  ) ?? false;
+
+let h: Harness;
+const pods = () => h.sim.store.list('pods', 'algorithms').filter((p) => !p.metadata.deletionTimestamp);
+const standbys = () => pods().filter((p) => p.metadata.labels?.['gpuops.dev/standby'] === 'llm');
+const claimed = () => pods().filter((p) => p.metadata.labels?.['gpuops.dev/claimed-from'] === 'llm');
+const endpoints = () => {
+  const slice = h.sim.store
+    .list('endpointslices', 'algorithms')
+    .find((e) => e.metadata.labels?.['kubernetes.io/service-name'] === 'bert');
+  return ((slice?.endpoints ?? []) as { targetRef: { name: string }; conditions: { ready: boolean } }[])
+    .map((e) => `${e.targetRef.name} ${e.conditions.ready ? 'ready' : 'not ready'}`)
+    .sort();
+};
+
+beforeAll(async () => {
+  await new Promise<void>((r) => runtime.listen(0, '127.0.0.1', r));
+  const port = (runtime.address() as AddressInfo).port;
+  ({ h } = await startStandbyHarness({
+    // The simulated clock moves only when the test advances it: "no time passed" is exact.
+    speed: 1e-6,
+    standbyPods: { address: () => `127.0.0.1:${port}` },
+  }));
+  // One 1-GPU pod at 100 %: the set is ceil(1 × √1 / 0.8) = 2 standbys.
+  h.load.setLoad('bert', 100);
+  await h.pass();
+  h.merge('gpuops/prod/standby/llm');
+  await h.sync();
+  h.sim.clock.advance(60);
+  await h.settle();
+  // Back within the band: bert holds at 1 until the load step.
+  h.load.setLoad('bert', 50);
+  await h.pass();
+  h.sim.store.create('services', {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: 'bert', namespace: 'algorithms' },
+    spec: {
+      selector: { 'app.kubernetes.io/name': 'bert', 'gpuops.dev/algorithm': 'bert' },
+      ports: [{ name: 'http', port: 8000, targetPort: 8000, protocol: 'TCP' }],
+    },
+  });
+  await h.settle();
+}, 180_000);
+afterAll(async () => {
+  await h?.close();
+  await new Promise((r) => runtime.close(r));
+});
+
+describe('a pass claims a Ready standby by itself', () => {
+  it('starts with two Ready standbys, no claim and one endpoint (bert its own replica)', () => {
+    expect(standbys().map(isReady)).toEqual([true, true]);
+    expect(claimed()).toEqual([]);
+    expect(endpoints()).toHaveLength(1);
+  });
+
+  it('a load step: the pass scales bert 1 → 2 and claims one standby, a Ready endpoint with no time passed; the backfill comes cold', async () => {
+    h.load.setLoad('bert', 100);
+    const t0 = h.sim.clock.now().getTime();
+    const hot = await h.pass();
+    await h.settle();
+    expect(hot.plan.scaling.find((d) => d.algorithm === 'bert')).toMatchObject({
+      action: 'scale-up',
+      replicas: { from: 1, to: 2 },
+    });
+    const [pod] = claimed().map((p) => p.metadata.name);
+    expect(hot.standby).toEqual([
+      {
+        kind: 'claim',
+        set: 'llm',
+        algorithm: 'bert',
+        namespace: 'algorithms',
+        pod,
+        ok: true,
+        message: `pod algorithms/${pod}: claimed by bert`,
+      },
+    ]);
+    expect(wakes).toEqual(['POST /wake {"algorithm":"bert"}']);
+    expect(h.logs.some((l) => l.msg === `pod algorithms/${pod}: claimed by bert`)).toBe(true);
+    // Ready in the Service beside bert's own replica, while the simulated clock stood still.
+    expect(endpoints()).toHaveLength(2);
+    expect(endpoints()).toContain(`${pod} ready`);
+    expect(endpoints().every((e) => e.endsWith(' ready'))).toBe(true);
+    expect(h.sim.clock.now().getTime() - t0).toBeLessThan(1000);
+    // The standby ReplicaSet released it and backfills a new standby, Ready only after the cold start.
+    expect(standbys().map(isReady).sort()).toEqual([false, true]);
+    h.sim.clock.advance(30);
+    await h.settle();
+    expect(standbys().map(isReady)).toEqual([true, true]);
+  });
+
+  it('the next pass, the scale-up 1 → 2 still waiting in Git, claims nothing more', async () => {
+    // Both serving pods busy: bert's own replica still asks for 1 → 2, which the claim already covers.
+    h.load.setLoad('bert', 200);
+    const again = await h.pass();
+    await h.settle();
+    expect(again.plan.scaling.find((x) => x.algorithm === 'bert')).toMatchObject({
+      action: 'scale-up',
+      replicas: { from: 1, to: 2 },
+    });
+    expect(again.standby).toEqual([]);
+    expect(claimed()).toHaveLength(1);
+    expect(wakes).toHaveLength(1);
+  });
+
+  it('without standby sets in the policy a scale-up sends nothing: no wake, no label patch', async () => {
+    // Its claim gone (the pod deleted), bert's scale-up 1 → 2 would claim a standby again with the set.
+    for (const p of claimed()) h.sim.store.delete('pods', 'algorithms', p.metadata.name);
+    await h.settle();
+    h.push({ 'policies/standby.yaml': STANDBY_POLICY.replace(/ {2}standby:[\s\S]*$/, '') });
+
+    const before = pods().map((p) => `${p.metadata.name} ${p.metadata.resourceVersion}`);
+    const pass = await h.pass();
+    await h.settle();
+    const d = pass.plan.scaling.find((x) => x.algorithm === 'bert')!;
+    expect(d).toMatchObject({ action: 'scale-up', replicas: { from: 1, to: 2 } });
+    expect(claimed()).toEqual([]);
+    expect(standbys().filter(isReady)).toHaveLength(2);
+    expect(pass.standby).toEqual([]);
+    expect(wakes).toHaveLength(1);
+    expect(pods().map((p) => `${p.metadata.name} ${p.metadata.resourceVersion}`)).toEqual(before);
+  });
+});

@@ -1,0 +1,138 @@
+/**
+ * What passes recorded on SQLite: utilization samples, decisions (with their retention) and pushed
+ * commits. Each exported function is the `Store` method of its name (types.ts documents it) on a
+ * SqliteSession.
+ */
+import { transaction } from './sqlite-transaction.js';
+import { pruneDecisionsSql, pruneSamplesSql, type PrunedHistory } from './history-retention.js';
+import { INSERT_PUSHED_COMMIT, TRIM_PUSHED_COMMITS, type PushedCommit } from './pushed-commits.js';
+import {
+  DECISION_COLUMNS,
+  decisionCells,
+  decisionFromRow,
+  groupBy,
+  SAMPLE_COLUMNS,
+  sampleCells,
+  sampleFromRow,
+  toMs,
+} from './rows.js';
+import type { DecisionRecord, UtilizationSampleRecord } from './types.js';
+import { bind, insertJsonSql, insertSql, type Row, type SqliteSession } from './sqlite-session.js';
+
+export function saveSamples(s: SqliteSession, samples: UtilizationSampleRecord[]): Promise<void> {
+  return s.run('saveSamples', () => {
+    if (samples.length === 0) return;
+    const rows = JSON.stringify(samples.map((sample) => bind(sampleCells(sample))));
+    s.prepare(insertJsonSql('utilization_samples', SAMPLE_COLUMNS)).run(rows);
+  });
+}
+
+export function samples(
+  s: SqliteSession,
+  algorithm: string,
+  since: string,
+): Promise<UtilizationSampleRecord[]> {
+  return s.run('samples', () =>
+    (
+      s
+        .prepare('SELECT * FROM utilization_samples WHERE algorithm = ? AND at_ms >= ? ORDER BY at_ms, id')
+        .all(algorithm, toMs('samples', 'since', since)) as Row[]
+    ).map(sampleFromRow),
+  );
+}
+
+export function recordDecision(s: SqliteSession, decision: DecisionRecord): Promise<void> {
+  return s.run('recordDecision', () => {
+    s.prepare(insertSql('decisions', DECISION_COLUMNS)).run(...bind(decisionCells(decision)));
+  });
+}
+
+export function recordDecisions(s: SqliteSession, decisions: readonly DecisionRecord[]): Promise<void> {
+  return s.run('recordDecisions', () => {
+    if (decisions.length === 0) return;
+    const rows = JSON.stringify(decisions.map((d) => bind(decisionCells(d))));
+    s.prepare(insertJsonSql('decisions', DECISION_COLUMNS)).run(rows);
+  });
+}
+
+export function pruneHistory(s: SqliteSession, before: string): Promise<PrunedHistory> {
+  return s.run('pruneHistory', () => {
+    const ms = toMs('pruneHistory', 'before', before);
+    return transaction(s.db, () => ({
+      decisions: s.prepare(pruneDecisionsSql('?')).run(ms).changes,
+      samples: s.prepare(pruneSamplesSql('?')).run(ms).changes,
+    }));
+  });
+}
+
+export function decisions(s: SqliteSession, subject: string, since: string): Promise<DecisionRecord[]> {
+  return s.run('decisions', () =>
+    (
+      s
+        .prepare('SELECT * FROM decisions WHERE subject = ? AND at_ms >= ? ORDER BY at_ms, id')
+        .all(subject, toMs('decisions', 'since', since)) as Row[]
+    ).map(decisionFromRow),
+  );
+}
+
+export function decisionsSince(
+  s: SqliteSession,
+  subjects: readonly string[],
+  since: string,
+): Promise<Map<string, DecisionRecord[]>> {
+  return s.run('decisionsSince', () =>
+    groupBy(
+      (
+        s
+          .prepare(
+            `SELECT d.* FROM decisions AS d
+           WHERE d.subject IN (SELECT value FROM json_each(?)) AND d.at_ms >= ?
+           ORDER BY d.at_ms, d.id`,
+          )
+          .all(JSON.stringify([...new Set(subjects)]), toMs('decisionsSince', 'since', since)) as Row[]
+      ).map(decisionFromRow),
+      (d) => d.subject,
+    ),
+  );
+}
+
+export function pushedCommits(s: SqliteSession, shas: readonly string[]): Promise<string[]> {
+  return s.run('pushedCommits', () =>
+    (
+      s
+        .prepare('SELECT sha FROM pushed_commits WHERE sha IN (SELECT value FROM json_each(?))')
+        .all(JSON.stringify([...new Set(shas)])) as Row[]
+    ).map((r) => r.sha as string),
+  );
+}
+
+export function recordPushedCommits(s: SqliteSession, commits: readonly PushedCommit[]): Promise<void> {
+  return s.run('recordPushedCommits', () => {
+    s.db
+      .transaction(() => {
+        for (const c of commits)
+          s.prepare(INSERT_PUSHED_COMMIT).run(c.sha, c.branch, c.at, toMs('recordPushedCommits', 'at', c.at));
+        for (const b of new Set(commits.map((c) => c.branch))) s.prepare(TRIM_PUSHED_COMMITS).run(b, b);
+      })
+      .immediate();
+  });
+}
+
+export function recentDecisions(s: SqliteSession, since: string, limit: number): Promise<DecisionRecord[]> {
+  return s.run('recentDecisions', () =>
+    (
+      s
+        .prepare('SELECT * FROM decisions WHERE at_ms >= ? ORDER BY at_ms DESC, id DESC LIMIT ?')
+        .all(toMs('recentDecisions', 'since', since), limit) as Row[]
+    ).map(decisionFromRow),
+  );
+}
+
+export function prune(s: SqliteSession, before: string): Promise<number> {
+  return s.run('prune', () =>
+    Number(
+      s.prepare('DELETE FROM utilization_samples WHERE at_ms < ?').run(toMs('prune', 'before', before))
+        .changes,
+    ),
+  );
+}

@@ -1,0 +1,97 @@
+/**
+ * Pull requests on SQLite: the current row per branch, the history of cycles, and the fleet status.
+ * Each exported function is the `Store` method of its name (types.ts documents it) on a
+ * SqliteSession.
+ */
+import { transaction } from './sqlite-transaction.js';
+import {
+  CLUSTERS_SQL,
+  CYCLE_COLUMNS,
+  CYCLE_UPDATE_COLUMNS,
+  cycleAction,
+  cycleFromRow,
+  cycleUpdateCells,
+  fleetStatusCells,
+  fleetStatusFromRow,
+  newCycleCells,
+} from './history-rows.js';
+import { PULL_REQUEST_COLUMNS, pullRequestCells, pullRequestFromRow, pullRequestUpsertTail } from './rows.js';
+import type { FleetStatusRecord, PullRequestCycle, PullRequestRecord } from './types.js';
+import { bind, insertSql, type Row, type SqliteSession } from './sqlite-session.js';
+
+export function upsertPullRequest(s: SqliteSession, pr: PullRequestRecord): Promise<void> {
+  return s.run('upsertPullRequest', () => {
+    transaction(
+      s.db,
+      () => {
+        s.prepare(`${insertSql('pull_requests', PULL_REQUEST_COLUMNS)} ${pullRequestUpsertTail()}`).run(
+          ...bind(pullRequestCells(pr)),
+        );
+        recordCycle(s, pr);
+      },
+      'IMMEDIATE',
+    );
+  });
+}
+
+/** Inserts or updates the branch's pull request cycle (see `cycleAction`); in the caller's transaction. */
+function recordCycle(s: SqliteSession, pr: PullRequestRecord): void {
+  const row = s
+    .prepare('SELECT * FROM pull_request_history WHERE cluster = ? AND branch = ? ORDER BY id DESC LIMIT 1')
+    .get(pr.cluster, pr.branch) as Row | undefined;
+  const latest = row ? cycleFromRow(row) : null;
+  if (cycleAction(latest, pr) === 'insert') {
+    s.prepare(insertSql('pull_request_history', CYCLE_COLUMNS)).run(...bind(newCycleCells(pr)));
+  } else {
+    s.prepare(
+      `UPDATE pull_request_history SET ${CYCLE_UPDATE_COLUMNS.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`,
+    ).run(...bind(cycleUpdateCells(latest!, pr)), latest!.id);
+  }
+}
+
+export function pullRequests(s: SqliteSession, cluster: string): Promise<PullRequestRecord[]> {
+  return s.run('pullRequests', () =>
+    (
+      s
+        .prepare('SELECT * FROM pull_requests WHERE cluster = ? ORDER BY updated_at_ms DESC, id DESC')
+        .all(cluster) as Row[]
+    ).map(pullRequestFromRow),
+  );
+}
+
+export function saveFleetStatus(s: SqliteSession, status: FleetStatusRecord): Promise<void> {
+  return s.run('saveFleetStatus', () => {
+    s.prepare(
+      `INSERT INTO fleet_status (cluster, at, at_ms, body) VALUES (?, ?, ?, ?)
+         ON CONFLICT (cluster) DO UPDATE SET at = excluded.at, at_ms = excluded.at_ms, body = excluded.body`,
+    ).run(...bind(fleetStatusCells(status)));
+  });
+}
+
+export function clusters(s: SqliteSession): Promise<string[]> {
+  return s.run('clusters', () => (s.prepare(CLUSTERS_SQL).all() as Row[]).map((r) => r.cluster as string));
+}
+
+export function fleetStatus(s: SqliteSession, cluster: string): Promise<FleetStatusRecord | null> {
+  return s.run('fleetStatus', () => {
+    const row = s.prepare('SELECT body FROM fleet_status WHERE cluster = ?').get(cluster) as Row | undefined;
+    return row ? fleetStatusFromRow(row) : null;
+  });
+}
+
+export function pullRequestHistory(s: SqliteSession, cluster: string): Promise<PullRequestCycle[]> {
+  return s.run('pullRequestHistory', () =>
+    (
+      s
+        .prepare('SELECT * FROM pull_request_history WHERE cluster = ? ORDER BY opened_at_ms DESC, id DESC')
+        .all(cluster) as Row[]
+    ).map(cycleFromRow),
+  );
+}
+
+export function pullRequestCycle(s: SqliteSession, id: number): Promise<PullRequestCycle | null> {
+  return s.run('pullRequestCycle', () => {
+    const row = s.prepare('SELECT * FROM pull_request_history WHERE id = ?').get(id) as Row | undefined;
+    return row ? cycleFromRow(row) : null;
+  });
+}

@@ -1,0 +1,152 @@
+/**
+ * The SQLite connection of the store: opening the file (WAL journal, pragmas), the migrations, and
+ * the SQL helpers its queries share. The driver is `libsql` (better-sqlite3's API).
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import Database from 'libsql';
+import { storeError } from './errors.js';
+import { transaction } from './sqlite-transaction.js';
+import { migrationSql, pendingMigrations, SCHEMA_MIGRATIONS_DDL } from './migrations.js';
+import { type Cell } from './rows.js';
+import { makeDirs } from '../util/make-dirs.js';
+
+export type Row = Record<string, unknown>;
+
+/** SQLite binds no booleans: they become 1/0. */
+export function bind(cells: Cell[]): (string | number | null)[] {
+  return cells.map((c) => (typeof c === 'boolean' ? (c ? 1 : 0) : c));
+}
+
+/** `INSERT` of one row, a `?` per column. */
+export function insertSql(table: string, columns: readonly string[]): string {
+  return `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+}
+
+/**
+ * One statement inserting every row of a JSON array of arrays (cells in `columns` order): the rows
+ * go over the driver as one text and SQLite's `json_each` unpacks them, where a statement per row
+ * paid the driver's per-call cost once per row (a pass stores a sample per pod and a decision per
+ * algorithm). Text, numbers and null keep their SQLite types (`->>`); booleans must be bound first.
+ */
+export function insertJsonSql(table: string, columns: readonly string[]): string {
+  const cells = columns.map((_, i) => `value->>${i}`).join(', ');
+  return `INSERT INTO ${table} (${columns.join(', ')}) SELECT ${cells} FROM json_each(?)`;
+}
+
+export interface SqliteStoreOptions {
+  /** Snapshots kept by `saveSnapshot` (newest first); older ones are deleted. */
+  keepSnapshots: number;
+  /**
+   * Open the file read-only (SQLite's `mode=ro` URI parameter, SQLITE_OPEN_READONLY): every write,
+   * a migration included, fails with SQLITE_READONLY, and the file is never created. Default false.
+   */
+  readOnly?: boolean;
+}
+
+/**
+ * One SQLite connection with its prepared statements: opening the file, the schema migrations, and
+ * `run`, which turns a driver error into a StoreError naming the operation. The queries by table
+ * group (sqlite-snapshots.ts, sqlite-benchmarks.ts, sqlite-history.ts, sqlite-pull-requests.ts)
+ * run on it.
+ */
+export class SqliteSession {
+  readonly db: Database.Database;
+  /** Prepared statements by SQL text: a reconcile pass asks once per algorithm, preparing is not free. */
+  private readonly statements = new Map<string, Database.Statement>();
+
+  /**
+   * @param file a path, or `:memory:`. Writable: the folder is created when missing. Read-only:
+   *   the file must exist; its journal mode is left as it is.
+   * @throws StoreError (`open`) when the file cannot be opened (read-only: when it does not exist).
+   */
+  constructor(
+    file: string,
+    readonly options: SqliteStoreOptions,
+  ) {
+    try {
+      if (options.readOnly) {
+        if (file === ':memory:' || !existsSync(file)) throw new Error(`no database file at ${file}`);
+        // A URI, so that SQLite opens it read-only; pathToFileURL escapes `?`, `#` and `%` in the path.
+        this.db = new Database(`${pathToFileURL(path.resolve(file)).href}?mode=ro`);
+      } else {
+        if (file !== ':memory:') makeDirs(path.dirname(path.resolve(file)));
+        this.db = new Database(file);
+        if (file !== ':memory:') this.db.pragma('journal_mode = WAL');
+      }
+      this.db.pragma('foreign_keys = ON');
+      // A second process migrating or writing waits instead of failing with SQLITE_BUSY.
+      this.db.pragma('busy_timeout = 10000');
+      // What better-sqlite3, the driver before libsql, compiled in (SQLITE_DEFAULT_WAL_SYNCHRONOUS=1,
+      // SQLITE_DEFAULT_CACHE_SIZE=-16000): in WAL mode NORMAL never corrupts the file (a power
+      // cut may lose the last commits, which the next pass writes again), and a 16 MiB page cache
+      // holds a 50,000-pod snapshot's pages while it is written or read.
+      this.db.pragma('synchronous = NORMAL');
+      this.db.pragma('cache_size = -16000');
+    } catch (err) {
+      throw storeError('open', err);
+    }
+  }
+
+  /** The prepared statement of `sql`, prepared once per connection. */
+  prepare(sql: string): Database.Statement {
+    let stmt = this.statements.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      this.statements.set(sql, stmt);
+    }
+    return stmt;
+  }
+
+  /** `fn`'s result, or a StoreError naming `operation` when it throws. */
+  run<T>(operation: string, fn: () => T): Promise<T> {
+    try {
+      return Promise.resolve(fn());
+    } catch (err) {
+      return Promise.reject(storeError(operation, err));
+    }
+  }
+
+  migrate(): Promise<void> {
+    return this.run('migrate', () => {
+      // IMMEDIATE takes the write lock first, so two processes starting at once apply each
+      // migration exactly once: the second waits (busy_timeout), then finds nothing pending.
+      transaction(
+        this.db,
+        () => {
+          this.db.exec(SCHEMA_MIGRATIONS_DDL);
+          const applied = (this.db.prepare('SELECT id FROM schema_migrations').all() as Row[]).map((r) =>
+            Number(r.id),
+          );
+          const record = this.db.prepare(
+            'INSERT INTO schema_migrations (id, name, applied_at) VALUES (?, ?, ?)',
+          );
+          for (const m of pendingMigrations(applied)) {
+            this.db.exec(migrationSql(m, 'sqlite'));
+            record.run(m.id, m.name, new Date().toISOString());
+          }
+        },
+        'IMMEDIATE',
+      );
+    });
+  }
+
+  appliedMigrations(): Promise<number[]> {
+    return this.run('appliedMigrations', () => {
+      const table = this.db
+        .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'")
+        .get();
+      if (!table) return [];
+      return (this.db.prepare('SELECT id FROM schema_migrations ORDER BY id').all() as Row[]).map((r) =>
+        Number(r.id),
+      );
+    });
+  }
+
+  close(): Promise<void> {
+    return this.run('close', () => {
+      if (this.db.open) this.db.close();
+    });
+  }
+}

@@ -33,10 +33,14 @@ describe('renderPrePull: one DaemonSet per pool, on its nodes and the unused one
         matchExpressions: [{ key: policy.pools.labelKey, operator: 'In', values: ['short-task', 'unused'] }],
       },
     ]);
-    expect((pod.tolerations as { value?: string }[]).map((t) => t.value ?? 'exists')).toEqual([
-      'exists',
-      'short-task',
-      'unused',
+    // Every vendor's GPU taint (Exists), then the pool taints of the pool and of unused.
+    expect(
+      (pod.tolerations as { key: string; value?: string }[]).map((t) => `${t.key}=${t.value ?? '*'}`),
+    ).toEqual([
+      'nvidia.com/gpu=*',
+      'amd.com/gpu=*',
+      `${policy.pools.labelKey}=short-task`,
+      `${policy.pools.labelKey}=unused`,
     ]);
   });
 

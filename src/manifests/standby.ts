@@ -31,6 +31,11 @@ import type { FileChange } from './file-change.js';
 export const STANDBY_LABEL = GPUOPS.standby;
 /** The label of a claimed pod: the set it came from (how gpuops finds its claims after a restart). */
 export const CLAIMED_FROM_LABEL = GPUOPS.claimedFrom;
+/**
+ * The annotation of a claimed pod: its own uid, which the claim patch writes (what a restarted
+ * gpuops checks to know the pod is one it claimed; `scaling/rules/standby-owners.ts`).
+ */
+export const CLAIMED_UID_ANNOTATION = GPUOPS.claimedUid;
 /** The label a Deployment's ReplicaSets add to their selector and pods. */
 export const POD_TEMPLATE_HASH = 'pod-template-hash';
 
@@ -106,19 +111,26 @@ export function standbyFile(
   };
 }
 
+/** A JSON merge patch (RFC 7386) of a pod's labels and annotations; `null` removes a key. */
+export interface PodMetadataPatch {
+  metadata: {
+    labels: Record<string, string | null>;
+    annotations: Record<string, string | null>;
+  };
+}
+
 /**
  * The JSON merge patch (RFC 7386, `application/merge-patch+json`) of a claim: the pod leaves the
- * standby set `set` and joins the Service of `algorithm` (see the module comment).
- * @throws Error when `algorithm` is not one the set may become
+ * standby set `set` and joins the Service of `algorithm` (see the module comment), annotated
+ * `gpuops.dev/claimed-uid: <podUid>`, its own uid, as the mark of a claim gpuops made.
+ * @throws Error when `algorithm` is not one the set may become, or `podUid` is empty
  */
-export function claimPatch(
-  set: StandbySet,
-  algorithm: string,
-): { metadata: { labels: Record<string, string | null> } } {
+export function claimPatch(set: StandbySet, algorithm: string, podUid: string): PodMetadataPatch {
   if (!set.algorithms.includes(algorithm))
     throw new Error(
       `standby ${set.name}: cannot become ${algorithm} (it serves ${set.algorithms.join(', ')})`,
     );
+  if (podUid === '') throw new Error(`standby ${set.name}: a claim needs the pod's uid`);
   return {
     metadata: {
       labels: {
@@ -128,6 +140,7 @@ export function claimPatch(
         [GPUOPS.algorithm]: algorithm,
         [CLAIMED_FROM_LABEL]: set.name,
       },
+      annotations: { [CLAIMED_UID_ANNOTATION]: podUid },
     },
   };
 }
@@ -135,13 +148,10 @@ export function claimPatch(
 /**
  * The JSON merge patch of a give-back: the claimed pod leaves its algorithm's Service and matches
  * the standby ReplicaSet whose `pod-template-hash` is `currentHash` again (that ReplicaSet adopts
- * it). A pod claimed from an older template (the hash moved since) is deleted instead: give no
- * patch for it. @throws Error when `currentHash` is empty
+ * it); the claim's annotation goes. A pod claimed from an older template (the hash moved since) is
+ * deleted instead: give no patch for it. @throws Error when `currentHash` is empty
  */
-export function giveBackPatch(
-  set: StandbySet,
-  currentHash: string,
-): { metadata: { labels: Record<string, string | null> } } {
+export function giveBackPatch(set: StandbySet, currentHash: string): PodMetadataPatch {
   if (currentHash === '')
     throw new Error(`standby ${set.name}: no current pod-template-hash to give back to`);
   return {
@@ -153,6 +163,7 @@ export function giveBackPatch(
         [STANDBY_LABEL]: set.name,
         [POD_TEMPLATE_HASH]: currentHash,
       },
+      annotations: { [CLAIMED_UID_ANNOTATION]: null },
     },
   };
 }

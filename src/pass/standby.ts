@@ -43,7 +43,7 @@ export async function standbyStep(
 ): Promise<StandbyOutcome[]> {
   const sets = world.repo.policy.spec.standby ?? [];
   if (sets.length === 0) return [];
-  const decisions = outstandingClaims(desired.output.scaling, sets, world.snapshot.pods);
+  const decisions = outstandingClaims(desired.output.scaling, sets, world.snapshot);
   const actions = standbyActions(decisions, sets, world.snapshot);
   if (actions.length === 0) return [];
   if (deps.dryRun || !deps.standby) {

@@ -8,6 +8,7 @@ import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
 import type { ResolvedAlgorithm, StandbySet } from '../../src/definitions/types.js';
 import {
   CLAIMED_FROM_LABEL,
+  CLAIMED_UID_ANNOTATION,
   claimPatch,
   giveBackPatch,
   POD_TEMPLATE_HASH,
@@ -20,20 +21,10 @@ import {
 import { renderDeployment } from '../../src/manifests/workloads.js';
 import { mergePatch } from '../../src/sim/patch.js';
 import { algorithmsFromYaml, algorithmYaml, policyWith } from '../benchmark/fixtures.js';
+import { STANDBY_SET } from '../support/standby-policy.js';
 import { templates } from './helpers.js';
 
-const SET: StandbySet = {
-  name: 'llm',
-  pool: 'short-task',
-  namespace: 'algorithms',
-  image: 'registry.example.com/ml/multi-model:2.1',
-  algorithms: ['bert', 'llama'],
-  gpus: 2,
-  port: 8000,
-  readinessPath: '/ready',
-  wakePath: '/wake',
-  claimSeconds: 5,
-};
+const SET: StandbySet = { ...STANDBY_SET, gpus: 2 };
 
 const gpuops = await policyWith((p) => (p.pools.labelKey = 'example.com/pool'));
 const policy = gpuops.spec;
@@ -109,13 +100,17 @@ describe('claim and give-back patches', () => {
   it.each(['bert', 'llama'])(
     "a claim for %s: the pod leaves the standby selector and enters the algorithm's Service",
     (name) => {
-      const claimed = mergePatch(standbyPod, claimPatch(SET, name)) as typeof standbyPod;
+      const claimed = mergePatch(standbyPod, claimPatch(SET, name, 'uid-1')) as typeof standbyPod & {
+        metadata: { annotations: Record<string, string> };
+      };
       expect(claimed.metadata.labels).toEqual({
         'app.kubernetes.io/managed-by': 'gpuops',
         'app.kubernetes.io/name': name,
         'gpuops.dev/algorithm': name,
         [CLAIMED_FROM_LABEL]: 'llm',
       });
+      // The mark of a claim gpuops made: the pod's own uid (standby-owners.ts).
+      expect(claimed.metadata.annotations).toEqual({ [CLAIMED_UID_ANNOTATION]: 'uid-1' });
       const standby = renderStandbyDeployment(SET, policy, 1) as AnyObj;
       expect(matches(standby.spec.selector.matchLabels, claimed.metadata.labels)).toBe(false);
       // The selector gpuops renders for the algorithm's Deployment, which its Service copies.
@@ -133,21 +128,25 @@ describe('claim and give-back patches', () => {
     },
   );
 
-  it('a give-back restores exactly the standby labels with the current template hash', () => {
-    const claimed = mergePatch(standbyPod, claimPatch(SET, 'bert'));
-    const back = mergePatch(claimed, giveBackPatch(SET, '5c6b')) as typeof standbyPod;
+  it('a give-back restores exactly the standby labels with the current template hash, and drops the claim mark', () => {
+    const claimed = mergePatch(standbyPod, claimPatch(SET, 'bert', 'uid-1'));
+    const back = mergePatch(claimed, giveBackPatch(SET, '5c6b')) as typeof standbyPod & {
+      metadata: { annotations?: Record<string, string> };
+    };
     expect(back.metadata.labels).toEqual({
       'app.kubernetes.io/managed-by': 'gpuops',
       [STANDBY_LABEL]: 'llm',
       [POD_TEMPLATE_HASH]: '5c6b',
     });
+    expect(back.metadata.annotations ?? {}).toEqual({});
   });
 
-  it('refuses an algorithm outside the set and an empty template hash', () => {
-    expect(() => claimPatch(SET, 'resnet')).toThrow(
+  it('refuses an algorithm outside the set, a claim without the pod uid and an empty template hash', () => {
+    expect(() => claimPatch(SET, 'resnet', 'uid-1')).toThrow(
       'standby llm: cannot become resnet (it serves bert, llama)',
     );
-    expect(() => claimPatch(SET, 'ber')).toThrow(/cannot become ber /);
+    expect(() => claimPatch(SET, 'ber', 'uid-1')).toThrow(/cannot become ber /);
+    expect(() => claimPatch(SET, 'bert', '')).toThrow("standby llm: a claim needs the pod's uid");
     expect(() => giveBackPatch(SET, '')).toThrow('standby llm: no current pod-template-hash to give back to');
   });
 });

@@ -11,19 +11,9 @@ import { buildChangeSet } from '../../src/gitops/change-set.js';
 import { standbyFile } from '../../src/manifests/standby.js';
 import { standbyChanges, type StandbyChangesInput } from '../../src/plan/standby-changes.js';
 import { policyWith } from '../benchmark/fixtures.js';
+import { STANDBY_SET } from '../support/standby-policy.js';
 
-const SET: StandbySet = {
-  name: 'llm',
-  pool: 'short-task',
-  namespace: 'algorithms',
-  image: 'registry.example.com/ml/multi-model:2.1',
-  algorithms: ['bert', 'llama'],
-  gpus: 1,
-  port: 8000,
-  readinessPath: '/ready',
-  wakePath: '/wake',
-  claimSeconds: 5,
-};
+const SET: StandbySet = STANDBY_SET;
 const PATH = 'clusters/prod/standby/llm/deployment.yaml';
 
 const policy = await policyWith((p) => {

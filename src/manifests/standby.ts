@@ -19,11 +19,11 @@
  * (and deletes its surplus, a starting standby first).
  */
 import type { KubeObject } from '../cluster/object.js';
-import type { PolicySpec, StandbySet } from '../definitions/types.js';
+import type { PolicySpec, ResolvedAlgorithm, StandbySet } from '../definitions/types.js';
 import { restrictPod } from './pod-security.js';
 import { gpuToleration } from '../cluster/taints.js';
-import { GPUOPS, MANAGED_BY, NVIDIA, VENDORS } from '../util/vocabulary.js';
-import { poolScheduling } from './scheduling.js';
+import { GPUOPS, MANAGED_BY, NVIDIA, VENDORS, type AcceleratorVendor } from '../util/vocabulary.js';
+import { algorithmVendor, poolScheduling } from './scheduling.js';
 import { renderYaml } from './yaml.js';
 import type { FileChange } from './file-change.js';
 
@@ -50,13 +50,36 @@ export function standbyPath(cluster: string, set: Pick<StandbySet, 'name'>): str
 }
 
 /**
+ * The vendor whose GPUs a standby of `set` asks (`spec.gpu.vendor` of its algorithms, the
+ * vocabulary's `VENDORS`): a standby becomes one of them, so it holds the GPUs they ask. The first
+ * algorithm of the set, in its declared order, that `algorithms` defines in the set's namespace;
+ * none defined: NVIDIA, the default of a spec.
+ */
+export function standbyVendor(
+  set: StandbySet,
+  algorithms: readonly Pick<ResolvedAlgorithm, 'name' | 'namespace' | 'spec'>[],
+): AcceleratorVendor {
+  for (const name of set.algorithms) {
+    const alg = algorithms.find((a) => a.name === name && a.namespace === set.namespace);
+    if (alg) return algorithmVendor(alg.spec);
+  }
+  return NVIDIA;
+}
+
+/**
  * The standby Deployment of `set` with `replicas` pods (the set's size, `standbyReplicas` of
  * `scaling/rules/claim.ts`), on the set's pool (`poolScheduling`, tolerating every vendor's GPU
  * taint: a pool holds nodes of any vendor), in the restricted pod profile
  * (`restrictPod`), a readiness probe every second on `readinessPath` (a claim's switch shows as
- * not Ready until the model serves), the Argo CD sync wave "0".
+ * not Ready until the model serves), the Argo CD sync wave "0". Each pod requests `gpus` of
+ * `vendor`'s resource (`nvidia.com/gpu`, `amd.com/gpu`; {@link standbyVendor}).
  */
-export function renderStandbyDeployment(set: StandbySet, policy: PolicySpec, replicas: number): KubeObject {
+export function renderStandbyDeployment(
+  set: StandbySet,
+  policy: PolicySpec,
+  replicas: number,
+  vendor: AcceleratorVendor = NVIDIA,
+): KubeObject {
   const labels = { [MANAGED_BY.key]: MANAGED_BY.value, [STANDBY_LABEL]: set.name };
   const { nodeSelector, tolerations } = poolScheduling(set.pool, policy);
   const pod: Record<string, unknown> & { containers: Record<string, unknown>[] } = {
@@ -74,8 +97,8 @@ export function renderStandbyDeployment(set: StandbySet, policy: PolicySpec, rep
           failureThreshold: 1,
         },
         resources: {
-          requests: { [NVIDIA.resource]: String(set.gpus) },
-          limits: { [NVIDIA.resource]: String(set.gpus) },
+          requests: { [vendor.resource]: String(set.gpus) },
+          limits: { [vendor.resource]: String(set.gpus) },
         },
       },
     ],
@@ -104,10 +127,11 @@ export function standbyFile(
   set: StandbySet,
   policy: PolicySpec,
   replicas: number,
+  vendor: AcceleratorVendor = NVIDIA,
 ): FileChange {
   return {
     path: standbyPath(cluster, set),
-    content: renderYaml([renderStandbyDeployment(set, policy, replicas)]),
+    content: renderYaml([renderStandbyDeployment(set, policy, replicas, vendor)]),
   };
 }
 

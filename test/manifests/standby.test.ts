@@ -17,6 +17,7 @@ import {
   standbyFile,
   standbyName,
   standbyPath,
+  standbyVendor,
 } from '../../src/manifests/standby.js';
 import { renderDeployment } from '../../src/manifests/workloads.js';
 import { mergePatch } from '../../src/sim/patch.js';
@@ -67,6 +68,24 @@ describe('the standby Deployment', () => {
       expect(c.resources).toEqual({ requests: { 'nvidia.com/gpu': '2' }, limits: { 'nvidia.com/gpu': '2' } });
     },
   );
+
+  const alg = (name: string, vendor?: 'nvidia' | 'amd', namespace = 'algorithms') =>
+    ({ name, namespace, spec: vendor ? { gpu: { vendor } } : {} }) as unknown as ResolvedAlgorithm;
+  it.each([
+    ['AMD algorithms: amd.com/gpu', [alg('bert', 'amd'), alg('llama', 'amd')], 'amd.com/gpu'],
+    ['NVIDIA named: nvidia.com/gpu', [alg('bert', 'nvidia'), alg('llama', 'nvidia')], 'nvidia.com/gpu'],
+    ['no vendor named (the default): nvidia.com/gpu', [alg('bert'), alg('llama')], 'nvidia.com/gpu'],
+    ['only llama defined, AMD: amd.com/gpu', [alg('llama', 'amd')], 'amd.com/gpu'],
+    ['an AMD bert of another namespace does not count', [alg('bert', 'amd', 'vision')], 'nvidia.com/gpu'],
+    ['no spec of the set: nvidia.com/gpu', [alg('resnet', 'amd')], 'nvidia.com/gpu'],
+  ] as const)("asks its algorithms' vendor's GPUs: %s", (_, algorithms, resource) => {
+    const d = renderStandbyDeployment(SET, policy, 1, standbyVendor(SET, algorithms)) as AnyObj;
+    const [c] = d.spec.template.spec.containers;
+    expect(c.resources).toEqual({ requests: { [resource]: '2' }, limits: { [resource]: '2' } });
+    expect(standbyFile('prod', SET, policy, 1, standbyVendor(SET, algorithms)).content).toContain(
+      `${resource}: "2"`,
+    );
+  });
 
   it('its file is one generated document, byte-stable', () => {
     const a = standbyFile('prod', SET, policy, 2);

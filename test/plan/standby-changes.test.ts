@@ -138,3 +138,21 @@ describe('the standby subject of a pass', () => {
     expect(standbyChanges(input({ policy: p, git: { files }, policyErrors: true }))).toEqual([]);
   });
 });
+
+describe("the standby Deployment asks its algorithms' vendor's GPUs", () => {
+  const alg = (name: string, vendor?: 'amd' | 'nvidia') =>
+    ({ name, namespace: 'algorithms', spec: vendor ? { gpu: { vendor } } : {} }) as never;
+  it.each([
+    ['AMD algorithms', [alg('bert', 'amd'), alg('llama', 'amd')], 'amd.com/gpu'],
+    ['NVIDIA by default', [alg('bert'), alg('llama')], 'nvidia.com/gpu'],
+    ['no algorithms given', undefined, 'nvidia.com/gpu'],
+  ] as const)('%s', (_, algorithms, resource) => {
+    const [cs] = standbyChanges(
+      input({ samples: new Map([['bert', pods('algorithms', 100)]]), ...(algorithms ? { algorithms } : {}) }),
+    );
+    const d = parse(cs!.files[0]!.content!) as {
+      spec: { template: { spec: { containers: { resources: { requests: Record<string, string> } }[] } } };
+    };
+    expect(d.spec.template.spec.containers[0]!.resources.requests).toEqual({ [resource]: '1' });
+  });
+});

@@ -181,5 +181,9 @@ describe('a pass plans the standby set into Git', () => {
     const again = await createStandbyPods(h.gpuopsKc).apply(actions);
     expect(again[0]).toMatchObject({ ok: false });
     expect(again[0]!.message).toContain('changed since the pass read it (gpuops.dev/claimed-from)');
+    // A pod of that name that is another object (another uid) is left alone too.
+    const other = await createStandbyPods(h.gpuopsKc).apply([{ ...actions[0]!, uid: 'another-uid' }]);
+    expect(other[0]).toMatchObject({ ok: false });
+    expect(other[0]!.message).toContain('changed since the pass read it (uid)');
   });
 });

@@ -43,7 +43,8 @@ export async function standbyStep(
 ): Promise<StandbyOutcome[]> {
   const sets = world.repo.policy.spec.standby ?? [];
   if (sets.length === 0) return [];
-  const decisions = outstandingClaims(desired.output.scaling, sets, world.snapshot);
+  const max = new Map(world.repo.algorithms.map((a) => [a.name, a.scaling.maxReplicas]));
+  const decisions = outstandingClaims(desired.output.scaling, sets, world.snapshot, max);
   const actions = standbyActions(decisions, sets, world.snapshot);
   if (actions.length === 0) return [];
   if (deps.dryRun || !deps.standby) {

@@ -167,6 +167,19 @@ describe('outstandingClaims: a scale-up counts the pods the algorithm already cl
     );
     expect(out).toEqual(want === null ? [] : [want]);
   });
+  it.each([
+    // [case, decision, claims of bert, maxReplicas, expected (from → to) or none]
+    ['1 → 4, max 7: room for all 3 (Git 4 + 3 claims = 7)', decision('bert', 1, 4), [], 7, '1 → 4'],
+    ['1 → 4, max 6: Git 4 + 2 claims = 6', decision('bert', 1, 4), [], 6, '1 → 3'],
+    ['1 → 4, max 5: Git 4 + claims ≤ 5, one claim', decision('bert', 1, 4), [], 5, '1 → 2'],
+    ['1 → 4, max 4: at the max, no claim', decision('bert', 1, 4), [], 4, null],
+    ['1 → 4, max 6, one claim: Git 4 + 1 + 1 more ≤ 6', decision('bert', 1, 4), ['c1'], 6, '2 → 3'],
+    ['1 → 4, max 5, one claim: 4 + 1 = 5, no more', decision('bert', 1, 4), ['c1'], 5, null],
+  ] as const)('capped at maxReplicas: %s', (_, d, names, max, want) => {
+    const mine = pods.filter((p) => names.some((n) => p.name.endsWith(`-${n}`)) || p.algorithm !== 'bert');
+    const out = outstandingClaims([d], [SET], { pods: mine, replicaSets: RS }, new Map([['bert', max]]));
+    expect(out.map((x) => `${x.replicas.from} → ${x.replicas.to}`)).toEqual(want === null ? [] : [want]);
+  });
   it('counts only claims of that algorithm, set and namespace; an algorithm in no set goes as it is', () => {
     const d = [decision('bert', 1, 2), decision('gpt', 1, 2)];
     const at = (pods: PodInfo[]) => ({ pods, replicaSets: RS });

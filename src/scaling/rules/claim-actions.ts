@@ -144,13 +144,17 @@ export function standbyActions(
  * "What is built, and what is not yet"): a scale-up counts the pods the algorithm already claimed
  * (`from + claimed`) and asks only for the rest, so a claim made by an earlier pass is not made
  * again while Git and the Deployment catch up; a scale-up those claims already cover is left out,
- * never turned into a give-back. Holds and scale-downs go as they are (a scale-down gives claimed
- * pods back first). Pure; the claims are read as `claimedPods` reads them.
+ * never turned into a give-back. A claim bridges the cold start, so until the cold replicas come
+ * Git's `to` and the claimed pods both run: the claims are capped so that `to + claimed ≤
+ * maxReplicas` (`maxReplicas` by algorithm; absent: no cap), the limit the decision promised.
+ * Holds and scale-downs go as they are (a scale-down gives claimed pods back first). Pure; the
+ * claims are read as `claimedPods` reads them.
  */
 export function outstandingClaims(
   decisions: readonly ScalingDecision[],
   sets: readonly StandbySet[],
   cluster: StandbyCluster,
+  maxReplicas: ReadonlyMap<string, number> = new Map(),
 ): ScalingDecision[] {
   const out: ScalingDecision[] = [];
   for (const d of decisions) {
@@ -159,8 +163,11 @@ export function outstandingClaims(
       out.push(d);
       continue;
     }
-    const from = d.replicas.from + claimedPods(set, d.algorithm, cluster).length;
-    if (from < d.replicas.to) out.push({ ...d, replicas: { from, to: d.replicas.to } });
+    const claimed = claimedPods(set, d.algorithm, cluster).length;
+    const from = d.replicas.from + claimed;
+    const room = (maxReplicas.get(d.algorithm) ?? Infinity) - d.replicas.to - claimed;
+    const wanted = Math.min(d.replicas.to - from, room);
+    if (wanted > 0) out.push({ ...d, replicas: { from, to: from + wanted } });
   }
   return out;
 }

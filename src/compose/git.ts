@@ -16,7 +16,7 @@ import { GitPullRequestHost } from '../gitops/git-host.js';
 import type { PullRequestHost } from '../gitops/pr-host.js';
 import { splitRemoteUrl } from '../gitops/remote-url.js';
 import { storeLedger, type CommitLedger } from '../gitops/commit-ledger.js';
-import type { GitOpsLogger } from '../gitops/types.js';
+import type { GitOpsLogger } from '../change-sets/types.js';
 import { WorkingCopy, type GitAuthor } from '../gitops/working-copy.js';
 
 /** What a pull-request host needs besides settings. */

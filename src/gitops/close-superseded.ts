@@ -10,8 +10,8 @@
  * or rewritten into a scale-down when the load falls below min. Holds that only wait (cooldown,
  * stabilisation, missing data) leave every PR as it is.
  */
-import { branchName } from './branch-name.js';
-import { titleReplicas } from './pr-title.js';
+import { branchName } from '../change-sets/branch-name.js';
+import { titleReplicas } from '../change-sets/pr-title.js';
 import type { PullRequestHost } from './pr-host.js';
 import type { ScalingDecision } from '../scaling/types.js';
 

@@ -4,11 +4,11 @@
  * the Store, where `gpuops prs` shows them.
  */
 import type { Store, PullRequestRecord } from '../store/types.js';
-import { branchPrefix } from './branch-name.js';
+import { branchPrefix } from '../change-sets/branch-name.js';
 import { decidePullRequest } from './ensure-pull-request.js';
-import { withHashMarker } from './pr-body.js';
+import { withHashMarker } from '../change-sets/pr-body.js';
 import type { CommentAction, EnsureResult, PullRequestHost } from './pr-host.js';
-import type { ChangeSet, GitOpsLogger, PullRequestInfo } from './types.js';
+import type { ChangeSet, GitOpsLogger, PullRequestInfo } from '../change-sets/types.js';
 
 /** Options of {@link GitPullRequestHost}. */
 export interface GitHostOptions {

@@ -6,10 +6,10 @@
  * branch, updated in place, a person's close respected, labels best effort (looked up by name,
  * created when missing, added by id), gpuops's comments found by their author. gpuops never merges.
  */
-import { branchPrefix } from './branch-name.js';
+import { branchPrefix } from '../change-sets/branch-name.js';
 import { decidePullRequest } from './ensure-pull-request.js';
 import { answerError, networkError, retryingFetch, type HostWait } from './host-fetch.js';
-import { fitTitle } from './host-limits.js';
+import { fitTitle } from '../change-sets/host-limits.js';
 import { LabelGuard } from './host-labels.js';
 import {
   GITEA_PAGE_SIZE,
@@ -25,7 +25,7 @@ import {
   type EnsureResult,
   type PullRequestHost,
 } from './pr-host.js';
-import type { ChangeSet, GitOpsLogger, PullRequestInfo } from './types.js';
+import type { ChangeSet, GitOpsLogger, PullRequestInfo } from '../change-sets/types.js';
 
 /** Options of {@link GiteaHost}. */
 export interface GiteaHostOptions {

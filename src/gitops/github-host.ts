@@ -13,11 +13,11 @@
 import Bottleneck from 'bottleneck';
 import { Octokit } from 'octokit';
 import { retry } from '../util/retry.js';
-import { branchPrefix } from './branch-name.js';
+import { branchPrefix } from '../change-sets/branch-name.js';
 import { decidePullRequest } from './ensure-pull-request.js';
 import { redact } from './git-errors.js';
-import { fitText, fitTitle } from './host-limits.js';
-import { FULL_TEXT_AT } from './pr-body.js';
+import { fitText, fitTitle } from '../change-sets/host-limits.js';
+import { FULL_TEXT_AT } from '../change-sets/pr-body.js';
 import {
   fromThisRepo,
   isRateLimited,
@@ -34,7 +34,7 @@ import {
   type EnsureResult,
   type PullRequestHost,
 } from './pr-host.js';
-import type { ChangeSet, GitOpsLogger, PullRequestInfo } from './types.js';
+import type { ChangeSet, GitOpsLogger, PullRequestInfo } from '../change-sets/types.js';
 
 /** A wait GitHub asked for, reported before it happens (or before gpuops declines to wait). */
 export interface RateLimitWait {

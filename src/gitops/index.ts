@@ -1,12 +1,12 @@
 /** Git write-back: working copy, PR hosts, PR bodies, change sets and the orchestrator. */
-export { branchName, branchPrefix, MAX_BRANCH_LENGTH } from './branch-name.js';
+export { branchName, branchPrefix, MAX_BRANCH_LENGTH } from '../change-sets/branch-name.js';
 export {
   buildChangeSet,
   groupChangeSets,
   planFiles,
   type ChangeSetInput,
   type ChangeSetConflict,
-} from './change-set.js';
+} from '../change-sets/change-set.js';
 export {
   GitOpsError,
   GIT_ERROR_RULES,
@@ -29,9 +29,9 @@ export {
   type RateLimitWait,
 } from './github-host.js';
 export { GitPullRequestHost, type GitHostOptions } from './git-host.js';
-export * from './pr-body.js';
+export * from '../change-sets/pr-body.js';
 export * from './pr-host.js';
-export type * from './types.js';
+export type * from '../change-sets/types.js';
 export {
   WorkingCopy,
   DEFAULT_AUTHOR,

@@ -4,10 +4,10 @@
  */
 import { createHash } from 'node:crypto';
 import type { SpecError } from '../definitions/types.js';
-import { branchName } from './branch-name.js';
+import { branchName } from '../change-sets/branch-name.js';
 import type { PullRequestHost } from './pr-host.js';
-import { inert } from './pr-text.js';
-import type { GitOpsLogger } from './types.js';
+import { inert } from '../change-sets/pr-text.js';
+import type { GitOpsLogger } from '../change-sets/types.js';
 
 /**
  * The comment listing an algorithm's spec errors; its marker hashes the errors so it posts once.

@@ -4,7 +4,7 @@
  */
 import type { Backoff } from '../util/retry.js';
 import type { CommitLedger } from './commit-ledger.js';
-import type { FileChange } from './types.js';
+import type { FileChange } from '../change-sets/types.js';
 
 /** Name and e-mail gpuops commits with (what a reader sees; gpuops knows its commits by their ids, `commit-ledger.ts`). */
 export interface GitAuthor {

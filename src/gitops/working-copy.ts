@@ -26,7 +26,7 @@ import { validatePath, type ApplyItem, type ApplyResult } from './branch-writes.
 import { withCloneLock } from './clone-lock.js';
 import { memoryLedger, type CommitLedger } from './commit-ledger.js';
 import { GitOpsError } from './git-errors.js';
-import type { ApplyOptions, ApplyOutcome, ChangeSet } from './types.js';
+import type { ApplyOptions, ApplyOutcome, ChangeSet } from '../change-sets/types.js';
 import { applyPass, type ApplyPassContext } from './working-copy-apply.js';
 import { GitRunner } from './working-copy-git.js';
 import { DiffReader } from './working-copy-diffs.js';

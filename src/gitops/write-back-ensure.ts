@@ -3,11 +3,11 @@
  * goes with it — created, updated or unchanged, `person-commits` (one comment on its PR),
  * `in-base`, or `would-…` with dry-run — and its record in the Store.
  */
-import type { ApplyOutcome } from './types.js';
+import type { ApplyOutcome } from '../change-sets/types.js';
 import type { GitOpsError } from './git-errors.js';
 import { decidePullRequest } from './ensure-pull-request.js';
-import { personChangesSection, personCommitsComment, withPersonChanges } from './person-commits-comment.js';
-import { withHashMarker } from './pr-body.js';
+import { personChangesSection, personCommitsComment, withPersonChanges } from '../change-sets/person-commits-comment.js';
+import { withHashMarker } from '../change-sets/pr-body.js';
 import type { WriteBackDeps } from './write-back-types.js';
 import { writeFailure } from './write-back-reason.js';
 import type { RecordPullRequest } from './write-back-records.js';

@@ -3,7 +3,7 @@
  * when a record differs (so a pass that changes nothing writes nothing to the database).
  */
 import type { PullRequestRecord } from '../store/types.js';
-import type { ChangeSet } from './types.js';
+import type { ChangeSet } from '../change-sets/types.js';
 import type { WriteBackDeps } from './write-back-types.js';
 
 const SAME_RECORD_KEYS: (keyof PullRequestRecord)[] = [

@@ -4,7 +4,7 @@
  * and the others are to be written.
  */
 import { decidePullRequest } from './ensure-pull-request.js';
-import type { ChangeSet, PullRequestInfo } from './types.js';
+import type { ChangeSet, PullRequestInfo } from '../change-sets/types.js';
 import type { WriteBackLimits, WriteBackDeps } from './write-back-types.js';
 import { writeFailure } from './write-back-reason.js';
 import type { RecordPullRequest } from './write-back-records.js';

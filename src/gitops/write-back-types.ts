@@ -2,7 +2,7 @@
 import type { Store } from '../store/types.js';
 import type { GitOpsError } from './git-errors.js';
 import type { PullRequestHost } from './pr-host.js';
-import type { ApplyOptions, ApplyOutcome, ChangeSet, GitOpsLogger, WriteMode } from './types.js';
+import type { ApplyOptions, ApplyOutcome, ChangeSet, GitOpsLogger, WriteMode } from '../change-sets/types.js';
 
 /** The part of `WorkingCopy` write-back uses (a fake can stand in). */
 export interface WorkingCopyPort {

@@ -8,7 +8,7 @@
  * remembered and not pushed again before its `retryAt`.
  */
 import type { ClusterPatcher } from '../cluster/patch.js';
-import type { ChangeSet, GitOpsLogger, WriteBackResult } from '../gitops/types.js';
+import type { ChangeSet, GitOpsLogger, WriteBackResult } from '../change-sets/types.js';
 import { writeBack, type WriteBackDeps } from '../gitops/write-back.js';
 import { nextRefusals, refusalMessage, refusalOfResult, standingRefusal } from '../gitops/write-refusal.js';
 import type { GitModel } from '../plan/git-model.js';

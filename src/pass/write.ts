@@ -10,7 +10,7 @@ import type { Snapshot } from '../cluster/types.js';
 import { closeSupersededScalePullRequests } from '../gitops/close-superseded.js';
 import type { PullRequestHost } from '../gitops/pr-host.js';
 import { reportInvalidSpecs } from '../gitops/spec-errors.js';
-import type { ChangeSet, WriteBackResult } from '../gitops/types.js';
+import type { ChangeSet, WriteBackResult } from '../change-sets/types.js';
 import type { WorkingCopy } from '../gitops/working-copy.js';
 import { writeBack } from '../gitops/write-back.js';
 import type { GitModel } from '../plan/git-model.js';

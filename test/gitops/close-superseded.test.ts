@@ -11,7 +11,7 @@ import { decidePullRequest } from '../../src/gitops/ensure-pull-request.js';
 import { GitPullRequestHost } from '../../src/gitops/git-host.js';
 import type { ScalingDecision, ScalingReason } from '../../src/scaling/types.js';
 import { openStore } from '../../src/store/index.js';
-import type { ChangeSet } from '../../src/gitops/types.js';
+import type { ChangeSet } from '../../src/change-sets/types.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'gpuops-close-superseded-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

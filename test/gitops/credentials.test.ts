@@ -11,7 +11,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildChangeSet } from '../../src/gitops/change-set.js';
+import { buildChangeSet } from '../../src/change-sets/change-set.js';
 import { GitOpsError } from '../../src/gitops/git-errors.js';
 import { openGitOps } from '../../src/compose/git.js';
 import { writeBack } from '../../src/gitops/write-back.js';

@@ -4,7 +4,7 @@
  * label rule, and how `gpuops prs` writes a merge request's number.
  */
 import { describe, expect, it } from 'vitest';
-import { pullRequestRef } from '../../src/gitops/pr-ref.js';
+import { pullRequestRef } from '../../src/change-sets/pr-ref.js';
 import { answerError } from '../../src/gitops/host-fetch.js';
 import { rateLimitEndsAt, retryAfterSeconds, retryWait } from '../../src/gitops/host-retry.js';
 import { originOf, parseGiteaRepo } from '../../src/gitops/gitea-rest.js';

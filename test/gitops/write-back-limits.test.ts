@@ -7,12 +7,12 @@
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { formatPullRequestCycle } from '../../src/cli/commands/prs.js';
-import { buildChangeSet } from '../../src/gitops/change-set.js';
+import { buildChangeSet } from '../../src/change-sets/change-set.js';
 import { GitHubHost } from '../../src/gitops/github-host.js';
 import { GitPullRequestHost } from '../../src/gitops/git-host.js';
-import { GITHUB_BODY_MAX } from '../../src/gitops/host-limits.js';
-import { parseDesiredHash } from '../../src/gitops/pr-body.js';
-import type { ChangeSet } from '../../src/gitops/types.js';
+import { GITHUB_BODY_MAX } from '../../src/change-sets/host-limits.js';
+import { parseDesiredHash } from '../../src/change-sets/pr-body.js';
+import type { ChangeSet } from '../../src/change-sets/types.js';
 import { WorkingCopy } from '../../src/gitops/working-copy.js';
 import { writeBack, type WriteBackDeps } from '../../src/gitops/write-back.js';
 import type { PoolAssignment } from '../../src/pools/types.js';

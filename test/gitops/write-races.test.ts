@@ -10,8 +10,8 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { memoryLedger } from '../../src/gitops/commit-ledger.js';
 import { GitOpsError } from '../../src/gitops/git-errors.js';
-import { desiredHash } from '../../src/gitops/pr-body.js';
-import type { ApplyOutcome, ChangeSet, FileChange } from '../../src/gitops/types.js';
+import { desiredHash } from '../../src/change-sets/pr-body.js';
+import type { ApplyOutcome, ChangeSet, FileChange } from '../../src/change-sets/types.js';
 import { DEFAULT_AUTHOR, WorkingCopy } from '../../src/gitops/working-copy.js';
 import {
   PersonClone,

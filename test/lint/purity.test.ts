@@ -90,9 +90,11 @@ describe('purity rule', () => {
   });
 
   it.each([
-    'src/gitops/branch-name.ts',
-    'src/gitops/change-set.ts',
-    'src/gitops/pr-body.ts',
+    'src/change-sets/branch-name.ts',
+    'src/change-sets/change-set.ts',
+    'src/change-sets/pr-body.ts',
+    'src/change-sets/pr-sections.ts',
+    'src/change-sets/index.ts',
     'src/gitops/ensure-pull-request.ts',
     'src/cluster/snapshot.ts',
     'src/plan/desired-state.ts',

@@ -23,6 +23,8 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['cluster', 'metrics', 'store', 'sim'],
   ['manifests'],
   ['pools', 'placement', 'scaling', 'benchmark'],
+  // Change sets and pull-request text (pure): what the plan proposes, in the words a reviewer reads.
+  ['change-sets'],
   ['gitops', 'gitops-apply', 'plan', 'status', 'local-cluster'],
   ['pass'],
   // The runtime that runs passes (loop, leader election, health, metrics): above the pass, so an

@@ -22,7 +22,7 @@ const SCOPES = {
   gitops: [
     'src/change-sets/branch-name.ts',
     'src/change-sets/change-set.ts',
-    'src/gitops/git-errors.ts',
+    'src/working-copy/git-errors.ts',
     'src/gitops/ensure-pull-request.ts',
   ],
   'pr-body': ['src/change-sets/pr-body.ts'],

@@ -25,7 +25,7 @@ import { reconcileOnce, type ReconcileDeps, type Reconciler, type WriteFence } f
 import { fencedHost, fencedJobs, fencedPatcher } from '../controller/write-fence.js';
 import { openGitOps } from './git.js';
 import type { PullRequestHost } from '../gitops/pr-host.js';
-import type { GitAuthor, WorkingCopy } from '../gitops/working-copy.js';
+import type { GitAuthor, WorkingCopy } from '../working-copy/working-copy.js';
 import type { DcgmTarget } from '../metrics/dcgm-scrape.js';
 import type { UtilizationSource } from '../metrics/types.js';
 import { loadDefaultPolicy } from '../definitions/load.js';

@@ -14,10 +14,10 @@ import { GitLabHost } from '../gitops/gitlab-host.js';
 import { parseGitLabProject } from '../gitops/gitlab-rest.js';
 import { GitPullRequestHost } from '../gitops/git-host.js';
 import type { PullRequestHost } from '../gitops/pr-host.js';
-import { splitRemoteUrl } from '../gitops/remote-url.js';
-import { storeLedger, type CommitLedger } from '../gitops/commit-ledger.js';
+import { splitRemoteUrl } from '../working-copy/remote-url.js';
+import { storeLedger, type CommitLedger } from '../working-copy/commit-ledger.js';
 import type { GitOpsLogger } from '../change-sets/types.js';
-import { WorkingCopy, type GitAuthor } from '../gitops/working-copy.js';
+import { WorkingCopy, type GitAuthor } from '../working-copy/working-copy.js';
 
 /** What a pull-request host needs besides settings. */
 export interface HostDeps {

@@ -15,7 +15,7 @@ import { Octokit } from 'octokit';
 import { retry } from '../util/retry.js';
 import { branchPrefix } from '../change-sets/branch-name.js';
 import { decidePullRequest } from './ensure-pull-request.js';
-import { redact } from './git-errors.js';
+import { redact } from '../working-copy/git-errors.js';
 import { fitText, fitTitle } from '../change-sets/host-limits.js';
 import { FULL_TEXT_AT } from '../change-sets/pr-body.js';
 import {

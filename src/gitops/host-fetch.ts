@@ -7,7 +7,7 @@
  * next pass tries again — the GitHub host's rule.
  */
 import { sleep } from '../util/retry.js';
-import { redact } from './git-errors.js';
+import { redact } from '../working-copy/git-errors.js';
 import { rateLimitEndsAt, retryWait, type WaitSource } from './host-retry.js';
 import { PrHostError } from './pr-host.js';
 

@@ -16,10 +16,10 @@ export {
   type GitErrorKind,
   type GitErrorRule,
   type PushRefResult,
-} from './git-errors.js';
+} from '../working-copy/git-errors.js';
 export { decidePullRequest, type EnsureDecision } from './ensure-pull-request.js';
-export { splitRemoteUrl, type SplitRemoteUrl } from './remote-url.js';
-export { releaseCloneLocksNow, withCloneLock, type CloneLockOptions } from './clone-lock.js';
+export { splitRemoteUrl, type SplitRemoteUrl } from '../working-copy/remote-url.js';
+export { releaseCloneLocksNow, withCloneLock, type CloneLockOptions } from '../working-copy/clone-lock.js';
 export {
   GitHubHost,
   parseGitHubRepo,
@@ -42,7 +42,7 @@ export {
   type GitAuthor,
   type WorkingCopyCounters,
   type WorkingCopyOptions,
-} from './working-copy.js';
+} from '../working-copy/working-copy.js';
 export {
   writeBack,
   personCommitsComment,

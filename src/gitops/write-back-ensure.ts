@@ -4,7 +4,7 @@
  * `in-base`, or `would-…` with dry-run — and its record in the Store.
  */
 import type { ApplyOutcome } from '../change-sets/types.js';
-import type { GitOpsError } from './git-errors.js';
+import type { GitOpsError } from '../working-copy/git-errors.js';
 import { decidePullRequest } from './ensure-pull-request.js';
 import { personChangesSection, personCommitsComment, withPersonChanges } from '../change-sets/person-commits-comment.js';
 import { withHashMarker } from '../change-sets/pr-body.js';

@@ -2,7 +2,7 @@
  * The machine reason of a failed write-back (pure): a permanent refusal's own reason
  * (`write-refusal.ts`), a git error's kind, a PR host error's kind, else `Error`.
  */
-import { GitOpsError } from './git-errors.js';
+import { GitOpsError } from '../working-copy/git-errors.js';
 import { PrHostError } from './pr-host.js';
 import { permanentRefusal } from './write-refusal.js';
 

@@ -1,6 +1,6 @@
 /** The shapes write-back works with (pure types): its ports, limits and dependencies. */
 import type { Store } from '../store/types.js';
-import type { GitOpsError } from './git-errors.js';
+import type { GitOpsError } from '../working-copy/git-errors.js';
 import type { PullRequestHost } from './pr-host.js';
 import type { ApplyOptions, ApplyOutcome, ChangeSet, GitOpsLogger, WriteMode } from '../change-sets/types.js';
 

@@ -7,7 +7,7 @@
  * not a retry on every pass.
  */
 import type { GitWriteRefusalRecord } from '../store/types.js';
-import { GitOpsError } from './git-errors.js';
+import { GitOpsError } from '../working-copy/git-errors.js';
 import { PrHostError } from './pr-host.js';
 
 /** Seconds a permanent refusal stands before gpuops tries that ref again (someone may have lifted the protection). */

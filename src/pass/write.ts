@@ -11,7 +11,7 @@ import { closeSupersededScalePullRequests } from '../gitops/close-superseded.js'
 import type { PullRequestHost } from '../gitops/pr-host.js';
 import { reportInvalidSpecs } from '../gitops/spec-errors.js';
 import type { ChangeSet, WriteBackResult } from '../change-sets/types.js';
-import type { WorkingCopy } from '../gitops/working-copy.js';
+import type { WorkingCopy } from '../working-copy/working-copy.js';
 import { writeBack } from '../gitops/write-back.js';
 import type { GitModel } from '../plan/git-model.js';
 import { toDecisionRecord } from '../scaling/decision-record.js';

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { branchName, branchPrefix, MAX_BRANCH_LENGTH } from '../../src/change-sets/branch-name.js';
 import { buildChangeSet, groupChangeSets, planFiles } from '../../src/change-sets/change-set.js';
-import { parsePushPorcelain, redact } from '../../src/gitops/git-errors.js';
+import { parsePushPorcelain, redact } from '../../src/working-copy/git-errors.js';
 import { desiredHash, stripHashMarker } from '../../src/change-sets/pr-body.js';
 import type { ChangeSet, FileChange } from '../../src/change-sets/types.js';
 

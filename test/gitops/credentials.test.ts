@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildChangeSet } from '../../src/change-sets/change-set.js';
-import { GitOpsError } from '../../src/gitops/git-errors.js';
+import { GitOpsError } from '../../src/working-copy/git-errors.js';
 import { openGitOps } from '../../src/compose/git.js';
 import { writeBack } from '../../src/gitops/write-back.js';
 import { openStore } from '../../src/store/index.js';

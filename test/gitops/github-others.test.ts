@@ -11,7 +11,7 @@ import { GitHubHost } from '../../src/gitops/github-host.js';
 import { fromThisRepo } from '../../src/gitops/github-rest.js';
 import { desiredHash } from '../../src/change-sets/pr-body.js';
 import type { ChangeSet } from '../../src/change-sets/types.js';
-import { WorkingCopy } from '../../src/gitops/working-copy.js';
+import { WorkingCopy } from '../../src/working-copy/working-copy.js';
 import { writeBack } from '../../src/gitops/write-back.js';
 import { openStore } from '../../src/store/index.js';
 import { FakeGitHub } from '../support/github-server.js';

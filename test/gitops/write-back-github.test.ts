@@ -4,7 +4,7 @@ import { buildChangeSet } from '../../src/change-sets/change-set.js';
 import { GitHubHost, type RateLimitWait } from '../../src/gitops/github-host.js';
 import { parseDesiredHash } from '../../src/change-sets/pr-body.js';
 import type { ChangeSet } from '../../src/change-sets/types.js';
-import { WorkingCopy } from '../../src/gitops/working-copy.js';
+import { WorkingCopy } from '../../src/working-copy/working-copy.js';
 import { writeBack, type WriteBackDeps } from '../../src/gitops/write-back.js';
 import { reportInvalidSpecs } from '../../src/gitops/spec-errors.js';
 import {

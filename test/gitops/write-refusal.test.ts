@@ -4,7 +4,7 @@
  * standing refusal is kept, renewed and cleared.
  */
 import { describe, expect, it } from 'vitest';
-import { GitOpsError } from '../../src/gitops/git-errors.js';
+import { GitOpsError } from '../../src/working-copy/git-errors.js';
 import { PrHostError } from '../../src/gitops/pr-host.js';
 import {
   nextRefusals,

@@ -50,7 +50,7 @@ const FORBIDDEN: ReadonlyArray<[string, string]> = [
   ['definitions/load adapter', "import { loadDefaultPolicy } from '../definitions/load.js';"],
   ['benchmark/clock adapter', "import { systemClock } from '../benchmark/clock.js';"],
   ['store adapter', "import { openStore } from '../store/index.js';"],
-  ['working copy adapter', "import { WorkingCopy } from '../gitops/working-copy.js';"],
+  ['working copy adapter', "import { WorkingCopy } from '../working-copy/working-copy.js';"],
   ['controller adapter', "import { reconcileOnce } from '../pass/reconcile.js';"],
 ];
 
@@ -114,7 +114,7 @@ describe('purity rule', () => {
   it('leaves adapters alone (the working copy may spawn git)', async () => {
     const messages = await lint(
       ["import { spawn } from 'node:child_process';"],
-      'src/gitops/working-copy.ts',
+      'src/working-copy/working-copy.ts',
     );
     expect(messages.filter((m) => m.ruleId !== null && /restricted/.test(m.ruleId))).toEqual([]);
   });

@@ -25,7 +25,10 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['pools', 'placement', 'scaling', 'benchmark'],
   // Change sets and pull-request text (pure): what the plan proposes, in the words a reviewer reads.
   ['change-sets'],
-  ['gitops', 'gitops-apply', 'plan', 'status', 'local-cluster'],
+  ['gitops-apply', 'plan', 'status', 'local-cluster'],
+  // The clone of the GitOps repository: locks, reads, commits, pushes, the ledger of gitops's commits.
+  ['working-copy'],
+  ['gitops'],
   ['pass'],
   // The runtime that runs passes (loop, leader election, health, metrics): above the pass, so an
   // import from pass/ back into controller/ is an up-arrow.
@@ -278,7 +281,7 @@ export const ADAPTER_CONSTRUCTORS: Readonly<Record<string, readonly string[]>> =
   kubeLeaseApi: [],
   loadKubeConfig: [],
   createClusterCache: [],
-  WorkingCopy: ['src/gitops/working-copy.ts'],
+  WorkingCopy: ['src/working-copy/working-copy.ts'],
   GitHubHost: [],
   GitLabHost: [],
   GiteaHost: [],

@@ -23,7 +23,7 @@ const SCOPES = {
     'src/change-sets/branch-name.ts',
     'src/change-sets/change-set.ts',
     'src/working-copy/git-errors.ts',
-    'src/gitops/ensure-pull-request.ts',
+    'src/git-hosts/ensure-pull-request.ts',
   ],
   'pr-body': ['src/change-sets/pr-body.ts'],
   /** The pass's pure step functions (`planDesiredState`'s parts). */

@@ -24,7 +24,7 @@ import type { LoopTiming } from '../scaling/loop-windows.js';
 import { reconcileOnce, type ReconcileDeps, type Reconciler, type WriteFence } from '../pass/reconcile.js';
 import { fencedHost, fencedJobs, fencedPatcher } from '../controller/write-fence.js';
 import { openGitOps } from './git.js';
-import type { PullRequestHost } from '../gitops/pr-host.js';
+import type { PullRequestHost } from '../git-hosts/pr-host.js';
 import type { GitAuthor, WorkingCopy } from '../working-copy/working-copy.js';
 import type { DcgmTarget } from '../metrics/dcgm-scrape.js';
 import type { UtilizationSource } from '../metrics/types.js';

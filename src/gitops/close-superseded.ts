@@ -12,7 +12,7 @@
  */
 import { branchName } from '../change-sets/branch-name.js';
 import { titleReplicas } from '../change-sets/pr-title.js';
-import type { PullRequestHost } from './pr-host.js';
+import type { PullRequestHost } from '../git-hosts/pr-host.js';
 import type { ScalingDecision } from '../scaling/types.js';
 
 /** Hold reasons that say the replicas in Git are right now. */

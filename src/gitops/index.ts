@@ -17,7 +17,7 @@ export {
   type GitErrorRule,
   type PushRefResult,
 } from '../working-copy/git-errors.js';
-export { decidePullRequest, type EnsureDecision } from './ensure-pull-request.js';
+export { decidePullRequest, type EnsureDecision } from '../git-hosts/ensure-pull-request.js';
 export { splitRemoteUrl, type SplitRemoteUrl } from '../working-copy/remote-url.js';
 export { releaseCloneLocksNow, withCloneLock, type CloneLockOptions } from '../working-copy/clone-lock.js';
 export {
@@ -27,10 +27,10 @@ export {
   utcClock,
   type GitHubHostOptions,
   type RateLimitWait,
-} from './github-host.js';
-export { GitPullRequestHost, type GitHostOptions } from './git-host.js';
+} from '../git-hosts/github-host.js';
+export { GitPullRequestHost, type GitHostOptions } from '../git-hosts/git-host.js';
 export * from '../change-sets/pr-body.js';
-export * from './pr-host.js';
+export * from '../git-hosts/pr-host.js';
 export type * from '../change-sets/types.js';
 export {
   WorkingCopy,

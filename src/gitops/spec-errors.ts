@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { SpecError } from '../definitions/types.js';
 import { branchName } from '../change-sets/branch-name.js';
-import type { PullRequestHost } from './pr-host.js';
+import type { PullRequestHost } from '../git-hosts/pr-host.js';
 import { inert } from '../change-sets/pr-text.js';
 import type { GitOpsLogger } from '../change-sets/types.js';
 

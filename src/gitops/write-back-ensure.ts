@@ -5,7 +5,7 @@
  */
 import type { ApplyOutcome } from '../change-sets/types.js';
 import type { GitOpsError } from '../working-copy/git-errors.js';
-import { decidePullRequest } from './ensure-pull-request.js';
+import { decidePullRequest } from '../git-hosts/ensure-pull-request.js';
 import { personChangesSection, personCommitsComment, withPersonChanges } from '../change-sets/person-commits-comment.js';
 import { withHashMarker } from '../change-sets/pr-body.js';
 import type { WriteBackDeps } from './write-back-types.js';

@@ -3,7 +3,7 @@
  * (`write-refusal.ts`), a git error's kind, a PR host error's kind, else `Error`.
  */
 import { GitOpsError } from '../working-copy/git-errors.js';
-import { PrHostError } from './pr-host.js';
+import { PrHostError } from '../git-hosts/pr-host.js';
 import { permanentRefusal } from './write-refusal.js';
 
 /**

@@ -3,7 +3,7 @@
  * change set, a pull request a person closed stays closed, a new one over a limit is deferred,
  * and the others are to be written.
  */
-import { decidePullRequest } from './ensure-pull-request.js';
+import { decidePullRequest } from '../git-hosts/ensure-pull-request.js';
 import type { ChangeSet, PullRequestInfo } from '../change-sets/types.js';
 import type { WriteBackLimits, WriteBackDeps } from './write-back-types.js';
 import { writeFailure } from './write-back-reason.js';

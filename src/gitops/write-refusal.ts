@@ -8,7 +8,7 @@
  */
 import type { GitWriteRefusalRecord } from '../store/types.js';
 import { GitOpsError } from '../working-copy/git-errors.js';
-import { PrHostError } from './pr-host.js';
+import { PrHostError } from '../git-hosts/pr-host.js';
 
 /** Seconds a permanent refusal stands before gpuops tries that ref again (someone may have lifted the protection). */
 export const REFUSAL_RECHECK_SECONDS = 3600;

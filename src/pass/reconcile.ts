@@ -15,7 +15,7 @@ import type { ClusterPatcher } from '../cluster/patch.js';
 import type { StandbyPods } from '../cluster/standby-pods.js';
 import { listingSource, type ClusterSource } from '../cluster/source.js';
 import type { Policy } from '../definitions/types.js';
-import type { PullRequestHost } from '../gitops/pr-host.js';
+import type { PullRequestHost } from '../git-hosts/pr-host.js';
 import type { WorkingCopy } from '../working-copy/working-copy.js';
 import type { WorkloadTemplates } from '../manifests/templates.js';
 import type { UtilizationSource } from '../metrics/types.js';

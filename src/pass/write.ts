@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { ClusterPatcher } from '../cluster/patch.js';
 import type { Snapshot } from '../cluster/types.js';
 import { closeSupersededScalePullRequests } from '../gitops/close-superseded.js';
-import type { PullRequestHost } from '../gitops/pr-host.js';
+import type { PullRequestHost } from '../git-hosts/pr-host.js';
 import { reportInvalidSpecs } from '../gitops/spec-errors.js';
 import type { ChangeSet, WriteBackResult } from '../change-sets/types.js';
 import type { WorkingCopy } from '../working-copy/working-copy.js';

@@ -7,8 +7,8 @@
  */
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { GitHubHost } from '../../src/gitops/github-host.js';
-import { fromThisRepo } from '../../src/gitops/github-rest.js';
+import { GitHubHost } from '../../src/git-hosts/github-host.js';
+import { fromThisRepo } from '../../src/git-hosts/github-rest.js';
 import { desiredHash } from '../../src/change-sets/pr-body.js';
 import type { ChangeSet } from '../../src/change-sets/types.js';
 import { WorkingCopy } from '../../src/working-copy/working-copy.js';

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { personCommitsComment } from '../../src/change-sets/person-commits-comment.js';
-import { commentMarker } from '../../src/gitops/pr-host.js';
+import { commentMarker } from '../../src/git-hosts/pr-host.js';
 import { inert } from '../../src/change-sets/pr-text.js';
 import { specErrorsComment } from '../../src/gitops/spec-errors.js';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_BRANCH_LENGTH, branchName, branchPrefix } from '../../src/change-sets/branch-name.js';
 import { buildChangeSet, groupChangeSets, planFiles } from '../../src/change-sets/change-set.js';
 import { GIT_ERROR_RULES, classifyGitError, redact } from '../../src/working-copy/git-errors.js';
-import { parseGitHubRepo } from '../../src/gitops/github-host.js';
+import { parseGitHubRepo } from '../../src/git-hosts/github-host.js';
 import { desiredHash, parseDesiredHash, renderPrBody, withHashMarker } from '../../src/change-sets/pr-body.js';
 import type { ChangeSet } from '../../src/change-sets/types.js';
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildChangeSet } from '../../src/change-sets/change-set.js';
-import { GitHubHost, type RateLimitWait } from '../../src/gitops/github-host.js';
+import { GitHubHost, type RateLimitWait } from '../../src/git-hosts/github-host.js';
 import { parseDesiredHash } from '../../src/change-sets/pr-body.js';
 import type { ChangeSet } from '../../src/change-sets/types.js';
 import { WorkingCopy } from '../../src/working-copy/working-copy.js';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { GitOpsError } from '../../src/working-copy/git-errors.js';
-import { PrHostError } from '../../src/gitops/pr-host.js';
+import { PrHostError } from '../../src/git-hosts/pr-host.js';
 import {
   nextRefusals,
   permanentRefusal,

@@ -95,7 +95,7 @@ describe('purity rule', () => {
     'src/change-sets/pr-body.ts',
     'src/change-sets/pr-sections.ts',
     'src/change-sets/index.ts',
-    'src/gitops/ensure-pull-request.ts',
+    'src/git-hosts/ensure-pull-request.ts',
     'src/cluster/snapshot.ts',
     'src/plan/desired-state.ts',
     'src/definitions/rules/quantity.ts',

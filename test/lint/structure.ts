@@ -28,6 +28,8 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['gitops-apply', 'plan', 'status', 'local-cluster'],
   // The clone of the GitOps repository: locks, reads, commits, pushes, the ledger of gitops's commits.
   ['working-copy'],
+  // Where pull requests go: GitHub, GitLab, Gitea and Forgejo over their APIs, or plain git.
+  ['git-hosts'],
   ['gitops'],
   ['pass'],
   // The runtime that runs passes (loop, leader election, health, metrics): above the pass, so an

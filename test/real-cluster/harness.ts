@@ -16,7 +16,7 @@ import { describe } from 'vitest';
 import { compose } from '../../src/compose/compose.js';
 import { settingsWith } from '../../src/config/settings.js';
 import { reconcileOnce, type PassResult, type ReconcileDeps } from '../../src/pass/reconcile.js';
-import { GitPullRequestHost } from '../../src/gitops/git-host.js';
+import { GitPullRequestHost } from '../../src/git-hosts/git-host.js';
 import { WorkingCopy } from '../../src/working-copy/working-copy.js';
 import { kubeObjectApi } from '../../src/gitops-apply/index.js';
 import { createClusterCache, type ClusterCache } from '../../src/cluster/cache.js';

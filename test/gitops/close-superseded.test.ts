@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { closeSupersededScalePullRequests } from '../../src/gitops/close-superseded.js';
+import { closeSupersededScalePullRequests } from '../../src/write-back/close-superseded.js';
 import { decidePullRequest } from '../../src/git-hosts/ensure-pull-request.js';
 import { GitPullRequestHost } from '../../src/git-hosts/git-host.js';
 import type { ScalingDecision, ScalingReason } from '../../src/scaling/types.js';

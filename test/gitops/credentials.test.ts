@@ -14,7 +14,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildChangeSet } from '../../src/change-sets/change-set.js';
 import { GitOpsError } from '../../src/working-copy/git-errors.js';
 import { openGitOps } from '../../src/compose/git.js';
-import { writeBack } from '../../src/gitops/write-back.js';
+import { writeBack } from '../../src/write-back/write-back.js';
 import { openStore } from '../../src/store/index.js';
 import { makeRemote, remoteFile, remoteRef, type TempRepo } from './helpers.js';
 

@@ -8,7 +8,12 @@
 import { describe, expect, it } from 'vitest';
 import { buildChangeSet, groupChangeSets } from '../../src/change-sets/change-set.js';
 import { fitText, GITHUB_BODY_MAX } from '../../src/change-sets/host-limits.js';
-import { fitPrBody, parseDesiredHash, renderPrBody, type PrBodyInput } from '../../src/change-sets/pr-body.js';
+import {
+  fitPrBody,
+  parseDesiredHash,
+  renderPrBody,
+  type PrBodyInput,
+} from '../../src/change-sets/pr-body.js';
 import type { PoolAssignment } from '../../src/pools/types.js';
 
 const HASH = 'd'.repeat(64);

@@ -4,7 +4,12 @@ import { MAX_BRANCH_LENGTH, branchName, branchPrefix } from '../../src/change-se
 import { buildChangeSet, groupChangeSets, planFiles } from '../../src/change-sets/change-set.js';
 import { GIT_ERROR_RULES, classifyGitError, redact } from '../../src/working-copy/git-errors.js';
 import { parseGitHubRepo } from '../../src/git-hosts/github-host.js';
-import { desiredHash, parseDesiredHash, renderPrBody, withHashMarker } from '../../src/change-sets/pr-body.js';
+import {
+  desiredHash,
+  parseDesiredHash,
+  renderPrBody,
+  withHashMarker,
+} from '../../src/change-sets/pr-body.js';
 import type { ChangeSet } from '../../src/change-sets/types.js';
 
 function validRef(name: string): boolean {

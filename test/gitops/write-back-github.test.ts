@@ -5,8 +5,8 @@ import { GitHubHost, type RateLimitWait } from '../../src/git-hosts/github-host.
 import { parseDesiredHash } from '../../src/change-sets/pr-body.js';
 import type { ChangeSet } from '../../src/change-sets/types.js';
 import { WorkingCopy } from '../../src/working-copy/working-copy.js';
-import { writeBack, type WriteBackDeps } from '../../src/gitops/write-back.js';
-import { reportInvalidSpecs } from '../../src/gitops/spec-errors.js';
+import { writeBack, type WriteBackDeps } from '../../src/write-back/write-back.js';
+import { reportInvalidSpecs } from '../../src/write-back/spec-errors.js';
 import {
   FakeGitHub,
   permissionDenied,

@@ -9,7 +9,7 @@ import { buildChangeSet } from '../../src/change-sets/change-set.js';
 import { parseDesiredHash } from '../../src/change-sets/pr-body.js';
 import type { ChangeSet } from '../../src/change-sets/types.js';
 import { WorkingCopy } from '../../src/working-copy/working-copy.js';
-import { writeBack, type WriteBackDeps } from '../../src/gitops/write-back.js';
+import { writeBack, type WriteBackDeps } from '../../src/write-back/write-back.js';
 import { FORGE_KITS, type ForgeKit, type KitHostOptions } from '../support/forge-kits.js';
 import { MemoryPullRequestStore, PersonClone, git, makeRemote, remoteRef, type TempRepo } from './helpers.js';
 

@@ -14,7 +14,7 @@ import { GITHUB_BODY_MAX } from '../../src/change-sets/host-limits.js';
 import { parseDesiredHash } from '../../src/change-sets/pr-body.js';
 import type { ChangeSet } from '../../src/change-sets/types.js';
 import { WorkingCopy } from '../../src/working-copy/working-copy.js';
-import { writeBack, type WriteBackDeps } from '../../src/gitops/write-back.js';
+import { writeBack, type WriteBackDeps } from '../../src/write-back/write-back.js';
 import type { PoolAssignment } from '../../src/pools/types.js';
 import { openStore, statusStoreOf } from '../../src/store/index.js';
 import { FakeGitHub, GITHUB_LIMITS } from '../support/github-server.js';

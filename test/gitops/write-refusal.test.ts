@@ -12,7 +12,7 @@ import {
   REFUSAL_RECHECK_SECONDS,
   refusalOfResult,
   standingRefusal,
-} from '../../src/gitops/write-refusal.js';
+} from '../../src/write-back/write-refusal.js';
 
 const push = (text: string) => new GitOpsError('refused', 'push', text);
 

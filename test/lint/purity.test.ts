@@ -51,6 +51,9 @@ const FORBIDDEN: ReadonlyArray<[string, string]> = [
   ['benchmark/clock adapter', "import { systemClock } from '../benchmark/clock.js';"],
   ['store adapter', "import { openStore } from '../store/index.js';"],
   ['working copy adapter', "import { WorkingCopy } from '../working-copy/working-copy.js';"],
+  ['working copy face', "import { WorkingCopy as Wc } from '../working-copy/index.js';"],
+  ['Git host adapter', "import { GitHubHost } from '../git-hosts/github-host.js';"],
+  ['write-back adapter', "import { writeBack } from '../write-back/write-back.js';"],
   ['controller adapter', "import { reconcileOnce } from '../pass/reconcile.js';"],
 ];
 
@@ -61,6 +64,7 @@ const ALLOWED: ReadonlyArray<[string, string]> = [
   ['hashing', "import { createHash } from 'node:crypto';"],
   ['pure sibling', "import { freeGpus } from './capacity.js';"],
   ['store types', "import type { DecisionRecord } from '../store/types.js';"],
+  ['a pure helper of an adapter room', "import { classifyGitError } from '../working-copy/git-errors.js';"],
   ['a given time', 'export const d5 = new Date(0);'],
   ['parsing a time', "export const d6 = Date.parse('2026-01-01T00:00:00Z');"],
   ['ISO of a given time', 'export const iso = (now: Date) => now.toISOString();'],

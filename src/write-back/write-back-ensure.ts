@@ -6,7 +6,11 @@
 import type { ApplyOutcome } from '../change-sets/types.js';
 import type { GitOpsError } from '../working-copy/git-errors.js';
 import { decidePullRequest } from '../git-hosts/ensure-pull-request.js';
-import { personChangesSection, personCommitsComment, withPersonChanges } from '../change-sets/person-commits-comment.js';
+import {
+  personChangesSection,
+  personCommitsComment,
+  withPersonChanges,
+} from '../change-sets/person-commits-comment.js';
 import { withHashMarker } from '../change-sets/pr-body.js';
 import type { WriteBackDeps } from './write-back-types.js';
 import { writeFailure } from './write-back-reason.js';

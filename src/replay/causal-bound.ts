@@ -1,8 +1,8 @@
 /**
  * The causal bound of a replay (pure): the best utilisation that a documented family of reacting
  * rules reaches on the trace with the loop's own delays and within the same limits, printed beside
- * gpuops so a reader sees how close to it gpuops is. `bench/replay-bound.ts` measured the family
- * on whole instants; this is the same family on the replay's tick.
+ * gpuops so a reader sees how close to it gpuops is. `bench/replay-bound.ts` measured a coarser
+ * family on whole instants, its pods Ready at once; this one runs on the replay's tick.
  *
  * The family R(W, β), kinder than any real controller:
  * - it decides at the same instants as gpuops (every tick when event-driven, else every pass);

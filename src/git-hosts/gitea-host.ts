@@ -7,7 +7,7 @@
  * created when missing, added by id), gpuops's comments found by their author. gpuops never merges.
  */
 import { branchPrefix } from '../change-sets/branch-name.js';
-import { decidePullRequest } from './ensure-pull-request.js';
+import { ensureWithHost, type PullRequestCalls } from './ensure-with-host.js';
 import { answerError, networkError, retryingFetch, type HostWait } from './host-fetch.js';
 import { fitTitle } from '../change-sets/host-limits.js';
 import { LabelGuard } from './host-labels.js';
@@ -185,53 +185,29 @@ export class GiteaHost implements PullRequestHost {
    */
   async ensurePullRequest(changeSet: ChangeSet, found?: PullRequestInfo | null): Promise<EnsureResult> {
     const cs: ChangeSet = { ...changeSet, title: fitTitle(changeSet.title, GITEA_TITLE_MAX) };
-    const pr = found === undefined ? await this.findPullRequest(cs.branch, this.o.base) : found;
-    const decision = decidePullRequest(pr, cs);
-    if (decision.action === 'closed-by-person')
-      return { action: 'closed-by-person', number: pr!.number, url: pr!.url };
-    if (decision.action === 'nothing') return { action: 'unchanged', number: pr!.number, url: pr!.url };
-    if (decision.action === 'update') return this.update(pr!, decision);
-    let created: RestGiteaPull;
-    try {
-      created = (
-        await this.req<RestGiteaPull>('create pull request', 'POST', `${this.repoPath}/pulls`, {
-          body: { head: cs.branch, base: this.o.base, title: decision.title, body: decision.body },
-        })
-      ).data;
-    } catch (err) {
-      if (err instanceof PrHostError && err.status === 409) {
-        const existing = await this.findPullRequest(cs.branch, this.o.base);
-        if (existing?.state === 'open') {
-          const again = decidePullRequest(existing, cs);
-          if (again.action === 'nothing')
-            return { action: 'unchanged', number: existing.number, url: existing.url };
-          if (again.action === 'update') return this.update(existing, again);
-        }
-      }
-      throw err;
-    }
-    this.o.log?.info({ number: created.number, branch: cs.branch }, 'Created pull request');
-    const warnings = await this.addLabels(created.number, decision.labels);
-    return { action: 'created', number: created.number, url: created.html_url, ...warnings };
+    return ensureWithHost(this.calls(), cs, found);
   }
 
-  private async update(
-    pr: PullRequestInfo,
-    d: { title?: string; body?: string; addLabels: string[] },
-  ): Promise<EnsureResult> {
-    const number = pr.number!;
-    const edits = d.title !== undefined || d.body !== undefined;
-    if (edits) {
-      await this.req('update pull request', 'PATCH', `${this.repoPath}/pulls/${number}`, {
-        body: {
-          ...(d.title !== undefined ? { title: d.title } : {}),
-          ...(d.body !== undefined ? { body: d.body } : {}),
-        },
-      });
-    }
-    const warnings = await this.addLabels(number, d.addLabels);
-    const action = edits || !warnings.warnings ? 'updated' : 'unchanged';
-    return { action, number, url: pr.url, ...warnings };
+  /** Gitea's calls of {@link ensureWithHost}. */
+  private calls(): PullRequestCalls {
+    return {
+      noun: 'pull request',
+      find: (branch) => this.findPullRequest(branch, this.o.base),
+      create: async (head, title, body) => {
+        const created = (
+          await this.req<RestGiteaPull>('create pull request', 'POST', `${this.repoPath}/pulls`, {
+            body: { head, base: this.o.base, title, body },
+          })
+        ).data;
+        return { number: created.number, url: created.html_url };
+      },
+      raced: (err) => err instanceof PrHostError && err.status === 409,
+      edit: async (number, patch) => {
+        await this.req('update pull request', 'PATCH', `${this.repoPath}/pulls/${number}`, { body: patch });
+      },
+      addLabels: (number, labels) => this.addLabels(number, labels),
+      ...(this.o.log ? { log: this.o.log } : {}),
+    };
   }
 
   /**

@@ -14,7 +14,7 @@ import Bottleneck from 'bottleneck';
 import { Octokit } from 'octokit';
 import { retry } from '../util/retry.js';
 import { branchPrefix } from '../change-sets/branch-name.js';
-import { decidePullRequest } from './ensure-pull-request.js';
+import { ensureWithHost, type PullRequestCalls } from './ensure-with-host.js';
 import { redact } from '../working-copy/git-errors.js';
 import { fitText, fitTitle } from '../change-sets/host-limits.js';
 import { FULL_TEXT_AT } from '../change-sets/pr-body.js';
@@ -234,66 +234,38 @@ export class GitHubHost implements PullRequestHost {
       title: fitTitle(changeSet.title),
       body: fitText(changeSet.body, FULL_TEXT_AT),
     };
-    const pr = found === undefined ? await this.findPullRequest(cs.branch, this.o.base) : found;
-    const decision = decidePullRequest(pr, cs);
-    switch (decision.action) {
-      case 'closed-by-person':
-        return { action: 'closed-by-person', number: pr!.number, url: pr!.url };
-      case 'nothing':
-        return { action: 'unchanged', number: pr!.number, url: pr!.url };
-      case 'update':
-        return this.update(pr!, decision);
-      case 'create':
-        break;
-    }
-    let created: { number: number; html_url: string };
-    try {
-      const res = await this.octokit.rest.pulls.create({
-        ...this.repo,
-        title: decision.title,
-        head: cs.branch,
-        base: this.o.base,
-        body: decision.body,
-      });
-      created = res.data;
-    } catch (err) {
-      const e = err as ErrorLike;
-      if (e.status === 422 && /already exists/i.test(JSON.stringify(e.response?.data ?? e.message))) {
-        // Someone (another gpuops replica, a person) opened it between our lookup and our create.
-        const existing = await this.findPullRequest(cs.branch, this.o.base);
-        if (existing?.state === 'open') {
-          const again = decidePullRequest(existing, cs);
-          if (again.action === 'nothing')
-            return { action: 'unchanged', number: existing.number, url: existing.url };
-          if (again.action === 'update') return this.update(existing, again);
-        }
-      }
-      throw this.fail('create pull request', err);
-    }
-    this.o.log?.info({ number: created.number, branch: cs.branch }, 'Created pull request');
-    const warnings = await this.addLabels(created.number, decision.labels);
-    return { action: 'created', number: created.number, url: created.html_url, ...warnings };
+    return ensureWithHost(this.calls(), cs, found);
   }
 
-  private async update(
-    pr: PullRequestInfo,
-    d: { title?: string; body?: string; addLabels: string[] },
-  ): Promise<EnsureResult> {
-    const number = pr.number!;
-    const edits = d.title !== undefined || d.body !== undefined;
-    if (edits) {
-      const patch = {
-        ...(d.title !== undefined ? { title: d.title } : {}),
-        ...(d.body !== undefined ? { body: d.body } : {}),
-      };
-      await this.call('update pull request', () =>
-        this.octokit.rest.pulls.update({ ...this.repo, pull_number: number, ...patch }),
-      );
-    }
-    const warnings = await this.addLabels(number, d.addLabels);
-    // Only labels to add, and GitHub took none: the pull request is as it was.
-    const action = edits || !warnings.warnings ? 'updated' : 'unchanged';
-    return { action, number, url: pr.url, ...warnings };
+  /** GitHub's calls of {@link ensureWithHost}. */
+  private calls(): PullRequestCalls {
+    return {
+      noun: 'pull request',
+      find: (branch) => this.findPullRequest(branch, this.o.base),
+      create: async (head, title, body) => {
+        const res = await this.octokit.rest.pulls.create({
+          ...this.repo,
+          title,
+          head,
+          base: this.o.base,
+          body,
+        });
+        return { number: res.data.number, url: res.data.html_url };
+      },
+      // Someone (another gpuops replica, a person) opened it between our lookup and our create.
+      raced: (err) => {
+        const e = err as ErrorLike;
+        return e.status === 422 && /already exists/i.test(JSON.stringify(e.response?.data ?? e.message));
+      },
+      failed: (err) => this.fail('create pull request', err),
+      edit: async (number, patch) => {
+        await this.call('update pull request', () =>
+          this.octokit.rest.pulls.update({ ...this.repo, pull_number: number, ...patch }),
+        );
+      },
+      addLabels: (number, labels) => this.addLabels(number, labels),
+      ...(this.o.log ? { log: this.o.log } : {}),
+    };
   }
 
   /**

@@ -9,7 +9,7 @@
  */
 import { Gitlab } from '@gitbeaker/rest';
 import { branchPrefix } from '../change-sets/branch-name.js';
-import { decidePullRequest } from './ensure-pull-request.js';
+import { ensureWithHost, type PullRequestCalls } from './ensure-with-host.js';
 import { answerError, networkError, retryingFetch, type HostWait } from './host-fetch.js';
 import { fitText, fitTitle } from '../change-sets/host-limits.js';
 import { FULL_TEXT_AT } from '../change-sets/pr-body.js';
@@ -155,54 +155,33 @@ export class GitLabHost implements PullRequestHost {
       const warnings = [...notes, ...(r.warnings ?? [])];
       return warnings.length > 0 ? { ...r, warnings } : r;
     };
-    const mr = found === undefined ? await this.findPullRequest(cs.branch, this.o.base) : found;
-    const decision = decidePullRequest(mr, cs);
-    if (decision.action === 'closed-by-person')
-      return withNotes({ action: 'closed-by-person', number: mr!.number, url: mr!.url });
-    if (decision.action === 'nothing')
-      return withNotes({ action: 'unchanged', number: mr!.number, url: mr!.url });
-    if (decision.action === 'update') return withNotes(await this.update(mr!, decision));
-    let created: RestMergeRequest;
-    try {
-      created = (await this.call('create merge request', () =>
-        this.api.MergeRequests.create(this.project, cs.branch, this.o.base, decision.title, {
-          description: decision.body,
-        }),
-      )) as unknown as RestMergeRequest;
-    } catch (err) {
-      if (err instanceof PrHostError && err.status === 409) {
-        const existing = await this.findPullRequest(cs.branch, this.o.base);
-        if (existing?.state === 'open') {
-          const again = decidePullRequest(existing, cs);
-          if (again.action === 'nothing')
-            return withNotes({ action: 'unchanged', number: existing.number, url: existing.url });
-          if (again.action === 'update') return withNotes(await this.update(existing, again));
-        }
-      }
-      throw err;
-    }
-    this.o.log?.info({ iid: created.iid, branch: cs.branch }, 'Created merge request');
-    const warnings = await this.addLabels(created.iid, decision.labels);
-    return withNotes({ action: 'created', number: created.iid, url: created.web_url, ...warnings });
+    return withNotes(await ensureWithHost(this.calls(), cs, found));
   }
 
-  private async update(
-    mr: PullRequestInfo,
-    d: { title?: string; body?: string; addLabels: string[] },
-  ): Promise<EnsureResult> {
-    const iid = mr.number!;
-    const edits = d.title !== undefined || d.body !== undefined;
-    if (edits) {
-      await this.call('update merge request', () =>
-        this.api.MergeRequests.edit(this.project, iid, {
-          ...(d.title !== undefined ? { title: d.title } : {}),
-          ...(d.body !== undefined ? { description: d.body } : {}),
-        }),
-      );
-    }
-    const warnings = await this.addLabels(iid, d.addLabels);
-    const action = edits || !warnings.warnings ? 'updated' : 'unchanged';
-    return { action, number: iid, url: mr.url, ...warnings };
+  /** GitLab's calls of {@link ensureWithHost} (a merge request's number is its iid). */
+  private calls(): PullRequestCalls {
+    return {
+      noun: 'merge request',
+      find: (branch) => this.findPullRequest(branch, this.o.base),
+      create: async (branch, title, description) => {
+        const created = (await this.call('create merge request', () =>
+          this.api.MergeRequests.create(this.project, branch, this.o.base, title, { description }),
+        )) as unknown as RestMergeRequest;
+        return { number: created.iid, url: created.web_url };
+      },
+      // "Another open merge request already exists for this source branch".
+      raced: (err) => err instanceof PrHostError && err.status === 409,
+      edit: async (iid, patch) => {
+        await this.call('update merge request', () =>
+          this.api.MergeRequests.edit(this.project, iid, {
+            ...(patch.title !== undefined ? { title: patch.title } : {}),
+            ...(patch.body !== undefined ? { description: patch.body } : {}),
+          }),
+        );
+      },
+      addLabels: (iid, labels) => this.addLabels(iid, labels),
+      ...(this.o.log ? { log: this.o.log } : {}),
+    };
   }
 
   /**

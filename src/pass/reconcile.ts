@@ -138,10 +138,9 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
   const written = await writePhase({ ...deps, now: () => deps.clock.now() }, world, desired);
   // Claims are runtime state: after Git's writes, in pull-request and patch mode alike.
   const standby = await standbyStep(deps, world, desired);
-  const result = summarize(deps.log, deps.dryRun, world, desired, written);
+  const result = summarize(deps.log, deps.dryRun, world, desired, { ...written, standby });
   return {
     ...result,
-    standby,
     watch: watchlistOf(world, desired, (name) => heldUntilMs(deps.memory.scaling.decisions, name)),
   };
 }

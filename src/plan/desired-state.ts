@@ -240,6 +240,7 @@ function subjectChanges(input: DesiredStateInput, steps: PassSteps): ChangeSetIn
       samples: new Map([...scaling.pass.attribution.byAlgorithm].map(([a, x]) => [a, x.samples])),
       whole: input.reading.ok && scaling.pass.metrics.partial === null,
       policyErrors: repo.errors.some((e) => e.file.startsWith('policies/')),
+      algorithms: repo.algorithms,
       parse: lookups.parse,
     }),
   ];

@@ -15,9 +15,9 @@
  */
 import type { ChangeSetInput } from '../change-sets/change-set.js';
 import type { StandbyEvidence } from '../change-sets/pr-evidence.js';
-import { standbyFile, standbyPath } from '../manifests/standby.js';
+import { standbyFile, standbyPath, standbyVendor } from '../manifests/standby.js';
 import { standbyReplicas } from '../scaling/rules/claim.js';
-import type { Policy, StandbySet } from '../definitions/types.js';
+import type { Policy, ResolvedAlgorithm, StandbySet } from '../definitions/types.js';
 import { parseGenerated, type GitModel } from './git-model.js';
 import { byString } from '../util/compare.js';
 
@@ -32,6 +32,8 @@ export interface StandbyChangesInput {
   whole: boolean;
   /** A policy file has an error (a document was left out): no standby file is deleted. */
   policyErrors: boolean;
+  /** The valid Algorithm specs: whose GPUs a set's standbys ask (`standbyVendor`); absent: NVIDIA. */
+  algorithms?: readonly Pick<ResolvedAlgorithm, 'name' | 'namespace' | 'spec'>[];
   /** How a Git file is parsed (`PlanLookups.parse`: `parseGenerated`, or a reconciler's that keeps it). */
   parse?: (text: string) => unknown;
 }
@@ -85,7 +87,15 @@ export function standbyChanges(input: StandbyChangesInput): ChangeSetInput[] {
       cluster,
       kind: 'standby',
       subject: set.name,
-      files: [standbyFile(cluster, set, policy.spec, evidence.replicas.to)],
+      files: [
+        standbyFile(
+          cluster,
+          set,
+          policy.spec,
+          evidence.replicas.to,
+          standbyVendor(set, input.algorithms ?? []),
+        ),
+      ],
       current: input.git.files,
       labels: policy.spec.pullRequests.labels,
       standby: evidence,

@@ -264,6 +264,10 @@ describe('decision-memo helpers', () => {
       { replicas: 3 },
       { samples: [sample('x', 51)] },
       { samples: [sample('x', 50), sample('y', 50)] },
+      // The same value, another pod, time or source window: equal values alone are not equal samples.
+      { samples: [sample('y', 50)] },
+      { samples: [sample('x', 50, '2025-06-01T12:00:30Z')] },
+      { samples: [{ ...sample('x', 50), window: { max: 90, coveredSeconds: 300 } }] },
       { dropped: 'Stale: 1' },
       { poolLoadGpus: 1.5 },
       { pool: 'short-task' as const },

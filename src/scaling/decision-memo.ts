@@ -14,8 +14,10 @@
  *   (stabilisation and peak windows do): cooldowns and the flap hold read only changes;
  * - the clock before the earliest time any time-based rule it evaluated could answer otherwise
  *   (`DecisionClock.untilMs`, reported by the rules), and not before the time it was decided.
- * Anything else decides again. `rememberingDecider` is the `Decide` of `decideInTurn` that does
- * this; it keeps the claim log itself, from the decisions and claims it gives in turn.
+ * Anything else decides again: when only the samples moved (a steady pass), on the pod facts kept
+ * with the decision (`facts-again.ts`), every rule running again. `rememberingDecider` is the
+ * `Decide` of `decideInTurn` that does this; it keeps the claim log itself, from the decisions and
+ * claims it gives in turn.
  */
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';

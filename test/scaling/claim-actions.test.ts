@@ -157,6 +157,18 @@ describe('which pods a pass may claim or give back', () => {
     expect(actions.map(brief)).toEqual(['give-back c-b → bert', 'give-back c-c → bert']);
   });
 
+  it("never gives back a pod claimed from another set, nor counts it as the algorithm's claim", () => {
+    const other = pod('o-a', {
+      'gpuops.dev/claimed-from': 'vision',
+      'gpuops.dev/algorithm': 'bert',
+      'app.kubernetes.io/name': 'bert',
+    });
+    const replicaSets = [rs('gpuops-standby-llm-bbb222', 2)];
+    expect(standbyActions([decision('bert', 3, 1)], [SET], { pods: [other], replicaSets })).toEqual([]);
+    const d = outstandingClaims([decision('bert', 1, 2)], [SET], [other]);
+    expect(d.map((x) => `${x.replicas.from} → ${x.replicas.to}`)).toEqual(['1 → 2']);
+  });
+
   it('a claimed pod being deleted does not count as a claim already made', () => {
     const pods = [{ ...claimed('c-a', 'bert'), terminating: true }, standby('s-a')];
     const d = outstandingClaims([decision('bert', 1, 2)], [SET], pods);

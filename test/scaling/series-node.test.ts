@@ -27,6 +27,7 @@ describe('seriesNode: the node a series names, and by which label', () => {
   it.each<[string, Record<string, string>, ReturnType<typeof seriesNode>]>([
     ['Node', { node: 'gpu-b', Hostname: 'gpu-a' }, { node: 'gpu-b', from: 'node' }],
     ['Hostname', { Hostname: 'gpu-a' }, { node: 'gpu-a', from: 'Hostname' }],
+    ['ExporterPodOnThePodsNode', { Hostname: 'dcgm-a' }, { node: 'gpu-a', from: 'Hostname (exporter pod)' }],
     ['ExporterPod', { Hostname: 'dcgm-b' }, { node: 'gpu-b', from: 'Hostname (exporter pod)' }],
     ['FileName', { gpuops_node_hint: 'gpu-b' }, { node: 'gpu-b', from: 'file name' }],
     ['None', { Hostname: 'gpu-z' }, null],

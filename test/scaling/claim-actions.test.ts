@@ -8,7 +8,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { PodInfo, ReplicaSetInfo } from '../../src/cluster/types.js';
-import { outstandingClaims, standbyActions } from '../../src/scaling/rules/claim-actions.js';
+import {
+  currentStandbyHash,
+  outstandingClaims,
+  standbyActions,
+} from '../../src/scaling/rules/claim-actions.js';
 import type { ScalingDecision } from '../../src/scaling/types.js';
 import { STANDBY_SET as SET } from '../support/standby-policy.js';
 
@@ -145,6 +149,80 @@ describe('standby actions of a pass', () => {
       replicaSets: [],
     });
     expect(actions.map(brief)).toEqual(['delete c-a → bert']);
+  });
+});
+
+describe('which pods a pass may claim or give back', () => {
+  it('claims Ready standbys by name, whatever order the cluster lists them in', () => {
+    const pods = [standby('s-c'), standby('s-a'), standby('s-b')];
+    const actions = standbyActions([decision('bert', 1, 3)], [SET], { pods, replicaSets: RS });
+    expect(actions.map(brief)).toEqual(['claim s-a → bert', 'claim s-b → bert']);
+  });
+
+  it('never claims a standby that is not Running, even with a stale Ready condition', () => {
+    const pods = [standby('s-a', { phase: 'Failed' }), standby('s-b', { phase: 'Pending' }), standby('s-c')];
+    const actions = standbyActions([decision('bert', 1, 3)], [SET], { pods, replicaSets: RS });
+    expect(actions.map(brief)).toEqual(['claim s-c → bert']);
+  });
+
+  it('gives back claimed pods by name and never one being deleted', () => {
+    const pods = [
+      claimed('c-c', 'bert'),
+      { ...claimed('c-a', 'bert'), terminating: true },
+      claimed('c-b', 'bert'),
+      claimed('c-d', 'bert'),
+    ];
+    const replicaSets = RS;
+    const actions = standbyActions([decision('bert', 4, 2)], [SET], { pods, replicaSets });
+    expect(actions.map(brief)).toEqual(['give-back c-b → bert', 'give-back c-c → bert']);
+  });
+
+  it("never gives back a pod claimed from another set, nor counts it as the algorithm's claim", () => {
+    const other = pod('o-a', {
+      'gpuops.dev/claimed-from': 'vision',
+      'gpuops.dev/algorithm': 'bert',
+      'app.kubernetes.io/name': 'bert',
+    });
+    const replicaSets = RS;
+    expect(standbyActions([decision('bert', 3, 1)], [SET], { pods: [other], replicaSets })).toEqual([]);
+    const d = outstandingClaims([decision('bert', 1, 2)], [SET], { pods: [other], replicaSets: RS });
+    expect(d.map((x) => `${x.replicas.from} → ${x.replicas.to}`)).toEqual(['1 → 2']);
+  });
+
+  it('a claimed pod being deleted does not count as a claim already made', () => {
+    const pods = [{ ...claimed('c-a', 'bert'), terminating: true }, standby('s-a')];
+    const d = outstandingClaims([decision('bert', 1, 2)], [SET], { pods, replicaSets: RS });
+    expect(d.map((x) => `${x.replicas.from} → ${x.replicas.to}`)).toEqual(['1 → 2']);
+  });
+});
+
+describe('currentStandbyHash: the newest ReplicaSet of the standby Deployment', () => {
+  const hashOf = (replicaSets: ReplicaSetInfo[]) => currentStandbyHash(SET, replicaSets);
+  it.each([
+    ['the highest revision, whatever the order', [rs('bbb222', 2), rs('aaa111', 1)], 'bbb222'],
+    ['a revision stated beats none', [{ ...rs('nnn000', 0), revision: null }, rs('aaa111', 1)], 'aaa111'],
+    ['no revision at all: the first listed', [{ ...rs('nnn000', 0), revision: null }], 'nnn000'],
+    [
+      'one of another namespace is not its',
+      [rs('aaa111', 1), { ...rs('zzz999', 9), namespace: 'vision' }],
+      'aaa111',
+    ],
+    [
+      'one owned by another kind is not its',
+      [
+        rs('aaa111', 1),
+        {
+          ...rs('zzz999', 9),
+          owner: { kind: 'StatefulSet', name: 'gpuops-standby-llm', controller: true, uid: 'd-1' },
+        },
+      ],
+      'aaa111',
+    ],
+    ['a bare ReplicaSet is not its', [rs('aaa111', 1), { ...rs('zzz999', 9), owner: null }], 'aaa111'],
+    ['a name not <deployment>-<hash>: none', [{ ...rs('x', 3), name: 'hand-made' }], null],
+    ['none: none', [], null],
+  ] as const)('%s', (_, replicaSets, want) => {
+    expect(hashOf([...replicaSets])).toBe(want);
   });
 });
 

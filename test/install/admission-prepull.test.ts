@@ -74,7 +74,7 @@ beforeAll(async () => {
 
 /** `render` with `change` applied to a copy of its pod spec. */
 function withPod(change: (pod: AnyObj) => void): AnyObj {
-  const ds = structuredClone(render);
+  const ds = JSON.parse(JSON.stringify(render)) as AnyObj; // as the API server gets it: no shared objects
   change(ds.spec.template.spec);
   return ds;
 }
@@ -104,7 +104,7 @@ describe('gpuops-prepull: only the pre-pull DaemonSet gpuops renders is admitted
   it("gpuops's render passes, for both pools, with its pull secrets", () => {
     expect(render.spec.template.spec.imagePullSecrets).toEqual([{ name: 'reg' }]);
     expect(admit(render)).toBe('allowed');
-    const long = structuredClone(render);
+    const long = JSON.parse(JSON.stringify(render)) as AnyObj;
     long.metadata.name = 'gpuops-prepull-long-task';
     expect(admit(long)).toBe('allowed');
     // The default ServiceAccount, named: the same as none.

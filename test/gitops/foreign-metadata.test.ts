@@ -55,6 +55,13 @@ describe('a Namespace file a person added labels to', () => {
     expect(again!.content).toBe(file!.content);
   });
 
+  it('a file whose alias has no anchor is rendered afresh instead of stopping the pass', () => {
+    const broken = edited.replace('metadata:\n', 'extra: *missing\nmetadata:\n');
+    expect(broken).toContain('extra: *missing');
+    const [file] = renderNamespaceFiles('prod', ['vision'], undefined, undefined, new Map([[PATH, broken]]));
+    expect(file!.content).toBe(renderNamespaceFile('prod', 'vision').content);
+  });
+
   it('gpuops’s own keys are gpuops’s: a person’s value for them is not kept', () => {
     const [file] = renderNamespaceFiles(
       'prod',

@@ -67,6 +67,25 @@ describe('rolloutNote', () => {
       [],
     ],
     [
+      // A free GPU of another vendor is no room: an amd.com/gpu pod never fits an NVIDIA node.
+      'AnAmdPodWithOnlyAnNvidiaGpuFreeWaits',
+      () => ({ request: { ...REQUEST, gpuResource: 'amd.com/gpu' } }),
+      'RolloutWaitsForGpu',
+      ['no room for a surge pod'],
+    ],
+    [
+      'AnAmdPodWithAnAmdGpuFreeSurges',
+      () => ({
+        request: { ...REQUEST, gpuResource: 'amd.com/gpu' },
+        capacity: [
+          node('st-1', 'short-task', 0),
+          { ...node('st-2', 'short-task', 1, null), gpuResource: 'amd.com/gpu' },
+        ],
+      }),
+      'RolloutSurge',
+      ['room for 1 surge pod(s)'],
+    ],
+    [
       'NoRoomButMaxUnavailableStopsOldPods',
       () => ({ capacity: [], rollout: { strategy: 'RollingUpdate', maxSurge: 1, maxUnavailable: 1 } }),
       'RolloutStopsOldPods',

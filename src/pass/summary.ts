@@ -5,7 +5,7 @@
 import type { Logger } from 'pino';
 import type { Snapshot } from '../cluster/types.js';
 import type { DesiredState, PlanOutput } from '../plan/desired-state.js';
-import type { ChangeSet, WriteBackResult } from '../gitops/types.js';
+import type { ChangeSet, WriteBackResult } from '../change-sets/types.js';
 import type { Watchlist } from '../scaling/crossing-watch.js';
 import type { StandbyOutcome } from './standby.js';
 import type { World } from './world.js';

@@ -6,8 +6,8 @@
  * `reconcile` writes.
  */
 import type { Snapshot } from '../cluster/types.js';
-import { buildChangeSet, planFiles, type ChangeSetInput } from '../gitops/change-set.js';
-import type { ChangeSet, PlannedFile } from '../gitops/types.js';
+import { buildChangeSet, planFiles, type ChangeSetInput } from '../change-sets/change-set.js';
+import type { ChangeSet, PlannedFile } from '../change-sets/types.js';
 import type { WorkloadTemplates } from '../manifests/templates.js';
 import type { UtilizationReading } from '../metrics/types.js';
 import type { BenchmarkOutcome, Placement } from '../placement/types.js';

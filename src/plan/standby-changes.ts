@@ -13,8 +13,8 @@
  * while no policy file has an error: a broken policy edit (its document left out) never proposes
  * deleting running standbys.
  */
-import type { ChangeSetInput } from '../gitops/change-set.js';
-import type { StandbyEvidence } from '../gitops/pr-evidence.js';
+import type { ChangeSetInput } from '../change-sets/change-set.js';
+import type { StandbyEvidence } from '../change-sets/pr-evidence.js';
 import { standbyFile, standbyPath } from '../manifests/standby.js';
 import { standbyReplicas } from '../scaling/rules/claim.js';
 import type { Policy, StandbySet } from '../definitions/types.js';

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { buildChangeSet } from '../../src/gitops/change-set.js';
-import { removedMetadata } from '../../src/gitops/removed-metadata.js';
+import { buildChangeSet } from '../../src/change-sets/change-set.js';
+import { removedMetadata } from '../../src/change-sets/removed-metadata.js';
 import { createReconcilerMemory, rememberedLookups } from '../../src/plan/memory.js';
 import {
   namespaceFilePath,

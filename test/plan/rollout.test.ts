@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { renderPrBody } from '../../src/gitops/pr-body.js';
+import { renderPrBody } from '../../src/change-sets/pr-body.js';
 import { renderWorkloadFiles } from '../../src/manifests/workloads.js';
 import { readGitModel } from '../../src/plan/git-model.js';
 import { placementChanges, planPlacements } from '../../src/plan/placement.js';

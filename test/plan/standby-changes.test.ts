@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { StandbySet } from '../../src/definitions/types.js';
-import { buildChangeSet } from '../../src/gitops/change-set.js';
+import { buildChangeSet } from '../../src/change-sets/change-set.js';
 import { standbyFile } from '../../src/manifests/standby.js';
 import { standbyChanges, type StandbyChangesInput } from '../../src/plan/standby-changes.js';
 import { policyWith } from '../benchmark/fixtures.js';

@@ -19,9 +19,13 @@ export const TRACKING_ANNOTATION = 'argocd.argoproj.io/tracking-id';
 /** The label every gpuops object carries (docs/design.md, "Labels and names"). */
 export const MANAGED_BY_SELECTOR = `${MANAGED_BY.key}=${MANAGED_BY.value}`;
 
-/** Workload kinds the applier prunes when they leave Git. Nodes are never pruned. */
+/**
+ * Workload kinds the applier prunes when they leave Git, as Argo CD and Flux prune every kind they
+ * applied: the algorithms' objects and the pools' pre-pull DaemonSet. Nodes are never pruned.
+ */
 export const PRUNABLE_KINDS: readonly { apiVersion: string; kind: string }[] = [
   { apiVersion: 'apps/v1', kind: 'Deployment' },
+  { apiVersion: 'apps/v1', kind: 'DaemonSet' },
   { apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler' },
   { apiVersion: 'v1', kind: 'Service' },
 ];

@@ -267,6 +267,36 @@ describe('applyGitOpsFolder against the simulated cluster', () => {
     expect(t4.metadata?.labels?.['gpuops.dev/pool']).toBe('short-task');
   });
 
+  it('prunes the pre-pull DaemonSet when it leaves Git (policy pools.prePull turned off)', async () => {
+    const prePull = {
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      metadata: { name: 'gpuops-prepull', namespace: 'vision', labels: MANAGED },
+      spec: {
+        selector: { matchLabels: { app: 'gpuops-prepull' } },
+        template: {
+          metadata: { labels: { app: 'gpuops-prepull' } },
+          spec: { containers: [{ name: 'pause', image: 'registry.k8s.io/pause:3.10' }] },
+        },
+      },
+    };
+    const base = { nodes: { 'gpu-a100-01': 'long-task' }, algorithms: { 'bert-train': 1 } };
+    writeFolder(base);
+    write('pools/prepull.yaml', prePull);
+    expect((await sync()).errors).toEqual([]);
+    const daemonSets = async () =>
+      (await apps.listNamespacedDaemonSet({ namespace: 'vision' })).items.map((d) => d.metadata?.name);
+    expect(await daemonSets()).toEqual(['gpuops-prepull']);
+
+    writeFolder(base);
+    const s = await sync();
+
+    expect(s.pruned.map((p) => `${p.kind} ${p.namespace}/${p.name}`)).toEqual([
+      'DaemonSet vision/gpuops-prepull',
+    ]);
+    expect(await daemonSets()).toEqual([]);
+  });
+
   it('reports a partial Node for a missing node, creates no Node, and stops before later waves', async () => {
     writeFolder({
       nodes: { 'gpu-a100-01': 'long-task', 'gpu-gone-99': 'unused' },

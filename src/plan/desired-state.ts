@@ -242,6 +242,10 @@ function subjectChanges(input: DesiredStateInput, steps: PassSteps): ChangeSetIn
       policyErrors: repo.errors.some((e) => e.file.startsWith('policies/')),
       algorithms: repo.algorithms,
       parse: lookups.parse,
+      now,
+      recent: input.recent,
+      pods: input.snapshot.pods,
+      ...(input.loop ? { loop: input.loop } : {}),
     }),
   ];
 }

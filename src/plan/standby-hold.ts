@@ -70,7 +70,8 @@ export function pastStandbySizes(
  * The size the set keeps: `sized` (this pass's) when it is at least `from` (Git's replicas; null:
  * the set is new) — growth at once; else the highest size asked by the passes from the one that
  * opens the window (the newest at or before `nowMs − windowSeconds`) to now, `sized` included, at
- * most `from`; `from` when no pass opens the window (a history shorter than the window).
+ * most `from`; `from` when no pass opens the window (a history shorter than the window). A
+ * window of 0 (the policy's turned off) shrinks at once.
  */
 export function heldStandbySize(
   from: number | null,
@@ -79,7 +80,7 @@ export function heldStandbySize(
   nowMs: number,
   windowSeconds: number,
 ): number {
-  if (from === null || sized >= from) return sized;
+  if (from === null || sized >= from || windowSeconds <= 0) return sized;
   const start = nowMs - windowSeconds * 1000;
   let opener: number | null = null;
   for (const t of past.keys()) if (t <= start && (opener === null || t > opener)) opener = t;

@@ -121,6 +121,16 @@ describe('the standby size shrinks only after the scale-down window', () => {
     );
   });
 
+  it('a window the policy turns off (0 s) shrinks at once', async () => {
+    const off = await policyWith((p) => {
+      p.standby = [SET];
+      p.scaling.headroomFactor = 1;
+      p.scaling.utilization = { min: 30, max: 80 };
+      p.scaling.scaleDown.stabilizationWindowSeconds = 0;
+    });
+    expect(plan(3, 2, [...passes(-600, -30, 3), pass(-15, 3)], { policy: off }).replicas).toBe(2);
+  });
+
   it('a partial reading still never shrinks, even after the window', () => {
     const recent = [...passes(-600, -315, 3), ...passes(-300, -15, 2)];
     expect(plan(3, 2, recent, { whole: false }).replicas).toBe(3);

@@ -245,6 +245,7 @@ function subjectChanges(input: DesiredStateInput, steps: PassSteps): ChangeSetIn
       now,
       recent: input.recent,
       pods: input.snapshot.pods,
+      replicaSets: input.snapshot.replicaSets ?? [],
       ...(input.loop ? { loop: input.loop } : {}),
     }),
   ];

@@ -23,7 +23,7 @@ import type { Policy, ResolvedAlgorithm, StandbySet } from '../definitions/types
 import { parseGenerated, type GitModel } from './git-model.js';
 import { byString } from '../util/compare.js';
 import type { DecisionRecord } from '../scaling/types.js';
-import type { PodInfo } from '../cluster/types.js';
+import type { PodInfo, ReplicaSetInfo } from '../cluster/types.js';
 import type { LoopTiming } from '../scaling/loop-windows.js';
 import { heldStandbySize, pastStandbySizes, standbyWindowSeconds } from './standby-hold.js';
 
@@ -42,12 +42,13 @@ export interface StandbyChangesInput {
   algorithms?: readonly Pick<ResolvedAlgorithm, 'name' | 'namespace' | 'spec'>[];
   /**
    * Shrinking is held for the scale-down window (`standby-hold.ts`): the pass's time, the stored
-   * scaling decisions, the pass's pods (the standby pods' start-up) and `gpuops run`'s loop
-   * delays (absent: the policy's window). Without `now` the size follows this pass alone.
+   * scaling decisions, the pass's pods and ReplicaSets (the standby pods' start-up) and `gpuops
+   * run`'s loop delays (absent: the policy's window). Without `now` the size follows this pass alone.
    */
   now?: Date;
   recent?: readonly DecisionRecord[];
   pods?: readonly PodInfo[];
+  replicaSets?: readonly ReplicaSetInfo[];
   loop?: LoopTiming;
   /** How a Git file is parsed (`PlanLookups.parse`: `parseGenerated`, or a reconciler's that keeps it). */
   parse?: (text: string) => unknown;
@@ -66,7 +67,10 @@ function gitReplicas(input: StandbyChangesInput, path: string): number | null {
 function held(input: StandbyChangesInput, set: StandbySet, from: number | null, sized: number, beta: number) {
   if (!input.now) return sized;
   const { policy } = input;
-  const window = standbyWindowSeconds(policy, set, input.loop, input.pods ?? []);
+  const window = standbyWindowSeconds(policy, set, input.loop, {
+    pods: input.pods ?? [],
+    replicaSets: input.replicaSets ?? [],
+  });
   const past = pastStandbySizes(input.recent ?? [], set, beta, policy.spec.scaling.utilization.max);
   return heldStandbySize(from, sized, past, input.now.getTime(), window);
 }

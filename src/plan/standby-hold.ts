@@ -16,8 +16,8 @@
  * set keeps its size.
  */
 import type { Policy, StandbySet } from '../definitions/types.js';
-import type { PodInfo } from '../cluster/types.js';
-import { GPUOPS } from '../util/vocabulary.js';
+import type { PodInfo, ReplicaSetInfo } from '../cluster/types.js';
+import { isStandbyPod } from '../scaling/rules/standby-owners.js';
 import { observedStartup, podStartups } from '../scaling/observed-startup.js';
 import { withLoopWindows, type LoopTiming } from '../scaling/loop-windows.js';
 import { readyPodsJudged } from '../scaling/judged-over.js';
@@ -27,17 +27,18 @@ import type { DecisionRecord } from '../scaling/types.js';
 /**
  * The scale-down window (seconds) of `set`: the policy's `scaleDown.stabilizationWindowSeconds`,
  * or with `loop` (`gpuops run`) the one sized to the loop with the start-up of the set's own
- * standby pods (label `gpuops.dev/standby: <set>` in its namespace); the policy's while none is
+ * standby pods (`isStandbyPod`: the owner chain to `gpuops-standby-<set>`, not a label anyone may
+ * write, so a hand-made pod Ready at once cannot shorten the window); the policy's while none is
  * observed.
  */
 export function standbyWindowSeconds(
   policy: Policy,
   set: StandbySet,
   loop: LoopTiming | undefined,
-  pods: readonly PodInfo[],
+  cluster: { pods: readonly PodInfo[]; replicaSets: readonly ReplicaSetInfo[] },
 ): number {
   if (!loop) return policy.spec.scaling.scaleDown.stabilizationWindowSeconds;
-  const own = pods.filter((p) => p.namespace === set.namespace && p.labels[GPUOPS.standby] === set.name);
+  const own = cluster.pods.filter((p) => isStandbyPod(set, p, cluster.replicaSets));
   const startupSeconds = observedStartup(podStartups(own));
   return withLoopWindows(policy, { ...loop, startupSeconds }).spec.scaling.scaleDown
     .stabilizationWindowSeconds;

@@ -107,18 +107,33 @@ describe('the standby size shrinks only after the scale-down window', () => {
   });
 
   it('the window follows the loop: standby pods Ready 20 s after creation, 5 s + 5 s → 3·30 = 90 s', () => {
+    const rs = {
+      namespace: 'algorithms',
+      name: 'gpuops-standby-llm-abc',
+      owner: { kind: 'Deployment', name: 'gpuops-standby-llm', controller: true },
+      revision: 1,
+      replicas: 3,
+    };
     const standby = pod('gpuops-standby-llm-abc-1', {
       labels: { 'gpuops.dev/standby': 'llm' },
+      owner: { kind: 'ReplicaSet', name: rs.name, controller: true },
       createdAt: at(-1000),
       readyAt: at(-980),
     });
-    const o = { loop: { sampleSeconds: 5, reactionSeconds: 5 }, pods: [standby] };
+    // A pod labelled a standby by hand, Ready at once, is not the set's: it cannot shorten the window.
+    const forged = pod('gpuops-standby-llm-xyz-1', {
+      labels: { 'gpuops.dev/standby': 'llm' },
+      owner: null,
+      createdAt: at(-1000),
+      readyAt: at(-1000),
+    });
+    const o = { loop: { sampleSeconds: 5, reactionSeconds: 5 }, pods: [standby, forged], replicaSets: [rs] };
     expect(plan(3, 2, [...passes(-300, -105, 3), ...passes(-90, -15, 2)], o).replicas).toBe(2);
     expect(plan(3, 2, [...passes(-299, -104, 3), ...passes(-89, -14, 2)], o).replicas).toBe(3);
-    // Without an observed start-up the policy's 300 s stand.
-    expect(plan(3, 2, [...passes(-300, -105, 3), ...passes(-90, -15, 2)], { ...o, pods: [] }).replicas).toBe(
-      3,
-    );
+    // Without an observed start-up the policy's 300 s stand; the forged pod alone observes none.
+    const drop = [...passes(-300, -105, 3), ...passes(-90, -15, 2)];
+    expect(plan(3, 2, drop, { ...o, pods: [] }).replicas).toBe(3);
+    expect(plan(3, 2, drop, { ...o, pods: [forged] }).replicas).toBe(3);
   });
 
   it('a window the policy turns off (0 s) shrinks at once', async () => {

@@ -20,12 +20,12 @@ const SCOPES = {
   scaling: ['src/scaling/**/*.ts'],
   manifests: ['src/manifests/**/*.ts'],
   gitops: [
-    'src/gitops/branch-name.ts',
-    'src/gitops/change-set.ts',
-    'src/gitops/git-errors.ts',
-    'src/gitops/ensure-pull-request.ts',
+    'src/change-sets/branch-name.ts',
+    'src/change-sets/change-set.ts',
+    'src/working-copy/git-errors.ts',
+    'src/git-hosts/ensure-pull-request.ts',
   ],
-  'pr-body': ['src/gitops/pr-body.ts'],
+  'pr-body': ['src/change-sets/pr-body.ts'],
   /** The pass's pure step functions (`planDesiredState`'s parts). */
   plan: ['src/plan/**/*.ts'],
 };

@@ -22,9 +22,9 @@ import type * as ComposeModule from '../src/compose/compose.js';
 import type * as SettingsModule from '../src/config/settings.js';
 import type * as ReadSnapshotModule from '../src/cluster/read-snapshot.js';
 import type * as ReconcileModule from '../src/pass/reconcile.js';
-import type * as GitHostModule from '../src/gitops/git-host.js';
-import type { PullRequestHost } from '../src/gitops/pr-host.js';
-import type * as WorkingCopyModule from '../src/gitops/working-copy.js';
+import type * as GitHostModule from '../src/git-hosts/git-host.js';
+import type { PullRequestHost } from '../src/git-hosts/pr-host.js';
+import type * as WorkingCopyModule from '../src/working-copy/working-copy.js';
 import type * as StoreModule from '../src/store/index.js';
 import type { Store } from '../src/store/types.js';
 import type * as FloorModule from './floor.js';
@@ -237,8 +237,8 @@ async function main(): Promise<void> {
     load<typeof SettingsModule>('config/settings.js'),
     load<typeof ReadSnapshotModule>('cluster/read-snapshot.js'),
     load<typeof ReconcileModule>('pass/reconcile.js'),
-    load<typeof GitHostModule>('gitops/git-host.js'),
-    load<typeof WorkingCopyModule>('gitops/working-copy.js'),
+    load<typeof GitHostModule>('git-hosts/git-host.js'),
+    load<typeof WorkingCopyModule>('working-copy/working-copy.js'),
     load<typeof StoreModule>('store/index.js'),
     import(FLOOR) as Promise<typeof FloorModule>,
     load<typeof ClusterCacheModule>('compose/cluster-cache.js'),

@@ -6,7 +6,7 @@ import type { V1Pod as PodInput, V1ReplicaSet as ReplicaSetInput } from '@kubern
 import { isoTime, optional, parseQuantity, type ReduceContext } from './reduce-fields.js';
 import { cpuMemoryRequest, effectiveRequest, otherRequests } from './requests.js';
 import { requiredAntiAffinity } from './scheduling/pod-constraints.js';
-import type { PodInfo, ReplicaSetInfo } from './types.js';
+import type { OwnerRef, PodInfo, ReplicaSetInfo } from './types.js';
 import { GPUOPS, MANAGED_BY, VENDORS } from '../util/vocabulary.js';
 
 const NO_CONDITIONS: never[] = [];
@@ -31,7 +31,8 @@ export function reducePod(pod: PodInput, ctx: ReduceContext): PodInfo {
     } else if (c.type === 'PodScheduled')
       unschedulable = c.status === 'False' && c.reason === 'Unschedulable';
   }
-  const owner = controllerOf(pod.metadata?.ownerReferences);
+  const owner = ownerRef(pod.metadata?.ownerReferences);
+  const claimedUid = pod.metadata?.annotations?.[GPUOPS.claimedUid];
   const phase = pod.status?.phase ?? 'Pending';
   return {
     namespace: ns,
@@ -48,7 +49,8 @@ export function reducePod(pod: PodInput, ctx: ReduceContext): PodInfo {
     ...optional('antiAffinity', requiredAntiAffinity(labels, pod.spec)),
     managed: labels[MANAGED_BY.key] === MANAGED_BY.value,
     algorithm: labels[GPUOPS.algorithm] ?? null,
-    owner: owner ? { kind: owner.kind, name: owner.name } : null,
+    owner,
+    ...optional('claimedUid', claimedUid || undefined),
     unschedulable,
     createdAt: isoTime(pod.metadata?.creationTimestamp),
     startedAt: pod.status?.startTime ? isoTime(pod.status.startTime) : null,
@@ -56,11 +58,21 @@ export function reducePod(pod: PodInput, ctx: ReduceContext): PodInfo {
   };
 }
 
-/** The controller ownerReference (`controller: true`), else the first one (dumps written by hand omit the flag). */
-function controllerOf<T extends { kind: string; name: string; controller?: boolean }>(
-  refs: readonly T[] | undefined,
-): T | undefined {
-  return refs?.find((r) => r.controller === true) ?? refs?.[0];
+/**
+ * The controller ownerReference (`controller: true`), else the first one (dumps written by hand
+ * omit the flag), as an {@link OwnerRef}: `controller` and `uid` only when the reference has them.
+ */
+function ownerRef(
+  refs: readonly { kind: string; name: string; controller?: boolean; uid?: string }[] | undefined,
+): OwnerRef | null {
+  const r = refs?.find((x) => x.controller === true) ?? refs?.[0];
+  if (!r) return null;
+  return {
+    kind: r.kind,
+    name: r.name,
+    ...(r.controller === true ? { controller: true } : {}),
+    ...optional('uid', r.uid || undefined),
+  };
 }
 
 const DEPLOYMENT_REVISION = 'deployment.kubernetes.io/revision';
@@ -72,13 +84,14 @@ const DEPLOYMENT_REVISION = 'deployment.kubernetes.io/revision';
  * What the watch-driven cluster cache keeps per ReplicaSet.
  */
 export function reduceReplicaSet(rs: ReplicaSetInput): ReplicaSetInfo {
-  const owner = controllerOf(rs.metadata?.ownerReferences);
+  const owner = ownerRef(rs.metadata?.ownerReferences);
   const revision = Number(rs.metadata?.annotations?.[DEPLOYMENT_REVISION]);
   const failed = rs.status?.conditions?.find((c) => c.type === 'ReplicaFailure' && c.status === 'True');
   return {
     namespace: rs.metadata?.namespace ?? '',
     name: rs.metadata?.name ?? '',
-    owner: owner ? { kind: owner.kind, name: owner.name } : null,
+    ...optional('uid', rs.metadata?.uid || undefined),
+    owner,
     revision: Number.isInteger(revision) && revision > 0 ? revision : null,
     replicas: typeof rs.spec?.replicas === 'number' ? rs.spec.replicas : 1,
     ...optional(

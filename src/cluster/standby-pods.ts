@@ -19,7 +19,10 @@ export interface StandbyPodAction {
   kind: 'claim' | 'give-back' | 'delete';
   namespace: string;
   pod: string;
+  /** The pod's uid as the pass saw it: a pod of that name that is another object is left alone. */
+  uid: string;
   labels: Record<string, string | null>;
+  annotations: Record<string, string | null>;
   expect: Record<string, string>;
   wake?: { port: number; path: string; timeoutSeconds: number };
   algorithm: string;
@@ -67,12 +70,17 @@ export function createStandbyPods(kc: KubeConfig, options: StandbyPodsOptions = 
     const label = `pod ${a.namespace}/${a.pod}`;
     const pod = await core.readNamespacedPod({ name: a.pod, namespace: a.namespace });
     const labels = pod.metadata?.labels ?? {};
-    const moved = Object.entries(a.expect).find(([k, v]) => labels[k] !== v);
-    if (moved || pod.metadata?.deletionTimestamp)
+    const moved =
+      pod.metadata?.uid !== a.uid
+        ? 'uid'
+        : pod.metadata?.deletionTimestamp
+          ? 'deleting'
+          : Object.entries(a.expect).find(([k, v]) => labels[k] !== v)?.[0];
+    if (moved)
       return {
         ...base,
         ok: false,
-        message: `${label}: changed since the pass read it (${moved?.[0] ?? 'deleting'}); left as it is`,
+        message: `${label}: changed since the pass read it (${moved}); left as it is`,
       };
     if (a.kind === 'delete') {
       await core.deleteNamespacedPod({ name: a.pod, namespace: a.namespace });
@@ -103,7 +111,13 @@ export function createStandbyPods(kc: KubeConfig, options: StandbyPodsOptions = 
           message: `${label}: wake ${url} for ${a.algorithm} failed (${woke}); left a standby`,
         };
     }
-    const body = { metadata: { labels: a.labels, resourceVersion: pod.metadata?.resourceVersion } };
+    const body = {
+      metadata: {
+        labels: a.labels,
+        annotations: a.annotations,
+        resourceVersion: pod.metadata?.resourceVersion,
+      },
+    };
     await core.patchNamespacedPod({ name: a.pod, namespace: a.namespace, body, fieldManager }, MERGE_PATCH);
     return {
       ...base,

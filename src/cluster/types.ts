@@ -76,6 +76,19 @@ export interface GpuSharing {
   physicalGpus: number;
 }
 
+/**
+ * One `metadata.ownerReferences` entry as a snapshot keeps it. `controller` is true only when the
+ * reference says `controller: true` (what kube-controller-manager's controllers write, and what the
+ * garbage collector and the controllers' adoption go by); a reference without the flag is not
+ * proof that the owner controls the object. `uid` is the owner's uid, when the reference has one.
+ */
+export interface OwnerRef {
+  kind: string;
+  name: string;
+  controller?: boolean;
+  uid?: string;
+}
+
 /** One pod of a snapshot. */
 export interface PodInfo {
   namespace: string;
@@ -107,8 +120,16 @@ export interface PodInfo {
   managed: boolean;
   /** Label `gpuops.dev/algorithm`, or null. */
   algorithm: string | null;
-  /** `metadata.ownerReferences[0].kind`/name (e.g. ReplicaSet, Job), or null. */
-  owner: { kind: string; name: string } | null;
+  /**
+   * The controller ownerReference (else the first one: dumps written by hand omit the flag),
+   * e.g. ReplicaSet, Job; null when none. See {@link OwnerRef}.
+   */
+  owner: OwnerRef | null;
+  /**
+   * Annotation `gpuops.dev/claimed-uid`: on a standby pod gpuops claimed, the pod's own uid (the
+   * claim patch writes it); absent otherwise.
+   */
+  claimedUid?: string;
   /** PodScheduled condition is False with reason Unschedulable. */
   unschedulable: boolean;
   /** ISO-8601 creation time. */
@@ -130,8 +151,10 @@ export interface PodInfo {
 export interface ReplicaSetInfo {
   namespace: string;
   name: string;
+  /** `metadata.uid`; absent when not read (a hand-written dump). */
+  uid?: string;
   /** The controller ownerReference (`kind: Deployment`, name), or null for a bare ReplicaSet. */
-  owner: { kind: string; name: string } | null;
+  owner: OwnerRef | null;
   /** `deployment.kubernetes.io/revision`: the Deployment's revision it holds; null when absent. */
   revision: number | null;
   /** `spec.replicas`: how many pods the Deployment controller wants of it now. */

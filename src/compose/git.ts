@@ -7,17 +7,17 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { GitOpsSettings } from '../config/settings.js';
 import type { Store } from '../store/types.js';
-import { GitHubHost, parseGitHubRepo } from '../gitops/github-host.js';
-import { GiteaHost } from '../gitops/gitea-host.js';
-import { originOf, parseGiteaRepo } from '../gitops/gitea-rest.js';
-import { GitLabHost } from '../gitops/gitlab-host.js';
-import { parseGitLabProject } from '../gitops/gitlab-rest.js';
-import { GitPullRequestHost } from '../gitops/git-host.js';
-import type { PullRequestHost } from '../gitops/pr-host.js';
-import { splitRemoteUrl } from '../gitops/remote-url.js';
-import { storeLedger, type CommitLedger } from '../gitops/commit-ledger.js';
-import type { GitOpsLogger } from '../gitops/types.js';
-import { WorkingCopy, type GitAuthor } from '../gitops/working-copy.js';
+import { GitHubHost, parseGitHubRepo } from '../git-hosts/github-host.js';
+import { GiteaHost } from '../git-hosts/gitea-host.js';
+import { originOf, parseGiteaRepo } from '../git-hosts/gitea-rest.js';
+import { GitLabHost } from '../git-hosts/gitlab-host.js';
+import { parseGitLabProject } from '../git-hosts/gitlab-rest.js';
+import { GitPullRequestHost } from '../git-hosts/git-host.js';
+import type { PullRequestHost } from '../git-hosts/pr-host.js';
+import { splitRemoteUrl } from '../working-copy/remote-url.js';
+import { storeLedger, type CommitLedger } from '../working-copy/commit-ledger.js';
+import type { GitOpsLogger } from '../change-sets/types.js';
+import { WorkingCopy, type GitAuthor } from '../working-copy/working-copy.js';
 
 /** What a pull-request host needs besides settings. */
 export interface HostDeps {

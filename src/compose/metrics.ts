@@ -15,6 +15,8 @@ export interface MetricsSettings {
   prometheusToken?: string;
   /** The dcgm-exporter job(s) of `--dcgm-job` (the source's default when absent). */
   dcgmJob?: string;
+  /** The AMD device-metrics-exporter job(s) of `--amd-metrics-job` (the source's default when absent). */
+  amdMetricsJob?: string;
   dcgmUrl?: string[];
   /** dcgm-exporter endpoints with the node each runs on (the demo's); wins over `dcgmUrl`. */
   dcgmTargets?: DcgmTarget[];
@@ -40,6 +42,7 @@ export function utilizationSource(settings: MetricsSettings, now: () => Date): U
     return new PrometheusSource({
       url: settings.prometheusUrl,
       ...(settings.dcgmJob ? { jobs: settings.dcgmJob } : {}),
+      ...(settings.amdMetricsJob ? { amdJobs: settings.amdMetricsJob } : {}),
       ...(token ? { headers: { Authorization: `Bearer ${token}` } } : {}),
     });
   }
@@ -53,12 +56,13 @@ export function utilizationSource(settings: MetricsSettings, now: () => Date): U
  * read from `GPUOPS_PROMETHEUS_TOKEN`: the one place gpuops reads it (never a flag, never logged).
  */
 export function metricsSettingsOf(
-  settings: { prometheusUrl?: string; dcgmUrl?: string[]; dcgmJob?: string },
+  settings: { prometheusUrl?: string; dcgmUrl?: string[]; dcgmJob?: string; amdMetricsJob?: string },
   env: NodeJS.ProcessEnv,
 ): MetricsSettings {
   return {
     prometheusUrl: settings.prometheusUrl,
     ...(settings.dcgmJob ? { dcgmJob: settings.dcgmJob } : {}),
+    ...(settings.amdMetricsJob ? { amdMetricsJob: settings.amdMetricsJob } : {}),
     prometheusToken: env.GPUOPS_PROMETHEUS_TOKEN,
     dcgmUrl: settings.dcgmUrl,
   };

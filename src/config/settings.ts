@@ -50,6 +50,12 @@ export interface Settings {
    * `dcgm-exporter|nvidia-dcgm-exporter`, the GPU Operator's and the Helm chart's).
    */
   dcgmJob?: string;
+  /**
+   * The Prometheus `job`(s) whose AMD device-metrics-exporter series count, an RE2 regex (default
+   * `.*metrics-exporter`: the AMD GPU operator names the exporter's Service
+   * `<DeviceConfig>-metrics-exporter`, and the Prometheus Operator names a job after the Service).
+   */
+  amdMetricsJob?: string;
   dcgmUrl: string[];
   database: string;
   dryRun: boolean;
@@ -170,6 +176,12 @@ export const CONNECTION_OPTIONS: readonly ConnectionOption[] = [
     default: 'dcgm-exporter|nvidia-dcgm-exporter',
   },
   {
+    flag: 'amd-metrics-job',
+    key: 'amdMetricsJob',
+    description: "Prometheus job(s) of AMD's device-metrics-exporter whose series count (a regex)",
+    default: '.*metrics-exporter',
+  },
+  {
     flag: 'dcgm-url',
     key: 'dcgmUrl',
     description: 'dcgm-exporter endpoints to scrape (no Prometheus)',
@@ -283,14 +295,15 @@ export function resolveSettings(
       `--github-rate-limit-wait-seconds: must be a number of seconds ≥ 0, got ${JSON.stringify(out.githubRateLimitWaitSeconds)}`,
     );
   }
-  if (
-    String(out.dcgmJob).trim() === '' ||
-    /["\n\r]/.test(String(out.dcgmJob)) ||
-    !isRegex(String(out.dcgmJob))
-  ) {
-    throw new UsageError(
-      `--dcgm-job: must be a regular expression of Prometheus job names without quotes, got ${JSON.stringify(out.dcgmJob)}`,
-    );
+  for (const [flag, value] of [
+    ['--dcgm-job', out.dcgmJob],
+    ['--amd-metrics-job', out.amdMetricsJob],
+  ] as const) {
+    if (String(value).trim() === '' || /["\n\r]/.test(String(value)) || !isRegex(String(value))) {
+      throw new UsageError(
+        `${flag}: must be a regular expression of Prometheus job names without quotes, got ${JSON.stringify(value)}`,
+      );
+    }
   }
   out.kubeconfig = out.kubeconfig ?? env.KUBECONFIG;
   out.githubToken = env.GITHUB_TOKEN;

@@ -211,7 +211,7 @@ const FLEET_GAUGES: readonly FleetGauge[] = [
  * - `gpuops_pull_requests_open{kind}`: open pull requests
  * - `gpuops_pull_request_opened_timestamp_seconds{kind,subject}`: when each open one was opened
  * - `gpuops_git_write_refused{ref,reason}`: 1 per branch the remote refuses permanently
- *   (`ProtectedBranch`, `PushDeclined`; see gitops/write-refusal.ts)
+ *   (`ProtectedBranch`, `PushDeclined`; see write-back/write-refusal.ts)
  * - `gpuops_benchmark_started_timestamp_seconds{algorithm,pod}`: benchmark pods running or pending
  * A failing `load` leaves the gauges empty for that scrape (the scrape itself still answers).
  */

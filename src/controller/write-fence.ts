@@ -10,7 +10,7 @@
  */
 import type { JobApi } from '../cluster/jobs.js';
 import type { ClusterPatcher, PatchResult } from '../cluster/patch.js';
-import type { PullRequestHost } from '../gitops/pr-host.js';
+import type { PullRequestHost } from '../git-hosts/pr-host.js';
 import type { WriteFence } from '../pass/reconcile.js';
 
 /** Thrown by a fence when this replica may not write now. */

@@ -24,7 +24,7 @@ import type { BenchmarkProgress } from '../benchmark/runner.js';
 import { reconcileOnce, type PassResult, type ReconcileDeps } from '../pass/reconcile.js';
 import type { ScalingDecision } from '../scaling/types.js';
 import { servingAlgorithm } from '../sim/load-model.js';
-import { pullRequestRef } from '../gitops/pr-ref.js';
+import { pullRequestRef } from '../change-sets/pr-ref.js';
 import type { SpecError } from '../definitions/types.js';
 import type { PullRequestRecord, Store } from '../store/types.js';
 import { simBackend, type DemoBackend, type DemoView } from './backend.js';

@@ -12,6 +12,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { LineCounter, parseAllDocuments } from 'yaml';
 import type { ApplyError, SourcedManifest } from './types.js';
+import { documentValue } from '../util/yaml-value.js';
 
 /** The file names kustomize accepts for a kustomization, in its order of preference. */
 export const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
@@ -68,7 +69,12 @@ export function parseDocuments(
       });
       continue;
     }
-    const value: unknown = doc.toJS();
+    const parsed = documentValue(doc);
+    if (!parsed.ok) {
+      errors.push({ reason: 'InvalidManifest', file: rel, line, message: `${rel}: ${parsed.error}` });
+      continue;
+    }
+    const value = parsed.value;
     if (value === null || value === undefined) continue; // an empty document (`---` at the end)
     out.push({ line, value });
   }

@@ -18,6 +18,7 @@ import { parseAllDocuments } from 'yaml';
 import type { KubeObject } from '../cluster/object.js';
 import { kubeObjectApi } from '../gitops-apply/index.js';
 import { sleep } from '../util/retry.js';
+import { documentValue } from '../util/yaml-value.js';
 import { fail, freePort, startProcess, type RunningProcess } from './process.js';
 
 /** Field manager of the objects `cluster up` applies itself. */
@@ -26,11 +27,12 @@ export const FLUX_NAMESPACE = 'flux-system';
 /** The Flux objects shipped with gpuops. */
 export const FLUX_TEMPLATE = new URL('../../templates/install/flux-kustomization.yaml', import.meta.url);
 
-/** Objects of a multi-document YAML text. @throws Error naming `source` on a YAML error */
+/** Objects of a multi-document YAML text. @throws Error naming `source` on a YAML error or an unresolved alias */
 export function yamlObjects(text: string, source: string): KubeObject[] {
   return parseAllDocuments(text).flatMap((d) => {
-    if (d.errors.length > 0) throw new Error(`${source}: ${d.errors[0]!.message}`);
-    const v = d.toJS() as KubeObject | null;
+    const parsed = documentValue(d);
+    if (!parsed.ok) throw new Error(`${source}: ${parsed.error}`);
+    const v = parsed.value as KubeObject | null;
     return v ? [v] : [];
   });
 }

@@ -18,6 +18,7 @@
 import { parseAllDocuments } from 'yaml';
 import type { RenderedFile } from './nodes.js';
 import { renderYaml } from './yaml.js';
+import { documentValue } from '../util/yaml-value.js';
 import { MANAGED_BY } from '../util/vocabulary.js';
 import { byString } from '../util/compare.js';
 
@@ -82,7 +83,8 @@ function stringEntries(v: unknown): [string, string][] {
 /**
  * The labels and annotations of the Namespace in `current` (the file Git holds) that gpuops does
  * not write — a Pod Security `pod-security.kubernetes.io/enforce` label, a team's annotation —
- * which the rendered file keeps. A file that does not parse keeps nothing.
+ * which the rendered file keeps. A file that does not parse, or whose value cannot be built (an
+ * alias with no anchor), keeps nothing.
  */
 function keptMetadata(current: string | undefined): {
   labels: [string, string][];
@@ -91,8 +93,12 @@ function keptMetadata(current: string | undefined): {
   const none = { labels: [], annotations: [] };
   if (current === undefined) return none;
   for (const doc of parseAllDocuments(current)) {
-    if (doc.errors.length > 0) return none;
-    const o = doc.toJS() as { kind?: unknown; metadata?: { labels?: unknown; annotations?: unknown } } | null;
+    const parsed = documentValue(doc);
+    if (!parsed.ok) return none;
+    const o = parsed.value as {
+      kind?: unknown;
+      metadata?: { labels?: unknown; annotations?: unknown };
+    } | null;
     if (o?.kind !== 'Namespace') continue;
     return {
       labels: stringEntries(o.metadata?.labels).filter(([k]) => k !== MANAGED_BY.key),

@@ -1,9 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { podSecurityProblems } from '../definitions/rules/pod-security.js';
 import { policyWith } from '../../test/benchmark/fixtures.js';
-import { PREPULL_PAUSE_IMAGE, PREPULL_TOOLS_IMAGE, renderPrePull } from './prepull.js';
+import { PREPULL_PAUSE_IMAGE, PREPULL_TOOLS_IMAGE, prePullImages, renderPrePull } from './prepull.js';
 
-const alg = (image: string) => ({ spec: { image, resources: { gpus: 1 } } });
+const alg = (image: string, namespace = 'algorithms', pullSecrets?: string[]) => ({
+  namespace,
+  spec: {
+    image,
+    resources: { gpus: 1 },
+    ...(pullSecrets
+      ? { template: { spec: { imagePullSecrets: pullSecrets.map((name) => ({ name })) } } }
+      : {}),
+  },
+});
 
 describe('renderPrePull: one DaemonSet per pool, on its nodes and the unused ones', () => {
   it('pulls each image once, sorted, after the tools, and holds the pod with pause', async () => {
@@ -60,7 +69,47 @@ describe('renderPrePull: one DaemonSet per pool, on its nodes and the unused one
       });
   });
 
-  it('no algorithm on the pool: no DaemonSet', async () => {
+  it('copies the names of the pull secrets of the algorithms in its namespace, each once, sorted', async () => {
+    const policy = (await policyWith()).spec;
+    const secretsOf = (algs: ReturnType<typeof alg>[]) =>
+      (renderPrePull('short-task', algs, policy)!.spec as { template: { spec: Record<string, unknown> } })
+        .template.spec.imagePullSecrets;
+    expect(
+      secretsOf([
+        alg('r/a:1', policy.namespace, ['reg-b', 'reg-a']),
+        alg('r/b:1', policy.namespace, ['reg-b']),
+      ]),
+    ).toEqual([{ name: 'reg-a' }, { name: 'reg-b' }]);
+    // None named: no field at all (the pod pulls as the node's credentials allow).
+    expect(secretsOf([alg('r/a:1')])).toBeUndefined();
+  });
+
+  it.each<[string, ReturnType<typeof alg>[], { images: string[]; pullSecrets: string[] }]>([
+    [
+      'another namespace, no pull secret: pulled',
+      [alg('r/a:1', 'team-a')],
+      { images: ['r/a:1'], pullSecrets: [] },
+    ],
+    // Its Secret lives in team-a; one named alike in the policy's namespace is not its Secret.
+    [
+      'another namespace with a pull secret: left out',
+      [alg('r/a:1', 'team-a', ['reg'])],
+      { images: [], pullSecrets: [] },
+    ],
+    [
+      'the same image also run here with a pull secret: pulled with that one',
+      [alg('r/a:1', 'team-a', ['theirs']), alg('r/a:1', 'algorithms', ['ours'])],
+      { images: ['r/a:1'], pullSecrets: ['ours'] },
+    ],
+    ['an empty list is no pull secret', [alg('r/a:1', 'team-a', [])], { images: ['r/a:1'], pullSecrets: [] }],
+  ])('prePullImages: %s', (_name, algs, want) => {
+    expect(prePullImages(algs, 'algorithms')).toEqual(want);
+  });
+
+  it('no algorithm on the pool, or only images it may not pull: no DaemonSet', async () => {
     expect(renderPrePull('short-task', [], (await policyWith()).spec)).toBeNull();
+    expect(
+      renderPrePull('short-task', [alg('r/a:1', 'team-a', ['reg'])], (await policyWith()).spec),
+    ).toBeNull();
   });
 });

@@ -48,18 +48,52 @@ const resources = {
   limits: { cpu: '100m', memory: '64Mi' },
 };
 
+/** The names in a pod spec's `imagePullSecrets` (`LocalObjectReference`s); anything else is none. */
+function pullSecretNames(podSpec: Record<string, unknown> | undefined): string[] {
+  const refs = podSpec?.imagePullSecrets;
+  if (!Array.isArray(refs)) return [];
+  return refs
+    .map((r) => (r as { name?: unknown } | null)?.name)
+    .filter((n): n is string => typeof n === 'string');
+}
+
 /**
- * The pre-pull DaemonSet of `pool` for `algorithms` (those placed on it; their images, each once,
- * sorted), in the policy's namespace, on the nodes labelled with the pool or `unused`
- * (`pools.labelKey`), tolerating every vendor's GPU taint (the pool's nodes hold any vendor's GPUs,
- * and a pull needs none) and both pools' taints. Null without an image.
+ * What a pool's pre-pull DaemonSet in `namespace` pulls: each algorithm's image (each once,
+ * sorted), with the names of its `spec.template.spec.imagePullSecrets` (each once, sorted; names
+ * only, gpuops never reads a Secret). A pod's `imagePullSecrets` name Secrets of its own namespace
+ * (https://kubernetes.io/docs/concepts/containers/images/#referring-to-an-imagepullsecrets-on-a-pod),
+ * so the image of an algorithm in another namespace that needs pull secrets is left out: a
+ * Secret of the same name here is not its Secret (pulling with it would lend one team's registry
+ * credentials to another's spec), and without one the pull fails and holds up the pod's other
+ * pulls. Its replicas pull as before.
+ */
+export function prePullImages(
+  algorithms: readonly Pick<ResolvedAlgorithm, 'spec' | 'namespace'>[],
+  namespace: string,
+): { images: string[]; pullSecrets: string[] } {
+  const images = new Set<string>();
+  const pullSecrets = new Set<string>();
+  for (const a of algorithms) {
+    const secrets = pullSecretNames(a.spec.template?.spec);
+    if (secrets.length > 0 && a.namespace !== namespace) continue;
+    images.add(a.spec.image);
+    for (const s of secrets) pullSecrets.add(s);
+  }
+  return { images: [...images].sort(), pullSecrets: [...pullSecrets].sort() };
+}
+
+/**
+ * The pre-pull DaemonSet of `pool` for `algorithms` (those placed on it; what it pulls:
+ * {@link prePullImages}), in the policy's namespace, on the nodes labelled with the pool or
+ * `unused` (`pools.labelKey`), tolerating every vendor's GPU taint (the pool's nodes hold any
+ * vendor's GPUs, and a pull needs none) and both pools' taints. Null without an image.
  */
 export function renderPrePull(
   pool: Exclude<Pool, 'unused'>,
-  algorithms: readonly Pick<ResolvedAlgorithm, 'spec'>[],
+  algorithms: readonly Pick<ResolvedAlgorithm, 'spec' | 'namespace'>[],
   policy: PolicySpec,
 ): KubeObject | null {
-  const images = [...new Set(algorithms.map((a) => a.spec.image))].sort();
+  const { images, pullSecrets } = prePullImages(algorithms, policy.namespace);
   if (images.length === 0) return null;
   const name = prePullName(pool);
   const labels = { 'app.kubernetes.io/name': name, [MANAGED_BY.key]: MANAGED_BY.value };
@@ -87,6 +121,7 @@ export function renderPrePull(
         spec: {
           automountServiceAccountToken: false,
           enableServiceLinks: false,
+          ...(pullSecrets.length > 0 ? { imagePullSecrets: pullSecrets.map((name) => ({ name })) } : {}),
           affinity: {
             nodeAffinity: {
               requiredDuringSchedulingIgnoredDuringExecution: {
@@ -147,7 +182,7 @@ export function prePullFilePath(cluster: string, pool: (typeof TASK_POOLS)[numbe
  */
 export function prePullFiles(
   cluster: string,
-  byPool: ReadonlyMap<Pool, readonly Pick<ResolvedAlgorithm, 'spec'>[]>,
+  byPool: ReadonlyMap<Pool, readonly Pick<ResolvedAlgorithm, 'spec' | 'namespace'>[]>,
   policy: PolicySpec,
   present: { has(path: string): boolean },
 ): FileChange[] {

@@ -19,11 +19,11 @@
  * (and deletes its surplus, a starting standby first).
  */
 import type { KubeObject } from '../cluster/object.js';
-import type { PolicySpec, StandbySet } from '../definitions/types.js';
+import type { PolicySpec, ResolvedAlgorithm, StandbySet } from '../definitions/types.js';
 import { restrictPod } from './pod-security.js';
 import { gpuToleration } from '../cluster/taints.js';
-import { GPUOPS, MANAGED_BY, NVIDIA, VENDORS } from '../util/vocabulary.js';
-import { poolScheduling } from './scheduling.js';
+import { GPUOPS, MANAGED_BY, NVIDIA, VENDORS, type AcceleratorVendor } from '../util/vocabulary.js';
+import { algorithmVendor, poolScheduling } from './scheduling.js';
 import { renderYaml } from './yaml.js';
 import type { FileChange } from './file-change.js';
 
@@ -31,6 +31,11 @@ import type { FileChange } from './file-change.js';
 export const STANDBY_LABEL = GPUOPS.standby;
 /** The label of a claimed pod: the set it came from (how gpuops finds its claims after a restart). */
 export const CLAIMED_FROM_LABEL = GPUOPS.claimedFrom;
+/**
+ * The annotation of a claimed pod: its own uid, which the claim patch writes (what a restarted
+ * gpuops checks to know the pod is one it claimed; `scaling/rules/standby-owners.ts`).
+ */
+export const CLAIMED_UID_ANNOTATION = GPUOPS.claimedUid;
 /** The label a Deployment's ReplicaSets add to their selector and pods. */
 export const POD_TEMPLATE_HASH = 'pod-template-hash';
 
@@ -45,13 +50,36 @@ export function standbyPath(cluster: string, set: Pick<StandbySet, 'name'>): str
 }
 
 /**
+ * The vendor whose GPUs a standby of `set` asks (`spec.gpu.vendor` of its algorithms, the
+ * vocabulary's `VENDORS`): a standby becomes one of them, so it holds the GPUs they ask. The first
+ * algorithm of the set, in its declared order, that `algorithms` defines in the set's namespace;
+ * none defined: NVIDIA, the default of a spec.
+ */
+export function standbyVendor(
+  set: StandbySet,
+  algorithms: readonly Pick<ResolvedAlgorithm, 'name' | 'namespace' | 'spec'>[],
+): AcceleratorVendor {
+  for (const name of set.algorithms) {
+    const alg = algorithms.find((a) => a.name === name && a.namespace === set.namespace);
+    if (alg) return algorithmVendor(alg.spec);
+  }
+  return NVIDIA;
+}
+
+/**
  * The standby Deployment of `set` with `replicas` pods (the set's size, `standbyReplicas` of
  * `scaling/rules/claim.ts`), on the set's pool (`poolScheduling`, tolerating every vendor's GPU
  * taint: a pool holds nodes of any vendor), in the restricted pod profile
  * (`restrictPod`), a readiness probe every second on `readinessPath` (a claim's switch shows as
- * not Ready until the model serves), the Argo CD sync wave "0".
+ * not Ready until the model serves), the Argo CD sync wave "0". Each pod requests `gpus` of
+ * `vendor`'s resource (`nvidia.com/gpu`, `amd.com/gpu`; {@link standbyVendor}).
  */
-export function renderStandbyDeployment(set: StandbySet, policy: PolicySpec, replicas: number): KubeObject {
+export function renderStandbyDeployment(
+  set: StandbySet,
+  policy: PolicySpec,
+  replicas: number,
+  vendor: AcceleratorVendor = NVIDIA,
+): KubeObject {
   const labels = { [MANAGED_BY.key]: MANAGED_BY.value, [STANDBY_LABEL]: set.name };
   const { nodeSelector, tolerations } = poolScheduling(set.pool, policy);
   const pod: Record<string, unknown> & { containers: Record<string, unknown>[] } = {
@@ -69,8 +97,8 @@ export function renderStandbyDeployment(set: StandbySet, policy: PolicySpec, rep
           failureThreshold: 1,
         },
         resources: {
-          requests: { [NVIDIA.resource]: String(set.gpus) },
-          limits: { [NVIDIA.resource]: String(set.gpus) },
+          requests: { [vendor.resource]: String(set.gpus) },
+          limits: { [vendor.resource]: String(set.gpus) },
         },
       },
     ],
@@ -99,26 +127,34 @@ export function standbyFile(
   set: StandbySet,
   policy: PolicySpec,
   replicas: number,
+  vendor: AcceleratorVendor = NVIDIA,
 ): FileChange {
   return {
     path: standbyPath(cluster, set),
-    content: renderYaml([renderStandbyDeployment(set, policy, replicas)]),
+    content: renderYaml([renderStandbyDeployment(set, policy, replicas, vendor)]),
+  };
+}
+
+/** A JSON merge patch (RFC 7386) of a pod's labels and annotations; `null` removes a key. */
+export interface PodMetadataPatch {
+  metadata: {
+    labels: Record<string, string | null>;
+    annotations: Record<string, string | null>;
   };
 }
 
 /**
  * The JSON merge patch (RFC 7386, `application/merge-patch+json`) of a claim: the pod leaves the
- * standby set `set` and joins the Service of `algorithm` (see the module comment).
- * @throws Error when `algorithm` is not one the set may become
+ * standby set `set` and joins the Service of `algorithm` (see the module comment), annotated
+ * `gpuops.dev/claimed-uid: <podUid>`, its own uid, as the mark of a claim gpuops made.
+ * @throws Error when `algorithm` is not one the set may become, or `podUid` is empty
  */
-export function claimPatch(
-  set: StandbySet,
-  algorithm: string,
-): { metadata: { labels: Record<string, string | null> } } {
+export function claimPatch(set: StandbySet, algorithm: string, podUid: string): PodMetadataPatch {
   if (!set.algorithms.includes(algorithm))
     throw new Error(
       `standby ${set.name}: cannot become ${algorithm} (it serves ${set.algorithms.join(', ')})`,
     );
+  if (podUid === '') throw new Error(`standby ${set.name}: a claim needs the pod's uid`);
   return {
     metadata: {
       labels: {
@@ -128,6 +164,7 @@ export function claimPatch(
         [GPUOPS.algorithm]: algorithm,
         [CLAIMED_FROM_LABEL]: set.name,
       },
+      annotations: { [CLAIMED_UID_ANNOTATION]: podUid },
     },
   };
 }
@@ -135,13 +172,10 @@ export function claimPatch(
 /**
  * The JSON merge patch of a give-back: the claimed pod leaves its algorithm's Service and matches
  * the standby ReplicaSet whose `pod-template-hash` is `currentHash` again (that ReplicaSet adopts
- * it). A pod claimed from an older template (the hash moved since) is deleted instead: give no
- * patch for it. @throws Error when `currentHash` is empty
+ * it); the claim's annotation goes. A pod claimed from an older template (the hash moved since) is
+ * deleted instead: give no patch for it. @throws Error when `currentHash` is empty
  */
-export function giveBackPatch(
-  set: StandbySet,
-  currentHash: string,
-): { metadata: { labels: Record<string, string | null> } } {
+export function giveBackPatch(set: StandbySet, currentHash: string): PodMetadataPatch {
   if (currentHash === '')
     throw new Error(`standby ${set.name}: no current pod-template-hash to give back to`);
   return {
@@ -153,6 +187,7 @@ export function giveBackPatch(
         [STANDBY_LABEL]: set.name,
         [POD_TEMPLATE_HASH]: currentHash,
       },
+      annotations: { [CLAIMED_UID_ANNOTATION]: null },
     },
   };
 }

@@ -4,13 +4,18 @@
  * patched into the cluster (labels of moved nodes, the Deployment's replicas). A refused commit
  * patches nothing, so the cluster never runs what Git does not hold (with Argo CD's self-heal such
  * a patch is reverted and made again every cooldown, starting and killing a GPU pod each time). A
- * permanent refusal (a protected branch, a declining hook; see `gitops/write-refusal.ts`) is
+ * permanent refusal (a protected branch, a declining hook; see `write-back/write-refusal.ts`) is
  * remembered and not pushed again before its `retryAt`.
  */
 import type { ClusterPatcher } from '../cluster/patch.js';
-import type { ChangeSet, GitOpsLogger, WriteBackResult } from '../gitops/types.js';
-import { writeBack, type WriteBackDeps } from '../gitops/write-back.js';
-import { nextRefusals, refusalMessage, refusalOfResult, standingRefusal } from '../gitops/write-refusal.js';
+import type { ChangeSet, GitOpsLogger, WriteBackResult } from '../change-sets/types.js';
+import { writeBack, type WriteBackDeps } from '../write-back/write-back.js';
+import {
+  nextRefusals,
+  refusalMessage,
+  refusalOfResult,
+  standingRefusal,
+} from '../write-back/write-refusal.js';
 import type { GitModel } from '../plan/git-model.js';
 import type { ScalingDecision } from '../scaling/types.js';
 import type { Policy, ResolvedAlgorithm } from '../definitions/types.js';

@@ -15,8 +15,8 @@ import type { ClusterPatcher } from '../cluster/patch.js';
 import type { StandbyPods } from '../cluster/standby-pods.js';
 import { listingSource, type ClusterSource } from '../cluster/source.js';
 import type { Policy } from '../definitions/types.js';
-import type { PullRequestHost } from '../gitops/pr-host.js';
-import type { WorkingCopy } from '../gitops/working-copy.js';
+import type { PullRequestHost } from '../git-hosts/pr-host.js';
+import type { WorkingCopy } from '../working-copy/working-copy.js';
 import type { WorkloadTemplates } from '../manifests/templates.js';
 import type { UtilizationSource } from '../metrics/types.js';
 import { benchmarksOfPass } from './benchmarks.js';
@@ -138,10 +138,9 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
   const written = await writePhase({ ...deps, now: () => deps.clock.now() }, world, desired);
   // Claims are runtime state: after Git's writes, in pull-request and patch mode alike.
   const standby = await standbyStep(deps, world, desired);
-  const result = summarize(deps.log, deps.dryRun, world, desired, written);
+  const result = summarize(deps.log, deps.dryRun, world, desired, { ...written, standby });
   return {
     ...result,
-    standby,
     watch: watchlistOf(world, desired, (name) => heldUntilMs(deps.memory.scaling.decisions, name)),
   };
 }

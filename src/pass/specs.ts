@@ -17,11 +17,11 @@ import {
   withUnreadable,
   type Gitlink,
   type UnreadableSpec,
-} from '../gitops/unreadable-specs.js';
+} from '../working-copy/unreadable-specs.js';
 import type { ReconcilerMemory } from '../plan/memory.js';
 import type { SpecsSource } from './world.js';
 
-/** What {@link workingCopySpecs} needs of the working copy (`gitops/working-copy.ts`). */
+/** What {@link workingCopySpecs} needs of the working copy (`working-copy/working-copy.ts`). */
 export interface SpecsTree {
   /** Fetches the remote and resets to the base branch head. */
   sync(): Promise<unknown>;
@@ -44,7 +44,7 @@ export interface SpecsTree {
  * the disk loader (`definitions/spec-files.ts`: no dot-folder, a file too large or past the budget
  * is that file's error and is never read), and `clusters/<cluster>/` at the base branch head.
  * Submodules, LFS pointers and files not read are errors that keep every algorithm
- * (`gitops/unreadable-specs.ts`). An unchanged repo is not parsed again (`memory.specs`).
+ * (`working-copy/unreadable-specs.ts`). An unchanged repo is not parsed again (`memory.specs`).
  * @throws GitOpsError when the fetch or a tree read fails
  */
 export function workingCopySpecs(tree: SpecsTree): SpecsSource {

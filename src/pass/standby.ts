@@ -43,7 +43,8 @@ export async function standbyStep(
 ): Promise<StandbyOutcome[]> {
   const sets = world.repo.policy.spec.standby ?? [];
   if (sets.length === 0) return [];
-  const decisions = outstandingClaims(desired.output.scaling, sets, world.snapshot.pods);
+  const max = new Map(world.repo.algorithms.map((a) => [a.name, a.scaling.maxReplicas]));
+  const decisions = outstandingClaims(desired.output.scaling, sets, world.snapshot, max);
   const actions = standbyActions(decisions, sets, world.snapshot);
   if (actions.length === 0) return [];
   if (deps.dryRun || !deps.standby) {
@@ -70,4 +71,44 @@ export async function standbyStep(
     else deps.log.warn(fields, r.message);
     return { ...fields, namespace: a.namespace, ok: r.ok, message: r.message };
   });
+}
+
+const DONE: Record<StandbyOutcome['kind'], string> = {
+  claim: 'claimed',
+  'give-back': 'given back',
+  delete: 'deleted',
+};
+
+/**
+ * The lines `gpuops reconcile` prints for a pass's standby changes, one per pod:
+ * `claimed    algorithms/<pod> → bert (set llm)`, `given back …`, `deleted …`, or `refused claim …:
+ * <why>` (a dry run: `would claim …`). None: no line.
+ */
+export function formatStandbyOutcomes(outcomes: readonly StandbyOutcome[], dryRun: boolean): string[] {
+  if (outcomes.length === 0) return [];
+  const out = [dryRun ? 'standby pods (dry run: nothing sent):' : 'standby pods:'];
+  for (const o of outcomes) {
+    const what = `${o.namespace}/${o.pod} → ${o.algorithm} (set ${o.set})`;
+    if (o.ok) out.push(`  ${DONE[o.kind].padEnd(10)} ${what}`);
+    else if (dryRun) out.push(`  would ${o.kind} ${what}`);
+    else out.push(`  refused ${o.kind} ${what}: ${o.message}`);
+  }
+  return out;
+}
+
+/**
+ * The counts of a pass's standby changes for its summary log line (`claimed`, `givenBack`,
+ * `deleted` done; `refused` not done, a dry run's included); null when there were none.
+ */
+export function standbyCounts(
+  outcomes: readonly StandbyOutcome[],
+): { claimed: number; givenBack: number; deleted: number; refused: number } | null {
+  if (outcomes.length === 0) return null;
+  const done = (kind: StandbyOutcome['kind']) => outcomes.filter((o) => o.ok && o.kind === kind).length;
+  return {
+    claimed: done('claim'),
+    givenBack: done('give-back'),
+    deleted: done('delete'),
+    refused: outcomes.filter((o) => !o.ok).length,
+  };
 }

@@ -5,9 +5,9 @@
 import type { Logger } from 'pino';
 import type { Snapshot } from '../cluster/types.js';
 import type { DesiredState, PlanOutput } from '../plan/desired-state.js';
-import type { ChangeSet, WriteBackResult } from '../gitops/types.js';
+import type { ChangeSet, WriteBackResult } from '../change-sets/types.js';
 import type { Watchlist } from '../scaling/crossing-watch.js';
-import type { StandbyOutcome } from './standby.js';
+import { standbyCounts, type StandbyOutcome } from './standby.js';
 import type { World } from './world.js';
 
 /** Counters of one reconcile pass, logged as one summary line. */
@@ -59,16 +59,20 @@ export function warnAboutKept(log: Logger, desired: DesiredState): void {
     );
 }
 
-/** The pass's result and its one summary log line (`reconcile pass`, info). */
+/**
+ * The pass's result and its one summary log line (`reconcile pass`, info; with `standby` counts
+ * when the pass claimed, gave back or deleted standby pods, or was refused).
+ */
 export function summarize(
   log: Logger,
   dryRun: boolean,
   world: World,
   desired: DesiredState,
-  written: { results: WriteBackResult[]; patches: string[] },
+  written: { results: WriteBackResult[]; patches: string[]; standby?: StandbyOutcome[] },
 ): PassResult {
   const { output } = desired;
   const { results, patches } = written;
+  const standby = standbyCounts(written.standby ?? []);
   const failed = results.filter((r) => r.action === 'failed').length;
   const summary: PassResult = {
     nodes: world.snapshot.nodes.length,
@@ -87,8 +91,12 @@ export function summarize(
     changeSets: desired.changeSets,
     writeBack: results,
     patches,
+    ...(written.standby ? { standby: written.standby } : {}),
   };
   const { nodes, algorithms, decisions, prs, errors } = summary;
-  log.info({ nodes, algorithms, decisions, prs, errors, dryRun }, 'reconcile pass');
+  log.info(
+    { nodes, algorithms, decisions, prs, errors, dryRun, ...(standby ? { standby } : {}) },
+    'reconcile pass',
+  );
   return summary;
 }

@@ -2,10 +2,10 @@
  * Deleted specs (pure): the algorithm folders under `clusters/<cluster>/algorithms/` whose spec
  * left `algorithms/`, and, with `placement.onDeletedSpec: keep-and-report`, what each keeps
  * running. The default (`propose-removal`) deletes the folder in a pull request titled as a
- * removal (`gitops/removed-objects.ts`); `keep-and-report` leaves it in Git and says so on every
+ * removal (`change-sets/removed-objects.ts`); `keep-and-report` leaves it in Git and says so on every
  * pass (plan and reconcile print it, the pass logs it) until a person deletes the folder.
  */
-import { removedObjects, describeRemoved, type RemovedObject } from '../gitops/removed-objects.js';
+import { removedObjects, describeRemoved, type RemovedObject } from '../change-sets/removed-objects.js';
 import type { Policy } from '../definitions/types.js';
 import type { GitModel } from './git-model.js';
 

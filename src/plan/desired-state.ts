@@ -6,8 +6,8 @@
  * `reconcile` writes.
  */
 import type { Snapshot } from '../cluster/types.js';
-import { buildChangeSet, planFiles, type ChangeSetInput } from '../gitops/change-set.js';
-import type { ChangeSet, PlannedFile } from '../gitops/types.js';
+import { buildChangeSet, planFiles, type ChangeSetInput } from '../change-sets/change-set.js';
+import type { ChangeSet, PlannedFile } from '../change-sets/types.js';
 import type { WorkloadTemplates } from '../manifests/templates.js';
 import type { UtilizationReading } from '../metrics/types.js';
 import type { BenchmarkOutcome, Placement } from '../placement/types.js';
@@ -240,6 +240,7 @@ function subjectChanges(input: DesiredStateInput, steps: PassSteps): ChangeSetIn
       samples: new Map([...scaling.pass.attribution.byAlgorithm].map(([a, x]) => [a, x.samples])),
       whole: input.reading.ok && scaling.pass.metrics.partial === null,
       policyErrors: repo.errors.some((e) => e.file.startsWith('policies/')),
+      algorithms: repo.algorithms,
       parse: lookups.parse,
     }),
   ];

@@ -7,7 +7,7 @@
  */
 import type { NodeInfo } from '../cluster/types.js';
 import type { Pool } from '../definitions/types.js';
-import type { FileChange } from '../gitops/types.js';
+import type { FileChange } from '../change-sets/types.js';
 import type { RenderCache } from '../manifests/yaml.js';
 import { renderWorkloadFiles, type WorkloadInput } from '../manifests/workloads.js';
 import { plainLookups as plainScaling, type ScalingLookups } from '../scaling/lookups.js';

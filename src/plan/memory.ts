@@ -9,7 +9,7 @@
  */
 import type { RepoFiles } from '../definitions/rules/repo.js';
 import type { LoadedRepo, Policy, ResolvedAlgorithm } from '../definitions/types.js';
-import type { FileChange } from '../gitops/types.js';
+import type { FileChange } from '../change-sets/types.js';
 import type { WorkloadInput } from '../manifests/workloads.js';
 import { renderWorkloadFiles } from '../manifests/workloads.js';
 import { RenderCache } from '../manifests/yaml.js';

@@ -2,8 +2,8 @@
  * The placement step (pure): each algorithm's pool from its benchmark, then the placement change
  * sets: its Deployment (with the replica count Git holds) and HPA, or their deletion.
  */
-import type { ChangeSetInput } from '../gitops/change-set.js';
-import type { FileChange } from '../gitops/types.js';
+import type { ChangeSetInput } from '../change-sets/change-set.js';
+import type { FileChange } from '../change-sets/types.js';
 import { isKustomizationFile } from '../manifests/cluster-layout.js';
 import type { WorkloadTemplates } from '../manifests/templates.js';
 import { renderWorkloadFiles, workloadDeletions, type WorkloadInput } from '../manifests/workloads.js';

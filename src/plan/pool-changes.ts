@@ -5,8 +5,8 @@
  * kustomization files.
  */
 import type { NodeInfo } from '../cluster/types.js';
-import type { ChangeSetInput } from '../gitops/change-set.js';
-import type { FileChange } from '../gitops/types.js';
+import type { ChangeSetInput } from '../change-sets/change-set.js';
+import type { FileChange } from '../change-sets/types.js';
 import { isKustomizationFile, legacyKustomizationDeletions } from '../manifests/cluster-layout.js';
 import { DEFAULT_SERVICE_ACCOUNT, renderNamespaceFiles } from '../manifests/namespaces.js';
 import { nodeFilePath, nodesDir, renderNodeFiles } from '../manifests/nodes.js';

@@ -3,7 +3,7 @@
  * its benchmark runs at the current spec hash were measured on (`algorithmProducts`).
  */
 import type { Snapshot } from '../cluster/types.js';
-import { missingProductMessage, missingProducts } from '../definitions/rules/product-presence.js';
+import { missingProductMessageFor, missingProducts } from '../definitions/rules/product-presence.js';
 import type { ResolvedAlgorithm } from '../definitions/types.js';
 import { algorithmProducts, type AlgorithmProducts, type RunOnNode } from '../placement/gpu-products.js';
 import type { BenchmarkOutcome } from '../placement/types.js';
@@ -65,6 +65,6 @@ export function productWarnings(
   const present = new Set(snapshot.nodes.map((n) => n.gpuProduct).filter((p): p is string => p !== null));
   return missingProducts(algorithms, present).map(
     ({ algorithm: a, product }) =>
-      `${a.source.file}:${a.source.line}: spec.gpu.product: ${missingProductMessage(product, present)}; ${a.name} is not benchmarked or given nodes of it until one does`,
+      `${a.source.file}:${a.source.line}: spec.gpu.product: ${missingProductMessageFor(a, product, present)}; ${a.name} is not benchmarked or given nodes of it until one does`,
   );
 }

@@ -5,8 +5,8 @@
  */
 import type { LoopTiming } from '../scaling/loop-windows.js';
 import type { NodeInfo, Snapshot } from '../cluster/types.js';
-import type { ChangeSetInput } from '../gitops/change-set.js';
-import type { FileChange } from '../gitops/types.js';
+import type { ChangeSetInput } from '../change-sets/change-set.js';
+import type { FileChange } from '../change-sets/types.js';
 import { renderNodeFiles } from '../manifests/nodes.js';
 import { setDeploymentReplicas } from '../manifests/replicas.js';
 import type { WorkloadTemplates } from '../manifests/templates.js';

@@ -13,11 +13,11 @@
  * while no policy file has an error: a broken policy edit (its document left out) never proposes
  * deleting running standbys.
  */
-import type { ChangeSetInput } from '../gitops/change-set.js';
-import type { StandbyEvidence } from '../gitops/pr-evidence.js';
-import { standbyFile, standbyPath } from '../manifests/standby.js';
+import type { ChangeSetInput } from '../change-sets/change-set.js';
+import type { StandbyEvidence } from '../change-sets/pr-evidence.js';
+import { standbyFile, standbyPath, standbyVendor } from '../manifests/standby.js';
 import { standbyReplicas } from '../scaling/rules/claim.js';
-import type { Policy, StandbySet } from '../definitions/types.js';
+import type { Policy, ResolvedAlgorithm, StandbySet } from '../definitions/types.js';
 import { parseGenerated, type GitModel } from './git-model.js';
 import { byString } from '../util/compare.js';
 
@@ -32,6 +32,8 @@ export interface StandbyChangesInput {
   whole: boolean;
   /** A policy file has an error (a document was left out): no standby file is deleted. */
   policyErrors: boolean;
+  /** The valid Algorithm specs: whose GPUs a set's standbys ask (`standbyVendor`); absent: NVIDIA. */
+  algorithms?: readonly Pick<ResolvedAlgorithm, 'name' | 'namespace' | 'spec'>[];
   /** How a Git file is parsed (`PlanLookups.parse`: `parseGenerated`, or a reconciler's that keeps it). */
   parse?: (text: string) => unknown;
 }
@@ -85,7 +87,15 @@ export function standbyChanges(input: StandbyChangesInput): ChangeSetInput[] {
       cluster,
       kind: 'standby',
       subject: set.name,
-      files: [standbyFile(cluster, set, policy.spec, evidence.replicas.to)],
+      files: [
+        standbyFile(
+          cluster,
+          set,
+          policy.spec,
+          evidence.replicas.to,
+          standbyVendor(set, input.algorithms ?? []),
+        ),
+      ],
       current: input.git.files,
       labels: policy.spec.pullRequests.labels,
       standby: evidence,

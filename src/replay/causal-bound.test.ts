@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { BOUND_FACTORS, BOUND_WINDOWS, causalBound, windowMax, type BoundSettings } from './causal-bound.js';
+import {
+  BOUND_FACTORS,
+  BOUND_WINDOWS,
+  boundRule,
+  causalBound,
+  windowMax,
+  type BoundSettings,
+} from './causal-bound.js';
 import type { Trace } from './trace.js';
 
 /** Instants 60 s apart with these offered loads (GPU-percent, one pod each). */
@@ -30,7 +37,70 @@ describe('windowMax: the highest of the last n values', () => {
   });
 });
 
+/**
+ * One rule by hand, on instants 60 s apart, 15 s ticks, no sample delay, a decision every tick,
+ * max 80 %. GPU-seconds: held = allocated GPUs (a starting pod holds its GPU from its scheduling,
+ * as `figures.ts` counts gpuops and the HPA), served = min(load, Ready), above max = Ready
+ * pod-time while load ÷ Ready > 0.8.
+ */
+describe('boundRule: one rule R(W, β), its GPUs counted as figures.ts counts them', () => {
+  const hand = s({ sampleDelaySeconds: 0, decideEverySeconds: 15, startupSeconds: 30 });
+  it.each<[string, number[], Partial<BoundSettings>, number, number, number]>([
+    // 1 Ready for 60 s; a step to 1.6 GPUs at 60 s starts a 2nd pod, Ready at 90 s. Held
+    // 60 + 2·30 (starting) + 2·150 = 420; served 48 + 30 + 240 = 318 of 336; above: 30 of 390.
+    ['β 0, a pod starting through a step', [80, 160, 160, 160], {}, 0, (100 * 318) / 420, (100 * 30) / 390],
+    // 3 Ready (⌈(0.8 + √0.8) / 0.8⌉), a 4th for 1.6 GPUs (⌈(1.6 + √1.6) / 0.8⌉), starting 60–90 s.
+    // Held 180 + 4·30 + 4·150 = 900; served 336, all; never above max.
+    ['β 1: more spare, the same start-up', [80, 160, 160, 160], {}, 1, (100 * 336) / 900, 0],
+    // Start-up 90 s: the 2nd pod, started at 60 s, is dropped unready at 120 s when the load falls.
+    // Held 60 + 2·60 + 120 = 300; served 48 + 60 + 96 = 204 of 240; above 60 of 240 Ready.
+    ['β 0, a starting pod dropped', [80, 160, 80, 80], { startupSeconds: 90 }, 0, (100 * 204) / 300, 25],
+    // Constant 1.6 GPUs: 2 Ready throughout, nothing starts.
+    ['β 0, nothing starting', [160, 160, 160, 160], {}, 0, 80, 0],
+  ])('%s', (_, loads, o, beta, util, above) => {
+    const p = boundRule(trace(loads), { ...hand, ...o }, 0, beta);
+    expect(p.utilizationPercent).toBeCloseTo(util, 1);
+    expect(p.aboveMaxPercent).toBeCloseTo(above, 1);
+  });
+
+  it('unserved: the load beyond the Ready GPUs, over the offered (18 of 336 GPU-seconds)', () => {
+    expect(boundRule(trace([80, 160, 160, 160]), hand, 0, 0).unservedPercent).toBeCloseTo(
+      (100 * 18) / 336,
+      2,
+    );
+  });
+  it("measures the load over the trace's own instants, not at the ticks: a step at 50 s", () => {
+    // Instants 50 s apart; the rule sees 1.6 GPUs at the 60 s tick, its 2nd pod Ready at 90 s.
+    // Held 60 + 2·140 = 340; served 40 + 40 + 176 = 256 of 280; above 40 of 310 Ready pod-seconds.
+    const at50: Trace = {
+      source: 't',
+      pods: 1,
+      instants: [80, 160, 160, 160].map((l, i) => ({ t: i * 50, values: [l] })),
+    };
+    const p = boundRule(at50, hand, 0, 0);
+    expect(p.utilizationPercent).toBeCloseTo((100 * 256) / 340, 1);
+    expect(p.unservedPercent).toBeCloseTo((100 * 24) / 280, 2);
+    expect(p.aboveMaxPercent).toBeCloseTo((100 * 40) / 310, 1);
+  });
+});
+
 describe('causalBound', () => {
+  const hand = s({ sampleDelaySeconds: 0, decideEverySeconds: 15, startupSeconds: 30 });
+  const step = trace([80, 160, 160, 160]);
+  it('a rising step, any limit: β 0 (every W alike) is the best, its starting pod counted: 318 / 420', () => {
+    const b = causalBound(step, { ...hand, aboveMaxPercent: 100, unservedPercent: 100 }).best!;
+    expect(b).toMatchObject({ windowSeconds: 0, beta: 0 });
+    expect(b.utilizationPercent).toBeCloseTo((100 * 318) / 420, 1);
+  });
+
+  // β 0 is 7.7 % above max. β 0.25 holds 2 Ready before the step (⌈(0.8 + 0.25·√0.8) / 0.8⌉) and
+  // starts a 3rd at it (⌈(1.6 + 0.25·√1.6) / 0.8⌉): held 2·60 + 3·30 + 3·150 = 660, all 336 served.
+  it('the same step within 2 % above max: β 0.25, its starting pod counted: 336 / 660', () => {
+    const b = causalBound(step, { ...hand, unservedPercent: 100 }).best!;
+    expect(b).toMatchObject({ windowSeconds: 0, beta: 0.25, aboveMaxPercent: 0, unservedPercent: 0 });
+    expect(b.utilizationPercent).toBeCloseTo((100 * 336) / 660, 1);
+  });
+
   it('a constant 1.6 GPUs: β 0 holds 2 replicas at exactly max, 80 % busy, nothing above max', () => {
     const b = causalBound(trace(Array<number>(20).fill(160)), s());
     expect(b.tried).toBe(BOUND_WINDOWS.length * BOUND_FACTORS.length);

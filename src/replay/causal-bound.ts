@@ -1,22 +1,24 @@
 /**
  * The causal bound of a replay (pure): the best utilisation that a documented family of reacting
  * rules reaches on the trace with the loop's own delays and within the same limits, printed beside
- * gpuops so a reader sees how close to it gpuops is. `bench/replay-bound.ts` measured the family
- * on whole instants; this is the same family on the replay's tick.
+ * gpuops so a reader sees how close to it gpuops is. `bench/replay-bound.ts` measured a coarser
+ * family on whole instants, its pods Ready at once; this one runs on the replay's tick.
  *
  * The family R(W, β), kinder than any real controller:
  * - it decides at the same instants as gpuops (every tick when event-driven, else every pass);
  * - it sees the offered load `sampleSeconds` late (the same lag), and sizes for M, the highest
  *   load it saw over the last W seconds: max(1, ⌈(M + β·√M) / max⌉) replicas (M in GPUs);
  * - a scale-up's pods are Ready at the first tick at least their start-up after the decision
- *   (the same start-ups, fixed or drawn, as gpuops's), and hold no GPU while they start; a
+ *   (the same start-ups, fixed or drawn, as gpuops's) and hold their GPU from the decision on, as
+ *   gpuops's and the HPA's do (on a node the GPU is the pod's from admission, before Ready); a
  *   scale-down drops starting pods first and takes effect at once; no flap limit, no cooldown.
  * W ∈ {@link BOUND_WINDOWS}, β ∈ {@link BOUND_FACTORS}; the best is the highest utilisation with
- * pod-time above max and unserved load within the limits. Measured per tick on the offered load at
- * the tick's start (the trace's instant then), as `figures.ts` measures: utilisation = served /
- * held GPU-time, above max = held GPU-time of ticks where load / Ready > max, unserved = offered −
- * served over offered.
+ * pod-time above max and unserved load within the limits. Measured by `figures.ts`'s
+ * `computeFigures`, as gpuops and the HPA are: utilisation = served ÷ allocated GPU-time (starting
+ * and Ready pods), above max = Ready pod-time while load ÷ Ready > max, unserved = offered − served
+ * over offered, the offered load the trace's own over each instant.
  */
+import { computeFigures, type AllocationPoint } from './figures.js';
 import { loadLookup } from './model-engine.js';
 import { instantSeconds, type Trace } from './trace.js';
 
@@ -56,30 +58,44 @@ export interface CausalBound {
 
 /** The causal bound of `trace` under `s`. @throws Error when the trace is empty or the tick is not positive */
 export function causalBound(trace: Trace, s: BoundSettings): CausalBound {
-  if (trace.instants.length === 0) throw new Error(`${trace.source}: no instants for the bound`);
-  if (!(s.tickSeconds > 0)) throw new Error(`causalBound: tick ${s.tickSeconds} s must be positive`);
-  const lookup = loadLookup(trace);
-  const last = trace.instants.length - 1;
-  const endS = trace.instants[last]!.t - trace.instants[0]!.t + instantSeconds(trace, last);
-  const n = Math.max(1, Math.ceil(endS / s.tickSeconds));
-  const offered = new Float64Array(n);
-  const seen = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    offered[i] = lookup(i * s.tickSeconds) / 100;
-    seen[i] = lookup(i * s.tickSeconds - s.sampleDelaySeconds) / 100;
-  }
+  const { first, seen } = seenLoad(trace, s);
   let best: BoundPoint | null = null;
   let tried = 0;
   for (const w of BOUND_WINDOWS) {
     const peak = windowMax(seen, Math.floor(w / s.tickSeconds) + 1);
     for (const beta of BOUND_FACTORS) {
       tried++;
-      const p = { windowSeconds: w, beta, ...react(offered, peak, beta, s) };
+      const p = { windowSeconds: w, beta, ...react(trace, first, peak, beta, s) };
       if (p.aboveMaxPercent > s.aboveMaxPercent || p.unservedPercent > s.unservedPercent) continue;
       if (best === null || p.utilizationPercent > best.utilizationPercent) best = p;
     }
   }
   return { best, tried };
+}
+
+/**
+ * One member R(W, β) of the family on `trace` under `s`, with the figures {@link causalBound}
+ * compares (whatever the limits). @throws Error as {@link causalBound}
+ */
+export function boundRule(trace: Trace, s: BoundSettings, windowSeconds: number, beta: number): BoundPoint {
+  const { first, seen } = seenLoad(trace, s);
+  const peak = windowMax(seen, Math.floor(windowSeconds / s.tickSeconds) + 1);
+  return { windowSeconds, beta, ...react(trace, first, peak, beta, s) };
+}
+
+/**
+ * The load the family sees at each tick of the trace (GPUs, `sampleDelaySeconds` late) and the
+ * first instant's load it starts sized for. @throws Error as {@link causalBound}
+ */
+function seenLoad(trace: Trace, s: BoundSettings): { first: number; seen: Float64Array } {
+  if (trace.instants.length === 0) throw new Error(`${trace.source}: no instants for the bound`);
+  if (!(s.tickSeconds > 0)) throw new Error(`causalBound: tick ${s.tickSeconds} s must be positive`);
+  const lookup = loadLookup(trace);
+  const last = trace.instants.length - 1;
+  const endS = trace.instants[last]!.t - trace.instants[0]!.t + instantSeconds(trace, last);
+  const seen = new Float64Array(Math.max(1, Math.ceil(endS / s.tickSeconds)));
+  for (let i = 0; i < seen.length; i++) seen[i] = lookup(i * s.tickSeconds - s.sampleDelaySeconds) / 100;
+  return { first: lookup(0) / 100, seen };
 }
 
 /** The highest of the last `len` values at each index (a monotonic queue). */
@@ -96,9 +112,16 @@ export function windowMax(xs: Float64Array, len: number): Float64Array {
   return out;
 }
 
-/** One member's run: figures of the replicas it keeps Ready per tick. */
+/**
+ * One member's run: the replicas it keeps per tick, as allocation points measured by
+ * `computeFigures`, the function that measures gpuops and the HPA. A starting pod holds its GPU
+ * from the decision that creates it (the scheduler binds it at once: capacity never binds here),
+ * as on a node, where the kubelet's device manager allocates the GPU at admission, before the
+ * container starts and long before the pod is Ready.
+ */
 function react(
-  offered: Float64Array,
+  trace: Trace,
+  seen0: number,
   peak: Float64Array,
   beta: number,
   s: BoundSettings,
@@ -106,14 +129,11 @@ function react(
   const per = s.max / 100;
   const want = (m: number) => Math.max(1, Math.ceil((m + beta * Math.sqrt(m)) / per - 1e-9));
   const every = Math.max(1, Math.round(s.decideEverySeconds / s.tickSeconds));
-  let ready = want(offered[0]!);
+  let ready = want(seen0);
   let starting: number[] = []; // the tick index each starting pod is Ready at, ascending
   let serial = 0;
-  let held = 0;
-  let served = 0;
-  let total = 0;
-  let above = 0;
-  for (let i = 0; i < offered.length; i++) {
+  const points: AllocationPoint[] = [];
+  for (let i = 0; i < peak.length; i++) {
     while (starting.length > 0 && starting[0]! <= i) {
       starting.shift();
       ready++;
@@ -134,15 +154,15 @@ function react(
         ready = Math.max(1, ready - (drop - fromStarting));
       }
     }
-    const load = offered[i]!;
-    held += ready;
-    served += Math.min(load, ready);
-    total += load;
-    if (load / ready > per) above += ready;
+    const held = ready + starting.length;
+    const prev = points[points.length - 1];
+    if (prev?.allocated !== held || prev.ready !== ready)
+      points.push({ t: i * s.tickSeconds, allocated: held, ready, replicas: held });
   }
+  const f = computeFigures(trace, points, { engine: 'causal bound', max: s.max, flapWindowSeconds: 0 });
   return {
-    utilizationPercent: held > 0 ? (100 * served) / held : 0,
-    aboveMaxPercent: held > 0 ? (100 * above) / held : 0,
-    unservedPercent: total > 0 ? (100 * (total - served)) / total : 0,
+    utilizationPercent: f.utilizationPercent,
+    aboveMaxPercent: f.aboveMaxPercent,
+    unservedPercent: f.unservedPercent,
   };
 }

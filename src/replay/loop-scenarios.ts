@@ -23,11 +23,13 @@ import {
   type FirstHalfChoice,
   type FrontierGap,
   type FrontierOptions,
+  type FrontierPoint,
 } from './frontier.js';
 import type { ModelSettings } from './model-engine.js';
 import { patchPolicy, type PolicySettings } from './replay-policy.js';
 import { drawStartups, quantile } from './startup-latency.js';
 import type { Trace } from './trace.js';
+import { bestHpaTarget } from './verdict.js';
 
 /** The loop the replay's settings describe (today's delays by default) is named this. */
 export const FLAGS_LOOP = "the flags' loop";
@@ -55,6 +57,12 @@ export interface LoopResult {
   /** Flaps of the chosen β and margin over the whole trace within 300 s. */
   flaps300: number;
   gap: FrontierGap;
+  /**
+   * The HPA under the same delays at its best target within the same limits (≤ 2 % above max,
+   * ≤ 0.5 % unserved; chosen with hindsight on the whole trace, as the verdict chooses it); null
+   * when no target kept them. Beside `gap`, which compares at equal unserved load only.
+   */
+  hpaBest: FrontierPoint | null;
   bound: CausalBound;
 }
 
@@ -165,14 +173,20 @@ export function loopContext(
   return { options, ...(startupOf ? { startupOf } : {}), startupSeconds, reactionSeconds, flapWindowSeconds };
 }
 
-/** Runs one loop over `trace`; `done` gives the choice and gap already made under `ctx` (the replay's analysis). */
+/**
+ * Runs one loop over `trace`; `done` gives the choice, gap and HPA frontier already made under
+ * `ctx` (the replay's analysis).
+ */
 export function runLoop(
   trace: Trace,
   spec: LoopSpec,
   ctx: LoopContext,
-  done?: { chosen: FirstHalfChoice; gap: FrontierGap },
+  done?: { chosen: FirstHalfChoice; gap: FrontierGap; hpa: readonly FrontierPoint[] },
 ): LoopResult {
   const o = ctx.options;
+  const f = done ? null : frontiers(trace, o);
+  const hpa = done?.hpa ?? f!.hpa;
+  const best = bestHpaTarget(hpa, ONE_SERVICE_LIMITS);
   const chosen = done?.chosen ?? chooseOnFirstHalf(trace, o, ONE_SERVICE_LIMITS);
   const flaps300 =
     ctx.flapWindowSeconds === 300
@@ -194,7 +208,8 @@ export function runLoop(
     flapWindowSeconds: ctx.flapWindowSeconds,
     chosen,
     flaps300,
-    gap: done?.gap ?? frontierGap(frontiers(trace, o)),
+    gap: done?.gap ?? frontierGap(f!),
+    hpaBest: best.fallback ? null : (hpa.find((p) => p.parameter === best.target) ?? null),
     bound,
   };
 }

@@ -21,6 +21,19 @@ function delaysText(r: LoopResult): string {
   return `${react}, ${up}, ${s.tickSeconds} s tick; windows sized to it: flap window ${r.flapWindowSeconds} s`;
 }
 
+/** The HPA at its best target within the same limits, and gpuops's lead over it (one line). */
+function hpaBestText(r: LoopResult): string {
+  const h = r.hpaBest;
+  if (h === null) return '    the HPA within the same limits: none of its targets kept them\n';
+  const f = h.figures;
+  const lead = r.chosen.whole.utilizationPercent - f.utilizationPercent;
+  return (
+    `    the HPA at its best target within the same limits (hindsight): ${pct(f.utilizationPercent)} ` +
+    `(target ${h.parameter} %; ${pct(f.aboveMaxPercent, 2)} above max, ${pct(f.unservedPercent, 3)} unserved); ` +
+    `gpuops ${Math.abs(lead).toFixed(1)} points ${lead >= 0 ? 'ahead' : 'behind'}\n`
+  );
+}
+
 /** The text of every loop. */
 export function formatLoops(loops: readonly LoopResult[]): string {
   let out = 'loops (model; gpuops β and margin chosen on the first half; the HPA under the same delays):\n';
@@ -37,6 +50,7 @@ export function formatLoops(loops: readonly LoopResult[]): string {
     out += r.gap.compared.length
       ? `    ahead of the HPA at equal unserved load: by ${r.gap.minLead!.toFixed(1)} points at least\n`
       : '    ahead of the HPA at equal unserved load: no point in 0.05–0.5 % unserved to compare\n';
+    out += hpaBestText(r);
     out += b
       ? `    causal bound (best of ${r.bound.tried} reacting rules R(W, β) at ≤ 2 % above max, ≤ 0.5 % unserved): ` +
         `${pct(b.utilizationPercent)} (W ${b.windowSeconds} s, β ${b.beta}); gpuops ${(b.utilizationPercent - w.utilizationPercent).toFixed(1)} points below it\n`

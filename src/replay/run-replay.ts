@@ -249,6 +249,7 @@ function replayLoops(
     runLoop(trace, own, loopContext(own, s, base, maxReplicas), {
       chosen: analysis.chosen,
       gap: analysis.gap,
+      hpa: analysis.frontiers.hpa,
     }),
   ];
   if (s.loops === false) return out;

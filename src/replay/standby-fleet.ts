@@ -4,7 +4,10 @@
  * the services (`scaling/rules/claim.ts`), not as extra replicas of each Deployment.
  * - Every pass decides every service with the real `decideInTurn`; the Ready standbys' GPUs count
  *   as free for it (a claim takes one), and while a standby is Ready the flap hold and scale-up
- *   cooldown follow a claim's delay (`claimPolicy`).
+ *   cooldown follow a claim's delay (`claimPolicy`). As in `gpuops run`, each input carries the
+ *   loop's delays (the cold start as the start-up), so the windows follow the loop
+ *   (`withLoopWindows`), and a service's crossing trigger fires again when the hold its last pass
+ *   decided ends (`DecisionClock.actionUntilMs`), not at the next periodic pass.
  * - A scale-up claims Ready standbys first (`planClaims`): the pod stays where it is bound and is
  *   Ready in the service `claimSeconds` later (at the next tick at least that far); the rest are
  *   cold pods (Pending, then the start-up). A scale-down gives claimed pods back first.
@@ -18,7 +21,9 @@
  * services' allocated + the standby set's). Units: seconds, whole GPUs (1 GPU per pod).
  */
 import type { Policy } from '../definitions/types.js';
-import { decideInTurn } from '../scaling/decide-in-turn.js';
+import { claimsOf } from '../scaling/claims.js';
+import { decideInTurn, type Decide } from '../scaling/decide-in-turn.js';
+import { decideOneTimed } from '../scaling/decide-one.js';
 import type { LoopDelays } from '../scaling/loop-windows.js';
 import { claimPolicy, standbyReplicas, type StandbyOffer } from '../scaling/rules/claim.js';
 import { computeFigures, type AllocationPoint } from './figures.js';
@@ -56,6 +61,8 @@ interface StandbySet {
   gpuSeconds: number;
   claims: number;
   backfills: number;
+  /** Its pods over time (one point per change): bound (`allocated`), Ready (`ready`), all (`replicas`). */
+  points: AllocationPoint[];
 }
 
 /** The figures of the standby engine: the fleet's, the standby set's GPU-hours in the allocation, claims and backfills. */
@@ -75,7 +82,7 @@ export function runStandbyOnNodes(
   nodeCount: number,
   sb: StandbySettings,
   name: string,
-): { figures: StandbyFigures; points: AllocationPoint[][] } {
+): { figures: StandbyFigures; points: AllocationPoint[][]; standbyPoints: AllocationPoint[] } {
   const probe = traces.map((t, i) => nodeService(t, s, `s${i}`, []));
   const load0 = probe.reduce((a, m) => a + m.seen(0), 0) / 100;
   const warmStandby = standbyReplicas(load0, sb.standbyFactor, 1, s.max);
@@ -86,7 +93,15 @@ export function runStandbyOnNodes(
     Math.min(nodeCount, staticPoolNodes(warm, s.gpusPerNode)),
   );
   const ms = traces.map((t, i) => nodeService(t, s, `s${i}`, nodes));
-  const set: StandbySet = { pods: [], serial: 0, targets: [], gpuSeconds: 0, claims: 0, backfills: 0 };
+  const set: StandbySet = {
+    pods: [],
+    serial: 0,
+    targets: [],
+    gpuSeconds: 0,
+    claims: 0,
+    backfills: 0,
+    points: [],
+  };
   for (let i = 0; i < warmStandby; i++) set.pods.push(standbyPod(set, 0, -Infinity));
   const algorithms = new Map(ms.map((m) => [m.name, m.passInput(0, policy).algorithm] as const));
   const meter: Meter = { nodeSeconds: 0, peak: 0, moves: 0, returned: 0 };
@@ -99,8 +114,8 @@ export function runStandbyOnNodes(
       triggers !== null && t > 0 && ms.map((m, i) => crossing(m, triggers[i]!, t)).includes(true);
     if (t > 0 && (crossed || t % s.passIntervalSeconds === 0)) {
       const live = ms.filter((m) => t < m.endS);
-      const decisions = decideAll(live, set, nodes, policy, s, sb, t);
-      triggers?.forEach((x) => x.decided(Infinity));
+      const { decisions, holds } = decideAll(live, set, nodes, policy, s, sb, t);
+      triggers?.forEach((x, i) => x.decided(holds.get(ms[i]!.name) ?? Infinity));
       meter.moves += moveNodes(nodes, decisions, t).length;
       const hand = podHand(set, sb, tick);
       const byService = new Map(live.map((m) => [m.name, m]));
@@ -113,6 +128,7 @@ export function runStandbyOnNodes(
     }
     schedulePending([...ms, set], nodes, 'short-task', s.scoring, s.startupSeconds, t, tick);
     for (const m of ms) m.record(t);
+    recordStandby(set, t);
     const dt = Math.min(tick, endS - t);
     set.gpuSeconds += set.pods.filter((p) => p.node !== null).length * dt;
     const held = nodes.filter((n) => n.pool === 'short-task').length;
@@ -126,10 +142,27 @@ export function runStandbyOnNodes(
   return {
     figures: { ...fleet, nodes: nodeFigures(meter, nodeCount, s.gpusPerNode) },
     points: ms.map((m) => m.points),
+    standbyPoints: set.points,
   };
 }
 
-/** Every live service decided in one pass: Ready standbys' GPUs free for claims, windows at a claim's delay. */
+/** Records the standby set's pods at `t` (one point per change). */
+function recordStandby(set: StandbySet, t: number): void {
+  const allocated = set.pods.filter((p) => p.node !== null).length;
+  const ready = set.pods.filter((p) => p.node !== null && p.readyAt <= t).length;
+  const prev = set.points[set.points.length - 1];
+  if (prev && prev.allocated === allocated && prev.ready === ready && prev.replicas === set.pods.length)
+    return;
+  set.points.push({ t, allocated, ready, replicas: set.pods.length });
+}
+
+/**
+ * Every live service decided in one pass, as `gpuops run` decides: each input carries the loop's
+ * delays (`loop`: its windows follow them, `withLoopWindows`, the cold start as the start-up), the
+ * Ready standbys' GPUs are free for claims, and while one is Ready the flap hold and scale-up
+ * cooldown follow a claim's delay (`claimPolicy`). Returns the decisions and, per service, until
+ * when its action holds with only the clock moving (its crossing trigger fires again then).
+ */
 function decideAll(
   live: readonly NodeService[],
   set: StandbySet,
@@ -153,8 +186,15 @@ function decideAll(
     freeGpus: c.freeGpus + (claimable.get(c.node) ?? 0),
   }));
   const decided = claimPolicy(policy, loop, offer);
-  const inputs = live.map((m) => m.passInput(t, decided));
-  return decideInTurn(inputs, capacity, decided, new Date(START + t * 1000));
+  const holds = new Map<string, number>();
+  const timed: Decide = (input, p, now) => {
+    const { decision, clock } = decideOneTimed(input, p, now);
+    holds.set(input.algorithm.name, clock.actionUntilMs);
+    return { decision, claims: claimsOf(input, decision) };
+  };
+  const inputs = live.map((m) => ({ ...m.passInput(t, decided), loop }));
+  const decisions = decideInTurn(inputs, capacity, decided, new Date(START + t * 1000), timed);
+  return { decisions, holds };
 }
 
 /** Whether `m` has left its band at `t` on what gpuops reads (its crossing trigger). */

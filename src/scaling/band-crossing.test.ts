@@ -24,6 +24,8 @@ describe('bandCrossing, step and load sizing: min..max, both ends in band', () =
     ['AtMinReplicasNeverDown', { replicas: 1 }, 5, null],
     ['LoadSizingToo', { sizing: 'load' }, 81, 'up'],
     ['NaNIsNoCrossing', {}, NaN, null],
+    // Not a reading (a broken exporter's +Inf): no crossing, though it is "above" max.
+    ['InfinityIsNoCrossing', {}, Infinity, null],
   ])('%s', (_name, o, u, want) => {
     expect(bandCrossing(view(o), u, 4)).toBe(want);
   });
@@ -44,5 +46,18 @@ describe('bandCrossing, headroom sizing: the targets at β (up) and at the scale
     ['AtMaxReplicasNeverUp', { replicas: 4, maxReplicas: 4 }, 90, null],
   ])('%s', (_name, o, u, want) => {
     expect(bandCrossing(view({ sizing: 'headroom', ...o }), u, 4)).toBe(want);
+  });
+});
+
+describe('bandCrossing, headroom sizing on 2-GPU pods: the load counts every GPU', () => {
+  it.each<[string, number, 'up' | 'down' | null]>([
+    // 4 pods × 2 GPUs × 40 % = 3.2 GPUs: (3.2 + 1.79) / 1.6 = 3.1 → 4: in (per GPU it would be 1.6: down).
+    ['FourHoldTheLoad', 40, null],
+    // 4 × 2 × 60 % = 4.8: (4.8 + 2.19) / 1.6 = 4.4 → 5: up.
+    ['AboveIsUp', 60, 'up'],
+    // 4 × 2 × 20 % = 1.6: (1.6 + 1.26) / 1.6 = 1.8 → 2 < 4: down.
+    ['BelowIsDown', 20, 'down'],
+  ])('%s', (_name, u, want) => {
+    expect(bandCrossing(view({ sizing: 'headroom', gpus: 2 }), u, 4)).toBe(want);
   });
 });

@@ -52,8 +52,15 @@ export function decideOneTimed(
   input: ScalingInput,
   policy: Policy,
   now: Date,
-): { decision: ScalingDecision; clock: DecisionClock } {
-  const f = scalingFacts(input, withLoopWindows(policy, input.loop), now);
+): { decision: ScalingDecision; clock: DecisionClock; facts: Facts } {
+  return decideOnFacts(scalingFacts(input, withLoopWindows(policy, input.loop), now));
+}
+
+/**
+ * The rules of {@link decideOne} on facts already built: what `decideOneTimed` gives for the
+ * input and time they were built from (`scalingFacts`, or `factsOn` over kept pod facts).
+ */
+export function decideOnFacts(f: Facts): { decision: ScalingDecision; clock: DecisionClock; facts: Facts } {
   const verdict =
     paused(f) ??
     notPlaced(f) ??
@@ -65,7 +72,7 @@ export function decideOneTimed(
     (f.scaling.sizing === 'headroom' ? headroom(f) : null) ??
     withinBand(f) ??
     (f.utilization! < f.min ? scaleDown(f) : scaleUp(f));
-  return { decision: decision(f, verdict), clock: f.clock };
+  return { decision: decision(f, verdict), clock: f.clock, facts: f };
 }
 
 /** Below min: the target of `belowMin`, bounded by the peak window, then cooldown and stabilisation. */

@@ -68,7 +68,8 @@ function sequence(
   windows: keyof typeof WINDOWS,
   seed: number,
   passes: number,
-): number {
+  jitter = 0,
+): { reused: number; again: number } {
   const w = WINDOWS[windows];
   const r = random(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
@@ -109,11 +110,14 @@ function sequence(
   const last = new Map<string, ScalingDecision>();
   const memo = createDecisionMemo();
   let reused = 0;
+  let again = 0;
   for (let pass = 0; pass < passes; pass++) {
     if (r() < 0.5) {
       const a = pick(algs);
       const d = last.get(a.alg.name);
-      switch (pick(['util', 'util', 'merge', 'ready', 'capacity', 'future', 'window'] as const)) {
+      const events = ['util', 'util', 'merge', 'ready', 'capacity', 'future', 'window'] as const;
+      // With moving samples, also a person's edit of the replicas in Git before any pod follows it.
+      switch (pick(jitter > 0 ? [...events, 'git' as const] : events)) {
         case 'util':
           [a.util, a.sampledAt] = [pick(UTILS), now];
           break;
@@ -141,6 +145,9 @@ function sequence(
         case 'future': // a scale-up stamped by another clock, 45 s ahead: a cooldown once due
           records.push(toDecisionRecord(changeOf(a.alg.name, a.replicas), new Date(now + 45_000)));
           break;
+        case 'git':
+          a.replicas = pick([1, 2, 3, 4, 6, 7]);
+          break;
         case 'window':
           a.window = a.window ? undefined : { max: pick(UTILS), coveredSeconds: pick([100, 400]) };
           break;
@@ -157,7 +164,7 @@ function sequence(
       samples: a.pods
         .filter((x) => x.ready)
         .map((x) => ({
-          ...sample(x.name, a.util, new Date(a.sampledAt).toISOString()),
+          ...sample(x.name, moved(a.util), new Date(jitter > 0 ? now : a.sampledAt).toISOString()),
           ...(a.window ? { window: a.window } : {}),
         })),
       recent: recent.filter((x) => x.subject === a.alg.name),
@@ -169,6 +176,7 @@ function sequence(
       full,
     );
     reused += memo.reused;
+    again += memo.again;
     const dry = r() < 0.4;
     for (const d of full) {
       if (!dry) records.push(toDecisionRecord(d, at));
@@ -176,7 +184,12 @@ function sequence(
     }
     now += pick(STEPS) * 1000;
   }
-  return reused;
+  return { reused, again };
+
+  /** With `jitter`, each pod's value moves up to ± `jitter` points from `util` (0..100), as real ones do. */
+  function moved(util: number): number {
+    return jitter > 0 ? Math.min(100, Math.max(0, util + (r() * 2 - 1) * jitter)) : util;
+  }
 }
 
 /** A scale-up by one from `from` (a change: cooldowns count it). */
@@ -198,11 +211,35 @@ describe('decideInTurn with a memo decides exactly as without one', () => {
     (sizing) => {
       let reused = 0;
       for (const windows of ['all', 'peakAlone', 'stableAlone'] as const)
-        for (const seed of [1, 2, 3, 4]) reused += sequence(sizing, windows, seed, 300);
+        for (const seed of [1, 2, 3, 4]) reused += sequence(sizing, windows, seed, 300).reused;
       // The memo is used, not only consulted: hundreds of the 21,600 decisions are reused.
       expect(reused).toBeGreaterThan(500);
     },
     // 3,600 passes each: ~4 s on an idle core, past 30 s on a loaded one (no figure is timed).
+    120_000,
+  );
+});
+
+describe('decideInTurn with a memo, every sample moving each pass (a steady pass), decides as without one', () => {
+  // Every pod's value moves up to ±0.5, ±3 or ±15 points each pass, around values on both sides of
+  // every band edge (UTILS: 29.9/30, 79/80/81 …), so moves stay inside the band, cross min or max
+  // and come back; the clock steps across every window and hold boundary (STEPS).
+  it.each(['step', 'load', 'headroom'] as const)(
+    'sizing %s: 150 passes × 3 seeds × 3 jitters × 3 sets of windows, equal at every pass',
+    (sizing) => {
+      let again = 0;
+      let reused = 0;
+      for (const windows of ['all', 'peakAlone', 'stableAlone'] as const)
+        for (const jitter of [0.5, 3, 15])
+          for (const seed of [11, 12, 13]) {
+            const n = sequence(sizing, windows, seed, 150, jitter);
+            again += n.again;
+            reused += n.reused;
+          }
+      // Decided on kept pod facts, not from scratch: most of the 24,300 decisions (no sample ever repeats).
+      expect(again).toBeGreaterThan(15_000);
+      expect(reused).toBe(0);
+    },
     120_000,
   );
 });
@@ -227,6 +264,10 @@ describe('decision-memo helpers', () => {
       { replicas: 3 },
       { samples: [sample('x', 51)] },
       { samples: [sample('x', 50), sample('y', 50)] },
+      // The same value, another pod, time or source window: equal values alone are not equal samples.
+      { samples: [sample('y', 50)] },
+      { samples: [sample('x', 50, '2025-06-01T12:00:30Z')] },
+      { samples: [{ ...sample('x', 50), window: { max: 90, coveredSeconds: 300 } }] },
       { dropped: 'Stale: 1' },
       { poolLoadGpus: 1.5 },
       { pool: 'short-task' as const },

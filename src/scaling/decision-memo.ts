@@ -14,20 +14,23 @@
  *   (stabilisation and peak windows do): cooldowns and the flap hold read only changes;
  * - the clock before the earliest time any time-based rule it evaluated could answer otherwise
  *   (`DecisionClock.untilMs`, reported by the rules), and not before the time it was decided.
- * Anything else decides again. `rememberingDecider` is the `Decide` of `decideInTurn` that does
- * this; it keeps the claim log itself, from the decisions and claims it gives in turn.
+ * Anything else decides again: when only the samples moved (a steady pass), on the pod facts kept
+ * with the decision (`facts-again.ts`), every rule running again. `rememberingDecider` is the
+ * `Decide` of `decideInTurn` that does this; it keeps the claim log itself, from the decisions and
+ * claims it gives in turn.
  */
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { PodInfo } from '../cluster/types.js';
 import type { Policy, Pool, ResolvedAlgorithm } from '../definitions/types.js';
 import { claimsOf, type Claim } from './claims.js';
-import { decideOneTimed } from './decide-one.js';
+import { decideOnFacts, decideOneTimed } from './decide-one.js';
+import { factsAgain } from './facts-again.js';
 import type { Decide } from './decide-in-turn.js';
 import { toDecisionRecord } from './decision-record.js';
 import { sameItems } from './lookups.js';
-import type { DecisionClock } from './rules/facts.js';
-import type { DecisionRecord, NodeCapacity, ScalingDecision, ScalingInput } from './types.js';
+import { podFactsOf, type DecisionClock, type PodFacts } from './rules/facts.js';
+import type { DecisionRecord, NodeCapacity, PodSample, ScalingDecision, ScalingInput } from './types.js';
 
 /** One algorithm's kept decision and what it was decided on. */
 export interface DecisionEntry {
@@ -43,6 +46,9 @@ export interface DecisionEntry {
   claims: Claim[];
   decidedAtMs: number;
   clock: DecisionClock;
+  /** What it was decided on that holds while the pods do (`factsAgain`), and its Ready pods' samples. */
+  podFacts: PodFacts;
+  sampled: readonly PodSample[];
 }
 
 /** The kept decisions by algorithm name, and the digest of each pool of each capacity array. */
@@ -50,6 +56,8 @@ export interface DecisionMemo {
   decisions: Map<string, DecisionEntry>;
   /** How many decisions the last `decideInTurn` reused (the others it decided). */
   reused: number;
+  /** How many of the others it decided on kept pod facts, only the samples having moved (`factsAgain`). */
+  again: number;
   digests: WeakMap<readonly NodeCapacity[], Map<Pool | null, string>>;
   /** Each node's pool in each capacity array (where a claim on it is logged). */
   pools: WeakMap<readonly NodeCapacity[], ReadonlyMap<string, Pool | null>>;
@@ -57,7 +65,7 @@ export interface DecisionMemo {
 
 /** An empty decision memo. */
 export function createDecisionMemo(): DecisionMemo {
-  return { decisions: new Map(), digests: new WeakMap(), pools: new WeakMap(), reused: 0 };
+  return { decisions: new Map(), digests: new WeakMap(), pools: new WeakMap(), reused: 0, again: 0 };
 }
 
 /** A decision's input as `decideInTurn` receives it (capacity is added at its turn). */
@@ -80,7 +88,7 @@ export function sameInput(a: DecidedInput, b: DecidedInput): boolean {
     (a.refusal ?? null) === (b.refusal ?? null) &&
     (a.placer?.key ?? null) === (b.placer?.key ?? null) &&
     (a.poolLoadGpus ?? null) === (b.poolLoadGpus ?? null) &&
-    isDeepStrictEqual(a.samples, b.samples) &&
+    sameSamples(a.samples, b.samples) &&
     isDeepStrictEqual(a.flags ?? [], b.flags ?? []) &&
     isDeepStrictEqual(a.otherAutoscalers ?? [], b.otherAutoscalers ?? []) &&
     isDeepStrictEqual(a.hpa ?? null, b.hpa ?? null) &&
@@ -88,6 +96,17 @@ export function sameInput(a: DecidedInput, b: DecidedInput): boolean {
     isDeepStrictEqual(a.request ?? null, b.request ?? null) &&
     isDeepStrictEqual(a.loop ?? null, b.loop ?? null)
   );
+}
+
+/**
+ * True when two sample lists are equal data (`isDeepStrictEqual`). Each pod's value is compared
+ * first (`Object.is`, as `isDeepStrictEqual` compares numbers): in a steady pass every value moved,
+ * and one compare of numbers finds that out where a deep compare walks keys and arrays first.
+ */
+export function sameSamples(a: readonly PodSample[], b: readonly PodSample[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (!Object.is(a[i]!.utilization, b[i]!.utilization)) return false;
+  return isDeepStrictEqual(a, b);
 }
 
 /**
@@ -179,16 +198,19 @@ export function rememberingDecider(memo: DecisionMemo): (capacity: readonly Node
     const room = (pool: Pool | null) =>
       `${digests.get(pool) ?? ''}|${logs.get(pool) ?? ''}\n${digests.get('unused') ?? ''}|${logs.get('unused') ?? ''}`;
     const last = memo.decisions;
-    Object.assign(memo, { decisions: new Map<string, DecisionEntry>(), reused: 0 });
+    Object.assign(memo, { decisions: new Map<string, DecisionEntry>(), reused: 0, again: 0 });
     return (input, policy, now) => {
       const nowMs = now.getTime();
       const { poolNodes: _p, unusedNodes: _u, ...decided } = input;
       const name = input.algorithm.name;
       const o = { room: room(input.pool), records: ownRecords(input.recent, name) };
-      let entry = last.get(name);
+      const prev = last.get(name);
+      let entry = prev;
       if (reusable(entry, decided, { ...o, policy, nowMs })) memo.reused++;
       else {
-        const { decision, clock } = decideOneTimed(input, policy, now);
+        const kept = factsAgain(prev, input, policy, nowMs);
+        if (kept) memo.again++;
+        const { decision, clock, facts } = kept ? decideOnFacts(kept) : decideOneTimed(input, policy, now);
         const claims = claimsOf(input, decision);
         const { algorithm, pods } = input;
         entry = {
@@ -201,6 +223,8 @@ export function rememberingDecider(memo: DecisionMemo): (capacity: readonly Node
           claims,
           decidedAtMs: nowMs,
           clock,
+          podFacts: kept && prev ? prev.podFacts : podFactsOf(facts),
+          sampled: facts.sampled,
         };
       }
       memo.decisions.set(name, entry);

@@ -100,7 +100,7 @@ function names(list: readonly string[]): string {
 /** The built-in rules, in the order their causes are listed. */
 export const HEALTH_RULES: readonly HealthRule[] = [
   // A refused Git write: patch mode changes nothing while it stands, a refused gpuops branch keeps
-  // its pull request behind (gitops/write-refusal.ts).
+  // its pull request behind (write-back/write-refusal.ts).
   (f) =>
     (f.writeRefusals ?? []).map((r) => ({
       level: 'critical',

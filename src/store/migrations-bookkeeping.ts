@@ -11,7 +11,7 @@ export const BOOKKEEPING_MIGRATIONS: readonly Migration[] = [
     // pushed_commits: the commits gpuops built and pushed to its own branches (pull-request mode),
     // recorded before each push. A commit on a gpuops branch is gpuops's when it is recorded here
     // (or is an ancestor of one that is), never by its author e-mail, which anyone who can push
-    // may set (src/gitops/commit-ledger.ts). The newest few per branch are kept.
+    // may set (src/working-copy/commit-ledger.ts). The newest few per branch are kept.
     sql: (t) => `
 CREATE TABLE pushed_commits (
   sha TEXT PRIMARY KEY,

@@ -1,7 +1,7 @@
 /**
  * The commits gpuops pushed to its own branches (migration 9), as both stores read and write them.
  * A commit on a gpuops branch is gpuops's only when it is recorded here, or is an ancestor of one
- * that is (`gitops/commit-ledger.ts`): an author e-mail is whatever the pusher typed.
+ * that is (`working-copy/commit-ledger.ts`): an author e-mail is whatever the pusher typed.
  */
 
 /** One commit gpuops built for a branch, recorded before the push that carries it. */

@@ -302,7 +302,7 @@ export interface FleetStatusRecord {
 }
 
 /**
- * A ref the remote refused permanently (`src/gitops/write-refusal.ts`): gpuops does not push to it
+ * A ref the remote refused permanently (`src/write-back/write-refusal.ts`): gpuops does not push to it
  * again before `retryAt`. Times are ISO-8601 (UTC).
  */
 export interface GitWriteRefusalRecord {

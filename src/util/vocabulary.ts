@@ -220,6 +220,11 @@ export const GPUOPS = {
   standby: 'gpuops.dev/standby',
   /** On a claimed standby pod: the set it came from (how claims are found after a restart). */
   claimedFrom: 'gpuops.dev/claimed-from',
+  /**
+   * Annotation of a claimed standby pod: its own uid, written by gpuops's claim patch (a copied
+   * manifest cannot carry the uid the API server gives the copy).
+   */
+  claimedUid: 'gpuops.dev/claimed-uid',
 } as const;
 
 /** `app.kubernetes.io/managed-by: gpuops`, on everything gpuops creates. */

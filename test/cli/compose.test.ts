@@ -44,6 +44,14 @@ describe('utilizationSource: the first source the settings name', () => {
     expect(opts(withToken).headers).toEqual({ Authorization: 'Bearer t0k' });
     expect(opts(without).headers).toBeUndefined();
   });
+
+  it('asks for the AMD exporter under the job --amd-metrics-job names, and its default without one', () => {
+    const selectors = (s: PrometheusSource) => (s as unknown as { selectors: { amd: string } }).selectors;
+    const named = utilizationSource({ prometheusUrl: 'http://p', amdMetricsJob: 'gpu-mon' }, now);
+    const unnamed = utilizationSource({ prometheusUrl: 'http://p' }, now);
+    expect(selectors(named as PrometheusSource).amd).toContain('job=~"gpu-mon"');
+    expect(selectors(unnamed as PrometheusSource).amd).toContain('job=~".*metrics-exporter"');
+  });
 });
 
 describe('compose: settings → adapters, errors name the setting', () => {

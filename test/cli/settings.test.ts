@@ -45,6 +45,11 @@ describe('resolveSettings', () => {
     expect(resolveSettings({}, { GPUOPS_DCGM_JOB: 'gpu-metrics' }, none).dcgmJob).toBe('gpu-metrics');
   });
 
+  it("counts the AMD GPU operator's metrics-exporter jobs unless told", () => {
+    expect(resolveSettings({}, {}, none).amdMetricsJob).toBe('.*metrics-exporter');
+    expect(resolveSettings({}, { GPUOPS_AMD_METRICS_JOB: 'amd-gpu' }, none).amdMetricsJob).toBe('amd-gpu');
+  });
+
   it.each([
     [
       'a cluster name that leaves clusters/',
@@ -70,6 +75,13 @@ describe('resolveSettings', () => {
     ['gpuops.yaml that is a list', {}, '- a\n', /must be a mapping/],
     ['a dcgm-exporter job with a quote', { dcgmJob: 'dcgm"} or up{' }, none, /--dcgm-job: must be a regular/],
     ['a dcgm-exporter job that is no regex', { dcgmJob: 'dcgm-(exporter' }, none, /--dcgm-job/],
+    [
+      'an AMD exporter job with a quote',
+      { amdMetricsJob: 'x"}' },
+      none,
+      /--amd-metrics-job: must be a regular/,
+    ],
+    ['an AMD exporter job that is empty', { amdMetricsJob: ' ' }, none, /--amd-metrics-job/],
   ])('rejects %s as a usage error naming it', (_name, flags, file, message) => {
     const f = file === none ? none : config(file);
     expect(() => resolveSettings(flags, {}, f)).toThrow(UsageError);

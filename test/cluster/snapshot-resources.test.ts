@@ -180,12 +180,31 @@ describe('buildSnapshot: ReplicaSets and their Deployments', () => {
       {
         namespace: 'algorithms',
         name: 'resnet50-infer-7d9f6c5b8',
-        owner: { kind: 'Deployment', name: 'resnet50-infer' },
+        owner: { kind: 'Deployment', name: 'resnet50-infer', controller: true, uid: 'd' },
         revision: 3,
         replicas: 2,
       },
       { namespace: 'algorithms', name: 'bare', owner: null, revision: null, replicas: 0 },
     ]);
+  });
+
+  it.each([
+    ['controller: true, with uid', [{ controller: true, uid: 'r1' }], { controller: true, uid: 'r1' }],
+    ['controller: false: no controller', [{ controller: false, uid: 'r1' }], { uid: 'r1' }],
+    ['no controller flag and no uid (a hand-written dump)', [{}], {}],
+  ] as const)('a pod owner, %s', (_, refs, want) => {
+    const p = {
+      metadata: {
+        name: 'p',
+        namespace: 'algorithms',
+        annotations: { 'gpuops.dev/claimed-uid': 'u-1' },
+        ownerReferences: refs.map((r) => ({ kind: 'ReplicaSet', name: 'rs-a', apiVersion: 'apps/v1', ...r })),
+      },
+      spec: { containers: [] },
+    } as unknown as V1Pod;
+    const info = buildSnapshot([], [p], NOW).pods[0]!;
+    expect(info.owner).toEqual({ kind: 'ReplicaSet', name: 'rs-a', ...want });
+    expect(info.claimedUid).toBe('u-1');
   });
 
   it('an empty ReplicaSet list is kept as read: empty, not absent', () => {

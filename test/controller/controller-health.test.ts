@@ -21,7 +21,7 @@ import {
   notLive,
 } from '../../src/controller/controller-health.js';
 import { startController, type RunningController } from '../../src/controller/run-controller.js';
-import { withCloneLock } from '../../src/gitops/clone-lock.js';
+import { withCloneLock } from '../../src/working-copy/clone-lock.js';
 import { startSimCluster } from '../../src/sim/index.js';
 import { sleep, until } from '../support/wait.js';
 

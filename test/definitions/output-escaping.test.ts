@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatPullRequests } from '../../src/cli/commands/prs.js';
 import { formatSpecError } from '../../src/definitions/rules/format.js';
-import { specErrorsComment } from '../../src/gitops/spec-errors.js';
+import { specErrorsComment } from '../../src/write-back/spec-errors.js';
 import { escapeControl, escapeControlKeepLines } from '../../src/util/escape-control.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

@@ -34,6 +34,15 @@ describe('productPresenceErrors', () => {
       [`7:29 spec.gpu.product[1] ${missingProductMessage('L4', new Set(['Tesla-T4']))}`],
     ],
     [
+      // An AMD algorithm's missing product is named by the AMD GPU operator's label, not NVIDIA's.
+      'an AMD product absent',
+      '  gpu: {vendor: amd, product: [AMD-Instinct-MI250X]}',
+      ['AMD-Instinct-MI300X'],
+      [
+        '7:32 spec.gpu.product[0] no node carries amd.com/gpu.product-name=AMD-Instinct-MI250X (the cluster has AMD-Instinct-MI300X)',
+      ],
+    ],
+    [
       'both of a block list absent',
       '  gpu:\n    product:\n      - L4\n      - Tesla-T4',
       ['NVIDIA-A100-SXM4-80GB'],

@@ -120,6 +120,29 @@ describe('readKustomizeTree', () => {
     ]);
   });
 
+  it('reports a document whose alias has no anchor, and still reads the other documents', () => {
+    const alias = mkdtempSync(path.join(tmpdir(), 'gpuops-alias-'));
+    try {
+      writeFileSync(path.join(alias, 'kustomization.yaml'), 'resources: [a.yaml]\n');
+      writeFileSync(
+        path.join(alias, 'a.yaml'),
+        'apiVersion: v1\nkind: Service\nmetadata: {name: s, labels: *missing}\n---\napiVersion: v1\nkind: Service\nmetadata: {name: t}\n',
+      );
+      const t = readKustomizeTree(alias);
+      expect(t.manifests.map((m) => `${m.file}:${m.line} ${m.object.metadata.name}`)).toEqual(['a.yaml:5 t']);
+      expect(t.errors).toEqual([
+        expect.objectContaining({
+          reason: 'InvalidManifest',
+          file: 'a.yaml',
+          line: 1,
+          message: expect.stringMatching(/^a\.yaml: Unresolved alias/),
+        }),
+      ]);
+    } finally {
+      rmSync(alias, { recursive: true, force: true });
+    }
+  });
+
   it('reports a folder without a kustomization and a cycle', () => {
     write('loop/kustomization.yaml', 'resources:\n  - "./"\n  - ../empty\n');
     mkdirSync(path.join(dir, 'empty'), { recursive: true });

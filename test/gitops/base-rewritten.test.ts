@@ -8,10 +8,10 @@
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { memoryLedger, type CommitLedger } from '../../src/gitops/commit-ledger.js';
-import { desiredHash } from '../../src/gitops/pr-body.js';
-import type { ChangeSet, FileChange } from '../../src/gitops/types.js';
-import { WorkingCopy } from '../../src/gitops/working-copy.js';
+import { memoryLedger, type CommitLedger } from '../../src/working-copy/commit-ledger.js';
+import { desiredHash } from '../../src/change-sets/pr-body.js';
+import type { ChangeSet, FileChange } from '../../src/change-sets/types.js';
+import { WorkingCopy } from '../../src/working-copy/working-copy.js';
 import { PersonClone, git, makeRemote, remoteFile, remoteRef, type TempRepo } from './helpers.js';
 
 const repos: TempRepo[] = [];

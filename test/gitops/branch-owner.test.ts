@@ -10,11 +10,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { branchFileList, containedInBase, recordedClosure } from '../../src/gitops/branch-owner.js';
-import { memoryLedger, type CommitLedger } from '../../src/gitops/commit-ledger.js';
-import { desiredHash } from '../../src/gitops/pr-body.js';
-import type { ApplyOutcome, ChangeSet, FileChange } from '../../src/gitops/types.js';
-import { DEFAULT_AUTHOR, WorkingCopy } from '../../src/gitops/working-copy.js';
+import { branchFileList, containedInBase, recordedClosure } from '../../src/working-copy/branch-owner.js';
+import { memoryLedger, type CommitLedger } from '../../src/working-copy/commit-ledger.js';
+import { desiredHash } from '../../src/change-sets/pr-body.js';
+import type { ApplyOutcome, ChangeSet, FileChange } from '../../src/change-sets/types.js';
+import { DEFAULT_AUTHOR, WorkingCopy } from '../../src/working-copy/working-copy.js';
 import { PersonClone, git, makeRemote, remoteFile, remoteRef, type TempRepo } from './helpers.js';
 
 const repos: TempRepo[] = [];

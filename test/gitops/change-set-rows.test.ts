@@ -5,11 +5,11 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { branchName, branchPrefix, MAX_BRANCH_LENGTH } from '../../src/gitops/branch-name.js';
-import { buildChangeSet, groupChangeSets, planFiles } from '../../src/gitops/change-set.js';
-import { parsePushPorcelain, redact } from '../../src/gitops/git-errors.js';
-import { desiredHash, stripHashMarker } from '../../src/gitops/pr-body.js';
-import type { ChangeSet, FileChange } from '../../src/gitops/types.js';
+import { branchName, branchPrefix, MAX_BRANCH_LENGTH } from '../../src/change-sets/branch-name.js';
+import { buildChangeSet, groupChangeSets, planFiles } from '../../src/change-sets/change-set.js';
+import { parsePushPorcelain, redact } from '../../src/working-copy/git-errors.js';
+import { desiredHash, stripHashMarker } from '../../src/change-sets/pr-body.js';
+import type { ChangeSet, FileChange } from '../../src/change-sets/types.js';
 
 /** The 8-hex-digit SHA-256 prefix branch names append (computed here independently). */
 const h = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 8);

@@ -10,8 +10,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, wr
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { withCloneLock } from '../../src/gitops/clone-lock.js';
-import { formatHolder } from '../../src/gitops/lock-holder.js';
+import { withCloneLock } from '../../src/working-copy/clone-lock.js';
+import { formatHolder } from '../../src/working-copy/lock-holder.js';
 
 const CHILD = join(import.meta.dirname, '../support/lock-holder-child.ts');
 const dirs: string[] = [];

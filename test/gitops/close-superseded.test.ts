@@ -6,12 +6,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { closeSupersededScalePullRequests } from '../../src/gitops/close-superseded.js';
-import { decidePullRequest } from '../../src/gitops/ensure-pull-request.js';
-import { GitPullRequestHost } from '../../src/gitops/git-host.js';
+import { closeSupersededScalePullRequests } from '../../src/write-back/close-superseded.js';
+import { decidePullRequest } from '../../src/git-hosts/ensure-pull-request.js';
+import { GitPullRequestHost } from '../../src/git-hosts/git-host.js';
 import type { ScalingDecision, ScalingReason } from '../../src/scaling/types.js';
 import { openStore } from '../../src/store/index.js';
-import type { ChangeSet } from '../../src/gitops/types.js';
+import type { ChangeSet } from '../../src/change-sets/types.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'gpuops-close-superseded-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

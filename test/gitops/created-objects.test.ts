@@ -3,9 +3,9 @@
  * or change, and that the pull request says so in its title and on its body's first line.
  */
 import { describe, expect, it } from 'vitest';
-import { buildChangeSet } from '../../src/gitops/change-set.js';
-import { createdObjects, type CreatedObject } from '../../src/gitops/created-objects.js';
-import type { FileChange } from '../../src/gitops/types.js';
+import { buildChangeSet } from '../../src/change-sets/change-set.js';
+import { createdObjects, type CreatedObject } from '../../src/change-sets/created-objects.js';
+import type { FileChange } from '../../src/change-sets/types.js';
 import { renderNamespaceFile } from '../../src/manifests/namespaces.js';
 
 const file = (ns: string): FileChange => renderNamespaceFile('prod', ns);

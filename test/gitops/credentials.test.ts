@@ -11,10 +11,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildChangeSet } from '../../src/gitops/change-set.js';
-import { GitOpsError } from '../../src/gitops/git-errors.js';
+import { buildChangeSet } from '../../src/change-sets/change-set.js';
+import { GitOpsError } from '../../src/working-copy/git-errors.js';
 import { openGitOps } from '../../src/compose/git.js';
-import { writeBack } from '../../src/gitops/write-back.js';
+import { writeBack } from '../../src/write-back/write-back.js';
 import { openStore } from '../../src/store/index.js';
 import { makeRemote, remoteFile, remoteRef, type TempRepo } from './helpers.js';
 

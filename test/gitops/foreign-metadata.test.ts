@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { buildChangeSet } from '../../src/gitops/change-set.js';
-import { removedMetadata } from '../../src/gitops/removed-metadata.js';
+import { buildChangeSet } from '../../src/change-sets/change-set.js';
+import { removedMetadata } from '../../src/change-sets/removed-metadata.js';
 import { createReconcilerMemory, rememberedLookups } from '../../src/plan/memory.js';
 import {
   namespaceFilePath,
@@ -53,6 +53,13 @@ describe('a Namespace file a person added labels to', () => {
       new Map([[PATH, file!.content]]),
     );
     expect(again!.content).toBe(file!.content);
+  });
+
+  it('a file whose alias has no anchor is rendered afresh instead of stopping the pass', () => {
+    const broken = edited.replace('metadata:\n', 'extra: *missing\nmetadata:\n');
+    expect(broken).toContain('extra: *missing');
+    const [file] = renderNamespaceFiles('prod', ['vision'], undefined, undefined, new Map([[PATH, broken]]));
+    expect(file!.content).toBe(renderNamespaceFile('prod', 'vision').content);
   });
 
   it('gpuops’s own keys are gpuops’s: a person’s value for them is not kept', () => {

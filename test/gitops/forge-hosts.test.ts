@@ -6,12 +6,12 @@
  * document (a merge or an approval among them).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildChangeSet } from '../../src/gitops/change-set.js';
-import { GiteaHost } from '../../src/gitops/gitea-host.js';
-import { GitLabHost, type GitLabHostOptions } from '../../src/gitops/gitlab-host.js';
-import { FULL_TEXT_AT, parseDesiredHash } from '../../src/gitops/pr-body.js';
-import { PrHostError } from '../../src/gitops/pr-host.js';
-import type { ChangeSet } from '../../src/gitops/types.js';
+import { buildChangeSet } from '../../src/change-sets/change-set.js';
+import { GiteaHost } from '../../src/git-hosts/gitea-host.js';
+import { GitLabHost, type GitLabHostOptions } from '../../src/git-hosts/gitlab-host.js';
+import { FULL_TEXT_AT, parseDesiredHash } from '../../src/change-sets/pr-body.js';
+import { PrHostError } from '../../src/git-hosts/pr-host.js';
+import type { ChangeSet } from '../../src/change-sets/types.js';
 import { GiteaStandIn } from '../../src/sim/forges/gitea.js';
 import { GITLAB_STAND_IN_LIMITS, GitLabStandIn } from '../../src/sim/forges/gitlab.js';
 

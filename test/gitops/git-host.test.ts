@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { buildChangeSet } from '../../src/gitops/change-set.js';
-import { GitPullRequestHost } from '../../src/gitops/git-host.js';
-import { WorkingCopy } from '../../src/gitops/working-copy.js';
-import { writeBack } from '../../src/gitops/write-back.js';
+import { buildChangeSet } from '../../src/change-sets/change-set.js';
+import { GitPullRequestHost } from '../../src/git-hosts/git-host.js';
+import { WorkingCopy } from '../../src/working-copy/working-copy.js';
+import { writeBack } from '../../src/write-back/write-back.js';
 import { openStore } from '../../src/store/index.js';
 import { PersonClone, git, makeRemote, remoteFile, remoteRef, type TempRepo } from './helpers.js';
 

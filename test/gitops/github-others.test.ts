@@ -7,12 +7,12 @@
  */
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { GitHubHost } from '../../src/gitops/github-host.js';
-import { fromThisRepo } from '../../src/gitops/github-rest.js';
-import { desiredHash } from '../../src/gitops/pr-body.js';
-import type { ChangeSet } from '../../src/gitops/types.js';
-import { WorkingCopy } from '../../src/gitops/working-copy.js';
-import { writeBack } from '../../src/gitops/write-back.js';
+import { GitHubHost } from '../../src/git-hosts/github-host.js';
+import { fromThisRepo } from '../../src/git-hosts/github-rest.js';
+import { desiredHash } from '../../src/change-sets/pr-body.js';
+import type { ChangeSet } from '../../src/change-sets/types.js';
+import { WorkingCopy } from '../../src/working-copy/working-copy.js';
+import { writeBack } from '../../src/write-back/write-back.js';
 import { openStore } from '../../src/store/index.js';
 import { FakeGitHub } from '../support/github-server.js';
 import { makeRemote, type TempRepo } from './helpers.js';

@@ -4,11 +4,11 @@
  * label rule, and how `gpuops prs` writes a merge request's number.
  */
 import { describe, expect, it } from 'vitest';
-import { pullRequestRef } from '../../src/gitops/pr-ref.js';
-import { answerError } from '../../src/gitops/host-fetch.js';
-import { rateLimitEndsAt, retryAfterSeconds, retryWait } from '../../src/gitops/host-retry.js';
-import { originOf, parseGiteaRepo } from '../../src/gitops/gitea-rest.js';
-import { fitLabel, parseGitLabProject } from '../../src/gitops/gitlab-rest.js';
+import { pullRequestRef } from '../../src/change-sets/pr-ref.js';
+import { answerError } from '../../src/git-hosts/host-fetch.js';
+import { rateLimitEndsAt, retryAfterSeconds, retryWait } from '../../src/git-hosts/host-retry.js';
+import { originOf, parseGiteaRepo } from '../../src/git-hosts/gitea-rest.js';
+import { fitLabel, parseGitLabProject } from '../../src/git-hosts/gitlab-rest.js';
 
 const NOW = new Date('2025-06-01T12:00:00Z');
 const headers = (h: Record<string, string>) => (name: string) => h[name] ?? null;

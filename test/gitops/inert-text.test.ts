@@ -6,10 +6,10 @@
  * finding none of the hostile text outside them.
  */
 import { describe, expect, it } from 'vitest';
-import { personCommitsComment } from '../../src/gitops/person-commits-comment.js';
-import { commentMarker } from '../../src/gitops/pr-host.js';
-import { inert } from '../../src/gitops/pr-text.js';
-import { specErrorsComment } from '../../src/gitops/spec-errors.js';
+import { personCommitsComment } from '../../src/change-sets/person-commits-comment.js';
+import { commentMarker } from '../../src/git-hosts/pr-host.js';
+import { inert } from '../../src/change-sets/pr-text.js';
+import { specErrorsComment } from '../../src/write-back/spec-errors.js';
 
 /** The comment with every code span replaced by `CODE`. */
 function outsideCode(markdown: string): string {

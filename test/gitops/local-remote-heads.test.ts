@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { localRemoteHeads } from '../../src/gitops/local-remote-heads.js';
+import { localRemoteHeads } from '../../src/working-copy/local-remote-heads.js';
 
 const root = mkdtempSync(path.join(tmpdir(), 'gpuops-local-heads-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

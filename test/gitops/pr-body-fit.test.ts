@@ -6,9 +6,14 @@
  * and fleets of 2,000 and 10,000 nodes.
  */
 import { describe, expect, it } from 'vitest';
-import { buildChangeSet, groupChangeSets } from '../../src/gitops/change-set.js';
-import { fitText, GITHUB_BODY_MAX } from '../../src/gitops/host-limits.js';
-import { fitPrBody, parseDesiredHash, renderPrBody, type PrBodyInput } from '../../src/gitops/pr-body.js';
+import { buildChangeSet, groupChangeSets } from '../../src/change-sets/change-set.js';
+import { fitText, GITHUB_BODY_MAX } from '../../src/change-sets/host-limits.js';
+import {
+  fitPrBody,
+  parseDesiredHash,
+  renderPrBody,
+  type PrBodyInput,
+} from '../../src/change-sets/pr-body.js';
 import type { PoolAssignment } from '../../src/pools/types.js';
 
 const HASH = 'd'.repeat(64);

@@ -8,8 +8,8 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { renderPrBody, type PrBodyInput } from '../../src/gitops/pr-body.js';
-import { prTitle } from '../../src/gitops/pr-title.js';
+import { renderPrBody, type PrBodyInput } from '../../src/change-sets/pr-body.js';
+import { prTitle } from '../../src/change-sets/pr-title.js';
 
 const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'expected-pr-body');
 const update = process.env.UPDATE_GOLDEN === '1';

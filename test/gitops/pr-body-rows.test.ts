@@ -1,5 +1,5 @@
 /**
- * Rows for the pure pull-request text (src/gitops/pr-body.ts), one rule a row: the desired hash
+ * Rows for the pure pull-request text (src/change-sets/pr-body.ts), one rule a row: the desired hash
  * over files in any order, the marker's exact form (length limits, spaces), the order of every
  * table (runs, pods, moves, left-out nodes), which sections appear, and dashes for missing figures.
  */
@@ -12,8 +12,8 @@ import {
   stripHashMarker,
   type PrBodyInput,
   type ScalingEvidence,
-} from '../../src/gitops/pr-body.js';
-import { prTitle } from '../../src/gitops/pr-title.js';
+} from '../../src/change-sets/pr-body.js';
+import { prTitle } from '../../src/change-sets/pr-title.js';
 import type { PoolAssignment } from '../../src/pools/types.js';
 import type { PodSample, ScalingDecision } from '../../src/scaling/types.js';
 

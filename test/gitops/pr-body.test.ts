@@ -6,8 +6,8 @@ import {
   renderPrBody,
   stripHashMarker,
   withHashMarker,
-} from '../../src/gitops/pr-body.js';
-import { prTitle, titleReplicas } from '../../src/gitops/pr-title.js';
+} from '../../src/change-sets/pr-body.js';
+import { prTitle, titleReplicas } from '../../src/change-sets/pr-title.js';
 import type { Placement } from '../../src/placement/types.js';
 import type { PoolAssignment } from '../../src/pools/types.js';
 import type { ScalingDecision } from '../../src/scaling/types.js';

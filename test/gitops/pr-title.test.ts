@@ -4,9 +4,9 @@
  * of exactly 256 characters stays named, one of 257 gives way to counts.
  */
 import { describe, expect, it } from 'vitest';
-import type { CreatedObject } from '../../src/gitops/created-objects.js';
-import { fitTitle, GITHUB_TITLE_MAX } from '../../src/gitops/host-limits.js';
-import { prTitle, type TitleInput } from '../../src/gitops/pr-title.js';
+import type { CreatedObject } from '../../src/change-sets/created-objects.js';
+import { fitTitle, GITHUB_TITLE_MAX } from '../../src/change-sets/host-limits.js';
+import { prTitle, type TitleInput } from '../../src/change-sets/pr-title.js';
 import type { PoolAssignment } from '../../src/pools/types.js';
 import type { ScalingDecision } from '../../src/scaling/types.js';
 

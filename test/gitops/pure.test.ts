@@ -1,11 +1,16 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { MAX_BRANCH_LENGTH, branchName, branchPrefix } from '../../src/gitops/branch-name.js';
-import { buildChangeSet, groupChangeSets, planFiles } from '../../src/gitops/change-set.js';
-import { GIT_ERROR_RULES, classifyGitError, redact } from '../../src/gitops/git-errors.js';
-import { parseGitHubRepo } from '../../src/gitops/github-host.js';
-import { desiredHash, parseDesiredHash, renderPrBody, withHashMarker } from '../../src/gitops/pr-body.js';
-import type { ChangeSet } from '../../src/gitops/types.js';
+import { MAX_BRANCH_LENGTH, branchName, branchPrefix } from '../../src/change-sets/branch-name.js';
+import { buildChangeSet, groupChangeSets, planFiles } from '../../src/change-sets/change-set.js';
+import { GIT_ERROR_RULES, classifyGitError, redact } from '../../src/working-copy/git-errors.js';
+import { parseGitHubRepo } from '../../src/git-hosts/github-host.js';
+import {
+  desiredHash,
+  parseDesiredHash,
+  renderPrBody,
+  withHashMarker,
+} from '../../src/change-sets/pr-body.js';
+import type { ChangeSet } from '../../src/change-sets/types.js';
 
 function validRef(name: string): boolean {
   try {

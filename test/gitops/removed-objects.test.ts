@@ -4,8 +4,8 @@
  * title's removal clause by name and by count.
  */
 import { describe, expect, it } from 'vitest';
-import { removedObjects } from '../../src/gitops/removed-objects.js';
-import { prTitle } from '../../src/gitops/pr-title.js';
+import { removedObjects } from '../../src/change-sets/removed-objects.js';
+import { prTitle } from '../../src/change-sets/pr-title.js';
 
 const deployment = (name: string, replicas = 2) =>
   `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ${name}\n  namespace: algorithms\nspec:\n  replicas: ${replicas}\n`;

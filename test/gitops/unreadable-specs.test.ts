@@ -3,7 +3,11 @@
  * files beside them that it reads as before.
  */
 import { describe, expect, it } from 'vitest';
-import { isLfsPointer, separateUnreadable, unreadableErrors } from '../../src/gitops/unreadable-specs.js';
+import {
+  isLfsPointer,
+  separateUnreadable,
+  unreadableErrors,
+} from '../../src/working-copy/unreadable-specs.js';
 
 const POINTER = 'version https://git-lfs.github.com/spec/v1\noid sha256:abc123\nsize 12\n';
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WorkingCopy } from '../../src/gitops/working-copy.js';
+import { WorkingCopy } from '../../src/working-copy/working-copy.js';
 import { PersonClone, makeRemote, type TempRepo } from './helpers.js';
 
 const repos: TempRepo[] = [];

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { desiredHash } from '../../src/gitops/pr-body.js';
-import { GitOpsError } from '../../src/gitops/git-errors.js';
-import { WorkingCopy } from '../../src/gitops/working-copy.js';
-import type { ChangeSet, FileChange } from '../../src/gitops/types.js';
+import { desiredHash } from '../../src/change-sets/pr-body.js';
+import { GitOpsError } from '../../src/working-copy/git-errors.js';
+import { WorkingCopy } from '../../src/working-copy/working-copy.js';
+import type { ChangeSet, FileChange } from '../../src/change-sets/types.js';
 import {
   PersonClone,
   authors,

@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildChangeSet } from '../../src/gitops/change-set.js';
-import { GitHubHost, type RateLimitWait } from '../../src/gitops/github-host.js';
-import { parseDesiredHash } from '../../src/gitops/pr-body.js';
-import type { ChangeSet } from '../../src/gitops/types.js';
-import { WorkingCopy } from '../../src/gitops/working-copy.js';
-import { writeBack, type WriteBackDeps } from '../../src/gitops/write-back.js';
-import { reportInvalidSpecs } from '../../src/gitops/spec-errors.js';
+import { buildChangeSet } from '../../src/change-sets/change-set.js';
+import { GitHubHost, type RateLimitWait } from '../../src/git-hosts/github-host.js';
+import { parseDesiredHash } from '../../src/change-sets/pr-body.js';
+import type { ChangeSet } from '../../src/change-sets/types.js';
+import { WorkingCopy } from '../../src/working-copy/working-copy.js';
+import { writeBack, type WriteBackDeps } from '../../src/write-back/write-back.js';
+import { reportInvalidSpecs } from '../../src/write-back/spec-errors.js';
 import {
   FakeGitHub,
   permissionDenied,

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { decidePullRequest } from '../../src/gitops/ensure-pull-request.js';
-import { GIT_ERROR_RULES, classifyGitError, parsePushPorcelain } from '../../src/gitops/git-errors.js';
-import { rateLimitResetAt, utcClock } from '../../src/gitops/github-host.js';
-import { desiredHash, withHashMarker } from '../../src/gitops/pr-body.js';
-import { splitRemoteUrl } from '../../src/gitops/remote-url.js';
-import type { ChangeSet, PullRequestInfo } from '../../src/gitops/types.js';
+import { decidePullRequest } from '../../src/git-hosts/ensure-pull-request.js';
+import { GIT_ERROR_RULES, classifyGitError, parsePushPorcelain } from '../../src/working-copy/git-errors.js';
+import { rateLimitResetAt, utcClock } from '../../src/git-hosts/github-host.js';
+import { desiredHash, withHashMarker } from '../../src/change-sets/pr-body.js';
+import { splitRemoteUrl } from '../../src/working-copy/remote-url.js';
+import type { ChangeSet, PullRequestInfo } from '../../src/change-sets/types.js';
 import { backoffDelay } from '../../src/util/retry.js';
 
 describe('classifyGitError: push races are the same race as a non-fast-forward', () => {

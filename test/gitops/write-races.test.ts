@@ -8,11 +8,11 @@ import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { memoryLedger } from '../../src/gitops/commit-ledger.js';
-import { GitOpsError } from '../../src/gitops/git-errors.js';
-import { desiredHash } from '../../src/gitops/pr-body.js';
-import type { ApplyOutcome, ChangeSet, FileChange } from '../../src/gitops/types.js';
-import { DEFAULT_AUTHOR, WorkingCopy } from '../../src/gitops/working-copy.js';
+import { memoryLedger } from '../../src/working-copy/commit-ledger.js';
+import { GitOpsError } from '../../src/working-copy/git-errors.js';
+import { desiredHash } from '../../src/change-sets/pr-body.js';
+import type { ApplyOutcome, ChangeSet, FileChange } from '../../src/change-sets/types.js';
+import { DEFAULT_AUTHOR, WorkingCopy } from '../../src/working-copy/working-copy.js';
 import {
   PersonClone,
   commitCount,

@@ -4,15 +4,15 @@
  * standing refusal is kept, renewed and cleared.
  */
 import { describe, expect, it } from 'vitest';
-import { GitOpsError } from '../../src/gitops/git-errors.js';
-import { PrHostError } from '../../src/gitops/pr-host.js';
+import { GitOpsError } from '../../src/working-copy/git-errors.js';
+import { PrHostError } from '../../src/git-hosts/pr-host.js';
 import {
   nextRefusals,
   permanentRefusal,
   REFUSAL_RECHECK_SECONDS,
   refusalOfResult,
   standingRefusal,
-} from '../../src/gitops/write-refusal.js';
+} from '../../src/write-back/write-refusal.js';
 
 const push = (text: string) => new GitOpsError('refused', 'push', text);
 

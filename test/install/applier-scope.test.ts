@@ -18,6 +18,7 @@ import { Namespace } from 'kubernetes-models/v1/Namespace';
 import { ServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
 import { ClusterRole } from 'kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRole';
 import { ClusterRoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRoleBinding';
+import { Role } from 'kubernetes-models/rbac.authorization.k8s.io/v1/Role';
 import { RoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1/RoleBinding';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
@@ -26,6 +27,7 @@ import { loadWorkloadTemplates } from '../../src/benchmark/load-templates.js';
 import { loadDefaultPolicy } from '../../src/definitions/load.js';
 import type { Policy, ResolvedAlgorithm } from '../../src/definitions/types.js';
 import { renderNamespaceFiles } from '../../src/manifests/namespaces.js';
+import { renderPrePull } from '../../src/manifests/prepull.js';
 import { renderWorkloadFiles } from '../../src/manifests/workloads.js';
 import { appProjectRefusal } from './appproject-eval.js';
 import { can, canBind, rbacObjects, rbacStore } from './rbac-eval.js';
@@ -46,11 +48,12 @@ const MODELS: Record<string, new (o: AnyObj) => { validate(): void }> = {
   'v1/ServiceAccount': ServiceAccount,
   'rbac.authorization.k8s.io/v1/ClusterRole': ClusterRole,
   'rbac.authorization.k8s.io/v1/ClusterRoleBinding': ClusterRoleBinding,
+  'rbac.authorization.k8s.io/v1/Role': Role,
   'rbac.authorization.k8s.io/v1/RoleBinding': RoleBinding,
 };
 
 let policy: Policy;
-/** Everything gpuops writes under clusters/prod/ in patch mode with the HPA engine. */
+/** Everything gpuops writes under clusters/prod/ in patch mode with the HPA engine and pre-staging. */
 let rendered: KubeObject[];
 beforeAll(async () => {
   policy = await loadDefaultPolicy();
@@ -86,6 +89,7 @@ beforeAll(async () => {
   rendered = [
     node as KubeObject,
     ...files.flatMap((f) => parseAllDocuments(f.content!).map((d) => d.toJS() as KubeObject)),
+    renderPrePull('short-task', [alg], policy.spec)!,
   ];
 });
 
@@ -137,7 +141,7 @@ describe('the shipped applier objects against their schemas', () => {
 });
 
 describe('everything gpuops writes is applied', () => {
-  it('the objects: Node, Namespace, two RoleBindings, Deployment, HPA, Service', () => {
+  it('the objects: Node, Namespace, two RoleBindings, Deployment, HPA, Service, pre-pull DaemonSet', () => {
     expect(rendered.map((o) => o.kind)).toEqual([
       'Node',
       'Namespace',
@@ -146,6 +150,7 @@ describe('everything gpuops writes is applied', () => {
       'Deployment',
       'HorizontalPodAutoscaler',
       'Service',
+      'DaemonSet',
     ]);
   });
 
@@ -187,11 +192,22 @@ const FOREIGN: [string, KubeObject, { argo: boolean; flux: boolean }][] = [
     { argo: true, flux: true },
   ],
   [
-    'a DaemonSet',
+    // In the policy's namespace both allow the kind (pre-staging); admission-prepull.yaml refuses
+    // any other shape there (admission-prepull.test.ts). Elsewhere neither allows it.
+    "a DaemonSet outside the policy's namespace",
     {
       apiVersion: 'apps/v1',
       kind: 'DaemonSet',
-      metadata: { name: 'd', namespace: 'algorithms' },
+      metadata: { name: 'gpuops-prepull-short-task', namespace: 'team-a' },
+    } as KubeObject,
+    { argo: true, flux: true },
+  ],
+  [
+    'a DaemonSet in kube-system',
+    {
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      metadata: { name: 'gpuops-prepull-short-task', namespace: 'kube-system' },
     } as KubeObject,
     { argo: true, flux: true },
   ],
@@ -227,7 +243,7 @@ describe('what gpuops does not write is refused', () => {
     expect(appProjectRefusal(project(), FOREIGN[0]![1])).toBe(
       "rbac.authorization.k8s.io/ClusterRoleBinding is not in project gpuops's clusterResourceWhitelist",
     );
-    expect(appProjectRefusal(project(), FOREIGN[4]![1])).toBe(
+    expect(appProjectRefusal(project(), FOREIGN[5]![1])).toBe(
       'namespace kube-system is not a destination of project gpuops',
     );
   });

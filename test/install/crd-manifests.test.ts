@@ -14,6 +14,7 @@ import { ServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
 import { ClusterRole } from 'kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRole';
 import { ClusterRoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRoleBinding';
 import { RoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1/RoleBinding';
+import { Role } from 'kubernetes-models/rbac.authorization.k8s.io/v1/Role';
 import { GitRepository } from '@kubernetes-models/flux-cd/source.toolkit.fluxcd.io/v1/GitRepository';
 import { Kustomization } from '@kubernetes-models/flux-cd/kustomize.toolkit.fluxcd.io/v1/Kustomization';
 import { describe, expect, it } from 'vitest';
@@ -34,6 +35,7 @@ const MODELS: Record<string, new (o: AnyObj) => { validate(): void }> = {
   'rbac.authorization.k8s.io/v1/ClusterRole': ClusterRole,
   'rbac.authorization.k8s.io/v1/ClusterRoleBinding': ClusterRoleBinding,
   'rbac.authorization.k8s.io/v1/RoleBinding': RoleBinding,
+  'rbac.authorization.k8s.io/v1/Role': Role,
   'source.toolkit.fluxcd.io/v1/GitRepository': GitRepository,
   'kustomize.toolkit.fluxcd.io/v1/Kustomization': Kustomization,
 };

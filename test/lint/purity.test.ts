@@ -50,7 +50,10 @@ const FORBIDDEN: ReadonlyArray<[string, string]> = [
   ['definitions/load adapter', "import { loadDefaultPolicy } from '../definitions/load.js';"],
   ['benchmark/clock adapter', "import { systemClock } from '../benchmark/clock.js';"],
   ['store adapter', "import { openStore } from '../store/index.js';"],
-  ['working copy adapter', "import { WorkingCopy } from '../gitops/working-copy.js';"],
+  ['working copy adapter', "import { WorkingCopy } from '../working-copy/working-copy.js';"],
+  ['working copy face', "import { WorkingCopy as Wc } from '../working-copy/index.js';"],
+  ['Git host adapter', "import { GitHubHost } from '../git-hosts/github-host.js';"],
+  ['write-back adapter', "import { writeBack } from '../write-back/write-back.js';"],
   ['controller adapter', "import { reconcileOnce } from '../pass/reconcile.js';"],
 ];
 
@@ -61,6 +64,7 @@ const ALLOWED: ReadonlyArray<[string, string]> = [
   ['hashing', "import { createHash } from 'node:crypto';"],
   ['pure sibling', "import { freeGpus } from './capacity.js';"],
   ['store types', "import type { DecisionRecord } from '../store/types.js';"],
+  ['a pure helper of an adapter room', "import { classifyGitError } from '../working-copy/git-errors.js';"],
   ['a given time', 'export const d5 = new Date(0);'],
   ['parsing a time', "export const d6 = Date.parse('2026-01-01T00:00:00Z');"],
   ['ISO of a given time', 'export const iso = (now: Date) => now.toISOString();'],
@@ -90,10 +94,12 @@ describe('purity rule', () => {
   });
 
   it.each([
-    'src/gitops/branch-name.ts',
-    'src/gitops/change-set.ts',
-    'src/gitops/pr-body.ts',
-    'src/gitops/ensure-pull-request.ts',
+    'src/change-sets/branch-name.ts',
+    'src/change-sets/change-set.ts',
+    'src/change-sets/pr-body.ts',
+    'src/change-sets/pr-sections.ts',
+    'src/change-sets/index.ts',
+    'src/git-hosts/ensure-pull-request.ts',
     'src/cluster/snapshot.ts',
     'src/plan/desired-state.ts',
     'src/definitions/rules/quantity.ts',
@@ -112,7 +118,7 @@ describe('purity rule', () => {
   it('leaves adapters alone (the working copy may spawn git)', async () => {
     const messages = await lint(
       ["import { spawn } from 'node:child_process';"],
-      'src/gitops/working-copy.ts',
+      'src/working-copy/working-copy.ts',
     );
     expect(messages.filter((m) => m.ruleId !== null && /restricted/.test(m.ruleId))).toEqual([]);
   });

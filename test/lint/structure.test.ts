@@ -211,7 +211,7 @@ describe('the rules catch what they forbid (a probe tree)', () => {
   write('src/pools/i.ts', "import type { H } from '../newfolder/h.js';\nexport type I = H;\n");
   write(
     'src/cli/d.ts',
-    "import { openStore } from '../store/index.js';\nimport { WorkingCopy } from '../gitops/working-copy.js';\n" +
+    "import { openStore } from '../store/index.js';\nimport { WorkingCopy } from '../working-copy/working-copy.js';\n" +
       "export const s = openStore('sqlite::memory:');\nexport const w = WorkingCopy.open({});\n",
   );
   write(

@@ -26,7 +26,15 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['cluster', 'metrics', 'store', 'sim'],
   ['manifests'],
   ['pools', 'placement', 'scaling', 'benchmark'],
-  ['gitops', 'gitops-apply', 'plan', 'status', 'local-cluster'],
+  // Change sets and pull-request text (pure): what the plan proposes, in the words a reviewer reads.
+  ['change-sets'],
+  ['gitops-apply', 'plan', 'status', 'local-cluster'],
+  // The clone of the GitOps repository: locks, reads, commits, pushes, the ledger of gpuops's commits.
+  ['working-copy'],
+  // Where pull requests go: GitHub, GitLab, Gitea and Forgejo over their APIs, or plain git.
+  ['git-hosts'],
+  // Change sets to pull requests (or patches and a commit): the working copy and a host together.
+  ['write-back'],
   ['pass'],
   // The runtime that runs passes (loop, leader election, health, metrics): above the pass, so an
   // import from pass/ back into controller/ is an up-arrow.
@@ -292,7 +300,7 @@ export const ADAPTER_CONSTRUCTORS: Readonly<Record<string, readonly string[]>> =
   kubeLeaseApi: [],
   loadKubeConfig: [],
   createClusterCache: [],
-  WorkingCopy: ['src/gitops/working-copy.ts'],
+  WorkingCopy: ['src/working-copy/working-copy.ts'],
   GitHubHost: [],
   GitLabHost: [],
   GiteaHost: [],

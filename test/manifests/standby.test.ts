@@ -8,6 +8,7 @@ import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
 import type { ResolvedAlgorithm, StandbySet } from '../../src/definitions/types.js';
 import {
   CLAIMED_FROM_LABEL,
+  CLAIMED_UID_ANNOTATION,
   claimPatch,
   giveBackPatch,
   POD_TEMPLATE_HASH,
@@ -16,24 +17,15 @@ import {
   standbyFile,
   standbyName,
   standbyPath,
+  standbyVendor,
 } from '../../src/manifests/standby.js';
 import { renderDeployment } from '../../src/manifests/workloads.js';
 import { mergePatch } from '../../src/sim/patch.js';
 import { algorithmsFromYaml, algorithmYaml, policyWith } from '../benchmark/fixtures.js';
+import { STANDBY_SET } from '../support/standby-policy.js';
 import { templates } from './helpers.js';
 
-const SET: StandbySet = {
-  name: 'llm',
-  pool: 'short-task',
-  namespace: 'algorithms',
-  image: 'registry.example.com/ml/multi-model:2.1',
-  algorithms: ['bert', 'llama'],
-  gpus: 2,
-  port: 8000,
-  readinessPath: '/ready',
-  wakePath: '/wake',
-  claimSeconds: 5,
-};
+const SET: StandbySet = { ...STANDBY_SET, gpus: 2 };
 
 const gpuops = await policyWith((p) => (p.pools.labelKey = 'example.com/pool'));
 const policy = gpuops.spec;
@@ -77,6 +69,24 @@ describe('the standby Deployment', () => {
     },
   );
 
+  const alg = (name: string, vendor?: 'nvidia' | 'amd', namespace = 'algorithms') =>
+    ({ name, namespace, spec: vendor ? { gpu: { vendor } } : {} }) as unknown as ResolvedAlgorithm;
+  it.each([
+    ['AMD algorithms: amd.com/gpu', [alg('bert', 'amd'), alg('llama', 'amd')], 'amd.com/gpu'],
+    ['NVIDIA named: nvidia.com/gpu', [alg('bert', 'nvidia'), alg('llama', 'nvidia')], 'nvidia.com/gpu'],
+    ['no vendor named (the default): nvidia.com/gpu', [alg('bert'), alg('llama')], 'nvidia.com/gpu'],
+    ['only llama defined, AMD: amd.com/gpu', [alg('llama', 'amd')], 'amd.com/gpu'],
+    ['an AMD bert of another namespace does not count', [alg('bert', 'amd', 'vision')], 'nvidia.com/gpu'],
+    ['no spec of the set: nvidia.com/gpu', [alg('resnet', 'amd')], 'nvidia.com/gpu'],
+  ] as const)("asks its algorithms' vendor's GPUs: %s", (_, algorithms, resource) => {
+    const d = renderStandbyDeployment(SET, policy, 1, standbyVendor(SET, algorithms)) as AnyObj;
+    const [c] = d.spec.template.spec.containers;
+    expect(c.resources).toEqual({ requests: { [resource]: '2' }, limits: { [resource]: '2' } });
+    expect(standbyFile('prod', SET, policy, 1, standbyVendor(SET, algorithms)).content).toContain(
+      `${resource}: "2"`,
+    );
+  });
+
   it('its file is one generated document, byte-stable', () => {
     const a = standbyFile('prod', SET, policy, 2);
     expect(a.path).toBe('clusters/prod/standby/llm/deployment.yaml');
@@ -109,13 +119,17 @@ describe('claim and give-back patches', () => {
   it.each(['bert', 'llama'])(
     "a claim for %s: the pod leaves the standby selector and enters the algorithm's Service",
     (name) => {
-      const claimed = mergePatch(standbyPod, claimPatch(SET, name)) as typeof standbyPod;
+      const claimed = mergePatch(standbyPod, claimPatch(SET, name, 'uid-1')) as typeof standbyPod & {
+        metadata: { annotations: Record<string, string> };
+      };
       expect(claimed.metadata.labels).toEqual({
         'app.kubernetes.io/managed-by': 'gpuops',
         'app.kubernetes.io/name': name,
         'gpuops.dev/algorithm': name,
         [CLAIMED_FROM_LABEL]: 'llm',
       });
+      // The mark of a claim gpuops made: the pod's own uid (standby-owners.ts).
+      expect(claimed.metadata.annotations).toEqual({ [CLAIMED_UID_ANNOTATION]: 'uid-1' });
       const standby = renderStandbyDeployment(SET, policy, 1) as AnyObj;
       expect(matches(standby.spec.selector.matchLabels, claimed.metadata.labels)).toBe(false);
       // The selector gpuops renders for the algorithm's Deployment, which its Service copies.
@@ -133,21 +147,25 @@ describe('claim and give-back patches', () => {
     },
   );
 
-  it('a give-back restores exactly the standby labels with the current template hash', () => {
-    const claimed = mergePatch(standbyPod, claimPatch(SET, 'bert'));
-    const back = mergePatch(claimed, giveBackPatch(SET, '5c6b')) as typeof standbyPod;
+  it('a give-back restores exactly the standby labels with the current template hash, and drops the claim mark', () => {
+    const claimed = mergePatch(standbyPod, claimPatch(SET, 'bert', 'uid-1'));
+    const back = mergePatch(claimed, giveBackPatch(SET, '5c6b')) as typeof standbyPod & {
+      metadata: { annotations?: Record<string, string> };
+    };
     expect(back.metadata.labels).toEqual({
       'app.kubernetes.io/managed-by': 'gpuops',
       [STANDBY_LABEL]: 'llm',
       [POD_TEMPLATE_HASH]: '5c6b',
     });
+    expect(back.metadata.annotations ?? {}).toEqual({});
   });
 
-  it('refuses an algorithm outside the set and an empty template hash', () => {
-    expect(() => claimPatch(SET, 'resnet')).toThrow(
+  it('refuses an algorithm outside the set, a claim without the pod uid and an empty template hash', () => {
+    expect(() => claimPatch(SET, 'resnet', 'uid-1')).toThrow(
       'standby llm: cannot become resnet (it serves bert, llama)',
     );
-    expect(() => claimPatch(SET, 'ber')).toThrow(/cannot become ber /);
+    expect(() => claimPatch(SET, 'ber', 'uid-1')).toThrow(/cannot become ber /);
+    expect(() => claimPatch(SET, 'bert', '')).toThrow("standby llm: a claim needs the pod's uid");
     expect(() => giveBackPatch(SET, '')).toThrow('standby llm: no current pod-template-hash to give back to');
   });
 });

@@ -35,7 +35,12 @@ const tolerationsOf = {
     (
       renderPrePull(
         'short-task',
-        [{ spec: { image: 'registry.example.com/ml/llm:1' } } as Pick<ResolvedAlgorithm, 'spec'>],
+        [
+          {
+            namespace: 'algorithms',
+            spec: { image: 'registry.example.com/ml/llm:1' },
+          } as Pick<ResolvedAlgorithm, 'spec' | 'namespace'>,
+        ],
         policy,
       ) as AnyObj
     ).spec.template.spec.tolerations,

@@ -18,7 +18,7 @@ import {
   specFolderOf,
 } from '../../src/definitions/spec-files.js';
 import type { LoadedRepo } from '../../src/definitions/types.js';
-import { WorkingCopy } from '../../src/gitops/working-copy.js';
+import { WorkingCopy } from '../../src/working-copy/working-copy.js';
 import { workingCopySpecs } from '../../src/pass/specs.js';
 import { createReconcilerMemory } from '../../src/plan/memory.js';
 import { algorithmFile } from '../support/reconcile-harness.js';

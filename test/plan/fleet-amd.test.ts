@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { buildSnapshot } from '../../src/cluster/snapshot.js';
 import type { Snapshot } from '../../src/cluster/types.js';
 import type { ResolvedAlgorithm } from '../../src/definitions/types.js';
-import { placementSection } from '../../src/gitops/pr-sections.js';
+import { placementSection } from '../../src/change-sets/pr-sections.js';
 import { renderBenchmarkJob } from '../../src/manifests/benchmark-job.js';
 import { parseDcgmPage } from '../../src/metrics/dcgm-text.js';
 import type { UtilizationReading } from '../../src/metrics/types.js';

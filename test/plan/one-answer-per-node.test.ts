@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { loadWorkloadTemplates } from '../../src/benchmark/load-templates.js';
 import { buildSnapshot } from '../../src/cluster/snapshot.js';
 import { planDesiredState, type DesiredState, type DesiredStateInput } from '../../src/plan/desired-state.js';
-import { planFiles } from '../../src/gitops/change-set.js';
+import { planFiles } from '../../src/change-sets/change-set.js';
 import { setDeploymentReplicas } from '../../src/manifests/replicas.js';
 import type { UtilizationReading } from '../../src/metrics/types.js';
 import type { Policy, ResolvedAlgorithm } from '../../src/definitions/types.js';

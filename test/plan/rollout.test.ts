@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { renderPrBody } from '../../src/gitops/pr-body.js';
+import { renderPrBody } from '../../src/change-sets/pr-body.js';
 import { renderWorkloadFiles } from '../../src/manifests/workloads.js';
 import { readGitModel } from '../../src/plan/git-model.js';
 import { placementChanges, planPlacements } from '../../src/plan/placement.js';
@@ -65,6 +65,25 @@ describe('rolloutNote', () => {
       }),
       'RolloutWaitsForGpu',
       [],
+    ],
+    [
+      // A free GPU of another vendor is no room: an amd.com/gpu pod never fits an NVIDIA node.
+      'AnAmdPodWithOnlyAnNvidiaGpuFreeWaits',
+      () => ({ request: { ...REQUEST, gpuResource: 'amd.com/gpu' } }),
+      'RolloutWaitsForGpu',
+      ['no room for a surge pod'],
+    ],
+    [
+      'AnAmdPodWithAnAmdGpuFreeSurges',
+      () => ({
+        request: { ...REQUEST, gpuResource: 'amd.com/gpu' },
+        capacity: [
+          node('st-1', 'short-task', 0),
+          { ...node('st-2', 'short-task', 1, null), gpuResource: 'amd.com/gpu' },
+        ],
+      }),
+      'RolloutSurge',
+      ['room for 1 surge pod(s)'],
     ],
     [
       'NoRoomButMaxUnavailableStopsOldPods',

@@ -7,23 +7,13 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { StandbySet } from '../../src/definitions/types.js';
-import { buildChangeSet } from '../../src/gitops/change-set.js';
+import { buildChangeSet } from '../../src/change-sets/change-set.js';
 import { standbyFile } from '../../src/manifests/standby.js';
 import { standbyChanges, type StandbyChangesInput } from '../../src/plan/standby-changes.js';
 import { policyWith } from '../benchmark/fixtures.js';
+import { STANDBY_SET } from '../support/standby-policy.js';
 
-const SET: StandbySet = {
-  name: 'llm',
-  pool: 'short-task',
-  namespace: 'algorithms',
-  image: 'registry.example.com/ml/multi-model:2.1',
-  algorithms: ['bert', 'llama'],
-  gpus: 1,
-  port: 8000,
-  readinessPath: '/ready',
-  wakePath: '/wake',
-  claimSeconds: 5,
-};
+const SET: StandbySet = STANDBY_SET;
 const PATH = 'clusters/prod/standby/llm/deployment.yaml';
 
 const policy = await policyWith((p) => {
@@ -146,5 +136,23 @@ describe('the standby subject of a pass', () => {
     const cs = buildChangeSet(removal[0]!)!;
     expect(cs.title).toBe('gpuops(prod): remove Deployment algorithms/gpuops-standby-llm');
     expect(standbyChanges(input({ policy: p, git: { files }, policyErrors: true }))).toEqual([]);
+  });
+});
+
+describe("the standby Deployment asks its algorithms' vendor's GPUs", () => {
+  const alg = (name: string, vendor?: 'amd' | 'nvidia') =>
+    ({ name, namespace: 'algorithms', spec: vendor ? { gpu: { vendor } } : {} }) as never;
+  it.each([
+    ['AMD algorithms', [alg('bert', 'amd'), alg('llama', 'amd')], 'amd.com/gpu'],
+    ['NVIDIA by default', [alg('bert'), alg('llama')], 'nvidia.com/gpu'],
+    ['no algorithms given', undefined, 'nvidia.com/gpu'],
+  ] as const)('%s', (_, algorithms, resource) => {
+    const [cs] = standbyChanges(
+      input({ samples: new Map([['bert', pods('algorithms', 100)]]), ...(algorithms ? { algorithms } : {}) }),
+    );
+    const d = parse(cs!.files[0]!.content!) as {
+      spec: { template: { spec: { containers: { resources: { requests: Record<string, string> } }[] } } };
+    };
+    expect(d.spec.template.spec.containers[0]!.resources.requests).toEqual({ [resource]: '1' });
   });
 });

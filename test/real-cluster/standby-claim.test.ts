@@ -11,7 +11,6 @@ import { parseAllDocuments } from 'yaml';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/cluster/object.js';
 import { loadDefaultPolicy } from '../../src/definitions/load.js';
-import type { StandbySet } from '../../src/definitions/types.js';
 import { DEFAULT_SERVICE_ACCOUNT, renderNamespaceFile } from '../../src/manifests/namespaces.js';
 import {
   claimPatch,
@@ -20,21 +19,13 @@ import {
   renderStandbyDeployment,
   STANDBY_LABEL,
 } from '../../src/manifests/standby.js';
+import { buildSnapshot } from '../../src/cluster/snapshot.js';
+import { claimedPods, readyStandbys } from '../../src/scaling/rules/claim-actions.js';
+import { STANDBY_SET } from '../support/standby-policy.js';
 import { describeReal, startRealHarness, until, type RealHarness } from './harness.js';
 
-const NS = 'algorithms';
-const SET: StandbySet = {
-  name: 'llm',
-  pool: 'short-task',
-  namespace: NS,
-  image: 'registry.example.com/ml/multi-model:2.1',
-  algorithms: ['bert', 'llama'],
-  gpus: 1,
-  port: 8000,
-  readinessPath: '/ready',
-  wakePath: '/wake',
-  claimSeconds: 5,
-};
+const SET = STANDBY_SET;
+const NS = SET.namespace;
 
 type Pod = KubeObject<unknown, { conditions?: { type: string; status: string }[] }>;
 interface Slice {
@@ -54,6 +45,15 @@ const readyEndpoints = async () => {
     .flatMap((s) => s.endpoints ?? [])
     .filter((e) => e.conditions?.ready)
     .map((e) => e.targetRef?.name);
+};
+/** The standby and claimed pods (of bert) gpuops's rule finds in the cluster's pods and ReplicaSets. */
+const found = async () => {
+  const rs = await h.get<{ items: never[] }>(`/apis/apps/v1/namespaces/${NS}/replicasets`);
+  const snap = buildSnapshot([], (await h.pods(NS)) as never[], new Date(), {}, rs.items);
+  return {
+    standbys: readyStandbys(SET, snap).map((p) => p.name),
+    claimed: claimedPods(SET, 'bert', snap).map((p) => p.name),
+  };
 };
 /** A JSON merge patch of a pod, as gpuops (its ServiceAccount's token). */
 const patchAsGpuops = (name: string, body: unknown) =>
@@ -99,9 +99,11 @@ describeReal(
       expect(await readyEndpoints()).toEqual([]);
       const claimed = before[0]!.metadata.name;
       const hash = before[0]!.metadata.labels![POD_TEMPLATE_HASH]!;
+      // kube-controller-manager writes the owner chain the rule trusts (controller: true at each step).
+      expect(await found()).toEqual({ standbys: before.map((p) => p.metadata.name).sort(), claimed: [] });
 
       const t0 = Date.now();
-      await patchAsGpuops(claimed, claimPatch(SET, 'bert'));
+      await patchAsGpuops(claimed, claimPatch(SET, 'bert', before[0]!.metadata.uid!));
       await until(
         'the claimed pod is a Ready endpoint of bert',
         async () => (await readyEndpoints()).includes(claimed),
@@ -117,6 +119,11 @@ describeReal(
       });
       expect(backfill.metadata.name).not.toBe(claimed);
       await until('the backfill turns Ready', async () => (await standbys()).filter(isReady).length === 2);
+      // Released (no owner left), the pod is still known as gpuops's claim; the backfill is a standby.
+      expect(await found()).toEqual({
+        standbys: [before[1]!.metadata.name, backfill.metadata.name].sort(),
+        claimed: [claimed],
+      });
 
       await patchAsGpuops(claimed, giveBackPatch(SET, hash));
       await until(
@@ -136,12 +143,12 @@ describeReal(
     });
 
     it('the claim grant stops at the set namespace: gpuops cannot relabel a pod in another one', async () => {
-      const err = await patchAsGpuops('any', claimPatch(SET, 'bert')).catch((e: unknown) => e);
+      const err = await patchAsGpuops('any', claimPatch(SET, 'bert', 'uid-1')).catch((e: unknown) => e);
       expect(err).toBeDefined(); // 404: allowed here, the pod does not exist
       const other = await h.gpuopsKc
         .makeApiClient(CoreV1Api)
         .patchNamespacedPod(
-          { name: 'any', namespace: 'default', body: claimPatch(SET, 'bert') },
+          { name: 'any', namespace: 'default', body: claimPatch(SET, 'bert', 'uid-1') },
           setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
         )
         .catch((e: unknown) => e as { code?: number });

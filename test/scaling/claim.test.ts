@@ -166,4 +166,45 @@ describe('claimPolicy', () => {
     expect(claimPolicy(policy, undefined, offer)).toBe(policy);
     expect(claimPolicy(policy, loop, offer)).toBe(policy);
   });
+
+  it('no Ready standby under long windows: the policy itself, not the windows of the observed loop', async () => {
+    policy = await policyWith((p) => {
+      p.scaling.headroomFlapHoldSeconds = 600;
+      p.scaling.scaleUp.cooldownSeconds = 120;
+    });
+    // The observed loop alone would shorten both (3 × (15 + 30 + 60) = 315, 15 + 30 = 45):
+    // that is withLoopWindows's to do, not the claim's.
+    expect(claimPolicy(policy, loop, { ready: 0, claimSeconds: 5 })).toBe(policy);
+    expect(claimPolicy(policy, loop, null)).toBe(policy);
+  });
+
+  it.each([
+    { name: 'only the flap hold shorter', flap: 300, cooldown: 30, want: { flap: 150, cooldown: 30 } },
+    {
+      name: 'only the scale-up cooldown shorter',
+      flap: 100,
+      cooldown: 60,
+      want: { flap: 100, cooldown: 45 },
+    },
+  ])('$name: a policy of its own', async ({ flap, cooldown, want }) => {
+    policy = await policyWith((p) => {
+      p.scaling.headroomFlapHoldSeconds = flap;
+      p.scaling.scaleUp.cooldownSeconds = cooldown;
+    });
+    const sc = claimPolicy(policy, loop, offer).spec.scaling;
+    expect([sc.headroomFlapHoldSeconds, sc.scaleUp.cooldownSeconds]).toEqual([want.flap, want.cooldown]);
+  });
+
+  it('two claim delays on one policy: two policies, each remembered', async () => {
+    policy = await policyWith((p) => {
+      p.scaling.headroomFlapHoldSeconds = 600;
+      p.scaling.scaleUp.cooldownSeconds = 120;
+    });
+    const fast = claimPolicy(policy, loop, { ready: 1, claimSeconds: 5 });
+    const slow = claimPolicy(policy, loop, { ready: 1, claimSeconds: 20 });
+    expect(fast.spec.scaling.headroomFlapHoldSeconds).toBe(150); // 3 × (15 + 30 + 5)
+    expect(slow.spec.scaling.headroomFlapHoldSeconds).toBe(195); // 3 × (15 + 30 + 20)
+    expect(claimPolicy(policy, loop, { ready: 2, claimSeconds: 5 })).toBe(fast);
+    expect(claimPolicy(policy, loop, { ready: 1, claimSeconds: 20 })).toBe(slow);
+  });
 });

@@ -12,7 +12,7 @@ import { parse } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { PodInfo, Snapshot } from '../../src/cluster/types.js';
 import { planDesiredState, type DesiredStateInput } from '../../src/plan/desired-state.js';
-import type { ChangeSet } from '../../src/gitops/types.js';
+import type { ChangeSet } from '../../src/change-sets/types.js';
 import type { GpuSeries, UtilizationReading } from '../../src/metrics/types.js';
 import type { BenchmarkOutcome } from '../../src/placement/types.js';
 import type { ResolvedAlgorithm } from '../../src/definitions/types.js';

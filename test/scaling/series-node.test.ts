@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { PodInfo } from '../../src/cluster/types.js';
 import type { GpuSeries } from '../../src/metrics/types.js';
 import { attribute } from '../../src/scaling/attribute.js';
-import { nodeRefusal, nodesByPodName } from '../../src/scaling/series-node.js';
+import { nodeRefusal, nodesByPodName, seriesNode } from '../../src/scaling/series-node.js';
 import { pod, policy } from './support.js';
 
 const NOW = new Date('2025-06-01T12:00:00Z');
@@ -19,7 +19,22 @@ const EXPORTERS = [
   pod('twin', { namespace: 'ns-1', nodeName: 'gpu-a', managed: false, algorithm: null }),
   pod('twin', { namespace: 'ns-2', nodeName: 'gpu-c', managed: false, algorithm: null }),
 ];
-const byName = nodesByPodName([VICTIM, ...EXPORTERS]);
+// Built in each test: the index is built on first use, and StrykerJS counts as covering it only the
+// test that built it.
+const byNameOf = () => nodesByPodName([VICTIM, ...EXPORTERS]);
+
+describe('seriesNode: the node a series names, and by which label', () => {
+  it.each<[string, Record<string, string>, ReturnType<typeof seriesNode>]>([
+    ['Node', { node: 'gpu-b', Hostname: 'gpu-a' }, { node: 'gpu-b', from: 'node' }],
+    ['Hostname', { Hostname: 'gpu-a' }, { node: 'gpu-a', from: 'Hostname' }],
+    ['ExporterPodOnThePodsNode', { Hostname: 'dcgm-a' }, { node: 'gpu-a', from: 'Hostname (exporter pod)' }],
+    ['ExporterPod', { Hostname: 'dcgm-b' }, { node: 'gpu-b', from: 'Hostname (exporter pod)' }],
+    ['FileName', { gpuops_node_hint: 'gpu-b' }, { node: 'gpu-b', from: 'file name' }],
+    ['None', { Hostname: 'gpu-z' }, null],
+  ])('%s', (_name, labels, want) => {
+    expect(seriesNode(labels, 'gpu-a', byNameOf())).toEqual(want);
+  });
+});
 
 describe('nodeRefusal', () => {
   it.each<[string, Record<string, string>, PodInfo, string | null]>([
@@ -42,16 +57,76 @@ describe('nodeRefusal', () => {
     ],
     ['PodNotBoundYetHasNoGpu', { node: 'gpu-a' }, pod('victim-0', { nodeName: null }), 'WrongNode'],
   ])('%s', (_name, labels, p, want) => {
-    expect(nodeRefusal(labels, p, byName)?.reason ?? null).toBe(want);
+    expect(nodeRefusal(labels, p, byNameOf())?.reason ?? null).toBe(want);
   });
 
-  it('says where the series comes from and where the pod runs', () => {
-    expect(nodeRefusal({ Hostname: 'dcgm-b' }, VICTIM, byName)?.message).toBe(
+  it.each<[string, Record<string, string>, PodInfo, string]>([
+    [
+      'ByNode',
+      { node: 'gpu-b' },
+      VICTIM,
+      'series comes from node gpu-b (by its node label) but the pod runs on node gpu-a',
+    ],
+    [
+      'ByExporterPod',
+      { Hostname: 'dcgm-b' },
+      VICTIM,
+      'series comes from node gpu-b (by its Hostname (exporter pod) label) but the pod runs on node gpu-a',
+    ],
+    [
+      'ByFileName',
+      { gpuops_node_hint: 'gpu-b' },
+      VICTIM,
+      'series comes from node gpu-b (by its file name label) but the pod runs on node gpu-a',
+    ],
+    [
+      'NeitherLabel',
+      {},
+      VICTIM,
+      'series has neither a node nor a Hostname label, so it cannot be checked against node gpu-a where the pod runs',
+    ],
+    [
+      'EmptyHostname',
+      { Hostname: '' },
+      VICTIM,
+      'series has neither a node nor a Hostname label, so it cannot be checked against node gpu-a where the pod runs',
+    ],
+    [
+      'UnknownHostname',
+      { Hostname: 'gpu-z' },
+      VICTIM,
+      'series\' Hostname "gpu-z" names neither node gpu-a where the pod runs nor a pod of the snapshot',
+    ],
+    [
+      'NotBound',
+      { node: 'gpu-a' },
+      pod('victim-0', { nodeName: null }),
+      'pod is not bound to a node, so no GPU is its',
+    ],
+  ])('says where the series comes from and where the pod runs: %s', (_name, labels, p, want) => {
+    expect(nodeRefusal(labels, p, byNameOf())?.message ?? '').toBe(want);
+  });
+
+  it("a Hostname naming pods on several nodes: the pod's node when one is, else the first by name", () => {
+    const pods = [
+      pod('twin', { namespace: 'ns-2', nodeName: 'gpu-c', managed: false, algorithm: null }),
+      pod('twin', { namespace: 'ns-1', nodeName: 'gpu-b', managed: false, algorithm: null }),
+      pod('unbound', {
+        namespace: 'ns-1',
+        nodeName: null,
+        phase: 'Pending',
+        managed: false,
+        algorithm: null,
+      }),
+    ];
+    const byName = nodesByPodName(pods);
+    const on = (nodeName: string) => pod('victim-0', { nodeName });
+    expect(nodeRefusal({ Hostname: 'twin' }, on('gpu-c'), byName)).toBeNull();
+    expect(nodeRefusal({ Hostname: 'twin' }, on('gpu-a'), byName)?.message).toBe(
       'series comes from node gpu-b (by its Hostname (exporter pod) label) but the pod runs on node gpu-a',
     );
-    expect(nodeRefusal({}, VICTIM, byName)?.message).toBe(
-      'series has neither a node nor a Hostname label, so it cannot be checked against node gpu-a where the pod runs',
-    );
+    // A pod not bound to a node stands for none.
+    expect(nodeRefusal({ Hostname: 'unbound' }, on('gpu-a'), byName)?.reason).toBe('UnknownNode');
   });
 });
 

@@ -8,7 +8,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadDefaultPolicy } from '../../src/definitions/load.js';
-import type { Policy, StandbySet } from '../../src/definitions/types.js';
+import { buildSnapshot } from '../../src/cluster/snapshot.js';
+import type { Policy } from '../../src/definitions/types.js';
 import {
   claimPatch,
   giveBackPatch,
@@ -19,20 +20,11 @@ import {
 import { defaultControllers } from '../../src/sim/controllers/index.js';
 import { mergePatch } from '../../src/sim/patch.js';
 import type { KubeObject } from '../../src/sim/types.js';
+import { claimedPods, readyStandbys } from '../../src/scaling/rules/claim-actions.js';
+import { STANDBY_SET } from '../support/standby-policy.js';
 import { gpuNode, Harness } from './harness.js';
 
-const SET: StandbySet = {
-  name: 'llm',
-  pool: 'short-task',
-  namespace: 'algorithms',
-  image: 'registry.example.com/ml/multi-model:2.1',
-  algorithms: ['bert', 'llama'],
-  gpus: 1,
-  port: 8000,
-  readinessPath: '/ready',
-  wakePath: '/wake',
-  claimSeconds: 5,
-};
+const SET = STANDBY_SET;
 
 const SERVICE: KubeObject = {
   apiVersion: 'v1',
@@ -78,6 +70,25 @@ function relabel(h: Harness, name: string, patch: unknown): void {
   h.settle();
 }
 
+/** gpuops's claim patch of pod `name` for `algorithm` (it carries the pod's uid). */
+const claim = (h: Harness, name: string, algorithm = 'bert') =>
+  relabel(h, name, claimPatch(SET, algorithm, h.pod('algorithms', name).metadata.uid!));
+
+/** The standby and claimed pods gpuops's rule finds, on the snapshot reduced from the store. */
+function found(h: Harness): { standbys: string[]; claimed: string[] } {
+  const snap = buildSnapshot(
+    h.store.list('nodes') as never,
+    h.store.list('pods') as never,
+    new Date(0),
+    {},
+    h.store.list('replicasets') as never,
+  );
+  return {
+    standbys: readyStandbys(SET, snap).map((p) => p.name),
+    claimed: claimedPods(SET, 'bert', snap).map((p) => p.name),
+  };
+}
+
 describe('a standby claim on the simulated cluster', () => {
   it('the claimed pod is a Ready endpoint of the Service at once; the ReplicaSet releases it and backfills cold', () => {
     const h = cluster();
@@ -85,7 +96,9 @@ describe('a standby claim on the simulated cluster', () => {
     expect(before.map(isReady)).toEqual([true, true]);
     expect(endpoints(h)).toEqual([]);
     const claimed = before[0]!.metadata.name;
-    relabel(h, claimed, claimPatch(SET, 'bert'));
+    // The controllers write the owner chain the rule asks for: Pod → ReplicaSet → Deployment, controller: true.
+    expect(found(h)).toEqual({ standbys: before.map((p) => p.metadata.name).sort(), claimed: [] });
+    claim(h, claimed);
     // Within the same second: the Service's EndpointSlice lists it, Ready.
     expect(endpoints(h).map((e) => [e.targetRef.name, e.conditions.ready])).toEqual([[claimed, true]]);
     // Released: no controller owns it; the standby ReplicaSet made a new pod, still starting.
@@ -99,12 +112,14 @@ describe('a standby claim on the simulated cluster', () => {
     h.advance(1);
     expect(isReady(h.pod('algorithms', backfill.metadata.name))).toBe(true);
     expect(endpoints(h)).toHaveLength(1);
+    // Released, the claimed pod is still known as gpuops's claim (its name and the claim's mark).
+    expect(found(h)).toEqual({ standbys: now.map((p) => p.metadata.name).sort(), claimed: [claimed] });
   });
 
   it('a give-back: the ReplicaSet adopts the pod and deletes its newest standby; the endpoint goes', () => {
     const h = cluster();
     const [first, second] = standbys(h);
-    relabel(h, first!.metadata.name, claimPatch(SET, 'bert'));
+    claim(h, first!.metadata.name);
     h.advance(60);
     const backfill = standbys(h).find((p) => p.metadata.name !== second!.metadata.name)!;
     expect(backfill.metadata.name).not.toBe(first!.metadata.name);
@@ -123,12 +138,14 @@ describe('a standby claim on the simulated cluster', () => {
   it('an orphan that matches no ReplicaSet stays an orphan; a claim for an algorithm outside the set is refused', () => {
     const h = cluster();
     const [first] = standbys(h);
-    relabel(h, first!.metadata.name, claimPatch(SET, 'bert'));
+    claim(h, first!.metadata.name);
     h.advance(60);
     // Back with a stale template hash: no ReplicaSet adopts it (gpuops deletes such a pod instead).
     relabel(h, first!.metadata.name, giveBackPatch(SET, 'stale0000'));
     expect(h.pod('algorithms', first!.metadata.name).metadata.ownerReferences ?? []).toEqual([]);
     expect(standbys(h)).toHaveLength(3);
-    expect(() => claimPatch(SET, 'resnet')).toThrow(/cannot become resnet \(it serves bert, llama\)/);
+    expect(() => claimPatch(SET, 'resnet', 'uid-1')).toThrow(
+      /cannot become resnet \(it serves bert, llama\)/,
+    );
   });
 });

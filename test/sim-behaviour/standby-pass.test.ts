@@ -11,12 +11,11 @@ import type { AddressInfo } from 'node:net';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStandbyPods } from '../../src/cluster/standby-pods.js';
-import type { StandbySet } from '../../src/definitions/types.js';
 import { standbyActions } from '../../src/scaling/rules/claim-actions.js';
 import type { KubeObject } from '../../src/sim/index.js';
 import type { PassResult } from '../../src/pass/reconcile.js';
 import type { Harness } from '../support/reconcile-harness.js';
-import { startStandbyHarness } from '../support/standby-policy.js';
+import { STANDBY_SET, startStandbyHarness } from '../support/standby-policy.js';
 
 const BRANCH = 'gpuops/prod/standby/llm';
 const FILE = 'clusters/prod/standby/llm/deployment.yaml';
@@ -36,18 +35,7 @@ afterAll(async () => {
 });
 
 /** The set the policy declares, as parsed. */
-const SET: StandbySet = {
-  name: 'llm',
-  pool: 'short-task',
-  namespace: 'algorithms',
-  image: 'registry.example.com/ml/multi-model:2.1',
-  algorithms: ['bert', 'llama'],
-  gpus: 1,
-  port: 8000,
-  readinessPath: '/ready',
-  wakePath: '/wake',
-  claimSeconds: 5,
-};
+const SET = STANDBY_SET;
 
 /** The serving runtime's wake endpoint, for every standby pod: records each call, answers 200. */
 let runtime: Server | undefined;
@@ -193,5 +181,9 @@ describe('a pass plans the standby set into Git', () => {
     const again = await createStandbyPods(h.gpuopsKc).apply(actions);
     expect(again[0]).toMatchObject({ ok: false });
     expect(again[0]!.message).toContain('changed since the pass read it (gpuops.dev/claimed-from)');
+    // A pod of that name that is another object (another uid) is left alone too.
+    const other = await createStandbyPods(h.gpuopsKc).apply([{ ...actions[0]!, uid: 'another-uid' }]);
+    expect(other[0]).toMatchObject({ ok: false });
+    expect(other[0]!.message).toContain('changed since the pass read it (uid)');
   });
 });

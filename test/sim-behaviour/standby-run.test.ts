@@ -10,6 +10,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatPassResult } from '../../src/cli/commands/reconcile.js';
 import type { KubeObject } from '../../src/sim/index.js';
 import type { Harness } from '../support/reconcile-harness.js';
 import { STANDBY_POLICY, startStandbyHarness } from '../support/standby-policy.js';
@@ -107,6 +108,13 @@ describe('a pass claims a Ready standby by itself', () => {
     ]);
     expect(wakes).toEqual(['POST /wake {"algorithm":"bert"}']);
     expect(h.logs.some((l) => l.msg === `pod algorithms/${pod}: claimed by bert`)).toBe(true);
+    // The pass's summary line counts it, and `gpuops reconcile` prints it.
+    expect(h.logs.filter((l) => l.msg === 'reconcile pass').at(-1)).toMatchObject({
+      standby: { claimed: 1, givenBack: 0, deleted: 0, refused: 0 },
+    });
+    expect(formatPassResult(hot, false)).toContain(
+      `standby pods:\n  claimed    algorithms/${pod} → bert (set llm)\n`,
+    );
     // Ready in the Service beside bert's own replica, while the simulated clock stood still.
     expect(endpoints()).toHaveLength(2);
     expect(endpoints()).toContain(`${pod} ready`);

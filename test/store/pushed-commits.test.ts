@@ -5,7 +5,7 @@
  * commit recorded twice is one record, and a branch keeps its newest 32.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { storeLedger } from '../../src/gitops/commit-ledger.js';
+import { storeLedger } from '../../src/working-copy/commit-ledger.js';
 import { openStore } from '../../src/store/open-store.js';
 import { PUSHED_COMMITS_PER_BRANCH } from '../../src/store/pushed-commits.js';
 import type { Store } from '../../src/store/types.js';

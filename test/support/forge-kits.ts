@@ -4,10 +4,10 @@
  * a host built against its stand-in, the stand-in's state read in gpuops's terms, and the host's
  * own answers for a rate limit, a failing server and a refusal scripted on one operation.
  */
-import { GitHubHost } from '../../src/gitops/github-host.js';
-import { GiteaHost } from '../../src/gitops/gitea-host.js';
-import { GitLabHost } from '../../src/gitops/gitlab-host.js';
-import type { PullRequestHost } from '../../src/gitops/pr-host.js';
+import { GitHubHost } from '../../src/git-hosts/github-host.js';
+import { GiteaHost } from '../../src/git-hosts/gitea-host.js';
+import { GitLabHost } from '../../src/git-hosts/gitlab-host.js';
+import type { PullRequestHost } from '../../src/git-hosts/pr-host.js';
 import { GiteaStandIn } from '../../src/sim/forges/gitea.js';
 import { GitLabStandIn } from '../../src/sim/forges/gitlab.js';
 import type { HostStandIn, StandInPull } from '../../src/sim/forges/stand-in.js';

@@ -11,8 +11,8 @@ import { pino } from 'pino';
 import { kubeLeaseApi } from '../../src/cluster/lease.js';
 import { startController } from '../../src/controller/run-controller.js';
 import { createLeaderFence } from '../../src/controller/write-fence.js';
-import { desiredHash } from '../../src/gitops/pr-body.js';
-import { WorkingCopy } from '../../src/gitops/working-copy.js';
+import { desiredHash } from '../../src/change-sets/pr-body.js';
+import { WorkingCopy } from '../../src/working-copy/working-copy.js';
 
 const [kubeconfig, repoUrl, dir, identity, leaseName] = process.argv.slice(2) as [
   string,

@@ -4,7 +4,7 @@
  * holds it. Argument: the clone folder.
  */
 import { onInterrupt } from '../../src/cli/interrupt.js';
-import { withCloneLock } from '../../src/gitops/clone-lock.js';
+import { withCloneLock } from '../../src/working-copy/clone-lock.js';
 
 const dir = process.argv[2]!;
 onInterrupt('reconcile', 'the reconcile pass (clone, read, decide, write)');

@@ -4,7 +4,7 @@
  * `hold` keeps it until killed; `churn` takes and releases it in a tight loop (printing `held`
  * the first time), so a kill lands anywhere in the take / hold / release cycle.
  */
-import { withCloneLock } from '../../src/gitops/clone-lock.js';
+import { withCloneLock } from '../../src/working-copy/clone-lock.js';
 
 const [dir, mode = 'hold'] = process.argv.slice(2);
 if (!dir) throw new Error('usage: lock-holder-child.ts DIR [hold|churn]');

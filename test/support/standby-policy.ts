@@ -1,3 +1,4 @@
+import type { StandbySet } from '../../src/definitions/types.js';
 import { DcgmScrapeSource } from '../../src/metrics/dcgm-scrape.js';
 import type { PassResult } from '../../src/pass/reconcile.js';
 import {
@@ -31,6 +32,20 @@ export const STANDBY_POLICY = [
   '      claimSeconds: 5',
   '',
 ].join('\n');
+
+/** The set {@link STANDBY_POLICY} declares, as the policy parser gives it. */
+export const STANDBY_SET: StandbySet = {
+  name: 'llm',
+  pool: 'short-task',
+  namespace: 'algorithms',
+  image: 'registry.example.com/ml/multi-model:2.1',
+  algorithms: ['bert', 'llama'],
+  gpus: 1,
+  port: 8000,
+  readinessPath: '/ready',
+  wakePath: '/wake',
+  claimSeconds: 5,
+};
 
 /**
  * The harness of the standby sim-behaviour tests: one 8-GPU short-task node, `bert` (1 GPU, pinned

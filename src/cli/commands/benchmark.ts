@@ -10,7 +10,7 @@ import { renderYaml } from '../../manifests/yaml.js';
 import { place } from '../../placement/place.js';
 import { formatSpecError, loadRepo } from '../../definitions/index.js';
 import { addConnectionOptions, resolveSettings } from '../settings.js';
-import { NVIDIA } from '../../util/vocabulary.js';
+import { VENDORS } from '../../util/vocabulary.js';
 
 interface BenchmarkFlags {
   repo: string;
@@ -51,7 +51,10 @@ export function register(program: Command): void {
     .description('benchmark one algorithm on a test node of the live cluster and show its placement')
     .argument('<name>', 'algorithm name (metadata.name)')
     .option('--repo <dir>', 'GitOps repo that holds algorithms/ and policies/', '.')
-    .option('--gpu-product <product>', `pin the benchmark to test nodes of this ${NVIDIA.productLabel}`)
+    .option(
+      '--gpu-product <product>',
+      `pin the benchmark to test nodes of this GPU product (${VENDORS.map((v) => v.productLabel).join(' or ')})`,
+    )
     .option('--dry-run', 'print the Job of the first run; create nothing')
     .addOption(
       new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'),

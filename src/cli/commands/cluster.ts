@@ -52,6 +52,9 @@ async function serve(stateFile: string, fleet: string): Promise<void> {
   try {
     cluster = await startLocalCluster({
       fleetDir: fleet,
+      // An operator trying `engine: hpa` on the local cluster needs the custom metrics API its
+      // HorizontalPodAutoscaler reads; scripts/k8s/build.sh builds prometheus-adapter with the rest.
+      customMetrics: true,
       onStep: (s) => process.stderr.write(`cluster up: ${s}\n`),
     });
   } catch (err) {
@@ -127,7 +130,7 @@ async function up(stateFile: string, fleet: string): Promise<void> {
         `local cluster up (${state.versions.split('\n').join(', ')})\n` +
           `export KUBECONFIG=${state.kubeconfig}\n` +
           `API server: ${state.server}\nGitOps repository Flux applies (clusters/local): ${state.repo} (served at ${state.repoUrl})\n` +
-          `Prometheus: ${state.prometheus}\nStop it with: npm run cluster:down\n`,
+          `Prometheus: ${state.prometheus} (served to the HorizontalPodAutoscaler as custom.metrics.k8s.io by prometheus-adapter)\nStop it with: npm run cluster:down\n`,
       );
       return;
     }

@@ -84,7 +84,15 @@ export function register(program: Command): void {
     .addOption(
       new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'),
     );
-  addConnectionOptions(cmd, ['cluster', 'kubeconfig', 'prometheusUrl', 'dcgmJob', 'dcgmUrl', 'database']);
+  addConnectionOptions(cmd, [
+    'cluster',
+    'kubeconfig',
+    'prometheusUrl',
+    'dcgmJob',
+    'amdMetricsJob',
+    'dcgmUrl',
+    'database',
+  ]);
   cmd.action((flags: PlanFlags) => runPlan(cmd, flags));
 }
 

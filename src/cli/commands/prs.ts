@@ -1,7 +1,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { PullRequestCycle, PullRequestRecord } from '../../store/types.js';
 import { escapeControl, escapeControlKeepLines } from '../../util/escape-control.js';
-import { pullRequestRef } from '../../gitops/pr-ref.js';
+import { pullRequestRef } from '../../change-sets/pr-ref.js';
 import { clusterOf, toStderr } from '../cluster-choice.js';
 import { openExistingStore } from '../../compose/store.js';
 import { addConnectionOptions, resolveSettings } from '../settings.js';

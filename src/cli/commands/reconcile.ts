@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import { settingsSecrets } from '../../config/secrets.js';
 import { createLogger } from '../../controller/log.js';
 import type { PassResult } from '../../pass/reconcile.js';
+import { formatStandbyOutcomes } from '../../pass/standby.js';
 import { createReconciler } from '../../compose/compose.js';
 import { formatPlanTable, planReport } from '../plan-build.js';
 import { dryRunDatabase } from '../../compose/store.js';
@@ -20,8 +21,9 @@ interface ReconcileFlags {
 }
 
 /**
- * The human summary of one pass: the plan tables, then what was written (or would be); each line's
- * control characters escaped ({@link escapeControl}).
+ * The human summary of one pass: the plan tables, then what was written (or would be), then the
+ * standby pods claimed, given back or deleted (`formatStandbyOutcomes`); each line's control
+ * characters escaped ({@link escapeControl}).
  */
 export function formatPassResult(r: PassResult, dryRun: boolean): string {
   const out: string[] = [];
@@ -36,6 +38,7 @@ export function formatPassResult(r: PassResult, dryRun: boolean): string {
     for (const warning of w.warnings ?? []) out.push(`      warning: ${warning}`);
   }
   for (const p of r.patches) out.push(`  patch ${p}`);
+  out.push(...formatStandbyOutcomes(r.standby ?? [], dryRun));
   return `${out.map(escapeControl).join('\n')}\n`;
 }
 
@@ -86,9 +89,9 @@ export function register(program: Command): void {
       if (refusal) throw new UsageError(refusal);
       const result = await reconciler.pass();
       if (flags.output === 'json') {
-        const { plan, snapshot, writeBack, patches } = result;
+        const { plan, snapshot, writeBack, patches, standby = [] } = result;
         const report = planReport(plan, snapshot);
-        process.stdout.write(`${JSON.stringify({ ...report, writeBack, patches }, null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify({ ...report, writeBack, patches, standby }, null, 2)}\n`);
       } else {
         process.stdout.write(formatPassResult(result, settings.dryRun));
       }

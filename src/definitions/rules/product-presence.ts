@@ -7,7 +7,7 @@
  */
 import type { ResolvedAlgorithm, SpecError } from '../types.js';
 import { locate, parseDocuments, type SpecFile } from './yaml-documents.js';
-import { NVIDIA } from '../../util/vocabulary.js';
+import { NVIDIA, vendorById, type AcceleratorVendor } from '../../util/vocabulary.js';
 
 /** One product of `spec.gpu.product` that no node carries: the algorithm, its index, the value. */
 export interface MissingProduct {
@@ -37,11 +37,26 @@ export function missingProducts(
 /**
  * The message of a missing product: `no node carries nvidia.com/gpu.product=Tesla-T5 (the
  * cluster has NVIDIA-A100-SXM4-80GB, Tesla-T4)`, or `(the cluster has no product label on any
- * node)` when GPU Feature Discovery labels none.
+ * node)` when no vendor's node labeller labels one. The label named is the algorithm's vendor's
+ * (`spec.gpu.vendor`: GPU Feature Discovery's `nvidia.com/gpu.product`, the AMD GPU operator's
+ * `amd.com/gpu.product-name`); `present` holds every vendor's products.
  */
-export function missingProductMessage(product: string, present: ReadonlySet<string>): string {
+export function missingProductMessage(
+  product: string,
+  present: ReadonlySet<string>,
+  vendor: AcceleratorVendor = NVIDIA,
+): string {
   const has = [...present].sort().join(', ') || 'no product label on any node';
-  return `no node carries ${NVIDIA.productLabel}=${product} (the cluster has ${has})`;
+  return `no node carries ${vendor.productLabel}=${product} (the cluster has ${has})`;
+}
+
+/** {@link missingProductMessage} in the words of `algorithm`'s own vendor. */
+export function missingProductMessageFor(
+  algorithm: ResolvedAlgorithm,
+  product: string,
+  present: ReadonlySet<string>,
+): string {
+  return missingProductMessage(product, present, vendorById(algorithm.spec.gpu?.vendor));
 }
 
 /**
@@ -70,7 +85,7 @@ export function productPresenceErrors(
       file: a.source.file,
       ...at,
       field: `spec.gpu.product[${index}]`,
-      message: missingProductMessage(product, present),
+      message: missingProductMessageFor(a, product, present),
     };
   });
 }

@@ -10,6 +10,7 @@ import {
 } from 'yaml';
 import type { SpecError } from '../types.js';
 import { duplicateKeys } from './yaml-duplicates.js';
+import { MAX_ALIAS_COUNT } from '../../util/yaml-value.js';
 
 /** A file as read from a GitOps repo: `path` relative to the repo root, with `/` separators. */
 export interface SpecFile {
@@ -27,10 +28,11 @@ export interface Position {
 }
 
 /**
- * Cap on alias expansion when a document becomes a value: an alias bomb (a billion laughs)
- * fails with a located error instead of eating memory. Real specs use a handful of aliases.
+ * Cap on alias expansion when a document becomes a value (`util/yaml-value.ts`, shared with every
+ * other reader of a file gpuops did not write): an alias bomb (a billion laughs) fails with a
+ * located error instead of eating memory. Real specs use a handful of aliases.
  */
-export const MAX_ALIAS_COUNT = 100;
+export { MAX_ALIAS_COUNT };
 
 /** One non-empty YAML document that parsed without errors. */
 export interface ParsedDocument {

@@ -49,6 +49,7 @@ export function planClaims(
   if (![claimed, ready].every((x) => Number.isInteger(x) && x >= 0))
     throw new Error(`${decision.algorithm}: claims: expected whole numbers ≥ 0, got ${claimed} and ${ready}`);
   const delta = decision.replicas.to - decision.replicas.from;
+  // Stryker disable next-line EqualityOperator: equivalent; a hold (delta 0) plans nothing on either branch
   if (delta > 0) {
     const claim = Math.min(delta, ready);
     return { claim, giveBack: 0, deployment: delta - claim };

@@ -145,17 +145,8 @@ export function scalingFacts(input: ScalingInput, policy: Policy, now: Date): Fa
   const from = input.replicas;
   const counted = countedPods(input.pods, from, input.currentReplicaSet ?? null);
   const ready = counted.filter((p) => p.ready);
-  const nowMs = now.getTime();
-  const { starting, stuck } = splitUnready(counted, nowMs, s.podStartupSeconds);
-  const records = input.recent.filter((r) => r.kind === 'scaling' && r.subject === alg.name);
-  const clock = decisionClock(nowMs, starting, stuck.length > 0, records, s.podStartupSeconds);
-  const sampled = readySamples(ready, input.samples);
-  const utilization = sampled.length ? sampled.reduce((a, x) => a + x.utilization, 0) / sampled.length : null;
   const outstanding = Math.max(0, from - counted.filter((p) => p.nodeName !== null).length);
-  let poolSlots: number | undefined;
-  const slotsNow = () => freeSlots(input, request, outstanding);
-  return {
-    input,
+  const base: PodFacts = {
     scaling: s,
     name: alg.name,
     pool: input.pool,
@@ -167,8 +158,6 @@ export function scalingFacts(input: ScalingInput, policy: Policy, now: Date): Fa
     step,
     gpus,
     request,
-    nowMs,
-    clock,
     bounds: {
       min,
       max,
@@ -183,18 +172,78 @@ export function scalingFacts(input: ScalingInput, policy: Policy, now: Date): Fa
       headroomFactor: s.headroomFactor,
       gpus,
     },
-    records,
     counted,
     ready,
+    outstanding,
+  };
+  return factsOn(base, input, readySamples(ready, input.samples), now.getTime());
+}
+
+/**
+ * What of {@link Facts} follows from the pods, the replicas in Git, the algorithm and the policy
+ * alone: the same for two inputs that agree on those, whatever their samples, records, capacity
+ * or clock (`factsAgain`).
+ */
+export type PodFacts = Omit<
+  Facts,
+  | 'input'
+  | 'nowMs'
+  | 'clock'
+  | 'records'
+  | 'starting'
+  | 'stuck'
+  | 'sampled'
+  | 'utilization'
+  | 'complete'
+  | 'u'
+  | 'over'
+  | 'poolSlots'
+  | 'droppedNote'
+>;
+
+/**
+ * The facts of `input` at `nowMs` on `base` (its pod facts) with `sampled` (the samples of its
+ * Ready pods, in their order): the time-based split of the pods not Ready, the records and the
+ * clock, the utilisation and its texts, and the pool's room, each derived as
+ * {@link scalingFacts} derives it.
+ */
+export function factsOn(base: PodFacts, input: ScalingInput, sampled: PodSample[], nowMs: number): Facts {
+  const s = base.scaling;
+  const { starting, stuck } = splitUnready(base.counted, nowMs, s.podStartupSeconds);
+  const records = input.recent.filter((r) => r.kind === 'scaling' && r.subject === base.name);
+  const clock = decisionClock(nowMs, starting, stuck.length > 0, records, s.podStartupSeconds);
+  const utilization = sampled.length ? sampled.reduce((a, x) => a + x.utilization, 0) / sampled.length : null;
+  let poolSlots: number | undefined;
+  const slotsNow = () => freeSlots(input, base.request, base.outstanding);
+  // Field by field, not spread: V8 builds a literal with a getter fast only from its own fields.
+  return {
+    scaling: s,
+    name: base.name,
+    pool: base.pool,
+    from: base.from,
+    min: base.min,
+    max: base.max,
+    minReplicas: base.minReplicas,
+    maxReplicas: base.maxReplicas,
+    step: base.step,
+    gpus: base.gpus,
+    request: base.request,
+    bounds: base.bounds,
+    counted: base.counted,
+    ready: base.ready,
+    outstanding: base.outstanding,
+    input,
+    nowMs,
+    clock,
+    records,
     starting,
     stuck,
     sampled,
     utilization,
     // Read only once a utilisation exists, so with at least one Ready pod.
-    complete: sampled.length === ready.length,
-    u: utilization === null ? 'n/a' : `${roundReading(utilization, signalOf(alg))}%`,
-    over: judgedOver(sampled.length, ready.length),
-    outstanding,
+    complete: sampled.length === base.ready.length,
+    u: utilization === null ? 'n/a' : `${roundReading(utilization, signalOf(input.algorithm))}%`,
+    over: judgedOver(sampled.length, base.ready.length),
     get poolSlots() {
       return (poolSlots ??= slotsNow());
     },
@@ -262,4 +311,27 @@ export function isVerdict(x: Verdict | Target): x is Verdict {
 /** One decimal, as messages show percentages. */
 export function round1(x: number): number {
   return Math.round(x * 10) / 10;
+}
+
+/** The {@link PodFacts} of `f` (its fields that follow from the pods, replicas, algorithm and policy). */
+export function podFactsOf(f: Facts): PodFacts {
+  const { scaling, name, pool, from, min, max, minReplicas, maxReplicas, step, gpus, request, bounds } = f;
+  const { counted, ready, outstanding } = f;
+  return {
+    scaling,
+    name,
+    pool,
+    from,
+    min,
+    max,
+    minReplicas,
+    maxReplicas,
+    step,
+    gpus,
+    request,
+    bounds,
+    counted,
+    ready,
+    outstanding,
+  };
 }

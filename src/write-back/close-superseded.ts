@@ -1,0 +1,51 @@
+/**
+ * Pull-request mode: a scale-down pull request that the load no longer wants is closed. When a
+ * pass decides `hold` because the replicas Git holds now are right — the utilisation is within the
+ * band (`WithinRange`) or the replicas already starting carry it (`PodsStarting`) — an open
+ * `scale/<algorithm>` PR that proposes FEWER replicas is stale: merged later it would take away
+ * capacity the load still uses (Renovate closes a PR whose update is no longer needed the same
+ * way). An open scale-up PR stays: the load moves within minutes and a merge takes a person's
+ * time, so closing it on a dip into the band would restart the wait each time the load comes back
+ * (the replay's PR mode showed it); it is updated when the next scale-up decision sizes it again,
+ * or rewritten into a scale-down when the load falls below min. Holds that only wait (cooldown,
+ * stabilisation, missing data) leave every PR as it is.
+ */
+import { branchName } from '../change-sets/branch-name.js';
+import { titleReplicas } from '../change-sets/pr-title.js';
+import type { PullRequestHost } from '../git-hosts/pr-host.js';
+import type { ScalingDecision } from '../scaling/types.js';
+
+/** Hold reasons that say the replicas in Git are right now. */
+const SETTLED: ReadonlySet<ScalingDecision['reason']> = new Set(['WithinRange', 'PodsStarting']);
+
+/** Dependencies of {@link closeSupersededScalePullRequests}. */
+export interface CloseSupersededDeps {
+  host: PullRequestHost;
+  cluster: string;
+  /** Open pull requests by branch → their title (records or the host), e.g. from `Store.pullRequests`. */
+  openBranches: ReadonlyMap<string, string>;
+  dryRun: boolean;
+}
+
+/**
+ * Closes the open scale-down PR of every algorithm whose decision is a settled hold with more
+ * replicas in Git than the PR proposes (see the module comment). Returns the branches closed (in dry-run: that would be closed). A host without
+ * `closeSuperseded` closes nothing. @throws what the host throws (a `PrHostError`)
+ */
+export async function closeSupersededScalePullRequests(
+  decisions: readonly ScalingDecision[],
+  deps: CloseSupersededDeps,
+): Promise<string[]> {
+  const closed: string[] = [];
+  for (const d of decisions) {
+    if (d.action !== 'hold' || !SETTLED.has(d.reason)) continue;
+    const branch = branchName(deps.cluster, 'scale', d.algorithm);
+    const title = deps.openBranches.get(branch);
+    if (title === undefined || !deps.host.closeSuperseded) continue;
+    const proposed = titleReplicas(title, d.algorithm);
+    if (!proposed || proposed.to >= d.replicas.from) continue;
+    const note = `Closed by gpuops: no longer needed. ${d.message}`;
+    if (deps.dryRun || (await deps.host.closeSuperseded(branch, note))) closed.push(branch);
+  }
+  return closed;
+}

@@ -69,7 +69,7 @@ describe('scripts/faces.ts on a probe tree', () => {
       "export type { U } from './u.js';",
       '',
     ]);
-    expect(read('src/util/index.ts')).toMatch(/^\/\*\* Small pure helpers/);
+    expect(read('src/util/index.ts')).toMatch(/^\/\*\*\n \* Small helpers/);
     expect(read('src/status/index.ts').split('\n').slice(0, 1)).toEqual([
       "/** The probe's status folder. */",
     ]);

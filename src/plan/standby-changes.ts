@@ -13,11 +13,10 @@
  * while no policy file has an error: a broken policy edit (its document left out) never proposes
  * deleting running standbys.
  */
-import type { ChangeSetInput } from '../change-sets/change-set.js';
-import type { StandbyEvidence } from '../change-sets/pr-evidence.js';
-import { standbyFile, standbyPath, standbyVendor } from '../manifests/standby.js';
-import { standbyReplicas } from '../scaling/rules/claim.js';
-import type { Policy, ResolvedAlgorithm, StandbySet } from '../definitions/types.js';
+import type { ChangeSetInput, StandbyEvidence } from '../change-sets/index.js';
+import { standbyFile, standbyPath, standbyVendor } from '../manifests/index.js';
+import { standbyReplicas } from '../scaling/index.js';
+import type { Policy, ResolvedAlgorithm, StandbySet } from '../definitions/index.js';
 import { parseGenerated, type GitModel } from './git-model.js';
 import { byString } from '../util/compare.js';
 

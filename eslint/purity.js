@@ -105,7 +105,7 @@ const ADAPTER_LIBRARIES = [
 ];
 
 /** The project's adapter modules (I/O, clock, environment), by path pattern. */
-const ADAPTER_MODULES = [
+export const ADAPTER_MODULES = [
   '**/cluster/jobs*',
   '**/cluster/patch*',
   '**/cluster/kube-client*',

@@ -17,7 +17,7 @@
  * the band's final `max`. Nothing is proposed without a recorded value, from a saturation of 0 (no
  * band below 0 can be judged), or when the result would not have min < max.
  */
-import type { ResolvedAlgorithm } from '../definitions/types.js';
+import type { ResolvedAlgorithm } from '../definitions/index.js';
 import type { SignalAtLoad, SignalAtLoadResult } from './signal-at-load.js';
 
 /** Where one bound of the band came from. */

@@ -4,10 +4,9 @@
  * algorithms with each proposed band in place of the spec's or policy's, so every decision, the
  * status page and the placement pull request judge the same band.
  */
-import type { Policy, ResolvedAlgorithm } from '../definitions/types.js';
-import { fromBenchmarkRule } from '../definitions/rules/benchmark-targets.js';
-import type { BenchmarkSignalSample } from '../store/benchmark-signals.js';
-import type { BenchmarkRun } from '../store/types.js';
+import type { Policy, ResolvedAlgorithm } from '../definitions/index.js';
+import { fromBenchmarkRule } from '../definitions/index.js';
+import type { BenchmarkSignalSample, BenchmarkRun } from '../store/index.js';
 import {
   explicitBand,
   isProposal,

@@ -2,11 +2,11 @@
  * Pure: where one benchmark run stands, from one observation of its Job and pods. The step
  * (`step.ts`) observes, classifies, and acts on the answer; nothing here waits or reads a clock.
  */
-import type { JobView, PodView } from '../cluster/jobs.js';
-import type { BenchmarkRun } from '../store/types.js';
+import type { JobView, PodView } from '../cluster/index.js';
+import type { BenchmarkRun } from '../store/index.js';
 import { benchmarkContainer, podDisruption, startError } from './disruption.js';
 import { measureContainer } from './measure.js';
-import { QUEUE_NAME_LABEL } from '../manifests/benchmark-job.js';
+import { QUEUE_NAME_LABEL } from '../manifests/index.js';
 
 /** One read of a run's Job (null: it does not exist) and the pods labelled with its name. */
 export interface RunObservation {

@@ -2,8 +2,8 @@
  * Pure rules that tell, from one pod of a benchmark Job, whether it was disrupted (a result of
  * the cluster, not of the benchmark) or could not start (an image or configuration error).
  */
-import type { ContainerView, PodView } from '../cluster/jobs.js';
-import { BENCHMARK_CONTAINER } from '../manifests/benchmark-job.js';
+import type { ContainerView, PodView } from '../cluster/index.js';
+import { BENCHMARK_CONTAINER } from '../manifests/index.js';
 
 /**
  * Why a failed pod is a disruption, or null when it is a real failure. A disruption is:

@@ -10,9 +10,9 @@
  *    the API server sets it, so a Job someone else made (first, or after deleting gpuops's) has
  *    another one ({@link judgeJob}). See docs/security.md, "Benchmark Jobs".
  */
-import type { JobView } from '../cluster/jobs.js';
-import { BENCHMARK_JOB_LABEL, SPEC_HASH_ANNOTATION } from '../manifests/benchmark-job.js';
-import { GPUOPS, MANAGED_BY } from '../util/vocabulary.js';
+import type { JobView } from '../cluster/index.js';
+import { BENCHMARK_JOB_LABEL, SPEC_HASH_ANNOTATION } from '../manifests/index.js';
+import { GPUOPS, MANAGED_BY } from '../util/index.js';
 
 /** What gpuops wrote on the Job of one run. */
 export interface ExpectedJob {

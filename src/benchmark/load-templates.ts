@@ -5,7 +5,7 @@ import {
   parseWorkloadTemplates,
   WORKLOAD_TEMPLATE_FILES,
   type WorkloadTemplates,
-} from '../manifests/templates.js';
+} from '../manifests/index.js';
 
 /**
  * The `templates/` folder shipped with gpuops: the first ancestor of this module's folder that

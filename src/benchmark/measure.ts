@@ -1,4 +1,4 @@
-import type { ContainerView } from '../cluster/jobs.js';
+import type { ContainerView } from '../cluster/index.js';
 
 /** A measured run time and where it came from. */
 export interface Measurement {

@@ -5,9 +5,9 @@
  * missing, never waiting), and `wait.ts` (`gpuops benchmark`: the same step in a loop with the
  * clock). Its shared shapes are in `types.ts`.
  */
-import type { BenchmarkOutcome } from '../placement/types.js';
-import type { ResolvedAlgorithm } from '../definitions/types.js';
-import type { BenchmarkRun, Store } from '../store/types.js';
+import type { BenchmarkOutcome } from '../placement/index.js';
+import type { ResolvedAlgorithm } from '../definitions/index.js';
+import type { BenchmarkRun, Store } from '../store/index.js';
 import { specHash } from './spec-hash.js';
 import { summarizeRuns } from './summary.js';
 

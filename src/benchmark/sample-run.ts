@@ -4,7 +4,7 @@
  * records it beside the run (`Store.recordBenchmarkSignalSample`), so the value the benchmark's
  * load drove is kept with the benchmark result (`signal-at-load.ts` sums them up).
  */
-import type { ResolvedAlgorithm } from '../definitions/types.js';
+import type { ResolvedAlgorithm } from '../definitions/index.js';
 import type { RunState } from './classify.js';
 import type { RunnerDeps } from './types.js';
 

@@ -3,8 +3,7 @@
  * benchmark drove it, from the samples the passes took while the run was Running
  * (`signal-sample.ts`, stored by `Store.recordBenchmarkSignalSample`).
  */
-import type { BenchmarkRun } from '../store/types.js';
-import type { BenchmarkSignalSample } from '../store/benchmark-signals.js';
+import type { BenchmarkRun, BenchmarkSignalSample } from '../store/index.js';
 import { median } from './summary.js';
 
 /** The recorded value, with where it came from. */

@@ -4,12 +4,11 @@
  * reading the scaler judges. The query is scoped as the scaler's is (the algorithm's namespace;
  * a service metric's template for that namespace), and the answer is narrowed to the one pod.
  */
-import type { ResolvedAlgorithm } from '../definitions/types.js';
-import { GPU_MEMORY_METRIC, gpuMemorySeries } from '../metrics/service-metric.js';
-import type { GpuSeries, UtilizationReading, UtilizationSource } from '../metrics/types.js';
-import { workloadPod } from '../scaling/attribute.js';
-import { signalOf } from '../scaling/signal-reading.js';
-import { DCGM } from '../util/vocabulary.js';
+import type { ResolvedAlgorithm } from '../definitions/index.js';
+import { GPU_MEMORY_METRIC, gpuMemorySeries } from '../metrics/index.js';
+import type { GpuSeries, UtilizationReading, UtilizationSource } from '../metrics/index.js';
+import { workloadPod, signalOf } from '../scaling/index.js';
+import { DCGM } from '../util/index.js';
 
 /** One pod's value of the signal (in its unit), or why there is none. */
 export type PodSignal =

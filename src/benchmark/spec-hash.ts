@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { AlgorithmSpec, PodTemplate } from '../definitions/types.js';
+import type { AlgorithmSpec, PodTemplate } from '../definitions/index.js';
 
 /**
  * The part of an algorithm that changes its run time: the spec's image, command, args, env,

@@ -4,14 +4,14 @@
  * (`classifyRun`), record a run that ended, and create the Jobs that are missing while test GPUs
  * are free. It never waits for a Job: a 30-minute benchmark is one Job that later steps read.
  */
-import { KubeApiError } from '../cluster/kube-errors.js';
-import { retry as retryWithBackoff } from '../util/retry.js';
-import { BENCHMARK_JOB_LABEL, benchmarkJobName, renderBenchmarkJob } from '../manifests/benchmark-job.js';
-import type { ResolvedAlgorithm } from '../definitions/types.js';
-import type { BenchmarkRun } from '../store/types.js';
+import { KubeApiError } from '../cluster/index.js';
+import { retry as retryWithBackoff } from '../util/index.js';
+import { BENCHMARK_JOB_LABEL, benchmarkJobName, renderBenchmarkJob } from '../manifests/index.js';
+import type { ResolvedAlgorithm } from '../definitions/index.js';
+import type { BenchmarkRun } from '../store/index.js';
 import { classifyRun, type RunObservation, type RunState } from './classify.js';
 import type { BenchmarkPhase, BenchmarkResult, RunnerDeps, TestCapacity } from './types.js';
-import type { JobView } from '../cluster/jobs.js';
+import type { JobView } from '../cluster/index.js';
 import { foreignJobMessage, judgeJob, type ExpectedJob, type RecordedJob } from './job-owner.js';
 import { sampleSignal } from './sample-run.js';
 import { specHash } from './spec-hash.js';

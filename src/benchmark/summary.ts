@@ -1,5 +1,5 @@
-import type { BenchmarkOutcome } from '../placement/types.js';
-import type { BenchmarkRun } from '../store/types.js';
+import type { BenchmarkOutcome } from '../placement/index.js';
+import type { BenchmarkRun } from '../store/index.js';
 
 /**
  * Median of `values` (the mean of the two middle ones for an even count).

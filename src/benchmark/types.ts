@@ -3,11 +3,11 @@
  * the test pool's capacity and the result of one step. `runner.ts`, `step.ts` and `wait.ts` import
  * them from here, so none of the three imports another for a type.
  */
-import type { JobApi } from '../cluster/jobs.js';
-import type { WorkloadTemplates } from '../manifests/templates.js';
-import type { BenchmarkOutcome } from '../placement/types.js';
-import type { PolicySpec, ResolvedAlgorithm } from '../definitions/types.js';
-import type { BenchmarkRun, Store } from '../store/types.js';
+import type { JobApi } from '../cluster/index.js';
+import type { WorkloadTemplates } from '../manifests/index.js';
+import type { BenchmarkOutcome } from '../placement/index.js';
+import type { PolicySpec, ResolvedAlgorithm } from '../definitions/index.js';
+import type { BenchmarkRun, Store } from '../store/index.js';
 import type { RunnerClock } from './clock.js';
 import type { BenchmarkSignalReader } from './signal-sample.js';
 

@@ -3,8 +3,8 @@
  * clock until the benchmark of one algorithm is decided. Only this command waits; a reconcile
  * pass never does.
  */
-import type { ResolvedAlgorithm } from '../definitions/types.js';
-import type { BenchmarkRun } from '../store/types.js';
+import type { ResolvedAlgorithm } from '../definitions/index.js';
+import type { BenchmarkRun } from '../store/index.js';
 import type { BenchmarkProgress, BenchmarkResult, RunnerDeps, TestCapacity } from './types.js';
 import { stepBenchmarks } from './step.js';
 

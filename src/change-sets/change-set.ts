@@ -17,7 +17,7 @@ import type { StandbyEvidence } from './pr-evidence.js';
 import { prTitle } from './pr-title.js';
 import { removedMetadata } from './removed-metadata.js';
 import { removedObjects } from './removed-objects.js';
-import type { PoolAssignment } from '../pools/types.js';
+import type { PoolAssignment } from '../pools/index.js';
 import type { ChangeKind, ChangeSet, FileChange, PlannedFile } from './types.js';
 
 /** What one subject wants in Git, with the evidence for its PR body. */

@@ -7,7 +7,7 @@
  * the change set's files and the base branch's files in, a sorted list out.
  */
 import { parseAllDocuments } from 'yaml';
-import type { FileChange } from '../manifests/file-change.js';
+import type { FileChange } from '../manifests/index.js';
 import { byString } from '../util/compare.js';
 
 /** Kinds whose creation or change the title names. */

@@ -4,7 +4,7 @@
  * the PR every pass).
  */
 import { createHash } from 'node:crypto';
-import type { PoolAssignment } from '../pools/types.js';
+import type { PoolAssignment } from '../pools/index.js';
 import type { CreatedObject } from './created-objects.js';
 import type { RemovedMetadata } from './removed-metadata.js';
 import { fitText, GITHUB_BODY_MAX } from './host-limits.js';

@@ -3,10 +3,10 @@
  * utilisation behind a scaling decision. Shared by the body (`pr-body.ts`), its sections
  * (`pr-sections.ts`) and the title (`pr-title.ts`).
  */
-import type { BandNotProposed, BandProposal } from '../benchmark/band-proposal.js';
-import type { Placement } from '../placement/types.js';
-import type { PodSample, ScalingDecision } from '../scaling/types.js';
-import type { BenchmarkRun } from '../store/types.js';
+import type { BandNotProposed, BandProposal } from '../benchmark/index.js';
+import type { Placement } from '../placement/index.js';
+import type { PodSample, ScalingDecision } from '../scaling/index.js';
+import type { BenchmarkRun } from '../store/index.js';
 
 /** Benchmark evidence for one placement: the runs behind the median, and the threshold (seconds). */
 export interface PlacementEvidence {

@@ -3,8 +3,8 @@
  * evidence, node pools and files. Every table takes `maxRows`: a body cut to fit GitHub's limit
  * shows the first rows of each table and says how many more there are (`… and N more nodes`).
  */
-import { describeProducts } from '../placement/gpu-products.js';
-import type { PoolAssignment } from '../pools/types.js';
+import { describeProducts } from '../placement/index.js';
+import type { PoolAssignment } from '../pools/index.js';
 import type { CreatedObject } from './created-objects.js';
 import { bandSection } from './pr-band.js';
 import type { PlacementEvidence, ScalingEvidence } from './pr-evidence.js';

@@ -2,7 +2,7 @@
  * Text helpers the pull-request title and body share (pure): Markdown cells and tables (cut to a
  * number of rows with "… and N more"), lists in prose, and the pool moves of a change.
  */
-import type { PoolAssignment } from '../pools/types.js';
+import type { PoolAssignment } from '../pools/index.js';
 import { byString } from '../util/compare.js';
 import { escapeControl } from '../util/escape-control.js';
 

@@ -7,7 +7,7 @@
  * replicas) and Service algorithms/x`); one that creates a Namespace or a binding says so next, by
  * name where it fits.
  */
-import type { PoolAssignment } from '../pools/types.js';
+import type { PoolAssignment } from '../pools/index.js';
 import type { CreatedObject } from './created-objects.js';
 import { fitTitle, GITHUB_TITLE_MAX } from './host-limits.js';
 import type { PlacementEvidence, ScalingEvidence, StandbyEvidence } from './pr-evidence.js';

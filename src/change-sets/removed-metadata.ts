@@ -6,7 +6,7 @@
  * annotations it sets) are its own to change.
  */
 import { parseAllDocuments } from 'yaml';
-import type { FileChange } from '../manifests/file-change.js';
+import type { FileChange } from '../manifests/index.js';
 import { GPUOPS, MANAGED_BY } from '../util/vocabulary.js';
 
 /** One label or annotation an updated file no longer has. */

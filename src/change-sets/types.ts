@@ -1,4 +1,4 @@
-import type { FileChange } from '../manifests/file-change.js';
+import type { FileChange } from '../manifests/index.js';
 import type { CreatedObject } from './created-objects.js';
 
 export type { FileChange };

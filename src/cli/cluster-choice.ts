@@ -7,8 +7,8 @@
  * - not given: `default` when held (or when the database holds none yet), else the one cluster
  *   the database holds; of several, a usage error naming them.
  */
-import { redactUrl } from '../store/errors.js';
-import type { StatusStore } from '../store/types.js';
+import { redactUrl } from '../store/index.js';
+import type { StatusStore } from '../store/index.js';
 import { UsageError, type Settings } from './settings.js';
 
 /** The cluster to show, and a note for stderr when it is not the one asked for by default. */

@@ -4,7 +4,7 @@
  * was interrupted and for how long it had run, releases the locks this process holds, and exits
  * with 128 + the signal number (130 for SIGINT), as a shell reports a command a signal ended.
  */
-import { releaseCloneLocksNow } from '../working-copy/clone-lock.js';
+import { releaseCloneLocksNow } from '../working-copy/index.js';
 
 const NUMBER: Record<string, number> = { SIGINT: 2, SIGTERM: 15 };
 

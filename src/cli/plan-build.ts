@@ -2,13 +2,13 @@
  * The human view of `gpuops plan`: tables of pools, placements, scaling, and the files a pass
  * would write. The decision itself is `planDesiredState` (src/plan/desired-state.ts).
  */
-import { describeProducts } from '../placement/gpu-products.js';
-import type { Snapshot } from '../cluster/types.js';
-import type { PlanOutput } from '../plan/desired-state.js';
-import { nodeCapacities } from '../pools/capacity.js';
-import type { PoolAssignment } from '../pools/types.js';
-import { formatSpecError } from '../definitions/rules/format.js';
-import { escapeControl } from '../util/escape-control.js';
+import { describeProducts } from '../placement/index.js';
+import type { Snapshot } from '../cluster/index.js';
+import type { PlanOutput } from '../plan/index.js';
+import { nodeCapacities } from '../pools/index.js';
+import type { PoolAssignment } from '../pools/index.js';
+import { formatSpecError } from '../definitions/index.js';
+import { escapeControl } from '../util/index.js';
 
 export type { PlanOutput };
 

@@ -3,9 +3,9 @@
  * `config/settings.ts` (re-exported here for the commands).
  */
 import type { Command } from 'commander';
-import { CONNECTION_OPTIONS, type Settings } from '../config/settings.js';
+import { CONNECTION_OPTIONS, type Settings } from '../config/index.js';
 
-export { resolveSettings, UsageError, type GitOpsSettings, type Settings } from '../config/settings.js';
+export { resolveSettings, UsageError, type GitOpsSettings, type Settings } from '../config/index.js';
 
 /** Adds the connection flags to a command. `--dry-run` is added by commands that write. */
 export function addConnectionOptions(cmd: Command, only?: (keyof Settings)[]): Command {

@@ -4,10 +4,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { productPresenceErrors } from '../definitions/rules/product-presence.js';
-import { compareSpecErrors } from '../definitions/rules/format.js';
-import type { LoadedRepo } from '../definitions/types.js';
-import type { NodeInput } from '../cluster/snapshot.js';
+import { productPresenceErrors, compareSpecErrors } from '../definitions/index.js';
+import type { LoadedRepo } from '../definitions/index.js';
+import type { NodeInput } from '../cluster/index.js';
 
 /** Where `validate` reads the cluster's nodes from, when it does at all. */
 export interface NodesSource {
@@ -30,8 +29,8 @@ export interface NodesSource {
  */
 export async function clusterProducts(source: NodesSource, now: Date): Promise<Set<string> | null> {
   if (!source.nodes && !source.kubeconfig) return null;
-  const { clusterInput, readObjectList } = await import('../compose/cluster-input.js');
-  const { buildSnapshot } = await import('../cluster/snapshot.js');
+  const { clusterInput, readObjectList } = await import('../compose/index.js');
+  const { buildSnapshot } = await import('../cluster/index.js');
   const live = async () => {
     try {
       return await (await clusterInput({ kubeconfig: source.kubeconfig })).snapshot(now, {});

@@ -6,7 +6,7 @@
  * another autoscaler scales: one owner of `spec.replicas`.
  */
 import type { V2HorizontalPodAutoscaler } from '@kubernetes/client-node';
-import { MANAGED_BY } from '../util/vocabulary.js';
+import { MANAGED_BY } from '../util/index.js';
 import type { AutoscalerInfo } from './types.js';
 
 export type { AutoscalerInfo } from './types.js';

@@ -34,7 +34,7 @@ import {
 } from './snapshot.js';
 import type { AutoscalerInfo, HpaStatus, PodInfo, ReplicaSetInfo, Snapshot } from './types.js';
 import { reduceAutoscaler } from './autoscalers.js';
-import { GPUOPS } from '../util/vocabulary.js';
+import { GPUOPS } from '../util/index.js';
 
 /** A record and the warnings its reduction gave (rare: an unparseable quantity). */
 type Warned<T> = T | { record: T; warnings: string[] };

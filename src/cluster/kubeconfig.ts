@@ -14,7 +14,7 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
-import { UsageError } from '../config/settings.js';
+import { UsageError } from '../config/index.js';
 
 /** Where the in-cluster service account token is mounted. */
 const SERVICE_ACCOUNT_TOKEN = '/var/run/secrets/kubernetes.io/serviceaccount/token';

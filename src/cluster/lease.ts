@@ -1,7 +1,7 @@
 import { CoordinationV1Api, V1MicroTime, type KubeConfig, type V1Lease } from '@kubernetes/client-node';
 import type { LeaseSpecOut, LeaseView } from './types.js';
 import { classifyKubeError } from './kube-errors.js';
-import { MANAGED_BY } from '../util/vocabulary.js';
+import { MANAGED_BY } from '../util/index.js';
 
 /** Reads and writes one `coordination.k8s.io/v1` Lease. Writes carry the read resourceVersion. */
 export interface LeaseApi {

@@ -5,7 +5,7 @@ import {
   setHeaderOptions,
   type KubeConfig,
 } from '@kubernetes/client-node';
-import { retry } from '../util/retry.js';
+import { retry } from '../util/index.js';
 import { classifyKubeError, kubeErrorText } from './kube-errors.js';
 
 /** The outcome of patching one object. `changed: false` with `ok: true` means it already matched. */

@@ -7,7 +7,7 @@ import { isoTime, optional, parseQuantity, type ReduceContext } from './reduce-f
 import { cpuMemoryRequest, effectiveRequest, otherRequests } from './requests.js';
 import { requiredAntiAffinity } from './scheduling/pod-constraints.js';
 import type { OwnerRef, PodInfo, ReplicaSetInfo } from './types.js';
-import { GPUOPS, MANAGED_BY, VENDORS } from '../util/vocabulary.js';
+import { GPUOPS, MANAGED_BY, VENDORS } from '../util/index.js';
 
 const NO_CONDITIONS: never[] = [];
 const POD_PHASES = new Set(['Pending', 'Running', 'Succeeded', 'Failed']);

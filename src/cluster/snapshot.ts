@@ -3,12 +3,12 @@ import { optional, parseQuantity, type ReduceContext } from './reduce-fields.js'
 import type { V1Node, V1Pod, V1ReplicaSet } from '@kubernetes/client-node';
 import { noNewPodsTaints } from './taints.js';
 import { POOLS } from '../definitions/types.js';
-import type { Pool } from '../definitions/types.js';
+import type { Pool } from '../definitions/index.js';
 import { migSingleProfile } from './mig.js';
 import { otherAllocatable, type NodeResources } from './requests.js';
 import type { GpuSharing, NodeInfo, PodInfo, ReplicaSetInfo, Snapshot, Taint } from './types.js';
 import { GPUOPS, NVIDIA, NVIDIA_GFD, nodeVendor, vendorById } from '../util/vocabulary.js';
-import type { VendorId } from '../util/vocabulary.js';
+import type { VendorId } from '../util/index.js';
 import { byString } from '../util/compare.js';
 
 /** Taints the node lifecycle controller sets on nodes that must not get new pods. */

@@ -8,7 +8,7 @@ import type { KubeClient } from './kube-client.js';
 import { readSnapshot } from './read-snapshot.js';
 import type { SnapshotOptions } from './snapshot.js';
 import type { HpaStatus, Snapshot } from './types.js';
-import { GPUOPS, MANAGED_BY } from '../util/vocabulary.js';
+import { GPUOPS, MANAGED_BY } from '../util/index.js';
 
 export type { HpaStatus } from './types.js';
 

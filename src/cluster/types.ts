@@ -1,7 +1,7 @@
-import type { Pool } from '../definitions/types.js';
+import type { Pool } from '../definitions/index.js';
 import type { CpuMemory, NodeResources } from './requests.js';
 import type { PodAffinityTerm } from './scheduling/terms.js';
-import type { VendorId } from '../util/vocabulary.js';
+import type { VendorId } from '../util/index.js';
 
 export type { CpuMemory, NodeResources } from './requests.js';
 

@@ -6,12 +6,16 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import { createClusterCache, type ClusterCache } from '../cluster/cache.js';
-import { registerClusterCacheMetrics } from '../cluster/cache-metrics.js';
-import { createKubeClient } from '../cluster/kube-client.js';
-import { cacheSource, type ClusterSource } from '../cluster/source.js';
-import { cacheHealthCauses } from '../status/cache-health.js';
-import type { HealthCause } from '../status/health.js';
+import {
+  createClusterCache,
+  type ClusterCache,
+  registerClusterCacheMetrics,
+  createKubeClient,
+  cacheSource,
+  type ClusterSource,
+} from '../cluster/index.js';
+import { cacheHealthCauses } from '../status/index.js';
+import type { HealthCause } from '../status/index.js';
 
 /** A started cache and what `gpuops run` wires to it. */
 export interface RunCache {

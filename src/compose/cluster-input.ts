@@ -3,14 +3,18 @@
  * the live cluster.
  */
 import { readFile } from 'node:fs/promises';
-import { buildSnapshot, type NodeInput, type PodInput, type ReplicaSetInput } from '../cluster/snapshot.js';
+import {
+  buildSnapshot,
+  type NodeInput,
+  type PodInput,
+  type ReplicaSetInput,
+  reduceAutoscaler,
+} from '../cluster/index.js';
 import type { V2HorizontalPodAutoscaler } from '@kubernetes/client-node';
-import { reduceAutoscaler } from '../cluster/autoscalers.js';
-import type { ClusterSource, HpaStatus } from '../cluster/source.js';
-import type { Snapshot } from '../cluster/types.js';
-import { UsageError } from '../config/settings.js';
+import type { ClusterSource, HpaStatus, Snapshot } from '../cluster/index.js';
+import { UsageError } from '../config/index.js';
 import { parseDumpText } from './dump-text.js';
-import { GPUOPS, MANAGED_BY } from '../util/vocabulary.js';
+import { GPUOPS, MANAGED_BY } from '../util/index.js';
 
 /**
  * Reads a `kubectl get … -o json` (or `-o yaml`) dump: a List with `items`, or a plain array.
@@ -68,9 +72,9 @@ export interface SnapshotSource extends ClusterInput {
 export async function clusterInput(source: ClusterInput): Promise<ClusterSource> {
   if (source.nodesFile && source.podsFile) return dumpSource(source.nodesFile, source.podsFile);
   // Loaded here, not at the top: `plan` on dump files never pays for the Kubernetes client.
-  const { createKubeClient } = await import('../cluster/kube-client.js');
-  const { loadKubeConfig } = await import('../cluster/kubeconfig.js');
-  const { listingSource } = await import('../cluster/source.js');
+  const { createKubeClient } = await import('../cluster/index.js');
+  const { loadKubeConfig } = await import('../cluster/index.js');
+  const { listingSource } = await import('../cluster/index.js');
   const offline = (err: unknown): never => {
     if (err instanceof UsageError) throw err; // a --kubeconfig that names no file: exit 2 as it is
     throw new Error(`${(err as Error).message}\n${OFFLINE_HINT}`, { cause: err });

@@ -9,29 +9,31 @@ import os from 'node:os';
 import path from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { pino, type Logger } from 'pino';
-import { systemClock, type RunnerClock } from '../benchmark/clock.js';
-import { loadWorkloadTemplates } from '../benchmark/load-templates.js';
-import type { BenchmarkProgress } from '../benchmark/runner.js';
-import { createKubeJobApi } from '../cluster/jobs.js';
-import { createKubeClient } from '../cluster/kube-client.js';
-import { loadKubeConfig } from '../cluster/kubeconfig.js';
-import { createClusterPatcher } from '../cluster/patch.js';
-import { createStandbyPods, type StandbyPods, type StandbyPodsOptions } from '../cluster/standby-pods.js';
-import type { ClusterSource } from '../cluster/source.js';
-import type { Settings } from '../config/settings.js';
-import { createReconcilerMemory } from '../plan/memory.js';
-import type { LoopTiming } from '../scaling/loop-windows.js';
-import { reconcileOnce, type ReconcileDeps, type Reconciler, type WriteFence } from '../pass/reconcile.js';
-import { fencedHost, fencedJobs, fencedPatcher } from '../controller/write-fence.js';
+import { systemClock, type RunnerClock, loadWorkloadTemplates } from '../benchmark/index.js';
+import type { BenchmarkProgress } from '../benchmark/index.js';
+import {
+  createKubeJobApi,
+  createKubeClient,
+  loadKubeConfig,
+  createClusterPatcher,
+  createStandbyPods,
+  type StandbyPods,
+  type StandbyPodsOptions,
+} from '../cluster/index.js';
+import type { ClusterSource } from '../cluster/index.js';
+import type { Settings } from '../config/index.js';
+import { createReconcilerMemory } from '../plan/index.js';
+import type { LoopTiming } from '../scaling/index.js';
+import { reconcileOnce, type ReconcileDeps, type Reconciler, type WriteFence } from '../pass/index.js';
+import { fencedHost, fencedJobs, fencedPatcher } from '../controller/index.js';
 import { openGitOps } from './git.js';
-import type { PullRequestHost } from '../git-hosts/pr-host.js';
-import type { GitAuthor, WorkingCopy } from '../working-copy/working-copy.js';
-import type { DcgmTarget } from '../metrics/dcgm-scrape.js';
-import type { UtilizationSource } from '../metrics/types.js';
-import { loadDefaultPolicy } from '../definitions/load.js';
+import type { PullRequestHost } from '../git-hosts/index.js';
+import type { GitAuthor, WorkingCopy } from '../working-copy/index.js';
+import type { DcgmTarget, UtilizationSource } from '../metrics/index.js';
+import { loadDefaultPolicy } from '../definitions/index.js';
 import { openStore } from '../store/index.js';
 import { passOpensReadOnly } from './store.js';
-import type { StatusStore, Store } from '../store/types.js';
+import type { StatusStore, Store } from '../store/index.js';
 import { metricsSettingsOf, utilizationSource } from './metrics.js';
 
 /**

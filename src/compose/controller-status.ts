@@ -3,7 +3,7 @@
  * page's view model at `/status.json`): what `gpuops status --controller-url` prints. It adds what
  * the database cannot hold — the controller's watch-driven cluster cache, synced or not and why.
  */
-import type { StatusView } from '../status/model.js';
+import type { StatusView } from '../status/index.js';
 
 /** How long to wait for the controller's answer (ms). */
 const TIMEOUT_MS = 10_000;

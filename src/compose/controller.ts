@@ -5,16 +5,19 @@
  * recorded as it starts and closes in the reverse order ({@link createClosers}): on a clean stop
  * after the loop, the Lease and the health server; at once when a later part cannot start.
  */
-import type { LoopTiming } from '../scaling/loop-windows.js';
+import type { LoopTiming } from '../scaling/index.js';
 import type { Logger } from 'pino';
-import type { Settings } from '../config/settings.js';
-import { createControllerMetrics, registerFleetGauges } from '../controller/metrics.js';
-import { startController, type RunningController } from '../controller/run-controller.js';
-import { createLeaderFence } from '../controller/write-fence.js';
-import { renderStatusHtml } from '../status/html.js';
-import { loadStatusView } from '../status/load.js';
-import type { StatusView } from '../status/model.js';
-import type { StatusStore, Store } from '../store/types.js';
+import type { Settings } from '../config/index.js';
+import {
+  createControllerMetrics,
+  registerFleetGauges,
+  startController,
+  type RunningController,
+  createLeaderFence,
+} from '../controller/index.js';
+import { renderStatusHtml, loadStatusView } from '../status/index.js';
+import type { StatusView } from '../status/index.js';
+import type { StatusStore, Store } from '../store/index.js';
 import { statusStoreOf } from '../store/index.js';
 import { startRunCache } from './cluster-cache.js';
 import { createReconciler, type KnownClusters } from './compose.js';

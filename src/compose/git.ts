@@ -5,19 +5,27 @@
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import type { GitOpsSettings } from '../config/settings.js';
-import type { Store } from '../store/types.js';
-import { GitHubHost, parseGitHubRepo } from '../git-hosts/github-host.js';
-import { GiteaHost } from '../git-hosts/gitea-host.js';
-import { originOf, parseGiteaRepo } from '../git-hosts/gitea-rest.js';
-import { GitLabHost } from '../git-hosts/gitlab-host.js';
-import { parseGitLabProject } from '../git-hosts/gitlab-rest.js';
-import { GitPullRequestHost } from '../git-hosts/git-host.js';
-import type { PullRequestHost } from '../git-hosts/pr-host.js';
-import { splitRemoteUrl } from '../working-copy/remote-url.js';
-import { storeLedger, type CommitLedger } from '../working-copy/commit-ledger.js';
-import type { GitOpsLogger } from '../change-sets/types.js';
-import { WorkingCopy, type GitAuthor } from '../working-copy/working-copy.js';
+import type { GitOpsSettings } from '../config/index.js';
+import type { Store } from '../store/index.js';
+import {
+  GitHubHost,
+  parseGitHubRepo,
+  GiteaHost,
+  originOf,
+  parseGiteaRepo,
+  GitLabHost,
+  parseGitLabProject,
+  GitPullRequestHost,
+} from '../git-hosts/index.js';
+import type { PullRequestHost } from '../git-hosts/index.js';
+import {
+  splitRemoteUrl,
+  storeLedger,
+  type CommitLedger,
+  WorkingCopy,
+  type GitAuthor,
+} from '../working-copy/index.js';
+import type { GitOpsLogger } from '../change-sets/index.js';
 
 /** What a pull-request host needs besides settings. */
 export interface HostDeps {

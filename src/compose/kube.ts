@@ -3,9 +3,13 @@
  * built here like every other adapter (`compose.ts` builds a pass's whole set).
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import { createKubeJobApi, type JobApi } from '../cluster/jobs.js';
-import { loadKubeConfig } from '../cluster/kubeconfig.js';
-import { kubeLeaseApi, type LeaseApi } from '../cluster/lease.js';
+import {
+  createKubeJobApi,
+  type JobApi,
+  loadKubeConfig,
+  kubeLeaseApi,
+  type LeaseApi,
+} from '../cluster/index.js';
 
 /**
  * The cluster access `--kubeconfig` names (then `KUBECONFIG`, `~/.kube/config`, in-cluster).

@@ -2,10 +2,8 @@
  * The GPU utilisation source the settings name (an adapter): saved files, Prometheus (with the
  * bearer token of `GPUOPS_PROMETHEUS_TOKEN`), dcgm-exporter pages, or none.
  */
-import { DcgmScrapeSource, type DcgmTarget } from '../metrics/dcgm-scrape.js';
-import { MetricsFileSource } from '../metrics/metrics-file.js';
-import { PrometheusSource } from '../metrics/prometheus.js';
-import type { UtilizationSource } from '../metrics/types.js';
+import { DcgmScrapeSource, type DcgmTarget, MetricsFileSource, PrometheusSource } from '../metrics/index.js';
+import type { UtilizationSource } from '../metrics/index.js';
 
 /** Where GPU utilisation comes from: saved files, Prometheus, dcgm-exporter pages, or nowhere. */
 export interface MetricsSettings {

@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { openStore, statusStoreOf, type StatusStore, type Store } from '../store/index.js';
-import type { OpenStoreOptions } from '../store/open-store.js';
+import type { OpenStoreOptions } from '../store/index.js';
 
 /**
  * Opens the database of `url` (`sqlite:PATH`, `postgres://…`; see `store/open-store.ts`).

@@ -1,7 +1,7 @@
 /**
  * The secret values of a set of connection settings, for the logger (pure).
  */
-import { urlSecrets } from '../util/url-secrets.js';
+import { urlSecrets } from '../util/index.js';
 import type { Settings } from './settings.js';
 
 /**

@@ -6,7 +6,7 @@
  * longer than `unhealthyAfterSeconds` is not live, so the kubelet restarts it (a wedged process,
  * or a lock a restart clears) rather than leaving it "healthy" and idle for good.
  */
-import { ago, plural, type HealthCause } from '../status/health.js';
+import { ago, plural, type HealthCause } from '../status/index.js';
 
 /** The controller's own record of its election and passes. Times in epoch milliseconds. */
 export interface ControllerHealthState {

@@ -9,9 +9,9 @@
  * the first pass, or while following): nothing is read.
  */
 import type { Logger } from 'pino';
-import type { UtilizationSource } from '../metrics/types.js';
-import { watchReading, type Watchlist } from '../scaling/crossing-watch.js';
-import { sleep } from '../util/retry.js';
+import type { UtilizationSource } from '../metrics/index.js';
+import { watchReading, type Watchlist } from '../scaling/index.js';
+import { sleep } from '../util/index.js';
 
 /**
  * Wakes the controller loop out of its wait between passes. `sleep` resolves after `ms`, on

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { LeaseApi } from '../cluster/lease.js';
+import type { LeaseApi } from '../cluster/index.js';
 import { logThisFailure } from './controller-health.js';
 import { decideLease } from './lease-decision.js';
 

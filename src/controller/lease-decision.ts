@@ -3,7 +3,7 @@
  * `now` — the rules of client-go's `leaderelection` package: a holder renews; anyone may take a
  * Lease whose `renewTime + leaseDurationSeconds` has passed or whose holder is empty; otherwise wait.
  */
-import type { LeaseSpecOut, LeaseView } from '../cluster/types.js';
+import type { LeaseSpecOut, LeaseView } from '../cluster/index.js';
 
 /** What to do with the Lease. `spec` is the full new spec to write (with the read resourceVersion). */
 export type LeaseAction =

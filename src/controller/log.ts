@@ -1,5 +1,5 @@
 import { pino, type Logger, type DestinationStream } from 'pino';
-import { redactUrls } from '../util/url-secrets.js';
+import { redactUrls } from '../util/index.js';
 
 /**
  * Paths redacted from every log line: tokens, passwords, auth headers and connection URLs that

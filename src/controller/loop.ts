@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
-import { sleep } from '../util/retry.js';
+import { sleep } from '../util/index.js';
 import type { ControllerMetrics } from './metrics.js';
-import type { PassSummary } from '../pass/summary.js';
+import type { PassSummary } from '../pass/index.js';
 
 export interface LoopOptions {
   /** One reconcile pass. */

@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { FleetStatusRecord, PullRequestCycle } from '../store/types.js';
+import type { FleetStatusRecord, PullRequestCycle } from '../store/index.js';
 
 /**
  * The controller's Prometheus metrics (prom-client), in their own registry so two controllers

@@ -6,9 +6,9 @@
  */
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
-import type { Settings } from '../config/settings.js';
-import type { LeaseApi } from '../cluster/lease.js';
-import type { HealthCause } from '../status/health.js';
+import type { Settings } from '../config/index.js';
+import type { LeaseApi } from '../cluster/index.js';
+import type { HealthCause } from '../status/index.js';
 import {
   controllerCauses,
   initialHealthState,
@@ -19,10 +19,10 @@ import { startHealthServer, type StatusPages } from './health.js';
 import { LeaderElector } from './leader-election.js';
 import { redactUrl } from './log.js';
 import { runLoop } from './loop.js';
-import type { PassSummary } from '../pass/summary.js';
+import type { PassSummary } from '../pass/index.js';
 import { PassWaker, runCrossingTrigger } from './crossing-trigger.js';
-import type { UtilizationSource } from '../metrics/types.js';
-import type { Watchlist } from '../scaling/crossing-watch.js';
+import type { UtilizationSource } from '../metrics/index.js';
+import type { Watchlist } from '../scaling/index.js';
 import { createControllerMetrics, type ControllerMetrics } from './metrics.js';
 import { NotLeadingError, type LeaderFence } from './write-fence.js';
 

@@ -8,10 +8,9 @@
  * ("there is no fencing"); this is that check. The fence narrows the window to the write's own
  * duration: a process frozen between the check and the write's first byte is not covered.
  */
-import type { JobApi } from '../cluster/jobs.js';
-import type { ClusterPatcher, PatchResult } from '../cluster/patch.js';
-import type { PullRequestHost } from '../git-hosts/pr-host.js';
-import type { WriteFence } from '../pass/reconcile.js';
+import type { JobApi, ClusterPatcher, PatchResult } from '../cluster/index.js';
+import type { PullRequestHost } from '../git-hosts/index.js';
+import type { WriteFence } from '../pass/index.js';
 
 /** Thrown by a fence when this replica may not write now. */
 export class NotLeadingError extends Error {

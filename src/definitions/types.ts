@@ -3,7 +3,7 @@
  * `src/definitions/schema/` are the source of truth for validation; a compile-time check there proves
  * these types and the schemas agree.
  */
-import type { DcgmScalingMetric, VendorId } from '../util/vocabulary.js';
+import type { DcgmScalingMetric, VendorId } from '../util/index.js';
 
 /** `apiVersion` of every gpuops document. */
 export const API_VERSION = 'gpuops.dev/v1alpha1';

@@ -4,11 +4,10 @@
  * cycle, lets time pass with `advance()`, applies merged Git with `sync()`, and sets the offered
  * load on `load`; everything else (the passes, the repo, the database) is the same on both.
  */
-import type { KubeObject } from '../sim/types.js';
+import type { KubeObject, LoadModel } from '../sim/index.js';
 import { applyGitOpsFolder } from '../gitops-apply/index.js';
-import type { ApplySummary } from '../gitops-apply/types.js';
-import type { LoadModel } from '../sim/load-model.js';
-import { sleep } from '../util/retry.js';
+import type { ApplySummary } from '../gitops-apply/index.js';
+import { sleep } from '../util/index.js';
 import type { DemoCluster } from './cluster.js';
 
 /** The cluster's objects the scenario reads, as the API server returns them. */

@@ -7,11 +7,14 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { KubeConfig } from '@kubernetes/client-node';
-import { defaultControllers } from '../sim/controllers/index.js';
-import { dcgmRoute } from '../sim/dcgm/route.js';
-import { LoadModel } from '../sim/load-model.js';
-import { startSimCluster, type SimCluster } from '../sim/index.js';
-import { nodeGpuCount } from '../sim/controllers/kubelet.js';
+import {
+  defaultControllers,
+  dcgmRoute,
+  LoadModel,
+  startSimCluster,
+  type SimCluster,
+  nodeGpuCount,
+} from '../sim/index.js';
 
 /** The fleet the demo starts from (`kubectl get nodes/pods -o json` dumps). */
 export const DEMO_FLEET_DIR = fileURLToPath(new URL('../../test/fixtures/cluster-mixed/', import.meta.url));

@@ -5,12 +5,11 @@
  * and the benchmark runner's waits move it ahead (see {@link simulatedClock}).
  */
 import type { Logger } from 'pino';
-import type { RunnerClock } from '../benchmark/clock.js';
-import type { BenchmarkProgress } from '../benchmark/runner.js';
-import { compose } from '../compose/compose.js';
-import { settingsWith, type Settings } from '../config/settings.js';
-import type { ReconcileDeps } from '../pass/reconcile.js';
-import { sleep } from '../util/retry.js';
+import type { RunnerClock, BenchmarkProgress } from '../benchmark/index.js';
+import { compose } from '../compose/index.js';
+import { settingsWith, type Settings } from '../config/index.js';
+import type { ReconcileDeps } from '../pass/index.js';
+import { sleep } from '../util/index.js';
 import type { DemoCluster } from './cluster.js';
 
 /** The demo's GitLab stand-in, as the settings name it: `--gitlab-url`, `--gitlab-project`, `GITLAB_TOKEN`. */

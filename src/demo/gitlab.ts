@@ -4,7 +4,7 @@
  * a self-managed GitLab, and read back at the end as the merge requests it holds.
  */
 import { randomBytes } from 'node:crypto';
-import { GitLabStandIn } from '../sim/forges/gitlab.js';
+import { GitLabStandIn } from '../sim/index.js';
 import type { DemoGitLab } from './deps.js';
 
 /** A merge request on the demo's GitLab stand-in at the end. */

@@ -4,7 +4,7 @@
  * replica(s)" with plural agreement, and the nodes left out of every pool (said once per change).
  * Pure: no I/O, no clock.
  */
-import type { ScalingDecision } from '../scaling/types.js';
+import type { ScalingDecision } from '../scaling/index.js';
 
 /** `1 replica`, `2 replicas` (n ≥ 0, a count of pods). */
 export function replicas(n: number): string {

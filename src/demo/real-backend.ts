@@ -13,15 +13,19 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { parseDocument } from 'yaml';
-import { compose } from '../compose/compose.js';
-import { settingsWith } from '../config/settings.js';
+import { compose } from '../compose/index.js';
+import { settingsWith } from '../config/index.js';
 import { demoHostSettings } from './deps.js';
-import { nodeGpuCount } from '../sim/controllers/kubelet.js';
-import type { KubeObject } from '../sim/types.js';
-import { httpsGet } from '../local-cluster/control-plane.js';
-import { installGpuopsRbac, issuerOf, serviceAccountKubeconfig } from '../local-cluster/install.js';
-import { startLocalCluster } from '../local-cluster/local-cluster.js';
-import { sleep } from '../util/retry.js';
+import { nodeGpuCount } from '../sim/index.js';
+import type { KubeObject } from '../sim/index.js';
+import {
+  httpsGet,
+  installGpuopsRbac,
+  issuerOf,
+  serviceAccountKubeconfig,
+  startLocalCluster,
+} from '../local-cluster/index.js';
+import { sleep } from '../util/index.js';
 import { kubeObjectApi } from '../gitops-apply/index.js';
 import type { DemoBackend } from './backend.js';
 import { DEMO_FLEET_DIR } from './cluster.js';

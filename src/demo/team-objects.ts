@@ -10,7 +10,7 @@
  * provisioning, https://kubernetes.io/docs/concepts/storage/persistent-volumes/#reserving-a-persistentvolume);
  * a `hostPath` no kubelet mounts, since KWOK runs no container. The Secrets hold placeholders.
  */
-import type { KubeObject } from '../cluster/object.js';
+import type { KubeObject } from '../cluster/index.js';
 
 /** The examples' algorithms' namespace. */
 export const DEMO_NAMESPACE = 'algorithms';

@@ -3,9 +3,9 @@
  * hash → update | create | nothing | left closed by a person. Pure; both hosts (GitHub and the
  * plain git records) and write-back use it, so the rule exists once.
  */
-import { withHashMarker } from '../change-sets/pr-body.js';
+import { withHashMarker } from '../change-sets/index.js';
 import { pullRequestLabels } from './pr-host.js';
-import type { ChangeSet, PullRequestInfo } from '../change-sets/types.js';
+import type { ChangeSet, PullRequestInfo } from '../change-sets/index.js';
 
 /** What to do about a change set's pull request. */
 export type EnsureDecision =

@@ -7,7 +7,7 @@
  */
 import { decidePullRequest, type EnsureDecision } from './ensure-pull-request.js';
 import type { EnsureResult } from './pr-host.js';
-import type { ChangeSet, GitOpsLogger, PullRequestInfo } from '../change-sets/types.js';
+import type { ChangeSet, GitOpsLogger, PullRequestInfo } from '../change-sets/index.js';
 
 /** The edits of an open pull request {@link decidePullRequest} asks for. */
 export type PullRequestUpdate = Extract<EnsureDecision, { action: 'update' }>;

@@ -3,12 +3,11 @@
  * branch is the pull request, and its title, body, desired hash and state are recorded through
  * the Store, where `gpuops prs` shows them.
  */
-import type { Store, PullRequestRecord } from '../store/types.js';
-import { branchPrefix } from '../change-sets/branch-name.js';
+import type { Store, PullRequestRecord } from '../store/index.js';
+import { branchPrefix, withHashMarker } from '../change-sets/index.js';
 import { decidePullRequest } from './ensure-pull-request.js';
-import { withHashMarker } from '../change-sets/pr-body.js';
 import type { CommentAction, EnsureResult, PullRequestHost } from './pr-host.js';
-import type { ChangeSet, GitOpsLogger, PullRequestInfo } from '../change-sets/types.js';
+import type { ChangeSet, GitOpsLogger, PullRequestInfo } from '../change-sets/index.js';
 
 /** Options of {@link GitPullRequestHost}. */
 export interface GitHostOptions {

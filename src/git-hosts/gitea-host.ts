@@ -6,10 +6,9 @@
  * branch, updated in place, a person's close respected, labels best effort (looked up by name,
  * created when missing, added by id), gpuops's comments found by their author. gpuops never merges.
  */
-import { branchPrefix } from '../change-sets/branch-name.js';
+import { branchPrefix, fitTitle } from '../change-sets/index.js';
 import { ensureWithHost, type PullRequestCalls } from './ensure-with-host.js';
 import { answerError, networkError, retryingFetch, type HostWait } from './host-fetch.js';
-import { fitTitle } from '../change-sets/host-limits.js';
 import { LabelGuard } from './host-labels.js';
 import {
   GITEA_PAGE_SIZE,
@@ -25,7 +24,7 @@ import {
   type EnsureResult,
   type PullRequestHost,
 } from './pr-host.js';
-import type { ChangeSet, GitOpsLogger, PullRequestInfo } from '../change-sets/types.js';
+import type { ChangeSet, GitOpsLogger, PullRequestInfo } from '../change-sets/index.js';
 
 /** Options of {@link GiteaHost}. */
 export interface GiteaHostOptions {

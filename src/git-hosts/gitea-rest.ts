@@ -10,8 +10,8 @@
  * pull request of the same branches is `409 Conflict`, and an edit answers `201`. A title over 255
  * characters is `422` (`binding:"MaxSize(255)"`); Gitea documents no limit on a body or a comment.
  */
-import { parseDesiredHash } from '../change-sets/pr-body.js';
-import type { PullRequestInfo } from '../change-sets/types.js';
+import { parseDesiredHash } from '../change-sets/index.js';
+import type { PullRequestInfo } from '../change-sets/index.js';
 
 /** Gitea's and Forgejo's longest pull-request title, characters. */
 export const GITEA_TITLE_MAX = 255;

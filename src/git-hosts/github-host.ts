@@ -12,12 +12,10 @@
  */
 import Bottleneck from 'bottleneck';
 import { Octokit } from 'octokit';
-import { retry } from '../util/retry.js';
-import { branchPrefix } from '../change-sets/branch-name.js';
+import { retry } from '../util/index.js';
+import { branchPrefix, fitText, fitTitle, FULL_TEXT_AT } from '../change-sets/index.js';
 import { ensureWithHost, type PullRequestCalls } from './ensure-with-host.js';
-import { redact } from '../working-copy/git-errors.js';
-import { fitText, fitTitle } from '../change-sets/host-limits.js';
-import { FULL_TEXT_AT } from '../change-sets/pr-body.js';
+import { redact } from '../working-copy/index.js';
 import {
   fromThisRepo,
   isRateLimited,
@@ -34,7 +32,7 @@ import {
   type EnsureResult,
   type PullRequestHost,
 } from './pr-host.js';
-import type { ChangeSet, GitOpsLogger, PullRequestInfo } from '../change-sets/types.js';
+import type { ChangeSet, GitOpsLogger, PullRequestInfo } from '../change-sets/index.js';
 
 /** A wait GitHub asked for, reported before it happens (or before gpuops declines to wait). */
 export interface RateLimitWait {

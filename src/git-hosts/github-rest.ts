@@ -3,8 +3,8 @@
  * arithmetic from GitHub's headers, which pull requests are from this repository, and the
  * OWNER/NAME of a remote URL.
  */
-import { parseDesiredHash } from '../change-sets/pr-body.js';
-import type { PullRequestInfo } from '../change-sets/types.js';
+import { parseDesiredHash } from '../change-sets/index.js';
+import type { PullRequestInfo } from '../change-sets/index.js';
 
 /** The fields of a pull request gpuops reads (octokit's typed responses carry more). */
 export interface RestPull {

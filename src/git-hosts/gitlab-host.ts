@@ -8,11 +8,9 @@
  * gpuops never merges: no approval, no merge, no "merge when pipeline succeeds" is ever requested.
  */
 import { Gitlab } from '@gitbeaker/rest';
-import { branchPrefix } from '../change-sets/branch-name.js';
+import { branchPrefix, fitText, fitTitle, FULL_TEXT_AT } from '../change-sets/index.js';
 import { ensureWithHost, type PullRequestCalls } from './ensure-with-host.js';
 import { answerError, networkError, retryingFetch, type HostWait } from './host-fetch.js';
-import { fitText, fitTitle } from '../change-sets/host-limits.js';
-import { FULL_TEXT_AT } from '../change-sets/pr-body.js';
 import { gitlabRequester, GitLabAnswerError } from './gitlab-requester.js';
 import {
   GITLAB_DESCRIPTION_MAX,
@@ -31,7 +29,7 @@ import {
   type EnsureResult,
   type PullRequestHost,
 } from './pr-host.js';
-import type { ChangeSet, GitOpsLogger, PullRequestInfo } from '../change-sets/types.js';
+import type { ChangeSet, GitOpsLogger, PullRequestInfo } from '../change-sets/index.js';
 
 /** Options of {@link GitLabHost}. */
 export interface GitLabHostOptions {

@@ -8,9 +8,8 @@
  * description 1,048,576 (`Issuable::DESCRIPTION_LENGTH_MAX`, 1 MiB), a note 1,000,000, a label's
  * title 255 and no comma (labels travel comma-separated: `labels=a,b`).
  */
-import { fitTitle } from '../change-sets/host-limits.js';
-import { parseDesiredHash } from '../change-sets/pr-body.js';
-import type { PullRequestInfo } from '../change-sets/types.js';
+import { fitTitle, parseDesiredHash } from '../change-sets/index.js';
+import type { PullRequestInfo } from '../change-sets/index.js';
 
 /** GitLab's longest merge-request title, characters. */
 export const GITLAB_TITLE_MAX = 255;

@@ -7,7 +7,7 @@
  * a restart tries again — and says so each time.
  */
 import { PrHostError } from './pr-host.js';
-import type { GitOpsLogger } from '../change-sets/types.js';
+import type { GitOpsLogger } from '../change-sets/index.js';
 
 /** The refusals of one host's labels, and the warnings they become. */
 export class LabelGuard {

@@ -2,7 +2,7 @@
  * Where pull requests go, behind one small interface (after Renovate's `Platform`): `github`
  * (octokit) or `git` (branches only, PR title/body/state recorded in the Store).
  */
-import type { ChangeSet, PullRequestInfo } from '../change-sets/types.js';
+import type { ChangeSet, PullRequestInfo } from '../change-sets/index.js';
 
 /** What `ensurePullRequest` did. */
 export type EnsureAction = 'created' | 'updated' | 'unchanged' | 'closed-by-person';

@@ -4,7 +4,7 @@
  * argocd-application.yaml: a directory source with `recurse: true`, `syncOptions:
  * [ServerSideApply=true]`, `automated.prune: true`), on the subset of features gpuops's folder uses.
  */
-import type { KubeObject } from '../cluster/object.js';
+import type { KubeObject } from '../cluster/index.js';
 import path from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { readManifestDirectory } from './directory-source.js';
@@ -12,7 +12,7 @@ import { readKustomizeTree } from './kustomize-tree.js';
 import { kubeObjectApi, messageOf, type LiveObject, type ObjectApi } from './object-api.js';
 import { sortForSync, syncOptions, syncWave, type WavedManifest } from './sync-order.js';
 import type { ApplyError, ApplySummary, ObjectRef, SourcedManifest } from './types.js';
-import { MANAGED_BY } from '../util/vocabulary.js';
+import { MANAGED_BY } from '../util/index.js';
 
 /** Argo CD's annotation-based resource tracking: `<app>:<group>/<kind>:<namespace>/<name>`. */
 export const TRACKING_ANNOTATION = 'argocd.argoproj.io/tracking-id';

@@ -6,7 +6,7 @@
  * `Kustomization` and fails the sync, as it does in Argo CD. Flux's generated kustomization reads
  * the same files when the folder holds no kustomization (see `manifests/cluster-layout.ts`).
  */
-import type { KubeObject } from '../cluster/object.js';
+import type { KubeObject } from '../cluster/index.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { checkObject, parseDocuments } from './kustomize-tree.js';

@@ -7,12 +7,12 @@
  * would change the objects (patches, images, name prefixes, generators, …) are reported as
  * unsupported rather than silently ignored, and that kustomization is skipped.
  */
-import type { KubeObject } from '../cluster/object.js';
+import type { KubeObject } from '../cluster/index.js';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { LineCounter, parseAllDocuments } from 'yaml';
 import type { ApplyError, SourcedManifest } from './types.js';
-import { documentValue } from '../util/yaml-value.js';
+import { documentValue } from '../util/index.js';
 
 /** The file names kustomize accepts for a kustomization, in its order of preference. */
 export const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];

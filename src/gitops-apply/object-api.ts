@@ -2,7 +2,7 @@
  * The Kubernetes side of the applier, on `@kubernetes/client-node`'s `KubernetesObjectApi`:
  * discovery of a kind's scope, read, server-side apply, list by label and delete.
  */
-import type { KubeObject } from '../cluster/object.js';
+import type { KubeObject } from '../cluster/index.js';
 import {
   KubernetesObjectApi,
   PatchStrategy,
@@ -10,7 +10,7 @@ import {
   type KubernetesObject,
 } from '@kubernetes/client-node';
 import type { ObjectRef } from './types.js';
-import { statusOf } from '../cluster/kube-errors.js';
+import { statusOf } from '../cluster/index.js';
 
 /** A live object as returned by the API server. */
 export type LiveObject = KubernetesObject & {

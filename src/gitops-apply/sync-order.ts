@@ -4,7 +4,7 @@
  * (`argocd.argoproj.io/sync-wave`, default 0, lower first), then by kind (Helm's kind order:
  * Namespace first, workloads late, unknown kinds and custom resources last), then by name.
  */
-import type { KubeObject } from '../cluster/object.js';
+import type { KubeObject } from '../cluster/index.js';
 import type { SourcedManifest } from './types.js';
 
 export const SYNC_WAVE_ANNOTATION = 'argocd.argoproj.io/sync-wave';

@@ -3,7 +3,7 @@
  * one sync.
  */
 
-import type { KubeObject } from '../cluster/object.js';
+import type { KubeObject } from '../cluster/index.js';
 
 /** One object with where it came from. */
 export interface SourcedManifest {

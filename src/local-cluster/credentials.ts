@@ -20,7 +20,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { selfSignedCert } from '../sim/tls-cert.js';
+import { selfSignedCert } from '../sim/index.js';
 
 /** Users of the control plane and their RBAC identity. */
 export const USERS = {

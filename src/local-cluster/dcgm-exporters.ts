@@ -12,10 +12,8 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { nodeGpuCount } from '../sim/controllers/kubelet.js';
-import { dcgmGpus, formatDcgmPage } from '../sim/dcgm/page.js';
-import type { LoadModel } from '../sim/load-model.js';
-import type { KubeObject } from '../sim/types.js';
+import { nodeGpuCount, dcgmGpus, formatDcgmPage } from '../sim/index.js';
+import type { LoadModel, KubeObject } from '../sim/index.js';
 import { httpsGet } from './control-plane.js';
 
 /** Where the pages read the cluster: the API server's URL, its CA and a token that may list nodes and pods. */

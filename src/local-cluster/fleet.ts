@@ -18,7 +18,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { KubeObject } from '../sim/types.js';
+import type { KubeObject } from '../sim/index.js';
 
 /** KWOK manages the nodes with this annotation (`--manage-nodes-with-annotation-selector`). */
 export const KWOK_NODE_ANNOTATION = 'kwok.x-k8s.io/node';

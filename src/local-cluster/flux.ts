@@ -15,10 +15,9 @@ import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { parseAllDocuments } from 'yaml';
-import type { KubeObject } from '../cluster/object.js';
+import type { KubeObject } from '../cluster/index.js';
 import { kubeObjectApi } from '../gitops-apply/index.js';
-import { sleep } from '../util/retry.js';
-import { documentValue } from '../util/yaml-value.js';
+import { sleep, documentValue } from '../util/index.js';
 import { fail, freePort, startProcess, type RunningProcess } from './process.js';
 
 /** Field manager of the objects `cluster up` applies itself. */

@@ -6,7 +6,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { KubeObject } from '../cluster/object.js';
+import type { KubeObject } from '../cluster/index.js';
 import { kubeObjectApi, readKustomizeTree } from '../gitops-apply/index.js';
 import { httpsRequest } from './control-plane.js';
 import { kubeconfigText } from './credentials.js';

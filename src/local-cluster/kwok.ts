@@ -5,8 +5,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { KubeObject } from '../sim/types.js';
-import { sleep } from '../util/retry.js';
+import type { KubeObject } from '../sim/index.js';
+import { sleep } from '../util/index.js';
 import { httpsRequest } from './control-plane.js';
 import type { ApiAccess } from './dcgm-exporters.js';
 import { KWOK_NODE_ANNOTATION } from './fleet.js';

@@ -19,7 +19,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
-import { LoadModel } from '../sim/load-model.js';
+import { LoadModel } from '../sim/index.js';
 import { CORE, findAssets } from './assets.js';
 import * as cp from './control-plane.js';
 import { writeCredentials, type Credentials } from './credentials.js';

@@ -14,7 +14,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { selfSignedCert } from '../sim/tls-cert.js';
+import { selfSignedCert } from '../sim/index.js';
 import { httpsRequest } from './control-plane.js';
 import type { ApiAccess } from './dcgm-exporters.js';
 import { fail, freePort, reasonFromLog, startProcess, type RunningProcess } from './process.js';

@@ -1,5 +1,5 @@
-import type { NodeInfo, Taint } from '../cluster/types.js';
-import type { Pool, PolicySpec } from '../definitions/types.js';
+import type { NodeInfo, Taint } from '../cluster/index.js';
+import type { Pool, PolicySpec } from '../definitions/index.js';
 import type { FileChange } from './file-change.js';
 import { GENERATED_HEADER, renderYaml, type RenderCache } from './yaml.js';
 import { GPUOPS, MANAGED_BY } from '../util/vocabulary.js';

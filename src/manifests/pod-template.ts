@@ -1,4 +1,4 @@
-import type { PodTemplate } from '../definitions/types.js';
+import type { PodTemplate } from '../definitions/index.js';
 import { restrictPod } from './pod-security.js';
 
 type Obj = Record<string, unknown>;

@@ -14,8 +14,8 @@
  * `emptyDir` that the first init container fills from a static busybox, so an image without a
  * shell (distroless) pulls too; its entrypoint never runs.
  */
-import type { KubeObject } from '../cluster/object.js';
-import type { Pool, PolicySpec, ResolvedAlgorithm } from '../definitions/types.js';
+import type { KubeObject } from '../cluster/index.js';
+import type { Pool, PolicySpec, ResolvedAlgorithm } from '../definitions/index.js';
 import type { FileChange } from './file-change.js';
 import { clusterDir } from './cluster-layout.js';
 import { poolScheduling } from './scheduling.js';

@@ -1,4 +1,4 @@
-import type { PolicySpec } from '../definitions/types.js';
+import type { PolicySpec } from '../definitions/index.js';
 
 /** A Deployment's `spec.strategy` (apps/v1 `DeploymentStrategy`), counts in whole pods. */
 export type DeploymentStrategy =

@@ -1,5 +1,5 @@
 import { gpuToleration, type Toleration } from '../cluster/taints.js';
-import type { AlgorithmSpec, Pool, PolicySpec } from '../definitions/types.js';
+import type { AlgorithmSpec, Pool, PolicySpec } from '../definitions/index.js';
 import { isProductLabel, NVIDIA, vendorById, type AcceleratorVendor } from '../util/vocabulary.js';
 import { byString } from '../util/compare.js';
 

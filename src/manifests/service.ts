@@ -1,5 +1,5 @@
-import type { KubeObject } from '../cluster/object.js';
-import type { PodTemplate, ResolvedAlgorithm } from '../definitions/types.js';
+import type { KubeObject } from '../cluster/index.js';
+import type { PodTemplate, ResolvedAlgorithm } from '../definitions/index.js';
 
 type Obj = Record<string, unknown>;
 const isMap = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);

@@ -18,8 +18,8 @@
  * reverse, with the standby ReplicaSet's current `pod-template-hash`, so that ReplicaSet adopts it
  * (and deletes its surplus, a starting standby first).
  */
-import type { KubeObject } from '../cluster/object.js';
-import type { PolicySpec, ResolvedAlgorithm, StandbySet } from '../definitions/types.js';
+import type { KubeObject } from '../cluster/index.js';
+import type { PolicySpec, ResolvedAlgorithm, StandbySet } from '../definitions/index.js';
 import { restrictPod } from './pod-security.js';
 import { gpuToleration } from '../cluster/taints.js';
 import { GPUOPS, MANAGED_BY, NVIDIA, VENDORS, type AcceleratorVendor } from '../util/vocabulary.js';

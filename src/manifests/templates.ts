@@ -1,4 +1,4 @@
-import type { KubeObject } from '../cluster/object.js';
+import type { KubeObject } from '../cluster/index.js';
 import { parse } from 'yaml';
 
 /**

@@ -1,5 +1,5 @@
-import type { KubeObject } from '../cluster/object.js';
-import type { PolicySpec, ResolvedAlgorithm } from '../definitions/types.js';
+import type { KubeObject } from '../cluster/index.js';
+import type { PolicySpec, ResolvedAlgorithm } from '../definitions/index.js';
 import {
   algorithmVendor,
   containerEnv,

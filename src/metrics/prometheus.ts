@@ -8,7 +8,7 @@ import {
 } from './answer-stream.js';
 import { fromQueryAnswer, utilizationQuery } from './query.js';
 import { vendorOfUtilisation } from './vendor-series.js';
-import { AMD } from '../util/vocabulary.js';
+import { AMD } from '../util/index.js';
 import { serviceMetricQuery } from './service-metric.js';
 import type { ServiceMetricQuery, UtilizationQuery, UtilizationReading, UtilizationSource } from './types.js';
 

@@ -3,7 +3,7 @@
  * exactly as dcgm-exporter labels them; attribution to pods and algorithms is pure and lives in
  * `src/scaling/attribute.ts`.
  */
-import type { DCGM } from '../util/vocabulary.js';
+import type { DCGM } from '../util/index.js';
 
 /**
  * The DCGM fields gpuops reads: utilisation (policy `scaling.metric`), graphics engine activity

@@ -14,7 +14,7 @@
  * so values are kept as the exporter wrote them.
  */
 import type { GpuSeries } from './types.js';
-import { DCGM, NVIDIA, VENDORS, type AcceleratorVendor } from '../util/vocabulary.js';
+import { DCGM, NVIDIA, VENDORS, type AcceleratorVendor } from '../util/index.js';
 
 /** The vendor whose utilisation metric `metric` is (`gpu_gfx_activity` → AMD); undefined for any other. */
 export function vendorOfUtilisation(metric: string): AcceleratorVendor | undefined {

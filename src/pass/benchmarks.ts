@@ -4,21 +4,24 @@
  * started) one step reads their Jobs, records the runs that ended and creates the Jobs that are
  * missing. The runs read or recorded stay in memory for the rest of the pass.
  */
-import type { RunnerClock } from '../benchmark/clock.js';
-import { stepBenchmarks, type BenchmarkProgress, type TestCapacity } from '../benchmark/runner.js';
-import type { JobApi } from '../cluster/jobs.js';
-import type { Snapshot } from '../cluster/types.js';
-import { namespaceFilePath } from '../manifests/namespaces.js';
-import type { WorkloadTemplates } from '../manifests/templates.js';
-import type { BenchmarkOutcome } from '../placement/types.js';
-import type { GitModel } from '../plan/git-model.js';
-import { freeGpus } from '../pools/capacity.js';
-import type { Policy, ResolvedAlgorithm } from '../definitions/types.js';
-import type { Store } from '../store/types.js';
+import type { RunnerClock } from '../benchmark/index.js';
+import {
+  stepBenchmarks,
+  type BenchmarkProgress,
+  type TestCapacity,
+  benchmarkSignalReader,
+} from '../benchmark/index.js';
+import type { JobApi, Snapshot } from '../cluster/index.js';
+import { namespaceFilePath } from '../manifests/index.js';
+import type { WorkloadTemplates } from '../manifests/index.js';
+import type { BenchmarkOutcome } from '../placement/index.js';
+import type { GitModel } from '../plan/index.js';
+import { freeGpus } from '../pools/index.js';
+import type { Policy, ResolvedAlgorithm } from '../definitions/index.js';
+import type { Store } from '../store/index.js';
 import type { PassBenchmarks } from './world.js';
 import { proposedBands } from './proposed-bands.js';
-import { benchmarkSignalReader } from '../benchmark/signal-sample.js';
-import type { UtilizationSource } from '../metrics/types.js';
+import type { UtilizationSource } from '../metrics/index.js';
 
 export type { PassBenchmarks };
 

@@ -2,9 +2,9 @@
  * Node emptiness judged from the stored node activity plus the snapshot this pass took, so the
  * read never waits for the snapshot to be stored. Pure.
  */
-import type { NodeInfo } from '../cluster/types.js';
-import { emptySinceOf } from '../pools/return-idle.js';
-import type { NodeEmptiness } from '../store/types.js';
+import type { NodeInfo } from '../cluster/index.js';
+import { emptySinceOf } from '../pools/index.js';
+import type { NodeEmptiness } from '../store/index.js';
 
 /**
  * The node activity as the store will hold it once `snapshot` is saved (`Store.saveSnapshot`,

@@ -5,8 +5,8 @@
  * Each pass deletes what has aged out (`Store.pruneHistory`), a pass's worth at a time, so no pass
  * deletes a backlog of days at once (but the first after an upgrade).
  */
-import type { Policy } from '../definitions/types.js';
-import { historySince } from '../scaling/history.js';
+import type { Policy } from '../definitions/index.js';
+import { historySince } from '../scaling/index.js';
 
 /** Decisions and utilisation samples are kept 7 days (the status page charts the last 24 h). */
 export const KEEP_HISTORY_SECONDS = 7 * 24 * 3600;

@@ -7,19 +7,20 @@
  * permanent refusal (a protected branch, a declining hook; see `write-back/write-refusal.ts`) is
  * remembered and not pushed again before its `retryAt`.
  */
-import type { ClusterPatcher } from '../cluster/patch.js';
-import type { ChangeSet, GitOpsLogger, WriteBackResult } from '../change-sets/types.js';
-import { writeBack, type WriteBackDeps } from '../write-back/write-back.js';
+import type { ClusterPatcher } from '../cluster/index.js';
+import type { ChangeSet, GitOpsLogger, WriteBackResult } from '../change-sets/index.js';
 import {
+  writeBack,
+  type WriteBackDeps,
   nextRefusals,
   refusalMessage,
   refusalOfResult,
   standingRefusal,
-} from '../write-back/write-refusal.js';
-import type { GitModel } from '../plan/git-model.js';
-import type { ScalingDecision } from '../scaling/types.js';
-import type { Policy, ResolvedAlgorithm } from '../definitions/types.js';
-import type { GitWriteRefusalRecord } from '../store/types.js';
+} from '../write-back/index.js';
+import type { GitModel } from '../plan/index.js';
+import type { ScalingDecision } from '../scaling/index.js';
+import type { Policy, ResolvedAlgorithm } from '../definitions/index.js';
+import type { GitWriteRefusalRecord } from '../store/index.js';
 
 /** What the patch-mode write reads besides write-back's adapters. */
 export interface PatchModeInputs {

@@ -3,10 +3,14 @@
  * into `planDesiredState`. `gpuops plan` and the reconcile pass both call it, so what `plan`
  * prints is what `reconcile` writes.
  */
-import { planDesiredState, type DesiredState } from '../plan/desired-state.js';
-import type { WorkloadTemplates } from '../manifests/templates.js';
-import type { LoopTiming } from '../scaling/loop-windows.js';
-import { rememberedLookups, type ReconcilerMemory } from '../plan/memory.js';
+import {
+  planDesiredState,
+  type DesiredState,
+  rememberedLookups,
+  type ReconcilerMemory,
+} from '../plan/index.js';
+import type { WorkloadTemplates } from '../manifests/index.js';
+import type { LoopTiming } from '../scaling/index.js';
 import { worldWithBands } from './proposed-bands.js';
 import type { PassBenchmarks, World } from './world.js';
 

@@ -8,10 +8,10 @@ import {
   wantsBenchmarkBand,
   withProposedBands,
   type BandProposals,
-} from '../benchmark/benchmark-bands.js';
-import { specHash } from '../benchmark/spec-hash.js';
-import type { Policy, ResolvedAlgorithm } from '../definitions/types.js';
-import type { BenchmarkRun, BenchmarkSignalSample, Store } from '../store/types.js';
+  specHash,
+} from '../benchmark/index.js';
+import type { Policy, ResolvedAlgorithm } from '../definitions/index.js';
+import type { BenchmarkRun, BenchmarkSignalSample, Store } from '../store/index.js';
 import type { PassBenchmarks, World } from './world.js';
 
 /**

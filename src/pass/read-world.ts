@@ -3,20 +3,17 @@
  * host's refresh, the snapshot, the records all go to the write phase), so `gpuops plan` and a
  * dry run read exactly what a pass reads.
  */
-import type { SnapshotOptions } from '../cluster/snapshot.js';
-import type { Snapshot } from '../cluster/types.js';
-import { invalidAlgorithms, keptForInvalidSpecs } from '../plan/invalid-specs.js';
-import type { UtilizationReading } from '../metrics/types.js';
-import { readGitModel } from '../plan/git-model.js';
-import { rememberedLookups } from '../plan/memory.js';
-import { historySince } from '../scaling/history.js';
-import type { DecisionRecord } from '../scaling/types.js';
+import type { SnapshotOptions, Snapshot } from '../cluster/index.js';
+import { invalidAlgorithms, keptForInvalidSpecs, readGitModel, rememberedLookups } from '../plan/index.js';
+import type { UtilizationReading } from '../metrics/index.js';
+import { historySince } from '../scaling/index.js';
+import type { DecisionRecord } from '../scaling/index.js';
 import { rememberedBenchmarks } from './remembered-reads.js';
 import { emptySinceNow } from './emptiness.js';
 import { readUtilization } from './stored-inputs.js';
 import { proposedBands } from './proposed-bands.js';
 import type { PassBenchmarks, World, WorldSources } from './world.js';
-import { nodesRunningBenchmarks } from '../cluster/benchmark-pods.js';
+import { nodesRunningBenchmarks } from '../cluster/index.js';
 
 /**
  * The time a pass judges at: a clock reading, or — for `gpuops plan` on saved metrics files —

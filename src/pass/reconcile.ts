@@ -7,18 +7,14 @@
  * `ReconcileDeps` (`compose/compose.ts` builds them).
  */
 import type { Logger } from 'pino';
-import type { RunnerClock } from '../benchmark/clock.js';
-import type { BenchmarkProgress } from '../benchmark/runner.js';
-import type { JobApi } from '../cluster/jobs.js';
-import type { KubeClient } from '../cluster/kube-client.js';
-import type { ClusterPatcher } from '../cluster/patch.js';
-import type { StandbyPods } from '../cluster/standby-pods.js';
-import { listingSource, type ClusterSource } from '../cluster/source.js';
-import type { Policy } from '../definitions/types.js';
-import type { PullRequestHost } from '../git-hosts/pr-host.js';
-import type { WorkingCopy } from '../working-copy/working-copy.js';
-import type { WorkloadTemplates } from '../manifests/templates.js';
-import type { UtilizationSource } from '../metrics/types.js';
+import type { RunnerClock, BenchmarkProgress } from '../benchmark/index.js';
+import type { JobApi, KubeClient, ClusterPatcher, StandbyPods } from '../cluster/index.js';
+import { listingSource, type ClusterSource } from '../cluster/index.js';
+import type { Policy } from '../definitions/index.js';
+import type { PullRequestHost } from '../git-hosts/index.js';
+import type { WorkingCopy } from '../working-copy/index.js';
+import type { WorkloadTemplates } from '../manifests/index.js';
+import type { UtilizationSource } from '../metrics/index.js';
 import { benchmarksOfPass } from './benchmarks.js';
 import { worldWithBands } from './proposed-bands.js';
 import { planWorld } from './plan.js';
@@ -29,10 +25,10 @@ import { summarize, warnAboutKept, warnAboutMetrics, type PassResult } from './s
 import type { WorldSources } from './world.js';
 import { writePhase } from './write.js';
 import { watchlistOf } from './watchlist.js';
-import { heldUntilMs } from '../scaling/decision-memo.js';
-import type { ReconcilerMemory } from '../plan/memory.js';
-import type { LoopTiming } from '../scaling/loop-windows.js';
-import type { Store } from '../store/types.js';
+import { heldUntilMs } from '../scaling/index.js';
+import type { ReconcilerMemory } from '../plan/index.js';
+import type { LoopTiming } from '../scaling/index.js';
+import type { Store } from '../store/index.js';
 
 export type { PassResult, StandbyOutcome };
 

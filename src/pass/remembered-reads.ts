@@ -5,12 +5,11 @@
  * utilisation samples the last pass stored (a sample read again is not stored again). An empty
  * memory (a one-shot command's) reads and stores everything.
  */
-import { specHash } from '../benchmark/spec-hash.js';
-import { summarizeRuns } from '../benchmark/summary.js';
-import type { ResolvedAlgorithm } from '../definitions/types.js';
-import type { BenchmarkOutcome } from '../placement/types.js';
-import type { ReconcilerMemory, RememberedRuns } from '../plan/memory.js';
-import type { BenchmarkRun, Store, UtilizationSampleRecord } from '../store/types.js';
+import { specHash, summarizeRuns } from '../benchmark/index.js';
+import type { ResolvedAlgorithm } from '../definitions/index.js';
+import type { BenchmarkOutcome } from '../placement/index.js';
+import type { ReconcilerMemory, RememberedRuns } from '../plan/index.js';
+import type { BenchmarkRun, Store, UtilizationSampleRecord } from '../store/index.js';
 
 /**
  * The outcomes and runs `storedBenchmarks` gives, from what `memory` kept: one version query, and

@@ -3,17 +3,16 @@
  * (`gpuEngineActive`, `gpuMemory`, each service metric per namespace): one query each, in
  * parallel, attached to the main reading as `signals` (`src/scaling/signal-reading.ts`).
  */
-import { gpuMemorySeries } from '../metrics/service-metric.js';
+import { gpuMemorySeries } from '../metrics/index.js';
 import type {
   DcgmMetric,
   UtilizationQuery,
   UtilizationReading,
   UtilizationSource,
-} from '../metrics/types.js';
-import type { ResolvedAlgorithm } from '../definitions/types.js';
-import { mainSignalKey, signalKey, signalOf } from '../scaling/signal-reading.js';
-import type { Policy } from '../definitions/types.js';
-import { DCGM } from '../util/vocabulary.js';
+} from '../metrics/index.js';
+import type { ResolvedAlgorithm, Policy } from '../definitions/index.js';
+import { mainSignalKey, signalKey, signalOf } from '../scaling/index.js';
+import { DCGM } from '../util/index.js';
 
 /**
  * The other signals' readings by key (empty when every algorithm scales on the policy's metric).

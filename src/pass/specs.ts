@@ -5,20 +5,24 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { outsideRoot } from '../definitions/inside-root.js';
-import { loadRepo } from '../definitions/load.js';
-import { budgetSpecFiles, specFolderOf, type ListedFile } from '../definitions/spec-files.js';
-import { parseRepo, type RepoFiles } from '../definitions/rules/repo.js';
-import type { SpecFile } from '../definitions/rules/yaml-documents.js';
-import type { LoadedRepo, Policy } from '../definitions/types.js';
+import {
+  outsideRoot,
+  loadRepo,
+  budgetSpecFiles,
+  specFolderOf,
+  type ListedFile,
+  parseRepo,
+  type RepoFiles,
+} from '../definitions/index.js';
+import type { SpecFile, LoadedRepo, Policy } from '../definitions/index.js';
 import {
   notRead,
   separateUnreadable,
   withUnreadable,
   type Gitlink,
   type UnreadableSpec,
-} from '../working-copy/unreadable-specs.js';
-import type { ReconcilerMemory } from '../plan/memory.js';
+} from '../working-copy/index.js';
+import type { ReconcilerMemory } from '../plan/index.js';
 import type { SpecsSource } from './world.js';
 
 /** What {@link workingCopySpecs} needs of the working copy (`working-copy/working-copy.ts`). */

@@ -6,9 +6,9 @@
  * to Git. A policy without standby sets sends nothing; a dry run says what it would do.
  */
 import type { Logger } from 'pino';
-import type { StandbyPods } from '../cluster/standby-pods.js';
-import type { DesiredState } from '../plan/desired-state.js';
-import { outstandingClaims, standbyActions } from '../scaling/rules/claim-actions.js';
+import type { StandbyPods } from '../cluster/index.js';
+import type { DesiredState } from '../plan/index.js';
+import { outstandingClaims, standbyActions } from '../scaling/index.js';
 import type { World } from './world.js';
 
 /** What happened to one planned standby pod change, as the pass result shows it. */

@@ -5,12 +5,11 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
-import { specHash } from '../benchmark/spec-hash.js';
-import { summarizeRuns } from '../benchmark/summary.js';
-import type { UtilizationReading, UtilizationSource } from '../metrics/types.js';
-import type { BenchmarkOutcome } from '../placement/types.js';
-import type { Policy, ResolvedAlgorithm } from '../definitions/types.js';
-import type { BenchmarkRun, Store } from '../store/types.js';
+import { specHash, summarizeRuns } from '../benchmark/index.js';
+import type { UtilizationReading, UtilizationSource } from '../metrics/index.js';
+import type { BenchmarkOutcome } from '../placement/index.js';
+import type { Policy, ResolvedAlgorithm } from '../definitions/index.js';
+import type { BenchmarkRun, Store } from '../store/index.js';
 import { readOtherSignals } from './signal-readings.js';
 
 /**

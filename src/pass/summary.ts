@@ -3,10 +3,10 @@
  * (`nodes algorithms decisions prs errors`), and the metrics reading's warnings.
  */
 import type { Logger } from 'pino';
-import type { Snapshot } from '../cluster/types.js';
-import type { DesiredState, PlanOutput } from '../plan/desired-state.js';
-import type { ChangeSet, WriteBackResult } from '../change-sets/types.js';
-import type { Watchlist } from '../scaling/crossing-watch.js';
+import type { Snapshot } from '../cluster/index.js';
+import type { DesiredState, PlanOutput } from '../plan/index.js';
+import type { ChangeSet, WriteBackResult } from '../change-sets/index.js';
+import type { Watchlist } from '../scaling/index.js';
 import { standbyCounts, type StandbyOutcome } from './standby.js';
 import type { World } from './world.js';
 

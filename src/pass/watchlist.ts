@@ -5,11 +5,11 @@
  * replicas stay), its Ready replicas in the snapshot, and when its hold can change (the kept
  * decision's clock, `heldUntilMs`; Infinity: never by the clock alone).
  */
-import type { ResolvedAlgorithm } from '../definitions/types.js';
-import type { DesiredState } from '../plan/desired-state.js';
-import type { Watchlist, WatchedAlgorithm } from '../scaling/crossing-watch.js';
+import type { ResolvedAlgorithm } from '../definitions/index.js';
+import type { DesiredState } from '../plan/index.js';
+import type { Watchlist, WatchedAlgorithm } from '../scaling/index.js';
 import type { World } from './world.js';
-import { isBenchmarkPod } from '../cluster/benchmark-pods.js';
+import { isBenchmarkPod } from '../cluster/index.js';
 
 /** The watchlist of a pass (empty with engine `hpa`: the HorizontalPodAutoscaler owns replicas). */
 export function watchlistOf(

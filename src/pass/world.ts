@@ -3,16 +3,14 @@
  * fills a {@link World} from {@link WorldSources}; `gpuops reconcile`, `gpuops run`, `gpuops plan`
  * and the replay all read it the same way, so `plan` decides exactly as `reconcile` would.
  */
-import type { BandProposals } from '../benchmark/benchmark-bands.js';
-import type { ClusterSource } from '../cluster/source.js';
-import type { Snapshot } from '../cluster/types.js';
-import type { LoadedRepo, Policy, SpecError } from '../definitions/types.js';
-import type { UtilizationReading, UtilizationSource } from '../metrics/types.js';
-import type { BenchmarkOutcome } from '../placement/types.js';
-import type { ReconcilerMemory } from '../plan/memory.js';
-import type { GitModel } from '../plan/git-model.js';
-import type { DecisionRecord, HpaState } from '../scaling/types.js';
-import type { BenchmarkRun, Store } from '../store/types.js';
+import type { BandProposals } from '../benchmark/index.js';
+import type { ClusterSource, Snapshot } from '../cluster/index.js';
+import type { LoadedRepo, Policy, SpecError } from '../definitions/index.js';
+import type { UtilizationReading, UtilizationSource } from '../metrics/index.js';
+import type { BenchmarkOutcome } from '../placement/index.js';
+import type { ReconcilerMemory, GitModel } from '../plan/index.js';
+import type { DecisionRecord, HpaState } from '../scaling/index.js';
+import type { BenchmarkRun, Store } from '../store/index.js';
 
 /** The specs and the generated files, read at one point in time (the base branch head, or a folder). */
 export interface SpecsRead {

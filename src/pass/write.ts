@@ -5,26 +5,26 @@
  * then the spec errors to their pull requests. Dry-run is checked right where each write happens.
  */
 import type { Logger } from 'pino';
-import type { ClusterPatcher } from '../cluster/patch.js';
-import type { Snapshot } from '../cluster/types.js';
-import { closeSupersededScalePullRequests } from '../write-back/close-superseded.js';
-import type { PullRequestHost } from '../git-hosts/pr-host.js';
-import { reportInvalidSpecs } from '../write-back/spec-errors.js';
-import type { ChangeSet, WriteBackResult } from '../change-sets/types.js';
-import type { WorkingCopy } from '../working-copy/working-copy.js';
-import { writeBack } from '../write-back/write-back.js';
-import type { GitModel } from '../plan/git-model.js';
-import { toDecisionRecord } from '../scaling/decision-record.js';
-import type { ScalingDecision } from '../scaling/types.js';
-import type { Policy, ResolvedAlgorithm } from '../definitions/types.js';
-import { fleetStatusRecord } from '../status/fleet-record.js';
+import type { ClusterPatcher, Snapshot } from '../cluster/index.js';
+import {
+  closeSupersededScalePullRequests,
+  reportInvalidSpecs,
+  writeBack,
+  pullRequestRefusals,
+  sameRefusals,
+} from '../write-back/index.js';
+import type { PullRequestHost } from '../git-hosts/index.js';
+import type { ChangeSet, WriteBackResult } from '../change-sets/index.js';
+import type { WorkingCopy } from '../working-copy/index.js';
+import type { GitModel, DesiredState, ReconcilerMemory } from '../plan/index.js';
+import { toDecisionRecord } from '../scaling/index.js';
+import type { ScalingDecision } from '../scaling/index.js';
+import type { Policy, ResolvedAlgorithm } from '../definitions/index.js';
+import { fleetStatusRecord } from '../status/index.js';
 import { historyPruneBefore } from './history-prune.js';
 import { statusStoreOf } from '../store/index.js';
-import type { FleetStatusRecord, GitWriteRefusalRecord, Store } from '../store/types.js';
-import { pullRequestRefusals, sameRefusals } from '../write-back/write-refusal.js';
-import type { DesiredState } from '../plan/desired-state.js';
+import type { FleetStatusRecord, GitWriteRefusalRecord, Store } from '../store/index.js';
 import { writePatchMode } from './patch-mode.js';
-import type { ReconcilerMemory } from '../plan/memory.js';
 import { saveNewSamples } from './remembered-reads.js';
 import type { World } from './world.js';
 

@@ -3,7 +3,7 @@
  * spec names, else those its benchmark was measured on, as GPU Feature Discovery labels them
  * (`nvidia.com/gpu.product`, e.g. `NVIDIA-A100-SXM4-80GB`, `Tesla-T4`).
  */
-import type { BenchmarkRun } from '../store/types.js';
+import type { BenchmarkRun } from '../store/index.js';
 import { byString } from '../util/compare.js';
 
 /** Where an algorithm's products come from. */

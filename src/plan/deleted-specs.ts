@@ -5,8 +5,8 @@
  * removal (`change-sets/removed-objects.ts`); `keep-and-report` leaves it in Git and says so on every
  * pass (plan and reconcile print it, the pass logs it) until a person deletes the folder.
  */
-import { removedObjects, describeRemoved, type RemovedObject } from '../change-sets/removed-objects.js';
-import type { Policy } from '../definitions/types.js';
+import { removedObjects, describeRemoved, type RemovedObject } from '../change-sets/index.js';
+import type { Policy } from '../definitions/index.js';
 import type { GitModel } from './git-model.js';
 
 /** One deleted spec whose objects stay (`keep-and-report`). */

@@ -5,13 +5,13 @@
  * network; `gpuops plan` and the reconcile pass both call it, so what `plan` prints is what
  * `reconcile` writes.
  */
-import type { Snapshot } from '../cluster/types.js';
-import { buildChangeSet, planFiles, type ChangeSetInput } from '../change-sets/change-set.js';
-import type { ChangeSet, PlannedFile } from '../change-sets/types.js';
-import type { WorkloadTemplates } from '../manifests/templates.js';
-import type { UtilizationReading } from '../metrics/types.js';
-import type { BenchmarkOutcome, Placement } from '../placement/types.js';
-import type { BandProposals } from '../benchmark/benchmark-bands.js';
+import type { Snapshot } from '../cluster/index.js';
+import { buildChangeSet, planFiles, type ChangeSetInput } from '../change-sets/index.js';
+import type { ChangeSet, PlannedFile } from '../change-sets/index.js';
+import type { WorkloadTemplates } from '../manifests/index.js';
+import type { UtilizationReading } from '../metrics/index.js';
+import type { BenchmarkOutcome, Placement } from '../placement/index.js';
+import type { BandProposals } from '../benchmark/index.js';
 import { plainLookups, type PlanLookups } from './lookups.js';
 import { readGitModel, type GitModel } from './git-model.js';
 import { placementChanges, planPlacements } from './placement.js';
@@ -22,13 +22,18 @@ import { runningReplicas } from './running-replicas.js';
 import { keptRemovals, type KeptRemoval } from './deleted-specs.js';
 import { planScaling, scaleChanges, type ScalingPlan } from './scaling.js';
 import { standbyChanges } from './standby-changes.js';
-import type { PoolAssignment } from '../pools/types.js';
-import type { LoopTiming } from '../scaling/loop-windows.js';
-import type { MetricsReport } from '../scaling/metrics-report.js';
+import type { PoolAssignment } from '../pools/index.js';
+import type {
+  LoopTiming,
+  MetricsReport,
+  AlgorithmSample,
+  DecisionRecord,
+  HpaState,
+  ScalingDecision,
+} from '../scaling/index.js';
 import type { RolloutNote } from './rollout.js';
-import type { AlgorithmSample, DecisionRecord, HpaState, ScalingDecision } from '../scaling/types.js';
-import type { BenchmarkRun } from '../store/types.js';
-import type { LoadedRepo, SpecError } from '../definitions/types.js';
+import type { BenchmarkRun } from '../store/index.js';
+import type { LoadedRepo, SpecError } from '../definitions/index.js';
 import { byString } from '../util/compare.js';
 
 /** `gpuops plan --output json` (docs/design.md, "Command-line contract"); fields may be added, these stay. */

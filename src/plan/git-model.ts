@@ -4,9 +4,7 @@
  * instead of parsing `base` again.
  */
 import { parse } from 'yaml';
-import { movedNodes, nodesDir } from '../manifests/nodes.js';
-import { affinityProducts } from '../manifests/scheduling.js';
-import { workloadDir } from '../manifests/workloads.js';
+import { movedNodes, nodesDir, affinityProducts, workloadDir } from '../manifests/index.js';
 import { POOLS, type Pool } from '../definitions/types.js';
 
 /** What the base branch holds of one algorithm's Deployment. */

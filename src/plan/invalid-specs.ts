@@ -3,7 +3,7 @@
  * Git holds for it: a broken edit never proposes deleting a running workload, and its errors go
  * to the pull requests that changed it.
  */
-import type { LoadedRepo, SpecError } from '../definitions/types.js';
+import type { LoadedRepo, SpecError } from '../definitions/index.js';
 
 /**
  * Algorithms in files with errors that did not make it into `repo.algorithms`, by

@@ -5,12 +5,12 @@
  * uses {@link plainLookups}; a reconciler uses the ones its memory builds (`rememberedLookups`,
  * `plan/memory.ts`), which give the same answers and derive again only what moved.
  */
-import type { NodeInfo } from '../cluster/types.js';
-import type { Pool } from '../definitions/types.js';
-import type { FileChange } from '../change-sets/types.js';
-import type { RenderCache } from '../manifests/yaml.js';
-import { renderWorkloadFiles, type WorkloadInput } from '../manifests/workloads.js';
-import { plainLookups as plainScaling, type ScalingLookups } from '../scaling/lookups.js';
+import type { NodeInfo } from '../cluster/index.js';
+import type { Pool } from '../definitions/index.js';
+import type { FileChange } from '../change-sets/index.js';
+import type { RenderCache } from '../manifests/index.js';
+import { renderWorkloadFiles, type WorkloadInput } from '../manifests/index.js';
+import { plainLookups as plainScaling, type ScalingLookups } from '../scaling/index.js';
 import { parseGenerated } from './git-model.js';
 
 /** See the module comment. Callers only read what the functions give. */

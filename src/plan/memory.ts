@@ -7,20 +7,13 @@
  * memory, only the functions built on it ({@link rememberedLookups}), which give what the plain
  * ones give (`plainLookups`).
  */
-import type { RepoFiles } from '../definitions/rules/repo.js';
-import type { LoadedRepo, Policy, ResolvedAlgorithm } from '../definitions/types.js';
-import type { FileChange } from '../change-sets/types.js';
-import type { WorkloadInput } from '../manifests/workloads.js';
-import { renderWorkloadFiles } from '../manifests/workloads.js';
-import { RenderCache } from '../manifests/yaml.js';
-import type { BenchmarkOutcome } from '../placement/types.js';
-import {
-  createScalingMemo,
-  rememberedScaling,
-  samePooled,
-  type ScalingMemo,
-} from '../scaling/scaling-memo.js';
-import type { BenchmarkRun, GitWriteRefusalRecord } from '../store/types.js';
+import type { RepoFiles, LoadedRepo, Policy, ResolvedAlgorithm } from '../definitions/index.js';
+import type { FileChange } from '../change-sets/index.js';
+import type { WorkloadInput } from '../manifests/index.js';
+import { renderWorkloadFiles, RenderCache } from '../manifests/index.js';
+import type { BenchmarkOutcome } from '../placement/index.js';
+import { createScalingMemo, rememberedScaling, samePooled, type ScalingMemo } from '../scaling/index.js';
+import type { BenchmarkRun, GitWriteRefusalRecord } from '../store/index.js';
 import { parseGenerated } from './git-model.js';
 import type { PlanLookups } from './lookups.js';
 

@@ -2,24 +2,26 @@
  * The placement step (pure): each algorithm's pool from its benchmark, then the placement change
  * sets: its Deployment (with the replica count Git holds) and HPA, or their deletion.
  */
-import type { ChangeSetInput } from '../change-sets/change-set.js';
-import type { FileChange } from '../change-sets/types.js';
-import { isKustomizationFile } from '../manifests/cluster-layout.js';
-import type { WorkloadTemplates } from '../manifests/templates.js';
-import { renderWorkloadFiles, workloadDeletions, type WorkloadInput } from '../manifests/workloads.js';
-import type { AlgorithmProducts } from '../placement/gpu-products.js';
-import { place } from '../placement/place.js';
-import type { BenchmarkOutcome, Placement } from '../placement/types.js';
-import type { BenchmarkRun } from '../store/types.js';
-import type { Policy, ResolvedAlgorithm } from '../definitions/types.js';
-import { specRequest } from '../scaling/fit.js';
-import type { NodeCapacity } from '../scaling/types.js';
-import type { BandNotProposed, BandProposal } from '../benchmark/band-proposal.js';
+import type { ChangeSetInput, FileChange } from '../change-sets/index.js';
+import {
+  isKustomizationFile,
+  renderWorkloadFiles,
+  workloadDeletions,
+  type WorkloadInput,
+  algorithmVendor,
+} from '../manifests/index.js';
+import type { WorkloadTemplates } from '../manifests/index.js';
+import type { AlgorithmProducts, BenchmarkOutcome, Placement } from '../placement/index.js';
+import { place } from '../placement/index.js';
+import type { BenchmarkRun } from '../store/index.js';
+import type { Policy, ResolvedAlgorithm } from '../definitions/index.js';
+import { specRequest } from '../scaling/index.js';
+import type { NodeCapacity } from '../scaling/index.js';
+import type { BandNotProposed, BandProposal } from '../benchmark/index.js';
 import { rolloutNote } from './rollout.js';
 import type { GitModel } from './git-model.js';
 import { byString } from '../util/compare.js';
 import { NVIDIA } from '../util/vocabulary.js';
-import { algorithmVendor } from '../manifests/scheduling.js';
 import { keepsDeletedSpecs } from './deleted-specs.js';
 
 /**

@@ -4,20 +4,24 @@
  * task pool's pre-pull DaemonSet (policy `pools.prePull`), and the deletion of the old layout's
  * kustomization files.
  */
-import type { NodeInfo } from '../cluster/types.js';
-import type { ChangeSetInput } from '../change-sets/change-set.js';
-import type { FileChange } from '../change-sets/types.js';
-import { isKustomizationFile, legacyKustomizationDeletions } from '../manifests/cluster-layout.js';
-import { DEFAULT_SERVICE_ACCOUNT, renderNamespaceFiles } from '../manifests/namespaces.js';
-import { nodeFilePath, nodesDir, renderNodeFiles } from '../manifests/nodes.js';
-import { prePullFiles } from '../manifests/prepull.js';
-import { returnIdleNodes } from '../pools/return-idle.js';
-import type { PoolAssignment } from '../pools/types.js';
-import type { AlgorithmState } from '../scaling/decide-scaling.js';
-import type { ScalingDecision } from '../scaling/types.js';
-import type { Policy, Pool, ResolvedAlgorithm } from '../definitions/types.js';
+import type { NodeInfo } from '../cluster/index.js';
+import type { ChangeSetInput, FileChange } from '../change-sets/index.js';
+import {
+  isKustomizationFile,
+  legacyKustomizationDeletions,
+  DEFAULT_SERVICE_ACCOUNT,
+  renderNamespaceFiles,
+  nodeFilePath,
+  nodesDir,
+  renderNodeFiles,
+  prePullFiles,
+} from '../manifests/index.js';
+import { returnIdleNodes } from '../pools/index.js';
+import type { PoolAssignment } from '../pools/index.js';
+import type { AlgorithmState, ScalingDecision } from '../scaling/index.js';
+import type { Policy, Pool, ResolvedAlgorithm } from '../definitions/index.js';
 import type { GitModel } from './git-model.js';
-import type { RenderCache } from '../manifests/yaml.js';
+import type { RenderCache } from '../manifests/index.js';
 
 /** Inputs of {@link returnIdlePools}. */
 export interface ReturnIdleInput {

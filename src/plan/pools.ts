@@ -1,11 +1,10 @@
 /**
  * The pools step (pure): the cluster as Git wants it labelled, then every node's desired pool.
  */
-import type { NodeInfo, Snapshot } from '../cluster/types.js';
-import { assignPools } from '../pools/assign.js';
-import { coverTestProducts, type ProductNeed } from '../pools/product-test-nodes.js';
-import type { PoolAssignment } from '../pools/types.js';
-import type { Policy } from '../definitions/types.js';
+import type { NodeInfo, Snapshot } from '../cluster/index.js';
+import { assignPools, coverTestProducts, type ProductNeed } from '../pools/index.js';
+import type { PoolAssignment } from '../pools/index.js';
+import type { Policy } from '../definitions/index.js';
 import { plainLookups, type PlanLookups } from './lookups.js';
 import type { GitModel } from './git-model.js';
 

@@ -2,12 +2,12 @@
  * The GPU products of every algorithm for one pass (pure): `spec.gpu.product`, else the products
  * its benchmark runs at the current spec hash were measured on (`algorithmProducts`).
  */
-import type { Snapshot } from '../cluster/types.js';
+import type { Snapshot } from '../cluster/index.js';
 import { missingProductMessageFor, missingProducts } from '../definitions/rules/product-presence.js';
-import type { ResolvedAlgorithm } from '../definitions/types.js';
-import { algorithmProducts, type AlgorithmProducts, type RunOnNode } from '../placement/gpu-products.js';
-import type { BenchmarkOutcome } from '../placement/types.js';
-import type { ProductNeed } from '../pools/product-test-nodes.js';
+import type { ResolvedAlgorithm } from '../definitions/index.js';
+import { algorithmProducts, type AlgorithmProducts, type RunOnNode } from '../placement/index.js';
+import type { BenchmarkOutcome } from '../placement/index.js';
+import type { ProductNeed } from '../pools/index.js';
 
 /**
  * One entry per algorithm, by name. A run recorded without its product counts for the product its

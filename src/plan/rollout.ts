@@ -4,11 +4,10 @@
  * GPUs. The plan and the placement pull request say whether the pool has them now.
  */
 import { parse } from 'yaml';
-import type { PolicySpec } from '../definitions/types.js';
-import { sortKeys } from '../manifests/yaml.js';
-import { podSlots } from '../scaling/capacity.js';
-import type { PodRequest } from '../scaling/fit.js';
-import type { NodeCapacity } from '../scaling/types.js';
+import type { PolicySpec } from '../definitions/index.js';
+import { sortKeys } from '../manifests/index.js';
+import { podSlots } from '../scaling/index.js';
+import type { PodRequest, NodeCapacity } from '../scaling/index.js';
 import { isProductLabel } from '../util/vocabulary.js';
 
 type Obj = Record<string, unknown>;

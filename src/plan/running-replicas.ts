@@ -3,8 +3,8 @@
  * own (Pod → ReplicaSet → Deployment, `cluster/owners.ts`) in phase Running and not terminating.
  * A pull request that deletes a Deployment names this count on its first line.
  */
-import type { Snapshot } from '../cluster/types.js';
-import { plainLookups, type ScalingLookups } from '../scaling/lookups.js';
+import type { Snapshot } from '../cluster/index.js';
+import { plainLookups, type ScalingLookups } from '../scaling/index.js';
 
 /** Running pods by `namespace/deployment`; a Deployment with none is absent. */
 export function runningReplicas(

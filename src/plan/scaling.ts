@@ -3,27 +3,37 @@
  * then the `scale/<name>` change sets (only `spec.replicas` of that Deployment, and the
  * manifests of `unused` nodes moved into its pool).
  */
-import type { LoopTiming } from '../scaling/loop-windows.js';
-import type { NodeInfo, Snapshot } from '../cluster/types.js';
-import type { ChangeSetInput } from '../change-sets/change-set.js';
-import type { FileChange } from '../change-sets/types.js';
-import { renderNodeFiles } from '../manifests/nodes.js';
-import { setDeploymentReplicas } from '../manifests/replicas.js';
-import type { WorkloadTemplates } from '../manifests/templates.js';
-import { renderDeployment } from '../manifests/workloads.js';
-import { renderYaml, type RenderCache } from '../manifests/yaml.js';
-import type { UtilizationReading } from '../metrics/types.js';
-import type { AlgorithmProducts } from '../placement/gpu-products.js';
-import type { Placement } from '../placement/types.js';
-import type { PoolAssignment } from '../pools/types.js';
-import { placementPending } from '../scaling/placement-pending.js';
-import { decideScaling, type AlgorithmState, type DecideScalingResult } from '../scaling/decide-scaling.js';
-import type { DecisionRecord, HpaState, ScalingDecision } from '../scaling/types.js';
-import type { Policy, ResolvedAlgorithm } from '../definitions/types.js';
-import type { ScalingLookups } from '../scaling/lookups.js';
+import type {
+  LoopTiming,
+  DecisionRecord,
+  HpaState,
+  ScalingDecision,
+  ScalingLookups,
+} from '../scaling/index.js';
+import type { NodeInfo, Snapshot } from '../cluster/index.js';
+import type { ChangeSetInput, FileChange } from '../change-sets/index.js';
+import {
+  renderNodeFiles,
+  setDeploymentReplicas,
+  renderDeployment,
+  renderYaml,
+  type RenderCache,
+} from '../manifests/index.js';
+import type { WorkloadTemplates } from '../manifests/index.js';
+import type { UtilizationReading } from '../metrics/index.js';
+import type { AlgorithmProducts, Placement } from '../placement/index.js';
+import type { PoolAssignment } from '../pools/index.js';
+import {
+  placementPending,
+  decideScaling,
+  type AlgorithmState,
+  type DecideScalingResult,
+  effectiveGpus,
+  templateRequest,
+} from '../scaling/index.js';
+import type { Policy, ResolvedAlgorithm } from '../definitions/index.js';
 import type { GitDeployment, GitModel } from './git-model.js';
 import { podConstraintsOf } from '../cluster/scheduling/pod-constraints.js';
-import { effectiveGpus, templateRequest } from '../scaling/fit.js';
 import { byString } from '../util/compare.js';
 
 /** Inputs of {@link planScaling}. */

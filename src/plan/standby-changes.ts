@@ -15,16 +15,14 @@
  * while no policy file has an error: a broken policy edit (its document left out) never proposes
  * deleting running standbys.
  */
-import type { ChangeSetInput } from '../change-sets/change-set.js';
-import type { StandbyEvidence } from '../change-sets/pr-evidence.js';
-import { standbyFile, standbyPath, standbyVendor } from '../manifests/standby.js';
-import { standbyReplicas } from '../scaling/rules/claim.js';
-import type { Policy, ResolvedAlgorithm, StandbySet } from '../definitions/types.js';
+import type { ChangeSetInput, StandbyEvidence } from '../change-sets/index.js';
+import { standbyFile, standbyPath, standbyVendor } from '../manifests/index.js';
+import { standbyReplicas } from '../scaling/index.js';
+import type { Policy, ResolvedAlgorithm, StandbySet } from '../definitions/index.js';
 import { parseGenerated, type GitModel } from './git-model.js';
 import { byString } from '../util/compare.js';
-import type { DecisionRecord } from '../scaling/types.js';
-import type { PodInfo, ReplicaSetInfo } from '../cluster/types.js';
-import type { LoopTiming } from '../scaling/loop-windows.js';
+import type { DecisionRecord, LoopTiming } from '../scaling/index.js';
+import type { PodInfo, ReplicaSetInfo } from '../cluster/index.js';
 import { heldStandbySize, pastStandbySizes, standbyWindowSeconds } from './standby-hold.js';
 
 /** Inputs of {@link standbyChanges}. */

@@ -15,14 +15,18 @@
  * the window (the newest at or before now − window): with a history shorter than the window the
  * set keeps its size.
  */
-import type { Policy, StandbySet } from '../definitions/types.js';
-import type { PodInfo, ReplicaSetInfo } from '../cluster/types.js';
-import { isStandbyPod } from '../scaling/rules/standby-owners.js';
-import { observedStartup, podStartups } from '../scaling/observed-startup.js';
-import { withLoopWindows, type LoopTiming } from '../scaling/loop-windows.js';
-import { readyPodsJudged } from '../scaling/judged-over.js';
-import { standbyReplicas } from '../scaling/rules/claim.js';
-import type { DecisionRecord } from '../scaling/types.js';
+import type { Policy, StandbySet } from '../definitions/index.js';
+import type { PodInfo, ReplicaSetInfo } from '../cluster/index.js';
+import {
+  isStandbyPod,
+  observedStartup,
+  podStartups,
+  withLoopWindows,
+  type LoopTiming,
+  readyPodsJudged,
+  standbyReplicas,
+} from '../scaling/index.js';
+import type { DecisionRecord } from '../scaling/index.js';
 
 /**
  * The scale-down window (seconds) of `set`: the policy's `scaleDown.stabilizationWindowSeconds`,

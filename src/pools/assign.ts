@@ -1,7 +1,7 @@
 import { migSingleProfile } from '../cluster/mig.js';
 import { gpuSharing } from '../cluster/snapshot.js';
-import type { GpuSharing, NodeInfo, Snapshot } from '../cluster/types.js';
-import type { Pool, PolicySpec } from '../definitions/types.js';
+import type { GpuSharing, NodeInfo, Snapshot } from '../cluster/index.js';
+import type { Pool, PolicySpec } from '../definitions/index.js';
 import { ineligibility, isHealthy, migOnlyMessage, unhealthyState } from './eligibility.js';
 import type { PoolAssignment } from './types.js';
 import { vendorById } from '../util/vocabulary.js';

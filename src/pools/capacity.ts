@@ -1,9 +1,9 @@
 import { gpuSharing } from '../cluster/snapshot.js';
-import type { NodeInfo, Snapshot } from '../cluster/types.js';
-import type { Pool } from '../definitions/types.js';
+import type { NodeInfo, Snapshot } from '../cluster/index.js';
+import type { Pool } from '../definitions/index.js';
 import { isHealthy } from './eligibility.js';
 import type { PoolAssignment } from './types.js';
-import type { VendorId } from '../util/vocabulary.js';
+import type { VendorId } from '../util/index.js';
 
 /** What one node offers to new work, in whole GPUs. */
 export interface NodeCapacity {

@@ -1,5 +1,5 @@
 import { migSingleProfile } from '../cluster/mig.js';
-import type { NodeInfo } from '../cluster/types.js';
+import type { NodeInfo } from '../cluster/index.js';
 import { formatTaint, LEAVING_TAINT_KEYS, noNewPodsTaints } from '../cluster/taints.js';
 import type { PoolReason } from './types.js';
 import { GPUOPS, VENDORS, vendorById } from '../util/vocabulary.js';

@@ -4,7 +4,7 @@
  * beside `pools.test.size` (or one per product).
  */
 import { gpuSharing } from '../cluster/snapshot.js';
-import type { NodeInfo } from '../cluster/types.js';
+import type { NodeInfo } from '../cluster/index.js';
 import { ineligibility, isHealthy } from './eligibility.js';
 import type { PoolAssignment } from './types.js';
 

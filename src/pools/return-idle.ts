@@ -1,6 +1,6 @@
 import { gpuSharing } from '../cluster/snapshot.js';
-import type { NodeInfo } from '../cluster/types.js';
-import type { Pool } from '../definitions/types.js';
+import type { NodeInfo } from '../cluster/index.js';
+import type { Pool } from '../definitions/index.js';
 import { isHealthy } from './eligibility.js';
 import type { PoolAssignment } from './types.js';
 

@@ -1,5 +1,5 @@
-import type { GpuSharing } from '../cluster/types.js';
-import type { Pool } from '../definitions/types.js';
+import type { GpuSharing } from '../cluster/index.js';
+import type { Pool } from '../definitions/index.js';
 
 /** Machine reasons of a pool decision. */
 export type PoolReason =

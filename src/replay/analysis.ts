@@ -3,7 +3,7 @@
  * equal unserved load, the headroom factor chosen on the first half, and the model's figures at
  * the simulated engines' own parameters (so the model can be checked against the real controller).
  */
-import type { Policy } from '../definitions/types.js';
+import type { Policy } from '../definitions/index.js';
 import type { EngineFigures } from './figures.js';
 import {
   ONE_SERVICE_LIMITS,

@@ -10,8 +10,8 @@
  * static's and the ideal's pools are in `fleet-node-pools.ts`.
  * Units: seconds, whole GPUs (1 GPU per pod), hours in the figures.
  */
-import type { Policy } from '../definitions/types.js';
-import { decideInTurn } from '../scaling/decide-in-turn.js';
+import type { Policy } from '../definitions/index.js';
+import { decideInTurn } from '../scaling/index.js';
 import { computeFigures, type AllocationPoint } from './figures.js';
 import { fleetFigures, type FleetFigures, type NodeFigures } from './fleet-model.js';
 import { nodeFigures, type Meter } from './fleet-node-pools.js';

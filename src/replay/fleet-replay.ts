@@ -7,8 +7,8 @@
  * the ideal's pool, each with node-level figures. The fleet table and its verdicts as text, the
  * rows (and with nodes, each engine's allocation over time) for the report.
  */
-import { loadDefaultPolicy } from '../definitions/load.js';
-import type { Policy } from '../definitions/types.js';
+import { loadDefaultPolicy } from '../definitions/index.js';
+import type { Policy } from '../definitions/index.js';
 import type { AllocationPoint } from './figures.js';
 import { computedFleet, runFleetModel, shiftedServices, type FleetFigures } from './fleet-model.js';
 import { idealPoolFigures, staticPoolFigures } from './fleet-node-pools.js';

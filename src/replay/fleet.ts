@@ -3,7 +3,7 @@
  * largest instant plus one test node and spare nodes, as `kubectl get nodes -o json` would show
  * them (NVIDIA GPU Feature Discovery labels, allocatable `nvidia.com/gpu`, Ready).
  */
-import type { KubeObject } from '../sim/types.js';
+import type { KubeObject } from '../sim/index.js';
 import { NVIDIA, NVIDIA_GFD } from '../util/vocabulary.js';
 
 /** Options of {@link replayFleet}. */

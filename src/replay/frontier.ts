@@ -4,7 +4,7 @@
  * the HPA" is judged against the HPA at its best, not at one target; and the headroom factor
  * chosen honestly, on the first half of the trace, with both halves and the whole reported.
  */
-import type { Policy } from '../definitions/types.js';
+import type { Policy } from '../definitions/index.js';
 import { computeFigures, type EngineFigures } from './figures.js';
 import { runModel, type ModelSettings } from './model-engine.js';
 import { sliceTrace, type Trace } from './trace.js';

@@ -11,8 +11,8 @@
  * one-service limits and reported on the second half and the whole; flaps counted within the
  * loop's flap window (the derived `headroomFlapHoldSeconds`) and, beside them, within 300 s.
  */
-import type { Policy } from '../definitions/types.js';
-import { loopWindows } from '../scaling/loop-windows.js';
+import type { Policy } from '../definitions/index.js';
+import { loopWindows } from '../scaling/index.js';
 import { causalBound, type CausalBound } from './causal-bound.js';
 import {
   ONE_SERVICE_LIMITS,

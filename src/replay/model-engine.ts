@@ -14,12 +14,9 @@
  * (the ReplicaSet controller's order), then the newest. Patch mode only: a decision applies at
  * once. Capacity never binds (the fleet holds static's peak). Units as in `figures.ts`.
  */
-import type { Policy, ResolvedSignal } from '../definitions/types.js';
-import { decideOneTimed } from '../scaling/decide-one.js';
-import { toDecisionRecord } from '../scaling/decision-record.js';
-import { historySince } from '../scaling/history.js';
-import { observedStartup } from '../scaling/observed-startup.js';
-import type { DecisionRecord } from '../scaling/types.js';
+import type { Policy, ResolvedSignal } from '../definitions/index.js';
+import { decideOneTimed, toDecisionRecord, historySince, observedStartup } from '../scaling/index.js';
+import type { DecisionRecord } from '../scaling/index.js';
 import { modelHpa } from './model-hpa.js';
 import { modelTrigger } from './model-trigger.js';
 import { gpuopsInput, type ModelPod } from './model-input.js';

@@ -3,8 +3,7 @@
  * (`recommendReplicas`) and Kubernetes' default scaling behaviour (`applyBehavior`, scale-down
  * stabilisation 300 s), decided every 15 s tick as the simulator's HPA controller does.
  */
-import { applyBehavior, defaultBehavior } from '../sim/controllers/hpa-behavior.js';
-import { recommendReplicas } from '../sim/controllers/hpa-controller.js';
+import { applyBehavior, defaultBehavior, recommendReplicas } from '../sim/index.js';
 
 const START = Date.parse('2026-01-01T00:00:00Z');
 

@@ -2,9 +2,9 @@
  * The scaling input of one pass of the model (pure, see `model-engine.ts`): one algorithm on one
  * GPU-bound pool node, its pods, their samples and the recorded passes.
  */
-import type { PodInfo } from '../cluster/types.js';
-import type { ResolvedAlgorithm, ResolvedSignal } from '../definitions/types.js';
-import type { DecisionRecord, ScalingInput } from '../scaling/types.js';
+import type { PodInfo } from '../cluster/index.js';
+import type { ResolvedAlgorithm, ResolvedSignal } from '../definitions/index.js';
+import type { DecisionRecord, ScalingInput } from '../scaling/index.js';
 
 /** One pod of the model: its name and when it is Ready (seconds from the start). */
 export interface ModelPod {

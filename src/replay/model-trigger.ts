@@ -6,8 +6,8 @@
  * the last pass decided can change (the decision's clock, `DecisionClock.actionUntilMs`), so a pass held
  * by a cooldown or the flap hold is made again when that hold ends, not at the next periodic pass.
  */
-import type { Policy } from '../definitions/types.js';
-import { bandCrossing, type BandView } from '../scaling/band-crossing.js';
+import type { Policy } from '../definitions/index.js';
+import { bandCrossing, type BandView } from '../scaling/index.js';
 
 const START = Date.parse('2026-01-01T00:00:00Z');
 

@@ -5,8 +5,8 @@
  * the real pool return (`NodeInfo`); the node-seconds the pool holds; and the size of a static
  * pool. Units: seconds from the trace's start, whole GPUs (1 GPU per pod).
  */
-import type { NodeInfo } from '../cluster/types.js';
-import type { NodeCapacity } from '../scaling/types.js';
+import type { NodeInfo } from '../cluster/index.js';
+import type { NodeCapacity } from '../scaling/index.js';
 
 /** The pools a node of the model is in. */
 export type ModelPool = 'short-task' | 'unused';

@@ -7,11 +7,10 @@
  * counts on it). Patch mode: a move or return is in the pool at once (the pass writes the label;
  * its pods then take the start-up time).
  */
-import type { Policy, ResolvedAlgorithm } from '../definitions/types.js';
-import { returnIdlePools } from '../plan/pool-changes.js';
-import type { PoolAssignment } from '../pools/types.js';
-import type { AlgorithmState } from '../scaling/decide-scaling.js';
-import type { ScalingDecision } from '../scaling/types.js';
+import type { Policy, ResolvedAlgorithm } from '../definitions/index.js';
+import { returnIdlePools } from '../plan/index.js';
+import type { PoolAssignment } from '../pools/index.js';
+import type { AlgorithmState, ScalingDecision } from '../scaling/index.js';
 import { nodeInfos, type FleetNode } from './node-fleet.js';
 
 const START = Date.parse('2026-01-01T00:00:00Z');

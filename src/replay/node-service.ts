@@ -7,10 +7,9 @@
  * them (`sim/controllers/replicaset-controller.ts`): not bound first, then not Ready, then the
  * newest. The warm-up's pods are Ready as soon as they are bound at 0.
  */
-import type { Policy } from '../definitions/types.js';
-import { toDecisionRecord } from '../scaling/decision-record.js';
-import { historySince } from '../scaling/history.js';
-import type { DecisionRecord, ScalingDecision, ScalingInput } from '../scaling/types.js';
+import type { Policy } from '../definitions/index.js';
+import { toDecisionRecord, historySince } from '../scaling/index.js';
+import type { DecisionRecord, ScalingDecision, ScalingInput } from '../scaling/index.js';
 import type { AllocationPoint } from './figures.js';
 import { loadLookup, type ModelSettings } from './model-engine.js';
 import { modelHpa } from './model-hpa.js';

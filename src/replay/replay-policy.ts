@@ -4,8 +4,8 @@
  * model (`model-engine.ts`), so that the two decide under one policy.
  */
 import { parse } from 'yaml';
-import type { Policy } from '../definitions/types.js';
-import { mergePolicy } from '../definitions/rules/policy.js';
+import type { Policy } from '../definitions/index.js';
+import { mergePolicy } from '../definitions/index.js';
 
 /** The engines a replay policy is written for. */
 export type PolicyEngine = 'hpa' | 'gpuops-patch' | 'gpuops-pr';

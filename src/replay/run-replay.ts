@@ -17,7 +17,7 @@ import { runSimEngineInChild } from './engine-process.js';
 import { runSimEngine, type SimEngine, type SimEngineResult } from './sim-engine.js';
 import type { ReplaySettings } from './replay-settings.js';
 import { offeredLoad, type Trace } from './trace.js';
-import { loadDefaultPolicy } from '../definitions/load.js';
+import { loadDefaultPolicy } from '../definitions/index.js';
 import { analyse, ONE_SERVICE_LIMITS, type ReplayAnalysis } from './analysis.js';
 import { replayVerdict, type Verdict } from './verdict.js';
 import { fleetNodeCount } from './fleet.js';
@@ -26,7 +26,7 @@ import { FAST_LOOP, flagsLoop, loopContext, runLoop, type LoopResult } from './l
 import { loopVerdicts } from './loop-text.js';
 import { patchPolicy } from './replay-policy.js';
 import { compareSignals, type SignalComparison } from './signal-compare.js';
-import type { Policy } from '../definitions/types.js';
+import type { Policy } from '../definitions/index.js';
 import type { ModelSettings } from './model-engine.js';
 
 /** Every engine, in the order the table lists them. */

@@ -14,8 +14,8 @@
  * β × √load, which depends on the unit the load is counted in, so the two signals would not be
  * compared under one rule.
  */
-import { mergePolicy } from '../definitions/rules/policy.js';
-import type { Policy } from '../definitions/types.js';
+import { mergePolicy } from '../definitions/index.js';
+import type { Policy } from '../definitions/index.js';
 import { computeFigures, type AllocationPoint, type EngineFigures } from './figures.js';
 import { runModel, type ModelEngine, type ModelSettings } from './model-engine.js';
 import { offeredLoad, type ServiceSeries, type Trace } from './trace.js';

@@ -22,22 +22,24 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { pino } from 'pino';
-import type { ReconcileDeps } from '../pass/reconcile.js';
-import type { DemoCluster } from '../demo/cluster.js';
-import { buildDemoDeps } from '../demo/deps.js';
-import { createOrigin } from '../demo/git-origin.js';
-import { defaultControllers } from '../sim/controllers/index.js';
-import { nodeGpuCount } from '../sim/controllers/kubelet.js';
-import { dcgmRoute } from '../sim/dcgm/route.js';
-import { startSimCluster, type SimCluster } from '../sim/index.js';
-import { LoadModel } from '../sim/load-model.js';
+import type { ReconcileDeps } from '../pass/index.js';
+import type { DemoCluster } from '../demo/index.js';
+import { buildDemoDeps, createOrigin } from '../demo/index.js';
+import {
+  defaultControllers,
+  nodeGpuCount,
+  dcgmRoute,
+  startSimCluster,
+  type SimCluster,
+  LoadModel,
+} from '../sim/index.js';
 import { replayFleet } from './fleet.js';
 import type { ReplaySettings } from './replay-settings.js';
 import { profiled } from './sim-profile.js';
 import { seedRepo } from './sim-repo.js';
 import { HPA_SYNC_SECONDS, REPLAY_CLUSTER, Run, type SimRunResult } from './sim-run.js';
 import type { Trace } from './trace.js';
-import { makeDirs } from '../util/make-dirs.js';
+import { makeDirs } from '../util/index.js';
 
 /** The simulated engines. */
 export type SimEngine = 'hpa' | 'gpuops-patch' | 'gpuops-pr';

@@ -1,5 +1,5 @@
 /** Debug aid of the simulated engines (`GPUOPS_REPLAY_PROFILE`): adapter calls slower than 20 ms, on stderr. */
-import type { ReconcileDeps } from '../pass/reconcile.js';
+import type { ReconcileDeps } from '../pass/index.js';
 
 /** Debug aid: logs the real time of every adapter call slower than 20 ms. */
 export function profiled(deps: ReconcileDeps): ReconcileDeps {

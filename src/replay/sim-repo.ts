@@ -4,7 +4,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { makeDirs } from '../util/make-dirs.js';
+import { makeDirs } from '../util/index.js';
 import { replayPolicyText, userPolicyText, type PolicyEngine } from './replay-policy.js';
 import type { ReplaySettings } from './replay-settings.js';
 

@@ -7,20 +7,18 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { reconcileOnce, type ReconcileDeps } from '../pass/reconcile.js';
-import type { DemoCluster } from '../demo/cluster.js';
-import { mergeBranch, syncCheckout } from '../demo/git-origin.js';
+import { reconcileOnce, type ReconcileDeps } from '../pass/index.js';
+import type { DemoCluster } from '../demo/index.js';
+import { mergeBranch, syncCheckout } from '../demo/index.js';
 import { applyGitOpsFolder } from '../gitops-apply/index.js';
-import { controllerOf, holdsResources, podGpus } from '../sim/controllers/pods.js';
-import type { SimCluster } from '../sim/index.js';
-import type { KubeObject, Resource } from '../sim/types.js';
-import { servingAlgorithm } from '../sim/load-model.js';
+import { controllerOf, holdsResources, podGpus, servingAlgorithm } from '../sim/index.js';
+import type { SimCluster, KubeObject, Resource } from '../sim/index.js';
 import type { AllocationPoint, ReplayEvent } from './figures.js';
 import type { PolicyEngine } from './replay-policy.js';
 import type { ReplaySettings } from './replay-settings.js';
 import { REPLAY_ALGORITHM, REPLAY_NAMESPACE } from './sim-repo.js';
 import { instantSeconds, offeredLoad, type Trace } from './trace.js';
-import { GPUOPS } from '../util/vocabulary.js';
+import { GPUOPS } from '../util/index.js';
 
 /** The cluster the replay's controller writes for (its folder in the repo: `clusters/replay/`). */
 export const REPLAY_CLUSTER = 'replay';

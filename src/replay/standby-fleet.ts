@@ -20,12 +20,17 @@
  * Standby GPUs count as allocated: the fleet's pod-level utilisation is Σ served ÷ (Σ the
  * services' allocated + the standby set's). Units: seconds, whole GPUs (1 GPU per pod).
  */
-import type { Policy } from '../definitions/types.js';
-import { claimsOf } from '../scaling/claims.js';
-import { decideInTurn, type Decide } from '../scaling/decide-in-turn.js';
-import { decideOneTimed } from '../scaling/decide-one.js';
-import type { LoopDelays } from '../scaling/loop-windows.js';
-import { claimPolicy, standbyReplicas, type StandbyOffer } from '../scaling/rules/claim.js';
+import type { Policy } from '../definitions/index.js';
+import {
+  claimsOf,
+  decideInTurn,
+  type Decide,
+  decideOneTimed,
+  claimPolicy,
+  standbyReplicas,
+  type StandbyOffer,
+} from '../scaling/index.js';
+import type { LoopDelays } from '../scaling/index.js';
 import { computeFigures, type AllocationPoint } from './figures.js';
 import { fleetFigures, type FleetFigures } from './fleet-model.js';
 import { nodeFigures, type Meter } from './fleet-node-pools.js';

@@ -8,7 +8,7 @@
  * service within ≤ 2 % pod-time above max and ≤ 0.5 % unserved, and the pair of the fewest pool
  * node-hours at no more unserved load than the baseline.
  */
-import type { Policy } from '../definitions/types.js';
+import type { Policy } from '../definitions/index.js';
 import { runHpaOnAutoscaledPool } from './autoscaled-pool.js';
 import type { FleetFigures } from './fleet-model.js';
 import type { NodeModelSettings } from './fleet-nodes.js';

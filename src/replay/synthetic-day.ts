@@ -22,7 +22,7 @@
  *
  * Units: time in seconds from 0, one instant a minute; values in percent of one GPU (1 GPU per pod).
  */
-import { prng } from '../util/prng.js';
+import { prng } from '../util/index.js';
 import type { Trace, TraceInstant } from './trace.js';
 
 /** The published figures the generator follows (see the module comment and docs/replay.md). */

@@ -10,7 +10,7 @@
  * reports has no pod and load 0), so the services are stepped on one clock.
  */
 import { readRangeSeries, traceOfSeries, sampleWhere, type RangeSeries, type Trace } from './trace.js';
-import { byString } from '../util/compare.js';
+import { byString } from '../util/index.js';
 
 /** One group of the answer: its label values joined by `/` (`ml/resnet50`) and its trace. */
 export interface TraceGroup {

@@ -2,9 +2,9 @@
  * Attributing a service metric's series to pods (pure): one series per pod, labels `namespace`
  * and `pod` (the template's `sum by (namespace, pod)`), its value in the metric's own unit.
  */
-import type { PodInfo } from '../cluster/types.js';
-import type { GpuSeries } from '../metrics/types.js';
-import type { Policy } from '../definitions/types.js';
+import type { PodInfo } from '../cluster/index.js';
+import type { GpuSeries } from '../metrics/index.js';
+import type { Policy } from '../definitions/index.js';
 import { podRefusal, type DeploymentOf } from './attribute.js';
 import { pushTo } from './attribute-count.js';
 import type { AlgorithmAttribution, Attribution, DroppedSeries } from './types.js';

@@ -1,6 +1,6 @@
-import type { PodInfo } from '../cluster/types.js';
-import type { GpuSeries } from '../metrics/types.js';
-import type { Policy } from '../definitions/types.js';
+import type { PodInfo } from '../cluster/index.js';
+import type { GpuSeries } from '../metrics/index.js';
+import type { Policy } from '../definitions/index.js';
 import type { Attribution, DroppedSeries, PodSample, UnattributedGpu } from './types.js';
 import { byAlgorithm, countEachGpuOnce, pushTo, type Candidate } from './attribute-count.js';
 import { podIndexOf } from './lookups.js';

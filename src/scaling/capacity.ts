@@ -1,6 +1,6 @@
-import type { NodeInfo, Snapshot } from '../cluster/types.js';
+import type { NodeInfo, Snapshot } from '../cluster/index.js';
 import { gpuSharing } from '../cluster/snapshot.js';
-import { freeWholeGpus } from '../pools/capacity.js';
+import { freeWholeGpus } from '../pools/index.js';
 import { describeRequest, insufficient, replicasThatFit, specRequest, type PodRequest } from './fit.js';
 import type { NodeCapacity, ScalingInput } from './types.js';
 import { NVIDIA, vendorById } from '../util/vocabulary.js';

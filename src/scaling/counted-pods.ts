@@ -1,4 +1,4 @@
-import type { PodInfo } from '../cluster/types.js';
+import type { PodInfo } from '../cluster/index.js';
 
 /** Live pods: not terminating, not Succeeded/Failed. */
 function livePods(pods: readonly PodInfo[]): PodInfo[] {

@@ -9,7 +9,7 @@
  * cooldown or flap hold that ends is acted on at once, not at the next periodic pass. A reading
  * that covers none of an algorithm's pods says nothing about it (no crossing, its state kept).
  */
-import type { DcgmMetric, GpuSeries } from '../metrics/types.js';
+import type { DcgmMetric, GpuSeries } from '../metrics/index.js';
 import { workloadPod } from './attribute.js';
 import { bandCrossing, type BandView } from './band-crossing.js';
 import { DCGM } from '../util/vocabulary.js';

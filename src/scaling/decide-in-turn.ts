@@ -1,4 +1,4 @@
-import type { Pool, Policy } from '../definitions/types.js';
+import type { Pool, Policy } from '../definitions/index.js';
 import { afterClaim, claimsOf, type Claim } from './claims.js';
 import { decideOne } from './decide-one.js';
 import { sampledLoadGpus } from './rules/headroom.js';

@@ -4,7 +4,7 @@
  * https://kubernetes.io/docs/tasks/run-application/horizontal-pod-autoscale/; each rule's file says
  * which side of each boundary it takes and why.
  */
-import type { Policy, ResolvedSignal } from '../definitions/types.js';
+import type { Policy, ResolvedSignal } from '../definitions/index.js';
 import { roundReading, signalOf } from './signal-reading.js';
 import { aboveText, atMaxReplicas, scaleUpOnCapacity } from './rules/above-max.js';
 import { belowMin, belowText, scaledDown } from './rules/below-min.js';

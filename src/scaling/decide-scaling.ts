@@ -1,11 +1,10 @@
-import type { PodInfo, Snapshot } from '../cluster/types.js';
-import type { UtilizationReading } from '../metrics/types.js';
-import type { Pool, Policy, ResolvedAlgorithm } from '../definitions/types.js';
+import type { PodInfo, Snapshot, PodConstraints } from '../cluster/index.js';
+import type { UtilizationReading } from '../metrics/index.js';
+import type { Pool, Policy, ResolvedAlgorithm } from '../definitions/index.js';
 import type { LoopTiming } from './loop-windows.js';
 import { observedStartup, podStartups } from './observed-startup.js';
 import type { ProductChoice } from './choose-nodes.js';
 import { otherAutoscalers } from '../cluster/autoscalers.js';
-import type { PodConstraints } from '../cluster/scheduling/pod-constraints.js';
 import { specRequest, type PodRequest } from './fit.js';
 import type { PodLayout } from './pod-layout.js';
 import { placerOf, type Placer } from './placer.js';

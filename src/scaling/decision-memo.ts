@@ -21,8 +21,8 @@
  */
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import type { PodInfo } from '../cluster/types.js';
-import type { Policy, Pool, ResolvedAlgorithm } from '../definitions/types.js';
+import type { PodInfo } from '../cluster/index.js';
+import type { Policy, Pool, ResolvedAlgorithm } from '../definitions/index.js';
 import { claimsOf, type Claim } from './claims.js';
 import { decideOnFacts, decideOneTimed } from './decide-one.js';
 import { factsAgain } from './facts-again.js';

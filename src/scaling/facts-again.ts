@@ -12,7 +12,7 @@
  * the fresh one whatever it is (a sample that crosses `min` or `max`, a window or hold that ends).
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { Policy } from '../definitions/types.js';
+import type { Policy } from '../definitions/index.js';
 import { sameItems } from './lookups.js';
 import { factsOn, type Facts, type PodFacts } from './rules/facts.js';
 import type { PodSample, ScalingInput } from './types.js';

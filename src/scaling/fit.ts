@@ -15,7 +15,7 @@ import {
   type NodeResources,
 } from '../cluster/requests.js';
 import { parseQuantity } from '../cluster/quantity.js';
-import type { ResolvedAlgorithm } from '../definitions/types.js';
+import type { ResolvedAlgorithm } from '../definitions/index.js';
 import { NVIDIA, VENDORS, vendorById } from '../util/vocabulary.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Policy } from '../definitions/types.js';
+import type { Policy } from '../definitions/index.js';
 import { replicasNeeded } from './size-for-load.js';
 import { headroomReplicas } from './headroom-replicas.js';
 import { readyPodsJudged } from './judged-over.js';

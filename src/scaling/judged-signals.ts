@@ -4,10 +4,10 @@
  * on its own signal's samples, with that reading's "no data" and "partial" messages.
  */
 import { gpuSharing } from '../cluster/snapshot.js';
-import type { NodeInfo, PodInfo } from '../cluster/types.js';
+import type { NodeInfo, PodInfo } from '../cluster/index.js';
 import { GPU_MEMORY_METRIC } from '../metrics/service-metric.js';
-import type { UtilizationReading } from '../metrics/types.js';
-import type { Policy, ResolvedAlgorithm } from '../definitions/types.js';
+import type { UtilizationReading } from '../metrics/index.js';
+import type { Policy, ResolvedAlgorithm } from '../definitions/index.js';
 import { attribute, type AttributeOptions, type DeploymentOf } from './attribute.js';
 import { attributeServiceMetric } from './attribute-service.js';
 import { partialMessage } from './metrics-report.js';

@@ -5,7 +5,7 @@
  * watch-driven cache hands out the same arrays and objects while nothing changed.
  */
 import { ownerIndex, type OwnerIndex } from '../cluster/owners.js';
-import type { PodInfo, ReplicaSetInfo, Snapshot } from '../cluster/types.js';
+import type { PodInfo, ReplicaSetInfo, Snapshot } from '../cluster/index.js';
 import { nodeCapacity } from './capacity.js';
 import { decideFresh, type Decide } from './decide-in-turn.js';
 import { podLayout, type PodLayout } from './pod-layout.js';

@@ -32,7 +32,7 @@
  * `InsufficientSamples` and staleness rules are not windows either) and no reversal within the flap
  * window, which is the derived stabilisation window.
  */
-import type { Policy } from '../definitions/types.js';
+import type { Policy } from '../definitions/index.js';
 
 /** The loop's delays (seconds). */
 export interface LoopDelays {

@@ -1,5 +1,5 @@
-import type { UtilizationReading } from '../metrics/types.js';
-import type { Policy } from '../definitions/types.js';
+import type { UtilizationReading } from '../metrics/index.js';
+import type { Policy } from '../definitions/index.js';
 import type { Attribution, DropReason, DroppedSeries } from './types.js';
 
 /**

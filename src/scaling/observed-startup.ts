@@ -5,7 +5,7 @@
  * start and the model's load, so it is what a scale-up waits for: the windows sized to the loop
  * read it (`loop-windows.ts`).
  */
-import type { PodInfo } from '../cluster/types.js';
+import type { PodInfo } from '../cluster/index.js';
 import { GPUOPS } from '../util/vocabulary.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Pool, ResolvedAlgorithm } from '../definitions/types.js';
+import type { Pool, ResolvedAlgorithm } from '../definitions/index.js';
 import type { ScalingDecision } from './types.js';
 
 /**

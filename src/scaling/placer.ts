@@ -20,7 +20,7 @@ import {
 } from '../cluster/scheduling/inter-pod-affinity.js';
 import { addSpreadPod, spreadRefusal, spreadState } from '../cluster/scheduling/topology-spread.js';
 import { isProductLabel } from '../util/vocabulary.js';
-import type { Pool } from '../definitions/types.js';
+import type { Pool } from '../definitions/index.js';
 import { insufficient, replicasThatFit, takeRoom, type PodRequest } from './fit.js';
 import { asMember, type PodLayout } from './pod-layout.js';
 import type { NodeCapacity, Placer } from './types.js';

@@ -4,10 +4,9 @@
  * Built once per pass (a reconciler's memory keeps it while the snapshot's arrays stay) and read by every
  * algorithm's {@link Placer} whose pods depend on other pods.
  */
-import type { FilterNode } from '../cluster/scheduling/node-filters.js';
-import type { NodeInfo, PodInfo, Snapshot } from '../cluster/types.js';
+import type { FilterNode, NodeInfo, PodInfo, Snapshot } from '../cluster/index.js';
 import { holdsResources } from '../cluster/snapshot.js';
-import type { Pool } from '../definitions/types.js';
+import type { Pool } from '../definitions/index.js';
 
 /** See the module comment. */
 export interface PodLayout {

@@ -6,8 +6,8 @@
  * hands out a new one. Weak keys: an array no pass holds any more is dropped with its index.
  */
 import { ownerIndex, type OwnerIndex } from '../cluster/owners.js';
-import type { NodeInfo, PodInfo, ReplicaSetInfo, Snapshot } from '../cluster/types.js';
-import type { Pool } from '../definitions/types.js';
+import type { NodeInfo, PodInfo, ReplicaSetInfo, Snapshot } from '../cluster/index.js';
+import type { Pool } from '../definitions/index.js';
 import { nodeCapacity } from './capacity.js';
 import { createDecisionMemo, rememberingDecider, type DecisionMemo } from './decision-memo.js';
 import { podIndexOf, podsByDeployment, sameItems, type ScalingLookups } from './lookups.js';

@@ -4,7 +4,7 @@
  * `DCGM_FI_DEV_GPU_UTIL` line naming any pod; the series only counts for that pod when its node
  * is the node the pod runs on (`spec.nodeName` in the snapshot).
  */
-import type { PodInfo } from '../cluster/types.js';
+import type { PodInfo } from '../cluster/index.js';
 import { NODE_HINT_LABEL } from '../metrics/dcgm-text.js';
 
 /** The node a series says it was measured on, and which label said so. */

@@ -3,8 +3,8 @@
  * for every GPU (the "main" reading) and each other signal its algorithms scale on once more; the
  * others ride along in `reading.signals`, keyed by {@link signalKey}.
  */
-import type { UtilizationReading } from '../metrics/types.js';
-import type { Policy, ResolvedAlgorithm, ResolvedSignal } from '../definitions/types.js';
+import type { UtilizationReading } from '../metrics/index.js';
+import type { Policy, ResolvedAlgorithm, ResolvedSignal } from '../definitions/index.js';
 import { DCGM } from '../util/vocabulary.js';
 
 /** The signal of an algorithm whose spec names none and was resolved before signals existed. */

@@ -1,4 +1,4 @@
-import type { PodInfo } from '../cluster/types.js';
+import type { PodInfo } from '../cluster/index.js';
 
 /** A replica that is not Ready long past its start-up: left out of capacity and utilisation. */
 export interface StuckPod {

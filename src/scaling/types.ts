@@ -1,7 +1,7 @@
-import type { PodInfo } from '../cluster/types.js';
+import type { PodInfo } from '../cluster/index.js';
 import type { NodeRoom, PodRequest } from './fit.js';
-import type { Pool, ResolvedAlgorithm } from '../definitions/types.js';
-import type { DecisionRecord } from '../store/types.js';
+import type { Pool, ResolvedAlgorithm } from '../definitions/index.js';
+import type { DecisionRecord } from '../store/index.js';
 import type { LoopDelays } from './loop-windows.js';
 
 /** What one scaling decision does. `relabel`: unused nodes move into the pool (then scale up). */
@@ -257,10 +257,10 @@ export interface Placer {
 }
 
 /** A recorded decision, as the store keeps it (cooldowns and stabilisation read it back). */
-export type { DecisionRecord } from '../store/types.js';
+export type { DecisionRecord } from '../store/index.js';
 
 /** One per-pod sample to store (utilization in percent, `at` ISO-8601). */
-export type { UtilizationSampleRecord as AlgorithmSample } from '../store/types.js';
+export type { UtilizationSampleRecord as AlgorithmSample } from '../store/index.js';
 
 /** The GPU products an algorithm's replicas run on, as scaling reads them. */
 export interface ProductChoice {

@@ -5,7 +5,7 @@
  * `src/util/vocabulary.ts`), tainted `amd.com/gpu=present:NoSchedule` as AMD node groups are.
  * Eight MI300X per node (Azure `ND96isr_MI300X_v5`: 96 cores, 1.85 TiB).
  */
-import { AMD, AMD_LABELLER } from '../util/vocabulary.js';
+import { AMD, AMD_LABELLER } from '../util/index.js';
 import type { KubeObject } from './types.js';
 
 /** The product-name label value the AMD node labeller writes for an MI300X. */

@@ -21,7 +21,7 @@
  * - one Pending foreign pod with no node (asks for more GPUs than any node has free).
  */
 import { fnv32a, nameSuffix } from './controllers/names.js';
-import { prng } from '../util/prng.js';
+import { prng } from '../util/index.js';
 import type { KubeObject } from './types.js';
 import { amdNode } from './fleet-amd.js';
 

@@ -10,7 +10,7 @@
  * Scopes and scope selectors are not simulated (every quota applies to every pod).
  */
 import type { V1PodSpec } from '@kubernetes/client-node';
-import { effectiveRequest } from '../cluster/requests.js';
+import { effectiveRequest } from '../cluster/index.js';
 import { isTerminal, parseQuantity } from './controllers/pods.js';
 import { SimApiError, type KubeObject, type SimStore } from './types.js';
 

@@ -3,7 +3,7 @@
  * selectors, paging, patches, watch) and the behaviour part (scheduler, Job and Deployment
  * controllers, dcgm-exporter pages, load model, clock) meet only through these types.
  */
-import type { KubeObject as BaseKubeObject } from '../cluster/object.js';
+import type { KubeObject as BaseKubeObject } from '../cluster/index.js';
 
 /** Any Kubernetes object as JSON: gpuops's one object type, with `spec` and `status` left open. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

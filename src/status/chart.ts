@@ -2,7 +2,7 @@
  * The utilisation chart of the status page (pure): its window, the samples bucketed over it and
  * the markers of the decisions that scaled an algorithm or moved a node for it.
  */
-import type { DecisionRecord, FleetStatusRecord, UtilizationSampleRecord } from '../store/types.js';
+import type { DecisionRecord, FleetStatusRecord, UtilizationSampleRecord } from '../store/index.js';
 import type { ChartMarker, ChartPoint } from './view-types.js';
 
 /** Longest window of the utilisation chart (seconds): the last 24 h; shorter when the data is. */

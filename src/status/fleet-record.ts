@@ -2,13 +2,13 @@
  * The fleet status a reconcile pass stores for `gpuops status` (pure): the pass's pool
  * assignments and, per algorithm, its placement, replicas and scaling band.
  */
-import type { Snapshot } from '../cluster/types.js';
-import type { Placement } from '../placement/types.js';
-import type { PoolAssignment } from '../pools/types.js';
-import type { ScalingDecision } from '../scaling/types.js';
-import type { ResolvedAlgorithm } from '../definitions/types.js';
-import type { FleetStatusRecord } from '../store/types.js';
-import { benchmarkInProgress } from '../cluster/benchmark-pods.js';
+import type { Snapshot } from '../cluster/index.js';
+import type { Placement } from '../placement/index.js';
+import type { PoolAssignment } from '../pools/index.js';
+import type { ScalingDecision } from '../scaling/index.js';
+import type { ResolvedAlgorithm } from '../definitions/index.js';
+import type { FleetStatusRecord } from '../store/index.js';
+import { benchmarkInProgress } from '../cluster/index.js';
 
 /** What {@link fleetStatusRecord} reads: the pass's output and the algorithms it decided on. */
 export interface FleetStatusInput {

@@ -3,7 +3,7 @@
  * external resource, so it reads the same with JavaScript off and behind an air gap. Links to
  * pull requests are the only links out.
  */
-import { pullRequestRef } from '../change-sets/pr-ref.js';
+import { pullRequestRef } from '../change-sets/index.js';
 import { NO_CACHE } from './cache-health.js';
 import { escapeHtml as e } from './escape.js';
 import { plural, type HealthSummary } from './health.js';

@@ -3,7 +3,7 @@
  * the newest pass's fleet status, 24 h of samples and scaling decisions per algorithm, the
  * cluster's pull requests and the newest decisions.
  */
-import type { StatusStore, Store } from '../store/types.js';
+import type { StatusStore, Store } from '../store/index.js';
 import type { CacheResourceState } from './cache-health.js';
 import type { HealthCause } from './health.js';
 import { buildStatusView, CHART_WINDOW_SECONDS, chartEnd, type StatusView } from './model.js';

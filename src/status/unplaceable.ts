@@ -3,7 +3,7 @@
  * decision holds with `NoCapacity` (no node of the pool has room and no unused node fits), and
  * the stored decisions say how long that has been so in a row.
  */
-import type { DecisionRecord, StatusAlgorithmEntry } from '../store/types.js';
+import type { DecisionRecord, StatusAlgorithmEntry } from '../store/index.js';
 
 /**
  * Each algorithm of the newest pass held at `NoCapacity`, with the start of its unbroken run of

@@ -2,9 +2,9 @@
  * The algorithms and benchmarks sections of the status page (pure): each algorithm's placement,
  * scaling and utilisation chart, and the benchmark pods still running.
  */
-import type { Snapshot } from '../cluster/types.js';
-import { benchmarkInProgress } from '../cluster/benchmark-pods.js';
-import { GPUOPS } from '../util/vocabulary.js';
+import type { Snapshot } from '../cluster/index.js';
+import { benchmarkInProgress } from '../cluster/index.js';
+import { GPUOPS } from '../util/index.js';
 import { bucketSamples, chartMarkers } from './chart.js';
 import { chartScale } from './chart-scale.js';
 import type { StatusAlgorithm, StatusBenchmark, StatusInput } from './view-types.js';

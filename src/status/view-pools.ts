@@ -2,11 +2,10 @@
  * The pools section of the status page (pure): every pool with its nodes, and the GPU nodes left
  * out of every pool with the reason.
  */
-import type { NodeInfo, Snapshot } from '../cluster/types.js';
-import { POOLS } from '../definitions/types.js';
-import { freeGpus } from '../pools/capacity.js';
-import { ineligibility } from '../pools/eligibility.js';
-import type { FleetStatusRecord } from '../store/types.js';
+import type { NodeInfo, Snapshot } from '../cluster/index.js';
+import { POOLS } from '../definitions/index.js';
+import { freeGpus, ineligibility } from '../pools/index.js';
+import type { FleetStatusRecord } from '../store/index.js';
 import type { LeftOutNode, StatusNode, StatusView } from './view-types.js';
 
 const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);

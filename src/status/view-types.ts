@@ -1,15 +1,15 @@
 /**
  * The shapes of the status page's view model (`model.ts` builds it) and of what it is built from.
  */
-import type { Snapshot } from '../cluster/types.js';
-import type { Pool } from '../definitions/types.js';
+import type { Snapshot } from '../cluster/index.js';
+import type { Pool } from '../definitions/index.js';
 import type {
   DecisionRecord,
   FleetStatusRecord,
   PullRequestCycle,
   PullRequestRecord,
   UtilizationSampleRecord,
-} from '../store/types.js';
+} from '../store/index.js';
 import type { CacheResourceState, StatusCacheResource } from './cache-health.js';
 import type { HEALTH_DEFAULTS, HealthCause, HealthSummary } from './health.js';
 

@@ -12,7 +12,7 @@
  * part or two (~100 kB at 99,000 pods), not the whole 38 MB pods document that migration 7 stored.
  */
 import { createHash } from 'node:crypto';
-import type { NodeInfo, PodInfo, Snapshot } from '../cluster/types.js';
+import type { NodeInfo, PodInfo, Snapshot } from '../cluster/index.js';
 import { StoreError } from './errors.js';
 import {
   fromJson,

@@ -1,4 +1,4 @@
-import { redactUrls } from '../util/url-secrets.js';
+import { redactUrls } from '../util/index.js';
 
 /**
  * A failed database operation. `operation` names the Store method (`saveSnapshot`, `migrate`,

@@ -4,7 +4,7 @@
  * (types.ts documents it) on a PgSession.
  */
 import pg from 'pg';
-import type { Snapshot } from '../cluster/types.js';
+import type { Snapshot } from '../cluster/index.js';
 import { contentsParts, type SnapshotPartRow, snapshotFromPartRows } from './contents-parts.js';
 import {
   snapshotContentDigest,

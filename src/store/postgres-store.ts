@@ -4,7 +4,7 @@
  * array a single bound parameter (no 65,535-parameter limit); a snapshot's nodes and pods as two
  * JSON documents (migration 7).
  */
-import type { Snapshot } from '../cluster/types.js';
+import type { Snapshot } from '../cluster/index.js';
 import { type PrunedHistory } from './history-retention.js';
 import { type BenchmarkSignalSample } from './benchmark-signals.js';
 import { type BenchmarkJobOwner, type BenchmarkJobUid } from './benchmark-job-uids.js';

@@ -3,8 +3,8 @@
  * newest snapshot and of snapshot retention; the same in both dialects.
  */
 import { createHash } from 'node:crypto';
-import type { CpuMemory, NodeInfo, NodeResources, PodInfo, Snapshot, Taint } from '../cluster/types.js';
-import type { Pool } from '../definitions/types.js';
+import type { CpuMemory, NodeInfo, NodeResources, PodInfo, Snapshot, Taint } from '../cluster/index.js';
+import type { Pool } from '../definitions/index.js';
 import { type Cell, fromBool, fromJson } from './row-cells.js';
 
 export const NODE_COLUMNS = [

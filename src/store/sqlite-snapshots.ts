@@ -3,7 +3,7 @@
  * reading the newest, and node emptiness. Each exported function is the `Store` method of its name
  * (types.ts documents it) on a SqliteSession.
  */
-import type { Snapshot } from '../cluster/types.js';
+import type { Snapshot } from '../cluster/index.js';
 import { transaction } from './sqlite-transaction.js';
 import { contentsParts, type SnapshotPartRow, snapshotFromPartRows } from './contents-parts.js';
 import {

@@ -4,7 +4,7 @@
  * (better-sqlite3's API; its compiled SQLite comes as a per-platform npm package, so `npm ci`
  * needs no compiler and no download from anywhere but the npm registry).
  */
-import type { Snapshot } from '../cluster/types.js';
+import type { Snapshot } from '../cluster/index.js';
 import { type PrunedHistory } from './history-retention.js';
 import { type BenchmarkSignalSample } from './benchmark-signals.js';
 import { type BenchmarkJobOwner, type BenchmarkJobUid } from './benchmark-job-uids.js';

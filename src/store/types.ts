@@ -2,7 +2,7 @@ import type { PrunedHistory } from './history-retention.js';
 import type { BenchmarkJobOwner, BenchmarkJobUid } from './benchmark-job-uids.js';
 import type { BenchmarkSignalSample } from './benchmark-signals.js';
 import type { PushedCommit } from './pushed-commits.js';
-import type { Snapshot } from '../cluster/types.js';
+import type { Snapshot } from '../cluster/index.js';
 
 export type { PushedCommit } from './pushed-commits.js';
 export type { BenchmarkJobOwner, BenchmarkJobUid } from './benchmark-job-uids.js';

@@ -7,7 +7,7 @@
  * person's — whatever author e-mail it carries. What a branch carries is read from its diff, never
  * from what gpuops meant to write: every file the pull request's diff touches is listed.
  */
-import type { BranchFile, ChangeSet, LoggedCommit } from '../change-sets/types.js';
+import type { BranchFile, ChangeSet, LoggedCommit } from '../change-sets/index.js';
 import type { TreeChange } from './working-copy-diffs.js';
 import type { TreeEntry } from './working-copy-objects.js';
 

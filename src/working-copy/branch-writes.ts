@@ -14,7 +14,7 @@ import type {
   ForeignCommit,
   LoggedCommit,
   PlannedFile,
-} from '../change-sets/types.js';
+} from '../change-sets/index.js';
 import type { TreeChange } from './working-copy-diffs.js';
 
 /** One item of `WorkingCopy.applyAll`: a change set, and whether to start afresh from the base branch. */

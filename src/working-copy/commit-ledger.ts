@@ -4,7 +4,7 @@
  * commit as `gpuops <gpuops@…>`. A commit on a gpuops branch is gpuops's when it is recorded, or
  * is an ancestor of a recorded one (gpuops built on it after checking it; `branch-owner.ts`).
  */
-import type { PushedCommit, Store } from '../store/types.js';
+import type { PushedCommit, Store } from '../store/index.js';
 
 /** The record of pushed commits the working copy keeps. */
 export interface CommitLedger {

@@ -6,39 +6,14 @@
  * so every room above reports them the same way. The pure helpers (git errors, remote URLs, lock
  * holders, unreadable specs) are under the purity lint file by file.
  */
-export { branchFileList, containedInBase, recordedClosure } from './branch-owner.js';
-export { releaseCloneLocksNow, withCloneLock, type CloneLockOptions } from './clone-lock.js';
-export { memoryLedger, storeLedger, type CommitLedger } from './commit-ledger.js';
-export {
-  classifyGitError,
-  GIT_ERROR_RULES,
-  GitOpsError,
-  parsePushPorcelain,
-  redact,
-  type GitErrorKind,
-  type GitErrorRule,
-  type PushRefResult,
-} from './git-errors.js';
-export { localRemoteHeads } from './local-remote-heads.js';
-export { formatHolder } from './lock-holder.js';
-export { splitRemoteUrl, type SplitRemoteUrl } from './remote-url.js';
-export {
-  isLfsPointer,
-  notRead,
-  separateUnreadable,
-  unreadableErrors,
-  withUnreadable,
-  type Gitlink,
-  type UnreadableSpec,
-} from './unreadable-specs.js';
-export {
-  commitMessage,
-  DEFAULT_AUTHOR,
-  WorkingCopy,
-  type ApplyItem,
-  type ApplyResult,
-  type CommitSpec,
-  type GitAuthor,
-  type WorkingCopyCounters,
-  type WorkingCopyOptions,
-} from './working-copy.js';
+// Re-exports written by scripts/faces.ts from what the other folders import (run it; do not edit the list).
+export { releaseCloneLocksNow } from './clone-lock.js';
+export { storeLedger } from './commit-ledger.js';
+export type { CommitLedger } from './commit-ledger.js';
+export { redact } from './git-errors.js';
+export type { GitOpsError } from './git-errors.js';
+export { splitRemoteUrl } from './remote-url.js';
+export { notRead, separateUnreadable, withUnreadable } from './unreadable-specs.js';
+export type { Gitlink, UnreadableSpec } from './unreadable-specs.js';
+export type { GitAuthor } from './working-copy-options.js';
+export { WorkingCopy } from './working-copy.js';

@@ -17,7 +17,7 @@
  * A file that fails to parse is already an unnamed error (`definitions/`); a blob that cannot be
  * read fails the pass (`WorkingCopy.readTree` throws, naming the path), which writes nothing.
  */
-import type { LoadedRepo, SpecError } from '../definitions/types.js';
+import type { LoadedRepo, SpecError } from '../definitions/index.js';
 
 /** One spec path gpuops cannot read, and why. */
 export interface UnreadableSpec {

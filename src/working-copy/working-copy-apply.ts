@@ -12,7 +12,7 @@ import {
   type ApplyResult,
 } from './branch-writes.js';
 import { GitOpsError } from './git-errors.js';
-import type { ApplyOptions } from '../change-sets/types.js';
+import type { ApplyOptions } from '../change-sets/index.js';
 import { decideBranchWrites, type DecideContext } from './working-copy-decide.js';
 import type { CommitSpec } from './working-copy-options.js';
 import type { PushRef, RefPushResult } from './working-copy-push.js';

@@ -8,8 +8,8 @@
 import { branchFileList, containedInBase, recordedClosure } from './branch-owner.js';
 import { branchWrites, type ApplyItem, type DecidedWrites } from './branch-writes.js';
 import type { CommitLedger } from './commit-ledger.js';
-import { createdObjects } from '../change-sets/created-objects.js';
-import type { ApplyOutcome, ChangeSet, LoggedCommit, PersonChanges } from '../change-sets/types.js';
+import { createdObjects } from '../change-sets/index.js';
+import type { ApplyOutcome, ChangeSet, LoggedCommit, PersonChanges } from '../change-sets/index.js';
 import { diffKey, type DiffReader } from './working-copy-diffs.js';
 import type { ObjectReader } from './working-copy-objects.js';
 

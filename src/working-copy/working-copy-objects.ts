@@ -7,7 +7,7 @@
  * every pass with "Cannot create a string longer than …" or an OOM kill.
  */
 import { GitOpsError } from './git-errors.js';
-import type { LoggedCommit } from '../change-sets/types.js';
+import type { LoggedCommit } from '../change-sets/index.js';
 import type { GitRunner } from './working-copy-git.js';
 import type { GitlinkEntry } from './working-copy-options.js';
 

@@ -2,9 +2,9 @@
  * The shapes of the git working copy (`working-copy.ts`): its options, author, counters, the
  * submodule entries it lists and the commits it builds. `working-copy.ts` re-exports them.
  */
-import type { Backoff } from '../util/retry.js';
+import type { Backoff } from '../util/index.js';
 import type { CommitLedger } from './commit-ledger.js';
-import type { FileChange } from '../change-sets/types.js';
+import type { FileChange } from '../change-sets/index.js';
 
 /** Name and e-mail gpuops commits with (what a reader sees; gpuops knows its commits by their ids, `commit-ledger.ts`). */
 export interface GitAuthor {

@@ -20,13 +20,12 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { backoffDelay, retry, sleep } from '../util/retry.js';
-import { makeDirs } from '../util/make-dirs.js';
+import { backoffDelay, retry, sleep, makeDirs } from '../util/index.js';
 import { validatePath, type ApplyItem, type ApplyResult } from './branch-writes.js';
 import { withCloneLock } from './clone-lock.js';
 import { memoryLedger, type CommitLedger } from './commit-ledger.js';
 import { GitOpsError } from './git-errors.js';
-import type { ApplyOptions, ApplyOutcome, ChangeSet } from '../change-sets/types.js';
+import type { ApplyOptions, ApplyOutcome, ChangeSet } from '../change-sets/index.js';
 import { applyPass, type ApplyPassContext } from './working-copy-apply.js';
 import { GitRunner } from './working-copy-git.js';
 import { DiffReader } from './working-copy-diffs.js';

@@ -10,10 +10,9 @@
  * or rewritten into a scale-down when the load falls below min. Holds that only wait (cooldown,
  * stabilisation, missing data) leave every PR as it is.
  */
-import { branchName } from '../change-sets/branch-name.js';
-import { titleReplicas } from '../change-sets/pr-title.js';
-import type { PullRequestHost } from '../git-hosts/pr-host.js';
-import type { ScalingDecision } from '../scaling/types.js';
+import { branchName, titleReplicas } from '../change-sets/index.js';
+import type { PullRequestHost } from '../git-hosts/index.js';
+import type { ScalingDecision } from '../scaling/index.js';
 
 /** Hold reasons that say the replicas in Git are right now. */
 const SETTLED: ReadonlySet<ScalingDecision['reason']> = new Set(['WithinRange', 'PodsStarting']);

@@ -6,26 +6,16 @@
  * remembers a push the remote refuses for good (a protected branch, a declining hook) instead of
  * retrying it every pass. Refusals and failure reasons are pure (under the purity lint by file).
  */
-export { closeSupersededScalePullRequests, type CloseSupersededDeps } from './close-superseded.js';
-export { reportInvalidSpecs, specErrorsComment } from './spec-errors.js';
-export {
-  personCommitsComment,
-  writeBack,
-  type WorkingCopyPort,
-  type WriteBackDeps,
-  type WriteBackLimits,
-} from './write-back.js';
+// Re-exports written by scripts/faces.ts from what the other folders import (run it; do not edit the list).
+export { closeSupersededScalePullRequests } from './close-superseded.js';
+export { reportInvalidSpecs } from './spec-errors.js';
+export type { WriteBackDeps } from './write-back-types.js';
+export { writeBack } from './write-back.js';
 export {
   nextRefusals,
-  permanentRefusal,
   pullRequestRefusals,
-  REFUSAL_RECHECK_SECONDS,
-  REFUSAL_RULES,
   refusalMessage,
   refusalOfResult,
   sameRefusals,
   standingRefusal,
-  type RefusalReason,
-  type RefusalRule,
 } from './write-refusal.js';
-export { writeFailure } from './write-back-reason.js';

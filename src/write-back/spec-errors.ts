@@ -3,11 +3,10 @@
  * posted (once per distinct set of errors) on the open gpuops PRs of that algorithm.
  */
 import { createHash } from 'node:crypto';
-import type { SpecError } from '../definitions/types.js';
-import { branchName } from '../change-sets/branch-name.js';
-import type { PullRequestHost } from '../git-hosts/pr-host.js';
-import { inert } from '../change-sets/pr-text.js';
-import type { GitOpsLogger } from '../change-sets/types.js';
+import type { SpecError } from '../definitions/index.js';
+import { branchName, inert } from '../change-sets/index.js';
+import type { PullRequestHost } from '../git-hosts/index.js';
+import type { GitOpsLogger } from '../change-sets/index.js';
 
 /**
  * The comment listing an algorithm's spec errors; its marker hashes the errors so it posts once.

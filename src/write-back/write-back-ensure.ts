@@ -3,15 +3,15 @@
  * goes with it — created, updated or unchanged, `person-commits` (one comment on its PR),
  * `in-base`, or `would-…` with dry-run — and its record in the Store.
  */
-import type { ApplyOutcome } from '../change-sets/types.js';
-import type { GitOpsError } from '../working-copy/git-errors.js';
-import { decidePullRequest } from '../git-hosts/ensure-pull-request.js';
+import type { ApplyOutcome } from '../change-sets/index.js';
+import type { GitOpsError } from '../working-copy/index.js';
+import { decidePullRequest } from '../git-hosts/index.js';
 import {
   personChangesSection,
   personCommitsComment,
   withPersonChanges,
-} from '../change-sets/person-commits-comment.js';
-import { withHashMarker } from '../change-sets/pr-body.js';
+  withHashMarker,
+} from '../change-sets/index.js';
 import type { WriteBackDeps } from './write-back-types.js';
 import { writeFailure } from './write-back-reason.js';
 import type { RecordPullRequest } from './write-back-records.js';

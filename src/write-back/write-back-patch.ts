@@ -5,7 +5,7 @@
 import type { AddResult } from './write-back-result.js';
 import { writeFailure } from './write-back-reason.js';
 import type { WorkingCopyPort } from './write-back-types.js';
-import type { ChangeSet } from '../change-sets/types.js';
+import type { ChangeSet } from '../change-sets/index.js';
 
 /**
  * Commits `grouped` to the base branch (`committed`, `would-commit` with dry-run, `unchanged`

@@ -2,8 +2,8 @@
  * The Store's records of a cluster's pull requests during one write-back: read once, written only
  * when a record differs (so a pass that changes nothing writes nothing to the database).
  */
-import type { PullRequestRecord } from '../store/types.js';
-import type { ChangeSet } from '../change-sets/types.js';
+import type { PullRequestRecord } from '../store/index.js';
+import type { ChangeSet } from '../change-sets/index.js';
 import type { WriteBackDeps } from './write-back-types.js';
 
 const SAME_RECORD_KEYS: (keyof PullRequestRecord)[] = [

@@ -2,7 +2,7 @@
  * The results of one write-back, collected in one list and logged as they come (a metadata-first
  * log line per result).
  */
-import type { ChangeSet, GitOpsLogger, WriteBackResult } from '../change-sets/types.js';
+import type { ChangeSet, GitOpsLogger, WriteBackResult } from '../change-sets/index.js';
 
 /** What a step of write-back reports for one change set; the rest defaults from the change set. */
 export type ResultFields = Partial<WriteBackResult> & Pick<WriteBackResult, 'action' | 'reason' | 'message'>;

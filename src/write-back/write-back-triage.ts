@@ -3,8 +3,8 @@
  * change set, a pull request a person closed stays closed, a new one over a limit is deferred,
  * and the others are to be written.
  */
-import { decidePullRequest } from '../git-hosts/ensure-pull-request.js';
-import type { ChangeSet, PullRequestInfo } from '../change-sets/types.js';
+import { decidePullRequest } from '../git-hosts/index.js';
+import type { ChangeSet, PullRequestInfo } from '../change-sets/index.js';
 import type { WriteBackLimits, WriteBackDeps } from './write-back-types.js';
 import { writeFailure } from './write-back-reason.js';
 import type { RecordPullRequest } from './write-back-records.js';

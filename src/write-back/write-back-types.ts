@@ -1,8 +1,8 @@
 /** The shapes write-back works with (pure types): its ports, limits and dependencies. */
-import type { Store } from '../store/types.js';
-import type { GitOpsError } from '../working-copy/git-errors.js';
-import type { PullRequestHost } from '../git-hosts/pr-host.js';
-import type { ApplyOptions, ApplyOutcome, ChangeSet, GitOpsLogger, WriteMode } from '../change-sets/types.js';
+import type { Store } from '../store/index.js';
+import type { GitOpsError } from '../working-copy/index.js';
+import type { PullRequestHost } from '../git-hosts/index.js';
+import type { ApplyOptions, ApplyOutcome, ChangeSet, GitOpsLogger, WriteMode } from '../change-sets/index.js';
 
 /** The part of `WorkingCopy` write-back uses (a fake can stand in). */
 export interface WorkingCopyPort {

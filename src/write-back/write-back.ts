@@ -5,8 +5,8 @@
  * steps are files of their own: `write-back-patch.ts` (patch mode), `write-back-triage.ts`,
  * `write-back-ensure.ts` (pull-request mode), `write-back-records.ts`, `write-back-reason.ts`.
  */
-import { groupChangeSets } from '../change-sets/change-set.js';
-import type { ChangeSet, WriteBackResult } from '../change-sets/types.js';
+import { groupChangeSets } from '../change-sets/index.js';
+import type { ChangeSet, WriteBackResult } from '../change-sets/index.js';
 import { ensurePullRequests } from './write-back-ensure.js';
 import { writePatches } from './write-back-patch.js';
 import { writeFailure } from './write-back-reason.js';
@@ -15,7 +15,7 @@ import { resultSink, type AddResult } from './write-back-result.js';
 import { triageByHost } from './write-back-triage.js';
 import type { WriteBackDeps } from './write-back-types.js';
 
-export { personCommitsComment } from '../change-sets/person-commits-comment.js';
+export { personCommitsComment } from '../change-sets/index.js';
 
 export type { WorkingCopyPort, WriteBackDeps, WriteBackLimits } from './write-back-types.js';
 

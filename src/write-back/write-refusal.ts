@@ -6,7 +6,7 @@
  * have passed: Flux's "stalled" (bad configuration is reported, not retried until it changes),
  * not a retry on every pass.
  */
-import type { GitWriteRefusalRecord } from '../store/types.js';
+import type { GitWriteRefusalRecord } from '../store/index.js';
 import { GitOpsError } from '../working-copy/git-errors.js';
 import { PrHostError } from '../git-hosts/pr-host.js';
 

@@ -3,7 +3,8 @@
  * counts; `node --import tsx scripts/structure-counts.ts` prints the same): no adapter is
  * constructed outside the composition root `src/compose/`, no import circle, no import that
  * runs back up the layers (none is allowed: the four of issue 27 moved their pure piece down),
- * no folder outside the layers. Each failure names the files.
+ * no folder outside the layers, and the faces (`test/lint/faces.ts`): every folder has one, no
+ * import past one or into its own, no circle at load time through them. Each failure names the files.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -45,6 +46,153 @@ describe('the structure of src/', () => {
 
   it('puts every folder of src/ in a layer (LAYERS in structure.ts), so its imports are judged', () => {
     expect(counts.unlayered).toEqual([]);
+  });
+
+  it('gives every folder of the layers a face, src/<folder>/index.ts (npx tsx scripts/faces.ts writes them)', () => {
+    expect(counts.faceless).toEqual([]);
+  });
+
+  it('imports another folder through its face only, never its own face (npx tsx scripts/faces.ts rewrites them)', () => {
+    const faults = counts.faceFaults.map((a) => `${a.from} → ${a.to} (${a.fault})`);
+    expect(faults).toEqual([]);
+  });
+
+  it('loads no circle of modules through the faces (a shared piece moves down a layer)', () => {
+    expect(counts.loadCircles.map((c) => c.join(' → '))).toEqual([]);
+  });
+});
+
+describe('the faces rule (probe trees)', () => {
+  const probe = (files: Record<string, string>) => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'gpuops-faces-'));
+    try {
+      for (const [file, text] of Object.entries(files)) {
+        mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+        writeFileSync(path.join(dir, file), text);
+      }
+      return structureCounts(dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  const faults = (c: ReturnType<typeof structureCounts>) =>
+    c.faceFaults.map((a) => `${a.from} → ${a.to} ${a.fault}`);
+  // util's face loads one plain file; cluster's loads a pure file and an adapter (kube-client).
+  const UTIL = {
+    'src/util/index.ts': "export { u } from './u.js';\n",
+    'src/util/u.ts': 'export const u = 1;\n',
+  };
+  const CLUSTER = {
+    'src/cluster/index.ts':
+      "export { parseQuantity } from './quantity.js';\nexport { client } from './kube-client.js';\n" +
+      "export type { Snapshot } from './types.js';\n",
+    'src/cluster/quantity.ts': 'export const parseQuantity = 1;\n',
+    'src/cluster/kube-client.ts': 'export const client = 1;\n',
+    'src/cluster/types.ts': 'export type Snapshot = 1;\n',
+  };
+
+  it.each([
+    [
+      'through the face',
+      { ...UTIL, 'src/status/s.ts': "import { u } from '../util/index.js';\nexport const s = u;\n" },
+      [],
+    ],
+    [
+      'past the face',
+      { ...UTIL, 'src/status/s.ts': "import { u } from '../util/u.js';\nexport const s = u;\n" },
+      ['src/status/s.ts → src/util/u.ts past-face'],
+    ],
+    [
+      'past the face, in a type position',
+      { ...UTIL, 'src/status/s.ts': "export type S = import('../util/u.js').U;\n" },
+      ['src/status/s.ts → src/util/u.ts past-face'],
+    ],
+    [
+      'into its own face',
+      { ...UTIL, 'src/util/v.ts': "import { u } from './index.js';\nexport const v = u;\n" },
+      ['src/util/v.ts → src/util/index.ts own-face'],
+    ],
+    [
+      'a nested file into its own folder, directly',
+      { ...UTIL, 'src/util/deep/v.ts': "import { u } from '../u.js';\nexport const v = u;\n" },
+      [],
+    ],
+    [
+      'a pure file past a face that loads no adapter',
+      { ...UTIL, 'src/pools/p.ts': "import { u } from '../util/u.js';\nexport const p = u;\n" },
+      ['src/pools/p.ts → src/util/u.ts past-face'],
+    ],
+    [
+      'a pure file past a face that loads an adapter (allowed), a type through it (allowed)',
+      {
+        ...CLUSTER,
+        'src/pools/p.ts':
+          "import { parseQuantity } from '../cluster/quantity.js';\nimport type { Snapshot } from '../cluster/index.js';\n" +
+          'export const p: Snapshot = parseQuantity;\n',
+      },
+      [],
+    ],
+    [
+      'a pure file loading a face that loads an adapter',
+      {
+        ...CLUSTER,
+        'src/pools/p.ts':
+          "import { parseQuantity } from '../cluster/index.js';\nexport const p = parseQuantity;\n",
+      },
+      ['src/pools/p.ts → src/cluster/index.ts pure-through-face'],
+    ],
+    [
+      'a file that is not pure, past a face that loads an adapter',
+      {
+        ...CLUSTER,
+        'src/status/s.ts':
+          "import { parseQuantity } from '../cluster/quantity.js';\nexport const s = parseQuantity;\n",
+      },
+      ['src/status/s.ts → src/cluster/quantity.ts past-face'],
+    ],
+  ])('%s', (_name, files: Record<string, string>, expected: string[]) => {
+    expect(faults(probe(files))).toEqual(expected);
+  });
+
+  it('names the folders of the layers without a face', () => {
+    const c = probe({ ...UTIL, 'src/config/c.ts': 'export const c = 1;\n' });
+    expect(c.faceless).toEqual(['config']);
+  });
+
+  // Two folders of one row that import each other's faces: scaling/b uses placement's x, and
+  // placement/y uses scaling's a or b.
+  const TWO_FACES = (yImports: string) => ({
+    'src/scaling/index.ts': "export { a } from './a.js';\nexport { b } from './b.js';\n",
+    'src/scaling/a.ts': 'export const a = 1;\n',
+    'src/scaling/b.ts': "import { x } from '../placement/index.js';\nexport const b = x;\n",
+    'src/placement/index.ts': "export { x } from './x.js';\nexport { y } from './y.js';\n",
+    'src/placement/x.ts': 'export const x = 1;\n',
+    'src/placement/y.ts': `${yImports}\nexport const y = 2;\n`,
+  });
+
+  it('counts an import of a face as imports of the files its names come from, for the circles', () => {
+    const c = probe(TWO_FACES("import { b } from '../scaling/index.js';\nexport const yb = b;"));
+    expect(c.circles).toEqual([]);
+    const real = probe({
+      ...TWO_FACES("import { b } from '../scaling/index.js';\nexport const yb = b;"),
+      'src/placement/x.ts': "import { a } from '../scaling/index.js';\nexport const x = a;\n",
+      'src/scaling/a.ts': "import { y } from '../placement/index.js';\nexport const a = y;\n",
+    });
+    expect(real.circles).toEqual([
+      ['src/placement/x.ts', 'src/placement/y.ts', 'src/scaling/a.ts', 'src/scaling/b.ts'],
+    ]);
+  });
+
+  it('finds the circle two faces make at load time, and none when one side imports types only', () => {
+    const loads = probe(TWO_FACES("import { a } from '../scaling/index.js';\nexport const ya = a;"));
+    expect(loads.circles).toEqual([]);
+    expect(loads.loadCircles).toEqual([
+      ['src/placement/index.ts', 'src/placement/y.ts', 'src/scaling/b.ts', 'src/scaling/index.ts'],
+    ]);
+    const types = probe(
+      TWO_FACES("import type { a } from '../scaling/index.js';\nexport type Ya = typeof a;"),
+    );
+    expect(types.loadCircles).toEqual([]);
   });
 });
 
@@ -125,7 +273,7 @@ describe('the length counts keep the product, the simulator and the bench apart'
       write('scripts/d.ts', long);
       const head = formatCounts(structureCounts(dir)).split('\n').slice(0, 4);
       expect(head).toEqual([
-        'files=2 functions>80=2 files>400=1 circles=0 up-arrows=0',
+        'files=2 functions>80=2 files>400=1 circles=0 up-arrows=0 past-face=0 load-circles=0',
         'product: functions>80=1 files>400=0',
         'simulator: functions>80=1 files>400=1',
         'bench: functions>80=2 files>400=0',

@@ -1,13 +1,16 @@
 /**
  * Structure counts of `src/` (issue 27): functions over 80 lines, files over 400 lines, import
- * circles, and imports that run back up the layers. Read with the TypeScript compiler's parser
- * (no type check); test files (`*.test.ts`) and generated files (`*.generated.ts`) are left out.
- * `scripts/structure-counts.ts` prints them; `test/lint/structure.test.ts` fails on a new circle
- * or a new up-arrow, naming the files.
+ * circles, imports that run back up the layers, and imports against the faces (`faces.ts`: each
+ * folder's `index.ts`) with the circles they would make at load time. Read with the TypeScript
+ * compiler's parser (no type check); test files (`*.test.ts`) and generated files
+ * (`*.generated.ts`) are left out. `scripts/structure-counts.ts` prints them;
+ * `test/lint/structure.test.ts` fails on a new circle, up-arrow or import against a face, naming
+ * the files.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
+import { Faces, faceOf, moduleRefs, resolveSpecifier, topFolder, type FaceFault } from './faces.js';
 
 /** Longest function (lines, first to last) and file the counts let through. */
 export const MAX_FUNCTION_LINES = 80;
@@ -83,11 +86,29 @@ export interface StructureCounts {
   longFunctions: LongFunction[];
   /** Over {@link MAX_FILE_LINES}, in `src/`, `bench/` and `scripts/`. */
   longFiles: { file: string; lines: number }[];
-  /** Import circles: each a strongly connected set of files (type-only imports count), sorted. */
+  /**
+   * Import circles: each a strongly connected set of files (type-only imports count), sorted. An
+   * import of another folder's face counts as imports of the files its names come from.
+   */
   circles: string[][];
   upArrows: UpArrow[];
   /** Folders of `src/` that no row of {@link LAYERS} lists (their imports cannot be judged), sorted. */
   unlayered: string[];
+  /** Imports that break a rule of the faces (`test/lint/faces.ts`): past a face, into the own face, …. */
+  faceFaults: FaceArrow[];
+  /** Folders of {@link LAYERS} with files but no face (`src/<folder>/index.ts`). */
+  faceless: string[];
+  /**
+   * Circles of the modules as Node.js loads them: imports erased at compile time left out, a face
+   * a module of its own. One a face makes (`a/x → b/index → b/y → a/index → a/x`) leaves a name
+   * undefined while the circle loads.
+   */
+  loadCircles: string[][];
+}
+
+/** An import that breaks a rule of the faces, and which. */
+export interface FaceArrow extends UpArrow {
+  fault: FaceFault;
 }
 
 const layerOf = (file: string): number => {
@@ -127,6 +148,9 @@ export function structureCounts(root: string): StructureCounts {
   const longFunctions: LongFunction[] = [];
   const longFiles: { file: string; lines: number }[] = [];
   const edges = new Map<string, Set<string>>();
+  const loadEdges = new Map<string, Set<string>>();
+  const faces = new Faces(root);
+  const faceFaults: FaceArrow[] = [];
   for (const file of [...files, ...sourceFiles(root, 'bench'), ...sourceFiles(root, 'scripts')]) {
     const text = readFileSync(path.join(root, file), 'utf8');
     const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
@@ -148,40 +172,22 @@ export function structureCounts(root: string): StructureCounts {
         if (n > MAX_FUNCTION_LINES)
           longFunctions.push({ file, name: functionName(node), line: start, lines: n });
       }
-      if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier) {
-        const spec = (node.moduleSpecifier as ts.StringLiteral).text;
-        if (spec.startsWith('.')) {
-          const target = path.posix
-            .normalize(path.posix.join(path.posix.dirname(file), spec))
-            .replace(/\.js$/, '.ts');
-          if (known.has(target)) targets.add(target);
-        }
-      }
-      // `import('../x.js').T` in a type position is an import too.
-      if (
-        ts.isImportTypeNode(node) &&
-        ts.isLiteralTypeNode(node.argument) &&
-        ts.isStringLiteral(node.argument.literal) &&
-        node.argument.literal.text.startsWith('.')
-      ) {
-        const target = path.posix
-          .normalize(path.posix.join(path.posix.dirname(file), node.argument.literal.text))
-          .replace(/\.js$/, '.ts');
-        if (known.has(target)) targets.add(target);
-      }
-      if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
-        const arg = node.arguments[0];
-        if (arg && ts.isStringLiteral(arg) && arg.text.startsWith('.')) {
-          const target = path.posix
-            .normalize(path.posix.join(path.posix.dirname(file), arg.text))
-            .replace(/\.js$/, '.ts');
-          if (known.has(target)) targets.add(target);
-        }
-      }
       ts.forEachChild(node, visit);
     };
     visit(sf);
-    if (known.has(file)) edges.set(file, targets);
+    if (!known.has(file)) continue;
+    const loads = new Set<string>();
+    for (const ref of moduleRefs(sf)) {
+      if (!ref.spec.text.startsWith('.')) continue;
+      const target = resolveSpecifier(file, ref.spec.text);
+      if (!known.has(target)) continue;
+      faces.reached(file, target, ref).forEach((t) => targets.add(t));
+      if (!ref.erased && !ref.dynamic) loads.add(target);
+      const fault = faces.judge(file, target, ref);
+      if (fault) faceFaults.push({ from: file, to: target, fault });
+    }
+    edges.set(file, targets);
+    loadEdges.set(file, loads);
   }
   const upArrows: UpArrow[] = [];
   for (const [from, targets] of edges)
@@ -195,6 +201,9 @@ export function structureCounts(root: string): StructureCounts {
     circles: stronglyConnected(edges),
     upArrows,
     unlayered,
+    faceFaults,
+    faceless: LAYERS.flat().filter((f) => files.some((x) => topFolder(x) === f) && !known.has(faceOf(f))),
+    loadCircles: stronglyConnected(loadEdges),
   };
 }
 
@@ -251,7 +260,7 @@ export function formatCounts(c: StructureCounts): string {
     return `${p}: functions>${MAX_FUNCTION_LINES}=${n.functions} files>${MAX_FILE_LINES}=${n.files}`;
   };
   const lines = [
-    `files=${c.files} functions>${MAX_FUNCTION_LINES}=${c.longFunctions.filter(inSrc).length} files>${MAX_FILE_LINES}=${c.longFiles.filter(inSrc).length} circles=${c.circles.length} up-arrows=${c.upArrows.length}`,
+    `files=${c.files} functions>${MAX_FUNCTION_LINES}=${c.longFunctions.filter(inSrc).length} files>${MAX_FILE_LINES}=${c.longFiles.filter(inSrc).length} circles=${c.circles.length} up-arrows=${c.upArrows.length} past-face=${c.faceFaults.filter((a) => a.fault === 'past-face').length} load-circles=${c.loadCircles.length}`,
     part('product'),
     part('simulator'),
     part('bench'),
@@ -265,6 +274,13 @@ export function formatCounts(c: StructureCounts): string {
     'up-arrows (a lower layer importing a higher one):',
     ...c.upArrows.map((a) => `  ${a.from} → ${a.to}`),
     ...(c.unlayered.length > 0 ? ['folders in no layer:', ...c.unlayered.map((f) => `  src/${f}`)] : []),
+    'imports against the faces (past a face, into the own face, a pure file loading an adapter through one):',
+    ...c.faceFaults.map((a) => `  ${a.from} → ${a.to} (${a.fault})`),
+    ...(c.faceless.length > 0
+      ? ['folders without a face (index.ts):', ...c.faceless.map((f) => `  src/${f}`)]
+      : []),
+    'circles at load time (through faces):',
+    ...c.loadCircles.map((s) => `  ${s.join(' → ')}`),
   ];
   return `${lines.join('\n')}\n`;
 }

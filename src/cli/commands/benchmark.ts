@@ -1,16 +1,17 @@
 import { Option, type Command } from 'commander';
-import { systemClock } from '../../benchmark/clock.js';
-import { loadWorkloadTemplates } from '../../benchmark/load-templates.js';
-import { waitForBenchmark, type BenchmarkProgress } from '../../benchmark/runner.js';
-import { specHash } from '../../benchmark/spec-hash.js';
-import { jobApiOf, kubeConfigOf } from '../../compose/kube.js';
-import { openDatabase } from '../../compose/store.js';
-import { renderBenchmarkJob } from '../../manifests/benchmark-job.js';
-import { renderYaml } from '../../manifests/yaml.js';
-import { place } from '../../placement/place.js';
+import {
+  systemClock,
+  loadWorkloadTemplates,
+  waitForBenchmark,
+  type BenchmarkProgress,
+  specHash,
+} from '../../benchmark/index.js';
+import { jobApiOf, kubeConfigOf, openDatabase } from '../../compose/index.js';
+import { renderBenchmarkJob, renderYaml } from '../../manifests/index.js';
+import { place } from '../../placement/index.js';
 import { formatSpecError, loadRepo } from '../../definitions/index.js';
 import { addConnectionOptions, resolveSettings } from '../settings.js';
-import { VENDORS } from '../../util/vocabulary.js';
+import { VENDORS } from '../../util/index.js';
 
 interface BenchmarkFlags {
   repo: string;

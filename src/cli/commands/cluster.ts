@@ -14,12 +14,9 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, write
 import { homedir } from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { DEMO_FLEET_DIR } from '../../demo/cluster.js';
-import { createOrigin } from '../../demo/git-origin.js';
-import { EXAMPLES_DIR } from '../../demo/scenario.js';
-import { startLocalCluster } from '../../local-cluster/local-cluster.js';
-import { LocalClusterError } from '../../local-cluster/process.js';
-import { sleep } from '../../util/retry.js';
+import { DEMO_FLEET_DIR, createOrigin, EXAMPLES_DIR } from '../../demo/index.js';
+import { startLocalCluster, LocalClusterError } from '../../local-cluster/index.js';
+import { sleep } from '../../util/index.js';
 
 /** What `serve` writes once ready (and `down` reads). */
 interface ClusterState {

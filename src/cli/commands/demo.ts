@@ -2,9 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { createPrinter, formatSummary } from '../../demo/print.js';
-import { realDemo, scaledExamples } from '../../demo/real-backend.js';
-import { EXAMPLES_DIR, runDemo } from '../../demo/scenario.js';
+import {
+  createPrinter,
+  formatSummary,
+  realDemo,
+  scaledExamples,
+  EXAMPLES_DIR,
+  runDemo,
+} from '../../demo/index.js';
 
 interface DemoFlags {
   dir?: string;

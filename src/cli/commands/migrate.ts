@@ -1,9 +1,7 @@
 import { existsSync } from 'node:fs';
 import { Option, type Command } from 'commander';
-import { MIGRATIONS } from '../../store/migrations.js';
-import { openDatabase } from '../../compose/store.js';
-import { connectionError } from '../../store/index.js';
-import { sqliteFile } from '../../compose/store.js';
+import { MIGRATIONS, connectionError } from '../../store/index.js';
+import { openDatabase, sqliteFile } from '../../compose/index.js';
 import { addConnectionOptions, resolveSettings } from '../settings.js';
 
 /** What `gpuops migrate` did: the migrations applied now (id order) and the schema version after. */

@@ -1,9 +1,9 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import type { PullRequestCycle, PullRequestRecord } from '../../store/types.js';
-import { escapeControl, escapeControlKeepLines } from '../../util/escape-control.js';
-import { pullRequestRef } from '../../change-sets/pr-ref.js';
+import type { PullRequestCycle, PullRequestRecord } from '../../store/index.js';
+import { escapeControl, escapeControlKeepLines } from '../../util/index.js';
+import { pullRequestRef } from '../../change-sets/index.js';
 import { clusterOf, toStderr } from '../cluster-choice.js';
-import { openExistingStore } from '../../compose/store.js';
+import { openExistingStore } from '../../compose/index.js';
 import { addConnectionOptions, resolveSettings } from '../settings.js';
 
 /** A fixed-width table; every cell is one line ({@link escapeControl}: a title from Git stays in its row). */

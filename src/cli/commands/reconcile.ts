@@ -1,13 +1,12 @@
 import { Option, type Command } from 'commander';
-import { settingsSecrets } from '../../config/secrets.js';
-import { createLogger } from '../../controller/log.js';
-import type { PassResult } from '../../pass/reconcile.js';
-import { formatStandbyOutcomes } from '../../pass/standby.js';
-import { createReconciler } from '../../compose/compose.js';
+import { settingsSecrets } from '../../config/index.js';
+import { createLogger } from '../../controller/index.js';
+import type { PassResult } from '../../pass/index.js';
+import { formatStandbyOutcomes } from '../../pass/index.js';
+import { createReconciler, dryRunDatabase } from '../../compose/index.js';
 import { formatPlanTable, planReport } from '../plan-build.js';
-import { dryRunDatabase } from '../../compose/store.js';
 import { addConnectionOptions, resolveSettings, UsageError } from '../settings.js';
-import { escapeControl } from '../../util/escape-control.js';
+import { escapeControl } from '../../util/index.js';
 import { newClusterRefusal } from '../cluster-choice.js';
 import { onInterrupt } from '../interrupt.js';
 

@@ -4,13 +4,23 @@
  * that `--hours` / `--from-hours` ask for.
  */
 import { readFileSync } from 'node:fs';
-import { FLEET_ENGINES, type FleetEngine, type FleetNodeOptions } from '../../replay/fleet-replay.js';
-import { ENGINES, type Engine } from '../../replay/run-replay.js';
-import { DEFAULT_REPLAY_SETTINGS, type ReplaySettings } from '../../replay/replay-settings.js';
-import { parseServiceCsv, withServiceSeries } from '../../replay/service-series.js';
-import { sliceTrace, traceSpanSeconds, type Trace } from '../../replay/trace.js';
-import { syntheticDayCsv, syntheticName } from '../../replay/synthetic-day.js';
-import { parseLatencyCsv } from '../../replay/startup-latency.js';
+import {
+  FLEET_ENGINES,
+  type FleetEngine,
+  type FleetNodeOptions,
+  ENGINES,
+  type Engine,
+  DEFAULT_REPLAY_SETTINGS,
+  type ReplaySettings,
+  parseServiceCsv,
+  withServiceSeries,
+  sliceTrace,
+  traceSpanSeconds,
+  type Trace,
+  syntheticDayCsv,
+  syntheticName,
+  parseLatencyCsv,
+} from '../../replay/index.js';
 import { fileURLToPath } from 'node:url';
 import { missingTraceMessage } from '../bundled-trace.js';
 import { UsageError } from '../settings.js';

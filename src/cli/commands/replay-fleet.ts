@@ -7,22 +7,24 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { FleetFigures } from '../../replay/fleet-model.js';
-import { podGroupServices, shiftedServices } from '../../replay/fleet-model.js';
+import type { FleetFigures, ReplaySettings } from '../../replay/index.js';
 import {
+  podGroupServices,
+  shiftedServices,
   fleetText,
   runFleet,
   type FleetEngine,
   type FleetNodeOptions,
   type FleetRun,
-} from '../../replay/fleet-replay.js';
-import { fleetVerdicts } from '../../replay/fleet-text.js';
-import { fleetEndSeconds, fleetTimelines } from '../../replay/fleet-timeline.js';
-import { renderFleetReport } from '../../replay/report-fleet.js';
-import type { ReplaySettings } from '../../replay/replay-settings.js';
-import { parseTrace, type Trace } from '../../replay/trace.js';
-import { parsePrometheusGroups } from '../../replay/trace-groups.js';
-import { makeDirs } from '../../util/make-dirs.js';
+  fleetVerdicts,
+  fleetEndSeconds,
+  fleetTimelines,
+  renderFleetReport,
+  parseTrace,
+  type Trace,
+  parsePrometheusGroups,
+} from '../../replay/index.js';
+import { makeDirs } from '../../util/index.js';
 import { nodeOptions, sliceOf } from './replay-flags.js';
 import type { ReplayFlags } from './replay-options.js';
 

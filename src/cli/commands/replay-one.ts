@@ -7,18 +7,22 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { formatAnalysis } from '../../replay/analysis-text.js';
-import { formatTable } from '../../replay/figures.js';
-import { formatLoops } from '../../replay/loop-text.js';
-import { renderReport } from '../../replay/report.js';
-import { runReplay, type Engine, type EngineRun, type ReplayResult } from '../../replay/run-replay.js';
-import type { ReplaySettings } from '../../replay/replay-settings.js';
-import { formatSignals } from '../../replay/signal-compare.js';
-import { formatVerdicts } from '../../replay/targets.js';
-import { formatVerdict } from '../../replay/verdict.js';
-import type { Trace } from '../../replay/trace.js';
-import { makeDirs } from '../../util/make-dirs.js';
-import { progressReporter } from '../../replay/progress.js';
+import {
+  formatAnalysis,
+  formatTable,
+  formatLoops,
+  renderReport,
+  runReplay,
+  type Engine,
+  type EngineRun,
+  type ReplayResult,
+  formatSignals,
+  formatVerdicts,
+  formatVerdict,
+  progressReporter,
+} from '../../replay/index.js';
+import type { ReplaySettings, Trace } from '../../replay/index.js';
+import { makeDirs } from '../../util/index.js';
 import type { ReplayFlags } from './replay-options.js';
 
 /** The progress line of one finished engine (its passes and CPU time when it ran the pass). */

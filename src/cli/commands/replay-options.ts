@@ -4,7 +4,7 @@
  * delays and thresholds, and the fleet (`--services`, `--nodes`, `--group-by`).
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { DEFAULT_REPLAY_SETTINGS, type ReplaySettings } from '../../replay/replay-settings.js';
+import { DEFAULT_REPLAY_SETTINGS, type ReplaySettings } from '../../replay/index.js';
 import {
   engineList,
   ENGINES_TEXT,

@@ -4,9 +4,7 @@
  * expected and what it got.
  */
 import { InvalidArgumentError } from 'commander';
-import { FLEET_ENGINES, type FleetEngine } from '../../replay/fleet-replay.js';
-import { ENGINES, type Engine } from '../../replay/run-replay.js';
-import { groupLabels } from '../../replay/trace-groups.js';
+import { FLEET_ENGINES, type FleetEngine, ENGINES, type Engine, groupLabels } from '../../replay/index.js';
 
 /**
  * A number ≥ 0 (seconds, hours, a factor). A blank value is refused (`Number('')` is 0: an empty

@@ -4,7 +4,7 @@
  * (`replay-fleet.ts`).
  */
 import type { Command } from 'commander';
-import { parseTrace } from '../../replay/trace.js';
+import { parseTrace } from '../../replay/index.js';
 import {
   checkReplayFlags,
   fleetEngines,

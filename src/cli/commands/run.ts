@@ -1,9 +1,13 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { settingsSecrets } from '../../config/secrets.js';
-import { createLogger } from '../../controller/log.js';
-import { loggableSettings, runDefaults, type RunningController } from '../../controller/run-controller.js';
-import { startRunningController, type RunPlan } from '../../compose/controller.js';
-import type { Settings } from '../../config/settings.js';
+import { settingsSecrets } from '../../config/index.js';
+import {
+  createLogger,
+  loggableSettings,
+  runDefaults,
+  type RunningController,
+} from '../../controller/index.js';
+import { startRunningController, type RunPlan } from '../../compose/index.js';
+import type { Settings } from '../../config/index.js';
 import type { Logger } from 'pino';
 import { healthAddress } from '../health-address.js';
 import { newClusterRefusal } from '../cluster-choice.js';

@@ -1,15 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { ADMIN_TOKEN, randomToken } from '../../sim/authn.js';
-import { defaultControllers } from '../../sim/controllers/index.js';
-import { nodeGpuCount } from '../../sim/controllers/kubelet.js';
-import { dcgmRoute } from '../../sim/dcgm/route.js';
-import { generateFleet } from '../../sim/fleet.js';
-import { LoadModel } from '../../sim/load-model.js';
-import { startSimCluster } from '../../sim/index.js';
-import { isLoopbackAddress } from '../../sim/host-check.js';
-import { listItems } from '../../sim/load.js';
+import {
+  ADMIN_TOKEN,
+  randomToken,
+  defaultControllers,
+  nodeGpuCount,
+  dcgmRoute,
+  generateFleet,
+  LoadModel,
+  startSimCluster,
+  isLoopbackAddress,
+  listItems,
+} from '../../sim/index.js';
 
 interface SimFlags {
   nodes?: string;

@@ -1,10 +1,9 @@
 import { Option, type Command } from 'commander';
-import type { Snapshot } from '../../cluster/types.js';
-import { loadRepo } from '../../definitions/load.js';
-import { openDatabase } from '../../compose/store.js';
-import { takeSnapshot } from '../../compose/cluster-input.js';
+import type { Snapshot } from '../../cluster/index.js';
+import { loadRepo } from '../../definitions/index.js';
+import { openDatabase, takeSnapshot } from '../../compose/index.js';
 import { addConnectionOptions, resolveSettings } from '../settings.js';
-import { GPUOPS } from '../../util/vocabulary.js';
+import { GPUOPS } from '../../util/index.js';
 
 interface SnapshotFlags {
   repo?: string;

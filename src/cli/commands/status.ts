@@ -1,11 +1,8 @@
 import { Option, type Command } from 'commander';
-import { loadStatusView } from '../../status/load.js';
-import { renderStatusHtml } from '../../status/html.js';
-import { renderStatusText } from '../../status/text.js';
+import { loadStatusView, renderStatusHtml, renderStatusText } from '../../status/index.js';
 import { clusterOf, toStderr } from '../cluster-choice.js';
-import { readControllerStatus } from '../../compose/controller-status.js';
-import { openExistingStore } from '../../compose/store.js';
-import type { StatusView } from '../../status/model.js';
+import { readControllerStatus, openExistingStore } from '../../compose/index.js';
+import type { StatusView } from '../../status/index.js';
 import { addConnectionOptions, resolveSettings } from '../settings.js';
 
 /**

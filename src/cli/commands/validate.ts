@@ -2,10 +2,9 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } fr
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
-import { loadRepo } from '../../definitions/load.js';
-import { formatSpecError } from '../../definitions/rules/format.js';
-import type { LoadedRepo, SpecError } from '../../definitions/types.js';
-import { escapeControl } from '../../util/escape-control.js';
+import { loadRepo, formatSpecError } from '../../definitions/index.js';
+import type { LoadedRepo, SpecError } from '../../definitions/index.js';
+import { escapeControl } from '../../util/index.js';
 import { clusterProducts, withProductErrors, type NodesSource } from '../validate-products.js';
 
 /**

@@ -12,9 +12,9 @@
  * ReplicaSet controller names it `<deployment>-<hash>`), so that ReplicaSet adopts the pod; with no
  * such ReplicaSet (the standby Deployment is gone) the claimed pod is deleted instead.
  */
-import type { PodInfo, ReplicaSetInfo } from '../../cluster/types.js';
-import type { StandbySet } from '../../definitions/types.js';
-import { CLAIMED_FROM_LABEL, claimPatch, giveBackPatch, STANDBY_LABEL } from '../../manifests/standby.js';
+import type { PodInfo, ReplicaSetInfo } from '../../cluster/index.js';
+import type { StandbySet } from '../../definitions/index.js';
+import { CLAIMED_FROM_LABEL, claimPatch, giveBackPatch, STANDBY_LABEL } from '../../manifests/index.js';
 import { GPUOPS } from '../../util/vocabulary.js';
 import type { ScalingDecision } from '../types.js';
 import { planClaims } from './claim.js';

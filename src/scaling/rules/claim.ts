@@ -11,7 +11,7 @@
  * loop's delay is the wake or switch alone; the loop's windows then follow that shorter start-up
  * (`claimLoop`, `loop-windows.ts`).
  */
-import type { Policy } from '../../definitions/types.js';
+import type { Policy } from '../../definitions/index.js';
 import { loopWindows, type LoopDelays } from '../loop-windows.js';
 import type { ScalingDecision } from '../types.js';
 

@@ -5,7 +5,7 @@
  * {@link Verdict} (the decision is made), a {@link Target} (a count for the next rule to bound or
  * hold) or null (not its case).
  */
-import type { Pool, Policy } from '../../definitions/types.js';
+import type { Pool, Policy } from '../../definitions/index.js';
 import { podSlots, replicaRequest } from '../capacity.js';
 import type { PodRequest } from '../fit.js';
 import { countedPods, surgePods } from '../counted-pods.js';
@@ -14,7 +14,7 @@ import { judgedOver } from '../judged-over.js';
 import { roundReading, signalOf } from '../signal-reading.js';
 import type { RecommendationBounds } from '../history.js';
 import type { DecisionRecord, PodSample, ScalingAction, ScalingInput, ScalingReason } from '../types.js';
-import type { PodInfo } from '../../cluster/types.js';
+import type { PodInfo } from '../../cluster/index.js';
 
 /** What one algorithm is decided on. Counts are replicas or pods, `gpus` whole GPUs, `min`/`max` percent. */
 export interface Facts {

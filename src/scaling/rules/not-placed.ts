@@ -1,4 +1,4 @@
-import type { Pool } from '../../definitions/types.js';
+import type { Pool } from '../../definitions/index.js';
 import { hold, type Facts, type Verdict } from './facts.js';
 
 /** The pools whose algorithms gpuops scales. */

@@ -24,9 +24,9 @@
  *   put any pod behind the algorithm's Service; the check keeps gpuops from mistaking, not from
  *   being attacked by, a namespace's own writers.
  */
-import type { PodInfo, ReplicaSetInfo } from '../../cluster/types.js';
-import type { StandbySet } from '../../definitions/types.js';
-import { CLAIMED_FROM_LABEL, standbyName } from '../../manifests/standby.js';
+import type { PodInfo, ReplicaSetInfo } from '../../cluster/index.js';
+import type { StandbySet } from '../../definitions/index.js';
+import { CLAIMED_FROM_LABEL, standbyName } from '../../manifests/index.js';
 
 /**
  * The ReplicaSets of the standby Deployment of `set`: in the set's namespace, controlled

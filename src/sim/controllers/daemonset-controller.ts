@@ -23,10 +23,13 @@ import { ChangeGate } from './gate.js';
 import { nameSuffix, podTemplateHash } from './names.js';
 import { byOwner, isPodReady, isTerminal, ownedFrom, ownerReference } from './pods.js';
 import { readAll } from './read.js';
-import { matchesNodeAffinity } from '../../cluster/scheduling/node-filters.js';
-import { podConstraintsOf } from '../../cluster/scheduling/pod-constraints.js';
-import { toleratesTaint, type Toleration } from '../../cluster/taints.js';
-import type { Taint } from '../../cluster/types.js';
+import {
+  matchesNodeAffinity,
+  podConstraintsOf,
+  toleratesTaint,
+  type Toleration,
+} from '../../cluster/index.js';
+import type { Taint } from '../../cluster/index.js';
 import { sameJson } from '../json-equal.js';
 
 /** Label holding the template's hash on a DaemonSet's pods (kube-controller-manager's). */

@@ -18,7 +18,7 @@ import { isNodeReady, isTerminal, parseQuantity, podGpus, setCondition } from '.
 import { simulatedRun } from './run-rule.js';
 import { pullSeconds, withImages } from './image-pull.js';
 import { k8sTime, parseTime } from './time.js';
-import { NVIDIA_GFD, VENDORS } from '../../util/vocabulary.js';
+import { NVIDIA_GFD, VENDORS } from '../../util/index.js';
 
 /**
  * Pod annotation `sim.gpuops.dev/never-ready: "true"`: the pod runs but its readiness probe never

@@ -2,7 +2,7 @@
  * Deterministic names and hashes of the simulated controllers. The real controllers use random
  * suffixes (`generateName`); the simulator derives them from a hash so a scenario replays the same.
  */
-import { byString } from '../../util/compare.js';
+import { byString } from '../../util/index.js';
 
 /** Alphabet of Kubernetes' `rand.String` / `SafeEncodeString` (no vowels, no confusable digits). */
 const ALPHANUMS = 'bcdfghjklmnpqrstvwxz2456789';

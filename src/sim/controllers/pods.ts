@@ -3,10 +3,13 @@
  * (Kubernetes' effective-request rule), phases, owners, readiness.
  */
 import type { V1PodSpec } from '@kubernetes/client-node';
-import { QuantityError, parseQuantity as kubeQuantity } from '../../cluster/quantity.js';
-import { effectiveRequest as clusterEffectiveRequest } from '../../cluster/requests.js';
+import {
+  QuantityError,
+  parseQuantity as kubeQuantity,
+  effectiveRequest as clusterEffectiveRequest,
+} from '../../cluster/index.js';
 import type { KubeObject } from '../types.js';
-import { GPUOPS, NVIDIA, VENDORS } from '../../util/vocabulary.js';
+import { GPUOPS, NVIDIA, VENDORS } from '../../util/index.js';
 
 /** Extended resource of a whole NVIDIA GPU (NVIDIA device plugin). */
 export const GPU_RESOURCE = NVIDIA.resource;

@@ -6,12 +6,8 @@
  * count for the next one, as the real scheduler's cache does.
  */
 import type { V1PodSpec } from '@kubernetes/client-node';
-import { effectiveRequest } from '../../cluster/requests.js';
-import type { PlacedPod } from '../../cluster/scheduling/inter-pod-affinity.js';
-import type { FilterNode } from '../../cluster/scheduling/node-filters.js';
-import { requiredAntiAffinity } from '../../cluster/scheduling/pod-constraints.js';
-import type { SpreadPod } from '../../cluster/scheduling/topology-spread.js';
-import type { ResourceList } from '../../cluster/scheduling/resource-fit.js';
+import { effectiveRequest, requiredAntiAffinity } from '../../cluster/index.js';
+import type { PlacedPod, FilterNode, SpreadPod, ResourceList } from '../../cluster/index.js';
 import type { KubeObject } from '../types.js';
 import { holdsResources, parseQuantity } from './pods.js';
 import { effectiveTaints } from './scheduling-rules.js';

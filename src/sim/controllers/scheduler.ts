@@ -16,11 +16,17 @@ import { SimApiError, type KubeObject, type SimController, type SimStore } from 
 import type { ResolvedConfig } from './config.js';
 import { ChangeGate } from './gate.js';
 import { readAll } from './read.js';
-import { nodeRefusal, REFUSAL } from '../../cluster/scheduling/node-filters.js';
-import { interPodRefusal, interPodState } from '../../cluster/scheduling/inter-pod-affinity.js';
-import { dependsOnPods, podConstraintsOf } from '../../cluster/scheduling/pod-constraints.js';
-import { resourceRefusals } from '../../cluster/scheduling/resource-fit.js';
-import { spreadRefusal, spreadState } from '../../cluster/scheduling/topology-spread.js';
+import {
+  nodeRefusal,
+  REFUSAL,
+  interPodRefusal,
+  interPodState,
+  dependsOnPods,
+  podConstraintsOf,
+  resourceRefusals,
+  spreadRefusal,
+  spreadState,
+} from '../../cluster/index.js';
 import { byCreation, GPU_RESOURCE, setCondition } from './pods.js';
 import { bind, podRequests, schedulerView, type SchedulerView } from './scheduler-view.js';
 import { unschedulableMessage } from './scheduling-rules.js';

@@ -5,7 +5,7 @@
  * `gpu_uuid`, `hostname` = the node's name, `card_series`, `pod`, `namespace`, `container`, empty
  * on a GPU no container holds). Names from `AMD` of `src/util/vocabulary.ts`.
  */
-import { AMD, nodeVendor } from '../../util/vocabulary.js';
+import { AMD, nodeVendor } from '../../util/index.js';
 import type { KubeObject } from '../types.js';
 import { formatDcgmPage, type DcgmGpu } from './page.js';
 

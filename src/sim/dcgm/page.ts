@@ -21,7 +21,7 @@ import { nodeGpuCount } from '../controllers/kubelet.js';
 import { fnv32a, nameSuffix } from '../controllers/names.js';
 import { GPU_RESOURCE, containerRequest, parseQuantity } from '../controllers/pods.js';
 import { assignGpus } from './gpu-assignment.js';
-import { NVIDIA } from '../../util/vocabulary.js';
+import { NVIDIA } from '../../util/index.js';
 
 /** One GPU's row of the page. `utilization` is percent 0..100. */
 export interface DcgmGpu {

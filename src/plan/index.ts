@@ -1,0 +1,10 @@
+/** The pure plan of a pass (`planDesiredState`): from the world to files and change sets, and the reconciler memory. */
+// Re-exports written by scripts/faces.ts from what the other folders import (run it; do not edit the list).
+export { planDesiredState } from './desired-state.js';
+export type { DesiredState, PlanOutput } from './desired-state.js';
+export { readGitModel } from './git-model.js';
+export type { GitModel } from './git-model.js';
+export { invalidAlgorithms, keptForInvalidSpecs } from './invalid-specs.js';
+export { createReconcilerMemory, rememberedLookups } from './memory.js';
+export type { ReconcilerMemory, RememberedRuns } from './memory.js';
+export { returnIdlePools } from './pool-changes.js';

@@ -247,6 +247,11 @@ function subjectChanges(input: DesiredStateInput, steps: PassSteps): ChangeSetIn
       policyErrors: repo.errors.some((e) => e.file.startsWith('policies/')),
       algorithms: repo.algorithms,
       parse: lookups.parse,
+      now,
+      recent: input.recent,
+      pods: input.snapshot.pods,
+      replicaSets: input.snapshot.replicaSets ?? [],
+      ...(input.loop ? { loop: input.loop } : {}),
     }),
   ];
 }

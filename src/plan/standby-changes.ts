@@ -4,7 +4,9 @@
  * by `manifests/standby.ts`, with as many pods as the set's share of the pool's spare:
  * `standbyReplicas(ΣL, β, gpus, max)` of `scaling/rules/claim.ts`, ΣL the sampled load (GPUs) of
  * the algorithms the set serves, as the headroom rule reads each one's (Σ utilisation / 100 × GPUs
- * of a pod, over the pods the scaling step attributed to it).
+ * of a pod, over the pods the scaling step attributed to it). The size grows at once and shrinks
+ * only after the scale-down window (`standby-hold.ts`), so a load wobbling across a ceil boundary
+ * opens no pull request each time.
  *
  * No data is never no load: on a reading that failed or came in part, the set keeps at least the
  * pods Git holds (it may grow, never shrink), as no algorithm scales down on such a reading, and a
@@ -19,6 +21,9 @@ import { standbyReplicas } from '../scaling/index.js';
 import type { Policy, ResolvedAlgorithm, StandbySet } from '../definitions/index.js';
 import { parseGenerated, type GitModel } from './git-model.js';
 import { byString } from '../util/compare.js';
+import type { DecisionRecord, LoopTiming } from '../scaling/index.js';
+import type { PodInfo, ReplicaSetInfo } from '../cluster/index.js';
+import { heldStandbySize, pastStandbySizes, standbyWindowSeconds } from './standby-hold.js';
 
 /** Inputs of {@link standbyChanges}. */
 export interface StandbyChangesInput {
@@ -33,6 +38,16 @@ export interface StandbyChangesInput {
   policyErrors: boolean;
   /** The valid Algorithm specs: whose GPUs a set's standbys ask (`standbyVendor`); absent: NVIDIA. */
   algorithms?: readonly Pick<ResolvedAlgorithm, 'name' | 'namespace' | 'spec'>[];
+  /**
+   * Shrinking is held for the scale-down window (`standby-hold.ts`): the pass's time, the stored
+   * scaling decisions, the pass's pods and ReplicaSets (the standby pods' start-up) and `gpuops
+   * run`'s loop delays (absent: the policy's window). Without `now` the size follows this pass alone.
+   */
+  now?: Date;
+  recent?: readonly DecisionRecord[];
+  pods?: readonly PodInfo[];
+  replicaSets?: readonly ReplicaSetInfo[];
+  loop?: LoopTiming;
   /** How a Git file is parsed (`PlanLookups.parse`: `parseGenerated`, or a reconciler's that keeps it). */
   parse?: (text: string) => unknown;
 }
@@ -46,6 +61,18 @@ function gitReplicas(input: StandbyChangesInput, path: string): number | null {
   return typeof r === 'number' && Number.isInteger(r) && r >= 0 ? r : null;
 }
 
+/** The size a whole reading keeps (`heldStandbySize`), or `sized` without the pass's time. */
+function held(input: StandbyChangesInput, set: StandbySet, from: number | null, sized: number, beta: number) {
+  if (!input.now) return sized;
+  const { policy } = input;
+  const window = standbyWindowSeconds(policy, set, input.loop, {
+    pods: input.pods ?? [],
+    replicaSets: input.replicaSets ?? [],
+  });
+  const past = pastStandbySizes(input.recent ?? [], set, beta, policy.spec.scaling.utilization.max);
+  return heldStandbySize(from, sized, past, input.now.getTime(), window);
+}
+
 /** The set's evidence: its load, β, and the pods it keeps (see the module comment). */
 export function standbyEvidence(input: StandbyChangesInput, set: StandbySet): StandbyEvidence {
   const sc = input.policy.spec.scaling;
@@ -56,7 +83,7 @@ export function standbyEvidence(input: StandbyChangesInput, set: StandbySet): St
       if (s.namespace === set.namespace) load += (s.utilization / 100) * set.gpus;
   const from = gitReplicas(input, standbyPath(input.cluster, set));
   const sized = standbyReplicas(load, beta, set.gpus, sc.utilization.max);
-  const to = input.whole ? sized : Math.max(sized, from ?? 0);
+  const to = input.whole ? held(input, set, from, sized, beta) : Math.max(sized, from ?? 0);
   return {
     set: set.name,
     pool: set.pool,

@@ -12,6 +12,9 @@ describe('podStartups: created → Ready of the Ready pods that state both', () 
     ['NoReadyTime', {}, []],
     ['ReadyBeforeCreated', { readyAt: at(-1) }, []],
     ['BadCreationTime', { createdAt: 'soon', readyAt: at(5) }, []],
+    // A claimed standby was created long before its claim: its age as a standby is no start-up.
+    ['ClaimedStandby', { labels: { 'gpuops.dev/claimed-from': 'llm' }, readyAt: at(3600) }, []],
+    ['OtherLabelsCount', { labels: { 'gpuops.dev/standby': 'llm' }, readyAt: at(30) }, [30]],
   ])('%s', (_name, o, want) => {
     expect(podStartups([pod('p', o)])).toEqual(want);
   });

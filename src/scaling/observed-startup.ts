@@ -6,6 +6,7 @@
  * read it (`loop-windows.ts`).
  */
 import type { PodInfo } from '../cluster/index.js';
+import { GPUOPS } from '../util/vocabulary.js';
 
 /**
  * Which quantile of the start-ups stands for the algorithm: the 90th, nearest rank. A scale-up
@@ -16,12 +17,17 @@ export const STARTUP_QUANTILE = 0.9;
 
 /**
  * The start-up (seconds) of each pod that is Ready with a stated Ready time and a creation time
- * not after it; pods without them (not Ready, a hand-written dump) give none.
+ * not after it; pods without them (not Ready, a hand-written dump) give none. Nor does a claimed
+ * standby (label `gpuops.dev/claimed-from`, docs/standby.md): it was created and turned Ready as a
+ * standby, long before the claim, so created → Ready is its age as a standby, not what a
+ * scale-up waits for, and the pod records no claim time to time it from. Any pod carrying the
+ * label is left out, the claim's uid unchecked: a start-up not read leaves the windows as they
+ * were, one read wrongly would hold the loop's windows at the policy's.
  */
 export function podStartups(pods: readonly PodInfo[]): number[] {
   const out: number[] = [];
   for (const p of pods) {
-    if (!p.ready || !p.readyAt) continue;
+    if (!p.ready || !p.readyAt || p.labels[GPUOPS.claimedFrom] !== undefined) continue;
     const created = Date.parse(p.createdAt);
     const ready = Date.parse(p.readyAt);
     if (Number.isNaN(created) || Number.isNaN(ready) || ready < created) continue;

@@ -1,0 +1,96 @@
+/**
+ * Hysteresis of a standby set's size (pure; docs/standby.md): the size `ceil(β·√ΣL / …)` moves
+ * across a ceil boundary with every small wobble of ΣL, and each move would open or update a pull
+ * request and delete or backfill a standby (a cold start). So a set grows at once, as the headroom
+ * rule's scale-up does, and shrinks only to a size every pass of the last scale-down window asked
+ * no more than: the window is the scaling rule's `scaleDown.stabilizationWindowSeconds`, sized to
+ * the loop as the algorithms' are (`scaling/loop-windows.ts`, with the standby pods' own start-up,
+ * the cold start a wrong shrink costs), at most the policy's.
+ *
+ * The past sizes come from the stored scaling decisions of the set's algorithms (`recent`, the
+ * records every pass stores and the scaling rule's own windows read back): a pass's ΣL is, over
+ * the set's algorithms it recorded, utilisation × the Ready pods it was judged over × `gpus` / 100
+ * (`recentPeak`'s reading, which errs high while replicas start: towards holding). They survive a
+ * restart and need no memory of the reconciler. The lower size must hold since the pass that opens
+ * the window (the newest at or before now − window): with a history shorter than the window the
+ * set keeps its size.
+ */
+import type { Policy, StandbySet } from '../definitions/index.js';
+import type { PodInfo, ReplicaSetInfo } from '../cluster/index.js';
+import {
+  isStandbyPod,
+  observedStartup,
+  podStartups,
+  withLoopWindows,
+  type LoopTiming,
+  readyPodsJudged,
+  standbyReplicas,
+} from '../scaling/index.js';
+import type { DecisionRecord } from '../scaling/index.js';
+
+/**
+ * The scale-down window (seconds) of `set`: the policy's `scaleDown.stabilizationWindowSeconds`,
+ * or with `loop` (`gpuops run`) the one sized to the loop with the start-up of the set's own
+ * standby pods (`isStandbyPod`: the owner chain to `gpuops-standby-<set>`, not a label anyone may
+ * write, so a hand-made pod Ready at once cannot shorten the window); the policy's while none is
+ * observed.
+ */
+export function standbyWindowSeconds(
+  policy: Policy,
+  set: StandbySet,
+  loop: LoopTiming | undefined,
+  cluster: { pods: readonly PodInfo[]; replicaSets: readonly ReplicaSetInfo[] },
+): number {
+  if (!loop) return policy.spec.scaling.scaleDown.stabilizationWindowSeconds;
+  const own = cluster.pods.filter((p) => isStandbyPod(set, p, cluster.replicaSets));
+  const startupSeconds = observedStartup(podStartups(own));
+  return withLoopWindows(policy, { ...loop, startupSeconds }).spec.scaling.scaleDown
+    .stabilizationWindowSeconds;
+}
+
+/** The size each past pass of the set asked for, by its time (ms), from the set's algorithms' records. */
+export function pastStandbySizes(
+  records: readonly DecisionRecord[],
+  set: StandbySet,
+  beta: number,
+  max: number,
+): Map<number, number> {
+  const names = new Set(set.algorithms);
+  const load = new Map<number, number>();
+  for (const r of records) {
+    if (r.kind !== 'scaling' || !names.has(r.subject)) continue;
+    if (r.utilization === null || r.replicasFrom === null) continue;
+    const t = Date.parse(r.at);
+    if (Number.isNaN(t)) continue;
+    const named = readyPodsJudged(r.message);
+    const pods = named === null ? r.replicasFrom : Math.min(r.replicasFrom, named);
+    load.set(t, (load.get(t) ?? 0) + (r.utilization / 100) * pods * set.gpus);
+  }
+  const out = new Map<number, number>();
+  for (const [t, l] of load) out.set(t, standbyReplicas(l, beta, set.gpus, max));
+  return out;
+}
+
+/**
+ * The size the set keeps: `sized` (this pass's) when it is at least `from` (Git's replicas; null:
+ * the set is new) — growth at once; else the highest size asked by the passes from the one that
+ * opens the window (the newest at or before `nowMs − windowSeconds`) to now, `sized` included, at
+ * most `from`; `from` when no pass opens the window (a history shorter than the window). A
+ * window of 0 (the policy's turned off) shrinks at once.
+ */
+export function heldStandbySize(
+  from: number | null,
+  sized: number,
+  past: ReadonlyMap<number, number>,
+  nowMs: number,
+  windowSeconds: number,
+): number {
+  if (from === null || sized >= from || windowSeconds <= 0) return sized;
+  const start = nowMs - windowSeconds * 1000;
+  let opener: number | null = null;
+  for (const t of past.keys()) if (t <= start && (opener === null || t > opener)) opener = t;
+  if (opener === null) return from;
+  let held = sized;
+  for (const [t, size] of past) if (t >= opener && t <= nowMs) held = Math.max(held, size);
+  return Math.min(from, held);
+}

@@ -205,6 +205,7 @@ describe('gpuops run reacts on the crossing, not on the tick (periodic pass ever
       expect(h.ref(SCALE_BRANCH)).toBe(branch);
       expect(mainHead()).toBe(head);
       expect(replicas()).toBe(1);
+      console.log(`pull-request mode: load step → scale branch pushed in ${seconds} s`);
     } finally {
       await c.stop();
     }
@@ -236,6 +237,7 @@ describe('gpuops run reacts on the crossing, not on the tick (periodic pass ever
       expect(passesDone()).toBe(2);
       expect(replicas()).toBe(2);
       expect(mainHead()).toBe(commit);
+      console.log(`patch mode: load step → scale patch in ${seconds} s`);
     } finally {
       await c.stop();
     }

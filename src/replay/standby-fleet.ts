@@ -210,10 +210,13 @@ function crossing(m: NodeService, trigger: ModelTrigger, t: number): boolean {
   return trigger.crossed(t, m.replicas(), ready, u);
 }
 
-/** A new standby pod (Pending; `readyAt` −∞ for the warm-up's, Ready as soon as bound). */
+/**
+ * A new standby pod (Pending; `readyAt` −∞ for the warm-up's, Ready as soon as bound), carrying
+ * the standby's preferred pod affinity terms (kept when claimed), which `schedulePending` scores.
+ */
 function standbyPod(set: StandbySet, t: number, readyAt: number): NodePod {
   const serial = set.serial++;
-  return { name: `standby-${serial}`, serial, node: null, readyAt, createdAt: t };
+  return { name: `standby-${serial}`, serial, node: null, readyAt, createdAt: t, carriesAffinity: true };
 }
 
 /**

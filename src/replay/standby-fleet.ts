@@ -16,7 +16,10 @@
  *   makes it long and it deletes its surplus as the ReplicaSet controller ranks pods (not bound,
  *   not Ready, then the newest).
  * - Pending pods (a service's or the standby's) that the pool's free GPUs cannot hold move unused
- *   nodes in (whole nodes, in name order); an empty node returns by `returnIdlePools`.
+ *   nodes in (whole nodes, in name order); an empty node returns by `returnIdlePools`. Standby
+ *   pods, claimed or not, carry the standby's preferred pod affinity to the pool's busy nodes,
+ *   which the scheduler model scores (`scheduler-score.ts`), so standbys and the replicas they
+ *   draw pack onto busy nodes and the others can empty.
  * Standby GPUs count as allocated: the fleet's pod-level utilisation is Σ served ÷ (Σ the
  * services' allocated + the standby set's). Units: seconds, whole GPUs (1 GPU per pod).
  */

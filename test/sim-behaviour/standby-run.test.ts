@@ -156,7 +156,7 @@ describe('a pass claims a Ready standby by itself', () => {
       utilization: 100,
       standby: { set: 'llm', claimed: 1, claim: 1, giveBack: 0, deployment: 0 },
     });
-    expect(again.standby.map((o) => `${o.kind} ${o.ok}`)).toEqual(['claim true']);
+    expect(again.standby!.map((o) => `${o.kind} ${o.ok}`)).toEqual(['claim true']);
     expect(claimed()).toHaveLength(2);
     expect(wakes).toHaveLength(2);
     expect(endpoints()).toHaveLength(3);

@@ -18,7 +18,7 @@ import {
   standingRefusal,
 } from '../write-back/index.js';
 import type { GitModel } from '../plan/index.js';
-import type { ScalingDecision } from '../scaling/index.js';
+import { gitReplicas, type ScalingDecision } from '../scaling/index.js';
 import type { Policy, ResolvedAlgorithm } from '../definitions/index.js';
 import type { GitWriteRefusalRecord } from '../store/index.js';
 
@@ -124,7 +124,7 @@ async function patchHeld(
     const pool = o.git.deployments.get(cs.subject)?.pool ?? null;
     if (deps.dryRun) {
       patches.push(
-        `would scale ${alg.namespace}/${alg.name} to ${d.replicas.to}; would label ${d.nodes.join(', ') || 'no node'}`,
+        `would scale ${alg.namespace}/${alg.name} to ${gitReplicas(d).to}; would label ${d.nodes.join(', ') || 'no node'}`,
       );
       continue;
     }
@@ -133,7 +133,7 @@ async function patchHeld(
         ? await patcher.labelNodes(d.nodes.map((node) => ({ node, labels: { [labelKey]: pool } })))
         : [];
     if (o.policy.spec.scaling.engine === 'gpuops' && outcome.every((r) => r.ok)) {
-      outcome.push(await patcher.scaleDeployment(alg.namespace, alg.name, d.replicas.to));
+      outcome.push(await patcher.scaleDeployment(alg.namespace, alg.name, gitReplicas(d).to));
     }
     // Each result's message already opens with its object (`Deployment ns/name: …`).
     for (const r of outcome) patches.push(r.message);

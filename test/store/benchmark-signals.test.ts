@@ -72,10 +72,14 @@ describe.each(backends)('benchmark signal samples on $name', (backend) => {
     const other = sample({ algorithm: 'other', at: '2026-12-06T09:30:00.000Z' });
     await a.recordBenchmarkSignalSample!(other);
     // The spec changed: the first sample of the new hash is the one write that trims.
-    const h2 = [0, 1, 2].map((i) => sample({ specHash: 'h2', at: `2026-12-06T10:0${i}:00.000Z`, run: i + 1 }));
+    const h2 = [0, 1, 2].map((i) =>
+      sample({ specHash: 'h2', at: `2026-12-06T10:0${i}:00.000Z`, run: i + 1 }),
+    );
     await a.recordBenchmarkSignalSample!(h2[0]!);
     const count = async (where: string) =>
-      Number((await backend.raw(url, `SELECT count(*) AS n FROM benchmark_signal_samples WHERE ${where}`))[0]!.n);
+      Number(
+        (await backend.raw(url, `SELECT count(*) AS n FROM benchmark_signal_samples WHERE ${where}`))[0]!.n,
+      );
     expect(await count(`algorithm = 'llm' AND spec_hash = 'h1'`)).toBe(0);
     await a.recordBenchmarkSignalSample!(h2[1]!);
     await a.recordBenchmarkSignalSample!(h2[2]!);

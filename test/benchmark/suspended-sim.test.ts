@@ -51,7 +51,7 @@ afterEach(async () => {
 /** The webhook: every Job is created with `spec.suspend: true`, as Kueue's mutating admission sets it. */
 const suspending = (jobs: JobApi): JobApi => ({
   ...jobs,
-  createJob: (job) => jobs.createJob({ ...job, spec: { ...job.spec, suspend: true } }),
+  createJob: (job) => jobs.createJob({ ...job, spec: { ...(job.spec as object), suspend: true } }),
 });
 
 async function run(webhook: boolean) {

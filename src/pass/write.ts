@@ -5,7 +5,7 @@
  * then the spec errors to their pull requests. Dry-run is checked right where each write happens.
  */
 import type { Logger } from 'pino';
-import type { ClusterPatcher, Snapshot } from '../cluster/index.js';
+import type { ClusterPatcher, NodeInfo, Snapshot } from '../cluster/index.js';
 import {
   closeSupersededScalePullRequests,
   reportInvalidSpecs,
@@ -24,7 +24,7 @@ import { fleetStatusRecord } from '../status/index.js';
 import { historyPruneBefore } from './history-prune.js';
 import { statusStoreOf } from '../store/index.js';
 import type { FleetStatusRecord, GitWriteRefusalRecord, Store } from '../store/index.js';
-import { writePatchMode } from './patch-mode.js';
+import { patchPoolTaints, writePatchMode } from './patch-mode.js';
 import { saveNewSamples } from './remembered-reads.js';
 import type { World } from './world.js';
 
@@ -67,6 +67,7 @@ export async function writePhase(
     git: world.git,
     policy,
     refusals,
+    nodes: world.snapshot.nodes,
   });
   if (fleet) await saveRefusals(store, fleet, written.refusals, memory);
   if (world.invalid.length > 0)
@@ -177,6 +178,8 @@ export interface WriteInputs {
   policy: Policy;
   /** Permanent Git write refusals as the last pass stored them (patch mode). */
   refusals?: readonly GitWriteRefusalRecord[];
+  /** The snapshot's nodes: in patch mode their pool taints follow their pool labels. */
+  nodes?: readonly NodeInfo[];
 }
 
 /**
@@ -224,7 +227,8 @@ export async function writePass(
     ],
   });
   results.push(...patch.results);
-  return { results, patches: patch.patches, refusals: patch.refusals };
+  const taints = await patchPoolTaints(deps.patcher, common, o.nodes ?? [], o.policy.spec.pools);
+  return { results, patches: [...patch.patches, ...taints], refusals: patch.refusals };
 }
 
 /** Pull-request mode: closes scale-down PRs a settled hold made stale (see `close-superseded.ts`); a host error is logged, the pass goes on. */

@@ -25,7 +25,7 @@ import { historyPruneBefore } from './history-prune.js';
 import { statusStoreOf } from '../store/index.js';
 import type { FleetStatusRecord, GitWriteRefusalRecord, Store } from '../store/index.js';
 import { patchPoolTaints, writePatchMode } from './patch-mode.js';
-import { saveNewSamples } from './remembered-reads.js';
+import { rememberStoredDecisions, saveNewSamples } from './remembered-reads.js';
 import type { World } from './world.js';
 
 /**
@@ -96,8 +96,12 @@ export async function recordPass(
     now: Date;
     /** Permanent Git write refusals standing at the start of the pass (kept in the record). */
     writeRefusals?: readonly GitWriteRefusalRecord[];
-    /** The reconciler's memory: only samples its last pass did not store are stored (`saveNewSamples`); absent: all. */
-    memory?: Pick<ReconcilerMemory, 'samples'>;
+    /**
+     * The reconciler's memory: only samples its last pass did not store are stored
+     * (`saveNewSamples`), and the decisions stored are noted for the next read
+     * (`rememberStoredDecisions`); absent: all stored, nothing noted.
+     */
+    memory?: Pick<ReconcilerMemory, 'samples' | 'decisions'>;
   },
 ): Promise<FleetStatusRecord> {
   const { output } = o.desired;
@@ -105,6 +109,7 @@ export async function recordPass(
   const records = output.scaling.map((d) => toDecisionRecord(d, o.now));
   if (store.recordDecisions) await store.recordDecisions(records);
   else for (const r of records) await store.recordDecision(r);
+  if (o.memory) rememberStoredDecisions(o.memory, records);
   // What has aged out goes, a pass's worth at a time (`history-prune.ts`).
   await store.pruneHistory?.(historyPruneBefore(o.policy, o.now));
   // Pools and placement are not stored as decisions: the fleet status holds them.

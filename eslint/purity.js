@@ -12,7 +12,7 @@
 
 /** Globs of pure source files (tests beside them are exempt). */
 export const PURE_FILES = [
-  'src/definitions/types.ts',
+  'src/definitions/*types.ts',
   'src/definitions/rules/**/*.ts',
   'src/definitions/schema/algorithm.ts',
   'src/definitions/schema/policy.ts',

@@ -165,17 +165,23 @@ function suspended(job: JobView): RunState {
 const ended = (end: RunEnd): RunState => ({ kind: 'ended', end, deleteJob: true });
 
 /**
+ * What the stuck-pod checks of a running Job read: its live pods (neither `Failed` nor
+ * `Succeeded`), when it started (`created`) and the seconds since, the limits and `now`.
+ */
+interface LiveRun {
+  live: readonly PodView[];
+  created: Date;
+  elapsedSeconds: number;
+  limits: ClassifyLimits;
+  now: Date;
+}
+
+/**
  * A Job whose pod cannot be scheduled and none of whose pods has a node: ended `Unschedulable`
  * once the pod waited (seconds since `unschedulableSince`) past `unschedulableTimeoutSeconds`,
  * else still scheduling. Null when no live pod is unschedulable or one is on a node.
  */
-function unschedulableState(
-  live: readonly PodView[],
-  created: Date,
-  elapsedSeconds: number,
-  limits: ClassifyLimits,
-  now: Date,
-): RunState | null {
+function unschedulableState({ live, created, elapsedSeconds, limits, now }: LiveRun): RunState | null {
   const stuck = live.find((p) => p.unschedulable !== null && !p.nodeName);
   if (!stuck || live.some((p) => p.nodeName)) return null;
   const since = stuck.unschedulableSince ?? stuck.createdAt ?? created;
@@ -191,13 +197,7 @@ function unschedulableState(
  * (`Failed` when the error is final, else `StartFailed`) once it waited past
  * `startTimeoutSeconds`, else still scheduling. Null when no container is failing to start.
  */
-function startErrorState(
-  live: readonly PodView[],
-  created: Date,
-  elapsedSeconds: number,
-  limits: ClassifyLimits,
-  now: Date,
-): RunState | null {
+function startErrorState({ live, created, elapsedSeconds, limits, now }: LiveRun): RunState | null {
   for (const p of live) {
     const err = startError(p);
     if (!err) continue;
@@ -231,9 +231,10 @@ function classifyActive(obs: RunObservation & { job: JobView }, limits: Classify
   const live = pods.filter((p) => p.phase !== 'Failed' && p.phase !== 'Succeeded');
   const note = disruptionNote(pods);
 
-  const stuckState = unschedulableState(live, created, elapsedSeconds, limits, now);
+  const run: LiveRun = { live, created, elapsedSeconds, limits, now };
+  const stuckState = unschedulableState(run);
   if (stuckState) return stuckState;
-  const startState = startErrorState(live, created, elapsedSeconds, limits, now);
+  const startState = startErrorState(run);
   if (startState) return startState;
 
   const guard =

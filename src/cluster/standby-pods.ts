@@ -11,7 +11,13 @@
  * labels the pass saw (still that set's standby, or still that claim): a pod changed meanwhile
  * (another writer, a restart of gpuops mid-claim) answers 409 or is skipped, never taken twice.
  */
-import { CoreV1Api, PatchStrategy, setHeaderOptions, type KubeConfig } from '@kubernetes/client-node';
+import {
+  CoreV1Api,
+  PatchStrategy,
+  setHeaderOptions,
+  type KubeConfig,
+  type V1Pod,
+} from '@kubernetes/client-node';
 import { classifyKubeError, kubeErrorText } from './kube-errors.js';
 
 /** One pod change as `standbyActions` plans it (the fields this adapter reads). */
@@ -49,6 +55,33 @@ export interface StandbyPodsOptions {
 
 const MERGE_PATCH = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 
+/**
+ * What changed on the pod since the pass read it: another object of that name (`uid`), a pod being
+ * deleted (`deleting`), or the first label of `a.expect` it no longer carries; undefined when none.
+ */
+function changedSince(pod: V1Pod, a: StandbyPodAction): string | undefined {
+  const labels = pod.metadata?.labels ?? {};
+  if (pod.metadata?.uid !== a.uid) return 'uid';
+  if (pod.metadata?.deletionTimestamp) return 'deleting';
+  return Object.entries(a.expect).find(([k, v]) => labels[k] !== v)?.[0];
+}
+
+/**
+ * POSTs `{"algorithm": "<name>"}` to a serving runtime's wake URL, given `ms` milliseconds.
+ * @returns null when it answered 2xx, else why not (`answered 503`, the network or timeout error)
+ */
+function wake(url: string, algorithm: string, ms: number): Promise<string | null> {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ algorithm }),
+    signal: AbortSignal.timeout(ms),
+  }).then(
+    (r) => (r.ok ? null : `answered ${r.status}`),
+    (err: unknown) => (err instanceof Error ? err.message : String(err)),
+  );
+}
+
 /** Applies planned standby actions through the API server and the runtimes' wake endpoints. */
 export interface StandbyPods {
   /** One result per action, in order; a failing action never stops the others. */
@@ -69,13 +102,7 @@ export function createStandbyPods(kc: KubeConfig, options: StandbyPodsOptions = 
     const base = { kind: a.kind, namespace: a.namespace, pod: a.pod };
     const label = `pod ${a.namespace}/${a.pod}`;
     const pod = await core.readNamespacedPod({ name: a.pod, namespace: a.namespace });
-    const labels = pod.metadata?.labels ?? {};
-    const moved =
-      pod.metadata?.uid !== a.uid
-        ? 'uid'
-        : pod.metadata?.deletionTimestamp
-          ? 'deleting'
-          : Object.entries(a.expect).find(([k, v]) => labels[k] !== v)?.[0];
+    const moved = changedSince(pod, a);
     if (moved)
       return {
         ...base,
@@ -95,15 +122,7 @@ export function createStandbyPods(kc: KubeConfig, options: StandbyPodsOptions = 
         return { ...base, ok: false, message: `${label}: has no pod IP to wake; left a standby` };
       const url = `http://${address({ namespace: a.namespace, name: a.pod, podIP: pod.status?.podIP }, a.wake.port)}${a.wake.path}`;
       const ms = a.wake.timeoutSeconds * 1000 + (options.graceMs ?? 1000);
-      const woke = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ algorithm: a.algorithm }),
-        signal: AbortSignal.timeout(ms),
-      }).then(
-        (r) => (r.ok ? null : `answered ${r.status}`),
-        (err: unknown) => (err instanceof Error ? err.message : String(err)),
-      );
+      const woke = await wake(url, a.algorithm, ms);
       if (woke !== null)
         return {
           ...base,

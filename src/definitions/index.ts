@@ -1,7 +1,10 @@
 /** The public face of `definitions`: the Algorithm and Policy definitions of a GitOps repo (schemas, YAML loading with line numbers, validation rules). */
 // Re-exports written by scripts/faces.ts from what the other folders import (run it; do not edit the list).
+export { POOLS } from './algorithm-types.js';
+export type { Algorithm, AlgorithmSpec, PodTemplate, Pool } from './algorithm-types.js';
 export { outsideRoot } from './inside-root.js';
 export { loadDefaultPolicy, loadRepo } from './load.js';
+export type { Policy, PolicySpec, StandbySet } from './policy-types.js';
 export { parseAlgorithms, resolveAlgorithm } from './rules/algorithms.js';
 export { fromBenchmarkRule } from './rules/benchmark-targets.js';
 export { compareSpecErrors, formatSpecError } from './rules/format.js';
@@ -12,17 +15,4 @@ export type { RepoFiles } from './rules/repo.js';
 export type { SpecFile } from './rules/yaml-documents.js';
 export { budgetSpecFiles, specFolderOf } from './spec-files.js';
 export type { ListedFile } from './spec-files.js';
-export { POOLS } from './types.js';
-export type {
-  Algorithm,
-  AlgorithmSpec,
-  LoadedRepo,
-  PodTemplate,
-  Policy,
-  PolicySpec,
-  Pool,
-  ResolvedAlgorithm,
-  ResolvedSignal,
-  SpecError,
-  StandbySet,
-} from './types.js';
+export type { LoadedRepo, ResolvedAlgorithm, ResolvedSignal, SpecError } from './types.js';

@@ -22,30 +22,25 @@ import {
   commentMarker,
   type CommentAction,
   type EnsureResult,
+  type HostOptions,
   type PullRequestHost,
 } from './pr-host.js';
-import type { ChangeSet, GitOpsLogger, PullRequestInfo } from '../change-sets/index.js';
+import type { ChangeSet, PullRequestInfo } from '../change-sets/index.js';
 
 /** Options of {@link GiteaHost}. */
-export interface GiteaHostOptions {
+export interface GiteaHostOptions extends HostOptions<HostWait> {
   /** The instance, e.g. `https://gitea.example.com` or `https://codeberg.org` (`/api/v1` is added). */
   url: string;
   owner: string;
   repo: string;
-  base: string;
-  cluster: string;
   /** An access token (scopes `write:repository`, `write:issue`, `read:user`). */
   token: string;
   /** gpuops's account (login); default the token's, from `GET /user`. */
   username?: string;
   /** Colour of a label gpuops creates; default `#6f42c1`. */
   labelColor?: string;
+  /** Retries of one request (429, 5xx); default 3. */
   maxRetries?: number;
-  maxRateLimitWaitSeconds?: number;
-  msPerSecond?: number;
-  onWait?: (wait: HostWait) => void;
-  now?: () => Date;
-  log?: GitOpsLogger;
 }
 
 /** Pages read at most for one list (50 items each): 2,500 pull requests. */

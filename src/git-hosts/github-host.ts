@@ -30,9 +30,10 @@ import {
   commentMarker,
   type CommentAction,
   type EnsureResult,
+  type HostOptions,
   type PullRequestHost,
 } from './pr-host.js';
-import type { ChangeSet, GitOpsLogger, PullRequestInfo } from '../change-sets/index.js';
+import type { ChangeSet, PullRequestInfo } from '../change-sets/index.js';
 
 /** A wait GitHub asked for, reported before it happens (or before gpuops declines to wait). */
 export interface RateLimitWait {
@@ -47,13 +48,9 @@ export interface RateLimitWait {
 }
 
 /** Options of {@link GitHubHost}. */
-export interface GitHubHostOptions {
+export interface GitHubHostOptions extends HostOptions<RateLimitWait> {
   owner: string;
   repo: string;
-  /** Base branch of the pull requests. */
-  base: string;
-  /** Cluster whose gpuops branches `listOpen` returns. */
-  cluster: string;
   /** `GITHUB_TOKEN`. */
   token: string;
   /** API root; `https://api.github.com` or `https://ghe.example.com/api/v3`. */
@@ -61,27 +58,15 @@ export interface GitHubHostOptions {
   /** Retries of a rate-limited request before it fails as `rate-limited`; default 3. */
   maxRateLimitRetries?: number;
   /**
-   * Longest wait for one rate limit, seconds; default 60. A limit that resets later is not waited
-   * for: the call fails as `rate-limited` with the reset time (a wait of exactly this long is taken).
-   */
-  maxRateLimitWaitSeconds?: number;
-  /**
    * gpuops's account (its comments' and pull requests' author), e.g. `gpuops-app[bot]`; default:
    * the token's, from `GET /user`. Only its comments count as gpuops's.
    */
   login?: string;
-  /** Milliseconds waited per second GitHub asks for; default 1000 (tests use 1). */
-  msPerSecond?: number;
   /**
    * Pace writes as GitHub's best practices ask (1 s between writes, 3 s between requests that
    * notify: the throttling plugin's own groups); default true. Tests turn it off.
    */
   pacing?: boolean;
-  /** Called before every rate-limit wait, and for a wait longer than the bound. */
-  onWait?: (wait: RateLimitWait) => void;
-  /** Clock for the reset time of a `retry-after`; default the system clock. */
-  now?: () => Date;
-  log?: GitOpsLogger;
 }
 
 /** The GitHub host. See the module comment for the rate-limit rules. */

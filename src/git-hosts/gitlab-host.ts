@@ -27,33 +27,23 @@ import {
   commentMarker,
   type CommentAction,
   type EnsureResult,
+  type HostOptions,
   type PullRequestHost,
 } from './pr-host.js';
-import type { ChangeSet, GitOpsLogger, PullRequestInfo } from '../change-sets/index.js';
+import type { ChangeSet, PullRequestInfo } from '../change-sets/index.js';
 
 /** Options of {@link GitLabHost}. */
-export interface GitLabHostOptions {
+export interface GitLabHostOptions extends HostOptions<HostWait> {
   /** The instance, e.g. `https://gitlab.com` or `https://gitlab.example.com` (gitbeaker adds `/api/v4`). */
   url: string;
   /** The project: numeric id, or full path `group/sub/name`. */
   project: string | number;
-  /** Target branch of the merge requests. */
-  base: string;
-  /** Cluster whose gpuops branches `listOpen` returns. */
-  cluster: string;
   /** A personal, group or project access token (`api` scope). */
   token: string;
   /** gpuops's account (username); default the token's, from `GET /user`. Only its notes count as gpuops's. */
   username?: string;
   /** Retries of one request (429, 5xx); default 3. */
   maxRetries?: number;
-  /** Longest wait for one retry, seconds; default 60. A later reset fails the call as `rate-limited`. */
-  maxRateLimitWaitSeconds?: number;
-  /** Milliseconds waited per second asked; default 1000 (tests use 1). */
-  msPerSecond?: number;
-  onWait?: (wait: HostWait) => void;
-  now?: () => Date;
-  log?: GitOpsLogger;
 }
 
 /** The GitLab host; see the module comment. */

@@ -2,7 +2,33 @@
  * Where pull requests go, behind one small interface (after Renovate's `Platform`): `github`
  * (octokit) or `git` (branches only, PR title/body/state recorded in the Store).
  */
-import type { ChangeSet, PullRequestInfo } from '../change-sets/index.js';
+import type { ChangeSet, GitOpsLogger, PullRequestInfo } from '../change-sets/index.js';
+
+/**
+ * What the options of every host with an API (GitHub, GitLab, Gitea/Forgejo) hold: where the pull
+ * requests go, whose branches they list, the token, and how rate-limit waits are bounded and
+ * reported. `W` is the wait the host reports (`RateLimitWait` for GitHub, `HostWait` for the others).
+ */
+export interface HostOptions<W> {
+  /** Base (target) branch of the pull requests. */
+  base: string;
+  /** Cluster whose gpuops branches `listOpen` returns. */
+  cluster: string;
+  /** The access token; each host's options say the scopes it needs. */
+  token: string;
+  /**
+   * Longest wait for one rate limit, seconds; default 60. A limit that resets later is not waited
+   * for: the call fails as `rate-limited` with the reset time (a wait of exactly this long is taken).
+   */
+  maxRateLimitWaitSeconds?: number;
+  /** Milliseconds waited per second the host asks for; default 1000 (tests use 1). */
+  msPerSecond?: number;
+  /** Called before every rate-limit wait, and for a wait longer than the bound. */
+  onWait?: (wait: W) => void;
+  /** Clock for the time a rate limit ends; default the system clock. */
+  now?: () => Date;
+  log?: GitOpsLogger;
+}
 
 /** What `ensurePullRequest` did. */
 export type EnsureAction = 'created' | 'updated' | 'unchanged' | 'closed-by-person';

@@ -95,7 +95,13 @@ export function pullRequestCells(p: PullRequestRecord): Cell[] {
   ];
 }
 
-export function pullRequestFromRow(r: Row): PullRequestRecord {
+/**
+ * What a pull request is, as read from a row of `pull_requests` or of `pull_request_history` (both
+ * tables hold these columns): its branch and the change it carries.
+ */
+export function pullRequestWhat(
+  r: Row,
+): Pick<PullRequestRecord, 'cluster' | 'branch' | 'kind' | 'subject' | 'title' | 'body'> {
   return {
     cluster: r.cluster as string,
     branch: r.branch as string,
@@ -103,10 +109,23 @@ export function pullRequestFromRow(r: Row): PullRequestRecord {
     subject: r.subject as string,
     title: r.title as string,
     body: r.body as string,
-    desiredHash: r.desired_hash as string,
+  };
+}
+
+/** Where a pull request stands on its host, as read from a row of either table (see {@link pullRequestWhat}). */
+export function pullRequestOnHost(r: Row): Pick<PullRequestRecord, 'number' | 'url' | 'state'> {
+  return {
     number: fromNum(r.number),
     url: (r.url as string | null) ?? null,
     state: r.state as PullRequestRecord['state'],
+  };
+}
+
+export function pullRequestFromRow(r: Row): PullRequestRecord {
+  return {
+    ...pullRequestWhat(r),
+    desiredHash: r.desired_hash as string,
+    ...pullRequestOnHost(r),
     updatedAt: r.updated_at as string,
   };
 }

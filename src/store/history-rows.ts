@@ -3,10 +3,8 @@
  * fleet status"), shared by both stores, and the rule that maps an upsert of a branch's pull
  * request onto its cycles.
  */
-import { fromNum, toMs, type Cell } from './rows.js';
+import { pullRequestOnHost, pullRequestWhat, toMs, type Cell, type Row } from './rows.js';
 import type { FleetStatusRecord, PullRequestCycle, PullRequestRecord } from './types.js';
-
-type Row = Record<string, unknown>;
 
 /** Every cluster with a fleet status or a pull request record, sorted (both stores; plain SQL). */
 export const CLUSTERS_SQL =
@@ -99,15 +97,8 @@ export function cycleAction(latest: PullRequestCycle | null, pr: PullRequestReco
 export function cycleFromRow(r: Row): PullRequestCycle {
   return {
     id: Number(r.id),
-    cluster: r.cluster as string,
-    branch: r.branch as string,
-    kind: r.kind as string,
-    subject: r.subject as string,
-    title: r.title as string,
-    body: r.body as string,
-    number: fromNum(r.number),
-    url: (r.url as string | null) ?? null,
-    state: r.state as PullRequestCycle['state'],
+    ...pullRequestWhat(r),
+    ...pullRequestOnHost(r),
     openedAt: r.opened_at as string,
     closedAt: (r.closed_at as string | null) ?? null,
     updatedAt: r.updated_at as string,

@@ -134,6 +134,37 @@ export class GitRunner {
     return heads.size === known.size && [...known].every(([branch, sha]) => heads.get(branch) === sha);
   }
 
+  /** Heads of the remote's branches as last fetched or pushed (its remote-tracking refs, one `for-each-ref`). */
+  async trackingHeads(): Promise<Map<string, string>> {
+    const out = await this.run('for-each-ref', [
+      'for-each-ref',
+      '--format=%(objectname) %(refname)',
+      'refs/remotes/origin/',
+    ]);
+    const heads = new Map<string, string>();
+    for (const line of out.split('\n')) {
+      const m = /^([0-9a-f]+) refs\/remotes\/origin\/(.+)$/.exec(line);
+      if (m && m[2] !== 'HEAD') heads.set(m[2]!, m[1]!);
+    }
+    return heads;
+  }
+
+  /** The remote's branches (as last fetched) whose heads commit `base` contains, in one `for-each-ref --merged`. */
+  async trackingMergedInto(base: string): Promise<Set<string>> {
+    const out = await this.run('for-each-ref', [
+      'for-each-ref',
+      `--merged=${base}`,
+      '--format=%(refname)',
+      'refs/remotes/origin/',
+    ]);
+    return new Set(
+      out
+        .split('\n')
+        .filter(Boolean)
+        .map((r) => r.replace(/^refs\/remotes\/origin\//, '')),
+    );
+  }
+
   /** Runs a plumbing read simple-git has no typed command for (`for-each-ref`, `ls-tree`); failures become GitOpsError. */
   async run(operation: string, args: string[]): Promise<string> {
     try {

@@ -182,19 +182,8 @@ export class WorkingCopy {
 
   /** Heads of the remote's branches as last fetched (one `for-each-ref`, kept until a fetch or push). */
   private async remoteHeads(): Promise<Map<string, string>> {
-    if (this.heads) return this.heads;
-    const out = await this.git.run('for-each-ref', [
-      'for-each-ref',
-      '--format=%(objectname) %(refname)',
-      'refs/remotes/origin/',
-    ]);
-    const heads = new Map<string, string>();
-    for (const line of out.split('\n')) {
-      const m = /^([0-9a-f]+) refs\/remotes\/origin\/(.+)$/.exec(line);
-      if (m && m[2] !== 'HEAD') heads.set(m[2]!, m[1]!);
-    }
-    this.heads = heads;
-    return heads;
+    this.heads ??= await this.git.trackingHeads();
+    return this.heads;
   }
 
   private baseOf(heads: Map<string, string>): string {
@@ -209,12 +198,20 @@ export class WorkingCopy {
     return sha;
   }
 
-  /** The commit at the head of the base branch as last fetched. */
-  baseHead(): Promise<string> {
+  /**
+   * `read` of the base branch's head commit as last fetched, in the queue, after the first sync
+   * when the working copy never fetched.
+   */
+  private atBase<T>(read: (base: string) => T | Promise<T>): Promise<T> {
     return this.serial(async () => {
       await this.ensureSynced();
-      return this.baseOf(await this.remoteHeads());
+      return read(this.baseOf(await this.remoteHeads()));
     });
+  }
+
+  /** The commit at the head of the base branch as last fetched. */
+  baseHead(): Promise<string> {
+    return this.atBase((base) => base);
   }
 
   /**
@@ -234,18 +231,7 @@ export class WorkingCopy {
       if (known !== undefined) return known ? 'merged' : 'ahead';
       // Every branch the base contains, in one `for-each-ref --merged` for all branches.
       if (!this.merged) {
-        const out = await this.git.run('for-each-ref', [
-          'for-each-ref',
-          `--merged=${this.baseOf(heads)}`,
-          '--format=%(refname)',
-          'refs/remotes/origin/',
-        ]);
-        this.merged = new Set(
-          out
-            .split('\n')
-            .filter(Boolean)
-            .map((r) => r.replace(/^refs\/remotes\/origin\//, '')),
-        );
+        this.merged = await this.git.trackingMergedInto(base);
         for (const [b, sha] of heads) this.mergedCache.set(`${sha} ${base}`, this.merged.has(b));
       }
       return this.merged.has(branch) ? 'merged' : 'ahead';
@@ -257,18 +243,12 @@ export class WorkingCopy {
    * base branch, as path → UTF-8 content. Syncs first when the working copy never fetched.
    */
   readTree(prefix = ''): Promise<Map<string, string>> {
-    return this.serial(async () => {
-      await this.ensureSynced();
-      return this.objects.tree(this.baseOf(await this.remoteHeads()), prefix);
-    });
+    return this.atBase((base) => this.objects.tree(base, prefix));
   }
 
   /** The paths of the files under `prefix` at the head of the base branch, sorted; no content is read. */
   listPaths(prefix = ''): Promise<string[]> {
-    return this.serial(async () => {
-      await this.ensureSynced();
-      return this.objects.paths(this.baseOf(await this.remoteHeads()), prefix);
-    });
+    return this.atBase((base) => this.objects.paths(base, prefix));
   }
 
   /**
@@ -279,10 +259,7 @@ export class WorkingCopy {
   readSelected(
     choose: (entries: readonly TreeEntry[]) => readonly TreeEntry[],
   ): Promise<Map<string, string>> {
-    return this.serial(async () => {
-      await this.ensureSynced();
-      return this.objects.select(this.baseOf(await this.remoteHeads()), choose);
-    });
+    return this.atBase((base) => this.objects.select(base, choose));
   }
 
   /**
@@ -291,10 +268,7 @@ export class WorkingCopy {
    * blobs only: a submodule has no content in this repository.
    */
   gitlinks(prefix = ''): Promise<GitlinkEntry[]> {
-    return this.serial(async () => {
-      await this.ensureSynced();
-      return this.objects.gitlinks(this.baseOf(await this.remoteHeads()), prefix);
-    });
+    return this.atBase((base) => this.objects.gitlinks(base, prefix));
   }
 
   /**

@@ -33,6 +33,44 @@ export interface ScaleUpRun {
   placed: string[];
 }
 
+/** The first node of every story's fleet: the real harness makes it the test node (1 GPU). */
+export const TEST_NODE: TestNode = { name: 'gpu-a', gpus: 1 };
+
+/**
+ * The GitOps repository of a story: `serve` (its Algorithm file) and a Policy that scales up at
+ * once (no cooldown, no stabilisation window, a 5 s utilisation window) and never down within it.
+ */
+export function twinFiles(serve: string): Record<string, string> {
+  return {
+    'README.md': '# gitops\n',
+    'algorithms/serve.yaml': serve,
+    'policies/test.yaml': [
+      'apiVersion: gpuops.dev/v1alpha1',
+      'kind: Policy',
+      'metadata: {name: test}',
+      'spec:',
+      '  scaling:',
+      '    windowSeconds: 5',
+      '    staleSampleSeconds: 120',
+      '    scaleUp: {cooldownSeconds: 0, stabilizationWindowSeconds: 0}',
+      '    scaleDown: {cooldownSeconds: 3600, stabilizationWindowSeconds: 3600}',
+      '',
+    ].join('\n'),
+  };
+}
+
+/**
+ * What two runs of a story must share: the decision but its message (each side words the
+ * scheduler's reasons its own way) and the replicas' nodes before and after.
+ */
+export function comparable(run: ScaleUpRun): Omit<ScaleUpRun['decision'], 'message'> & {
+  first: string[];
+  placed: string[];
+} {
+  const { message: _m, ...decision } = run.decision;
+  return { ...decision, first: run.first, placed: run.placed };
+}
+
 const scaling = (r: PassResult) => r.plan.scaling.find((s) => s.algorithm === 'serve');
 
 async function story(d: Driver, replicasAfter: number): Promise<ScaleUpRun> {

@@ -21,30 +21,16 @@ import { defaultControllers } from '../../src/sim/controllers/index.js';
 import { mergePatch } from '../../src/sim/patch.js';
 import type { KubeObject } from '../../src/sim/types.js';
 import { claimedPods, readyStandbys } from '../../src/scaling/rules/claim-actions.js';
-import { STANDBY_SET } from '../support/standby-policy.js';
+import { BERT_SERVICE, isReady, STANDBY_SET } from '../support/standby-policy.js';
 import { gpuNode, Harness } from './harness.js';
 
 const SET = STANDBY_SET;
-
-const SERVICE: KubeObject = {
-  apiVersion: 'v1',
-  kind: 'Service',
-  metadata: { name: 'bert', namespace: 'algorithms' },
-  spec: {
-    selector: { 'app.kubernetes.io/name': 'bert', 'gpuops.dev/algorithm': 'bert' },
-    ports: [{ name: 'http', port: 8000, targetPort: 8000, protocol: 'TCP' }],
-  },
-};
 
 let policy: Policy;
 beforeAll(async () => {
   policy = await loadDefaultPolicy();
 });
 
-const isReady = (p: KubeObject) =>
-  (p.status?.conditions as { type: string; status: string }[] | undefined)?.some(
-    (c) => c.type === 'Ready' && c.status === 'True',
-  ) ?? false;
 const standbys = (h: Harness) =>
   h.store.list('pods', 'algorithms').filter((p) => p.metadata.labels?.[STANDBY_LABEL] === SET.name);
 const endpoints = (h: Harness) =>
@@ -58,7 +44,7 @@ function cluster(): Harness {
   const h = new Harness(defaultControllers({ startupSeconds: 60, garbageCollection: true }));
   h.apply('nodes', gpuNode('gpu-1', 4, { [policy.spec.pools.labelKey]: 'short-task' }));
   h.apply('deployments', renderStandbyDeployment(SET, policy.spec, 2) as never);
-  h.apply('services', SERVICE);
+  h.apply('services', BERT_SERVICE);
   h.advance(60);
   return h;
 }

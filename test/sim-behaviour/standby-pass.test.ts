@@ -6,16 +6,20 @@
  * Ready standbys.
  * A second pass at the same load proposes nothing more.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStandbyPods } from '../../src/cluster/standby-pods.js';
 import { standbyActions } from '../../src/scaling/rules/claim-actions.js';
-import type { KubeObject } from '../../src/sim/index.js';
 import type { PassResult } from '../../src/pass/reconcile.js';
 import type { Harness } from '../support/reconcile-harness.js';
-import { STANDBY_SET, startStandbyHarness } from '../support/standby-policy.js';
+import {
+  BERT_SERVICE,
+  isReady,
+  STANDBY_SET,
+  startStandbyHarness,
+  startWakeRuntime,
+  type WakeRuntime,
+} from '../support/standby-policy.js';
 
 const BRANCH = 'gpuops/prod/standby/llm';
 const FILE = 'clusters/prod/standby/llm/deployment.yaml';
@@ -31,32 +35,19 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(async () => {
   await h?.close();
-  if (runtime) await new Promise((r) => runtime!.close(r));
+  await runtime?.close();
 });
 
 /** The set the policy declares, as parsed. */
 const SET = STANDBY_SET;
 
-/** The serving runtime's wake endpoint, for every standby pod: records each call, answers 200. */
-let runtime: Server | undefined;
+/** The serving runtime's wake endpoint, for every standby pod, and the calls it took. */
+let runtime: WakeRuntime | undefined;
 const wakes: { url: string; body: string }[] = [];
 async function startRuntime(): Promise<number> {
-  runtime = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      wakes.push({ url: `${req.method} ${req.url}`, body });
-      res.writeHead(200).end('{}');
-    });
-  });
-  await new Promise<void>((r) => runtime!.listen(0, '127.0.0.1', r));
-  return (runtime.address() as AddressInfo).port;
+  runtime = await startWakeRuntime((method, url, body) => wakes.push({ url: `${method} ${url}`, body }));
+  return runtime.port;
 }
-
-const isReady = (p: KubeObject) =>
-  (p.status?.conditions as { type: string; status: string }[] | undefined)?.some(
-    (c) => c.type === 'Ready' && c.status === 'True',
-  ) ?? false;
 
 describe('a pass plans the standby set into Git', () => {
   it('opens the standby pull request with the Deployment sized to the pool spare', async () => {
@@ -87,15 +78,7 @@ describe('a pass plans the standby set into Git', () => {
   });
 
   it('a scale-up of bert 1 → 2 claims a Ready standby: woken, then a Ready endpoint of its Service at once; the standby set backfills cold', async () => {
-    h.sim.store.create('services', {
-      apiVersion: 'v1',
-      kind: 'Service',
-      metadata: { name: 'bert', namespace: 'algorithms' },
-      spec: {
-        selector: { 'app.kubernetes.io/name': 'bert', 'gpuops.dev/algorithm': 'bert' },
-        ports: [{ name: 'http', port: 8000, targetPort: 8000, protocol: 'TCP' }],
-      },
-    });
+    h.sim.store.create('services', BERT_SERVICE);
     h.load.setLoad('bert', 100);
     const hot = await h.pass();
     const d = hot.plan.scaling.find((x) => x.algorithm === 'bert')!;

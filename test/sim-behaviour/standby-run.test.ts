@@ -11,29 +11,21 @@
  * set gone from the policy, a pass that scales bert up sends nothing: no wake, no patch, and the
  * Deployment takes the scale-up (1 → 2 in Git).
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatPassResult } from '../../src/cli/commands/reconcile.js';
-import type { KubeObject } from '../../src/sim/index.js';
 import type { Harness } from '../support/reconcile-harness.js';
-import { STANDBY_POLICY, startStandbyHarness } from '../support/standby-policy.js';
+import {
+  BERT_SERVICE,
+  isReady,
+  STANDBY_POLICY,
+  startStandbyHarness,
+  startWakeRuntime,
+  type WakeRuntime,
+} from '../support/standby-policy.js';
 
-/** The serving runtime's wake endpoint for every standby pod: records each call, answers 200. */
+/** The wake calls of the serving runtime, as `METHOD path body`. */
 const wakes: string[] = [];
-const runtime: Server = createServer((req, res) => {
-  let body = '';
-  req.on('data', (c: Buffer) => (body += c.toString()));
-  req.on('end', () => {
-    wakes.push(`${req.method} ${req.url} ${body}`);
-    res.writeHead(200).end('{}');
-  });
-});
-
-const isReady = (p: KubeObject) =>
-  (p.status?.conditions as { type: string; status: string }[] | undefined)?.some(
-    (c) => c.type === 'Ready' && c.status === 'True',
-  ) ?? false;
+let runtime: WakeRuntime | undefined;
 
 let h: Harness;
 const SCALE = 'gpuops/prod/scale/bert';
@@ -53,8 +45,8 @@ const endpoints = () => {
 };
 
 beforeAll(async () => {
-  await new Promise<void>((r) => runtime.listen(0, '127.0.0.1', r));
-  const port = (runtime.address() as AddressInfo).port;
+  runtime = await startWakeRuntime((method, url, body) => wakes.push(`${method} ${url} ${body}`));
+  const { port } = runtime;
   ({ h } = await startStandbyHarness({
     // The simulated clock moves only when the test advances it: "no time passed" is exact.
     speed: 1e-6,
@@ -70,20 +62,12 @@ beforeAll(async () => {
   // Back within the band: bert holds at 1 until the load step.
   h.load.setLoad('bert', 50);
   await h.pass();
-  h.sim.store.create('services', {
-    apiVersion: 'v1',
-    kind: 'Service',
-    metadata: { name: 'bert', namespace: 'algorithms' },
-    spec: {
-      selector: { 'app.kubernetes.io/name': 'bert', 'gpuops.dev/algorithm': 'bert' },
-      ports: [{ name: 'http', port: 8000, targetPort: 8000, protocol: 'TCP' }],
-    },
-  });
+  h.sim.store.create('services', BERT_SERVICE);
   await h.settle();
 }, 180_000);
 afterAll(async () => {
   await h?.close();
-  await new Promise((r) => runtime.close(r));
+  await runtime?.close();
 });
 
 describe('a pass claims a Ready standby by itself', () => {

@@ -1,6 +1,9 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { StandbySet } from '../../src/definitions/types.js';
 import { DcgmScrapeSource } from '../../src/metrics/dcgm-scrape.js';
 import type { PassResult } from '../../src/pass/reconcile.js';
+import type { KubeObject } from '../../src/sim/index.js';
 import {
   algorithmFile,
   gpuNode,
@@ -80,4 +83,46 @@ export async function startStandbyHarness(
     }),
   );
   return { h, first };
+}
+
+/** bert's Service in `algorithms` (port 8000, selecting bert's pods): where a claimed standby serves. */
+export const BERT_SERVICE: KubeObject = {
+  apiVersion: 'v1',
+  kind: 'Service',
+  metadata: { name: 'bert', namespace: 'algorithms' },
+  spec: {
+    selector: { 'app.kubernetes.io/name': 'bert', 'gpuops.dev/algorithm': 'bert' },
+    ports: [{ name: 'http', port: 8000, targetPort: 8000, protocol: 'TCP' }],
+  },
+};
+
+/** Whether a pod's `Ready` condition is `True`. */
+export const isReady = (p: KubeObject): boolean =>
+  (p.status?.conditions as { type: string; status: string }[] | undefined)?.some(
+    (c) => c.type === 'Ready' && c.status === 'True',
+  ) ?? false;
+
+/** The serving runtime's wake endpoint of every standby pod, on a free port of 127.0.0.1. */
+export interface WakeRuntime {
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Starts a {@link WakeRuntime} that hands each call (method, path, body) to `onWake` and answers 200 `{}`. */
+export async function startWakeRuntime(
+  onWake: (method: string, url: string, body: string) => void,
+): Promise<WakeRuntime> {
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      onWake(req.method ?? '', req.url ?? '', body);
+      res.writeHead(200).end('{}');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }

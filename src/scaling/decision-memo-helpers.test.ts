@@ -23,10 +23,12 @@ import {
   reusable,
   sameInput,
   type DecisionEntry,
+  type DecisionMemo,
 } from './decision-memo.js';
+import { decideOne } from './decide-one.js';
 import { toDecisionRecord } from './decision-record.js';
 import { sameItems } from './lookups.js';
-import type { DecisionRecord, ScalingDecision, ScalingInput } from './types.js';
+import type { DecisionRecord, NodeCapacity, ScalingDecision, ScalingInput } from './types.js';
 
 describe('decision-memo helpers', () => {
   it('sameInput: equal for equal inputs (copies, any key order), different when one field moves', () => {
@@ -235,3 +237,88 @@ function changeTo(name: string): ScalingDecision {
     message: `${name}: above max`,
   };
 }
+
+describe('rememberingDecider: reused while its view of capacity holds, decided again (as fresh) otherwise', () => {
+  const p = policyNoWindows();
+  /** Inputs of `name` in `pool` at `utils` over `cap` (the same algorithm and pod objects pass after pass). */
+  function algorithmIn(name: string, pool: 'long-task' | 'short-task', cap: NodeCapacity[]) {
+    const base = baseInput();
+    const alg = algorithm({ name });
+    const at = (utils: number[], pods = base.pods): ScalingInput => ({
+      ...base,
+      algorithm: alg,
+      pool,
+      replicas: pods.length,
+      pods,
+      samples: utils.map((u, i) => sample(pods[i]!.name, u)),
+      poolNodes: cap.filter((n) => n.pool === pool),
+      unusedNodes: cap.filter((n) => n.pool === 'unused'),
+    });
+    return at;
+  }
+  /** One pass over `inputs` with `memo`: each decision (checked equal to deciding afresh), reused, again. */
+  function pass(memo: DecisionMemo, cap: NodeCapacity[], inputs: ScalingInput[]) {
+    const decide = rememberingDecider(memo)(cap);
+    const out = inputs.map((i) => decide(i, p, RULE_NOW));
+    for (const [k, d] of out.entries()) expect(d.decision).toEqual(decideOne(inputs[k]!, p, RULE_NOW));
+    return { actions: out.map((d) => d.decision.action), reused: memo.reused, again: memo.again };
+  }
+
+  it('a claim in a pool changes the view of the algorithms after it in that pool only', () => {
+    const cap = [node('lt-1', 'long-task', 2), node('st-1', 'short-task', 4), node('u-1', 'unused', 8)];
+    const [a, b, c] = [
+      algorithmIn('a', 'long-task', cap),
+      algorithmIn('b', 'long-task', cap),
+      algorithmIn('c', 'short-task', cap),
+    ];
+    const memo = createDecisionMemo();
+    const calm = [a([50, 50, 50]), b([50, 50, 50]), c([50, 50, 50])];
+    expect(pass(memo, cap, calm)).toEqual({ actions: ['hold', 'hold', 'hold'], reused: 0, again: 0 });
+    expect(pass(memo, cap, calm)).toEqual({ actions: ['hold', 'hold', 'hold'], reused: 3, again: 0 });
+    // a scales up onto lt-1: b, after it in long-task, sees another room; c in short-task does not.
+    const hot = [a([95, 95, 95]), calm[1]!, calm[2]!];
+    expect(pass(memo, cap, hot)).toEqual({ actions: ['scale-up', 'hold', 'hold'], reused: 1, again: 2 });
+    // The same again: a's scale-up is not a quiet hold, but its inputs and the room are as they were.
+    expect(pass(memo, cap, hot)).toEqual({ actions: ['scale-up', 'hold', 'hold'], reused: 3, again: 0 });
+  });
+
+  it('a node moved in from the unused pool changes the view of every pool after it', () => {
+    const cap = [
+      node('lt-1', 'long-task', 0, 'NVIDIA-A100-SXM4-80GB', { allocatableGpus: 8 }),
+      node('st-1', 'short-task', 4),
+      node('u-1', 'unused', 8),
+    ];
+    const [a, c] = [algorithmIn('a', 'long-task', cap), algorithmIn('c', 'short-task', cap)];
+    const memo = createDecisionMemo();
+    const calm = [a([50, 50, 50]), c([50, 50, 50])];
+    pass(memo, cap, calm);
+    // a's samples move within its band: c is reused.
+    expect(pass(memo, cap, [a([55, 55, 55]), calm[1]!])).toEqual({
+      actions: ['hold', 'hold'],
+      reused: 1,
+      again: 1,
+    });
+    // a takes u-1: c's view of the unused pool moved, so it is decided again.
+    expect(pass(memo, cap, [a([95, 95, 95]), calm[1]!])).toEqual({
+      actions: ['relabel', 'hold'],
+      reused: 0,
+      again: 2,
+    });
+  });
+
+  it('pod facts are kept only from a decision made on the same pods', () => {
+    const cap = [node('lt-1', 'long-task', 8), node('u-1', 'unused', 8)];
+    const a = algorithmIn('a', 'long-task', cap);
+    const memo = createDecisionMemo();
+    pass(memo, cap, [a([50, 50, 50])]);
+    // A fourth pod: decided from scratch; then only its samples move: decided on the new pod facts.
+    const four = [...baseInput().pods, pod('resnet50-infer-7d9f-3')];
+    expect(pass(memo, cap, [a([50, 50, 50, 50], four)])).toMatchObject({ reused: 0, again: 0 });
+    expect(pass(memo, cap, [a([10, 10, 10, 10], four)])).toMatchObject({ actions: ['scale-down'], again: 1 });
+    expect(pass(memo, cap, [a([12, 12, 12, 12], four)])).toMatchObject({ actions: ['scale-down'], again: 1 });
+  });
+
+  it('nextLog separates the log from what is added', () => {
+    expect(nextLog('x', 'yz')).not.toBe(nextLog('xy', 'z'));
+  });
+});

@@ -68,6 +68,14 @@ describe('PassWaker', () => {
     await w.sleep(10_000, ac.signal);
     expect(Date.now() - t0).toBeLessThan(5_000);
   });
+  it('a signal aborted before the sleep (a stop during the pass) returns at once, not after ms', async () => {
+    const w = new PassWaker();
+    const ac = new AbortController();
+    ac.abort();
+    const t0 = Date.now();
+    await w.sleep(10_000, ac.signal);
+    expect(Date.now() - t0).toBeLessThan(5_000);
+  });
 });
 
 describe('runCrossingTrigger', () => {

@@ -28,8 +28,12 @@ export class PassWaker {
     else this.pending = true;
   }
 
-  /** Waits `ms`, or until woken or `signal` aborts. */
+  /**
+   * Waits `ms`, or until woken or `signal` aborts; returns at once when `signal` has already
+   * aborted (a stop during a pass: its 'abort' event has fired and will not fire again).
+   */
   async sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return;
     if (this.pending) {
       this.pending = false;
       return;

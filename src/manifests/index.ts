@@ -19,6 +19,7 @@ export {
   CLAIMED_FROM_LABEL,
   claimPatch,
   giveBackPatch,
+  STANDBY_AFFINITY_WEIGHT,
   STANDBY_LABEL,
   standbyFile,
   standbyName,

@@ -17,6 +17,10 @@
  * algorithm adopts it, their selectors hold their own `pod-template-hash`). A give-back is the
  * reverse, with the standby ReplicaSet's current `pod-template-hash`, so that ReplicaSet adopts it
  * (and deletes its surplus, a starting standby first).
+ *
+ * A standby pod asks the scheduler to pack ({@link standbyPodAffinity}): under kube-scheduler's
+ * default scoring every new pod, a standby's backfill included, goes to the emptiest node, so the
+ * nodes a falling load would free keep a pod and are never returned.
  */
 import type { KubeObject } from '../cluster/index.js';
 import type { PolicySpec, ResolvedAlgorithm, StandbySet } from '../definitions/index.js';
@@ -38,6 +42,57 @@ export const CLAIMED_FROM_LABEL = GPUOPS.claimedFrom;
 export const CLAIMED_UID_ANNOTATION = GPUOPS.claimedUid;
 /** The label a Deployment's ReplicaSets add to their selector and pods. */
 export const POD_TEMPLATE_HASH = 'pod-template-hash';
+
+/**
+ * The weight of each of the standby pod's preferred pod affinity terms (1–100, the API's range).
+ * Its value does not change which node a standby goes to: InterPodAffinity adds the weights of the
+ * terms that match pods on each node and then normalises the sums to 0–100 across the feasible
+ * nodes (`NormalizeScore`), so with both terms at one weight only the pod counts matter. It is the
+ * highest the API allows so that a preference a user's admission policy adds beside them weighs
+ * less.
+ */
+export const STANDBY_AFFINITY_WEIGHT = 100;
+
+/**
+ * The standby pod's `affinity`: two `preferredDuringSchedulingIgnoredDuringExecution` pod affinity
+ * terms, each of {@link STANDBY_AFFINITY_WEIGHT}, on `kubernetes.io/hostname`, in every namespace
+ * (`namespaceSelector: {}`): towards pods carrying `gpuops.dev/algorithm` (the algorithms'
+ * replicas, claimed standbys included) and towards pods carrying `gpuops.dev/standby` (other
+ * standbys). The pool's `nodeSelector` keeps the standby on the pool's nodes, so the pods these
+ * terms count are the pool's.
+ *
+ * How kube-scheduler weighs it (https://kubernetes.io/docs/concepts/scheduling-eviction/assign-pod-node/#inter-pod-affinity-and-anti-affinity;
+ * kubernetes/kubernetes `pkg/scheduler/apis/config/v1/default_plugins.go` and
+ * `pkg/scheduler/framework/plugins/interpodaffinity/scoring.go`): a node's score is
+ * Σ plugin weight × the plugin's 0–100 score; by default NodeResourcesFit (weight 1, its
+ * `LeastAllocated` strategy: the free share of the node after the pod) and InterPodAffinity
+ * (weight 2: the matching pods' term weights on the node, normalised between the lowest and the
+ * highest node). So the node with the most of the pool's pods scores up to 200 on affinity against
+ * at most 100 that `LeastAllocated` gives an empty node: a standby goes to a busy node that fits it
+ * (an empty node only when no busy node has room). The scoring is symmetric: an existing pod's
+ * preferred terms count for an incoming pod they match, so an algorithm's cold replica, which
+ * carries no term, is drawn towards the nodes that hold standbys or claimed pods too.
+ * Not asked: `requiredDuringScheduling` (a standby must start even when every busy node is full).
+ * The algorithms' own Deployments carry no such term: the standbys' terms already draw their cold
+ * replicas to the standbys' nodes (the replay: within 1.8 of ~85 node-hours either way),
+ * and gpuops's affinity replaces a template's own by key (`pod-template.ts`); docs/standby.md,
+ * "Pool node-hours on the pod groups".
+ */
+export function standbyPodAffinity(): Record<string, unknown> {
+  const term = (key: string) => ({
+    weight: STANDBY_AFFINITY_WEIGHT,
+    podAffinityTerm: {
+      labelSelector: { matchExpressions: [{ key, operator: 'Exists' }] },
+      namespaceSelector: {},
+      topologyKey: 'kubernetes.io/hostname',
+    },
+  });
+  return {
+    podAffinity: {
+      preferredDuringSchedulingIgnoredDuringExecution: [term(GPUOPS.algorithm), term(STANDBY_LABEL)],
+    },
+  };
+}
 
 /** The standby Deployment's name: `gpuops-standby-<set>` (a set's name is at most 48 characters). */
 export function standbyName(set: Pick<StandbySet, 'name'>): string {
@@ -71,7 +126,8 @@ export function standbyVendor(
  * `scaling/rules/claim.ts`), on the set's pool (`poolScheduling`, tolerating every vendor's GPU
  * taint: a pool holds nodes of any vendor), in the restricted pod profile
  * (`restrictPod`), a readiness probe every second on `readinessPath` (a claim's switch shows as
- * not Ready until the model serves), the Argo CD sync wave "0". Each pod requests `gpus` of
+ * not Ready until the model serves), a preferred pod affinity to the pool's busy nodes
+ * ({@link standbyPodAffinity}), the Argo CD sync wave "0". Each pod requests `gpus` of
  * `vendor`'s resource (`nvidia.com/gpu`, `amd.com/gpu`; {@link standbyVendor}).
  */
 export function renderStandbyDeployment(
@@ -85,6 +141,7 @@ export function renderStandbyDeployment(
   const pod: Record<string, unknown> & { containers: Record<string, unknown>[] } = {
     nodeSelector,
     tolerations: [...VENDORS.map(gpuToleration), ...tolerations.slice(1)],
+    affinity: standbyPodAffinity(),
     automountServiceAccountToken: false,
     containers: [
       {

@@ -7,6 +7,7 @@
  */
 import type { NodeInfo } from '../cluster/index.js';
 import type { NodeCapacity } from '../scaling/index.js';
+import { fitScore, nodeScore, normaliseAffinity, type FitScoring } from './scheduler-score.js';
 
 /** The pools a node of the model is in. */
 export type ModelPool = 'short-task' | 'unused';
@@ -90,27 +91,29 @@ export function nodeInfos(nodes: readonly FleetNode[]): NodeInfo[] {
 }
 
 /**
- * The node that takes the next pod, as kube-scheduler scores free GPUs among the pool's nodes
- * with room for one (see `sim/controllers/scheduler.ts`): `LeastAllocated` (its default) the most
- * free, `MostAllocated` (bin packing) the fewest; ties by name. Null when no node of `pool` has a
- * free GPU.
+ * The node that takes the next pod, as kube-scheduler scores the pool's nodes with room for one
+ * (`scheduler-score.ts`): NodeResourcesFit by `scoring` (`LeastAllocated`, its default, favours the
+ * most free GPUs; `MostAllocated`, bin packing, the fewest) plus twice InterPodAffinity's score of
+ * `affinityRaw` (each node's raw score for this pod; none: 0 everywhere); ties by name. Null when
+ * no node of `pool` has a free GPU.
  */
 export function pickNode(
   nodes: readonly FleetNode[],
   pool: ModelPool,
-  scoring: 'LeastAllocated' | 'MostAllocated',
+  scoring: FitScoring,
+  affinityRaw?: (n: FleetNode) => number,
 ): FleetNode | null {
+  const feasible = nodes.filter((n) => n.pool === pool && n.used < n.gpus);
+  const affinity = normaliseAffinity(feasible.map((n) => affinityRaw?.(n) ?? 0));
   let best: FleetNode | null = null;
-  for (const n of nodes) {
-    if (n.pool !== pool || n.used >= n.gpus) continue;
-    const free = n.gpus - n.used;
-    const bestFree = best === null ? 0 : best.gpus - best.used;
-    const better =
-      best === null ||
-      (scoring === 'LeastAllocated' ? free > bestFree : free < bestFree) ||
-      (free === bestFree && n.name < best.name);
-    if (better) best = n;
-  }
+  let bestScore = -Infinity;
+  feasible.forEach((n, i) => {
+    const score = nodeScore(fitScore(scoring, n.gpus, n.used), affinity[i]!);
+    if (score > bestScore || (score === bestScore && n.name < best!.name)) {
+      best = n;
+      bestScore = score;
+    }
+  });
   return best;
 }
 

@@ -16,6 +16,8 @@ import { modelHpa } from './model-hpa.js';
 import { gpuopsInput, type ModelPod } from './model-input.js';
 import { holdGpu, pickNode, type FleetNode, type ModelPool } from './node-fleet.js';
 import { instantSeconds, offeredLoad, type Trace } from './trace.js';
+import { affinityRaw, type AffinityCounts, type FitScoring } from './scheduler-score.js';
+import { STANDBY_AFFINITY_WEIGHT } from '../manifests/index.js';
 
 const TICK = 15;
 const START = Date.parse('2026-01-01T00:00:00Z');
@@ -27,6 +29,11 @@ export interface NodePod extends ModelPod {
   serial: number;
   /** A standby pod claimed from the pool's standby set (it may go back to it). */
   claimed?: boolean;
+  /**
+   * A standby pod, claimed or not: it carries the standby's preferred pod affinity terms
+   * (`standbyPodAffinity` of `manifests/standby.ts`), which the scheduler scores (`schedulePending`).
+   */
+  carriesAffinity?: boolean;
 }
 
 /** One service stepped by the fleet (see the module comment). */
@@ -149,29 +156,42 @@ export function nodeService(
 
 /**
  * kube-scheduler's pass at `t`: the Pending pods of every service, oldest first (then by name),
- * each bound to the node `pickNode` scores best in `pool`, until none has a free GPU. A pod
- * bound is Ready at the first tick (of `tick` seconds, default 15) at least `startupSeconds` later
- * (a warm-up pod at once).
- * Returns how many were bound.
+ * each bound to the node `pickNode` scores best in `pool`, until none has a free GPU. Every pod of
+ * `services` is one of the pool's (an algorithm's replica, or a standby carrying the standby's pod
+ * affinity terms): InterPodAffinity counts them per node (`affinityRaw`, the pods bound earlier in
+ * this pass included). A pod bound is Ready at the first tick (of `tick` seconds, default 15) at
+ * least `startupSeconds` later (a warm-up pod at once). Returns how many were bound.
  */
 export function schedulePending(
   services: readonly { pods: NodePod[] }[],
   nodes: FleetNode[],
   pool: ModelPool,
-  scoring: 'LeastAllocated' | 'MostAllocated',
+  scoring: FitScoring,
   startupSeconds: number,
   t: number,
   tick = TICK,
 ): number {
-  const pending = services
-    .flatMap((x) => x.pods.filter((p) => p.node === null))
+  const all = services.flatMap((x) => x.pods);
+  const pending = all
+    .filter((p) => p.node === null)
     .sort((a, b) => a.createdAt - b.createdAt || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  if (pending.length === 0) return 0;
+  const counts = new Map<string, AffinityCounts>(nodes.map((n) => [n.name, { replicas: 0, carrying: 0 }]));
+  const count = (p: NodePod) => {
+    const c = counts.get(p.node!)!;
+    if (p.carriesAffinity === true) c.carrying++;
+    else c.replicas++;
+  };
+  for (const p of all) if (p.node !== null) count(p);
   let bound = 0;
   for (const p of pending) {
-    const n = pickNode(nodes, pool, scoring);
+    const carries = p.carriesAffinity === true;
+    const raw = (n: FleetNode) => affinityRaw(counts.get(n.name)!, carries, STANDBY_AFFINITY_WEIGHT);
+    const n = pickNode(nodes, pool, scoring, raw);
     if (n === null) break;
     holdGpu(n, 1, t);
     p.node = n.name;
+    count(p);
     p.startedAt = t;
     if (p.readyAt !== -Infinity) p.readyAt = Math.ceil((t + startupSeconds) / tick) * tick;
     bound++;

@@ -16,7 +16,10 @@
  *   makes it long and it deletes its surplus as the ReplicaSet controller ranks pods (not bound,
  *   not Ready, then the newest).
  * - Pending pods (a service's or the standby's) that the pool's free GPUs cannot hold move unused
- *   nodes in (whole nodes, in name order); an empty node returns by `returnIdlePools`.
+ *   nodes in (whole nodes, in name order); an empty node returns by `returnIdlePools`. Standby
+ *   pods, claimed or not, carry the standby's preferred pod affinity to the pool's busy nodes,
+ *   which the scheduler model scores (`scheduler-score.ts`), so standbys and the replicas they
+ *   draw pack onto busy nodes and the others can empty.
  * Standby GPUs count as allocated: the fleet's pod-level utilisation is Σ served ÷ (Σ the
  * services' allocated + the standby set's). Units: seconds, whole GPUs (1 GPU per pod).
  */
@@ -210,10 +213,13 @@ function crossing(m: NodeService, trigger: ModelTrigger, t: number): boolean {
   return trigger.crossed(t, m.replicas(), ready, u);
 }
 
-/** A new standby pod (Pending; `readyAt` −∞ for the warm-up's, Ready as soon as bound). */
+/**
+ * A new standby pod (Pending; `readyAt` −∞ for the warm-up's, Ready as soon as bound), carrying
+ * the standby's preferred pod affinity terms (kept when claimed), which `schedulePending` scores.
+ */
 function standbyPod(set: StandbySet, t: number, readyAt: number): NodePod {
   const serial = set.serial++;
-  return { name: `standby-${serial}`, serial, node: null, readyAt, createdAt: t };
+  return { name: `standby-${serial}`, serial, node: null, readyAt, createdAt: t, carriesAffinity: true };
 }
 
 /**

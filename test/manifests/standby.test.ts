@@ -87,6 +87,53 @@ describe('the standby Deployment', () => {
     );
   });
 
+  it('asks the scheduler to pack: a preferred pod affinity per host to algorithm pods and to standbys, in every namespace', () => {
+    const pod = (renderStandbyDeployment(SET, policy, 2) as AnyObj).spec.template.spec;
+    const term = (key: string) => ({
+      weight: 100,
+      podAffinityTerm: {
+        labelSelector: { matchExpressions: [{ key, operator: 'Exists' }] },
+        namespaceSelector: {},
+        topologyKey: 'kubernetes.io/hostname',
+      },
+    });
+    expect(pod.affinity).toEqual({
+      podAffinity: {
+        preferredDuringSchedulingIgnoredDuringExecution: [term('gpuops.dev/algorithm'), term(STANDBY_LABEL)],
+      },
+    });
+    // Preferred only: a standby must still start when no busy node has room.
+    expect(pod.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution).toBeUndefined();
+    expect(pod.affinity.podAntiAffinity).toBeUndefined();
+    // The terms match the pool's pods: an algorithm's replica, a standby, a claimed standby.
+    const [alg] = algorithmsFromYaml(algorithmYaml({ name: 'bert', gpus: 2 }), gpuops) as [ResolvedAlgorithm];
+    const algPod = (
+      renderDeployment({
+        algorithm: alg,
+        pool: 'short-task',
+        policy,
+        cluster: 'prod',
+        templates: templates(),
+      }) as AnyObj
+    ).spec.template;
+    const standbyLabels = (renderStandbyDeployment(SET, policy, 1) as AnyObj).spec.template.metadata.labels;
+    const claimedLabels = (
+      mergePatch({ metadata: { labels: standbyLabels } }, claimPatch(SET, 'bert', 'u')) as AnyObj
+    ).metadata.labels;
+    const matchesTerm = (i: number, labels: Record<string, string>) =>
+      pod.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution[
+        i
+      ].podAffinityTerm.labelSelector.matchExpressions.every((e: { key: string }) => e.key in labels);
+    expect([matchesTerm(0, algPod.metadata.labels), matchesTerm(1, algPod.metadata.labels)]).toEqual([
+      true,
+      false,
+    ]);
+    expect([matchesTerm(0, standbyLabels), matchesTerm(1, standbyLabels)]).toEqual([false, true]);
+    expect([matchesTerm(0, claimedLabels), matchesTerm(1, claimedLabels)]).toEqual([true, false]);
+    // Only standby sets ask it: an algorithm's own Deployment renders no pod affinity.
+    expect(algPod.spec.affinity?.podAffinity).toBeUndefined();
+  });
+
   it('its file is one generated document, byte-stable', () => {
     const a = standbyFile('prod', SET, policy, 2);
     expect(a.path).toBe('clusters/prod/standby/llm/deployment.yaml');

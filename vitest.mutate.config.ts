@@ -15,6 +15,8 @@ export default defineConfig({
       'src/scaling/**/*.test.ts',
       'test/scaling/peak-window.test.ts',
       'test/scaling/judged-over.test.ts',
+      // The placer (kube-scheduler's filters) is decided on here only.
+      'test/scaling/scheduler-filters.test.ts',
       'test/manifests/**/*.test.ts',
       'src/manifests/**/*.test.ts',
       'test/gitops/{pure,pr-body,pr-body-golden,pr-body-rows,write-path-pure,change-set-rows}.test.ts',

@@ -71,6 +71,7 @@ export function decideOnFacts(f: Facts): { decision: ScalingDecision; clock: Dec
     hpaEngine(f) ??
     (f.scaling.sizing === 'headroom' ? headroom(f) : null) ??
     withinBand(f) ??
+    // Stryker disable next-line EqualityOperator: equivalent; a utilisation exactly at min is within the band, so withinBand has already held
     (f.utilization! < f.min ? scaleDown(f) : scaleUp(f));
   return { decision: decision(f, verdict), clock: f.clock, facts: f };
 }
@@ -104,6 +105,7 @@ function decision(f: Facts, v: Verdict): ScalingDecision {
   const notes = [
     v.reason === 'PartialData' ? '' : (f.input.partialData ?? ''),
     stuckNote(f.stuck, f.scaling.podStartupSeconds),
+    // Stryker disable next-line ArrayDeclaration: equivalent; a string in place of the empty list has no message, and filter(Boolean) drops it
     ...(f.input.flags ?? []).map((x) => x.message),
   ].filter(Boolean);
   const flags = notes.length ? ` (note: ${notes.join('; ')})` : '';

@@ -10,8 +10,7 @@ import { algorithm, node, pod, policy, sample } from '../../test/scaling/support
 import type { PodInfo } from '../cluster/types.js';
 import type { ResolvedAlgorithm } from '../definitions/types.js';
 import { decideInTurn } from './decide-in-turn.js';
-import { createDecisionMemo, nextLog, rememberingDecider, sameInput } from './decision-memo.js';
-import { sameItems } from './lookups.js';
+import { createDecisionMemo, rememberingDecider } from './decision-memo.js';
 import { toDecisionRecord } from './decision-record.js';
 import { historySince } from './history.js';
 import type { DecisionRecord, NodeCapacity, PodSample, ScalingDecision, ScalingInput } from './types.js';
@@ -242,61 +241,4 @@ describe('decideInTurn with a memo, every sample moving each pass (a steady pass
     },
     120_000,
   );
-});
-
-describe('decision-memo helpers', () => {
-  it('sameInput: equal for equal inputs (copies, any key order), different when one field moves', () => {
-    const base = {
-      algorithm: algorithm(),
-      pool: 'long-task' as const,
-      replicas: 2,
-      pods: [],
-      samples: [sample('x', 50)],
-      recent: [],
-    };
-    expect(sameInput({ ...base, samples: [sample('x', 50)] }, base)).toBe(true);
-    const reordered = Object.fromEntries(
-      Object.entries(sample('x', 50)).reverse(),
-    ) as (typeof base.samples)[0];
-    expect(sameInput({ ...base, samples: [reordered] }, base)).toBe(true);
-    expect(sameInput({ ...base, dropped: null, flags: [] }, base)).toBe(true);
-    for (const moved of [
-      { replicas: 3 },
-      { samples: [sample('x', 51)] },
-      { samples: [sample('x', 50), sample('y', 50)] },
-      // The same value, another pod, time or source window: equal values alone are not equal samples.
-      { samples: [sample('y', 50)] },
-      { samples: [sample('x', 50, '2025-06-01T12:00:30Z')] },
-      { samples: [{ ...sample('x', 50), window: { max: 90, coveredSeconds: 300 } }] },
-      { dropped: 'Stale: 1' },
-      { poolLoadGpus: 1.5 },
-      { pool: 'short-task' as const },
-      { currentReplicaSet: 'rs-2' },
-      { noDataMessage: 'no GPU metrics' },
-      { request: { gpus: 2, cpuMillis: 0, memoryBytes: 0 } },
-      { partialData: 'the metrics store answered in part' },
-      { refusal: 'exceeded quota' },
-      { otherAutoscalers: ['KEDA ScaledObject serve'] },
-      { placer: { key: 'taints:a' } as never },
-    ]) {
-      expect(sameInput({ ...base, ...moved }, base)).toBe(false);
-      expect(sameInput(base, { ...base, ...moved })).toBe(false);
-    }
-  });
-
-  it('nextLog: the same claims in the same order give the same log, any other sequence another', () => {
-    const log = (...claims: string[]) => claims.reduce(nextLog, '');
-    expect(log('a', 'b')).toBe(log('a', 'b'));
-    expect(log('a', 'b')).not.toBe(log('b', 'a'));
-    expect(log('ab')).not.toBe(log('a', 'b'));
-    expect(log('a')).not.toBe(log());
-  });
-
-  it('sameItems: the same objects in the same order', () => {
-    const [x, y] = [pod('x'), pod('y')];
-    expect(sameItems([x, y], [x, y])).toBe(true);
-    expect(sameItems([x, y], [y, x])).toBe(false);
-    expect(sameItems([x, y], [x, { ...y }])).toBe(false);
-    expect(sameItems([x], [x, y])).toBe(false);
-  });
 });

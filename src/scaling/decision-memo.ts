@@ -105,6 +105,7 @@ export function sameInput(a: DecidedInput, b: DecidedInput): boolean {
  */
 export function sameSamples(a: readonly PodSample[], b: readonly PodSample[]): boolean {
   if (a.length !== b.length) return false;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent; the loop only finds a moved value sooner, isDeepStrictEqual below compares the values with Object.is too
   for (let i = 0; i < a.length; i++) if (!Object.is(a[i]!.utilization, b[i]!.utilization)) return false;
   return isDeepStrictEqual(a, b);
 }
@@ -223,6 +224,7 @@ export function rememberingDecider(memo: DecisionMemo): (capacity: readonly Node
           claims,
           decidedAtMs: nowMs,
           clock,
+          // Stryker disable next-line ConditionalExpression: equivalent; podFactsOf of facts built on kept pod facts gives their values again (only a new object)
           podFacts: kept && prev ? prev.podFacts : podFactsOf(facts),
           sampled: facts.sampled,
         };

@@ -12,6 +12,7 @@ export function cooldown(f: Facts, direction: 'up' | 'down', why: string): Verdi
   const seconds =
     direction === 'up' ? f.scaling.scaleUp.cooldownSeconds : f.scaling.scaleDown.cooldownSeconds;
   const last = lastChangeMs(f.records, f.nowMs);
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: equivalent for `seconds <= 0` and `last === null`; lastChangeMs gives no time after now, so 0 s or no change (null: now − 0) falls through to the elapsed test, which returns null too
   if (seconds <= 0 || last === null || f.nowMs - last >= seconds * 1000) return null;
   // Active: the message shows its age, so the outcome changes as the clock moves.
   everyPass(f, last + seconds * 1000);

@@ -8,7 +8,7 @@ import type { PoolAssignment } from '../pools/index.js';
 import type { CreatedObject } from './created-objects.js';
 import { bandSection } from './pr-band.js';
 import type { PlacementEvidence, ScalingEvidence } from './pr-evidence.js';
-import { count, inertCell, list, num, plural, poolMoves, table } from './pr-text.js';
+import { count, inertCell, list, num, plural, poolMoves, standbySplitText, table } from './pr-text.js';
 import type { RemovedMetadata } from './removed-metadata.js';
 import type { PlannedFile } from './types.js';
 import { byString } from '../util/compare.js';
@@ -128,6 +128,8 @@ export function scalingSection(ev: ScalingEvidence, maxRows: number): string {
     '',
     d.message,
   ];
+  const split = standbySplitText(d);
+  if (split) out.push('', `Standby pods: ${split}.`);
   // Said once: the decision's message usually names the moved nodes already (no node: none to say).
   if (!d.nodes.every((n) => d.message.includes(n)))
     out.push('', `Unused nodes moved into the pool: ${d.nodes.map((n) => `\`${n}\``).join(', ')}.`);

@@ -2,6 +2,7 @@
  * Text helpers the pull-request title and body share (pure): Markdown cells and tables (cut to a
  * number of rows with "… and N more"), lists in prose, and the pool moves of a change.
  */
+import type { ScalingDecision } from '../scaling/index.js';
 import type { PoolAssignment } from '../pools/index.js';
 import { byString } from '../util/compare.js';
 import { escapeControl } from '../util/escape-control.js';
@@ -73,4 +74,30 @@ export function list(items: readonly string[]): string {
 /** The assignments that change a node's pool, by node name. */
 export function poolMoves(pools: readonly PoolAssignment[] | undefined): PoolAssignment[] {
   return [...(pools ?? [])].filter((p) => p.from !== p.to).sort((a, b) => byString(a.node, b.node));
+}
+
+/**
+ * How claimed standby pods split a scaling decision, said for a reviewer (docs/standby.md, "Claims
+ * and Git"): `3 → 5: 1 claimed standby pod counted in 3, 1 standby pod claimed now; Deployment 2 →
+ * 3 in Git, which with the 2 claimed pods makes 5`. Null when no standby pod takes part (Git's
+ * replicas are the decision's). `d.standby` as `planStandby` wrote it.
+ */
+export function standbySplitText(d: Pick<ScalingDecision, 'replicas' | 'standby'>): string | null {
+  const sb = d.standby;
+  if (!sb || (sb.claimed === 0 && sb.claim === 0 && sb.giveBack === 0)) return null;
+  const { from, to } = d.replicas;
+  const git = from - sb.claimed;
+  const kept = sb.claimed + sb.claim - sb.giveBack;
+  const parts = [
+    ...(sb.claimed > 0 ? [`${plural(sb.claimed, 'claimed standby pod')} counted in ${from}`] : []),
+    ...(sb.claim > 0 ? [`${plural(sb.claim, 'standby pod')} claimed now`] : []),
+    ...(sb.giveBack > 0 ? [`${plural(sb.giveBack, 'claimed pod')} given back`] : []),
+  ];
+  const inGit =
+    sb.deployment === 0
+      ? `Deployment stays at ${git} in Git`
+      : `Deployment ${git} → ${git + sb.deployment} in Git`;
+  const rest =
+    kept === 0 ? 'no claimed pod left' : `which with the ${plural(kept, 'claimed pod')} makes ${to}`;
+  return `${from} → ${to}: ${parts.join(', ')}; ${inGit}, ${rest}`;
 }

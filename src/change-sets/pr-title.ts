@@ -14,6 +14,7 @@ import type { PlacementEvidence, ScalingEvidence, StandbyEvidence } from './pr-e
 import { count, list, plural, poolMoves } from './pr-text.js';
 import { describeRemoved, type RemovedObject } from './removed-objects.js';
 import type { ChangeKind } from './types.js';
+import { gitReplicas } from '../scaling/index.js';
 import { byString } from '../util/compare.js';
 
 /** What a title is made from: the change set's subject and its evidence. */
@@ -121,9 +122,15 @@ function mainClause(input: TitleInput, named: boolean, hasGrants: boolean): stri
   }
   if (input.kind === 'standby') return standbyClause(input);
   const d = input.scaling?.[0]?.decision;
+  // The Deployment's replicas in Git, what the merge changes; claimed standby pods carry the rest.
+  const git = d ? gitReplicas(d) : null;
+  const total =
+    d && git && (git.from !== d.replicas.from || git.to !== d.replicas.to)
+      ? ` (${d.replicas.from} → ${d.replicas.to} with claimed standby pods)`
+      : '';
   const scale =
-    d && d.replicas.from !== d.replicas.to
-      ? `scale ${input.subject} from ${d.replicas.from} to ${d.replicas.to} replicas`
+    d && git && git.from !== git.to
+      ? `scale ${input.subject} from ${git.from} to ${git.to} replicas${total}`
       : null;
   if (d && d.nodes.length > 0) {
     const pool = poolMoves(input.pools).find((p) => d.nodes.includes(p.node))?.to;
@@ -167,7 +174,9 @@ export function prTitle(input: TitleInput, max = GITHUB_TITLE_MAX): string {
  * the title names none (a node move only, a title a person edited).
  */
 export function titleReplicas(title: string, subject: string): { from: number; to: number } | null {
-  const m = / scale (\S+) from (\d+) to (\d+) replicas$/.exec(title);
+  const m = / scale (\S+) from (\d+) to (\d+) replicas(?: \(\d+ → \d+ with claimed standby pods\))?$/.exec(
+    title,
+  );
   if (!m || m[1] !== subject) return null;
   return { from: Number(m[2]), to: Number(m[3]) };
 }

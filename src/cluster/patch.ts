@@ -7,6 +7,8 @@ import {
 } from '@kubernetes/client-node';
 import { retry } from '../util/index.js';
 import { classifyKubeError, kubeErrorText } from './kube-errors.js';
+import { withOwnTaint } from './taints.js';
+import type { Taint } from './types.js';
 
 /** The outcome of patching one object. `changed: false` with `ok: true` means it already matched. */
 export interface PatchResult {
@@ -28,6 +30,13 @@ export interface NodeLabelChange {
   labels: Record<string, string | null>;
 }
 
+/** A writer's one entry of a Node's taints: the entry of `key` becomes `taint` (`null`: removed). */
+export interface NodeTaintChange {
+  node: string;
+  key: string;
+  taint: Taint | null;
+}
+
 /** Options of {@link createClusterPatcher}. */
 export interface ClusterPatcherOptions {
   /** Tries per object on conflict or transient failure (default 5). */
@@ -46,6 +55,12 @@ export interface ClusterPatcher {
   scaleDeployment(namespace: string, name: string, replicas: number): Promise<PatchResult>;
   /** Sets labels on Nodes, one merge patch per node; a failing node never stops the others. */
   labelNodes(changes: NodeLabelChange[]): Promise<PatchResult[]>;
+  /**
+   * Sets one Node's entry of `change.key` in `spec.taints`, keeping every other entry: the list is
+   * read, changed by `withOwnTaint` and written whole with the resourceVersion read, so a taint
+   * another manager adds meanwhile makes a 409 and a re-read, never a loss.
+   */
+  setNodeTaint(change: NodeTaintChange): Promise<PatchResult>;
 }
 
 const MERGE_PATCH = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
@@ -187,6 +202,27 @@ export function createClusterPatcher(kc: KubeConfig, options: ClusterPatcherOpti
         );
       }
       return results;
+    },
+
+    setNodeTaint(change) {
+      const t = change.taint;
+      const what = t ? `taint ${t.key}=${t.value ?? ''}:${t.effect}` : `no taint ${change.key}`;
+      return ensure(
+        retryOptions,
+        { kind: 'Node', namespace: null, name: change.node },
+        what,
+        async () => {
+          const node = await core.readNode({ name: change.node });
+          // The entries as read (their timeAdded too) but gpuops's, written whole: a merge patch
+          // replaces a list, and the resourceVersion sent makes a concurrent change a 409.
+          const next = withOwnTaint((node.spec?.taints ?? []) as Taint[], change.key, t);
+          return {
+            resourceVersion: node.metadata?.resourceVersion,
+            body: next === null ? null : { spec: { taints: next } },
+          };
+        },
+        (body) => core.patchNode({ name: change.node, body, fieldManager, dryRun }, MERGE_PATCH),
+      );
     },
   };
 }

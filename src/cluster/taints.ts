@@ -92,3 +92,23 @@ export function noNewPodsTaints(
 export function formatTaint(t: Taint): string {
   return `${t.key}${t.value !== undefined && t.value !== '' ? `=${t.value}` : ''}:${t.effect}`;
 }
+
+/**
+ * `taints` with the entries of `key` replaced by `taint` (none when null), every other entry kept
+ * in its order; null when it already is so (one entry of `key` equal to `taint`, or none and
+ * `taint` null). How a writer that owns one key of `Node.spec.taints` (an atomic list: whoever
+ * writes it writes it whole) changes its entry without dropping anyone else's, as `kubectl taint`
+ * does.
+ */
+export function withOwnTaint(taints: readonly Taint[], key: string, taint: Taint | null): Taint[] | null {
+  const others = taints.filter((t) => t.key !== key);
+  const mine = taints.filter((t) => t.key === key);
+  const unchanged =
+    taint === null
+      ? mine.length === 0
+      : mine.length === 1 &&
+        (mine[0]!.value ?? '') === (taint.value ?? '') &&
+        mine[0]!.effect === taint.effect;
+  if (unchanged) return null;
+  return taint ? [...others, taint] : others;
+}

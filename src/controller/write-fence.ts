@@ -104,6 +104,14 @@ export function fencedPatcher(patcher: ClusterPatcher, fence: WriteFence): Clust
       }
       return patcher.labelNodes(changes);
     },
+    async setNodeTaint(change) {
+      try {
+        fence(`taint of Node ${change.node}`);
+      } catch (err) {
+        return refused('Node', null, change.node, err);
+      }
+      return patcher.setNodeTaint(change);
+    },
   };
 }
 

@@ -1,4 +1,4 @@
-import type { NodeInfo, Taint } from '../cluster/index.js';
+import type { NodeInfo } from '../cluster/index.js';
 import type { Pool, PolicySpec } from '../definitions/index.js';
 import type { FileChange } from './file-change.js';
 import { GENERATED_HEADER, renderYaml, type RenderCache } from './yaml.js';
@@ -73,15 +73,16 @@ export interface NodeFilesInput {
  *   (the field manager owned it). Deleting the file would leave the label, since `Prune=false`.
  * - Nodes without a pool and without one before get no file.
  * - Git holds only what gpuops owns (docs/design.md, "Architecture"): the pool label, `managed-by`, the sync
- *   annotations, the moved-by/moved-at annotations of a node gpuops moved, and with
- *   `pools.taint.enabled` the one pool taint `<labelKey>=<pool>:<effect>` in `spec.taints`. No
- *   label or taint another controller or a person put on the node (the Cluster Autoscaler's
- *   `ToBeDeletedByClusterAutoscaler`, Karpenter's `karpenter.sh/disrupted`, the GPU operator's
- *   `nvidia.com/gpu`, a team's `dedicated=…`) is ever written: Argo CD would re-apply it forever,
- *   also after its owner removed it. Caveat of the taint option: `spec.taints` is an atomic list
- *   for server-side apply, so an applier that forces conflicts replaces the Node's whole list
- *   with the pool taint; that is why the option is off by default, and with it on, the pool
- *   taint is better applied in patch mode than by Argo CD.
+ *   annotations, the moved-by/moved-at annotations of a node gpuops moved. No label another
+ *   controller or a person put on the node is ever written: Argo CD would re-apply it forever,
+ *   also after its owner removed it.
+ * - Never `spec.taints`, also with `pools.taint.enabled`: the list is atomic for server-side
+ *   apply (`+listType=atomic` on `NodeSpec.Taints`), so Argo CD's or Flux's forced apply of a
+ *   manifest listing the pool taint replaced the Node's whole list, dropping the taints other
+ *   managers own (the GPU operator's or the cloud's `nvidia.com/gpu`, the node lifecycle
+ *   controller's `node.kubernetes.io/*`, the Cluster Autoscaler's
+ *   `ToBeDeletedByClusterAutoscaler`). The pool taint is gpuops's own entry, set in patch mode
+ *   (`pools/pool-taint.ts`).
  */
 export function renderNodeFiles(input: NodeFilesInput): RenderedFile[] {
   const { cluster, assignments, policy } = input;
@@ -102,12 +103,12 @@ function renderNode(
   movedAt: string | undefined,
   cache: RenderCache | undefined,
 ): string {
-  const { labelKey, taint } = policy.pools;
+  const { labelKey } = policy.pools;
   const moved = movedAt !== undefined && (a.to === 'long-task' || a.to === 'short-task') ? movedAt : null;
   // Everything the file is made of, so a hit skips building, sorting and keying the manifest
   // (a pass renders every pooled node of the fleet again). Starts with NUL: never the sorted
   // JSON key of a document `renderYaml` puts in the same cache.
-  const key = `\0Node\0${JSON.stringify([a.node, a.to, moved, labelKey, taint.enabled && taint.effect])}`;
+  const key = `\0Node\0${JSON.stringify([a.node, a.to, moved, labelKey])}`;
   const hit = cache?.get(key);
   if (hit !== undefined) return hit;
   const text = renderManifest(a, policy, moved);
@@ -116,7 +117,7 @@ function renderNode(
 }
 
 function renderManifest(a: NodePoolChange, policy: PolicySpec, movedAt: string | null): string {
-  const { labelKey, taint } = policy.pools;
+  const { labelKey } = policy.pools;
   const labels: Record<string, string> = { [MANAGED_BY.key]: MANAGED_BY.value };
   if (a.to !== null) labels[labelKey] = a.to;
   const annotations: Record<string, string> = { ...NODE_ANNOTATIONS };
@@ -129,10 +130,6 @@ function renderManifest(a: NodePoolChange, policy: PolicySpec, movedAt: string |
     kind: 'Node',
     metadata: { name: a.node, labels, annotations },
   };
-  if (taint.enabled) {
-    const taints: Taint[] = a.to !== null ? [{ key: labelKey, value: a.to, effect: taint.effect }] : [];
-    manifest.spec = { taints };
-  }
   return renderYaml(manifest, GENERATED_HEADER);
 }
 

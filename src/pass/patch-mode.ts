@@ -7,7 +7,8 @@
  * permanent refusal (a protected branch, a declining hook; see `write-back/write-refusal.ts`) is
  * remembered and not pushed again before its `retryAt`.
  */
-import type { ClusterPatcher } from '../cluster/index.js';
+import type { ClusterPatcher, NodeInfo, PatchResult } from '../cluster/index.js';
+import { desiredPoolTaint, poolTaintChanges } from '../pools/index.js';
 import type { ChangeSet, GitOpsLogger, WriteBackResult } from '../change-sets/index.js';
 import {
   writeBack,
@@ -18,7 +19,7 @@ import {
   standingRefusal,
 } from '../write-back/index.js';
 import type { GitModel } from '../plan/index.js';
-import type { ScalingDecision } from '../scaling/index.js';
+import { gitReplicas, type ScalingDecision } from '../scaling/index.js';
 import type { Policy, ResolvedAlgorithm } from '../definitions/index.js';
 import type { GitWriteRefusalRecord } from '../store/index.js';
 
@@ -124,7 +125,7 @@ async function patchHeld(
     const pool = o.git.deployments.get(cs.subject)?.pool ?? null;
     if (deps.dryRun) {
       patches.push(
-        `would scale ${alg.namespace}/${alg.name} to ${d.replicas.to}; would label ${d.nodes.join(', ') || 'no node'}`,
+        `would scale ${alg.namespace}/${alg.name} to ${gitReplicas(d).to}; would label ${d.nodes.join(', ') || 'no node'}`,
       );
       continue;
     }
@@ -132,8 +133,13 @@ async function patchHeld(
       d.nodes.length > 0 && pool
         ? await patcher.labelNodes(d.nodes.map((node) => ({ node, labels: { [labelKey]: pool } })))
         : [];
+    // The pool taint follows the label at once (`pools/pool-taint.ts`): the new replica tolerates
+    // only its own pool's taint.
+    const taint = pool ? desiredPoolTaint({ [labelKey]: pool }, o.policy.spec.pools) : null;
+    if (taint && outcome.every((r) => r.ok))
+      for (const node of d.nodes) outcome.push(await patcher.setNodeTaint({ node, key: labelKey, taint }));
     if (o.policy.spec.scaling.engine === 'gpuops' && outcome.every((r) => r.ok)) {
-      outcome.push(await patcher.scaleDeployment(alg.namespace, alg.name, d.replicas.to));
+      outcome.push(await patcher.scaleDeployment(alg.namespace, alg.name, gitReplicas(d).to));
     }
     // Each result's message already opens with its object (`Deployment ns/name: …`).
     for (const r of outcome) patches.push(r.message);
@@ -144,4 +150,32 @@ async function patchHeld(
       );
   }
   return patches;
+}
+
+/**
+ * Patch mode: every node's pool taint to what its live pool label says (`poolTaintChanges`), as
+ * gpuops's own entry of `spec.taints`, never another's (`ClusterPatcher.setNodeTaint`). The label
+ * came from Git (applied by Argo CD or Flux) or from this mode's own patch after the commit, so
+ * the taint follows what Git holds. Nothing with `pools.taint.enabled` off and no gpuops taint on
+ * any node. A failed write is logged and tried again next pass.
+ * @returns one line per change (`would …` in dry-run)
+ */
+export async function patchPoolTaints(
+  patcher: ClusterPatcher,
+  deps: { dryRun: boolean; log?: GitOpsLogger },
+  nodes: readonly NodeInfo[],
+  pools: Policy['spec']['pools'],
+): Promise<string[]> {
+  const changes = poolTaintChanges(nodes, pools);
+  if (deps.dryRun)
+    return changes.map((c) =>
+      c.taint
+        ? `would taint Node ${c.node} ${c.key}=${c.taint.value}:${c.taint.effect}`
+        : `would remove taint ${c.key} of Node ${c.node}`,
+    );
+  const results: PatchResult[] = [];
+  for (const c of changes) results.push(await patcher.setNodeTaint(c));
+  const failed = results.filter((r) => !r.ok);
+  if (failed.length > 0) deps.log?.warn({ patches: failed }, 'pool taint not set; tried again next pass');
+  return results.map((r) => r.message);
 }

@@ -8,7 +8,7 @@ import { invalidAlgorithms, keptForInvalidSpecs, readGitModel, rememberedLookups
 import type { UtilizationReading } from '../metrics/index.js';
 import { historySince } from '../scaling/index.js';
 import type { DecisionRecord } from '../scaling/index.js';
-import { rememberedBenchmarks } from './remembered-reads.js';
+import { rememberedBenchmarks, rememberedDecisions } from './remembered-reads.js';
 import { emptySinceNow } from './emptiness.js';
 import { readUtilization } from './stored-inputs.js';
 import { proposedBands } from './proposed-bands.js';
@@ -56,7 +56,9 @@ export async function readWorld(sources: WorldSources, now: JudgeAt): Promise<Wo
       : store
         ? rememberedBenchmarks(repo.algorithms, store, sources.memory)
         : Promise.resolve<PassBenchmarks>({ outcomes: new Map(), runs: new Map() }),
-    store ? store.decisionsSince(names, historySince(policy, at)) : Promise.resolve(new Map()),
+    store
+      ? rememberedDecisions(store, names, historySince(policy, at), sources.memory)
+      : Promise.resolve(new Map<string, DecisionRecord[]>()),
     store && moved.length > 0 ? store.nodeEmptiness?.(moved) : Promise.resolve(undefined),
   ]);
   const recent: DecisionRecord[] = names.flatMap((n) => decided.get(n) ?? []);

@@ -133,7 +133,7 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
   deps.fence?.('the write phase of this pass');
   const written = await writePhase({ ...deps, now: () => deps.clock.now() }, world, desired);
   // Claims are runtime state: after Git's writes, in pull-request and patch mode alike.
-  const standby = await standbyStep(deps, world, desired);
+  const standby = await standbyStep(deps, desired);
   const result = summarize(deps.log, deps.dryRun, world, desired, { ...written, standby });
   return {
     ...result,

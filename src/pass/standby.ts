@@ -1,15 +1,13 @@
 /**
  * The standby step of a pass's write phase (docs/standby.md, "Claims and Git"): the claims and
- * give-backs the pass's scaling decisions ask of the policy's standby sets (`standbyActions`, on the
- * decisions `outstandingClaims` leaves), carried out through the `StandbyPods` adapter that
+ * give-backs the pass's scaling decisions count on (`DesiredState.standby`, `planStandby`: the
+ * decisions' `from` counts the claimed pods and Git holds the Deployment's part), carried out through the `StandbyPods` adapter that
  * `compose/` builds. Runtime state only, in pull-request and patch mode alike: nothing here goes
  * to Git. A policy without standby sets sends nothing; a dry run says what it would do.
  */
 import type { Logger } from 'pino';
 import type { StandbyPods } from '../cluster/index.js';
 import type { DesiredState } from '../plan/index.js';
-import { outstandingClaims, standbyActions } from '../scaling/index.js';
-import type { World } from './world.js';
 
 /** What happened to one planned standby pod change, as the pass result shows it. */
 export interface StandbyOutcome {
@@ -38,14 +36,9 @@ export interface StandbyStepDeps {
  */
 export async function standbyStep(
   deps: StandbyStepDeps,
-  world: World,
-  desired: DesiredState,
+  desired: Pick<DesiredState, 'standby'>,
 ): Promise<StandbyOutcome[]> {
-  const sets = world.repo.policy.spec.standby ?? [];
-  if (sets.length === 0) return [];
-  const max = new Map(world.repo.algorithms.map((a) => [a.name, a.scaling.maxReplicas]));
-  const decisions = outstandingClaims(desired.output.scaling, sets, world.snapshot, max);
-  const actions = standbyActions(decisions, sets, world.snapshot);
+  const actions = desired.standby;
   if (actions.length === 0) return [];
   if (deps.dryRun || !deps.standby) {
     const why = deps.dryRun ? 'dry run' : 'no standby adapter';

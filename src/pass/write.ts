@@ -5,7 +5,7 @@
  * then the spec errors to their pull requests. Dry-run is checked right where each write happens.
  */
 import type { Logger } from 'pino';
-import type { ClusterPatcher, Snapshot } from '../cluster/index.js';
+import type { ClusterPatcher, NodeInfo, Snapshot } from '../cluster/index.js';
 import {
   closeSupersededScalePullRequests,
   reportInvalidSpecs,
@@ -24,8 +24,8 @@ import { fleetStatusRecord } from '../status/index.js';
 import { historyPruneBefore } from './history-prune.js';
 import { statusStoreOf } from '../store/index.js';
 import type { FleetStatusRecord, GitWriteRefusalRecord, Store } from '../store/index.js';
-import { writePatchMode } from './patch-mode.js';
-import { saveNewSamples } from './remembered-reads.js';
+import { patchPoolTaints, writePatchMode } from './patch-mode.js';
+import { rememberStoredDecisions, saveNewSamples } from './remembered-reads.js';
 import type { World } from './world.js';
 
 /**
@@ -67,6 +67,7 @@ export async function writePhase(
     git: world.git,
     policy,
     refusals,
+    nodes: world.snapshot.nodes,
   });
   if (fleet) await saveRefusals(store, fleet, written.refusals, memory);
   if (world.invalid.length > 0)
@@ -95,8 +96,12 @@ export async function recordPass(
     now: Date;
     /** Permanent Git write refusals standing at the start of the pass (kept in the record). */
     writeRefusals?: readonly GitWriteRefusalRecord[];
-    /** The reconciler's memory: only samples its last pass did not store are stored (`saveNewSamples`); absent: all. */
-    memory?: Pick<ReconcilerMemory, 'samples'>;
+    /**
+     * The reconciler's memory: only samples its last pass did not store are stored
+     * (`saveNewSamples`), and the decisions stored are noted for the next read
+     * (`rememberStoredDecisions`); absent: all stored, nothing noted.
+     */
+    memory?: Pick<ReconcilerMemory, 'samples' | 'decisions'>;
   },
 ): Promise<FleetStatusRecord> {
   const { output } = o.desired;
@@ -104,6 +109,7 @@ export async function recordPass(
   const records = output.scaling.map((d) => toDecisionRecord(d, o.now));
   if (store.recordDecisions) await store.recordDecisions(records);
   else for (const r of records) await store.recordDecision(r);
+  if (o.memory) rememberStoredDecisions(o.memory, records);
   // What has aged out goes, a pass's worth at a time (`history-prune.ts`).
   await store.pruneHistory?.(historyPruneBefore(o.policy, o.now));
   // Pools and placement are not stored as decisions: the fleet status holds them.
@@ -177,6 +183,8 @@ export interface WriteInputs {
   policy: Policy;
   /** Permanent Git write refusals as the last pass stored them (patch mode). */
   refusals?: readonly GitWriteRefusalRecord[];
+  /** The snapshot's nodes: in patch mode their pool taints follow their pool labels. */
+  nodes?: readonly NodeInfo[];
 }
 
 /**
@@ -224,7 +232,8 @@ export async function writePass(
     ],
   });
   results.push(...patch.results);
-  return { results, patches: patch.patches, refusals: patch.refusals };
+  const taints = await patchPoolTaints(deps.patcher, common, o.nodes ?? [], o.policy.spec.pools);
+  return { results, patches: [...patch.patches, ...taints], refusals: patch.refusals };
 }
 
 /** Pull-request mode: closes scale-down PRs a settled hold made stale (see `close-superseded.ts`); a host error is logged, the pass goes on. */

@@ -30,6 +30,7 @@ import type {
   DecisionRecord,
   HpaState,
   ScalingDecision,
+  StandbyAction,
 } from '../scaling/index.js';
 import type { RolloutNote } from './rollout.js';
 import type { BenchmarkRun } from '../store/index.js';
@@ -115,6 +116,11 @@ export interface DesiredState {
   changeSets: ChangeSet[];
   /** Per-pod samples the scaling step counted (to store). */
   samples: AlgorithmSample[];
+  /**
+   * The standby pods to claim and give back that the scaling decisions count on (`planStandby`;
+   * runtime state, never in Git: the pass carries them out after writing); `[]` without standby sets.
+   */
+  standby: StandbyAction[];
 }
 
 /** Nodes a scaling decision of the pass moves: their manifest belongs to that scale change set alone. */
@@ -183,7 +189,7 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
     .map((i) => buildChangeSet({ ...i, running, parseOne: lookups.parse }))
     .filter((c): c is ChangeSet => c !== null);
   const output = planOutput(input, steps, { inputs, changeSets, running });
-  return { output, changeSets, samples: scaling.pass.samples };
+  return { output, changeSets, samples: scaling.pass.samples, standby: scaling.standby };
 }
 
 /** What the method's steps decided in one pass, before it is written as files. */

@@ -6,5 +6,5 @@ export { readGitModel } from './git-model.js';
 export type { GitModel } from './git-model.js';
 export { invalidAlgorithms, keptForInvalidSpecs } from './invalid-specs.js';
 export { createReconcilerMemory, rememberedLookups } from './memory.js';
-export type { ReconcilerMemory, RememberedRuns } from './memory.js';
+export type { ReconcilerMemory, RememberedDecisions, RememberedRuns } from './memory.js';
 export { returnIdlePools } from './pool-changes.js';

@@ -13,7 +13,7 @@ import type { WorkloadInput } from '../manifests/index.js';
 import { renderWorkloadFiles, RenderCache } from '../manifests/index.js';
 import type { BenchmarkOutcome } from '../placement/index.js';
 import { createScalingMemo, rememberedScaling, samePooled, type ScalingMemo } from '../scaling/index.js';
-import type { BenchmarkRun, GitWriteRefusalRecord } from '../store/index.js';
+import type { BenchmarkRun, DecisionRecord, GitWriteRefusalRecord } from '../store/index.js';
 import { parseGenerated } from './git-model.js';
 import type { PlanLookups } from './lookups.js';
 
@@ -21,6 +21,25 @@ import type { PlanLookups } from './lookups.js';
 export interface RememberedRuns {
   runs: BenchmarkRun[];
   summary?: { wanted: number; outcome: BenchmarkOutcome | null };
+}
+
+/**
+ * The recorded decisions the last pass read (`decisionsSince`) and what it stored after them, so
+ * the next pass reads back only the records from the last stored pass on (`rememberedDecisions`
+ * in pass/remembered-reads.ts) instead of twice the longest window of every algorithm.
+ */
+export interface RememberedDecisions {
+  /** The `since` of the read (ms since the epoch): records before it were not read. */
+  sinceMs: number;
+  /** The subjects read. */
+  subjects: ReadonlySet<string>;
+  /** Each subject's records as read, oldest first (`decisionsSince`'s order); none: no entry. */
+  bySubject: Map<string, DecisionRecord[]>;
+  /**
+   * The records the same pass then stored: their time (every record of a pass has the pass's
+   * `now`) and how many per subject. Absent: it stored none (dry run, a failed write, not yet).
+   */
+  stored?: { atMs: number; at: string; count: Map<string, number> };
 }
 
 /** See the module comment. */
@@ -53,6 +72,8 @@ export interface ReconcilerMemory {
   benchmarks?: { version: string; byKey: Map<string, RememberedRuns> };
   /** Keys of the utilisation samples the last stored pass held (`sampleKey`): not stored again. */
   samples: Set<string>;
+  /** The recorded decisions the last pass read and stored (`RememberedDecisions`); absent: read all. */
+  decisions?: RememberedDecisions;
   /** The scaling step's indexes over the cache's arrays and the decisions whose inputs did not move. */
   scaling: ScalingMemo;
   /**

@@ -25,7 +25,11 @@ import type { AlgorithmProducts, Placement } from '../placement/index.js';
 import type { PoolAssignment } from '../pools/index.js';
 import {
   placementPending,
+  claimedByAlgorithm,
   decideScaling,
+  gitReplicas,
+  planStandby,
+  type StandbyAction,
   type AlgorithmState,
   type DecideScalingResult,
   effectiveGpus,
@@ -65,11 +69,15 @@ export interface ScalingPlan {
   decisions: ScalingDecision[];
   /** The scaling pass itself (its decisions in pass order, attribution, samples, metrics report). */
   pass: DecideScalingResult;
+  /** The claims and give-backs of standby pods the decisions ask for (`planStandby`); `[]` without standby sets. */
+  standby: StandbyAction[];
 }
 
 /**
  * Decides scaling for every algorithm whose Deployment is in Git, from the replicas Git holds
- * (else the HPA's current count, else `minReplicas`) and the pool of its nodeSelector. Its GPU
+ * (else the HPA's current count, else `minReplicas`) plus the standby pods gpuops claimed for it
+ * (`claimedByAlgorithm`; none while Git holds 0, a pause), and the pool of its nodeSelector; then
+ * the part standby pods take of each decision (`planStandby`, the policy's standby sets). Its GPU
  * products are those of the Deployment's required node affinity in Git (its pods run only there:
  * only those nodes count as room, only those move in), else the algorithm's own (`products`:
  * named or benchmarked on), preferred when nodes move in. An
@@ -77,6 +85,8 @@ export interface ScalingPlan {
  */
 export function planScaling(input: ScalingPlanInput): ScalingPlan {
   const pools = new Map(input.placements.map((p) => [p.algorithm, p.pool]));
+  const sets = input.policy.spec.standby ?? [];
+  const claimed = claimedByAlgorithm(sets, input.snapshot);
   const states = new Map<string, AlgorithmState>();
   const pending: ScalingDecision[] = [];
   for (const alg of input.algorithms) {
@@ -96,16 +106,20 @@ export function planScaling(input: ScalingPlanInput): ScalingPlan {
         : known.length > 0
           ? { products: known, required: false }
           : null;
+    const replicas = git.replicas ?? hpa?.currentReplicas ?? alg.scaling.minReplicas;
+    // Replicas 0 in Git is a pause a person made: claimed pods do not resume it.
+    const mine = replicas > 0 ? claimed.get(alg.name) : undefined;
     states.set(alg.name, {
       algorithm: alg,
       pool: git.pool,
-      replicas: git.replicas ?? hpa?.currentReplicas ?? alg.scaling.minReplicas,
+      replicas,
+      ...(mine ? { claimed: mine } : {}),
       hpa,
       ...(products ? { products } : {}),
       ...replicaPod(alg, git),
     });
   }
-  const pass = decideScaling({
+  const decided = decideScaling({
     algorithms: [...states.values()],
     snapshot: input.snapshot,
     reading: input.reading,
@@ -115,8 +129,14 @@ export function planScaling(input: ScalingPlanInput): ScalingPlan {
     ...(input.lookups ? { lookups: input.lookups } : {}),
     ...(input.loop ? { loop: input.loop } : {}),
   });
+  const counted = new Map([...states].map(([name, s]) => [name, s.claimed ?? []]));
+  const standby =
+    sets.length === 0
+      ? { decisions: decided.decisions, actions: [] }
+      : planStandby(decided.decisions, sets, input.snapshot, counted);
+  const pass = { ...decided, decisions: standby.decisions };
   const decisions = [...pending, ...pass.decisions].sort((a, b) => byString(a.algorithm, b.algorithm));
-  return { states, decisions, pass };
+  return { states, decisions, pass, standby: standby.actions };
 }
 
 /**
@@ -152,7 +172,8 @@ export interface ScaleChangesInput {
 /**
  * One `scale/<name>` change-set input per decision that changes something on a task pool, in
  * the scaling pass's order. Engine gpuops: the Deployment as Git holds it with only
- * `spec.replicas` changed (a hand-written flow map that cannot be edited in place is rendered
+ * `spec.replicas` changed, to the Deployment's part of the decision (`gitReplicas`: claimed standby
+ * pods carry the rest, so a scale-up that only claims changes no file) (a hand-written flow map that cannot be edited in place is rendered
  * whole), so a pending placement pull request never freezes scaling and both merge cleanly.
  * Engine hpa: the HPA owns replicas; only moved nodes are written.
  */
@@ -167,16 +188,18 @@ export function scaleChanges(input: ScaleChangesInput): ChangeSetInput[] {
     const alg = state.algorithm;
     const files: FileChange[] = [];
     const deployment = git.deployments.get(alg.name)!;
-    if (policy.spec.scaling.engine !== 'hpa' && d.replicas.to !== d.replicas.from) {
+    // Claimed standby pods carry part of the decision: Git holds the Deployment's own part.
+    const inGit = gitReplicas(d);
+    if (policy.spec.scaling.engine !== 'hpa' && inGit.to !== inGit.from) {
       files.push({
         path: deployment.path,
-        content: withReplicas(deployment.text, d.replicas.to, input.renderCache, () => ({
+        content: withReplicas(deployment.text, inGit.to, input.renderCache, () => ({
           algorithm: alg,
           pool,
           policy: policy.spec,
           cluster,
           templates: input.templates,
-          replicas: d.replicas.to,
+          replicas: inGit.to,
           gpuProducts: deployment.products,
         })),
       });

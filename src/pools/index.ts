@@ -3,6 +3,7 @@
 export { assignPools } from './assign.js';
 export { freeGpus, freeWholeGpus, nodeCapacities } from './capacity.js';
 export { ineligibility } from './eligibility.js';
+export { desiredPoolTaint, poolTaintChanges } from './pool-taint.js';
 export { coverTestProducts } from './product-test-nodes.js';
 export type { ProductNeed } from './product-test-nodes.js';
 export { emptySinceOf, returnIdleNodes } from './return-idle.js';

@@ -4,6 +4,8 @@ import {
   BOUND_WINDOWS,
   boundRule,
   causalBound,
+  REACTION_DELAYS,
+  reactionBound,
   windowMax,
   type BoundSettings,
 } from './causal-bound.js';
@@ -124,5 +126,31 @@ describe('causalBound', () => {
   it('refuses a tick that is not positive, and an empty trace', () => {
     expect(() => causalBound(trace([1]), s({ tickSeconds: 0 }))).toThrow(/tick 0 s must be positive/);
     expect(() => causalBound(trace([]), s())).toThrow(/t: no instants/);
+  });
+});
+
+/**
+ * The bound `bench/replay-bound.ts` prints, on instants 60 s apart stepping from 0.8 to 1.6 GPUs:
+ * β 0 runs one pod 75 s above max (16 % of Ready pod-time), so the best within 2 % is β 0.25: 2
+ * Ready from the start (⌈(0.8 + 0.25·√0.8) / 0.8⌉), a 3rd decided at 75 s (the 60 s step seen 15 s
+ * late), Ready at 135 s. Held 2·75 + 3·225 = 825 GPU-seconds with the starting pod's GPU, all
+ * 48 + 1.6·240 = 432 served. Counting no GPU while the 3rd starts, as the bench's own family did,
+ * would give 432 / 765 = 56.5 %.
+ */
+describe('reactionBound: the bench’s bound is the replay’s, starting pods holding their GPU', () => {
+  it('the step: 432 / 825 at β 0.25, not 432 / 765', () => {
+    const b = reactionBound(trace([80, 160, 160, 160, 160]), REACTION_DELAYS[0], 80).best!;
+    expect(b).toMatchObject({ windowSeconds: 0, beta: 0.25, aboveMaxPercent: 0, unservedPercent: 0 });
+    expect(b.utilizationPercent).toBeCloseTo((100 * 432) / 825, 1);
+  });
+  it('across the delays: the pass later (45 s) starts the 3rd pod at 105 s: 432 / (150 + 30·2 + 3·195)', () => {
+    const b = reactionBound(trace([80, 160, 160, 160, 160]), REACTION_DELAYS[1], 80).best!;
+    expect(b).toMatchObject({ beta: 0.25, aboveMaxPercent: 0 });
+    expect(b.utilizationPercent).toBeCloseTo((100 * 432) / (150 + 60 + 585), 1);
+  });
+  it('equals causalBound under the same settings (one function, not a second family)', () => {
+    const t = trace([80, 240, 160, 400, 80, 80, 320]);
+    const same = causalBound(t, s({ decideEverySeconds: 15, unservedPercent: 100 }));
+    expect(reactionBound(t, 15, 80)).toEqual(same);
   });
 });

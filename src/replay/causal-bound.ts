@@ -1,8 +1,8 @@
 /**
  * The causal bound of a replay (pure): the best utilisation that a documented family of reacting
  * rules reaches on the trace with the loop's own delays and within the same limits, printed beside
- * gpuops so a reader sees how close to it gpuops is. `bench/replay-bound.ts` measured a coarser
- * family on whole instants, its pods Ready at once; this one runs on the replay's tick.
+ * gpuops so a reader sees how close to it gpuops is. `bench/replay-bound.ts` prints the same
+ * bound ({@link reactionBound}) at the replay's two reaction delays, without the unserved limit.
  *
  * The family R(W, β), kinder than any real controller:
  * - it decides at the same instants as gpuops (every tick when event-driven, else every pass);
@@ -165,4 +165,31 @@ function react(
     aboveMaxPercent: f.aboveMaxPercent,
     unservedPercent: f.unservedPercent,
   };
+}
+
+/**
+ * The delays from a load change to a Ready replica that `bench/replay-bound.ts` prints the bound
+ * at (seconds): the replay's sample delay (15 s) with the decision at once or a pass (30 s) later,
+ * each followed by its 60 s start-up: 75 s and 105 s to Ready.
+ */
+export const REACTION_DELAYS = [15, 45] as const;
+
+/**
+ * The bound `bench/replay-bound.ts` prints: {@link causalBound} on the replay's 15 s tick, deciding
+ * every tick, seeing the load `sampleDelaySeconds` late, new pods Ready 60 s after the decision
+ * and holding their GPU from it, within ≤ 2 % pod-time above `max` and no limit on unserved load
+ * (how much utilisation any reactive sizing reaches at that delay). Not a second family: the
+ * same rules measured by the same `figures.ts` as the replay's own bound, so the two agree.
+ * @throws Error as {@link causalBound}
+ */
+export function reactionBound(trace: Trace, sampleDelaySeconds: number, max: number): CausalBound {
+  return causalBound(trace, {
+    tickSeconds: 15,
+    sampleDelaySeconds,
+    decideEverySeconds: 15,
+    startupSeconds: 60,
+    max,
+    aboveMaxPercent: 2,
+    unservedPercent: 100,
+  });
 }

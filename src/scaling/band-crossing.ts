@@ -8,13 +8,14 @@
  * - `step` and `load` sizing: the band is `utilization.min..max` (both ends in band, as
  *   `rules/within-band.ts` has it): above `max` → `up`, below `min` → `down`.
  * - `headroom` sizing (`rules/headroom.ts`): the load L (GPUs) asks for more replicas than run at
- *   β (`headroomReplicas(L, β) > replicas`) → `up`; for fewer at the scale-down's β
- *   (β + `headroomDownMargin` at or above `min`, β below it: `downBeta`) → `down`.
+ *   β (`headroomReplicas(L, β) > replicas`) → `up`; for fewer at the scale-down's target
+ *   (β + `headroomDownMargin` at or above `min`, below it at most the band's edge:
+ *   `downReplicas`) → `down`.
  * A replica count at `maxReplicas` never crosses up, at `minReplicas` never down (the limits clamp
  * the count). A pool's shared headroom (`poolLoadGpus`) is left out: alone, an algorithm carries
  * its own β·√L, never less than its share of the pool's, so the test errs towards a pass.
  */
-import { downBeta } from './history.js';
+import { downReplicas } from './history.js';
 import { headroomReplicas } from './headroom-replicas.js';
 
 /** What the test reads of one algorithm: its band, sizing, limits and replicas in Git. */
@@ -49,8 +50,8 @@ export function bandCrossing(v: BandView, utilization: number, readyPods: number
   const load = (utilization * readyPods * Math.max(1, v.gpus)) / 100;
   const at = (beta: number) => headroomReplicas(load, beta, v.gpus, v.max, v.minReplicas, v.maxReplicas);
   if (at(v.headroomFactor) > v.replicas) return 'up';
-  const bounds = { min: v.min, headroomFactor: v.headroomFactor, headroomDownMargin: v.headroomDownMargin };
-  const down = downBeta({ ...bounds, max: v.max, minReplicas: 0, maxReplicas: 0, step: 1 }, utilization);
-  if (at(down) < v.replicas) return 'down';
+  const { min, max, minReplicas, maxReplicas, gpus, headroomFactor, headroomDownMargin } = v;
+  const bounds = { min, max, minReplicas, maxReplicas, step: 1, gpus, headroomFactor, headroomDownMargin };
+  if (downReplicas(load, utilization, bounds) < v.replicas) return 'down';
   return null;
 }

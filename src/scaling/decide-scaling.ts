@@ -29,6 +29,11 @@ export interface AlgorithmState {
   pool: Pool | null;
   /** `spec.replicas` in Git. */
   replicas: number;
+  /**
+   * Standby pods gpuops claimed for it (`claimedPods`, docs/standby.md): replicas beyond Git's,
+   * counted in the decision's `from`, among its pods and samples. Absent or `[]`: none.
+   */
+  claimed?: readonly PodInfo[];
   currentReplicaSet?: string | null;
   hpa?: HpaState | null;
   /** The GPU products its replicas run on (`ScalingInput.products`); absent: none known. */
@@ -72,7 +77,8 @@ export interface DecideScalingResult {
 /**
  * One scaling pass (pure): attribute the reading to pods at the reading's own evaluation time
  * (`evaluatedAt`; the pass's `now` only when the source gave none); an algorithm's pods are those
- * its Deployment owns (Pod → ReplicaSet → Deployment, `ownerIndex`), so a copied Deployment with
+ * its Deployment owns (Pod → ReplicaSet → Deployment, `ownerIndex`) and the standby pods gpuops
+ * claimed for it (`AlgorithmState.claimed`), so a copied Deployment with
  * the same labels, or a benchmark Job's pod, is neither a replica nor a sample (`NotOwned`); its
  * current ReplicaSet is the one of the Deployment's newest revision. Compute free GPUs from the
  * snapshot, decide every algorithm against that shared capacity (`decideInTurn`). A failed reading
@@ -87,7 +93,13 @@ export function decideScaling(input: DecideScalingInput): DecideScalingResult {
   const { snapshot, policy, now } = input;
   const lookups = input.lookups ?? plainLookups;
   const owners = lookups.owners(snapshot.replicaSets);
-  const deploymentOf = (p: PodInfo) => owners.deploymentOf(p);
+  const claimedBy = claimedOwners(input.algorithms);
+  // A claimed pod has no Deployment (the standby ReplicaSet released it): it counts as its
+  // algorithm's, as the Deployment's own pods do, once gpuops's claim mark says it is one.
+  const deploymentOf =
+    claimedBy.size === 0
+      ? (p: PodInfo) => owners.deploymentOf(p)
+      : (p: PodInfo) => claimedBy.get(`${p.namespace}/${p.name}`) ?? owners.deploymentOf(p);
   const { main, byKey } = judgeSignals({
     algorithms: input.algorithms.map((a) => a.algorithm),
     reading: input.reading,
@@ -148,7 +160,9 @@ interface PassView {
 }
 
 /**
- * One algorithm's scaling input: its own pods (by `namespace/name` of its Deployment), the samples
+ * One algorithm's scaling input: its own pods (by `namespace/name` of its Deployment) and the
+ * standby pods gpuops claimed for it, which count as replicas beyond Git's (`replicas` is Git's
+ * plus theirs; their start-up, a standby's age, is left out of the loop's by `podStartups`), the samples
  * of its namespace the judged signal attributed to it, the series dropped for its pods (with the
  * stale limit in seconds when one was stale), its ReplicaSet, HorizontalPodAutoscaler, refusal and
  * foreign autoscalers, its scaling records, and its placer and loop timing when the pass has them.
@@ -157,7 +171,9 @@ function scalingInputOf(a: AlgorithmState, view: PassView): Omit<ScalingInput, '
   const { input, owners, judged, podsByAlgorithm, recentBySubject, placerFor } = view;
   const attributed = judged.attribution.byAlgorithm.get(a.algorithm.name);
   const own = (attributed?.samples ?? []).filter((x) => x.namespace === a.algorithm.namespace);
-  const pods = podsByAlgorithm.get(`${a.algorithm.namespace}/${a.algorithm.name}`) ?? [];
+  const owned = podsByAlgorithm.get(`${a.algorithm.namespace}/${a.algorithm.name}`) ?? [];
+  const claimed = a.claimed ?? [];
+  const pods = claimed.length === 0 ? owned : [...owned, ...claimed];
   const lost = pods.flatMap((p) => judged.droppedByPod.get(`${p.namespace}/${p.name}`) ?? []);
   return {
     algorithm: a.algorithm,
@@ -166,7 +182,7 @@ function scalingInputOf(a: AlgorithmState, view: PassView): Omit<ScalingInput, '
       lost.length === 0
         ? null
         : `${countDropped(lost)}${lost.some((d) => d.reason === 'Stale') ? `; stale limit ${input.policy.spec.scaling.staleSampleSeconds} s` : ''}`,
-    replicas: a.replicas,
+    replicas: a.replicas + claimed.length,
     currentReplicaSet:
       a.currentReplicaSet ?? owners.currentReplicaSet(a.algorithm.namespace, a.algorithm.name),
     hpa: a.hpa ?? null,
@@ -183,6 +199,14 @@ function scalingInputOf(a: AlgorithmState, view: PassView): Omit<ScalingInput, '
     ...optionalPlacer(placerFor(a)),
     ...(input.loop ? { loop: { ...input.loop, startupSeconds: observedStartup(podStartups(pods)) } } : {}),
   };
+}
+
+/** The algorithm of each claimed pod (`AlgorithmState.claimed`), by `namespace/name`. */
+function claimedOwners(algorithms: readonly AlgorithmState[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const a of algorithms)
+    for (const p of a.claimed ?? []) out.set(`${p.namespace}/${p.name}`, a.algorithm.name);
+  return out;
 }
 
 /** The scaling records of `recent` by subject (algorithm name), in their order. */

@@ -73,6 +73,44 @@ export function downBeta(b: RecommendationBounds, utilization: number): number {
 }
 
 /**
+ * The most replicas of `gpusPerPod` GPUs each that `loadGpus` keeps at or above `minPercent` each
+ * (`floor(L × 100 / (gpus × min))`, float noise of 1e-9 forgiven: 1.2 GPUs at min 30 % keep 4);
+ * Infinity when `minPercent` ≤ 0 (every count is in band).
+ */
+export function bandEdgeReplicas(loadGpus: number, gpusPerPod: number, minPercent: number): number {
+  if (!(minPercent > 0)) return Infinity;
+  return Math.floor((Math.max(0, loadGpus) * 100) / (Math.max(1, gpusPerPod) * minPercent) + 1e-9);
+}
+
+/**
+ * The replicas a headroom scale-down goes to for `loadGpus` judged at `utilization` percent (the
+ * pool's summed load `poolLoadGpus` shares the spare, as in `headroomReplicas`):
+ * - at or above `min`: the target at β + `headroomDownMargin` (the hysteresis band);
+ * - below `min`: the margin still keeps its spare, but no replica that would hold the utilisation
+ *   below `min`: the target at β + margin, at most the band's edge ({@link bandEdgeReplicas}), and
+ *   never less than the target at β (the up target). Why: a below-min scale-down that drops the
+ *   margin altogether lands on the up target, where the next rise of the load saturates the pods
+ *   and reverses it inside the flap hold (`rules/flap-hold.ts`'s saturated exception); the edge
+ *   alone keeps the band's promise that no count holds the pods below `min`.
+ * Margin 0 (or absent): the target at β on both sides.
+ */
+export function downReplicas(
+  loadGpus: number,
+  utilization: number,
+  b: RecommendationBounds,
+  poolLoadGpus?: number,
+): number {
+  const g = b.gpus ?? 1;
+  const at = (beta: number) =>
+    headroomReplicas(loadGpus, beta, g, b.max, b.minReplicas, b.maxReplicas, poolLoadGpus);
+  const beta = b.headroomFactor ?? 0;
+  const margin = b.headroomDownMargin ?? 0;
+  const withMargin = at(beta + margin);
+  if (utilization >= b.min || margin <= 0) return withMargin;
+  return Math.max(at(beta), Math.min(withMargin, bandEdgeReplicas(loadGpus, g, b.min)));
+}
+
+/**
  * The replica count a recorded pass recommended (HPA stabilisation works on recommendations, not
  * on applied changes). A change records its target. With `load` sizing a hold that judged every
  * Ready pod (see `LOAD_RECOMMENDING`) recommended the replicas its load needed,
@@ -83,7 +121,8 @@ export function downBeta(b: RecommendationBounds, utilization: number): number {
  * With `headroom` sizing every hold that carried a utilisation (but a partial-data, no-data or
  * at-maxReplicas hold) recommended `headroomReplicas` of its load, `utilisation × replicasFrom ×
  * gpus / 100` GPUs (erring high while replicas start, as above), at β + `headroomDownMargin` when
- * its utilisation was at or above `min` and at β below it (exactly `min` takes the margin).
+ * its utilisation was at or above `min` and below it at most the band's edge ({@link downReplicas};
+ * exactly `min` takes the margin).
  * With `step` sizing a hold because of a cooldown or a stabilisation window recommended one step
  * in the direction its utilisation asked for. Any other hold recommended staying. Null when the
  * record carries no replica count.
@@ -94,8 +133,7 @@ export function recommendationOf(record: DecisionRecord, b: RecommendationBounds
   const from = record.replicasFrom;
   if (b.sizing === 'headroom' && record.utilization !== null && !HEADROOM_STAYING.has(record.reason)) {
     const g = b.gpus ?? 1;
-    const load = (record.utilization * from * g) / 100;
-    return headroomReplicas(load, downBeta(b, record.utilization), g, b.max, b.minReplicas, b.maxReplicas);
+    return downReplicas((record.utilization * from * g) / 100, record.utilization, b);
   }
   if (b.sizing === 'load' && record.utilization !== null && LOAD_RECOMMENDING.has(record.reason)) {
     const needed = replicasNeeded(from, record.utilization, b.min, b.max, b.target);

@@ -50,6 +50,26 @@ export interface ScalingDecision {
    * for a service metric, its name (absent: `gpuUtil`, percent).
    */
   signal?: { kind: string; unit: string; metric?: string };
+  /**
+   * For an algorithm of a standby set (docs/standby.md, "Claims and Git"): how standby pods carry
+   * the decision. Absent: no standby set serves it, and Git's replicas are `replicas`.
+   */
+  standby?: StandbySplit;
+}
+
+/**
+ * The part standby pods take of one decision (`planStandby`). `claimed` of `replicas.from` are pods
+ * gpuops claimed from `set` earlier, so the Deployment's replicas in Git are `from − claimed`;
+ * the pass claims `claim` Ready standbys and gives `giveBack` claimed pods back, and the Deployment
+ * in Git goes to `from − claimed + deployment` (`gitReplicas`). Git's replicas plus the claimed
+ * pods are then the decision's `to`: `from + claim − giveBack + deployment = to`.
+ */
+export interface StandbySplit {
+  set: string;
+  claimed: number;
+  claim: number;
+  giveBack: number;
+  deployment: number;
 }
 
 /** One GPU utilisation sample of one pod, attributed (percent, 0..100; `at` ISO-8601). */

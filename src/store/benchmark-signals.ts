@@ -32,6 +32,17 @@ export const INSERT_BENCHMARK_SIGNAL_SAMPLE = `INSERT INTO benchmark_signal_samp
   (algorithm, spec_hash, run, job_name, pod, signal, unit, at, at_ms, value, reason)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
+/**
+ * Drops an algorithm's samples of every spec hash but the one being written (placeholders:
+ * algorithm, spec hash), run with each insert. A benchmark records samples only at the algorithm's
+ * current spec hash (`benchmark/step.ts` hashes the spec it runs), and a band is proposed only from
+ * the samples of the current hash (`pass/proposed-bands.ts`), so older hashes' samples are never
+ * read again; without this a long-running controller kept a few dozen rows per benchmark forever.
+ * Every sample of the written hash stays.
+ */
+export const TRIM_BENCHMARK_SIGNAL_SAMPLES = `DELETE FROM benchmark_signal_samples
+  WHERE algorithm = ? AND spec_hash <> ?`;
+
 /** The samples of one algorithm at one spec hash, oldest first (placeholders: algorithm, spec hash). */
 export const SELECT_BENCHMARK_SIGNAL_SAMPLES = `SELECT * FROM benchmark_signal_samples
   WHERE algorithm = ? AND spec_hash = ? ORDER BY at_ms, id`;

@@ -7,6 +7,7 @@ import {
   benchmarkSignalFromRow,
   INSERT_BENCHMARK_SIGNAL_SAMPLE,
   SELECT_BENCHMARK_SIGNAL_SAMPLES,
+  TRIM_BENCHMARK_SIGNAL_SAMPLES,
   type BenchmarkSignalSample,
 } from './benchmark-signals.js';
 import {
@@ -81,11 +82,10 @@ export async function recordBenchmarkSignalSample(
   sample: BenchmarkSignalSample,
 ): Promise<void> {
   const ms = toMs('recordBenchmarkSignalSample', 'at', sample.at);
-  await s.query(
-    'recordBenchmarkSignalSample',
-    numbered(INSERT_BENCHMARK_SIGNAL_SAMPLE),
-    benchmarkSignalCells(sample, ms),
-  );
+  await s.transaction('recordBenchmarkSignalSample', async (c) => {
+    await c.query(numbered(INSERT_BENCHMARK_SIGNAL_SAMPLE), benchmarkSignalCells(sample, ms));
+    await c.query(numbered(TRIM_BENCHMARK_SIGNAL_SAMPLES), [sample.algorithm, sample.specHash]);
+  });
 }
 
 export async function benchmarkSignalSamples(

@@ -7,6 +7,7 @@ import {
   benchmarkSignalFromRow,
   INSERT_BENCHMARK_SIGNAL_SAMPLE,
   SELECT_BENCHMARK_SIGNAL_SAMPLES,
+  TRIM_BENCHMARK_SIGNAL_SAMPLES,
   type BenchmarkSignalSample,
 } from './benchmark-signals.js';
 import {
@@ -98,7 +99,12 @@ export function recordBenchmarkJobUid(s: SqliteSession, r: BenchmarkJobUid): Pro
 export function recordBenchmarkSignalSample(s: SqliteSession, sample: BenchmarkSignalSample): Promise<void> {
   return s.run('recordBenchmarkSignalSample', () => {
     const ms = toMs('recordBenchmarkSignalSample', 'at', sample.at);
-    s.prepare(INSERT_BENCHMARK_SIGNAL_SAMPLE).run(...benchmarkSignalCells(sample, ms));
+    s.db
+      .transaction(() => {
+        s.prepare(INSERT_BENCHMARK_SIGNAL_SAMPLE).run(...benchmarkSignalCells(sample, ms));
+        s.prepare(TRIM_BENCHMARK_SIGNAL_SAMPLES).run(sample.algorithm, sample.specHash);
+      })
+      .immediate();
   });
 }
 

@@ -205,8 +205,10 @@ export interface Store {
    */
   benchmarkJobOwner?(namespace: string, jobName: string): Promise<BenchmarkJobOwner>;
   /**
-   * Records one reading of an algorithm's signal on its benchmark pod (migration 11). Optional: a
-   * store without it records none, and no band is proposed from a benchmark.
+   * Records one reading of an algorithm's signal on its benchmark pod (migration 11), and in the
+   * same transaction drops the algorithm's samples of other spec hashes (benchmarks sample only
+   * the current hash; `TRIM_BENCHMARK_SIGNAL_SAMPLES`). Optional: a store without it records
+   * none, and no band is proposed from a benchmark.
    * @throws StoreError when the write fails
    */
   recordBenchmarkSignalSample?(sample: BenchmarkSignalSample): Promise<void>;

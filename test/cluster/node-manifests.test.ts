@@ -57,7 +57,7 @@ describe('node manifests', () => {
     golden('gpu-a100-01.yaml', files[0]!.content);
   });
 
-  it('with pools.taint.enabled: only the pool taint; the node’s own taints stay out of Git (golden)', () => {
+  it('with pools.taint.enabled: no taint at all; the node’s own taints stay out of Git (golden)', () => {
     const cordonedTest: PoolAssignment = {
       node: 'gpu-h100-02',
       from: 'test',
@@ -78,7 +78,8 @@ describe('node manifests', () => {
   // at the moment the pools change. Before: every non-system taint was copied into Git.
   it.each([
     ['taints off', defaults.spec, undefined],
-    ['taints on', withTaint, [{ key: 'gpuops.dev/pool', value: 'short-task', effect: 'NoSchedule' }]],
+    // No pool taint either: `spec.taints` is atomic for server-side apply (pools/pool-taint.ts).
+    ['taints on', withTaint, undefined],
   ])('Git holds only what gpuops owns (%s): foreign taints and labels never travel', (_, policy, taints) => {
     const base = snap.nodes.find((n) => n.name === 'gpu-t4-01')!;
     const node = {

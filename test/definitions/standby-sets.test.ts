@@ -33,7 +33,7 @@ const policy = (sets: string[], extra = '') =>
     .filter((l) => l !== '')
     .join('\n');
 
-const algorithm = (name: string, o: { ns?: string; gpus?: number } = {}) =>
+const algorithm = (name: string, o: { ns?: string; gpus?: number; vendor?: string } = {}) =>
   [
     'apiVersion: gpuops.dev/v1alpha1',
     'kind: Algorithm',
@@ -41,8 +41,11 @@ const algorithm = (name: string, o: { ns?: string; gpus?: number } = {}) =>
     'spec:',
     `  image: registry.example.com/ml/${name}:1.0.0`,
     `  resources: {gpus: ${o.gpus ?? 1}}`,
+    o.vendor ? `  gpu: {vendor: ${o.vendor}}` : '',
     '',
-  ].join('\n');
+  ]
+    .filter((l, i, all) => l !== '' || i === all.length - 1)
+    .join('\n');
 
 function load(policyText: string, algs: Record<string, string> = {}) {
   const repo = parseRepo(defaults, {
@@ -99,6 +102,11 @@ describe('standby sets against the Algorithm specs', () => {
   it.each([
     ['another namespace', { ns: 'vision' }, 'runs in namespace "vision", not the set\'s "algorithms"'],
     ['2 GPUs for a 1-GPU set', { gpus: 2 }, 'asks for 2 GPU(s) per pod, a standby pod of set "llm" holds 1'],
+    [
+      'AMD GPUs in a set whose first algorithm asks NVIDIA ones',
+      { vendor: 'amd' },
+      'asks for amd.com/gpu, a standby pod of set "llm" holds nvidia.com/gpu (the GPUs of its first algorithm "bert", algorithms/bert.yaml:1)',
+    ],
   ])('%s: located at the set entry; the algorithm leaves the set and still runs', (_, o, why) => {
     const { repo, errors } = load(policy([set('llm', ['bert', 'llama'])]), {
       bert: algorithm('bert'),
@@ -121,6 +129,33 @@ describe('standby sets against the Algorithm specs', () => {
     const { repo, errors } = load(policy([set('llm', ['bert'], s)]), { bert: algorithm('bert', alg) });
     expect(errors).toEqual([]);
     expect(repo.policy.spec.standby?.[0]?.algorithms).toEqual(['bert']);
+  });
+
+  it.each([
+    ['both AMD', 'amd', 'amd'],
+    ['both NVIDIA, one by default', undefined, 'nvidia'],
+  ])('the neighbour of mixed vendors, %s, is valid', (_, first, second) => {
+    const { repo, errors } = load(policy([set('llm', ['bert', 'llama'])]), {
+      bert: algorithm('bert', first ? { vendor: first } : {}),
+      llama: algorithm('llama', { vendor: second }),
+    });
+    expect(errors).toEqual([]);
+    expect(repo.policy.spec.standby?.[0]?.algorithms).toEqual(['bert', 'llama']);
+  });
+
+  it("the set's vendor is its first algorithm that fits: a misfit first does not decide it", () => {
+    const { repo, errors } = load(policy([set('llm', ['bert', 'llama', 'gpt'])]), {
+      bert: algorithm('bert', { ns: 'vision', vendor: 'amd' }),
+      llama: algorithm('llama'),
+      gpt: algorithm('gpt', { vendor: 'amd' }),
+    });
+    expect(errors).toHaveLength(2);
+    expect(errors[0]).toContain('spec.standby[0].algorithms[0]: algorithm "bert"');
+    expect(errors[1]).toContain(
+      'spec.standby[0].algorithms[2]: algorithm "gpt" (algorithms/gpt.yaml:1) asks for amd.com/gpu',
+    );
+    expect(errors[1]).toContain('holds nvidia.com/gpu (the GPUs of its first algorithm "llama"');
+    expect(repo.policy.spec.standby?.[0]?.algorithms).toEqual(['llama']);
   });
 
   it('one bad set never stops another: the good set keeps its algorithms', () => {

@@ -32,6 +32,15 @@ function decision(action: ScalingDecision['action'], reason: ScalingReason): Sca
   };
 }
 
+/** The standby part of a decision (`planStandby`). */
+const split = (claimed: number, claim: number, giveBack: number, deployment: number) => ({
+  set: 'llm',
+  claimed,
+  claim,
+  giveBack,
+  deployment,
+});
+
 async function withOpenScalePr(fn: (host: GitPullRequestHost, read: () => Promise<string>) => Promise<void>) {
   const store = await openStore(`sqlite:${path.join(dir, `${Math.random().toString(36).slice(2)}.db`)}`);
   try {
@@ -89,6 +98,58 @@ describe('closeSupersededScalePullRequests', () => {
   ])('%s', async (_name, title, action, reason, state) => {
     await withOpenScalePr(async (host, read) => {
       const closed = await closeSupersededScalePullRequests([decision(action, reason)], {
+        host,
+        cluster: 'prod',
+        openBranches: open(title),
+        dryRun: false,
+      });
+      expect(await read()).toBe(state);
+      expect(closed).toEqual(state === 'closed' ? [BRANCH] : []);
+    });
+  });
+
+  // With standby pods the decision's `from` counts claimed pods: the PR's title proposes the
+  // Deployment's replicas in Git, compared with Git's part (`gitReplicas`).
+  it.each<[string, string, ScalingDecision['action'], ScalingReason, ScalingDecision['standby'], string]>([
+    ['ClaimsAloneCarryAScaleUpCloseTheOpenUpPr', UP, 'scale-up', 'AboveMax', split(0, 2, 0, 0), 'closed'],
+    ['AScaleUpTheDeploymentTakesPartOfKeepsIt', UP, 'scale-up', 'AboveMax', split(0, 1, 0, 1), 'open'],
+    [
+      'GiveBacksAloneCarryAScaleDownCloseTheOpenUpPr',
+      UP,
+      'scale-down',
+      'BelowMin',
+      split(2, 0, 2, 0),
+      'closed',
+    ],
+    [
+      'ClaimsAloneAndAPrProposingGitsOwnCountStays',
+      'gpuops(prod): scale sd-serve from 5 to 4 replicas',
+      'scale-up',
+      'AboveMax',
+      split(0, 2, 0, 0),
+      'open',
+    ],
+    // A settled hold at 4 = Git 3 + 1 claimed: a PR down to 3 takes nothing Git holds.
+    [
+      'SettledHoldWithAClaimedPodKeepsADownPrToGitsCount',
+      DOWN,
+      'hold',
+      'WithinRange',
+      split(1, 0, 0, 0),
+      'open',
+    ],
+    [
+      'SettledHoldWithAClaimedPodClosesADownPrBelowGit',
+      'gpuops(prod): scale sd-serve from 3 to 2 replicas',
+      'hold',
+      'WithinRange',
+      split(1, 0, 0, 0),
+      'closed',
+    ],
+    ['AHoldThatOnlyWaitsKeepsItWithClaimsToo', UP, 'hold', 'CooldownActive', split(1, 0, 0, 0), 'open'],
+  ])('%s', async (_name, title, action, reason, standby, state) => {
+    await withOpenScalePr(async (host, read) => {
+      const closed = await closeSupersededScalePullRequests([{ ...decision(action, reason), standby }], {
         host,
         cluster: 'prod',
         openBranches: open(title),

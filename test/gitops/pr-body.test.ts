@@ -8,6 +8,7 @@ import {
   withHashMarker,
 } from '../../src/change-sets/pr-body.js';
 import { prTitle, titleReplicas } from '../../src/change-sets/pr-title.js';
+import { standbySplitText } from '../../src/change-sets/pr-text.js';
 import type { Placement } from '../../src/placement/types.js';
 import type { PoolAssignment } from '../../src/pools/types.js';
 import type { ScalingDecision } from '../../src/scaling/types.js';
@@ -204,6 +205,13 @@ describe('titleReplicas', () => {
     ['gpuops(prod): scale bert from 2 to 4 replicas', 'bert-train', null],
     ['gpuops(prod): scale bert from 2 to 4 replicas, as agreed', 'bert', null],
     ['gpuops(prod): move gpu-a into long-task so the Pending replica of bert can start', 'bert', null],
+    // With claimed standby pods the numbers are the Deployment's in Git, the total follows.
+    [
+      'gpuops(prod): scale bert from 2 to 3 replicas (3 → 5 with claimed standby pods)',
+      'bert',
+      { from: 2, to: 3 },
+    ],
+    ['gpuops(prod): scale bert from 2 to 3 replicas (3 → 5 as agreed)', 'bert', null],
   ])('%s (subject %s)', (title, subject, want) => {
     expect(titleReplicas(title, subject)).toEqual(want);
   });
@@ -317,5 +325,64 @@ describe('renderPrBody cells and sections', () => {
     expect(b).not.toContain('Per-pod GPU utilisation');
     expect(b).not.toContain('Unused nodes moved into the pool');
     expect(b).not.toContain('### Node pools');
+  });
+});
+
+describe('what standby pods carry of a scale change, said in its title and body', () => {
+  const d = (from: number, to: number, standby?: ScalingDecision['standby']): ScalingDecision => ({
+    algorithm: 'bert',
+    action: to > from ? 'scale-up' : to < from ? 'scale-down' : 'hold',
+    replicas: { from, to },
+    utilization: 90,
+    nodes: [],
+    reason: 'AboveMax',
+    message: 'bert: …',
+    ...(standby ? { standby } : {}),
+  });
+  const sb = (claimed: number, claim: number, giveBack: number, deployment: number) => ({
+    set: 'llm',
+    claimed,
+    claim,
+    giveBack,
+    deployment,
+  });
+  it.each([
+    // [case, decision, title's clause, the body's line (null: none)]
+    ['no standby set', d(1, 2), 'scale bert from 1 to 2 replicas', null],
+    ['a standby set that takes no part', d(1, 2, sb(0, 0, 0, 1)), 'scale bert from 1 to 2 replicas', null],
+    [
+      '3 → 5: one claimed before, one now, Deployment 2 → 3',
+      d(3, 5, sb(1, 1, 0, 1)),
+      'scale bert from 2 to 3 replicas (3 → 5 with claimed standby pods)',
+      '3 → 5: 1 claimed standby pod counted in 3, 1 standby pod claimed now; Deployment 2 → 3 in Git, which with the 2 claimed pods makes 5',
+    ],
+    [
+      'a scale-down that gives both claimed pods back and lowers the Deployment',
+      d(4, 1, sb(2, 0, 2, -1)),
+      'scale bert from 2 to 1 replicas (4 → 1 with claimed standby pods)',
+      '4 → 1: 2 claimed standby pods counted in 4, 2 claimed pods given back; Deployment 2 → 1 in Git, no claimed pod left',
+    ],
+    [
+      'claims alone: Git keeps its count (no file, so no title; the body says why)',
+      d(1, 2, sb(0, 1, 0, 0)),
+      'update scaling of bert',
+      '1 → 2: 1 standby pod claimed now; Deployment stays at 1 in Git, which with the 1 claimed pod makes 2',
+    ],
+  ] as const)('%s', (_, decision, clause, line) => {
+    const ev = { decision, pods: [], min: 30, max: 80, minReplicas: 1, maxReplicas: 6 };
+    expect(prTitle({ cluster: 'prod', kind: 'scale', subject: 'bert', scaling: [ev] })).toBe(
+      `gpuops(prod): ${clause}`,
+    );
+    expect(standbySplitText(decision)).toBe(line);
+    const body = renderPrBody({
+      cluster: 'prod',
+      kind: 'scale',
+      subject: 'bert',
+      files: [],
+      scaling: [ev],
+      desiredHash: 'h',
+    });
+    if (line) expect(body).toContain(`Standby pods: ${line}.`);
+    else expect(body).not.toContain('Standby pods:');
   });
 });

@@ -95,17 +95,15 @@ describe('renderNodeFiles', () => {
     });
   });
 
-  it.each<{ name: string; to: Pool | null; taints: unknown }>([
-    {
-      name: 'the pool taint of the desired pool, with the policy key and effect',
-      to: 'short-task',
-      taints: [{ key: 'example.com/pool', value: 'short-task', effect: 'NoExecute' }],
-    },
-    { name: 'an empty taint list for a node leaving its pool', to: null, taints: [] },
-  ])('with pools.taint.enabled: $name', ({ to, taints }) => {
+  // `spec.taints` is atomic for server-side apply: a file listing the pool taint made Argo CD's or
+  // Flux's forced apply drop every other manager's taint. The pool taint is set in patch mode.
+  it.each<{ name: string; to: Pool | null }>([
+    { name: 'a node in a pool', to: 'short-task' },
+    { name: 'a node leaving its pool', to: null },
+  ])('with pools.taint.enabled, $name: no spec.taints (failed before: the pool taint / [])', ({ to }) => {
     const [file] = render([assign('gpu-1', 'unused', to)], { policy: tainted });
     const doc = parse(file!.content);
-    expect(doc.spec).toEqual({ taints });
+    expect(doc.spec).toBeUndefined();
     if (to !== null) expect(doc.metadata.labels['example.com/pool']).toBe(to);
   });
 

@@ -130,6 +130,19 @@ describe('QueryAnswerDecoder: the same series as the tree decoder, at any chunk 
     });
   }
 
+  it('label values of backslashes, quotes and brackets: the same series, cut at every byte', () => {
+    // Runs of backslashes before a quote (escaped or not), brackets and commas inside strings:
+    // the decoder jumps through strings to their closing quote, across chunk ends.
+    const tricky = ['\\', '\\"', '"', '\\\\', '}', ']', '{"metric":', ',', 'x\\', '\\\\"}'];
+    const result = tricky.flatMap((v, i) =>
+      halves({ UUID: `GPU-${i}`, pod: v, node: `${v}${v}`, gpu: String(i) }, String(i), String(T - i)),
+    );
+    const text = JSON.stringify({ status: 'success', data: { resultType: 'vector', result } });
+    const tree = parseQueryAnswer(JSON.parse(text), OPTIONS);
+    expect(tree.series).toHaveLength(tricky.length);
+    for (let size = 1; size <= 24; size++) expect(streamed(text, size), `chunks of ${size}`).toEqual(tree);
+  });
+
   it('reads real values: the joined halves, the lookback for a GPU with no last, NaN as NaN', () => {
     const a = streamed(JSON.stringify(answers[0]![1]), 3);
     expect(a.evaluatedAt).toBe(Math.round(T * 1000));

@@ -36,6 +36,7 @@ const desired = (scaling: ScalingDecision[]): DesiredState => ({
   output: { cluster: 'c', errors: [], pools: [], placements: [], scaling, files: [] },
   changeSets: [],
   samples: [],
+  standby: [],
 });
 
 describe('recordPass prunes the history it no longer needs', () => {

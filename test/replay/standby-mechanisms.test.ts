@@ -69,11 +69,13 @@ describe('the shared warm standby, pass by pass', () => {
       p(615, 4, 3, 4),
       p(675, 4, 4, 4),
       // 1710: the load fell at 1500 (read at 1505); the last pass that wanted 4 (1500) leaves the
-      // scale-down window sized to the loop, 3·(5 + 5 + 60) = 210 s, at 1710: ⌈0.7/0.8⌉ = 1.
-      p(1710, 1, 1, 1),
+      // scale-down window sized to the loop, 3·(5 + 5 + 60) = 210 s, at 1710. 0.7 GPU on 4 pods is
+      // below min: the target at the margin, ⌈(0.7 + 0.25·√0.7)/0.8⌉ = 2, within the band's edge
+      // ⌊0.7/0.3⌋ = 2 (2 pods at 35 %; the up target ⌈0.7/0.8⌉ = 1 is under it).
+      p(1710, 2, 2, 2),
     ]);
     // b crosses at 610 (its step read at 610) and claims the pool's other Ready standby.
-    expect(pointsB).toEqual([p(0, 2, 2, 2), p(610, 3, 2, 3), p(615, 3, 3, 3), p(1710, 1, 1, 1)]);
+    expect(pointsB).toEqual([p(0, 2, 2, 2), p(610, 3, 2, 3), p(615, 3, 3, 3), p(1710, 2, 2, 2)]);
   });
 
   it('the standby set is sized once for the pool and backfills on the cold path', () => {

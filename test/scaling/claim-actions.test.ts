@@ -9,8 +9,9 @@
 import { describe, expect, it } from 'vitest';
 import type { PodInfo, ReplicaSetInfo } from '../../src/cluster/types.js';
 import {
+  claimedByAlgorithm,
   currentStandbyHash,
-  outstandingClaims,
+  planStandby,
   standbyActions,
 } from '../../src/scaling/rules/claim-actions.js';
 import type { ScalingDecision } from '../../src/scaling/types.js';
@@ -185,14 +186,13 @@ describe('which pods a pass may claim or give back', () => {
     });
     const replicaSets = RS;
     expect(standbyActions([decision('bert', 3, 1)], [SET], { pods: [other], replicaSets })).toEqual([]);
-    const d = outstandingClaims([decision('bert', 1, 2)], [SET], { pods: [other], replicaSets: RS });
-    expect(d.map((x) => `${x.replicas.from} → ${x.replicas.to}`)).toEqual(['1 → 2']);
+    expect(claimedByAlgorithm([SET], { pods: [other], replicaSets: RS }).get('bert')).toBeUndefined();
   });
 
-  it('a claimed pod being deleted does not count as a claim already made', () => {
-    const pods = [{ ...claimed('c-a', 'bert'), terminating: true }, standby('s-a')];
-    const d = outstandingClaims([decision('bert', 1, 2)], [SET], { pods, replicaSets: RS });
-    expect(d.map((x) => `${x.replicas.from} → ${x.replicas.to}`)).toEqual(['1 → 2']);
+  it('a claimed pod being deleted is no replica of its algorithm', () => {
+    const pods = [{ ...claimed('c-a', 'bert'), terminating: true }, claimed('c-b', 'bert'), standby('s-a')];
+    const mine = claimedByAlgorithm([SET], { pods, replicaSets: RS }).get('bert') ?? [];
+    expect(mine.map((p) => p.name)).toEqual([NAME('c-b', 'aaa111')]);
   });
 });
 
@@ -226,51 +226,62 @@ describe('currentStandbyHash: the newest ReplicaSet of the standby Deployment', 
   });
 });
 
-describe('outstandingClaims: a scale-up counts the pods the algorithm already claimed', () => {
-  const pods = [claimed('c1', 'bert'), claimed('c2', 'bert'), claimed('l1', 'llama'), standby('s1')];
-  const OTHER_NS = { ...claimed('x1', 'bert'), namespace: 'other' };
+describe("planStandby: the Deployment's part of a decision whose `from` counts the claimed pods", () => {
+  const at = (pods: PodInfo[]) => ({ pods, replicaSets: RS });
   it.each([
-    // [decision, claims of bert, expected decisions (from → to) or none]
-    ['1 → 2, no claim yet: as it is', decision('bert', 1, 2), [], '1 → 2'],
-    ['1 → 2, one claim already: covered, left out', decision('bert', 1, 2), ['c1'], null],
-    ['1 → 3, one claim: one more wanted', decision('bert', 1, 3), ['c1'], '2 → 3'],
-    ['1 → 3, two claims: covered', decision('bert', 1, 3), ['c1', 'c2'], null],
-    ['1 → 4, two claims: one more', decision('bert', 1, 4), ['c1', 'c2'], '3 → 4'],
-    ['a hold with claims: as it is (never a give-back)', decision('bert', 2, 2), ['c1'], '2 → 2'],
-    ['a scale-down with claims: as it is', decision('bert', 3, 2), ['c1'], '3 → 2'],
-  ] as const)('%s', (_, d, names, want) => {
-    const mine = pods.filter((p) => names.some((n) => p.name.endsWith(`-${n}`)) || p.algorithm !== 'bert');
-    const out = outstandingClaims([d], [SET], { pods: mine, replicaSets: RS }).map(
-      (x) => `${x.replicas.from} → ${x.replicas.to}`,
-    );
-    expect(out).toEqual(want === null ? [] : [want]);
+    // [case, decision (from counts the claims), claims of bert, Ready standbys, split: claimed claim giveBack deployment]
+    ['up 1 → 2, two Ready: one claim, Deployment +0', decision('bert', 1, 2), 0, 2, [0, 1, 0, 0]],
+    ['up 1 → 4, two Ready: two claims, Deployment +1', decision('bert', 1, 4), 0, 2, [0, 2, 0, 1]],
+    ['up 1 → 3, none Ready: Deployment +2', decision('bert', 1, 3), 0, 0, [0, 0, 0, 2]],
+    ['up 2 → 3 with one claimed, one Ready: one claim', decision('bert', 2, 3), 1, 1, [1, 1, 0, 0]],
+    ['a hold with claims: nothing moves', decision('bert', 3, 3), 2, 2, [2, 0, 0, 0]],
+    ['down 3 → 2 with one claimed: it goes back, Deployment +0', decision('bert', 3, 2), 1, 0, [1, 0, 1, 0]],
+    ['down 4 → 1 with two claimed: both back, Deployment −1', decision('bert', 4, 1), 2, 2, [2, 0, 2, -1]],
+    ['down 3 → 2, none claimed: Deployment −1', decision('bert', 3, 2), 0, 1, [0, 0, 0, -1]],
+  ] as const)('%s', (_, d, claims, ready, [claimed_, claim, giveBack, deployment]) => {
+    const pods = [
+      ...['c1', 'c2'].slice(0, claims).map((n) => claimed(n, 'bert')),
+      ...['s1', 's2'].slice(0, ready).map((n) => standby(n)),
+    ];
+    const plan = planStandby([d], [SET], at(pods));
+    expect(plan.decisions[0]!.standby).toEqual({
+      set: 'llm',
+      claimed: claimed_,
+      claim,
+      giveBack,
+      deployment,
+    });
+    expect(plan.actions.filter((a) => a.kind === 'claim')).toHaveLength(claim);
+    expect(plan.actions.filter((a) => a.kind === 'give-back')).toHaveLength(giveBack);
+    // Git's replicas (from − claimed + deployment) plus the claimed pods left are the decision's `to`.
+    expect(d.replicas.from - claimed_ + deployment + claimed_ + claim - giveBack).toBe(d.replicas.to);
   });
-  it.each([
-    // [case, decision, claims of bert, maxReplicas, expected (from → to) or none]
-    ['1 → 4, max 7: room for all 3 (Git 4 + 3 claims = 7)', decision('bert', 1, 4), [], 7, '1 → 4'],
-    ['1 → 4, max 6: Git 4 + 2 claims = 6', decision('bert', 1, 4), [], 6, '1 → 3'],
-    ['1 → 4, max 5: Git 4 + claims ≤ 5, one claim', decision('bert', 1, 4), [], 5, '1 → 2'],
-    ['1 → 4, max 4: at the max, no claim', decision('bert', 1, 4), [], 4, null],
-    ['1 → 4, max 6, one claim: Git 4 + 1 + 1 more ≤ 6', decision('bert', 1, 4), ['c1'], 6, '2 → 3'],
-    ['1 → 4, max 5, one claim: 4 + 1 = 5, no more', decision('bert', 1, 4), ['c1'], 5, null],
-  ] as const)('capped at maxReplicas: %s', (_, d, names, max, want) => {
-    const mine = pods.filter((p) => names.some((n) => p.name.endsWith(`-${n}`)) || p.algorithm !== 'bert');
-    const out = outstandingClaims([d], [SET], { pods: mine, replicaSets: RS }, new Map([['bert', max]]));
-    expect(out.map((x) => `${x.replicas.from} → ${x.replicas.to}`)).toEqual(want === null ? [] : [want]);
+  it('counts the claimed pods it is given (the ones `from` counted), not every one the cluster shows', () => {
+    const cluster = at([claimed('c1', 'bert'), standby('s1')]);
+    const plan = planStandby([decision('bert', 2, 1)], [SET], cluster, new Map([['bert', []]]));
+    expect(plan.decisions[0]!.standby).toEqual({
+      set: 'llm',
+      claimed: 0,
+      claim: 0,
+      giveBack: 0,
+      deployment: -1,
+    });
+    expect(plan.actions).toEqual([]);
   });
-  it('counts only claims of that algorithm, set and namespace; an algorithm in no set goes as it is', () => {
+  it("an algorithm in no set goes as it is; claims of llama or another namespace are not bert's", () => {
     const d = [decision('bert', 1, 2), decision('gpt', 1, 2)];
-    const at = (pods: PodInfo[]) => ({ pods, replicaSets: RS });
-    expect(outstandingClaims(d, [SET], at([claimed('l1', 'llama'), OTHER_NS, standby('s1')]))).toEqual(d);
-    expect(outstandingClaims(d, [SET], at([claimed('c1', 'bert')]))).toEqual([d[1]]);
-    expect(outstandingClaims(d, [], at([claimed('c1', 'bert')]))).toEqual(d);
-  });
-  it('a scale-up already covered claims no standby in standbyActions', () => {
-    const cluster = { pods: [claimed('c1', 'bert'), standby('s1')], replicaSets: RS };
-    const d = outstandingClaims([decision('bert', 1, 2)], [SET], cluster);
-    expect(standbyActions(d, [SET], cluster)).toEqual([]);
-    const more = outstandingClaims([decision('bert', 1, 3)], [SET], cluster);
-    expect(standbyActions(more, [SET], cluster).map(brief)).toEqual(['claim s1 → bert']);
+    const OTHER_NS = { ...claimed('x1', 'bert'), namespace: 'other' };
+    const plan = planStandby(d, [SET], at([claimed('l1', 'llama'), OTHER_NS, standby('s1')]));
+    expect(plan.decisions[0]!.standby).toEqual({
+      set: 'llm',
+      claimed: 0,
+      claim: 1,
+      giveBack: 0,
+      deployment: 0,
+    });
+    expect(plan.decisions[1]).toBe(d[1]);
+    expect(planStandby(d, [], at([claimed('c1', 'bert')])).decisions).toEqual(d);
+    expect([...claimedByAlgorithm([SET], at([claimed('l1', 'llama'), OTHER_NS])).keys()]).toEqual(['llama']);
   });
 });
 
@@ -378,9 +389,9 @@ describe('a claimed pod is one gpuops claimed: its labels, its own uid as the cl
     const p = claimed('c-a', 'bert', o);
     const actions = standbyActions([decision('bert', 2, 1)], [SET], { pods: [p], replicaSets: RS });
     expect(actions.map((a) => a.kind)).toEqual(want ? ['give-back'] : []);
-    // Counted against a scale-up only when it is gpuops's claim.
-    expect(outstandingClaims([decision('bert', 1, 2)], [SET], { pods: [p], replicaSets: RS })).toHaveLength(
-      want ? 0 : 1,
+    // A replica of bert only when it is gpuops's claim.
+    expect(claimedByAlgorithm([SET], { pods: [p], replicaSets: RS }).get('bert')?.length ?? 0).toBe(
+      want ? 1 : 0,
     );
     // With no standby ReplicaSet to give back to, deleted only when it is gpuops's claim.
     const gone = standbyActions([decision('bert', 2, 1)], [SET], { pods: [p], replicaSets: [] });

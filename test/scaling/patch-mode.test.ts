@@ -17,6 +17,8 @@ let proxy: Server;
 let kc: KubeConfig;
 /** Path → how many more PATCHes to it get a concurrent write first. */
 const interfere = new Map<string, number>();
+/** Node → a taint the concurrent write adds. */
+const taintOnBump = new Map<string, { key: string; value: string; effect: string }>();
 
 function bump(path: string): void {
   const node = /^\/api\/v1\/nodes\/([^/]+)$/.exec(path);
@@ -25,6 +27,9 @@ function bump(path: string): void {
     ? sim.store.get('nodes', undefined, node[1]!)
     : sim.store.get('deployments', dep![1]!, dep![2]!);
   obj!.metadata.annotations = { ...obj!.metadata.annotations, 'test/bumped': String(Math.random()) };
+  // Another manager's taint added between gpuops's read and its write.
+  const taint = node ? taintOnBump.get(node[1]!) : undefined;
+  if (taint) obj!.spec = { ...obj!.spec, taints: [...(obj!.spec?.taints ?? []), taint] };
   sim.store.update(node ? 'nodes' : 'deployments', obj!);
 }
 
@@ -138,5 +143,44 @@ describe('patch mode (simulated cluster)', () => {
     expect(
       sim.store.get('nodes', undefined, 'gpu-t4-01')!.metadata.labels!['gpuops.dev/pool'],
     ).toBeUndefined();
+  });
+  it('sets gpuops’s own taint entry: others kept, also one added between the read and the write (409, re-read)', async () => {
+    const taintsOf = () =>
+      (sim.store.get('nodes', undefined, 'gpu-a100-02')!.spec?.taints ?? []).map(
+        (t: { key: string; value?: string; effect: string }) => `${t.key}=${t.value ?? ''}:${t.effect}`,
+      );
+    const before = taintsOf();
+    taintOnBump.set('gpu-a100-02', { key: 'dedicated', value: 'vision', effect: 'NoExecute' });
+    interfere.set('/api/v1/nodes/gpu-a100-02', 1);
+    const key = 'gpuops.dev/pool';
+    const patcher = createClusterPatcher(kc);
+    const set = await patcher.setNodeTaint({
+      node: 'gpu-a100-02',
+      key,
+      taint: { key, value: 'long-task', effect: 'NoSchedule' },
+    });
+    expect(set).toMatchObject({ ok: true, changed: true, attempts: 2 });
+    expect(taintsOf()).toEqual([
+      ...before,
+      'dedicated=vision:NoExecute',
+      'gpuops.dev/pool=long-task:NoSchedule',
+    ]);
+    taintOnBump.clear();
+    // Moved to another pool: the one entry replaced; then removed; each time the others stay.
+    await patcher.setNodeTaint({
+      node: 'gpu-a100-02',
+      key,
+      taint: { key, value: 'test', effect: 'NoSchedule' },
+    });
+    expect(taintsOf()).toEqual([...before, 'dedicated=vision:NoExecute', 'gpuops.dev/pool=test:NoSchedule']);
+    expect(await patcher.setNodeTaint({ node: 'gpu-a100-02', key, taint: null })).toMatchObject({
+      changed: true,
+    });
+    expect(taintsOf()).toEqual([...before, 'dedicated=vision:NoExecute']);
+    expect(await patcher.setNodeTaint({ node: 'gpu-a100-02', key, taint: null })).toMatchObject({
+      ok: true,
+      changed: false,
+      attempts: 0,
+    });
   });
 });

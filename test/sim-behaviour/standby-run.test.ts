@@ -4,8 +4,12 @@
  * `bert` makes the pass decide 1 → 2 and claim one standby through the composed adapter (one wake
  * call, then the label patch): the claimed pod is a Ready endpoint of bert's Service without the
  * simulated clock moving (no cold start), and the standby ReplicaSet backfills one that turns Ready
- * only after the 30 s cold start. The next pass does not claim again for the same decision. With the
- * standby set gone from the policy, a pass that scales bert up sends nothing: no wake, no patch.
+ * only after the 30 s cold start. The claimed pod is bert's replica (docs/standby.md, "Claims and
+ * Git"): Git keeps bert's 1 replica, the scale-up pull request an earlier pass opened (1 → 2 in
+ * Git) is closed as superseded, and the next pass decides from 2, claiming the backfilled standby
+ * for 2 → 3. When the claimed pods vanish, the next pass's `from` is Git's 1 again; with the standby
+ * set gone from the policy, a pass that scales bert up sends nothing: no wake, no patch, and the
+ * Deployment takes the scale-up (1 → 2 in Git).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -32,6 +36,10 @@ const isReady = (p: KubeObject) =>
   ) ?? false;
 
 let h: Harness;
+const SCALE = 'gpuops/prod/scale/bert';
+const DEPLOYMENT = 'clusters/prod/algorithms/bert/deployment.yaml';
+/** The state of bert's scale pull request, as the store records it (undefined: none). */
+const scalePr = async () => (await h.store.pullRequests('prod')).find((p) => p.branch === SCALE);
 const pods = () => h.sim.store.list('pods', 'algorithms').filter((p) => !p.metadata.deletionTimestamp);
 const standbys = () => pods().filter((p) => p.metadata.labels?.['gpuops.dev/standby'] === 'llm');
 const claimed = () => pods().filter((p) => p.metadata.labels?.['gpuops.dev/claimed-from'] === 'llm');
@@ -86,6 +94,11 @@ describe('a pass claims a Ready standby by itself', () => {
   });
 
   it('a load step: the pass scales bert 1 → 2 and claims one standby, a Ready endpoint with no time passed; the backfill comes cold', async () => {
+    // The pass that sized the standby set at 100 % scaled bert 1 → 2 in Git too, never merged.
+    expect(await scalePr()).toMatchObject({
+      state: 'open',
+      title: 'gpuops(prod): scale bert from 1 to 2 replicas',
+    });
     h.load.setLoad('bert', 100);
     const t0 = h.sim.clock.now().getTime();
     const hot = await h.pass();
@@ -93,7 +106,12 @@ describe('a pass claims a Ready standby by itself', () => {
     expect(hot.plan.scaling.find((d) => d.algorithm === 'bert')).toMatchObject({
       action: 'scale-up',
       replicas: { from: 1, to: 2 },
+      standby: { set: 'llm', claimed: 0, claim: 1, giveBack: 0, deployment: 0 },
     });
+    // The claim carries the whole scale-up: Git keeps 1 replica, and the open 1 → 2 would overshoot.
+    expect(hot.plan.files.map((f) => f.path)).not.toContain(DEPLOYMENT);
+    expect(await scalePr()).toMatchObject({ state: 'closed' });
+    expect(h.file('main', DEPLOYMENT)).toContain('replicas: 1\n');
     const [pod] = claimed().map((p) => p.metadata.name);
     expect(hot.standby).toEqual([
       {
@@ -127,23 +145,31 @@ describe('a pass claims a Ready standby by itself', () => {
     expect(standbys().map(isReady)).toEqual([true, true]);
   });
 
-  it('the next pass, the scale-up 1 → 2 still waiting in Git, claims nothing more', async () => {
-    // Both serving pods busy: bert's own replica still asks for 1 → 2, which the claim already covers.
+  it("the next pass counts the claimed pod as bert's replica: both busy, 2 → 3 claims the backfill", async () => {
+    // Both serving pods busy (the claimed pod's GPU is a sample of bert): 2 Ready pods at 100 %.
     h.load.setLoad('bert', 200);
     const again = await h.pass();
     await h.settle();
     expect(again.plan.scaling.find((x) => x.algorithm === 'bert')).toMatchObject({
       action: 'scale-up',
-      replicas: { from: 1, to: 2 },
+      replicas: { from: 2, to: 3 },
+      utilization: 100,
+      standby: { set: 'llm', claimed: 1, claim: 1, giveBack: 0, deployment: 0 },
     });
-    expect(again.standby).toEqual([]);
-    expect(claimed()).toHaveLength(1);
-    expect(wakes).toHaveLength(1);
+    expect(again.standby!.map((o) => `${o.kind} ${o.ok}`)).toEqual(['claim true']);
+    expect(claimed()).toHaveLength(2);
+    expect(wakes).toHaveLength(2);
+    expect(endpoints()).toHaveLength(3);
+    // Git's 1 replica + 2 claimed pods = 3; no scale pull request.
+    expect(again.plan.files.map((f) => f.path)).not.toContain(DEPLOYMENT);
+    expect(await scalePr()).toMatchObject({ state: 'closed' });
   });
 
   it('without standby sets in the policy a scale-up sends nothing: no wake, no label patch', async () => {
-    // Its claim gone (the pod deleted), bert's scale-up 1 → 2 would claim a standby again with the set.
+    // Its claims gone (the pods deleted by someone): the next pass's `from` is Git's 1 again, and
+    // bert's scale-up 1 → 2 would claim a standby again with the set (both backfills Ready).
     for (const p of claimed()) h.sim.store.delete('pods', 'algorithms', p.metadata.name);
+    h.sim.clock.advance(30);
     await h.settle();
     h.push({ 'policies/standby.yaml': STANDBY_POLICY.replace(/ {2}standby:[\s\S]*$/, '') });
 
@@ -152,10 +178,13 @@ describe('a pass claims a Ready standby by itself', () => {
     await h.settle();
     const d = pass.plan.scaling.find((x) => x.algorithm === 'bert')!;
     expect(d).toMatchObject({ action: 'scale-up', replicas: { from: 1, to: 2 } });
+    expect(d.standby).toBeUndefined();
+    // The Deployment takes the whole scale-up: 1 → 2 in Git.
+    expect(pass.plan.files.find((f) => f.path === DEPLOYMENT)?.change).toBe('update');
     expect(claimed()).toEqual([]);
     expect(standbys().filter(isReady)).toHaveLength(2);
     expect(pass.standby).toEqual([]);
-    expect(wakes).toHaveLength(1);
+    expect(wakes).toHaveLength(2);
     expect(pods().map((p) => `${p.metadata.name} ${p.metadata.resourceVersion}`)).toEqual(before);
   });
 });

@@ -11,12 +11,15 @@
  *
  * Across the policy and the Algorithm specs ({@link fitStandbySets}): every algorithm of a set runs
  * in the set's namespace (a pod cannot change namespace, and the claim grant is bound there only)
- * and asks for the set's GPU count per pod (a standby pod holds that many). An algorithm that does
+ * and asks for the set's GPU count per pod (a standby pod holds that many) of the GPU vendor of the
+ * set's first algorithm that fits (`spec.gpu.vendor`: a standby pod holds one vendor's GPUs,
+ * `nvidia.com/gpu` or `amd.com/gpu`). An algorithm that does
  * not fit is reported at `spec.standby[i].algorithms[j]` of the policy document that declares the
  * sets and is left out of its set (it scales on the cold path, as without standby); the algorithm,
  * the set's other algorithms and the other sets go on.
  */
 import type { Policy, ResolvedAlgorithm, SpecError, StandbySet } from '../types.js';
+import { vendorById } from '../../util/vocabulary.js';
 import { locateProblem } from './document.js';
 import type { FieldProblem } from './schema-errors.js';
 import { formatPath, parseDocuments, type ParsedDocument, type SpecFile } from './yaml-documents.js';
@@ -75,13 +78,22 @@ export function standbyPolicyProblems(
   return out;
 }
 
-/** Why `alg` cannot be served by `set`, or null when it can. */
-function misfit(set: StandbySet, alg: ResolvedAlgorithm): string | null {
+/**
+ * Why `alg` cannot be served by `set`, or null when it can. `first` is the set's first algorithm
+ * that fits (in its declared order), whose GPU vendor the set's standby pods ask for
+ * (`standbyVendor`): a standby holds one vendor's GPUs, so an algorithm of another vendor is no
+ * pod it can become.
+ */
+function misfit(set: StandbySet, alg: ResolvedAlgorithm, first: ResolvedAlgorithm | null): string | null {
   const where = `algorithm "${alg.name}" (${alg.source.file}:${alg.source.line})`;
   if (alg.namespace !== set.namespace)
     return `${where} runs in namespace "${alg.namespace}", not the set's "${set.namespace}": a pod cannot change namespace, so it is left out of standby set "${set.name}" and scales on the cold path`;
   if (alg.spec.resources.gpus !== set.gpus)
     return `${where} asks for ${alg.spec.resources.gpus} GPU(s) per pod, a standby pod of set "${set.name}" holds ${set.gpus}: it is left out of the set and scales on the cold path`;
+  const vendor = vendorById(alg.spec.gpu?.vendor).resource;
+  const setVendor = first && vendorById(first.spec.gpu?.vendor).resource;
+  if (setVendor && vendor !== setVendor)
+    return `${where} asks for ${vendor}, a standby pod of set "${set.name}" holds ${setVendor} (the GPUs of its first algorithm "${first.name}", ${first.source.file}:${first.source.line}): one set serves one GPU vendor, so it is left out of the set and scales on the cold path; put it in a set of its own`;
   return null;
 }
 
@@ -116,10 +128,12 @@ export function fitStandbySets(
   const byName = new Map(algorithms.map((a) => [a.name, a]));
   const problems: FieldProblem[] = [];
   const fitted = sets.map((set, i) => {
+    let first: ResolvedAlgorithm | null = null;
     const kept = set.algorithms.filter((name, j) => {
       const alg = byName.get(name);
-      const why = alg ? misfit(set, alg) : null;
+      const why = alg ? misfit(set, alg, first) : null;
       if (why) problems.push({ path: ['spec', 'standby', i, 'algorithms', j], at: 'value', message: why });
+      else first ??= alg ?? null;
       return why === null;
     });
     return kept.length === set.algorithms.length ? set : { ...set, algorithms: kept };

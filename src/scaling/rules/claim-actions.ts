@@ -1,7 +1,8 @@
 /**
  * What a pass's scaling decisions ask of the standby sets (pure; docs/standby.md, "Claims and
  * Git"): which Ready standby pods to claim for an algorithm that scales up, and which claimed pods
- * to give back (or delete) when it scales down, as `planClaims` counts them. Read from the
+ * to give back (or delete) when it scales down, as `planClaims` counts them, and so the part of
+ * each decision the Deployment in Git takes (`planStandby`). Read from the
  * cluster alone — a standby is a pod of the standby Deployment's ReplicaSets by their controller
  * ownerReferences, a claimed pod carries the labels and the annotation gpuops's claim wrote
  * (`standby-owners.ts`) — so a restarted gpuops finds the same claims, and a pod that only carries
@@ -90,86 +91,119 @@ export function currentStandbyHash(set: StandbySet, replicaSets: readonly Replic
 }
 
 /**
- * The pod changes of `decisions` for the algorithms of `sets`: per decision of an algorithm in a
- * set, `planClaims` over the set's Ready standbys (each claimed once in the pass, the decisions in
- * their order) and the algorithm's claimed pods. Algorithms in no set: nothing.
+ * The claimed pods of every algorithm of `sets` (`claimedPods`: gpuops's claim mark and name, no
+ * other controller, not being deleted), by algorithm, each list by name; one walk over the pods.
+ * An algorithm with none is absent.
+ */
+export function claimedByAlgorithm(
+  sets: readonly StandbySet[],
+  cluster: StandbyCluster,
+): Map<string, PodInfo[]> {
+  const out = new Map<string, PodInfo[]>();
+  if (sets.length === 0) return out;
+  const setsByName = new Map(sets.map((s) => [s.name, s]));
+  const replicaSets = cluster.replicaSets ?? [];
+  for (const p of cluster.pods) {
+    const set = setsByName.get(p.labels[CLAIMED_FROM_LABEL] ?? '');
+    if (!set || p.algorithm === null || !set.algorithms.includes(p.algorithm)) continue;
+    if (p.terminating || !isClaimedPod(set, p, replicaSets)) continue;
+    const list = out.get(p.algorithm);
+    if (list) list.push(p);
+    else out.set(p.algorithm, [p]);
+  }
+  for (const list of out.values()) list.sort(byName);
+  return out;
+}
+
+/** The decisions of a pass with their standby part, and the pod changes that part asks for. */
+export interface StandbyPlan {
+  decisions: ScalingDecision[];
+  actions: StandbyAction[];
+}
+
+/**
+ * How standby pods carry `decisions` (docs/standby.md, "Claims and Git"): per decision of an
+ * algorithm in a set, in the decisions' order, `planClaims` over the set's Ready standbys not
+ * taken by an earlier decision of the pass and the claimed pods its `from` counted (`claimed`, by
+ * algorithm; default `claimedPods`), recorded on the decision (`standby`) and turned into pod
+ * changes. A scale-up claims Ready standbys first and leaves the rest to the Deployment; a
+ * scale-down gives claimed pods back first, then lowers the Deployment. So Git's replicas plus the
+ * claimed pods are the decision's `to`, which it kept within `minReplicas..maxReplicas`.
+ * Decisions of algorithms in no set go as they are.
+ */
+export function planStandby(
+  decisions: readonly ScalingDecision[],
+  sets: readonly StandbySet[],
+  cluster: StandbyCluster,
+  claimed?: ReadonlyMap<string, readonly PodInfo[]>,
+): StandbyPlan {
+  const out: StandbyPlan = { decisions: [], actions: [] };
+  const taken = new Set<string>();
+  for (const d of decisions) {
+    const set = sets.find((s) => s.algorithms.includes(d.algorithm));
+    if (!set) {
+      out.decisions.push(d);
+      continue;
+    }
+    const ready = readyStandbys(set, cluster).filter((p) => !taken.has(p.name));
+    const mine = claimed ? (claimed.get(d.algorithm) ?? []) : claimedPods(set, d.algorithm, cluster);
+    const plan = planClaims(d, mine.length, { ready: ready.length, claimSeconds: set.claimSeconds });
+    out.decisions.push({ ...d, standby: { set: set.name, claimed: mine.length, ...plan } });
+    for (const p of ready.slice(0, plan.claim)) taken.add(p.name);
+    out.actions.push(
+      ...podChanges(set, d.algorithm, cluster, ready.slice(0, plan.claim), mine.slice(0, plan.giveBack)),
+    );
+  }
+  return out;
+}
+
+/** The claims of `claim` and the give-backs (or deletes, with no standby ReplicaSet) of `giveBack`. */
+function podChanges(
+  set: StandbySet,
+  algorithm: string,
+  cluster: StandbyCluster,
+  claim: readonly PodInfo[],
+  giveBack: readonly PodInfo[],
+): StandbyAction[] {
+  const out: StandbyAction[] = [];
+  const base = { set: set.name, algorithm, namespace: set.namespace };
+  for (const p of claim)
+    out.push({
+      kind: 'claim',
+      ...base,
+      pod: p.name,
+      uid: p.uid,
+      ...claimPatch(set, algorithm, p.uid).metadata,
+      expect: { [STANDBY_LABEL]: set.name },
+      wake: { port: set.port, path: set.wakePath, timeoutSeconds: set.claimSeconds },
+    });
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent; the hash is read only by give-backs, so reading it for none changes nothing (the test only spares the look-up)
+  const hash = giveBack.length > 0 ? currentStandbyHash(set, cluster.replicaSets ?? []) : null;
+  const expect = { [CLAIMED_FROM_LABEL]: set.name, [GPUOPS.algorithm]: algorithm };
+  for (const p of giveBack)
+    out.push(
+      hash === null
+        ? { kind: 'delete', ...base, pod: p.name, uid: p.uid, labels: {}, annotations: {}, expect }
+        : {
+            kind: 'give-back',
+            ...base,
+            pod: p.name,
+            uid: p.uid,
+            ...giveBackPatch(set, hash).metadata,
+            expect,
+          },
+    );
+  return out;
+}
+
+/**
+ * The pod changes of `decisions` for the algorithms of `sets` (`planStandby`'s actions, the
+ * claimed pods read by `claimedPods`). Algorithms in no set: nothing.
  */
 export function standbyActions(
   decisions: readonly ScalingDecision[],
   sets: readonly StandbySet[],
   cluster: StandbyCluster,
 ): StandbyAction[] {
-  const out: StandbyAction[] = [];
-  const taken = new Set<string>();
-  for (const d of decisions) {
-    const set = sets.find((s) => s.algorithms.includes(d.algorithm));
-    if (!set) continue;
-    const ready = readyStandbys(set, cluster).filter((p) => !taken.has(p.name));
-    const claimed = claimedPods(set, d.algorithm, cluster);
-    const plan = planClaims(d, claimed.length, { ready: ready.length, claimSeconds: set.claimSeconds });
-    const base = { set: set.name, algorithm: d.algorithm, namespace: set.namespace };
-    for (const p of ready.slice(0, plan.claim)) {
-      taken.add(p.name);
-      out.push({
-        kind: 'claim',
-        ...base,
-        pod: p.name,
-        uid: p.uid,
-        ...claimPatch(set, d.algorithm, p.uid).metadata,
-        expect: { [STANDBY_LABEL]: set.name },
-        wake: { port: set.port, path: set.wakePath, timeoutSeconds: set.claimSeconds },
-      });
-    }
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent; the hash is read only by give-backs, so reading it for none changes nothing (the test only spares the look-up)
-    const hash = plan.giveBack > 0 ? currentStandbyHash(set, cluster.replicaSets ?? []) : null;
-    const expect = { [CLAIMED_FROM_LABEL]: set.name, [GPUOPS.algorithm]: d.algorithm };
-    for (const p of claimed.slice(0, plan.giveBack))
-      out.push(
-        hash === null
-          ? { kind: 'delete', ...base, pod: p.name, uid: p.uid, labels: {}, annotations: {}, expect }
-          : {
-              kind: 'give-back',
-              ...base,
-              pod: p.name,
-              uid: p.uid,
-              ...giveBackPatch(set, hash).metadata,
-              expect,
-            },
-      );
-  }
-  return out;
-}
-
-/**
- * The decisions `standbyActions` may act on while the scale pull request still carries a
- * scale-up's whole `to` (the decision's `from` is the Deployment's replicas in Git; docs/standby.md,
- * "What is built, and what is not yet"): a scale-up counts the pods the algorithm already claimed
- * (`from + claimed`) and asks only for the rest, so a claim made by an earlier pass is not made
- * again while Git and the Deployment catch up; a scale-up those claims already cover is left out,
- * never turned into a give-back. A claim bridges the cold start, so until the cold replicas come
- * Git's `to` and the claimed pods both run: the claims are capped so that `to + claimed ≤
- * maxReplicas` (`maxReplicas` by algorithm; absent: no cap), the limit the decision promised.
- * Holds and scale-downs go as they are (a scale-down gives claimed pods back first). Pure; the
- * claims are read as `claimedPods` reads them.
- */
-export function outstandingClaims(
-  decisions: readonly ScalingDecision[],
-  sets: readonly StandbySet[],
-  cluster: StandbyCluster,
-  maxReplicas: ReadonlyMap<string, number> = new Map(),
-): ScalingDecision[] {
-  const out: ScalingDecision[] = [];
-  for (const d of decisions) {
-    const set = sets.find((s) => s.algorithms.includes(d.algorithm));
-    if (!set || d.action !== 'scale-up') {
-      out.push(d);
-      continue;
-    }
-    const claimed = claimedPods(set, d.algorithm, cluster).length;
-    const from = d.replicas.from + claimed;
-    const room = (maxReplicas.get(d.algorithm) ?? Infinity) - d.replicas.to - claimed;
-    const wanted = Math.min(d.replicas.to - from, room);
-    if (wanted > 0) out.push({ ...d, replicas: { from, to: from + wanted } });
-  }
-  return out;
+  return planStandby(decisions, sets, cluster).actions;
 }

@@ -60,6 +60,18 @@ export function planClaims(
 }
 
 /**
+ * The Deployment's replicas in Git before and after `decision`: its `replicas` less the claimed
+ * pods its `from` counted, plus the part the Deployment takes (`decision.standby`, `planStandby`);
+ * without a standby part, `replicas` as they are (docs/standby.md, "Claims and Git").
+ */
+export function gitReplicas(decision: ScalingDecision): { from: number; to: number } {
+  const sb = decision.standby;
+  if (!sb) return decision.replicas;
+  const from = decision.replicas.from - sb.claimed;
+  return { from, to: from + sb.deployment };
+}
+
+/**
  * The loop's delays while a Ready standby waits for the algorithm: its next replica is a claim, so
  * the start-up the windows are sized on is the claim's (never longer than the observed one).
  * Without a Ready standby, or without known delays, `loop` as it is.

@@ -78,9 +78,10 @@ describe('headroom hysteresis: in band, down only below the target at β + margi
     // A hold 100 s ago at 8 × 30 % = 2.4 GPUs (in band) recommended β 2's (2.4 + 3.1) / 0.8 = 6.9 → 7 ...
     const inBand = scalingRecord(secondsAgo(100), 'hold', 'WithinRange', 8, 8, 30);
     expect(brief(run({ ...now, recent: [opens, inBand] }, p))).toBe('scale-down HeadroomSpare 7');
-    // ... one at 8 × 25 % = 2 GPUs (below min) β 1's (2 + 1.41) / 0.8 = 4.3 → 5, not β 2's 7.
+    // ... one at 8 × 25 % = 2 GPUs (below min) β 2's 7 stopped at the band's edge, 2 / 0.3 = 6.7 → 6
+    // (6 pods at 33 %; β 1's (2 + 1.41) / 0.8 = 4.3 → 5 is under it).
     const below = scalingRecord(secondsAgo(100), 'hold', 'WithinRange', 8, 8, 25);
-    expect(brief(run({ ...now, recent: [opens, below] }, p))).toBe('scale-down HeadroomSpare 5');
+    expect(brief(run({ ...now, recent: [opens, below] }, p))).toBe('scale-down HeadroomSpare 6');
     expect(brief(run({ ...now, recent: [opens] }, p))).toBe('scale-down HeadroomSpare 3');
   });
 });

@@ -3,6 +3,7 @@ import { cooldown } from './cooldown.js';
 import { scaleUpOnCapacity } from './above-max.js';
 import { stabilise } from './stabilization-window.js';
 import { headroomReplicas } from '../headroom-replicas.js';
+import { downReplicas } from '../history.js';
 import { flapHold } from './flap-hold.js';
 import { partialData } from './partial-data.js';
 import { hold, isVerdict, round1, type Facts, type Verdict } from './facts.js';
@@ -55,12 +56,12 @@ export function headroomText(f: Facts): string {
 /**
  * The facts a scale-down is sized on. In band (utilisation ≥ `min`) β is raised by
  * `scaling.headroomDownMargin`: the hysteresis band, up when the load needs more than the replicas
- * at β, down only when it needs fewer at β + margin. Below `min` the band holds no count above the
- * up target: the scale-down goes to the target at β itself, as the band's `min` asks (without it a
- * load under one GPU, 0.25 GPU at β 1 and max 80 %, would stay on 2 replicas at 12.5 % each: the
- * target at β + 0.25 is 2 where the one at β is 1). The bounds keep β and the margin apart, so the
- * scale-down window re-derives each recorded pass on its own side of `min` (`recommendationOf`,
- * `sourceWindow`). Margin 0: the facts as they are.
+ * at β, down only when it needs fewer at β + margin. Below `min` the band holds no count that keeps
+ * the pods below `min`: the facts size at β, and the scale-down goes to the target at β + margin
+ * but at most the band's edge, never below the target at β (`downReplicas`; without the edge a
+ * load under one GPU, 0.25 GPU at β 1 and max 80 %, would stay on 2 replicas at 12.5 % each).
+ * The bounds keep β and the margin apart, so the scale-down window re-derives each recorded pass
+ * on its own side of `min` (`recommendationOf`, `sourceWindow`). Margin 0: the facts as they are.
  */
 export function downFacts(f: Facts): Facts {
   const margin = f.scaling.headroomDownMargin;
@@ -86,7 +87,7 @@ function belowMin(f: Facts): boolean {
  *   stabilisation, then capacity (free GPUs of the pool, else unused nodes moved in), reason
  *   `HeadroomShort`. Replicas still starting count in `replicas`, so a scale-up is not repeated
  *   while they start (their load is not seen yet);
- * - down: the target at β + `headroomDownMargin` (at β below `min`, `downFacts`) below the replicas → never on
+ * - down: the target at β + `headroomDownMargin` (below `min` at most the band's edge, `downReplicas`) below the replicas → never on
  *   a partial answer (`PartialData`) nor partial data (`InsufficientSamples`, as the HPA never
  *   scales down on missing metrics), then the
  *   peak window, cooldown and the scale-down stabilisation window (the highest recommendation of the
@@ -107,7 +108,7 @@ export function headroom(f: Facts): Verdict {
     return isVerdict(stable) ? stable : scaleUpOnCapacity(f, stable.to, why, 'HeadroomShort');
   }
   const d = downFacts(f);
-  const to = headroomTarget(d);
+  const to = downReplicas(sampledLoadGpus(f), f.utilization!, d.bounds, f.input.poolLoadGpus);
   if (to >= f.from) {
     const raw = unbounded(f);
     if (raw > f.from)
@@ -120,7 +121,7 @@ export function headroom(f: Facts): Verdict {
     d === f
       ? why
       : belowMin(f)
-        ? `${why}; utilisation ${f.u} is below min ${f.min}%, so no margin`
+        ? `${why}; utilisation ${f.u} is below min ${f.min}%, so ${to > headroomTarget(d) ? `the margin stops at the band's edge, ${to} replica(s) at ≥ min` : 'no margin'}`
         : `${why}; at the scale-down margin ${headroomText(d).replace(/^.* \+ /, '')}`;
   const partial = partialData(f, whyDown, 'scale down');
   if (partial) return partial;

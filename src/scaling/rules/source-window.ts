@@ -1,5 +1,4 @@
-import { headroomReplicas } from '../headroom-replicas.js';
-import { downBeta } from '../history.js';
+import { downReplicas } from '../history.js';
 import { hold, round1, type Facts, type Target, type Verdict } from './facts.js';
 
 /**
@@ -48,16 +47,15 @@ export function sourceWindow(f: Facts, t: Target, why: string): Verdict | Target
 
 /**
  * Headroom sizing's scale-down window: the replicas the window's highest load needs
- * (`headroomReplicas` of Σ each pod's highest sample), the HPA's "highest recommendation of the
+ * (`downReplicas` of Σ each pod's highest sample), the HPA's "highest recommendation of the
  * window": at β + `headroomDownMargin` when the mean of the pods' highest samples is at or above
- * `min`, at β below it (as `downFacts` sizes a scale-down now). At or above the current count → `hold StabilizationWindow`; else the target rises to
+ * `min`, below it at most the band's edge (`downReplicas`, as a scale-down is sized now). At or above the current count → `hold StabilizationWindow`; else the target rises to
  * it when the window asks for more than `t.to` (the note says so).
  */
 function headroomWindow(f: Facts, t: Target, why: string, seconds: number): Verdict | Target {
   const highest = f.sampled.reduce((a, x) => a + x.window!.max, 0);
   const load = (highest * f.gpus) / 100;
-  const beta = downBeta(f.bounds, highest / f.sampled.length);
-  const need = headroomReplicas(load, beta, f.gpus, f.max, f.minReplicas, f.maxReplicas);
+  const need = downReplicas(load, highest / f.sampled.length, f.bounds);
   const peak = `the highest load in the last ${seconds}s (${round1(load)} GPU(s) in the source's samples) needs ${need}`;
   if (need >= f.from)
     return hold(f, 'StabilizationWindow', `${why}; ${peak} (scale-down stabilisation window)`);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import type { UtilizationQuery, UtilizationReading, UtilizationSource } from '../metrics/types.js';
 import type { Watchlist } from '../scaling/crossing-watch.js';
+import { pod, policy } from '../../test/scaling/support.js';
 import { PassWaker, runCrossingTrigger } from './crossing-trigger.js';
 
 const watch: Watchlist = {
@@ -27,10 +28,16 @@ const watch: Watchlist = {
       heldUntilMs: Infinity,
     },
   ],
+  judge: {
+    pods: [pod('a-0', { algorithm: 'a', nodeName: 'n1' })],
+    policy: policy({ staleSampleSeconds: 120 }),
+    deploymentOf: (p) => p.algorithm,
+    sharedNodes: new Map(),
+  },
 };
 
 /** A source that answers `values` in turn (then the last again), recording each query. */
-function source(values: number[]): UtilizationSource & { queries: UtilizationQuery[] } {
+function source(values: number[], evaluatedAt?: number): UtilizationSource & { queries: UtilizationQuery[] } {
   const queries: UtilizationQuery[] = [];
   let i = 0;
   return {
@@ -42,7 +49,15 @@ function source(values: number[]): UtilizationSource & { queries: UtilizationQue
       return Promise.resolve({
         ok: true,
         errors: [],
-        series: [{ metric: q.metric, labels: { namespace: 'algorithms', pod: 'a-0' }, value, timestamp: 0 }],
+        series: [
+          {
+            metric: q.metric,
+            labels: { namespace: 'algorithms', pod: 'a-0', node: 'n1' },
+            value,
+            timestamp: 0,
+          },
+        ],
+        ...(evaluatedAt === undefined ? {} : { evaluatedAt }),
       });
     },
   };
@@ -101,6 +116,29 @@ describe('runCrossingTrigger', () => {
       windowSeconds: 60,
       namespaces: ['algorithms'],
     });
+  });
+
+  it("judges sample age at the answer's evaluation time: a sample stale on the trigger's clock still counts", async () => {
+    const crossingsWith = async (evaluatedAt?: number) => {
+      const src = source([90], evaluatedAt);
+      const ac = new AbortController();
+      const crossings: string[][] = [];
+      const t = runCrossingTrigger({
+        source: src,
+        intervalSeconds: 0.01,
+        watchlist: () => watch,
+        onCrossing: (a) => crossings.push(a),
+        now: () => 10_000_000,
+        log: pino({ level: 'silent' }),
+        signal: ac.signal,
+      });
+      while (src.queries.length < 2) await new Promise((r) => setTimeout(r, 5));
+      ac.abort();
+      await t;
+      return crossings;
+    };
+    expect(await crossingsWith(1000)).toEqual([['a']]);
+    expect(await crossingsWith()).toEqual([]);
   });
 
   it('reads nothing without a watchlist or while not leading', async () => {

@@ -87,7 +87,8 @@ export async function runCrossingTrigger(o: CrossingTriggerOptions): Promise<num
       o.log.debug({ reason: reading.reason, message: reading.message }, 'crossing trigger: no reading');
       continue;
     }
-    const out = watchReading(watch, reading.series, state, o.now());
+    const now = o.now();
+    const out = watchReading(watch, reading.series, state, now, reading.evaluatedAt ?? now);
     state = out.state;
     if (out.crossed.length === 0) continue;
     o.log.info({ algorithms: out.crossed }, 'utilisation left its band: starting a pass');

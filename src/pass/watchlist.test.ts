@@ -26,6 +26,8 @@ const world = (mode: 'patch' | 'pull-request', engine: 'gpuops' | 'hpa' = 'gpuop
         pod('a-job', { algorithm: 'a', owner: { kind: 'Job', name: 'bench' } }),
         pod('b-0', { algorithm: 'b', managed: false }),
       ],
+      nodes: [],
+      replicaSets: [],
     },
   }) as unknown as World;
 const desired = (...scaling: ScalingDecision[]) => ({ output: { scaling } }) as unknown as DesiredState;
@@ -40,6 +42,12 @@ describe('watchlistOf', () => {
       ['b', 1, 'headroom', ''],
     ]);
     expect(w.algorithms[0]!.heldUntilMs).toBe(Infinity);
+    // The trigger judges series as the pass does: against every pod of the snapshot, owners included.
+    expect(w.judge.pods.map((p) => p.name)).toEqual(['a-0', 'a-1', 'a-2', 'a-job', 'b-0']);
+    expect(w.judge.podIndex?.has('algorithms/a-0')).toBe(true);
+    expect(
+      w.judge.deploymentOf(pod('a-job', { algorithm: 'a', owner: { kind: 'Job', name: 'bench' } })),
+    ).toBe(null);
   });
   it('pull-request mode keeps the replicas until the merge', () => {
     expect(

@@ -3,11 +3,13 @@
  * scales (engine `gpuops`), its band as the scaling rules read it, the replicas it runs with after
  * the pass (patch mode applies a change at once; a pull request's waits for its merge, so the
  * replicas stay), its Ready replicas in the snapshot, and when its hold can change (the kept
- * decision's clock, `heldUntilMs`; Infinity: never by the clock alone).
+ * decision's clock, `heldUntilMs`; Infinity: never by the clock alone), and what the pass's
+ * attribution judged series against (the snapshot's pods and owners, the shared-GPU nodes, the
+ * policy's sample-age limit), so the trigger counts only the series the pass would.
  */
 import type { ResolvedAlgorithm } from '../definitions/index.js';
 import type { DesiredState } from '../plan/index.js';
-import type { Watchlist, WatchedAlgorithm } from '../scaling/index.js';
+import { watchJudgeOf, type Watchlist, type WatchedAlgorithm } from '../scaling/index.js';
 import type { World } from './world.js';
 import { isBenchmarkPod } from '../cluster/index.js';
 
@@ -19,7 +21,11 @@ export function watchlistOf(
 ): Watchlist {
   const policy = world.repo.policy;
   const s = policy.spec.scaling;
-  const read = { metric: s.metric, windowSeconds: s.windowSeconds };
+  const read = {
+    metric: s.metric,
+    windowSeconds: s.windowSeconds,
+    judge: watchJudgeOf(world.snapshot, policy),
+  };
   if (s.engine === 'hpa') return { ...read, namespaces: [], algorithms: [] };
   const decided = new Map(desired.output.scaling.map((d) => [d.algorithm, d]));
   const ready = new Map<string, string[]>();

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { PodInfo } from '../cluster/types.js';
 import type { GpuSeries } from '../metrics/types.js';
-import { watchReading, type WatchedAlgorithm, type Watchlist } from './crossing-watch.js';
+import { pod, policy } from '../../test/scaling/support.js';
+import { watchReading, type WatchJudge, type WatchedAlgorithm, type Watchlist } from './crossing-watch.js';
 
 const alg = (o: Partial<WatchedAlgorithm> = {}): WatchedAlgorithm => ({
   name: 'a',
@@ -20,19 +22,50 @@ const alg = (o: Partial<WatchedAlgorithm> = {}): WatchedAlgorithm => ({
   heldUntilMs: Infinity,
   ...o,
 });
+/** The snapshot's pods: a-0, a-1 of `a`, b-0 of `b` on node n1; the exporter pod dcgm-n1 on n1. */
+const snapshotPods = (o: Record<string, Partial<PodInfo>> = {}): PodInfo[] => [
+  pod('a-0', { algorithm: 'a', nodeName: 'n1', ...o['a-0'] }),
+  pod('a-1', { algorithm: 'a', nodeName: 'n1', ...o['a-1'] }),
+  pod('b-0', { algorithm: 'b', nodeName: 'n1', ...o['b-0'] }),
+  pod('dcgm-n1', { namespace: 'gpu-operator', managed: false, algorithm: null, nodeName: 'n1' }),
+];
+/** Owned by its algorithm's Deployment when a ReplicaSet owns it (a Job's pod is not). */
+const judge = (o: Partial<WatchJudge> = {}): WatchJudge => ({
+  pods: snapshotPods(),
+  policy: policy({ staleSampleSeconds: 120 }),
+  deploymentOf: (p) => (p.owner?.kind === 'ReplicaSet' ? p.algorithm : null),
+  sharedNodes: new Map(),
+  ...o,
+});
 const list = (...algorithms: WatchedAlgorithm[]): Watchlist => ({
   metric: 'DCGM_FI_DEV_GPU_UTIL',
   windowSeconds: 60,
   namespaces: ['algorithms'],
   algorithms,
+  judge: judge(),
 });
 const gpu = (pod: string, value: number, o: Partial<GpuSeries> = {}): GpuSeries => ({
   metric: 'DCGM_FI_DEV_GPU_UTIL',
-  labels: { namespace: 'algorithms', pod, gpu: '0', UUID: `GPU-${pod}` },
+  labels: { namespace: 'algorithms', pod, gpu: '0', UUID: `GPU-${pod}`, node: 'n1' },
   value,
   timestamp: 0,
   ...o,
 });
+/** `gpu` with `labels` changed (`undefined` removes a label). */
+const gpuWith = (
+  pod: string,
+  value: number,
+  labels: Record<string, string | undefined>,
+  o: Partial<GpuSeries> = {},
+) => {
+  const s = gpu(pod, value, o);
+  const merged: Record<string, string> = { ...s.labels };
+  for (const [k, v] of Object.entries(labels)) {
+    if (v === undefined) delete merged[k];
+    else merged[k] = v;
+  }
+  return { ...s, labels: merged };
+};
 const run = (w: Watchlist, series: GpuSeries[], before: string[] = [], nowMs = 1000) => {
   const out = watchReading(w, series, new Set(before), nowMs);
   return `${out.crossed.join(',') || '-'} | ${[...out.state].join(',') || '-'}`;
@@ -79,20 +112,20 @@ describe('watchReading: fires on the crossing, and again once the hold can chang
     [
       'ExportedPodCounts',
       list(alg()),
-      [gpu('x', 95, { labels: { exported_namespace: 'algorithms', exported_pod: 'a-0', pod: 'dcgm' } })],
+      [
+        gpu('x', 95, {
+          labels: { exported_namespace: 'algorithms', exported_pod: 'a-0', pod: 'dcgm-n1', node: 'n1' },
+        }),
+      ],
       [],
       1000,
       'a | a',
     ],
-    // Two GPUs of one pod average first: (100 + 70) / 2 = 85 for a-0, 75 for a-1 → 80: in.
+    // Two GPUs of one pod (it requests two) average first: (100 + 70) / 2 = 85 for a-0, 75 for a-1 → 80: in.
     [
       'APodsGpusAverageFirst',
-      list(alg()),
-      [
-        gpu('a-0', 100),
-        gpu('a-0', 70, { labels: { namespace: 'algorithms', pod: 'a-0', gpu: '1' } }),
-        gpu('a-1', 75),
-      ],
+      { ...list(alg()), judge: judge({ pods: snapshotPods({ 'a-0': { gpuRequest: 2 } }) }) },
+      [gpu('a-0', 100), gpuWith('a-0', 70, { gpu: '1', UUID: 'GPU-a-0-1' }), gpu('a-1', 75)],
       [],
       1000,
       '- | -',
@@ -111,5 +144,107 @@ describe('watchReading: fires on the crossing, and again once the hold can chang
   it('only the algorithm that crossed fires', () => {
     const b = alg({ name: 'b', pods: ['b-0'] });
     expect(run(list(alg(), b), [gpu('a-0', 50), gpu('a-1', 50), gpu('b-0', 95)])).toBe('b | b');
+  });
+});
+
+describe('watchReading counts only the series the pass would (attribute)', () => {
+  const both = (o: Partial<GpuSeries> = {}, labels: Record<string, string | undefined> = {}) => [
+    gpuWith('a-0', 95, labels, o),
+    gpuWith('a-1', 95, labels, o),
+  ];
+  const withPods = (o: Record<string, Partial<PodInfo>>, w = list(alg())): Watchlist => ({
+    ...w,
+    judge: judge({ pods: snapshotPods(o) }),
+  });
+  const b = alg({ name: 'b', pods: ['b-0'] });
+  it.each<[string, Watchlist, GpuSeries[], string]>([
+    // WrongNode: a series whose node is not the pod's (a tenant's page naming another team's pods).
+    ['FromAnotherNodeIsNotCounted', list(alg()), both({}, { node: 'n2' }), '- | -'],
+    ['FromThePodsNodeCounts', list(alg()), both({}, { node: 'n1' }), 'a | a'],
+    // A forged idle series from another node cannot pull a real crossing back into the band.
+    [
+      'AForgedSeriesCannotHideACrossing',
+      withPods({ 'a-1': { gpuRequest: 2 } }),
+      [...both(), gpuWith('a-1', 0, { node: 'n2', UUID: 'GPU-forged' })],
+      'a | a',
+    ],
+    // UnknownNode: neither node nor Hostname, or a Hostname that names no node or pod gpuops knows.
+    ['NoNodeNoHostnameIsNotCounted', list(alg()), both({}, { node: undefined }), '- | -'],
+    [
+      'AnUnknownHostnameIsNotCounted',
+      list(alg()),
+      both({}, { node: undefined, Hostname: 'dcgm-n9' }),
+      '- | -',
+    ],
+    ['HostnameOfThePodsNodeCounts', list(alg()), both({}, { node: undefined, Hostname: 'n1' }), 'a | a'],
+    [
+      'HostnameOfTheNodesExporterPodCounts',
+      list(alg()),
+      both({}, { node: undefined, Hostname: 'dcgm-n1' }),
+      'a | a',
+    ],
+    // Stale at the reading's time (1000 ms): 120 s old is kept, 1 ms older is not.
+    ['OneMsOlderThanTheLimitIsStale', list(alg()), both({ timestamp: 1000 - 120_000 - 1 }), '- | -'],
+    ['ExactlyTheLimitOldCounts', list(alg()), both({ timestamp: 1000 - 120_000 }), 'a | a'],
+    // NotOwned: the pods carry the labels but a Job owns them (a benchmark run, a copy).
+    [
+      'PodsNotOwnedByTheDeploymentAreNotCounted',
+      withPods({
+        'a-0': { owner: { kind: 'Job', name: 'bench' } },
+        'a-1': { owner: { kind: 'Job', name: 'bench' } },
+      }),
+      both(),
+      '- | -',
+    ],
+    // TooManyGpus: two GPUs name a pod that requests one; with a request of two both count.
+    [
+      'MoreGpusThanRequestedAreNotCounted',
+      list(alg()),
+      [gpu('a-0', 95), gpuWith('a-0', 95, { gpu: '1', UUID: 'GPU-2' })],
+      '- | -',
+    ],
+    [
+      'AsManyGpusAsRequestedCount',
+      withPods({ 'a-0': { gpuRequest: 2 } }),
+      [gpu('a-0', 95), gpuWith('a-0', 95, { gpu: '1', UUID: 'GPU-2' })],
+      'a | a',
+    ],
+    // A node that time-slices its GPUs reports the whole device under each pod: none is the pod's.
+    [
+      'OnATimeSlicedNodeNotCounted',
+      { ...list(alg()), judge: judge({ sharedNodes: new Map([['n1', 'time-slicing, 4 replicas']]) }) },
+      both(),
+      '- | -',
+    ],
+    [
+      'OnAnotherNodeTimeSlicingCounts',
+      { ...list(alg()), judge: judge({ sharedNodes: new Map([['n2', 'time-slicing, 4 replicas']]) }) },
+      both(),
+      'a | a',
+    ],
+    // One GPU under two pods counts once, for the first by namespace/name (a-0), not again for b-0.
+    [
+      'ATimeSlicedGpuCountsOnce',
+      list(alg(), b),
+      [gpu('a-0', 95), gpuWith('b-0', 95, { UUID: 'GPU-a-0' })],
+      'a | a',
+    ],
+    ['TwoGpusCountForBoth', list(alg(), b), [gpu('a-0', 95), gpu('b-0', 95)], 'a,b | a,b'],
+  ])('%s', (_name, w, series, want) => {
+    expect(run(w, series)).toBe(want);
+  });
+
+  it('a dropped series fakes no crossing, so a later real crossing still fires', () => {
+    const w = list(alg());
+    const forged = watchReading(w, both({}, { node: 'n2' }), new Set(), 1000);
+    expect([forged.crossed, [...forged.state]]).toEqual([[], []]);
+    const real = watchReading(w, both({ timestamp: 1500 }), forged.state, 2000);
+    expect(real.crossed).toEqual(['a']);
+  });
+
+  it("judges a sample's age at the answer's evaluation time, not the trigger's clock", () => {
+    const out = watchReading(list(alg()), both({ timestamp: 0 }), new Set(), 10_000_000, 1000);
+    expect(out.crossed).toEqual(['a']);
+    expect(watchReading(list(alg()), both({ timestamp: 0 }), new Set(), 10_000_000).crossed).toEqual([]);
   });
 });

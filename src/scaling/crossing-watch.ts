@@ -1,18 +1,61 @@
 /**
  * What the crossing trigger of `gpuops run` watches between passes, and its test on one reading
  * (pure). The last pass leaves a {@link Watchlist}: per algorithm its band (`BandView`), its Ready
- * replicas and when the hold it decided can change. On each reading of the signal the trigger
- * attributes the series to those pods only — the workload pod a series names, as `attribute` does
- * — and asks `bandCrossing` of each algorithm's mean utilisation. It fires for an algorithm that
- * has just left its band (inside at the previous reading, outside now), and again while outside
- * once its hold can change (`heldUntilMs`: the decision's `DecisionClock.actionUntilMs`), so a
- * cooldown or flap hold that ends is acted on at once, not at the next periodic pass. A reading
- * that covers none of an algorithm's pods says nothing about it (no crossing, its state kept).
+ * replicas and when the hold it decided can change, and what the pass judged series against
+ * ({@link WatchJudge}). On each reading of the signal the trigger attributes the series with the
+ * pass's own `attribute` — the same node, age, owner, GPU-count and shared-GPU checks — so a
+ * series the pass would drop (a tenant's own page naming another team's pod, a series from
+ * another node, a stale sample) can neither fake a crossing nor hide one; then it asks
+ * `bandCrossing` of each algorithm's mean utilisation over its watched pods. It fires for an
+ * algorithm that has just left its band (inside at the previous reading, outside now), and again
+ * while outside once its hold can change (`heldUntilMs`: the decision's
+ * `DecisionClock.actionUntilMs`), so a cooldown or flap hold that ends is acted on at once, not at
+ * the next periodic pass. A reading that covers none of an algorithm's pods says nothing about it
+ * (no crossing, its state kept).
  */
+import type { PodInfo, Snapshot } from '../cluster/index.js';
+import { ownerIndex } from '../cluster/owners.js';
+import type { Policy } from '../definitions/index.js';
 import type { DcgmMetric, GpuSeries } from '../metrics/index.js';
-import { workloadPod } from './attribute.js';
+import { attribute, type DeploymentOf } from './attribute.js';
 import { bandCrossing, type BandView } from './band-crossing.js';
-import { DCGM } from '../util/vocabulary.js';
+import { sharedNodesOf } from './judged-signals.js';
+import { podIndexOf } from './lookups.js';
+
+/**
+ * What the pass judged each series against (`attribute`), kept from its snapshot so the trigger
+ * counts exactly the series the pass would.
+ */
+export interface WatchJudge {
+  /**
+   * The snapshot's pods, all of them: each watched pod's node, readiness and owner, and the
+   * exporter pods whose name a series' `Hostname` may carry (`nodeRefusal`).
+   */
+  pods: readonly PodInfo[];
+  /** The pass's policy: `scaling.staleSampleSeconds` bounds a sample's age at the reading's time. */
+  policy: Policy;
+  /** Pod → ReplicaSet → Deployment (`ownerIndex(snapshot.replicaSets).deploymentOf`): `NotOwned`. */
+  deploymentOf: DeploymentOf;
+  /** Nodes that share their GPUs (`sharedNodesOf`): no device-level series is a pod's own there. */
+  sharedNodes: ReadonlyMap<string, string>;
+  /** `pods` by `namespace/name` (`podIndexOf`), kept so each reading does not rebuild it; absent: built. */
+  podIndex?: ReadonlyMap<string, PodInfo>;
+}
+
+/** The {@link WatchJudge} of a pass's snapshot and policy, built as `decideScaling` judges them. */
+export function watchJudgeOf(
+  snapshot: Pick<Snapshot, 'pods' | 'nodes' | 'replicaSets'>,
+  policy: Policy,
+): WatchJudge {
+  const owners = ownerIndex(snapshot.replicaSets);
+  return {
+    pods: snapshot.pods,
+    policy,
+    deploymentOf: (p) => owners.deploymentOf(p),
+    sharedNodes: sharedNodesOf(snapshot.nodes),
+    podIndex: podIndexOf(snapshot.pods),
+  };
+}
 
 /** One algorithm the trigger watches. */
 export interface WatchedAlgorithm {
@@ -33,6 +76,7 @@ export interface Watchlist {
   /** The namespaces the pass read (its scoped query). */
   namespaces: readonly string[];
   algorithms: readonly WatchedAlgorithm[];
+  judge: WatchJudge;
 }
 
 /** The trigger's memory between readings: the algorithms outside their band at the last reading. */
@@ -45,38 +89,36 @@ export interface WatchOutcome {
 }
 
 /**
- * Tests one reading's `series` at `nowMs` (see the module comment). A series of another metric, a
- * value that is not finite, or a pod the list does not hold is left out; a ratio metric
- * (`DCGM_FI_PROF_GR_ENGINE_ACTIVE`) counts ×100, as attribution normalises it. A pod's value is the
- * mean of its GPUs'; the algorithm's the mean of its pods' over as many Ready pods as had a value.
+ * Tests one reading's `series` at `nowMs` (see the module comment). The series are attributed by
+ * `attribute` at `evaluatedAtMs`, the answer's own evaluation time (the trigger's clock when the
+ * source gave none), as the pass does: every series the pass drops (`WrongNode`, `UnknownNode`,
+ * `Stale`, `NotOwned`, `TooManyGpus`, `SharedDevice`, a time-sliced GPU beyond its first pod, …)
+ * is left out here too. A ratio metric (`DCGM_FI_PROF_GR_ENGINE_ACTIVE`) counts ×100. A pod's
+ * value is the mean of its GPUs'; the algorithm's the mean of its watched pods' over as many as
+ * had a value.
  */
 export function watchReading(
   w: Watchlist,
   series: readonly GpuSeries[],
   before: WatchState,
   nowMs: number,
+  evaluatedAtMs: number = nowMs,
 ): WatchOutcome {
-  const owner = new Map<string, WatchedAlgorithm>();
-  for (const a of w.algorithms) for (const p of a.pods) owner.set(`${a.namespace}/${p}`, a);
-  const scale = w.metric === DCGM.GR_ENGINE_ACTIVE ? 100 : 1;
-  const byPod = new Map<string, { sum: number; n: number }>();
-  for (const s of series) {
-    if (s.metric !== w.metric || !Number.isFinite(s.value)) continue;
-    const { namespace, pod } = workloadPod(s.labels);
-    const key = `${namespace}/${pod}`;
-    if (!owner.has(key)) continue;
-    const acc = byPod.get(key) ?? { sum: 0, n: 0 };
-    acc.sum += s.value * scale;
-    acc.n++;
-    byPod.set(key, acc);
-  }
+  const { pods, policy, deploymentOf, sharedNodes, podIndex } = w.judge;
+  const attribution = attribute(series, pods, policy, new Date(evaluatedAtMs), deploymentOf, podIndex, {
+    metric: w.metric,
+    sharedNodes,
+  });
   const byAlgorithm = new Map<string, { sum: number; pods: number }>();
-  for (const [key, acc] of byPod) {
-    const a = owner.get(key)!;
-    const m = byAlgorithm.get(a.name) ?? { sum: 0, pods: 0 };
-    m.sum += acc.sum / acc.n;
-    m.pods++;
-    byAlgorithm.set(a.name, m);
+  for (const a of w.algorithms) {
+    const watched = new Set(a.pods);
+    for (const sample of attribution.byAlgorithm.get(a.name)?.samples ?? []) {
+      if (sample.namespace !== a.namespace || !watched.has(sample.pod)) continue;
+      const m = byAlgorithm.get(a.name) ?? { sum: 0, pods: 0 };
+      m.sum += sample.utilization;
+      m.pods++;
+      byAlgorithm.set(a.name, m);
+    }
   }
   const crossed: string[] = [];
   const state = new Set<string>();

@@ -5,7 +5,7 @@ export { bandCrossing } from './band-crossing.js';
 export type { BandView } from './band-crossing.js';
 export { podSlots } from './capacity.js';
 export { claimsOf } from './claims.js';
-export { watchReading } from './crossing-watch.js';
+export { watchJudgeOf, watchReading } from './crossing-watch.js';
 export type { WatchedAlgorithm, Watchlist } from './crossing-watch.js';
 export { decideInTurn } from './decide-in-turn.js';
 export type { Decide } from './decide-in-turn.js';

@@ -47,11 +47,7 @@ export interface SignalsInput {
  * MPS); a service metric is the pod's own and is not refused there.
  */
 export function judgeSignals(input: SignalsInput): { main: JudgedSignal; byKey: Map<string, JudgedSignal> } {
-  const sharedNodes = new Map<string, string>();
-  for (const n of input.nodes) {
-    const s = gpuSharing(n);
-    if (s) sharedNodes.set(n.name, `${s.strategy}, ${s.replicas} replicas of each GPU`);
-  }
+  const sharedNodes = sharedNodesOf(input.nodes);
   const byKey = new Map<string, JudgedSignal>();
   const judge = (a: Pick<ResolvedAlgorithm, 'signal' | 'namespace'>): JudgedSignal => {
     const key = signalKey(a);
@@ -86,6 +82,19 @@ export function judgeSignals(input: SignalsInput): { main: JudgedSignal; byKey: 
   const main = judge({ namespace: '', signal: mainSignal(input.policy) });
   for (const a of input.algorithms) judge(a);
   return { main, byKey };
+}
+
+/**
+ * The nodes whose GPUs are shared (time-slicing, MPS: `gpuSharing`), node → how, as
+ * `AttributeOptions.sharedNodes` reads them: no device-level series counts as a pod's own there.
+ */
+export function sharedNodesOf(nodes: readonly NodeInfo[]): Map<string, string> {
+  const sharedNodes = new Map<string, string>();
+  for (const n of nodes) {
+    const s = gpuSharing(n);
+    if (s) sharedNodes.set(n.name, `${s.strategy}, ${s.replicas} replicas of each GPU`);
+  }
+  return sharedNodes;
 }
 
 /** How the GPU signals read their series: the metric and whether it is a ratio. */

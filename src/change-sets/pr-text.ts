@@ -3,8 +3,7 @@
  * number of rows with "… and N more"), lists in prose, and the pool moves of a change.
  */
 import type { PoolAssignment } from '../pools/index.js';
-import { byString } from '../util/compare.js';
-import { escapeControl } from '../util/escape-control.js';
+import { byString, escapeControl } from '../util/index.js';
 
 /** A Markdown table cell: pipes escaped, newlines folded, empty shown as `—`. */
 export function cell(v: string | number | null): string {

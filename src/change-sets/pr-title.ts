@@ -14,7 +14,7 @@ import type { PlacementEvidence, ScalingEvidence, StandbyEvidence } from './pr-e
 import { count, list, plural, poolMoves } from './pr-text.js';
 import { describeRemoved, type RemovedObject } from './removed-objects.js';
 import type { ChangeKind } from './types.js';
-import { byString } from '../util/compare.js';
+import { byString } from '../util/index.js';
 
 /** What a title is made from: the change set's subject and its evidence. */
 export interface TitleInput {

@@ -5,7 +5,7 @@ import {
   setHeaderOptions,
   type KubeConfig,
 } from '@kubernetes/client-node';
-import { retry } from '../util/index.js';
+import { retry } from '../retry/index.js';
 import { classifyKubeError, kubeErrorText } from './kube-errors.js';
 
 /** The outcome of patching one object. `changed: false` with `ok: true` means it already matched. */

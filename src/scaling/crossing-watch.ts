@@ -12,7 +12,7 @@
 import type { DcgmMetric, GpuSeries } from '../metrics/index.js';
 import { workloadPod } from './attribute.js';
 import { bandCrossing, type BandView } from './band-crossing.js';
-import { DCGM } from '../util/vocabulary.js';
+import { DCGM } from '../util/index.js';
 
 /** One algorithm the trigger watches. */
 export interface WatchedAlgorithm {

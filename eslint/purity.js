@@ -133,7 +133,7 @@ export const ADAPTER_MODULES = [
   '**/write-back/**',
   '!**/write-back/write-refusal*',
   '!**/write-back/write-back-reason*',
-  '**/util/retry*',
+  '**/retry/**',
   '**/metrics/prometheus*',
   '**/metrics/dcgm-scrape*',
   '**/metrics/metrics-file*',

@@ -1,4 +1,4 @@
-import { sleep } from '../util/index.js';
+import { sleep } from '../retry/index.js';
 
 /**
  * The time source of the benchmark runner: `now` for timestamps and deadlines, `sleep` between

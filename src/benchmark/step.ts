@@ -5,7 +5,7 @@
  * are free. It never waits for a Job: a 30-minute benchmark is one Job that later steps read.
  */
 import { KubeApiError } from '../cluster/index.js';
-import { retry as retryWithBackoff } from '../util/index.js';
+import { retry as retryWithBackoff } from '../retry/index.js';
 import { BENCHMARK_JOB_LABEL, benchmarkJobName, renderBenchmarkJob } from '../manifests/index.js';
 import type { ResolvedAlgorithm } from '../definitions/index.js';
 import type { BenchmarkRun } from '../store/index.js';

@@ -8,7 +8,7 @@
  */
 import { parseAllDocuments } from 'yaml';
 import type { FileChange } from '../manifests/index.js';
-import { byString } from '../util/compare.js';
+import { byString } from '../util/index.js';
 
 /** Kinds whose creation or change the title names. */
 export type GrantKind = 'Namespace' | 'RoleBinding' | 'ClusterRoleBinding';

@@ -22,7 +22,7 @@ import { describeRemoved, type RemovedObject } from './removed-objects.js';
 import type { PlacementEvidence, ScalingEvidence, StandbyEvidence } from './pr-evidence.js';
 import { standbyWhy } from './pr-standby.js';
 import type { ChangeKind, FileChange, PlannedFile } from './types.js';
-import { GPUOPS } from '../util/vocabulary.js';
+import { GPUOPS } from '../util/index.js';
 
 export type { PlacementEvidence, ScalingEvidence } from './pr-evidence.js';
 

@@ -11,8 +11,7 @@ import type { PlacementEvidence, ScalingEvidence } from './pr-evidence.js';
 import { count, inertCell, list, num, plural, poolMoves, standbySplitText, table } from './pr-text.js';
 import type { RemovedMetadata } from './removed-metadata.js';
 import type { PlannedFile } from './types.js';
-import { byString } from '../util/compare.js';
-import { NVIDIA } from '../util/vocabulary.js';
+import { byString, NVIDIA } from '../util/index.js';
 
 /**
  * The access the pull request grants, stated before anything else: every Namespace and binding

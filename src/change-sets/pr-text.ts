@@ -4,8 +4,7 @@
  */
 import type { ScalingDecision } from '../scaling/index.js';
 import type { PoolAssignment } from '../pools/index.js';
-import { byString } from '../util/compare.js';
-import { escapeControl } from '../util/escape-control.js';
+import { byString, escapeControl } from '../util/index.js';
 
 /** A Markdown table cell: pipes escaped, newlines folded, empty shown as `—`. */
 export function cell(v: string | number | null): string {

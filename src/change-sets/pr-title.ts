@@ -15,7 +15,7 @@ import { count, list, plural, poolMoves } from './pr-text.js';
 import { describeRemoved, type RemovedObject } from './removed-objects.js';
 import type { ChangeKind } from './types.js';
 import { gitReplicas } from '../scaling/index.js';
-import { byString } from '../util/compare.js';
+import { byString } from '../util/index.js';
 
 /** What a title is made from: the change set's subject and its evidence. */
 export interface TitleInput {

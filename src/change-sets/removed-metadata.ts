@@ -7,7 +7,7 @@
  */
 import { parseAllDocuments } from 'yaml';
 import type { FileChange } from '../manifests/index.js';
-import { GPUOPS, MANAGED_BY } from '../util/vocabulary.js';
+import { GPUOPS, MANAGED_BY } from '../util/index.js';
 
 /** One label or annotation an updated file no longer has. */
 export interface RemovedMetadata {

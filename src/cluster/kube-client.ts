@@ -14,7 +14,7 @@ import { ApiException, AutoscalingV2Api, KubeConfig } from '@kubernetes/client-n
 import type { V1Node, V1Pod, V1ReplicaSet, V2HorizontalPodAutoscaler } from '@kubernetes/client-node';
 // The client library's HTTP transport (its dependency), used the way its `Watch` uses it.
 import fetch from 'node-fetch';
-import { retry as withRetry } from '../util/index.js';
+import { retry as withRetry } from '../retry/index.js';
 import { classifyKubeError, KubeApiError, toKubeApiError } from './kube-errors.js';
 
 /** Page size of list calls (objects per call). */

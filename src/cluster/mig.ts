@@ -3,7 +3,7 @@
  * (https://github.com/NVIDIA/k8s-device-plugin, "Generated Labels", MIG 'single' / 'mixed'
  * strategy). Pure.
  */
-import { NVIDIA, NVIDIA_GFD } from '../util/vocabulary.js';
+import { NVIDIA, NVIDIA_GFD } from '../util/index.js';
 
 /**
  * The MIG profile (`1g.5gb`) when the node's `nvidia.com/gpu` are MIG devices, not whole GPUs: the

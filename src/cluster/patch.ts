@@ -5,7 +5,7 @@ import {
   setHeaderOptions,
   type KubeConfig,
 } from '@kubernetes/client-node';
-import { retry } from '../util/index.js';
+import { retry } from '../retry/index.js';
 import { classifyKubeError, kubeErrorText } from './kube-errors.js';
 import { withOwnTaint } from './taints.js';
 import type { Taint } from './types.js';

@@ -6,7 +6,7 @@
  * Pure: the caller parses quantities (`parseQuantity` of `quantity.ts`) and reports bad ones.
  */
 import type { V1Container, V1Pod, V1PodSpec } from '@kubernetes/client-node';
-import { VENDORS } from '../util/vocabulary.js';
+import { VENDORS } from '../util/index.js';
 
 /** cpu in millicores, memory in bytes: what the scheduler adds up per node. */
 export interface CpuMemory {

@@ -7,9 +7,8 @@ import type { Pool } from '../definitions/index.js';
 import { migSingleProfile } from './mig.js';
 import { otherAllocatable, type NodeResources } from './requests.js';
 import type { GpuSharing, NodeInfo, PodInfo, ReplicaSetInfo, Snapshot, Taint } from './types.js';
-import { GPUOPS, NVIDIA, NVIDIA_GFD, nodeVendor, vendorById } from '../util/vocabulary.js';
+import { GPUOPS, NVIDIA, NVIDIA_GFD, nodeVendor, vendorById, byString } from '../util/index.js';
 import type { VendorId } from '../util/index.js';
-import { byString } from '../util/compare.js';
 
 /** Taints the node lifecycle controller sets on nodes that must not get new pods. */
 export const UNHEALTHY_TAINTS = ['node.kubernetes.io/unreachable', 'node.kubernetes.io/not-ready'];

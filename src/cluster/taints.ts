@@ -5,7 +5,7 @@
  * schedulable is one the rendered pods may land on.
  */
 import type { Taint } from './types.js';
-import { NVIDIA, type AcceleratorVendor } from '../util/vocabulary.js';
+import { NVIDIA, type AcceleratorVendor } from '../util/index.js';
 
 /** A Kubernetes toleration (`PodSpec.tolerations[]`). */
 export interface Toleration {

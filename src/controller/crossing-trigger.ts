@@ -11,7 +11,7 @@
 import type { Logger } from 'pino';
 import type { UtilizationSource } from '../metrics/index.js';
 import { watchReading, type Watchlist } from '../scaling/index.js';
-import { sleep } from '../util/index.js';
+import { sleep } from '../retry/index.js';
 
 /**
  * Wakes the controller loop out of its wait between passes. `sleep` resolves after `ms`, on

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { sleep } from '../util/index.js';
+import { sleep } from '../retry/index.js';
 import type { ControllerMetrics } from './metrics.js';
 import type { PassSummary } from '../pass/index.js';
 

@@ -7,7 +7,7 @@
 import type { KubeObject, LoadModel } from '../sim/index.js';
 import { applyGitOpsFolder } from '../gitops-apply/index.js';
 import type { ApplySummary } from '../gitops-apply/index.js';
-import { sleep } from '../util/index.js';
+import { sleep } from '../retry/index.js';
 import type { DemoCluster } from './cluster.js';
 
 /** The cluster's objects the scenario reads, as the API server returns them. */

@@ -9,7 +9,7 @@ import type { RunnerClock, BenchmarkProgress } from '../benchmark/index.js';
 import { compose } from '../compose/index.js';
 import { settingsWith, type Settings } from '../config/index.js';
 import type { ReconcileDeps } from '../pass/index.js';
-import { sleep } from '../util/index.js';
+import { sleep } from '../retry/index.js';
 import type { DemoCluster } from './cluster.js';
 
 /** The demo's GitLab stand-in, as the settings name it: `--gitlab-url`, `--gitlab-project`, `GITLAB_TOKEN`. */

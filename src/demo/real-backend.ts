@@ -25,7 +25,7 @@ import {
   serviceAccountKubeconfig,
   startLocalCluster,
 } from '../local-cluster/index.js';
-import { sleep } from '../util/index.js';
+import { sleep } from '../retry/index.js';
 import { kubeObjectApi } from '../gitops-apply/index.js';
 import type { DemoBackend } from './backend.js';
 import { DEMO_FLEET_DIR } from './cluster.js';

@@ -12,7 +12,7 @@
  */
 import Bottleneck from 'bottleneck';
 import { Octokit } from 'octokit';
-import { retry } from '../util/index.js';
+import { retry } from '../retry/index.js';
 import { branchPrefix, fitText, fitTitle, FULL_TEXT_AT } from '../change-sets/index.js';
 import { ensureWithHost, type PullRequestCalls } from './ensure-with-host.js';
 import { redact } from '../working-copy/index.js';

@@ -6,7 +6,7 @@
  * with the time the limit ends (`RateLimited until HH:MM:SS UTC`), so a pass never hangs and the
  * next pass tries again — the GitHub host's rule.
  */
-import { sleep } from '../util/index.js';
+import { sleep } from '../retry/index.js';
 import { redact } from '../working-copy/index.js';
 import { rateLimitEndsAt, retryWait, type WaitSource } from './host-retry.js';
 import { PrHostError } from './pr-host.js';

@@ -17,7 +17,8 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { parseAllDocuments } from 'yaml';
 import type { KubeObject } from '../cluster/index.js';
 import { kubeObjectApi } from '../gitops-apply/index.js';
-import { sleep, documentValue } from '../util/index.js';
+import { documentValue } from '../util/index.js';
+import { sleep } from '../retry/index.js';
 import { fail, freePort, startProcess, type RunningProcess } from './process.js';
 
 /** Field manager of the objects `cluster up` applies itself. */

@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { KubeObject } from '../sim/index.js';
-import { sleep } from '../util/index.js';
+import { sleep } from '../retry/index.js';
 import { httpsRequest } from './control-plane.js';
 import type { ApiAccess } from './dcgm-exporters.js';
 import { KWOK_NODE_ANNOTATION } from './fleet.js';

@@ -9,7 +9,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { sleep } from '../util/index.js';
+import { sleep } from '../retry/index.js';
 
 /** A failure of `cluster up` / `down`: its message is the one line to show. */
 export class LocalClusterError extends Error {

@@ -10,7 +10,7 @@ import {
 } from './scheduling.js';
 import { applyPodTemplate } from './pod-template.js';
 import { cloneTemplate } from './templates.js';
-import { GPUOPS, MANAGED_BY } from '../util/vocabulary.js';
+import { GPUOPS, MANAGED_BY } from '../util/index.js';
 
 /** Label on a benchmark Job and its pod: the full name of the Job (finds its pods). */
 export const BENCHMARK_JOB_LABEL = GPUOPS.benchmarkJob;

@@ -18,9 +18,7 @@
 import { parseAllDocuments } from 'yaml';
 import type { RenderedFile } from './nodes.js';
 import { renderYaml } from './yaml.js';
-import { documentValue } from '../util/yaml-value.js';
-import { MANAGED_BY } from '../util/vocabulary.js';
-import { byString } from '../util/compare.js';
+import { documentValue, MANAGED_BY, byString } from '../util/index.js';
 
 /** gpuops's ServiceAccount as templates/install creates it. */
 export interface ServiceAccountRef {

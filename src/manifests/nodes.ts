@@ -2,7 +2,7 @@ import type { NodeInfo } from '../cluster/index.js';
 import type { Pool, PolicySpec } from '../definitions/index.js';
 import type { FileChange } from './file-change.js';
 import { GENERATED_HEADER, renderYaml, type RenderCache } from './yaml.js';
-import { GPUOPS, MANAGED_BY } from '../util/vocabulary.js';
+import { GPUOPS, MANAGED_BY } from '../util/index.js';
 
 /** Annotations every generated Node carries (docs/design.md, "The Git repository gpuops works on"; deleting a partial Node must never delete the Node, argo-cd#15005; Flux's per-object prune opt-out). */
 export const NODE_ANNOTATIONS: Readonly<Record<string, string>> = {

@@ -20,7 +20,7 @@ import type { FileChange } from './file-change.js';
 import { clusterDir } from './cluster-layout.js';
 import { poolScheduling } from './scheduling.js';
 import { renderYaml } from './yaml.js';
-import { MANAGED_BY, VENDORS } from '../util/vocabulary.js';
+import { MANAGED_BY, VENDORS } from '../util/index.js';
 import { gpuToleration } from '../cluster/taints.js';
 
 /** The static busybox whose `true` each pull runs (pinned). */

@@ -1,7 +1,6 @@
 import { gpuToleration, type Toleration } from '../cluster/taints.js';
 import type { AlgorithmSpec, Pool, PolicySpec } from '../definitions/index.js';
-import { isProductLabel, NVIDIA, vendorById, type AcceleratorVendor } from '../util/vocabulary.js';
-import { byString } from '../util/compare.js';
+import { isProductLabel, NVIDIA, vendorById, type AcceleratorVendor, byString } from '../util/index.js';
 
 /**
  * Where a pod of a pool may run: a `nodeSelector` on the pool label (plus the GPU product when

@@ -26,7 +26,7 @@ import type { KubeObject } from '../cluster/index.js';
 import type { PolicySpec, ResolvedAlgorithm, StandbySet } from '../definitions/index.js';
 import { restrictPod } from './pod-security.js';
 import { gpuToleration } from '../cluster/taints.js';
-import { GPUOPS, MANAGED_BY, NVIDIA, VENDORS, type AcceleratorVendor } from '../util/vocabulary.js';
+import { GPUOPS, MANAGED_BY, NVIDIA, VENDORS, type AcceleratorVendor } from '../util/index.js';
 import { algorithmVendor, poolScheduling } from './scheduling.js';
 import { renderYaml } from './yaml.js';
 import type { FileChange } from './file-change.js';

@@ -13,7 +13,7 @@ import { renderService } from './service.js';
 import { cloneTemplate, type WorkloadTemplates } from './templates.js';
 import { renderYaml } from './yaml.js';
 import type { FileChange } from './file-change.js';
-import { DCGM, GPUOPS, MANAGED_BY } from '../util/vocabulary.js';
+import { DCGM, GPUOPS, MANAGED_BY } from '../util/index.js';
 
 /** The pools a workload can be placed on. */
 export type WorkloadPool = 'long-task' | 'short-task';

@@ -1,5 +1,5 @@
 import { Document } from 'yaml';
-import { byString } from '../util/compare.js';
+import { byString } from '../util/index.js';
 
 /** Keys that lead every mapping, in this order; all other keys follow sorted by code point. */
 const LEADING_KEYS = ['apiVersion', 'kind', 'metadata', 'name', 'namespace'];

@@ -1,6 +1,6 @@
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import type { GpuSeries } from './types.js';
-import { DCGM, VENDORS } from '../util/vocabulary.js';
+import { DCGM, VENDORS } from '../util/index.js';
 import { inCommonSpelling, utilisationMetrics } from './vendor-series.js';
 
 /** A page or file that cannot be parsed; names the source and, when known, the 1-based line. */

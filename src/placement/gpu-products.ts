@@ -4,7 +4,7 @@
  * (`nvidia.com/gpu.product`, e.g. `NVIDIA-A100-SXM4-80GB`, `Tesla-T4`).
  */
 import type { BenchmarkRun } from '../store/index.js';
-import { byString } from '../util/compare.js';
+import { byString } from '../util/index.js';
 
 /** Where an algorithm's products come from. */
 export type ProductSource = 'spec' | 'benchmark' | 'none';

@@ -35,7 +35,7 @@ import type {
 import type { RolloutNote } from './rollout.js';
 import type { BenchmarkRun } from '../store/index.js';
 import type { LoadedRepo, SpecError } from '../definitions/index.js';
-import { byString } from '../util/compare.js';
+import { byString } from '../util/index.js';
 
 /** `gpuops plan --output json` (docs/design.md, "Command-line contract"); fields may be added, these stay. */
 export interface PlanOutput {

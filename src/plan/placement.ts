@@ -20,8 +20,7 @@ import type { NodeCapacity } from '../scaling/index.js';
 import type { BandNotProposed, BandProposal } from '../benchmark/index.js';
 import { rolloutNote } from './rollout.js';
 import type { GitModel } from './git-model.js';
-import { byString } from '../util/compare.js';
-import { NVIDIA } from '../util/vocabulary.js';
+import { byString, NVIDIA } from '../util/index.js';
 import { keepsDeletedSpecs } from './deleted-specs.js';
 
 /**

@@ -8,7 +8,7 @@ import type { PolicySpec } from '../definitions/index.js';
 import { sortKeys } from '../manifests/index.js';
 import { podSlots } from '../scaling/index.js';
 import type { PodRequest, NodeCapacity } from '../scaling/index.js';
-import { isProductLabel } from '../util/vocabulary.js';
+import { isProductLabel } from '../util/index.js';
 
 type Obj = Record<string, unknown>;
 const isMap = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);

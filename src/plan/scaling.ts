@@ -38,7 +38,7 @@ import {
 import type { Policy, ResolvedAlgorithm } from '../definitions/index.js';
 import type { GitDeployment, GitModel } from './git-model.js';
 import { podConstraintsOf } from '../cluster/scheduling/pod-constraints.js';
-import { byString } from '../util/compare.js';
+import { byString } from '../util/index.js';
 
 /** Inputs of {@link planScaling}. */
 export interface ScalingPlanInput {

@@ -20,7 +20,7 @@ import { standbyFile, standbyPath, standbyVendor } from '../manifests/index.js';
 import { standbyReplicas } from '../scaling/index.js';
 import type { Policy, ResolvedAlgorithm, StandbySet } from '../definitions/index.js';
 import { parseGenerated, type GitModel } from './git-model.js';
-import { byString } from '../util/compare.js';
+import { byString } from '../util/index.js';
 import type { DecisionRecord, LoopTiming } from '../scaling/index.js';
 import type { PodInfo, ReplicaSetInfo } from '../cluster/index.js';
 import { heldStandbySize, pastStandbySizes, standbyWindowSeconds } from './standby-hold.js';

@@ -4,7 +4,7 @@ import type { GpuSharing, NodeInfo, Snapshot } from '../cluster/index.js';
 import type { Pool, PolicySpec } from '../definitions/index.js';
 import { ineligibility, isHealthy, migOnlyMessage, unhealthyState } from './eligibility.js';
 import type { PoolAssignment } from './types.js';
-import { vendorById } from '../util/vocabulary.js';
+import { vendorById } from '../util/index.js';
 
 /** The part of the policy pools depend on (any `Policy` fits). */
 export interface PoolPolicy {

@@ -2,7 +2,7 @@ import { migSingleProfile } from '../cluster/mig.js';
 import type { NodeInfo } from '../cluster/index.js';
 import { formatTaint, LEAVING_TAINT_KEYS, noNewPodsTaints } from '../cluster/taints.js';
 import type { PoolReason } from './types.js';
-import { GPUOPS, VENDORS, vendorById } from '../util/vocabulary.js';
+import { GPUOPS, VENDORS, vendorById } from '../util/index.js';
 
 /** Why a node cannot join a pool now, with a human message; null when it can. */
 export interface Ineligibility {

@@ -4,7 +4,7 @@
  * them (NVIDIA GPU Feature Discovery labels, allocatable `nvidia.com/gpu`, Ready).
  */
 import type { KubeObject } from '../sim/index.js';
-import { NVIDIA, NVIDIA_GFD } from '../util/vocabulary.js';
+import { NVIDIA, NVIDIA_GFD } from '../util/index.js';
 
 /** Options of {@link replayFleet}. */
 export interface ReplayFleetOptions {

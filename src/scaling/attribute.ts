@@ -4,7 +4,7 @@ import type { Policy } from '../definitions/index.js';
 import type { Attribution, DroppedSeries, PodSample, UnattributedGpu } from './types.js';
 import { byAlgorithm, countEachGpuOnce, pushTo, type Candidate } from './attribute-count.js';
 import { podIndexOf } from './lookups.js';
-import { DCGM, GPUOPS } from '../util/vocabulary.js';
+import { DCGM, GPUOPS } from '../util/index.js';
 import { nodeRefusal, nodesByPodName, type NodesByPodName } from './series-node.js';
 
 /** Accepts a value a little above 100 % (rounding in the exporter); above that it is junk. */

@@ -3,7 +3,7 @@ import { gpuSharing } from '../cluster/snapshot.js';
 import { freeWholeGpus } from '../pools/index.js';
 import { describeRequest, insufficient, replicasThatFit, specRequest, type PodRequest } from './fit.js';
 import type { NodeCapacity, ScalingInput } from './types.js';
-import { NVIDIA, vendorById } from '../util/vocabulary.js';
+import { NVIDIA, vendorById } from '../util/index.js';
 
 /**
  * What every GPU node of a snapshot offers new pods (pure). Free GPUs = `allocatable` − GPUs

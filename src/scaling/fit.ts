@@ -16,7 +16,7 @@ import {
 } from '../cluster/requests.js';
 import { parseQuantity } from '../cluster/quantity.js';
 import type { ResolvedAlgorithm } from '../definitions/index.js';
-import { NVIDIA, VENDORS, vendorById } from '../util/vocabulary.js';
+import { NVIDIA, VENDORS, vendorById } from '../util/index.js';
 
 /**
  * What one replica asks of its node: whole GPUs (≥ 1), cpu in millicores, memory in bytes, and

@@ -13,7 +13,7 @@ import { attributeServiceMetric } from './attribute-service.js';
 import { partialMessage } from './metrics-report.js';
 import { readingFor, signalKey, signalOf } from './signal-reading.js';
 import type { Attribution, DroppedSeries } from './types.js';
-import { DCGM } from '../util/vocabulary.js';
+import { DCGM } from '../util/index.js';
 
 /** One signal's reading as the rules read it. */
 export interface JudgedSignal {

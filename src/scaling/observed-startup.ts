@@ -6,7 +6,7 @@
  * read it (`loop-windows.ts`).
  */
 import type { PodInfo } from '../cluster/index.js';
-import { GPUOPS } from '../util/vocabulary.js';
+import { GPUOPS } from '../util/index.js';
 
 /**
  * Which quantile of the start-ups stands for the algorithm: the 90th, nearest rank. A scale-up

@@ -19,7 +19,7 @@ import {
   type InterPodState,
 } from '../cluster/scheduling/inter-pod-affinity.js';
 import { addSpreadPod, spreadRefusal, spreadState } from '../cluster/scheduling/topology-spread.js';
-import { isProductLabel } from '../util/vocabulary.js';
+import { isProductLabel } from '../util/index.js';
 import type { Pool } from '../definitions/index.js';
 import { insufficient, replicasThatFit, takeRoom, type PodRequest } from './fit.js';
 import { asMember, type PodLayout } from './pod-layout.js';

@@ -5,7 +5,7 @@
  */
 import type { UtilizationReading } from '../metrics/index.js';
 import type { Policy, ResolvedAlgorithm, ResolvedSignal } from '../definitions/index.js';
-import { DCGM } from '../util/vocabulary.js';
+import { DCGM } from '../util/index.js';
 
 /** The signal of an algorithm whose spec names none and was resolved before signals existed. */
 const GPU_UTIL: ResolvedSignal = { kind: 'gpuUtil', unit: '%' };

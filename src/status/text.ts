@@ -1,5 +1,5 @@
 /** The status page as plain text for a terminal (pure): the same sections as the HTML. */
-import { escapeControl } from '../util/escape-control.js';
+import { escapeControl } from '../util/index.js';
 import { pullRequestRef } from '../change-sets/index.js';
 import { plural } from './health.js';
 import { NO_CACHE } from './cache-health.js';

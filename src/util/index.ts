@@ -1,25 +1,26 @@
 /**
- * Small helpers (ordering, control characters escaped, a seeded PRNG, retry with backoff, secrets
- * in URLs, directories) and the vocabulary: the accelerator vendors' names and gpuops's own label keys.
+ * Small helpers (ordering, control characters escaped, a seeded PRNG, secrets in URLs,
+ * directories) and the vocabulary: the accelerator vendors' names and gpuops's own label keys.
  */
 // Re-exports written by scripts/faces.ts from what the other folders import (run it; do not edit the list).
 export { byString } from './compare.js';
 export { escapeControl, escapeControlKeepLines } from './escape-control.js';
 export { makeDirs } from './make-dirs.js';
 export { prng } from './prng.js';
-export { backoffDelay, retry, sleep } from './retry.js';
-export type { Backoff } from './retry.js';
 export { redactUrls, urlSecrets } from './url-secrets.js';
 export {
   AMD,
   AMD_LABELLER,
   DCGM,
+  DCGM_SCALING_METRICS,
   GPUOPS,
+  isProductLabel,
   MANAGED_BY,
   nodeVendor,
   NVIDIA,
   NVIDIA_GFD,
+  vendorById,
   VENDORS,
 } from './vocabulary.js';
 export type { AcceleratorVendor, DcgmScalingMetric, VendorId } from './vocabulary.js';
-export { documentValue } from './yaml-value.js';
+export { documentValue, MAX_ALIAS_COUNT } from './yaml-value.js';

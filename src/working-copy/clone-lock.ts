@@ -16,7 +16,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { link, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { sleep as defaultSleep } from '../util/index.js';
+import { sleep as defaultSleep } from '../retry/index.js';
 import { GitOpsError } from './git-errors.js';
 import {
   describeHolder,

@@ -2,7 +2,7 @@
  * Git error classification and credential redaction. Pure: takes the text git printed and the
  * secrets to hide; never logs.
  */
-import { redactUrls } from '../util/url-secrets.js';
+import { redactUrls } from '../util/index.js';
 
 /**
  * How a failed git operation should be handled:

@@ -2,7 +2,7 @@
  * The shapes of the git working copy (`working-copy.ts`): its options, author, counters, the
  * submodule entries it lists and the commits it builds. `working-copy.ts` re-exports them.
  */
-import type { Backoff } from '../util/index.js';
+import type { Backoff } from '../retry/index.js';
 import type { CommitLedger } from './commit-ledger.js';
 import type { FileChange } from '../change-sets/index.js';
 

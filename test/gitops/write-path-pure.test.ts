@@ -5,7 +5,7 @@ import { rateLimitResetAt, utcClock } from '../../src/git-hosts/github-host.js';
 import { desiredHash, withHashMarker } from '../../src/change-sets/pr-body.js';
 import { splitRemoteUrl } from '../../src/working-copy/remote-url.js';
 import type { ChangeSet, PullRequestInfo } from '../../src/change-sets/types.js';
-import { backoffDelay } from '../../src/util/retry.js';
+import { backoffDelay } from '../../src/retry/retry.js';
 
 describe('classifyGitError: push races are the same race as a non-fast-forward', () => {
   it.each([

@@ -25,17 +25,17 @@ const TREE: Record<string, string> = {
     },
     include: ['src', 'test'],
   }),
-  'src/util/u.ts': 'export const u = 1;\nexport type U = number;\nexport const unused = 2;\n',
-  // An adapter by `eslint/purity.js` (`**/util/retry*`): util's face then loads one.
-  'src/util/retry.ts': 'export const retry = 1;\n',
+  'src/cluster/types.ts': 'export const u = 1;\nexport type U = number;\nexport const unused = 2;\n',
+  // An adapter by `eslint/purity.js` (`**/cluster/jobs*`): cluster's face then loads one.
+  'src/cluster/jobs.ts': 'export const jobs = 1;\n',
   'src/status/index.ts': "/** The probe's status folder. */\nexport * from './s.js';\n",
   'src/status/s.ts':
-    "import { u } from '../util/u.js';\nimport type { U } from '../util/u.js';\n" +
-    "import { retry } from '../util/retry.js';\nexport const s: U = u + retry;\n",
-  // Pure files (`src/pools/**`): a value import stays past util's face, a type goes through it.
-  'src/pools/p.ts': "import { u } from '../util/u.js';\nexport const p = u;\n",
-  'src/pools/q.ts': "import type { U } from '../util/u.js';\nexport type Q = U;\n",
-  'test/t.test.ts': "import { unused } from '../src/util/u.js';\nexport const t = unused;\n",
+    "import { u } from '../cluster/types.js';\nimport type { U } from '../cluster/types.js';\n" +
+    "import { jobs } from '../cluster/jobs.js';\nexport const s: U = u + jobs;\n",
+  // Pure files (`src/pools/**`): a value import stays past cluster's face, a type goes through it.
+  'src/pools/p.ts': "import { u } from '../cluster/types.js';\nexport const p = u;\n",
+  'src/pools/q.ts': "import type { U } from '../cluster/types.js';\nexport type Q = U;\n",
+  'test/t.test.ts': "import { unused } from '../src/cluster/types.js';\nexport const t = unused;\n",
 };
 
 function faces(dir: string, ...args: string[]) {
@@ -61,15 +61,15 @@ describe('scripts/faces.ts on a probe tree', () => {
 
   it('writes the faces: what the other folders use, grouped by file, a header kept or given', () => {
     expect(first.status, first.out).toBe(0);
-    const util = read('src/util/index.ts').split('\n');
-    expect(util.slice(util.findIndex((l) => l.startsWith('// Re-exports')))).toEqual([
+    const cluster = read('src/cluster/index.ts').split('\n');
+    expect(cluster.slice(cluster.findIndex((l) => l.startsWith('// Re-exports')))).toEqual([
       '// Re-exports written by scripts/faces.ts from what the other folders import (run it; do not edit the list).',
-      "export { retry } from './retry.js';",
-      "export { u } from './u.js';",
-      "export type { U } from './u.js';",
+      "export { jobs } from './jobs.js';",
+      "export { u } from './types.js';",
+      "export type { U } from './types.js';",
       '',
     ]);
-    expect(read('src/util/index.ts')).toMatch(/^\/\*\*\n \* Small helpers/);
+    expect(read('src/cluster/index.ts')).toMatch(/^\/\*\*\n \* The Kubernetes side/);
     expect(read('src/status/index.ts').split('\n').slice(0, 1)).toEqual([
       "/** The probe's status folder. */",
     ]);
@@ -79,10 +79,12 @@ describe('scripts/faces.ts on a probe tree', () => {
 
   it('points the imports of src/ at the faces, merged, type-only ones apart', () => {
     expect(read('src/status/s.ts').split('\n').slice(0, 2)).toEqual([
-      "import { u, retry } from '../util/index.js';",
-      "import type { U } from '../util/index.js';",
+      "import { u, jobs } from '../cluster/index.js';",
+      "import type { U } from '../cluster/index.js';",
     ]);
-    expect(read('src/pools/q.ts')).toBe(TREE['src/pools/q.ts']!.replace('util/u.js', 'util/index.js'));
+    expect(read('src/pools/q.ts')).toBe(
+      TREE['src/pools/q.ts']!.replace('cluster/types.js', 'cluster/index.js'),
+    );
   });
 
   it("keeps a pure file's value import past a face that loads an adapter, and the tests' imports", () => {

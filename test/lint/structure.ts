@@ -21,7 +21,8 @@ export const MAX_FILE_LINES = 400;
  * above (an "up-arrow"). A folder not listed is reported as unknown.
  */
 export const LAYERS: readonly (readonly string[])[] = [
-  ['util'],
+  // Small helpers and the vocabulary; retry with backoff and `sleep` apart (an adapter: it waits).
+  ['util', 'retry'],
   ['config', 'definitions'],
   ['cluster', 'metrics', 'store', 'sim'],
   ['manifests'],

@@ -1,6 +1,6 @@
 /** Waiting helpers for tests that drive real processes and servers. */
 
-import { sleep } from '../../src/util/retry.js';
+import { sleep } from '../../src/retry/retry.js';
 
 export { sleep };
 

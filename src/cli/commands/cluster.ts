@@ -16,7 +16,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { DEMO_FLEET_DIR, createOrigin, EXAMPLES_DIR } from '../../demo/index.js';
 import { startLocalCluster, LocalClusterError } from '../../local-cluster/index.js';
-import { sleep } from '../../util/index.js';
+import { sleep } from '../../retry/index.js';
 
 /** What `serve` writes once ready (and `down` reads). */
 interface ClusterState {

@@ -1,4 +1,4 @@
-import { escapeControl } from '../../util/escape-control.js';
+import { escapeControl } from '../../util/index.js';
 import type { SpecError } from '../types.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { AlgorithmSpec, PolicySpec } from '../types.js';
 import type { FieldProblem } from './schema-errors.js';
 import type { PathSegment } from './yaml-documents.js';
-import { GPUOPS, MANAGED_BY, VENDORS } from '../../util/vocabulary.js';
+import { GPUOPS, MANAGED_BY, VENDORS } from '../../util/index.js';
 
 /**
  * Every vendor's GPU resource (`nvidia.com/gpu`, `amd.com/gpu`: each device plugin's); gpuops alone

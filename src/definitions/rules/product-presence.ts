@@ -7,7 +7,7 @@
  */
 import type { ResolvedAlgorithm, SpecError } from '../types.js';
 import { locate, parseDocuments, type SpecFile } from './yaml-documents.js';
-import { NVIDIA, vendorById, type AcceleratorVendor } from '../../util/vocabulary.js';
+import { NVIDIA, vendorById, type AcceleratorVendor } from '../../util/index.js';
 
 /** One product of `spec.gpu.product` that no node carries: the algorithm, its index, the value. */
 export interface MissingProduct {

@@ -5,7 +5,7 @@ import { imageMessage } from './image.js';
 import { envNameMessage } from './env-name.js';
 import { quantityMessage } from './quantity.js';
 import type { PathSegment } from './yaml-documents.js';
-import { NVIDIA } from '../../util/vocabulary.js';
+import { NVIDIA } from '../../util/index.js';
 
 /** One schema problem, before it is located in a file: the field path, which node, the message. */
 export interface FieldProblem {

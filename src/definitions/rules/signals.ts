@@ -8,7 +8,7 @@ import type { Policy, ResolvedSignal, ServiceMetricPolicy, SignalKind } from '..
 import { SIGNAL_KINDS } from '../types.js';
 import { boundAt, stringAt } from './cross-field.js';
 import type { FieldProblem } from './schema-errors.js';
-import { DCGM } from '../../util/vocabulary.js';
+import { DCGM } from '../../util/index.js';
 
 /** The unit the GPU signals are read in. */
 export const PERCENT = '%';

@@ -19,7 +19,7 @@
  * the set's other algorithms and the other sets go on.
  */
 import type { Policy, ResolvedAlgorithm, SpecError, StandbySet } from '../types.js';
-import { vendorById } from '../../util/vocabulary.js';
+import { vendorById } from '../../util/index.js';
 import { locateProblem } from './document.js';
 import type { FieldProblem } from './schema-errors.js';
 import { formatPath, parseDocuments, type ParsedDocument, type SpecFile } from './yaml-documents.js';

@@ -10,7 +10,7 @@ import {
 } from 'yaml';
 import type { SpecError } from '../types.js';
 import { duplicateKeys } from './yaml-duplicates.js';
-import { MAX_ALIAS_COUNT } from '../../util/yaml-value.js';
+import { MAX_ALIAS_COUNT } from '../../util/index.js';
 
 /** A file as read from a GitOps repo: `path` relative to the repo root, with `/` separators. */
 export interface SpecFile {

@@ -1,6 +1,6 @@
 import type { JSONSchemaType } from 'ajv';
 import { API_VERSION, type Algorithm } from '../types.js';
-import { VENDORS } from '../../util/vocabulary.js';
+import { VENDORS } from '../../util/index.js';
 
 /**
  * Upper bounds of an Algorithm's numbers: what the API server takes, narrowed to what a GPU

@@ -1,7 +1,7 @@
 import type { JSONSchemaType } from 'ajv';
 import { API_VERSION, SIGNAL_KINDS, type Policy } from '../types.js';
 import { ALGORITHM_LIMITS } from './algorithm.js';
-import { DCGM_SCALING_METRICS } from '../../util/vocabulary.js';
+import { DCGM_SCALING_METRICS } from '../../util/index.js';
 
 const SIGNALS = SIGNAL_KINDS;
 

@@ -16,7 +16,7 @@
 import type { PodInfo, ReplicaSetInfo } from '../../cluster/index.js';
 import type { StandbySet } from '../../definitions/index.js';
 import { CLAIMED_FROM_LABEL, claimPatch, giveBackPatch, STANDBY_LABEL } from '../../manifests/index.js';
-import { GPUOPS } from '../../util/vocabulary.js';
+import { GPUOPS } from '../../util/index.js';
 import type { ScalingDecision } from '../types.js';
 import { planClaims } from './claim.js';
 import { isClaimedPod, isStandbyPod, standbyReplicaSets } from './standby-owners.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { retry, sleep } from '../../src/util/retry.js';
+import { retry, sleep } from '../../src/retry/retry.js';
 
 /** A failure that says whether it is worth another try. */
 class Fault extends Error {

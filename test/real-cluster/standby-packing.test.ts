@@ -54,7 +54,10 @@ describeReal(
                 {
                   name: 'bert',
                   image: 'registry.example.com/ml/bert:1',
-                  resources: { limits: { 'nvidia.com/gpu': '1' } },
+                  // cpu too: kube-scheduler's default NodeResourcesFit scores cpu and memory, not
+                  // extended resources, so without it the two nodes tie and the control below would
+                  // go either way.
+                  resources: { requests: { cpu: '16' }, limits: { 'nvidia.com/gpu': '1' } },
                 },
               ],
             },

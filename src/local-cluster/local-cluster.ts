@@ -28,7 +28,7 @@ import { fleetNamespaces, readFleet } from './fleet.js';
 import { installFluxCrds, startFluxControllers } from './flux.js';
 import { createFleet, startKwok } from './kwok.js';
 import { connectGitOps, type GitOpsConnection } from './gitops-connection.js';
-import { fail, type RunningProcess } from './process.js';
+import { fail, replaceRunning, type RunningProcess } from './process.js';
 import { startPrometheus } from './prometheus.js';
 import { ADAPTER_BINARY, startMetricsAdapter } from './metrics-adapter.js';
 
@@ -181,8 +181,9 @@ async function startRest(
   stopAll: () => Promise<void>,
 ): Promise<LocalCluster> {
   const step = o.onStep ?? (() => {});
-  const { config, apiServer: firstApiServer } = await startControlPlane(o, dir, found.path, started);
-  let apiServer = firstApiServer;
+  const control = await startControlPlane(o, dir, found.path, started);
+  const { config } = control;
+  let apiServer = control.apiServer;
   const cr = config.credentials;
   const server = cp.apiServerUrl(config.ports);
   const kc = new KubeConfig();
@@ -221,10 +222,11 @@ async function startRest(
       return c;
     },
     restartApiServer: async (between, graceMs) => {
-      await apiServer.stop(graceMs);
+      const old = apiServer;
+      await old.stop(graceMs);
       await between?.();
       apiServer = await cp.startApiServer(config);
-      started.processes[started.processes.indexOf(firstApiServer)] = apiServer;
+      replaceRunning(started.processes, old, apiServer);
     },
     compactEtcd: () => cp.compactEtcd(config.ports),
     stop: stopAll,

@@ -137,6 +137,42 @@ export async function startLocalCluster(o: LocalClusterOptions = {}): Promise<Lo
   }
 }
 
+/**
+ * The metrics side: one dcgm-exporter page per node (utilisation from `load`), Prometheus scraping
+ * them, and with `customMetrics` the prometheus-adapter serving them to the API server (its
+ * kubeconfig `adapterKubeconfig`). Every process and page goes into `started`.
+ * @throws LocalClusterError when the prometheus-adapter binary is not built
+ */
+async function startMetrics(
+  o: LocalClusterOptions,
+  dir: string,
+  admin: ApiAccess,
+  load: LoadModel,
+  adapterKubeconfig: string,
+  started: Started,
+): Promise<{ prometheusUrl: string; dcgmUrl: string }> {
+  const step = o.onStep ?? (() => {});
+  step('dcgm-exporter pages');
+  const pages = await startDcgmExporters(admin, load);
+  started.closers.push(pages.close);
+  step('prometheus');
+  const prom = await startPrometheus(dir, pages.url);
+  started.processes.push(prom.process);
+  if (o.customMetrics) {
+    step('prometheus-adapter');
+    const adapter = findAssets(o.env, [ADAPTER_BINARY]);
+    if (!adapter.ok)
+      fail(
+        'prometheus-adapter',
+        `not found in ${adapter.folders.join(' or ')}: run bash scripts/k8s/build.sh`,
+      );
+    started.processes.push(
+      await startMetricsAdapter(adapter.path(ADAPTER_BINARY), dir, adapterKubeconfig, prom.url, admin),
+    );
+  }
+  return { prometheusUrl: prom.url, dcgmUrl: pages.url };
+}
+
 async function startRest(
   o: LocalClusterOptions,
   dir: string,
@@ -160,35 +196,10 @@ async function startRest(
     await createFleet(admin, { ...fleet, namespaces: fleetNamespaces(fleet.pods) });
   }
   const load = new LoadModel();
-  let prometheusUrl: string | null = null;
-  let dcgmUrl: string | null = null;
-  if (o.metrics ?? true) {
-    step('dcgm-exporter pages');
-    const pages = await startDcgmExporters(admin, load);
-    started.closers.push(pages.close);
-    dcgmUrl = pages.url;
-    step('prometheus');
-    const prom = await startPrometheus(dir, pages.url);
-    started.processes.push(prom.process);
-    prometheusUrl = prom.url;
-    if (o.customMetrics) {
-      step('prometheus-adapter');
-      const adapter = findAssets(o.env, [ADAPTER_BINARY]);
-      if (!adapter.ok)
-        fail(
-          'prometheus-adapter',
-          `not found in ${adapter.folders.join(' or ')}: run bash scripts/k8s/build.sh`,
-        );
-      const a = await startMetricsAdapter(
-        adapter.path(ADAPTER_BINARY),
-        dir,
-        cr.kubeconfigs.metricsAdapter,
-        prom.url,
-        admin,
-      );
-      started.processes.push(a);
-    }
-  }
+  const { prometheusUrl, dcgmUrl } =
+    (o.metrics ?? true)
+      ? await startMetrics(o, dir, admin, load, cr.kubeconfigs.metricsAdapter, started)
+      : { prometheusUrl: null, dcgmUrl: null };
   if (o.flux ?? true) {
     step('flux');
     await installFluxCrds(kc, found.crds);

@@ -74,7 +74,7 @@ describe('NodeResourcesFit over the scored resources: the default profile scores
     ['GPU-only pods under MostAllocated: 0 everywhere', 'MostAllocated', cm, GPU_ONLY_POD, 8, 7, 0],
     ['all three, GPU-only pods: ⌊(87 + 99 + 99) / 3⌋', 'LeastAllocated', all, GPU_ONLY_POD, 8, 0, 95],
     ['cpu at half the share: ⌊(93 + 87) / 2⌋', 'LeastAllocated', cm, small, 8, 0, 90],
-  ])('%s → %i', (_, strategy, resources, pod, gpus, used, want) => {
+  ])('%s, %s', (_, strategy, resources, pod, gpus, used, want) => {
     const p: FitProfile = { strategy, resources, ...(pod ? { pod } : {}) };
     expect(fitScore(p, gpus, used)).toBe(want);
   });

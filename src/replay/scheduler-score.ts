@@ -30,6 +30,8 @@
  * (`schedule_one.go`, `selectHost`; the model takes the first by name).
  */
 
+import { NVIDIA } from '../util/index.js';
+
 /** The default profile's plugin weights of the two scores (`default_plugins.go`). */
 export const PLUGIN_WEIGHTS = { NodeResourcesFit: 1, InterPodAffinity: 2 } as const;
 /** The API's highest node score of a plugin (`framework.MaxNodeScore`). */
@@ -46,10 +48,13 @@ export interface AffinityCounts {
   carrying: number;
 }
 
-/** A resource NodeResourcesFit may score (`scoringStrategy.resources[].name`; weight 1 each here). */
-export type ScoredResource = 'cpu' | 'memory' | 'nvidia.com/gpu';
+/**
+ * A resource NodeResourcesFit may score (`scoringStrategy.resources[].name`; weight 1 each here):
+ * `cpu`, `memory` or NVIDIA's GPU resource (the device plugin's).
+ */
+export type ScoredResource = string;
 /** The resources the model can score, in the order they are printed. */
-export const SCORED_RESOURCES: readonly ScoredResource[] = ['cpu', 'memory', 'nvidia.com/gpu'];
+export const SCORED_RESOURCES: readonly ScoredResource[] = ['cpu', 'memory', NVIDIA.resource];
 /** The default profile's scored resources (`defaults.go`, `defaultResourceSpec`). */
 export const DEFAULT_SCORED_RESOURCES: readonly ScoredResource[] = ['cpu', 'memory'];
 
@@ -109,10 +114,10 @@ export function parseScoredResources(text: string): ScoredResource[] {
   const names = text.split(',').map((x) => x.trim());
   const out: ScoredResource[] = [];
   for (const n of names) {
-    if (!(SCORED_RESOURCES as readonly string[]).includes(n))
+    if (!SCORED_RESOURCES.includes(n))
       throw new Error(`--scored-resources: "${n}" is not one of ${SCORED_RESOURCES.join(', ')}`);
-    if (out.includes(n as ScoredResource)) throw new Error(`--scored-resources: "${n}" listed twice`);
-    out.push(n as ScoredResource);
+    if (out.includes(n)) throw new Error(`--scored-resources: "${n}" listed twice`);
+    out.push(n);
   }
   return out;
 }
@@ -137,7 +142,7 @@ export function fitScore(scoring: FitScoring | FitProfile, gpus: number, used: n
   let sum = 0;
   for (const r of p.resources) {
     const [allocatable, requested] =
-      r === 'nvidia.com/gpu'
+      r === NVIDIA.resource
         ? [gpus, pods]
         : r === 'cpu'
           ? [gpus * NODE_PER_GPU.cpuMillis, pods * (pod.cpuMillis || NON_ZERO_DEFAULTS.cpuMillis)]

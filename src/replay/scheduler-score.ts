@@ -101,7 +101,7 @@ export function fitProfileText(s: FitScoring | FitProfile): string {
     pod.cpuMillis === 0 && pod.memoryBytes === 0
       ? 'pods ask GPUs only'
       : pod === PROPORTIONAL_POD
-        ? "pods ask cpu and memory in proportion to their GPUs, 1/8 of a node's each per GPU"
+        ? 'pods ask cpu and memory in proportion to their GPUs, 8 cores and 64 GiB per GPU'
         : `pods ask ${pod.cpuMillis} m cpu and ${pod.memoryBytes} B memory`;
   return `NodeResourcesFit ${p.strategy} over ${p.resources.join(',')} (${asks})`;
 }

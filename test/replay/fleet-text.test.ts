@@ -68,7 +68,7 @@ describe("formatFleet's head line names the scheduler's scoring the nodes were b
       scoring: fitProfileText('LeastAllocated'),
     });
     expect(text.split('\n')[0]).toBe(
-      "fleet of 4 services on nodes (model; 16 nodes for gpuops, the HPA's static pools 7 + 7 nodes; kube-scheduler: NodeResourcesFit LeastAllocated over cpu,memory (pods ask cpu and memory in proportion to their GPUs, 1/8 of a node's each per GPU)):",
+      "fleet of 4 services on nodes (model; 16 nodes for gpuops, the HPA's static pools 7 + 7 nodes; kube-scheduler: NodeResourcesFit LeastAllocated over cpu,memory (pods ask cpu and memory in proportion to their GPUs, 8 cores and 64 GiB per GPU)):",
     );
   });
 });

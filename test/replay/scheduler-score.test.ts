@@ -80,7 +80,7 @@ describe('NodeResourcesFit over the scored resources: the default profile scores
   });
   it("a bare strategy is the default profile with the replay's pods", () => {
     expect(fitProfileText('LeastAllocated')).toBe(
-      "NodeResourcesFit LeastAllocated over cpu,memory (pods ask cpu and memory in proportion to their GPUs, 1/8 of a node's each per GPU)",
+      'NodeResourcesFit LeastAllocated over cpu,memory (pods ask cpu and memory in proportion to their GPUs, 8 cores and 64 GiB per GPU)',
     );
   });
   it('reads --scored-resources and names a bad entry', () => {

@@ -112,11 +112,34 @@ export interface AlgorithmSpec {
   };
   placement?: { pool?: 'auto' | 'long-task' | 'short-task' };
   /**
+   * A model cache: a PersistentVolumeClaim of the algorithm's namespace (the user's; gpuops never
+   * creates storage) that every replica mounts read-only at `mountPath`, filled by the algorithm's
+   * own download step (`fill`) in a Job gpuops renders into Git (`manifests/model-cache.ts`).
+   * Checked by `rules/model-cache.ts`.
+   */
+  modelCache?: ModelCache;
+  /**
    * The rest of the pod, in Kubernetes' own terms: a partial `PodTemplateSpec` (ports, probes,
    * volumes, `envFrom`, tolerations, …) merged into the Deployment's pod and the benchmark Job's
    * (probes aside). Checked by `rules/pod-template.ts`; the fields gpuops owns are errors there.
    */
   template?: PodTemplate;
+}
+
+/**
+ * `spec.modelCache`: the claim, where the replicas see it, and the step that fills it.
+ */
+export interface ModelCache {
+  /** The PersistentVolumeClaim's name (DNS-1123 subdomain), in the algorithm's namespace. */
+  claimName: string;
+  /** Absolute path in the algorithm's container (and the fill container) where the claim is mounted. */
+  mountPath: string;
+  /**
+   * The download step, run once per fill (a Job mounting the claim read-write): its image and
+   * command. Absent: the claim is filled some other way (a pre-populated `ReadOnlyMany` volume)
+   * and is mounted at once.
+   */
+  fill?: { image: string; command?: string[]; args?: string[] };
 }
 
 /**

@@ -21,13 +21,17 @@ export const MANAGED_BY_SELECTOR = `${MANAGED_BY.key}=${MANAGED_BY.value}`;
 
 /**
  * Workload kinds the applier prunes when they leave Git, as Argo CD and Flux prune every kind they
- * applied: the algorithms' objects and the pools' pre-pull DaemonSet. Nodes are never pruned.
+ * applied: the algorithms' objects, the pools' pre-pull DaemonSet and the model cache fill Jobs.
+ * Nodes are never pruned. `trackedOnly`: only objects this application applied (its tracking
+ * annotation), as Argo CD and Flux prune only their own: gpuops creates its benchmark Jobs itself
+ * in the same namespaces, and they are not Git's.
  */
-export const PRUNABLE_KINDS: readonly { apiVersion: string; kind: string }[] = [
+export const PRUNABLE_KINDS: readonly { apiVersion: string; kind: string; trackedOnly?: boolean }[] = [
   { apiVersion: 'apps/v1', kind: 'Deployment' },
   { apiVersion: 'apps/v1', kind: 'DaemonSet' },
   { apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler' },
   { apiVersion: 'v1', kind: 'Service' },
+  { apiVersion: 'batch/v1', kind: 'Job', trackedOnly: true },
 ];
 
 /** Options of {@link applyGitOpsFolder}. */
@@ -293,7 +297,7 @@ async function prune(
   desired: Set<string>,
   summary: ApplySummary,
 ): Promise<void> {
-  for (const { apiVersion, kind } of PRUNABLE_KINDS) {
+  for (const { apiVersion, kind, trackedOnly } of PRUNABLE_KINDS) {
     let live: LiveObject[];
     try {
       live = await api.list(apiVersion, kind, MANAGED_BY_SELECTOR);
@@ -309,7 +313,7 @@ async function prune(
       if (desired.has(keyOf(ref))) continue;
       const annotations = obj.metadata?.annotations;
       const tracked = annotations?.[TRACKING_ANNOTATION]?.startsWith(`${app}:`) ?? false;
-      if (!tracked && !folderNamespaces.has(ref.namespace ?? '')) continue;
+      if (!tracked && (trackedOnly || !folderNamespaces.has(ref.namespace ?? ''))) continue;
       if (syncOptions(annotations).get('Prune') === 'false') continue;
       try {
         await api.remove(ref);

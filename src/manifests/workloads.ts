@@ -10,6 +10,7 @@ import {
 import { applyPodTemplate } from './pod-template.js';
 import { deploymentStrategy } from './rollout-strategy.js';
 import { renderService } from './service.js';
+import { modelCacheFilePath, mountModelCache, renderModelCacheFill } from './model-cache.js';
 import { cloneTemplate, type WorkloadTemplates } from './templates.js';
 import { renderYaml } from './yaml.js';
 import type { FileChange } from './file-change.js';
@@ -116,6 +117,7 @@ export function renderDeployment(input: WorkloadInput): KubeObject {
     },
     false,
   );
+  if (alg.spec.modelCache) mountModelCache(alg.name, alg.spec.modelCache, spec.template);
   return d;
 }
 
@@ -170,8 +172,10 @@ export function renderHpa(input: WorkloadInput): KubeObject {
 
 /**
  * Every file of one algorithm's generated folder, as byte-stable YAML (`renderYaml`), sorted by
- * path: `deployment.yaml`, `hpa.yaml` (engine `hpa` only) and `service.yaml` (when the container
- * declares ports, `service.ts`). No kustomization lists them (`manifests/cluster-layout.ts`); a
+ * path: `deployment.yaml` (mounting the model cache when the spec names one), `hpa.yaml` (engine
+ * `hpa` only), `model-cache-fill.yaml` (the fill Job of `spec.modelCache.fill`, `model-cache.ts`)
+ * and `service.yaml` (when the container declares ports, `service.ts`). Whether the Deployment
+ * may read the cache yet is the plan's call (`plan/model-cache.ts`). No kustomization lists them (`manifests/cluster-layout.ts`); a
  * file this render no longer writes is deleted by {@link workloadDeletions}.
  */
 export function renderWorkloadFiles(input: WorkloadInput): FileChange[] {
@@ -179,10 +183,13 @@ export function renderWorkloadFiles(input: WorkloadInput): FileChange[] {
   const files: FileChange[] = [
     { path: `${dir}/deployment.yaml`, content: renderYaml(renderDeployment(input)) },
   ];
-  // Pushed in path order: deployment.yaml < hpa.yaml < service.yaml.
+  // Pushed in path order: deployment.yaml < hpa.yaml < model-cache-fill.yaml < service.yaml.
   if (input.policy.scaling.engine === 'hpa') {
     files.push({ path: `${dir}/hpa.yaml`, content: renderYaml(renderHpa(input)) });
   }
+  const fill = renderModelCacheFill(input.algorithm);
+  if (fill)
+    files.push({ path: modelCacheFilePath(input.cluster, input.algorithm.name), content: renderYaml(fill) });
   const name = input.algorithm.name;
   const service = renderService(input.algorithm, workloadLabels(name), podSelector(name));
   if (service) files.push({ path: `${dir}/service.yaml`, content: renderYaml(service) });

@@ -51,5 +51,6 @@ export function planWorld(
     runningBenchmarks: world.runningBenchmarks,
     ...(world.hpa ? { hpa: world.hpa } : {}),
     ...(world.emptySince ? { emptySince: world.emptySince } : {}),
+    ...(world.modelCacheFills ? { modelCacheFills: world.modelCacheFills } : {}),
   });
 }

@@ -12,6 +12,7 @@ import { rememberedBenchmarks, rememberedDecisions } from './remembered-reads.js
 import { emptySinceNow } from './emptiness.js';
 import { readUtilization } from './stored-inputs.js';
 import { proposedBands } from './proposed-bands.js';
+import { readModelCacheFills } from './model-cache-fills.js';
 import type { PassBenchmarks, World, WorldSources } from './world.js';
 import { nodesRunningBenchmarks } from '../cluster/index.js';
 
@@ -62,6 +63,7 @@ export async function readWorld(sources: WorldSources, now: JudgeAt): Promise<Wo
     store && moved.length > 0 ? store.nodeEmptiness?.(moved) : Promise.resolve(undefined),
   ]);
   const recent: DecisionRecord[] = names.flatMap((n) => decided.get(n) ?? []);
+  const fills = sources.jobs ? await readModelCacheFills(sources.jobs, cluster, repo.algorithms, base) : null;
   const invalid = invalidAlgorithms(repo);
   return {
     now: at,
@@ -80,6 +82,7 @@ export async function readWorld(sources: WorldSources, now: JudgeAt): Promise<Wo
     runningBenchmarks: nodesRunningBenchmarks(snapshot.pods),
     ...(hpa ? { hpa } : {}),
     ...(history ? { emptySince: emptySinceNow(history, snapshot.nodes, snapshot.takenAt) } : {}),
+    ...(fills?.size ? { modelCacheFills: fills } : {}),
   };
 }
 

@@ -101,6 +101,7 @@ export function passSources(deps: ReconcileDeps): WorldSources {
     metrics: deps.metrics,
     defaults: deps.defaults,
     memory: deps.memory,
+    jobs: deps.jobs,
   };
 }
 

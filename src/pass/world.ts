@@ -4,11 +4,11 @@
  * and the replay all read it the same way, so `plan` decides exactly as `reconcile` would.
  */
 import type { BandProposals } from '../benchmark/index.js';
-import type { ClusterSource, Snapshot } from '../cluster/index.js';
+import type { ClusterSource, JobApi, Snapshot } from '../cluster/index.js';
 import type { LoadedRepo, Policy, SpecError } from '../definitions/index.js';
 import type { UtilizationReading, UtilizationSource } from '../metrics/index.js';
 import type { BenchmarkOutcome } from '../placement/index.js';
-import type { ReconcilerMemory, GitModel } from '../plan/index.js';
+import type { ReconcilerMemory, GitModel, FillStates } from '../plan/index.js';
 import type { DecisionRecord, HpaState } from '../scaling/index.js';
 import type { BenchmarkRun, Store } from '../store/index.js';
 
@@ -55,6 +55,8 @@ export interface WorldSources {
   memory: ReconcilerMemory;
   /** Recorded run times (`gpuops plan --benchmarks FILE`): used instead of the stored runs. */
   recordedBenchmarks?: ReadonlyMap<string, BenchmarkOutcome>;
+  /** Reads the model cache fill Jobs (`model-cache-fills.ts`); absent: none is read (none Complete). */
+  jobs?: Pick<JobApi, 'readJob'>;
 }
 
 /** Benchmark outcome (at each algorithm's current spec) and the runs behind it, by algorithm. */
@@ -93,4 +95,6 @@ export interface World {
    * this snapshot (`emptinessWith`); absent when no node was moved or there is no database.
    */
   emptySince?: Map<string, string>;
+  /** The model cache fill Jobs read this pass (`model-cache-fills.ts`); absent: none read. */
+  modelCacheFills?: FillStates;
 }

@@ -5,6 +5,7 @@
  * network; `gpuops plan` and the reconcile pass both call it, so what `plan` prints is what
  * `reconcile` writes.
  */
+import type { FillStates } from './model-cache.js';
 import type { Snapshot } from '../cluster/index.js';
 import { buildChangeSet, planFiles, type ChangeSetInput } from '../change-sets/index.js';
 import type { ChangeSet, PlannedFile } from '../change-sets/index.js';
@@ -106,6 +107,8 @@ export interface DesiredStateInput {
   lookups?: PlanLookups;
   /** `gpuops run`'s loop delays: the windows follow them (`scaling/loop-windows.ts`); absent: the policy's. */
   loop?: LoopTiming;
+  /** The model cache fill Jobs as the cluster reports them (`plan/model-cache.ts`); absent: none read. */
+  modelCacheFills?: FillStates;
   now: Date;
 }
 
@@ -233,6 +236,7 @@ function subjectChanges(input: DesiredStateInput, steps: PassSteps): ChangeSetIn
       ...(input.bandProposals ? { bandProposals: input.bandProposals } : {}),
       workloadFiles: lookups.workloadFiles,
       capacity: lookups.capacity(observed.decided),
+      ...(input.modelCacheFills ? { modelCacheFills: input.modelCacheFills } : {}),
     }),
     ...scaleChanges({
       step: scaling,

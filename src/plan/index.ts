@@ -7,4 +7,6 @@ export type { GitModel } from './git-model.js';
 export { invalidAlgorithms, keptForInvalidSpecs } from './invalid-specs.js';
 export { createReconcilerMemory, rememberedLookups } from './memory.js';
 export type { ReconcilerMemory, RememberedDecisions, RememberedRuns } from './memory.js';
+export { fillKey, readsFill } from './model-cache.js';
+export type { FillState, FillStates } from './model-cache.js';
 export { returnIdlePools } from './pool-changes.js';

@@ -22,6 +22,7 @@ import { rolloutNote } from './rollout.js';
 import type { GitModel } from './git-model.js';
 import { byString, NVIDIA } from '../util/index.js';
 import { keepsDeletedSpecs } from './deleted-specs.js';
+import { holdUntilFilled, type FillStates } from './model-cache.js';
 
 /**
  * One placement per algorithm, in the order given (`place`: run time above
@@ -71,6 +72,11 @@ export interface PlacementChangesInput {
    * (`plan/rollout.ts`). Absent: no rollout is judged.
    */
   capacity?: readonly NodeCapacity[];
+  /**
+   * The model cache fill Jobs read this pass (`plan/model-cache.ts`): a Deployment that reads a
+   * cache is written only once its fill is Complete. Absent: none read (none is Complete).
+   */
+  modelCacheFills?: FillStates;
 }
 
 /**
@@ -147,9 +153,10 @@ function renderPlaced(
       templates: input.templates,
       replicas,
     };
-    const files = (input.workloadFiles ?? renderWorkloadFiles)(workload);
-    rendered.push(...files);
     const path = `clusters/${cluster}/algorithms/${alg.name}/deployment.yaml`;
+    const all = (input.workloadFiles ?? renderWorkloadFiles)(workload);
+    const files = holdUntilFilled(all, alg, path, git.files.get(path), input.modelCacheFills ?? new Map());
+    rendered.push(...files);
     const desired = files.find((f) => f.path === path)?.content;
     const note =
       input.capacity && desired

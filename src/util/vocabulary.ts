@@ -225,6 +225,11 @@ export const GPUOPS = {
    * manifest cannot carry the uid the API server gives the copy).
    */
   claimedUid: 'gpuops.dev/claimed-uid',
+  /**
+   * On a model cache's fill Job and its pod (label), and on the pod template of the Deployment
+   * that reads the cache (annotation): the fill Job's name.
+   */
+  modelCacheFill: 'gpuops.dev/model-cache-fill',
 } as const;
 
 /** `app.kubernetes.io/managed-by: gpuops`, on everything gpuops creates. */

@@ -523,7 +523,7 @@ describe('documentProblems: unquoted YAML 1.1 booleans beside the schema', () =>
       [
         [
           'spec.extra',
-          'unknown field "extra"; known fields: image, command, args, env, resources, gpu, benchmark, scaling, placement, template',
+          'unknown field "extra"; known fields: image, command, args, env, resources, gpu, benchmark, scaling, placement, modelCache, template',
         ],
       ],
     ],
@@ -549,7 +549,7 @@ describe('documentProblems: unquoted YAML 1.1 booleans beside the schema', () =>
       [
         [
           'spec.debug',
-          'unknown field "debug"; known fields: image, command, args, env, resources, gpu, benchmark, scaling, placement, template',
+          'unknown field "debug"; known fields: image, command, args, env, resources, gpu, benchmark, scaling, placement, modelCache, template',
         ],
       ],
     ],

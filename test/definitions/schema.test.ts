@@ -64,6 +64,7 @@ const FULL_ALGORITHM: DeepRequired<Algorithm> = {
       targets: 'fromBenchmark',
     },
     placement: { pool: 'auto' },
+    modelCache: { claimName: 'm', mountPath: '/m', fill: { image: 'f', command: ['c'], args: ['a'] } },
     template: { metadata: { labels: {}, annotations: {} }, spec: {} },
   },
 };

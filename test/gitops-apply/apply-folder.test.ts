@@ -166,11 +166,13 @@ describe('applyGitOpsFolder against the simulated cluster', () => {
     const s = await sync();
 
     expect(s.errors).toEqual([]);
-    // Discovery: each group version of the folder once (Namespace and Node share v1).
+    // Discovery: each group version of the folder once (Namespace and Node share v1), and batch/v1
+    // for the prune's list of the Jobs it applied (model cache fills).
     expect(discovery()).toEqual({
       'GET /api/v1': 1,
       'GET /apis/apps/v1': 1,
       'GET /apis/autoscaling/v2': 1,
+      'GET /apis/batch/v1': 1,
       'GET /apis/rbac.authorization.k8s.io/v1': 1,
     });
     // The Namespace from Git first (wave -2), Nodes (wave -1) before wave 0; within a wave by kind.
@@ -295,6 +297,41 @@ describe('applyGitOpsFolder against the simulated cluster', () => {
       'DaemonSet vision/gpuops-prepull',
     ]);
     expect(await daemonSets()).toEqual([]);
+  });
+
+  it("prunes a fill Job it applied when it leaves Git, never gpuops's own benchmark Job beside it", async () => {
+    const job = (name: string) => ({
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name, namespace: 'vision', labels: MANAGED },
+      spec: {
+        template: {
+          spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'registry.example.com/f:1' }] },
+        },
+      },
+    });
+    const base = { nodes: { 'gpu-a100-01': 'long-task' }, algorithms: { 'bert-train': 1 } };
+    writeFolder(base);
+    write('algorithms/bert-train/model-cache-fill.yaml', job('bert-train-model-cache-aaaa1111'));
+    expect((await sync()).errors).toEqual([]);
+    // A benchmark Job: created by gpuops through the API, managed by gpuops, never in Git.
+    await kc
+      .makeApiClient(k8s.BatchV1Api)
+      .createNamespacedJob({ namespace: 'vision', body: job('bert-train-bench-0123abcd-1') });
+    const jobs = async () =>
+      (await kc.makeApiClient(k8s.BatchV1Api).listNamespacedJob({ namespace: 'vision' })).items
+        .map((j) => j.metadata?.name)
+        .sort();
+    expect(await jobs()).toEqual(['bert-train-bench-0123abcd-1', 'bert-train-model-cache-aaaa1111']);
+
+    writeFolder(base);
+    write('algorithms/bert-train/model-cache-fill.yaml', job('bert-train-model-cache-bbbb2222'));
+    const s = await sync();
+
+    expect(s.pruned.map((p) => `${p.kind} ${p.namespace}/${p.name}`)).toEqual([
+      'Job vision/bert-train-model-cache-aaaa1111',
+    ]);
+    expect(await jobs()).toEqual(['bert-train-bench-0123abcd-1', 'bert-train-model-cache-bbbb2222']);
   });
 
   it('reports a partial Node for a missing node, creates no Node, and stops before later waves', async () => {

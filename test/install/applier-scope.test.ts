@@ -4,7 +4,8 @@
  * `cluster-admin` committed under `clusters/<cluster>/` would be applied. Now Argo CD's project
  * `gpuops` and Flux's `gpuops-applier` allow only the kinds gpuops writes. Checked three ways:
  * every shipped object against its CRD's or Kubernetes' schema; every object gpuops renders
- * (Nodes, Namespaces with their RoleBindings in patch mode, Deployment, Service, HPA) is allowed
+ * (Nodes, Namespaces with their RoleBindings in patch mode, Deployment, Service, HPA, the model
+ * cache fill Job) is allowed
  * by the project's rules and by the applier's RBAC (the simulated API server's authorizer); and
  * the foreign objects below are refused.
  */
@@ -65,6 +66,7 @@ beforeAll(async () => {
       image: 'x:1',
       resources: { gpus: 1 },
       template: { spec: { containers: [{ ports: [{ containerPort: 8000 }] }] } },
+      modelCache: { claimName: 'models', mountPath: '/models', fill: { image: 'fetch:1' } },
     },
     scaling: { minReplicas: 1, maxReplicas: 2, utilization: { min: 30, max: 80 } },
     benchmark: { args: undefined, runs: 3, timeoutSeconds: 60 },
@@ -141,7 +143,7 @@ describe('the shipped applier objects against their schemas', () => {
 });
 
 describe('everything gpuops writes is applied', () => {
-  it('the objects: Node, Namespace, two RoleBindings, Deployment, HPA, Service, pre-pull DaemonSet', () => {
+  it('the objects: Node, Namespace, two RoleBindings, Deployment, HPA, model cache fill Job, Service, pre-pull DaemonSet', () => {
     expect(rendered.map((o) => o.kind)).toEqual([
       'Node',
       'Namespace',
@@ -149,6 +151,7 @@ describe('everything gpuops writes is applied', () => {
       'RoleBinding',
       'Deployment',
       'HorizontalPodAutoscaler',
+      'Job',
       'Service',
       'DaemonSet',
     ]);

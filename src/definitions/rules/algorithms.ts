@@ -5,6 +5,7 @@ import { documentProblems, envelopeProblem, locateProblem } from './document.js'
 import { boundAt, stringAt, type Bound } from './cross-field.js';
 import { kubernetesNameProblems } from './k8s-names.js';
 import { listCapProblems } from './list-caps.js';
+import { modelCacheProblems } from './model-cache.js';
 import { namespaceProblems } from './namespaces.js';
 import { boundDefaultNamespace } from './namespace-bindings.js';
 import { podAnnotationProblems } from './pod-annotations.js';
@@ -176,6 +177,7 @@ export function parseAlgorithms(files: readonly SpecFile[], policy: Policy): Par
         ...podAnnotationProblems(doc.value, policy.spec),
         ...podTemplateProblems(doc.value, policy, schema),
         ...specEnvProblems(doc.value),
+        ...modelCacheProblems(doc.value, schema),
       ];
       // A usable name takes part in the duplicate rule even when the document has other errors,
       // so a duplicate is reported in the same round (and fixing the first copy moves nothing).

@@ -181,6 +181,28 @@ export const algorithmSchema: JSONSchemaType<Algorithm> = {
             pool: { type: 'string', enum: ['auto', 'long-task', 'short-task'], nullable: true },
           },
         },
+        modelCache: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['claimName', 'mountPath'],
+          nullable: true,
+          properties: {
+            claimName: { type: 'string', format: 'dns-1123-subdomain' },
+            // Absolute and clear of the container's own paths: rules/model-cache.ts.
+            mountPath: { type: 'string', minLength: 1 },
+            fill: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['image'],
+              nullable: true,
+              properties: {
+                image: { type: 'string', minLength: 1, format: 'k8s-image' },
+                command: stringList,
+                args: { type: 'array', items: { type: 'string' }, nullable: true },
+              },
+            },
+          },
+        },
         template: {
           type: 'object',
           additionalProperties: false,

@@ -123,6 +123,14 @@ describe('placerOf: null when capacity alone answers as the filters would', () =
       ONE_GPU,
       false,
     ],
+    // An empty term matches no node: the filters refuse every one, capacity would not.
+    ['node affinity: an empty term', inAffinity({}), ONE_GPU, false],
+    [
+      'node affinity: a term with no requirement listed',
+      inAffinity({ matchExpressions: [] }),
+      ONE_GPU,
+      false,
+    ],
     ['its own anti-affinity', { affinity: ONE_PER_NODE }, ONE_GPU, false],
   ])('%s → null: %s', (_name, spec, request, none) => {
     expect(placerOf(ourPod(spec), request, LAYOUT, KEY) === null).toBe(none);
@@ -258,6 +266,16 @@ describe('placerOf: why a node takes no replica', () => {
       [REFUSAL.existingAntiAffinity],
     ],
     ['a node that takes it', {}, node('a', 'X', 4), []],
+    [
+      'no node matches an empty node affinity term',
+      {
+        affinity: {
+          nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{}] } },
+        },
+      },
+      node('a', 'X', 4),
+      [REFUSAL.nodeAffinity],
+    ],
     // u1 joins the pool as a member: a domain of the spread, its two replicas over the others' 0.
     [
       'a node moved into the pool whose pods would break the spread',

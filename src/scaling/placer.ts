@@ -74,14 +74,21 @@ export function placerOf(
   };
 }
 
-/** True when the pod selects nodes by nothing but the pool label and the GPU product. */
+/**
+ * True when the pod selects nodes by nothing but the pool label and the GPU product. A term
+ * without requirements matches no node (the API's NodeSelectorTerm: "a null or empty node selector
+ * term matches no objects"), which only the filters answer.
+ */
 function selectsOnlyPool(pod: PodConstraints, labelKey: string): boolean {
   if (Object.keys(pod.nodeSelector).some((k) => k !== labelKey && !isProductLabel(k))) return false;
-  return (pod.nodeAffinity ?? []).every(
-    (t) =>
-      [...(t.matchExpressions ?? [])].every((e) => isProductLabel(e.key) && e.operator === 'In') &&
-      (t.matchFields ?? []).length === 0,
-  );
+  return (pod.nodeAffinity ?? []).every((t) => {
+    const exprs = t.matchExpressions ?? [];
+    return (
+      exprs.length > 0 &&
+      exprs.every((e) => isProductLabel(e.key) && e.operator === 'In') &&
+      (t.matchFields ?? []).length === 0
+    );
+  });
 }
 
 /** Nodes whose filters pass, each filled to what its resources take (no inter-pod term). */

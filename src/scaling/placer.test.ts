@@ -63,7 +63,7 @@ function orders<T>(xs: readonly T[]): T[][] {
   return xs.flatMap((x, i) => orders([...xs.slice(0, i), ...xs.slice(i + 1)]).map((rest) => [x, ...rest]));
 }
 
-const LAYOUT = layoutOf(['a', 'b', 'c', 'd', 'x'].map((n) => filterNode(n, 'X')));
+const LAYOUT = layoutOf(['a', 'b', 'c', 'd', 'x'].map((n) => filterNode(n, 'long-task')));
 
 describe('placerOf: null when capacity alone answers as the filters would', () => {
   const inAffinity = (...expressions: object[]) => ({
@@ -75,7 +75,7 @@ describe('placerOf: null when capacity alone answers as the filters would', () =
     ['no constraint at all', {}, ONE_GPU, true],
     [
       'nodeSelector on the pool label and the GPU product',
-      { nodeSelector: { [KEY]: 'X', [PRODUCT]: 'Tesla-T4' } },
+      { nodeSelector: { [KEY]: 'long-task', [PRODUCT]: 'Tesla-T4' } },
       ONE_GPU,
       true,
     ],
@@ -137,8 +137,8 @@ describe('placerOf: null when capacity alone answers as the filters would', () =
   });
 
   it("a running pod's anti-affinity that selects the pod makes it depend on pods; one that selects others does not", () => {
-    const selecting = layoutOf([filterNode('a', 'X')], [keepsOff('guard', 'a', SELF)]);
-    const other = layoutOf([filterNode('a', 'X')], [keepsOff('guard', 'a', { app: 'other' })]);
+    const selecting = layoutOf([filterNode('a', 'long-task')], [keepsOff('guard', 'a', SELF)]);
+    const other = layoutOf([filterNode('a', 'long-task')], [keepsOff('guard', 'a', { app: 'other' })]);
     expect(placerOf(ourPod({}), ONE_GPU, selecting, KEY)).not.toBeNull();
     expect(placerOf(ourPod({}), ONE_GPU, other, KEY)).toBeNull();
   });
@@ -156,57 +156,61 @@ describe('placerOf: null when capacity alone answers as the filters would', () =
 describe('placerOf: replicas of a pod that depends on no pod fill the nodes the filters pass, most free GPUs first', () => {
   const spec = { nodeSelector: { disktype: 'ssd' } };
   const layout = layoutOf([
-    ...['a', 'b', 'c', 'd'].map((n) => filterNode(n, 'X')),
-    filterNode('cordoned', 'X', { unschedulable: true }),
-    filterNode('hdd', 'X', { labels: { [HOSTNAME]: 'hdd', [KEY]: 'X' } }),
+    ...['a', 'b', 'c', 'd'].map((n) => filterNode(n, 'long-task')),
+    filterNode('cordoned', 'long-task', { unschedulable: true }),
+    filterNode('hdd', 'long-task', { labels: { [HOSTNAME]: 'hdd', [KEY]: 'long-task' } }),
   ]);
   const nodes = [
-    node('b', 'X', 2),
-    node('a', 'X', 2),
-    node('c', 'X', 4),
-    node('d', 'X', 0),
-    node('cordoned', 'X', 8),
-    node('hdd', 'X', 8),
-    node('gone', 'X', 8),
+    node('b', 'long-task', 2),
+    node('a', 'long-task', 2),
+    node('c', 'long-task', 4),
+    node('d', 'long-task', 0),
+    node('cordoned', 'long-task', 8),
+    node('hdd', 'long-task', 8),
+    node('gone', 'long-task', 8),
   ];
   it.each(orders(['a', 'b', 'c', 'd']))('nodes in the order %s, %s, %s, %s', (...names) => {
     const order = [...names.map((n) => nodes.find((x) => x.node === n)!), ...nodes.slice(4)];
     const p = placer(spec, layout);
-    expect([...p.place(order, 'X', 5)]).toEqual([
+    expect([...p.place(order, 'long-task', 5)]).toEqual([
       ['c', 4],
       ['a', 1],
     ]);
-    expect([...p.place(order, 'X', 100)]).toEqual([
+    expect([...p.place(order, 'long-task', 100)]).toEqual([
       ['c', 4],
       ['a', 2],
       ['b', 2],
     ]);
-    expect(p.slots(order, 'X', 100)).toBe(8);
-    expect(p.slots(order, 'X', 3)).toBe(3);
+    expect(p.slots(order, 'long-task', 100)).toBe(8);
+    expect(p.slots(order, 'long-task', 3)).toBe(3);
   });
 });
 
 describe('placerOf: replicas of a pod that depends on pods go one after another', () => {
   const layout = layoutOf(
     [
-      ...['a', 'b', 'c', 'guarded'].map((n) => filterNode(n, 'X')),
-      filterNode('cordoned', 'X', { unschedulable: true }),
+      ...['a', 'b', 'c', 'guarded'].map((n) => filterNode(n, 'long-task')),
+      filterNode('cordoned', 'long-task', { unschedulable: true }),
     ],
     [keepsOff('guard', 'guarded', SELF), keepsOff('lost', 'not-in-layout', SELF)],
   );
-  const ranked = [node('a', 'X', 2), node('b', 'X', 4), node('c', 'X', 1)];
-  const others = [node('guarded', 'X', 8), node('cordoned', 'X', 8), node('gone', 'X', 8)];
+  const ranked = [node('a', 'long-task', 2), node('b', 'long-task', 4), node('c', 'long-task', 1)];
+  const others = [
+    node('guarded', 'long-task', 8),
+    node('cordoned', 'long-task', 8),
+    node('gone', 'long-task', 8),
+  ];
 
   it.each(orders(ranked))(
     'one per node (its own anti-affinity): nodes in the order %o, %o, %o',
     (...order) => {
       const p = placer({ affinity: ONE_PER_NODE }, layout);
-      expect([...p.place([...order, ...others], 'X', 1)]).toEqual([['b', 1]]);
-      expect([...p.place([...order, ...others], 'X', 2)]).toEqual([
+      expect([...p.place([...order, ...others], 'long-task', 1)]).toEqual([['b', 1]]);
+      expect([...p.place([...order, ...others], 'long-task', 2)]).toEqual([
         ['b', 1],
         ['a', 1],
       ]);
-      expect([...p.place([...order, ...others], 'X', 10)]).toEqual([
+      expect([...p.place([...order, ...others], 'long-task', 10)]).toEqual([
         ['b', 1],
         ['a', 1],
         ['c', 1],
@@ -217,25 +221,25 @@ describe('placerOf: replicas of a pod that depends on pods go one after another'
   it("kept off a node by a running pod's anti-affinity: each placed replica takes its room for the next", () => {
     const p = placer({}, layout);
     // b 4 → 3, then b 3 over a 2, then the tie 2–2 goes to a by name, and so on.
-    expect([...p.place([...ranked, ...others], 'X', 6)]).toEqual([
+    expect([...p.place([...ranked, ...others], 'long-task', 6)]).toEqual([
       ['b', 4],
       ['a', 2],
     ]);
-    expect([...p.place([...ranked, ...others], 'X', 100)]).toEqual([
+    expect([...p.place([...ranked, ...others], 'long-task', 100)]).toEqual([
       ['b', 4],
       ['a', 2],
       ['c', 1],
     ]);
-    expect(p.slots([...ranked, ...others], 'X', 100)).toBe(7);
+    expect(p.slots([...ranked, ...others], 'long-task', 100)).toBe(7);
   });
 });
 
 describe('placerOf: why a node takes no replica', () => {
   const layout = layoutOf(
     [
-      filterNode('a', 'X'),
-      filterNode('guarded', 'X'),
-      filterNode('cordoned', 'X', { unschedulable: true }),
+      filterNode('a', 'long-task'),
+      filterNode('guarded', 'long-task'),
+      filterNode('cordoned', 'long-task', { unschedulable: true }),
       filterNode('u1', 'unused'),
     ],
     [
@@ -245,7 +249,7 @@ describe('placerOf: why a node takes no replica', () => {
     ],
   );
   const spread = {
-    nodeSelector: { [KEY]: 'X' },
+    nodeSelector: { [KEY]: 'long-task' },
     topologySpreadConstraints: [
       {
         maxSkew: 1,
@@ -256,16 +260,16 @@ describe('placerOf: why a node takes no replica', () => {
     ],
   };
   it.each<[string, unknown, NodeCapacity, string[]]>([
-    ['a node the layout does not know', {}, node('gone', 'X', 4), ['node not found']],
-    ['a cordoned node', {}, node('cordoned', 'X', 4), [REFUSAL.unschedulable]],
-    ['a node without a free GPU', {}, node('a', 'X', 0), ['Insufficient nvidia.com/gpu']],
+    ['a node the layout does not know', {}, node('gone', 'long-task', 4), ['node not found']],
+    ['a cordoned node', {}, node('cordoned', 'long-task', 4), [REFUSAL.unschedulable]],
+    ['a node without a free GPU', {}, node('a', 'long-task', 0), ['Insufficient nvidia.com/gpu']],
     [
       "a node a running pod's anti-affinity closes",
       {},
-      node('guarded', 'X', 4),
+      node('guarded', 'long-task', 4),
       [REFUSAL.existingAntiAffinity],
     ],
-    ['a node that takes it', {}, node('a', 'X', 4), []],
+    ['a node that takes it', {}, node('a', 'long-task', 4), []],
     [
       'no node matches an empty node affinity term',
       {
@@ -273,7 +277,7 @@ describe('placerOf: why a node takes no replica', () => {
           nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{}] } },
         },
       },
-      node('a', 'X', 4),
+      node('a', 'long-task', 4),
       [REFUSAL.nodeAffinity],
     ],
     // u1 joins the pool as a member: a domain of the spread, its two replicas over the others' 0.
@@ -283,8 +287,8 @@ describe('placerOf: why a node takes no replica', () => {
       node('u1', 'unused', 4),
       [REFUSAL.spread],
     ],
-    ['a node of the pool within the spread', spread, node('a', 'X', 4), []],
+    ['a node of the pool within the spread', spread, node('a', 'long-task', 4), []],
   ])('%s', (_name, spec, n, want) => {
-    expect(placer(spec, layout).refusals(n, 'X')).toEqual(want);
+    expect(placer(spec, layout).refusals(n, 'long-task')).toEqual(want);
   });
 });

@@ -3,6 +3,7 @@
  * or was benchmarked on first, then the smallest node that fits the replicas still needed, so a
  * 1-GPU replica never takes an 8×A100 node while a 1-GPU T4 sits unused.
  */
+import { byString } from '../util/index.js';
 import { replicasThatFit, type PodRequest } from './fit.js';
 import type { NodeCapacity, ProductChoice } from './types.js';
 
@@ -17,7 +18,7 @@ export interface ChosenNode {
   why: string;
 }
 
-const byName = (a: NodeCapacity, b: NodeCapacity) => (a.node < b.node ? -1 : a.node > b.node ? 1 : 0);
+const byName = (a: NodeCapacity, b: NodeCapacity) => byString(a.node, b.node);
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 /**
@@ -41,15 +42,16 @@ export function chooseUnusedNodes(
   request: PodRequest,
   need: number,
   choice: ProductChoice,
-  poolProducts: readonly string[] = [],
+  poolProducts: readonly string[],
   fits: (node: NodeCapacity) => number = (node) => replicasThatFit(node, request),
 ): ChosenNode[] {
-  const wanted = new Set(choice.products);
-  const alike = new Set(poolProducts);
+  // A node without a product label (null) is in neither set.
+  const wanted = new Set<string | null>(choice.products);
+  const alike = new Set<string | null>(poolProducts);
   const tierOf = (n: NodeCapacity): number => {
-    if (n.gpuProduct !== null && wanted.has(n.gpuProduct)) return 0;
+    if (wanted.has(n.gpuProduct)) return 0;
     if (choice.required) return -1;
-    if (wanted.size === 0 && n.gpuProduct !== null && alike.has(n.gpuProduct)) return 1;
+    if (wanted.size === 0 && alike.has(n.gpuProduct)) return 1;
     return 2;
   };
   const tierWords = [' of the product', " of the pool's product", ''];

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
   describeRequest,
+  effectiveGpus,
   insufficient,
   replicasThatFit,
   specRequest,
   takeRoom,
+  templateRequest,
   type NodeRoom,
+  type PodRequest,
 } from './fit.js';
 
 const GI = 2 ** 30;
@@ -94,5 +97,125 @@ describe('takeRoom and describeRequest', () => {
     ['NoMemoryAsked', 2000, 0, '1 GPU, 2 cpu'],
   ])('describeRequest: %s', (_name, cpuMillis, memoryBytes, want) => {
     expect(describeRequest({ gpus: 1, cpuMillis, memoryBytes })).toBe(want);
+  });
+});
+
+describe('resources beyond GPUs, cpu and memory (ephemeral-storage, hugepages, extended resources)', () => {
+  const FPGA = 'example.com/fpga';
+  const withOther = (other?: Record<string, number>, pods = 110): NodeRoom => ({
+    freeGpus: 4,
+    free: { cpuMillis: 96_000, memoryBytes: 1000 * GI, pods, ...(other ? { other } : {}) },
+  });
+  const asks = (other: Record<string, number>): PodRequest => ({
+    gpus: 1,
+    cpuMillis: 0,
+    memoryBytes: 0,
+    other,
+  });
+
+  it.each<[string, NodeRoom, PodRequest, number, string[]]>([
+    ['two FPGAs left for one each: 2', withOther({ [FPGA]: 2 }), asks({ [FPGA]: 1 }), 2, []],
+    ['exactly one left: 1', withOther({ [FPGA]: 1 }), asks({ [FPGA]: 1 }), 1, []],
+    ['one short: 0', withOther({ [FPGA]: 1 }), asks({ [FPGA]: 2 }), 0, [`Insufficient ${FPGA}`]],
+    [
+      'a node that lists no such resource has none',
+      withOther({ other: 5 }),
+      asks({ [FPGA]: 1 }),
+      0,
+      [`Insufficient ${FPGA}`],
+    ],
+    [
+      'a node that lists no other resource at all has none',
+      withOther(),
+      asks({ [FPGA]: 1 }),
+      0,
+      [`Insufficient ${FPGA}`],
+    ],
+    ['a request of 0 never limits', withOther(), asks({ [FPGA]: 0 }), 4, []],
+    // UNKNOWN_ROOM: a record without any room is unbounded, whatever it asks.
+    ['a room of unknown size', withOther(undefined, Infinity), asks({ [FPGA]: 3 }), 4, []],
+    [
+      'each short resource named, in name order',
+      withOther({ 'ephemeral-storage': GI }),
+      asks({ 'hugepages-2Mi': 2 ** 21, 'ephemeral-storage': 2 * GI, [FPGA]: 1 }),
+      0,
+      ['Insufficient ephemeral-storage', `Insufficient ${FPGA}`, 'Insufficient hugepages-2Mi'],
+    ],
+  ])('%s', (_name, r, request, fits, why) => {
+    expect(replicasThatFit(r, request)).toBe(fits);
+    expect(insufficient(r, request)).toEqual(why);
+  });
+
+  it('takeRoom takes the other resources too, and keeps those the pod does not ask', () => {
+    expect(
+      takeRoom(withOther({ [FPGA]: 3, 'ephemeral-storage': GI }), asks({ [FPGA]: 1 }), 2).free.other,
+    ).toEqual({
+      [FPGA]: 1,
+      'ephemeral-storage': GI,
+    });
+    expect(takeRoom(withOther(), asks({ [FPGA]: 2 }), 1).free.other).toEqual({ [FPGA]: -2 });
+    expect(takeRoom(withOther({ [FPGA]: 3 }), REPLICA, 2).free.other).toEqual({ [FPGA]: 3 });
+    expect(takeRoom(withOther(), REPLICA, 2).free.other).toBeUndefined();
+  });
+
+  it('describeRequest shows bytes for storage and hugepages, counts for the rest', () => {
+    expect(
+      describeRequest({
+        ...REPLICA,
+        other: {
+          'ephemeral-storage': 10 * GI,
+          'hugepages-2Mi': 4 * 2 ** 20,
+          [FPGA]: 2,
+          'example.com/storage': 3 * GI,
+        },
+      }),
+    ).toBe(
+      '1 GPU, 4 cpu, 16Gi, 10Gi ephemeral-storage, 4Mi hugepages-2Mi, 2 example.com/fpga, 3Gi example.com/storage',
+    );
+  });
+});
+
+describe("templateRequest and effectiveGpus: a Deployment's pod template", () => {
+  const container = (requests: Record<string, string>, name = 'main') => ({ name, resources: { requests } });
+  it.each<[string, unknown, PodRequest | null]>([
+    ['no spec', undefined, null],
+    ['no containers', {}, null],
+    ['an empty list of containers', { containers: [] }, null],
+    [
+      'NVIDIA GPUs, cpu and memory',
+      { containers: [container({ 'nvidia.com/gpu': '2', cpu: '1500m', memory: '8Gi' })] },
+      { gpus: 2, cpuMillis: 1500, memoryBytes: 8 * GI },
+    ],
+    [
+      'AMD GPUs',
+      { containers: [container({ 'amd.com/gpu': '1' })] },
+      { gpus: 1, gpuResource: 'amd.com/gpu', cpuMillis: 0, memoryBytes: 0 },
+    ],
+    [
+      'no GPU asked: at least one',
+      { containers: [container({ cpu: '2' })] },
+      { gpus: 1, cpuMillis: 2000, memoryBytes: 0 },
+    ],
+    [
+      'a quantity that cannot be read counts 0',
+      { containers: [container({ 'nvidia.com/gpu': '1', cpu: 'lots' })] },
+      { gpus: 1, cpuMillis: 0, memoryBytes: 0 },
+    ],
+    [
+      'other resources',
+      { containers: [container({ 'nvidia.com/gpu': '1', 'example.com/fpga': '2' })] },
+      { gpus: 1, cpuMillis: 0, memoryBytes: 0, other: { 'example.com/fpga': 2 } },
+    ],
+  ])('%s', (_name, spec, want) => {
+    expect(templateRequest(spec)).toEqual(want);
+  });
+
+  it.each<[string, unknown, number]>([
+    ['no spec', undefined, 0],
+    ['no GPU', { containers: [container({ cpu: '1' })] }, 0],
+    ['AMD GPUs', { containers: [container({ 'amd.com/gpu': '3' })] }, 3],
+    ['a fraction rounds up', { containers: [container({ 'nvidia.com/gpu': '1500m' })] }, 2],
+  ])('effectiveGpus: %s', (_name, spec, want) => {
+    expect(effectiveGpus(spec)).toBe(want);
   });
 });

@@ -19,7 +19,7 @@ import {
   type InterPodState,
 } from '../cluster/scheduling/inter-pod-affinity.js';
 import { addSpreadPod, spreadRefusal, spreadState } from '../cluster/scheduling/topology-spread.js';
-import { isProductLabel } from '../util/index.js';
+import { byString, isProductLabel } from '../util/index.js';
 import type { Pool } from '../definitions/index.js';
 import { insufficient, replicasThatFit, takeRoom, type PodRequest } from './fit.js';
 import { asMember, type PodLayout } from './pod-layout.js';
@@ -27,8 +27,7 @@ import type { NodeCapacity, Placer } from './types.js';
 
 export type { Placer } from './types.js';
 
-const byRoom = (a: NodeCapacity, b: NodeCapacity) =>
-  b.freeGpus - a.freeGpus || (a.node < b.node ? -1 : a.node > b.node ? 1 : 0);
+const byRoom = (a: NodeCapacity, b: NodeCapacity) => b.freeGpus - a.freeGpus || byString(a.node, b.node);
 
 /**
  * The placer of one algorithm's pod, or null when capacity alone already answers as the filters
@@ -75,14 +74,21 @@ export function placerOf(
   };
 }
 
-/** True when the pod selects nodes by nothing but the pool label and the GPU product. */
+/**
+ * True when the pod selects nodes by nothing but the pool label and the GPU product. A term
+ * without requirements matches no node (the API's NodeSelectorTerm: "a null or empty node selector
+ * term matches no objects"), which only the filters answer.
+ */
 function selectsOnlyPool(pod: PodConstraints, labelKey: string): boolean {
   if (Object.keys(pod.nodeSelector).some((k) => k !== labelKey && !isProductLabel(k))) return false;
-  return (pod.nodeAffinity ?? []).every(
-    (t) =>
-      [...(t.matchExpressions ?? [])].every((e) => isProductLabel(e.key) && e.operator === 'In') &&
-      (t.matchFields ?? []).length === 0,
-  );
+  return (pod.nodeAffinity ?? []).every((t) => {
+    const exprs = t.matchExpressions ?? [];
+    return (
+      exprs.length > 0 &&
+      exprs.every((e) => isProductLabel(e.key) && e.operator === 'In') &&
+      (t.matchFields ?? []).length === 0
+    );
+  });
 }
 
 /** Nodes whose filters pass, each filled to what its resources take (no inter-pod term). */
@@ -96,6 +102,7 @@ function independent(
   const out = new Map<string, number>();
   let left = count;
   for (const n of [...nodes].sort(byRoom)) {
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: only ends the loop early; with no replica left each later node takes min(0, …) = 0 and is not set
     if (left <= 0) break;
     const f = member(n);
     if (!f || nodeRefusal(pod, f) !== null) continue;
@@ -110,6 +117,7 @@ function independent(
 function spreadOver(pod: PodConstraints, layout: PodLayout, members: readonly FilterNode[]) {
   const byName = new Map(layout.nodes);
   for (const m of members) byName.set(m.name, m);
+  // Stryker disable next-line ArrayDeclaration: a node without pods; a placeholder in its list is no pod of the namespace, so it counts nothing
   return spreadState(pod, [...byName.values()], (node) => layout.podsOn.get(node) ?? []);
 }
 

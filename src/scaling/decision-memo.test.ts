@@ -55,6 +55,17 @@ const WINDOWS = {
   all: { upStable: 60, downStable: 300, peak: 240 },
   peakAlone: { upStable: 0, downStable: 0, peak: 240 },
   stableAlone: { upStable: 0, downStable: 300, peak: 0 },
+  /**
+   * Every window on, sized to a 5 s event-driven loop with 30 s start-ups (3·D = 120 s, the
+   * scale-up cooldown 10 s), and the policy's own (300 s) within 300 s of a reversal: the windows
+   * then follow the records and the clock.
+   */
+  loop: {
+    upStable: 60,
+    downStable: 300,
+    peak: 240,
+    loop: { sampleSeconds: 5, reactionSeconds: 5, startupSeconds: 30 },
+  },
 } as const;
 
 /**
@@ -167,6 +178,7 @@ function sequence(
           ...(a.window ? { window: a.window } : {}),
         })),
       recent: recent.filter((x) => x.subject === a.alg.name),
+      ...('loop' in w ? { loop: w.loop } : {}),
     }));
     const at = new Date(now);
     const full = decideInTurn(inputs, capacity, p, at);
@@ -206,12 +218,12 @@ function changeOf(name: string, from: number): ScalingDecision {
 
 describe('decideInTurn with a memo decides exactly as without one', () => {
   it.each(['step', 'load', 'headroom'] as const)(
-    'sizing %s: 300 passes × 4 seeds × 3 sets of windows, equal at every pass',
+    'sizing %s: 300 passes × 4 seeds × 4 sets of windows, equal at every pass',
     (sizing) => {
       let reused = 0;
-      for (const windows of ['all', 'peakAlone', 'stableAlone'] as const)
+      for (const windows of ['all', 'peakAlone', 'stableAlone', 'loop'] as const)
         for (const seed of [1, 2, 3, 4]) reused += sequence(sizing, windows, seed, 300).reused;
-      // The memo is used, not only consulted: hundreds of the 21,600 decisions are reused.
+      // The memo is used, not only consulted: hundreds of the 28,800 decisions are reused.
       expect(reused).toBeGreaterThan(500);
     },
     // 3,600 passes each: ~4 s on an idle core, past 30 s on a loaded one (no figure is timed).
@@ -224,19 +236,19 @@ describe('decideInTurn with a memo, every sample moving each pass (a steady pass
   // every band edge (UTILS: 29.9/30, 79/80/81 …), so moves stay inside the band, cross min or max
   // and come back; the clock steps across every window and hold boundary (STEPS).
   it.each(['step', 'load', 'headroom'] as const)(
-    'sizing %s: 150 passes × 3 seeds × 3 jitters × 3 sets of windows, equal at every pass',
+    'sizing %s: 150 passes × 3 seeds × 3 jitters × 4 sets of windows, equal at every pass',
     (sizing) => {
       let again = 0;
       let reused = 0;
-      for (const windows of ['all', 'peakAlone', 'stableAlone'] as const)
+      for (const windows of ['all', 'peakAlone', 'stableAlone', 'loop'] as const)
         for (const jitter of [0.5, 3, 15])
           for (const seed of [11, 12, 13]) {
             const n = sequence(sizing, windows, seed, 150, jitter);
             again += n.again;
             reused += n.reused;
           }
-      // Decided on kept pod facts, not from scratch: most of the 24,300 decisions (no sample ever repeats).
-      expect(again).toBeGreaterThan(15_000);
+      // Decided on kept pod facts, not from scratch: most of the 32,400 decisions (no sample ever repeats).
+      expect(again).toBeGreaterThan(20_000);
       expect(reused).toBe(0);
     },
     120_000,

@@ -134,6 +134,7 @@ export const ADAPTER_MODULES = [
   '!**/write-back/write-refusal*',
   '!**/write-back/write-back-reason*',
   '**/retry/**',
+  '**/disk/**',
   '**/metrics/prometheus*',
   '**/metrics/dcgm-scrape*',
   '**/metrics/metrics-file*',

@@ -14,7 +14,8 @@ export const WRITTEN_BY =
  * face's comment on disk wins (edit it there once the face exists).
  */
 export const FACE_DOCS: Readonly<Record<string, string>> = {
-  util: "/**\n * Small helpers (ordering, control characters escaped, a seeded PRNG, secrets in URLs,\n * directories) and the vocabulary: the accelerator vendors' names and gpuops's own label keys.\n */",
+  util: "/**\n * Small pure helpers (ordering, control characters escaped, a seeded PRNG, secrets in URLs) and\n * the vocabulary: the accelerator vendors' names and gpuops's own label keys.\n */",
+  disk: '/** Folders on the local disk: `makeDirs`, a `mkdir -p` that always ends (an adapter: it writes). */',
   retry:
     '/** Retry with exponential backoff and jitter, and `sleep`: the waits of the adapters (git, the hosts, the cluster). */',
   config:

@@ -7,7 +7,7 @@
 import { cpSync, existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { GitResponseError, simpleGit, type MergeResult as GitMerge, type SimpleGit } from 'simple-git';
-import { makeDirs } from '../util/index.js';
+import { makeDirs } from '../disk/index.js';
 
 /** Who merges pull requests in the demo (the reviewer, not gpuops). */
 export const REVIEWER = { name: 'Demo Reviewer', email: 'reviewer@example.com' };

@@ -33,7 +33,8 @@ import { buildDemoDeps, type DemoGitLab } from './deps.js';
 import { demoGitLabOf, mergeRequestsOf, startDemoGitLab, type DemoMergeRequest } from './gitlab.js';
 import type { DemoListener } from './events.js';
 import { createOrigin, listFiles, mergeBranch, syncCheckout } from './git-origin.js';
-import { makeDirs, GPUOPS, MANAGED_BY, NVIDIA } from '../util/index.js';
+import { makeDirs } from '../disk/index.js';
+import { GPUOPS, MANAGED_BY, NVIDIA } from '../util/index.js';
 import { decisionLine, leftOutLines, replicas } from './lines.js';
 
 /** The example GitOps repo the demo seeds its origin with. */

@@ -28,7 +28,7 @@ import { fleetNamespaces, readFleet } from './fleet.js';
 import { installFluxCrds, startFluxControllers } from './flux.js';
 import { createFleet, startKwok } from './kwok.js';
 import { connectGitOps, type GitOpsConnection } from './gitops-connection.js';
-import { fail, type RunningProcess } from './process.js';
+import { fail, replaceRunning, type RunningProcess } from './process.js';
 import { startPrometheus } from './prometheus.js';
 import { ADAPTER_BINARY, startMetricsAdapter } from './metrics-adapter.js';
 
@@ -137,6 +137,42 @@ export async function startLocalCluster(o: LocalClusterOptions = {}): Promise<Lo
   }
 }
 
+/**
+ * The metrics side: one dcgm-exporter page per node (utilisation from `load`), Prometheus scraping
+ * them, and with `customMetrics` the prometheus-adapter serving them to the API server (its
+ * kubeconfig `adapterKubeconfig`). Every process and page goes into `started`.
+ * @throws LocalClusterError when the prometheus-adapter binary is not built
+ */
+async function startMetrics(
+  o: LocalClusterOptions,
+  dir: string,
+  admin: ApiAccess,
+  load: LoadModel,
+  adapterKubeconfig: string,
+  started: Started,
+): Promise<{ prometheusUrl: string; dcgmUrl: string }> {
+  const step = o.onStep ?? (() => {});
+  step('dcgm-exporter pages');
+  const pages = await startDcgmExporters(admin, load);
+  started.closers.push(pages.close);
+  step('prometheus');
+  const prom = await startPrometheus(dir, pages.url);
+  started.processes.push(prom.process);
+  if (o.customMetrics) {
+    step('prometheus-adapter');
+    const adapter = findAssets(o.env, [ADAPTER_BINARY]);
+    if (!adapter.ok)
+      fail(
+        'prometheus-adapter',
+        `not found in ${adapter.folders.join(' or ')}: run bash scripts/k8s/build.sh`,
+      );
+    started.processes.push(
+      await startMetricsAdapter(adapter.path(ADAPTER_BINARY), dir, adapterKubeconfig, prom.url, admin),
+    );
+  }
+  return { prometheusUrl: prom.url, dcgmUrl: pages.url };
+}
+
 async function startRest(
   o: LocalClusterOptions,
   dir: string,
@@ -145,8 +181,9 @@ async function startRest(
   stopAll: () => Promise<void>,
 ): Promise<LocalCluster> {
   const step = o.onStep ?? (() => {});
-  const { config, apiServer: firstApiServer } = await startControlPlane(o, dir, found.path, started);
-  let apiServer = firstApiServer;
+  const control = await startControlPlane(o, dir, found.path, started);
+  const { config } = control;
+  let apiServer = control.apiServer;
   const cr = config.credentials;
   const server = cp.apiServerUrl(config.ports);
   const kc = new KubeConfig();
@@ -160,35 +197,10 @@ async function startRest(
     await createFleet(admin, { ...fleet, namespaces: fleetNamespaces(fleet.pods) });
   }
   const load = new LoadModel();
-  let prometheusUrl: string | null = null;
-  let dcgmUrl: string | null = null;
-  if (o.metrics ?? true) {
-    step('dcgm-exporter pages');
-    const pages = await startDcgmExporters(admin, load);
-    started.closers.push(pages.close);
-    dcgmUrl = pages.url;
-    step('prometheus');
-    const prom = await startPrometheus(dir, pages.url);
-    started.processes.push(prom.process);
-    prometheusUrl = prom.url;
-    if (o.customMetrics) {
-      step('prometheus-adapter');
-      const adapter = findAssets(o.env, [ADAPTER_BINARY]);
-      if (!adapter.ok)
-        fail(
-          'prometheus-adapter',
-          `not found in ${adapter.folders.join(' or ')}: run bash scripts/k8s/build.sh`,
-        );
-      const a = await startMetricsAdapter(
-        adapter.path(ADAPTER_BINARY),
-        dir,
-        cr.kubeconfigs.metricsAdapter,
-        prom.url,
-        admin,
-      );
-      started.processes.push(a);
-    }
-  }
+  const { prometheusUrl, dcgmUrl } =
+    (o.metrics ?? true)
+      ? await startMetrics(o, dir, admin, load, cr.kubeconfigs.metricsAdapter, started)
+      : { prometheusUrl: null, dcgmUrl: null };
   if (o.flux ?? true) {
     step('flux');
     await installFluxCrds(kc, found.crds);
@@ -210,10 +222,11 @@ async function startRest(
       return c;
     },
     restartApiServer: async (between, graceMs) => {
-      await apiServer.stop(graceMs);
+      const old = apiServer;
+      await old.stop(graceMs);
       await between?.();
       apiServer = await cp.startApiServer(config);
-      started.processes[started.processes.indexOf(firstApiServer)] = apiServer;
+      replaceRunning(started.processes, old, apiServer);
     },
     compactEtcd: () => cp.compactEtcd(config.ports),
     stop: stopAll,

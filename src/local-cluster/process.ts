@@ -33,6 +33,21 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * Puts `next` in the place of `old` in the list of processes `stop` ends, so a process started
+ * again (kube-apiserver after `restartApiServer`) is stopped with the rest, however often it was
+ * restarted. Throws a {@link LocalClusterError} when `old` is not in the list: the new process
+ * would otherwise outlive the cluster.
+ */
+export function replaceRunning(processes: RunningProcess[], old: RunningProcess, next: RunningProcess): void {
+  const slot = processes.indexOf(old);
+  if (slot < 0)
+    throw new LocalClusterError(
+      `cluster: ${next.name}: the process it replaces is not in the cluster's list`,
+    );
+  processes[slot] = next;
+}
+
 /** Whether 127.0.0.1:`port` can be bound now. */
 export async function portIsFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {

@@ -26,7 +26,7 @@ import type { WorldSources } from './world.js';
 import { writePhase } from './write.js';
 import { watchlistOf } from './watchlist.js';
 import { heldUntilMs } from '../scaling/index.js';
-import type { ReconcilerMemory } from '../plan/index.js';
+import { rememberedLookups, type ReconcilerMemory } from '../plan/index.js';
 import type { LoopTiming } from '../scaling/index.js';
 import type { Store } from '../store/index.js';
 
@@ -137,6 +137,11 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
   const result = summarize(deps.log, deps.dryRun, world, desired, { ...written, standby });
   return {
     ...result,
-    watch: watchlistOf(world, desired, (name) => heldUntilMs(deps.memory.scaling.decisions, name)),
+    watch: watchlistOf(
+      world,
+      desired,
+      (name) => heldUntilMs(deps.memory.scaling.decisions, name),
+      rememberedLookups(deps.memory),
+    ),
   };
 }

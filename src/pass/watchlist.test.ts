@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { algorithm, pod, policy } from '../../test/scaling/support.js';
 import type { DesiredState } from '../plan/desired-state.js';
 import type { ScalingDecision } from '../scaling/types.js';
+import { createScalingMemo, rememberedScaling } from '../scaling/scaling-memo.js';
 import { watchlistOf } from './watchlist.js';
 import type { World } from './world.js';
 
@@ -59,5 +60,27 @@ describe('watchlistOf', () => {
       [],
     );
     expect(watchlistOf(world('patch', 'hpa'), desired(decision('a', 2, 3))).algorithms).toEqual([]);
+  });
+  // The reconciler passes the indexes its scaling step built over the same arrays: the judge
+  // builds none again (a hit), builds them on arrays it has not seen (a miss), and judges the same.
+  it.each([
+    ['a hit: the scaling step indexed these arrays', true],
+    ['a miss: new arrays', false],
+  ])('remembered indexes, %s: the same watchlist as built afresh', (_, hit) => {
+    const w = world('patch');
+    const d = desired(decision('a', 2, 3), decision('b', 1, 1));
+    const lookups = rememberedScaling(createScalingMemo());
+    const built = hit ? lookups.podIndex(w.snapshot.pods) : undefined;
+    const remembered = watchlistOf(w, d, undefined, lookups);
+    const fresh = watchlistOf(w, d);
+    const { judge, ...rest } = remembered;
+    const { judge: freshJudge, ...freshRest } = fresh;
+    expect(rest).toEqual(freshRest);
+    expect(judge.podIndex).toEqual(freshJudge.podIndex);
+    expect(judge.sharedNodes).toEqual(freshJudge.sharedNodes);
+    for (const p of w.snapshot.pods) expect(judge.deploymentOf(p)).toEqual(freshJudge.deploymentOf(p));
+    // The index is the one the memo holds, built once for these pods.
+    expect(judge.podIndex).toBe(lookups.podIndex(w.snapshot.pods));
+    if (built) expect(judge.podIndex).toBe(built);
   });
 });

@@ -9,22 +9,32 @@
  */
 import type { ResolvedAlgorithm } from '../definitions/index.js';
 import type { DesiredState } from '../plan/index.js';
-import { watchJudgeOf, type Watchlist, type WatchedAlgorithm } from '../scaling/index.js';
+import {
+  watchJudgeOf,
+  type ScalingLookups,
+  type Watchlist,
+  type WatchedAlgorithm,
+} from '../scaling/index.js';
 import type { World } from './world.js';
 import { isBenchmarkPod } from '../cluster/index.js';
 
-/** The watchlist of a pass (empty with engine `hpa`: the HorizontalPodAutoscaler owns replicas). */
+/**
+ * The watchlist of a pass (empty with engine `hpa`: the HorizontalPodAutoscaler owns replicas).
+ * `lookups`: the owner and pod indexes over the snapshot's arrays; a reconciler passes the ones its
+ * scaling step built this pass (`rememberedLookups`), so the judge builds none again. Default: built.
+ */
 export function watchlistOf(
   world: World,
   desired: DesiredState,
   heldUntilMs: (algorithm: string) => number = () => Infinity,
+  lookups?: Pick<ScalingLookups, 'owners' | 'podIndex'>,
 ): Watchlist {
   const policy = world.repo.policy;
   const s = policy.spec.scaling;
   const read = {
     metric: s.metric,
     windowSeconds: s.windowSeconds,
-    judge: watchJudgeOf(world.snapshot, policy),
+    judge: watchJudgeOf(world.snapshot, policy, lookups),
   };
   if (s.engine === 'hpa') return { ...read, namespaces: [], algorithms: [] };
   const decided = new Map(desired.output.scaling.map((d) => [d.algorithm, d]));

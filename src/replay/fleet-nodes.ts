@@ -19,6 +19,7 @@ import type { ModelSettings } from './model-engine.js';
 import { createNodes, nodeCapacities, staticPoolNodes, type FleetNode } from './node-fleet.js';
 import { moveNodes, returnNodes } from './node-moves.js';
 import { nodeService, schedulePending, type NodeService } from './node-service.js';
+import type { FitProfile, FitScoring } from './scheduler-score.js';
 import type { Trace } from './trace.js';
 
 const TICK = 15;
@@ -27,8 +28,11 @@ const START = Date.parse('2026-01-01T00:00:00Z');
 /** The model's settings with a fleet of nodes. */
 export interface NodeModelSettings extends ModelSettings {
   gpusPerNode: number;
-  /** kube-scheduler's scoring of free GPUs (`pickNode`); its default is `LeastAllocated`. */
-  scoring: 'LeastAllocated' | 'MostAllocated';
+  /**
+   * kube-scheduler's NodeResourcesFit (`pickNode`): a bare strategy scores the default profile's
+   * cpu and memory (`LeastAllocated` is its default strategy).
+   */
+  scoring: FitScoring | FitProfile;
 }
 
 function endOf(services: readonly NodeService[]): number {

@@ -24,6 +24,13 @@ import { staticPoolNodes } from './node-fleet.js';
 import { patchPolicy } from './replay-policy.js';
 import { replayMaxReplicas } from './run-replay.js';
 import type { ReplaySettings } from './replay-settings.js';
+import {
+  DEFAULT_SCORED_RESOURCES,
+  fitProfileText,
+  type FitProfile,
+  type FitScoring,
+  type ScoredResource,
+} from './scheduler-score.js';
 import { FAST_STANDBY_LOOP, runStandbyLoop, type StandbyLoop, type StandbyLoopRun } from './standby-run.js';
 import { formatStandby } from './standby-text.js';
 import type { Trace } from './trace.js';
@@ -35,15 +42,17 @@ export interface FleetNodeOptions {
    * (the same hardware as a team's fixed cluster).
    */
   nodes: number | 'auto';
-  /** kube-scheduler's scoring; default `LeastAllocated` (its default). */
-  scoring?: 'LeastAllocated' | 'MostAllocated';
+  /** kube-scheduler's NodeResourcesFit strategy; default `LeastAllocated` (its default). */
+  scoring?: FitScoring;
+  /** The resources NodeResourcesFit scores; default the default profile's cpu and memory. */
+  resources?: readonly ScoredResource[];
 }
 
 /** A fleet replay's figures: one row per engine (static, HPA, gpuops, ideal), and the nodes gpuops had. */
 export interface FleetRun {
   rows: FleetFigures[];
   /** With a fleet of nodes: the nodes gpuops ran on, and each service's HPA static pool (nodes). */
-  nodes?: { fleet: number; hpaPools: number[] };
+  nodes?: { fleet: number; hpaPools: number[]; scoring?: string };
   /**
    * With a fleet of nodes: gpuops on the same nodes at every factor of `headroomFactors` (its
    * node-hours against unserved load, to read at the HPA's unserved load).
@@ -125,7 +134,11 @@ export async function runFleet(
           : {}),
       }),
     };
-  const n: NodeModelSettings = { ...m, gpusPerNode: s.gpusPerNode, scoring: o.scoring ?? 'LeastAllocated' };
+  const scoring: FitProfile = {
+    strategy: o.scoring ?? 'LeastAllocated',
+    resources: o.resources ?? DEFAULT_SCORED_RESOURCES,
+  };
+  const n: NodeModelSettings = { ...m, gpusPerNode: s.gpusPerNode, scoring };
   const free = runHpaOnPools(services, s.hpaTarget, n, null, hpaName);
   const hpaPools = free.peakReplicas.map((r) => staticPoolNodes(r, s.gpusPerNode));
   const fleet = o.nodes === 'auto' ? hpaPools.reduce((a, x) => a + x, 0) : o.nodes;
@@ -142,7 +155,7 @@ export async function runFleet(
       ...(hpa ? { hpa: hpa.figures } : {}),
       ...(gpuops ? { gpuops: gpuops.figures } : {}),
     }),
-    nodes: { fleet, hpaPools },
+    nodes: { fleet, hpaPools, scoring: fitProfileText(scoring) },
     allocation: { ...(hpa ? { hpa: hpa.points } : {}), ...(gpuops ? { gpuops: gpuops.points } : {}) },
     ...(gpuops ? { frontier: await nodeFrontier(services, s, n, fleet, gpuops.figures) } : {}),
     ...(hpa && gpuops ? { standby: await standbyLoops(services, s, n, fleet, hpaPools) } : {}),

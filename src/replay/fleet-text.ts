@@ -84,11 +84,11 @@ const pad = (s: string, n: number) => s.padStart(n);
 export function formatFleet(
   rows: readonly FleetFigures[],
   services: number,
-  nodes?: { fleet: number; hpaPools: number[] },
+  nodes?: { fleet: number; hpaPools: number[]; scoring?: string },
   frontier: readonly FleetFigures[] = [],
 ): string {
   const head = nodes
-    ? `fleet of ${services} services on nodes (model; ${nodes.fleet} nodes for gpuops, the HPA's static pools ${nodes.hpaPools.join(' + ')} nodes):\n`
+    ? `fleet of ${services} services on nodes (model; ${nodes.fleet} nodes for gpuops, the HPA's static pools ${nodes.hpaPools.join(' + ')} nodes${nodes.scoring ? `; kube-scheduler: ${nodes.scoring}` : ''}):\n`
     : `fleet of ${services} services (model; pod-level, all services together):\n`;
   const w = Math.max(16, ...[...rows, ...frontier].map((r) => r.engine.length));
   const line = (r: FleetFigures) => {

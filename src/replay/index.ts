@@ -16,6 +16,8 @@ export { renderFleetReport } from './report-fleet.js';
 export { renderReport } from './report.js';
 export { ENGINES, runReplay } from './run-replay.js';
 export type { Engine, EngineRun, ReplayResult } from './run-replay.js';
+export { DEFAULT_SCORED_RESOURCES, parseScoredResources } from './scheduler-score.js';
+export type { ScoredResource } from './scheduler-score.js';
 export { parseServiceCsv, withServiceSeries } from './service-series.js';
 export { formatSignals } from './signal-compare.js';
 export { parseLatencyCsv } from './startup-latency.js';

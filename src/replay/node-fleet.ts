@@ -7,7 +7,13 @@
  */
 import type { NodeInfo } from '../cluster/index.js';
 import type { NodeCapacity } from '../scaling/index.js';
-import { fitScore, nodeScore, normaliseAffinity, type FitScoring } from './scheduler-score.js';
+import {
+  fitScore,
+  nodeScore,
+  normaliseAffinity,
+  type FitProfile,
+  type FitScoring,
+} from './scheduler-score.js';
 
 /** The pools a node of the model is in. */
 export type ModelPool = 'short-task' | 'unused';
@@ -92,15 +98,16 @@ export function nodeInfos(nodes: readonly FleetNode[]): NodeInfo[] {
 
 /**
  * The node that takes the next pod, as kube-scheduler scores the pool's nodes with room for one
- * (`scheduler-score.ts`): NodeResourcesFit by `scoring` (`LeastAllocated`, its default, favours the
- * most free GPUs; `MostAllocated`, bin packing, the fewest) plus twice InterPodAffinity's score of
+ * (`scheduler-score.ts`): NodeResourcesFit by `scoring` (a bare strategy: the default profile's cpu
+ * and memory, the pods asking them in proportion to their GPUs; `LeastAllocated`, its default,
+ * favours the most free GPUs; `MostAllocated`, bin packing, the fewest) plus twice InterPodAffinity's score of
  * `affinityRaw` (each node's raw score for this pod; none: 0 everywhere); ties by name. Null when
  * no node of `pool` has a free GPU.
  */
 export function pickNode(
   nodes: readonly FleetNode[],
   pool: ModelPool,
-  scoring: FitScoring,
+  scoring: FitScoring | FitProfile,
   affinityRaw?: (n: FleetNode) => number,
 ): FleetNode | null {
   const feasible = nodes.filter((n) => n.pool === pool && n.used < n.gpus);

@@ -16,7 +16,7 @@ import { modelHpa } from './model-hpa.js';
 import { gpuopsInput, type ModelPod } from './model-input.js';
 import { holdGpu, pickNode, type FleetNode, type ModelPool } from './node-fleet.js';
 import { instantSeconds, offeredLoad, type Trace } from './trace.js';
-import { affinityRaw, type AffinityCounts, type FitScoring } from './scheduler-score.js';
+import { affinityRaw, type AffinityCounts, type FitProfile, type FitScoring } from './scheduler-score.js';
 import { STANDBY_AFFINITY_WEIGHT } from '../manifests/index.js';
 
 const TICK = 15;
@@ -166,7 +166,7 @@ export function schedulePending(
   services: readonly { pods: NodePod[] }[],
   nodes: FleetNode[],
   pool: ModelPool,
-  scoring: FitScoring,
+  scoring: FitScoring | FitProfile,
   startupSeconds: number,
   t: number,
   tick = TICK,

@@ -39,7 +39,7 @@ import { profiled } from './sim-profile.js';
 import { seedRepo } from './sim-repo.js';
 import { HPA_SYNC_SECONDS, REPLAY_CLUSTER, Run, type SimRunResult } from './sim-run.js';
 import type { Trace } from './trace.js';
-import { makeDirs } from '../util/index.js';
+import { makeDirs } from '../disk/index.js';
 
 /** The simulated engines. */
 export type SimEngine = 'hpa' | 'gpuops-patch' | 'gpuops-pr';

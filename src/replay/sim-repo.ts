@@ -4,7 +4,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { makeDirs } from '../util/index.js';
+import { makeDirs } from '../disk/index.js';
 import { replayPolicyText, userPolicyText, type PolicyEngine } from './replay-policy.js';
 import type { ReplaySettings } from './replay-settings.js';
 

@@ -14,13 +14,12 @@
  * (no crossing, its state kept).
  */
 import type { PodInfo, Snapshot } from '../cluster/index.js';
-import { ownerIndex } from '../cluster/owners.js';
 import type { Policy } from '../definitions/index.js';
 import type { DcgmMetric, GpuSeries } from '../metrics/index.js';
 import { attribute, type DeploymentOf } from './attribute.js';
 import { bandCrossing, type BandView } from './band-crossing.js';
 import { sharedNodesOf } from './judged-signals.js';
-import { podIndexOf } from './lookups.js';
+import { plainLookups, type ScalingLookups } from './lookups.js';
 
 /**
  * What the pass judged each series against (`attribute`), kept from its snapshot so the trigger
@@ -42,18 +41,23 @@ export interface WatchJudge {
   podIndex?: ReadonlyMap<string, PodInfo>;
 }
 
-/** The {@link WatchJudge} of a pass's snapshot and policy, built as `decideScaling` judges them. */
+/**
+ * The {@link WatchJudge} of a pass's snapshot and policy, built as `decideScaling` judges them.
+ * `lookups`: where the owner and pod indexes come from (a reconciler passes the ones its scaling
+ * step already built over the same arrays; default: built here).
+ */
 export function watchJudgeOf(
   snapshot: Pick<Snapshot, 'pods' | 'nodes' | 'replicaSets'>,
   policy: Policy,
+  lookups: Pick<ScalingLookups, 'owners' | 'podIndex'> = plainLookups,
 ): WatchJudge {
-  const owners = ownerIndex(snapshot.replicaSets);
+  const owners = lookups.owners(snapshot.replicaSets);
   return {
     pods: snapshot.pods,
     policy,
     deploymentOf: (p) => owners.deploymentOf(p),
     sharedNodes: sharedNodesOf(snapshot.nodes),
-    podIndex: podIndexOf(snapshot.pods),
+    podIndex: lookups.podIndex(snapshot.pods),
   };
 }
 

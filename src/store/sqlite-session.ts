@@ -10,7 +10,7 @@ import { storeError } from './errors.js';
 import { transaction } from './sqlite-transaction.js';
 import { migrationSql, pendingMigrations, SCHEMA_MIGRATIONS_DDL } from './migrations.js';
 import { type Cell } from './rows.js';
-import { makeDirs } from '../util/index.js';
+import { makeDirs } from '../disk/index.js';
 
 export type Row = Record<string, unknown>;
 

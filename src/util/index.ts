@@ -1,11 +1,10 @@
 /**
- * Small helpers (ordering, control characters escaped, a seeded PRNG, secrets in URLs,
- * directories) and the vocabulary: the accelerator vendors' names and gpuops's own label keys.
+ * Small pure helpers (ordering, control characters escaped, a seeded PRNG, secrets in URLs) and
+ * the vocabulary: the accelerator vendors' names and gpuops's own label keys.
  */
 // Re-exports written by scripts/faces.ts from what the other folders import (run it; do not edit the list).
 export { byString } from './compare.js';
 export { escapeControl, escapeControlKeepLines } from './escape-control.js';
-export { makeDirs } from './make-dirs.js';
 export { prng } from './prng.js';
 export { redactUrls, urlSecrets } from './url-secrets.js';
 export {

@@ -20,7 +20,7 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { makeDirs } from '../util/index.js';
+import { makeDirs } from '../disk/index.js';
 import { backoffDelay, retry, sleep } from '../retry/index.js';
 import { validatePath, type ApplyItem, type ApplyResult } from './branch-writes.js';
 import { withCloneLock } from './clone-lock.js';

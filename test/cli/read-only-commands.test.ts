@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../../src/store/migrations.js';
-import { schemaAt, storeBackends } from '../store/store-backends.js';
+import { schemaAt, storeBackends } from '../support/store-backends.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const LATEST = Math.max(...MIGRATIONS.map((m) => m.id));

@@ -66,6 +66,11 @@ describe('usage errors exit 2, for every command', { timeout: 60_000 }, () => {
       ['replay', '--trace', 't', '--scheduler-scoring', 'Spread'],
       /argument 'Spread' is invalid/,
     ],
+    [
+      'replay: --scored-resources gpu',
+      ['replay', '--trace', 't', '--scored-resources', 'cpu,gpu'],
+      /--scored-resources: "gpu" is not one of cpu, memory, nvidia.com\/gpu/,
+    ],
   ];
   it.each(rows)('%s', async (_name, args, message) => {
     const r = await run(...args);

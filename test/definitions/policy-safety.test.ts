@@ -24,7 +24,9 @@ describe('pool label and taint keys stay out of reserved prefixes (issue 29 item
     ['nvidia.com/gpu.product', 'another node controller owns'],
     ['karpenter.sh/nodepool', 'another node controller owns'],
   ])('%s is refused at the value, with file and line', (key, why) => {
-    const errors = errorsOf(`  pools:\n    labelKey: ${key}\n    taint: {enabled: true, effect: NoExecute}`);
+    const errors = errorsOf(
+      `  pools:\n    labelKey: ${key}\n    taint: {enabled: true, effect: NoExecute}\n  scaling: {mode: patch}`,
+    );
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatchObject({ file: 'policies/p.yaml', line: 6, field: 'spec.pools.labelKey' });
     expect(errors[0]!.message).toContain(why);

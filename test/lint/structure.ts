@@ -21,8 +21,9 @@ export const MAX_FILE_LINES = 400;
  * above (an "up-arrow"). A folder not listed is reported as unknown.
  */
 export const LAYERS: readonly (readonly string[])[] = [
-  // Small helpers and the vocabulary; retry with backoff and `sleep` apart (an adapter: it waits).
-  ['util', 'retry'],
+  // Small helpers and the vocabulary; retry with backoff and `sleep` apart (an adapter: it waits),
+  // and folders made on the disk (an adapter: it writes).
+  ['util', 'retry', 'disk'],
   ['config', 'definitions'],
   ['cluster', 'metrics', 'store', 'sim'],
   ['manifests'],

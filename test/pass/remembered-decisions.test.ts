@@ -8,17 +8,13 @@
  * term, or the same), a dry run, a failed write, a longer window, a new subject, a gap longer than
  * the window: each reads in full, and the answer is still the store's.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReconcilerMemory, type ReconcilerMemory } from '../../src/plan/memory.js';
 import { rememberedDecisions, rememberStoredDecisions } from '../../src/pass/remembered-reads.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { DecisionRecord, Store } from '../../src/store/types.js';
 import { prng } from '../../src/util/prng.js';
-import { startTestPostgres, type TestPostgres } from '../store/postgres-server.js';
+import { storeBackends } from '../support/store-backends.js';
 
 const T0 = Date.UTC(2026, 11, 6, 12, 0, 0);
 const at = (s: number) => new Date(T0 + s * 1000).toISOString();
@@ -39,57 +35,6 @@ function record(subject: string, atS: number, utilization: number, action = 'hol
   };
 }
 
-interface Backend {
-  name: string;
-  open(): Promise<Store>;
-  close(): Promise<void>;
-}
-
-function sqlite(): Backend {
-  const dir = mkdtempSync(path.join(tmpdir(), 'gpuops-remembered-decisions-'));
-  let store: Store | undefined;
-  return {
-    name: 'sqlite',
-    open: async () => (store = await openStore(`sqlite:${path.join(dir, 'state.db')}`)),
-    close: async () => {
-      await store?.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-function postgres(): Backend {
-  let server: TestPostgres | undefined;
-  let store: Store | undefined;
-  const schema = `remembered_decisions_${process.pid}`;
-  const sql = async (text: string) => {
-    const c = new pg.Client({ connectionString: server!.url });
-    await c.connect();
-    try {
-      await c.query(text);
-    } finally {
-      await c.end();
-    }
-  };
-  return {
-    name: 'postgres',
-    open: async () => {
-      server = await startTestPostgres();
-      await sql(`CREATE SCHEMA ${schema}`);
-      const sep = server.url.includes('?') ? '&' : '?';
-      return (store = await openStore(
-        `${server.url}${sep}options=${encodeURIComponent(`-c search_path=${schema}`)}`,
-      ));
-    },
-    close: async () => {
-      await store?.close();
-      if (!server) return;
-      await sql(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await server.stop();
-    },
-  };
-}
-
 /** The store with each `decisionsSince`'s `since` noted (what the memory read asked for). */
 function counted(store: Store) {
   const asked: string[] = [];
@@ -104,12 +49,16 @@ function counted(store: Store) {
   };
 }
 
-describe.each([sqlite(), postgres()])('remembered decisions on $name', (backend) => {
+const { backends, setup, teardown } = storeBackends('remembered_decisions');
+beforeAll(setup, 120_000);
+afterAll(teardown);
+
+describe.each(backends)('remembered decisions on $name', (backend) => {
   let store: Store;
   beforeAll(async () => {
-    store = await backend.open();
-  }, 120_000);
-  afterAll(() => backend.close());
+    store = await openStore(await backend.url());
+  });
+  afterAll(() => store?.close());
 
   /** Runs a reconciler's passes: read (memory and store compared), then store its records. */
   function reconciler(subjects: string[]) {

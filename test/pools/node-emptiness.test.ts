@@ -2,16 +2,12 @@
  * `Store.nodeEmptiness` (issue 11 item 6): since when a node has held no GPU pod, from the stored
  * snapshots, on both databases (SQLite file, real PostgreSQL).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../src/cluster/types.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/types.js';
 import { activityNode } from '../store/snapshot-factory.js';
-import { startTestPostgres, type TestPostgres } from '../store/postgres-server.js';
+import { storeBackends } from '../support/store-backends.js';
 
 const T0 = Date.UTC(2026, 11, 1, 10, 0, 0);
 const at = (s: number) => new Date(T0 + s * 1000).toISOString();
@@ -30,39 +26,9 @@ function history(): Snapshot[] {
   }));
 }
 
-const backends: { name: string; url: () => Promise<string>; done: () => Promise<void> }[] = [];
-let dir = '';
-let server: TestPostgres | undefined;
-backends.push({
-  name: 'sqlite',
-  url: async () => `sqlite:${path.join(dir, `${Math.random().toString(36).slice(2)}.db`)}`,
-  done: async () => undefined,
-});
-backends.push({
-  name: 'postgres',
-  url: async () => {
-    if (!server) throw new Error('PostgreSQL did not start');
-    const schema = `emptiness_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-    const c = new pg.Client({ connectionString: server.url });
-    await c.connect();
-    await c.query(`CREATE SCHEMA ${schema}`);
-    await c.end();
-    const sep = server.url.includes('?') ? '&' : '?';
-    return `${server.url}${sep}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-  },
-  done: async () => {
-    await server?.stop();
-  },
-});
-
-beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'gpuops-emptiness-'));
-  server = await startTestPostgres();
-}, 120_000);
-afterAll(async () => {
-  for (const b of backends) await b.done();
-  rmSync(dir, { recursive: true, force: true });
-});
+const { backends, setup, teardown } = storeBackends('emptiness');
+beforeAll(setup, 120_000);
+afterAll(teardown);
 
 describe.each(backends)('Store.nodeEmptiness on $name', (backend) => {
   async function withStore(keepSnapshots: number, fn: (s: Store) => Promise<void>): Promise<void> {

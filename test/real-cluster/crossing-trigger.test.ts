@@ -13,13 +13,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pino } from 'pino';
-import { afterAll, beforeAll, expect, it, onTestFailed } from 'vitest';
-import { startRunningController } from '../../src/compose/controller.js';
-import { settingsWith } from '../../src/config/settings.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunningController } from '../../src/controller/run-controller.js';
 import { PrometheusSource } from '../../src/metrics/prometheus.js';
 import { git } from '../gitops/helpers.js';
+import { passesDone as passesIn, startCrossingRun } from '../support/crossing-run.js';
 import { algorithmFile } from '../support/reconcile-harness.js';
 import { describeReal, INSTALL, installRbac, startRealHarness, until, type RealHarness } from './harness.js';
 
@@ -51,7 +49,7 @@ let dir: string;
 let logs: Record<string, unknown>[] = [];
 const deployment = () => h.get<Deployment>('/apis/apps/v1/namespaces/algorithms/deployments/serve');
 const mainHead = () => git(h.repo.remote, 'rev-parse', 'main').trim();
-const passesDone = () => logs.filter((l) => l.msg === 'reconcile pass done').length;
+const passesDone = () => passesIn(logs);
 
 /** serve's utilisation per pod as the trigger reads it (Prometheus, the pass's 5 s window). */
 async function reading(): Promise<number[]> {
@@ -67,34 +65,21 @@ async function reading(): Promise<number[]> {
 
 /** `gpuops run` as the ServiceAccount with `watchSeconds` (null: `--no-watch`), its first pass done. */
 async function run(id: string, watchSeconds: number | null): Promise<RunningController> {
-  logs = [];
-  onTestFailed(() => {
-    console.log(logs.map((l) => JSON.stringify(l).slice(0, 400)).join('\n'));
-  });
-  const c = await startRunningController({
-    settings: settingsWith({
+  const r = await startCrossingRun({
+    id,
+    settings: {
       repoUrl: h.repo.url,
       cluster: 'prod',
       kubeconfig: path.join(dir, 'kubeconfig.yaml'),
       database: `sqlite:${path.join(dir, `${id}.db`)}`,
       prometheusUrl: h.local.prometheusUrl!,
-    }),
-    log: pino(
-      { level: 'info' },
-      { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) },
-    ),
-    identity: id,
-    leaseNamespace: 'gpuops-system',
-    leaseName: 'gpuops-prod',
-    leaseDurationSeconds: 15,
-    retryPeriodSeconds: 1,
+    },
     intervalSeconds: INTERVAL,
     watchSeconds,
-    health: { host: '127.0.0.1', port: 0 },
-    checkCluster: () => undefined,
+    firstPassMs: 120_000,
   });
-  await until('the first pass', async () => passesDone() === 1, 120_000);
-  return c;
+  logs = r.logs;
+  return r.controller;
 }
 
 describeReal('gpuops run reacts on the crossing on the real control plane', () => {

@@ -11,19 +11,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { PassResult } from '../../src/pass/reconcile.js';
 import { algorithmFile } from '../support/reconcile-harness.js';
 import { describeReal, startRealHarness, until, type RealHarness } from './harness.js';
-
-const policy = [
-  'apiVersion: gpuops.dev/v1alpha1',
-  'kind: Policy',
-  'metadata: {name: test}',
-  'spec:',
-  '  scaling:',
-  '    windowSeconds: 5',
-  '    staleSampleSeconds: 120',
-  '    scaleUp: {cooldownSeconds: 0, stabilizationWindowSeconds: 0}',
-  '    scaleDown: {cooldownSeconds: 3600, stabilizationWindowSeconds: 3600}',
-  '',
-].join('\n');
+import { twinFiles } from './sim-twin.js';
 
 type Deployment = { spec: { replicas: number }; status?: { readyReplicas?: number } };
 type ReplicaSet = {
@@ -37,11 +25,7 @@ const scaling = (r: PassResult) => r.plan.scaling.find((s) => s.algorithm === 's
 describeReal('a replica the ResourceQuota refuses', () => {
   beforeAll(async () => {
     h = await startRealHarness({
-      files: {
-        'README.md': '# gitops\n',
-        'algorithms/serve.yaml': algorithmFile('serve', { pool: 'short-task', maxReplicas: 3 }),
-        'policies/test.yaml': policy,
-      },
+      files: twinFiles(algorithmFile('serve', { pool: 'short-task', maxReplicas: 3 })),
     });
     await h.addNodes([{ name: 'gpu-s', gpus: 4, labels: { 'gpuops.dev/pool': 'short-task' } }]);
   });

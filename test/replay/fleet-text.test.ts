@@ -1,7 +1,8 @@
 /** The fleet's node-level targets judged at their boundaries (`fleetVerdicts`). */
 import { describe, expect, it } from 'vitest';
 import type { FleetFigures } from '../../src/replay/fleet-model.js';
-import { fleetVerdicts } from '../../src/replay/fleet-text.js';
+import { fleetVerdicts, formatFleet } from '../../src/replay/fleet-text.js';
+import { fitProfileText } from '../../src/replay/scheduler-score.js';
 
 const row = (engine: string, nodeHours: number, unserved: number): FleetFigures => ({
   engine,
@@ -56,5 +57,18 @@ describe('fleetVerdicts: node-hours ≥ 40 % below the HPA on static pools, at n
   it('without node figures only the pod-level targets', () => {
     const { nodes: _n, ...g } = row('gpuops β 1', 300, 0.3);
     expect(fleetVerdicts([hpa, g]).map((v) => v.measure)).not.toContainEqual(expect.stringMatching(NODE));
+  });
+});
+
+describe("formatFleet's head line names the scheduler's scoring the nodes were bound under", () => {
+  it('the default profile: NodeResourcesFit over cpu and memory', () => {
+    const text = formatFleet([hpa], 4, {
+      fleet: 16,
+      hpaPools: [7, 7],
+      scoring: fitProfileText('LeastAllocated'),
+    });
+    expect(text.split('\n')[0]).toBe(
+      "fleet of 4 services on nodes (model; 16 nodes for gpuops, the HPA's static pools 7 + 7 nodes; kube-scheduler: NodeResourcesFit LeastAllocated over cpu,memory (pods ask cpu and memory in proportion to their GPUs, 8 cores and 64 GiB per GPU)):",
+    );
   });
 });

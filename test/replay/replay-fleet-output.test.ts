@@ -111,7 +111,7 @@ describe('gpuops replay of a fleet: --engines', { timeout: 120_000 }, () => {
     );
     expect(r.code).toBe(0);
     expect(r.out).toMatch(
-      /^fleet of 2 services on nodes \(model; 6 nodes for gpuops, the HPA's static pools \d+ \+ \d+ nodes\)/,
+      /^fleet of 2 services on nodes \(model; 6 nodes for gpuops, the HPA's static pools \d+ \+ \d+ nodes; kube-scheduler: NodeResourcesFit LeastAllocated over cpu,memory /,
     );
     expect(r.out).toMatch(/^ {2}hpa 55 %, static pools +util .* pool node-h/m);
     expect(r.out).not.toMatch(/gpuops β|gpuops on the same nodes|^ {2}ideal/m);

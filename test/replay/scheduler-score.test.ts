@@ -8,11 +8,17 @@ import { pickNode, type FleetNode } from '../../src/replay/node-fleet.js';
 import { schedulePending, type NodePod } from '../../src/replay/node-service.js';
 import {
   affinityRaw,
+  fitProfileText,
   fitScore,
+  GPU_ONLY_POD,
   nodeScore,
   normaliseAffinity,
+  parseScoredResources,
   type AffinityCounts,
+  type FitProfile,
   type FitScoring,
+  type PodRequests,
+  type ScoredResource,
 } from '../../src/replay/scheduler-score.js';
 
 const node = (name: string, used: number, gpus = 8): FleetNode => ({
@@ -37,6 +43,117 @@ describe('NodeResourcesFit: the incoming pod of 1 GPU counted as requested', () 
   });
   it('refuses a node with no room for the pod', () => {
     expect(() => fitScore('LeastAllocated', 8, 8)).toThrow('a pod of 1 GPU does not fit 8 of 8 held');
+  });
+});
+
+describe('NodeResourcesFit over the scored resources: the default profile scores cpu and memory', () => {
+  const cm: ScoredResource[] = ['cpu', 'memory'];
+  const gpu: ScoredResource[] = ['nvidia.com/gpu'];
+  const all: ScoredResource[] = ['cpu', 'memory', 'nvidia.com/gpu'];
+  const small: PodRequests = { cpuMillis: 4000, memoryBytes: 64 * 1024 ** 3 }; // half the node's cpu share
+  it.each<[string, FitScoring, ScoredResource[], PodRequests | undefined, number, number, number]>([
+    // The replay's pods ask cpu and memory in the node's proportion: every resource gives the GPUs' score.
+    ['proportional pods, an empty node', 'LeastAllocated', cm, undefined, 8, 0, 87],
+    ['proportional pods, 6 held', 'LeastAllocated', cm, undefined, 8, 6, 12],
+    ['proportional pods, the last GPU', 'LeastAllocated', cm, undefined, 8, 7, 0],
+    ['proportional pods, bin packing', 'MostAllocated', cm, undefined, 8, 7, 100],
+    ['a profile that lists the GPUs', 'LeastAllocated', gpu, GPU_ONLY_POD, 8, 0, 87],
+    ['the GPUs listed, 7 held', 'MostAllocated', gpu, GPU_ONLY_POD, 8, 7, 100],
+    // Pods that ask GPUs alone count 100 m and 200 MiB: on 64 cores and 512 GiB, 1–6 pods tie at 99.
+    ['GPU-only pods, an empty node', 'LeastAllocated', cm, GPU_ONLY_POD, 8, 0, 99],
+    [
+      'GPU-only pods, 5 held (6 with the pod: 99.06 % cpu free)',
+      'LeastAllocated',
+      cm,
+      GPU_ONLY_POD,
+      8,
+      5,
+      99,
+    ],
+    ['GPU-only pods, 6 held (98.9 % cpu free: one below)', 'LeastAllocated', cm, GPU_ONLY_POD, 8, 6, 98],
+    ['GPU-only pods under MostAllocated: 0 everywhere', 'MostAllocated', cm, GPU_ONLY_POD, 8, 7, 0],
+    ['all three, GPU-only pods: ⌊(87 + 99 + 99) / 3⌋', 'LeastAllocated', all, GPU_ONLY_POD, 8, 0, 95],
+    ['cpu at half the share: ⌊(93 + 87) / 2⌋', 'LeastAllocated', cm, small, 8, 0, 90],
+  ])('%s, %s', (_, strategy, resources, pod, gpus, used, want) => {
+    const p: FitProfile = { strategy, resources, ...(pod ? { pod } : {}) };
+    expect(fitScore(p, gpus, used)).toBe(want);
+  });
+  it("a bare strategy is the default profile with the replay's pods", () => {
+    expect(fitProfileText('LeastAllocated')).toBe(
+      'NodeResourcesFit LeastAllocated over cpu,memory (pods ask cpu and memory in proportion to their GPUs, 8 cores and 64 GiB per GPU)',
+    );
+  });
+  it('reads --scored-resources and names a bad entry', () => {
+    expect(parseScoredResources('cpu,memory')).toEqual(['cpu', 'memory']);
+    expect(parseScoredResources('nvidia.com/gpu')).toEqual(['nvidia.com/gpu']);
+    expect(() => parseScoredResources('cpu,gpu')).toThrow(
+      '--scored-resources: "gpu" is not one of cpu, memory, nvidia.com/gpu',
+    );
+    expect(() => parseScoredResources('cpu,cpu')).toThrow('--scored-resources: "cpu" listed twice');
+  });
+});
+
+describe('pickNode under the default profile: which node wins, and ties', () => {
+  const cm = (pod?: PodRequests): FitProfile => ({
+    strategy: 'LeastAllocated',
+    resources: ['cpu', 'memory'],
+    ...(pod ? { pod } : {}),
+  });
+  const gpus: FitProfile = { strategy: 'LeastAllocated', resources: ['nvidia.com/gpu'], pod: GPU_ONLY_POD };
+  it.each<[string, FitProfile, [string, number][], string]>([
+    [
+      'proportional pods: the emptiest',
+      cm(),
+      [
+        ['a', 3],
+        ['b', 0],
+      ],
+      'b',
+    ],
+    [
+      'GPU-only pods: 3 held and empty tie (the model: first by name)',
+      cm(GPU_ONLY_POD),
+      [
+        ['a', 3],
+        ['b', 0],
+      ],
+      'a',
+    ],
+    [
+      'GPU-only pods: 6 held loses to an empty node',
+      cm(GPU_ONLY_POD),
+      [
+        ['a', 6],
+        ['b', 0],
+      ],
+      'b',
+    ],
+    [
+      'GPU-only pods, the GPUs listed: the emptiest',
+      gpus,
+      [
+        ['a', 3],
+        ['b', 0],
+      ],
+      'b',
+    ],
+    [
+      'proportional pods, equal nodes: first by name',
+      cm(),
+      [
+        ['b', 2],
+        ['a', 2],
+      ],
+      'a',
+    ],
+  ])('%s', (_, profile, spec, want) => {
+    expect(
+      pickNode(
+        spec.map(([n, used]) => node(n, used)),
+        'short-task',
+        profile,
+      )?.name,
+    ).toBe(want);
   });
 });
 

@@ -5,28 +5,16 @@
  * other autoscaler.
  */
 import { readFileSync } from 'node:fs';
-import type { V1Pod, V2HorizontalPodAutoscaler } from '@kubernetes/client-node';
+import type { V2HorizontalPodAutoscaler } from '@kubernetes/client-node';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { reduceAutoscaler } from '../../src/cluster/autoscalers.js';
-import { buildSnapshot } from '../../src/cluster/snapshot.js';
-import { decideScaling } from '../../src/scaling/decide-scaling.js';
-import type { Policy, ResolvedAlgorithm } from '../../src/definitions/types.js';
+import type { Policy } from '../../src/definitions/types.js';
+import { decideOne, replica } from './one-deployment.js';
 
 const defaults = parse(
   readFileSync(new URL('../../policies/default.yaml', import.meta.url), 'utf8'),
 ) as Policy;
-const NOW = new Date('2026-03-01T10:00:00Z');
-const alg: ResolvedAlgorithm = {
-  name: 'resnet50-infer',
-  namespace: 'algorithms',
-  spec: { image: 'registry.example.com/ml/resnet50:1.4.2', resources: { gpus: 1 } },
-  scaling: { minReplicas: 1, maxReplicas: 6, utilization: { min: 30, max: 80 } },
-  benchmark: { args: undefined, runs: 1, timeoutSeconds: 1800 },
-  placement: 'short-task',
-  source: { file: 'algorithms/resnet50-infer.yaml', line: 1 },
-};
-
 const hpa = (o: {
   name: string;
   namespace?: string;
@@ -67,68 +55,16 @@ const hpa = (o: {
   },
 });
 
-const replica = (name: string): V1Pod =>
-  ({
-    metadata: {
-      name,
-      namespace: 'algorithms',
-      uid: name,
-      labels: { 'app.kubernetes.io/managed-by': 'gpuops', 'gpuops.dev/algorithm': 'resnet50-infer' },
-      ownerReferences: [
-        { kind: 'ReplicaSet', name: 'resnet50-infer-7d9f6c5b8', apiVersion: 'apps/v1', uid: 'rs' },
-      ],
-      creationTimestamp: new Date('2026-03-01T08:00:00Z'),
-    },
-    spec: {
-      nodeName: 'gpu-s1',
-      containers: [{ name: 'main', resources: { limits: { 'nvidia.com/gpu': '1' } } }],
-    },
-    status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
-  }) as V1Pod;
-
 function decide(hpas: V2HorizontalPodAutoscaler[], engine: 'gpuops' | 'hpa' = 'gpuops') {
   const policy = { ...defaults, spec: { ...defaults.spec, scaling: { ...defaults.spec.scaling, engine } } };
-  const node = {
-    metadata: { name: 'gpu-s1', labels: { 'gpuops.dev/pool': 'short-task' } },
-    status: {
-      conditions: [{ type: 'Ready', status: 'True' }],
-      allocatable: { 'nvidia.com/gpu': '8' },
-      capacity: { 'nvidia.com/gpu': '8' },
-    },
-  };
-  const pods = [replica('r1'), replica('r2')];
-  const snapshot = { ...buildSnapshot([node], pods, NOW), autoscalers: hpas.map(reduceAutoscaler) };
-  return decideScaling({
-    algorithms: [
-      {
-        algorithm: alg,
-        pool: 'short-task',
-        replicas: 2,
-        hpa: engine === 'hpa' ? { currentReplicas: 2, desiredReplicas: 2, maxReplicas: 6 } : null,
-      },
-    ],
-    snapshot,
-    reading: {
-      ok: true,
-      errors: [],
-      evaluatedAt: NOW.getTime(),
-      series: pods.map((p, i) => ({
-        metric: 'DCGM_FI_DEV_GPU_UTIL',
-        labels: {
-          gpu: '0',
-          UUID: `GPU-${i}`,
-          Hostname: 'gpu-s1',
-          namespace: 'algorithms',
-          pod: p.metadata!.name!,
-        },
-        value: 95,
-        timestamp: NOW.getTime() - 5_000,
-      })),
-    },
-    recent: [],
+  return decideOne({
     policy,
-    now: NOW,
-  }).decisions[0]!;
+    pods: [replica('r1'), replica('r2')],
+    replicas: 2,
+    utilization: 95,
+    autoscalers: hpas.map(reduceAutoscaler),
+    hpa: engine === 'hpa' ? { currentReplicas: 2, desiredReplicas: 2, maxReplicas: 6 } : null,
+  });
 }
 
 describe('another autoscaler on the Deployment', () => {

@@ -8,53 +8,16 @@ import { readFileSync } from 'node:fs';
 import type { V1Pod, V1ReplicaSet } from '@kubernetes/client-node';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { buildSnapshot } from '../../src/cluster/snapshot.js';
-import { decideScaling } from '../../src/scaling/decide-scaling.js';
-import type { Policy, ResolvedAlgorithm } from '../../src/definitions/types.js';
+import type { Policy } from '../../src/definitions/types.js';
+import { decideOne, replica } from './one-deployment.js';
 
 const policy = parse(readFileSync(new URL('../../policies/default.yaml', import.meta.url), 'utf8')) as Policy;
-const NOW = new Date('2026-03-01T10:00:00Z');
 const QUOTA =
   'pods "resnet50-infer-7d9f6c5b8-x2x9z" is forbidden: exceeded quota: gpu-quota, requested: requests.nvidia.com/gpu=1, used: requests.nvidia.com/gpu=2, limited: requests.nvidia.com/gpu=2';
 const LIMIT_RANGE =
   'pods "resnet50-infer-7d9f6c5b8-x2x9z" is forbidden: maximum cpu usage per Container is 2, but limit is 4';
 const POD_SECURITY =
   'pods "resnet50-infer-7d9f6c5b8-x2x9z" is forbidden: violates PodSecurity "restricted:latest": allowPrivilegeEscalation != false';
-
-const alg: ResolvedAlgorithm = {
-  name: 'resnet50-infer',
-  namespace: 'algorithms',
-  spec: { image: 'registry.example.com/ml/resnet50:1.4.2', resources: { gpus: 1 } },
-  scaling: { minReplicas: 1, maxReplicas: 6, utilization: { min: 30, max: 80 } },
-  benchmark: { args: undefined, runs: 1, timeoutSeconds: 1800 },
-  placement: 'short-task',
-  source: { file: 'algorithms/resnet50-infer.yaml', line: 1 },
-};
-
-const replica = (name: string): V1Pod =>
-  ({
-    metadata: {
-      name,
-      namespace: 'algorithms',
-      uid: name,
-      labels: { 'app.kubernetes.io/managed-by': 'gpuops', 'gpuops.dev/algorithm': 'resnet50-infer' },
-      ownerReferences: [
-        {
-          kind: 'ReplicaSet',
-          name: 'resnet50-infer-7d9f6c5b8',
-          apiVersion: 'apps/v1',
-          uid: 'rs',
-          controller: true,
-        },
-      ],
-      creationTimestamp: new Date('2026-03-01T08:00:00Z'),
-    },
-    spec: {
-      nodeName: 'gpu-s1',
-      containers: [{ name: 'main', resources: { limits: { 'nvidia.com/gpu': '1' } } }],
-    },
-    status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
-  }) as V1Pod;
 
 const replicaSet = (failure?: string): V1ReplicaSet =>
   ({
@@ -80,42 +43,7 @@ const replicaSet = (failure?: string): V1ReplicaSet =>
   }) as V1ReplicaSet;
 
 function decide(pods: V1Pod[], rs: V1ReplicaSet, replicas = 3) {
-  const node = {
-    metadata: {
-      name: 'gpu-s1',
-      labels: { 'gpuops.dev/pool': 'short-task', 'nvidia.com/gpu.product': 'Tesla-T4' },
-    },
-    status: {
-      conditions: [{ type: 'Ready', status: 'True' }],
-      allocatable: { 'nvidia.com/gpu': '8' },
-      capacity: { 'nvidia.com/gpu': '8' },
-    },
-  };
-  const snapshot = buildSnapshot([node], pods, NOW, {}, [rs]);
-  return decideScaling({
-    algorithms: [{ algorithm: alg, pool: 'short-task', replicas }],
-    snapshot,
-    reading: {
-      ok: true,
-      errors: [],
-      evaluatedAt: NOW.getTime(),
-      series: pods.map((p, i) => ({
-        metric: 'DCGM_FI_DEV_GPU_UTIL',
-        labels: {
-          gpu: '0',
-          UUID: `GPU-${i}`,
-          Hostname: 'gpu-s1',
-          namespace: 'algorithms',
-          pod: p.metadata!.name!,
-        },
-        value: 93,
-        timestamp: NOW.getTime() - 5_000,
-      })),
-    },
-    recent: [],
-    policy,
-    now: NOW,
-  }).decisions[0]!;
+  return decideOne({ policy, pods, replicas, utilization: 93, replicaSets: [rs] });
 }
 
 describe('replicas the API server refuses', () => {

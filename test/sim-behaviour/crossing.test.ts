@@ -19,12 +19,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { startRunningController } from '../../src/compose/controller.js';
-import { settingsWith } from '../../src/config/settings.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningController } from '../../src/controller/run-controller.js';
 import { git } from '../gitops/helpers.js';
+import { passesDone as passesIn, startCrossingRun } from '../support/crossing-run.js';
 import { algorithmFile, gpuNode, startHarness, type Harness } from '../support/reconcile-harness.js';
 import { sleep, until } from '../support/wait.js';
 
@@ -79,7 +77,7 @@ let logs: Record<string, unknown>[] = [];
 const deployment = () => h.sim.store.get('deployments', 'algorithms', 'bert');
 const replicas = () => (deployment()?.spec as { replicas: number }).replicas;
 const mainHead = () => h.ref('main');
-const passesDone = () => logs.filter((l) => l.msg === 'reconcile pass done').length;
+const passesDone = () => passesIn(logs);
 /** bert's utilisation per pod on the node's page, as the trigger reads it. */
 async function pageValues(): Promise<number[]> {
   const text = await (await fetch(`${h.sim.url}/dcgm/gpu-s1/metrics`)).text();
@@ -90,35 +88,21 @@ async function pageValues(): Promise<number[]> {
 
 /** `gpuops run` with `watchSeconds` (null: `--no-watch`), its first pass done. */
 async function run(id: string, watchSeconds: number | null): Promise<RunningController> {
-  logs = [];
-  onTestFailed(() => {
-    console.log(logs.map((l) => JSON.stringify(l).slice(0, 400)).join('\n'));
-  });
-  const log = pino(
-    { level: 'info' },
-    { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) },
-  );
-  const c = await startRunningController({
-    settings: settingsWith({
+  const r = await startCrossingRun({
+    id,
+    settings: {
       repoUrl: h.repo.url,
       cluster: 'prod',
       kubeconfig: path.join(dir, 'kubeconfig.yaml'),
       database: `sqlite:${path.join(dir, `${id}.db`)}`,
       dcgmUrl: [`http://127.0.0.1:${(page.address() as AddressInfo).port}/metrics`],
-    }),
-    log,
-    identity: id,
-    leaseNamespace: 'gpuops-system',
-    leaseName: 'gpuops-prod',
-    leaseDurationSeconds: 15,
-    retryPeriodSeconds: 1,
+    },
     intervalSeconds: INTERVAL,
     watchSeconds,
-    health: { host: '127.0.0.1', port: 0 },
-    checkCluster: () => undefined,
+    firstPassMs: 60_000,
   });
-  await until('the first pass', () => passesDone() === 1, 60_000, 50);
-  return c;
+  logs = r.logs;
+  return r.controller;
 }
 
 beforeAll(async () => {

@@ -3,15 +3,11 @@
  * algorithm), on SQLite (a real file) and a real PostgreSQL server (postgres-server.ts). Each
  * answer must equal what the one-subject reads give, subject by subject.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreError } from '../../src/store/errors.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { BenchmarkRun, DecisionRecord, Store } from '../../src/store/types.js';
-import { startTestPostgres, type TestPostgres } from './postgres-server.js';
+import { storeBackends } from '../support/store-backends.js';
 
 const T0 = Date.UTC(2025, 2, 1, 12, 0, 0);
 const at = (seconds: number) => new Date(T0 + seconds * 1000).toISOString();
@@ -45,63 +41,16 @@ function decision(subject: string, atS: number, replicasTo: number): DecisionRec
   };
 }
 
-interface Backend {
-  name: string;
-  open(): Promise<Store>;
-  close(): Promise<void>;
-}
+const { backends, setup, teardown } = storeBackends('store_batch');
+beforeAll(setup, 120_000);
+afterAll(teardown);
 
-function sqlite(): Backend {
-  const dir = mkdtempSync(path.join(tmpdir(), 'gpuops-store-batch-'));
-  let store: Store | undefined;
-  return {
-    name: 'sqlite',
-    open: async () => (store = await openStore(`sqlite:${path.join(dir, 'state.db')}`)),
-    close: async () => {
-      await store?.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-function postgres(): Backend {
-  let server: TestPostgres | undefined;
-  let store: Store | undefined;
-  const schema = `store_batch_${process.pid}`;
-  const sql = async (text: string) => {
-    const c = new pg.Client({ connectionString: server!.url });
-    await c.connect();
-    try {
-      await c.query(text);
-    } finally {
-      await c.end();
-    }
-  };
-  return {
-    name: 'postgres',
-    open: async () => {
-      server = await startTestPostgres();
-      await sql(`CREATE SCHEMA ${schema}`);
-      const sep = server.url.includes('?') ? '&' : '?';
-      return (store = await openStore(
-        `${server.url}${sep}options=${encodeURIComponent(`-c search_path=${schema}`)}`,
-      ));
-    },
-    close: async () => {
-      await store?.close();
-      if (!server) return;
-      await sql(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await server.stop();
-    },
-  };
-}
-
-describe.each([sqlite(), postgres()])('Store batch reads on $name', (backend) => {
+describe.each(backends)('Store batch reads on $name', (backend) => {
   let store: Store;
   // 30 algorithms: runs at their current hash (a-00…a-29 → h-N) and at an older hash.
   const names = Array.from({ length: 30 }, (_, i) => `a-${String(i).padStart(2, '0')}`);
   beforeAll(async () => {
-    store = await backend.open();
+    store = await openStore(await backend.url());
     for (const [i, name] of names.entries()) {
       if (i % 10 === 9) continue; // never benchmarked at its current hash
       for (const n of [3, 1, 2]) await store.recordBenchmarkRun(run(name, `h-${i}`, n, i * 10 + n * 100));
@@ -115,7 +64,7 @@ describe.each([sqlite(), postgres()])('Store batch reads on $name', (backend) =>
     await store.recordDecisions!(pass);
     await store.recordDecision(decision('pools', 400, 1));
   });
-  afterAll(() => backend.close());
+  afterAll(() => store?.close());
 
   it('benchmarkRunsFor: every algorithm at its hash in one answer, as benchmarkRuns gives each', async () => {
     const keys = names.map((algorithm, i) => ({ algorithm, specHash: `h-${i}` }));

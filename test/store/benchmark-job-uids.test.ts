@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BENCHMARK_JOB_UID_RETENTION_MS } from '../../src/store/benchmark-job-uids.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/types.js';
-import { schemaAt, storeBackends } from './store-backends.js';
+import { schemaAt, storeBackends } from '../support/store-backends.js';
 
 const T0 = Date.UTC(2026, 11, 1);
 const at = (ms: number) => new Date(T0 + ms).toISOString();

@@ -8,7 +8,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open-store.js';
 import type { BenchmarkSignalSample, Store } from '../../src/store/types.js';
-import { storeBackends } from './store-backends.js';
+import { storeBackends } from '../support/store-backends.js';
 
 const { backends, setup, teardown } = storeBackends('benchsignals');
 beforeAll(setup, 120_000);

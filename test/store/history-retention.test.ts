@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open-store.js';
 import type { DecisionRecord, Store, UtilizationSampleRecord } from '../../src/store/types.js';
-import { storeBackends } from './store-backends.js';
+import { storeBackends } from '../support/store-backends.js';
 
 const T0 = Date.UTC(2026, 11, 1, 10, 0, 0);
 const at = (s: number) => new Date(T0 + s * 1000).toISOString();

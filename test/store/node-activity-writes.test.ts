@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/types.js';
 import { activityNode } from './snapshot-factory.js';
-import { type StoreBackend, storeBackends } from './store-backends.js';
+import { type StoreBackend, storeBackends } from '../support/store-backends.js';
 
 const T0 = Date.UTC(2026, 11, 1, 10, 0, 0);
 const at = (s: number) => new Date(T0 + s * 1000).toISOString();

@@ -3,15 +3,11 @@
  * every open → merged/closed cycle of a branch is kept with its body; a branch opened again
  * starts a new cycle; refreshes of an ended cycle keep its closing time.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cycleAction } from '../../src/store/history-rows.js';
 import { openStore, statusStoreOf } from '../../src/store/index.js';
 import type { PullRequestCycle, PullRequestRecord, StatusStore, Store } from '../../src/store/types.js';
-import { startTestPostgres, type TestPostgres } from './postgres-server.js';
+import { storeBackends } from '../support/store-backends.js';
 
 const T0 = Date.UTC(2026, 10, 30, 12, 0, 0);
 const at = (s: number) => new Date(T0 + s * 1000).toISOString();
@@ -68,65 +64,19 @@ describe('cycleAction', () => {
   });
 });
 
-interface Backend {
-  name: string;
-  setup(): Promise<void>;
-  teardown(): Promise<void>;
-  url(): Promise<string>;
-}
+const { backends, setup, teardown } = storeBackends('prhist');
+beforeAll(setup, 120_000);
+afterAll(teardown);
 
-function sqlite(): Backend {
-  let dir = '';
-  let n = 0;
-  return {
-    name: 'sqlite',
-    setup: async () => void (dir = mkdtempSync(path.join(tmpdir(), 'gpuops-prhist-'))),
-    teardown: async () => rmSync(dir, { recursive: true, force: true }),
-    url: async () => `sqlite:${path.join(dir, `db-${++n}.db`)}`,
-  };
-}
-
-function postgres(): Backend {
-  let server: TestPostgres | undefined;
-  const schemas: string[] = [];
-  const query = async (url: string, sql: string) => {
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    try {
-      await c.query(sql);
-    } finally {
-      await c.end();
-    }
-  };
-  return {
-    name: 'postgres',
-    setup: async () => void (server = await startTestPostgres()),
-    teardown: async () => {
-      if (!server) return;
-      for (const s of schemas) await query(server.url, `DROP SCHEMA IF EXISTS ${s} CASCADE`);
-      await server.stop();
-    },
-    url: async () => {
-      const schema = `prhist_${process.pid}_${schemas.length + 1}`;
-      schemas.push(schema);
-      await query(server!.url, `CREATE SCHEMA ${schema}`);
-      const sep = server!.url.includes('?') ? '&' : '?';
-      return `${server!.url}${sep}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-    },
-  };
-}
-
-describe.each([sqlite(), postgres()])('pull request history on $name', (backend) => {
+describe.each(backends)('pull request history on $name', (backend) => {
   const stores: Store[] = [];
   const fresh = async (): Promise<Store & StatusStore> => {
     const s = await openStore(await backend.url());
     stores.push(s);
     return statusStoreOf(s)!;
   };
-  beforeAll(() => backend.setup(), 120_000);
   afterAll(async () => {
     await Promise.all(stores.map((s) => s.close()));
-    await backend.teardown();
   });
 
   it('keeps every cycle with its last body and outcome; pullRequests keeps one row per branch', async () => {

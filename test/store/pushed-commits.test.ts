@@ -9,7 +9,7 @@ import { storeLedger } from '../../src/working-copy/commit-ledger.js';
 import { openStore } from '../../src/store/open-store.js';
 import { PUSHED_COMMITS_PER_BRANCH } from '../../src/store/pushed-commits.js';
 import type { Store } from '../../src/store/types.js';
-import { storeBackends } from './store-backends.js';
+import { storeBackends } from '../support/store-backends.js';
 
 const sha = (i: number) => i.toString(16).padStart(40, '0');
 const at = (s: number) => new Date(Date.UTC(2026, 11, 1) + s * 1000).toISOString();

@@ -11,7 +11,7 @@ import { openStore } from '../../src/store/open-store.js';
 import { StoreSchemaBehindError } from '../../src/store/schema-behind.js';
 import type { Store } from '../../src/store/types.js';
 import { makeSnapshot } from './snapshot-factory.js';
-import { schemaAt, storeBackends } from './store-backends.js';
+import { schemaAt, storeBackends } from '../support/store-backends.js';
 
 const { backends, setup, teardown } = storeBackends('readonly');
 beforeAll(setup, 120_000);

@@ -13,7 +13,7 @@ import { openStore } from '../../src/store/open-store.js';
 import { type Cell, NODE_COLUMNS, nodeCells, POD_COLUMNS, podCells } from '../../src/store/rows.js';
 import type { Store } from '../../src/store/types.js';
 import { makeSnapshot } from './snapshot-factory.js';
-import { storeBackends, storedRecordsSql } from './store-backends.js';
+import { storeBackends, storedRecordsSql } from '../support/store-backends.js';
 
 const T0 = Date.UTC(2026, 11, 1, 10, 0, 0);
 const at = (s: number) => new Date(T0 + s * 1000).toISOString();

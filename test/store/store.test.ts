@@ -1,15 +1,13 @@
 /**
  * One Store suite, run against SQLite (a real file) and a real PostgreSQL server
- * (see postgres-server.ts for where it comes from).
+ * (see postgres-server.ts for where it comes from; test/support/store-backends.ts sets both up).
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import Database from 'libsql';
-import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { StoreError } from '../../src/store/errors.js';
-import { MIGRATIONS, migrationSql, SCHEMA_MIGRATIONS_DDL } from '../../src/store/migrations.js';
+import { MIGRATIONS } from '../../src/store/migrations.js';
 import { openStore, type OpenStoreOptions } from '../../src/store/open-store.js';
 import type {
   BenchmarkRun,
@@ -18,88 +16,21 @@ import type {
   Store,
   UtilizationSampleRecord,
 } from '../../src/store/types.js';
-import { startTestPostgres, type TestPostgres } from './postgres-server.js';
+import { schemaAt, storeBackends, storedRecordsSql } from '../support/store-backends.js';
 import { makeSnapshot } from './snapshot-factory.js';
-import { storedRecordsSql } from './store-backends.js';
-
-type Row = Record<string, unknown>;
-
-interface Backend {
-  name: string;
-  setup(): Promise<void>;
-  teardown(): Promise<void>;
-  /** URL of a new, empty database. */
-  freshUrl(): Promise<string>;
-  /** Runs SQL outside the Store, to look at what it wrote. */
-  raw(url: string, sql: string): Promise<Row[]>;
-}
-
-function sqliteBackend(): Backend {
-  let dir = '';
-  let n = 0;
-  return {
-    name: 'sqlite',
-    setup: async () => {
-      dir = mkdtempSync(path.join(tmpdir(), 'gpuops-store-'));
-    },
-    teardown: async () => rmSync(dir, { recursive: true, force: true }),
-    freshUrl: async () => `sqlite:${path.join(dir, `db-${++n}`, 'state.db')}`,
-    raw: async (url, sql) => {
-      const file = url.slice('sqlite:'.length);
-      mkdirSync(path.dirname(file), { recursive: true });
-      const db = new Database(file);
-      try {
-        return /^\s*select/i.test(sql) ? (db.prepare(sql).all() as Row[]) : (db.exec(sql), []);
-      } finally {
-        db.close();
-      }
-    },
-  };
-}
-
-function postgresBackend(): Backend {
-  let server: TestPostgres | undefined;
-  const schemas: string[] = [];
-  const query = async (url: string, sql: string): Promise<Row[]> => {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      return (await client.query(sql)).rows as Row[];
-    } finally {
-      await client.end();
-    }
-  };
-  return {
-    name: 'postgres',
-    setup: async () => {
-      server = await startTestPostgres();
-    },
-    teardown: async () => {
-      if (!server) return;
-      for (const s of schemas) await query(server.url, `DROP SCHEMA IF EXISTS ${s} CASCADE`);
-      await server.stop();
-    },
-    // Each test gets its own schema (search_path in the URL), so test files sharing the server
-    // never see each other's tables.
-    freshUrl: async () => {
-      const schema = `store_test_${process.pid}_${schemas.length + 1}`;
-      schemas.push(schema);
-      await query(server!.url, `CREATE SCHEMA ${schema}`);
-      const sep = server!.url.includes('?') ? '&' : '?';
-      return `${server!.url}${sep}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-    },
-    raw: query,
-  };
-}
 
 const T0 = Date.UTC(2025, 2, 1, 12, 0, 0);
 const at = (seconds: number) => new Date(T0 + seconds * 1000).toISOString();
 
-describe.each([sqliteBackend(), postgresBackend()])('Store on $name', (backend) => {
+const { backends, setup, teardown } = storeBackends('store_test');
+beforeAll(setup, 120_000);
+afterAll(teardown);
+
+describe.each(backends)('Store on $name', (backend) => {
   const open: Store[] = [];
   let url = '';
   const fresh = async (options?: OpenStoreOptions) => {
-    url = await backend.freshUrl();
+    url = await backend.url();
     const store = await openStore(url, options);
     open.push(store);
     return store;
@@ -114,11 +45,9 @@ describe.each([sqliteBackend(), postgresBackend()])('Store on $name', (backend) 
   const records = async (column: 'nodes' | 'pods') =>
     Number((await backend.raw(url, storedRecordsSql(backend.name, column)))[0]!.n);
 
-  beforeAll(() => backend.setup());
   afterEach(async () => {
     await Promise.all(open.splice(0).map((s) => s.close()));
   });
-  afterAll(() => backend.teardown());
 
   describe('migrations', () => {
     it('applies every migration once and is idempotent when run again', async () => {
@@ -143,14 +72,9 @@ describe.each([sqliteBackend(), postgresBackend()])('Store on $name', (backend) 
     });
 
     it('upgrades a database left at migration 1 by an older gpuops, keeping its data', async () => {
-      url = await backend.freshUrl();
-      const dialect = backend.name === 'sqlite' ? 'sqlite' : 'postgres';
-      await backend.raw(url, `${SCHEMA_MIGRATIONS_DDL}; ${migrationSql(MIGRATIONS[0]!, dialect)}`);
-      await backend.raw(
-        url,
-        `INSERT INTO schema_migrations (id, name, applied_at) VALUES (1, 'initial schema', 'x');
-         INSERT INTO snapshots (taken_at, taken_at_ms) VALUES ('${at(0)}', ${T0})`,
-      );
+      url = await backend.url();
+      await schemaAt(backend, url, 1);
+      await backend.raw(url, `INSERT INTO snapshots (taken_at, taken_at_ms) VALUES ('${at(0)}', ${T0})`);
       const store = await another();
       expect(await store.latestSnapshot()).toStrictEqual({ takenAt: at(0), nodes: [], pods: [] });
       const ids = await backend.raw(url, 'SELECT id FROM schema_migrations ORDER BY id');
@@ -160,7 +84,7 @@ describe.each([sqliteBackend(), postgresBackend()])('Store on $name', (backend) 
     it.runIf(backend.name === 'postgres')(
       'names the server and --database when the server turns the connection down',
       async () => {
-        const good = new URL(await backend.freshUrl());
+        const good = new URL(await backend.url());
         const server = `${good.hostname}:${good.port}`;
         const turnedDown = async (change: (u: URL) => void) => {
           const u = new URL(good.href);

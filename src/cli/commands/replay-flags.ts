@@ -262,5 +262,7 @@ export function oneServiceSlice(f: ReplayFlags, t: Trace): Trace {
 
 /** The fleet of nodes `--nodes` / `--scheduler-scoring` ask for, if any. */
 export function nodeOptions(f: ReplayFlags): FleetNodeOptions | undefined {
-  return f.nodes === undefined ? undefined : { nodes: f.nodes, scoring: f.schedulerScoring };
+  return f.nodes === undefined
+    ? undefined
+    : { nodes: f.nodes, scoring: f.schedulerScoring, resources: f.scoredResources };
 }

@@ -24,7 +24,7 @@ import {
   type Trace,
   parsePrometheusGroups,
 } from '../../replay/index.js';
-import { makeDirs } from '../../util/index.js';
+import { makeDirs } from '../../disk/index.js';
 import { nodeOptions, sliceOf } from './replay-flags.js';
 import type { ReplayFlags } from './replay-options.js';
 

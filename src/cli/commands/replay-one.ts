@@ -22,7 +22,7 @@ import {
   progressReporter,
 } from '../../replay/index.js';
 import type { ReplaySettings, Trace } from '../../replay/index.js';
-import { makeDirs } from '../../util/index.js';
+import { makeDirs } from '../../disk/index.js';
 import type { ReplayFlags } from './replay-options.js';
 
 /** The progress line of one finished engine (its passes and CPU time when it ran the pass). */

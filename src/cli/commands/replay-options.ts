@@ -4,7 +4,12 @@
  * delays and thresholds, and the fleet (`--services`, `--nodes`, `--group-by`).
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { DEFAULT_REPLAY_SETTINGS, type ReplaySettings } from '../../replay/index.js';
+import {
+  DEFAULT_REPLAY_SETTINGS,
+  type ReplaySettings,
+  DEFAULT_SCORED_RESOURCES,
+  type ScoredResource,
+} from '../../replay/index.js';
 import {
   engineList,
   ENGINES_TEXT,
@@ -15,6 +20,7 @@ import {
   numberList,
   percent,
   positive,
+  scoredResources,
   wholePositive,
   type ReplayEngine,
 } from './replay-parsers.js';
@@ -52,6 +58,7 @@ export interface ReplayFlags extends Pick<
   services: number;
   nodes?: number | 'auto';
   schedulerScoring: 'LeastAllocated' | 'MostAllocated';
+  scoredResources: ScoredResource[];
   groupBy?: string[];
   /** `--pod-groups K`: K services of disjoint groups of the trace's pods. */
   podGroups?: number;
@@ -182,6 +189,12 @@ function fleetOptions(cmd: Command): Command {
       new Option('--scheduler-scoring <scoring>', "with --nodes: kube-scheduler's scoring of free GPUs")
         .choices(['LeastAllocated', 'MostAllocated'])
         .default('LeastAllocated'),
+    )
+    .option(
+      '--scored-resources <list>',
+      "with --nodes: the resources kube-scheduler's NodeResourcesFit scores, of cpu, memory, nvidia.com/gpu (default cpu,memory: the default profile's; the replay's pods ask cpu and memory in proportion to their GPUs; docs/standby.md)",
+      scoredResources,
+      [...DEFAULT_SCORED_RESOURCES],
     )
     .option(
       '--group-by <labels>',

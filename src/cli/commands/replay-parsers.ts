@@ -4,7 +4,15 @@
  * expected and what it got.
  */
 import { InvalidArgumentError } from 'commander';
-import { FLEET_ENGINES, type FleetEngine, ENGINES, type Engine, groupLabels } from '../../replay/index.js';
+import {
+  FLEET_ENGINES,
+  type FleetEngine,
+  ENGINES,
+  type Engine,
+  groupLabels,
+  parseScoredResources,
+  type ScoredResource,
+} from '../../replay/index.js';
 
 /**
  * A number ≥ 0 (seconds, hours, a factor). A blank value is refused (`Number('')` is 0: an empty
@@ -93,5 +101,14 @@ export function labelList(value: string): string[] {
     return groupLabels(value);
   } catch (err) {
     throw new InvalidArgumentError((err as Error).message);
+  }
+}
+
+/** `--scored-resources`: a comma-separated list of cpu, memory, nvidia.com/gpu. @throws InvalidArgumentError otherwise */
+export function scoredResources(value: string): ScoredResource[] {
+  try {
+    return parseScoredResources(value);
+  } catch (e) {
+    throw new InvalidArgumentError((e as Error).message);
   }
 }

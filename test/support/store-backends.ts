@@ -1,7 +1,8 @@
 /**
- * The two databases the store tests run on: a SQLite file in a temporary folder and a schema of
- * the real PostgreSQL server (postgres-server.ts). `setup`/`teardown` go in beforeAll/afterAll;
- * `url` gives a new, empty database; `raw` runs SQL beside the Store (a SELECT returns its rows).
+ * The two databases every store test runs on: a SQLite file in a temporary folder and a schema of
+ * the real PostgreSQL server (test/store/postgres-server.ts). `setup`/`teardown` go in
+ * beforeAll/afterAll; `url` gives a new, empty database; `raw` runs SQL beside the Store (a SELECT
+ * returns its rows). Teardown drops the schemas it made, so a shared server (CI's) is left as found.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +10,7 @@ import path from 'node:path';
 import Database from 'libsql';
 import pg from 'pg';
 import { MIGRATIONS, migrationSql, SCHEMA_MIGRATIONS_DDL } from '../../src/store/migrations.js';
-import { startTestPostgres, type TestPostgres } from './postgres-server.js';
+import { startTestPostgres, type TestPostgres } from '../store/postgres-server.js';
 
 export type Row = Record<string, unknown>;
 
@@ -27,6 +28,7 @@ export function storeBackends(prefix: string): {
 } {
   let dir = '';
   let server: TestPostgres | undefined;
+  const schemas: string[] = [];
   const unique = () => `${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
   const query = async (url: string, sql: string): Promise<Row[]> => {
     const c = new pg.Client({ connectionString: url });
@@ -56,6 +58,7 @@ export function storeBackends(prefix: string): {
         url: async () => {
           if (!server) throw new Error('PostgreSQL did not start');
           const schema = `${prefix}_${unique()}`;
+          schemas.push(schema);
           await query(server.url, `CREATE SCHEMA ${schema}`);
           const sep = server.url.includes('?') ? '&' : '?';
           return `${server.url}${sep}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
@@ -68,7 +71,10 @@ export function storeBackends(prefix: string): {
       server = await startTestPostgres();
     },
     teardown: async () => {
-      await server?.stop();
+      if (server) {
+        for (const s of schemas.splice(0)) await query(server.url, `DROP SCHEMA IF EXISTS ${s} CASCADE`);
+        await server.stop();
+      }
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { makeDirs } from '../../src/util/make-dirs.js';
+import { makeDirs } from '../../src/disk/make-dirs.js';
 
 const work = mkdtempSync(path.join(tmpdir(), 'gpuops-make-dirs-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

@@ -37,7 +37,8 @@ import type { ScalingDecision, ScalingInput } from './types.js';
  * `atMaxReplicas` → `podsStarting` → `cooldown` → `stabilise` → `scaleUpOnCapacity` (or `relabel`).
  * With `scaling.sizing: headroom`, `headroom` takes the place of the band and both directions
  * after `hpaEngine`: one target up and down (see `rules/headroom.ts`). With `input.loop` the
- * windows follow the loop's delays (`loop-windows.ts`), each at most the policy's.
+ * windows follow the loop's delays (`loop-windows.ts`), each at most the policy's, but within the
+ * policy's flap hold of a recorded reversal, where the policy's own stand (`reversalHoldEndMs`).
  */
 export function decideOne(input: ScalingInput, policy: Policy, now: Date): ScalingDecision {
   return decideOneTimed(input, policy, now).decision;
@@ -53,7 +54,7 @@ export function decideOneTimed(
   policy: Policy,
   now: Date,
 ): { decision: ScalingDecision; clock: DecisionClock; facts: Facts } {
-  return decideOnFacts(scalingFacts(input, withLoopWindows(policy, input.loop), now));
+  return decideOnFacts(scalingFacts(input, withLoopWindows(policy, input.loop), now, policy));
 }
 
 /**

@@ -20,7 +20,8 @@ const LOAD_RECOMMENDING: ReadonlySet<string> = new Set([
 /**
  * The oldest decision time (ISO-8601) `decideOne` may look at: callers fetch
  * `store.decisions(algorithm, historySince(policy, now))`. Twice the longest cooldown,
- * stabilisation window or scale-down peak window, so the record that opens a window is included.
+ * stabilisation window, scale-down peak window or flap hold, so the record that opens a window is
+ * included (and both changes of a reversal whose hold has not ended: `reversalHoldEndMs`).
  */
 export function historySince(policy: Policy, now: Date): string {
   const s = policy.spec.scaling;
@@ -30,7 +31,7 @@ export function historySince(policy: Policy, now: Date): string {
     s.scaleDown.cooldownSeconds,
     s.scaleDown.stabilizationWindowSeconds,
     s.scaleDown.peakWindowSeconds ?? 0,
-    s.sizing === 'headroom' ? s.headroomFlapHoldSeconds : 0,
+    s.headroomFlapHoldSeconds,
   );
   return new Date(now.getTime() - 2 * longest * 1000).toISOString();
 }
@@ -159,6 +160,41 @@ export function lastChangeMs(records: readonly DecisionRecord[], nowMs: number):
     if (t <= nowMs && (last === null || t > last)) last = t;
   }
   return last;
+}
+
+/**
+ * When the policy's own windows stop standing in for the loop's after a reversal (epoch ms), or
+ * null when no reversal holds them at `nowMs`. A reversal is counted as the replay counts a flap
+ * (`changesAndFlaps`, `src/replay/figures.ts`): a replica change at or before `nowMs` whose
+ * direction is opposite to the change before it and made less than `seconds` after it (exactly
+ * `seconds` apart is no reversal). It holds for `seconds` from the reversing change: a hold
+ * exactly `seconds` old has ended, as a cooldown has (null), one millisecond less holds.
+ * `seconds` is the policy's own flap window (`scaling.headroomFlapHoldSeconds`); 0: off. Why: the
+ * windows sized to the loop assume the load turns no faster than the loop sees its changes; a
+ * reversal within the policy's flap window shows it did, so the policy's windows stand until
+ * that window has passed without one. Changes are the records that changed the replica count
+ * (a node move alone is none), ordered by time.
+ */
+export function reversalHoldEndMs(
+  records: readonly DecisionRecord[],
+  nowMs: number,
+  seconds: number,
+): number | null {
+  const changes: { t: number; dir: number }[] = [];
+  for (const r of records) {
+    if (r.replicasFrom === null || r.replicasTo === null || r.replicasTo === r.replicasFrom) continue;
+    const t = Date.parse(r.at);
+    if (t <= nowMs) changes.push({ t, dir: Math.sign(r.replicasTo - r.replicasFrom) });
+  }
+  changes.sort((a, b) => a.t - b.t);
+  const ms = seconds * 1000;
+  for (let i = changes.length - 1; i > 0; i--) {
+    const { t, dir } = changes[i]!;
+    if (nowMs - t >= ms) return null;
+    const before = changes[i - 1]!;
+    if (dir !== before.dir && t - before.t < ms) return t + ms;
+  }
+  return null;
 }
 
 /** The highest load of a peak window (see {@link recentPeak}). */

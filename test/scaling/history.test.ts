@@ -50,8 +50,20 @@ describe('historySince: twice the longest cooldown or window', () => {
       '2025-06-01T11:43:20.000Z',
     ],
     [
+      // Under every sizing: the windows after a reversal hold the policy's for the flap hold.
+      'FlapHoldLongestStepSizing',
+      {
+        sizing: 'step',
+        headroomFlapHoldSeconds: 500,
+        scaleUp: { cooldownSeconds: 1, stabilizationWindowSeconds: 2 },
+        scaleDown: { cooldownSeconds: 3, stabilizationWindowSeconds: 4 },
+      },
+      '2025-06-01T11:43:20.000Z',
+    ],
+    [
       'AllOffIsNow',
       {
+        headroomFlapHoldSeconds: 0,
         scaleUp: { cooldownSeconds: 0, stabilizationWindowSeconds: 0 },
         scaleDown: { cooldownSeconds: 0, stabilizationWindowSeconds: 0 },
       },

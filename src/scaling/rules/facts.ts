@@ -12,15 +12,23 @@ import { countedPods, surgePods } from '../counted-pods.js';
 import { splitUnready, startedMs, type StuckPod } from '../starting-pods.js';
 import { judgedOver } from '../judged-over.js';
 import { roundReading, signalOf } from '../signal-reading.js';
-import type { RecommendationBounds } from '../history.js';
+import { reversalHoldEndMs, type RecommendationBounds } from '../history.js';
 import type { DecisionRecord, PodSample, ScalingAction, ScalingInput, ScalingReason } from '../types.js';
 import type { PodInfo } from '../../cluster/index.js';
 
 /** What one algorithm is decided on. Counts are replicas or pods, `gpus` whole GPUs, `min`/`max` percent. */
 export interface Facts {
   input: ScalingInput;
-  /** `policy.spec.scaling`. */
+  /**
+   * `policy.spec.scaling` with the windows in force at `nowMs`: the loop's (`windows.loop`), or the
+   * policy's own (`windows.own`) within the policy's flap window of a reversal (`reversalHoldEndMs`).
+   */
   scaling: Policy['spec']['scaling'];
+  /**
+   * The scaling with the windows sized to the loop (`withLoopWindows`) and the policy's own: the
+   * same object without a loop.
+   */
+  windows: { loop: Policy['spec']['scaling']; own: Policy['spec']['scaling'] };
   name: string;
   /** The pool its Deployment is pinned to (null: none). */
   pool: Pool | null;
@@ -133,8 +141,11 @@ export interface Target {
   note?: string;
 }
 
-/** The facts of one algorithm (see {@link Facts}); `now` is the pass's time. */
-export function scalingFacts(input: ScalingInput, policy: Policy, now: Date): Facts {
+/**
+ * The facts of one algorithm (see {@link Facts}); `now` is the pass's time, `policy` the policy
+ * with the windows the loop runs with and `own` the policy before them (the same by default).
+ */
+export function scalingFacts(input: ScalingInput, policy: Policy, now: Date, own: Policy = policy): Facts {
   const s = policy.spec.scaling;
   const alg = input.algorithm;
   const { min, max } = alg.scaling.utilization;
@@ -147,7 +158,7 @@ export function scalingFacts(input: ScalingInput, policy: Policy, now: Date): Fa
   const ready = counted.filter((p) => p.ready);
   const outstanding = Math.max(0, from - counted.filter((p) => p.nodeName !== null).length);
   const base: PodFacts = {
-    scaling: s,
+    windows: { loop: s, own: own.spec.scaling },
     name: alg.name,
     pool: input.pool,
     from,
@@ -187,6 +198,7 @@ export function scalingFacts(input: ScalingInput, policy: Policy, now: Date): Fa
 export type PodFacts = Omit<
   Facts,
   | 'input'
+  | 'scaling'
   | 'nowMs'
   | 'clock'
   | 'records'
@@ -208,16 +220,20 @@ export type PodFacts = Omit<
  * {@link scalingFacts} derives it.
  */
 export function factsOn(base: PodFacts, input: ScalingInput, sampled: PodSample[], nowMs: number): Facts {
-  const s = base.scaling;
-  const { starting, stuck } = splitUnready(base.counted, nowMs, s.podStartupSeconds);
+  const { loop, own } = base.windows;
+  const { starting, stuck } = splitUnready(base.counted, nowMs, loop.podStartupSeconds);
   const records = input.recent.filter((r) => r.kind === 'scaling' && r.subject === base.name);
-  const clock = decisionClock(nowMs, starting, stuck.length > 0, records, s.podStartupSeconds);
+  const clock = decisionClock(nowMs, starting, stuck.length > 0, records, loop.podStartupSeconds);
+  // After a reversal the policy's own windows, until its hold ends (then the loop's again).
+  const held = loop === own ? null : reversalHoldEndMs(records, nowMs, own.headroomFlapHoldSeconds);
+  if (held !== null) changesAt({ nowMs, clock }, held);
   const utilization = sampled.length ? sampled.reduce((a, x) => a + x.utilization, 0) / sampled.length : null;
   let poolSlots: number | undefined;
   const slotsNow = () => freeSlots(input, base.request, base.outstanding);
   // Field by field, not spread: V8 builds a literal with a getter fast only from its own fields.
   return {
-    scaling: s,
+    scaling: held === null ? loop : own,
+    windows: base.windows,
     name: base.name,
     pool: base.pool,
     from: base.from,
@@ -315,10 +331,10 @@ export function round1(x: number): number {
 
 /** The {@link PodFacts} of `f` (its fields that follow from the pods, replicas, algorithm and policy). */
 export function podFactsOf(f: Facts): PodFacts {
-  const { scaling, name, pool, from, min, max, minReplicas, maxReplicas, step, gpus, request, bounds } = f;
+  const { windows, name, pool, from, min, max, minReplicas, maxReplicas, step, gpus, request, bounds } = f;
   const { counted, ready, outstanding } = f;
   return {
-    scaling,
+    windows,
     name,
     pool,
     from,

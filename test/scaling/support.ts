@@ -120,6 +120,17 @@ export function node(
   };
 }
 
+/**
+ * `n` Ready pods (one GPU each) sharing `gpus` GPUs of load evenly (each at `gpus·100/n` %), the
+ * algorithm's replica limits 1..20: the headroom rules' load in whole GPUs.
+ */
+export function evenLoad(gpus: number, n: number): ScalingInput {
+  return {
+    ...baseInput(Array<number>(n).fill((gpus * 100) / n)),
+    algorithm: algorithm({ minReplicas: 1, maxReplicas: 20 }),
+  };
+}
+
 /** Three Ready pods at `utils`, three replicas in Git, two free GPUs in pool long-task. */
 export function baseInput(utils: number[] = [50, 50, 50]): ScalingInput {
   const pods = utils.map((_, i) => pod(`resnet50-infer-7d9f-${i}`));

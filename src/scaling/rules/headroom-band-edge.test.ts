@@ -1,14 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Policy } from '../../definitions/types.js';
-import type { ScalingInput } from '../types.js';
 import {
-  algorithm,
-  baseInput,
   brief,
   factsOf,
   policyNoWindows,
   scalingRecord,
   secondsAgo,
+  evenLoad,
 } from '../../../test/scaling/support.js';
 import { bandCrossing } from '../band-crossing.js';
 import { bandEdgeReplicas, downReplicas, recommendationOf } from '../history.js';
@@ -20,11 +18,7 @@ import { headroom } from './headroom.js';
 // ceil((1.2 + 2.5·√1.2) / 0.8) = ceil(4.92) = 5; the edge 1.2 / 0.3 = 4 exactly (30 % each).
 // 1.19 GPUs: the edge 3.97 → 3, the up target 3.
 
-/** `n` Ready pods (one GPU each) sharing `gpus` GPUs evenly; limits 1..20. */
-const load = (gpus: number, n: number): ScalingInput => ({
-  ...baseInput(Array<number>(n).fill((gpus * 100) / n)),
-  algorithm: algorithm({ minReplicas: 1, maxReplicas: 20 }),
-});
+const load = evenLoad;
 const fast = (extra: Parameters<typeof policyNoWindows>[0] = {}): Policy =>
   policyNoWindows({ sizing: 'headroom', headroomFactor: 0.5, headroomDownMargin: 2, ...extra });
 const bounds = {

@@ -2,22 +2,17 @@ import { describe, expect, it } from 'vitest';
 import type { Policy } from '../../definitions/types.js';
 import type { PodSample, ScalingInput } from '../types.js';
 import {
-  algorithm,
-  baseInput,
   brief,
   factsOf,
   policyNoWindows,
   scalingRecord,
   secondsAgo,
+  evenLoad,
 } from '../../../test/scaling/support.js';
 import { downBeta, recommendationOf } from '../history.js';
 import { headroom } from './headroom.js';
 
-/** `n` Ready pods (one GPU each) sharing `gpus` GPUs of load evenly; limits 1..20. */
-const load = (gpus: number, n: number): ScalingInput => ({
-  ...baseInput(Array<number>(n).fill((gpus * 100) / n)),
-  algorithm: algorithm({ minReplicas: 1, maxReplicas: 20 }),
-});
+const load = evenLoad;
 /** The shipped band: β 1, margin 0.25 (min 30 %, max 80 %), no windows, no flap hold. */
 const shipped = (extra: Parameters<typeof policyNoWindows>[0] = {}): Policy =>
   policyNoWindows({ sizing: 'headroom', headroomFactor: 1, headroomDownMargin: 0.25, ...extra });

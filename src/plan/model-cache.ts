@@ -18,6 +18,7 @@
 import type { FileChange } from '../manifests/index.js';
 import type { ResolvedAlgorithm } from '../definitions/index.js';
 import { modelCacheFillName, MODEL_CACHE_FILL } from '../manifests/index.js';
+import type { GitDeployment } from './git-model.js';
 
 /** A fill Job as the cluster reports it; `Unknown` when it could not be read. */
 export type FillState = 'Complete' | 'Failed' | 'Running' | 'Absent' | 'Unknown';
@@ -28,19 +29,23 @@ export const fillKey = (namespace: string, name: string): string => `${namespace
 /** The fill Jobs read this pass, by {@link fillKey}; a Job not read is taken as not Complete. */
 export type FillStates = ReadonlyMap<string, FillState>;
 
-/** True when Git's Deployment text reads the cache of fill Job `name` (its pod annotation). */
-export function readsFill(deployment: string | undefined, name: string): boolean {
-  return deployment !== undefined && deployment.includes(`${MODEL_CACHE_FILL}: ${name}\n`);
+/**
+ * True when Git's Deployment reads the cache of fill Job `name`: its parsed pod template annotation
+ * `gpuops.dev/model-cache-fill` is `name` (whatever YAML layout a person wrote it in; the same text
+ * in another field is not the annotation).
+ */
+export function readsFill(deployment: Pick<GitDeployment, 'template'> | undefined, name: string): boolean {
+  return deployment?.template?.annotations[MODEL_CACHE_FILL] === name;
 }
 
 /**
  * Whether `alg`'s replicas may read its model cache now (module comment): true without a cache or
- * without a fill step; else when its fill Job is `Complete` in `fills` or `deployment` (Git's text)
- * already reads it.
+ * without a fill step; else when its fill Job is `Complete` in `fills` or `deployment` (Git's,
+ * parsed) already reads it.
  */
 export function modelCacheReady(
   alg: Pick<ResolvedAlgorithm, 'name' | 'namespace' | 'spec'>,
-  deployment: string | undefined,
+  deployment: Pick<GitDeployment, 'template'> | undefined,
   fills: FillStates,
 ): boolean {
   const name = modelCacheFillName(alg.name, alg.spec.modelCache);
@@ -52,17 +57,17 @@ export function modelCacheReady(
  * `files` (an algorithm's rendered workload files) with its Deployment held back while the cache
  * is not ready: Git's Deployment as it is when there is one, none otherwise.
  * @param path    the Deployment's path (`…/deployment.yaml`)
- * @param current Git's text of it at the base branch head, if any
+ * @param current Git's Deployment at the base branch head (`GitModel.deployments`), if any
  */
 export function holdUntilFilled(
   files: readonly FileChange[],
   alg: Pick<ResolvedAlgorithm, 'name' | 'namespace' | 'spec'>,
   path: string,
-  current: string | undefined,
+  current: Pick<GitDeployment, 'text' | 'template'> | undefined,
   fills: FillStates,
 ): FileChange[] {
   if (modelCacheReady(alg, current, fills)) return [...files];
   return files.flatMap((f) =>
-    f.path !== path ? [f] : current === undefined ? [] : [{ path, content: current }],
+    f.path !== path ? [f] : current === undefined ? [] : [{ path, content: current.text }],
   );
 }

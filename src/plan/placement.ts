@@ -155,7 +155,13 @@ function renderPlaced(
     };
     const path = `clusters/${cluster}/algorithms/${alg.name}/deployment.yaml`;
     const all = (input.workloadFiles ?? renderWorkloadFiles)(workload);
-    const files = holdUntilFilled(all, alg, path, git.files.get(path), input.modelCacheFills ?? new Map());
+    const files = holdUntilFilled(
+      all,
+      alg,
+      path,
+      git.deployments.get(alg.name),
+      input.modelCacheFills ?? new Map(),
+    );
     rendered.push(...files);
     const desired = files.find((f) => f.path === path)?.content;
     const note =

@@ -16,6 +16,7 @@
  * every replica) or poll the volume for a marker the download step may not write.
  */
 import type { FileChange } from '../manifests/index.js';
+import type { FillWait } from '../change-sets/index.js';
 import type { ResolvedAlgorithm } from '../definitions/index.js';
 import { modelCacheFillName, MODEL_CACHE_FILL } from '../manifests/index.js';
 import type { GitDeployment } from './git-model.js';
@@ -51,6 +52,27 @@ export function modelCacheReady(
   const name = modelCacheFillName(alg.name, alg.spec.modelCache);
   if (name === null) return true;
   return fills.get(fillKey(alg.namespace, name)) === 'Complete' || readsFill(deployment, name);
+}
+
+/**
+ * Why `alg`'s Deployment is held (the placement pull request says it, `FillWait`): its fill Job
+ * (`namespace/name`), the Job's state this pass (`NotRead` when it was not read: not in Git yet),
+ * and whether Git's Deployment stays; null when the cache is ready ({@link modelCacheReady}).
+ */
+export function fillWait(
+  alg: Pick<ResolvedAlgorithm, 'name' | 'namespace' | 'spec'>,
+  deployment: Pick<GitDeployment, 'template'> | undefined,
+  fills: FillStates,
+): FillWait | null {
+  const name = modelCacheFillName(alg.name, alg.spec.modelCache);
+  if (name === null || modelCacheReady(alg, deployment, fills)) return null;
+  const state = fills.get(fillKey(alg.namespace, name));
+  return {
+    job: fillKey(alg.namespace, name),
+    // Complete is ready (never here); no state: the Job was not looked for.
+    state: state === undefined || state === 'Complete' ? 'NotRead' : state,
+    deployment: deployment === undefined ? 'none' : 'kept',
+  };
 }
 
 /**

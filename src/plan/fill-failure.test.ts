@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { failedCondition, fillFailureText, newFillFailures, type FillFailure } from './fill-failure.js';
+import {
+  failedCondition,
+  fillFailureText,
+  heldByFailedFills,
+  newFillFailures,
+  type FillFailure,
+} from './fill-failure.js';
 
 const cond = (type: string, status: string, reason: string | null = null, message: string | null = null) => ({
   type,
@@ -65,5 +71,25 @@ describe('newFillFailures: once per failed Job name per process', () => {
     expect(
       newFillFailures([f('algorithms/bert-fill-a'), f('algorithms/bert-fill-b')], warned).map((x) => x.job),
     ).toEqual(['algorithms/bert-fill-b']);
+  });
+});
+
+describe('heldByFailedFills: what the status page says, by algorithm', () => {
+  it('names the Job, why, and how to retry', () => {
+    const failure: FillFailure = {
+      namespace: 'algorithms',
+      algorithm: 'bert',
+      job: 'algorithms/bert-model-cache-1a2b3c4d',
+      reason: 'BackoffLimitExceeded',
+      message: 'Job has reached the specified backoff limit',
+    };
+    expect(Object.fromEntries(heldByFailedFills([failure]))).toEqual({
+      bert: {
+        reason: 'ModelCacheFillFailed',
+        message:
+          'fill Job algorithms/bert-model-cache-1a2b3c4d failed (BackoffLimitExceeded: Job has reached the specified backoff limit); the Deployment is held until the fill step changes or the Job is deleted',
+      },
+    });
+    expect(heldByFailedFills([])).toEqual(new Map());
   });
 });

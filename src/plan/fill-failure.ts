@@ -52,3 +52,21 @@ export function newFillFailures(failures: Iterable<FillFailure>, warned: Set<str
   for (const f of fresh) warned.add(f.job);
   return fresh;
 }
+
+/**
+ * What the status page says of each algorithm held by a failed fill, by algorithm:
+ * `ModelCacheFillFailed` and which Job failed, why, and how to retry.
+ */
+export function heldByFailedFills(
+  failures: Iterable<FillFailure>,
+): Map<string, { reason: 'ModelCacheFillFailed'; message: string }> {
+  return new Map(
+    [...failures].map((f) => [
+      f.algorithm,
+      {
+        reason: 'ModelCacheFillFailed',
+        message: `fill Job ${f.job} failed (${fillFailureText(f)}); the Deployment is held until the fill step changes or the Job is deleted`,
+      },
+    ]),
+  );
+}

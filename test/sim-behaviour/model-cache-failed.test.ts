@@ -3,10 +3,12 @@
  * fill Job (no Deployment), a person merges it, the applier applies it, its pod fails each time
  * (`--sim-fail`) until the simulated Job controller marks the Job `Failed` (BackoffLimitExceeded).
  * The passes after that write no Deployment, and the first of them warns once, naming the
- * namespace, algorithm, Job and the Job's reason; later passes do not warn again.
+ * namespace, algorithm, Job and the Job's reason; later passes do not warn again. The stored fleet
+ * status (`gpuops status`) shows the algorithm held by the failed fill.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/sim/index.js';
+import { statusStoreOf } from '../../src/store/status-store.js';
 import { algorithmFile, gpuNode, startHarness, type Harness } from '../support/reconcile-harness.js';
 
 const DIR = 'clusters/prod/algorithms/bert';
@@ -65,6 +67,16 @@ afterAll(async () => {
 });
 
 describe('a failed model cache fill on the simulated cluster', () => {
+  it('the fleet status (gpuops status) shows bert held by the failed fill, with the reason', async () => {
+    const fleet = await statusStoreOf(h.store)!.fleetStatus('prod');
+    expect(fleet?.algorithms.find((a) => a.name === 'bert')?.held).toEqual({
+      reason: 'ModelCacheFillFailed',
+      message: expect.stringContaining(
+        `fill Job algorithms/${job.metadata.name} failed (BackoffLimitExceeded`,
+      ),
+    });
+  });
+
   it('the Job controller marks the fill Job Failed (BackoffLimitExceeded)', () => {
     expect(conditions(job)).toContainEqual(
       expect.objectContaining({ type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded' }),

@@ -7,22 +7,17 @@
  * sends it — the admin too. gpuops's own ServiceAccount still creates its benchmark Job (with a
  * GPU), and a Job in a namespace gpuops does not manage is not its business.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import type { KubeObject } from '../../src/cluster/object.js';
 import type { ResolvedAlgorithm } from '../../src/definitions/types.js';
-import { httpsRequest } from '../../src/local-cluster/control-plane.js';
-import { issuerOf, serviceAccountKubeconfig } from '../../src/local-cluster/install.js';
 import { renderModelCacheFill } from '../../src/manifests/model-cache.js';
 import { renderNamespaceFile } from '../../src/manifests/namespaces.js';
-import { describeReal, INSTALL, startRealHarness, until, type RealHarness } from './harness.js';
+import { createAs, installApplierWith, tokenOf } from './admission-support.js';
+import { describeReal, startRealHarness, until, type RealHarness } from './harness.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyObj = any;
-const load = (file: string): KubeObject[] =>
-  parseAllDocuments(readFileSync(path.join(INSTALL, file), 'utf8')).map((d) => d.toJS() as KubeObject);
 
 let h: RealHarness;
 let applierToken: string;
@@ -30,17 +25,7 @@ let gpuopsToken: string;
 let render: AnyObj;
 
 /** POST a Job as `token`: the status and, when refused, the API server's message. */
-async function create(job: AnyObj, token: string): Promise<{ status: number; message: string }> {
-  const ns = job.metadata.namespace as string;
-  const res = await httpsRequest(
-    `${h.local.server}/apis/batch/v1/namespaces/${ns}/jobs`,
-    h.local.credentials.ca,
-    token,
-    'POST',
-    { type: 'application/json', text: JSON.stringify(job) },
-  );
-  return { status: res.status, message: res.status === 201 ? '' : (JSON.parse(res.body).message as string) };
-}
+const create = (job: AnyObj, token: string) => createAs(h, 'batch/v1', 'jobs', job, token);
 
 const admin = () => h.local.credentials.tokens.admin;
 /** The render, renamed (each create needs its own name), with `change` applied to its pod. */
@@ -52,13 +37,6 @@ function shaped(name: string, change: (pod: AnyObj, job: AnyObj) => void, namesp
   change(job.spec.template.spec, job);
   return job;
 }
-const token = async (namespace: string, name: string) =>
-  (
-    JSON.parse(await serviceAccountKubeconfig(issuerOf(h.local), { namespace, name })) as {
-      users: { user: { token: string } }[];
-    }
-  ).users[0]!.user.token;
-
 describeReal(
   "the model cache fill's confinement on the real control plane",
   () => {
@@ -66,15 +44,10 @@ describeReal(
       h = await startRealHarness({ flux: false, metrics: false });
       // The applier's ServiceAccount and RBAC and its first namespace (`algorithms`, labelled as
       // gpuops writes it), without Flux's own objects; gpuops's benchmark RoleBinding there.
-      const applier = load('flux-kustomization.yaml').filter(
-        (o) => !o.apiVersion.includes('toolkit.fluxcd.io'),
-      );
-      await h.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'flux-system' } });
-      for (const o of [...applier, ...load('admission-model-cache.yaml')]) await h.apply(o);
+      applierToken = await installApplierWith(h, 'admission-model-cache.yaml');
       const nsFile = renderNamespaceFile('prod', 'algorithms').content!;
       for (const d of parseAllDocuments(nsFile)) await h.apply(d.toJS() as KubeObject);
-      applierToken = await token('flux-system', 'gpuops-applier');
-      gpuopsToken = await token('gpuops-system', 'gpuops');
+      gpuopsToken = await tokenOf(h, 'gpuops-system', 'gpuops');
       render = JSON.parse(
         JSON.stringify(
           renderModelCacheFill({

@@ -11,9 +11,13 @@
 import { Buffer } from 'node:buffer';
 import { isObject, seriesLabelsOf, type SeriesLabels } from './answer-builder.js';
 
-/** One item's label set and the bytes of its `metric` object. */
+/**
+ * One item's label set and the bytes of its `metric` object, as Latin-1 text (one character a
+ * byte: equal texts are equal bytes; a string, not a buffer of its own per series, which the
+ * collector would track one by one).
+ */
 interface Kept {
-  bytes: Uint8Array;
+  text: string;
   labels: SeriesLabels;
 }
 
@@ -28,10 +32,10 @@ export class LabelSetMemo {
   last: Kept[] = [];
 }
 
-const METRIC_PREFIX = Buffer.from('{"metric":');
+const METRIC_PREFIX = '{"metric":';
 /** Bytes of `{"metric":`, before the `metric` object of an item in the compact form. */
 export const METRIC_KEY_LENGTH = METRIC_PREFIX.length;
-const VALUE_PREFIX = Buffer.from(',"value":[');
+const VALUE_PREFIX = ',"value":[';
 /** A JSON number (RFC 8259), which `Number` alone would widen (`01`, `1.`, `0x1`, `Infinity`). */
 const JSON_NUMBER = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
 const QUOTE = 0x22;
@@ -39,8 +43,15 @@ const QUOTE = 0x22;
 const LOOKUPS_AFTER = 256;
 const BACKSLASH = 0x5c;
 
+/** True when `text` (ASCII) is at `start` of `bytes`. */
+function at(bytes: Uint8Array, start: number, text: string): boolean {
+  if (start + text.length > bytes.length) return false;
+  for (let i = 0; i < text.length; i++) if (bytes[start + i] !== text.charCodeAt(i)) return false;
+  return true;
+}
+
 /** `chunk`'s bytes as a Buffer (no copy). */
-export function bufferOf(chunk: Uint8Array): Buffer {
+function bufferOf(chunk: Uint8Array): Buffer {
   return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
 }
 
@@ -52,6 +63,8 @@ export class LabelSetReader {
   /** The last answer's sets by their bytes (Latin-1), built at the first item out of its place. */
   private byText: Map<string, Kept> | null = null;
   private misses = 0;
+  private viewOf: Uint8Array | null = null;
+  private viewBuf: Buffer | null = null;
   /** The item's labels, seconds and raw value, after a `read` that returned true. */
   labels: SeriesLabels | null = null;
   seconds = 0;
@@ -60,16 +73,16 @@ export class LabelSetReader {
   constructor(private readonly memo: LabelSetMemo) {}
 
   /**
-   * Reads item `index` (of `data.result`) at `start..end` of `buf` (a chunk, {@link bufferOf}) whose first nested value is at `open..close`; false
-   * when it is not in the compact form (then nothing is kept: the caller parses it whole).
+   * Reads item `index` (of `data.result`) at `start..end` of `chunk` whose first nested value is
+   * at `open..close`; false when it is not in the compact form (the caller parses it whole).
    */
-  read(buf: Buffer, index: number, start: number, end: number, open: number, close: number): boolean {
-    const chunk = buf;
-    if (open !== start + METRIC_PREFIX.length || chunk[open] !== 0x7b) return false;
-    if (buf.compare(METRIC_PREFIX, 0, METRIC_PREFIX.length, start, open) !== 0) return false;
+  read(chunk: Uint8Array, index: number, start: number, end: number, open: number, close: number): boolean {
+    const buf = this.view(chunk);
+    if (open !== start + METRIC_KEY_LENGTH || chunk[open] !== 0x7b) return false;
+    if (!at(buf, start, METRIC_PREFIX)) return false;
     const v = close + VALUE_PREFIX.length;
     if (v > end) return false;
-    if (buf.compare(VALUE_PREFIX, 0, VALUE_PREFIX.length, close, v) !== 0) return false;
+    if (!at(buf, close, VALUE_PREFIX)) return false;
     const comma = chunk.indexOf(0x2c, v);
     if (comma < 0 || comma >= end || chunk[comma + 1] !== QUOTE) return false;
     const number = buf.toString('latin1', v, comma);
@@ -95,13 +108,17 @@ export class LabelSetReader {
     const here = this.memo.last[index];
     if (here === undefined) return -1;
     const open = start + METRIC_KEY_LENGTH;
-    const close = open + here.bytes.length;
-    if (close > chunk.length) return -1;
-    const buf = bufferOf(chunk);
-    if (buf.compare(METRIC_PREFIX, 0, METRIC_KEY_LENGTH, start, open) !== 0) return -1;
-    if (buf.compare(here.bytes, 0, here.bytes.length, open, close) !== 0) return -1;
+    const close = open + here.text.length;
+    if (close > chunk.length || !at(chunk, start, METRIC_PREFIX)) return -1;
+    if (this.view(chunk).toString('latin1', open, close) !== here.text) return -1;
     this.seen[index] = here;
     return close;
+  }
+
+  /** `chunk` as a Buffer, made once a chunk. */
+  private view(chunk: Uint8Array): Buffer {
+    if (this.viewOf !== chunk) [this.viewOf, this.viewBuf] = [chunk, bufferOf(chunk)];
+    return this.viewBuf!;
   }
 
   /** The answer ended whole: its label sets are the memo's now. */
@@ -114,20 +131,16 @@ export class LabelSetReader {
     const skipped = this.seen[index];
     if (skipped !== undefined) return skipped.labels;
     const last = this.memo.last;
+    const text = buf.toString('latin1', open, close);
     const here = last[index];
-    let kept =
-      here &&
-      here.bytes.length === close - open &&
-      buf.compare(here.bytes, 0, here.bytes.length, open, close) === 0
-        ? here
-        : undefined;
+    let kept = here?.text === text ? here : undefined;
     // An item out of its place: a few (the last answer parsed an item cut by a chunk's end whole,
     // so it kept none at that place) are parsed; past that (series came or went before them), the
     // last answer's sets are looked up by their bytes.
     if (kept === undefined && ++this.misses > LOOKUPS_AFTER) {
       // Latin-1 maps each byte to one character: equal keys are equal bytes.
-      this.byText ??= new Map(last.filter(Boolean).map((k) => [bufferOf(k.bytes).toString('latin1'), k]));
-      kept = this.byText.get(buf.toString('latin1', open, close));
+      this.byText ??= new Map(last.filter(Boolean).map((k) => [k.text, k]));
+      kept = this.byText.get(text);
     }
     if (kept === undefined) {
       let metric: unknown;
@@ -138,7 +151,7 @@ export class LabelSetReader {
       }
       if (!isObject(metric)) return null;
       kept = {
-        bytes: new Uint8Array(buf.subarray(open, close)),
+        text,
         labels: seriesLabelsOf(metric as Record<string, string>),
       };
     }

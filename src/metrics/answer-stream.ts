@@ -17,7 +17,7 @@ import {
   type QueryAnswer,
   type QueryResultOptions,
 } from './answer-builder.js';
-import { bufferOf, LabelSetReader, METRIC_KEY_LENGTH, type LabelSetMemo } from './answer-item.js';
+import { LabelSetReader, METRIC_KEY_LENGTH, type LabelSetMemo } from './answer-item.js';
 import { AnswerTooLargeError, DEFAULT_ANSWER_LIMITS, type AnswerLimits } from './answer-limits.js';
 import { MetricsParseError } from './dcgm-text.js';
 import { RESULT_TYPE_MESSAGE, statusMessage } from './query-result.js';
@@ -312,10 +312,9 @@ export class QueryAnswerDecoder {
     this.batch = [];
     const reader = this.builder?.addSample ? this.reader : null;
     if (reader === null) return this.parseItems(chunk, b, 0, b.length);
-    const buf = bufferOf(chunk);
     let from = 0; // the first item not read yet
     for (let k = 0; k < b.length; k += 4) {
-      if (!reader.read(buf, this.items, b[k]!, b[k + 1]!, b[k + 2]!, b[k + 3]!)) continue;
+      if (!reader.read(chunk, this.items, b[k]!, b[k + 1]!, b[k + 2]!, b[k + 3]!)) continue;
       this.parseItems(chunk, b, from, k);
       from = k + 4;
       if (this.items >= this.maxSeries)

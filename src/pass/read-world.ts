@@ -45,7 +45,8 @@ export async function readWorld(sources: WorldSources, now: JudgeAt): Promise<Wo
   const at = now instanceof Date ? now : now(await readingRead);
   const poolLabel = policy.spec.pools.labelKey;
   const clusterRead = early && poolLabel === defaultLabel ? early : readCluster(sources, at, { poolLabel });
-  const git = readGitModel(cluster, base, poolLabel, rememberedLookups(sources.memory).parse);
+  const { parse } = rememberedLookups(sources.memory);
+  const git = readGitModel(cluster, base, poolLabel, parse);
   const names = repo.algorithms.map((a) => a.name);
   const moved = [...git.movedNodes.keys()];
   const [snapshot, hpa, reading, benchmarks, decided, history] = await Promise.all([
@@ -63,7 +64,7 @@ export async function readWorld(sources: WorldSources, now: JudgeAt): Promise<Wo
     store && moved.length > 0 ? store.nodeEmptiness?.(moved) : Promise.resolve(undefined),
   ]);
   const recent: DecisionRecord[] = names.flatMap((n) => decided.get(n) ?? []);
-  const fills = sources.jobs ? await readModelCacheFills(sources.jobs, cluster, repo.algorithms, base) : null;
+  const fills = sources.jobs ? await readModelCacheFills(sources.jobs, repo.algorithms, git, parse) : null;
   const invalid = invalidAlgorithms(repo);
   return {
     now: at,

@@ -8,6 +8,9 @@
  * 1. the pod annotation `sim.gpuops.dev/run-seconds`;
  * 2. an argument `--sim-duration=SECONDS` of its first container;
  * 3. 60 seconds.
+ * It exits 0 (`Succeeded`), or 1 with reason `Error` (`Failed`) when its first container has the
+ * argument `--sim-fail` (the simulator's rule 'The container exits 0 unless it has `--sim-fail`'),
+ * so the real Job controller's retries and `Failed` condition can be shown.
  * With `speed` > 1 the pod runs `seconds / speed` real seconds and its container writes the
  * termination message `{"durationSeconds": SECONDS}` (a benchmark that times itself), so the run
  * time gpuops reads is the simulated one; at speed 1 no message is written and gpuops measures the
@@ -180,10 +183,16 @@ spec:
       startTime: {{ $now | Quote }}
 `;
 
-const podComplete = (speed: number) => `apiVersion: kwok.x-k8s.io/v1alpha1
+/** KWOK's query: the arguments of a pod's first container, one value each (none without args). */
+const FIRST_ARGS = '(.spec.containers[0].args // [])[]';
+/** The argument that makes a Job pod fail (the simulator's `--sim-fail`; exit 1 only here). */
+const SIM_FAIL = '--sim-fail';
+
+/** The stage ending a running Job pod after its run time: `Succeeded`, or `Failed` with `--sim-fail`. */
+const podEnd = (speed: number, failed: boolean) => `apiVersion: kwok.x-k8s.io/v1alpha1
 kind: Stage
 metadata:
-  name: pod-complete
+  name: ${failed ? 'pod-fail' : 'pod-complete'}
 spec:
   resourceRef: {apiGroup: v1, kind: Pod}
   selector:
@@ -196,6 +205,9 @@ spec:
     - key: '.metadata.ownerReferences.[].kind'
       operator: 'In'
       values: ['Job']
+    - key: '${FIRST_ARGS}'
+      operator: '${failed ? 'In' : 'NotIn'}'
+      values: ['${SIM_FAIL}']
   delay:
     durationMilliseconds: 60000
     durationFrom:
@@ -217,13 +229,13 @@ spec:
         started: false
         state:
           terminated:
-            exitCode: 0
+            exitCode: ${failed ? 1 : 0}
             finishedAt: {{ $now | Quote }}
-            reason: Completed
+            reason: ${failed ? 'Error' : 'Completed'}
             startedAt: {{ or $origin.state.running.startedAt $now | Quote }}
-            ${speed === 1 ? '' : 'message: {{ printf "{\\"durationSeconds\\": %s}" $run | Quote }}'}
+            ${speed === 1 || failed ? '' : 'message: {{ printf "{\\"durationSeconds\\": %s}" $run | Quote }}'}
       {{ end }}
-      phase: Succeeded
+      phase: ${failed ? 'Failed' : 'Succeeded'}
 `;
 
 const POD_DELETE = `apiVersion: kwok.x-k8s.io/v1alpha1
@@ -247,5 +259,5 @@ spec:
  */
 export function kwokStages(speed = 1): string {
   if (!Number.isFinite(speed) || speed <= 0) throw new Error(`kwok stages: speed must be > 0, got ${speed}`);
-  return [NODE_STAGES, POD_READY, podComplete(speed), POD_DELETE].join('---\n');
+  return [NODE_STAGES, POD_READY, podEnd(speed, false), podEnd(speed, true), POD_DELETE].join('---\n');
 }

@@ -169,6 +169,7 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
     now,
     products,
     lookups,
+    replicaPods: lookups.replicaPod,
     ...(input.loop ? { loop: input.loop } : {}),
   });
   // A node returns to unused only when no scale-up of this pass counts on it, on a whole answer.

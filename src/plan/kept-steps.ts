@@ -15,9 +15,11 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { ChangeSetInput } from '../change-sets/index.js';
-import { readGitModel, type GitModel } from './git-model.js';
+import { readGitModel, type GitDeployment, type GitModel } from './git-model.js';
 import { placementChanges, type PlacementChangesInput } from './placement.js';
 import { poolChanges, type PoolChangesInput } from './pool-changes.js';
+import { replicaPod, type ReplicaPod } from './scaling.js';
+import type { ResolvedAlgorithm } from '../definitions/index.js';
 
 /** What {@link keptGitModel}, {@link keptPoolChanges} and {@link keptPlacementChanges} keep. */
 export interface KeptSteps {
@@ -27,6 +29,13 @@ export interface KeptSteps {
   pools?: { input: PoolChangesInput; out: ChangeSetInput };
   /** The last placement change-set inputs and the input they were planned from. */
   placement?: { input: PlacementChangesInput; out: ChangeSetInput[] };
+  /** What one replica is, by the Deployment of the kept model it was read from, and its namespace. */
+  replicaPods: WeakMap<GitDeployment, { namespace: string; out: ReplicaPod }>;
+}
+
+/** Nothing kept yet: what a new reconciler memory holds. */
+export function createKeptSteps(): KeptSteps {
+  return { replicaPods: new WeakMap() };
 }
 
 /** Whether two file maps hold the same paths with the same content (a kept tree: the same strings). */
@@ -129,5 +138,20 @@ export function keptPlacementChanges(kept: KeptSteps): (input: PlacementChangesI
     const out = placementChanges(input);
     kept.placement = { input, out };
     return out.map(copied);
+  };
+}
+
+/**
+ * `replicaPod`, kept per Deployment of the read model (the same object while the model is kept)
+ * and the algorithm's namespace (the rest of the algorithm is not read). The answer is shared
+ * pass to pass: no step changes a replica's constraints or requests.
+ */
+export function keptReplicaPod(kept: KeptSteps): (alg: ResolvedAlgorithm, git: GitDeployment) => ReplicaPod {
+  return (alg, git) => {
+    const last = kept.replicaPods.get(git);
+    if (last?.namespace === alg.namespace) return last.out;
+    const out = replicaPod(alg, git);
+    kept.replicaPods.set(git, { namespace: alg.namespace, out });
+    return out;
   };
 }

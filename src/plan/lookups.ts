@@ -7,14 +7,15 @@
  * `plan/memory.ts`), which give the same answers and derive again only what moved.
  */
 import type { NodeInfo } from '../cluster/index.js';
-import type { Pool } from '../definitions/index.js';
+import type { Pool, ResolvedAlgorithm } from '../definitions/index.js';
 import type { FileChange, ChangeSetInput } from '../change-sets/index.js';
 import type { RenderCache } from '../manifests/index.js';
 import { renderWorkloadFiles, type WorkloadInput } from '../manifests/index.js';
 import { plainLookups as plainScaling, type ScalingLookups } from '../scaling/index.js';
-import { parseGenerated, readGitModel, type GitModel } from './git-model.js';
+import { parseGenerated, readGitModel, type GitDeployment, type GitModel } from './git-model.js';
 import { placementChanges, type PlacementChangesInput } from './placement.js';
 import { poolChanges, type PoolChangesInput } from './pool-changes.js';
+import { replicaPod, type ReplicaPod } from './scaling.js';
 
 /** See the module comment. Callers only read what the functions give. */
 export interface PlanLookups extends ScalingLookups {
@@ -34,6 +35,8 @@ export interface PlanLookups extends ScalingLookups {
   poolChanges(input: PoolChangesInput): ChangeSetInput;
   /** The `placement/<name>` change-set inputs (`placementChanges`). */
   placementChanges(input: PlacementChangesInput): ChangeSetInput[];
+  /** What one replica of a Deployment in Git is (`replicaPod`). */
+  replicaPod(alg: ResolvedAlgorithm, git: GitDeployment): ReplicaPod;
 }
 
 /** Every answer derived afresh: what a one-shot plan uses. */
@@ -46,4 +49,5 @@ export const plainLookups: PlanLookups = {
   gitModel: (cluster, files, labelKey) => readGitModel(cluster, files, labelKey, parseGenerated),
   poolChanges,
   placementChanges,
+  replicaPod,
 };

@@ -16,7 +16,14 @@ import { createScalingMemo, rememberedScaling, samePooled, type ScalingMemo } fr
 import type { BenchmarkRun, DecisionRecord, GitWriteRefusalRecord } from '../store/index.js';
 import { parseGenerated } from './git-model.js';
 import type { PlanLookups } from './lookups.js';
-import { keptGitModel, keptPlacementChanges, keptPoolChanges, type KeptSteps } from './kept-steps.js';
+import {
+  keptGitModel,
+  keptPlacementChanges,
+  keptPoolChanges,
+  keptReplicaPod,
+  createKeptSteps,
+  type KeptSteps,
+} from './kept-steps.js';
 
 /** One algorithm's stored benchmark runs at one spec hash, and their summary at a number of runs. */
 export interface RememberedRuns {
@@ -103,7 +110,7 @@ export function createReconcilerMemory(): ReconcilerMemory {
     specHashes: new WeakMap(),
     samples: new Set(),
     scaling: createScalingMemo(),
-    kept: {},
+    kept: createKeptSteps(),
   };
 }
 
@@ -122,6 +129,7 @@ export function rememberedLookups(memory: ReconcilerMemory): PlanLookups {
     gitModel: (cluster, files, labelKey) => keptGitModel(memory.kept, cluster, files, labelKey, parse),
     poolChanges: keptPoolChanges(memory.kept),
     placementChanges: keptPlacementChanges(memory.kept),
+    replicaPod: keptReplicaPod(memory.kept),
     workloadFiles: (input) => rememberedWorkloadFiles(memory, input),
     overlay: samePooled(memory.scaling, 'overlays'),
     answer: samePooled(memory.scaling, 'answers'),

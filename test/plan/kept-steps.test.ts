@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { planDesiredState, type DesiredStateInput } from '../../src/plan/desired-state.js';
 import { readGitModel } from '../../src/plan/git-model.js';
-import { keptGitModel, sameRecords, type KeptSteps } from '../../src/plan/kept-steps.js';
+import { createKeptSteps, keptGitModel, keptReplicaPod, sameRecords } from '../../src/plan/kept-steps.js';
+import { replicaPod } from '../../src/plan/scaling.js';
 import { plainLookups } from '../../src/plan/lookups.js';
 import { createReconcilerMemory, rememberedLookups, type ReconcilerMemory } from '../../src/plan/memory.js';
 import type { BenchmarkOutcome } from '../../src/placement/types.js';
@@ -78,7 +79,7 @@ describe('keptGitModel', () => {
   const parse = plainLookups.parse;
 
   it('is the same model while the files are the same, also read again into a new map', () => {
-    const kept: KeptSteps = {};
+    const kept = createKeptSteps();
     const first = keptGitModel(kept, 'prod', base, LABEL, parse);
     expect(first).toEqual(readGitModel('prod', base, LABEL));
     expect(keptGitModel(kept, 'prod', new Map(base), LABEL, parse)).toBe(first);
@@ -100,7 +101,7 @@ describe('keptGitModel', () => {
       (m: Map<string, string>) => m.set('clusters/prod/algorithms/x/deployment.yaml', 'kind: Deployment\n'),
     ],
   ])('builds afresh when %s', (_, change) => {
-    const kept: KeptSteps = {};
+    const kept = createKeptSteps();
     const first = keptGitModel(kept, 'prod', base, LABEL, parse);
     const moved = new Map(base);
     change(moved);
@@ -113,7 +114,7 @@ describe('keptGitModel', () => {
   });
 
   it('builds afresh for another cluster or label key', () => {
-    const kept: KeptSteps = {};
+    const kept = createKeptSteps();
     const first = keptGitModel(kept, 'prod', base, LABEL, parse);
     const other = keptGitModel(kept, 'prod', base, 'example.com/pool', parse);
     expect(other).not.toBe(first);
@@ -206,6 +207,56 @@ describe('a reconciler’s plan with kept steps', () => {
     expect(next.kept).toEqual(next.fresh);
     // The change shows: the kept plan is not the last one.
     expect(next.kept).not.toEqual(first.kept);
+  });
+});
+
+/** The base branch after every change set of the first plan merged: the Deployments are in Git. */
+function allMerged(): Map<string, string> {
+  const out = poolsMerged();
+  for (const cs of planDesiredState(input(out)).changeSets)
+    for (const f of cs.files) if (f.content !== null) out.set(f.path, f.content);
+  return out;
+}
+
+describe('keptReplicaPod', () => {
+  const base = allMerged();
+  const path = 'clusters/prod/algorithms/bert/deployment.yaml';
+  const bert = ALGORITHMS[0]!;
+
+  it('is the same answer for the same Deployment of the kept model, equal to replicaPod', () => {
+    const kept = createKeptSteps();
+    const git = keptGitModel(kept, 'prod', base, LABEL, plainLookups.parse);
+    const deployment = git.deployments.get('bert')!;
+    const first = keptReplicaPod(kept)(bert, deployment);
+    expect(first).toEqual(replicaPod(bert, deployment));
+    expect(first.request?.gpus).toBe(1);
+    expect(
+      keptReplicaPod(kept)(
+        bert,
+        keptGitModel(kept, 'prod', new Map(base), LABEL, plainLookups.parse).deployments.get('bert')!,
+      ),
+    ).toBe(first);
+  });
+
+  it('is read afresh from a changed Deployment (a moved head) and for another namespace', () => {
+    const kept = createKeptSteps();
+    const pods = keptReplicaPod(kept);
+    const before = pods(
+      bert,
+      keptGitModel(kept, 'prod', base, LABEL, plainLookups.parse).deployments.get('bert')!,
+    );
+    const text = base.get(path)!;
+    const edited = text.replace(/nvidia\.com\/gpu: "?1"?/g, 'nvidia.com/gpu: 2');
+    expect(edited).not.toBe(text);
+    const moved = keptGitModel(kept, 'prod', new Map(base).set(path, edited), LABEL, plainLookups.parse);
+    const after = pods(bert, moved.deployments.get('bert')!);
+    expect(after).toEqual(replicaPod(bert, moved.deployments.get('bert')!));
+    expect(after.request?.gpus).toBe(2);
+    expect(before.request?.gpus).toBe(1);
+    const elsewhere = { ...bert, namespace: 'team-b' };
+    const other = pods(elsewhere, moved.deployments.get('bert')!);
+    expect(other).toEqual(replicaPod(elsewhere, moved.deployments.get('bert')!));
+    expect(other).not.toEqual(after);
   });
 });
 

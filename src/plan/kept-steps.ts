@@ -1,8 +1,8 @@
 /**
  * Steps of the plan kept whole from one pass to the next while their inputs stay: Git's read
- * model while the files under `clusters/<cluster>/` are the same, then the `pools` change set and
- * the `placement/<name>` change sets while that model is the same object and every other input
- * is equal. In a steady pass (utilisation moved, no decision changed) the base branch head has not
+ * model while the files under `clusters/<cluster>/` are the same, then the `pools` change set,
+ * the `placement/<name>` change sets and each Deployment's replica pod while that model is the
+ * same object and every other input is equal. In a steady pass (utilisation moved, no decision changed) the base branch head has not
  * moved, so none of them is planned again; a moved head that changes a file there (a merged pull
  * request, a person's commit, gpuops's own patch commit, a retried push that fetched another
  * writer's commit) gives a fresh model, so every step keyed on it is planned afresh.
@@ -21,7 +21,7 @@ import { poolChanges, type PoolChangesInput } from './pool-changes.js';
 import { replicaPod, type ReplicaPod } from './scaling.js';
 import type { ResolvedAlgorithm } from '../definitions/index.js';
 
-/** What {@link keptGitModel}, {@link keptPoolChanges} and {@link keptPlacementChanges} keep. */
+/** What {@link keptGitModel}, {@link keptPoolChanges}, {@link keptPlacementChanges} and {@link keptReplicaPod} keep. */
 export interface KeptSteps {
   /** The last read model and what it was built from. */
   git?: { cluster: string; labelKey: string; files: ReadonlyMap<string, string>; model: GitModel };

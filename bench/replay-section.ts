@@ -3,10 +3,26 @@
  * at once, so the one-service replay's simulated engines, its model and the fleets share the
  * cores): runs `gpuops replay --output both ARGS…` with this process's arguments, then sends the
  * parent `{ code, cpuSeconds }` over IPC — the exit code and the CPU seconds of this process and
- * the processes it started and waited for (the simulated engines and their git processes).
+ * the processes it started and waited for (the simulated engines and their git processes). Its
+ * CPU-bound parts wait for the parent's slots (`src/replay/slot-channel.ts`), one per core.
  */
 import { main } from '../src/cli/main.js';
 import { processCpuSeconds } from '../src/replay/sim-engine.js';
+import { parentSlots } from '../src/replay/slot-channel.js';
+import { SLOT_PRIORITY } from '../src/replay/slots.js';
 
-const code = await main([process.argv[0]!, 'gpuops', 'replay', '--output', 'both', ...process.argv.slice(2)]);
+// `--whole-slot`: this section is one part (a fleet, through the model) and holds one of the
+// parent's slots while it runs; the one-service section's engines and model take theirs.
+const args = process.argv.slice(2);
+const whole = args[0] === '--whole-slot';
+const release = whole ? await parentSlots()('section', SLOT_PRIORITY.fleet) : undefined;
+const code = await main([
+  process.argv[0]!,
+  'gpuops',
+  'replay',
+  '--output',
+  'both',
+  ...args.slice(whole ? 1 : 0),
+]);
+release?.();
 process.send!({ code, cpuSeconds: processCpuSeconds() }, () => process.exit(code));

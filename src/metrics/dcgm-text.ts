@@ -2,6 +2,7 @@ import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import type { GpuSeries } from './types.js';
 import { DCGM, VENDORS } from '../util/index.js';
 import { inCommonSpelling, utilisationMetrics } from './vendor-series.js';
+import { familyLines } from './family-lines.js';
 
 /** A page or file that cannot be parsed; names the source and, when known, the 1-based line. */
 export class MetricsParseError extends Error {
@@ -49,19 +50,22 @@ export const NODE_HINT_LABEL = 'gpuops_node_hint';
  * `:9400/metrics` and AMD's device-metrics-exporter at `:5000/metrics`) with
  * `parse-prometheus-text-format` into raw per-GPU series, in dcgm-exporter's spelling
  * (`inCommonSpelling`: AMD's `gpu_gfx_activity` comes back as `DCGM_FI_DEV_GPU_UTIL`). Values stay
- * in the field's unit; `NaN`/`±Inf` are kept (attribution drops them with a reason).
+ * in the field's unit; `NaN`/`±Inf` are kept (attribution drops them with a reason). With
+ * `metrics`, only those families' lines are parsed (`familyLines`): a syntax error in another
+ * family's line is not found, as that family is not read.
  *
  * @throws MetricsParseError naming `source` and the offending line.
  */
 export function parseDcgmPage(text: string, options: DcgmPageOptions): GpuSeries[] {
+  const wanted = options.metrics ? new Set(options.metrics.flatMap(utilisationMetrics)) : null;
   let families;
   try {
-    families = parsePrometheusTextFormat(text);
+    // With `metrics`, only their families' lines are parsed (a pass reads one of dozens).
+    families = parsePrometheusTextFormat(wanted ? familyLines(text, wanted) : text);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     throw new MetricsParseError(options.source, lineOf(text, message), message);
   }
-  const wanted = options.metrics ? new Set(options.metrics.flatMap(utilisationMetrics)) : null;
   const vendorMetrics = new Set(VENDORS.map((v) => v.utilisation.metric));
   const out: GpuSeries[] = [];
   for (const family of families) {

@@ -42,7 +42,7 @@ export interface AnalysisSettings extends PolicySettings, FlagDelays {
   max: number;
   hpaTargets: number[];
   headroomFactors: number[];
-  /** Scale-down margins the first-half choice tries with every factor (empty: the policy's own). */
+  /** Scale-down margins the first-half choice tries with every factor, refined between two of them (`marginsTried`; empty: the policy's own). */
   headroomDownMargins: number[];
 }
 

@@ -6,6 +6,7 @@
  */
 import type { Policy } from '../definitions/index.js';
 import { computeFigures, type EngineFigures } from './figures.js';
+import { marginsTried } from './margin-search.js';
 import { runModel, type ModelSettings } from './model-engine.js';
 import { sliceTrace, type Trace } from './trace.js';
 
@@ -30,7 +31,8 @@ export interface FrontierOptions {
   headroomFactors: readonly number[];
   /**
    * The scale-down margins the first-half choice tries with every factor (dimensionless, units of
-   * √load); absent or empty: only the policy's own margin (the frontiers always run at it).
+   * √load), refined between two of them to the least that keeps the limits (`marginsTried`);
+   * absent or empty: only the policy's own margin (the frontiers always run at it).
    */
   headroomDownMargins?: readonly number[];
   policyFor: (beta: number, margin?: number) => Policy;
@@ -162,7 +164,9 @@ export interface FirstHalfChoice {
 }
 
 /**
- * The honest choice of β, and of the scale-down margin when `o.headroomDownMargins` lists some:
+ * The honest choice of β, and of the scale-down margin when `o.headroomDownMargins` lists some
+ * (with every factor: the listed margins and the least margin within the limits between two of
+ * them, to 0.05, `margin-search.ts`):
  * the pair of the highest utilisation on the FIRST half of the trace within the limits (fewest
  * flaps, then the larger β, then the larger margin, on a tie: the more cautious), reported on the
  * second half and the whole; when no pair keeps the limits, the largest of each (the most
@@ -176,17 +180,20 @@ export function chooseOnFirstHalf(trace: Trace, o: FrontierOptions, limits: Limi
   const half = Math.max(1, Math.floor(span / 2));
   const first = sliceTrace(trace, 0, half);
   const second = sliceTrace(trace, half, Infinity);
-  const margins: (number | undefined)[] = o.headroomDownMargins?.length
-    ? [...o.headroomDownMargins]
-    : [undefined];
-  const tried = o.headroomFactors.flatMap((b) =>
-    margins.map((m) => ({ beta: b, margin: m, figures: gpuopsPoint(first, b, o, m).figures })),
+  const keeps = (f: EngineFigures) =>
+    f.aboveMaxPercent <= limits.aboveMaxPercent && f.unservedPercent <= limits.unservedPercent;
+  const listed = o.headroomDownMargins ?? [];
+  type Tried = { beta: number; margin: number | undefined; figures: EngineFigures };
+  const tried = o.headroomFactors.flatMap((b): Tried[] =>
+    listed.length === 0
+      ? [{ beta: b, margin: undefined, figures: gpuopsPoint(first, b, o).figures }]
+      : marginsTried(listed, (m) => gpuopsPoint(first, b, o, m).figures, keeps).map((r) => ({
+          beta: b,
+          margin: r.margin,
+          figures: r.result,
+        })),
   );
-  const within = tried.filter(
-    (p) =>
-      p.figures.aboveMaxPercent <= limits.aboveMaxPercent &&
-      p.figures.unservedPercent <= limits.unservedPercent,
-  );
+  const within = tried.filter((p) => keeps(p.figures));
   const cautious = (a: (typeof tried)[number], b: (typeof tried)[number]) =>
     b.beta - a.beta || (b.margin ?? 0) - (a.margin ?? 0);
   const best = within.length

@@ -28,6 +28,7 @@ import { patchPolicy } from './replay-policy.js';
 import { compareSignals, type SignalComparison } from './signal-compare.js';
 import type { Policy } from '../definitions/index.js';
 import type { ModelSettings } from './model-engine.js';
+import { SLOT_PRIORITY, type AcquireSlot } from './slots.js';
 
 /** Every engine, in the order the table lists them. */
 export const ENGINES = ['static', 'hpa', 'gpuops-patch', 'gpuops-pr', 'ideal'] as const;
@@ -73,6 +74,11 @@ export interface RunReplayOptions {
    * in this one (default; tests).
    */
   processes?: boolean;
+  /**
+   * Slots of the machine's cores (`slots.ts`): each simulated engine and the model wait for one
+   * and hold it while they run; absent: all at once.
+   */
+  slots?: AcquireSlot;
   /** Called when an engine is done (for progress). */
   onEngine?: (run: EngineRun) => void;
   /** Called when the model (frontiers, loops, signals) is done, with the CPU seconds it took. */
@@ -95,15 +101,26 @@ export async function runReplay(trace: Trace, o: RunReplayOptions): Promise<Repl
     flapWindowSeconds: FLAP_WINDOW_SECONDS,
     podTime: staticPodTime(trace, s.max),
   });
-  // The simulated engines run at once (in processes of their own with `processes`).
+  // The simulated engines run at once (in processes of their own with `processes`), each once it
+  // holds a slot when there are slots.
   const run = o.processes ? runSimEngineInChild : runSimEngine;
   const simulated = new Map(
     engines
       .filter((e): e is SimEngine => e !== 'static' && e !== 'ideal')
-      .map((e) => [e, run(trace, e, s, path.join(o.dir, e), (f) => o.onProgress?.(e, f))] as const),
+      .map(
+        (e) =>
+          [
+            e,
+            inSlot(o.slots, e, SLOT_PRIORITY.engine, () =>
+              run(trace, e, s, path.join(o.dir, e), (f) => o.onProgress?.(e, f)),
+            ),
+          ] as const,
+      ),
   );
   // The model runs here while the simulated engines run in theirs (or after them, in-process).
-  const model = await modelSide(trace, s, staticRun.allocatedGpuHours);
+  const model = await inSlot(o.slots, 'model', SLOT_PRIORITY.model, () =>
+    modelSide(trace, s, staticRun.allocatedGpuHours),
+  );
   o.onModel?.(model.cpuSeconds);
   await Promise.allSettled(simulated.values());
   const runs: EngineRun[] = [];
@@ -146,6 +163,21 @@ export async function runReplay(trace: Trace, o: RunReplayOptions): Promise<Repl
     ...(signals ? { signals } : {}),
     wallSeconds,
   };
+}
+
+/** `fn` run holding a slot of `slots` (released however it ends), or at once without slots. */
+async function inSlot<T>(
+  slots: AcquireSlot | undefined,
+  what: string,
+  priority: number,
+  fn: () => Promise<T>,
+): Promise<T> {
+  const release = await slots?.(what, priority);
+  try {
+    return await fn();
+  } finally {
+    release?.();
+  }
 }
 
 /** Reversals within this long count as flaps in the engines' table (seconds): the shipped stabilisation window. */

@@ -81,6 +81,20 @@ export class MemoryStore implements SimStore {
     return out;
   }
 
+  /**
+   * The stored objects themselves in `list` order, without copying (`SimStore.scan`): for readers
+   * of the whole cluster after every tick (the replay, the controllers). Never change them.
+   */
+  scan(resource: Resource, namespace?: string): readonly KubeObject[] {
+    const table = this.table(resource);
+    const out: KubeObject[] = [];
+    for (const key of this.sortedKeys(resource)) {
+      const obj = table.objects.get(key)!;
+      if (namespace === undefined || obj.metadata.namespace === namespace) out.push(obj);
+    }
+    return out;
+  }
+
   get(resource: Resource, namespace: string | undefined, name: string): KubeObject | undefined {
     const obj = this.table(resource).objects.get(this.keyOf(resource, namespace, name));
     return obj ? clone(obj) : undefined;

@@ -132,3 +132,32 @@ describe('chooseOnFirstHalf with scale-down margins', () => {
     expect([none.beta, none.margin, none.fallback]).toEqual([1, 4, true]);
   });
 });
+
+describe('chooseOnFirstHalf refines the margin between the listed ones', () => {
+  it('chooses the least margin (to 0.05) that keeps the limits on the first half when it beats the listed', async () => {
+    const base = await loadDefaultPolicy();
+    const s = { mergeDelaySeconds: 600, hpaTarget: 55, headroomFactor: 1 };
+    const o: FrontierOptions = {
+      hpaTargets: [55],
+      headroomFactors: [1],
+      headroomDownMargins: [0, 4],
+      policyFor: (beta, margin) => patchPolicy(base, s, beta, margin),
+      settings: modelSettings(),
+    };
+    const limits = { aboveMaxPercent: 2, unservedPercent: 0.5 };
+    const first = sliceTrace(trace(), 0, Math.floor((239 * 60) / 2));
+    const at = (m: number) => gpuopsPoint(first, 1, o, m).figures;
+    const keeps = (m: number) => at(m).aboveMaxPercent <= 2 && at(m).unservedPercent <= 0.5;
+    // At β 1 margin 0 runs the pods too hot on the first half (2.9 % above max), margin 4 keeps the limits.
+    expect([keeps(0), keeps(4)]).toEqual([false, true]);
+    const c = chooseOnFirstHalf(trace(), o, limits);
+    expect(c.fallback).toBe(false);
+    expect([0, 4]).not.toContain(c.margin);
+    // The least multiple of 0.05 that keeps them: one step less does not.
+    expect(Math.round(c.margin! * 20) / 20).toBe(c.margin);
+    expect(keeps(c.margin!)).toBe(true);
+    expect(keeps(Math.round((c.margin! - 0.05) * 20) / 20)).toBe(false);
+    expect(c.firstHalf).toEqual(at(c.margin!));
+    expect(c.firstHalf.utilizationPercent).toBeGreaterThan(at(4).utilizationPercent);
+  });
+});

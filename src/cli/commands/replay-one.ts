@@ -5,7 +5,7 @@
  * `--report DIR` `index.html`, `figures.jsonl` and `analysis.json` in DIR.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import os, { availableParallelism } from 'node:os';
 import path from 'node:path';
 import {
   formatAnalysis,
@@ -20,6 +20,10 @@ import {
   formatVerdicts,
   formatVerdict,
   progressReporter,
+  parentSlots,
+  reportPartCpu,
+  SlotPool,
+  type AcquireSlot,
 } from '../../replay/index.js';
 import type { ReplaySettings, Trace } from '../../replay/index.js';
 import { makeDirs } from '../../disk/index.js';
@@ -75,6 +79,16 @@ function writeReport(result: ReplayResult, dir: string): void {
 }
 
 /**
+ * The slots the engines and the model take: the parent's when it serves them
+ * (`GPUOPS_REPLAY_SLOTS=parent`, as `npm run replay` does for every section at once), else one
+ * per core of this machine.
+ */
+function replaySlots(): AcquireSlot {
+  if (process.env.GPUOPS_REPLAY_SLOTS === 'parent' && process.send) return parentSlots();
+  return new SlotPool(availableParallelism()).acquire;
+}
+
+/**
  * Replays one service's `trace` through `engines` with `settings`, in `--work-dir` (kept) or a
  * temporary folder (removed after, also on failure). @throws Error from the engines
  */
@@ -95,8 +109,15 @@ export async function replayOneService(
       dir,
       engines,
       processes: true,
-      onEngine: (e) => err.write(engineDone(e)),
-      onModel: (cpu) => err.write(`  model done (frontiers, loops, signals: ${cpu.toFixed(1)} s CPU)\n`),
+      slots: replaySlots(),
+      onEngine: (e) => {
+        err.write(engineDone(e));
+        if (e.cost) reportPartCpu(e.figures.engine, e.cost.cpuSeconds);
+      },
+      onModel: (cpu) => {
+        err.write(`  model done (frontiers, loops, signals: ${cpu.toFixed(1)} s CPU)\n`);
+        reportPartCpu('model', cpu);
+      },
       onProgress: (engine, fraction) => {
         const line = progress.update(engine, fraction, Date.now());
         if (line) err.write(`${line}\n`);

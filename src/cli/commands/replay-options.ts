@@ -165,7 +165,7 @@ function settingOptions(cmd: Command): Command {
     )
     .option(
       '--headroom-down-margins <list>',
-      'scale-down margins (headroomDownMargin) the first-half choice tries with every factor (comma-separated)',
+      'scale-down margins (headroomDownMargin) the first-half choice tries with every factor, refined to 0.05 between the two around the limits (comma-separated)',
       numberList(headroomFactor),
       d.headroomDownMargins,
     );

@@ -4,7 +4,7 @@
  * dry run read exactly what a pass reads.
  */
 import type { SnapshotOptions, Snapshot } from '../cluster/index.js';
-import { invalidAlgorithms, keptForInvalidSpecs, readGitModel, rememberedLookups } from '../plan/index.js';
+import { invalidAlgorithms, keptForInvalidSpecs, rememberedLookups } from '../plan/index.js';
 import type { FillFailure } from '../plan/index.js';
 import type { UtilizationReading } from '../metrics/index.js';
 import { historySince } from '../scaling/index.js';
@@ -46,8 +46,10 @@ export async function readWorld(sources: WorldSources, now: JudgeAt): Promise<Wo
   const at = now instanceof Date ? now : now(await readingRead);
   const poolLabel = policy.spec.pools.labelKey;
   const clusterRead = early && poolLabel === defaultLabel ? early : readCluster(sources, at, { poolLabel });
-  const { parse } = rememberedLookups(sources.memory);
-  const git = readGitModel(cluster, base, poolLabel, parse);
+  const lookups = rememberedLookups(sources.memory);
+  const { parse } = lookups;
+  // Kept from the last pass while the files under `clusters/<cluster>/` are the same (kept-steps.ts).
+  const git = lookups.gitModel(cluster, base, poolLabel);
   const names = repo.algorithms.map((a) => a.name);
   const moved = [...git.movedNodes.keys()];
   const [snapshot, hpa, reading, benchmarks, decided, history] = await Promise.all([

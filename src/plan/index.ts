@@ -4,7 +4,6 @@ export { planDesiredState } from './desired-state.js';
 export type { DesiredState, PlanOutput } from './desired-state.js';
 export { failedCondition, fillFailureText, heldByFailedFills, newFillFailures } from './fill-failure.js';
 export type { FillFailure } from './fill-failure.js';
-export { readGitModel } from './git-model.js';
 export type { GitModel } from './git-model.js';
 export { invalidAlgorithms, keptForInvalidSpecs } from './invalid-specs.js';
 export { createReconcilerMemory, rememberedLookups } from './memory.js';

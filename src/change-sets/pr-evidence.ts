@@ -37,6 +37,8 @@ export interface FillWait {
   job: string;
   state: 'Running' | 'Failed' | 'Absent' | 'Unknown' | 'NotRead';
   deployment: 'kept' | 'none';
+  /** With `Failed`: the Job's `Failed` condition, `reason: message` (`BackoffLimitExceeded: …`). */
+  reason?: string;
 }
 
 /** Utilisation evidence for one scaling decision (percent) and the bounds it was compared with. */

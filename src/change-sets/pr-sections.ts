@@ -109,7 +109,7 @@ const FILL_STATES: Record<FillWait['state'], string> = {
   NotRead: 'is in this pull request: merging it lets Argo CD or Flux create it, and it runs once',
   Absent: 'is not in the cluster yet (Argo CD or Flux has not applied it)',
   Running: 'is running',
-  Failed: 'has failed: its pods and events say why; a changed fill step is a new Job',
+  Failed: 'has failed',
   Unknown: 'could not be read this pass',
 };
 
@@ -122,7 +122,25 @@ export function fillWaitLine(algorithm: string, w: FillWait): string {
     w.deployment === 'none'
       ? `this pull request holds no Deployment of \`${algorithm}\` yet: the pass after the fill is Complete writes it`
       : `the Deployment of \`${algorithm}\` in Git stays as it is (its replicas go on serving) until the fill is Complete`;
+  if (w.state === 'Failed') return fillFailedLine(w, meanwhile);
   return `**Waiting for the model cache fill**: Job \`${w.job}\` ${FILL_STATES[w.state]}; ${meanwhile}.`;
+}
+
+/**
+ * A failed fill holds the Deployment until a person acts: the Job controller never runs a Failed
+ * Job again, and neither Argo CD nor Flux recreates a Job that exists and is unchanged in Git. A
+ * deleted Job is missing from the cluster, so Flux applies it again at its next reconciliation and
+ * Argo CD at its next sync (by itself only with automated sync and `selfHeal`).
+ */
+function fillFailedLine(w: FillWait, meanwhile: string): string {
+  const why = w.reason ? ` (${w.reason})` : '';
+  return [
+    `**The model cache fill failed**: Job \`${w.job}\` ${FILL_STATES.Failed}${why}; its pods and events say more; ${meanwhile}.`,
+    'To retry, change the fill step (its image or args name a new Job, which the applier creates once merged),',
+    'or delete the failed Job: Argo CD and Flux do not run a Failed Job again while it exists unchanged in Git;',
+    'once deleted, Flux creates it again at its next reconciliation and Argo CD at its next sync',
+    '(by itself only with automated sync and `selfHeal`).',
+  ].join(' ');
 }
 
 export function scalingSection(ev: ScalingEvidence, maxRows: number): string {

@@ -186,6 +186,15 @@ const FLEET_GAUGES: readonly FleetGauge[] = [
     },
   ),
   fleetGauge(
+    'gpuops_algorithm_held',
+    '1 for each algorithm whose Deployment the newest pass holds out of Git, by reason (ModelCacheFillFailed: its model cache fill Job failed).',
+    ['algorithm', 'reason'],
+    (g, i) => {
+      for (const a of i.fleet?.algorithms ?? [])
+        if (a.held) g.set({ algorithm: a.name, reason: a.held.reason }, 1);
+    },
+  ),
+  fleetGauge(
     'gpuops_benchmark_started_timestamp_seconds',
     'Benchmark pods running or pending at the newest pass, by creation time (epoch seconds).',
     ['algorithm', 'pod'],

@@ -78,6 +78,43 @@ describe('readModelCacheFills: one list per namespace of the fill Jobs in Git th
     expect(asked.sort()).toEqual([`team-a ${selector}`, `team-down ${selector}`]);
   });
 
+  it("gives each Failed Job's reason and message, with its algorithm, by the same key", async () => {
+    const failed = {
+      type: 'Failed',
+      status: 'True',
+      reason: 'BackoffLimitExceeded',
+      message: 'Job has reached the specified backoff limit',
+    };
+    const jobs = {
+      listJobs: async (): Promise<JobView[]> => [
+        { name: job('broken'), conditions: [failed] } as unknown as JobView,
+        { name: job('ok'), conditions: [cond('Failed', 'False')] } as unknown as JobView,
+      ],
+    };
+    const files = new Map(
+      ['broken', 'ok'].map((n) => [
+        `${dir(n)}/model-cache-fill.yaml`,
+        `kind: Job\nmetadata:\n  name: ${job(n)}\n`,
+      ]),
+    );
+    const out = new Map();
+    const git = readGitModel('prod', files, 'gpuops.dev/pool');
+    const states = await readModelCacheFills(jobs, [alg('broken'), alg('ok')], git, parseGenerated, out);
+    expect(Object.fromEntries(states)).toEqual({
+      [`team-a/${job('broken')}`]: 'Failed',
+      [`team-a/${job('ok')}`]: 'Running',
+    });
+    expect(Object.fromEntries(out)).toEqual({
+      [`team-a/${job('broken')}`]: {
+        namespace: 'team-a',
+        algorithm: 'broken',
+        job: `team-a/${job('broken')}`,
+        reason: 'BackoffLimitExceeded',
+        message: 'Job has reached the specified backoff limit',
+      },
+    });
+  });
+
   it('lists nothing when no fill waits', async () => {
     const jobs = { listJobs: async (): Promise<JobView[]> => expect.fail('listed') };
     const git = readGitModel('prod', new Map(), 'gpuops.dev/pool');

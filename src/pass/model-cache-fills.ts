@@ -10,7 +10,14 @@ import type { JobApi, JobView } from '../cluster/index.js';
 import type { ResolvedAlgorithm } from '../definitions/index.js';
 import { modelCacheFilePath, modelCacheFillName, MODEL_CACHE_FILL } from '../manifests/index.js';
 import { MANAGED_BY } from '../util/index.js';
-import { fillKey, readsFill, type FillState, type GitModel } from '../plan/index.js';
+import {
+  failedCondition,
+  fillKey,
+  readsFill,
+  type FillFailure,
+  type FillState,
+  type GitModel,
+} from '../plan/index.js';
 
 /** A Job's state from its conditions (`Complete` / `Failed` with status `True`), else `Running`. */
 export function fillStateOf(job: Pick<JobView, 'conditions'> | null): FillState {
@@ -42,18 +49,22 @@ export function holdsFillJob(
  *              Deployments as parsed)
  * @param parse how a file of Git is parsed (the reconciler's memo, `rememberedLookups().parse`:
  *              an unchanged file is parsed once)
+ * @param failed  when given, receives each `Failed` Job's reason and message by the same key
  */
 export async function readModelCacheFills(
   jobs: Pick<JobApi, 'listJobs'>,
   algorithms: readonly ResolvedAlgorithm[],
   git: Pick<GitModel, 'cluster' | 'files' | 'deployments'>,
   parse: (text: string) => unknown,
+  failed?: Map<string, FillFailure>,
 ): Promise<Map<string, FillState>> {
   const wanted = algorithms.flatMap((a) => {
     const name = modelCacheFillName(a.name, a.spec.modelCache);
     if (name === null) return [];
     const inGit = holdsFillJob(git.files.get(modelCacheFilePath(git.cluster, a.name)), name, parse);
-    return inGit && !readsFill(git.deployments.get(a.name), name) ? [{ namespace: a.namespace, name }] : [];
+    return inGit && !readsFill(git.deployments.get(a.name), name)
+      ? [{ namespace: a.namespace, name, algorithm: a.name }]
+      : [];
   });
   const namespaces = [...new Set(wanted.map((w) => w.namespace))];
   const listed = await Promise.all(
@@ -66,9 +77,17 @@ export async function readModelCacheFills(
   );
   const byNamespace = new Map(namespaces.map((ns, i) => [ns, listed[i]!]));
   return new Map(
-    wanted.map(({ namespace, name }): [string, FillState] => {
-      const found = byNamespace.get(namespace);
-      return [fillKey(namespace, name), found ? fillStateOf(found.get(name) ?? null) : 'Unknown'];
+    wanted.map(({ namespace, name, algorithm }): [string, FillState] => {
+      const job = byNamespace.get(namespace)?.get(name) ?? null;
+      const why = job && failedCondition(job.conditions);
+      if (why)
+        failed?.set(fillKey(namespace, name), {
+          namespace,
+          algorithm,
+          job: fillKey(namespace, name),
+          ...why,
+        });
+      return [fillKey(namespace, name), byNamespace.get(namespace) ? fillStateOf(job) : 'Unknown'];
     }),
   );
 }

@@ -52,5 +52,6 @@ export function planWorld(
     ...(world.hpa ? { hpa: world.hpa } : {}),
     ...(world.emptySince ? { emptySince: world.emptySince } : {}),
     ...(world.modelCacheFills ? { modelCacheFills: world.modelCacheFills } : {}),
+    ...(world.modelCacheFailures ? { modelCacheFailures: world.modelCacheFailures } : {}),
   });
 }

@@ -5,6 +5,7 @@
  */
 import type { SnapshotOptions, Snapshot } from '../cluster/index.js';
 import { invalidAlgorithms, keptForInvalidSpecs, rememberedLookups } from '../plan/index.js';
+import type { FillFailure } from '../plan/index.js';
 import type { UtilizationReading } from '../metrics/index.js';
 import { historySince } from '../scaling/index.js';
 import type { DecisionRecord } from '../scaling/index.js';
@@ -66,7 +67,10 @@ export async function readWorld(sources: WorldSources, now: JudgeAt): Promise<Wo
     store && moved.length > 0 ? store.nodeEmptiness?.(moved) : Promise.resolve(undefined),
   ]);
   const recent: DecisionRecord[] = names.flatMap((n) => decided.get(n) ?? []);
-  const fills = sources.jobs ? await readModelCacheFills(sources.jobs, repo.algorithms, git, parse) : null;
+  const failures = new Map<string, FillFailure>();
+  const fills = sources.jobs
+    ? await readModelCacheFills(sources.jobs, repo.algorithms, git, parse, failures)
+    : null;
   const invalid = invalidAlgorithms(repo);
   return {
     now: at,
@@ -86,6 +90,7 @@ export async function readWorld(sources: WorldSources, now: JudgeAt): Promise<Wo
     ...(hpa ? { hpa } : {}),
     ...(history ? { emptySince: emptySinceNow(history, snapshot.nodes, snapshot.takenAt) } : {}),
     ...(fills?.size ? { modelCacheFills: fills } : {}),
+    ...(failures.size ? { modelCacheFailures: failures } : {}),
   };
 }
 

@@ -21,7 +21,13 @@ import { planWorld } from './plan.js';
 import { readWorld } from './read-world.js';
 import { workingCopySpecs } from './specs.js';
 import { standbyStep, type StandbyOutcome } from './standby.js';
-import { summarize, warnAboutKept, warnAboutMetrics, type PassResult } from './summary.js';
+import {
+  summarize,
+  warnAboutFailedFills,
+  warnAboutKept,
+  warnAboutMetrics,
+  type PassResult,
+} from './summary.js';
 import type { WorldSources } from './world.js';
 import { writePhase } from './write.js';
 import { watchlistOf } from './watchlist.js';
@@ -130,6 +136,7 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
   });
   warnAboutMetrics(deps.log, desired);
   warnAboutKept(deps.log, desired);
+  warnAboutFailedFills(deps.log, world, deps.memory);
   // A replica that lost the Lease while it read and decided stops here: nothing of it is written.
   deps.fence?.('the write phase of this pass');
   const written = await writePhase({ ...deps, now: () => deps.clock.now() }, world, desired);

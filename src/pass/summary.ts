@@ -4,7 +4,8 @@
  */
 import type { Logger } from 'pino';
 import type { Snapshot } from '../cluster/index.js';
-import type { DesiredState, PlanOutput } from '../plan/index.js';
+import type { DesiredState, PlanOutput, ReconcilerMemory } from '../plan/index.js';
+import { fillFailureText, newFillFailures } from '../plan/index.js';
 import type { ChangeSet, WriteBackResult } from '../change-sets/index.js';
 import type { Watchlist } from '../scaling/index.js';
 import { standbyCounts, type StandbyOutcome } from './standby.js';
@@ -56,6 +57,25 @@ export function warnAboutKept(log: Logger, desired: DesiredState): void {
     log.warn(
       { algorithm: k.algorithm, folder: k.folder, objects: k.objects, detail: k.message },
       'deleted spec kept (placement.onDeletedSpec: keep-and-report)',
+    );
+}
+
+/**
+ * Warns once per process about each failed model cache fill Job (`plan/fill-failure.ts`): its
+ * algorithm's Deployment stays held and nothing else in the cluster says why the algorithm never
+ * starts. The placement pull request says it on every pass it is updated.
+ */
+export function warnAboutFailedFills(
+  log: Logger,
+  world: Pick<World, 'modelCacheFailures'>,
+  memory: Pick<ReconcilerMemory, 'fillFailuresWarned'>,
+): void {
+  if (!world.modelCacheFailures) return;
+  memory.fillFailuresWarned ??= new Set();
+  for (const f of newFillFailures(world.modelCacheFailures.values(), memory.fillFailuresWarned))
+    log.warn(
+      { namespace: f.namespace, algorithm: f.algorithm, job: f.job, reason: f.reason, detail: f.message },
+      `model cache fill failed (${fillFailureText(f)}): the Deployment stays held until the fill step changes or the Job is deleted`,
     );
 }
 

@@ -8,7 +8,7 @@ import type { ClusterSource, JobApi, Snapshot } from '../cluster/index.js';
 import type { LoadedRepo, Policy, SpecError } from '../definitions/index.js';
 import type { UtilizationReading, UtilizationSource } from '../metrics/index.js';
 import type { BenchmarkOutcome } from '../placement/index.js';
-import type { ReconcilerMemory, GitModel, FillStates } from '../plan/index.js';
+import type { ReconcilerMemory, GitModel, FillFailure, FillStates } from '../plan/index.js';
 import type { DecisionRecord, HpaState } from '../scaling/index.js';
 import type { BenchmarkRun, Store } from '../store/index.js';
 
@@ -97,4 +97,6 @@ export interface World {
   emptySince?: Map<string, string>;
   /** The model cache fill Jobs read this pass (`model-cache-fills.ts`); absent: none read. */
   modelCacheFills?: FillStates;
+  /** The fill Jobs of `modelCacheFills` that failed, with why (`model-cache-fills.ts`), by the same key. */
+  modelCacheFailures?: ReadonlyMap<string, FillFailure>;
 }

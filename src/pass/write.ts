@@ -17,6 +17,7 @@ import type { PullRequestHost } from '../git-hosts/index.js';
 import type { ChangeSet, WriteBackResult } from '../change-sets/index.js';
 import type { WorkingCopy } from '../working-copy/index.js';
 import type { GitModel, DesiredState, ReconcilerMemory } from '../plan/index.js';
+import { heldByFailedFills } from '../plan/index.js';
 import { toDecisionRecord } from '../scaling/index.js';
 import type { ScalingDecision } from '../scaling/index.js';
 import type { Policy, ResolvedAlgorithm } from '../definitions/index.js';
@@ -58,6 +59,7 @@ export async function writePhase(
       now: world.now,
       writeRefusals: refusals,
       memory,
+      ...(world.modelCacheFailures ? { held: heldByFailedFills(world.modelCacheFailures.values()) } : {}),
     });
   }
   const written = await writePass(deps, {
@@ -102,6 +104,8 @@ export async function recordPass(
      * (`rememberStoredDecisions`); absent: all stored, nothing noted.
      */
     memory?: Pick<ReconcilerMemory, 'samples' | 'decisions'>;
+    /** Algorithms whose Deployment is held, with why (the status page shows it). */
+    held?: ReadonlyMap<string, { reason: string; message: string }>;
   },
 ): Promise<FleetStatusRecord> {
   const { output } = o.desired;
@@ -123,6 +127,7 @@ export async function recordPass(
     placements: output.placements,
     scaling: output.scaling,
     snapshot: o.snapshot,
+    ...(o.held ? { held: o.held } : {}),
   });
   if (o.writeRefusals && o.writeRefusals.length > 0) fleet.writeRefusals = [...o.writeRefusals];
   await statusStoreOf(store)?.saveFleetStatus(fleet);

@@ -6,6 +6,7 @@
  * `reconcile` writes.
  */
 import type { FillStates } from './model-cache.js';
+import type { FillFailure } from './fill-failure.js';
 import type { Snapshot } from '../cluster/index.js';
 import { buildChangeSet, planFiles, type ChangeSetInput } from '../change-sets/index.js';
 import type { ChangeSet, PlannedFile } from '../change-sets/index.js';
@@ -109,6 +110,8 @@ export interface DesiredStateInput {
   loop?: LoopTiming;
   /** The model cache fill Jobs as the cluster reports them (`plan/model-cache.ts`); absent: none read. */
   modelCacheFills?: FillStates;
+  /** The failed fill Jobs among them, with why, by the same key; absent: none failed. */
+  modelCacheFailures?: ReadonlyMap<string, FillFailure>;
   now: Date;
 }
 
@@ -238,6 +241,7 @@ function subjectChanges(input: DesiredStateInput, steps: PassSteps): ChangeSetIn
       workloadFiles: lookups.workloadFiles,
       capacity: lookups.capacity(observed.decided),
       ...(input.modelCacheFills ? { modelCacheFills: input.modelCacheFills } : {}),
+      ...(input.modelCacheFailures ? { modelCacheFailures: input.modelCacheFailures } : {}),
     }),
     ...scaleChanges({
       step: scaling,

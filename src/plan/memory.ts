@@ -95,6 +95,8 @@ export interface ReconcilerMemory {
    * from the database (`standingRefusals` in pass/write.ts).
    */
   refusals?: GitWriteRefusalRecord[];
+  /** Not a memo: the failed model cache fill Jobs already warned about (`newFillFailures`), by `namespace/name`. */
+  fillFailuresWarned?: Set<string>;
 }
 
 /** Entries of {@link ReconcilerMemory.parsed} kept at most. */

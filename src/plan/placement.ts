@@ -23,6 +23,7 @@ import type { GitModel } from './git-model.js';
 import { byString, NVIDIA } from '../util/index.js';
 import { keepsDeletedSpecs } from './deleted-specs.js';
 import { fillWait, holdUntilFilled, type FillStates } from './model-cache.js';
+import { fillFailureText, type FillFailure } from './fill-failure.js';
 
 /**
  * One placement per algorithm, in the order given (`place`: run time above
@@ -77,6 +78,8 @@ export interface PlacementChangesInput {
    * cache is written only once its fill is Complete. Absent: none read (none is Complete).
    */
   modelCacheFills?: FillStates;
+  /** The failed fill Jobs among them, with why (the pull request says it); absent: none failed. */
+  modelCacheFailures?: ReadonlyMap<string, FillFailure>;
 }
 
 /**
@@ -166,7 +169,8 @@ function renderPlaced(
     const inGit = git.deployments.get(alg.name);
     const files = holdUntilFilled(all, alg, path, inGit, fills);
     const wait = fillWait(alg, inGit, fills);
-    if (wait) waits.set(alg.name, wait);
+    const failure = wait?.state === 'Failed' ? input.modelCacheFailures?.get(wait.job) : undefined;
+    if (wait) waits.set(alg.name, failure ? { ...wait, reason: fillFailureText(failure) } : wait);
     rendered.push(...files);
     const desired = files.find((f) => f.path === path)?.content;
     const note =

@@ -24,6 +24,8 @@ export interface FleetStatusInput {
   scaling: readonly ScalingDecision[];
   /** The pass's snapshot: its benchmark pods are recorded. */
   snapshot?: Pick<Snapshot, 'pods'>;
+  /** Algorithms whose Deployment is held, with why (`plan/fill-failure.ts` `heldByFailedFills`). */
+  held?: ReadonlyMap<string, { reason: string; message: string }>;
 }
 
 /** Builds the record; algorithms sorted by name, pools in the pass's (snapshot) order. */
@@ -61,6 +63,7 @@ export function fleetStatusRecord(input: FleetStatusInput): FleetStatusRecord {
           utilization: d ? d.utilization : null,
           scalingReason: d?.reason ?? null,
           scalingMessage: d?.message ?? null,
+          ...(input.held?.has(a.name) ? { held: input.held.get(a.name)! } : {}),
         };
       }),
     benchmarks: (input.snapshot?.pods ?? []).filter(benchmarkInProgress).map((p) => ({

@@ -79,6 +79,7 @@ function algorithm(a: StatusAlgorithm): string {
   const band = a.chart.bandMin === null ? '' : `, band ${a.chart.bandMin}–${a.chart.bandMax} %`;
   return `<div class="alg" id="alg-${e(a.name)}"><h3>${e(a.name)} <span class="muted">· ${e(a.pool ?? 'no pool')}</span></h3>
 <div>${runVsThreshold} · ${e(replicas)}${e(band)}</div>
+${a.held ? `<div><strong>${e(a.held.reason)}</strong>: ${e(a.held.message)}</div>` : ''}
 ${a.scalingReason ? `<div class="muted">${e(a.scalingReason)}: ${e(a.scalingMessage ?? '')}</div>` : ''}
 ${renderChart(a.chart, `GPU utilisation of ${a.name}`)}${legend(a)}</div>`;
 }

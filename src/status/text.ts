@@ -73,6 +73,7 @@ function algorithmLines(v: StatusView): string[] {
     out.push(
       `  ${a.name}: pool ${a.pool ?? '—'}, ${vs}, replicas ${a.replicas ?? '—'} (${a.minReplicas ?? '—'}..${a.maxReplicas ?? '—'}), utilisation ${util}, band ${a.chart.bandMin ?? '—'}–${a.chart.bandMax ?? '—'} %, ${plural(a.chart.markers.length, 'change')} in 24 h`,
     );
+    if (a.held) out.push(`    ${a.held.reason}: ${a.held.message}`);
     if (a.scalingReason) out.push(`    ${a.scalingReason}: ${a.scalingMessage ?? ''}`);
   }
   return out;

@@ -46,6 +46,7 @@ export function statusAlgorithms(
       maxReplicas: a?.maxReplicas ?? null,
       scalingReason: a?.scalingReason ?? null,
       scalingMessage: a?.scalingMessage ?? null,
+      ...(a?.held ? { held: a.held } : {}),
       chart: {
         ...scale,
         bandMin: a?.utilizationMin ?? null,

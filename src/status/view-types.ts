@@ -84,6 +84,8 @@ export interface StatusAlgorithm {
   maxReplicas: number | null;
   scalingReason: string | null;
   scalingMessage: string | null;
+  /** Why the Deployment is held out of Git (a failed model cache fill), as the pass recorded it. */
+  held?: { reason: string; message: string };
   chart: UtilizationChart;
 }
 

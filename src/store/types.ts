@@ -280,6 +280,11 @@ export interface StatusAlgorithmEntry {
   /** The last scaling decision: reason and message, or null. */
   scalingReason: string | null;
   scalingMessage: string | null;
+  /**
+   * Why its Deployment is held out of Git (`ModelCacheFillFailed`: its model cache fill Job
+   * failed) and what to do; absent when it is not held for such a reason.
+   */
+  held?: { reason: string; message: string };
 }
 
 /**

@@ -10,6 +10,7 @@ import { modelCacheFillName } from '../../src/manifests/model-cache.js';
 import { renderWorkloadFiles } from '../../src/manifests/workloads.js';
 import { readGitModel } from '../../src/plan/git-model.js';
 import { fillKey, type FillState } from '../../src/plan/model-cache.js';
+import type { FillFailure } from '../../src/plan/fill-failure.js';
 import { placementChanges, planPlacements } from '../../src/plan/placement.js';
 import type { Policy, ResolvedAlgorithm } from '../../src/definitions/types.js';
 import { algorithmsFromYaml, policyWith } from '../benchmark/fixtures.js';
@@ -42,7 +43,11 @@ const PATH = 'clusters/prod/algorithms/llama/deployment.yaml';
 const RUNNING = 'kind: Deployment\nspec:\n  replicas: 2\n';
 
 /** The placement pull request's body (`buildChangeSet`, what the pass writes) for `llama` with Git's Deployment `current` and the fill's `state`. */
-function body(current: string | undefined, state: FillState | undefined): string {
+function body(
+  current: string | undefined,
+  state: FillState | undefined,
+  failure?: Partial<FillFailure>,
+): string {
   const git = readGitModel('prod', new Map(current ? [[PATH, current]] : []), 'gpuops.dev/pool');
   const placements = planPlacements([alg], new Map(), policy);
   const [input] = placementChanges({
@@ -52,6 +57,16 @@ function body(current: string | undefined, state: FillState | undefined): string
     policy,
     templates: templates(),
     modelCacheFills: new Map(state ? [[fillKey('algorithms', job.split('/')[1]!), state]] : []),
+    ...(failure
+      ? {
+          modelCacheFailures: new Map([
+            [
+              job,
+              { namespace: 'algorithms', algorithm: 'llama', job, reason: null, message: null, ...failure },
+            ],
+          ]),
+        }
+      : {}),
   });
   return buildChangeSet(input!)!.body;
 }
@@ -69,12 +84,6 @@ describe('the placement pull request says the Deployment waits for the model cac
       undefined,
       'Running',
       'is running; this pull request holds no Deployment of `llama` yet: the pass after the fill is Complete writes it.',
-    ],
-    [
-      'a running Deployment, a new fill failed',
-      RUNNING,
-      'Failed',
-      'has failed: its pods and events say why; a changed fill step is a new Job; the Deployment of `llama` in Git stays as it is (its replicas go on serving) until the fill is Complete.',
     ],
     [
       'a running Deployment, its new fill not in the cluster yet',
@@ -107,5 +116,41 @@ describe('the placement pull request says the Deployment waits for the model cac
       templates: templates(),
     })[0]!.content!;
     expect(body(reading, undefined)).not.toContain('Waiting for the model cache fill');
+  });
+});
+
+describe('the placement pull request says the model cache fill failed, why, and how to retry', () => {
+  const RETRY =
+    'To retry, change the fill step (its image or args name a new Job, which the applier creates once merged), or delete the failed Job: Argo CD and Flux do not run a Failed Job again while it exists unchanged in Git;';
+  it.each<[string, string | undefined, Partial<FillFailure> | undefined, string]>([
+    [
+      'a new algorithm, the Job controller gave up after backoffLimit',
+      undefined,
+      { reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' },
+      'has failed (BackoffLimitExceeded: Job has reached the specified backoff limit); its pods and events say more; this pull request holds no Deployment of `llama` yet',
+    ],
+    [
+      'a running Deployment, a new fill past its deadline',
+      RUNNING,
+      { reason: 'DeadlineExceeded', message: null },
+      'has failed (DeadlineExceeded); its pods and events say more; the Deployment of `llama` in Git stays as it is',
+    ],
+    [
+      'a Failed condition with no reason or message',
+      RUNNING,
+      {},
+      'has failed (no reason given); its pods and events say more',
+    ],
+    [
+      'the reason was not read (no failure detail)',
+      undefined,
+      undefined,
+      'has failed; its pods and events say more',
+    ],
+  ])('%s', (_what, current, failure, says) => {
+    const text = body(current, 'Failed', failure);
+    expect(text).toContain(`**The model cache fill failed**: Job \`${job}\` ${says}`);
+    expect(text).toContain(RETRY);
+    expect(text).not.toContain('Waiting for the model cache fill');
   });
 });

@@ -8,11 +8,13 @@
  *   API server has none; once the Job is `Complete` the next pass writes the Deployment, Flux
  *   applies it (created after the Job's `completionTime`), and its pod mounts the claim read-only;
  * - broken's fill exits 1 (`--sim-fail`, KWOK's `pod-fail` stage): the Job controller retries it
- *   `backoffLimit` times and marks the Job `Failed`; no Deployment is ever written.
+ *   `backoffLimit` times and marks the Job `Failed`; no Deployment is ever written, the pass warns
+ *   once (namespace, algorithm, Job, `BackoffLimitExceeded`) and the fleet status shows it held.
  */
 import { parse } from 'yaml';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/cluster/object.js';
+import { statusStoreOf } from '../../src/store/index.js';
 import { algorithmFile } from '../support/reconcile-harness.js';
 import { branches, describeReal, startRealHarness, until, type RealHarness } from './harness.js';
 
@@ -216,7 +218,25 @@ describeReal('a model cache fill through Flux: the Deployment only after the fil
     expect(await deployment('broken')).toBeNull();
   });
 
-  // Today a Failed fill is held silently: the pass reads the Job's state every pass and writes no
-  // Deployment, but no log line, pull request note or metric says that the fill failed.
-  it.todo("gpuops reports the Failed fill Job (its name and the pods' reason) where a person looks");
+  it('gpuops reports the Failed fill Job where a person looks: one warning, and the fleet status', async () => {
+    const fill = `${NS}/${fillName('broken')}`;
+    const warned = () => h.logs.filter((l) => String(l.msg).startsWith('model cache fill failed'));
+    expect(warned()).toEqual([
+      expect.objectContaining({
+        level: 40,
+        namespace: NS,
+        algorithm: 'broken',
+        job: fill,
+        reason: 'BackoffLimitExceeded',
+      }),
+    ]);
+    const fleet = await statusStoreOf(h.store)!.fleetStatus('prod');
+    expect(fleet?.algorithms.find((a) => a.name === 'broken')?.held).toEqual({
+      reason: 'ModelCacheFillFailed',
+      message: expect.stringContaining(`fill Job ${fill} failed (BackoffLimitExceeded`),
+    });
+    // Once per Job: the next pass reads it Failed again and says nothing more.
+    await passAndSync([]);
+    expect(warned()).toHaveLength(1);
+  });
 });

@@ -289,6 +289,23 @@ describe('renderStatusHtml', () => {
     expect(text).toMatch(new RegExp(`^  !7 +scale +bert-train +${mr} `, 'm'));
     expect(text).toMatch(new RegExp(`^  #8 +scale +x +${gitea} `, 'm'));
   });
+  it('shows an algorithm held by a failed model cache fill, with why, in the page and the text', () => {
+    const held = {
+      reason: 'ModelCacheFillFailed',
+      message: 'fill Job a/bert-train-model-cache-1 failed (<BackoffLimitExceeded>)',
+    };
+    const withHeld = input();
+    withHeld.fleet = { ...withHeld.fleet!, algorithms: [{ ...withHeld.fleet!.algorithms[0]!, held }] };
+    const view = buildStatusView(withHeld);
+    expect(view.algorithms[0]!.held).toEqual(held);
+    expect(renderStatusText(view)).toContain(`\n    ModelCacheFillFailed: ${held.message}\n`);
+    expect(renderStatusHtml(view)).toContain(
+      '<strong>ModelCacheFillFailed</strong>: fill Job a/bert-train-model-cache-1 failed (&lt;BackoffLimitExceeded&gt;)',
+    );
+    const plain = buildStatusView(input());
+    expect(plain.algorithms[0]!.held).toBeUndefined();
+    expect(renderStatusText(plain)).not.toContain('ModelCacheFillFailed');
+  });
   it('escapes text from the database', () => {
     const bad = input();
     bad.recentDecisions = [{ ...decision('2026-11-30T11:10:00.000Z', 'hold', 1, 1), message: '<img src=x>' }];

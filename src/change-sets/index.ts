@@ -13,7 +13,7 @@ export { createdObjects } from './created-objects.js';
 export { fitText, fitTitle } from './host-limits.js';
 export { personChangesSection, personCommitsComment, withPersonChanges } from './person-commits-comment.js';
 export { FULL_TEXT_AT, parseDesiredHash, withHashMarker } from './pr-body.js';
-export type { StandbyEvidence } from './pr-evidence.js';
+export type { FillWait, StandbyEvidence } from './pr-evidence.js';
 export { pullRequestRef } from './pr-ref.js';
 export { inert } from './pr-text.js';
 export { titleReplicas } from './pr-title.js';

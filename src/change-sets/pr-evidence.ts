@@ -23,6 +23,20 @@ export interface PlacementEvidence {
   asks?: { minReplicas: number; maxReplicas: number; gpusPerPod: number };
   /** With `scaling.targets: fromBenchmark`: the band proposed from the benchmark, or why none was. */
   band?: BandProposal | BandNotProposed;
+  /** The Deployment is held for its model cache fill (`plan/model-cache.ts`); absent when it is not. */
+  fillWait?: FillWait;
+}
+
+/**
+ * A Deployment held until its model cache fill Job is Complete: the Job (`namespace/name`), its
+ * state as this pass read it (`Running`, `Failed`, `Absent`, `Unknown`; `NotRead`: the Job is not
+ * in Git yet, so it was not looked for), and whether Git's Deployment stays as it is (`kept`) or
+ * there is none yet (`none`).
+ */
+export interface FillWait {
+  job: string;
+  state: 'Running' | 'Failed' | 'Absent' | 'Unknown' | 'NotRead';
+  deployment: 'kept' | 'none';
 }
 
 /** Utilisation evidence for one scaling decision (percent) and the bounds it was compared with. */

@@ -7,7 +7,7 @@ import { describeProducts } from '../placement/index.js';
 import type { PoolAssignment } from '../pools/index.js';
 import type { CreatedObject } from './created-objects.js';
 import { bandSection } from './pr-band.js';
-import type { PlacementEvidence, ScalingEvidence } from './pr-evidence.js';
+import type { FillWait, PlacementEvidence, ScalingEvidence } from './pr-evidence.js';
 import { count, inertCell, list, num, plural, poolMoves, standbySplitText, table } from './pr-text.js';
 import type { RemovedMetadata } from './removed-metadata.js';
 import type { PlannedFile } from './types.js';
@@ -80,6 +80,7 @@ export function placementSection(ev: PlacementEvidence, maxRows: number): string
     );
   }
   if (ev.rollout) out.push('', `**Rollout** (\`${ev.rollout.reason}\`): ${ev.rollout.message}.`);
+  if (ev.fillWait) out.push('', fillWaitLine(p.algorithm, ev.fillWait));
   if (ev.band) out.push('', bandSection(ev.band));
   if (p.gpu)
     out.push(
@@ -102,6 +103,26 @@ export function placementSection(ev: PlacementEvidence, maxRows: number): string
     );
   }
   return out.join('\n');
+}
+
+const FILL_STATES: Record<FillWait['state'], string> = {
+  NotRead: 'is in this pull request: merging it lets Argo CD or Flux create it, and it runs once',
+  Absent: 'is not in the cluster yet (Argo CD or Flux has not applied it)',
+  Running: 'is running',
+  Failed: 'has failed: its pods and events say why; a changed fill step is a new Job',
+  Unknown: 'could not be read this pass',
+};
+
+/**
+ * The line of a Deployment held for its model cache fill: the Job, its state, and what Git's
+ * Deployment does meanwhile (none yet, or the one in Git stays as it is).
+ */
+export function fillWaitLine(algorithm: string, w: FillWait): string {
+  const meanwhile =
+    w.deployment === 'none'
+      ? `this pull request holds no Deployment of \`${algorithm}\` yet: the pass after the fill is Complete writes it`
+      : `the Deployment of \`${algorithm}\` in Git stays as it is (its replicas go on serving) until the fill is Complete`;
+  return `**Waiting for the model cache fill**: Job \`${w.job}\` ${FILL_STATES[w.state]}; ${meanwhile}.`;
 }
 
 export function scalingSection(ev: ScalingEvidence, maxRows: number): string {

@@ -104,6 +104,8 @@ export interface JobApi {
   createJob(job: JobManifest): Promise<CreatedJob>;
   /** The Job, or null when it does not exist. */
   readJob(namespace: string, name: string): Promise<JobView | null>;
+  /** The Jobs of `namespace` whose labels match `labelSelector` (one `list`: `batch/jobs` `list` there). */
+  listJobs(namespace: string, labelSelector: string): Promise<JobView[]>;
   /** Pods labelled `<labelKey>=<jobName>` in the namespace. */
   listPods(namespace: string, labelSelector: string): Promise<PodView[]>;
   /** Deletes the Job and (background propagation) its pods; absent is fine. */
@@ -261,6 +263,15 @@ export function createKubeJobApi(kc: KubeConfig): JobApi {
       } catch (err) {
         if (classifyKubeError(err).kind === 'not-found') return null;
         throw toKubeApiError(`read Job ${namespace}/${name}`, err);
+      }
+    },
+
+    async listJobs(namespace, labelSelector) {
+      try {
+        const list = await batch.listNamespacedJob({ namespace, labelSelector });
+        return list.items.map((j) => jobView(j, namespace, j.metadata?.name ?? ''));
+      } catch (err) {
+        throw toKubeApiError(`list Jobs ${namespace} ${labelSelector}`, err);
       }
     },
 

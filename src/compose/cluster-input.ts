@@ -11,7 +11,7 @@ import {
   reduceAutoscaler,
 } from '../cluster/index.js';
 import type { V2HorizontalPodAutoscaler } from '@kubernetes/client-node';
-import type { ClusterSource, HpaStatus, Snapshot } from '../cluster/index.js';
+import type { ClusterSource, HpaStatus, JobApi, Snapshot } from '../cluster/index.js';
 import { UsageError } from '../config/index.js';
 import { parseDumpText } from './dump-text.js';
 import { GPUOPS, MANAGED_BY } from '../util/index.js';
@@ -90,6 +90,20 @@ export async function clusterInput(source: ClusterInput): Promise<ClusterSource>
     snapshot: (now, options) => listing.snapshot(now, options).catch(offline),
     hpaStates: () => listing.hpaStates().catch(offline),
   };
+}
+
+/**
+ * The Job read of `plan` on the live cluster: `listJobs` only (read-only; no create or delete
+ * reaches `plan`), what a pass lists to know its model cache fills (`pass/model-cache-fills.ts`),
+ * so `plan` writes a Deployment whose fill just completed as `reconcile` does. Undefined on dumps
+ * (they hold no Job: a waiting Deployment is shown as waiting).
+ * @throws as {@link clusterInput} for the live cluster (no kubeconfig)
+ */
+export async function planJobsInput(source: ClusterInput): Promise<Pick<JobApi, 'listJobs'> | undefined> {
+  if (source.nodesFile && source.podsFile) return undefined;
+  const { createKubeJobApi, loadKubeConfig } = await import('../cluster/index.js');
+  const jobs = createKubeJobApi(loadKubeConfig(source.kubeconfig));
+  return { listJobs: (namespace, selector) => jobs.listJobs(namespace, selector) };
 }
 
 /** A cluster read from `kubectl get -o json` dumps (see {@link clusterInput}). */

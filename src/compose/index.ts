@@ -1,6 +1,6 @@
 /** The composition root: builds the adapters and the running controller from settings. */
 // Re-exports written by scripts/faces.ts from what the other folders import (run it; do not edit the list).
-export { clusterInput, readObjectList, takeSnapshot } from './cluster-input.js';
+export { clusterInput, planJobsInput, readObjectList, takeSnapshot } from './cluster-input.js';
 export { compose, createReconciler } from './compose.js';
 export { readControllerStatus } from './controller-status.js';
 export { startRunningController } from './controller.js';

@@ -55,6 +55,11 @@ export function noticesOf(top: Record<string, unknown>): Pick<QueryAnswer, 'warn
 export interface AnswerBuilder {
   /** Adds `data.result[index]` (a parsed JSON value). @throws through `fail` when its shape is wrong */
   add(item: unknown, index: number): void;
+  /**
+   * Adds a vector item already read apart (`{"metric": <labels>, "value": [seconds, raw]}`), as
+   * `add` of that item would; only a vector's builder has it (a decoder that reads items itself).
+   */
+  addSample?(labels: SeriesLabels, seconds: number, raw: string): void;
   /** The series of every item added, in the order `parseQueryAnswer` has always returned them. */
   finish(): QueryAnswer;
 }
@@ -70,6 +75,31 @@ export function answerBuilder(
   return resultType === 'matrix' ? matrixBuilder(options, fail) : vectorBuilder(options, fail);
 }
 
+/**
+ * What the builder reads of a vector item's `metric` object: its `gpuops_stat`, its `__name__`,
+ * its other labels (a new object, never changed after: a decoder may hand the same one to every
+ * answer that repeats the label set) and, for a half of the utilisation query, their identity
+ * (`labelKey`).
+ */
+export interface SeriesLabels {
+  stat: string | undefined;
+  name: string | undefined;
+  labels: Record<string, string>;
+  /** The identity of `labels` (joins the halves of one series); '' when `stat` is undefined. */
+  key: string;
+}
+
+/** {@link SeriesLabels} of a `metric` object (label values as the answer gives them). */
+export function seriesLabelsOf(source: Record<string, string>): SeriesLabels {
+  const stat = source[STAT_LABEL];
+  return {
+    stat,
+    name: source.__name__,
+    labels: copyLabels(source),
+    key: stat === undefined ? '' : labelKey(source),
+  };
+}
+
 interface Joined {
   labels: Record<string, string>;
   avg?: [number, number];
@@ -82,6 +112,21 @@ function vectorBuilder(options: QueryResultOptions, fail: Fail): AnswerBuilder {
   const joined = new Map<string, Joined>();
   const plain: GpuSeries[] = [];
   let evaluatedAt: number | null = null;
+  const sample = (meta: SeriesLabels, ts: number, raw: string) => {
+    const at = Math.round(ts * 1000);
+    if (evaluatedAt === null || at > evaluatedAt) evaluatedAt = at;
+    const value = parseSampleValue(raw);
+    if (meta.stat === undefined) {
+      plain.push({ metric: meta.name ?? options.metric, labels: meta.labels, value, timestamp: at });
+      return;
+    }
+    let entry = joined.get(meta.key);
+    if (!entry) joined.set(meta.key, (entry = { labels: meta.labels }));
+    if (meta.stat === 'avg') entry.avg = [value, ts];
+    else if (meta.stat === 'last') entry.last = value;
+    else if (meta.stat === 'max') entry.max = value;
+    else if (meta.stat === 'first') entry.first = value;
+  };
   return {
     add(item, i) {
       if (
@@ -95,28 +140,9 @@ function vectorBuilder(options: QueryResultOptions, fail: Fail): AnswerBuilder {
       const [ts, raw] = item.value as [unknown, unknown];
       if (typeof ts !== 'number' || typeof raw !== 'string')
         fail(`data.result[${i}].value must be [<seconds>, "<value>"]`);
-      const at = Math.round((ts as number) * 1000);
-      if (evaluatedAt === null || at > evaluatedAt) evaluatedAt = at;
-      const source = item.metric as Record<string, string>;
-      const stat = source[STAT_LABEL];
-      const value = parseSampleValue(raw as string);
-      if (stat === undefined) {
-        plain.push({
-          metric: source.__name__ ?? options.metric,
-          labels: copyLabels(source),
-          value,
-          timestamp: at,
-        });
-        return;
-      }
-      const key = labelKey(source);
-      let entry = joined.get(key);
-      if (!entry) joined.set(key, (entry = { labels: copyLabels(source) }));
-      if (stat === 'avg') entry.avg = [value, ts as number];
-      else if (stat === 'last') entry.last = value;
-      else if (stat === 'max') entry.max = value;
-      else if (stat === 'first') entry.first = value;
+      sample(seriesLabelsOf(item.metric as Record<string, string>), ts as number, raw as string);
     },
+    addSample: sample,
     finish() {
       for (const entry of joined.values()) {
         if (!entry.avg) continue; // a `last` without an `avg` cannot happen within one window

@@ -6,6 +6,9 @@
  * answer's text (10 MB at 10,000 GPU nodes) and a JSON tree of all of it never exist: what is held
  * is one chunk, the item that straddles it, and the series built so far. UTF-8 is never decoded
  * outside a complete item or key (no byte of a multi-byte character is an ASCII delimiter).
+ * With the label sets of the last answer of the same query (`LabelSetMemo`, `answer-item.ts`), an
+ * item whose `metric` object is the bytes the last answer's item at its place had is not walked
+ * through nor parsed there: only its values are read.
  */
 import {
   answerBuilder,
@@ -14,6 +17,8 @@ import {
   type QueryAnswer,
   type QueryResultOptions,
 } from './answer-builder.js';
+import { LabelSetReader, METRIC_KEY_LENGTH, type LabelSetMemo } from './answer-item.js';
+import { AnswerTooLargeError, DEFAULT_ANSWER_LIMITS, type AnswerLimits } from './answer-limits.js';
 import { MetricsParseError } from './dcgm-text.js';
 import { RESULT_TYPE_MESSAGE, statusMessage } from './query-result.js';
 
@@ -25,40 +30,6 @@ const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
 const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
-
-/**
- * How much of one answer gpuops reads before it gives up: bytes of the body and items of
- * `data.result` (series, one per GPU and half of the utilisation query). A scoped answer at
- * 10,000 GPU nodes is about 10 MB and 320,000 items at most (8 GPUs a node, 4 halves), so the
- * defaults leave room for that fleet while keeping one pass's memory bounded: a store that answers
- * without end (a misconfigured proxy, an unscoped selector on a huge store) is "no data", never
- * the controller killed for memory.
- */
-export interface AnswerLimits {
-  /** Bytes of the body (default 128 MiB). */
-  maxBytes: number;
-  /** Items of `data.result` (default 500,000). */
-  maxSeries: number;
-}
-
-/** {@link AnswerLimits} when none are given. */
-export const DEFAULT_ANSWER_LIMITS: AnswerLimits = { maxBytes: 128 * 2 ** 20, maxSeries: 500_000 };
-
-/** An answer past its {@link AnswerLimits}: what was over, the limit, and how far reading got. */
-export class AnswerTooLargeError extends Error {
-  constructor(
-    readonly source: string,
-    readonly what: 'bytes' | 'series',
-    readonly limit: number,
-  ) {
-    super(
-      what === 'bytes'
-        ? `${source}: the answer is larger than ${limit} bytes; reading stopped there (narrow the selector, or raise the limit)`
-        : `${source}: the answer has more than ${limit} series; reading stopped there (narrow the selector, or raise the limit)`,
-    );
-    this.name = 'AnswerTooLargeError';
-  }
-}
 
 const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
@@ -81,6 +52,9 @@ interface Capture {
   depth: number;
   inString: boolean;
   escape: boolean;
+  /** An item's first nested value: where it opens and just after it closes (-1: not yet). */
+  open: number;
+  close: number;
 }
 
 /**
@@ -107,13 +81,24 @@ export class QueryAnswerDecoder {
   /** Items read before `resultType` (an answer that names it after `result`). */
   private early: unknown[] | null = [];
   private items = 0;
-  /** Items complete in the current chunk, parsed together at its end: start and end indexes. */
+  /**
+   * Items complete in the current chunk, read at its end: start and end indexes, and those of
+   * each one's first nested value (`Capture.open`, `close`).
+   */
   private batch: number[] = [];
+  private readonly reader: LabelSetReader | null;
 
+  /**
+   * `memo`: the label sets of the last answer of the same query (`answer-item.ts`); the series
+   * are the same with it or without.
+   */
   constructor(
     private readonly options: QueryResultOptions,
     private readonly maxSeries = DEFAULT_ANSWER_LIMITS.maxSeries,
-  ) {}
+    memo?: LabelSetMemo,
+  ) {
+    this.reader = memo ? new LabelSetReader(memo) : null;
+  }
 
   private fail(message: string): never {
     throw new MetricsParseError(this.options.source, null, message);
@@ -163,6 +148,7 @@ export class QueryAnswerDecoder {
       this.fail(statusMessage(this.top.status, this.top.error) + type);
     }
     if (!this.dataIsObject || !this.resultIsArray || this.builder === null) this.fail(RESULT_TYPE_MESSAGE);
+    this.reader?.finish();
     return { ...this.builder.finish(), ...noticesOf(this.top) };
   }
 
@@ -214,11 +200,34 @@ export class QueryAnswerDecoder {
       this.fail(`not JSON: expected a value at ${at()}`);
     const type = c === QUOTE ? 'string' : c === OPEN_OBJECT || c === OPEN_ARRAY ? 'nested' : 'scalar';
     this.begin(f.name === 'result' ? 'item' : 'value', type, i);
+    if (f.name === 'result' && c === OPEN_OBJECT && this.reader) return this.skipMetric(chunk, i);
     return type === 'scalar' ? i : i + 1;
   }
 
+  /**
+   * An item that begins with the `metric` object the last answer's item at its place had: the
+   * walk goes on after it (a whole object: the capture is at depth 1, outside any string).
+   */
+  private skipMetric(chunk: Uint8Array, i: number): number {
+    const index = this.items + this.batch.length / 4;
+    const close = this.reader!.skip(chunk, i, index);
+    if (close < 0) return i + 1;
+    Object.assign(this.cap!, { open: i + METRIC_KEY_LENGTH, close });
+    return close;
+  }
+
   private begin(what: Capture['what'], type: Capture['type'], start: number): void {
-    this.cap = { what, type, start, parts: [], depth: 1, inString: type === 'string', escape: false };
+    this.cap = {
+      what,
+      type,
+      start,
+      parts: [],
+      depth: 1,
+      inString: type === 'string',
+      escape: false,
+      open: -1,
+      close: -1,
+    };
   }
 
   /** Scans the capture on from `i`; the index just after its end, or -1 when the chunk ends first. */
@@ -242,8 +251,12 @@ export class QueryAnswerDecoder {
           if (cap.type === 'string') return i + 1;
         }
       } else if (c === QUOTE) inString = true;
-      else if (c === OPEN_OBJECT || c === OPEN_ARRAY) depth++;
-      else if ((c === CLOSE_OBJECT || c === CLOSE_ARRAY) && --depth === 0) return i + 1;
+      else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+        if (++depth === 2 && cap.open < 0) cap.open = i;
+      } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
+        if (--depth === 0) return i + 1;
+        if (depth === 1 && cap.close < 0) cap.close = i + 1;
+      }
     }
     Object.assign(cap, { depth, inString, escape });
     return -1;
@@ -256,7 +269,7 @@ export class QueryAnswerDecoder {
     const f = this.frames[this.frames.length - 1]!;
     f.state = cap.what === 'key' ? 'colon' : 'next';
     if (cap.what === 'item' && cap.parts.length === 0) {
-      this.batch.push(cap.start, end); // parsed with the chunk's other items at its end
+      this.batch.push(cap.start, end, cap.open, cap.close); // read with the chunk's other items at its end
       return;
     }
     const bytes =
@@ -288,17 +301,39 @@ export class QueryAnswerDecoder {
     else this.early?.push(item); // null: not a vector or matrix, the items are not read
   }
 
-  /** Parses the items complete in this chunk in one `JSON.parse` (the bytes between them are commas and blanks). */
+  /**
+   * Reads the items complete in this chunk: each in the compact form through the label sets'
+   * reader (a vector, with a memo), the others in one `JSON.parse` (the bytes between them are
+   * commas and blanks), in their order.
+   */
   private flushBatch(chunk: Uint8Array): void {
     const b = this.batch;
     if (b.length === 0) return;
     this.batch = [];
+    const reader = this.builder?.addSample ? this.reader : null;
+    if (reader === null) return this.parseItems(chunk, b, 0, b.length);
+    let from = 0; // the first item not read yet
+    for (let k = 0; k < b.length; k += 4) {
+      if (!reader.read(chunk, this.items, b[k]!, b[k + 1]!, b[k + 2]!, b[k + 3]!)) continue;
+      this.parseItems(chunk, b, from, k);
+      from = k + 4;
+      if (this.items >= this.maxSeries)
+        throw new AnswerTooLargeError(this.options.source, 'series', this.maxSeries);
+      this.items++;
+      this.builder!.addSample!(reader.labels!, reader.seconds, reader.raw);
+    }
+    this.parseItems(chunk, b, from, b.length);
+  }
+
+  /** Parses the batch's items `from..to` (indexes into `b`) in one `JSON.parse`. */
+  private parseItems(chunk: Uint8Array, b: number[], from: number, to: number): void {
+    if (from >= to) return;
     let items: unknown[];
     try {
-      items = JSON.parse(`[${this.text.decode(chunk.subarray(b[0], b[b.length - 1]))}]`) as unknown[];
+      items = JSON.parse(`[${this.text.decode(chunk.subarray(b[from], b[to - 3]))}]`) as unknown[];
     } catch {
       // Name the item that is not JSON.
-      for (let k = 0; k < b.length; k += 2) {
+      for (let k = from; k < to; k += 4) {
         const where = `data.result[${this.items}]`;
         this.add(this.parse(chunk.subarray(b[k], b[k + 1]), this.offset + b[k]!, where));
       }
@@ -339,8 +374,9 @@ export async function decodeQueryAnswer(
   chunks: AsyncIterable<Uint8Array>,
   options: QueryResultOptions,
   limits: AnswerLimits = DEFAULT_ANSWER_LIMITS,
+  memo?: LabelSetMemo,
 ): Promise<QueryAnswer> {
-  const decoder = new QueryAnswerDecoder(options, limits.maxSeries);
+  const decoder = new QueryAnswerDecoder(options, limits.maxSeries, memo);
   let bytes = 0;
   for await (const chunk of chunks) {
     bytes += chunk.length;

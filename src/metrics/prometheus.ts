@@ -1,11 +1,8 @@
 import { MetricsParseError } from './dcgm-text.js';
+import { LabelSetMemo } from './answer-item.js';
 import type { QueryAnswer } from './answer-builder.js';
-import {
-  AnswerTooLargeError,
-  DEFAULT_ANSWER_LIMITS,
-  decodeQueryAnswer,
-  type AnswerLimits,
-} from './answer-stream.js';
+import { AnswerTooLargeError, DEFAULT_ANSWER_LIMITS, type AnswerLimits } from './answer-limits.js';
+import { decodeQueryAnswer } from './answer-stream.js';
 import { fromQueryAnswer, utilizationQuery } from './query.js';
 import { vendorOfUtilisation } from './vendor-series.js';
 import { AMD } from '../util/index.js';
@@ -93,6 +90,11 @@ export class PrometheusSource implements UtilizationSource {
   readonly name: string;
   /** Matchers of the NVIDIA (dcgm-exporter) series and of AMD's (device-metrics-exporter). */
   private readonly selectors: { nvidia: string; amd: string };
+  /**
+   * The label sets of the last utilisation answer (`answer-item.ts`): a pass reads the same
+   * series as the last one with moved values, and their labels are then not parsed again.
+   */
+  private readonly labelSets = new LabelSetMemo();
   /** @throws Error when `options.jobs` or `options.amdJobs` is not a usable regex ({@link jobMatcher}) */
   constructor(private readonly options: PrometheusSourceOptions) {
     this.name = `prometheus ${options.url}`;
@@ -116,7 +118,7 @@ export class PrometheusSource implements UtilizationSource {
       query.historySeconds ?? 0,
       query.namespaces,
     );
-    const reading = await this.instant(promql, metric);
+    const reading = await this.instant(promql, metric, this.labelSets);
     // Another vendor's series come back in dcgm-exporter's spelling, as a scraped page's do.
     return reading.ok ? { ...reading, series: reading.series.map(fromQueryAnswer) } : reading;
   }
@@ -136,8 +138,15 @@ export class PrometheusSource implements UtilizationSource {
     return this.instant(promql, query.name);
   }
 
-  /** One instant query, decoded as it arrives; series without `__name__` are named `metric`. */
-  private async instant(promql: string, metric: string): Promise<UtilizationReading> {
+  /**
+   * One instant query, decoded as it arrives; series without `__name__` are named `metric`.
+   * `labelSets`: the last answer's label sets of the same query, read again rather than parsed.
+   */
+  private async instant(
+    promql: string,
+    metric: string,
+    labelSets?: LabelSetMemo,
+  ): Promise<UtilizationReading> {
     const url = new URL(
       'api/v1/query',
       this.options.url.endsWith('/') ? this.options.url : `${this.options.url}/`,
@@ -175,7 +184,12 @@ export class PrometheusSource implements UtilizationSource {
     try {
       // Decoded as it arrives: a fleet's answer is megabytes, and neither its text nor a JSON tree
       // of it is ever held (`answer-stream.ts`).
-      answer = await decodeQueryAnswer(response.body ?? emptyBody(), { source: this.name, metric }, limits);
+      answer = await decodeQueryAnswer(
+        response.body ?? emptyBody(),
+        { source: this.name, metric },
+        limits,
+        labelSets,
+      );
     } catch (err) {
       if (err instanceof AnswerTooLargeError) return { ok: false, reason: 'TooLarge', message: err.message };
       if (err instanceof MetricsParseError) return { ok: false, reason: 'BadResponse', message: err.message };

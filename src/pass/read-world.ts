@@ -4,7 +4,7 @@
  * dry run read exactly what a pass reads.
  */
 import type { SnapshotOptions, Snapshot } from '../cluster/index.js';
-import { invalidAlgorithms, keptForInvalidSpecs, readGitModel, rememberedLookups } from '../plan/index.js';
+import { invalidAlgorithms, keptForInvalidSpecs, rememberedLookups } from '../plan/index.js';
 import type { UtilizationReading } from '../metrics/index.js';
 import { historySince } from '../scaling/index.js';
 import type { DecisionRecord } from '../scaling/index.js';
@@ -45,7 +45,10 @@ export async function readWorld(sources: WorldSources, now: JudgeAt): Promise<Wo
   const at = now instanceof Date ? now : now(await readingRead);
   const poolLabel = policy.spec.pools.labelKey;
   const clusterRead = early && poolLabel === defaultLabel ? early : readCluster(sources, at, { poolLabel });
-  const git = readGitModel(cluster, base, poolLabel, rememberedLookups(sources.memory).parse);
+  const lookups = rememberedLookups(sources.memory);
+  const { parse } = lookups;
+  // Kept from the last pass while the files under `clusters/<cluster>/` are the same (kept-steps.ts).
+  const git = lookups.gitModel(cluster, base, poolLabel);
   const names = repo.algorithms.map((a) => a.name);
   const moved = [...git.movedNodes.keys()];
   const [snapshot, hpa, reading, benchmarks, decided, history] = await Promise.all([
@@ -63,7 +66,7 @@ export async function readWorld(sources: WorldSources, now: JudgeAt): Promise<Wo
     store && moved.length > 0 ? store.nodeEmptiness?.(moved) : Promise.resolve(undefined),
   ]);
   const recent: DecisionRecord[] = names.flatMap((n) => decided.get(n) ?? []);
-  const fills = sources.jobs ? await readModelCacheFills(sources.jobs, cluster, repo.algorithms, base) : null;
+  const fills = sources.jobs ? await readModelCacheFills(sources.jobs, repo.algorithms, git, parse) : null;
   const invalid = invalidAlgorithms(repo);
   return {
     now: at,

@@ -56,7 +56,7 @@ export interface WorldSources {
   /** Recorded run times (`gpuops plan --benchmarks FILE`): used instead of the stored runs. */
   recordedBenchmarks?: ReadonlyMap<string, BenchmarkOutcome>;
   /** Reads the model cache fill Jobs (`model-cache-fills.ts`); absent: none is read (none Complete). */
-  jobs?: Pick<JobApi, 'readJob'>;
+  jobs?: Pick<JobApi, 'listJobs'>;
 }
 
 /** Benchmark outcome (at each algorithm's current spec) and the runs behind it, by algorithm. */

@@ -14,10 +14,10 @@ import type { UtilizationReading } from '../metrics/index.js';
 import type { BenchmarkOutcome, Placement } from '../placement/index.js';
 import type { BandProposals } from '../benchmark/index.js';
 import { plainLookups, type PlanLookups } from './lookups.js';
-import { readGitModel, type GitModel } from './git-model.js';
-import { placementChanges, planPlacements } from './placement.js';
+import type { GitModel } from './git-model.js';
+import { planPlacements } from './placement.js';
 import { productNeeds, productsOf, productWarnings } from './products.js';
-import { poolChanges, returnIdlePools } from './pool-changes.js';
+import { returnIdlePools } from './pool-changes.js';
 import { planPools, type PoolsStep } from './pools.js';
 import { runningReplicas } from './running-replicas.js';
 import { keptRemovals, type KeptRemoval } from './deleted-specs.js';
@@ -150,7 +150,7 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
   const { cluster, repo, now } = input;
   const policy = repo.policy;
   const lookups = input.lookups ?? plainLookups;
-  const git = input.git ?? readGitModel(cluster, input.base, policy.spec.pools.labelKey, lookups.parse);
+  const git = input.git ?? lookups.gitModel(cluster, input.base, policy.spec.pools.labelKey);
 
   const products = productsOf(repo.algorithms, input.benchmarkRuns, input.snapshot);
   const needs = productNeeds(repo.algorithms, input.benchmarks);
@@ -169,6 +169,7 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
     now,
     products,
     lookups,
+    replicaPods: lookups.replicaPod,
     ...(input.loop ? { loop: input.loop } : {}),
   });
   // A node returns to unused only when no scale-up of this pass counts on it, on a whole answer.
@@ -216,7 +217,7 @@ function subjectChanges(input: DesiredStateInput, steps: PassSteps): ChangeSetIn
   const policy = repo.policy;
   const { git, lookups, observed, placements, scaling, pools } = steps;
   return [
-    poolChanges({
+    lookups.poolChanges({
       pools,
       nodes: observed.nodes,
       algorithms: repo.algorithms,
@@ -225,7 +226,7 @@ function subjectChanges(input: DesiredStateInput, steps: PassSteps): ChangeSetIn
       renderCache: lookups.rendered,
       movedByScaling: movedNodes(scaling.decisions),
     }),
-    ...placementChanges({
+    ...lookups.placementChanges({
       algorithms: repo.algorithms,
       placements,
       git,

@@ -19,8 +19,11 @@ export interface GitDeployment {
   pool: Pool | null;
   /** GPU products of its pod's required node affinity (`nvidia.com/gpu.product In`), sorted; `[]`: any. */
   products: string[];
-  /** Its pod template's labels and spec as parsed (what its replicas are made of); absent when it has none. */
-  template?: { labels: Record<string, string>; spec: unknown };
+  /**
+   * Its pod template's labels, annotations (string values only) and spec as parsed (what its
+   * replicas are made of); absent when it has none.
+   */
+  template?: { labels: Record<string, string>; annotations: Record<string, string>; spec: unknown };
 }
 
 /** The read model; see the module comment. */
@@ -48,12 +51,15 @@ type NodeDoc = {
 type DeploymentDoc = {
   spec?: {
     replicas?: unknown;
-    template?: { metadata?: { labels?: unknown }; spec?: { nodeSelector?: Record<string, string> } };
+    template?: {
+      metadata?: { labels?: unknown; annotations?: unknown };
+      spec?: { nodeSelector?: Record<string, string> };
+    };
   };
 };
 
-/** The labels of a parsed pod template that are strings (a hand-edited file may hold others). */
-function templateLabels(labels: unknown): Record<string, string> {
+/** The entries of a parsed label or annotation map that are strings (a hand-edited file may hold others). */
+function stringMap(labels: unknown): Record<string, string> {
   if (labels === null || typeof labels !== 'object') return {};
   return Object.fromEntries(Object.entries(labels).filter(([, v]) => typeof v === 'string')) as Record<
     string,
@@ -106,7 +112,13 @@ export function readGitModel(
       const pool = asPool(doc?.spec?.template?.spec?.nodeSelector?.[labelKey]);
       const products = affinityProducts(doc?.spec?.template?.spec);
       const tpl = doc?.spec?.template;
-      const template = tpl ? { labels: templateLabels(tpl.metadata?.labels), spec: tpl.spec } : undefined;
+      const template = tpl
+        ? {
+            labels: stringMap(tpl.metadata?.labels),
+            annotations: stringMap(tpl.metadata?.annotations),
+            spec: tpl.spec,
+          }
+        : undefined;
       deployments.set(name, { path, text, replicas, pool, products, ...(template ? { template } : {}) });
     }
   }

@@ -2,7 +2,6 @@
 // Re-exports written by scripts/faces.ts from what the other folders import (run it; do not edit the list).
 export { planDesiredState } from './desired-state.js';
 export type { DesiredState, PlanOutput } from './desired-state.js';
-export { readGitModel } from './git-model.js';
 export type { GitModel } from './git-model.js';
 export { invalidAlgorithms, keptForInvalidSpecs } from './invalid-specs.js';
 export { createReconcilerMemory, rememberedLookups } from './memory.js';

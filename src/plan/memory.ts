@@ -16,6 +16,14 @@ import { createScalingMemo, rememberedScaling, samePooled, type ScalingMemo } fr
 import type { BenchmarkRun, DecisionRecord, GitWriteRefusalRecord } from '../store/index.js';
 import { parseGenerated } from './git-model.js';
 import type { PlanLookups } from './lookups.js';
+import {
+  keptGitModel,
+  keptPlacementChanges,
+  keptPoolChanges,
+  keptReplicaPod,
+  createKeptSteps,
+  type KeptSteps,
+} from './kept-steps.js';
 
 /** One algorithm's stored benchmark runs at one spec hash, and their summary at a number of runs. */
 export interface RememberedRuns {
@@ -77,6 +85,11 @@ export interface ReconcilerMemory {
   /** The scaling step's indexes over the cache's arrays and the decisions whose inputs did not move. */
   scaling: ScalingMemo;
   /**
+   * Git's read model while the files under `clusters/<cluster>/` stay, and the pools and placement
+   * change sets planned on it while their other inputs stay (`plan/kept-steps.ts`).
+   */
+  kept: KeptSteps;
+  /**
    * Not a memo of a pure function: the permanent Git write refusals (a protected base branch in
    * patch mode) as this reconciler last stored them; undefined until the first pass reads them
    * from the database (`standingRefusals` in pass/write.ts).
@@ -97,21 +110,26 @@ export function createReconcilerMemory(): ReconcilerMemory {
     specHashes: new WeakMap(),
     samples: new Set(),
     scaling: createScalingMemo(),
+    kept: createKeptSteps(),
   };
 }
 
 /** The plan's functions over `memory`: each gives what `plainLookups`'s gives, kept while its input stays. */
 export function rememberedLookups(memory: ReconcilerMemory): PlanLookups {
+  const parse = (text: string): unknown => {
+    if (memory.parsed.has(text)) return memory.parsed.get(text);
+    const doc = parseGenerated(text);
+    if (memory.parsed.size >= PARSED_KEPT) memory.parsed.delete(memory.parsed.keys().next().value as string);
+    memory.parsed.set(text, doc);
+    return doc;
+  };
   return {
     ...rememberedScaling(memory.scaling),
-    parse: (text) => {
-      if (memory.parsed.has(text)) return memory.parsed.get(text);
-      const doc = parseGenerated(text);
-      if (memory.parsed.size >= PARSED_KEPT)
-        memory.parsed.delete(memory.parsed.keys().next().value as string);
-      memory.parsed.set(text, doc);
-      return doc;
-    },
+    parse,
+    gitModel: (cluster, files, labelKey) => keptGitModel(memory.kept, cluster, files, labelKey, parse),
+    poolChanges: keptPoolChanges(memory.kept),
+    placementChanges: keptPlacementChanges(memory.kept),
+    replicaPod: keptReplicaPod(memory.kept),
     workloadFiles: (input) => rememberedWorkloadFiles(memory, input),
     overlay: samePooled(memory.scaling, 'overlays'),
     answer: samePooled(memory.scaling, 'answers'),

@@ -16,8 +16,10 @@
  * every replica) or poll the volume for a marker the download step may not write.
  */
 import type { FileChange } from '../manifests/index.js';
+import type { FillWait } from '../change-sets/index.js';
 import type { ResolvedAlgorithm } from '../definitions/index.js';
 import { modelCacheFillName, MODEL_CACHE_FILL } from '../manifests/index.js';
+import type { GitDeployment } from './git-model.js';
 
 /** A fill Job as the cluster reports it; `Unknown` when it could not be read. */
 export type FillState = 'Complete' | 'Failed' | 'Running' | 'Absent' | 'Unknown';
@@ -28,19 +30,23 @@ export const fillKey = (namespace: string, name: string): string => `${namespace
 /** The fill Jobs read this pass, by {@link fillKey}; a Job not read is taken as not Complete. */
 export type FillStates = ReadonlyMap<string, FillState>;
 
-/** True when Git's Deployment text reads the cache of fill Job `name` (its pod annotation). */
-export function readsFill(deployment: string | undefined, name: string): boolean {
-  return deployment !== undefined && deployment.includes(`${MODEL_CACHE_FILL}: ${name}\n`);
+/**
+ * True when Git's Deployment reads the cache of fill Job `name`: its parsed pod template annotation
+ * `gpuops.dev/model-cache-fill` is `name` (whatever YAML layout a person wrote it in; the same text
+ * in another field is not the annotation).
+ */
+export function readsFill(deployment: Pick<GitDeployment, 'template'> | undefined, name: string): boolean {
+  return deployment?.template?.annotations[MODEL_CACHE_FILL] === name;
 }
 
 /**
  * Whether `alg`'s replicas may read its model cache now (module comment): true without a cache or
- * without a fill step; else when its fill Job is `Complete` in `fills` or `deployment` (Git's text)
- * already reads it.
+ * without a fill step; else when its fill Job is `Complete` in `fills` or `deployment` (Git's,
+ * parsed) already reads it.
  */
 export function modelCacheReady(
   alg: Pick<ResolvedAlgorithm, 'name' | 'namespace' | 'spec'>,
-  deployment: string | undefined,
+  deployment: Pick<GitDeployment, 'template'> | undefined,
   fills: FillStates,
 ): boolean {
   const name = modelCacheFillName(alg.name, alg.spec.modelCache);
@@ -49,20 +55,41 @@ export function modelCacheReady(
 }
 
 /**
+ * Why `alg`'s Deployment is held (the placement pull request says it, `FillWait`): its fill Job
+ * (`namespace/name`), the Job's state this pass (`NotRead` when it was not read: not in Git yet),
+ * and whether Git's Deployment stays; null when the cache is ready ({@link modelCacheReady}).
+ */
+export function fillWait(
+  alg: Pick<ResolvedAlgorithm, 'name' | 'namespace' | 'spec'>,
+  deployment: Pick<GitDeployment, 'template'> | undefined,
+  fills: FillStates,
+): FillWait | null {
+  const name = modelCacheFillName(alg.name, alg.spec.modelCache);
+  if (name === null || modelCacheReady(alg, deployment, fills)) return null;
+  const state = fills.get(fillKey(alg.namespace, name));
+  return {
+    job: fillKey(alg.namespace, name),
+    // Complete is ready (never here); no state: the Job was not looked for.
+    state: state === undefined || state === 'Complete' ? 'NotRead' : state,
+    deployment: deployment === undefined ? 'none' : 'kept',
+  };
+}
+
+/**
  * `files` (an algorithm's rendered workload files) with its Deployment held back while the cache
  * is not ready: Git's Deployment as it is when there is one, none otherwise.
  * @param path    the Deployment's path (`…/deployment.yaml`)
- * @param current Git's text of it at the base branch head, if any
+ * @param current Git's Deployment at the base branch head (`GitModel.deployments`), if any
  */
 export function holdUntilFilled(
   files: readonly FileChange[],
   alg: Pick<ResolvedAlgorithm, 'name' | 'namespace' | 'spec'>,
   path: string,
-  current: string | undefined,
+  current: Pick<GitDeployment, 'text' | 'template'> | undefined,
   fills: FillStates,
 ): FileChange[] {
   if (modelCacheReady(alg, current, fills)) return [...files];
   return files.flatMap((f) =>
-    f.path !== path ? [f] : current === undefined ? [] : [{ path, content: current }],
+    f.path !== path ? [f] : current === undefined ? [] : [{ path, content: current.text }],
   );
 }

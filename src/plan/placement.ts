@@ -22,7 +22,7 @@ import { rolloutNote } from './rollout.js';
 import type { GitModel } from './git-model.js';
 import { byString, NVIDIA } from '../util/index.js';
 import { keepsDeletedSpecs } from './deleted-specs.js';
-import { holdUntilFilled, type FillStates } from './model-cache.js';
+import { fillWait, holdUntilFilled, type FillStates } from './model-cache.js';
 
 /**
  * One placement per algorithm, in the order given (`place`: run time above
@@ -91,7 +91,7 @@ export function placementChanges(input: PlacementChangesInput): ChangeSetInput[]
   const cluster = git.cluster;
   const placementOf = new Map(input.placements.map((p) => [p.algorithm, p]));
   const algorithmOf = new Map(input.algorithms.map((a) => [a.name, a]));
-  const { rendered, rollouts } = renderPlaced(input, placementOf);
+  const { rendered, rollouts, waits } = renderPlaced(input, placementOf);
   // keep-and-report: a deleted spec's folder stays as if its spec were there (`plan/deleted-specs.ts`).
   const kept = keepsDeletedSpecs(policy) ? git.algorithmFolders : [];
   const deletions = workloadDeletions({
@@ -119,27 +119,35 @@ export function placementChanges(input: PlacementChangesInput): ChangeSetInput[]
         current: git.files,
         labels: policy.spec.pullRequests.labels,
         ...(p
-          ? { placements: [placementEvidence(input, p, algorithmOf.get(name), rollouts.get(name))] }
+          ? {
+              placements: [
+                placementEvidence(input, p, algorithmOf.get(name), rollouts.get(name), waits.get(name)),
+              ],
+            }
           : {}),
       };
     });
 }
 
 type Rollout = NonNullable<ReturnType<typeof rolloutNote>>;
+type Wait = NonNullable<ReturnType<typeof fillWait>>;
 
 /**
  * Renders the workload files of every placed algorithm (those with a pool), with the replica count
  * Git holds, and judges the rollout of each Deployment whose pod template changes (only when
- * `input.capacity` is given). Returns the files in algorithm order and the rollout notes by name.
+ * `input.capacity` is given). Returns the files in algorithm order, the rollout notes and the
+ * Deployments held for their model cache fill (`plan/model-cache.ts`), by name.
  */
 function renderPlaced(
   input: PlacementChangesInput,
   placementOf: ReadonlyMap<string, Placement>,
-): { rendered: FileChange[]; rollouts: Map<string, Rollout> } {
+): { rendered: FileChange[]; rollouts: Map<string, Rollout>; waits: Map<string, Wait> } {
   const { git, policy } = input;
   const cluster = git.cluster;
   const rendered: FileChange[] = [];
   const rollouts = new Map<string, Rollout>();
+  const waits = new Map<string, Wait>();
+  const fills = input.modelCacheFills ?? new Map();
   for (const alg of input.algorithms) {
     const pool = placementOf.get(alg.name)?.pool;
     if (!pool) continue;
@@ -155,7 +163,10 @@ function renderPlaced(
     };
     const path = `clusters/${cluster}/algorithms/${alg.name}/deployment.yaml`;
     const all = (input.workloadFiles ?? renderWorkloadFiles)(workload);
-    const files = holdUntilFilled(all, alg, path, git.files.get(path), input.modelCacheFills ?? new Map());
+    const inGit = git.deployments.get(alg.name);
+    const files = holdUntilFilled(all, alg, path, inGit, fills);
+    const wait = fillWait(alg, inGit, fills);
+    if (wait) waits.set(alg.name, wait);
     rendered.push(...files);
     const desired = files.find((f) => f.path === path)?.content;
     const note =
@@ -172,19 +183,20 @@ function renderPlaced(
         : null;
     if (note) rollouts.set(alg.name, note);
   }
-  return { rendered, rollouts };
+  return { rendered, rollouts, waits };
 }
 
 /**
  * The placement pull request's evidence for one placed algorithm: its placement, the benchmark
- * runs behind it, the long-task threshold (seconds), its rollout note and proposed band when
- * there are any, and what the spec asks (replica bounds, GPUs per pod) when the spec is valid.
+ * runs behind it, the long-task threshold (seconds), its rollout note, proposed band and model
+ * cache wait when there are any, and what the spec asks (replica bounds, GPUs per pod) when the spec is valid.
  */
 function placementEvidence(
   input: PlacementChangesInput,
   p: Placement,
   alg: ResolvedAlgorithm | undefined,
   rollout: Rollout | undefined,
+  wait: Wait | undefined,
 ): NonNullable<ChangeSetInput['placements']>[number] {
   const name = p.algorithm;
   return {
@@ -192,6 +204,7 @@ function placementEvidence(
     runs: [...(input.benchmarkRuns?.get(name) ?? [])],
     longTaskThresholdSeconds: input.policy.spec.placement.longTaskThresholdSeconds,
     ...(rollout ? { rollout } : {}),
+    ...(wait ? { fillWait: wait } : {}),
     ...(input.bandProposals?.has(name) ? { band: input.bandProposals.get(name)! } : {}),
     ...(alg
       ? {

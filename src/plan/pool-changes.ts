@@ -67,14 +67,8 @@ export function returnIdlePools(input: ReturnIdleInput): PoolAssignment[] {
   });
 }
 
-/**
- * The `pools` change-set input: a manifest per node with a pool (nodes gpuops moved keep their
- * annotations), the deletion of node manifests no node needs any more, one Namespace file per
- * algorithm namespace, the pre-pull DaemonSets (`prePullFiles`: each task pool pulls the images
- * of the algorithms whose Deployment in Git selects it, so what it pulls follows merged
- * placements, never a placement still under review), and once the old layout's kustomization files.
- */
-export function poolChanges(input: {
+/** Inputs of {@link poolChanges}. */
+export interface PoolChangesInput {
   pools: PoolAssignment[];
   nodes: NodeInfo[];
   algorithms: readonly ResolvedAlgorithm[];
@@ -87,7 +81,16 @@ export function poolChanges(input: {
    * set's alone (no two change sets of a pass write one path), so they are left out here.
    */
   movedByScaling?: ReadonlySet<string>;
-}): ChangeSetInput {
+}
+
+/**
+ * The `pools` change-set input: a manifest per node with a pool (nodes gpuops moved keep their
+ * annotations), the deletion of node manifests no node needs any more, one Namespace file per
+ * algorithm namespace, the pre-pull DaemonSets (`prePullFiles`: each task pool pulls the images
+ * of the algorithms whose Deployment in Git selects it, so what it pulls follows merged
+ * placements, never a placement still under review), and once the old layout's kustomization files.
+ */
+export function poolChanges(input: PoolChangesInput): ChangeSetInput {
   const { git, policy } = input;
   const cluster = git.cluster;
   const moved = input.movedByScaling ?? new Set<string>();

@@ -59,6 +59,8 @@ export interface ScalingPlanInput {
   lookups?: ScalingLookups;
   /** `gpuops run`'s loop delays: the windows follow them (`scaling/loop-windows.ts`); absent: the policy's. */
   loop?: LoopTiming;
+  /** What one replica of a Deployment in Git is; default {@link replicaPod} (a reconciler's keeps it per Deployment). */
+  replicaPods?: (alg: ResolvedAlgorithm, git: GitDeployment) => ReplicaPod;
 }
 
 /** Result of {@link planScaling}. */
@@ -116,7 +118,7 @@ export function planScaling(input: ScalingPlanInput): ScalingPlan {
       ...(mine ? { claimed: mine } : {}),
       hpa,
       ...(products ? { products } : {}),
-      ...replicaPod(alg, git),
+      ...(input.replicaPods ?? replicaPod)(alg, git),
     });
   }
   const decided = decideScaling({
@@ -139,12 +141,15 @@ export function planScaling(input: ScalingPlanInput): ScalingPlan {
   return { states, decisions, pass, standby: standby.actions };
 }
 
+/** What one replica of a Deployment is ({@link replicaPod}). */
+export type ReplicaPod = Pick<AlgorithmState, 'pod' | 'request'>;
+
 /**
  * What one replica is, from the Deployment's pod template in Git (the pods the scale-up makes):
  * its constraints for kube-scheduler's filters, and its effective requests when the template
  * requests GPUs (one gpuops rendered; otherwise the spec's `resources` stand in).
  */
-function replicaPod(alg: ResolvedAlgorithm, git: GitDeployment): Pick<AlgorithmState, 'pod' | 'request'> {
+export function replicaPod(alg: ResolvedAlgorithm, git: GitDeployment): ReplicaPod {
   if (!git.template) return {};
   const pod = podConstraintsOf(alg.namespace, git.template.labels, git.template.spec);
   const request = templateRequest(git.template.spec);

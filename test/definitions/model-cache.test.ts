@@ -62,6 +62,18 @@ const ROWS: [string, string, string, string, string?][] = [
     `${MOUNT}: "/models/../etc" holds a ".." segment`,
     at('/models/..x'),
   ],
+  [
+    'a "." segment in front of /etc (the kernel resolves it to /etc)',
+    at('/./etc'),
+    `${MOUNT}: "/./etc" is at or below /etc`,
+    at('/./models'),
+  ],
+  [
+    'a "." segment below /dev',
+    at('/dev/./shm'),
+    `${MOUNT}: "/dev/./shm" is at or below /dev`,
+    at('/.dev/shm'),
+  ],
   ['an empty path', at(''), `${MOUNT}: must not be empty`, at('/x')],
   [
     'a path the container mounts already (as written differently)',
@@ -116,6 +128,18 @@ describe('spec.modelCache: refused at the boundary, the neighbour passes', () =>
     expect(errors[0]).toContain(message);
     const okPod = pod?.includes('model-cache') ? '{volumes: [{name: model-cache-2, emptyDir: {}}]}' : pod;
     expect(errorsOf(neighbour, okPod)).toEqual([]);
+  });
+
+  it('a refused claim name does not hide a mount path that is refused too', () => {
+    expect(errorsOf('{claimName: 5, mountPath: /proc}')).toEqual([
+      expect.stringContaining('algorithms/llama.yaml:7 spec.modelCache.claimName: must be a string'),
+      expect.stringContaining(`${MOUNT}: "/proc" is at or below /proc`),
+    ]);
+    expect(errorsOf('{claimName: models, mountPath: /proc, fill: {image: busybox, args: 5}}')).toEqual([
+      expect.stringContaining(`${MOUNT}: "/proc" is at or below /proc`),
+      expect.stringContaining('algorithms/llama.yaml:7 spec.modelCache.fill.args: must be a list'),
+    ]);
+    expect(errorsOf('{claimName: 5, mountPath: /models}')).toHaveLength(1);
   });
 
   it('a valid model cache is kept on the resolved algorithm', () => {

@@ -46,6 +46,10 @@ describe('show', () => {
     [{ a: 1 }, 'a mapping'],
     [3, '3'],
     [false, 'false'],
+    [1e23, '1e+23'],
+    [Infinity, 'an infinite number (.inf, or a number beyond ±1.8e308)'],
+    [-Infinity, 'an infinite number (-.inf, or a number beyond ±1.8e308)'],
+    [NaN, 'not a number (.nan)'],
   ])('%j → %s', (value, want) => expect(show(value)).toBe(want));
 });
 

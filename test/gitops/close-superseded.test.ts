@@ -65,6 +65,23 @@ async function withOpenScalePr(fn: (host: GitPullRequestHost, read: () => Promis
   }
 }
 
+/**
+ * With the scale PR of `title` open, one pass's close on decision `d`: the PR is then `state`
+ * (`open` or `closed`), and the branch is in what the close returns only when it closed it.
+ */
+async function expectAfterClose(title: string, d: ScalingDecision, state: string): Promise<void> {
+  await withOpenScalePr(async (host, read) => {
+    const closed = await closeSupersededScalePullRequests([d], {
+      host,
+      cluster: 'prod',
+      openBranches: open(title),
+      dryRun: false,
+    });
+    expect(await read()).toBe(state);
+    expect(closed).toEqual(state === 'closed' ? [BRANCH] : []);
+  });
+}
+
 describe('closeSupersededScalePullRequests', () => {
   it.each<[string, string, ScalingDecision['action'], ScalingReason, string]>([
     ['InBandWithMoreReplicasThanTheDownPrClosesIt', DOWN, 'hold', 'WithinRange', 'closed'],
@@ -96,16 +113,7 @@ describe('closeSupersededScalePullRequests', () => {
     ['MissingDataKeepsIt', DOWN, 'hold', 'NoData', 'open'],
     ['StillScalingKeepsIt', DOWN, 'scale-up', 'AboveMax', 'open'],
   ])('%s', async (_name, title, action, reason, state) => {
-    await withOpenScalePr(async (host, read) => {
-      const closed = await closeSupersededScalePullRequests([decision(action, reason)], {
-        host,
-        cluster: 'prod',
-        openBranches: open(title),
-        dryRun: false,
-      });
-      expect(await read()).toBe(state);
-      expect(closed).toEqual(state === 'closed' ? [BRANCH] : []);
-    });
+    await expectAfterClose(title, decision(action, reason), state);
   });
 
   // With standby pods the decision's `from` counts claimed pods: the PR's title proposes the
@@ -148,16 +156,7 @@ describe('closeSupersededScalePullRequests', () => {
     ],
     ['AHoldThatOnlyWaitsKeepsItWithClaimsToo', UP, 'hold', 'CooldownActive', split(1, 0, 0, 0), 'open'],
   ])('%s', async (_name, title, action, reason, standby, state) => {
-    await withOpenScalePr(async (host, read) => {
-      const closed = await closeSupersededScalePullRequests([{ ...decision(action, reason), standby }], {
-        host,
-        cluster: 'prod',
-        openBranches: open(title),
-        dryRun: false,
-      });
-      expect(await read()).toBe(state);
-      expect(closed).toEqual(state === 'closed' ? [BRANCH] : []);
-    });
+    await expectAfterClose(title, { ...decision(action, reason), standby }, state);
   });
 
   it('dry-run closes nothing; a branch without an open PR is left alone', async () => {

@@ -8,7 +8,6 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { isCelError, run } from '@bufbuild/cel';
 import { ValidatingAdmissionPolicy } from 'kubernetes-models/admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy';
 import { ValidatingAdmissionPolicyBinding } from 'kubernetes-models/admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -17,34 +16,14 @@ import { loadDefaultPolicy } from '../../src/definitions/load.js';
 import type { PolicySpec } from '../../src/definitions/types.js';
 import { renderNamespaceFiles } from '../../src/manifests/namespaces.js';
 import { renderPrePull } from '../../src/manifests/prepull.js';
+import { admit as admitBy } from './cel-admit.js';
 
 const FILE = path.resolve(import.meta.dirname, '../../templates/install/admission-prepull.yaml');
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyObj = any;
 const [vap, binding] = parseAllDocuments(readFileSync(FILE, 'utf8')).map((d) => d.toJS() as AnyObj);
 
-/** JSON as CEL sees Kubernetes objects: mappings are maps, whole numbers ints. */
-function cel(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(cel);
-  if (v !== null && typeof v === 'object') return new Map(Object.entries(v).map(([k, x]) => [k, cel(x)]));
-  return typeof v === 'number' && Number.isInteger(v) ? BigInt(v) : v;
-}
-
-/** The policy's answer to a CREATE of `ds`: allowed, or the first refusal's message. */
-function admit(ds: AnyObj): string {
-  const variables = new Map<string, unknown>();
-  const evaluate = (expression: string) => {
-    const r = run(expression, { object: cel(ds), variables } as never);
-    if (isCelError(r))
-      throw new Error(`CEL: ${String((r as { message?: string }).message ?? r)}: ${expression}`);
-    return r;
-  };
-  for (const v of vap.spec.variables) variables.set(v.name, evaluate(v.expression));
-  for (const v of vap.spec.validations)
-    if (evaluate(v.expression) !== true)
-      return v.messageExpression ? String(evaluate(v.messageExpression)) : String(v.message).trim();
-  return 'allowed';
-}
+const admit = (ds: AnyObj): string => admitBy(vap, ds);
 
 const NAMESPACE_OR_NAME = (ns: string, name: string) =>
   `DaemonSet ${ns}/${name}: only gpuops-prepull-long-task and gpuops-prepull-short-task in namespace algorithms may run here (gpuops pre-staging)`;

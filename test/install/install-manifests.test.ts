@@ -87,7 +87,12 @@ describe('install manifests', () => {
       'watch apps/replicasets',
       'watch autoscaling/horizontalpodautoscalers',
     ]);
-    expect(grants('gpuops-benchmark')).toEqual(['create batch/jobs', 'delete batch/jobs', 'get batch/jobs']);
+    expect(grants('gpuops-benchmark')).toEqual([
+      'create batch/jobs',
+      'delete batch/jobs',
+      'get batch/jobs',
+      'list batch/jobs',
+    ]);
     // Patch mode: Nodes cluster-wide; Deployments' scale only where a namespace file binds it.
     expect(grants('gpuops-patch')).toEqual(['get /nodes', 'patch /nodes']);
     expect(grants('gpuops-scale')).toEqual(['get apps/deployments/scale', 'patch apps/deployments/scale']);

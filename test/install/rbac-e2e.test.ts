@@ -4,7 +4,8 @@
  * objects in missing namespaces. A full method in pull-request mode (snapshot, pools PR, benchmark
  * Jobs — one that cannot be scheduled and is deleted —, placement PRs, the HPA engine), then patch
  * mode with the patch-mode component (a Node relabelled and a Deployment scaled in the cluster),
- * plus the leader-election Lease. The test fails on any 403, and fails when a rule grants a verb
+ * the model cache fill read (a list of Jobs in the algorithm namespace), plus the leader-election
+ * Lease. The test fails on any 403, and fails when a rule grants a verb
  * that no step used (the simulator records every request of the ServiceAccount).
  */
 import path from 'node:path';
@@ -12,6 +13,11 @@ import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClusterCache } from '../../src/cluster/cache.js';
 import { createKubeClient } from '../../src/cluster/kube-client.js';
+import { createKubeJobApi } from '../../src/cluster/jobs.js';
+import type { ResolvedAlgorithm } from '../../src/definitions/types.js';
+import { modelCacheFillName, modelCacheFilePath } from '../../src/manifests/model-cache.js';
+import { readModelCacheFills } from '../../src/pass/model-cache-fills.js';
+import { parseGenerated, readGitModel } from '../../src/plan/git-model.js';
 import { kubeLeaseApi } from '../../src/cluster/lease.js';
 import { readKustomizeTree } from '../../src/gitops-apply/kustomize-tree.js';
 import type { KubeObject } from '../../src/cluster/object.js';
@@ -250,6 +256,25 @@ describe('gpuops as its ServiceAccount, RBAC enforced', { timeout: 180_000 }, ()
     expect(denied().slice(deniedBefore)).toEqual([]);
   });
 
+  it('model cache fills: one list of Jobs in the algorithm namespace, as the ServiceAccount; no 403', async () => {
+    const before = denied().length;
+    const alg = {
+      name: 'bert',
+      namespace: 'algorithms',
+      spec: {
+        image: 'x:1',
+        resources: { gpus: 1 },
+        modelCache: { claimName: 'm', mountPath: '/m', fill: { image: 'f:1' } },
+      },
+    } as unknown as ResolvedAlgorithm;
+    const name = modelCacheFillName(alg.name, alg.spec.modelCache)!;
+    const files = new Map([[modelCacheFilePath('prod', 'bert'), `kind: Job\nmetadata: {name: ${name}}\n`]]);
+    const git = readGitModel('prod', files, 'gpuops.dev/pool');
+    const states = await readModelCacheFills(createKubeJobApi(h.gpuopsKc), [alg], git, parseGenerated);
+    expect(Object.fromEntries(states)).toEqual({ [`algorithms/${name}`]: 'Absent' });
+    expect(denied().slice(before)).toEqual([]);
+  });
+
   it('every verb the install grants was used, and nothing was denied', () => {
     expect(denied().filter((r) => r.resource !== 'jobs' || r.namespace !== 'kube-system')).toEqual([]);
     const used = h.sim.rbac!.records().filter((r) => r.allowed && r.username === SA_USER);
@@ -294,6 +319,7 @@ describe('gpuops as its ServiceAccount, RBAC enforced', { timeout: 180_000 }, ()
       'too-much: delete /nodes',
       'gpuops-benchmark: create batch/jobs',
       'gpuops-benchmark: get batch/jobs',
+      'gpuops-benchmark: list batch/jobs',
       'gpuops-benchmark: delete batch/jobs',
     ]);
   });

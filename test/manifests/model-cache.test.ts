@@ -12,7 +12,8 @@ import { podSecurityProblems } from '../../src/definitions/rules/pod-security.js
 import { podRestrictedProblems } from '../../src/definitions/rules/pod-restricted.js';
 import { modelCacheFillName, renderModelCacheFill } from '../../src/manifests/model-cache.js';
 import { renderDeployment, renderWorkloadFiles } from '../../src/manifests/workloads.js';
-import { fillKey, holdUntilFilled, type FillState } from '../../src/plan/model-cache.js';
+import { fillKey, holdUntilFilled, modelCacheReady, type FillState } from '../../src/plan/model-cache.js';
+import { readGitModel } from '../../src/plan/git-model.js';
 import type { Policy, ResolvedAlgorithm } from '../../src/definitions/types.js';
 import { algorithmsFromYaml, policyWith } from '../benchmark/fixtures.js';
 import { templates } from './helpers.js';
@@ -203,6 +204,11 @@ describe('the plan holds the Deployment until the fill Job is Complete', () => {
       templates: templates(),
     });
   const OLD = 'kind: Deployment\n# the running one, without the cache\n';
+  /** Git's Deployment at PATH as the pass reads it (`readGitModel`: parsed once). */
+  const inGit = (text: string | undefined) =>
+    text === undefined
+      ? undefined
+      : readGitModel('prod', new Map([[PATH, text]]), 'gpuops.dev/pool').deployments.get('llama');
 
   /** [Git's Deployment, the fill Job's state, what the folder's deployment.yaml becomes]. */
   const ROWS: [string, string | undefined, FillState | undefined, 'rendered' | 'git' | 'none'][] = [
@@ -219,7 +225,7 @@ describe('the plan holds the Deployment until the fill Job is Complete', () => {
     const alg = algorithm(cacheWith());
     const job = renderModelCacheFill(alg)!.metadata.name;
     const fills = new Map(state ? [[fillKey('team-a', job), state]] : []);
-    const out = holdUntilFilled(render(alg), alg, PATH, current, fills);
+    const out = holdUntilFilled(render(alg), alg, PATH, inGit(current), fills);
     const deployment = out.find((f) => f.path === PATH)?.content;
     const want = { rendered: render(alg)[0]!.content, git: current, none: undefined }[expected];
     expect(deployment).toBe(want);
@@ -231,8 +237,13 @@ describe('the plan holds the Deployment until the fill Job is Complete', () => {
     const alg = algorithm(cacheWith());
     const rendered = render(alg)[0]!.content!;
     expect(
-      holdUntilFilled(render(alg), alg, PATH, rendered.replace('replicas: 1', 'replicas: 3'), new Map())[0]!
-        .content,
+      holdUntilFilled(
+        render(alg),
+        alg,
+        PATH,
+        inGit(rendered.replace('replicas: 1', 'replicas: 3')),
+        new Map(),
+      )[0]!.content,
     ).toBe(rendered);
   });
 
@@ -240,11 +251,74 @@ describe('the plan holds the Deployment until the fill Job is Complete', () => {
     const before = algorithm(cacheWith());
     const after = algorithm(cacheWith(FILL.replace('fetch:1.0', 'fetch:1.1')));
     const old = render(before)[0]!.content!;
-    expect(holdUntilFilled(render(after), after, PATH, old, new Map())[0]!.content).toBe(old);
+    expect(holdUntilFilled(render(after), after, PATH, inGit(old), new Map())[0]!.content).toBe(old);
   });
 
   it('an algorithm without a fill step is never held', () => {
     const alg = algorithm('{claimName: llama-models, mountPath: /models}');
     expect(holdUntilFilled(render(alg), alg, PATH, undefined, new Map())).toEqual(render(alg));
+  });
+
+  /** A Deployment whose pod template (or another field) names fill Job `job`, as a person may write it. */
+  const LAYOUTS: [string, (job: string) => string, boolean][] = [
+    [
+      'block style, as gpuops writes it',
+      (j) =>
+        `kind: Deployment\nspec:\n  template:\n    metadata:\n      annotations:\n        gpuops.dev/model-cache-fill: ${j}\n`,
+      true,
+    ],
+    [
+      'flow style',
+      (j) =>
+        `kind: Deployment\nspec: {template: {metadata: {annotations: {gpuops.dev/model-cache-fill: ${j}}}}}\n`,
+      true,
+    ],
+    [
+      'quoted key and value, no newline at the end',
+      (j) =>
+        `kind: Deployment\nspec:\n  template:\n    metadata:\n      annotations:\n        "gpuops.dev/model-cache-fill": '${j}'`,
+      true,
+    ],
+    [
+      'another key order (spec before metadata, the annotation among others)',
+      (j) =>
+        `spec:\n  template:\n    spec: {containers: []}\n    metadata:\n      annotations:\n        gpuops.dev/model-cache-fill: ${j}\n        team: ml\n      labels: {app: llama}\nkind: Deployment\n`,
+      true,
+    ],
+    [
+      'a comment after the value',
+      (j) =>
+        `kind: Deployment\nspec:\n  template:\n    metadata:\n      annotations:\n        gpuops.dev/model-cache-fill: ${j} # filled on 3 May\n`,
+      true,
+    ],
+    [
+      'the same line inside an environment value: not the annotation',
+      (j) =>
+        `kind: Deployment\nspec:\n  template:\n    spec:\n      containers:\n        - name: a\n          env:\n            - name: NOTE\n              value: |\n                gpuops.dev/model-cache-fill: ${j}\n`,
+      false,
+    ],
+    [
+      "on the Deployment's own metadata, not its pod template's",
+      (j) =>
+        `kind: Deployment\nmetadata:\n  annotations:\n    gpuops.dev/model-cache-fill: ${j}\nspec:\n  template: {}\n`,
+      false,
+    ],
+    [
+      'the annotation names another fill whose name starts the same',
+      (j) =>
+        `kind: Deployment\nspec:\n  template:\n    metadata:\n      annotations:\n        gpuops.dev/model-cache-fill: ${j}x\n`,
+      false,
+    ],
+  ];
+
+  it.each(LAYOUTS)("Git's Deployment read by its parsed pod annotation: %s", (_what, text, reads) => {
+    const alg = algorithm(cacheWith());
+    const job = renderModelCacheFill(alg)!.metadata.name;
+    const current = inGit(text(job));
+    expect(modelCacheReady(alg, current, new Map())).toBe(reads);
+    const deployment = holdUntilFilled(render(alg), alg, PATH, current, new Map()).find(
+      (f) => f.path === PATH,
+    );
+    expect(deployment?.content).toBe(reads ? render(alg)[0]!.content : text(job));
   });
 });

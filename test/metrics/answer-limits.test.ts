@@ -7,7 +7,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AnswerTooLargeError, decodeQueryAnswer } from '../../src/metrics/answer-stream.js';
+import { AnswerTooLargeError } from '../../src/metrics/answer-limits.js';
+import { decodeQueryAnswer } from '../../src/metrics/answer-stream.js';
 import { PrometheusSource } from '../../src/metrics/prometheus.js';
 import type { UtilizationReading } from '../../src/metrics/types.js';
 import { decideScaling } from '../../src/scaling/decide-scaling.js';

@@ -4,13 +4,15 @@
  * through a kubeconfig file, the database, the same dcgm-exporter pages) — and plan it with
  * `planWorld`. The world here is one where history matters: a scale-up was decided 30 s ago and
  * its pull request is still open, so the scale-up cooldown (120 s) holds; a plan that read no
- * recorded decisions (`recent: []`, as `plan` did before) would propose the scale-up again.
+ * recorded decisions (`recent: []`, as `plan` did before) would propose the scale-up again. And
+ * a model cache fill that just completed: the plan lists the fill Jobs as the pass does
+ * (`planJobsInput`, read-only), so both write the Deployment that waited for it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clusterInput } from '../../src/compose/cluster-input.js';
+import { clusterInput, planJobsInput } from '../../src/compose/cluster-input.js';
 import { planFromSources } from '../../src/cli/commands/plan.js';
 import { passSources, reconcileOnce, type PassResult } from '../../src/pass/reconcile.js';
 import { loadDefaultPolicy } from '../../src/definitions/load.js';
@@ -34,6 +36,7 @@ async function planSources(): Promise<WorldSources> {
     cluster: 'prod',
     specs: directorySpecs(join(dir, 'repo')),
     clusterRead: await clusterInput({ kubeconfig: join(dir, 'kubeconfig') }),
+    jobs: (await planJobsInput({ kubeconfig: join(dir, 'kubeconfig') }))!,
     store: h.store,
     metrics: h.deps.metrics,
     defaults: await loadDefaultPolicy(),
@@ -133,5 +136,37 @@ describe('plan equals reconcile on the same world', () => {
     expect(fromPlan.snapshot).toEqual(fromPass.snapshot);
     expect([...fromPlan.git.files.keys()].sort()).toEqual([...fromPass.git.files.keys()].sort());
     expect(fromPlan.repo.algorithms).toEqual(fromPass.repo.algorithms);
+  });
+
+  it('a model cache fill that just completed: plan lists the fill Job as reconcile does and writes the Deployment', async () => {
+    const fill =
+      '  modelCache: {claimName: bert-models, mountPath: /models, fill: {image: fetch:1, args: [--sim-duration=60]}}\n';
+    h.push(
+      { 'algorithms/bert.yaml': algorithmFile('bert', { pool: 'short-task' }) + fill },
+      'bert, with a model cache',
+    );
+    await h.pass();
+    h.merge('gpuops/prod/placement/bert');
+    expect((await h.sync()).errors).toEqual([]);
+    h.sim.clock.advance(65);
+    await h.settle();
+    const job = h.sim.store
+      .list('jobs', 'algorithms')
+      .find((j) => j.metadata.name.startsWith('bert-model-cache-'));
+    expect(job?.status?.conditions).toContainEqual(
+      expect.objectContaining({ type: 'Complete', status: 'True' }),
+    );
+
+    const now = h.sim.clock.now();
+    const reconciled = await dryRun(now);
+    const sources = await planSources();
+    const planned = await planFromSources(sources, now);
+    const DEPLOYMENT = 'clusters/prod/algorithms/bert/deployment.yaml';
+    expect(reconciled.plan.files.map((f) => f.path)).toContain(DEPLOYMENT);
+    expect(planned.output).toEqual(reconciled.plan);
+    // Without the Job read (what `plan` did before): the fill looks not Complete, no Deployment.
+    const { jobs: _read, ...blind } = sources;
+    const without = await planFromSources(blind, now);
+    expect(without.output.files.map((f) => f.path)).not.toContain(DEPLOYMENT);
   });
 });

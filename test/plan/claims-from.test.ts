@@ -105,6 +105,23 @@ const alg = (minReplicas: number, maxReplicas: number): ResolvedAlgorithm => ({
 const deploymentText = (replicas: number) =>
   `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: bert\n  namespace: algorithms\nspec:\n  replicas: ${replicas}\n  template:\n    spec:\n      nodeSelector:\n        gpuops.dev/pool: short-task\n`;
 
+/** A case: Git's replicas, claimed pods, Ready standbys, utilisation (%), and the rest. */
+const at = (git: number, claimed: number, ready: number, util: number, more: Partial<Case> = {}): Case => ({
+  git,
+  claimed,
+  ready,
+  util,
+  ...more,
+});
+/** A row of the table: the case, its decision `from→to`, Git's replicas after, the pod changes (none: `[]`). */
+const row = (
+  name: string,
+  c: Case,
+  decision: string,
+  gitReplicas: number,
+  actions: readonly string[] = [],
+): [string, Case, string, number, readonly string[]] => [name, c, decision, gitReplicas, actions];
+
 interface Case {
   /** Git's replicas G, claimed pods C, Ready standbys R, the Deployment's pods' and claimed pods' utilisation (%). */
   git: number;
@@ -168,92 +185,54 @@ function run(c: Case) {
 
 describe("claimed standby pods are the algorithm's replicas", () => {
   it.each([
-    // [case, input, decision from→to, Git's replicas after, pod changes]
-    [
-      'a scale-up one Ready standby covers: a claim, Git unchanged',
-      { git: 1, claimed: 0, ready: 2, util: 100 },
-      'scale-up 1→2',
-      1,
-      ['claim s0'],
-    ],
-    [
-      'no standby Ready: the Deployment takes it (1 → 2 in Git)',
-      { git: 1, claimed: 0, ready: 0, util: 100 },
-      'scale-up 1→2',
-      2,
-      [],
-    ],
-    [
-      'a claimed pod counts: 2 → 3 with no standby, Git 1 → 2',
-      { git: 1, claimed: 1, ready: 0, util: 100 },
-      'scale-up 2→3',
-      2,
-      [],
-    ],
-    [
-      'claims at the max: Git 2 + 1 claimed = max 3, no more',
-      { git: 2, claimed: 1, ready: 2, util: 100, max: 3 },
-      'hold 3→3',
-      2,
-      [],
-    ],
-    [
+    row('a scale-up one Ready standby covers: a claim, Git unchanged', at(1, 0, 2, 100), 'scale-up 1→2', 1, [
+      'claim s0',
+    ]),
+    row('no standby Ready: the Deployment takes it (1 → 2 in Git)', at(1, 0, 0, 100), 'scale-up 1→2', 2),
+    row('a claimed pod counts: 2 → 3 with no standby, Git 1 → 2', at(1, 1, 0, 100), 'scale-up 2→3', 2),
+    row('claims at the max: Git 2 + 1 claimed = max 3, no more', at(2, 1, 2, 100, { max: 3 }), 'hold 3→3', 2),
+    row(
       'one below the max: one claim, Git 2 + 2 claimed = 4',
-      { git: 2, claimed: 1, ready: 2, util: 100, max: 4 },
+      at(2, 1, 2, 100, { max: 4 }),
       'scale-up 3→4',
       2,
       ['claim s0'],
-    ],
-    [
+    ),
+    row(
       'claims past the max (max lowered): the claimed pod goes back, Git stays',
-      { git: 3, claimed: 1, ready: 0, util: 50, max: 3 },
+      at(3, 1, 0, 50, { max: 3 }),
       'scale-down 4→3',
       3,
       ['give-back c0'],
-    ],
-    [
+    ),
+    row(
       'at the min with a claimed pod: Git 1 + 1 claimed = min 2, a hold',
-      { git: 1, claimed: 1, ready: 0, util: 10, min: 2 },
+      at(1, 1, 0, 10, { min: 2 }),
       'hold 2→2',
       1,
-      [],
-    ],
-    [
+    ),
+    row(
       'one above the min: the claimed pod goes back first, Git stays at the min',
-      { git: 2, claimed: 1, ready: 0, util: 10, min: 2 },
+      at(2, 1, 0, 10, { min: 2 }),
       'scale-down 3→2',
       2,
       ['give-back c0'],
-    ],
-    [
-      'a scale-down with no claimed pod left lowers Git',
-      { git: 3, claimed: 0, ready: 1, util: 10, min: 2 },
-      'scale-down 3→2',
-      2,
-      [],
-    ],
-    [
+    ),
+    row('a scale-down with no claimed pod left lowers Git', at(3, 0, 1, 10, { min: 2 }), 'scale-down 3→2', 2),
+    row(
       'a pod by hand with the claim labels and its own uid: not counted',
-      { git: 1, claimed: 0, ready: 0, util: 100, extra: [FOREIGN.byHand()] },
+      at(1, 0, 0, 100, { extra: [FOREIGN.byHand()] }),
       'scale-up 1→2',
       2,
-      [],
-    ],
-    [
+    ),
+    row(
       'a copy of a claimed pod (another pod uid): not counted',
-      { git: 1, claimed: 0, ready: 0, util: 100, extra: [FOREIGN.copied()] },
+      at(1, 0, 0, 100, { extra: [FOREIGN.copied()] }),
       'scale-up 1→2',
       2,
-      [],
-    ],
-    [
-      'replicas 0 in Git is a pause: a claimed pod does not resume it',
-      { git: 0, claimed: 1, ready: 1, util: 100 },
-      'hold 0→0',
-      0,
-      [],
-    ],
-  ] as const)('%s', (_, c, decision, gitReplicas, actions) => {
+    ),
+    row('replicas 0 in Git is a pause: a claimed pod does not resume it', at(0, 1, 1, 100), 'hold 0→0', 0),
+  ])('%s', (_, c, decision, gitReplicas, actions) => {
     const out = run(c);
     expect(out.decision).toBe(decision);
     expect(out.gitReplicas).toBe(gitReplicas);

@@ -15,21 +15,12 @@ import { planDesiredState, type DesiredState, type DesiredStateInput } from '../
 import { planFiles } from '../../src/change-sets/change-set.js';
 import { setDeploymentReplicas } from '../../src/manifests/replicas.js';
 import type { UtilizationReading } from '../../src/metrics/types.js';
-import type { Policy, ResolvedAlgorithm } from '../../src/definitions/types.js';
+import type { Policy } from '../../src/definitions/types.js';
+import { RESNET } from '../scaling/one-deployment.js';
 
 const policy = parse(readFileSync(new URL('../../policies/default.yaml', import.meta.url), 'utf8')) as Policy;
 const NOW = new Date('2026-03-01T10:00:00Z');
 const templates = loadWorkloadTemplates();
-
-const resnet: ResolvedAlgorithm = {
-  name: 'resnet50-infer',
-  namespace: 'algorithms',
-  spec: { image: 'registry.example.com/ml/resnet50:1.4.2', resources: { gpus: 1 } },
-  scaling: { minReplicas: 1, maxReplicas: 6, utilization: { min: 30, max: 80 } },
-  benchmark: { args: undefined, runs: 1, timeoutSeconds: 1800 },
-  placement: 'short-task',
-  source: { file: 'algorithms/resnet50-infer.yaml', line: 1 },
-};
 
 function node(name: string, gpus: number, pool: string | null): V1Node {
   return {
@@ -134,7 +125,7 @@ function plan(w: World): DesiredState {
 function input(w: World): DesiredStateInput {
   return {
     cluster: 'default',
-    repo: { policy, errors: [], algorithms: [resnet] },
+    repo: { policy, errors: [], algorithms: [RESNET] },
     snapshot: buildSnapshot(w.nodes, w.pods, NOW),
     base: w.base,
     benchmarks: new Map([

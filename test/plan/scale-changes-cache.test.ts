@@ -10,17 +10,18 @@ import { RenderCache } from '../../src/manifests/yaml.js';
 import { readGitModel } from '../../src/plan/git-model.js';
 import { scaleChanges, type ScalingPlan } from '../../src/plan/scaling.js';
 import type { ResolvedAlgorithm } from '../../src/definitions/types.js';
+import { RESNET } from '../scaling/one-deployment.js';
 import type { ScalingDecision } from '../../src/scaling/types.js';
 import { policy, now, snapshot, templates } from '../support/cluster-mixed.js';
 
 const PATH = 'clusters/prod/algorithms/serve/deployment.yaml';
+/** resnet50-infer of `one-deployment.ts` as `serve`, up to 8 replicas, 3 benchmark runs. */
 const alg: ResolvedAlgorithm = {
+  ...RESNET,
   name: 'serve',
-  namespace: 'algorithms',
-  spec: { image: 'registry.example.com/ml/serve:1.0.0', resources: { gpus: 1 } },
-  scaling: { minReplicas: 1, maxReplicas: 8, utilization: { min: 30, max: 80 } },
-  benchmark: { args: undefined, runs: 3, timeoutSeconds: 1800 },
-  placement: 'short-task',
+  spec: { ...RESNET.spec, image: 'registry.example.com/ml/serve:1.0.0' },
+  scaling: { ...RESNET.scaling, maxReplicas: 8 },
+  benchmark: { ...RESNET.benchmark, runs: 3 },
   source: { file: 'algorithms/serve.yaml', line: 1 },
 };
 const block = (replicas: string) =>

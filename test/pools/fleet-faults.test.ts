@@ -17,6 +17,7 @@ import { assignPools } from '../../src/pools/assign.js';
 import { freeGpus, nodeCapacities } from '../../src/pools/capacity.js';
 import { nodeCapacity } from '../../src/scaling/capacity.js';
 import type { Policy, ResolvedAlgorithm } from '../../src/definitions/types.js';
+import { RESNET } from '../scaling/one-deployment.js';
 
 const defaults = parse(
   readFileSync(new URL('../../policies/default.yaml', import.meta.url), 'utf8'),
@@ -68,14 +69,11 @@ function servingPod(name: string, node: string): V1Pod {
   } as V1Pod;
 }
 
+/** resnet50-infer of `one-deployment.ts`, up to 8 replicas, 3 benchmark runs. */
 const resnet: ResolvedAlgorithm = {
-  name: 'resnet50-infer',
-  namespace: 'algorithms',
-  spec: { image: 'registry.example.com/ml/resnet50:1.4.2', resources: { gpus: 1 } },
-  scaling: { minReplicas: 1, maxReplicas: 8, utilization: { min: 30, max: 80 } },
-  benchmark: { args: undefined, runs: 3, timeoutSeconds: 1800 },
-  placement: 'short-task',
-  source: { file: 'algorithms/resnet50-infer.yaml', line: 1 },
+  ...RESNET,
+  scaling: { ...RESNET.scaling, maxReplicas: 8 },
+  benchmark: { ...RESNET.benchmark, runs: 3 },
 };
 
 function hot(pods: string[], percent: number): UtilizationReading {

@@ -12,6 +12,7 @@ import type { NodeInfo, PodInfo, Snapshot } from '../../src/cluster/types.js';
 import { planDesiredState, type DesiredStateInput } from '../../src/plan/desired-state.js';
 import type { UtilizationReading } from '../../src/metrics/types.js';
 import type { Policy, ResolvedAlgorithm } from '../../src/definitions/types.js';
+import { RESNET } from '../scaling/one-deployment.js';
 import { nodeInfo } from '../support/node-info.js';
 
 const policy = parse(readFileSync(new URL('../../policies/default.yaml', import.meta.url), 'utf8')) as Policy;
@@ -52,14 +53,11 @@ function pod(i: number, nodeName: string): PodInfo {
   };
 }
 
+/** resnet50-infer of `one-deployment.ts`, up to 8 replicas, 3 benchmark runs. */
 const resnet: ResolvedAlgorithm = {
-  name: 'resnet50-infer',
-  namespace: 'algorithms',
-  spec: { image: 'registry.example.com/ml/resnet50:1.4.2', resources: { gpus: 1 } },
-  scaling: { minReplicas: 1, maxReplicas: 8, utilization: { min: 30, max: 80 } },
-  benchmark: { args: undefined, runs: 3, timeoutSeconds: 1800 },
-  placement: 'short-task',
-  source: { file: 'algorithms/resnet50-infer.yaml', line: 1 },
+  ...RESNET,
+  scaling: { ...RESNET.scaling, maxReplicas: 8 },
+  benchmark: { ...RESNET.benchmark, runs: 3 },
 };
 
 const reading = (pods: string[], percent: number, now: Date): UtilizationReading => ({

@@ -7,38 +7,20 @@
  * (privileged, a hostPath, a GPU) by the admission policy, whoever sends it — the admin too. A
  * DaemonSet in a namespace gpuops does not manage is not its business.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { parseAllDocuments } from 'yaml';
-import type { KubeObject } from '../../src/cluster/object.js';
 import { loadDefaultPolicy } from '../../src/definitions/load.js';
-import { httpsRequest } from '../../src/local-cluster/control-plane.js';
-import { issuerOf, serviceAccountKubeconfig } from '../../src/local-cluster/install.js';
 import { renderPrePull } from '../../src/manifests/prepull.js';
-import { describeReal, INSTALL, startRealHarness, until, type RealHarness } from './harness.js';
+import { createAs, installApplierWith } from './admission-support.js';
+import { describeReal, startRealHarness, until, type RealHarness } from './harness.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyObj = any;
-const load = (file: string): KubeObject[] =>
-  parseAllDocuments(readFileSync(path.join(INSTALL, file), 'utf8')).map((d) => d.toJS() as KubeObject);
-
 let h: RealHarness;
 let applierToken: string;
 let render: AnyObj;
 
 /** POST a DaemonSet as `token`: the status and, when refused, the API server's message. */
-async function create(ds: AnyObj, token: string): Promise<{ status: number; message: string }> {
-  const ns = ds.metadata.namespace as string;
-  const res = await httpsRequest(
-    `${h.local.server}/apis/apps/v1/namespaces/${ns}/daemonsets`,
-    h.local.credentials.ca,
-    token,
-    'POST',
-    { type: 'application/json', text: JSON.stringify(ds) },
-  );
-  return { status: res.status, message: res.status === 201 ? '' : (JSON.parse(res.body).message as string) };
-}
+const create = (ds: AnyObj, token: string) => createAs(h, 'apps/v1', 'daemonsets', ds, token);
 
 const admin = () => h.local.credentials.tokens.admin;
 const named = (ds: AnyObj, name: string, namespace = ds.metadata.namespace) => ({
@@ -57,19 +39,8 @@ describeReal(
     beforeAll(async () => {
       h = await startRealHarness({ flux: false, metrics: false });
       // The applier's ServiceAccount and RBAC, and its first namespace, without Flux's own objects.
-      const applier = load('flux-kustomization.yaml').filter(
-        (o) => !o.apiVersion.includes('toolkit.fluxcd.io'),
-      );
-      await h.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'flux-system' } });
       await h.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } });
-      for (const o of [...applier, ...load('admission-prepull.yaml')]) await h.apply(o);
-      const kubeconfig = JSON.parse(
-        await serviceAccountKubeconfig(issuerOf(h.local), {
-          namespace: 'flux-system',
-          name: 'gpuops-applier',
-        }),
-      ) as { users: { user: { token: string } }[] };
-      applierToken = kubeconfig.users[0]!.user.token;
+      applierToken = await installApplierWith(h, 'admission-prepull.yaml');
       const policy = (await loadDefaultPolicy()).spec;
       render = renderPrePull(
         'short-task',

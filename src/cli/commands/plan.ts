@@ -8,7 +8,13 @@ import { loadDefaultPolicy, outsideRoot } from '../../definitions/index.js';
 import { planWorld, readWorld, type JudgeAt, directorySpecs, readBenchmarksFile } from '../../pass/index.js';
 import type { WorldSources } from '../../pass/index.js';
 import { createReconcilerMemory } from '../../plan/index.js';
-import { openDatabase, clusterInput, metricsSettingsOf, utilizationSource } from '../../compose/index.js';
+import {
+  openDatabase,
+  clusterInput,
+  metricsSettingsOf,
+  utilizationSource,
+  planJobsInput,
+} from '../../compose/index.js';
 import { formatPlanTable, planReport } from '../plan-build.js';
 import { addConnectionOptions, resolveSettings } from '../settings.js';
 import { unknownClusterWarning } from '../cluster-choice.js';
@@ -138,8 +144,9 @@ async function runPlan(cmd: Command, flags: PlanFlags): Promise<void> {
       flags.metrics?.length && reading.ok && reading.evaluatedAt !== undefined
         ? new Date(reading.evaluatedAt)
         : clock);
+  const input = { nodesFile: flags.nodes, podsFile: flags.pods, kubeconfig: settings.kubeconfig };
   const [clusterRead, defaults, recorded] = await Promise.all([
-    clusterInput({ nodesFile: flags.nodes, podsFile: flags.pods, kubeconfig: settings.kubeconfig }),
+    clusterInput(input),
     loadDefaultPolicy(),
     flags.benchmarks ? readBenchmarksFile(flags.benchmarks) : undefined,
   ]);
@@ -147,6 +154,7 @@ async function runPlan(cmd: Command, flags: PlanFlags): Promise<void> {
   const noDatabase =
     settings.database.startsWith('sqlite:') && !existsSync(settings.database.slice('sqlite:'.length));
   const store = noDatabase ? null : await openDatabase(settings.database, { readOnly: true });
+  const jobs = await planJobsInput(input);
   let planned;
   try {
     planned = await planFromSources(
@@ -159,6 +167,7 @@ async function runPlan(cmd: Command, flags: PlanFlags): Promise<void> {
         defaults,
         memory: createReconcilerMemory(),
         ...(recorded ? { recordedBenchmarks: recorded } : {}),
+        ...(jobs ? { jobs } : {}),
       },
       now,
     );

@@ -42,10 +42,13 @@ export const RESERVED_MOUNT_PATHS: readonly string[] = [
   '/run/secrets',
 ];
 
-/** `//models/` → `/models`: repeated and trailing slashes dropped (how the kernel reads the path). */
+/**
+ * `//models/` → `/models`, `/./etc` → `/etc`: repeated and trailing slashes and `.` segments
+ * dropped (how the kernel resolves the path; `..` is kept, for the caller to refuse).
+ */
 export function normalMountPath(path: string): string {
-  const clean = path.replace(/\/+/g, '/').replace(/(.)\/$/, '$1');
-  return clean;
+  const segments = path.split('/').filter((s) => s !== '' && s !== '.');
+  return path.startsWith('/') ? `/${segments.join('/')}` : segments.join('/');
 }
 
 /** Why `path` cannot hold a model cache, or null when it can. */
@@ -66,7 +69,8 @@ const AT: PathSegment[] = ['spec', 'modelCache'];
 
 /**
  * Every problem of an Algorithm's `spec.modelCache` beyond the schema's (module comment), located
- * at the field. Nothing is checked when the schema already refused `spec.modelCache.mountPath`.
+ * at the field. The mount path is not checked when the schema already refused it (or the whole
+ * `spec.modelCache`); a refused claim name or fill step does not stop it.
  * @param value  the Algorithm document as parsed
  * @param schema the schema's problems in `value`
  */
@@ -75,7 +79,11 @@ export function modelCacheProblems(value: unknown, schema: readonly FieldProblem
   const cache = spec['modelCache'];
   if (!isMap(cache)) return [];
   const out: FieldProblem[] = [];
-  const refused = schema.some((p) => AT.every((s, i) => p.path[i] === s));
+  // Only a refusal of the cache itself or of its mountPath leaves no path to check: a bad claim
+  // name or fill step must not hide a mount path that would break the container as well.
+  const refused = schema.some(
+    (p) => AT.every((s, i) => p.path[i] === s) && (p.path.length === 2 || p.path[2] === 'mountPath'),
+  );
   const path = cache['mountPath'];
   const pod = isMap(spec['template']) && isMap(spec['template']['spec']) ? spec['template']['spec'] : {};
   if (typeof path === 'string' && !refused) {

@@ -33,9 +33,17 @@ export function pointerToPath(pointer: string, data: unknown): PathSegment[] {
   return path;
 }
 
-/** A value as a message shows it: strings quoted, long values cut. */
+/**
+ * A value as a message shows it: strings quoted, long values cut. A number YAML reads as infinite
+ * (`.inf`, or a literal beyond the largest double, ~1.8e308, such as `1e400`) says so: "Infinity"
+ * names nothing the author wrote.
+ */
 export function show(value: unknown): string {
   if (value === null) return 'an empty value';
+  if (typeof value === 'number' && !Number.isFinite(value))
+    return Number.isNaN(value)
+      ? 'not a number (.nan)'
+      : `an infinite number (${value > 0 ? '' : '-'}.inf, or a number beyond ±1.8e308)`;
   if (typeof value === 'string')
     return `the string "${value.length > 40 ? `${value.slice(0, 40)}…` : value}"`;
   if (Array.isArray(value)) return 'a list';

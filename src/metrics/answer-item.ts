@@ -1,0 +1,161 @@
+/**
+ * Reading a vector item of a query answer without building what a pass throws away. A pass reads
+ * the same GPUs' series again and again; between two answers their labels stay the same and only
+ * the values move. So an item in Prometheus's own compact form,
+ * `{"metric":{…},"value":[<seconds>,"<value>"]}`, is read apart: its `metric` text is looked up
+ * among the label sets of the last answer (the same bytes give the same {@link SeriesLabels}, the
+ * same object), and only the two values are read. Anything else (another key order, blanks, an
+ * escape or a byte that is not ASCII in the value, a number JSON would not accept) is left to
+ * `JSON.parse` of the whole item, so the series are those `parseQueryAnswer` gives for every body.
+ */
+import { Buffer } from 'node:buffer';
+import { isObject, seriesLabelsOf, type SeriesLabels } from './answer-builder.js';
+
+/**
+ * One item's label set and the bytes of its `metric` object, as Latin-1 text (one character a
+ * byte: equal texts are equal bytes; a string, not a buffer of its own per series, which the
+ * collector would track one by one).
+ */
+interface Kept {
+  text: string;
+  labels: SeriesLabels;
+}
+
+/**
+ * The label sets of the last answer read through it, in the answer's order (Prometheus answers
+ * the same query over the same series in the same order, so item `i` is compared with the last
+ * answer's item `i` first). One is kept per utilisation source: each answer read with it replaces
+ * the sets it holds with that answer's own (about 250 bytes a series of the scoped query).
+ */
+export class LabelSetMemo {
+  /** @internal the sets of the last answer ended (`LabelSetReader.finish`). */
+  last: Kept[] = [];
+}
+
+const METRIC_PREFIX = '{"metric":';
+/** Bytes of `{"metric":`, before the `metric` object of an item in the compact form. */
+export const METRIC_KEY_LENGTH = METRIC_PREFIX.length;
+const VALUE_PREFIX = ',"value":[';
+/** A JSON number (RFC 8259), which `Number` alone would widen (`01`, `1.`, `0x1`, `Infinity`). */
+const JSON_NUMBER = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
+const QUOTE = 0x22;
+/** Items out of their place parsed before the last answer's sets are indexed by their bytes. */
+const LOOKUPS_AFTER = 256;
+const BACKSLASH = 0x5c;
+
+/** True when `text` (ASCII) is at `start` of `bytes`. */
+function at(bytes: Uint8Array, start: number, text: string): boolean {
+  if (start + text.length > bytes.length) return false;
+  for (let i = 0; i < text.length; i++) if (bytes[start + i] !== text.charCodeAt(i)) return false;
+  return true;
+}
+
+/** `chunk`'s bytes as a Buffer (no copy). */
+function bufferOf(chunk: Uint8Array): Buffer {
+  return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+}
+
+/** One answer's reader of items in the compact form, over a {@link LabelSetMemo}. */
+export class LabelSetReader {
+  private readonly text = new TextDecoder();
+  /** This answer's sets by item index (an item parsed whole leaves a hole). */
+  private readonly seen: Kept[] = [];
+  /** The last answer's sets by their bytes (Latin-1), built at the first item out of its place. */
+  private byText: Map<string, Kept> | null = null;
+  private misses = 0;
+  private viewOf: Uint8Array | null = null;
+  private viewBuf: Buffer | null = null;
+  /** The item's labels, seconds and raw value, after a `read` that returned true. */
+  labels: SeriesLabels | null = null;
+  seconds = 0;
+  raw = '';
+
+  constructor(private readonly memo: LabelSetMemo) {}
+
+  /**
+   * Reads item `index` (of `data.result`) at `start..end` of `chunk` whose first nested value is
+   * at `open..close`; false when it is not in the compact form (the caller parses it whole).
+   */
+  read(chunk: Uint8Array, index: number, start: number, end: number, open: number, close: number): boolean {
+    const buf = this.view(chunk);
+    if (open !== start + METRIC_KEY_LENGTH || chunk[open] !== 0x7b) return false;
+    if (!at(buf, start, METRIC_PREFIX)) return false;
+    const v = close + VALUE_PREFIX.length;
+    if (v > end) return false;
+    if (!at(buf, close, VALUE_PREFIX)) return false;
+    const comma = chunk.indexOf(0x2c, v);
+    if (comma < 0 || comma >= end || chunk[comma + 1] !== QUOTE) return false;
+    const number = buf.toString('latin1', v, comma);
+    if (!JSON_NUMBER.test(number)) return false;
+    let q = comma + 2;
+    for (let c = chunk[q]!; c !== QUOTE; c = chunk[++q]!)
+      if (q >= end || c === BACKSLASH || c < 0x20 || c > 0x7e) return false;
+    if (q + 3 !== end || chunk[q + 1] !== 0x5d || chunk[q + 2] !== 0x7d) return false;
+    const labels = this.labelsOf(buf, index, open, close);
+    if (labels === null) return false;
+    this.labels = labels;
+    this.seconds = Number(number);
+    this.raw = buf.toString('latin1', comma + 2, q);
+    return true;
+  }
+
+  /**
+   * Where the `metric` object of item `index` ends (just after it) when the item at `start` of
+   * `chunk` begins as the last answer's item `index` did (`{"metric":` and the same bytes of the
+   * object, all in this chunk); -1 otherwise.
+   */
+  skip(chunk: Uint8Array, start: number, index: number): number {
+    const here = this.memo.last[index];
+    if (here === undefined) return -1;
+    const open = start + METRIC_KEY_LENGTH;
+    const close = open + here.text.length;
+    if (close > chunk.length || !at(chunk, start, METRIC_PREFIX)) return -1;
+    if (this.view(chunk).toString('latin1', open, close) !== here.text) return -1;
+    this.seen[index] = here;
+    return close;
+  }
+
+  /** `chunk` as a Buffer, made once a chunk. */
+  private view(chunk: Uint8Array): Buffer {
+    if (this.viewOf !== chunk) [this.viewOf, this.viewBuf] = [chunk, bufferOf(chunk)];
+    return this.viewBuf!;
+  }
+
+  /** The answer ended whole: its label sets are the memo's now. */
+  finish(): void {
+    this.memo.last = this.seen;
+  }
+
+  /** The labels of the `metric` object at `open..close`: the memo's, or parsed (null: not an object). */
+  private labelsOf(buf: Buffer, index: number, open: number, close: number): SeriesLabels | null {
+    const skipped = this.seen[index];
+    if (skipped !== undefined) return skipped.labels;
+    const last = this.memo.last;
+    const text = buf.toString('latin1', open, close);
+    const here = last[index];
+    let kept = here?.text === text ? here : undefined;
+    // An item out of its place: a few (the last answer parsed an item cut by a chunk's end whole,
+    // so it kept none at that place) are parsed; past that (series came or went before them), the
+    // last answer's sets are looked up by their bytes.
+    if (kept === undefined && ++this.misses > LOOKUPS_AFTER) {
+      // Latin-1 maps each byte to one character: equal keys are equal bytes.
+      this.byText ??= new Map(last.filter(Boolean).map((k) => [k.text, k]));
+      kept = this.byText.get(text);
+    }
+    if (kept === undefined) {
+      let metric: unknown;
+      try {
+        metric = JSON.parse(this.text.decode(buf.subarray(open, close)));
+      } catch {
+        return null;
+      }
+      if (!isObject(metric)) return null;
+      kept = {
+        text,
+        labels: seriesLabelsOf(metric as Record<string, string>),
+      };
+    }
+    this.seen[index] = kept;
+    return kept.labels;
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * Steps of the plan kept whole from one pass to the next while their inputs stay: Git's read
+ * model while the files under `clusters/<cluster>/` are the same, then the `pools` change set,
+ * the `placement/<name>` change sets and each Deployment's replica pod while that model is the
+ * same object and every other input is equal. In a steady pass (utilisation moved, no decision changed) the base branch head has not
+ * moved, so none of them is planned again; a moved head that changes a file there (a merged pull
+ * request, a person's commit, gpuops's own patch commit, a retried push that fetched another
+ * writer's commit) gives a fresh model, so every step keyed on it is planned afresh.
+ *
+ * Each function gives exactly what the plain step gives for the same input (`readGitModel`,
+ * `poolChanges`, `placementChanges`): a hit only skips the work. The other inputs are compared
+ * by content (`isDeepStrictEqual`, which answers at once for the same object: an unchanged repo's
+ * algorithms, the scaling memo's node capacity; {@link sameRecords} for the placements and pool
+ * assignments every pass rebuilds), so a hit never rests on an object that merely looks the same.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import type { ChangeSetInput } from '../change-sets/index.js';
+import { readGitModel, type GitDeployment, type GitModel } from './git-model.js';
+import { placementChanges, type PlacementChangesInput } from './placement.js';
+import { poolChanges, type PoolChangesInput } from './pool-changes.js';
+import { replicaPod, type ReplicaPod } from './scaling.js';
+import type { ResolvedAlgorithm } from '../definitions/index.js';
+
+/** What {@link keptGitModel}, {@link keptPoolChanges}, {@link keptPlacementChanges} and {@link keptReplicaPod} keep. */
+export interface KeptSteps {
+  /** The last read model and what it was built from. */
+  git?: { cluster: string; labelKey: string; files: ReadonlyMap<string, string>; model: GitModel };
+  /** The last `pools` change-set input and the input it was planned from. */
+  pools?: { input: PoolChangesInput; out: ChangeSetInput };
+  /** The last placement change-set inputs and the input they were planned from. */
+  placement?: { input: PlacementChangesInput; out: ChangeSetInput[] };
+  /** What one replica is, by the Deployment of the kept model it was read from, and its namespace. */
+  replicaPods: WeakMap<GitDeployment, { namespace: string; out: ReplicaPod }>;
+}
+
+/** Nothing kept yet: what a new reconciler memory holds. */
+export function createKeptSteps(): KeptSteps {
+  return { replicaPods: new WeakMap() };
+}
+
+/** Whether two file maps hold the same paths with the same content (a kept tree: the same strings). */
+function sameFiles(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
+  if (a === b) return true;
+  if (a.size !== b.size) return false;
+  for (const [path, text] of a) if (b.get(path) !== text) return false;
+  return true;
+}
+
+/**
+ * `readGitModel(cluster, files, labelKey, parse)`, the same object as last time while the cluster,
+ * the label key and every file (path and content) are the same; else built afresh and kept.
+ * @param parse how a file is parsed (a reconciler's parse memo)
+ */
+export function keptGitModel(
+  kept: KeptSteps,
+  cluster: string,
+  files: ReadonlyMap<string, string>,
+  labelKey: string,
+  parse: (text: string) => unknown,
+): GitModel {
+  const last = kept.git;
+  if (last && last.cluster === cluster && last.labelKey === labelKey && sameFiles(last.files, files))
+    return last.model;
+  const model = readGitModel(cluster, files, labelKey, parse);
+  kept.git = { cluster, labelKey, files, model };
+  return model;
+}
+
+/**
+ * Whether two lists of records (pool assignments, placements: rebuilt every pass) are equal: the
+ * same keys, each value the same or, for an object, deeply equal. As `isDeepStrictEqual` answers
+ * for such records, without its per-object cost on the thousands of them a fleet has.
+ */
+export function sameRecords(a: readonly object[], b: readonly object[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as Record<string, unknown>;
+    const y = b[i] as Record<string, unknown>;
+    if (x === y) continue;
+    if (Object.getPrototypeOf(x) !== Object.getPrototypeOf(y)) return false;
+    const keys = Object.keys(x);
+    if (keys.length !== Object.keys(y).length) return false;
+    for (const k of keys) {
+      const u = x[k];
+      const v = y[k];
+      if (u === v && Object.hasOwn(y, k)) continue;
+      if (typeof u !== 'object' || u === null || !isDeepStrictEqual(u, v)) return false;
+    }
+  }
+  return true;
+}
+
+/** A change-set input whose file list the caller may change without touching the kept one. */
+const copied = (c: ChangeSetInput): ChangeSetInput => ({ ...c, files: [...c.files] });
+
+/**
+ * `poolChanges`, kept while the read model is the same object and the pool assignments, nodes,
+ * algorithms, policy and the nodes scaling moves are equal (the render cache is a memo, not an
+ * input). The answer carries this pass's assignments (`pools`), equal to the kept ones.
+ */
+export function keptPoolChanges(kept: KeptSteps): (input: PoolChangesInput) => ChangeSetInput {
+  return (input) => {
+    const last = kept.pools;
+    if (
+      last &&
+      last.input.git === input.git &&
+      sameRecords(last.input.pools, input.pools) &&
+      isDeepStrictEqual(
+        { ...last.input, git: null, renderCache: null, pools: null },
+        { ...input, git: null, renderCache: null, pools: null },
+      )
+    )
+      return { ...copied(last.out), pools: input.pools };
+    const out = poolChanges(input);
+    kept.pools = { input, out };
+    return copied(out);
+  };
+}
+
+/**
+ * `placementChanges`, kept while the read model is the same object and every other input is equal
+ * (placements, algorithms, policy, templates, invalid specs, benchmark runs, proposed bands, node
+ * capacity, model cache fills); `workloadFiles` is a memo of a pure render, not an input.
+ */
+export function keptPlacementChanges(kept: KeptSteps): (input: PlacementChangesInput) => ChangeSetInput[] {
+  return (input) => {
+    const last = kept.placement;
+    if (
+      last &&
+      last.input.git === input.git &&
+      sameRecords(last.input.placements, input.placements) &&
+      isDeepStrictEqual(
+        { ...last.input, git: null, workloadFiles: null, placements: null },
+        { ...input, git: null, workloadFiles: null, placements: null },
+      )
+    )
+      return last.out.map(copied);
+    const out = placementChanges(input);
+    kept.placement = { input, out };
+    return out.map(copied);
+  };
+}
+
+/**
+ * `replicaPod`, kept per Deployment of the read model (the same object while the model is kept)
+ * and the algorithm's namespace (the rest of the algorithm is not read). The answer is shared
+ * pass to pass: no step changes a replica's constraints or requests.
+ */
+export function keptReplicaPod(kept: KeptSteps): (alg: ResolvedAlgorithm, git: GitDeployment) => ReplicaPod {
+  return (alg, git) => {
+    const last = kept.replicaPods.get(git);
+    if (last?.namespace === alg.namespace) return last.out;
+    const out = replicaPod(alg, git);
+    kept.replicaPods.set(git, { namespace: alg.namespace, out });
+    return out;
+  };
+}

@@ -1,0 +1,289 @@
+/**
+ * The plan's steps kept while the base branch has not moved (`plan/kept-steps.ts`): Git's read
+ * model, the pools change set and the placement change sets. On a hit and on every kind of miss
+ * (a changed file under `clusters/<cluster>/`, a changed spec, a changed placement, another label
+ * key) a reconciler's plan equals the plan made afresh with the plain steps.
+ */
+import { describe, expect, it } from 'vitest';
+import { planDesiredState, type DesiredStateInput } from '../../src/plan/desired-state.js';
+import { readGitModel } from '../../src/plan/git-model.js';
+import { createKeptSteps, keptGitModel, keptReplicaPod, sameRecords } from '../../src/plan/kept-steps.js';
+import { replicaPod } from '../../src/plan/scaling.js';
+import { plainLookups } from '../../src/plan/lookups.js';
+import { createReconcilerMemory, rememberedLookups, type ReconcilerMemory } from '../../src/plan/memory.js';
+import type { BenchmarkOutcome } from '../../src/placement/types.js';
+import type { ResolvedAlgorithm } from '../../src/definitions/types.js';
+import { noData, now, policy, snapshot, templates } from '../support/cluster-mixed.js';
+
+const LABEL = 'gpuops.dev/pool';
+
+function alg(name: string, image = `registry.example.com/ml/${name}:1.0.0`): ResolvedAlgorithm {
+  return {
+    name,
+    namespace: 'algorithms',
+    spec: { image, resources: { gpus: 1 } },
+    scaling: { minReplicas: 1, maxReplicas: 8, utilization: { min: 30, max: 80 } },
+    benchmark: { args: undefined, runs: 3, timeoutSeconds: 1800 },
+    placement: 'auto',
+    source: { file: `algorithms/${name}.yaml`, line: 1 },
+  };
+}
+
+const ok = (seconds: number): BenchmarkOutcome => ({
+  status: 'Succeeded',
+  medianSeconds: seconds,
+  message: 'measured',
+});
+const ALGORITHMS = [alg('bert'), alg('llm')];
+const BENCHMARKS = new Map([
+  ['bert', ok(40)],
+  ['llm', ok(5000)],
+]);
+
+function input(base: ReadonlyMap<string, string>, over: Partial<DesiredStateInput> = {}): DesiredStateInput {
+  return {
+    cluster: 'prod',
+    repo: { policy, errors: [], algorithms: ALGORITHMS },
+    snapshot,
+    base,
+    benchmarks: BENCHMARKS,
+    reading: noData,
+    recent: [],
+    templates,
+    now,
+    ...over,
+  };
+}
+
+/** The base branch after the pools change set merged (the placements still open). */
+function poolsMerged(): Map<string, string> {
+  const out = new Map<string, string>();
+  const pools = planDesiredState(input(out)).changeSets.find((c) => c.branch === 'gpuops/prod/pools')!;
+  for (const f of pools.files) if (f.content !== null) out.set(f.path, f.content);
+  return out;
+}
+
+/** A pass of a reconciler with `memory`, and the same pass planned afresh: the two must be equal. */
+function both(memory: ReconcilerMemory, i: DesiredStateInput) {
+  const kept = planDesiredState({ ...i, lookups: rememberedLookups(memory) });
+  const fresh = planDesiredState({ ...i, lookups: plainLookups });
+  return { kept, fresh };
+}
+
+/** The snapshot as the next pass reads it: equal nodes, but new objects. */
+const rebuilt = () => ({ ...snapshot, nodes: snapshot.nodes.map((n) => ({ ...n })) });
+
+describe('keptGitModel', () => {
+  const base = poolsMerged();
+  const nodePath = [...base.keys()].find((p) => p.startsWith('clusters/prod/nodes/'))!;
+  const parse = plainLookups.parse;
+
+  it('is the same model while the files are the same, also read again into a new map', () => {
+    const kept = createKeptSteps();
+    const first = keptGitModel(kept, 'prod', base, LABEL, parse);
+    expect(first).toEqual(readGitModel('prod', base, LABEL));
+    expect(keptGitModel(kept, 'prod', new Map(base), LABEL, parse)).toBe(first);
+    // A moved head that changes nothing under clusters/prod/ (a spec edit, another cluster's file).
+    const elsewhere = new Map([...base, ['clusters/staging/nodes/x.yaml', 'kind: Node\n']]);
+    expect(keptGitModel(kept, 'prod', new Map(base), LABEL, parse)).toBe(first);
+    expect(keptGitModel(kept, 'prod', elsewhere, LABEL, parse)).not.toBe(first);
+  });
+
+  it.each([
+    [
+      'a node manifest relabelled',
+      (m: Map<string, string>) =>
+        m.set(nodePath, m.get(nodePath)!.replace(/gpuops\.dev\/pool: \S+/, 'gpuops.dev/pool: long-task')),
+    ],
+    ['a file removed', (m: Map<string, string>) => m.delete(nodePath)],
+    [
+      'a file added',
+      (m: Map<string, string>) => m.set('clusters/prod/algorithms/x/deployment.yaml', 'kind: Deployment\n'),
+    ],
+  ])('builds afresh when %s', (_, change) => {
+    const kept = createKeptSteps();
+    const first = keptGitModel(kept, 'prod', base, LABEL, parse);
+    const moved = new Map(base);
+    change(moved);
+    const next = keptGitModel(kept, 'prod', moved, LABEL, parse);
+    expect(next).not.toBe(first);
+    expect(next).toEqual(readGitModel('prod', moved, LABEL));
+    expect(next).not.toEqual(first);
+    // The new model is kept in turn.
+    expect(keptGitModel(kept, 'prod', new Map(moved), LABEL, parse)).toBe(next);
+  });
+
+  it('builds afresh for another cluster or label key', () => {
+    const kept = createKeptSteps();
+    const first = keptGitModel(kept, 'prod', base, LABEL, parse);
+    const other = keptGitModel(kept, 'prod', base, 'example.com/pool', parse);
+    expect(other).not.toBe(first);
+    expect(other).toEqual(readGitModel('prod', base, 'example.com/pool'));
+    expect([...other.nodePools.values()].every((p) => p === null)).toBe(true);
+    expect(keptGitModel(kept, 'staging', base, LABEL, parse)).toEqual(readGitModel('staging', base, LABEL));
+  });
+});
+
+describe('a reconciler’s plan with kept steps', () => {
+  it('equals the fresh plan on a hit, and keeps the change sets it planned', () => {
+    const memory = createReconcilerMemory();
+    const base = poolsMerged();
+    const first = both(memory, input(base));
+    expect(first.kept).toEqual(first.fresh);
+    expect(first.kept.changeSets.map((c) => c.branch)).toEqual([
+      'gpuops/prod/placement/bert',
+      'gpuops/prod/placement/llm',
+    ]);
+    const pools = memory.kept.pools;
+    const placement = memory.kept.placement;
+    // The next pass: the base re-read into a new map, the snapshot's nodes rebuilt, equal.
+    const next = both(memory, input(new Map(base), { snapshot: rebuilt() }));
+    expect(next.kept).toEqual(next.fresh);
+    expect(memory.kept.pools).toBe(pools);
+    expect(memory.kept.placement).toBe(placement);
+  });
+
+  it.each<[string, (base: Map<string, string>) => Partial<DesiredStateInput>]>([
+    // A person's commit: a node manifest relabelled by hand, the pools change set must put it back.
+    [
+      'a file under clusters/prod/ changed',
+      (base) => {
+        const path = [...base.keys()].find(
+          (p) => p.includes('/nodes/') && !base.get(p)!.includes('pool: long-task'),
+        )!;
+        return {
+          base: new Map(base).set(
+            path,
+            base.get(path)!.replace(/gpuops\.dev\/pool: \S+/, 'gpuops.dev/pool: long-task'),
+          ),
+        };
+      },
+    ],
+    // The placement merged: the base holds the Deployments, no placement change set is left.
+    [
+      'the placement merged (the head moved)',
+      (base) => {
+        const out = new Map(base);
+        const plan = planDesiredState(input(base));
+        for (const cs of plan.changeSets)
+          for (const f of cs.files) if (f.content !== null) out.set(f.path, f.content);
+        return { base: out };
+      },
+    ],
+    [
+      'a spec changed (a new image)',
+      () => ({
+        repo: {
+          policy,
+          errors: [],
+          algorithms: [alg('bert', 'registry.example.com/ml/bert:2.0.0'), alg('llm')],
+        },
+      }),
+    ],
+    [
+      'a benchmark moved an algorithm',
+      () => ({
+        benchmarks: new Map([
+          ['bert', ok(6000)],
+          ['llm', ok(5000)],
+        ]),
+      }),
+    ],
+    ['an algorithm left algorithms/', () => ({ repo: { policy, errors: [], algorithms: [alg('bert')] } })],
+    [
+      'a namespace file deleted by a person',
+      (base) => {
+        const out = new Map(base);
+        out.delete([...base.keys()].find((p) => p.includes('/namespaces/'))!);
+        return { base: out };
+      },
+    ],
+    ['a node left the cluster', () => ({ snapshot: { ...snapshot, nodes: snapshot.nodes.slice(1) } })],
+  ])('equals the fresh plan on a miss: %s', (_, change) => {
+    const memory = createReconcilerMemory();
+    const base = poolsMerged();
+    const first = both(memory, input(base));
+    const next = both(memory, input(base, change(base)));
+    expect(next.kept).toEqual(next.fresh);
+    // The change shows: the kept plan is not the last one.
+    expect(next.kept).not.toEqual(first.kept);
+  });
+});
+
+/** The base branch after every change set of the first plan merged: the Deployments are in Git. */
+function allMerged(): Map<string, string> {
+  const out = poolsMerged();
+  for (const cs of planDesiredState(input(out)).changeSets)
+    for (const f of cs.files) if (f.content !== null) out.set(f.path, f.content);
+  return out;
+}
+
+describe('keptReplicaPod', () => {
+  const base = allMerged();
+  const path = 'clusters/prod/algorithms/bert/deployment.yaml';
+  const bert = ALGORITHMS[0]!;
+
+  it('is the same answer for the same Deployment of the kept model, equal to replicaPod', () => {
+    const kept = createKeptSteps();
+    const git = keptGitModel(kept, 'prod', base, LABEL, plainLookups.parse);
+    const deployment = git.deployments.get('bert')!;
+    const first = keptReplicaPod(kept)(bert, deployment);
+    expect(first).toEqual(replicaPod(bert, deployment));
+    expect(first.request?.gpus).toBe(1);
+    expect(
+      keptReplicaPod(kept)(
+        bert,
+        keptGitModel(kept, 'prod', new Map(base), LABEL, plainLookups.parse).deployments.get('bert')!,
+      ),
+    ).toBe(first);
+  });
+
+  it('is read afresh from a changed Deployment (a moved head) and for another namespace', () => {
+    const kept = createKeptSteps();
+    const pods = keptReplicaPod(kept);
+    const before = pods(
+      bert,
+      keptGitModel(kept, 'prod', base, LABEL, plainLookups.parse).deployments.get('bert')!,
+    );
+    const text = base.get(path)!;
+    const edited = text.replace(/nvidia\.com\/gpu: "?1"?/g, 'nvidia.com/gpu: 2');
+    expect(edited).not.toBe(text);
+    const moved = keptGitModel(kept, 'prod', new Map(base).set(path, edited), LABEL, plainLookups.parse);
+    const after = pods(bert, moved.deployments.get('bert')!);
+    expect(after).toEqual(replicaPod(bert, moved.deployments.get('bert')!));
+    expect(after.request?.gpus).toBe(2);
+    expect(before.request?.gpus).toBe(1);
+    const elsewhere = { ...bert, namespace: 'team-b' };
+    const other = pods(elsewhere, moved.deployments.get('bert')!);
+    expect(other).toEqual(replicaPod(elsewhere, moved.deployments.get('bert')!));
+    expect(other).not.toEqual(after);
+  });
+});
+
+describe('sameRecords', () => {
+  const a = { node: 'n1', from: null, to: 'test', gpu: { products: ['A100'] } };
+  it.each<[string, object[], object[], boolean]>([
+    ['the same records', [a], [a], true],
+    ['rebuilt records', [a], [{ ...a, gpu: { products: ['A100'] } }], true],
+    ['a value moved', [a], [{ ...a, to: 'unused' }], false],
+    ['a nested value moved', [a], [{ ...a, gpu: { products: ['H100'] } }], false],
+    ['a key more', [a], [{ ...a, extra: 1 }], false],
+    [
+      'a key that is undefined against another key',
+      [{ x: undefined, y: 1 }],
+      [{ y: 1, z: undefined }],
+      false,
+    ],
+    ['null against an object', [{ x: null }], [{ x: {} }], false],
+    ['NaN (never equal: a miss, never a stale hit)', [{ x: NaN }], [{ x: NaN }], false],
+    ['another length', [a], [a, a], false],
+    [
+      'a record of another class',
+      [{ t: 1 }],
+      [Object.assign(Object.create(null) as object, { t: 1 })],
+      false,
+    ],
+  ])('%s → %s', (_, x, y, same) => {
+    expect(sameRecords(x, y)).toBe(same);
+  });
+});

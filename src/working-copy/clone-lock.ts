@@ -40,6 +40,8 @@ export interface CloneLockOptions {
    */
   staleMs?: number;
   sleep?: (ms: number) => Promise<void>;
+  /** The clock, milliseconds since the epoch; default `Date.now`. */
+  now?: () => number;
 }
 
 /** Field 22 of `/proc/<pid>/stat` (the start time since boot); null: no such process; undefined: no `/proc`. */
@@ -132,23 +134,34 @@ async function takeOver(path: string, seen: string): Promise<void> {
   await rm(aside, { force: true });
 }
 
-/** Removes temporary files a process killed mid-way left beside the lock (older than `staleMs`). */
-async function sweep(path: string, staleMs: number): Promise<void> {
+/** When this process last swept beside each lock path (milliseconds since the epoch). */
+const swept = new Map<string, number>();
+
+/**
+ * Removes temporary files a process killed mid-way left beside the lock (older than `staleMs`).
+ * At most once per `staleMs` per lock path: a file left now is not stale before then, so an
+ * earlier sweep would find nothing to remove, and a pass no longer lists the folder every time.
+ */
+async function sweep(path: string, staleMs: number, now: () => number): Promise<void> {
+  const last = swept.get(path);
+  if (last !== undefined && now() - last < staleMs) return;
+  swept.set(path, now());
   const prefix = `${basename(path)}.`;
   const names = await readdir(dirname(path)).catch(() => [] as string[]);
   for (const name of names) {
     if (!name.startsWith(prefix) || !/\.(tmp|stale)$/.test(name)) continue;
     const file = join(dirname(path), name);
     const s = await stat(file).catch(() => null);
-    if (s && Date.now() - s.mtimeMs > staleMs) await rm(file, { force: true });
+    if (s && now() - s.mtimeMs > staleMs) await rm(file, { force: true });
   }
 }
 
 async function acquire(path: string, o: CloneLockOptions): Promise<void> {
   const { here, holder } = me();
   const staleMs = o.staleMs ?? 60_000;
-  const deadline = Date.now() + (o.timeoutMs ?? 120_000);
-  await sweep(path, staleMs);
+  const now = o.now ?? Date.now;
+  const deadline = now() + (o.timeoutMs ?? 120_000);
+  await sweep(path, staleMs, now);
   for (;;) {
     if (await create(path, formatHolder(holder))) return;
     const [text, s] = await Promise.all([
@@ -157,11 +170,11 @@ async function acquire(path: string, o: CloneLockOptions): Promise<void> {
     ]);
     if (text === null || s === null) continue; // released meanwhile
     const held = parseHolder(text);
-    if (holderGone(held, here, probe, Date.now() - s.mtimeMs, staleMs)) {
+    if (holderGone(held, here, probe, now() - s.mtimeMs, staleMs)) {
       await takeOver(path, text);
       continue;
     }
-    if (Date.now() > deadline) {
+    if (now() > deadline) {
       throw new GitOpsError('transient', 'lock', `clone cache ${path} is held by ${describeHolder(held)}`);
     }
     await (o.sleep ?? defaultSleep)(o.pollMs ?? 50);

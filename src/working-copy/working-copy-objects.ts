@@ -6,8 +6,9 @@
  * git. No blob is read before its size is known: a 600 MiB file in a few MB of pack must not end
  * every pass with "Cannot create a string longer than …" or an OOM kill.
  */
+import { createHash } from 'node:crypto';
 import { GitOpsError } from './git-errors.js';
-import type { LoggedCommit } from '../change-sets/index.js';
+import type { FileChange, LoggedCommit } from '../change-sets/index.js';
 import type { GitRunner } from './working-copy-git.js';
 import type { GitlinkEntry } from './working-copy-options.js';
 
@@ -45,6 +46,18 @@ export interface TreeEntry {
   path: string;
   blob: string;
   size: number;
+}
+
+/**
+ * The id git gives a blob of `bytes`: the hash of `blob <length>\0` and the bytes (gitformat-
+ * object(5), "Object format"), SHA-1 in a repository whose ids have 40 hex digits, SHA-256 in one
+ * whose ids have 64 (`idLength`). Equals `git hash-object`.
+ */
+export function blobId(bytes: Uint8Array, idLength: 40 | 64 = 40): string {
+  return createHash(idLength === 64 ? 'sha256' : 'sha1')
+    .update(`blob ${bytes.byteLength}\0`)
+    .update(bytes)
+    .digest('hex');
 }
 
 /** `prefix` as a folder (`a/b/`), `''` for the whole repository. */
@@ -220,6 +233,54 @@ export class ObjectReader {
     }
     const under = folderOf(prefix);
     return all.filter((g) => g.path === prefix || g.path.startsWith(under));
+  }
+
+  /**
+   * Keeps what commit `commit` holds, which gpuops just built (one fast-import) from `parent`'s
+   * tree plus `files` (each `M 100644` with its content, or `D`): its listing is the parent's with
+   * those files replaced, each blob's id and size computed here ({@link blobId}), so the next
+   * pass reads the tree it wrote without an `ls-tree` or a `cat-file`. Only a parent whose listing
+   * git gave (or that this rule derived from one git gave) is used; a commit anyone else made
+   * has an id this never saw, and is read from git. Nothing is kept when a file would replace a
+   * folder, a submodule or a file on its path (a shape this rule does not follow).
+   */
+  rememberCommit(commit: string, parent: string, files: readonly FileChange[]): void {
+    const from = this.listingCache.get(parent);
+    const links = this.gitlinkCache.get(parent);
+    if (!from || !links) return;
+    const idLength = commit.length === 64 ? 64 : 40;
+    const listing = new Map(from);
+    const contents: [string, string | null][] = [];
+    for (const f of files) {
+      if (!this.plainFile(f.path, listing, links)) return;
+      if (f.content === null) {
+        listing.delete(f.path);
+        contents.push([`${commit}:${f.path}`, null]);
+        continue;
+      }
+      const bytes = Buffer.from(f.content, 'utf8');
+      const blob = blobId(bytes, idLength);
+      // What a read of the blob would answer (a lone surrogate comes back as U+FFFD).
+      const text = bytes.toString('utf8');
+      listing.set(f.path, { path: f.path, blob, size: bytes.byteLength });
+      contents.push([blob, text], [`${commit}:${f.path}`, text]);
+    }
+    for (const [name, text] of contents) this.objectCache.set(name, text);
+    this.listingCache.set(commit, listing);
+    this.gitlinkCache.set(commit, links);
+  }
+
+  /** Whether `path` is, or may become, a plain file of `listing`: no folder, submodule or file is on its way. */
+  private plainFile(
+    path: string,
+    listing: ReadonlyMap<string, TreeEntry>,
+    links: readonly GitlinkEntry[],
+  ): boolean {
+    const under = `${path}/`;
+    for (let i = path.indexOf('/'); i > 0; i = path.indexOf('/', i + 1))
+      if (listing.has(path.slice(0, i))) return false;
+    for (const p of listing.keys()) if (p.startsWith(under)) return false;
+    return !links.some((g) => g.path === path || g.path.startsWith(under) || path.startsWith(`${g.path}/`));
   }
 
   /** Commits reachable from `tips` but not from `base`, newest first, with parents (one typed `git log`). */

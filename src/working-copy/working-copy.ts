@@ -360,10 +360,16 @@ export class WorkingCopy {
   /**
    * Builds commits without a working tree: ONE `git fast-import` writes every blob, tree and
    * commit (each from its parent's tree plus the change set's files) and reports each commit's id.
-   * Reusable by the bench's plain-plumbing floor. Returns the commit ids in order.
+   * Reusable by the bench's plain-plumbing floor. Returns the commit ids in order. What each
+   * commit holds is kept (`ObjectReader.rememberCommit`): the next read of it runs no git.
    */
-  buildCommits(specs: readonly CommitSpec[], when = new Date()): Promise<string[]> {
-    return buildCommits(this.git, specs, when);
+  async buildCommits(specs: readonly CommitSpec[], when = new Date()): Promise<string[]> {
+    const ids = await buildCommits(this.git, specs, when);
+    specs.forEach((spec, k) => {
+      const parent = typeof spec.parent === 'string' ? spec.parent : ids[spec.parent.previous]!;
+      this.objects.rememberCommit(ids[k]!, parent, spec.files);
+    });
+    return ids;
   }
 
   /**

@@ -204,18 +204,22 @@ export function rememberingDecider(memo: DecisionMemo): (capacity: readonly Node
       const nowMs = now.getTime();
       const { poolNodes: _p, unusedNodes: _u, ...decided } = input;
       const name = input.algorithm.name;
-      const o = { room: room(input.pool), records: ownRecords(input.recent, name) };
+      const here = room(input.pool);
+      const records = ownRecords(input.recent, name);
       const prev = last.get(name);
       let entry = prev;
-      if (reusable(entry, decided, { ...o, policy, nowMs })) memo.reused++;
+      if (reusable(entry, decided, { room: here, records, policy, nowMs })) memo.reused++;
       else {
         const kept = factsAgain(prev, input, policy, nowMs);
         if (kept) memo.again++;
         const { decision, clock, facts } = kept ? decideOnFacts(kept) : decideOneTimed(input, policy, now);
         const claims = claimsOf(input, decision);
         const { algorithm, pods } = input;
+        // Each field written out, no spread: an object literal with a spread defines the fields
+        // after it one by one, and this runs once per algorithm per pass.
         entry = {
-          ...o,
+          room: here,
+          records,
           input: decided,
           policy,
           algorithm,

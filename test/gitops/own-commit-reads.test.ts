@@ -64,7 +64,8 @@ describe('reads after its own commit', () => {
     'clusters/prod/pools/old.yaml': 'pool: old\n',
   };
 
-  it('keeps the tree it wrote (equal to ls-tree) and reads it back with no git', async () => {
+  /** A remote holding `files` and gpuops's working copy of it (the remote is removed after the test). */
+  async function openCopy() {
     const repo = makeRemote(files);
     repos.push(repo);
     const wc = await WorkingCopy.open({
@@ -72,6 +73,11 @@ describe('reads after its own commit', () => {
       baseBranch: 'main',
       dir: join(repo.root, 'cache'),
     });
+    return { repo, wc };
+  }
+
+  it('keeps the tree it wrote (equal to ls-tree) and reads it back with no git', async () => {
+    const { repo, wc } = await openCopy();
     expect(await wc.readTree('')).toEqual(new Map(Object.entries(files).sort()));
     const out = await wc.apply(
       changeSet([
@@ -101,13 +107,7 @@ describe('reads after its own commit', () => {
   });
 
   it('reads from git after another writer commits on top', async () => {
-    const repo = makeRemote(files);
-    repos.push(repo);
-    const wc = await WorkingCopy.open({
-      repoUrl: repo.url,
-      baseBranch: 'main',
-      dir: join(repo.root, 'cache'),
-    });
+    const { repo, wc } = await openCopy();
     await wc.readTree('');
     await wc.apply(changeSet([{ path: DEPLOY, content: 'replicas: 2\n' }]), { mode: 'patch' });
     const person = new PersonClone(repo);

@@ -11,6 +11,11 @@ export function sampleCells(s: UtilizationSampleRecord): Cell[] {
   return [s.algorithm, s.namespace, s.pod, s.utilization, s.at, toMs('saveSamples', 'at', s.at)];
 }
 
+/** {@link sampleCells} without the time (`at`, `at_ms`): the cells before it. */
+export function sampleHeadCells(s: UtilizationSampleRecord): Cell[] {
+  return [s.algorithm, s.namespace, s.pod, s.utilization];
+}
+
 export function sampleFromRow(r: Row): UtilizationSampleRecord {
   return {
     algorithm: r.algorithm as string,
@@ -35,18 +40,14 @@ export const DECISION_COLUMNS = [
 ] as const;
 
 export function decisionCells(d: DecisionRecord): Cell[] {
-  return [
-    d.kind,
-    d.subject,
-    d.action,
-    d.reason,
-    d.message,
-    d.replicasFrom,
-    d.replicasTo,
-    d.utilization,
-    d.at,
-    toMs('recordDecision', 'at', d.at),
-  ];
+  const cells = decisionHeadCells(d);
+  cells.push(d.at, toMs('recordDecision', 'at', d.at));
+  return cells;
+}
+
+/** {@link decisionCells} without the time (`at`, `at_ms`): the cells before it. */
+export function decisionHeadCells(d: DecisionRecord): Cell[] {
+  return [d.kind, d.subject, d.action, d.reason, d.message, d.replicasFrom, d.replicasTo, d.utilization];
 }
 
 export function decisionFromRow(r: Row): DecisionRecord {

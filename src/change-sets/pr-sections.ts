@@ -130,7 +130,8 @@ export function fillWaitLine(algorithm: string, w: FillWait): string {
       ? `this pull request holds no Deployment of \`${algorithm}\` yet: the pass after the fill is Complete writes it`
       : `the Deployment of \`${algorithm}\` in Git stays as it is (its replicas go on serving) until the fill is Complete`;
   if (w.state === 'Failed') return fillFailedLine(w, meanwhile);
-  return `**Waiting for the model cache fill**: Job \`${w.job}\` ${FILL_STATES[w.state]}; ${meanwhile}.`;
+  const why = w.state === 'Unknown' && w.reason ? ` (${w.reason})` : '';
+  return `**Waiting for the model cache fill**: Job \`${w.job}\` ${FILL_STATES[w.state]}${why}; ${meanwhile}.`;
 }
 
 /**

@@ -24,6 +24,7 @@ import {
   type WrittenPools,
 } from './fleet-status-pools.js';
 
+/** `Store.upsertPullRequest` (types.ts) on PostgreSQL; a failure rejects with a StoreError naming `upsertPullRequest`. */
 export async function upsertPullRequest(s: PgSession, pr: PullRequestRecord): Promise<void> {
   await s.transaction('upsertPullRequest', async (c) => {
     await c.query(
@@ -48,6 +49,7 @@ export async function upsertPullRequest(s: PgSession, pr: PullRequestRecord): Pr
   });
 }
 
+/** `Store.pullRequests` (types.ts) on PostgreSQL; a failure rejects with a StoreError naming `pullRequests`. */
 export async function pullRequests(s: PgSession, cluster: string): Promise<PullRequestRecord[]> {
   const rows = await s.query(
     'pullRequests',
@@ -57,7 +59,11 @@ export async function pullRequests(s: PgSession, cluster: string): Promise<PullR
   return rows.map(pullRequestFromRow);
 }
 
-/** Writes the body, and the pool entries when they are not the ones the row holds from `written`'s last write (`fleet-status-pools.ts`). */
+/**
+ * `Store.saveFleetStatus` (types.ts) on PostgreSQL: the body, and the pool entries when they are not the
+ * ones the row holds from `written`'s last write (`fleet-status-pools.ts`); a failure rejects with a
+ * StoreError naming `saveFleetStatus` and forgets the cluster's entries in `written`.
+ */
 export async function saveFleetStatus(
   s: PgSession,
   written: WrittenPools,
@@ -88,15 +94,18 @@ export async function saveFleetStatus(
   }
 }
 
+/** `Store.clusters` (types.ts) on PostgreSQL; a failure rejects with a StoreError naming `clusters`. */
 export async function clusters(s: PgSession): Promise<string[]> {
   return (await s.query('clusters', CLUSTERS_SQL)).map((r) => r.cluster as string);
 }
 
+/** `Store.fleetStatus` (types.ts) on PostgreSQL; a failure rejects with a StoreError naming `fleetStatus`. */
 export async function fleetStatus(s: PgSession, cluster: string): Promise<FleetStatusRecord | null> {
   const rows = await s.query('fleetStatus', FLEET_STATUS_SQL('$1'), [cluster]);
   return rows[0] ? fleetStatusFromJoinedRow(rows[0]) : null;
 }
 
+/** `Store.pullRequestHistory` (types.ts) on PostgreSQL; a failure rejects with a StoreError naming `pullRequestHistory`. */
 export async function pullRequestHistory(s: PgSession, cluster: string): Promise<PullRequestCycle[]> {
   const rows = await s.query(
     'pullRequestHistory',
@@ -106,6 +115,7 @@ export async function pullRequestHistory(s: PgSession, cluster: string): Promise
   return rows.map(cycleFromRow);
 }
 
+/** `Store.pullRequestCycle` (types.ts) on PostgreSQL; a failure rejects with a StoreError naming `pullRequestCycle`. */
 export async function pullRequestCycle(s: PgSession, id: number): Promise<PullRequestCycle | null> {
   const rows = await s.query('pullRequestCycle', 'SELECT * FROM pull_request_history WHERE id = $1', [id]);
   return rows[0] ? cycleFromRow(rows[0]) : null;

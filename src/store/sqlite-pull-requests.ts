@@ -25,6 +25,7 @@ import { PULL_REQUEST_COLUMNS, pullRequestCells, pullRequestFromRow, pullRequest
 import type { FleetStatusRecord, PullRequestCycle, PullRequestRecord } from './types.js';
 import { bind, insertSql, type Row, type SqliteSession } from './sqlite-session.js';
 
+/** `Store.upsertPullRequest` (types.ts) on SQLite; a failure rejects with a StoreError naming `upsertPullRequest`. */
 export function upsertPullRequest(s: SqliteSession, pr: PullRequestRecord): Promise<void> {
   return s.run('upsertPullRequest', () => {
     transaction(
@@ -55,6 +56,7 @@ function recordCycle(s: SqliteSession, pr: PullRequestRecord): void {
   }
 }
 
+/** `Store.pullRequests` (types.ts) on SQLite; a failure rejects with a StoreError naming `pullRequests`. */
 export function pullRequests(s: SqliteSession, cluster: string): Promise<PullRequestRecord[]> {
   return s.run('pullRequests', () =>
     (
@@ -65,7 +67,11 @@ export function pullRequests(s: SqliteSession, cluster: string): Promise<PullReq
   );
 }
 
-/** Writes the body, and the pool entries when they are not the ones the row holds from `written`'s last write (`fleet-status-pools.ts`). */
+/**
+ * `Store.saveFleetStatus` (types.ts) on SQLite: the body, and the pool entries when they are not the
+ * ones the row holds from `written`'s last write (`fleet-status-pools.ts`); a failure rejects with a
+ * StoreError naming `saveFleetStatus` and forgets the cluster's entries in `written`.
+ */
 export function saveFleetStatus(
   s: SqliteSession,
   written: WrittenPools,
@@ -99,10 +105,12 @@ export function saveFleetStatus(
   });
 }
 
+/** `Store.clusters` (types.ts) on SQLite; a failure rejects with a StoreError naming `clusters`. */
 export function clusters(s: SqliteSession): Promise<string[]> {
   return s.run('clusters', () => (s.prepare(CLUSTERS_SQL).all() as Row[]).map((r) => r.cluster as string));
 }
 
+/** `Store.fleetStatus` (types.ts) on SQLite; a failure rejects with a StoreError naming `fleetStatus`. */
 export function fleetStatus(s: SqliteSession, cluster: string): Promise<FleetStatusRecord | null> {
   return s.run('fleetStatus', () => {
     const row = s.prepare(FLEET_STATUS_SQL('?')).get(cluster) as Row | undefined;
@@ -110,6 +118,7 @@ export function fleetStatus(s: SqliteSession, cluster: string): Promise<FleetSta
   });
 }
 
+/** `Store.pullRequestHistory` (types.ts) on SQLite; a failure rejects with a StoreError naming `pullRequestHistory`. */
 export function pullRequestHistory(s: SqliteSession, cluster: string): Promise<PullRequestCycle[]> {
   return s.run('pullRequestHistory', () =>
     (
@@ -120,6 +129,7 @@ export function pullRequestHistory(s: SqliteSession, cluster: string): Promise<P
   );
 }
 
+/** `Store.pullRequestCycle` (types.ts) on SQLite; a failure rejects with a StoreError naming `pullRequestCycle`. */
 export function pullRequestCycle(s: SqliteSession, id: number): Promise<PullRequestCycle | null> {
   return s.run('pullRequestCycle', () => {
     const row = s.prepare('SELECT * FROM pull_request_history WHERE id = ?').get(id) as Row | undefined;

@@ -12,6 +12,7 @@ import { migrationSql, pendingMigrations, SCHEMA_MIGRATIONS_DDL } from './migrat
 import { toMs, type Cell } from './rows.js';
 import { makeDirs } from '../disk/index.js';
 
+/** One result row as the driver gives it: column name → value (text, number or null; JSON as text). */
 export type Row = Record<string, unknown>;
 
 /** SQLite binds no booleans: they become 1/0. */
@@ -61,6 +62,7 @@ export function timedJsonRows<T extends { at: string }>(
   return [JSON.stringify(rows), at, ms];
 }
 
+/** How the SQLite store opens its file and what it keeps. */
 export interface SqliteStoreOptions {
   /** Snapshots kept by `saveSnapshot` (newest first); older ones are deleted. */
   keepSnapshots: number;

@@ -17,7 +17,7 @@ import type { PullRequestHost } from '../git-hosts/index.js';
 import type { ChangeSet, WriteBackResult } from '../change-sets/index.js';
 import type { WorkingCopy } from '../working-copy/index.js';
 import type { GitModel, DesiredState, ReconcilerMemory } from '../plan/index.js';
-import { heldByFailedFills } from '../plan/index.js';
+import { heldByFailedFills, heldByFillHolds } from '../plan/index.js';
 import { toDecisionRecord } from '../scaling/index.js';
 import type { ScalingDecision } from '../scaling/index.js';
 import type { Policy, ResolvedAlgorithm } from '../definitions/index.js';
@@ -62,7 +62,7 @@ export async function writePhase(
       writeRefusals: refusals,
       poolTaints,
       memory,
-      ...(world.modelCacheFailures ? { held: heldByFailedFills(world.modelCacheFailures.values()) } : {}),
+      ...heldOf(world),
     });
   }
   const written = await writePass(deps, {
@@ -85,6 +85,15 @@ export async function writePhase(
       log: deps.log,
     });
   return { results: written.results, patches: written.patches };
+}
+
+/** The algorithms whose Deployment a model cache fill holds, with why: failed, or not readable. */
+function heldOf(world: World): { held?: Map<string, { reason: string; message: string }> } {
+  const held = new Map<string, { reason: string; message: string }>([
+    ...heldByFailedFills(world.modelCacheFailures?.values() ?? []),
+    ...heldByFillHolds(world.modelCacheHolds?.values() ?? []),
+  ]);
+  return held.size > 0 ? { held } : {};
 }
 
 /**

@@ -102,6 +102,11 @@ export interface ReconcilerMemory {
   poolTaints?: PoolTaintRecord | null;
   /** Not a memo: the failed model cache fill Jobs already warned about (`newFillFailures`), by `namespace/name`. */
   fillFailuresWarned?: Set<string>;
+  /**
+   * Not a memo: the fill holds warned about (`newFillHolds`), scope → code (`list <namespace>` →
+   * `HTTP 403`): this pass's holds only, so a hold that clears and comes back warns again.
+   */
+  fillHoldsWarned?: Map<string, string>;
 }
 
 /** Entries of {@link ReconcilerMemory.parsed} kept at most. */

@@ -282,7 +282,8 @@ export interface StatusAlgorithmEntry {
   scalingMessage: string | null;
   /**
    * Why its Deployment is held out of Git (`ModelCacheFillFailed`: its model cache fill Job
-   * failed) and what to do; absent when it is not held for such a reason.
+   * failed; `ModelCacheFillNotListed`, `ModelCacheFillUnlabelled`: its fill cannot be read,
+   * `plan/fill-hold.ts`) and what to do; absent when it is not held for such a reason.
    */
   held?: { reason: string; message: string };
 }

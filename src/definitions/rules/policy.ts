@@ -124,10 +124,15 @@ export function parseDefaultPolicy(file: SpecFile): Policy {
   return doc.value as Policy;
 }
 
-/** The merged policy and the problems of the override files. */
+/** The merged policy, the override files it was merged from, and the problems of the files. */
 export interface ParsedPolicy {
   policy: Policy;
   errors: SpecError[];
+  /**
+   * The override files (repo-relative, in the order they apply) with a document merged into
+   * `policy`; a file whose every document was refused is not here. Empty: the shipped default.
+   */
+  applied: string[];
 }
 
 /**
@@ -143,6 +148,7 @@ export interface ParsedPolicy {
 export function parsePolicy(defaults: Policy, files: readonly SpecFile[]): ParsedPolicy {
   let policy = defaults;
   const errors: SpecError[] = [];
+  const applied: string[] = [];
   for (const file of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
     const parsed = parseDocuments(file);
     errors.push(...parsed.errors);
@@ -159,7 +165,8 @@ export function parsePolicy(defaults: Policy, files: readonly SpecFile[]): Parse
         continue;
       }
       policy = candidate;
+      if (applied.at(-1) !== file.path) applied.push(file.path);
     }
   }
-  return { policy, errors: errors.sort(compareSpecErrors) };
+  return { policy, errors: errors.sort(compareSpecErrors), applied };
 }

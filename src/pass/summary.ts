@@ -32,7 +32,7 @@ export interface PassResult extends PassSummary {
   plan: PlanOutput;
   changeSets: ChangeSet[];
   writeBack: WriteBackResult[];
-  /** Patch-mode writes to the cluster (scaling.mode: patch), one line each. */
+  /** Writes to the cluster, one line each: patch mode's, and pull-request mode's take-back of the pool taints patch mode set. */
   patches: string[];
   /** The standby pods claimed, given back or deleted, or refused with the reason (`pass/standby.ts`). */
   standby?: StandbyOutcome[];

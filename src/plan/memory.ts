@@ -17,6 +17,7 @@ import type {
   BenchmarkRun,
   DecisionRecord,
   GitWriteRefusalRecord,
+  PoolTaintRecord,
   UtilizationSampleRecord,
 } from '../store/index.js';
 import { parseGenerated } from './git-model.js';
@@ -100,6 +101,11 @@ export interface ReconcilerMemory {
    * from the database (`standingRefusals` in pass/write.ts).
    */
   refusals?: GitWriteRefusalRecord[];
+  /**
+   * Not a memo: the nodes whose pool taint gpuops set in patch mode and has not taken back
+   * (`pass/pool-taint-handover.ts`), read with `refusals`; null: none; undefined: not read yet.
+   */
+  poolTaints?: PoolTaintRecord | null;
   /** Not a memo: the failed model cache fill Jobs already warned about (`newFillFailures`), by `namespace/name`. */
   fillFailuresWarned?: Set<string>;
   /**

@@ -118,9 +118,19 @@ export function medianStep(trace: Trace): number {
   return d[Math.floor(d.length / 2)]!;
 }
 
-function checkValue(v: number, where: string): number {
-  if (!Number.isFinite(v) || v < 0 || v > 100)
-    throw new Error(`${where}: expected a utilisation in percent between 0 and 100, got ${v}`);
+/**
+ * A sample's utilisation (percent, 0–100) from its cell: a CSV cell, or a query_range value (a
+ * string, as Prometheus writes it; a number is taken too). A blank cell, a missing one, `null` or
+ * `true` is no number (`Number('')` and `Number(null)` are 0: a hole in the trace must not read as
+ * an idle pod). @throws Error at `where`, showing what the cell held
+ */
+function checkValue(raw: unknown, where: string): number {
+  const v =
+    typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : Number.NaN;
+  if (!Number.isFinite(v) || v < 0 || v > 100) {
+    const got = Number.isFinite(v) ? String(v) : raw === undefined ? 'nothing' : JSON.stringify(raw);
+    throw new Error(`${where}: expected a utilisation in percent between 0 and 100, got ${got}`);
+  }
   return v;
 }
 
@@ -180,7 +190,7 @@ export function parseTraceCsv(text: string, source: string): Trace {
     if (line.trim() === '') continue;
     const cells = line.split(',');
     const where = (field: string) => `${source}:${n + 1}: ${field}`;
-    const v = checkValue(Number(cells[iv]), where('value'));
+    const v = checkValue(cells[iv], where('value'));
     const t = Number(cells[it]);
     if (!Number.isFinite(t) || cells[it]?.trim() === '')
       throw new Error(`${where('timestamp_anon')}: expected a time in seconds, got "${cells[it] ?? ''}"`);
@@ -246,7 +256,7 @@ export function readRangeSeries(text: string, source: string): RangeSeries[] {
       if (!Number.isFinite(t))
         throw new Error(`${where}[0]: expected a time in seconds, got ${JSON.stringify(pair[0])}`);
       checkTraceTime(t, `${where}[0]`);
-      return [t, checkValue(Number(pair[1]), `${where}[1]`)];
+      return [t, checkValue(pair[1], `${where}[1]`)];
     });
     return { index: i, metric: series.metric ?? {}, samples };
   });

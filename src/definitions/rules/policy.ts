@@ -5,6 +5,7 @@ import { documentProblems, envelopeProblem, locateProblem } from './document.js'
 import type { ParsedDocument } from './yaml-documents.js';
 import { boundAt } from './cross-field.js';
 import { labelKeyProblems } from './policy-keys.js';
+import { podSecurityEntryProblems } from './policy-pod-security.js';
 import { poolTaintModeProblems } from './policy-taint.js';
 import { policyNamespaceProblems } from './namespaces.js';
 import { rolloutProblems } from './policy-rollout.js';
@@ -95,6 +96,7 @@ function policyProblems(value: unknown, parsed: ParsedDocument): FieldProblem[] 
     ...rolloutProblems(value, parsed.value, schema),
     ...policyLimitProblems(value, parsed.value, schema),
     ...labelKeyProblems(parsed.value),
+    ...podSecurityEntryProblems(parsed.value),
     ...(schema.length === 0 ? poolTaintModeProblems(value, parsed.value) : []),
     ...policyNamespaceProblems(value, schema),
     ...standbyPolicyProblems(value, parsed.value, schema),

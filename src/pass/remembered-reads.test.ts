@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { algorithmsFromYaml, algorithmYaml, policyWith } from '../../test/benchmark/fixtures.js';
 import type { BenchmarkRun, BenchmarkRunKey, UtilizationSampleRecord } from '../store/types.js';
 import { createReconcilerMemory } from '../plan/memory.js';
-import { rememberedBenchmarks, saveNewSamples } from './remembered-reads.js';
+import { newSamples, rememberedBenchmarks, sampleKey, saveNewSamples } from './remembered-reads.js';
 
 /** A store holding runs by algorithm, counting its reads; `version` is what benchmarkRunsVersion says. */
 function fakeStore(runs: Record<string, BenchmarkRun[]>, version: string | null = '1:1') {
@@ -114,6 +114,32 @@ describe('saveNewSamples', () => {
     await saveNewSamples(store, [s('p', 't1', 50)], memory);
     await saveNewSamples(store, second, memory);
     expect(saved).toEqual([[s('p', 't1', 50)], ...(stored.length ? [stored] : [])]);
+  });
+
+  it('stores what a key per sample would (600 passes of a few pods, times and values drawn at random)', async () => {
+    let seed = 42;
+    const draw = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    const pass = () => Array.from({ length: draw(6) }, () => s(`p${draw(3)}`, `t${draw(3)}`, 50 + draw(2)));
+    const memory = createReconcilerMemory();
+    let lastKeys = new Set<string>();
+    const saved: UtilizationSampleRecord[][] = [];
+    const store = { saveSamples: (x: UtilizationSampleRecord[]) => (saved.push(x), Promise.resolve()) };
+    let kept = 0;
+    for (let i = 0; i < 600; i++) {
+      const samples = pass();
+      const expected = samples.filter((x) => !lastKeys.has(sampleKey(x)));
+      kept += samples.length - expected.length;
+      saved.length = 0;
+      await saveNewSamples(store, samples, memory);
+      expect(saved).toEqual(expected.length > 0 ? [expected] : []);
+      lastKeys = new Set(samples.map(sampleKey));
+    }
+    // Both branches were taken: samples kept back and samples at a time the last pass had, stored.
+    expect(kept).toBeGreaterThan(50);
+    expect(newSamples([s('p', 't1', 51), s('q', 't1', 50)], [s('p', 't1', 50)])).toEqual([
+      s('p', 't1', 51),
+      s('q', 't1', 50),
+    ]);
   });
 
   it('keeps the memory unchanged when saving fails, so the samples are stored next pass', async () => {

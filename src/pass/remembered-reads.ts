@@ -71,10 +71,34 @@ export async function saveNewSamples(
   samples: UtilizationSampleRecord[],
   memory: Pick<ReconcilerMemory, 'samples'>,
 ): Promise<void> {
-  const keys = samples.map(sampleKey);
-  const fresh = samples.filter((_, i) => !memory.samples.has(keys[i]!));
+  const fresh = newSamples(samples, memory.samples);
   if (fresh.length > 0) await store.saveSamples(fresh);
-  memory.samples = new Set(keys);
+  memory.samples = samples.slice();
+}
+
+/**
+ * `samples` without those `last` holds (same {@link sampleKey}), in order. A sample at a time no
+ * sample of `last` has is new without a key: keys are built only when some sample's time is one
+ * of `last`'s (an answer read twice), where a steady pass, whose samples are all at a newer time,
+ * builds none.
+ */
+export function newSamples(
+  samples: UtilizationSampleRecord[],
+  last: readonly UtilizationSampleRecord[],
+): UtilizationSampleRecord[] {
+  if (last.length === 0) return samples.slice();
+  const lastAts = new Set<string>();
+  for (const l of last) lastAts.add(l.at);
+  let lastKeys: Set<string> | undefined;
+  const fresh: UtilizationSampleRecord[] = [];
+  for (const s of samples) {
+    if (lastAts.has(s.at)) {
+      lastKeys ??= new Set(last.map(sampleKey));
+      if (lastKeys.has(sampleKey(s))) continue;
+    }
+    fresh.push(s);
+  }
+  return fresh;
 }
 
 /**

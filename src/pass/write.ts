@@ -45,7 +45,7 @@ export async function writePhase(
 ): Promise<{ results: WriteBackResult[]; patches: string[] }> {
   const { store, dryRun } = deps;
   const policy = world.repo.policy;
-  const memory = deps.memory ?? { samples: new Set<string>() };
+  const memory = deps.memory ?? { samples: [] };
   const refusals = await standingRefusals(store, deps.cluster, memory);
   const poolTaints = memory.poolTaints ?? null;
   let fleet: FleetStatusRecord | null = null;
@@ -124,7 +124,7 @@ export async function recordPass(
   },
 ): Promise<FleetStatusRecord> {
   const { output } = o.desired;
-  await saveNewSamples(store, o.desired.samples, o.memory ?? { samples: new Set() });
+  await saveNewSamples(store, o.desired.samples, o.memory ?? { samples: [] });
   const records = output.scaling.map((d) => toDecisionRecord(d, o.now));
   if (store.recordDecisions) await store.recordDecisions(records);
   else for (const r of records) await store.recordDecision(r);

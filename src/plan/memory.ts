@@ -13,7 +13,13 @@ import type { WorkloadInput } from '../manifests/index.js';
 import { renderWorkloadFiles, RenderCache } from '../manifests/index.js';
 import type { BenchmarkOutcome } from '../placement/index.js';
 import { createScalingMemo, rememberedScaling, samePooled, type ScalingMemo } from '../scaling/index.js';
-import type { BenchmarkRun, DecisionRecord, GitWriteRefusalRecord, PoolTaintRecord } from '../store/index.js';
+import type {
+  BenchmarkRun,
+  DecisionRecord,
+  GitWriteRefusalRecord,
+  PoolTaintRecord,
+  UtilizationSampleRecord,
+} from '../store/index.js';
 import { parseGenerated } from './git-model.js';
 import type { PlanLookups } from './lookups.js';
 import {
@@ -78,8 +84,8 @@ export interface ReconcilerMemory {
    * with a run recorded by any process), by `algorithm\0specHash` (the keys the last pass asked for).
    */
   benchmarks?: { version: string; byKey: Map<string, RememberedRuns> };
-  /** Keys of the utilisation samples the last stored pass held (`sampleKey`): not stored again. */
-  samples: Set<string>;
+  /** The utilisation samples the last stored pass held (`saveNewSamples`): not stored again. */
+  samples: readonly UtilizationSampleRecord[];
   /** The recorded decisions the last pass read and stored (`RememberedDecisions`); absent: read all. */
   decisions?: RememberedDecisions;
   /** The scaling step's indexes over the cache's arrays and the decisions whose inputs did not move. */
@@ -120,7 +126,7 @@ export function createReconcilerMemory(): ReconcilerMemory {
     workloads: new WeakMap(),
     rendered: new RenderCache(),
     specHashes: new WeakMap(),
-    samples: new Set(),
+    samples: [],
     scaling: createScalingMemo(),
     kept: createKeptSteps(),
   };

@@ -16,6 +16,11 @@ export function sampleCells(s: UtilizationSampleRecord): Cell[] {
   return [s.algorithm, s.namespace, s.pod, s.utilization, s.at, toMs('saveSamples', 'at', s.at)];
 }
 
+/** {@link sampleCells} without the time (`at`, `at_ms`): the cells before it. */
+export function sampleHeadCells(s: UtilizationSampleRecord): Cell[] {
+  return [s.algorithm, s.namespace, s.pod, s.utilization];
+}
+
 /** A `utilization_samples` row read back (either dialect) as the sample that was saved. */
 export function sampleFromRow(r: Row): UtilizationSampleRecord {
   return {
@@ -46,18 +51,14 @@ export const DECISION_COLUMNS = [
  * @throws StoreError naming `recordDecision` when `at` is not an ISO-8601 time.
  */
 export function decisionCells(d: DecisionRecord): Cell[] {
-  return [
-    d.kind,
-    d.subject,
-    d.action,
-    d.reason,
-    d.message,
-    d.replicasFrom,
-    d.replicasTo,
-    d.utilization,
-    d.at,
-    toMs('recordDecision', 'at', d.at),
-  ];
+  const cells = decisionHeadCells(d);
+  cells.push(d.at, toMs('recordDecision', 'at', d.at));
+  return cells;
+}
+
+/** {@link decisionCells} without the time (`at`, `at_ms`): the cells before it. */
+export function decisionHeadCells(d: DecisionRecord): Cell[] {
+  return [d.kind, d.subject, d.action, d.reason, d.message, d.replicasFrom, d.replicasTo, d.utilization];
 }
 
 /** A `decisions` row read back (either dialect) as the decision that was recorded. */

@@ -1,10 +1,10 @@
 /**
- * Rows of the pull request history and the fleet status (migration "pull request history and
- * fleet status"), shared by both stores, and the rule that maps an upsert of a branch's pull
- * request onto its cycles.
+ * Rows of the pull request history (migration "pull request history and fleet status"), shared by
+ * both stores, and the rule that maps an upsert of a branch's pull request onto its cycles. The
+ * fleet status's rows: `fleet-status-pools.ts`.
  */
 import { pullRequestOnHost, pullRequestWhat, toMs, type Cell, type Row } from './rows.js';
-import type { FleetStatusRecord, PullRequestCycle, PullRequestRecord } from './types.js';
+import type { PullRequestCycle, PullRequestRecord } from './types.js';
 
 /** Every cluster with a fleet status or a pull request record, sorted (both stores; plain SQL). */
 export const CLUSTERS_SQL =
@@ -105,18 +105,4 @@ export function cycleFromRow(r: Row): PullRequestCycle {
     closedAt: (r.closed_at as string | null) ?? null,
     updatedAt: r.updated_at as string,
   };
-}
-
-/** Cells of `fleet_status` (cluster, at, at_ms, body JSON text). */
-export function fleetStatusCells(s: FleetStatusRecord): Cell[] {
-  return [s.cluster, s.at, toMs('saveFleetStatus', 'at', s.at), JSON.stringify(s)];
-}
-
-/**
- * The fleet status a `fleet_status` row holds: its `body` JSON (SQLite gives text, PostgreSQL the
- * parsed value). @throws SyntaxError when the text is not JSON (a row gpuops did not write).
- */
-export function fleetStatusFromRow(r: Row): FleetStatusRecord {
-  const body = r.body;
-  return (typeof body === 'string' ? JSON.parse(body) : body) as FleetStatusRecord;
 }

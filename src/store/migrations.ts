@@ -12,6 +12,7 @@ import { INITIAL_MIGRATION } from './migrations-initial.js';
 import { HISTORY_MIGRATIONS } from './migrations-history.js';
 import { CONTENTS_MIGRATIONS } from './migrations-contents.js';
 import { BOOKKEEPING_MIGRATIONS } from './migrations-bookkeeping.js';
+import { FLEET_POOLS_MIGRATION } from './fleet-status-pools.js';
 
 export type { Dialect, Migration } from './migration-types.js';
 
@@ -21,6 +22,7 @@ export const MIGRATIONS: readonly Migration[] = [
   ...HISTORY_MIGRATIONS,
   ...CONTENTS_MIGRATIONS,
   ...BOOKKEEPING_MIGRATIONS,
+  FLEET_POOLS_MIGRATION,
 ];
 
 /** The statements of one migration for one dialect. */

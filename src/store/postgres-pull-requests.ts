@@ -10,13 +10,19 @@ import {
   cycleAction,
   cycleFromRow,
   cycleUpdateCells,
-  fleetStatusCells,
-  fleetStatusFromRow,
   newCycleCells,
 } from './history-rows.js';
 import { PULL_REQUEST_COLUMNS, pullRequestCells, pullRequestFromRow, pullRequestUpsertTail } from './rows.js';
 import type { FleetStatusRecord, PullRequestCycle, PullRequestRecord } from './types.js';
 import { insertSql, type PgSession, type Row } from './postgres-session.js';
+import {
+  FLEET_STATUS_SQL,
+  fleetBodyCells,
+  fleetStatusFromJoinedRow,
+  UPSERT_FLEET_POOLS_SQL,
+  UPSERT_FLEET_STATUS_SQL,
+  type WrittenPools,
+} from './fleet-status-pools.js';
 
 /** `Store.upsertPullRequest` (types.ts) on PostgreSQL; a failure rejects with a StoreError naming `upsertPullRequest`. */
 export async function upsertPullRequest(s: PgSession, pr: PullRequestRecord): Promise<void> {
@@ -53,14 +59,39 @@ export async function pullRequests(s: PgSession, cluster: string): Promise<PullR
   return rows.map(pullRequestFromRow);
 }
 
-/** `Store.saveFleetStatus` (types.ts) on PostgreSQL; a failure rejects with a StoreError naming `saveFleetStatus`. */
-export async function saveFleetStatus(s: PgSession, status: FleetStatusRecord): Promise<void> {
-  await s.query(
-    'saveFleetStatus',
-    `INSERT INTO fleet_status (cluster, at, at_ms, body) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (cluster) DO UPDATE SET at = excluded.at, at_ms = excluded.at_ms, body = excluded.body`,
-    fleetStatusCells(status),
-  );
+/**
+ * `Store.saveFleetStatus` (types.ts) on PostgreSQL: the body, and the pool entries when they are not the
+ * ones the row holds from `written`'s last write (`fleet-status-pools.ts`); a failure rejects with a
+ * StoreError naming `saveFleetStatus` and forgets the cluster's entries in `written`.
+ */
+export async function saveFleetStatus(
+  s: PgSession,
+  written: WrittenPools,
+  status: FleetStatusRecord,
+): Promise<void> {
+  const q = (i: number) => `$${i}`;
+  try {
+    await s.transaction('saveFleetStatus', async (c) => {
+      const kept = written.keptToken(status.cluster, status.pools);
+      const rows =
+        kept === null
+          ? []
+          : (
+              await c.query('SELECT token FROM fleet_status_pools WHERE cluster = $1 FOR UPDATE', [
+                status.cluster,
+              ])
+            ).rows;
+      if (kept === null || rows[0]?.token !== kept) {
+        const token = written.newToken();
+        await c.query(UPSERT_FLEET_POOLS_SQL(q), [status.cluster, token, JSON.stringify(status.pools)]);
+        written.wrote(status.cluster, status.pools, token);
+      }
+      await c.query(UPSERT_FLEET_STATUS_SQL(q), fleetBodyCells(status));
+    });
+  } catch (err) {
+    written.forget(status.cluster);
+    throw err;
+  }
 }
 
 /** `Store.clusters` (types.ts) on PostgreSQL; a failure rejects with a StoreError naming `clusters`. */
@@ -70,8 +101,8 @@ export async function clusters(s: PgSession): Promise<string[]> {
 
 /** `Store.fleetStatus` (types.ts) on PostgreSQL; a failure rejects with a StoreError naming `fleetStatus`. */
 export async function fleetStatus(s: PgSession, cluster: string): Promise<FleetStatusRecord | null> {
-  const rows = await s.query('fleetStatus', 'SELECT body FROM fleet_status WHERE cluster = $1', [cluster]);
-  return rows[0] ? fleetStatusFromRow(rows[0]) : null;
+  const rows = await s.query('fleetStatus', FLEET_STATUS_SQL('$1'), [cluster]);
+  return rows[0] ? fleetStatusFromJoinedRow(rows[0]) : null;
 }
 
 /** `Store.pullRequestHistory` (types.ts) on PostgreSQL; a failure rejects with a StoreError naming `pullRequestHistory`. */

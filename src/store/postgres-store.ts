@@ -5,6 +5,7 @@
  * JSON documents (migration 7).
  */
 import type { Snapshot } from '../cluster/index.js';
+import { WrittenPools } from './fleet-status-pools.js';
 import { type PrunedHistory } from './history-retention.js';
 import { type BenchmarkSignalSample } from './benchmark-signals.js';
 import { type BenchmarkJobOwner, type BenchmarkJobUid } from './benchmark-job-uids.js';
@@ -64,6 +65,8 @@ export type { PostgresStoreOptions } from './postgres-session.js';
  */
 export class PostgresStore implements Store, StatusStore {
   private readonly s: PgSession;
+  /** The fleet status's pool entries this store wrote last (`fleet-status-pools.ts`). */
+  private readonly writtenPools = new WrittenPools();
 
   /** Connects lazily; the first query (usually `migrate`) reports a bad URL or password. */
   constructor(connectionString: string, options: PostgresStoreOptions) {
@@ -167,7 +170,7 @@ export class PostgresStore implements Store, StatusStore {
   }
 
   saveFleetStatus(status: FleetStatusRecord): Promise<void> {
-    return saveFleetStatus(this.s, status);
+    return saveFleetStatus(this.s, this.writtenPools, status);
   }
 
   clusters(): Promise<string[]> {

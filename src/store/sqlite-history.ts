@@ -9,22 +9,32 @@ import { INSERT_PUSHED_COMMIT, TRIM_PUSHED_COMMITS, type PushedCommit } from './
 import {
   DECISION_COLUMNS,
   decisionCells,
+  decisionHeadCells,
   decisionFromRow,
   groupBy,
   SAMPLE_COLUMNS,
-  sampleCells,
+  sampleHeadCells,
   sampleFromRow,
   toMs,
 } from './rows.js';
 import type { DecisionRecord, UtilizationSampleRecord } from './types.js';
-import { bind, insertJsonSql, insertSql, type Row, type SqliteSession } from './sqlite-session.js';
+import {
+  bind,
+  insertJsonTimedSql,
+  insertSql,
+  timedJsonRows,
+  type Row,
+  type SqliteSession,
+} from './sqlite-session.js';
 
 /** `Store.saveSamples` (types.ts) on SQLite; a failure rejects with a StoreError naming `saveSamples`. */
 export function saveSamples(s: SqliteSession, samples: UtilizationSampleRecord[]): Promise<void> {
   return s.run('saveSamples', () => {
     if (samples.length === 0) return;
-    const rows = JSON.stringify(samples.map((sample) => bind(sampleCells(sample))));
-    s.prepare(insertJsonSql('utilization_samples', SAMPLE_COLUMNS)).run(rows);
+    // No boolean cell: nothing to bind.
+    s.prepare(insertJsonTimedSql('utilization_samples', SAMPLE_COLUMNS)).run(
+      ...timedJsonRows(samples, sampleHeadCells, 'saveSamples'),
+    );
   });
 }
 
@@ -54,8 +64,10 @@ export function recordDecision(s: SqliteSession, decision: DecisionRecord): Prom
 export function recordDecisions(s: SqliteSession, decisions: readonly DecisionRecord[]): Promise<void> {
   return s.run('recordDecisions', () => {
     if (decisions.length === 0) return;
-    const rows = JSON.stringify(decisions.map((d) => bind(decisionCells(d))));
-    s.prepare(insertJsonSql('decisions', DECISION_COLUMNS)).run(rows);
+    // No boolean cell: nothing to bind.
+    s.prepare(insertJsonTimedSql('decisions', DECISION_COLUMNS)).run(
+      ...timedJsonRows(decisions, decisionHeadCells, 'recordDecisions'),
+    );
   });
 }
 

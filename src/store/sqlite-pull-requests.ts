@@ -5,14 +5,20 @@
  */
 import { transaction } from './sqlite-transaction.js';
 import {
+  FLEET_STATUS_SQL,
+  fleetBodyCells,
+  fleetStatusFromJoinedRow,
+  UPSERT_FLEET_POOLS_SQL,
+  UPSERT_FLEET_STATUS_SQL,
+  type WrittenPools,
+} from './fleet-status-pools.js';
+import {
   CLUSTERS_SQL,
   CYCLE_COLUMNS,
   CYCLE_UPDATE_COLUMNS,
   cycleAction,
   cycleFromRow,
   cycleUpdateCells,
-  fleetStatusCells,
-  fleetStatusFromRow,
   newCycleCells,
 } from './history-rows.js';
 import { PULL_REQUEST_COLUMNS, pullRequestCells, pullRequestFromRow, pullRequestUpsertTail } from './rows.js';
@@ -61,13 +67,41 @@ export function pullRequests(s: SqliteSession, cluster: string): Promise<PullReq
   );
 }
 
-/** `Store.saveFleetStatus` (types.ts) on SQLite; a failure rejects with a StoreError naming `saveFleetStatus`. */
-export function saveFleetStatus(s: SqliteSession, status: FleetStatusRecord): Promise<void> {
+/**
+ * `Store.saveFleetStatus` (types.ts) on SQLite: the body, and the pool entries when they are not the
+ * ones the row holds from `written`'s last write (`fleet-status-pools.ts`); a failure rejects with a
+ * StoreError naming `saveFleetStatus` and forgets the cluster's entries in `written`.
+ */
+export function saveFleetStatus(
+  s: SqliteSession,
+  written: WrittenPools,
+  status: FleetStatusRecord,
+): Promise<void> {
   return s.run('saveFleetStatus', () => {
-    s.prepare(
-      `INSERT INTO fleet_status (cluster, at, at_ms, body) VALUES (?, ?, ?, ?)
-         ON CONFLICT (cluster) DO UPDATE SET at = excluded.at, at_ms = excluded.at_ms, body = excluded.body`,
-    ).run(...bind(fleetStatusCells(status)));
+    const q = () => '?';
+    try {
+      transaction(
+        s.db,
+        () => {
+          const kept = written.keptToken(status.cluster, status.pools);
+          const row =
+            kept === null
+              ? undefined
+              : (s.prepare('SELECT token FROM fleet_status_pools WHERE cluster = ?').get(status.cluster) as
+                  Row | undefined);
+          if (kept === null || row?.token !== kept) {
+            const token = written.newToken();
+            s.prepare(UPSERT_FLEET_POOLS_SQL(q)).run(status.cluster, token, JSON.stringify(status.pools));
+            written.wrote(status.cluster, status.pools, token);
+          }
+          s.prepare(UPSERT_FLEET_STATUS_SQL(q)).run(...bind(fleetBodyCells(status)));
+        },
+        'IMMEDIATE',
+      );
+    } catch (err) {
+      written.forget(status.cluster);
+      throw err;
+    }
   });
 }
 
@@ -79,8 +113,8 @@ export function clusters(s: SqliteSession): Promise<string[]> {
 /** `Store.fleetStatus` (types.ts) on SQLite; a failure rejects with a StoreError naming `fleetStatus`. */
 export function fleetStatus(s: SqliteSession, cluster: string): Promise<FleetStatusRecord | null> {
   return s.run('fleetStatus', () => {
-    const row = s.prepare('SELECT body FROM fleet_status WHERE cluster = ?').get(cluster) as Row | undefined;
-    return row ? fleetStatusFromRow(row) : null;
+    const row = s.prepare(FLEET_STATUS_SQL('?')).get(cluster) as Row | undefined;
+    return row ? fleetStatusFromJoinedRow(row) : null;
   });
 }
 

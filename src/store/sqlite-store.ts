@@ -5,6 +5,7 @@
  * needs no compiler and no download from anywhere but the npm registry).
  */
 import type { Snapshot } from '../cluster/index.js';
+import { WrittenPools } from './fleet-status-pools.js';
 import { type PrunedHistory } from './history-retention.js';
 import { type BenchmarkSignalSample } from './benchmark-signals.js';
 import { type BenchmarkJobOwner, type BenchmarkJobUid } from './benchmark-job-uids.js';
@@ -64,6 +65,8 @@ export type { SqliteStoreOptions } from './sqlite-session.js';
  */
 export class SqliteStore implements Store, StatusStore {
   private readonly s: SqliteSession;
+  /** The fleet status's pool entries this store wrote last (`fleet-status-pools.ts`). */
+  private readonly writtenPools = new WrittenPools();
 
   /**
    * @param file a path, or `:memory:`. Writable: the folder is created when missing. Read-only:
@@ -171,7 +174,7 @@ export class SqliteStore implements Store, StatusStore {
   }
 
   saveFleetStatus(status: FleetStatusRecord): Promise<void> {
-    return saveFleetStatus(this.s, status);
+    return saveFleetStatus(this.s, this.writtenPools, status);
   }
 
   clusters(): Promise<string[]> {

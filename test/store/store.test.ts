@@ -295,6 +295,27 @@ describe.each(backends)('Store on $name', (backend) => {
       expect((await store.samples('b', at(0))).map((x) => x.pod)).toEqual(['p-4', 'p-6', 'p-8']);
     });
 
+    it('reads back a pass whose samples share a time, but a few, as saved (time text as given)', async () => {
+      const store = await fresh();
+      const pass = (first: string) =>
+        Array.from({ length: 60 }, (_, i) => ({
+          algorithm: `a-${i % 3}`,
+          namespace: 'ns',
+          pod: `p-${i}`,
+          utilization: i === 7 ? 0 : 40 + i / 7,
+          at: i % 25 === 9 ? at(10) : i === 0 ? first : at(0),
+        }));
+      // The second pass's first time is another spelling of the same instant as the rest.
+      const spelled = '2025-03-01T13:00:00+01:00';
+      await store.saveSamples(pass(at(0)));
+      await store.saveSamples(pass(spelled).map((x) => ({ ...x, pod: `${x.pod}-b` })));
+      const all = [...pass(at(0)), ...pass(spelled).map((x) => ({ ...x, pod: `${x.pod}-b` }))];
+      const byTime = (xs: UtilizationSampleRecord[]) =>
+        [...xs].sort((x, y) => Date.parse(x.at) - Date.parse(y.at) || 0);
+      for (const a of ['a-0', 'a-1', 'a-2'])
+        expect(await store.samples(a, at(-1))).toStrictEqual(byTime(all.filter((x) => x.algorithm === a)));
+    });
+
     it('rejects a batch with one bad time and stores none of it', async () => {
       const store = await fresh();
       const good = { algorithm: 'a', namespace: 'ns', pod: 'p', utilization: 50, at: at(0) };
@@ -347,6 +368,25 @@ describe.each(backends)('Store on $name', (backend) => {
       const mine = await store.decisions('alg-07', at(0));
       expect(mine).toStrictEqual(pass.filter((d) => d.subject === 'alg-07'));
       expect(mine.map((d) => d.replicasTo)).toEqual([7, 57, 107, 157, 207]);
+    });
+
+    it('recordDecisions reads back a pass at one time, but a few, as saved', async () => {
+      const store = await fresh();
+      const pass = Array.from({ length: 40 }, (_, i) =>
+        decision({
+          at: i % 13 === 5 ? at(20) : at(0),
+          subject: `alg-${i % 4}`,
+          message: `utilisation ${i} % "quoted" é`,
+          replicasFrom: i % 3 === 0 ? null : i,
+          utilization: i % 4 === 0 ? null : i + 0.25,
+        }),
+      );
+      await store.recordDecisions!(pass);
+      for (const subject of ['alg-0', 'alg-1', 'alg-2', 'alg-3'])
+        expect(await store.decisions(subject, at(-1))).toStrictEqual([
+          ...pass.filter((d) => d.subject === subject && d.at === at(0)),
+          ...pass.filter((d) => d.subject === subject && d.at === at(20)),
+        ]);
     });
 
     it('recordDecisions is all or none: a bad record stores none of the pass', async () => {

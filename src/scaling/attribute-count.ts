@@ -124,14 +124,15 @@ export function byAlgorithm(once: CountedOnce): Map<string, AlgorithmAttribution
     }
     return e;
   };
-  for (const list of once.byPod.values()) entry(list[0]!.algorithm).samples.push(podSample(list));
+  const iso = isoOfLast();
+  for (const list of once.byPod.values()) entry(list[0]!.algorithm).samples.push(podSample(list, iso));
   for (const alg of [...once.flagsByAlgorithm.keys(), ...once.droppedByAlgorithm.keys()]) entry(alg);
   for (const e of out.values()) e.samples.sort((a, b) => (a.pod < b.pod ? -1 : a.pod > b.pod ? 1 : 0));
   return out;
 }
 
 /** A pod's one sample: the mean of its GPUs, at its newest sample; the window when every GPU has one. */
-function podSample(list: readonly Candidate[]): PodSample {
+function podSample(list: readonly Candidate[], iso: (ms: number) => string): PodSample {
   const first = list[0]!;
   let sum = 0;
   let newest = -Infinity;
@@ -143,8 +144,8 @@ function podSample(list: readonly Candidate[]): PodSample {
     namespace: first.namespace,
     pod: first.pod,
     utilization: sum / list.length,
-    at: new Date(newest).toISOString(),
-    gpus: list.map((c) => c.gpu).sort(),
+    at: iso(newest),
+    gpus: list.length === 1 ? [first.gpu] : list.map((c) => c.gpu).sort(),
   };
   if (list.every((c) => c.window)) {
     let max = 0;
@@ -157,6 +158,22 @@ function podSample(list: readonly Candidate[]): PodSample {
     sample.window = { max: max / list.length, coveredSeconds: covered };
   }
   return sample;
+}
+
+/**
+ * `new Date(ms).toISOString()`, the last answer given again for the same `ms`: the series of one
+ * answer mostly share their sample time, and a pass formats one per pod.
+ */
+function isoOfLast(): (ms: number) => string {
+  let lastMs = NaN;
+  let last = '';
+  return (ms) => {
+    if (ms !== lastMs) {
+      last = new Date(ms).toISOString();
+      lastMs = ms;
+    }
+    return last;
+  };
 }
 
 /** Appends `value` to the list of `key`. */

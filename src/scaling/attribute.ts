@@ -2,7 +2,7 @@ import type { PodInfo } from '../cluster/index.js';
 import type { GpuSeries } from '../metrics/index.js';
 import type { Policy } from '../definitions/index.js';
 import type { Attribution, DroppedSeries, PodSample, UnattributedGpu } from './types.js';
-import { byAlgorithm, countEachGpuOnce, pushTo, type Candidate } from './attribute-count.js';
+import { addTo, byAlgorithm, countEachGpuOnce, type Candidate, type Grouped } from './attribute-count.js';
 import { podIndexOf } from './lookups.js';
 import { DCGM, GPUOPS } from '../util/index.js';
 import { nodeRefusal, nodesByPodName, type NodesByPodName } from './series-node.js';
@@ -10,6 +10,7 @@ import {
   finishSeries,
   podOf,
   seriesIdentity,
+  type Refusal,
   type SeriesIdentity,
   type SeriesMemo,
 } from './series-identity.js';
@@ -41,6 +42,13 @@ export interface AttributeOptions {
    * series with the label set the last answer had at its place is not read again.
    */
   memo?: SeriesMemo;
+  /**
+   * An object that stands for `deploymentOf` with the memo: on two calls with the same one,
+   * `deploymentOf` gives the same answer for the same pod object (`decideScaling` passes its kept
+   * owner index when no pod is claimed), so a series' `podRefusal` is kept with its identity while
+   * its pod object is the same. Absent: judged afresh.
+   */
+  deploymentKey?: object;
 }
 
 /** What every series of one answer is judged against. */
@@ -55,6 +63,7 @@ interface Judge {
   deploymentOf: DeploymentOf | undefined;
   nodesByName: NodesByPodName;
   memo: SeriesMemo | undefined;
+  deploymentKey: object | undefined;
 }
 
 /** What one series becomes: a candidate, a GPU without a pod, a drop, or nothing (another metric). */
@@ -111,10 +120,10 @@ export function attribute(
   const judge = judgeOf(podIndex, policy, now, deploymentOf, options);
   const dropped: DroppedSeries[] = [];
   const unattributed: UnattributedGpu[] = [];
-  const byGpu = new Map<string, Candidate[]>();
+  const byGpu: Grouped<Candidate> = new Map();
   for (let i = 0; i < series.length; i++) {
     const v = verdict(series[i]!, i, judge);
-    if (v?.kind === 'candidate') pushTo(byGpu, v.candidate.gpu, v.candidate);
+    if (v?.kind === 'candidate') addTo(byGpu, v.candidate.gpu, v.candidate);
     else if (v?.kind === 'unattributed') unattributed.push(v.gpu);
     else if (v?.kind === 'dropped') dropped.push(v.dropped);
   }
@@ -144,6 +153,7 @@ function judgeOf(
     deploymentOf,
     nodesByName: nodesByPodName(index.values()),
     memo: options.memo,
+    deploymentKey: options.deploymentKey,
   };
 }
 
@@ -173,9 +183,7 @@ function verdict(s: GpuSeries, i: number, j: Judge): Verdict {
   const podKey = id.podKey;
   const info = podOf(id, j.pods);
   const refused = info
-    ? (podRefusal(info, j.deploymentOf) ??
-      nodeRefusal(s.labels, info, j.nodesByName) ??
-      sharedRefusal(info, j))
+    ? (ownerRefusal(id, info, j) ?? nodeRefusal(s.labels, info, j.nodesByName) ?? sharedRefusal(info, j))
     : { reason: 'UnknownPod' as const, message: 'pod is not in the snapshot' };
   if (refused) return drop(id, refused.reason, refused.message);
   return {
@@ -230,11 +238,18 @@ function sharedRefusal(info: PodInfo, j: Judge): { reason: 'SharedDevice'; messa
   };
 }
 
+/** {@link podRefusal} of the series' pod, kept with its identity (`AttributeOptions.deploymentKey`). */
+function ownerRefusal(id: SeriesIdentity, info: PodInfo, j: Judge): Refusal | null {
+  if (j.deploymentKey === undefined) return podRefusal(info, j.deploymentOf);
+  const kept = id.refusal;
+  if (kept !== null && kept.by === j.deploymentKey && kept.info === info) return kept.refused;
+  const refused = podRefusal(info, j.deploymentOf);
+  id.refusal = { by: j.deploymentKey, info, refused };
+  return refused;
+}
+
 /** Why a known pod's GPU does not count for its algorithm, or null when it does. */
-export function podRefusal(
-  info: PodInfo,
-  deploymentOf: DeploymentOf | undefined,
-): { reason: DroppedSeries['reason']; message: string } | null {
+export function podRefusal(info: PodInfo, deploymentOf: DeploymentOf | undefined): Refusal | null {
   if (info.terminating) return { reason: 'PodTerminating', message: 'pod is terminating' };
   if (!info.ready) return { reason: 'PodNotReady', message: 'pod is not Ready' };
   if (!info.managed || info.algorithm === null)

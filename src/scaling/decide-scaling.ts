@@ -109,6 +109,8 @@ export function decideScaling(input: DecideScalingInput): DecideScalingResult {
     deploymentOf,
     podIndex: lookups.podIndex(snapshot.pods),
     ...(lookups.seriesMemo ? { seriesMemo: (key: string) => lookups.seriesMemo!(key) } : {}),
+    // The owner index stands for `deploymentOf` while no pod is claimed (a claim is this pass's).
+    ...(claimedBy.size === 0 ? { deploymentKey: owners } : {}),
   });
   const metrics = metricsReport(
     { ...input, reading: main.reading },

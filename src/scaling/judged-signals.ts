@@ -42,6 +42,8 @@ export interface SignalsInput {
   podIndex: ReadonlyMap<string, PodInfo>;
   /** Each signal's series identities kept between passes (`ScalingLookups.seriesMemo`); absent: none. */
   seriesMemo?: (signal: string) => SeriesMemo;
+  /** Stands for `deploymentOf` with the memo (`AttributeOptions.deploymentKey`); absent: none. */
+  deploymentKey?: object;
 }
 
 /**
@@ -69,6 +71,7 @@ export function judgeSignals(input: SignalsInput): { main: JudgedSignal; byKey: 
             ...gpuOptions(signal.kind),
             sharedNodes,
             ...(input.seriesMemo ? { memo: input.seriesMemo(key) } : {}),
+            ...(input.deploymentKey ? { deploymentKey: input.deploymentKey } : {}),
           });
     const judged: JudgedSignal = {
       reading,

@@ -9,6 +9,7 @@
  * never changed once decoded (`SeriesLabels.labels`), so the same object says the same.
  */
 import type { PodInfo } from '../cluster/index.js';
+import type { DroppedSeries } from './types.js';
 
 /** The identity of one series (module comment); `pod` is '' when it names no workload pod. */
 export interface SeriesIdentity {
@@ -21,6 +22,14 @@ export interface SeriesIdentity {
   /** The pod index `info` was looked up in (null: not looked up yet). */
   index: ReadonlyMap<string, PodInfo> | null;
   info: PodInfo | undefined;
+  /** Its pod's `podRefusal` (`attribute.ts`), for that pod object and owner index; null: none kept. */
+  refusal: { by: object; info: PodInfo; refused: Refusal | null } | null;
+}
+
+/** Why a known pod's series does not count (`podRefusal`). */
+export interface Refusal {
+  reason: DroppedSeries['reason'];
+  message: string;
 }
 
 /** One reading's identities by series position: the last answer's, and this one's as it is read. */
@@ -72,6 +81,7 @@ function identityOf(labels: Record<string, string>): SeriesIdentity {
     podKey: `${namespace}/${pod}`,
     index: null,
     info: undefined,
+    refusal: null,
   };
 }
 

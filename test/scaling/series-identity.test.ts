@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { PodInfo } from '../../src/cluster/types.js';
 import { parseDcgmPage } from '../../src/metrics/dcgm-text.js';
 import type { GpuSeries } from '../../src/metrics/types.js';
-import { attribute } from '../../src/scaling/attribute.js';
+import { attribute, type DeploymentOf } from '../../src/scaling/attribute.js';
 import { podIndexOf } from '../../src/scaling/lookups.js';
 import { createSeriesMemo, type SeriesMemo } from '../../src/scaling/series-identity.js';
 import { fixturePods, policy } from './support.js';
@@ -122,6 +122,44 @@ describe('series identities kept between passes', () => {
       expect(attribute(after, nextPods, POLICY, NOW, undefined, nextIndex, { memo })).toEqual(
         attribute(after, nextPods, POLICY, NOW, undefined, podIndexOf(nextPods)),
       );
+    });
+  }
+
+  // `deploymentKey` stands for `deploymentOf`: a pod's refusal is kept while the key and the pod
+  // object are the same, and judged again when either changes.
+  const ownAlgorithm: DeploymentOf = (p) => p.algorithm;
+  const shadowVideo: DeploymentOf = (p) => (p.name.startsWith('video-decode') ? null : p.algorithm);
+  const ownerRows: {
+    name: string;
+    next: DeploymentOf;
+    sameKey: boolean;
+    pods?: (p: PodInfo[]) => PodInfo[];
+  }[] = [
+    { name: 'the same owners under the same key', next: ownAlgorithm, sameKey: true },
+    { name: 'other owners (no Deployment owns a pod) under a new key', next: shadowVideo, sameKey: false },
+    {
+      name: 'a pod object replaced by one that is terminating, under the same key',
+      next: ownAlgorithm,
+      sameKey: true,
+      pods: (p) => p.map((x) => (x.name.startsWith('video-decode') ? { ...x, terminating: true } : x)),
+    },
+  ];
+  for (const row of ownerRows) {
+    it(`owners: ${row.name}: equal to the attribution judged afresh`, () => {
+      const pods = managed();
+      const memo = createSeriesMemo();
+      const key = {};
+      const first = answer();
+      attribute(first, pods, POLICY, NOW, ownAlgorithm, podIndexOf(pods), { memo, deploymentKey: key });
+      const nextPods = row.pods ? row.pods(pods) : pods;
+      const series = moved(first, 0.3);
+      const kept = attribute(series, nextPods, POLICY, NOW, row.next, podIndexOf(nextPods), {
+        memo,
+        deploymentKey: row.sameKey ? key : {},
+      });
+      const fresh = attribute(series, nextPods, POLICY, NOW, row.next, podIndexOf(nextPods));
+      expect(kept).toEqual(fresh);
+      expect(fresh.byAlgorithm.has('video-decode')).toBe(row.next === ownAlgorithm && !row.pods);
     });
   }
 

@@ -37,7 +37,10 @@ export interface FillWait {
   job: string;
   state: 'Running' | 'Failed' | 'Absent' | 'Unknown' | 'NotRead';
   deployment: 'kept' | 'none';
-  /** With `Failed`: the Job's `Failed` condition, `reason: message` (`BackoffLimitExceeded: …`). */
+  /**
+   * With `Failed`: the Job's `Failed` condition, `reason: message` (`BackoffLimitExceeded: …`);
+   * with `Unknown`: why it could not be read (its namespace's list failed, Git's Job is unlabelled).
+   */
   reason?: string;
 }
 

@@ -49,6 +49,13 @@ export function removesSection(removes: readonly RemovedMetadata[], maxRows: num
   ].join('\n');
 }
 
+/**
+ * The placement evidence of a `placement/<name>` pull request (Markdown): the rule (median
+ * benchmark run time above `placement.longTaskThresholdSeconds` → `long-task`, else
+ * `short-task`), the placement with its reason and message, the GPUs its replicas may ask for,
+ * its rollout note, its model cache fill wait, its proposed band, its GPU product affinity, and
+ * the measured benchmark runs (seconds; at most `maxRows` rows, then `… and N more runs`).
+ */
 export function placementSection(ev: PlacementEvidence, maxRows: number): string {
   const p = ev.placement;
   const out = [
@@ -123,7 +130,8 @@ export function fillWaitLine(algorithm: string, w: FillWait): string {
       ? `this pull request holds no Deployment of \`${algorithm}\` yet: the pass after the fill is Complete writes it`
       : `the Deployment of \`${algorithm}\` in Git stays as it is (its replicas go on serving) until the fill is Complete`;
   if (w.state === 'Failed') return fillFailedLine(w, meanwhile);
-  return `**Waiting for the model cache fill**: Job \`${w.job}\` ${FILL_STATES[w.state]}; ${meanwhile}.`;
+  const why = w.state === 'Unknown' && w.reason ? ` (${w.reason})` : '';
+  return `**Waiting for the model cache fill**: Job \`${w.job}\` ${FILL_STATES[w.state]}${why}; ${meanwhile}.`;
 }
 
 /**
@@ -143,6 +151,14 @@ function fillFailedLine(w: FillWait, meanwhile: string): string {
   ].join(' ');
 }
 
+/**
+ * The scaling evidence of a `scale/<name>` pull request (Markdown): the aggregate utilisation
+ * against the band (percent), the replicas from → to within `minReplicas..maxReplicas`, the
+ * decision's action, reason and message, how claimed standby pods split it, the unused nodes moved
+ * into the pool (when the message does not name them), and each pod's GPU utilisation (percent,
+ * by default the DCGM field `DCGM_FI_DEV_GPU_UTIL`; at most `maxRows` rows, sorted by
+ * `namespace/pod`).
+ */
 export function scalingSection(ev: ScalingEvidence, maxRows: number): string {
   const d = ev.decision;
   const key = (s: { namespace: string; pod: string }) => `${s.namespace}/${s.pod}`;
@@ -187,6 +203,12 @@ export function scalingSection(ev: ScalingEvidence, maxRows: number): string {
   return out.join('\n');
 }
 
+/**
+ * The `pools` pull request's node table (Markdown): every node whose pool changes (from → to,
+ * `none` for no pool) with its reason and message, why the new test nodes were chosen (the rule
+ * of `assignPools`), and the GPU nodes left out of every pool with why, so every GPU node is
+ * accounted for. Each table shows at most `maxRows` rows, then `… and N more nodes`.
+ */
 export function poolsSection(pools: readonly PoolAssignment[], maxRows: number): string {
   const m = poolMoves(pools);
   const out = ['### Node pools', ''];
@@ -229,6 +251,10 @@ export function poolsSection(pools: readonly PoolAssignment[], maxRows: number):
   return out.join('\n');
 }
 
+/**
+ * The files the pull request changes against its base branch (Markdown), sorted by path, each
+ * with its change (`create`, `update` or `delete`); at most `maxRows` rows, then `… and N more files`.
+ */
 export function filesSection(files: readonly PlannedFile[], maxRows: number): string {
   return [
     '### Files',

@@ -22,7 +22,8 @@ import { GPUOPS, MANAGED_BY } from '../util/index.js';
  * mixes them in one List); an item without `kind` is taken for `kind`.
  * An empty list is returned as it is (`plan` takes a cluster with no nodes).
  * @throws Error naming the file when it cannot be read, is not valid JSON or YAML (located, one
- *   line: {@link parseDumpText}) or holds no list
+ *   line: {@link parseDumpText}), holds no list, or an item the API server would never list
+ *   ({@link itemsProblem}, naming the item)
  */
 export async function readObjectList<T>(
   file: string,
@@ -46,7 +47,40 @@ export async function readObjectList<T>(
   const wrong = items.findIndex((i) => (i as { kind?: string })?.kind !== undefined && !known.has(i.kind));
   if (wrong !== -1)
     throw new Error(`${file}: items[${wrong}]: expected kind ${kind}, got ${items[wrong].kind}`);
+  const problem = itemsProblem(items, kind);
+  if (problem) throw new Error(`${file}: ${problem}`);
   return items as T[];
+}
+
+const isMapping = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+const shown = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'a list' : JSON.stringify(v));
+
+/**
+ * The first item of a dump that the API server would never list: not an object, no
+ * `metadata.name`, or labels or annotations that are not a mapping of strings (Kubernetes'
+ * `map[string]string`). A dump cut down or edited by hand can hold any of them; the pass would
+ * otherwise fail deep inside with a TypeError, or show a nameless node. Undefined when every item
+ * is sound. (Two items of one name are taken as they are: the shared cluster-mixed fixture repeats
+ * a pod, and `gpuops sim` only warns of it.)
+ */
+function itemsProblem(items: readonly unknown[], kind: string): string | undefined {
+  for (const [i, item] of items.entries()) {
+    if (!isMapping(item)) return `items[${i}]: expected a ${kind} object, got ${shown(item)}`;
+    const meta = isMapping(item['metadata']) ? item['metadata'] : {};
+    const name = meta['name'];
+    if (typeof name !== 'string' || name === '')
+      return `items[${i}].metadata.name: a ${typeof item['kind'] === 'string' ? item['kind'] : kind} has a name; none here`;
+    for (const field of ['labels', 'annotations']) {
+      const map = meta[field];
+      if (map === undefined || map === null) continue;
+      if (!isMapping(map)) return `items[${i}].metadata.${field}: a mapping of strings, got ${shown(map)}`;
+      const bad = Object.entries(map).find(([, v]) => typeof v !== 'string');
+      if (bad)
+        return `items[${i}].metadata.${field}.${bad[0]}: a ${field.slice(0, -1)} value is a string, got ${shown(bad[1])}`;
+    }
+  }
+  return undefined;
 }
 
 /** Where the cluster is read from: dump files, or the live cluster. */

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { pino } from 'pino';
-import type { UtilizationQuery, UtilizationReading, UtilizationSource } from '../metrics/types.js';
+import type {
+  ServiceMetricQuery,
+  UtilizationQuery,
+  UtilizationReading,
+  UtilizationSource,
+} from '../metrics/types.js';
 import type { Watchlist } from '../scaling/crossing-watch.js';
 import { pod, policy } from '../../test/scaling/support.js';
 import { PassWaker, runCrossingTrigger } from './crossing-trigger.js';
@@ -139,6 +144,61 @@ describe('runCrossingTrigger', () => {
     };
     expect(await crossingsWith(1000)).toEqual([['a']]);
     expect(await crossingsWith()).toEqual([]);
+  });
+
+  it('an algorithm on a service metric: that metric read each tick, its crossing starts a pass, the GPU is not its signal', async () => {
+    const vllm = {
+      name: 'vllm-waiting',
+      unit: 'requests',
+      query: 'sum by (namespace, pod) (waiting{namespace="$namespace"})',
+    };
+    const onService: Watchlist = {
+      ...watch,
+      algorithms: [
+        {
+          ...watch.algorithms[0]!,
+          signal: { kind: 'serviceMetric', unit: 'requests', serviceMetric: vllm },
+          view: { ...watch.algorithms[0]!.view, min: 2, max: 10 },
+        },
+      ],
+    };
+    // The GPU reads 95 % throughout (above any GPU band); the queue goes 5, 5, 12 waiting requests.
+    const src = source([95]);
+    const queue = [5, 5, 12];
+    const serviceQueries: ServiceMetricQuery[] = [];
+    src.readServiceMetric = (q) => {
+      serviceQueries.push(q);
+      const value = queue[Math.min(serviceQueries.length - 1, queue.length - 1)]!;
+      const series = [
+        { metric: q.name, labels: { namespace: 'algorithms', pod: 'a-0' }, value, timestamp: 0 },
+      ];
+      return Promise.resolve({ ok: true, errors: [], series });
+    };
+    const ac = new AbortController();
+    const crossings: [number, string[]][] = [];
+    const t = runCrossingTrigger({
+      source: src,
+      intervalSeconds: 0.01,
+      watchlist: () => onService,
+      onCrossing: (a) => crossings.push([serviceQueries.length, a]),
+      now: () => 0,
+      log: pino({ level: 'silent' }),
+      signal: ac.signal,
+    });
+    // Four readings of the queue (or, were it never read, fifty of the GPU).
+    while (serviceQueries.length < 4 && src.queries.length < 50) await new Promise((r) => setTimeout(r, 5));
+    ac.abort();
+    await t;
+    // Fired at the third reading, the first with 12 > 10; not at the first two (5, inside 2..10).
+    expect(crossings).toEqual([[3, ['a']]]);
+    expect(serviceQueries[0]).toEqual({
+      name: 'vllm-waiting',
+      template: vllm.query,
+      namespace: 'algorithms',
+      windowSeconds: 60,
+    });
+    // No algorithm scales on the policy's metric: it is not read at all.
+    expect(src.queries).toEqual([]);
   });
 
   it('reads nothing without a watchlist or while not leading', async () => {

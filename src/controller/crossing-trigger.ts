@@ -1,17 +1,20 @@
 /**
  * The crossing trigger of `gpuops run`: react on the crossing, not on the tick. Every
- * `intervalSeconds` it reads the utilisation source once — the pass's own scoped query (the
- * policy's metric and averaging window, the algorithms' namespaces), without the history — and
- * tests it against the watchlist the last pass left (`scaling/crossing-watch.ts`). When an
+ * `intervalSeconds` it reads the utilisation source as the pass does, without the history — the
+ * policy's metric for the algorithms that scale on it, and each other signal a watched algorithm
+ * scales on (`gpuEngineActive`, `gpuMemory`, a service metric), one scoped query each
+ * (`pass/signal-readings.ts`, `readWatchSignals`) — and tests each algorithm on its own signal
+ * against the watchlist the last pass left (`scaling/crossing-watch.ts`). When an
  * algorithm has left its band it wakes the loop, which starts a pass at once instead of waiting
  * out the interval; the periodic pass stays, as the level-triggered backstop. A failed reading is
- * logged at debug and changes nothing (the periodic pass reads again); no watchlist yet (before
+ * logged at debug and changes nothing for the algorithms on that signal (the periodic pass reads again); no watchlist yet (before
  * the first pass, or while following): nothing is read.
  */
 import type { Logger } from 'pino';
 import type { UtilizationSource } from '../metrics/index.js';
 import { watchReading, type Watchlist } from '../scaling/index.js';
 import { sleep } from '../retry/index.js';
+import { readWatchSignals } from '../pass/index.js';
 
 /**
  * Wakes the controller loop out of its wait between passes. `sleep` resolves after `ms`, on
@@ -77,18 +80,11 @@ export async function runCrossingTrigger(o: CrossingTriggerOptions): Promise<num
     if (o.signal.aborted) break;
     const watch = o.active === undefined || o.active() ? o.watchlist() : null;
     if (watch === null || watch.algorithms.length === 0) continue;
-    const reading = await o.source.read({
-      metric: watch.metric,
-      windowSeconds: watch.windowSeconds,
-      namespaces: watch.namespaces,
-    });
+    const reading = await readWatchSignals(o.source, watch);
     readings++;
-    if (!reading.ok) {
-      o.log.debug({ reason: reading.reason, message: reading.message }, 'crossing trigger: no reading');
-      continue;
-    }
-    const now = o.now();
-    const out = watchReading(watch, reading.series, state, now, reading.evaluatedAt ?? now);
+    for (const r of [reading, ...Object.values(reading.signals ?? {})])
+      if (!r.ok) o.log.debug({ reason: r.reason, message: r.message }, 'crossing trigger: no reading');
+    const out = watchReading(watch, reading, state, o.now());
     state = out.state;
     if (out.crossed.length === 0) continue;
     o.log.info({ algorithms: out.crossed }, 'utilisation left its band: starting a pass');

@@ -3,6 +3,7 @@ import { sleep } from '../retry/index.js';
 import type { ControllerMetrics } from './metrics.js';
 import type { PassSummary } from '../pass/index.js';
 
+/** What {@link runLoop} runs, how often, and whom it tells (times in seconds unless named `ms`). */
 export interface LoopOptions {
   /** One reconcile pass. */
   pass: () => Promise<PassSummary>;

@@ -187,7 +187,7 @@ const FLEET_GAUGES: readonly FleetGauge[] = [
   ),
   fleetGauge(
     'gpuops_algorithm_held',
-    '1 for each algorithm whose Deployment the newest pass holds out of Git, by reason (ModelCacheFillFailed: its model cache fill Job failed).',
+    "1 for each algorithm whose Deployment the newest pass holds out of Git, by reason (ModelCacheFillFailed: its model cache fill Job failed; ModelCacheFillNotListed: the fill Jobs of its namespace could not be listed; ModelCacheFillUnlabelled: its fill Job in Git lacks gpuops's labels).",
     ['algorithm', 'reason'],
     (g, i) => {
       for (const a of i.fleet?.algorithms ?? [])

@@ -14,6 +14,7 @@ export const API_VERSION = 'gpuops.dev/v1alpha1';
  * the policy allows, in its own unit).
  */
 export type SignalKind = 'gpuUtil' | 'gpuEngineActive' | 'gpuMemory' | 'serviceMetric';
+/** Every {@link SignalKind}, in the order the schema and messages list them. */
 export const SIGNAL_KINDS: readonly SignalKind[] = [
   'gpuUtil',
   'gpuEngineActive',
@@ -36,6 +37,7 @@ export interface ServiceMetricPolicy {
 
 /** The four node pools (label `gpuops.dev/pool`). */
 export type Pool = 'test' | 'unused' | 'long-task' | 'short-task';
+/** Every {@link Pool}, in the order pools are listed (the values of the `gpuops.dev/pool` label). */
 export const POOLS: readonly Pool[] = ['test', 'unused', 'long-task', 'short-task'];
 
 /** One algorithm: what to run, how to benchmark it, how to scale it. `algorithms/<file>.yaml`. */
@@ -53,6 +55,10 @@ export interface Algorithm {
   spec: AlgorithmSpec;
 }
 
+/**
+ * An Algorithm's `spec` as written in `algorithms/<file>.yaml`; the JSON Schema of
+ * `definitions/schema/algorithm.ts` checks it, and absent optional fields take the policy's defaults.
+ */
 export interface AlgorithmSpec {
   image: string;
   command?: string[];

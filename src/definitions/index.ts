@@ -12,6 +12,8 @@ export { mergePolicy } from './rules/policy.js';
 export { productPresenceErrors } from './rules/product-presence.js';
 export { parseRepo } from './rules/repo.js';
 export type { RepoFiles } from './rules/repo.js';
+export { show } from './rules/schema-errors.js';
+export { locate, parseDocuments } from './rules/yaml-documents.js';
 export type { SpecFile } from './rules/yaml-documents.js';
 export { budgetSpecFiles, specFolderOf } from './spec-files.js';
 export type { ListedFile } from './spec-files.js';

@@ -75,4 +75,9 @@ export interface LoadedRepo {
    * readable one, those that failed validation included; absent when not parsed from files.
    */
   names?: ReadonlyMap<string, readonly string[]>;
+  /**
+   * The `policies/` files merged over the shipped default into `policy`, in the order they apply
+   * (a file whose every document was refused is not here); absent when not parsed from files.
+   */
+  policyFiles?: readonly string[];
 }

@@ -19,12 +19,22 @@ export interface RestPull {
   labels: ({ name?: string } | string)[];
 }
 
+/**
+ * What gpuops reads of an error Octokit throws (`RequestError`): the HTTP status, its message, and
+ * the response's headers (`retry-after`, `x-ratelimit-remaining`) and body. Every field may be
+ * absent (a network error has no response).
+ */
 export interface ErrorLike {
   status?: number;
   message?: string;
   response?: { headers?: Record<string, string | number | undefined>; data?: unknown };
 }
 
+/**
+ * A GitHub pull request (REST `GET /repos/{owner}/{repo}/pulls/{n}`) as gpuops reads it: `merged`
+ * when closed with `merged_at`, the labels by name, and the desired-state hash its body carries
+ * (null when the body has none).
+ */
 export function toInfo(pr: RestPull): PullRequestInfo {
   return {
     number: pr.number,
@@ -39,6 +49,7 @@ export function toInfo(pr: RestPull): PullRequestInfo {
   };
 }
 
+/** Response header `name` (lower case, as Octokit gives them) of `e` as text; undefined when absent. */
 export function header(e: ErrorLike, name: string): string | undefined {
   const v = e.response?.headers?.[name];
   return v === undefined ? undefined : String(v);
@@ -55,6 +66,11 @@ export function plainRetryAfterSeconds(e: ErrorLike): number | null {
   return Number.isFinite(seconds) ? seconds : null;
 }
 
+/**
+ * Whether GitHub refused `e` for a rate limit (GitHub REST docs, "Rate limits for the REST API"):
+ * a 429, or a 403 whose message names a (secondary) rate limit or with
+ * `x-ratelimit-remaining: 0`.
+ */
 export function isRateLimited(e: ErrorLike): boolean {
   return (
     e.status === 429 ||

@@ -7,7 +7,9 @@
 import type { KubeObject } from '../cluster/index.js';
 import type { SourcedManifest } from './types.js';
 
+/** Argo CD's sync wave of an object (an integer as text; default 0; lower waves sync first). */
 export const SYNC_WAVE_ANNOTATION = 'argocd.argoproj.io/sync-wave';
+/** Argo CD's per-object sync options (comma-separated, e.g. `ServerSideApply=true,Prune=false`). */
 export const SYNC_OPTIONS_ANNOTATION = 'argocd.argoproj.io/sync-options';
 
 /** gitops-engine's `kindOrder` (from Helm's kind sorter); kinds not listed sort after all of these. */

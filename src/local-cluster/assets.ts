@@ -21,6 +21,7 @@ export const BINARIES = [
   'source-controller',
   'kustomize-controller',
 ] as const;
+/** The name of one binary scripts/k8s/build.sh builds ({@link BINARIES}). */
 export type Binary = (typeof BINARIES)[number];
 
 const goArch = (a: string) => (a === 'x64' ? 'amd64' : a === 'arm64' ? 'arm64' : a);

@@ -66,7 +66,9 @@ export interface ControlPlaneConfig {
   hpaSyncSeconds?: number;
 }
 
+/** etcd's client URL on the loopback interface (plain HTTP: a throw-away test cluster). */
 export const etcdUrl = (ports: ControlPlanePorts) => `http://127.0.0.1:${ports.etcd}`;
+/** kube-apiserver's URL on the loopback interface (HTTPS with the cluster's own CA). */
 export const apiServerUrl = (ports: ControlPlanePorts) => `https://127.0.0.1:${ports.apiServer}`;
 
 /** Starts etcd (`--unsafe-no-fsync`: a test cluster, its data is thrown away). */

@@ -23,6 +23,7 @@ import { fail, freePort, startProcess, type RunningProcess } from './process.js'
 
 /** Field manager of the objects `cluster up` applies itself. */
 export const LOCAL_CLUSTER_MANAGER = 'gpuops-local-cluster';
+/** The namespace Flux's controllers and objects run in (Flux's default, `flux-system`). */
 export const FLUX_NAMESPACE = 'flux-system';
 /** The Flux objects shipped with gpuops. */
 export const FLUX_TEMPLATE = new URL('../../templates/install/flux-kustomization.yaml', import.meta.url);

@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { freePort, startProcess, type RunningProcess } from './process.js';
 
+/** The Prometheus binary: `PROMETHEUS_BIN` from the environment, else the Debian package's. */
 export const PROMETHEUS_BIN = process.env.PROMETHEUS_BIN ?? '/usr/bin/prometheus';
 
 /** A running Prometheus. */

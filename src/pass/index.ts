@@ -5,6 +5,7 @@ export { readWorld } from './read-world.js';
 export type { JudgeAt } from './read-world.js';
 export { reconcileOnce } from './reconcile.js';
 export type { ReconcileDeps, Reconciler, WriteFence } from './reconcile.js';
+export { readWatchSignals } from './signal-readings.js';
 export { directorySpecs } from './specs.js';
 export { formatStandbyOutcomes } from './standby.js';
 export { readBenchmarksFile } from './stored-inputs.js';

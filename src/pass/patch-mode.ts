@@ -21,7 +21,8 @@ import {
 import type { GitModel } from '../plan/index.js';
 import { gitReplicas, type ScalingDecision } from '../scaling/index.js';
 import type { Policy, ResolvedAlgorithm } from '../definitions/index.js';
-import type { GitWriteRefusalRecord } from '../store/index.js';
+import type { GitWriteRefusalRecord, PoolTaintRecord } from '../store/index.js';
+import { poolTaintRecordAfter } from './pool-taint-handover.js';
 
 /** What the patch-mode write reads besides write-back's adapters. */
 export interface PatchModeInputs {
@@ -158,24 +159,36 @@ async function patchHeld(
  * came from Git (applied by Argo CD or Flux) or from this mode's own patch after the commit, so
  * the taint follows what Git holds. Nothing with `pools.taint.enabled` off and no gpuops taint on
  * any node. A failed write is logged and tried again next pass.
- * @returns one line per change (`would …` in dry-run)
+ * @returns one line per change (`would …` in dry-run), and the nodes carrying gpuops's entry
+ *   afterwards (`poolTaintRecordAfter`: what pull-request mode takes back after a switch)
  */
 export async function patchPoolTaints(
   patcher: ClusterPatcher,
   deps: { dryRun: boolean; log?: GitOpsLogger },
   nodes: readonly NodeInfo[],
   pools: Policy['spec']['pools'],
-): Promise<string[]> {
+): Promise<{ lines: string[]; record: PoolTaintRecord | null }> {
   const changes = poolTaintChanges(nodes, pools);
   if (deps.dryRun)
-    return changes.map((c) =>
-      c.taint
-        ? `would taint Node ${c.node} ${c.key}=${c.taint.value}:${c.taint.effect}`
-        : `would remove taint ${c.key} of Node ${c.node}`,
-    );
+    return {
+      lines: changes.map((c) =>
+        c.taint
+          ? `would taint Node ${c.node} ${c.key}=${c.taint.value}:${c.taint.effect}`
+          : `would remove taint ${c.key} of Node ${c.node}`,
+      ),
+      record: null,
+    };
   const results: PatchResult[] = [];
-  for (const c of changes) results.push(await patcher.setNodeTaint(c));
+  const written = new Map<string, boolean>();
+  for (const c of changes) {
+    const r = await patcher.setNodeTaint(c);
+    results.push(r);
+    if (r.ok) written.set(c.node, c.taint !== null);
+  }
   const failed = results.filter((r) => !r.ok);
   if (failed.length > 0) deps.log?.warn({ patches: failed }, 'pool taint not set; tried again next pass');
-  return results.map((r) => r.message);
+  return {
+    lines: results.map((r) => r.message),
+    record: poolTaintRecordAfter(nodes, pools.labelKey, written),
+  };
 }

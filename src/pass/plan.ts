@@ -53,5 +53,6 @@ export function planWorld(
     ...(world.emptySince ? { emptySince: world.emptySince } : {}),
     ...(world.modelCacheFills ? { modelCacheFills: world.modelCacheFills } : {}),
     ...(world.modelCacheFailures ? { modelCacheFailures: world.modelCacheFailures } : {}),
+    ...(world.modelCacheHolds ? { modelCacheHolds: world.modelCacheHolds } : {}),
   });
 }

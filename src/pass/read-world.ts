@@ -5,7 +5,7 @@
  */
 import type { SnapshotOptions, Snapshot } from '../cluster/index.js';
 import { invalidAlgorithms, keptForInvalidSpecs, rememberedLookups } from '../plan/index.js';
-import type { FillFailure } from '../plan/index.js';
+import type { FillFailure, FillHold } from '../plan/index.js';
 import type { UtilizationReading } from '../metrics/index.js';
 import { historySince } from '../scaling/index.js';
 import type { DecisionRecord } from '../scaling/index.js';
@@ -68,8 +68,9 @@ export async function readWorld(sources: WorldSources, now: JudgeAt): Promise<Wo
   ]);
   const recent: DecisionRecord[] = names.flatMap((n) => decided.get(n) ?? []);
   const failures = new Map<string, FillFailure>();
+  const holds = new Map<string, FillHold>();
   const fills = sources.jobs
-    ? await readModelCacheFills(sources.jobs, repo.algorithms, git, parse, failures)
+    ? await readModelCacheFills(sources.jobs, repo.algorithms, git, parse, { failed: failures, held: holds })
     : null;
   const invalid = invalidAlgorithms(repo);
   return {
@@ -91,6 +92,7 @@ export async function readWorld(sources: WorldSources, now: JudgeAt): Promise<Wo
     ...(history ? { emptySince: emptySinceNow(history, snapshot.nodes, snapshot.takenAt) } : {}),
     ...(fills?.size ? { modelCacheFills: fills } : {}),
     ...(failures.size ? { modelCacheFailures: failures } : {}),
+    ...(holds.size ? { modelCacheHolds: holds } : {}),
   };
 }
 

@@ -24,6 +24,7 @@ import { standbyStep, type StandbyOutcome } from './standby.js';
 import {
   summarize,
   warnAboutFailedFills,
+  warnAboutFillHolds,
   warnAboutKept,
   warnAboutMetrics,
   type PassResult,
@@ -137,6 +138,7 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
   warnAboutMetrics(deps.log, desired);
   warnAboutKept(deps.log, desired);
   warnAboutFailedFills(deps.log, world, deps.memory);
+  warnAboutFillHolds(deps.log, world, deps.memory);
   // A replica that lost the Lease while it read and decided stops here: nothing of it is written.
   deps.fence?.('the write phase of this pass');
   const written = await writePhase({ ...deps, now: () => deps.clock.now() }, world, desired);

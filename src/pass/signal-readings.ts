@@ -11,7 +11,7 @@ import type {
   UtilizationSource,
 } from '../metrics/index.js';
 import type { ResolvedAlgorithm, Policy } from '../definitions/index.js';
-import { mainSignalKey, signalKey, signalOf } from '../scaling/index.js';
+import { mainSignalKey, signalKey, signalOf, type Watchlist } from '../scaling/index.js';
 import { DCGM } from '../util/index.js';
 
 /**
@@ -21,18 +21,18 @@ import { DCGM } from '../util/index.js';
 export async function readOtherSignals(
   source: UtilizationSource,
   policy: Policy,
-  algorithms: readonly ResolvedAlgorithm[],
+  algorithms: readonly Pick<ResolvedAlgorithm, 'signal' | 'namespace'>[],
   base: Omit<UtilizationQuery, 'metric' | 'namespaces'>,
 ): Promise<Record<string, UtilizationReading>> {
   const main = mainSignalKey(policy);
-  const byKey = new Map<string, ResolvedAlgorithm[]>();
+  const byKey = new Map<string, Pick<ResolvedAlgorithm, 'signal' | 'namespace'>[]>();
   for (const a of algorithms) {
     const key = signalKey(a);
     if (key !== main) byKey.set(key, [...(byKey.get(key) ?? []), a]);
   }
-  const namespaces = (list: readonly ResolvedAlgorithm[]) =>
+  const namespaces = (list: readonly Pick<ResolvedAlgorithm, 'namespace'>[]) =>
     [...new Set(list.map((a) => a.namespace))].sort();
-  const dcgm = (metric: DcgmMetric, list: readonly ResolvedAlgorithm[]) =>
+  const dcgm = (metric: DcgmMetric, list: readonly Pick<ResolvedAlgorithm, 'namespace'>[]) =>
     source.read({ ...base, metric, namespaces: namespaces(list) });
   const entries = await Promise.all(
     [...byKey].map(async ([key, list]): Promise<[string, UtilizationReading]> => {
@@ -64,6 +64,33 @@ export async function readOtherSignals(
     }),
   );
   return Object.fromEntries(entries);
+}
+
+/**
+ * One reading of the crossing trigger (`controller/crossing-trigger.ts`): the signals the watched
+ * algorithms scale on, each read as the pass reads it with the pass's window and no history — the
+ * policy's metric once for the algorithms that scale on it (their namespaces; no query when none
+ * does), each other signal once (`readOtherSignals`, attached as `signals`).
+ */
+export async function readWatchSignals(
+  source: UtilizationSource,
+  watch: Watchlist,
+): Promise<UtilizationReading> {
+  const policy = watch.judge.policy;
+  const main = mainSignalKey(policy);
+  const onMain = watch.algorithms.filter((a) => signalKey(a) === main);
+  const base = { windowSeconds: watch.windowSeconds };
+  const [reading, signals] = await Promise.all([
+    onMain.length > 0
+      ? source.read({
+          ...base,
+          metric: watch.metric,
+          namespaces: [...new Set(onMain.map((a) => a.namespace))].sort(),
+        })
+      : Promise.resolve<UtilizationReading>({ ok: true, series: [], errors: [] }),
+    readOtherSignals(source, policy, watch.algorithms, base),
+  ]);
+  return Object.keys(signals).length > 0 ? { ...reading, signals } : reading;
 }
 
 /** The `gpuMemory` reading of the two framebuffer readings: no data when either has none. */

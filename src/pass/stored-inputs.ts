@@ -4,29 +4,36 @@
  * settings in `cli/metrics-source.ts`).
  */
 import { readFile } from 'node:fs/promises';
-import { parse } from 'yaml';
 import { specHash, summarizeRuns } from '../benchmark/index.js';
 import type { UtilizationReading, UtilizationSource } from '../metrics/index.js';
 import type { BenchmarkOutcome } from '../placement/index.js';
 import type { Policy, ResolvedAlgorithm } from '../definitions/index.js';
+import { formatSpecError, locate, parseDocuments, show } from '../definitions/index.js';
 import type { BenchmarkRun, Store } from '../store/index.js';
 import { readOtherSignals } from './signal-readings.js';
 
 /**
  * Reads `--benchmarks FILE`: a YAML or JSON map of algorithm name → measured run time (seconds),
- * e.g. `resnet50-infer: 42.5`. Each becomes a `Succeeded` outcome with that median.
- * @throws Error naming the file and the key whose value is not a number ≥ 0
+ * e.g. `resnet50-infer: 42.5`. Each becomes a `Succeeded` outcome with that median. A person writes
+ * this file, so it is read as specs are (`parseDocuments`: duplicate keys and unanchored aliases
+ * are errors at their line).
+ * @throws Error naming the file (with line and column, for a YAML fault or a value that is not a
+ *   number of seconds ≥ 0)
  */
 export async function readBenchmarksFile(file: string): Promise<Map<string, BenchmarkOutcome>> {
-  const doc: unknown = parse(await readFile(file, 'utf8'));
-  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
+  const parsed = parseDocuments({ path: file, text: await readFile(file, 'utf8') });
+  if (parsed.errors.length > 0) throw new Error(parsed.errors.map(formatSpecError).join('\n'));
+  const [doc, ...more] = parsed.documents;
+  const map = doc?.value;
+  if (!doc || more.length > 0 || map === null || typeof map !== 'object' || Array.isArray(map)) {
     throw new Error(`${file}: expected a map of algorithm name to run time in seconds`);
   }
   const out = new Map<string, BenchmarkOutcome>();
-  for (const [name, value] of Object.entries(doc as Record<string, unknown>)) {
+  for (const [name, value] of Object.entries(map as Record<string, unknown>)) {
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+      const at = locate(doc, [name], 'value');
       throw new Error(
-        `${file}: ${name}: run time must be a number of seconds ≥ 0, got ${JSON.stringify(value)}`,
+        `${file}:${at.line}:${at.column}: ${name}: run time must be a number of seconds ≥ 0, got ${show(value)}`,
       );
     }
     out.set(name, {

@@ -5,7 +5,7 @@
 import type { Logger } from 'pino';
 import type { Snapshot } from '../cluster/index.js';
 import type { DesiredState, PlanOutput, ReconcilerMemory } from '../plan/index.js';
-import { fillFailureText, newFillFailures } from '../plan/index.js';
+import { fillFailureText, newFillFailures, newFillHolds } from '../plan/index.js';
 import type { ChangeSet, WriteBackResult } from '../change-sets/index.js';
 import type { Watchlist } from '../scaling/index.js';
 import { standbyCounts, type StandbyOutcome } from './standby.js';
@@ -32,7 +32,7 @@ export interface PassResult extends PassSummary {
   plan: PlanOutput;
   changeSets: ChangeSet[];
   writeBack: WriteBackResult[];
-  /** Patch-mode writes to the cluster (scaling.mode: patch), one line each. */
+  /** Writes to the cluster, one line each: patch mode's, and pull-request mode's take-back of the pool taints patch mode set. */
   patches: string[];
   /** The standby pods claimed, given back or deleted, or refused with the reason (`pass/standby.ts`). */
   standby?: StandbyOutcome[];
@@ -77,6 +77,34 @@ export function warnAboutFailedFills(
       { namespace: f.namespace, algorithm: f.algorithm, job: f.job, reason: f.reason, detail: f.message },
       `model cache fill failed (${fillFailureText(f)}): the Deployment stays held until the fill step changes or the Job is deleted`,
     );
+}
+
+/**
+ * Warns about each model cache fill gpuops cannot read (`plan/fill-hold.ts`), once per namespace
+ * whose list of Jobs fails (naming the algorithms it holds) and once per unlabelled Job, and again
+ * after it cleared: a 403 on every pass after an upgrade without the new ClusterRole is one line,
+ * not one per pass, and never none. The status page and the pull request say it on every pass.
+ */
+export function warnAboutFillHolds(
+  log: Logger,
+  world: Pick<World, 'modelCacheHolds'>,
+  memory: Pick<ReconcilerMemory, 'fillHoldsWarned'>,
+): void {
+  memory.fillHoldsWarned ??= new Map();
+  const holds = [...(world.modelCacheHolds?.values() ?? [])];
+  for (const h of newFillHolds(holds, memory.fillHoldsWarned)) {
+    const algorithms = holds.filter((x) => x.scope === h.scope).map((x) => x.algorithm);
+    log.warn(
+      {
+        namespace: h.namespace,
+        algorithms,
+        ...(h.reason === 'ModelCacheFillUnlabelled' ? { job: h.job } : {}),
+        reason: h.reason,
+        code: h.code,
+      },
+      `model cache fill not read (${h.why}): the Deployment stays held`,
+    );
+  }
 }
 
 /**

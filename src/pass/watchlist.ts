@@ -1,6 +1,6 @@
 /**
  * What a pass leaves for the crossing trigger of `gpuops run` (pure): per algorithm that gpuops
- * scales (engine `gpuops`), its band as the scaling rules read it, the replicas it runs with after
+ * scales (engine `gpuops`), its signal and its band as the scaling rules read it, the replicas it runs with after
  * the pass (patch mode applies a change at once; a pull request's waits for its merge, so the
  * replicas stay), its Ready replicas in the snapshot, and when its hold can change (the kept
  * decision's clock, `heldUntilMs`; Infinity: never by the clock alone), and what the pass's
@@ -47,6 +47,7 @@ export function watchlistOf(
     algorithms.push({
       name: a.name,
       namespace: a.namespace,
+      ...(a.signal ? { signal: a.signal } : {}),
       view: viewOf(a, s, replicas),
       pods: ready.get(`${a.namespace}/${a.name}`) ?? [],
       heldUntilMs: heldUntilMs(a.name),

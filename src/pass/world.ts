@@ -8,7 +8,7 @@ import type { ClusterSource, JobApi, Snapshot } from '../cluster/index.js';
 import type { LoadedRepo, Policy, SpecError } from '../definitions/index.js';
 import type { UtilizationReading, UtilizationSource } from '../metrics/index.js';
 import type { BenchmarkOutcome } from '../placement/index.js';
-import type { ReconcilerMemory, GitModel, FillFailure, FillStates } from '../plan/index.js';
+import type { ReconcilerMemory, GitModel, FillFailure, FillHold, FillStates } from '../plan/index.js';
 import type { DecisionRecord, HpaState } from '../scaling/index.js';
 import type { BenchmarkRun, Store } from '../store/index.js';
 
@@ -99,4 +99,6 @@ export interface World {
   modelCacheFills?: FillStates;
   /** The fill Jobs of `modelCacheFills` that failed, with why (`model-cache-fills.ts`), by the same key. */
   modelCacheFailures?: ReadonlyMap<string, FillFailure>;
+  /** The fill Jobs of `modelCacheFills` read `Unknown`, with why (`plan/fill-hold.ts`), by the same key. */
+  modelCacheHolds?: ReadonlyMap<string, FillHold>;
 }

@@ -17,15 +17,16 @@ import type { PullRequestHost } from '../git-hosts/index.js';
 import type { ChangeSet, WriteBackResult } from '../change-sets/index.js';
 import type { WorkingCopy } from '../working-copy/index.js';
 import type { GitModel, DesiredState, ReconcilerMemory } from '../plan/index.js';
-import { heldByFailedFills } from '../plan/index.js';
+import { heldByFailedFills, heldByFillHolds } from '../plan/index.js';
 import { toDecisionRecord } from '../scaling/index.js';
 import type { ScalingDecision } from '../scaling/index.js';
 import type { Policy, ResolvedAlgorithm } from '../definitions/index.js';
 import { fleetStatusRecord } from '../status/index.js';
 import { historyPruneBefore } from './history-prune.js';
 import { statusStoreOf } from '../store/index.js';
-import type { FleetStatusRecord, GitWriteRefusalRecord, Store } from '../store/index.js';
+import type { FleetStatusRecord, GitWriteRefusalRecord, Store, PoolTaintRecord } from '../store/index.js';
 import { patchPoolTaints, writePatchMode } from './patch-mode.js';
+import { takeBackPoolTaints } from './pool-taint-handover.js';
 import { rememberStoredDecisions, saveNewSamples } from './remembered-reads.js';
 import type { World } from './world.js';
 
@@ -46,6 +47,7 @@ export async function writePhase(
   const policy = world.repo.policy;
   const memory = deps.memory ?? { samples: new Set<string>() };
   const refusals = await standingRefusals(store, deps.cluster, memory);
+  const poolTaints = memory.poolTaints ?? null;
   let fleet: FleetStatusRecord | null = null;
   if (!dryRun) {
     // The plain git host learns that a person merged or deleted a branch (GitHub knows by itself).
@@ -58,8 +60,9 @@ export async function writePhase(
       snapshot: world.snapshot,
       now: world.now,
       writeRefusals: refusals,
+      poolTaints,
       memory,
-      ...(world.modelCacheFailures ? { held: heldByFailedFills(world.modelCacheFailures.values()) } : {}),
+      ...heldOf(world),
     });
   }
   const written = await writePass(deps, {
@@ -69,9 +72,10 @@ export async function writePhase(
     git: world.git,
     policy,
     refusals,
+    poolTaints,
     nodes: world.snapshot.nodes,
   });
-  if (fleet) await saveRefusals(store, fleet, written.refusals, memory);
+  if (fleet) await saveWriteRecords(store, fleet, written, memory);
   if (world.invalid.length > 0)
     await reportInvalidSpecs(world.invalid, {
       host: deps.host,
@@ -81,6 +85,15 @@ export async function writePhase(
       log: deps.log,
     });
   return { results: written.results, patches: written.patches };
+}
+
+/** The algorithms whose Deployment a model cache fill holds, with why: failed, or not readable. */
+function heldOf(world: World): { held?: Map<string, { reason: string; message: string }> } {
+  const held = new Map<string, { reason: string; message: string }>([
+    ...heldByFailedFills(world.modelCacheFailures?.values() ?? []),
+    ...heldByFillHolds(world.modelCacheHolds?.values() ?? []),
+  ]);
+  return held.size > 0 ? { held } : {};
 }
 
 /**
@@ -98,6 +111,8 @@ export async function recordPass(
     now: Date;
     /** Permanent Git write refusals standing at the start of the pass (kept in the record). */
     writeRefusals?: readonly GitWriteRefusalRecord[];
+    /** The nodes patch mode tainted, as at the start of the pass (kept in the record). */
+    poolTaints?: PoolTaintRecord | null;
     /**
      * The reconciler's memory: only samples its last pass did not store are stored
      * (`saveNewSamples`), and the decisions stored are noted for the next read
@@ -130,36 +145,50 @@ export async function recordPass(
     ...(o.held ? { held: o.held } : {}),
   });
   if (o.writeRefusals && o.writeRefusals.length > 0) fleet.writeRefusals = [...o.writeRefusals];
+  if (o.poolTaints) fleet.poolTaints = o.poolTaints;
   await statusStoreOf(store)?.saveFleetStatus(fleet);
   return fleet;
 }
 
 /**
  * The permanent Git write refusals standing when a reconciler starts: read once from the stored
- * fleet status (a `reconcile --once` process sees the last process's), then kept in `memory`.
+ * fleet status (a `reconcile --once` process sees the last process's), then kept in `memory`,
+ * with the nodes patch mode tainted (`memory.poolTaints`) read from the same record.
  */
 export async function standingRefusals(
   store: Store,
   cluster: string,
-  memory: Pick<ReconcilerMemory, 'refusals'>,
+  memory: Pick<ReconcilerMemory, 'refusals' | 'poolTaints'>,
 ): Promise<GitWriteRefusalRecord[]> {
-  memory.refusals ??= (await statusStoreOf(store)?.fleetStatus(cluster))?.writeRefusals ?? [];
+  if (memory.refusals === undefined || memory.poolTaints === undefined) {
+    const fleet = await statusStoreOf(store)?.fleetStatus(cluster);
+    memory.refusals ??= fleet?.writeRefusals ?? [];
+    memory.poolTaints ??= fleet?.poolTaints ?? null;
+  }
   return memory.refusals;
 }
 
-/** Stores the refusals the write phase left, in the pass's fleet status, when they changed. */
-export async function saveRefusals(
+/**
+ * Stores what the write phase left for the next pass, in the pass's fleet status, when it changed:
+ * the refusals, and the nodes patch mode tainted (`pool-taint-handover.ts`).
+ */
+export async function saveWriteRecords(
   store: Store,
   fleet: FleetStatusRecord,
-  refusals: GitWriteRefusalRecord[],
-  memory: Pick<ReconcilerMemory, 'refusals'>,
+  left: { refusals: GitWriteRefusalRecord[]; poolTaints: PoolTaintRecord | null },
+  memory: Pick<ReconcilerMemory, 'refusals' | 'poolTaints'>,
 ): Promise<void> {
-  if (sameRefusals(fleet.writeRefusals ?? [], refusals)) return;
+  const { refusals, poolTaints } = left;
+  const sameTaints = JSON.stringify(fleet.poolTaints ?? null) === JSON.stringify(poolTaints);
+  if (sameRefusals(fleet.writeRefusals ?? [], refusals) && sameTaints) return;
   const next: FleetStatusRecord = { ...fleet };
   if (refusals.length > 0) next.writeRefusals = refusals;
   else delete next.writeRefusals;
+  if (poolTaints) next.poolTaints = poolTaints;
+  else delete next.poolTaints;
   await statusStoreOf(store)?.saveFleetStatus(next);
   memory.refusals = refusals;
+  memory.poolTaints = poolTaints;
 }
 
 /** The adapters and settings of the write phase. */
@@ -176,7 +205,7 @@ export interface WriteDeps {
    * The reconciler's memory: the standing refusals are read from the database once per
    * reconciler, and samples its last pass stored are not stored again. Absent: read and store all.
    */
-  memory?: Pick<ReconcilerMemory, 'refusals' | 'samples'>;
+  memory?: Pick<ReconcilerMemory, 'refusals' | 'poolTaints' | 'samples'>;
 }
 
 /** What the write phase writes from: the pass's change sets and decisions, and what it read. */
@@ -190,19 +219,28 @@ export interface WriteInputs {
   refusals?: readonly GitWriteRefusalRecord[];
   /** The snapshot's nodes: in patch mode their pool taints follow their pool labels. */
   nodes?: readonly NodeInfo[];
+  /** The nodes patch mode tainted, as the last pass stored them (`pool-taint-handover.ts`). */
+  poolTaints?: PoolTaintRecord | null;
+}
+
+/** What the write phase did, and what it leaves for the next pass. */
+export interface WritePassResult {
+  results: WriteBackResult[];
+  /** One line per write to the cluster (`would …` in dry-run). */
+  patches: string[];
+  /** The permanent write refusals to store. */
+  refusals: GitWriteRefusalRecord[];
+  /** The nodes carrying gpuops's pool taint after the pass; unchanged in dry-run. */
+  poolTaints: PoolTaintRecord | null;
 }
 
 /**
  * Writes the change sets back: pull requests for every subject, except scale subjects in patch
  * mode, which are committed to the base branch first and patched in the cluster only once Git
- * holds them (`patch-mode.ts`).
- * @returns one result per change set written, one line per patch (`would …` in dry-run), and the
- *   permanent write refusals to store
+ * holds them (`patch-mode.ts`). In pull-request mode the one write to the cluster takes back the
+ * pool taints patch mode set, which Git cannot hold (`pool-taint-handover.ts`).
  */
-export async function writePass(
-  deps: WriteDeps,
-  o: WriteInputs,
-): Promise<{ results: WriteBackResult[]; patches: string[]; refusals: GitWriteRefusalRecord[] }> {
+export async function writePass(deps: WriteDeps, o: WriteInputs): Promise<WritePassResult> {
   const patchMode = o.policy.spec.scaling.mode === 'patch';
   const limits = o.policy.spec.pullRequests;
   const common = {
@@ -223,9 +261,11 @@ export async function writePass(
   const refusals = deps.dryRun
     ? [...(o.refusals ?? [])]
     : pullRequestRefusals(o.refusals ?? [], results, deps.workingCopy.baseBranch, deps.now());
+  const recorded = o.poolTaints ?? null;
   if (!patchMode) {
     await closeSuperseded(deps, o.decisions);
-    return { results, patches: [], refusals };
+    const back = await takeBackPoolTaints(deps.patcher, common, o.nodes ?? [], recorded);
+    return { results, patches: back.lines, refusals, poolTaints: deps.dryRun ? recorded : back.left };
   }
   // Git first, then the cluster: only what the base branch holds is patched (patch-mode.ts).
   const patch = await writePatchMode(common, deps.patcher, {
@@ -238,7 +278,12 @@ export async function writePass(
   });
   results.push(...patch.results);
   const taints = await patchPoolTaints(deps.patcher, common, o.nodes ?? [], o.policy.spec.pools);
-  return { results, patches: [...patch.patches, ...taints], refusals: patch.refusals };
+  return {
+    results,
+    patches: [...patch.patches, ...taints.lines],
+    refusals: patch.refusals,
+    poolTaints: deps.dryRun ? recorded : taints.record,
+  };
 }
 
 /** Pull-request mode: closes scale-down PRs a settled hold made stale (see `close-superseded.ts`); a host error is logged, the pass goes on. */

@@ -7,6 +7,7 @@
  */
 import type { FillStates } from './model-cache.js';
 import type { FillFailure } from './fill-failure.js';
+import type { FillHold } from './fill-hold.js';
 import type { Snapshot } from '../cluster/index.js';
 import { buildChangeSet, planFiles, type ChangeSetInput } from '../change-sets/index.js';
 import type { ChangeSet, PlannedFile } from '../change-sets/index.js';
@@ -112,6 +113,8 @@ export interface DesiredStateInput {
   modelCacheFills?: FillStates;
   /** The failed fill Jobs among them, with why, by the same key; absent: none failed. */
   modelCacheFailures?: ReadonlyMap<string, FillFailure>;
+  /** The fills among them read `Unknown`, with why (`fill-hold.ts`), by the same key; absent: none. */
+  modelCacheHolds?: ReadonlyMap<string, FillHold>;
   now: Date;
 }
 
@@ -242,6 +245,7 @@ function subjectChanges(input: DesiredStateInput, steps: PassSteps): ChangeSetIn
       capacity: lookups.capacity(observed.decided),
       ...(input.modelCacheFills ? { modelCacheFills: input.modelCacheFills } : {}),
       ...(input.modelCacheFailures ? { modelCacheFailures: input.modelCacheFailures } : {}),
+      ...(input.modelCacheHolds ? { modelCacheHolds: input.modelCacheHolds } : {}),
     }),
     ...scaleChanges({
       step: scaling,

@@ -4,6 +4,8 @@ export { planDesiredState } from './desired-state.js';
 export type { DesiredState, PlanOutput } from './desired-state.js';
 export { failedCondition, fillFailureText, heldByFailedFills, newFillFailures } from './fill-failure.js';
 export type { FillFailure } from './fill-failure.js';
+export { heldByFillHolds, listFailureHolds, newFillHolds, unlabelledHold } from './fill-hold.js';
+export type { FillHold, ListError } from './fill-hold.js';
 export type { GitModel } from './git-model.js';
 export { invalidAlgorithms, keptForInvalidSpecs } from './invalid-specs.js';
 export { createReconcilerMemory, rememberedLookups } from './memory.js';

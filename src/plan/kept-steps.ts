@@ -93,28 +93,63 @@ export function sameRecords(a: readonly object[], b: readonly object[]): boolean
 /** A change-set input whose file list the caller may change without touching the kept one. */
 const copied = (c: ChangeSetInput): ChangeSetInput => ({ ...c, files: [...c.files] });
 
+/** A kept step's last input and the answer planned from it. */
+interface Kept<I, O> {
+  input: I;
+  out: O;
+}
+
+/** What {@link keptStep} needs to know of one change-set step. */
+interface StepShape<I, O> {
+  /** The plain step. */
+  plan: (input: I) => O;
+  /** The field of records every pass rebuilds, compared with {@link sameRecords}. */
+  records: keyof I;
+  /** The field that is a memo of a pure render, not an input: never compared. */
+  memo: keyof I;
+  /** The answer to hand out: a copy whose file lists the caller may change, for this input. */
+  copy: (out: O, input: I) => O;
+  /** The kept input and answer, and where a new one is kept. */
+  read: () => Kept<I, O> | undefined;
+  write: (kept: Kept<I, O>) => void;
+}
+
+/**
+ * A change-set step kept while the read model (`git`) is the same object, the `records` are
+ * equal ({@link sameRecords}) and every other input but the `memo` is deeply equal; else planned
+ * afresh and kept. A hit returns what the plain step would: only the work is skipped.
+ */
+function keptStep<I extends { git: object }, O>(step: StepShape<I, O>): (input: I) => O {
+  const blank = (input: I): I => ({ ...input, git: null, [step.records]: null, [step.memo]: null });
+  return (input) => {
+    const last = step.read();
+    if (
+      last &&
+      last.input.git === input.git &&
+      sameRecords(last.input[step.records] as object[], input[step.records] as object[]) &&
+      isDeepStrictEqual(blank(last.input), blank(input))
+    )
+      return step.copy(last.out, input);
+    const out = step.plan(input);
+    step.write({ input, out });
+    return step.copy(out, input);
+  };
+}
+
 /**
  * `poolChanges`, kept while the read model is the same object and the pool assignments, nodes,
  * algorithms, policy and the nodes scaling moves are equal (the render cache is a memo, not an
  * input). The answer carries this pass's assignments (`pools`), equal to the kept ones.
  */
 export function keptPoolChanges(kept: KeptSteps): (input: PoolChangesInput) => ChangeSetInput {
-  return (input) => {
-    const last = kept.pools;
-    if (
-      last &&
-      last.input.git === input.git &&
-      sameRecords(last.input.pools, input.pools) &&
-      isDeepStrictEqual(
-        { ...last.input, git: null, renderCache: null, pools: null },
-        { ...input, git: null, renderCache: null, pools: null },
-      )
-    )
-      return { ...copied(last.out), pools: input.pools };
-    const out = poolChanges(input);
-    kept.pools = { input, out };
-    return copied(out);
-  };
+  return keptStep({
+    plan: poolChanges,
+    records: 'pools',
+    memo: 'renderCache',
+    copy: (out, input) => ({ ...copied(out), pools: input.pools }),
+    read: () => kept.pools,
+    write: (k) => (kept.pools = k),
+  });
 }
 
 /**
@@ -123,22 +158,14 @@ export function keptPoolChanges(kept: KeptSteps): (input: PoolChangesInput) => C
  * capacity, model cache fills); `workloadFiles` is a memo of a pure render, not an input.
  */
 export function keptPlacementChanges(kept: KeptSteps): (input: PlacementChangesInput) => ChangeSetInput[] {
-  return (input) => {
-    const last = kept.placement;
-    if (
-      last &&
-      last.input.git === input.git &&
-      sameRecords(last.input.placements, input.placements) &&
-      isDeepStrictEqual(
-        { ...last.input, git: null, workloadFiles: null, placements: null },
-        { ...input, git: null, workloadFiles: null, placements: null },
-      )
-    )
-      return last.out.map(copied);
-    const out = placementChanges(input);
-    kept.placement = { input, out };
-    return out.map(copied);
-  };
+  return keptStep({
+    plan: placementChanges,
+    records: 'placements',
+    memo: 'workloadFiles',
+    copy: (out) => out.map(copied),
+    read: () => kept.placement,
+    write: (k) => (kept.placement = k),
+  });
 }
 
 /**

@@ -13,7 +13,7 @@ import type { WorkloadInput } from '../manifests/index.js';
 import { renderWorkloadFiles, RenderCache } from '../manifests/index.js';
 import type { BenchmarkOutcome } from '../placement/index.js';
 import { createScalingMemo, rememberedScaling, samePooled, type ScalingMemo } from '../scaling/index.js';
-import type { BenchmarkRun, DecisionRecord, GitWriteRefusalRecord } from '../store/index.js';
+import type { BenchmarkRun, DecisionRecord, GitWriteRefusalRecord, PoolTaintRecord } from '../store/index.js';
 import { parseGenerated } from './git-model.js';
 import type { PlanLookups } from './lookups.js';
 import {
@@ -95,8 +95,18 @@ export interface ReconcilerMemory {
    * from the database (`standingRefusals` in pass/write.ts).
    */
   refusals?: GitWriteRefusalRecord[];
+  /**
+   * Not a memo: the nodes whose pool taint gpuops set in patch mode and has not taken back
+   * (`pass/pool-taint-handover.ts`), read with `refusals`; null: none; undefined: not read yet.
+   */
+  poolTaints?: PoolTaintRecord | null;
   /** Not a memo: the failed model cache fill Jobs already warned about (`newFillFailures`), by `namespace/name`. */
   fillFailuresWarned?: Set<string>;
+  /**
+   * Not a memo: the fill holds warned about (`newFillHolds`), scope → code (`list <namespace>` →
+   * `HTTP 403`): this pass's holds only, so a hold that clears and comes back warns again.
+   */
+  fillHoldsWarned?: Map<string, string>;
 }
 
 /** Entries of {@link ReconcilerMemory.parsed} kept at most. */

@@ -24,6 +24,7 @@ import { byString, NVIDIA } from '../util/index.js';
 import { keepsDeletedSpecs } from './deleted-specs.js';
 import { fillWait, holdUntilFilled, type FillStates } from './model-cache.js';
 import { fillFailureText, type FillFailure } from './fill-failure.js';
+import type { FillHold } from './fill-hold.js';
 
 /**
  * One placement per algorithm, in the order given (`place`: run time above
@@ -80,6 +81,8 @@ export interface PlacementChangesInput {
   modelCacheFills?: FillStates;
   /** The failed fill Jobs among them, with why (the pull request says it); absent: none failed. */
   modelCacheFailures?: ReadonlyMap<string, FillFailure>;
+  /** The fills read `Unknown` with why (`fill-hold.ts`; the pull request says it); absent: none. */
+  modelCacheHolds?: ReadonlyMap<string, FillHold>;
 }
 
 /**
@@ -169,8 +172,7 @@ function renderPlaced(
     const inGit = git.deployments.get(alg.name);
     const files = holdUntilFilled(all, alg, path, inGit, fills);
     const wait = fillWait(alg, inGit, fills);
-    const failure = wait?.state === 'Failed' ? input.modelCacheFailures?.get(wait.job) : undefined;
-    if (wait) waits.set(alg.name, failure ? { ...wait, reason: fillFailureText(failure) } : wait);
+    if (wait) waits.set(alg.name, withWhy(wait, input));
     rendered.push(...files);
     const desired = files.find((f) => f.path === path)?.content;
     const note =
@@ -188,6 +190,17 @@ function renderPlaced(
     if (note) rollouts.set(alg.name, note);
   }
   return { rendered, rollouts, waits };
+}
+
+/**
+ * `wait` with why its fill holds the Deployment, when the pass knows: a `Failed` Job's condition
+ * (`reason: message`), or why an `Unknown` fill could not be read (`fill-hold.ts`).
+ */
+function withWhy(wait: Wait, input: PlacementChangesInput): Wait {
+  const failure = wait.state === 'Failed' ? input.modelCacheFailures?.get(wait.job) : undefined;
+  if (failure) return { ...wait, reason: fillFailureText(failure) };
+  const hold = wait.state === 'Unknown' ? input.modelCacheHolds?.get(wait.job) : undefined;
+  return hold ? { ...wait, reason: hold.why } : wait;
 }
 
 /**

@@ -27,6 +27,6 @@ export { parseLatencyCsv } from './startup-latency.js';
 export { syntheticDayCsv, syntheticName } from './synthetic-day.js';
 export { formatVerdicts } from './targets.js';
 export { groupLabels, parsePrometheusGroups } from './trace-groups.js';
-export { parseTrace, sliceTrace, traceSpanSeconds } from './trace.js';
+export { disorderWarning, parseTrace, sliceTrace, traceSpanSeconds } from './trace.js';
 export type { Trace } from './trace.js';
 export { formatVerdict } from './verdict.js';

@@ -16,6 +16,7 @@ const H = 300;
 const PAD = { left: 48, right: 16, top: 26, bottom: 40 };
 const COLORS = { hpa: '#d95f02', gpuops: '#1b9e77' } as const;
 
+/** `s` with `& < > " '` escaped as numeric character references, safe in HTML text and attributes. */
 export function esc(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

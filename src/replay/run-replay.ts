@@ -32,6 +32,7 @@ import { SLOT_PRIORITY, type AcquireSlot } from './slots.js';
 
 /** Every engine, in the order the table lists them. */
 export const ENGINES = ['static', 'hpa', 'gpuops-patch', 'gpuops-pr', 'ideal'] as const;
+/** One engine the replay compares ({@link ENGINES}). */
 export type Engine = (typeof ENGINES)[number];
 
 /** One engine's outcome: figures, allocation over time, markers. */

@@ -71,6 +71,10 @@ function poolLabels(sim: SimCluster): Map<string, string> {
   );
 }
 
+/**
+ * One engine's run over the simulated cluster (see the module comment): {@link Run.all} replays
+ * the warm-up and the whole trace and returns the allocation points, events and figures.
+ */
 export class Run {
   private passes = 0;
   private passMs = 0;

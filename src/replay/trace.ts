@@ -45,6 +45,52 @@ export interface Trace {
   pods: number;
   /** The service series every instant's `service` holds, when one was read beside the trace. */
   service?: ServiceSeries;
+  /** The rows (samples) read out of time order, when any: they were sorted ({@link disorderWarning}). */
+  disorder?: TraceDisorder;
+}
+
+/**
+ * Rows of a trace file whose time is earlier than the row before (in a `query_range` answer: a
+ * sample earlier than the one before in its series). Each row carries its own time, so sorting
+ * them loses nothing, and a CSV grouped by pod is one; but a file of several exports joined is one
+ * too, so the reader is told.
+ */
+export interface TraceDisorder {
+  /** Where the first such row is: `file:line: timestamp_anon`, or the sample's JSON path. */
+  at: string;
+  /** Its time and the time of the row before it (seconds). */
+  t: number;
+  after: number;
+  /** How many rows (samples) are earlier than the one before them. */
+  rows: number;
+}
+
+/** Counts the rows out of time order: call `see` with each row's time in file order. */
+function disorderCounter(): {
+  see: (t: number, prev: number | undefined, where: () => string) => void;
+  result: () => TraceDisorder | undefined;
+} {
+  let first: TraceDisorder | undefined;
+  let rows = 0;
+  return {
+    see: (t, prev, where) => {
+      if (prev === undefined || t >= prev) return;
+      rows++;
+      first ??= { at: where(), t, after: prev, rows: 0 };
+    },
+    result: () => (first ? { ...first, rows } : undefined),
+  };
+}
+
+/**
+ * What to tell the reader of a trace read out of time order, or null: where the first row out of
+ * order is, how many there are, and that the instants were sorted.
+ */
+export function disorderWarning(trace: Pick<Trace, 'disorder'>): string | null {
+  const d = trace.disorder;
+  if (!d) return null;
+  const more = d.rows === 1 ? '' : `, and ${d.rows - 1} more times out of order after it`;
+  return `${d.at}: ${d.t} is earlier than the time before it (${d.after})${more}: the history is not in time order; the replay sorted it by time (check that the file is one export, not several joined)`;
 }
 
 /** Offered load (GPU-percent) of an instant: the sum of its pods' utilisation. */
@@ -72,9 +118,19 @@ export function medianStep(trace: Trace): number {
   return d[Math.floor(d.length / 2)]!;
 }
 
-function checkValue(v: number, where: string): number {
-  if (!Number.isFinite(v) || v < 0 || v > 100)
-    throw new Error(`${where}: expected a utilisation in percent between 0 and 100, got ${v}`);
+/**
+ * A sample's utilisation (percent, 0–100) from its cell: a CSV cell, or a query_range value (a
+ * string, as Prometheus writes it; a number is taken too). A blank cell, a missing one, `null` or
+ * `true` is no number (`Number('')` and `Number(null)` are 0: a hole in the trace must not read as
+ * an idle pod). @throws Error at `where`, showing what the cell held
+ */
+function checkValue(raw: unknown, where: string): number {
+  const v =
+    typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : Number.NaN;
+  if (!Number.isFinite(v) || v < 0 || v > 100) {
+    const got = Number.isFinite(v) ? String(v) : raw === undefined ? 'nothing' : JSON.stringify(raw);
+    throw new Error(`${where}: expected a utilisation in percent between 0 and 100, got ${got}`);
+  }
   return v;
 }
 
@@ -83,6 +139,7 @@ function build(
   source: string,
   byTime: Map<number, Map<string, number>>,
   firstAt: Map<number, string>,
+  disorder?: TraceDisorder,
 ): Trace {
   const pods = new Set<string>();
   const instants = [...byTime]
@@ -96,7 +153,7 @@ function build(
     instants.map((x) => x.t),
     (t) => firstAt.get(t) ?? source,
   );
-  return { source, instants, pods: pods.size };
+  return { source, instants, pods: pods.size, ...(disorder ? { disorder } : {}) };
 }
 
 /**
@@ -126,16 +183,20 @@ export function parseTraceCsv(text: string, source: string): Trace {
   const ip = col('container_ip');
   const byTime = new Map<number, Map<string, number>>();
   const firstAt = new Map<number, string>();
+  const order = disorderCounter();
+  let prev: number | undefined;
   for (let n = 1; n < lines.length; n++) {
     const line = lines[n]!;
     if (line.trim() === '') continue;
     const cells = line.split(',');
     const where = (field: string) => `${source}:${n + 1}: ${field}`;
-    const v = checkValue(Number(cells[iv]), where('value'));
+    const v = checkValue(cells[iv], where('value'));
     const t = Number(cells[it]);
     if (!Number.isFinite(t) || cells[it]?.trim() === '')
       throw new Error(`${where('timestamp_anon')}: expected a time in seconds, got "${cells[it] ?? ''}"`);
     checkTraceTime(t, where('timestamp_anon'));
+    order.see(t, prev, () => where('timestamp_anon'));
+    prev = t;
     if (!firstAt.has(t)) firstAt.set(t, where('timestamp_anon'));
     const pod = (cells[ip] ?? '').trim();
     if (pod === '') throw new Error(`${where('container_ip')}: missing pod identity`);
@@ -143,7 +204,7 @@ export function parseTraceCsv(text: string, source: string): Trace {
     if (!m) byTime.set(t, (m = new Map()));
     m.set(pod, v);
   }
-  return build(source, byTime, firstAt);
+  return build(source, byTime, firstAt, order.result());
 }
 
 /** One series of a `query_range` answer, its samples checked (see {@link readRangeSeries}). */
@@ -195,7 +256,7 @@ export function readRangeSeries(text: string, source: string): RangeSeries[] {
       if (!Number.isFinite(t))
         throw new Error(`${where}[0]: expected a time in seconds, got ${JSON.stringify(pair[0])}`);
       checkTraceTime(t, `${where}[0]`);
-      return [t, checkValue(Number(pair[1]), `${where}[1]`)];
+      return [t, checkValue(pair[1], `${where}[1]`)];
     });
     return { index: i, metric: series.metric ?? {}, samples };
   });
@@ -214,16 +275,18 @@ export function traceOfSeries(
 ): Trace {
   const byTime = new Map<number, Map<string, number>>((o.times ?? []).map((t) => [t, new Map()]));
   const firstAt = new Map<number, string>();
+  const order = disorderCounter();
   for (const s of series) {
     const pod = podOf(s.metric);
     s.samples.forEach(([t, v], j) => {
+      order.see(t, s.samples[j - 1]?.[0], () => sampleWhere(file, s.index, j));
       if (!firstAt.has(t)) firstAt.set(t, sampleWhere(file, s.index, j));
       let byPod = byTime.get(t);
       if (!byPod) byTime.set(t, (byPod = new Map()));
       byPod.set(pod, v);
     });
   }
-  return build(o.name ?? file, byTime, firstAt);
+  return build(o.name ?? file, byTime, firstAt, order.result());
 }
 
 /**

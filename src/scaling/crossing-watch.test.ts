@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PodInfo } from '../cluster/types.js';
-import type { GpuSeries } from '../metrics/types.js';
+import type { GpuSeries, UtilizationReading } from '../metrics/types.js';
 import { pod, policy } from '../../test/scaling/support.js';
 import { watchReading, type WatchJudge, type WatchedAlgorithm, type Watchlist } from './crossing-watch.js';
 
@@ -66,8 +66,15 @@ const gpuWith = (
   }
   return { ...s, labels: merged };
 };
+/** A reading of the policy's metric answering `series` (evaluated at `evaluatedAt` when given). */
+const answer = (series: GpuSeries[], evaluatedAt?: number): UtilizationReading => ({
+  ok: true,
+  series,
+  errors: [],
+  ...(evaluatedAt === undefined ? {} : { evaluatedAt }),
+});
 const run = (w: Watchlist, series: GpuSeries[], before: string[] = [], nowMs = 1000) => {
-  const out = watchReading(w, series, new Set(before), nowMs);
+  const out = watchReading(w, answer(series), new Set(before), nowMs);
   return `${out.crossed.join(',') || '-'} | ${[...out.state].join(',') || '-'}`;
 };
 
@@ -135,7 +142,12 @@ describe('watchReading: fires on the crossing, and again once the hold can chang
   });
 
   it('a ratio metric counts ×100', () => {
-    const w: Watchlist = { ...list(alg()), metric: 'DCGM_FI_PROF_GR_ENGINE_ACTIVE' };
+    const engine = policy({ staleSampleSeconds: 120, metric: 'DCGM_FI_PROF_GR_ENGINE_ACTIVE' });
+    const w: Watchlist = {
+      ...list(alg({ signal: { kind: 'gpuEngineActive', unit: '%' } })),
+      metric: 'DCGM_FI_PROF_GR_ENGINE_ACTIVE',
+      judge: judge({ policy: engine }),
+    };
     const ratio = (pod: string, v: number) => gpu(pod, v, { metric: 'DCGM_FI_PROF_GR_ENGINE_ACTIVE' });
     expect(run(w, [ratio('a-0', 0.85), ratio('a-1', 0.85)])).toBe('a | a');
     expect(run(w, [ratio('a-0', 0.5), ratio('a-1', 0.5)])).toBe('- | -');
@@ -236,15 +248,93 @@ describe('watchReading counts only the series the pass would (attribute)', () =>
 
   it('a dropped series fakes no crossing, so a later real crossing still fires', () => {
     const w = list(alg());
-    const forged = watchReading(w, both({}, { node: 'n2' }), new Set(), 1000);
+    const forged = watchReading(w, answer(both({}, { node: 'n2' })), new Set(), 1000);
     expect([forged.crossed, [...forged.state]]).toEqual([[], []]);
-    const real = watchReading(w, both({ timestamp: 1500 }), forged.state, 2000);
+    const real = watchReading(w, answer(both({ timestamp: 1500 })), forged.state, 2000);
     expect(real.crossed).toEqual(['a']);
   });
 
   it("judges a sample's age at the answer's evaluation time, not the trigger's clock", () => {
-    const out = watchReading(list(alg()), both({ timestamp: 0 }), new Set(), 10_000_000, 1000);
+    const out = watchReading(list(alg()), answer(both({ timestamp: 0 }), 1000), new Set(), 10_000_000);
     expect(out.crossed).toEqual(['a']);
-    expect(watchReading(list(alg()), both({ timestamp: 0 }), new Set(), 10_000_000).crossed).toEqual([]);
+    expect(watchReading(list(alg()), answer(both({ timestamp: 0 })), new Set(), 10_000_000).crossed).toEqual(
+      [],
+    );
+  });
+});
+
+describe('watchReading tests each algorithm on its own signal, as the pass reads it', () => {
+  const vllm = { name: 'vllm-waiting', unit: 'requests', query: 'sum by (namespace, pod) (x)' };
+  const serviceAlg = alg({
+    signal: { kind: 'serviceMetric', unit: 'requests', serviceMetric: vllm },
+    view: { ...alg().view, min: 2, max: 10 },
+  });
+  const memoryAlg = alg({ name: 'b', pods: ['b-0'], signal: { kind: 'gpuMemory', unit: '%' } });
+  const queue = (pod: string, value: number): GpuSeries => ({
+    metric: 'vllm-waiting',
+    labels: { namespace: 'algorithms', pod },
+    value,
+    timestamp: 0,
+  });
+  const memory = (pod: string, value: number) => gpu(pod, value, { metric: 'gpuops:fb_used_percent' });
+  /** The policy's metric answering `main`, and the other signals by key. */
+  const reading = (main: GpuSeries[], signals: Record<string, GpuSeries[]>): UtilizationReading => ({
+    ...answer(main),
+    signals: Object.fromEntries(Object.entries(signals).map(([k, v]) => [k, answer(v)])),
+  });
+  const SERVICE = 'serviceMetric:vllm-waiting:algorithms';
+  const outcome = (w: Watchlist, r: UtilizationReading) => {
+    const out = watchReading(w, r, new Set(), 1000);
+    return `${out.crossed.join(',') || '-'} | ${[...out.state].join(',') || '-'}`;
+  };
+
+  it.each<[string, Watchlist, UtilizationReading, string]>([
+    // 12 waiting requests per pod > max 10: up, whatever the GPU reads.
+    [
+      'ServiceMetricAbove',
+      list(serviceAlg),
+      reading([gpu('a-0', 50), gpu('a-1', 50)], { [SERVICE]: [queue('a-0', 12), queue('a-1', 12)] }),
+      'a | a',
+    ],
+    // Inside 2..10 requests: no crossing, though the GPU reads 95 % (above a GPU band).
+    [
+      'ServiceMetricInside',
+      list(serviceAlg),
+      reading([gpu('a-0', 95), gpu('a-1', 95)], { [SERVICE]: [queue('a-0', 5), queue('a-1', 5)] }),
+      '- | -',
+    ],
+    [
+      'ServiceMetricBelow',
+      list(serviceAlg),
+      reading([], { [SERVICE]: [queue('a-0', 1), queue('a-1', 1)] }),
+      'a | a',
+    ],
+    // The service metric not read (or no data): nothing said of it; the GPU reading is not its signal.
+    ['ServiceMetricUnread', list(serviceAlg), reading([gpu('a-0', 95), gpu('a-1', 95)], {}), '- | -'],
+    // gpuMemory 90 % > 80 %: up; gpuUtil of the same pod at 50 % is not b's signal.
+    [
+      'GpuMemoryAbove',
+      list(memoryAlg),
+      reading([gpu('b-0', 50)], { gpuMemory: [memory('b-0', 90)] }),
+      'b | b',
+    ],
+    [
+      'GpuMemoryInside',
+      list(memoryAlg),
+      reading([gpu('b-0', 95)], { gpuMemory: [memory('b-0', 50)] }),
+      '- | -',
+    ],
+    // Both in one reading: each on its own signal.
+    [
+      'Both',
+      list(serviceAlg, memoryAlg),
+      reading([gpu('a-0', 5), gpu('a-1', 5), gpu('b-0', 5)], {
+        [SERVICE]: [queue('a-0', 12), queue('a-1', 12)],
+        gpuMemory: [memory('b-0', 90)],
+      }),
+      'a,b | a,b',
+    ],
+  ])('%s', (_name, w, r, want) => {
+    expect(outcome(w, r)).toBe(want);
   });
 });

@@ -14,12 +14,13 @@
  * (no crossing, its state kept).
  */
 import type { PodInfo, Snapshot } from '../cluster/index.js';
-import type { Policy } from '../definitions/index.js';
-import type { DcgmMetric, GpuSeries } from '../metrics/index.js';
-import { attribute, type DeploymentOf } from './attribute.js';
+import type { Policy, ResolvedSignal } from '../definitions/index.js';
+import type { DcgmMetric, UtilizationReading } from '../metrics/index.js';
+import type { DeploymentOf } from './attribute.js';
 import { bandCrossing, type BandView } from './band-crossing.js';
-import { sharedNodesOf } from './judged-signals.js';
-import { plainLookups, type ScalingLookups } from './lookups.js';
+import { judgeSignals, sharedNodesOf } from './judged-signals.js';
+import { plainLookups, podIndexOf, type ScalingLookups } from './lookups.js';
+import { signalKey } from './signal-reading.js';
 
 /**
  * What the pass judged each series against (`attribute`), kept from its snapshot so the trigger
@@ -65,6 +66,8 @@ export function watchJudgeOf(
 export interface WatchedAlgorithm {
   name: string;
   namespace: string;
+  /** What it scales on (`ResolvedAlgorithm.signal`; absent: `gpuUtil`): the reading its band is tested on. */
+  signal?: ResolvedSignal;
   view: BandView;
   /** Its Ready replicas' pod names (in `namespace`). */
   pods: readonly string[];
@@ -74,6 +77,7 @@ export interface WatchedAlgorithm {
 
 /** What the trigger reads and watches until the next pass. */
 export interface Watchlist {
+  /** The policy's metric (`scaling.metric`): the main reading, for the algorithms that scale on it. */
   metric: DcgmMetric;
   /** The pass's averaging window (seconds, `scaling.windowSeconds`): the trigger reads as the pass does. */
   windowSeconds: number;
@@ -93,30 +97,40 @@ export interface WatchOutcome {
 }
 
 /**
- * Tests one reading's `series` at `nowMs` (see the module comment). The series are attributed by
- * `attribute` at `evaluatedAtMs`, the answer's own evaluation time (the trigger's clock when the
- * source gave none), as the pass does: every series the pass drops (`WrongNode`, `UnknownNode`,
- * `Stale`, `NotOwned`, `TooManyGpus`, `SharedDevice`, a time-sliced GPU beyond its first pod, …)
- * is left out here too. A ratio metric (`DCGM_FI_PROF_GR_ENGINE_ACTIVE`) counts ×100. A pod's
- * value is the mean of its GPUs'; the algorithm's the mean of its watched pods' over as many as
- * had a value.
+ * Tests one reading at `nowMs` (see the module comment): the policy's metric in `reading`, each
+ * other signal the watched algorithms scale on in `reading.signals` (`signalKey`), as the pass
+ * reads them. Each algorithm is tested on its own signal's samples, attributed by `judgeSignals`
+ * as the pass attributes them (at the answer's own evaluation time, the trigger's clock when the
+ * source gave none): every series the pass drops (`WrongNode`, `UnknownNode`, `Stale`,
+ * `NotOwned`, `TooManyGpus`, `SharedDevice`, a time-sliced GPU beyond its first pod, …) is left out
+ * here too, a ratio metric (`DCGM_FI_PROF_GR_ENGINE_ACTIVE`) counts ×100, a service metric is read
+ * in its own unit against its own band. A pod's value is the mean of its GPUs'; the algorithm's
+ * the mean of its watched pods' over as many as had a value. A signal with no data says nothing
+ * of its algorithms.
  */
 export function watchReading(
   w: Watchlist,
-  series: readonly GpuSeries[],
+  reading: UtilizationReading,
   before: WatchState,
   nowMs: number,
-  evaluatedAtMs: number = nowMs,
 ): WatchOutcome {
   const { pods, policy, deploymentOf, sharedNodes, podIndex } = w.judge;
-  const attribution = attribute(series, pods, policy, new Date(evaluatedAtMs), deploymentOf, podIndex, {
-    metric: w.metric,
+  const { byKey } = judgeSignals({
+    algorithms: w.algorithms,
+    reading,
+    pods,
+    nodes: [],
     sharedNodes,
+    policy,
+    now: new Date(nowMs),
+    deploymentOf,
+    podIndex: podIndex ?? podIndexOf(pods),
   });
   const byAlgorithm = new Map<string, { sum: number; pods: number }>();
   for (const a of w.algorithms) {
     const watched = new Set(a.pods);
-    for (const sample of attribution.byAlgorithm.get(a.name)?.samples ?? []) {
+    const samples = byKey.get(signalKey(a))?.attribution.byAlgorithm.get(a.name)?.samples ?? [];
+    for (const sample of samples) {
       if (sample.namespace !== a.namespace || !watched.has(sample.pod)) continue;
       const m = byAlgorithm.get(a.name) ?? { sum: 0, pods: 0 };
       m.sum += sample.utilization;

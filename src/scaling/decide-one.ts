@@ -24,6 +24,7 @@ import { desiredReplicas } from './rules/sizing.js';
 import { stabilise } from './rules/stabilization-window.js';
 import { stuckNote } from './starting-pods.js';
 import { withLoopWindows } from './loop-windows.js';
+import { ownPolicyOf } from './rules/claim.js';
 import { withinBand } from './rules/within-band.js';
 import type { ScalingDecision, ScalingInput } from './types.js';
 
@@ -54,7 +55,8 @@ export function decideOneTimed(
   policy: Policy,
   now: Date,
 ): { decision: ScalingDecision; clock: DecisionClock; facts: Facts } {
-  return decideOnFacts(scalingFacts(input, withLoopWindows(policy, input.loop), now, policy));
+  // The policy's own windows stand after a reversal; a claim's shortened ones are the loop's.
+  return decideOnFacts(scalingFacts(input, withLoopWindows(policy, input.loop), now, ownPolicyOf(policy)));
 }
 
 /**

@@ -32,10 +32,13 @@ export interface JudgedSignal {
 
 /** What {@link judgeSignals} needs of the pass. */
 export interface SignalsInput {
-  algorithms: readonly ResolvedAlgorithm[];
+  /** Whose signals to judge: only their signal and namespace are read. */
+  algorithms: readonly Pick<ResolvedAlgorithm, 'signal' | 'namespace'>[];
   reading: UtilizationReading;
   pods: readonly PodInfo[];
   nodes: readonly NodeInfo[];
+  /** `sharedNodesOf(nodes)` when the caller kept it (the crossing trigger's judge); absent: derived. */
+  sharedNodes?: ReadonlyMap<string, string>;
   policy: Policy;
   now: Date;
   deploymentOf: DeploymentOf;
@@ -52,7 +55,7 @@ export interface SignalsInput {
  * MPS); a service metric is the pod's own and is not refused there.
  */
 export function judgeSignals(input: SignalsInput): { main: JudgedSignal; byKey: Map<string, JudgedSignal> } {
-  const sharedNodes = sharedNodesOf(input.nodes);
+  const sharedNodes = input.sharedNodes ?? sharedNodesOf(input.nodes);
   const byKey = new Map<string, JudgedSignal>();
   const judge = (a: Pick<ResolvedAlgorithm, 'signal' | 'namespace'>): JudgedSignal => {
     const key = signalKey(a);

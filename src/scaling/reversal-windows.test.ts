@@ -10,6 +10,7 @@ import { decideOne } from './decide-one.js';
 import { reversalHoldEndMs } from './history.js';
 import { scalingFacts } from './rules/facts.js';
 import { withLoopWindows, type LoopDelays } from './loop-windows.js';
+import { claimPolicy } from './rules/claim.js';
 import type { DecisionRecord } from './types.js';
 
 const NOW = RULE_NOW.getTime();
@@ -87,6 +88,30 @@ describe('decideOne on the fast loop: a scale-down 130 s after a scale-up that r
     ['NoScaleDownBefore', [up(130)], 'scale-down BelowMin'],
   ])('%s', (_name, recent, want) => {
     const r = decideOne({ ...baseInput([10, 10, 10]), recent, loop: fast }, shipped, RULE_NOW);
+    expect(`${r.action} ${r.reason}`).toBe(want);
+  });
+});
+
+describe('a Ready standby’s claim windows (claimPolicy) yield to the policy’s own after a reversal too', () => {
+  // Headroom sizing, three pods at 95 %: a scale-up is due. The fast loop's flap hold is
+  // 3 × (5 + 5 + 30) = 120 s; with a Ready standby (a 5 s claim) 3 × (5 + 5 + 5) = 45 s; the
+  // policy's own 300 s. The last change a scale-down 60 s ago.
+  const headroom = policy({ sizing: 'headroom' });
+  const claiming = claimPolicy(headroom, fast, { ready: 1, claimSeconds: 5 });
+  const downAt = (ago: number) => down(ago, 4, 3);
+  const upAt = (ago: number) => up(ago, 3, 4);
+  it.each<[string, DecisionRecord[], string]>([
+    // No reversal: the claim's 45 s hold is over, the scale-up claims the standby at once.
+    ['NoReversal', [downAt(60)], 'scale-up HeadroomShort'],
+    // Up 150 s ago, down 60 s ago: a reversal 90 s apart, within 300 s: the policy's 300 s hold.
+    ['Reversal', [upAt(150), downAt(60)], 'hold WouldFlap'],
+    ['ReversalJustInside', [upAt(359), downAt(60)], 'hold WouldFlap'],
+    ['ReversalJustOutside', [upAt(360), downAt(60)], 'scale-up HeadroomShort'],
+    // The reversal's hold ends 300 s after the reversing change.
+    ['HoldEnded', [upAt(400), downAt(300)], 'scale-up HeadroomShort'],
+  ])('%s', (_name, recent, want) => {
+    expect(claiming).not.toBe(headroom);
+    const r = decideOne({ ...baseInput([95, 95, 95]), recent, loop: fast }, claiming, RULE_NOW);
     expect(`${r.action} ${r.reason}`).toBe(want);
   });
 });

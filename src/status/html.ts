@@ -9,6 +9,7 @@ import { escapeHtml as e } from './escape.js';
 import { plural, type HealthSummary } from './health.js';
 import type { StatusAlgorithm, StatusView } from './model.js';
 import { renderChart } from './svg-chart.js';
+import { statusTimes } from './times.js';
 import { notPlaced } from './text.js';
 
 const CSS = `body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222;max-width:1100px}
@@ -187,6 +188,17 @@ function cacheTable(v: StatusView): string {
         );
 }
 
+/** The times under the title: read when, the snapshot's and pass's ages on one clock (`times.ts`). */
+function timesLine(v: StatusView): string {
+  const t = statusTimes(v);
+  return (
+    [`Read from the database: ${t.read}`, t.records, t.clock]
+      .filter(Boolean)
+      .map((x) => e(x!))
+      .join('. ') + '.'
+  );
+}
+
 /** Renders the whole page. */
 export function renderStatusHtml(v: StatusView): string {
   const pools = poolsSection(v);
@@ -196,7 +208,7 @@ export function renderStatusHtml(v: StatusView): string {
 <body>
 <h1>gpuops · cluster ${e(v.cluster)}</h1>
 ${healthLine(v.health)}
-<p class="muted">Read from the database at ${e(v.generatedAt)}. Snapshot ${e(v.snapshotAt ?? 'none yet')}; last pass ${e(v.passAt ?? 'none yet')}. Times are UTC.</p>
+<p class="muted">${timesLine(v)}</p>
 <section id="pools"><h2>Pools</h2>${v.snapshotAt === null ? empty('No snapshot stored yet: gpuops has not completed a pass against this database.') : pools}
 <h3>GPU nodes in no pool</h3>${leftOutTable(v)}${v.nodesWithoutGpu > 0 ? empty(`${plural(v.nodesWithoutGpu, 'node')} without GPUs ${v.nodesWithoutGpu === 1 ? 'is' : 'are'} not listed.`) : ''}</section>
 <section id="algorithms"><h2>Algorithms</h2>${v.algorithms.length === 0 ? empty('No algorithms recorded yet.') : v.algorithms.map(algorithm).join('')}</section>

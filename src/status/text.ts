@@ -4,6 +4,7 @@ import { pullRequestRef } from '../change-sets/index.js';
 import { plural } from './health.js';
 import { NO_CACHE } from './cache-health.js';
 import type { StatusAlgorithm, StatusView } from './model.js';
+import { statusTimes } from './times.js';
 
 function columns(rows: string[][]): string[] {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
@@ -86,8 +87,10 @@ function algorithmLines(v: StatusView): string[] {
  */
 export function renderStatusText(v: StatusView): string {
   const out: string[] = [];
-  out.push(`gpuops status · cluster ${v.cluster} · ${v.generatedAt} (UTC)`);
-  out.push(`snapshot ${v.snapshotAt ?? 'none yet'} · last pass ${v.passAt ?? 'none yet'}`);
+  const times = statusTimes(v);
+  out.push(`gpuops status · cluster ${v.cluster} · ${times.read}`);
+  out.push(times.records);
+  if (times.clock) out.push(times.clock);
   const symbol = v.health.level === 'ok' ? '✔' : v.health.level === 'warning' ? '⚠' : '✖';
   out.push(`${symbol} ${v.health.line}`, '');
   out.push(...poolLines(v), '', ...algorithmLines(v));

@@ -54,64 +54,105 @@ export interface ChartMarker {
   label: string;
 }
 
+/**
+ * One algorithm's utilisation chart (`statusAlgorithms` builds it, `renderChart` draws it): the
+ * mean, min and max of its pods' GPU utilisation samples per bucket (percent, 0–100: by default the DCGM field
+ * `DCGM_FI_DEV_GPU_UTIL`), the scaling band, and the points where
+ * gpuops scaled it or moved a node for it.
+ */
 export interface UtilizationChart {
-  /** Window, epoch seconds: the shortest of 15 min … 24 h that holds the samples and markers. */
+  /** Window start, epoch seconds: the window is the shortest of 15 min … 24 h that holds the samples and markers. */
   from: number;
+  /** Window end, epoch seconds (the view's `generatedAt`). */
   to: number;
   /** Width of one bucket of {@link points} (seconds). */
   bucketSeconds: number;
   /** Spacing of the time axis's ticks (seconds), labelled HH:MM UTC. */
   tickSeconds: number;
-  /** The scaling band (percent). */
+  /** The scaling band's lower bound (`scaling.utilization.min`, percent); null without a fleet record. */
   bandMin: number | null;
+  /** The scaling band's upper bound (`scaling.utilization.max`, percent); null without a fleet record. */
   bandMax: number | null;
+  /** One point per bucket that holds a sample, oldest first. */
   points: ChartPoint[];
+  /** The scale changes and node moves inside the window, oldest first. */
   markers: ChartMarker[];
 }
 
+/**
+ * One algorithm on the status page, as the newest pass recorded it (`FleetStatusRecord`) or, with
+ * samples but no record, with its chart only (every other field null or `Unknown`).
+ */
 export interface StatusAlgorithm {
+  /** The Algorithm's `metadata.name`. */
   name: string;
+  /** `long-task` or `short-task` as placed, or null (not placed yet, or unknown). */
   pool: string | null;
+  /** Median benchmark run time (seconds), or null without a successful benchmark. */
   runTimeSeconds: number | null;
+  /** The policy's `placement.longTaskThresholdSeconds`, or null without a fleet record. */
   thresholdSeconds: number | null;
   /** How the run time compares with the threshold: `above` → long-task, `at-or-below` → short-task. */
   side: 'above' | 'at-or-below' | null;
   /** The placement's reason (`BenchmarkPending`, `BenchmarkFailed`, `Pinned`, …) and message. */
   placementReason: string;
   placementMessage: string;
+  /** The replicas the newest pass's scaling decision asked for (`replicas.to`), or null without one. */
   replicas: number | null;
+  /** `scaling.minReplicas` and `scaling.maxReplicas` of its spec (policy defaults applied). */
   minReplicas: number | null;
   maxReplicas: number | null;
+  /** The newest scaling decision's machine reason (`ScaledUp`, `NoCapacity`, …) and message; null: none. */
   scalingReason: string | null;
   scalingMessage: string | null;
   /** Why the Deployment is held out of Git (a failed model cache fill), as the pass recorded it. */
   held?: { reason: string; message: string };
+  /** Its utilisation over the chart window. */
   chart: UtilizationChart;
 }
 
+/** A benchmark pod still in progress in the snapshot (`statusBenchmarks`). */
 export interface StatusBenchmark {
+  /** The algorithm it measures (its `gpuops.dev/algorithm` label), or `(unknown)`. */
   algorithm: string;
+  /** `<namespace>/<name>` of the pod. */
   pod: string;
+  /** The node it was scheduled on (`spec.nodeName`), or null while Pending unscheduled. */
   node: string | null;
+  /** The Pod's `status.phase` (`Pending`, `Running`). */
   phase: string;
+  /** When the pod was created (`metadata.creationTimestamp`, ISO-8601). */
   startedAt: string;
 }
 
+/** An open pull request gpuops opened (a branch, with the plain git provider), from the store. */
 export interface StatusPullRequest {
+  /** Its number on the host; null with the plain git provider (a branch, no pull request). */
   number: number | null;
+  /** Its page on the host; null with the plain git provider. */
   url: string | null;
   title: string;
+  /** `gpuops/<cluster>/<kind>/<subject>`. */
   branch: string;
+  /** `pools`, `placement`, `scale` or `standby`. */
   kind: string;
+  /** `pools`, the algorithm name, or the standby set's name. */
   subject: string;
+  /** When it was opened or last updated (ISO-8601). */
   updatedAt: string;
 }
 
+/** One recorded decision of the decisions list, as the store holds it (`DecisionRecord`). */
 export interface StatusDecision {
+  /** When the pass that made it ran (ISO-8601). */
   at: string;
+  /** `pools`, `placement` or `scaling`. */
   kind: string;
+  /** The algorithm name, or `pools`. */
   subject: string;
+  /** What was decided (`scale-up`, `scale-down`, `relabel`, `hold`, …). */
   action: string;
+  /** The machine reason (`ScaledDown`, `NoFreeCapacity`, …) and the human message beside it. */
   reason: string;
   message: string;
 }

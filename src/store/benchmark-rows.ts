@@ -5,6 +5,7 @@ import type { BenchmarkRun } from './types.js';
 /** The count and highest id of `benchmark_runs` (`Store.benchmarkRunsVersion`); the same in both dialects. */
 export const BENCHMARK_RUNS_VERSION_SQL = `SELECT count(*) AS n, coalesce(max(id), 0) AS last FROM benchmark_runs`;
 
+/** The columns of `benchmark_runs` gpuops writes, in the order of {@link benchmarkCells}. */
 export const BENCHMARK_COLUMNS = [
   'algorithm',
   'spec_hash',
@@ -20,6 +21,10 @@ export const BENCHMARK_COLUMNS = [
   'gpu_product',
 ] as const;
 
+/**
+ * A benchmark run's cells in {@link BENCHMARK_COLUMNS} order (`started_at_ms`: epoch ms).
+ * @throws StoreError naming `recordBenchmarkRun` when `startedAt` is not an ISO-8601 time.
+ */
 export function benchmarkCells(b: BenchmarkRun): Cell[] {
   return [
     b.algorithm,
@@ -37,6 +42,7 @@ export function benchmarkCells(b: BenchmarkRun): Cell[] {
   ];
 }
 
+/** A `benchmark_runs` row read back (either dialect) as the run that was recorded. */
 export function benchmarkFromRow(r: Row): BenchmarkRun {
   return {
     algorithm: r.algorithm as string,

@@ -5,12 +5,18 @@
 import { type Cell, fromNum, type Row, toMs } from './row-cells.js';
 import type { DecisionRecord, PullRequestRecord, UtilizationSampleRecord } from './types.js';
 
+/** The columns of `utilization_samples` gpuops writes, in the order of {@link sampleCells}. */
 export const SAMPLE_COLUMNS = ['algorithm', 'namespace', 'pod', 'utilization', 'at', 'at_ms'] as const;
 
+/**
+ * A utilisation sample's cells in {@link SAMPLE_COLUMNS} order (utilisation in percent, `at_ms`:
+ * epoch ms). @throws StoreError naming `saveSamples` when `at` is not an ISO-8601 time.
+ */
 export function sampleCells(s: UtilizationSampleRecord): Cell[] {
   return [s.algorithm, s.namespace, s.pod, s.utilization, s.at, toMs('saveSamples', 'at', s.at)];
 }
 
+/** A `utilization_samples` row read back (either dialect) as the sample that was saved. */
 export function sampleFromRow(r: Row): UtilizationSampleRecord {
   return {
     algorithm: r.algorithm as string,
@@ -21,6 +27,7 @@ export function sampleFromRow(r: Row): UtilizationSampleRecord {
   };
 }
 
+/** The columns of `decisions` gpuops writes, in the order of {@link decisionCells}. */
 export const DECISION_COLUMNS = [
   'kind',
   'subject',
@@ -34,6 +41,10 @@ export const DECISION_COLUMNS = [
   'at_ms',
 ] as const;
 
+/**
+ * A decision's cells in {@link DECISION_COLUMNS} order (`at_ms`: epoch ms).
+ * @throws StoreError naming `recordDecision` when `at` is not an ISO-8601 time.
+ */
 export function decisionCells(d: DecisionRecord): Cell[] {
   return [
     d.kind,
@@ -49,6 +60,7 @@ export function decisionCells(d: DecisionRecord): Cell[] {
   ];
 }
 
+/** A `decisions` row read back (either dialect) as the decision that was recorded. */
 export function decisionFromRow(r: Row): DecisionRecord {
   return {
     kind: r.kind as DecisionRecord['kind'],
@@ -63,6 +75,7 @@ export function decisionFromRow(r: Row): DecisionRecord {
   };
 }
 
+/** The columns of `pull_requests` gpuops writes, in the order of {@link pullRequestCells}. */
 export const PULL_REQUEST_COLUMNS = [
   'cluster',
   'branch',
@@ -78,6 +91,10 @@ export const PULL_REQUEST_COLUMNS = [
   'updated_at_ms',
 ] as const;
 
+/**
+ * A pull request's cells in {@link PULL_REQUEST_COLUMNS} order (`updated_at_ms`: epoch ms).
+ * @throws StoreError naming `upsertPullRequest` when `updatedAt` is not an ISO-8601 time.
+ */
 export function pullRequestCells(p: PullRequestRecord): Cell[] {
   return [
     p.cluster,
@@ -121,6 +138,7 @@ export function pullRequestOnHost(r: Row): Pick<PullRequestRecord, 'number' | 'u
   };
 }
 
+/** A `pull_requests` row read back (either dialect) as the record that was upserted. */
 export function pullRequestFromRow(r: Row): PullRequestRecord {
   return {
     ...pullRequestWhat(r),

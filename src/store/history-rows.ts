@@ -10,6 +10,7 @@ import type { FleetStatusRecord, PullRequestCycle, PullRequestRecord } from './t
 export const CLUSTERS_SQL =
   'SELECT cluster FROM fleet_status UNION SELECT cluster FROM pull_requests UNION SELECT cluster FROM pull_request_history ORDER BY cluster';
 
+/** The columns of `pull_request_history` gpuops writes (one row per pull request cycle of a branch). */
 export const CYCLE_COLUMNS = [
   'cluster',
   'branch',
@@ -94,6 +95,7 @@ export function cycleAction(latest: PullRequestCycle | null, pr: PullRequestReco
   return 'update';
 }
 
+/** A `pull_request_history` row read back (either dialect) as one cycle; `closedAt` null while open. */
 export function cycleFromRow(r: Row): PullRequestCycle {
   return {
     id: Number(r.id),
@@ -110,6 +112,10 @@ export function fleetStatusCells(s: FleetStatusRecord): Cell[] {
   return [s.cluster, s.at, toMs('saveFleetStatus', 'at', s.at), JSON.stringify(s)];
 }
 
+/**
+ * The fleet status a `fleet_status` row holds: its `body` JSON (SQLite gives text, PostgreSQL the
+ * parsed value). @throws SyntaxError when the text is not JSON (a row gpuops did not write).
+ */
 export function fleetStatusFromRow(r: Row): FleetStatusRecord {
   const body = r.body;
   return (typeof body === 'string' ? JSON.parse(body) : body) as FleetStatusRecord;

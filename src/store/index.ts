@@ -14,6 +14,7 @@ export type {
   FleetStatusRecord,
   GitWriteRefusalRecord,
   NodeEmptiness,
+  PoolTaintRecord,
   PullRequestCycle,
   PullRequestRecord,
   StatusAlgorithmEntry,

@@ -18,6 +18,7 @@ export interface Types {
   double: string;
 }
 
+/** Each dialect's column types (SQLite's type affinity names; PostgreSQL's types). */
 export const TYPES: Record<Dialect, Types> = {
   sqlite: {
     id: 'INTEGER PRIMARY KEY AUTOINCREMENT',

@@ -4,6 +4,7 @@
  */
 import type { Migration } from './migration-types.js';
 
+/** Migrations 9–11, in id order (see the module comment). */
 export const BOOKKEEPING_MIGRATIONS: readonly Migration[] = [
   {
     id: 9,

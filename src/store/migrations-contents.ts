@@ -4,6 +4,7 @@
  */
 import type { Migration } from './migration-types.js';
 
+/** Migrations 5–8, in id order (see the module comment). */
 export const CONTENTS_MIGRATIONS: readonly Migration[] = [
   {
     id: 5,

@@ -3,6 +3,7 @@
  */
 import type { Migration } from './migration-types.js';
 
+/** Migrations 2–4, in id order (see the module comment). */
 export const HISTORY_MIGRATIONS: readonly Migration[] = [
   {
     id: 2,

@@ -129,6 +129,7 @@ CREATE INDEX pull_requests_cluster_updated ON pull_requests (cluster, updated_at
 `;
 }
 
+/** Migration 1: the snapshot, benchmark and decision table groups (see the module comment). */
 export const INITIAL_MIGRATION: Migration = {
   id: 1,
   name: 'initial schema',

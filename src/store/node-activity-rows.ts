@@ -36,6 +36,7 @@ export function nodeActivityCells(
 /** `Store.nodeEmptiness`: the `node_activity` rows of the nodes asked for (`names`: the dialect's list match). */
 export const nodeEmptinessSql = (names: string): string =>
   `SELECT name, first_seen_at_ms, last_busy_at_ms, empty_since_ms FROM node_activity WHERE name ${names}`;
+/** The time of the oldest snapshot kept (`oldest`, epoch ms; null with none): how far back node activity was seen. */
 export const OLDEST_SNAPSHOT_SQL = 'SELECT MIN(taken_at_ms) AS oldest FROM snapshots';
 
 /** Rows of {@link nodeEmptinessSql} and {@link OLDEST_SNAPSHOT_SQL} → `NodeEmptiness`. */

@@ -12,6 +12,7 @@ import type { Store } from './types.js';
 /** Default number of snapshots kept; older ones are deleted when a new one is saved. */
 export const DEFAULT_KEEP_SNAPSHOTS = 50;
 
+/** How `openStore` opens the database; every field optional. */
 export interface OpenStoreOptions {
   /** Snapshots to keep (≥ 1, default {@link DEFAULT_KEEP_SNAPSHOTS}). */
   keepSnapshots?: number;

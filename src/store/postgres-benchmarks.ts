@@ -31,10 +31,12 @@ import {
 import type { BenchmarkRun, BenchmarkRunKey } from './types.js';
 import { insertSql, type PgSession } from './postgres-session.js';
 
+/** `Store.recordBenchmarkRun` (types.ts) on PostgreSQL; a failure rejects with a StoreError naming `recordBenchmarkRun`. */
 export async function recordBenchmarkRun(s: PgSession, run: BenchmarkRun): Promise<void> {
   await s.query('recordBenchmarkRun', insertSql('benchmark_runs', BENCHMARK_COLUMNS), benchmarkCells(run));
 }
 
+/** `Store.benchmarkRuns` (types.ts) on PostgreSQL; a failure rejects with a StoreError naming `benchmarkRuns`. */
 export async function benchmarkRuns(
   s: PgSession,
   algorithm: string,
@@ -48,6 +50,7 @@ export async function benchmarkRuns(
   return rows.map(benchmarkFromRow);
 }
 
+/** `Store.benchmarkRunsFor` (types.ts) on PostgreSQL; a failure rejects with a StoreError naming `benchmarkRunsFor`. */
 export async function benchmarkRunsFor(
   s: PgSession,
   keys: readonly BenchmarkRunKey[],
@@ -64,11 +67,13 @@ export async function benchmarkRunsFor(
   return groupBy(rows.map(benchmarkFromRow), (r) => r.algorithm);
 }
 
+/** `Store.benchmarkRunsVersion` (types.ts) on PostgreSQL; a failure rejects with a StoreError naming `benchmarkRunsVersion`. */
 export async function benchmarkRunsVersion(s: PgSession): Promise<string> {
   const row = (await s.query('benchmarkRunsVersion', BENCHMARK_RUNS_VERSION_SQL))[0]!;
   return `${Number(row.n)}/${Number(row.last)}`;
 }
 
+/** `Store.recordBenchmarkJobUid` (types.ts) on PostgreSQL; a failure rejects with a StoreError naming `recordBenchmarkJobUid`. */
 export async function recordBenchmarkJobUid(s: PgSession, r: BenchmarkJobUid): Promise<void> {
   const ms = toMs('recordBenchmarkJobUid', 'at', r.at);
   await s.transaction('recordBenchmarkJobUid', async (c) => {
@@ -77,6 +82,7 @@ export async function recordBenchmarkJobUid(s: PgSession, r: BenchmarkJobUid): P
   });
 }
 
+/** `Store.recordBenchmarkSignalSample` (types.ts) on PostgreSQL; a failure rejects with a StoreError naming `recordBenchmarkSignalSample`. */
 export async function recordBenchmarkSignalSample(
   s: PgSession,
   sample: BenchmarkSignalSample,
@@ -88,6 +94,7 @@ export async function recordBenchmarkSignalSample(
   });
 }
 
+/** `Store.benchmarkSignalSamples` (types.ts) on PostgreSQL; a failure rejects with a StoreError naming `benchmarkSignalSamples`. */
 export async function benchmarkSignalSamples(
   s: PgSession,
   algorithm: string,
@@ -100,6 +107,7 @@ export async function benchmarkSignalSamples(
   return rows.map(benchmarkSignalFromRow);
 }
 
+/** `Store.benchmarkJobOwner` (types.ts) on PostgreSQL; a failure rejects with a StoreError naming `benchmarkJobOwner`. */
 export async function benchmarkJobOwner(
   s: PgSession,
   namespace: string,

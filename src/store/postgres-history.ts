@@ -18,12 +18,14 @@ import {
 import type { DecisionRecord, UtilizationSampleRecord } from './types.js';
 import { insertSql, insertUnnest, type PgSession } from './postgres-session.js';
 
+/** `Store.saveSamples` (types.ts) on PostgreSQL; a failure rejects with a StoreError naming `saveSamples`. */
 export async function saveSamples(s: PgSession, samples: UtilizationSampleRecord[]): Promise<void> {
   if (samples.length === 0) return;
   const rows = samples.map(sampleCells);
   await s.transaction('saveSamples', (c) => insertUnnest(c, 'utilization_samples', SAMPLE_COLUMNS, rows));
 }
 
+/** `Store.samples` (types.ts) on PostgreSQL; a failure rejects with a StoreError naming `samples`. */
 export async function samples(
   s: PgSession,
   algorithm: string,
@@ -37,10 +39,12 @@ export async function samples(
   return rows.map(sampleFromRow);
 }
 
+/** `Store.recordDecision` (types.ts) on PostgreSQL; a failure rejects with a StoreError naming `recordDecision`. */
 export async function recordDecision(s: PgSession, decision: DecisionRecord): Promise<void> {
   await s.query('recordDecision', insertSql('decisions', DECISION_COLUMNS), decisionCells(decision));
 }
 
+/** `Store.recordDecisions` (types.ts) on PostgreSQL; a failure rejects with a StoreError naming `recordDecisions`. */
 export async function recordDecisions(s: PgSession, decisions: readonly DecisionRecord[]): Promise<void> {
   if (decisions.length === 0) return;
   // One UNNEST per 5,000 decisions: a pass over 1,000 algorithms was 1,000 round trips.
@@ -49,6 +53,7 @@ export async function recordDecisions(s: PgSession, decisions: readonly Decision
   );
 }
 
+/** `Store.pruneHistory` (types.ts) on PostgreSQL; a failure rejects with a StoreError naming `pruneHistory`. */
 export async function pruneHistory(s: PgSession, before: string): Promise<PrunedHistory> {
   const ms = toMs('pruneHistory', 'before', before);
   return s.transaction('pruneHistory', async (c) => ({
@@ -57,6 +62,7 @@ export async function pruneHistory(s: PgSession, before: string): Promise<Pruned
   }));
 }
 
+/** `Store.decisions` (types.ts) on PostgreSQL; a failure rejects with a StoreError naming `decisions`. */
 export async function decisions(s: PgSession, subject: string, since: string): Promise<DecisionRecord[]> {
   const rows = await s.query(
     'decisions',
@@ -66,6 +72,7 @@ export async function decisions(s: PgSession, subject: string, since: string): P
   return rows.map(decisionFromRow);
 }
 
+/** `Store.decisionsSince` (types.ts) on PostgreSQL; a failure rejects with a StoreError naming `decisionsSince`. */
 export async function decisionsSince(
   s: PgSession,
   subjects: readonly string[],
@@ -79,6 +86,7 @@ export async function decisionsSince(
   return groupBy(rows.map(decisionFromRow), (d) => d.subject);
 }
 
+/** `Store.pushedCommits` (types.ts) on PostgreSQL; a failure rejects with a StoreError naming `pushedCommits`. */
 export async function pushedCommits(s: PgSession, shas: readonly string[]): Promise<string[]> {
   const rows = await s.query('pushedCommits', 'SELECT sha FROM pushed_commits WHERE sha = ANY($1)', [
     [...new Set(shas)],
@@ -86,6 +94,7 @@ export async function pushedCommits(s: PgSession, shas: readonly string[]): Prom
   return rows.map((r) => r.sha as string);
 }
 
+/** `Store.recordPushedCommits` (types.ts) on PostgreSQL; a failure rejects with a StoreError naming `recordPushedCommits`. */
 export async function recordPushedCommits(s: PgSession, commits: readonly PushedCommit[]): Promise<void> {
   await s.transaction('recordPushedCommits', async (c) => {
     for (const p of commits)
@@ -100,6 +109,7 @@ export async function recordPushedCommits(s: PgSession, commits: readonly Pushed
   });
 }
 
+/** `Store.recentDecisions` (types.ts) on PostgreSQL; a failure rejects with a StoreError naming `recentDecisions`. */
 export async function recentDecisions(s: PgSession, since: string, limit: number): Promise<DecisionRecord[]> {
   const rows = await s.query(
     'recentDecisions',
@@ -109,6 +119,7 @@ export async function recentDecisions(s: PgSession, since: string, limit: number
   return rows.map(decisionFromRow);
 }
 
+/** `Store.prune` (types.ts) on PostgreSQL; a failure rejects with a StoreError naming `prune`. */
 export function prune(s: PgSession, before: string): Promise<number> {
   return s.withClient('prune', async (c) => {
     const result = await c.query('DELETE FROM utilization_samples WHERE at_ms < $1', [

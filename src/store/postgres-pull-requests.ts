@@ -18,6 +18,7 @@ import { PULL_REQUEST_COLUMNS, pullRequestCells, pullRequestFromRow, pullRequest
 import type { FleetStatusRecord, PullRequestCycle, PullRequestRecord } from './types.js';
 import { insertSql, type PgSession, type Row } from './postgres-session.js';
 
+/** `Store.upsertPullRequest` (types.ts) on PostgreSQL; a failure rejects with a StoreError naming `upsertPullRequest`. */
 export async function upsertPullRequest(s: PgSession, pr: PullRequestRecord): Promise<void> {
   await s.transaction('upsertPullRequest', async (c) => {
     await c.query(
@@ -42,6 +43,7 @@ export async function upsertPullRequest(s: PgSession, pr: PullRequestRecord): Pr
   });
 }
 
+/** `Store.pullRequests` (types.ts) on PostgreSQL; a failure rejects with a StoreError naming `pullRequests`. */
 export async function pullRequests(s: PgSession, cluster: string): Promise<PullRequestRecord[]> {
   const rows = await s.query(
     'pullRequests',
@@ -51,6 +53,7 @@ export async function pullRequests(s: PgSession, cluster: string): Promise<PullR
   return rows.map(pullRequestFromRow);
 }
 
+/** `Store.saveFleetStatus` (types.ts) on PostgreSQL; a failure rejects with a StoreError naming `saveFleetStatus`. */
 export async function saveFleetStatus(s: PgSession, status: FleetStatusRecord): Promise<void> {
   await s.query(
     'saveFleetStatus',
@@ -60,15 +63,18 @@ export async function saveFleetStatus(s: PgSession, status: FleetStatusRecord): 
   );
 }
 
+/** `Store.clusters` (types.ts) on PostgreSQL; a failure rejects with a StoreError naming `clusters`. */
 export async function clusters(s: PgSession): Promise<string[]> {
   return (await s.query('clusters', CLUSTERS_SQL)).map((r) => r.cluster as string);
 }
 
+/** `Store.fleetStatus` (types.ts) on PostgreSQL; a failure rejects with a StoreError naming `fleetStatus`. */
 export async function fleetStatus(s: PgSession, cluster: string): Promise<FleetStatusRecord | null> {
   const rows = await s.query('fleetStatus', 'SELECT body FROM fleet_status WHERE cluster = $1', [cluster]);
   return rows[0] ? fleetStatusFromRow(rows[0]) : null;
 }
 
+/** `Store.pullRequestHistory` (types.ts) on PostgreSQL; a failure rejects with a StoreError naming `pullRequestHistory`. */
 export async function pullRequestHistory(s: PgSession, cluster: string): Promise<PullRequestCycle[]> {
   const rows = await s.query(
     'pullRequestHistory',
@@ -78,6 +84,7 @@ export async function pullRequestHistory(s: PgSession, cluster: string): Promise
   return rows.map(cycleFromRow);
 }
 
+/** `Store.pullRequestCycle` (types.ts) on PostgreSQL; a failure rejects with a StoreError naming `pullRequestCycle`. */
 export async function pullRequestCycle(s: PgSession, id: number): Promise<PullRequestCycle | null> {
   const rows = await s.query('pullRequestCycle', 'SELECT * FROM pull_request_history WHERE id = $1', [id]);
   return rows[0] ? cycleFromRow(rows[0]) : null;

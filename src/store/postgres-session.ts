@@ -7,6 +7,7 @@ import { storeError } from './errors.js';
 import { migrationSql, pendingMigrations, SCHEMA_MIGRATIONS_DDL } from './migrations.js';
 import { type Cell } from './rows.js';
 
+/** One result row as `pg` gives it: column name → value (`int8` as text, `json` parsed). */
 export type Row = Record<string, unknown>;
 
 /** Rows per UNNEST statement. */
@@ -68,6 +69,7 @@ export async function insertUnnest(
   }
 }
 
+/** How the PostgreSQL store connects and what it keeps. */
 export interface PostgresStoreOptions {
   /** Snapshots kept by `saveSnapshot` (newest first); older ones are deleted. */
   keepSnapshots: number;

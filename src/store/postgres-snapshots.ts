@@ -91,6 +91,7 @@ export async function saveSnapshot(s: PgSession, snapshot: Snapshot): Promise<nu
   });
 }
 
+/** `Store.latestSnapshot` (types.ts) on PostgreSQL; a failure rejects with a StoreError naming `latestSnapshot`. */
 export async function latestSnapshot(s: PgSession): Promise<Snapshot | null> {
   // One statement, one consistent view: a concurrent saveSnapshot's retention cannot delete the
   // contents mid-read.
@@ -98,6 +99,7 @@ export async function latestSnapshot(s: PgSession): Promise<Snapshot | null> {
   return rows.length > 0 ? snapshotFromPartRows(rows) : null;
 }
 
+/** `Store.nodeEmptiness` (types.ts) on PostgreSQL; a failure rejects with a StoreError naming `nodeEmptiness`. */
 export function nodeEmptiness(s: PgSession, nodes: readonly string[]): Promise<NodeEmptiness> {
   return s.withClient('nodeEmptiness', async (c) => {
     const rows = await c.query(nodeEmptinessSql('= ANY($1::text[])'), [[...nodes]]);

@@ -58,6 +58,10 @@ import { PgSession, type PostgresStoreOptions } from './postgres-session.js';
 
 export type { PostgresStoreOptions } from './postgres-session.js';
 
+/**
+ * The `Store` (and `StatusStore`) on PostgreSQL, for state shared by several controllers (HA):
+ * each method runs on the connection pool ({@link PgSession}) and fails with a StoreError naming it.
+ */
 export class PostgresStore implements Store, StatusStore {
   private readonly s: PgSession;
 

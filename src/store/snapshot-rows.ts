@@ -7,6 +7,7 @@ import type { CpuMemory, NodeInfo, NodeResources, PodInfo, Snapshot, Taint } fro
 import type { Pool } from '../definitions/index.js';
 import { type Cell, fromBool, fromJson } from './row-cells.js';
 
+/** The columns of `snapshot_nodes` gpuops writes, in the order of {@link nodeCells}. */
 export const NODE_COLUMNS = [
   'name',
   'labels',
@@ -28,6 +29,7 @@ export const NODE_COLUMNS = [
 
 const NO_RESOURCES: NodeResources = { cpuMillis: 0, memoryBytes: 0, pods: 0 };
 
+/** A node's cells in {@link NODE_COLUMNS} order: labels, taints and resources as JSON text, GPUs as whole counts. */
 export function nodeCells(n: NodeInfo): Cell[] {
   return [
     n.name,
@@ -111,6 +113,7 @@ function hashContents(snapshot: Pick<Snapshot, 'nodes' | 'pods'>): string {
 /** Records per `JSON.stringify` call of {@link snapshotContentDigest}. */
 const DIGEST_SLICE = 100;
 
+/** The columns of `snapshot_pods` gpuops writes, in the order of {@link podCells}. */
 export const POD_COLUMNS = [
   'namespace',
   'name',
@@ -131,6 +134,7 @@ export const POD_COLUMNS = [
   'started_at',
 ] as const;
 
+/** A pod's cells in {@link POD_COLUMNS} order: labels and requests as JSON text, times ISO-8601. */
 export function podCells(p: PodInfo): Cell[] {
   return [
     p.namespace,

@@ -30,12 +30,14 @@ import {
 import type { BenchmarkRun, BenchmarkRunKey } from './types.js';
 import { bind, insertSql, type Row, type SqliteSession } from './sqlite-session.js';
 
+/** `Store.recordBenchmarkRun` (types.ts) on SQLite; a failure rejects with a StoreError naming `recordBenchmarkRun`. */
 export function recordBenchmarkRun(s: SqliteSession, run: BenchmarkRun): Promise<void> {
   return s.run('recordBenchmarkRun', () => {
     s.prepare(insertSql('benchmark_runs', BENCHMARK_COLUMNS)).run(...bind(benchmarkCells(run)));
   });
 }
 
+/** `Store.benchmarkRuns` (types.ts) on SQLite; a failure rejects with a StoreError naming `benchmarkRuns`. */
 export function benchmarkRuns(
   s: SqliteSession,
   algorithm: string,
@@ -53,6 +55,7 @@ export function benchmarkRuns(
   );
 }
 
+/** `Store.benchmarkRunsFor` (types.ts) on SQLite; a failure rejects with a StoreError naming `benchmarkRunsFor`. */
 export function benchmarkRunsFor(
   s: SqliteSession,
   keys: readonly BenchmarkRunKey[],
@@ -77,6 +80,7 @@ export function benchmarkRunsFor(
   );
 }
 
+/** `Store.benchmarkRunsVersion` (types.ts) on SQLite; a failure rejects with a StoreError naming `benchmarkRunsVersion`. */
 export function benchmarkRunsVersion(s: SqliteSession): Promise<string> {
   return s.run('benchmarkRunsVersion', () => {
     const row = s.prepare(BENCHMARK_RUNS_VERSION_SQL).get() as Row;
@@ -84,6 +88,7 @@ export function benchmarkRunsVersion(s: SqliteSession): Promise<string> {
   });
 }
 
+/** `Store.recordBenchmarkJobUid` (types.ts) on SQLite; a failure rejects with a StoreError naming `recordBenchmarkJobUid`. */
 export function recordBenchmarkJobUid(s: SqliteSession, r: BenchmarkJobUid): Promise<void> {
   return s.run('recordBenchmarkJobUid', () => {
     const ms = toMs('recordBenchmarkJobUid', 'at', r.at);
@@ -96,6 +101,7 @@ export function recordBenchmarkJobUid(s: SqliteSession, r: BenchmarkJobUid): Pro
   });
 }
 
+/** `Store.recordBenchmarkSignalSample` (types.ts) on SQLite; a failure rejects with a StoreError naming `recordBenchmarkSignalSample`. */
 export function recordBenchmarkSignalSample(s: SqliteSession, sample: BenchmarkSignalSample): Promise<void> {
   return s.run('recordBenchmarkSignalSample', () => {
     const ms = toMs('recordBenchmarkSignalSample', 'at', sample.at);
@@ -108,6 +114,7 @@ export function recordBenchmarkSignalSample(s: SqliteSession, sample: BenchmarkS
   });
 }
 
+/** `Store.benchmarkSignalSamples` (types.ts) on SQLite; a failure rejects with a StoreError naming `benchmarkSignalSamples`. */
 export function benchmarkSignalSamples(
   s: SqliteSession,
   algorithm: string,
@@ -120,6 +127,7 @@ export function benchmarkSignalSamples(
   );
 }
 
+/** `Store.benchmarkJobOwner` (types.ts) on SQLite; a failure rejects with a StoreError naming `benchmarkJobOwner`. */
 export function benchmarkJobOwner(
   s: SqliteSession,
   namespace: string,

@@ -19,6 +19,7 @@ import {
 import type { DecisionRecord, UtilizationSampleRecord } from './types.js';
 import { bind, insertJsonSql, insertSql, type Row, type SqliteSession } from './sqlite-session.js';
 
+/** `Store.saveSamples` (types.ts) on SQLite; a failure rejects with a StoreError naming `saveSamples`. */
 export function saveSamples(s: SqliteSession, samples: UtilizationSampleRecord[]): Promise<void> {
   return s.run('saveSamples', () => {
     if (samples.length === 0) return;
@@ -27,6 +28,7 @@ export function saveSamples(s: SqliteSession, samples: UtilizationSampleRecord[]
   });
 }
 
+/** `Store.samples` (types.ts) on SQLite; a failure rejects with a StoreError naming `samples`. */
 export function samples(
   s: SqliteSession,
   algorithm: string,
@@ -41,12 +43,14 @@ export function samples(
   );
 }
 
+/** `Store.recordDecision` (types.ts) on SQLite; a failure rejects with a StoreError naming `recordDecision`. */
 export function recordDecision(s: SqliteSession, decision: DecisionRecord): Promise<void> {
   return s.run('recordDecision', () => {
     s.prepare(insertSql('decisions', DECISION_COLUMNS)).run(...bind(decisionCells(decision)));
   });
 }
 
+/** `Store.recordDecisions` (types.ts) on SQLite; a failure rejects with a StoreError naming `recordDecisions`. */
 export function recordDecisions(s: SqliteSession, decisions: readonly DecisionRecord[]): Promise<void> {
   return s.run('recordDecisions', () => {
     if (decisions.length === 0) return;
@@ -55,6 +59,7 @@ export function recordDecisions(s: SqliteSession, decisions: readonly DecisionRe
   });
 }
 
+/** `Store.pruneHistory` (types.ts) on SQLite; a failure rejects with a StoreError naming `pruneHistory`. */
 export function pruneHistory(s: SqliteSession, before: string): Promise<PrunedHistory> {
   return s.run('pruneHistory', () => {
     const ms = toMs('pruneHistory', 'before', before);
@@ -65,6 +70,7 @@ export function pruneHistory(s: SqliteSession, before: string): Promise<PrunedHi
   });
 }
 
+/** `Store.decisions` (types.ts) on SQLite; a failure rejects with a StoreError naming `decisions`. */
 export function decisions(s: SqliteSession, subject: string, since: string): Promise<DecisionRecord[]> {
   return s.run('decisions', () =>
     (
@@ -75,6 +81,7 @@ export function decisions(s: SqliteSession, subject: string, since: string): Pro
   );
 }
 
+/** `Store.decisionsSince` (types.ts) on SQLite; a failure rejects with a StoreError naming `decisionsSince`. */
 export function decisionsSince(
   s: SqliteSession,
   subjects: readonly string[],
@@ -96,6 +103,7 @@ export function decisionsSince(
   );
 }
 
+/** `Store.pushedCommits` (types.ts) on SQLite; a failure rejects with a StoreError naming `pushedCommits`. */
 export function pushedCommits(s: SqliteSession, shas: readonly string[]): Promise<string[]> {
   return s.run('pushedCommits', () =>
     (
@@ -106,6 +114,7 @@ export function pushedCommits(s: SqliteSession, shas: readonly string[]): Promis
   );
 }
 
+/** `Store.recordPushedCommits` (types.ts) on SQLite; a failure rejects with a StoreError naming `recordPushedCommits`. */
 export function recordPushedCommits(s: SqliteSession, commits: readonly PushedCommit[]): Promise<void> {
   return s.run('recordPushedCommits', () => {
     s.db
@@ -118,6 +127,7 @@ export function recordPushedCommits(s: SqliteSession, commits: readonly PushedCo
   });
 }
 
+/** `Store.recentDecisions` (types.ts) on SQLite; a failure rejects with a StoreError naming `recentDecisions`. */
 export function recentDecisions(s: SqliteSession, since: string, limit: number): Promise<DecisionRecord[]> {
   return s.run('recentDecisions', () =>
     (
@@ -128,6 +138,7 @@ export function recentDecisions(s: SqliteSession, since: string, limit: number):
   );
 }
 
+/** `Store.prune` (types.ts) on SQLite; a failure rejects with a StoreError naming `prune`. */
 export function prune(s: SqliteSession, before: string): Promise<number> {
   return s.run('prune', () =>
     Number(

@@ -19,6 +19,7 @@ import { PULL_REQUEST_COLUMNS, pullRequestCells, pullRequestFromRow, pullRequest
 import type { FleetStatusRecord, PullRequestCycle, PullRequestRecord } from './types.js';
 import { bind, insertSql, type Row, type SqliteSession } from './sqlite-session.js';
 
+/** `Store.upsertPullRequest` (types.ts) on SQLite; a failure rejects with a StoreError naming `upsertPullRequest`. */
 export function upsertPullRequest(s: SqliteSession, pr: PullRequestRecord): Promise<void> {
   return s.run('upsertPullRequest', () => {
     transaction(
@@ -49,6 +50,7 @@ function recordCycle(s: SqliteSession, pr: PullRequestRecord): void {
   }
 }
 
+/** `Store.pullRequests` (types.ts) on SQLite; a failure rejects with a StoreError naming `pullRequests`. */
 export function pullRequests(s: SqliteSession, cluster: string): Promise<PullRequestRecord[]> {
   return s.run('pullRequests', () =>
     (
@@ -59,6 +61,7 @@ export function pullRequests(s: SqliteSession, cluster: string): Promise<PullReq
   );
 }
 
+/** `Store.saveFleetStatus` (types.ts) on SQLite; a failure rejects with a StoreError naming `saveFleetStatus`. */
 export function saveFleetStatus(s: SqliteSession, status: FleetStatusRecord): Promise<void> {
   return s.run('saveFleetStatus', () => {
     s.prepare(
@@ -68,10 +71,12 @@ export function saveFleetStatus(s: SqliteSession, status: FleetStatusRecord): Pr
   });
 }
 
+/** `Store.clusters` (types.ts) on SQLite; a failure rejects with a StoreError naming `clusters`. */
 export function clusters(s: SqliteSession): Promise<string[]> {
   return s.run('clusters', () => (s.prepare(CLUSTERS_SQL).all() as Row[]).map((r) => r.cluster as string));
 }
 
+/** `Store.fleetStatus` (types.ts) on SQLite; a failure rejects with a StoreError naming `fleetStatus`. */
 export function fleetStatus(s: SqliteSession, cluster: string): Promise<FleetStatusRecord | null> {
   return s.run('fleetStatus', () => {
     const row = s.prepare('SELECT body FROM fleet_status WHERE cluster = ?').get(cluster) as Row | undefined;
@@ -79,6 +84,7 @@ export function fleetStatus(s: SqliteSession, cluster: string): Promise<FleetSta
   });
 }
 
+/** `Store.pullRequestHistory` (types.ts) on SQLite; a failure rejects with a StoreError naming `pullRequestHistory`. */
 export function pullRequestHistory(s: SqliteSession, cluster: string): Promise<PullRequestCycle[]> {
   return s.run('pullRequestHistory', () =>
     (
@@ -89,6 +95,7 @@ export function pullRequestHistory(s: SqliteSession, cluster: string): Promise<P
   );
 }
 
+/** `Store.pullRequestCycle` (types.ts) on SQLite; a failure rejects with a StoreError naming `pullRequestCycle`. */
 export function pullRequestCycle(s: SqliteSession, id: number): Promise<PullRequestCycle | null> {
   return s.run('pullRequestCycle', () => {
     const row = s.prepare('SELECT * FROM pull_request_history WHERE id = ?').get(id) as Row | undefined;

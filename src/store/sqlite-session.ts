@@ -12,6 +12,7 @@ import { migrationSql, pendingMigrations, SCHEMA_MIGRATIONS_DDL } from './migrat
 import { type Cell } from './rows.js';
 import { makeDirs } from '../disk/index.js';
 
+/** One result row as the driver gives it: column name → value (text, number or null; JSON as text). */
 export type Row = Record<string, unknown>;
 
 /** SQLite binds no booleans: they become 1/0. */
@@ -35,6 +36,7 @@ export function insertJsonSql(table: string, columns: readonly string[]): string
   return `INSERT INTO ${table} (${columns.join(', ')}) SELECT ${cells} FROM json_each(?)`;
 }
 
+/** How the SQLite store opens its file and what it keeps. */
 export interface SqliteStoreOptions {
   /** Snapshots kept by `saveSnapshot` (newest first); older ones are deleted. */
   keepSnapshots: number;

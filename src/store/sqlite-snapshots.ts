@@ -91,6 +91,7 @@ function insertContents(s: SqliteSession, digest: string, snapshot: Snapshot): n
   return id;
 }
 
+/** `Store.latestSnapshot` (types.ts) on SQLite; a failure rejects with a StoreError naming `latestSnapshot`. */
 export function latestSnapshot(s: SqliteSession): Promise<Snapshot | null> {
   return s.run('latestSnapshot', () => {
     const rows = s.prepare(LATEST_SNAPSHOT_SQL).all() as SnapshotPartRow[];
@@ -98,6 +99,7 @@ export function latestSnapshot(s: SqliteSession): Promise<Snapshot | null> {
   });
 }
 
+/** `Store.nodeEmptiness` (types.ts) on SQLite; a failure rejects with a StoreError naming `nodeEmptiness`. */
 export function nodeEmptiness(s: SqliteSession, nodes: readonly string[]): Promise<NodeEmptiness> {
   return s.run('nodeEmptiness', () =>
     transaction(s.db, () => {

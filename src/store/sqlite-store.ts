@@ -58,6 +58,10 @@ import { SqliteSession, type SqliteStoreOptions } from './sqlite-session.js';
 
 export type { SqliteStoreOptions } from './sqlite-session.js';
 
+/**
+ * The `Store` (and `StatusStore`) on one SQLite file, the default database: each method runs on
+ * the one connection ({@link SqliteSession}) and fails with a StoreError naming it.
+ */
 export class SqliteStore implements Store, StatusStore {
   private readonly s: SqliteSession;
 

@@ -282,7 +282,8 @@ export interface StatusAlgorithmEntry {
   scalingMessage: string | null;
   /**
    * Why its Deployment is held out of Git (`ModelCacheFillFailed`: its model cache fill Job
-   * failed) and what to do; absent when it is not held for such a reason.
+   * failed; `ModelCacheFillNotListed`, `ModelCacheFillUnlabelled`: its fill cannot be read,
+   * `plan/fill-hold.ts`) and what to do; absent when it is not held for such a reason.
    */
   held?: { reason: string; message: string };
 }
@@ -306,6 +307,19 @@ export interface FleetStatusRecord {
   benchmarks?: { algorithm: string; pod: string; node: string | null; phase: string; startedAt: string }[];
   /** Git writes the remote refuses permanently (a protected base branch in patch mode); absent: none. */
   writeRefusals?: GitWriteRefusalRecord[];
+  /** The nodes whose pool taint gpuops set in patch mode and has not taken back; absent: none. */
+  poolTaints?: PoolTaintRecord;
+}
+
+/**
+ * The nodes that carry the pool taint entry gpuops set itself in patch mode (Git cannot hold it:
+ * `pass/pool-taint-handover.ts`), so that pull-request mode removes those entries and no other.
+ */
+export interface PoolTaintRecord {
+  /** The entry's key: `pools.labelKey` when it was set, e.g. `gpuops.dev/pool`. */
+  key: string;
+  /** Node names, sorted. */
+  nodes: string[];
 }
 
 /**

@@ -199,6 +199,7 @@ export const DCGM = {
 
 /** The DCGM fields a policy may scale on (`scaling.metric`). */
 export const DCGM_SCALING_METRICS = [DCGM.GPU_UTIL, DCGM.GR_ENGINE_ACTIVE] as const;
+/** One of {@link DCGM_SCALING_METRICS}. */
 export type DcgmScalingMetric = (typeof DCGM_SCALING_METRICS)[number];
 
 /** gpuops's own label and annotation keys. */

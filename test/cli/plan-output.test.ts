@@ -27,11 +27,11 @@ function repoWith(name: string, files: Record<string, string>): string {
   return repo;
 }
 
-/** Text and JSON of one plan. */
-async function both(...args: string[]): Promise<{ text: string; json: PlanReport }> {
+/** Text and JSON of one plan, each exiting with `code` (0, or 3 when a spec was refused). */
+async function both(code: 0 | 3, ...args: string[]): Promise<{ text: string; json: PlanReport }> {
   const text = await run('plan', ...args);
   const json = await run('plan', ...args, '--output', 'json');
-  expect([text.code, json.code, text.err, json.err]).toEqual([0, 0, '', '']);
+  expect([text.code, json.code, text.err, json.err]).toEqual([code, code, '', '']);
   return { text: text.out, json: JSON.parse(json.out) as PlanReport };
 }
 
@@ -39,7 +39,7 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('gpuops plan: the JSON carries what the text shows', { timeout: 60_000 }, () => {
   it('every node with its GPU product and free/allocatable GPUs, and the left-out nodes with reasons', async () => {
-    const { text, json } = await both('--repo', path.join(ROOT, 'examples/gitops-repo'), ...DUMPS);
+    const { text, json } = await both(3, '--repo', path.join(ROOT, 'examples/gitops-repo'), ...DUMPS);
     const byNode = new Map(json.pools.map((p) => [p.node, p]));
     expect(byNode.get('gpu-a100-03')).toMatchObject({
       gpuProduct: 'NVIDIA-A100-SXM4-80GB',
@@ -75,7 +75,7 @@ describe('gpuops plan: the JSON carries what the text shows', { timeout: 60_000 
   });
 
   it('a repo with no spec prints every section, each saying why it is empty', async () => {
-    const { text, json } = await both('--repo', repoWith('empty', {}), ...DUMPS);
+    const { text, json } = await both(0, '--repo', repoWith('empty', {}), ...DUMPS);
     expect(json.empty).toEqual({
       placements: 'no Algorithm spec in algorithms/',
       scaling: 'no algorithm to scale',
@@ -94,7 +94,7 @@ describe('gpuops plan: the JSON carries what the text shows', { timeout: 60_000 
       'algorithms/bad.yaml':
         'apiVersion: gpuops.dev/v1alpha1\nkind: Algorithm\nmetadata: {name: bad}\nspec: {}\n',
     });
-    const { text, json } = await both('--repo', repo, '--nodes', empty, '--pods', empty);
+    const { text, json } = await both(3, '--repo', repo, '--nodes', empty, '--pods', empty);
     expect(json.pools).toEqual([]);
     expect(text).toContain('pools: none (the snapshot has no nodes)');
     expect(text).toContain(
@@ -103,6 +103,34 @@ describe('gpuops plan: the JSON carries what the text shows', { timeout: 60_000 
     expect(json.errors).toHaveLength(2);
   });
 });
+
+const GOOD =
+  'apiVersion: gpuops.dev/v1alpha1\nkind: Algorithm\nmetadata: {name: good}\nspec: {image: registry.example.com/ml/good:1.0, resources: {gpus: 1}}\n';
+const BAD = GOOD.replace('good}', 'bad}').replace('gpus: 1', 'gpu: 1');
+const POLICY = (window: string) =>
+  `apiVersion: gpuops.dev/v1alpha1\nkind: Policy\nmetadata: {name: p}\nspec: {scaling: {windowSeconds: ${window}}}\n`;
+
+describe(
+  'gpuops plan: exit 3 when a spec is refused, the others planned all the same',
+  { timeout: 60_000 },
+  () => {
+    it.each([
+      ['an Algorithm refused beside a valid one', { 'algorithms/bad.yaml': BAD }, 3],
+      ['the refused Algorithm fixed', { 'algorithms/bad.yaml': BAD.replace('gpu: 1', 'gpus: 1') }, 0],
+      ['a Policy file refused', { 'policies/p.yaml': POLICY('"soon"') }, 3],
+      ['the Policy file fixed', { 'policies/p.yaml': POLICY('60') }, 0],
+    ] as const)('%s', async (name, files, code) => {
+      mkdirSync(path.join(work, name, 'policies'), { recursive: true });
+      const repo = repoWith(name, { 'algorithms/good.yaml': GOOD, ...files });
+      const { text, json } = await both(code, '--repo', repo, ...DUMPS);
+      expect(json.placements.map((p) => p.algorithm)).toContain('good');
+      expect(json.errors.length > 0).toBe(code === 3);
+      expect(text).toContain(
+        code === 3 ? `errors (${json.errors.length}):` : 'errors: none (every spec is valid)',
+      );
+    });
+  },
+);
 
 describe('emptySections', () => {
   const plan = (over: Partial<PlanOutput>): PlanOutput => ({

@@ -53,9 +53,13 @@ describe('usage errors exit 2, for every command', { timeout: 60_000 }, () => {
     [
       'replay: --nodes 2.5',
       ['replay', '--trace', 't', '--nodes', '2.5'],
-      /expected a whole number or "auto", got "2.5"/,
+      /expected a whole number ≥ 0 or "auto", got "2.5"/,
     ],
-    ['replay: --nodes -1', ['replay', '--trace', 't', '--nodes', '-1'], /expected a number ≥ 0, got "-1"/],
+    [
+      'replay: --nodes -1',
+      ['replay', '--trace', 't', '--nodes', '-1'],
+      /expected a whole number ≥ 0 or "auto", got "-1"/,
+    ],
     [
       'replay: --nodes for one service',
       ['replay', '--trace', 'test/fixtures/none.csv', '--nodes', '4'],

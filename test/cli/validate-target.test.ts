@@ -109,7 +109,10 @@ describe('gpuops validate targets', { timeout: 90_000 }, () => {
 
   it('validates a single file inside a repo and one elsewhere', async () => {
     const good = await gpuops('validate', path.join(repo, 'algorithms/bert-train.yaml'));
-    expect([good.code, good.stdout]).toEqual([0, '1 file valid, 1 algorithm\n']);
+    expect([good.code, good.stdout]).toEqual([
+      0,
+      'policy: demo (policies/demo.yaml over the shipped default)\n1 file valid, 1 algorithm\n',
+    ]);
     const outside = path.join(work, 'whisper.yaml');
     copyFileSync(path.join(root, 'test/fixtures/repos/mixed/algorithms/whisper.yaml'), outside);
     const bad = await gpuops('validate', outside);

@@ -101,6 +101,26 @@ describe('namespacesByPath: a folder uses only its namespaces', () => {
     ]);
   });
 
+  it.each([
+    ['algorithms/Vision/a.yaml', undefined, '3:1: metadata', 'team-Vision'],
+    ['algorithms/Vision/a.yaml', 'team-vision', '5:14: metadata.namespace', 'team-Vision'],
+    ['algorithms/my_team/a.yaml', undefined, '3:1: metadata', 'team-my_team'],
+  ])(
+    '%s asking for %s: the folder makes no namespace, so the advice is to rename it',
+    (file, ns, at, made) => {
+      const errors = parse(file, ns).errors.map(formatSpecError);
+      expect(errors).toEqual([
+        `${file}:${at}: ${file}'s folder makes no namespace: the policy's namespacesByPath[1] (algorithms/{team}/**) gives it ${made}, which is no namespace name (a DNS-1123 label: lower-case letters, digits and "-"); rename the folder`,
+      ]);
+    },
+  );
+
+  it.each(['vision-x', 'v2'])('the neighbour folder %s makes a namespace the spec runs in', (folder) => {
+    const parsed = parse(`algorithms/${folder}/a.yaml`, undefined);
+    expect(parsed.errors).toEqual([]);
+    expect(parsed.algorithms.map((a) => a.namespace)).toEqual([`team-${folder}`]);
+  });
+
   it('a folder name that makes no namespace is refused, and kube-* stays refused through a capture', () => {
     expect(parse('algorithms/Vision_X/a.yaml', 'team-vision-x').errors[0]!.message).toContain(
       'gives it team-Vision_X',

@@ -30,7 +30,7 @@ describe('gpuops validate', { timeout: 90_000 }, () => {
     const r = await gpuops('validate', path.join(fixtures, 'mixed'));
     expect(r.code).toBe(1);
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines).toHaveLength(4);
+    expect(lines).toHaveLength(5);
     expect(lines[0]).toMatch(
       /^test\/fixtures\/repos\/mixed\/algorithms\/bert-train\.yaml:8:11: spec\.resources\.gpus: must be a whole number/,
     );
@@ -40,14 +40,18 @@ describe('gpuops validate', { timeout: 90_000 }, () => {
     expect(lines[2]).toBe(
       'test/fixtures/repos/mixed/policies/scaling.yaml:7:5: spec.scaling.utilisation: unknown field "utilisation"; did you mean "utilization"?',
     );
-    expect(lines[3]).toBe('3 errors in 3 of 5 files; 3 valid algorithms');
+    expect(lines[3]).toBe(
+      'policy: the shipped default alone; policies/scaling.yaml refused (errors above), not applied',
+    );
+    expect(lines[4]).toBe('3 errors in 3 of 5 files; 3 valid algorithms');
   });
 
   it('--output json prints {files, errors[]} with the contract fields', async () => {
     const r = await gpuops('validate', path.join(fixtures, 'mixed'), '--output', 'json');
     expect(r.code).toBe(1);
-    const out = JSON.parse(r.stdout) as { files: number; errors: Record<string, unknown>[] };
-    expect(Object.keys(out).sort()).toEqual(['errors', 'files']);
+    const out = JSON.parse(r.stdout) as { files: number; errors: Record<string, unknown>[]; policy: object };
+    expect(Object.keys(out).sort()).toEqual(['errors', 'files', 'policy']);
+    expect(out.policy).toEqual({ name: 'default', files: [], refused: ['policies/scaling.yaml'] });
     expect(out.files).toBe(5);
     expect(out.errors.map((e) => [e['file'], e['line'], e['column'], e['field']])).toEqual([
       ['algorithms/bert-train.yaml', 8, 11, 'spec.resources.gpus'],
@@ -70,7 +74,11 @@ describe('gpuops validate', { timeout: 90_000 }, () => {
 
   it('exits 0 with a summary when every file is valid (nested folder, .yml, policy override)', async () => {
     const r = await gpuops('validate', path.join(fixtures, 'valid'));
-    expect(r).toMatchObject({ code: 0, stdout: '3 files valid, 3 algorithms\n' });
+    expect(r).toMatchObject({
+      code: 0,
+      stdout:
+        'policy: team-scaling (policies/scaling.yaml over the shipped default)\n3 files valid, 3 algorithms\n',
+    });
   });
 
   it('validates a single file that is not a spec: its errors, exit 1 (issue 16: a file can be validated)', async () => {

@@ -208,6 +208,51 @@ describe('parseDocuments: documents and names', () => {
     expect(both.errors.map((e) => e.field)).toEqual(['a']);
   });
 
+  it.each([
+    {
+      case: 'an alias with no anchor',
+      text: 'metadata: {name: x}\nspec:\n  args: *nope\n',
+      at: [3, 9, 'spec.args'],
+      message: 'alias *nope has no anchor &nope before it in this document',
+    },
+    {
+      case: 'an anchor set only after the alias',
+      text: 'a: *x\nb: &x 1\n',
+      at: [1, 4, 'a'],
+      message: 'alias *x has no anchor &x before it',
+    },
+    {
+      case: "a merge of an anchor of the previous document (anchors end at '---')",
+      text: 'base: &base {gpus: 1}\n---\nspec:\n  resources:\n    <<: *base\n',
+      at: [5, 9, 'spec.resources.<<'],
+      message: 'alias *base has no anchor &base before it in this document',
+    },
+    {
+      case: 'a merge of a scalar',
+      text: 'a: &x 1\nb:\n  <<: *x\n',
+      at: [3, 3, 'b.<<'],
+      message: '"<<" merges a mapping, an alias of one or a list of them; got the alias *x of a non-mapping',
+    },
+    {
+      case: 'a merge of a list with a scalar',
+      text: 'a: &x {k: 1}\nb:\n  <<: [*x, 2]\n',
+      at: [3, 3, 'b.<<'],
+      message: 'got a list with an item that is not one',
+    },
+  ])('locates $case at the alias or the merge key, not as too many aliases', ({ text, at, message }) => {
+    const { documents, errors } = parseDocuments({ path: 'f.yaml', text });
+    expect(documents.filter((d) => d.value !== null && (d.value as { spec?: unknown }).spec)).toEqual([]);
+    const error = errors.at(-1)!;
+    expect([error.line, error.column, error.field]).toEqual(at);
+    expect(error.message).toContain(message);
+    expect(error.message).not.toContain('too many');
+  });
+
+  it('merges a list of mappings and an anchor set earlier in the same document', () => {
+    const doc = one('a: &p {x: 1}\nb: &q {y: 2}\nc: {<<: [*p, *q], z: 3}\nd: *p\n');
+    expect(doc.value).toEqual({ a: { x: 1 }, b: { y: 2 }, c: { x: 1, y: 2, z: 3 }, d: { x: 1 } });
+  });
+
   it('reads YAML 1.2 core: yes is a string, merges apply', () => {
     const doc = one('a: yes\nb: &b {x: 1}\nc: {<<: *b, y: 2}\n');
     expect(doc.value).toEqual({ a: 'yes', b: { x: 1 }, c: { x: 1, y: 2 } });

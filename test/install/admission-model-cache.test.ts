@@ -15,7 +15,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import type { ResolvedAlgorithm } from '../../src/definitions/types.js';
 import { renderModelCacheFill } from '../../src/manifests/model-cache.js';
-import { renderNamespaceFiles } from '../../src/manifests/namespaces.js';
+import { DEFAULT_SERVICE_ACCOUNT, renderNamespaceFiles } from '../../src/manifests/namespaces.js';
 import { algorithmsFromYaml, policyWith } from '../benchmark/fixtures.js';
 import { admit } from './cel-admit.js';
 
@@ -23,6 +23,15 @@ const FILE = path.resolve(import.meta.dirname, '../../templates/install/admissio
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyObj = any;
 const [vap, binding] = parseAllDocuments(readFileSync(FILE, 'utf8')).map((d) => d.toJS() as AnyObj);
+/**
+ * gpuops's ServiceAccount as templates/install/serviceaccount.yaml creates it, and the user name
+ * the API server gives it. The policy's exemption is plain text in a CEL expression (kustomize's
+ * `namespace:` does not rewrite it), so it must name this account by hand.
+ */
+const SA = parseAllDocuments(
+  readFileSync(path.resolve(import.meta.dirname, '../../templates/install/serviceaccount.yaml'), 'utf8'),
+)[0]!.toJS() as AnyObj;
+const SA_USER = `system:serviceaccount:${SA.metadata.namespace}:${SA.metadata.name}`;
 
 const LABELS = (name: string) =>
   `Job algorithms/${name}: only gpuops model cache fill Jobs may run here (labels app.kubernetes.io/managed-by: gpuops, gpuops.dev/algorithm, and gpuops.dev/model-cache-fill naming the Job, on the Job and its pod)`;
@@ -93,9 +102,24 @@ describe('gpuops-model-cache: only the fill Job gpuops renders is admitted', () 
       delete j.metadata.labels['gpuops.dev/model-cache-fill'];
       c.resources = { limits: { 'nvidia.com/gpu': '1' } };
     });
-    expect(admit(vap, bench, 'system:serviceaccount:gpuops-system:gpuops')).toBe('not judged');
+    expect(admit(vap, bench, SA_USER)).toBe('not judged');
     expect(admit(vap, bench)).toBe(LABELS(render.metadata.name));
     expect(admit(vap, bench, 'kubernetes-admin')).toBe(LABELS(render.metadata.name));
+  });
+
+  it('exempts exactly the shipped ServiceAccount, the one gpuops binds in each algorithm namespace', () => {
+    expect(DEFAULT_SERVICE_ACCOUNT).toEqual({ namespace: SA.metadata.namespace, name: SA.metadata.name });
+    const bench = changed((j) => {
+      delete j.metadata.labels['gpuops.dev/model-cache-fill'];
+    });
+    expect(admit(vap, bench, SA_USER)).toBe('not judged');
+    // Its neighbours: the same name in another namespace, another account in its namespace.
+    for (const user of [
+      `system:serviceaccount:${SA.metadata.namespace}-x:${SA.metadata.name}`,
+      `system:serviceaccount:${SA.metadata.namespace}:${SA.metadata.name}-x`,
+      `system:serviceaccount:algorithms:${SA.metadata.name}`,
+    ])
+      expect(admit(vap, bench, user)).toBe(LABELS(render.metadata.name));
   });
 
   it.each<[string, () => AnyObj, string]>([

@@ -268,7 +268,11 @@ describe('gpuops as its ServiceAccount, RBAC enforced', { timeout: 180_000 }, ()
       },
     } as unknown as ResolvedAlgorithm;
     const name = modelCacheFillName(alg.name, alg.spec.modelCache)!;
-    const files = new Map([[modelCacheFilePath('prod', 'bert'), `kind: Job\nmetadata: {name: ${name}}\n`]]);
+    // As gpuops writes it: with the fill labels the list selects by.
+    const labels = `{app.kubernetes.io/managed-by: gpuops, gpuops.dev/model-cache-fill: ${name}}`;
+    const files = new Map([
+      [modelCacheFilePath('prod', 'bert'), `kind: Job\nmetadata: {name: ${name}, labels: ${labels}}\n`],
+    ]);
     const git = readGitModel('prod', files, 'gpuops.dev/pool');
     const states = await readModelCacheFills(createKubeJobApi(h.gpuopsKc), [alg], git, parseGenerated);
     expect(Object.fromEntries(states)).toEqual({ [`algorithms/${name}`]: 'Absent' });

@@ -7,7 +7,17 @@
 import { describe, expect, it } from 'vitest';
 import { planDesiredState, type DesiredStateInput } from '../../src/plan/desired-state.js';
 import { readGitModel } from '../../src/plan/git-model.js';
-import { createKeptSteps, keptGitModel, keptReplicaPod, sameRecords } from '../../src/plan/kept-steps.js';
+import { RenderCache } from '../../src/manifests/yaml.js';
+import {
+  createKeptSteps,
+  keptGitModel,
+  keptPlacementChanges,
+  keptPoolChanges,
+  keptReplicaPod,
+  sameRecords,
+} from '../../src/plan/kept-steps.js';
+import { placementChanges, type PlacementChangesInput } from '../../src/plan/placement.js';
+import { poolChanges, type PoolChangesInput } from '../../src/plan/pool-changes.js';
 import { replicaPod } from '../../src/plan/scaling.js';
 import { plainLookups } from '../../src/plan/lookups.js';
 import { createReconcilerMemory, rememberedLookups, type ReconcilerMemory } from '../../src/plan/memory.js';
@@ -207,6 +217,137 @@ describe('a reconciler’s plan with kept steps', () => {
     expect(next.kept).toEqual(next.fresh);
     // The change shows: the kept plan is not the last one.
     expect(next.kept).not.toEqual(first.kept);
+  });
+});
+
+/** The pools and placement step inputs of one plain plan of `i`, as the plan built them. */
+function stepInputs(i: DesiredStateInput): { pools: PoolChangesInput; placement: PlacementChangesInput } {
+  let pools: PoolChangesInput | undefined;
+  let placement: PlacementChangesInput | undefined;
+  planDesiredState({
+    ...i,
+    lookups: {
+      ...plainLookups,
+      poolChanges: (x) => poolChanges((pools = x)),
+      placementChanges: (x) => placementChanges((placement = x)),
+    },
+  });
+  return { pools: pools!, placement: placement! };
+}
+
+/**
+ * Each step kept on its own, against each of its keys in turn: the read model (by identity), the
+ * records every pass rebuilds, every other input, and the memo that is no input. A row that
+ * changes a key must miss (the answer is the plain step's for the new input, not the kept one);
+ * the memo row must hit.
+ */
+describe('keptPoolChanges and keptPlacementChanges, key by key', () => {
+  const base = poolsMerged();
+  const first = stepInputs(input(base));
+  const path = [...base.keys()].find(
+    (p) => p.includes('/nodes/') && !base.get(p)!.includes('pool: long-task'),
+  )!;
+  const relabelled = new Map(base).set(
+    path,
+    base.get(path)!.replace(/gpuops\.dev\/pool: \S+/, 'gpuops.dev/pool: long-task'),
+  );
+  const movedGit = readGitModel('prod', relabelled, LABEL);
+
+  it.each<[string, (i: PoolChangesInput) => PoolChangesInput, boolean]>([
+    [
+      'equal records rebuilt, a render cache (a memo, no input): a hit',
+      (i) => ({ ...i, pools: i.pools.map((a) => ({ ...a })), renderCache: new RenderCache() }),
+      true,
+    ],
+    ['another read model (a person relabelled a node)', (i) => ({ ...i, git: movedGit }), false],
+    [
+      'one assignment moved',
+      (i) => ({
+        ...i,
+        pools: i.pools.map((a, n) =>
+          n === 0 ? { ...a, to: a.to === 'unused' ? 'short-task' : 'unused' } : a,
+        ),
+      }),
+      false,
+    ],
+    [
+      'another algorithm namespace',
+      (i) => ({ ...i, algorithms: [...i.algorithms, { ...alg('vit'), namespace: 'team-b' }] }),
+      false,
+    ],
+    ['a node moved by scaling', (i) => ({ ...i, movedByScaling: new Set([i.pools[0]!.node]) }), false],
+  ])('pools: %s', (_, change, hit) => {
+    const kept = createKeptSteps();
+    const step = keptPoolChanges(kept);
+    const before = step(first.pools);
+    expect(before).toEqual(poolChanges(first.pools));
+    const slot = kept.pools;
+    const next = change(first.pools);
+    const after = step(next);
+    expect(after).toEqual(poolChanges(next));
+    // The answer carries this pass's assignments, not the kept ones.
+    expect(after.pools).toBe(next.pools);
+    if (hit) expect(kept.pools).toBe(slot);
+    else {
+      expect(kept.pools).not.toBe(slot);
+      expect(after).not.toEqual(before);
+    }
+  });
+
+  it.each<[string, (i: PlacementChangesInput) => PlacementChangesInput, boolean]>([
+    [
+      'equal records rebuilt, another workload renderer (a memo, no input): a hit',
+      (i) => ({
+        ...i,
+        placements: i.placements.map((p) => ({ ...p })),
+        workloadFiles: (w) => plainLookups.workloadFiles(w),
+      }),
+      true,
+    ],
+    [
+      'another read model (the placements merged)',
+      (i) => ({ ...i, git: readGitModel('prod', allMerged(), LABEL) }),
+      false,
+    ],
+    [
+      'one placement moved',
+      (i) => ({
+        ...i,
+        placements: i.placements.map((p, n) =>
+          n === 0 ? { ...p, pool: p.pool === 'long-task' ? 'short-task' : 'long-task' } : p,
+        ),
+      }),
+      false,
+    ],
+    [
+      'a spec changed (a new image)',
+      (i) => ({ ...i, algorithms: [alg('bert', 'registry.example.com/ml/bert:2.0.0'), alg('llm')] }),
+      false,
+    ],
+  ])('placement: %s', (_, change, hit) => {
+    const kept = createKeptSteps();
+    const step = keptPlacementChanges(kept);
+    const before = step(first.placement);
+    expect(before).toEqual(placementChanges(first.placement));
+    const slot = kept.placement;
+    const next = change(first.placement);
+    const after = step(next);
+    expect(after).toEqual(placementChanges(next));
+    if (hit) expect(kept.placement).toBe(slot);
+    else {
+      expect(kept.placement).not.toBe(slot);
+      expect(after).not.toEqual(before);
+    }
+  });
+
+  it('hands out copies: a caller that edits an answer’s files leaves the kept one whole', () => {
+    const kept = createKeptSteps();
+    const pools = keptPoolChanges(kept);
+    const placement = keptPlacementChanges(kept);
+    pools(first.pools).files.length = 0;
+    placement(first.placement)[0]!.files.length = 0;
+    expect(pools(first.pools)).toEqual(poolChanges(first.pools));
+    expect(placement(first.placement)).toEqual(placementChanges(first.placement));
   });
 });
 

@@ -11,6 +11,7 @@ import { renderWorkloadFiles } from '../../src/manifests/workloads.js';
 import { readGitModel } from '../../src/plan/git-model.js';
 import { fillKey, type FillState } from '../../src/plan/model-cache.js';
 import type { FillFailure } from '../../src/plan/fill-failure.js';
+import { listFailureHolds, unlabelledHold, type FillHold } from '../../src/plan/fill-hold.js';
 import { placementChanges, planPlacements } from '../../src/plan/placement.js';
 import type { Policy, ResolvedAlgorithm } from '../../src/definitions/types.js';
 import { algorithmsFromYaml, policyWith } from '../benchmark/fixtures.js';
@@ -152,5 +153,65 @@ describe('the placement pull request says the model cache fill failed, why, and 
     expect(text).toContain(`**The model cache fill failed**: Job \`${job}\` ${says}`);
     expect(text).toContain(RETRY);
     expect(text).not.toContain('Waiting for the model cache fill');
+  });
+});
+
+describe('the placement pull request says why a fill could not be read', () => {
+  /** The body with `llama`'s fill `Unknown` and `hold` as the pass read it. */
+  function unknownBody(current: string | undefined, hold: FillHold | undefined): string {
+    const git = readGitModel('prod', new Map(current ? [[PATH, current]] : []), 'gpuops.dev/pool');
+    const [input] = placementChanges({
+      algorithms: [alg],
+      placements: planPlacements([alg], new Map(), policy),
+      git,
+      policy,
+      templates: templates(),
+      modelCacheFills: new Map([[job, 'Unknown' as const]]),
+      ...(hold ? { modelCacheHolds: new Map([[job, hold]]) } : {}),
+    });
+    return buildChangeSet(input!)!.body;
+  }
+  const forbidden = () =>
+    listFailureHolds('algorithms', { status: 403, detail: 'jobs.batch is forbidden' }, [
+      { algorithm: 'llama', job },
+    ])[0]!;
+
+  it.each<[string, string | undefined, () => FillHold | undefined, string]>([
+    [
+      'the list answered 403: what to apply',
+      undefined,
+      forbidden,
+      'could not be read this pass (fill Jobs could not be listed: HTTP 403: jobs.batch is forbidden — apply the gpuops-benchmark ClusterRole of this version (it grants list on batch/jobs; the RoleBinding gpuops writes in namespace algorithms binds it there)); this pull request holds no Deployment of `llama` yet',
+    ],
+    [
+      "Git's Job without gpuops's labels, a running Deployment",
+      RUNNING,
+      () => unlabelledHold('algorithms', 'llama', job, 'a: b'),
+      "could not be read this pass (the fill Job in Git lacks gpuops's labels (a: b): gpuops does not list it and the model cache admission policy refuses it; the placement pull request restores them); the Deployment of `llama` in Git stays as it is",
+    ],
+    [
+      'no why known',
+      undefined,
+      () => undefined,
+      'could not be read this pass; this pull request holds no Deployment',
+    ],
+  ])('%s', (_what, current, hold, says) => {
+    expect(unknownBody(current, hold())).toContain(
+      `**Waiting for the model cache fill**: Job \`${job}\` ${says}`,
+    );
+  });
+
+  it('a hold of another Job (a stale key) is not said', () => {
+    const stale = { ...forbidden(), job: 'algorithms/llama-model-cache-00000000' };
+    const [input] = placementChanges({
+      algorithms: [alg],
+      placements: planPlacements([alg], new Map(), policy),
+      git: readGitModel('prod', new Map(), 'gpuops.dev/pool'),
+      policy,
+      templates: templates(),
+      modelCacheFills: new Map([[job, 'Unknown' as const]]),
+      modelCacheHolds: new Map([[stale.job, stale]]),
+    });
+    expect(buildChangeSet(input!)!.body).toContain(`Job \`${job}\` could not be read this pass; `);
   });
 });

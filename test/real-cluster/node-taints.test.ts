@@ -78,4 +78,23 @@ describeReal('the pool taint beside another manager’s taint', () => {
     // Nothing left to change: the next pass writes no taint.
     expect((await h.pass()).patches.filter((p) => p.startsWith('Node gpu-a'))).toEqual([]);
   });
+
+  it('switched to pull-request mode: gpuops takes its entry back (Git cannot hold it), the GPU operator’s and the labels stay', async () => {
+    const pool = (await h.get<{ metadata: { labels?: Record<string, string> } }>('/api/v1/nodes/gpu-a'))
+      .metadata.labels?.['gpuops.dev/pool'];
+    h.push({
+      'policies/test.yaml': policy
+        .replace('enabled: true', 'enabled: false')
+        .replace('mode: patch', 'mode: pull-request'),
+    });
+    const r = await h.pass();
+    expect(r.patches).toContain('Node gpu-a: no taint gpuops.dev/pool');
+    expect(await taints('gpu-a')).toEqual(['nvidia.com/gpu=present:NoSchedule']);
+    await h.sync();
+    expect(await taints('gpu-a')).toEqual(['nvidia.com/gpu=present:NoSchedule']);
+    const after = await h.get<{ metadata: { labels?: Record<string, string> } }>('/api/v1/nodes/gpu-a');
+    expect(after.metadata.labels?.['gpuops.dev/pool']).toBe(pool);
+    // Pull-request mode writes nothing more to the cluster.
+    expect((await h.pass()).patches).toEqual([]);
+  });
 });

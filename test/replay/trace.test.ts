@@ -35,6 +35,35 @@ describe('parseTraceCsv', () => {
     expect(() => parseTraceCsv(text, 'x.csv')).toThrow(message);
   });
 
+  it.each([
+    ['a word', 'abc,1,a', 'got "abc"'],
+    ['a blank value', ',1,a', 'got ""'],
+    ['a blank value of spaces', ' ,1,a', 'got " "'],
+    ['a row too short for the value column', '', ''],
+  ])('refuses %s as a value, never reading it as zero', (_n, row, got) => {
+    if (row === '') {
+      // The value column last: a row that stops early has no value cell at all.
+      expect(() => parseTraceCsv('timestamp_anon,container_ip,value\n1,a\n', 'x.csv')).toThrow(
+        'x.csv:2: value: expected a utilisation in percent between 0 and 100, got nothing',
+      );
+      return;
+    }
+    expect(() => parseTraceCsv(`value,timestamp_anon,container_ip\n${row}\n`, 'x.csv')).toThrow(
+      `x.csv:2: value: expected a utilisation in percent between 0 and 100, ${got}`,
+    );
+  });
+
+  it.each([
+    ['null', null, 'got null'],
+    ['an empty string', '', 'got ""'],
+    ['true', true, 'got true'],
+  ])('refuses %s as a query_range sample value, never reading it as a number', (_n, value, got) => {
+    const doc = { data: { resultType: 'matrix', result: [{ metric: { pod: 'a' }, values: [[1, value]] }] } };
+    expect(() => parsePrometheusRange(JSON.stringify(doc), 'q.json')).toThrow(
+      `q.json: data.result[0].values[0][1]: expected a utilisation in percent between 0 and 100, ${got}`,
+    );
+  });
+
   it('accepts exactly 100 and 0 (the boundary is inclusive)', () => {
     expect(
       parseTraceCsv('value,timestamp_anon,container_ip\n100,1,a\n0,1,b\n', 'x').instants[0]!.values,

@@ -46,6 +46,13 @@ export async function planFromSources(
   return { output, snapshot: world.snapshot };
 }
 
+/**
+ * The exit code of a plan that refused a spec (listed under errors) and planned the rest: not 0, so
+ * a pipeline running `gpuops plan` fails on a spec gpuops would neither benchmark nor place, and
+ * not 1 (no plan: an input could not be read) nor 2 (usage), so the pipeline can tell them apart.
+ */
+export const SPECS_REFUSED = 3;
+
 interface PlanFlags {
   repo?: string;
   nodes?: string;
@@ -63,7 +70,8 @@ interface PlanFlags {
  * offline and read-only. The snapshot comes from the dumps, or the live cluster without them;
  * benchmark run times from `--benchmarks`, or the database; utilisation from `--metrics` (saved
  * dcgm-exporter pages or a Prometheus query-result JSON), or `--prometheus-url` / `--dcgm-url`.
- * Exit 0 (errors in specs are listed, not fatal), 2 on usage errors, 1 when an input cannot be read.
+ * Exit 0 when every spec is valid, {@link SPECS_REFUSED} when a spec was refused (the plan of the
+ * others is printed all the same), 2 on usage errors, 1 when an input cannot be read (no plan).
  */
 export function register(program: Command): void {
   const cmd: Command = program
@@ -182,5 +190,5 @@ async function runPlan(cmd: Command, flags: PlanFlags): Promise<void> {
       ? `${JSON.stringify(planReport(output, snapshot), null, 2)}\n`
       : formatPlanTable(output, snapshot),
   );
-  process.exitCode = 0;
+  process.exitCode = output.errors.length > 0 ? SPECS_REFUSED : 0;
 }

@@ -20,6 +20,7 @@ import {
   syntheticDayCsv,
   syntheticName,
   parseLatencyCsv,
+  disorderWarning,
 } from '../../replay/index.js';
 import { fileURLToPath } from 'node:url';
 import { missingTraceMessage } from '../bundled-trace.js';
@@ -265,4 +266,15 @@ export function nodeOptions(f: ReplayFlags): FleetNodeOptions | undefined {
   return f.nodes === undefined
     ? undefined
     : { nodes: f.nodes, scoring: f.schedulerScoring, resources: f.scoredResources };
+}
+
+/**
+ * `trace`, after saying on stderr where its rows are out of time order, if they are: the replay
+ * goes on with them sorted (each row carries its own time), but a history read in an order it was
+ * not written in may be several exports joined, which changes every figure of the replay.
+ */
+export function warnDisorder<T extends Parameters<typeof disorderWarning>[0]>(trace: T): T {
+  const warning = disorderWarning(trace);
+  if (warning) process.stderr.write(`gpuops replay: warning: ${warning}\n`);
+  return trace;
 }

@@ -25,7 +25,7 @@ import {
   parsePrometheusGroups,
 } from '../../replay/index.js';
 import { makeDirs } from '../../disk/index.js';
-import { nodeOptions, sliceOf } from './replay-flags.js';
+import { nodeOptions, sliceOf, warnDisorder } from './replay-flags.js';
 import type { ReplayFlags } from './replay-options.js';
 
 /** The services of a fleet replay, their names and how the history was split (for the report). */
@@ -106,6 +106,7 @@ export async function replayFleetCommand(
 export function fleetInput(f: ReplayFlags, text: string): FleetInput {
   if (f.groupBy) {
     const groups = parsePrometheusGroups(text, f.trace, f.groupBy);
+    for (const g of groups) warnDisorder(g.trace);
     (f.output === 'jsonl' ? process.stderr : process.stdout).write(
       `services of ${f.trace} by ${f.groupBy.join(',')}: ${groups.map((g, i) => `${i} ${g.group}`).join(', ')}\n`,
     );
@@ -116,7 +117,7 @@ export function fleetInput(f: ReplayFlags, text: string): FleetInput {
       names: groups.map((g) => g.group),
     };
   }
-  const trace = sliceOf(f, parseTrace(text, f.trace));
+  const trace = sliceOf(f, warnDisorder(parseTrace(text, f.trace)));
   if (f.podGroups !== undefined)
     return {
       source: f.trace,

@@ -1,6 +1,13 @@
 import { InvalidArgumentError } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { headroomFactor, nonNegative, numberList } from './replay-parsers.js';
+import {
+  headroomFactor,
+  nodeCount,
+  nonNegative,
+  numberList,
+  positive,
+  wholePositive,
+} from './replay-parsers.js';
 
 describe('headroomFactor: the Policy schema bounds of headroomFactor / headroomDownMargin', () => {
   it.each([
@@ -29,5 +36,28 @@ describe('nonNegative: seconds, hours and factors', () => {
 
   it.each(['', ' ', '-1', 'NaN', 'Infinity', '2h'])('refuses %j', (text) => {
     expect(() => nonNegative(text)).toThrow(`expected a number ≥ 0, got "${text}"`);
+  });
+});
+
+describe('positive, wholePositive and nodeCount: the message states the bound the parser holds', () => {
+  it.each(['0', '-1', '-0.5', '', 'x', 'Infinity'])('positive refuses %j as "> 0"', (text) => {
+    expect(() => positive(text)).toThrow(`expected a number > 0, got "${text}"`);
+  });
+
+  it.each(['0', '-1', '1.5', '', 'x'])('wholePositive refuses %j as "a whole number > 0"', (text) => {
+    expect(() => wholePositive(text)).toThrow(`expected a whole number > 0, got "${text}"`);
+  });
+
+  it.each(['-1', '1.5', '', 'all'])('nodeCount refuses %j as "a whole number ≥ 0 or auto"', (text) => {
+    expect(() => nodeCount(text)).toThrow(`expected a whole number ≥ 0 or "auto", got "${text}"`);
+  });
+
+  it.each([
+    [positive, '0.25', 0.25],
+    [wholePositive, '1', 1],
+    [nodeCount, '0', 0],
+    [nodeCount, 'auto', 'auto'],
+  ] as const)('accepts the neighbour across the bound: %o %s', (parse, text, want) => {
+    expect(parse(text)).toBe(want);
   });
 });

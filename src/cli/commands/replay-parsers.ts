@@ -19,31 +19,35 @@ import {
  * `--from-hours ""` must not mean 0). @throws InvalidArgumentError otherwise
  */
 export function nonNegative(value: string): number {
-  const n = value.trim() === '' ? Number.NaN : Number(value);
+  const n = numberOf(value);
   if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`expected a number ≥ 0, got "${value}"`);
   return n;
 }
 
-/** A number > 0. @throws InvalidArgumentError otherwise */
+/** `value` as a number; a blank value is NaN (`Number('')` is 0), so no bound accepts it. */
+const numberOf = (value: string): number => (value.trim() === '' ? Number.NaN : Number(value));
+
+/** A number > 0. @throws InvalidArgumentError otherwise, saying "> 0" whatever the value */
 export function positive(value: string): number {
-  const n = nonNegative(value);
-  if (n === 0) throw new InvalidArgumentError(`expected a number > 0, got "${value}"`);
+  const n = numberOf(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`expected a number > 0, got "${value}"`);
   return n;
 }
 
 /** A whole number > 0 (GPUs, services). @throws InvalidArgumentError otherwise */
 export function wholePositive(value: string): number {
-  const n = positive(value);
-  if (!Number.isInteger(n)) throw new InvalidArgumentError(`expected a whole number > 0, got "${value}"`);
+  const n = numberOf(value);
+  if (!Number.isInteger(n) || n <= 0)
+    throw new InvalidArgumentError(`expected a whole number > 0, got "${value}"`);
   return n;
 }
 
 /** `--nodes`: a whole number ≥ 0 or `auto`. @throws InvalidArgumentError otherwise */
 export function nodeCount(value: string): number | 'auto' {
   if (value === 'auto') return 'auto';
-  const n = nonNegative(value);
-  if (!Number.isInteger(n))
-    throw new InvalidArgumentError(`expected a whole number or "auto", got "${value}"`);
+  const n = numberOf(value);
+  if (!Number.isInteger(n) || n < 0)
+    throw new InvalidArgumentError(`expected a whole number ≥ 0 or "auto", got "${value}"`);
   return n;
 }
 

@@ -11,6 +11,7 @@ import {
   isFleet,
   oneServiceEngines,
   traceTextOf,
+  warnDisorder,
   replaySettings,
   oneServiceSlice,
   withServiceFile,
@@ -32,7 +33,7 @@ async function replayAction(a: ReplayArgs): Promise<void> {
     return replayFleetFromFlags(f, traceTextOf(f), settings, engines);
   }
   const engines = oneServiceEngines(f);
-  const trace = withServiceFile(f, parseTrace(traceTextOf(f), f.trace));
+  const trace = withServiceFile(f, warnDisorder(parseTrace(traceTextOf(f), f.trace)));
   await replayOneService(oneServiceSlice(f, trace), f, settings, engines);
 }
 

@@ -6,14 +6,16 @@ import { loadRepo, formatSpecError } from '../../definitions/index.js';
 import type { LoadedRepo, SpecError } from '../../definitions/index.js';
 import { escapeControl } from '../../util/index.js';
 import { clusterProducts, withProductErrors, type NodesSource } from '../validate-products.js';
+import { policyLine, policyUsed } from '../validate-policy.js';
 
 /**
  * Registers `gpuops validate [DIR] [--output text|json|github] [--nodes FILE | --kubeconfig FILE]`:
  * checks every Algorithm and Policy file of the GitOps repo at DIR (default `.`). Prints one
  * `file:line:column: field: message` line per error and a summary, the file relative to the working
  * directory (so an editor or terminal opens it from where the command ran); `json` prints
- * `{"files": N, "errors": [...]}` (docs/design.md, "Command-line contract") with files relative to
- * the repo root; `github` prints GitHub Actions `::error` annotations (file paths relative to the
+ * `{"files": N, "errors": [...], "policy": {...}}` (docs/design.md, "Command-line contract") with
+ * files relative to the repo root, `policy` the one the algorithms were checked against (the text
+ * says it on a line before the summary when the repo has a policy file: `validate-policy.ts`); `github` prints GitHub Actions `::error` annotations (file paths relative to the
  * working directory, so they land on the pull request's diff) and the summary. With `--nodes` (a
  * `kubectl get nodes -o json` dump) or `--kubeconfig` (the live cluster, listed read-only) a
  * product of `spec.gpu.product` that no node carries is an error at its list item
@@ -42,7 +44,7 @@ export function register(program: Command): void {
       'also check spec.gpu.product against the nodes of this cluster (read only)',
     )
     .action(async (target: string, opts: ValidateOptions) => {
-      let repo: Pick<LoadedRepo, 'files' | 'errors' | 'algorithms'>;
+      let repo: Checked;
       let dir = target;
       try {
         const present = await clusterProducts(opts, new Date());
@@ -57,8 +59,9 @@ export function register(program: Command): void {
         return;
       }
       const { files, errors, algorithms } = repo;
+      const policy = policyUsed(repo);
       if (opts.output === 'json') {
-        process.stdout.write(`${JSON.stringify({ files, errors }, null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify({ files, errors, policy }, null, 2)}\n`);
       } else {
         for (const e of errors) {
           const line =
@@ -74,11 +77,16 @@ export function register(program: Command): void {
             : errors.length === 0
               ? `${files} ${plural(files, 'file')} valid, ${algorithms.length} ${plural(algorithms.length, 'algorithm')}`
               : `${errors.length} ${plural(errors.length, 'error')} in ${badFiles} of ${files} ${plural(files, 'file')}; ${algorithms.length} valid ${plural(algorithms.length, 'algorithm')}`;
+        // Said whenever the repo has a policy file: with none, the shipped default is the only one.
+        if (policy.files.length + policy.refused.length > 0) process.stdout.write(`${policyLine(policy)}\n`);
         process.stdout.write(`${summary}\n`);
       }
       process.exitCode = errors.length === 0 ? 0 : 1;
     });
 }
+
+/** What `validate` checked: the files, their errors, the valid algorithms and the policy used. */
+type Checked = Pick<LoadedRepo, 'files' | 'errors' | 'algorithms' | 'policy' | 'policyFiles'>;
 
 /** The flags of `validate`. */
 interface ValidateOptions extends NodesSource {
@@ -107,13 +115,14 @@ function inputError(file: string, message: string): SpecError {
  * `algorithms/` folder is not one (a usage error with a hint, exit 2); one whose `algorithms/`
  * holds no spec would pass having checked nothing, so that is an error at the folder (exit 1). A
  * single file is validated on its own: inside a repo's `algorithms/` or `policies/` folder against
- * that repo's policies, elsewhere as an algorithm.
+ * that repo's policies (whose errors are then its errors too: it is not valid against a refused
+ * policy), elsewhere as an algorithm.
  * @throws Error when the path does not exist or is not a repo root (usage errors)
  */
 async function loadTarget(
   target: string,
   present: ReadonlySet<string> | null,
-): Promise<{ dir: string; repo: Pick<LoadedRepo, 'files' | 'errors' | 'algorithms'> }> {
+): Promise<{ dir: string; repo: Checked }> {
   if (!existsSync(target)) throw new Error(`${target}: no such file or directory`);
   if (statSync(target).isFile()) {
     const abs = path.resolve(target);
@@ -132,9 +141,20 @@ async function loadTarget(
       const repo = present ? await withProductErrors(root, loaded, present) : loaded;
       const rel = temp ? `algorithms/${path.basename(abs)}` : `${folder}/${path.basename(abs)}`;
       const shown = temp ? target : rel;
-      const errors = repo.errors.filter((e) => e.file === rel).map((e) => ({ ...e, file: shown }));
+      // The repo's policy files count for one spec too: it was checked against what they merge to,
+      // so an error of theirs is this check's error (the file is not valid against the repo's policy).
+      const policyErrors = repo.errors.filter((e) => e.file !== rel && e.file.startsWith('policies/'));
+      const errors = [
+        ...repo.errors.filter((e) => e.file === rel).map((e) => ({ ...e, file: shown })),
+        ...policyErrors,
+      ];
       const algorithms = repo.algorithms.filter((a) => a.source.file === rel);
-      return { dir: temp ? process.cwd() : root, repo: { files: 1, errors, algorithms } };
+      const files = 1 + new Set(policyErrors.map((e) => e.file)).size;
+      const { policy, policyFiles } = repo;
+      return {
+        dir: temp ? process.cwd() : root,
+        repo: { files, errors, algorithms, policy, ...(policyFiles ? { policyFiles } : {}) },
+      };
     } finally {
       if (temp) rmSync(temp, { recursive: true, force: true });
     }

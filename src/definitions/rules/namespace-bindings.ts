@@ -121,7 +121,8 @@ function claimed(namespace: string, bindings: readonly NamespaceBinding[]): Name
 /**
  * Why the spec in `file` may not run in `namespace` by the bindings, or null when it may. A bound
  * file may use only its binding's namespaces; a file no binding matches may not use a namespace
- * some binding names. The allow-list and the `kube-*` rule are checked apart (`namespaces.ts`).
+ * some binding names; a bound file whose folder fills in no namespace name is refused whatever it
+ * asks. The allow-list and the `kube-*` rule are checked apart (`namespaces.ts`).
  */
 export function bindingRefusal(
   file: string,
@@ -132,6 +133,10 @@ export function bindingRefusal(
   const b = bindingOf(file, bindings);
   if (b.kind === 'bound') {
     if (b.namespaces.some((p) => isNamespacePattern(p) && matches(p, namespace))) return null;
+    // A folder name that is no DNS-1123 text (`Vision`, `my_team`) fills in no namespace at all:
+    // no metadata.namespace can fit, so the advice is the folder's name.
+    if (!b.namespaces.some(isNamespacePattern))
+      return `${file}'s folder makes no namespace: the policy's namespacesByPath[${b.index}] (${b.path}) gives it ${b.namespaces.join(', ')}, which is no namespace name (a DNS-1123 label: lower-case letters, digits and "-"); rename the folder`;
     return `namespace "${namespace}" is not for ${file}: the policy's namespacesByPath[${b.index}] (${b.path}) gives it ${b.namespaces.join(', ')}`;
   }
   const owner = claimed(namespace, bindings);

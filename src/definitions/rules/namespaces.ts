@@ -64,13 +64,11 @@ export function namespaceProblems(
   const why = namespaceRefusal(ns, policy) ?? bindingRefusal(file, ns, policy.namespacesByPath);
   if (!why) return [];
   if (own !== undefined) return [{ path: ['metadata', 'namespace'], at: 'value', message: why }];
-  return [
-    {
-      path: ['metadata'],
-      at: 'key',
-      message: `no metadata.namespace, so "${ns}": ${why}; set metadata.namespace`,
-    },
-  ];
+  // A default that is no name came from the folder (a binding's capture): `why` says so already.
+  const message = isNamespacePattern(ns)
+    ? `no metadata.namespace, so "${ns}": ${why}; set metadata.namespace`
+    : why;
+  return [{ path: ['metadata'], at: 'key', message }];
 }
 
 /**

@@ -5,6 +5,7 @@ import { documentProblems, envelopeProblem, locateProblem } from './document.js'
 import type { ParsedDocument } from './yaml-documents.js';
 import { boundAt } from './cross-field.js';
 import { labelKeyProblems } from './policy-keys.js';
+import { podSecurityEntryProblems } from './policy-pod-security.js';
 import { poolTaintModeProblems } from './policy-taint.js';
 import { policyNamespaceProblems } from './namespaces.js';
 import { rolloutProblems } from './policy-rollout.js';
@@ -95,6 +96,7 @@ function policyProblems(value: unknown, parsed: ParsedDocument): FieldProblem[] 
     ...rolloutProblems(value, parsed.value, schema),
     ...policyLimitProblems(value, parsed.value, schema),
     ...labelKeyProblems(parsed.value),
+    ...podSecurityEntryProblems(parsed.value),
     ...(schema.length === 0 ? poolTaintModeProblems(value, parsed.value) : []),
     ...policyNamespaceProblems(value, schema),
     ...standbyPolicyProblems(value, parsed.value, schema),
@@ -124,10 +126,15 @@ export function parseDefaultPolicy(file: SpecFile): Policy {
   return doc.value as Policy;
 }
 
-/** The merged policy and the problems of the override files. */
+/** The merged policy, the override files it was merged from, and the problems of the files. */
 export interface ParsedPolicy {
   policy: Policy;
   errors: SpecError[];
+  /**
+   * The override files (repo-relative, in the order they apply) with a document merged into
+   * `policy`; a file whose every document was refused is not here. Empty: the shipped default.
+   */
+  applied: string[];
 }
 
 /**
@@ -143,6 +150,7 @@ export interface ParsedPolicy {
 export function parsePolicy(defaults: Policy, files: readonly SpecFile[]): ParsedPolicy {
   let policy = defaults;
   const errors: SpecError[] = [];
+  const applied: string[] = [];
   for (const file of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
     const parsed = parseDocuments(file);
     errors.push(...parsed.errors);
@@ -159,7 +167,8 @@ export function parsePolicy(defaults: Policy, files: readonly SpecFile[]): Parse
         continue;
       }
       policy = candidate;
+      if (applied.at(-1) !== file.path) applied.push(file.path);
     }
   }
-  return { policy, errors: errors.sort(compareSpecErrors) };
+  return { policy, errors: errors.sort(compareSpecErrors), applied };
 }

@@ -29,6 +29,7 @@ export function parseRepo(defaults: Policy, files: RepoFiles): LoadedRepo {
     algorithms: algorithms.algorithms,
     errors,
     names: algorithms.names,
+    policyFiles: policy.applied,
     files: files.algorithms.length + files.policies.length,
   };
 }

@@ -5,6 +5,7 @@ import {
   isSeq,
   LineCounter,
   parseAllDocuments,
+  visit,
   type Document,
   type Node as YamlNode,
 } from 'yaml';
@@ -128,12 +129,23 @@ export function parseDocuments(file: SpecFile): {
     try {
       value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
     } catch (err) {
-      errors.push({
-        file: file.path,
-        ...start,
-        field: '',
-        message: `aliases expand to too many nodes (limit ${MAX_ALIAS_COUNT}): ${err instanceof Error ? err.message : String(err)}`,
-      });
+      const fault = aliasFault(doc);
+      if (fault) {
+        const path = pathAtOffset(doc, fault.offset);
+        errors.push({
+          file: file.path,
+          ...positionOf(lineCounter, fault.offset),
+          field: formatPath(path),
+          message: fault.message,
+        });
+      } else {
+        errors.push({
+          file: file.path,
+          ...start,
+          field: '',
+          message: `aliases expand to too many nodes (limit ${MAX_ALIAS_COUNT}): ${err instanceof Error ? err.message : String(err)}`,
+        });
+      }
       return;
     }
     const name = metadataName(() => value);
@@ -141,6 +153,55 @@ export function parseDocuments(file: SpecFile): {
     documents.push({ file: file.path, index, value, start, doc, lineCounter });
   });
   return { documents, errors, names };
+}
+
+/**
+ * The first alias fault of a document whose `toJS` threw, at the alias or the `<<` key: an alias
+ * whose anchor is not set before it in the same document (an anchor holds only up to the next
+ * `---`; yaml throws "Unresolved alias", or for a merge "Merge sources must be maps"), or a `<<`
+ * that merges something other than a mapping, an alias of one or a list of them (YAML's merge
+ * key type, https://yaml.org/type/merge.html). Undefined when neither is found (too many alias
+ * expansions: the caller says so at the document's start).
+ */
+function aliasFault(doc: Document.Parsed): { offset: number; message: string } | undefined {
+  const anchors = new Map<string, unknown>();
+  let fault: { offset: number; message: string } | undefined;
+  const unanchored = (node: unknown): boolean => isAlias(node) && !anchors.has(node.source);
+  const mergeable = (node: unknown): boolean =>
+    isMap(node) ||
+    (isAlias(node) && isMap(anchors.get(node.source))) ||
+    (isSeq(node) && node.items.every(mergeable));
+  visit(doc, {
+    Pair(_, pair) {
+      const key = pair.key as YamlNode | null;
+      if (!isScalar(key) || typeof key.value !== 'symbol' || unanchored(pair.value)) return undefined;
+      if (mergeable(pair.value)) return undefined;
+      const value = pair.value as YamlNode | null;
+      const got = isAlias(value)
+        ? `the alias *${value.source} of a non-mapping`
+        : isSeq(value)
+          ? 'a list with an item that is not one'
+          : 'a scalar';
+      fault = {
+        offset: key.range![0],
+        message: `"<<" merges a mapping, an alias of one or a list of them; got ${got}`,
+      };
+      return visit.BREAK;
+    },
+    Node(_, node) {
+      if (unanchored(node)) {
+        const name = (node as { source: string }).source;
+        fault = {
+          offset: node.range![0],
+          message: `alias *${name} has no anchor &${name} before it in this document (an anchor holds only within its own YAML document, up to the next "---")`,
+        };
+        return visit.BREAK;
+      }
+      if (!isAlias(node) && node.anchor) anchors.set(node.anchor, node);
+      return undefined;
+    },
+  });
+  return fault;
 }
 
 /** `metadata.name` of a document's value when it is a string; undefined when unreadable. */
@@ -190,7 +251,10 @@ function pathAtOffset(doc: Document.Parsed, offset: number): PathSegment[] {
         return from !== undefined && to !== undefined && offset >= from && offset < to;
       });
       if (!pair) return path;
-      path.push(isScalar(pair.key) ? String(pair.key.value) : '?');
+      // A merge key's value is a symbol: show it as written (`<<`).
+      path.push(
+        isScalar(pair.key) ? (typeof pair.key.value === 'symbol' ? '<<' : String(pair.key.value)) : '?',
+      );
       // An offset in the key finds nothing in the value, which comes after it.
       node = pair.value;
     } else if (isSeq(node)) {

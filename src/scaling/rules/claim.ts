@@ -106,7 +106,8 @@ export function standbyReplicas(
  * the scale-up cooldown follow the loop with a claim's start-up (`loopWindows`), because a
  * scale-up after a scale-down now costs a wake or switch, not a cold start; the scale-down
  * stabilisation window and cooldown stay the policy's, because they guard against the load's
- * own swings, which a fast claim does not shorten. Without a Ready standby or known delays: the
+ * own swings, which a fast claim does not shorten. Within the policy's flap window of a reversal
+ * its own windows stand all the same (`ownPolicyOf`). Without a Ready standby or known delays: the
  * policy as it is. The same inputs give the same object (a remembered decision is compared by identity).
  */
 export function claimPolicy(
@@ -135,8 +136,22 @@ export function claimPolicy(
     };
     p = { ...policy, spec: { ...policy.spec, scaling } };
     byKey.set(key, p);
+    claimBases.set(p, policy);
   }
   return p;
 }
 
 const claimPolicies = new WeakMap<Policy, Map<string, Policy>>();
+/** Each policy {@link claimPolicy} made → the policy it was made from. */
+const claimBases = new WeakMap<Policy, Policy>();
+
+/**
+ * The policy's own windows behind `policy`: the policy a {@link claimPolicy} was made from, else
+ * `policy` itself. The claim's shorter flap hold and scale-up cooldown are windows sized to a
+ * loop (a claim's start-up), so they yield to the policy's own within its flap window of a
+ * reversal, as every loop-sized window does (`reversalHoldEndMs`, `decideOneTimed`): a claim
+ * makes the next replica fast, not the load's turns slower.
+ */
+export function ownPolicyOf(policy: Policy): Policy {
+  return claimBases.get(policy) ?? policy;
+}

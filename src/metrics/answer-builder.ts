@@ -148,20 +148,19 @@ function vectorBuilder(options: QueryResultOptions, fail: Fail): AnswerBuilder {
         if (!entry.avg) continue; // a `last` without an `avg` cannot happen within one window
         const [value, evalSeconds] = entry.avg;
         const lastSeconds = entry.last ?? evalSeconds - LOOKBACK_SECONDS;
-        plain.push({
+        const series: GpuSeries = {
           metric: options.metric,
           labels: entry.labels,
           value,
           timestamp: Math.round(lastSeconds * 1000),
-          ...(entry.max === undefined
-            ? {}
-            : {
-                window: {
-                  max: entry.max,
-                  oldest: entry.first === undefined ? null : Math.round(entry.first * 1000),
-                },
-              }),
-        });
+        };
+        // Set, not spread in: a literal with a spread defines each field one at a time (per series).
+        if (entry.max !== undefined)
+          series.window = {
+            max: entry.max,
+            oldest: entry.first === undefined ? null : Math.round(entry.first * 1000),
+          };
+        plain.push(series);
       }
       joined.clear();
       return { series: plain, evaluatedAt };

@@ -16,7 +16,7 @@ import {
   type WatchedAlgorithm,
 } from '../scaling/index.js';
 import type { World } from './world.js';
-import { isBenchmarkPod } from '../cluster/index.js';
+import { isBenchmarkPod, type PodInfo } from '../cluster/index.js';
 
 /**
  * The watchlist of a pass (empty with engine `hpa`: the HorizontalPodAutoscaler owns replicas).
@@ -38,14 +38,7 @@ export function watchlistOf(
   };
   if (s.engine === 'hpa') return { ...read, namespaces: [], algorithms: [] };
   const decided = new Map(desired.output.scaling.map((d) => [d.algorithm, d]));
-  const ready = new Map<string, string[]>();
-  for (const p of world.snapshot.pods) {
-    if (!p.ready || p.terminating || !p.managed || p.algorithm === null || isBenchmarkPod(p)) continue;
-    const key = `${p.namespace}/${p.algorithm}`;
-    const list = ready.get(key);
-    if (list) list.push(p.name);
-    else ready.set(key, [p.name]);
-  }
+  const ready = readyByAlgorithm(world.snapshot.pods);
   const algorithms: WatchedAlgorithm[] = [];
   for (const a of world.repo.algorithms) {
     const d = decided.get(a.name);
@@ -62,6 +55,28 @@ export function watchlistOf(
   }
   const namespaces = [...new Set(algorithms.map((a) => a.namespace))].sort();
   return { ...read, namespaces, algorithms };
+}
+
+/**
+ * The Ready replicas' names of each algorithm (`namespace/algorithm`), kept per pods array: the
+ * watch cache hands out the same array (of the same, never changed, objects) while no pod moved,
+ * so a steady pass does not walk every pod again. Callers only read the lists.
+ */
+const readyKept = new WeakMap<readonly PodInfo[], ReadonlyMap<string, readonly string[]>>();
+
+function readyByAlgorithm(pods: readonly PodInfo[]): ReadonlyMap<string, readonly string[]> {
+  const kept = readyKept.get(pods);
+  if (kept) return kept;
+  const ready = new Map<string, string[]>();
+  for (const p of pods) {
+    if (!p.ready || p.terminating || !p.managed || p.algorithm === null || isBenchmarkPod(p)) continue;
+    const key = `${p.namespace}/${p.algorithm}`;
+    const list = ready.get(key);
+    if (list) list.push(p.name);
+    else ready.set(key, [p.name]);
+  }
+  readyKept.set(pods, ready);
+  return ready;
 }
 
 function viewOf(

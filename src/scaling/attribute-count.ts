@@ -21,7 +21,7 @@ export interface Candidate {
 
 /** Candidates reduced to one per GPU, with what was dropped and flagged on the way. */
 interface CountedOnce {
-  byPod: Map<string, Candidate[]>;
+  byPod: Grouped<Candidate>;
   dropped: DroppedSeries[];
   flags: AttributionFlag[];
   droppedByAlgorithm: Map<string, DroppedSeries[]>;
@@ -33,7 +33,7 @@ interface CountedOnce {
  * from one series (duplicates: the newest); then a pod named by more GPUs than it requests loses
  * every one of them (`TooManyGpus`, see {@link dropOverclaimed}).
  */
-export function countEachGpuOnce(byGpu: ReadonlyMap<string, Candidate[]>): CountedOnce {
+export function countEachGpuOnce(byGpu: ReadonlyMap<string, Candidate | Candidate[]>): CountedOnce {
   const out: CountedOnce = {
     byPod: new Map(),
     dropped: [],
@@ -42,11 +42,12 @@ export function countEachGpuOnce(byGpu: ReadonlyMap<string, Candidate[]>): Count
     flagsByAlgorithm: new Map(),
   };
   for (const [gpu, list] of byGpu) {
-    if (list.length > 1) {
+    if (Array.isArray(list)) {
       list.sort((a, b) => (a.podKey < b.podKey ? -1 : a.podKey > b.podKey ? 1 : b.timestamp - a.timestamp));
       countOneGpu(gpu, list, out);
     }
-    pushTo(out.byPod, list[0]!.podKey, list[0]!);
+    const first = firstOf(list);
+    addTo(out.byPod, first.podKey, first);
   }
   dropOverclaimed(out);
   return out;
@@ -59,9 +60,10 @@ export function countEachGpuOnce(byGpu: ReadonlyMap<string, Candidate[]>): Count
  * sample, which the rules read as missing data (never a scale-down).
  */
 function dropOverclaimed(out: CountedOnce): void {
-  for (const [podKey, list] of out.byPod) {
-    const first = list[0]!;
-    if (list.length <= first.gpuRequest) continue;
+  for (const [podKey, group] of out.byPod) {
+    const first = firstOf(group);
+    if (sizeOf(group) <= first.gpuRequest) continue;
+    const list = listOf(group);
     out.byPod.delete(podKey);
     const gpus = list.map((c) => c.gpu).sort();
     for (const c of list) {
@@ -124,14 +126,18 @@ export function byAlgorithm(once: CountedOnce): Map<string, AlgorithmAttribution
     }
     return e;
   };
-  for (const list of once.byPod.values()) entry(list[0]!.algorithm).samples.push(podSample(list));
+  const iso = isoOfLast();
+  for (const group of once.byPod.values())
+    entry(firstOf(group).algorithm).samples.push(
+      Array.isArray(group) ? podSample(group, iso) : oneGpuSample(group, iso),
+    );
   for (const alg of [...once.flagsByAlgorithm.keys(), ...once.droppedByAlgorithm.keys()]) entry(alg);
   for (const e of out.values()) e.samples.sort((a, b) => (a.pod < b.pod ? -1 : a.pod > b.pod ? 1 : 0));
   return out;
 }
 
 /** A pod's one sample: the mean of its GPUs, at its newest sample; the window when every GPU has one. */
-function podSample(list: readonly Candidate[]): PodSample {
+function podSample(list: readonly Candidate[], iso: (ms: number) => string): PodSample {
   const first = list[0]!;
   let sum = 0;
   let newest = -Infinity;
@@ -143,8 +149,8 @@ function podSample(list: readonly Candidate[]): PodSample {
     namespace: first.namespace,
     pod: first.pod,
     utilization: sum / list.length,
-    at: new Date(newest).toISOString(),
-    gpus: list.map((c) => c.gpu).sort(),
+    at: iso(newest),
+    gpus: list.length === 1 ? [first.gpu] : list.map((c) => c.gpu).sort(),
   };
   if (list.every((c) => c.window)) {
     let max = 0;
@@ -158,6 +164,54 @@ function podSample(list: readonly Candidate[]): PodSample {
   }
   return sample;
 }
+
+/** {@link podSample} of a pod with one GPU (no list made for it). */
+function oneGpuSample(c: Candidate, iso: (ms: number) => string): PodSample {
+  const sample: PodSample = {
+    namespace: c.namespace,
+    pod: c.pod,
+    // `0 +` as the mean's sum starts: a -0 comes out as 0, as it does there.
+    utilization: 0 + c.utilization,
+    at: iso(c.timestamp),
+    gpus: [c.gpu],
+  };
+  if (c.window) sample.window = { max: 0 + c.window.max, coveredSeconds: c.window.coveredSeconds };
+  return sample;
+}
+
+/**
+ * `new Date(ms).toISOString()`, the last answer given again for the same `ms`: the series of one
+ * answer mostly share their sample time, and a pass formats one per pod.
+ */
+function isoOfLast(): (ms: number) => string {
+  let lastMs = NaN;
+  let last = '';
+  return (ms) => {
+    if (ms !== lastMs) {
+      last = new Date(ms).toISOString();
+      lastMs = ms;
+    }
+    return last;
+  };
+}
+
+/**
+ * Values by key where a key with one value holds it alone, not in a list (most GPUs have one
+ * series and most pods one GPU: no array is made for each of them, every pass).
+ */
+export type Grouped<T extends object> = Map<string, T | T[]>;
+
+/** Adds `value` to the values of `key` (in order). */
+export function addTo<T extends object>(map: Grouped<T>, key: string, value: T): void {
+  const had = map.get(key);
+  if (had === undefined) map.set(key, value);
+  else if (Array.isArray(had)) had.push(value);
+  else map.set(key, [had, value]);
+}
+
+const firstOf = <T extends object>(g: T | T[]): T => (Array.isArray(g) ? g[0]! : g);
+const sizeOf = <T extends object>(g: T | T[]): number => (Array.isArray(g) ? g.length : 1);
+const listOf = <T extends object>(g: T | T[]): T[] => (Array.isArray(g) ? g : [g]);
 
 /** Appends `value` to the list of `key`. */
 export function pushTo<T>(map: Map<string, T[]>, key: string, value: T): void {

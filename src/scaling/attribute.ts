@@ -2,10 +2,20 @@ import type { PodInfo } from '../cluster/index.js';
 import type { GpuSeries } from '../metrics/index.js';
 import type { Policy } from '../definitions/index.js';
 import type { Attribution, DroppedSeries, PodSample, UnattributedGpu } from './types.js';
-import { byAlgorithm, countEachGpuOnce, pushTo, type Candidate } from './attribute-count.js';
+import { addTo, byAlgorithm, countEachGpuOnce, type Candidate, type Grouped } from './attribute-count.js';
 import { podIndexOf } from './lookups.js';
 import { DCGM, GPUOPS } from '../util/index.js';
 import { nodeRefusal, nodesByPodName, type NodesByPodName } from './series-node.js';
+import {
+  finishSeries,
+  podOf,
+  seriesIdentity,
+  type Refusal,
+  type SeriesIdentity,
+  type SeriesMemo,
+} from './series-identity.js';
+
+export { gpuKey, workloadPod } from './series-identity.js';
 
 /** Accepts a value a little above 100 % (rounding in the exporter); above that it is junk. */
 const PERCENT_SLACK = 0.5;
@@ -27,6 +37,18 @@ export interface AttributeOptions {
    * replicas`): dcgm-exporter reports the whole device there, so no series counts as a pod's own.
    */
   sharedNodes?: ReadonlyMap<string, string>;
+  /**
+   * The identities of the last answer's series, kept between passes (`series-identity.ts`): a
+   * series with the label set the last answer had at its place is not read again.
+   */
+  memo?: SeriesMemo;
+  /**
+   * An object that stands for `deploymentOf` with the memo: on two calls with the same one,
+   * `deploymentOf` gives the same answer for the same pod object (`decideScaling` passes its kept
+   * owner index when no pod is claimed), so a series' `podRefusal` is kept with its identity while
+   * its pod object is the same. Absent: judged afresh.
+   */
+  deploymentKey?: object;
 }
 
 /** What every series of one answer is judged against. */
@@ -40,6 +62,8 @@ interface Judge {
   pods: ReadonlyMap<string, PodInfo>;
   deploymentOf: DeploymentOf | undefined;
   nodesByName: NodesByPodName;
+  memo: SeriesMemo | undefined;
+  deploymentKey: object | undefined;
 }
 
 /** What one series becomes: a candidate, a GPU without a pod, a drop, or nothing (another metric). */
@@ -96,13 +120,14 @@ export function attribute(
   const judge = judgeOf(podIndex, policy, now, deploymentOf, options);
   const dropped: DroppedSeries[] = [];
   const unattributed: UnattributedGpu[] = [];
-  const byGpu = new Map<string, Candidate[]>();
-  for (const s of series) {
-    const v = verdict(s, judge);
-    if (v?.kind === 'candidate') pushTo(byGpu, v.candidate.gpu, v.candidate);
+  const byGpu: Grouped<Candidate> = new Map();
+  for (let i = 0; i < series.length; i++) {
+    const v = verdict(series[i]!, i, judge);
+    if (v?.kind === 'candidate') addTo(byGpu, v.candidate.gpu, v.candidate);
     else if (v?.kind === 'unattributed') unattributed.push(v.gpu);
     else if (v?.kind === 'dropped') dropped.push(v.dropped);
   }
+  finishSeries(judge.memo, series.length);
   const once = countEachGpuOnce(byGpu);
   dropped.push(...once.dropped);
   return { byAlgorithm: byAlgorithm(once), unattributed, dropped, flags: once.flags };
@@ -127,45 +152,25 @@ function judgeOf(
     pods: index,
     deploymentOf,
     nodesByName: nodesByPodName(index.values()),
+    memo: options.memo,
+    deploymentKey: options.deploymentKey,
   };
 }
 
-/**
- * The workload pod a series names: `exported_pod`/`exported_namespace` when Prometheus renamed
- * them, else `pod`/`namespace`; none when the pod is the exporter itself (Prometheus filled the
- * page's empty `pod` with the target's own, which dcgm-exporter reports as `Hostname`).
- */
-export function workloadPod(l: Record<string, string>): { namespace: string; pod: string } {
-  const namespace = ('exported_namespace' in l ? l.exported_namespace : l.namespace) ?? '';
-  const pod = ('exported_pod' in l ? l.exported_pod : l.pod) ?? '';
-  if (!('exported_pod' in l) && pod !== '' && pod === l.Hostname) return { namespace: '', pod: '' };
-  return { namespace, pod };
-}
-
 /** One series judged: its value, its age, then its pod. */
-function verdict(s: GpuSeries, j: Judge): Verdict {
+function verdict(s: GpuSeries, i: number, j: Judge): Verdict {
   if (s.metric !== j.metric) return null;
-  const gpu = gpuKey(s.labels);
-  const { namespace, pod } = workloadPod(s.labels);
-  const drop = (reason: DroppedSeries['reason'], message: string, ageSeconds?: number): Verdict => ({
-    kind: 'dropped',
-    dropped: {
-      gpu,
-      namespace,
-      pod,
-      reason,
-      message: `${where(gpu, namespace, pod)}: ${message}`,
-      ...(ageSeconds === undefined ? {} : { ageSeconds }),
-    },
-  });
-  if (!Number.isFinite(s.value)) return drop('NotFinite', `value ${s.value} is not a number`);
+  const id = seriesIdentity(s.labels, i, j.memo);
+  const { gpu, namespace, pod } = id;
+  if (!Number.isFinite(s.value)) return drop(id, 'NotFinite', `value ${s.value} is not a number`);
   const utilization = j.ratio ? s.value * 100 : s.value;
   if (utilization < 0 || utilization > 100 + PERCENT_SLACK)
-    return drop('OutOfRange', `${utilization}% is outside 0..100% (${j.metric})`);
+    return drop(id, 'OutOfRange', `${utilization}% is outside 0..100% (${j.metric})`);
   if (!(s.timestamp >= j.staleBefore)) {
     const age = Math.round((j.now - s.timestamp) / 1000);
     const at = new Date(j.now).toISOString();
     return drop(
+      id,
       'Stale',
       `newest sample is ${age}s old (limit ${j.staleSampleSeconds}s) at the answer's evaluation time ${at}`,
       age,
@@ -175,14 +180,12 @@ function verdict(s: GpuSeries, j: Judge): Verdict {
     const host = s.labels.node ?? s.labels.Hostname ?? '';
     return { kind: 'unattributed', gpu: { gpu, host, utilization: Math.min(utilization, 100) } };
   }
-  const podKey = `${namespace}/${pod}`;
-  const info = j.pods.get(podKey);
+  const podKey = id.podKey;
+  const info = podOf(id, j.pods);
   const refused = info
-    ? (podRefusal(info, j.deploymentOf) ??
-      nodeRefusal(s.labels, info, j.nodesByName) ??
-      sharedRefusal(info, j))
+    ? (ownerRefusal(id, info, j) ?? nodeRefusal(s.labels, info, j.nodesByName) ?? sharedRefusal(info, j))
     : { reason: 'UnknownPod' as const, message: 'pod is not in the snapshot' };
-  if (refused) return drop(refused.reason, refused.message);
+  if (refused) return drop(id, refused.reason, refused.message);
   return {
     kind: 'candidate',
     candidate: {
@@ -195,6 +198,27 @@ function verdict(s: GpuSeries, j: Judge): Verdict {
       utilization: Math.min(utilization, 100),
       timestamp: s.timestamp,
       window: s.window ? windowOf(s.window, j) : undefined,
+    },
+  };
+}
+
+/** A series dropped with `reason` (a function apart: no closure is made for the series that are kept). */
+function drop(
+  id: SeriesIdentity,
+  reason: DroppedSeries['reason'],
+  message: string,
+  ageSeconds?: number,
+): Verdict {
+  const { gpu, namespace, pod } = id;
+  return {
+    kind: 'dropped',
+    dropped: {
+      gpu,
+      namespace,
+      pod,
+      reason,
+      message: `${where(gpu, namespace, pod)}: ${message}`,
+      ...(ageSeconds === undefined ? {} : { ageSeconds }),
     },
   };
 }
@@ -214,11 +238,18 @@ function sharedRefusal(info: PodInfo, j: Judge): { reason: 'SharedDevice'; messa
   };
 }
 
+/** {@link podRefusal} of the series' pod, kept with its identity (`AttributeOptions.deploymentKey`). */
+function ownerRefusal(id: SeriesIdentity, info: PodInfo, j: Judge): Refusal | null {
+  if (j.deploymentKey === undefined) return podRefusal(info, j.deploymentOf);
+  const kept = id.refusal;
+  if (kept !== null && kept.by === j.deploymentKey && kept.info === info) return kept.refused;
+  const refused = podRefusal(info, j.deploymentOf);
+  id.refusal = { by: j.deploymentKey, info, refused };
+  return refused;
+}
+
 /** Why a known pod's GPU does not count for its algorithm, or null when it does. */
-export function podRefusal(
-  info: PodInfo,
-  deploymentOf: DeploymentOf | undefined,
-): { reason: DroppedSeries['reason']; message: string } | null {
+export function podRefusal(info: PodInfo, deploymentOf: DeploymentOf | undefined): Refusal | null {
   if (info.terminating) return { reason: 'PodTerminating', message: 'pod is terminating' };
   if (!info.ready) return { reason: 'PodNotReady', message: 'pod is not Ready' };
   if (!info.managed || info.algorithm === null)
@@ -247,13 +278,4 @@ function windowOf(w: NonNullable<GpuSeries['window']>, j: Judge): PodSample['win
 
 function where(gpu: string, namespace: string, pod: string): string {
   return pod === '' ? `GPU ${gpu}` : `GPU ${gpu} of pod ${namespace}/${pod}`;
-}
-
-/**
- * Identity of one GPU across series: its `UUID` (plus `GPU_I_ID` for a MIG instance, which
- * shares the parent's UUID), else `<node or Hostname>/<gpu index>`.
- */
-export function gpuKey(labels: Record<string, string>): string {
-  const base = labels.UUID || `${labels.node ?? labels.Hostname ?? '?'}/${labels.gpu ?? '?'}`;
-  return labels.GPU_I_ID ? `${base}/mig-${labels.GPU_I_ID}` : base;
 }

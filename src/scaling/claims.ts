@@ -4,7 +4,7 @@
  * before the next algorithm is decided and two algorithms never count on the same free room.
  */
 import { replicaRequest } from './capacity.js';
-import { countedPods, surgePods } from './counted-pods.js';
+import { boundAndUnboundSurge } from './counted-pods.js';
 import { replicasThatFit, takeRoom, type PodRequest } from './fit.js';
 import type { NodeCapacity, ScalingDecision, ScalingInput } from './types.js';
 
@@ -30,13 +30,12 @@ export interface Claim {
 export function claimsOf(input: ScalingInput, decision: ScalingDecision): Claim[] {
   const request = replicaRequest(input);
   const from = decision.replicas.from;
-  const bound = countedPods(input.pods, from, input.currentReplicaSet ?? null).filter(
-    (p) => p.nodeName !== null,
-  ).length;
+  const { bound, unboundSurge: surging } = boundAndUnboundSurge(
+    input.pods,
+    from,
+    input.currentReplicaSet ?? null,
+  );
   const outstanding = Math.max(0, from - bound);
-  const surging = surgePods(input.pods, from, input.currentReplicaSet ?? null).filter(
-    (p) => p.nodeName === null,
-  ).length;
   const added = Math.max(0, decision.replicas.to - from);
   const count = added + outstanding + surging;
   // Most decisions in a pass place nothing: no copy of the pool's nodes for them.

@@ -64,3 +64,24 @@ export function surgePods(
 ): PodInfo[] {
   return rankedLivePods(pods, currentReplicaSet).slice(Math.max(0, replicas));
 }
+
+/**
+ * How many of {@link countedPods} are bound to a node, and how many of {@link surgePods} are not:
+ * what `claimsOf` counts, from one ranking of the pods (it runs for every algorithm every pass).
+ */
+export function boundAndUnboundSurge(
+  pods: readonly PodInfo[],
+  replicas: number,
+  currentReplicaSet: string | null,
+): { bound: number; unboundSurge: number } {
+  const ranked = rankedLivePods(pods, currentReplicaSet);
+  const counted = Math.max(0, replicas);
+  let bound = 0;
+  let unboundSurge = 0;
+  for (let i = 0; i < ranked.length; i++) {
+    const onNode = ranked[i]!.nodeName !== null;
+    if (i < counted) bound += onNode ? 1 : 0;
+    else unboundSurge += onNode ? 0 : 1;
+  }
+  return { bound, unboundSurge };
+}

@@ -62,16 +62,14 @@ export function decideInTurn(
   const sorted = [...inputs].sort((a, b) => (a.algorithm.name < b.algorithm.name ? -1 : 1));
   const poolNodesOf = productNodes(byPool);
   return sorted.map((partial) => {
-    const { decision, claims } = decide(
-      {
-        ...partial,
-        poolNodes: poolNodesOf(partial.pool, partial.products),
-        unusedNodes: byPool.get('unused') ?? [],
-        ...(loads !== null && partial.pool !== null ? { poolLoadGpus: loads.get(partial.pool) ?? 0 } : {}),
-      },
-      policy,
-      now,
-    );
+    const input: ScalingInput = {
+      ...partial,
+      poolNodes: poolNodesOf(partial.pool, partial.products),
+      unusedNodes: byPool.get('unused') ?? [],
+    };
+    // Set after the copy, not spread into it: a second spread defines each field one at a time.
+    if (loads !== null && partial.pool !== null) input.poolLoadGpus = loads.get(partial.pool) ?? 0;
+    const { decision, claims } = decide(input, policy, now);
     if (decision.action === 'relabel' && partial.pool !== null) {
       poolNodesOf.clear();
       for (const name of decision.nodes) {

@@ -45,10 +45,9 @@ export interface AlgorithmState {
 }
 
 /** The autoscalers gpuops did not write that scale the algorithm's Deployment (`otherAutoscalers`). */
-function foreignAutoscalers(input: DecideScalingInput, a: AlgorithmState): { otherAutoscalers?: string[] } {
+function foreignAutoscalers(input: DecideScalingInput, a: AlgorithmState): string[] {
   const own = input.policy.spec.scaling.engine === 'hpa';
-  const others = otherAutoscalers(input.snapshot.autoscalers, a.algorithm.namespace, a.algorithm.name, own);
-  return others.length > 0 ? { otherAutoscalers: others } : {};
+  return otherAutoscalers(input.snapshot.autoscalers, a.algorithm.namespace, a.algorithm.name, own);
 }
 
 /** Inputs of one scaling pass. `recent`: scaling decisions since `historySince(policy, now)`. */
@@ -109,6 +108,9 @@ export function decideScaling(input: DecideScalingInput): DecideScalingResult {
     now,
     deploymentOf,
     podIndex: lookups.podIndex(snapshot.pods),
+    ...(lookups.seriesMemo ? { seriesMemo: (key: string) => lookups.seriesMemo!(key) } : {}),
+    // The owner index stands for `deploymentOf` while no pod is claimed (a claim is this pass's).
+    ...(claimedBy.size === 0 ? { deploymentKey: owners } : {}),
   });
   const metrics = metricsReport(
     { ...input, reading: main.reading },
@@ -174,8 +176,14 @@ function scalingInputOf(a: AlgorithmState, view: PassView): Omit<ScalingInput, '
   const owned = podsByAlgorithm.get(`${a.algorithm.namespace}/${a.algorithm.name}`) ?? [];
   const claimed = a.claimed ?? [];
   const pods = claimed.length === 0 ? owned : [...owned, ...claimed];
-  const lost = pods.flatMap((p) => judged.droppedByPod.get(`${p.namespace}/${p.name}`) ?? []);
-  return {
+  // Most passes drop no series: no key is built for each pod then.
+  const lost =
+    judged.droppedByPod.size === 0
+      ? []
+      : pods.flatMap((p) => judged.droppedByPod.get(`${p.namespace}/${p.name}`) ?? []);
+  // Built field by field, the optional ones only when present (in this order): a literal with a
+  // spread defines each field after it one at a time, and this runs once per algorithm per pass.
+  const out: Omit<ScalingInput, 'poolNodes' | 'unusedNodes'> = {
     algorithm: a.algorithm,
     pool: a.pool,
     dropped:
@@ -187,18 +195,21 @@ function scalingInputOf(a: AlgorithmState, view: PassView): Omit<ScalingInput, '
       a.currentReplicaSet ?? owners.currentReplicaSet(a.algorithm.namespace, a.algorithm.name),
     hpa: a.hpa ?? null,
     refusal: owners.refusal(a.algorithm.namespace, a.algorithm.name),
-    ...foreignAutoscalers(input, a),
     pods,
     samples: own,
     flags: attributed?.flags ?? [],
     recent: recentBySubject.get(a.algorithm.name) ?? [],
     noDataMessage: judged.noDataMessage,
     partialData: judged.partialData,
-    ...(a.products ? { products: a.products } : {}),
-    ...(a.request ? { request: a.request } : {}),
-    ...optionalPlacer(placerFor(a)),
-    ...(input.loop ? { loop: { ...input.loop, startupSeconds: observedStartup(podStartups(pods)) } } : {}),
   };
+  const others = foreignAutoscalers(input, a);
+  if (others.length > 0) out.otherAutoscalers = others;
+  if (a.products) out.products = a.products;
+  if (a.request) out.request = a.request;
+  const placer = placerFor(a);
+  if (placer) out.placer = placer;
+  if (input.loop) out.loop = { ...input.loop, startupSeconds: observedStartup(podStartups(pods)) };
+  return out;
 }
 
 /** The algorithm of each claimed pod (`AlgorithmState.claimed`), by `namespace/name`. */
@@ -234,5 +245,3 @@ function placers(input: DecideScalingInput, lookups: ScalingLookups): (a: Algori
     return placerOf(a.pod, a.request ?? specRequest(a.algorithm), layout, labelKey);
   };
 }
-
-const optionalPlacer = (placer: Placer | null): { placer?: Placer } => (placer ? { placer } : {});

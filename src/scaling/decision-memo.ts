@@ -36,7 +36,10 @@ import type { DecisionRecord, NodeCapacity, PodSample, ScalingDecision, ScalingI
 export interface DecisionEntry {
   policy: Policy;
   algorithm: ResolvedAlgorithm;
-  /** The input it was decided on (its fields but pods, records and capacity are compared: `sameInput`). */
+  /**
+   * The input it was decided on (its fields but pods, records and capacity are compared:
+   * `sameInput`; the object `decideInTurn` gave, its capacity of that pass included, never read).
+   */
   input: DecidedInput;
   pods: readonly PodInfo[];
   /** Its recorded decisions as they were (kind `scaling`, this algorithm). */
@@ -132,8 +135,10 @@ export function poolDigests(memo: DecisionMemo, capacity: readonly NodeCapacity[
 }
 
 /** The scaling records of `name` among `recent`, in their order (what the rules read). */
-export function ownRecords(recent: readonly DecisionRecord[], name: string): DecisionRecord[] {
-  return recent.filter((r) => r.kind === 'scaling' && r.subject === name);
+export function ownRecords(recent: readonly DecisionRecord[], name: string): readonly DecisionRecord[] {
+  // `decideScaling` hands each algorithm only its own scaling records: no copy then.
+  const own = (r: DecisionRecord) => r.kind === 'scaling' && r.subject === name;
+  return recent.every(own) ? recent : recent.filter(own);
 }
 
 /** True when `entry`'s decision is certainly what deciding `input` again at `nowMs` gives (module comment). */
@@ -202,7 +207,9 @@ export function rememberingDecider(memo: DecisionMemo): (capacity: readonly Node
     Object.assign(memo, { decisions: new Map<string, DecisionEntry>(), reused: 0, again: 0 });
     return (input, policy, now) => {
       const nowMs = now.getTime();
-      const { poolNodes: _p, unusedNodes: _u, ...decided } = input;
+      // The input itself, not a copy without its capacity: every comparison reads named fields only
+      // (`sameInput`, `factsAgain`), and the copy cost as much as the compare, per algorithm per pass.
+      const decided: DecidedInput = input;
       const name = input.algorithm.name;
       const here = room(input.pool);
       const records = ownRecords(input.recent, name);

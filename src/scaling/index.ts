@@ -1,6 +1,5 @@
 /** The scaling decision: signals, bands, headroom and fit, node choice, decisions in turn and their records. */
 // Re-exports written by scripts/faces.ts from what the other folders import (run it; do not edit the list).
-export { workloadPod } from './attribute.js';
 export { bandCrossing } from './band-crossing.js';
 export type { BandView } from './band-crossing.js';
 export { podSlots } from './capacity.js';
@@ -32,6 +31,7 @@ export type { StandbyOffer } from './rules/claim.js';
 export { isStandbyPod } from './rules/standby-owners.js';
 export { createScalingMemo, rememberedScaling, samePooled } from './scaling-memo.js';
 export type { ScalingMemo } from './scaling-memo.js';
+export { workloadPod } from './series-identity.js';
 export { mainSignalKey, signalKey, signalOf } from './signal-reading.js';
 export type {
   AlgorithmSample,

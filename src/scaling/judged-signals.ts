@@ -12,6 +12,7 @@ import { attribute, type AttributeOptions, type DeploymentOf } from './attribute
 import { attributeServiceMetric } from './attribute-service.js';
 import { partialMessage } from './metrics-report.js';
 import { readingFor, signalKey, signalOf } from './signal-reading.js';
+import type { SeriesMemo } from './series-identity.js';
 import type { Attribution, DroppedSeries } from './types.js';
 import { DCGM } from '../util/index.js';
 
@@ -42,6 +43,10 @@ export interface SignalsInput {
   now: Date;
   deploymentOf: DeploymentOf;
   podIndex: ReadonlyMap<string, PodInfo>;
+  /** Each signal's series identities kept between passes (`ScalingLookups.seriesMemo`); absent: none. */
+  seriesMemo?: (signal: string) => SeriesMemo;
+  /** Stands for `deploymentOf` with the memo (`AttributeOptions.deploymentKey`); absent: none. */
+  deploymentKey?: object;
 }
 
 /**
@@ -68,6 +73,8 @@ export function judgeSignals(input: SignalsInput): { main: JudgedSignal; byKey: 
         : attribute(series, input.pods, input.policy, at, input.deploymentOf, input.podIndex, {
             ...gpuOptions(signal.kind),
             sharedNodes,
+            ...(input.seriesMemo ? { memo: input.seriesMemo(key) } : {}),
+            ...(input.deploymentKey ? { deploymentKey: input.deploymentKey } : {}),
           });
     const judged: JudgedSignal = {
       reading,

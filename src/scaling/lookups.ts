@@ -9,6 +9,7 @@ import type { PodInfo, ReplicaSetInfo, Snapshot } from '../cluster/index.js';
 import { nodeCapacity } from './capacity.js';
 import { decideFresh, type Decide } from './decide-in-turn.js';
 import { podLayout, type PodLayout } from './pod-layout.js';
+import type { SeriesMemo } from './series-identity.js';
 import type { NodeCapacity } from './types.js';
 
 /** See the module comment. Callers only read what the functions give. */
@@ -25,6 +26,11 @@ export interface ScalingLookups {
   layout(snapshot: Pick<Snapshot, 'nodes' | 'pods'>, labelKey: string): PodLayout;
   /** The `Decide` of one `decideInTurn` over `capacity` (as the pass began). */
   decider(capacity: readonly NodeCapacity[]): Decide;
+  /**
+   * The series identities kept for a signal's reading between passes (`AttributeOptions.memo`,
+   * by `signalKey`); absent: every series is read afresh.
+   */
+  seriesMemo?(signal: string): SeriesMemo;
 }
 
 /** Every answer built afresh: what a one-shot command uses. */

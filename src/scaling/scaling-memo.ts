@@ -12,6 +12,7 @@ import { nodeCapacity } from './capacity.js';
 import { createDecisionMemo, rememberingDecider, type DecisionMemo } from './decision-memo.js';
 import { podIndexOf, podsByDeployment, sameItems, type ScalingLookups } from './lookups.js';
 import { podLayout, type PodLayout } from './pod-layout.js';
+import { createSeriesMemo, type SeriesMemo } from './series-identity.js';
 import type { NodeCapacity } from './types.js';
 
 /** See the module comment. */
@@ -33,6 +34,8 @@ export interface ScalingMemo {
     last?: { nodes: readonly NodeInfo[]; pods: readonly PodInfo[]; labelKey: string; out: PodLayout };
     built: number;
   };
+  /** The identities of each signal's last read series, by `signalKey` (`series-identity.ts`). */
+  series: Map<string, SeriesMemo>;
   /** The last `nodeCapacity`: its pods array, its nodes (compared one by one) and the answer. */
   capacity?: { pods: readonly PodInfo[]; nodes: readonly NodeInfo[]; out: readonly NodeCapacity[] };
 }
@@ -47,6 +50,7 @@ export function createScalingMemo(): ScalingMemo {
     answers: new WeakMap(),
     decisions: createDecisionMemo(),
     layout: { built: 0 },
+    series: new Map(),
   };
 }
 
@@ -69,6 +73,11 @@ export function rememberedScaling(memo: ScalingMemo): ScalingLookups {
     capacity: (snapshot) => capacityOf(snapshot, memo),
     layout: (snapshot, labelKey) => layoutOf(snapshot, labelKey, memo.layout),
     decider: rememberingDecider(memo.decisions),
+    seriesMemo: (signal) => {
+      let kept = memo.series.get(signal);
+      if (!kept) memo.series.set(signal, (kept = createSeriesMemo()));
+      return kept;
+    },
   };
 }
 

@@ -13,8 +13,8 @@ function packageVersion(): string {
 
 /**
  * Builds the `gpuops` program. Exit codes follow docs/design.md ("Command-line contract"): 0
- * success, 1 failure (or invalid specs for `validate`), 2 usage errors, 3 a `plan` that refused a
- * spec and planned the others.
+ * success, 1 failure (or invalid specs for `validate`), 2 usage errors, 3 a `plan --fail-on-refused`
+ * that refused a spec and planned the others.
  */
 export function buildProgram(commands: RegisterCommand[]): Command {
   const program = new Command('gpuops')

@@ -27,7 +27,7 @@ function repoWith(name: string, files: Record<string, string>): string {
   return repo;
 }
 
-/** Text and JSON of one plan, each exiting with `code` (0, or 3 when a spec was refused). */
+/** Text and JSON of one plan, each exiting with `code` (0, or 3 with `--fail-on-refused` and a spec refused). */
 async function both(code: 0 | 3, ...args: string[]): Promise<{ text: string; json: PlanReport }> {
   const text = await run('plan', ...args);
   const json = await run('plan', ...args, '--output', 'json');
@@ -39,7 +39,7 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('gpuops plan: the JSON carries what the text shows', { timeout: 60_000 }, () => {
   it('every node with its GPU product and free/allocatable GPUs, and the left-out nodes with reasons', async () => {
-    const { text, json } = await both(3, '--repo', path.join(ROOT, 'examples/gitops-repo'), ...DUMPS);
+    const { text, json } = await both(0, '--repo', path.join(ROOT, 'examples/gitops-repo'), ...DUMPS);
     const byNode = new Map(json.pools.map((p) => [p.node, p]));
     expect(byNode.get('gpu-a100-03')).toMatchObject({
       gpuProduct: 'NVIDIA-A100-SXM4-80GB',
@@ -94,7 +94,7 @@ describe('gpuops plan: the JSON carries what the text shows', { timeout: 60_000 
       'algorithms/bad.yaml':
         'apiVersion: gpuops.dev/v1alpha1\nkind: Algorithm\nmetadata: {name: bad}\nspec: {}\n',
     });
-    const { text, json } = await both(3, '--repo', repo, '--nodes', empty, '--pods', empty);
+    const { text, json } = await both(0, '--repo', repo, '--nodes', empty, '--pods', empty);
     expect(json.pools).toEqual([]);
     expect(text).toContain('pools: none (the snapshot has no nodes)');
     expect(text).toContain(
@@ -111,22 +111,24 @@ const POLICY = (window: string) =>
   `apiVersion: gpuops.dev/v1alpha1\nkind: Policy\nmetadata: {name: p}\nspec: {scaling: {windowSeconds: ${window}}}\n`;
 
 describe(
-  'gpuops plan: exit 3 when a spec is refused, the others planned all the same',
+  'gpuops plan: errors listed with exit 0 (the command-line contract); exit 3 with --fail-on-refused',
   { timeout: 60_000 },
   () => {
     it.each([
-      ['an Algorithm refused beside a valid one', { 'algorithms/bad.yaml': BAD }, 3],
-      ['the refused Algorithm fixed', { 'algorithms/bad.yaml': BAD.replace('gpu: 1', 'gpus: 1') }, 0],
-      ['a Policy file refused', { 'policies/p.yaml': POLICY('"soon"') }, 3],
-      ['the Policy file fixed', { 'policies/p.yaml': POLICY('60') }, 0],
-    ] as const)('%s', async (name, files, code) => {
+      ['an Algorithm refused beside a valid one', { 'algorithms/bad.yaml': BAD }, true],
+      ['the refused Algorithm fixed', { 'algorithms/bad.yaml': BAD.replace('gpu: 1', 'gpus: 1') }, false],
+      ['a Policy file refused', { 'policies/p.yaml': POLICY('"soon"') }, true],
+      ['the Policy file fixed', { 'policies/p.yaml': POLICY('60') }, false],
+    ] as const)('%s', async (name, files, refused) => {
       mkdirSync(path.join(work, name, 'policies'), { recursive: true });
       const repo = repoWith(name, { 'algorithms/good.yaml': GOOD, ...files });
-      const { text, json } = await both(code, '--repo', repo, ...DUMPS);
+      const { text, json } = await both(0, '--repo', repo, ...DUMPS);
+      const failing = await both(refused ? 3 : 0, '--repo', repo, ...DUMPS, '--fail-on-refused');
+      expect(failing.json).toEqual(json);
       expect(json.placements.map((p) => p.algorithm)).toContain('good');
-      expect(json.errors.length > 0).toBe(code === 3);
+      expect(json.errors.length > 0).toBe(refused);
       expect(text).toContain(
-        code === 3 ? `errors (${json.errors.length}):` : 'errors: none (every spec is valid)',
+        refused ? `errors (${json.errors.length}):` : 'errors: none (every spec is valid)',
       );
     });
   },

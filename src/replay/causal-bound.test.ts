@@ -110,6 +110,17 @@ describe('causalBound', () => {
     expect(b.best!.utilizationPercent).toBeCloseTo(80, 9);
   });
 
+  it('gives every rule it tried, W by W and β by β, each as boundRule measures it, the best among them', () => {
+    const t = trace([80, 160, 160, 160, 80, 80, 240, 240, 80, 80]);
+    const b = causalBound(t, { ...hand, unservedPercent: 100 });
+    expect(b.points).toHaveLength(b.tried);
+    expect(b.points.map((p) => [p.windowSeconds, p.beta])).toEqual(
+      BOUND_WINDOWS.flatMap((w) => BOUND_FACTORS.map((beta) => [w, beta])),
+    );
+    expect(b.points[13]).toEqual(boundRule(t, hand, b.points[13]!.windowSeconds, b.points[13]!.beta));
+    expect(b.points).toContainEqual(b.best);
+  });
+
   it('a step no rule can follow within the limits: none', () => {
     const step = [...Array<number>(10).fill(80), ...Array<number>(10).fill(2000)];
     expect(causalBound(trace(step), s({ aboveMaxPercent: 0, unservedPercent: 0 })).best).toBeNull();

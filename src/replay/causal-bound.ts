@@ -50,27 +50,31 @@ export interface BoundPoint {
   unservedPercent: number;
 }
 
-/** The best member within the limits (null: none kept them), and how many were tried. */
+/**
+ * The best member within the limits (null: none kept them), how many were tried, and every member
+ * tried with its figures (W by W, β by β: the family's frontier is drawn from them, `bound-frontier.ts`).
+ */
 export interface CausalBound {
   best: BoundPoint | null;
   tried: number;
+  points: BoundPoint[];
 }
 
 /** The causal bound of `trace` under `s`. @throws Error when the trace is empty or the tick is not positive */
 export function causalBound(trace: Trace, s: BoundSettings): CausalBound {
   const { first, seen } = seenLoad(trace, s);
   let best: BoundPoint | null = null;
-  let tried = 0;
+  const points: BoundPoint[] = [];
   for (const w of BOUND_WINDOWS) {
     const peak = windowMax(seen, Math.floor(w / s.tickSeconds) + 1);
     for (const beta of BOUND_FACTORS) {
-      tried++;
       const p = { windowSeconds: w, beta, ...react(trace, first, peak, beta, s) };
+      points.push(p);
       if (p.aboveMaxPercent > s.aboveMaxPercent || p.unservedPercent > s.unservedPercent) continue;
       if (best === null || p.utilizationPercent > best.utilizationPercent) best = p;
     }
   }
-  return { best, tried };
+  return { best, tried: points.length, points };
 }
 
 /**

@@ -80,6 +80,19 @@ export function frontiers(trace: Trace, o: FrontierOptions): Frontiers {
 }
 
 /**
+ * The upper envelope of a frontier's points `{ x, y }` (unserved load, utilisation): sorted by x,
+ * each kept only when its y is higher than that of every point kept before it (a point below
+ * another with no more x is left out; of equal x, the highest y). The rule the HPA frontier is read
+ * on ({@link hpaUtilizationAt}) and the causal bound family's (`bound-frontier.ts`).
+ */
+export function upperEnvelope<P extends { x: number; y: number }>(points: readonly P[]): P[] {
+  const sorted = [...points].sort((a, b) => a.x - b.x || b.y - a.y);
+  const out: P[] = [];
+  for (const p of sorted) if (out.length === 0 || p.y > out[out.length - 1]!.y) out.push(p);
+  return out;
+}
+
+/**
  * The HPA frontier's utilisation at `unserved` percent: linear between the two HPA points whose
  * unserved load brackets it (the frontier taken as its upper envelope: a point below another with
  * no more unserved load is left out). Below the HPA's lowest unserved load no target got there:
@@ -91,11 +104,9 @@ export function hpaUtilizationAt(
   hpa: readonly FrontierPoint[],
   unserved: number,
 ): { utilization: number; bound: boolean } | null {
-  const pts = [...hpa]
-    .map((p) => ({ x: p.figures.unservedPercent, y: p.figures.utilizationPercent }))
-    .sort((a, b) => a.x - b.x || b.y - a.y);
-  const envelope: { x: number; y: number }[] = [];
-  for (const p of pts) if (envelope.length === 0 || p.y > envelope[envelope.length - 1]!.y) envelope.push(p);
+  const envelope = upperEnvelope(
+    hpa.map((p) => ({ x: p.figures.unservedPercent, y: p.figures.utilizationPercent })),
+  );
   if (envelope.length === 0 || unserved > envelope[envelope.length - 1]!.x) return null;
   if (unserved < envelope[0]!.x) return { utilization: envelope[0]!.y, bound: true };
   for (let i = 0; i + 1 < envelope.length; i++) {

@@ -13,6 +13,7 @@
  */
 import type { Policy } from '../definitions/index.js';
 import { loopWindows } from '../scaling/index.js';
+import { familyLead, type FamilyLead } from './bound-frontier.js';
 import { causalBound, type CausalBound } from './causal-bound.js';
 import {
   ONE_SERVICE_LIMITS,
@@ -64,6 +65,13 @@ export interface LoopResult {
    */
   hpaBest: FrontierPoint | null;
   bound: CausalBound;
+  /**
+   * The causal bound family's own frontier (its rules, `bound.points`) against the same HPA
+   * frontier as `gap`, at equal unserved load and, held to the HPA's pod-time above max too, at
+   * equal unserved load and no more pod-time above max (`bound-frontier.ts`): whether any rule of
+   * the family could meet the frontier-lead target.
+   */
+  familyLead: FamilyLead;
 }
 
 /** Settings the loops share with the replay (percent, β lists, policy text). */
@@ -211,5 +219,6 @@ export function runLoop(
     gap: done?.gap ?? frontierGap(f!),
     hpaBest: best.fallback ? null : (hpa.find((p) => p.parameter === best.target) ?? null),
     bound,
+    familyLead: familyLead(hpa, bound.points),
   };
 }

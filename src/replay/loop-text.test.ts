@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { familyLead, type FamilyLead } from './bound-frontier.js';
 import type { EngineFigures } from './figures.js';
 import type { FrontierPoint } from './frontier.js';
 import { FAST_LOOP, type LoopResult } from './loop-scenarios.js';
-import { formatLoops } from './loop-text.js';
+import { familyLeadText, formatLoops } from './loop-text.js';
 
 const figures = (
   utilizationPercent: number,
@@ -47,7 +48,8 @@ const loop = (util: number, hpaBest: FrontierPoint | null): LoopResult => {
       compared: [{ beta: 0.5, unserved: 0.267, gpuops: 57.8, hpa: 56.1, lead: 1.7, bound: false }],
     },
     hpaBest,
-    bound: { best: null, tried: 80 },
+    bound: { best: null, tried: 80, points: [] },
+    familyLead: familyLead([], []),
   };
 };
 
@@ -72,5 +74,77 @@ describe('formatLoops: the HPA at its best target within the same limits, beside
     const text = formatLoops([r]);
     expect(text).toContain(line);
     expect(text).toContain('ahead of the HPA at equal unserved load: by 1.7 points at least');
+  });
+});
+
+describe('familyLeadText: whether any rule of the causal bound family could meet the ≥ 3-point target', () => {
+  const r = (windowSeconds: number, beta: number, lead: number, onFrontier = true) => ({
+    windowSeconds,
+    beta,
+    unserved: 0.1,
+    aboveMax: 2.5,
+    utilization: 50 + lead,
+    hpa: 50,
+    lead,
+    hpaBound: false,
+    onFrontier,
+  });
+  const t = (target: number, lead: number) => ({
+    target,
+    unserved: 0.2,
+    aboveMax: 1.3,
+    hpa: 49.4,
+    family: 49.4 + lead,
+    rules: [{ windowSeconds: 120, beta: 1 }],
+    lead,
+  });
+  const lead = (rules: ReturnType<typeof r>[], targets: ReturnType<typeof t>[]): FamilyLead => {
+    const onIt = rules.filter((x) => x.onFrontier).map((x) => x.lead);
+    const best = <T extends { lead: number }>(xs: T[]) =>
+      xs.reduce<T | null>((a, x) => (a === null || x.lead > a.lead ? x : a), null);
+    return {
+      atUnserved: { compared: rules, minLead: onIt.length ? Math.min(...onIt) : null, best: best(rules) },
+      atBoth: {
+        compared: targets,
+        uncovered: [],
+        minLead: targets.length ? Math.min(...targets.map((x) => x.lead)) : null,
+        best: best(targets),
+      },
+    };
+  };
+  it.each<[string, FamilyLead, string[]]>([
+    [
+      'NoRuleReachesThree',
+      lead([r(180, 0.75, 2.1), r(0, 1, 2.99, false)], [t(65, 1.4)]),
+      [
+        '2.1 points at least over its 1 rules on it in 0.05–0.5 %, 3.0 at most (R(0 s, 1): 53.0 % at 0.100 % unserved, 2.50 % above max, against 50.0 %); no rule reaches 3: the ≥ 3-point target is out of reach for any rule of the family',
+        'lead 1.4 to 1.4 points over the HPA',
+        '< 3 at every target: the target is out of reach',
+      ],
+    ],
+    [
+      'ExactlyThreeAllAlongIsWithinReach',
+      lead([r(180, 0.75, 3), r(60, 1, 4.5)], [t(60, 3), t(65, 3.2)]),
+      [
+        '≥ 3 all along it: the target is within the family',
+        '≥ 3 at every target: the target is within reach',
+      ],
+    ],
+    [
+      'ThreeAtItsBestRuleOnly',
+      lead([r(180, 0.75, 2.9), r(60, 1, 3.1)], [t(50, 3.9), t(65, 1.4)]),
+      [
+        '≥ 3 at its best rule, not all along it',
+        '≥ 3 only at target 50 %: all along the frontier the target is out of reach',
+      ],
+    ],
+    [
+      'NothingToCompare',
+      lead([], []),
+      ['no rule in 0.05–0.5 % unserved to compare', 'no HPA point in 0.05–0.5 % unserved that a rule covers'],
+    ],
+  ])('%s', (_, l, parts) => {
+    const text = familyLeadText(l, 80);
+    for (const p of parts) expect(text).toContain(p);
   });
 });

@@ -4,6 +4,7 @@
  * at equal unserved load, and the causal bound line; then the loop's targets, each figure beside
  * its target.
  */
+import { FRONTIER_LEAD_TARGET, type FamilyLead } from './bound-frontier.js';
 import type { EngineFigures } from './figures.js';
 import { FLAGS_LOOP, type LoopResult } from './loop-scenarios.js';
 import { judge, type TargetVerdict } from './targets.js';
@@ -34,6 +35,62 @@ function hpaBestText(r: LoopResult): string {
   );
 }
 
+const rule = (r: { windowSeconds: number; beta: number }) => `R(${r.windowSeconds} s, ${r.beta})`;
+
+/**
+ * The causal bound family's frontier against the HPA's at equal unserved load (pod-time above max
+ * free, the target's measure) and, held to the HPA's pod-time above max too, whether the
+ * frontier-lead target is within any rule's reach (two lines; `bound-frontier.ts`).
+ */
+export function familyLeadText(l: FamilyLead, tried: number): string {
+  const T = FRONTIER_LEAD_TARGET;
+  const u = l.atUnserved;
+  const head = `    the causal bound family's frontier (its ${tried} rules R(W, β), pod-time above max free), lead over the HPA at equal unserved load: `;
+  let out: string;
+  if (u.best === null)
+    out = `${head}no rule in 0.05–0.5 % unserved to compare
+`;
+  else {
+    const b = u.best;
+    const onIt = u.compared.filter((c) => c.onFrontier).length;
+    const least =
+      u.minLead === null
+        ? ''
+        : `${u.minLead.toFixed(1)} points at least over its ${onIt} rules on it in 0.05–0.5 %, `;
+    const verdict =
+      b.lead < T
+        ? `no rule reaches ${T}: the ≥ ${T}-point target is out of reach for any rule of the family`
+        : u.minLead !== null && u.minLead >= T
+          ? `≥ ${T} all along it: the target is within the family's reach`
+          : `≥ ${T} at its best rule, not all along it`;
+    out =
+      `${head}${least}${b.lead.toFixed(1)} at most (${rule(b)}: ${pct(b.utilization)} at ${pct(b.unserved, 3)} unserved, ` +
+      `${pct(b.aboveMax, 2)} above max, against ${pct(b.hpa)}); ${verdict}
+`;
+  }
+  const a = l.atBoth;
+  const head2 = `    the family at equal unserved load and no more pod-time above max than the HPA: `;
+  const none = a.uncovered.length ? `; no rule as low on both at target ${a.uncovered.join(', ')} %` : '';
+  if (a.best === null)
+    return `${out}${head2}no HPA point in 0.05–0.5 % unserved that a rule covers${none}
+`;
+  const b = a.best;
+  const held = "for any rule of the family held to the HPA's pod-time above max";
+  const reached = a.compared.filter((c) => c.lead >= T).map((c) => `${c.target} %`);
+  const verdict =
+    b.lead < T
+      ? `< ${T} at every target: the target is out of reach ${held}`
+      : a.minLead! >= T
+        ? `≥ ${T} at every target: the target is within reach ${held}`
+        : `≥ ${T} only at target ${reached.join(', ')}: all along the frontier the target is out of reach ${held}`;
+  return (
+    `${out}${head2}lead ${a.minLead!.toFixed(1)} to ${b.lead.toFixed(1)} points over the HPA's ${a.compared.length} frontier targets compared ` +
+    `(the most at ${b.target} %: ${pct(b.family)} from ${b.rules.map(rule).join('–')} against ${pct(b.hpa)}, ` +
+    `${pct(b.unserved, 3)} unserved, ${pct(b.aboveMax, 2)} above max)${none}; ${verdict}
+`
+  );
+}
+
 /** The text of every loop. */
 export function formatLoops(loops: readonly LoopResult[]): string {
   let out = 'loops (model; gpuops β and margin chosen on the first half; the HPA under the same delays):\n';
@@ -50,6 +107,7 @@ export function formatLoops(loops: readonly LoopResult[]): string {
     out += r.gap.compared.length
       ? `    ahead of the HPA at equal unserved load: by ${r.gap.minLead!.toFixed(1)} points at least\n`
       : '    ahead of the HPA at equal unserved load: no point in 0.05–0.5 % unserved to compare\n';
+    out += familyLeadText(r.familyLead, r.bound.tried);
     out += hpaBestText(r);
     out += b
       ? `    causal bound (best of ${r.bound.tried} reacting rules R(W, β) at ≤ 2 % above max, ≤ 0.5 % unserved): ` +

@@ -11,7 +11,7 @@ import type { ChangeSet, GitOpsLogger, PullRequestInfo } from '../change-sets/in
 
 /** Options of {@link GitPullRequestHost}. */
 export interface GitHostOptions {
-  store: Pick<Store, 'pullRequests' | 'upsertPullRequest'>;
+  store: Pick<Store, 'pullRequests' | 'upsertPullRequest' | 'pullRequest'>;
   cluster: string;
   /** Base branch the branches are proposed against. */
   base: string;
@@ -51,7 +51,11 @@ export class GitPullRequestHost implements PullRequestHost {
   }
 
   private async record(branch: string): Promise<PullRequestRecord | undefined> {
-    const r = (await this.o.store.pullRequests(this.o.cluster)).find((x) => x.branch === branch);
+    // The one branch's row where the store reads it alone (each change set asks twice a pass).
+    const { store, cluster } = this.o;
+    const r = store.pullRequest
+      ? ((await store.pullRequest(cluster, branch)) ?? undefined)
+      : (await store.pullRequests(cluster)).find((x) => x.branch === branch);
     return r ? this.observed(r) : undefined;
   }
 

@@ -116,16 +116,26 @@ describe('saveNewSamples', () => {
     expect(saved).toEqual([[s('p', 't1', 50)], ...(stored.length ? [stored] : [])]);
   });
 
-  it('stores what a key per sample would (600 passes of a few pods, times and values drawn at random)', async () => {
+  it('stores what a key per sample would (2,000 passes of a few algorithms, pods, times and values drawn at random)', async () => {
     let seed = 42;
-    const draw = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
-    const pass = () => Array.from({ length: draw(6) }, () => s(`p${draw(3)}`, `t${draw(3)}`, 50 + draw(2)));
+    // The high bits: the low bits of this generator repeat with a short period.
+    const draw = (n: number) => (
+      (seed = (seed * 1103515245 + 12345) % 2 ** 31),
+      Math.floor((seed / 2 ** 31) * n)
+    );
+    // Each field of the key drawn from a few values, so that samples differ in one field alone.
+    const pass = () =>
+      Array.from({ length: draw(8) }, () => ({
+        ...s(`p${draw(3)}`, `t${draw(3)}`, [50, 51, 0, -0, NaN][draw(5)]!),
+        algorithm: `a${draw(2)}`,
+        namespace: `ns${draw(2)}`,
+      }));
     const memory = createReconcilerMemory();
     let lastKeys = new Set<string>();
     const saved: UtilizationSampleRecord[][] = [];
     const store = { saveSamples: (x: UtilizationSampleRecord[]) => (saved.push(x), Promise.resolve()) };
     let kept = 0;
-    for (let i = 0; i < 600; i++) {
+    for (let i = 0; i < 2000; i++) {
       const samples = pass();
       const expected = samples.filter((x) => !lastKeys.has(sampleKey(x)));
       kept += samples.length - expected.length;

@@ -78,9 +78,10 @@ export async function saveNewSamples(
 
 /**
  * `samples` without those `last` holds (same {@link sampleKey}), in order. A sample at a time no
- * sample of `last` has is new without a key: keys are built only when some sample's time is one
- * of `last`'s (an answer read twice), where a steady pass, whose samples are all at a newer time,
- * builds none.
+ * sample of `last` has is new without a look-up: `last` is indexed (by pod) only when some
+ * sample's time is one of `last`'s (an answer read twice), where a steady pass, whose samples are
+ * all at a newer time, indexes none. The look-up compares the key's fields one by one, without
+ * building the key (its string per sample was most of this function's time and garbage).
  */
 export function newSamples(
   samples: UtilizationSampleRecord[],
@@ -89,16 +90,44 @@ export function newSamples(
   if (last.length === 0) return samples.slice();
   const lastAts = new Set<string>();
   for (const l of last) lastAts.add(l.at);
-  let lastKeys: Set<string> | undefined;
+  let byPod: Map<string, UtilizationSampleRecord[]> | undefined;
   const fresh: UtilizationSampleRecord[] = [];
   for (const s of samples) {
     if (lastAts.has(s.at)) {
-      lastKeys ??= new Set(last.map(sampleKey));
-      if (lastKeys.has(sampleKey(s))) continue;
+      byPod ??= samplesByPod(last);
+      if (byPod.get(s.pod)?.some((l) => sameSample(l, s))) continue;
     }
     fresh.push(s);
   }
   return fresh;
+}
+
+/** `samples` by pod name (several per pod where a pod has several algorithms' or times' samples). */
+function samplesByPod(samples: readonly UtilizationSampleRecord[]): Map<string, UtilizationSampleRecord[]> {
+  const byPod = new Map<string, UtilizationSampleRecord[]>();
+  for (const s of samples) {
+    const list = byPod.get(s.pod);
+    if (list) list.push(s);
+    else byPod.set(s.pod, [s]);
+  }
+  return byPod;
+}
+
+/**
+ * Whether two samples have the same {@link sampleKey}: the same algorithm, namespace, pod and
+ * time, and values whose text is the same (`String(NaN)` equals itself; 0 and -0 both read `0`).
+ * Kubernetes names hold no `/`, so equal fields and an equal key are the same thing.
+ */
+function sameSample(a: UtilizationSampleRecord, b: UtilizationSampleRecord): boolean {
+  const u = a.utilization;
+  const v = b.utilization;
+  return (
+    a.at === b.at &&
+    a.algorithm === b.algorithm &&
+    a.namespace === b.namespace &&
+    a.pod === b.pod &&
+    (u === v || (u !== u && v !== v))
+  );
 }
 
 /**

@@ -157,3 +157,7 @@ export function pullRequestUpsertTail(): string {
     .map((c) => `${c} = excluded.${c}`)
     .join(', ')}`;
 }
+
+/** The read of one branch's pull request record (`cluster`, `branch`: the dialect's placeholders). */
+export const PULL_REQUEST_OF_BRANCH_SQL = (cluster: string, branch: string): string =>
+  `SELECT * FROM pull_requests WHERE cluster = ${cluster} AND branch = ${branch}`;

@@ -12,7 +12,13 @@ import {
   cycleUpdateCells,
   newCycleCells,
 } from './history-rows.js';
-import { PULL_REQUEST_COLUMNS, pullRequestCells, pullRequestFromRow, pullRequestUpsertTail } from './rows.js';
+import {
+  PULL_REQUEST_COLUMNS,
+  PULL_REQUEST_OF_BRANCH_SQL,
+  pullRequestCells,
+  pullRequestFromRow,
+  pullRequestUpsertTail,
+} from './rows.js';
 import type { FleetStatusRecord, PullRequestCycle, PullRequestRecord } from './types.js';
 import { insertSql, type PgSession, type Row } from './postgres-session.js';
 import {
@@ -47,6 +53,16 @@ export async function upsertPullRequest(s: PgSession, pr: PullRequestRecord): Pr
       );
     }
   });
+}
+
+/** `Store.pullRequest` (types.ts) on PostgreSQL; a failure rejects with a StoreError naming `pullRequest`. */
+export async function pullRequest(
+  s: PgSession,
+  cluster: string,
+  branch: string,
+): Promise<PullRequestRecord | null> {
+  const rows = await s.query('pullRequest', PULL_REQUEST_OF_BRANCH_SQL('$1', '$2'), [cluster, branch]);
+  return rows.length > 0 ? pullRequestFromRow(rows[0]!) : null;
 }
 
 /** `Store.pullRequests` (types.ts) on PostgreSQL; a failure rejects with a StoreError naming `pullRequests`. */

@@ -51,6 +51,7 @@ import {
   fleetStatus,
   pullRequestCycle,
   pullRequestHistory,
+  pullRequest,
   pullRequests,
   saveFleetStatus,
   upsertPullRequest,
@@ -167,6 +168,10 @@ export class PostgresStore implements Store, StatusStore {
 
   pullRequests(cluster: string): Promise<PullRequestRecord[]> {
     return pullRequests(this.s, cluster);
+  }
+
+  pullRequest(cluster: string, branch: string): Promise<PullRequestRecord | null> {
+    return pullRequest(this.s, cluster, branch);
   }
 
   saveFleetStatus(status: FleetStatusRecord): Promise<void> {

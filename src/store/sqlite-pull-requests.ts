@@ -21,7 +21,13 @@ import {
   cycleUpdateCells,
   newCycleCells,
 } from './history-rows.js';
-import { PULL_REQUEST_COLUMNS, pullRequestCells, pullRequestFromRow, pullRequestUpsertTail } from './rows.js';
+import {
+  PULL_REQUEST_COLUMNS,
+  PULL_REQUEST_OF_BRANCH_SQL,
+  pullRequestCells,
+  pullRequestFromRow,
+  pullRequestUpsertTail,
+} from './rows.js';
 import type { FleetStatusRecord, PullRequestCycle, PullRequestRecord } from './types.js';
 import { bind, insertSql, type Row, type SqliteSession } from './sqlite-session.js';
 
@@ -54,6 +60,18 @@ function recordCycle(s: SqliteSession, pr: PullRequestRecord): void {
       `UPDATE pull_request_history SET ${CYCLE_UPDATE_COLUMNS.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`,
     ).run(...bind(cycleUpdateCells(latest!, pr)), latest!.id);
   }
+}
+
+/** `Store.pullRequest` (types.ts) on SQLite; a failure rejects with a StoreError naming `pullRequest`. */
+export function pullRequest(
+  s: SqliteSession,
+  cluster: string,
+  branch: string,
+): Promise<PullRequestRecord | null> {
+  return s.run('pullRequest', () => {
+    const row = s.prepare(PULL_REQUEST_OF_BRANCH_SQL('?', '?')).get(cluster, branch) as Row | undefined;
+    return row ? pullRequestFromRow(row) : null;
+  });
 }
 
 /** `Store.pullRequests` (types.ts) on SQLite; a failure rejects with a StoreError naming `pullRequests`. */

@@ -51,6 +51,7 @@ import {
   fleetStatus,
   pullRequestCycle,
   pullRequestHistory,
+  pullRequest,
   pullRequests,
   saveFleetStatus,
   upsertPullRequest,
@@ -147,6 +148,10 @@ export class SqliteStore implements Store, StatusStore {
 
   pullRequests(cluster: string): Promise<PullRequestRecord[]> {
     return pullRequests(this.s, cluster);
+  }
+
+  pullRequest(cluster: string, branch: string): Promise<PullRequestRecord | null> {
+    return pullRequest(this.s, cluster, branch);
   }
 
   pushedCommits(shas: readonly string[]): Promise<string[]> {

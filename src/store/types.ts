@@ -179,6 +179,12 @@ export interface Store {
   upsertPullRequest(pr: PullRequestRecord): Promise<void>;
   /** All recorded pull requests of a cluster, newest first. */
   pullRequests(cluster: string): Promise<PullRequestRecord[]>;
+  /**
+   * The recorded pull request of one branch of a cluster (unique by (cluster, branch)), or null:
+   * the record `pullRequests(cluster)` holds for the branch, read alone. Optional: without it,
+   * callers find the branch in `pullRequests`. @throws StoreError when the read fails
+   */
+  pullRequest?(cluster: string, branch: string): Promise<PullRequestRecord | null>;
 
   /**
    * Of `shas` (full commit ids), those recorded by {@link recordPushedCommits}, in one query.

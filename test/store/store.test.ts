@@ -426,6 +426,40 @@ describe.each(backends)('Store on $name', (backend) => {
       expect(await store.pullRequests('dev')).toEqual([]);
       expect(await count('pull_requests')).toBe(3);
     });
+
+    it('reads one branch of one cluster alone, as the list holds it', async () => {
+      const store = await fresh();
+      const placement = pullRequest({ branch: 'gpuops/placement-resnet50-infer', updatedAt: at(0) });
+      const pools = pullRequest({
+        branch: 'gpuops/pools',
+        kind: 'pools',
+        subject: 'pools',
+        updatedAt: at(60),
+      });
+      const elsewhere = pullRequest({
+        cluster: 'staging',
+        branch: 'gpuops/pools',
+        title: 'staging',
+        updatedAt: at(120),
+      });
+      for (const pr of [placement, pools, elsewhere]) await store.upsertPullRequest(pr);
+      expect(await store.pullRequest!('prod', 'gpuops/pools')).toStrictEqual(pools);
+      expect(await store.pullRequest!('staging', 'gpuops/pools')).toStrictEqual(elsewhere);
+      expect(await store.pullRequest!('prod', 'gpuops/placement-resnet50-infer')).toStrictEqual(placement);
+      expect(await store.pullRequest!('staging', 'gpuops/placement-resnet50-infer')).toBeNull();
+      const closed = {
+        ...pools,
+        state: 'closed' as const,
+        number: 7,
+        url: 'https://x/7',
+        updatedAt: at(180),
+      };
+      await store.upsertPullRequest(closed);
+      expect(await store.pullRequest!('prod', 'gpuops/pools')).toStrictEqual(closed);
+      for (const cluster of ['prod', 'staging'])
+        for (const r of await store.pullRequests(cluster))
+          expect(await store.pullRequest!(cluster, r.branch)).toStrictEqual(r);
+    });
   });
 
   it('reports a call on a closed store as a StoreError naming the operation', async () => {

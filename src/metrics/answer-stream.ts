@@ -219,26 +219,12 @@ export class QueryAnswerDecoder {
   }
 
   private begin(what: Capture['what'], type: Capture['type'], start: number): void {
-    const cap = this.spare;
-    if (cap === null) {
-      this.cap = {
-        what,
-        type,
-        start,
-        parts: [],
-        depth: 1,
-        inString: type === 'string',
-        escape: false,
-        open: -1,
-        close: -1,
-      };
-      return;
-    }
+    const cap = this.spare ?? ({ parts: [] } as unknown as Capture);
     this.spare = null;
+    if (cap.parts.length > 0) cap.parts = [];
     cap.what = what;
     cap.type = type;
     cap.start = start;
-    if (cap.parts.length > 0) cap.parts = [];
     cap.depth = 1;
     cap.inString = type === 'string';
     cap.escape = false;

@@ -30,8 +30,10 @@ export interface FleetPrometheus {
   /**
    * Moves every GPU's value a little (issue 42's steady pass): ±`step` points, alternating by GPU
    * and by call, within 0..100, so every series differs from the last answer and no mean moves far.
+   * `evaluatedAt` (seconds): the time the answers are evaluated at from now on, as a real
+   * Prometheus's moves with its clock (each sample's time with it); absent: the time stays.
    */
-  move(step: number): void;
+  move(step: number, evaluatedAt?: number): void;
   /** Sets the value of every GPU whose workload pod (`exported_namespace/exported_pod`) is in `pods`. */
   set(pods: ReadonlySet<string>, value: number): void;
 }
@@ -70,8 +72,9 @@ function queryOf(url: URL, body: string): string {
 /** Starts the fake on a free loopback port. */
 export async function serveFleetPrometheus(
   gpus: readonly CannedGpu[],
-  evaluatedAt: number,
+  startsAt: number,
 ): Promise<FleetPrometheus> {
+  let evaluatedAt = startsAt;
   let count = 0;
   let bytes = 0;
   const answers = new Map<string, string>();
@@ -105,8 +108,9 @@ export async function serveFleetPrometheus(
     url: `http://127.0.0.1:${port}`,
     count: () => count,
     bytes: () => bytes,
-    move: (step) => {
+    move: (step, at) => {
       moves++;
+      if (at !== undefined) evaluatedAt = at;
       const clamp = (v: number) => Math.min(100, Math.max(0, v));
       current = current.map((g, i) => ({ ...g, value: clamp(g.value + ((i + moves) % 2 ? step : -step)) }));
       answers.clear();

@@ -10,7 +10,10 @@
  *   (`controller/crossing-trigger.ts`, reading every second with the pass's scoped query) wakes a
  *   pass, which writes the scale-up (the bench's worlds are in pull-request mode: the pushed
  *   branch). From the change to the pass written: target ≤ 5 s at 2,000 nodes.
- * `GPUOPS_BENCH_BIG=0` leaves the 10,000-node world out, `=only` measures it alone.
+ * `GPUOPS_BENCH_BIG=0` leaves the 10,000-node world out, `=only` measures it alone. Before each steady
+ * pass the fake Prometheus answers at the pass's time, as a real one's clock moves (each sample's time
+ * with it); `GPUOPS_BENCH_METRICS_TIME=fixed` keeps one evaluation time throughout (the bench before
+ * 2026-12-07).
  */
 import { buildWorld } from './reconcile-fleet.js';
 import { measure, spread } from './reconcile.bench.js';

@@ -65,8 +65,8 @@ export interface World {
   prometheusRequests(): number;
   /** Bytes of Prometheus answers sent. */
   prometheusBytes(): number;
-  /** Moves every GPU's utilisation a little (`FleetPrometheus.move`). */
-  moveMetrics(step: number): void;
+  /** Moves every GPU's utilisation a little, and the answers' time when given (`FleetPrometheus.move`). */
+  moveMetrics(step: number, evaluatedAt?: number): void;
   /** Sets the utilisation of these pods' GPUs (`namespace/pod`). */
   setMetrics(pods: ReadonlySet<string>, value: number): void;
   counts: {

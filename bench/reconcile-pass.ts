@@ -185,7 +185,7 @@ process.on(
 const acked = new Map<number, (at: number) => void>();
 /** Asks the parent to move the metrics (or set some pods'); resolves with the time it did (ms). */
 function metricsChange(
-  change: { moveMetrics: number } | { cross: string[]; value: number },
+  change: { moveMetrics: number; evaluatedAt?: number } | { cross: string[]; value: number },
 ): Promise<number> {
   const id = ++asked;
   return new Promise((resolve) => {
@@ -396,8 +396,14 @@ async function main(): Promise<void> {
   ];
   let watch: Watchlist | undefined;
   for (const [i, pass] of passes.entries()) {
-    // Every GPU's utilisation moves a little, as real values do from one pass to the next.
-    if (pass === 'steady') await metricsChange({ moveMetrics: 0.3 });
+    // Every GPU's utilisation moves a little, as real values do from one pass to the next, and
+    // Prometheus answers at the pass's time, as a real one evaluates at its own (moving) clock:
+    // each sample's time moves with it (`GPUOPS_BENCH_METRICS_TIME=fixed`: one time throughout).
+    if (pass === 'steady')
+      await metricsChange({
+        moveMetrics: 0.3,
+        ...(process.env.GPUOPS_BENCH_METRICS_TIME === 'fixed' ? {} : { evaluatedAt: now.getTime() / 1000 }),
+      });
     trace.clear();
     rssGrowth.clear();
     const before = await serverCounts();

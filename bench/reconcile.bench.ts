@@ -119,11 +119,18 @@ export async function measure(
   const steadyRuns: PassReport[] = [];
   let crossing: PassReport | null = null;
   let peak: PeakReport | undefined;
-  type Ask = { ask: number; changePods?: number; moveMetrics?: number; cross?: string[]; value?: number };
+  type Ask = {
+    ask: number;
+    changePods?: number;
+    moveMetrics?: number;
+    evaluatedAt?: number;
+    cross?: string[];
+    value?: number;
+  };
   await new Promise<void>((resolve, reject) => {
     child.on('message', (m: Ask | PassReport | PeakReport) => {
       if ('ask' in m && m.moveMetrics !== undefined) {
-        world.moveMetrics(m.moveMetrics);
+        world.moveMetrics(m.moveMetrics, m.evaluatedAt);
         child.send({ id: m.ask, at: Date.now() });
       } else if ('ask' in m && m.cross !== undefined) {
         world.setMetrics(new Set(m.cross), m.value ?? 99);

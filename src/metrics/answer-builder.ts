@@ -100,12 +100,18 @@ export function seriesLabelsOf(source: Record<string, string>): SeriesLabels {
   };
 }
 
+/**
+ * The halves of one series read so far (undefined: not read). Every field is set when made, so
+ * every entry has one shape; the `avg` half's value and seconds are two fields, not a pair made
+ * per series per answer.
+ */
 interface Joined {
   labels: Record<string, string>;
-  avg?: [number, number];
-  last?: number;
-  max?: number;
-  first?: number;
+  avg: number | undefined;
+  avgSeconds: number;
+  last: number | undefined;
+  max: number | undefined;
+  first: number | undefined;
 }
 
 function vectorBuilder(options: QueryResultOptions, fail: Fail): AnswerBuilder {
@@ -121,9 +127,21 @@ function vectorBuilder(options: QueryResultOptions, fail: Fail): AnswerBuilder {
       return;
     }
     let entry = joined.get(meta.key);
-    if (!entry) joined.set(meta.key, (entry = { labels: meta.labels }));
-    if (meta.stat === 'avg') entry.avg = [value, ts];
-    else if (meta.stat === 'last') entry.last = value;
+    if (!entry) {
+      entry = {
+        labels: meta.labels,
+        avg: undefined,
+        avgSeconds: 0,
+        last: undefined,
+        max: undefined,
+        first: undefined,
+      };
+      joined.set(meta.key, entry);
+    }
+    if (meta.stat === 'avg') {
+      entry.avg = value;
+      entry.avgSeconds = ts;
+    } else if (meta.stat === 'last') entry.last = value;
     else if (meta.stat === 'max') entry.max = value;
     else if (meta.stat === 'first') entry.first = value;
   };
@@ -145,9 +163,9 @@ function vectorBuilder(options: QueryResultOptions, fail: Fail): AnswerBuilder {
     addSample: sample,
     finish() {
       for (const entry of joined.values()) {
-        if (!entry.avg) continue; // a `last` without an `avg` cannot happen within one window
-        const [value, evalSeconds] = entry.avg;
-        const lastSeconds = entry.last ?? evalSeconds - LOOKBACK_SECONDS;
+        const value = entry.avg;
+        if (value === undefined) continue; // a `last` without an `avg` cannot happen within one window
+        const lastSeconds = entry.last ?? entry.avgSeconds - LOOKBACK_SECONDS;
         const series: GpuSeries = {
           metric: options.metric,
           labels: entry.labels,

@@ -43,7 +43,7 @@ const QUOTE = 0x22;
 const LOOKUPS_AFTER = 256;
 const BACKSLASH = 0x5c;
 
-/** True when `text` (ASCII) is at `start` of `bytes`. */
+/** True when `text` (ASCII, or Latin-1: one character a byte) is at `start` of `bytes`. */
 function at(bytes: Uint8Array, start: number, text: string): boolean {
   if (start + text.length > bytes.length) return false;
   for (let i = 0; i < text.length; i++) if (bytes[start + i] !== text.charCodeAt(i)) return false;
@@ -110,7 +110,8 @@ export class LabelSetReader {
     const open = start + METRIC_KEY_LENGTH;
     const close = open + here.text.length;
     if (close > chunk.length || !at(chunk, start, METRIC_PREFIX)) return -1;
-    if (this.view(chunk).toString('latin1', open, close) !== here.text) return -1;
+    // Byte by byte against the kept text: no string is made per item (80,000 at 10,000 nodes).
+    if (!at(chunk, open, here.text)) return -1;
     this.seen[index] = here;
     return close;
   }

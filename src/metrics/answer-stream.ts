@@ -69,6 +69,8 @@ export class QueryAnswerDecoder {
   private readonly text = new TextDecoder();
   private readonly frames: Frame[] = [];
   private cap: Capture | null = null;
+  /** The last capture completed, made again by the next `begin` (one per answer, not one per item). */
+  private spare: Capture | null = null;
   private started = false;
   private closed = false;
   /** Bytes before the current chunk. */
@@ -217,17 +219,18 @@ export class QueryAnswerDecoder {
   }
 
   private begin(what: Capture['what'], type: Capture['type'], start: number): void {
-    this.cap = {
-      what,
-      type,
-      start,
-      parts: [],
-      depth: 1,
-      inString: type === 'string',
-      escape: false,
-      open: -1,
-      close: -1,
-    };
+    const cap = this.spare ?? ({ parts: [] } as unknown as Capture);
+    this.spare = null;
+    if (cap.parts.length > 0) cap.parts = [];
+    cap.what = what;
+    cap.type = type;
+    cap.start = start;
+    cap.depth = 1;
+    cap.inString = type === 'string';
+    cap.escape = false;
+    cap.open = -1;
+    cap.close = -1;
+    this.cap = cap;
   }
 
   /** Scans the capture on from `i`; the index just after its end, or -1 when the chunk ends first. */
@@ -270,6 +273,7 @@ export class QueryAnswerDecoder {
     f.state = cap.what === 'key' ? 'colon' : 'next';
     if (cap.what === 'item' && cap.parts.length === 0) {
       this.batch.push(cap.start, end, cap.open, cap.close); // read with the chunk's other items at its end
+      this.spare = cap;
       return;
     }
     const bytes =
@@ -283,6 +287,7 @@ export class QueryAnswerDecoder {
       this.data[f.key] = value;
       if (f.key === 'resultType') this.typed(value);
     }
+    this.spare = cap;
   }
 
   private typed(resultType: unknown): void {

@@ -66,12 +66,15 @@ interface Judge {
   deploymentKey: object | undefined;
 }
 
-/** What one series becomes: a candidate, a GPU without a pod, a drop, or nothing (another metric). */
-type Verdict =
-  | { kind: 'candidate'; candidate: Candidate }
-  | { kind: 'unattributed'; gpu: UnattributedGpu }
-  | { kind: 'dropped'; dropped: DroppedSeries }
-  | null;
+/**
+ * Where each series' verdict goes: a candidate by its GPU, a GPU without a pod, or a drop (a
+ * series of another metric goes nowhere). Added to directly: no wrapper is made per series.
+ */
+interface Verdicts {
+  byGpu: Grouped<Candidate>;
+  unattributed: UnattributedGpu[];
+  dropped: DroppedSeries[];
+}
 
 /**
  * Attributes raw dcgm-exporter series to pods and algorithms (pure). `now` is the answer's own
@@ -118,17 +121,11 @@ export function attribute(
   options: AttributeOptions = {},
 ): Attribution {
   const judge = judgeOf(podIndex, policy, now, deploymentOf, options);
-  const dropped: DroppedSeries[] = [];
-  const unattributed: UnattributedGpu[] = [];
-  const byGpu: Grouped<Candidate> = new Map();
-  for (let i = 0; i < series.length; i++) {
-    const v = verdict(series[i]!, i, judge);
-    if (v?.kind === 'candidate') addTo(byGpu, v.candidate.gpu, v.candidate);
-    else if (v?.kind === 'unattributed') unattributed.push(v.gpu);
-    else if (v?.kind === 'dropped') dropped.push(v.dropped);
-  }
+  const out: Verdicts = { byGpu: new Map(), unattributed: [], dropped: [] };
+  for (let i = 0; i < series.length; i++) verdict(series[i]!, i, judge, out);
   finishSeries(judge.memo, series.length);
-  const once = countEachGpuOnce(byGpu);
+  const once = countEachGpuOnce(out.byGpu);
+  const { unattributed, dropped } = out;
   dropped.push(...once.dropped);
   return { byAlgorithm: byAlgorithm(once), unattributed, dropped, flags: once.flags };
 }
@@ -157,19 +154,20 @@ function judgeOf(
   };
 }
 
-/** One series judged: its value, its age, then its pod. */
-function verdict(s: GpuSeries, i: number, j: Judge): Verdict {
-  if (s.metric !== j.metric) return null;
+/** One series judged (into `out`): its value, its age, then its pod. */
+function verdict(s: GpuSeries, i: number, j: Judge, out: Verdicts): void {
+  if (s.metric !== j.metric) return;
   const id = seriesIdentity(s.labels, i, j.memo);
   const { gpu, namespace, pod } = id;
-  if (!Number.isFinite(s.value)) return drop(id, 'NotFinite', `value ${s.value} is not a number`);
+  if (!Number.isFinite(s.value)) return drop(out, id, 'NotFinite', `value ${s.value} is not a number`);
   const utilization = j.ratio ? s.value * 100 : s.value;
   if (utilization < 0 || utilization > 100 + PERCENT_SLACK)
-    return drop(id, 'OutOfRange', `${utilization}% is outside 0..100% (${j.metric})`);
+    return drop(out, id, 'OutOfRange', `${utilization}% is outside 0..100% (${j.metric})`);
   if (!(s.timestamp >= j.staleBefore)) {
     const age = Math.round((j.now - s.timestamp) / 1000);
     const at = new Date(j.now).toISOString();
     return drop(
+      out,
       id,
       'Stale',
       `newest sample is ${age}s old (limit ${j.staleSampleSeconds}s) at the answer's evaluation time ${at}`,
@@ -178,49 +176,45 @@ function verdict(s: GpuSeries, i: number, j: Judge): Verdict {
   }
   if (pod === '') {
     const host = s.labels.node ?? s.labels.Hostname ?? '';
-    return { kind: 'unattributed', gpu: { gpu, host, utilization: Math.min(utilization, 100) } };
+    out.unattributed.push({ gpu, host, utilization: Math.min(utilization, 100) });
+    return;
   }
   const podKey = id.podKey;
   const info = podOf(id, j.pods);
   const refused = info
     ? (ownerRefusal(id, info, j) ?? nodeRefusal(s.labels, info, j.nodesByName) ?? sharedRefusal(info, j))
     : { reason: 'UnknownPod' as const, message: 'pod is not in the snapshot' };
-  if (refused) return drop(id, refused.reason, refused.message);
-  return {
-    kind: 'candidate',
-    candidate: {
-      gpu,
-      namespace,
-      pod,
-      podKey,
-      algorithm: info!.algorithm!,
-      gpuRequest: info!.gpuRequest,
-      utilization: Math.min(utilization, 100),
-      timestamp: s.timestamp,
-      window: s.window ? windowOf(s.window, j) : undefined,
-    },
-  };
+  if (refused) return drop(out, id, refused.reason, refused.message);
+  addTo(out.byGpu, gpu, {
+    gpu,
+    namespace,
+    pod,
+    podKey,
+    algorithm: info!.algorithm!,
+    gpuRequest: info!.gpuRequest,
+    utilization: Math.min(utilization, 100),
+    timestamp: s.timestamp,
+    window: s.window ? windowOf(s.window, j) : undefined,
+  });
 }
 
 /** A series dropped with `reason` (a function apart: no closure is made for the series that are kept). */
 function drop(
+  out: Verdicts,
   id: SeriesIdentity,
   reason: DroppedSeries['reason'],
   message: string,
   ageSeconds?: number,
-): Verdict {
+): void {
   const { gpu, namespace, pod } = id;
-  return {
-    kind: 'dropped',
-    dropped: {
-      gpu,
-      namespace,
-      pod,
-      reason,
-      message: `${where(gpu, namespace, pod)}: ${message}`,
-      ...(ageSeconds === undefined ? {} : { ageSeconds }),
-    },
-  };
+  out.dropped.push({
+    gpu,
+    namespace,
+    pod,
+    reason,
+    message: `${where(gpu, namespace, pod)}: ${message}`,
+    ...(ageSeconds === undefined ? {} : { ageSeconds }),
+  });
 }
 
 /**

@@ -10,7 +10,8 @@
  * The past sizes come from the stored scaling decisions of the set's algorithms (`recent`, the
  * records every pass stores and the scaling rule's own windows read back): a pass's ΣL is, over
  * the set's algorithms it recorded, utilisation × the Ready pods it was judged over × `gpus` / 100
- * (`recentPeak`'s reading, which errs high while replicas start: towards holding). They survive a
+ * (the record's `readyPods` through `podsJudged`, `recentPeak`'s reading, which errs high while
+ * replicas start: towards holding). They survive a
  * restart and need no memory of the reconciler. The lower size must hold since the pass that opens
  * the window (the newest at or before now − window): with a history shorter than the window the
  * set keeps its size.
@@ -23,7 +24,7 @@ import {
   podStartups,
   withLoopWindows,
   type LoopTiming,
-  readyPodsJudged,
+  podsJudged,
   standbyReplicas,
 } from '../scaling/index.js';
 import type { DecisionRecord } from '../scaling/index.js';
@@ -62,8 +63,7 @@ export function pastStandbySizes(
     if (r.utilization === null || r.replicasFrom === null) continue;
     const t = Date.parse(r.at);
     if (Number.isNaN(t)) continue;
-    const named = readyPodsJudged(r.message);
-    const pods = named === null ? r.replicasFrom : Math.min(r.replicasFrom, named);
+    const pods = podsJudged(r)!;
     load.set(t, (load.get(t) ?? 0) + (r.utilization / 100) * pods * set.gpus);
   }
   const out = new Map<number, number>();

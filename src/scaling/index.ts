@@ -16,7 +16,7 @@ export { toDecisionRecord } from './decision-record.js';
 export { effectiveGpus, specRequest, templateRequest } from './fit.js';
 export type { PodRequest } from './fit.js';
 export { historySince } from './history.js';
-export { readyPodsJudged } from './judged-over.js';
+export { podsJudged } from './judged-over.js';
 export { plainLookups } from './lookups.js';
 export type { ScalingLookups } from './lookups.js';
 export { loopWindows, withLoopWindows } from './loop-windows.js';

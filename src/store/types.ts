@@ -66,6 +66,12 @@ export interface DecisionRecord {
   replicasTo: number | null;
   /** Percent, or null. */
   utilization: number | null;
+  /**
+   * `scaling`: the Ready pods `utilization` was judged over (whole pods; column `ready_pods`,
+   * migration 13). Absent when the decision named none (see `ScalingDecision.readyPods`) and on
+   * rows written before migration 13 (their message carries the count: `podsJudged`).
+   */
+  readyPods?: number;
   /** ISO-8601. */
   at: string;
 }

@@ -15,7 +15,7 @@ export { heldUntilMs } from './decision-memo.js';
 export { toDecisionRecord } from './decision-record.js';
 export { effectiveGpus, specRequest, templateRequest } from './fit.js';
 export type { PodRequest } from './fit.js';
-export { historySince } from './history.js';
+export { historySince, reversalHoldEndMs } from './history.js';
 export { podsJudged } from './judged-over.js';
 export { plainLookups } from './lookups.js';
 export type { ScalingLookups } from './lookups.js';

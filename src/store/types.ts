@@ -50,9 +50,12 @@ export interface UtilizationSampleRecord {
 
 /** A decision, as stored for cooldowns, audit and `gpuops prs`. */
 export interface DecisionRecord {
-  /** `pools`, `placement`, `scaling`. */
-  kind: 'pools' | 'placement' | 'scaling';
-  /** Algorithm name, or `pools`. */
+  /**
+   * `pools`, `placement`, `scaling`, or `standby`: a standby set's planned size change (subject
+   * `standby/<set>`, `replicasFrom` Git's pods → `replicasTo`; `plan/standby-hold.ts`).
+   */
+  kind: 'pools' | 'placement' | 'scaling' | 'standby';
+  /** Algorithm name, `pools`, or `standby/<set>`. */
   subject: string;
   /**
    * What was decided: for `scaling`, a `ScalingAction` of `scaling/types.ts` (`scale-up`,

@@ -56,7 +56,7 @@ describe('readyPods: the Ready count of a decision, structured', () => {
   it.each([
     { name: 'within the band', input: starting(3, 2, 50), ready: 3, reason: 'WithinRange' },
     { name: 'above max, pods starting', input: starting(3, 2, 95), ready: 3, reason: 'PodsStarting' },
-    { name: 'below min', input: starting(4, 0, 10), ready: 4, reason: 'BelowMin' },
+    { name: 'below min, a pod starting', input: starting(4, 1, 10), ready: 4, reason: 'BelowMin' },
   ])('$name: carried, and read back whatever the message says', ({ input, ready, reason }) => {
     const d = decideOne(input, policyNoWindows(), NOW);
     expect(d.reason).toBe(reason);

@@ -97,7 +97,8 @@ function heldOf(world: World): { held?: Map<string, { reason: string; message: s
 }
 
 /**
- * Stores what the pass saw and decided: samples, scaling decisions, and what `gpuops status` shows;
+ * Stores what the pass saw and decided: samples, scaling decisions, the standby sets' size changes
+ * (`DesiredState.standbySizes`), and what `gpuops status` shows;
  * deletes the decisions and samples older than the history kept (`historyPruneBefore`).
  */
 export async function recordPass(
@@ -125,7 +126,8 @@ export async function recordPass(
 ): Promise<FleetStatusRecord> {
   const { output } = o.desired;
   await saveNewSamples(store, o.desired.samples, o.memory ?? { samples: [] });
-  const records = output.scaling.map((d) => toDecisionRecord(d, o.now));
+  // The scaling decisions, and the standby sets' size changes (their hold reads them back).
+  const records = [...output.scaling.map((d) => toDecisionRecord(d, o.now)), ...o.desired.standbySizes];
   if (store.recordDecisions) await store.recordDecisions(records);
   else for (const r of records) await store.recordDecision(r);
   if (o.memory) rememberStoredDecisions(o.memory, records);

@@ -25,6 +25,7 @@ import { runningReplicas } from './running-replicas.js';
 import { keptRemovals, type KeptRemoval } from './deleted-specs.js';
 import { planScaling, scaleChanges, type ScalingPlan } from './scaling.js';
 import { standbyChanges } from './standby-changes.js';
+import { standbySizeRecord } from './standby-hold.js';
 import type { PoolAssignment } from '../pools/index.js';
 import type {
   LoopTiming,
@@ -130,6 +131,11 @@ export interface DesiredState {
    * runtime state, never in Git: the pass carries them out after writing); `[]` without standby sets.
    */
   standby: StandbyAction[];
+  /**
+   * The standby sets' planned size changes, as records to store (`standbySizeRecord`, kind
+   * `standby`): the set's own history of sizes, which its hold reads back (`standby-hold.ts`).
+   */
+  standbySizes: DecisionRecord[];
 }
 
 /** Nodes a scaling decision of the pass moves: their manifest belongs to that scale change set alone. */
@@ -199,7 +205,10 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
     .map((i) => buildChangeSet({ ...i, running, parseOne: lookups.parse }))
     .filter((c): c is ChangeSet => c !== null);
   const output = planOutput(input, steps, { inputs, changeSets, running });
-  return { output, changeSets, samples: scaling.pass.samples, standby: scaling.standby };
+  const standbySizes = inputs
+    .map((i) => (i.kind === 'standby' && i.standby ? standbySizeRecord(i.standby, now) : null))
+    .filter((r): r is DecisionRecord => r !== null);
+  return { output, changeSets, samples: scaling.pass.samples, standby: scaling.standby, standbySizes };
 }
 
 /** What the method's steps decided in one pass, before it is written as files. */

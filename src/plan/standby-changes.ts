@@ -5,8 +5,8 @@
  * `standbyReplicas(ΣL, β, gpus, max)` of `scaling/rules/claim.ts`, ΣL the sampled load (GPUs) of
  * the algorithms the set serves, as the headroom rule reads each one's (Σ utilisation / 100 × GPUs
  * of a pod, over the pods the scaling step attributed to it). The size grows at once and shrinks
- * only after the scale-down window (`standby-hold.ts`), so a load wobbling across a ceil boundary
- * opens no pull request each time.
+ * only after the scale-down window (`standby-hold.ts`; the policy's own after a reversal of the
+ * set's recorded sizes), so a load wobbling across a ceil boundary opens no pull request each time.
  *
  * No data is never no load: on a reading that failed or came in part, the set keeps at least the
  * pods Git holds (it may grow, never shrink), as no algorithm scales down on such a reading, and a
@@ -23,7 +23,12 @@ import { parseGenerated, type GitModel } from './git-model.js';
 import { byString } from '../util/index.js';
 import type { DecisionRecord, LoopTiming } from '../scaling/index.js';
 import type { PodInfo, ReplicaSetInfo } from '../cluster/index.js';
-import { heldStandbySize, pastStandbySizes, standbyWindowSeconds } from './standby-hold.js';
+import {
+  heldStandbySize,
+  pastStandbySizes,
+  standbyHoldWindowSeconds,
+  standbyWindowSeconds,
+} from './standby-hold.js';
 
 /** Inputs of {@link standbyChanges}. */
 export interface StandbyChangesInput {
@@ -40,7 +45,7 @@ export interface StandbyChangesInput {
   algorithms?: readonly Pick<ResolvedAlgorithm, 'name' | 'namespace' | 'spec'>[];
   /**
    * Shrinking is held for the scale-down window (`standby-hold.ts`): the pass's time, the stored
-   * scaling decisions, the pass's pods and ReplicaSets (the standby pods' start-up) and `gpuops
+   * scaling decisions and the sets' size records (`standbySizeRecord`), the pass's pods and ReplicaSets (the standby pods' start-up) and `gpuops
    * run`'s loop delays (absent: the policy's window). Without `now` the size follows this pass alone.
    */
   now?: Date;
@@ -65,12 +70,15 @@ function gitReplicas(input: StandbyChangesInput, path: string): number | null {
 function held(input: StandbyChangesInput, set: StandbySet, from: number | null, sized: number, beta: number) {
   if (!input.now) return sized;
   const { policy } = input;
-  const window = standbyWindowSeconds(policy, set, input.loop, {
+  const nowMs = input.now.getTime();
+  const loopWindow = standbyWindowSeconds(policy, set, input.loop, {
     pods: input.pods ?? [],
     replicaSets: input.replicaSets ?? [],
   });
+  // After a reversal of the set's own recorded sizes, the policy's window (standby-hold.ts).
+  const window = standbyHoldWindowSeconds(policy, set, loopWindow, input.recent ?? [], nowMs);
   const past = pastStandbySizes(input.recent ?? [], set, beta, policy.spec.scaling.utilization.max);
-  return heldStandbySize(from, sized, past, input.now.getTime(), window);
+  return heldStandbySize(from, sized, past, nowMs, window);
 }
 
 /** The set's evidence: its load, β, and the pods it keeps (see the module comment). */

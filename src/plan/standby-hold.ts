@@ -10,10 +10,19 @@
  * The past sizes come from the stored scaling decisions of the set's algorithms (`recent`, the
  * records every pass stores and the scaling rule's own windows read back): a pass's ΣL is, over
  * the set's algorithms it recorded, utilisation × the Ready pods it was judged over × `gpus` / 100
- * (`recentPeak`'s reading, which errs high while replicas start: towards holding). They survive a
+ * (the record's `readyPods` through `podsJudged`, `recentPeak`'s reading, which errs high while
+ * replicas start: towards holding). They survive a
  * restart and need no memory of the reconciler. The lower size must hold since the pass that opens
  * the window (the newest at or before now − window): with a history shorter than the window the
  * set keeps its size.
+ *
+ * After a reversal of the set's own size the policy's window stands for the loop's, as the scaling
+ * rule's loop-sized windows yield to the policy's (`reversalHoldEndMs`, `claimPolicy`): a loop-sized
+ * window assumes the load turns no faster than the loop sees it, and a size that went up and down
+ * (or down and up) within the policy's flap window (`scaling.headroomFlapHoldSeconds`) shows it
+ * did. The set's sizes are its own records (kind `standby`, subject `standby/<set>`: Git's pods →
+ * the size the pass planned, one per pass that planned a change, {@link standbySizeRecord}), since
+ * the sizes the load asked for say nothing of what the set did.
  */
 import type { Policy, StandbySet } from '../definitions/index.js';
 import type { PodInfo, ReplicaSetInfo } from '../cluster/index.js';
@@ -23,10 +32,12 @@ import {
   podStartups,
   withLoopWindows,
   type LoopTiming,
-  readyPodsJudged,
+  podsJudged,
   standbyReplicas,
+  reversalHoldEndMs,
 } from '../scaling/index.js';
 import type { DecisionRecord } from '../scaling/index.js';
+import type { StandbyEvidence } from '../change-sets/index.js';
 
 /**
  * The scale-down window (seconds) of `set`: the policy's `scaleDown.stabilizationWindowSeconds`,
@@ -48,6 +59,56 @@ export function standbyWindowSeconds(
     .stabilizationWindowSeconds;
 }
 
+/** The subject of a standby set's size records: `standby/<set>`, as its change set's subject (never an algorithm's name). */
+export function standbySubject(set: Pick<StandbySet, 'name'>): string {
+  return `standby/${set.name}`;
+}
+
+/**
+ * The record of a pass's planned size of a standby set (kind `standby`, subject
+ * {@link standbySubject}, action `scale-up`/`scale-down`, `replicasFrom` Git's pods, `replicasTo`
+ * the planned size, at `now`), or null when the pass planned no change (the same size, or a set
+ * Git does not hold yet: its first size is no reversal of anything).
+ */
+export function standbySizeRecord(evidence: StandbyEvidence, now: Date): DecisionRecord | null {
+  const { from, to } = evidence.replicas;
+  if (from === null || from === to) return null;
+  const up = to > from;
+  return {
+    kind: 'standby',
+    subject: standbySubject({ name: evidence.set }),
+    action: up ? 'scale-up' : 'scale-down',
+    reason: up ? 'StandbyGrows' : 'StandbyShrinks',
+    message: `standby set ${evidence.set}: ${from} → ${to} pod(s) for ΣL ${evidence.loadGpus ?? 'n/a'} GPU(s) at β ${evidence.beta}`,
+    replicasFrom: from,
+    replicasTo: to,
+    utilization: null,
+    at: now.toISOString(),
+  };
+}
+
+/**
+ * The scale-down window (seconds) the set's hold uses at `nowMs`: `loopWindow` (`standbyWindowSeconds`),
+ * but the policy's own `scaleDown.stabilizationWindowSeconds` while a reversal of the set's recorded
+ * sizes holds (`reversalHoldEndMs` over its {@link standbySizeRecord}s in `records`, with the
+ * policy's `headroomFlapHoldSeconds`; see the module comment).
+ */
+export function standbyHoldWindowSeconds(
+  policy: Policy,
+  set: Pick<StandbySet, 'name'>,
+  loopWindow: number,
+  records: readonly DecisionRecord[],
+  nowMs: number,
+): number {
+  const s = policy.spec.scaling;
+  if (loopWindow >= s.scaleDown.stabilizationWindowSeconds) return loopWindow;
+  const subject = standbySubject(set);
+  const own = records.filter((r) => r.kind === 'standby' && r.subject === subject);
+  return reversalHoldEndMs(own, nowMs, s.headroomFlapHoldSeconds) === null
+    ? loopWindow
+    : s.scaleDown.stabilizationWindowSeconds;
+}
+
 /** The size each past pass of the set asked for, by its time (ms), from the set's algorithms' records. */
 export function pastStandbySizes(
   records: readonly DecisionRecord[],
@@ -62,8 +123,7 @@ export function pastStandbySizes(
     if (r.utilization === null || r.replicasFrom === null) continue;
     const t = Date.parse(r.at);
     if (Number.isNaN(t)) continue;
-    const named = readyPodsJudged(r.message);
-    const pods = named === null ? r.replicasFrom : Math.min(r.replicasFrom, named);
+    const pods = podsJudged(r)!;
     load.set(t, (load.get(t) ?? 0) + (r.utilization / 100) * pods * set.gpus);
   }
   const out = new Map<number, number>();

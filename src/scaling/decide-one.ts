@@ -11,7 +11,7 @@ import { belowMin, belowText, scaledDown } from './rules/below-min.js';
 import { cooldown } from './rules/cooldown.js';
 import { isVerdict, scalingFacts, type DecisionClock, type Facts, type Verdict } from './rules/facts.js';
 import { headroom } from './rules/headroom.js';
-import { hpaEngine } from './rules/hpa-engine.js';
+import { hpaGrowsPool, hpaOwns } from './rules/hpa-engine.js';
 import { noData } from './rules/no-data.js';
 import { notPlaced } from './rules/not-placed.js';
 import { paused } from './rules/paused.js';
@@ -33,13 +33,16 @@ import type { ScalingDecision, ScalingInput } from './types.js';
  * reason, message }`, the message carrying the numbers it was decided on. The rules, in order:
  * `paused` (replicas 0 in Git) → `notPlaced` → `otherAutoscaler` (another owner of the replicas) →
  * `replicaLimits` (back inside min..maxReplicas) →
- * `refused` (the API server refuses replicas) → `noData` (or nodes for Pending pods) → `hpaEngine` (the HPA owns replicas) → `withinBand`; then
+ * `refused` (the API server refuses replicas) → `noData` (or nodes for Pending pods) → `hpaEngine` (the HPA owns replicas:
+ * `hpaGrowsPool`, then `hpaOwns`) → `withinBand`; then
  * below min: `belowMin` → `peakWindow` → `cooldown` → `stabilise` → `scaledDown`; above max:
  * `atMaxReplicas` → `podsStarting` → `cooldown` → `stabilise` → `scaleUpOnCapacity` (or `relabel`).
  * With `scaling.sizing: headroom`, `headroom` takes the place of the band and both directions
  * after `hpaEngine`: one target up and down (see `rules/headroom.ts`). With `input.loop` the
  * windows follow the loop's delays (`loop-windows.ts`), each at most the policy's, but within the
  * policy's flap hold of a recorded reversal, where the policy's own stand (`reversalHoldEndMs`).
+ * The rules from `hpaOwns` on judge the Ready pods' utilisation, and their decisions carry the
+ * count (`readyPods`); the ones before them (through `hpaGrowsPool`) do not.
  */
 export function decideOne(input: ScalingInput, policy: Policy, now: Date): ScalingDecision {
   return decideOneTimed(input, policy, now).decision;
@@ -64,19 +67,23 @@ export function decideOneTimed(
  * input and time they were built from (`scalingFacts`, or `factsOn` over kept pod facts).
  */
 export function decideOnFacts(f: Facts): { decision: ScalingDecision; clock: DecisionClock; facts: Facts } {
-  const verdict =
+  // Decided before, or without, judging the Ready pods' utilisation: no Ready pod count recorded.
+  const unjudged =
     paused(f) ??
     notPlaced(f) ??
     otherAutoscaler(f) ??
     replicaLimits(f) ??
     refused(f) ??
     noData(f) ??
-    hpaEngine(f) ??
+    hpaGrowsPool(f);
+  if (unjudged) return { decision: decision(f, unjudged), clock: f.clock, facts: f };
+  const verdict =
+    hpaOwns(f) ??
     (f.scaling.sizing === 'headroom' ? headroom(f) : null) ??
     withinBand(f) ??
     // Stryker disable next-line EqualityOperator: equivalent; a utilisation exactly at min is within the band, so withinBand has already held
     (f.utilization! < f.min ? scaleDown(f) : scaleUp(f));
-  return { decision: decision(f, verdict), clock: f.clock, facts: f };
+  return { decision: decision(f, verdict, f.ready.length), clock: f.clock, facts: f };
 }
 
 /** Below min: the target of `belowMin`, bounded by the peak window, then cooldown and stabilisation. */
@@ -102,9 +109,10 @@ function scaleUp(f: Facts): Verdict {
 /**
  * The decision of a verdict: the algorithm's name, and the replicas stuck past their start-up
  * (`stuckNote`), the attribution's flags and a partial answer (unless the verdict already names
- * it) as notes, join the message.
+ * it) as notes, join the message. `readyPods`: the Ready pods a judged verdict's utilisation was
+ * judged over (its message names them, "over S of R Ready pod(s)"); absent for the others.
  */
-function decision(f: Facts, v: Verdict): ScalingDecision {
+function decision(f: Facts, v: Verdict, readyPods?: number): ScalingDecision {
   const notes = [
     v.reason === 'PartialData' ? '' : (f.input.partialData ?? ''),
     stuckNote(f.stuck, f.scaling.podStartupSeconds),
@@ -121,6 +129,7 @@ function decision(f: Facts, v: Verdict): ScalingDecision {
     nodes: v.nodes ?? [],
     reason: v.reason,
     message: `${f.name}: ${inSignalTerms(v.message, signal)}${flags}`,
+    ...(readyPods === undefined ? {} : { readyPods }),
     ...(signal.kind === 'gpuUtil'
       ? {}
       : {

@@ -1,6 +1,9 @@
 import type { DecisionRecord, ScalingDecision } from './types.js';
 
-/** The record to store for a decision (`kind: scaling`), so the next pass's rules read it back. */
+/**
+ * The record to store for a decision (`kind: scaling`), so the next pass's rules read it back;
+ * `readyPods` only when the decision carries it.
+ */
 export function toDecisionRecord(decision: ScalingDecision, now: Date): DecisionRecord {
   return {
     kind: 'scaling',
@@ -11,6 +14,7 @@ export function toDecisionRecord(decision: ScalingDecision, now: Date): Decision
     replicasFrom: decision.replicas.from,
     replicasTo: decision.replicas.to,
     utilization: decision.utilization,
+    ...(decision.readyPods === undefined ? {} : { readyPods: decision.readyPods }),
     at: now.toISOString(),
   };
 }

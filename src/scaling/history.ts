@@ -1,7 +1,7 @@
 import type { Policy } from '../definitions/index.js';
 import { replicasNeeded } from './size-for-load.js';
 import { headroomReplicas } from './headroom-replicas.js';
-import { readyPodsJudged } from './judged-over.js';
+import { podsJudged } from './judged-over.js';
 import type { DecisionRecord } from './types.js';
 
 /**
@@ -211,9 +211,9 @@ export interface RecentPeak {
  * The highest load recorded in the last `seconds` before `nowMs` (ms), for the scale-down peak
  * rule (policy `scaling.scaleDown.peakWindowSeconds`): over the records with a utilisation and a
  * replica count, `utilization × pods` (GPU-percent), where `pods` are the Ready pods the
- * utilisation was judged over as `decideOne`'s message names them ("over S of R Ready pod(s)": R),
- * at most `replicasFrom`; a message without them stands for `replicasFrom` (errs high while
- * replicas start: towards holding, as in `recommendationOf`). Right after a scale-up the Ready
+ * utilisation was judged over as the record carries them (`readyPods`; `podsJudged`), at most
+ * `replicasFrom`; a record without them stands for `replicasFrom` (errs high while replicas
+ * start: towards holding, as in `recommendationOf`). Right after a scale-up the Ready
  * pods are the old count, so the new replicas do not inflate the peak. `replicas` in the answer
  * is that pod count. A record exactly `seconds` old is inside the window
  * (the peak errs towards holding); records after `nowMs` are not. The first of equal peaks wins.
@@ -232,8 +232,7 @@ export function recentPeak(
     if (r.utilization === null || r.replicasFrom === null) continue;
     const t = Date.parse(r.at);
     if (t < start || t > nowMs) continue;
-    const named = readyPodsJudged(r.message);
-    const pods = named === null ? r.replicasFrom : Math.min(r.replicasFrom, named);
+    const pods = podsJudged(r)!;
     const load = r.utilization * pods;
     if (peak === null || load > peak.load)
       peak = { load, utilization: r.utilization, replicas: pods, at: r.at };

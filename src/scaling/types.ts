@@ -46,6 +46,15 @@ export interface ScalingDecision {
   reason: ScalingReason;
   message: string;
   /**
+   * The Ready pods `utilization` was judged over (R of the message's "over S of R Ready pod(s)"),
+   * recorded with the decision (`DecisionRecord.readyPods`) for the readers of recorded load
+   * (`recentPeak`, the standby hold). Absent when the decision was made before or without judging
+   * the Ready pods (paused, not placed, another autoscaler, replica limits, refused, no data, the
+   * HPA's pool growth: `decideOnFacts`): those readers then count `replicas.from`, as they did
+   * when only the message carried the count.
+   */
+  readyPods?: number;
+  /**
    * What `utilization` and the band are, when not `gpuUtil` in percent: the signal, its unit and,
    * for a service metric, its name (absent: `gpuUtil`, percent).
    */

@@ -42,6 +42,7 @@ export const DECISION_COLUMNS = [
   'replicas_from',
   'replicas_to',
   'utilization',
+  'ready_pods',
   'at',
   'at_ms',
 ] as const;
@@ -58,11 +59,25 @@ export function decisionCells(d: DecisionRecord): Cell[] {
 
 /** {@link decisionCells} without the time (`at`, `at_ms`): the cells before it. */
 export function decisionHeadCells(d: DecisionRecord): Cell[] {
-  return [d.kind, d.subject, d.action, d.reason, d.message, d.replicasFrom, d.replicasTo, d.utilization];
+  return [
+    d.kind,
+    d.subject,
+    d.action,
+    d.reason,
+    d.message,
+    d.replicasFrom,
+    d.replicasTo,
+    d.utilization,
+    d.readyPods ?? null,
+  ];
 }
 
-/** A `decisions` row read back (either dialect) as the decision that was recorded. */
+/**
+ * A `decisions` row read back (either dialect) as the decision that was recorded: `readyPods`
+ * only when `ready_pods` holds one (a record written without it reads back without it).
+ */
 export function decisionFromRow(r: Row): DecisionRecord {
+  const readyPods = fromNum(r.ready_pods);
   return {
     kind: r.kind as DecisionRecord['kind'],
     subject: r.subject as string,
@@ -72,6 +87,7 @@ export function decisionFromRow(r: Row): DecisionRecord {
     replicasFrom: fromNum(r.replicas_from),
     replicasTo: fromNum(r.replicas_to),
     utilization: fromNum(r.utilization),
+    ...(readyPods === null ? {} : { readyPods }),
     at: r.at as string,
   };
 }

@@ -13,6 +13,7 @@ import { HISTORY_MIGRATIONS } from './migrations-history.js';
 import { CONTENTS_MIGRATIONS } from './migrations-contents.js';
 import { BOOKKEEPING_MIGRATIONS } from './migrations-bookkeeping.js';
 import { FLEET_POOLS_MIGRATION } from './fleet-status-pools.js';
+import { READY_PODS_MIGRATION } from './decision-ready-pods.js';
 
 export type { Dialect, Migration } from './migration-types.js';
 
@@ -23,6 +24,7 @@ export const MIGRATIONS: readonly Migration[] = [
   ...CONTENTS_MIGRATIONS,
   ...BOOKKEEPING_MIGRATIONS,
   FLEET_POOLS_MIGRATION,
+  READY_PODS_MIGRATION,
 ];
 
 /** The statements of one migration for one dialect. */

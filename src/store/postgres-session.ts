@@ -42,6 +42,7 @@ const PG_TYPES: Record<string, string> = {
   message: 'text',
   replicas_from: 'int',
   replicas_to: 'int',
+  ready_pods: 'int',
 };
 
 /** `INSERT` of one row, a `$n` per column. */

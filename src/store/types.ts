@@ -50,9 +50,12 @@ export interface UtilizationSampleRecord {
 
 /** A decision, as stored for cooldowns, audit and `gpuops prs`. */
 export interface DecisionRecord {
-  /** `pools`, `placement`, `scaling`. */
-  kind: 'pools' | 'placement' | 'scaling';
-  /** Algorithm name, or `pools`. */
+  /**
+   * `pools`, `placement`, `scaling`, or `standby`: a standby set's planned size change (subject
+   * `standby/<set>`, `replicasFrom` Git's pods → `replicasTo`; `plan/standby-hold.ts`).
+   */
+  kind: 'pools' | 'placement' | 'scaling' | 'standby';
+  /** Algorithm name, `pools`, or `standby/<set>`. */
   subject: string;
   /**
    * What was decided: for `scaling`, a `ScalingAction` of `scaling/types.ts` (`scale-up`,
@@ -66,6 +69,12 @@ export interface DecisionRecord {
   replicasTo: number | null;
   /** Percent, or null. */
   utilization: number | null;
+  /**
+   * `scaling`: the Ready pods `utilization` was judged over (whole pods; column `ready_pods`,
+   * migration 13). Absent when the decision named none (see `ScalingDecision.readyPods`) and on
+   * rows written before migration 13 (their message carries the count: `podsJudged`).
+   */
+  readyPods?: number;
   /** ISO-8601. */
   at: string;
 }

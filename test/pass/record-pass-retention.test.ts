@@ -37,6 +37,7 @@ const desired = (scaling: ScalingDecision[]): DesiredState => ({
   changeSets: [],
   samples: [],
   standby: [],
+  standbySizes: [],
 });
 
 describe('recordPass prunes the history it no longer needs', () => {

@@ -151,3 +151,129 @@ describe('the standby size shrinks only after the scale-down window', () => {
     expect(plan(3, 2, recent, { whole: false }).replicas).toBe(3);
   });
 });
+
+/**
+ * The set's own sizes over passes every 15 s, Git taking each planned size at once (the pull
+ * request merged before the next pass): the loop-sized window (90 s, as above) shrinks the set
+ * 90 s after a dip, so a load that dips and comes back turns it up, down, up, down within the
+ * policy's flap window (300 s). After a reversal of its recorded sizes the policy's window (300 s)
+ * stands, as for the scaling rule's windows, until the flap window has passed without one. Before
+ * that fall-back the first row shrank again at 360 (a third reversal), and the second changed the
+ * set 15 times in 1,800 s, every change after the first a reversal (14).
+ */
+describe('the standby hold after a reversal of its own size', () => {
+  const rs = {
+    namespace: 'algorithms',
+    name: 'gpuops-standby-llm-abc',
+    owner: { kind: 'Deployment', name: 'gpuops-standby-llm', controller: true },
+    revision: 1,
+    replicas: 3,
+  };
+  const standby = pod('gpuops-standby-llm-abc-1', {
+    labels: { 'gpuops.dev/standby': 'llm' },
+    owner: { kind: 'ReplicaSet', name: rs.name, controller: true },
+    createdAt: at(-1000),
+    readyAt: at(-980),
+  });
+  const loop = { loop: { sampleSeconds: 5, reactionSeconds: 5 }, pods: [standby], replicaSets: [rs] };
+
+  /** The changes of the set (`t: from → to`) over passes from 0 to `end` s, each asking `asks(t)`. */
+  function run(asks: (t: number) => 2 | 3, end: number): string[] {
+    const recent: DecisionRecord[] = passes(-600, -15, 2);
+    let git = 2;
+    const changes: string[] = [];
+    for (let t = 0; t <= end; t += 15) {
+      const files = new Map([[PATH, standbyFile('prod', SET, policy.spec, git).content!]]);
+      const [cs] = standbyChanges({
+        cluster: 'prod',
+        policy,
+        git: { files },
+        samples: load(asks(t)),
+        whole: true,
+        policyErrors: false,
+        now: new Date(NOW + t * 1000),
+        recent,
+        ...loop,
+      });
+      const to = (parse(cs!.files[0]!.content!) as { spec: { replicas: number } }).spec.replicas;
+      recent.push(pass(t, asks(t)));
+      if (to !== git) {
+        changes.push(`${t}: ${git} → ${to}`);
+        // What the pass stores of the set's size (standbySizeRecord's shape).
+        recent.push({
+          kind: 'standby',
+          subject: 'standby/llm',
+          action: to > git ? 'scale-up' : 'scale-down',
+          reason: to > git ? 'StandbyGrows' : 'StandbyShrinks',
+          message: `standby set llm: ${git} → ${to}`,
+          replicasFrom: git,
+          replicasTo: to,
+          utilization: null,
+          at: at(t),
+        });
+        git = to;
+      }
+    }
+    return changes;
+  }
+
+  /** Reversals as the replay counts flaps: a change opposite to the one before, less than 300 s after it. */
+  function flaps(changes: string[]): number {
+    const parsed = changes.map((c) =>
+      c
+        .match(/^(\d+): (\d) → (\d)$/)!
+        .slice(1)
+        .map(Number),
+    );
+    let n = 0;
+    for (let i = 1; i < parsed.length; i++) {
+      const [t, a, b] = parsed[i]!;
+      const [t0, a0, b0] = parsed[i - 1]!;
+      if (Math.sign(b! - a!) !== Math.sign(b0! - a0!) && t! - t0! < 300) n++;
+    }
+    return n;
+  }
+
+  it.each<[string, (t: number) => 2 | 3, number, string[], number]>([
+    [
+      // Up at 0, down 90 s after the dip began (150), up again at 240: a reversal, so the next
+      // shrink waits the policy's 300 s (until 540 the window is 300 s: 240 and 255 asked 3);
+      // at 540 the flap window has passed since the reversal and the loop's 90 s shrink it.
+      'up, down, up within the window: the next shrink waits the policy window',
+      (t) => (t < 60 || (t >= 240 && t < 270) ? 3 : 2),
+      900,
+      ['0: 2 → 3', '150: 3 → 2', '240: 2 → 3', '540: 3 → 2'],
+      2,
+    ],
+    [
+      // A dip every 240 s (3 asked for 30 s): the loop's window alone flaps every cycle.
+      'a load that comes back every 240 s',
+      (t) => (t % 240 < 30 ? 3 : 2),
+      1800,
+      [
+        '0: 2 → 3',
+        '120: 3 → 2',
+        '240: 2 → 3',
+        '600: 3 → 2',
+        '720: 2 → 3',
+        '1080: 3 → 2',
+        '1200: 2 → 3',
+        '1560: 3 → 2',
+        '1680: 2 → 3',
+      ],
+      5,
+    ],
+    [
+      // One rise and one fall, 300 s apart or more: no reversal, the loop's window throughout.
+      'one rise that stays 400 s: no reversal, the loop window',
+      (t) => (t < 400 ? 3 : 2),
+      900,
+      ['0: 2 → 3', '495: 3 → 2'],
+      0,
+    ],
+  ])('%s', (_, asks, end, want, wantFlaps) => {
+    const changes = run(asks, end);
+    expect(changes).toEqual(want);
+    expect(flaps(changes)).toBe(wantFlaps);
+  });
+});

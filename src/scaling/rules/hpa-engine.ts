@@ -13,18 +13,43 @@ import { relabel } from './relabel.js';
  * sample from every Ready pod. Null with engine gpuops.
  */
 export function hpaEngine(f: Facts): Verdict | null {
-  if (f.scaling.engine !== 'hpa' || f.utilization === null) return null;
+  return hpaGrowsPool(f) ?? hpaOwns(f);
+}
+
+/** The HPA's view of `f`: its Pending pods, its maximum and current replicas, and whether it sits at that maximum above max. */
+function hpaView(f: Facts): { pending: number; hpaMax: number; current: number; atMax: boolean } {
   const pending = f.counted.filter((p) => p.unschedulable && p.nodeName === null).length;
   const hpaMax = f.input.hpa?.maxReplicas ?? f.maxReplicas;
   const current = f.input.hpa?.currentReplicas ?? f.from;
-  const atMax = current >= hpaMax && f.utilization > f.max;
-  if (pending === 0 && !atMax) {
-    return hold(
-      f,
-      'HPAOwnsReplicas',
-      `the HPA owns replicas (${current}, max ${hpaMax}); utilisation ${f.u} ${f.over}`,
-    );
-  }
+  return { pending, hpaMax, current, atMax: current >= hpaMax && f.utilization! > f.max };
+}
+
+/**
+ * The hold of {@link hpaEngine} when the HPA places what it wants (no pod Pending, not at its
+ * maximum above max): judged over the Ready pods, and its message names them. Null otherwise,
+ * and with engine gpuops or without a utilisation.
+ */
+export function hpaOwns(f: Facts): Verdict | null {
+  if (f.scaling.engine !== 'hpa' || f.utilization === null) return null;
+  const { pending, hpaMax, current, atMax } = hpaView(f);
+  if (pending > 0 || atMax) return null;
+  return hold(
+    f,
+    'HPAOwnsReplicas',
+    `the HPA owns replicas (${current}, max ${hpaMax}); utilisation ${f.u} ${f.over}`,
+  );
+}
+
+/**
+ * The part of {@link hpaEngine} that grows the pool (pods Pending, or the HPA at its maximum
+ * above max): decided on the pods' condition and the pool's room, not on the Ready pods'
+ * utilisation, so its decisions name no Ready pod count. Null when the HPA places what it wants,
+ * with engine gpuops or without a utilisation.
+ */
+export function hpaGrowsPool(f: Facts): Verdict | null {
+  if (f.scaling.engine !== 'hpa' || f.utilization === null) return null;
+  const { pending, hpaMax, atMax } = hpaView(f);
+  if (pending === 0 && !atMax) return null;
   const why = pending
     ? `${pending} pod(s) Pending for lack of GPUs`
     : `the HPA sits at its maximum of ${hpaMax} replicas with utilisation ${f.u} > max ${f.max}%`;

@@ -10,14 +10,14 @@
  */
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { GPUOPS } from '../util/index.js';
 import { locate, parseDocuments } from './rules/yaml-documents.js';
 import { MAX_FILE_BYTES, specFolderOf, walksInto } from './spec-files.js';
 import type { SpecError } from './types.js';
 
 /** A YAML file name in any letter case (`x.YAML` is looked at: the loaders read only `.yaml`/`.yml`). */
 const YAML_ANY_CASE = /\.ya?ml$/i;
-/** Cheap look before parsing (block, flow or JSON style): both must be in a file holding a gpuops spec. */
-const GPUOPS_API = /gpuops\.dev\//;
+/** Cheap look before parsing (block, flow or JSON style): with `GPUOPS.prefix`, in every file holding a gpuops spec. */
 const SPEC_KIND = /\b(?:Algorithm|Policy)\b/;
 
 /** At most this many YAML files are looked at in one repo (a `clusters/` of 10,000 node files). */
@@ -45,12 +45,12 @@ function whereItBelongs(file: string, kind: string): string {
  */
 export function misplacedSpecWarnings(file: string, text: string): SpecError[] {
   if (specFolderOf(file) !== null || !YAML_ANY_CASE.test(file)) return [];
-  if (!GPUOPS_API.test(text) || !SPEC_KIND.test(text)) return [];
+  if (!text.includes(GPUOPS.prefix) || !SPEC_KIND.test(text)) return [];
   const parsed = parseDocuments({ path: file, text });
   return parsed.documents.flatMap((doc) => {
     const v = doc.value as { apiVersion?: unknown; kind?: unknown } | null;
     if (v === null || typeof v !== 'object') return [];
-    if (typeof v.apiVersion !== 'string' || !v.apiVersion.startsWith('gpuops.dev/')) return [];
+    if (typeof v.apiVersion !== 'string' || !v.apiVersion.startsWith(GPUOPS.prefix)) return [];
     if (v.kind !== 'Algorithm' && v.kind !== 'Policy') return [];
     const at = locate(doc, ['kind'], 'value');
     return [{ file, line: at.line, column: at.column, field: 'kind', message: whereItBelongs(file, v.kind) }];

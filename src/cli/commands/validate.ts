@@ -132,6 +132,58 @@ function repoHome(abs: string): { root: string; rel: string } | null {
   return null;
 }
 
+/** `loadTarget` for one file (see there). @throws Error when it is not named `*.yaml`/`*.yml` */
+async function loadFile(
+  target: string,
+  present: ReadonlySet<string> | null,
+): Promise<{ dir: string; repo: Checked }> {
+  if (!isSpecFileName(path.basename(target)))
+    throw new Error(
+      `${target}: not a spec file: gpuops reads Algorithm and Policy files named *.yaml or *.yml; give one, or the repo root (the folder that holds algorithms/)`,
+    );
+  const abs = path.resolve(target);
+  const home = repoHome(abs);
+  let root: string;
+  let temp: string | null = null;
+  if (home) root = home.root;
+  else {
+    temp = mkdtempSync(path.join(tmpdir(), 'gpuops-validate-'));
+    mkdirSync(path.join(temp, 'algorithms'));
+    copyFileSync(abs, path.join(temp, 'algorithms', path.basename(abs)));
+    root = temp;
+  }
+  try {
+    const loaded = await loadRepo(root);
+    const repo = present ? await withProductErrors(root, loaded, present) : loaded;
+    const rel = home ? home.rel : `algorithms/${path.basename(abs)}`;
+    const shown = temp ? target : rel;
+    // The repo's policy files count for one spec too: it was checked against what they merge to,
+    // so an error of theirs is this check's error (the file is not valid against the repo's policy).
+    const policyErrors = repo.errors.filter((e) => e.file !== rel && e.file.startsWith('policies/'));
+    const errors = [
+      ...repo.errors.filter((e) => e.file === rel).map((e) => ({ ...e, file: shown })),
+      ...policyErrors,
+    ];
+    const warnings = (repo.warnings ?? []).filter((e) => e.file === rel).map((e) => ({ ...e, file: shown }));
+    const algorithms = repo.algorithms.filter((a) => a.source.file === rel);
+    const files = 1 + new Set(policyErrors.map((e) => e.file)).size;
+    const { policy, policyFiles } = repo;
+    return {
+      dir: temp ? process.cwd() : root,
+      repo: {
+        files,
+        errors,
+        algorithms,
+        policy,
+        ...(warnings.length > 0 ? { warnings } : {}),
+        ...(policyFiles ? { policyFiles } : {}),
+      },
+    };
+  } finally {
+    if (temp) rmSync(temp, { recursive: true, force: true });
+  }
+}
+
 /**
  * Loads what `validate` was pointed at. A directory must be a GitOps repo root: one without an
  * `algorithms/` folder is not one (a usage error with a hint, exit 2); one whose `algorithms/`
@@ -149,55 +201,7 @@ async function loadTarget(
   present: ReadonlySet<string> | null,
 ): Promise<{ dir: string; repo: Checked }> {
   if (!existsSync(target)) throw new Error(`${target}: no such file or directory`);
-  if (statSync(target).isFile()) {
-    if (!isSpecFileName(path.basename(target)))
-      throw new Error(
-        `${target}: not a spec file: gpuops reads Algorithm and Policy files named *.yaml or *.yml; give one, or the repo root (the folder that holds algorithms/)`,
-      );
-    const abs = path.resolve(target);
-    const home = repoHome(abs);
-    let root: string;
-    let temp: string | null = null;
-    if (home) root = home.root;
-    else {
-      temp = mkdtempSync(path.join(tmpdir(), 'gpuops-validate-'));
-      mkdirSync(path.join(temp, 'algorithms'));
-      copyFileSync(abs, path.join(temp, 'algorithms', path.basename(abs)));
-      root = temp;
-    }
-    try {
-      const loaded = await loadRepo(root);
-      const repo = present ? await withProductErrors(root, loaded, present) : loaded;
-      const rel = home ? home.rel : `algorithms/${path.basename(abs)}`;
-      const shown = temp ? target : rel;
-      // The repo's policy files count for one spec too: it was checked against what they merge to,
-      // so an error of theirs is this check's error (the file is not valid against the repo's policy).
-      const policyErrors = repo.errors.filter((e) => e.file !== rel && e.file.startsWith('policies/'));
-      const errors = [
-        ...repo.errors.filter((e) => e.file === rel).map((e) => ({ ...e, file: shown })),
-        ...policyErrors,
-      ];
-      const warnings = (repo.warnings ?? [])
-        .filter((e) => e.file === rel)
-        .map((e) => ({ ...e, file: shown }));
-      const algorithms = repo.algorithms.filter((a) => a.source.file === rel);
-      const files = 1 + new Set(policyErrors.map((e) => e.file)).size;
-      const { policy, policyFiles } = repo;
-      return {
-        dir: temp ? process.cwd() : root,
-        repo: {
-          files,
-          errors,
-          algorithms,
-          policy,
-          ...(warnings.length > 0 ? { warnings } : {}),
-          ...(policyFiles ? { policyFiles } : {}),
-        },
-      };
-    } finally {
-      if (temp) rmSync(temp, { recursive: true, force: true });
-    }
-  }
+  if (statSync(target).isFile()) return loadFile(target, present);
   const algorithmsDir = path.join(target, 'algorithms');
   if (!existsSync(algorithmsDir) || !statSync(algorithmsDir).isDirectory()) {
     const hint =

@@ -17,8 +17,9 @@ import { parseDumpText } from './dump-text.js';
 import { GPUOPS, MANAGED_BY } from '../util/index.js';
 
 /**
- * Reads a `kubectl get … -o json` (or `-o yaml`) dump: a List with `items`, or a plain array.
- * Items must be of `kind`, or of one of `alsoKinds` (`kubectl get pods,replicasets -A -o json`
+ * Reads a `kubectl get … -o json` (or `-o yaml`) dump: a List with `items`, a plain array, or one
+ * object of `kind` or of one of `alsoKinds` (`kubectl get node gpu-01 -o json`), read as a list of
+ * it. Items must be of `kind`, or of one of `alsoKinds` (`kubectl get pods,replicasets -A -o json`
  * mixes them in one List); an item without `kind` is taken for `kind`.
  * An empty list is returned as it is (`plan` takes a cluster with no nodes).
  * @throws Error naming the file when it cannot be read, is not valid JSON or YAML (located, one
@@ -37,13 +38,19 @@ export async function readObjectList<T>(
     throw new Error(`${file}: cannot read: ${(err as Error).message}`);
   }
   const value = parseDumpText(file, text);
-  const items = Array.isArray(value) ? value : (value as { items?: unknown } | null)?.items;
+  const known = new Set([kind, ...alsoKinds]);
+  const single = isMapping(value) && typeof value['kind'] === 'string' && known.has(value['kind']);
+  const items = Array.isArray(value)
+    ? value
+    : single
+      ? [value]
+      : (value as { items?: unknown } | null)?.items;
   if (!Array.isArray(items)) {
+    const got = isMapping(value) && typeof value['kind'] === 'string' ? `; got a ${value['kind']}` : '';
     throw new Error(
-      `${file}: expected a ${kind}List (kubectl get ${kind.toLowerCase()}s -o json) with items`,
+      `${file}: expected a ${kind}List (kubectl get ${kind.toLowerCase()}s -o json) with items, or one ${kind}${got}`,
     );
   }
-  const known = new Set([kind, ...alsoKinds]);
   const wrong = items.findIndex((i) => (i as { kind?: string })?.kind !== undefined && !known.has(i.kind));
   if (wrong !== -1)
     throw new Error(`${file}: items[${wrong}]: expected kind ${kind}, got ${items[wrong].kind}`);

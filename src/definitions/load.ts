@@ -9,6 +9,7 @@ import { parseAlgorithms, type ParsedAlgorithms } from './rules/algorithms.js';
 import { parseDefaultPolicy, parsePolicy, type ParsedPolicy } from './rules/policy.js';
 import { compareSpecErrors } from './rules/format.js';
 import { outsideRoot } from './inside-root.js';
+import { misplacedSpecs } from './misplaced-specs.js';
 import { parseRepo } from './rules/repo.js';
 import type { SpecFile } from './rules/yaml-documents.js';
 import { budgetSpecFiles, specFolderOf, walksInto } from './spec-files.js';
@@ -147,21 +148,26 @@ export async function loadAlgorithms(
 /**
  * Loads the GitOps repo at `dir`: merged policy, valid algorithms with defaults filled, every
  * located error (sorted by file, line, column), and the number of Algorithm and Policy files
- * (including ones that could not be read). One bad file never hides the others.
+ * (including ones that could not be read). One bad file never hides the others. `warnings`: the
+ * specs' values most likely meant otherwise (`rules/spec-warnings.ts`) and the gpuops specs in
+ * places gpuops does not read (`misplaced-specs.ts`), sorted like the errors; absent when none.
  * `defaults`: the shipped default policy when the caller loaded it already (else it is read here).
  * Throws only when `dir` is not a directory or the shipped default policy is broken.
  */
 export async function loadRepo(dir: string, given?: Policy): Promise<LoadedRepo> {
   await assertDirectory(dir);
-  const [defaults, algorithms, policies] = await Promise.all([
+  const [defaults, algorithms, policies, misplaced] = await Promise.all([
     given ?? loadDefaultPolicy(),
     readYamlFiles(dir, 'algorithms', true),
     readYamlFiles(dir, 'policies', false),
+    misplacedSpecs(dir),
   ]);
   const repo = parseRepo(defaults, { algorithms: algorithms.files, policies: policies.files });
   const readErrors = [...policies.errors, ...algorithms.errors];
+  const warnings = [...(repo.warnings ?? []), ...misplaced].sort(compareSpecErrors);
   return {
     ...repo,
+    ...(warnings.length > 0 ? { warnings } : {}),
     errors: [...readErrors, ...repo.errors].sort(compareSpecErrors),
     files: repo.files + readErrors.length,
     // A spec file not read names no algorithm: any may be in it, so none is taken for deleted.

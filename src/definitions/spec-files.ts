@@ -22,6 +22,11 @@ export const MAX_TOTAL_BYTES = 32 * 1024 * 1024;
 
 const YAML_FILE = /\.ya?ml$/;
 
+/** Whether a file name is a spec file's: `*.yaml` or `*.yml`, lower case (the loaders read no other). */
+export function isSpecFileName(name: string): boolean {
+  return YAML_FILE.test(name);
+}
+
 /** Whether a loader walks into a sub-folder of `algorithms/`: a dot-folder (`.archive/`, `.github/`) holds no specs. */
 export function walksInto(folderName: string): boolean {
   return !folderName.startsWith('.');
@@ -33,7 +38,7 @@ export function walksInto(folderName: string): boolean {
  */
 export function specFolderOf(path: string): 'algorithms' | 'policies' | null {
   const parts = path.split('/');
-  if (!YAML_FILE.test(parts.at(-1) ?? '')) return null;
+  if (!isSpecFileName(parts.at(-1) ?? '')) return null;
   if (parts[0] === 'policies') return parts.length === 2 ? 'policies' : null;
   if (parts[0] === 'algorithms' && parts.length >= 2)
     return parts.slice(1, -1).every(walksInto) ? 'algorithms' : null;

@@ -69,6 +69,13 @@ export interface LoadedRepo {
   policy: Policy;
   algorithms: ResolvedAlgorithm[];
   errors: SpecError[];
+  /**
+   * Values that are valid but most likely meant otherwise (a ratio-like utilisation band, an
+   * empty test pool: `rules/spec-warnings.ts`) and, read from a folder, gpuops specs in places
+   * gpuops does not read (`misplaced-specs.ts`); sorted like `errors`. They refuse nothing.
+   * Absent: none.
+   */
+  warnings?: SpecError[];
   files: number;
   /**
    * Per Algorithm file (repo-relative path): the `metadata.name` of every document that has a

@@ -8,6 +8,6 @@ export type { ReconcileDeps, Reconciler, WriteFence } from './reconcile.js';
 export { readWatchSignals } from './signal-readings.js';
 export { directorySpecs } from './specs.js';
 export { formatStandbyOutcomes } from './standby.js';
-export { readBenchmarksFile } from './stored-inputs.js';
+export { readBenchmarksFile, unknownRecordedNames } from './stored-inputs.js';
 export type { PassResult, PassSummary } from './summary.js';
 export type { WorldSources } from './world.js';

@@ -8,41 +8,78 @@ import { specHash, summarizeRuns } from '../benchmark/index.js';
 import type { UtilizationReading, UtilizationSource } from '../metrics/index.js';
 import type { BenchmarkOutcome } from '../placement/index.js';
 import type { Policy, ResolvedAlgorithm } from '../definitions/index.js';
-import { formatSpecError, locate, parseDocuments, show } from '../definitions/index.js';
+import { formatSpecError, locate, parseDocuments, show, didYouMean } from '../definitions/index.js';
 import type { BenchmarkRun, Store } from '../store/index.js';
 import { readOtherSignals } from './signal-readings.js';
+
+/** A `--benchmarks FILE` as read: the outcome of every name, and where each name is written. */
+export interface RecordedBenchmarks {
+  outcomes: Map<string, BenchmarkOutcome>;
+  /** Name → the 1-based line and column of its key in the file. */
+  at: Map<string, { line: number; column: number }>;
+}
 
 /**
  * Reads `--benchmarks FILE`: a YAML or JSON map of algorithm name → measured run time (seconds),
  * e.g. `resnet50-infer: 42.5`. Each becomes a `Succeeded` outcome with that median. A person writes
  * this file, so it is read as specs are (`parseDocuments`: duplicate keys and unanchored aliases
  * are errors at their line).
- * @throws Error naming the file (with line and column, for a YAML fault or a value that is not a
- *   number of seconds ≥ 0)
+ * @throws Error naming the flag and the file when it cannot be read (`--benchmarks FILE: cannot
+ *   read: ENOENT …`), and the file with line and column for a YAML fault or a value that is not a
+ *   number of seconds ≥ 0
  */
-export async function readBenchmarksFile(file: string): Promise<Map<string, BenchmarkOutcome>> {
-  const parsed = parseDocuments({ path: file, text: await readFile(file, 'utf8') });
+export async function readBenchmarksFile(file: string): Promise<RecordedBenchmarks> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new Error(`--benchmarks ${file}: cannot read: ${(err as Error).message}`, { cause: err });
+  }
+  const parsed = parseDocuments({ path: file, text });
   if (parsed.errors.length > 0) throw new Error(parsed.errors.map(formatSpecError).join('\n'));
   const [doc, ...more] = parsed.documents;
   const map = doc?.value;
   if (!doc || more.length > 0 || map === null || typeof map !== 'object' || Array.isArray(map)) {
     throw new Error(`${file}: expected a map of algorithm name to run time in seconds`);
   }
-  const out = new Map<string, BenchmarkOutcome>();
+  const outcomes = new Map<string, BenchmarkOutcome>();
+  const at = new Map<string, { line: number; column: number }>();
   for (const [name, value] of Object.entries(map as Record<string, unknown>)) {
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-      const at = locate(doc, [name], 'value');
+      const where = locate(doc, [name], 'value');
       throw new Error(
-        `${file}:${at.line}:${at.column}: ${name}: run time must be a number of seconds ≥ 0, got ${show(value)}`,
+        `${file}:${where.line}:${where.column}: ${name}: run time must be a number of seconds ≥ 0, got ${show(value)}`,
       );
     }
-    out.set(name, {
+    outcomes.set(name, {
       status: 'Succeeded',
       medianSeconds: value,
       message: `recorded run time ${value} s (${file})`,
     });
+    at.set(name, locate(doc, [name], 'key'));
   }
-  return out;
+  return { outcomes, at };
+}
+
+/**
+ * One warning per name of a `--benchmarks FILE` that is no algorithm of the repo (`known`: every
+ * `metadata.name` of its Algorithm files, refused ones included), `file:line:column: name: …`,
+ * with the closest known name when one is near: the run time is used by no one, most likely a
+ * typo or a renamed spec, and the algorithm meant waits for a benchmark instead.
+ */
+export function unknownRecordedNames(
+  file: string,
+  recorded: RecordedBenchmarks,
+  known: ReadonlySet<string>,
+): string[] {
+  return [...recorded.at].flatMap(([name, where]) => {
+    if (known.has(name)) return [];
+    const guess = didYouMean(name, [...known]);
+    const hint = guess ? `; did you mean "${guess}"?` : '';
+    return [
+      `${file}:${where.line}:${where.column}: ${name}: no algorithm of the repo has this name, so this run time is not used${hint}`,
+    ];
+  });
 }
 
 /**

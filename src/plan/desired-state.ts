@@ -39,6 +39,7 @@ import type {
 import type { RolloutNote } from './rollout.js';
 import type { BenchmarkRun } from '../store/index.js';
 import type { LoadedRepo, SpecError } from '../definitions/index.js';
+import { formatSpecError } from '../definitions/rules/format.js';
 import { byString } from '../util/index.js';
 
 /** `gpuops plan --output json` (docs/design.md, "Command-line contract"); fields may be added, these stay. */
@@ -68,7 +69,7 @@ export interface PlanOutput {
 /** Everything one pass decides on. */
 export interface DesiredStateInput {
   cluster: string;
-  repo: Pick<LoadedRepo, 'policy' | 'errors' | 'algorithms'>;
+  repo: Pick<LoadedRepo, 'policy' | 'errors' | 'warnings' | 'algorithms'>;
   /** The cluster as observed. */
   snapshot: Snapshot;
   /** Files under `clusters/<cluster>/` at the base branch head: repo-relative path → content. */
@@ -287,7 +288,7 @@ function subjectChanges(input: DesiredStateInput, steps: PassSteps): ChangeSetIn
 /**
  * `gpuops plan`'s output for the pass: the decisions, the planned files (the last change set
  * writing a path wins; sorted by path), the removals kept by `placement.onDeletedSpec`, the
- * warnings (snapshot, GPU product, kept removals) and the rollouts the placement changes start.
+ * warnings (the specs' own as `file:line:column: field: message`, snapshot, GPU product, kept removals) and the rollouts the placement changes start.
  * Optional fields are absent when empty. `running`: each Deployment's Running pods.
  */
 function planOutput(
@@ -318,6 +319,8 @@ function planOutput(
   });
   if (kept.length > 0) output.kept = kept;
   const warnings = [
+    // The specs' own (a ratio-like band, an empty test pool, a spec where gpuops does not read it).
+    ...(repo.warnings ?? []).map(formatSpecError),
     ...(input.snapshot.warnings ?? []),
     ...productWarnings(repo.algorithms, input.snapshot),
     ...kept.map((k) => k.message),

@@ -74,3 +74,28 @@ describe('readObjectList: every item is an object with a name', () => {
     await expect(read('Node', nodes).result).resolves.toHaveLength(2);
   });
 });
+
+describe('newcomer-4: one object of the right kind (kubectl get node X -o json)', () => {
+  const single = (value: unknown, kind: 'Node' | 'Pod', also: string[] = []) => {
+    const file = join(dir, `s${n++}.json`);
+    writeFileSync(file, JSON.stringify(value));
+    return { file, result: readObjectList(file, kind, also) };
+  };
+  it('a single Node is a dump of that one Node', async () => {
+    await expect(single(node('gpu-01'), 'Node').result).resolves.toEqual([node('gpu-01')]);
+  });
+  it('a single ReplicaSet is taken where ReplicaSets are (pods,replicasets)', async () => {
+    const rs = { kind: 'ReplicaSet', metadata: { namespace: 'a', name: 'r' } };
+    await expect(single(rs, 'Pod', ['ReplicaSet']).result).resolves.toEqual([rs]);
+  });
+  it('a single Pod given as --nodes is refused, saying what it got', async () => {
+    const { file, result } = single(pod('a', 'p'), 'Node');
+    await expect(result).rejects.toThrow(
+      `${file}: expected a NodeList (kubectl get nodes -o json) with items, or one Node; got a Pod`,
+    );
+  });
+  it('a single Node without a name is refused at it', async () => {
+    const { file, result } = single({ kind: 'Node', metadata: {} }, 'Node');
+    await expect(result).rejects.toThrow(`${file}: items[0].metadata.name`);
+  });
+});

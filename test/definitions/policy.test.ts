@@ -10,6 +10,7 @@ beforeEach(async () => {
   defaults = await loadDefaultPolicy();
 });
 
+// One metadata.name per document: a second document of one name is refused (parsePolicy).
 const HEAD = 'apiVersion: gpuops.dev/v1alpha1\nkind: Policy\nmetadata: {name: team}\nspec:\n';
 
 describe('mergePolicy', () => {
@@ -27,7 +28,7 @@ describe('parsePolicy', () => {
       { path: 'policies/20-late.yaml', text: `${HEAD}  scaling: {utilization: {max: 95}}\n` },
       {
         path: 'policies/10-early.yaml',
-        text: `${HEAD}  scaling: {utilization: {max: 90}, minReplicas: 2}\n  pullRequests: {labels: [ml]}\n`,
+        text: `${HEAD.replace('team', 'team-early')}  scaling: {utilization: {max: 90}, minReplicas: 2}\n  pullRequests: {labels: [ml]}\n`,
       },
     ]);
     expect(out.errors).toEqual([]);
@@ -44,9 +45,18 @@ describe('parsePolicy', () => {
         path: 'policies/a.yaml',
         text: `${HEAD}  scaling:\n    engine: keda\n    minReplicas: 0\n  pools:\n    taint: {enabled: yes}\n`,
       },
-      { path: 'policies/b.yaml', text: `${HEAD}  placement: {longTaskThresholdSecs: 60}\n` },
-      { path: 'policies/c.yaml', text: `${HEAD}  placement: {longTaskThresholdSeconds: 120}\n` },
-      { path: 'policies/d.yaml', text: `${HEAD}  scaling: {utilization: {min: 85}}\n` },
+      {
+        path: 'policies/b.yaml',
+        text: `${HEAD.replace('team', 'team-b')}  placement: {longTaskThresholdSecs: 60}\n`,
+      },
+      {
+        path: 'policies/c.yaml',
+        text: `${HEAD.replace('team', 'team-c')}  placement: {longTaskThresholdSeconds: 120}\n`,
+      },
+      {
+        path: 'policies/d.yaml',
+        text: `${HEAD.replace('team', 'team-d')}  scaling: {utilization: {min: 85}}\n`,
+      },
     ]);
     expect(out.errors.map((e) => [e.file, e.line, e.column, e.field])).toEqual([
       ['policies/a.yaml', 6, 13, 'spec.scaling.engine'],
@@ -74,7 +84,10 @@ describe('parsePolicy', () => {
         text: `${HEAD}  scaling:\n    engine: keda\n    minReplicas: 9\n    maxReplicas: 3\n    utilization: {min: 60, max: 60}\n`,
       },
       // The neighbour across each boundary: equal replica bounds are a fixed size, and valid.
-      { path: 'policies/b.yaml', text: `${HEAD}  scaling: {minReplicas: 4, maxReplicas: 4}\n` },
+      {
+        path: 'policies/b.yaml',
+        text: `${HEAD.replace('team', 'team-b')}  scaling: {minReplicas: 4, maxReplicas: 4}\n`,
+      },
     ]);
     expect(out.errors.map((e) => [e.file, e.line, e.column, e.field, e.message])).toEqual([
       ['policies/a.yaml', 6, 13, 'spec.scaling.engine', 'must be one of gpuops, hpa, got the string "keda"'],

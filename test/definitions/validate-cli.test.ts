@@ -50,7 +50,7 @@ describe('gpuops validate', { timeout: 90_000 }, () => {
     const r = await gpuops('validate', path.join(fixtures, 'mixed'), '--output', 'json');
     expect(r.code).toBe(1);
     const out = JSON.parse(r.stdout) as { files: number; errors: Record<string, unknown>[]; policy: object };
-    expect(Object.keys(out).sort()).toEqual(['errors', 'files', 'policy']);
+    expect(Object.keys(out).sort()).toEqual(['errors', 'files', 'policy', 'warnings']);
     expect(out.policy).toEqual({ name: 'default', files: [], refused: ['policies/scaling.yaml'] });
     expect(out.files).toBe(5);
     expect(out.errors.map((e) => [e['file'], e['line'], e['column'], e['field']])).toEqual([

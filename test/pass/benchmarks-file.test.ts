@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readBenchmarksFile } from '../../src/pass/stored-inputs.js';
+import { readBenchmarksFile, unknownRecordedNames } from '../../src/pass/stored-inputs.js';
 
 let dir: string;
 beforeAll(() => {
@@ -29,7 +29,7 @@ describe('readBenchmarksFile', () => {
     ['JSON', '{"a": 1500}', { a: 1500 }],
   ])('reads %s', async (_, text, want) => {
     const got = await read(text).result;
-    expect(Object.fromEntries([...got].map(([k, v]) => [k, v.medianSeconds]))).toEqual(want);
+    expect(Object.fromEntries([...got.outcomes].map(([k, v]) => [k, v.medianSeconds]))).toEqual(want);
   });
 
   it.each([
@@ -58,5 +58,21 @@ describe('readBenchmarksFile', () => {
   it('refuses a list, naming the file', async () => {
     const { file, result } = read('[1, 2]\n');
     await expect(result).rejects.toThrow(`${file}: expected a map of algorithm name to run time in seconds`);
+  });
+});
+
+describe('newcomer-4: the --benchmarks file against the repo', () => {
+  it('a missing file names the flag and the path', async () => {
+    const file = join(dir, 'missing.yaml');
+    await expect(readBenchmarksFile(file)).rejects.toThrow(`--benchmarks ${file}: cannot read: ENOENT`);
+  });
+
+  it('a name no algorithm has is a warning at its line, with the near name; known names are not', async () => {
+    const { file, result } = read('resnet50-infer: 40\nresnet50-infr: 41\nbert: 3\n');
+    const known = new Set(['resnet50-infer', 'whisper-asr']);
+    expect(unknownRecordedNames(file, await result, known)).toEqual([
+      `${file}:2:1: resnet50-infr: no algorithm of the repo has this name, so this run time is not used; did you mean "resnet50-infer"?`,
+      `${file}:3:1: bert: no algorithm of the repo has this name, so this run time is not used`,
+    ]);
   });
 });

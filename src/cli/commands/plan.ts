@@ -5,7 +5,14 @@ import { loadWorkloadTemplates } from '../../benchmark/index.js';
 import type { Snapshot } from '../../cluster/index.js';
 import type { PlanOutput } from '../../plan/index.js';
 import { loadDefaultPolicy, outsideRoot } from '../../definitions/index.js';
-import { planWorld, readWorld, type JudgeAt, directorySpecs, readBenchmarksFile } from '../../pass/index.js';
+import {
+  planWorld,
+  readWorld,
+  type JudgeAt,
+  directorySpecs,
+  readBenchmarksFile,
+  unknownRecordedNames,
+} from '../../pass/index.js';
 import type { WorldSources } from '../../pass/index.js';
 import { createReconcilerMemory } from '../../plan/index.js';
 import {
@@ -35,15 +42,21 @@ function clusterFolders(repo: string): string[] {
  * The decision of `gpuops plan`: the world read from `sources` as a reconcile pass reads it
  * (`readWorld`: stored benchmarks, recorded decisions, node activity, HPA status) and planned by
  * `planWorld`, with no benchmark step and no write. The same world gives the plan a pass makes.
+ * `names`: every algorithm name of the repo's files, valid or refused.
  * @throws as `readWorld`
  */
 export async function planFromSources(
   sources: WorldSources,
   now: JudgeAt,
-): Promise<{ output: PlanOutput; snapshot: Snapshot }> {
+): Promise<{ output: PlanOutput; snapshot: Snapshot; names: Set<string> }> {
   const world = await readWorld(sources, now);
   const { output } = planWorld(world, { templates: loadWorkloadTemplates(), memory: sources.memory });
-  return { output, snapshot: world.snapshot };
+  // Every algorithm name of the repo's files, refused specs included (they are not unknown).
+  const names = new Set([
+    ...world.repo.algorithms.map((a) => a.name),
+    ...[...(world.repo.names?.values() ?? [])].flat(),
+  ]);
+  return { output, snapshot: world.snapshot, names };
 }
 
 /**
@@ -182,7 +195,7 @@ async function runPlan(cmd: Command, flags: PlanFlags): Promise<void> {
         metrics,
         defaults,
         memory: createReconcilerMemory(),
-        ...(recorded ? { recordedBenchmarks: recorded } : {}),
+        ...(recorded ? { recordedBenchmarks: recorded.outcomes } : {}),
         ...(jobs ? { jobs } : {}),
       },
       now,
@@ -190,9 +203,11 @@ async function runPlan(cmd: Command, flags: PlanFlags): Promise<void> {
   } finally {
     await store?.close();
   }
-  const { output, snapshot } = planned;
+  const { output, snapshot, names } = planned;
   const unknown = unknownClusterWarning(settings.cluster, clusterFolders(flags.repo!));
-  if (unknown) output.warnings = [unknown, ...(output.warnings ?? [])];
+  const unused = recorded ? unknownRecordedNames(flags.benchmarks!, recorded, names) : [];
+  const warnings = [...(unknown ? [unknown] : []), ...unused, ...(output.warnings ?? [])];
+  if (warnings.length > 0) output.warnings = warnings;
   process.stdout.write(
     flags.output === 'json'
       ? `${JSON.stringify(planReport(output, snapshot), null, 2)}\n`

@@ -2,7 +2,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } fr
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
-import { loadRepo, formatSpecError } from '../../definitions/index.js';
+import { loadRepo, formatSpecError, specFolderOf, isSpecFileName } from '../../definitions/index.js';
 import type { LoadedRepo, SpecError } from '../../definitions/index.js';
 import { escapeControl } from '../../util/index.js';
 import { clusterProducts, withProductErrors, type NodesSource } from '../validate-products.js';
@@ -59,24 +59,31 @@ export function register(program: Command): void {
         return;
       }
       const { files, errors, algorithms } = repo;
+      const warnings = repo.warnings ?? [];
       const policy = policyUsed(repo);
       if (opts.output === 'json') {
-        process.stdout.write(`${JSON.stringify({ files, errors, policy }, null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify({ files, errors, warnings, policy }, null, 2)}\n`);
       } else {
-        for (const e of errors) {
-          const line =
-            opts.output === 'github'
-              ? annotation(e, dir)
-              : formatSpecError({ ...e, file: fromCwd(dir, e.file) });
-          process.stdout.write(`${line}\n`);
-        }
+        const print = (e: SpecError, level: 'error' | 'warning') =>
+          opts.output === 'github'
+            ? annotation(e, dir, level)
+            : formatSpecError({
+                ...e,
+                file: fromCwd(dir, e.file),
+                message: level === 'warning' ? `warning: ${e.message}` : e.message,
+              });
+        for (const e of errors) process.stdout.write(`${print(e, 'error')}\n`);
+        for (const w of warnings) process.stdout.write(`${print(w, 'warning')}\n`);
         const badFiles = new Set(errors.map((e) => e.file)).size;
+        const warned =
+          warnings.length === 0 ? '' : `; ${warnings.length} ${plural(warnings.length, 'warning')}`;
         const summary =
-          files === 0
+          (files === 0
             ? 'no spec validated'
             : errors.length === 0
               ? `${files} ${plural(files, 'file')} valid, ${algorithms.length} ${plural(algorithms.length, 'algorithm')}`
-              : `${errors.length} ${plural(errors.length, 'error')} in ${badFiles} of ${files} ${plural(files, 'file')}; ${algorithms.length} valid ${plural(algorithms.length, 'algorithm')}`;
+              : `${errors.length} ${plural(errors.length, 'error')} in ${badFiles} of ${files} ${plural(files, 'file')}; ${algorithms.length} valid ${plural(algorithms.length, 'algorithm')}`) +
+          warned;
         // Said whenever the repo has a policy file: with none, the shipped default is the only one.
         if (policy.files.length + policy.refused.length > 0) process.stdout.write(`${policyLine(policy)}\n`);
         process.stdout.write(`${summary}\n`);
@@ -86,7 +93,7 @@ export function register(program: Command): void {
 }
 
 /** What `validate` checked: the files, their errors, the valid algorithms and the policy used. */
-type Checked = Pick<LoadedRepo, 'files' | 'errors' | 'algorithms' | 'policy' | 'policyFiles'>;
+type Checked = Pick<LoadedRepo, 'files' | 'errors' | 'warnings' | 'algorithms' | 'policy' | 'policyFiles'>;
 
 /** The flags of `validate`. */
 interface ValidateOptions extends NodesSource {
@@ -111,54 +118,90 @@ function inputError(file: string, message: string): SpecError {
 }
 
 /**
+ * Where a spec file at absolute `abs` sits in a GitOps repo: the repo root and its repo-relative
+ * path, when it is a file the loaders read there (`specFolderOf`: `algorithms/**`, the top of
+ * `policies/`); null elsewhere (then it is validated on its own, as an algorithm).
+ */
+function repoHome(abs: string): { root: string; rel: string } | null {
+  const parts = abs.split(path.sep);
+  for (let i = parts.length - 2; i >= 1; i--) {
+    if (parts[i] !== 'algorithms' && parts[i] !== 'policies') continue;
+    const rel = parts.slice(i).join('/');
+    if (specFolderOf(rel) !== null) return { root: parts.slice(0, i).join(path.sep) || path.sep, rel };
+  }
+  return null;
+}
+
+/** `loadTarget` for one file (see there). @throws Error when it is not named `*.yaml`/`*.yml` */
+async function loadFile(
+  target: string,
+  present: ReadonlySet<string> | null,
+): Promise<{ dir: string; repo: Checked }> {
+  if (!isSpecFileName(path.basename(target)))
+    throw new Error(
+      `${target}: not a spec file: gpuops reads Algorithm and Policy files named *.yaml or *.yml; give one, or the repo root (the folder that holds algorithms/)`,
+    );
+  const abs = path.resolve(target);
+  const home = repoHome(abs);
+  let root: string;
+  let temp: string | null = null;
+  if (home) root = home.root;
+  else {
+    temp = mkdtempSync(path.join(tmpdir(), 'gpuops-validate-'));
+    mkdirSync(path.join(temp, 'algorithms'));
+    copyFileSync(abs, path.join(temp, 'algorithms', path.basename(abs)));
+    root = temp;
+  }
+  try {
+    const loaded = await loadRepo(root);
+    const repo = present ? await withProductErrors(root, loaded, present) : loaded;
+    const rel = home ? home.rel : `algorithms/${path.basename(abs)}`;
+    const shown = temp ? target : rel;
+    // The repo's policy files count for one spec too: it was checked against what they merge to,
+    // so an error of theirs is this check's error (the file is not valid against the repo's policy).
+    const policyErrors = repo.errors.filter((e) => e.file !== rel && e.file.startsWith('policies/'));
+    const errors = [
+      ...repo.errors.filter((e) => e.file === rel).map((e) => ({ ...e, file: shown })),
+      ...policyErrors,
+    ];
+    const warnings = (repo.warnings ?? []).filter((e) => e.file === rel).map((e) => ({ ...e, file: shown }));
+    const algorithms = repo.algorithms.filter((a) => a.source.file === rel);
+    const files = 1 + new Set(policyErrors.map((e) => e.file)).size;
+    const { policy, policyFiles } = repo;
+    return {
+      dir: temp ? process.cwd() : root,
+      repo: {
+        files,
+        errors,
+        algorithms,
+        policy,
+        ...(warnings.length > 0 ? { warnings } : {}),
+        ...(policyFiles ? { policyFiles } : {}),
+      },
+    };
+  } finally {
+    if (temp) rmSync(temp, { recursive: true, force: true });
+  }
+}
+
+/**
  * Loads what `validate` was pointed at. A directory must be a GitOps repo root: one without an
  * `algorithms/` folder is not one (a usage error with a hint, exit 2); one whose `algorithms/`
  * holds no spec would pass having checked nothing, so that is an error at the folder (exit 1). A
- * single file is validated on its own: inside a repo's `algorithms/` or `policies/` folder against
- * that repo's policies (whose errors are then its errors too: it is not valid against a refused
- * policy), elsewhere as an algorithm.
- * @throws Error when the path does not exist or is not a repo root (usage errors)
+ * single file must be named as a spec file is (`*.yaml`, `*.yml`: the loaders read no other, so
+ * `spec.md` or `spec.json` would check nothing and pass): another name is a usage error (exit 2),
+ * like a folder that is no repo root: the command was pointed at something it does not check, which
+ * says nothing of any spec. A spec file is validated on its own: inside a repo's `algorithms/` (at
+ * any depth) or `policies/` folder against that repo's policies (whose errors are then its errors
+ * too: it is not valid against a refused policy), elsewhere as an algorithm.
+ * @throws Error when the path does not exist, is not a repo root or not a YAML file (usage errors)
  */
 async function loadTarget(
   target: string,
   present: ReadonlySet<string> | null,
 ): Promise<{ dir: string; repo: Checked }> {
   if (!existsSync(target)) throw new Error(`${target}: no such file or directory`);
-  if (statSync(target).isFile()) {
-    const abs = path.resolve(target);
-    const folder = path.basename(path.dirname(abs));
-    let root: string;
-    let temp: string | null = null;
-    if (folder === 'algorithms' || folder === 'policies') root = path.dirname(path.dirname(abs));
-    else {
-      temp = mkdtempSync(path.join(tmpdir(), 'gpuops-validate-'));
-      mkdirSync(path.join(temp, 'algorithms'));
-      copyFileSync(abs, path.join(temp, 'algorithms', path.basename(abs)));
-      root = temp;
-    }
-    try {
-      const loaded = await loadRepo(root);
-      const repo = present ? await withProductErrors(root, loaded, present) : loaded;
-      const rel = temp ? `algorithms/${path.basename(abs)}` : `${folder}/${path.basename(abs)}`;
-      const shown = temp ? target : rel;
-      // The repo's policy files count for one spec too: it was checked against what they merge to,
-      // so an error of theirs is this check's error (the file is not valid against the repo's policy).
-      const policyErrors = repo.errors.filter((e) => e.file !== rel && e.file.startsWith('policies/'));
-      const errors = [
-        ...repo.errors.filter((e) => e.file === rel).map((e) => ({ ...e, file: shown })),
-        ...policyErrors,
-      ];
-      const algorithms = repo.algorithms.filter((a) => a.source.file === rel);
-      const files = 1 + new Set(policyErrors.map((e) => e.file)).size;
-      const { policy, policyFiles } = repo;
-      return {
-        dir: temp ? process.cwd() : root,
-        repo: { files, errors, algorithms, policy, ...(policyFiles ? { policyFiles } : {}) },
-      };
-    } finally {
-      if (temp) rmSync(temp, { recursive: true, force: true });
-    }
-  }
+  if (statSync(target).isFile()) return loadFile(target, present);
   const algorithmsDir = path.join(target, 'algorithms');
   if (!existsSync(algorithmsDir) || !statSync(algorithmsDir).isDirectory()) {
     const hint =
@@ -207,10 +250,10 @@ function escapeProperty(s: string): string {
 }
 
 /**
- * A GitHub Actions error annotation (workflow command `::error file=…,line=…,col=…,title=…::msg`),
- * https://docs.github.com/en/actions/reference/workflows-and-actions/workflow-commands
+ * A GitHub Actions annotation (workflow command `::error file=…,line=…,col=…,title=…::msg`, or
+ * `::warning …` for a warning), https://docs.github.com/en/actions/reference/workflows-and-actions/workflow-commands
  */
-export function annotation(e: SpecError, dir: string): string {
+export function annotation(e: SpecError, dir: string, level: 'error' | 'warning' = 'error'): string {
   const file = fromCwd(dir, e.file);
   // A file- or folder-level error (line 0) has no position: the annotation goes on the file.
   const at: [string, number][] =
@@ -226,5 +269,5 @@ export function annotation(e: SpecError, dir: string): string {
     ['title', e.field === '' ? 'document' : e.field],
   ];
   const list = props.map(([k, v]) => `${k}=${escapeProperty(String(v))}`).join(',');
-  return `::error ${list}::${escapeData(e.message)}`;
+  return `::${level} ${list}::${escapeData(e.message)}`;
 }

@@ -15,6 +15,7 @@ import { resolveSignal, signalProblems } from './signals.js';
 import { benchmarkTargetProblems } from './benchmark-targets.js';
 import { specLimitProblems } from './spec-limits.js';
 import type { FieldProblem } from './schema-errors.js';
+import { ratioBandWarnings } from './spec-warnings.js';
 import { parseDocuments, scalarSource, type ParsedDocument, type SpecFile } from './yaml-documents.js';
 
 /** Result of reading the Algorithm files of a repo: the valid specs, and every problem found. */
@@ -23,6 +24,8 @@ export interface ParsedAlgorithms {
   errors: SpecError[];
   /** Per file: the `metadata.name` of every document that has a readable one, valid or not. */
   names: Map<string, string[]>;
+  /** Values of the valid specs that are most likely meant otherwise (`spec-warnings.ts`), located. */
+  warnings: SpecError[];
 }
 
 /**
@@ -132,7 +135,8 @@ export const EMPTY_FILE =
  *
  * @param files  `algorithms/**.yaml` files, paths relative to the repo root
  * @param policy the merged policy, source of defaults
- * @returns the valid algorithms (defaults filled) in path and document order, and every error
+ * @returns the valid algorithms (defaults filled) in path and document order, every error, and
+ *   the valid specs' warnings (`spec-warnings.ts`: a utilisation band written as a ratio)
  */
 export function parseAlgorithms(files: readonly SpecFile[], policy: Policy): ParsedAlgorithms {
   const { algorithm: validate } = validators();
@@ -140,6 +144,7 @@ export function parseAlgorithms(files: readonly SpecFile[], policy: Policy): Par
   const errors: SpecError[] = [];
   const seen = new Map<string, { file: string; line: number; column: number }>();
   const names = new Map<string, string[]>();
+  const warnings: SpecError[] = [];
   for (const file of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
     const parsed = parseDocuments(file);
     errors.push(...parsed.errors);
@@ -197,9 +202,18 @@ export function parseAlgorithms(files: readonly SpecFile[], policy: Policy): Par
       }
       const a = doc.value as Algorithm;
       algorithms.push(resolveAlgorithm(a, policy, { file: file.path, line: doc.start.line }));
+      // spec.scaling.utilization is percent whatever the signal (a service metric has its own band).
+      const band = { ...policy.spec.scaling.utilization, ...a.spec.scaling?.utilization };
+      const at = ['spec', 'scaling', 'utilization'];
+      warnings.push(...ratioBandWarnings(doc.value, at, band).map((p) => locateProblem(doc, p)));
     }
   }
-  return { algorithms, errors: errors.sort(compareSpecErrors), names };
+  return {
+    algorithms,
+    errors: errors.sort(compareSpecErrors),
+    names,
+    warnings: warnings.sort(compareSpecErrors),
+  };
 }
 
 /** `{ queueName }`, or `{}` when no queue is named. */

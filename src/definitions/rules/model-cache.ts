@@ -70,15 +70,21 @@ const NAME_MAX = 255;
 const PATH_MAX = 4095;
 const bytes = (s: string): number => new TextEncoder().encode(s).length;
 
-/** What is wrong with how `path` is written (module comment), or null. */
-function writtenProblem(path: string): string | null {
+/**
+ * What is wrong with how a container's mount path is written, or null (the rule every mount path
+ * of a spec follows: `spec.modelCache.mountPath` and each `volumeMounts[].mountPath` of the
+ * template's containers; module comment): a control character, white space at either end, a `:`
+ * (no runtime reads it as written), not absolute. `readOnlyHint` ends the `:` message: how to
+ * say read-only where the path is written.
+ */
+export function writtenMountPathProblem(path: string, readOnlyHint: string): string | null {
   const shown = JSON.stringify(path);
   if (escapeControl(path) !== path)
     return `${shown} holds a control character: a mount path is written on one line, without tabs`;
   if (path.trim() !== path)
     return `${shown} starts or ends with white space: the directory would be named with it`;
   if (path.includes(':'))
-    return `${shown} holds ":": a mount path takes no options (the runtime would mount at a directory named with the ":" or misread it as options); the cache is mounted read-only already, write the path alone, e.g. ${JSON.stringify(path.slice(0, path.indexOf(':')) || '/models')}`;
+    return `${shown} holds ":": a mount path takes no options (the runtime would mount at a directory named with the ":" or misread it as options); ${readOnlyHint}, write the path alone, e.g. ${JSON.stringify(path.slice(0, path.indexOf(':')) || '/models')}`;
   if (!path.startsWith('/'))
     return `${shown} is not an absolute path: a mount path starts with "/" (e.g. /models)`;
   return null;
@@ -89,7 +95,7 @@ function writtenProblem(path: string): string | null {
  * then where it is). Pure.
  */
 export function mountPathProblem(path: string): string | null {
-  const written = writtenProblem(path);
+  const written = writtenMountPathProblem(path, 'the cache is mounted read-only already');
   if (written) return written;
   const p = normalMountPath(path);
   if (p.split('/').includes('..')) return `"${path}" holds a ".." segment: name the directory itself`;

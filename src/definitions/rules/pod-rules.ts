@@ -1,5 +1,6 @@
 import type { AlgorithmSpec } from '../types.js';
 import { didYouMean } from './did-you-mean.js';
+import { writtenMountPathProblem } from './model-cache.js';
 import type { FieldProblem } from './schema-errors.js';
 import type { PathSegment } from './yaml-documents.js';
 
@@ -131,7 +132,11 @@ function probeProblems(c: Obj, own: ReadonlySet<string>, where: Where, problem: 
   }
 }
 
-/** A container's volume mounts: each names a volume of the pod, no mount path twice. */
+/**
+ * A container's volume mounts: each names a volume of the pod, no mount path twice, each path
+ * written as a runtime reads it (`writtenMountPathProblem`, the rule `spec.modelCache.mountPath`
+ * follows too: no control character, no white space at the ends, no `:`, absolute).
+ */
 function mountProblems(c: Obj, volumes: ReadonlyMap<string, number>, where: Where, problem: Report): void {
   const paths = new Map<string, number>();
   list(c['volumeMounts']).forEach((m, j) => {
@@ -149,6 +154,8 @@ function mountProblems(c: Obj, volumes: ReadonlyMap<string, number>, where: Wher
     }
     const mountPath = m['mountPath'];
     if (typeof mountPath !== 'string') return;
+    const written = writtenMountPathProblem(mountPath, 'for a read-only mount set readOnly: true on it');
+    if (written) problem(where('volumeMounts', j, 'mountPath'), written);
     const first = paths.get(mountPath);
     if (first !== undefined)
       problem(

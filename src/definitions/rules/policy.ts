@@ -13,6 +13,7 @@ import { policySignalProblems } from './signals.js';
 import { standbyPolicyProblems } from './standby.js';
 import { policyLimitProblems } from './spec-limits.js';
 import type { FieldProblem } from './schema-errors.js';
+import { emptyTestPoolWarnings, ratioBandWarnings } from './spec-warnings.js';
 import { parseDocuments, type PathSegment, type SpecFile } from './yaml-documents.js';
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -135,6 +136,8 @@ export interface ParsedPolicy {
    * `policy`; a file whose every document was refused is not here. Empty: the shipped default.
    */
   applied: string[];
+  /** Values valid but most likely meant otherwise (`spec-warnings.ts`), located in the applied documents. */
+  warnings: SpecError[];
 }
 
 /**
@@ -142,7 +145,11 @@ export interface ParsedPolicy {
  * Files apply in path order and documents in file order, later ones winning field by field (see
  * {@link mergePolicy}). Each document is checked by validating the merge so far plus it, so every
  * error is located in the document that introduced it; a document with errors is reported and
- * left out, and the others still apply.
+ * left out, and the others still apply. Two documents with one `metadata.name` are an error on the
+ * later one (path order), naming the first's place, and the later is not applied: a copy of a
+ * policy left under a new file name would otherwise quietly win field by field. An applied
+ * document's values that are valid but most likely meant otherwise are `warnings`
+ * (`spec-warnings.ts`: a ratio-like utilisation band, an empty test pool).
  *
  * @param defaults the parsed shipped `policies/default.yaml`
  * @param files    the repo's policy files, paths relative to the repo root
@@ -150,7 +157,9 @@ export interface ParsedPolicy {
 export function parsePolicy(defaults: Policy, files: readonly SpecFile[]): ParsedPolicy {
   let policy = defaults;
   const errors: SpecError[] = [];
+  const warnings: SpecError[] = [];
   const applied: string[] = [];
+  const names = new Map<string, SpecError>();
   for (const file of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
     const parsed = parseDocuments(file);
     errors.push(...parsed.errors);
@@ -160,15 +169,49 @@ export function parsePolicy(defaults: Policy, files: readonly SpecFile[]): Parse
         errors.push(locateProblem(doc, envelope));
         continue;
       }
+      const duplicate = duplicateName(doc, names);
       const candidate = mergePolicy(policy, doc.value);
-      const problems = policyProblems(candidate, doc);
+      const problems = [...policyProblems(candidate, doc), ...(duplicate ? [duplicate] : [])];
       if (problems.length > 0) {
         errors.push(...problems.map((p) => locateProblem(doc, p)));
         continue;
       }
       policy = candidate;
+      const band = candidate.spec.scaling.utilization;
+      warnings.push(
+        ...[
+          ...ratioBandWarnings(doc.value, ['spec', 'scaling', 'utilization'], band),
+          ...emptyTestPoolWarnings(doc.value, candidate),
+        ].map((p) => locateProblem(doc, p)),
+      );
       if (applied.at(-1) !== file.path) applied.push(file.path);
     }
   }
-  return { policy, errors: errors.sort(compareSpecErrors), applied };
+  return {
+    policy,
+    errors: errors.sort(compareSpecErrors),
+    applied,
+    warnings: warnings.sort(compareSpecErrors),
+  };
+}
+
+/**
+ * The problem of a policy document whose `metadata.name` an earlier document holds (`names`: name
+ * → where), or undefined; a first use of a name is recorded, even by a document refused for other
+ * reasons (so fixing it never swaps which copy counts).
+ */
+function duplicateName(doc: ParsedDocument, names: Map<string, SpecError>): FieldProblem | undefined {
+  const meta = (doc.value as { metadata?: unknown }).metadata;
+  const name = isPlainObject(meta) ? meta['name'] : undefined;
+  if (typeof name !== 'string' || name === '') return undefined;
+  const first = names.get(name);
+  if (!first) {
+    names.set(name, locateProblem(doc, { path: ['metadata', 'name'], at: 'value', message: '' }));
+    return undefined;
+  }
+  return {
+    path: ['metadata', 'name'],
+    at: 'value',
+    message: `duplicate policy name "${name}": already defined at ${first.file}:${first.line}:${first.column}; this document is not applied (merge it into that one, or give it its own name)`,
+  };
 }

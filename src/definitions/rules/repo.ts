@@ -16,7 +16,8 @@ export interface RepoFiles {
 /**
  * Reads a GitOps repo from its files (pure): merges the policies onto `defaults`, then parses the
  * algorithms with the merged policy, then checks the standby sets' algorithms against their specs
- * (`fitStandbySets`). Errors come sorted by file, line and column.
+ * (`fitStandbySets`). Errors come sorted by file, line and column, and so do the warnings of
+ * both (absent when none).
  */
 export function parseRepo(defaults: Policy, files: RepoFiles): LoadedRepo {
   const policy = parsePolicy(defaults, files.policies);
@@ -24,7 +25,9 @@ export function parseRepo(defaults: Policy, files: RepoFiles): LoadedRepo {
   // A set's algorithm that does not fit it leaves the set, never stops its spec (standby.ts).
   const standby = fitStandbySets(policy.policy, algorithms.algorithms, files.policies);
   const errors = [...policy.errors, ...algorithms.errors, ...standby.errors].sort(compareSpecErrors);
+  const warnings = [...policy.warnings, ...algorithms.warnings].sort(compareSpecErrors);
   return {
+    ...(warnings.length > 0 ? { warnings } : {}),
     policy: standby.policy,
     algorithms: algorithms.algorithms,
     errors,

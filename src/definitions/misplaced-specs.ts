@@ -1,0 +1,94 @@
+/**
+ * gpuops specs in places gpuops does not read: an `Algorithm` or `Policy` document of gpuops's
+ * API group in a YAML file outside `algorithms/**` and the top of `policies/` (a Policy in
+ * `policies/team/`, an Algorithm dropped in `clusters/prod/` or at the root, a spec named
+ * `x.YAML`). gpuops skips them, as the rule of `spec-files.ts` says, so an operator who put one
+ * there would see nothing happen; `validate` and `plan` warn and name each one. Other YAML of the
+ * repo (Flux Kustomizations, Argo CD Applications, Helm values, the files gpuops writes) is not
+ * reported: only a document whose `apiVersion` is `gpuops.dev/…` and whose `kind` is `Algorithm`
+ * or `Policy` is.
+ */
+import { lstat, readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { GPUOPS } from '../util/index.js';
+import { locate, parseDocuments } from './rules/yaml-documents.js';
+import { MAX_FILE_BYTES, specFolderOf, walksInto } from './spec-files.js';
+import type { SpecError } from './types.js';
+
+/** A YAML file name in any letter case (`x.YAML` is looked at: the loaders read only `.yaml`/`.yml`). */
+const YAML_ANY_CASE = /\.ya?ml$/i;
+/** Cheap look before parsing (block, flow or JSON style): with `GPUOPS.prefix`, in every file holding a gpuops spec. */
+const SPEC_KIND = /\b(?:Algorithm|Policy)\b/;
+
+/** At most this many YAML files are looked at in one repo (a `clusters/` of 10,000 node files). */
+export const MAX_LOOKED_AT = 20_000;
+
+/**
+ * Why a gpuops spec at repo-relative `file` is not read, for its `kind`.
+ */
+function whereItBelongs(file: string, kind: string): string {
+  const parts = file.split('/');
+  if (!/\.ya?ml$/.test(parts.at(-1) ?? ''))
+    return `not read: gpuops reads spec files named *.yaml or *.yml (lower case); rename this ${kind} file`;
+  if (kind === 'Policy' && parts[0] === 'policies')
+    return 'not read: gpuops reads Policy files at the top of policies/ only (policies/*.yaml), not in a sub-folder; move it to policies/';
+  const home = kind === 'Policy' ? 'policies/ (policies/*.yaml)' : 'algorithms/ (any depth)';
+  return `not read: this ${kind} is outside the folders gpuops reads; ${kind} files go in ${home}`;
+}
+
+/**
+ * The warnings for the gpuops specs in `text`, a YAML file at repo-relative `file` that the
+ * loaders do not read (pure): one per document whose `apiVersion` starts `gpuops.dev/` and whose
+ * `kind` is `Algorithm` or `Policy`, located at its `kind`. A file the loaders read, or one that is
+ * not YAML or holds no such document, gives none; a YAML error gives none (the file is not
+ * gpuops's to judge).
+ */
+export function misplacedSpecWarnings(file: string, text: string): SpecError[] {
+  if (specFolderOf(file) !== null || !YAML_ANY_CASE.test(file)) return [];
+  if (!text.includes(GPUOPS.prefix) || !SPEC_KIND.test(text)) return [];
+  const parsed = parseDocuments({ path: file, text });
+  return parsed.documents.flatMap((doc) => {
+    const v = doc.value as { apiVersion?: unknown; kind?: unknown } | null;
+    if (v === null || typeof v !== 'object') return [];
+    if (typeof v.apiVersion !== 'string' || !v.apiVersion.startsWith(GPUOPS.prefix)) return [];
+    if (v.kind !== 'Algorithm' && v.kind !== 'Policy') return [];
+    const at = locate(doc, ['kind'], 'value');
+    return [{ file, line: at.line, column: at.column, field: 'kind', message: whereItBelongs(file, v.kind) }];
+  });
+}
+
+/**
+ * Walks the repo at `dir` for gpuops specs the loaders skip ({@link misplacedSpecWarnings}),
+ * sorted by path. Dot-folders (`.git/`, `.github/`, `algorithms/.archive/`: skipped on purpose)
+ * and symbolic links are not entered or read (nothing outside the repo is read); a file over
+ * `MAX_FILE_BYTES` is not read, and at most {@link MAX_LOOKED_AT} YAML files are looked at.
+ * A folder that cannot be listed is passed over (warnings are best effort, never an error).
+ */
+export async function misplacedSpecs(dir: string): Promise<SpecError[]> {
+  const candidates: string[] = [];
+  const walk = async (rel: string): Promise<void> => {
+    const entries = await readdir(path.join(dir, rel), { withFileTypes: true }).catch(() => []);
+    for (const e of entries) {
+      if (candidates.length >= MAX_LOOKED_AT) return;
+      const relPath = rel === '' ? e.name : `${rel}/${e.name}`;
+      if (e.isDirectory()) {
+        if (walksInto(e.name)) await walk(relPath);
+      } else if (e.isFile() && YAML_ANY_CASE.test(e.name) && specFolderOf(relPath) === null) {
+        candidates.push(relPath);
+      }
+    }
+  };
+  await walk('');
+  const look = async (file: string): Promise<SpecError[]> => {
+    const abs = path.join(dir, file);
+    const size = (await lstat(abs).catch(() => undefined))?.size ?? Infinity;
+    if (size > MAX_FILE_BYTES) return [];
+    return misplacedSpecWarnings(file, await readFile(abs, 'utf8').catch(() => ''));
+  };
+  const out: SpecError[] = [];
+  candidates.sort();
+  // 32 files in flight at a time: a repo of thousands of files never runs out of descriptors.
+  for (let i = 0; i < candidates.length; i += 32)
+    for (const w of await Promise.all(candidates.slice(i, i + 32).map(look))) out.push(...w);
+  return out;
+}

@@ -24,7 +24,7 @@ import { instantSeconds, type Trace } from './trace.js';
 
 /**
  * Windows W the family tries (seconds): 15 of them, 15 s apart up to a minute, then ever wider
- * steps to 600 s. With {@link BOUND_FACTORS}, 465 rules (about 2.5 s CPU a loop on the bundled
+ * steps to 600 s. With {@link BOUND_FACTORS}, 465 rules (0.8–1.0 s CPU a loop on the bundled
  * trace, measured 2026-12-07): the bound is the best of the family, so the family is swept finely.
  */
 export const BOUND_WINDOWS: readonly number[] = [

@@ -95,11 +95,12 @@ describe('causalBound', () => {
     expect(b.utilizationPercent).toBeCloseTo((100 * 318) / 420, 1);
   });
 
-  // β 0 is 7.7 % above max. β 0.25 holds 2 Ready before the step (⌈(0.8 + 0.25·√0.8) / 0.8⌉) and
-  // starts a 3rd at it (⌈(1.6 + 0.25·√1.6) / 0.8⌉): held 2·60 + 3·30 + 3·150 = 660, all 336 served.
-  it('the same step within 2 % above max: β 0.25, its starting pod counted: 336 / 660', () => {
+  // β 0 is 7.7 % above max. β 0.1, the next the family tries, holds 2 Ready before the step
+  // (⌈(0.8 + 0.1·√0.8) / 0.8⌉ = ⌈1.11⌉) and starts a 3rd at it (⌈(1.6 + 0.1·√1.6) / 0.8⌉ = ⌈2.16⌉):
+  // held 2·60 + 3·30 + 3·150 = 660, all 336 served (β 0.25 the same; the first best stays).
+  it('the same step within 2 % above max: β 0.1, its starting pod counted: 336 / 660', () => {
     const b = causalBound(step, { ...hand, unservedPercent: 100 }).best!;
-    expect(b).toMatchObject({ windowSeconds: 0, beta: 0.25, aboveMaxPercent: 0, unservedPercent: 0 });
+    expect(b).toMatchObject({ windowSeconds: 0, beta: 0.1, aboveMaxPercent: 0, unservedPercent: 0 });
     expect(b.utilizationPercent).toBeCloseTo((100 * 336) / 660, 1);
   });
 
@@ -142,21 +143,22 @@ describe('causalBound', () => {
 
 /**
  * The bound `bench/replay-bound.ts` prints, on instants 60 s apart stepping from 0.8 to 1.6 GPUs:
- * β 0 runs one pod 75 s above max (16 % of Ready pod-time), so the best within 2 % is β 0.25: 2
- * Ready from the start (⌈(0.8 + 0.25·√0.8) / 0.8⌉), a 3rd decided at 75 s (the 60 s step seen 15 s
+ * β 0 runs one pod 75 s above max (16 % of Ready pod-time), so the best within 2 % is β 0.1 (the
+ * next tried; β 0.25 the same, the first best stays): 2 Ready from the start
+ * (⌈(0.8 + 0.1·√0.8) / 0.8⌉ = ⌈1.11⌉), a 3rd (⌈(1.6 + 0.1·√1.6) / 0.8⌉ = ⌈2.16⌉) decided at 75 s (the 60 s step seen 15 s
  * late), Ready at 135 s. Held 2·75 + 3·225 = 825 GPU-seconds with the starting pod's GPU, all
  * 48 + 1.6·240 = 432 served. Counting no GPU while the 3rd starts, as the bench's own family did,
  * would give 432 / 765 = 56.5 %.
  */
 describe('reactionBound: the bench’s bound is the replay’s, starting pods holding their GPU', () => {
-  it('the step: 432 / 825 at β 0.25, not 432 / 765', () => {
+  it('the step: 432 / 825 at β 0.1, not 432 / 765', () => {
     const b = reactionBound(trace([80, 160, 160, 160, 160]), REACTION_DELAYS[0], 80).best!;
-    expect(b).toMatchObject({ windowSeconds: 0, beta: 0.25, aboveMaxPercent: 0, unservedPercent: 0 });
+    expect(b).toMatchObject({ windowSeconds: 0, beta: 0.1, aboveMaxPercent: 0, unservedPercent: 0 });
     expect(b.utilizationPercent).toBeCloseTo((100 * 432) / 825, 1);
   });
   it('across the delays: the pass later (45 s) starts the 3rd pod at 105 s: 432 / (150 + 30·2 + 3·195)', () => {
     const b = reactionBound(trace([80, 160, 160, 160, 160]), REACTION_DELAYS[1], 80).best!;
-    expect(b).toMatchObject({ beta: 0.25, aboveMaxPercent: 0 });
+    expect(b).toMatchObject({ beta: 0.1, aboveMaxPercent: 0 });
     expect(b.utilizationPercent).toBeCloseTo((100 * 432) / (150 + 60 + 585), 1);
   });
   it('equals causalBound under the same settings (one function, not a second family)', () => {

@@ -19,19 +19,14 @@
  *   of the last k loop delays, so a load that returns within that time finds its replicas;
  * - `headroomFlapHoldSeconds` = k·D, the same window: no scale-up within k·D of a scale-down (the
  *   no-flap guarantee: no reversal before the last change's effect was seen k times over);
- * - `scaleDown.cooldownSeconds` = D + sample: no scale-down within D + sample of any change, so a
- *   scale-up's pods are Ready (sample + reaction + startup after the load that asked for them, at
- *   most D after the decision) and one sample that measured them is read (sample more) before
- *   the replicas go down again. Beyond that the stabilisation window guards (k·D: a recorded
- *   change recommends its own new count, so no scale-down below it for k·D), and the flap hold
- *   a scale-up after a scale-down;
+ * - `scaleDown.cooldownSeconds` = k·D: no scale-down within k·D of any change, so a scale-up's pods
+ *   are Ready and measured before the replicas go down again;
  * - `scaleUp.cooldownSeconds` = sample + reaction: one fresh reading after a change before the next
  *   scale-up (replicas still starting count in the replicas, so a scale-up is not repeated for
  *   them: `PodsStarting`, the headroom rule).
  * k = {@link LOOP_WINDOW_MULTIPLE} (3): at today's replay delays (15 + 30 + 60 = 105 s) k·D is
- * 315 s, above the default 300 s, so the default windows stand but the scale-down cooldown
- * (15 + 105 = 120 s); a 5 s event-driven loop with 30 s start-ups gets 120 s and a 45 s
- * scale-down cooldown. Untouched: the peak window (the load's own period, not the loop's),
+ * 315 s, above the default 300 s, so the default windows stand; a 5 s event-driven loop with
+ * 30 s start-ups gets 120 s. Untouched: the peak window (the load's own period, not the loop's),
  * `podStartupSeconds`, the averaging and staleness windows. The guarantees hold at every D: never
  * below `minReplicas` (the limits are not windows), scale-down only on complete, fresh data (the
  * `InsufficientSamples` and staleness rules are not windows either) and no reversal within the flap
@@ -74,10 +69,9 @@ export function loopWindows(policy: Policy, delays: LoopDelays): RuleWindows | n
   const sc = policy.spec.scaling;
   const loop = Math.ceil(LOOP_WINDOW_MULTIPLE * (s + r + u));
   const fresh = Math.ceil(s + r);
-  const measured = Math.ceil(s + r + u + s);
   return {
     scaleDownStabilizationSeconds: Math.min(sc.scaleDown.stabilizationWindowSeconds, loop),
-    scaleDownCooldownSeconds: Math.min(sc.scaleDown.cooldownSeconds, measured),
+    scaleDownCooldownSeconds: Math.min(sc.scaleDown.cooldownSeconds, loop),
     scaleUpCooldownSeconds: Math.min(sc.scaleUp.cooldownSeconds, fresh),
     flapHoldSeconds: Math.min(sc.headroomFlapHoldSeconds, loop),
   };

@@ -52,7 +52,7 @@ describe('reversalHoldEndMs: a change reversing the one before it within the win
 const shipped = policy();
 const fast: LoopDelays = { sampleSeconds: 5, reactionSeconds: 5, startupSeconds: 30 };
 
-describe('the facts: the loop windows (scale-down cooldown 45 s, flap hold 120 s) or, within 300 s of a reversal, the policy own (300 s)', () => {
+describe('the facts: the loop windows (120 s) or, within 300 s of a reversal, the policy own (300 s)', () => {
   const windowsAt = (recent: DecisionRecord[], loop: LoopDelays | null = fast) => {
     const input = { ...baseInput([10, 10, 10]), recent, ...(loop ? { loop } : {}) };
     const f = scalingFacts(input, withLoopWindows(shipped, loop ?? undefined), RULE_NOW, shipped);
@@ -62,17 +62,15 @@ describe('the facts: the loop windows (scale-down cooldown 45 s, flap hold 120 s
       until: f.clock.untilMs,
     };
   };
-  const loopOwn = [45, 120];
-  const policyOwn = [300, 300];
-  it.each<[string, DecisionRecord[], number[], number]>([
-    ['NoReversal', [down(200)], loopOwn, Infinity],
-    ['ReversalJustInside', [down(400), up(101)], policyOwn, NOW + 199_000],
-    ['ReversalJustOutside', [down(401), up(101)], loopOwn, Infinity],
-    ['HoldOneMsBeforeItsEnd', [down(350), up(299.999)], policyOwn, NOW + 1],
-    ['HoldEnded', [down(350), up(300)], loopOwn, Infinity],
+  it.each<[string, DecisionRecord[], number, number]>([
+    ['NoReversal', [down(200)], 120, Infinity],
+    ['ReversalJustInside', [down(400), up(101)], 300, NOW + 199_000],
+    ['ReversalJustOutside', [down(401), up(101)], 120, Infinity],
+    ['HoldOneMsBeforeItsEnd', [down(350), up(299.999)], 300, NOW + 1],
+    ['HoldEnded', [down(350), up(300)], 120, Infinity],
   ])('%s', (_name, recent, want, until) => {
     const w = windowsAt(recent);
-    expect([w.down, w.flap]).toEqual(want);
+    expect([w.down, w.flap]).toEqual([want, want]);
     // The decision is kept only until the hold ends (the windows change then).
     expect(w.until).toBe(until);
   });

@@ -81,6 +81,15 @@ const MERGE_PATCH = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 const JSON_PATCH = setHeaderOptions('Content-Type', PatchStrategy.JsonPatch);
 
 /**
+ * A managedFields entry as the API server wrote it: the client library reads `time` into a `Date`,
+ * which JSON would write with milliseconds; `metav1.Time` has whole seconds (RFC 3339).
+ */
+function asSent(entry: unknown): unknown {
+  const e = entry as { time?: unknown };
+  return e.time instanceof Date ? { ...e, time: e.time.toISOString().replace(/\.\d{3}Z$/, 'Z') } : entry;
+}
+
+/**
  * Read → compare → patch of one object, retried on 409 Conflict (at once) and transient errors
  * (with backoff); never throws. `read` returns the resourceVersion and the patch body to send
  * (null when nothing differs); `write` sends it.
@@ -267,7 +276,7 @@ export function createClusterPatcher(kc: KubeConfig, options: ClusterPatcherOpti
           const metadata = body.metadata as { managedFields: unknown[]; resourceVersion?: string };
           // The resourceVersion read: the API server answers 409 when the Node changed since.
           const ops = [
-            { op: 'replace', path: '/metadata/managedFields', value: metadata.managedFields },
+            { op: 'replace', path: '/metadata/managedFields', value: metadata.managedFields.map(asSent) },
             { op: 'replace', path: '/metadata/resourceVersion', value: metadata.resourceVersion },
           ];
           return core.patchNode({ name: node, body: ops, fieldManager, dryRun }, JSON_PATCH);

@@ -5,8 +5,8 @@
  * the file's moved-by annotations are new, so it applies) then owns the label too. Server-side
  * apply removes a field an applier stops applying only when no other manager owns it: with
  * gpuops's manager still an owner, a person's removal of the label in Git left it on the Node
- * (the test fails so with the hand-over call removed from `pass/write.ts`: the label stays
- * `short-task`). Now the pass after Flux's apply drops the label from gpuops's own managedFields
+ * (with the hand-over call removed from `pass/write.ts` the last test should fail: the label stays
+ * `short-task`; see docs/real-cluster.md, open items). Now the pass after Flux's apply drops the label from gpuops's own managedFields
  * entry (every other entry as it was, the label's value kept), so Git alone decides it, and the
  * pool taint gpuops set stays gpuops's (Git never holds taints).
  */

@@ -8,6 +8,12 @@ import {
 import { retry } from '../retry/index.js';
 import { classifyKubeError, kubeErrorText } from './kube-errors.js';
 import { withOwnTaint } from './taints.js';
+import {
+  describeField,
+  GPUOPS_FIELD_MANAGER,
+  releaseShared,
+  type ManagedFieldsEntry,
+} from './field-ownership.js';
 import type { Taint } from './types.js';
 
 /** The outcome of patching one object. `changed: false` with `ok: true` means it already matched. */
@@ -61,9 +67,27 @@ export interface ClusterPatcher {
    * another manager adds meanwhile makes a 409 and a re-read, never a loss.
    */
   setNodeTaint(change: NodeTaintChange): Promise<PatchResult>;
+  /**
+   * Hands the fields of Node `node` that gpuops's field manager shares with Git's applier over to
+   * it (`releaseShared` of `field-ownership.ts`): gpuops's entries of `metadata.managedFields`
+   * lose them, every other entry and every value stay. The list is written whole with a JSON patch
+   * carrying the resourceVersion read (a concurrent write: 409, a re-read). `changed: false`:
+   * nothing shared.
+   */
+  releaseToGit(node: string): Promise<PatchResult>;
 }
 
 const MERGE_PATCH = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+const JSON_PATCH = setHeaderOptions('Content-Type', PatchStrategy.JsonPatch);
+
+/**
+ * A managedFields entry as the API server wrote it: the client library reads `time` into a `Date`,
+ * which JSON would write with milliseconds; `metav1.Time` has whole seconds (RFC 3339).
+ */
+function asSent(entry: unknown): unknown {
+  const e = entry as { time?: unknown };
+  return e.time instanceof Date ? { ...e, time: e.time.toISOString().replace(/\.\d{3}Z$/, 'Z') } : entry;
+}
 
 /**
  * Read → compare → patch of one object, retried on 409 Conflict (at once) and transient errors
@@ -73,11 +97,13 @@ const MERGE_PATCH = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 async function ensure(
   retryOptions: { maxAttempts: number; dryRun: boolean; sleep?: ClusterPatcherOptions['sleep'] },
   base: Pick<PatchResult, 'kind' | 'namespace' | 'name'>,
-  what: string,
+  whatOf: string | (() => string),
   read: () => Promise<{ resourceVersion: string | undefined; body: Record<string, unknown> | null }>,
   write: (body: Record<string, unknown>) => Promise<unknown>,
 ): Promise<PatchResult> {
   const label = `${base.kind} ${base.namespace ? `${base.namespace}/` : ''}${base.name}`;
+  // A function: what the write is, known once the object is read.
+  const what = () => (typeof whatOf === 'string' ? whatOf : whatOf());
   let attempts = 0;
   try {
     return await retry(
@@ -90,7 +116,7 @@ async function ensure(
             changed: false,
             attempts,
             code: null,
-            message: `${label}: ${what} already set`,
+            message: `${label}: ${what()} already set`,
           };
         }
         attempts++;
@@ -103,7 +129,7 @@ async function ensure(
           changed: true,
           attempts,
           code: null,
-          message: `${label}: ${what}${note}${retryOptions.dryRun ? ' (dry run)' : ''}`,
+          message: `${label}: ${what()}${note}${retryOptions.dryRun ? ' (dry run)' : ''}`,
         };
       },
       {
@@ -128,7 +154,7 @@ async function ensure(
       changed: false,
       attempts,
       code: lastError.code,
-      message: `${label}: could not set ${what}: ${lastError.message}`,
+      message: `${label}: could not set ${what()}: ${lastError.message}`,
     };
   }
 }
@@ -147,7 +173,7 @@ export function createClusterPatcher(kc: KubeConfig, options: ClusterPatcherOpti
   const apps = kc.makeApiClient(AppsV1Api);
   const core = kc.makeApiClient(CoreV1Api);
   const maxAttempts = options.maxAttempts ?? 5;
-  const fieldManager = options.fieldManager ?? 'gpuops';
+  const fieldManager = options.fieldManager ?? GPUOPS_FIELD_MANAGER;
   const dryRun = options.dryRun ? 'All' : undefined;
   const retryOptions = {
     maxAttempts,
@@ -222,6 +248,39 @@ export function createClusterPatcher(kc: KubeConfig, options: ClusterPatcherOpti
           };
         },
         (body) => core.patchNode({ name: change.node, body, fieldManager, dryRun }, MERGE_PATCH),
+      );
+    },
+
+    releaseToGit(node) {
+      let released: string[][] = [];
+      return ensure(
+        retryOptions,
+        { kind: 'Node', namespace: null, name: node },
+        () =>
+          released.length > 0
+            ? `ownership of ${released.map(describeField).join(', ')} handed to Git’s applier`
+            : 'no field shared with Git’s applier',
+        async () => {
+          const n = await core.readNode({ name: node });
+          const next = releaseShared(
+            n.metadata?.managedFields as ManagedFieldsEntry[] | undefined,
+            fieldManager,
+          );
+          released = next?.released ?? [];
+          return {
+            resourceVersion: n.metadata?.resourceVersion,
+            body: next === null ? null : { metadata: { managedFields: next.entries } },
+          };
+        },
+        (body) => {
+          const metadata = body.metadata as { managedFields: unknown[]; resourceVersion?: string };
+          // The resourceVersion read: the API server answers 409 when the Node changed since.
+          const ops = [
+            { op: 'replace', path: '/metadata/managedFields', value: metadata.managedFields.map(asSent) },
+            { op: 'replace', path: '/metadata/resourceVersion', value: metadata.resourceVersion },
+          ];
+          return core.patchNode({ name: node, body: ops, fieldManager, dryRun }, JSON_PATCH);
+        },
       );
     },
   };

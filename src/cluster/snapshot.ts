@@ -6,6 +6,7 @@ import { POOLS } from '../definitions/types.js';
 import type { Pool } from '../definitions/index.js';
 import { migSingleProfile } from './mig.js';
 import { otherAllocatable, type NodeResources } from './requests.js';
+import { GPUOPS_FIELD_MANAGER, sharedWithApplier, type ManagedFieldsEntry } from './field-ownership.js';
 import type { GpuSharing, NodeInfo, PodInfo, ReplicaSetInfo, Snapshot, Taint } from './types.js';
 import { GPUOPS, NVIDIA, NVIDIA_GFD, nodeVendor, vendorById, byString } from '../util/index.js';
 import type { VendorId } from '../util/index.js';
@@ -157,6 +158,11 @@ export interface NodeRecord {
   /** `status.allocatable` cpu (millicores), memory (bytes) and pods; absent ones 0. */
   allocatable: NodeResources;
   taints: Taint[];
+  /**
+   * gpuops's field manager owns a field of the Node that an applier of Git owns too
+   * (`sharedWithApplier` of `field-ownership.ts`): patch mode hands it over. Absent: none.
+   */
+  sharedWithGit?: true;
 }
 
 export type { ReduceContext } from './reduce-fields.js';
@@ -276,7 +282,14 @@ export function reduceNode(node: NodeInput, ctx: ReduceContext): NodeRecord {
       ...(t.value !== undefined && t.value !== null ? { value: t.value } : {}),
       effect: t.effect as Taint['effect'],
     })),
+    ...optional('sharedWithGit', sharesWithGit(node) ? (true as const) : undefined),
   };
+}
+
+/** True when gpuops's field manager shares a field of `node` with Git's applier (`field-ownership.ts`). */
+function sharesWithGit(node: NodeInput): boolean {
+  const entries = node.metadata?.managedFields as ManagedFieldsEntry[] | undefined;
+  return sharedWithApplier(entries, GPUOPS_FIELD_MANAGER).length > 0;
 }
 
 function toNodeInfo(n: NodeRecord, poolLabel: string, u: Usage | undefined): NodeInfo {
@@ -300,6 +313,7 @@ function toNodeInfo(n: NodeRecord, poolLabel: string, u: Usage | undefined): Nod
     managedPods: u?.managed ?? 0,
     pool: pool !== undefined && (POOLS as readonly string[]).includes(pool) ? (pool as Pool) : null,
     taints: n.taints,
+    ...optional('sharedWithGit', n.sharedWithGit),
   };
 }
 

@@ -61,6 +61,11 @@ export interface NodeInfo {
   /** Current value of the pool label, or null when absent or not a known pool. */
   pool: Pool | null;
   taints: Taint[];
+  /**
+   * gpuops's field manager owns a field of the Node (its pool label) that Argo CD's or Flux's
+   * applier owns too: patch mode hands it over to Git (`ClusterPatcher.releaseToGit`). Absent: none.
+   */
+  sharedWithGit?: true;
 }
 
 /**

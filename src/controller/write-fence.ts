@@ -112,6 +112,14 @@ export function fencedPatcher(patcher: ClusterPatcher, fence: WriteFence): Clust
       }
       return patcher.setNodeTaint(change);
     },
+    async releaseToGit(node) {
+      try {
+        fence(`field ownership of Node ${node}`);
+      } catch (err) {
+        return refused('Node', null, node, err);
+      }
+      return patcher.releaseToGit(node);
+    },
   };
 }
 

@@ -7,8 +7,8 @@
  * entry: a node moved to another pool through Git keeps the old pool's taint, which the new pool's
  * replicas do not tolerate, and nobody owns it. So gpuops records the nodes it tainted (in the
  * fleet status, `FleetStatusRecord.poolTaints`) and, in pull-request mode, takes back its own
- * entries on those nodes only: the one write pull-request mode makes to the cluster, which leaves
- * every Node as Git holds it (its labels) plus what other managers own. An entry of the key on a
+ * entries on those nodes only (with `field-handover.ts`, the writes pull-request mode makes to the
+ * cluster), which leaves every Node as Git holds it (its labels) plus what other managers own. An entry of the key on a
  * node gpuops never tainted (a person's, set after the switch) is not gpuops's and stays.
  */
 import type { ClusterPatcher, NodeInfo, PatchResult } from '../cluster/index.js';

@@ -27,6 +27,7 @@ import { statusStoreOf } from '../store/index.js';
 import type { FleetStatusRecord, GitWriteRefusalRecord, Store, PoolTaintRecord } from '../store/index.js';
 import { patchPoolTaints, writePatchMode } from './patch-mode.js';
 import { takeBackPoolTaints } from './pool-taint-handover.js';
+import { handFieldsToGit } from './field-handover.js';
 import { rememberStoredDecisions, saveNewSamples } from './remembered-reads.js';
 import type { World } from './world.js';
 
@@ -239,8 +240,9 @@ export interface WritePassResult {
 /**
  * Writes the change sets back: pull requests for every subject, except scale subjects in patch
  * mode, which are committed to the base branch first and patched in the cluster only once Git
- * holds them (`patch-mode.ts`). In pull-request mode the one write to the cluster takes back the
- * pool taints patch mode set, which Git cannot hold (`pool-taint-handover.ts`).
+ * holds them (`patch-mode.ts`). In pull-request mode a write to the cluster takes back the
+ * pool taints patch mode set, which Git cannot hold (`pool-taint-handover.ts`). In both modes the
+ * fields gpuops's manager shares with Git's applier are handed to it (`field-handover.ts`).
  */
 export async function writePass(deps: WriteDeps, o: WriteInputs): Promise<WritePassResult> {
   const patchMode = o.policy.spec.scaling.mode === 'patch';
@@ -267,7 +269,13 @@ export async function writePass(deps: WriteDeps, o: WriteInputs): Promise<WriteP
   if (!patchMode) {
     await closeSuperseded(deps, o.decisions);
     const back = await takeBackPoolTaints(deps.patcher, common, o.nodes ?? [], recorded);
-    return { results, patches: back.lines, refusals, poolTaints: deps.dryRun ? recorded : back.left };
+    const handed = await handFieldsToGit(deps.patcher, common, o.nodes ?? []);
+    return {
+      results,
+      patches: [...back.lines, ...handed],
+      refusals,
+      poolTaints: deps.dryRun ? recorded : back.left,
+    };
   }
   // Git first, then the cluster: only what the base branch holds is patched (patch-mode.ts).
   const patch = await writePatchMode(common, deps.patcher, {
@@ -280,9 +288,11 @@ export async function writePass(deps: WriteDeps, o: WriteInputs): Promise<WriteP
   });
   results.push(...patch.results);
   const taints = await patchPoolTaints(deps.patcher, common, o.nodes ?? [], o.policy.spec.pools);
+  // What Argo CD or Flux now applies too is Git's alone (field-handover.ts).
+  const handed = await handFieldsToGit(deps.patcher, common, o.nodes ?? []);
   return {
     results,
-    patches: [...patch.patches, ...taints.lines],
+    patches: [...patch.patches, ...taints.lines, ...handed],
     refusals: patch.refusals,
     poolTaints: deps.dryRun ? recorded : taints.record,
   };

@@ -184,3 +184,46 @@ describe('patch mode (simulated cluster)', () => {
     });
   });
 });
+
+describe('hand-over to Git’s applier (simulated cluster)', () => {
+  const POOL = { 'f:metadata': { 'f:labels': { 'f:gpuops.dev/pool': {} } } };
+  const flux = {
+    manager: 'kustomize-controller',
+    operation: 'Apply',
+    apiVersion: 'v1',
+    time: '2026-12-07T04:00:00Z',
+    fieldsType: 'FieldsV1',
+    fieldsV1: {
+      'f:metadata': { 'f:labels': { 'f:app.kubernetes.io/managed-by': {}, 'f:gpuops.dev/pool': {} } },
+    },
+  };
+  const gpuops = {
+    manager: 'gpuops',
+    operation: 'Update',
+    apiVersion: 'v1',
+    time: '2026-12-07T03:59:00Z',
+    fieldsType: 'FieldsV1',
+    fieldsV1: { ...POOL, 'f:spec': { 'f:taints': {} } },
+  };
+  const entries = () => sim.store.get('nodes', undefined, 'gpu-t4-02')!.metadata.managedFields;
+
+  it('drops the label from gpuops’s entry alone, after a concurrent write (409, re-read); then nothing to do', async () => {
+    const n = sim.store.get('nodes', undefined, 'gpu-t4-02')!;
+    n.metadata.managedFields = [gpuops, flux];
+    sim.store.update('nodes', n);
+    interfere.set('/api/v1/nodes/gpu-t4-02', 1);
+    const r = await createClusterPatcher(kc).releaseToGit('gpu-t4-02');
+    expect(r).toMatchObject({ ok: true, changed: true, attempts: 2 });
+    expect(r.message).toBe(
+      'Node gpu-t4-02: ownership of labels gpuops.dev/pool handed to Git’s applier after 1 conflict(s)/retry(ies)',
+    );
+    expect(entries()).toEqual([{ ...gpuops, fieldsV1: { 'f:spec': { 'f:taints': {} } } }, flux]);
+    // The other writer's change is kept.
+    expect(
+      sim.store.get('nodes', undefined, 'gpu-t4-02')!.metadata.annotations?.['test/bumped'],
+    ).toBeDefined();
+    const again = await createClusterPatcher(kc).releaseToGit('gpu-t4-02');
+    expect(again).toMatchObject({ ok: true, changed: false, attempts: 0 });
+    interfere.clear();
+  });
+});

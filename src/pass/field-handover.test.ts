@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import type { ClusterPatcher, PatchResult } from '../cluster/index.js';
+import { nodeInfo } from '../../test/support/node-info.js';
+import { handFieldsToGit } from './field-handover.js';
+
+const result = (name: string, ok: boolean, changed: boolean): PatchResult => ({
+  kind: 'Node',
+  namespace: null,
+  name,
+  ok,
+  changed,
+  attempts: changed || !ok ? 1 : 0,
+  code: ok ? null : 403,
+  message: ok
+    ? `Node ${name}: ownership of labels gpuops.dev/pool handed to Git’s applier`
+    : `Node ${name}: could not set it: forbidden`,
+});
+
+/** A patcher whose hand-over answers by node: 'ok', 'same' (nothing shared any more) or 'denied'. */
+function patcher(answers: Record<string, 'ok' | 'same' | 'denied'>) {
+  const called: string[] = [];
+  const p = {
+    releaseToGit: (node: string) => {
+      called.push(node);
+      const a = answers[node] ?? 'same';
+      return Promise.resolve(result(node, a !== 'denied', a === 'ok'));
+    },
+  } as unknown as ClusterPatcher;
+  return { p, called };
+}
+
+describe('handFieldsToGit', () => {
+  const nodes = [
+    nodeInfo('a', { sharedWithGit: true }),
+    nodeInfo('b'),
+    nodeInfo('c', { sharedWithGit: true }),
+    nodeInfo('d', { sharedWithGit: true }),
+  ];
+
+  it('asks only for the nodes the snapshot marks; lines for writes and failures, a warning for the failed', async () => {
+    const { p, called } = patcher({ a: 'ok', c: 'same', d: 'denied' });
+    const warned: unknown[] = [];
+    const log = { warn: (o: unknown) => void warned.push(o), info: () => undefined };
+    const lines = await handFieldsToGit(p, { dryRun: false, log: log as never }, nodes);
+    expect(called).toEqual(['a', 'c', 'd']);
+    expect(lines).toEqual([
+      'Node a: ownership of labels gpuops.dev/pool handed to Git’s applier',
+      'Node d: could not set it: forbidden',
+    ]);
+    expect(warned).toEqual([{ patches: [result('d', false, false)] }]);
+  });
+
+  it('dry-run writes nothing and says what it would do', async () => {
+    const { p, called } = patcher({ a: 'ok' });
+    expect(await handFieldsToGit(p, { dryRun: true }, nodes)).toEqual([
+      'would hand the fields Git’s applier owns too of Node a over to it',
+      'would hand the fields Git’s applier owns too of Node c over to it',
+      'would hand the fields Git’s applier owns too of Node d over to it',
+    ]);
+    expect(called).toEqual([]);
+  });
+});

@@ -21,6 +21,8 @@ function defaults(edit: (p: PolicySpec) => void = () => {}): Policy {
 
 const HEAD = 'apiVersion: gpuops.dev/v1alpha1\nkind: Algorithm\nmetadata: {name: one}\nspec:\n  image: x:1\n';
 const POLICY_HEAD = 'apiVersion: gpuops.dev/v1alpha1\nkind: Policy\nmetadata: {name: team}\nspec:\n';
+/** A Policy head with its own name: two documents of one name are refused (the later one). */
+const headNamed = (name: string) => POLICY_HEAD.replace('{name: team}', `{name: ${name}}`);
 
 describe('crossFieldProblems: which bound the problem names', () => {
   it.each<[string, (p: PolicySpec) => void, unknown, [string, string][]]>([
@@ -189,7 +191,7 @@ describe('parsePolicy and parseDefaultPolicy', () => {
   it('sorts errors by file and line, and a wrong envelope is one error', () => {
     const out = parsePolicy(defaults(), [
       { path: 'policies/b.yaml', text: `${POLICY_HEAD}  scaling: {minReplicas: 0}\n` },
-      { path: 'policies/a.yaml', text: `${POLICY_HEAD}  nope: 1\n---\nkind: Policy\n` },
+      { path: 'policies/a.yaml', text: `${headNamed('ay')}  nope: 1\n---\nkind: Policy\n` },
       { path: 'policies/c.yaml', text: 'a: [\n' },
     ]);
     expect(out.errors.map((e) => [e.file, e.line, e.field])).toEqual([
@@ -202,8 +204,8 @@ describe('parsePolicy and parseDefaultPolicy', () => {
 
   it('applies a later file over an earlier one given first', () => {
     const out = parsePolicy(defaults(), [
-      { path: 'policies/b.yaml', text: `${POLICY_HEAD}  namespace: bee\n` },
-      { path: 'policies/a.yaml', text: `${POLICY_HEAD}  namespace: ay\n` },
+      { path: 'policies/b.yaml', text: `${headNamed('bee')}  namespace: bee\n` },
+      { path: 'policies/a.yaml', text: `${headNamed('ay')}  namespace: ay\n` },
     ]);
     expect(out.errors).toEqual([]);
     expect(out.policy.spec.namespace).toBe('bee');
@@ -328,7 +330,7 @@ describe('parseAlgorithms and parseRepo', () => {
   it('parseRepo merges the policies first, counts the files and sorts every error', () => {
     const repo = parseRepo(defaults(), {
       policies: [
-        { path: 'policies/z.yaml', text: `${POLICY_HEAD}  x: 1\n` },
+        { path: 'policies/z.yaml', text: `${headNamed('zed')}  x: 1\n` },
         { path: 'policies/p.yaml', text: `${POLICY_HEAD}  scaling: {maxReplicas: 2}\n` },
       ],
       algorithms: [

@@ -98,12 +98,22 @@ describe('gpuops plan', () => {
     expect((await run('plan', '--nodes', nodesFile, '--pods', podsFile)).code).toBe(2);
   });
 
-  it('a dump that is not a list fails with the file named', async () => {
+  it('a dump that is neither a NodeList nor one Node fails with the file named', async () => {
     const bad = path.join(dir, 'bad.json');
+    writeFileSync(bad, '{"kind": "Pod"}');
+    const r = await run('plan', '--repo', repoWith({}), '--nodes', bad, '--pods', podsFile);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(
+      `${bad}: expected a NodeList (kubectl get nodes -o json) with items, or one Node; got a Pod`,
+    );
+  });
+
+  it('one Node without a name fails with the file and the field named', async () => {
+    const bad = path.join(dir, 'nameless.json');
     writeFileSync(bad, '{"kind": "Node"}');
     const r = await run('plan', '--repo', repoWith({}), '--nodes', bad, '--pods', podsFile);
     expect(r.code).toBe(1);
-    expect(r.err).toContain(`${bad}: expected a NodeList`);
+    expect(r.err).toContain(`${bad}: items[0].metadata.name: a Node has a name; none here`);
   });
 });
 

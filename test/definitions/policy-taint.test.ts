@@ -13,8 +13,11 @@ beforeAll(async () => {
   defaults = await loadDefaultPolicy();
 });
 
-const HEAD = 'apiVersion: gpuops.dev/v1alpha1\nkind: Policy\nmetadata: {name: team}\nspec:\n';
-const file = (path: string, body: string) => ({ path, text: `${HEAD}${body}\n` });
+/** A Policy document named after its file (two documents of one name: the later is refused). */
+const file = (path: string, body: string) => ({
+  path,
+  text: `apiVersion: gpuops.dev/v1alpha1\nkind: Policy\nmetadata: {name: ${path.replace(/^.*\/|\.yaml$/g, '')}}\nspec:\n${body}\n`,
+});
 
 describe('the pool taint in pull-request mode is refused (nothing would set it)', () => {
   it.each([

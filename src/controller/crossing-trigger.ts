@@ -12,7 +12,7 @@
  */
 import type { Logger } from 'pino';
 import type { UtilizationSource } from '../metrics/index.js';
-import { watchReading, type Watchlist } from '../scaling/index.js';
+import { watchReading, type WatchState, type Watchlist } from '../scaling/index.js';
 import { sleep } from '../retry/index.js';
 import { readWatchSignals } from '../pass/index.js';
 
@@ -73,7 +73,7 @@ export interface CrossingTriggerOptions {
 
 /** Reads and tests until `signal` aborts; resolves with the number of readings made. */
 export async function runCrossingTrigger(o: CrossingTriggerOptions): Promise<number> {
-  let state: ReadonlySet<string> = new Set();
+  let state: WatchState = new Map();
   let readings = 0;
   while (!o.signal.aborted) {
     await sleep(o.intervalSeconds * 1000, o.signal);

@@ -44,7 +44,7 @@ export interface ModelSettings {
    */
   tickSeconds?: number;
   /**
-   * gpuops also passes at any tick where the algorithm has left its band (`bandCrossing`): on the
+   * gpuops also passes at any tick where the algorithm has left its band or changed side (`crossingSide`): on the
    * crossing, and again while outside once the hold that kept it expires (the decision's clock);
    * the periodic pass every `passIntervalSeconds` stays. Absent: periodic passes only.
    */

@@ -1,13 +1,15 @@
 /**
  * The crossing trigger of the replay's model (pure): what `gpuops run`'s trigger
  * (`controller/crossing-trigger.ts`) does, on the model's ticks. At every tick it asks
- * `bandCrossing` whether the algorithm has left its band on what gpuops reads; it fires on the
- * crossing (inside at the previous tick, outside now) and again while outside once the hold that
- * the last pass decided can change (the decision's clock, `DecisionClock.actionUntilMs`), so a pass held
- * by a cooldown or the flap hold is made again when that hold ends, not at the next periodic pass.
+ * `crossingSide` on which side of its band the algorithm is on what gpuops reads; it fires on the
+ * crossing (inside at the previous tick, outside now), on a change of side (below → above, above
+ * → saturated, …: saturated Ready pods pass the flap hold) and again while outside once the hold
+ * that the last pass decided can change (the decision's clock, `DecisionClock.actionUntilMs`), so a
+ * pass held by a cooldown or the flap hold is made again when that hold ends, not at the next
+ * periodic pass.
  */
 import type { Policy } from '../definitions/index.js';
-import { bandCrossing, type BandView } from '../scaling/index.js';
+import { crossingSide, type BandView, type CrossingSide } from '../scaling/index.js';
 
 const START = Date.parse('2026-01-01T00:00:00Z');
 
@@ -36,13 +38,13 @@ export function modelTrigger(
     headroomFactor: sc.headroomFactor,
     headroomDownMargin: sc.headroomDownMargin,
   });
-  let outside = false;
+  let outside: CrossingSide | null = null;
   let heldUntilMs = Infinity;
   return {
     crossed(t, replicas, ready, utilization) {
-      const out = ready > 0 && bandCrossing(view(replicas), utilization, ready) !== null;
-      const fire = out && (!outside || START + t * 1000 >= heldUntilMs);
-      outside = out;
+      const side = ready > 0 ? crossingSide(view(replicas), utilization, ready) : null;
+      const fire = side !== null && (side !== outside || START + t * 1000 >= heldUntilMs);
+      outside = side;
       return fire;
     },
     decided(untilMs) {

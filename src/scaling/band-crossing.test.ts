@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bandCrossing, type BandView } from './band-crossing.js';
+import { bandCrossing, crossingSide, type BandView } from './band-crossing.js';
 
 const view = (o: Partial<BandView> = {}): BandView => ({
   sizing: 'step',
@@ -59,5 +59,22 @@ describe('bandCrossing, headroom sizing on 2-GPU pods: the load counts every GPU
     ['BelowIsDown', 20, 'down'],
   ])('%s', (_name, u, want) => {
     expect(bandCrossing(view({ sizing: 'headroom', gpus: 2 }), u, 4)).toBe(want);
+  });
+});
+
+describe('crossingSide: the side the trigger watches, saturated apart from up (the flap hold lets a saturated scale-up through)', () => {
+  it.each<[string, Partial<BandView>, number, 'up' | 'down' | 'saturated' | null]>([
+    ['InBand', {}, 50, null],
+    ['Below', {}, 10, 'down'],
+    ['AboveNotSaturated', {}, 98.9, 'up'],
+    // Exactly SATURATED_PERCENT (99 %) is saturated, as the flap hold counts it.
+    ['ExactlySaturated', {}, 99, 'saturated'],
+    ['Full', {}, 100, 'saturated'],
+    ['HeadroomSaturated', { sizing: 'headroom' }, 99, 'saturated'],
+    ['HeadroomJustBelow', { sizing: 'headroom' }, 98.9, 'up'],
+    // At maxReplicas nothing can scale up: no side, however busy.
+    ['AtMaxReplicasNone', { replicas: 10 }, 100, null],
+  ])('%s', (_name, o, u, want) => {
+    expect(crossingSide(view(o), u, 4)).toBe(want);
   });
 });

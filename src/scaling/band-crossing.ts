@@ -17,6 +17,7 @@
  */
 import { downReplicas } from './history.js';
 import { headroomReplicas } from './headroom-replicas.js';
+import { SATURATED_PERCENT } from './rules/flap-hold.js';
 
 /** What the test reads of one algorithm: its band, sizing, limits and replicas in Git. */
 export interface BandView {
@@ -54,4 +55,21 @@ export function bandCrossing(v: BandView, utilization: number, readyPods: number
   const bounds = { min, max, minReplicas, maxReplicas, step: 1, gpus, headroomFactor, headroomDownMargin };
   if (downReplicas(load, utilization, bounds) < v.replicas) return 'down';
   return null;
+}
+
+/**
+ * The side of its band the crossing trigger watches an algorithm on: `down`, `up`, or `saturated`
+ * (up, and the mean utilisation of its Ready pods at or above `SATURATED_PERCENT`, 99 %: exactly
+ * 99 is saturated); null inside the band (see {@link bandCrossing}). Saturation is a side of its
+ * own because it changes what a pass may do without the clock moving: the flap hold
+ * (`rules/flap-hold.ts`) keeps a scale-up waiting after a scale-down until the pods saturate, and
+ * lets it through then; a trigger that only watched "outside" would wait for the next periodic
+ * pass (up to `--interval`) while the load beyond the pods goes unserved.
+ */
+export type CrossingSide = 'up' | 'down' | 'saturated';
+
+/** {@link CrossingSide} of one reading (arguments as {@link bandCrossing}'s). */
+export function crossingSide(v: BandView, utilization: number, readyPods: number): CrossingSide | null {
+  const side = bandCrossing(v, utilization, readyPods);
+  return side === 'up' && utilization >= SATURATED_PERCENT ? 'saturated' : side;
 }

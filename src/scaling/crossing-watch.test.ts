@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { PodInfo } from '../cluster/types.js';
 import type { GpuSeries, UtilizationReading } from '../metrics/types.js';
 import { pod, policy } from '../../test/scaling/support.js';
-import { watchReading, type WatchJudge, type WatchedAlgorithm, type Watchlist } from './crossing-watch.js';
+import {
+  watchReading,
+  type WatchJudge,
+  type WatchState,
+  type WatchedAlgorithm,
+  type Watchlist,
+} from './crossing-watch.js';
+import type { CrossingSide } from './band-crossing.js';
 
 const alg = (o: Partial<WatchedAlgorithm> = {}): WatchedAlgorithm => ({
   name: 'a',
@@ -73,9 +80,12 @@ const answer = (series: GpuSeries[], evaluatedAt?: number): UtilizationReading =
   errors: [],
   ...(evaluatedAt === undefined ? {} : { evaluatedAt }),
 });
+/** The state before a reading: `a` outside up, `a:down` / `a:saturated` on that side. */
+const sides = (before: string[]): WatchState =>
+  new Map(before.map((b) => [b.split(':')[0]!, (b.split(':')[1] ?? 'up') as CrossingSide]));
 const run = (w: Watchlist, series: GpuSeries[], before: string[] = [], nowMs = 1000) => {
-  const out = watchReading(w, answer(series), new Set(before), nowMs);
-  return `${out.crossed.join(',') || '-'} | ${[...out.state].join(',') || '-'}`;
+  const out = watchReading(w, answer(series), sides(before), nowMs);
+  return `${out.crossed.join(',') || '-'} | ${[...out.state.keys()].join(',') || '-'}`;
 };
 
 describe('watchReading: fires on the crossing, and again once the hold can change', () => {
@@ -156,6 +166,31 @@ describe('watchReading: fires on the crossing, and again once the hold can chang
   it('only the algorithm that crossed fires', () => {
     const b = alg({ name: 'b', pods: ['b-0'] });
     expect(run(list(alg(), b), [gpu('a-0', 50), gpu('a-1', 50), gpu('b-0', 95)])).toBe('b | b');
+  });
+});
+
+describe('watchReading: fires again when the side changes, saturation included (the flap hold lets a saturated scale-up through)', () => {
+  const side = (series: GpuSeries[], before: string[], heldUntilMs = Infinity) => {
+    const out = watchReading(list(alg({ heldUntilMs })), answer(series), sides(before), 1000);
+    return `${out.crossed.join(',') || '-'} | ${[...out.state].map(([k, v]) => `${k}:${v}`).join(',') || '-'}`;
+  };
+  it.each<[string, GpuSeries[], string[], string]>([
+    // Held above max (a flap hold until far off): the pods saturating fire a pass at once.
+    ['UpToSaturatedFires', [gpu('a-0', 99), gpu('a-1', 99)], ['a:up'], 'a | a:saturated'],
+    ['JustBelowSaturatedDoesNot', [gpu('a-0', 98.9), gpu('a-1', 98.9)], ['a:up'], '- | a:up'],
+    [
+      'StillSaturatedDoesNotFireAgain',
+      [gpu('a-0', 100), gpu('a-1', 100)],
+      ['a:saturated'],
+      '- | a:saturated',
+    ],
+    ['SaturatedFromInsideFiresOnce', [gpu('a-0', 100), gpu('a-1', 100)], [], 'a | a:saturated'],
+    // Held below min by the scale-down window, then the load turns: the other side fires.
+    ['DownToUpFires', [gpu('a-0', 90), gpu('a-1', 90)], ['a:down'], 'a | a:up'],
+    ['UpToDownFires', [gpu('a-0', 10), gpu('a-1', 10)], ['a:up'], 'a | a:down'],
+    ['SaturatedToUpFires', [gpu('a-0', 90), gpu('a-1', 90)], ['a:saturated'], 'a | a:up'],
+  ])('%s', (_name, series, before, want) => {
+    expect(side(series, before)).toBe(want);
   });
 });
 
@@ -248,16 +283,16 @@ describe('watchReading counts only the series the pass would (attribute)', () =>
 
   it('a dropped series fakes no crossing, so a later real crossing still fires', () => {
     const w = list(alg());
-    const forged = watchReading(w, answer(both({}, { node: 'n2' })), new Set(), 1000);
-    expect([forged.crossed, [...forged.state]]).toEqual([[], []]);
+    const forged = watchReading(w, answer(both({}, { node: 'n2' })), new Map(), 1000);
+    expect([forged.crossed, [...forged.state.keys()]]).toEqual([[], []]);
     const real = watchReading(w, answer(both({ timestamp: 1500 })), forged.state, 2000);
     expect(real.crossed).toEqual(['a']);
   });
 
   it("judges a sample's age at the answer's evaluation time, not the trigger's clock", () => {
-    const out = watchReading(list(alg()), answer(both({ timestamp: 0 }), 1000), new Set(), 10_000_000);
+    const out = watchReading(list(alg()), answer(both({ timestamp: 0 }), 1000), new Map(), 10_000_000);
     expect(out.crossed).toEqual(['a']);
-    expect(watchReading(list(alg()), answer(both({ timestamp: 0 })), new Set(), 10_000_000).crossed).toEqual(
+    expect(watchReading(list(alg()), answer(both({ timestamp: 0 })), new Map(), 10_000_000).crossed).toEqual(
       [],
     );
   });
@@ -284,8 +319,8 @@ describe('watchReading tests each algorithm on its own signal, as the pass reads
   });
   const SERVICE = 'serviceMetric:vllm-waiting:algorithms';
   const outcome = (w: Watchlist, r: UtilizationReading) => {
-    const out = watchReading(w, r, new Set(), 1000);
-    return `${out.crossed.join(',') || '-'} | ${[...out.state].join(',') || '-'}`;
+    const out = watchReading(w, r, new Map(), 1000);
+    return `${out.crossed.join(',') || '-'} | ${[...out.state.keys()].join(',') || '-'}`;
   };
 
   it.each<[string, Watchlist, UtilizationReading, string]>([

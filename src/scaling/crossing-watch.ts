@@ -6,9 +6,11 @@
  * pass's own `attribute` — the same node, age, owner, GPU-count and shared-GPU checks — so a
  * series the pass would drop (a tenant's own page naming another team's pod, a series from
  * another node, a stale sample) can neither fake a crossing nor hide one; then it asks
- * `bandCrossing` of each algorithm's mean utilisation over its watched pods. It fires for an
- * algorithm that has just left its band (inside at the previous reading, outside now), and again
- * while outside once its hold can change (`heldUntilMs`: the decision's
+ * `crossingSide` of each algorithm's mean utilisation over its watched pods. It fires for an
+ * algorithm that has just left its band (inside at the previous reading, outside now), that is
+ * outside on another side than at the previous reading (below → above, above → saturated, …: a
+ * hold of one side says nothing of the other, and saturated Ready pods pass the flap hold), and
+ * again while outside once its hold can change (`heldUntilMs`: the decision's
  * `DecisionClock.actionUntilMs`), so a cooldown or flap hold that ends is acted on at once, not at
  * the next periodic pass. A reading that covers none of an algorithm's pods says nothing about it
  * (no crossing, its state kept).
@@ -17,7 +19,7 @@ import type { PodInfo, Snapshot } from '../cluster/index.js';
 import type { Policy, ResolvedSignal } from '../definitions/index.js';
 import type { DcgmMetric, UtilizationReading } from '../metrics/index.js';
 import type { DeploymentOf } from './attribute.js';
-import { bandCrossing, type BandView } from './band-crossing.js';
+import { crossingSide, type BandView, type CrossingSide } from './band-crossing.js';
 import { judgeSignals, sharedNodesOf } from './judged-signals.js';
 import { plainLookups, podIndexOf, type ScalingLookups } from './lookups.js';
 import { signalKey } from './signal-reading.js';
@@ -87,13 +89,16 @@ export interface Watchlist {
   judge: WatchJudge;
 }
 
-/** The trigger's memory between readings: the algorithms outside their band at the last reading. */
-export type WatchState = ReadonlySet<string>;
+/**
+ * The trigger's memory between readings: the algorithms outside their band at the last reading,
+ * each with the side it was on (`crossingSide`).
+ */
+export type WatchState = ReadonlyMap<string, CrossingSide>;
 
 /** The outcome of one reading: the algorithms to pass for, and the new state. */
 export interface WatchOutcome {
   crossed: string[];
-  state: Set<string>;
+  state: Map<string, CrossingSide>;
 }
 
 /**
@@ -139,16 +144,18 @@ export function watchReading(
     }
   }
   const crossed: string[] = [];
-  const state = new Set<string>();
+  const state = new Map<string, CrossingSide>();
   for (const a of w.algorithms) {
     const m = byAlgorithm.get(a.name);
     if (!m) {
-      if (before.has(a.name)) state.add(a.name);
+      const kept = before.get(a.name);
+      if (kept) state.set(a.name, kept);
       continue;
     }
-    if (bandCrossing(a.view, m.sum / m.pods, m.pods) === null) continue;
-    state.add(a.name);
-    if (!before.has(a.name) || nowMs >= a.heldUntilMs) crossed.push(a.name);
+    const side = crossingSide(a.view, m.sum / m.pods, m.pods);
+    if (side === null) continue;
+    state.set(a.name, side);
+    if (before.get(a.name) !== side || nowMs >= a.heldUntilMs) crossed.push(a.name);
   }
   return { crossed, state };
 }

@@ -1,11 +1,11 @@
 /** The scaling decision: signals, bands, headroom and fit, node choice, decisions in turn and their records. */
 // Re-exports written by scripts/faces.ts from what the other folders import (run it; do not edit the list).
-export { bandCrossing } from './band-crossing.js';
-export type { BandView } from './band-crossing.js';
+export { crossingSide } from './band-crossing.js';
+export type { BandView, CrossingSide } from './band-crossing.js';
 export { podSlots } from './capacity.js';
 export { claimsOf } from './claims.js';
 export { watchJudgeOf, watchReading } from './crossing-watch.js';
-export type { WatchedAlgorithm, Watchlist } from './crossing-watch.js';
+export type { WatchedAlgorithm, Watchlist, WatchState } from './crossing-watch.js';
 export { decideInTurn } from './decide-in-turn.js';
 export type { Decide } from './decide-in-turn.js';
 export { decideOneTimed } from './decide-one.js';

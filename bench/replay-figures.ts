@@ -29,7 +29,9 @@ function figuresOnly(text: string): string[] {
 
 const [before, after] = process.argv.slice(2);
 if (!before || !after) {
-  process.stderr.write('usage: npx tsx bench/replay-figures.ts BEFORE AFTER (two saved outputs of npm run replay)\n');
+  process.stderr.write(
+    'usage: npx tsx bench/replay-figures.ts BEFORE AFTER (two saved outputs of npm run replay)\n',
+  );
   process.exit(2);
 }
 const a = figuresOnly(readFileSync(before, 'utf8'));
@@ -38,8 +40,12 @@ const differing: string[] = [];
 for (let i = 0; i < Math.max(a.length, b.length); i++)
   if (a[i] !== b[i]) differing.push(`line ${i + 1}:\n  - ${a[i] ?? '(none)'}\n  + ${b[i] ?? '(none)'}`);
 if (differing.length === 0) {
-  process.stdout.write(`same figures: ${a.length} lines of ${before} and ${after} agree (wall and CPU times aside)\n`);
+  process.stdout.write(
+    `same figures: ${a.length} lines of ${before} and ${after} agree (wall and CPU times aside)\n`,
+  );
   process.exit(0);
 }
-process.stdout.write(`${differing.length} lines differ between ${before} and ${after}:\n${differing.slice(0, 20).join('\n')}\n`);
+process.stdout.write(
+  `${differing.length} lines differ between ${before} and ${after}:\n${differing.slice(0, 20).join('\n')}\n`,
+);
 process.exit(1);

@@ -155,7 +155,11 @@ function withoutTsx(argv: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    if ((a === '--import' || a === '--loader' || a === '--require' || a === '-r') && /^tsx(\/|$)/.test(argv[i + 1] ?? '')) i++;
+    if (
+      (a === '--import' || a === '--loader' || a === '--require' || a === '-r') &&
+      /^tsx(\/|$)/.test(argv[i + 1] ?? '')
+    )
+      i++;
     else if (!/^(--import|--loader|--require)=tsx(\/|$)/.test(a)) out.push(a);
   }
   return out;

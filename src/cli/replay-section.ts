@@ -7,9 +7,7 @@
  * CPU-bound parts wait for the parent's slots (`src/replay/slot-channel.ts`), one per core.
  */
 import { main } from './main.js';
-import { processCpuSeconds } from '../replay/sim-engine.js';
-import { parentSlots } from '../replay/slot-channel.js';
-import { SLOT_PRIORITY } from '../replay/slots.js';
+import { processCpuSeconds, parentSlots, SLOT_PRIORITY } from '../replay/index.js';
 
 // `--whole-slot`: this section is one part (a fleet, through the model) and holds one of the
 // parent's slots while it runs; the one-service section's engines and model take theirs.

@@ -20,8 +20,9 @@ export { DEFAULT_SCORED_RESOURCES, parseScoredResources } from './scheduler-scor
 export type { ScoredResource } from './scheduler-score.js';
 export { parseServiceCsv, withServiceSeries } from './service-series.js';
 export { formatSignals } from './signal-compare.js';
+export { processCpuSeconds } from './sim-engine.js';
 export { parentSlots, reportPartCpu } from './slot-channel.js';
-export { SlotPool } from './slots.js';
+export { SLOT_PRIORITY, SlotPool } from './slots.js';
 export type { AcquireSlot } from './slots.js';
 export { parseLatencyCsv } from './startup-latency.js';
 export { syntheticDayCsv, syntheticName } from './synthetic-day.js';

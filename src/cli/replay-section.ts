@@ -6,10 +6,8 @@
  * the processes it started and waited for (the simulated engines and their git processes). Its
  * CPU-bound parts wait for the parent's slots (`src/replay/slot-channel.ts`), one per core.
  */
-import { main } from '../src/cli/main.js';
-import { processCpuSeconds } from '../src/replay/sim-engine.js';
-import { parentSlots } from '../src/replay/slot-channel.js';
-import { SLOT_PRIORITY } from '../src/replay/slots.js';
+import { main } from './main.js';
+import { processCpuSeconds, parentSlots, SLOT_PRIORITY } from '../replay/index.js';
 
 // `--whole-slot`: this section is one part (a fleet, through the model) and holds one of the
 // parent's slots while it runs; the one-service section's engines and model take theirs.

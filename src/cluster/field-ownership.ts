@@ -1,6 +1,7 @@
 /**
  * Handing fields over to Git's applier (pure). In patch mode gpuops writes a field (a Node's pool
- * label) itself and commits the same value to Git; Argo CD or Flux then applies it with server-side
+ * label; a Deployment's `spec.replicas`, through `scale`: {@link DEPLOYMENT_SCOPE}) itself and
+ * commits the same value to Git; Argo CD or Flux then applies it with server-side
  * apply, and both field managers own it. Server-side apply removes a field an applier stops
  * applying only when no other manager owns it
  * (https://kubernetes.io/docs/reference/using-api/server-side-apply/#field-management): while

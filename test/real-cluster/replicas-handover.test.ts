@@ -7,8 +7,8 @@
  * `kustomize-controller`, with `replicas: 2`) own `spec.replicas` too. Server-side apply removes a
  * field an applier stops applying only when no other manager owns it: with gpuops's scale entry
  * still an owner, a person's removal of `replicas` from Git (to hand it to an HPA) left 2 on the
- * Deployment instead of the default 1 (with `handDeploymentsToGit` removed from `pass/write.ts`
- * the last two tests fail; see docs/real-cluster.md). Now the pass after Flux's apply drops
+ * Deployment instead of the default 1 (before `handDeploymentsToGit` in `pass/write.ts` the last
+ * two tests failed so; see docs/real-cluster.md). Now the pass after Flux's apply drops
  * `spec.replicas` from gpuops's entries (every other entry as it was, the value kept), so Git alone
  * decides it.
  */

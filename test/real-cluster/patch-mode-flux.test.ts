@@ -17,23 +17,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { PassResult } from '../../src/pass/reconcile.js';
 import { git } from '../gitops/helpers.js';
-import { algorithmFile } from '../support/reconcile-harness.js';
 import { describeReal, INSTALL, installRbac, startRealHarness, until, type RealHarness } from './harness.js';
+import { patchModePolicy, storyFiles } from './patch-story.js';
 
-const policy = [
-  'apiVersion: gpuops.dev/v1alpha1',
-  'kind: Policy',
-  'metadata: {name: test}',
-  'spec:',
-  '  scaling:',
-  '    mode: patch',
-  '    engine: gpuops',
-  '    windowSeconds: 5',
-  '    staleSampleSeconds: 120',
-  '    scaleUp: {cooldownSeconds: 0, stabilizationWindowSeconds: 0}',
-  '    scaleDown: {cooldownSeconds: 3600, stabilizationWindowSeconds: 3600}',
-  '',
-].join('\n');
+const policy = patchModePolicy();
 
 type Deployment = {
   metadata: {
@@ -60,11 +47,7 @@ const managersOfReplicas = (d: Deployment) =>
 describeReal('patch mode beside Flux', () => {
   beforeAll(async () => {
     h = await startRealHarness({
-      files: {
-        'README.md': '# gitops\n',
-        'algorithms/serve.yaml': algorithmFile('serve', { pool: 'auto', benchSeconds: 3, maxReplicas: 3 }),
-        'policies/test.yaml': policy,
-      },
+      files: storyFiles(policy),
     });
     await h.addNodes([
       { name: 'gpu-a', gpus: 1 },

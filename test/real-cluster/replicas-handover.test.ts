@@ -15,23 +15,10 @@
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { PassResult } from '../../src/pass/reconcile.js';
-import { algorithmFile } from '../support/reconcile-harness.js';
 import { describeReal, INSTALL, installRbac, startRealHarness, until, type RealHarness } from './harness.js';
+import { patchModePolicy, placeServe, storyFiles } from './patch-story.js';
 
-const policy = [
-  'apiVersion: gpuops.dev/v1alpha1',
-  'kind: Policy',
-  'metadata: {name: test}',
-  'spec:',
-  '  scaling:',
-  '    mode: patch',
-  '    engine: gpuops',
-  '    windowSeconds: 5',
-  '    staleSampleSeconds: 120',
-  '    scaleUp: {cooldownSeconds: 0, stabilizationWindowSeconds: 0}',
-  '    scaleDown: {cooldownSeconds: 3600, stabilizationWindowSeconds: 3600}',
-  '',
-].join('\n');
+const policy = patchModePolicy();
 
 type Entry = {
   manager: string;
@@ -60,11 +47,7 @@ const replicasOwners = (d: Deployment) =>
 describeReal('patch mode hands the replicas it set over to Git’s applier', () => {
   beforeAll(async () => {
     h = await startRealHarness({
-      files: {
-        'README.md': '# gitops\n',
-        'algorithms/serve.yaml': algorithmFile('serve', { pool: 'auto', benchSeconds: 3, maxReplicas: 3 }),
-        'policies/test.yaml': policy,
-      },
+      files: storyFiles(policy),
     });
     await h.addNodes([
       { name: 'gpu-a', gpus: 1 },
@@ -77,20 +60,7 @@ describeReal('patch mode hands the replicas it set over to Git’s applier', () 
   });
 
   it('gpuops scales serve by commit and scale patch; Flux’s apply of a changed file then owns replicas too', async () => {
-    await h.pass();
-    h.merge('gpuops/prod/pools');
-    await h.sync();
-    await until(
-      'serve is placed',
-      async () => {
-        const p = (await h.pass()).plan.placements.find((x) => x.algorithm === 'serve');
-        return p?.pool === 'short-task';
-      },
-      120_000,
-    );
-    h.merge('gpuops/prod/placement/serve');
-    await h.sync();
-    await until('one replica runs', async () => (await deployment()).status?.readyReplicas === 1);
+    await placeServe(h);
     expect(replicasOwners(await deployment())).toEqual(['kustomize-controller/Apply']);
     // One replica 100 % busy: 2 replicas, both on gpu-s's 3 GPUs (no node moves).
     h.local.load.setLoad('serve', 100);

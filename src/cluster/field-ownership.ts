@@ -1,6 +1,7 @@
 /**
  * Handing fields over to Git's applier (pure). In patch mode gpuops writes a field (a Node's pool
- * label) itself and commits the same value to Git; Argo CD or Flux then applies it with server-side
+ * label; a Deployment's `spec.replicas`, through `scale`: {@link DEPLOYMENT_SCOPE}) itself and
+ * commits the same value to Git; Argo CD or Flux then applies it with server-side
  * apply, and both field managers own it. Server-side apply removes a field an applier stops
  * applying only when no other manager owns it
  * (https://kubernetes.io/docs/reference/using-api/server-side-apply/#field-management): while
@@ -55,22 +56,39 @@ function leaves(tree: FieldsV1 | undefined, prefix: string[] = []): string[][] {
 const pathKey = (p: readonly string[]) => p.join('\u0000');
 const kept = (p: readonly string[]) => KEPT.some((k) => k.every((part, i) => p[i] === part));
 
-/** Entries of `own` on the main resource (no subresource): the ones this module may change. */
-const isOwn = (e: ManagedFieldsEntry, own: string) => e.manager === own && !e.subresource;
+/**
+ * Which of `own`'s entries a hand-over reads and changes: those on the main resource, and those of
+ * the `subresources` named. A write through a Deployment's `scale` subresource is kept in the
+ * Deployment's own `managedFields` as an entry with `subresource: scale` whose fields are the
+ * Deployment's path `spec.replicas` (`k8s.io/apiserver` `managedfields` `ScaleHandler.ToParent`):
+ * it is handed over like a field written on the Deployment itself. Default: the main resource only.
+ */
+export interface HandoverScope {
+  subresources?: readonly string[];
+}
+
+/** A Deployment's scope: gpuops writes its replicas through `scale` (`cluster/patch.ts`). */
+export const DEPLOYMENT_SCOPE: HandoverScope = { subresources: ['scale'] };
+
+/** Entries of `own` on the main resource or a subresource of `scope`: the ones this module may change. */
+const isOwn = (e: ManagedFieldsEntry, own: string, scope: HandoverScope) =>
+  e.manager === own && (!e.subresource || (scope.subresources ?? []).includes(e.subresource));
 const isApplier = (e: ManagedFieldsEntry, appliers: readonly string[]) =>
   e.operation === 'Apply' && !e.subresource && appliers.includes(e.manager ?? '');
 
 /**
  * The leaf paths (each a list of `fieldsV1` keys, e.g. `['f:metadata','f:labels','f:gpuops.dev/pool']`)
- * that an entry of the manager `own` owns on the main resource and an `Apply` entry of one of
- * `appliers` owns too, but `spec.taints`. Sorted; empty when none (also when `entries` is absent).
+ * that an entry of the manager `own` owns on the main resource (or a subresource of `scope`) and an
+ * `Apply` entry of one of `appliers` on the main resource owns too, but `spec.taints`. Sorted;
+ * empty when none (also when `entries` is absent).
  */
 export function sharedWithApplier(
   entries: readonly ManagedFieldsEntry[] | undefined,
   own: string,
   appliers: readonly string[] = GIT_APPLIERS,
+  scope: HandoverScope = {},
 ): string[][] {
-  const mine = (entries ?? []).filter((x) => isOwn(x, own));
+  const mine = (entries ?? []).filter((x) => isOwn(x, own, scope));
   if (!entries || mine.length === 0) return [];
   const theirs = new Set(
     entries.filter((e) => isApplier(e, appliers)).flatMap((e) => leaves(e.fieldsV1).map(pathKey)),
@@ -98,19 +116,20 @@ function without(tree: FieldsV1, path: readonly string[]): FieldsV1 {
 
 /**
  * `entries` with the fields {@link sharedWithApplier} finds dropped from every entry of `own` on
- * the main resource; an entry left with no field goes. Every other entry is returned as it is, in
- * its place. Null when nothing is shared (nothing to write).
+ * the main resource (or a subresource of `scope`); an entry left with no field goes. Every other
+ * entry is returned as it is, in its place. Null when nothing is shared (nothing to write).
  */
 export function releaseShared(
   entries: readonly ManagedFieldsEntry[] | undefined,
   own: string,
   appliers: readonly string[] = GIT_APPLIERS,
+  scope: HandoverScope = {},
 ): { entries: ManagedFieldsEntry[]; released: string[][] } | null {
-  const released = sharedWithApplier(entries, own, appliers);
+  const released = sharedWithApplier(entries, own, appliers, scope);
   if (released.length === 0 || !entries) return null;
   const next: ManagedFieldsEntry[] = [];
   for (const e of entries) {
-    if (!isOwn(e, own)) {
+    if (!isOwn(e, own, scope)) {
       next.push(e);
       continue;
     }

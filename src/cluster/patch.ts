@@ -9,9 +9,11 @@ import { retry } from '../retry/index.js';
 import { classifyKubeError, kubeErrorText } from './kube-errors.js';
 import { withOwnTaint } from './taints.js';
 import {
+  DEPLOYMENT_SCOPE,
   describeField,
   GPUOPS_FIELD_MANAGER,
   releaseShared,
+  type HandoverScope,
   type ManagedFieldsEntry,
 } from './field-ownership.js';
 import type { Taint } from './types.js';
@@ -75,6 +77,14 @@ export interface ClusterPatcher {
    * nothing shared.
    */
   releaseToGit(node: string): Promise<PatchResult>;
+  /**
+   * The same for Deployment `namespace/name`: its `spec.replicas`, which gpuops's scale patch owns
+   * (an entry with `subresource: scale`), once Git's applier owns it too (`DEPLOYMENT_SCOPE`). Read
+   * and written on the Deployment itself (`get` and `patch` on `deployments`: the API server takes
+   * `managedFields` from a request only on the main resource). A Deployment not found: `changed:
+   * false`, nothing to hand over.
+   */
+  releaseDeploymentToGit(namespace: string, name: string): Promise<PatchResult>;
 }
 
 const MERGE_PATCH = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
@@ -157,6 +167,51 @@ async function ensure(
       message: `${label}: could not set ${what()}: ${lastError.message}`,
     };
   }
+}
+
+/** An object as a hand-over reads it: its `managedFields` and resourceVersion. */
+type WithManagedFields = { metadata?: { managedFields?: unknown[]; resourceVersion?: string } };
+
+/**
+ * One object's hand-over of the fields `fieldManager` shares with Git's applier (`releaseShared`
+ * within `scope`): read (null: no object, nothing to do), then the whole `managedFields` list and
+ * the resourceVersion read written by a JSON patch (RFC 6902) through `patch`, so a write since
+ * the read makes a 409 and a re-read (`ensure`). Shared by Nodes and Deployments.
+ */
+function releaseFields(
+  o: { retryOptions: Parameters<typeof ensure>[0]; fieldManager: string },
+  base: Pick<PatchResult, 'kind' | 'namespace' | 'name'>,
+  scope: HandoverScope,
+  read: () => Promise<WithManagedFields | null>,
+  patch: (ops: object[]) => Promise<unknown>,
+): Promise<PatchResult> {
+  let released: string[][] = [];
+  return ensure(
+    o.retryOptions,
+    base,
+    () =>
+      released.length > 0
+        ? `ownership of ${released.map(describeField).join(', ')} handed to Git’s applier`
+        : 'the hand-over of fields shared with Git’s applier',
+    async () => {
+      const obj = await read();
+      const entries = obj?.metadata?.managedFields as ManagedFieldsEntry[] | undefined;
+      const next = releaseShared(entries, o.fieldManager, undefined, scope);
+      released = next?.released ?? [];
+      return {
+        resourceVersion: obj?.metadata?.resourceVersion,
+        body: next === null ? null : { metadata: { managedFields: next.entries } },
+      };
+    },
+    (body) => {
+      const metadata = body.metadata as { managedFields: unknown[]; resourceVersion?: string };
+      // The resourceVersion read: the API server answers 409 when the object changed since.
+      return patch([
+        { op: 'replace', path: '/metadata/managedFields', value: metadata.managedFields.map(asSent) },
+        { op: 'replace', path: '/metadata/resourceVersion', value: metadata.resourceVersion },
+      ]);
+    },
+  );
 }
 
 /**
@@ -252,35 +307,30 @@ export function createClusterPatcher(kc: KubeConfig, options: ClusterPatcherOpti
     },
 
     releaseToGit(node) {
-      let released: string[][] = [];
-      return ensure(
-        retryOptions,
+      return releaseFields(
+        { retryOptions, fieldManager },
         { kind: 'Node', namespace: null, name: node },
-        () =>
-          released.length > 0
-            ? `ownership of ${released.map(describeField).join(', ')} handed to Git’s applier`
-            : 'no field shared with Git’s applier',
+        {},
+        () => core.readNode({ name: node }),
+        (body) => core.patchNode({ name: node, body, fieldManager, dryRun }, JSON_PATCH),
+      );
+    },
+
+    releaseDeploymentToGit(namespace, name) {
+      return releaseFields(
+        { retryOptions, fieldManager },
+        { kind: 'Deployment', namespace, name },
+        DEPLOYMENT_SCOPE,
         async () => {
-          const n = await core.readNode({ name: node });
-          const next = releaseShared(
-            n.metadata?.managedFields as ManagedFieldsEntry[] | undefined,
-            fieldManager,
-          );
-          released = next?.released ?? [];
-          return {
-            resourceVersion: n.metadata?.resourceVersion,
-            body: next === null ? null : { metadata: { managedFields: next.entries } },
-          };
+          try {
+            return await apps.readNamespacedDeployment({ name, namespace });
+          } catch (err) {
+            // Not created yet (a placement under review) or deleted: nothing of it to hand over.
+            if (classifyKubeError(err).kind === 'not-found') return null;
+            throw err;
+          }
         },
-        (body) => {
-          const metadata = body.metadata as { managedFields: unknown[]; resourceVersion?: string };
-          // The resourceVersion read: the API server answers 409 when the Node changed since.
-          const ops = [
-            { op: 'replace', path: '/metadata/managedFields', value: metadata.managedFields.map(asSent) },
-            { op: 'replace', path: '/metadata/resourceVersion', value: metadata.resourceVersion },
-          ];
-          return core.patchNode({ name: node, body: ops, fieldManager, dryRun }, JSON_PATCH);
-        },
+        (body) => apps.patchNamespacedDeployment({ name, namespace, body, fieldManager, dryRun }, JSON_PATCH),
       );
     },
   };

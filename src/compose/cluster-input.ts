@@ -24,7 +24,8 @@ import { GPUOPS, MANAGED_BY } from '../util/index.js';
  * An empty list is returned as it is (`plan` takes a cluster with no nodes).
  * @throws Error naming the file when it cannot be read, is not valid JSON or YAML (located, one
  *   line: {@link parseDumpText}), holds no list, or an item the API server would never list
- *   ({@link itemsProblem}, naming the item)
+ *   ({@link itemsProblem}, naming the item where the file has it: `items[2].metadata.name` in a
+ *   List, `[2].metadata.name` in a plain array, `metadata.name` for one object)
  */
 export async function readObjectList<T>(
   file: string,
@@ -51,13 +52,18 @@ export async function readObjectList<T>(
       `${file}: expected a ${kind}List (kubectl get ${kind.toLowerCase()}s -o json) with items, or one ${kind}${got}`,
     );
   }
+  // Each item's place as the file has it: `items[i]` in a List, `[i]` in a bare list, and the
+  // object's own fields for one object (a path naming `items` would point at nothing in the file).
+  const at: ItemPlace = single ? () => '' : Array.isArray(value) ? (i) => `[${i}]` : (i) => `items[${i}]`;
   const wrong = items.findIndex((i) => (i as { kind?: string })?.kind !== undefined && !known.has(i.kind));
-  if (wrong !== -1)
-    throw new Error(`${file}: items[${wrong}]: expected kind ${kind}, got ${items[wrong].kind}`);
-  const problem = itemsProblem(items, kind);
+  if (wrong !== -1) throw new Error(`${file}: ${at(wrong)}: expected kind ${kind}, got ${items[wrong].kind}`);
+  const problem = itemsProblem(items, kind, at);
   if (problem) throw new Error(`${file}: ${problem}`);
   return items as T[];
 }
+
+/** An item's place in a dump file, by its index (`items[3]`, `[3]`, or `''` for one object). */
+type ItemPlace = (i: number) => string;
 
 const isMapping = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -71,20 +77,22 @@ const shown = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'a list'
  * is sound. (Two items of one name are taken as they are: the shared cluster-mixed fixture repeats
  * a pod, and `gpuops sim` only warns of it.)
  */
-function itemsProblem(items: readonly unknown[], kind: string): string | undefined {
+function itemsProblem(items: readonly unknown[], kind: string, at: ItemPlace): string | undefined {
   for (const [i, item] of items.entries()) {
-    if (!isMapping(item)) return `items[${i}]: expected a ${kind} object, got ${shown(item)}`;
+    if (!isMapping(item)) return `${at(i)}: expected a ${kind} object, got ${shown(item)}`;
+    // `metadata.…` after the item's place, or alone for one object.
+    const field = (path: string) => (at(i) === '' ? path : `${at(i)}.${path}`);
     const meta = isMapping(item['metadata']) ? item['metadata'] : {};
     const name = meta['name'];
     if (typeof name !== 'string' || name === '')
-      return `items[${i}].metadata.name: a ${typeof item['kind'] === 'string' ? item['kind'] : kind} has a name; none here`;
-    for (const field of ['labels', 'annotations']) {
-      const map = meta[field];
+      return `${field('metadata.name')}: a ${typeof item['kind'] === 'string' ? item['kind'] : kind} has a name; none here`;
+    for (const key of ['labels', 'annotations']) {
+      const map = meta[key];
       if (map === undefined || map === null) continue;
-      if (!isMapping(map)) return `items[${i}].metadata.${field}: a mapping of strings, got ${shown(map)}`;
+      if (!isMapping(map)) return `${field(`metadata.${key}`)}: a mapping of strings, got ${shown(map)}`;
       const bad = Object.entries(map).find(([, v]) => typeof v !== 'string');
       if (bad)
-        return `items[${i}].metadata.${field}.${bad[0]}: a ${field.slice(0, -1)} value is a string, got ${shown(bad[1])}`;
+        return `${field(`metadata.${key}.${bad[0]}`)}: a ${key.slice(0, -1)} value is a string, got ${shown(bad[1])}`;
     }
   }
   return undefined;

@@ -120,6 +120,14 @@ export function fencedPatcher(patcher: ClusterPatcher, fence: WriteFence): Clust
       }
       return patcher.releaseToGit(node);
     },
+    async releaseDeploymentToGit(namespace, name) {
+      try {
+        fence(`field ownership of Deployment ${namespace}/${name}`);
+      } catch (err) {
+        return refused('Deployment', namespace, name, err);
+      }
+      return patcher.releaseDeploymentToGit(namespace, name);
+    },
   };
 }
 

@@ -11,7 +11,12 @@ export {
 export { isKustomizationFile, legacyKustomizationDeletions } from './cluster-layout.js';
 export type { FileChange } from './file-change.js';
 export { MODEL_CACHE_FILL, modelCacheFilePath, modelCacheFillName } from './model-cache.js';
-export { DEFAULT_SERVICE_ACCOUNT, namespaceFilePath, renderNamespaceFiles } from './namespaces.js';
+export {
+  bindsScaleRole,
+  DEFAULT_SERVICE_ACCOUNT,
+  namespaceFilePath,
+  renderNamespaceFiles,
+} from './namespaces.js';
 export { movedNodes, nodeFilePath, nodesDir, renderNodeFiles } from './nodes.js';
 export { prePullFiles } from './prepull.js';
 export { setDeploymentReplicas } from './replicas.js';

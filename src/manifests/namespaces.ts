@@ -112,6 +112,22 @@ function merged(kept: [string, string][], own: Readonly<Record<string, string>>)
   return Object.fromEntries([...all].sort(([a], [b]) => byString(a, b)));
 }
 
+/**
+ * True when a namespace file as Git holds it (`content`; absent: no file) binds
+ * {@link SCALE_CLUSTER_ROLE}: a RoleBinding whose `roleRef` names it, as patch mode renders it.
+ * Once Argo CD or Flux applied it, gpuops may read and patch the namespace's Deployments (their
+ * `scale`, and the Deployment itself for the hand-over of `spec.replicas`). A file or document
+ * that does not parse binds nothing.
+ */
+export function bindsScaleRole(content: string | undefined): boolean {
+  if (content === undefined) return false;
+  return parseAllDocuments(content).some((doc) => {
+    const parsed = documentValue(doc);
+    const o = parsed.ok ? (parsed.value as { kind?: unknown; roleRef?: { name?: unknown } } | null) : null;
+    return o?.kind === 'RoleBinding' && o.roleRef?.name === SCALE_CLUSTER_ROLE;
+  });
+}
+
 /** What a namespace file grants besides the benchmark Jobs. */
 export interface NamespaceGrants {
   /** Patch mode: a RoleBinding of {@link SCALE_CLUSTER_ROLE} (Deployments' `scale`). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ClusterPatcher, PatchResult } from '../cluster/index.js';
 import { nodeInfo } from '../../test/support/node-info.js';
-import { handFieldsToGit } from './field-handover.js';
+import { handDeploymentsToGit, handFieldsToGit } from './field-handover.js';
 
 const result = (name: string, ok: boolean, changed: boolean): PatchResult => ({
   kind: 'Node',
@@ -57,6 +57,54 @@ describe('handFieldsToGit', () => {
       'would hand the fields Git’s applier owns too of Node c over to it',
       'would hand the fields Git’s applier owns too of Node d over to it',
     ]);
+    expect(called).toEqual([]);
+  });
+});
+
+describe('handDeploymentsToGit', () => {
+  const deployments = [
+    { namespace: 'algorithms', name: 'serve' },
+    { namespace: 'algorithms', name: 'idle' },
+    { namespace: 'vision', name: 'detect' },
+  ];
+  /** A patcher whose Deployment hand-over answers by name, as `patcher` above. */
+  function deploymentPatcher(answers: Record<string, 'ok' | 'same' | 'denied'>) {
+    const called: string[] = [];
+    const p = {
+      releaseDeploymentToGit: (namespace: string, name: string) => {
+        called.push(`${namespace}/${name}`);
+        const a = answers[name] ?? 'same';
+        return Promise.resolve({
+          ...result(name, a !== 'denied', a === 'ok'),
+          kind: 'Deployment' as const,
+          namespace,
+          message:
+            a === 'denied'
+              ? `Deployment ${namespace}/${name}: could not set it: forbidden`
+              : `Deployment ${namespace}/${name}: ownership of spec.replicas handed to Git’s applier`,
+        });
+      },
+    } as unknown as ClusterPatcher;
+    return { p, called };
+  }
+
+  it('asks for every Deployment given; lines for writes and failures, a warning naming Deployments', async () => {
+    const { p, called } = deploymentPatcher({ serve: 'ok', detect: 'denied' });
+    const warned: unknown[][] = [];
+    const log = { warn: (...a: unknown[]) => void warned.push(a), info: () => undefined };
+    const lines = await handDeploymentsToGit(p, { dryRun: false, log: log as never }, deployments);
+    expect(called).toEqual(['algorithms/serve', 'algorithms/idle', 'vision/detect']);
+    expect(lines).toEqual([
+      'Deployment algorithms/serve: ownership of spec.replicas handed to Git’s applier',
+      'Deployment vision/detect: could not set it: forbidden',
+    ]);
+    expect(warned).toHaveLength(1);
+    expect(warned[0]![1]).toMatch(/may not reach these Deployments; tried again next pass/);
+  });
+
+  it('dry-run reads and writes nothing', async () => {
+    const { p, called } = deploymentPatcher({ serve: 'ok' });
+    expect(await handDeploymentsToGit(p, { dryRun: true }, deployments)).toEqual([]);
     expect(called).toEqual([]);
   });
 });

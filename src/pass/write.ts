@@ -27,7 +27,8 @@ import { statusStoreOf } from '../store/index.js';
 import type { FleetStatusRecord, GitWriteRefusalRecord, Store, PoolTaintRecord } from '../store/index.js';
 import { patchPoolTaints, writePatchMode } from './patch-mode.js';
 import { takeBackPoolTaints } from './pool-taint-handover.js';
-import { handFieldsToGit } from './field-handover.js';
+import { handDeploymentsToGit, handFieldsToGit } from './field-handover.js';
+import { bindsScaleRole, namespaceFilePath } from '../manifests/index.js';
 import { rememberStoredDecisions, saveNewSamples } from './remembered-reads.js';
 import type { World } from './world.js';
 
@@ -242,7 +243,8 @@ export interface WritePassResult {
  * mode, which are committed to the base branch first and patched in the cluster only once Git
  * holds them (`patch-mode.ts`). In pull-request mode a write to the cluster takes back the
  * pool taints patch mode set, which Git cannot hold (`pool-taint-handover.ts`). In both modes the
- * fields gpuops's manager shares with Git's applier are handed to it (`field-handover.ts`).
+ * fields gpuops's manager shares with Git's applier are handed to it (`field-handover.ts`): the
+ * Nodes', and the Deployments' where Git binds `gpuops-scale` ({@link deploymentsToHandOver}).
  */
 export async function writePass(deps: WriteDeps, o: WriteInputs): Promise<WritePassResult> {
   const patchMode = o.policy.spec.scaling.mode === 'patch';
@@ -270,9 +272,10 @@ export async function writePass(deps: WriteDeps, o: WriteInputs): Promise<WriteP
     await closeSuperseded(deps, o.decisions);
     const back = await takeBackPoolTaints(deps.patcher, common, o.nodes ?? [], recorded);
     const handed = await handFieldsToGit(deps.patcher, common, o.nodes ?? []);
+    const replicas = await handDeploymentsToGit(deps.patcher, common, deploymentsToHandOver(o));
     return {
       results,
-      patches: [...back.lines, ...handed],
+      patches: [...back.lines, ...handed, ...replicas],
       refusals,
       poolTaints: deps.dryRun ? recorded : back.left,
     };
@@ -290,12 +293,29 @@ export async function writePass(deps: WriteDeps, o: WriteInputs): Promise<WriteP
   const taints = await patchPoolTaints(deps.patcher, common, o.nodes ?? [], o.policy.spec.pools);
   // What Argo CD or Flux now applies too is Git's alone (field-handover.ts).
   const handed = await handFieldsToGit(deps.patcher, common, o.nodes ?? []);
+  const replicas = await handDeploymentsToGit(deps.patcher, common, deploymentsToHandOver(o));
   return {
     results,
-    patches: [...patch.patches, ...taints.lines, ...handed],
+    patches: [...patch.patches, ...taints.lines, ...handed, ...replicas],
     refusals: patch.refusals,
     poolTaints: deps.dryRun ? recorded : taints.record,
   };
+}
+
+/**
+ * The algorithms' Deployments Git holds (the ones whose replicas patch mode writes) in namespaces
+ * whose file in Git binds `gpuops-scale` (`bindsScaleRole`): only there may gpuops read and patch
+ * them. Patch mode renders the binding; after a switch to pull-request mode it goes with the
+ * pools pull request, and until that is merged the hand-over still runs. So no pass asks for
+ * what the install does not grant (a 403 each pass).
+ */
+function deploymentsToHandOver(
+  o: Pick<WriteInputs, 'algorithms' | 'git'>,
+): { namespace: string; name: string }[] {
+  return o.algorithms
+    .filter((a) => o.git.deployments.has(a.name))
+    .filter((a) => bindsScaleRole(o.git.files.get(namespaceFilePath(o.git.cluster, a.namespace))))
+    .map((a) => ({ namespace: a.namespace, name: a.name }));
 }
 
 /** Pull-request mode: closes scale-down PRs a settled hold made stale (see `close-superseded.ts`); a host error is logged, the pass goes on. */

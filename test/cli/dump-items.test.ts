@@ -94,8 +94,21 @@ describe('newcomer-4: one object of the right kind (kubectl get node X -o json)'
       `${file}: expected a NodeList (kubectl get nodes -o json) with items, or one Node; got a Pod`,
     );
   });
-  it('a single Node without a name is refused at it', async () => {
+  it('a single Node without a name is refused at its own field (no `items` in the file)', async () => {
     const { file, result } = single({ kind: 'Node', metadata: {} }, 'Node');
-    await expect(result).rejects.toThrow(`${file}: items[0].metadata.name`);
+    await expect(result).rejects.toThrow(`${file}: metadata.name: a Node has a name; none here`);
+    await expect(result).rejects.not.toThrow('items[');
+  });
+  it('a single Node’s bad label is named at its own path', async () => {
+    const { file, result } = single(node('a', { 'nvidia.com/gpu.product': 5 }), 'Node');
+    await expect(result).rejects.toThrow(
+      `${file}: metadata.labels.nvidia.com/gpu.product: a label value is a string, got 5`,
+    );
+  });
+  it('a bare JSON list names its items by index alone ([i], no `items`)', async () => {
+    const { file, result } = single([node('a'), { kind: 'Node' }], 'Node');
+    await expect(result).rejects.toThrow(`${file}: [1].metadata.name: a Node has a name; none here`);
+    const wrong = single([node('a'), pod('x', 'p')], 'Node');
+    await expect(wrong.result).rejects.toThrow(`${wrong.file}: [1]: expected kind Node, got Pod`);
   });
 });

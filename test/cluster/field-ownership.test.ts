@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  DEPLOYMENT_SCOPE,
   describeField,
   releaseShared,
   sharedWithApplier,
@@ -97,6 +98,58 @@ describe('releaseShared', () => {
   it('null when nothing is shared: nothing to write', () => {
     expect(releaseShared([gpuops(), operator()], 'gpuops')).toBeNull();
     expect(releaseShared(undefined, 'gpuops')).toBeNull();
+  });
+});
+
+describe('a Deployment’s replicas, written through `scale` (DEPLOYMENT_SCOPE)', () => {
+  const REPLICAS = ['f:spec', 'f:replicas'];
+  // As kube-apiserver 1.37 wrote them (test/real-cluster/replicas-handover.test.ts): Flux's apply
+  // of the file, gpuops's scale patch, the Deployment controller's status.
+  const fluxApply = (): ManagedFieldsEntry => ({
+    manager: 'kustomize-controller',
+    operation: 'Apply',
+    apiVersion: 'apps/v1',
+    fieldsType: 'FieldsV1',
+    fieldsV1: {
+      'f:metadata': { 'f:labels': { 'f:app': {} } },
+      'f:spec': { 'f:replicas': {}, 'f:template': {} },
+    },
+  });
+  const scale = (): ManagedFieldsEntry => ({
+    manager: 'gpuops',
+    operation: 'Update',
+    apiVersion: 'apps/v1',
+    subresource: 'scale',
+    fieldsType: 'FieldsV1',
+    fieldsV1: { 'f:spec': { 'f:replicas': {} } },
+  });
+  const status = (): ManagedFieldsEntry => ({
+    manager: 'kube-controller-manager',
+    operation: 'Update',
+    apiVersion: 'apps/v1',
+    subresource: 'status',
+    fieldsV1: { 'f:status': { 'f:replicas': {} } },
+  });
+
+  it('the scale entry shares spec.replicas with Flux within the scope, not outside it', () => {
+    expect(
+      sharedWithApplier([fluxApply(), scale(), status()], 'gpuops', undefined, DEPLOYMENT_SCOPE),
+    ).toEqual([REPLICAS]);
+    // A Node's scope reads gpuops's entries of the main resource alone.
+    expect(sharedWithApplier([fluxApply(), scale()], 'gpuops')).toEqual([]);
+    // Nothing while Flux skipped the file (no drift): gpuops alone owns replicas.
+    expect(sharedWithApplier([scale(), status()], 'gpuops', undefined, DEPLOYMENT_SCOPE)).toEqual([]);
+  });
+
+  it('releaseShared drops the scale entry (its only field); Flux’s and the status entries stay in place', () => {
+    const out = releaseShared([fluxApply(), scale(), status()], 'gpuops', undefined, DEPLOYMENT_SCOPE);
+    expect(out).toEqual({ entries: [fluxApply(), status()], released: [REPLICAS] });
+    expect(describeField(out!.released[0]!)).toBe('spec.replicas');
+  });
+
+  it('another manager’s scale entry (an HPA’s) is never touched', () => {
+    const hpa = { ...scale(), manager: 'horizontal-pod-autoscaler' };
+    expect(releaseShared([fluxApply(), hpa], 'gpuops', undefined, DEPLOYMENT_SCOPE)).toBeNull();
   });
 });
 

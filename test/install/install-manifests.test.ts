@@ -93,9 +93,15 @@ describe('install manifests', () => {
       'get batch/jobs',
       'list batch/jobs',
     ]);
-    // Patch mode: Nodes cluster-wide; Deployments' scale only where a namespace file binds it.
+    // Patch mode: Nodes cluster-wide; Deployments' scale, and the Deployment itself for the
+    // hand-over of its replicas' ownership, only where a namespace file binds it.
     expect(grants('gpuops-patch')).toEqual(['get /nodes', 'patch /nodes']);
-    expect(grants('gpuops-scale')).toEqual(['get apps/deployments/scale', 'patch apps/deployments/scale']);
+    expect(grants('gpuops-scale')).toEqual([
+      'get apps/deployments',
+      'get apps/deployments/scale',
+      'patch apps/deployments',
+      'patch apps/deployments/scale',
+    ]);
     // Standby claims: relabel or delete a pod, only where a namespace file binds it.
     expect(grants('gpuops-claim')).toEqual(['delete /pods', 'get /pods', 'patch /pods']);
     const clusterBound = objects

@@ -3,7 +3,8 @@
  * simulated cluster that enforces RBAC from the install manifests (templates/install) and refuses
  * objects in missing namespaces. A full method in pull-request mode (snapshot, pools PR, benchmark
  * Jobs — one that cannot be scheduled and is deleted —, placement PRs, the HPA engine), then patch
- * mode with the patch-mode component (a Node relabelled and a Deployment scaled in the cluster),
+ * mode with the patch-mode component (a Node relabelled and a Deployment scaled in the cluster,
+ * its replicas' ownership handed to Git's applier),
  * the model cache fill read (a list of Jobs in the algorithm namespace), plus the leader-election
  * Lease. The test fails on any 403, and fails when a rule grants a verb
  * that no step used (the simulator records every request of the ServiceAccount).
@@ -216,6 +217,29 @@ describe('gpuops as its ServiceAccount, RBAC enforced', { timeout: 180_000 }, ()
       'short-task',
     );
     expect(h.sim.store.get('deployments', 'algorithms', 'serve')?.spec.replicas).toBe(2);
+    // The simulator keeps no ownership of Update writes (sim/apply.ts): the entry kube-apiserver
+    // writes for the scale patch is put beside the GitOps applier's, as after its apply of the same
+    // replicas (real-cluster/replicas-handover.test.ts). The next pass hands it over: a read and a
+    // JSON patch of the Deployment itself, in the algorithm namespace.
+    const dep = h.sim.store.get('deployments', 'algorithms', 'serve')!;
+    const entries = (dep.metadata.managedFields ?? []) as { manager: string; fieldsV1?: unknown }[];
+    expect(entries.some((e) => JSON.stringify(e.fieldsV1).includes('"f:replicas"'))).toBe(true);
+    dep.metadata.managedFields = [
+      ...entries,
+      {
+        manager: 'gpuops',
+        operation: 'Update',
+        apiVersion: 'apps/v1',
+        subresource: 'scale',
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:spec': { 'f:replicas': {} } },
+      },
+    ];
+    h.sim.store.update('deployments', dep);
+    expect((await h.pass()).patches).toContain(
+      'Deployment algorithms/serve: ownership of spec.replicas handed to Git’s applier',
+    );
+    expect(h.sim.store.get('deployments', 'algorithms', 'serve')?.metadata.managedFields).toEqual(entries);
     expect(denied().slice(before)).toEqual([]);
   });
 

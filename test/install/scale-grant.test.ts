@@ -60,6 +60,13 @@ const scale = (verb: string, namespace: string) => ({
   name: 'serve',
 });
 
+const deployment = (verb: string, namespace: string) => ({
+  verb,
+  resource: 'apps/deployments',
+  namespace,
+  name: 'serve',
+});
+
 describe("patch mode's scale grant: per algorithm namespace", () => {
   it('patch mode: gpuops reads and patches Deployments scale in each algorithm namespace', () => {
     const store = cluster('patch');
@@ -68,19 +75,29 @@ describe("patch mode's scale grant: per algorithm namespace", () => {
         expect(can(store, SA, scale(verb, ns)), `${verb} in ${ns}`).toBe(true);
   });
 
+  it('patch mode: gpuops reads and patches the Deployment itself there (the hand-over of replicas’ ownership)', () => {
+    const store = cluster('patch');
+    for (const ns of ['algorithms', 'vision'])
+      for (const verb of ['get', 'patch'])
+        expect(can(store, SA, deployment(verb, ns)), `${verb} in ${ns}`).toBe(true);
+    // No other verb: no list, watch, update, create or delete of Deployments.
+    for (const verb of ['list', 'watch', 'update', 'create', 'delete'])
+      expect(can(store, SA, deployment(verb, 'algorithms')), verb).toBe(false);
+  });
+
   it('…and nowhere else: kube-system, the controller namespace, a namespace with no algorithm', () => {
     const store = cluster('patch');
-    for (const ns of ['kube-system', 'gpuops-system', 'team-other'])
+    for (const ns of ['kube-system', 'gpuops-system', 'team-other']) {
       expect(can(store, SA, scale('patch', ns)), ns).toBe(false);
-    // Not the Deployment itself either (only its scale subresource).
-    expect(can(store, SA, { verb: 'patch', resource: 'apps/deployments', namespace: 'algorithms' })).toBe(
-      false,
-    );
+      expect(can(store, SA, deployment('patch', ns)), ns).toBe(false);
+      expect(can(store, SA, deployment('get', ns)), ns).toBe(false);
+    }
   });
 
   it('pull-request mode binds no scale grant anywhere; Nodes stay patchable cluster-wide by the component', () => {
     const store = cluster('pull-request');
     expect(can(store, SA, scale('patch', 'algorithms'))).toBe(false);
+    expect(can(store, SA, deployment('patch', 'algorithms'))).toBe(false);
     expect(can(store, SA, { verb: 'patch', resource: '/nodes', name: 'gpu-1' })).toBe(true);
   });
 

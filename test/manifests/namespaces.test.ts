@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import {
+  bindsScaleRole,
   BENCHMARK_CLUSTER_ROLE,
   CLAIM_CLUSTER_ROLE,
   DEFAULT_SERVICE_ACCOUNT,
@@ -104,6 +105,23 @@ describe('renderNamespaceFile', () => {
     expect(BENCHMARK_CLUSTER_ROLE).toBe('gpuops-benchmark');
     expect(CLAIM_CLUSTER_ROLE).toBe('gpuops-claim');
     expect(Object.keys(NAMESPACE_ANNOTATIONS)).toHaveLength(3);
+  });
+});
+
+describe('bindsScaleRole', () => {
+  it('reads the gpuops-scale RoleBinding patch mode renders, and nothing else', () => {
+    expect(
+      bindsScaleRole(renderNamespaceFile('prod', 'ml', DEFAULT_SERVICE_ACCOUNT, { scale: true }).content),
+    ).toBe(true);
+    expect(
+      bindsScaleRole(renderNamespaceFile('prod', 'ml', DEFAULT_SERVICE_ACCOUNT, { scale: false }).content),
+    ).toBe(false);
+    expect(bindsScaleRole(undefined)).toBe(false);
+    // A ClusterRoleBinding, or a RoleBinding of another role, is not it; a broken file binds nothing.
+    const other =
+      'kind: RoleBinding\nroleRef: {name: gpuops-benchmark}\n---\nkind: ClusterRoleBinding\nroleRef: {name: gpuops-scale}\n';
+    expect(bindsScaleRole(other)).toBe(false);
+    expect(bindsScaleRole('kind: RoleBinding\nroleRef: {name: gpuops-scale\n')).toBe(false);
   });
 });
 

@@ -13,26 +13,11 @@
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { PassResult } from '../../src/pass/reconcile.js';
-import { algorithmFile } from '../support/reconcile-harness.js';
 import { describeReal, INSTALL, installRbac, startRealHarness, until, type RealHarness } from './harness.js';
+import { patchModePolicy, placeServe, storyFiles } from './patch-story.js';
 
 const KEY = 'gpuops.dev/pool';
-const policy = [
-  'apiVersion: gpuops.dev/v1alpha1',
-  'kind: Policy',
-  'metadata: {name: test}',
-  'spec:',
-  '  pools:',
-  '    taint: {enabled: true, effect: NoSchedule}',
-  '  scaling:',
-  '    mode: patch',
-  '    engine: gpuops',
-  '    windowSeconds: 5',
-  '    staleSampleSeconds: 120',
-  '    scaleUp: {cooldownSeconds: 0, stabilizationWindowSeconds: 0}',
-  '    scaleDown: {cooldownSeconds: 3600, stabilizationWindowSeconds: 3600}',
-  '',
-].join('\n');
+const policy = patchModePolicy(['  pools:', '    taint: {enabled: true, effect: NoSchedule}']);
 
 type Entry = {
   manager: string;
@@ -61,11 +46,7 @@ const scaling = (r: PassResult) => r.plan.scaling.find((s) => s.algorithm === 's
 describeReal('patch mode hands the pool label it set over to Git’s applier', () => {
   beforeAll(async () => {
     h = await startRealHarness({
-      files: {
-        'README.md': '# gitops\n',
-        'algorithms/serve.yaml': algorithmFile('serve', { pool: 'auto', benchSeconds: 3, maxReplicas: 3 }),
-        'policies/test.yaml': policy,
-      },
+      files: storyFiles(policy),
     });
     await h.addNodes([
       { name: 'gpu-a', gpus: 1 },
@@ -79,25 +60,7 @@ describeReal('patch mode hands the pool label it set over to Git’s applier', (
   });
 
   it('gpuops moves gpu-u by patch and commit; Flux’s apply then owns the label too', async () => {
-    await h.pass();
-    h.merge('gpuops/prod/pools');
-    await h.sync();
-    await until(
-      'serve is placed',
-      async () => {
-        const p = (await h.pass()).plan.placements.find((x) => x.algorithm === 'serve');
-        return p?.pool === 'short-task';
-      },
-      120_000,
-    );
-    h.merge('gpuops/prod/placement/serve');
-    await h.sync();
-    await until('one replica runs', async () => {
-      const d = await h.get<{ status?: { readyReplicas?: number } }>(
-        '/apis/apps/v1/namespaces/algorithms/deployments/serve',
-      );
-      return d.status?.readyReplicas === 1;
-    });
+    await placeServe(h);
     expect((await node('gpu-u')).metadata.labels?.[KEY]).toBe('unused');
     // gpu-s's one GPU is taken: the scale-up moves gpu-u in (patched after the commit).
     h.local.load.setLoad('serve', 100);

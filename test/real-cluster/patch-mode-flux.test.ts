@@ -1,8 +1,9 @@
 /**
  * Patch mode beside Flux on the real control plane, with the shipped RBAC:
  * - without the patch-mode component the shipped ClusterRole grants no `patch` on
- *   `deployments/scale`: gpuops's pass reports the API server's 403 as one line naming the verb
- *   and resource, and no stack;
+ *   `deployments/scale` nor `get` on `deployments`: gpuops's pass reports each of the API server's
+ *   403s (the scale patch, the hand-over's read) as one line naming the verb and resource, and no
+ *   stack;
  * - with it, gpuops commits the new replicas to `main` and patches the scale subresource (field
  *   manager `gpuops`); Flux's next reconcile (server-side apply as `kustomize-controller`) applies
  *   `main`, which holds the same replicas, so gpuops's `spec.replicas` survives it, and a person's field (an annotation set
@@ -16,23 +17,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { PassResult } from '../../src/pass/reconcile.js';
 import { git } from '../gitops/helpers.js';
-import { algorithmFile } from '../support/reconcile-harness.js';
 import { describeReal, INSTALL, installRbac, startRealHarness, until, type RealHarness } from './harness.js';
+import { patchModePolicy, storyFiles } from './patch-story.js';
 
-const policy = [
-  'apiVersion: gpuops.dev/v1alpha1',
-  'kind: Policy',
-  'metadata: {name: test}',
-  'spec:',
-  '  scaling:',
-  '    mode: patch',
-  '    engine: gpuops',
-  '    windowSeconds: 5',
-  '    staleSampleSeconds: 120',
-  '    scaleUp: {cooldownSeconds: 0, stabilizationWindowSeconds: 0}',
-  '    scaleDown: {cooldownSeconds: 3600, stabilizationWindowSeconds: 3600}',
-  '',
-].join('\n');
+const policy = patchModePolicy();
 
 type Deployment = {
   metadata: {
@@ -59,11 +47,7 @@ const managersOfReplicas = (d: Deployment) =>
 describeReal('patch mode beside Flux', () => {
   beforeAll(async () => {
     h = await startRealHarness({
-      files: {
-        'README.md': '# gitops\n',
-        'algorithms/serve.yaml': algorithmFile('serve', { pool: 'auto', benchSeconds: 3, maxReplicas: 3 }),
-        'policies/test.yaml': policy,
-      },
+      files: storyFiles(policy),
     });
     await h.addNodes([
       { name: 'gpu-a', gpus: 1 },
@@ -105,7 +89,7 @@ describeReal('patch mode beside Flux', () => {
     expect(d.spec.replicas).toBe(1);
   });
 
-  it('without the patch-mode component: the 403 is one clear line, nothing patched; Flux then applies what Git holds', async () => {
+  it('without the patch-mode component: each 403 is one clear line, nothing patched; Flux then applies what Git holds', async () => {
     await h.apply(
       {
         apiVersion: 'apps/v1',
@@ -127,11 +111,16 @@ describeReal('patch mode beside Flux', () => {
       return scaling(pass)?.action === 'scale-up' && pass;
     });
     expect(scaling(r)?.replicas).toEqual({ from: 1, to: 2 });
-    expect(r.patches).toHaveLength(1);
+    // The scale patch, and the hand-over of replicas' ownership (a read of the Deployment, every
+    // pass where Git binds gpuops-scale): each refused, each one line.
+    expect(r.patches).toHaveLength(2);
     expect(r.patches[0]).toMatch(
       /^Deployment algorithms\/serve: .*forbidden.*cannot (get|patch) resource "deployments\/scale"/,
     );
-    expect(r.patches[0]).not.toMatch(/\n|\bat \S+ \(/); // one line, no stack
+    expect(r.patches[1]).toMatch(
+      /^Deployment algorithms\/serve: could not set the hand-over of fields shared with Git’s applier: HTTP 403: .*cannot get resource "deployments" in API group "apps"/,
+    );
+    for (const line of r.patches) expect(line).not.toMatch(/\n|\bat \S+ \(/); // one line, no stack
     expect((await deployment()).spec.replicas).toBe(1);
     // Git holds 2 (committed before the patch): Flux's next reconcile applies it.
     expect(h.file('main', 'clusters/prod/algorithms/serve/deployment.yaml')).toMatch(/replicas: 2/);

@@ -22,7 +22,7 @@ const taintOnBump = new Map<string, { key: string; value: string; effect: string
 
 function bump(path: string): void {
   const node = /^\/api\/v1\/nodes\/([^/]+)$/.exec(path);
-  const dep = /^\/apis\/apps\/v1\/namespaces\/([^/]+)\/deployments\/([^/]+)\/scale$/.exec(path);
+  const dep = /^\/apis\/apps\/v1\/namespaces\/([^/]+)\/deployments\/([^/]+)(?:\/scale)?$/.exec(path);
   const obj = node
     ? sim.store.get('nodes', undefined, node[1]!)
     : sim.store.get('deployments', dep![1]!, dep![2]!);
@@ -225,5 +225,49 @@ describe('hand-over to Git’s applier (simulated cluster)', () => {
     const again = await createClusterPatcher(kc).releaseToGit('gpu-t4-02');
     expect(again).toMatchObject({ ok: true, changed: false, attempts: 0 });
     interfere.clear();
+  });
+
+  it('a Deployment: drops gpuops’s scale entry (spec.replicas) once Flux owns replicas too, after a 409; a missing one is nothing to do', async () => {
+    const fluxApply = {
+      manager: 'kustomize-controller',
+      operation: 'Apply',
+      apiVersion: 'apps/v1',
+      time: '2026-12-07T04:00:00Z',
+      fieldsType: 'FieldsV1',
+      fieldsV1: { 'f:spec': { 'f:replicas': {}, 'f:selector': {} } },
+    };
+    const scale = {
+      manager: 'gpuops',
+      operation: 'Update',
+      apiVersion: 'apps/v1',
+      time: '2026-12-07T03:59:00Z',
+      fieldsType: 'FieldsV1',
+      fieldsV1: { 'f:spec': { 'f:replicas': {} } },
+      subresource: 'scale',
+    };
+    const d = sim.store.get('deployments', 'default', 'resnet50-infer')!;
+    d.metadata.managedFields = [scale, fluxApply];
+    sim.store.update('deployments', d);
+    const replicas = d.spec?.replicas;
+    interfere.set('/apis/apps/v1/namespaces/default/deployments/resnet50-infer', 1);
+    const r = await createClusterPatcher(kc).releaseDeploymentToGit('default', 'resnet50-infer');
+    expect(r).toMatchObject({ kind: 'Deployment', ok: true, changed: true, attempts: 2 });
+    expect(r.message).toBe(
+      'Deployment default/resnet50-infer: ownership of spec.replicas handed to Git’s applier after 1 conflict(s)/retry(ies)',
+    );
+    const after = sim.store.get('deployments', 'default', 'resnet50-infer')!;
+    expect(after.metadata.managedFields).toEqual([fluxApply]);
+    expect(after.spec?.replicas).toBe(replicas);
+    expect(after.metadata.annotations?.['test/bumped']).toBeDefined();
+    interfere.clear();
+    expect(await createClusterPatcher(kc).releaseDeploymentToGit('default', 'resnet50-infer')).toMatchObject({
+      ok: true,
+      changed: false,
+      attempts: 0,
+    });
+    expect(await createClusterPatcher(kc).releaseDeploymentToGit('default', 'no-such')).toMatchObject({
+      ok: true,
+      changed: false,
+    });
   });
 });

@@ -103,6 +103,15 @@ export function decisionsSince(
   );
 }
 
+/** `Store.decisionsMark` (types.ts) on SQLite: the AUTOINCREMENT counter of `decisions` (0 before the first). */
+export function decisionsMark(s: SqliteSession): Promise<number> {
+  return s.run('decisionsMark', () => {
+    const row = s.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'decisions'").get() as
+      Row | undefined;
+    return row ? Number(row.seq) : 0;
+  });
+}
+
 /** `Store.pushedCommits` (types.ts) on SQLite; a failure rejects with a StoreError naming `pushedCommits`. */
 export function pushedCommits(s: SqliteSession, shas: readonly string[]): Promise<string[]> {
   return s.run('pushedCommits', () =>

@@ -12,6 +12,16 @@ import { historySince } from '../scaling/index.js';
 export const KEEP_HISTORY_SECONDS = 7 * 24 * 3600;
 
 /**
+ * The store's resolution of utilisation history (seconds): a pass stores its samples only when
+ * this long has passed since the samples it last stored (`saveNewSamples`). Their one reader is
+ * the status page's chart (`store.samples`; no scaling rule reads them: the windows read the
+ * metrics source and the recorded decisions), whose buckets are 1 min wide from its 1-hour view
+ * up; 60 s is also `gpuops run --interval`'s default, so a controller at that pace stores as
+ * before, and the passes between (the crossing trigger's, every few seconds) store none.
+ */
+export const SAMPLE_INTERVAL_SECONDS = 60;
+
+/**
  * The time (ISO-8601) before which decisions and samples may go: `keepSeconds` (default
  * {@link KEEP_HISTORY_SECONDS}) before `now`, or earlier when the policy's rules read further back
  * (`historySince`: twice the longest cooldown or window), so a rule never loses a record it reads.

@@ -3,6 +3,10 @@ import { algorithmsFromYaml, algorithmYaml, policyWith } from '../../test/benchm
 import type { BenchmarkRun, BenchmarkRunKey, UtilizationSampleRecord } from '../store/types.js';
 import { createReconcilerMemory } from '../plan/memory.js';
 import { newSamples, rememberedBenchmarks, sampleKey, saveNewSamples } from './remembered-reads.js';
+import { SAMPLE_INTERVAL_SECONDS } from './history-prune.js';
+
+const MIN = 60_000;
+const T = Date.UTC(2026, 11, 7, 8, 0, 0);
 
 /** A store holding runs by algorithm, counting its reads; `version` is what benchmarkRunsVersion says. */
 function fakeStore(runs: Record<string, BenchmarkRun[]>, version: string | null = '1:1') {
@@ -111,8 +115,8 @@ describe('saveNewSamples', () => {
     const saved: UtilizationSampleRecord[][] = [];
     const store = { saveSamples: (x: UtilizationSampleRecord[]) => (saved.push(x), Promise.resolve()) };
     const memory = createReconcilerMemory();
-    await saveNewSamples(store, [s('p', 't1', 50)], memory);
-    await saveNewSamples(store, second, memory);
+    await saveNewSamples(store, [s('p', 't1', 50)], memory, 0);
+    await saveNewSamples(store, second, memory, MIN);
     expect(saved).toEqual([[s('p', 't1', 50)], ...(stored.length ? [stored] : [])]);
   });
 
@@ -140,9 +144,10 @@ describe('saveNewSamples', () => {
       const expected = samples.filter((x) => !lastKeys.has(sampleKey(x)));
       kept += samples.length - expected.length;
       saved.length = 0;
-      await saveNewSamples(store, samples, memory);
+      await saveNewSamples(store, samples, memory, i * MIN);
       expect(saved).toEqual(expected.length > 0 ? [expected] : []);
-      lastKeys = new Set(samples.map(sampleKey));
+      // The set last stored: a pass that stored nothing leaves it.
+      if (expected.length > 0) lastKeys = new Set(samples.map(sampleKey));
     }
     // Both branches were taken: samples kept back and samples at a time the last pass had, stored.
     expect(kept).toBeGreaterThan(50);
@@ -155,12 +160,14 @@ describe('saveNewSamples', () => {
   it('keeps the memory unchanged when saving fails, so the samples are stored next pass', async () => {
     const memory = createReconcilerMemory();
     const failing = { saveSamples: () => Promise.reject(new Error('disk full')) };
-    await expect(saveNewSamples(failing, [s('p', 't1', 50)], memory)).rejects.toThrow('disk full');
+    await expect(saveNewSamples(failing, [s('p', 't1', 50)], memory, 0)).rejects.toThrow('disk full');
     const saved: UtilizationSampleRecord[][] = [];
+    // The next pass, a second later: nothing was stored, so the interval does not hold it back.
     await saveNewSamples(
       { saveSamples: (x) => (saved.push(x), Promise.resolve()) },
       [s('p', 't1', 50)],
       memory,
+      1000,
     );
     expect(saved).toEqual([[s('p', 't1', 50)]]);
   });
@@ -168,8 +175,48 @@ describe('saveNewSamples', () => {
   it('with one empty memory each (one-shot commands) stores every sample', async () => {
     const saved: UtilizationSampleRecord[][] = [];
     const store = { saveSamples: (x: UtilizationSampleRecord[]) => (saved.push(x), Promise.resolve()) };
-    await saveNewSamples(store, [s('p', 't1', 50)], createReconcilerMemory());
-    await saveNewSamples(store, [s('p', 't1', 50)], createReconcilerMemory());
+    await saveNewSamples(store, [s('p', 't1', 50)], createReconcilerMemory(), 0);
+    await saveNewSamples(store, [s('p', 't1', 50)], createReconcilerMemory(), 1);
     expect(saved).toHaveLength(2);
+  });
+
+  it("stores a sample set only once the store's interval has passed since the last one stored", async () => {
+    expect(SAMPLE_INTERVAL_SECONDS).toBe(60);
+    const saved: [number, UtilizationSampleRecord[]][] = [];
+    let now = 0;
+    const store = {
+      saveSamples: (x: UtilizationSampleRecord[]) => (saved.push([now, x]), Promise.resolve()),
+    };
+    const memory = createReconcilerMemory();
+    const pass = (ms: number, u: number) => (
+      (now = ms),
+      saveNewSamples(store, [s('p', `t${ms}`, u)], memory, ms)
+    );
+    await pass(T, 50);
+    await pass(T + 5_000, 51); // an event-driven pass 5 s later: not stored
+    await pass(T + MIN - 1, 52); // 1 ms before the interval: not stored
+    await pass(T + MIN, 53); // at the interval: stored
+    await pass(T + 2 * MIN - 1, 54); // the interval counts from the last stored set, not the last pass
+    await pass(T + 2 * MIN, 55);
+    await pass(T + MIN, 56); // a clock that went back: stored
+    expect(saved.map(([ms, x]) => [ms - T, x.map((y) => y.utilization)])).toEqual([
+      [0, [50]],
+      [MIN, [53]],
+      [2 * MIN, [55]],
+      [MIN, [56]],
+    ]);
+    // The default interval is the store's; another may be given.
+    await saveNewSamples(store, [s('q', 'x', 1)], memory, T + MIN + 10, 10);
+    expect(saved).toHaveLength(5);
+  });
+
+  it('a pass at the interval whose samples the store holds stores none, and the next new set goes at once', async () => {
+    const saved: UtilizationSampleRecord[][] = [];
+    const store = { saveSamples: (x: UtilizationSampleRecord[]) => (saved.push(x), Promise.resolve()) };
+    const memory = createReconcilerMemory();
+    await saveNewSamples(store, [s('p', 't1', 50)], memory, T);
+    await saveNewSamples(store, [s('p', 't1', 50)], memory, T + MIN); // the same answer: nothing new
+    await saveNewSamples(store, [s('p', 't2', 51)], memory, T + MIN + 1);
+    expect(saved).toEqual([[s('p', 't1', 50)], [s('p', 't2', 51)]]);
   });
 });

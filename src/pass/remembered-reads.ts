@@ -2,15 +2,16 @@
  * The reads a reconciler's memory spares a pass (`ReconcilerMemory`), so a pass at 10,000 nodes
  * reads only what moved: the stored benchmark runs (read again only when the database's
  * `benchmarkRunsVersion` moves: a run recorded by this pass or by any other process), and the
- * utilisation samples the last pass stored (a sample read again is not stored again), and the
- * recorded decisions the scaling windows read back (only those from the last stored pass on are
- * read again). An empty memory (a one-shot command's) reads and stores everything.
+ * utilisation samples the last pass stored (a sample read again is not stored again; a set is
+ * stored once per interval of history). The recorded decisions the scaling windows read back are
+ * `remembered-decisions.ts`'s. An empty memory (a one-shot command's) reads and stores everything.
  */
 import { specHash, summarizeRuns } from '../benchmark/index.js';
 import type { ResolvedAlgorithm } from '../definitions/index.js';
 import type { BenchmarkOutcome } from '../placement/index.js';
-import type { ReconcilerMemory, RememberedRuns, RememberedDecisions } from '../plan/index.js';
-import type { BenchmarkRun, DecisionRecord, Store, UtilizationSampleRecord } from '../store/index.js';
+import type { ReconcilerMemory, RememberedRuns } from '../plan/index.js';
+import type { BenchmarkRun, Store, UtilizationSampleRecord } from '../store/index.js';
+import { SAMPLE_INTERVAL_SECONDS } from './history-prune.js';
 
 /**
  * The outcomes and runs `storedBenchmarks` gives, from what `memory` kept: one version query, and
@@ -62,18 +63,28 @@ export function sampleKey(s: UtilizationSampleRecord): string {
 }
 
 /**
- * Stores the samples of a pass that the last stored pass did not hold (a source answer read twice
- * gives the same samples), then remembers this pass's in `memory`.
+ * Stores the samples of a pass at `nowMs` (ms since the epoch) when `intervalMs` has passed since
+ * the last samples this reconciler stored (`memory.samplesStoredAtMs`; none yet, or a clock that
+ * went back: store), leaving out those the last stored set held (a source answer read twice gives
+ * the same samples), then remembers the set and its time in `memory`. A pass sooner than that
+ * stores none and leaves the memory as it is. The store then holds at most one sample set per
+ * interval ({@link SAMPLE_INTERVAL_SECONDS} by default), however often passes run.
  * @throws what `saveSamples` throws (the memory is then unchanged)
  */
 export async function saveNewSamples(
   store: Pick<Store, 'saveSamples'>,
   samples: UtilizationSampleRecord[],
-  memory: Pick<ReconcilerMemory, 'samples'>,
+  memory: Pick<ReconcilerMemory, 'samples' | 'samplesStoredAtMs'>,
+  nowMs: number,
+  intervalMs: number = SAMPLE_INTERVAL_SECONDS * 1000,
 ): Promise<void> {
+  const last = memory.samplesStoredAtMs;
+  if (last !== undefined && nowMs >= last && nowMs - last < intervalMs) return;
   const fresh = newSamples(samples, memory.samples);
-  if (fresh.length > 0) await store.saveSamples(fresh);
+  if (fresh.length === 0) return;
+  await store.saveSamples(fresh);
   memory.samples = samples.slice();
+  memory.samplesStoredAtMs = nowMs;
 }
 
 /**
@@ -128,76 +139,4 @@ function sameSample(a: UtilizationSampleRecord, b: UtilizationSampleRecord): boo
     a.pod === b.pod &&
     (u === v || (u !== u && v !== v))
   );
-}
-
-/**
- * What `store.decisionsSince(subjects, since)` gives, reading back only the records from the last
- * pass this reconciler stored on (`since` that pass's time) when `memory` holds the read before
- * it: the kept records from `since` up to that pass, then the records read. Every record of a
- * pass carries the pass's time and only a pass writes records, so the store holds nothing else
- * in that range while this reconciler is the one writer. Read in full instead: with no stored
- * pass kept (a new reconciler, a restart, a dry run, a failed write), a `since` before the kept
- * read's (a longer window), a subject not read then, or a read that finds any record besides
- * the ones that pass stored (another writer: a replica that led meanwhile, a second process).
- * Keeps what it returns in `memory` for the next pass (`rememberStoredDecisions` adds what it stores).
- * @throws what `decisionsSince` throws (the memory is then empty: the next pass reads all)
- */
-export async function rememberedDecisions(
-  store: Pick<Store, 'decisionsSince'>,
-  subjects: readonly string[],
-  since: string,
-  memory: Pick<ReconcilerMemory, 'decisions'>,
-): Promise<Map<string, DecisionRecord[]>> {
-  const kept = memory.decisions;
-  memory.decisions = undefined;
-  const sinceMs = Date.parse(since);
-  const read = kept ? await readSinceStored(store, kept, subjects, sinceMs) : null;
-  const bySubject = read ?? (await store.decisionsSince(subjects, since));
-  memory.decisions = { sinceMs, subjects: new Set(subjects), bySubject };
-  return bySubject;
-}
-
-/** The records since `sinceMs` from `kept` and a read from its stored pass on; null when they cannot be (see above). */
-async function readSinceStored(
-  store: Pick<Store, 'decisionsSince'>,
-  kept: RememberedDecisions,
-  subjects: readonly string[],
-  sinceMs: number,
-): Promise<Map<string, DecisionRecord[]> | null> {
-  const stored = kept.stored;
-  if (!stored || !(sinceMs >= kept.sinceMs && sinceMs <= stored.atMs)) return null;
-  if (!subjects.every((s) => kept.subjects.has(s))) return null;
-  const newer = await store.decisionsSince(subjects, stored.at);
-  // Records are only added (pruning takes those before `since`): one more than stored is another writer's.
-  for (const s of new Set(subjects))
-    if ((newer.get(s)?.length ?? 0) !== (stored.count.get(s) ?? 0)) return null;
-  const out = new Map<string, DecisionRecord[]>();
-  for (const s of subjects) {
-    const before = kept.bySubject.get(s) ?? [];
-    // Oldest first: drop those before `since` from the front, stop at the stored pass.
-    let from = 0;
-    while (from < before.length && Date.parse(before[from]!.at) < sinceMs) from++;
-    let to = before.length;
-    while (to > from && Date.parse(before[to - 1]!.at) >= stored.atMs) to--;
-    const records = [...before.slice(from, to), ...(newer.get(s) ?? [])];
-    if (records.length > 0) out.set(s, records);
-  }
-  return out;
-}
-
-/**
- * Notes in `memory` the records a pass stored (after `rememberedDecisions` read the ones before
- * them): all at one time, the pass's. Records of another time, or no read kept, leave no note.
- */
-export function rememberStoredDecisions(
-  memory: Pick<ReconcilerMemory, 'decisions'>,
-  records: readonly DecisionRecord[],
-): void {
-  const kept = memory.decisions;
-  if (!kept || records.length === 0) return;
-  const at = records[0]!.at;
-  if (records.some((r) => r.at !== at)) return;
-  const count = new Map<string, number>();
-  for (const r of records) count.set(r.subject, (count.get(r.subject) ?? 0) + 1);
-  kept.stored = { atMs: Date.parse(at), at, count };
 }

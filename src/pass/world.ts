@@ -35,7 +35,12 @@ export interface SpecsSource {
 /** The stored state a pass reads: benchmark runs, scaling decisions, node activity. */
 export type WorldStore = Pick<
   Store,
-  'benchmarkRunsFor' | 'benchmarkRunsVersion' | 'decisionsSince' | 'nodeEmptiness' | 'benchmarkSignalSamples'
+  | 'benchmarkRunsFor'
+  | 'benchmarkRunsVersion'
+  | 'decisionsSince'
+  | 'decisionsMark'
+  | 'nodeEmptiness'
+  | 'benchmarkSignalSamples'
 >;
 
 /** Everything `readWorld` reads from. None of these is written to while the world is read. */

@@ -29,7 +29,8 @@ import { patchPoolTaints, writePatchMode } from './patch-mode.js';
 import { takeBackPoolTaints } from './pool-taint-handover.js';
 import { handDeploymentsToGit, handFieldsToGit } from './field-handover.js';
 import { bindsScaleRole, namespaceFilePath } from '../manifests/index.js';
-import { rememberStoredDecisions, saveNewSamples } from './remembered-reads.js';
+import { saveNewSamples } from './remembered-reads.js';
+import { rememberStoredDecisions } from './remembered-decisions.js';
 import type { World } from './world.js';
 
 /**
@@ -121,18 +122,23 @@ export async function recordPass(
      * (`saveNewSamples`), and the decisions stored are noted for the next read
      * (`rememberStoredDecisions`); absent: all stored, nothing noted.
      */
-    memory?: Pick<ReconcilerMemory, 'samples' | 'decisions'>;
+    memory?: Pick<ReconcilerMemory, 'samples' | 'samplesStoredAtMs' | 'decisions'>;
     /** Algorithms whose Deployment is held, with why (the status page shows it). */
     held?: ReadonlyMap<string, { reason: string; message: string }>;
   },
 ): Promise<FleetStatusRecord> {
   const { output } = o.desired;
-  await saveNewSamples(store, o.desired.samples, o.memory ?? { samples: [] });
+  // At the store's resolution of history: not on every pass (`SAMPLE_INTERVAL_SECONDS`).
+  await saveNewSamples(store, o.desired.samples, o.memory ?? { samples: [] }, o.now.getTime());
   // The scaling decisions, and the standby sets' size changes (their hold reads them back).
   const records = [...output.scaling.map((d) => toDecisionRecord(d, o.now)), ...o.desired.standbySizes];
   if (store.recordDecisions) await store.recordDecisions(records);
   else for (const r of records) await store.recordDecision(r);
-  if (o.memory) rememberStoredDecisions(o.memory, records);
+  if (o.memory) {
+    // The mark after the write: moved by exactly these records, the next pass keeps them unread.
+    const mark = store.decisionsMark && records.length > 0 ? await store.decisionsMark() : undefined;
+    rememberStoredDecisions(o.memory, records, mark);
+  }
   // What has aged out goes, a pass's worth at a time (`history-prune.ts`).
   await store.pruneHistory?.(historyPruneBefore(o.policy, o.now));
   // Pools and placement are not stored as decisions: the fleet status holds them.
@@ -209,7 +215,7 @@ export interface WriteDeps {
    * The reconciler's memory: the standing refusals are read from the database once per
    * reconciler, and samples its last pass stored are not stored again. Absent: read and store all.
    */
-  memory?: Pick<ReconcilerMemory, 'refusals' | 'poolTaints' | 'samples'>;
+  memory?: Pick<ReconcilerMemory, 'refusals' | 'poolTaints' | 'samples' | 'samplesStoredAtMs'>;
 }
 
 /** What the write phase writes from: the pass's change sets and decisions, and what it read. */

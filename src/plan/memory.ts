@@ -49,11 +49,21 @@ export interface RememberedDecisions {
   subjects: ReadonlySet<string>;
   /** Each subject's records as read, oldest first (`decisionsSince`'s order); none: no entry. */
   bySubject: Map<string, DecisionRecord[]>;
+  /** The store's `decisionsMark` read before the records (absent: the store has none). */
+  mark?: number;
   /**
    * The records the same pass then stored: their time (every record of a pass has the pass's
    * `now`) and how many per subject. Absent: it stored none (dry run, a failed write, not yet).
+   * `records` (by subject, as the store reads them back) and `mark` (the store's mark after the
+   * write) only when the mark moved by exactly these records: no other writer's came in between.
    */
-  stored?: { atMs: number; at: string; count: Map<string, number> };
+  stored?: {
+    atMs: number;
+    at: string;
+    count: Map<string, number>;
+    records?: Map<string, DecisionRecord[]>;
+    mark?: number;
+  };
 }
 
 /** See the module comment. */
@@ -86,6 +96,8 @@ export interface ReconcilerMemory {
   benchmarks?: { version: string; byKey: Map<string, RememberedRuns> };
   /** The utilisation samples the last stored pass held (`saveNewSamples`): not stored again. */
   samples: readonly UtilizationSampleRecord[];
+  /** When (ms since the epoch) the pass that stored `samples` ran; undefined: none stored yet. */
+  samplesStoredAtMs?: number;
   /** The recorded decisions the last pass read and stored (`RememberedDecisions`); absent: read all. */
   decisions?: RememberedDecisions;
   /** The scaling step's indexes over the cache's arrays and the decisions whose inputs did not move. */

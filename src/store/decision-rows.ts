@@ -92,6 +92,31 @@ export function decisionFromRow(r: Row): DecisionRecord {
   };
 }
 
+/**
+ * `d` as the SQLite store reads it back (`decisionFromRow` of its row), for a reconciler that keeps
+ * the records it wrote instead of reading them (`Store.decisionsMark`): every number is stored as
+ * the double it is (sqlite-batch-insert.ts) but −0, which reads back as 0, and a NaN utilisation,
+ * stored as NULL; `readyPods` only when it holds one. `d` itself when nothing differs (the usual
+ * case), else a copy.
+ */
+export function decisionAsStored(d: DecisionRecord): DecisionRecord {
+  const u = d.utilization;
+  const oddUtilization = u !== null && (u !== u || Object.is(u, -0));
+  const oddReady =
+    'readyPods' in d && (d.readyPods === undefined || d.readyPods === null || Object.is(d.readyPods, -0));
+  const oddReplicas = Object.is(d.replicasFrom, -0) || Object.is(d.replicasTo, -0);
+  if (!oddUtilization && !oddReady && !oddReplicas) return d;
+  const { readyPods, ...rest } = d;
+  const zero = (x: number | null) => (x === null || x !== x ? null : x + 0);
+  return {
+    ...rest,
+    replicasFrom: zero(d.replicasFrom),
+    replicasTo: zero(d.replicasTo),
+    utilization: zero(u),
+    ...(readyPods === undefined || readyPods === null ? {} : { readyPods: readyPods + 0 }),
+  };
+}
+
 /** The columns of `pull_requests` gpuops writes, in the order of {@link pullRequestCells}. */
 export const PULL_REQUEST_COLUMNS = [
   'cluster',

@@ -2,6 +2,7 @@
 // Re-exports written by scripts/faces.ts from what the other folders import (run it; do not edit the list).
 export type { BenchmarkSignalSample } from './benchmark-signals.js';
 export { connectionError } from './connect-error.js';
+export { decisionAsStored } from './decision-rows.js';
 export { redactUrl } from './errors.js';
 export { MIGRATIONS } from './migrations.js';
 export { openStore } from './open-store.js';

@@ -18,23 +18,14 @@ import {
   toMs,
 } from './rows.js';
 import type { DecisionRecord, UtilizationSampleRecord } from './types.js';
-import {
-  bind,
-  insertJsonTimedSql,
-  insertSql,
-  timedJsonRows,
-  type Row,
-  type SqliteSession,
-} from './sqlite-session.js';
+import { bind, insertSql, type Row, type SqliteSession } from './sqlite-session.js';
+import { insertTimedRows } from './sqlite-batch-insert.js';
 
 /** `Store.saveSamples` (types.ts) on SQLite; a failure rejects with a StoreError naming `saveSamples`. */
 export function saveSamples(s: SqliteSession, samples: UtilizationSampleRecord[]): Promise<void> {
   return s.run('saveSamples', () => {
-    if (samples.length === 0) return;
-    // No boolean cell: nothing to bind.
-    s.prepare(insertJsonTimedSql('utilization_samples', SAMPLE_COLUMNS)).run(
-      ...timedJsonRows(samples, sampleHeadCells, 'saveSamples'),
-    );
+    // No boolean cell: nothing to bind. Every number a bound double (sqlite-batch-insert.ts).
+    insertTimedRows(s, 'utilization_samples', SAMPLE_COLUMNS, samples, sampleHeadCells, 'saveSamples');
   });
 }
 
@@ -63,11 +54,8 @@ export function recordDecision(s: SqliteSession, decision: DecisionRecord): Prom
 /** `Store.recordDecisions` (types.ts) on SQLite; a failure rejects with a StoreError naming `recordDecisions`. */
 export function recordDecisions(s: SqliteSession, decisions: readonly DecisionRecord[]): Promise<void> {
   return s.run('recordDecisions', () => {
-    if (decisions.length === 0) return;
-    // No boolean cell: nothing to bind.
-    s.prepare(insertJsonTimedSql('decisions', DECISION_COLUMNS)).run(
-      ...timedJsonRows(decisions, decisionHeadCells, 'recordDecisions'),
-    );
+    // No boolean cell: nothing to bind. Every number a bound double (sqlite-batch-insert.ts).
+    insertTimedRows(s, 'decisions', DECISION_COLUMNS, decisions, decisionHeadCells, 'recordDecisions');
   });
 }
 
@@ -113,6 +101,15 @@ export function decisionsSince(
       (d) => d.subject,
     ),
   );
+}
+
+/** `Store.decisionsMark` (types.ts) on SQLite: the AUTOINCREMENT counter of `decisions` (0 before the first). */
+export function decisionsMark(s: SqliteSession): Promise<number> {
+  return s.run('decisionsMark', () => {
+    const row = s.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'decisions'").get() as
+      Row | undefined;
+    return row ? Number(row.seq) : 0;
+  });
 }
 
 /** `Store.pushedCommits` (types.ts) on SQLite; a failure rejects with a StoreError naming `pushedCommits`. */

@@ -9,7 +9,7 @@ import Database from 'libsql';
 import { storeError } from './errors.js';
 import { transaction } from './sqlite-transaction.js';
 import { migrationSql, pendingMigrations, SCHEMA_MIGRATIONS_DDL } from './migrations.js';
-import { toMs, type Cell } from './rows.js';
+import type { Cell } from './rows.js';
 import { makeDirs } from '../disk/index.js';
 
 /** One result row as the driver gives it: column name → value (text, number or null; JSON as text). */
@@ -23,43 +23,6 @@ export function bind(cells: Cell[]): (string | number | null)[] {
 /** `INSERT` of one row, a `?` per column. */
 export function insertSql(table: string, columns: readonly string[]): string {
   return `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
-}
-
-/**
- * One statement inserting every row of a JSON array of arrays (cells in `columns` order): the rows
- * go over the driver as one text and SQLite's `json_each` unpacks them, where a statement per row
- * paid the driver's per-call cost once per row (a pass stores a sample per pod and a decision per
- * algorithm). Text, numbers and null keep their SQLite types (`->>`); booleans must be bound first.
- * The last two columns are a time and its epoch milliseconds (`at`, `at_ms`), which every row of a
- * pass shares: a row may leave them out and takes the ones bound as `?2` and `?3` (`?1` is the
- * JSON text). A pass's 15,000 samples then carry neither the time nor its milliseconds 15,000
- * times, and the time is parsed once (about a third of the insert's CPU time at 10,000 nodes).
- */
-export function insertJsonTimedSql(table: string, columns: readonly string[]): string {
-  const n = columns.length;
-  const cells = columns.map((_, i) => (i < n - 2 ? `value->>${i}` : `COALESCE(value->>${i}, ?${i - n + 4})`));
-  return `INSERT INTO ${table} (${columns.join(', ')}) SELECT ${cells.join(', ')} FROM json_each(?1)`;
-}
-
-/**
- * The parameters of {@link insertJsonTimedSql} for `records` (at least one): the JSON rows (the
- * cells `head` gives, then the time and its milliseconds only where they are not the first
- * record's), the first record's time and its milliseconds.
- * @throws StoreError naming `operation` when a time is not ISO-8601
- */
-export function timedJsonRows<T extends { at: string }>(
-  records: readonly T[],
-  head: (r: T) => Cell[],
-  operation: string,
-): [string, string, number] {
-  const at = records[0]!.at;
-  const ms = toMs(operation, 'at', at);
-  const rows = records.map((r) => {
-    const cells = head(r);
-    if (r.at !== at) cells.push(r.at, toMs(operation, 'at', r.at));
-    return cells;
-  });
-  return [JSON.stringify(rows), at, ms];
 }
 
 /** How the SQLite store opens its file and what it keeps. */

@@ -36,6 +36,7 @@ import {
 import {
   decisions,
   decisionsSince,
+  decisionsMark,
   prune,
   pruneHistory,
   pushedCommits,
@@ -140,6 +141,10 @@ export class SqliteStore implements Store, StatusStore {
 
   decisionsSince(subjects: readonly string[], since: string): Promise<Map<string, DecisionRecord[]>> {
     return decisionsSince(this.s, subjects, since);
+  }
+
+  decisionsMark(): Promise<number> {
+    return decisionsMark(this.s);
   }
 
   upsertPullRequest(pr: PullRequestRecord): Promise<void> {

@@ -183,6 +183,17 @@ export interface Store {
    * its decisions, oldest first; a subject with none has no entry.
    */
   decisionsSince(subjects: readonly string[], since: string): Promise<Map<string, DecisionRecord[]>>;
+  /**
+   * A mark that moves by exactly one with every decision any writer records, and never otherwise
+   * (a delete leaves it): read before and after a write, it says whether only that write's rows
+   * came in between, so a reconciler may keep what it wrote instead of reading it back
+   * (`pass/remembered-reads.ts`). Optional; SQLite: the highest decision id ever given
+   * (`sqlite_sequence`: AUTOINCREMENT ids, given one by one under the one write lock, never reused).
+   * PostgreSQL has none: an identity's values are taken before commit and commit out of order, so
+   * no mark read there says that no other writer's rows are still to come in (it reads back).
+   * @throws StoreError when the read fails
+   */
+  decisionsMark?(): Promise<number>;
 
   /** Inserts or updates by (cluster, branch). */
   upsertPullRequest(pr: PullRequestRecord): Promise<void>;

@@ -9,7 +9,14 @@ import { roundReading, signalOf } from './signal-reading.js';
 import { aboveText, atMaxReplicas, scaleUpOnCapacity } from './rules/above-max.js';
 import { belowMin, belowText, scaledDown } from './rules/below-min.js';
 import { cooldown } from './rules/cooldown.js';
-import { isVerdict, scalingFacts, type DecisionClock, type Facts, type Verdict } from './rules/facts.js';
+import {
+  isVerdict,
+  scalingFacts,
+  type DecisionClock,
+  type Facts,
+  type PodFacts,
+  type Verdict,
+} from './rules/facts.js';
 import { headroom } from './rules/headroom.js';
 import { hpaGrowsPool, hpaOwns } from './rules/hpa-engine.js';
 import { noData } from './rules/no-data.js';
@@ -26,7 +33,8 @@ import { stuckNote } from './starting-pods.js';
 import { withLoopWindows } from './loop-windows.js';
 import { ownPolicyOf } from './rules/claim.js';
 import { withinBand } from './rules/within-band.js';
-import type { ScalingDecision, ScalingInput } from './types.js';
+import { judgedOver } from './judged-over.js';
+import type { PodSample, ScalingDecision, ScalingInput } from './types.js';
 
 /**
  * Decides how to scale one algorithm: `{ action, replicas: {from, to}, utilization, nodes,
@@ -86,6 +94,40 @@ export function decideOnFacts(f: Facts): { decision: ScalingDecision; clock: Dec
   return { decision: decision(f, verdict, f.ready.length), clock: f.clock, facts: f };
 }
 
+/**
+ * The `WithinRange` hold {@link decideOnFacts} gives on `factsOn(pf, input, sampled, nowMs)`, for
+ * a kept decision on `pf` that was `withinBand`'s hold (not headroom's) with no stuck pod, when
+ * nothing but the samples' values moved since (`rememberingDecider` checks the rest: the inputs
+ * but samples, the records, the room, the clock before the decision's `untilMs`): every rule
+ * before `withinBand` reads none of what moved and still answers null, and the hold's message
+ * needs only the new mean. `sampled`: the Ready pods' samples, in `pf.ready`'s order. Null when
+ * that mean left `min..max` (or there is none): decide again.
+ */
+export function inBandAgain(
+  pf: PodFacts,
+  input: ScalingInput,
+  sampled: readonly PodSample[],
+): ScalingDecision | null {
+  // The mean as `factsOn` takes it: the same sum in the same order, so the same number bit for bit.
+  const utilization = sampled.reduce((a, x) => a + x.utilization, 0) / sampled.length;
+  if (!(utilization >= pf.min && utilization <= pf.max)) return null;
+  const f = {
+    input,
+    name: pf.name,
+    from: pf.from,
+    min: pf.min,
+    max: pf.max,
+    utilization,
+    u: `${roundReading(utilization, signalOf(input.algorithm))}%`,
+    over: judgedOver(sampled.length, pf.ready.length),
+    // No pod was stuck (the kept decision's condition; one turning stuck ends its clock).
+    stuck: [],
+    scaling: pf.windows.loop,
+  };
+  const v = withinBand(f);
+  return v && decision(f, v, pf.ready.length);
+}
+
 /** Below min: the target of `belowMin`, bounded by the peak window, then cooldown and stabilisation. */
 function scaleDown(f: Facts): Verdict {
   const below = belowText(f);
@@ -112,7 +154,11 @@ function scaleUp(f: Facts): Verdict {
  * it) as notes, join the message. `readyPods`: the Ready pods a judged verdict's utilisation was
  * judged over (its message names them, "over S of R Ready pod(s)"); absent for the others.
  */
-function decision(f: Facts, v: Verdict, readyPods?: number): ScalingDecision {
+function decision(
+  f: Pick<Facts, 'input' | 'stuck' | 'scaling' | 'name' | 'from' | 'utilization'>,
+  v: Verdict,
+  readyPods?: number,
+): ScalingDecision {
   const notes = [
     v.reason === 'PartialData' ? '' : (f.input.partialData ?? ''),
     stuckNote(f.stuck, f.scaling.podStartupSeconds),

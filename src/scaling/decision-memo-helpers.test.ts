@@ -261,7 +261,9 @@ describe('rememberingDecider: reused while its view of capacity holds, decided a
     const decide = rememberingDecider(memo)(cap);
     const out = inputs.map((i) => decide(i, p, RULE_NOW));
     for (const [k, d] of out.entries()) expect(d.decision).toEqual(decideOne(inputs[k]!, p, RULE_NOW));
-    return { actions: out.map((d) => d.decision.action), reused: memo.reused, again: memo.again };
+    // The in-band holds kept with a new mean (`keptInBand`), named only when there are some.
+    const kept = memo.kept > 0 ? { kept: memo.kept } : {};
+    return { actions: out.map((d) => d.decision.action), reused: memo.reused, again: memo.again, ...kept };
   }
 
   it('a claim in a pool changes the view of the algorithms after it in that pool only', () => {
@@ -292,11 +294,12 @@ describe('rememberingDecider: reused while its view of capacity holds, decided a
     const memo = createDecisionMemo();
     const calm = [a([50, 50, 50]), c([50, 50, 50])];
     pass(memo, cap, calm);
-    // a's samples move within its band: c is reused.
+    // a's samples move within its band: its hold is kept with the new mean, c is reused.
     expect(pass(memo, cap, [a([55, 55, 55]), calm[1]!])).toEqual({
       actions: ['hold', 'hold'],
       reused: 1,
-      again: 1,
+      again: 0,
+      kept: 1,
     });
     // a takes u-1: c's view of the unused pool moved, so it is decided again.
     expect(pass(memo, cap, [a([95, 95, 95]), calm[1]!])).toEqual({

@@ -82,7 +82,7 @@ function sequence(
   seed: number,
   passes: number,
   jitter = 0,
-): { reused: number; again: number } {
+): { reused: number; again: number; kept: number } {
   const w = WINDOWS[windows];
   const r = random(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
@@ -128,13 +128,15 @@ function sequence(
   const memo = createDecisionMemo();
   let reused = 0;
   let again = 0;
+  let kept = 0;
   for (let pass = 0; pass < passes; pass++) {
     if (r() < 0.5) {
       const a = pick(algs);
       const d = last.get(a.alg.name);
       const events = ['util', 'util', 'merge', 'ready', 'capacity', 'future', 'window', 'reverse'] as const;
-      // With moving samples, also a person's edit of the replicas in Git before any pod follows it.
-      switch (pick(jitter > 0 ? [...events, 'git' as const] : events)) {
+      // With moving samples, also a person's edit of the replicas in Git before any pod follows it,
+      // and a Ready pod replaced by one starting now (in band or not, stuck once past its start-up).
+      switch (pick(jitter > 0 ? [...events, 'git' as const, 'restart' as const] : events)) {
         case 'util':
           [a.util, a.sampledAt] = [pick(UTILS), now];
           break;
@@ -174,6 +176,11 @@ function sequence(
         case 'git':
           a.replicas = pick([1, 2, 3, 4, 6, 7]);
           break;
+        case 'restart': {
+          const i = a.pods.findIndex((x) => x.ready);
+          if (i >= 0) a.pods = a.pods.map((x, j) => (j === i ? newPod(a.alg.name, false, now) : x));
+          break;
+        }
         case 'window':
           a.window = a.window ? undefined : { max: pick(UTILS), coveredSeconds: pick([100, 400]) };
           break;
@@ -204,6 +211,7 @@ function sequence(
     );
     reused += memo.reused;
     again += memo.again;
+    kept += memo.kept;
     const dry = r() < 0.4;
     for (const d of full) {
       if (!dry) records.push(toDecisionRecord(d, at));
@@ -211,7 +219,7 @@ function sequence(
     }
     now += pick(STEPS) * 1000;
   }
-  return { reused, again };
+  return { reused, again, kept };
 
   /** With `jitter`, each pod's value moves up to ± `jitter` points from `util` (0..100), as real ones do. */
   function moved(util: number): number {
@@ -256,15 +264,21 @@ describe('decideInTurn with a memo, every sample moving each pass (a steady pass
     (sizing) => {
       let again = 0;
       let reused = 0;
+      let kept = 0;
       for (const windows of ['all', 'peakAlone', 'stableAlone', 'loop'] as const)
         for (const jitter of [0.5, 3, 15])
           for (const seed of [11, 12, 13]) {
             const n = sequence(sizing, windows, seed, 150, jitter);
             again += n.again;
             reused += n.reused;
+            kept += n.kept;
           }
-      // Decided on kept pod facts, not from scratch: most of the 32,400 decisions (no sample ever repeats).
-      expect(again).toBeGreaterThan(20_000);
+      // Decided on kept pod facts or kept in band, not from scratch: most of the 32,400 decisions
+      // (no sample ever repeats). With step and load sizing about 2,900 in-band holds are kept
+      // with their new mean (`keptInBand`); headroom's own in-band hold reads the load: never kept.
+      expect(again + kept).toBeGreaterThan(20_000);
+      if (sizing === 'headroom') expect(kept).toBe(0);
+      else expect(kept).toBeGreaterThan(2_000);
       expect(reused).toBe(0);
     },
     120_000,

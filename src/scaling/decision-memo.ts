@@ -14,22 +14,25 @@
  *   (stabilisation and peak windows do): cooldowns and the flap hold read only changes;
  * - the clock before the earliest time any time-based rule it evaluated could answer otherwise
  *   (`DecisionClock.untilMs`, reported by the rules), and not before the time it was decided.
- * Anything else decides again: when only the samples moved (a steady pass), on the pod facts kept
- * with the decision (`facts-again.ts`), every rule running again. `rememberingDecider` is the
- * `Decide` of `decideInTurn` that does this; it keeps the claim log itself, from the decisions and
- * claims it gives in turn.
+ * When only the samples' values moved (a steady pass) and the kept decision is `withinBand`'s
+ * hold, a new mean still inside `min..max` keeps that hold with the new utilisation, and no rule
+ * runs (`keptInBand`: the same checks but the samples', the oldest records leaving the history
+ * window allowed, since that hold reads no record). Anything else decides again: when only the
+ * samples moved, on the pod facts kept with the decision (`facts-again.ts`), every rule running
+ * again. `rememberingDecider` is the `Decide` of `decideInTurn` that does this; it keeps the claim
+ * log itself, from the decisions and claims it gives in turn.
  */
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { PodInfo } from '../cluster/index.js';
 import type { Policy, Pool, ResolvedAlgorithm } from '../definitions/index.js';
 import { claimsOf, type Claim } from './claims.js';
-import { decideOnFacts, decideOneTimed } from './decide-one.js';
-import { factsAgain } from './facts-again.js';
+import { decideOnFacts, decideOneTimed, inBandAgain } from './decide-one.js';
+import { factsAgain, samePositions } from './facts-again.js';
 import type { Decide } from './decide-in-turn.js';
 import { toDecisionRecord } from './decision-record.js';
 import { sameItems } from './lookups.js';
-import { podFactsOf, type DecisionClock, type PodFacts } from './rules/facts.js';
+import { podFactsOf, type DecisionClock, type Facts, type PodFacts } from './rules/facts.js';
 import type { DecisionRecord, NodeCapacity, PodSample, ScalingDecision, ScalingInput } from './types.js';
 
 /** One algorithm's kept decision and what it was decided on. */
@@ -52,6 +55,11 @@ export interface DecisionEntry {
   /** What it was decided on that holds while the pods do (`factsAgain`), and its Ready pods' samples. */
   podFacts: PodFacts;
   sampled: readonly PodSample[];
+  /**
+   * Its decision is `withinBand`'s hold (not headroom's) with no stuck pod: on moved samples whose
+   * mean stays in band it is kept with the new utilisation (`keptInBand`).
+   */
+  inBand: boolean;
 }
 
 /** The kept decisions by algorithm name, and the digest of each pool of each capacity array. */
@@ -61,6 +69,8 @@ export interface DecisionMemo {
   reused: number;
   /** How many of the others it decided on kept pod facts, only the samples having moved (`factsAgain`). */
   again: number;
+  /** How many in-band holds it kept with the new utilisation, no rule run (`keptInBand`). */
+  kept: number;
   digests: WeakMap<readonly NodeCapacity[], Map<Pool | null, string>>;
   /** Each node's pool in each capacity array (where a claim on it is logged). */
   pools: WeakMap<readonly NodeCapacity[], ReadonlyMap<string, Pool | null>>;
@@ -68,7 +78,14 @@ export interface DecisionMemo {
 
 /** An empty decision memo. */
 export function createDecisionMemo(): DecisionMemo {
-  return { decisions: new Map(), digests: new WeakMap(), pools: new WeakMap(), reused: 0, again: 0 };
+  return {
+    decisions: new Map(),
+    digests: new WeakMap(),
+    pools: new WeakMap(),
+    reused: 0,
+    again: 0,
+    kept: 0,
+  };
 }
 
 /** A decision's input as `decideInTurn` receives it (capacity is added at its turn). */
@@ -81,6 +98,16 @@ export type DecidedInput = Omit<ScalingInput, 'poolNodes' | 'unusedNodes'>;
  * with real utilisation the samples differ on every pass, and nothing is built to find that out.
  */
 export function sameInput(a: DecidedInput, b: DecidedInput): boolean {
+  return sameScalars(a, b) && sameSamples(a.samples, b.samples) && sameData(a, b);
+}
+
+/** {@link sameInput} but the samples: every other field a decision reads. */
+export function sameButSamples(a: DecidedInput, b: DecidedInput): boolean {
+  return sameScalars(a, b) && sameData(a, b);
+}
+
+/** The scalar fields of {@link sameInput} (and the placer's key), by value. */
+function sameScalars(a: DecidedInput, b: DecidedInput): boolean {
   return (
     a.pool === b.pool &&
     a.replicas === b.replicas &&
@@ -90,15 +117,27 @@ export function sameInput(a: DecidedInput, b: DecidedInput): boolean {
     (a.partialData ?? null) === (b.partialData ?? null) &&
     (a.refusal ?? null) === (b.refusal ?? null) &&
     (a.placer?.key ?? null) === (b.placer?.key ?? null) &&
-    (a.poolLoadGpus ?? null) === (b.poolLoadGpus ?? null) &&
-    sameSamples(a.samples, b.samples) &&
-    isDeepStrictEqual(a.flags ?? [], b.flags ?? []) &&
-    isDeepStrictEqual(a.otherAutoscalers ?? [], b.otherAutoscalers ?? []) &&
-    isDeepStrictEqual(a.hpa ?? null, b.hpa ?? null) &&
-    isDeepStrictEqual(a.products ?? null, b.products ?? null) &&
-    isDeepStrictEqual(a.request ?? null, b.request ?? null) &&
-    isDeepStrictEqual(a.loop ?? null, b.loop ?? null)
+    (a.poolLoadGpus ?? null) === (b.poolLoadGpus ?? null)
   );
+}
+
+/** The data fields of {@link sameInput} (flags, other autoscalers, HPA, products, request, loop). */
+function sameData(a: DecidedInput, b: DecidedInput): boolean {
+  return (
+    sameValue(a.flags, b.flags, NONE) &&
+    sameValue(a.otherAutoscalers, b.otherAutoscalers, NONE) &&
+    sameValue(a.hpa, b.hpa, null) &&
+    sameValue(a.products, b.products, null) &&
+    sameValue(a.request, b.request, null) &&
+    sameValue(a.loop, b.loop, null)
+  );
+}
+
+const NONE: readonly never[] = [];
+
+/** The same value, or equal data with an absent one read as `absent` (no object is made to compare). */
+function sameValue(a: unknown, b: unknown, absent: unknown): boolean {
+  return a === b || isDeepStrictEqual(a ?? absent, b ?? absent);
 }
 
 /**
@@ -154,13 +193,63 @@ export function reusable(
   return onlyOwnRecordsSince(entry, o.records, o.nowMs);
 }
 
-/** `records` is the entry's records followed only by records of its own quiet hold made since. */
+/**
+ * True when `entry`'s decision is `withinBand`'s hold and `input` differs from what it was decided
+ * on only in its samples' values (their times and windows with them; the same pods at the same
+ * places), at `nowMs` before its clock's `untilMs`, with the same room and records as
+ * {@link reusable} asks but for the oldest records leaving the history window: then the rules
+ * before `withinBand` answer as they did (none reads a sample's value, a record or the room), and
+ * the hold with the new mean is the decision (`inBandAgain`, null when the mean left the band).
+ * The clock is kept: a record leaving the window can only take an expiry out of it (its time is in
+ * the past, and a reversal it took part in is older than the flap hold), so the kept one ends no
+ * later than a fresh one would. Returns the entry of the new decision, or null (decide again).
+ */
+export function keptInBand(
+  entry: DecisionEntry | undefined,
+  input: ScalingInput,
+  o: { room: string; records: readonly DecisionRecord[]; policy: Policy; nowMs: number },
+): DecisionEntry | null {
+  if (!entry?.inBand || entry.policy !== o.policy || entry.algorithm !== input.algorithm) return null;
+  if (o.nowMs < entry.decidedAtMs || o.nowMs >= entry.clock.untilMs) return null;
+  if (entry.room !== o.room || !sameItems(entry.pods, input.pods)) return null;
+  if (!sameButSamples(entry.input, input) || !onlyOwnRecordsSince(entry, o.records, o.nowMs, true))
+    return null;
+  const sampled = samePositions(entry.sampled, entry.input.samples, input.samples);
+  const decision = sampled && inBandAgain(entry.podFacts, input, sampled);
+  if (!decision) return null;
+  // Each field written out, no spread (see `rememberingDecider`).
+  return {
+    room: o.room,
+    records: o.records,
+    input,
+    policy: o.policy,
+    algorithm: entry.algorithm,
+    pods: entry.pods,
+    decision,
+    claims: entry.claims,
+    decidedAtMs: o.nowMs,
+    clock: entry.clock,
+    podFacts: entry.podFacts,
+    sampled: sampled!,
+    inBand: true,
+  };
+}
+
+/**
+ * `records` is the entry's records (with `aged`, less some of the oldest: those the history window
+ * left behind) followed only by records of its own quiet hold made since.
+ */
 function onlyOwnRecordsSince(
   entry: DecisionEntry,
   records: readonly DecisionRecord[],
   nowMs: number,
+  aged = false,
 ): boolean {
-  const kept = entry.records;
+  const all = entry.records;
+  // How many of the oldest kept records are gone: the first record now is the kept one there.
+  let gone = 0;
+  if (aged && records.length > 0) while (gone < all.length && !sameRecord(records[0]!, all[gone]!)) gone++;
+  const kept = gone === 0 ? all : all.slice(gone);
   if (records.length < kept.length) return false;
   for (let i = 0; i < kept.length; i++) if (!sameRecord(records[i]!, kept[i]!)) return false;
   if (records.length === kept.length) return true;
@@ -176,15 +265,18 @@ function onlyOwnRecordsSince(
   for (let i = kept.length; i < records.length; i++) {
     const r = records[i]!;
     const at = Date.parse(r.at);
-    if (!(at >= entry.decidedAtMs && at <= nowMs) || !sameRecord({ ...r, at: own.at }, own)) return false;
+    if (!(at >= entry.decidedAtMs && at <= nowMs) || !sameRecord(r, own, 'at')) return false;
   }
   return true;
 }
 
-/** Field by field (every field a record has is a string, a number or null). */
-function sameRecord(a: DecisionRecord, b: DecisionRecord): boolean {
+/**
+ * Field by field (every field a record has is a string, a number or null), but `but` (a record's
+ * `at` when it is compared with the kept decision's own record: no copy is made to set it).
+ */
+function sameRecord(a: DecisionRecord, b: DecisionRecord, but?: keyof DecisionRecord): boolean {
   const keys = Object.keys(a) as (keyof DecisionRecord)[];
-  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
+  return keys.length === Object.keys(b).length && keys.every((k) => k === but || a[k] === b[k]);
 }
 
 /**
@@ -204,7 +296,7 @@ export function rememberingDecider(memo: DecisionMemo): (capacity: readonly Node
     const room = (pool: Pool | null) =>
       `${digests.get(pool) ?? ''}|${logs.get(pool) ?? ''}\n${digests.get('unused') ?? ''}|${logs.get('unused') ?? ''}`;
     const last = memo.decisions;
-    Object.assign(memo, { decisions: new Map<string, DecisionEntry>(), reused: 0, again: 0 });
+    Object.assign(memo, { decisions: new Map<string, DecisionEntry>(), reused: 0, again: 0, kept: 0 });
     return (input, policy, now) => {
       const nowMs = now.getTime();
       // The input itself, not a copy without its capacity: every comparison reads named fields only
@@ -214,9 +306,14 @@ export function rememberingDecider(memo: DecisionMemo): (capacity: readonly Node
       const here = room(input.pool);
       const records = ownRecords(input.recent, name);
       const prev = last.get(name);
+      const o = { room: here, records, policy, nowMs };
       let entry = prev;
-      if (reusable(entry, decided, { room: here, records, policy, nowMs })) memo.reused++;
-      else {
+      let inBand: DecisionEntry | null = null;
+      if (reusable(entry, decided, o)) memo.reused++;
+      else if ((inBand = keptInBand(prev, input, o))) {
+        memo.kept++;
+        entry = inBand;
+      } else {
         const kept = factsAgain(prev, input, policy, nowMs);
         if (kept) memo.again++;
         const { decision, clock, facts } = kept ? decideOnFacts(kept) : decideOneTimed(input, policy, now);
@@ -238,6 +335,7 @@ export function rememberingDecider(memo: DecisionMemo): (capacity: readonly Node
           // Stryker disable next-line ConditionalExpression: equivalent; podFactsOf of facts built on kept pod facts gives their values again (only a new object)
           podFacts: kept && prev ? prev.podFacts : podFactsOf(facts),
           sampled: facts.sampled,
+          inBand: isBandHold(decision, facts),
         };
       }
       memo.decisions.set(name, entry);
@@ -256,6 +354,19 @@ export function rememberingDecider(memo: DecisionMemo): (capacity: readonly Node
       return { decision, claims };
     };
   };
+}
+
+/**
+ * The decision is `withinBand`'s hold (`keptInBand`): `WithinRange` with step or load sizing (headroom's
+ * own `WithinRange` reads the load), engine gpuops, and no pod stuck (its note names the pods' ages).
+ */
+function isBandHold(decision: ScalingDecision, facts: Facts): boolean {
+  return (
+    decision.reason === 'WithinRange' &&
+    facts.scaling.sizing !== 'headroom' &&
+    facts.scaling.engine !== 'hpa' &&
+    facts.stuck.length === 0
+  );
 }
 
 /**

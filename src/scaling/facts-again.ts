@@ -58,7 +58,7 @@ export function factsAgain(
  * pods at every position (so the Ready pods' samples are picked from the same places:
  * `readySamples` keeps the last sample of each pod); null otherwise.
  */
-function samePositions(
+export function samePositions(
   sampled: readonly PodSample[],
   before: readonly PodSample[],
   now: readonly PodSample[],

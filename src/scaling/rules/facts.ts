@@ -315,7 +315,7 @@ function freeSlots(input: ScalingInput, request: PodRequest, outstanding: number
 }
 
 /** A hold at the current count. */
-export function hold(f: Facts, reason: ScalingReason, message: string): Verdict {
+export function hold(f: Pick<Facts, 'from'>, reason: ScalingReason, message: string): Verdict {
   return { action: 'hold', to: f.from, reason, message };
 }
 

@@ -88,11 +88,14 @@ describe('handDeploymentsToGit', () => {
     return { p, called };
   }
 
-  it('asks for every Deployment given; lines for writes and failures, a warning naming Deployments', async () => {
+  it('a new reconciler asks for every Deployment given; lines for writes and failures, a warning naming Deployments', async () => {
     const { p, called } = deploymentPatcher({ serve: 'ok', detect: 'denied' });
     const warned: unknown[][] = [];
     const log = { warn: (...a: unknown[]) => void warned.push(a), info: () => undefined };
-    const lines = await handDeploymentsToGit(p, { dryRun: false, log: log as never }, deployments);
+    const lines = await handDeploymentsToGit(p, { dryRun: false, log: log as never }, deployments, {
+      checks: new Map(),
+      nowMs: 0,
+    });
     expect(called).toEqual(['algorithms/serve', 'algorithms/idle', 'vision/detect']);
     expect(lines).toEqual([
       'Deployment algorithms/serve: ownership of spec.replicas handed to Git’s applier',
@@ -104,7 +107,9 @@ describe('handDeploymentsToGit', () => {
 
   it('dry-run reads and writes nothing', async () => {
     const { p, called } = deploymentPatcher({ serve: 'ok' });
-    expect(await handDeploymentsToGit(p, { dryRun: true }, deployments)).toEqual([]);
+    const checks = new Map();
+    expect(await handDeploymentsToGit(p, { dryRun: true }, deployments, { checks, nowMs: 0 })).toEqual([]);
+    expect(checks.size).toBe(0);
     expect(called).toEqual([]);
   });
 });

@@ -9,10 +9,20 @@
  * patch mode took would hold the fields just the same. A Deployment is read and written only in a
  * namespace whose file in Git binds `gpuops-scale` (`pass/write.ts`): after a switch, until the
  * pull request that drops the binding is merged; a `spec.replicas` still shared after that stays
- * gpuops's until a change of it in Git, which Argo CD's and Flux's forced apply takes over.
+ * gpuops's until a change of it in Git, which Argo CD's and Flux's forced apply takes over. The
+ * snapshot holds no Deployment, so each is read only when due (`handover-schedule.ts`: at most
+ * once per 5 min unless gpuops just scaled it or its hand-over failed, at most 100 a pass).
  */
 import type { ClusterPatcher, NodeInfo, PatchResult } from '../cluster/index.js';
 import type { GitOpsLogger } from '../change-sets/index.js';
+import {
+  HANDOVER_CHECKS_IN_FLIGHT,
+  deploymentsDue,
+  inFlight,
+  noteChecked,
+  type DeploymentChecks,
+  type DeploymentRef,
+} from './handover-schedule.js';
 
 /**
  * For each node whose snapshot says gpuops shares a field with Git's applier
@@ -35,21 +45,33 @@ export async function handFieldsToGit(
 }
 
 /**
- * For each Deployment given (the algorithms' Deployments gpuops may read and patch), reads it and
- * hands the fields gpuops's manager shares with Git's applier over
- * (`ClusterPatcher.releaseDeploymentToGit`: its `spec.replicas`, which the scale patch owns). The
- * snapshot holds no Deployment, so each is read once a pass (one GET per algorithm). Lines and
- * warnings as {@link handFieldsToGit}'s; a failed one is tried again next pass. Dry-run reads and
- * writes nothing and returns no line (without the read it cannot know what is shared).
+ * For the Deployments given (the algorithms' Deployments gpuops may read and patch) that are due
+ * (`handover-schedule.ts`: not read by this reconciler yet, last read `HANDOVER_RECHECK_MS`
+ * ago or failed, or scaled by gpuops within that time; at most `HANDOVER_CHECKS_PER_PASS` a
+ * pass), reads each and hands the fields gpuops's manager shares with Git's applier over
+ * (`ClusterPatcher.releaseDeploymentToGit`: its `spec.replicas`, which the scale patch owns),
+ * `HANDOVER_CHECKS_IN_FLIGHT` at once. The snapshot holds no Deployment: each is one GET.
+ * `schedule.checks` is the reconciler's memory of the reads, updated here; `scaled` the
+ * `namespace/name` of the Deployments gpuops scaled this pass; `nowMs` the pass's time (epoch ms).
+ * Lines and warnings as {@link handFieldsToGit}'s, in the order given; a failed one is tried again
+ * next pass. Dry-run reads and writes nothing and returns no line (without the read it cannot know
+ * what is shared).
+ * @throws what `releaseDeploymentToGit` throws (it answers a refused read or patch as a result)
  */
 export async function handDeploymentsToGit(
   patcher: ClusterPatcher,
   deps: { dryRun: boolean; log?: GitOpsLogger },
-  deployments: readonly { namespace: string; name: string }[],
+  deployments: readonly DeploymentRef[],
+  schedule: { checks: DeploymentChecks; nowMs: number; scaled?: ReadonlySet<string> },
 ): Promise<string[]> {
   if (deps.dryRun) return [];
-  const results = [];
-  for (const d of deployments) results.push(await patcher.releaseDeploymentToGit(d.namespace, d.name));
+  const { checks, nowMs } = schedule;
+  const due = deploymentsDue(deployments, checks, nowMs, schedule.scaled);
+  const results = await inFlight(due, HANDOVER_CHECKS_IN_FLIGHT, async (d) => {
+    const r = await patcher.releaseDeploymentToGit(d.namespace, d.name);
+    noteChecked(checks, d, nowMs, r);
+    return r;
+  });
   return reported(results, deps.log, 'Deployments');
 }
 

@@ -28,6 +28,7 @@ import type { FleetStatusRecord, GitWriteRefusalRecord, Store, PoolTaintRecord }
 import { patchPoolTaints, writePatchMode } from './patch-mode.js';
 import { takeBackPoolTaints } from './pool-taint-handover.js';
 import { handDeploymentsToGit, handFieldsToGit } from './field-handover.js';
+import { checkKey, type DeploymentChecks } from './handover-schedule.js';
 import { bindsScaleRole, namespaceFilePath } from '../manifests/index.js';
 import { saveNewSamples } from './remembered-reads.js';
 import { rememberStoredDecisions } from './remembered-decisions.js';
@@ -213,9 +214,14 @@ export interface WriteDeps {
   log: Logger;
   /**
    * The reconciler's memory: the standing refusals are read from the database once per
-   * reconciler, and samples its last pass stored are not stored again. Absent: read and store all.
+   * reconciler, and samples its last pass stored are not stored again, and the Deployments read
+   * for the hand-over of replicas are read again only when due (`handover-schedule.ts`). Absent:
+   * read and store all (the hand-over reads each Deployment, at most 100).
    */
-  memory?: Pick<ReconcilerMemory, 'refusals' | 'poolTaints' | 'samples' | 'samplesStoredAtMs'>;
+  memory?: Pick<
+    ReconcilerMemory,
+    'refusals' | 'poolTaints' | 'samples' | 'samplesStoredAtMs' | 'deploymentChecks'
+  >;
 }
 
 /** What the write phase writes from: the pass's change sets and decisions, and what it read. */
@@ -278,7 +284,10 @@ export async function writePass(deps: WriteDeps, o: WriteInputs): Promise<WriteP
     await closeSuperseded(deps, o.decisions);
     const back = await takeBackPoolTaints(deps.patcher, common, o.nodes ?? [], recorded);
     const handed = await handFieldsToGit(deps.patcher, common, o.nodes ?? []);
-    const replicas = await handDeploymentsToGit(deps.patcher, common, deploymentsToHandOver(o));
+    const replicas = await handDeploymentsToGit(deps.patcher, common, deploymentsToHandOver(o), {
+      checks: replicaChecks(deps),
+      nowMs: deps.now().getTime(),
+    });
     return {
       results,
       patches: [...back.lines, ...handed, ...replicas],
@@ -299,7 +308,15 @@ export async function writePass(deps: WriteDeps, o: WriteInputs): Promise<WriteP
   const taints = await patchPoolTaints(deps.patcher, common, o.nodes ?? [], o.policy.spec.pools);
   // What Argo CD or Flux now applies too is Git's alone (field-handover.ts).
   const handed = await handFieldsToGit(deps.patcher, common, o.nodes ?? []);
-  const replicas = await handDeploymentsToGit(deps.patcher, common, deploymentsToHandOver(o));
+  // A Deployment scaled this pass is read every pass for a while: Argo CD's sync of the commit
+  // makes `spec.replicas` shared within minutes (`handover-schedule.ts`).
+  const toHandOver = deploymentsToHandOver(o);
+  const scaledNow = new Set(o.changeSets.filter((c) => c.kind === 'scale').map((c) => c.subject));
+  const replicas = await handDeploymentsToGit(deps.patcher, common, toHandOver, {
+    checks: replicaChecks(deps),
+    nowMs: deps.now().getTime(),
+    scaled: new Set(toHandOver.filter((d) => scaledNow.has(d.name)).map(checkKey)),
+  });
   return {
     results,
     patches: [...patch.patches, ...taints.lines, ...handed, ...replicas],
@@ -322,6 +339,12 @@ function deploymentsToHandOver(
     .filter((a) => o.git.deployments.has(a.name))
     .filter((a) => bindsScaleRole(o.git.files.get(namespaceFilePath(o.git.cluster, a.namespace))))
     .map((a) => ({ namespace: a.namespace, name: a.name }));
+}
+
+/** The reconciler's memory of the hand-over's Deployment reads; without a memory, a new one (every Deployment due). */
+function replicaChecks(deps: Pick<WriteDeps, 'memory'>): DeploymentChecks {
+  if (!deps.memory) return new Map();
+  return (deps.memory.deploymentChecks ??= new Map());
 }
 
 /** Pull-request mode: closes scale-down PRs a settled hold made stale (see `close-superseded.ts`); a host error is logged, the pass goes on. */

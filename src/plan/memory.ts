@@ -125,6 +125,13 @@ export interface ReconcilerMemory {
    * `HTTP 403`): this pass's holds only, so a hold that clears and comes back warns again.
    */
   fillHoldsWarned?: Map<string, string>;
+  /**
+   * Not a memo: when the pass last read each algorithm's Deployment for the hand-over of
+   * `spec.replicas` (`checkedAtMs`, a read that succeeded) and when gpuops's scale patch of it
+   * last ran (`scaledAtMs`), epoch milliseconds by `namespace/name` (`pass/handover-schedule.ts`);
+   * absent: none read yet.
+   */
+  deploymentChecks?: Map<string, { checkedAtMs?: number; scaledAtMs?: number }>;
 }
 
 /** Entries of {@link ReconcilerMemory.parsed} kept at most. */

@@ -214,7 +214,8 @@ export interface WriteDeps {
   log: Logger;
   /**
    * The reconciler's memory: the standing refusals are read from the database once per
-   * reconciler, and samples its last pass stored are not stored again, and the Deployments read
+   * reconciler, samples are stored once a `SAMPLE_INTERVAL_SECONDS` (`history-prune.ts`) and
+   * never twice, and the Deployments read
    * for the hand-over of replicas are read again only when due (`handover-schedule.ts`). Absent:
    * read and store all (the hand-over reads each Deployment, at most 100).
    */

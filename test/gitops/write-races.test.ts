@@ -200,9 +200,12 @@ describe('push races are retried in the same pass', () => {
 });
 
 describe('two gpuops working copies on one remote', () => {
+  // Two replicas of one controller share its store, and so the ledger of pushed commits
+  // (`commit-ledger.ts`): each knows the other's commit, however far apart the two pushes land.
   it('write the same change sets at once: no lost commit, no duplicate, both succeed', async () => {
     const repo = setup();
-    const [a, b] = await Promise.all([open(repo, 'cache-a'), open(repo, 'cache-b')]);
+    const ledger = memoryLedger();
+    const [a, b] = await Promise.all([open(repo, 'cache-a', { ledger }), open(repo, 'cache-b', { ledger })]);
     const sets = ['p', 'q', 'r', 's'].map((s, i) => changeSet(s, i + 1));
     const items = sets.map((changeSet) => ({ changeSet }));
     const [ra, rb] = await Promise.all([
@@ -214,6 +217,37 @@ describe('two gpuops working copies on one remote', () => {
       expect(statuses, cs.branch).toEqual(['pushed', 'unchanged']);
       expect(commitCount(repo, cs.branch) - commitCount(repo, 'main'), cs.branch).toBe(1);
       expect(remoteFile(repo, cs.branch, cs.files[0]!.path)).toBe(cs.files[0]!.content);
+    }
+  });
+
+  it.each([
+    ['one store (one ledger): the later one finds the branch unchanged', true, 'unchanged'],
+    [
+      'two stores: the later one cannot tell the other from a person, and leaves the branch alone',
+      false,
+      'person-commits',
+    ],
+  ] as const)('pull-request mode, the same change set 5 s apart, %s', async (_, shared, later) => {
+    // Under load, "at once" is seconds apart: the later copy fetches the branch the earlier one
+    // pushed, whose commit (another second, another id) only a shared ledger says is gpuops's.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-12-06T11:00:00Z'));
+    try {
+      const repo = setup();
+      const ledger = memoryLedger();
+      const opts = shared ? { ledger } : {};
+      const [a, b] = await Promise.all([open(repo, 'cache-a', opts), open(repo, 'cache-b', opts)]);
+      const cs = changeSet('apart', 3);
+      expect(outcome((await a.applyAll([{ changeSet: cs }], { mode: 'pull-request' }))[0]).status).toBe(
+        'pushed',
+      );
+      vi.setSystemTime(new Date('2026-12-06T11:00:05Z'));
+      expect(outcome((await b.applyAll([{ changeSet: cs }], { mode: 'pull-request' }))[0]).status).toBe(
+        later,
+      );
+      expect(commitCount(repo, cs.branch) - commitCount(repo, 'main')).toBe(1);
+    } finally {
+      vi.useRealTimers();
     }
   });
 

@@ -14,6 +14,7 @@ import { parseRepo } from './rules/repo.js';
 import type { SpecFile } from './rules/yaml-documents.js';
 import { budgetSpecFiles, specFolderOf, walksInto } from './spec-files.js';
 import type { LoadedRepo, Policy, SpecError } from './types.js';
+import { inFlight } from '../util/index.js';
 
 /** The shipped default policy, `policies/default.yaml` at the package root. */
 export const DEFAULT_POLICY_FILE = fileURLToPath(new URL('../../policies/default.yaml', import.meta.url));
@@ -74,33 +75,19 @@ export async function readYamlFiles(dir: string, folder: string, recursive: bool
   };
   await walk(folder);
   // Sizes first (lstat), then the shared budget, then only the chosen files are read.
-  const sizes = await mapLimit(found, 32, async (p) => ({
+  const sizes = await inFlight(found, 32, async (p) => ({
     path: p,
     size: (await lstat(path.join(dir, p))).size,
   }));
   const chosen = budgetSpecFiles(sizes);
   out.errors.push(...chosen.errors);
   // Read in parallel (a repo holds hundreds of small files); results keep the sorted walk order.
-  const read = await mapLimit(chosen.read, 32, async (relPath): Promise<SpecFile> => ({
+  const read = await inFlight(chosen.read, 32, async (relPath): Promise<SpecFile> => ({
     path: relPath,
     text: await readFile(path.join(dir, relPath), 'utf8'),
   }));
   out.files.push(...read);
   return out;
-}
-
-/** `fn` over `items` with at most `limit` in flight; results in the order of `items`. */
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }
 
 /** Reads and parses the shipped default policy. Throws when it is missing or invalid. */

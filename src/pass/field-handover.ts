@@ -18,11 +18,11 @@ import type { GitOpsLogger } from '../change-sets/index.js';
 import {
   HANDOVER_CHECKS_IN_FLIGHT,
   deploymentsDue,
-  inFlight,
   noteChecked,
   type DeploymentChecks,
   type DeploymentRef,
 } from './handover-schedule.js';
+import { inFlight } from '../util/index.js';
 
 /**
  * For each node whose snapshot says gpuops shares a field with Git's applier

@@ -84,24 +84,3 @@ export function noteChecked(
   const scaledAtMs = result.changed ? undefined : checks.get(key)?.scaledAtMs;
   checks.set(key, scaledAtMs === undefined ? { checkedAtMs: nowMs } : { checkedAtMs: nowMs, scaledAtMs });
 }
-
-/**
- * `f` of each item, at most `limit` at once; the results in the order of `items`.
- * @throws the first error `f` throws (the calls already started still run)
- */
-export async function inFlight<T, R>(
-  items: readonly T[],
-  limit: number,
-  f: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await f(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}

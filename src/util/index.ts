@@ -5,6 +5,7 @@
 // Re-exports written by scripts/faces.ts from what the other folders import (run it; do not edit the list).
 export { byString } from './compare.js';
 export { escapeControl, escapeControlKeepLines } from './escape-control.js';
+export { inFlight } from './in-flight.js';
 export { prng } from './prng.js';
 export { redactUrls, urlSecrets } from './url-secrets.js';
 export {

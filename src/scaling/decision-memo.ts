@@ -186,11 +186,28 @@ export function reusable(
   input: DecidedInput,
   o: { room: string; records: readonly DecisionRecord[]; policy: Policy; nowMs: number },
 ): entry is DecisionEntry {
-  if (!entry || entry.policy !== o.policy || entry.algorithm !== input.algorithm) return false;
-  if (o.nowMs < entry.decidedAtMs || o.nowMs >= entry.clock.untilMs) return false;
-  if (entry.room !== o.room || !sameItems(entry.pods, input.pods)) return false;
-  if (!sameInput(entry.input, input)) return false;
+  if (!entry || !sameFrame(entry, input, o) || !sameInput(entry.input, input)) return false;
   return onlyOwnRecordsSince(entry, o.records, o.nowMs);
+}
+
+/**
+ * The checks {@link reusable} and {@link keptInBand} share: the same policy object, algorithm,
+ * room and pod objects, at `nowMs` (ms since the epoch) from the decision's time up to (not at)
+ * its clock's `untilMs`.
+ */
+function sameFrame(
+  entry: DecisionEntry,
+  input: Pick<DecidedInput, 'algorithm' | 'pods'>,
+  o: { room: string; policy: Policy; nowMs: number },
+): boolean {
+  return (
+    entry.policy === o.policy &&
+    entry.algorithm === input.algorithm &&
+    o.nowMs >= entry.decidedAtMs &&
+    o.nowMs < entry.clock.untilMs &&
+    entry.room === o.room &&
+    sameItems(entry.pods, input.pods)
+  );
 }
 
 /**
@@ -209,9 +226,7 @@ export function keptInBand(
   input: ScalingInput,
   o: { room: string; records: readonly DecisionRecord[]; policy: Policy; nowMs: number },
 ): DecisionEntry | null {
-  if (!entry?.inBand || entry.policy !== o.policy || entry.algorithm !== input.algorithm) return null;
-  if (o.nowMs < entry.decidedAtMs || o.nowMs >= entry.clock.untilMs) return null;
-  if (entry.room !== o.room || !sameItems(entry.pods, input.pods)) return null;
+  if (!entry?.inBand || !sameFrame(entry, input, o)) return null;
   if (!sameButSamples(entry.input, input) || !onlyOwnRecordsSince(entry, o.records, o.nowMs, true))
     return null;
   const sampled = samePositions(entry.sampled, entry.input.samples, input.samples);

@@ -121,26 +121,6 @@ function merged(kept: [string, string][], own: Readonly<Record<string, string>>)
  */
 export function bindsScaleRole(content: string | undefined): boolean {
   if (content === undefined) return false;
-  const known = scaleRoleMemo.get(content);
-  if (known !== undefined) return known;
-  const binds = parseScaleRole(content);
-  if (scaleRoleMemo.size >= SCALE_ROLE_MEMO_SIZE) scaleRoleMemo.delete(scaleRoleMemo.keys().next().value!);
-  scaleRoleMemo.set(content, binds);
-  return binds;
-}
-
-/**
- * {@link bindsScaleRole}'s answers by file content: the write phase asks for every algorithm's
- * namespace file on every pass (issue 42: parsing them was about half of the 10,000-node steady
- * pass), and the files rarely change. The answer depends on the content alone, so a kept answer is
- * exact; the oldest entry goes first past {@link SCALE_ROLE_MEMO_SIZE}.
- */
-const scaleRoleMemo = new Map<string, boolean>();
-/** Namespace files' answers kept (above the 10,000 algorithms' namespaces the bench runs). */
-const SCALE_ROLE_MEMO_SIZE = 20_000;
-
-/** {@link bindsScaleRole} without the memo: parses every document of `content`. */
-function parseScaleRole(content: string): boolean {
   return parseAllDocuments(content).some((doc) => {
     const parsed = documentValue(doc);
     const o = parsed.ok ? (parsed.value as { kind?: unknown; roleRef?: { name?: unknown } } | null) : null;

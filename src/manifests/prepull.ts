@@ -18,10 +18,9 @@ import type { KubeObject } from '../cluster/index.js';
 import type { Pool, PolicySpec, ResolvedAlgorithm } from '../definitions/index.js';
 import type { FileChange } from './file-change.js';
 import { clusterDir } from './cluster-layout.js';
-import { poolScheduling } from './scheduling.js';
+import { anyVendorTolerations } from './scheduling.js';
 import { renderYaml } from './yaml.js';
-import { MANAGED_BY, VENDORS } from '../util/index.js';
-import { gpuToleration } from '../cluster/taints.js';
+import { MANAGED_BY } from '../util/index.js';
 
 /** The static busybox whose `true` each pull runs (pinned). */
 export const PREPULL_TOOLS_IMAGE = 'docker.io/library/busybox:1.36.1';
@@ -97,12 +96,7 @@ export function renderPrePull(
   if (images.length === 0) return null;
   const name = prePullName(pool);
   const labels = { 'app.kubernetes.io/name': name, [MANAGED_BY.key]: MANAGED_BY.value };
-  // poolScheduling's first toleration is NVIDIA's GPU taint alone; every vendor's instead.
-  const tolerations = [
-    ...VENDORS.map(gpuToleration),
-    ...poolScheduling(pool, policy).tolerations.slice(1),
-    ...poolScheduling('unused', policy).tolerations.slice(1),
-  ];
+  const tolerations = anyVendorTolerations(policy, pool, 'unused');
   const mount = [{ name: 'tools', mountPath: TOOLS_DIR, readOnly: true }];
   return {
     apiVersion: 'apps/v1',

@@ -1,6 +1,13 @@
 import { gpuToleration, type Toleration } from '../cluster/taints.js';
 import type { AlgorithmSpec, Pool, PolicySpec } from '../definitions/index.js';
-import { isProductLabel, NVIDIA, vendorById, type AcceleratorVendor, byString } from '../util/index.js';
+import {
+  isProductLabel,
+  NVIDIA,
+  VENDORS,
+  vendorById,
+  type AcceleratorVendor,
+  byString,
+} from '../util/index.js';
 
 /**
  * Where a pod of a pool may run: a `nodeSelector` on the pool label (plus the GPU product when
@@ -23,11 +30,22 @@ export function poolScheduling(
   if (gpuProduct) nodeSelector[vendor.productLabel] = gpuProduct;
   return {
     nodeSelector,
-    tolerations: [
-      gpuToleration(vendor),
-      { key: policy.pools.labelKey, operator: 'Equal', value: pool, effect: policy.pools.taint.effect },
-    ],
+    tolerations: [gpuToleration(vendor), poolToleration(pool, policy)],
   };
+}
+
+/** The toleration of the pool taint `<labelKey>=<pool>:<effect>` (see {@link poolScheduling}). */
+function poolToleration(pool: Pool, policy: PolicySpec): Toleration {
+  return { key: policy.pools.labelKey, operator: 'Equal', value: pool, effect: policy.pools.taint.effect };
+}
+
+/**
+ * The tolerations of a pod that runs on the nodes of `pools` whatever their GPUs' vendor (a
+ * standby set, the pre-pull DaemonSet): every vendor's GPU taint (`VENDORS`, in their order), then
+ * each pool's taint, as {@link poolScheduling} tolerates them for one vendor.
+ */
+export function anyVendorTolerations(policy: PolicySpec, ...pools: Pool[]): Toleration[] {
+  return [...VENDORS.map(gpuToleration), ...pools.map((pool) => poolToleration(pool, policy))];
 }
 
 /**

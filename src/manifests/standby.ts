@@ -25,9 +25,8 @@
 import type { KubeObject } from '../cluster/index.js';
 import type { PolicySpec, ResolvedAlgorithm, StandbySet } from '../definitions/index.js';
 import { restrictPod } from './pod-security.js';
-import { gpuToleration } from '../cluster/taints.js';
-import { GPUOPS, MANAGED_BY, NVIDIA, VENDORS, type AcceleratorVendor } from '../util/index.js';
-import { algorithmVendor, poolScheduling } from './scheduling.js';
+import { GPUOPS, MANAGED_BY, NVIDIA, type AcceleratorVendor } from '../util/index.js';
+import { algorithmVendor, anyVendorTolerations, poolScheduling } from './scheduling.js';
 import { renderYaml } from './yaml.js';
 import type { FileChange } from './file-change.js';
 
@@ -137,10 +136,10 @@ export function renderStandbyDeployment(
   vendor: AcceleratorVendor = NVIDIA,
 ): KubeObject {
   const labels = { [MANAGED_BY.key]: MANAGED_BY.value, [STANDBY_LABEL]: set.name };
-  const { nodeSelector, tolerations } = poolScheduling(set.pool, policy);
+  const { nodeSelector } = poolScheduling(set.pool, policy);
   const pod: Record<string, unknown> & { containers: Record<string, unknown>[] } = {
     nodeSelector,
-    tolerations: [...VENDORS.map(gpuToleration), ...tolerations.slice(1)],
+    tolerations: anyVendorTolerations(policy, set.pool),
     affinity: standbyPodAffinity(),
     automountServiceAccountToken: false,
     containers: [

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ClusterPatcher, PatchResult } from '../cluster/index.js';
 import { nodeInfo } from '../../test/support/node-info.js';
+import { deploymentHandOver, type HandOverAnswer } from '../../test/support/handover-results.js';
 import { handDeploymentsToGit, handFieldsToGit } from './field-handover.js';
 
 const result = (name: string, ok: boolean, changed: boolean): PatchResult => ({
@@ -68,21 +69,12 @@ describe('handDeploymentsToGit', () => {
     { namespace: 'vision', name: 'detect' },
   ];
   /** A patcher whose Deployment hand-over answers by name, as `patcher` above. */
-  function deploymentPatcher(answers: Record<string, 'ok' | 'same' | 'denied'>) {
+  function deploymentPatcher(answers: Record<string, HandOverAnswer>) {
     const called: string[] = [];
     const p = {
       releaseDeploymentToGit: (namespace: string, name: string) => {
         called.push(`${namespace}/${name}`);
-        const a = answers[name] ?? 'same';
-        return Promise.resolve({
-          ...result(name, a !== 'denied', a === 'ok'),
-          kind: 'Deployment' as const,
-          namespace,
-          message:
-            a === 'denied'
-              ? `Deployment ${namespace}/${name}: could not set it: forbidden`
-              : `Deployment ${namespace}/${name}: ownership of spec.replicas handed to Git’s applier`,
-        });
+        return Promise.resolve(deploymentHandOver(namespace, name, answers[name]));
       },
     } as unknown as ClusterPatcher;
     return { p, called };

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ClusterPatcher, PatchResult } from '../cluster/index.js';
 import * as handover from './handover-schedule.js';
 import { handDeploymentsToGit } from './field-handover.js';
+import { deploymentHandOver } from '../../test/support/handover-results.js';
 
 // The bound docs/policy-reference.md states; the exported constants are checked against it below.
 const RECHECK_MS = 5 * 60_000;
@@ -29,20 +30,7 @@ function patcher(answers: Record<string, 'ok' | 'denied'> = {}, delayMs = 0) {
       maxInFlight = Math.max(maxInFlight, ++inFlight);
       await new Promise((r) => setTimeout(r, delayMs));
       inFlight--;
-      const a = answers[name];
-      return {
-        kind: 'Deployment',
-        namespace,
-        name,
-        ok: a !== 'denied',
-        changed: a === 'ok',
-        attempts: a ? 1 : 0,
-        code: a === 'denied' ? 403 : null,
-        message:
-          a === 'denied'
-            ? `Deployment ${namespace}/${name}: could not set it: forbidden`
-            : `Deployment ${namespace}/${name}: ownership of spec.replicas handed to Git’s applier`,
-      };
+      return deploymentHandOver(namespace, name, answers[name]);
     },
   } as unknown as ClusterPatcher;
   return { p, called, maxInFlight: () => maxInFlight };

@@ -9,7 +9,9 @@
  * {@link HANDOVER_CHECKS_PER_PASS} a pass, those waiting longest first. Pure: the reads are the
  * caller's.
  */
-import type { ReconcilerMemory } from '../plan/index.js';
+import type { GitModel, ReconcilerMemory } from '../plan/index.js';
+import type { ResolvedAlgorithm } from '../definitions/index.js';
+import { bindsScaleRole, namespaceFilePath } from '../manifests/index.js';
 
 /**
  * How long a Deployment's read for the hand-over stands, milliseconds (5 min). A shared
@@ -83,4 +85,32 @@ export function noteChecked(
   const key = checkKey(d);
   const scaledAtMs = result.changed ? undefined : checks.get(key)?.scaledAtMs;
   checks.set(key, scaledAtMs === undefined ? { checkedAtMs: nowMs } : { checkedAtMs: nowMs, scaledAtMs });
+}
+
+/**
+ * The algorithms' Deployments Git holds (the ones whose replicas patch mode writes) in namespaces
+ * whose file in Git binds `gpuops-scale` (`bindsScaleRole`): only there may gpuops read and patch
+ * them. Patch mode renders the binding; after a switch to pull-request mode it goes with the
+ * pools pull request, and until that is merged the hand-over still runs. So no pass asks for
+ * what the install does not grant (a 403 each pass). Each namespace's file is asked about once a
+ * call, i.e. once a pass, however many algorithms share the namespace (issue 42: asking once per
+ * algorithm was about half of a 10,000-node steady pass); nothing is kept between calls.
+ * @returns the Deployments in the order of `algorithms`
+ */
+export function deploymentsToHandOver(o: {
+  algorithms: readonly Pick<ResolvedAlgorithm, 'name' | 'namespace'>[];
+  git: Pick<GitModel, 'cluster' | 'files' | 'deployments'>;
+}): DeploymentRef[] {
+  const binds = new Map<string, boolean>();
+  const granted = (namespace: string): boolean => {
+    let b = binds.get(namespace);
+    if (b === undefined) {
+      b = bindsScaleRole(o.git.files.get(namespaceFilePath(o.git.cluster, namespace)));
+      binds.set(namespace, b);
+    }
+    return b;
+  };
+  return o.algorithms
+    .filter((a) => o.git.deployments.has(a.name) && granted(a.namespace))
+    .map((a) => ({ namespace: a.namespace, name: a.name }));
 }

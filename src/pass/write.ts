@@ -28,8 +28,7 @@ import type { FleetStatusRecord, GitWriteRefusalRecord, Store, PoolTaintRecord }
 import { patchPoolTaints, writePatchMode } from './patch-mode.js';
 import { takeBackPoolTaints } from './pool-taint-handover.js';
 import { handDeploymentsToGit, handFieldsToGit } from './field-handover.js';
-import { checkKey, type DeploymentChecks } from './handover-schedule.js';
-import { bindsScaleRole, namespaceFilePath } from '../manifests/index.js';
+import { checkKey, deploymentsToHandOver, type DeploymentChecks } from './handover-schedule.js';
 import { saveNewSamples } from './remembered-reads.js';
 import { rememberStoredDecisions } from './remembered-decisions.js';
 import type { World } from './world.js';
@@ -324,22 +323,6 @@ export async function writePass(deps: WriteDeps, o: WriteInputs): Promise<WriteP
     refusals: patch.refusals,
     poolTaints: deps.dryRun ? recorded : taints.record,
   };
-}
-
-/**
- * The algorithms' Deployments Git holds (the ones whose replicas patch mode writes) in namespaces
- * whose file in Git binds `gpuops-scale` (`bindsScaleRole`): only there may gpuops read and patch
- * them. Patch mode renders the binding; after a switch to pull-request mode it goes with the
- * pools pull request, and until that is merged the hand-over still runs. So no pass asks for
- * what the install does not grant (a 403 each pass).
- */
-function deploymentsToHandOver(
-  o: Pick<WriteInputs, 'algorithms' | 'git'>,
-): { namespace: string; name: string }[] {
-  return o.algorithms
-    .filter((a) => o.git.deployments.has(a.name))
-    .filter((a) => bindsScaleRole(o.git.files.get(namespaceFilePath(o.git.cluster, a.namespace))))
-    .map((a) => ({ namespace: a.namespace, name: a.name }));
 }
 
 /** The reconciler's memory of the hand-over's Deployment reads; without a memory, a new one (every Deployment due). */

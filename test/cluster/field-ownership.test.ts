@@ -11,6 +11,7 @@ import {
   type ManagedFieldsEntry,
 } from '../../src/cluster/field-ownership.js';
 import { reduceNode } from '../../src/cluster/snapshot.js';
+import { gpuopsScaleEntry } from '../support/managed-fields.js';
 
 const POOL = ['f:metadata', 'f:labels', 'f:gpuops.dev/pool'];
 const flux = (): ManagedFieldsEntry => ({
@@ -115,14 +116,7 @@ describe('a Deployment’s replicas, written through `scale` (DEPLOYMENT_SCOPE)'
       'f:spec': { 'f:replicas': {}, 'f:template': {} },
     },
   });
-  const scale = (): ManagedFieldsEntry => ({
-    manager: 'gpuops',
-    operation: 'Update',
-    apiVersion: 'apps/v1',
-    subresource: 'scale',
-    fieldsType: 'FieldsV1',
-    fieldsV1: { 'f:spec': { 'f:replicas': {} } },
-  });
+  const scale = () => gpuopsScaleEntry();
   const status = (): ManagedFieldsEntry => ({
     manager: 'kube-controller-manager',
     operation: 'Update',

@@ -25,6 +25,7 @@ import type { KubeObject } from '../../src/cluster/object.js';
 import { DcgmScrapeSource } from '../../src/metrics/dcgm-scrape.js';
 import { ruleAllows, type AccessRecord } from '../../src/sim/rbac.js';
 import { algorithmFile, gpuNode, startHarness, type Harness } from '../support/reconcile-harness.js';
+import { gpuopsScaleEntry } from '../support/managed-fields.js';
 import { until } from '../support/wait.js';
 
 const INSTALL = path.resolve(import.meta.dirname, '../../templates/install');
@@ -224,17 +225,7 @@ describe('gpuops as its ServiceAccount, RBAC enforced', { timeout: 180_000 }, ()
     const dep = h.sim.store.get('deployments', 'algorithms', 'serve')!;
     const entries = (dep.metadata.managedFields ?? []) as { manager: string; fieldsV1?: unknown }[];
     expect(entries.some((e) => JSON.stringify(e.fieldsV1).includes('"f:replicas"'))).toBe(true);
-    dep.metadata.managedFields = [
-      ...entries,
-      {
-        manager: 'gpuops',
-        operation: 'Update',
-        apiVersion: 'apps/v1',
-        subresource: 'scale',
-        fieldsType: 'FieldsV1',
-        fieldsV1: { 'f:spec': { 'f:replicas': {} } },
-      },
-    ];
+    dep.metadata.managedFields = [...entries, gpuopsScaleEntry()];
     h.sim.store.update('deployments', dep);
     expect((await h.pass()).patches).toContain(
       'Deployment algorithms/serve: ownership of spec.replicas handed to Git’s applier',

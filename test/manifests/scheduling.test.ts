@@ -8,7 +8,12 @@ import {
   toleratesTaint,
   type Toleration,
 } from '../../src/cluster/taints.js';
-import { containerEnv, containerResources, poolScheduling } from '../../src/manifests/scheduling.js';
+import {
+  anyVendorTolerations,
+  containerEnv,
+  containerResources,
+  poolScheduling,
+} from '../../src/manifests/scheduling.js';
 import { policyWith } from '../benchmark/fixtures.js';
 
 const policy = (
@@ -42,6 +47,21 @@ describe('poolScheduling', () => {
 
 const taint = (key: string, effect: Taint['effect'], value?: string): Taint =>
   value === undefined ? { key, effect } : { key, value, effect };
+
+describe('anyVendorTolerations (standby sets, the pre-pull DaemonSet)', () => {
+  it('every vendor’s GPU taint, then each pool’s taint with the policy’s key and effect, in the order given', () => {
+    expect(anyVendorTolerations(policy, 'long-task', 'unused')).toEqual([
+      { key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' },
+      { key: 'amd.com/gpu', operator: 'Exists', effect: 'NoSchedule' },
+      { key: 'example.com/pool', operator: 'Equal', value: 'long-task', effect: 'NoExecute' },
+      { key: 'example.com/pool', operator: 'Equal', value: 'unused', effect: 'NoExecute' },
+    ]);
+    // A pool's toleration is the one poolScheduling gives a single vendor's pod there.
+    expect(anyVendorTolerations(policy, 'short-task').slice(2)).toEqual(
+      poolScheduling('short-task', policy).tolerations.slice(1),
+    );
+  });
+});
 
 describe('toleratesTaint (Kubernetes taint and toleration rule)', () => {
   it.each<{ name: string; t: Toleration; taint: Taint; want: boolean }>([

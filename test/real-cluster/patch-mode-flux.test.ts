@@ -15,78 +15,43 @@
  */
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { PassResult } from '../../src/pass/reconcile.js';
 import { git } from '../gitops/helpers.js';
-import { describeReal, INSTALL, installRbac, startRealHarness, until, type RealHarness } from './harness.js';
-import { patchModePolicy, storyFiles } from './patch-story.js';
-
-const policy = patchModePolicy();
-
-type Deployment = {
-  metadata: {
-    annotations?: Record<string, string>;
-    managedFields?: {
-      manager: string;
-      operation: string;
-      fieldsV1?: { 'f:spec'?: Record<string, unknown> };
-    }[];
-  };
-  spec: { replicas: number };
-  status?: { readyReplicas?: number };
-};
+import { describeReal, INSTALL, installRbac, until, type RealHarness } from './harness.js';
+import {
+  patchModePolicy,
+  placeServe,
+  replicasOwners,
+  serveDeployment,
+  serveScaling,
+  startPatchStory,
+} from './patch-story.js';
 
 let h: RealHarness;
-const deployment = () => h.get<Deployment>('/apis/apps/v1/namespaces/algorithms/deployments/serve');
-const scaling = (r: PassResult) => r.plan.scaling.find((s) => s.algorithm === 'serve');
-/** Field managers that own `spec.replicas` (server-side apply's managedFields). */
-const managersOfReplicas = (d: Deployment) =>
-  (d.metadata.managedFields ?? [])
-    .filter((f) => f.fieldsV1?.['f:spec']?.['f:replicas'] !== undefined)
-    .map((f) => f.manager);
+const deployment = () => serveDeployment(h);
 
 describeReal('patch mode beside Flux', () => {
   beforeAll(async () => {
-    h = await startRealHarness({
-      files: storyFiles(policy),
-    });
-    await h.addNodes([
-      { name: 'gpu-a', gpus: 1 },
-      { name: 'gpu-s', gpus: 3, labels: { 'gpuops.dev/pool': 'short-task' } },
-      { name: 'gpu-u', gpus: 1 },
-    ]);
+    h = await startPatchStory(
+      patchModePolicy(),
+      [
+        { name: 'gpu-a', gpus: 1 },
+        { name: 'gpu-s', gpus: 3, labels: { 'gpuops.dev/pool': 'short-task' } },
+        { name: 'gpu-u', gpus: 1 },
+      ],
+      { patchModeRbac: false },
+    );
   });
   afterAll(async () => {
     await h?.close();
   });
 
   it('pools, a benchmark Job run by the real Job controller, placement: each applied by Flux', async () => {
-    await h.pass();
-    h.merge('gpuops/prod/pools');
-    await h.sync();
-    let last = '';
-    const placed = await until(
-      'serve is placed',
-      async () => {
-        const r = await h.pass();
-        const p = r.plan.placements.find((x) => x.algorithm === 'serve');
-        last = `${p?.reason}: ${p?.message}; jobs: ${JSON.stringify((await h.get<{ items: { status?: unknown }[] }>('/apis/batch/v1/namespaces/algorithms/jobs')).items.map((j) => j.status))}`;
-        return p?.pool !== null && p;
-      },
-      120_000,
-    ).catch((err: unknown) => {
-      throw new Error(`${(err as Error).message}; last: ${last}`);
-    });
+    const placed = await placeServe(h);
     expect(placed.pool).toBe('short-task');
     // KWOK ran the Job's pod for its 3 s; gpuops measured the container's start and finish.
     expect(placed.runTimeSeconds).toBeGreaterThanOrEqual(2);
     expect(placed.runTimeSeconds).toBeLessThanOrEqual(6);
-    h.merge('gpuops/prod/placement/serve');
-    await h.sync();
-    const d = await until('the Deployment controller runs one replica', async () => {
-      const x = await deployment();
-      return x.status?.readyReplicas === 1 && x;
-    });
-    expect(d.spec.replicas).toBe(1);
+    expect((await deployment()).spec.replicas).toBe(1);
   });
 
   it('without the patch-mode component: each 403 is one clear line, nothing patched; Flux then applies what Git holds', async () => {
@@ -108,9 +73,9 @@ describeReal('patch mode beside Flux', () => {
     h.local.load.setLoad('serve', 100);
     const r = await until('a scale-up is decided', async () => {
       const pass = await h.pass();
-      return scaling(pass)?.action === 'scale-up' && pass;
+      return serveScaling(pass)?.action === 'scale-up' && pass;
     });
-    expect(scaling(r)?.replicas).toEqual({ from: 1, to: 2 });
+    expect(serveScaling(r)?.replicas).toEqual({ from: 1, to: 2 });
     // The scale patch, and the hand-over of replicas' ownership (a read of the Deployment, every
     // pass where Git binds gpuops-scale): each refused, each one line.
     expect(r.patches).toHaveLength(2);
@@ -129,7 +94,7 @@ describeReal('patch mode beside Flux', () => {
       const d = await deployment();
       return d.spec.replicas === 2 && d.status?.readyReplicas === 2;
     });
-    expect(managersOfReplicas(await deployment())).toEqual(['kustomize-controller']);
+    expect(replicasOwners(await deployment())).toEqual(['kustomize-controller/Apply']);
   });
 
   it('with it: gpuops patches replicas, Flux’s next reconcile of main keeps them, and the team’s annotation survives both', async () => {
@@ -138,14 +103,14 @@ describeReal('patch mode beside Flux', () => {
     h.local.load.setLoad('serve', 250);
     const r = await until('a scale-up to 3 is decided', async () => {
       const pass = await h.pass();
-      return scaling(pass)?.action === 'scale-up' && pass;
+      return serveScaling(pass)?.action === 'scale-up' && pass;
     });
-    expect(scaling(r)?.replicas).toEqual({ from: 2, to: 3 });
+    expect(serveScaling(r)?.replicas).toEqual({ from: 2, to: 3 });
     expect(r.patches).toEqual(['Deployment algorithms/serve: replicas 3']);
     const patched = await deployment();
     expect(patched.spec.replicas).toBe(3);
     expect(patched.metadata.annotations?.['team.example.com/owner']).toBe('vision');
-    expect(managersOfReplicas(patched)).toEqual(['gpuops']);
+    expect(replicasOwners(patched)).toEqual(['gpuops/Update/scale']);
     expect(h.file('main', 'clusters/prod/algorithms/serve/deployment.yaml')).toMatch(/replicas: 3/);
     // Flux applies main, which holds gpuops's commit: its dry run finds no drift in replicas, so
     // the field stays gpuops's (it was kustomize-controller's after the previous test's sync).
@@ -153,7 +118,7 @@ describeReal('patch mode beside Flux', () => {
     const after = await deployment();
     expect(after.spec.replicas).toBe(3);
     expect(after.metadata.annotations?.['team.example.com/owner']).toBe('vision');
-    expect(managersOfReplicas(after)).toEqual(['gpuops']);
+    expect(replicasOwners(after)).toEqual(['gpuops/Update/scale']);
     await until('the Deployment controller runs three replicas', async () => {
       const d = await deployment();
       return d.status?.readyReplicas === 3;

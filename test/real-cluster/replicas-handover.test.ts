@@ -12,48 +12,32 @@
  * `spec.replicas` from gpuops's entries (every other entry as it was, the value kept), so Git alone
  * decides it.
  */
-import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { PassResult } from '../../src/pass/reconcile.js';
-import { describeReal, INSTALL, installRbac, startRealHarness, until, type RealHarness } from './harness.js';
-import { patchModePolicy, placeServe, storyFiles } from './patch-story.js';
-
-const policy = patchModePolicy();
-
-type Entry = {
-  manager: string;
-  operation: string;
-  subresource?: string;
-  time?: string;
-  fieldsV1?: { 'f:spec'?: Record<string, unknown> };
-};
-type Deployment = {
-  metadata: { managedFields?: Entry[] };
-  spec: { replicas: number };
-  status?: { readyReplicas?: number };
-};
+import { othersThanGpuops } from '../support/managed-fields.js';
+import { describeReal, until, type RealHarness } from './harness.js';
+import {
+  patchModePolicy,
+  placeServe,
+  replicasOwners,
+  serveDeployment,
+  serveScaling,
+  startPatchStory,
+} from './patch-story.js';
 
 const FILE = 'clusters/prod/algorithms/serve/deployment.yaml';
 let h: RealHarness;
-const deployment = () => h.get<Deployment>('/apis/apps/v1/namespaces/algorithms/deployments/serve');
-const scaling = (r: PassResult) => r.plan.scaling.find((s) => s.algorithm === 'serve');
-/** The entries owning `spec.replicas`, as `manager/operation[/subresource]`, sorted. */
-const replicasOwners = (d: Deployment) =>
-  (d.metadata.managedFields ?? [])
-    .filter((e) => e.fieldsV1?.['f:spec']?.['f:replicas'] !== undefined)
-    .map((e) => [e.manager, e.operation, ...(e.subresource ? [e.subresource] : [])].join('/'))
-    .sort();
+const deployment = () => serveDeployment(h);
 
 describeReal('patch mode hands the replicas it set over to Git’s applier', () => {
   beforeAll(async () => {
-    h = await startRealHarness({
-      files: storyFiles(policy),
-    });
-    await h.addNodes([
-      { name: 'gpu-a', gpus: 1 },
-      { name: 'gpu-s', gpus: 3, labels: { 'gpuops.dev/pool': 'short-task' } },
-    ]);
-    await installRbac(h.kc, path.join(INSTALL, 'components/patch-mode'));
+    h = await startPatchStory(
+      patchModePolicy(),
+      [
+        { name: 'gpu-a', gpus: 1 },
+        { name: 'gpu-s', gpus: 3, labels: { 'gpuops.dev/pool': 'short-task' } },
+      ],
+      { patchModeRbac: true },
+    );
   });
   afterAll(async () => {
     await h?.close();
@@ -66,9 +50,9 @@ describeReal('patch mode hands the replicas it set over to Git’s applier', () 
     h.local.load.setLoad('serve', 100);
     const r = await until('a scale-up is decided', async () => {
       const pass = await h.pass();
-      return scaling(pass)?.action === 'scale-up' && pass;
+      return serveScaling(pass)?.action === 'scale-up' && pass;
     });
-    expect(scaling(r)?.replicas).toEqual({ from: 1, to: 2 });
+    expect(serveScaling(r)?.replicas).toEqual({ from: 1, to: 2 });
     expect(r.patches).toContain('Deployment algorithms/serve: replicas 2');
     expect(replicasOwners(await deployment())).toEqual(['gpuops/Update/scale']);
     const file = h.file('main', FILE)!;
@@ -93,9 +77,9 @@ describeReal('patch mode hands the replicas it set over to Git’s applier', () 
     expect(after.spec.replicas).toBe(2);
     expect(replicasOwners(after)).toEqual(['kustomize-controller/Apply']);
     // The Deployment controller restamps its `status` entry: the others are compared.
-    const others = (d: Deployment) =>
-      (d.metadata.managedFields ?? []).filter((e) => e.manager !== 'gpuops' && e.subresource !== 'status');
-    expect(others(after)).toEqual(others(before));
+    expect(othersThanGpuops(after.metadata.managedFields)).toEqual(
+      othersThanGpuops(before.metadata.managedFields),
+    );
     expect((after.metadata.managedFields ?? []).filter((e) => e.manager === 'gpuops')).toEqual([]);
     // Nothing left to hand over.
     expect((await h.pass()).patches.filter((p) => p.includes('handed'))).toEqual([]);

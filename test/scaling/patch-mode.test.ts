@@ -10,6 +10,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClusterPatcher } from '../../src/cluster/patch.js';
 import { startSimCluster, type SimCluster } from '../../src/sim/index.js';
+import { gpuopsScaleEntry } from '../support/managed-fields.js';
 
 const fixtures = new URL('../fixtures/cluster-mixed/', import.meta.url);
 let sim: SimCluster;
@@ -236,15 +237,7 @@ describe('hand-over to Git’s applier (simulated cluster)', () => {
       fieldsType: 'FieldsV1',
       fieldsV1: { 'f:spec': { 'f:replicas': {}, 'f:selector': {} } },
     };
-    const scale = {
-      manager: 'gpuops',
-      operation: 'Update',
-      apiVersion: 'apps/v1',
-      time: '2026-12-07T03:59:00Z',
-      fieldsType: 'FieldsV1',
-      fieldsV1: { 'f:spec': { 'f:replicas': {} } },
-      subresource: 'scale',
-    };
+    const scale = gpuopsScaleEntry({ time: '2026-12-07T03:59:00Z' });
     const d = sim.store.get('deployments', 'default', 'resnet50-infer')!;
     d.metadata.managedFields = [scale, fluxApply];
     sim.store.update('deployments', d);

@@ -29,10 +29,14 @@ import {
   defaultControllers,
   nodeGpuCount,
   dcgmRoute,
+  DcgmPages,
+  inProcessDcgmFetch,
   startSimCluster,
   type SimCluster,
   LoadModel,
 } from '../sim/index.js';
+import { startRunCache, type RunCache } from '../compose/index.js';
+import { cacheCaughtUp } from './cache-barrier.js';
 import { replayFleet } from './fleet.js';
 import type { ReplaySettings } from './replay-settings.js';
 import { profiled } from './sim-profile.js';
@@ -94,6 +98,9 @@ export async function runSimEngine(
   rmSync(seed, { recursive: true, force: true });
 
   const load = new LoadModel();
+  // The engine reads its simulator's dcgm-exporter pages in-process: the same page text, parsed by
+  // the same `DcgmScrapeSource`, without a socket (see `docs/replay.md`).
+  const pages = new DcgmPages(() => sim, load);
   const sim: SimCluster = await startSimCluster({
     nodes,
     controllers: defaultControllers({
@@ -101,7 +108,7 @@ export async function runSimEngine(
       startupSeconds: s.startupSeconds,
       hpaSyncSeconds: HPA_SYNC_SECONDS,
     }),
-    routes: [dcgmRoute(() => sim, load)],
+    routes: [dcgmRoute(() => sim, load, pages)],
     // Time moves only when the replay advances it (a tiny real-time drift aside).
     speed: 1e-6,
     tickMs: 3_600_000,
@@ -124,7 +131,11 @@ export async function runSimEngine(
     close: () => sim.close(),
   };
   let deps: ReconcileDeps | undefined;
+  let runCache: RunCache | undefined;
   try {
+    // Passes read the cluster from `gpuops run`'s watch-driven cache (list once, then watch).
+    runCache = await startRunCache(kubeConfig, pino({ level: 'silent' }));
+    const cache = runCache.cache;
     deps = await buildDemoDeps({
       cluster: REPLAY_CLUSTER,
       demo: cluster,
@@ -132,6 +143,8 @@ export async function runSimEngine(
       database: `sqlite:${path.join(dir, 'gpuops.db')}`,
       cacheDir: path.join(dir, 'cache'),
       log: pino({ level: 'silent' }),
+      dcgmFetch: inProcessDcgmFetch(pages),
+      clusterRead: runCache.clusterRead,
     });
     if (process.env.GPUOPS_REPLAY_PROFILE) deps = profiled(deps);
     const r = await new Run(
@@ -144,10 +157,12 @@ export async function runSimEngine(
       path.join(dir, 'reviewer'),
       started,
       onProgress,
+      () => cacheCaughtUp(sim, cache),
     ).all();
     return { ...r, cpuSeconds: processCpuSeconds() - cpuStart };
   } finally {
     await deps?.store.close();
+    await runCache?.stop();
     await cluster.close();
   }
 }

@@ -16,7 +16,9 @@
  * - a pull request is merged `mergeDelaySeconds` (10 min) after gpuops opened it, then
  *   `clusters/<cluster>/` is applied as Argo CD would (`applyGitOpsFolder`), as the demo does.
  * After every tick the allocation (pods bound, pods Ready, `spec.replicas`) and node pool labels
- * are read from the simulator's store.
+ * are read from the simulator's store. The passes read the cluster as `gpuops run` does, from the
+ * watch-driven cache (caught up with the simulator before each pass, `cache-barrier.ts`), and the
+ * dcgm-exporter pages in-process (`inProcessDcgmFetch`: the route's page text, no socket).
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -33,6 +35,7 @@ import {
   inProcessDcgmFetch,
   startSimCluster,
   type SimCluster,
+  type KubeObject,
   LoadModel,
 } from '../sim/index.js';
 import { startRunCache, type RunCache } from '../compose/index.js';
@@ -97,39 +100,8 @@ export async function runSimEngine(
   await createOrigin(origin, seed);
   rmSync(seed, { recursive: true, force: true });
 
-  const load = new LoadModel();
-  // The engine reads its simulator's dcgm-exporter pages in-process: the same page text, parsed by
-  // the same `DcgmScrapeSource`, without a socket (see `docs/replay.md`).
-  const pages = new DcgmPages(() => sim, load);
-  const sim: SimCluster = await startSimCluster({
-    nodes,
-    controllers: defaultControllers({
-      loadModel: load,
-      startupSeconds: s.startupSeconds,
-      hpaSyncSeconds: HPA_SYNC_SECONDS,
-    }),
-    routes: [dcgmRoute(() => sim, load, pages)],
-    // Time moves only when the replay advances it (a tiny real-time drift aside).
-    speed: 1e-6,
-    tickMs: 3_600_000,
-  });
-  const kubeConfig = new KubeConfig();
-  // Plain HTTP on the loopback: the decisions are the same as over TLS, without a TLS handshake per
-  // request on both ends of one process (the replay measures the controller, not its transport).
-  kubeConfig.loadFromString(sim.kubeconfig({ plain: true }));
-  const cluster: DemoCluster = {
-    sim,
-    load,
-    kubeConfig,
-    dcgmTargets: sim.store
-      .list('nodes')
-      .filter((n) => nodeGpuCount(n) > 0)
-      .map((n) => ({
-        url: `${sim.url}/dcgm/${encodeURIComponent(n.metadata.name)}/metrics`,
-        node: n.metadata.name,
-      })),
-    close: () => sim.close(),
-  };
+  const { cluster, pages } = await startEngineCluster(nodes, s);
+  const { sim, kubeConfig } = cluster;
   let deps: ReconcileDeps | undefined;
   let runCache: RunCache | undefined;
   try {
@@ -165,4 +137,49 @@ export async function runSimEngine(
     await runCache?.stop();
     await cluster.close();
   }
+}
+
+/**
+ * The simulated cluster of one engine: `nodes`, the simulated controllers with the replay's
+ * start-ups, the dcgm-exporter route and the pages it renders (which the engine also reads
+ * in-process), a clock that moves only when the replay advances it.
+ */
+async function startEngineCluster(
+  nodes: KubeObject[],
+  s: ReplaySettings,
+): Promise<{ cluster: DemoCluster; pages: DcgmPages }> {
+  const load = new LoadModel();
+  // The engine reads its simulator's dcgm-exporter pages in-process: the same page text, parsed by
+  // the same `DcgmScrapeSource`, without a socket (see `docs/replay.md`).
+  const pages = new DcgmPages(() => sim, load);
+  const sim: SimCluster = await startSimCluster({
+    nodes,
+    controllers: defaultControllers({
+      loadModel: load,
+      startupSeconds: s.startupSeconds,
+      hpaSyncSeconds: HPA_SYNC_SECONDS,
+    }),
+    routes: [dcgmRoute(() => sim, load, pages)],
+    // Time moves only when the replay advances it (a tiny real-time drift aside).
+    speed: 1e-6,
+    tickMs: 3_600_000,
+  });
+  const kubeConfig = new KubeConfig();
+  // Plain HTTP on the loopback: the decisions are the same as over TLS, without a TLS handshake per
+  // request on both ends of one process (the replay measures the controller, not its transport).
+  kubeConfig.loadFromString(sim.kubeconfig({ plain: true }));
+  const cluster: DemoCluster = {
+    sim,
+    load,
+    kubeConfig,
+    dcgmTargets: sim.store
+      .list('nodes')
+      .filter((n) => nodeGpuCount(n) > 0)
+      .map((n) => ({
+        url: `${sim.url}/dcgm/${encodeURIComponent(n.metadata.name)}/metrics`,
+        node: n.metadata.name,
+      })),
+    close: () => sim.close(),
+  };
+  return { cluster, pages };
 }

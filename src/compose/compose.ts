@@ -56,6 +56,8 @@ export interface ComposeOverrides {
   metrics?: UtilizationSource | null;
   /** dcgm-exporter endpoints with their node names, used when `metrics` is not given. */
   dcgmTargets?: DcgmTarget[];
+  /** How `dcgmTargets` are fetched (default the global `fetch`; the replay's engines: in-process). */
+  dcgmFetch?: typeof fetch;
   /** Time of the pass and the benchmark runner's waits; default the system clock. */
   clock?: RunnerClock;
   /** Default: silent. */
@@ -117,6 +119,7 @@ export async function compose(settings: Settings, o: ComposeOverrides = {}): Pro
             {
               ...metricsSettingsOf(settings, env),
               ...(o.dcgmTargets ? { dcgmTargets: o.dcgmTargets } : {}),
+              ...(o.dcgmFetch ? { dcgmFetch: o.dcgmFetch } : {}),
             },
             () => clock.now(),
           );

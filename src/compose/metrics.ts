@@ -18,6 +18,11 @@ export interface MetricsSettings {
   dcgmUrl?: string[];
   /** dcgm-exporter endpoints with the node each runs on (the demo's); wins over `dcgmUrl`. */
   dcgmTargets?: DcgmTarget[];
+  /**
+   * How the dcgm-exporter pages are fetched (default the global `fetch`): the replay's engines
+   * read their simulator's pages in-process (`sim/dcgm/pages.ts`).
+   */
+  dcgmFetch?: typeof fetch;
   /** `plan --now`: judge saved files at this time instead of their newest sample. */
   evaluatedAt?: Date;
 }
@@ -45,7 +50,12 @@ export function utilizationSource(settings: MetricsSettings, now: () => Date): U
     });
   }
   const targets = settings.dcgmTargets ?? (settings.dcgmUrl ?? []).map((url) => ({ url }));
-  if (targets.length > 0) return new DcgmScrapeSource({ targets, now });
+  if (targets.length > 0)
+    return new DcgmScrapeSource({
+      targets,
+      now,
+      ...(settings.dcgmFetch ? { fetch: settings.dcgmFetch } : {}),
+    });
   return null;
 }
 

@@ -11,6 +11,7 @@ import { settingsWith, type Settings } from '../config/index.js';
 import type { ReconcileDeps } from '../pass/index.js';
 import { sleep } from '../retry/index.js';
 import type { DemoCluster } from './cluster.js';
+import type { ClusterSource } from '../cluster/index.js';
 
 /** The demo's GitLab stand-in, as the settings name it: `--gitlab-url`, `--gitlab-project`, `GITLAB_TOKEN`. */
 export interface DemoGitLab {
@@ -47,6 +48,13 @@ export interface DemoDepsOptions {
    * plain git provider.
    */
   gitlab?: DemoGitLab;
+  /**
+   * How the demo's dcgm-exporter pages are fetched (`--dcgm-url`); default over HTTP (the global
+   * `fetch`). The replay's engines read them in-process (`inProcessDcgmFetch`).
+   */
+  dcgmFetch?: typeof fetch;
+  /** How passes read the cluster (`gpuops run`'s watch-driven cache); default: list every pass. */
+  clusterRead?: ClusterSource;
 }
 
 /** Real milliseconds a simulated wait takes (lets the event loop and the printer breathe). */
@@ -86,6 +94,8 @@ export async function buildDemoDeps(o: DemoDepsOptions): Promise<ReconcileDeps> 
   const { deps } = await compose(settings, {
     kubeConfig: o.demo.kubeConfig,
     dcgmTargets: o.demo.dcgmTargets,
+    ...(o.dcgmFetch ? { dcgmFetch: o.dcgmFetch } : {}),
+    ...(o.clusterRead ? { clusterRead: o.clusterRead } : {}),
     clock: simulatedClock(o.demo),
     cacheDir: o.cacheDir,
     log: o.log,

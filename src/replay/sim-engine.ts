@@ -16,7 +16,9 @@
  * - a pull request is merged `mergeDelaySeconds` (10 min) after gpuops opened it, then
  *   `clusters/<cluster>/` is applied as Argo CD would (`applyGitOpsFolder`), as the demo does.
  * After every tick the allocation (pods bound, pods Ready, `spec.replicas`) and node pool labels
- * are read from the simulator's store.
+ * are read from the simulator's store. The passes read the cluster as `gpuops run` does, from the
+ * watch-driven cache (caught up with the simulator before each pass, `cache-barrier.ts`), and the
+ * dcgm-exporter pages in-process (`inProcessDcgmFetch`: the route's page text, no socket).
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -29,10 +31,15 @@ import {
   defaultControllers,
   nodeGpuCount,
   dcgmRoute,
+  DcgmPages,
+  inProcessDcgmFetch,
   startSimCluster,
   type SimCluster,
+  type KubeObject,
   LoadModel,
 } from '../sim/index.js';
+import { startRunCache, type RunCache } from '../compose/index.js';
+import { cacheCaughtUp } from './cache-barrier.js';
 import { replayFleet } from './fleet.js';
 import type { ReplaySettings } from './replay-settings.js';
 import { profiled } from './sim-profile.js';
@@ -93,7 +100,58 @@ export async function runSimEngine(
   await createOrigin(origin, seed);
   rmSync(seed, { recursive: true, force: true });
 
+  const { cluster, pages } = await startEngineCluster(nodes, s);
+  const { sim, kubeConfig } = cluster;
+  let deps: ReconcileDeps | undefined;
+  let runCache: RunCache | undefined;
+  try {
+    // Passes read the cluster from `gpuops run`'s watch-driven cache (list once, then watch).
+    runCache = await startRunCache(kubeConfig, pino({ level: 'silent' }));
+    const cache = runCache.cache;
+    deps = await buildDemoDeps({
+      cluster: REPLAY_CLUSTER,
+      demo: cluster,
+      origin,
+      database: `sqlite:${path.join(dir, 'gpuops.db')}`,
+      cacheDir: path.join(dir, 'cache'),
+      log: pino({ level: 'silent' }),
+      dcgmFetch: inProcessDcgmFetch(pages),
+      clusterRead: runCache.clusterRead,
+    });
+    if (process.env.GPUOPS_REPLAY_PROFILE) deps = profiled(deps);
+    const r = await new Run(
+      trace,
+      engine,
+      s,
+      deps,
+      cluster,
+      origin,
+      path.join(dir, 'reviewer'),
+      started,
+      onProgress,
+      () => cacheCaughtUp(sim, cache),
+    ).all();
+    return { ...r, cpuSeconds: processCpuSeconds() - cpuStart };
+  } finally {
+    await deps?.store.close();
+    await runCache?.stop();
+    await cluster.close();
+  }
+}
+
+/**
+ * The simulated cluster of one engine: `nodes`, the simulated controllers with the replay's
+ * start-ups, the dcgm-exporter route and the pages it renders (which the engine also reads
+ * in-process), a clock that moves only when the replay advances it.
+ */
+async function startEngineCluster(
+  nodes: KubeObject[],
+  s: ReplaySettings,
+): Promise<{ cluster: DemoCluster; pages: DcgmPages }> {
   const load = new LoadModel();
+  // The engine reads its simulator's dcgm-exporter pages in-process: the same page text, parsed by
+  // the same `DcgmScrapeSource`, without a socket (see `docs/replay.md`).
+  const pages = new DcgmPages(() => sim, load);
   const sim: SimCluster = await startSimCluster({
     nodes,
     controllers: defaultControllers({
@@ -101,7 +159,7 @@ export async function runSimEngine(
       startupSeconds: s.startupSeconds,
       hpaSyncSeconds: HPA_SYNC_SECONDS,
     }),
-    routes: [dcgmRoute(() => sim, load)],
+    routes: [dcgmRoute(() => sim, load, pages)],
     // Time moves only when the replay advances it (a tiny real-time drift aside).
     speed: 1e-6,
     tickMs: 3_600_000,
@@ -123,31 +181,5 @@ export async function runSimEngine(
       })),
     close: () => sim.close(),
   };
-  let deps: ReconcileDeps | undefined;
-  try {
-    deps = await buildDemoDeps({
-      cluster: REPLAY_CLUSTER,
-      demo: cluster,
-      origin,
-      database: `sqlite:${path.join(dir, 'gpuops.db')}`,
-      cacheDir: path.join(dir, 'cache'),
-      log: pino({ level: 'silent' }),
-    });
-    if (process.env.GPUOPS_REPLAY_PROFILE) deps = profiled(deps);
-    const r = await new Run(
-      trace,
-      engine,
-      s,
-      deps,
-      cluster,
-      origin,
-      path.join(dir, 'reviewer'),
-      started,
-      onProgress,
-    ).all();
-    return { ...r, cpuSeconds: processCpuSeconds() - cpuStart };
-  } finally {
-    await deps?.store.close();
-    await cluster.close();
-  }
+  return { cluster, pages };
 }

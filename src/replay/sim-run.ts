@@ -96,6 +96,8 @@ export class Run {
     private readonly started: number,
     /** Called after each step with the share of the trace replayed (0..1). */
     private readonly onProgress?: (fraction: number) => void,
+    /** Awaited before each pass (the watch cache catching up with the simulator, `cache-barrier.ts`). */
+    private readonly beforePass?: () => Promise<void>,
   ) {
     this.labels = poolLabels(cluster.sim);
   }
@@ -160,6 +162,7 @@ export class Run {
   }
 
   private async pass(): Promise<void> {
+    await this.beforePass?.();
     const t = Date.now();
     await reconcileOnce(this.deps);
     this.passMs += Date.now() - t;

@@ -13,6 +13,7 @@ export { defaultControllers } from './controllers/index.js';
 export { nodeGpuCount } from './controllers/kubelet.js';
 export { controllerOf, holdsResources, podGpus } from './controllers/pods.js';
 export { dcgmGpus, formatDcgmPage } from './dcgm/page.js';
+export { DcgmPages, inProcessDcgmFetch } from './dcgm/pages.js';
 export { dcgmRoute } from './dcgm/route.js';
 export { generateFleet } from './fleet.js';
 export { GitLabStandIn } from './forges/gitlab.js';

@@ -16,26 +16,26 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LoadModel } from '../load-model.js';
-import type { SimClock, SimStore } from '../types.js';
 import { nodeGpuCount } from '../controllers/kubelet.js';
 import { readAll } from '../controllers/read.js';
-import { dcgmGpus } from './page.js';
-import { formatExporterPage } from './amd-page.js';
+import { DcgmPages, PAGE_CONTENT_TYPE, PAGE_PATH, type ClusterSource } from './pages.js';
 
-/** Where the route reads the cluster state; undefined while the cluster is starting. */
-export type ClusterSource = () => { store: SimStore; clock: Pick<SimClock, 'now'> } | undefined;
+export type { ClusterSource } from './pages.js';
 
 function send(res: ServerResponse, code: number, type: string, body: string): void {
   res.writeHead(code, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body) });
   res.end(body);
 }
 
-/** The route (a `SimRoute`): true when it answered the request. */
+/**
+ * The route (a `SimRoute`): true when it answered the request. `pages` renders the node pages
+ * (given: shared with an in-process reader, `inProcessDcgmFetch`).
+ */
 export function dcgmRoute(
   cluster: ClusterSource,
   load: LoadModel,
+  pages: DcgmPages = new DcgmPages(cluster, load),
 ): (req: IncomingMessage, res: ServerResponse, url: URL) => boolean {
-  let cache: { key: string; utilization: Map<string, number> } | undefined;
   return (req, res, url) => {
     if (!url.pathname.startsWith('/dcgm/')) return false;
     const c = cluster();
@@ -70,20 +70,13 @@ export function dcgmRoute(
       send(res, 200, 'text/plain; version=0.0.4; charset=utf-8', `${lines.join('\n')}\n`);
       return true;
     }
-    const m = /^\/dcgm\/([^/]+)\/metrics$/.exec(url.pathname);
-    const node = m ? c.store.get('nodes', undefined, decodeURIComponent(m[1]!)) : undefined;
-    if (!node || nodeGpuCount(node) === 0) {
+    const m = PAGE_PATH.exec(url.pathname);
+    const page = m ? pages.page(decodeURIComponent(m[1]!)) : undefined;
+    if (page === undefined || page === 'starting') {
       send(res, 404, 'text/plain; charset=utf-8', `no dcgm-exporter at ${url.pathname}\n`);
       return true;
     }
-    const now = c.clock.now();
-    const pods = readAll(c.store, 'pods');
-    // One utilisation map per store version, load version and simulated second: a Prometheus scraping every
-    // node's page in a round computes it once, not once per node.
-    const key = `${c.store.resourceVersion()}/${load.version()}@${Math.floor(now.getTime() / 1000)}`;
-    if (cache?.key !== key) cache = { key, utilization: load.podUtilization(pods, now) };
-    const body = formatExporterPage(node, dcgmGpus(node, pods, load, now, cache.utilization));
-    send(res, 200, 'text/plain; version=0.0.4; charset=utf-8', req.method === 'HEAD' ? '' : body);
+    send(res, 200, PAGE_CONTENT_TYPE, req.method === 'HEAD' ? '' : page);
     return true;
   };
 }

@@ -112,6 +112,16 @@ export function downReplicas(
 }
 
 /**
+ * The replicas `loadGpus` needs at β + `headroomDownMargin` (the hysteresis band's whole spare),
+ * on either side of `min`: what a recorded headroom scale-down recommends in the scale-down window
+ * (see {@link recommendationOf}). Absent factors count 0.
+ */
+export function spareReplicas(loadGpus: number, b: RecommendationBounds): number {
+  const beta = (b.headroomFactor ?? 0) + (b.headroomDownMargin ?? 0);
+  return headroomReplicas(loadGpus, beta, b.gpus ?? 1, b.max, b.minReplicas, b.maxReplicas);
+}
+
+/**
  * The replica count a recorded pass recommended (HPA stabilisation works on recommendations, not
  * on applied changes). A change records its target. With `load` sizing a hold that judged every
  * Ready pod (see `LOAD_RECOMMENDING`) recommended the replicas its load needed,
@@ -127,11 +137,22 @@ export function downReplicas(
  * With `step` sizing a hold because of a cooldown or a stabilisation window recommended one step
  * in the direction its utilisation asked for. Any other hold recommended staying. Null when the
  * record carries no replica count.
+ *
+ * One exception to "a change records its target": with `headroom` sizing a scale-down that
+ * carried a utilisation recommends the replicas its load (`utilisation × replicasFrom × gpus /
+ * 100` GPUs) needs at β + margin, the band's whole spare on either side of `min`
+ * ({@link spareReplicas}; below `min` without the band's edge), not the count it went to. So a
+ * scale-down no longer keeps the window shut at its own count for the whole window: a load that
+ * keeps falling is followed once the scale-down cooldown has passed (the flap hold's one-replica
+ * guard, `rules/flap-hold.ts` `repeatedScaleDown`, bounds how far), while a scale-up still keeps
+ * its count (no up → down reversal within the window).
  */
 export function recommendationOf(record: DecisionRecord, b: RecommendationBounds): number | null {
   if (record.replicasFrom === null) return null;
-  if (record.action !== 'hold') return record.replicasTo ?? record.replicasFrom;
   const from = record.replicasFrom;
+  if (b.sizing === 'headroom' && record.action === 'scale-down' && record.utilization !== null)
+    return spareReplicas((record.utilization * from * (b.gpus ?? 1)) / 100, b);
+  if (record.action !== 'hold') return record.replicasTo ?? record.replicasFrom;
   if (b.sizing === 'headroom' && record.utilization !== null && !HEADROOM_STAYING.has(record.reason)) {
     const g = b.gpus ?? 1;
     return downReplicas((record.utilization * from * g) / 100, record.utilization, b);

@@ -52,7 +52,7 @@ describe('reversalHoldEndMs: a change reversing the one before it within the win
 const shipped = policy();
 const fast: LoopDelays = { sampleSeconds: 5, reactionSeconds: 5, startupSeconds: 30 };
 
-describe('the facts: the loop windows (120 s) or, within 300 s of a reversal, the policy own (300 s)', () => {
+describe('the facts: the loop windows (cooldown 45 s, flap hold 100 s) or, within 300 s of a reversal, the policy own (300 s)', () => {
   const windowsAt = (recent: DecisionRecord[], loop: LoopDelays | null = fast) => {
     const input = { ...baseInput([10, 10, 10]), recent, ...(loop ? { loop } : {}) };
     const f = scalingFacts(input, withLoopWindows(shipped, loop ?? undefined), RULE_NOW, shipped);
@@ -62,15 +62,17 @@ describe('the facts: the loop windows (120 s) or, within 300 s of a reversal, th
       until: f.clock.untilMs,
     };
   };
-  it.each<[string, DecisionRecord[], number, number]>([
-    ['NoReversal', [down(200)], 120, Infinity],
-    ['ReversalJustInside', [down(400), up(101)], 300, NOW + 199_000],
-    ['ReversalJustOutside', [down(401), up(101)], 120, Infinity],
-    ['HoldOneMsBeforeItsEnd', [down(350), up(299.999)], 300, NOW + 1],
-    ['HoldEnded', [down(350), up(300)], 120, Infinity],
+  const loopOwn: [number, number] = [45, 100];
+  const policyOwn: [number, number] = [300, 300];
+  it.each<[string, DecisionRecord[], [number, number], number]>([
+    ['NoReversal', [down(200)], loopOwn, Infinity],
+    ['ReversalJustInside', [down(400), up(101)], policyOwn, NOW + 199_000],
+    ['ReversalJustOutside', [down(401), up(101)], loopOwn, Infinity],
+    ['HoldOneMsBeforeItsEnd', [down(350), up(299.999)], policyOwn, NOW + 1],
+    ['HoldEnded', [down(350), up(300)], loopOwn, Infinity],
   ])('%s', (_name, recent, want, until) => {
     const w = windowsAt(recent);
-    expect([w.down, w.flap]).toEqual([want, want]);
+    expect([w.down, w.flap]).toEqual(want);
     // The decision is kept only until the hold ends (the windows change then).
     expect(w.until).toBe(until);
   });
@@ -80,8 +82,8 @@ describe('the facts: the loop windows (120 s) or, within 300 s of a reversal, th
 });
 
 describe('decideOne on the fast loop: a scale-down 130 s after a scale-up that reversed a scale-down', () => {
-  // Three pods at 10 % (below min 30), the last change a scale-up 130 s ago: the loop's 120 s
-  // cooldown is over, the policy's 300 s is not.
+  // Three pods at 10 % (below min 30), the last change a scale-up 130 s ago: the loop's 45 s
+  // cooldown and 100 s window are over, the policy's 300 s cooldown is not.
   it.each<[string, DecisionRecord[], string]>([
     ['ReversalJustInside', [down(429), up(130)], 'hold CooldownActive'],
     ['ReversalJustOutside', [down(430), up(130)], 'scale-down BelowMin'],
@@ -94,14 +96,14 @@ describe('decideOne on the fast loop: a scale-down 130 s after a scale-up that r
 
 describe('a Ready standby’s claim windows (claimPolicy) yield to the policy’s own after a reversal too', () => {
   // Headroom sizing, three pods at 95 %: a scale-up is due. The fast loop's flap hold is
-  // 3 × (5 + 5 + 30) = 120 s; with a Ready standby (a 5 s claim) 3 × (5 + 5 + 5) = 45 s; the
+  // 2.5 × (5 + 5 + 30) = 100 s; with a Ready standby (a 5 s claim) 2.5 × (5 + 5 + 5) = 38 s; the
   // policy's own 300 s. The last change a scale-down 60 s ago.
   const headroom = policy({ sizing: 'headroom' });
   const claiming = claimPolicy(headroom, fast, { ready: 1, claimSeconds: 5 });
   const downAt = (ago: number) => down(ago, 4, 3);
   const upAt = (ago: number) => up(ago, 3, 4);
   it.each<[string, DecisionRecord[], string]>([
-    // No reversal: the claim's 45 s hold is over, the scale-up claims the standby at once.
+    // No reversal: the claim's 38 s hold is over, the scale-up claims the standby at once.
     ['NoReversal', [downAt(60)], 'scale-up HeadroomShort'],
     // Up 150 s ago, down 60 s ago: a reversal 90 s apart, within 300 s: the policy's 300 s hold.
     ['Reversal', [upAt(150), downAt(60)], 'hold WouldFlap'],

@@ -106,7 +106,7 @@ describe('the standby size shrinks only after the scale-down window', () => {
     expect(pr).toBe(want !== git);
   });
 
-  it('the window follows the loop: standby pods Ready 20 s after creation, 5 s + 5 s → 3·30 = 90 s', () => {
+  it('the window follows the loop: standby pods Ready 20 s after creation, 5 s + 5 s → 2.5·30 = 75 s', () => {
     const rs = {
       namespace: 'algorithms',
       name: 'gpuops-standby-llm-abc',
@@ -128,8 +128,8 @@ describe('the standby size shrinks only after the scale-down window', () => {
       readyAt: at(-1000),
     });
     const o = { loop: { sampleSeconds: 5, reactionSeconds: 5 }, pods: [standby, forged], replicaSets: [rs] };
-    expect(plan(3, 2, [...passes(-300, -105, 3), ...passes(-90, -15, 2)], o).replicas).toBe(2);
-    expect(plan(3, 2, [...passes(-299, -104, 3), ...passes(-89, -14, 2)], o).replicas).toBe(3);
+    expect(plan(3, 2, [...passes(-300, -90, 3), ...passes(-75, -15, 2)], o).replicas).toBe(2);
+    expect(plan(3, 2, [...passes(-299, -89, 3), ...passes(-74, -14, 2)], o).replicas).toBe(3);
     // Without an observed start-up the policy's 300 s stand; the forged pod alone observes none.
     const drop = [...passes(-300, -105, 3), ...passes(-90, -15, 2)];
     expect(plan(3, 2, drop, { ...o, pods: [] }).replicas).toBe(3);
@@ -154,8 +154,8 @@ describe('the standby size shrinks only after the scale-down window', () => {
 
 /**
  * The set's own sizes over passes every 15 s, Git taking each planned size at once (the pull
- * request merged before the next pass): the loop-sized window (90 s, as above) shrinks the set
- * 90 s after a dip, so a load that dips and comes back turns it up, down, up, down within the
+ * request merged before the next pass): the loop-sized window (75 s, as above) shrinks the set
+ * 75 s after a dip, so a load that dips and comes back turns it up, down, up, down within the
  * policy's flap window (300 s). After a reversal of its recorded sizes the policy's window (300 s)
  * stands, as for the scaling rule's windows, until the flap window has passed without one. Before
  * that fall-back the first row shrank again at 360 (a third reversal), and the second changed the
@@ -236,13 +236,13 @@ describe('the standby hold after a reversal of its own size', () => {
 
   it.each<[string, (t: number) => 2 | 3, number, string[], number]>([
     [
-      // Up at 0, down 90 s after the dip began (150), up again at 240: a reversal, so the next
+      // Up at 0, down 75 s after the dip began (135), up again at 240: a reversal, so the next
       // shrink waits the policy's 300 s (until 540 the window is 300 s: 240 and 255 asked 3);
-      // at 540 the flap window has passed since the reversal and the loop's 90 s shrink it.
+      // at 540 the flap window has passed since the reversal and the loop's 75 s shrink it.
       'up, down, up within the window: the next shrink waits the policy window',
       (t) => (t < 60 || (t >= 240 && t < 270) ? 3 : 2),
       900,
-      ['0: 2 → 3', '150: 3 → 2', '240: 2 → 3', '540: 3 → 2'],
+      ['0: 2 → 3', '135: 3 → 2', '240: 2 → 3', '540: 3 → 2'],
       2,
     ],
     [
@@ -252,13 +252,13 @@ describe('the standby hold after a reversal of its own size', () => {
       1800,
       [
         '0: 2 → 3',
-        '120: 3 → 2',
+        '105: 3 → 2',
         '240: 2 → 3',
-        '600: 3 → 2',
+        '585: 3 → 2',
         '720: 2 → 3',
-        '1080: 3 → 2',
+        '1065: 3 → 2',
         '1200: 2 → 3',
-        '1560: 3 → 2',
+        '1545: 3 → 2',
         '1680: 2 → 3',
       ],
       5,
@@ -268,7 +268,7 @@ describe('the standby hold after a reversal of its own size', () => {
       'one rise that stays 400 s: no reversal, the loop window',
       (t) => (t < 400 ? 3 : 2),
       900,
-      ['0: 2 → 3', '495: 3 → 2'],
+      ['0: 2 → 3', '480: 3 → 2'],
       0,
     ],
   ])('%s', (_, asks, end, want, wantFlaps) => {

@@ -148,7 +148,7 @@ describe('claimPolicy', () => {
     });
     const p = claimPolicy(policy, loop, offer);
     const sc = p.spec.scaling;
-    expect(sc.headroomFlapHoldSeconds).toBe(150); // 3 × (15 + 30 + 5)
+    expect(sc.headroomFlapHoldSeconds).toBe(125); // 2.5 × (15 + 30 + 5)
     expect(sc.scaleUp.cooldownSeconds).toBe(45); // 15 + 30
     expect(sc.scaleDown).toEqual(policy.spec.scaling.scaleDown);
     expect(policy.spec.scaling.headroomFlapHoldSeconds).toBe(300); // not changed in place
@@ -172,14 +172,15 @@ describe('claimPolicy', () => {
       p.scaling.headroomFlapHoldSeconds = 600;
       p.scaling.scaleUp.cooldownSeconds = 120;
     });
-    // The observed loop alone would shorten both (3 × (15 + 30 + 60) = 315, 15 + 30 = 45):
+    // The observed loop alone keeps the policy's windows (3·D = 315 s, above the 300 s scale-down
+    // window) and would otherwise shorten them:
     // that is withLoopWindows's to do, not the claim's.
     expect(claimPolicy(policy, loop, { ready: 0, claimSeconds: 5 })).toBe(policy);
     expect(claimPolicy(policy, loop, null)).toBe(policy);
   });
 
   it.each([
-    { name: 'only the flap hold shorter', flap: 300, cooldown: 30, want: { flap: 150, cooldown: 30 } },
+    { name: 'only the flap hold shorter', flap: 300, cooldown: 30, want: { flap: 125, cooldown: 30 } },
     {
       name: 'only the scale-up cooldown shorter',
       flap: 100,
@@ -202,8 +203,8 @@ describe('claimPolicy', () => {
     });
     const fast = claimPolicy(policy, loop, { ready: 1, claimSeconds: 5 });
     const slow = claimPolicy(policy, loop, { ready: 1, claimSeconds: 20 });
-    expect(fast.spec.scaling.headroomFlapHoldSeconds).toBe(150); // 3 × (15 + 30 + 5)
-    expect(slow.spec.scaling.headroomFlapHoldSeconds).toBe(195); // 3 × (15 + 30 + 20)
+    expect(fast.spec.scaling.headroomFlapHoldSeconds).toBe(125); // 2.5 × (15 + 30 + 5)
+    expect(slow.spec.scaling.headroomFlapHoldSeconds).toBe(163); // 2.5 × (15 + 30 + 20) = 162.5
     expect(claimPolicy(policy, loop, { ready: 2, claimSeconds: 5 })).toBe(fast);
     expect(claimPolicy(policy, loop, { ready: 1, claimSeconds: 20 })).toBe(slow);
   });

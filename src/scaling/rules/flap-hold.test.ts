@@ -126,13 +126,14 @@ describe('flapHold: no scale-up within headroomFlapHoldSeconds of a scale-down',
     expect(brief(run({ ...at([u, u, u]), recent: [downAgo(10)] }, hp(0, 300)))).toBe(want);
   });
 
-  it('says when the replicas went down, and leaves a scale-down alone', () => {
+  it('says when the replicas went down, and lets a scale-down of one replica through', () => {
     const f = factsOf({ ...up, recent: [downAgo(120, 6, 3)] }, hp(0, 300));
     expect(flapHold(f, 'why')?.message).toBe(
       'why, but replicas went 6 → 3 120s ago; no scale-up within 300s of a scale-down (headroomFlapHoldSeconds: no flap)',
     );
+    // 5 pods at 10 % ask for 2; within the hold one replica at a time (`repeatedScaleDown`).
     expect(brief(run({ ...at([10, 10, 10, 10, 10]), recent: [downAgo(10)] }, hp(0, 300)))).toBe(
-      'scale-down HeadroomSpare 2',
+      'scale-down HeadroomSpare 4',
     );
   });
 

@@ -1,4 +1,4 @@
-import { everyPass, hold, type Facts, type Verdict } from './facts.js';
+import { changesAt, everyPass, hold, type Facts, type Target, type Verdict } from './facts.js';
 
 /** The newest recorded scale-down at or before `nowMs`: its time (ms) and counts, or null. */
 function lastScaleDown(f: Facts): { atMs: number; from: number; to: number } | null {
@@ -43,4 +43,27 @@ export function flapHold(f: Facts, why: string): Verdict | null {
     'WouldFlap',
     `${why}, but replicas went ${last.from} → ${last.to} ${ago}s ago; no scale-up within ${seconds}s of a scale-down (headroomFlapHoldSeconds: no flap)`,
   );
+}
+
+/**
+ * The flap hold's guard on a repeated scale-down (headroom sizing): within
+ * `scaling.headroomFlapHoldSeconds` of a recorded scale-down, a further scale-down removes one
+ * replica at most (`to` raised to `from − 1`, with a note saying why). Why: a scale-down renews
+ * the flap hold, so two in a row inside one hold leave the load on far fewer replicas while no
+ * scale-up may follow but a saturated one; on the bundled trace's fast loop every flap the
+ * scale-down window's load reading added (`recommendationOf`) was such a pair, 11 → 8 → 3 within
+ * 60 s, reversed by the next spike. The hold's edges as {@link flapHold}'s: a scale-down exactly
+ * `seconds` ago is out of it, one second less is in; records after now never count; 0 s: off.
+ * `to` as it is when the guard does not bind.
+ */
+export function repeatedScaleDown(f: Facts, to: number): Target {
+  const seconds = f.scaling.headroomFlapHoldSeconds;
+  if (seconds <= 0 || to >= f.from - 1) return { to };
+  const last = lastScaleDown(f);
+  if (last === null || f.nowMs - last.atMs >= seconds * 1000) return { to };
+  changesAt(f, last.atMs + seconds * 1000);
+  return {
+    to: f.from - 1,
+    note: ` (not ${to}: one replica at a time within ${seconds}s of the scale-down ${last.from} → ${last.to}, headroomFlapHoldSeconds)`,
+  };
 }

@@ -4,7 +4,7 @@ import { scaleUpOnCapacity } from './above-max.js';
 import { stabilise } from './stabilization-window.js';
 import { headroomReplicas } from '../headroom-replicas.js';
 import { downReplicas } from '../history.js';
-import { flapHold } from './flap-hold.js';
+import { flapHold, repeatedScaleDown } from './flap-hold.js';
 import { partialData } from './partial-data.js';
 import { hold, isVerdict, round1, type Facts, type Verdict } from './facts.js';
 
@@ -89,8 +89,9 @@ function belowMin(f: Facts): boolean {
  *   while they start (their load is not seen yet);
  * - down: the target at β + `headroomDownMargin` (below `min` at most the band's edge, `downReplicas`) below the replicas → never on
  *   a partial answer (`PartialData`) nor partial data (`InsufficientSamples`, as the HPA never
- *   scales down on missing metrics), then the
- *   peak window, cooldown and the scale-down stabilisation window (the highest recommendation of the
+ *   scales down on missing metrics), then, within the flap hold of a scale-down, one replica at
+ *   most (`repeatedScaleDown`: two scale-downs in a row inside one hold reversed on the next
+ *   spike), the peak window, cooldown and the scale-down stabilisation window (the highest recommendation of the
  *   window, sized at β + margin, wins), reason `HeadroomSpare`. A scale-down lands where the load
  *   may grow by `margin·√L` before a scale-up is due, and the flap hold refuses the reversal for
  *   the flap window: no scale-up follows a scale-down within it (the no-flap guarantee; the price
@@ -132,7 +133,8 @@ export function headroom(f: Facts): Verdict {
       `${whyDown}, but only ${f.sampled.length} of ${f.ready.length} Ready pod(s) have a sample${f.droppedNote}; never scale down on partial data (the HPA never scales down on missing metrics)`,
     );
   }
-  const bounded = peakWindow(d, { to }, whyDown);
+  const guarded = repeatedScaleDown(f, to);
+  const bounded = peakWindow(d, guarded, whyDown);
   if (isVerdict(bounded)) return bounded;
   const stable = cooldown(d, 'down', whyDown) ?? stabilise(d, 'down', bounded, whyDown);
   if (isVerdict(stable)) return stable;

@@ -12,7 +12,7 @@ import { lstat, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { GPUOPS, inFlight } from '../util/index.js';
 import { locate, parseDocuments } from './rules/yaml-documents.js';
-import { MAX_FILE_BYTES, specFolderOf } from './spec-files.js';
+import { MAX_FILE_BYTES, specFolderOf, walksInto } from './spec-files.js';
 import type { SpecError } from './types.js';
 
 /** A YAML file name in any letter case (`x.YAML` is looked at: the loaders read only `.yaml`/`.yml`). */
@@ -22,6 +22,16 @@ const SPEC_KIND = /\b(?:Algorithm|Policy)\b/;
 
 /** At most this many YAML files are looked at in one repo (a `clusters/` of 10,000 node files). */
 export const MAX_LOOKED_AT = 20_000;
+
+/**
+ * Whether a repo-relative `/` path is looked at for misplaced specs (pure): a YAML file in any
+ * letter case that the loaders do not read (`specFolderOf` is null), not inside a dot-folder.
+ * The disk walk (`repo-walk.ts`) and the Git loader (`pass/misplaced-specs.ts`) follow it.
+ */
+export function lookedAtForMisplaced(file: string): boolean {
+  const parts = file.split('/');
+  return YAML_ANY_CASE.test(file) && specFolderOf(file) === null && parts.slice(0, -1).every(walksInto);
+}
 
 /**
  * Why a gpuops spec at repo-relative `file` is not read, for its `kind`.

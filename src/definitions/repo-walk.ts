@@ -6,6 +6,7 @@
  */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { outsideRoot } from './inside-root.js';
 import { specFolderOf, walksInto } from './spec-files.js';
 import { MAX_LOOKED_AT, YAML_ANY_CASE } from './misplaced-specs.js';
 import type { SpecError } from './types.js';
@@ -71,7 +72,12 @@ export async function walkRepo(dir: string, options: { others: boolean }): Promi
     }
   };
   if (options.others) await walk('');
-  else await Promise.all([walk('algorithms'), walk('policies')]);
+  // A spec folder that is (or passes through) a symbolic link is refused by the loader
+  // (`outsideRoot`) before anything is read; it is not listed either (a link to `/` is not walked).
+  else
+    await Promise.all(
+      (['algorithms', 'policies'] as const).filter((f) => outsideRoot(dir, f) === null).map(walk),
+    );
   return out;
 }
 

@@ -2,7 +2,7 @@
  * Reads a GitOps repo's Algorithm and Policy files from disk; the parsing and checking is pure and
  * lives in `./rules/`.
  */
-import { lstat, readdir, readFile } from 'node:fs/promises';
+import { lstat, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAlgorithms, type ParsedAlgorithms } from './rules/algorithms.js';
@@ -12,7 +12,8 @@ import { outsideRoot } from './inside-root.js';
 import { misplacedSpecs } from './misplaced-specs.js';
 import { parseRepo } from './rules/repo.js';
 import type { SpecFile } from './rules/yaml-documents.js';
-import { budgetSpecFiles, specFolderOf, walksInto } from './spec-files.js';
+import { budgetSpecFiles } from './spec-files.js';
+import { walkRepo, type RepoListing } from './repo-walk.js';
 import type { LoadedRepo, Policy, SpecError } from './types.js';
 import { inFlight } from '../util/index.js';
 
@@ -28,54 +29,28 @@ export interface ReadFiles {
 }
 
 /**
- * Reads every `*.yaml` / `*.yml` under `<dir>/<folder>` (recursively when `recursive`), sorted by
- * path. Paths in the result are relative to `dir` with `/` separators. A missing folder is no
- * files; symbolic links are reported and not followed (a pull request must not make gpuops read
- * outside the repo): a linked file, and the folder itself when it (or its real path) leaves the
- * root ({@link outsideRoot}), reported at line 0 without reading anything; a linked folder inside it
- * is never entered. Which files are specs, and how many bytes are read, is `spec-files.ts`'s rule
- * (the Git loader's too): a dot-folder is skipped, a file over `MAX_FILE_BYTES` or past the
- * folder's `MAX_TOTAL_BYTES` is reported by the size `lstat` gives and not read.
+ * Reads the spec files `listing` found in `<dir>/<folder>` (`repo-walk.ts`), sorted by path. Paths
+ * are relative to `dir` with `/` separators. Symbolic links are reported and not followed (a pull
+ * request must not make gpuops read outside the repo): a linked file, and the folder itself when
+ * it (or its real path) leaves the root ({@link outsideRoot}), reported at line 0 without reading
+ * anything. How many bytes are read is `spec-files.ts`'s rule (the Git loader's too): a file over
+ * `MAX_FILE_BYTES` or past the folder's `MAX_TOTAL_BYTES` is reported by the size `lstat` gives
+ * and not read.
  */
-export async function readYamlFiles(dir: string, folder: string, recursive: boolean): Promise<ReadFiles> {
-  const out: ReadFiles = { files: [], errors: [] };
-  const found: string[] = [];
+async function readSpecFolder(
+  dir: string,
+  folder: 'algorithms' | 'policies',
+  listing: RepoListing,
+): Promise<ReadFiles> {
   const refused = outsideRoot(dir, folder);
-  if (refused) {
-    out.errors.push({ file: `${refused.path}/`, line: 0, column: 0, field: '', message: refused.message });
-    return out;
-  }
-  const walk = async (rel: string): Promise<void> => {
-    let entries;
-    try {
-      entries = await readdir(path.join(dir, rel), { withFileTypes: true });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT' && rel === folder) return;
-      throw err;
-    }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const e of entries) {
-      const relPath = `${rel}/${e.name}`;
-      if (e.isDirectory()) {
-        if (recursive && walksInto(e.name)) await walk(relPath);
-      } else if (specFolderOf(relPath) !== null) {
-        if (e.isSymbolicLink()) {
-          out.errors.push({
-            file: relPath,
-            line: 1,
-            column: 1,
-            field: '',
-            message: 'symbolic links are not followed; commit the file itself',
-          });
-          continue;
-        }
-        if (e.isFile()) found.push(relPath);
-      }
-    }
-  };
-  await walk(folder);
+  if (refused)
+    return {
+      files: [],
+      errors: [{ file: `${refused.path}/`, line: 0, column: 0, field: '', message: refused.message }],
+    };
+  const out: ReadFiles = { files: [], errors: [...listing.links[folder]] };
   // Sizes first (lstat), then the shared budget, then only the chosen files are read.
-  const sizes = await inFlight(found, 32, async (p) => ({
+  const sizes = await inFlight(listing.specs[folder], 32, async (p) => ({
     path: p,
     size: (await lstat(path.join(dir, p))).size,
   }));
@@ -107,7 +82,8 @@ async function assertDirectory(dir: string): Promise<void> {
  */
 export async function loadPolicy(dir: string): Promise<ParsedPolicy & { files: number }> {
   await assertDirectory(dir);
-  const [defaults, read] = await Promise.all([loadDefaultPolicy(), readYamlFiles(dir, 'policies', false)]);
+  const listing = await walkRepo(dir, { others: false });
+  const [defaults, read] = await Promise.all([loadDefaultPolicy(), readSpecFolder(dir, 'policies', listing)]);
   const parsed = parsePolicy(defaults, read.files);
   return {
     ...parsed,
@@ -123,7 +99,7 @@ export async function loadAlgorithms(
   dir: string,
   policy: Policy,
 ): Promise<ParsedAlgorithms & { files: number }> {
-  const read = await readYamlFiles(dir, 'algorithms', true);
+  const read = await readSpecFolder(dir, 'algorithms', await walkRepo(dir, { others: false }));
   const parsed = parseAlgorithms(read.files, policy);
   return {
     ...parsed,
@@ -139,15 +115,23 @@ export async function loadAlgorithms(
  * specs' values most likely meant otherwise (`rules/spec-warnings.ts`) and the gpuops specs in
  * places gpuops does not read (`misplaced-specs.ts`), sorted like the errors; absent when none.
  * `defaults`: the shipped default policy when the caller loaded it already (else it is read here).
+ * `options.misplaced: false` lists only `algorithms/` and `policies/` and gives no misplaced-spec
+ * warnings (`validate FILE`: the file it checks is a spec file, never misplaced).
  * Throws only when `dir` is not a directory or the shipped default policy is broken.
  */
-export async function loadRepo(dir: string, given?: Policy): Promise<LoadedRepo> {
+export async function loadRepo(
+  dir: string,
+  given?: Policy,
+  options: { misplaced: boolean } = { misplaced: true },
+): Promise<LoadedRepo> {
   await assertDirectory(dir);
+  // One walk of the repo: spec files to the loader, other YAML to the misplaced-spec check.
+  const listing = await walkRepo(dir, { others: options.misplaced });
   const [defaults, algorithms, policies, misplaced] = await Promise.all([
     given ?? loadDefaultPolicy(),
-    readYamlFiles(dir, 'algorithms', true),
-    readYamlFiles(dir, 'policies', false),
-    misplacedSpecs(dir),
+    readSpecFolder(dir, 'algorithms', listing),
+    readSpecFolder(dir, 'policies', listing),
+    misplacedSpecs(dir, listing.others),
   ]);
   const repo = parseRepo(defaults, { algorithms: algorithms.files, policies: policies.files });
   const readErrors = [...policies.errors, ...algorithms.errors];

@@ -8,20 +8,30 @@
  * reported: only a document whose `apiVersion` is `gpuops.dev/…` and whose `kind` is `Algorithm`
  * or `Policy` is.
  */
-import { lstat, readdir, readFile } from 'node:fs/promises';
+import { lstat, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { GPUOPS } from '../util/index.js';
+import { GPUOPS, inFlight } from '../util/index.js';
 import { locate, parseDocuments } from './rules/yaml-documents.js';
 import { MAX_FILE_BYTES, specFolderOf, walksInto } from './spec-files.js';
 import type { SpecError } from './types.js';
 
 /** A YAML file name in any letter case (`x.YAML` is looked at: the loaders read only `.yaml`/`.yml`). */
-const YAML_ANY_CASE = /\.ya?ml$/i;
+export const YAML_ANY_CASE = /\.ya?ml$/i;
 /** Cheap look before parsing (block, flow or JSON style): with `GPUOPS.prefix`, in every file holding a gpuops spec. */
 const SPEC_KIND = /\b(?:Algorithm|Policy)\b/;
 
 /** At most this many YAML files are looked at in one repo (a `clusters/` of 10,000 node files). */
 export const MAX_LOOKED_AT = 20_000;
+
+/**
+ * Whether a repo-relative `/` path is looked at for misplaced specs (pure): a YAML file in any
+ * letter case that the loaders do not read (`specFolderOf` is null), not inside a dot-folder.
+ * The disk walk (`repo-walk.ts`) and the Git loader (`pass/misplaced-specs.ts`) follow it.
+ */
+export function lookedAtForMisplaced(file: string): boolean {
+  const parts = file.split('/');
+  return YAML_ANY_CASE.test(file) && specFolderOf(file) === null && parts.slice(0, -1).every(walksInto);
+}
 
 /**
  * Why a gpuops spec at repo-relative `file` is not read, for its `kind`.
@@ -58,37 +68,19 @@ export function misplacedSpecWarnings(file: string, text: string): SpecError[] {
 }
 
 /**
- * Walks the repo at `dir` for gpuops specs the loaders skip ({@link misplacedSpecWarnings}),
- * sorted by path. Dot-folders (`.git/`, `.github/`, `algorithms/.archive/`: skipped on purpose)
- * and symbolic links are not entered or read (nothing outside the repo is read); a file over
- * `MAX_FILE_BYTES` is not read, and at most {@link MAX_LOOKED_AT} YAML files are looked at.
- * A folder that cannot be listed is passed over (warnings are best effort, never an error).
+ * The warnings for the gpuops specs among `files` (repo-relative YAML files the loaders skip,
+ * listed by `repo-walk.ts`'s one walk), sorted by path ({@link misplacedSpecWarnings}). A file
+ * over `MAX_FILE_BYTES` (by `lstat`, never followed) or that cannot be read is passed over
+ * (warnings are best effort, never an error).
  */
-export async function misplacedSpecs(dir: string): Promise<SpecError[]> {
-  const candidates: string[] = [];
-  const walk = async (rel: string): Promise<void> => {
-    const entries = await readdir(path.join(dir, rel), { withFileTypes: true }).catch(() => []);
-    for (const e of entries) {
-      if (candidates.length >= MAX_LOOKED_AT) return;
-      const relPath = rel === '' ? e.name : `${rel}/${e.name}`;
-      if (e.isDirectory()) {
-        if (walksInto(e.name)) await walk(relPath);
-      } else if (e.isFile() && YAML_ANY_CASE.test(e.name) && specFolderOf(relPath) === null) {
-        candidates.push(relPath);
-      }
-    }
-  };
-  await walk('');
+export async function misplacedSpecs(dir: string, files: readonly string[]): Promise<SpecError[]> {
   const look = async (file: string): Promise<SpecError[]> => {
     const abs = path.join(dir, file);
     const size = (await lstat(abs).catch(() => undefined))?.size ?? Infinity;
     if (size > MAX_FILE_BYTES) return [];
     return misplacedSpecWarnings(file, await readFile(abs, 'utf8').catch(() => ''));
   };
-  const out: SpecError[] = [];
-  candidates.sort();
   // 32 files in flight at a time: a repo of thousands of files never runs out of descriptors.
-  for (let i = 0; i < candidates.length; i += 32)
-    for (const w of await Promise.all(candidates.slice(i, i + 32).map(look))) out.push(...w);
-  return out;
+  const found = await inFlight([...files].sort(), 32, look);
+  return found.flat();
 }

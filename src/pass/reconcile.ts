@@ -29,6 +29,7 @@ import {
   warnAboutMetrics,
   type PassResult,
 } from './summary.js';
+import { warnAboutMisplaced } from './misplaced-specs.js';
 import type { WorldSources } from './world.js';
 import { writePhase } from './write.js';
 import { watchlistOf } from './watchlist.js';
@@ -139,6 +140,7 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
   warnAboutKept(deps.log, desired);
   warnAboutFailedFills(deps.log, world, deps.memory);
   warnAboutFillHolds(deps.log, world, deps.memory);
+  warnAboutMisplaced(deps.log, deps.memory);
   // A replica that lost the Lease while it read and decided stops here: nothing of it is written.
   deps.fence?.('the write phase of this pass');
   const written = await writePhase({ ...deps, now: () => deps.clock.now() }, world, desired);

@@ -23,6 +23,7 @@ import {
   type UnreadableSpec,
 } from '../working-copy/index.js';
 import type { ReconcilerMemory } from '../plan/index.js';
+import { misplacedCandidates, misplacedOf, withMisplaced, type ListedBlob } from './misplaced-specs.js';
 import type { SpecsSource } from './world.js';
 
 /** What {@link workingCopySpecs} needs of the working copy (`working-copy/working-copy.ts`). */
@@ -36,7 +37,7 @@ export interface SpecsTree {
    * reports); only the picked blobs are read.
    */
   readSelected(
-    choose: (entries: readonly ListedFile[]) => readonly ListedFile[],
+    choose: (entries: readonly ListedBlob[]) => readonly ListedFile[],
   ): Promise<Map<string, string>>;
   /** Submodules (gitlinks) under the same folder: they have no content in this repository. */
   gitlinks(prefix: string): Promise<Gitlink[]>;
@@ -49,6 +50,8 @@ export interface SpecsTree {
  * is that file's error and is never read), and `clusters/<cluster>/` at the base branch head.
  * Submodules, LFS pointers and files not read are errors that keep every algorithm
  * (`working-copy/unreadable-specs.ts`). An unchanged repo is not parsed again (`memory.specs`).
+ * gpuops specs in YAML files the loaders skip are warnings (`misplaced-specs.ts`,
+ * `memory.misplaced`: a blob looked at before is not read again).
  * @throws GitOpsError when the fetch or a tree read fails
  */
 export function workingCopySpecs(tree: SpecsTree): SpecsSource {
@@ -56,8 +59,13 @@ export function workingCopySpecs(tree: SpecsTree): SpecsSource {
     async read(cluster, defaults, memory) {
       await tree.sync();
       const skipped: Record<'algorithms' | 'policies', UnreadableSpec[]> = { algorithms: [], policies: [] };
+      let others: ListedBlob[] = [];
       const [specTree, base, algorithmLinks, policyLinks] = await Promise.all([
-        tree.readSelected((entries) => chooseSpecFiles(entries, skipped)),
+        tree.readSelected((entries) => {
+          const candidates = misplacedCandidates(entries, memory);
+          others = candidates.all;
+          return [...chooseSpecFiles(entries, skipped), ...candidates.read];
+        }),
         tree.readTree(`clusters/${cluster}/`),
         tree.gitlinks('algorithms/'),
         tree.gitlinks('policies/'),
@@ -67,14 +75,12 @@ export function workingCopySpecs(tree: SpecsTree): SpecsSource {
       const algorithms = separateUnreadable(inFolder('algorithms'), algorithmLinks);
       const policies = separateUnreadable(inFolder('policies'), policyLinks);
       const parsed = parseSpecs(defaults, algorithms.files, policies.files, memory);
-      return {
-        repo: withUnreadable(
-          parsed,
-          [...algorithms.unreadable, ...skipped.algorithms],
-          [...policies.unreadable, ...skipped.policies],
-        ),
-        base,
-      };
+      const repo = withUnreadable(
+        parsed,
+        [...algorithms.unreadable, ...skipped.algorithms],
+        [...policies.unreadable, ...skipped.policies],
+      );
+      return { repo: withMisplaced(repo, misplacedOf(others, specTree, memory)), base };
     },
   };
 }

@@ -29,7 +29,11 @@ export interface SpecsSource {
    * `repo.errors`, never a throw.
    * @throws when the repo cannot be fetched or read (the pass is retried)
    */
-  read(cluster: string, defaults: Policy, memory: Pick<ReconcilerMemory, 'specs'>): Promise<SpecsRead>;
+  read(
+    cluster: string,
+    defaults: Policy,
+    memory: Pick<ReconcilerMemory, 'specs' | 'misplaced'>,
+  ): Promise<SpecsRead>;
 }
 
 /** The stored state a pass reads: benchmark runs, scaling decisions, node activity. */

@@ -7,7 +7,7 @@
  * memory, only the functions built on it ({@link rememberedLookups}), which give what the plain
  * ones give (`plainLookups`).
  */
-import type { RepoFiles, LoadedRepo, Policy, ResolvedAlgorithm } from '../definitions/index.js';
+import type { RepoFiles, LoadedRepo, Policy, ResolvedAlgorithm, SpecError } from '../definitions/index.js';
 import type { FileChange } from '../change-sets/index.js';
 import type { WorkloadInput } from '../manifests/index.js';
 import { renderWorkloadFiles, RenderCache } from '../manifests/index.js';
@@ -73,6 +73,13 @@ export interface ReconcilerMemory {
    * unchanged repo (the usual case) skips parsing and validating 1,000 files (~0.7 s at fleet scale).
    */
   specs: { defaults: Policy; files: RepoFiles; repo: LoadedRepo } | undefined;
+  /**
+   * The YAML files outside the spec folders looked at for misplaced gpuops specs
+   * (`pass/misplaced-specs.ts`), by repo-relative path: the blob (or text hash) looked at, its
+   * warnings, and whether they were logged. A file whose blob is the same is not read again, and
+   * its warnings are logged once per content, not every pass. Absent: none looked at yet.
+   */
+  misplaced?: Map<string, { key: string; warnings: SpecError[]; logged: boolean }>;
   /**
    * Parsed generated files by their text (null when not YAML). Git's generated files rarely
    * change between passes and the `yaml` parser costs about 1 ms per Deployment. Bounded: the

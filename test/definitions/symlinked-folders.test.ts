@@ -44,6 +44,11 @@ describe('symlinked folders are refused by real path (issue 29 item 2)', () => {
   ])('%s: one located error, nothing read', async (name, folder, target) => {
     const repo = await repoWithLink(name.replace(/\W+/g, '-'), folder, target);
     const loaded = await loadRepo(repo);
+    // `validate FILE`'s load (spec folders only) refuses the same way, without listing the target.
+    const specsOnly = await loadRepo(repo, undefined, { misplaced: false });
+    expect(specsOnly.errors.filter((e) => e.file === `${folder}/`)).toEqual(
+      loaded.errors.filter((e) => e.file === `${folder}/`),
+    );
     const errors = loaded.errors.filter((e) => e.file === `${folder}/`);
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatchObject({ line: 0, field: '' });

@@ -153,7 +153,8 @@ async function loadFile(
     root = temp;
   }
   try {
-    const loaded = await loadRepo(root);
+    // The file is a spec file (`specFolderOf`), never misplaced: only algorithms/ and policies/ are listed.
+    const loaded = await loadRepo(root, undefined, { misplaced: false });
     const repo = present ? await withProductErrors(root, loaded, present) : loaded;
     const rel = home ? home.rel : `algorithms/${path.basename(abs)}`;
     const shown = temp ? target : rel;

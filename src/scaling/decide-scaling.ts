@@ -12,10 +12,12 @@ import { decideInTurn } from './decide-in-turn.js';
 import { judgeSignals, type JudgedSignal } from './judged-signals.js';
 import { countDropped, metricsReport, type MetricsReport } from './metrics-report.js';
 import { signalKey } from './signal-reading.js';
+import { keptInput, beginInputs, type InputMemo } from './kept-inputs.js';
 import { plainLookups, type ScalingLookups } from './lookups.js';
 import type {
   AlgorithmSample,
   Attribution,
+  AttributionFlag,
   DecisionRecord,
   HpaState,
   ScalingDecision,
@@ -125,16 +127,19 @@ export function decideScaling(input: DecideScalingInput): DecideScalingResult {
   const samples: AlgorithmSample[] = [];
   const placerFor = placers(input, lookups);
   const capacity = lookups.capacity(snapshot);
-  const scalingInputs = input.algorithms.map((a) =>
-    scalingInputOf(a, {
+  const kept = lookups.inputs;
+  const autoscalers = kept ? beginInputs(kept, snapshot.autoscalers) : snapshot.autoscalers;
+  const scalingInputs = input.algorithms.map((a) => {
+    const view: PassView = {
       input,
       owners,
       judged: byKey.get(signalKey(a.algorithm))!,
       podsByAlgorithm,
       recentBySubject,
       placerFor,
-    }),
-  );
+    };
+    return kept ? keptScalingInput(a, view, kept, autoscalers) : scalingInputOf(a, view);
+  });
   for (const si of scalingInputs) {
     for (const x of si.samples) {
       samples.push({
@@ -158,8 +163,66 @@ interface PassView {
   judged: JudgedSignal;
   podsByAlgorithm: ReturnType<ScalingLookups['podsByDeployment']>;
   recentBySubject: ReadonlyMap<string, DecisionRecord[]>;
-  placerFor: (a: AlgorithmState) => Placer | null;
+  placerFor: Placers;
 }
+
+/**
+ * {@link scalingInputOf} through the reconciler's kept inputs (`kept-inputs.ts`): the last pass's
+ * with this pass's samples, flags and records when every value its other fields come from is the
+ * same (`autoscalers`: the pass's key for the snapshot's, `beginInputs`). A pass that dropped a
+ * series of some pod builds every input afresh (its `dropped` text is read from this pass's drops).
+ */
+function keptScalingInput(
+  a: AlgorithmState,
+  view: PassView,
+  kept: InputMemo,
+  autoscalers: unknown,
+): PartialInput {
+  const { input, owners, judged } = view;
+  const parts = passParts(a, view);
+  if (judged.droppedByPod.size > 0) return scalingInputOf(a, view, parts);
+  const from = [
+    a.algorithm,
+    a.pool,
+    a.replicas,
+    a.claimed,
+    a.currentReplicaSet,
+    a.hpa,
+    a.products?.products,
+    a.products?.required,
+    a.request,
+    a.pod,
+    a.pod ? view.placerFor.layout() : null,
+    owners,
+    parts.pods,
+    judged.noDataMessage,
+    judged.partialData,
+    input.policy,
+    autoscalers,
+    input.loop,
+  ];
+  return keptInput(kept, a.algorithm.name, from, parts, () => scalingInputOf(a, view, parts));
+}
+
+/** What an input takes from this pass alone: its pods, samples, flags and records. */
+function passParts(a: AlgorithmState, view: PassView) {
+  const attributed = view.judged.attribution.byAlgorithm.get(a.algorithm.name);
+  const owned = view.podsByAlgorithm.get(`${a.algorithm.namespace}/${a.algorithm.name}`) ?? [];
+  const claimed = a.claimed ?? [];
+  return {
+    pods: claimed.length === 0 ? owned : [...owned, ...claimed],
+    samples: (attributed?.samples ?? []).filter((x) => x.namespace === a.algorithm.namespace),
+    // One empty list for all: the decision memo then compares two inputs' flags by identity.
+    flags: attributed && attributed.flags.length > 0 ? attributed.flags : NO_FLAGS,
+    recent: view.recentBySubject.get(a.algorithm.name) ?? [],
+  };
+}
+
+/** The flags of an input with none (never added to: `attribute` makes each list it adds to). */
+const NO_FLAGS = Object.freeze([]) as unknown as AttributionFlag[];
+
+/** An input as `decideInTurn` takes it. */
+type PartialInput = Omit<ScalingInput, 'poolNodes' | 'unusedNodes'>;
 
 /**
  * One algorithm's scaling input: its own pods (by `namespace/name` of its Deployment) and the
@@ -169,13 +232,13 @@ interface PassView {
  * stale limit in seconds when one was stale), its ReplicaSet, HorizontalPodAutoscaler, refusal and
  * foreign autoscalers, its scaling records, and its placer and loop timing when the pass has them.
  */
-function scalingInputOf(a: AlgorithmState, view: PassView): Omit<ScalingInput, 'poolNodes' | 'unusedNodes'> {
-  const { input, owners, judged, podsByAlgorithm, recentBySubject, placerFor } = view;
-  const attributed = judged.attribution.byAlgorithm.get(a.algorithm.name);
-  const own = (attributed?.samples ?? []).filter((x) => x.namespace === a.algorithm.namespace);
-  const owned = podsByAlgorithm.get(`${a.algorithm.namespace}/${a.algorithm.name}`) ?? [];
+function scalingInputOf(
+  a: AlgorithmState,
+  view: PassView,
+  { pods, samples, flags, recent }: ReturnType<typeof passParts> = passParts(a, view),
+): PartialInput {
+  const { input, owners, judged, placerFor } = view;
   const claimed = a.claimed ?? [];
-  const pods = claimed.length === 0 ? owned : [...owned, ...claimed];
   // Most passes drop no series: no key is built for each pod then.
   const lost =
     judged.droppedByPod.size === 0
@@ -183,7 +246,7 @@ function scalingInputOf(a: AlgorithmState, view: PassView): Omit<ScalingInput, '
       : pods.flatMap((p) => judged.droppedByPod.get(`${p.namespace}/${p.name}`) ?? []);
   // Built field by field, the optional ones only when present (in this order): a literal with a
   // spread defines each field after it one at a time, and this runs once per algorithm per pass.
-  const out: Omit<ScalingInput, 'poolNodes' | 'unusedNodes'> = {
+  const out: PartialInput = {
     algorithm: a.algorithm,
     pool: a.pool,
     dropped:
@@ -196,9 +259,9 @@ function scalingInputOf(a: AlgorithmState, view: PassView): Omit<ScalingInput, '
     hpa: a.hpa ?? null,
     refusal: owners.refusal(a.algorithm.namespace, a.algorithm.name),
     pods,
-    samples: own,
-    flags: attributed?.flags ?? [],
-    recent: recentBySubject.get(a.algorithm.name) ?? [],
+    samples,
+    flags,
+    recent,
     noDataMessage: judged.noDataMessage,
     partialData: judged.partialData,
   };
@@ -236,12 +299,14 @@ function scalingRecordsBySubject(recent: readonly DecisionRecord[]): Map<string,
  * The placer of each algorithm whose pod is known (`placerOf`: null when capacity alone answers),
  * over one layout of the pass's pods (built only when some algorithm has a pod).
  */
-function placers(input: DecideScalingInput, lookups: ScalingLookups): (a: AlgorithmState) => Placer | null {
-  let layout: PodLayout | null = null;
+function placers(input: DecideScalingInput, lookups: ScalingLookups): Placers {
+  let built: PodLayout | null = null;
   const labelKey = input.policy.spec.pools.labelKey;
-  return (a) => {
-    if (!a.pod) return null;
-    layout ??= lookups.layout(input.snapshot, labelKey);
-    return placerOf(a.pod, a.request ?? specRequest(a.algorithm), layout, labelKey);
-  };
+  const layout = () => (built ??= lookups.layout(input.snapshot, labelKey));
+  const placerFor = (a: AlgorithmState) =>
+    a.pod ? placerOf(a.pod, a.request ?? specRequest(a.algorithm), layout(), labelKey) : null;
+  return Object.assign(placerFor, { layout });
 }
+
+/** Each algorithm's placer, and the one layout of the pass they are built over (built on first use). */
+type Placers = ((a: AlgorithmState) => Placer | null) & { layout: () => PodLayout };

@@ -17,7 +17,6 @@ import {
   createDecisionMemo,
   heldUntilMs,
   nextLog,
-  ownRecords,
   poolDigests,
   rememberingDecider,
   reusable,
@@ -25,6 +24,7 @@ import {
   type DecisionEntry,
   type DecisionMemo,
 } from './decision-memo.js';
+import { ownRecords } from './own-records.js';
 import { decideOne } from './decide-one.js';
 import { toDecisionRecord } from './decision-record.js';
 import { sameItems } from './lookups.js';

@@ -19,8 +19,9 @@
  * runs (`keptInBand`: the same checks but the samples', the oldest records leaving the history
  * window allowed, since that hold reads no record). Anything else decides again: when only the
  * samples moved, on the pod facts kept with the decision (`facts-again.ts`), every rule running
- * again. `rememberingDecider` is the `Decide` of `decideInTurn` that does this; it keeps the claim
- * log itself, from the decisions and claims it gives in turn.
+ * again. `rememberingDecider` is the `Decide` of `decideInTurn` that does this (`fromKept`: each
+ * field compared once for both checks); it keeps the claim log itself, from the decisions and
+ * claims it gives in turn.
  */
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
@@ -30,7 +31,7 @@ import { claimsOf, type Claim } from './claims.js';
 import { decideOnFacts, decideOneTimed, inBandAgain } from './decide-one.js';
 import { factsAgain, samePositions } from './facts-again.js';
 import type { Decide } from './decide-in-turn.js';
-import { toDecisionRecord } from './decision-record.js';
+import { onlyOwnRecordsSince, ownRecords } from './own-records.js';
 import { sameItems } from './lookups.js';
 import { podFactsOf, type DecisionClock, type Facts, type PodFacts } from './rules/facts.js';
 import type { DecisionRecord, NodeCapacity, PodSample, ScalingDecision, ScalingInput } from './types.js';
@@ -173,13 +174,6 @@ export function poolDigests(memo: DecisionMemo, capacity: readonly NodeCapacity[
   return out;
 }
 
-/** The scaling records of `name` among `recent`, in their order (what the rules read). */
-export function ownRecords(recent: readonly DecisionRecord[], name: string): readonly DecisionRecord[] {
-  // `decideScaling` hands each algorithm only its own scaling records: no copy then.
-  const own = (r: DecisionRecord) => r.kind === 'scaling' && r.subject === name;
-  return recent.every(own) ? recent : recent.filter(own);
-}
-
 /** True when `entry`'s decision is certainly what deciding `input` again at `nowMs` gives (module comment). */
 export function reusable(
   entry: DecisionEntry | undefined,
@@ -226,9 +220,34 @@ export function keptInBand(
   input: ScalingInput,
   o: { room: string; records: readonly DecisionRecord[]; policy: Policy; nowMs: number },
 ): DecisionEntry | null {
-  if (!entry?.inBand || !sameFrame(entry, input, o)) return null;
-  if (!sameButSamples(entry.input, input) || !onlyOwnRecordsSince(entry, o.records, o.nowMs, true))
-    return null;
+  if (!entry?.inBand || !sameFrame(entry, input, o) || !sameButSamples(entry.input, input)) return null;
+  return inBandEntry(entry, input, o);
+}
+
+/**
+ * What `entry` gives for `input` at its turn, every field compared once: `'reused'` when it is
+ * {@link reusable}, else the entry of its in-band hold kept with the new mean when
+ * {@link keptInBand} gives one, else null (decide again). The same answers as calling the two in
+ * turn, without comparing the frame and the fields but the samples a second time on a kept hold.
+ */
+export function fromKept(
+  entry: DecisionEntry | undefined,
+  input: ScalingInput,
+  o: { room: string; records: readonly DecisionRecord[]; policy: Policy; nowMs: number },
+): 'reused' | DecisionEntry | null {
+  if (!entry || !sameFrame(entry, input, o) || !sameButSamples(entry.input, input)) return null;
+  if (sameSamples(entry.input.samples, input.samples) && onlyOwnRecordsSince(entry, o.records, o.nowMs))
+    return 'reused';
+  return entry.inBand ? inBandEntry(entry, input, o) : null;
+}
+
+/** {@link keptInBand} once the frame and every field but the samples compared equal. */
+function inBandEntry(
+  entry: DecisionEntry,
+  input: ScalingInput,
+  o: { room: string; records: readonly DecisionRecord[]; policy: Policy; nowMs: number },
+): DecisionEntry | null {
+  if (!onlyOwnRecordsSince(entry, o.records, o.nowMs, true)) return null;
   const sampled = samePositions(entry.sampled, entry.input.samples, input.samples);
   const decision = sampled && inBandAgain(entry.podFacts, input, sampled);
   if (!decision) return null;
@@ -248,50 +267,6 @@ export function keptInBand(
     sampled: sampled!,
     inBand: true,
   };
-}
-
-/**
- * `records` is the entry's records (with `aged`, less some of the oldest: those the history window
- * left behind) followed only by records of its own quiet hold made since.
- */
-function onlyOwnRecordsSince(
-  entry: DecisionEntry,
-  records: readonly DecisionRecord[],
-  nowMs: number,
-  aged = false,
-): boolean {
-  const all = entry.records;
-  // How many of the oldest kept records are gone: the first record now is the kept one there.
-  let gone = 0;
-  if (aged && records.length > 0) while (gone < all.length && !sameRecord(records[0]!, all[gone]!)) gone++;
-  const kept = gone === 0 ? all : all.slice(gone);
-  if (records.length < kept.length) return false;
-  for (let i = 0; i < kept.length; i++) if (!sameRecord(records[i]!, kept[i]!)) return false;
-  if (records.length === kept.length) return true;
-  const d = entry.decision;
-  if (
-    entry.clock.readsHolds ||
-    d.action !== 'hold' ||
-    d.replicas.to !== d.replicas.from ||
-    d.nodes.length > 0
-  )
-    return false;
-  const own = toDecisionRecord(d, new Date(0));
-  for (let i = kept.length; i < records.length; i++) {
-    const r = records[i]!;
-    const at = Date.parse(r.at);
-    if (!(at >= entry.decidedAtMs && at <= nowMs) || !sameRecord(r, own, 'at')) return false;
-  }
-  return true;
-}
-
-/**
- * Field by field (every field a record has is a string, a number or null), but `but` (a record's
- * `at` when it is compared with the kept decision's own record: no copy is made to set it).
- */
-function sameRecord(a: DecisionRecord, b: DecisionRecord, but?: keyof DecisionRecord): boolean {
-  const keys = Object.keys(a) as (keyof DecisionRecord)[];
-  return keys.length === Object.keys(b).length && keys.every((k) => k === but || a[k] === b[k]);
 }
 
 /**
@@ -322,16 +297,18 @@ export function rememberingDecider(memo: DecisionMemo): (capacity: readonly Node
       const records = ownRecords(input.recent, name);
       const prev = last.get(name);
       const o = { room: here, records, policy, nowMs };
-      let entry = prev;
-      let inBand: DecisionEntry | null = null;
-      if (reusable(entry, decided, o)) memo.reused++;
-      else if ((inBand = keptInBand(prev, input, o))) {
+      let entry: DecisionEntry;
+      const kept = fromKept(prev, input, o);
+      if (kept === 'reused') {
+        memo.reused++;
+        entry = prev!;
+      } else if (kept) {
         memo.kept++;
-        entry = inBand;
+        entry = kept;
       } else {
-        const kept = factsAgain(prev, input, policy, nowMs);
-        if (kept) memo.again++;
-        const { decision, clock, facts } = kept ? decideOnFacts(kept) : decideOneTimed(input, policy, now);
+        const again = factsAgain(prev, input, policy, nowMs);
+        if (again) memo.again++;
+        const { decision, clock, facts } = again ? decideOnFacts(again) : decideOneTimed(input, policy, now);
         const claims = claimsOf(input, decision);
         const { algorithm, pods } = input;
         // Each field written out, no spread: an object literal with a spread defines the fields
@@ -348,7 +325,7 @@ export function rememberingDecider(memo: DecisionMemo): (capacity: readonly Node
           decidedAtMs: nowMs,
           clock,
           // Stryker disable next-line ConditionalExpression: equivalent; podFactsOf of facts built on kept pod facts gives their values again (only a new object)
-          podFacts: kept && prev ? prev.podFacts : podFactsOf(facts),
+          podFacts: again && prev ? prev.podFacts : podFactsOf(facts),
           sampled: facts.sampled,
           inBand: isBandHold(decision, facts),
         };

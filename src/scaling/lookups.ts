@@ -9,6 +9,7 @@ import type { PodInfo, ReplicaSetInfo, Snapshot } from '../cluster/index.js';
 import { nodeCapacity } from './capacity.js';
 import { decideFresh, type Decide } from './decide-in-turn.js';
 import { podLayout, type PodLayout } from './pod-layout.js';
+import type { InputMemo } from './kept-inputs.js';
 import type { SeriesMemo } from './series-identity.js';
 import type { NodeCapacity } from './types.js';
 
@@ -31,6 +32,11 @@ export interface ScalingLookups {
    * by `signalKey`); absent: every series is read afresh.
    */
   seriesMemo?(signal: string): SeriesMemo;
+  /**
+   * Each algorithm's input kept between passes (`kept-inputs.ts`): copied with the pass's samples
+   * when what it was built from is the same; absent: every input is built afresh.
+   */
+  inputs?: InputMemo;
 }
 
 /** Every answer built afresh: what a one-shot command uses. */

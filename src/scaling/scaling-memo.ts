@@ -10,6 +10,7 @@ import type { NodeInfo, PodInfo, ReplicaSetInfo, Snapshot } from '../cluster/ind
 import type { Pool } from '../definitions/index.js';
 import { nodeCapacity } from './capacity.js';
 import { createDecisionMemo, rememberingDecider, type DecisionMemo } from './decision-memo.js';
+import { createInputMemo, type InputMemo } from './kept-inputs.js';
 import { podIndexOf, podsByDeployment, sameItems, type ScalingLookups } from './lookups.js';
 import { podLayout, type PodLayout } from './pod-layout.js';
 import { createSeriesMemo, type SeriesMemo } from './series-identity.js';
@@ -34,6 +35,8 @@ export interface ScalingMemo {
     last?: { nodes: readonly NodeInfo[]; pods: readonly PodInfo[]; labelKey: string; out: PodLayout };
     built: number;
   };
+  /** Each algorithm's last scaling input and what it was built from (`kept-inputs.ts`). */
+  inputs: InputMemo;
   /** The identities of each signal's last read series, by `signalKey` (`series-identity.ts`). */
   series: Map<string, SeriesMemo>;
   /** The last `nodeCapacity`: its pods array, its nodes (compared one by one) and the answer. */
@@ -50,6 +53,7 @@ export function createScalingMemo(): ScalingMemo {
     answers: new WeakMap(),
     decisions: createDecisionMemo(),
     layout: { built: 0 },
+    inputs: createInputMemo(),
     series: new Map(),
   };
 }
@@ -73,6 +77,7 @@ export function rememberedScaling(memo: ScalingMemo): ScalingLookups {
     capacity: (snapshot) => capacityOf(snapshot, memo),
     layout: (snapshot, labelKey) => layoutOf(snapshot, labelKey, memo.layout),
     decider: rememberingDecider(memo.decisions),
+    inputs: memo.inputs,
     seriesMemo: (signal) => {
       let kept = memo.series.get(signal);
       if (!kept) memo.series.set(signal, (kept = createSeriesMemo()));

@@ -127,7 +127,12 @@ export interface Store {
   appliedMigrations(): Promise<number[]>;
   close(): Promise<void>;
 
-  /** Stores a snapshot with its nodes and pods; returns its id. */
+  /**
+   * Stores a snapshot with its nodes and pods; returns the id of the row that holds it. A snapshot
+   * equal (nodes, pods, warnings) to the one node activity last took, and not older, moves that
+   * row's time instead of storing a new row (`snapshot-refresh.ts`): readers get the same
+   * `latestSnapshot` and node activity either way.
+   */
   saveSnapshot(snapshot: Snapshot): Promise<number>;
   /** The newest snapshot, or null. */
   latestSnapshot(): Promise<Snapshot | null>;

@@ -143,8 +143,8 @@ export interface Store {
    * stored snapshot saw holding a GPU pod (`gpuRequested > 0` or a gpuops pod), the time of the
    * first snapshot after the last such one (null when the newest snapshot still saw one), and when
    * each node was first seen. Kept per node by every `saveSnapshot` (table `node_activity`), so it
-   * reaches back past snapshot retention (the newest `keepSnapshots` states; `snapshot-refresh.ts`). Optional: without it no node is
-   * returned.
+   * reaches back past snapshot retention (the newest `keepSnapshots` states of the cluster,
+   * `snapshot-refresh.ts`). Optional: without it no node is returned.
    */
   nodeEmptiness?(nodes: readonly string[]): Promise<NodeEmptiness>;
 

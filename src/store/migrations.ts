@@ -14,6 +14,7 @@ import { CONTENTS_MIGRATIONS } from './migrations-contents.js';
 import { BOOKKEEPING_MIGRATIONS } from './migrations-bookkeeping.js';
 import { FLEET_POOLS_MIGRATION } from './fleet-status-pools.js';
 import { READY_PODS_MIGRATION } from './decision-ready-pods.js';
+import { NODE_ACTIVITY_SNAPSHOT_MIGRATION } from './snapshot-refresh.js';
 
 export type { Dialect, Migration } from './migration-types.js';
 
@@ -25,6 +26,7 @@ export const MIGRATIONS: readonly Migration[] = [
   ...BOOKKEEPING_MIGRATIONS,
   FLEET_POOLS_MIGRATION,
   READY_PODS_MIGRATION,
+  NODE_ACTIVITY_SNAPSHOT_MIGRATION,
 ];
 
 /** The statements of one migration for one dialect. */

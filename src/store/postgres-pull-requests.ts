@@ -23,8 +23,11 @@ import type { FleetStatusRecord, PullRequestCycle, PullRequestRecord } from './t
 import { insertSql, type PgSession, type Row } from './postgres-session.js';
 import {
   FLEET_STATUS_SQL,
+  fleetAtCells,
   fleetBodyCells,
+  fleetBodyText,
   fleetStatusFromJoinedRow,
+  UPDATE_FLEET_AT_SQL,
   UPSERT_FLEET_POOLS_SQL,
   UPSERT_FLEET_STATUS_SQL,
   type WrittenPools,
@@ -76,9 +79,11 @@ export async function pullRequests(s: PgSession, cluster: string): Promise<PullR
 }
 
 /**
- * `Store.saveFleetStatus` (types.ts) on PostgreSQL: the body, and the pool entries when they are not the
- * ones the row holds from `written`'s last write (`fleet-status-pools.ts`); a failure rejects with a
- * StoreError naming `saveFleetStatus` and forgets the cluster's entries in `written`.
+ * `Store.saveFleetStatus` (types.ts) on PostgreSQL: the pool entries when they are not the ones the
+ * row holds from `written`'s last write, the body when it is not that write's either, else the
+ * pass's time alone (`fleet-status-pools.ts`); a failure rejects with a StoreError naming
+ * `saveFleetStatus` and forgets the cluster's entries in `written`. The token is read `FOR UPDATE`:
+ * another writer's save of the cluster waits until this one commits.
  */
 export async function saveFleetStatus(
   s: PgSession,
@@ -86,6 +91,7 @@ export async function saveFleetStatus(
   status: FleetStatusRecord,
 ): Promise<void> {
   const q = (i: number) => `$${i}`;
+  const body = fleetBodyText(status);
   try {
     await s.transaction('saveFleetStatus', async (c) => {
       const kept = written.keptToken(status.cluster, status.pools);
@@ -100,9 +106,17 @@ export async function saveFleetStatus(
       if (kept === null || rows[0]?.token !== kept) {
         const token = written.newToken();
         await c.query(UPSERT_FLEET_POOLS_SQL(q), [status.cluster, token, JSON.stringify(status.pools)]);
-        written.wrote(status.cluster, status.pools, token);
+        await c.query(UPSERT_FLEET_STATUS_SQL(q), fleetBodyCells(status, body));
+        written.wrote(status.cluster, status.pools, token, body);
+      } else if (
+        written.keptBody(status.cluster, body) &&
+        (await c.query(UPDATE_FLEET_AT_SQL(q), fleetAtCells(status))).rowCount === 1
+      ) {
+        // The body stored is this one: the time alone moved.
+      } else {
+        await c.query(UPSERT_FLEET_STATUS_SQL(q), fleetBodyCells(status, body));
+        written.wroteBody(status.cluster, body);
       }
-      await c.query(UPSERT_FLEET_STATUS_SQL(q), fleetBodyCells(status));
     });
   } catch (err) {
     written.forget(status.cluster);

@@ -21,6 +21,7 @@ import {
   warningsCell,
 } from './rows.js';
 import type { NodeEmptiness } from './types.js';
+import { NOTE_ACTIVITY_SNAPSHOT_SQL, refreshSnapshotParams, refreshSnapshotSql } from './snapshot-refresh.js';
 import { type PgSession, type Row, SNAPSHOT_LOCK } from './postgres-session.js';
 
 /**
@@ -58,23 +59,32 @@ async function insertContents(c: pg.PoolClient, digest: string, snapshot: Snapsh
 /**
  * Stores a snapshot in one transaction and keeps the newest `keepSnapshots`. Its nodes and pods
  * are stored once per content digest (`snapshot_contents`, migration 5), in content-addressed
- * parts (migration 8, `contentsParts`: a changed pod writes its part, not every pod): a
- * snapshot equal to a stored one (the usual pass: the
- * cluster did not move) sends only its digest and writes only its `snapshots` row. Writers take
- * turns ({@link SNAPSHOT_LOCK}), so another process's retention cannot delete the contents
- * between finding and naming them, and no other writer inserts the same digest meanwhile.
+ * parts (migration 8, `contentsParts`: a changed pod writes its part, not every pod). A snapshot
+ * equal to the one node activity last took (the usual pass: the cluster did not move) moves that
+ * row's time and writes nothing else (`snapshot-refresh.ts`, migration 14); returns the id of the
+ * row that holds it. Writers take turns ({@link SNAPSHOT_LOCK}), so another process's retention
+ * cannot delete the contents between finding and naming them, no other writer inserts the same
+ * digest meanwhile, and no other save comes between the refresh's check and its write.
  */
 export async function saveSnapshot(s: PgSession, snapshot: Snapshot): Promise<number> {
   const takenAtMs = toMs('saveSnapshot', 'takenAt', snapshot.takenAt);
   const digest = snapshotContentDigest(snapshot);
+  const warnings = warningsCell(snapshot);
   return s.transaction('saveSnapshot', async (c) => {
     await c.query('SELECT pg_advisory_xact_lock($1)', [SNAPSHOT_LOCK]);
+    const refreshed = (
+      await c.query(
+        refreshSnapshotSql('postgres'),
+        refreshSnapshotParams('postgres', { takenAt: snapshot.takenAt, takenAtMs, digest, warnings }),
+      )
+    ).rows[0] as Row | undefined;
+    if (refreshed) return Number(refreshed.id);
     const found = (await c.query('SELECT id FROM snapshot_contents WHERE digest = $1', [digest])).rows[0] as
       Row | undefined;
     const contentsId = Number(found ? found.id : await insertContents(c, digest, snapshot));
     const head = await c.query(
       'INSERT INTO snapshots (taken_at, taken_at_ms, warnings, contents_id) VALUES ($1, $2, $3, $4) RETURNING id',
-      [snapshot.takenAt, takenAtMs, warningsCell(snapshot), contentsId],
+      [snapshot.takenAt, takenAtMs, warnings, contentsId],
     );
     const id = Number((head.rows[0] as Row).id);
     const activity = nodeActivityCells(snapshot.nodes, takenAtMs);
@@ -84,6 +94,10 @@ export async function saveSnapshot(s: PgSession, snapshot: Snapshot): Promise<nu
         activity.map((a) => a[1]),
         activity.map((a) => a[2]),
       ]);
+    await c.query(
+      NOTE_ACTIVITY_SNAPSHOT_SQL((i) => `$${i}`),
+      [id],
+    );
     await c.query(retainSnapshotsSql('$1'), [s.options.keepSnapshots]);
     if (((await c.query(DELETE_UNUSED_CONTENTS_SQL)).rowCount ?? 0) > 0)
       await c.query(DELETE_UNUSED_PARTS_SQL);

@@ -6,8 +6,11 @@
 import { transaction } from './sqlite-transaction.js';
 import {
   FLEET_STATUS_SQL,
+  fleetAtCells,
   fleetBodyCells,
+  fleetBodyText,
   fleetStatusFromJoinedRow,
+  UPDATE_FLEET_AT_SQL,
   UPSERT_FLEET_POOLS_SQL,
   UPSERT_FLEET_STATUS_SQL,
   type WrittenPools,
@@ -86,9 +89,10 @@ export function pullRequests(s: SqliteSession, cluster: string): Promise<PullReq
 }
 
 /**
- * `Store.saveFleetStatus` (types.ts) on SQLite: the body, and the pool entries when they are not the
- * ones the row holds from `written`'s last write (`fleet-status-pools.ts`); a failure rejects with a
- * StoreError naming `saveFleetStatus` and forgets the cluster's entries in `written`.
+ * `Store.saveFleetStatus` (types.ts) on SQLite: the pool entries when they are not the ones the row
+ * holds from `written`'s last write, the body when it is not that write's either, else the pass's
+ * time alone (`fleet-status-pools.ts`); a failure rejects with a StoreError naming
+ * `saveFleetStatus` and forgets the cluster's entries in `written`.
  */
 export function saveFleetStatus(
   s: SqliteSession,
@@ -97,6 +101,7 @@ export function saveFleetStatus(
 ): Promise<void> {
   return s.run('saveFleetStatus', () => {
     const q = () => '?';
+    const body = fleetBodyText(status);
     try {
       transaction(
         s.db,
@@ -110,9 +115,17 @@ export function saveFleetStatus(
           if (kept === null || row?.token !== kept) {
             const token = written.newToken();
             s.prepare(UPSERT_FLEET_POOLS_SQL(q)).run(status.cluster, token, JSON.stringify(status.pools));
-            written.wrote(status.cluster, status.pools, token);
+            s.prepare(UPSERT_FLEET_STATUS_SQL(q)).run(...bind(fleetBodyCells(status, body)));
+            written.wrote(status.cluster, status.pools, token, body);
+          } else if (
+            written.keptBody(status.cluster, body) &&
+            s.prepare(UPDATE_FLEET_AT_SQL(q)).run(...bind(fleetAtCells(status))).changes === 1
+          ) {
+            // The body stored is this one: the time alone moved.
+          } else {
+            s.prepare(UPSERT_FLEET_STATUS_SQL(q)).run(...bind(fleetBodyCells(status, body)));
+            written.wroteBody(status.cluster, body);
           }
-          s.prepare(UPSERT_FLEET_STATUS_SQL(q)).run(...bind(fleetBodyCells(status)));
         },
         'IMMEDIATE',
       );

@@ -21,24 +21,33 @@ import {
   warningsCell,
 } from './rows.js';
 import type { NodeEmptiness } from './types.js';
+import { NOTE_ACTIVITY_SNAPSHOT_SQL, refreshSnapshotParams, refreshSnapshotSql } from './snapshot-refresh.js';
 import { type SqliteSession } from './sqlite-session.js';
 
 /**
  * Stores a snapshot in one transaction and keeps the newest `keepSnapshots`. Its nodes and pods
  * are stored once per content digest (`snapshot_contents`, migration 5), in content-addressed
- * parts (migration 8, `contentsParts`: a changed pod writes its part, not every pod): a
- * snapshot equal to a stored one (the usual pass: the
- * cluster did not move) writes only its `snapshots` row. The
- * transaction takes the write lock first (IMMEDIATE), so another process's retention cannot
- * delete the contents between finding and naming them.
+ * parts (migration 8, `contentsParts`: a changed pod writes its part, not every pod). A snapshot
+ * equal to the one node activity last took (the usual pass: the cluster did not move) moves that
+ * row's time and writes nothing else (`snapshot-refresh.ts`, migration 14); returns the id of the
+ * row that holds it. The transaction takes the write lock first (IMMEDIATE), so another process's
+ * retention cannot delete the contents between finding and naming them, nor another save come
+ * between the refresh's check and its write.
  */
 export function saveSnapshot(s: SqliteSession, snapshot: Snapshot): Promise<number> {
   return s.run('saveSnapshot', () => {
     const takenAtMs = toMs('saveSnapshot', 'takenAt', snapshot.takenAt);
     const digest = snapshotContentDigest(snapshot);
+    const warnings = warningsCell(snapshot);
     return transaction(
       s.db,
       () => {
+        const refreshed = s
+          .prepare(refreshSnapshotSql('sqlite'))
+          .get(
+            ...refreshSnapshotParams('sqlite', { takenAt: snapshot.takenAt, takenAtMs, digest, warnings }),
+          ) as { id: number } | undefined;
+        if (refreshed) return Number(refreshed.id);
         const found = s.prepare('SELECT id FROM snapshot_contents WHERE digest = ?').get(digest) as
           { id: number } | undefined;
         const contentsId = found ? Number(found.id) : insertContents(s, digest, snapshot);
@@ -47,7 +56,7 @@ export function saveSnapshot(s: SqliteSession, snapshot: Snapshot): Promise<numb
             .prepare(
               'INSERT INTO snapshots (taken_at, taken_at_ms, warnings, contents_id) VALUES (?, ?, ?, ?)',
             )
-            .run(snapshot.takenAt, takenAtMs, warningsCell(snapshot), contentsId).lastInsertRowid,
+            .run(snapshot.takenAt, takenAtMs, warnings, contentsId).lastInsertRowid,
         );
         // One statement for every node (the cells as one JSON parameter); it writes only the rows that change.
         s.prepare(
@@ -56,6 +65,7 @@ export function saveSnapshot(s: SqliteSession, snapshot: Snapshot): Promise<numb
                FROM json_each(?) WHERE true`,
           ),
         ).run(JSON.stringify(nodeActivityCells(snapshot.nodes, takenAtMs)));
+        s.prepare(NOTE_ACTIVITY_SNAPSHOT_SQL(() => '?')).run(id);
         s.prepare(retainSnapshotsSql('?')).run(s.options.keepSnapshots);
         if (s.prepare(DELETE_UNUSED_CONTENTS_SQL).run().changes > 0) s.prepare(DELETE_UNUSED_PARTS_SQL).run();
         return id;

@@ -127,7 +127,12 @@ export interface Store {
   appliedMigrations(): Promise<number[]>;
   close(): Promise<void>;
 
-  /** Stores a snapshot with its nodes and pods; returns its id. */
+  /**
+   * Stores a snapshot with its nodes and pods; returns the id of the row that holds it. A snapshot
+   * equal (nodes, pods, warnings) to the one node activity last took, and not older, moves that
+   * row's time instead of storing a new row (`snapshot-refresh.ts`): readers get the same
+   * `latestSnapshot` and node activity either way.
+   */
   saveSnapshot(snapshot: Snapshot): Promise<number>;
   /** The newest snapshot, or null. */
   latestSnapshot(): Promise<Snapshot | null>;
@@ -138,8 +143,8 @@ export interface Store {
    * stored snapshot saw holding a GPU pod (`gpuRequested > 0` or a gpuops pod), the time of the
    * first snapshot after the last such one (null when the newest snapshot still saw one), and when
    * each node was first seen. Kept per node by every `saveSnapshot` (table `node_activity`), so it
-   * reaches back past snapshot retention (`keepSnapshots` passes). Optional: without it no node is
-   * returned.
+   * reaches back past snapshot retention (the newest `keepSnapshots` states of the cluster,
+   * `snapshot-refresh.ts`). Optional: without it no node is returned.
    */
   nodeEmptiness?(nodes: readonly string[]): Promise<NodeEmptiness>;
 

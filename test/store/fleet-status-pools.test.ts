@@ -117,6 +117,63 @@ describe.each(backends)('fleet status pool entries on $name', (backend) => {
     expect(await readBack()).toBe(JSON.stringify(status(2, pools(10))));
   });
 
+  /** Counts the writes of a fleet status body (an insert, or an update naming `body`). */
+  const countBodyWrites = async () =>
+    backend.raw(
+      url,
+      backend.name === 'sqlite'
+        ? `CREATE TABLE body_writes (n INTEGER);
+           CREATE TRIGGER body_inserted AFTER INSERT ON fleet_status BEGIN INSERT INTO body_writes VALUES (1); END;
+           CREATE TRIGGER body_updated AFTER UPDATE OF body ON fleet_status BEGIN INSERT INTO body_writes VALUES (1); END;`
+        : `CREATE TABLE body_writes (n INTEGER);
+           CREATE FUNCTION body_written() RETURNS trigger LANGUAGE plpgsql AS
+             $$ BEGIN INSERT INTO body_writes VALUES (1); RETURN NULL; END $$;
+           CREATE TRIGGER body_written AFTER INSERT OR UPDATE OF body ON fleet_status
+             FOR EACH ROW EXECUTE FUNCTION body_written();`,
+    );
+  const bodyWrites = async () =>
+    Number((await backend.raw(url, 'SELECT COUNT(*) AS n FROM body_writes'))[0]!.n);
+  /** Pass `pass`'s record when nothing moved since pass 0 but the time. */
+  const still = (pass: number, entries = pools(5)) => ({ ...status(0, entries), at: at(pass * 30) });
+
+  it('writes the time alone while the record is the one written last, and the body when it changes', async () => {
+    const s = await fresh();
+    await countBodyWrites();
+    const saved: FleetStatusRecord[] = [
+      still(0),
+      still(1),
+      still(2),
+      status(3, pools(5)),
+      still(4),
+      still(5),
+    ];
+    saved[4] = { ...status(3, pools(5)), at: at(120) };
+    saved[5] = { ...status(3, pools(5, [2])), at: at(150) };
+    const writes: number[] = [];
+    for (const record of saved) {
+      await s.saveFleetStatus(record);
+      writes.push(await bodyWrites());
+      // Every reader gets the pass's record, its time included.
+      expect(JSON.stringify(await s.fleetStatus('prod'))).toBe(JSON.stringify(record));
+      expect(await readBack()).toBe(JSON.stringify(record));
+    }
+    // The body: at the first pass, when an algorithm moved (3), with the pool entries (5: a node
+    // moved); not for a time alone (1, 2, 4).
+    expect(writes).toEqual([1, 1, 1, 2, 2, 3]);
+  });
+
+  it('writes its body again when another writer stored its own meanwhile, the pool entries equal', async () => {
+    const a = await fresh();
+    const b = await open();
+    await a.saveFleetStatus(still(0));
+    await b.saveFleetStatus(status(1, pools(5)));
+    await a.saveFleetStatus(still(2));
+    expect(await readBack()).toBe(JSON.stringify(still(2)));
+    // And the other writer, whose last body is no longer the row's, writes its own again.
+    await b.saveFleetStatus({ ...status(1, pools(5)), at: at(90) });
+    expect(await readBack()).toBe(JSON.stringify({ ...status(1, pools(5)), at: at(90) }));
+  });
+
   it('keeps each cluster apart', async () => {
     const s = await fresh();
     await s.saveFleetStatus(status(0, pools(4), 'prod'));

@@ -56,9 +56,10 @@ const WINDOWS = {
   peakAlone: { upStable: 0, downStable: 0, peak: 240 },
   stableAlone: { upStable: 0, downStable: 300, peak: 0 },
   /**
-   * Sized to a 5 s event-driven loop with 30 s start-ups (3·D = 120 s, the scale-up cooldown
+   * Sized to a 5 s event-driven loop with 30 s start-ups (D = 40 s: the stabilisation window and
+   * the flap hold 2.5·D = 100 s, the scale-down cooldown D + sample = 45 s, the scale-up cooldown
    * 10 s), and the policy's own within 300 s of a reversal: the windows then follow the records
-   * and the clock. The scale-down cooldown (60 s) is shorter than the hold and the stabilisation
+   * and the clock. The scale-down cooldown is shorter than the hold and the policy's stabilisation
    * window (600 s) longer, so the hold's end, not a record leaving a window, is what ends the
    * policy's stabilisation window.
    */

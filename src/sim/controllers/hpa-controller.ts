@@ -106,6 +106,16 @@ function prune(h: HpaHistory, nowMs: number, keepSeconds: number): void {
   h.events = h.events.filter((e) => e.atMs > cut);
 }
 
+/** The names of the ReplicaSets `deploy` owns (in its namespace), read without copying them. */
+function ownedSetNames(store: SimStore, deploy: KubeObject): Set<string> {
+  const ns = deploy.metadata.namespace;
+  return new Set(
+    readAll(store, 'replicasets')
+      .filter((rs) => (ns === undefined || rs.metadata.namespace === ns) && isOwnedBy(rs, deploy))
+      .map((rs) => rs.metadata.name),
+  );
+}
+
 function syncHpa(
   store: SimStore,
   hpa: KubeObject,
@@ -140,15 +150,7 @@ function syncHpa(
   const current = typeof deploy.spec?.replicas === 'number' ? deploy.spec.replicas : 1;
   const algorithm = deploy.spec?.template?.metadata?.labels?.[ALGORITHM_LABEL] as string | undefined;
   const { metric, target } = hpaTarget(hpa);
-  const sets = new Set(
-    readAll(store, 'replicasets')
-      .filter(
-        (rs) =>
-          (deploy.metadata.namespace === undefined || rs.metadata.namespace === deploy.metadata.namespace) &&
-          isOwnedBy(rs, deploy),
-      )
-      .map((rs) => rs.metadata.name),
-  );
+  const sets = ownedSetNames(store, deploy);
   const serving = pods.filter(
     (p) =>
       p.metadata.namespace === deploy.metadata.namespace &&

@@ -57,7 +57,7 @@ export function gpuopsInput(
     },
     pool: 'short-task',
     replicas,
-    pods: pods.map((p) => modelPodInfo(p, p.readyAt <= t, name)),
+    pods: pods.map((p) => podInfoOf(p, p.readyAt <= t, name)),
     currentReplicaSet: `${name}-rs`,
     samples:
       u === null
@@ -97,6 +97,49 @@ function stamp(seconds: number | undefined): string {
     stamps.set(at, iso);
   }
   return iso;
+}
+
+/** The last pod info of each model pod, with what it was built from. */
+interface Built {
+  ready: boolean;
+  algorithm: string;
+  name: string;
+  node: string | null | undefined;
+  createdAt: number | undefined;
+  startedAt: number | undefined;
+  info: PodInfo;
+}
+
+/**
+ * The pod info last built for each model pod: a pass reads every pod, and a pod's info changes
+ * only when it turns Ready or is bound (the model's passes build hundreds of thousands).
+ */
+const built = new WeakMap<ModelPod, Built>();
+
+/**
+ * {@link modelPodInfo} of `p`, the one built last when nothing it is built from changed (frozen,
+ * deeply: a pass only reads its input, and one that wrote to it would throw).
+ */
+function podInfoOf(p: ModelPod, ready: boolean, algorithm: string): PodInfo {
+  const b = built.get(p);
+  if (
+    b !== undefined &&
+    b.ready === ready &&
+    b.algorithm === algorithm &&
+    b.name === p.name &&
+    b.node === p.node &&
+    b.createdAt === p.createdAt &&
+    b.startedAt === p.startedAt
+  )
+    return b.info;
+  const info = modelPodInfo(p, ready, algorithm);
+  Object.freeze(info.labels);
+  Object.freeze(info.owner);
+  Object.freeze(info.requests);
+  Object.freeze(info);
+  const { name, node, createdAt, startedAt } = p;
+  built.set(p, { ready, algorithm, name, node, createdAt, startedAt, info });
+  return info;
 }
 
 /**

@@ -94,7 +94,8 @@ export function noteChecked(
  * pools pull request, and until that is merged the hand-over still runs. So no pass asks for
  * what the install does not grant (a 403 each pass). Each namespace's file is asked about once a
  * call, i.e. once a pass, however many algorithms share the namespace (issue 42: asking once per
- * algorithm was about half of a 10,000-node steady pass); nothing is kept between calls.
+ * algorithm was about half of a 10,000-node steady pass); bindsScaleRole keeps its answer by
+ * the file's text, so an unchanged file is not parsed again next pass.
  * @returns the Deployments in the order of `algorithms`
  */
 export function deploymentsToHandOver(o: {

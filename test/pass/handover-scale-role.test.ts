@@ -1,7 +1,8 @@
 /**
  * deploymentsToHandOver asks whether a namespace file binds `gpuops-scale` once per namespace per
- * pass: the file is one per namespace, the question was asked once per algorithm (issue 42), and
- * no answer is kept from one pass to the next (a changed file is read afresh).
+ * pass: the file is one per namespace, the question was asked once per algorithm (issue 42). The
+ * answer is kept by the file's text (bindsScaleRole's memo): a file unchanged since the last pass
+ * is not parsed again, a changed file (even one of the same length) is.
  */
 import { describe, expect, it, vi } from 'vitest';
 
@@ -55,21 +56,36 @@ function pass(git: ReturnType<typeof gitWith>) {
   return { names: refs.map((r) => `${r.namespace}/${r.name}`), parses: parses.n - before };
 }
 
-describe('deploymentsToHandOver (issue 42: one bindsScaleRole parse per namespace per pass)', () => {
-  it('parses each namespace file once a pass, however many algorithms share it, and again next pass', () => {
+describe('deploymentsToHandOver (issue 42: one bindsScaleRole parse per namespace file text)', () => {
+  it('parses each namespace file once a pass, however many algorithms share it, and not again while unchanged', () => {
     const git = gitWith({ 'team-a': true, 'team-b': false });
     const first = pass(git);
     expect(first.names).toEqual(['team-a/a1', 'team-a/a2', 'team-a/a3', 'team-a/a4']);
     // team-a and team-b: one parse each (not 8, one per algorithm); team-c has no file to parse.
     expect(first.parses).toBe(2);
-    // The next pass asks afresh: no answer is kept between passes.
-    expect(pass(git)).toEqual(first);
+    // The next pass, same texts (a new Git model of them): the same answer, nothing parsed.
+    expect(pass(gitWith({ 'team-a': true, 'team-b': false }))).toEqual({ names: first.names, parses: 0 });
   });
 
   it('answers a namespace file that changed between passes from its new content', () => {
     expect(pass(gitWith({ 'team-a': true, 'team-b': false })).names).toHaveLength(4);
     const next = pass(gitWith({ 'team-a': false, 'team-b': true }));
     expect(next.names).toEqual(['team-b/b1', 'team-b/b2', 'team-b/b3']);
+    // Both texts are new (team-a's lost its binding, team-b's gained one): parsed afresh.
     expect(next.parses).toBe(2);
+  });
+
+  it('parses again a file edited to the same length (the key is the whole text)', () => {
+    const git = gitWith({ 'team-a': true, 'team-b': false });
+    expect(pass(git).names).toHaveLength(4);
+    const path = namespaceFilePath(cluster, 'team-a');
+    const edited = git.files
+      .get(path)!
+      .replace('  name: gpuops-scale\n  apiGroup', '  name: gpuops-scalX\n  apiGroup');
+    expect(edited).toHaveLength(git.files.get(path)!.length);
+    expect(edited).not.toBe(git.files.get(path));
+    const files = new Map(git.files).set(path, edited);
+    const next = pass(readGitModel(cluster, files, 'gpuops.dev/pool'));
+    expect(next).toEqual({ names: [], parses: 1 });
   });
 });

@@ -4,6 +4,7 @@
  * pod's GPUs give it one sample. The second half of `attribute` (`attribute.ts`).
  */
 import type { AlgorithmAttribution, AttributionFlag, DroppedSeries, PodSample } from './types.js';
+import type { SampleOrder, SeriesMemo } from './series-identity.js';
 
 /** One usable series, attributed to a pod of an algorithm (percent). */
 export interface Candidate {
@@ -110,8 +111,13 @@ function countOneGpu(gpu: string, list: readonly Candidate[], out: CountedOnce):
   for (const alg of new Set(list.map((c) => c.algorithm))) pushTo(out.flagsByAlgorithm, alg, flag);
 }
 
-/** Per algorithm: one sample per pod (sorted by pod), its flags and drops. */
-export function byAlgorithm(once: CountedOnce): Map<string, AlgorithmAttribution> {
+/**
+ * Per algorithm: one sample per pod (sorted by pod), its flags and drops. With a `memo`, an
+ * algorithm whose samples come in the same pod order as the last answer's is put in the order
+ * sorting gave then (issue 42: a steady pass re-sorted every algorithm's samples), and the orders
+ * of this answer are kept for the next.
+ */
+export function byAlgorithm(once: CountedOnce, memo?: SeriesMemo): Map<string, AlgorithmAttribution> {
   const out = new Map<string, AlgorithmAttribution>();
   const entry = (algorithm: string): AlgorithmAttribution => {
     let e = out.get(algorithm);
@@ -132,8 +138,41 @@ export function byAlgorithm(once: CountedOnce): Map<string, AlgorithmAttribution
       Array.isArray(group) ? podSample(group, iso) : oneGpuSample(group, iso),
     );
   for (const alg of [...once.flagsByAlgorithm.keys(), ...once.droppedByAlgorithm.keys()]) entry(alg);
-  for (const e of out.values()) e.samples.sort((a, b) => (a.pod < b.pod ? -1 : a.pod > b.pod ? 1 : 0));
+  if (!memo) {
+    for (const e of out.values()) e.samples.sort(byPod);
+    return out;
+  }
+  const orders = new Map<string, SampleOrder>();
+  for (const e of out.values()) e.samples = sortedByPod(e.algorithm, e.samples, memo.sampleOrders, orders);
+  memo.sampleOrders = orders;
   return out;
+}
+
+const byPod = (a: PodSample, b: PodSample): number => (a.pod < b.pod ? -1 : a.pod > b.pod ? 1 : 0);
+
+/** `samples` sorted by pod (stable): by the kept order when the pods came as they did then; kept in `next`. */
+function sortedByPod(
+  algorithm: string,
+  samples: PodSample[],
+  last: ReadonlyMap<string, SampleOrder>,
+  next: Map<string, SampleOrder>,
+): PodSample[] {
+  if (samples.length < 2) return samples;
+  let kept = last.get(algorithm);
+  if (kept === undefined || !samePods(kept.pods, samples)) {
+    const order = samples.map((_, i) => i).sort((i, j) => byPod(samples[i]!, samples[j]!) || i - j);
+    kept = { pods: samples.map((s) => s.pod), order };
+  }
+  next.set(algorithm, kept);
+  const sorted: PodSample[] = [];
+  for (const i of kept.order) sorted.push(samples[i]!);
+  return sorted;
+}
+
+function samePods(pods: readonly string[], samples: readonly PodSample[]): boolean {
+  if (pods.length !== samples.length) return false;
+  for (let i = 0; i < pods.length; i++) if (pods[i] !== samples[i]!.pod) return false;
+  return true;
 }
 
 /** A pod's one sample: the mean of its GPUs, at its newest sample; the window when every GPU has one. */

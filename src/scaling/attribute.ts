@@ -127,7 +127,7 @@ export function attribute(
   const once = countEachGpuOnce(out.byGpu);
   const { unattributed, dropped } = out;
   dropped.push(...once.dropped);
-  return { byAlgorithm: byAlgorithm(once), unattributed, dropped, flags: once.flags };
+  return { byAlgorithm: byAlgorithm(once, judge.memo), unattributed, dropped, flags: once.flags };
 }
 
 function judgeOf(

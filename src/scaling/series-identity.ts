@@ -32,15 +32,30 @@ export interface Refusal {
   message: string;
 }
 
-/** One reading's identities by series position: the last answer's, and this one's as it is read. */
+/**
+ * One reading's identities by series position: the last answer's, and this one's as it is read;
+ * and each algorithm's samples' order of the last answer (`byAlgorithm`, `attribute-count.ts`).
+ */
 export interface SeriesMemo {
   last: readonly SeriesIdentity[];
   next: SeriesIdentity[];
+  /** By algorithm: the last answer's {@link SampleOrder} (only the algorithms it had). */
+  sampleOrders: ReadonlyMap<string, SampleOrder>;
+}
+
+/**
+ * An algorithm's samples' pods in the order they came (`pods`), and the positions sorting them by
+ * pod gave (`order`: `order[k]` is the position of the k-th sample sorted). The sort reads the
+ * pods alone and is stable, so the same pods in the same order sort the same way.
+ */
+export interface SampleOrder {
+  pods: readonly string[];
+  order: readonly number[];
 }
 
 /** An empty memo: every series is read afresh. */
 export function createSeriesMemo(): SeriesMemo {
-  return { last: [], next: [] };
+  return { last: [], next: [], sampleOrders: new Map() };
 }
 
 /**

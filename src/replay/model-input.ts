@@ -57,7 +57,7 @@ export function gpuopsInput(
     },
     pool: 'short-task',
     replicas,
-    pods: pods.map((p) => modelPodInfo(p, p.readyAt <= t, name)),
+    pods: pods.map((p) => keptPodInfo(p, p.readyAt <= t, name)),
     currentReplicaSet: `${name}-rs`,
     samples:
       u === null
@@ -97,6 +97,49 @@ function stamp(seconds: number | undefined): string {
     stamps.set(at, iso);
   }
   return iso;
+}
+
+/** What a pod showed when its {@link PodInfo} was written, and that info. */
+interface KeptInfo {
+  name: string;
+  ready: boolean;
+  node: string | null | undefined;
+  createdAt: number | undefined;
+  startedAt: number | undefined;
+  algorithm: string;
+  info: PodInfo;
+}
+
+/** Each pod's info as the last pass read it (the scaling pass never changes a pod it reads). */
+const kept = new WeakMap<ModelPod, KeptInfo>();
+
+/**
+ * {@link modelPodInfo} of `p`, the same object as the last pass's while the pod shows the same
+ * (name, readiness, node, creation and start): a pass reads every pod, and most do not change.
+ */
+function keptPodInfo(p: ModelPod, ready: boolean, algorithm: string): PodInfo {
+  const k = kept.get(p);
+  if (
+    k !== undefined &&
+    k.ready === ready &&
+    k.node === p.node &&
+    k.name === p.name &&
+    k.createdAt === p.createdAt &&
+    k.startedAt === p.startedAt &&
+    k.algorithm === algorithm
+  )
+    return k.info;
+  const info = modelPodInfo(p, ready, algorithm);
+  kept.set(p, {
+    name: p.name,
+    ready,
+    node: p.node,
+    createdAt: p.createdAt,
+    startedAt: p.startedAt,
+    algorithm,
+    info,
+  });
+  return info;
 }
 
 /**

@@ -15,6 +15,7 @@ import { roundReading, signalOf } from '../signal-reading.js';
 import { reversalHoldEndMs, type RecommendationBounds } from '../history.js';
 import type { DecisionRecord, PodSample, ScalingAction, ScalingInput, ScalingReason } from '../types.js';
 import type { PodInfo } from '../../cluster/index.js';
+import { isoMs } from '../iso-ms.js';
 
 /** What one algorithm is decided on. Counts are replicas or pods, `gpus` whole GPUs, `min`/`max` percent. */
 export interface Facts {
@@ -191,6 +192,24 @@ export function scalingFacts(input: ScalingInput, policy: Policy, now: Date, own
 }
 
 /**
+ * The samples of the Ready replicas of `input` (`Facts.sampled`, in the same order) and the GPUs
+ * per pod (`Facts.gpus`), derived as {@link scalingFacts} derives them, without the rest of the
+ * facts (the clock, the records, the texts): what a pool's summed load reads of each algorithm.
+ */
+export function sampledFacts(
+  input: Pick<ScalingInput, 'algorithm' | 'request' | 'pods' | 'replicas' | 'currentReplicaSet' | 'samples'>,
+): Pick<Facts, 'sampled' | 'gpus'> {
+  const counted = countedPods(input.pods, input.replicas, input.currentReplicaSet ?? null);
+  return {
+    sampled: readySamples(
+      counted.filter((p) => p.ready),
+      input.samples,
+    ),
+    gpus: replicaRequest(input).gpus,
+  };
+}
+
+/**
  * What of {@link Facts} follows from the pods, the replicas in Git, the algorithm and the policy
  * alone: the same for two inputs that agree on those, whatever their samples, records, capacity
  * or clock (`factsAgain`).
@@ -268,6 +287,47 @@ export function factsOn(base: PodFacts, input: ScalingInput, sampled: PodSample[
 }
 
 /**
+ * `f` with `scaling` and `bounds` in place of its own (the same as `{ ...f, scaling, bounds }`),
+ * field by field so V8 copies it fast, and with the pool's room still counted on first read (by
+ * `f`, once for both): a spread would call the getter and count it at once.
+ */
+export function withScaling(f: Facts, scaling: Facts['scaling'], bounds: Facts['bounds']): Facts {
+  return {
+    scaling,
+    windows: f.windows,
+    name: f.name,
+    pool: f.pool,
+    from: f.from,
+    min: f.min,
+    max: f.max,
+    minReplicas: f.minReplicas,
+    maxReplicas: f.maxReplicas,
+    step: f.step,
+    gpus: f.gpus,
+    request: f.request,
+    bounds,
+    counted: f.counted,
+    ready: f.ready,
+    outstanding: f.outstanding,
+    input: f.input,
+    nowMs: f.nowMs,
+    clock: f.clock,
+    records: f.records,
+    starting: f.starting,
+    stuck: f.stuck,
+    sampled: f.sampled,
+    utilization: f.utilization,
+    complete: f.complete,
+    u: f.u,
+    over: f.over,
+    get poolSlots() {
+      return f.poolSlots;
+    },
+    droppedNote: f.droppedNote,
+  };
+}
+
+/**
  * When the facts of one algorithm next change on their own (`DecisionClock`): when a starting pod
  * turns stuck (`since + podStartupSeconds`), every pass while a pod is stuck (its age is in the
  * message), and when a record dated after now (another clock's) comes due — every rule ignores it
@@ -284,15 +344,25 @@ function decisionClock(
   const timed = { nowMs, clock };
   for (const p of starting) changesAt(timed, startedMs(p) + podStartupSeconds * 1000);
   if (anyStuck) everyPass(timed);
-  for (const r of records) changesAt(timed, Date.parse(r.at));
+  for (const r of records) changesAt(timed, isoMs(r.at));
   return clock;
 }
 
 /** The samples of the Ready pods (matched by namespace and name), in `ready`'s order; a pod without one is left out. */
 function readySamples(ready: readonly PodInfo[], samples: readonly PodSample[]): PodSample[] {
-  const byPod = new Map<string, PodSample>();
-  for (const x of samples) byPod.set(`${x.namespace}/${x.pod}`, x);
-  return ready.map((p) => byPod.get(`${p.namespace}/${p.name}`)).filter((x): x is PodSample => !!x);
+  // By namespace, then name (the last sample of a pod wins): no key string built per pod and pass.
+  const byNamespace = new Map<string, Map<string, PodSample>>();
+  for (const x of samples) {
+    let byName = byNamespace.get(x.namespace);
+    if (byName === undefined) byNamespace.set(x.namespace, (byName = new Map()));
+    byName.set(x.pod, x);
+  }
+  const out: PodSample[] = [];
+  for (const p of ready) {
+    const x = byNamespace.get(p.namespace)?.get(p.name);
+    if (x !== undefined) out.push(x);
+  }
+  return out;
 }
 
 /**

@@ -6,10 +6,10 @@ import { headroomReplicas } from '../headroom-replicas.js';
 import { downReplicas } from '../history.js';
 import { flapHold, repeatedScaleDown } from './flap-hold.js';
 import { partialData } from './partial-data.js';
-import { hold, isVerdict, round1, type Facts, type Verdict } from './facts.js';
+import { hold, isVerdict, round1, withScaling, type Facts, type Verdict } from './facts.js';
 
 /** The offered load of the sampled pods (GPUs): Σ utilisation / 100 × GPUs per pod. */
-export function sampledLoadGpus(f: Facts): number {
+export function sampledLoadGpus(f: Pick<Facts, 'sampled' | 'gpus'>): number {
   return f.sampled.reduce((a, x) => a + x.utilization, 0) * (f.gpus / 100);
 }
 
@@ -67,11 +67,7 @@ export function downFacts(f: Facts): Facts {
   const margin = f.scaling.headroomDownMargin;
   if (margin === 0) return f;
   const beta = f.scaling.headroomFactor + (belowMin(f) ? 0 : margin);
-  return {
-    ...f,
-    scaling: { ...f.scaling, headroomFactor: beta },
-    bounds: { ...f.bounds, headroomDownMargin: margin },
-  };
+  return withScaling(f, { ...f.scaling, headroomFactor: beta }, { ...f.bounds, headroomDownMargin: margin });
 }
 
 /** The utilisation is below the band's `min` (exactly `min` is in band, as in `withinBand`). */

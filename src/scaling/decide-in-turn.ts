@@ -2,7 +2,7 @@ import type { Pool, Policy } from '../definitions/index.js';
 import { afterClaim, claimsOf, type Claim } from './claims.js';
 import { decideOne } from './decide-one.js';
 import { sampledLoadGpus } from './rules/headroom.js';
-import { sampledFacts } from './rules/facts.js';
+import { sampledFacts } from './rules/ready-samples.js';
 import type { NodeCapacity, ScalingDecision, ScalingInput } from './types.js';
 
 /** One algorithm's decision and the claims it makes on its nodes (`claimsOf`). */

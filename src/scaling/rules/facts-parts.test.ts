@@ -5,7 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { baseInput, pod, policyNoWindows, RULE_NOW, sample } from '../../../test/scaling/support.js';
-import { sampledFacts, scalingFacts, withScaling, type Facts } from './facts.js';
+import { scalingFacts, type Facts } from './facts.js';
+import { withScaling } from './headroom.js';
+import { sampledFacts } from './ready-samples.js';
 import type { ScalingInput } from '../types.js';
 
 const p = policyNoWindows();

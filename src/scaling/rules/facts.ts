@@ -9,6 +9,7 @@ import type { Pool, Policy } from '../../definitions/index.js';
 import { podSlots, replicaRequest } from '../capacity.js';
 import type { PodRequest } from '../fit.js';
 import { countedPods, surgePods } from '../counted-pods.js';
+import { readySamples } from './ready-samples.js';
 import { splitUnready, startedMs, type StuckPod } from '../starting-pods.js';
 import { judgedOver } from '../judged-over.js';
 import { roundReading, signalOf } from '../signal-reading.js';
@@ -192,24 +193,6 @@ export function scalingFacts(input: ScalingInput, policy: Policy, now: Date, own
 }
 
 /**
- * The samples of the Ready replicas of `input` (`Facts.sampled`, in the same order) and the GPUs
- * per pod (`Facts.gpus`), derived as {@link scalingFacts} derives them, without the rest of the
- * facts (the clock, the records, the texts): what a pool's summed load reads of each algorithm.
- */
-export function sampledFacts(
-  input: Pick<ScalingInput, 'algorithm' | 'request' | 'pods' | 'replicas' | 'currentReplicaSet' | 'samples'>,
-): Pick<Facts, 'sampled' | 'gpus'> {
-  const counted = countedPods(input.pods, input.replicas, input.currentReplicaSet ?? null);
-  return {
-    sampled: readySamples(
-      counted.filter((p) => p.ready),
-      input.samples,
-    ),
-    gpus: replicaRequest(input).gpus,
-  };
-}
-
-/**
  * What of {@link Facts} follows from the pods, the replicas in Git, the algorithm and the policy
  * alone: the same for two inputs that agree on those, whatever their samples, records, capacity
  * or clock (`factsAgain`).
@@ -287,47 +270,6 @@ export function factsOn(base: PodFacts, input: ScalingInput, sampled: PodSample[
 }
 
 /**
- * `f` with `scaling` and `bounds` in place of its own (the same as `{ ...f, scaling, bounds }`),
- * field by field so V8 copies it fast, and with the pool's room still counted on first read (by
- * `f`, once for both): a spread would call the getter and count it at once.
- */
-export function withScaling(f: Facts, scaling: Facts['scaling'], bounds: Facts['bounds']): Facts {
-  return {
-    scaling,
-    windows: f.windows,
-    name: f.name,
-    pool: f.pool,
-    from: f.from,
-    min: f.min,
-    max: f.max,
-    minReplicas: f.minReplicas,
-    maxReplicas: f.maxReplicas,
-    step: f.step,
-    gpus: f.gpus,
-    request: f.request,
-    bounds,
-    counted: f.counted,
-    ready: f.ready,
-    outstanding: f.outstanding,
-    input: f.input,
-    nowMs: f.nowMs,
-    clock: f.clock,
-    records: f.records,
-    starting: f.starting,
-    stuck: f.stuck,
-    sampled: f.sampled,
-    utilization: f.utilization,
-    complete: f.complete,
-    u: f.u,
-    over: f.over,
-    get poolSlots() {
-      return f.poolSlots;
-    },
-    droppedNote: f.droppedNote,
-  };
-}
-
-/**
  * When the facts of one algorithm next change on their own (`DecisionClock`): when a starting pod
  * turns stuck (`since + podStartupSeconds`), every pass while a pod is stuck (its age is in the
  * message), and when a record dated after now (another clock's) comes due — every rule ignores it
@@ -346,23 +288,6 @@ function decisionClock(
   if (anyStuck) everyPass(timed);
   for (const r of records) changesAt(timed, isoMs(r.at));
   return clock;
-}
-
-/** The samples of the Ready pods (matched by namespace and name), in `ready`'s order; a pod without one is left out. */
-function readySamples(ready: readonly PodInfo[], samples: readonly PodSample[]): PodSample[] {
-  // By namespace, then name (the last sample of a pod wins): no key string built per pod and pass.
-  const byNamespace = new Map<string, Map<string, PodSample>>();
-  for (const x of samples) {
-    let byName = byNamespace.get(x.namespace);
-    if (byName === undefined) byNamespace.set(x.namespace, (byName = new Map()));
-    byName.set(x.pod, x);
-  }
-  const out: PodSample[] = [];
-  for (const p of ready) {
-    const x = byNamespace.get(p.namespace)?.get(p.name);
-    if (x !== undefined) out.push(x);
-  }
-  return out;
 }
 
 /**

@@ -6,7 +6,7 @@ import { headroomReplicas } from '../headroom-replicas.js';
 import { downReplicas } from '../history.js';
 import { flapHold, repeatedScaleDown } from './flap-hold.js';
 import { partialData } from './partial-data.js';
-import { hold, isVerdict, round1, withScaling, type Facts, type Verdict } from './facts.js';
+import { hold, isVerdict, round1, type Facts, type Verdict } from './facts.js';
 
 /** The offered load of the sampled pods (GPUs): Σ utilisation / 100 × GPUs per pod. */
 export function sampledLoadGpus(f: Pick<Facts, 'sampled' | 'gpus'>): number {
@@ -139,5 +139,46 @@ export function headroom(f: Facts): Verdict {
     to: stable.to,
     reason: 'HeadroomSpare',
     message: `${whyDown}${stable.because ?? ''}; scaling ${f.from} → ${stable.to}${stable.note ?? ''}`,
+  };
+}
+
+/**
+ * `f` with `scaling` and `bounds` in place of its own (the same as `{ ...f, scaling, bounds }`),
+ * field by field so V8 copies it fast, and with the pool's room still counted on first read (by
+ * `f`, once for both): a spread would call the getter and count it at once.
+ */
+export function withScaling(f: Facts, scaling: Facts['scaling'], bounds: Facts['bounds']): Facts {
+  return {
+    scaling,
+    windows: f.windows,
+    name: f.name,
+    pool: f.pool,
+    from: f.from,
+    min: f.min,
+    max: f.max,
+    minReplicas: f.minReplicas,
+    maxReplicas: f.maxReplicas,
+    step: f.step,
+    gpus: f.gpus,
+    request: f.request,
+    bounds,
+    counted: f.counted,
+    ready: f.ready,
+    outstanding: f.outstanding,
+    input: f.input,
+    nowMs: f.nowMs,
+    clock: f.clock,
+    records: f.records,
+    starting: f.starting,
+    stuck: f.stuck,
+    sampled: f.sampled,
+    utilization: f.utilization,
+    complete: f.complete,
+    u: f.u,
+    over: f.over,
+    get poolSlots() {
+      return f.poolSlots;
+    },
+    droppedNote: f.droppedNote,
   };
 }

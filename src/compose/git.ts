@@ -29,7 +29,10 @@ import type { GitOpsLogger } from '../change-sets/index.js';
 
 /** What a pull-request host needs besides settings. */
 export interface HostDeps {
-  store: Pick<Store, 'pullRequests' | 'upsertPullRequest' | 'pushedCommits' | 'recordPushedCommits'>;
+  store: Pick<
+    Store,
+    'pullRequests' | 'pullRequest' | 'upsertPullRequest' | 'pushedCommits' | 'recordPushedCommits'
+  >;
   /** Clock for record times (`updatedAt`). */
   now: () => Date;
   log?: GitOpsLogger;

@@ -4,9 +4,9 @@
  * `policies/team/`, an Algorithm dropped in `clusters/prod/` or at the root, a spec named
  * `x.YAML`). gpuops skips them, as the rule of `spec-files.ts` says, so an operator who put one
  * there would see nothing happen; `validate` and `plan` warn and name each one. Other YAML of the
- * repo (Flux Kustomizations, Argo CD Applications, Helm values, the files gpuops writes) is not
- * reported: only a document whose `apiVersion` is `gpuops.dev/…` and whose `kind` is `Algorithm`
- * or `Policy` is.
+ * repo (Flux Kustomizations, Argo CD Applications, Helm values) is not reported: only a document
+ * whose `apiVersion` is `gpuops.dev/…` and whose `kind` is `Algorithm` or `Policy` is. The
+ * folders gpuops writes its manifests into are not even read ({@link writtenByGpuops}).
  */
 import { lstat, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -20,17 +20,40 @@ export const YAML_ANY_CASE = /\.ya?ml$/i;
 /** Cheap look before parsing (block, flow or JSON style): with `GPUOPS.prefix`, in every file holding a gpuops spec. */
 const SPEC_KIND = /\b(?:Algorithm|Policy)\b/;
 
-/** At most this many YAML files are looked at in one repo (a `clusters/` of 10,000 node files). */
+/** At most this many YAML files are looked at in one repo (other YAML than gpuops's own output). */
 export const MAX_LOOKED_AT = 20_000;
 
 /**
  * Whether a repo-relative `/` path is looked at for misplaced specs (pure): a YAML file in any
- * letter case that the loaders do not read (`specFolderOf` is null), not inside a dot-folder.
- * The disk walk (`repo-walk.ts`) and the Git loader (`pass/misplaced-specs.ts`) follow it.
+ * letter case that the loaders do not read (`specFolderOf` is null), not inside a dot-folder nor
+ * a folder gpuops writes ({@link writtenByGpuops}). The disk walk (`repo-walk.ts`) and the Git
+ * loader (`pass/misplaced-specs.ts`) follow it.
  */
 export function lookedAtForMisplaced(file: string): boolean {
-  const parts = file.split('/');
-  return YAML_ANY_CASE.test(file) && specFolderOf(file) === null && parts.slice(0, -1).every(walksInto);
+  const folders = file.split('/').slice(0, -1);
+  return (
+    YAML_ANY_CASE.test(file) &&
+    specFolderOf(file) === null &&
+    folders.every(walksInto) &&
+    !writtenByGpuops(folders)
+  );
+}
+
+/**
+ * Whether the repo-relative folder named by `folders` (its `/`-separated names) is one gpuops
+ * writes its rendered manifests into, or inside one (pure): `clusters/<cluster>/nodes/`,
+ * `…/namespaces/`, `…/algorithms/<name>/` and `…/standby/<set>/`, for any cluster (the layout of
+ * ../shared/DESIGN.md, "The Git repository gpuops works on", and `docs/standby.md`). Those files
+ * are gpuops's own output (the pass reads `clusters/<cluster>/` apart), never a person's spec, so
+ * they are not read for misplaced specs: 10,000 node files would be 10,000 blobs read and would
+ * fill `MAX_LOOKED_AT`. A file a person drops elsewhere under `clusters/` (`clusters/prod/x.yaml`,
+ * `clusters/prod/algorithms/x.yaml`, a Flux Kustomization) is still looked at.
+ */
+export function writtenByGpuops(folders: readonly string[]): boolean {
+  if (folders[0] !== 'clusters' || folders.length < 3) return false;
+  const sub = folders[2];
+  if (sub === 'nodes' || sub === 'namespaces') return true;
+  return (sub === 'algorithms' || sub === 'standby') && folders.length >= 4;
 }
 
 /**

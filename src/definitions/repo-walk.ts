@@ -2,13 +2,14 @@
  * The one walk of a GitOps repo on disk (`loadRepo`: `validate`, `plan --repo`): every folder is
  * listed once and each file goes to the spec loader (`spec-files.ts`'s rule: `algorithms/**`, the
  * top of `policies/`) or, when it is other YAML, to the misplaced-spec check
- * (`misplaced-specs.ts`). Symbolic links are never followed and dot-folders never entered.
+ * (`misplaced-specs.ts`). Symbolic links are never followed, dot-folders and the folders gpuops
+ * writes under `clusters/<cluster>/` (`writtenByGpuops`) never entered.
  */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { outsideRoot } from './inside-root.js';
 import { specFolderOf, walksInto } from './spec-files.js';
-import { MAX_LOOKED_AT, YAML_ANY_CASE } from './misplaced-specs.js';
+import { MAX_LOOKED_AT, writtenByGpuops, YAML_ANY_CASE } from './misplaced-specs.js';
 import type { SpecError } from './types.js';
 
 /** What {@link walkRepo} found: repo-relative `/` paths, each list sorted by path. */
@@ -81,9 +82,12 @@ export async function walkRepo(dir: string, options: { others: boolean }): Promi
   return out;
 }
 
-/** Whether the walk enters folder `rel`: the spec folders always, any other while `others` are looked for. */
+/**
+ * Whether the walk enters folder `rel`: the spec folders always, any other while `others` are
+ * looked for, but for the folders gpuops writes its manifests into (`writtenByGpuops`).
+ */
 function wanted(rel: string, others: boolean): boolean {
-  return others || inSpecFolder(rel);
+  return inSpecFolder(rel) || (others && !writtenByGpuops(rel.split('/')));
 }
 
 function linkError(file: string): SpecError {

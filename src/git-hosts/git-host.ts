@@ -53,9 +53,7 @@ export class GitPullRequestHost implements PullRequestHost {
   private async record(branch: string): Promise<PullRequestRecord | undefined> {
     // The one branch's row where the store reads it alone (each change set asks twice a pass).
     const { store, cluster } = this.o;
-    const r = store.pullRequest
-      ? ((await store.pullRequest(cluster, branch)) ?? undefined)
-      : (await store.pullRequests(cluster)).find((x) => x.branch === branch);
+    const r = (await store.pullRequest(cluster, branch)) ?? undefined;
     return r ? this.observed(r) : undefined;
   }
 

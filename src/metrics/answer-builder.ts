@@ -56,10 +56,11 @@ export interface AnswerBuilder {
   /** Adds `data.result[index]` (a parsed JSON value). @throws through `fail` when its shape is wrong */
   add(item: unknown, index: number): void;
   /**
-   * Adds a vector item already read apart (`{"metric": <labels>, "value": [seconds, raw]}`), as
-   * `add` of that item would; only a vector's builder has it (a decoder that reads items itself).
+   * Adds a vector item already read apart (`{"metric": <labels>, "value": [seconds, raw]}`, with
+   * `value` = `parseSampleValue(raw)`), as `add` of that item would; only a vector's builder has
+   * it (a decoder that reads items itself).
    */
-  addSample?(labels: SeriesLabels, seconds: number, raw: string): void;
+  addSample?(labels: SeriesLabels, seconds: number, value: number): void;
   /** The series of every item added, in the order `parseQueryAnswer` has always returned them. */
   finish(): QueryAnswer;
 }
@@ -118,10 +119,9 @@ function vectorBuilder(options: QueryResultOptions, fail: Fail): AnswerBuilder {
   const joined = new Map<string, Joined>();
   const plain: GpuSeries[] = [];
   let evaluatedAt: number | null = null;
-  const sample = (meta: SeriesLabels, ts: number, raw: string) => {
+  const sample = (meta: SeriesLabels, ts: number, value: number) => {
     const at = Math.round(ts * 1000);
     if (evaluatedAt === null || at > evaluatedAt) evaluatedAt = at;
-    const value = parseSampleValue(raw);
     if (meta.stat === undefined) {
       plain.push({ metric: meta.name ?? options.metric, labels: meta.labels, value, timestamp: at });
       return;
@@ -158,7 +158,11 @@ function vectorBuilder(options: QueryResultOptions, fail: Fail): AnswerBuilder {
       const [ts, raw] = item.value as [unknown, unknown];
       if (typeof ts !== 'number' || typeof raw !== 'string')
         fail(`data.result[${i}].value must be [<seconds>, "<value>"]`);
-      sample(seriesLabelsOf(item.metric as Record<string, string>), ts as number, raw as string);
+      sample(
+        seriesLabelsOf(item.metric as Record<string, string>),
+        ts as number,
+        parseSampleValue(raw as string),
+      );
     },
     addSample: sample,
     finish() {

@@ -214,7 +214,9 @@ export class QueryAnswerDecoder {
     const index = this.items + this.batch.length / 4;
     const close = this.reader!.skip(chunk, i, index);
     if (close < 0) return i + 1;
-    Object.assign(this.cap!, { open: i + METRIC_KEY_LENGTH, close });
+    const cap = this.cap!;
+    cap.open = i + METRIC_KEY_LENGTH;
+    cap.close = close;
     return close;
   }
 
@@ -325,7 +327,7 @@ export class QueryAnswerDecoder {
       if (this.items >= this.maxSeries)
         throw new AnswerTooLargeError(this.options.source, 'series', this.maxSeries);
       this.items++;
-      this.builder!.addSample!(reader.labels!, reader.seconds, reader.raw);
+      this.builder!.addSample!(reader.labels!, reader.seconds, reader.value);
     }
     this.parseItems(chunk, b, from, b.length);
   }

@@ -1,5 +1,6 @@
 /**
- * Steps of the plan kept whole from one pass to the next while their inputs stay: Git's read
+ * Steps of the plan kept whole from one pass to the next while their inputs stay: the pool
+ * assignments while the nodes are the same objects ({@link keptAssignments}), Git's read
  * model while the files under `clusters/<cluster>/` are the same, then the `pools` change set,
  * the `placement/<name>` change sets and each Deployment's replica pod while that model is the
  * same object and every other input is equal. In a steady pass (utilisation moved, no decision changed) the base branch head has not
@@ -19,7 +20,9 @@ import { readGitModel, type GitDeployment, type GitModel } from './git-model.js'
 import { placementChanges, type PlacementChangesInput } from './placement.js';
 import { poolChanges, type PoolChangesInput } from './pool-changes.js';
 import { replicaPod, type ReplicaPod } from './scaling.js';
+import { poolAssignments, type AssignmentsInput } from './assignments.js';
 import type { ResolvedAlgorithm } from '../definitions/index.js';
+import type { PoolAssignment } from '../pools/index.js';
 
 /** What {@link keptGitModel}, {@link keptPoolChanges}, {@link keptPlacementChanges} and {@link keptReplicaPod} keep. */
 export interface KeptSteps {
@@ -31,6 +34,8 @@ export interface KeptSteps {
   placement?: { input: PlacementChangesInput; out: ChangeSetInput[] };
   /** What one replica is, by the Deployment of the kept model it was read from, and its namespace. */
   replicaPods: WeakMap<GitDeployment, { namespace: string; out: ReplicaPod }>;
+  /** The last pool assignments (frozen) and a copy of the input they were made from. */
+  assignments?: { input: AssignmentsInput; out: readonly PoolAssignment[] };
 }
 
 /** Nothing kept yet: what a new reconciler memory holds. */
@@ -181,4 +186,52 @@ export function keptReplicaPod(kept: KeptSteps): (alg: ResolvedAlgorithm, git: G
     kept.replicaPods.set(git, { namespace: alg.namespace, out });
     return out;
   };
+}
+
+/**
+ * `poolAssignments`, the same (frozen) answer as last time while the nodes are the same objects in
+ * the same order (the watch cache and the overlay memo hand them out again while a node stays),
+ * the policy's `pools` is the same object, and the running benchmarks and the product needs are
+ * equal (values in order); else assigned afresh and kept. Those four are all it reads. Callers
+ * never change the answer (`returnIdleNodes` and `coverTestProducts` change copies): it is frozen,
+ * so one that did would throw.
+ */
+export function keptAssignments(kept: KeptSteps): (input: AssignmentsInput) => PoolAssignment[] {
+  return (input) => {
+    const last = kept.assignments;
+    if (last && sameAssignmentsInput(last.input, input)) return last.out as PoolAssignment[];
+    const out = Object.freeze(poolAssignments(input).map((a) => Object.freeze(a)));
+    // A copy: the caller's arrays are not kept (the needs are built anew each pass anyway).
+    kept.assignments = {
+      input: {
+        nodes: [...input.nodes],
+        pools: input.pools,
+        runningBenchmarks: [...input.runningBenchmarks],
+        productNeeds: input.productNeeds.map((n) => ({ algorithm: n.algorithm, products: [...n.products] })),
+      },
+      out,
+    };
+    return out as PoolAssignment[];
+  };
+}
+
+/** Whether {@link keptAssignments}' kept answer holds for `b` (see there). */
+function sameAssignmentsInput(a: AssignmentsInput, b: AssignmentsInput): boolean {
+  return (
+    a.pools === b.pools &&
+    sameValues(a.nodes, b.nodes) &&
+    sameValues(a.runningBenchmarks, b.runningBenchmarks) &&
+    a.productNeeds.length === b.productNeeds.length &&
+    a.productNeeds.every(
+      (n, i) =>
+        n.algorithm === b.productNeeds[i]!.algorithm && sameValues(n.products, b.productNeeds[i]!.products),
+    )
+  );
+}
+
+/** The same values (`===`) in the same places. */
+function sameValues<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

@@ -16,6 +16,8 @@ import { parseGenerated, readGitModel, type GitDeployment, type GitModel } from 
 import { placementChanges, type PlacementChangesInput } from './placement.js';
 import { poolChanges, type PoolChangesInput } from './pool-changes.js';
 import { replicaPod, type ReplicaPod } from './scaling.js';
+import { poolAssignments, type AssignmentsInput } from './assignments.js';
+import type { PoolAssignment } from '../pools/index.js';
 
 /** See the module comment. Callers only read what the functions give. */
 export interface PlanLookups extends ScalingLookups {
@@ -27,6 +29,8 @@ export interface PlanLookups extends ScalingLookups {
   overlay(node: NodeInfo, pool: Pool | null): NodeInfo;
   /** `node` with the pool this pass's assignment gives it (`withAnswers`). */
   answer(node: NodeInfo, pool: Pool | null): NodeInfo;
+  /** Every node's pool assignment (`poolAssignments`); callers never change the answer. */
+  assignments(input: AssignmentsInput): PoolAssignment[];
   /** Node manifests rendered before, by their document (`renderYaml`); absent: render every one. */
   rendered?: RenderCache;
   /** Git's read model of `files` (`readGitModel` with {@link parse}). */
@@ -46,6 +50,7 @@ export const plainLookups: PlanLookups = {
   workloadFiles: (input) => renderWorkloadFiles(input),
   overlay: (node, pool) => ({ ...node, pool }),
   answer: (node, pool) => ({ ...node, pool }),
+  assignments: poolAssignments,
   gitModel: (cluster, files, labelKey) => readGitModel(cluster, files, labelKey, parseGenerated),
   poolChanges,
   placementChanges,

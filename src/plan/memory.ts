@@ -23,6 +23,7 @@ import type {
 import { parseGenerated } from './git-model.js';
 import type { PlanLookups } from './lookups.js';
 import {
+  keptAssignments,
   keptGitModel,
   keptPlacementChanges,
   keptPoolChanges,
@@ -177,6 +178,7 @@ export function rememberedLookups(memory: ReconcilerMemory): PlanLookups {
     workloadFiles: (input) => rememberedWorkloadFiles(memory, input),
     overlay: samePooled(memory.scaling, 'overlays'),
     answer: samePooled(memory.scaling, 'answers'),
+    assignments: keptAssignments(memory.kept),
     rendered: memory.rendered,
   };
 }

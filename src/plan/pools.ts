@@ -2,7 +2,7 @@
  * The pools step (pure): the cluster as Git wants it labelled, then every node's desired pool.
  */
 import type { NodeInfo, Snapshot } from '../cluster/index.js';
-import { assignPools, coverTestProducts, type ProductNeed } from '../pools/index.js';
+import type { ProductNeed } from '../pools/index.js';
 import type { PoolAssignment } from '../pools/index.js';
 import type { Policy } from '../definitions/index.js';
 import { plainLookups, type PlanLookups } from './lookups.js';
@@ -32,7 +32,8 @@ export interface PoolsStep {
  * @param runningBenchmarks test nodes running a benchmark now (never released from `test`)
  * @param productNeeds algorithms with `spec.gpu.product` whose benchmark is due
  * @param lookups `overlay` and `answer` give a node its pool (a reconciler's: the same object pass to
- *   pass while its pool stays, so indexes over it stay)
+ *   pass while its pool stays, so indexes over it stay); `assignments` assigns them
+ *   (`poolAssignments`; a reconciler's keeps the answer while its input stays)
  */
 export function planPools(
   observed: Snapshot,
@@ -40,7 +41,7 @@ export function planPools(
   policy: Policy,
   runningBenchmarks: readonly string[] = [],
   productNeeds: readonly ProductNeed[] = [],
-  lookups: Pick<PlanLookups, 'overlay' | 'answer'> = plainLookups,
+  lookups: Pick<PlanLookups, 'overlay' | 'answer' | 'assignments'> = plainLookups,
 ): PoolsStep {
   const nodes = observed.nodes.map((n) => {
     const pool = git.nodePools.get(n.name);
@@ -48,13 +49,7 @@ export function planPools(
     return lookups.overlay(n, pool);
   });
   const snapshot: Snapshot = { ...observed, nodes };
-  const pools = coverTestProducts(
-    assignPools(snapshot, policy, { runningBenchmarks: [...runningBenchmarks] }),
-    nodes,
-    productNeeds,
-    policy.spec.pools.labelKey,
-    runningBenchmarks,
-  );
+  const pools = lookups.assignments({ nodes, pools: policy.spec.pools, runningBenchmarks, productNeeds });
   return { nodes, snapshot, pools, decided: withAnswers(snapshot, pools, lookups) };
 }
 

@@ -1,6 +1,6 @@
 import { migSingleProfile } from '../cluster/mig.js';
 import { gpuSharing } from '../cluster/snapshot.js';
-import type { GpuSharing, NodeInfo, Snapshot } from '../cluster/index.js';
+import type { GpuSharing, NodeInfo } from '../cluster/index.js';
 import type { Pool, PolicySpec } from '../definitions/index.js';
 import { ineligibility, isHealthy, migOnlyMessage, unhealthyState } from './eligibility.js';
 import type { PoolAssignment } from './types.js';
@@ -21,7 +21,8 @@ export interface AssignOptions {
 export const UNKNOWN_PRODUCT = '(unknown product)';
 
 /**
- * Decides the desired pool of every node of the snapshot (pure, deterministic; ties by node name).
+ * Decides the desired pool of every node of the snapshot (pure, deterministic; ties by node name;
+ * reads its nodes alone).
  * Returns one {@link PoolAssignment} per node, in snapshot order, each with a machine reason and a
  * human message. The rules (docs/design.md, "The method", step 1; the traps of real clusters,
  * `test/fixtures/cluster-mixed/README.md`):
@@ -53,7 +54,7 @@ export const UNKNOWN_PRODUCT = '(unknown product)';
  * - Every other eligible node is `unused` (`Unused`).
  */
 export function assignPools(
-  snapshot: Snapshot,
+  snapshot: { readonly nodes: readonly NodeInfo[] },
   policy: PoolPolicy,
   opts: AssignOptions = {},
 ): PoolAssignment[] {

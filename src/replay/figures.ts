@@ -101,6 +101,40 @@ export function changesAndFlaps(
 
 const round = (x: number, digits = 2): number => Math.round(x * 10 ** digits) / 10 ** digits;
 
+/** Each instant's stretch (seconds from the first instant, start and end) and offered load. */
+interface InstantTable {
+  start: Float64Array;
+  end: Float64Array;
+  load: Float64Array;
+}
+
+/**
+ * The instant tables computed so far, by the trace's instants (the replay measures hundreds of
+ * runs of one trace: the model's frontiers, every rule of the causal bounds). A trace's instants
+ * are never changed once read; the length is checked all the same.
+ */
+const tables = new WeakMap<readonly unknown[], InstantTable>();
+
+/** The stretch and offered load of every instant of `trace` (`instantSeconds`, `offeredLoad`). */
+function instantTable(trace: Trace): InstantTable {
+  const xs = trace.instants;
+  const known = tables.get(xs);
+  if (known !== undefined && known.load.length === xs.length) return known;
+  const t0 = xs[0]!.t;
+  const table = {
+    start: new Float64Array(xs.length),
+    end: new Float64Array(xs.length),
+    load: new Float64Array(xs.length),
+  };
+  for (let i = 0; i < xs.length; i++) {
+    table.start[i] = xs[i]!.t - t0;
+    table.end[i] = table.start[i]! + instantSeconds(trace, i);
+    table.load[i] = offeredLoad(xs[i]!);
+  }
+  tables.set(xs, table);
+  return table;
+}
+
 /**
  * The figures of an engine whose state is `points` (sorted by `t`; the state before the first
  * point is empty) over the whole trace. @throws Error when `points` is empty or unsorted
@@ -114,18 +148,17 @@ export function computeFigures(
   for (let i = 1; i < points.length; i++)
     if (points[i]!.t < points[i - 1]!.t)
       throw new Error(`${o.engine}: allocation points out of order at ${i}`);
-  const t0 = trace.instants[0]!.t;
+  const { start: starts, end: ends, load: loads } = instantTable(trace);
   let allocated = 0; // GPU-seconds
   let served = 0; // GPU-percent-seconds
   let offered = 0;
   let podTime = 0;
   let above = 0;
   let p = 0;
-  for (let i = 0; i < trace.instants.length; i++) {
-    const start = trace.instants[i]!.t - t0;
-    const end = start + instantSeconds(trace, i);
-    const load = offeredLoad(trace.instants[i]!);
-    let t = start;
+  for (let i = 0; i < loads.length; i++) {
+    const end = ends[i]!;
+    const load = loads[i]!;
+    let t = starts[i]!;
     while (p + 1 < points.length && points[p + 1]!.t <= t) p++;
     while (t < end) {
       const ahead = points[p]!.t > t ? points[p]!.t : p + 1 < points.length ? points[p + 1]!.t : end;

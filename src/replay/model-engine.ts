@@ -242,6 +242,26 @@ function podSet(s: ModelSettings, name: string, initial: number): PodSet {
 }
 
 /**
+ * `observedStartup` of the start-ups (Ready less created, seconds) of the Ready pods the model
+ * created, remembering the last answer: the Ready pods change only when replicas do, and the
+ * quantile sorts them on every pass. Same answer as computing it each time: it is reused only
+ * when the start-ups are the same numbers in the same order.
+ */
+function startupMemo(): (ready: readonly ModelPod[]) => number | null {
+  let last: number[] = [];
+  let answer: number | null = observedStartup(last);
+  return (ready) => {
+    const seconds: number[] = [];
+    for (const p of ready) if (p.createdAt !== undefined) seconds.push(p.readyAt - p.createdAt);
+    if (seconds.length !== last.length || seconds.some((x, i) => !Object.is(x, last[i]))) {
+      last = seconds;
+      answer = observedStartup(seconds);
+    }
+    return answer;
+  };
+}
+
+/**
  * gpuops's pass of the model under `policy`: the real `decideOneTimed` on the pods, the reading
  * and the recorded passes (kept for the policy's history), with the loop's delays (its observed
  * start-up from the Ready pods the model created). Returns the replicas decided and until when
@@ -250,6 +270,7 @@ function podSet(s: ModelSettings, name: string, initial: number): PodSet {
 function gpuopsPass(policy: Policy, s: ModelSettings, band: Parameters<typeof gpuopsInput>[5]) {
   const records: DecisionRecord[] = [];
   const reaction = s.eventDriven ? (s.tickSeconds ?? DEFAULT_TICK) : s.passIntervalSeconds;
+  const startupOf = startupMemo();
   return (
     pods: readonly ModelPod[],
     ready: readonly ModelPod[],
@@ -261,9 +282,7 @@ function gpuopsPass(policy: Policy, s: ModelSettings, band: Parameters<typeof gp
     const now = new Date(START + t * 1000);
     const since = historySince(policy, now);
     while (records.length > 0 && records[0]!.at < since) records.shift();
-    const startup = observedStartup(
-      ready.flatMap((p) => (p.createdAt === undefined ? [] : [p.readyAt - p.createdAt])),
-    );
+    const startup = startupOf(ready);
     const loop = { sampleSeconds: s.sampleDelaySeconds, reactionSeconds: reaction, startupSeconds: startup };
     const input = { ...gpuopsInput(pods, ready, u, replicas, records, band, t), loop };
     const { decision, clock } = decideOneTimed(

@@ -57,7 +57,7 @@ export function gpuopsInput(
     },
     pool: 'short-task',
     replicas,
-    pods: pods.map((p) => keptPodInfo(p, p.readyAt <= t, name)),
+    pods: pods.map((p) => podInfoOf(p, p.readyAt <= t, name)),
     currentReplicaSet: `${name}-rs`,
     samples:
       u === null
@@ -99,46 +99,46 @@ function stamp(seconds: number | undefined): string {
   return iso;
 }
 
-/** What a pod showed when its {@link PodInfo} was written, and that info. */
-interface KeptInfo {
-  name: string;
+/** The last pod info of each model pod, with what it was built from. */
+interface Built {
   ready: boolean;
+  algorithm: string;
+  name: string;
   node: string | null | undefined;
   createdAt: number | undefined;
   startedAt: number | undefined;
-  algorithm: string;
   info: PodInfo;
 }
 
-/** Each pod's info as the last pass read it (the scaling pass never changes a pod it reads). */
-const kept = new WeakMap<ModelPod, KeptInfo>();
+/**
+ * The pod info last built for each model pod: a pass reads every pod, and a pod's info changes
+ * only when it turns Ready or is bound (the model's passes build hundreds of thousands).
+ */
+const built = new WeakMap<ModelPod, Built>();
 
 /**
- * {@link modelPodInfo} of `p`, the same object as the last pass's while the pod shows the same
- * (name, readiness, node, creation and start): a pass reads every pod, and most do not change.
+ * {@link modelPodInfo} of `p`, the one built last when nothing it is built from changed (frozen,
+ * deeply: a pass only reads its input, and one that wrote to it would throw).
  */
-function keptPodInfo(p: ModelPod, ready: boolean, algorithm: string): PodInfo {
-  const k = kept.get(p);
+function podInfoOf(p: ModelPod, ready: boolean, algorithm: string): PodInfo {
+  const b = built.get(p);
   if (
-    k !== undefined &&
-    k.ready === ready &&
-    k.node === p.node &&
-    k.name === p.name &&
-    k.createdAt === p.createdAt &&
-    k.startedAt === p.startedAt &&
-    k.algorithm === algorithm
+    b !== undefined &&
+    b.ready === ready &&
+    b.algorithm === algorithm &&
+    b.name === p.name &&
+    b.node === p.node &&
+    b.createdAt === p.createdAt &&
+    b.startedAt === p.startedAt
   )
-    return k.info;
+    return b.info;
   const info = modelPodInfo(p, ready, algorithm);
-  kept.set(p, {
-    name: p.name,
-    ready,
-    node: p.node,
-    createdAt: p.createdAt,
-    startedAt: p.startedAt,
-    algorithm,
-    info,
-  });
+  Object.freeze(info.labels);
+  Object.freeze(info.owner);
+  Object.freeze(info.requests);
+  Object.freeze(info);
+  const { name, node, createdAt, startedAt } = p;
+  built.set(p, { ready, algorithm, name, node, createdAt, startedAt, info });
   return info;
 }
 

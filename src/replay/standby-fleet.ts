@@ -4,7 +4,8 @@
  * the services (`scaling/rules/claim.ts`), not as extra replicas of each Deployment.
  * - Every pass decides every service with the real `decideInTurn`; the Ready standbys' GPUs count
  *   as free for it (a claim takes one), and while a standby is Ready the flap hold and scale-up
- *   cooldown follow a claim's delay (`claimPolicy`). As in `gpuops run`, each input carries the
+ *   cooldown follow a claim's delay and the scale-down windows are the policy's own
+ *   (`claimPolicy`; `gpuops run`'s pass does not apply it yet). As in `gpuops run`, each input carries the
  *   loop's delays (the cold start as the start-up), so the windows follow the loop
  *   (`withLoopWindows`), and a service's crossing trigger fires again when the hold its last pass
  *   decided ends (`DecisionClock.actionUntilMs`), not at the next periodic pass.
@@ -168,7 +169,7 @@ function recordStandby(set: StandbySet, t: number): void {
  * Every live service decided in one pass, as `gpuops run` decides: each input carries the loop's
  * delays (`loop`: its windows follow them, `withLoopWindows`, the cold start as the start-up), the
  * Ready standbys' GPUs are free for claims, and while one is Ready the flap hold and scale-up
- * cooldown follow a claim's delay (`claimPolicy`). Returns the decisions and, per service, until
+ * cooldown follow a claim's delay, the scale-down windows the policy's own (`claimPolicy`). Returns the decisions and, per service, until
  * when its action holds with only the clock moving (its crossing trigger fires again then).
  */
 function decideAll(

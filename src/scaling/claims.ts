@@ -40,8 +40,11 @@ export function claimsOf(input: ScalingInput, decision: ScalingDecision): Claim[
   const count = added + outstanding + surging;
   // Most decisions in a pass place nothing: no copy of the pool's nodes for them.
   if (count === 0) return [];
-  const moved = input.unusedNodes.filter((n) => decision.nodes.includes(n.node));
-  const nodes = [...input.poolNodes, ...moved];
+  // Most claims move no node: the pool's nodes as they are, not a copy or a scan of every unused one.
+  const nodes =
+    decision.nodes.length === 0
+      ? input.poolNodes
+      : [...input.poolNodes, ...input.unusedNodes.filter((n) => decision.nodes.includes(n.node))];
   if (!input.placer) return place(nodes, request, count);
   const placed = input.placer.place(nodes, input.pool, count);
   return [...placed].map(([node, pods]) => ({ node, gpus: pods * request.gpus, pods, request }));

@@ -41,3 +41,42 @@ describe('decideInTurn: a required GPU product limits the pool nodes a replica m
     expect(`${d!.action} ${d!.replicas.to} ${d!.nodes.join(',')}`).toBe(want);
   });
 });
+
+describe('decideInTurn: the caller’s capacity is never changed (copy on write)', () => {
+  /** The capacity with every node and its room frozen: a write to one throws. */
+  const frozen = (a100Free: number) =>
+    Object.freeze(capacity(a100Free).map((n) => Object.freeze({ ...n, free: Object.freeze({ ...n.free }) })));
+
+  it.each<[string, number, string]>([
+    // A claim on a pool node, then one on the unused node a relabel moves in.
+    ['AClaimOnAPoolNode', 1, 'scale-up 4 '],
+    ['ARelabelAndItsClaim', 0, 'relabel 4 un-a100'],
+  ])('%s', (_name, a100Free, want) => {
+    const caller = frozen(a100Free);
+    const before = structuredClone(caller);
+    const [d] = decideInTurn([hot({ products: ['A100'], required: true })], caller, policyNoWindows(), NOW);
+    expect(`${d!.action} ${d!.replicas.to} ${d!.nodes.join(',')}`).toBe(want);
+    expect(caller).toEqual(before);
+  });
+
+  it('a node claimed by one algorithm shows the next one its room left, the caller’s node unchanged', () => {
+    // Two algorithms needing the A100 node's one free GPU: the first takes it, the second moves
+    // the unused A100 node in (its pool's A100 node is full now).
+    const b = {
+      ...hot({ products: ['A100'], required: true }),
+      algorithm: algorithm({ name: 'b', maxReplicas: 20 }),
+    };
+    const caller = frozen(1);
+    const [a, second] = decideInTurn(
+      [hot({ products: ['A100'], required: true }), b],
+      caller,
+      policyNoWindows(),
+      NOW,
+    );
+    expect([a, second].map((d) => `${d!.action} ${d!.nodes.join(',')}`)).toEqual([
+      'scale-up ',
+      'relabel un-a100',
+    ]);
+    expect(caller[0]!.freeGpus).toBe(1);
+  });
+});

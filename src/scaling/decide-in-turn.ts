@@ -49,15 +49,8 @@ export function decideInTurn(
   now: Date,
   decide: Decide = decideFresh,
 ): ScalingDecision[] {
-  const ledger = new Map<string, NodeCapacity>();
-  const byPool = new Map<Pool | null, NodeCapacity[]>();
-  for (const n of capacity) {
-    const copy = { ...n };
-    ledger.set(n.node, copy);
-    const list = byPool.get(n.pool);
-    if (list) list.push(copy);
-    else byPool.set(n.pool, [copy]);
-  }
+  const view = sharedView(capacity);
+  const { byPool } = view;
   const loads = policy.spec.scaling.sizing === 'headroom' ? poolLoads(inputs) : null;
   const sorted = [...inputs].sort((a, b) => (a.algorithm.name < b.algorithm.name ? -1 : 1));
   const poolNodesOf = productNodes(byPool);
@@ -72,27 +65,62 @@ export function decideInTurn(
     const { decision, claims } = decide(input, policy, now);
     if (decision.action === 'relabel' && partial.pool !== null) {
       poolNodesOf.clear();
-      for (const name of decision.nodes) {
-        const n = ledger.get(name)!;
-        byPool.set(
-          'unused',
-          byPool.get('unused')!.filter((x) => x !== n),
-        );
-        n.pool = partial.pool;
-        byPool.set(partial.pool, [...(byPool.get(partial.pool) ?? []), n]);
-      }
+      for (const name of decision.nodes) view.move(name, partial.pool);
     }
     for (const c of claims) {
-      const n = ledger.get(c.node)!;
-      Object.assign(n, afterClaim(n, c));
+      const [was, next] = view.claim(c);
+      poolNodesOf.replace(was, next);
     }
     return decision;
   });
 }
 
 /**
+ * The pass's view of capacity, copy on write: each pool's nodes are the caller's objects (no node
+ * is copied in a pass where no decision claims or moves one), and a node a decision claims room
+ * on or moves is replaced by a new object in its pool's list; the caller's nodes and array are
+ * never changed. A claim replaces the node in place (the lists given to earlier inputs see it, as
+ * they saw the copy changed before); a move takes it out of `unused` into a new list of its pool.
+ */
+function sharedView(capacity: readonly NodeCapacity[]) {
+  const byPool = new Map<Pool | null, NodeCapacity[]>();
+  for (const n of capacity) {
+    const list = byPool.get(n.pool);
+    if (list) list.push(n);
+    else byPool.set(n.pool, [n]);
+  }
+  // Each node as it stands now by name; built at the first claim or move (most passes make none).
+  let current: Map<string, NodeCapacity> | null = null;
+  const at = (name: string) => (current ??= new Map(capacity.map((n) => [n.node, n]))).get(name)!;
+  return {
+    byPool,
+    /** `claim` taken from its node (`afterClaim`); returns the node as it was and as it is now. */
+    claim(c: Claim): [NodeCapacity, NodeCapacity] {
+      const n = at(c.node);
+      const next = afterClaim(n, c);
+      current!.set(c.node, next);
+      const list = byPool.get(n.pool)!;
+      list[list.indexOf(n)] = next;
+      return [n, next];
+    },
+    /** The unused node `name` moved into `pool`. */
+    move(name: string, pool: Pool): void {
+      const n = at(name);
+      const next = { ...n, pool };
+      current!.set(name, next);
+      byPool.set(
+        'unused',
+        byPool.get('unused')!.filter((x) => x !== n),
+      );
+      byPool.set(pool, [...(byPool.get(pool) ?? []), next]);
+    },
+  };
+}
+
+/**
  * The pool's nodes of a product set, shared by the algorithms asking for the same (the same
- * objects as `byPool`'s, so claims show through); `clear()` after a relabel moves a node.
+ * objects as `byPool`'s); `replace(was, next)` after a claim replaced a node there, `clear()` after
+ * a relabel moves a node.
  */
 function productNodes(byPool: ReadonlyMap<Pool | null, NodeCapacity[]>) {
   const onPool = new Map<string, NodeCapacity[]>();
@@ -106,7 +134,15 @@ function productNodes(byPool: ReadonlyMap<Pool | null, NodeCapacity[]>) {
       if (list === undefined) onPool.set(key, (list = onProducts(nodes, products)));
       return list;
     },
-    { clear: () => onPool.clear() },
+    {
+      clear: () => onPool.clear(),
+      replace: (was: NodeCapacity, next: NodeCapacity) => {
+        for (const list of onPool.values()) {
+          const i = list.indexOf(was);
+          if (i >= 0) list[i] = next;
+        }
+      },
+    },
   );
 }
 

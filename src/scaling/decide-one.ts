@@ -30,8 +30,7 @@ import { replicaLimits } from './rules/replica-limits.js';
 import { desiredReplicas } from './rules/sizing.js';
 import { stabilise } from './rules/stabilization-window.js';
 import { stuckNote } from './starting-pods.js';
-import { withLoopWindows } from './loop-windows.js';
-import { ownPolicyOf } from './rules/claim.js';
+import { loopPolicy, ownPolicyOf } from './rules/claim.js';
 import { withinBand } from './rules/within-band.js';
 import { judgedOver } from './judged-over.js';
 import type { PodSample, ScalingDecision, ScalingInput } from './types.js';
@@ -66,8 +65,9 @@ export function decideOneTimed(
   policy: Policy,
   now: Date,
 ): { decision: ScalingDecision; clock: DecisionClock; facts: Facts } {
-  // The policy's own windows stand after a reversal; a claim's shortened ones are the loop's.
-  return decideOnFacts(scalingFacts(input, withLoopWindows(policy, input.loop), now, ownPolicyOf(policy)));
+  // The policy's own windows stand after a reversal; a claim's are final (its scale-down windows
+  // the policy's), the others follow the loop.
+  return decideOnFacts(scalingFacts(input, loopPolicy(policy, input.loop), now, ownPolicyOf(policy)));
 }
 
 /**

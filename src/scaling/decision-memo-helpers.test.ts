@@ -1,7 +1,7 @@
 /**
- * The decision memo's helpers, row by row (`sameInput`, `nextLog`, `sameItems`, `reusable`, …): fast tests apart
- * from the memo's property tests (`decision-memo.test.ts`), so mutation testing can run them for
- * each mutant without the minute the property tests take.
+ * The decision memo's helpers, row by row (`sameInput`, `nextLog`, `sameItems`, …; `fromKept` in
+ * `from-kept.test.ts`): fast tests apart from the memo's property tests (`decision-memo.test.ts`),
+ * so mutation testing can run them for each mutant without the minute the property tests take.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -19,9 +19,7 @@ import {
   nextLog,
   poolDigests,
   rememberingDecider,
-  reusable,
   sameInput,
-  type DecisionEntry,
   type DecisionMemo,
 } from './decision-memo.js';
 import { ownRecords } from './own-records.js';
@@ -84,97 +82,6 @@ describe('decision-memo helpers', () => {
     expect(sameItems([x, y], [y, x])).toBe(false);
     expect(sameItems([x, y], [x, { ...y }])).toBe(false);
     expect(sameItems([x], [x, y])).toBe(false);
-  });
-});
-
-describe('reusable: a kept decision is reused only when deciding again certainly gives it', () => {
-  const p = policyNoWindows();
-  const at = RULE_NOW.getTime();
-  /** A kept hold (50 % in the band 30–80 %: WithinRange, no node moved), decided at `at`. */
-  function kept(input: ScalingInput = baseInput()): DecisionEntry {
-    const memo = createDecisionMemo();
-    rememberingDecider(memo)([...input.poolNodes, ...input.unusedNodes])(input, p, RULE_NOW);
-    return memo.decisions.get(input.algorithm.name)!;
-  }
-  const opts = (
-    e: DecisionEntry,
-    o: Partial<{ room: string; records: DecisionRecord[]; nowMs: number }> = {},
-  ) => ({
-    room: e.room,
-    records: [...e.records],
-    policy: p,
-    nowMs: at,
-    ...o,
-  });
-  const decided = (i: ScalingInput) => {
-    const { poolNodes: _p, unusedNodes: _u, ...rest } = i;
-    return rest;
-  };
-  const own = (e: DecisionEntry, ms: number) => toDecisionRecord(e.decision, new Date(ms));
-
-  it('the kept hold itself: reused; anything that moved: not', () => {
-    const e = kept();
-    expect(e.decision).toMatchObject({ action: 'hold', reason: 'WithinRange', replicas: { from: 3, to: 3 } });
-    const input = decided(baseInput());
-    expect(reusable(e, e.input, opts(e))).toBe(true);
-    expect(reusable(undefined, input, opts(e))).toBe(false);
-    expect(reusable(e, e.input, { ...opts(e), policy: policyNoWindows() })).toBe(false);
-    expect(reusable(e, { ...e.input, algorithm: { ...e.input.algorithm } }, opts(e))).toBe(false);
-    expect(reusable(e, e.input, opts(e, { room: `${e.room}x` }))).toBe(false);
-    // Equal pods, other objects: the cache hands out the same objects while nothing changed.
-    expect(reusable(e, { ...e.input, pods: input.pods }, opts(e))).toBe(false);
-    expect(reusable(e, { ...e.input, replicas: 4 }, opts(e))).toBe(false);
-  });
-
-  it('the clock: from the time it was decided, before its untilMs', () => {
-    const e = { ...kept(), clock: { untilMs: at + 60_000, actionUntilMs: at + 60_000, readsHolds: false } };
-    const rows = [
-      [at - 1, false],
-      [at, true],
-      [at + 59_999, true],
-      [at + 60_000, false],
-    ] as const;
-    for (const [nowMs, want] of rows)
-      expect(reusable(e, e.input, opts(e, { nowMs })), `${nowMs - at}`).toBe(want);
-  });
-
-  it('records: the kept ones, then only its own quiet hold recorded since, at a time from then to now', () => {
-    const e = kept();
-    const earlier = { ...own(e, at - 600_000), action: 'scale-up' as const, replicasTo: 4 };
-    const withOld = { ...e, records: [earlier] };
-    const rows: [string, DecisionEntry, DecisionRecord[], number, boolean][] = [
-      ['the same records', withOld, [earlier], at, true],
-      ['a kept record gone', withOld, [], at, false],
-      ['a kept record changed', withOld, [{ ...earlier, replicasTo: 5 }], at, false],
-      ['its own hold recorded when decided', withOld, [earlier, own(e, at)], at, true],
-      ['its own hold recorded at now', withOld, [earlier, own(e, at + 30_000)], at + 30_000, true],
-      ['its own hold recorded twice', withOld, [earlier, own(e, at), own(e, at + 1)], at + 1, true],
-      ['its own hold dated before it was decided', withOld, [earlier, own(e, at - 1)], at, false],
-      ['its own hold dated after now', withOld, [earlier, own(e, at + 1)], at, false],
-      ['another hold recorded since', withOld, [earlier, { ...own(e, at), reason: 'Cooldown' }], at, false],
-      ['a record with a field more', withOld, [earlier, { ...own(e, at), extra: 1 } as never], at, false],
-      ['a record before the kept one', withOld, [own(e, at), earlier], at, false],
-    ];
-    for (const [why, entry, records, nowMs, want] of rows)
-      expect(reusable(entry, entry.input, opts(entry, { records, nowMs })), why).toBe(want);
-  });
-
-  it('records since: not when the kept decision read the holds, changed anything or moved nodes', () => {
-    const e = kept();
-    const d = e.decision;
-    const rows: [string, DecisionEntry, boolean][] = [
-      ['the quiet hold', e, true],
-      ['it read the recorded holds', { ...e, clock: { ...e.clock, readsHolds: true } }, false],
-      ['a scale-up', { ...e, decision: { ...d, action: 'scale-up' } }, false],
-      ['a hold at another count', { ...e, decision: { ...d, replicas: { from: 3, to: 2 } } }, false],
-      ['a hold that moved a node', { ...e, decision: { ...d, nodes: ['u-1'] } }, false],
-    ];
-    for (const [why, entry, want] of rows) {
-      const records = [toDecisionRecord(entry.decision, RULE_NOW)];
-      expect(reusable(entry, entry.input, opts(entry, { records })), why).toBe(want);
-      // With nothing recorded since, each is reused.
-      expect(reusable(entry, entry.input, opts(entry)), why).toBe(true);
-    }
   });
 });
 
@@ -261,7 +168,7 @@ describe('rememberingDecider: reused while its view of capacity holds, decided a
     const decide = rememberingDecider(memo)(cap);
     const out = inputs.map((i) => decide(i, p, RULE_NOW));
     for (const [k, d] of out.entries()) expect(d.decision).toEqual(decideOne(inputs[k]!, p, RULE_NOW));
-    // The in-band holds kept with a new mean (`keptInBand`), named only when there are some.
+    // The in-band holds kept with a new mean (`fromKept`), named only when there are some.
     const kept = memo.kept > 0 ? { kept: memo.kept } : {};
     return { actions: out.map((d) => d.decision.action), reused: memo.reused, again: memo.again, ...kept };
   }

@@ -276,7 +276,7 @@ describe('decideInTurn with a memo, every sample moving each pass (a steady pass
           }
       // Decided on kept pod facts or kept in band, not from scratch: most of the 32,400 decisions
       // (no sample ever repeats). With step and load sizing about 2,900 in-band holds are kept
-      // with their new mean (`keptInBand`); headroom's own in-band hold reads the load: never kept.
+      // with their new mean (`fromKept`); headroom's own in-band hold reads the load: never kept.
       expect(again + kept).toBeGreaterThan(20_000);
       if (sizing === 'headroom') expect(kept).toBe(0);
       else expect(kept).toBeGreaterThan(2_000);

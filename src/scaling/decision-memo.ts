@@ -16,12 +16,12 @@
  *   (`DecisionClock.untilMs`, reported by the rules), and not before the time it was decided.
  * When only the samples' values moved (a steady pass) and the kept decision is `withinBand`'s
  * hold, a new mean still inside `min..max` keeps that hold with the new utilisation, and no rule
- * runs (`keptInBand`: the same checks but the samples', the oldest records leaving the history
- * window allowed, since that hold reads no record). Anything else decides again: when only the
- * samples moved, on the pod facts kept with the decision (`facts-again.ts`), every rule running
- * again. `rememberingDecider` is the `Decide` of `decideInTurn` that does this (`fromKept`: each
- * field compared once for both checks); it keeps the claim log itself, from the decisions and
- * claims it gives in turn.
+ * runs (the same checks but the samples', the oldest records leaving the history window allowed,
+ * since that hold reads no record). `fromKept` gives either answer, each field compared once for
+ * both. Anything else decides again: when only the samples moved, on the pod facts kept with the
+ * decision (`facts-again.ts`), every rule running again. `rememberingDecider` is the `Decide` of
+ * `decideInTurn` that does this; it keeps the claim log itself, from the decisions and claims it
+ * gives in turn.
  */
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
@@ -58,7 +58,7 @@ export interface DecisionEntry {
   sampled: readonly PodSample[];
   /**
    * Its decision is `withinBand`'s hold (not headroom's) with no stuck pod: on moved samples whose
-   * mean stays in band it is kept with the new utilisation (`keptInBand`).
+   * mean stays in band it is kept with the new utilisation (`fromKept`).
    */
   inBand: boolean;
 }
@@ -70,7 +70,7 @@ export interface DecisionMemo {
   reused: number;
   /** How many of the others it decided on kept pod facts, only the samples having moved (`factsAgain`). */
   again: number;
-  /** How many in-band holds it kept with the new utilisation, no rule run (`keptInBand`). */
+  /** How many in-band holds it kept with the new utilisation, no rule run (`fromKept`). */
   kept: number;
   digests: WeakMap<readonly NodeCapacity[], Map<Pool | null, string>>;
   /** Each node's pool in each capacity array (where a claim on it is logged). */
@@ -174,19 +174,9 @@ export function poolDigests(memo: DecisionMemo, capacity: readonly NodeCapacity[
   return out;
 }
 
-/** True when `entry`'s decision is certainly what deciding `input` again at `nowMs` gives (module comment). */
-export function reusable(
-  entry: DecisionEntry | undefined,
-  input: DecidedInput,
-  o: { room: string; records: readonly DecisionRecord[]; policy: Policy; nowMs: number },
-): entry is DecisionEntry {
-  if (!entry || !sameFrame(entry, input, o) || !sameInput(entry.input, input)) return false;
-  return onlyOwnRecordsSince(entry, o.records, o.nowMs);
-}
-
 /**
- * The checks {@link reusable} and {@link keptInBand} share: the same policy object, algorithm,
- * room and pod objects, at `nowMs` (ms since the epoch) from the decision's time up to (not at)
+ * The checks of both answers of {@link fromKept}: the same policy object, algorithm, room and pod
+ * objects, at `nowMs` (ms since the epoch) from the decision's time up to (not at)
  * its clock's `untilMs`.
  */
 function sameFrame(
@@ -205,30 +195,20 @@ function sameFrame(
 }
 
 /**
- * True when `entry`'s decision is `withinBand`'s hold and `input` differs from what it was decided
- * on only in its samples' values (their times and windows with them; the same pods at the same
- * places), at `nowMs` before its clock's `untilMs`, with the same room and records as
- * {@link reusable} asks but for the oldest records leaving the history window: then the rules
- * before `withinBand` answer as they did (none reads a sample's value, a record or the room), and
- * the hold with the new mean is the decision (`inBandAgain`, null when the mean left the band).
- * The clock is kept: a record leaving the window can only take an expiry out of it (its time is in
- * the past, and a reversal it took part in is older than the flap hold), so the kept one ends no
- * later than a fresh one would. Returns the entry of the new decision, or null (decide again).
- */
-export function keptInBand(
-  entry: DecisionEntry | undefined,
-  input: ScalingInput,
-  o: { room: string; records: readonly DecisionRecord[]; policy: Policy; nowMs: number },
-): DecisionEntry | null {
-  if (!entry?.inBand || !sameFrame(entry, input, o) || !sameButSamples(entry.input, input)) return null;
-  return inBandEntry(entry, input, o);
-}
-
-/**
- * What `entry` gives for `input` at its turn, every field compared once: `'reused'` when it is
- * {@link reusable}, else the entry of its in-band hold kept with the new mean when
- * {@link keptInBand} gives one, else null (decide again). The same answers as calling the two in
- * turn, without comparing the frame and the fields but the samples a second time on a kept hold.
+ * What `entry` gives for `input` at its turn (`nowMs`, ms since the epoch), every field compared once:
+ * - `'reused'`: its decision is certainly what deciding `input` again gives (module comment): the
+ *   same policy object, algorithm, room and pod objects, at `nowMs` from the decision's time up to
+ *   (not at) its clock's `untilMs`, every field of the input equal (`sameInput`), and the same
+ *   records but its own quiet hold recorded since (`onlyOwnRecordsSince`);
+ * - else the entry of a new decision when the kept one is `withinBand`'s hold and `input` differs
+ *   from what it was decided on only in its samples' values (their times and windows with them; the
+ *   same pods at the same places), with the same frame and records but for the oldest records
+ *   leaving the history window: then the rules before `withinBand` answer as they did (none reads
+ *   a sample's value, a record or the room), and the hold with the new mean is the decision
+ *   (`inBandAgain`; none when the mean left `min..max`). The clock is kept: a record leaving the
+ *   window can only take an expiry out of it (its time is in the past, and a reversal it took part
+ *   in is older than the flap hold), so the kept one ends no later than a fresh one would;
+ * - else null (decide again).
  */
 export function fromKept(
   entry: DecisionEntry | undefined,
@@ -241,7 +221,7 @@ export function fromKept(
   return entry.inBand ? inBandEntry(entry, input, o) : null;
 }
 
-/** {@link keptInBand} once the frame and every field but the samples compared equal. */
+/** The in-band answer of {@link fromKept} once the frame and every field but the samples compared equal. */
 function inBandEntry(
   entry: DecisionEntry,
   input: ScalingInput,
@@ -271,7 +251,7 @@ function inBandEntry(
 
 /**
  * The `Decide` of one `decideInTurn` over `capacity` (as the pass began) that reuses `memo`'s kept
- * decision of an algorithm when it is certainly what deciding again gives (`reusable`), and keeps
+ * decision of an algorithm when it is certainly what deciding again gives (`fromKept`), and keeps
  * this pass's decisions in `memo` (the last pass's go; `memo.reused` counts the reused ones). Each
  * call's view of capacity (`room`) is its pool's and the unused pool's digest as the pass began
  * plus the log of every claim and move the decisions before it made on them.
@@ -349,7 +329,7 @@ export function rememberingDecider(memo: DecisionMemo): (capacity: readonly Node
 }
 
 /**
- * The decision is `withinBand`'s hold (`keptInBand`): `WithinRange` with step or load sizing (headroom's
+ * The decision is `withinBand`'s hold (kept in band by `fromKept`): `WithinRange` with step or load sizing (headroom's
  * own `WithinRange` reads the load), engine gpuops, and no pod stuck (its note names the pods' ages).
  */
 function isBandHold(decision: ScalingDecision, facts: Facts): boolean {

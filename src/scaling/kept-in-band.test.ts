@@ -1,7 +1,8 @@
 /**
- * The in-band hold kept on moved samples (`keptInBand`, `inBandAgain`), row by row: what it keeps,
- * what ends it, and its clock at the boundary. The property tests of `decision-memo.test.ts`
- * compare it with deciding afresh over long random sequences; these rows name each condition.
+ * The in-band hold kept on moved samples (`fromKept`, `inBandAgain`), through the decider, row by
+ * row: what it keeps, what ends it, and its clock at the boundary (`fromKept`'s own rows:
+ * `from-kept.test.ts`). The property tests of `decision-memo.test.ts` compare it with deciding
+ * afresh over long random sequences; these rows name each condition.
  */
 import { describe, expect, it } from 'vitest';
 import { algorithm, baseInput, node, pod, policy, sample } from '../../test/scaling/support.js';
@@ -44,7 +45,7 @@ function pass(memo: DecisionMemo, i: ScalingInput, atMs: number): ScalingDecisio
   return decision;
 }
 
-describe('keptInBand: an in-band hold kept with the new mean, no rule run', () => {
+describe('fromKept through the decider: an in-band hold kept with the new mean, no rule run', () => {
   it('keeps the hold while the mean moves inside the band, with the new utilisation in it', () => {
     const memo = createDecisionMemo();
     pass(memo, input([50, 52], T0 + 10_000), T0 + 10_000);

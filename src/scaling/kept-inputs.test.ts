@@ -139,8 +139,12 @@ function data(input: ScalingInput): unknown {
 const edit = (w: World, name: string, o: Partial<AlgorithmState>): AlgorithmState[] =>
   w.states.map((s) => (s.algorithm.name === name ? { ...s, ...o } : s));
 
-/** Each case: the world of the second pass, one value an input is built from changed. */
-const CASES: [string, (w: World) => World][] = [
+/**
+ * Each case: the world of the second pass, one value an input is built from changed; with a third
+ * element, the world both passes start from (where the base world's other values would change with
+ * that one and hide a value missing from the key).
+ */
+const CASES: [string, (w: World) => World, ((w: World) => World)?][] = [
   [
     'AlgorithmObject',
     (w) => ({ ...w, states: edit(w, 'a', { algorithm: algorithm({ name: 'a', min: 10 }) }) }),
@@ -179,6 +183,13 @@ const CASES: [string, (w: World) => World][] = [
   ],
   ['NewerReplicaSet', (w) => ({ ...w, replicaSets: [...w.replicaSets, rs('a', 'a-8e0a', { revision: 2 })] })],
   ['PodAdded', (w) => ({ ...w, pods: [...w.pods, podOf('a', 2)] })],
+  // Without a pod to place, no placer layout (built from the snapshot's pods) is in the key: the
+  // pod list alone must be.
+  [
+    'PodAddedNoPlacer',
+    (w) => ({ ...w, pods: [...w.pods, podOf('a', 2)] }),
+    (w) => ({ ...w, states: edit(w, 'a', { pod: undefined }) }),
+  ],
   [
     'PodStartup',
     (w) => ({
@@ -204,6 +215,20 @@ const CASES: [string, (w: World) => World][] = [
       },
       autoscalers: [hpa('a', true)],
     }),
+  ],
+  // The same autoscaler objects in both passes, only the engine moved: the policy alone decides
+  // whether gpuops's own HPA is another autoscaler.
+  [
+    'PolicyEngineOnly',
+    (w) => ({
+      ...w,
+      policy: {
+        ...w.policy,
+        spec: { ...w.policy.spec, scaling: { ...w.policy.spec.scaling, engine: 'hpa' } },
+      },
+    }),
+    // gpuops's own HPA (named as the algorithm): another autoscaler only while the engine is gpuops.
+    (w) => ({ ...w, autoscalers: [{ ...hpa('a', true), name: 'a' }] }),
   ],
   ['ForeignAutoscaler', (w) => ({ ...w, autoscalers: [hpa('a', false)] })],
   ['NodeLabels', (w) => ({ ...w, nodes: NODES_Z2 })],
@@ -242,10 +267,10 @@ describe('kept scaling inputs', () => {
     expect(third.get('a')!.loop).toBe(first.get('a')!.loop);
   });
 
-  it.each(CASES)('%s: built afresh, equal to a fresh build', (_, change) => {
+  it.each(CASES)('%s: built afresh, equal to a fresh build', (_, change, before = (w) => w) => {
     const memo = createScalingMemo();
     const kept = rememberedScaling(memo);
-    const w = baseWorld();
+    const w = before(baseWorld());
     const first = pass(w, [40, 50, 60, 70], kept);
     const next = change(w);
     const second = pass(next, [41, 52, 59, 68], kept);

@@ -95,6 +95,11 @@ export class MemoryStore implements SimStore {
     return out;
   }
 
+  /** The stored object itself, without copying (`SimStore.find`): read it, never change it. */
+  find(resource: Resource, namespace: string | undefined, name: string): KubeObject | undefined {
+    return this.table(resource).objects.get(this.keyOf(resource, namespace, name));
+  }
+
   get(resource: Resource, namespace: string | undefined, name: string): KubeObject | undefined {
     const obj = this.table(resource).objects.get(this.keyOf(resource, namespace, name));
     return obj ? clone(obj) : undefined;

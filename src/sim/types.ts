@@ -98,6 +98,12 @@ export interface SimStore {
    * object before modifying it). Callers fall back to `list` when absent.
    */
   scan?(resource: Resource, namespace?: string): readonly KubeObject[];
+  /**
+   * Optional: the stored object itself (no copy), or undefined when absent — `get` without the
+   * copy, for controllers that read an object on every pass and write only when it changed.
+   * Callers must not change it (copy before modifying). Callers fall back to `get` when absent.
+   */
+  find?(resource: Resource, namespace: string | undefined, name: string): KubeObject | undefined;
 }
 
 /**

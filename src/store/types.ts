@@ -206,10 +206,11 @@ export interface Store {
   pullRequests(cluster: string): Promise<PullRequestRecord[]>;
   /**
    * The recorded pull request of one branch of a cluster (unique by (cluster, branch)), or null:
-   * the record `pullRequests(cluster)` holds for the branch, read alone. Optional: without it,
-   * callers find the branch in `pullRequests`. @throws StoreError when the read fails
+   * the record `pullRequests(cluster)` holds for the branch, read alone (each change set asks for
+   * its branch twice a pass; reading every record of the cluster instead grows with the history).
+   * @throws StoreError when the read fails
    */
-  pullRequest?(cluster: string, branch: string): Promise<PullRequestRecord | null>;
+  pullRequest(cluster: string, branch: string): Promise<PullRequestRecord | null>;
 
   /**
    * Of `shas` (full commit ids), those recorded by {@link recordPushedCommits}, in one query.

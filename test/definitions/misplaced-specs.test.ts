@@ -1,7 +1,8 @@
 /**
  * gpuops specs where gpuops does not read them are warned about by name (newcomer-4 faults 1 and
- * 2), never refused; other YAML of a GitOps repo (a Flux Kustomization, a README, gpuops's own
- * output) and the folders skipped on purpose (`algorithms/.archive/`) stay silent.
+ * 2), never refused; other YAML of a GitOps repo (a Flux Kustomization, a README) and the folders
+ * skipped on purpose (`algorithms/.archive/`, the folders gpuops writes under `clusters/<cluster>/`)
+ * stay silent.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -45,6 +46,12 @@ describe('gpuops specs in places gpuops does not read', () => {
       spec.replace('bert-train', 'bert-2'),
       /outside the folders gpuops reads; Algorithm files go in algorithms\//,
     ],
+    [
+      'an Algorithm in clusters/prod/algorithms/ itself (gpuops writes only its sub-folders)',
+      'clusters/prod/algorithms/bert.yaml',
+      spec.replace('bert-train', 'bert-3'),
+      /Algorithm files go in algorithms\//,
+    ],
     ['a Policy at the root', 'policy.yml', policy, /Policy files go in policies\//],
     [
       'an Algorithm named .YAML',
@@ -68,6 +75,11 @@ describe('gpuops specs in places gpuops does not read', () => {
       spec.replace('bert-train', 'b'),
     ],
     ['a Flux Kustomization', 'clusters/prod/flux.yaml', kustomization],
+    // gpuops's own output (DESIGN.md's layout): not read, whatever a hand edit left in it.
+    ['an Algorithm in a rendered workload folder', 'clusters/prod/algorithms/bert/deployment.yaml', spec],
+    ['an Algorithm among the rendered nodes', 'clusters/prod/nodes/gpu-a.yaml', spec],
+    ['a Policy among the rendered namespaces', 'clusters/staging/namespaces/ml.yaml', policy],
+    ['an Algorithm in a rendered standby folder', 'clusters/prod/standby/warm/deployment.yaml', spec],
     ['a README', 'README.md', '# kind: Algorithm\napiVersion: gpuops.dev/v1alpha1\n'],
     ['an Algorithm in a dot-folder (skipped on purpose)', 'algorithms/.archive/old.yaml', spec],
     [

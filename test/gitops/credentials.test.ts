@@ -183,7 +183,11 @@ describe('a credential in --repo-url', () => {
         githubToken: undefined,
       },
       {
-        store: { pullRequests: async () => [], upsertPullRequest: async () => undefined },
+        store: {
+          pullRequests: async () => [],
+          pullRequest: async () => null,
+          upsertPullRequest: async () => undefined,
+        },
         now: () => new Date(),
         cacheDir: join(repo.root, 'cache'),
       },

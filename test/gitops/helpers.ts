@@ -152,7 +152,10 @@ export function authors(repo: TempRepo, range: string): string[] {
 }
 
 /** The pull-request part of the Store, in memory, counting writes. */
-export class MemoryPullRequestStore implements Pick<Store, 'pullRequests' | 'upsertPullRequest'> {
+export class MemoryPullRequestStore implements Pick<
+  Store,
+  'pullRequests' | 'pullRequest' | 'upsertPullRequest'
+> {
   records: PullRequestRecord[] = [];
   upserts = 0;
   async upsertPullRequest(pr: PullRequestRecord): Promise<void> {
@@ -167,5 +170,9 @@ export class MemoryPullRequestStore implements Pick<Store, 'pullRequests' | 'ups
       .filter((r) => r.cluster === cluster)
       .sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0))
       .map((r) => ({ ...r }));
+  }
+  async pullRequest(cluster: string, branch: string): Promise<PullRequestRecord | null> {
+    const r = this.records.find((x) => x.cluster === cluster && x.branch === branch);
+    return r ? { ...r } : null;
   }
 }

@@ -86,11 +86,18 @@ describe("QueryAnswerDecoder with the last answer's label sets: the tree decoder
   });
 
   it('label values with escapes, quotes, brackets and non-ASCII; values in every JSON spelling', () => {
-    const values = ['42', '4.25e1', '-0', '1E+2', 'NaN', '+Inf', '-Inf', '0.000001', '5\u00a0'];
-    const times = [T, 1_700_000_000, 1.7e9, 17e8];
+    const values = ['42', '4.25e1', '-0', '1E+2', 'NaN', '+Inf', '-Inf', '0.000001', '5\u00a0'].concat(
+      // Read from the bytes or converted from the string (`decimalAt`): the same numbers.
+      ['007', '1.', '.5', '', ' 5', '+5', '-', 'Inf', '9007199254740993', '0.30000000000000004'],
+      ['0.1234567890123456789012', '1.2345678901234567890123', '-45.30', '0x1F'],
+    );
+    const times = [T, 1_700_000_000, 1.7e9, 17e8, 1_700_000_000.1234567, 2 ** 53 + 2, -0];
     const pods = ['a"b', 'a\\"b', '}{', '],"value":[1,"2"]}', 'é😀', 'x\\', 'p\n'];
     const items = values.flatMap((value, i) =>
-      gpu(i, value, pods[i % pods.length]).map((it, k) => ({ ...it, value: [times[k]!, it.value[1]] })),
+      gpu(i, value, pods[i % pods.length]).map((it, k) => ({
+        ...it,
+        value: [times[(i + k) % times.length]!, it.value[1]],
+      })),
     );
     const memo = new LabelSetMemo();
     for (const size of [1, 3, 17, 1 << 20]) {

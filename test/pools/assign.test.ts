@@ -279,7 +279,7 @@ describe('assignPools rules', () => {
   it('flapping test node: healthy again → the surplus goes back to unused; the pass after changes nothing', () => {
     let nodes = [inPool('a', 'test', notReady), node('b')];
     const pass = () => {
-      const got = assignPools({ takenAt: '', pods: [], nodes }, policy());
+      const got = assignPools({ nodes }, policy());
       nodes = nodes.map((n) => ({ ...n, pool: got.find((a) => a.node === n.name)!.to }));
       return got.map((a) => `${a.node}:${a.to}:${a.reason}`);
     };

@@ -99,3 +99,16 @@ describe('changesAndFlaps', () => {
     expect(changesAndFlaps([...pts.slice(0, 2), { t: 309, replicas: 1 }], 300).flaps).toBe(1);
   });
 });
+
+describe('computeFigures on one trace measured many times', () => {
+  it('measures a trace whose instants grew after a first measure as a fresh copy of it', () => {
+    const grown: Trace = { ...trace, instants: trace.instants.slice(0, 2) };
+    const points = [{ t: 0, allocated: 2, ready: 1, replicas: 2 }];
+    const o = { engine: 'x', max: 80, flapWindowSeconds: 300 };
+    const before = computeFigures(grown, points, o);
+    grown.instants.push({ t: 220, values: [0, 0, 0] });
+    const after = computeFigures(grown, points, o);
+    expect(after).not.toEqual(before);
+    expect(after).toEqual(computeFigures({ ...trace, instants: [...trace.instants] }, points, o));
+  });
+});

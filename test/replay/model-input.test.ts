@@ -63,3 +63,35 @@ describe('gpuopsInput: replicas still starting', () => {
     ]);
   });
 });
+
+describe('gpuopsInput: pod infos across passes', () => {
+  const pod = (): ModelPod => ({ name: 'p', readyAt: 60, createdAt: 0 });
+
+  it('hands the same frozen info while nothing it is built from changed, a new one when it did', () => {
+    const p = pod();
+    const at = (t: number) => gpuopsInput([p], [], null, 1, [], BAND, t).pods[0]!;
+    const starting = at(30);
+    expect(at(45)).toBe(starting);
+    expect(Object.isFrozen(starting)).toBe(true);
+    expect(Object.isFrozen(starting.labels)).toBe(true);
+    // Ready at 60 s: a new info, Ready, then kept again.
+    const ready = at(60);
+    expect(ready).not.toBe(starting);
+    expect([starting.ready, ready.ready]).toEqual([false, true]);
+    expect(at(90)).toBe(ready);
+    // Bound elsewhere (a node fleet moves a pod's node and start): built again from the pod.
+    p.node = 'n2';
+    p.startedAt = 75;
+    expect(at(90)).toMatchObject({ nodeName: 'n2', startedAt: '2026-01-01T00:01:15.000Z' });
+    // Another algorithm's name: its own info.
+    expect(gpuopsInput([p], [], null, 1, [], BAND, 90, 's1').pods[0]!.algorithm).toBe('s1');
+  });
+
+  it('gives the same infos as pods never seen before', () => {
+    const p = pod();
+    for (const t of [30, 60, 90]) {
+      const seen = gpuopsInput([p], [], null, 1, [], BAND, t).pods[0]!;
+      expect(seen).toEqual(gpuopsInput([pod()], [], null, 1, [], BAND, t).pods[0]!);
+    }
+  });
+});

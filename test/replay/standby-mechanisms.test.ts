@@ -68,14 +68,15 @@ describe('the shared warm standby, pass by pass', () => {
       // Ready standby at 610, so the 4th is a cold pod, bound at once, Ready 60 s later.
       p(615, 4, 3, 4),
       p(675, 4, 4, 4),
-      // 1675: the load fell at 1500 (read at 1505); the last pass that wanted 4 (1500) leaves the
-      // scale-down window sized to the loop, 2.5·(5 + 5 + 60) = 175 s, at 1675. 0.7 GPU on 4 pods is
-      // below min: the target at the margin, ⌈(0.7 + 0.25·√0.7)/0.8⌉ = 2, within the band's edge
-      // ⌊0.7/0.3⌋ = 2 (2 pods at 35 %; the up target ⌈0.7/0.8⌉ = 1 is under it).
-      p(1675, 2, 2, 2),
+      // 1800: the load fell at 1500 (read at 1505). Three standbys are Ready (since 670), so the
+      // scale-down window is the policy's own 300 s (`claimPolicy`), not the loop's
+      // 2.5·(5 + 5 + 60) = 175 s: the last pass that wanted 4 (1500) leaves it at 1800. 0.7 GPU on
+      // 4 pods is below min: the target at the margin, ⌈(0.7 + 0.25·√0.7)/0.8⌉ = 2, within the
+      // band's edge ⌊0.7/0.3⌋ = 2 (2 pods at 35 %; the up target ⌈0.7/0.8⌉ = 1 is under it).
+      p(1800, 2, 2, 2),
     ]);
     // b crosses at 610 (its step read at 610) and claims the pool's other Ready standby.
-    expect(pointsB).toEqual([p(0, 2, 2, 2), p(610, 3, 2, 3), p(615, 3, 3, 3), p(1675, 2, 2, 2)]);
+    expect(pointsB).toEqual([p(0, 2, 2, 2), p(610, 3, 2, 3), p(615, 3, 3, 3), p(1800, 2, 2, 2)]);
   });
 
   it('the standby set is sized once for the pool and backfills on the cold path', () => {
@@ -89,8 +90,9 @@ describe('the shared warm standby, pass by pass', () => {
       // The backfills take the cold start: Ready 60 s after they were bound.
       p(665, 3, 2, 3),
       p(670, 3, 3, 3),
-      // 1675: a gives back its claimed pod and b its own; the set, 5 long against its target of
-      // 3 (the highest of its 300 s window), deletes the two still waking. 1830: the window no
+      // 1800: a gives back its claimed pod and b its own; the set, 5 long against its target of
+      // 3 (the highest of its 300 s window, the pass at 1500 still in it), deletes the two still
+      // waking: no change of its points. 1830: the window no
       // longer holds a pass at P = 4.8 (the last at 1500), ⌈√1.4 / 0.8⌉ = 2.
       p(1830, 2, 2, 2),
     ]);

@@ -5,7 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Policy } from '../../src/definitions/types.js';
-import { claimLoop, claimPolicy, planClaims, standbyReplicas } from '../../src/scaling/rules/claim.js';
+import {
+  claimLoop,
+  claimPolicy,
+  loopPolicy,
+  planClaims,
+  standbyReplicas,
+} from '../../src/scaling/rules/claim.js';
 import type { ScalingDecision } from '../../src/scaling/types.js';
 import { policyWith } from '../benchmark/fixtures.js';
 
@@ -156,7 +162,7 @@ describe('claimPolicy', () => {
     expect(claimPolicy(policy, { ...loop }, { ...offer })).toBe(p);
   });
 
-  it('no Ready standby, no set, unknown delays, or windows already shorter: the policy itself', async () => {
+  it('no Ready standby, no set or unknown delays: the policy itself', async () => {
     policy = await policyWith((p) => {
       p.scaling.headroomFlapHoldSeconds = 100;
       p.scaling.scaleUp.cooldownSeconds = 30;
@@ -164,7 +170,20 @@ describe('claimPolicy', () => {
     expect(claimPolicy(policy, loop, { ready: 0, claimSeconds: 5 })).toBe(policy);
     expect(claimPolicy(policy, loop, null)).toBe(policy);
     expect(claimPolicy(policy, undefined, offer)).toBe(policy);
-    expect(claimPolicy(policy, loop, offer)).toBe(policy);
+  });
+
+  it('windows already shorter than the claim’s: a claim policy all the same, the same windows', async () => {
+    // Its windows are final (`loopPolicy`): the decision must not shorten its scale-down windows
+    // to the loop's, so even a policy the claim shortens nothing of gets one of its own.
+    policy = await policyWith((p) => {
+      p.scaling.headroomFlapHoldSeconds = 100;
+      p.scaling.scaleUp.cooldownSeconds = 30;
+    });
+    const p = claimPolicy(policy, loop, offer);
+    expect(p).not.toBe(policy);
+    expect(p.spec.scaling).toEqual(policy.spec.scaling);
+    expect(loopPolicy(p, loop)).toBe(p);
+    expect(claimPolicy(policy, { ...loop }, { ...offer })).toBe(p);
   });
 
   it('no Ready standby under long windows: the policy itself, not the windows of the observed loop', async () => {

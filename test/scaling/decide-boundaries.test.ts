@@ -7,18 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { decideOne } from '../../src/scaling/decide-one.js';
 import type { ScalingAction, ScalingInput, ScalingReason } from '../../src/scaling/types.js';
 import type { Policy } from '../../src/definitions/types.js';
-import { algorithm, baseInput, node, pod, policyNoWindows, scalingRecord } from './support.js';
+import { algorithm, baseInput, node, pod, policyNoWindows, recordAgo, RULE_NOW } from './support.js';
 
-const NOW = new Date('2025-06-01T12:00:00Z');
-const at = (s: number) => new Date(NOW.getTime() - s * 1000).toISOString();
-const rec = (
-  s: number,
-  action: string,
-  reason: string,
-  from: number | null,
-  to: number | null,
-  u: number | null,
-) => scalingRecord(at(s), action, reason, from, to, u);
+const NOW = RULE_NOW;
 const hpa = policyNoWindows({ engine: 'hpa' });
 const up60 = policyNoWindows({ scaleUp: { stabilizationWindowSeconds: 60 } });
 const down300 = policyNoWindows({ scaleDown: { stabilizationWindowSeconds: 300 } });
@@ -145,7 +136,10 @@ const rows: Row[] = [
     name: 'ScaleUpAfterAboveMaxForTheWholeWindow',
     input: {
       ...baseInput([95, 95, 95]),
-      recent: [rec(200, 'hold', 'WithinRange', 3, 3, 70), rec(30, 'hold', 'StabilizationWindow', 3, 3, 95)],
+      recent: [
+        recordAgo(200, 'hold', 'WithinRange', 3, 3, 70),
+        recordAgo(30, 'hold', 'StabilizationWindow', 3, 3, 95),
+      ],
     },
     policy: up60,
     want: ['scale-up', 'AboveMax', 4],
@@ -155,7 +149,10 @@ const rows: Row[] = [
     input: {
       ...baseInput([95, 95, 95]),
       poolNodes: [node('lt-1', 'long-task', 8)],
-      recent: [rec(200, 'hold', 'WithinRange', 3, 3, 70), rec(30, 'scale-up', 'AboveMax', 3, 6, 95)],
+      recent: [
+        recordAgo(200, 'hold', 'WithinRange', 3, 3, 70),
+        recordAgo(30, 'scale-up', 'AboveMax', 3, 6, 95),
+      ],
     },
     policy: up60,
     want: ['scale-up', 'AboveMax', 4],
@@ -164,7 +161,10 @@ const rows: Row[] = [
     name: 'ScaleUpStabilisationIgnoresRecordsWithoutReplicas',
     input: {
       ...baseInput([95, 95, 95]),
-      recent: [rec(200, 'hold', 'WithinRange', 3, 3, 70), rec(30, 'hold', 'NotPlaced', null, null, null)],
+      recent: [
+        recordAgo(200, 'hold', 'WithinRange', 3, 3, 70),
+        recordAgo(30, 'hold', 'NotPlaced', null, null, null),
+      ],
     },
     policy: up60,
     want: ['scale-up', 'AboveMax', 4],
@@ -173,14 +173,17 @@ const rows: Row[] = [
     name: 'ScaleUpStabilisationIgnoresRecordsFromTheFuture',
     input: {
       ...baseInput([95, 95, 95]),
-      recent: [rec(200, 'hold', 'WithinRange', 3, 3, 70), rec(-30, 'hold', 'WithinRange', 3, 3, 70)],
+      recent: [
+        recordAgo(200, 'hold', 'WithinRange', 3, 3, 70),
+        recordAgo(-30, 'hold', 'WithinRange', 3, 3, 70),
+      ],
     },
     policy: up60,
     want: ['scale-up', 'AboveMax', 4],
   },
   {
     name: 'AFutureRecordDoesNotReachBackTheWindow',
-    input: { ...baseInput([95, 95, 95]), recent: [rec(-500, 'hold', 'WithinRange', 3, 3, 70)] },
+    input: { ...baseInput([95, 95, 95]), recent: [recordAgo(-500, 'hold', 'WithinRange', 3, 3, 70)] },
     policy: up60,
     want: ['hold', 'StabilizationWindow', 3],
   },
@@ -188,7 +191,10 @@ const rows: Row[] = [
     name: 'ScaleDownStabilisationNeverBelowTheDesiredCount',
     input: {
       ...baseInput([10, 10, 10]),
-      recent: [rec(400, 'hold', 'WithinRange', 3, 3, 50), rec(100, 'scale-down', 'BelowMin', 3, 1, 10)],
+      recent: [
+        recordAgo(400, 'hold', 'WithinRange', 3, 3, 50),
+        recordAgo(100, 'scale-down', 'BelowMin', 3, 1, 10),
+      ],
     },
     policy: down300,
     want: ['scale-down', 'BelowMin', 2],

@@ -235,6 +235,27 @@ export function factsOf(input: ScalingInput = baseInput(), p: Policy = policyNoW
   return scalingFacts(input, p, RULE_NOW);
 }
 
+/** {@link scalingRecord}'s fields after its time: action, reason, replicas from and to, utilisation. */
+type RecordFields = Parameters<typeof scalingRecord> extends [string, ...infer F] ? F : never;
+
+/** A {@link scalingRecord} `s` seconds before {@link RULE_NOW} (negative: after it). */
+export function recordAgo(s: number, ...fields: RecordFields): DecisionRecord {
+  return scalingRecord(secondsAgo(s), ...fields);
+}
+
+/**
+ * The facts a rule of the recorded decisions reads (cooldown, stabilisation and peak windows, the
+ * flap hold): `input` (default {@link baseInput}) with `recent` as its records, under `p`, at
+ * {@link RULE_NOW}.
+ */
+export function factsWith(
+  recent: DecisionRecord[],
+  p: Policy = policyNoWindows(),
+  input: ScalingInput = baseInput(),
+): Facts {
+  return factsOf({ ...input, recent }, p);
+}
+
 /** A verdict or target as one line for a table: `action reason to` or `to N`, null as `null`. */
 export function brief(v: { action?: string; reason?: string; to: number } | null): string {
   if (v === null) return 'null';

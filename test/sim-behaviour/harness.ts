@@ -44,6 +44,9 @@ class FrozenScanStore implements SimStore {
   scan(resource: Resource): readonly KubeObject[] {
     return deepFreeze(this.inner.list(resource));
   }
+  find(resource: Resource, namespace: string | undefined, name: string): KubeObject | undefined {
+    return deepFreeze(this.inner.get(resource, namespace, name));
+  }
 }
 
 /** A store plus a manual clock; `advance(s)` moves time and runs the controllers. */

@@ -12,7 +12,7 @@
  * (`claimLoop`, `loop-windows.ts`).
  */
 import type { Policy } from '../../definitions/index.js';
-import { loopWindows, type LoopDelays } from '../loop-windows.js';
+import { loopWindows, withLoopWindows, type LoopDelays } from '../loop-windows.js';
 import type { ScalingDecision } from '../types.js';
 
 /** What a pool's standby set offers one algorithm at a pass. */
@@ -105,9 +105,13 @@ export function standbyReplicas(
  * The policy an algorithm is decided under while a Ready standby waits for it: the flap hold and
  * the scale-up cooldown follow the loop with a claim's start-up (`loopWindows`), because a
  * scale-up after a scale-down now costs a wake or switch, not a cold start; the scale-down
- * stabilisation window and cooldown stay the policy's, because they guard against the load's
- * own swings, which a fast claim does not shorten. Within the policy's flap window of a reversal
- * its own windows stand all the same (`ownPolicyOf`). Without a Ready standby or known delays: the
+ * stabilisation window and cooldown stay the policy's own, because they guard against the load's
+ * own swings, which a fast claim does not shorten. These windows are final: the decision takes
+ * them as they are ({@link loopPolicy}), so the loop's shorter scale-down windows (2.5·D, D +
+ * sample, `withLoopWindows`) never replace the policy's under a claim (measured on the replay's
+ * standby fleet: docs/standby.md). Within the policy's flap window of a reversal its own windows
+ * stand all the same (`ownPolicyOf`). Without a Ready
+ * standby, known delays, or a claim loop that fits the policy's windows (`loopWindows` null): the
  * policy as it is. The same inputs give the same object (a remembered decision is compared by identity).
  */
 export function claimPolicy(
@@ -119,11 +123,6 @@ export function claimPolicy(
   const w = fast === loop || fast === undefined ? null : loopWindows(policy, fast);
   if (w === null) return policy;
   const sc = policy.spec.scaling;
-  if (
-    w.flapHoldSeconds === sc.headroomFlapHoldSeconds &&
-    w.scaleUpCooldownSeconds === sc.scaleUp.cooldownSeconds
-  )
-    return policy;
   const key = `${w.flapHoldSeconds}/${w.scaleUpCooldownSeconds}`;
   let byKey = claimPolicies.get(policy);
   if (!byKey) claimPolicies.set(policy, (byKey = new Map()));
@@ -154,4 +153,15 @@ const claimBases = new WeakMap<Policy, Policy>();
  */
 export function ownPolicyOf(policy: Policy): Policy {
   return claimBases.get(policy) ?? policy;
+}
+
+/**
+ * The policy whose windows a decision under `policy` runs with on `loop`: a {@link claimPolicy}'s
+ * as it is (its windows are final: the claim's flap hold and scale-up cooldown, at most the
+ * loop's since a claim's start-up is at most the observed one, and the policy's own scale-down
+ * windows), else `withLoopWindows(policy, loop)` (docs/policy-reference.md, "Windows sized to the
+ * loop"). Never throws.
+ */
+export function loopPolicy(policy: Policy, loop: LoopDelays | undefined): Policy {
+  return claimBases.has(policy) ? policy : withLoopWindows(policy, loop);
 }

@@ -1,21 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { DecisionRecord } from '../types.js';
-import {
-  baseInput,
-  brief,
-  factsOf,
-  policyNoWindows,
-  scalingRecord,
-  secondsAgo,
-} from '../../../test/scaling/support.js';
+import { brief, factsWith, policyNoWindows, recordAgo } from '../../../test/scaling/support.js';
 import { cooldown } from './cooldown.js';
 
 const change = (s: number, action = 'scale-up', from = 2, to = 3) =>
-  scalingRecord(secondsAgo(s), action, 'AboveMax', from, to, 95);
+  recordAgo(s, action, 'AboveMax', from, to, 95);
 /** Scale-up cooldown 120 s, scale-down 300 s. */
 const p = policyNoWindows({ scaleUp: { cooldownSeconds: 120 }, scaleDown: { cooldownSeconds: 300 } });
 const run = (recent: DecisionRecord[], direction: 'up' | 'down', policy = p) =>
-  cooldown(factsOf({ ...baseInput(), recent }, policy), direction, 'why');
+  cooldown(factsWith(recent, policy), direction, 'why');
 
 describe('cooldown: over at exactly cooldownSeconds after the last change', () => {
   it.each<[string, DecisionRecord[], 'up' | 'down', string]>([
@@ -24,7 +17,7 @@ describe('cooldown: over at exactly cooldownSeconds after the last change', () =
     ['DownOneSecondBeforeItsEndHolds', [change(299)], 'down', 'hold CooldownActive 3'],
     ['DownExactlyAtItsEndIsOver', [change(300)], 'down', 'null'],
     ['NoRecordNoCooldown', [], 'up', 'null'],
-    ['AHoldIsNoChange', [scalingRecord(secondsAgo(10), 'hold', 'WithinRange', 3, 3, 50)], 'up', 'null'],
+    ['AHoldIsNoChange', [recordAgo(10, 'hold', 'WithinRange', 3, 3, 50)], 'up', 'null'],
     ['ARelabelIsAChange', [change(10, 'relabel', 3, 3)], 'up', 'hold CooldownActive 3'],
     ['ARecordFromTheFutureIsNoChange', [change(-10)], 'up', 'null'],
     ['TheNewestChangeCounts', [change(500), change(60)], 'up', 'hold CooldownActive 3'],

@@ -4,28 +4,24 @@ import {
   algorithm,
   baseInput,
   brief,
-  factsOf,
+  factsWith,
   policyNoWindows,
-  scalingRecord,
-  secondsAgo,
+  recordAgo,
 } from '../../../test/scaling/support.js';
 import type { Target, Verdict } from './facts.js';
 import { peakWindow } from './peak-window.js';
 
 const HOUR = 3600;
 /** A hold `s` seconds ago on `from` replicas at `u` % (load `from × u` GPU-percent). */
-const held = (s: number, from: number, u: number) =>
-  scalingRecord(secondsAgo(s), 'hold', 'WithinRange', from, from, u);
+const held = (s: number, from: number, u: number) => recordAgo(s, 'hold', 'WithinRange', from, from, u);
+/** The peak window `seconds` long. */
+const peak = (seconds: number | undefined = HOUR) =>
+  policyNoWindows({ scaleDown: { peakWindowSeconds: seconds } });
+/** Four replicas below min. */
+const four = baseInput([20, 20, 20, 20]);
 /** Four replicas below min; the peak window `seconds` long; the target `to`. */
 const run = (recent: DecisionRecord[], to = 3, seconds: number | undefined = HOUR): Verdict | Target =>
-  peakWindow(
-    factsOf(
-      { ...baseInput([20, 20, 20, 20]), recent },
-      policyNoWindows({ scaleDown: { peakWindowSeconds: seconds } }),
-    ),
-    { to },
-    'why',
-  );
+  peakWindow(factsWith(recent, peak(seconds), four), { to }, 'why');
 
 describe('peakWindow: no lower than the replicas the window’s highest load needs at max', () => {
   it.each<[string, DecisionRecord[], number, number | undefined, string]>([
@@ -44,10 +40,7 @@ describe('peakWindow: no lower than the replicas the window’s highest load nee
 
   it('a target it passes is the same target, its note kept', () => {
     const t = { to: 3, note: ' (kept)' };
-    const f = factsOf(
-      { ...baseInput([20, 20, 20, 20]), recent: [held(600, 4, 10)] },
-      policyNoWindows({ scaleDown: { peakWindowSeconds: HOUR } }),
-    );
+    const f = factsWith([held(600, 4, 10)], peak(), four);
     expect(peakWindow(f, t, 'why')).toBe(t);
   });
 
@@ -56,16 +49,14 @@ describe('peakWindow: no lower than the replicas the window’s highest load nee
       to: 2,
       note: ' (not 1: the highest load in the last 3600s would put it at 160% > max 80%)',
     });
-    expect((run([held(600, 4, 60.1)]) as Verdict).message).toBe(
-      `why, but the highest load in the last 3600s (60.1% on 4 replica(s) at ${secondsAgo(600)}) would put 4 → 3 at 80.1% > max 80%; replicas stay at 4`,
+    const highest = held(600, 4, 60.1);
+    expect((run([highest]) as Verdict).message).toBe(
+      `why, but the highest load in the last 3600s (60.1% on 4 replica(s) at ${highest.at}) would put 4 → 3 at 80.1% > max 80%; replicas stay at 4`,
     );
   });
 
   it('max is the algorithm’s own', () => {
-    const f = factsOf(
-      { ...baseInput([20, 20, 20, 20]), algorithm: algorithm({ max: 60 }), recent: [held(600, 4, 50)] },
-      policyNoWindows({ scaleDown: { peakWindowSeconds: HOUR } }),
-    );
+    const f = factsWith([held(600, 4, 50)], peak(), { ...four, algorithm: algorithm({ max: 60 }) });
     expect(brief(peakWindow(f, { to: 3 }, 'why'))).toBe('hold RecentPeak 4');
   });
 });

@@ -12,10 +12,9 @@ import {
   algorithm,
   baseInput,
   brief,
-  factsOf,
+  factsWith,
   policyNoWindows,
-  scalingRecord,
-  secondsAgo,
+  recordAgo,
 } from '../../../test/scaling/support.js';
 import { recommendationOf, spareReplicas, type RecommendationBounds } from '../history.js';
 import { headroom } from './headroom.js';
@@ -31,7 +30,7 @@ const bounds: RecommendationBounds = {
   headroomDownMargin: 1,
 };
 const down = (from: number, to: number, u: number | null) =>
-  scalingRecord(secondsAgo(10), 'scale-down', 'HeadroomSpare', from, to, u);
+  recordAgo(10, 'scale-down', 'HeadroomSpare', from, to, u);
 
 describe('recommendationOf: a headroom scale-down recommends its load at β + margin', () => {
   it.each<[string, ReturnType<typeof down>, RecommendationBounds, number | null]>([
@@ -47,12 +46,7 @@ describe('recommendationOf: a headroom scale-down recommends its load at β + ma
     ['WithinTheLimits', down(40, 39, 100), bounds, 40],
     // No utilisation: its count, as every change; a scale-up keeps its count; step sizing too.
     ['WithoutUtilisationItsCount', down(8, 3, null), bounds, 3],
-    [
-      'AScaleUpKeepsItsCount',
-      scalingRecord(secondsAgo(10), 'scale-up', 'HeadroomShort', 3, 8, 10),
-      bounds,
-      8,
-    ],
+    ['AScaleUpKeepsItsCount', recordAgo(10, 'scale-up', 'HeadroomShort', 3, 8, 10), bounds, 8],
     ['StepSizingKeepsItsCount', down(8, 3, 10), { ...bounds, sizing: 'step' }, 3],
   ])('%s', (_name, record, b, want) => {
     expect(recommendationOf(record, b)).toBe(want);
@@ -72,7 +66,7 @@ const at = (utils: number[]): ScalingInput => ({
 /** Headroom at β 1, margin 0, the flap hold `hold` seconds, no other window. */
 const hp = (hold: number): Policy =>
   policyNoWindows({ sizing: 'headroom', headroomFactor: 1, headroomFlapHoldSeconds: hold });
-const downAgo = (s: number) => scalingRecord(secondsAgo(s), 'scale-down', 'HeadroomSpare', 7, 5, 10);
+const downAgo = (s: number) => recordAgo(s, 'scale-down', 'HeadroomSpare', 7, 5, 10);
 
 describe('repeatedScaleDown: within the flap hold of a scale-down, one replica at a time', () => {
   // 5 pods at 10 % = 0.5 GPU: (0.5 + √0.5) / 0.8 = 1.5 → 2 replicas.
@@ -86,22 +80,22 @@ describe('repeatedScaleDown: within the flap hold of a scale-down, one replica a
     ['ZeroSecondsIsOff', [downAgo(1)], 0, 'scale-down HeadroomSpare 2'],
     [
       'ARecentScaleUpDoesNotGuard',
-      [scalingRecord(secondsAgo(10), 'scale-up', 'HeadroomShort', 4, 5, 90)],
+      [recordAgo(10, 'scale-up', 'HeadroomShort', 4, 5, 90)],
       300,
       'scale-down HeadroomSpare 2',
     ],
   ])('%s', (_name, recent, hold, want) => {
-    expect(brief(headroom(factsOf({ ...five, recent }, hp(hold))))).toBe(want);
+    expect(brief(headroom(factsWith(recent, hp(hold), five)))).toBe(want);
   });
 
   it('a scale-down of one replica is left as it is (3 pods at 10 % go to 2)', () => {
-    expect(brief(headroom(factsOf({ ...at([10, 10, 10]), recent: [downAgo(10)] }, hp(300))))).toBe(
+    expect(brief(headroom(factsWith([downAgo(10)], hp(300), at([10, 10, 10]))))).toBe(
       'scale-down HeadroomSpare 2',
     );
   });
 
   it('says why it stops short, and that the answer changes when the hold ends', () => {
-    const f = factsOf({ ...five, recent: [downAgo(100)] }, hp(300));
+    const f = factsWith([downAgo(100)], hp(300), five);
     const v = headroom(f);
     expect(v.message).toMatch(
       /; scaling 5 → 4 \(not 2: one replica at a time within 300s of the scale-down 7 → 5, headroomFlapHoldSeconds\)$/,

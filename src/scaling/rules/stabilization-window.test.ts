@@ -1,24 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { DecisionRecord, ScalingInput } from '../types.js';
-import {
-  baseInput,
-  brief,
-  factsOf,
-  policyNoWindows,
-  scalingRecord,
-  secondsAgo,
-} from '../../../test/scaling/support.js';
+import { baseInput, brief, factsOf, policyNoWindows, recordAgo } from '../../../test/scaling/support.js';
 import type { Target, Verdict } from './facts.js';
 import { recordedWindow, stabilise } from './stabilization-window.js';
 
-const rec = (
-  s: number,
-  action: string,
-  reason: string,
-  from: number | null,
-  to: number | null,
-  u: number | null,
-) => scalingRecord(secondsAgo(s), action, reason, from, to, u);
 const up60 = policyNoWindows({ scaleUp: { stabilizationWindowSeconds: 60 } });
 const down300 = policyNoWindows({ scaleDown: { stabilizationWindowSeconds: 300 } });
 const input = (utils: number[], recent: DecisionRecord[]): ScalingInput => ({ ...baseInput(utils), recent });
@@ -28,14 +13,14 @@ describe('recordedWindow: the most cautious recommendation of the recorded passe
     [
       'DownNoPassReachesBackHolds',
       'down',
-      input([10, 10, 10], [rec(299, 'hold', 'StabilizationWindow', 3, 3, 10)]),
+      input([10, 10, 10], [recordAgo(299, 'hold', 'StabilizationWindow', 3, 3, 10)]),
       2,
       'hold StabilizationWindow 3',
     ],
     [
       'DownAPassExactlyTheWindowOldReachesBack',
       'down',
-      input([10, 10, 10], [rec(300, 'hold', 'StabilizationWindow', 3, 3, 10)]),
+      input([10, 10, 10], [recordAgo(300, 'hold', 'StabilizationWindow', 3, 3, 10)]),
       2,
       'to 2',
     ],
@@ -44,7 +29,7 @@ describe('recordedWindow: the most cautious recommendation of the recorded passe
       'down',
       input(
         [10, 10, 10],
-        [rec(400, 'hold', 'WithinRange', 3, 3, 50), rec(100, 'hold', 'WithinRange', 3, 3, 50)],
+        [recordAgo(400, 'hold', 'WithinRange', 3, 3, 50), recordAgo(100, 'hold', 'WithinRange', 3, 3, 50)],
       ),
       2,
       'hold StabilizationWindow 3',
@@ -54,7 +39,7 @@ describe('recordedWindow: the most cautious recommendation of the recorded passe
       'down',
       input(
         [10, 10, 10],
-        [rec(400, 'hold', 'WithinRange', 3, 3, 50), rec(100, 'scale-down', 'BelowMin', 3, 1, 10)],
+        [recordAgo(400, 'hold', 'WithinRange', 3, 3, 50), recordAgo(100, 'scale-down', 'BelowMin', 3, 1, 10)],
       ),
       2,
       'to 2',
@@ -65,7 +50,7 @@ describe('recordedWindow: the most cautious recommendation of the recorded passe
       'down',
       input(
         [10, 10, 10],
-        [rec(400, 'hold', 'WithinRange', 3, 3, 50), rec(100, 'hold', 'CooldownActive', 3, 3, 10)],
+        [recordAgo(400, 'hold', 'WithinRange', 3, 3, 50), recordAgo(100, 'hold', 'CooldownActive', 3, 3, 10)],
       ),
       1,
       'to 2',
@@ -75,7 +60,7 @@ describe('recordedWindow: the most cautious recommendation of the recorded passe
       'up',
       input(
         [95, 95, 95],
-        [rec(200, 'hold', 'WithinRange', 3, 3, 70), rec(30, 'hold', 'WithinRange', 3, 3, 70)],
+        [recordAgo(200, 'hold', 'WithinRange', 3, 3, 70), recordAgo(30, 'hold', 'WithinRange', 3, 3, 70)],
       ),
       4,
       'hold StabilizationWindow 3',
@@ -85,7 +70,10 @@ describe('recordedWindow: the most cautious recommendation of the recorded passe
       'up',
       input(
         [95, 95, 95],
-        [rec(200, 'hold', 'WithinRange', 3, 3, 70), rec(30, 'hold', 'StabilizationWindow', 3, 3, 95)],
+        [
+          recordAgo(200, 'hold', 'WithinRange', 3, 3, 70),
+          recordAgo(30, 'hold', 'StabilizationWindow', 3, 3, 95),
+        ],
       ),
       4,
       'to 4',
@@ -95,7 +83,7 @@ describe('recordedWindow: the most cautious recommendation of the recorded passe
       'up',
       input(
         [95, 95, 95],
-        [rec(200, 'hold', 'WithinRange', 3, 3, 70), rec(30, 'scale-up', 'AboveMax', 3, 6, 95)],
+        [recordAgo(200, 'hold', 'WithinRange', 3, 3, 70), recordAgo(30, 'scale-up', 'AboveMax', 3, 6, 95)],
       ),
       4,
       'to 4',
@@ -105,7 +93,10 @@ describe('recordedWindow: the most cautious recommendation of the recorded passe
       'up',
       input(
         [95, 95, 95],
-        [rec(200, 'hold', 'WithinRange', 3, 3, 70), rec(30, 'hold', 'NotPlaced', null, null, null)],
+        [
+          recordAgo(200, 'hold', 'WithinRange', 3, 3, 70),
+          recordAgo(30, 'hold', 'NotPlaced', null, null, null),
+        ],
       ),
       4,
       'to 4',
@@ -115,7 +106,7 @@ describe('recordedWindow: the most cautious recommendation of the recorded passe
       'up',
       input(
         [95, 95, 95],
-        [rec(200, 'hold', 'WithinRange', 3, 3, 70), rec(-30, 'hold', 'WithinRange', 3, 3, 70)],
+        [recordAgo(200, 'hold', 'WithinRange', 3, 3, 70), recordAgo(-30, 'hold', 'WithinRange', 3, 3, 70)],
       ),
       4,
       'to 4',
@@ -123,7 +114,7 @@ describe('recordedWindow: the most cautious recommendation of the recorded passe
     [
       'AFutureRecordDoesNotReachBack',
       'up',
-      input([95, 95, 95], [rec(-500, 'hold', 'WithinRange', 3, 3, 70)]),
+      input([95, 95, 95], [recordAgo(-500, 'hold', 'WithinRange', 3, 3, 70)]),
       4,
       'hold StabilizationWindow 3',
     ],
@@ -132,7 +123,7 @@ describe('recordedWindow: the most cautious recommendation of the recorded passe
       'up',
       input(
         [95, 95, 95],
-        [rec(120, 'hold', 'WithinRange', 3, 3, 50), rec(0, 'hold', 'WithinRange', 3, 3, 50)],
+        [recordAgo(120, 'hold', 'WithinRange', 3, 3, 50), recordAgo(0, 'hold', 'WithinRange', 3, 3, 50)],
       ),
       4,
       'hold StabilizationWindow 3',
@@ -153,7 +144,7 @@ describe('recordedWindow: the most cautious recommendation of the recorded passe
     const f = factsOf(
       input(
         [10, 10, 10],
-        [rec(400, 'hold', 'WithinRange', 3, 3, 50), rec(100, 'hold', 'CooldownActive', 3, 3, 10)],
+        [recordAgo(400, 'hold', 'WithinRange', 3, 3, 50), recordAgo(100, 'hold', 'CooldownActive', 3, 3, 10)],
       ),
       down300,
     );
@@ -174,7 +165,7 @@ describe('recordedWindow: the most cautious recommendation of the recorded passe
       'down',
       input(
         [10, 10, 10],
-        [rec(400, 'hold', 'WithinRange', 3, 3, 50), rec(100, 'hold', 'WithinRange', 3, 3, 50)],
+        [recordAgo(400, 'hold', 'WithinRange', 3, 3, 50), recordAgo(100, 'hold', 'WithinRange', 3, 3, 50)],
       ),
       'why; the highest recommendation in the last 300s is 3',
     ],
@@ -183,7 +174,7 @@ describe('recordedWindow: the most cautious recommendation of the recorded passe
       'up',
       input(
         [95, 95, 95],
-        [rec(200, 'hold', 'WithinRange', 3, 3, 70), rec(30, 'hold', 'WithinRange', 3, 3, 70)],
+        [recordAgo(200, 'hold', 'WithinRange', 3, 3, 70), recordAgo(30, 'hold', 'WithinRange', 3, 3, 70)],
       ),
       'why; the lowest recommendation in the last 60s is 3',
     ],

@@ -22,7 +22,7 @@ import { SimApiError, type KubeObject, type SimController, type SimStore } from 
 import { ChangeGate } from './gate.js';
 import { nameSuffix, podTemplateHash } from './names.js';
 import { byOwner, isPodReady, isTerminal, ownedFrom, ownerReference } from './pods.js';
-import { readAll } from './read.js';
+import { readAll, writeChangedStatus } from './read.js';
 import {
   matchesNodeAffinity,
   podConstraintsOf,
@@ -30,7 +30,6 @@ import {
   type Toleration,
 } from '../../cluster/index.js';
 import type { Taint } from '../../cluster/index.js';
-import { sameJson } from '../json-equal.js';
 
 /** Label holding the template's hash on a DaemonSet's pods (kube-controller-manager's). */
 export const REVISION_LABEL = 'controller-revision-hash';
@@ -184,11 +183,7 @@ function writeStatus(
     updatedNumberScheduled: scheduled.filter((p) => p.metadata.labels?.[REVISION_LABEL] === hash).length,
     observedGeneration: ds.metadata.generation ?? 1,
   };
-  const fresh = store.get('daemonsets', ds.metadata.namespace, ds.metadata.name);
-  if (fresh && !sameJson(fresh.status ?? {}, status)) {
-    fresh.status = status;
-    store.update('daemonsets', fresh);
-  }
+  writeChangedStatus(store, 'daemonsets', ds.metadata.namespace, ds.metadata.name, status);
 }
 
 /** The DaemonSet controller as a {@link SimController}. */

@@ -23,7 +23,7 @@ import { SimApiError, type KubeObject, type SimController, type SimStore } from 
 import { ChangeGate } from './gate.js';
 import { podTemplateHash } from './names.js';
 import { byOwner, isPodReady, ownedFrom, ownerReference, setCondition } from './pods.js';
-import { readAll } from './read.js';
+import { readAll, readOne } from './read.js';
 import { activePods } from './replicaset-controller.js';
 import { k8sTime } from './time.js';
 import { sameJson } from '../json-equal.js';
@@ -76,10 +76,9 @@ export function newReplicaSet(
 /** Sets a ReplicaSet's `spec.replicas`; returns the object as stored afterwards (never changes `rs`). */
 function setReplicas(store: SimStore, rs: KubeObject, replicas: number): KubeObject {
   if (rs.spec?.replicas === replicas) return rs;
-  const fresh = store.get('replicasets', rs.metadata.namespace, rs.metadata.name);
+  const fresh = readOne(store, 'replicasets', rs.metadata.namespace, rs.metadata.name);
   if (!fresh) return rs;
-  fresh.spec = { ...(fresh.spec ?? {}), replicas };
-  return store.update('replicasets', fresh);
+  return store.update('replicasets', { ...fresh, spec: { ...(fresh.spec ?? {}), replicas } });
 }
 
 /** One Deployment's pass. `sets` are its ReplicaSets, `podsOf` gives the live pods of one. */
@@ -104,7 +103,7 @@ export function syncDeployment(
   const oldPods = old.flatMap(podsOf);
   const oldReplicas = old.reduce((s, rs) => s + (rs.spec?.replicas ?? 0), 0);
   if (!current) {
-    if (store.get('replicasets', deploy.metadata.namespace, name)) return; // a foreign ReplicaSet holds the name
+    if (readOne(store, 'replicasets', deploy.metadata.namespace, name)) return; // a foreign ReplicaSet holds the name
     const revision =
       1 + Math.max(0, ...sets.map((rs) => Number(rs.metadata.annotations?.[REVISION] ?? 0) || 0));
     const start = oldPods.length === 0 && oldReplicas === 0 ? desired : 0;
@@ -210,18 +209,15 @@ function writeStatus(
   };
   if (desired - ready > 0) status.unavailableReplicas = desired - ready;
   status.conditions = conditions;
-  const fresh = store.get('deployments', deploy.metadata.namespace, deploy.metadata.name);
+  // The stored object, read-only: a write is a new object.
+  const fresh = readOne(store, 'deployments', deploy.metadata.namespace, deploy.metadata.name);
   if (!fresh) return;
   const revision = current.metadata.annotations?.[REVISION];
-  let changed = !sameJson(fresh.status ?? {}, status);
-  if (revision && fresh.metadata.annotations?.[REVISION] !== revision) {
-    fresh.metadata.annotations = { ...(fresh.metadata.annotations ?? {}), [REVISION]: revision };
-    changed = true;
-  }
-  if (changed) {
-    fresh.status = status;
-    store.update('deployments', fresh);
-  }
+  let metadata = fresh.metadata;
+  if (revision && fresh.metadata.annotations?.[REVISION] !== revision)
+    metadata = { ...metadata, annotations: { ...(metadata.annotations ?? {}), [REVISION]: revision } };
+  if (metadata !== fresh.metadata || !sameJson(fresh.status ?? {}, status))
+    store.update('deployments', { ...fresh, metadata, status });
 }
 
 /** The Deployment controller as a {@link SimController}. */

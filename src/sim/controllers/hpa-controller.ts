@@ -24,10 +24,9 @@ import { SimApiError, type KubeObject, type SimController, type SimStore } from 
 import type { ResolvedConfig } from './config.js';
 import { ChangeGate } from './gate.js';
 import { applyBehavior, behaviorOf, type Timed } from './hpa-behavior.js';
-import { readAll } from './read.js';
+import { readAll, readOne, writeChangedStatus } from './read.js';
 import { ALGORITHM_LABEL, isOwnedBy, parseQuantity, podGpus, setCondition } from './pods.js';
 import { k8sTime } from './time.js';
-import { sameJson } from '../json-equal.js';
 
 /** The HPA's target (percent) and metric name from `spec.metrics[0]`. */
 export function hpaTarget(hpa: KubeObject): { metric: string; target: number } {
@@ -107,6 +106,16 @@ function prune(h: HpaHistory, nowMs: number, keepSeconds: number): void {
   h.events = h.events.filter((e) => e.atMs > cut);
 }
 
+/** The names of the ReplicaSets `deploy` owns (in its namespace), read without copying them. */
+function ownedSetNames(store: SimStore, deploy: KubeObject): Set<string> {
+  const ns = deploy.metadata.namespace;
+  return new Set(
+    readAll(store, 'replicasets')
+      .filter((rs) => (ns === undefined || rs.metadata.namespace === ns) && isOwnedBy(rs, deploy))
+      .map((rs) => rs.metadata.name),
+  );
+}
+
 function syncHpa(
   store: SimStore,
   hpa: KubeObject,
@@ -121,7 +130,7 @@ function syncHpa(
   let conditions = status.conditions as Record<string, unknown>[] | undefined;
   const deploy =
     ref.kind === 'Deployment' && ref.name
-      ? store.get('deployments', hpa.metadata.namespace, ref.name)
+      ? readOne(store, 'deployments', hpa.metadata.namespace, ref.name)
       : undefined;
   if (!deploy) {
     conditions = setCondition(
@@ -141,12 +150,7 @@ function syncHpa(
   const current = typeof deploy.spec?.replicas === 'number' ? deploy.spec.replicas : 1;
   const algorithm = deploy.spec?.template?.metadata?.labels?.[ALGORITHM_LABEL] as string | undefined;
   const { metric, target } = hpaTarget(hpa);
-  const sets = new Set(
-    store
-      .list('replicasets', deploy.metadata.namespace)
-      .filter((rs) => isOwnedBy(rs, deploy))
-      .map((rs) => rs.metadata.name),
-  );
+  const sets = ownedSetNames(store, deploy);
   const serving = pods.filter(
     (p) =>
       p.metadata.namespace === deploy.metadata.namespace &&
@@ -271,8 +275,8 @@ function syncHpa(
     prune(history, nowMs, longest);
   }
   if (desired !== current) {
-    deploy.spec = { ...(deploy.spec ?? {}), replicas: desired };
-    store.update('deployments', deploy);
+    // `deploy` is the stored object (read-only): the update is a new object.
+    store.update('deployments', { ...deploy, spec: { ...(deploy.spec ?? {}), replicas: desired } });
     status.lastScaleTime = at;
     able = {
       type: 'AbleToScale',
@@ -300,8 +304,5 @@ function syncHpa(
 }
 
 function writeHpaStatus(store: SimStore, hpa: KubeObject, status: Record<string, unknown>): void {
-  const fresh = store.get('horizontalpodautoscalers', hpa.metadata.namespace, hpa.metadata.name);
-  if (!fresh || sameJson(fresh.status ?? {}, status)) return;
-  fresh.status = status;
-  store.update('horizontalpodautoscalers', fresh);
+  writeChangedStatus(store, 'horizontalpodautoscalers', hpa.metadata.namespace, hpa.metadata.name, status);
 }

@@ -23,11 +23,10 @@
  */
 import { SimApiError, type KubeObject, type SimController, type SimStore } from '../types.js';
 import { ChangeGate } from './gate.js';
-import { readAll } from './read.js';
+import { readAll, writeChangedStatus } from './read.js';
 import { nameSuffix } from './names.js';
 import { byOwner, isPodReady, isTerminal, ownedFrom, ownerReference, phaseOf, setCondition } from './pods.js';
 import { k8sTime, parseTime } from './time.js';
-import { sameJson } from '../json-equal.js';
 
 /** When a pod ended: the latest container `finishedAt`, or undefined. */
 export function podFinishedMs(pod: KubeObject): number | undefined {
@@ -264,10 +263,6 @@ function syncJob(store: SimStore, job: KubeObject, pods: KubeObject[], nowMs: nu
   next.terminating = 0;
   next.uncountedTerminatedPods = {};
   for (const k of ['active', 'succeeded', 'failed'] as const) if (next[k] === 0) delete next[k];
-  const fresh = store.get('jobs', job.metadata.namespace, job.metadata.name);
-  if (fresh && !sameJson(fresh.status ?? {}, next)) {
-    fresh.status = next;
-    store.update('jobs', fresh);
-  }
+  writeChangedStatus(store, 'jobs', job.metadata.namespace, job.metadata.name, next);
   return nextDue;
 }

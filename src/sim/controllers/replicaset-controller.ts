@@ -10,7 +10,7 @@
  */
 import { SimApiError, type KubeObject, type SimController, type SimStore } from '../types.js';
 import { ChangeGate } from './gate.js';
-import { readAll } from './read.js';
+import { readAll, writeChangedStatus } from './read.js';
 import { nameSuffix } from './names.js';
 import { claimPods } from './pod-claims.js';
 import {
@@ -24,7 +24,6 @@ import {
   setCondition,
 } from './pods.js';
 import { k8sTime } from './time.js';
-import { sameJson } from '../json-equal.js';
 
 /** Pods that count for a ReplicaSet: not finished, not being deleted. */
 export function activePods(pods: KubeObject[]): KubeObject[] {
@@ -104,11 +103,7 @@ export function syncReplicaSet(store: SimStore, rs: KubeObject, owned: KubeObjec
   };
   const conditions = failureConditions(rs, refused, now);
   if (conditions.length > 0) status.conditions = conditions;
-  const fresh = store.get('replicasets', rs.metadata.namespace, rs.metadata.name);
-  if (fresh && !sameJson(fresh.status ?? {}, status)) {
-    fresh.status = status;
-    store.update('replicasets', fresh);
-  }
+  writeChangedStatus(store, 'replicasets', rs.metadata.namespace, rs.metadata.name, status);
 }
 
 /** The ReplicaSet's conditions with `ReplicaFailure` set to the refusal, or removed without one. */

@@ -65,8 +65,24 @@ export function modelName(product: string | undefined): string {
   return MODEL_NAMES[product] ?? product.replace(/-/g, ' ');
 }
 
+/** UUIDs computed so far, keyed `node/index` (pages ask the same ones on every scrape). */
+const uuids = new Map<string, string>();
+/** {@link uuids} is emptied past this many entries (a long-lived simulator of changing nodes). */
+const MAX_UUIDS = 100_000;
+
 /** A stable GPU UUID (`GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`) for GPU `index` of a node. */
 export function gpuUuid(node: string, index: number): string {
+  const key = `${node}/${index}`;
+  let uuid = uuids.get(key);
+  if (uuid === undefined) {
+    if (uuids.size >= MAX_UUIDS) uuids.clear();
+    uuid = computeUuid(node, index);
+    uuids.set(key, uuid);
+  }
+  return uuid;
+}
+
+function computeUuid(node: string, index: number): string {
   const hex = [0, 1, 2, 3]
     .map((i) => fnv32a(`${node}/gpu/${index}/${i}`).toString(16).padStart(8, '0'))
     .join('');

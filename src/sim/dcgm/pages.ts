@@ -6,7 +6,7 @@
 import type { LoadModel } from '../load-model.js';
 import type { SimClock, SimStore } from '../types.js';
 import { nodeGpuCount } from '../controllers/kubelet.js';
-import { readAll } from '../controllers/read.js';
+import { readAll, readOne } from '../controllers/read.js';
 import { dcgmGpus } from './page.js';
 import { formatExporterPage } from './amd-page.js';
 
@@ -37,7 +37,7 @@ export class DcgmPages {
   page(name: string): string | 'starting' | undefined {
     const c = this.cluster();
     if (!c) return 'starting';
-    const node = c.store.get('nodes', undefined, name);
+    const node = readOne(c.store, 'nodes', undefined, name);
     if (!node || nodeGpuCount(node) === 0) return undefined;
     const now = c.clock.now();
     const pods = readAll(c.store, 'pods');

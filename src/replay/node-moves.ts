@@ -14,7 +14,16 @@ import type { AlgorithmState, ScalingDecision } from '../scaling/index.js';
 import { nodeInfos, type FleetNode } from './node-fleet.js';
 
 const START = Date.parse('2026-01-01T00:00:00Z');
-const iso = (t: number) => new Date(START + t * 1000).toISOString();
+/** ISO times already written, by seconds from the start (every pass stamps each moved or empty node). */
+const stamps = new Map<number, string>();
+const iso = (t: number) => {
+  let at = stamps.get(t);
+  if (at === undefined) {
+    if (stamps.size >= 100_000) stamps.clear();
+    stamps.set(t, (at = new Date(START + t * 1000).toISOString()));
+  }
+  return at;
+};
 
 /**
  * Moves the nodes of every `relabel` decision into `short-task` at `t` (seconds) and returns

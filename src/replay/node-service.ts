@@ -171,6 +171,8 @@ export function schedulePending(
   t: number,
   tick = TICK,
 ): number {
+  // Most ticks have no Pending pod: nothing to gather, count or sort then.
+  if (!services.some((x) => x.pods.some((p) => p.node === null))) return 0;
   const all = services.flatMap((x) => x.pods);
   const pending = all
     .filter((p) => p.node === null)

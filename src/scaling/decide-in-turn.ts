@@ -2,7 +2,7 @@ import type { Pool, Policy } from '../definitions/index.js';
 import { afterClaim, claimsOf, type Claim } from './claims.js';
 import { decideOne } from './decide-one.js';
 import { sampledLoadGpus } from './rules/headroom.js';
-import { scalingFacts } from './rules/facts.js';
+import { sampledFacts } from './rules/ready-samples.js';
 import type { NodeCapacity, ScalingDecision, ScalingInput } from './types.js';
 
 /** One algorithm's decision and the claims it makes on its nodes (`claimsOf`). */
@@ -51,7 +51,7 @@ export function decideInTurn(
 ): ScalingDecision[] {
   const view = sharedView(capacity);
   const { byPool } = view;
-  const loads = policy.spec.scaling.sizing === 'headroom' ? poolLoads(inputs, policy, now) : null;
+  const loads = policy.spec.scaling.sizing === 'headroom' ? poolLoads(inputs) : null;
   const sorted = [...inputs].sort((a, b) => (a.algorithm.name < b.algorithm.name ? -1 : 1));
   const poolNodesOf = productNodes(byPool);
   return sorted.map((partial) => {
@@ -148,19 +148,17 @@ function productNodes(byPool: ReadonlyMap<Pool | null, NodeCapacity[]>) {
 
 /**
  * The summed sampled load (GPUs) of the algorithms pinned to each pool, as headroom sizing reads
- * each one's (`sampledLoadGpus`: Σ utilisation / 100 × GPUs per pod of its sampled Ready pods).
+ * each one's (`sampledLoadGpus`: Σ utilisation / 100 × GPUs per pod of its sampled Ready pods,
+ * `sampledFacts`: only those facts, not the clock, records and texts the decision builds).
  * Algorithms not placed (pool null) share with no one.
  */
 export function poolLoads(
   inputs: readonly Omit<ScalingInput, 'poolNodes' | 'unusedNodes'>[],
-  policy: Policy,
-  now: Date,
 ): Map<Pool, number> {
   const out = new Map<Pool, number>();
   for (const i of inputs) {
     if (i.pool === null) continue;
-    const f = scalingFacts({ ...i, poolNodes: [], unusedNodes: [] }, policy, now);
-    out.set(i.pool, (out.get(i.pool) ?? 0) + sampledLoadGpus(f));
+    out.set(i.pool, (out.get(i.pool) ?? 0) + sampledLoadGpus(sampledFacts(i)));
   }
   return out;
 }

@@ -3,6 +3,7 @@ import { replicasNeeded } from './size-for-load.js';
 import { headroomReplicas } from './headroom-replicas.js';
 import { podsJudged } from './judged-over.js';
 import type { DecisionRecord } from './types.js';
+import { isoMs } from './iso-ms.js';
 
 /**
  * Holds whose utilisation was judged over every Ready pod and that were not stopped by a limit:
@@ -177,7 +178,7 @@ export function lastChangeMs(records: readonly DecisionRecord[], nowMs: number):
   for (const r of records) {
     const changed = r.action === 'relabel' || (r.replicasTo !== null && r.replicasTo !== r.replicasFrom);
     if (!changed) continue;
-    const t = Date.parse(r.at);
+    const t = isoMs(r.at);
     if (t <= nowMs && (last === null || t > last)) last = t;
   }
   return last;
@@ -204,7 +205,7 @@ export function reversalHoldEndMs(
   const changes: { t: number; dir: number }[] = [];
   for (const r of records) {
     if (r.replicasFrom === null || r.replicasTo === null || r.replicasTo === r.replicasFrom) continue;
-    const t = Date.parse(r.at);
+    const t = isoMs(r.at);
     if (t <= nowMs) changes.push({ t, dir: Math.sign(r.replicasTo - r.replicasFrom) });
   }
   changes.sort((a, b) => a.t - b.t);
@@ -251,7 +252,7 @@ export function recentPeak(
   let peak: RecentPeak | null = null;
   for (const r of records) {
     if (r.utilization === null || r.replicasFrom === null) continue;
-    const t = Date.parse(r.at);
+    const t = isoMs(r.at);
     if (t < start || t > nowMs) continue;
     const pods = podsJudged(r)!;
     const load = r.utilization * pods;

@@ -1,4 +1,5 @@
 import type { PodInfo } from '../cluster/index.js';
+import { isoMs } from './iso-ms.js';
 
 /** A replica that is not Ready long past its start-up: left out of capacity and utilisation. */
 export interface StuckPod {
@@ -43,7 +44,7 @@ export function splitUnready(
 
 /** When a pod's start-up began (ms): `status.startTime`, else its creation; NaN when unreadable. */
 export function startedMs(pod: Pick<PodInfo, 'startedAt' | 'createdAt'>): number {
-  return Date.parse(pod.startedAt ?? pod.createdAt);
+  return isoMs(pod.startedAt ?? pod.createdAt);
 }
 
 /** Whole seconds as a message shows an age: `45 s`, `12 min`, `3.5 h`. */

@@ -62,7 +62,7 @@ describe('decideInTurn with headroom shared across a pool', () => {
   });
 
   it('other sizings are not shared', () => {
-    expect(poolLoads([alg('a', 'long-task', [50])], POLICY, NOW).get('long-task')).toBe(0.5);
+    expect(poolLoads([alg('a', 'long-task', [50])]).get('long-task')).toBe(0.5);
     const step = policyNoWindows({ sizing: 'step' });
     const out = decideInTurn(
       [alg('a', 'long-task', [50, 50, 50]), alg('b', 'long-task', [50, 50, 50])],
@@ -75,16 +75,12 @@ describe('decideInTurn with headroom shared across a pool', () => {
   });
 
   it('poolLoads sums the sampled load per pool; an algorithm not placed has none', () => {
-    const loads = poolLoads(
-      [
-        alg('a', 'long-task', [50, 50]),
-        alg('b', 'long-task', [20]),
-        alg('c', 'short-task', [100]),
-        { ...alg('d', 'long-task', [90]), pool: null },
-      ],
-      POLICY,
-      NOW,
-    );
+    const loads = poolLoads([
+      alg('a', 'long-task', [50, 50]),
+      alg('b', 'long-task', [20]),
+      alg('c', 'short-task', [100]),
+      { ...alg('d', 'long-task', [90]), pool: null },
+    ]);
     expect([...loads].sort()).toEqual([
       ['long-task', 1.2],
       ['short-task', 1],

@@ -9,12 +9,14 @@ import type { Pool, Policy } from '../../definitions/index.js';
 import { podSlots, replicaRequest } from '../capacity.js';
 import type { PodRequest } from '../fit.js';
 import { countedPods, surgePods } from '../counted-pods.js';
+import { readySamples } from './ready-samples.js';
 import { splitUnready, startedMs, type StuckPod } from '../starting-pods.js';
 import { judgedOver } from '../judged-over.js';
 import { roundReading, signalOf } from '../signal-reading.js';
 import { reversalHoldEndMs, type RecommendationBounds } from '../history.js';
 import type { DecisionRecord, PodSample, ScalingAction, ScalingInput, ScalingReason } from '../types.js';
 import type { PodInfo } from '../../cluster/index.js';
+import { isoMs } from '../iso-ms.js';
 
 /** What one algorithm is decided on. Counts are replicas or pods, `gpus` whole GPUs, `min`/`max` percent. */
 export interface Facts {
@@ -284,15 +286,8 @@ function decisionClock(
   const timed = { nowMs, clock };
   for (const p of starting) changesAt(timed, startedMs(p) + podStartupSeconds * 1000);
   if (anyStuck) everyPass(timed);
-  for (const r of records) changesAt(timed, Date.parse(r.at));
+  for (const r of records) changesAt(timed, isoMs(r.at));
   return clock;
-}
-
-/** The samples of the Ready pods (matched by namespace and name), in `ready`'s order; a pod without one is left out. */
-function readySamples(ready: readonly PodInfo[], samples: readonly PodSample[]): PodSample[] {
-  const byPod = new Map<string, PodSample>();
-  for (const x of samples) byPod.set(`${x.namespace}/${x.pod}`, x);
-  return ready.map((p) => byPod.get(`${p.namespace}/${p.name}`)).filter((x): x is PodSample => !!x);
 }
 
 /**

@@ -1,11 +1,12 @@
 import { changesAt, everyPass, hold, type Facts, type Target, type Verdict } from './facts.js';
+import { isoMs } from '../iso-ms.js';
 
 /** The newest recorded scale-down at or before `nowMs`: its time (ms) and counts, or null. */
 function lastScaleDown(f: Facts): { atMs: number; from: number; to: number } | null {
   let last: { atMs: number; from: number; to: number } | null = null;
   for (const r of f.records) {
     if (r.replicasFrom === null || r.replicasTo === null || r.replicasTo >= r.replicasFrom) continue;
-    const atMs = Date.parse(r.at);
+    const atMs = isoMs(r.at);
     if (atMs <= f.nowMs && (last === null || atMs > last.atMs))
       last = { atMs, from: r.replicasFrom, to: r.replicasTo };
   }

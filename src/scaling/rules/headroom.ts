@@ -9,7 +9,7 @@ import { partialData } from './partial-data.js';
 import { hold, isVerdict, round1, type Facts, type Verdict } from './facts.js';
 
 /** The offered load of the sampled pods (GPUs): Σ utilisation / 100 × GPUs per pod. */
-export function sampledLoadGpus(f: Facts): number {
+export function sampledLoadGpus(f: Pick<Facts, 'sampled' | 'gpus'>): number {
   return f.sampled.reduce((a, x) => a + x.utilization, 0) * (f.gpus / 100);
 }
 
@@ -67,11 +67,7 @@ export function downFacts(f: Facts): Facts {
   const margin = f.scaling.headroomDownMargin;
   if (margin === 0) return f;
   const beta = f.scaling.headroomFactor + (belowMin(f) ? 0 : margin);
-  return {
-    ...f,
-    scaling: { ...f.scaling, headroomFactor: beta },
-    bounds: { ...f.bounds, headroomDownMargin: margin },
-  };
+  return withScaling(f, { ...f.scaling, headroomFactor: beta }, { ...f.bounds, headroomDownMargin: margin });
 }
 
 /** The utilisation is below the band's `min` (exactly `min` is in band, as in `withinBand`). */
@@ -143,5 +139,46 @@ export function headroom(f: Facts): Verdict {
     to: stable.to,
     reason: 'HeadroomSpare',
     message: `${whyDown}${stable.because ?? ''}; scaling ${f.from} → ${stable.to}${stable.note ?? ''}`,
+  };
+}
+
+/**
+ * `f` with `scaling` and `bounds` in place of its own (the same as `{ ...f, scaling, bounds }`),
+ * field by field so V8 copies it fast, and with the pool's room still counted on first read (by
+ * `f`, once for both): a spread would call the getter and count it at once.
+ */
+export function withScaling(f: Facts, scaling: Facts['scaling'], bounds: Facts['bounds']): Facts {
+  return {
+    scaling,
+    windows: f.windows,
+    name: f.name,
+    pool: f.pool,
+    from: f.from,
+    min: f.min,
+    max: f.max,
+    minReplicas: f.minReplicas,
+    maxReplicas: f.maxReplicas,
+    step: f.step,
+    gpus: f.gpus,
+    request: f.request,
+    bounds,
+    counted: f.counted,
+    ready: f.ready,
+    outstanding: f.outstanding,
+    input: f.input,
+    nowMs: f.nowMs,
+    clock: f.clock,
+    records: f.records,
+    starting: f.starting,
+    stuck: f.stuck,
+    sampled: f.sampled,
+    utilization: f.utilization,
+    complete: f.complete,
+    u: f.u,
+    over: f.over,
+    get poolSlots() {
+      return f.poolSlots;
+    },
+    droppedNote: f.droppedNote,
   };
 }

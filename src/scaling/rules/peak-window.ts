@@ -1,5 +1,6 @@
 import { recentPeak } from '../history.js';
 import { changesAt, hold, round1, type Facts, type Target, type Verdict } from './facts.js';
+import { isoMs } from '../iso-ms.js';
 
 /**
  * The scale-down peak window (`scaling.scaleDown.peakWindowSeconds`, default 0: off): a
@@ -17,7 +18,7 @@ export function peakWindow(f: Facts, t: Target, why: string): Verdict | Target {
     f.clock.readsHolds = true;
     // A record inside the window leaves it one millisecond after it is `seconds` old.
     for (const r of f.records) {
-      const at = Date.parse(r.at);
+      const at = isoMs(r.at);
       if (at <= f.nowMs) changesAt(f, at + seconds * 1000 + 1);
     }
   }

@@ -1,6 +1,7 @@
 import { recommendationOf } from '../history.js';
 import { changesAt, hold, type Facts, type Target, type Verdict } from './facts.js';
 import { sourceWindow } from './source-window.js';
+import { isoMs } from '../iso-ms.js';
 
 /**
  * The HPA's stabilisation window (https://kubernetes.io/docs/tasks/run-application/horizontal-pod-autoscale/#stabilization-window):
@@ -33,7 +34,7 @@ export function recordedWindow(f: Facts, direction: 'up' | 'down', t: Target, wh
   let reaches = false;
   let to = t.to;
   for (const r of f.records) {
-    const at = Date.parse(r.at);
+    const at = isoMs(r.at);
     if (at > f.nowMs) continue;
     if (at <= start) {
       reaches = true;

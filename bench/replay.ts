@@ -21,6 +21,7 @@ import ensureDist from '../test/support/build-dist.js';
 import { replayPlan } from '../src/replay/fleet-args.js';
 import { serveSlots } from '../src/replay/slot-channel.js';
 import { SlotPool } from '../src/replay/slots.js';
+import { formatTimeline, SlotTimeline } from '../src/replay/slot-timeline.js';
 
 /** Issue 25: the fleet replay, every engine, within 15 minutes on the 2-core machine. */
 const FLEET_WALL_TARGET_SECONDS = 900;
@@ -109,13 +110,21 @@ const cpuAtStart = process.cpuUsage();
 const loadAtStart = loadavg()[0]!;
 const cores = availableParallelism();
 const slots = new SlotPool(cores);
+// Where the wall time goes: each part's slot and each section's start, first ask and end (stderr).
+const timeline = new SlotTimeline(() => (Date.now() - started) / 1000);
 if (plan.one) slots.pause();
 // The one-service section asks for its engines and the model in one go: a moment to hear them all.
-const gathered = () => setTimeout(() => slots.resume(), 200);
+const gathered = () =>
+  setTimeout(() => {
+    timeline.mark('slots granted');
+    slots.resume();
+  }, 200);
 const runs = sections.map(({ what, runArgs }) => ({
   what,
   runArgs,
   done: runSection(what === 'one service' ? runArgs : ['--whole-slot', ...runArgs], started, slots, {
+    what,
+    timeline,
     ...(what === 'one service' ? { onFirstAsk: gathered } : {}),
   }),
 }));
@@ -201,7 +210,7 @@ function runSection(
   runArgs: readonly string[],
   since: number,
   slots: SlotPool,
-  o: { onFirstAsk?: () => void },
+  o: { what: string; timeline: SlotTimeline; onFirstAsk?: () => void },
 ): Promise<SectionResult> {
   return new Promise((resolve) => {
     const child = fork(SECTION, [...runArgs], {
@@ -212,17 +221,21 @@ function runSection(
     const out: Buffer[] = [];
     child.stdout!.on('data', (b: Buffer) => out.push(b));
     const parts: SectionResult['parts'] = [];
-    serveSlots(child, slots, (what, cpuSeconds) => parts.push({ what, cpuSeconds }));
+    serveSlots(child, { acquire: o.timeline.timed(slots.acquire, o.what) }, (what, cpuSeconds) =>
+      parts.push({ what, cpuSeconds }),
+    );
     let answer: { code: number; cpuSeconds: number } = { code: 1, cpuSeconds: 0 };
     let asked = false;
     child.on('message', (m: { code?: number; cpuSeconds?: number; slot?: string }) => {
       if (m.slot === 'ask' && !asked) {
         asked = true;
+        o.timeline.mark(`${o.what}: first ask`);
         o.onFirstAsk?.();
       }
       if (typeof m.code === 'number') answer = { code: m.code, cpuSeconds: m.cpuSeconds ?? 0 };
     });
     child.once('close', () => {
+      o.timeline.mark(`${o.what}: end`);
       // A section that ends without asking (a failure) must not hold the others back.
       if (!asked) o.onFirstAsk?.();
       resolve({

@@ -51,13 +51,13 @@ export function reportPartCpu(what: string, cpuSeconds: number): void {
 }
 
 /**
- * Serves `child`'s asks from `pool` and calls `onCpu` with the parts' CPU seconds it reports. When
+ * Serves `child`'s asks from `pool` (a {@link SlotPool}, or its `acquire` wrapped) and calls `onCpu` with the parts' CPU seconds it reports. When
  * the child exits, the slots it holds are freed and what it still waits for is given back when
  * granted.
  */
 export function serveSlots(
   child: ChildProcess,
-  pool: SlotPool,
+  pool: Pick<SlotPool, 'acquire'>,
   onCpu?: (what: string, cpuSeconds: number) => void,
 ): void {
   const held = new Map<number, ReleaseSlot>();

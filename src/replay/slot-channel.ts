@@ -1,8 +1,8 @@
 /**
  * A replay's slots across processes (`npm run replay` runs each section in a process of its own,
  * and a section's simulated engines in theirs): the parent holds the {@link SlotPool}
- * (`serveSlots`), a section asks it over Node's IPC channel (`parentSlots`), so at most one part
- * per core runs in the whole replay. A section also tells the parent the CPU seconds of each part
+ * (`serveSlots`), a section asks it over Node's IPC channel (`parentSlots`), so at most the
+ * pool's size of parts (`replaySlotCount`) run in the whole replay. A section also tells the parent the CPU seconds of each part
  * it ran (`reportPartCpu`), for the replay's last line.
  */
 import type { ChildProcess } from 'node:child_process';

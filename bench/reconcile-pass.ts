@@ -492,8 +492,11 @@ async function main(): Promise<void> {
       // What the pass keeps alive: the heap after a full collection (the peak adds its garbage).
       const live = `live heap ${report.liveHeapMb.toFixed(0)} MB`;
       const grew = passGrowth.map(([k, mb]) => `${k} +${mb.toFixed(0)} MB`);
+      // How much of the scaling step the reconciler's memory kept (`kept-inputs.ts`, `decision-memo.ts`).
+      const { inputs, decisions } = deps.memory.scaling;
+      const memo = `inputs kept ${inputs.kept}, decisions reused ${decisions.reused}, kept in band ${decisions.kept}, on kept facts ${decisions.again}`;
       process.stderr.write(
-        `${pass}: ${calls.join(', ')}; ${mem.join(', ')}; ${live}; peak RSS grew in: ${grew.join(', ') || 'none'} (at its peak: ${passPeak})\n`,
+        `${pass}: ${calls.join(', ')}; ${mem.join(', ')}; ${live}; ${memo}; peak RSS grew in: ${grew.join(', ') || 'none'} (at its peak: ${passPeak})\n`,
       );
     }
     // The controller's next pass comes an interval later (inside the scale-up cooldown).

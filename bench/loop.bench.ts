@@ -13,8 +13,11 @@
  * `GPUOPS_BENCH_BIG=0` leaves the 10,000-node world out, `=only` measures it alone. Before each steady
  * pass the fake Prometheus answers at the pass's time, as a real one's clock moves (each sample's time
  * with it); `GPUOPS_BENCH_METRICS_TIME=fixed` keeps one evaluation time throughout (the bench before
- * 2026-12-07).
+ * 2026-12-07). Beside the figures, one line: the digest of every steady pass's decisions and writes
+ * (`decision-digest.ts`, the passes in order), the same before and after a change that only makes
+ * the pass faster.
  */
+import { digestOfPasses } from './decision-digest.js';
 import { buildWorld } from './reconcile-fleet.js';
 import { measure, spread } from './reconcile.bench.js';
 import type { Figure } from './run.js';
@@ -29,6 +32,15 @@ function steadyRepeat(): number {
   if (!Number.isInteger(n) || n < 1)
     throw new Error(`GPUOPS_BENCH_STEADY must be a whole number ≥ 1, got ${n}`);
   return n;
+}
+
+/** The digest of the steady passes' digests, in order; throws when a pass sent none. */
+function steadyDigest(runs: readonly { digest?: string }[]): string {
+  const digests = runs.map((r, i) => {
+    if (!r.digest) throw new Error(`loop bench: steady pass ${i + 1} sent no decision digest`);
+    return r.digest;
+  });
+  return digestOfPasses(digests);
 }
 
 export default async function bench(): Promise<Figure[]> {
@@ -60,6 +72,12 @@ export default async function bench(): Promise<Figure[]> {
           // Open pull requests carry the utilisation in their text: a moved value rewrites them.
           name: `loop (${at}): steady pass: commits, pushes and PR writes (most)`,
           value: written,
+          unit: '',
+        },
+        {
+          // Not a time: the line a speed change compares, before and after, for the same decisions.
+          name: `loop (${at}): steady passes' decision digest ${steadyDigest(m.steadyRuns)} (sha256 of every steady pass's decisions and writes, in order; value: passes)`,
+          value: m.steadyRuns.length,
           unit: '',
         },
         {

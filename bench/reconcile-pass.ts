@@ -28,6 +28,7 @@ import type * as WorkingCopyModule from '../src/working-copy/working-copy.js';
 import type * as StoreModule from '../src/store/index.js';
 import type { Store } from '../src/store/types.js';
 import type * as FloorModule from './floor.js';
+import type * as DigestModule from './decision-digest.js';
 import type * as CrossingTriggerModule from '../src/controller/crossing-trigger.js';
 import type { Watchlist } from '../src/scaling/crossing-watch.js';
 import type { FloorTimes } from './floor.js';
@@ -39,6 +40,7 @@ import type { WorldConnection } from './reconcile-fleet.js';
  */
 const CODE = process.env.GPUOPS_BENCH_CODE ?? new URL('../src/', import.meta.url).href;
 const FLOOR = process.env.GPUOPS_BENCH_FLOOR ?? new URL('./floor.js', import.meta.url).href;
+const DIGEST = process.env.GPUOPS_BENCH_DIGEST ?? new URL('./decision-digest.js', import.meta.url).href;
 const load = <T>(module: string): Promise<T> => import(new URL(module, CODE).href) as Promise<T>;
 
 /** Requests the parent's servers answered so far. */
@@ -92,6 +94,11 @@ export interface PassReport {
   nodes: number;
   algorithms: number;
   errors: number;
+  /**
+   * Steady passes: the sha256 of what the pass decided and wrote (`decision-digest.ts`), computed
+   * after the pass and its CPU time were measured.
+   */
+  digest?: string;
 }
 
 /** The cluster cache of a `cache` world (what `gpuops run` reads), measured in the pass process. */
@@ -231,6 +238,7 @@ async function main(): Promise<void> {
     { openStore },
     { measureFloor, openFloorRepo },
     { startRunCache },
+    { decidedPart, digestOf },
   ] = await Promise.all([
     load<typeof ClockModule>('benchmark/clock.js'),
     load<typeof ComposeModule>('compose/compose.js'),
@@ -242,6 +250,7 @@ async function main(): Promise<void> {
     load<typeof StoreModule>('store/index.js'),
     import(FLOOR) as Promise<typeof FloorModule>,
     load<typeof ClusterCacheModule>('compose/cluster-cache.js'),
+    import(DIGEST) as Promise<typeof DigestModule>,
   ]);
   const loadMs = performance.now();
   const storeKind = conn.database.startsWith('postgres') ? 'postgres' : 'sqlite';
@@ -472,6 +481,7 @@ async function main(): Promise<void> {
       algorithms: r.algorithms,
       errors: r.errors,
     };
+    if (pass === 'steady') report.digest = digestOf(decidedPart(r, report));
     report.liveHeapMb = liveHeapMb();
     process.send!(report);
     if (trace.size > 0) {
@@ -482,8 +492,11 @@ async function main(): Promise<void> {
       // What the pass keeps alive: the heap after a full collection (the peak adds its garbage).
       const live = `live heap ${report.liveHeapMb.toFixed(0)} MB`;
       const grew = passGrowth.map(([k, mb]) => `${k} +${mb.toFixed(0)} MB`);
+      // How much of the scaling step the reconciler's memory kept (`kept-inputs.ts`, `decision-memo.ts`).
+      const { inputs, decisions } = deps.memory.scaling;
+      const memo = `inputs kept ${inputs.kept}, decisions reused ${decisions.reused}, kept in band ${decisions.kept}, on kept facts ${decisions.again}`;
       process.stderr.write(
-        `${pass}: ${calls.join(', ')}; ${mem.join(', ')}; ${live}; peak RSS grew in: ${grew.join(', ') || 'none'} (at its peak: ${passPeak})\n`,
+        `${pass}: ${calls.join(', ')}; ${mem.join(', ')}; ${live}; ${memo}; peak RSS grew in: ${grew.join(', ') || 'none'} (at its peak: ${passPeak})\n`,
       );
     }
     // The controller's next pass comes an interval later (inside the scale-up cooldown).

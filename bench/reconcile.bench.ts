@@ -51,14 +51,14 @@ interface Measured {
 }
 
 /**
- * The pass process as plain JavaScript: `reconcile-pass.ts` and `floor.ts` transpiled (types
+ * The pass process as plain JavaScript: `reconcile-pass.ts`, `floor.ts` and `decision-digest.ts` transpiled (types
  * erased, nothing else) into `.tmp/bench/`, loading the controller from `dist/`. No tsx in it.
  */
 function compiledPass(): { file: string; env: NodeJS.ProcessEnv } {
   ensureDist();
   const out = path.join(ROOT, '.tmp/bench');
   mkdirSync(out, { recursive: true });
-  for (const name of ['reconcile-pass', 'floor']) {
+  for (const name of ['reconcile-pass', 'floor', 'decision-digest']) {
     const source = readFileSync(path.join(ROOT, 'bench', `${name}.ts`), 'utf8');
     const js = ts.transpileModule(source, {
       compilerOptions: {
@@ -75,6 +75,7 @@ function compiledPass(): { file: string; env: NodeJS.ProcessEnv } {
       ...process.env,
       GPUOPS_BENCH_CODE: pathToFileURL(path.join(ROOT, 'dist/')).href,
       GPUOPS_BENCH_FLOOR: pathToFileURL(path.join(out, 'floor.mjs')).href,
+      GPUOPS_BENCH_DIGEST: pathToFileURL(path.join(out, 'decision-digest.mjs')).href,
     },
   };
 }

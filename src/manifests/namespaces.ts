@@ -18,7 +18,7 @@
 import { parseAllDocuments } from 'yaml';
 import type { RenderedFile } from './nodes.js';
 import { renderYaml } from './yaml.js';
-import { documentValue, MANAGED_BY, byString } from '../util/index.js';
+import { documentValue, MANAGED_BY, byString, boundedMemo } from '../util/index.js';
 
 /** gpuops's ServiceAccount as templates/install creates it. */
 export interface ServiceAccountRef {
@@ -112,10 +112,6 @@ function merged(kept: [string, string][], own: Readonly<Record<string, string>>)
   return Object.fromEntries([...all].sort(([a], [b]) => byString(a, b)));
 }
 
-/** Namespace files' texts kept by {@link bindsScaleRole}: one per namespace is plenty. */
-const BINDS_MEMO_LIMIT = 4096;
-const bindsByText = new Map<string, boolean>();
-
 /**
  * True when a namespace file as Git holds it (`content`; absent: no file) binds
  * {@link SCALE_CLUSTER_ROLE}: a RoleBinding whose `roleRef` names it, as patch mode renders it.
@@ -124,21 +120,22 @@ const bindsByText = new Map<string, boolean>();
  * that does not parse binds nothing.
  */
 export function bindsScaleRole(content: string | undefined): boolean {
-  if (content === undefined) return false;
-  const known = bindsByText.get(content);
-  if (known !== undefined) return known;
-  const binds = parseAllDocuments(content).some((doc) => {
+  return content !== undefined && bindsByText(content);
+}
+
+/**
+ * {@link bindsScaleRole} of a file's text. The answer is a pure function of the text, so a file
+ * unchanged since the last pass is not parsed again (issue 42: the parse was ~4 % of a steady
+ * pass); 4,096 texts at most (one per namespace is plenty), the oldest going first
+ * (`boundedMemo`); a changed file is a new key.
+ */
+const bindsByText = boundedMemo(4096, (content: string): boolean =>
+  parseAllDocuments(content).some((doc) => {
     const parsed = documentValue(doc);
     const o = parsed.ok ? (parsed.value as { kind?: unknown; roleRef?: { name?: unknown } } | null) : null;
     return o?.kind === 'RoleBinding' && o.roleRef?.name === SCALE_CLUSTER_ROLE;
-  });
-  // The answer is a pure function of the text, so a file unchanged since the last pass is not
-  // parsed again (issue 42: the parse was ~4 % of a steady pass). Bounded: once full, the
-  // oldest text goes (a Map iterates in insertion order); a changed file is a new key.
-  if (bindsByText.size >= BINDS_MEMO_LIMIT) bindsByText.delete(bindsByText.keys().next().value as string);
-  bindsByText.set(content, binds);
-  return binds;
-}
+  }),
+);
 
 /** What a namespace file grants besides the benchmark Jobs. */
 export interface NamespaceGrants {

@@ -138,7 +138,7 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<PassResult> {
   });
   warnAboutMetrics(deps.log, desired);
   warnAboutKept(deps.log, desired);
-  warnAboutFailedFills(deps.log, world, deps.memory);
+  await warnAboutFailedFills(deps.log, world, deps.memory, { store: deps.store, cluster: deps.cluster });
   warnAboutFillHolds(deps.log, world, deps.memory);
   warnAboutMisplaced(deps.log, deps.memory);
   // A replica that lost the Lease while it read and decided stops here: nothing of it is written.

@@ -4,8 +4,9 @@
  */
 import type { Logger } from 'pino';
 import type { Snapshot } from '../cluster/index.js';
-import type { DesiredState, PlanOutput, ReconcilerMemory } from '../plan/index.js';
-import { fillFailureText, newFillFailures, newFillHolds } from '../plan/index.js';
+import type { DesiredState, PlanOutput, ReconcilerMemory, FillFailure } from '../plan/index.js';
+import { fillFailureText, newFillFailures, newFillHolds, recordedFillFailures } from '../plan/index.js';
+import { statusStoreOf, type Store } from '../store/index.js';
 import type { ChangeSet, WriteBackResult } from '../change-sets/index.js';
 import type { Watchlist } from '../scaling/index.js';
 import { standbyCounts, type StandbyOutcome } from './standby.js';
@@ -61,22 +62,38 @@ export function warnAboutKept(log: Logger, desired: DesiredState): void {
 }
 
 /**
- * Warns once per process about each failed model cache fill Job (`plan/fill-failure.ts`): its
- * algorithm's Deployment stays held and nothing else in the cluster says why the algorithm never
- * starts. The placement pull request says it on every pass it is updated.
+ * Warns once about each failed model cache fill Job (`plan/fill-failure.ts`): its algorithm's
+ * Deployment stays held and nothing else in the cluster says why the algorithm never starts. The
+ * placement pull request says it on every pass it is updated. Once per process, and not again
+ * after a restart: the first pass that sees a failure reads the stored fleet status of `cluster`
+ * (once per process) and counts as warned the failures it records as they are now
+ * (`recordedFillFailures`; a pass warns before it records). A store without a fleet status, or
+ * whose read fails, counts none (the warning is then said again, never lost).
  */
-export function warnAboutFailedFills(
+export async function warnAboutFailedFills(
   log: Logger,
   world: Pick<World, 'modelCacheFailures'>,
   memory: Pick<ReconcilerMemory, 'fillFailuresWarned'>,
-): void {
-  if (!world.modelCacheFailures) return;
-  memory.fillFailuresWarned ??= new Set();
+  recorded: { store: Store; cluster: string },
+): Promise<void> {
+  if (!world.modelCacheFailures?.size) return;
+  memory.fillFailuresWarned ??= new Set(await recordedFailures(world.modelCacheFailures, recorded));
   for (const f of newFillFailures(world.modelCacheFailures.values(), memory.fillFailuresWarned))
     log.warn(
       { namespace: f.namespace, algorithm: f.algorithm, job: f.job, reason: f.reason, detail: f.message },
       `model cache fill failed (${fillFailureText(f)}): the Deployment stays held until the fill step changes or the Job is deleted`,
     );
+}
+
+/** The Job keys of `failures` the stored fleet status records; none without a record or on a failed read. */
+async function recordedFailures(
+  failures: ReadonlyMap<string, FillFailure>,
+  { store, cluster }: { store: Store; cluster: string },
+): Promise<string[]> {
+  const fleet = await statusStoreOf(store)
+    ?.fleetStatus(cluster)
+    .catch(() => null);
+  return fleet ? recordedFillFailures(failures.values(), fleet.algorithms) : [];
 }
 
 /**

@@ -165,7 +165,8 @@ export function planDesiredState(input: DesiredStateInput): DesiredState {
   const lookups = input.lookups ?? plainLookups;
   const git = input.git ?? lookups.gitModel(cluster, input.base, policy.spec.pools.labelKey);
 
-  const products = productsOf(repo.algorithms, input.benchmarkRuns, input.snapshot);
+  const fresh = productsOf(repo.algorithms, input.benchmarkRuns, input.snapshot);
+  const products = lookups.products ? lookups.products(fresh) : fresh;
   const needs = productNeeds(repo.algorithms, input.benchmarks);
   const observed = planPools(input.snapshot, git, policy, input.runningBenchmarks, needs, lookups);
   const placements = planPlacements(repo.algorithms, input.benchmarks, policy, products);

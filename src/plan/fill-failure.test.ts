@@ -4,6 +4,7 @@ import {
   fillFailureText,
   heldByFailedFills,
   newFillFailures,
+  recordedFillFailures,
   type FillFailure,
 } from './fill-failure.js';
 
@@ -91,5 +92,41 @@ describe('heldByFailedFills: what the status page says, by algorithm', () => {
       },
     });
     expect(heldByFailedFills([])).toEqual(new Map());
+  });
+});
+
+describe('recordedFillFailures: the failures the stored fleet status already says (a restart warns none again)', () => {
+  const failure = (algorithm: string, job: string, reason = 'BackoffLimitExceeded'): FillFailure => ({
+    namespace: 'algorithms',
+    algorithm,
+    job,
+    reason,
+    message: 'Job has reached the specified backoff limit',
+  });
+  const bert = failure('bert', 'algorithms/bert-model-cache-1a2b3c4d');
+  /** The fleet status's entry a pass that saw `f` stored (`heldByFailedFills`). */
+  const entry = (f: FillFailure) => ({ name: f.algorithm, held: heldByFailedFills([f]).get(f.algorithm)! });
+  it.each([
+    ['recorded as it is now', [entry(bert)], ['algorithms/bert-model-cache-1a2b3c4d']],
+    ['no record of the algorithm', [{ name: 'other', held: entry(bert).held }], []],
+    ['the algorithm not held', [{ name: 'bert' }], []],
+    [
+      'another Job (the fill step changed)',
+      [entry(failure('bert', 'algorithms/bert-model-cache-99999999'))],
+      [],
+    ],
+    ['the same Job failed another way', [entry(failure('bert', bert.job, 'DeadlineExceeded'))], []],
+    [
+      'held for another cause',
+      [{ name: 'bert', held: { reason: 'ModelCacheFillNotListed', message: entry(bert).held.message } }],
+      [],
+    ],
+  ])('%s', (_what, algorithms, want) => {
+    expect(recordedFillFailures([bert], algorithms)).toEqual(want);
+  });
+
+  it('each failure by its own algorithm: one recorded, one new', () => {
+    const gpt = failure('gpt', 'algorithms/gpt-model-cache-0f0f0f0f');
+    expect(recordedFillFailures([bert, gpt], [entry(gpt), { name: 'bert' }])).toEqual([gpt.job]);
   });
 });

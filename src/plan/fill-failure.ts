@@ -45,12 +45,35 @@ export function fillFailureText(f: Pick<FillFailure, 'reason' | 'message'>): str
  * The failures of `failures` not warned about yet, by Job key; marks them in `warned`. A failed
  * Job is immutable (a changed fill step is a new Job name), so one warning per Job name per
  * process says all there is; a Job deleted and recreated under the same name that fails again is
- * not warned twice (its state stays on the placement pull request).
+ * not warned twice (its state stays on the placement pull request). A restarted process starts
+ * `warned` with what the last one recorded ({@link recordedFillFailures}).
  */
 export function newFillFailures(failures: Iterable<FillFailure>, warned: Set<string>): FillFailure[] {
   const fresh = [...failures].filter((f) => !warned.has(f.job));
   for (const f of fresh) warned.add(f.job);
   return fresh;
+}
+
+/**
+ * The Job keys of `failures` that the stored fleet status already records (`algorithms`: its
+ * entries, `FleetStatusRecord.algorithms`): the algorithm is held with `ModelCacheFillFailed` and
+ * the very message {@link heldByFailedFills} gives the failure now (the same Job, reason and
+ * message). A pass that records a failure has warned about it first (`pass/reconcile.ts`), so a
+ * restarted process marks these as warned (`newFillFailures`) and does not warn again. A record
+ * of another Job (a changed fill step), another reason, or held for another cause matches nothing.
+ */
+export function recordedFillFailures(
+  failures: Iterable<FillFailure>,
+  algorithms: readonly { name: string; held?: { reason: string; message: string } }[],
+): string[] {
+  const held = new Map(algorithms.map((a) => [a.name, a.held]));
+  return [...failures]
+    .filter((f) => {
+      const recorded = held.get(f.algorithm);
+      const want = heldByFailedFills([f]).get(f.algorithm)!;
+      return recorded?.reason === want.reason && recorded.message === want.message;
+    })
+    .map((f) => f.job);
 }
 
 /**

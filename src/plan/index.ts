@@ -2,7 +2,13 @@
 // Re-exports written by scripts/faces.ts from what the other folders import (run it; do not edit the list).
 export { planDesiredState } from './desired-state.js';
 export type { DesiredState, PlanOutput } from './desired-state.js';
-export { failedCondition, fillFailureText, heldByFailedFills, newFillFailures } from './fill-failure.js';
+export {
+  failedCondition,
+  fillFailureText,
+  heldByFailedFills,
+  newFillFailures,
+  recordedFillFailures,
+} from './fill-failure.js';
 export type { FillFailure } from './fill-failure.js';
 export { heldByFillHolds, listFailureHolds, newFillHolds, unlabelledHold } from './fill-hold.js';
 export type { FillHold, ListError } from './fill-hold.js';

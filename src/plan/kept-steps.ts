@@ -23,6 +23,7 @@ import { replicaPod, type ReplicaPod } from './scaling.js';
 import { poolAssignments, type AssignmentsInput } from './assignments.js';
 import type { ResolvedAlgorithm } from '../definitions/index.js';
 import type { PoolAssignment } from '../pools/index.js';
+import type { AlgorithmProducts } from '../placement/index.js';
 
 /** What {@link keptGitModel}, {@link keptPoolChanges}, {@link keptPlacementChanges} and {@link keptReplicaPod} keep. */
 export interface KeptSteps {
@@ -34,6 +35,8 @@ export interface KeptSteps {
   placement?: { input: PlacementChangesInput; out: ChangeSetInput[] };
   /** What one replica is, by the Deployment of the kept model it was read from, and its namespace. */
   replicaPods: WeakMap<GitDeployment, { namespace: string; out: ReplicaPod }>;
+  /** The last pass's GPU products by algorithm name, each frozen (`kept-products.ts`). */
+  products?: ReadonlyMap<string, AlgorithmProducts>;
   /** The last pool assignments (frozen) and a copy of the input they were made from. */
   assignments?: { input: AssignmentsInput; out: readonly PoolAssignment[] };
 }

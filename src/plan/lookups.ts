@@ -18,6 +18,7 @@ import { poolChanges, type PoolChangesInput } from './pool-changes.js';
 import { replicaPod, type ReplicaPod } from './scaling.js';
 import { poolAssignments, type AssignmentsInput } from './assignments.js';
 import type { PoolAssignment } from '../pools/index.js';
+import type { AlgorithmProducts } from '../placement/index.js';
 
 /** See the module comment. Callers only read what the functions give. */
 export interface PlanLookups extends ScalingLookups {
@@ -41,6 +42,11 @@ export interface PlanLookups extends ScalingLookups {
   placementChanges(input: PlacementChangesInput): ChangeSetInput[];
   /** What one replica of a Deployment in Git is (`replicaPod`). */
   replicaPod(alg: ResolvedAlgorithm, git: GitDeployment): ReplicaPod;
+  /**
+   * The pass's GPU products by algorithm (`productsOf`'s answer), each equal one the last pass's
+   * object (`keptProducts`); absent: `fresh` as it is.
+   */
+  products?(fresh: Map<string, AlgorithmProducts>): Map<string, AlgorithmProducts>;
 }
 
 /** Every answer derived afresh: what a one-shot plan uses. */

@@ -22,6 +22,7 @@ import type {
 } from '../store/index.js';
 import { parseGenerated } from './git-model.js';
 import type { PlanLookups } from './lookups.js';
+import { keptProducts } from './kept-products.js';
 import {
   keptAssignments,
   keptGitModel,
@@ -179,6 +180,7 @@ export function rememberedLookups(memory: ReconcilerMemory): PlanLookups {
     overlay: samePooled(memory.scaling, 'overlays'),
     answer: samePooled(memory.scaling, 'answers'),
     assignments: keptAssignments(memory.kept),
+    products: (fresh) => (memory.kept.products = keptProducts(memory.kept.products, fresh)),
     rendered: memory.rendered,
   };
 }

@@ -110,8 +110,10 @@ interface InstantTable {
 
 /**
  * The instant tables computed so far, by the trace's instants (the replay measures hundreds of
- * runs of one trace: the model's frontiers, every rule of the causal bounds). A trace's instants
- * are never changed once read; the length is checked all the same.
+ * runs of one trace: the model's frontiers, every rule of the causal bounds). The key is sound
+ * because a trace's instants cannot change once read: `Trace.instants` and each instant's `t` and
+ * `values` are read-only (tsc refuses a push or an assignment), and a trace made of other instants
+ * (`sliceTrace`, a spread with a new array) is a new key.
  */
 const tables = new WeakMap<readonly unknown[], InstantTable>();
 
@@ -119,7 +121,7 @@ const tables = new WeakMap<readonly unknown[], InstantTable>();
 function instantTable(trace: Trace): InstantTable {
   const xs = trace.instants;
   const known = tables.get(xs);
-  if (known !== undefined && known.load.length === xs.length) return known;
+  if (known !== undefined) return known;
   const t0 = xs[0]!.t;
   const table = {
     start: new Float64Array(xs.length),

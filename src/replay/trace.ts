@@ -17,10 +17,10 @@ import { checkTraceGaps, checkTraceTime } from './trace-bounds.js';
 
 /** One sampling instant: time (seconds) and the utilisation (percent, 0..100) of each pod reporting. */
 export interface TraceInstant {
-  t: number;
-  values: number[];
+  readonly t: number;
+  readonly values: readonly number[];
   /** The pod each value is of (same order as `values`), where the format names pods. */
-  pods?: string[];
+  readonly pods?: readonly string[];
   /**
    * The service's own load at this instant, summed over its pods, in `Trace.service.unit` (e.g.
    * requests per second); absent: no reading then (outside the service series' span, or no
@@ -40,7 +40,7 @@ export interface ServiceSeries {
 export interface Trace {
   /** Where it came from (file name), for messages. */
   source: string;
-  instants: TraceInstant[];
+  instants: readonly TraceInstant[];
   /** Distinct pods seen. */
   pods: number;
   /** The service series every instant's `service` holds, when one was read beside the trace. */

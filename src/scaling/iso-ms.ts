@@ -4,22 +4,12 @@
  * the same few hundred ISO-8601 strings are parsed tens of millions of times in a replay.
  * `Date.parse` costs about 20 times a `Map` lookup of the same string.
  */
-
-/** Parsed times by their text; cleared whole when full (a long-running process reads new times). */
-const parsed = new Map<string, number>();
-/** At most this many times are remembered (a pass reads a few per algorithm). */
-const LIMIT = 50_000;
+import { boundedMemo } from '../util/index.js';
 
 /**
  * `Date.parse(iso)` (epoch milliseconds; NaN for a text it cannot read), remembered by the text:
- * the same answer as `Date.parse` for every string, as the memo holds only what it returned.
+ * the same answer as `Date.parse` for every string, as the memo holds only what it returned. At
+ * most 50,000 texts are held (a pass reads a few per algorithm); past that the oldest goes
+ * (`boundedMemo`: a long-running process reads new times).
  */
-export function isoMs(iso: string): number {
-  let ms = parsed.get(iso);
-  if (ms === undefined) {
-    if (parsed.size >= LIMIT) parsed.clear();
-    ms = Date.parse(iso);
-    parsed.set(iso, ms);
-  }
-  return ms;
-}
+export const isoMs: (iso: string) => number = boundedMemo(50_000, (iso: string) => Date.parse(iso));

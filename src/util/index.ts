@@ -3,6 +3,7 @@
  * the vocabulary: the accelerator vendors' names and gpuops's own label keys.
  */
 // Re-exports written by scripts/faces.ts from what the other folders import (run it; do not edit the list).
+export { boundedMemo } from './bounded-memo.js';
 export { byString } from './compare.js';
 export { escapeControl, escapeControlKeepLines } from './escape-control.js';
 export { inFlight } from './in-flight.js';

@@ -101,14 +101,30 @@ describe('changesAndFlaps', () => {
 });
 
 describe('computeFigures on one trace measured many times', () => {
-  it('measures a trace whose instants grew after a first measure as a fresh copy of it', () => {
-    const grown: Trace = { ...trace, instants: trace.instants.slice(0, 2) };
+  it('measures the same instants alike every time, and a trace of more instants afresh', () => {
+    const short: Trace = { ...trace, instants: trace.instants.slice(0, 2) };
     const points = [{ t: 0, allocated: 2, ready: 1, replicas: 2 }];
     const o = { engine: 'x', max: 80, flapWindowSeconds: 300 };
-    const before = computeFigures(grown, points, o);
-    grown.instants.push({ t: 220, values: [0, 0, 0] });
+    const before = computeFigures(short, points, o);
+    expect(computeFigures(short, points, o)).toEqual(before);
+    const grown: Trace = { ...short, instants: [...short.instants, { t: 220, values: [0, 0, 0] }] };
     const after = computeFigures(grown, points, o);
     expect(after).not.toEqual(before);
     expect(after).toEqual(computeFigures({ ...trace, instants: [...trace.instants] }, points, o));
   });
 });
+
+/**
+ * Checked by tsc, never run: each line fails the type check (an unused `@ts-expect-error`) if
+ * `Trace.instants` or an instant's `t` or `values` loses `readonly`, the one thing that keeps a
+ * table `computeFigures` remembers by the instants right (it has no length check since).
+ */
+function instantsAreReadOnly(t: Trace): void {
+  // @ts-expect-error the instants are read-only
+  t.instants.push({ t: 220, values: [0] });
+  // @ts-expect-error an instant's time is read-only
+  t.instants[0]!.t = 5;
+  // @ts-expect-error an instant's values are read-only
+  t.instants[0]!.values[0] = 5;
+}
+void instantsAreReadOnly;

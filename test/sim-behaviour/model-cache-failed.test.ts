@@ -3,12 +3,15 @@
  * fill Job (no Deployment), a person merges it, the applier applies it, its pod fails each time
  * (`--sim-fail`) until the simulated Job controller marks the Job `Failed` (BackoffLimitExceeded).
  * The passes after that write no Deployment, and the first of them warns once, naming the
- * namespace, algorithm, Job and the Job's reason; later passes do not warn again. The stored fleet
- * status (`gpuops status`) shows the algorithm held by the failed fill.
+ * namespace, algorithm, Job and the Job's reason; later passes do not warn again, nor does a
+ * restarted process (a fresh memory over the same database: it reads what the fleet status
+ * records). The stored fleet status (`gpuops status`) shows the algorithm held by the failed fill.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/sim/index.js';
 import { statusStoreOf } from '../../src/store/status-store.js';
+import { createReconcilerMemory } from '../../src/plan/memory.js';
+import { reconcileOnce } from '../../src/pass/reconcile.js';
 import { algorithmFile, gpuNode, startHarness, type Harness } from '../support/reconcile-harness.js';
 
 const DIR = 'clusters/prod/algorithms/bert';
@@ -42,6 +45,7 @@ let h: Harness;
 let job: KubeObject;
 let warnedAfterFirst: Record<string, unknown>[];
 let warnedAfterThird: Record<string, unknown>[];
+let warnedAfterRestart: Record<string, unknown>[];
 beforeAll(async () => {
   h = await startHarness({
     nodes: [gpuNode('gpu-t', 1, 'test'), gpuNode('gpu-s1', 2, 'short-task')],
@@ -61,6 +65,9 @@ beforeAll(async () => {
   await passAndSync(h);
   await passAndSync(h);
   warnedAfterThird = warnings(h);
+  // A restart: the same database and cluster, a process's memory from scratch.
+  await reconcileOnce({ ...h.deps, memory: createReconcilerMemory() });
+  warnedAfterRestart = warnings(h);
 }, 300_000);
 afterAll(async () => {
   await h?.close();
@@ -101,5 +108,9 @@ describe('a failed model cache fill on the simulated cluster', () => {
     ]);
     expect(String(warnedAfterFirst[0]!.msg)).toContain('BackoffLimitExceeded');
     expect(warnedAfterThird).toHaveLength(1);
+  });
+
+  it('a restarted process does not warn again: the fleet status records the failure as it is', () => {
+    expect(warnedAfterRestart).toHaveLength(1);
   });
 });

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { baseInput, pod, policyNoWindows, RULE_NOW, sample } from '../../../test/scaling/support.js';
 import { scalingFacts, type Facts } from './facts.js';
-import { withScaling } from './headroom.js';
+import { FACTS_FIELDS, withScaling } from './headroom.js';
 import { sampledFacts } from './ready-samples.js';
 import type { ScalingInput } from '../types.js';
 
@@ -66,5 +66,22 @@ describe('withScaling', () => {
     expect(Object.keys(d).sort()).toEqual(Object.keys(f).sort());
     expect(d.scaling.headroomFactor).toBe(7);
     expect(f.scaling.headroomFactor).not.toBe(7);
+  });
+});
+
+describe('withScaling keeps every field of the facts', () => {
+  it('each field FACTS_FIELDS names (tsc: all of Facts), set to a value of its own, is kept as it is', () => {
+    // A value no other field holds (a symbol per field): a field dropped, or copied from another, shows.
+    const fields = Object.keys(FACTS_FIELDS) as (keyof Facts)[];
+    const f = Object.fromEntries(fields.map((k) => [k, Symbol(k)])) as unknown as Facts;
+    const scaling = { headroomFactor: 7 } as unknown as Facts['scaling'];
+    const bounds = { headroomDownMargin: 0.5 } as unknown as Facts['bounds'];
+    const d = withScaling(f, scaling, bounds);
+    const kept = Object.fromEntries(fields.map((k) => [k, d[k]]));
+    const want = Object.fromEntries(
+      fields.map((k) => [k, k === 'scaling' ? scaling : k === 'bounds' ? bounds : f[k]]),
+    );
+    expect(kept).toEqual(want);
+    expect(Object.keys(d).sort()).toEqual([...fields].sort());
   });
 });

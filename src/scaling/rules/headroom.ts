@@ -143,9 +143,48 @@ export function headroom(f: Facts): Verdict {
 }
 
 /**
+ * Every field of {@link Facts}, each of which {@link withScaling} copies: the `satisfies` makes tsc
+ * refuse the list until a new field of `Facts` (optional ones too) is named here, and
+ * `facts-parts.test.ts` sets every field named here and checks that `withScaling` keeps each, so a
+ * field cannot be added to `Facts` and be dropped by a scale-down's facts unseen.
+ */
+export const FACTS_FIELDS = {
+  input: true,
+  scaling: true,
+  windows: true,
+  name: true,
+  pool: true,
+  from: true,
+  min: true,
+  max: true,
+  minReplicas: true,
+  maxReplicas: true,
+  step: true,
+  gpus: true,
+  request: true,
+  nowMs: true,
+  clock: true,
+  bounds: true,
+  records: true,
+  counted: true,
+  ready: true,
+  starting: true,
+  stuck: true,
+  sampled: true,
+  utilization: true,
+  complete: true,
+  u: true,
+  over: true,
+  outstanding: true,
+  poolSlots: true,
+  droppedNote: true,
+} as const satisfies Record<keyof Facts, true>;
+
+/**
  * `f` with `scaling` and `bounds` in place of its own (the same as `{ ...f, scaling, bounds }`),
  * field by field so V8 copies it fast, and with the pool's room still counted on first read (by
- * `f`, once for both): a spread would call the getter and count it at once.
+ * `f`, once for both): a spread would call the getter and count it at once. A field added to
+ * `Facts` is listed in {@link FACTS_FIELDS} (tsc) and copied here (`facts-parts.test.ts`).
  */
 export function withScaling(f: Facts, scaling: Facts['scaling'], bounds: Facts['bounds']): Facts {
   return {

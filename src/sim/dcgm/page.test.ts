@@ -5,7 +5,7 @@ import { Harness, gpuNode, gpuPodSpec } from '../../../test/sim-behaviour/harnes
 import { defaultControllers } from '../controllers/index.js';
 import { LoadModel } from '../load-model.js';
 import type { KubeObject } from '../types.js';
-import { renderDcgmPage } from './page.js';
+import { gpuUuid, renderDcgmPage } from './page.js';
 
 const T0 = '2026-12-01T10:00:00Z';
 const FIXTURE = new URL('../../../test/fixtures/cluster-mixed/dcgm/gpu-a100-01.prom', import.meta.url);
@@ -199,5 +199,18 @@ describe('dcgm-exporter page', () => {
     expect(labelNames(page)).toEqual(labelNames(fixture));
     expect(page.endsWith('\n')).toBe(true);
     expect(page).toMatch(/^DCGM_FI_PROF_GR_ENGINE_ACTIVE\{.*\} 0\.000000$/m);
+  });
+});
+
+describe('gpuUuid', () => {
+  it('is the UUID earlier builds gave (a scrape after an upgrade names the same GPUs), asked once or again', () => {
+    // Values of f5b065d's gpuUuid, before the memo moved to boundedMemo.
+    const known: [string, number, string][] = [
+      ['gpu-t4-02', 0, 'GPU-8a71c8c4-8b71-ca57-8c71-cbea8d71cd7d'],
+      ['gpu-t4-02', 3, 'GPU-64ab0359-63ab-01c6-62ab-003361aafea0'],
+      ['ip-10-0-1-7.ec2.internal', 1, 'GPU-677c2c2e-687c-2dc1-657c-2908667c2a9b'],
+    ];
+    for (let round = 0; round < 2; round++)
+      for (const [node, index, uuid] of known) expect(gpuUuid(node, index)).toBe(uuid);
   });
 });

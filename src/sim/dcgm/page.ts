@@ -21,7 +21,7 @@ import { nodeGpuCount } from '../controllers/kubelet.js';
 import { fnv32a, nameSuffix } from '../controllers/names.js';
 import { GPU_RESOURCE, containerRequest, parseQuantity } from '../controllers/pods.js';
 import { assignGpus } from './gpu-assignment.js';
-import { NVIDIA } from '../../util/index.js';
+import { NVIDIA, boundedMemo } from '../../util/index.js';
 
 /** One GPU's row of the page. `utilization` is percent 0..100. */
 export interface DcgmGpu {
@@ -65,29 +65,25 @@ export function modelName(product: string | undefined): string {
   return MODEL_NAMES[product] ?? product.replace(/-/g, ' ');
 }
 
-/** UUIDs computed so far, keyed `node/index` (pages ask the same ones on every scrape). */
-const uuids = new Map<string, string>();
-/** {@link uuids} is emptied past this many entries (a long-lived simulator of changing nodes). */
-const MAX_UUIDS = 100_000;
-
 /** A stable GPU UUID (`GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`) for GPU `index` of a node. */
 export function gpuUuid(node: string, index: number): string {
-  const key = `${node}/${index}`;
-  let uuid = uuids.get(key);
-  if (uuid === undefined) {
-    if (uuids.size >= MAX_UUIDS) uuids.clear();
-    uuid = computeUuid(node, index);
-    uuids.set(key, uuid);
-  }
-  return uuid;
+  return uuidOfKey(`${node}/${index}`);
 }
 
-function computeUuid(node: string, index: number): string {
+/**
+ * The UUID of the GPU keyed `node/index`, remembered (pages ask the same ones on every scrape):
+ * 100,000 at most, the oldest going first (`boundedMemo`: a long-lived simulator of changing nodes).
+ */
+const uuidOfKey = boundedMemo(100_000, (key: string): string => {
+  // The index is a number: the node is all before the last `/` (a node name holds none anyway).
+  const at = key.lastIndexOf('/');
+  const node = key.slice(0, at);
+  const index = key.slice(at + 1);
   const hex = [0, 1, 2, 3]
     .map((i) => fnv32a(`${node}/gpu/${index}/${i}`).toString(16).padStart(8, '0'))
     .join('');
   return `GPU-${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
-}
+});
 
 /** The dcgm-exporter pod's name on a node, or a name like one when there is none. */
 export function exporterHostname(nodeName: string, pods: readonly KubeObject[]): string {

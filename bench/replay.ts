@@ -20,7 +20,8 @@ import { BUNDLED_TRACE, bundledTraceCandidates } from '../src/cli/bundled-trace.
 import ensureDist from '../test/support/build-dist.js';
 import { replayPlan } from '../src/replay/fleet-args.js';
 import { serveSlots } from '../src/replay/slot-channel.js';
-import { SlotPool } from '../src/replay/slots.js';
+import { replaySlotCount, SlotPool } from '../src/replay/slots.js';
+import { formatTimeline, SlotTimeline } from '../src/replay/slot-timeline.js';
 
 /** Issue 25: the fleet replay, every engine, within 15 minutes on the 2-core machine. */
 const FLEET_WALL_TARGET_SECONDS = 900;
@@ -91,8 +92,9 @@ const qps = path.join(path.dirname(traceFile), QPS_FILE);
 if (plan.one && !plan.one.includes('--service-file') && existsSync(qps)) plan.one.push('--service-file', qps);
 // Every section at once, each in a process of its own (`replay-section.ts`), and the one-service
 // section's simulated engines each in theirs; every CPU-bound part (an engine, the model, a
-// fleet section) waits for one of the slots served here, one per core, the longest parts first
-// (`src/replay/slots.ts`), so both cores work until the end and no part waits on a busy core.
+// fleet section) waits for one of the slots served here, one more than the cores (an engine keeps
+// its core busy about five sixths of the time; the extra part fills the rest), the longest parts
+// first (`src/replay/slots.ts`), so both cores work until the end.
 // Nothing is granted until the one-service section has asked for its parts (it reads the trace
 // first), else the short fleets would take the cores before the engines. Each section's stdout is
 // printed whole, in the order of the plan.
@@ -108,14 +110,22 @@ const started = Date.now();
 const cpuAtStart = process.cpuUsage();
 const loadAtStart = loadavg()[0]!;
 const cores = availableParallelism();
-const slots = new SlotPool(cores);
+const slots = new SlotPool(replaySlotCount(cores));
+// Where the wall time goes: each part's slot and each section's start, first ask and end (stderr).
+const timeline = new SlotTimeline(() => (Date.now() - started) / 1000);
 if (plan.one) slots.pause();
 // The one-service section asks for its engines and the model in one go: a moment to hear them all.
-const gathered = () => setTimeout(() => slots.resume(), 200);
+const gathered = () =>
+  setTimeout(() => {
+    timeline.mark('slots granted');
+    slots.resume();
+  }, 200);
 const runs = sections.map(({ what, runArgs }) => ({
   what,
   runArgs,
   done: runSection(what === 'one service' ? runArgs : ['--whole-slot', ...runArgs], started, slots, {
+    what,
+    timeline,
     ...(what === 'one service' ? { onFirstAsk: gathered } : {}),
   }),
 }));
@@ -144,6 +154,7 @@ if (code === 0 && runs.length > 1) {
   const seconds = (Date.now() - started) / 1000;
   const own = process.cpuUsage(cpuAtStart);
   parts.push({ what: 'the runner', cpuSeconds: (own.user + own.system) / 1e6 });
+  process.stderr.write(formatTimeline(timeline, slots.size, seconds));
   process.stdout.write(
     `${seconds <= WHOLE_WALL_TARGET_SECONDS ? 'ok  ' : 'MISS'}  whole replay  wall time ${Math.round(seconds)} s (target ≤ ${WHOLE_WALL_TARGET_SECONDS} s; every section at once: ${shares.join('; ')}; load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end, on ${cores} cores; ${idleEstimate(parts, cores)})\n`,
   );
@@ -201,7 +212,7 @@ function runSection(
   runArgs: readonly string[],
   since: number,
   slots: SlotPool,
-  o: { onFirstAsk?: () => void },
+  o: { what: string; timeline: SlotTimeline; onFirstAsk?: () => void },
 ): Promise<SectionResult> {
   return new Promise((resolve) => {
     const child = fork(SECTION, [...runArgs], {
@@ -212,17 +223,21 @@ function runSection(
     const out: Buffer[] = [];
     child.stdout!.on('data', (b: Buffer) => out.push(b));
     const parts: SectionResult['parts'] = [];
-    serveSlots(child, slots, (what, cpuSeconds) => parts.push({ what, cpuSeconds }));
+    serveSlots(child, { acquire: o.timeline.timed(slots.acquire, o.what) }, (what, cpuSeconds) =>
+      parts.push({ what, cpuSeconds }),
+    );
     let answer: { code: number; cpuSeconds: number } = { code: 1, cpuSeconds: 0 };
     let asked = false;
     child.on('message', (m: { code?: number; cpuSeconds?: number; slot?: string }) => {
       if (m.slot === 'ask' && !asked) {
         asked = true;
+        o.timeline.mark(`${o.what}: first ask`);
         o.onFirstAsk?.();
       }
       if (typeof m.code === 'number') answer = { code: m.code, cpuSeconds: m.cpuSeconds ?? 0 };
     });
     child.once('close', () => {
+      o.timeline.mark(`${o.what}: end`);
       // A section that ends without asking (a failure) must not hold the others back.
       if (!asked) o.onFirstAsk?.();
       resolve({

@@ -4,7 +4,7 @@
  * cores): runs `gpuops replay --output both ARGS…` with this process's arguments, then sends the
  * parent `{ code, cpuSeconds }` over IPC — the exit code and the CPU seconds of this process and
  * the processes it started and waited for (the simulated engines and their git processes). Its
- * CPU-bound parts wait for the parent's slots (`src/replay/slot-channel.ts`), one per core.
+ * CPU-bound parts wait for the parent's slots (`src/replay/slot-channel.ts`), one more than the cores.
  */
 import { main } from './main.js';
 import { processCpuSeconds, parentSlots, SLOT_PRIORITY } from '../replay/index.js';

@@ -22,7 +22,7 @@ export { parseServiceCsv, withServiceSeries } from './service-series.js';
 export { formatSignals } from './signal-compare.js';
 export { processCpuSeconds } from './sim-engine.js';
 export { parentSlots, reportPartCpu } from './slot-channel.js';
-export { SLOT_PRIORITY, SlotPool } from './slots.js';
+export { replaySlotCount, SLOT_PRIORITY, SlotPool } from './slots.js';
 export type { AcquireSlot } from './slots.js';
 export { parseLatencyCsv } from './startup-latency.js';
 export { syntheticDayCsv, syntheticName } from './synthetic-day.js';

@@ -1,8 +1,8 @@
 /**
  * A replay's slots across processes (`npm run replay` runs each section in a process of its own,
  * and a section's simulated engines in theirs): the parent holds the {@link SlotPool}
- * (`serveSlots`), a section asks it over Node's IPC channel (`parentSlots`), so at most one part
- * per core runs in the whole replay. A section also tells the parent the CPU seconds of each part
+ * (`serveSlots`), a section asks it over Node's IPC channel (`parentSlots`), so at most the
+ * pool's size of parts (`replaySlotCount`) run in the whole replay. A section also tells the parent the CPU seconds of each part
  * it ran (`reportPartCpu`), for the replay's last line.
  */
 import type { ChildProcess } from 'node:child_process';
@@ -51,13 +51,13 @@ export function reportPartCpu(what: string, cpuSeconds: number): void {
 }
 
 /**
- * Serves `child`'s asks from `pool` and calls `onCpu` with the parts' CPU seconds it reports. When
+ * Serves `child`'s asks from `pool` (a {@link SlotPool}, or its `acquire` wrapped) and calls `onCpu` with the parts' CPU seconds it reports. When
  * the child exits, the slots it holds are freed and what it still waits for is given back when
  * granted.
  */
 export function serveSlots(
   child: ChildProcess,
-  pool: SlotPool,
+  pool: Pick<SlotPool, 'acquire'>,
   onCpu?: (what: string, cpuSeconds: number) => void,
 ): void {
   const held = new Map<number, ReleaseSlot>();

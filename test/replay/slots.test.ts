@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { serveSlots } from '../../src/replay/slot-channel.js';
-import { SlotPool, type ReleaseSlot } from '../../src/replay/slots.js';
+import { replaySlotCount, SLOT_PRIORITY, SlotPool, type ReleaseSlot } from '../../src/replay/slots.js';
 
 /** Asks `pool` for each `[name, priority]` in order; returns the order granted and the releases. */
 function ask(pool: SlotPool, parts: [string, number][]) {
@@ -24,6 +24,33 @@ function ask(pool: SlotPool, parts: [string, number][]) {
   return { granted, releases };
 }
 const settle = () => new Promise((r) => setImmediate(r));
+
+describe('replaySlotCount: one more slot than the cores', () => {
+  it.each([
+    [1, 2],
+    [2, 3],
+    [8, 9],
+  ])('%i cores: %i slots', (cores, slots) => expect(replaySlotCount(cores)).toBe(slots));
+
+  it.each([0, -1, 1.5, Number.NaN])('%s cores: a RangeError naming them', (cores) =>
+    expect(() => replaySlotCount(cores)).toThrow(
+      new RangeError(`slots: ${cores} cores is not a positive integer`),
+    ),
+  );
+
+  it("on 2 cores the replay's three engines run at once, the fleets and the model after", async () => {
+    const pool = new SlotPool(replaySlotCount(2));
+    const { granted } = ask(pool, [
+      ['hpa', SLOT_PRIORITY.engine],
+      ['gpuops-patch', SLOT_PRIORITY.engine],
+      ['gpuops-pr', SLOT_PRIORITY.engine],
+      ['model', SLOT_PRIORITY.model],
+      ['fleet', SLOT_PRIORITY.fleet],
+    ]);
+    await settle();
+    expect(granted).toEqual(['hpa', 'gpuops-patch', 'gpuops-pr']);
+  });
+});
 
 describe('SlotPool', () => {
   it.each([

@@ -22,6 +22,7 @@ import {
   progressReporter,
   parentSlots,
   reportPartCpu,
+  replaySlotCount,
   SlotPool,
   type AcquireSlot,
 } from '../../replay/index.js';
@@ -81,11 +82,11 @@ function writeReport(result: ReplayResult, dir: string): void {
 /**
  * The slots the engines and the model take: the parent's when it serves them
  * (`GPUOPS_REPLAY_SLOTS=parent`, as `npm run replay` does for every section at once), else one
- * per core of this machine.
+ * more than the cores of this machine (`replaySlotCount`).
  */
 function replaySlots(): AcquireSlot {
   if (process.env.GPUOPS_REPLAY_SLOTS === 'parent' && process.send) return parentSlots();
-  return new SlotPool(availableParallelism()).acquire;
+  return new SlotPool(replaySlotCount(availableParallelism())).acquire;
 }
 
 /**

@@ -21,6 +21,7 @@ import type {
   StatusStore,
   Store,
   UtilizationSampleRecord,
+  WalCheckpoint,
 } from './types.js';
 import { latestSnapshot, nodeEmptiness, saveSnapshot } from './sqlite-snapshots.js';
 import {
@@ -89,6 +90,10 @@ export class SqliteStore implements Store, StatusStore {
 
   close(): Promise<void> {
     return this.s.close();
+  }
+
+  checkpoint(): Promise<WalCheckpoint | null> {
+    return this.s.checkpoint();
   }
 
   saveSnapshot(snapshot: Snapshot): Promise<number> {

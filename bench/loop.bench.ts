@@ -18,6 +18,7 @@
 import { buildWorld } from './reconcile-fleet.js';
 import { measure, spread } from './reconcile.bench.js';
 import type { Figure } from './run.js';
+import type { PassReport } from './reconcile-pass.js';
 
 const SIZES = [
   { gpuNodes: 2000, algorithms: 1000, steadyMs: 300, crossingMs: 5000 },
@@ -29,6 +30,24 @@ function steadyRepeat(): number {
   if (!Number.isInteger(n) || n < 1)
     throw new Error(`GPUOPS_BENCH_STEADY must be a whole number ≥ 1, got ${n}`);
   return n;
+}
+
+/**
+ * The checkpoint the loop runs after each steady pass, while it waits for the next (SQLite; none
+ * on PostgreSQL): its wall time and the log's pages, the pass's writes (4 KiB each).
+ */
+function checkpointFigures(at: string, runs: readonly PassReport[]): Figure[] {
+  const ck = runs.flatMap((r) => (r.checkpoint ? [r.checkpoint] : []));
+  if (ck.length === 0) return [];
+  const wall = spread(ck.map((c) => c.wallMs));
+  const pages = spread(ck.map((c) => c.logPages));
+  return [
+    {
+      name: `loop (${at}): steady pass: the checkpoint after it, not in the pass (${pages.min}–${pages.max} log pages): wall time (median of ${ck.length}; ${wall.min.toFixed(0)}–${wall.max.toFixed(0)} ms)`,
+      value: wall.median,
+      unit: 'ms',
+    },
+  ];
 }
 
 export default async function bench(): Promise<Figure[]> {
@@ -62,6 +81,7 @@ export default async function bench(): Promise<Figure[]> {
           value: written,
           unit: '',
         },
+        ...checkpointFigures(at, m.steadyRuns),
         {
           name: `loop (${at}): nothing-changed pass beside it (same answer each pass): wall time`,
           value: m.passes.unchanged.wallMs,

@@ -75,6 +75,11 @@ export interface PassReport {
   kubeByVerb: Record<string, number>;
   /** Requests of the pass by `VERB path`: what they were when there are more than the lists. */
   kubeByPath: Record<string, number>;
+  /**
+   * The checkpoint the controller loop runs after the pass, before it waits (`Store.checkpoint`;
+   * SQLite): its wall time and the log's pages it found (the pass's writes); null on PostgreSQL.
+   */
+  checkpoint: { wallMs: number; logPages: number } | null;
   /** Statements sent to PostgreSQL during the pass; null on SQLite. */
   statements: number | null;
   prometheusRequests: number;
@@ -420,6 +425,10 @@ async function main(): Promise<void> {
     const wallMs = performance.now() - t0;
     watch = r.watch;
     const cpu = process.cpuUsage(cpu0);
+    // As the loop does between passes (`controller/loop.ts`): off the pass's time.
+    const ck0 = performance.now();
+    const ck = (await store.checkpoint?.()) ?? null;
+    const checkpoint = ck ? { wallMs: performance.now() - ck0, logPages: ck.logPages } : null;
     const passStatements = statements ? statements() - statements0 : null;
     tickRss();
     const peakRssBeforeFloorMb = process.resourceUsage().maxRSS / 1024;
@@ -459,6 +468,7 @@ async function main(): Promise<void> {
       kubeRequests: after.kube - before.kube,
       kubeByVerb: byVerb,
       kubeByPath: delta(after.kubeByPath, before.kubeByPath),
+      checkpoint,
       statements: passStatements,
       prometheusRequests: after.prometheus - before.prometheus,
       prometheusBytes: after.prometheusBytes - before.prometheusBytes,
@@ -483,7 +493,7 @@ async function main(): Promise<void> {
       const live = `live heap ${report.liveHeapMb.toFixed(0)} MB`;
       const grew = passGrowth.map(([k, mb]) => `${k} +${mb.toFixed(0)} MB`);
       process.stderr.write(
-        `${pass}: ${calls.join(', ')}; ${mem.join(', ')}; ${live}; peak RSS grew in: ${grew.join(', ') || 'none'} (at its peak: ${passPeak})\n`,
+        `${pass}: ${calls.join(', ')}; ${checkpoint ? `checkpoint after it ${checkpoint.wallMs.toFixed(0)} ms (${checkpoint.logPages} log pages); ` : ''}${mem.join(', ')}; ${live}; peak RSS grew in: ${grew.join(', ') || 'none'} (at its peak: ${passPeak})\n`,
       );
     }
     // The controller's next pass comes an interval later (inside the scale-up cooldown).
@@ -564,6 +574,7 @@ async function crossing(
     kubeByPath: {
       [`detected after ${fired - at} ms: ${decided?.action ?? 'none'} ${decided?.reason ?? ''}`]: 1,
     },
+    checkpoint: null,
     statements: null,
     prometheusRequests: 0,
     prometheusBytes: 0,

@@ -120,6 +120,18 @@ describe('the SQLite write-ahead log', () => {
     expect(wal()).toBeLessThanOrEqual(WAL_SIZE_LIMIT_BYTES + oneSave);
   });
 
+  it('has no log to copy read-only (the status page, `gpuops status`): it writes nothing', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'gpuops-wal-'));
+    dirs.push(dir);
+    const file = path.join(dir, 'state.db');
+    const writer = await openStore(`sqlite:${file}`);
+    await statusStoreOf(writer)!.saveFleetStatus(status(0, pools(10, 0)));
+    await writer.close();
+    const reader = await openStore(`sqlite:${file}`, { readOnly: true });
+    open.push(reader);
+    expect(await reader.checkpoint!()).toBeNull();
+  });
+
   it('has no log to copy in memory', async () => {
     const s = await openStore('sqlite::memory:');
     open.push(s);

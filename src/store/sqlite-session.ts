@@ -10,7 +10,7 @@ import { storeError } from './errors.js';
 import { transaction } from './sqlite-transaction.js';
 import { migrationSql, pendingMigrations, SCHEMA_MIGRATIONS_DDL } from './migrations.js';
 import type { Cell } from './rows.js';
-import type { WalCheckpoint } from './types.js';
+import type { WalCheckpoint } from './wal-checkpoint.js';
 import { makeDirs } from '../disk/index.js';
 
 /** One result row as the driver gives it: column name → value (text, number or null; JSON as text). */

@@ -21,8 +21,8 @@ import type {
   StatusStore,
   Store,
   UtilizationSampleRecord,
-  WalCheckpoint,
 } from './types.js';
+import type { WalCheckpoint } from './wal-checkpoint.js';
 import { latestSnapshot, nodeEmptiness, saveSnapshot } from './sqlite-snapshots.js';
 import {
   benchmarkJobOwner,

@@ -2,6 +2,7 @@ import type { PrunedHistory } from './history-retention.js';
 import type { BenchmarkJobOwner, BenchmarkJobUid } from './benchmark-job-uids.js';
 import type { BenchmarkSignalSample } from './benchmark-signals.js';
 import type { PushedCommit } from './pushed-commits.js';
+import type { WalCheckpoint } from './wal-checkpoint.js';
 import type { Snapshot } from '../cluster/index.js';
 
 export type { PushedCommit } from './pushed-commits.js';
@@ -252,25 +253,11 @@ export interface Store {
    * Snapshots are pruned on their own: `saveSnapshot` keeps the newest N (`keepSnapshots`).
    */
   prune?(before: string): Promise<number>;
-
   /**
-   * Copies the database's write-ahead log into its file (SQLite: `wal_checkpoint(PASSIVE)`, fsyncs
-   * included), waiting for no one. The controller loop calls it after each pass, while it waits
-   * for the next: the pass's own commits then never carry the log into the file. Answers what it
-   * did, or null when there is no log (read-only, in memory). Optional: PostgreSQL has none (its
-   * server checkpoints). @throws StoreError when it fails
+   * Copies the write-ahead log into the file (`wal-checkpoint.ts`; the loop, between passes); null:
+   * no log (read-only, in memory). PostgreSQL has none. @throws StoreError when it fails
    */
   checkpoint?(): Promise<WalCheckpoint | null>;
-}
-
-/** What one {@link Store.checkpoint} did (SQLite's `wal_checkpoint` row). */
-export interface WalCheckpoint {
-  /** A writer or reader held a lock it needed; it copied what it could. */
-  busy: boolean;
-  /** Pages (frames of 4 KiB) in the log when it ran. */
-  logPages: number;
-  /** Of those, pages now in the database file (all of them: the next commit starts the log over). */
-  copiedPages: number;
 }
 
 /**

@@ -21,6 +21,7 @@ import { digestOfPasses } from './decision-digest.js';
 import { buildWorld } from './reconcile-fleet.js';
 import { measure, spread } from './reconcile.bench.js';
 import type { Figure } from './run.js';
+import type { PassReport } from './reconcile-pass.js';
 
 const SIZES = [
   { gpuNodes: 2000, algorithms: 1000, steadyMs: 300, crossingMs: 5000 },
@@ -41,6 +42,24 @@ function steadyDigest(runs: readonly { digest?: string }[]): string {
     return r.digest;
   });
   return digestOfPasses(digests);
+}
+
+/**
+ * The checkpoint the loop runs after each steady pass, while it waits for the next (SQLite; none
+ * on PostgreSQL): its wall time and the log's pages, the pass's writes (4 KiB each).
+ */
+function checkpointFigures(at: string, runs: readonly PassReport[]): Figure[] {
+  const ck = runs.flatMap((r) => (r.checkpoint ? [r.checkpoint] : []));
+  if (ck.length === 0) return [];
+  const wall = spread(ck.map((c) => c.wallMs));
+  const pages = spread(ck.map((c) => c.logPages));
+  return [
+    {
+      name: `loop (${at}): steady pass: the checkpoint after it, not in the pass (${pages.min}–${pages.max} log pages): wall time (median of ${ck.length}; ${wall.min.toFixed(0)}–${wall.max.toFixed(0)} ms)`,
+      value: wall.median,
+      unit: 'ms',
+    },
+  ];
 }
 
 export default async function bench(): Promise<Figure[]> {
@@ -74,6 +93,7 @@ export default async function bench(): Promise<Figure[]> {
           value: written,
           unit: '',
         },
+        ...checkpointFigures(at, m.steadyRuns),
         {
           // Not a time: the line a speed change compares, before and after, for the same decisions.
           name: `loop (${at}): steady passes' decision digest ${steadyDigest(m.steadyRuns)} (sha256 of every steady pass's decisions and writes, in order; value: passes)`,

@@ -77,6 +77,11 @@ export interface PassReport {
   kubeByVerb: Record<string, number>;
   /** Requests of the pass by `VERB path`: what they were when there are more than the lists. */
   kubeByPath: Record<string, number>;
+  /**
+   * The checkpoint the controller loop runs after the pass, before it waits (`Store.checkpoint`;
+   * SQLite): its wall time and the log's pages it found (the pass's writes); null on PostgreSQL.
+   */
+  checkpoint: { wallMs: number; logPages: number } | null;
   /** Statements sent to PostgreSQL during the pass; null on SQLite. */
   statements: number | null;
   prometheusRequests: number;
@@ -429,6 +434,10 @@ async function main(): Promise<void> {
     const wallMs = performance.now() - t0;
     watch = r.watch;
     const cpu = process.cpuUsage(cpu0);
+    // As the loop does between passes (`controller/loop.ts`): off the pass's time.
+    const ck0 = performance.now();
+    const ck = (await store.checkpoint?.()) ?? null;
+    const checkpoint = ck ? { wallMs: performance.now() - ck0, logPages: ck.logPages } : null;
     const passStatements = statements ? statements() - statements0 : null;
     tickRss();
     const peakRssBeforeFloorMb = process.resourceUsage().maxRSS / 1024;
@@ -468,6 +477,7 @@ async function main(): Promise<void> {
       kubeRequests: after.kube - before.kube,
       kubeByVerb: byVerb,
       kubeByPath: delta(after.kubeByPath, before.kubeByPath),
+      checkpoint,
       statements: passStatements,
       prometheusRequests: after.prometheus - before.prometheus,
       prometheusBytes: after.prometheusBytes - before.prometheusBytes,
@@ -496,7 +506,7 @@ async function main(): Promise<void> {
       const { inputs, decisions } = deps.memory.scaling;
       const memo = `inputs kept ${inputs.kept}, decisions reused ${decisions.reused}, kept in band ${decisions.kept}, on kept facts ${decisions.again}`;
       process.stderr.write(
-        `${pass}: ${calls.join(', ')}; ${mem.join(', ')}; ${live}; ${memo}; peak RSS grew in: ${grew.join(', ') || 'none'} (at its peak: ${passPeak})\n`,
+        `${pass}: ${calls.join(', ')}; ${checkpoint ? `checkpoint after it ${checkpoint.wallMs.toFixed(0)} ms (${checkpoint.logPages} log pages); ` : ''}${mem.join(', ')}; ${live}; ${memo}; peak RSS grew in: ${grew.join(', ') || 'none'} (at its peak: ${passPeak})\n`,
       );
     }
     // The controller's next pass comes an interval later (inside the scale-up cooldown).
@@ -577,6 +587,7 @@ async function crossing(
     kubeByPath: {
       [`detected after ${fired - at} ms: ${decided?.action ?? 'none'} ${decided?.reason ?? ''}`]: 1,
     },
+    checkpoint: null,
     statements: null,
     prometheusRequests: 0,
     prometheusBytes: 0,

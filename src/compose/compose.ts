@@ -217,6 +217,9 @@ export async function createReconciler(
   const { deps, close } = await compose(settings, { ...options, log });
   return {
     pass: () => reconcileOnce(deps),
+    afterPass: async () => {
+      await deps.store.checkpoint?.();
+    },
     close,
     knownClusters: () => knownClusters(deps),
     metrics: deps.metrics,

@@ -101,6 +101,7 @@ async function startParts(plan: RunPlan, closers: Closers): Promise<RunningContr
     healthPort: plan.health.port,
     healthHost: plan.health.host,
     pass: () => reconciler.pass(),
+    ...(reconciler.afterPass ? { afterPass: () => reconciler.afterPass!() } : {}),
     fence,
     close: () => closers.close(),
     ...(plan.watchSeconds !== null && reconciler.metrics

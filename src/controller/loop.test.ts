@@ -96,4 +96,49 @@ describe('runLoop', () => {
     // Pass 1 succeeded: the given sleep; pass 2 failed: the backoff's own; pass 3: the given again.
     expect(waits).toEqual(['after 1: 1 ms', 'after 3: 1 ms']);
   });
+
+  it('runs afterPass after every pass, failed ones too, outside its duration and before the wait', async () => {
+    const ac = new AbortController();
+    const events: string[] = [];
+    const metrics = createControllerMetrics(false);
+    let calls = 0;
+    const passes = await runLoop({
+      pass: async () => {
+        calls++;
+        events.push(`pass ${calls}`);
+        if (calls === 3) ac.abort();
+        if (calls === 2) throw new Error('boom');
+        return { nodes: 0, algorithms: 0, decisions: 0, prs: 0, errors: 0 };
+      },
+      afterPass: async () => {
+        // The pass's duration was observed before this runs.
+        const observed = (await metrics.passDuration.get()).values.find((v) =>
+          v.metricName?.endsWith('_count'),
+        );
+        events.push(`after ${calls} (durations observed: ${observed?.value ?? 0})`);
+        if (calls === 1) throw new Error('disk I/O error');
+      },
+      intervalSeconds: 0.001,
+      maxBackoffSeconds: 0.001,
+      log: pino({ level: 'silent' }),
+      metrics,
+      signal: ac.signal,
+      sleep: () => {
+        events.push(`wait after ${calls}`);
+        return Promise.resolve();
+      },
+    });
+    // afterPass failing (pass 1) fails neither the pass nor the loop.
+    expect(passes).toBe(2);
+    expect(events).toEqual([
+      'pass 1',
+      'after 1 (durations observed: 1)',
+      'wait after 1',
+      'pass 2',
+      'after 2 (durations observed: 2)',
+      'pass 3',
+      'after 3 (durations observed: 3)',
+      'wait after 3',
+    ]);
+  });
 });

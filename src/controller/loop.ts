@@ -24,6 +24,12 @@ export interface LoopOptions {
    * a crossing cuts short); default a plain sleep. Backoff after a failure is never cut short.
    */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /**
+   * Work after each pass (succeeded or failed), before the wait and outside the pass's duration:
+   * the reconciler's `afterPass` (the database's checkpoint, `Store.checkpoint`). A failure is
+   * logged and fails neither the pass nor the loop.
+   */
+  afterPass?: () => Promise<void>;
 }
 
 /** Wait after `failures` consecutive failed passes (seconds): interval × 2^failures, capped. */
@@ -75,8 +81,18 @@ export async function runLoop(opts: LoopOptions): Promise<number> {
     } finally {
       end();
     }
+    if (opts.afterPass) await afterPassLogged(opts.afterPass, opts.log);
     const wait = failures === 0 && opts.sleep ? opts.sleep : sleep;
     await wait(backoffSeconds(opts.intervalSeconds, failures, opts.maxBackoffSeconds) * 1000, opts.signal);
   }
   return passes;
+}
+
+/** Runs `afterPass`, logging its failure instead of throwing it. */
+async function afterPassLogged(afterPass: () => Promise<void>, log: Logger): Promise<void> {
+  try {
+    await afterPass();
+  } catch (err) {
+    log.warn({ err }, 'work after the reconcile pass failed (the next pass goes ahead)');
+  }
 }

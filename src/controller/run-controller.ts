@@ -54,6 +54,8 @@ export interface ControllerOptions {
   healthHost?: string;
   /** One reconcile pass (the reconciler's `pass`). */
   pass: () => Promise<PassSummary>;
+  /** Work after each pass, off its time (the reconciler's `afterPass`; `LoopOptions.afterPass`). */
+  afterPass?: () => Promise<void>;
   /**
    * The status page served at `/` (and `/status.json`) of the health port (absent: no page), given
    * what only the running controller knows (`RunningController.healthCauses`).
@@ -143,6 +145,7 @@ export async function startController(opts: ControllerOptions): Promise<RunningC
       lastPassOk = ok;
     },
     ...(waker ? { sleep: (ms: number, signal: AbortSignal) => waker.sleep(ms, signal) } : {}),
+    ...(opts.afterPass ? { afterPass: opts.afterPass } : {}),
   }).catch((err: unknown) => {
     loopAlive = false;
     log.fatal({ err }, 'controller loop crashed');

@@ -53,6 +53,12 @@ export interface Reconciler {
   pass(): Promise<PassResult>;
   /** Closes the database. */
   close(): Promise<void>;
+  /**
+   * What the loop runs after each pass, while it waits for the next: the database's checkpoint
+   * (`Store.checkpoint`; SQLite), so that no commit of a pass copies the log into the file.
+   * Absent: nothing.
+   */
+  afterPass?(): Promise<void>;
   /** The utilisation source the passes read (the crossing trigger reads it too); absent: none known. */
   metrics?: UtilizationSource | null;
 }

@@ -10,6 +10,7 @@ import { storeError } from './errors.js';
 import { transaction } from './sqlite-transaction.js';
 import { migrationSql, pendingMigrations, SCHEMA_MIGRATIONS_DDL } from './migrations.js';
 import type { Cell } from './rows.js';
+import type { WalCheckpoint } from './wal-checkpoint.js';
 import { makeDirs } from '../disk/index.js';
 
 /** One result row as the driver gives it: column name → value (text, number or null; JSON as text). */
@@ -24,6 +25,23 @@ export function bind(cells: Cell[]): (string | number | null)[] {
 export function insertSql(table: string, columns: readonly string[]): string {
   return `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
 }
+
+/**
+ * SQLite's automatic checkpoint (pages of 4 KiB in the write-ahead log): ten times SQLite's
+ * default of 1,000. A commit that carries the log past it copies the log into the file there and
+ * then, with two fsyncs (20–50 ms at 2,000 GPU nodes, docs/performance.md); the loop checkpoints
+ * between passes instead (`SqliteSession.checkpoint`), so this is only the bound of a log nobody
+ * checkpoints (a one-shot command between its commits, a loop whose checkpoint a reader keeps
+ * from finishing): about 40 MiB.
+ */
+export const WAL_AUTOCHECKPOINT_PAGES = 10_000;
+
+/**
+ * `journal_size_limit` (bytes): when the log starts over after a checkpoint, a log file larger
+ * than this is cut back to it, so one large pass (the first snapshot of 10,000 nodes) does not
+ * leave a file of its size behind.
+ */
+export const WAL_SIZE_LIMIT_BYTES = 16 * 1024 * 1024;
 
 /** How the SQLite store opens its file and what it keeps. */
 export interface SqliteStoreOptions {
@@ -64,7 +82,14 @@ export class SqliteSession {
       } else {
         if (file !== ':memory:') makeDirs(path.dirname(path.resolve(file)));
         this.db = new Database(file);
-        if (file !== ':memory:') this.db.pragma('journal_mode = WAL');
+        if (file !== ':memory:') {
+          this.db.pragma('journal_mode = WAL');
+          // The pass's commits no longer carry the log into the file (`checkpoint`, below): SQLite's
+          // own checkpoint is the backstop for a writer that never calls it, and the log's file is
+          // cut back to its limit when it starts over.
+          this.db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
+          this.db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
+        }
       }
       this.db.pragma('foreign_keys = ON');
       // A second process migrating or writing waits instead of failing with SQLITE_BUSY.
@@ -132,6 +157,24 @@ export class SqliteSession {
       return (this.db.prepare('SELECT id FROM schema_migrations ORDER BY id').all() as Row[]).map((r) =>
         Number(r.id),
       );
+    });
+  }
+
+  /**
+   * Copies the write-ahead log into the database file, without waiting for any reader or writer
+   * (`PRAGMA wal_checkpoint(PASSIVE)`: what SQLite's automatic checkpoint runs, fsync of the log
+   * and of the file included), so that the next commit starts the log over. A loop calls it
+   * between passes, off their critical path; a pass's commits then never pay for it. Answers the
+   * log's pages (frames) and how many of them are now in the file; `null` for a read-only or
+   * in-memory database, which has no log.
+   */
+  checkpoint(): Promise<WalCheckpoint | null> {
+    return this.run('checkpoint', () => {
+      if (this.options.readOnly || this.db.memory) return null;
+      const r = (this.db.pragma('wal_checkpoint(PASSIVE)') as Row[])[0];
+      // -1 for both when the database is not in WAL mode.
+      if (!r || Number(r.log) < 0) return null;
+      return { busy: Number(r.busy) !== 0, logPages: Number(r.log), copiedPages: Number(r.checkpointed) };
     });
   }
 

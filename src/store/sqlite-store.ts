@@ -22,6 +22,7 @@ import type {
   Store,
   UtilizationSampleRecord,
 } from './types.js';
+import type { WalCheckpoint } from './wal-checkpoint.js';
 import { latestSnapshot, nodeEmptiness, saveSnapshot } from './sqlite-snapshots.js';
 import {
   benchmarkJobOwner,
@@ -89,6 +90,10 @@ export class SqliteStore implements Store, StatusStore {
 
   close(): Promise<void> {
     return this.s.close();
+  }
+
+  checkpoint(): Promise<WalCheckpoint | null> {
+    return this.s.checkpoint();
   }
 
   saveSnapshot(snapshot: Snapshot): Promise<number> {

@@ -2,6 +2,7 @@ import type { PrunedHistory } from './history-retention.js';
 import type { BenchmarkJobOwner, BenchmarkJobUid } from './benchmark-job-uids.js';
 import type { BenchmarkSignalSample } from './benchmark-signals.js';
 import type { PushedCommit } from './pushed-commits.js';
+import type { WalCheckpoint } from './wal-checkpoint.js';
 import type { Snapshot } from '../cluster/index.js';
 
 export type { PushedCommit } from './pushed-commits.js';
@@ -252,6 +253,11 @@ export interface Store {
    * Snapshots are pruned on their own: `saveSnapshot` keeps the newest N (`keepSnapshots`).
    */
   prune?(before: string): Promise<number>;
+  /**
+   * Copies the write-ahead log into the file (`wal-checkpoint.ts`; the loop, between passes); null:
+   * no log (read-only, in memory). PostgreSQL has none. @throws StoreError when it fails
+   */
+  checkpoint?(): Promise<WalCheckpoint | null>;
 }
 
 /**

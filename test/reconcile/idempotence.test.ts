@@ -3,6 +3,7 @@
  * no push and no writing call to the PR host. Against the simulated cluster over HTTP, a temporary
  * bare repo, and each provider: `git` (records in SQLite) and `github` (the fake GitHub).
  */
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { parse } from 'yaml';
@@ -179,6 +180,13 @@ describe('createReconciler: the same pass built from connection settings', () =>
         ['gpuops/prod/pools', 'created'],
         ['gpuops/prod/placement/yolo', 'created'],
       ]);
+      // What the loop runs between passes: the database's checkpoint. The pass's pages were in
+      // the write-ahead log; now they are in the file too.
+      const dbFile = join(h.repo.root, 'state.db');
+      const fileBefore = statSync(dbFile).size;
+      expect(statSync(`${dbFile}-wal`).size).toBeGreaterThan(0);
+      await reconciler.afterPass!();
+      expect(statSync(dbFile).size).toBeGreaterThan(fileBefore);
       const refs = h.branches().map((b) => [b, h.ref(b)]);
       const second = await reconciler.pass();
       expect(second.writeBack.map((r) => r.action)).toEqual(['unchanged', 'unchanged']);

@@ -30,9 +30,9 @@ import {
   decideInTurn,
   type Decide,
   decideOneTimed,
-  claimPolicy,
   standbyReplicas,
   type StandbyOffer,
+  claimDecider,
 } from '../scaling/index.js';
 import type { LoopDelays } from '../scaling/index.js';
 import { computeFigures, type AllocationPoint } from './figures.js';
@@ -194,15 +194,16 @@ function decideAll(
     ...c,
     freeGpus: c.freeGpus + (claimable.get(c.node) ?? 0),
   }));
-  const decided = claimPolicy(policy, loop, offer);
   const holds = new Map<string, number>();
   const timed: Decide = (input, p, now) => {
     const { decision, clock } = decideOneTimed(input, p, now);
     holds.set(input.algorithm.name, clock.actionUntilMs);
     return { decision, claims: claimsOf(input, decision) };
   };
-  const inputs = live.map((m) => ({ ...m.passInput(t, decided), loop }));
-  const decisions = decideInTurn(inputs, capacity, decided, new Date(START + t * 1000), timed);
+  // Every service is of the set: each is decided under the claim's windows while one is Ready.
+  const decide = claimDecider(timed, () => offer);
+  const inputs = live.map((m) => ({ ...m.passInput(t, policy), loop }));
+  const decisions = decideInTurn(inputs, capacity, policy, new Date(START + t * 1000), decide);
   return { decisions, holds };
 }
 

@@ -26,7 +26,7 @@ export { observedStartup, podStartups } from './observed-startup.js';
 export { placementPending } from './placement-pending.js';
 export { claimedByAlgorithm, planStandby } from './rules/claim-actions.js';
 export type { StandbyAction } from './rules/claim-actions.js';
-export { claimPolicy, gitReplicas, standbyReplicas } from './rules/claim.js';
+export { claimDecider, gitReplicas, standbyReplicas } from './rules/claim.js';
 export type { StandbyOffer } from './rules/claim.js';
 export { isStandbyPod } from './rules/standby-owners.js';
 export { createScalingMemo, rememberedScaling, samePooled } from './scaling-memo.js';

@@ -278,9 +278,6 @@ function subjectChanges(input: DesiredStateInput, steps: PassSteps): ChangeSetIn
       parse: lookups.parse,
       now,
       recent: input.recent,
-      pods: input.snapshot.pods,
-      replicaSets: input.snapshot.replicaSets ?? [],
-      ...(input.loop ? { loop: input.loop } : {}),
     }),
   ];
 }

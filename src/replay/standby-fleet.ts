@@ -33,6 +33,7 @@ import {
   standbyReplicas,
   type StandbyOffer,
   claimDecider,
+  standbyHoldSeconds,
 } from '../scaling/index.js';
 import type { LoopDelays } from '../scaling/index.js';
 import { computeFigures, type AllocationPoint } from './figures.js';
@@ -249,7 +250,8 @@ function podHand(set: StandbySet, sb: StandbySettings, tick: number): PodHand {
 
 /**
  * The standby set's size at `t`: `standbyReplicas(poolLoad)`, the highest target of the last
- * scale-down stabilisation window (so a dip does not delete standbys the next rise needs cold).
+ * scale-down stabilisation window (so a dip does not delete standbys the next rise needs cold),
+ * `standbyHoldSeconds` as `gpuops run`'s pass holds it (`plan/standby-hold.ts`).
  */
 function standbyTarget(
   set: StandbySet,
@@ -259,7 +261,7 @@ function standbyTarget(
   sb: StandbySettings,
   t: number,
 ): number {
-  const window = policy.spec.scaling.scaleDown.stabilizationWindowSeconds;
+  const window = standbyHoldSeconds(policy);
   set.targets.push({ t, n: standbyReplicas(poolLoadGpus, sb.standbyFactor, 1, s.max) });
   while (set.targets.length > 0 && set.targets[0]!.t < t - window) set.targets.shift();
   return Math.max(...set.targets.map((x) => x.n));

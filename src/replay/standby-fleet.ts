@@ -5,7 +5,7 @@
  * - Every pass decides every service with the real `decideInTurn`; the Ready standbys' GPUs count
  *   as free for it (a claim takes one), and while a standby is Ready the flap hold and scale-up
  *   cooldown follow a claim's delay and the scale-down windows are the policy's own
- *   (`claimPolicy`; `gpuops run`'s pass does not apply it yet). As in `gpuops run`, each input carries the
+ *   (`claimPolicy`, through `claimDecider` as `gpuops run`'s pass applies it). As in `gpuops run`, each input carries the
  *   loop's delays (the cold start as the start-up), so the windows follow the loop
  *   (`withLoopWindows`), and a service's crossing trigger fires again when the hold its last pass
  *   decided ends (`DecisionClock.actionUntilMs`), not at the next periodic pass.

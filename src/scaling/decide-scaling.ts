@@ -14,7 +14,7 @@ import { countDropped, metricsReport, type MetricsReport } from './metrics-repor
 import { signalKey } from './signal-reading.js';
 import { keptInput, beginInputs, type InputMemo } from './kept-inputs.js';
 import { plainLookups, type ScalingLookups } from './lookups.js';
-import { claimDecider } from './rules/claim.js';
+import { claimDecider } from './claim-decider.js';
 import { standbyOffers } from './rules/claim-actions.js';
 import type {
   AlgorithmSample,

@@ -3,6 +3,7 @@
 export { crossingSide } from './band-crossing.js';
 export type { BandView, CrossingSide } from './band-crossing.js';
 export { podSlots } from './capacity.js';
+export { claimDecider } from './claim-decider.js';
 export { claimsOf } from './claims.js';
 export { watchJudgeOf, watchReading } from './crossing-watch.js';
 export type { WatchedAlgorithm, Watchlist, WatchState } from './crossing-watch.js';
@@ -26,7 +27,7 @@ export { observedStartup } from './observed-startup.js';
 export { placementPending } from './placement-pending.js';
 export { claimedByAlgorithm, planStandby } from './rules/claim-actions.js';
 export type { StandbyAction } from './rules/claim-actions.js';
-export { claimDecider, gitReplicas, standbyHoldSeconds, standbyReplicas } from './rules/claim.js';
+export { gitReplicas, standbyHoldSeconds, standbyReplicas } from './rules/claim.js';
 export type { StandbyOffer } from './rules/claim.js';
 export { createScalingMemo, rememberedScaling, samePooled } from './scaling-memo.js';
 export type { ScalingMemo } from './scaling-memo.js';

@@ -12,7 +12,6 @@
  * (`claimLoop`, `loop-windows.ts`).
  */
 import type { Policy } from '../../definitions/index.js';
-import type { Decide } from '../decide-in-turn.js';
 import { loopWindows, withLoopWindows, type LoopDelays } from '../loop-windows.js';
 import type { ScalingDecision } from '../types.js';
 
@@ -152,19 +151,6 @@ export function claimPolicy(
     claimBases.set(p, policy);
   }
   return p;
-}
-
-/**
- * `decide` with each algorithm decided under its {@link claimPolicy}: `claimPolicy(policy,
- * input.loop, offerOf(name))`, `offerOf` giving what its standby set offers it at the pass (null:
- * no set serves it). The one way both `gpuops run`'s pass (`decideScaling`, the offers from the
- * snapshot's Ready standbys, `standbyOffers`) and the replay's standby fleet (its set's Ready pods)
- * apply the claim's windows. Without `input.loop` (`gpuops plan`, `reconcile --once`) the policy
- * as it is, as `claimPolicy` gives it. Never throws but where `decide` does.
- */
-export function claimDecider(decide: Decide, offerOf: (algorithm: string) => StandbyOffer | null): Decide {
-  return (input, policy, now) =>
-    decide(input, claimPolicy(policy, input.loop, offerOf(input.algorithm.name)), now);
 }
 
 const claimPolicies = new WeakMap<Policy, Map<string, Policy>>();

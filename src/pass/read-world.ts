@@ -4,7 +4,7 @@
  * dry run read exactly what a pass reads.
  */
 import type { SnapshotOptions, Snapshot } from '../cluster/index.js';
-import { invalidAlgorithms, keptForInvalidSpecs, rememberedLookups, standbySubject } from '../plan/index.js';
+import { invalidAlgorithms, keptForInvalidSpecs, rememberedLookups } from '../plan/index.js';
 import type { FillFailure, FillHold } from '../plan/index.js';
 import type { UtilizationReading } from '../metrics/index.js';
 import { historySince } from '../scaling/index.js';
@@ -52,8 +52,6 @@ export async function readWorld(sources: WorldSources, now: JudgeAt): Promise<Wo
   // Kept from the last pass while the files under `clusters/<cluster>/` are the same (kept-steps.ts).
   const git = lookups.gitModel(cluster, base, poolLabel);
   const names = repo.algorithms.map((a) => a.name);
-  // The standby sets' own size records are read with the algorithms' decisions (standby-hold.ts).
-  const subjects = [...names, ...(policy.spec.standby ?? []).map(standbySubject)];
   const moved = [...git.movedNodes.keys()];
   const [snapshot, hpa, reading, benchmarks, decided, history] = await Promise.all([
     clusterRead,
@@ -65,11 +63,11 @@ export async function readWorld(sources: WorldSources, now: JudgeAt): Promise<Wo
         ? rememberedBenchmarks(repo.algorithms, store, sources.memory)
         : Promise.resolve<PassBenchmarks>({ outcomes: new Map(), runs: new Map() }),
     store
-      ? rememberedDecisions(store, subjects, historySince(policy, at), sources.memory)
+      ? rememberedDecisions(store, names, historySince(policy, at), sources.memory)
       : Promise.resolve(new Map<string, DecisionRecord[]>()),
     store && moved.length > 0 ? store.nodeEmptiness?.(moved) : Promise.resolve(undefined),
   ]);
-  const recent: DecisionRecord[] = subjects.flatMap((n) => decided.get(n) ?? []);
+  const recent: DecisionRecord[] = names.flatMap((n) => decided.get(n) ?? []);
   const failures = new Map<string, FillFailure>();
   const holds = new Map<string, FillHold>();
   const fills = sources.jobs

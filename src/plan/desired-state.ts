@@ -279,9 +279,6 @@ function subjectChanges(input: DesiredStateInput, steps: PassSteps): ChangeSetIn
       parse: lookups.parse,
       now,
       recent: input.recent,
-      pods: input.snapshot.pods,
-      replicaSets: input.snapshot.replicaSets ?? [],
-      ...(input.loop ? { loop: input.loop } : {}),
     }),
   ];
 }

@@ -19,4 +19,3 @@ export type { ReconcilerMemory, RememberedDecisions, RememberedRuns } from './me
 export { fillKey, readsFill } from './model-cache.js';
 export type { FillState, FillStates } from './model-cache.js';
 export { returnIdlePools } from './pool-changes.js';
-export { standbySubject } from './standby-hold.js';

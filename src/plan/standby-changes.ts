@@ -5,8 +5,8 @@
  * `standbyReplicas(ΣL, β, gpus, max)` of `scaling/rules/claim.ts`, ΣL the sampled load (GPUs) of
  * the algorithms the set serves, as the headroom rule reads each one's (Σ utilisation / 100 × GPUs
  * of a pod, over the pods the scaling step attributed to it). The size grows at once and shrinks
- * only after the scale-down window (`standby-hold.ts`; the policy's own after a reversal of the
- * set's recorded sizes), so a load wobbling across a ceil boundary opens no pull request each time.
+ * only after the scale-down window (`standby-hold.ts`: the policy's own, as the replay's standby
+ * fleet holds it), so a load wobbling across a ceil boundary opens no pull request each time.
  *
  * No data is never no load: on a reading that failed or came in part, the set keeps at least the
  * pods Git holds (it may grow, never shrink), as no algorithm scales down on such a reading, and a
@@ -17,18 +17,12 @@
  */
 import type { ChangeSetInput, StandbyEvidence } from '../change-sets/index.js';
 import { standbyFile, standbyPath, standbyVendor } from '../manifests/index.js';
-import { standbyReplicas } from '../scaling/index.js';
+import { standbyReplicas, standbyHoldSeconds } from '../scaling/index.js';
 import type { Policy, ResolvedAlgorithm, StandbySet } from '../definitions/index.js';
 import { parseGenerated, type GitModel } from './git-model.js';
 import { byString } from '../util/index.js';
-import type { DecisionRecord, LoopTiming } from '../scaling/index.js';
-import type { PodInfo, ReplicaSetInfo } from '../cluster/index.js';
-import {
-  heldStandbySize,
-  pastStandbySizes,
-  standbyHoldWindowSeconds,
-  standbyWindowSeconds,
-} from './standby-hold.js';
+import type { DecisionRecord } from '../scaling/index.js';
+import { heldStandbySize, pastStandbySizes } from './standby-hold.js';
 
 /** Inputs of {@link standbyChanges}. */
 export interface StandbyChangesInput {
@@ -44,15 +38,12 @@ export interface StandbyChangesInput {
   /** The valid Algorithm specs: whose GPUs a set's standbys ask (`standbyVendor`); absent: NVIDIA. */
   algorithms?: readonly Pick<ResolvedAlgorithm, 'name' | 'namespace' | 'spec'>[];
   /**
-   * Shrinking is held for the scale-down window (`standby-hold.ts`): the pass's time, the stored
-   * scaling decisions and the sets' size records (`standbySizeRecord`), the pass's pods and ReplicaSets (the standby pods' start-up) and `gpuops
-   * run`'s loop delays (absent: the policy's window). Without `now` the size follows this pass alone.
+   * Shrinking is held for the scale-down window (`standby-hold.ts`, the policy's own on every
+   * loop): the pass's time and the stored scaling decisions. Without `now` the size follows this
+   * pass alone.
    */
   now?: Date;
   recent?: readonly DecisionRecord[];
-  pods?: readonly PodInfo[];
-  replicaSets?: readonly ReplicaSetInfo[];
-  loop?: LoopTiming;
   /** How a Git file is parsed (`PlanLookups.parse`: `parseGenerated`, or a reconciler's that keeps it). */
   parse?: (text: string) => unknown;
 }
@@ -71,12 +62,8 @@ function held(input: StandbyChangesInput, set: StandbySet, from: number | null, 
   if (!input.now) return sized;
   const { policy } = input;
   const nowMs = input.now.getTime();
-  const loopWindow = standbyWindowSeconds(policy, set, input.loop, {
-    pods: input.pods ?? [],
-    replicaSets: input.replicaSets ?? [],
-  });
-  // After a reversal of the set's own recorded sizes, the policy's window (standby-hold.ts).
-  const window = standbyHoldWindowSeconds(policy, set, loopWindow, input.recent ?? [], nowMs);
+  // The policy's own window on every loop, as the replay's standby fleet holds its set.
+  const window = standbyHoldSeconds(policy);
   const past = pastStandbySizes(input.recent ?? [], set, beta, policy.spec.scaling.utilization.max);
   return heldStandbySize(from, sized, past, nowMs, window);
 }

@@ -3,9 +3,10 @@
  * across a ceil boundary with every small wobble of ΣL, and each move would open or update a pull
  * request and delete or backfill a standby (a cold start). So a set grows at once, as the headroom
  * rule's scale-up does, and shrinks only to a size every pass of the last scale-down window asked
- * no more than: the window is the scaling rule's `scaleDown.stabilizationWindowSeconds`, sized to
- * the loop as the algorithms' are (`scaling/loop-windows.ts`, with the standby pods' own start-up,
- * the cold start a wrong shrink costs), at most the policy's.
+ * no more than: the window is `standbyHoldSeconds` (`scaling/rules/claim.ts`), the policy's own
+ * `scaleDown.stabilizationWindowSeconds` on every loop, the one the replay's standby fleet holds
+ * its set with (never one sized to the loop: the set is the spare for the load's own swings, the
+ * rule of a claim's scale-down windows, `claimPolicy`).
  *
  * The past sizes come from the stored scaling decisions of the set's algorithms (`recent`, the
  * records every pass stores and the scaling rule's own windows read back): a pass's ΣL is, over
@@ -16,48 +17,14 @@
  * the window (the newest at or before now − window): with a history shorter than the window the
  * set keeps its size.
  *
- * After a reversal of the set's own size the policy's window stands for the loop's, as the scaling
- * rule's loop-sized windows yield to the policy's (`reversalHoldEndMs`, `claimPolicy`): a loop-sized
- * window assumes the load turns no faster than the loop sees it, and a size that went up and down
- * (or down and up) within the policy's flap window (`scaling.headroomFlapHoldSeconds`) shows it
- * did. The set's sizes are its own records (kind `standby`, subject `standby/<set>`: Git's pods →
- * the size the pass planned, one per pass that planned a change, {@link standbySizeRecord}), since
- * the sizes the load asked for say nothing of what the set did.
+ * Each size a pass plans is stored too (kind `standby`, subject `standby/<set>`: Git's pods → the
+ * size the pass planned, one per pass that planned a change, {@link standbySizeRecord}), the set's
+ * own history beside its algorithms' decisions.
  */
-import type { Policy, StandbySet } from '../definitions/index.js';
-import type { PodInfo, ReplicaSetInfo } from '../cluster/index.js';
-import {
-  isStandbyPod,
-  observedStartup,
-  podStartups,
-  withLoopWindows,
-  type LoopTiming,
-  podsJudged,
-  standbyReplicas,
-  reversalHoldEndMs,
-} from '../scaling/index.js';
+import type { StandbySet } from '../definitions/index.js';
+import { podsJudged, standbyReplicas } from '../scaling/index.js';
 import type { DecisionRecord } from '../scaling/index.js';
 import type { StandbyEvidence } from '../change-sets/index.js';
-
-/**
- * The scale-down window (seconds) of `set`: the policy's `scaleDown.stabilizationWindowSeconds`,
- * or with `loop` (`gpuops run`) the one sized to the loop with the start-up of the set's own
- * standby pods (`isStandbyPod`: the owner chain to `gpuops-standby-<set>`, not a label anyone may
- * write, so a hand-made pod Ready at once cannot shorten the window); the policy's while none is
- * observed.
- */
-export function standbyWindowSeconds(
-  policy: Policy,
-  set: StandbySet,
-  loop: LoopTiming | undefined,
-  cluster: { pods: readonly PodInfo[]; replicaSets: readonly ReplicaSetInfo[] },
-): number {
-  if (!loop) return policy.spec.scaling.scaleDown.stabilizationWindowSeconds;
-  const own = cluster.pods.filter((p) => isStandbyPod(set, p, cluster.replicaSets));
-  const startupSeconds = observedStartup(podStartups(own));
-  return withLoopWindows(policy, { ...loop, startupSeconds }).spec.scaling.scaleDown
-    .stabilizationWindowSeconds;
-}
 
 /** The subject of a standby set's size records: `standby/<set>`, as its change set's subject (never an algorithm's name). */
 export function standbySubject(set: Pick<StandbySet, 'name'>): string {
@@ -85,28 +52,6 @@ export function standbySizeRecord(evidence: StandbyEvidence, now: Date): Decisio
     utilization: null,
     at: now.toISOString(),
   };
-}
-
-/**
- * The scale-down window (seconds) the set's hold uses at `nowMs`: `loopWindow` (`standbyWindowSeconds`),
- * but the policy's own `scaleDown.stabilizationWindowSeconds` while a reversal of the set's recorded
- * sizes holds (`reversalHoldEndMs` over its {@link standbySizeRecord}s in `records`, with the
- * policy's `headroomFlapHoldSeconds`; see the module comment).
- */
-export function standbyHoldWindowSeconds(
-  policy: Policy,
-  set: Pick<StandbySet, 'name'>,
-  loopWindow: number,
-  records: readonly DecisionRecord[],
-  nowMs: number,
-): number {
-  const s = policy.spec.scaling;
-  if (loopWindow >= s.scaleDown.stabilizationWindowSeconds) return loopWindow;
-  const subject = standbySubject(set);
-  const own = records.filter((r) => r.kind === 'standby' && r.subject === subject);
-  return reversalHoldEndMs(own, nowMs, s.headroomFlapHoldSeconds) === null
-    ? loopWindow
-    : s.scaleDown.stabilizationWindowSeconds;
 }
 
 /** The size each past pass of the set asked for, by its time (ms), from the set's algorithms' records. */

@@ -5,7 +5,7 @@
  * - Every pass decides every service with the real `decideInTurn`; the Ready standbys' GPUs count
  *   as free for it (a claim takes one), and while a standby is Ready the flap hold and scale-up
  *   cooldown follow a claim's delay and the scale-down windows are the policy's own
- *   (`claimPolicy`; `gpuops run`'s pass does not apply it yet). As in `gpuops run`, each input carries the
+ *   (`claimPolicy`, through `claimDecider` as `gpuops run`'s pass applies it). As in `gpuops run`, each input carries the
  *   loop's delays (the cold start as the start-up), so the windows follow the loop
  *   (`withLoopWindows`), and a service's crossing trigger fires again when the hold its last pass
  *   decided ends (`DecisionClock.actionUntilMs`), not at the next periodic pass.
@@ -30,9 +30,10 @@ import {
   decideInTurn,
   type Decide,
   decideOneTimed,
-  claimPolicy,
   standbyReplicas,
   type StandbyOffer,
+  claimDecider,
+  standbyHoldSeconds,
 } from '../scaling/index.js';
 import type { LoopDelays } from '../scaling/index.js';
 import { computeFigures, type AllocationPoint } from './figures.js';
@@ -194,15 +195,16 @@ function decideAll(
     ...c,
     freeGpus: c.freeGpus + (claimable.get(c.node) ?? 0),
   }));
-  const decided = claimPolicy(policy, loop, offer);
   const holds = new Map<string, number>();
   const timed: Decide = (input, p, now) => {
     const { decision, clock } = decideOneTimed(input, p, now);
     holds.set(input.algorithm.name, clock.actionUntilMs);
     return { decision, claims: claimsOf(input, decision) };
   };
-  const inputs = live.map((m) => ({ ...m.passInput(t, decided), loop }));
-  const decisions = decideInTurn(inputs, capacity, decided, new Date(START + t * 1000), timed);
+  // Every service is of the set: each is decided under the claim's windows while one is Ready.
+  const decide = claimDecider(timed, () => offer);
+  const inputs = live.map((m) => ({ ...m.passInput(t, policy), loop }));
+  const decisions = decideInTurn(inputs, capacity, policy, new Date(START + t * 1000), decide);
   return { decisions, holds };
 }
 
@@ -248,7 +250,8 @@ function podHand(set: StandbySet, sb: StandbySettings, tick: number): PodHand {
 
 /**
  * The standby set's size at `t`: `standbyReplicas(poolLoad)`, the highest target of the last
- * scale-down stabilisation window (so a dip does not delete standbys the next rise needs cold).
+ * scale-down stabilisation window (so a dip does not delete standbys the next rise needs cold),
+ * `standbyHoldSeconds` as `gpuops run`'s pass holds it (`plan/standby-hold.ts`).
  */
 function standbyTarget(
   set: StandbySet,
@@ -258,7 +261,7 @@ function standbyTarget(
   sb: StandbySettings,
   t: number,
 ): number {
-  const window = policy.spec.scaling.scaleDown.stabilizationWindowSeconds;
+  const window = standbyHoldSeconds(policy);
   set.targets.push({ t, n: standbyReplicas(poolLoadGpus, sb.standbyFactor, 1, s.max) });
   while (set.targets.length > 0 && set.targets[0]!.t < t - window) set.targets.shift();
   return Math.max(...set.targets.map((x) => x.n));

@@ -8,12 +8,14 @@ import { otherAutoscalers } from '../cluster/autoscalers.js';
 import { specRequest, type PodRequest } from './fit.js';
 import type { PodLayout } from './pod-layout.js';
 import { placerOf, type Placer } from './placer.js';
-import { decideInTurn } from './decide-in-turn.js';
+import { decideInTurn, type Decide } from './decide-in-turn.js';
 import { judgeSignals, type JudgedSignal } from './judged-signals.js';
 import { countDropped, metricsReport, type MetricsReport } from './metrics-report.js';
 import { signalKey } from './signal-reading.js';
 import { keptInput, beginInputs, type InputMemo } from './kept-inputs.js';
 import { plainLookups, type ScalingLookups } from './lookups.js';
+import { claimDecider } from './claim-decider.js';
+import { standbyOffers } from './rules/claim-actions.js';
 import type {
   AlgorithmSample,
   Attribution,
@@ -151,9 +153,26 @@ export function decideScaling(input: DecideScalingInput): DecideScalingResult {
       });
     }
   }
-  const decisions = decideInTurn(scalingInputs, capacity, policy, now, lookups.decider(capacity));
+  const decisions = decideInTurn(scalingInputs, capacity, policy, now, decider(input, lookups, capacity));
   return { decisions, attribution: main.attribution, samples, metrics };
 }
+
+/**
+ * The pass's `Decide`: the lookups' one, and under `gpuops run` (`loop`) with a standby set, each
+ * algorithm of a set decided under its claim's windows while a standby of its set is Ready
+ * (`claimDecider`, the offers from the snapshot's Ready standbys, `standbyOffers`), as the
+ * replay's standby fleet decides. Without a loop the claim changes no window: the set's pods are
+ * not read.
+ */
+function decider(input: DecideScalingInput, lookups: ScalingLookups, capacity: Capacity): Decide {
+  const decide = lookups.decider(capacity);
+  const sets = input.policy.spec.standby ?? [];
+  if (!input.loop || sets.length === 0) return decide;
+  const offers = standbyOffers(sets, input.snapshot);
+  return claimDecider(decide, (name) => offers.get(name) ?? null);
+}
+
+type Capacity = ReturnType<ScalingLookups['capacity']>;
 
 /** What {@link scalingInputOf} reads of the whole pass. */
 interface PassView {

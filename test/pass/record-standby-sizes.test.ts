@@ -1,7 +1,7 @@
 /**
  * A pass stores its standby sets' planned size changes beside its scaling decisions (`recordPass`,
- * `DesiredState.standbySizes`), on a real SQLite file, where the next pass reads them back under
- * the set's subject (`standby/<set>`) for its hold (`plan/standby-hold.ts`); a pass that plans no
+ * `DesiredState.standbySizes`), on a real SQLite file, under the set's subject (`standby/<set>`),
+ * the set's own history (its hold reads the algorithms' decisions alone); a pass that plans no
  * change, or the first size of a set Git does not hold yet, stores none (`standbySizeRecord`).
  */
 import { mkdtempSync, rmSync } from 'node:fs';

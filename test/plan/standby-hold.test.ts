@@ -1,7 +1,8 @@
 /**
  * Hysteresis of the standby set's size: it grows at once, and shrinks only to a size every pass
  * of the scale-down window asked no more than (the pass that opens the window included), the
- * window sized to the loop with the standby pods' start-up. A wobble across a ceil boundary
+ * window the policy's own `scaleDown.stabilizationWindowSeconds` (`standbyHoldSeconds`, as the
+ * replay's standby fleet holds its set; `gpuops run`'s loop does not shorten it). A wobble across a ceil boundary
  * shorter than the window changes nothing in Git; a drop held for exactly the window shrinks, one
  * second less does not.
  */
@@ -12,7 +13,6 @@ import { standbyFile } from '../../src/manifests/standby.js';
 import { standbyChanges, type StandbyChangesInput } from '../../src/plan/standby-changes.js';
 import type { DecisionRecord } from '../../src/scaling/types.js';
 import { policyWith } from '../benchmark/fixtures.js';
-import { pod } from '../scaling/support.js';
 import { STANDBY_SET } from '../support/standby-policy.js';
 
 const SET = STANDBY_SET;
@@ -106,36 +106,6 @@ describe('the standby size shrinks only after the scale-down window', () => {
     expect(pr).toBe(want !== git);
   });
 
-  it('the window follows the loop: standby pods Ready 20 s after creation, 5 s + 5 s → 2.5·30 = 75 s', () => {
-    const rs = {
-      namespace: 'algorithms',
-      name: 'gpuops-standby-llm-abc',
-      owner: { kind: 'Deployment', name: 'gpuops-standby-llm', controller: true },
-      revision: 1,
-      replicas: 3,
-    };
-    const standby = pod('gpuops-standby-llm-abc-1', {
-      labels: { 'gpuops.dev/standby': 'llm' },
-      owner: { kind: 'ReplicaSet', name: rs.name, controller: true },
-      createdAt: at(-1000),
-      readyAt: at(-980),
-    });
-    // A pod labelled a standby by hand, Ready at once, is not the set's: it cannot shorten the window.
-    const forged = pod('gpuops-standby-llm-xyz-1', {
-      labels: { 'gpuops.dev/standby': 'llm' },
-      owner: null,
-      createdAt: at(-1000),
-      readyAt: at(-1000),
-    });
-    const o = { loop: { sampleSeconds: 5, reactionSeconds: 5 }, pods: [standby, forged], replicaSets: [rs] };
-    expect(plan(3, 2, [...passes(-300, -90, 3), ...passes(-75, -15, 2)], o).replicas).toBe(2);
-    expect(plan(3, 2, [...passes(-299, -89, 3), ...passes(-74, -14, 2)], o).replicas).toBe(3);
-    // Without an observed start-up the policy's 300 s stand; the forged pod alone observes none.
-    const drop = [...passes(-300, -105, 3), ...passes(-90, -15, 2)];
-    expect(plan(3, 2, drop, { ...o, pods: [] }).replicas).toBe(3);
-    expect(plan(3, 2, drop, { ...o, pods: [forged] }).replicas).toBe(3);
-  });
-
   it('a window the policy turns off (0 s) shrinks at once', async () => {
     const off = await policyWith((p) => {
       p.standby = [SET];
@@ -154,29 +124,13 @@ describe('the standby size shrinks only after the scale-down window', () => {
 
 /**
  * The set's own sizes over passes every 15 s, Git taking each planned size at once (the pull
- * request merged before the next pass): the loop-sized window (75 s, as above) shrinks the set
- * 75 s after a dip, so a load that dips and comes back turns it up, down, up, down within the
- * policy's flap window (300 s). After a reversal of its recorded sizes the policy's window (300 s)
- * stands, as for the scaling rule's windows, until the flap window has passed without one. Before
- * that fall-back the first row shrank again at 360 (a third reversal), and the second changed the
- * set 15 times in 1,800 s, every change after the first a reversal (14).
+ * request merged before the next pass), under the policy's 300 s window. Before 2026-12-07 (branch
+ * claim-run) `gpuops run` sized the window to the loop (75 s with these standbys' 20 s start-up)
+ * and fell back to the policy's after a reversal of the set's recorded sizes: the load that comes
+ * back every 240 s changed the set 9 times in 1,800 s, 5 of them reversals (15 and 14 without the
+ * fall-back); the policy's window changes it once.
  */
-describe('the standby hold after a reversal of its own size', () => {
-  const rs = {
-    namespace: 'algorithms',
-    name: 'gpuops-standby-llm-abc',
-    owner: { kind: 'Deployment', name: 'gpuops-standby-llm', controller: true },
-    revision: 1,
-    replicas: 3,
-  };
-  const standby = pod('gpuops-standby-llm-abc-1', {
-    labels: { 'gpuops.dev/standby': 'llm' },
-    owner: { kind: 'ReplicaSet', name: rs.name, controller: true },
-    createdAt: at(-1000),
-    readyAt: at(-980),
-  });
-  const loop = { loop: { sampleSeconds: 5, reactionSeconds: 5 }, pods: [standby], replicaSets: [rs] };
-
+describe('the standby hold over a load that dips and comes back', () => {
   /** The changes of the set (`t: from → to`) over passes from 0 to `end` s, each asking `asks(t)`. */
   function run(asks: (t: number) => 2 | 3, end: number): string[] {
     const recent: DecisionRecord[] = passes(-600, -15, 2);
@@ -193,7 +147,6 @@ describe('the standby hold after a reversal of its own size', () => {
         policyErrors: false,
         now: new Date(NOW + t * 1000),
         recent,
-        ...loop,
       });
       const to = (parse(cs!.files[0]!.content!) as { spec: { replicas: number } }).spec.replicas;
       recent.push(pass(t, asks(t)));
@@ -235,42 +188,20 @@ describe('the standby hold after a reversal of its own size', () => {
   }
 
   it.each<[string, (t: number) => 2 | 3, number, string[], number]>([
+    // Up at 0; the last pass asking 3 is at 255, so the window (opened by the pass 300 s back)
+    // holds 3 until 570, when every pass since 270 asked 2.
     [
-      // Up at 0, down 75 s after the dip began (135), up again at 240: a reversal, so the next
-      // shrink waits the policy's 300 s (until 540 the window is 300 s: 240 and 255 asked 3);
-      // at 540 the flap window has passed since the reversal and the loop's 75 s shrink it.
-      'up, down, up within the window: the next shrink waits the policy window',
+      'up, down, up within the window: one shrink, 300 s after the last rise',
       (t) => (t < 60 || (t >= 240 && t < 270) ? 3 : 2),
       900,
-      ['0: 2 → 3', '135: 3 → 2', '240: 2 → 3', '540: 3 → 2'],
-      2,
-    ],
-    [
-      // A dip every 240 s (3 asked for 30 s): the loop's window alone flaps every cycle.
-      'a load that comes back every 240 s',
-      (t) => (t % 240 < 30 ? 3 : 2),
-      1800,
-      [
-        '0: 2 → 3',
-        '105: 3 → 2',
-        '240: 2 → 3',
-        '585: 3 → 2',
-        '720: 2 → 3',
-        '1065: 3 → 2',
-        '1200: 2 → 3',
-        '1545: 3 → 2',
-        '1680: 2 → 3',
-      ],
-      5,
-    ],
-    [
-      // One rise and one fall, 300 s apart or more: no reversal, the loop's window throughout.
-      'one rise that stays 400 s: no reversal, the loop window',
-      (t) => (t < 400 ? 3 : 2),
-      900,
-      ['0: 2 → 3', '480: 3 → 2'],
+      ['0: 2 → 3', '570: 3 → 2'],
       0,
     ],
+    // A dip every 240 s (3 asked for 30 s): every window holds an ask of 3, so the set stays at 3.
+    ['a load that comes back every 240 s', (t) => (t % 240 < 30 ? 3 : 2), 1800, ['0: 2 → 3'], 0],
+    // One rise that stays 400 s (the last pass asking 3 at 390): the window the pass at 405 opens
+    // ends the hold at 705.
+    ['one rise that stays 400 s', (t) => (t < 400 ? 3 : 2), 900, ['0: 2 → 3', '705: 3 → 2'], 0],
   ])('%s', (_, asks, end, want, wantFlaps) => {
     const changes = run(asks, end);
     expect(changes).toEqual(want);

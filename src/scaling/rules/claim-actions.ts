@@ -18,7 +18,7 @@ import type { StandbySet } from '../../definitions/index.js';
 import { CLAIMED_FROM_LABEL, claimPatch, giveBackPatch, STANDBY_LABEL } from '../../manifests/index.js';
 import { GPUOPS } from '../../util/index.js';
 import type { ScalingDecision } from '../types.js';
-import { planClaims } from './claim.js';
+import { planClaims, type StandbyOffer } from './claim.js';
 import { isClaimedPod, isStandbyPod, standbyReplicaSets } from './standby-owners.js';
 
 /**
@@ -70,6 +70,26 @@ export function readyStandbys(set: StandbySet, cluster: StandbyCluster): PodInfo
         isStandbyPod(set, p, replicaSets),
     )
     .sort(byName);
+}
+
+/**
+ * What each set offers its algorithms at a pass (`claimPolicy`'s offer), by algorithm name: the
+ * set's Ready standbys in `cluster` ({@link readyStandbys}: Running, Ready, not being deleted, by
+ * the owner chain) and its `claimSeconds`. Every algorithm of a set gets the same count, those
+ * Ready when the pass began (a claim an earlier decision of the pass makes does not lower it), as
+ * the replay's standby fleet counts them. An algorithm in two sets takes the first's, as
+ * `planStandby` does; one in none is absent.
+ */
+export function standbyOffers(
+  sets: readonly StandbySet[],
+  cluster: StandbyCluster,
+): Map<string, StandbyOffer> {
+  const out = new Map<string, StandbyOffer>();
+  for (const set of sets) {
+    const offer = { ready: readyStandbys(set, cluster).length, claimSeconds: set.claimSeconds };
+    for (const name of set.algorithms) if (!out.has(name)) out.set(name, offer);
+  }
+  return out;
 }
 
 /** Pods gpuops claimed from `set` for `algorithm` (`isClaimedPod`), not being deleted, by name. */

@@ -102,6 +102,19 @@ export function standbyReplicas(
 }
 
 /**
+ * The scale-down window (seconds) of a standby set's size: the policy's own
+ * `scaleDown.stabilizationWindowSeconds`, on every loop (`gpuops run`'s, `gpuops plan`'s, the
+ * replay's standby fleet's), never one sized to the loop. The rule of {@link claimPolicy}'s
+ * scale-down windows: the set is the pool's spare for the load's own swings, which neither a claim
+ * nor a fast loop shortens, and a shrink the load reverses turns the next claim into a cold start.
+ * Measured on the replay's standby fleet with this window (docs/standby.md); on the flags' loop
+ * the loop-sized one is this window too (3·D above it). Never throws.
+ */
+export function standbyHoldSeconds(policy: Policy): number {
+  return policy.spec.scaling.scaleDown.stabilizationWindowSeconds;
+}
+
+/**
  * The policy an algorithm is decided under while a Ready standby waits for it: the flap hold and
  * the scale-up cooldown follow the loop with a claim's start-up (`loopWindows`), because a
  * scale-up after a scale-down now costs a wake or switch, not a cold start; the scale-down

@@ -2,8 +2,7 @@
  * The pools step (pure): the cluster as Git wants it labelled, then every node's desired pool.
  */
 import type { NodeInfo, Snapshot } from '../cluster/index.js';
-import type { ProductNeed } from '../pools/index.js';
-import type { PoolAssignment } from '../pools/index.js';
+import type { ProductNeed, PoolAssignment } from '../pools/index.js';
 import type { Policy } from '../definitions/index.js';
 import { plainLookups, type PlanLookups } from './lookups.js';
 import type { GitModel } from './git-model.js';

@@ -218,7 +218,11 @@ export async function createReconciler(
   return {
     pass: () => reconcileOnce(deps),
     afterPass: async () => {
-      await deps.store.checkpoint?.();
+      const ck = await deps.store.checkpoint?.();
+      // A reader that holds the log (a long `gpuops status`) keeps a PASSIVE checkpoint from
+      // copying every page; the next pass's checkpoint copies the rest.
+      if (ck && (ck.busy || ck.copiedPages < ck.logPages))
+        log.debug({ ...ck }, 'database checkpoint left pages in the log (a reader held it)');
     },
     close,
     knownClusters: () => knownClusters(deps),

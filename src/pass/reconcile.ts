@@ -54,8 +54,9 @@ export interface Reconciler {
   /** Closes the database. */
   close(): Promise<void>;
   /**
-   * What the loop runs after each pass, while it waits for the next: the database's checkpoint
-   * (`Store.checkpoint`; SQLite), so that no commit of a pass copies the log into the file.
+   * What the loop runs after each pass, before it waits for the next (its time adds to the
+   * interval): the database's checkpoint (`Store.checkpoint`; SQLite), so that no commit of a pass
+   * copies the log into the file. A checkpoint a reader kept from finishing is logged at debug.
    * Absent: nothing.
    */
   afterPass?(): Promise<void>;

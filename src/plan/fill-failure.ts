@@ -60,7 +60,10 @@ export function newFillFailures(failures: Iterable<FillFailure>, warned: Set<str
  * the very message {@link heldByFailedFills} gives the failure now (the same Job, reason and
  * message). A pass that records a failure has warned about it first (`pass/reconcile.ts`), so a
  * restarted process marks these as warned (`newFillFailures`) and does not warn again. A record
- * of another Job (a changed fill step), another reason, or held for another cause matches nothing.
+ * of another Job (a changed fill step), another reason, or held for another cause matches nothing;
+ * nor does one algorithm's second failed Job, or a failure the record shows as a fill hold (the
+ * record keeps one cause per algorithm, `pass/write.ts`): those are warned again after a restart,
+ * the side this errs on (a warning repeated, never one lost).
  */
 export function recordedFillFailures(
   failures: Iterable<FillFailure>,

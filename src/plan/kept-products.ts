@@ -21,7 +21,8 @@ export function sameProducts(a: AlgorithmProducts, b: AlgorithmProducts): boolea
 /**
  * `fresh` (this pass's products by algorithm name) with each entry equal to `last`'s
  * ({@link sameProducts}) replaced by `last`'s object; the others frozen. The answer is what to keep
- * as the next pass's `last`. `fresh` itself is not changed.
+ * as the next pass's `last`. The `fresh` Map is not changed; its entries that are kept as they are
+ * get frozen in place.
  */
 export function keptProducts(
   last: ReadonlyMap<string, AlgorithmProducts> | undefined,

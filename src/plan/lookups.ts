@@ -43,8 +43,8 @@ export interface PlanLookups extends ScalingLookups {
   /** What one replica of a Deployment in Git is (`replicaPod`). */
   replicaPod(alg: ResolvedAlgorithm, git: GitDeployment): ReplicaPod;
   /**
-   * The pass's GPU products by algorithm (`productsOf`'s answer), each equal one the last pass's
-   * object (`keptProducts`); absent: `fresh` as it is.
+   * The pass's GPU products by algorithm (`productsOf`'s answer), each entry equal to the last
+   * pass's replaced by that very object (`keptProducts`); absent: `fresh` as it is.
    */
   products?(fresh: Map<string, AlgorithmProducts>): Map<string, AlgorithmProducts>;
 }

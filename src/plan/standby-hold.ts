@@ -19,7 +19,8 @@
  *
  * Each size a pass plans is stored too (kind `standby`, subject `standby/<set>`: Git's pods → the
  * size the pass planned, one per pass that planned a change, {@link standbySizeRecord}), the set's
- * own history beside its algorithms' decisions.
+ * own history beside its algorithms' decisions. Since the hold is the policy's own window on every
+ * loop (`standbyHoldSeconds`), no pass reads them back: the status page's recent decisions show them.
  */
 import type { StandbySet } from '../definitions/index.js';
 import { podsJudged, standbyReplicas } from '../scaling/index.js';

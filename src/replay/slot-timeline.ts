@@ -53,7 +53,8 @@ const s1 = (x: number | undefined) => (x === undefined ? '     –' : x.toFixed(
 /**
  * The timeline as lines: each part (in the order granted) with its ask, its slot and the slot's
  * length, then the marks in time order, then the slot-seconds no part held between the start and
- * `end` on `slots` slots (the cores left idle by the order, not by the parts' own waits).
+ * `end` on `slots` slots (slot-seconds left unused by the order; with more slots than cores, not
+ * idle cores, and never the parts' own waits).
  */
 export function formatTimeline(t: SlotTimeline, slots: number, end: number): string {
   const width = Math.max(4, ...t.spans.map((s) => s.what.length), ...t.marks.map((m) => m.what.length));

@@ -167,6 +167,7 @@ export class SqliteSession {
    * between passes, off their critical path; a pass's commits then never pay for it. Answers the
    * log's pages (frames) and how many of them are now in the file; `null` for a read-only or
    * in-memory database, which has no log.
+   * @throws StoreError naming `checkpoint` when SQLite fails (a rejected promise)
    */
   checkpoint(): Promise<WalCheckpoint | null> {
     return this.run('checkpoint', () => {

@@ -92,6 +92,7 @@ export class SqliteStore implements Store, StatusStore {
     return this.s.close();
   }
 
+  /** `Store.checkpoint` (types.ts) on SQLite; @throws StoreError naming `checkpoint` (rejects). */
   checkpoint(): Promise<WalCheckpoint | null> {
     return this.s.checkpoint();
   }

@@ -13,6 +13,9 @@ export interface WalCheckpoint {
   busy: boolean;
   /** Pages (frames of 4 KiB) in the log when it ran. */
   logPages: number;
-  /** Of those, pages now in the database file (all of them: the next commit starts the log over). */
+  /**
+   * Of those, pages now in the database file: all of them when not `busy` (the next commit then
+   * starts the log over); fewer while a reader holds the log.
+   */
   copiedPages: number;
 }

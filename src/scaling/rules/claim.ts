@@ -103,12 +103,12 @@ export function standbyReplicas(
 
 /**
  * The scale-down window (seconds) of a standby set's size: the policy's own
- * `scaleDown.stabilizationWindowSeconds`, on every loop (`gpuops run`'s, `gpuops plan`'s, the
- * replay's standby fleet's), never one sized to the loop. The rule of {@link claimPolicy}'s
+ * `scaleDown.stabilizationWindowSeconds`, whatever the loop (`gpuops run`'s, the replay's standby
+ * fleet's; `gpuops plan` and `reconcile --once` have none), never one sized to the loop. The rule of {@link claimPolicy}'s
  * scale-down windows: the set is the pool's spare for the load's own swings, which neither a claim
  * nor a fast loop shortens, and a shrink the load reverses turns the next claim into a cold start.
- * Measured on the replay's standby fleet with this window (docs/standby.md); on the flags' loop
- * the loop-sized one is this window too (3·D above it). Never throws.
+ * Measured on the replay's standby fleet with this window (docs/standby.md); on the replay's default
+ * loop (D = 105 s) the loop-sized window it replaced was this 300 s too. Never throws.
  */
 export function standbyHoldSeconds(policy: Policy): number {
   return policy.spec.scaling.scaleDown.stabilizationWindowSeconds;

@@ -1,4 +1,4 @@
-import { parseDcgmPage } from './dcgm-text.js';
+import { DcgmPageMemo } from './dcgm-page-memo.js';
 import type { GpuSeries, UtilizationQuery, UtilizationReading, UtilizationSource } from './types.js';
 
 /** One dcgm-exporter endpoint; `node` names the node it runs on, when known. */
@@ -49,6 +49,8 @@ export interface DcgmScrapeOptions {
  */
 export class DcgmScrapeSource implements UtilizationSource {
   readonly name = 'dcgm-exporter';
+  /** Each target's last page parse, reused while its utilisation lines are unchanged. */
+  private readonly pages = new DcgmPageMemo();
   constructor(private readonly options: DcgmScrapeOptions) {}
 
   async read(query: UtilizationQuery): Promise<UtilizationReading> {
@@ -62,7 +64,7 @@ export class DcgmScrapeSource implements UtilizationSource {
           });
           if (!response.ok) return { error: `${target.url}: HTTP ${response.status}` };
           const text = await readPage(response, this.options.maxPageBytes ?? DEFAULT_MAX_PAGE_BYTES);
-          const series = parseDcgmPage(text, {
+          const series = this.pages.parse(target.url, text, {
             source: target.url,
             scrapedAtMs,
             metrics: [query.metric],

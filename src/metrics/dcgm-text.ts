@@ -57,17 +57,46 @@ export const NODE_HINT_LABEL = 'gpuops_node_hint';
  * @throws MetricsParseError naming `source` and the offending line.
  */
 export function parseDcgmPage(text: string, options: DcgmPageOptions): GpuSeries[] {
-  const wanted = options.metrics ? new Set(options.metrics.flatMap(utilisationMetrics)) : null;
+  const wanted = wantedFamilies(options.metrics);
+  const lines = wanted ? familyLines(text, wanted) : text;
+  return stampSeries(parsePageLines(text, lines, wanted, options), options.scrapedAtMs);
+}
+
+/** A series of a page before the scrape time is known: `timestamp` undefined when the sample has none. */
+export type UnstampedSeries = Omit<GpuSeries, 'timestamp'> & { timestamp: number | undefined };
+
+/**
+ * The family names `metrics` asks for (every vendor's for `DCGM_FI_DEV_GPU_UTIL`,
+ * `utilisationMetrics`), or null for "every `DCGM_FI_*` family and every vendor's utilisation".
+ */
+export function wantedFamilies(metrics: readonly string[]): Set<string>;
+export function wantedFamilies(metrics: readonly string[] | undefined): Set<string> | null;
+export function wantedFamilies(metrics: readonly string[] | undefined): Set<string> | null {
+  return metrics ? new Set(metrics.flatMap(utilisationMetrics)) : null;
+}
+
+/**
+ * The series of `lines` (`text`, or its {@link familyLines} for `wanted`) as
+ * {@link parseDcgmPage} gives them, before stamping: `options.scrapedAtMs` is not read.
+ *
+ * @throws MetricsParseError naming `options.source` and the offending line of `text`.
+ */
+export function parsePageLines(
+  text: string,
+  lines: string,
+  wanted: ReadonlySet<string> | null,
+  options: Omit<DcgmPageOptions, 'scrapedAtMs' | 'metrics'>,
+): UnstampedSeries[] {
   let families;
   try {
     // With `metrics`, only their families' lines are parsed (a pass reads one of dozens).
-    families = parsePrometheusTextFormat(wanted ? familyLines(text, wanted) : text);
+    families = parsePrometheusTextFormat(lines);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     throw new MetricsParseError(options.source, lineOf(text, message), message);
   }
   const vendorMetrics = new Set(VENDORS.map((v) => v.utilisation.metric));
-  const out: GpuSeries[] = [];
+  const out: UnstampedSeries[] = [];
   for (const family of families) {
     const taken = wanted
       ? wanted.has(family.name)
@@ -82,12 +111,20 @@ export function parseDcgmPage(text: string, options: DcgmPageOptions): GpuSeries
         metric: family.name,
         labels,
         value: parseSampleValue(sample.value),
-        timestamp: sample.timestamp_ms === undefined ? options.scrapedAtMs : Number(sample.timestamp_ms),
+        timestamp: sample.timestamp_ms === undefined ? undefined : Number(sample.timestamp_ms),
       };
       out.push(inCommonSpelling(series));
     }
   }
   return out;
+}
+
+/**
+ * Fresh copies of `series` (labels too, so a caller may change them) with `scrapedAtMs`
+ * (milliseconds since the epoch) as the timestamp of those whose sample had none.
+ */
+export function stampSeries(series: readonly UnstampedSeries[], scrapedAtMs: number): GpuSeries[] {
+  return series.map((s) => ({ ...s, labels: { ...s.labels }, timestamp: s.timestamp ?? scrapedAtMs }));
 }
 
 /** Prometheus sample values: a float, `NaN`, `+Inf`, `-Inf` (exposition format). */

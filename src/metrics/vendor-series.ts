@@ -38,7 +38,7 @@ export function utilisationMetrics(metric: string): string[] {
  * `pod=""` as "no pod", as for dcgm-exporter's pages. A series of NVIDIA's, or of a metric no
  * vendor exports as utilisation, comes back unchanged (the same object).
  */
-export function inCommonSpelling(series: GpuSeries): GpuSeries {
+export function inCommonSpelling<S extends Omit<GpuSeries, 'timestamp'>>(series: S): S {
   const vendor = vendorOfUtilisation(series.metric);
   if (vendor === undefined || vendor === NVIDIA) return series;
   const own = vendor.utilisation.labels;

@@ -1,7 +1,10 @@
 /**
- * The last page parse of each dcgm-exporter target, kept while its lines are unchanged: the
- * replay's simulated exporter serves the same utilisation lines pass after pass (about nine
- * pages in ten on the bundled trace), and parsing them costs more than comparing them.
+ * The last page parse of each dcgm-exporter target, kept while its lines are unchanged:
+ * dcgm-exporter samples its GPUs at its collection interval (`--collect-interval`), and a scrape
+ * does not make DCGM query the hardware, so scraping faster returns the same cached sample
+ * (NVIDIA's "Configure Prometheus for DCGM Exporter"): a signal read every few seconds gets the
+ * same utilisation lines most times (the replay's simulated exporter: about nine pages in ten on
+ * the bundled trace), and parsing them costs more than comparing them.
  */
 import { familyLines } from './family-lines.js';
 import {

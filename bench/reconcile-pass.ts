@@ -52,6 +52,8 @@ export interface ServerCounts {
   prometheus: number;
   /** Bytes of Prometheus answers sent. */
   prometheusBytes: number;
+  /** Milliseconds the fake Prometheus (the parent process) spent rendering and sending answers. */
+  prometheusAnswerMs: number;
 }
 
 /** What the pass process reports for one pass. */
@@ -87,6 +89,11 @@ export interface PassReport {
   prometheusRequests: number;
   /** Bytes of the Prometheus answers of the pass. */
   prometheusBytes: number;
+  /**
+   * Milliseconds the fake Prometheus spent answering the pass (render and synchronous send, in the
+   * parent process on the same cores): inside the pass's wall time, not gpuops's own work.
+   */
+  prometheusAnswerMs: number;
   commits: number;
   pushes: number;
   fetches: number;
@@ -481,6 +488,7 @@ async function main(): Promise<void> {
       statements: passStatements,
       prometheusRequests: after.prometheus - before.prometheus,
       prometheusBytes: after.prometheusBytes - before.prometheusBytes,
+      prometheusAnswerMs: after.prometheusAnswerMs - before.prometheusAnswerMs,
       commits: workingCopy.counters.commits - wc0.commits,
       pushes: workingCopy.counters.pushes - wc0.pushes,
       fetches: workingCopy.counters.fetches - wc0.fetches,
@@ -591,6 +599,7 @@ async function crossing(
     statements: null,
     prometheusRequests: 0,
     prometheusBytes: 0,
+    prometheusAnswerMs: 0,
     commits: counters.commits - c0.commits,
     pushes: counters.pushes - c0.pushes,
     fetches: 0,

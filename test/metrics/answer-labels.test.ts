@@ -97,6 +97,31 @@ describe("QueryAnswerDecoder with the last answer's label sets: the tree decoder
     }
   });
 
+  it('label sets one character apart are two series (halves joined by their whole label set)', () => {
+    // Alike but for the last label's last character, or a label's name: never one series.
+    const sets = [{ node: 'n1' }, { node: 'n2' }, { node: 'n10' }, { nodf: 'n1' }].map((l) => ({
+      UUID: 'GPU-0',
+      exported_namespace: 'algorithms',
+      exported_pod: 'resnet-0',
+      ...l,
+    }));
+    const items = sets.flatMap((labels, i) =>
+      ['avg', 'last'].map((stat, k) => ({
+        metric: { ...labels, gpuops_stat: stat },
+        value: [T, k === 0 ? String(10 * (i + 1)) : String(T - i)],
+      })),
+    );
+    const memo = new LabelSetMemo();
+    for (const size of [1 << 20, 1 << 20, 9]) {
+      const text = vector(items);
+      const answer = streamed(text, size, memo);
+      expect(answer).toEqual(tree(text));
+      expect(answer.series.map((s) => [s.labels.node ?? s.labels.nodf, s.value, s.timestamp])).toEqual(
+        sets.map((l, i) => [l.node ?? l.nodf, 10 * (i + 1), Math.round((T - i) * 1000)]),
+      );
+    }
+  });
+
   it('series gone, new and moved about: each read with its own labels', () => {
     const memo = new LabelSetMemo();
     const first = Array.from({ length: 40 }, (_, i) => gpu(i, '10'));

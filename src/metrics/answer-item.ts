@@ -108,51 +108,88 @@ export class LabelSetReader {
   /** The last answer's sets by their bytes (Latin-1), built at the first item out of its place. */
   private byText: Map<string, Kept> | null = null;
   private misses = 0;
+  /** The join keys of the label sets parsed in this answer, each kept once (see `labelsOf`). */
+  private readonly keys = new Map<string, string>();
   private viewOf: Uint8Array | null = null;
   private viewBuf: Buffer | null = null;
-  /** The item's labels, seconds and value (`parseSampleValue` of its text), after a `read` that returned true. */
+  /**
+   * The item's labels, seconds and value (`parseSampleValue` of its text): after a `read` that
+   * returned true; `labels` after a `skip` that matched, `seconds` and `value` after a `tail` that did.
+   */
   labels: SeriesLabels | null = null;
   seconds = 0;
   value = 0;
 
+  /** Items read whole (`skip`, then `tail`) kept by `keep` until `take`: labels; seconds and value. */
+  private readonly pending: SeriesLabels[] = [];
+  private readonly pendingValues: number[] = [];
+
   constructor(private readonly memo: LabelSetMemo) {}
+
+  /** Keeps the item just read by `skip` and `tail` (its `labels`, `seconds`, `value`); its index. */
+  keep(): number {
+    this.pendingValues.push(this.seconds, this.value);
+    return this.pending.push(this.labels!) - 1;
+  }
+
+  /** Sets `labels`, `seconds` and `value` to those of kept item `j`; -1: forgets every kept item. */
+  take(j: number): void {
+    if (j < 0) {
+      this.pending.length = 0;
+      this.pendingValues.length = 0;
+      return;
+    }
+    this.labels = this.pending[j]!;
+    this.seconds = this.pendingValues[2 * j]!;
+    this.value = this.pendingValues[2 * j + 1]!;
+  }
 
   /**
    * Reads item `index` (of `data.result`) at `start..end` of `chunk` whose first nested value is
    * at `open..close`; false when it is not in the compact form (the caller parses it whole).
    */
   read(chunk: Uint8Array, index: number, start: number, end: number, open: number, close: number): boolean {
-    const buf = this.view(chunk);
     if (open !== start + METRIC_KEY_LENGTH || chunk[open] !== 0x7b) return false;
-    if (!at(buf, start, METRIC_PREFIX)) return false;
+    if (!at(chunk, start, METRIC_PREFIX)) return false;
+    if (this.tail(chunk, close, end) !== end) return false;
+    const labels = this.labelsOf(this.view(chunk), index, open, close);
+    if (labels === null) return false;
+    this.labels = labels;
+    return true;
+  }
+
+  /**
+   * Reads the rest of an item in the compact form after its `metric` object, which ends at
+   * `close` of `chunk`: `,"value":[<seconds>,"<value>"]}` (no blank, no escape, ASCII), within
+   * `chunk[..limit]`. Sets `seconds` and `value`; returns the index just after the item's closing
+   * brace, or -1 when the bytes are not that form or run past `limit` (they are left as they are).
+   */
+  tail(chunk: Uint8Array, close: number, limit: number): number {
     const v = close + VALUE_PREFIX.length;
-    if (v > end) return false;
-    if (!at(buf, close, VALUE_PREFIX)) return false;
+    if (v > limit || !at(chunk, close, VALUE_PREFIX)) return -1;
     const comma = chunk.indexOf(0x2c, v);
-    if (comma < 0 || comma >= end || chunk[comma + 1] !== QUOTE) return false;
+    if (comma < 0 || comma >= limit || chunk[comma + 1] !== QUOTE) return -1;
     let seconds = decimalAt(chunk, v, comma, true);
     if (seconds === undefined) {
-      const number = buf.toString('latin1', v, comma);
-      if (!JSON_NUMBER.test(number)) return false;
+      const number = this.view(chunk).toString('latin1', v, comma);
+      if (!JSON_NUMBER.test(number)) return -1;
       seconds = Number(number);
     }
     let q = comma + 2;
     for (let c = chunk[q]!; c !== QUOTE; c = chunk[++q]!)
-      if (q >= end || c === BACKSLASH || c < 0x20 || c > 0x7e) return false;
-    if (q + 3 !== end || chunk[q + 1] !== 0x5d || chunk[q + 2] !== 0x7d) return false;
-    const labels = this.labelsOf(buf, index, open, close);
-    if (labels === null) return false;
-    this.labels = labels;
+      if (q >= limit || c === BACKSLASH || c < 0x20 || c > 0x7e) return -1;
+    if (q + 3 > limit || chunk[q + 1] !== 0x5d || chunk[q + 2] !== 0x7d) return -1;
     this.seconds = seconds;
     this.value =
-      decimalAt(chunk, comma + 2, q, false) ?? parseSampleValue(buf.toString('latin1', comma + 2, q));
-    return true;
+      decimalAt(chunk, comma + 2, q, false) ??
+      parseSampleValue(this.view(chunk).toString('latin1', comma + 2, q));
+    return q + 3;
   }
 
   /**
    * Where the `metric` object of item `index` ends (just after it) when the item at `start` of
    * `chunk` begins as the last answer's item `index` did (`{"metric":` and the same bytes of the
-   * object, all in this chunk); -1 otherwise.
+   * object, all in this chunk), with `labels` set to its label set; -1 otherwise.
    */
   skip(chunk: Uint8Array, start: number, index: number): number {
     const here = this.memo.last[index];
@@ -164,6 +201,7 @@ export class LabelSetReader {
     // cost less than comparing byte by byte in JavaScript (a short-lived string per item).
     if (this.view(chunk).toString('latin1', open, close) !== here.text) return -1;
     this.seen[index] = here;
+    this.labels = here.labels;
     return close;
   }
 
@@ -176,6 +214,20 @@ export class LabelSetReader {
   /** The answer ended whole: its label sets are the memo's now. */
   finish(): void {
     this.memo.last = this.seen;
+  }
+
+  /**
+   * `labels` with the join key of an equal set parsed before it in this answer (the other half of
+   * its series): the builder joins the halves in a `Map` by that key, and a key that is the very
+   * string it was stored under is found by identity, where an equal copy built apart (a rope of
+   * ~15 pieces) is compared character by character, every pass, once the memo keeps both.
+   */
+  private interned(labels: SeriesLabels): SeriesLabels {
+    if (labels.key === '') return labels;
+    const key = this.keys.get(labels.key);
+    if (key === undefined) this.keys.set(labels.key, labels.key);
+    else labels.key = key;
+    return labels;
   }
 
   /** The labels of the `metric` object at `open..close`: the memo's, or parsed (null: not an object). */
@@ -202,10 +254,7 @@ export class LabelSetReader {
         return null;
       }
       if (!isObject(metric)) return null;
-      kept = {
-        text,
-        labels: seriesLabelsOf(metric as Record<string, string>),
-      };
+      kept = { text, labels: this.interned(seriesLabelsOf(metric as Record<string, string>)) };
     }
     this.seen[index] = kept;
     return kept.labels;

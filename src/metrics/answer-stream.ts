@@ -10,6 +10,7 @@
  * item whose `metric` object is the bytes the last answer's item at its place had is not walked
  * through nor parsed there: only its values are read.
  */
+import { Buffer } from 'node:buffer';
 import {
   answerBuilder,
   noticesOf,
@@ -30,6 +31,9 @@ const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
 const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
+
+/** A batch item's `open` when it was read as it was walked; its `close` is then its `keep` index. */
+const READ = -2;
 
 const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
@@ -85,7 +89,7 @@ export class QueryAnswerDecoder {
   private items = 0;
   /**
    * Items complete in the current chunk, read at its end: start and end indexes, and those of
-   * each one's first nested value (`Capture.open`, `close`).
+   * each one's first nested value (`Capture.open`, `close`), or `READ` and its `keep` index.
    */
   private batch: number[] = [];
   private readonly reader: LabelSetReader | null;
@@ -200,24 +204,35 @@ export class QueryAnswerDecoder {
     }
     if (c === CLOSE_ARRAY || c === CLOSE_OBJECT || c === COMMA || c === COLON)
       this.fail(`not JSON: expected a value at ${at()}`);
+    if (f.name === 'result' && c === OPEN_OBJECT && this.reader) return this.skipMetric(chunk, i, f);
     const type = c === QUOTE ? 'string' : c === OPEN_OBJECT || c === OPEN_ARRAY ? 'nested' : 'scalar';
     this.begin(f.name === 'result' ? 'item' : 'value', type, i);
-    if (f.name === 'result' && c === OPEN_OBJECT && this.reader) return this.skipMetric(chunk, i);
     return type === 'scalar' ? i : i + 1;
   }
 
   /**
-   * An item that begins with the `metric` object the last answer's item at its place had: the
-   * walk goes on after it (a whole object: the capture is at depth 1, outside any string).
+   * An item (an object) of `data.result` at `i`. With the `metric` object the last answer's item
+   * at its place had and the compact form's rest, all in this chunk, it is read here and left in
+   * the batch as read; with only that `metric` object, the walk goes on after it (the capture at
+   * depth 1, outside any string); else from its first byte.
    */
-  private skipMetric(chunk: Uint8Array, i: number): number {
-    const index = this.items + this.batch.length / 4;
-    const close = this.reader!.skip(chunk, i, index);
+  private skipMetric(chunk: Uint8Array, i: number, f: Frame): number {
+    this.begin('item', 'nested', i);
+    const reader = this.reader!;
+    const close = reader.skip(chunk, i, this.items + this.batch.length / 4);
     if (close < 0) return i + 1;
+    const end = this.builder?.addSample ? reader.tail(chunk, close, chunk.length) : -1;
     const cap = this.cap!;
-    cap.open = i + METRIC_KEY_LENGTH;
-    cap.close = close;
-    return close;
+    if (end < 0) {
+      cap.open = i + METRIC_KEY_LENGTH;
+      cap.close = close;
+      return close;
+    }
+    this.cap = null;
+    this.spare = cap;
+    f.state = 'next';
+    this.batch.push(i, end, READ, reader.keep());
+    return end;
   }
 
   private begin(what: Capture['what'], type: Capture['type'], start: number): void {
@@ -278,8 +293,7 @@ export class QueryAnswerDecoder {
       this.spare = cap;
       return;
     }
-    const bytes =
-      cap.parts.length === 0 ? chunk.subarray(cap.start, end) : join(cap.parts, chunk.subarray(0, end));
+    const bytes = Buffer.concat([...cap.parts, chunk.subarray(cap.start, end)]);
     const where = cap.what === 'item' ? `data.result[${this.items}]` : 'the answer';
     const value = this.parse(bytes, this.offset + end - bytes.length, where);
     if (cap.what === 'key') f.key = value as string;
@@ -321,7 +335,8 @@ export class QueryAnswerDecoder {
     if (reader === null) return this.parseItems(chunk, b, 0, b.length);
     let from = 0; // the first item not read yet
     for (let k = 0; k < b.length; k += 4) {
-      if (!reader.read(chunk, this.items, b[k]!, b[k + 1]!, b[k + 2]!, b[k + 3]!)) continue;
+      if (b[k + 2] === READ) reader.take(b[k + 3]!);
+      else if (!reader.read(chunk, this.items, b[k]!, b[k + 1]!, b[k + 2]!, b[k + 3]!)) continue;
       this.parseItems(chunk, b, from, k);
       from = k + 4;
       if (this.items >= this.maxSeries)
@@ -330,6 +345,7 @@ export class QueryAnswerDecoder {
       this.builder!.addSample!(reader.labels!, reader.seconds, reader.value);
     }
     this.parseItems(chunk, b, from, b.length);
+    reader.take(-1);
   }
 
   /** Parses the batch's items `from..to` (indexes into `b`) in one `JSON.parse`. */
@@ -358,16 +374,6 @@ export class QueryAnswerDecoder {
       return this.fail(`not JSON: ${where} at byte ${at}: ${why}`);
     }
   }
-}
-
-function join(parts: Uint8Array[], last: Uint8Array): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, last.length));
-  let at = 0;
-  for (const p of [...parts, last]) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }
 
 /**

@@ -21,11 +21,23 @@ import type { DecisionRecord, UtilizationSampleRecord } from './types.js';
 import { bind, insertSql, type Row, type SqliteSession } from './sqlite-session.js';
 import { insertTimedRows } from './sqlite-batch-insert.js';
 
+/** A sample's `namespace` (head cell 1): one namespace often serves many pods, bound once then. */
+const SAMPLE_SHARABLE_NAMESPACE = SAMPLE_COLUMNS.indexOf('namespace');
+
+/**
+ * A decision's `kind`, `action` and `reason` (head cells): in a steady pass most of the 1,000 rows
+ * are scaling decisions that change nothing, for one reason (`insertTimedRows` binds such a cell
+ * once where all rows of a statement agree).
+ */
+const DECISION_SHARABLE = (['kind', 'action', 'reason'] as const).map((c) => DECISION_COLUMNS.indexOf(c));
+
 /** `Store.saveSamples` (types.ts) on SQLite; a failure rejects with a StoreError naming `saveSamples`. */
 export function saveSamples(s: SqliteSession, samples: UtilizationSampleRecord[]): Promise<void> {
   return s.run('saveSamples', () => {
     // No boolean cell: nothing to bind. Every number a bound double (sqlite-batch-insert.ts).
-    insertTimedRows(s, 'utilization_samples', SAMPLE_COLUMNS, samples, sampleHeadCells, 'saveSamples');
+    insertTimedRows(s, 'utilization_samples', SAMPLE_COLUMNS, samples, sampleHeadCells, 'saveSamples', [
+      SAMPLE_SHARABLE_NAMESPACE,
+    ]);
   });
 }
 
@@ -55,7 +67,15 @@ export function recordDecision(s: SqliteSession, decision: DecisionRecord): Prom
 export function recordDecisions(s: SqliteSession, decisions: readonly DecisionRecord[]): Promise<void> {
   return s.run('recordDecisions', () => {
     // No boolean cell: nothing to bind. Every number a bound double (sqlite-batch-insert.ts).
-    insertTimedRows(s, 'decisions', DECISION_COLUMNS, decisions, decisionHeadCells, 'recordDecisions');
+    insertTimedRows(
+      s,
+      'decisions',
+      DECISION_COLUMNS,
+      decisions,
+      decisionHeadCells,
+      'recordDecisions',
+      DECISION_SHARABLE,
+    );
   });
 }
 

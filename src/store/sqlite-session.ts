@@ -43,6 +43,9 @@ export const WAL_AUTOCHECKPOINT_PAGES = 10_000;
  */
 export const WAL_SIZE_LIMIT_BYTES = 16 * 1024 * 1024;
 
+/** How long (ms) a statement waits for another connection's lock before SQLITE_BUSY. */
+const BUSY_TIMEOUT_MS = 10_000;
+
 /** How the SQLite store opens its file and what it keeps. */
 export interface SqliteStoreOptions {
   /** Snapshots kept by `saveSnapshot` (newest first); older ones are deleted. */
@@ -93,7 +96,7 @@ export class SqliteSession {
       }
       this.db.pragma('foreign_keys = ON');
       // A second process migrating or writing waits instead of failing with SQLITE_BUSY.
-      this.db.pragma('busy_timeout = 10000');
+      this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
       // What better-sqlite3, the driver before libsql, compiled in (SQLITE_DEFAULT_WAL_SYNCHRONOUS=1,
       // SQLITE_DEFAULT_CACHE_SIZE=-16000): in WAL mode NORMAL never corrupts the file (a power
       // cut may lose the last commits, which the next pass writes again), and a 16 MiB page cache
@@ -175,8 +178,44 @@ export class SqliteSession {
       const r = (this.db.pragma('wal_checkpoint(PASSIVE)') as Row[])[0];
       // -1 for both when the database is not in WAL mode.
       if (!r || Number(r.log) < 0) return null;
-      return { busy: Number(r.busy) !== 0, logPages: Number(r.log), copiedPages: Number(r.checkpointed) };
+      const done = {
+        busy: Number(r.busy) !== 0,
+        logPages: Number(r.log),
+        copiedPages: Number(r.checkpointed),
+      };
+      if (!done.busy && done.logPages > 0 && done.copiedPages === done.logPages) this.startLogOver();
+      return done;
     });
+  }
+
+  /**
+   * Starts the write-ahead log over now, after a checkpoint copied all of it, rather than in the
+   * next pass's first commit: the commit that starts a log writes its header and waits for it to
+   * reach the disk (an fsync, even at `synchronous = NORMAL`; SQLite's `sqlite3WalFrames`), which
+   * every pass's first commit (its snapshot's) paid. A commit needs a page to write: this one
+   * writes `user_version` back unchanged (the database header's page), so nothing stored moves.
+   * It waits for no other writer (`busy_timeout` 0 while it runs): one that holds the lock
+   * leaves the start to the next commit, as before. Other errors are thrown.
+   */
+  private startLogOver(): void {
+    this.db.pragma('busy_timeout = 0');
+    try {
+      transaction(
+        this.db,
+        () => {
+          const row = this.db.prepare('PRAGMA user_version').get() as Row;
+          const version = Number(row.user_version);
+          if (!Number.isSafeInteger(version))
+            throw new Error(`user_version reads ${String(row.user_version)}`);
+          this.db.exec(`PRAGMA user_version = ${version}`);
+        },
+        'IMMEDIATE',
+      );
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'SQLITE_BUSY') throw err;
+    } finally {
+      this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    }
   }
 
   close(): Promise<void> {

@@ -69,6 +69,59 @@ describe("QueryAnswerDecoder with the last answer's label sets: the tree decoder
     }
   });
 
+  it("an answer cut in two at every byte: the tree's series, each uncut item read from the memo", () => {
+    const labels = (i: number) => gpu(i, '0', ['a"b', 'é😀', '}{', 'x\\'][i % 4]);
+    const before = vector(Array.from({ length: 4 }, (_, i) => labels(i)).flat());
+    const items = Array.from({ length: 4 }, (_, i) =>
+      labels(i).map((it, k) => ({
+        ...it,
+        value: [[T, 1_700_000_000, -0, 17e8][k]!, ['42.5', 'NaN', '1e3', '-7'][(i + k) % 4]!],
+      })),
+    );
+    const text = vector(items.flat());
+    const bytes = new TextEncoder().encode(text);
+    const want = tree(text);
+    const starts = [...text.matchAll(/\{"metric":/g)].map((m) => Buffer.byteLength(text.slice(0, m.index)));
+    const ends = starts.map((s, k) => (starts[k + 1] ?? bytes.length - 2) - 1); // before "," or "]}}"
+    for (let cut = 0; cut <= bytes.length; cut++) {
+      const memo = new LabelSetMemo();
+      const a = streamed(before, 1 << 20, memo);
+      const d = new QueryAnswerDecoder(OPTIONS, undefined, memo);
+      d.write(bytes.subarray(0, cut));
+      d.write(bytes.subarray(cut));
+      const b = d.end();
+      expect(b, `cut at ${cut}`).toEqual(want);
+      // A GPU's labels are its `avg` item's: the last answer's object unless the cut is inside it.
+      const kept = starts.filter((s, k) => k % 4 === 0 && !(s < cut && cut < ends[k]!)).length;
+      expect(b.series.filter((s, g) => s.labels === a.series[g]!.labels).length, `cut at ${cut}`).toBe(kept);
+    }
+  });
+
+  it('label sets one character apart are two series (halves joined by their whole label set)', () => {
+    // Alike but for the last label's last character, or a label's name: never one series.
+    const sets = [{ node: 'n1' }, { node: 'n2' }, { node: 'n10' }, { nodf: 'n1' }].map((l) => ({
+      UUID: 'GPU-0',
+      exported_namespace: 'algorithms',
+      exported_pod: 'resnet-0',
+      ...l,
+    }));
+    const items = sets.flatMap((labels, i) =>
+      ['avg', 'last'].map((stat, k) => ({
+        metric: { ...labels, gpuops_stat: stat },
+        value: [T, k === 0 ? String(10 * (i + 1)) : String(T - i)],
+      })),
+    );
+    const memo = new LabelSetMemo();
+    for (const size of [1 << 20, 1 << 20, 9]) {
+      const text = vector(items);
+      const answer = streamed(text, size, memo);
+      expect(answer).toEqual(tree(text));
+      expect(answer.series.map((s) => [s.labels.node ?? s.labels.nodf, s.value, s.timestamp])).toEqual(
+        sets.map((l, i) => [l.node ?? l.nodf, 10 * (i + 1), Math.round((T - i) * 1000)]),
+      );
+    }
+  });
+
   it('series gone, new and moved about: each read with its own labels', () => {
     const memo = new LabelSetMemo();
     const first = Array.from({ length: 40 }, (_, i) => gpu(i, '10'));

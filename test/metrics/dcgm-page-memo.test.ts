@@ -10,25 +10,11 @@ import { DcgmScrapeSource } from '../../src/metrics/dcgm-scrape.js';
 import { MetricsParseError, parseDcgmPage } from '../../src/metrics/dcgm-text.js';
 import { DCGM } from '../../src/util/index.js';
 import { formatAmdPage } from '../../src/sim/dcgm/amd-page.js';
-import { formatDcgmPage, type DcgmGpu } from '../../src/sim/dcgm/page.js';
+import { formatDcgmPage } from '../../src/sim/dcgm/page.js';
+import { dcgmGpu } from '../support/dcgm-gpu.js';
 
-const gpu = (i: number, pod: string, utilization: number, smClockMhz = 1410): DcgmGpu => ({
-  gpu: i,
-  uuid: `GPU-${i}`,
-  pciBusId: `00000000:1${i}:00.0`,
-  modelName: 'NVIDIA A100-SXM4-80GB',
-  hostname: 'nvidia-dcgm-exporter-x',
-  driverVersion: '550.127.05',
-  container: pod ? 'c' : '',
-  namespace: pod ? 'algorithms' : '',
-  pod,
-  utilization,
-  smClockMhz,
-  fbUsedMiB: 100 * i,
-  fbFreeMiB: 80_000 - 100 * i,
-});
 const page = (u0: number, u2: number, clock = 1410) =>
-  formatDcgmPage([gpu(0, 'a-1', u0, clock), gpu(1, '', 0, clock), gpu(2, 'a-2', u2, clock)]);
+  formatDcgmPage([dcgmGpu(0, 'a-1', u0, clock), dcgmGpu(1, '', 0, clock), dcgmGpu(2, 'a-2', u2, clock)]);
 const opts = (scrapedAtMs: number, node = 'gpu-1') => ({
   source: 'http://x/dcgm/gpu-1/metrics',
   scrapedAtMs,
@@ -76,7 +62,7 @@ describe('DcgmPageMemo', () => {
       '# TYPE DCGM_FI_DEV_GPU_UTIL gauge\nDCGM_FI_DEV_GPU_UTIL{gpu="0",pod="p"} 33 1700000000000\n';
     expect(memo.parse('s', stamped, opts(5)).map((s) => s.timestamp)).toEqual([1_700_000_000_000]);
     expect(memo.parse('s', stamped, opts(6)).map((s) => s.timestamp)).toEqual([1_700_000_000_000]);
-    const amd = formatAmdPage('amd-1', [gpu(0, 'a-1', 64)]);
+    const amd = formatAmdPage('amd-1', [dcgmGpu(0, 'a-1', 64)]);
     for (const at of [7, 8]) expect(memo.parse('amd', amd, opts(at))).toEqual(parseDcgmPage(amd, opts(at)));
     expect(memo.parse('amd', amd, opts(9))[0]!.metric).toBe(DCGM.GPU_UTIL);
   });

@@ -10,26 +10,12 @@ import { describe, expect, it } from 'vitest';
 import { MetricsParseError, parseDcgmPage } from '../../src/metrics/dcgm-text.js';
 import { familyLines } from '../../src/metrics/family-lines.js';
 import { formatAmdPage } from '../../src/sim/dcgm/amd-page.js';
-import { formatDcgmPage, type DcgmGpu } from '../../src/sim/dcgm/page.js';
+import { formatDcgmPage } from '../../src/sim/dcgm/page.js';
+import { dcgmGpu } from '../support/dcgm-gpu.js';
 
 const fixture = (p: string) => readFileSync(new URL(`../fixtures/${p}`, import.meta.url), 'utf8');
 
-const gpu = (i: number, pod: string, utilization: number): DcgmGpu => ({
-  gpu: i,
-  uuid: `GPU-${i}`,
-  pciBusId: `00000000:1${i}:00.0`,
-  modelName: 'NVIDIA A100-SXM4-80GB',
-  hostname: 'nvidia-dcgm-exporter-x',
-  driverVersion: '550.127.05',
-  container: pod ? 'c' : '',
-  namespace: pod ? 'algorithms' : '',
-  pod,
-  utilization,
-  smClockMhz: 1410,
-  fbUsedMiB: 100 * i,
-  fbFreeMiB: 80_000 - 100 * i,
-});
-const gpus = [gpu(0, 'a-1', 73.4), gpu(1, '', 0), gpu(2, 'a-2', 12)];
+const gpus = [dcgmGpu(0, 'a-1', 73.4), dcgmGpu(1, '', 0), dcgmGpu(2, 'a-2', 12)];
 
 const PAGES: [string, string][] = [
   ['cluster-mixed gpu-a100-01', fixture('cluster-mixed/dcgm/gpu-a100-01.prom')],

@@ -8,14 +8,23 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import type { PodInfo, ReplicaSetInfo } from '../../src/cluster/types.js';
-import type { ResolvedAlgorithm } from '../../src/definitions/types.js';
+import type { PodInfo } from '../../src/cluster/types.js';
 import { readGitModel } from '../../src/plan/git-model.js';
 import { planScaling, scaleChanges } from '../../src/plan/scaling.js';
 import { policyWith } from '../benchmark/fixtures.js';
 import { templates } from '../support/cluster-mixed.js';
-import { nodeInfo } from '../support/node-info.js';
+import { resolvedAlgorithm } from '../support/resolved-algorithm.js';
 import { STANDBY_SET as SET } from '../support/standby-policy.js';
+import {
+  algorithmReplica,
+  algorithmRs,
+  deploymentYaml,
+  gpuUtilSeries,
+  managedPod,
+  shortTaskNode,
+  standbyPod,
+  standbyRs,
+} from '../support/standby-snapshot.js';
 
 const NOW = new Date('2026-12-06T12:00:00Z');
 const PATH = 'clusters/prod/algorithms/bert/deployment.yaml';
@@ -26,60 +35,10 @@ const policy = await policyWith((p) => {
   p.scaling.scaleDown = { ...p.scaling.scaleDown, cooldownSeconds: 0, stabilizationWindowSeconds: 0 };
 });
 
-const bertRs: ReplicaSetInfo = {
-  namespace: 'algorithms',
-  name: 'bert-abc',
-  uid: 'rs-bert',
-  owner: { kind: 'Deployment', name: 'bert', controller: true, uid: 'd-bert' },
-  revision: 1,
-  replicas: 1,
-};
-const standbyRs: ReplicaSetInfo = {
-  namespace: 'algorithms',
-  name: 'gpuops-standby-llm-bbb222',
-  uid: 'rs-bbb222',
-  owner: { kind: 'Deployment', name: 'gpuops-standby-llm', controller: true, uid: 'd-sb' },
-  revision: 1,
-  replicas: 2,
-};
-
-const pod = (name: string, labels: Record<string, string>, o: Partial<PodInfo> = {}): PodInfo => ({
-  namespace: 'algorithms',
-  name,
-  uid: `uid-${name}`,
-  labels: { 'app.kubernetes.io/managed-by': 'gpuops', ...labels },
-  nodeName: 'gpu-s1',
-  phase: 'Running',
-  ready: true,
-  terminating: false,
-  gpuRequest: 1,
-  requests: { cpuMillis: 1000, memoryBytes: 2 ** 30 },
-  managed: true,
-  algorithm: labels['gpuops.dev/algorithm'] ?? null,
-  owner: null,
-  unschedulable: false,
-  createdAt: '2026-12-06T10:00:00Z',
-  startedAt: '2026-12-06T10:00:00Z',
-  ...o,
-});
-/** A replica bert's Deployment owns. */
-const replica = (i: number) =>
-  pod(
-    `bert-abc-${i}`,
-    { 'gpuops.dev/algorithm': 'bert', 'app.kubernetes.io/name': 'bert', 'pod-template-hash': 'abc' },
-    { owner: { kind: 'ReplicaSet', name: 'bert-abc', controller: true, uid: 'rs-bert' } },
-  );
-/** A Ready standby of the set, owned by the standby Deployment's ReplicaSet. */
-const standby = (i: number) =>
-  pod(
-    `gpuops-standby-llm-bbb222-s${i}`,
-    { 'gpuops.dev/standby': 'llm', 'pod-template-hash': 'bbb222' },
-    { owner: { kind: 'ReplicaSet', name: 'gpuops-standby-llm-bbb222', controller: true, uid: 'rs-bbb222' } },
-  );
 /** A pod gpuops claimed for bert: released (no owner), its own uid as the claim mark. */
 const claimed = (i: number, o: Partial<PodInfo> = {}) => {
   const name = `gpuops-standby-llm-aaa111-c${i}`;
-  return pod(
+  return managedPod(
     name,
     { 'gpuops.dev/claimed-from': 'llm', 'gpuops.dev/algorithm': 'bert', 'app.kubernetes.io/name': 'bert' },
     { claimedUid: `uid-${name}`, ...o },
@@ -93,17 +52,11 @@ const FOREIGN = {
   copied: () => ({ ...claimed(8), uid: 'uid-copy' }),
 };
 
-const alg = (minReplicas: number, maxReplicas: number): ResolvedAlgorithm => ({
-  name: 'bert',
-  namespace: 'algorithms',
-  spec: { image: 'registry.example.com/ml/bert:1.0', resources: { gpus: 1 } },
-  scaling: { minReplicas, maxReplicas, utilization: { min: 30, max: 80 } },
-  benchmark: { args: undefined, runs: 1, timeoutSeconds: 1800 },
-  placement: 'short-task',
-  source: { file: 'algorithms/bert.yaml', line: 1 },
-});
-const deploymentText = (replicas: number) =>
-  `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: bert\n  namespace: algorithms\nspec:\n  replicas: ${replicas}\n  template:\n    spec:\n      nodeSelector:\n        gpuops.dev/pool: short-task\n`;
+const alg = (minReplicas: number, maxReplicas: number) =>
+  resolvedAlgorithm('bert', {
+    scaling: { minReplicas, maxReplicas, utilization: { min: 30, max: 80 } },
+    placement: 'short-task',
+  });
 
 /** A case: Git's replicas, claimed pods, Ready standbys, utilisation (%), and the rest. */
 const at = (git: number, claimed: number, ready: number, util: number, more: Partial<Case> = {}): Case => ({
@@ -136,31 +89,24 @@ interface Case {
 /** The step on one case: the decision, Git's replicas after the change set, the pod changes, the samples. */
 function run(c: Case) {
   const pods = [
-    ...Array.from({ length: c.git }, (_, i) => replica(i)),
+    ...Array.from({ length: c.git }, (_, i) => algorithmReplica('bert', i)),
     ...Array.from({ length: c.claimed }, (_, i) => claimed(i)),
-    ...Array.from({ length: c.ready }, (_, i) => standby(i)),
+    ...Array.from({ length: c.ready }, (_, i) => standbyPod(i)),
     ...(c.extra ?? []),
   ];
-  const series = pods
-    .filter((p) => p.algorithm === 'bert')
-    .map((p) => ({
-      metric: 'DCGM_FI_DEV_GPU_UTIL',
-      labels: {
-        UUID: `GPU-${p.name}`,
-        node: 'gpu-s1',
-        exported_pod: p.name,
-        exported_namespace: p.namespace,
-      },
-      value: c.util,
-      timestamp: NOW.getTime(),
-    }));
-  const node = nodeInfo('gpu-s1', {
-    pool: 'short-task',
-    labels: { 'gpuops.dev/pool': 'short-task' },
-    gpuRequested: pods.length,
-  });
-  const snapshot = { takenAt: NOW.toISOString(), nodes: [node], pods, replicaSets: [bertRs, standbyRs] };
-  const git = readGitModel('prod', new Map([[PATH, deploymentText(c.git)]]), 'gpuops.dev/pool');
+  const series = gpuUtilSeries(
+    pods.filter((p) => p.algorithm === 'bert'),
+    c.util,
+    NOW.getTime(),
+  );
+  const node = shortTaskNode(pods.length);
+  const snapshot = {
+    takenAt: NOW.toISOString(),
+    nodes: [node],
+    pods,
+    replicaSets: [algorithmRs('bert', 1), standbyRs(2)],
+  };
+  const git = readGitModel('prod', new Map([[PATH, deploymentYaml('bert', c.git)]]), 'gpuops.dev/pool');
   const step = planScaling({
     algorithms: [alg(c.min ?? 1, c.max ?? 6)],
     placements: [],

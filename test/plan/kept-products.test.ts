@@ -8,9 +8,9 @@ import { keptProducts, sameProducts } from '../../src/plan/kept-products.js';
 import { planDesiredState, type DesiredStateInput } from '../../src/plan/desired-state.js';
 import { plainLookups } from '../../src/plan/lookups.js';
 import { createReconcilerMemory, rememberedLookups } from '../../src/plan/memory.js';
-import type { AlgorithmProducts, BenchmarkOutcome } from '../../src/placement/index.js';
-import type { ResolvedAlgorithm } from '../../src/definitions/types.js';
+import type { AlgorithmProducts } from '../../src/placement/index.js';
 import { noData, now, policy, snapshot, templates } from '../support/cluster-mixed.js';
+import { benchmarkOk, resolvedAlgorithm } from '../support/resolved-algorithm.js';
 
 const p = (products: string[], source: AlgorithmProducts['source'] = 'benchmark', label?: string) =>
   ({ products, source, ...(label ? { productLabel: label } : {}) }) as AlgorithmProducts;
@@ -59,22 +59,6 @@ describe('keptProducts', () => {
   });
 });
 
-function alg(name: string): ResolvedAlgorithm {
-  return {
-    name,
-    namespace: 'algorithms',
-    spec: { image: `registry.example.com/ml/${name}:1.0.0`, resources: { gpus: 1 } },
-    scaling: { minReplicas: 1, maxReplicas: 8, utilization: { min: 30, max: 80 } },
-    benchmark: { args: undefined, runs: 3, timeoutSeconds: 1800 },
-    placement: 'auto',
-    source: { file: `algorithms/${name}.yaml`, line: 1 },
-  };
-}
-const ok = (seconds: number): BenchmarkOutcome => ({
-  status: 'Succeeded',
-  medianSeconds: seconds,
-  message: 'measured',
-});
 const run = (gpuProduct: string) => ({
   run: 1,
   status: 'Succeeded' as const,
@@ -86,12 +70,12 @@ const run = (gpuProduct: string) => ({
 function input(product: string): DesiredStateInput {
   return {
     cluster: 'prod',
-    repo: { policy, errors: [], algorithms: [alg('bert'), alg('llm')] },
+    repo: { policy, errors: [], algorithms: [resolvedAlgorithm('bert'), resolvedAlgorithm('llm')] },
     snapshot,
     base: new Map(),
     benchmarks: new Map([
-      ['bert', ok(40)],
-      ['llm', ok(5000)],
+      ['bert', benchmarkOk(40)],
+      ['llm', benchmarkOk(5000)],
     ]),
     // Read again each pass: new run objects, new arrays.
     benchmarkRuns: new Map([

@@ -21,33 +21,19 @@ import { poolChanges, type PoolChangesInput } from '../../src/plan/pool-changes.
 import { replicaPod } from '../../src/plan/scaling.js';
 import { plainLookups } from '../../src/plan/lookups.js';
 import { createReconcilerMemory, rememberedLookups, type ReconcilerMemory } from '../../src/plan/memory.js';
-import type { BenchmarkOutcome } from '../../src/placement/types.js';
-import type { ResolvedAlgorithm } from '../../src/definitions/types.js';
 import { noData, now, policy, snapshot, templates } from '../support/cluster-mixed.js';
+import { benchmarkOk, resolvedAlgorithm } from '../support/resolved-algorithm.js';
 
 const LABEL = 'gpuops.dev/pool';
 
-function alg(name: string, image = `registry.example.com/ml/${name}:1.0.0`): ResolvedAlgorithm {
-  return {
-    name,
-    namespace: 'algorithms',
-    spec: { image, resources: { gpus: 1 } },
-    scaling: { minReplicas: 1, maxReplicas: 8, utilization: { min: 30, max: 80 } },
-    benchmark: { args: undefined, runs: 3, timeoutSeconds: 1800 },
-    placement: 'auto',
-    source: { file: `algorithms/${name}.yaml`, line: 1 },
-  };
-}
+/** Algorithm `name`, with `image` in place of `registry.example.com/ml/<name>:1.0.0` when given. */
+const alg = (name: string, image?: string) =>
+  resolvedAlgorithm(name, image ? { spec: { image, resources: { gpus: 1 } } } : {});
 
-const ok = (seconds: number): BenchmarkOutcome => ({
-  status: 'Succeeded',
-  medianSeconds: seconds,
-  message: 'measured',
-});
 const ALGORITHMS = [alg('bert'), alg('llm')];
 const BENCHMARKS = new Map([
-  ['bert', ok(40)],
-  ['llm', ok(5000)],
+  ['bert', benchmarkOk(40)],
+  ['llm', benchmarkOk(5000)],
 ]);
 
 function input(base: ReadonlyMap<string, string>, over: Partial<DesiredStateInput> = {}): DesiredStateInput {
@@ -194,8 +180,8 @@ describe('a reconciler’s plan with kept steps', () => {
       'a benchmark moved an algorithm',
       () => ({
         benchmarks: new Map([
-          ['bert', ok(6000)],
-          ['llm', ok(5000)],
+          ['bert', benchmarkOk(6000)],
+          ['llm', benchmarkOk(5000)],
         ]),
       }),
     ],

@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import Database from 'libsql';
 import { pino, type Logger } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Settings } from '../../src/cli/settings.js';
 import { createReconciler } from '../../src/compose/compose.js';
 import { algorithmFile, gpuNode, startHarness, type Harness } from '../support/reconcile-harness.js';
+import { settingsFor } from '../support/reconcile-settings.js';
 
 const harnesses: Harness[] = [];
 afterAll(async () => {
@@ -35,23 +35,8 @@ describe('createReconciler: the checkpoint after a pass', () => {
       nodes: [gpuNode('gpu-a', 2), gpuNode('gpu-b', 4, 'short-task')],
     });
     harnesses.push(h);
-    const kubeconfig = join(h.repo.root, 'kubeconfig');
-    h.sim.writeKubeconfig(kubeconfig);
     const dbFile = join(h.repo.root, 'state.db');
-    const settings: Settings = {
-      repoUrl: h.repo.url,
-      branch: 'main',
-      cluster: 'prod',
-      provider: 'git',
-      githubApiUrl: 'https://api.github.invalid',
-      githubRepo: undefined,
-      githubToken: undefined,
-      kubeconfig,
-      prometheusUrl: undefined,
-      dcgmUrl: [],
-      database: `sqlite:${dbFile}`,
-      dryRun: false,
-    };
+    const settings = settingsFor(h, dbFile);
     const { log, lines } = kept();
     const reconciler = await createReconciler(settings, log, { cacheDir: join(h.repo.root, 'cache-cli') });
     const reader = new Database(dbFile);

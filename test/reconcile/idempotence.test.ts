@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { parse } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Settings } from '../../src/cli/settings.js';
 import { createReconciler } from '../../src/compose/compose.js';
 import { FakeGitHub } from '../support/github-server.js';
 import { algorithmFile, gpuNode, startHarness, type Harness } from '../support/reconcile-harness.js';
+import { settingsFor } from '../support/reconcile-settings.js';
 
 const FILES = {
   'README.md': '# gitops\n',
@@ -155,22 +155,7 @@ describe('createReconciler: the same pass built from connection settings', () =>
   it('opens the pools branch on the first pass and writes nothing on the second', async () => {
     const h = await startHarness({ files: FILES, nodes: NODES });
     harnesses.push(h);
-    const kubeconfig = join(h.repo.root, 'kubeconfig');
-    h.sim.writeKubeconfig(kubeconfig);
-    const settings: Settings = {
-      repoUrl: h.repo.url,
-      branch: 'main',
-      cluster: 'prod',
-      provider: 'git',
-      githubApiUrl: 'https://api.github.invalid',
-      githubRepo: undefined,
-      githubToken: undefined,
-      kubeconfig,
-      prometheusUrl: undefined,
-      dcgmUrl: [],
-      database: `sqlite:${join(h.repo.root, 'state.db')}`,
-      dryRun: false,
-    };
+    const settings = settingsFor(h);
     const reconciler = await createReconciler(settings, pino({ level: 'silent' }), {
       cacheDir: join(h.repo.root, 'cache-cli'),
     });

@@ -18,8 +18,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness } from '../support/reconcile-harness.js';
 import {
-  BERT_SERVICE,
   isReady,
+  runStandbys,
   startStandbyHarness,
   startWakeRuntime,
   type WakeRuntime,
@@ -54,16 +54,7 @@ beforeAll(async () => {
   ({ h } = await startStandbyHarness({ speed: 1e-6, standbyPods: { address: () => `127.0.0.1:${port}` } }));
   // As `gpuops run` composes it: the windows follow the loop's delays.
   h.deps.loop = { sampleSeconds: 5, reactionSeconds: 5 };
-  // One 1-GPU pod at 100 %: the set is ceil(1 × √1 / 0.8) = 2 standbys.
-  h.load.setLoad('bert', 100);
-  await h.pass();
-  h.merge('gpuops/prod/standby/llm');
-  await h.sync();
-  h.sim.clock.advance(60);
-  await h.settle();
-  h.load.setLoad('bert', 50);
-  await h.pass();
-  h.sim.store.create('services', BERT_SERVICE);
+  await runStandbys(h);
   h.sim.clock.advance(60);
   await h.settle();
 }, 180_000);

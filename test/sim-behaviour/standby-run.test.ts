@@ -15,8 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatPassResult } from '../../src/cli/commands/reconcile.js';
 import type { Harness } from '../support/reconcile-harness.js';
 import {
-  BERT_SERVICE,
   isReady,
+  runStandbys,
   STANDBY_POLICY,
   startStandbyHarness,
   startWakeRuntime,
@@ -52,17 +52,8 @@ beforeAll(async () => {
     speed: 1e-6,
     standbyPods: { address: () => `127.0.0.1:${port}` },
   }));
-  // One 1-GPU pod at 100 %: the set is ceil(1 × √1 / 0.8) = 2 standbys.
-  h.load.setLoad('bert', 100);
-  await h.pass();
-  h.merge('gpuops/prod/standby/llm');
-  await h.sync();
-  h.sim.clock.advance(60);
-  await h.settle();
-  // Back within the band: bert holds at 1 until the load step.
-  h.load.setLoad('bert', 50);
-  await h.pass();
-  h.sim.store.create('services', BERT_SERVICE);
+  // Two Ready standbys; bert back within the band, holding at 1 until the load step.
+  await runStandbys(h);
   await h.settle();
 }, 180_000);
 afterAll(async () => {

@@ -6,9 +6,10 @@
  * (`WAL_AUTOCHECKPOINT_PAGES`, `WAL_SIZE_LIMIT_BYTES`). On a real file; PostgreSQL has no
  * `checkpoint` (its server checkpoints).
  */
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import Database from 'libsql';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore, statusStoreOf } from '../../src/store/index.js';
 import { WAL_AUTOCHECKPOINT_PAGES, WAL_SIZE_LIMIT_BYTES } from '../../src/store/sqlite-session.js';
@@ -118,6 +119,64 @@ describe('the SQLite write-ahead log', () => {
     await store.checkpoint!();
     await store.saveFleetStatus(status(pass, pools(10_000, pass)));
     expect(wal()).toBeLessThanOrEqual(WAL_SIZE_LIMIT_BYTES + oneSave);
+  });
+
+  /**
+   * The log's checkpoint sequence (bytes 12–15 of its header, big-endian; sqlite.org/fileformat.html
+   * §4.1): it moves each time the log starts over.
+   */
+  function logSequence(file: string): number {
+    return readFileSync(`${file}-wal`).readUInt32BE(12);
+  }
+
+  it("starts the log over in the checkpoint, not in the next pass's first commit (its fsync)", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'gpuops-wal-'));
+    dirs.push(dir);
+    const file = path.join(dir, 'state.db');
+    const raw = new Database(file);
+    raw.pragma('journal_mode = WAL');
+    raw.pragma('user_version = 42');
+    raw.close();
+    const store = statusStoreOf(await openStore(`sqlite:${file}`))!;
+    open.push(store);
+    const entries = pools(50, 0);
+    await store.saveFleetStatus(status(0, entries));
+    const before = logSequence(file);
+    const ck = (await store.checkpoint!())!;
+    expect(ck.copiedPages).toBe(ck.logPages);
+    // The checkpoint's own commit started the log: the pass's first commit appends to it.
+    const started = logSequence(file);
+    expect(started).toBe(before + 1);
+    await store.saveFleetStatus(status(1, entries));
+    expect(logSequence(file)).toBe(started);
+    // Nothing stored moved: the header's user_version as it was, the record as saved.
+    const reader = new Database(file);
+    expect((reader.prepare('PRAGMA user_version').get() as { user_version: number }).user_version).toBe(42);
+    reader.close();
+    expect(await store.fleetStatus('prod')).toEqual(status(1, entries));
+  });
+
+  it('leaves the start to the next commit while another connection writes: it does not wait', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'gpuops-wal-'));
+    dirs.push(dir);
+    const file = path.join(dir, 'state.db');
+    const store = statusStoreOf(await openStore(`sqlite:${file}`))!;
+    open.push(store);
+    await store.saveFleetStatus(status(0, pools(50, 0)));
+    const other = new Database(file);
+    other.exec('BEGIN IMMEDIATE');
+    const before = logSequence(file);
+    try {
+      // Waiting for the lock (busy_timeout, 10 s) would outlast the test's own timeout (5 s).
+      const ck = (await store.checkpoint!())!;
+      expect(ck.copiedPages).toBe(ck.logPages);
+      expect(logSequence(file)).toBe(before);
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+    }
+    await store.saveFleetStatus(status(1, pools(50, 0)));
+    expect((await store.fleetStatus('prod'))!.at).toBe(status(1, pools(50, 0)).at);
   });
 
   it('has no log to copy read-only (the status page, `gpuops status`): it writes nothing', async () => {

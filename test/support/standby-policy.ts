@@ -96,6 +96,24 @@ export const BERT_SERVICE: KubeObject = {
   },
 };
 
+/**
+ * Brings `h` (from {@link startStandbyHarness}) to the set's standbys running and bert holding at 1:
+ * a pass at 100 % on bert's one 1-GPU pod sizes the set at ceil(1 × √1 / 0.8) = 2 standbys, its
+ * branch merged and synced, 60 s for their 30 s cold start, a pass back within the band (50 %),
+ * and {@link BERT_SERVICE} created. The caller settles the simulator after.
+ */
+export async function runStandbys(h: Harness): Promise<void> {
+  h.load.setLoad('bert', 100);
+  await h.pass();
+  h.merge('gpuops/prod/standby/llm');
+  await h.sync();
+  h.sim.clock.advance(60);
+  await h.settle();
+  h.load.setLoad('bert', 50);
+  await h.pass();
+  h.sim.store.create('services', BERT_SERVICE);
+}
+
 /** Whether a pod's `Ready` condition is `True`. */
 export const isReady = (p: KubeObject): boolean =>
   (p.status?.conditions as { type: string; status: string }[] | undefined)?.some(

@@ -8,7 +8,7 @@
  *   namespace when Prometheus renamed it, else the target's own);
  * - `max by (labels…)`: only those labels on each series.
  * Any other query gets every series with all its labels (the unscoped query). Each distinct query's
- * answer is built once; the server counts requests and the bytes it sent.
+ * answer is built once; the server counts requests, the bytes it sent and the time it spent answering.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -27,6 +27,13 @@ export interface FleetPrometheus {
   count(): number;
   /** Bytes of answers sent, in all. */
   bytes(): number;
+  /**
+   * Milliseconds this process spent answering, in all: from a request's last byte in to its
+   * answer handed to the socket (rendering the answer when it is not built yet, and the
+   * synchronous part of sending it). Its share of a pass's `metrics.read`, which a real
+   * Prometheus spends on its own machine; the rest of the send is the kernel's and the reader's.
+   */
+  answerMs(): number;
   /**
    * Moves every GPU's value a little (issue 42's steady pass): ±`step` points, alternating by GPU
    * and by call, within 0..100, so every series differs from the last answer and no mean moves far.
@@ -77,6 +84,7 @@ export async function serveFleetPrometheus(
   let evaluatedAt = startsAt;
   let count = 0;
   let bytes = 0;
+  let answerMs = 0;
   const answers = new Map<string, string>();
   let current: CannedGpu[] = [...gpus];
   let moves = 0;
@@ -86,6 +94,7 @@ export async function serveFleetPrometheus(
     req.setEncoding('utf8');
     req.on('data', (d: string) => (body += d));
     req.on('end', () => {
+      const t0 = performance.now();
       if (url.pathname !== '/api/v1/query') {
         res.writeHead(404).end();
         return;
@@ -96,6 +105,7 @@ export async function serveFleetPrometheus(
       if (answer === undefined) answers.set(query, (answer = answerFor(current, query, evaluatedAt)));
       bytes += Buffer.byteLength(answer);
       res.writeHead(200, { 'Content-Type': 'application/json' }).end(answer);
+      answerMs += performance.now() - t0;
     });
   });
   // Passes come ~5 s apart, Node's default keep-alive timeout: the server closing the idle socket
@@ -108,6 +118,7 @@ export async function serveFleetPrometheus(
     url: `http://127.0.0.1:${port}`,
     count: () => count,
     bytes: () => bytes,
+    answerMs: () => answerMs,
     move: (step, at) => {
       moves++;
       if (at !== undefined) evaluatedAt = at;

@@ -15,7 +15,9 @@
  * with it); `GPUOPS_BENCH_METRICS_TIME=fixed` keeps one evaluation time throughout (the bench before
  * 2026-12-07). Beside the figures, one line: the digest of every steady pass's decisions and writes
  * (`decision-digest.ts`, the passes in order), the same before and after a change that only makes
- * the pass faster.
+ * the pass faster. Beside the steady pass's wall time, the share of it the fake Prometheus spent
+ * rendering and sending its answer in this (the bench's) process, on the same cores: a real
+ * Prometheus spends it on its own machine; the figure itself stays the pass end to end.
  */
 import { digestOfPasses } from './decision-digest.js';
 import { buildWorld } from './reconcile-fleet.js';
@@ -73,6 +75,7 @@ export default async function bench(): Promise<Figure[]> {
       const at = `${size.gpuNodes} GPU nodes / ${m.world.algorithms} algorithms`;
       const wall = spread(m.steadyRuns.map((r) => r.wallMs));
       const cpu = spread(m.steadyRuns.map((r) => r.cpuMs));
+      const fake = spread(m.steadyRuns.map((r) => r.prometheusAnswerMs));
       const written = Math.max(...m.steadyRuns.map((r) => r.commits + r.pushes + r.prWrites));
       out.push(
         {
@@ -80,6 +83,12 @@ export default async function bench(): Promise<Figure[]> {
           value: wall.median,
           unit: 'ms',
           target: size.steadyMs,
+        },
+        {
+          // Inside the figure above, not gpuops's: what a real Prometheus spends on its own machine.
+          name: `loop (${at}): steady pass: of which the fake Prometheus's answer (render and send in the bench's parent process, on the same cores; median of ${m.steadyRuns.length}; ${fake.min.toFixed(0)}–${fake.max.toFixed(0)} ms)`,
+          value: fake.median,
+          unit: 'ms',
         },
         {
           // On a shared machine the CPU time moves less with its load than the wall time does.

@@ -65,6 +65,8 @@ export interface World {
   prometheusRequests(): number;
   /** Bytes of Prometheus answers sent. */
   prometheusBytes(): number;
+  /** Milliseconds the fake Prometheus spent rendering and sending its answers (`FleetPrometheus.answerMs`). */
+  prometheusAnswerMs(): number;
   /** Moves every GPU's utilisation a little, and the answers' time when given (`FleetPrometheus.move`). */
   moveMetrics(step: number, evaluatedAt?: number): void;
   /** Sets the utilisation of these pods' GPUs (`namespace/pod`). */
@@ -492,6 +494,7 @@ export async function buildWorld(size: WorldSize, postgresUrl?: string): Promise
       sim,
       prometheusRequests: prom.count,
       prometheusBytes: prom.bytes,
+      prometheusAnswerMs: prom.answerMs,
       moveMetrics: prom.move,
       setMetrics: prom.set,
       counts: {

@@ -52,6 +52,8 @@ export interface ServerCounts {
   prometheus: number;
   /** Bytes of Prometheus answers sent. */
   prometheusBytes: number;
+  /** Milliseconds the fake Prometheus (the parent process) spent rendering and sending answers. */
+  prometheusAnswerMs: number;
 }
 
 /** What the pass process reports for one pass. */
@@ -87,6 +89,11 @@ export interface PassReport {
   prometheusRequests: number;
   /** Bytes of the Prometheus answers of the pass. */
   prometheusBytes: number;
+  /**
+   * Milliseconds the fake Prometheus spent answering the pass (render and synchronous send, in the
+   * parent process on the same cores): inside the pass's wall time, not gpuops's own work.
+   */
+  prometheusAnswerMs: number;
   commits: number;
   pushes: number;
   fetches: number;
@@ -205,6 +212,13 @@ function metricsChange(
     process.send!({ ask: id, ...change });
   });
 }
+/** Whether pass `i` reads without the early utilisation read (`GPUOPS_BENCH_EARLY_READ`: `off`, `alternate`). */
+function earlyReadOff(pass: PassReport['pass'], i: number, env: NodeJS.ProcessEnv = process.env): boolean {
+  const mode = env.GPUOPS_BENCH_EARLY_READ;
+  // On, off, off, on, …: the steady passes that store the samples (every other one) fall in both.
+  return mode === 'off' || (mode === 'alternate' && pass === 'steady' && [1, 2].includes((i - 3) % 4));
+}
+
 /** Steady passes after the nothing-changed ones (`GPUOPS_BENCH_STEADY`, set by the parent; default 0). */
 function steadyRepeat(env: NodeJS.ProcessEnv = process.env): number {
   const n = Number(env.GPUOPS_BENCH_STEADY ?? 0);
@@ -418,6 +432,11 @@ async function main(): Promise<void> {
         moveMetrics: 0.3,
         ...(process.env.GPUOPS_BENCH_METRICS_TIME === 'fixed' ? {} : { evaluatedAt: now.getTime() / 1000 }),
       });
+    // GPUOPS_BENCH_EARLY_READ=off: no pass sends the last pass's query early (`pass/early-reading.ts`),
+    // it reads after the specs as before 2026-12-07; `alternate`: half the steady passes (a paired
+    // comparison under one load). The query is the same either way: the decisions are too.
+    const earlyOff = earlyReadOff(pass, i);
+    if (earlyOff) deps.memory.utilization = undefined;
     trace.clear();
     rssGrowth.clear();
     const before = await serverCounts();
@@ -481,6 +500,7 @@ async function main(): Promise<void> {
       statements: passStatements,
       prometheusRequests: after.prometheus - before.prometheus,
       prometheusBytes: after.prometheusBytes - before.prometheusBytes,
+      prometheusAnswerMs: after.prometheusAnswerMs - before.prometheusAnswerMs,
       commits: workingCopy.counters.commits - wc0.commits,
       pushes: workingCopy.counters.pushes - wc0.pushes,
       fetches: workingCopy.counters.fetches - wc0.fetches,
@@ -505,8 +525,9 @@ async function main(): Promise<void> {
       // How much of the scaling step the reconciler's memory kept (`kept-inputs.ts`, `decision-memo.ts`).
       const { inputs, decisions } = deps.memory.scaling;
       const memo = `inputs kept ${inputs.kept}, decisions reused ${decisions.reused}, kept in band ${decisions.kept}, on kept facts ${decisions.again}`;
+      const times = `wall ${wallMs.toFixed(0)} ms, CPU ${report.cpuMs.toFixed(0)} ms, fake Prometheus ${report.prometheusAnswerMs.toFixed(0)} ms`;
       process.stderr.write(
-        `${pass}: ${calls.join(', ')}; ${checkpoint ? `checkpoint after it ${checkpoint.wallMs.toFixed(0)} ms (${checkpoint.logPages} log pages); ` : ''}${mem.join(', ')}; ${live}; ${memo}; peak RSS grew in: ${grew.join(', ') || 'none'} (at its peak: ${passPeak})\n`,
+        `${pass}${earlyOff ? ' (early read off)' : ''}: ${times}; ${calls.join(', ')}; ${checkpoint ? `checkpoint after it ${checkpoint.wallMs.toFixed(0)} ms (${checkpoint.logPages} log pages); ` : ''}${mem.join(', ')}; ${live}; ${memo}; peak RSS grew in: ${grew.join(', ') || 'none'} (at its peak: ${passPeak})\n`,
       );
     }
     // The controller's next pass comes an interval later (inside the scale-up cooldown).
@@ -591,6 +612,7 @@ async function crossing(
     statements: null,
     prometheusRequests: 0,
     prometheusBytes: 0,
+    prometheusAnswerMs: 0,
     commits: counters.commits - c0.commits,
     pushes: counters.pushes - c0.pushes,
     fetches: 0,

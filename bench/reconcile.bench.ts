@@ -146,6 +146,7 @@ export async function measure(
           kubeByPath: r.byPath,
           prometheus: world.prometheusRequests(),
           prometheusBytes: world.prometheusBytes(),
+          prometheusAnswerMs: world.prometheusAnswerMs(),
         };
         child.send({ id: m.ask, counts });
       } else if (m.pass === 'done') peak = m;

@@ -13,6 +13,7 @@ import { rememberedBenchmarks } from './remembered-reads.js';
 import { rememberedDecisions } from './remembered-decisions.js';
 import { emptySinceNow } from './emptiness.js';
 import { readUtilization } from './stored-inputs.js';
+import { passReading, startEarlyReading } from './early-reading.js';
 import { proposedBands } from './proposed-bands.js';
 import { readModelCacheFills } from './model-cache-fills.js';
 import type { PassBenchmarks, World, WorldSources } from './world.js';
@@ -26,8 +27,11 @@ export type JudgeAt = Date | ((reading: UtilizationReading) => Date);
 
 /**
  * Reads the world of one pass. With a `Date`, the cluster is read while the specs are (the reads
- * overlap: lists, Git, Prometheus and the database at once); with a function of the reading, the
- * cluster is read once the reading is in. The snapshot is read with the default policy's pool
+ * overlap: lists, Git, Prometheus and the database at once), and so is the utilisation when the
+ * last pass of this memory read it: its requests are sent again beside the specs read and their
+ * answer is used only when the specs give the same requests (`early-reading.ts`; else the specs'
+ * requests are read once the specs are in). With a function of the reading (`gpuops plan`), the
+ * utilisation is read once the specs are in and the cluster once the reading is in. The snapshot is read with the default policy's pool
  * label and read again in the rare repo whose policy names another (`pools.labelKey`); HPA status
  * is read only with `scaling.engine: hpa`.
  * Node emptiness is the stored node activity plus this snapshot (`emptySinceNow`): the read never
@@ -39,10 +43,15 @@ export async function readWorld(sources: WorldSources, now: JudgeAt): Promise<Wo
   const { cluster, defaults, store } = sources;
   const defaultLabel = defaults.spec.pools.labelKey;
   const early = now instanceof Date ? readCluster(sources, now, { poolLabel: defaultLabel }) : null;
+  // The last pass's utilisation requests, sent again beside the specs read (`early-reading.ts`).
+  const earlyReading = now instanceof Date ? startEarlyReading(sources.metrics, sources.memory) : null;
   const specs = await sources.specs.read(cluster, defaults, sources.memory);
   const { repo, base } = specs;
   const policy = repo.policy;
-  const readingRead = readUtilization(sources.metrics, policy, repo.algorithms);
+  const readingRead =
+    now instanceof Date
+      ? passReading(sources.metrics, policy, repo.algorithms, sources.memory, earlyReading)
+      : readUtilization(sources.metrics, policy, repo.algorithms);
   readingRead.catch(() => undefined); // awaited below; a failed cluster read leaves it unawaited
   const at = now instanceof Date ? now : now(await readingRead);
   const poolLabel = policy.spec.pools.labelKey;

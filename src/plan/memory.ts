@@ -11,6 +11,7 @@ import type { RepoFiles, LoadedRepo, Policy, ResolvedAlgorithm, SpecError } from
 import type { FileChange } from '../change-sets/index.js';
 import type { WorkloadInput } from '../manifests/index.js';
 import { renderWorkloadFiles, RenderCache } from '../manifests/index.js';
+import type { UtilizationSource } from '../metrics/index.js';
 import type { BenchmarkOutcome } from '../placement/index.js';
 import { createScalingMemo, rememberedScaling, samePooled, type ScalingMemo } from '../scaling/index.js';
 import type {
@@ -107,6 +108,18 @@ export interface ReconcilerMemory {
   samples: readonly UtilizationSampleRecord[];
   /** When (ms since the epoch) the pass that stored `samples` ran; undefined: none stored yet. */
   samplesStoredAtMs?: number;
+  /**
+   * Not a memo: the requests of the last pass's utilisation read (`utilizationRequests`) and the
+   * source, policy and algorithms they came from (`pass/early-reading.ts`). The next pass sends
+   * them again at its start, beside the specs read, and uses that answer only when its own specs
+   * give the same requests to the same source. Absent: no read yet (or no source).
+   */
+  utilization?: {
+    source: UtilizationSource;
+    policy: Policy;
+    algorithms: readonly ResolvedAlgorithm[];
+    requests: string;
+  };
   /** The recorded decisions the last pass read and stored (`RememberedDecisions`); absent: read all. */
   decisions?: RememberedDecisions;
   /** The scaling step's indexes over the cache's arrays and the decisions whose inputs did not move. */

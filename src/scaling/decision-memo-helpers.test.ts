@@ -191,6 +191,34 @@ describe('rememberingDecider: reused while its view of capacity holds, decided a
     expect(pass(memo, cap, hot)).toEqual({ actions: ['scale-up', 'hold', 'hold'], reused: 3, again: 0 });
   });
 
+  it('a view built before a claim or move is not given after it (each pool’s view is kept only until then)', () => {
+    const cap = [
+      node('lt-1', 'long-task', 0, 'NVIDIA-A100-SXM4-80GB', { allocatableGpus: 8 }),
+      node('st-1', 'short-task', 4),
+      node('u-1', 'unused', 8),
+    ];
+    const [a0, a, b, c0, c] = [
+      algorithmIn('a0', 'long-task', cap),
+      algorithmIn('a', 'long-task', cap),
+      algorithmIn('b', 'long-task', cap),
+      algorithmIn('c0', 'short-task', cap),
+      algorithmIn('c', 'short-task', cap),
+    ];
+    const memo = createDecisionMemo();
+    // c0 and a0 see their pools' views first; then a moves u-1 into long-task.
+    const calm = [c0([50, 50, 50]), a0([50, 50, 50]), a([50, 50, 50]), b([50, 50, 50]), c([50, 50, 50])];
+    expect(pass(memo, cap, calm)).toMatchObject({ reused: 0, again: 0 });
+    expect(pass(memo, cap, calm)).toMatchObject({ reused: 5, again: 0 });
+    // b (long-task) and c (short-task) come after the move: their views moved (the unused pool's
+    // log is in every view), though a0's and c0's were built for the same pools before it.
+    const hot = [calm[0]!, calm[1]!, a([95, 95, 95]), calm[3]!, calm[4]!];
+    expect(pass(memo, cap, hot)).toEqual({
+      actions: ['hold', 'hold', 'relabel', 'hold', 'hold'],
+      reused: 2,
+      again: 3,
+    });
+  });
+
   it('a node moved in from the unused pool changes the view of every pool after it', () => {
     const cap = [
       node('lt-1', 'long-task', 0, 'NVIDIA-A100-SXM4-80GB', { allocatableGpus: 8 }),

@@ -262,9 +262,23 @@ export function rememberingDecider(memo: DecisionMemo): (capacity: readonly Node
     const poolOf = nodePools(memo, capacity);
     const moved = new Map<string, Pool | null>();
     const logs = new Map<Pool | null, string>();
-    const log = (pool: Pool | null, what: string) => logs.set(pool, nextLog(logs.get(pool) ?? '', what));
-    const room = (pool: Pool | null) =>
-      `${digests.get(pool) ?? ''}|${logs.get(pool) ?? ''}\n${digests.get('unused') ?? ''}|${logs.get('unused') ?? ''}`;
+    // Each pool's room as last built, until a claim or move is logged on it (on `unused`: every
+    // pool's, as every room holds the unused pool's log): one string per pool and log, not one per
+    // algorithm (issue 42: built and compared 1,000 times a steady pass).
+    const rooms = new Map<Pool | null, string>();
+    const log = (pool: Pool | null, what: string) => {
+      logs.set(pool, nextLog(logs.get(pool) ?? '', what));
+      if (pool === 'unused') rooms.clear();
+      else rooms.delete(pool);
+    };
+    const room = (pool: Pool | null) => {
+      let out = rooms.get(pool);
+      if (out === undefined) {
+        out = `${digests.get(pool) ?? ''}|${logs.get(pool) ?? ''}\n${digests.get('unused') ?? ''}|${logs.get('unused') ?? ''}`;
+        rooms.set(pool, out);
+      }
+      return out;
+    };
     const last = memo.decisions;
     Object.assign(memo, { decisions: new Map<string, DecisionEntry>(), reused: 0, again: 0, kept: 0 });
     return (input, policy, now) => {

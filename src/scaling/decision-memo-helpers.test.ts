@@ -20,6 +20,7 @@ import {
   poolDigests,
   rememberingDecider,
   sameInput,
+  sameSamples,
   type DecisionMemo,
 } from './decision-memo.js';
 import { ownRecords } from './own-records.js';
@@ -82,6 +83,32 @@ describe('decision-memo helpers', () => {
     expect(sameItems([x, y], [y, x])).toBe(false);
     expect(sameItems([x, y], [x, { ...y }])).toBe(false);
     expect(sameItems([x], [x, y])).toBe(false);
+  });
+});
+
+describe('sameSamples: equal data only (a value or time compared first)', () => {
+  const at = '2025-06-01T12:00:00.000Z';
+  const later = '2025-06-01T12:00:30.000Z';
+  const base = [
+    sample('p-0', 100, at),
+    { ...sample('p-1', 40, at), window: { max: 60, coveredSeconds: 300 } },
+  ];
+  const moved = (i: number, fields: object) => base.map((x, k) => (k === i ? { ...x, ...fields } : { ...x }));
+  it.each<[string, ReturnType<typeof moved>, boolean]>([
+    ['copies of the same samples', moved(0, {}), true],
+    ['a value moved', moved(1, { utilization: 40.3 }), false],
+    ['the same value (pinned at 100 %) at a new time', moved(0, { at: later }), false],
+    ['the same value and time, another GPU', moved(0, { gpus: ['GPU-9'] }), false],
+    [
+      'the same value and time, the window moved',
+      moved(1, { window: { max: 61, coveredSeconds: 300 } }),
+      false,
+    ],
+    ['the same value and time, another pod', moved(0, { pod: 'p-9' }), false],
+    ['one sample fewer', moved(0, {}).slice(1), false],
+  ])('%s', (_what, other, expected) => {
+    expect(sameSamples(base, other)).toBe(expected);
+    expect(sameSamples(other, base)).toBe(expected);
   });
 });
 

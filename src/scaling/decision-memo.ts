@@ -142,14 +142,19 @@ function sameValue(a: unknown, b: unknown, absent: unknown): boolean {
 }
 
 /**
- * True when two sample lists are equal data (`isDeepStrictEqual`). Each pod's value is compared
- * first (`Object.is`, as `isDeepStrictEqual` compares numbers): in a steady pass every value moved,
- * and one compare of numbers finds that out where a deep compare walks keys and arrays first.
+ * True when two sample lists are equal data (`isDeepStrictEqual`). Each pod's value and time are
+ * compared first (`Object.is` and `!==`, as `isDeepStrictEqual` compares numbers and strings): in
+ * a steady pass every value moved, and one compare finds that out where a deep compare walks keys
+ * and arrays first; a pod whose value did not move (one pinned at 0 or 100 %) has a new time.
  */
 export function sameSamples(a: readonly PodSample[], b: readonly PodSample[]): boolean {
   if (a.length !== b.length) return false;
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent; the loop only finds a moved value sooner, isDeepStrictEqual below compares the values with Object.is too
-  for (let i = 0; i < a.length; i++) if (!Object.is(a[i]!.utilization, b[i]!.utilization)) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: equivalent; the loop only finds a moved value or time sooner, isDeepStrictEqual below compares both too
+    if (!Object.is(x.utilization, y.utilization) || x.at !== y.at) return false;
+  }
   return isDeepStrictEqual(a, b);
 }
 

@@ -20,6 +20,7 @@ import {
   poolDigests,
   rememberingDecider,
   sameInput,
+  sameSamples,
   type DecisionMemo,
 } from './decision-memo.js';
 import { ownRecords } from './own-records.js';
@@ -82,6 +83,32 @@ describe('decision-memo helpers', () => {
     expect(sameItems([x, y], [y, x])).toBe(false);
     expect(sameItems([x, y], [x, { ...y }])).toBe(false);
     expect(sameItems([x], [x, y])).toBe(false);
+  });
+});
+
+describe('sameSamples: equal data only (a value or time compared first)', () => {
+  const at = '2025-06-01T12:00:00.000Z';
+  const later = '2025-06-01T12:00:30.000Z';
+  const base = [
+    sample('p-0', 100, at),
+    { ...sample('p-1', 40, at), window: { max: 60, coveredSeconds: 300 } },
+  ];
+  const moved = (i: number, fields: object) => base.map((x, k) => (k === i ? { ...x, ...fields } : { ...x }));
+  it.each<[string, ReturnType<typeof moved>, boolean]>([
+    ['copies of the same samples', moved(0, {}), true],
+    ['a value moved', moved(1, { utilization: 40.3 }), false],
+    ['the same value (pinned at 100 %) at a new time', moved(0, { at: later }), false],
+    ['the same value and time, another GPU', moved(0, { gpus: ['GPU-9'] }), false],
+    [
+      'the same value and time, the window moved',
+      moved(1, { window: { max: 61, coveredSeconds: 300 } }),
+      false,
+    ],
+    ['the same value and time, another pod', moved(0, { pod: 'p-9' }), false],
+    ['one sample fewer', moved(0, {}).slice(1), false],
+  ])('%s', (_what, other, expected) => {
+    expect(sameSamples(base, other)).toBe(expected);
+    expect(sameSamples(other, base)).toBe(expected);
   });
 });
 
@@ -189,6 +216,34 @@ describe('rememberingDecider: reused while its view of capacity holds, decided a
     expect(pass(memo, cap, hot)).toEqual({ actions: ['scale-up', 'hold', 'hold'], reused: 1, again: 2 });
     // The same again: a's scale-up is not a quiet hold, but its inputs and the room are as they were.
     expect(pass(memo, cap, hot)).toEqual({ actions: ['scale-up', 'hold', 'hold'], reused: 3, again: 0 });
+  });
+
+  it('a view built before a claim or move is not given after it (each pool’s view is kept only until then)', () => {
+    const cap = [
+      node('lt-1', 'long-task', 0, 'NVIDIA-A100-SXM4-80GB', { allocatableGpus: 8 }),
+      node('st-1', 'short-task', 4),
+      node('u-1', 'unused', 8),
+    ];
+    const [a0, a, b, c0, c] = [
+      algorithmIn('a0', 'long-task', cap),
+      algorithmIn('a', 'long-task', cap),
+      algorithmIn('b', 'long-task', cap),
+      algorithmIn('c0', 'short-task', cap),
+      algorithmIn('c', 'short-task', cap),
+    ];
+    const memo = createDecisionMemo();
+    // c0 and a0 see their pools' views first; then a moves u-1 into long-task.
+    const calm = [c0([50, 50, 50]), a0([50, 50, 50]), a([50, 50, 50]), b([50, 50, 50]), c([50, 50, 50])];
+    expect(pass(memo, cap, calm)).toMatchObject({ reused: 0, again: 0 });
+    expect(pass(memo, cap, calm)).toMatchObject({ reused: 5, again: 0 });
+    // b (long-task) and c (short-task) come after the move: their views moved (the unused pool's
+    // log is in every view), though a0's and c0's were built for the same pools before it.
+    const hot = [calm[0]!, calm[1]!, a([95, 95, 95]), calm[3]!, calm[4]!];
+    expect(pass(memo, cap, hot)).toEqual({
+      actions: ['hold', 'hold', 'relabel', 'hold', 'hold'],
+      reused: 2,
+      again: 3,
+    });
   });
 
   it('a node moved in from the unused pool changes the view of every pool after it', () => {

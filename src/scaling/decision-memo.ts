@@ -142,14 +142,19 @@ function sameValue(a: unknown, b: unknown, absent: unknown): boolean {
 }
 
 /**
- * True when two sample lists are equal data (`isDeepStrictEqual`). Each pod's value is compared
- * first (`Object.is`, as `isDeepStrictEqual` compares numbers): in a steady pass every value moved,
- * and one compare of numbers finds that out where a deep compare walks keys and arrays first.
+ * True when two sample lists are equal data (`isDeepStrictEqual`). Each pod's value and time are
+ * compared first (`Object.is` and `!==`, as `isDeepStrictEqual` compares numbers and strings): in
+ * a steady pass every value moved, and one compare finds that out where a deep compare walks keys
+ * and arrays first; a pod whose value did not move (one pinned at 0 or 100 %) has a new time.
  */
 export function sameSamples(a: readonly PodSample[], b: readonly PodSample[]): boolean {
   if (a.length !== b.length) return false;
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent; the loop only finds a moved value sooner, isDeepStrictEqual below compares the values with Object.is too
-  for (let i = 0; i < a.length; i++) if (!Object.is(a[i]!.utilization, b[i]!.utilization)) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: equivalent; the loop only finds a moved value or time sooner, isDeepStrictEqual below compares both too
+    if (!Object.is(x.utilization, y.utilization) || x.at !== y.at) return false;
+  }
   return isDeepStrictEqual(a, b);
 }
 
@@ -250,6 +255,32 @@ function inBandEntry(
 }
 
 /**
+ * A pass's claim logs over its pools' digests: `log(pool, what)` adds a claim or move to a pool's
+ * log (`nextLog`), `room(pool)` is the view of a decision in `pool` (its pool's digest and log, then
+ * the unused pool's). Each pool's room is kept as last built until a claim or move is logged on
+ * it (on `unused`: every pool's, as every room holds the unused pool's log): one string per pool
+ * and log, not one per algorithm (issue 42: built and compared 1,000 times a steady pass).
+ */
+function claimLogs(digests: ReadonlyMap<Pool | null, string>) {
+  const logs = new Map<Pool | null, string>();
+  const rooms = new Map<Pool | null, string>();
+  const log = (pool: Pool | null, what: string) => {
+    logs.set(pool, nextLog(logs.get(pool) ?? '', what));
+    if (pool === 'unused') rooms.clear();
+    else rooms.delete(pool);
+  };
+  const room = (pool: Pool | null) => {
+    let out = rooms.get(pool);
+    if (out === undefined) {
+      out = `${digests.get(pool) ?? ''}|${logs.get(pool) ?? ''}\n${digests.get('unused') ?? ''}|${logs.get('unused') ?? ''}`;
+      rooms.set(pool, out);
+    }
+    return out;
+  };
+  return { log, room };
+}
+
+/**
  * The `Decide` of one `decideInTurn` over `capacity` (as the pass began) that reuses `memo`'s kept
  * decision of an algorithm when it is certainly what deciding again gives (`fromKept`), and keeps
  * this pass's decisions in `memo` (the last pass's go; `memo.reused` counts the reused ones). Each
@@ -261,10 +292,7 @@ export function rememberingDecider(memo: DecisionMemo): (capacity: readonly Node
     const digests = poolDigests(memo, capacity);
     const poolOf = nodePools(memo, capacity);
     const moved = new Map<string, Pool | null>();
-    const logs = new Map<Pool | null, string>();
-    const log = (pool: Pool | null, what: string) => logs.set(pool, nextLog(logs.get(pool) ?? '', what));
-    const room = (pool: Pool | null) =>
-      `${digests.get(pool) ?? ''}|${logs.get(pool) ?? ''}\n${digests.get('unused') ?? ''}|${logs.get('unused') ?? ''}`;
+    const { log, room } = claimLogs(digests);
     const last = memo.decisions;
     Object.assign(memo, { decisions: new Map<string, DecisionEntry>(), reused: 0, again: 0, kept: 0 });
     return (input, policy, now) => {

@@ -5,7 +5,8 @@
  * last pass asked: so the last pass's requests are sent again at the pass's start
  * ({@link startEarlyReading}), and once the specs are in their answer is used only when the
  * requests the specs give are the same, text for text, to the same source ({@link passReading});
- * otherwise it is dropped and the specs' requests are read, as without it.
+ * otherwise it is dropped (not cancelled: it is received and decoded, and its label sets never
+ * replace the used read's, `LabelSetMemo`) and the specs' requests are read, as without it.
  */
 import type { Policy, ResolvedAlgorithm } from '../definitions/index.js';
 import type { UtilizationReading, UtilizationSource } from '../metrics/index.js';

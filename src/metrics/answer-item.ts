@@ -26,11 +26,15 @@ interface Kept {
  * The label sets of the last answer read through it, in the answer's order (Prometheus answers
  * the same query over the same series in the same order, so item `i` is compared with the last
  * answer's item `i` first). One is kept per utilisation source: each answer read with it replaces
- * the sets it holds with that answer's own (about 250 bytes a series of the scoped query).
+ * the sets it holds with that answer's own (about 250 bytes a series of the scoped query), unless
+ * a later read on it started meanwhile: of two reads in flight (a pass's dropped early read and
+ * its own, `pass/early-reading.ts`) the one started last keeps its sets, whichever ends last.
  */
 export class LabelSetMemo {
   /** @internal the sets of the last answer ended (`LabelSetReader.finish`). */
   last: Kept[] = [];
+  /** @internal readers made on it so far: the newest one's `finish` alone sets `last`. */
+  started = 0;
 }
 
 const METRIC_PREFIX = '{"metric":';
@@ -124,7 +128,12 @@ export class LabelSetReader {
   private readonly pending: SeriesLabels[] = [];
   private readonly pendingValues: number[] = [];
 
-  constructor(private readonly memo: LabelSetMemo) {}
+  /** Its number among the memo's readers (`LabelSetMemo.started`). */
+  private readonly ticket: number;
+
+  constructor(private readonly memo: LabelSetMemo) {
+    this.ticket = ++memo.started;
+  }
 
   /** Keeps the item just read by `skip` and `tail` (its `labels`, `seconds`, `value`); its index. */
   keep(): number {
@@ -211,9 +220,9 @@ export class LabelSetReader {
     return this.viewBuf!;
   }
 
-  /** The answer ended whole: its label sets are the memo's now. */
+  /** The answer ended whole: its label sets are the memo's now, unless a later read started. */
   finish(): void {
-    this.memo.last = this.seen;
+    if (this.ticket === this.memo.started) this.memo.last = this.seen;
   }
 
   /**

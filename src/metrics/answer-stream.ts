@@ -94,10 +94,7 @@ export class QueryAnswerDecoder {
   private batch: number[] = [];
   private readonly reader: LabelSetReader | null;
 
-  /**
-   * `memo`: the label sets of the last answer of the same query (`answer-item.ts`); the series
-   * are the same with it or without.
-   */
+  /** `memo`: the label sets of the same query's last answer (`answer-item.ts`); same series without. */
   constructor(
     private readonly options: QueryResultOptions,
     private readonly maxSeries = DEFAULT_ANSWER_LIMITS.maxSeries,
@@ -293,7 +290,8 @@ export class QueryAnswerDecoder {
       this.spare = cap;
       return;
     }
-    const bytes = Buffer.concat([...cap.parts, chunk.subarray(cap.start, end)]);
+    const tail = chunk.subarray(cap.start, end); // no copy when the capture is in this one chunk
+    const bytes = cap.parts.length === 0 ? tail : Buffer.concat([...cap.parts, tail]);
     const where = cap.what === 'item' ? `data.result[${this.items}]` : 'the answer';
     const value = this.parse(bytes, this.offset + end - bytes.length, where);
     if (cap.what === 'key') f.key = value as string;

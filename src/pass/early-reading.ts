@@ -5,7 +5,8 @@
  * last pass asked: so the last pass's requests are sent again at the pass's start
  * ({@link startEarlyReading}), and once the specs are in their answer is used only when the
  * requests the specs give are the same, text for text, to the same source ({@link passReading});
- * otherwise it is dropped and the specs' requests are read, as without it.
+ * otherwise it is dropped (not cancelled: it is received and decoded, and its label sets never
+ * replace the used read's, `LabelSetMemo`) and the specs' requests are read, as without it.
  */
 import type { Policy, ResolvedAlgorithm } from '../definitions/index.js';
 import type { UtilizationReading, UtilizationSource } from '../metrics/index.js';
@@ -21,10 +22,13 @@ export interface EarlyReading {
 }
 
 /**
- * Every request `readUtilization(source, policy, algorithms)` makes of `source`, in order, as one
- * JSON text: `[["read", UtilizationQuery], ["readServiceMetric", ServiceMetricQuery], …]`. It is
- * found by running `readUtilization` on a stand-in of the source that records each call and
- * answers "no data" at once (no request is sent), so it is what the read asks by construction.
+ * Every request `readUtilization(source, policy, algorithms)` makes of `source`, in order, and the
+ * `signals` it answers, as one JSON text: `[[["read", UtilizationQuery], ["readServiceMetric",
+ * ServiceMetricQuery], …], {signalKey: UtilizationReading}]`. It is found by running
+ * `readUtilization` on a stand-in of the source that records each call and answers "no data" at
+ * once (no request is sent), so it is what the read asks by construction. The stand-in's
+ * `signals` hold the keys the read answers and, for a signal answered without a request (a
+ * service metric on a source without `readServiceMetric`), that answer: a renamed one differs.
  * A source builds its request from the query and its own settings, fixed when it is made (the
  * PromQL text of `PrometheusSource`: metric, window, history, namespaces, job matchers, selector):
  * the same source given the same text sends the same request.
@@ -52,8 +56,10 @@ export async function utilizationRequests(
         }
       : {}),
   };
-  await readUtilization(recorder, policy, algorithms);
-  return JSON.stringify(asked);
+  // What the read answers without asking (a service metric the source cannot read, a signal with
+  // no definition: `readOtherSignals`) is part of the key too, so a rename there reads again.
+  const answered = await readUtilization(recorder, policy, algorithms);
+  return JSON.stringify([asked, answered.signals ?? {}]);
 }
 
 /**

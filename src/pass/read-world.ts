@@ -28,12 +28,13 @@ export type JudgeAt = Date | ((reading: UtilizationReading) => Date);
 /**
  * Reads the world of one pass. With a `Date`, the cluster is read while the specs are (the reads
  * overlap: lists, Git, Prometheus and the database at once), and so is the utilisation when the
- * last pass of this memory read it: its requests are sent again beside the specs read and their
- * answer is used only when the specs give the same requests (`early-reading.ts`; else the specs'
- * requests are read once the specs are in). With a function of the reading (`gpuops plan`), the
- * utilisation is read once the specs are in and the cluster once the reading is in. The snapshot is read with the default policy's pool
- * label and read again in the rare repo whose policy names another (`pools.labelKey`); HPA status
- * is read only with `scaling.engine: hpa`.
+ * last pass of this memory read it on the same source object: its requests are sent again beside
+ * the specs read and their answer is used only when the specs give the same requests
+ * (`early-reading.ts`; else the specs' requests are read once the specs are in). With a function
+ * of the reading (`gpuops plan`), the utilisation is read once the specs are in and the cluster
+ * once the reading is in. The snapshot is read with the default policy's pool label and read
+ * again in the rare repo whose policy names another (`pools.labelKey`); HPA status is read only
+ * with `scaling.engine: hpa`.
  * Node emptiness is the stored node activity plus this snapshot (`emptySinceNow`): the read never
  * waits for the snapshot to be stored.
  * @throws when the specs cannot be fetched or the cluster cannot be read (the pass is retried);

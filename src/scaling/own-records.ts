@@ -67,6 +67,8 @@ export function onlyOwnRecordsSince(
  */
 export function isRecordOf(r: DecisionRecord, d: ScalingDecision): boolean {
   const keys = Object.keys(r) as (keyof DecisionRecord)[];
+  // toDecisionRecord's fields (src/scaling/decision-record.ts): 9, and `readyPods` when the decision
+  // has it. A field added there must be added here and in recordField.
   if (keys.length !== (d.readyPods === undefined ? 9 : 10)) return false;
   for (const k of keys) if (k !== 'at' && r[k] !== recordField(d, k)) return false;
   return true;

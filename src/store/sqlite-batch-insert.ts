@@ -93,7 +93,10 @@ export function insertTimedRows<T extends { at: string }>(
 /** The statement texts built, by table, columns and rows. */
 const SQL_TEXTS = new Map<string, string>();
 
-/** What {@link insertRun} inserts with: the table, its columns, rows per statement, the head cells and the sharable ones. */
+/**
+ * What {@link insertRun} inserts with: the table, its columns, rows per statement, the head cells
+ * and the sharable ones.
+ */
 interface RunShape<T> {
   table: string;
   columns: readonly string[];
@@ -102,7 +105,10 @@ interface RunShape<T> {
   sharable: readonly number[];
 }
 
-/** Records `start` to `end` (one time: `time`), in statements of `per` rows and the powers of two below it. */
+/**
+ * Records `start` to `end` (one time: `time`), in statements of `per` rows and the powers of two
+ * below it.
+ */
 function insertRun<T>(
   s: SqliteSession,
   o: RunShape<T>,

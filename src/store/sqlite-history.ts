@@ -21,15 +21,27 @@ import type { DecisionRecord, UtilizationSampleRecord } from './types.js';
 import { bind, insertSql, type Row, type SqliteSession } from './sqlite-session.js';
 import { insertTimedRows } from './sqlite-batch-insert.js';
 
+/**
+ * `column`'s index in `columns`; throws (at module load) for a name not there, which `indexOf`'s
+ * -1 would turn into sharing silently off.
+ */
+export function columnIndex(columns: readonly string[], column: string): number {
+  const i = columns.indexOf(column);
+  if (i < 0) throw new Error(`sqlite-history: no column ${column} in ${columns.join(', ')}`);
+  return i;
+}
+
 /** A sample's `namespace` (head cell 1): one namespace often serves many pods, bound once then. */
-const SAMPLE_SHARABLE_NAMESPACE = SAMPLE_COLUMNS.indexOf('namespace');
+const SAMPLE_SHARABLE_NAMESPACE = columnIndex(SAMPLE_COLUMNS, 'namespace');
 
 /**
  * A decision's `kind`, `action` and `reason` (head cells): in a steady pass most of the 1,000 rows
  * are scaling decisions that change nothing, for one reason (`insertTimedRows` binds such a cell
  * once where all rows of a statement agree).
  */
-const DECISION_SHARABLE = (['kind', 'action', 'reason'] as const).map((c) => DECISION_COLUMNS.indexOf(c));
+const DECISION_SHARABLE = (['kind', 'action', 'reason'] as const).map((c) =>
+  columnIndex(DECISION_COLUMNS, c),
+);
 
 /** `Store.saveSamples` (types.ts) on SQLite; a failure rejects with a StoreError naming `saveSamples`. */
 export function saveSamples(s: SqliteSession, samples: UtilizationSampleRecord[]): Promise<void> {

@@ -166,11 +166,14 @@ export class SqliteSession {
   /**
    * Copies the write-ahead log into the database file, without waiting for any reader or writer
    * (`PRAGMA wal_checkpoint(PASSIVE)`: what SQLite's automatic checkpoint runs, fsync of the log
-   * and of the file included), so that the next commit starts the log over. A loop calls it
-   * between passes, off their critical path; a pass's commits then never pay for it. Answers the
-   * log's pages (frames) and how many of them are now in the file; `null` for a read-only or
+   * and of the file included), then, when it copied all of it, starts the log over itself: a
+   * commit writing `user_version` back unchanged, and its fsync (`startLogOver`). A loop calls it
+   * between passes, off their critical path; a pass's commits then never pay for either. Answers
+   * the log's pages (frames) and how many of them are now in the file; `null` for a read-only or
    * in-memory database, which has no log.
-   * @throws StoreError naming `checkpoint` when SQLite fails (a rejected promise)
+   * @throws StoreError naming `checkpoint` when SQLite fails (a rejected promise): the copy, or
+   *   the start's commit (SQLITE_FULL: disk full; SQLITE_READONLY: the file became read-only;
+   *   SQLITE_IOERR: an I/O error). A lock held by another connection is not an error.
    */
   checkpoint(): Promise<WalCheckpoint | null> {
     return this.run('checkpoint', () => {
@@ -183,7 +186,8 @@ export class SqliteSession {
         logPages: Number(r.log),
         copiedPages: Number(r.checkpointed),
       };
-      if (!done.busy && done.logPages > 0 && done.copiedPages === done.logPages) this.startLogOver();
+      // One page is the last start's own commit (a pass that wrote nothing): no commit, no fsync.
+      if (!done.busy && done.logPages > 1 && done.copiedPages === done.logPages) this.startLogOver();
       return done;
     });
   }
@@ -194,8 +198,10 @@ export class SqliteSession {
    * reach the disk (an fsync, even at `synchronous = NORMAL`; SQLite's `sqlite3WalFrames`), which
    * every pass's first commit (its snapshot's) paid. A commit needs a page to write: this one
    * writes `user_version` back unchanged (the database header's page), so nothing stored moves.
-   * It waits for no other writer (`busy_timeout` 0 while it runs): one that holds the lock
-   * leaves the start to the next commit, as before. Other errors are thrown.
+   * It waits for no other writer (`busy_timeout` 0 while it runs, 10 s again after): one that
+   * holds the lock (SQLITE_BUSY or an extended code) leaves the start to the next commit, as
+   * before. A log of one page is this start's own commit, copied: not started again (a pass that
+   * wrote nothing pays no commit). Other errors are thrown (disk full, read-only file, I/O).
    */
   private startLogOver(): void {
     this.db.pragma('busy_timeout = 0');
@@ -212,7 +218,9 @@ export class SqliteSession {
         'IMMEDIATE',
       );
     } catch (err) {
-      if ((err as { code?: string }).code !== 'SQLITE_BUSY') throw err;
+      // SQLITE_BUSY and its extended codes (SQLITE_BUSY_RECOVERY, _SNAPSHOT, _TIMEOUT): libsql
+      // reports the extended name.
+      if (!String((err as { code?: unknown }).code ?? '').startsWith('SQLITE_BUSY')) throw err;
     } finally {
       this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     }

@@ -69,6 +69,22 @@ describe("QueryAnswerDecoder with the last answer's label sets: the tree decoder
     }
   });
 
+  it('two reads in flight on one memo (a dropped early read): the one started last sets it, whichever ends last', () => {
+    const memo = new LabelSetMemo();
+    const ofPods = (prefix: string) =>
+      vector(Array.from({ length: 20 }, (_, i) => gpu(i, String(i), `${prefix}-${i}`)).flat());
+    const [dropped, used] = [ofPods('old'), ofPods('new')];
+    const early = new QueryAnswerDecoder(OPTIONS, undefined, memo);
+    const fresh = new QueryAnswerDecoder(OPTIONS, undefined, memo);
+    fresh.write(new TextEncoder().encode(used));
+    const b = fresh.end();
+    early.write(new TextEncoder().encode(dropped)); // the dropped read's answer ends last
+    expect(early.end()).toEqual(tree(dropped));
+    const next = streamed(used, 1 << 20, memo);
+    expect(next).toEqual(tree(used));
+    expect(next.series.filter((s, i) => s.labels === b.series[i]!.labels)).toHaveLength(20);
+  });
+
   it("an answer cut in two at every byte: the tree's series, each uncut item read from the memo", () => {
     const labels = (i: number) => gpu(i, '0', ['a"b', 'é😀', '}{', 'x\\'][i % 4]);
     const before = vector(Array.from({ length: 4 }, (_, i) => labels(i)).flat());

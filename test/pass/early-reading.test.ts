@@ -275,6 +275,67 @@ describe('readWorld: the utilisation read beside the specs read', () => {
     expect(source.calls).toBe(3);
   });
 
+  describe('a source that cannot read a service metric (no readServiceMetric: no request for it)', () => {
+    /** The repo: `serve` scales on the policy's service metric `name`. */
+    function writeServiceMetricRepo(name: string): void {
+      writeRepo('algorithms');
+      writeFileSync(
+        join(dir, 'algorithms', 'serve.yaml'),
+        algorithmFile('serve').replace(
+          '    utilization: {min: 30, max: 80}',
+          `    signal: serviceMetric\n    serviceMetric: {name: ${name}, min: 2, max: 10}`,
+        ),
+      );
+      const policy = [
+        'apiVersion: gpuops.dev/v1alpha1',
+        'kind: Policy',
+        'metadata:',
+        '  name: site',
+        'spec:',
+        '  allowedNamespaces: [algorithms, team-b]',
+        '  scaling:',
+        '    serviceMetrics:',
+        `      - name: ${name}`,
+        '        unit: requests/s',
+        `        query: 'sum by (namespace, pod) (rate(http_requests_total{namespace="$namespace"}[$window]))'`,
+        '',
+      ];
+      writeFileSync(join(dir, 'policies', 'site.yaml'), policy.join('\n'));
+    }
+    /** The Prometheus source without its service-metric read (as the dcgm-exporter source is). */
+    function gpuOnly(): UtilizationSource {
+      const inner = new PrometheusSource({ url: prom.url });
+      return { name: 'dcgm-only', read: (q) => inner.read(q) };
+    }
+    const CANNOT = 'dcgm-only cannot read a service metric (it needs --prometheus-url)';
+
+    it('a renamed service metric: the new name’s reading says the source cannot read it', async () => {
+      writeServiceMetricRepo('rps');
+      const sources = sourcesOf(gpuOnly(), createReconcilerMemory(), slowSpecs({ requestsAtSpecsEnd: [] }));
+      const first = await readWorld(sources, new Date());
+      expect(first.reading.signals?.['serviceMetric:rps:algorithms']).toMatchObject({ message: CANNOT });
+      writeServiceMetricRepo('qps');
+      const renamed = await readWorld(sources, new Date());
+      expect(Object.keys(renamed.reading.signals ?? {})).toEqual(['serviceMetric:qps:algorithms']);
+      expect(renamed.reading.signals?.['serviceMetric:qps:algorithms']).toMatchObject({
+        ok: false,
+        message: CANNOT,
+      });
+    });
+
+    it('the same specs: still one request a pass, the early read’s answer used', async () => {
+      writeServiceMetricRepo('rps');
+      const sources = sourcesOf(gpuOnly(), createReconcilerMemory(), slowSpecs({ requestsAtSpecsEnd: [] }));
+      const worlds: World[] = [];
+      for (let pass = 0; pass < 3; pass++) worlds.push(await readWorld(sources, new Date()));
+      expect(prom.queries).toHaveLength(3);
+      expect(worlds.map(answered)).toEqual([['1 algorithms'], ['2 algorithms'], ['3 algorithms']]);
+      for (const w of worlds) {
+        expect(w.reading.signals?.['serviceMetric:rps:algorithms']).toMatchObject({ message: CANNOT });
+      }
+    });
+  });
+
   it('gpuops plan’s path (the time a function of the reading): no early read, the read after the specs', async () => {
     writeRepo('algorithms');
     const memory = createReconcilerMemory();
@@ -321,7 +382,7 @@ describe('utilizationRequests: what a utilisation read asks its source', () => {
     change();
     const after = await requestsOf(plain);
     expect(after === before).toBe(same);
-    expect(JSON.parse(before)).toEqual([
+    expect((JSON.parse(before) as unknown[])[0]).toEqual([
       ['read', expect.objectContaining({ metric: 'DCGM_FI_DEV_GPU_UTIL', namespaces: ['algorithms'] })],
     ]);
   });

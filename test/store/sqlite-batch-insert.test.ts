@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { SqliteSession } from '../../src/store/sqlite-session.js';
 import { insertRowsSql, sharedCells } from '../../src/store/sqlite-batch-insert.js';
-import { recordDecision, recordDecisions, saveSamples } from '../../src/store/sqlite-history.js';
+import { columnIndex, recordDecision, recordDecisions, saveSamples } from '../../src/store/sqlite-history.js';
 import type { DecisionRecord, UtilizationSampleRecord } from '../../src/store/types.js';
 
 const AT = '2026-12-07T12:00:00.000Z';
@@ -130,5 +130,12 @@ describe('the SQLite batch insert with cells bound once', () => {
       ),
     ).toEqual([false, true]);
     expect(sharedCells([], [0])).toEqual([]);
+  });
+});
+
+describe('columnIndex: the shared columns of sqlite-history, checked at module load', () => {
+  it('answers the index of a column, and throws for a misspelled one (never -1: sharing silently off)', () => {
+    expect(columnIndex(['at', 'cluster', 'kind'], 'kind')).toBe(2);
+    expect(() => columnIndex(['at', 'cluster', 'kind'], 'knd')).toThrow('no column knd in at, cluster, kind');
   });
 });

@@ -10,9 +10,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'libsql';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openStore, statusStoreOf } from '../../src/store/index.js';
-import { WAL_AUTOCHECKPOINT_PAGES, WAL_SIZE_LIMIT_BYTES } from '../../src/store/sqlite-session.js';
+import {
+  SqliteSession,
+  WAL_AUTOCHECKPOINT_PAGES,
+  WAL_SIZE_LIMIT_BYTES,
+} from '../../src/store/sqlite-session.js';
 import type { FleetStatusRecord, StatusPoolEntry, StatusStore, Store } from '../../src/store/types.js';
 
 const PAGE = 4096;
@@ -189,6 +193,78 @@ describe('the SQLite write-ahead log', () => {
     const reader = await openStore(`sqlite:${file}`, { readOnly: true });
     open.push(reader);
     expect(await reader.checkpoint!()).toBeNull();
+  });
+
+  /** A session on a fresh file with one table written: its log holds a few pages. */
+  function session(): { s: SqliteSession; file: string } {
+    const dir = mkdtempSync(path.join(tmpdir(), 'gpuops-wal-'));
+    dirs.push(dir);
+    const file = path.join(dir, 'state.db');
+    const s = new SqliteSession(file, { keepSnapshots: 1 });
+    open.push({ close: () => Promise.resolve(s.db.close()) } as unknown as Store);
+    s.db.exec('CREATE TABLE t (x TEXT)');
+    s.db.prepare('INSERT INTO t VALUES (?)').run('x'.repeat(3 * PAGE));
+    return { s, file };
+  }
+  const busyTimeout = (s: SqliteSession) =>
+    (s.db.pragma('busy_timeout') as { timeout: number }[])[0]!.timeout;
+
+  it('waits for locks again (busy_timeout 10 s) after its start, started or left to the next commit', async () => {
+    const { s, file } = session();
+    await s.checkpoint();
+    expect(busyTimeout(s)).toBe(10_000);
+    s.db.prepare('INSERT INTO t VALUES (?)').run('y'.repeat(3 * PAGE));
+    const other = new Database(file);
+    other.exec('BEGIN IMMEDIATE');
+    try {
+      const before = logSequence(file);
+      await s.checkpoint();
+      expect(logSequence(file)).toBe(before);
+      expect(busyTimeout(s)).toBe(10_000);
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+    }
+  });
+
+  it.each([
+    ['SQLITE_BUSY', true],
+    ['SQLITE_BUSY_RECOVERY', true],
+    ['SQLITE_BUSY_SNAPSHOT', true],
+    ['SQLITE_IOERR', false],
+    ['SQLITE_FULL', false],
+  ])('a start that fails with %s: left to the next commit (%s), else thrown', async (code, left) => {
+    const { s, file } = session();
+    const exec = s.db.exec.bind(s.db);
+    vi.spyOn(s.db, 'exec').mockImplementation((sql: string) => {
+      if (sql.startsWith('PRAGMA user_version =')) throw Object.assign(new Error(code), { code });
+      return exec(sql);
+    });
+    const before = logSequence(file);
+    if (left) {
+      expect((await s.checkpoint())!.busy).toBe(false);
+    } else {
+      await expect(s.checkpoint()).rejects.toThrow(code);
+    }
+    expect(logSequence(file)).toBe(before);
+    expect(s.db.inTransaction).toBe(false);
+    expect(busyTimeout(s)).toBe(10_000);
+  });
+
+  it('does not start again a log that holds only the last start (a pass that wrote nothing)', async () => {
+    const { s, file } = session();
+    const first = (await s.checkpoint())!;
+    expect(first.logPages).toBeGreaterThan(1);
+    const started = logSequence(file);
+    // The start's own commit: one page, copied; no commit and fsync for it.
+    expect(await s.checkpoint()).toEqual({ busy: false, logPages: 1, copiedPages: 1 });
+    expect(logSequence(file)).toBe(started);
+    // The next pass's first commit starts it (as before the checkpoint started logs), and the
+    // checkpoint after a pass that wrote starts it again.
+    s.db.prepare('INSERT INTO t VALUES (?)').run('z'.repeat(3 * PAGE));
+    expect(logSequence(file)).toBe(started + 1);
+    await s.checkpoint();
+    expect(logSequence(file)).toBe(started + 2);
   });
 
   it('has no log to copy in memory', async () => {

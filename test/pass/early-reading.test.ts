@@ -104,20 +104,14 @@ function writeRepo(namespace: string, windowSeconds?: number): void {
     join(dir, 'algorithms', 'serve.yaml'),
     algorithmFile('serve').replace('namespace: algorithms', `namespace: ${namespace}`),
   );
-  const scaling = windowSeconds === undefined ? [] : ['  scaling:', `    windowSeconds: ${windowSeconds}`];
-  writeFileSync(
-    join(dir, 'policies', 'site.yaml'),
-    [
-      'apiVersion: gpuops.dev/v1alpha1',
-      'kind: Policy',
-      'metadata:',
-      '  name: site',
-      'spec:',
-      '  allowedNamespaces: [algorithms, team-b]',
-      ...scaling,
-      '',
-    ].join('\n'),
-  );
+  writePolicy(windowSeconds === undefined ? [] : ['  scaling:', `    windowSeconds: ${windowSeconds}`]);
+}
+
+/** Writes `policies/site.yaml`: the site policy allowing `algorithms` and `team-b`, then `spec` lines. */
+function writePolicy(spec: readonly string[]): void {
+  const head = ['apiVersion: gpuops.dev/v1alpha1', 'kind: Policy', 'metadata:', '  name: site', 'spec:'];
+  const lines = [...head, '  allowedNamespaces: [algorithms, team-b]', ...spec, ''];
+  writeFileSync(join(dir, 'policies', 'site.yaml'), lines.join('\n'));
 }
 
 /** What a specs read saw of the Prometheus requests: how many had arrived when it ended. */
@@ -286,21 +280,13 @@ describe('readWorld: the utilisation read beside the specs read', () => {
           `    signal: serviceMetric\n    serviceMetric: {name: ${name}, min: 2, max: 10}`,
         ),
       );
-      const policy = [
-        'apiVersion: gpuops.dev/v1alpha1',
-        'kind: Policy',
-        'metadata:',
-        '  name: site',
-        'spec:',
-        '  allowedNamespaces: [algorithms, team-b]',
+      writePolicy([
         '  scaling:',
         '    serviceMetrics:',
         `      - name: ${name}`,
         '        unit: requests/s',
         `        query: 'sum by (namespace, pod) (rate(http_requests_total{namespace="$namespace"}[$window]))'`,
-        '',
-      ];
-      writeFileSync(join(dir, 'policies', 'site.yaml'), policy.join('\n'));
+      ]);
     }
     /** The Prometheus source without its service-metric read (as the dcgm-exporter source is). */
     function gpuOnly(): UtilizationSource {
